@@ -1,0 +1,39 @@
+"""reverie.config: the typed configuration and the root of the error tree."""
+
+from .errors import Busy, ConfigError, Conflict, InvalidArgument, NotFound, ReverieError, error_class
+from .settings import (
+    Config,
+    ConsolidationConfig,
+    DaemonConfig,
+    EmbeddingsConfig,
+    IndexConfig,
+    LLMConfig,
+    SessionsConfig,
+    StoreConfig,
+    WorkingMemoryConfig,
+    default_data_dir,
+    default_socket_path,
+    load_config,
+)
+
+__all__ = [
+    "Busy",
+    "Config",
+    "ConfigError",
+    "Conflict",
+    "ConsolidationConfig",
+    "DaemonConfig",
+    "EmbeddingsConfig",
+    "IndexConfig",
+    "InvalidArgument",
+    "LLMConfig",
+    "NotFound",
+    "ReverieError",
+    "SessionsConfig",
+    "StoreConfig",
+    "WorkingMemoryConfig",
+    "default_data_dir",
+    "default_socket_path",
+    "error_class",
+    "load_config",
+]

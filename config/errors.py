@@ -1,0 +1,100 @@
+"""The root of reverie's error tree, importable by every layer.
+
+Each layer adds its branch in its own ``errors.py``; every class carries a
+stable ``code`` that crosses the socket in an ``ErrorReply`` and lets the
+client rebuild the class. Codes are never renamed::
+
+    ReverieError                      internal
+    ├── ConfigError                   config.invalid
+    ├── InvalidArgument               invalid_argument
+    │   └── NotFound                  not_found
+    ├── Conflict                      conflict
+    ├── Busy                          busy
+    ├── ProtocolError                 (reverie.daemon.errors)
+    │   ├── BadFrame                  bad_frame
+    │   ├── FrameTooLarge             frame_too_large
+    │   ├── UnknownOp                 unknown_op
+    │   └── Unauthorized              unauthorized
+    ├── StoreError                    store.error    (reverie.store.errors)
+    │   └── StoreFull                 store.full
+    └── LLMError                      llm.error      (reverie.actors.errors)
+        ├── LLMTimeout                llm.timeout
+        └── LLMRejected               llm.rejected
+
+The categories a caller usually cares about (bad input, conflict, overload)
+live here at the root so every layer can raise them without importing a
+layer above it.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+__all__ = [
+    "Busy",
+    "ConfigError",
+    "Conflict",
+    "InvalidArgument",
+    "NotFound",
+    "ReverieError",
+    "error_class",
+]
+
+
+class ReverieError(Exception):
+    """Anything reverie raises on purpose. ``code`` is stable across versions."""
+
+    code: ClassVar[str] = "internal"
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class ConfigError(ReverieError):
+    """The configuration file, an environment variable or a flag is wrong."""
+
+    code: ClassVar[str] = "config.invalid"
+
+
+class InvalidArgument(ReverieError):
+    """The request is well formed but a value in it is not acceptable."""
+
+    code: ClassVar[str] = "invalid_argument"
+
+
+class NotFound(InvalidArgument):
+    """The thing named does not exist (any more)."""
+
+    code: ClassVar[str] = "not_found"
+
+
+class Conflict(ReverieError):
+    """The request contradicts acknowledged state (same id, other content; stale version)."""
+
+    code: ClassVar[str] = "conflict"
+
+
+class Busy(ReverieError):
+    """A configured limit is reached; retry later or raise the limit."""
+
+    code: ClassVar[str] = "busy"
+
+
+def _subclasses(cls: type[ReverieError]) -> list[type[ReverieError]]:
+    found = [cls]
+    for sub in cls.__subclasses__():
+        found.extend(_subclasses(sub))
+    return found
+
+
+def error_class(code: str) -> type[ReverieError]:
+    """The class registered for ``code``; unknown codes map to the root.
+
+    Every layer's branch registers itself by subclassing, so this sees the
+    classes of whatever layers the caller has imported.
+    """
+    for cls in _subclasses(ReverieError):
+        if cls.code == code:
+            return cls
+    return ReverieError

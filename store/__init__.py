@@ -1,0 +1,41 @@
+"""reverie.store: SQLite (apsw) state, with group commit, and token counting.
+
+Nothing here knows about sockets or actors; every blocking call runs in a
+thread (the writer thread, or a worker thread for reads).
+"""
+
+from .db import Database
+from .errors import StoreError, StoreFull, StoreReadOnly
+from .journal import (
+    AppendOutcome,
+    MessageRecord,
+    NewMessage,
+    SessionRecord,
+    append_requests,
+    delete_session,
+    list_sessions,
+    load_session,
+    read_history,
+    read_tail,
+)
+from .schema import SCHEMA_VERSION
+from .tokens import TokenCounter
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "AppendOutcome",
+    "Database",
+    "MessageRecord",
+    "NewMessage",
+    "SessionRecord",
+    "StoreError",
+    "StoreFull",
+    "StoreReadOnly",
+    "TokenCounter",
+    "append_requests",
+    "delete_session",
+    "list_sessions",
+    "load_session",
+    "read_history",
+    "read_tail",
+]

@@ -1,0 +1,241 @@
+"""One SQLite database: a writer thread with group commit, and a read pool.
+
+Why a thread: apsw calls block, and an fsync on the event loop would stall
+every connection. The writer thread owns the only write connection. Writes
+from any task are queued; the thread takes everything queued, runs it in one
+transaction, commits once, then wakes the event loop once for the whole
+batch. A write is reported done only after its transaction committed, so an
+acknowledged write survives ``kill -9`` (and a power loss with
+``durability = "fsync"``).
+
+A write function that raises rolls back its batch; the batch is then re-run
+one function per transaction, so a bad write fails alone and the rest commit.
+Write functions must therefore be pure functions of the database state.
+
+Reads run on separate connections in worker threads (WAL readers never block
+the writer).
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+import apsw
+import trio
+
+from reverie.config import ReverieError
+
+from .errors import StoreError, translate
+from .schema import migrate
+
+__all__ = ["Database"]
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+WriteFn = Callable[[apsw.Connection], Any]
+
+
+class _Pending:
+    """One queued write and where its outcome goes."""
+
+    __slots__ = ("error", "event", "fn", "result")
+
+    def __init__(self, fn: WriteFn) -> None:
+        self.fn = fn
+        self.result: Any = None
+        self.error: BaseException | None = None
+        self.event = trio.Event()
+
+
+_STOP = object()
+
+
+class Database:
+    """The SQLite file at ``path``; open with ``await db.open()``, then ``write``/``read``."""
+
+    def __init__(
+        self,
+        path: Path,
+        *,
+        durability: Literal["fsync", "process"] = "fsync",
+        read_connections: int = 4,
+        max_batch: int = 4096,
+    ) -> None:
+        self.path = path
+        self.durability = durability
+        self.max_batch = max_batch
+        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._readers: list[apsw.Connection] = []
+        self._read_limit = trio.CapacityLimiter(max(1, read_connections))
+        self._read_count = max(1, read_connections)
+        self._token: trio.lowlevel.TrioToken | None = None
+        self.batches = 0
+        self.writes = 0
+
+    # -- lifecycle -----------------------------------------------------------
+
+    def _connect(self, *, readonly: bool) -> apsw.Connection:
+        flags = apsw.SQLITE_OPEN_READONLY if readonly else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
+        conn = apsw.Connection(str(self.path), flags=flags)
+        conn.set_busy_timeout(30_000)
+        if not readonly:
+            conn.execute("PRAGMA journal_mode=WAL")
+            sync = "FULL" if self.durability == "fsync" else "NORMAL"
+            conn.execute(f"PRAGMA synchronous={sync}")
+        return conn
+
+    def _open_sync(self) -> apsw.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        writer = self._connect(readonly=False)
+        migrate(writer)
+        self._readers = [self._connect(readonly=True) for _ in range(self._read_count)]
+        return writer
+
+    async def open(self) -> None:
+        """Create or migrate the database and start the writer thread."""
+        try:
+            writer = await trio.to_thread.run_sync(self._open_sync)
+        except apsw.Error as exc:
+            raise translate(exc) from exc
+        self._token = trio.lowlevel.current_trio_token()
+        self._thread = threading.Thread(
+            target=self._writer_loop, args=(writer,), name="reverie-writer", daemon=True
+        )
+        self._thread.start()
+
+    async def close(self) -> None:
+        """Finish every queued write, then close all connections."""
+        if self._thread is not None:
+            self._queue.put(_STOP)
+            await trio.to_thread.run_sync(self._thread.join)
+            self._thread = None
+        for conn in self._readers:
+            conn.close()
+        self._readers = []
+
+    # -- writes --------------------------------------------------------------
+
+    async def write(self, fn: Callable[[apsw.Connection], T]) -> T:
+        """Run ``fn`` in the next group-committed transaction; return after commit.
+
+        The wait is shielded: once queued, the write will happen, so the
+        caller learns its outcome even while being cancelled.
+        """
+        if self._thread is None:
+            raise StoreError("database is not open")
+        pending = _Pending(fn)
+        self._queue.put(pending)
+        with trio.CancelScope(shield=True):
+            await pending.event.wait()
+        if pending.error is not None:
+            raise pending.error
+        return pending.result  # type: ignore[no-any-return]
+
+    def _take_batch(self, first: Any) -> tuple[list[_Pending], bool]:
+        batch: list[_Pending] = [first]
+        while len(batch) < self.max_batch:
+            try:
+                item = self._queue.get_nowait()
+            except queue.Empty:
+                break
+            if item is _STOP:
+                return batch, True
+            batch.append(item)
+        return batch, False
+
+    def _writer_loop(self, conn: apsw.Connection) -> None:
+        stop = False
+        try:
+            while not stop:
+                first = self._queue.get()
+                if first is _STOP:
+                    break
+                batch, stop = self._take_batch(first)
+                self._commit_batch(conn, batch)
+                self.batches += 1
+                self.writes += len(batch)
+                assert self._token is not None
+                try:
+                    self._token.run_sync_soon(_complete, batch)
+                except trio.RunFinishedError:
+                    log.warning("event loop ended before %d writes were reported", len(batch))
+        finally:
+            conn.close()
+
+    def _commit_batch(self, conn: apsw.Connection, batch: list[_Pending]) -> None:
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for pending in batch:
+                pending.result = pending.fn(conn)
+            conn.execute("COMMIT")
+            return
+        except BaseException as exc:  # noqa: BLE001 - every failure falls back to one-by-one
+            _rollback(conn)
+            if len(batch) == 1:
+                batch[0].error = _as_reverie(exc)
+                return
+        for pending in batch:
+            self._commit_one(conn, pending)
+
+    def _commit_one(self, conn: apsw.Connection, pending: _Pending) -> None:
+        pending.result = None
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            pending.result = pending.fn(conn)
+            conn.execute("COMMIT")
+        except BaseException as exc:  # noqa: BLE001 - reported to the writer's caller
+            _rollback(conn)
+            pending.error = _as_reverie(exc)
+
+    # -- reads ---------------------------------------------------------------
+
+    async def read(self, fn: Callable[[apsw.Connection], T]) -> T:
+        """Run ``fn`` on a read connection in a worker thread (a consistent snapshot)."""
+        async with self._read_limit:
+            conn = self._readers.pop()
+            try:
+                return await trio.to_thread.run_sync(_read_in_txn, conn, fn)
+            finally:
+                self._readers.append(conn)
+
+
+def _read_in_txn(conn: apsw.Connection, fn: Callable[[apsw.Connection], T]) -> T:
+    try:
+        conn.execute("BEGIN")
+        try:
+            return fn(conn)
+        finally:
+            conn.execute("COMMIT")
+    except ReverieError:
+        raise
+    except (apsw.Error, OSError) as exc:
+        raise translate(exc) from exc
+
+
+def _rollback(conn: apsw.Connection) -> None:
+    if not conn.in_transaction:
+        return
+    try:
+        conn.execute("ROLLBACK")
+    except apsw.Error:
+        log.exception("rollback failed")
+
+
+def _as_reverie(exc: BaseException) -> BaseException:
+    if isinstance(exc, ReverieError):
+        return exc
+    if isinstance(exc, (apsw.Error, OSError)):
+        return translate(exc)
+    log.error("write function failed", exc_info=exc)
+    return StoreError(f"write failed: {type(exc).__name__}: {exc}")
+
+
+def _complete(batch: list[_Pending]) -> None:
+    for pending in batch:
+        pending.event.set()

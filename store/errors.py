@@ -1,0 +1,43 @@
+"""The store's branch of the error tree (see ``reverie.config.errors``).
+
+apsw's exceptions never leave this package: ``translate`` maps them to a
+``StoreError`` (or ``StoreFull`` when the disk or the page limit is full) so
+the layers above can report them with a stable code.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import apsw
+
+from reverie.config import ReverieError
+
+__all__ = ["StoreError", "StoreFull", "StoreReadOnly", "translate"]
+
+
+class StoreError(ReverieError):
+    """SQLite or the memory tree failed; the request was not applied."""
+
+    code: ClassVar[str] = "store.error"
+
+
+class StoreFull(StoreError):
+    """The disk (or the configured size limit) is full; free space, then retry."""
+
+    code: ClassVar[str] = "store.full"
+
+
+class StoreReadOnly(StoreError):
+    """The data directory cannot be written; fix its permissions or mount, then retry."""
+
+    code: ClassVar[str] = "store.read_only"
+
+
+def translate(exc: BaseException) -> StoreError:
+    """The StoreError to raise for a failure of apsw or the file system."""
+    if isinstance(exc, apsw.FullError) or (isinstance(exc, OSError) and exc.errno == 28):
+        return StoreFull(f"storage is full: {exc}; free disk space, then retry")
+    if isinstance(exc, apsw.ReadOnlyError) or (isinstance(exc, OSError) and exc.errno in (13, 30)):
+        return StoreReadOnly(f"data directory is read-only: {exc}; fix its permissions, then retry")
+    return StoreError(f"storage failed: {type(exc).__name__}: {exc}")

