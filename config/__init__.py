@@ -1,6 +1,14 @@
 """reverie.config: the typed configuration and the root of the error tree."""
 
-from .errors import Busy, ConfigError, Conflict, InvalidArgument, NotFound, ReverieError, error_class
+from .errors import (
+    Busy,
+    ConfigError,
+    Conflict,
+    InvalidArgument,
+    NotFound,
+    ReverieError,
+    error_class,
+)
 from .settings import (
     Config,
     ConsolidationConfig,

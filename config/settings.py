@@ -217,7 +217,13 @@ def load_config(
 
 
 def _with_paths(cfg: Config, env: dict[str, str]) -> Config:
-    data_dir = Path(cfg.daemon.data_dir).expanduser() if cfg.daemon.data_dir else default_data_dir(env)
-    socket = Path(cfg.daemon.socket).expanduser() if cfg.daemon.socket else default_socket_path(data_dir, env)
+    data_dir = (
+        Path(cfg.daemon.data_dir).expanduser() if cfg.daemon.data_dir else default_data_dir(env)
+    )
+    socket = (
+        Path(cfg.daemon.socket).expanduser()
+        if cfg.daemon.socket
+        else default_socket_path(data_dir, env)
+    )
     daemon = msgspec.structs.replace(cfg.daemon, data_dir=str(data_dir), socket=str(socket))
     return msgspec.structs.replace(cfg, daemon=daemon)

@@ -27,7 +27,6 @@ from typing import Any, Literal, TypeVar
 
 import apsw
 import trio
-
 from reverie.config import ReverieError
 
 from .errors import StoreError, translate
@@ -81,7 +80,11 @@ class Database:
     # -- lifecycle -----------------------------------------------------------
 
     def _connect(self, *, readonly: bool) -> apsw.Connection:
-        flags = apsw.SQLITE_OPEN_READONLY if readonly else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
+        flags = (
+            apsw.SQLITE_OPEN_READONLY
+            if readonly
+            else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
+        )
         conn = apsw.Connection(str(self.path), flags=flags)
         conn.set_busy_timeout(30_000)
         if not readonly:
@@ -175,7 +178,7 @@ class Database:
                 pending.result = pending.fn(conn)
             conn.execute("COMMIT")
             return
-        except BaseException as exc:  # noqa: BLE001 - every failure falls back to one-by-one
+        except BaseException as exc:
             _rollback(conn)
             if len(batch) == 1:
                 batch[0].error = _as_reverie(exc)
@@ -189,7 +192,7 @@ class Database:
             conn.execute("BEGIN IMMEDIATE")
             pending.result = pending.fn(conn)
             conn.execute("COMMIT")
-        except BaseException as exc:  # noqa: BLE001 - reported to the writer's caller
+        except BaseException as exc:
             _rollback(conn)
             pending.error = _as_reverie(exc)
 

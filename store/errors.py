@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import ClassVar
 
 import apsw
-
 from reverie.config import ReverieError
 
 __all__ = ["StoreError", "StoreFull", "StoreReadOnly", "translate"]

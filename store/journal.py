@@ -17,7 +17,6 @@ from typing import Any
 
 import apsw
 import msgspec
-
 from reverie.config import Conflict
 
 __all__ = [
@@ -82,7 +81,9 @@ class AppendOutcome(msgspec.Struct, frozen=True):
 
 
 _MSG_COLUMNS = "seq, id, role, content, ts, tokens, name, tool_calls, tool_call_id"
-_SESSION_COLUMNS = "name, scope, created, last_seq, cursor_seq, tail_tokens, tail_count, last_active"
+_SESSION_COLUMNS = (
+    "name, scope, created, last_seq, cursor_seq, tail_tokens, tail_count, last_active"
+)
 
 
 def _record(row: Sequence[Any]) -> MessageRecord:
@@ -115,7 +116,11 @@ def _session(row: Sequence[Any]) -> SessionRecord:
 
 
 def _encode_tool_calls(tool_calls: Any) -> str | None:
-    return None if tool_calls is None else json.dumps(tool_calls, sort_keys=True, separators=(",", ":"))
+    return (
+        None
+        if tool_calls is None
+        else json.dumps(tool_calls, sort_keys=True, separators=(",", ":"))
+    )
 
 
 def _same(stored: Sequence[Any], msg: NewMessage) -> bool:
@@ -139,21 +144,31 @@ def _existing(conn: apsw.Connection, session: str, mid: str) -> tuple[int, Seque
     return None if row is None else (row[0], row[1:])
 
 
-def _check(conn: apsw.Connection, session: str, messages: Sequence[NewMessage]) -> AppendOutcome | list[int | None]:
+def _check(
+    conn: apsw.Connection, session: str, messages: Sequence[NewMessage]
+) -> AppendOutcome | list[int | None]:
     """For each message, the seq it already has (a retry) or None (new); or a conflict."""
     known: list[int | None] = []
     seen: dict[str, NewMessage] = {}
     for msg in messages:
         if msg.id in seen:
             if seen[msg.id] != msg:
-                return AppendOutcome([], Conflict(f"message id {msg.id!r} appears twice in one batch with different content"))
+                return AppendOutcome(
+                    [],
+                    Conflict(
+                        f"message id {msg.id!r} appears twice in one batch with different content"
+                    ),
+                )
             known.append(-1)  # resolved after insert: same as its twin
             continue
         seen[msg.id] = msg
         found = _existing(conn, session, msg.id)
         if found is not None and not _same(found[1], msg):
             return AppendOutcome(
-                [], Conflict(f"message id {msg.id!r} was already appended with other content; use a new id")
+                [],
+                Conflict(
+                    f"message id {msg.id!r} was already appended with other content; use a new id"
+                ),
             )
         known.append(None if found is None else found[0])
     return known
@@ -214,16 +229,29 @@ def _insert(conn: apsw.Connection, session: str, seq: int, msg: NewMessage) -> N
 def _save_session(conn: apsw.Connection, s: SessionRecord) -> None:
     conn.execute(
         f"INSERT OR REPLACE INTO sessions ({_SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (s.name, s.scope, s.created, s.last_seq, s.cursor_seq, s.tail_tokens, s.tail_count, s.last_active),
+        (
+            s.name,
+            s.scope,
+            s.created,
+            s.last_seq,
+            s.cursor_seq,
+            s.tail_tokens,
+            s.tail_count,
+            s.last_active,
+        ),
     )
 
 
 def load_session(conn: apsw.Connection, name: str) -> SessionRecord | None:
-    row = conn.execute(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE name = ?", (name,)).fetchone()
+    row = conn.execute(
+        f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE name = ?", (name,)
+    ).fetchone()
     return None if row is None else _session(row)
 
 
-def read_history(conn: apsw.Connection, session: str, after_seq: int, limit: int) -> list[MessageRecord]:
+def read_history(
+    conn: apsw.Connection, session: str, after_seq: int, limit: int
+) -> list[MessageRecord]:
     """Messages with seq > ``after_seq``, oldest first, at most ``limit``."""
     rows = conn.execute(
         f"SELECT {_MSG_COLUMNS} FROM messages WHERE session = ? AND seq > ? ORDER BY seq LIMIT ?",

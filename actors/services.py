@@ -1,0 +1,47 @@
+"""What every actor is given: configuration, storage, token counting, hooks, counters.
+
+One ``Services`` object is built by the daemon at start and shared by all
+actors; it holds no per-session state.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+
+from reverie.config import Config
+from reverie.store import Database, SessionRecord, TokenCounter
+
+__all__ = ["Services", "SessionHooks"]
+
+
+class SessionHooks:
+    """Callbacks from session actors to the parts that follow sessions.
+
+    The defaults do nothing; the consolidation supervisor and the indexer
+    override what they need. Hooks run on the event loop and must not block.
+    """
+
+    def appended(self, session: SessionRecord) -> None:
+        """A batch of messages committed; ``session`` is the row after it."""
+
+    def forgotten(self, session: str, scope: str) -> None:
+        """A session and its messages were deleted."""
+
+    async def memory_prefix(self, scope: str) -> str:
+        """The memory block ``context`` puts before the tail ("" until consolidation)."""
+        return ""
+
+
+@dataclass(slots=True)
+class Services:
+    config: Config
+    db: Database
+    tokens: TokenCounter
+    hooks: SessionHooks = field(default_factory=SessionHooks)
+    counters: Counter[str] = field(default_factory=Counter)
+
+    def now(self) -> float:
+        """Wall-clock seconds, the time messages are stamped with."""
+        return time.time()

@@ -1,0 +1,263 @@
+"""The session actor: the only writer of one session's state.
+
+A ``SessionActor`` is one task and a bounded mailbox. Requests for the
+session are handled strictly in mailbox order, so replies for one session
+go out in the order the requests came in, and a read sees every append
+queued before it. Consecutive appends waiting in the mailbox are committed
+together in one write (many clients appending to one session share one
+transaction); each is acknowledged only after that commit.
+
+No lock guards the session: its row in SQLite is changed only from here.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import msgspec
+import trio
+from reverie.config import InvalidArgument
+from reverie.store import (
+    AppendOutcome,
+    MessageRecord,
+    NewMessage,
+    SessionRecord,
+    append_requests,
+    delete_session,
+    load_session,
+    read_history,
+    read_tail,
+)
+
+from .names import validate_name
+from .services import Services
+
+__all__ = [
+    "AppendRequest",
+    "Context",
+    "ContextRequest",
+    "Envelope",
+    "ForgetRequest",
+    "HistoryRequest",
+    "MessageLike",
+    "SessionActor",
+]
+
+log = logging.getLogger(__name__)
+
+ROLES = frozenset({"system", "user", "assistant", "tool"})
+MAX_ID_CHARS = 128
+#: Messages over this many characters are token-counted in a worker thread.
+_THREAD_TOKENS_AT = 32_768
+
+
+class MessageLike(Protocol):
+    """A message as a client sends it: the wire struct satisfies this."""
+
+    @property
+    def role(self) -> str: ...
+    @property
+    def content(self) -> str: ...
+    @property
+    def id(self) -> str | None: ...
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def tool_calls(self) -> Any: ...
+    @property
+    def tool_call_id(self) -> str | None: ...
+    @property
+    def ts(self) -> float | None: ...
+
+
+@dataclass(slots=True)
+class AppendRequest:
+    messages: Sequence[MessageLike]
+    scope: str | None = None
+
+
+@dataclass(slots=True)
+class HistoryRequest:
+    after_seq: int = 0
+    limit: int = 100
+
+
+@dataclass(slots=True)
+class ContextRequest:
+    pass
+
+
+@dataclass(slots=True)
+class ForgetRequest:
+    pass
+
+
+Request = AppendRequest | HistoryRequest | ContextRequest | ForgetRequest
+
+
+@dataclass(slots=True)
+class Envelope:
+    """A request in a mailbox and where its outcome goes (a result or an exception)."""
+
+    request: Request
+    reply: Callable[[object], None]
+
+
+@dataclass(slots=True)
+class Context:
+    """What a host puts in its prompt: the memory prefix, then the tail."""
+
+    memory: str
+    messages: list[MessageRecord]
+    tokens: int
+
+
+class SessionActor:
+    """One live session. Created by the registry; ``serve`` is its task."""
+
+    __slots__ = ("idle_scope", "inbox", "name", "outbox", "record", "services")
+
+    def __init__(self, name: str, services: Services, mailbox_size: int) -> None:
+        self.name = name
+        self.services = services
+        self.record: SessionRecord | None = None
+        self.outbox, self.inbox = trio.open_memory_channel[Envelope](mailbox_size)
+        self.idle_scope: trio.CancelScope | None = None
+
+    async def load(self) -> None:
+        """(Re)read the session's row from SQLite: the state after a restart or crash."""
+        self.record = await self.services.db.read(lambda c: load_session(c, self.name))
+
+    async def next_batch(self, idle_after: float) -> list[Envelope] | None:
+        """The next request, plus the appends queued right behind it; None when idle."""
+        with trio.move_on_after(idle_after) as scope:
+            self.idle_scope = scope
+            try:
+                first = await self.inbox.receive()
+            except trio.EndOfChannel:
+                return None
+            finally:
+                self.idle_scope = None
+        if scope.cancelled_caught:
+            return None
+        batch = [first]
+        if isinstance(first.request, AppendRequest):
+            while True:
+                try:
+                    more = self.inbox.receive_nowait()
+                except (trio.WouldBlock, trio.EndOfChannel):
+                    break
+                batch.append(more)
+                if not isinstance(more.request, AppendRequest):
+                    break
+        return batch
+
+    async def handle(self, batch: list[Envelope]) -> bool:
+        """Handle a batch; returns False once the session is forgotten (the actor ends)."""
+        appends = [e for e in batch if isinstance(e.request, AppendRequest)]
+        if appends:
+            await self._append(appends)
+        last = batch[-1]
+        if isinstance(last.request, AppendRequest):
+            return True
+        match last.request:
+            case HistoryRequest(after_seq=after, limit=limit):
+                last.reply(
+                    await self.services.db.read(lambda c: read_history(c, self.name, after, limit))
+                )
+            case ContextRequest():
+                last.reply(await self._context())
+            case ForgetRequest():
+                last.reply(await self._forget())
+                return False
+        return True
+
+    # -- appends -------------------------------------------------------------
+
+    async def _prepare(self, messages: Sequence[MessageLike]) -> list[NewMessage]:
+        now = self.services.now()
+        prepared = []
+        for msg in messages:
+            prepared.append(
+                NewMessage(
+                    id=msg.id or uuid.uuid4().hex,
+                    role=msg.role,
+                    content=msg.content,
+                    ts=msg.ts if msg.ts is not None else now,
+                    tokens=await self._count(msg.content),
+                    name=msg.name,
+                    tool_calls=msg.tool_calls,
+                    tool_call_id=msg.tool_call_id,
+                )
+            )
+        return prepared
+
+    async def _count(self, text: str) -> int:
+        count = self.services.tokens.count
+        if len(text) < _THREAD_TOKENS_AT:
+            return count(text)
+        return await trio.to_thread.run_sync(count, text)
+
+    async def _append(self, envelopes: list[Envelope]) -> None:
+        valid: list[tuple[Envelope, list[NewMessage]]] = []
+        for env in envelopes:
+            assert isinstance(env.request, AppendRequest)
+            try:
+                _validate_messages(env.request.messages)
+                valid.append((env, await self._prepare(env.request.messages)))
+            except InvalidArgument as exc:
+                env.reply(exc)
+        if not valid:
+            return
+        record = self._record_for(valid[0][0].request)
+        work = msgspec.structs.replace(record)  # adopted only after the commit
+        outcomes: list[AppendOutcome] = await self.services.db.write(
+            lambda c: append_requests(c, work, [msgs for _, msgs in valid])
+        )
+        self.record = work
+        for (env, _), outcome in zip(valid, outcomes, strict=True):
+            env.reply(outcome.error if outcome.error is not None else outcome.acks)
+        self.services.counters["messages_appended"] += sum(len(o.acks) for o in outcomes)
+        self.services.hooks.appended(work)
+
+    def _record_for(self, request: Request) -> SessionRecord:
+        if self.record is not None:
+            return self.record
+        assert isinstance(request, AppendRequest)
+        scope = validate_name("scope", request.scope) if request.scope else f"session/{self.name}"
+        now = self.services.now()
+        return SessionRecord(name=self.name, scope=scope, created=now, last_active=now)
+
+    # -- reads and forget ----------------------------------------------------
+
+    async def _context(self) -> Context:
+        if self.record is None:
+            return Context(memory="", messages=[], tokens=0)
+        record = self.record
+        tail = await self.services.db.read(lambda c: read_tail(c, self.name, record.cursor_seq))
+        memory = await self.services.hooks.memory_prefix(record.scope)
+        return Context(memory=memory, messages=tail, tokens=sum(m.tokens for m in tail))
+
+    async def _forget(self) -> int:
+        deleted = await self.services.db.write(lambda c: delete_session(c, self.name))
+        if self.record is not None:
+            self.services.hooks.forgotten(self.name, self.record.scope)
+        self.record = None
+        log.info("session forgotten (%d messages)", deleted, extra={"session": self.name})
+        return deleted
+
+
+def _validate_messages(messages: Sequence[MessageLike]) -> None:
+    if not messages:
+        raise InvalidArgument("append needs at least one message")
+    for msg in messages:
+        if msg.role not in ROLES:
+            raise InvalidArgument(f"role {msg.role!r} is not one of {', '.join(sorted(ROLES))}")
+        if msg.id is not None and (
+            not msg.id or len(msg.id) > MAX_ID_CHARS or not msg.id.isprintable()
+        ):
+            raise InvalidArgument(f"message id must be 1 to {MAX_ID_CHARS} printable characters")

@@ -1,0 +1,102 @@
+"""The daemon's lifetime: open the store, start the actors, listen, stop gracefully.
+
+Start order: data dir (0700), SQLite (migrations run before anything is
+served), the session registry, then the socket; "ready" is logged only once
+connections are accepted. On SIGTERM or SIGINT: stop accepting, let
+in-flight requests and mailboxes drain within ``grace_seconds``, flush the
+writer thread, exit 0.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import signal
+import socket as stdsocket
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+
+import trio
+from reverie.actors import Services, SessionRegistry
+from reverie.config import Config, ConfigError
+from reverie.store import Database, TokenCounter
+
+from .handlers import Handlers
+from .server import Server
+
+__all__ = ["package_version", "run_daemon"]
+
+log = logging.getLogger(__name__)
+
+
+def package_version() -> str:
+    try:
+        return version("reverie")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+def _bind(path: Path, mode: int) -> trio.SocketListener:
+    """Listen on a Unix socket at ``path``, replacing a stale one, created with ``mode``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    probe = stdsocket.socket(stdsocket.AF_UNIX, stdsocket.SOCK_STREAM)
+    try:
+        probe.connect(str(path))
+    except (FileNotFoundError, ConnectionRefusedError):
+        path.unlink(missing_ok=True)
+    else:
+        raise ConfigError(
+            f"another daemon is already listening on {path}; stop it or pass another --socket"
+        )
+    finally:
+        probe.close()
+    sock = stdsocket.socket(stdsocket.AF_UNIX, stdsocket.SOCK_STREAM)
+    old = os.umask(0o777 & ~mode)
+    try:
+        sock.bind(str(path))
+    finally:
+        os.umask(old)
+    os.chmod(path, mode)
+    sock.listen(1024)
+    return trio.SocketListener(trio.socket.from_stdlib_socket(sock))
+
+
+async def run_daemon(config: Config) -> None:
+    """Run until SIGTERM/SIGINT; returns after a graceful stop."""
+    data_dir = config.data_path
+    data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    db = Database(
+        data_dir / "reverie.sqlite3",
+        durability=config.store.durability,
+        read_connections=config.store.read_connections,
+        max_batch=config.store.max_batch,
+    )
+    await db.open()
+    services = Services(config=config, db=db, tokens=TokenCounter(config.consolidation.tokenizer))
+    registry = SessionRegistry(services)
+    handlers = Handlers(services, registry, package_version())
+    server = Server(config, handlers)
+    try:
+        with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
+            async with trio.open_nursery() as nursery:
+                await nursery.start(registry.run)
+                listener = _bind(config.socket_path, config.daemon.socket_mode)
+                await nursery.start(server.serve, [listener])
+                log.info("ready: listening on %s (data in %s)", config.socket_path, data_dir)
+                async for signum in signals:
+                    log.info("received %s: stopping", signal.Signals(signum).name)
+                    break
+                server.stop_accepting()
+                await _drain(registry, config.daemon.grace_seconds)
+                nursery.cancel_scope.cancel()
+    finally:
+        config.socket_path.unlink(missing_ok=True)
+        await db.close()
+        log.info("stopped")
+
+
+async def _drain(registry: SessionRegistry, grace: float) -> None:
+    """Wait (bounded) until no session mailbox holds a request."""
+    with trio.move_on_after(grace):
+        while registry.mailbox_depths():
+            await trio.sleep(0.01)

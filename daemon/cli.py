@@ -1,0 +1,221 @@
+"""The ``reverie`` command: run the daemon, and talk to it from a shell.
+
+Every reading command takes ``--json``. Errors print one line that says what
+to do and exit non-zero (2 for usage and configuration, 1 for the rest).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import msgspec
+from reverie.config import ConfigError, ReverieError
+
+__all__ = ["main"]
+
+
+def _add_socket(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--socket", help="daemon socket (default: $REVERIE_SOCKET, then the daemon's default)"
+    )
+
+
+def _add_json(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="reverie", description="Memory daemon for AI-agent sessions."
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = sub.add_parser("serve", help="run the daemon in the foreground")
+    serve.add_argument("--data-dir", help="data directory (default: $XDG_DATA_HOME/reverie)")
+    serve.add_argument(
+        "--socket",
+        help="socket path (default: $XDG_RUNTIME_DIR/reverie.sock or <data-dir>/reverie.sock)",
+    )
+    serve.add_argument(
+        "--config", help="TOML config file (default: <data-dir>/reverie.toml if present)"
+    )
+    serve.add_argument("--log-level", help="debug, info, warning or error (default: info)")
+
+    append = sub.add_parser("append", help="append one message to a session")
+    append.add_argument("session")
+    append.add_argument("role", choices=["system", "user", "assistant", "tool"])
+    append.add_argument("content", help="message text; '-' reads standard input")
+    append.add_argument("--id", help="message id (makes a retry idempotent)")
+    append.add_argument("--name")
+    append.add_argument("--scope", help="the session's scope, on its first append")
+    _add_socket(append)
+    _add_json(append)
+
+    history = sub.add_parser("history", help="print a session's messages")
+    history.add_argument("session")
+    history.add_argument("--after-seq", type=int, default=0)
+    history.add_argument("--limit", type=int, default=100)
+    _add_socket(history)
+    _add_json(history)
+
+    context = sub.add_parser("context", help="print what a host puts in its prompt")
+    context.add_argument("session")
+    _add_socket(context)
+    _add_json(context)
+
+    sessions = sub.add_parser("sessions", help="list sessions")
+    sessions.add_argument("--after", default="")
+    sessions.add_argument("--limit", type=int, default=100)
+    _add_socket(sessions)
+    _add_json(sessions)
+
+    forget = sub.add_parser("forget", help="delete a session and everything derived from it")
+    forget.add_argument("session")
+    _add_socket(forget)
+    _add_json(forget)
+
+    status = sub.add_parser("status", help="show the daemon's status")
+    _add_socket(status)
+    _add_json(status)
+    return parser
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import trio
+    from reverie.config import load_config
+
+    from .app import run_daemon
+
+    overrides: dict[str, dict[str, Any]] = {"daemon": {}}
+    if args.data_dir:
+        overrides["daemon"]["data_dir"] = args.data_dir
+    if args.socket:
+        overrides["daemon"]["socket"] = args.socket
+    if args.log_level:
+        overrides["daemon"]["log_level"] = args.log_level
+    config = load_config(args.config, overrides=overrides)
+    level = getattr(logging, config.daemon.log_level.upper(), None)
+    if not isinstance(level, int):
+        raise ConfigError(
+            f"daemon.log_level = {config.daemon.log_level!r}; use debug, info, warning or error"
+        )
+    logging.basicConfig(
+        level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    trio.run(run_daemon, config)
+    return 0
+
+
+def _plain(value: Any) -> Any:
+    return msgspec.to_builtins(value)
+
+
+def _print_messages(messages: Sequence[Any]) -> None:
+    for m in messages:
+        print(f"{m.seq:>6}  {m.role:<9} {m.content}")
+
+
+def _client_command(args: argparse.Namespace) -> int:
+    from .client import Client
+
+    with Client(args.socket) as client:
+        result, render = _RUNNERS[args.command](client, args)
+    if args.json:
+        print(json.dumps(_plain(result), ensure_ascii=False, indent=2))
+    else:
+        render(result)
+    return 0
+
+
+def _append(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    content = sys.stdin.read() if args.content == "-" else args.content
+    ack = client.append(
+        args.session, args.role, content, id=args.id, name=args.name, scope=args.scope
+    )
+    return ack, lambda a: print(f"appended seq {a.seq} id {a.id}")
+
+
+def _history(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    return client.history(args.session, after_seq=args.after_seq, limit=args.limit), _print_messages
+
+
+def _render_context(ctx: Any) -> None:
+    if ctx.memory:
+        print(ctx.memory.rstrip("\n"))
+        print("---")
+    _print_messages(ctx.messages)
+    print(f"({len(ctx.messages)} messages, {ctx.tokens} tokens in the tail)")
+
+
+def _context(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    return client.context(args.session), _render_context
+
+
+def _render_sessions(sessions: Sequence[Any]) -> None:
+    for s in sessions:
+        print(
+            f"{s.name}  scope={s.scope}  messages={s.messages}  tail={s.tail_messages} ({s.tail_tokens} tokens)"
+        )
+
+
+def _sessions(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    return client.sessions(after=args.after, limit=args.limit), _render_sessions
+
+
+def _forget(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    return client.forget(args.session), lambda n: print(
+        f"forgot {args.session}: {n} messages deleted"
+    )
+
+
+def _render_status(status: dict[str, Any]) -> None:
+    sessions = status["sessions"]
+    print(f"reverie {status['version']}  pid {status['pid']}  up {status['uptime_seconds']:.0f}s")
+    print(f"socket    {status['socket']}")
+    print(
+        f"data      {status['data_dir']}  ({status['store']['bytes']} bytes, durability {status['store']['durability']})"
+    )
+    print(f"sessions  {sessions['live']} live, {sessions['passivated']} passivated")
+    for name, depth in sorted(status.get("mailbox_depths", {}).items()):
+        print(f"mailbox   {name}: {depth} queued")
+    for code, count in sorted(status.get("errors", {}).items()):
+        print(f"errors    {code}: {count}")
+
+
+def _status(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    return client.status(), _render_status
+
+
+_RUNNERS: dict[str, Callable[[Any, argparse.Namespace], tuple[Any, Callable[[Any], None]]]] = {
+    "append": _append,
+    "history": _history,
+    "context": _context,
+    "sessions": _sessions,
+    "forget": _forget,
+    "status": _status,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        if args.command == "serve":
+            return _serve(args)
+        return _client_command(args)
+    except ConfigError as exc:
+        print(f"reverie: {exc.message}", file=sys.stderr)
+        return 2
+    except ReverieError as exc:
+        print(f"reverie: {exc.code}: {exc.message}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,203 @@
+"""What each operation does: turns requests into actor calls and results into replies.
+
+The server hands every decoded request to ``Handlers.dispatch`` together
+with a way to reply. Session operations go through the session's actor (the
+only writer of that session); the rest run as tasks of the connection.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+import trio
+from reverie.actors import (
+    AppendRequest,
+    Context,
+    ContextRequest,
+    Envelope,
+    ForgetRequest,
+    HistoryRequest,
+    Services,
+    SessionRegistry,
+)
+from reverie.config import InvalidArgument, ReverieError
+from reverie.store import MessageRecord, SessionRecord, list_sessions
+
+from . import protocol as p
+from .errors import Unauthorized
+
+__all__ = ["Handlers"]
+
+MAX_PAGE = 1000
+Replier = Callable[[int, Callable[[Any], p.Reply]], Callable[[object], None]]
+
+
+def _message(record: MessageRecord) -> p.Message:
+    return msgspec.convert(record, p.Message, from_attributes=True)
+
+
+def _session_info(record: SessionRecord) -> p.SessionInfo:
+    return p.SessionInfo(
+        name=record.name,
+        scope=record.scope,
+        messages=record.last_seq,
+        tail_messages=record.tail_count,
+        tail_tokens=record.tail_tokens,
+        last_active=record.last_active,
+    )
+
+
+def _page(limit: int) -> int:
+    if not 1 <= limit <= MAX_PAGE:
+        raise InvalidArgument(f"limit must be between 1 and {MAX_PAGE}")
+    return limit
+
+
+class Handlers:
+    """The operations, bound to the daemon's services and session registry."""
+
+    def __init__(self, services: Services, registry: SessionRegistry, version: str) -> None:
+        self.services = services
+        self.registry = registry
+        self.version = version
+        self.started = time.time()
+        self.errors: Counter[str] = Counter()
+
+    def count_error(self, code: str) -> None:
+        self.errors[code] += 1
+
+    def check_peer(self, sock: socket.socket) -> Unauthorized | None:
+        """Refuse a peer whose uid and gid are both outside the configured lists."""
+        cfg = self.services.config.daemon
+        if not cfg.allowed_uids and not cfg.allowed_gids:
+            return None
+        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
+        _pid, uid, gid = (
+            int.from_bytes(creds[i : i + 4], "little", signed=True) for i in (0, 4, 8)
+        )
+        if uid == os.getuid() or uid in cfg.allowed_uids or gid in cfg.allowed_gids:
+            return None
+        return Unauthorized(
+            f"uid {uid} / gid {gid} may not use this socket; ask the operator to add it to daemon.allowed_uids"
+        )
+
+    async def dispatch(self, request: p.Request, replier: Replier, nursery: trio.Nursery) -> None:
+        rid = request.rid
+        match request:
+            case p.Append(session=session, messages=messages, scope=scope):
+                await self._to_actor(
+                    session, AppendRequest(messages, scope), replier(rid, _acks(rid))
+                )
+            case p.History(session=session, after_seq=after, limit=limit):
+                reply = replier(
+                    rid, lambda rs: p.HistoryReply(rid=rid, messages=[_message(r) for r in rs])
+                )
+                await self._checked(
+                    reply,
+                    lambda: self._to_actor(session, HistoryRequest(after, _page(limit)), reply),
+                )
+            case p.Context(session=session):
+                await self._to_actor(
+                    session, ContextRequest(), replier(rid, lambda c: _context(rid, c))
+                )
+            case p.Forget(session=session):
+                await self._to_actor(
+                    session,
+                    ForgetRequest(),
+                    replier(rid, lambda n: p.ForgetReply(rid=rid, deleted=n)),
+                )
+            case p.Hello():
+                replier(rid, lambda _: self._hello(rid))(None)
+            case p.Sessions(after=after, limit=limit):
+                nursery.start_soon(
+                    self._run,
+                    replier(rid, lambda s: p.SessionsReply(rid=rid, sessions=s)),
+                    self._sessions,
+                    after,
+                    limit,
+                )
+            case p.Status():
+                nursery.start_soon(
+                    self._run, replier(rid, lambda s: p.StatusReply(rid=rid, status=s)), self.status
+                )
+
+    async def _checked(self, reply: Callable[[object], None], send: Callable[[], Any]) -> None:
+        try:
+            await send()
+        except ReverieError as exc:
+            reply(exc)
+
+    async def _to_actor(self, session: str, request: Any, reply: Callable[[object], None]) -> None:
+        try:
+            await self.registry.send(session, Envelope(request, reply))
+        except ReverieError as exc:
+            reply(exc)
+
+    async def _run(
+        self, reply: Callable[[object], None], fn: Callable[..., Any], *args: Any
+    ) -> None:
+        try:
+            result = await fn(*args)
+        except ReverieError as exc:
+            reply(exc)
+            return
+        reply(result)
+
+    def _hello(self, rid: int) -> p.HelloReply:
+        return p.HelloReply(
+            rid=rid,
+            version=p.PROTOCOL_VERSION,
+            server=f"reverie {self.version}",
+            max_frame_bytes=self.services.config.daemon.max_frame_bytes,
+        )
+
+    async def _sessions(self, after: str, limit: int) -> list[p.SessionInfo]:
+        limit = _page(limit)
+        rows = await self.services.db.read(lambda c: list_sessions(c, after, limit))
+        return [_session_info(r) for r in rows]
+
+    async def status(self) -> dict[str, Any]:
+        """The daemon's state for a person or a monitor (never secrets)."""
+        known = await self.services.db.read(
+            lambda c: c.execute("SELECT count(*) FROM sessions").fetchone()[0]
+        )
+        db = self.services.db
+        size = sum(f.stat().st_size for f in db.path.parent.glob(db.path.name + "*") if f.is_file())
+        return {
+            "version": self.version,
+            "pid": os.getpid(),
+            "uptime_seconds": round(time.time() - self.started, 3),
+            "socket": self.services.config.daemon.socket,
+            "data_dir": self.services.config.daemon.data_dir,
+            "sessions": {
+                "live": self.registry.live,
+                "passivated": max(0, known - self.registry.live),
+                "known": known,
+            },
+            "mailbox_depths": self.registry.mailbox_depths(),
+            "store": {
+                "bytes": size,
+                "batches": db.batches,
+                "writes": db.writes,
+                "durability": db.durability,
+            },
+            "counters": dict(self.services.counters),
+            "errors": dict(self.errors),
+        }
+
+
+def _acks(rid: int) -> Callable[[list[tuple[int, str]]], p.Reply]:
+    return lambda acks: p.AppendReply(rid=rid, acks=[p.Ack(seq=s, id=i) for s, i in acks])
+
+
+def _context(rid: int, ctx: Context) -> p.ContextReply:
+    view = p.ContextView(
+        memory=ctx.memory, messages=[_message(m) for m in ctx.messages], tokens=ctx.tokens
+    )
+    return p.ContextReply(rid=rid, context=view)

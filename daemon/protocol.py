@@ -1,0 +1,233 @@
+"""The wire protocol: every frame a msgspec Struct in one tagged union per direction.
+
+A frame is a 4-byte big-endian length followed by that many bytes of
+msgpack. Each request carries a client-chosen ``rid`` that its reply
+echoes, so a connection can pipeline many requests; replies for one session
+come back in request order, replies for different sessions in any order.
+
+Schema evolution: new fields get defaults and go last; a field's type never
+changes; tags are never renamed. ``PROTOCOL_VERSION`` rises only for a
+change old clients cannot ignore. See docs/protocol.md.
+
+This module imports neither the actors nor the store: hosts import it (with
+the client) without the daemon's machinery.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "Ack",
+    "Append",
+    "AppendReply",
+    "Context",
+    "ContextReply",
+    "ContextView",
+    "ErrorReply",
+    "Forget",
+    "ForgetReply",
+    "Hello",
+    "HelloReply",
+    "History",
+    "HistoryReply",
+    "Message",
+    "MessageIn",
+    "Reply",
+    "Request",
+    "SessionInfo",
+    "Sessions",
+    "SessionsReply",
+    "Status",
+    "StatusReply",
+    "decode_reply",
+    "decode_request",
+    "encode",
+]
+
+PROTOCOL_VERSION = 1
+
+
+class _Frame(msgspec.Struct, frozen=True, kw_only=True, tag_field="op"):
+    """Every frame: tagged by ``op`` and carrying the request id it belongs to."""
+
+    rid: int
+
+
+class _Data(msgspec.Struct, frozen=True, kw_only=True):
+    """A value inside a frame."""
+
+
+# -- values -----------------------------------------------------------------
+
+
+class MessageIn(_Data):
+    """A message to append. ``id`` makes a retry idempotent; ``ts`` defaults to now."""
+
+    role: str
+    content: str
+    id: str | None = None
+    name: str | None = None
+    tool_calls: Any = None
+    tool_call_id: str | None = None
+    ts: float | None = None
+
+
+class Message(_Data):
+    """A stored message."""
+
+    seq: int
+    id: str
+    role: str
+    content: str
+    ts: float
+    tokens: int
+    name: str | None = None
+    tool_calls: Any = None
+    tool_call_id: str | None = None
+
+
+class Ack(_Data):
+    """An appended (or already present) message: its place in the session."""
+
+    seq: int
+    id: str
+
+
+class ContextView(_Data):
+    """What a host puts in its prompt: ``memory`` first (byte-stable), then ``messages``."""
+
+    memory: str
+    messages: list[Message]
+    tokens: int
+
+
+class SessionInfo(_Data):
+    name: str
+    scope: str
+    messages: int
+    tail_messages: int
+    tail_tokens: int
+    last_active: float
+
+
+# -- requests ---------------------------------------------------------------
+
+
+class Hello(_Frame, tag="hello"):
+    version: int = PROTOCOL_VERSION
+    client: str = ""
+
+
+class Append(_Frame, tag="append"):
+    """Append one message or a batch, atomically: all of them or none."""
+
+    session: str
+    messages: list[MessageIn]
+    scope: str | None = None
+
+
+class History(_Frame, tag="history"):
+    """Messages with seq > ``after_seq``, oldest first (page with the last seq seen)."""
+
+    session: str
+    after_seq: int = 0
+    limit: int = 100
+
+
+class Context(_Frame, tag="context"):
+    session: str
+
+
+class Sessions(_Frame, tag="sessions"):
+    """Sessions ordered by name, after ``after`` (page with the last name seen)."""
+
+    after: str = ""
+    limit: int = 100
+
+
+class Forget(_Frame, tag="forget"):
+    """Delete a session and everything derived from it."""
+
+    session: str
+
+
+class Status(_Frame, tag="status"):
+    pass
+
+
+Request = Hello | Append | History | Context | Sessions | Forget | Status
+
+# -- replies ----------------------------------------------------------------
+
+
+class HelloReply(_Frame, tag="hello"):
+    version: int
+    server: str
+    max_frame_bytes: int
+
+
+class AppendReply(_Frame, tag="append"):
+    acks: list[Ack]
+
+
+class HistoryReply(_Frame, tag="history"):
+    messages: list[Message]
+
+
+class ContextReply(_Frame, tag="context"):
+    context: ContextView
+
+
+class SessionsReply(_Frame, tag="sessions"):
+    sessions: list[SessionInfo]
+
+
+class ForgetReply(_Frame, tag="forget"):
+    deleted: int
+
+
+class StatusReply(_Frame, tag="status"):
+    status: dict[str, Any]
+
+
+class ErrorReply(_Frame, tag="error"):
+    """A typed failure: ``code`` is stable, ``message`` says what to do."""
+
+    code: str
+    message: str
+
+
+Reply = (
+    HelloReply
+    | AppendReply
+    | HistoryReply
+    | ContextReply
+    | SessionsReply
+    | ForgetReply
+    | StatusReply
+    | ErrorReply
+)
+
+REQUEST_OPS = frozenset(cls.__struct_config__.tag for cls in Request.__args__)  # type: ignore[attr-defined]
+
+_encoder = msgspec.msgpack.Encoder()
+_request_decoder = msgspec.msgpack.Decoder(Request)
+_reply_decoder = msgspec.msgpack.Decoder(Reply)
+
+
+def encode(frame: _Frame) -> bytes:
+    """The frame's msgpack body (without the length prefix)."""
+    return _encoder.encode(frame)
+
+
+def decode_request(body: bytes) -> Request:
+    """Raises ``msgspec.DecodeError`` (not msgpack) or ``msgspec.ValidationError`` (wrong shape)."""
+    return _request_decoder.decode(body)
+
+
+def decode_reply(body: bytes) -> Reply:
+    return _reply_decoder.decode(body)

@@ -1,0 +1,244 @@
+"""The socket server: reads frames, routes requests, writes replies.
+
+Each connection has a reader task and a writer task (a client that
+pipelines without reading and a server that only writes would deadlock once
+both socket buffers fill). The writer coalesces every reply that is ready
+into one ``send_all``. Session requests go to the session's actor, so one
+session's replies keep request order while other sessions proceed; other
+requests run as tasks of the connection.
+
+Limits, each with a typed error: frame size (``frame_too_large``, then the
+connection closes), requests in flight per connection (``busy``),
+connections in total (``busy``, then close). A malformed frame
+(``bad_frame``) closes only its own connection.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+import trio
+from reverie.config import Busy, Config, InvalidArgument, ReverieError
+
+from . import protocol as p
+from .errors import BadFrame, FrameTooLarge, ProtocolError, UnknownOp
+from .framing import FrameReader, frame
+from .handlers import Handlers
+
+__all__ = ["Server"]
+
+log = logging.getLogger(__name__)
+_RECV_BYTES = 256 * 1024
+
+
+class _Connection:
+    """One client connection's state: its outgoing queue and in-flight count."""
+
+    __slots__ = ("closing", "in_flight", "out_recv", "out_send", "stream")
+
+    def __init__(self, stream: trio.SocketStream, queue_size: int) -> None:
+        self.stream = stream
+        self.in_flight = 0
+        self.closing = False
+        self.out_send, self.out_recv = trio.open_memory_channel[p.Reply](queue_size)
+
+    def finish(self) -> None:
+        """No more requests will come: end the writer once in-flight replies are out."""
+        self.closing = True
+        if self.in_flight == 0:
+            self.out_send.close()
+
+    def _queue(self, reply: p.Reply) -> None:
+        try:
+            self.out_send.send_nowait(reply)
+        except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
+            log.debug("reply %d dropped: its connection is gone", reply.rid)
+        if self.closing and self.in_flight == 0:
+            self.out_send.close()
+
+    def replier(self, rid: int, convert: Callable[[Any], p.Reply]) -> Callable[[object], None]:
+        """The callback that turns an outcome into this request's reply."""
+
+        def reply(outcome: object) -> None:
+            self.in_flight -= 1
+            if isinstance(outcome, BaseException):
+                self._queue(error_reply(rid, outcome))
+            else:
+                self._queue(convert(outcome))
+
+        return reply
+
+
+def error_reply(rid: int, exc: BaseException) -> p.ErrorReply:
+    if isinstance(exc, ReverieError):
+        return p.ErrorReply(rid=rid, code=exc.code, message=exc.message)
+    log.error("unexpected error answering request %d", rid, exc_info=exc)
+    return p.ErrorReply(
+        rid=rid,
+        code="internal",
+        message=f"internal error: {type(exc).__name__}; see the daemon log",
+    )
+
+
+class Server:
+    """Serves the protocol on listeners; ``handlers`` does the work."""
+
+    def __init__(self, config: Config, handlers: Handlers) -> None:
+        self.cfg = config.daemon
+        self.handlers = handlers
+        self.connections = 0
+        self._accepting = True
+
+    def stop_accepting(self) -> None:
+        """New connections are refused from now on (graceful stop)."""
+        self._accepting = False
+
+    async def serve(
+        self,
+        listeners: list[trio.SocketListener],
+        *,
+        task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
+    ) -> None:
+        """Accept connections until cancelled; ``started`` once listening."""
+        async with trio.open_nursery() as nursery:
+            for listener in listeners:
+                nursery.start_soon(self._accept_loop, listener, nursery)
+            task_status.started()
+
+    async def _accept_loop(self, listener: trio.SocketListener, nursery: trio.Nursery) -> None:
+        async with listener:
+            while True:
+                try:
+                    stream = await listener.accept()
+                except OSError as exc:  # EMFILE and friends: log, back off, go on
+                    log.warning("accept failed: %s; retrying", exc)
+                    await trio.sleep(0.1)
+                    continue
+                nursery.start_soon(self._connection, stream)
+
+    async def _connection(self, stream: trio.SocketStream) -> None:
+        self.connections += 1
+        conn = _Connection(stream, self.cfg.max_in_flight + 16)
+        try:
+            async with stream:
+                refusal = self._refusal(stream)
+                if refusal is not None:
+                    await _send_and_close(stream, refusal)
+                    return
+                async with trio.open_nursery() as nursery:
+                    nursery.start_soon(self._writer, conn)
+                    await self._reader(conn, nursery)
+                    conn.finish()
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass
+        finally:
+            conn.out_recv.close()
+            self.connections -= 1
+
+    def _refusal(self, stream: trio.SocketStream) -> p.ErrorReply | None:
+        if not self._accepting:
+            return p.ErrorReply(
+                rid=0, code=Busy.code, message="daemon is stopping; reconnect shortly"
+            )
+        if self.connections > self.cfg.max_connections:
+            return p.ErrorReply(
+                rid=0,
+                code=Busy.code,
+                message=f"too many connections (limit {self.cfg.max_connections}); retry later or raise daemon.max_connections",
+            )
+        error = self.handlers.check_peer(stream.socket)
+        if error is not None:
+            return p.ErrorReply(rid=0, code=error.code, message=error.message)
+        return None
+
+    async def _reader(self, conn: _Connection, nursery: trio.Nursery) -> None:
+        reader = FrameReader(self.cfg.max_frame_bytes)
+        while True:
+            data = await conn.stream.receive_some(_RECV_BYTES)
+            if not data:
+                if reader.pending:
+                    log.info(
+                        "connection closed in the middle of a frame (%d bytes dropped)",
+                        reader.pending,
+                    )
+                return
+            try:
+                bodies = reader.feed(data)
+            except FrameTooLarge as exc:
+                await conn.out_send.send(error_reply(0, exc))
+                return
+            for body in bodies:
+                if not await self._dispatch(conn, body, nursery):
+                    return
+
+    async def _dispatch(self, conn: _Connection, body: bytes, nursery: trio.Nursery) -> bool:
+        """Route one frame; False when the connection must close."""
+        try:
+            request = p.decode_request(body)
+        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+            rid, error = _classify_bad(body, exc)
+            await conn.out_send.send(error_reply(rid, error))
+            return not isinstance(error, BadFrame)
+        if conn.in_flight >= self.cfg.max_in_flight:
+            await conn.out_send.send(
+                error_reply(
+                    request.rid,
+                    Busy(
+                        f"more than {self.cfg.max_in_flight} requests in flight on this connection; read replies before sending more"
+                    ),
+                )
+            )
+            return True
+        conn.in_flight += 1
+        await self.handlers.dispatch(request, conn.replier, nursery)
+        return True
+
+    async def _writer(self, conn: _Connection) -> None:
+        async for first in conn.out_recv:
+            replies = [first]
+            while True:
+                try:
+                    replies.append(conn.out_recv.receive_nowait())
+                except (trio.WouldBlock, trio.EndOfChannel):
+                    break
+            for reply in replies:
+                if isinstance(reply, p.ErrorReply):
+                    self.handlers.count_error(reply.code)
+            await conn.stream.send_all(b"".join(frame(p.encode(r)) for r in replies))
+            if any(_closes(r) for r in replies):
+                await conn.stream.aclose()
+                return
+
+
+def _closes(reply: p.Reply) -> bool:
+    return isinstance(reply, p.ErrorReply) and reply.code in (BadFrame.code, FrameTooLarge.code)
+
+
+async def _send_and_close(stream: trio.SocketStream, reply: p.ErrorReply) -> None:
+    with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
+        await stream.send_all(frame(p.encode(reply)))
+
+
+def _classify_bad(body: bytes, exc: Exception) -> tuple[int, ProtocolError | ReverieError]:
+    """Why a frame did not decode: not a map with an rid (bad_frame), unknown op, or a bad field."""
+    try:
+        raw = msgspec.msgpack.decode(body)
+    except msgspec.DecodeError:
+        return 0, BadFrame("frame is not valid msgpack; the connection is closed")
+    if (
+        not isinstance(raw, dict)
+        or not isinstance(raw.get("rid"), int)
+        or isinstance(raw.get("rid"), bool)
+    ):
+        return 0, BadFrame(
+            "frame must be a map with an integer 'rid' and an 'op'; the connection is closed"
+        )
+    rid = raw["rid"]
+    op = raw.get("op")
+    if op not in p.REQUEST_OPS:
+        return rid, UnknownOp(f"unknown op {op!r}; known ops: {', '.join(sorted(p.REQUEST_OPS))}")
+    return rid, InvalidArgument(f"invalid {op} request: {exc}")

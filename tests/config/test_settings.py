@@ -1,0 +1,72 @@
+"""Configuration layers: defaults, TOML file, REVERIE_* variables, flags; errors name the key."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from reverie.config import ConfigError, load_config
+
+
+def test_defaults_follow_xdg(tmp_path: Path) -> None:
+    cfg = load_config(
+        env={"XDG_DATA_HOME": str(tmp_path / "share"), "XDG_RUNTIME_DIR": str(tmp_path / "run")}
+    )
+    assert cfg.daemon.data_dir == str(tmp_path / "share" / "reverie")
+    assert cfg.daemon.socket == str(tmp_path / "run" / "reverie.sock")
+    assert cfg.store.durability == "fsync"
+
+
+def test_socket_falls_back_to_data_dir_without_runtime_dir(tmp_path: Path) -> None:
+    cfg = load_config(env={"XDG_DATA_HOME": str(tmp_path)})
+    assert cfg.daemon.socket == str(tmp_path / "reverie" / "reverie.sock")
+
+
+def test_file_then_env_then_flags(tmp_path: Path) -> None:
+    path = tmp_path / "r.toml"
+    path.write_text(
+        '[consolidation]\nidle_after = 5.0\nbudget_tokens = 10\n[store]\ndurability = "process"\n'
+    )
+    env = {
+        "REVERIE_CONSOLIDATION__BUDGET_TOKENS": "20",
+        "REVERIE_LLM__BASE_URL": "http://127.0.0.1:9/v1",
+    }
+    cfg = load_config(path, env=env, overrides={"consolidation": {"idle_after": 1.5}})
+    assert cfg.consolidation.idle_after == 1.5
+    assert cfg.consolidation.budget_tokens == 20
+    assert cfg.store.durability == "process"
+    assert cfg.llm.base_url == "http://127.0.0.1:9/v1"
+
+
+def test_default_file_in_data_dir_is_read(tmp_path: Path) -> None:
+    (tmp_path / "reverie.toml").write_text("[sessions]\nmax_live = 7\n")
+    cfg = load_config(env={"REVERIE_DAEMON__DATA_DIR": str(tmp_path)})
+    assert cfg.sessions.max_live == 7
+
+
+def test_unknown_key_names_key_and_file(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text("[consolidation]\nidle_aftr = 5\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(path, env={})
+    assert "idle_aftr" in err.value.message
+    assert str(path) in err.value.message
+
+
+def test_wrong_type_names_key_and_file(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text('[store]\ndurability = "sometimes"\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path, env={})
+    assert "durability" in err.value.message
+    assert str(path) in err.value.message
+
+
+def test_bad_environment_variable_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"environment.*budget_tokens"):
+        load_config(env={"REVERIE_CONSOLIDATION__BUDGET_TOKENS": "lots"})
+
+
+def test_missing_config_file_says_so(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="does not exist"):
+        load_config(tmp_path / "nope.toml", env={})

@@ -1,0 +1,36 @@
+"""Shared fixtures: a real daemon process on a Unix socket under tmp_path."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.daemon_process import DaemonProcess
+
+
+@pytest.fixture
+def make_daemon(tmp_path: Path) -> Iterator[Callable[..., DaemonProcess]]:
+    """Start daemons (``make_daemon(env=..., config=...)``); all are stopped at teardown."""
+    started: list[DaemonProcess] = []
+
+    def make(
+        env: dict[str, str] | None = None, config: str | None = None, name: str = "d"
+    ) -> DaemonProcess:
+        root = tmp_path / name
+        root.mkdir(exist_ok=True)
+        daemon = DaemonProcess(root, env=env, config=config)
+        started.append(daemon.start())
+        return daemon
+
+    yield make
+    for daemon in started:
+        with contextlib.suppress(Exception):
+            daemon.stop()
+
+
+@pytest.fixture
+def daemon(make_daemon: Callable[..., DaemonProcess]) -> DaemonProcess:
+    return make_daemon()

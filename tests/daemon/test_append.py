@@ -1,0 +1,132 @@
+"""Appends over the real socket: ordering, exactly-once, idempotent retries, durability."""
+
+from __future__ import annotations
+
+import random
+import threading
+
+import pytest
+import trio
+from reverie.config import Conflict
+from reverie.daemon import AsyncClient, Client
+
+from tests.daemon_process import DaemonProcess
+
+
+async def _writers(socket: str, sessions: list[str], clients: int, per_client: int) -> None:
+    async def writer(w: int) -> None:
+        async with AsyncClient(socket) as client:
+            for i in range(per_client):
+                session = sessions[(w + i) % len(sessions)]
+                await client.append(session, "user", f"w{w} m{i}", id=f"w{w}-{i}")
+
+    async with trio.open_nursery() as nursery:
+        for w in range(clients):
+            nursery.start_soon(writer, w)
+
+
+def _all_history(client: Client, session: str) -> list:
+    messages, after = [], 0
+    while page := client.history(session, after_seq=after, limit=1000):
+        messages += page
+        after = page[-1].seq
+    return messages
+
+
+def test_64_clients_one_session_exactly_once_in_order(daemon: DaemonProcess) -> None:
+    trio.run(_writers, str(daemon.socket), ["shared"], 64, 200)
+    with daemon.client() as client:
+        messages = _all_history(client, "shared")
+    assert [m.seq for m in messages] == list(range(1, 12_801))
+    ids = [m.id for m in messages]
+    assert len(set(ids)) == 12_800
+    for w in range(64):
+        mine = [int(i.split("-")[1]) for i in ids if i.startswith(f"w{w}-")]
+        assert mine == list(range(200)), f"writer {w} out of order"
+
+
+def test_64_clients_across_1000_sessions(daemon: DaemonProcess) -> None:
+    sessions = [f"s{i:04d}" for i in range(1000)]
+    trio.run(_writers, str(daemon.socket), sessions, 64, 200)
+    seen: dict[str, int] = {}
+    with daemon.client() as client:
+        for session in sessions:
+            messages = _all_history(client, session)
+            assert [m.seq for m in messages] == list(range(1, len(messages) + 1))
+            for m in messages:
+                seen[m.id] = seen.get(m.id, 0) + 1
+    assert len(seen) == 12_800
+    assert set(seen.values()) == {1}
+
+
+def test_retry_with_same_id_is_one_row_and_other_content_conflicts(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        first = client.append("s", "user", "hello", id="m1")
+        again = client.append("s", "user", "hello", id="m1")
+        assert (again.seq, again.id) == (first.seq, first.id)
+        with pytest.raises(Conflict, match="m1"):
+            client.append("s", "user", "changed", id="m1")
+        assert [m.id for m in client.history("s")] == ["m1"]
+
+
+def test_batch_is_atomic_when_one_message_conflicts(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        client.append("s", "user", "a", id="a")
+        with pytest.raises(Conflict):
+            client.append_many(
+                "s",
+                [
+                    {"role": "user", "content": "b", "id": "b"},
+                    {"role": "user", "content": "x", "id": "a"},
+                ],
+            )
+        acks = client.append_many(
+            "s",
+            [{"role": "user", "content": "b", "id": "b"}, {"role": "assistant", "content": "c"}],
+        )
+        assert [a.seq for a in acks] == [2, 3]
+        assert [m.content for m in client.history("s")] == ["a", "b", "c"]
+
+
+def _append_until_stopped(
+    socket: str, session: str, rnd: int, acked: list[str], stop: threading.Event
+) -> None:
+    with Client(socket, timeout=10) as client:
+        i = 0
+        while not stop.is_set():
+            mid = f"{session}-r{rnd}-{i}"
+            try:
+                client.append(session, "user", f"message {i}", id=mid)
+            except Exception:
+                continue
+            acked.append(mid)
+            i += 1
+
+
+@pytest.mark.slow
+def test_acked_appends_survive_repeated_kill_9(daemon: DaemonProcess) -> None:
+    rng = random.Random(4)
+    acked: dict[str, list[str]] = {f"k{i}": [] for i in range(8)}
+    for rnd in range(4):
+        stop = threading.Event()
+        threads = [
+            threading.Thread(
+                target=_append_until_stopped, args=(str(daemon.socket), s, rnd, acked[s], stop)
+            )
+            for s in acked
+        ]
+        for t in threads:
+            t.start()
+        stop.wait(rng.uniform(0.3, 0.8))  # let them append for a random moment
+        daemon.kill9()
+        daemon.start()  # clients reconnect and retry their in-flight append
+        stop.set()
+        for t in threads:
+            t.join()
+    with daemon.client() as client:
+        for session, ids in acked.items():
+            stored = [m.id for m in _all_history(client, session)]
+            assert len(ids) > 0
+            missing = set(ids) - set(stored)
+            assert not missing, f"{len(missing)} acked messages lost in {session}"
+            assert [m for m in stored if m in set(ids)] == ids

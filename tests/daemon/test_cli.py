@@ -1,0 +1,87 @@
+"""The reverie command against a real daemon: output, --json, errors with exit codes."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.daemon_process import DaemonProcess
+
+
+def _reverie(
+    daemon: DaemonProcess, *args: str, stdin: str | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "REVERIE_SOCKET": str(daemon.socket)}
+    return subprocess.run(
+        [sys.executable, "-m", "reverie.daemon", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        input=stdin,
+        timeout=60,
+    )
+
+
+def test_append_history_context_sessions_forget(daemon: DaemonProcess) -> None:
+    out = _reverie(daemon, "append", "cli:alice", "user", "I live in Lisbon", "--id", "m1")
+    assert out.returncode == 0, out.stderr
+    assert "seq 1" in out.stdout
+    assert _reverie(daemon, "append", "cli:alice", "assistant", "-", stdin="Noted.").returncode == 0
+    history = json.loads(_reverie(daemon, "history", "cli:alice", "--json").stdout)
+    assert [(m["seq"], m["role"], m["content"]) for m in history] == [
+        (1, "user", "I live in Lisbon"),
+        (2, "assistant", "Noted."),
+    ]
+    ctx = json.loads(_reverie(daemon, "context", "cli:alice", "--json").stdout)
+    assert ctx["memory"] == ""
+    assert ctx["tokens"] == sum(m["tokens"] for m in ctx["messages"]) > 0
+    assert "Lisbon" in _reverie(daemon, "context", "cli:alice").stdout
+    sessions = json.loads(_reverie(daemon, "sessions", "--json").stdout)
+    assert [s["name"] for s in sessions] == ["cli:alice"]
+    status = json.loads(_reverie(daemon, "status", "--json").stdout)
+    assert status["sessions"]["known"] == 1
+    assert "passivated" in _reverie(daemon, "status").stdout
+    assert _reverie(daemon, "forget", "cli:alice").returncode == 0
+    assert json.loads(_reverie(daemon, "sessions", "--json").stdout) == []
+
+
+def test_errors_print_one_line_and_exit_nonzero(daemon: DaemonProcess, tmp_path) -> None:
+    assert _reverie(daemon, "append", "s", "user", "a", "--id", "x").returncode == 0
+    out = _reverie(daemon, "append", "s", "user", "b", "--id", "x")
+    assert out.returncode == 1
+    assert out.stderr.startswith("reverie: conflict:")
+    assert len(out.stderr.strip().splitlines()) == 1
+    env = {**os.environ, "REVERIE_SOCKET": str(tmp_path / "nobody.sock")}
+    down = subprocess.run(
+        [sys.executable, "-m", "reverie.daemon", "status"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert down.returncode == 1
+    assert "is it running" in down.stderr
+
+
+def test_bad_config_exits_2_naming_the_key(tmp_path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("[daemon]\nsokcet = 1\n")
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reverie.daemon",
+            "serve",
+            "--config",
+            str(bad),
+            "--data-dir",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 2
+    assert "sokcet" in out.stderr

@@ -1,0 +1,97 @@
+"""A real reverie daemon in a subprocess, for tests: start, wait ready, kill, restart."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from reverie.daemon import Client, ConnectionLost
+from reverie.daemon.protocol import Hello
+
+READY_DEADLINE = 30.0
+
+
+class DaemonProcess:
+    """``reverie serve`` on a socket under ``root``; the process is ours to kill."""
+
+    def __init__(
+        self, root: Path, env: dict[str, str] | None = None, config: str | None = None
+    ) -> None:
+        self.root = root
+        self.data_dir = root / "data"
+        self.socket = root / "reverie.sock"
+        self.log_path = root / "daemon.log"
+        self.env = {**os.environ, **(env or {})}
+        self.config_path: Path | None = None
+        if config is not None:
+            self.config_path = root / "reverie.toml"
+            self.config_path.write_text(config)
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> DaemonProcess:
+        cmd = [
+            sys.executable,
+            "-m",
+            "reverie.daemon",
+            "serve",
+            "--data-dir",
+            str(self.data_dir),
+            "--socket",
+            str(self.socket),
+        ]
+        if self.config_path is not None:
+            cmd += ["--config", str(self.config_path)]
+        log = self.log_path.open("ab")
+        self.proc = subprocess.Popen(cmd, stdout=log, stderr=log, env=self.env)
+        log.close()
+        self.wait_ready()
+        return self
+
+    def wait_ready(self) -> None:
+        """Poll until the daemon answers ``hello``, within a deadline."""
+        deadline = time.monotonic() + READY_DEADLINE
+        while True:
+            assert self.proc is not None
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"daemon exited with {self.proc.returncode}:\n{self.log()}")
+            try:
+                with Client(self.socket, timeout=5) as client:
+                    client._roundtrip(Hello(rid=1))  # one try, no reconnect loop
+                return
+            except (ConnectionLost, OSError):
+                if time.monotonic() > deadline:
+                    raise RuntimeError(
+                        f"daemon not ready after {READY_DEADLINE}s:\n{self.log()}"
+                    ) from None
+                time.sleep(0.02)
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def kill9(self) -> None:
+        assert self.proc is not None
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait()
+
+    def stop(self, timeout: float = 20.0) -> int:
+        """SIGTERM, then SIGKILL after ``timeout``; returns the exit code."""
+        if self.proc is None or self.proc.poll() is not None:
+            return self.proc.returncode if self.proc else 0
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+            raise
+
+    def restart(self) -> DaemonProcess:
+        self.stop()
+        return self.start()
+
+    def client(self) -> Client:
+        return Client(self.socket)

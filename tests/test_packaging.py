@@ -1,0 +1,93 @@
+"""The wheel carries every subpackage; each package pins its public names."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+import sysconfig
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ["reverie.config", "reverie.store", "reverie.actors", "reverie.daemon"]
+
+
+@pytest.mark.slow
+def test_wheel_installs_into_a_fresh_venv_and_imports_everything(tmp_path: Path) -> None:
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "build",
+            "--wheel",
+            "--no-isolation",
+            "--outdir",
+            str(tmp_path / "dist"),
+            str(ROOT),
+        ],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = (tmp_path / "dist").glob("reverie-*.whl")
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, with_pip=True)
+    python = env_dir / "bin" / "python"
+    subprocess.run(
+        [python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)], check=True
+    )
+    # Third-party dependencies come from this environment's site-packages as a plain
+    # path entry (its .pth files, including our editable install's finder, are not run).
+    site = Path(
+        subprocess.check_output(
+            [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], text=True
+        ).strip()
+    )
+    (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    modules = sorted(
+        f"reverie.{pkg}.{p.stem}" if p.stem != "__init__" else f"reverie.{pkg}"
+        for pkg in ("config", "store", "actors", "daemon")
+        for p in (ROOT / pkg).glob("*.py")
+    )
+    code = "import importlib, sys\nfor m in sys.argv[1:]:\n    mod = importlib.import_module(m)\n    assert '/venv/' in mod.__file__, mod.__file__\nprint('ok')"
+    out = subprocess.run(
+        [python, "-c", code, *[m for m in modules if not m.endswith("__main__")]],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": ""},
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+    data = subprocess.run(
+        [
+            python,
+            "-c",
+            "import importlib.resources as r; print(sorted(p.name for p in r.files('reverie.store').iterdir()))",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert "data" in data.stdout or not (ROOT / "store" / "data").exists()
+
+
+@pytest.mark.parametrize("name", PACKAGES)
+def test_all_names_resolve(name: str) -> None:
+    module = importlib.import_module(name)
+    assert sorted(module.__all__) == sorted(set(module.__all__))
+    for attr in module.__all__:
+        assert hasattr(module, attr), f"{name}.{attr} is exported but missing"
+
+
+def test_exports_are_pinned() -> None:
+    import reverie.daemon
+
+    assert set(reverie.daemon.__all__) >= {"Client", "AsyncClient", "ConnectionLost"}
+
+
+def test_client_import_does_not_load_the_daemon_machinery() -> None:
+    code = "import sys, reverie.daemon.client; bad = [m for m in ('reverie.actors', 'reverie.store', 'apsw', 'lancedb', 'trio') if m in sys.modules]; print(bad)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
