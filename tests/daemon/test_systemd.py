@@ -16,7 +16,6 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
-
 from reverie.config import ConfigError
 from reverie.daemon.systemd import (
     check_peer,
@@ -208,7 +207,12 @@ def test_listen_fds_takes_over_an_activated_socket(tmp_path: Path) -> None:
 
 
 def test_listen_fds_ignores_sockets_meant_for_another_pid() -> None:
-    env = {"LISTEN_PID": str(os.getpid() + 1), "LISTEN_FDS": "1", "LISTEN_FDNAMES": "x", "HOME": "/"}
+    env = {
+        "LISTEN_PID": str(os.getpid() + 1),
+        "LISTEN_FDS": "1",
+        "LISTEN_FDNAMES": "x",
+        "HOME": "/",
+    }
     assert listen_fds(env) == []
     assert env == {"HOME": "/"}
 
@@ -256,10 +260,10 @@ _GID = 5000
         "own-uid-always",
     ],
 )
-def test_check_peer(uid: int, allowed_uids: list[int], allowed_gids: list[int], allowed: bool) -> None:
-    assert (
-        check_peer(uid, _GID, allowed_uids=allowed_uids, allowed_gids=allowed_gids) is allowed
-    )
+def test_check_peer(
+    uid: int, allowed_uids: list[int], allowed_gids: list[int], allowed: bool
+) -> None:
+    assert check_peer(uid, _GID, allowed_uids=allowed_uids, allowed_gids=allowed_gids) is allowed
 
 
 def test_resolve_group_by_name_and_number() -> None:
