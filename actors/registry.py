@@ -18,6 +18,7 @@ import logging
 from collections import OrderedDict
 
 import trio
+
 from reverie.config import ReverieError
 
 from .names import validate_name

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 import msgspec
 import trio
+
 from reverie.config import InvalidArgument
 from reverie.store import (
     AppendOutcome,

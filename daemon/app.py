@@ -17,10 +17,12 @@ from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import trio
+
 from reverie.actors import Services, SessionRegistry
 from reverie.config import Config, ConfigError
 from reverie.store import Database, TokenCounter
 
+from . import systemd
 from .handlers import Handlers
 from .server import Server
 
@@ -36,7 +38,7 @@ def package_version() -> str:
         return "0+unknown"
 
 
-def _bind(path: Path, mode: int) -> trio.SocketListener:
+def _bind(path: Path, mode: int, group: str) -> trio.SocketListener:
     """Listen on a Unix socket at ``path``, replacing a stale one, created with ``mode``."""
     path.parent.mkdir(parents=True, exist_ok=True)
     probe = stdsocket.socket(stdsocket.AF_UNIX, stdsocket.SOCK_STREAM)
@@ -56,15 +58,23 @@ def _bind(path: Path, mode: int) -> trio.SocketListener:
         sock.bind(str(path))
     finally:
         os.umask(old)
-    os.chmod(path, mode)
+    systemd.prepare_socket_path(path, mode=mode, group=group)
     sock.listen(1024)
     return trio.SocketListener(trio.socket.from_stdlib_socket(sock))
 
 
+def _listeners(config: Config) -> tuple[list[trio.SocketListener], bool]:
+    """Sockets passed by systemd (socket activation), else our own bound socket."""
+    activated = systemd.listen_fds()
+    if activated:
+        return [trio.SocketListener(trio.socket.from_stdlib_socket(s)) for s in activated], True
+    daemon = config.daemon
+    return [_bind(config.socket_path, daemon.socket_mode, daemon.socket_group)], False
+
+
 async def run_daemon(config: Config) -> None:
     """Run until SIGTERM/SIGINT; returns after a graceful stop."""
-    data_dir = config.data_path
-    data_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    data_dir = systemd.ensure_private_dir(config.data_path)
     db = Database(
         data_dir / "reverie.sqlite3",
         durability=config.store.durability,
@@ -76,21 +86,30 @@ async def run_daemon(config: Config) -> None:
     registry = SessionRegistry(services)
     handlers = Handlers(services, registry, package_version())
     server = Server(config, handlers)
+    owns_socket = False
     try:
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async with trio.open_nursery() as nursery:
                 await nursery.start(registry.run)
-                listener = _bind(config.socket_path, config.daemon.socket_mode)
-                await nursery.start(server.serve, [listener])
-                log.info("ready: listening on %s (data in %s)", config.socket_path, data_dir)
+                listeners, activated = _listeners(config)
+                owns_socket = not activated
+                await nursery.start(server.serve, listeners)
+                where = "sockets from systemd" if activated else str(config.socket_path)
+                log.info("ready: listening on %s (data in %s)", where, data_dir)
+                systemd.ready(f"listening on {where}")
+                interval = systemd.watchdog_interval(configured=config.daemon.watchdog_interval)
+                if interval is not None:
+                    await nursery.start(systemd.run_watchdog, interval)
                 async for signum in signals:
                     log.info("received %s: stopping", signal.Signals(signum).name)
                     break
+                systemd.stopping()
                 server.stop_accepting()
                 await _drain(registry, config.daemon.grace_seconds)
                 nursery.cancel_scope.cancel()
     finally:
-        config.socket_path.unlink(missing_ok=True)
+        if owns_socket:
+            config.socket_path.unlink(missing_ok=True)
         await db.close()
         log.info("stopped")
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
+
 from reverie.config import ConfigError, ReverieError
 
 __all__ = ["main"]
@@ -79,6 +80,12 @@ def _parser() -> argparse.ArgumentParser:
     _add_socket(forget)
     _add_json(forget)
 
+    units = sub.add_parser("install-units", help="write systemd units for the installed reverie")
+    units.add_argument(
+        "--user", action="store_true", help="user units (systemctl --user) instead of system units"
+    )
+    units.add_argument("--dest", help="directory to write to (default: where systemd reads them)")
+
     status = sub.add_parser("status", help="show the daemon's status")
     _add_socket(status)
     _add_json(status)
@@ -87,6 +94,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _serve(args: argparse.Namespace) -> int:
     import trio
+
     from reverie.config import load_config
 
     from .app import run_daemon
@@ -108,6 +116,18 @@ def _serve(args: argparse.Namespace) -> int:
         level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
     trio.run(run_daemon, config)
+    return 0
+
+
+def _install_units(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .units import install_units
+
+    for path in install_units(user=args.user, dest=Path(args.dest) if args.dest else None):
+        print(path)
+    flag = " --user" if args.user else ""
+    print(f"next: systemctl{flag} daemon-reload && systemctl{flag} enable --now reverie.socket")
     return 0
 
 
@@ -206,6 +226,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "serve":
             return _serve(args)
+        if args.command == "install-units":
+            return _install_units(args)
         return _client_command(args)
     except ConfigError as exc:
         print(f"reverie: {exc.message}", file=sys.stderr)

@@ -25,6 +25,7 @@ from typing import Any, TypeVar
 
 import anyio
 import msgspec
+
 from reverie.config import default_data_dir, default_socket_path, error_class
 
 from . import protocol as p

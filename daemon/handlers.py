@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 import trio
+
 from reverie.actors import (
     AppendRequest,
     Context,

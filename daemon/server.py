@@ -22,6 +22,7 @@ from typing import Any
 
 import msgspec
 import trio
+
 from reverie.config import Busy, Config, InvalidArgument, ReverieError
 
 from . import protocol as p
@@ -127,6 +128,7 @@ class Server:
             async with stream:
                 refusal = self._refusal(stream)
                 if refusal is not None:
+                    self.handlers.count_error(refusal.code)
                     await _send_and_close(stream, refusal)
                     return
                 async with trio.open_nursery() as nursery:

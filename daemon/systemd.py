@@ -25,6 +25,7 @@ from collections.abc import Mapping, MutableMapping
 from pathlib import Path
 
 import trio
+
 from reverie.config import ConfigError
 
 __all__ = [

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from importlib.resources import files
 from pathlib import Path
 
-from reverie.config import ConfigError
+from reverie.config import ConfigError, default_data_dir
 
 __all__ = ["install_units", "render_units"]
 
@@ -69,7 +69,11 @@ def install_units(*, user: bool, dest: Path | None = None) -> list[Path]:
     target = dest if dest is not None else _default_unit_dir(user, os.environ)
     target.mkdir(parents=True, exist_ok=True)
     written = []
-    for name, text in render_units(user=user, bindir=_installed_bindir(), data_dir=None).items():
+    # A user daemon shares its data with `reverie serve` run by hand; the system one uses StateDirectory=.
+    data_dir = default_data_dir() if user else None
+    for name, text in render_units(
+        user=user, bindir=_installed_bindir(), data_dir=data_dir
+    ).items():
         path = target / name
         partial = target / f".{name}.tmp"
         partial.write_text(text, encoding="utf-8")

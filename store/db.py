@@ -27,6 +27,7 @@ from typing import Any, Literal, TypeVar
 
 import apsw
 import trio
+
 from reverie.config import ReverieError
 
 from .errors import StoreError, translate

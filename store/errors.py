@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import apsw
+
 from reverie.config import ReverieError
 
 __all__ = ["StoreError", "StoreFull", "StoreReadOnly", "translate"]

@@ -17,6 +17,7 @@ from typing import Any
 
 import apsw
 import msgspec
+
 from reverie.config import Conflict
 
 __all__ = [

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 
 import tiktoken
+
 from reverie.config import ConfigError
 
 __all__ = ["TokenCounter"]

@@ -7,9 +7,9 @@ import threading
 
 import pytest
 import trio
+
 from reverie.config import Conflict
 from reverie.daemon import AsyncClient, Client
-
 from tests.daemon_process import DaemonProcess
 
 

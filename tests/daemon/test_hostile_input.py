@@ -8,9 +8,9 @@ import threading
 
 import msgspec
 import pytest
+
 from reverie.config import InvalidArgument
 from reverie.daemon.framing import FrameReader
-
 from tests.daemon_process import DaemonProcess
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import time
 
 import trio
-from reverie.daemon import AsyncClient
 
+from reverie.daemon import AsyncClient
 from tests.daemon_process import DaemonProcess
 
 CONFIG = """

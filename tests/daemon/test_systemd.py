@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import trio
 import trio.testing
+
 from reverie.config import ConfigError
 from reverie.daemon.systemd import (
     check_peer,

@@ -13,6 +13,7 @@ from importlib.resources import files
 from pathlib import Path
 
 import pytest
+
 from reverie.config import ConfigError, DaemonConfig
 from reverie.daemon.units import install_units, render_units
 
