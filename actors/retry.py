@@ -33,7 +33,7 @@ def backoff_delay(
     base: float = 1.0,
     cap: float = 60.0,
     retry_after: float | None = None,
-    rng: _Uniform = random,  # type: ignore[assignment]  # the module satisfies the protocol
+    rng: _Uniform = random,
 ) -> float:
     """Seconds to wait before retry number ``attempt`` (0 for the first retry).
 

@@ -12,6 +12,7 @@ import httpx
 import pytest
 import trio
 from fakellm import (
+    Behaviour,
     FakeLLM,
     content,
     garbage,
@@ -181,11 +182,11 @@ async def test_failures_map_to_typed_errors_without_the_key(
     fake_llm: FakeLLM,
     http: httpx.AsyncClient,
     caplog: pytest.LogCaptureFixture,
-    behaviour: object,
+    behaviour: Behaviour,
     error: type[LLMError],
 ) -> None:
     caplog.set_level(logging.DEBUG)
-    fake_llm.script(behaviour)  # type: ignore[arg-type]
+    fake_llm.script(behaviour)
     backend = LLMBackend("local", cfg(fake_llm.base_url), http, SECRET)
     with pytest.raises(LLMError) as info:
         await consolidate(backend)
