@@ -18,6 +18,15 @@ from .journal import (
     read_history,
     read_tail,
 )
+from .memory_files import (
+    HistoryEntry,
+    MemoryFiles,
+    decode_scope,
+    encode_scope,
+    merge_facts,
+    parse_history,
+    render_entry,
+)
 from .schema import SCHEMA_VERSION
 from .tokens import TokenCounter
 
@@ -25,6 +34,8 @@ __all__ = [
     "SCHEMA_VERSION",
     "AppendOutcome",
     "Database",
+    "HistoryEntry",
+    "MemoryFiles",
     "MessageRecord",
     "NewMessage",
     "SessionRecord",
@@ -33,9 +44,14 @@ __all__ = [
     "StoreReadOnly",
     "TokenCounter",
     "append_requests",
+    "decode_scope",
     "delete_session",
+    "encode_scope",
     "list_sessions",
     "load_session",
+    "merge_facts",
+    "parse_history",
     "read_history",
     "read_tail",
+    "render_entry",
 ]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.daemon_process import DaemonProcess
+from tests.fakellm import FakeLLM
 
 
 @pytest.fixture
@@ -34,3 +35,10 @@ def make_daemon(tmp_path: Path) -> Iterator[Callable[..., DaemonProcess]]:
 @pytest.fixture
 def daemon(make_daemon: Callable[..., DaemonProcess]) -> DaemonProcess:
     return make_daemon()
+
+
+@pytest.fixture
+def fake_llm() -> Iterator[FakeLLM]:
+    """A scripted OpenAI-compatible server on 127.0.0.1, closed after the test."""
+    with FakeLLM() as server:
+        yield server

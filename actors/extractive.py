@@ -1,0 +1,111 @@
+"""Consolidation without a model: keep the salient sentences, merge them as facts.
+
+Used when no LLM is configured. It cannot paraphrase, so it selects: each
+sentence gets a score from cheap signals (a first-person statement of
+preference or fact, dates, numbers, capitalised names); the best few become
+the summary, in their original order, and the best user statements become
+facts, merged into ``MEMORY.md`` with ``merge_facts``. The result depends only
+on the arguments.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import NamedTuple
+
+from reverie.store import MessageRecord, merge_facts
+
+from .llm import ConsolidationResult
+
+__all__ = ["extractive_consolidation"]
+
+SUMMARY_SENTENCES = 5
+MAX_FACTS = 8
+FACT_MIN_SCORE = 3
+MAX_SENTENCE_CHARS = 300
+
+_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
+_FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|mine|we|we're|our)\b", re.IGNORECASE)
+_STATEMENT = re.compile(
+    r"\b(am|is|are|was|have|has|prefer|prefers|like|likes|love|hate|dislike|want|need|"
+    r"use|work|works|live|lives|always|never|usually|favou?rite|allergic|name|called|"
+    r"born|birthday|plan|decided|remember)\b",
+    re.IGNORECASE,
+)
+_DATE = re.compile(
+    r"\b(\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(/\d{2,4})?|today|tomorrow|yesterday|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"january|february|march|april|may|june|july|august|september|october|november|december)\b",
+    re.IGNORECASE,
+)
+_NUMBER = re.compile(r"\d")
+_NAME = re.compile(r"\b[A-Z][\w'-]+")
+
+
+class _Sentence(NamedTuple):
+    order: int
+    role: str
+    text: str
+    score: int
+
+
+def _score(text: str, role: str) -> int:
+    """Salience of one sentence; 0 means never worth keeping."""
+    words = text.split()
+    if len(words) < 3:
+        return 0
+    score = 0
+    if _FIRST_PERSON.search(text) and _STATEMENT.search(text):
+        score += 3
+    if _DATE.search(text):
+        score += 2
+    if _NUMBER.search(text):
+        score += 1
+    names = {w for w in _NAME.findall(" ".join(words[1:])) if w != "I" and not w.startswith("I'")}
+    score += min(len(names), 2)
+    return score if role == "user" else score // 2
+
+
+def _sentences(turns: list[MessageRecord]) -> list[_Sentence]:
+    found = []
+    for turn in turns:
+        if turn.role not in ("user", "assistant"):
+            continue
+        for piece in _SPLIT.split(turn.content):
+            text = " ".join(piece.split())[:MAX_SENTENCE_CHARS]
+            if text:
+                found.append(_Sentence(len(found), turn.role, text, _score(text, turn.role)))
+    return found
+
+
+def _best(candidates: list[_Sentence], n: int) -> list[_Sentence]:
+    """The ``n`` highest-scoring sentences (earlier wins ties), back in original order."""
+    ranked = sorted(candidates, key=lambda s: (-s.score, s.order))[:n]
+    return sorted(ranked, key=lambda s: s.order)
+
+
+def extractive_consolidation(
+    memory: str,
+    turns: list[MessageRecord],
+    *,
+    max_tokens: int,
+    count_tokens: Callable[[str], int],
+) -> ConsolidationResult:
+    """A history summary, facts and the new ``MEMORY.md`` for ``turns``, without a model."""
+    sentences = _sentences(turns)
+    chosen = _best([s for s in sentences if s.score > 0], SUMMARY_SENTENCES)
+    if not chosen:
+        chosen = [s for s in sentences if s.role == "user"][:1]
+    summary = "\n".join(f"{s.role}: {s.text}" for s in chosen)
+    statements = [
+        s
+        for s in sentences
+        if s.role == "user" and s.score >= FACT_MIN_SCORE and not s.text.endswith("?")
+    ]
+    facts = [s.text for s in _best(statements, MAX_FACTS)]
+    return ConsolidationResult(
+        summary=summary,
+        facts=facts,
+        memory=merge_facts(memory, facts, max_tokens, count_tokens),
+    )

@@ -1,0 +1,377 @@
+"""The consolidation client against a real scripted HTTP server on loopback."""
+
+from __future__ import annotations
+
+import logging
+import random
+import socket
+import traceback
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+import trio
+
+from reverie.actors.errors import (
+    LLMError,
+    LLMRateLimited,
+    LLMRejected,
+    LLMTimeout,
+    LLMUnavailable,
+)
+from reverie.actors.llm import (
+    CONSOLIDATION_SYSTEM_PROMPT,
+    RESULT_SCHEMA,
+    ConsolidationResult,
+    LLMBackend,
+    build_request,
+    parse_result,
+)
+from reverie.actors.retry import CircuitBreaker, backoff_delay
+from reverie.config import LLMConfig
+from reverie.store import MessageRecord
+from tests.fakellm import (
+    Behaviour,
+    FakeLLM,
+    content,
+    garbage,
+    hang,
+    hold,
+    invalid_schema,
+    ok,
+    reset_mid_body,
+    status,
+)
+
+SECRET = "sk-test-SECRET-7f3a9"
+RESULT = ConsolidationResult(
+    summary="Alice said she lives in Lisbon.",
+    facts=["Alice lives in Lisbon"],
+    memory="- Alice lives in Lisbon\n",
+)
+
+
+def turns(*texts: str) -> list[MessageRecord]:
+    return [
+        MessageRecord(
+            seq=n + 1, id=f"m{n}", role="user", content=t, ts=1_795_000_000.0 + n, tokens=3
+        )
+        for n, t in enumerate(texts)
+    ]
+
+
+def cfg(base_url: str, **kw: object) -> LLMConfig:
+    return LLMConfig(base_url=base_url, model="fake-model", **kw)  # type: ignore[arg-type]
+
+
+@pytest.fixture
+async def http() -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient() as client:
+        yield client
+
+
+async def consolidate(backend: LLMBackend) -> ConsolidationResult:
+    return await backend.consolidate(
+        memory="- old fact\n", turns=turns("I live in Lisbon."), now_iso="2026-11-23T10:00:00Z"
+    )
+
+
+def test_system_prompt_is_identical_across_jobs_and_dynamic_parts_go_to_user() -> None:
+    c = cfg("http://127.0.0.1:1/v1")
+    a = build_request(c, memory="", turns=turns("hello there"), now_iso="2026-01-01T00:00:00Z")
+    b = build_request(
+        c, memory="- x\n", turns=turns("other", "words"), now_iso="2027-06-30T12:34:56Z"
+    )
+    assert [m["role"] for m in a["messages"]] == ["system", "user"]
+    assert a["messages"][0]["content"].encode() == b["messages"][0]["content"].encode()
+    assert a["messages"][0]["content"] == CONSOLIDATION_SYSTEM_PROMPT
+    assert "2027-06-30T12:34:56Z" in b["messages"][1]["content"]
+    assert "- x" in b["messages"][1]["content"] and "words" in b["messages"][1]["content"]
+    assert a["messages"][1]["content"] != b["messages"][1]["content"]
+    assert a["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "consolidation", "strict": True, "schema": RESULT_SCHEMA},
+    }
+    assert RESULT_SCHEMA["required"] == ["summary", "facts", "memory"]
+
+
+@pytest.mark.parametrize(
+    ("base_url", "kind", "slot_id", "expected"),
+    [
+        ("http://127.0.0.1:8080/v1", "", 3, {"cache_prompt": True, "id_slot": 3}),
+        ("http://127.0.0.1:8080/v1", "", -1, {"cache_prompt": True}),
+        ("https://api.openai.com/v1", "", 3, {}),
+        ("https://api.openai.com/v1", "local", 0, {"cache_prompt": True, "id_slot": 0}),
+        ("http://127.0.0.1:8080/v1", "openai", 2, {}),
+    ],
+)
+def test_cache_fields_follow_backend_kind(
+    base_url: str, kind: str, slot_id: int, expected: dict[str, object]
+) -> None:
+    body = build_request(
+        cfg(base_url, kind=kind, slot_id=slot_id), memory="", turns=turns("hi"), now_iso="x"
+    )
+    assert {k: body[k] for k in ("cache_prompt", "id_slot") if k in body} == expected
+
+
+@pytest.mark.trio
+async def test_request_over_http_carries_bearer_and_cache_fields(
+    fake_llm: FakeLLM, http: httpx.AsyncClient
+) -> None:
+    fake_llm.script(ok(RESULT))
+    backend = LLMBackend("local", cfg(fake_llm.base_url, slot_id=1), http, SECRET)
+    assert await consolidate(backend) == RESULT
+    (req,) = fake_llm.requests
+    assert req.path == "/v1/chat/completions"
+    assert req.headers["Authorization"] == f"Bearer {SECRET}"
+    assert (req.body["cache_prompt"], req.body["id_slot"]) == (True, 1)
+    assert req.body["messages"][0]["content"] == CONSOLIDATION_SYSTEM_PROMPT
+
+
+@pytest.mark.trio
+async def test_default_answer_echoes_turns(fake_llm: FakeLLM, http: httpx.AsyncClient) -> None:
+    backend = LLMBackend("local", cfg(fake_llm.base_url), http, None)
+    result = await consolidate(backend)
+    assert "I live in Lisbon." in result.summary
+    assert "Authorization" not in fake_llm.requests[0].headers
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '```json\n{"summary": "Alice said she lives in Lisbon.", "facts": ["Alice lives in Lisbon"],'
+        ' "memory": "- Alice lives in Lisbon\\n"}\n```',
+        'Sure {not json} here: {"summary": "Alice said she lives in Lisbon.", '
+        '"facts": ["Alice lives in Lisbon"], "memory": "- Alice lives in Lisbon\\n"} done',
+    ],
+)
+def test_parse_falls_back_to_embedded_json(text: str) -> None:
+    body = {"choices": [{"message": {"role": "assistant", "content": text}}]}
+    assert parse_result(body) == RESULT
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"choices": []},
+        {"choices": [{"message": {"content": None}}]},
+        {"choices": [{"message": {"content": "no object at all"}}]},
+        {"choices": [{"message": {"content": '```json\n{"summary": 1}\n```'}}]},
+    ],
+)
+def test_parse_rejects_unusable_answers(body: dict[str, object]) -> None:
+    with pytest.raises(LLMRejected):
+        parse_result(body)
+
+
+@pytest.mark.parametrize(
+    ("behaviour", "error"),
+    [
+        (status(500), LLMUnavailable),
+        (status(503), LLMUnavailable),
+        (status(400, body=f"bad key {SECRET}"), LLMRejected),
+        (status(401), LLMRejected),
+        (garbage(), LLMRejected),
+        (invalid_schema(), LLMRejected),
+        (content("I cannot help with that."), LLMRejected),
+        (reset_mid_body(), LLMUnavailable),
+    ],
+)
+@pytest.mark.trio
+async def test_failures_map_to_typed_errors_without_the_key(
+    fake_llm: FakeLLM,
+    http: httpx.AsyncClient,
+    caplog: pytest.LogCaptureFixture,
+    behaviour: Behaviour,
+    error: type[LLMError],
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    fake_llm.script(behaviour)
+    backend = LLMBackend("local", cfg(fake_llm.base_url), http, SECRET)
+    with pytest.raises(LLMError) as info:
+        await consolidate(backend)
+    assert type(info.value) is error
+    assert fake_llm.requests[0].headers["Authorization"] == f"Bearer {SECRET}"
+    assert_no_secret(info.value, caplog)
+
+
+def assert_no_secret(exc: BaseException, caplog: pytest.LogCaptureFixture) -> None:
+    text = "".join(traceback.format_exception(exc)) + repr(exc)
+    assert "local" in text  # the message names the backend, so the check below has substance
+    assert SECRET not in text
+    assert caplog.records, "a failure is logged"
+    assert all(SECRET not in r.getMessage() for r in caplog.records)
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"), [("2", 2.0), ("0.5", 0.5), ("Wed, 21 Oct 2015 07:28:00 GMT", 0.0)]
+)
+@pytest.mark.trio
+async def test_429_carries_retry_after(
+    fake_llm: FakeLLM, http: httpx.AsyncClient, header: str, expected: float
+) -> None:
+    fake_llm.script(status(429, retry_after=header))
+    backend = LLMBackend("local", cfg(fake_llm.base_url), http, SECRET)
+    with pytest.raises(LLMRateLimited) as info:
+        await consolidate(backend)
+    assert info.value.retry_after == expected
+    assert info.value.code == "llm.rate_limited"
+
+
+@pytest.mark.trio
+async def test_429_without_header_has_no_retry_after(
+    fake_llm: FakeLLM, http: httpx.AsyncClient
+) -> None:
+    fake_llm.script(status(429))
+    backend = LLMBackend("local", cfg(fake_llm.base_url), http, None)
+    with pytest.raises(LLMRateLimited) as info:
+        await consolidate(backend)
+    assert info.value.retry_after is None
+
+
+@pytest.mark.trio
+async def test_hang_times_out(
+    fake_llm: FakeLLM,
+    http: httpx.AsyncClient,
+    autojump_clock: trio.testing.MockClock,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    fake_llm.script(hang(30))
+    backend = LLMBackend("local", cfg(fake_llm.base_url, timeout=5.0), http, SECRET)
+    start = trio.current_time()
+    with pytest.raises(LLMTimeout) as info:
+        await consolidate(backend)
+    assert trio.current_time() - start == pytest.approx(5.0, abs=0.5)
+    assert_no_secret(info.value, caplog)
+
+
+@pytest.mark.trio
+async def test_slow_answer_within_timeout_succeeds(
+    fake_llm: FakeLLM, http: httpx.AsyncClient
+) -> None:
+    fake_llm.script(hang(0.2), ok(RESULT))
+    backend = LLMBackend("local", cfg(fake_llm.base_url, timeout=10.0), http, None)
+    assert "I live in Lisbon." in (await consolidate(backend)).summary  # hang then default
+    assert await consolidate(backend) == RESULT
+
+
+@pytest.mark.trio
+async def test_connection_refused_is_unavailable(
+    http: httpx.AsyncClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]  # closed again before the request: nothing listens
+    backend = LLMBackend("local", cfg(f"http://127.0.0.1:{port}/v1"), http, SECRET)
+    with pytest.raises(LLMUnavailable) as info:
+        await consolidate(backend)
+    assert_no_secret(info.value, caplog)
+
+
+@pytest.mark.trio
+async def test_concurrent_requests_are_tracked(fake_llm: FakeLLM, http: httpx.AsyncClient) -> None:
+    fake_llm.script(hold(), hold(), hold())
+    backend = LLMBackend("local", cfg(fake_llm.base_url), http, None)
+    async with trio.open_nursery() as nursery:
+        for _ in range(3):
+            nursery.start_soon(consolidate, backend)
+        with trio.fail_after(5):
+            while fake_llm.in_flight < 3:
+                await trio.sleep(0.01)
+        fake_llm.release()
+    assert (fake_llm.max_in_flight, len(fake_llm.requests)) == (3, 3)
+
+
+@pytest.mark.trio
+async def test_fake_serves_deterministic_embeddings(
+    fake_llm: FakeLLM, http: httpx.AsyncClient
+) -> None:
+    url = fake_llm.base_url + "/embeddings"
+    a = (await http.post(url, json={"input": ["x", "y"], "dimensions": 8})).json()
+    b = (await http.post(url, json={"input": "x", "dimensions": 8})).json()
+    vx, vy = (d["embedding"] for d in a["data"])
+    assert len(vx) == 8 and vx == b["data"][0]["embedding"] and vx != vy
+    assert sum(v * v for v in vx) == pytest.approx(1.0)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.mark.trio
+async def test_breaker_opens_stops_sending_then_half_opens(
+    fake_llm: FakeLLM, http: httpx.AsyncClient
+) -> None:
+    clock = Clock()
+    breaker = CircuitBreaker(name="local", threshold=3, cooldown=30.0, clock=clock)
+    backend = LLMBackend("local", cfg(fake_llm.base_url), http, None, breaker=breaker)
+    fake_llm.script(status(500), status(502), status(503), status(500))
+    for _ in range(3):
+        assert breaker.state == "closed"
+        with pytest.raises(LLMUnavailable):
+            await consolidate(backend)
+    assert breaker.state == "open"
+    with pytest.raises(LLMUnavailable, match="circuit open"):
+        await consolidate(backend)
+    assert len(fake_llm.requests) == 3  # refused without a request
+    clock.now = 30.0
+    assert breaker.state == "half_open"
+    with pytest.raises(LLMUnavailable):  # the probe fails: open again, fresh cool-down
+        await consolidate(backend)
+    assert (breaker.state, len(fake_llm.requests)) == ("open", 4)
+    clock.now = 59.0
+    assert breaker.allow() is False
+    clock.now = 60.0
+    await consolidate(backend)  # probe succeeds (default answer)
+    assert (breaker.state, breaker.failures) == ("closed", 0)
+
+
+def test_breaker_admits_one_probe_and_recovers_from_a_lost_probe() -> None:
+    clock = Clock()
+    breaker = CircuitBreaker(threshold=1, cooldown=10.0, clock=clock)
+    breaker.record_failure()
+    assert breaker.allow() is False
+    clock.now = 10.0
+    assert (breaker.allow(), breaker.allow()) == (True, False)
+    clock.now = 20.0  # the probe never reported back (cancelled)
+    assert breaker.allow() is True
+    breaker.record_success()
+    assert breaker.state == "closed" and breaker.allow() is True
+
+
+def test_rejection_does_not_count_toward_opening() -> None:
+    breaker = CircuitBreaker(threshold=2, clock=Clock())
+    breaker.record_failure()
+    breaker.record_success()
+    breaker.record_failure()
+    assert breaker.state == "closed"
+
+
+class Extreme:
+    def __init__(self, high: bool) -> None:
+        self.high = high
+
+    def uniform(self, a: float, b: float) -> float:
+        return b if self.high else a
+
+
+def test_backoff_is_exponential_capped_and_jittered() -> None:
+    high, low = Extreme(True), Extreme(False)
+    assert [backoff_delay(n, rng=high) for n in range(8)] == [1, 2, 4, 8, 16, 32, 60, 60]
+    assert backoff_delay(3, base=0.5, cap=100, rng=high) == 4.0
+    assert backoff_delay(5, rng=low) == 0.0
+    assert backoff_delay(10_000, rng=high) == 60.0
+    rng = random.Random(7)
+    delays = [backoff_delay(4, rng=rng) for _ in range(50)]
+    assert all(0.0 <= d <= 16.0 for d in delays) and len(set(delays)) == 50
+
+
+def test_backoff_honours_retry_after_as_floor() -> None:
+    assert backoff_delay(0, retry_after=7.0, rng=Extreme(True)) == 7.0
+    assert backoff_delay(5, retry_after=2.0, rng=Extreme(True)) == 32.0
+    assert backoff_delay(0, retry_after=90.0, rng=Extreme(False)) == 90.0
