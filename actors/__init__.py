@@ -1,5 +1,7 @@
 """reverie.actors: session actors (one writer per session) and their registry."""
 
+from .consolidate import Consolidator
+from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
 from .names import MAX_NAME_CHARS, validate_name
 from .registry import SessionRegistry
 from .services import Services, SessionHooks
@@ -17,11 +19,17 @@ from .session import (
 __all__ = [
     "MAX_NAME_CHARS",
     "AppendRequest",
+    "Consolidator",
     "Context",
     "ContextRequest",
     "Envelope",
     "ForgetRequest",
     "HistoryRequest",
+    "LLMError",
+    "LLMRateLimited",
+    "LLMRejected",
+    "LLMTimeout",
+    "LLMUnavailable",
     "MessageLike",
     "Services",
     "SessionActor",

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from typing import Any
 
 import trio
 
@@ -23,7 +24,7 @@ from reverie.config import ReverieError
 
 from .names import validate_name
 from .services import Services
-from .session import Envelope, SessionActor
+from .session import Envelope, Request, SessionActor
 
 __all__ = ["SessionRegistry"]
 
@@ -82,6 +83,21 @@ class SessionRegistry:
                     continue
             except trio.ClosedResourceError:
                 continue
+
+    async def call(self, session: str, request: Request) -> Any:
+        """Send ``request`` to the session's actor and wait for its outcome (raised if an error)."""
+        done = trio.Event()
+        box: list[object] = []
+
+        def reply(outcome: object) -> None:
+            box.append(outcome)
+            done.set()
+
+        await self.send(session, Envelope(request, reply))
+        await done.wait()
+        if isinstance(box[0], BaseException):
+            raise box[0]
+        return box[0]
 
     def _actor(self, session: str) -> SessionActor:
         actor = self._live.get(session)

@@ -26,6 +26,9 @@ class SessionHooks:
     def appended(self, session: SessionRecord) -> None:
         """A batch of messages committed; ``session`` is the row after it."""
 
+    def consolidated(self, session: SessionRecord) -> None:
+        """A consolidation moved ``session``'s cursor; its row is as given."""
+
     def forgotten(self, session: str, scope: str) -> None:
         """A session and its messages were deleted."""
 

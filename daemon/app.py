@@ -16,11 +16,12 @@ import socket as stdsocket
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
+import httpx
 import trio
 
-from reverie.actors import Services, SessionRegistry
+from reverie.actors import Consolidator, Services, SessionRegistry
 from reverie.config import Config, ConfigError
-from reverie.store import Database, TokenCounter
+from reverie.store import Database, MemoryFiles, TokenCounter
 
 from . import systemd
 from .handlers import Handlers
@@ -83,14 +84,19 @@ async def run_daemon(config: Config) -> None:
     )
     await db.open()
     services = Services(config=config, db=db, tokens=TokenCounter(config.consolidation.tokenizer))
+    http = httpx.AsyncClient(timeout=httpx.Timeout(config.llm.timeout, connect=10.0))
+    consolidator = Consolidator(services, MemoryFiles(data_dir / "memory"), http)
+    services.hooks = consolidator
     registry = SessionRegistry(services)
-    handlers = Handlers(services, registry, package_version())
+    consolidator.registry = registry
+    handlers = Handlers(services, registry, consolidator, package_version())
     server = Server(config, handlers)
     owns_socket = False
     try:
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async with trio.open_nursery() as nursery:
                 await nursery.start(registry.run)
+                await nursery.start(consolidator.run)
                 listeners, activated = _listeners(config)
                 owns_socket = not activated
                 await nursery.start(server.serve, listeners)
@@ -108,6 +114,7 @@ async def run_daemon(config: Config) -> None:
                 await _drain(registry, config.daemon.grace_seconds)
                 nursery.cancel_scope.cancel()
     finally:
+        await http.aclose()
         if owns_socket:
             config.socket_path.unlink(missing_ok=True)
         await db.close()

@@ -141,6 +141,34 @@ class _Api:
         """The daemon's status as a dict."""
         return self._call(p.Status(rid=self._rid()), lambda r: r.status, True)
 
+    def consolidate(self, session: str, *, wait: bool = False) -> Any:
+        """Consolidate the session's tail now; with ``wait``, the ``JobOutcome`` (or None)."""
+        return self._call(
+            p.Consolidate(rid=self._rid(), session=session, wait=wait), lambda r: r.outcome, True
+        )
+
+    def memory(self, scope: str, *, limit: int = 20) -> Any:
+        """``MemoryView``: the scope's ``MEMORY.md`` and recent history entries."""
+        return self._call(
+            p.Memory(rid=self._rid(), scope=scope, limit=limit), lambda r: r.view, True
+        )
+
+    def memory_edit(self, scope: str, text: str) -> Any:
+        """Replace the scope's ``MEMORY.md``."""
+        return self._call(
+            p.MemoryEdit(rid=self._rid(), scope=scope, text=text), lambda r: None, True
+        )
+
+    def stream_begin(self, backend: str = "default", ttl: float = 60.0) -> Any:
+        """Declare your own live LLM stream on ``backend``; returns the lease to end it."""
+        return self._call(
+            p.StreamBegin(rid=self._rid(), backend=backend, ttl=ttl), lambda r: r.lease, False
+        )
+
+    def stream_end(self, lease: str) -> Any:
+        """End a stream lease; True if it was still live."""
+        return self._call(p.StreamEnd(rid=self._rid(), lease=lease), lambda r: r.ended, True)
+
 
 class Client(_Api):
     """Blocking client for scripts and synchronous hosts; one request at a time."""

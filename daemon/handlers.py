@@ -19,6 +19,7 @@ import trio
 
 from reverie.actors import (
     AppendRequest,
+    Consolidator,
     Context,
     ContextRequest,
     Envelope,
@@ -26,16 +27,18 @@ from reverie.actors import (
     HistoryRequest,
     Services,
     SessionRegistry,
+    validate_name,
 )
 from reverie.config import InvalidArgument, ReverieError
 from reverie.store import MessageRecord, SessionRecord, list_sessions
 
 from . import protocol as p
-from .errors import Unauthorized
+from .errors import Unauthorized, UnknownOp
 
 __all__ = ["Handlers"]
 
 MAX_PAGE = 1000
+MAX_STREAM_TTL = 3600.0
 Replier = Callable[[int, Callable[[Any], p.Reply]], Callable[[object], None]]
 
 
@@ -63,9 +66,16 @@ def _page(limit: int) -> int:
 class Handlers:
     """The operations, bound to the daemon's services and session registry."""
 
-    def __init__(self, services: Services, registry: SessionRegistry, version: str) -> None:
+    def __init__(
+        self,
+        services: Services,
+        registry: SessionRegistry,
+        consolidator: Consolidator,
+        version: str,
+    ) -> None:
         self.services = services
         self.registry = registry
+        self.consolidator = consolidator
         self.version = version
         self.started = time.time()
         self.errors: Counter[str] = Counter()
@@ -127,6 +137,27 @@ class Handlers:
                 nursery.start_soon(
                     self._run, replier(rid, lambda s: p.StatusReply(rid=rid, status=s)), self.status
                 )
+            case p.Consolidate(session=session, wait=wait):
+                reply = replier(
+                    rid, lambda o: p.ConsolidateReply(rid=rid, outcome=o and p.JobOutcome(**o))
+                )
+                nursery.start_soon(self._run, reply, self._consolidate, session, wait)
+            case p.Memory(scope=scope, limit=limit):
+                reply = replier(rid, lambda v: p.MemoryReply(rid=rid, view=v))
+                nursery.start_soon(self._run, reply, self._memory, scope, limit)
+            case p.MemoryEdit(scope=scope, text=text):
+                reply = replier(rid, lambda _: p.MemoryEditReply(rid=rid))
+                nursery.start_soon(self._run, reply, self._memory_edit, scope, text)
+            case p.StreamBegin(backend=backend, ttl=ttl):
+                reply = replier(
+                    rid, lambda lease: p.StreamBeginReply(rid=rid, lease=lease, expires_in=ttl)
+                )
+                nursery.start_soon(self._run, reply, self._stream_begin, backend, ttl)
+            case p.StreamEnd(lease=lease):
+                reply = replier(rid, lambda ended: p.StreamEndReply(rid=rid, ended=ended))
+                nursery.start_soon(self._run, reply, self._stream_end, lease)
+            case _:  # a frame type with no handler is a bug; never leave the request unanswered
+                replier(rid, lambda r: r)(UnknownOp(f"op {type(request).__name__} has no handler"))
 
     async def _checked(self, reply: Callable[[object], None], send: Callable[[], Any]) -> None:
         try:
@@ -149,6 +180,28 @@ class Handlers:
             reply(exc)
             return
         reply(result)
+
+    async def _consolidate(self, session: str, wait: bool) -> dict[str, Any] | None:
+        validate_name("session", session)
+        return await self.consolidator.consolidate_now(session, wait=wait)
+
+    async def _memory(self, scope: str, limit: int) -> p.MemoryView:
+        validate_name("scope", scope)
+        text, entries = await self.consolidator.read_memory(scope, _page(limit))
+        views = [msgspec.convert(e, p.HistoryEntryView, from_attributes=True) for e in entries]
+        return p.MemoryView(scope=scope, memory=text, entries=views)
+
+    async def _memory_edit(self, scope: str, text: str) -> None:
+        validate_name("scope", scope)
+        await self.consolidator.edit_memory(scope, text)
+
+    async def _stream_begin(self, backend: str, ttl: float) -> str:
+        if not 0 < ttl <= MAX_STREAM_TTL:
+            raise InvalidArgument(f"ttl must be between 0 and {MAX_STREAM_TTL} seconds")
+        return self.consolidator.stream_begin(backend, ttl)
+
+    async def _stream_end(self, lease: str) -> bool:
+        return self.consolidator.stream_end(lease)
 
     def _hello(self, rid: int) -> p.HelloReply:
         return p.HelloReply(
@@ -188,6 +241,7 @@ class Handlers:
                 "writes": db.writes,
                 "durability": db.durability,
             },
+            "consolidation": await self.consolidator.status(),
             "counters": dict(self.services.counters),
             "errors": dict(self.errors),
         }

@@ -24,6 +24,8 @@ __all__ = [
     "Ack",
     "Append",
     "AppendReply",
+    "Consolidate",
+    "ConsolidateReply",
     "Context",
     "ContextReply",
     "ContextView",
@@ -33,7 +35,14 @@ __all__ = [
     "Hello",
     "HelloReply",
     "History",
+    "HistoryEntryView",
     "HistoryReply",
+    "JobOutcome",
+    "Memory",
+    "MemoryEdit",
+    "MemoryEditReply",
+    "MemoryReply",
+    "MemoryView",
     "Message",
     "MessageIn",
     "Reply",
@@ -43,6 +52,10 @@ __all__ = [
     "SessionsReply",
     "Status",
     "StatusReply",
+    "StreamBegin",
+    "StreamBeginReply",
+    "StreamEnd",
+    "StreamEndReply",
     "decode_reply",
     "decode_request",
     "encode",
@@ -159,7 +172,52 @@ class Status(_Frame, tag="status"):
     pass
 
 
-Request = Hello | Append | History | Context | Sessions | Forget | Status
+class Consolidate(_Frame, tag="consolidate"):
+    """Consolidate the session's tail now; ``wait`` replies when the job is done."""
+
+    session: str
+    wait: bool = False
+
+
+class Memory(_Frame, tag="memory"):
+    """A scope's ``MEMORY.md`` and its most recent history entries."""
+
+    scope: str
+    limit: int = 20
+
+
+class MemoryEdit(_Frame, tag="memory_edit"):
+    """Replace a scope's ``MEMORY.md`` (the memory prefix changes)."""
+
+    scope: str
+    text: str
+
+
+class StreamBegin(_Frame, tag="stream_begin"):
+    """A host declares its own live completion on ``backend``: consolidation waits."""
+
+    backend: str = "default"
+    ttl: float = 60.0
+
+
+class StreamEnd(_Frame, tag="stream_end"):
+    lease: str
+
+
+Request = (
+    Hello
+    | Append
+    | History
+    | Context
+    | Sessions
+    | Forget
+    | Status
+    | Consolidate
+    | Memory
+    | MemoryEdit
+    | StreamBegin
+    | StreamEnd
+)
 
 # -- replies ----------------------------------------------------------------
 
@@ -194,6 +252,55 @@ class StatusReply(_Frame, tag="status"):
     status: dict[str, Any]
 
 
+class HistoryEntryView(_Data):
+    """One history entry: what a consolidation made of a range of messages."""
+
+    id: str
+    session: str
+    start_ts: float
+    end_ts: float
+    message_ids: list[str]
+    summary: str
+    facts: list[str]
+    raw: bool
+
+
+class MemoryView(_Data):
+    scope: str
+    memory: str
+    entries: list[HistoryEntryView]
+
+
+class JobOutcome(_Data):
+    job: str
+    entry: str
+    state: str
+    messages: int
+
+
+class ConsolidateReply(_Frame, tag="consolidate"):
+    """``outcome`` is None when not waiting, or when there was nothing to consolidate."""
+
+    outcome: JobOutcome | None = None
+
+
+class MemoryReply(_Frame, tag="memory"):
+    view: MemoryView
+
+
+class MemoryEditReply(_Frame, tag="memory_edit"):
+    pass
+
+
+class StreamBeginReply(_Frame, tag="stream_begin"):
+    lease: str
+    expires_in: float
+
+
+class StreamEndReply(_Frame, tag="stream_end"):
+    ended: bool
+
+
 class ErrorReply(_Frame, tag="error"):
     """A typed failure: ``code`` is stable, ``message`` says what to do."""
 
@@ -209,6 +316,11 @@ Reply = (
     | SessionsReply
     | ForgetReply
     | StatusReply
+    | ConsolidateReply
+    | MemoryReply
+    | MemoryEditReply
+    | StreamBeginReply
+    | StreamEndReply
     | ErrorReply
 )
 

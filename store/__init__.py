@@ -6,6 +6,7 @@ thread (the writer thread, or a worker thread for reads).
 
 from .db import Database
 from .errors import StoreError, StoreFull, StoreReadOnly
+from .jobs import Job, create_job, finish_job, job_counts, open_job, open_jobs, record_attempt
 from .journal import (
     AppendOutcome,
     MessageRecord,
@@ -17,6 +18,7 @@ from .journal import (
     load_session,
     read_history,
     read_tail,
+    save_session,
 )
 from .memory_files import (
     HistoryEntry,
@@ -35,6 +37,7 @@ __all__ = [
     "AppendOutcome",
     "Database",
     "HistoryEntry",
+    "Job",
     "MemoryFiles",
     "MessageRecord",
     "NewMessage",
@@ -44,14 +47,21 @@ __all__ = [
     "StoreReadOnly",
     "TokenCounter",
     "append_requests",
+    "create_job",
     "decode_scope",
     "delete_session",
     "encode_scope",
+    "finish_job",
+    "job_counts",
     "list_sessions",
     "load_session",
     "merge_facts",
+    "open_job",
+    "open_jobs",
     "parse_history",
     "read_history",
     "read_tail",
+    "record_attempt",
     "render_entry",
+    "save_session",
 ]

@@ -204,7 +204,7 @@ def append_requests(
             by_id[msg.id] = seq
             acks.append((seq, msg.id))
         outcomes.append(AppendOutcome(acks))
-    _save_session(conn, session)
+    save_session(conn, session)
     return outcomes
 
 
@@ -227,7 +227,7 @@ def _insert(conn: apsw.Connection, session: str, seq: int, msg: NewMessage) -> N
     )
 
 
-def _save_session(conn: apsw.Connection, s: SessionRecord) -> None:
+def save_session(conn: apsw.Connection, s: SessionRecord) -> None:
     conn.execute(
         f"INSERT OR REPLACE INTO sessions ({_SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
         (
@@ -280,4 +280,5 @@ def delete_session(conn: apsw.Connection, name: str) -> int:
     deleted = conn.execute("SELECT count(*) FROM messages WHERE session = ?", (name,)).fetchone()[0]
     conn.execute("DELETE FROM messages WHERE session = ?", (name,))
     conn.execute("DELETE FROM sessions WHERE name = ?", (name,))
+    conn.execute("DELETE FROM jobs WHERE session = ?", (name,))
     return int(deleted)

@@ -52,8 +52,27 @@ CREATE TABLE meta (
 ) WITHOUT ROWID;
 """
 
+_JOBS = """
+CREATE TABLE jobs (
+    id        TEXT PRIMARY KEY,
+    session   TEXT NOT NULL,
+    scope     TEXT NOT NULL,
+    backend   TEXT NOT NULL,
+    first_seq INTEGER NOT NULL,
+    last_seq  INTEGER NOT NULL,
+    tokens    INTEGER NOT NULL,
+    count     INTEGER NOT NULL,
+    state     TEXT NOT NULL,               -- running | done | archived
+    attempts  INTEGER NOT NULL DEFAULT 0,
+    created   REAL NOT NULL,
+    updated   REAL NOT NULL,
+    error     TEXT
+) WITHOUT ROWID;
+CREATE INDEX jobs_open ON jobs(session) WHERE state = 'running';
+"""
+
 MIGRATIONS: list[tuple[str, ...]] = [
-    (_SESSIONS, _MESSAGES, _META),
+    (_SESSIONS, _MESSAGES, _META, _JOBS),
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -1,0 +1,431 @@
+"""The consolidation supervisor: timers, the job queue, and the workers per LLM backend.
+
+Supervisor. It follows each session's activity through the actors' hooks
+and keeps one timer per session whose tail is over ``budget_tokens`` (a
+heap, never a scan of all sessions). A timer fires when the session has
+been quiet for ``idle_after`` or has stayed over ``hard_tokens`` for
+``max_delay``; the session is then queued. Timers and open jobs are rebuilt
+from SQLite at start.
+
+Workers. Each backend has ``max_concurrent`` workers, so at most that many
+LLM calls run at once, and a worker waits while a host holds a stream lease
+on the backend (``stream_begin``/``stream_end``; leases expire, so a crashed
+host cannot block consolidation forever). A job is: ask the session's actor
+for a snapshot (a durable job over its oldest whole turns), call the LLM
+outside the actor (the session keeps taking appends), then ask the actor to
+apply it: ``MEMORY.md`` rewritten, the history entry appended (its id is the
+job's, so a replay writes nothing twice), cursor moved in SQLite. Failed
+calls are retried with backoff; after ``max_attempts`` the turns are
+archived raw, so the tail still shrinks and nothing is lost. Without an LLM
+an extractive consolidation runs instead.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import time
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+import trio
+
+from reverie.config import ConfigError, NotFound
+from reverie.store import (
+    HistoryEntry,
+    Job,
+    MemoryFiles,
+    MessageRecord,
+    SessionRecord,
+    job_counts,
+    load_session,
+    merge_facts,
+    open_jobs,
+    record_attempt,
+)
+
+from .errors import LLMError, LLMRateLimited
+from .extractive import extractive_consolidation
+from .llm import ConsolidationResult, LLMBackend
+from .registry import SessionRegistry
+from .retry import backoff_delay
+from .services import Services, SessionHooks
+from .session import ApplyRequest, SnapshotRequest
+from .timers import TimerHeap
+
+__all__ = ["Consolidator"]
+
+log = logging.getLogger(__name__)
+DEFAULT_BACKEND = "default"
+_MEMORY_CACHE = 1024
+
+
+@dataclass(slots=True)
+class _Watch:
+    """A session over budget: when it was last active and since when over ``hard_tokens``."""
+
+    last_active: float
+    over_hard_since: float | None
+
+
+@dataclass(slots=True)
+class _Pending:
+    done: trio.Event = field(default_factory=trio.Event)
+    target: int = 0
+    outcome: dict[str, Any] | None = None
+
+
+class _Backend:
+    """One LLM backend: its work queue, stream leases and counters."""
+
+    def __init__(self, name: str, llm: LLMBackend | None, workers: int) -> None:
+        self.name = name
+        self.llm = llm
+        self.workers = max(1, workers)
+        self.send, self.recv = trio.open_memory_channel[str](math.inf)
+        self.leases: dict[str, float] = {}
+        self.lease_changed = trio.Event()
+        self.running = 0
+        self.failed_calls = 0
+
+    def live_leases(self) -> dict[str, float]:
+        now = trio.current_time()
+        self.leases = {k: v for k, v in self.leases.items() if v > now}
+        return self.leases
+
+    async def wait_no_stream(self) -> None:
+        """Return once no host holds a live stream lease on this backend."""
+        while leases := self.live_leases():
+            with trio.move_on_at(max(leases.values())):
+                await self.lease_changed.wait()
+            self.lease_changed = trio.Event()
+
+
+def _api_key(services: Services) -> str | None:
+    cfg = services.config.llm
+    if cfg.api_key_file:
+        try:
+            return Path(cfg.api_key_file).read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise ConfigError(
+                f"llm.api_key_file {cfg.api_key_file} cannot be read: {exc.strerror}"
+            ) from exc
+    return os.environ.get(cfg.api_key_env) or None
+
+
+def _raw_result(memory: str, turns: list[MessageRecord]) -> ConsolidationResult:
+    """The turns kept verbatim: what gets archived when the LLM keeps failing."""
+    lines = [f"{t.role}: {t.content}" for t in turns]
+    return ConsolidationResult(summary="\n".join(lines), facts=[], memory=memory)
+
+
+class Consolidator(SessionHooks):
+    """Follows sessions (as their hooks), decides when to consolidate, and runs the jobs."""
+
+    def __init__(self, services: Services, memory: MemoryFiles, http: httpx.AsyncClient) -> None:
+        self.services = services
+        self.memory = memory
+        self.cfg = services.config.consolidation
+        self.registry: SessionRegistry | None = None
+        self._timers = TimerHeap()
+        self._watch: dict[str, _Watch] = {}
+        self._wake = trio.Event()
+        self._sleeping_until = math.inf
+        self._pending: dict[str, _Pending] = {}
+        self._scope_locks: dict[str, trio.Lock] = {}
+        self._memory_cache: OrderedDict[str, str] = OrderedDict()
+        llm_cfg = services.config.llm
+        llm = (
+            LLMBackend(DEFAULT_BACKEND, llm_cfg, http, _api_key(services))
+            if llm_cfg.base_url
+            else None
+        )
+        self.backends = {DEFAULT_BACKEND: _Backend(DEFAULT_BACKEND, llm, llm_cfg.max_concurrent)}
+
+    # -- lifecycle -----------------------------------------------------------
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Rebuild timers and open jobs from SQLite, then supervise and work until cancelled."""
+        assert self.registry is not None, "Consolidator.registry must be set before run"
+        await self._recover()
+        async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._timer_loop)
+            for backend in self.backends.values():
+                for _ in range(backend.workers):
+                    nursery.start_soon(self._worker, backend)
+            task_status.started()
+
+    async def _recover(self) -> None:
+        budget = self.cfg.budget_tokens
+
+        def load(conn: Any) -> tuple[list[SessionRecord], list[Job]]:
+            names = [
+                r[0]
+                for r in conn.execute("SELECT name FROM sessions WHERE tail_tokens > ?", (budget,))
+            ]
+            return [s for n in names if (s := load_session(conn, n)) is not None], open_jobs(conn)
+
+        sessions, jobs = await self.services.db.read(load)
+        for record in sessions:
+            self._observe(record, self._monotonic(record.last_active))
+        for job in jobs:
+            self._enqueue(job.session, target=self.cfg.target_tokens)
+        log.info(
+            "consolidation: %d sessions over budget, %d open jobs requeued",
+            len(sessions),
+            len(jobs),
+        )
+
+    @staticmethod
+    def _monotonic(wall: float) -> float:
+        return trio.current_time() - max(0.0, time.time() - wall)
+
+    # -- hooks from the session actors -------------------------------------------
+
+    def appended(self, session: SessionRecord) -> None:
+        self._observe(session, trio.current_time())
+
+    def consolidated(self, session: SessionRecord) -> None:
+        self._memory_cache.pop(session.scope, None)
+        self._observe(session, self._monotonic(session.last_active))
+
+    def forgotten(self, session: str, scope: str) -> None:
+        self._watch.pop(session, None)
+        self._timers.cancel(session)
+        self._memory_cache.pop(scope, None)
+        if scope == f"session/{session}":
+            self.memory.delete_scope(scope)
+
+    async def memory_prefix(self, scope: str) -> str:
+        cached = self._memory_cache.get(scope)
+        if cached is None:
+            cached = await trio.to_thread.run_sync(self.memory.read_memory, scope)
+            self._memory_cache[scope] = cached
+            if len(self._memory_cache) > _MEMORY_CACHE:
+                self._memory_cache.popitem(last=False)
+        return cached
+
+    # -- supervisor ---------------------------------------------------------
+
+    def _observe(self, record: SessionRecord, active: float) -> None:
+        """Keep a timer for a session over budget; forget one that is not."""
+        name = record.name
+        if record.tail_tokens <= self.cfg.budget_tokens:
+            self._watch.pop(name, None)
+            self._timers.cancel(name)
+            return
+        watch = self._watch.get(name)
+        if watch is None:
+            watch = self._watch[name] = _Watch(active, None)
+        watch.last_active = max(watch.last_active, active)
+        if record.tail_tokens > self.cfg.hard_tokens and watch.over_hard_since is None:
+            watch.over_hard_since = active
+        due = self._due(watch)
+        if due < self._timers.deadline(name):  # later activity is re-armed lazily, when it fires
+            self._arm(name, due)
+
+    def _due(self, watch: _Watch) -> float:
+        idle = watch.last_active + self.cfg.idle_after
+        hard = (
+            math.inf
+            if watch.over_hard_since is None
+            else watch.over_hard_since + self.cfg.max_delay
+        )
+        return min(idle, hard)
+
+    def _arm(self, name: str, deadline: float) -> None:
+        self._timers.arm(name, deadline)
+        if deadline < self._sleeping_until:
+            self._wake.set()
+
+    async def _timer_loop(self) -> None:
+        while True:
+            self._sleeping_until = self._timers.next_deadline()
+            with trio.move_on_at(self._sleeping_until):
+                await self._wake.wait()
+            self._wake = trio.Event()
+            now = trio.current_time()
+            for name in self._timers.pop_due(now):
+                watch = self._watch.get(name)
+                if watch is None:
+                    continue
+                due = self._due(watch)
+                if due > now:  # active since the timer was armed: re-arm lazily
+                    self._timers.arm(name, due)
+                    continue
+                del self._watch[name]
+                log.info("session idle and over budget: queued", extra={"session": name})
+                self._enqueue(name, target=self.cfg.target_tokens)
+
+    # -- jobs ---------------------------------------------------------------
+
+    def _enqueue(self, session: str, *, target: int) -> _Pending:
+        pending = self._pending.get(session)
+        if pending is None:
+            pending = self._pending[session] = _Pending(target=target)
+            self.backends[DEFAULT_BACKEND].send.send_nowait(session)
+        return pending
+
+    async def consolidate_now(self, session: str, *, wait: bool) -> dict[str, Any] | None:
+        """Queue the session's whole tail (complete turns) now; optionally wait for the job."""
+        pending = self._enqueue(session, target=0)
+        if not wait:
+            return None
+        await pending.done.wait()
+        return pending.outcome
+
+    async def _worker(self, backend: _Backend) -> None:
+        async for session in backend.recv:
+            pending = self._pending[session]
+            backend.running += 1
+            try:
+                pending.outcome = await self._run_job(session, backend, pending.target)
+            except Exception:  # a bad job must not stop the worker
+                self.services.counters["consolidation_errors"] += 1
+                log.exception(
+                    "consolidation failed; it will be retried on the next trigger",
+                    extra={"session": session},
+                )
+            finally:
+                backend.running -= 1
+                del self._pending[session]
+                pending.done.set()
+
+    async def _run_job(self, session: str, backend: _Backend, target: int) -> dict[str, Any] | None:
+        assert self.registry is not None
+        snapshot = await self.registry.call(session, SnapshotRequest(target, backend.name))
+        if snapshot is None:
+            return None
+        job, turns = snapshot
+        lock = self._scope_locks.setdefault(job.scope, trio.Lock())
+        async with lock:  # one job per scope at a time: MEMORY.md is read, then rewritten
+            state, write = await self._prepare(job, turns, backend)
+            await self.registry.call(session, ApplyRequest(job, state, write))
+        self._memory_cache.pop(job.scope, None)
+        self.services.counters[f"consolidations_{state}"] += 1
+        log.info("consolidated %d messages (%s)", job.count, state, extra={"session": session})
+        return {"job": job.id, "entry": job.entry_id, "state": state, "messages": job.count}
+
+    async def _prepare(
+        self, job: Job, turns: list[MessageRecord], backend: _Backend
+    ) -> tuple[str, Any]:
+        """The outcome's state and the function that writes its files (run by the actor)."""
+        ids = await trio.to_thread.run_sync(self.memory.entry_ids, job.scope)
+        if job.entry_id in ids:  # written before a crash: only the cursor is left to move
+            return "done", lambda: None
+        current = await self.memory_prefix(job.scope)
+        result, state = await self._produce(job, current, turns, backend)
+        count = self.services.tokens.count
+        memory = (
+            result.memory
+            if state == "archived"
+            else merge_facts(result.memory, [], self.cfg.memory_max_tokens, count)
+        )
+        entry = HistoryEntry(
+            id=job.entry_id,
+            scope=job.scope,
+            session=job.session,
+            start_ts=turns[0].ts,
+            end_ts=turns[-1].ts,
+            message_ids=[t.id for t in turns],
+            first_seq=job.first_seq,
+            last_seq=job.last_seq,
+            summary=result.summary,
+            facts=result.facts,
+            raw=state == "archived",
+        )
+
+        def write() -> None:  # memory first: the entry is the marker that the job's files are done
+            self.memory.write_memory(job.scope, memory)
+            self.memory.append_entry(entry)
+
+        return state, write
+
+    async def _produce(
+        self, job: Job, memory: str, turns: list[MessageRecord], backend: _Backend
+    ) -> tuple[ConsolidationResult, str]:
+        if backend.llm is None:
+            count, cap = self.services.tokens.count, self.cfg.memory_max_tokens
+            result = await trio.to_thread.run_sync(
+                lambda: extractive_consolidation(memory, turns, max_tokens=cap, count_tokens=count)
+            )
+            return result, "done"
+        now_iso = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        for attempt in range(1, self.cfg.max_attempts + 1):
+            await backend.wait_no_stream()
+            try:
+                return await backend.llm.consolidate(
+                    memory=memory, turns=turns, now_iso=now_iso
+                ), "done"
+            except LLMError as exc:
+                backend.failed_calls += 1
+                await self.services.db.write(
+                    lambda c, e=exc: record_attempt(c, job.id, e.code, time.time())
+                )
+                if attempt == self.cfg.max_attempts:
+                    log.error(
+                        "llm failed %d times: archiving the turns raw",
+                        attempt,
+                        extra={"session": job.session},
+                    )
+                    break
+                retry_after = exc.retry_after if isinstance(exc, LLMRateLimited) else None
+                await trio.sleep(
+                    backoff_delay(attempt, base=self.cfg.retry_base, retry_after=retry_after)
+                )
+        return _raw_result(memory, turns), "archived"
+
+    # -- operations -----------------------------------------------------------
+
+    def stream_begin(self, backend: str, ttl: float) -> str:
+        """Declare a live stream on ``backend`` for at most ``ttl`` seconds; returns the lease."""
+        target = self._backend(backend)
+        lease = f"{backend}:{uuid.uuid4().hex}"
+        target.leases[lease] = trio.current_time() + ttl
+        return lease
+
+    def stream_end(self, lease: str) -> bool:
+        """End a lease early; False when it was unknown or already expired."""
+        backend = self._backend(lease.partition(":")[0])
+        ended = backend.leases.pop(lease, None) is not None
+        backend.lease_changed.set()
+        return ended
+
+    def _backend(self, name: str) -> _Backend:
+        backend = self.backends.get(name)
+        if backend is None:
+            raise NotFound(f"no LLM backend named {name!r}; configured: {', '.join(self.backends)}")
+        return backend
+
+    async def read_memory(self, scope: str, limit: int) -> tuple[str, list[HistoryEntry]]:
+        text = await self.memory_prefix(scope)
+        entries = await trio.to_thread.run_sync(lambda: self.memory.entries(scope, limit=limit))
+        return text, entries
+
+    async def edit_memory(self, scope: str, text: str) -> None:
+        """Replace ``MEMORY.md`` of ``scope`` (an explicit edit: the memory prefix changes)."""
+        async with self._scope_locks.setdefault(scope, trio.Lock()):
+            await trio.to_thread.run_sync(self.memory.write_memory, scope, text)
+            self._memory_cache.pop(scope, None)
+
+    async def status(self) -> dict[str, Any]:
+        counts = await self.services.db.read(job_counts)
+        return {
+            name: {
+                "kind": "extractive" if b.llm is None else b.llm.kind,
+                "queued": b.recv.statistics().current_buffer_used,
+                "running": b.running,
+                "jobs": counts.get(name, {}),
+                "failed_calls": b.failed_calls,
+                "breaker": "none" if b.llm is None else b.llm.breaker.state,
+                "streams": len(b.live_leases()),
+                "timers": len(self._timers),
+            }
+            for name, b in self.backends.items()
+        }

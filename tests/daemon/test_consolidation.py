@@ -1,0 +1,304 @@
+"""Idle consolidation through the real daemon, with the fake LLM on loopback."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from reverie.daemon import Client
+from tests.daemon_process import DaemonProcess
+from tests.fakellm import FakeLLM, garbage, hang, hold, invalid_schema, ok, status
+
+WORDS = [
+    "the",
+    "quick",
+    "brown",
+    "fox",
+    "jumps",
+    "over",
+    "the",
+    "lazy",
+    "dog",
+    "near",
+    "the",
+    "river",
+    "bank",
+    "today",
+]
+
+
+def _config(llm: FakeLLM | None = None, **consolidation: Any) -> str:
+    values = {
+        "idle_after": 0.3,
+        "budget_tokens": 60,
+        "target_tokens": 20,
+        "hard_tokens": 100_000,
+        "max_delay": 600.0,
+        "retry_base": 0.05,
+    }
+    values.update(consolidation)
+    lines = ["[consolidation]", *(f"{k} = {v!r}" for k, v in values.items())]
+    if llm is not None:
+        lines += ["[llm]", f'base_url = "{llm.base_url}"', 'model = "fake"', "timeout = 1.0"]
+    return "\n".join(lines) + "\n"
+
+
+def _turns(client: Client, session: str, n: int, prefix: str = "") -> list[str]:
+    ids = []
+    for i in range(n):
+        ids.append(client.append(session, "user", f"{prefix}Question {i}: " + " ".join(WORDS)).id)
+        ids.append(
+            client.append(
+                session, "assistant", f"{prefix}Answer {i}: " + " ".join(reversed(WORDS))
+            ).id
+        )
+    return ids
+
+
+def _poll(predicate: Callable[[], Any], timeout: float = 30.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while not (value := predicate()):
+        assert time.monotonic() < deadline, "condition not reached in time"
+        time.sleep(0.05)
+    return value
+
+
+def _jobs(client: Client) -> dict[str, int]:
+    return client.status()["consolidation"]["default"]["jobs"]
+
+
+def _assert_each_id_once(client: Client, session: str, scope: str, acked: list[str]) -> None:
+    """Every acked id is in the tail or in exactly one history entry, never both."""
+    tail = {m.id for m in client.context(session).messages}
+    covered = Counter(i for e in client.memory(scope, limit=1000).entries for i in e.message_ids)
+    assert max(covered.values(), default=1) == 1, "a message is in two history entries"
+    for mid in acked:
+        assert (mid in tail) != (mid in covered), (
+            f"{mid} in tail={mid in tail}, history={mid in covered}"
+        )
+
+
+def test_idle_session_over_budget_is_consolidated_once(make_daemon) -> None:
+    daemon: DaemonProcess = make_daemon(config=_config())
+    with daemon.client() as client:
+        ids = _turns(client, "s", 4)
+        _poll(lambda: _jobs(client).get("done") == 1)
+        ctx = client.context("s")
+        assert ctx.tokens <= 60
+        view = client.memory("session/s")
+        assert len(view.entries) == 1
+        assert "Question" in view.memory
+        assert ctx.memory == view.memory
+        _assert_each_id_once(client, "s", "session/s", ids)
+        time.sleep(1.0)  # several idle periods pass: no second job
+        assert _jobs(client) == {"done": 1}
+
+
+def test_under_budget_or_active_sessions_get_no_job(make_daemon) -> None:
+    daemon: DaemonProcess = make_daemon(config=_config(idle_after=0.5))
+    with daemon.client() as client:
+        client.append("small", "user", "hi")
+        end = time.monotonic() + 2.0
+        while time.monotonic() < end:  # active: never quiet for idle_after
+            _turns(client, "busy", 1)
+            time.sleep(0.1)
+        assert _jobs(client) == {}
+        _poll(lambda: _jobs(client).get("done") == 1)  # once quiet, busy gets its job
+        assert client.memory("session/small").entries == []
+
+
+def test_hard_tokens_consolidates_a_session_that_never_pauses(make_daemon) -> None:
+    daemon: DaemonProcess = make_daemon(
+        config=_config(idle_after=3600.0, hard_tokens=100, max_delay=0.5)
+    )
+    with daemon.client() as client:
+        deadline = time.monotonic() + 20
+        while not _jobs(client).get("done"):
+            assert time.monotonic() < deadline
+            _turns(client, "chatty", 1)
+        assert len(client.memory("session/chatty").entries) >= 1
+
+
+def test_restart_rebuilds_timers(make_daemon) -> None:
+    daemon: DaemonProcess = make_daemon(config=_config(idle_after=1.5))
+    with daemon.client() as client:
+        _turns(client, "s", 4)
+    daemon.restart()
+    with daemon.client() as client:
+        assert _jobs(client) == {}
+        _poll(lambda: _jobs(client).get("done") == 1)
+
+
+def test_nothing_vanishes_with_16_appenders_while_consolidating(
+    make_daemon, fake_llm: FakeLLM
+) -> None:
+    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    acked: list[str] = []
+    lock = threading.Lock()
+
+    def appender(n: int) -> None:
+        with daemon.client() as client:
+            for i in range(40):
+                role = "user" if i % 2 == 0 else "assistant"
+                ack = client.append("shared", role, f"writer {n} says {i}: " + " ".join(WORDS))
+                with lock:
+                    acked.append(ack.id)
+
+    threads = [threading.Thread(target=appender, args=(n,)) for n in range(16)]
+    for t in threads:
+        t.start()
+    with daemon.client() as client:
+        while any(t.is_alive() for t in threads):
+            client.consolidate("shared", wait=True)
+        for t in threads:
+            t.join()
+        _poll(
+            lambda: (
+                client.status()["consolidation"]["default"]["running"] == 0
+                and _jobs(client).get("done", 0) >= 2
+            )
+        )
+        assert len(acked) == 640
+        _assert_each_id_once(client, "shared", "session/shared", acked)
+
+
+def test_at_most_max_concurrent_calls_and_none_during_a_stream(
+    make_daemon, fake_llm: FakeLLM
+) -> None:
+    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    fake_llm.script(hold(), hold(), hold())
+    with daemon.client() as client:
+        lease = client.stream_begin("default", ttl=30)
+        for s in ("a", "b", "c"):
+            _turns(client, s, 4)
+        time.sleep(1.0)  # all three are idle and due, but the stream holds them back
+        assert fake_llm.requests == []
+        assert client.stream_end(lease) is True
+        _poll(lambda: fake_llm.in_flight == 1)
+        fake_llm.release()
+        _poll(lambda: _jobs(client).get("done") == 3)
+    assert fake_llm.max_in_flight == 1
+
+
+def test_an_expired_stream_lease_unblocks(make_daemon, fake_llm: FakeLLM) -> None:
+    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    with daemon.client() as client:
+        client.stream_begin("default", ttl=1.0)
+        _turns(client, "s", 4)
+        _poll(lambda: _jobs(client).get("done") == 1)
+        assert client.status()["consolidation"]["default"]["streams"] == 0
+
+
+def test_system_prompt_is_byte_identical_and_prefix_stable(make_daemon, fake_llm: FakeLLM) -> None:
+    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    memory = {"summary": "s", "facts": ["User likes tea."], "memory": "- User likes tea."}
+    fake_llm.script(ok(memory), ok(memory))
+    with daemon.client() as client:
+        _turns(client, "a", 4, prefix="alpha ")
+        _poll(lambda: _jobs(client).get("done") == 1)
+        first = client.context("a").memory
+        assert first == "# Memory\n\n- User likes tea.\n"
+        client.append("a", "user", "more")
+        assert client.context("a").memory == first
+        _turns(client, "b", 4, prefix="beta ")
+        _poll(lambda: _jobs(client).get("done") == 2)
+    systems = {r.body["messages"][0]["content"].encode() for r in fake_llm.requests}
+    assert len(fake_llm.requests) == 2
+    assert len(systems) == 1
+    users = [r.body["messages"][1]["content"] for r in fake_llm.requests]
+    assert "alpha" in users[0]
+    assert "beta" in users[1]
+
+
+@pytest.mark.parametrize(
+    ("kind", "slot", "expect_cache", "expect_slot"),
+    [("local", 3, True, 3), ("local", -1, True, None), ("openai", 3, False, None)],
+)
+def test_local_backends_get_slot_and_cache_prompt(
+    make_daemon,
+    fake_llm: FakeLLM,
+    kind: str,
+    slot: int,
+    expect_cache: bool,
+    expect_slot: int | None,
+) -> None:
+    config = _config(fake_llm) + f'kind = "{kind}"\nslot_id = {slot}\n'
+    daemon: DaemonProcess = make_daemon(config=config)
+    with daemon.client() as client:
+        _turns(client, "s", 4)
+        _poll(lambda: _jobs(client).get("done") == 1)
+    (request,) = fake_llm.requests
+    assert request.body.get("cache_prompt") is (True if expect_cache else None)
+    assert request.body.get("id_slot") == expect_slot
+
+
+@pytest.mark.parametrize(
+    "fault",
+    [status(500), status(429, retry_after=0.2), hang(5), garbage(), invalid_schema()],
+    ids=["500", "429-retry-after", "timeout", "invalid-json", "schema-invalid"],
+)
+def test_transient_faults_are_retried(make_daemon, fake_llm: FakeLLM, fault: Any) -> None:
+    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    fake_llm.script(fault)
+    with daemon.client() as client:
+        ids = _turns(client, "s", 4)
+        _poll(lambda: _jobs(client).get("done") == 1)
+        assert client.status()["consolidation"]["default"]["failed_calls"] == 1
+        entry = client.memory("session/s").entries[0]
+        assert entry.raw is False
+        _assert_each_id_once(client, "s", "session/s", ids)
+    assert len(fake_llm.requests) == 2
+
+
+def test_persistent_failure_archives_raw_and_appends_keep_working(
+    make_daemon, fake_llm: FakeLLM
+) -> None:
+    daemon: DaemonProcess = make_daemon(config=_config(fake_llm, max_attempts=3))
+    fake_llm.script(status(500), status(500), status(500))
+    with daemon.client() as client:
+        ids = _turns(client, "s", 4)
+        _poll(lambda: _jobs(client).get("archived") == 1)
+        entry = client.memory("session/s").entries[0]
+        assert entry.raw is True
+        assert "Question 0" in entry.summary
+        assert client.status()["consolidation"]["default"]["failed_calls"] == 3
+        _assert_each_id_once(client, "s", "session/s", ids)
+        assert client.append("s", "user", "still fine").seq == len(ids) + 1
+
+
+def test_connection_refused_archives_raw(make_daemon) -> None:
+    config = _config(max_attempts=2) + '[llm]\nbase_url = "http://127.0.0.1:9/v1"\ntimeout = 1.0\n'
+    daemon: DaemonProcess = make_daemon(config=config)
+    with daemon.client() as client:
+        _turns(client, "s", 4)
+        _poll(lambda: _jobs(client).get("archived") == 1)
+
+
+def test_kill_9_during_the_llm_call_completes_the_job_once(make_daemon, fake_llm: FakeLLM) -> None:
+    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    fake_llm.script(hold())
+    with daemon.client() as client:
+        ids = _turns(client, "s", 4)
+        _poll(lambda: fake_llm.in_flight == 1)
+    daemon.kill9()
+    fake_llm.release()
+    daemon.start()
+    with daemon.client() as client:
+        _poll(lambda: _jobs(client).get("done") == 1)
+        assert len(client.memory("session/s").entries) == 1
+        _assert_each_id_once(client, "s", "session/s", ids)
+
+
+def test_memory_edit_changes_the_prefix_and_forget_removes_memory(make_daemon) -> None:
+    daemon: DaemonProcess = make_daemon(config=_config())
+    with daemon.client() as client:
+        client.append("s", "user", "hello")
+        client.memory_edit("session/s", "- Prefers short answers.\n")
+        assert client.context("s").memory == "- Prefers short answers.\n"
+        client.forget("s")
+        assert client.memory("session/s").memory == ""
