@@ -1,0 +1,1 @@
+"""reverie's benchmarks: ``python -m bench`` runs each module's ``main()`` in turn."""
