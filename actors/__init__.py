@@ -1,7 +1,27 @@
-"""reverie.actors: session actors (one writer per session) and their registry."""
+"""reverie.actors: session and scope actors (one writer each) and their registries."""
 
+from .expiry import ExpirySweeper
 from .names import MAX_NAME_CHARS, validate_name
-from .registry import SessionRegistry
+from .registry import ActorRegistry, SessionRegistry
+from .scope import (
+    GLOBAL_SCOPE,
+    TASK_STATUSES,
+    AppendScratch,
+    ClearKeys,
+    ClearScratch,
+    CreateCheckpoint,
+    DeleteCheckpoint,
+    DeleteKey,
+    RestoreCheckpoint,
+    ScopeActor,
+    ScopeRegistry,
+    SetKey,
+    SetTask,
+    Sweep,
+    UpdateTask,
+    scope_chain,
+    validate_key,
+)
 from .services import Services, SessionHooks
 from .session import (
     AppendRequest,
@@ -15,17 +35,36 @@ from .session import (
 )
 
 __all__ = [
+    "GLOBAL_SCOPE",
     "MAX_NAME_CHARS",
+    "TASK_STATUSES",
+    "ActorRegistry",
     "AppendRequest",
+    "AppendScratch",
+    "ClearKeys",
+    "ClearScratch",
     "Context",
     "ContextRequest",
+    "CreateCheckpoint",
+    "DeleteCheckpoint",
+    "DeleteKey",
     "Envelope",
+    "ExpirySweeper",
     "ForgetRequest",
     "HistoryRequest",
     "MessageLike",
+    "RestoreCheckpoint",
+    "ScopeActor",
+    "ScopeRegistry",
     "Services",
     "SessionActor",
     "SessionHooks",
     "SessionRegistry",
+    "SetKey",
+    "SetTask",
+    "Sweep",
+    "UpdateTask",
+    "scope_chain",
+    "validate_key",
     "validate_name",
 ]

@@ -18,13 +18,14 @@ from pathlib import Path
 
 import trio
 
-from reverie.actors import Services, SessionRegistry
+from reverie.actors import ScopeRegistry, Services, SessionRegistry
 from reverie.config import Config, ConfigError
-from reverie.store import Database, TokenCounter
+from reverie.store import Clock, Database, TokenCounter
 
 from . import systemd
 from .handlers import Handlers
 from .server import Server
+from .wm_handlers import WorkingMemoryHandlers
 
 __all__ = ["package_version", "run_daemon"]
 
@@ -84,13 +85,15 @@ async def run_daemon(config: Config) -> None:
     await db.open()
     services = Services(config=config, db=db, tokens=TokenCounter(config.consolidation.tokenizer))
     registry = SessionRegistry(services)
-    handlers = Handlers(services, registry, package_version())
+    scopes = ScopeRegistry(services, Clock.from_env())
+    handlers = Handlers(services, registry, package_version(), wm=WorkingMemoryHandlers(scopes))
     server = Server(config, handlers)
     owns_socket = False
     try:
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async with trio.open_nursery() as nursery:
                 await nursery.start(registry.run)
+                await nursery.start(scopes.run)
                 listeners, activated = _listeners(config)
                 owns_socket = not activated
                 await nursery.start(server.serve, listeners)

@@ -32,6 +32,8 @@ from reverie.store import MessageRecord, SessionRecord, list_sessions
 
 from . import protocol as p
 from .errors import Unauthorized
+from .wm_handlers import WorkingMemoryHandlers
+from .wm_protocol import WM_REQUESTS
 
 __all__ = ["Handlers"]
 
@@ -63,9 +65,17 @@ def _page(limit: int) -> int:
 class Handlers:
     """The operations, bound to the daemon's services and session registry."""
 
-    def __init__(self, services: Services, registry: SessionRegistry, version: str) -> None:
+    def __init__(
+        self,
+        services: Services,
+        registry: SessionRegistry,
+        version: str,
+        *,
+        wm: WorkingMemoryHandlers,
+    ) -> None:
         self.services = services
         self.registry = registry
+        self.wm = wm
         self.version = version
         self.started = time.time()
         self.errors: Counter[str] = Counter()
@@ -91,6 +101,8 @@ class Handlers:
     async def dispatch(self, request: p.Request, replier: Replier, nursery: trio.Nursery) -> None:
         rid = request.rid
         match request:
+            case _ if isinstance(request, WM_REQUESTS):
+                await self.wm.dispatch(request, replier, nursery)
             case p.Append(session=session, messages=messages, scope=scope):
                 await self._to_actor(
                     session, AppendRequest(messages, scope), replier(rid, _acks(rid))
@@ -182,6 +194,7 @@ class Handlers:
                 "known": known,
             },
             "mailbox_depths": self.registry.mailbox_depths(),
+            "scopes": {"live": self.wm.scopes.live, "ttl_deadlines": len(self.wm.scopes.expiries)},
             "store": {
                 "bytes": size,
                 "batches": db.batches,

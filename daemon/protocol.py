@@ -43,6 +43,8 @@ __all__ = [
     "SessionsReply",
     "Status",
     "StatusReply",
+    "WmReply",
+    "WmRequest",
     "decode_reply",
     "decode_request",
     "encode",
@@ -159,7 +161,9 @@ class Status(_Frame, tag="status"):
     pass
 
 
-Request = Hello | Append | History | Context | Sessions | Forget | Status
+from .wm_protocol import WmReply, WmRequest  # noqa: E402  (its frames subclass _Frame above)
+
+Request = Hello | Append | History | Context | Sessions | Forget | Status | WmRequest
 
 # -- replies ----------------------------------------------------------------
 
@@ -210,6 +214,7 @@ Reply = (
     | ForgetReply
     | StatusReply
     | ErrorReply
+    | WmReply
 )
 
 REQUEST_OPS = frozenset(cls.__struct_config__.tag for cls in Request.__args__)  # type: ignore[attr-defined]

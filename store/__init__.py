@@ -4,6 +4,7 @@ Nothing here knows about sockets or actors; every blocking call runs in a
 thread (the writer thread, or a worker thread for reads).
 """
 
+from .clock import TEST_CLOCK_ENV, Clock
 from .db import Database
 from .errors import StoreError, StoreFull, StoreReadOnly
 from .journal import (
@@ -29,29 +30,77 @@ from .memory_files import (
 )
 from .schema import SCHEMA_VERSION
 from .tokens import TokenCounter
+from .working_memory import (
+    CheckpointRecord,
+    KeyRecord,
+    ScopeStats,
+    ScratchRecord,
+    TaskRecord,
+    append_scratch,
+    clear_keys,
+    clear_scratch,
+    create_checkpoint,
+    delete_checkpoint,
+    delete_key,
+    expiring_keys,
+    list_checkpoints,
+    list_keys,
+    load_task,
+    lookup_key,
+    read_scratch,
+    restore_checkpoint,
+    save_task,
+    scope_stats,
+    set_key,
+    sweep_keys,
+)
 
 __all__ = [
     "SCHEMA_VERSION",
+    "TEST_CLOCK_ENV",
     "AppendOutcome",
+    "CheckpointRecord",
+    "Clock",
     "Database",
     "HistoryEntry",
+    "KeyRecord",
     "MemoryFiles",
     "MessageRecord",
     "NewMessage",
+    "ScopeStats",
+    "ScratchRecord",
     "SessionRecord",
     "StoreError",
     "StoreFull",
     "StoreReadOnly",
+    "TaskRecord",
     "TokenCounter",
     "append_requests",
+    "append_scratch",
+    "clear_keys",
+    "clear_scratch",
+    "create_checkpoint",
     "decode_scope",
+    "delete_checkpoint",
+    "delete_key",
     "delete_session",
     "encode_scope",
+    "expiring_keys",
+    "list_checkpoints",
+    "list_keys",
     "list_sessions",
     "load_session",
+    "load_task",
+    "lookup_key",
     "merge_facts",
     "parse_history",
     "read_history",
+    "read_scratch",
     "read_tail",
     "render_entry",
+    "restore_checkpoint",
+    "save_task",
+    "scope_stats",
+    "set_key",
+    "sweep_keys",
 ]
