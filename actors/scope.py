@@ -413,7 +413,10 @@ class ScopeRegistry(ActorRegistry[ScopeActor]):
             task_status.started()
 
     async def _sweep(self, scope: str, keys: list[str]) -> None:
-        await self.send(scope, Envelope(Sweep(keys), self._swept))
+        try:
+            await self.send(scope, Envelope(Sweep(keys), self._swept))
+        except ReverieError as exc:  # the sweeper must outlive one scope's trouble
+            log.warning("TTL sweep of scope %r not queued: %s", scope, exc)
 
     def _swept(self, outcome: object) -> None:
         if isinstance(outcome, BaseException):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -12,16 +11,10 @@ import trio
 
 from reverie.config import Conflict, InvalidArgument, NotFound
 from reverie.daemon import AsyncClient, Client
+from tests.daemon.test_passivation import _wait_for
 from tests.daemon_process import DaemonProcess
 
 SESSION = "project/p/agent/a/session/s"
-
-
-def _wait_for(predicate: Callable[[], bool], timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "condition not reached in time"
-        time.sleep(0.02)
 
 
 class OffsetClock:
