@@ -1,9 +1,29 @@
-"""reverie.actors: session actors (one writer per session) and their registry."""
+"""reverie.actors: session and scope actors (one writer each) and their registries."""
 
 from .consolidate import Consolidator
 from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
+from .expiry import ExpirySweeper
 from .names import MAX_NAME_CHARS, validate_name
-from .registry import SessionRegistry
+from .registry import ActorRegistry, SessionRegistry
+from .scope import (
+    GLOBAL_SCOPE,
+    TASK_STATUSES,
+    AppendScratch,
+    ClearKeys,
+    ClearScratch,
+    CreateCheckpoint,
+    DeleteCheckpoint,
+    DeleteKey,
+    RestoreCheckpoint,
+    ScopeActor,
+    ScopeRegistry,
+    SetKey,
+    SetTask,
+    Sweep,
+    UpdateTask,
+    scope_chain,
+    validate_key,
+)
 from .services import Services, SessionHooks
 from .session import (
     AppendRequest,
@@ -17,12 +37,22 @@ from .session import (
 )
 
 __all__ = [
+    "GLOBAL_SCOPE",
     "MAX_NAME_CHARS",
+    "TASK_STATUSES",
+    "ActorRegistry",
     "AppendRequest",
+    "AppendScratch",
+    "ClearKeys",
+    "ClearScratch",
     "Consolidator",
     "Context",
     "ContextRequest",
+    "CreateCheckpoint",
+    "DeleteCheckpoint",
+    "DeleteKey",
     "Envelope",
+    "ExpirySweeper",
     "ForgetRequest",
     "HistoryRequest",
     "LLMError",
@@ -31,9 +61,18 @@ __all__ = [
     "LLMTimeout",
     "LLMUnavailable",
     "MessageLike",
+    "RestoreCheckpoint",
+    "ScopeActor",
+    "ScopeRegistry",
     "Services",
     "SessionActor",
     "SessionHooks",
     "SessionRegistry",
+    "SetKey",
+    "SetTask",
+    "Sweep",
+    "UpdateTask",
+    "scope_chain",
+    "validate_key",
     "validate_name",
 ]

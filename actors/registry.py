@@ -1,9 +1,11 @@
-"""The registry of live session actors: start on demand, passivate when idle.
+"""Registries of live actors: start on demand, passivate when idle, restart on a crash.
 
-A session is live while its actor has a task and a mailbox. An actor whose
+``ActorRegistry`` holds what every kind of actor shares (session actors
+here, working-memory scope actors in ``scope.py``). An actor is live while
+it has a task and a mailbox. An actor whose
 mailbox stays empty for ``passivate_after`` seconds ends and leaves nothing
-in memory; the next request starts a new actor that reloads the session's
-row from SQLite. When more than ``max_live`` actors are live, the least
+in memory; the next request starts a new actor that reloads its state from
+SQLite. When more than ``max_live`` actors are live, the least
 recently used idle ones are passivated at once.
 
 The registry is also the actors' supervisor: an actor that raises an
@@ -16,7 +18,8 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Generic, Protocol, TypeVar
 
 import trio
 
@@ -24,19 +27,45 @@ from reverie.config import ReverieError
 
 from .names import validate_name
 from .services import Services
-from .session import Envelope, Request, SessionActor
+from .session import Envelope, SessionActor
 
-__all__ = ["SessionRegistry"]
+__all__ = ["Actor", "ActorRegistry", "SessionRegistry"]
 
 log = logging.getLogger(__name__)
 
 
-class SessionRegistry:
-    """Routes requests to session actors; owns their tasks (``run``)."""
+class Actor(Protocol):
+    """What a registry needs of an actor: a name, a mailbox, and its three steps."""
 
-    def __init__(self, services: Services) -> None:
+    @property
+    def name(self) -> str: ...
+    @property
+    def outbox(self) -> trio.MemorySendChannel[Envelope[Any]]: ...
+    @property
+    def inbox(self) -> trio.MemoryReceiveChannel[Envelope[Any]]: ...
+    @property
+    def idle_scope(self) -> trio.CancelScope | None: ...
+
+    async def load(self) -> None: ...
+    async def next_batch(self, idle_after: float) -> list[Envelope[Any]] | None: ...
+    async def handle(self, batch: list[Envelope[Any]]) -> bool: ...
+
+
+A = TypeVar("A", bound=Actor)
+
+
+class ActorRegistry(Generic[A]):
+    """Routes requests to actors of one ``kind``; owns their tasks (``run``).
+
+    ``make(name, mailbox_size)`` builds an actor. The bounds come from the
+    ``[sessions]`` configuration, which every kind shares.
+    """
+
+    def __init__(self, services: Services, kind: str, make: Callable[[str, int], A]) -> None:
         self.services = services
-        self._live: OrderedDict[str, SessionActor] = OrderedDict()
+        self.kind = kind
+        self._make = make
+        self._live: OrderedDict[str, A] = OrderedDict()
         self._nursery: trio.Nursery | None = None
         cfg = services.config.sessions
         self._mailbox_size = cfg.mailbox_size
@@ -55,7 +84,7 @@ class SessionRegistry:
         return len(self._live)
 
     def mailbox_depths(self) -> dict[str, int]:
-        """Sessions whose mailbox is not empty, with the number of queued requests."""
+        """Actors whose mailbox is not empty, with the number of queued requests."""
         depths = {}
         for name, actor in self._live.items():
             queued = actor.outbox.statistics().current_buffer_used
@@ -63,15 +92,15 @@ class SessionRegistry:
                 depths[name] = queued
         return depths
 
-    async def send(self, session: str, envelope: Envelope) -> None:
-        """Queue ``envelope`` for ``session``'s actor, starting it if needed.
+    async def send(self, name: str, envelope: Envelope[Any]) -> None:
+        """Queue ``envelope`` for ``name``'s actor, starting it if needed.
 
-        Waits while that session's mailbox is full (back-pressure on its
+        Waits while that actor's mailbox is full (back-pressure on its
         clients only).
         """
-        validate_name("session", session)
+        validate_name(self.kind, name)
         while True:
-            actor = self._actor(session)
+            actor = self._actor(name)
             try:
                 actor.outbox.send_nowait(envelope)
                 return
@@ -84,8 +113,8 @@ class SessionRegistry:
             except trio.ClosedResourceError:
                 continue
 
-    async def call(self, session: str, request: Request) -> Any:
-        """Send ``request`` to the session's actor and wait for its outcome (raised if an error)."""
+    async def call(self, name: str, request: Any) -> Any:
+        """Send ``request`` to ``name``'s actor and wait for its outcome (raised if an error)."""
         done = trio.Event()
         box: list[object] = []
 
@@ -93,20 +122,20 @@ class SessionRegistry:
             box.append(outcome)
             done.set()
 
-        await self.send(session, Envelope(request, reply))
+        await self.send(name, Envelope(request, reply))
         await done.wait()
         if isinstance(box[0], BaseException):
             raise box[0]
         return box[0]
 
-    def _actor(self, session: str) -> SessionActor:
-        actor = self._live.get(session)
+    def _actor(self, name: str) -> A:
+        actor = self._live.get(name)
         if actor is not None:
-            self._live.move_to_end(session)
+            self._live.move_to_end(name)
             return actor
-        assert self._nursery is not None, "SessionRegistry.run has not started"
-        actor = SessionActor(session, self.services, self._mailbox_size)
-        self._live[session] = actor
+        assert self._nursery is not None, f"{type(self).__name__}.run has not started"
+        actor = self._make(name, self._mailbox_size)
+        self._live[name] = actor
         self._nursery.start_soon(self._supervise, actor)
         self._evict_over_bound()
         return actor
@@ -122,13 +151,13 @@ class SessionRegistry:
                 self._passivate(actor)
                 excess -= 1
 
-    def _passivate(self, actor: SessionActor) -> None:
+    def _passivate(self, actor: A) -> None:
         if self._live.get(actor.name) is actor:
             del self._live[actor.name]
         actor.outbox.close()
 
-    async def _supervise(self, actor: SessionActor) -> None:
-        """Run one actor; restart it on a crash; end it when idle or forgotten."""
+    async def _supervise(self, actor: A) -> None:
+        """Run one actor; restart it on a crash; end it when idle or when it says so."""
         try:
             await actor.load()
             while True:
@@ -137,19 +166,24 @@ class SessionRegistry:
                     if actor.outbox.statistics().current_buffer_used == 0:
                         break
                     continue
-                if not await self._handle(actor, batch):
+                keep_going = await self._handle(actor, batch)
+                del batch  # an idle actor must not hold its last request (and its content)
+                if not keep_going:
                     break
         except ReverieError as exc:
-            log.error("session actor stopped: %s", exc, extra={"session": actor.name})
+            log.error("%s actor stopped: %s", self.kind, exc, extra=self._extra(actor))
             self._drain(actor, exc)
         finally:
             self._passivate(actor)
-            self._drain(actor, ReverieError("session actor stopped; retry the request"))
+            self._drain(actor, ReverieError(f"{self.kind} actor stopped; retry the request"))
 
-    async def _handle(self, actor: SessionActor, batch: list[Envelope]) -> bool:
+    def _extra(self, actor: A) -> dict[str, Any]:
+        return {self.kind: actor.name}
+
+    async def _handle(self, actor: A, batch: list[Envelope[Any]]) -> bool:
         replied: set[int] = set()
 
-        def tracking(env: Envelope) -> Envelope:
+        def tracking(env: Envelope[Any]) -> Envelope[Any]:
             def reply(result: object) -> None:
                 replied.add(id(env))
                 env.reply(result)
@@ -161,10 +195,10 @@ class SessionRegistry:
         except Exception as exc:
             self.services.counters["actor_crashes"] += 1
             log.exception(
-                "session actor crashed; restarting it from SQLite", extra={"session": actor.name}
+                "%s actor crashed; restarting it from SQLite", self.kind, extra=self._extra(actor)
             )
             error = ReverieError(
-                f"internal error in session actor: {type(exc).__name__}; retry the request"
+                f"internal error in {self.kind} actor: {type(exc).__name__}; retry the request"
             )
             for env in batch:
                 if id(env) not in replied:
@@ -172,7 +206,7 @@ class SessionRegistry:
             await actor.load()
             return True
 
-    def _drain(self, actor: SessionActor, error: ReverieError) -> None:
+    def _drain(self, actor: A, error: ReverieError) -> None:
         """Answer whatever is still queued for an actor that ended."""
         while True:
             try:
@@ -180,3 +214,10 @@ class SessionRegistry:
             except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
                 return
             env.reply(error)
+
+
+class SessionRegistry(ActorRegistry[SessionActor]):
+    """The session actors, one per session name."""
+
+    def __init__(self, services: Services) -> None:
+        super().__init__(services, "session", lambda name, size: SessionActor(name, services, size))

@@ -16,7 +16,7 @@ import logging
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
 import trio
@@ -38,6 +38,7 @@ from reverie.store import (
     read_tail,
 )
 
+from .mailbox import receive_or_idle
 from .names import validate_name
 from .services import Services
 from .turns import oldest_turns
@@ -126,11 +127,14 @@ Request = (
 )
 
 
+R = TypeVar("R")
+
+
 @dataclass(slots=True)
-class Envelope:
+class Envelope(Generic[R]):
     """A request in a mailbox and where its outcome goes (a result or an exception)."""
 
-    request: Request
+    request: R
     reply: Callable[[object], None]
 
 
@@ -152,7 +156,7 @@ class SessionActor:
         self.name = name
         self.services = services
         self.record: SessionRecord | None = None
-        self.outbox, self.inbox = trio.open_memory_channel[Envelope](mailbox_size)
+        self.outbox, self.inbox = trio.open_memory_channel[Envelope[Request]](mailbox_size)
         self.idle_scope: trio.CancelScope | None = None
 
     async def load(self) -> None:
@@ -161,15 +165,8 @@ class SessionActor:
 
     async def next_batch(self, idle_after: float) -> list[Envelope] | None:
         """The next request, plus the appends queued right behind it; None when idle."""
-        with trio.move_on_after(idle_after) as scope:
-            self.idle_scope = scope
-            try:
-                first = await self.inbox.receive()
-            except trio.EndOfChannel:
-                return None
-            finally:
-                self.idle_scope = None
-        if scope.cancelled_caught:
+        first: Envelope[Request] | None = await receive_or_idle(self, idle_after)
+        if first is None:
             return None
         batch = [first]
         if isinstance(first.request, AppendRequest):

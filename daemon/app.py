@@ -19,13 +19,14 @@ from pathlib import Path
 import httpx
 import trio
 
-from reverie.actors import Consolidator, Services, SessionRegistry
+from reverie.actors import Consolidator, ScopeRegistry, Services, SessionRegistry
 from reverie.config import Config, ConfigError
-from reverie.store import Database, MemoryFiles, TokenCounter
+from reverie.store import Clock, Database, MemoryFiles, TokenCounter
 
 from . import systemd
 from .handlers import Handlers
 from .server import Server
+from .wm_handlers import WorkingMemoryHandlers
 
 __all__ = ["package_version", "run_daemon"]
 
@@ -89,7 +90,9 @@ async def run_daemon(config: Config) -> None:
     services.hooks = consolidator
     registry = SessionRegistry(services)
     consolidator.registry = registry
-    handlers = Handlers(services, registry, consolidator, package_version())
+    scopes = ScopeRegistry(services, Clock.from_env())
+    wm = WorkingMemoryHandlers(scopes)
+    handlers = Handlers(services, registry, consolidator, package_version(), wm=wm)
     server = Server(config, handlers)
     owns_socket = False
     try:
@@ -97,6 +100,7 @@ async def run_daemon(config: Config) -> None:
             async with trio.open_nursery() as nursery:
                 await nursery.start(registry.run)
                 await nursery.start(consolidator.run)
+                await nursery.start(scopes.run)
                 listeners, activated = _listeners(config)
                 owns_socket = not activated
                 await nursery.start(server.serve, listeners)

@@ -17,6 +17,8 @@ import msgspec
 
 from reverie.config import ConfigError, ReverieError
 
+from .wm_cli import add_wm_parser, run_wm
+
 __all__ = ["main"]
 
 
@@ -28,6 +30,11 @@ def _add_socket(parser: argparse.ArgumentParser) -> None:
 
 def _add_json(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def _add_client_options(parser: argparse.ArgumentParser) -> None:
+    _add_socket(parser)
+    _add_json(parser)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -89,6 +96,8 @@ def _parser() -> argparse.ArgumentParser:
     status = sub.add_parser("status", help="show the daemon's status")
     _add_socket(status)
     _add_json(status)
+
+    add_wm_parser(sub, _add_client_options)
     return parser
 
 
@@ -218,6 +227,7 @@ _RUNNERS: dict[str, Callable[[Any, argparse.Namespace], tuple[Any, Callable[[Any
     "sessions": _sessions,
     "forget": _forget,
     "status": _status,
+    "wm": run_wm,
 }
 
 

@@ -34,6 +34,8 @@ from reverie.store import MessageRecord, SessionRecord, list_sessions
 
 from . import protocol as p
 from .errors import Unauthorized, UnknownOp
+from .wm_handlers import WorkingMemoryHandlers
+from .wm_protocol import WM_REQUESTS
 
 __all__ = ["Handlers"]
 
@@ -72,10 +74,13 @@ class Handlers:
         registry: SessionRegistry,
         consolidator: Consolidator,
         version: str,
+        *,
+        wm: WorkingMemoryHandlers,
     ) -> None:
         self.services = services
         self.registry = registry
         self.consolidator = consolidator
+        self.wm = wm
         self.version = version
         self.started = time.time()
         self.errors: Counter[str] = Counter()
@@ -101,6 +106,8 @@ class Handlers:
     async def dispatch(self, request: p.Request, replier: Replier, nursery: trio.Nursery) -> None:
         rid = request.rid
         match request:
+            case _ if isinstance(request, WM_REQUESTS):
+                await self.wm.dispatch(request, replier, nursery)
             case p.Append(session=session, messages=messages, scope=scope):
                 await self._to_actor(
                     session, AppendRequest(messages, scope), replier(rid, _acks(rid))
@@ -235,6 +242,7 @@ class Handlers:
                 "known": known,
             },
             "mailbox_depths": self.registry.mailbox_depths(),
+            "scopes": {"live": self.wm.scopes.live, "ttl_deadlines": len(self.wm.scopes.expiries)},
             "store": {
                 "bytes": size,
                 "batches": db.batches,

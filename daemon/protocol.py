@@ -56,6 +56,8 @@ __all__ = [
     "StreamBeginReply",
     "StreamEnd",
     "StreamEndReply",
+    "WmReply",
+    "WmRequest",
     "decode_reply",
     "decode_request",
     "encode",
@@ -204,6 +206,8 @@ class StreamEnd(_Frame, tag="stream_end"):
     lease: str
 
 
+from .wm_protocol import WmReply, WmRequest  # noqa: E402  (its frames subclass _Frame above)
+
 Request = (
     Hello
     | Append
@@ -217,6 +221,7 @@ Request = (
     | MemoryEdit
     | StreamBegin
     | StreamEnd
+    | WmRequest
 )
 
 # -- replies ----------------------------------------------------------------
@@ -322,6 +327,7 @@ Reply = (
     | StreamBeginReply
     | StreamEndReply
     | ErrorReply
+    | WmReply
 )
 
 REQUEST_OPS = frozenset(cls.__struct_config__.tag for cls in Request.__args__)  # type: ignore[attr-defined]

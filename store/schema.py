@@ -71,8 +71,63 @@ CREATE TABLE jobs (
 CREATE INDEX jobs_open ON jobs(session) WHERE state = 'running';
 """
 
+_WORKING_MEMORY = (
+    """
+CREATE TABLE wm_keys (
+    scope      TEXT NOT NULL,
+    key        TEXT NOT NULL,
+    value      BLOB NOT NULL,              -- msgpack
+    version    INTEGER NOT NULL,
+    expires_at REAL,                       -- NULL = no TTL
+    updated    REAL NOT NULL,
+    PRIMARY KEY (scope, key)
+) WITHOUT ROWID;
+""",
+    "CREATE INDEX wm_keys_expiring ON wm_keys(expires_at) WHERE expires_at IS NOT NULL;",
+    """
+CREATE TABLE wm_tasks (
+    scope       TEXT PRIMARY KEY,
+    task_id     TEXT NOT NULL,
+    description TEXT NOT NULL,
+    status      TEXT NOT NULL,
+    step        INTEGER NOT NULL,
+    total_steps INTEGER NOT NULL,
+    data        BLOB,                      -- msgpack
+    created     REAL NOT NULL,
+    updated     REAL NOT NULL
+) WITHOUT ROWID;
+""",
+    """
+CREATE TABLE wm_scratch (
+    scope TEXT NOT NULL,
+    n     INTEGER NOT NULL,
+    text  TEXT NOT NULL,
+    ts    REAL NOT NULL,
+    PRIMARY KEY (scope, n)
+) WITHOUT ROWID;
+""",
+    """
+CREATE TABLE wm_checkpoints (
+    id      TEXT PRIMARY KEY,              -- UUID
+    scope   TEXT NOT NULL,
+    label   TEXT,
+    created REAL NOT NULL,
+    size    INTEGER NOT NULL,
+    blob    BLOB NOT NULL                  -- msgpack of keys, task, scratchpad
+);
+""",
+    "CREATE INDEX wm_checkpoints_scope ON wm_checkpoints(scope, created);",
+    """
+CREATE TABLE wm_stats (
+    scope TEXT PRIMARY KEY,
+    swept INTEGER NOT NULL DEFAULT 0       -- expired keys the sweeper deleted
+) WITHOUT ROWID;
+""",
+)
+
 MIGRATIONS: list[tuple[str, ...]] = [
     (_SESSIONS, _MESSAGES, _META, _JOBS),
+    _WORKING_MEMORY,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -1,0 +1,425 @@
+"""Working-memory scopes: one actor per scope, the only writer of that scope's state.
+
+A scope is a name such as ``global``, ``project/<p>``,
+``project/<p>/agent/<a>`` or ``project/<p>/agent/<a>/session/<s>``. Every
+write to a scope (keys, task, scratchpad, checkpoints, TTL sweeps) goes
+through its ``ScopeActor``, so compare-and-set needs no lock. Writes
+waiting in the mailbox together are applied in one transaction, each with
+its own outcome (a refused write does not disturb the others), and each is
+acknowledged only after that transaction committed.
+
+Reads do not queue behind writes: they run on a snapshot of committed
+state, so they see every acknowledged write (see ``scope_chain`` for how
+``inherit`` looks up a key).
+
+``ScopeRegistry`` starts scope actors on demand and passivates idle ones
+exactly like sessions (``ActorRegistry``); a passivated scope keeps nothing
+in memory but its pending TTL deadlines in the sweeper's heap.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import apsw
+import msgspec
+import trio
+
+from reverie.config import InvalidArgument, NotFound, ReverieError
+from reverie.store import (
+    Clock,
+    KeyRecord,
+    TaskRecord,
+    append_scratch,
+    clear_keys,
+    clear_scratch,
+    create_checkpoint,
+    delete_checkpoint,
+    delete_key,
+    expiring_keys,
+    load_task,
+    restore_checkpoint,
+    save_task,
+    set_key,
+    sweep_keys,
+)
+
+from .expiry import ExpirySweeper
+from .mailbox import receive_or_idle
+from .names import validate_name
+from .registry import ActorRegistry
+from .services import Services
+from .session import Envelope
+
+__all__ = [
+    "GLOBAL_SCOPE",
+    "TASK_STATUSES",
+    "AppendScratch",
+    "ClearKeys",
+    "ClearScratch",
+    "CreateCheckpoint",
+    "DeleteCheckpoint",
+    "DeleteKey",
+    "RestoreCheckpoint",
+    "ScopeActor",
+    "ScopeRegistry",
+    "SetKey",
+    "SetTask",
+    "Sweep",
+    "UpdateTask",
+    "scope_chain",
+    "validate_key",
+]
+
+log = logging.getLogger(__name__)
+
+GLOBAL_SCOPE = "global"
+TASK_STATUSES = frozenset({"pending", "running", "done", "failed", "cancelled", "blocked"})
+TASK_FIELDS = frozenset({"task_id", "description", "status", "step", "total_steps", "data"})
+#: Writes taken from the mailbox into one transaction at most.
+MAX_BATCH = 256
+
+
+@dataclass(slots=True)
+class SetKey:
+    key: str
+    value: Any
+    ttl: float | None = None
+    expected_version: int | None = None
+
+
+@dataclass(slots=True)
+class DeleteKey:
+    key: str
+
+
+@dataclass(slots=True)
+class ClearKeys:
+    pass
+
+
+@dataclass(slots=True)
+class SetTask:
+    task_id: str
+    description: str
+    status: str = "pending"
+    step: int = 0
+    total_steps: int = 0
+    data: Any = None
+
+
+@dataclass(slots=True)
+class UpdateTask:
+    """Only the fields given change (names from ``TASK_FIELDS``)."""
+
+    fields: dict[str, Any]
+
+
+@dataclass(slots=True)
+class AppendScratch:
+    text: str
+
+
+@dataclass(slots=True)
+class ClearScratch:
+    pass
+
+
+@dataclass(slots=True)
+class CreateCheckpoint:
+    label: str | None = None
+
+
+@dataclass(slots=True)
+class RestoreCheckpoint:
+    id: str
+
+
+@dataclass(slots=True)
+class DeleteCheckpoint:
+    id: str
+
+
+@dataclass(slots=True)
+class Sweep:
+    """From the sweeper: these keys' deadlines have passed."""
+
+    keys: list[str]
+
+
+Request = (
+    SetKey
+    | DeleteKey
+    | ClearKeys
+    | SetTask
+    | UpdateTask
+    | AppendScratch
+    | ClearScratch
+    | CreateCheckpoint
+    | RestoreCheckpoint
+    | DeleteCheckpoint
+    | Sweep
+)
+
+
+def scope_chain(scope: str) -> list[str]:
+    """Where ``inherit`` looks, in order: the scope, its ancestors, then ``global``.
+
+    Each ancestor drops the last two path levels (``…/session/<s>`` →
+    ``…/agent/<a>`` → ``project/<p>``).
+    """
+    chain = [scope]
+    parts = scope.split("/")
+    while len(parts) > 2:
+        parts = parts[:-2]
+        chain.append("/".join(parts))
+    if scope != GLOBAL_SCOPE:
+        chain.append(GLOBAL_SCOPE)
+    return chain
+
+
+def validate_key(key: object) -> str:
+    """A key is 1..256 printable characters; a leading ``_`` is reserved."""
+    name = validate_name("key", key)
+    if name.startswith("_"):
+        raise InvalidArgument(f"key {name!r} starts with '_', which is reserved; rename it")
+    return name
+
+
+@dataclass(slots=True)
+class _Prepared:
+    """A validated write, ready for the transaction (no clock or uuid calls inside it)."""
+
+    envelope: Envelope[Request]
+    now: float
+    payload: Any = None  # the value's msgpack, a new TaskRecord, or a checkpoint id
+
+
+class ScopeActor:
+    """One live scope. Created by the registry; holds no state between requests."""
+
+    __slots__ = ("clock", "expiries", "idle_scope", "inbox", "name", "outbox", "services")
+
+    def __init__(
+        self,
+        name: str,
+        services: Services,
+        mailbox_size: int,
+        clock: Clock,
+        expiries: ExpirySweeper,
+    ) -> None:
+        self.name = name
+        self.services = services
+        self.clock = clock
+        self.expiries = expiries
+        self.outbox, self.inbox = trio.open_memory_channel[Envelope[Request]](mailbox_size)
+        self.idle_scope: trio.CancelScope | None = None
+
+    async def load(self) -> None:
+        """Nothing to load: every request reads what it needs inside its transaction."""
+
+    async def next_batch(self, idle_after: float) -> list[Envelope[Request]] | None:
+        """The next write plus those queued behind it (up to ``MAX_BATCH``); None when idle."""
+        first: Envelope[Request] | None = await receive_or_idle(self, idle_after)
+        if first is None:
+            return None
+        batch = [first]
+        while len(batch) < MAX_BATCH:
+            try:
+                batch.append(self.inbox.receive_nowait())
+            except (trio.WouldBlock, trio.EndOfChannel):
+                break
+        return batch
+
+    async def handle(self, batch: list[Envelope[Request]]) -> bool:
+        """Apply the batch in one transaction; reply to each once it committed."""
+        prepared: list[_Prepared] = []
+        for env in batch:
+            try:
+                prepared.append(self._prepare(env))
+            except ReverieError as exc:
+                env.reply(exc)
+        if not prepared:
+            return True
+        outcomes = await self.services.db.write(lambda c: [self._apply(c, p) for p in prepared])
+        for item, outcome in zip(prepared, outcomes, strict=True):
+            self._schedule(item, outcome)
+            item.envelope.reply(outcome)
+        return True
+
+    # -- before the transaction: validation, encoding, clock, ids ---------------
+
+    def _prepare(self, env: Envelope[Request]) -> _Prepared:
+        now = self.clock.now()
+        match env.request:
+            case SetKey(key=key, value=value, ttl=ttl, expected_version=expected):
+                validate_key(key)
+                if ttl is not None and not (math.isfinite(ttl) and ttl > 0):
+                    raise InvalidArgument("ttl must be a positive number of seconds")
+                if expected is not None and expected < 0:
+                    raise InvalidArgument("expected_version must be 0 (absent) or a version")
+                return _Prepared(env, now, self._encode("value", value))
+            case DeleteKey(key=key):
+                validate_key(key)
+            case SetTask() as task:
+                return _Prepared(env, now, self._task(_fields(task), now, now))
+            case CreateCheckpoint(label=label):
+                if label is not None:
+                    validate_name("checkpoint label", label)
+                return _Prepared(env, now, str(uuid.uuid4()))
+            case AppendScratch(text=text):
+                self._encode("scratchpad text", text)
+            case UpdateTask(fields=fields):
+                unknown = set(fields) - TASK_FIELDS
+                if unknown:
+                    raise InvalidArgument(f"unknown task fields: {', '.join(sorted(unknown))}")
+        return _Prepared(env, now)
+
+    def _encode(self, what: str, value: Any) -> bytes:
+        limit = self.services.config.working_memory.max_value_bytes
+        try:
+            encoded = msgspec.msgpack.encode(value)
+        except (TypeError, msgspec.EncodeError) as exc:
+            raise InvalidArgument(f"{what} cannot be encoded as msgpack: {exc}") from None
+        if len(encoded) > limit:
+            raise InvalidArgument(
+                f"{what} is {len(encoded)} bytes as msgpack; the limit is {limit} bytes"
+                " (working_memory.max_value_bytes)"
+            )
+        return encoded
+
+    def _task(self, fields: dict[str, Any], created: float, now: float) -> TaskRecord:
+        status = fields["status"]
+        if status not in TASK_STATUSES:
+            raise InvalidArgument(
+                f"task status {status!r} is not one of {', '.join(sorted(TASK_STATUSES))}"
+            )
+        for name in ("step", "total_steps"):
+            if not isinstance(fields[name], int) or fields[name] < 0:
+                raise InvalidArgument(f"task {name} must be a whole number >= 0")
+        if not isinstance(fields["description"], str):
+            raise InvalidArgument("task description must be a string")
+        data = fields["data"]
+        return TaskRecord(
+            task_id=validate_name("task id", fields["task_id"]),
+            description=fields["description"],
+            status=status,
+            step=fields["step"],
+            total_steps=fields["total_steps"],
+            data=None if data is None else self._encode("task data", data),
+            created=created,
+            updated=now,
+        )
+
+    # -- inside the transaction: a pure function of the database ------------------
+
+    def _apply(self, conn: apsw.Connection, item: _Prepared) -> object:
+        """One write's outcome; a refusal is returned (not raised) so the batch commits."""
+        try:
+            return self._write(conn, item)
+        except ReverieError as exc:
+            return exc
+
+    def _write(self, conn: apsw.Connection, item: _Prepared) -> object:
+        scope, now = self.name, item.now
+        match item.envelope.request:
+            case SetKey(key=key, ttl=ttl, expected_version=expected):
+                expires = None if ttl is None else now + ttl
+                return set_key(
+                    conn,
+                    scope,
+                    key,
+                    item.payload,
+                    expires_at=expires,
+                    expected_version=expected,
+                    now=now,
+                )
+            case DeleteKey(key=key):
+                return delete_key(conn, scope, key, now)
+            case ClearKeys():
+                return clear_keys(conn, scope, now)
+            case SetTask():
+                save_task(conn, scope, item.payload)
+                return item.payload
+            case UpdateTask(fields=fields):
+                return self._update_task(conn, fields, now)
+            case AppendScratch(text=text):
+                capacity = self.services.config.working_memory.scratch_capacity
+                return append_scratch(conn, scope, text, now, capacity)
+            case ClearScratch():
+                return clear_scratch(conn, scope)
+            case CreateCheckpoint(label=label):
+                return create_checkpoint(conn, scope, item.payload, label, now).id
+            case RestoreCheckpoint(id=checkpoint_id):
+                return restore_checkpoint(conn, scope, checkpoint_id)
+            case DeleteCheckpoint(id=checkpoint_id):
+                return delete_checkpoint(conn, scope, checkpoint_id)
+            case Sweep(keys=keys):
+                return sweep_keys(conn, scope, keys, now)
+
+    def _update_task(self, conn: apsw.Connection, fields: dict[str, Any], now: float) -> TaskRecord:
+        current = load_task(conn, self.name)
+        if current is None:
+            raise NotFound(f"scope {self.name!r} has no task; set one with task_set first")
+        merged = {name: getattr(current, name) for name in TASK_FIELDS}
+        if current.data is not None:
+            merged["data"] = msgspec.msgpack.decode(current.data)
+        merged.update(fields)
+        task = self._task(merged, current.created, now)
+        save_task(conn, self.name, task)
+        return task
+
+    # -- after the commit -----------------------------------------------------------
+
+    def _schedule(self, item: _Prepared, outcome: object) -> None:
+        """Give the sweeper the deadlines this write created."""
+        match item.envelope.request:
+            case SetKey(key=key, ttl=ttl) if ttl is not None and isinstance(outcome, int):
+                self.expiries.schedule(item.now + ttl, self.name, key)
+            case RestoreCheckpoint() if isinstance(outcome, list):
+                for record in outcome:
+                    assert isinstance(record, KeyRecord)
+                    if record.expires_at is not None:
+                        self.expiries.schedule(record.expires_at, self.name, record.key)
+
+
+def _fields(task: SetTask) -> dict[str, Any]:
+    return {name: getattr(task, name) for name in TASK_FIELDS}
+
+
+class ScopeRegistry(ActorRegistry[ScopeActor]):
+    """The scope actors, one per scope, and the TTL sweeper that feeds them."""
+
+    def __init__(self, services: Services, clock: Clock) -> None:
+        self.clock = clock
+        self.expiries = ExpirySweeper(clock, self._sweep)
+        super().__init__(
+            services,
+            "scope",
+            lambda name, size: ScopeActor(name, services, size, clock, self.expiries),
+        )
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Own the actors and the sweeper (its heap rebuilt from SQLite) until cancelled."""
+        agenda = await self.services.db.read(expiring_keys)
+        async with trio.open_nursery() as nursery:
+            await nursery.start(super().run)
+            await nursery.start(self.expiries.run, agenda)
+            log.info("working memory ready: %d TTL deadlines pending", len(self.expiries))
+            task_status.started()
+
+    async def _sweep(self, scope: str, keys: list[str]) -> None:
+        try:
+            await self.send(scope, Envelope(Sweep(keys), self._swept))
+        except ReverieError as exc:  # the sweeper must outlive one scope's trouble
+            log.warning("TTL sweep of scope %r not queued: %s", scope, exc)
+
+    def _swept(self, outcome: object) -> None:
+        if isinstance(outcome, BaseException):
+            log.warning("TTL sweep failed (retried at the next start): %s", outcome)
+        elif isinstance(outcome, int):
+            self.services.counters["wm_keys_expired"] += outcome

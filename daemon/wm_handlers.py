@@ -1,0 +1,215 @@
+"""Working-memory operations: writes go to the scope's actor, reads to a snapshot.
+
+``Handlers.dispatch`` forwards every working-memory request here. A write
+is answered after its transaction committed (by the scope actor, the only
+writer of that scope); a read runs as a task of the connection on a read
+connection, so it never waits behind writes and sees every acknowledged one.
+Expiry is decided with the scope registry's clock on every read.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import apsw
+import msgspec
+import trio
+
+from reverie.actors import (
+    AppendScratch,
+    ClearKeys,
+    ClearScratch,
+    CreateCheckpoint,
+    DeleteCheckpoint,
+    DeleteKey,
+    Envelope,
+    RestoreCheckpoint,
+    ScopeRegistry,
+    SetKey,
+    SetTask,
+    UpdateTask,
+    scope_chain,
+    validate_key,
+    validate_name,
+)
+from reverie.config import InvalidArgument, NotFound, ReverieError
+from reverie.store import (
+    CheckpointRecord,
+    KeyRecord,
+    TaskRecord,
+    list_checkpoints,
+    list_keys,
+    load_task,
+    lookup_key,
+    read_scratch,
+    scope_stats,
+)
+
+from . import protocol as p
+from . import wm_protocol as w
+
+__all__ = ["WorkingMemoryHandlers"]
+
+Reply = Callable[[object], None]
+Replier = Callable[[int, Callable[[Any], p.Reply]], Reply]
+
+
+def _decode(value: bytes | None) -> Any:
+    return None if value is None else msgspec.msgpack.decode(value)
+
+
+def _task_view(task: TaskRecord) -> w.TaskView:
+    return w.TaskView(
+        task_id=task.task_id,
+        description=task.description,
+        status=task.status,
+        step=task.step,
+        total_steps=task.total_steps,
+        progress=task.progress,
+        data=_decode(task.data),
+        created=task.created,
+        updated=task.updated,
+    )
+
+
+def _key_info(record: KeyRecord) -> w.KeyInfo:
+    return w.KeyInfo(
+        key=record.key, version=record.version, expires_at=record.expires_at, updated=record.updated
+    )
+
+
+def _checkpoint(record: CheckpointRecord) -> w.CheckpointInfo:
+    return msgspec.convert(record, w.CheckpointInfo, from_attributes=True)
+
+
+class WorkingMemoryHandlers:
+    """The working-memory operations, bound to the scope registry."""
+
+    def __init__(self, scopes: ScopeRegistry) -> None:
+        self.scopes = scopes
+        self.db = scopes.services.db
+
+    async def dispatch(self, request: Any, replier: Replier, nursery: trio.Nursery) -> None:
+        rid: int = request.rid
+        scope: str = request.scope
+        match request:
+            case w.WmSet(key=key, value=value, ttl=ttl, expected_version=expected):
+                reply = replier(rid, lambda v: w.WmSetReply(rid=rid, version=v))
+                await self._write(scope, SetKey(key, value, ttl, expected), reply)
+            case w.WmDelete(key=key):
+                reply = replier(rid, lambda d: w.WmDeleteReply(rid=rid, deleted=d))
+                await self._write(scope, DeleteKey(key), reply)
+            case w.WmClear():
+                reply = replier(rid, lambda n: w.WmClearReply(rid=rid, deleted=n))
+                await self._write(scope, ClearKeys(), reply)
+            case w.TaskSet():
+                task = SetTask(
+                    request.task_id,
+                    request.description,
+                    request.status,
+                    request.step,
+                    request.total_steps,
+                    request.data,
+                )
+                reply = replier(rid, lambda t: w.TaskSetReply(rid=rid, task=_task_view(t)))
+                await self._write(scope, task, reply)
+            case w.TaskUpdate():
+                fields = {
+                    f: v
+                    for f in request.__struct_fields__
+                    if f not in ("rid", "scope") and (v := getattr(request, f)) is not msgspec.UNSET
+                }
+                reply = replier(rid, lambda t: w.TaskUpdateReply(rid=rid, task=_task_view(t)))
+                await self._write(scope, UpdateTask(fields), reply)
+            case w.ScratchAppend(text=text):
+                reply = replier(
+                    rid,
+                    lambda nd: w.ScratchAppendReply(
+                        rid=rid, appended=w.ScratchAppended(n=nd[0], dropped=nd[1])
+                    ),
+                )
+                await self._write(scope, AppendScratch(text), reply)
+            case w.ScratchClear():
+                reply = replier(rid, lambda n: w.ScratchClearReply(rid=rid, deleted=n))
+                await self._write(scope, ClearScratch(), reply)
+            case w.CheckpointCreate(label=label):
+                reply = replier(rid, lambda i: w.CheckpointCreateReply(rid=rid, id=i))
+                await self._write(scope, CreateCheckpoint(label), reply)
+            case w.CheckpointRestore(id=checkpoint_id):
+                reply = replier(rid, lambda ks: w.CheckpointRestoreReply(rid=rid, keys=len(ks)))
+                await self._write(scope, RestoreCheckpoint(checkpoint_id), reply)
+            case w.CheckpointDelete(id=checkpoint_id):
+                reply = replier(rid, lambda _: w.CheckpointDeleteReply(rid=rid, id=checkpoint_id))
+                await self._write(scope, DeleteCheckpoint(checkpoint_id), reply)
+            case _:
+                nursery.start_soon(self._read, request, replier(rid, lambda r: r))
+
+    async def _write(self, scope: str, request: Any, reply: Reply) -> None:
+        try:
+            await self.scopes.send(scope, Envelope(request, reply))
+        except ReverieError as exc:
+            reply(exc)
+
+    async def _read(self, request: Any, reply: Reply) -> None:
+        """Answer a read; the reply frame is built here, so ``reply`` passes it through."""
+        try:
+            validate_name("scope", request.scope)
+            fn, convert = self._reader(request, self.scopes.clock.now())
+            result = convert(await self.db.read(fn))
+        except ReverieError as exc:
+            reply(exc)
+            return
+        reply(result)
+
+    def _reader(
+        self, request: Any, now: float
+    ) -> tuple[Callable[[apsw.Connection], Any], Callable[[Any], p.Reply]]:
+        """The read function for ``request`` and how its result becomes the reply."""
+        rid, scope = request.rid, request.scope
+        match request:
+            case w.WmGet(key=key, inherit=inherit):
+                validate_key(key)
+                chain = scope_chain(scope) if inherit else [scope]
+
+                def found(hit: tuple[str, KeyRecord] | None) -> p.Reply:
+                    if hit is None:
+                        where = "or its ancestors" if inherit else ""
+                        raise NotFound(f"no key {key!r} in scope {scope!r} {where}".rstrip())
+                    at, record = hit
+                    item = w.WmValue(
+                        value=_decode(record.value),
+                        version=record.version,
+                        scope=at,
+                        expires_at=record.expires_at,
+                    )
+                    return w.WmGetReply(rid=rid, item=item)
+
+                return lambda c: lookup_key(c, chain, key, now), found
+            case w.WmList(prefix=prefix):
+                return lambda c: list_keys(c, scope, prefix, now), lambda ks: w.WmListReply(
+                    rid=rid, keys=[_key_info(k) for k in ks]
+                )
+            case w.WmStats():
+                return lambda c: scope_stats(c, scope, now), lambda s: w.WmStatsReply(
+                    rid=rid, stats=msgspec.convert(s, w.ScopeStats, from_attributes=True)
+                )
+            case w.TaskGet():
+
+                def task(t: TaskRecord | None) -> p.Reply:
+                    if t is None:
+                        raise NotFound(f"scope {scope!r} has no task")
+                    return w.TaskGetReply(rid=rid, task=_task_view(t))
+
+                return lambda c: load_task(c, scope), task
+            case w.ScratchGet(last=last):
+                if last is not None and last < 0:
+                    raise InvalidArgument("last must be >= 0")
+                return lambda c: read_scratch(c, scope, last), lambda es: w.ScratchGetReply(
+                    rid=rid, entries=[w.ScratchEntry(n=e.n, text=e.text, ts=e.ts) for e in es]
+                )
+            case w.CheckpointList():
+                return lambda c: list_checkpoints(c, scope), lambda cs: w.CheckpointListReply(
+                    rid=rid, checkpoints=[_checkpoint(c) for c in cs]
+                )
+        raise InvalidArgument(f"{type(request).__name__} is not a working-memory read")

@@ -1,0 +1,321 @@
+"""Wire frames for working memory: per-scope keys, task state, scratchpad, checkpoints.
+
+Same conventions as ``protocol.py`` (which folds these into its ``Request``
+and ``Reply`` unions): every request names its ``scope`` first, the tag is
+the op name, and a reply has the same tag as its request. ``value`` and
+``data`` are any msgpack value. ``TaskUpdate`` fields left ``UNSET`` are not
+changed (``data=None`` clears the data).
+
+This module imports neither the actors nor the store.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from .protocol import _Data, _Frame
+
+__all__ = [
+    "WM_REQUESTS",
+    "CheckpointCreate",
+    "CheckpointCreateReply",
+    "CheckpointDelete",
+    "CheckpointDeleteReply",
+    "CheckpointInfo",
+    "CheckpointList",
+    "CheckpointListReply",
+    "CheckpointRestore",
+    "CheckpointRestoreReply",
+    "KeyInfo",
+    "ScopeStats",
+    "ScratchAppend",
+    "ScratchAppendReply",
+    "ScratchAppended",
+    "ScratchClear",
+    "ScratchClearReply",
+    "ScratchEntry",
+    "ScratchGet",
+    "ScratchGetReply",
+    "TaskGet",
+    "TaskGetReply",
+    "TaskSet",
+    "TaskSetReply",
+    "TaskUpdate",
+    "TaskUpdateReply",
+    "TaskView",
+    "WmClear",
+    "WmClearReply",
+    "WmDelete",
+    "WmDeleteReply",
+    "WmGet",
+    "WmGetReply",
+    "WmList",
+    "WmListReply",
+    "WmReply",
+    "WmRequest",
+    "WmSet",
+    "WmSetReply",
+    "WmStats",
+    "WmStatsReply",
+    "WmValue",
+]
+
+
+# -- values -----------------------------------------------------------------
+
+
+class WmValue(_Data):
+    """A key's value, its version, and the scope it was found in (``inherit``)."""
+
+    value: Any
+    version: int
+    scope: str
+    expires_at: float | None = None
+
+
+class KeyInfo(_Data):
+    key: str
+    version: int
+    expires_at: float | None
+    updated: float
+
+
+class ScopeStats(_Data):
+    keys: int
+    bytes: int
+    checkpoints: int
+    expired_swept: int
+
+
+class TaskView(_Data):
+    """Task state; ``progress`` (0..100) is derived from step, total_steps and status."""
+
+    task_id: str
+    description: str
+    status: str
+    step: int
+    total_steps: int
+    progress: int
+    data: Any
+    created: float
+    updated: float
+
+
+class ScratchAppended(_Data):
+    """The new line's number and how many old lines the capacity dropped."""
+
+    n: int
+    dropped: int
+
+
+class ScratchEntry(_Data):
+    n: int
+    text: str
+    ts: float
+
+
+class CheckpointInfo(_Data):
+    id: str
+    label: str | None
+    created: float
+    size: int
+
+
+# -- requests ---------------------------------------------------------------
+
+
+class _Scoped(_Frame):
+    scope: str
+
+
+class WmSet(_Scoped, tag="wm_set"):
+    """``expected_version``: compare-and-set (0 = must not exist)."""
+
+    key: str
+    value: Any
+    ttl: float | None = None
+    expected_version: int | None = None
+
+
+class WmGet(_Scoped, tag="wm_get"):
+    key: str
+    inherit: bool = False
+
+
+class WmDelete(_Scoped, tag="wm_delete"):
+    key: str
+
+
+class WmList(_Scoped, tag="wm_list"):
+    prefix: str = ""
+
+
+class WmClear(_Scoped, tag="wm_clear"):
+    pass
+
+
+class WmStats(_Scoped, tag="wm_stats"):
+    pass
+
+
+class TaskGet(_Scoped, tag="task_get"):
+    pass
+
+
+class TaskSet(_Scoped, tag="task_set"):
+    task_id: str
+    description: str
+    status: str = "pending"
+    step: int = 0
+    total_steps: int = 0
+    data: Any = None
+
+
+class TaskUpdate(_Scoped, tag="task_update"):
+    task_id: str | msgspec.UnsetType = msgspec.UNSET
+    description: str | msgspec.UnsetType = msgspec.UNSET
+    status: str | msgspec.UnsetType = msgspec.UNSET
+    step: int | msgspec.UnsetType = msgspec.UNSET
+    total_steps: int | msgspec.UnsetType = msgspec.UNSET
+    data: Any = msgspec.UNSET
+
+
+class ScratchAppend(_Scoped, tag="scratch_append"):
+    text: str
+
+
+class ScratchGet(_Scoped, tag="scratch_get"):
+    last: int | None = None
+
+
+class ScratchClear(_Scoped, tag="scratch_clear"):
+    pass
+
+
+class CheckpointCreate(_Scoped, tag="checkpoint_create"):
+    label: str | None = None
+
+
+class CheckpointRestore(_Scoped, tag="checkpoint_restore"):
+    id: str
+
+
+class CheckpointList(_Scoped, tag="checkpoint_list"):
+    pass
+
+
+class CheckpointDelete(_Scoped, tag="checkpoint_delete"):
+    id: str
+
+
+WmRequest = (
+    WmSet
+    | WmGet
+    | WmDelete
+    | WmList
+    | WmClear
+    | WmStats
+    | TaskGet
+    | TaskSet
+    | TaskUpdate
+    | ScratchAppend
+    | ScratchGet
+    | ScratchClear
+    | CheckpointCreate
+    | CheckpointRestore
+    | CheckpointList
+    | CheckpointDelete
+)
+WM_REQUESTS: tuple[type[_Frame], ...] = WmRequest.__args__  # type: ignore[attr-defined]
+
+# -- replies ----------------------------------------------------------------
+
+
+class WmSetReply(_Frame, tag="wm_set"):
+    version: int
+
+
+class WmGetReply(_Frame, tag="wm_get"):
+    item: WmValue
+
+
+class WmDeleteReply(_Frame, tag="wm_delete"):
+    deleted: bool
+
+
+class WmListReply(_Frame, tag="wm_list"):
+    keys: list[KeyInfo]
+
+
+class WmClearReply(_Frame, tag="wm_clear"):
+    deleted: int
+
+
+class WmStatsReply(_Frame, tag="wm_stats"):
+    stats: ScopeStats
+
+
+class _TaskReply(_Frame):
+    task: TaskView
+
+
+class TaskGetReply(_TaskReply, tag="task_get"):
+    pass
+
+
+class TaskSetReply(_TaskReply, tag="task_set"):
+    pass
+
+
+class TaskUpdateReply(_TaskReply, tag="task_update"):
+    pass
+
+
+class ScratchAppendReply(_Frame, tag="scratch_append"):
+    appended: ScratchAppended
+
+
+class ScratchGetReply(_Frame, tag="scratch_get"):
+    entries: list[ScratchEntry]
+
+
+class ScratchClearReply(_Frame, tag="scratch_clear"):
+    deleted: int
+
+
+class CheckpointCreateReply(_Frame, tag="checkpoint_create"):
+    id: str
+
+
+class CheckpointRestoreReply(_Frame, tag="checkpoint_restore"):
+    keys: int
+
+
+class CheckpointListReply(_Frame, tag="checkpoint_list"):
+    checkpoints: list[CheckpointInfo]
+
+
+class CheckpointDeleteReply(_Frame, tag="checkpoint_delete"):
+    id: str
+
+
+WmReply = (
+    WmSetReply
+    | WmGetReply
+    | WmDeleteReply
+    | WmListReply
+    | WmClearReply
+    | WmStatsReply
+    | TaskGetReply
+    | TaskSetReply
+    | TaskUpdateReply
+    | ScratchAppendReply
+    | ScratchGetReply
+    | ScratchClearReply
+    | CheckpointCreateReply
+    | CheckpointRestoreReply
+    | CheckpointListReply
+    | CheckpointDeleteReply
+)

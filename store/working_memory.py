@@ -1,0 +1,361 @@
+"""Working memory in SQLite: per-scope keys, task state, scratchpad and checkpoints.
+
+Keys carry a version (1 on create, +1 on every write) for compare-and-set,
+and an optional ``expires_at``. An expired key is invisible to every read
+here even before the sweeper deletes its row, so expiry never depends on
+the sweeper being on time. Checkpoints hold a msgpack snapshot of a scope's
+keys, task and scratchpad; restoring one replaces all three in the caller's
+single write transaction, so a restore is all or nothing.
+
+Everything here is a plain function of an apsw connection, to be run by
+``Database.write`` (group commit) or ``Database.read``. Functions that can
+refuse (``Conflict``, ``NotFound``) check before they change anything, so a
+refusal leaves the transaction untouched for the other writes batched in it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import apsw
+import msgspec
+
+from reverie.config import Conflict, NotFound
+
+__all__ = [
+    "CheckpointRecord",
+    "KeyRecord",
+    "ScopeStats",
+    "ScratchRecord",
+    "TaskRecord",
+    "append_scratch",
+    "clear_keys",
+    "clear_scratch",
+    "create_checkpoint",
+    "delete_checkpoint",
+    "delete_key",
+    "expiring_keys",
+    "list_checkpoints",
+    "list_keys",
+    "load_task",
+    "lookup_key",
+    "read_scratch",
+    "restore_checkpoint",
+    "save_task",
+    "scope_stats",
+    "set_key",
+    "sweep_keys",
+]
+
+
+class KeyRecord(msgspec.Struct, frozen=True, array_like=True):
+    """A stored key; ``value`` is the msgpack encoding of the client's value."""
+
+    key: str
+    value: bytes
+    version: int
+    expires_at: float | None
+    updated: float
+
+
+class TaskRecord(msgspec.Struct, frozen=True, array_like=True):
+    """A scope's task state; ``data`` is msgpack (None when the task has none)."""
+
+    task_id: str
+    description: str
+    status: str
+    step: int
+    total_steps: int
+    data: bytes | None
+    created: float
+    updated: float
+
+    @property
+    def progress(self) -> int:
+        """Percent done, derived: 100 once done, else step/total_steps clamped to 0..100."""
+        if self.status == "done":
+            return 100
+        if self.total_steps <= 0:
+            return 0
+        return max(0, min(100, round(100 * self.step / self.total_steps)))
+
+
+class ScratchRecord(msgspec.Struct, frozen=True, array_like=True):
+    n: int
+    text: str
+    ts: float
+
+
+class CheckpointRecord(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    label: str | None
+    created: float
+    size: int
+
+
+class ScopeStats(msgspec.Struct, frozen=True, kw_only=True):
+    keys: int
+    bytes: int
+    checkpoints: int
+    expired_swept: int
+
+
+class _Snapshot(msgspec.Struct, frozen=True, array_like=True):
+    """A checkpoint's blob."""
+
+    keys: list[KeyRecord]
+    task: TaskRecord | None
+    scratch: list[ScratchRecord]
+
+
+_LIVE = "(expires_at IS NULL OR expires_at > ?)"
+_KEY_COLUMNS = "key, value, version, expires_at, updated"
+_TASK_COLUMNS = "task_id, description, status, step, total_steps, data, created, updated"
+_snapshot_encoder = msgspec.msgpack.Encoder()
+_snapshot_decoder = msgspec.msgpack.Decoder(_Snapshot)
+
+
+# -- keys ---------------------------------------------------------------------
+
+
+def _key_row(conn: apsw.Connection, scope: str, key: str) -> KeyRecord | None:
+    row = conn.execute(
+        f"SELECT {_KEY_COLUMNS} FROM wm_keys WHERE scope = ? AND key = ?", (scope, key)
+    ).fetchone()
+    return None if row is None else KeyRecord(*row)
+
+
+def _live(record: KeyRecord | None, now: float) -> KeyRecord | None:
+    if record is None or (record.expires_at is not None and record.expires_at <= now):
+        return None
+    return record
+
+
+def lookup_key(
+    conn: apsw.Connection, scopes: Sequence[str], key: str, now: float
+) -> tuple[str, KeyRecord] | None:
+    """The first scope in ``scopes`` holding an unexpired ``key``, with the key."""
+    for scope in scopes:
+        record = _live(_key_row(conn, scope, key), now)
+        if record is not None:
+            return scope, record
+    return None
+
+
+def set_key(
+    conn: apsw.Connection,
+    scope: str,
+    key: str,
+    value: bytes,
+    *,
+    expires_at: float | None,
+    expected_version: int | None,
+    now: float,
+) -> int:
+    """Write ``key``; returns its new version. An expired key counts as absent (version 0).
+
+    ``expected_version`` (if given) must equal the current version, else
+    ``Conflict`` naming the current one; 0 means "must not exist".
+    """
+    current = _live(_key_row(conn, scope, key), now)
+    version = current.version if current is not None else 0
+    if expected_version is not None and expected_version != version:
+        raise Conflict(
+            f"key {key!r} in scope {scope!r} is at version {version}, not {expected_version}; "
+            "read it again and retry"
+        )
+    conn.execute(
+        f"INSERT OR REPLACE INTO wm_keys (scope, {_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+        (scope, key, value, version + 1, expires_at, now),
+    )
+    return version + 1
+
+
+def delete_key(conn: apsw.Connection, scope: str, key: str, now: float) -> bool:
+    """Remove ``key``; True when an unexpired key was there."""
+    existed = _live(_key_row(conn, scope, key), now) is not None
+    conn.execute("DELETE FROM wm_keys WHERE scope = ? AND key = ?", (scope, key))
+    return existed
+
+
+def list_keys(conn: apsw.Connection, scope: str, prefix: str, now: float) -> list[KeyRecord]:
+    """Unexpired keys starting with ``prefix``, ordered by key."""
+    rows = conn.execute(
+        f"SELECT {_KEY_COLUMNS} FROM wm_keys WHERE scope = ? AND substr(key, 1, ?) = ?"
+        f" AND {_LIVE} ORDER BY key",
+        (scope, len(prefix), prefix, now),
+    )
+    return [KeyRecord(*r) for r in rows]
+
+
+def clear_keys(conn: apsw.Connection, scope: str, now: float) -> int:
+    """Remove every key of ``scope``; returns how many were unexpired."""
+    live = conn.execute(
+        f"SELECT count(*) FROM wm_keys WHERE scope = ? AND {_LIVE}", (scope, now)
+    ).fetchone()[0]
+    conn.execute("DELETE FROM wm_keys WHERE scope = ?", (scope,))
+    return int(live)
+
+
+def sweep_keys(conn: apsw.Connection, scope: str, keys: Sequence[str], now: float) -> int:
+    """Delete those of ``keys`` that have expired by ``now``; count them in the scope's stats."""
+    swept = 0
+    for key in keys:
+        conn.execute(
+            "DELETE FROM wm_keys WHERE scope = ? AND key = ? AND expires_at <= ?",
+            (scope, key, now),
+        )
+        swept += conn.changes()
+    if swept:
+        conn.execute(
+            "INSERT INTO wm_stats (scope, swept) VALUES (?, ?)"
+            " ON CONFLICT (scope) DO UPDATE SET swept = swept + excluded.swept",
+            (scope, swept),
+        )
+    return swept
+
+
+def expiring_keys(conn: apsw.Connection) -> list[tuple[float, str, str]]:
+    """Every (expires_at, scope, key) with a TTL: the sweeper's agenda after a start."""
+    rows = conn.execute("SELECT expires_at, scope, key FROM wm_keys WHERE expires_at IS NOT NULL")
+    return [(r[0], r[1], r[2]) for r in rows]
+
+
+def scope_stats(conn: apsw.Connection, scope: str, now: float) -> ScopeStats:
+    keys, size = conn.execute(
+        f"SELECT count(*), coalesce(sum(length(value)), 0) FROM wm_keys WHERE scope = ? AND {_LIVE}",
+        (scope, now),
+    ).fetchone()
+    checkpoints = conn.execute(
+        "SELECT count(*) FROM wm_checkpoints WHERE scope = ?", (scope,)
+    ).fetchone()[0]
+    swept = conn.execute("SELECT swept FROM wm_stats WHERE scope = ?", (scope,)).fetchone()
+    return ScopeStats(
+        keys=keys, bytes=size, checkpoints=checkpoints, expired_swept=swept[0] if swept else 0
+    )
+
+
+# -- task ---------------------------------------------------------------------
+
+
+def load_task(conn: apsw.Connection, scope: str) -> TaskRecord | None:
+    row = conn.execute(f"SELECT {_TASK_COLUMNS} FROM wm_tasks WHERE scope = ?", (scope,)).fetchone()
+    return None if row is None else TaskRecord(*row)
+
+
+def save_task(conn: apsw.Connection, scope: str, task: TaskRecord | None) -> None:
+    """Replace the scope's task state (None removes it)."""
+    conn.execute("DELETE FROM wm_tasks WHERE scope = ?", (scope,))
+    if task is not None:
+        conn.execute(
+            f"INSERT INTO wm_tasks (scope, {_TASK_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (scope, *msgspec.structs.astuple(task)),
+        )
+
+
+# -- scratchpad -----------------------------------------------------------------
+
+
+def append_scratch(
+    conn: apsw.Connection, scope: str, text: str, ts: float, capacity: int
+) -> tuple[int, int]:
+    """Append a line; drop the oldest beyond ``capacity``. Returns (n, how many dropped)."""
+    n = conn.execute(
+        "SELECT coalesce(max(n), 0) + 1 FROM wm_scratch WHERE scope = ?", (scope,)
+    ).fetchone()[0]
+    conn.execute(
+        "INSERT INTO wm_scratch (scope, n, text, ts) VALUES (?, ?, ?, ?)", (scope, n, text, ts)
+    )
+    conn.execute("DELETE FROM wm_scratch WHERE scope = ? AND n <= ?", (scope, n - capacity))
+    return n, conn.changes()
+
+
+def read_scratch(conn: apsw.Connection, scope: str, last: int | None) -> list[ScratchRecord]:
+    """The scratchpad oldest first; only the newest ``last`` lines when given."""
+    rows = conn.execute(
+        "SELECT n, text, ts FROM wm_scratch WHERE scope = ? ORDER BY n DESC LIMIT ?",
+        (scope, -1 if last is None else last),
+    )
+    return [ScratchRecord(*r) for r in reversed(list(rows))]
+
+
+def clear_scratch(conn: apsw.Connection, scope: str) -> int:
+    conn.execute("DELETE FROM wm_scratch WHERE scope = ?", (scope,))
+    return conn.changes()
+
+
+# -- checkpoints ----------------------------------------------------------------
+
+
+def create_checkpoint(
+    conn: apsw.Connection, scope: str, checkpoint_id: str, label: str | None, now: float
+) -> CheckpointRecord:
+    """Snapshot the scope's keys (expired ones included, expiry kept), task and scratchpad."""
+    keys = conn.execute(
+        f"SELECT {_KEY_COLUMNS} FROM wm_keys WHERE scope = ? ORDER BY key", (scope,)
+    )
+    snapshot = _Snapshot(
+        keys=[KeyRecord(*r) for r in keys],
+        task=load_task(conn, scope),
+        scratch=read_scratch(conn, scope, None),
+    )
+    blob = _snapshot_encoder.encode(snapshot)
+    conn.execute(
+        "INSERT INTO wm_checkpoints (id, scope, label, created, size, blob) VALUES (?, ?, ?, ?, ?, ?)",
+        (checkpoint_id, scope, label, now, len(blob), blob),
+    )
+    return CheckpointRecord(id=checkpoint_id, label=label, created=now, size=len(blob))
+
+
+def restore_checkpoint(conn: apsw.Connection, scope: str, checkpoint_id: str) -> list[KeyRecord]:
+    """Make keys, task and scratchpad exactly as checkpointed; returns the keys as checkpointed.
+
+    Values and expiries come back exactly; each restored key's version moves
+    past both its checkpointed and its current version, so a compare-and-set
+    based on a read from before the restore fails instead of overwriting.
+    """
+    row = conn.execute(
+        "SELECT blob FROM wm_checkpoints WHERE id = ? AND scope = ?", (checkpoint_id, scope)
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"no checkpoint {checkpoint_id!r} in scope {scope!r}")
+    snapshot = _snapshot_decoder.decode(row[0])
+    current = dict(conn.execute("SELECT key, version FROM wm_keys WHERE scope = ?", (scope,)))
+    conn.execute("DELETE FROM wm_keys WHERE scope = ?", (scope,))
+    conn.executemany(
+        f"INSERT INTO wm_keys (scope, {_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
+        [
+            (
+                scope,
+                k.key,
+                k.value,
+                max(k.version, current.get(k.key, 0)) + 1,
+                k.expires_at,
+                k.updated,
+            )
+            for k in snapshot.keys
+        ],
+    )
+    save_task(conn, scope, snapshot.task)
+    clear_scratch(conn, scope)
+    conn.executemany(
+        "INSERT INTO wm_scratch (scope, n, text, ts) VALUES (?, ?, ?, ?)",
+        [(scope, s.n, s.text, s.ts) for s in snapshot.scratch],
+    )
+    return snapshot.keys
+
+
+def list_checkpoints(conn: apsw.Connection, scope: str) -> list[CheckpointRecord]:
+    """The scope's checkpoints, newest first."""
+    rows = conn.execute(
+        "SELECT id, label, created, size FROM wm_checkpoints WHERE scope = ?"
+        " ORDER BY created DESC, rowid DESC",
+        (scope,),
+    )
+    return [CheckpointRecord(id=r[0], label=r[1], created=r[2], size=r[3]) for r in rows]
+
+
+def delete_checkpoint(conn: apsw.Connection, scope: str, checkpoint_id: str) -> None:
+    conn.execute("DELETE FROM wm_checkpoints WHERE id = ? AND scope = ?", (checkpoint_id, scope))
+    if not conn.changes():
+        raise NotFound(f"no checkpoint {checkpoint_id!r} in scope {scope!r}")

@@ -1,0 +1,110 @@
+"""Scope actors in process with real SQLite: batching, passivation, the TTL sweeper, names."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import trio
+
+from reverie.actors import (
+    Envelope,
+    ExpirySweeper,
+    ScopeRegistry,
+    Services,
+    SetKey,
+    scope_chain,
+    validate_key,
+)
+from reverie.config import Conflict, InvalidArgument, load_config
+from reverie.store import Clock, Database, TokenCounter
+
+
+def test_scope_chain_drops_two_levels_per_step_then_global() -> None:
+    assert scope_chain("project/p/agent/a/session/s") == [
+        "project/p/agent/a/session/s",
+        "project/p/agent/a",
+        "project/p",
+        "global",
+    ]
+    assert scope_chain("project/p") == ["project/p", "global"]
+    assert scope_chain("global") == ["global"]
+    assert scope_chain("scratch") == ["scratch", "global"]
+
+
+@pytest.mark.parametrize("key", ["", "_private", "x" * 257, "tab\there"])
+def test_bad_keys_are_invalid(key: str) -> None:
+    with pytest.raises(InvalidArgument):
+        validate_key(key)
+
+
+@pytest.mark.trio
+async def test_sweeper_waits_for_the_clock_and_wakes_for_an_earlier_deadline(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    offset = tmp_path / "offset"
+    offset.write_text("0")
+    clock = Clock(offset)
+    swept: list[tuple[str, list[str]]] = []
+    changed = trio.Event()
+
+    async def sweep(scope: str, keys: list[str]) -> None:
+        swept.append((scope, keys))
+        changed.set()
+
+    sweeper = ExpirySweeper(clock, sweep)
+    now = clock.now()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(sweeper.run, [(now + 100, "a", "late")])
+        sweeper.schedule(now + 50, "b", "early")
+        await trio.sleep(30)  # virtual seconds: the test clock has not moved
+        assert swept == []
+        offset.write_text("60")
+        await changed.wait()
+        assert swept == [("b", ["early"])]
+        changed = trio.Event()
+        offset.write_text("101")
+        await changed.wait()
+        assert swept == [("b", ["early"]), ("a", ["late"])]
+        assert len(sweeper) == 0
+        nursery.cancel_scope.cancel()
+
+
+async def _registry_session(tmp_path: Path) -> None:
+    config = load_config(
+        env={
+            "REVERIE_DAEMON__DATA_DIR": str(tmp_path),
+            "REVERIE_SESSIONS__PASSIVATE_AFTER": "0.2",
+        }
+    )
+    db = Database(tmp_path / "wm.sqlite3", durability="process")
+    await db.open()
+    services = Services(config=config, db=db, tokens=TokenCounter(config.consolidation.tokenizer))
+    scopes = ScopeRegistry(services, Clock())
+    send, receive = trio.open_memory_channel[object](16)
+
+    async def write(request: SetKey) -> None:
+        await scopes.send("project/p", Envelope(request, send.send_nowait))
+
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(scopes.run)
+            await write(SetKey("k", 1, expected_version=0))
+            await write(SetKey("k", 2, expected_version=0))
+            await write(SetKey("j", 3))
+            outcomes = [await receive.receive() for _ in range(3)]
+            assert outcomes[0] == 1 and outcomes[2] == 1
+            assert isinstance(outcomes[1], Conflict)  # refused alone; the others committed
+            assert scopes.live == 1
+            with trio.fail_after(10):
+                while scopes.live:
+                    await trio.sleep(0.01)  # passivation after 0.2 s idle
+            await write(SetKey("k", 5, expected_version=1))
+            assert await receive.receive() == 2  # the new actor sees the committed state
+            nursery.cancel_scope.cancel()
+    finally:
+        await db.close()
+
+
+def test_batched_writes_fail_alone_and_a_passivated_scope_resumes(tmp_path: Path) -> None:
+    trio.run(_registry_session, tmp_path)
