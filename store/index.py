@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
@@ -125,7 +126,7 @@ class SearchIndex:
         with self._lock, _wrapped("open"):
             self.path.mkdir(parents=True, exist_ok=True)
             self._db = lancedb.connect(str(self.path))
-            if _TABLE not in self._db.table_names():
+            if _TABLE not in self._db.list_tables().tables:
                 self._create()
                 return
             self._table = self._db.open_table(_TABLE)
@@ -233,7 +234,9 @@ class SearchIndex:
         Only this process may use the directory: old versions vanish at once.
         """
         table = self._ready()
-        with _wrapped("optimize"):
+        with _wrapped("optimize"), warnings.catch_warnings():
+            # LanceDB warns that old versions go at once: that is the point here.
+            warnings.filterwarnings("ignore", message=r"optimize\(cleanup_older_than=0\)")
             table.optimize(cleanup_older_than=timedelta(0))
 
     def count(self) -> int:
