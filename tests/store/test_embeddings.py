@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import logging
+from concurrent.futures import ThreadPoolExecutor
 
 import httpx
 import numpy as np
@@ -148,3 +150,16 @@ def test_openai_connection_failure_is_embedding_error() -> None:
 
     with pytest.raises(EmbeddingError, match="ConnectError"):
         _openai(httpx.MockTransport(refuse)).embed(["x"])
+
+
+def test_concurrent_first_embeds_load_the_model_once(caplog: pytest.LogCaptureFixture) -> None:
+    fresh = LocalEmbedder()
+    texts = [f"sentence number {n} about concurrency" for n in range(8)]
+    with (
+        caplog.at_level(logging.INFO, logger="reverie.store.embeddings"),
+        ThreadPoolExecutor(max_workers=4) as pool,
+    ):
+        results = list(pool.map(lambda t: fresh.embed([t])[0], texts))
+    loads = [r for r in caplog.records if r.getMessage().startswith("loaded embedding model")]
+    assert len(loads) == 1
+    np.testing.assert_allclose(np.stack(results), fresh.embed(texts), atol=1e-5)

@@ -16,6 +16,7 @@ from reverie.store import (
     SearchHit,
     SearchIndex,
     StoreError,
+    doc_matches,
     rank_by_vector,
     reciprocal_rank_fusion,
     search_delta,
@@ -308,3 +309,13 @@ def test_rrf_scores_by_rank_and_breaks_ties_by_uid() -> None:
     fused = reciprocal_rank_fusion([by_vec, list(reversed(by_vec))], limit=3)
     assert _uids(fused) == ["a", "c", "b"]
     assert fused[0].score == pytest.approx(1 / 61 + 1 / 63)
+
+
+def test_doc_matches_applies_every_filter() -> None:
+    doc = _doc("m", "text", scope=NASTY, session="s9", ts=10.0, kind="episode")
+    assert doc_matches(doc, scope=NASTY, session="s9", kinds=["episode"], since=10.0, until=10.5)
+    assert not doc_matches(doc, scope="a")
+    assert not doc_matches(doc, session="s1")
+    assert not doc_matches(doc, kinds=["message", "fact"])
+    assert not doc_matches(doc, since=10.5)
+    assert not doc_matches(doc, until=10.0)
