@@ -50,7 +50,6 @@ Mode = Literal["hybrid", "vector", "text"]
 _TABLE = "docs"
 _KINDS = frozenset({"message", "episode", "fact"})
 _META_MODEL = b"reverie.model_id"
-_META_DIM = b"reverie.dimension"
 # Bounds for hostile queries: MiniLM reads at most 256 tokens anyway, and a
 # BM25 query of more than a few dozen terms ranks no better, only slower.
 MAX_QUERY_CHARS = 2000
@@ -106,20 +105,27 @@ class SearchIndex:
             pa.field("message_ids", pa.list_(pa.string()), nullable=False),
             pa.field("source", pa.string(), nullable=False),
         ]
-        meta = {
-            _META_MODEL: self.embedder.model_id.encode(),
-            _META_DIM: str(self.embedder.dimension).encode(),
-        }
-        return pa.schema(fields, metadata=meta)
+        # The dimension is in the vector column's type; only the model needs metadata.
+        return pa.schema(fields, metadata={_META_MODEL: self.embedder.model_id.encode()})
 
     def _create(self) -> None:
-        table = self._db.create_table(_TABLE, schema=self._schema())
-        for column in ("scope", "session", "kind"):
-            table.create_index(column, config=Bitmap())
-        table.create_index("text", config=FTS())
-        self._table = table
+        self._table = self._db.create_table(_TABLE, schema=self._schema())
         self._stale = False
+        self._ensure_indexes()
         log.info("created search index %s for %s", self.path, self.embedder.model_id)
+
+    def _ensure_indexes(self) -> None:
+        """Create whichever scalar or FTS index is missing (a crash may have left one out).
+
+        Rows appended after an index was built are still searched (unindexed
+        rows are scanned); ``optimize()`` folds them into the indexes.
+        """
+        have = {tuple(ix.columns) for ix in self._table.list_indices()}
+        for column in ("scope", "session", "kind"):
+            if (column,) not in have:
+                self._table.create_index(column, config=Bitmap())
+        if ("text",) not in have:
+            self._table.create_index("text", config=FTS())
 
     def open(self) -> None:
         """Create the table (and its indexes) or open it and check its embedder."""
@@ -130,6 +136,7 @@ class SearchIndex:
                 self._create()
                 return
             self._table = self._db.open_table(_TABLE)
+            self._ensure_indexes()
             schema = self._table.schema
             meta = schema.metadata or {}
             model = meta.get(_META_MODEL, b"").decode()

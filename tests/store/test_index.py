@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import lancedb
 import numpy as np
 import numpy.typing as npt
 import pytest
@@ -319,3 +320,19 @@ def test_doc_matches_applies_every_filter() -> None:
     assert not doc_matches(doc, kinds=["message", "fact"])
     assert not doc_matches(doc, since=10.5)
     assert not doc_matches(doc, until=10.0)
+
+
+def test_open_recreates_missing_indexes(index: SearchIndex, embedder: LocalEmbedder) -> None:
+    table = lancedb.connect(str(index.path)).open_table("docs")
+    for ix in table.list_indices():
+        table.drop_index(ix.name)
+    reopened = SearchIndex(index.path, embedder)
+    reopened.open()
+    table.checkout_latest()
+    assert {tuple(ix.columns) for ix in table.list_indices()} == {
+        ("scope",),
+        ("session",),
+        ("kind",),
+        ("text",),
+    }
+    assert _uids(reopened.search("7Q93KX", mode="text")) == ["rare"]
