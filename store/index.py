@@ -1,0 +1,365 @@
+"""The search index: messages, history episodes and memory facts in one LanceDB table.
+
+The index is derived data: SQLite and the Markdown memory tree are the truth,
+and everything here can be dropped and rebuilt from them. It lives in its own
+directory so that rebuilding is ``reset()`` followed by re-adding.
+
+The table's schema metadata records the embedder's ``model_id`` and
+``dimension``. An index built by another embedder is reported ``stale`` and
+refuses reads and writes until ``reset()``: vectors of two models are never
+mixed in one table.
+
+Filters are ``lancedb.expr`` expressions (typed literals, not SQL text), so
+scope and session names, which are arbitrary client strings, cannot change
+the query. They are applied before ranking (prefilter), so a search in one
+scope never sees or returns another scope's rows.
+
+The class is synchronous and blocking; the daemon calls it from a worker
+thread. Appends should come in batches: each ``add`` writes one fragment
+and ``optimize()`` folds fragments together.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import warnings
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+import lancedb
+import numpy as np
+import pyarrow as pa
+from lancedb.expr import Expr, col, lit
+from lancedb.index import FTS, Bitmap
+
+from reverie.config import InvalidArgument, ReverieError
+
+from .embeddings import Embedder
+from .errors import StoreError
+from .ranking import IndexDoc, SearchHit, reciprocal_rank_fusion, text_terms
+
+__all__ = ["IndexStale", "SearchIndex"]
+
+log = logging.getLogger(__name__)
+
+Mode = Literal["hybrid", "vector", "text"]
+_TABLE = "docs"
+_KINDS = frozenset({"message", "episode", "fact"})
+_META_MODEL = b"reverie.model_id"
+# Bounds for hostile queries: MiniLM reads at most 256 tokens anyway, and a
+# BM25 query of more than a few dozen terms ranks no better, only slower.
+MAX_QUERY_CHARS = 2000
+MAX_QUERY_TERMS = 64
+MAX_K = 1000
+_HIT_COLUMNS = ["uid", "kind", "text", "scope", "session", "ts", "message_ids", "source"]
+
+
+class IndexStale(StoreError):
+    """The index was built by another embedder; ``reset()`` it and re-add its documents."""
+
+    code: ClassVar[str] = "store.index_stale"
+
+
+@contextmanager
+def _wrapped(what: str) -> Iterator[None]:
+    """LanceDB, Arrow and OS errors leave as StoreError; reverie's own pass through."""
+    try:
+        yield
+    except ReverieError:
+        raise
+    except Exception as exc:
+        raise StoreError(f"search index {what} failed: {type(exc).__name__}: {exc}") from exc
+
+
+def _fts_query(query: str) -> str:
+    """The query as plain words: no operator, quote or NUL reaches the FTS parser."""
+    return " ".join(text_terms(query)[:MAX_QUERY_TERMS])
+
+
+class SearchIndex:
+    """The LanceDB table under ``path``; call ``open()`` before anything else."""
+
+    def __init__(self, path: Path, embedder: Embedder) -> None:
+        self.path = path
+        self.embedder = embedder
+        self._lock = threading.Lock()
+        self._db: Any = None
+        self._table: Any = None
+        self._stale = False
+
+    # -- lifecycle -----------------------------------------------------------
+
+    def _schema(self) -> pa.Schema:
+        fields = [
+            pa.field("uid", pa.string(), nullable=False),
+            pa.field("kind", pa.string(), nullable=False),
+            pa.field("text", pa.string(), nullable=False),
+            pa.field("vector", pa.list_(pa.float32(), self.embedder.dimension), nullable=False),
+            pa.field("scope", pa.string(), nullable=False),
+            pa.field("session", pa.string(), nullable=False),
+            pa.field("ts", pa.float64(), nullable=False),
+            pa.field("message_ids", pa.list_(pa.string()), nullable=False),
+            pa.field("source", pa.string(), nullable=False),
+        ]
+        # The dimension is in the vector column's type; only the model needs metadata.
+        return pa.schema(fields, metadata={_META_MODEL: self.embedder.model_id.encode()})
+
+    def _create(self) -> None:
+        self._table = self._db.create_table(_TABLE, schema=self._schema())
+        self._stale = False
+        self._ensure_indexes()
+        log.info("created search index %s for %s", self.path, self.embedder.model_id)
+
+    def _ensure_indexes(self) -> None:
+        """Create whichever scalar or FTS index is missing (a crash may have left one out).
+
+        Rows appended after an index was built are still searched (unindexed
+        rows are scanned); ``optimize()`` folds them into the indexes.
+        """
+        have = {tuple(ix.columns) for ix in self._table.list_indices()}
+        for column in ("scope", "session", "kind"):
+            if (column,) not in have:
+                self._table.create_index(column, config=Bitmap())
+        if ("text",) not in have:
+            self._table.create_index("text", config=FTS())
+
+    def open(self) -> None:
+        """Create the table (and its indexes) or open it and check its embedder."""
+        with self._lock, _wrapped("open"):
+            self.path.mkdir(parents=True, exist_ok=True)
+            self._db = lancedb.connect(str(self.path))
+            if _TABLE not in self._db.list_tables().tables:
+                self._create()
+                return
+            self._table = self._db.open_table(_TABLE)
+            self._ensure_indexes()
+            schema = self._table.schema
+            meta = schema.metadata or {}
+            model = meta.get(_META_MODEL, b"").decode()
+            dim = schema.field("vector").type.list_size
+            self._stale = model != self.embedder.model_id or dim != self.embedder.dimension
+            if self._stale:
+                log.warning(
+                    "search index %s was built by %s (%d dims), not %s (%d dims); it needs a reset",
+                    self.path,
+                    model or "an unknown embedder",
+                    dim,
+                    self.embedder.model_id,
+                    self.embedder.dimension,
+                )
+
+    def reset(self) -> None:
+        """Drop every row and recreate the table for the current embedder."""
+        with self._lock, _wrapped("reset"):
+            self._require_open()
+            self._db.drop_table(_TABLE)
+            self._create()
+
+    @property
+    def stale(self) -> bool:
+        """True when the stored vectors come from another embedder than ours."""
+        return self._stale
+
+    def _require_open(self) -> None:
+        if self._db is None:
+            raise StoreError("search index used before open()")
+
+    def _ready(self) -> Any:
+        self._require_open()
+        if self._stale:
+            raise IndexStale(f"search index {self.path} was built by another embedder; reset it")
+        return self._table
+
+    # -- writes --------------------------------------------------------------
+
+    def add(self, docs: list[IndexDoc]) -> None:
+        """Embed and upsert ``docs`` in one table write; a known uid is replaced.
+
+        Within one call the last doc with a given uid wins.
+        """
+        table = self._ready()
+        unique = list({d.uid: d for d in docs}.values())
+        if not unique:
+            return
+        bad = {d.kind for d in unique} - _KINDS
+        if bad:
+            raise InvalidArgument(f"unknown document kind(s) {sorted(bad)}; use {sorted(_KINDS)}")
+        vectors = self.embedder.embed([d.text for d in unique])
+        dim = self.embedder.dimension
+        if vectors.shape != (len(unique), dim):
+            raise StoreError(
+                f"embedder returned shape {vectors.shape}, expected ({len(unique)}, {dim})"
+            )
+        columns = {
+            "uid": pa.array([d.uid for d in unique], pa.string()),
+            "kind": pa.array([d.kind for d in unique], pa.string()),
+            "text": pa.array([d.text for d in unique], pa.string()),
+            "vector": pa.FixedSizeListArray.from_arrays(
+                pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1)), dim
+            ),
+            "scope": pa.array([d.scope for d in unique], pa.string()),
+            "session": pa.array([d.session for d in unique], pa.string()),
+            "ts": pa.array([d.ts for d in unique], pa.float64()),
+            "message_ids": pa.array([list(d.message_ids) for d in unique], pa.list_(pa.string())),
+            "source": pa.array([d.source for d in unique], pa.string()),
+        }
+        batch = pa.Table.from_pydict(columns, schema=self._schema())
+        with _wrapped("add"):
+            (
+                table.merge_insert("uid")
+                .when_matched_update_all()
+                .when_not_matched_insert_all()
+                .execute(batch)
+            )
+
+    def _delete(self, where: Expr, what: str) -> None:
+        table = self._ready()
+        with _wrapped(what):
+            table.delete(where)
+
+    def delete_session(self, session: str) -> None:
+        """Remove every doc of ``session`` (messages and episodes it produced)."""
+        self._delete(col("session") == lit(session), "delete_session")
+
+    def delete_scope(self, scope: str) -> None:
+        """Remove every doc of ``scope``."""
+        self._delete(col("scope") == lit(scope), "delete_scope")
+
+    def delete_uids(self, uids: Iterable[str]) -> None:
+        """Remove the docs with these uids; unknown uids are ignored."""
+        wanted = sorted(set(uids))
+        if wanted:
+            self._delete(col("uid").isin(wanted), "delete_uids")
+
+    def optimize(self) -> None:
+        """Fold fragments together, refresh indexes and drop old versions.
+
+        Only this process may use the directory: old versions vanish at once.
+        """
+        table = self._ready()
+        with _wrapped("optimize"), warnings.catch_warnings():
+            # LanceDB warns that old versions go at once: that is the point here.
+            warnings.filterwarnings("ignore", message=r"optimize\(cleanup_older_than=0\)")
+            table.optimize(cleanup_older_than=timedelta(0))
+
+    def count(self) -> int:
+        table = self._ready()
+        with _wrapped("count"):
+            return int(table.count_rows())
+
+    # -- search --------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        *,
+        scope: str | None = None,
+        session: str | None = None,
+        kinds: Iterable[str] | None = None,
+        k: int = 10,
+        since: float | None = None,
+        until: float | None = None,
+        mode: Mode = "hybrid",
+    ) -> list[SearchHit]:
+        """The ``k`` best docs matching every given filter (``since <= ts < until``).
+
+        ``hybrid`` fuses the vector and BM25 rankings by reciprocal rank
+        (k = 60, ties by uid); if the query has no searchable word left it is
+        the vector ranking alone. Scores: cosine similarity (vector), BM25
+        (text), fused RRF score (hybrid).
+        """
+        if mode not in ("hybrid", "vector", "text"):
+            raise InvalidArgument(f"unknown search mode {mode!r}; use hybrid, vector or text")
+        if not 1 <= k <= MAX_K:
+            raise InvalidArgument(f"k must be between 1 and {MAX_K}, not {k}")
+        kind_list = None if kinds is None else sorted(set(kinds))
+        if kind_list is not None and not set(kind_list) <= _KINDS:
+            raise InvalidArgument(
+                f"unknown kind(s) {sorted(set(kind_list) - _KINDS)}; use {sorted(_KINDS)}"
+            )
+        text = query[:MAX_QUERY_CHARS].replace("\x00", " ")
+        if not text.strip():
+            raise InvalidArgument("the search query is empty")
+        table = self._ready()
+        if kind_list == []:
+            return []
+        where = _filter(scope=scope, session=session, kinds=kind_list, since=since, until=until)
+        depth = k if mode != "hybrid" else min(MAX_K, max(4 * k, 40))
+        fts = _fts_query(text)
+        by_vector = [] if mode == "text" else self._vector_hits(table, text, where, depth)
+        by_text = [] if mode == "vector" or not fts else self._text_hits(table, fts, where, depth)
+        if mode == "vector":
+            return by_vector
+        if mode == "text":
+            return by_text
+        return reciprocal_rank_fusion([by_vector, by_text], limit=k)
+
+    def _vector_hits(
+        self, table: Any, text: str, where: Expr | None, limit: int
+    ) -> list[SearchHit]:
+        vector = self.embedder.embed([text])[0]
+        with _wrapped("vector search"):
+            builder = table.search(vector, query_type="vector").distance_type("cosine")
+            if where is not None:
+                builder = builder.where(where, prefilter=True)
+            rows = builder.select([*_HIT_COLUMNS, "_distance"]).limit(limit).to_arrow().to_pylist()
+        return _hits(rows, lambda row: 1.0 - float(row["_distance"]))
+
+    def _text_hits(self, table: Any, fts: str, where: Expr | None, limit: int) -> list[SearchHit]:
+        with _wrapped("text search"):
+            builder = table.search(fts, query_type="fts")
+            if where is not None:
+                builder = builder.where(where, prefilter=True)
+            rows = builder.select([*_HIT_COLUMNS, "_score"]).limit(limit).to_arrow().to_pylist()
+        return _hits(rows, lambda row: float(row["_score"]))
+
+
+def _filter(
+    *,
+    scope: str | None,
+    session: str | None,
+    kinds: list[str] | None,
+    since: float | None,
+    until: float | None,
+) -> Expr | None:
+    parts: list[Expr] = []
+    if scope is not None:
+        parts.append(col("scope") == lit(scope))
+    if session is not None:
+        parts.append(col("session") == lit(session))
+    if kinds is not None:
+        parts.append(col("kind").isin(kinds))
+    if since is not None:
+        parts.append(col("ts") >= lit(float(since)))
+    if until is not None:
+        parts.append(col("ts") < lit(float(until)))
+    if not parts:
+        return None
+    where = parts[0]
+    for part in parts[1:]:
+        where = where & part
+    return where
+
+
+def _hits(rows: list[dict[str, Any]], score: Callable[[dict[str, Any]], float]) -> list[SearchHit]:
+    """Rows to hits, ordered by score then uid so equal scores never reorder."""
+    hits = [
+        SearchHit(
+            uid=row["uid"],
+            kind=row["kind"],
+            text=row["text"],
+            score=score(row),
+            scope=row["scope"],
+            session=row["session"],
+            ts=row["ts"],
+            message_ids=list(row["message_ids"] or []),
+            source=row["source"],
+        )
+        for row in rows
+    ]
+    hits.sort(key=lambda h: (-h.score, h.uid))
+    return hits

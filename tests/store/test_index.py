@@ -1,0 +1,338 @@
+"""The LanceDB search index, on real LanceDB in tmp_path with the real local model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import lancedb
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from reverie.config import InvalidArgument
+from reverie.store import (
+    IndexDoc,
+    IndexStale,
+    LocalEmbedder,
+    SearchHit,
+    SearchIndex,
+    StoreError,
+    doc_matches,
+    rank_by_vector,
+    reciprocal_rank_fusion,
+    search_delta,
+)
+
+NASTY = "o'brien\"; DROP TABLE docs; --"
+INJECT = "a' OR '1'='1"
+
+CORPUS = {
+    "rare": "Vaszary handled 7Q93KX.",
+    "t1": "Support ticket 7Q39KX was closed by the help desk.",
+    "t2": "Ticket 7Q93XK was closed yesterday after the fix.",
+    "t3": "The support ticket was closed once the bug was fixed.",
+    "t4": "Closed tickets are archived after thirty days.",
+    "t5": "Ticket 7Q93KZ was reopened by the customer.",
+    "t6": "Ticket 7Q94KX is waiting for a reply.",
+    "para": "The kitten naps on the couch after lunch.",
+    "d1": "Quarterly revenue grew by twelve percent.",
+    "d2": "Remember to water the tomato plants every morning.",
+    "d3": "The train to Lyon leaves at nine.",
+}
+
+
+def _doc(
+    uid: str,
+    text: str,
+    *,
+    scope: str = "a",
+    session: str = "s1",
+    ts: float = 0.0,
+    kind: str = "message",
+) -> IndexDoc:
+    return IndexDoc(
+        uid=uid,
+        kind=kind,
+        text=text,
+        scope=scope,
+        session=session,
+        ts=ts,
+        message_ids=[uid],
+        source="messages",
+    )  # type: ignore[arg-type]
+
+
+@pytest.fixture
+def index(tmp_path: Path, embedder: LocalEmbedder) -> SearchIndex:
+    idx = SearchIndex(tmp_path / "index", embedder)
+    idx.open()
+    idx.add([_doc(uid, text, ts=float(n)) for n, (uid, text) in enumerate(CORPUS.items())])
+    return idx
+
+
+def _uids(hits: list[SearchHit]) -> list[str]:
+    return [h.uid for h in hits]
+
+
+class FakeEmbedder:
+    """Another vector space (8 dims): stands in for a changed embedding configuration."""
+
+    model_id = "fake-8"
+    dimension = 8
+
+    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        rows = np.ones((len(texts), self.dimension), dtype=np.float32)
+        for i, text in enumerate(texts):
+            rows[i, len(text) % self.dimension] += 1.0
+        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def test_added_docs_are_found_with_their_fields(index: SearchIndex) -> None:
+    assert index.count() == len(CORPUS)
+    (hit, *_) = index.search("watering tomatoes in the morning", k=3)
+    assert hit.uid == "d2"
+    assert (hit.kind, hit.text, hit.scope, hit.session) == ("message", CORPUS["d2"], "a", "s1")
+    assert (hit.ts, hit.message_ids, hit.source) == (9.0, ["d2"], "messages")
+
+
+def test_hybrid_finds_paraphrase_that_text_mode_misses(index: SearchIndex) -> None:
+    query = "a young cat sleeping on the sofa"
+    assert "para" not in _uids(index.search(query, mode="text", k=3))
+    assert _uids(index.search(query, mode="vector", k=1)) == ["para"]
+    assert "para" in _uids(index.search(query, mode="hybrid", k=3))
+
+
+def test_hybrid_finds_rare_identifier_that_vector_mode_misses(index: SearchIndex) -> None:
+    query = "ticket 7Q93KX"
+    assert "rare" not in _uids(index.search(query, mode="vector", k=3))
+    assert _uids(index.search(query, mode="text", k=3))[0] == "rare"
+    assert "rare" in _uids(index.search(query, mode="hybrid", k=3))
+
+
+def test_adding_a_known_uid_replaces_the_doc(index: SearchIndex) -> None:
+    index.add(
+        [_doc("d3", "The ferry to Zanzibar leaves at noon."), _doc("new", "brand new zebra row")]
+    )
+    assert index.count() == len(CORPUS) + 1
+    assert _uids(index.search("Lyon", mode="text")) == []
+    assert _uids(index.search("Zanzibar", mode="text")) == ["d3"]
+
+
+def test_last_doc_wins_within_one_add(index: SearchIndex) -> None:
+    index.add([_doc("dup", "first version pelican"), _doc("dup", "second version flamingo")])
+    assert _uids(index.search("pelican", mode="text")) == []
+    assert _uids(index.search("flamingo", mode="text")) == ["dup"]
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "vector", "text"])
+def test_scope_filter_isolates_scopes_with_hostile_names(index: SearchIndex, mode: str) -> None:
+    index.add(
+        [
+            _doc("n1", "ticket 7Q93KX belongs to the nasty scope", scope=NASTY),
+            _doc("n2", "a kitten on the couch in the nasty scope", scope=NASTY + "x"),
+            _doc("n3", "ticket 7Q93KX for the injection scope", scope=INJECT),
+        ]
+    )
+    for query in ("ticket 7Q93KX", "kitten couch"):
+        in_nasty = index.search(query, scope=NASTY, mode=mode, k=50)  # type: ignore[arg-type]
+        assert {h.scope for h in in_nasty} <= {NASTY}
+        in_a = index.search(query, scope="a", mode=mode, k=50)  # type: ignore[arg-type]
+        assert {h.scope for h in in_a} == {"a"}
+        in_inject = index.search(query, scope=INJECT, mode=mode, k=50)  # type: ignore[arg-type]
+        assert {h.scope for h in in_inject} <= {INJECT}
+    assert _uids(index.search("ticket 7Q93KX", scope=NASTY, mode=mode, k=50)) == ["n1"]  # type: ignore[arg-type]
+    assert _uids(index.search("ticket 7Q93KX", scope=INJECT, mode=mode, k=50)) == ["n3"]  # type: ignore[arg-type]
+    assert index.search("kitten", scope="no such scope", mode=mode) == []  # type: ignore[arg-type]
+
+
+def test_session_kind_and_time_filters(index: SearchIndex) -> None:
+    index.add(
+        [
+            _doc("other", "ticket 7Q93KX in another session", session=NASTY, ts=100.0),
+            _doc("ep", "ticket 7Q93KX episode summary", session=NASTY, ts=200.0, kind="episode"),
+        ]
+    )
+    assert set(_uids(index.search("ticket 7Q93KX", session=NASTY, k=50))) == {"other", "ep"}
+    assert _uids(index.search("ticket 7Q93KX", session=NASTY, kinds=["episode"], k=50)) == ["ep"]
+    assert _uids(index.search("ticket 7Q93KX", session=NASTY, since=150.0, k=50)) == ["ep"]
+    assert _uids(index.search("ticket 7Q93KX", session=NASTY, until=200.0, k=50)) == ["other"]
+    assert index.search("ticket", kinds=[], k=50) == []
+    assert {h.session for h in index.search("ticket", session="s1", k=50)} == {"s1"}
+
+
+@pytest.mark.parametrize("query", ["", "   \n", "\x00"])
+def test_empty_query_is_invalid_argument(index: SearchIndex, query: str) -> None:
+    with pytest.raises(InvalidArgument):
+        index.search(query)
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "vector", "text"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        '"*:(){}[]^~AND OR NOT',
+        "ticket\x007Q93KX",
+        'title:ticket AND (7Q93KX OR "closed")~2^3 -fix +*',
+        "7Q93KX " * 200_000,  # ~1.4 MB
+        "'; DROP TABLE docs; --",
+    ],
+)
+def test_hostile_queries_never_crash(index: SearchIndex, query: str, mode: str) -> None:
+    hits = index.search(query, mode=mode, k=5)  # type: ignore[arg-type]
+    assert len(hits) <= 5
+    assert all(h.uid in CORPUS for h in hits)
+
+
+def test_operator_only_query_falls_back_to_vector_ranking(index: SearchIndex) -> None:
+    query = '"*:(){}[]^~'
+    assert index.search(query, mode="text") == []
+    assert _uids(index.search(query, mode="hybrid", k=4)) == _uids(
+        index.search(query, mode="vector", k=4)
+    )
+
+
+def test_rare_identifier_survives_nul_and_operators(index: SearchIndex) -> None:
+    assert _uids(index.search('"7Q93KX\x00"^~', mode="text")) == ["rare"]
+
+
+@pytest.mark.parametrize(
+    ("k", "mode", "kinds"),
+    [(0, "hybrid", None), (1001, "hybrid", None), (5, "fuzzy", None), (5, "hybrid", ["note"])],
+)
+def test_bad_search_arguments_are_invalid(
+    index: SearchIndex, k: int, mode: str, kinds: list[str] | None
+) -> None:
+    with pytest.raises(InvalidArgument):
+        index.search("ticket", k=k, mode=mode, kinds=kinds)  # type: ignore[arg-type]
+
+
+def test_delete_session_scope_and_uids(index: SearchIndex) -> None:
+    index.add(
+        [
+            _doc("s2a", "ticket 7Q93KX second session", session="s2"),
+            _doc("b1", "ticket in scope b", scope="b"),
+        ]
+    )
+    index.delete_session("s2")
+    assert "s2a" not in _uids(index.search("ticket 7Q93KX", k=50))
+    assert index.count() == len(CORPUS) + 1
+    index.delete_uids(["rare", "t1", "unknown"])
+    assert index.count() == len(CORPUS) - 1
+    assert _uids(index.search("7Q93KX", mode="text", k=50)) == []
+    index.delete_scope("a")
+    assert index.count() == 1
+    assert _uids(index.search("ticket", k=50)) == ["b1"]
+
+
+def test_identical_searches_give_identical_order_and_ties_go_by_uid(index: SearchIndex) -> None:
+    index.add([_doc(f"twin{n}", "identical twin sentence about walruses") for n in (3, 1, 2)])
+    first = index.search("walruses", k=3)
+    assert _uids(first) == ["twin1", "twin2", "twin3"]
+    for mode in ("hybrid", "vector", "text"):
+        runs = [index.search("ticket closed 7Q93KX", mode=mode, k=8) for _ in range(3)]  # type: ignore[arg-type]
+        assert runs[0] == runs[1] == runs[2]
+
+
+def test_optimize_keeps_every_row_searchable(index: SearchIndex) -> None:
+    for n in range(5):
+        index.add([_doc(f"batch{n}", f"batch number {n} about heron{n}")])
+    before = index.search("ticket 7Q93KX", k=5)
+    index.optimize()
+    assert index.count() == len(CORPUS) + 5
+    assert index.search("ticket 7Q93KX", k=5) == before
+    assert _uids(index.search("heron4", mode="text")) == ["batch4"]
+
+
+def test_reopening_with_the_same_embedder_keeps_rows(
+    index: SearchIndex, embedder: LocalEmbedder
+) -> None:
+    again = SearchIndex(index.path, embedder)
+    again.open()
+    assert not again.stale
+    assert again.count() == len(CORPUS)
+
+
+def test_changed_embedder_marks_stale_and_reset_recreates(index: SearchIndex) -> None:
+    other = SearchIndex(index.path, FakeEmbedder())
+    other.open()
+    assert other.stale
+    with pytest.raises(IndexStale):
+        other.add([_doc("x", "anything")])
+    with pytest.raises(IndexStale):
+        other.search("anything")
+    other.reset()
+    assert not other.stale
+    assert other.count() == 0
+    other.add([_doc("x", "anything at all"), _doc("y", "something else")])
+    assert set(_uids(other.search("anything", mode="vector", k=5))) == {"x", "y"}
+    reopened = SearchIndex(index.path, FakeEmbedder())
+    reopened.open()
+    assert not reopened.stale
+    assert reopened.count() == 2
+
+
+def test_use_before_open_is_store_error(tmp_path: Path, embedder: LocalEmbedder) -> None:
+    with pytest.raises(StoreError, match="before open"):
+        SearchIndex(tmp_path / "index", embedder).search("x")
+
+
+def test_lancedb_and_os_failures_become_store_error(
+    tmp_path: Path, embedder: LocalEmbedder
+) -> None:
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("a file where the index directory should be")
+    with pytest.raises(StoreError, match="open failed"):
+        SearchIndex(blocker, embedder).open()
+
+
+def test_search_delta_filters_and_fuses_like_the_index(embedder: LocalEmbedder) -> None:
+    docs = [_doc(uid, text) for uid, text in CORPUS.items()] + [
+        _doc("far", "ticket 7Q93KX elsewhere", scope="b")
+    ]
+    vectors = embedder.embed([d.text for d in docs])
+    query = "ticket 7Q93KX"
+    (qvec,) = embedder.embed([query])
+    hits = search_delta(query, qvec, docs, vectors, scope="a", k=3)
+    assert "rare" in _uids(hits)
+    assert {h.scope for h in search_delta(query, qvec, docs, vectors, scope="a", k=50)} == {"a"}
+    assert _uids(search_delta(query, qvec, docs, vectors, scope="b", mode="text")) == ["far"]
+    assert _uids(search_delta(query, qvec, docs, vectors, scope="a", mode="text", k=1)) == ["rare"]
+    assert "rare" not in _uids(
+        search_delta(query, qvec, docs, vectors, scope="a", mode="vector", k=3)
+    )
+
+
+def test_rrf_scores_by_rank_and_breaks_ties_by_uid() -> None:
+    a, b, c = (IndexDoc(uid=u, kind="fact", text=u, scope="s") for u in ("a", "b", "c"))
+    unit = np.eye(3, dtype=np.float32)
+    by_vec = rank_by_vector(unit[0], [c, b, a], unit[[2, 1, 0]], limit=3)
+    assert _uids(by_vec) == ["a", "b", "c"]
+    fused = reciprocal_rank_fusion([by_vec, list(reversed(by_vec))], limit=3)
+    assert _uids(fused) == ["a", "c", "b"]
+    assert fused[0].score == pytest.approx(1 / 61 + 1 / 63)
+
+
+def test_doc_matches_applies_every_filter() -> None:
+    doc = _doc("m", "text", scope=NASTY, session="s9", ts=10.0, kind="episode")
+    assert doc_matches(doc, scope=NASTY, session="s9", kinds=["episode"], since=10.0, until=10.5)
+    assert not doc_matches(doc, scope="a")
+    assert not doc_matches(doc, session="s1")
+    assert not doc_matches(doc, kinds=["message", "fact"])
+    assert not doc_matches(doc, since=10.5)
+    assert not doc_matches(doc, until=10.0)
+
+
+def test_open_recreates_missing_indexes(index: SearchIndex, embedder: LocalEmbedder) -> None:
+    table = lancedb.connect(str(index.path)).open_table("docs")
+    for ix in table.list_indices():
+        table.drop_index(ix.name)
+    reopened = SearchIndex(index.path, embedder)
+    reopened.open()
+    table.checkout_latest()
+    assert {tuple(ix.columns) for ix in table.list_indices()} == {
+        ("scope",),
+        ("session",),
+        ("kind",),
+        ("text",),
+    }
+    assert _uids(reopened.search("7Q93KX", mode="text")) == ["rare"]
