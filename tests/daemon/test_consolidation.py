@@ -125,13 +125,15 @@ def test_hard_tokens_consolidates_a_session_that_never_pauses(make_daemon) -> No
 
 
 def test_restart_rebuilds_timers(make_daemon) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(idle_after=1.5))
+    daemon: DaemonProcess = make_daemon(config=_config(idle_after=4.0))
     with daemon.client() as client:
         _turns(client, "s", 4)
+    quiet_since = time.monotonic()
     daemon.restart()
     with daemon.client() as client:
-        assert _jobs(client) == {}
-        _poll(lambda: _jobs(client).get("done") == 1)
+        if time.monotonic() - quiet_since < 3.5:  # still before the deadline: nothing ran yet
+            assert _jobs(client) == {}
+        _poll(lambda: _jobs(client).get("done") == 1)  # the timer survived the restart
 
 
 def test_nothing_vanishes_with_16_appenders_while_consolidating(

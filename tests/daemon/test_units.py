@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from reverie.config import ConfigError, DaemonConfig
+from reverie.config import ConfigError, DaemonConfig, default_data_dir
 from reverie.daemon.units import install_units, render_units
 
 REPO = Path(__file__).resolve().parents[2]
@@ -114,12 +114,14 @@ def test_user_units_listen_in_the_runtime_dir_and_keep_home_readable() -> None:
         "--data-dir",
         "%S/reverie",
         "--socket",
-        "%t/reverie/reverie.sock",
+        "%t/reverie.sock",
     ]
     assert "ProtectHome" not in service
     assert "User" not in service
     assert service["WantedBy"] == ["default.target"]
-    assert sock["ListenStream"] == ["%t/reverie/reverie.sock"]
+    assert sock["ListenStream"] == [
+        "%t/reverie.sock"
+    ]  # $XDG_RUNTIME_DIR/reverie.sock: the clients' default
     assert sock["SocketMode"] == ["0600"]
     assert "SocketGroup" not in sock
     assert sock["Service"] == ["reverie.service"]
@@ -167,7 +169,7 @@ def test_install_units_points_at_the_installed_executable(tmp_path: Path) -> Non
     assert executable.is_absolute()
     assert os.access(executable, os.X_OK)
     assert executable.parent == Path(sys.executable).absolute().parent
-    expected = render_units(user=True, bindir=executable.parent, data_dir=None)
+    expected = render_units(user=True, bindir=executable.parent, data_dir=default_data_dir())
     assert {path.name: path.read_text(encoding="utf-8") for path in written} == expected
 
 
