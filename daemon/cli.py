@@ -87,6 +87,31 @@ def _parser() -> argparse.ArgumentParser:
     _add_socket(forget)
     _add_json(forget)
 
+    consolidate = sub.add_parser("consolidate", help="consolidate a session's tail into memory now")
+    consolidate.add_argument("session")
+    consolidate.add_argument(
+        "--no-wait", action="store_true", help="queue the job and return at once"
+    )
+    _add_socket(consolidate)
+    _add_json(consolidate)
+
+    memory = sub.add_parser("memory", help="show or edit a scope's long-term memory")
+    memory_sub = memory.add_subparsers(dest="memory_command", required=True, metavar="ACTION")
+    show = memory_sub.add_parser("show", help="print MEMORY.md and recent history entries")
+    show.add_argument("scope", help="e.g. session/cli:alice or project/p")
+    show.add_argument("--limit", type=int, default=20, help="history entries to show")
+    _add_socket(show)
+    _add_json(show)
+    edit = memory_sub.add_parser(
+        "edit", help="replace MEMORY.md (from a file, '-' for stdin, or $EDITOR)"
+    )
+    edit.add_argument("scope")
+    edit.add_argument(
+        "--file", help="new MEMORY.md; '-' reads standard input (default: open $EDITOR)"
+    )
+    _add_socket(edit)
+    _add_json(edit)
+
     units = sub.add_parser("install-units", help="write systemd units for the installed reverie")
     units.add_argument(
         "--user", action="store_true", help="user units (systemctl --user) instead of system units"
@@ -220,6 +245,55 @@ def _status(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
     return client.status(), _render_status
 
 
+def _consolidate(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    outcome = client.consolidate(args.session, wait=not args.no_wait)
+
+    def render(o: Any) -> None:
+        if o is None:
+            print("queued" if args.no_wait else "nothing to consolidate")
+        else:
+            print(f"{o.state}: {o.messages} messages into history entry {o.entry}")
+
+    return outcome, render
+
+
+def _render_memory(view: Any) -> None:
+    print(view.memory.rstrip("\n") or "(MEMORY.md is empty)")
+    for entry in view.entries:
+        kind = "raw archive" if entry.raw else "summary"
+        print(f"\n## {entry.id} ({kind}, {len(entry.message_ids)} messages)\n{entry.summary}")
+
+
+def _edited_text(args: argparse.Namespace, current: str) -> str:
+    if args.file == "-":
+        return sys.stdin.read()
+    if args.file:
+        with open(args.file, encoding="utf-8") as handle:
+            return handle.read()
+    import os
+    import subprocess
+    import tempfile
+
+    with tempfile.NamedTemporaryFile("w+", suffix=".md", encoding="utf-8", delete=False) as tmp:
+        tmp.write(current)
+    try:
+        subprocess.run([os.environ.get("EDITOR", "vi"), tmp.name], check=True)
+        with open(tmp.name, encoding="utf-8") as handle:
+            return handle.read()
+    finally:
+        os.unlink(tmp.name)
+
+
+def _memory(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    if args.memory_command == "show":
+        return client.memory(args.scope, limit=args.limit), _render_memory
+    text = _edited_text(args, client.memory(args.scope, limit=1).memory)
+    client.memory_edit(args.scope, text)
+    return {"scope": args.scope, "bytes": len(text.encode())}, lambda r: print(
+        f"MEMORY.md of {r['scope']} replaced ({r['bytes']} bytes)"
+    )
+
+
 _RUNNERS: dict[str, Callable[[Any, argparse.Namespace], tuple[Any, Callable[[Any], None]]]] = {
     "append": _append,
     "history": _history,
@@ -228,6 +302,8 @@ _RUNNERS: dict[str, Callable[[Any, argparse.Namespace], tuple[Any, Callable[[Any
     "forget": _forget,
     "status": _status,
     "wm": run_wm,
+    "consolidate": _consolidate,
+    "memory": _memory,
 }
 
 

@@ -85,3 +85,26 @@ def test_bad_config_exits_2_naming_the_key(tmp_path) -> None:
     )
     assert out.returncode == 2
     assert "sokcet" in out.stderr
+
+
+def test_consolidate_and_memory_show_edit(daemon: DaemonProcess, tmp_path) -> None:
+    assert (
+        _reverie(
+            daemon, "append", "cli:bob", "user", "My cat is called Miso and she is 3 years old."
+        ).returncode
+        == 0
+    )
+    assert _reverie(daemon, "append", "cli:bob", "assistant", "Miso sounds lovely.").returncode == 0
+    out = _reverie(daemon, "consolidate", "cli:bob", "--json")
+    assert out.returncode == 0, out.stderr
+    outcome = json.loads(out.stdout)
+    assert (outcome["state"], outcome["messages"]) == ("done", 2)
+    shown = _reverie(daemon, "memory", "show", "session/cli:bob")
+    assert "Miso" in shown.stdout
+    assert outcome["entry"] in shown.stdout
+    new = tmp_path / "MEMORY.md"
+    new.write_text("- Bob's cat: Miso (3).\n")
+    assert _reverie(daemon, "memory", "edit", "session/cli:bob", "--file", str(new)).returncode == 0
+    ctx = json.loads(_reverie(daemon, "context", "cli:bob", "--json").stdout)
+    assert ctx["memory"] == "- Bob's cat: Miso (3).\n"
+    assert ctx["messages"] == []
