@@ -113,3 +113,20 @@ def test_sighup_adds_an_allowed_uid(make_daemon) -> None:
     )
     _hup_and_wait(daemon, 1)
     assert as_nobody() == "allowed"
+
+
+def test_sighup_lowers_the_consolidation_budget(make_daemon) -> None:
+    config = "[consolidation]\nidle_after = 0.2\nbudget_tokens = {budget}\ntarget_tokens = 20\n"
+    daemon: DaemonProcess = make_daemon(config=config.format(budget=1_000_000))
+    words = " ".join(["the quick brown fox jumps over the lazy dog"] * 3)
+    with daemon.client() as client:
+        for i in range(6):
+            client.append("r:budget", "user", f"{i} {words}")
+    assert daemon.config_path is not None
+    daemon.config_path.write_text(config.format(budget=60))
+    _hup_and_wait(daemon, 1)
+    with daemon.client() as client:
+        client.append("r:budget", "user", "one more turn")  # the next decision uses the new budget
+        jobs = _poll(lambda: client.status()["consolidation"]["default"]["jobs"].get("done"))
+        assert jobs >= 1
+        assert client.context("r:budget").tokens < 200
