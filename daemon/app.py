@@ -13,6 +13,7 @@ import logging
 import os
 import signal
 import socket as stdsocket
+from collections.abc import Callable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from reverie.store import Clock, Database, MemoryFiles, TokenCounter
 
 from . import systemd
 from .handlers import Handlers
+from .reload import Reloader
 from .server import Server
 from .wm_handlers import WorkingMemoryHandlers
 
@@ -74,8 +76,12 @@ def _listeners(config: Config) -> tuple[list[trio.SocketListener], bool]:
     return [_bind(config.socket_path, daemon.socket_mode, daemon.socket_group)], False
 
 
-async def run_daemon(config: Config) -> None:
-    """Run until SIGTERM/SIGINT; returns after a graceful stop."""
+async def run_daemon(config: Config, reload: Callable[[], Config] | None = None) -> None:
+    """Run until SIGTERM/SIGINT; returns after a graceful stop.
+
+    ``reload`` rebuilds the configuration from the sources it came from; with
+    it, SIGHUP reloads the live keys (see ``reload.py``).
+    """
     data_dir = systemd.ensure_private_dir(config.data_path)
     db = Database(
         data_dir / "reverie.sqlite3",
@@ -94,10 +100,13 @@ async def run_daemon(config: Config) -> None:
     wm = WorkingMemoryHandlers(scopes)
     handlers = Handlers(services, registry, consolidator, package_version(), wm=wm)
     server = Server(config, handlers)
+    reloader = Reloader(config, reload or (lambda: config))
+    handlers.reloader = reloader
     owns_socket = False
     try:
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async with trio.open_nursery() as nursery:
+                await nursery.start(reloader.run)
                 await nursery.start(registry.run)
                 await nursery.start(consolidator.run)
                 await nursery.start(scopes.run)

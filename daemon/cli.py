@@ -122,6 +122,10 @@ def _parser() -> argparse.ArgumentParser:
     _add_socket(status)
     _add_json(status)
 
+    metrics = sub.add_parser("metrics", help="print the status in Prometheus text format")
+    _add_socket(metrics)
+    _add_json(metrics)
+
     add_wm_parser(sub, _add_client_options)
     return parser
 
@@ -132,6 +136,7 @@ def _serve(args: argparse.Namespace) -> int:
     from reverie.config import load_config
 
     from .app import run_daemon
+    from .reload import parse_log_level
 
     overrides: dict[str, dict[str, Any]] = {"daemon": {}}
     if args.data_dir:
@@ -141,15 +146,11 @@ def _serve(args: argparse.Namespace) -> int:
     if args.log_level:
         overrides["daemon"]["log_level"] = args.log_level
     config = load_config(args.config, overrides=overrides)
-    level = getattr(logging, config.daemon.log_level.upper(), None)
-    if not isinstance(level, int):
-        raise ConfigError(
-            f"daemon.log_level = {config.daemon.log_level!r}; use debug, info, warning or error"
-        )
+    level = parse_log_level(config.daemon.log_level)
     logging.basicConfig(
         level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
-    trio.run(run_daemon, config)
+    trio.run(run_daemon, config, lambda: load_config(args.config, overrides=overrides))
     return 0
 
 
@@ -229,15 +230,37 @@ def _forget(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
 
 def _render_status(status: dict[str, Any]) -> None:
     sessions = status["sessions"]
+    store = status["store"]
     print(f"reverie {status['version']}  pid {status['pid']}  up {status['uptime_seconds']:.0f}s")
     print(f"socket    {status['socket']}")
     print(
-        f"data      {status['data_dir']}  ({status['store']['bytes']} bytes, durability {status['store']['durability']})"
+        f"data      {status['data_dir']}  ({store['bytes']} bytes, durability {store['durability']})"
     )
-    print(f"sessions  {sessions['live']} live, {sessions['passivated']} passivated")
-    for name, depth in sorted(status.get("mailbox_depths", {}).items()):
+    print(f"store     {store['writes']} writes in {store['batches']} batches")
+    print(
+        f"sessions  {sessions['live']} live, {sessions['passivated']} passivated, {sessions['known']} known"
+    )
+    depths = status.get("mailbox_depths", {})
+    print(f"mailboxes {sum(depths.values())} queued in {len(depths)} sessions")
+    for name, depth in sorted(depths.items()):
         print(f"mailbox   {name}: {depth} queued")
-    for code, count in sorted(status.get("errors", {}).items()):
+    for backend, b in sorted(status.get("consolidation", {}).items()):
+        jobs = ", ".join(f"{n} {state}" for state, n in sorted(b.get("jobs", {}).items()))
+        print(
+            f"consolidation {backend} ({b.get('kind', '?')}): {b.get('queued', 0)} queued, "
+            f"{b.get('running', 0)} running, jobs [{jobs or 'none'}], breaker {b.get('breaker', '?')}, "
+            f"{b.get('streams', 0)} streams, {b.get('failed_calls', 0)} failed calls"
+        )
+    if "scopes" in status:
+        print(f"scopes    {status['scopes'].get('live', 0)} live")
+    if "log_level" in status:
+        print(
+            f"config    log level {status['log_level']}, {status.get('config_reloads', 0)} reloads"
+        )
+    errors = status.get("errors", {})
+    if not errors:
+        print("errors    none")
+    for code, count in sorted(errors.items()):
         print(f"errors    {code}: {count}")
 
 
@@ -294,6 +317,10 @@ def _memory(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
     )
 
 
+def _metrics(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    return client.metrics(), lambda text: print(text, end="")
+
+
 _RUNNERS: dict[str, Callable[[Any, argparse.Namespace], tuple[Any, Callable[[Any], None]]]] = {
     "append": _append,
     "history": _history,
@@ -301,6 +328,7 @@ _RUNNERS: dict[str, Callable[[Any, argparse.Namespace], tuple[Any, Callable[[Any
     "sessions": _sessions,
     "forget": _forget,
     "status": _status,
+    "metrics": _metrics,
     "wm": run_wm,
     "consolidate": _consolidate,
     "memory": _memory,

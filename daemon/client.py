@@ -170,6 +170,10 @@ class _Api(WorkingMemoryApi):
         """End a stream lease; True if it was still live."""
         return self._call(p.StreamEnd(rid=self._rid(), lease=lease), lambda r: r.ended, True)
 
+    def metrics(self) -> Any:
+        """The daemon's status in Prometheus text exposition format (a ``str``)."""
+        return self._call(p.Metrics(rid=self._rid()), lambda r: r.text, True)
+
 
 class Client(_Api):
     """Blocking client for scripts and synchronous hosts; one request at a time."""

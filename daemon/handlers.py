@@ -7,6 +7,7 @@ only writer of that session); the rest run as tasks of the connection.
 
 from __future__ import annotations
 
+import logging
 import os
 import socket
 import time
@@ -34,6 +35,8 @@ from reverie.store import MessageRecord, SessionRecord, list_sessions
 
 from . import protocol as p
 from .errors import Unauthorized, UnknownOp
+from .metrics import render_metrics
+from .reload import Reloader
 from .wm_handlers import WorkingMemoryHandlers
 from .wm_protocol import WM_REQUESTS
 
@@ -84,6 +87,7 @@ class Handlers:
         self.version = version
         self.started = time.time()
         self.errors: Counter[str] = Counter()
+        self.reloader: Reloader | None = None
 
     def count_error(self, code: str) -> None:
         self.errors[code] += 1
@@ -163,6 +167,9 @@ class Handlers:
             case p.StreamEnd(lease=lease):
                 reply = replier(rid, lambda ended: p.StreamEndReply(rid=rid, ended=ended))
                 nursery.start_soon(self._run, reply, self._stream_end, lease)
+            case p.Metrics():
+                reply = replier(rid, lambda t: p.MetricsReply(rid=rid, text=t))
+                nursery.start_soon(self._run, reply, self._metrics)
             case _:  # a frame type with no handler is a bug; never leave the request unanswered
                 replier(rid, lambda r: r)(UnknownOp(f"op {type(request).__name__} has no handler"))
 
@@ -223,6 +230,9 @@ class Handlers:
         rows = await self.services.db.read(lambda c: list_sessions(c, after, limit))
         return [_session_info(r) for r in rows]
 
+    async def _metrics(self) -> str:
+        return render_metrics(await self.status())
+
     async def status(self) -> dict[str, Any]:
         """The daemon's state for a person or a monitor (never secrets)."""
         known = await self.services.db.read(
@@ -252,6 +262,8 @@ class Handlers:
             "consolidation": await self.consolidator.status(),
             "counters": dict(self.services.counters),
             "errors": dict(self.errors),
+            "config_reloads": self.reloader.reloads if self.reloader else 0,
+            "log_level": logging.getLevelName(logging.getLogger().getEffectiveLevel()).lower(),
         }
 
 

@@ -45,6 +45,8 @@ __all__ = [
     "MemoryView",
     "Message",
     "MessageIn",
+    "Metrics",
+    "MetricsReply",
     "Reply",
     "Request",
     "SessionInfo",
@@ -206,6 +208,10 @@ class StreamEnd(_Frame, tag="stream_end"):
     lease: str
 
 
+class Metrics(_Frame, tag="metrics"):
+    """The daemon's status as Prometheus text exposition (the same data as ``status``)."""
+
+
 from .wm_protocol import WmReply, WmRequest  # noqa: E402  (its frames subclass _Frame above)
 
 Request = (
@@ -222,6 +228,7 @@ Request = (
     | StreamBegin
     | StreamEnd
     | WmRequest
+    | Metrics
 )
 
 # -- replies ----------------------------------------------------------------
@@ -306,6 +313,10 @@ class StreamEndReply(_Frame, tag="stream_end"):
     ended: bool
 
 
+class MetricsReply(_Frame, tag="metrics"):
+    text: str
+
+
 class ErrorReply(_Frame, tag="error"):
     """A typed failure: ``code`` is stable, ``message`` says what to do."""
 
@@ -328,6 +339,7 @@ Reply = (
     | StreamEndReply
     | ErrorReply
     | WmReply
+    | MetricsReply
 )
 
 REQUEST_OPS = frozenset(cls.__struct_config__.tag for cls in Request.__args__)  # type: ignore[attr-defined]

@@ -1,0 +1,157 @@
+"""The daemon's status as Prometheus text exposition (format 0.0.4).
+
+There is one collection, ``Handlers.status``; this module only renders the
+dict it returns, so ``reverie status`` and ``reverie metrics`` never
+disagree. Every metric is prefixed ``reverie_``, has HELP and TYPE lines,
+and is present even when zero (a scrape never loses a series). A missing
+status key renders as 0 rather than failing the scrape.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+__all__ = ["render_metrics"]
+
+_Sample = tuple[Mapping[str, str], float]
+
+
+def _escape(value: str) -> str:
+    return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
+
+
+def _number(value: Any) -> str:
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, int):
+        return str(value)
+    return repr(float(value))
+
+
+def _family(name: str, kind: str, help_text: str, samples: Iterable[_Sample]) -> list[str]:
+    lines = [f"# HELP reverie_{name} {help_text}", f"# TYPE reverie_{name} {kind}"]
+    for labels, value in samples:
+        label_text = ",".join(f'{k}="{_escape(str(v))}"' for k, v in sorted(labels.items()))
+        suffix = f"{{{label_text}}}" if label_text else ""
+        lines.append(f"reverie_{name}{suffix} {_number(value)}")
+    return lines
+
+
+def _one(value: Any) -> list[_Sample]:
+    return [({}, value or 0)]
+
+
+def render_metrics(status: Mapping[str, Any]) -> str:
+    """Render a ``status`` dict; the result ends with a newline."""
+    sessions = status.get("sessions", {})
+    store = status.get("store", {})
+    counters = status.get("counters", {})
+    consolidation: Mapping[str, Mapping[str, Any]] = status.get("consolidation", {})
+    depths: Mapping[str, int] = status.get("mailbox_depths", {})
+    lines: list[str] = []
+    lines += _family(
+        "info",
+        "gauge",
+        "Daemon version (always 1).",
+        [({"version": str(status.get("version", ""))}, 1)],
+    )
+    lines += _family(
+        "uptime_seconds",
+        "gauge",
+        "Seconds since the daemon started.",
+        _one(status.get("uptime_seconds")),
+    )
+    lines += _family(
+        "sessions",
+        "gauge",
+        "Sessions by state: live (an actor is running), passivated, known (all stored).",
+        [({"state": s}, sessions.get(s, 0)) for s in ("live", "passivated", "known")],
+    )
+    lines += _family(
+        "mailbox_depth_total",
+        "gauge",
+        "Requests queued in all session mailboxes.",
+        _one(sum(depths.values())),
+    )
+    lines += _family(
+        "mailbox_depth_max",
+        "gauge",
+        "Requests queued in the fullest session mailbox.",
+        _one(max(depths.values(), default=0)),
+    )
+    lines += _family(
+        "appends_total",
+        "counter",
+        "Messages appended since start.",
+        _one(counters.get("messages_appended")),
+    )
+    lines += _family(
+        "store_writes_total", "counter", "Writes committed to SQLite.", _one(store.get("writes"))
+    )
+    lines += _family(
+        "store_batches_total",
+        "counter",
+        "Write batches (transactions) committed to SQLite.",
+        _one(store.get("batches")),
+    )
+    lines += _family("store_bytes", "gauge", "Size of the SQLite files.", _one(store.get("bytes")))
+    lines += _family(
+        "errors_total",
+        "counter",
+        "Error replies sent, by error code.",
+        [({"code": code}, n) for code, n in sorted(status.get("errors", {}).items())],
+    )
+    lines += _family(
+        "consolidation_jobs",
+        "gauge",
+        "Durable consolidation jobs by backend and state.",
+        [
+            ({"backend": backend, "state": state}, n)
+            for backend, b in sorted(consolidation.items())
+            for state, n in sorted(b.get("jobs", {}).items())
+        ],
+    )
+    lines += _family(
+        "consolidation_queued",
+        "gauge",
+        "Consolidation jobs waiting for a worker, by backend.",
+        [({"backend": k}, b.get("queued", 0)) for k, b in sorted(consolidation.items())],
+    )
+    lines += _family(
+        "consolidation_running",
+        "gauge",
+        "Consolidation jobs running, by backend.",
+        [({"backend": k}, b.get("running", 0)) for k, b in sorted(consolidation.items())],
+    )
+    lines += _family(
+        "llm_failed_calls_total",
+        "counter",
+        "LLM calls that failed, by backend.",
+        [({"backend": k}, b.get("failed_calls", 0)) for k, b in sorted(consolidation.items())],
+    )
+    lines += _family(
+        "llm_streams",
+        "gauge",
+        "Live host stream leases, by backend.",
+        [({"backend": k}, b.get("streams", 0)) for k, b in sorted(consolidation.items())],
+    )
+    lines += _family(
+        "scopes_live",
+        "gauge",
+        "Working-memory scopes loaded.",
+        _one(status.get("scopes", {}).get("live")),
+    )
+    lines += _family(
+        "config_reloads_total",
+        "counter",
+        "Successful configuration reloads (SIGHUP).",
+        _one(status.get("config_reloads")),
+    )
+    lines += _family(
+        "events_total",
+        "counter",
+        "Internal event counters, by name.",
+        [({"event": k}, v) for k, v in sorted(counters.items())],
+    )
+    return "\n".join(lines) + "\n"

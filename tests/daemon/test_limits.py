@@ -1,0 +1,83 @@
+"""Per-connection and per-daemon limits: requests in flight and connections, each ``busy``."""
+
+from __future__ import annotations
+
+import socket
+import time
+
+from reverie.daemon import protocol as p
+from reverie.daemon.framing import FrameReader, frame
+from tests.daemon_process import DaemonProcess
+
+
+def _connect(daemon: DaemonProcess) -> socket.socket:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.settimeout(30)
+    sock.connect(str(daemon.socket))
+    return sock
+
+
+def _served(daemon: DaemonProcess) -> socket.socket:
+    """A connection the daemon serves (a closed one may still count for a moment: retry)."""
+    deadline = time.monotonic() + 30
+    while True:
+        sock = _connect(daemon)
+        try:
+            sock.sendall(frame(p.encode(p.Hello(rid=1))))
+            if isinstance(_replies(sock, 1)[0], p.HelloReply):
+                return sock
+        except OSError:
+            pass
+        sock.close()
+        assert time.monotonic() < deadline, "no connection slot became free"
+        time.sleep(0.02)
+
+
+def _replies(sock: socket.socket, n: int) -> list[p.Reply]:
+    reader = FrameReader(1 << 24)
+    replies: list[p.Reply] = []
+    while len(replies) < n:
+        data = sock.recv(1 << 16)
+        assert data, f"connection closed after {len(replies)} of {n} replies"
+        replies += [p.decode_reply(body) for body in reader.feed(data)]
+    return replies
+
+
+def test_more_requests_in_flight_than_allowed_get_busy(make_daemon) -> None:
+    daemon: DaemonProcess = make_daemon(config="[daemon]\nmax_in_flight = 4\n")
+    n = 64
+    with _connect(daemon) as sock:
+        # One write: the server reads them all before any status (a thread hop) can answer.
+        sock.sendall(b"".join(frame(p.encode(p.Status(rid=rid))) for rid in range(1, n + 1)))
+        replies = _replies(sock, n)
+        assert sorted(r.rid for r in replies) == list(range(1, n + 1)), "each request answered once"
+        busy = [r for r in replies if isinstance(r, p.ErrorReply)]
+        served = [r for r in replies if isinstance(r, p.StatusReply)]
+        assert busy and all(r.code == "busy" and "in flight" in r.message for r in busy)
+        assert {r.rid for r in served} >= {1, 2, 3, 4}, "the first four are within the limit"
+        assert 5 in {r.rid for r in busy}
+        # The connection stays usable once replies have been read.
+        sock.sendall(frame(p.encode(p.Hello(rid=1000))))
+        assert isinstance(_replies(sock, 1)[0], p.HelloReply)
+    with daemon.client() as client:
+        assert client.status()["errors"]["busy"] == len(busy)
+
+
+def test_more_connections_than_allowed_get_busy_then_close(make_daemon) -> None:
+    daemon: DaemonProcess = make_daemon(config="[daemon]\nmax_connections = 2\n")
+    held = [_served(daemon) for _ in range(2)]
+    try:
+        with _connect(daemon) as extra:  # refused on accept, before it sends anything
+            reply = _replies(extra, 1)[0]
+            assert isinstance(reply, p.ErrorReply)
+            assert (reply.rid, reply.code) == (0, "busy")
+            assert "too many connections" in reply.message
+            assert extra.recv(1024) == b"", "the refused connection is closed"
+    finally:
+        for sock in held:
+            sock.close()
+    with _served(daemon) as sock:  # a slot is free again once the others have gone
+        sock.sendall(frame(p.encode(p.Status(rid=2))))
+        status = _replies(sock, 1)[0]
+    assert isinstance(status, p.StatusReply)
+    assert status.status["errors"]["busy"] >= 1

@@ -1,0 +1,132 @@
+"""SIGHUP reloads the live configuration keys; a bad file keeps the old configuration."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.daemon_process import DaemonProcess
+
+
+def _poll(predicate: Callable[[], Any], timeout: float = 30.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while not (value := predicate()):
+        assert time.monotonic() < deadline, "condition not reached in time"
+        time.sleep(0.02)
+    return value
+
+
+def _hup_and_wait(daemon: DaemonProcess, reloads: int) -> dict[str, Any]:
+    assert daemon.proc is not None
+    daemon.proc.send_signal(signal.SIGHUP)
+    with daemon.client() as client:
+        return _poll(lambda: (s := client.status())["config_reloads"] >= reloads and s)
+
+
+def test_sighup_reloads_log_level_and_limits(make_daemon) -> None:
+    daemon: DaemonProcess = make_daemon(config="[daemon]\nlog_level = 'info'\nmax_in_flight = 64\n")
+    with daemon.client() as client:
+        before = client.status()
+    assert before["log_level"] == "info"
+    assert before["config_reloads"] == 0
+    assert daemon.config_path is not None
+    daemon.config_path.write_text(
+        "[daemon]\nlog_level = 'debug'\nmax_in_flight = 8\nallowed_uids = [4242]\n"
+        "[consolidation]\nidle_after = 5.0\n"
+    )
+    status = _hup_and_wait(daemon, 1)
+    assert status["log_level"] == "debug"
+    log = daemon.log()
+    line = next(line for line in log.splitlines() if "config reloaded; changed:" in line)
+    for key in (
+        "daemon.log_level",
+        "daemon.max_in_flight",
+        "daemon.allowed_uids",
+        "consolidation.idle_after",
+    ):
+        assert key in line
+    assert daemon.proc is not None and daemon.proc.poll() is None
+
+
+def test_sighup_with_a_broken_file_keeps_the_old_config(make_daemon) -> None:
+    daemon: DaemonProcess = make_daemon(config="[daemon]\nlog_level = 'warning'\n")
+    assert daemon.config_path is not None
+    daemon.config_path.write_text("[daemon]\nlog_level = 'debug'\nno_such_key = 1\n")
+    assert daemon.proc is not None
+    daemon.proc.send_signal(signal.SIGHUP)
+    _poll(lambda: "config reload failed" in daemon.log())
+    with daemon.client() as client:
+        status = client.status()
+    assert status["log_level"] == "warning"
+    assert status["config_reloads"] == 0
+    daemon.config_path.write_text("[daemon]\nlog_level = 'error'\n")
+    assert _hup_and_wait(daemon, 1)["log_level"] == "error"
+
+
+def test_sighup_warns_about_keys_that_need_a_restart(make_daemon) -> None:
+    daemon: DaemonProcess = make_daemon(config="[store]\nmax_batch = 100\n")
+    assert daemon.config_path is not None
+    daemon.config_path.write_text("[store]\nmax_batch = 200\n")
+    _hup_and_wait(daemon, 1)
+    _poll(lambda: "store.max_batch" in daemon.log())
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to connect as another uid")
+def test_sighup_adds_an_allowed_uid(make_daemon) -> None:
+    daemon: DaemonProcess = make_daemon(
+        config="[daemon]\nsocket_mode = 0o666\nallowed_gids = [4242]\n"
+    )
+    for directory in [daemon.root, *daemon.root.parents]:  # let uid 65534 reach the socket
+        if directory == Path("/tmp"):
+            break
+        os.chmod(directory, directory.stat().st_mode | 0o011)
+    code = (
+        "import os, sys\n"
+        "from reverie.daemon import Client\n"
+        "from reverie.daemon.errors import Unauthorized\n"
+        "os.setgid(65534); os.setuid(65534)\n"
+        "try:\n    Client(sys.argv[1]).status()\n    print('allowed')\n"
+        "except Unauthorized as e:\n    print('refused', e.code)\n"
+    )
+
+    def as_nobody() -> str:
+        out = subprocess.run(
+            [sys.executable, "-c", code, str(daemon.socket)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        return out.stdout.strip() or out.stderr
+
+    assert as_nobody() == "refused unauthorized"
+    assert daemon.config_path is not None
+    daemon.config_path.write_text(
+        "[daemon]\nsocket_mode = 0o666\nallowed_gids = [4242]\nallowed_uids = [65534]\n"
+    )
+    _hup_and_wait(daemon, 1)
+    assert as_nobody() == "allowed"
+
+
+def test_sighup_lowers_the_consolidation_budget(make_daemon) -> None:
+    config = "[consolidation]\nidle_after = 0.2\nbudget_tokens = {budget}\ntarget_tokens = 20\n"
+    daemon: DaemonProcess = make_daemon(config=config.format(budget=1_000_000))
+    words = " ".join(["the quick brown fox jumps over the lazy dog"] * 3)
+    with daemon.client() as client:
+        for i in range(6):
+            client.append("r:budget", "user", f"{i} {words}")
+    assert daemon.config_path is not None
+    daemon.config_path.write_text(config.format(budget=60))
+    _hup_and_wait(daemon, 1)
+    with daemon.client() as client:
+        client.append("r:budget", "user", "one more turn")  # the next decision uses the new budget
+        jobs = _poll(lambda: client.status()["consolidation"]["default"]["jobs"].get("done"))
+        assert jobs >= 1
+        assert client.context("r:budget").tokens < 200

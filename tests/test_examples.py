@@ -1,0 +1,107 @@
+"""The examples in examples/ run against a real daemon and the fake LLM."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.daemon_process import DaemonProcess
+from tests.fakellm import FakeLLM, content
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+MEMORY = "- The user lives in Lisbon.\n"
+SYSTEM = "You are a helpful assistant. What you remember about the user:\n"
+
+
+def _run(daemon: DaemonProcess, *cmd: str, llm: FakeLLM | None = None, **env: str) -> str:
+    full_env = {
+        **os.environ,
+        "REVERIE_SOCKET": str(daemon.socket),
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+        **env,
+    }
+    if llm is not None:
+        full_env["REVERIE_EXAMPLE_LLM_URL"] = llm.base_url
+    out = subprocess.run(
+        list(cmd), capture_output=True, text=True, env=full_env, timeout=120, cwd=EXAMPLES
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    return out.stdout
+
+
+@pytest.mark.parametrize(
+    ("script", "session", "scope"),
+    [("nanobot_style_agent.py", "nanobot:t", "nanobot"), ("trio_host.py", "trio:t", "trio")],
+)
+def test_agent_example_appends_turns_and_puts_memory_first(
+    daemon: DaemonProcess, fake_llm: FakeLLM, script: str, session: str, scope: str
+) -> None:
+    with daemon.client() as client:
+        client.memory_edit(scope, MEMORY)
+    fake_llm.script(content("reply one"), content("reply two"), content("reply three"))
+    out = _run(
+        daemon,
+        sys.executable,
+        str(EXAMPLES / script),
+        llm=fake_llm,
+        REVERIE_EXAMPLE_SESSION=session,
+        REVERIE_EXAMPLE_SCOPE=scope,
+    )
+    lines = out.splitlines()
+    assert [line.split(":")[0] for line in lines[:3]] == ["turn 1", "turn 2", "turn 3"]
+    assert lines[0].endswith("reply: reply one") and lines[2].endswith("reply: reply three")
+    assert lines[-1] == f"done: 3 turns in session {session}"
+
+    requests = [r.body["messages"] for r in fake_llm.requests]
+    assert len(requests) == 3
+    for i, messages in enumerate(requests):
+        # The memory prefix comes first and is byte-identical on every turn.
+        assert messages[0] == {"role": "system", "content": SYSTEM + MEMORY}
+        assert messages[-1]["role"] == "user"
+        assert len(messages) == 1 + 2 * i + 1
+
+    with daemon.client() as client:
+        history = client.history(session)
+        status = client.status()
+    assert [m.role for m in history] == ["user", "assistant"] * 3
+    assert [m.content for m in history if m.role == "assistant"] == [
+        "reply one",
+        "reply two",
+        "reply three",
+    ]
+    assert history[0].id == f"{session}:user:1"
+    assert status["consolidation"]["default"]["streams"] == 0, "every stream lease was ended"
+
+    # A rerun (a retried host) re-sends the same ids and content: nothing is stored twice.
+    fake_llm.script(content("reply one"), content("reply two"), content("reply three"))
+    _run(
+        daemon,
+        sys.executable,
+        str(EXAMPLES / script),
+        llm=fake_llm,
+        REVERIE_EXAMPLE_SESSION=session,
+        REVERIE_EXAMPLE_SCOPE=scope,
+    )
+    with daemon.client() as client:
+        assert len(client.history(session)) == 6
+
+
+def test_shell_example_uses_the_cli(daemon: DaemonProcess) -> None:
+    out = _run(daemon, "bash", str(EXAMPLES / "shell_example.sh"), "shell:t")
+    assert "appended seq 1" in out
+    assert "appended seq 2" in out
+    context, _, rest = out.partition("== context\n")[2].partition("== history\n")
+    assert "I live in Lisbon" in context
+    history_json, _, tail = rest.partition("== consolidate")
+    history = json.loads(history_json)
+    assert [(m["seq"], m["id"]) for m in history] == [(1, "shell:t:1"), (2, "shell:t:2")]
+    assert tail
+    with daemon.client() as client:
+        sessions = {s.name: s for s in client.sessions()}
+    assert sessions["shell:t"].messages == 2
+    assert sessions["shell:t"].scope == "shell"
