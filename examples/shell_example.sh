@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # reverie from a shell: append turns, read the prompt context and the history,
-# and consolidate if this reverie has the command. The daemon's socket comes
+# consolidate the session into memory and show it. The daemon's socket comes
 # from $REVERIE_SOCKET (or the default); the session from $1.
 set -euo pipefail
 
@@ -18,9 +18,6 @@ echo "== context"
 echo "== history"
 "$reverie" history "$session" --json
 
-if "$reverie" consolidate --help >/dev/null 2>&1; then
-    echo "== consolidate"
-    "$reverie" consolidate "$session"
-else
-    echo "== consolidate: not available in this reverie"
-fi
+echo "== consolidate"
+"$reverie" consolidate "$session"
+"$reverie" memory show shell

@@ -100,7 +100,8 @@ def test_shell_example_uses_the_cli(daemon: DaemonProcess) -> None:
     history_json, _, tail = rest.partition("== consolidate")
     history = json.loads(history_json)
     assert [(m["seq"], m["id"]) for m in history] == [(1, "shell:t:1"), (2, "shell:t:2")]
-    assert tail
+    assert "done: 2 messages into history entry ep_" in tail
+    assert "I live in Lisbon" in tail.partition("history entry")[2]
     with daemon.client() as client:
         sessions = {s.name: s for s in client.sessions()}
     assert sessions["shell:t"].messages == 2
