@@ -16,6 +16,7 @@ import pytest
 
 from reverie.daemon import Client
 from tests.daemon_process import DaemonProcess
+from tests.fakellm import FakeLLM, hold
 
 
 def _notifications(sock: socket.socket, until: str, timeout: float = 30.0) -> list[str]:
@@ -135,7 +136,22 @@ def test_peer_not_allowed_gets_unauthorized(make_daemon) -> None:
         assert client.status()["errors"].get("unauthorized", 0) >= 1  # the client may retry once
 
 
-def test_sigterm_while_clients_append_exits_0_and_keeps_every_ack(daemon: DaemonProcess) -> None:
+def test_sigterm_while_clients_append_exits_0_and_keeps_every_ack(
+    make_daemon, fake_llm: FakeLLM
+) -> None:
+    config = (
+        "[consolidation]\nidle_after = 0.2\nbudget_tokens = 10\ntarget_tokens = 1\n"
+        f'[llm]\nbase_url = "{fake_llm.base_url}"\nmodel = "fake"\n'
+    )
+    daemon: DaemonProcess = make_daemon(config=config)
+    fake_llm.script(hold())  # the consolidation is in the middle of its LLM call at SIGTERM
+    with daemon.client() as client:
+        client.append("c", "user", "a long enough message to be over the tiny budget")
+        client.append("c", "assistant", "and a long enough answer to go with it")
+    deadline = time.monotonic() + 30
+    while fake_llm.in_flight != 1:
+        assert time.monotonic() < deadline, "the consolidation never reached the LLM"
+        time.sleep(0.05)
     acked: list[tuple[str, str]] = []
     stop = threading.Event()
 
@@ -158,8 +174,15 @@ def test_sigterm_while_clients_append_exits_0_and_keeps_every_ack(daemon: Daemon
     stop.set()
     for t in threads:
         t.join()
+    fake_llm.release()
     daemon.start()
     with daemon.client() as client:
         stored = {(f"t{n}", m.id) for n in range(32) for m in client.history(f"t{n}", limit=1000)}
+        deadline = time.monotonic() + 30
+        while not client.memory("session/c").entries:  # the interrupted job was requeued and done
+            assert time.monotonic() < deadline, client.status()["consolidation"]
+            time.sleep(0.05)
+        assert len(client.memory("session/c").entries) == 1
+        assert client.context("c").messages == []
     assert len(acked) > 0
     assert set(acked) <= stored
