@@ -17,6 +17,7 @@ import msgspec
 
 from reverie.config import ConfigError, ReverieError
 
+from .search_cli import SEARCH_RUNNERS, add_search_parser
 from .wm_cli import add_wm_parser, run_wm
 
 __all__ = ["main"]
@@ -98,6 +99,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_json(status)
 
     add_wm_parser(sub, _add_client_options)
+    add_search_parser(sub, _add_client_options)
     return parser
 
 
@@ -228,6 +230,7 @@ _RUNNERS: dict[str, Callable[[Any, argparse.Namespace], tuple[Any, Callable[[Any
     "forget": _forget,
     "status": _status,
     "wm": run_wm,
+    **SEARCH_RUNNERS,
 }
 
 

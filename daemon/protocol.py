@@ -206,6 +206,7 @@ class StreamEnd(_Frame, tag="stream_end"):
     lease: str
 
 
+from .search_protocol import SearchReplyFrame, SearchRequest  # noqa: E402  (same)
 from .wm_protocol import WmReply, WmRequest  # noqa: E402  (its frames subclass _Frame above)
 
 Request = (
@@ -222,6 +223,7 @@ Request = (
     | StreamBegin
     | StreamEnd
     | WmRequest
+    | SearchRequest
 )
 
 # -- replies ----------------------------------------------------------------
@@ -328,6 +330,7 @@ Reply = (
     | StreamEndReply
     | ErrorReply
     | WmReply
+    | SearchReplyFrame
 )
 
 REQUEST_OPS = frozenset(cls.__struct_config__.tag for cls in Request.__args__)  # type: ignore[attr-defined]
