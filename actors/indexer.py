@@ -295,6 +295,7 @@ class Indexer(SessionHooks):
         """The ``k`` best hits; with ``fresh``, acknowledged messages not yet indexed too."""
         index = await self._index()
         hidden = set(self._dirty.forgotten)
+        hidden_scopes = {f"session/{name}" for name in hidden}
         extra = len(hidden) and 50
         filters: dict[str, Any] = {
             "scope": scope,
@@ -317,7 +318,7 @@ class Indexer(SessionHooks):
                     self._search_delta, query, docs, filters, k, mode
                 )
                 hits = _merge(hits, found, k=k + extra, mode=mode)
-        return [h for h in hits if h.session not in hidden][:k]
+        return [h for h in hits if h.session not in hidden and h.scope not in hidden_scopes][:k]
 
     def _search_delta(
         self, query: str, docs: list[IndexDoc], filters: dict[str, Any], k: int, mode: Mode

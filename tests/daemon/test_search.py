@@ -208,3 +208,27 @@ def test_search_disabled_is_a_typed_error(make_daemon: Callable[..., DaemonProce
         with pytest.raises(NotFound):
             client.search("anything")
         assert client.status()["index"] == {"enabled": False}
+
+
+def test_consolidation_indexes_episodes_and_facts(
+    make_daemon: Callable[..., DaemonProcess],
+) -> None:
+    config = "[consolidation]\nidle_after = 600.0\nbudget_tokens = 10\ntarget_tokens = 0\n"
+    daemon = make_daemon(config=config)
+    with daemon.client() as client:
+        _load(client)
+        assert client.consolidate("s:trip", wait=True) is not None
+        view = client.memory("session/s:trip")
+        assert view.entries
+
+        def episodes() -> list[Any]:
+            return client.search("Lisbon hotel", kinds=["episode"], k=5)
+
+        hits = _poll(episodes)
+        assert hits[0].session == "s:trip" and hits[0].scope == "session/s:trip"
+        assert set(hits[0].message_ids) <= {"m0", "m1", "m2"}
+        if view.memory.strip():
+            facts = _poll(lambda: client.search("Lisbon", kinds=["fact"], k=5))
+            assert {h.scope for h in facts} == {"session/s:trip"}
+        client.forget("s:trip")
+        assert client.search("Lisbon hotel", kinds=["episode", "fact"], k=5) == []
