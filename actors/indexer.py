@@ -37,7 +37,7 @@ import numpy as np
 import numpy.typing as npt
 import trio
 
-from reverie.config import NotFound
+from reverie.config import InvalidArgument, NotFound
 from reverie.store import (
     CURSOR_KEY,
     Embedder,
@@ -51,6 +51,7 @@ from reverie.store import (
     log_position,
     memory_docs,
     messages_after,
+    rank_by_text,
     read_cursor,
     read_meta,
     reciprocal_rank_fusion,
@@ -73,6 +74,7 @@ FRESH_MAX = 512
 _ENTRIES_PER_CONSOLIDATION = 8
 _OPTIMIZE_EVERY = 16
 MAX_QUERY_CHARS = 2000  # as the index: MiniLM reads 256 tokens at most
+MAX_K = 1000
 Mode = Literal["hybrid", "vector", "text"]
 
 
@@ -90,10 +92,50 @@ class _Progress:
 class _Dirty:
     scopes: set[str] = field(default_factory=set)
     forgotten: dict[str, str] = field(default_factory=dict)  # session -> scope
+    # What changed while a rebuild ran; it is redone on the new index before the swap.
+    rebuild_scopes: set[str] = field(default_factory=set)
+    rebuild_forgotten: dict[str, str] = field(default_factory=dict)
 
 
 def _text_docs(pairs: Iterable[tuple[int, IndexDoc]]) -> list[IndexDoc]:
     return [doc for _, doc in pairs if doc.text.strip()]
+
+
+class _Primed:
+    """An embedder that first looks texts up among vectors computed ahead of a write.
+
+    The indexer embeds a batch in a thread it may abandon at shutdown (pure
+    computation), then hands the batch to ``SearchIndex.add`` (a write, never
+    abandoned), which finds its vectors here and only writes.
+    """
+
+    def __init__(self, real: Embedder) -> None:
+        self.real = real
+        self.model_id = real.model_id
+        self.dimension = real.dimension
+        self._ready: dict[str, npt.NDArray[np.float32]] = {}
+        self._lock = threading.Lock()
+
+    def prime(self, texts: list[str]) -> None:
+        unique = list(dict.fromkeys(texts))
+        rows = self.real.embed(unique)
+        with self._lock:
+            self._ready.update(zip(unique, rows, strict=True))
+
+    def forget(self, texts: list[str]) -> None:
+        with self._lock:
+            for text in texts:
+                self._ready.pop(text, None)
+
+    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        with self._lock:
+            found = {t: v for t in texts if (v := self._ready.get(t)) is not None}
+        missing = list(dict.fromkeys(t for t in texts if t not in found))
+        if missing:
+            found.update(zip(missing, self.real.embed(missing), strict=True))
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        return np.stack([found[t] for t in texts])
 
 
 class Indexer(SessionHooks):
@@ -111,7 +153,7 @@ class Indexer(SessionHooks):
         self.root = root
         self.cfg = services.config.index
         self._make_embedder = embedder_factory
-        self._embedder: Embedder | None = None
+        self._embedder: _Primed | None = None
         self.index: SearchIndex | None = None
         self._ready = trio.Event()
         self._wake = trio.Event()
@@ -125,16 +167,26 @@ class Indexer(SessionHooks):
         self._open_error: str = ""
         self._rebuild_scopes = False
         self._reached = 0
+        self._lag_since: float | None = None  # wall time of the first append not yet indexed
         self._vectors_lock = threading.Lock()
         self._vectors: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
 
     # -- lifecycle -----------------------------------------------------------
 
     @property
-    def embedder(self) -> Embedder:
+    def embedder(self) -> _Primed:
         if self._embedder is None:
-            self._embedder = self._make_embedder()
+            self._embedder = _Primed(self._make_embedder())
         return self._embedder
+
+    async def _add(self, index: SearchIndex, docs: list[IndexDoc]) -> None:
+        """Embed (abandoned if cancelled: nothing written yet), then write (never abandoned)."""
+        texts = [d.text for d in docs]
+        await trio.to_thread.run_sync(self.embedder.prime, texts, abandon_on_cancel=True)
+        try:
+            await trio.to_thread.run_sync(index.add, docs)
+        finally:
+            self.embedder.forget(texts)
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Open (or rebuild) the index in the background, then follow the log until cancelled.
@@ -176,14 +228,20 @@ class Indexer(SessionHooks):
     # -- hooks from the session actors -----------------------------------------
 
     def appended(self, session: SessionRecord) -> None:
+        if self._lag_since is None:
+            self._lag_since = time.time()
         self._poke()
 
     def consolidated(self, session: SessionRecord) -> None:
         self._dirty.scopes.add(session.scope)
+        if self.reindex_progress.state == "running":
+            self._dirty.rebuild_scopes.add(session.scope)
         self._poke()
 
     def forgotten(self, session: str, scope: str) -> None:
         self._dirty.forgotten[session] = scope
+        if self.reindex_progress.state == "running":
+            self._dirty.rebuild_forgotten[session] = scope
         with self._vectors_lock:  # its uids (session, seq) may come back with other text
             self._vectors.clear()
         self._poke()
@@ -217,6 +275,7 @@ class Indexer(SessionHooks):
                 await self._index_scopes(index)
                 continue
             if not self._dirty.forgotten:
+                self._lag_since = None
                 return
 
     async def _apply_forgets(self, index: SearchIndex) -> None:
@@ -234,7 +293,7 @@ class Indexer(SessionHooks):
         if not batch:
             return False
         docs = _text_docs(batch)
-        await trio.to_thread.run_sync(index.add, docs)
+        await self._add(index, docs)
         last = batch[-1][0]
         await db.write(lambda c: write_cursor(c, last))
         self.indexed += len(docs)
@@ -255,7 +314,8 @@ class Indexer(SessionHooks):
     async def status(self) -> dict[str, Any]:
         pos: LogPosition = await self.services.db.read(log_position)
         behind = pos.max_gid - pos.cursor
-        seconds = 0.0 if pos.oldest_ts is None else max(0.0, time.time() - pos.oldest_ts)
+        since = self._lag_since if self._lag_since is not None else pos.oldest_ts
+        seconds = 0.0 if since is None else max(0.0, time.time() - since)
         progress = dataclasses.asdict(self.reindex_progress)
         return {
             "enabled": True,
@@ -293,6 +353,8 @@ class Indexer(SessionHooks):
         fresh: bool = True,
     ) -> list[SearchHit]:
         """The ``k`` best hits; with ``fresh``, acknowledged messages not yet indexed too."""
+        if not 1 <= k <= MAX_K:
+            raise InvalidArgument(f"k must be between 1 and {MAX_K}, not {k}")
         index = await self._index()
         hidden = set(self._dirty.forgotten)
         hidden_scopes = {f"session/{name}" for name in hidden}
@@ -304,47 +366,83 @@ class Indexer(SessionHooks):
             "since": since,
             "until": until,
         }
-        hits = await trio.to_thread.run_sync(
-            lambda: index.search(query, k=min(k + extra, 1000), mode=mode, **filters)
-        )
+        limit = min(k + extra, MAX_K)
+        fresh_docs: list[IndexDoc] = []
         if fresh and (kinds is None or "message" in kinds):
             cursor = await self.services.db.read(read_cursor)
             delta = await self.services.db.read(
                 lambda c: messages_after(c, cursor, FRESH_MAX, newest=True)
             )
-            docs = _text_docs(delta)
-            if docs:
-                found = await trio.to_thread.run_sync(
-                    self._search_delta, query, docs, filters, k, mode
-                )
-                hits = _merge(hits, found, k=k + extra, mode=mode)
+            fresh_docs = [d for d in _text_docs(delta) if doc_matches(d, **filters)]
+        if fresh_docs:
+            hits = await trio.to_thread.run_sync(
+                self._search_with_delta, index, query, fresh_docs, filters, limit, mode
+            )
+        else:
+            hits = await trio.to_thread.run_sync(
+                lambda: index.search(query, k=limit, mode=mode, **filters)
+            )
         return [h for h in hits if h.session not in hidden and h.scope not in hidden_scopes][:k]
 
-    def _search_delta(
-        self, query: str, docs: list[IndexDoc], filters: dict[str, Any], k: int, mode: Mode
+    def _search_with_delta(
+        self,
+        index: SearchIndex,
+        query: str,
+        docs: list[IndexDoc],
+        filters: dict[str, Any],
+        limit: int,
+        mode: Mode,
     ) -> list[SearchHit]:
-        """Rank unindexed messages in memory; their vectors are cached by uid."""
-        kept = [d for d in docs if doc_matches(d, **filters)]
-        if not kept:
-            return []
+        """The index's rankings and the unindexed docs' rankings, merged per signal.
+
+        Cosine scores are comparable across both, so the vector lists merge by
+        score. BM25 scores are not (each depends on its corpus), so the index's
+        text hits and the fresh docs are re-ranked by one BM25 over the union.
+        Hybrid then fuses the two merged lists by reciprocal rank, as the index does.
+        """
+        depth = limit if mode != "hybrid" else min(MAX_K, max(4 * limit, 40))
         text = query[:MAX_QUERY_CHARS].replace("\x00", " ")
-        dim = self.embedder.dimension
+        by_vector: list[SearchHit] = []
+        by_text: list[SearchHit] = []
+        if mode != "text":
+            indexed = index.search(query, k=depth, mode="vector", **filters)
+            qvec, vecs = self._delta_vectors(text, docs)
+            new = search_delta(text, qvec, docs, vecs, k=depth, mode="vector", **filters)
+            by_vector = _by_score([*indexed, *new])[:depth]
+        if mode != "vector":
+            indexed = index.search(query, k=depth, mode="text", **filters)
+            dim = self.embedder.dimension
+            zeros = np.zeros((len(docs), dim), np.float32)
+            new = search_delta(
+                text, np.zeros(dim, np.float32), docs, zeros, k=depth, mode="text", **filters
+            )
+            if new:
+                known = {h.uid for h in indexed}
+                pool = [_doc(h) for h in indexed] + [d for d in docs if d.uid not in known]
+                by_text = rank_by_text(text, pool, limit=depth)
+            else:
+                by_text = indexed
+        if mode == "vector":
+            return by_vector[:limit]
         if mode == "text":
-            qvec, vecs = np.zeros(dim, np.float32), np.zeros((len(kept), dim), np.float32)
-        else:
-            with self._vectors_lock:
-                known = {d.uid: v for d in kept if (v := self._vectors.get(d.uid)) is not None}
-            missing = [d for d in kept if d.uid not in known]
-            rows = self.embedder.embed([text, *[d.text for d in missing]])
-            qvec = rows[0]
-            known.update((d.uid, row) for d, row in zip(missing, rows[1:], strict=True))
-            with self._vectors_lock:
-                for doc in missing:
-                    self._vectors[doc.uid] = known[doc.uid]
-                while len(self._vectors) > 2 * FRESH_MAX:
-                    self._vectors.popitem(last=False)
-            vecs = np.stack([known[d.uid] for d in kept])
-        return search_delta(text, qvec, kept, vecs, k=k, mode=mode, **filters)
+            return by_text[:limit]
+        return reciprocal_rank_fusion([by_vector, by_text], limit=limit)
+
+    def _delta_vectors(
+        self, text: str, docs: list[IndexDoc]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The query's vector and the docs' (cached by uid: a fresh doc is embedded once)."""
+        with self._vectors_lock:
+            known = {d.uid: v for d in docs if (v := self._vectors.get(d.uid)) is not None}
+        missing = [d for d in docs if d.uid not in known]
+        rows = self.embedder.embed([text, *[d.text for d in missing]])
+        known.update((d.uid, row) for d, row in zip(missing, rows[1:], strict=True))
+        with self._vectors_lock:
+            for doc in missing:
+                self._vectors[doc.uid] = known[doc.uid]
+            while len(self._vectors) > 2 * FRESH_MAX:
+                self._vectors.popitem(last=False)
+        return rows[0], np.stack([known[d.uid] for d in docs])
 
     # -- reindex ------------------------------------------------------------------------
 
@@ -379,6 +477,8 @@ class Indexer(SessionHooks):
             await trio.to_thread.run_sync(lambda: shutil.rmtree(fresh.path, ignore_errors=True))
         finally:
             progress.finished = time.time()
+            self._dirty.rebuild_scopes.clear()
+            self._dirty.rebuild_forgotten.clear()
             self._poke()
 
     async def _build(self, fresh: SearchIndex, progress: _Progress) -> None:
@@ -399,7 +499,7 @@ class Indexer(SessionHooks):
             batch = await self.services.db.read(lambda c, a=after: messages_after(c, a, size))
             if not batch:
                 return
-            await trio.to_thread.run_sync(fresh.add, _text_docs(batch))
+            await self._add(fresh, _text_docs(batch))
             self._reached = batch[-1][0]
             progress.done = min(self._reached, progress.total)
             progress.total = max(progress.total, self._reached)
@@ -407,11 +507,12 @@ class Indexer(SessionHooks):
     async def _catch_up(self, fresh: SearchIndex, progress: _Progress) -> int:
         """Copy what arrived during the build; forgets and consolidations since are redone."""
         await self._copy_messages(fresh, progress)
-        for session, scope in list(self._dirty.forgotten.items()):
+        forgotten = {**self._dirty.rebuild_forgotten, **self._dirty.forgotten}
+        for session, scope in forgotten.items():
             await trio.to_thread.run_sync(fresh.delete_session, session)
             if scope == f"session/{session}":
                 await trio.to_thread.run_sync(fresh.delete_scope, scope)
-        for scope in list(self._dirty.scopes):
+        for scope in self._dirty.rebuild_scopes | self._dirty.scopes:
             await trio.to_thread.run_sync(_replace_scope, fresh, self.memory, scope, None)
         await trio.to_thread.run_sync(fresh.optimize)
         return self._reached
@@ -432,21 +533,23 @@ def _replace_scope(
     index.add(docs)
 
 
-def _merge(
-    indexed: list[SearchHit], delta: list[SearchHit], *, k: int, mode: Mode
-) -> list[SearchHit]:
-    """Index hits and fresh hits as one ranking; a doc in both counts once.
-
-    Cosine (vector) and RRF (hybrid) scores are on one scale in both lists,
-    so they merge by score. BM25 scores depend on the corpus they were
-    computed over, so text hits are fused by rank instead.
-    """
-    if not delta:
-        return indexed
-    if mode == "text":
-        return reciprocal_rank_fusion([indexed, delta], limit=k)
+def _by_score(hits: list[SearchHit]) -> list[SearchHit]:
+    """Best first by score, ties by uid; a uid in several lists keeps its best score."""
     best: dict[str, SearchHit] = {}
-    for hit in [*indexed, *delta]:
+    for hit in hits:
         if hit.uid not in best or hit.score > best[hit.uid].score:
             best[hit.uid] = hit
-    return sorted(best.values(), key=lambda h: (-h.score, h.uid))[:k]
+    return sorted(best.values(), key=lambda h: (-h.score, h.uid))
+
+
+def _doc(hit: SearchHit) -> IndexDoc:
+    return IndexDoc(
+        uid=hit.uid,
+        kind=hit.kind,
+        text=hit.text,
+        scope=hit.scope,
+        session=hit.session,
+        ts=hit.ts,
+        message_ids=list(hit.message_ids),
+        source=hit.source,
+    )
