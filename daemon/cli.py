@@ -212,6 +212,12 @@ def _render_status(status: dict[str, Any]) -> None:
         f"data      {status['data_dir']}  ({status['store']['bytes']} bytes, durability {status['store']['durability']})"
     )
     print(f"sessions  {sessions['live']} live, {sessions['passivated']} passivated")
+    index = status.get("index", {})
+    if index.get("enabled"):
+        print(
+            f"index     {index['messages_behind']} messages behind ({index['seconds_behind']:.1f}s),"
+            f" {index['indexed']} indexed"
+        )
     for name, depth in sorted(status.get("mailbox_depths", {}).items()):
         print(f"mailbox   {name}: {depth} queued")
     for code, count in sorted(status.get("errors", {}).items()):

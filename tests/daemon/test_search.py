@@ -196,6 +196,7 @@ def test_import_then_search_and_cli(daemon: DaemonProcess, tmp_path: Path) -> No
     again = _reverie(daemon, "reindex")
     assert again.returncode == 0, again.stderr
     assert "reindexed" in again.stdout
+    assert "messages behind" in _reverie(daemon, "status").stdout
     bad = tmp_path / "bad.jsonl"
     bad.write_text('{"session": "a", "role": "user", "content": "ok"}\nnot json\n')
     failed = _reverie(daemon, "import", str(bad))
