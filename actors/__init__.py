@@ -3,6 +3,7 @@
 from .consolidate import Consolidator
 from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
 from .expiry import ExpirySweeper
+from .indexer import Indexer
 from .names import MAX_NAME_CHARS, validate_name
 from .registry import ActorRegistry, SessionRegistry
 from .scope import (
@@ -24,7 +25,7 @@ from .scope import (
     scope_chain,
     validate_key,
 )
-from .services import Services, SessionHooks
+from .services import HookChain, Services, SessionHooks
 from .session import (
     AppendRequest,
     Context,
@@ -55,6 +56,8 @@ __all__ = [
     "ExpirySweeper",
     "ForgetRequest",
     "HistoryRequest",
+    "HookChain",
+    "Indexer",
     "LLMError",
     "LLMRateLimited",
     "LLMRejected",

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from reverie.config import Config
 from reverie.store import Database, SessionRecord, TokenCounter
 
-__all__ = ["Services", "SessionHooks"]
+__all__ = ["HookChain", "Services", "SessionHooks"]
 
 
 class SessionHooks:
@@ -35,6 +35,32 @@ class SessionHooks:
     async def memory_prefix(self, scope: str) -> str:
         """The memory block ``context`` puts before the tail ("" until consolidation)."""
         return ""
+
+
+class HookChain(SessionHooks):
+    """Several followers of the sessions as one: each event goes to each, in order.
+
+    The memory prefix is the first hook's (the consolidation supervisor owns
+    the memory tree).
+    """
+
+    def __init__(self, *hooks: SessionHooks) -> None:
+        self.hooks = hooks
+
+    def appended(self, session: SessionRecord) -> None:
+        for hook in self.hooks:
+            hook.appended(session)
+
+    def consolidated(self, session: SessionRecord) -> None:
+        for hook in self.hooks:
+            hook.consolidated(session)
+
+    def forgotten(self, session: str, scope: str) -> None:
+        for hook in self.hooks:
+            hook.forgotten(session, scope)
+
+    async def memory_prefix(self, scope: str) -> str:
+        return await self.hooks[0].memory_prefix(scope) if self.hooks else ""
 
 
 @dataclass(slots=True)

@@ -20,13 +20,21 @@ from pathlib import Path
 import httpx
 import trio
 
-from reverie.actors import Consolidator, ScopeRegistry, Services, SessionRegistry
+from reverie.actors import (
+    Consolidator,
+    HookChain,
+    Indexer,
+    ScopeRegistry,
+    Services,
+    SessionRegistry,
+)
 from reverie.config import Config, ConfigError
-from reverie.store import Clock, Database, MemoryFiles, TokenCounter
+from reverie.store import Clock, Database, MemoryFiles, TokenCounter, make_embedder
 
 from . import systemd
 from .handlers import Handlers
 from .reload import Reloader
+from .search_handlers import SearchHandlers
 from .server import Server
 from .wm_handlers import WorkingMemoryHandlers
 
@@ -92,13 +100,21 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
     await db.open()
     services = Services(config=config, db=db, tokens=TokenCounter(config.consolidation.tokenizer))
     http = httpx.AsyncClient(timeout=httpx.Timeout(config.llm.timeout, connect=10.0))
-    consolidator = Consolidator(services, MemoryFiles(data_dir / "memory"), http)
-    services.hooks = consolidator
+    memory = MemoryFiles(data_dir / "memory")
+    consolidator = Consolidator(services, memory, http)
+    indexer = (
+        Indexer(services, memory, data_dir, lambda: make_embedder(config.embeddings))
+        if config.index.enabled
+        else None
+    )
+    services.hooks = consolidator if indexer is None else HookChain(consolidator, indexer)
     registry = SessionRegistry(services)
     consolidator.registry = registry
     scopes = ScopeRegistry(services, Clock.from_env())
     wm = WorkingMemoryHandlers(scopes)
-    handlers = Handlers(services, registry, consolidator, package_version(), wm=wm)
+    handlers = Handlers(
+        services, registry, consolidator, package_version(), wm=wm, search=SearchHandlers(indexer)
+    )
     server = Server(config, handlers)
     reloader = Reloader(config, reload or (lambda: config))
     handlers.reloader = reloader
@@ -110,6 +126,8 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
                 await nursery.start(registry.run)
                 await nursery.start(consolidator.run)
                 await nursery.start(scopes.run)
+                if indexer is not None:
+                    await nursery.start(indexer.run)
                 listeners, activated = _listeners(config)
                 owns_socket = not activated
                 await nursery.start(server.serve, listeners)

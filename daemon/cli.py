@@ -17,6 +17,7 @@ import msgspec
 
 from reverie.config import ConfigError, ReverieError
 
+from .search_cli import SEARCH_RUNNERS, add_search_parser
 from .wm_cli import add_wm_parser, run_wm
 
 __all__ = ["main"]
@@ -127,6 +128,7 @@ def _parser() -> argparse.ArgumentParser:
     _add_json(metrics)
 
     add_wm_parser(sub, _add_client_options)
+    add_search_parser(sub, _add_client_options)
     return parser
 
 
@@ -244,6 +246,12 @@ def _render_status(status: dict[str, Any]) -> None:
     print(f"mailboxes {sum(depths.values())} queued in {len(depths)} sessions")
     for name, depth in sorted(depths.items()):
         print(f"mailbox   {name}: {depth} queued")
+    index = status.get("index", {})
+    if index.get("enabled"):
+        print(
+            f"index     {index['messages_behind']} messages behind ({index['seconds_behind']:.1f}s),"
+            f" {index['indexed']} indexed"
+        )
     for backend, b in sorted(status.get("consolidation", {}).items()):
         jobs = ", ".join(f"{n} {state}" for state, n in sorted(b.get("jobs", {}).items()))
         print(
@@ -332,6 +340,7 @@ _RUNNERS: dict[str, Callable[[Any, argparse.Namespace], tuple[Any, Callable[[Any
     "wm": run_wm,
     "consolidate": _consolidate,
     "memory": _memory,
+    **SEARCH_RUNNERS,
 }
 
 

@@ -31,6 +31,7 @@ from reverie.config import default_data_dir, default_socket_path, error_class
 from . import protocol as p
 from .errors import ConnectionLost, ProtocolError
 from .framing import FrameReader, frame
+from .search_client import SearchApi
 from .wm_client import WorkingMemoryApi
 
 __all__ = ["AsyncClient", "Client", "default_socket"]
@@ -61,7 +62,7 @@ def _message_in(msg: p.MessageIn | Mapping[str, Any]) -> p.MessageIn:
     return m if m.id else msgspec.structs.replace(m, id=uuid.uuid4().hex)
 
 
-class _Api(WorkingMemoryApi):
+class _Api(WorkingMemoryApi, SearchApi):
     """The operations, transport-neutral. ``_call(request, convert, idempotent)``."""
 
     _rids = itertools.count(1)

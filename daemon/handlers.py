@@ -37,6 +37,8 @@ from . import protocol as p
 from .errors import Unauthorized, UnknownOp
 from .metrics import render_metrics
 from .reload import Reloader
+from .search_handlers import SearchHandlers
+from .search_protocol import SEARCH_REQUESTS
 from .wm_handlers import WorkingMemoryHandlers
 from .wm_protocol import WM_REQUESTS
 
@@ -79,11 +81,13 @@ class Handlers:
         version: str,
         *,
         wm: WorkingMemoryHandlers,
+        search: SearchHandlers | None = None,
     ) -> None:
         self.services = services
         self.registry = registry
         self.consolidator = consolidator
         self.wm = wm
+        self.search = search or SearchHandlers(None)
         self.version = version
         self.started = time.time()
         self.errors: Counter[str] = Counter()
@@ -112,6 +116,8 @@ class Handlers:
         match request:
             case _ if isinstance(request, WM_REQUESTS):
                 await self.wm.dispatch(request, replier, nursery)
+            case _ if isinstance(request, SEARCH_REQUESTS):
+                await self.search.dispatch(request, replier, nursery)
             case p.Append(session=session, messages=messages, scope=scope):
                 await self._to_actor(
                     session, AppendRequest(messages, scope), replier(rid, _acks(rid))
@@ -260,6 +266,7 @@ class Handlers:
                 "durability": db.durability,
             },
             "consolidation": await self.consolidator.status(),
+            "index": await self.search.status(),
             "counters": dict(self.services.counters),
             "errors": dict(self.errors),
             "config_reloads": self.reloader.reloads if self.reloader else 0,

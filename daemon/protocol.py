@@ -212,6 +212,7 @@ class Metrics(_Frame, tag="metrics"):
     """The daemon's status as Prometheus text exposition (the same data as ``status``)."""
 
 
+from .search_protocol import SearchReplyFrame, SearchRequest  # noqa: E402  (same)
 from .wm_protocol import WmReply, WmRequest  # noqa: E402  (its frames subclass _Frame above)
 
 Request = (
@@ -229,6 +230,7 @@ Request = (
     | StreamEnd
     | WmRequest
     | Metrics
+    | SearchRequest
 )
 
 # -- replies ----------------------------------------------------------------
@@ -340,6 +342,7 @@ Reply = (
     | ErrorReply
     | WmReply
     | MetricsReply
+    | SearchReplyFrame
 )
 
 REQUEST_OPS = frozenset(cls.__struct_config__.tag for cls in Request.__args__)  # type: ignore[attr-defined]

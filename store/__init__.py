@@ -16,6 +16,19 @@ from .embeddings import (
 )
 from .errors import StoreError, StoreFull, StoreReadOnly
 from .index import IndexStale, SearchIndex
+from .index_feed import (
+    CURSOR_KEY,
+    LogPosition,
+    entry_doc,
+    fact_docs,
+    log_position,
+    memory_docs,
+    messages_after,
+    read_cursor,
+    read_meta,
+    write_cursor,
+    write_meta,
+)
 from .jobs import Job, create_job, finish_job, job_counts, open_job, open_jobs, record_attempt
 from .journal import (
     AppendOutcome,
@@ -78,6 +91,7 @@ from .working_memory import (
 )
 
 __all__ = [
+    "CURSOR_KEY",
     "LOCAL_MODEL_ID",
     "RRF_K",
     "SCHEMA_VERSION",
@@ -94,6 +108,7 @@ __all__ = [
     "Job",
     "KeyRecord",
     "LocalEmbedder",
+    "LogPosition",
     "MemoryFiles",
     "MessageRecord",
     "NewMessage",
@@ -120,7 +135,9 @@ __all__ = [
     "delete_session",
     "doc_matches",
     "encode_scope",
+    "entry_doc",
     "expiring_keys",
+    "fact_docs",
     "finish_job",
     "job_counts",
     "list_checkpoints",
@@ -128,15 +145,20 @@ __all__ = [
     "list_sessions",
     "load_session",
     "load_task",
+    "log_position",
     "lookup_key",
     "make_embedder",
+    "memory_docs",
     "merge_facts",
+    "messages_after",
     "open_job",
     "open_jobs",
     "parse_history",
     "rank_by_text",
     "rank_by_vector",
+    "read_cursor",
     "read_history",
+    "read_meta",
     "read_scratch",
     "read_tail",
     "reciprocal_rank_fusion",
@@ -150,4 +172,6 @@ __all__ = [
     "set_key",
     "sweep_keys",
     "text_terms",
+    "write_cursor",
+    "write_meta",
 ]

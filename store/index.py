@@ -229,6 +229,10 @@ class SearchIndex:
         """Remove every doc of ``scope``."""
         self._delete(col("scope") == lit(scope), "delete_scope")
 
+    def delete_facts(self, scope: str) -> None:
+        """Remove the ``fact`` docs of ``scope`` (before re-adding its rewritten MEMORY.md)."""
+        self._delete((col("scope") == lit(scope)) & (col("kind") == lit("fact")), "delete_facts")
+
     def delete_uids(self, uids: Iterable[str]) -> None:
         """Remove the docs with these uids; unknown uids are ignored."""
         wanted = sorted(set(uids))

@@ -1,0 +1,555 @@
+"""The indexer: keeps the search index following the message log and the memory tree.
+
+It is a session hook (``appended``, ``consolidated``, ``forgotten``), never
+on the append path: a hook only sets a flag and wakes the indexer's task,
+which reads the messages after its durable cursor from SQLite in batches of
+``index.batch_size``, embeds them and upserts them into LanceDB in a worker
+thread, then moves the cursor. After a consolidation it re-indexes the
+scope's newest history entries and replaces the scope's facts. A forgotten
+session's docs are deleted, and searches hide them until then.
+
+Searches (``search``) run in worker threads. With ``fresh`` they also rank
+the messages the index has not taken yet (read from SQLite, embedded on the
+fly, bounded to ``FRESH_MAX``) and merge them with the index's hits, so a
+message is findable as soon as its append was acknowledged.
+
+``reindex`` rebuilds into a new directory while the old index serves, then
+swaps: the directory in use is named in the ``meta`` table, so the swap is
+one SQLite commit. An index built by another embedder (``stale``) or a
+missing index directory is rebuilt from scratch at start.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import shutil
+import threading
+import time
+import uuid
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+import trio
+
+from reverie.config import InvalidArgument, NotFound
+from reverie.store import (
+    CURSOR_KEY,
+    Embedder,
+    IndexDoc,
+    LogPosition,
+    MemoryFiles,
+    SearchHit,
+    SearchIndex,
+    SessionRecord,
+    doc_matches,
+    log_position,
+    memory_docs,
+    messages_after,
+    rank_by_text,
+    read_cursor,
+    read_meta,
+    reciprocal_rank_fusion,
+    search_delta,
+    write_cursor,
+    write_meta,
+)
+
+from .services import Services, SessionHooks
+
+__all__ = ["FRESH_MAX", "Indexer"]
+
+log = logging.getLogger(__name__)
+
+DIR_KEY = "index.dir"
+DEFAULT_DIR = "index"
+#: Newest unindexed messages a fresh search ranks in memory; older ones wait for the index.
+FRESH_MAX = 512
+#: History entries re-read per consolidated scope (the newest ones: the one just written).
+_ENTRIES_PER_CONSOLIDATION = 8
+_OPTIMIZE_EVERY = 16
+MAX_QUERY_CHARS = 2000  # as the index: MiniLM reads 256 tokens at most
+MAX_K = 1000
+Mode = Literal["hybrid", "vector", "text"]
+
+
+@dataclass(slots=True)
+class _Progress:
+    state: str = "idle"  # idle | running | done | failed
+    done: int = 0
+    total: int = 0
+    error: str = ""
+    started: float = 0.0
+    finished: float = 0.0
+
+
+@dataclass(slots=True)
+class _Dirty:
+    scopes: set[str] = field(default_factory=set)
+    forgotten: dict[str, str] = field(default_factory=dict)  # session -> scope
+    # What changed while a rebuild ran; it is redone on the new index before the swap.
+    rebuild_scopes: set[str] = field(default_factory=set)
+    rebuild_forgotten: dict[str, str] = field(default_factory=dict)
+
+
+def _text_docs(pairs: Iterable[tuple[int, IndexDoc]]) -> list[IndexDoc]:
+    return [doc for _, doc in pairs if doc.text.strip()]
+
+
+class _Primed:
+    """An embedder that first looks texts up among vectors computed ahead of a write.
+
+    The indexer embeds a batch in a thread it may abandon at shutdown (pure
+    computation), then hands the batch to ``SearchIndex.add`` (a write, never
+    abandoned), which finds its vectors here and only writes.
+    """
+
+    def __init__(self, real: Embedder) -> None:
+        self.real = real
+        self.model_id = real.model_id
+        self.dimension = real.dimension
+        self._ready: dict[str, npt.NDArray[np.float32]] = {}
+        self._lock = threading.Lock()
+
+    def prime(self, texts: list[str]) -> None:
+        unique = list(dict.fromkeys(texts))
+        rows = self.real.embed(unique)
+        with self._lock:
+            self._ready.update(zip(unique, rows, strict=True))
+
+    def forget(self, texts: list[str]) -> None:
+        with self._lock:
+            for text in texts:
+                self._ready.pop(text, None)
+
+    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        with self._lock:
+            found = {t: v for t in texts if (v := self._ready.get(t)) is not None}
+        missing = list(dict.fromkeys(t for t in texts if t not in found))
+        if missing:
+            found.update(zip(missing, self.real.embed(missing), strict=True))
+        if not texts:
+            return np.zeros((0, self.dimension), dtype=np.float32)
+        return np.stack([found[t] for t in texts])
+
+
+class Indexer(SessionHooks):
+    """The search index's only writer; ``run`` starts it, ``search`` reads it."""
+
+    def __init__(
+        self,
+        services: Services,
+        memory: MemoryFiles,
+        root: Path,
+        embedder_factory: Callable[[], Embedder],
+    ) -> None:
+        self.services = services
+        self.memory = memory
+        self.root = root
+        self.cfg = services.config.index
+        self._make_embedder = embedder_factory
+        self._embedder: _Primed | None = None
+        self.index: SearchIndex | None = None
+        self._ready = trio.Event()
+        self._wake = trio.Event()
+        self._dirty = _Dirty()
+        self._write_lock = trio.Lock()  # one index writer: the follower or the swap
+        self._nursery: trio.Nursery | None = None
+        self._batches = 0
+        self.indexed = 0
+        self.failures = 0
+        self.reindex_progress = _Progress()
+        self._open_error: str = ""
+        self._rebuild_scopes = False
+        self._reached = 0
+        self._lag_since: float | None = None  # wall time of the first append not yet indexed
+        self._vectors_lock = threading.Lock()
+        self._vectors: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
+
+    # -- lifecycle -----------------------------------------------------------
+
+    @property
+    def embedder(self) -> _Primed:
+        if self._embedder is None:
+            self._embedder = _Primed(self._make_embedder())
+        return self._embedder
+
+    async def _add(self, index: SearchIndex, docs: list[IndexDoc]) -> None:
+        """Embed (abandoned if cancelled: nothing written yet), then write (never abandoned)."""
+        texts = [d.text for d in docs]
+        await trio.to_thread.run_sync(self.embedder.prime, texts, abandon_on_cancel=True)
+        try:
+            await trio.to_thread.run_sync(index.add, docs)
+        finally:
+            self.embedder.forget(texts)
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Open (or rebuild) the index in the background, then follow the log until cancelled.
+
+        Ready at once: opening LanceDB must not delay the daemon's socket;
+        searches wait for it instead.
+        """
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            task_status.started()
+            try:
+                await self._open()
+            except Exception as exc:  # a broken index must not take the daemon down
+                self._open_error = f"{type(exc).__name__}: {exc}"
+                log.exception("search index could not be opened; search is unavailable")
+                self._ready.set()
+                return
+            self._ready.set()
+            await self._follow()
+
+    async def _open(self) -> None:
+        name = await self.services.db.read(lambda c: read_meta(c, DIR_KEY))
+        path = self.root / (name if isinstance(name, str) and name else DEFAULT_DIR)
+        existed = path.exists()
+        index = SearchIndex(path, self.embedder)
+        await trio.to_thread.run_sync(index.open)
+        if index.stale or not existed:
+            if index.stale:
+                await trio.to_thread.run_sync(index.reset)
+            log.info("search index %s is new or stale: indexing everything again", path)
+            await self.services.db.write(lambda c: write_cursor(c, 0))
+            self._dirty.scopes.update(await trio.to_thread.run_sync(self.memory.scopes))
+            self._rebuild_scopes = True
+        self.index = index
+
+    def _poke(self) -> None:
+        self._wake.set()
+
+    # -- hooks from the session actors -----------------------------------------
+
+    def appended(self, session: SessionRecord) -> None:
+        if self._lag_since is None:
+            self._lag_since = time.time()
+        self._poke()
+
+    def consolidated(self, session: SessionRecord) -> None:
+        self._dirty.scopes.add(session.scope)
+        if self.reindex_progress.state == "running":
+            self._dirty.rebuild_scopes.add(session.scope)
+        self._poke()
+
+    def forgotten(self, session: str, scope: str) -> None:
+        self._dirty.forgotten[session] = scope
+        if self.reindex_progress.state == "running":
+            self._dirty.rebuild_forgotten[session] = scope
+        with self._vectors_lock:  # its uids (session, seq) may come back with other text
+            self._vectors.clear()
+        self._poke()
+
+    # -- following ----------------------------------------------------------------
+
+    async def _follow(self) -> None:
+        while True:
+            try:
+                async with self._write_lock:
+                    await self._drain()
+            except Exception:  # keep following: the cursor did not move, the batch is retried
+                self.failures += 1
+                log.exception("indexing failed; retrying shortly")
+                await trio.sleep(1.0)
+                continue
+            await self._wake.wait()
+            self._wake = trio.Event()
+
+    async def _drain(self) -> None:
+        """Index everything pending: forgets first, then messages, then consolidated scopes."""
+        index = self.index
+        assert index is not None
+        while True:
+            self._wake = trio.Event()
+            await self._apply_forgets(index)
+            moved = await self._index_batch(index)
+            if moved:
+                continue
+            if self._dirty.scopes:
+                await self._index_scopes(index)
+                continue
+            if not self._dirty.forgotten:
+                self._lag_since = None
+                return
+
+    async def _apply_forgets(self, index: SearchIndex) -> None:
+        while self._dirty.forgotten:
+            session, scope = next(iter(self._dirty.forgotten.items()))
+            await trio.to_thread.run_sync(index.delete_session, session)
+            if scope == f"session/{session}":
+                await trio.to_thread.run_sync(index.delete_scope, scope)
+            self._dirty.forgotten.pop(session, None)
+
+    async def _index_batch(self, index: SearchIndex) -> bool:
+        db, size = self.services.db, max(1, self.cfg.batch_size)
+        cursor = await db.read(read_cursor)
+        batch = await db.read(lambda c: messages_after(c, cursor, size))
+        if not batch:
+            return False
+        docs = _text_docs(batch)
+        await self._add(index, docs)
+        last = batch[-1][0]
+        await db.write(lambda c: write_cursor(c, last))
+        self.indexed += len(docs)
+        self._batches += 1
+        if self._batches % _OPTIMIZE_EVERY == 0:
+            await trio.to_thread.run_sync(index.optimize)
+        return True
+
+    async def _index_scopes(self, index: SearchIndex) -> None:
+        entries = None if self._rebuild_scopes else _ENTRIES_PER_CONSOLIDATION
+        while self._dirty.scopes:
+            scope = self._dirty.scopes.pop()
+            await trio.to_thread.run_sync(_replace_scope, index, self.memory, scope, entries)
+        self._rebuild_scopes = False
+
+    # -- status -------------------------------------------------------------------
+
+    async def status(self) -> dict[str, Any]:
+        pos: LogPosition = await self.services.db.read(log_position)
+        behind = pos.max_gid - pos.cursor
+        since = self._lag_since if self._lag_since is not None else pos.oldest_ts
+        seconds = 0.0 if since is None else max(0.0, time.time() - since)
+        progress = dataclasses.asdict(self.reindex_progress)
+        return {
+            "enabled": True,
+            "ready": self._ready.is_set() and self.index is not None,
+            "error": self._open_error,
+            "path": str(self.index.path) if self.index is not None else "",
+            "cursor": pos.cursor,
+            "messages_behind": behind,
+            "seconds_behind": round(seconds, 3) if behind else 0.0,
+            "indexed": self.indexed,
+            "batches": self._batches,
+            "failures": self.failures,
+            "reindex": progress,
+        }
+
+    # -- search ---------------------------------------------------------------------
+
+    async def _index(self) -> SearchIndex:
+        await self._ready.wait()
+        if self.index is None:
+            raise NotFound(f"the search index is unavailable: {self._open_error}")
+        return self.index
+
+    async def search(
+        self,
+        query: str,
+        *,
+        scope: str | None = None,
+        session: str | None = None,
+        kinds: list[str] | None = None,
+        k: int = 10,
+        since: float | None = None,
+        until: float | None = None,
+        mode: Mode = "hybrid",
+        fresh: bool = True,
+    ) -> list[SearchHit]:
+        """The ``k`` best hits; with ``fresh``, acknowledged messages not yet indexed too."""
+        if not 1 <= k <= MAX_K:
+            raise InvalidArgument(f"k must be between 1 and {MAX_K}, not {k}")
+        index = await self._index()
+        hidden = set(self._dirty.forgotten)
+        hidden_scopes = {f"session/{name}" for name in hidden}
+        extra = len(hidden) and 50
+        filters: dict[str, Any] = {
+            "scope": scope,
+            "session": session,
+            "kinds": kinds,
+            "since": since,
+            "until": until,
+        }
+        limit = min(k + extra, MAX_K)
+        fresh_docs: list[IndexDoc] = []
+        if fresh and (kinds is None or "message" in kinds):
+            cursor = await self.services.db.read(read_cursor)
+            delta = await self.services.db.read(
+                lambda c: messages_after(c, cursor, FRESH_MAX, newest=True)
+            )
+            fresh_docs = [d for d in _text_docs(delta) if doc_matches(d, **filters)]
+        if fresh_docs:
+            hits = await trio.to_thread.run_sync(
+                self._search_with_delta, index, query, fresh_docs, filters, limit, mode
+            )
+        else:
+            hits = await trio.to_thread.run_sync(
+                lambda: index.search(query, k=limit, mode=mode, **filters)
+            )
+        return [h for h in hits if h.session not in hidden and h.scope not in hidden_scopes][:k]
+
+    def _search_with_delta(
+        self,
+        index: SearchIndex,
+        query: str,
+        docs: list[IndexDoc],
+        filters: dict[str, Any],
+        limit: int,
+        mode: Mode,
+    ) -> list[SearchHit]:
+        """The index's rankings and the unindexed docs' rankings, merged per signal.
+
+        Cosine scores are comparable across both, so the vector lists merge by
+        score. BM25 scores are not (each depends on its corpus), so the index's
+        text hits and the fresh docs are re-ranked by one BM25 over the union.
+        Hybrid then fuses the two merged lists by reciprocal rank, as the index does.
+        """
+        depth = limit if mode != "hybrid" else min(MAX_K, max(4 * limit, 40))
+        text = query[:MAX_QUERY_CHARS].replace("\x00", " ")
+        by_vector: list[SearchHit] = []
+        by_text: list[SearchHit] = []
+        if mode != "text":
+            indexed = index.search(query, k=depth, mode="vector", **filters)
+            qvec, vecs = self._delta_vectors(text, docs)
+            new = search_delta(text, qvec, docs, vecs, k=depth, mode="vector", **filters)
+            by_vector = _by_score([*indexed, *new])[:depth]
+        if mode != "vector":
+            indexed = index.search(query, k=depth, mode="text", **filters)
+            dim = self.embedder.dimension
+            zeros = np.zeros((len(docs), dim), np.float32)
+            new = search_delta(
+                text, np.zeros(dim, np.float32), docs, zeros, k=depth, mode="text", **filters
+            )
+            if new:
+                known = {h.uid for h in indexed}
+                pool = [_doc(h) for h in indexed] + [d for d in docs if d.uid not in known]
+                by_text = rank_by_text(text, pool, limit=depth)
+            else:
+                by_text = indexed
+        if mode == "vector":
+            return by_vector[:limit]
+        if mode == "text":
+            return by_text[:limit]
+        return reciprocal_rank_fusion([by_vector, by_text], limit=limit)
+
+    def _delta_vectors(
+        self, text: str, docs: list[IndexDoc]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """The query's vector and the docs' (cached by uid: a fresh doc is embedded once)."""
+        with self._vectors_lock:
+            known = {d.uid: v for d in docs if (v := self._vectors.get(d.uid)) is not None}
+        missing = [d for d in docs if d.uid not in known]
+        rows = self.embedder.embed([text, *[d.text for d in missing]])
+        known.update((d.uid, row) for d, row in zip(missing, rows[1:], strict=True))
+        with self._vectors_lock:
+            for doc in missing:
+                self._vectors[doc.uid] = known[doc.uid]
+            while len(self._vectors) > 2 * FRESH_MAX:
+                self._vectors.popitem(last=False)
+        return rows[0], np.stack([known[d.uid] for d in docs])
+
+    # -- reindex ------------------------------------------------------------------------
+
+    def start_reindex(self) -> bool:
+        """Start a rebuild in the background; False when one is already running."""
+        if self.reindex_progress.state == "running":
+            return False
+        if self._nursery is None or self.index is None:
+            raise NotFound("the search index is not open yet; retry in a moment")
+        self.reindex_progress = _Progress(state="running", started=time.time())
+        self._nursery.start_soon(self._reindex)
+        return True
+
+    async def _reindex(self) -> None:
+        progress = self.reindex_progress
+        name = f"{DEFAULT_DIR}-{uuid.uuid4().hex[:12]}"
+        fresh = SearchIndex(self.root / name, self.embedder)
+        try:
+            await self._build(fresh, progress)
+            async with self._write_lock:  # the follower waits: nothing is added to the old one
+                reached = await self._catch_up(fresh, progress)
+                await self.services.db.write(lambda c: _swap(c, name, reached))
+                old, self.index = self.index, fresh
+                self._dirty.scopes.clear()
+            if old is not None and old.path != fresh.path:
+                await trio.to_thread.run_sync(lambda: shutil.rmtree(old.path, ignore_errors=True))
+            progress.state = "done"
+            log.info("reindex done: %d docs in %s", progress.done, fresh.path)
+        except Exception as exc:
+            progress.state, progress.error = "failed", f"{type(exc).__name__}: {exc}"
+            log.exception("reindex failed; the old index keeps serving")
+            await trio.to_thread.run_sync(lambda: shutil.rmtree(fresh.path, ignore_errors=True))
+        finally:
+            progress.finished = time.time()
+            self._dirty.rebuild_scopes.clear()
+            self._dirty.rebuild_forgotten.clear()
+            self._poke()
+
+    async def _build(self, fresh: SearchIndex, progress: _Progress) -> None:
+        await trio.to_thread.run_sync(fresh.open)
+        pos: LogPosition = await self.services.db.read(log_position)
+        scopes = await trio.to_thread.run_sync(self.memory.scopes)
+        progress.total = pos.max_gid + len(scopes)
+        self._reached = 0
+        await self._copy_messages(fresh, progress)
+        for scope in scopes:
+            await trio.to_thread.run_sync(_replace_scope, fresh, self.memory, scope, None)
+            progress.done += 1
+
+    async def _copy_messages(self, fresh: SearchIndex, progress: _Progress) -> None:
+        size = max(1, self.cfg.batch_size)
+        while True:
+            after = self._reached
+            batch = await self.services.db.read(lambda c, a=after: messages_after(c, a, size))
+            if not batch:
+                return
+            await self._add(fresh, _text_docs(batch))
+            self._reached = batch[-1][0]
+            progress.done = min(self._reached, progress.total)
+            progress.total = max(progress.total, self._reached)
+
+    async def _catch_up(self, fresh: SearchIndex, progress: _Progress) -> int:
+        """Copy what arrived during the build; forgets and consolidations since are redone."""
+        await self._copy_messages(fresh, progress)
+        forgotten = {**self._dirty.rebuild_forgotten, **self._dirty.forgotten}
+        for session, scope in forgotten.items():
+            await trio.to_thread.run_sync(fresh.delete_session, session)
+            if scope == f"session/{session}":
+                await trio.to_thread.run_sync(fresh.delete_scope, scope)
+        for scope in self._dirty.rebuild_scopes | self._dirty.scopes:
+            await trio.to_thread.run_sync(_replace_scope, fresh, self.memory, scope, None)
+        await trio.to_thread.run_sync(fresh.optimize)
+        return self._reached
+
+
+def _swap(conn: Any, name: str, reached: int) -> None:
+    """Point the daemon at the new directory and its cursor in one commit."""
+    write_meta(conn, DIR_KEY, name)
+    write_meta(conn, CURSOR_KEY, reached)
+
+
+def _replace_scope(
+    index: SearchIndex, memory: MemoryFiles, scope: str, entries: int | None
+) -> None:
+    """Re-add the scope's newest episodes and replace its facts (MEMORY.md was rewritten)."""
+    docs = memory_docs(memory, scope, entries=entries)
+    index.delete_facts(scope)
+    index.add(docs)
+
+
+def _by_score(hits: list[SearchHit]) -> list[SearchHit]:
+    """Best first by score, ties by uid; a uid in several lists keeps its best score."""
+    best: dict[str, SearchHit] = {}
+    for hit in hits:
+        if hit.uid not in best or hit.score > best[hit.uid].score:
+            best[hit.uid] = hit
+    return sorted(best.values(), key=lambda h: (-h.score, h.uid))
+
+
+def _doc(hit: SearchHit) -> IndexDoc:
+    return IndexDoc(
+        uid=hit.uid,
+        kind=hit.kind,
+        text=hit.text,
+        scope=hit.scope,
+        session=hit.session,
+        ts=hit.ts,
+        message_ids=list(hit.message_ids),
+        source=hit.source,
+    )

@@ -1,0 +1,70 @@
+"""Search client methods, mixed into ``Client`` and ``AsyncClient`` via ``_Api``.
+
+Both calls are safe to repeat after a lost connection (a search reads; a
+second ``reindex`` while one runs only answers ``False``), so both are
+retried after a daemon restart.
+
+This module imports neither the actors nor the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, TypeVar
+
+from . import search_protocol as s
+from .protocol import Request
+
+__all__ = ["SearchApi"]
+
+T = TypeVar("T")
+
+
+class SearchApi:
+    """Hybrid (vector + BM25) search over messages, history episodes and memory facts."""
+
+    def _call(self, request: Request, convert: Callable[[Any], T], idempotent: bool) -> Any:
+        raise NotImplementedError
+
+    def _rid(self) -> int:
+        raise NotImplementedError
+
+    def search(
+        self,
+        query: str,
+        *,
+        scope: str | None = None,
+        session: str | None = None,
+        kinds: Iterable[str] | None = None,
+        k: int = 10,
+        since: float | None = None,
+        until: float | None = None,
+        mode: str = "hybrid",
+        fresh: bool = True,
+    ) -> Any:
+        """The ``k`` best hits (``SearchHitView``), best first.
+
+        ``kinds`` picks among ``message``, ``episode`` and ``fact``; ``mode``
+        is ``hybrid``, ``vector`` or ``text``. With ``fresh`` a message is
+        found as soon as its append was acknowledged.
+        """
+        request = s.Search(
+            rid=self._rid(),
+            query=query,
+            scope=scope,
+            session=session,
+            kinds=None if kinds is None else list(kinds),
+            k=k,
+            since=since,
+            until=until,
+            mode=mode,
+            fresh=fresh,
+        )
+        return self._call(request, lambda r: r.hits, True)
+
+    def reindex(self) -> Any:
+        """Start rebuilding the index (progress in ``status()["index"]["reindex"]``).
+
+        Returns False when a rebuild is already running.
+        """
+        return self._call(s.Reindex(rid=self._rid()), lambda r: r.started, True)

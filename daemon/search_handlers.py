@@ -1,0 +1,91 @@
+"""Search operations: ``search`` and ``reindex``, answered by the indexer.
+
+Each runs as a task of the connection (never in a session's mailbox), and
+the indexer does its LanceDB and embedding work in worker threads, so a
+search never blocks the event loop nor waits for an LLM.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import msgspec
+import trio
+
+from reverie.actors import Indexer, validate_name
+from reverie.config import InvalidArgument, NotFound, ReverieError
+
+from . import protocol as p
+from . import search_protocol as s
+
+__all__ = ["SearchHandlers"]
+
+Reply = Callable[[object], None]
+Replier = Callable[[int, Callable[[Any], p.Reply]], Reply]
+_MODES = ("hybrid", "vector", "text")
+
+
+class SearchHandlers:
+    """``indexer`` is None when ``index.enabled`` is false: every op then says so."""
+
+    def __init__(self, indexer: Indexer | None) -> None:
+        self.indexer = indexer
+
+    async def dispatch(self, request: p.Request, replier: Replier, nursery: trio.Nursery) -> None:
+        rid = request.rid
+        match request:
+            case s.Search():
+                reply = replier(rid, lambda hits: s.SearchReply(rid=rid, hits=hits))
+                nursery.start_soon(self._run, reply, self._search, request)
+            case s.Reindex():
+                reply = replier(rid, lambda started: s.ReindexReply(rid=rid, started=started))
+                nursery.start_soon(self._run, reply, self._reindex)
+
+    async def _run(self, reply: Reply, fn: Callable[..., Any], *args: Any) -> None:
+        try:
+            result = await fn(*args)
+        except ReverieError as exc:
+            reply(exc)
+            return
+        reply(result)
+
+    def _indexer(self) -> Indexer:
+        if self.indexer is None:
+            raise NotFound("search is disabled on this daemon (index.enabled = false)")
+        return self.indexer
+
+    async def _search(self, request: s.Search) -> list[s.SearchHitView]:
+        indexer = self._indexer()
+        if request.scope is not None:
+            validate_name("scope", request.scope)
+        if request.session is not None:
+            validate_name("session", request.session)
+        if request.mode not in _MODES:
+            raise InvalidArgument(
+                f"unknown search mode {request.mode!r}; use hybrid, vector or text"
+            )
+        for bound in (request.since, request.until):
+            if bound is not None and not math.isfinite(bound):
+                raise InvalidArgument("since and until must be finite timestamps")
+        hits = await indexer.search(
+            request.query,
+            scope=request.scope,
+            session=request.session,
+            kinds=request.kinds,
+            k=request.k,
+            since=request.since,
+            until=request.until,
+            mode=request.mode,  # type: ignore[arg-type]
+            fresh=request.fresh,
+        )
+        return [msgspec.convert(h, s.SearchHitView, from_attributes=True) for h in hits]
+
+    async def _reindex(self) -> bool:
+        return self._indexer().start_reindex()
+
+    async def status(self) -> dict[str, Any]:
+        if self.indexer is None:
+            return {"enabled": False}
+        return await self.indexer.status()

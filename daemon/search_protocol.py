@@ -1,0 +1,74 @@
+"""Wire frames for search: ``search`` over the index, and ``reindex`` to rebuild it.
+
+Same conventions as ``protocol.py`` (which folds these into its ``Request``
+and ``Reply`` unions). A reply has the same tag as its request. Reindex
+progress is read with ``status`` (its ``index.reindex`` entry).
+
+This module imports neither the actors nor the store.
+"""
+
+from __future__ import annotations
+
+from .protocol import _Data, _Frame
+
+__all__ = [
+    "SEARCH_REQUESTS",
+    "Reindex",
+    "ReindexReply",
+    "Search",
+    "SearchHitView",
+    "SearchReply",
+    "SearchReplyFrame",
+    "SearchRequest",
+]
+
+
+class SearchHitView(_Data):
+    """A found message, history episode or memory fact; ``score`` is higher-is-better."""
+
+    kind: str
+    text: str
+    score: float
+    scope: str
+    session: str
+    ts: float
+    message_ids: list[str]
+    source: str
+    uid: str = ""
+
+
+class Search(_Frame, tag="search"):
+    """The ``k`` best docs for ``query`` matching every filter (``since <= ts < until``).
+
+    ``mode`` is ``hybrid``, ``vector`` or ``text``. With ``fresh`` (default),
+    messages acknowledged but not yet indexed are searched too.
+    """
+
+    query: str
+    scope: str | None = None
+    session: str | None = None
+    kinds: list[str] | None = None
+    k: int = 10
+    since: float | None = None
+    until: float | None = None
+    mode: str = "hybrid"
+    fresh: bool = True
+
+
+class Reindex(_Frame, tag="reindex"):
+    """Rebuild the index from the message log and the memory tree, then swap it in."""
+
+
+class SearchReply(_Frame, tag="search"):
+    hits: list[SearchHitView]
+
+
+class ReindexReply(_Frame, tag="reindex"):
+    """``started`` is False when a rebuild was already running."""
+
+    started: bool
+
+
+SearchRequest = Search | Reindex
+SearchReplyFrame = SearchReply | ReindexReply
+SEARCH_REQUESTS = (Search, Reindex)

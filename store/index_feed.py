@@ -1,0 +1,172 @@
+"""What the search index is fed from: the message log after a cursor, and the memory tree.
+
+The index follows the global message log (``messages.gid``) through a
+durable cursor kept in the ``meta`` table: every message with ``gid <=``
+the cursor is in the index. The cursor is written only after the index
+write it covers, and index writes are upserts by uid, so a crash between
+the two re-adds a batch rather than losing it.
+
+History entries and ``MEMORY.md`` facts are turned into documents here too,
+so that the follower and a full rebuild produce exactly the same rows.
+
+Everything is a plain function of an apsw connection (run by
+``Database.read``/``write``) or of ``MemoryFiles`` (run in a worker thread).
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+import apsw
+
+from .memory_files import HistoryEntry, MemoryFiles
+from .ranking import IndexDoc
+
+__all__ = [
+    "CURSOR_KEY",
+    "LogPosition",
+    "entry_doc",
+    "fact_docs",
+    "log_position",
+    "memory_docs",
+    "messages_after",
+    "read_cursor",
+    "read_meta",
+    "write_cursor",
+    "write_meta",
+]
+
+CURSOR_KEY = "index.messages_gid"
+
+
+def read_meta(conn: apsw.Connection, key: str) -> object:
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+    return None if row is None else row[0]
+
+
+def write_meta(conn: apsw.Connection, key: str, value: object) -> None:
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, value))
+
+
+def read_cursor(conn: apsw.Connection) -> int:
+    value = read_meta(conn, CURSOR_KEY)
+    return int(value) if isinstance(value, int) else 0
+
+
+def write_cursor(conn: apsw.Connection, gid: int) -> None:
+    write_meta(conn, CURSOR_KEY, int(gid))
+
+
+class LogPosition:
+    """The index's lag behind the log: messages not yet indexed, and since when."""
+
+    __slots__ = ("cursor", "max_gid", "oldest_ts")
+
+    def __init__(self, cursor: int, max_gid: int, oldest_ts: float | None) -> None:
+        self.cursor = cursor
+        self.max_gid = max_gid
+        self.oldest_ts = oldest_ts
+
+
+def log_position(conn: apsw.Connection) -> LogPosition:
+    cursor = read_cursor(conn)
+    max_gid = conn.execute("SELECT coalesce(max(gid), 0) FROM messages").fetchone()[0]
+    row = conn.execute(
+        "SELECT ts FROM messages WHERE gid > ? ORDER BY gid LIMIT 1", (cursor,)
+    ).fetchone()
+    return LogPosition(cursor, int(max_gid), None if row is None else float(row[0]))
+
+
+def messages_after(
+    conn: apsw.Connection, gid: int, limit: int, *, newest: bool = False
+) -> list[tuple[int, IndexDoc]]:
+    """Message docs with ``gid`` above the given one, oldest first, at most ``limit``.
+
+    With ``newest`` the ``limit`` newest of them are returned (still oldest
+    first): what a fresh search merges when the index lags far behind.
+    Messages with no text (a bare tool call) are skipped but still counted
+    by the gid returned with the others.
+    """
+    order = "DESC" if newest else "ASC"
+    rows = conn.execute(
+        "SELECT m.gid, m.session, m.seq, m.id, m.content, m.ts, s.scope"
+        " FROM messages m JOIN sessions s ON s.name = m.session"
+        f" WHERE m.gid > ? ORDER BY m.gid {order} LIMIT ?",
+        (gid, limit),
+    ).fetchall()
+    if newest:
+        rows.reverse()
+    return [
+        (
+            row_gid,
+            IndexDoc(
+                uid=f"m:{session}:{seq}",
+                kind="message",
+                text=content,
+                scope=scope,
+                session=session,
+                ts=float(ts),
+                message_ids=[mid],
+                source=f"session {session} seq {seq}",
+            ),
+        )
+        for row_gid, session, seq, mid, content, ts, scope in rows
+    ]
+
+
+def entry_doc(entry: HistoryEntry) -> IndexDoc | None:
+    """A history entry as one ``episode`` doc (summary and facts), or None when empty."""
+    text = "\n".join([entry.summary, *entry.facts]).strip()
+    if not text:
+        return None
+    return IndexDoc(
+        uid=f"e:{entry.id}",
+        kind="episode",
+        text=text,
+        scope=entry.scope,
+        session=entry.session,
+        ts=entry.end_ts,
+        message_ids=list(entry.message_ids),
+        source=f"history entry {entry.id}",
+    )
+
+
+def fact_docs(scope: str, memory_text: str, ts: float) -> list[IndexDoc]:
+    """One ``fact`` doc per bullet line of a ``MEMORY.md``; headings are layout."""
+    docs = []
+    for line in memory_text.splitlines():
+        stripped = line.strip()
+        if not stripped.startswith(("- ", "* ", "+ ")):
+            continue
+        text = " ".join(stripped[2:].split())
+        if not text:
+            continue
+        digest = hashlib.sha1(text.encode("utf-8", errors="surrogatepass")).hexdigest()
+        docs.append(
+            IndexDoc(
+                uid=f"f:{scope}:{digest}",
+                kind="fact",
+                text=text,
+                scope=scope,
+                ts=ts,
+                source=f"MEMORY.md of {scope}",
+            )
+        )
+    return docs
+
+
+def memory_docs(files: MemoryFiles, scope: str, *, entries: int | None) -> list[IndexDoc]:
+    """The scope's facts and its newest ``entries`` history entries (all when None).
+
+    Facts are stamped with the end of the scope's newest episode (the
+    consolidation that wrote them), so a rebuild stamps them identically.
+    """
+    history = files.entries(scope, limit=entries)
+    newest = files.entries(scope, limit=1) if entries is None else history[-1:]
+    ts = newest[-1].end_ts if newest else 0.0
+    docs = fact_docs(scope, files.read_memory(scope), ts)
+    for entry in history:
+        doc = entry_doc(entry)
+        if doc is not None:
+            docs.append(doc)
+    return docs

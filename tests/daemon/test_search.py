@@ -1,0 +1,235 @@
+"""Search through the real daemon with the real local embedding model.
+
+Covers read-your-writes (a message is found right after its append is
+acknowledged), filters, hostile queries, forget, rebuilds (``reindex`` and a
+deleted index directory give the same answers) and ``reverie import``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from reverie.config import InvalidArgument, NotFound
+from reverie.daemon import Client
+from tests.daemon_process import DaemonProcess
+
+CONVERSATION = [
+    ("trip", "user", "We are flying to Lisbon on the 14th of May for the conference."),
+    ("trip", "assistant", "Noted: Lisbon, May 14th. Do you need a hotel near the venue?"),
+    ("trip", "user", "Yes, a quiet hotel in Alfama, budget around 120 euros a night."),
+    ("cooking", "user", "My sourdough starter smells like acetone, is it dead?"),
+    ("cooking", "assistant", "No, it is hungry. Feed it twice a day at a 1:1:1 ratio."),
+    ("cooking", "user", "Also, Maria is allergic to peanuts, keep that in mind for recipes."),
+    ("work", "user", "The deploy of service billing-api failed with error code 503."),
+    ("work", "assistant", "Roll back to version 2.4.1 and check the load balancer health."),
+]
+QUERIES = [
+    "Portugal travel dates",
+    "bread fermentation problem",
+    "peanut allergy",
+    "billing outage rollback",
+    "hotel budget",
+]
+
+
+def _poll(predicate: Callable[[], Any], timeout: float = 60.0) -> Any:
+    deadline = time.monotonic() + timeout
+    while not (value := predicate()):
+        assert time.monotonic() < deadline, "condition not reached in time"
+        time.sleep(0.05)
+    return value
+
+
+def _load(client: Client) -> dict[str, str]:
+    """Append the conversation (scopes: one per session, 'shared' for work); text by id."""
+    by_id = {}
+    for i, (session, role, text) in enumerate(CONVERSATION):
+        scope = "shared" if session == "work" else None
+        ack = client.append(f"s:{session}", role, text, id=f"m{i}", scope=scope)
+        by_id[ack.id] = text
+    return by_id
+
+
+def _caught_up(client: Client) -> bool:
+    index = client.status()["index"]
+    return bool(index["ready"] and index["messages_behind"] == 0)
+
+
+def _answers(client: Client, fresh: bool = False) -> list[list[tuple[str, list[str]]]]:
+    return [[(h.kind, h.message_ids) for h in client.search(q, k=5, fresh=fresh)] for q in QUERIES]
+
+
+def test_message_found_right_after_its_append_is_acked(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        _load(client)
+        ack = client.append("s:new", "user", "The wifi password is zebra-orchid-42", id="pw")
+        hits = client.search("wifi password", k=3)
+        assert hits and hits[0].message_ids == [ack.id]
+        assert hits[0].kind == "message" and hits[0].session == "s:new"
+        assert hits[0].scope == "session/s:new"
+        for mode in ("vector", "text"):
+            assert client.search("zebra orchid", k=3, mode=mode)[0].message_ids == ["pw"]
+        _poll(lambda: _caught_up(client))
+        assert client.search("wifi password", k=3, fresh=False)[0].message_ids == ["pw"]
+
+
+def test_scope_session_and_kind_filters_hold(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        _load(client)
+        for fresh in (True, False):
+            if not fresh:
+                _poll(lambda: _caught_up(client))
+            hits = client.search("hotel Lisbon", session="s:cooking", k=20, fresh=fresh)
+            assert hits and {h.session for h in hits} == {"s:cooking"}
+            hits = client.search("anything at all", scope="shared", k=20, fresh=fresh)
+            assert hits and {h.scope for h in hits} == {"shared"}
+            assert client.search("Lisbon", scope="nobody", fresh=fresh) == []
+            assert client.search("Lisbon", kinds=["fact"], fresh=fresh) == []
+
+
+def test_hostile_queries_get_a_typed_error_or_a_sane_answer(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        _load(client)
+        for query in ("", "   ", "\x00"):
+            with pytest.raises(InvalidArgument):
+                client.search(query)
+        with pytest.raises(InvalidArgument):
+            client.search("x", k=0)
+        with pytest.raises(InvalidArgument):
+            client.search("x", mode="sql")
+        with pytest.raises(InvalidArgument):
+            client.search("x", kinds=["secret"])
+        with pytest.raises(InvalidArgument):
+            client.search("x", scope="\x00bad")
+        for query in (
+            "lisbon" * 150_000,  # ~900 kB, under the 1 MiB frame limit
+            'Lisbon" OR 1=1; -- ) AND (*:* ^2 ~ NOT +',
+            "Lis\x00bon",
+            "'); DROP TABLE docs; --",
+            "🙂" * 1000,
+        ):
+            for mode in ("hybrid", "vector", "text"):
+                hits = client.search(query, mode=mode, k=5)
+                assert isinstance(hits, list) and len(hits) <= 5
+        assert client.search('Lisbon" OR "x', mode="text", k=5)
+        assert client.hello()  # still up
+
+
+def test_forget_removes_hits(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        _load(client)
+        assert any(h.session == "s:cooking" for h in client.search("sourdough starter", k=10))
+        client.forget("s:cooking")
+        assert all(h.session != "s:cooking" for h in client.search("sourdough starter", k=10))
+        _poll(lambda: _caught_up(client))
+        assert all(h.session != "s:cooking" for h in client.search("sourdough", k=10, fresh=False))
+
+
+def test_reindex_and_a_deleted_index_give_the_same_answers(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        _load(client)
+        _poll(lambda: _caught_up(client))
+        before = _answers(client)
+        assert all(before)
+        assert client.reindex() in (True, False)
+        _poll(lambda: client.status()["index"]["reindex"]["state"] == "done")
+        assert _answers(client) == before
+        path = Path(client.status()["index"]["path"])
+    daemon.stop()
+    shutil.rmtree(path)
+    daemon.start()
+    with daemon.client() as client:
+        _poll(lambda: _caught_up(client))
+        assert _answers(client) == before
+
+
+def _reverie(daemon: DaemonProcess, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "REVERIE_SOCKET": str(daemon.socket)}
+    return subprocess.run(
+        [sys.executable, "-m", "reverie.daemon", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+def test_import_then_search_and_cli(daemon: DaemonProcess, tmp_path: Path) -> None:
+    rows = [
+        {
+            "session": f"imp:{i % 3}",
+            "role": "user",
+            "content": f"note {i} about topic {i}",
+            "id": f"n{i}",
+        }
+        for i in range(40)
+    ]
+    rows.append(
+        {
+            "session": "imp:x",
+            "role": "user",
+            "content": "The giraffe named Kofi is 5 metres tall",
+            "id": "g",
+        }
+    )
+    path = tmp_path / "msgs.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = _reverie(daemon, "import", str(path))
+    assert out.returncode == 0, out.stderr
+    assert "imported 41 messages" in out.stdout
+    found = _reverie(daemon, "search", "giraffe height", "--json", "-k", "3")
+    assert found.returncode == 0, found.stderr
+    hits = json.loads(found.stdout)
+    assert hits[0]["message_ids"] == ["g"] and hits[0]["session"] == "imp:x"
+    text = _reverie(daemon, "search", "giraffe", "--session", "imp:x", "--kind", "message")
+    assert "Kofi" in text.stdout
+    again = _reverie(daemon, "reindex")
+    assert again.returncode == 0, again.stderr
+    assert "reindexed" in again.stdout
+    assert "messages behind" in _reverie(daemon, "status").stdout
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"session": "a", "role": "user", "content": "ok"}\nnot json\n')
+    failed = _reverie(daemon, "import", str(bad))
+    assert failed.returncode == 1 and "bad.jsonl:2" in failed.stderr
+
+
+def test_search_disabled_is_a_typed_error(make_daemon: Callable[..., DaemonProcess]) -> None:
+    daemon = make_daemon(config="[index]\nenabled = false\n")
+    with daemon.client() as client:
+        with pytest.raises(NotFound):
+            client.search("anything")
+        assert client.status()["index"] == {"enabled": False}
+
+
+def test_consolidation_indexes_episodes_and_facts(
+    make_daemon: Callable[..., DaemonProcess],
+) -> None:
+    config = "[consolidation]\nidle_after = 600.0\nbudget_tokens = 10\ntarget_tokens = 0\n"
+    daemon = make_daemon(config=config)
+    with daemon.client() as client:
+        _load(client)
+        assert client.consolidate("s:trip", wait=True) is not None
+        view = client.memory("session/s:trip")
+        assert view.entries
+
+        def episodes() -> list[Any]:
+            return client.search("Lisbon hotel", kinds=["episode"], k=5)
+
+        hits = _poll(episodes)
+        assert hits[0].session == "s:trip" and hits[0].scope == "session/s:trip"
+        assert set(hits[0].message_ids) <= {"m0", "m1", "m2"}
+        if view.memory.strip():
+            facts = _poll(lambda: client.search("Lisbon", kinds=["fact"], k=5))
+            assert {h.scope for h in facts} == {"session/s:trip"}
+        client.forget("s:trip")
+        assert client.search("Lisbon hotel", kinds=["episode", "fact"], k=5) == []
