@@ -117,21 +117,7 @@ def test_peer_not_allowed_gets_unauthorized(make_daemon) -> None:
     daemon: DaemonProcess = make_daemon(
         config="[daemon]\nsocket_mode = 0o666\nallowed_gids = [4242]\n"
     )
-    for directory in [daemon.root, *daemon.root.parents]:  # let uid 65534 reach the socket
-        if directory == Path("/tmp"):
-            break
-        os.chmod(directory, directory.stat().st_mode | 0o011)
-    code = (
-        "import os, sys\n"
-        "from reverie.daemon import Client\n"
-        "from reverie.daemon.errors import Unauthorized\n"
-        "os.setgid(65534); os.setuid(65534)\n"
-        "try:\n    Client(sys.argv[1]).status()\nexcept Unauthorized as e:\n    print('refused', e.code)\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code, str(daemon.socket)], capture_output=True, text=True, timeout=60
-    )
-    assert out.stdout.strip() == "refused unauthorized", out.stderr
+    assert daemon.status_as_nobody() == "refused unauthorized"
     with daemon.client() as client:  # our own uid is always allowed
         assert client.status()["errors"].get("unauthorized", 0) >= 1  # the client may retry once
 
