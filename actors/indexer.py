@@ -104,9 +104,9 @@ def _text_docs(pairs: Iterable[tuple[int, IndexDoc]]) -> list[IndexDoc]:
 class _Primed:
     """An embedder that first looks texts up among vectors computed ahead of a write.
 
-    The indexer embeds a batch in a thread it may abandon at shutdown (pure
-    computation), then hands the batch to ``SearchIndex.add`` (a write, never
-    abandoned), which finds its vectors here and only writes.
+    The indexer embeds a batch chunk by chunk in worker threads (cancellation
+    lands between chunks), then hands the batch to ``SearchIndex.add`` (a
+    write), which finds its vectors here and only writes.
     """
 
     def __init__(self, real: Embedder) -> None:
@@ -180,10 +180,17 @@ class Indexer(SessionHooks):
         return self._embedder
 
     async def _add(self, index: SearchIndex, docs: list[IndexDoc]) -> None:
-        """Embed (abandoned if cancelled: nothing written yet), then write (never abandoned)."""
+        """Embed in chunks, then write; a cancel (shutdown) waits for one chunk at most.
+
+        No worker thread is ever abandoned: a native embedding thread still
+        running while the interpreter exits aborts the process (onnxruntime's
+        thread pool: "terminate called without an active exception").
+        """
         texts = [d.text for d in docs]
-        await trio.to_thread.run_sync(self.embedder.prime, texts, abandon_on_cancel=True)
+        chunk = max(1, self.services.config.embeddings.batch_size)
         try:
+            for start in range(0, len(texts), chunk):
+                await trio.to_thread.run_sync(self.embedder.prime, texts[start : start + chunk])
             await trio.to_thread.run_sync(index.add, docs)
         finally:
             self.embedder.forget(texts)
