@@ -48,9 +48,11 @@ from .ledger import Ledger
 from .workload import WORDS, Worker, make_workers
 
 #: Seconds of kill loop when ``REVERIE_TORTURE_SECONDS`` is unset (about 50 s in all).
-SHORT_SECONDS = 25.0
+SHORT_SECONDS = 15.0
 #: In a long run, the index is rebuilt and compared every this many rounds.
 INDEX_EVERY = 5
+#: Seconds a rebuilt index may take to give the old answers again.
+REBUILD_DEADLINE = 30.0
 SESSIONS = [f"t:s{i:02d}" for i in range(12)]
 FAULTS: list[Callable[[], Behaviour]] = [
     lambda: hang(0.2),
@@ -185,7 +187,27 @@ class Torture:
 
     def check_index(self, *, delete: bool) -> None:
         """Invariant 7: a rebuilt index (``reindex``; with ``delete``, also a deleted
-        index directory) gives the same answers to the fixed queries."""
+        index directory) gives the same answers to the fixed queries.
+
+        A consolidation that lands meanwhile (a due timer, a replayed job) changes
+        the docs, so the comparison is retried until no job ran during it.
+        """
+        for _ in range(5):
+            with Client(self.daemon.socket) as client:
+                jobs = client.status()["consolidation"]["default"]["jobs"]
+            self.compare_rebuilt_index(delete=delete, jobs=jobs)
+            with Client(self.daemon.socket) as client:
+                if client.status()["consolidation"]["default"]["jobs"] == jobs:
+                    break
+        else:
+            raise Violation("consolidations kept running during every index comparison")
+        self.index_checks += 1
+        check_log(self.daemon.log()[self.log_offset :])
+
+    def compare_rebuilt_index(self, *, delete: bool, jobs: dict[str, int]) -> None:
+        def changed(client: Client) -> bool:
+            return client.status()["consolidation"]["default"]["jobs"] != jobs
+
         with Client(self.daemon.socket) as client:
             poll(lambda: index_caught_up(client), 120, "index catching up")
             before = quiet_read(client, lambda: index_answers(client))
@@ -200,7 +222,7 @@ class Torture:
             )
             poll(lambda: index_caught_up(client), 120, "index catching up after reindex")
             after = quiet_read(client, lambda: index_answers(client))
-            if after != before:
+            if after != before and not changed(client):
                 raise Violation(f"reindex changed the answers:\nbefore {before}\nafter  {after}")
             path = Path(client.status()["index"]["path"])
         if delete:
@@ -209,15 +231,19 @@ class Torture:
             self.daemon.start()
             with Client(self.daemon.socket) as client:
                 poll(lambda: index_caught_up(client), 120, "index rebuilding from nothing")
-                again = quiet_read(client, lambda: index_answers(client))
-                if again != before:
+                # Markdown docs (episodes, facts) are indexed after the log, and status
+                # has no mark for them: poll for the same answers under a deadline.
+                deadline = time.monotonic() + REBUILD_DEADLINE
+                while (again := quiet_read(client, lambda: index_answers(client))) != before:
+                    if time.monotonic() > deadline:
+                        break
+                    time.sleep(0.2)
+                if again != before and not changed(client):
                     raise Violation(
                         f"a deleted index rebuilt to other answers:\nbefore {before}\n"
                         f"after  {again}\nrankings before:\n{detail}\n"
                         f"rankings after:\n{ranking_detail(client)}"
                     )
-        self.index_checks += 1
-        check_log(self.daemon.log()[self.log_offset :])
 
     def summary(self) -> str:
         with Client(self.daemon.socket) as client:
