@@ -53,6 +53,8 @@ SHORT_SECONDS = 15.0
 INDEX_EVERY = 5
 #: Seconds a rebuilt index may take to give the old answers again.
 REBUILD_DEADLINE = 30.0
+#: Seconds every fake LLM answer takes (scripted hangs add more).
+LLM_LATENCY = 0.15
 SESSIONS = [f"t:s{i:02d}" for i in range(12)]
 FAULTS: list[Callable[[], Behaviour]] = [
     lambda: hang(0.2),
@@ -65,7 +67,11 @@ FAULTS: list[Callable[[], Behaviour]] = [
 
 
 def _answer(request: dict[str, Any]) -> dict[str, Any]:
-    """The fake LLM's result: a summary and facts drawn from the turns, so MEMORY.md grows."""
+    """The fake LLM's result: a summary and facts drawn from the turns, so MEMORY.md grows.
+
+    It takes a model-like moment, so a kill often lands while a call is in flight.
+    """
+    time.sleep(LLM_LATENCY)
     text = " ".join(m["content"] for m in request.get("messages", []) if m.get("role") == "user")
     seen = sorted({w for w in WORDS if w in text})[:3]
     facts = [f"Talked about {w}." for w in seen]
@@ -223,7 +229,10 @@ class Torture:
             poll(lambda: index_caught_up(client), 120, "index catching up after reindex")
             after = quiet_read(client, lambda: index_answers(client))
             if after != before and not changed(client):
-                raise Violation(f"reindex changed the answers:\nbefore {before}\nafter  {after}")
+                raise Violation(
+                    f"reindex changed the answers:\nbefore {before}\nafter  {after}\n"
+                    f"rankings before:\n{detail}\nrankings after:\n{ranking_detail(client)}"
+                )
             path = Path(client.status()["index"]["path"])
         if delete:
             self.daemon.stop()
