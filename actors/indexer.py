@@ -13,6 +13,13 @@ the messages the index has not taken yet (read from SQLite, embedded on the
 fly, bounded to ``FRESH_MAX``) and merge them with the index's hits, so a
 message is findable as soon as its append was acknowledged.
 
+Once writes have been quiet for ``SETTLE_AFTER`` seconds the indexer
+optimizes the index ("settles" it). Only a settled index ranks exactly like
+one rebuilt from scratch: LanceDB scores rows written since the last
+optimize with other BM25 statistics, so until then a rebuilt index may order
+text hits differently (DESIGN invariant 7 holds at settled points;
+``status`` says ``settled``).
+
 ``reindex`` rebuilds into a new directory while the old index serves, then
 swaps: the directory in use is named in the ``meta`` table, so the swap is
 one SQLite commit. An index built by another embedder (``stale``) or a
@@ -73,6 +80,8 @@ FRESH_MAX = 512
 #: History entries re-read per consolidated scope (the newest ones: the one just written).
 _ENTRIES_PER_CONSOLIDATION = 8
 _OPTIMIZE_EVERY = 16
+#: Quiet seconds after the last index write before the indexer settles (optimizes) the index.
+SETTLE_AFTER = 0.5
 MAX_QUERY_CHARS = 2000  # as the index: MiniLM reads 256 tokens at most
 MAX_K = 1000
 Mode = Literal["hybrid", "vector", "text"]
@@ -168,6 +177,7 @@ class Indexer(SessionHooks):
         self._rebuild_scopes = False
         self._reached = 0
         self._lag_since: float | None = None  # wall time of the first append not yet indexed
+        self._unsettled = False  # written to since the last optimize
         self._vectors_lock = threading.Lock()
         self._vectors: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
 
@@ -192,6 +202,7 @@ class Indexer(SessionHooks):
             for start in range(0, len(texts), chunk):
                 await trio.to_thread.run_sync(self.embedder.prime, texts[start : start + chunk])
             await trio.to_thread.run_sync(index.add, docs)
+            self._unsettled = True
         finally:
             self.embedder.forget(texts)
 
@@ -260,6 +271,10 @@ class Indexer(SessionHooks):
             try:
                 async with self._write_lock:
                     await self._drain()
+                if self._unsettled and await self._quiet(SETTLE_AFTER):
+                    async with self._write_lock:
+                        await self._optimize()
+                    continue
             except Exception:  # keep following: the cursor did not move, the batch is retried
                 self.failures += 1
                 log.exception("indexing failed; retrying shortly")
@@ -267,6 +282,19 @@ class Indexer(SessionHooks):
                 continue
             await self._wake.wait()
             self._wake = trio.Event()
+
+    async def _quiet(self, seconds: float) -> bool:
+        """True when nothing woke the indexer for ``seconds``."""
+        with trio.move_on_after(seconds):
+            await self._wake.wait()
+        return not self._wake.is_set()
+
+    async def _optimize(self) -> None:
+        """Fold the writes so far into the index's fragments and text statistics."""
+        index = self.index
+        assert index is not None
+        await trio.to_thread.run_sync(index.optimize)
+        self._unsettled = False
 
     async def _drain(self) -> None:
         """Index everything pending: forgets first, then messages, then consolidated scopes."""
@@ -291,6 +319,7 @@ class Indexer(SessionHooks):
             await trio.to_thread.run_sync(index.delete_session, session)
             if scope == f"session/{session}":
                 await trio.to_thread.run_sync(index.delete_scope, scope)
+            self._unsettled = True
             self._dirty.forgotten.pop(session, None)
 
     async def _index_batch(self, index: SearchIndex) -> bool:
@@ -306,7 +335,7 @@ class Indexer(SessionHooks):
         self.indexed += len(docs)
         self._batches += 1
         if self._batches % _OPTIMIZE_EVERY == 0:
-            await trio.to_thread.run_sync(index.optimize)
+            await self._optimize()
         return True
 
     async def _index_scopes(self, index: SearchIndex) -> None:
@@ -314,6 +343,7 @@ class Indexer(SessionHooks):
         while self._dirty.scopes:
             scope = self._dirty.scopes.pop()
             await trio.to_thread.run_sync(_replace_scope, index, self.memory, scope, entries)
+            self._unsettled = True
         self._rebuild_scopes = False
 
     # -- status -------------------------------------------------------------------
@@ -334,9 +364,15 @@ class Indexer(SessionHooks):
             "seconds_behind": round(seconds, 3) if behind else 0.0,
             "indexed": self.indexed,
             "batches": self._batches,
+            "settled": self._settled(behind),
             "failures": self.failures,
             "reindex": progress,
         }
+
+    def _settled(self, messages_behind: int) -> bool:
+        """Caught up and optimized: answers now equal those of an index rebuilt from scratch."""
+        dirty = self._dirty.scopes or self._dirty.forgotten
+        return not (messages_behind or dirty or self._unsettled or self._wake.is_set())
 
     # -- search ---------------------------------------------------------------------
 

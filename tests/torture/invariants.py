@@ -247,7 +247,7 @@ def check_log(text: str) -> None:
 
 def index_caught_up(client: Client) -> bool:
     index = client.status()["index"]
-    return bool(index["ready"] and index["messages_behind"] == 0)
+    return bool(index["ready"] and index["settled"])
 
 
 def index_answers(client: Client) -> list[list[tuple[str, list[str]]]]:
