@@ -14,9 +14,10 @@ What is measured, and why:
    no connection) before, at peak and after; errors by code. The only
    acceptable error under this load is ``busy``: any other code, or a lost
    connection, makes the figure a **gap**.
-2. **Baseline.** The same workload at 16 connections, on a fresh daemon, in
-   the same run, and the ratio of the two.
-3. **Overload.** ``max_connections = 500``: 500 connections are opened and
+2. **Baseline.** The same workload at 16 connections, first, on the same
+   daemon in the same run, and the ratio of the two. One daemon serves all
+   three phases (its start, mostly loading the embedding model, takes seconds).
+3. **Overload.** ``max_connections = 500`` (set by SIGHUP reload): 500 connections are opened and
    served first, then 500 more arrive at once while the first 500 run the
    workload. Each of the 500 past the limit must get ``busy`` (a typed error,
    then a close) -- not be served, not hang, not be reset -- and the 500
@@ -37,6 +38,7 @@ import contextlib
 import multiprocessing as mp
 import os
 import random
+import signal
 import sys
 import tempfile
 import threading
@@ -57,7 +59,6 @@ if str(REPO) not in sys.path:
 from bench._proc import (  # noqa: E402
     machine_info,
     open_fds,
-    peak_rss_bytes,
     raise_nofile,
     rss_bytes,
     say,
@@ -75,6 +76,7 @@ BASELINE_CONNECTIONS = 16
 PROCESSES = 4
 SESSIONS = 2000
 OVERLOAD_LIMIT = 500
+DEFAULT_LIMIT = 1024  # daemon.max_connections by default: above CONNECTIONS, left as it is
 OVERLOAD_OPEN = 1000
 REFUSAL_DEADLINE = 15.0  # seconds an over-limit connection may wait for its answer: else "hang"
 NOFILE = 8192  # 1,000 sockets plus SQLite, LanceDB and the model, with room to spare
@@ -245,7 +247,7 @@ class Resources:
 
 
 class _Sampler:
-    """Samples the daemon's RSS and fd count from /proc every 100 ms in a thread."""
+    """Samples the daemon's RSS and fd count from /proc every 100 ms, in a thread (peak per phase)."""
 
     def __init__(self, pid: int, res: Resources) -> None:
         self.pid, self.res = pid, res
@@ -255,6 +257,7 @@ class _Sampler:
     def _run(self) -> None:
         while not self.stop.wait(0.1):
             self.res.fds[1] = max(self.res.fds[1], open_fds(self.pid))
+            self.res.rss[1] = max(self.res.rss[1], rss_bytes(self.pid))
 
     def __enter__(self) -> _Sampler:
         self.thread.start()
@@ -263,7 +266,6 @@ class _Sampler:
     def __exit__(self, *exc: object) -> None:
         self.stop.set()
         self.thread.join()
-        self.res.rss[1] = peak_rss_bytes(self.pid)
 
 
 @dataclass
@@ -308,29 +310,41 @@ def _spread(total: int, parts: int) -> list[int]:
 
 
 def run_phase(
-    name: str, held: int, seconds: float, *, limit: int | None = None, extra: int = 0
+    daemon: DaemonProcess, name: str, held: int, seconds: float, *, limit: int, extra: int = 0
 ) -> Phase:
-    """Start a daemon, run ``held`` connections (plus ``extra`` past the limit), stop it."""
-    config = '[daemon]\nlog_level = "warning"\n'
-    if limit is not None:
-        config += f"max_connections = {limit}\n"
-    phase = Phase(name, held + extra, seconds, limit or 1024)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("REVERIE_")}
-    with tempfile.TemporaryDirectory(prefix="reverie-load-") as tmp:
-        daemon = DaemonProcess(Path(tmp), config=config)
-        daemon.env = env
-        daemon.start()
-        assert daemon.proc is not None
-        pid = daemon.proc.pid
-        try:
-            phase.res.rss[0], phase.res.fds[0] = rss_bytes(pid), open_fds(pid)
-            started = time.monotonic()
-            _drive(phase, daemon, held, extra, seconds)
-            phase.wall = time.monotonic() - started
-            phase.res.rss[2], phase.res.fds[2] = _settled(pid, phase.res.fds[0])
-        finally:
-            daemon.stop()
+    """Run ``held`` connections (plus ``extra`` past the limit) against a running daemon."""
+    assert daemon.proc is not None
+    pid = daemon.proc.pid
+    phase = Phase(name, held + extra, seconds, limit)
+    phase.res.rss[0], phase.res.fds[0] = rss_bytes(pid), open_fds(pid)
+    started = time.monotonic()
+    _drive(phase, daemon, held, extra, seconds)
+    phase.wall = time.monotonic() - started
+    phase.res.rss[2], phase.res.fds[2] = _settled(pid, phase.res.fds[0])
+    say(f"  .. phase took {phase.wall:.1f} s")
     return phase
+
+
+def _config(limit: int | None) -> str:
+    config = '[daemon]\nlog_level = "warning"\n'
+    return config + (f"max_connections = {limit}\n" if limit is not None else "")
+
+
+def _reload_limit(daemon: DaemonProcess, limit: int) -> None:
+    """Set ``max_connections`` by SIGHUP (no restart: the model load alone takes seconds)."""
+    assert daemon.proc is not None and daemon.config_path is not None
+    with daemon.client() as client:
+        before = client.status()["config_reloads"]
+    daemon.config_path.write_text(_config(limit))
+    daemon.proc.send_signal(signal.SIGHUP)
+    deadline = time.monotonic() + 30
+    while True:
+        with daemon.client() as client:
+            if client.status()["config_reloads"] > before:
+                return
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the daemon did not reload:\n{daemon.log()}")
+        time.sleep(0.05)
 
 
 def _drive(phase: Phase, daemon: DaemonProcess, held: int, extra: int, seconds: float) -> None:
@@ -420,26 +434,38 @@ def main() -> Section:
         f"note: clients and the daemon share these {os.cpu_count()} cores; RLIMIT_NOFILE {nofile}"
         f" (daemon and clients); default daemon.max_connections 1024 >= {CONNECTIONS:,}"
     )
-    say(f"\n[1] baseline: {BASELINE_CONNECTIONS} connections, mixed ops")
-    base = run_phase("baseline", BASELINE_CONNECTIONS, SHORT)
-    _print_phase(base)
-    say(f"\n[2] load: {CONNECTIONS:,} connections, mixed ops")
-    load = run_phase("load", CONNECTIONS, DURATION)
-    _print_phase(load)
-    say(f"  load / baseline throughput: {ratio(load.rate, base.rate)}")
-    say(
-        f"\n[3] overload: max_connections {OVERLOAD_LIMIT}, {OVERLOAD_LIMIT} served first,"
-        f" then {OVERLOAD_OPEN - OVERLOAD_LIMIT} more at once"
-    )
-    over = run_phase(
-        "overload",
-        OVERLOAD_LIMIT,
-        SHORT,
-        limit=OVERLOAD_LIMIT,
-        extra=OVERLOAD_OPEN - OVERLOAD_LIMIT,
-    )
-    _print_phase(over)
-    say(f"    past the limit: {dict(over.extras)}")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("REVERIE_")}
+    with tempfile.TemporaryDirectory(prefix="reverie-load-") as tmp:
+        daemon = DaemonProcess(Path(tmp), config=_config(None))
+        daemon.env = env
+        t = time.monotonic()
+        daemon.start()
+        say(f"  .. daemon started in {time.monotonic() - t:.1f} s")
+        try:
+            say(f"\n[1] baseline: {BASELINE_CONNECTIONS} connections, mixed ops")
+            base = run_phase(daemon, "baseline", BASELINE_CONNECTIONS, SHORT, limit=DEFAULT_LIMIT)
+            _print_phase(base)
+            say(f"\n[2] load: {CONNECTIONS:,} connections, mixed ops")
+            load = run_phase(daemon, "load", CONNECTIONS, DURATION, limit=DEFAULT_LIMIT)
+            _print_phase(load)
+            say(f"  load / baseline throughput: {ratio(load.rate, base.rate)}")
+            say(
+                f"\n[3] overload: max_connections {OVERLOAD_LIMIT} (by SIGHUP),"
+                f" {OVERLOAD_LIMIT} served first, then {OVERLOAD_OPEN - OVERLOAD_LIMIT} more at once"
+            )
+            _reload_limit(daemon, OVERLOAD_LIMIT)
+            over = run_phase(
+                daemon,
+                "overload",
+                OVERLOAD_LIMIT,
+                SHORT,
+                limit=OVERLOAD_LIMIT,
+                extra=OVERLOAD_OPEN - OVERLOAD_LIMIT,
+            )
+            _print_phase(over)
+            say(f"    past the limit: {dict(over.extras)}")
+        finally:
+            daemon.stop()
     return _section(base, load, over)
 
 
@@ -545,8 +571,9 @@ def _section(base: Phase, load: Phase, over: Phase) -> Section:
         ),
     )
     sec.notes = (
-        "RSS peak is the kernel's high-water mark (VmHWM); fds are counted in /proc/<pid>/fd,"
-        " sampled every 100 ms; *after* is once the clients have closed. In the overload phase"
+        "RSS (VmRSS) and fds (entries of /proc/<pid>/fd) are sampled every 100 ms; one daemon"
+        " serves the three phases in turn, so *before* is what the previous phase left, and"
+        " *after* is once the phase's clients have closed. In the overload phase"
         f" the {OVERLOAD_LIMIT} connections inside the limit run the workload while the"
         f" {OVERLOAD_OPEN - OVERLOAD_LIMIT} past it connect at once and send `hello`; each must"
         f" be answered `busy` within {REFUSAL_DEADLINE:.0f} s (else *hang*); `connection_lost`"
