@@ -37,7 +37,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import os
-import platform
 import queue
 import statistics
 import sys
@@ -55,6 +54,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from bench._proc import cpu_seconds, machine_info, percentile, rss_bytes, say  # noqa: E402
 from reverie.actors import SessionRegistry  # noqa: E402
 from reverie.actors.services import Services  # noqa: E402
 from reverie.actors.session import AppendRequest, Envelope  # noqa: E402
@@ -75,30 +75,6 @@ MEMORY_BUDGET = 60.0  # seconds; fewer sessions are used if 100k would not fit
 CONTENT = "hello from the benchmark"
 
 # -- small helpers -------------------------------------------------------------
-
-
-def say(line: str = "") -> None:
-    print(line, flush=True)
-
-
-def machine_info() -> None:
-    say(f"machine: nproc={os.cpu_count()}  {platform.platform()}")
-    say(f"python {platform.python_version()} ({sys.executable})")
-    say(f"apsw {apsw.apsw_version()}  sqlite {apsw.sqlite_lib_version()}  trio {trio.__version__}")
-
-
-def rss_bytes() -> int:
-    """VmRSS of this process, from /proc/self/status."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) * 1024
-    return 0
-
-
-def cpu_seconds(pid: int) -> float:
-    """utime + stime of a process, from /proc/<pid>/stat."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def mark(ok: bool) -> str:
@@ -215,11 +191,6 @@ async def _open_loop(socket: Path, rate: int, seconds: float) -> tuple[list[floa
                 await trio.sleep_until(scheduled)
                 nursery.start_soon(one, clients[i % OPEN_CONNECTIONS], i, scheduled)
     return cold, latencies
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def latency_case(daemon: DaemonProcess) -> None:

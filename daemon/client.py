@@ -14,6 +14,7 @@ This module imports neither the actors nor the store.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import os
 import socket as stdsocket
@@ -41,6 +42,8 @@ _MAX_REPLY_BYTES = 1 << 30
 #: Pauses between reconnect attempts of an idempotent call (about 10 s in all,
 #: long enough for a supervised daemon to restart).
 RETRY_DELAYS = (0.05, 0.1, 0.2, 0.4, 0.8, 1.5, 2.0, 2.5, 2.5)
+#: How long a failed send waits for what the daemon said before it closed.
+_DRAIN_SECONDS = 5.0
 
 
 def default_socket() -> Path:
@@ -217,7 +220,10 @@ class Client(_Api):
     def _roundtrip(self, request: p.Request) -> p.Reply:
         sock = self._connect()
         try:
-            sock.sendall(frame(p.encode(request)))
+            with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                # A refusing daemon answers (``busy``, rid 0) and closes without reading
+                # the request: its answer is still in the receive buffer, so read on.
+                sock.sendall(frame(p.encode(request)))
             while True:
                 data = sock.recv(256 * 1024)
                 if not data:
@@ -327,8 +333,14 @@ class AsyncClient(_Api):
                 try:
                     await stream.send(frame(p.encode(request)))
                 except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as exc:
-                    await self._disconnect()
-                    raise ConnectionLost(f"connection to the daemon failed: {exc}") from exc
+                    if self._stream is stream:
+                        # A refusing daemon answers (``busy``, rid 0) and closes without
+                        # reading the request; the reader still delivers that answer.
+                        with anyio.move_on_after(_DRAIN_SECONDS):
+                            await event.wait()
+                    if not box:
+                        await self._disconnect()
+                        raise ConnectionLost(f"connection to the daemon failed: {exc}") from exc
             await event.wait()
         finally:
             del self._waiters[request.rid]

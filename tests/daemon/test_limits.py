@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import select
 import socket
 import time
 
+import pytest
+
+from reverie.config import Busy
 from reverie.daemon import protocol as p
 from reverie.daemon.framing import FrameReader, frame
 from tests.daemon_process import DaemonProcess
@@ -81,3 +85,20 @@ def test_more_connections_than_allowed_get_busy_then_close(make_daemon) -> None:
         status = _replies(sock, 1)[0]
     assert isinstance(status, p.StatusReply)
     assert status.status["errors"]["busy"] >= 1
+
+
+def test_refused_client_gets_busy_even_when_the_daemon_closed_first(make_daemon) -> None:
+    """The refusal is sent, then the socket closed, before the client's request is read.
+
+    A client that sends after that close gets EPIPE; it must still report the
+    ``busy`` waiting in its receive buffer -- a typed "not applied, retry later" --
+    rather than a lost connection, which would leave a non-idempotent call in doubt.
+    """
+    daemon: DaemonProcess = make_daemon(config="[daemon]\nmax_connections = 1\n")
+    with _served(daemon), daemon.client() as client:
+        sock = client._connect()
+        poller = select.poll()
+        poller.register(sock, select.POLLRDHUP)
+        assert poller.poll(30_000), "the daemon neither refused nor closed the connection"
+        with pytest.raises(Busy, match="too many connections"):
+            client.stream_begin()  # not idempotent: never retried behind our back
