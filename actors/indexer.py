@@ -15,9 +15,8 @@ message is findable as soon as its append was acknowledged.
 
 Once writes have been quiet for ``SETTLE_AFTER`` seconds the indexer
 optimizes the index ("settles" it). Only a settled index ranks exactly like
-one rebuilt from scratch: LanceDB scores rows written since the last
-optimize with other BM25 statistics, so until then a rebuilt index may order
-text hits differently (DESIGN invariant 7 holds at settled points;
+one rebuilt from scratch (see ``SearchIndex.optimize``); until then a
+rebuilt index may order text hits differently (DESIGN invariant 7 holds at settled points;
 ``status`` says ``settled``).
 
 ``reindex`` rebuilds into a new directory while the old index serves, then

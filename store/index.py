@@ -17,6 +17,12 @@ scope never sees or returns another scope's rows.
 The class is synchronous and blocking; the daemon calls it from a worker
 thread. Appends should come in batches: each ``add`` writes one fragment
 and ``optimize()`` folds fragments together.
+
+Text scores are BM25 with LanceDB's statistics, which count rows that were
+replaced or deleted until the full-text index is rebuilt. So ``optimize()``
+also rebuilds that index when rows went away since it was built (and once
+after opening, since a crash loses that knowledge): after it, the same docs
+score the same as in an index built from scratch.
 """
 
 from __future__ import annotations
@@ -90,6 +96,7 @@ class SearchIndex:
         self._db: Any = None
         self._table: Any = None
         self._stale = False
+        self._text_stats_stale = True  # rows replaced or deleted since the FTS index was built
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -209,17 +216,20 @@ class SearchIndex:
         }
         batch = pa.Table.from_pydict(columns, schema=self._schema())
         with _wrapped("add"):
-            (
+            result = (
                 table.merge_insert("uid")
                 .when_matched_update_all()
                 .when_not_matched_insert_all()
                 .execute(batch)
             )
+        if result.num_updated_rows or result.num_deleted_rows:
+            self._text_stats_stale = True
 
     def _delete(self, where: Expr, what: str) -> None:
         table = self._ready()
         with _wrapped(what):
             table.delete(where)
+        self._text_stats_stale = True
 
     def delete_session(self, session: str) -> None:
         """Remove every doc of ``session`` (messages and episodes it produced)."""
@@ -242,13 +252,18 @@ class SearchIndex:
     def optimize(self) -> None:
         """Fold fragments together, refresh indexes and drop old versions.
 
-        Only this process may use the directory: old versions vanish at once.
+        Afterwards every doc is in the indexes and text scores equal those of
+        an index built from scratch over the same docs. Only this process may
+        use the directory: old versions vanish at once.
         """
         table = self._ready()
         with _wrapped("optimize"), warnings.catch_warnings():
             # LanceDB warns that old versions go at once: that is the point here.
             warnings.filterwarnings("ignore", message=r"optimize\(cleanup_older_than=0\)")
             table.optimize(cleanup_older_than=timedelta(0))
+            if self._text_stats_stale:
+                table.create_index("text", config=FTS(), replace=True)
+                self._text_stats_stale = False
 
     def count(self) -> int:
         table = self._ready()
