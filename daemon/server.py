@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import reprlib
 from collections.abc import Callable
 from typing import Any
 
@@ -241,6 +242,8 @@ def _classify_bad(body: bytes, exc: Exception) -> tuple[int, ProtocolError | Rev
         )
     rid = raw["rid"]
     op = raw.get("op")
-    if op not in p.REQUEST_OPS:
-        return rid, UnknownOp(f"unknown op {op!r}; known ops: {', '.join(sorted(p.REQUEST_OPS))}")
+    if not isinstance(op, str) or op not in p.REQUEST_OPS:  # a list or map is unhashable
+        return rid, UnknownOp(
+            f"unknown op {reprlib.repr(op)}; known ops: {', '.join(sorted(p.REQUEST_OPS))}"
+        )
     return rid, InvalidArgument(f"invalid {op} request: {exc}")

@@ -163,3 +163,24 @@ def test_bad_values_are_invalid_argument(daemon: DaemonProcess) -> None:
             client.history("s", limit=0)
         with pytest.raises(InvalidArgument, match="id"):
             client.append("s", "user", "x", id="\x00")
+
+
+@pytest.mark.parametrize(
+    "op",
+    [[1], {"a": 1}, 7, None, b"append", "x" * 200_000],
+    ids=["list", "map", "int", "nil", "bin", "200kB-str"],
+)
+def test_op_of_any_type_is_unknown_op_and_the_daemon_goes_on(
+    daemon: DaemonProcess, bystander: None, op: object
+) -> None:
+    """An unhashable ``op`` once crashed the whole daemon from the error path.
+
+    The reply echoes the op, so a huge one must not make the reply huge.
+    """
+    with _raw(daemon) as sock:
+        reply = _one_reply(sock, {"op": op, "rid": 3})
+        assert (reply["rid"], reply["code"]) == (3, "unknown_op")
+        assert len(reply["message"]) < 2000
+        assert _one_reply(sock, {"op": "hello", "rid": 4})["op"] == "hello"
+    with daemon.client() as client:
+        assert client.append("after", "user", "fine").seq == 1
