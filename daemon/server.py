@@ -35,6 +35,9 @@ __all__ = ["Server"]
 
 log = logging.getLogger(__name__)
 _RECV_BYTES = 256 * 1024
+# What msgspec raises for bytes it cannot decode: besides its own errors, a
+# str that is not UTF-8 and nesting past the interpreter's recursion limit.
+_UNDECODABLE = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
 
 
 class _Connection:
@@ -182,7 +185,7 @@ class Server:
         """Route one frame; False when the connection must close."""
         try:
             request = p.decode_request(body)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        except _UNDECODABLE as exc:
             rid, error = _classify_bad(body, exc)
             await conn.out_send.send(error_reply(rid, error))
             return not isinstance(error, BadFrame)
@@ -230,8 +233,11 @@ def _classify_bad(body: bytes, exc: Exception) -> tuple[int, ProtocolError | Rev
     """Why a frame did not decode: not a map with an rid (bad_frame), unknown op, or a bad field."""
     try:
         raw = msgspec.msgpack.decode(body)
-    except msgspec.DecodeError:
-        return 0, BadFrame("frame is not valid msgpack; the connection is closed")
+    except _UNDECODABLE:
+        return 0, BadFrame(
+            "frame is not valid msgpack (or has text that is not UTF-8, or nests deeper "
+            "than the decoder allows); the connection is closed"
+        )
     if (
         not isinstance(raw, dict)
         or not isinstance(raw.get("rid"), int)

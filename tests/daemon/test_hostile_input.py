@@ -74,8 +74,12 @@ def bystander(daemon: DaemonProcess):
         (b"\x00\x00\x00\x05garbage!", "bad_frame"),
         (struct.pack(">I", 6) + msgspec.msgpack.encode([1, 2, 3]) + b"\x00\x00", "bad_frame"),
         (struct.pack(">I", 2**31), "frame_too_large"),
+        # a msgpack str that is not UTF-8 (a CESU-8 surrogate): UnicodeDecodeError
+        (struct.pack(">I", 9) + b"\x81\xa3rid\xa3\xed\xa0\x80", "bad_frame"),
+        # 100k nested one-element arrays: RecursionError in the decoder
+        (struct.pack(">I", 100_001) + b"\x91" * 100_000 + b"\xc0", "bad_frame"),
     ],
-    ids=["garbage", "not-a-map", "2GiB-prefix"],
+    ids=["garbage", "not-a-map", "2GiB-prefix", "not-utf8", "nested-100k"],
 )
 def test_malformed_frame_closes_only_its_connection(
     daemon: DaemonProcess, bystander: None, payload: bytes, code: str
