@@ -139,8 +139,8 @@ class Server:
                     nursery.start_soon(self._writer, conn)
                     await self._reader(conn, nursery)
                     conn.finish()
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
+        except* (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass  # the peer went away; from the nursery these come wrapped in a group
         finally:
             conn.out_recv.close()
             self.connections -= 1

@@ -188,3 +188,20 @@ def test_op_of_any_type_is_unknown_op_and_the_daemon_goes_on(
         assert _one_reply(sock, {"op": "hello", "rid": 4})["op"] == "hello"
     with daemon.client() as client:
         assert client.append("after", "user", "fine").seq == 1
+
+
+def test_peer_closing_with_replies_unread_does_not_stop_the_daemon(
+    daemon: DaemonProcess,
+) -> None:
+    """The writer's broken pipe came out of the connection's nursery as an exception group,
+    which the plain ``except`` missed, so the whole daemon stopped (found by the fuzzer)."""
+    with daemon.client() as client:
+        client.append("big", "user", "x" * 500_000)
+    history = _frame({"op": "history", "rid": 1, "session": "big"})
+    with _raw(daemon) as sock:
+        sock.sendall(history * 20)
+        assert sock.recv(1)  # the writer is now blocked on a full socket buffer
+    with daemon.client() as client:
+        assert client.append("after", "user", "fine").seq == 1
+    assert daemon.proc is not None and daemon.proc.poll() is None
+    assert "Traceback" not in daemon.log()
