@@ -141,6 +141,8 @@ def _req(op: str, **fields: Any) -> tuple[str, int, bytes]:
         _req("append", session="s1", messages=[{"role": "user", "content": "x", "ts": math.nan}])
     ]
 )
+@example(batch=[_req("task_set", scope="s1", task_id="t", description="", total_steps=2**63)])
+@example(batch=[_req("wm_set", scope="s1", key="k", value=1, expected_version=2**63)])
 @example(  # the append queued behind the forget was failed as internal (65c3717)
     batch=[_req("forget", session="s1"), _req("hello"), _req("append", session="s1", messages=[])]
 )
