@@ -23,7 +23,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import trio
 
-from reverie.config import ReverieError
+from reverie.config import Busy, ReverieError
 
 from .names import validate_name
 from .services import Services
@@ -158,6 +158,7 @@ class ActorRegistry(Generic[A]):
 
     async def _supervise(self, actor: A) -> None:
         """Run one actor; restart it on a crash; end it when idle or when it says so."""
+        ended = False
         try:
             await actor.load()
             while True:
@@ -170,11 +171,14 @@ class ActorRegistry(Generic[A]):
                 del batch  # an idle actor must not hold its last request (and its content)
                 if not keep_going:
                     break
+            ended = True
         except ReverieError as exc:
             log.error("%s actor stopped: %s", self.kind, exc, extra=self._extra(actor))
             self._drain(actor, exc)
         finally:
             self._passivate(actor)
+            if ended:  # e.g. after a forget: what was queued behind it goes to a fresh actor
+                self._requeue(actor)
             self._drain(actor, ReverieError(f"{self.kind} actor stopped; retry the request"))
 
     def _extra(self, actor: A) -> dict[str, Any]:
@@ -205,6 +209,22 @@ class ActorRegistry(Generic[A]):
                     env.reply(error)
             await actor.load()
             return True
+
+    def _requeue(self, actor: A) -> None:
+        """Hand an actor's queued requests, in order, to a new actor for the same name.
+
+        Only for an actor that ended on purpose; one that was cancelled or
+        failed has its queue answered by ``_drain`` (a requeue could loop).
+        """
+        while True:
+            try:
+                env = actor.inbox.receive_nowait()
+            except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
+                return
+            try:
+                self._actor(actor.name).outbox.send_nowait(env)
+            except (trio.WouldBlock, trio.ClosedResourceError):
+                env.reply(Busy(f"{self.kind} {actor.name!r} is restarting; retry the request"))
 
     def _drain(self, actor: A, error: ReverieError) -> None:
         """Answer whatever is still queued for an actor that ended."""

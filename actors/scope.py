@@ -260,7 +260,7 @@ class ScopeActor:
                 validate_key(key)
                 if ttl is not None and not (math.isfinite(ttl) and ttl > 0):
                     raise InvalidArgument("ttl must be a positive number of seconds")
-                if expected is not None and expected < 0:
+                if expected is not None and not 0 <= expected < 2**63:
                     raise InvalidArgument("expected_version must be 0 (absent) or a version")
                 return _Prepared(env, now, self._encode("value", value))
             case DeleteKey(key=key):
@@ -299,8 +299,8 @@ class ScopeActor:
                 f"task status {status!r} is not one of {', '.join(sorted(TASK_STATUSES))}"
             )
         for name in ("step", "total_steps"):
-            if not isinstance(fields[name], int) or fields[name] < 0:
-                raise InvalidArgument(f"task {name} must be a whole number >= 0")
+            if not isinstance(fields[name], int) or not 0 <= fields[name] < 2**63:
+                raise InvalidArgument(f"task {name} must be a whole number >= 0 and < 2**63")
         if not isinstance(fields["description"], str):
             raise InvalidArgument("task description must be a string")
         data = fields["data"]

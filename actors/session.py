@@ -13,6 +13,7 @@ No lock guards the session: its row in SQLite is changed only from here.
 from __future__ import annotations
 
 import logging
+import math
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -329,3 +330,5 @@ def _validate_messages(messages: Sequence[MessageLike]) -> None:
             not msg.id or len(msg.id) > MAX_ID_CHARS or not msg.id.isprintable()
         ):
             raise InvalidArgument(f"message id must be 1 to {MAX_ID_CHARS} printable characters")
+        if msg.ts is not None and not math.isfinite(msg.ts):  # SQLite stores NaN as NULL
+            raise InvalidArgument("ts must be a finite number of seconds since the epoch")

@@ -64,6 +64,13 @@ def _session_info(record: SessionRecord) -> p.SessionInfo:
     )
 
 
+def _seq(after: int) -> int:
+    """SQLite integers are signed 64-bit; a bigger one would crash the actor's query."""
+    if after >= 2**63:
+        raise InvalidArgument("after_seq must be below 2**63")
+    return after
+
+
 def _page(limit: int) -> int:
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidArgument(f"limit must be between 1 and {MAX_PAGE}")
@@ -128,7 +135,9 @@ class Handlers:
                 )
                 await self._checked(
                     reply,
-                    lambda: self._to_actor(session, HistoryRequest(after, _page(limit)), reply),
+                    lambda: self._to_actor(
+                        session, HistoryRequest(_seq(after), _page(limit)), reply
+                    ),
                 )
             case p.Context(session=session):
                 await self._to_actor(

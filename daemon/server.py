@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import reprlib
 from collections.abc import Callable
 from typing import Any
 
@@ -34,6 +35,9 @@ __all__ = ["Server"]
 
 log = logging.getLogger(__name__)
 _RECV_BYTES = 256 * 1024
+# What msgspec raises for bytes it cannot decode: besides its own errors, a
+# str that is not UTF-8 and nesting past the interpreter's recursion limit.
+_UNDECODABLE = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
 
 
 class _Connection:
@@ -135,8 +139,8 @@ class Server:
                     nursery.start_soon(self._writer, conn)
                     await self._reader(conn, nursery)
                     conn.finish()
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            pass
+        except* (trio.BrokenResourceError, trio.ClosedResourceError):
+            pass  # the peer went away; from the nursery these come wrapped in a group
         finally:
             conn.out_recv.close()
             self.connections -= 1
@@ -181,7 +185,7 @@ class Server:
         """Route one frame; False when the connection must close."""
         try:
             request = p.decode_request(body)
-        except (msgspec.DecodeError, msgspec.ValidationError) as exc:
+        except _UNDECODABLE as exc:
             rid, error = _classify_bad(body, exc)
             await conn.out_send.send(error_reply(rid, error))
             return not isinstance(error, BadFrame)
@@ -229,8 +233,11 @@ def _classify_bad(body: bytes, exc: Exception) -> tuple[int, ProtocolError | Rev
     """Why a frame did not decode: not a map with an rid (bad_frame), unknown op, or a bad field."""
     try:
         raw = msgspec.msgpack.decode(body)
-    except msgspec.DecodeError:
-        return 0, BadFrame("frame is not valid msgpack; the connection is closed")
+    except _UNDECODABLE:
+        return 0, BadFrame(
+            "frame is not valid msgpack (or has text that is not UTF-8, or nests deeper "
+            "than the decoder allows); the connection is closed"
+        )
     if (
         not isinstance(raw, dict)
         or not isinstance(raw.get("rid"), int)
@@ -241,6 +248,8 @@ def _classify_bad(body: bytes, exc: Exception) -> tuple[int, ProtocolError | Rev
         )
     rid = raw["rid"]
     op = raw.get("op")
-    if op not in p.REQUEST_OPS:
-        return rid, UnknownOp(f"unknown op {op!r}; known ops: {', '.join(sorted(p.REQUEST_OPS))}")
+    if not isinstance(op, str) or op not in p.REQUEST_OPS:  # a list or map is unhashable
+        return rid, UnknownOp(
+            f"unknown op {reprlib.repr(op)}; known ops: {', '.join(sorted(p.REQUEST_OPS))}"
+        )
     return rid, InvalidArgument(f"invalid {op} request: {exc}")

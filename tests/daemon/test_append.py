@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import random
+import socket
 import threading
 
+import msgspec
 import pytest
 import trio
 
 from reverie.config import Conflict
 from reverie.daemon import AsyncClient, Client
+from reverie.daemon.framing import FrameReader, frame
 from tests.daemon_process import DaemonProcess
 
 
@@ -130,3 +133,26 @@ def test_acked_appends_survive_repeated_kill_9(daemon: DaemonProcess) -> None:
             missing = set(ids) - set(stored)
             assert not missing, f"{len(missing)} acked messages lost in {session}"
             assert [m for m in stored if m in set(ids)] == ids
+
+
+def test_append_pipelined_behind_forget_lands_in_a_fresh_session(daemon: DaemonProcess) -> None:
+    """Requests queued behind a forget used to be failed as ``internal`` when its actor ended."""
+    frames = [
+        {"op": "append", "rid": 1, "session": "pf", "messages": [{"role": "user", "content": "a"}]},
+        {"op": "forget", "rid": 2, "session": "pf"},
+        {"op": "append", "rid": 3, "session": "pf", "messages": [{"role": "user", "content": "b"}]},
+        {"op": "history", "rid": 4, "session": "pf"},
+    ]
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(30)
+        sock.connect(str(daemon.socket))
+        sock.sendall(b"".join(frame(msgspec.msgpack.encode(f)) for f in frames))
+        sock.shutdown(socket.SHUT_WR)
+        reader, replies = FrameReader(1 << 24), {}
+        while data := sock.recv(65536):
+            for body in reader.feed(data):
+                reply = msgspec.msgpack.decode(body)
+                replies[reply["rid"]] = reply
+    assert [replies[r]["op"] for r in (1, 2, 3, 4)] == ["append", "forget", "append", "history"]
+    assert replies[3]["acks"][0]["seq"] == 1
+    assert [m["content"] for m in replies[4]["messages"]] == ["b"]

@@ -74,8 +74,12 @@ def bystander(daemon: DaemonProcess):
         (b"\x00\x00\x00\x05garbage!", "bad_frame"),
         (struct.pack(">I", 6) + msgspec.msgpack.encode([1, 2, 3]) + b"\x00\x00", "bad_frame"),
         (struct.pack(">I", 2**31), "frame_too_large"),
+        # a msgpack str that is not UTF-8 (a CESU-8 surrogate): UnicodeDecodeError
+        (struct.pack(">I", 9) + b"\x81\xa3rid\xa3\xed\xa0\x80", "bad_frame"),
+        # 100k nested one-element arrays: RecursionError in the decoder
+        (struct.pack(">I", 100_001) + b"\x91" * 100_000 + b"\xc0", "bad_frame"),
     ],
-    ids=["garbage", "not-a-map", "2GiB-prefix"],
+    ids=["garbage", "not-a-map", "2GiB-prefix", "not-utf8", "nested-100k"],
 )
 def test_malformed_frame_closes_only_its_connection(
     daemon: DaemonProcess, bystander: None, payload: bytes, code: str
@@ -163,3 +167,41 @@ def test_bad_values_are_invalid_argument(daemon: DaemonProcess) -> None:
             client.history("s", limit=0)
         with pytest.raises(InvalidArgument, match="id"):
             client.append("s", "user", "x", id="\x00")
+
+
+@pytest.mark.parametrize(
+    "op",
+    [[1], {"a": 1}, 7, None, b"append", "x" * 200_000],
+    ids=["list", "map", "int", "nil", "bin", "200kB-str"],
+)
+def test_op_of_any_type_is_unknown_op_and_the_daemon_goes_on(
+    daemon: DaemonProcess, bystander: None, op: object
+) -> None:
+    """An unhashable ``op`` once crashed the whole daemon from the error path.
+
+    The reply echoes the op, so a huge one must not make the reply huge.
+    """
+    with _raw(daemon) as sock:
+        reply = _one_reply(sock, {"op": op, "rid": 3})
+        assert (reply["rid"], reply["code"]) == (3, "unknown_op")
+        assert len(reply["message"]) < 2000
+        assert _one_reply(sock, {"op": "hello", "rid": 4})["op"] == "hello"
+    with daemon.client() as client:
+        assert client.append("after", "user", "fine").seq == 1
+
+
+def test_peer_closing_with_replies_unread_does_not_stop_the_daemon(
+    daemon: DaemonProcess,
+) -> None:
+    """The writer's broken pipe came out of the connection's nursery as an exception group,
+    which the plain ``except`` missed, so the whole daemon stopped (found by the fuzzer)."""
+    with daemon.client() as client:
+        client.append("big", "user", "x" * 500_000)
+    history = _frame({"op": "history", "rid": 1, "session": "big"})
+    with _raw(daemon) as sock:
+        sock.sendall(history * 20)
+        assert sock.recv(1)  # the writer is now blocked on a full socket buffer
+    with daemon.client() as client:
+        assert client.append("after", "user", "fine").seq == 1
+    assert daemon.proc is not None and daemon.proc.poll() is None
+    assert "Traceback" not in daemon.log()
