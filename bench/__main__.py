@@ -106,7 +106,8 @@ def targets_summary(sections: list[Section], ran: list[str] | None = None) -> st
         if ran is not None and where not in {f"bench.{n}" for n in ran}:
             continue
         if not results:
-            table.row(issue, what, f"not in this run; measured by {where}", "**not measured**")
+            why = f"measured by {where}" if where.startswith("bench.") else where
+            table.row(issue, what, f"not in this run ({why})", "**not measured**")
         for r in results or []:
             table.row(issue, what, r.measured, r.verdict)
     return "## Targets summary\n\n" + table.markdown() + "\n"

@@ -90,7 +90,7 @@ TARGETS: dict[str, tuple[int, str, str]] = {
     "search.lag": (
         6,
         "index lag p99 < 2 s under 1,000 appends/s",
-        "no module yet (bench.search does not measure lag)",
+        "no module measures it yet",
     ),
     "load.errors": (
         9,
@@ -100,7 +100,7 @@ TARGETS: dict[str, tuple[int, str, str]] = {
     "torture.long": (
         9,
         "long crash loop ≥ 30 min without a violated invariant",
-        "`make torture`, a test, not a benchmark",
+        "a test, not a benchmark: `make torture`",
     ),
 }
 
