@@ -4,6 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
+BSTAMP := $(VENV)/.installed-bench
 
 .PHONY: run test lint contract bench torture clean
 
@@ -19,6 +20,10 @@ $(TSTAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $(STAMP) $@
 
+$(BSTAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[test,bench]'
+	touch $(STAMP) $(TSTAMP) $@
+
 run: $(STAMP)
 	$(BIN)/reverie serve $(ARGS)
 
@@ -32,8 +37,8 @@ contract: $(TSTAMP)
 test: lint contract
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
-bench: $(TSTAMP)
-	$(BIN)/python -m bench
+bench: $(BSTAMP)
+	$(BIN)/python -m bench $(BENCH)
 
 torture: $(TSTAMP)
 	REVERIE_TORTURE_SECONDS=$${REVERIE_TORTURE_SECONDS:-1800} $(BIN)/python -m pytest -q -m torture tests/torture

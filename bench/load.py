@@ -56,7 +56,7 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
-from bench._proc import (  # noqa: E402
+from bench._machine import (  # noqa: E402
     machine_info,
     open_fds,
     raise_nofile,
@@ -569,6 +569,14 @@ def _section(base: Phase, load: Phase, over: Phase) -> Section:
             refused_ok and not inside and over.setup.get("ok", 0) == OVERLOAD_LIMIT,
             "past the limit or inside it, answers other than busy",
         ),
+    )
+    load_bad = load.bad_errors() + load.setup_errors()
+    overload_ok = refused_ok and not inside and over.setup.get("ok", 0) == OVERLOAD_LIMIT
+    sec.target(
+        "load.errors",
+        f"load: {_errors(load.errors + load.setup_errors())}; past the limit: {_errors(extras)}",
+        not load_bad and overload_ok,
+        "errors other than busy, or busy inside the limit",
     )
     sec.notes = (
         "RSS (VmRSS) and fds (entries of /proc/<pid>/fd) are sampled every 100 ms; one daemon"

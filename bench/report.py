@@ -5,6 +5,11 @@ watching) and returns a :class:`Section`. ``python -m bench`` gathers the
 sections of one run and writes them, under the machine and versions they were
 measured on, into ``BENCHMARKS.md`` — so every figure in that file comes from
 the same run as its baseline.
+
+The targets the issues set are listed once, here, in :data:`TARGETS`; a module
+reports what it measured against one with :meth:`Section.target`, and the
+report's summary lists every target — also those no module measured in the
+run, so a missing figure is a visible gap rather than a silent omission.
 """
 
 from __future__ import annotations
@@ -32,6 +37,83 @@ class Table:
         return "\n".join(lines)
 
 
+#: Every target the issues set, in report order: key -> (issue, what is required,
+#: where it is measured). Keys are what modules pass to :meth:`Section.target`.
+TARGETS: dict[str, tuple[int, str, str]] = {
+    "append.64x1": (4, "≥ 10,000 acked appends/s, 64 clients → 1 session (fsync)", "bench.append"),
+    "append.64x1000": (
+        4,
+        "≥ 10,000 acked appends/s, 64 clients → 1,000 sessions (fsync)",
+        "bench.append",
+    ),
+    "append.ratio1": (4, "daemon/raw apsw ≥ 0.5, 64 clients → 1 session", "bench.append"),
+    "append.ratio1000": (4, "daemon/raw apsw ≥ 0.5, 64 clients → 1,000 sessions", "bench.append"),
+    "append.p99": (4, "append p99 < 10 ms at an offered 1,000/s", "bench.append"),
+    "append.live_actor": (4, "≤ 4 KiB per live actor", "bench.append"),
+    "append.passivated": (
+        4,
+        "a passivated session keeps no Python objects beyond its SQLite row",
+        "bench.append",
+    ),
+    "supervisor.append_cost": (
+        5,
+        "supervisor cost per append O(log n): at the largest N ≤ 2× the smallest N's",
+        "bench.supervisor",
+    ),
+    "supervisor.idle": (
+        5,
+        "supervisor idle when nothing is due: idle CPU/s does not grow with N (≤ 2×)"
+        " and is below one periodic scan at the largest N",
+        "bench.supervisor",
+    ),
+    "consolidate.p99": (
+        5,
+        "append p99 while consolidations run ≤ 1.5× the idle p99",
+        "bench.consolidate",
+    ),
+    "recall.hybrid": (
+        6,
+        "hybrid recall beats the raw-BM25 baseline clearly (≥ +0.10 at @5, @10 and @20)",
+        "bench.recall",
+    ),
+    "search.hybrid_1m": (
+        6,
+        "hybrid search p50 < 30 ms at 1M rows (k=10, scope filter)",
+        "bench.search",
+    ),
+    "search.fresh": (
+        6,
+        "fresh results always (a search right after the ack finds it)",
+        "a test, not a benchmark: tests/daemon/test_search.py"
+        "::test_message_found_right_after_its_append_is_acked",
+    ),
+    "search.lag": (
+        6,
+        "index lag p99 < 2 s under 1,000 appends/s",
+        "no module measures it yet",
+    ),
+    "load.errors": (
+        9,
+        "1,000 connections, mixed ops: no error but `busy`, and `busy` only past the limits",
+        "bench.load",
+    ),
+    "torture.long": (
+        9,
+        "long crash loop ≥ 30 min without a violated invariant",
+        "a test, not a benchmark: `make torture`",
+    ),
+}
+
+
+@dataclass(slots=True)
+class Result:
+    """What one run measured against one of :data:`TARGETS`."""
+
+    key: str
+    measured: str
+    verdict: str
+
+
 @dataclass(slots=True)
 class Section:
     """One module's part of BENCHMARKS.md: a heading, a few lines of context, tables, notes."""
@@ -40,6 +122,13 @@ class Section:
     intro: str = ""
     tables: list[Table] = field(default_factory=list)
     notes: str = ""
+    results: list[Result] = field(default_factory=list)
+
+    def target(self, key: str, measured: str, met: bool, gap: str = "") -> None:
+        """Record the figure measured against ``TARGETS[key]`` and whether it meets it."""
+        if key not in TARGETS:
+            raise KeyError(f"unknown target {key!r}; add it to bench.report.TARGETS")
+        self.results.append(Result(key, measured, verdict(met, gap)))
 
     def table(self, *columns: str) -> Table:
         """A new table, appended to this section."""
@@ -51,6 +140,12 @@ class Section:
         parts = [f"## {self.title}"]
         parts += [self.intro.strip()] if self.intro.strip() else []
         parts += [t.markdown() for t in self.tables]
+        if self.results:
+            targets = Table(["target (issue)", "measured", "verdict"])
+            for r in self.results:
+                issue, what, _ = TARGETS[r.key]
+                targets.row(f"{what} ({issue})", r.measured, r.verdict)
+            parts.append(targets.markdown())
         parts += [self.notes.strip()] if self.notes.strip() else []
         return "\n\n".join(parts) + "\n"
 

@@ -12,6 +12,7 @@ Run from the repository root: ``python -m bench.working_memory``.
 from __future__ import annotations
 
 import argparse
+import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -19,6 +20,8 @@ from pathlib import Path
 
 import trio
 
+from bench._machine import rss_bytes
+from bench.report import Section, ratio
 from reverie.daemon import AsyncClient
 from tests.daemon_process import DaemonProcess
 
@@ -30,13 +33,6 @@ CONFIG = """
 passivate_after = 5.0
 max_live = 100000
 """
-
-
-def _rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise RuntimeError("no VmRSS in /proc status")
 
 
 async def _clients(
@@ -107,12 +103,13 @@ def _wait_passivated(daemon: DaemonProcess, timeout: float = 120.0) -> None:
             time.sleep(0.1)
 
 
-def _memory_per_scope(root: Path, scopes: int) -> None:
+def _memory_per_scope(root: Path, scopes: int) -> tuple[float, float, int]:
     """RSS per live scope, and per passivated scope in steady state, in a fresh daemon.
 
     Live: growth while ``scopes`` actors are live. Passivated: growth over a
     second round of as many new scopes once both rounds have passivated, so
     pages Python keeps from the first round's actors are not counted.
+    Returns (bytes per live scope, bytes per passivated scope, live count).
     """
     root.mkdir()
     daemon = DaemonProcess(root, config=CONFIG).start()
@@ -120,54 +117,87 @@ def _memory_per_scope(root: Path, scopes: int) -> None:
     try:
         trio.run(_many_scopes, str(daemon.socket), 100, "warm")
         _wait_passivated(daemon)
-        base = _rss_kib(daemon.proc.pid)
+        base = rss_bytes(daemon.proc.pid)
         trio.run(_many_scopes, str(daemon.socket), scopes, "first")
-        live = _rss_kib(daemon.proc.pid)
+        live = rss_bytes(daemon.proc.pid)
         with daemon.client() as client:
             live_count = client.status()["scopes"]["live"]
         _wait_passivated(daemon)
-        first = _rss_kib(daemon.proc.pid)
+        first = rss_bytes(daemon.proc.pid)
         trio.run(_many_scopes, str(daemon.socket), scopes, "second")
         _wait_passivated(daemon)
-        second = _rss_kib(daemon.proc.pid)
+        second = rss_bytes(daemon.proc.pid)
     finally:
         daemon.stop()
-    print(
-        f"live scope:       {(live - base) * 1024 / scopes:>7,.0f} bytes RSS each ({live_count:,} live)"
-    )
-    print(
-        f"passivated scope: {(second - first) * 1024 / scopes:>7,.0f} bytes RSS each (steady state)"
-    )
+    per_live, per_passive = (live - base) / scopes, (second - first) / scopes
+    print(f"live scope:       {per_live:>7,.0f} bytes RSS each ({live_count:,} live)")
+    print(f"passivated scope: {per_passive:>7,.0f} bytes RSS each (steady state)")
+    return per_live, per_passive, live_count
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None) -> Section:
+    """``argv`` are this module's own flags (none when run by ``python -m bench``)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ops", type=int, default=6400, help="operations per throughput run")
     parser.add_argument("--big", type=int, default=100_000, help="keys in the large scope")
     parser.add_argument("--scopes", type=int, default=10_000, help="scopes for the memory figure")
-    args = parser.parse_args(argv)
+    args = parser.parse_args(argv or [])
+    rates: dict[int, tuple[float, float]] = {}
+    checkpoints: dict[int, tuple[float, float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
         daemon = DaemonProcess(Path(tmp), config=CONFIG).start()
         assert daemon.proc is not None
         socket = str(daemon.socket)
         try:
             for clients in (1, 64):
-                sets, gets = trio.run(_throughput, socket, clients, args.ops)
+                print(f"  .. wm_set / wm_get, {clients} client(s)", flush=True)
+                sets, gets = rates[clients] = trio.run(_throughput, socket, clients, args.ops)
                 print(f"wm_set  {clients:>2} clients: {sets:>9,.0f} ops/s")
                 print(f"wm_get  {clients:>2} clients: {gets:>9,.0f} ops/s")
             for keys in (1000, args.big):
+                print(f"  .. filling a scope with {keys:,} keys", flush=True)
                 scope = f"bench/checkpoint-{keys}"
                 trio.run(_fill, socket, scope, keys)
                 created, restored, count = trio.run(_checkpoint, socket, scope)
                 assert count == keys
+                checkpoints[keys] = created, restored
                 print(
                     f"checkpoint {keys:>7,} keys: create {created * 1000:8.1f} ms,"
                     f" restore {restored * 1000:8.1f} ms"
                 )
         finally:
             daemon.stop()
-        _memory_per_scope(Path(tmp) / "memory", args.scopes)
+        print(f"  .. memory per scope ({args.scopes:,} scopes, fresh daemon)", flush=True)
+        per_live, per_passive, live_count = _memory_per_scope(Path(tmp) / "memory", args.scopes)
+    section = Section(
+        title="Working memory (`bench/working_memory.py`, issue 7)",
+        intro=(
+            "Over the socket against a real daemon (durability fsync), closed-loop clients."
+            f" {args.ops:,} operations per throughput run. The issue sets no numeric target;"
+            " the 64-client/1-client ratio shows what group commit buys."
+        ),
+    )
+    t = section.table("op", "1 client", "64 clients", "64 / 1")
+    t.row(
+        "`wm_set`",
+        f"{rates[1][0]:,.0f} ops/s",
+        f"{rates[64][0]:,.0f} ops/s",
+        ratio(rates[64][0], rates[1][0]),
+    )
+    t.row(
+        "`wm_get`",
+        f"{rates[1][1]:,.0f} ops/s",
+        f"{rates[64][1]:,.0f} ops/s",
+        ratio(rates[64][1], rates[1][1]),
+    )
+    t = section.table("checkpoint", "create", "restore")
+    for keys, (created, restored) in checkpoints.items():
+        t.row(f"{keys:,} keys", f"{created * 1e3:.1f} ms", f"{restored * 1e3:.1f} ms")
+    t = section.table("memory (daemon RSS)", "per scope")
+    t.row(f"live scope ({live_count:,} live)", f"{per_live:,.0f} B")
+    t.row(f"passivated scope ({args.scopes:,}, steady state)", f"{per_passive:,.0f} B")
+    return section
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -1,0 +1,76 @@
+"""Synthetic text the embedding and search benchmarks index and query.
+
+One word list, so the embedder probe and the search benchmark measure the
+same kind of text: short sentences over a small, topic-mixed vocabulary
+(agent plumbing, errands, places, names), which is what session messages
+look like to an index.
+"""
+
+from __future__ import annotations
+
+import random
+
+__all__ = ["WORDS", "sentence", "sentences"]
+
+WORDS = [
+    "session",
+    "memory",
+    "agent",
+    "index",
+    "search",
+    "vector",
+    "token",
+    "message",
+    "summary",
+    "episode",
+    "fact",
+    "scope",
+    "daemon",
+    "socket",
+    "consolidation",
+    "budget",
+    "history",
+    "cursor",
+    "journal",
+    "write",
+    "commit",
+    "query",
+    "result",
+    "kitten",
+    "couch",
+    "ticket",
+    "invoice",
+    "shipment",
+    "deploy",
+    "server",
+    "friday",
+    "lunch",
+    "revenue",
+    "garden",
+    "train",
+    "Lisbon",
+    "Maria",
+    "peanut",
+    "sourdough",
+    "billing",
+    "rollback",
+    "dentist",
+    "passport",
+    "rent",
+    "wifi",
+    "novel",
+    "cake",
+    "brunch",
+    "migration",
+]
+
+
+def sentence(rng: random.Random, lo: int = 6, hi: int = 18) -> str:
+    """``lo`` to ``hi`` words drawn from :data:`WORDS`."""
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(lo, hi)))
+
+
+def sentences(n: int, seed: int, lo: int = 8, hi: int = 30) -> list[str]:
+    """``n`` reproducible sentences (the same ``seed`` gives the same list)."""
+    rng = random.Random(seed)
+    return [sentence(rng, lo, hi) for _ in range(n)]
