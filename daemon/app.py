@@ -33,6 +33,7 @@ from reverie.store import Clock, Database, MemoryFiles, TokenCounter, make_embed
 
 from . import systemd
 from .handlers import Handlers
+from .open_files import raise_open_files_limit
 from .reload import Reloader
 from .search_handlers import SearchHandlers
 from .server import Server
@@ -90,6 +91,7 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
     ``reload`` rebuilds the configuration from the sources it came from; with
     it, SIGHUP reloads the live keys (see ``reload.py``).
     """
+    raise_open_files_limit(config.daemon.max_connections)
     data_dir = systemd.ensure_private_dir(config.data_path)
     db = Database(
         data_dir / "reverie.sqlite3",

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import resource
 import select
 import socket
 import time
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -102,3 +105,20 @@ def test_refused_client_gets_busy_even_when_the_daemon_closed_first(make_daemon)
         assert poller.poll(30_000), "the daemon neither refused nor closed the connection"
         with pytest.raises(Busy, match="too many connections"):
             client.stream_begin()  # not idempotent: never retried behind our back
+
+
+def test_daemon_raises_its_open_file_limit_to_the_hard_limit(
+    make_daemon: Callable[..., DaemonProcess],
+) -> None:
+    """A soft limit of 256 would refuse connections long before max_connections (1,024)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (256, hard))  # the daemon inherits it
+    try:
+        daemon = make_daemon()
+    finally:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
+    assert daemon.proc is not None
+    limits = Path(f"/proc/{daemon.proc.pid}/limits").read_text()
+    line = next(x for x in limits.splitlines() if x.startswith("Max open files"))
+    expected = "unlimited" if hard == resource.RLIM_INFINITY else str(hard)
+    assert line.split()[3] == expected  # "Max open files  <soft>  <hard>  files"
