@@ -17,6 +17,7 @@ import hashlib
 import json
 import socket
 import struct
+import sys
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -39,6 +40,14 @@ __all__ = [
     "reset_mid_body",
     "status",
 ]
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """Says nothing when a client goes away mid-request: a killed daemon does that on purpose."""
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 @dataclass(frozen=True)
@@ -141,7 +150,7 @@ class FakeLLM:
         self.dimension = dimension
         self.default = default
         self._state = _State()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
+        self._server = _QuietServer(("127.0.0.1", 0), _handler_for(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(
             target=self._server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
