@@ -549,6 +549,7 @@ def _section(base: Phase, load: Phase, over: Phase) -> Section:
     extras = over.extras
     refused_ok = extras.get(Busy.code, 0) == OVERLOAD_OPEN - OVERLOAD_LIMIT
     inside = over.errors + over.setup_errors()  # even busy: each holds one request in flight
+    overload_ok = refused_ok and not inside and over.setup.get("ok", 0) == OVERLOAD_LIMIT
     ov = sec.table(
         "overload",
         "limit",
@@ -565,13 +566,9 @@ def _section(base: Phase, load: Phase, over: Phase) -> Section:
         f"{over.setup.get('ok', 0):,}",
         _errors(inside),
         _errors(extras),
-        verdict(
-            refused_ok and not inside and over.setup.get("ok", 0) == OVERLOAD_LIMIT,
-            "past the limit or inside it, answers other than busy",
-        ),
+        verdict(overload_ok, "past the limit or inside it, answers other than busy"),
     )
     load_bad = load.bad_errors() + load.setup_errors()
-    overload_ok = refused_ok and not inside and over.setup.get("ok", 0) == OVERLOAD_LIMIT
     sec.target(
         "load.errors",
         f"load: {_errors(load.errors + load.setup_errors())}; past the limit: {_errors(extras)}",
