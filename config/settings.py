@@ -87,6 +87,8 @@ class LLMConfig(_Section):
     max_concurrent: int = 1
     timeout: float = 120.0
     slot_id: int = -1  # local backends: the slot the worker pins; -1 = none sent
+    breaker_threshold: int = 5  # consecutive failed calls that open the circuit breaker
+    breaker_cooldown: float = 30.0  # seconds the breaker stays open before one probe
 
 
 class EmbeddingsConfig(_Section):
