@@ -52,6 +52,7 @@ class DaemonConfig(_Section):
     log_level: str = "info"
     grace_seconds: float = 10.0
     watchdog_interval: float = 0.0  # 0 = take it from $WATCHDOG_USEC
+    stall_timeout: float = 60.0  # unread replies or an unfinished frame this long: dropped
 
 
 class StoreConfig(_Section):
