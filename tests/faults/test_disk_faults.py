@@ -10,7 +10,6 @@ the ballast is gone everything works again without a restart.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from pathlib import Path
 
 from reverie.config import ReverieError
@@ -18,7 +17,7 @@ from reverie.daemon import Client
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM
 
-from .conftest import fill
+from .conftest import Mounts, fill
 from .support import assert_each_id_once, poll, turns
 
 PAYLOAD = "disk filler " * 700  # ~8 KB per message: the WAL must grow
@@ -54,9 +53,9 @@ def _index(client: Client) -> dict:
 
 
 def test_full_disk_gives_store_full_keeps_acked_data_and_heals(
-    tmpfs: Callable[..., Path], make_daemon, fake_llm: FakeLLM, tmp_path: Path
+    mounts: Mounts, make_daemon, fake_llm: FakeLLM, tmp_path: Path
 ) -> None:
-    data = tmpfs(tmp_path / "d" / "data", size="16m")
+    data = mounts.tmpfs(tmp_path / "d" / "data", size="16m")
     daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
     assert daemon.proc is not None
     pid = daemon.proc.pid
