@@ -196,13 +196,14 @@ class Server:
             except FrameTooLarge as exc:
                 await conn.out_send.send(error_reply(0, exc))
                 return
+            for body in bodies:
+                if not await self._dispatch(conn, body, nursery):
+                    return
+            # The clock starts once we wait for the rest (not while back-pressure held us).
             if not reader.pending:
                 frame_started = math.inf
             elif bodies or frame_started == math.inf:
                 frame_started = trio.current_time()
-            for body in bodies:
-                if not await self._dispatch(conn, body, nursery):
-                    return
 
     async def _dispatch(self, conn: _Connection, body: bytes, nursery: trio.Nursery) -> bool:
         """Route one frame; False when the connection must close."""
