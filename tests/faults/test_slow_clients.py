@@ -109,7 +109,8 @@ def test_pipelining_client_that_never_reads_is_bounded_and_dropped(
     assert grown_mib < 64, f"RSS grew {grown_mib} MiB for {asked_mib} MiB of unread replies"
     # Other hosts are served as usual meanwhile.
     during = _latencies(daemon, 10)
-    assert statistics.median(during) < max(10 * baseline, 0.2), (baseline, during)
+    # (a blocked server would hold them until the stall timeout, or forever)
+    assert statistics.median(during) < max(10 * baseline, 0.5), (baseline, during)
     # Still not reading: the daemon gives up on the connection after stall_timeout.
     with daemon.client() as client:
         stalled = client.status()["counters"].get("connections_stalled", 0)
