@@ -36,7 +36,7 @@ from typing import Any
 import httpx
 import trio
 
-from reverie.config import ConfigError, NotFound
+from reverie.config import ConfigError, NotFound, ReverieError
 from reverie.store import (
     HistoryEntry,
     Job,
@@ -79,6 +79,7 @@ class _Pending:
     done: trio.Event = field(default_factory=trio.Event)
     target: int = 0
     outcome: dict[str, Any] | None = None
+    error: ReverieError | None = None
 
 
 class _Backend:
@@ -140,6 +141,8 @@ class Consolidator(SessionHooks):
         self._pending: dict[str, _Pending] = {}
         self._scope_locks: dict[str, trio.Lock] = {}
         self._memory_cache: OrderedDict[str, str] = OrderedDict()
+        self._failures: dict[str, int] = {}  # session -> failed jobs in a row
+        self._nursery: trio.Nursery | None = None
         llm_cfg = services.config.llm
         llm = (
             LLMBackend(DEFAULT_BACKEND, llm_cfg, http, _api_key(services))
@@ -155,6 +158,7 @@ class Consolidator(SessionHooks):
         assert self.registry is not None, "Consolidator.registry must be set before run"
         await self._recover()
         async with trio.open_nursery() as nursery:
+            self._nursery = nursery
             nursery.start_soon(self._timer_loop)
             for backend in self.backends.values():
                 for _ in range(backend.workers):
@@ -273,11 +277,16 @@ class Consolidator(SessionHooks):
         return pending
 
     async def consolidate_now(self, session: str, *, wait: bool) -> dict[str, Any] | None:
-        """Queue the session's whole tail (complete turns) now; optionally wait for the job."""
+        """Queue the session's whole tail (complete turns) now; optionally wait for the job.
+
+        A job that failed (the disk is full, say) raises its error here.
+        """
         pending = self._enqueue(session, target=0)
         if not wait:
             return None
         await pending.done.wait()
+        if pending.error is not None:
+            raise pending.error
         return pending.outcome
 
     async def _worker(self, backend: _Backend) -> None:
@@ -286,16 +295,45 @@ class Consolidator(SessionHooks):
             backend.running += 1
             try:
                 pending.outcome = await self._run_job(session, backend, pending.target)
-            except Exception:  # a bad job must not stop the worker
+                self._failures.pop(session, None)
+            except Exception as exc:  # a bad job must not stop the worker
                 self.services.counters["consolidation_errors"] += 1
-                log.exception(
-                    "consolidation failed; it will be retried on the next trigger",
-                    extra={"session": session},
-                )
+                pending.error = self._failed(session, exc)
             finally:
                 backend.running -= 1
                 del self._pending[session]
                 pending.done.set()
+
+    def _failed(self, session: str, exc: Exception) -> ReverieError:
+        """Log a failed job and queue it again after a backoff; the error for its waiters.
+
+        The job (if it was created) stays open in SQLite, so the retry resumes it.
+        """
+        failures = self._failures[session] = self._failures.get(session, 0) + 1
+        delay = backoff_delay(failures, base=self.cfg.retry_base)
+        if isinstance(exc, ReverieError):
+            log.warning(
+                "consolidation failed (%s): %s; retrying in %.1fs",
+                exc.code,
+                exc.message,
+                delay,
+                extra={"session": session},
+            )
+        else:
+            log.error(
+                "consolidation failed; retrying in %.1fs",
+                delay,
+                exc_info=exc,
+                extra={"session": session},
+            )
+            exc = ReverieError(f"consolidation failed: {type(exc).__name__}; see the daemon log")
+        if self._nursery is not None:
+            self._nursery.start_soon(self._retry, session, delay)
+        return exc
+
+    async def _retry(self, session: str, delay: float) -> None:
+        await trio.sleep(delay)
+        self._enqueue(session, target=self.cfg.target_tokens)
 
     async def _run_job(self, session: str, backend: _Backend, target: int) -> dict[str, Any] | None:
         assert self.registry is not None

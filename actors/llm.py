@@ -217,7 +217,13 @@ class LLMBackend:
         self.cfg = cfg
         self.kind = detect_kind(cfg)
         self.url = cfg.base_url.rstrip("/") + "/chat/completions"
-        self.breaker = breaker if breaker is not None else CircuitBreaker(name=name)
+        self.breaker = (
+            breaker
+            if breaker is not None
+            else CircuitBreaker(
+                name=name, threshold=cfg.breaker_threshold, cooldown=cfg.breaker_cooldown
+            )
+        )
         self._http = http
         self._api_key = api_key or None
 

@@ -11,7 +11,9 @@ recently used idle ones are passivated at once.
 The registry is also the actors' supervisor: an actor that raises an
 unexpected exception is restarted with its state reloaded from SQLite; the
 request it was handling gets an ``internal`` error, the failure is logged
-and counted, and the daemon goes on.
+and counted, and the daemon goes on. A typed ``ReverieError`` (``store.full``
+when the disk is full) reaches the requests it failed as itself, counted as
+``<kind>_errors``, and the actor reloads its state the same way.
 """
 
 from __future__ import annotations
@@ -196,6 +198,14 @@ class ActorRegistry(Generic[A]):
 
         try:
             return await actor.handle([tracking(e) for e in batch])
+        except ReverieError as exc:  # typed (a full disk, a read-only store): the client gets it
+            self.services.counters[f"{self.kind}_errors"] += 1
+            log.warning("%s request failed: %s", self.kind, exc.message, extra=self._extra(actor))
+            for env in batch:
+                if id(env) not in replied:
+                    env.reply(exc)
+            await actor.load()
+            return True
         except Exception as exc:
             self.services.counters["actor_crashes"] += 1
             log.exception(

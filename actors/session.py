@@ -17,6 +17,7 @@ import math
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
@@ -326,9 +327,22 @@ def _validate_messages(messages: Sequence[MessageLike]) -> None:
     for msg in messages:
         if msg.role not in ROLES:
             raise InvalidArgument(f"role {msg.role!r} is not one of {', '.join(sorted(ROLES))}")
+        if msg.ts is not None and not _valid_ts(msg.ts):
+            raise InvalidArgument(
+                f"ts {msg.ts!r} is not a time: send Unix seconds (years 1 to 9999) or omit it"
+            )
         if msg.id is not None and (
             not msg.id or len(msg.id) > MAX_ID_CHARS or not msg.id.isprintable()
         ):
             raise InvalidArgument(f"message id must be 1 to {MAX_ID_CHARS} printable characters")
-        if msg.ts is not None and not math.isfinite(msg.ts):  # SQLite stores NaN as NULL
-            raise InvalidArgument("ts must be a finite number of seconds since the epoch")
+
+
+def _valid_ts(ts: float) -> bool:
+    """A finite time that a dated history file can be named by (a host's clock may be wrong)."""
+    if not math.isfinite(ts):
+        return False
+    try:
+        datetime.fromtimestamp(ts, UTC)
+    except (OverflowError, ValueError, OSError):
+        return False
+    return True

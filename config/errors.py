@@ -88,13 +88,20 @@ def _subclasses(cls: type[ReverieError]) -> list[type[ReverieError]]:
     return found
 
 
+_UNKNOWN: dict[str, type[ReverieError]] = {}
+
+
 def error_class(code: str) -> type[ReverieError]:
-    """The class registered for ``code``; unknown codes map to the root.
+    """The class registered for ``code``; an unknown code gets a subclass of the root.
 
     Every layer's branch registers itself by subclassing, so this sees the
-    classes of whatever layers the caller has imported.
+    classes of whatever layers the caller has imported. A client that has not
+    imported a branch (hosts do not import the store) still gets the daemon's
+    code on the exception it catches: ``store.full`` stays ``store.full``.
     """
     for cls in _subclasses(ReverieError):
-        if cls.code == code:
+        if cls.code == code and _UNKNOWN.get(code) is not cls:
             return cls
-    return ReverieError
+    if code not in _UNKNOWN:
+        _UNKNOWN[code] = type("ReverieError", (ReverieError,), {"code": code})
+    return _UNKNOWN[code]

@@ -52,6 +52,7 @@ class DaemonConfig(_Section):
     log_level: str = "info"
     grace_seconds: float = 10.0
     watchdog_interval: float = 0.0  # 0 = take it from $WATCHDOG_USEC
+    stall_timeout: float = 60.0  # unread replies or an unfinished frame this long: dropped
 
 
 class StoreConfig(_Section):
@@ -87,6 +88,8 @@ class LLMConfig(_Section):
     max_concurrent: int = 1
     timeout: float = 120.0
     slot_id: int = -1  # local backends: the slot the worker pins; -1 = none sent
+    breaker_threshold: int = 5  # consecutive failed calls that open the circuit breaker
+    breaker_cooldown: float = 30.0  # seconds the breaker stays open before one probe
 
 
 class EmbeddingsConfig(_Section):

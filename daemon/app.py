@@ -9,6 +9,7 @@ writer thread, exit 0.
 
 from __future__ import annotations
 
+import errno
 import logging
 import os
 import signal
@@ -29,7 +30,15 @@ from reverie.actors import (
     SessionRegistry,
 )
 from reverie.config import Config, ConfigError
-from reverie.store import Clock, Database, MemoryFiles, TokenCounter, make_embedder
+from reverie.store import (
+    Clock,
+    Database,
+    MemoryFiles,
+    StoreError,
+    StoreReadOnly,
+    TokenCounter,
+    make_embedder,
+)
 
 from . import systemd
 from .handlers import Handlers
@@ -92,7 +101,16 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
     it, SIGHUP reloads the live keys (see ``reload.py``).
     """
     raise_open_files_limit(config.daemon.max_connections)
-    data_dir = systemd.ensure_private_dir(config.data_path)
+    try:
+        data_dir = systemd.ensure_private_dir(config.data_path)
+    except OSError as exc:  # a read-only or foreign data dir: one line that says what to do
+        error = (
+            StoreReadOnly if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM) else StoreError
+        )
+        raise error(
+            f"cannot prepare data directory {config.data_path}: {exc.strerror}; "
+            "make it writable (remount read-write, fix its owner) or pass another --data-dir"
+        ) from exc
     db = Database(
         data_dir / "reverie.sqlite3",
         durability=config.store.durability,

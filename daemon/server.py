@@ -11,12 +11,21 @@ Limits, each with a typed error: frame size (``frame_too_large``, then the
 connection closes), requests in flight per connection (``busy``),
 connections in total (``busy``, then close). A malformed frame
 (``bad_frame``) closes only its own connection.
+
+Stalled clients are dropped after ``daemon.stall_timeout``: one that leaves
+a reply unread that long (its socket buffer full: a client that pipelines
+and never reads), or one that started a frame and did not finish it in that
+time. Each is logged and counted (``connections_stalled``). Memory per
+connection stays bounded meanwhile: the reply queue has a fixed size and a
+full queue stops the reader, so back-pressure reaches the client's sends. A
+connection that is merely idle between frames is never dropped.
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import reprlib
 from collections.abc import Callable
 from typing import Any
@@ -43,12 +52,13 @@ _UNDECODABLE = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
 class _Connection:
     """One client connection's state: its outgoing queue and in-flight count."""
 
-    __slots__ = ("closing", "in_flight", "out_recv", "out_send", "stream")
+    __slots__ = ("closing", "in_flight", "out_recv", "out_send", "scope", "stream")
 
     def __init__(self, stream: trio.SocketStream, queue_size: int) -> None:
         self.stream = stream
         self.in_flight = 0
         self.closing = False
+        self.scope = trio.CancelScope()  # cancelled to drop the connection
         self.out_send, self.out_recv = trio.open_memory_channel[p.Reply](queue_size)
 
     def finish(self) -> None:
@@ -135,10 +145,11 @@ class Server:
                     self.handlers.count_error(refusal.code)
                     await _send_and_close(stream, refusal)
                     return
-                async with trio.open_nursery() as nursery:
-                    nursery.start_soon(self._writer, conn)
-                    await self._reader(conn, nursery)
-                    conn.finish()
+                with conn.scope:
+                    async with trio.open_nursery() as nursery:
+                        nursery.start_soon(self._writer, conn)
+                        await self._reader(conn, nursery)
+                        conn.finish()
         except* (trio.BrokenResourceError, trio.ClosedResourceError):
             pass  # the peer went away; from the nursery these come wrapped in a group
         finally:
@@ -161,10 +172,22 @@ class Server:
             return p.ErrorReply(rid=0, code=error.code, message=error.message)
         return None
 
+    def _stalled(self, why: str) -> None:
+        self.handlers.services.counters["connections_stalled"] += 1
+        log.warning("dropping a stalled connection: %s", why)
+
     async def _reader(self, conn: _Connection, nursery: trio.Nursery) -> None:
         reader = FrameReader(self.cfg.max_frame_bytes)
+        frame_started = math.inf  # when the unfinished frame's first bytes came
         while True:
-            data = await conn.stream.receive_some(_RECV_BYTES)
+            data = None
+            with trio.move_on_at(frame_started + self.cfg.stall_timeout):
+                data = await conn.stream.receive_some(_RECV_BYTES)
+            if data is None:
+                self._stalled(
+                    f"a frame was started and not finished within {self.cfg.stall_timeout:g}s"
+                )
+                return
             if not data:
                 if reader.pending:
                     log.info(
@@ -180,6 +203,11 @@ class Server:
             for body in bodies:
                 if not await self._dispatch(conn, body, nursery):
                     return
+            # The clock starts once we wait for the rest (not while back-pressure held us).
+            if not reader.pending:
+                frame_started = math.inf
+            elif bodies or frame_started == math.inf:
+                frame_started = trio.current_time()
 
     async def _dispatch(self, conn: _Connection, body: bytes, nursery: trio.Nursery) -> bool:
         """Route one frame; False when the connection must close."""
@@ -214,7 +242,16 @@ class Server:
             for reply in replies:
                 if isinstance(reply, p.ErrorReply):
                     self.handlers.count_error(reply.code)
-            await conn.stream.send_all(b"".join(frame(p.encode(r)) for r in replies))
+            data = b"".join(frame(p.encode(r)) for r in replies)
+            with trio.move_on_after(self.cfg.stall_timeout) as sending:
+                await conn.stream.send_all(data)
+            if sending.cancelled_caught:
+                self._stalled(
+                    f"{len(replies)} replies unread for {self.cfg.stall_timeout:g}s "
+                    "(a client that sends without reading)"
+                )
+                conn.scope.cancel()
+                return
             if any(_closes(r) for r in replies):
                 await conn.stream.aclose()
                 return

@@ -19,6 +19,7 @@ the writer).
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import threading
 from collections.abc import Callable
@@ -30,7 +31,7 @@ import trio
 
 from reverie.config import ReverieError
 
-from .errors import StoreError, translate
+from .errors import StoreError, StoreReadOnly, translate
 from .schema import migrate
 
 __all__ = ["Database"]
@@ -105,8 +106,8 @@ class Database:
         """Create or migrate the database and start the writer thread."""
         try:
             writer = await trio.to_thread.run_sync(self._open_sync)
-        except apsw.Error as exc:
-            raise translate(exc) from exc
+        except (apsw.Error, OSError) as exc:
+            raise _open_error(self.path, exc) from exc
         self._token = trio.lowlevel.current_trio_token()
         self._thread = threading.Thread(
             target=self._writer_loop, args=(writer,), name="reverie-writer", daemon=True
@@ -207,6 +208,26 @@ class Database:
                 return await trio.to_thread.run_sync(_read_in_txn, conn, fn)
             finally:
                 self._readers.append(conn)
+
+
+def _open_error(path: Path, exc: BaseException) -> StoreError:
+    """Why the database cannot be opened, said so that an operator knows what to do."""
+    directory = path.parent
+    try:
+        read_only = bool(os.statvfs(directory).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only = False
+    if read_only or isinstance(exc, apsw.ReadOnlyError):
+        return StoreReadOnly(
+            f"data directory {directory} is on a read-only file system ({exc}); "
+            "remount it read-write or pass another --data-dir"
+        )
+    if isinstance(exc, apsw.CantOpenError):
+        return StoreError(
+            f"cannot open the database {path} ({exc}); "
+            f"check that {directory} exists and that this user may write to it"
+        )
+    return translate(exc)
 
 
 def _read_in_txn(conn: apsw.Connection, fn: Callable[[apsw.Connection], T]) -> T:

@@ -169,6 +169,13 @@ class FakeLLM:
         with self._state.lock:
             self._state.script.extend(behaviours)
 
+    def clear(self) -> int:
+        """Drop the behaviours not used yet (the fault is over); returns how many there were."""
+        with self._state.lock:
+            left = len(self._state.script)
+            self._state.script.clear()
+            return left
+
     @property
     def requests(self) -> list[Recorded]:
         """Chat-completions requests received so far."""

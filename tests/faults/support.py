@@ -1,0 +1,55 @@
+"""Helpers the fault tests share: polling under a deadline, turns, the no-loss check, RSS."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from reverie.daemon import Client
+
+WORDS = ["the", "quick", "brown", "fox", "jumps", "over", "the", "lazy", "dog", "near", "today"]
+
+
+def poll(predicate: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
+    """``predicate()`` once it is truthy; fails after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not (value := predicate()):
+        assert time.monotonic() < deadline, f"{what} not reached within {timeout}s"
+        time.sleep(0.05)
+    return value
+
+
+def turns(client: Client, session: str, n: int, prefix: str = "") -> list[str]:
+    """Append ``n`` user/assistant turns (about 20 tokens each); the acked ids."""
+    ids = []
+    for i in range(n):
+        text = " ".join(WORDS)
+        ids.append(client.append(session, "user", f"{prefix}Question {i}: {text}").id)
+        ids.append(client.append(session, "assistant", f"{prefix}Answer {i}: {text}").id)
+    return ids
+
+
+def jobs(client: Client) -> dict[str, int]:
+    return client.status()["consolidation"]["default"]["jobs"]
+
+
+def assert_each_id_once(client: Client, session: str, scope: str, acked: list[str]) -> None:
+    """Invariant 2: every acked id is in the tail or in exactly one history entry, never both."""
+    tail = {m.id for m in client.context(session).messages}
+    covered = Counter(i for e in client.memory(scope, limit=1000).entries for i in e.message_ids)
+    assert max(covered.values(), default=1) == 1, "a message is in two history entries"
+    for mid in acked:
+        assert (mid in tail) != (mid in covered), (
+            f"{mid} in tail={mid in tail}, history={mid in covered}"
+        )
+
+
+def rss_kib(pid: int) -> int:
+    """The process's resident set size, from /proc (kernel accounting, no sampling)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no VmRSS for pid {pid}")

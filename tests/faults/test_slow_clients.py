@@ -1,0 +1,158 @@
+"""Clients that stop reading, or stop in the middle of a frame.
+
+A host that pipelines requests and never reads its replies must cost the
+daemon a bounded amount of memory (back-pressure reaches the client: its
+sends stall), must not slow other connections down, gets ``busy`` past
+``max_in_flight``, and is dropped once a reply has waited ``stall_timeout``
+for it. A client that sends half a frame and stalls is dropped after the same
+timeout; a connection that is merely idle between frames is never dropped.
+"""
+
+from __future__ import annotations
+
+import socket
+import statistics
+import struct
+import time
+from collections.abc import Iterator
+
+import pytest
+
+from reverie.daemon import protocol as p
+from reverie.daemon.framing import FrameReader, frame
+from tests.daemon_process import DaemonProcess
+
+from .support import poll, rss_kib
+
+MAX_IN_FLIGHT = 8
+STALL_TIMEOUT = 2.0
+BIG = "x" * 4096
+
+
+@pytest.fixture(scope="module")
+def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[DaemonProcess]:
+    config = (
+        f"[daemon]\nmax_in_flight = {MAX_IN_FLIGHT}\nstall_timeout = {STALL_TIMEOUT}\n"
+        "[index]\nenabled = false\n"
+    )
+    daemon = DaemonProcess(tmp_path_factory.mktemp("slow-clients"), config=config)
+    daemon.start()
+    with daemon.client() as client:  # a session whose context is a ~400 KB reply
+        client.append_many("big", [{"role": "user", "content": BIG} for _ in range(100)])
+    try:
+        yield daemon
+        assert daemon.proc is not None and daemon.proc.poll() is None, "the daemon died"
+    finally:
+        daemon.stop()
+
+
+def _connect(daemon: DaemonProcess) -> socket.socket:
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.connect(str(daemon.socket))
+    return sock
+
+
+def _latencies(daemon: DaemonProcess, n: int) -> list[float]:
+    """Round trips of a well-behaved host on its own connection."""
+    out = []
+    with daemon.client() as client:
+        for i in range(n):
+            started = time.monotonic()
+            client.append("polite", "user", f"hello {i}")
+            client.context("polite")
+            out.append(time.monotonic() - started)
+    return out
+
+
+def _read_all(sock: socket.socket, timeout: float) -> tuple[list[p.Reply], bool]:
+    """Every reply the daemon still sends, and whether it then closed the connection."""
+    sock.settimeout(timeout)
+    reader = FrameReader(1 << 26)
+    replies: list[p.Reply] = []
+    try:
+        while data := sock.recv(1 << 20):
+            replies += [p.decode_reply(body) for body in reader.feed(data)]
+    except TimeoutError:
+        return replies, False
+    except ConnectionResetError:
+        pass
+    return replies, True
+
+
+def test_pipelining_client_that_never_reads_is_bounded_and_dropped(
+    daemon: DaemonProcess,
+) -> None:
+    assert daemon.proc is not None
+    pid = daemon.proc.pid
+    baseline = statistics.median(_latencies(daemon, 10))
+    rss_before = rss_kib(pid)
+    request = frame(p.encode(p.Context(rid=1, session="big")))
+    slow = _connect(daemon)
+    slow.setblocking(False)
+    sent = 0
+    stalled_since: float | None = None
+    deadline = time.monotonic() + 30
+    # Push requests (each asks for ~400 KB) until the daemon stops taking them for a while.
+    while stalled_since is None or time.monotonic() - stalled_since < 0.5:
+        assert time.monotonic() < deadline, f"the daemon kept reading: {sent} bytes taken"
+        try:
+            sent += slow.send(request * 64)
+            stalled_since = None
+        except BlockingIOError:
+            stalled_since = stalled_since or time.monotonic()
+            time.sleep(0.01)
+        except (BrokenPipeError, ConnectionResetError):
+            break  # already dropped for stalling: also bounded
+    # Unbounded buffering would hold every reply: sent/len(request) x 400 KB.
+    asked_mib = sent // len(request) * 400 // 1024
+    grown_mib = (rss_kib(pid) - rss_before) // 1024
+    assert grown_mib < 64, f"RSS grew {grown_mib} MiB for {asked_mib} MiB of unread replies"
+    # Other hosts are served as usual meanwhile.
+    during = _latencies(daemon, 10)
+    # (a blocked server would hold them until the stall timeout, or forever)
+    assert statistics.median(during) < max(10 * baseline, 0.5), (baseline, during)
+    # Still not reading: the daemon gives up on the connection after stall_timeout.
+    with daemon.client() as client:
+        stalled = client.status()["counters"].get("connections_stalled", 0)
+        poll(
+            lambda: client.status()["counters"].get("connections_stalled", 0) > stalled,
+            timeout=STALL_TIMEOUT * 10,
+            what="the unread connection dropped",
+        )
+        assert client.context("big").tokens > 0, "the daemon still serves the session"
+    # What was already in the socket buffers is readable, then the connection is closed;
+    # past max_in_flight the requests got busy.
+    replies, closed = _read_all(slow, timeout=STALL_TIMEOUT * 5)
+    slow.close()
+    assert closed, "the daemon kept a connection that never read its replies"
+    codes = {r.code for r in replies if isinstance(r, p.ErrorReply)}
+    assert "busy" in codes
+
+
+def test_half_a_frame_then_silence_is_dropped_but_idle_is_not(daemon: DaemonProcess) -> None:
+    idle = _connect(daemon)  # between frames: a host waiting for its user, never dropped
+    half = _connect(daemon)
+    body = p.encode(p.Hello(rid=7))
+    half.sendall(struct.pack(">I", len(body)) + body[:2])
+    started = time.monotonic()
+    _, closed = _read_all(half, timeout=STALL_TIMEOUT * 5)
+    waited = time.monotonic() - started
+    half.close()
+    assert closed, "a connection stalled in the middle of a frame was kept"
+    assert waited >= STALL_TIMEOUT * 0.9, f"dropped after {waited:.2f}s, before the timeout"
+    # The idle connection outlived the stalled one and still works.
+    idle.sendall(frame(p.encode(p.Hello(rid=8))))
+    replies, _ = _read_all_one(idle)
+    idle.close()
+    assert isinstance(replies, p.HelloReply)
+
+
+def _read_all_one(sock: socket.socket) -> tuple[p.Reply, None]:
+    sock.settimeout(30)
+    reader = FrameReader(1 << 20)
+    while True:
+        data = sock.recv(1 << 16)
+        assert data, "the idle connection was closed"
+        bodies = reader.feed(data)
+        if bodies:
+            return p.decode_reply(bodies[0]), None
