@@ -10,16 +10,21 @@ client rebuild the class. Codes are never renamed::
     │   └── NotFound                  not_found
     ├── Conflict                      conflict
     ├── Busy                          busy
-    ├── ProtocolError                 (reverie.daemon.errors)
+    ├── ProtocolError                 protocol.error (reverie.daemon.errors)
     │   ├── BadFrame                  bad_frame
     │   ├── FrameTooLarge             frame_too_large
     │   ├── UnknownOp                 unknown_op
     │   └── Unauthorized              unauthorized
     ├── StoreError                    store.error    (reverie.store.errors)
-    │   └── StoreFull                 store.full
+    │   ├── StoreFull                 store.full
+    │   ├── StoreReadOnly             store.read_only
+    │   ├── EmbeddingError            embeddings.error (reverie.store.embeddings)
+    │   └── IndexStale                store.index_stale (reverie.store.index)
     └── LLMError                      llm.error      (reverie.actors.errors)
         ├── LLMTimeout                llm.timeout
-        └── LLMRejected               llm.rejected
+        ├── LLMRejected               llm.rejected
+        ├── LLMRateLimited            llm.rate_limited
+        └── LLMUnavailable            llm.unavailable
 
 The categories a caller usually cares about (bad input, conflict, overload)
 live here at the root so every layer can raise them without importing a
