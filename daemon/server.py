@@ -19,6 +19,11 @@ time. Each is logged and counted (``connections_stalled``). Memory per
 connection stays bounded meanwhile: the reply queue has a fixed size and a
 full queue stops the reader, so back-pressure reaches the client's sends. A
 connection that is merely idle between frames is never dropped.
+
+No reply to an accepted request is ever dropped for want of room: a request
+stays "in flight" until the writer has taken its reply, the queue has a slot
+for each request in flight, and the reader's own answers (``busy``, bad
+frames) have ``_OWN_REPLIES`` more slots of their own.
 """
 
 from __future__ import annotations
@@ -44,22 +49,42 @@ __all__ = ["Server"]
 
 log = logging.getLogger(__name__)
 _RECV_BYTES = 256 * 1024
+#: Queue slots for the reader's own answers (``busy``, bad frames), beside one per request.
+_OWN_REPLIES = 16
 # What msgspec raises for bytes it cannot decode: besides its own errors, a
 # str that is not UTF-8 and nesting past the interpreter's recursion limit.
 _UNDECODABLE = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
 
 
 class _Connection:
-    """One client connection's state: its outgoing queue and in-flight count."""
+    """One client connection's state: its outgoing queue and in-flight count.
 
-    __slots__ = ("closing", "in_flight", "out_recv", "out_send", "scope", "stream")
+    ``in_flight`` counts requests whose reply the writer has not taken yet;
+    the queue holds ``max_in_flight`` such replies plus ``_OWN_REPLIES`` of
+    the reader's own, so queuing a request's reply never finds it full.
+    """
 
-    def __init__(self, stream: trio.SocketStream, queue_size: int) -> None:
+    __slots__ = (
+        "closing",
+        "in_flight",
+        "max_in_flight",
+        "out_recv",
+        "out_send",
+        "own",
+        "scope",
+        "stream",
+    )
+
+    def __init__(self, stream: trio.SocketStream, max_in_flight: int) -> None:
         self.stream = stream
         self.in_flight = 0
+        self.max_in_flight = max_in_flight  # the queue's size is fixed: a reload can only lower it
         self.closing = False
         self.scope = trio.CancelScope()  # cancelled to drop the connection
-        self.out_send, self.out_recv = trio.open_memory_channel[p.Reply](queue_size)
+        self.own = trio.Semaphore(_OWN_REPLIES)
+        self.out_send, self.out_recv = trio.open_memory_channel[tuple[p.Reply, bool]](
+            max_in_flight + _OWN_REPLIES
+        )
 
     def finish(self) -> None:
         """No more requests will come: end the writer once in-flight replies are out."""
@@ -67,19 +92,30 @@ class _Connection:
         if self.in_flight == 0:
             self.out_send.close()
 
-    def _queue(self, reply: p.Reply) -> None:
-        try:
-            self.out_send.send_nowait(reply)
-        except (trio.WouldBlock, trio.BrokenResourceError, trio.ClosedResourceError):
-            log.debug("reply %d dropped: its connection is gone", reply.rid)
+    async def answer(self, reply: p.Reply) -> None:
+        """Queue one of the reader's own answers; waits while ``_OWN_REPLIES`` are unsent."""
+        await self.own.acquire()
+        await self.out_send.send((reply, True))
+
+    def taken(self, own: bool) -> None:
+        """The writer took a reply off the queue: its slot is free again."""
+        if own:
+            self.own.release()
+            return
+        self.in_flight -= 1
         if self.closing and self.in_flight == 0:
             self.out_send.close()
+
+    def _queue(self, reply: p.Reply) -> None:
+        try:
+            self.out_send.send_nowait((reply, False))
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            log.debug("reply %d dropped: its connection is gone", reply.rid)
 
     def replier(self, rid: int, convert: Callable[[Any], p.Reply]) -> Callable[[object], None]:
         """The callback that turns an outcome into this request's reply."""
 
         def reply(outcome: object) -> None:
-            self.in_flight -= 1
             if isinstance(outcome, BaseException):
                 self._queue(error_reply(rid, outcome))
             else:
@@ -137,7 +173,7 @@ class Server:
 
     async def _connection(self, stream: trio.SocketStream) -> None:
         self.connections += 1
-        conn = _Connection(stream, self.cfg.max_in_flight + 16)
+        conn = _Connection(stream, self.cfg.max_in_flight)
         try:
             async with stream:
                 refusal = self._refusal(stream)
@@ -198,7 +234,7 @@ class Server:
             try:
                 bodies = reader.feed(data)
             except FrameTooLarge as exc:
-                await conn.out_send.send(error_reply(0, exc))
+                await conn.answer(error_reply(0, exc))
                 return
             for body in bodies:
                 if not await self._dispatch(conn, body, nursery):
@@ -215,10 +251,10 @@ class Server:
             request = p.decode_request(body)
         except _UNDECODABLE as exc:
             rid, error = _classify_bad(body, exc)
-            await conn.out_send.send(error_reply(rid, error))
+            await conn.answer(error_reply(rid, error))
             return not isinstance(error, BadFrame)
-        if conn.in_flight >= self.cfg.max_in_flight:
-            await conn.out_send.send(
+        if conn.in_flight >= min(self.cfg.max_in_flight, conn.max_in_flight):
+            await conn.answer(
                 error_reply(
                     request.rid,
                     Busy(
@@ -233,12 +269,15 @@ class Server:
 
     async def _writer(self, conn: _Connection) -> None:
         async for first in conn.out_recv:
-            replies = [first]
+            taken = [first]
             while True:
                 try:
-                    replies.append(conn.out_recv.receive_nowait())
+                    taken.append(conn.out_recv.receive_nowait())
                 except (trio.WouldBlock, trio.EndOfChannel):
                     break
+            replies = [reply for reply, _ in taken]
+            for _, own in taken:
+                conn.taken(own)
             for reply in replies:
                 if isinstance(reply, p.ErrorReply):
                     self.handlers.count_error(reply.code)

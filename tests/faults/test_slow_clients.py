@@ -21,6 +21,7 @@ import pytest
 from reverie.daemon import protocol as p
 from reverie.daemon.framing import FrameReader, frame
 from tests.daemon_process import DaemonProcess
+from tests.fakellm import hold
 
 from .support import poll, rss_kib
 
@@ -156,3 +157,63 @@ def _read_all_one(sock: socket.socket) -> tuple[p.Reply, None]:
         bodies = reader.feed(data)
         if bodies:
             return p.decode_reply(bodies[0]), None
+
+
+def test_a_late_reader_gets_every_reply_even_after_a_flood_of_busy(make_daemon, fake_llm) -> None:
+    """Replies of accepted requests have reserved room in the reply queue.
+
+    Four ``consolidate --wait`` requests stay in flight (the LLM holds the
+    first job) while the client floods ``hello`` without reading: past
+    ``max_in_flight`` each gets ``busy``, until socket buffers and the reply
+    queue are full. Then the jobs finish. The queue used to be full of
+    ``busy`` by then, and their replies were dropped: a client reading late
+    waited forever for them.
+    """
+    config = (
+        "[daemon]\nmax_in_flight = 4\n[index]\nenabled = false\n"
+        "[consolidation]\nidle_after = 3600\nbudget_tokens = 10\ntarget_tokens = 1\n"
+        f'[llm]\nbase_url = "{fake_llm.base_url}"\nmodel = "fake"\n'
+    )
+    daemon: DaemonProcess = make_daemon(config=config)
+    fake_llm.script(hold())
+    with daemon.client() as client:
+        for s in range(4):
+            client.append(f"late{s}", "user", "enough words to be over a budget of ten tokens")
+            client.append(f"late{s}", "assistant", "and an answer with some more words in it")
+    sock = _connect(daemon)
+    waits = [p.Consolidate(rid=s + 1, session=f"late{s}", wait=True) for s in range(4)]
+    sock.sendall(b"".join(frame(p.encode(r)) for r in waits))
+    poll(lambda: fake_llm.in_flight == 1, what="the first job at the LLM")
+    sent = 0
+    flood = frame(p.encode(p.Hello(rid=1000)))
+    sock.settimeout(0.5)
+    try:
+        while True:  # until back-pressure stops our sends: buffers and queue are full
+            sock.sendall(flood)
+            sent += 1
+    except TimeoutError:
+        pass
+    fake_llm.release()
+    with daemon.client() as client:
+        poll(
+            lambda: client.status()["consolidation"]["default"]["jobs"].get("done", 0) == 4,
+            what="the four jobs done",
+        )
+    replies, _ = _read_all_of(sock, 4 + sent)
+    done = sorted(r.rid for r in replies if isinstance(r, p.ConsolidateReply))
+    assert done == [1, 2, 3, 4], f"replies of accepted requests lost ({len(replies)} read)"
+    assert all(r.code == "busy" for r in replies if isinstance(r, p.ErrorReply))
+    sock.close()
+
+
+def _read_all_of(sock: socket.socket, n: int) -> tuple[list[p.Reply], bool]:
+    """Read until ``n`` replies came (or 20 s of silence): the daemon owes that many."""
+    sock.settimeout(20)
+    reader = FrameReader(1 << 26)
+    replies: list[p.Reply] = []
+    try:
+        while len(replies) < n and (data := sock.recv(1 << 20)):
+            replies += [p.decode_reply(body) for body in reader.feed(data)]
+    except TimeoutError:
+        return replies, False
+    return replies, True
