@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import Counter
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from reverie.daemon import Client
+from tests.checks import assert_each_id_once, jobs, poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, garbage, hang, hold, invalid_schema, ok, status
 
@@ -60,43 +59,20 @@ def _turns(client: Client, session: str, n: int, prefix: str = "") -> list[str]:
     return ids
 
 
-def _poll(predicate: Callable[[], Any], timeout: float = 30.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while not (value := predicate()):
-        assert time.monotonic() < deadline, "condition not reached in time"
-        time.sleep(0.05)
-    return value
-
-
-def _jobs(client: Client) -> dict[str, int]:
-    return client.status()["consolidation"]["default"]["jobs"]
-
-
-def _assert_each_id_once(client: Client, session: str, scope: str, acked: list[str]) -> None:
-    """Every acked id is in the tail or in exactly one history entry, never both."""
-    tail = {m.id for m in client.context(session).messages}
-    covered = Counter(i for e in client.memory(scope, limit=1000).entries for i in e.message_ids)
-    assert max(covered.values(), default=1) == 1, "a message is in two history entries"
-    for mid in acked:
-        assert (mid in tail) != (mid in covered), (
-            f"{mid} in tail={mid in tail}, history={mid in covered}"
-        )
-
-
 def test_idle_session_over_budget_is_consolidated_once(make_daemon) -> None:
     daemon: DaemonProcess = make_daemon(config=_config())
     with daemon.client() as client:
         ids = _turns(client, "s", 4)
-        _poll(lambda: _jobs(client).get("done") == 1)
+        poll(lambda: jobs(client).get("done") == 1)
         ctx = client.context("s")
         assert ctx.tokens <= 60
         view = client.memory("session/s")
         assert len(view.entries) == 1
         assert "Question" in view.memory
         assert ctx.memory == view.memory
-        _assert_each_id_once(client, "s", "session/s", ids)
+        assert_each_id_once(client, "s", "session/s", ids)
         time.sleep(1.0)  # several idle periods pass: no second job
-        assert _jobs(client) == {"done": 1}
+        assert jobs(client) == {"done": 1}
 
 
 def test_under_budget_or_active_sessions_get_no_job(make_daemon) -> None:
@@ -107,8 +83,8 @@ def test_under_budget_or_active_sessions_get_no_job(make_daemon) -> None:
         while time.monotonic() < end:  # active: never quiet for idle_after
             _turns(client, "busy", 1)
             time.sleep(0.1)
-        assert _jobs(client) == {}
-        _poll(lambda: _jobs(client).get("done") == 1)  # once quiet, busy gets its job
+        assert jobs(client) == {}
+        poll(lambda: jobs(client).get("done") == 1)  # once quiet, busy gets its job
         assert client.memory("session/small").entries == []
 
 
@@ -118,7 +94,7 @@ def test_hard_tokens_consolidates_a_session_that_never_pauses(make_daemon) -> No
     )
     with daemon.client() as client:
         deadline = time.monotonic() + 20
-        while not _jobs(client).get("done"):
+        while not jobs(client).get("done"):
             assert time.monotonic() < deadline
             _turns(client, "chatty", 1)
         assert len(client.memory("session/chatty").entries) >= 1
@@ -132,8 +108,8 @@ def test_restart_rebuilds_timers(make_daemon) -> None:
     daemon.restart()
     with daemon.client() as client:
         if time.monotonic() - quiet_since < 3.5:  # still before the deadline: nothing ran yet
-            assert _jobs(client) == {}
-        _poll(lambda: _jobs(client).get("done") == 1)  # the timer survived the restart
+            assert jobs(client) == {}
+        poll(lambda: jobs(client).get("done") == 1)  # the timer survived the restart
 
 
 def test_nothing_vanishes_with_16_appenders_while_consolidating(
@@ -159,14 +135,14 @@ def test_nothing_vanishes_with_16_appenders_while_consolidating(
             client.consolidate("shared", wait=True)
         for t in threads:
             t.join()
-        _poll(
+        poll(
             lambda: (
                 client.status()["consolidation"]["default"]["running"] == 0
-                and _jobs(client).get("done", 0) >= 2
+                and jobs(client).get("done", 0) >= 2
             )
         )
         assert len(acked) == 640
-        _assert_each_id_once(client, "shared", "session/shared", acked)
+        assert_each_id_once(client, "shared", "session/shared", acked)
 
 
 def test_at_most_max_concurrent_calls_and_none_during_a_stream(
@@ -181,9 +157,9 @@ def test_at_most_max_concurrent_calls_and_none_during_a_stream(
         time.sleep(1.0)  # all three are idle and due, but the stream holds them back
         assert fake_llm.requests == []
         assert client.stream_end(lease) is True
-        _poll(lambda: fake_llm.in_flight == 1)
+        poll(lambda: fake_llm.in_flight == 1)
         fake_llm.release()
-        _poll(lambda: _jobs(client).get("done") == 3)
+        poll(lambda: jobs(client).get("done") == 3)
     assert fake_llm.max_in_flight == 1
 
 
@@ -192,7 +168,7 @@ def test_an_expired_stream_lease_unblocks(make_daemon, fake_llm: FakeLLM) -> Non
     with daemon.client() as client:
         client.stream_begin("default", ttl=1.0)
         _turns(client, "s", 4)
-        _poll(lambda: _jobs(client).get("done") == 1)
+        poll(lambda: jobs(client).get("done") == 1)
         assert client.status()["consolidation"]["default"]["streams"] == 0
 
 
@@ -202,13 +178,13 @@ def test_system_prompt_is_byte_identical_and_prefix_stable(make_daemon, fake_llm
     fake_llm.script(ok(memory), ok(memory))
     with daemon.client() as client:
         _turns(client, "a", 4, prefix="alpha ")
-        _poll(lambda: _jobs(client).get("done") == 1)
+        poll(lambda: jobs(client).get("done") == 1)
         first = client.context("a").memory
         assert first == "# Memory\n\n- User likes tea.\n"
         client.append("a", "user", "more")
         assert client.context("a").memory == first
         _turns(client, "b", 4, prefix="beta ")
-        _poll(lambda: _jobs(client).get("done") == 2)
+        poll(lambda: jobs(client).get("done") == 2)
     systems = {r.body["messages"][0]["content"].encode() for r in fake_llm.requests}
     assert len(fake_llm.requests) == 2
     assert len(systems) == 1
@@ -233,7 +209,7 @@ def test_local_backends_get_slot_and_cache_prompt(
     daemon: DaemonProcess = make_daemon(config=config)
     with daemon.client() as client:
         _turns(client, "s", 4)
-        _poll(lambda: _jobs(client).get("done") == 1)
+        poll(lambda: jobs(client).get("done") == 1)
     (request,) = fake_llm.requests
     assert request.body.get("cache_prompt") is (True if expect_cache else None)
     assert request.body.get("id_slot") == expect_slot
@@ -249,11 +225,11 @@ def test_transient_faults_are_retried(make_daemon, fake_llm: FakeLLM, fault: Any
     fake_llm.script(fault)
     with daemon.client() as client:
         ids = _turns(client, "s", 4)
-        _poll(lambda: _jobs(client).get("done") == 1)
+        poll(lambda: jobs(client).get("done") == 1)
         assert client.status()["consolidation"]["default"]["failed_calls"] == 1
         entry = client.memory("session/s").entries[0]
         assert entry.raw is False
-        _assert_each_id_once(client, "s", "session/s", ids)
+        assert_each_id_once(client, "s", "session/s", ids)
     assert len(fake_llm.requests) == 2
 
 
@@ -264,12 +240,12 @@ def test_persistent_failure_archives_raw_and_appends_keep_working(
     fake_llm.script(status(500), status(500), status(500))
     with daemon.client() as client:
         ids = _turns(client, "s", 4)
-        _poll(lambda: _jobs(client).get("archived") == 1)
+        poll(lambda: jobs(client).get("archived") == 1)
         entry = client.memory("session/s").entries[0]
         assert entry.raw is True
         assert "Question 0" in entry.summary
         assert client.status()["consolidation"]["default"]["failed_calls"] == 3
-        _assert_each_id_once(client, "s", "session/s", ids)
+        assert_each_id_once(client, "s", "session/s", ids)
         assert client.append("s", "user", "still fine").seq == len(ids) + 1
 
 
@@ -278,7 +254,7 @@ def test_connection_refused_archives_raw(make_daemon) -> None:
     daemon: DaemonProcess = make_daemon(config=config)
     with daemon.client() as client:
         _turns(client, "s", 4)
-        _poll(lambda: _jobs(client).get("archived") == 1)
+        poll(lambda: jobs(client).get("archived") == 1)
 
 
 def test_kill_9_during_the_llm_call_completes_the_job_once(make_daemon, fake_llm: FakeLLM) -> None:
@@ -286,14 +262,14 @@ def test_kill_9_during_the_llm_call_completes_the_job_once(make_daemon, fake_llm
     fake_llm.script(hold())
     with daemon.client() as client:
         ids = _turns(client, "s", 4)
-        _poll(lambda: fake_llm.in_flight == 1)
+        poll(lambda: fake_llm.in_flight == 1)
     daemon.kill9()
     fake_llm.release()
     daemon.start()
     with daemon.client() as client:
-        _poll(lambda: _jobs(client).get("done") == 1)
+        poll(lambda: jobs(client).get("done") == 1)
         assert len(client.memory("session/s").entries) == 1
-        _assert_each_id_once(client, "s", "session/s", ids)
+        assert_each_id_once(client, "s", "session/s", ids)
 
 
 def test_memory_edit_changes_the_prefix_and_forget_removes_memory(make_daemon) -> None:

@@ -4,28 +4,19 @@ from __future__ import annotations
 
 import os
 import signal
-import time
-from collections.abc import Callable
 from typing import Any
 
 import pytest
 
+from tests.checks import poll
 from tests.daemon_process import DaemonProcess
-
-
-def _poll(predicate: Callable[[], Any], timeout: float = 30.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while not (value := predicate()):
-        assert time.monotonic() < deadline, "condition not reached in time"
-        time.sleep(0.02)
-    return value
 
 
 def _hup_and_wait(daemon: DaemonProcess, reloads: int) -> dict[str, Any]:
     assert daemon.proc is not None
     daemon.proc.send_signal(signal.SIGHUP)
     with daemon.client() as client:
-        return _poll(lambda: (s := client.status())["config_reloads"] >= reloads and s)
+        return poll(lambda: (s := client.status())["config_reloads"] >= reloads and s)
 
 
 def test_sighup_reloads_log_level_and_limits(make_daemon) -> None:
@@ -59,7 +50,7 @@ def test_sighup_with_a_broken_file_keeps_the_old_config(make_daemon) -> None:
     daemon.config_path.write_text("[daemon]\nlog_level = 'debug'\nno_such_key = 1\n")
     assert daemon.proc is not None
     daemon.proc.send_signal(signal.SIGHUP)
-    _poll(lambda: "config reload failed" in daemon.log())
+    poll(lambda: "config reload failed" in daemon.log())
     with daemon.client() as client:
         status = client.status()
     assert status["log_level"] == "warning"
@@ -73,7 +64,7 @@ def test_sighup_warns_about_keys_that_need_a_restart(make_daemon) -> None:
     assert daemon.config_path is not None
     daemon.config_path.write_text("[store]\nmax_batch = 200\n")
     _hup_and_wait(daemon, 1)
-    _poll(lambda: "store.max_batch" in daemon.log())
+    poll(lambda: "store.max_batch" in daemon.log())
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to connect as another uid")
@@ -102,6 +93,6 @@ def test_sighup_lowers_the_consolidation_budget(make_daemon) -> None:
     _hup_and_wait(daemon, 1)
     with daemon.client() as client:
         client.append("r:budget", "user", "one more turn")  # the next decision uses the new budget
-        jobs = _poll(lambda: client.status()["consolidation"]["default"]["jobs"].get("done"))
+        jobs = poll(lambda: client.status()["consolidation"]["default"]["jobs"].get("done"))
         assert jobs >= 1
         assert client.context("r:budget").tokens < 200

@@ -12,7 +12,6 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -21,6 +20,7 @@ import pytest
 
 from reverie.config import InvalidArgument, NotFound
 from reverie.daemon import Client
+from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 
 CONVERSATION = [
@@ -40,14 +40,6 @@ QUERIES = [
     "billing outage rollback",
     "hotel budget",
 ]
-
-
-def _poll(predicate: Callable[[], Any], timeout: float = 60.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while not (value := predicate()):
-        assert time.monotonic() < deadline, "condition not reached in time"
-        time.sleep(0.05)
-    return value
 
 
 def _load(client: Client) -> dict[str, str]:
@@ -79,7 +71,7 @@ def test_message_found_right_after_its_append_is_acked(daemon: DaemonProcess) ->
         assert hits[0].scope == "session/s:new"
         for mode in ("vector", "text"):
             assert client.search("zebra orchid", k=3, mode=mode)[0].message_ids == ["pw"]
-        _poll(lambda: _caught_up(client))
+        poll(lambda: _caught_up(client))
         assert client.search("wifi password", k=3, fresh=False)[0].message_ids == ["pw"]
 
 
@@ -88,7 +80,7 @@ def test_scope_session_and_kind_filters_hold(daemon: DaemonProcess) -> None:
         _load(client)
         for fresh in (True, False):
             if not fresh:
-                _poll(lambda: _caught_up(client))
+                poll(lambda: _caught_up(client))
             hits = client.search("hotel Lisbon", session="s:cooking", k=20, fresh=fresh)
             assert hits and {h.session for h in hits} == {"s:cooking"}
             hits = client.search("anything at all", scope="shared", k=20, fresh=fresh)
@@ -131,25 +123,25 @@ def test_forget_removes_hits(daemon: DaemonProcess) -> None:
         assert any(h.session == "s:cooking" for h in client.search("sourdough starter", k=10))
         client.forget("s:cooking")
         assert all(h.session != "s:cooking" for h in client.search("sourdough starter", k=10))
-        _poll(lambda: _caught_up(client))
+        poll(lambda: _caught_up(client))
         assert all(h.session != "s:cooking" for h in client.search("sourdough", k=10, fresh=False))
 
 
 def test_reindex_and_a_deleted_index_give_the_same_answers(daemon: DaemonProcess) -> None:
     with daemon.client() as client:
         _load(client)
-        _poll(lambda: _caught_up(client))
+        poll(lambda: _caught_up(client))
         before = _answers(client)
         assert all(before)
         assert client.reindex() in (True, False)
-        _poll(lambda: client.status()["index"]["reindex"]["state"] == "done")
+        poll(lambda: client.status()["index"]["reindex"]["state"] == "done")
         assert _answers(client) == before
         path = Path(client.status()["index"]["path"])
     daemon.stop()
     shutil.rmtree(path)
     daemon.start()
     with daemon.client() as client:
-        _poll(lambda: _caught_up(client))
+        poll(lambda: _caught_up(client))
         assert _answers(client) == before
 
 
@@ -173,13 +165,13 @@ def test_text_scores_after_many_writes_equal_a_rebuilt_index(daemon: DaemonProce
                 client.append(
                     f"s:{session}{round_ % 2}", role, f"{text} ({round_})", id=f"r{round_}-{i}"
                 )
-            _poll(lambda: client.status()["index"]["messages_behind"] == 0)
+            poll(lambda: client.status()["index"]["messages_behind"] == 0)
             if round_ == 1:  # a reindex leaves an optimized index; the rounds after add to it
                 client.reindex()
-                _poll(lambda: client.status()["index"]["reindex"]["state"] == "done")
+                poll(lambda: client.status()["index"]["reindex"]["state"] == "done")
             if round_ == 2:  # deleted rows stay in the text statistics until an optimize
                 client.forget("s:trip0")
-        _poll(lambda: _caught_up(client))
+        poll(lambda: _caught_up(client))
         before = _text_scores(client)
         assert sum(map(len, before)) >= 10  # enough text hits for an order to be compared
         path = Path(client.status()["index"]["path"])
@@ -187,7 +179,7 @@ def test_text_scores_after_many_writes_equal_a_rebuilt_index(daemon: DaemonProce
     shutil.rmtree(path)
     daemon.start()
     with daemon.client() as client:
-        _poll(lambda: _caught_up(client))
+        poll(lambda: _caught_up(client))
         assert _text_scores(client) == before
 
 
@@ -263,11 +255,11 @@ def test_consolidation_indexes_episodes_and_facts(
         def episodes() -> list[Any]:
             return client.search("Lisbon hotel", kinds=["episode"], k=5)
 
-        hits = _poll(episodes)
+        hits = poll(episodes)
         assert hits[0].session == "s:trip" and hits[0].scope == "session/s:trip"
         assert set(hits[0].message_ids) <= {"m0", "m1", "m2"}
         if view.memory.strip():
-            facts = _poll(lambda: client.search("Lisbon", kinds=["fact"], k=5))
+            facts = poll(lambda: client.search("Lisbon", kinds=["fact"], k=5))
             assert {h.scope for h in facts} == {"session/s:trip"}
         client.forget("s:trip")
         assert client.search("Lisbon hotel", kinds=["episode", "fact"], k=5) == []

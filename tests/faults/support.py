@@ -1,25 +1,14 @@
-"""Helpers the fault tests share: polling under a deadline, turns, the no-loss check, RSS."""
+"""Helpers the fault tests share: a config, turns, RSS."""
 
 from __future__ import annotations
 
-import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from reverie.daemon import Client
+from tests.fakellm import FakeLLM
 
 WORDS = ["the", "quick", "brown", "fox", "jumps", "over", "the", "lazy", "dog", "near", "today"]
-
-
-def poll(predicate: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
-    """``predicate()`` once it is truthy; fails after ``timeout`` seconds."""
-    deadline = time.monotonic() + timeout
-    while not (value := predicate()):
-        assert time.monotonic() < deadline, f"{what} not reached within {timeout}s"
-        time.sleep(0.05)
-    return value
 
 
 def turns(client: Client, session: str, n: int, prefix: str = "") -> list[str]:
@@ -30,10 +19,6 @@ def turns(client: Client, session: str, n: int, prefix: str = "") -> list[str]:
         ids.append(client.append(session, "user", f"{prefix}Question {i}: {text}").id)
         ids.append(client.append(session, "assistant", f"{prefix}Answer {i}: {text}").id)
     return ids
-
-
-def jobs(client: Client) -> dict[str, int]:
-    return client.status()["consolidation"]["default"]["jobs"]
 
 
 def assert_each_id_once(client: Client, session: str, scope: str, acked: list[str]) -> None:
@@ -53,3 +38,19 @@ def rss_kib(pid: int) -> int:
         if line.startswith("VmRSS:"):
             return int(line.split()[1])
     raise AssertionError(f"no VmRSS for pid {pid}")
+
+
+def fault_config(llm: FakeLLM) -> str:
+    """Extractive consolidation (no [llm]) and the fake server's embeddings (fast to start)."""
+    return f"""
+[consolidation]
+idle_after = 3600.0
+budget_tokens = 60
+target_tokens = 20
+retry_base = 0.2
+
+[embeddings]
+provider = "openai"
+base_url = "{llm.base_url}"
+model = "fake-embed"
+"""

@@ -24,9 +24,10 @@ import pytest
 
 from reverie.config import NotFound, ReverieError
 from reverie.daemon import Client
+from tests.checks import assert_each_id_once, poll
 from tests.daemon_process import DaemonProcess
 
-from .support import assert_each_id_once, poll, turns
+from .support import turns
 
 DAY = 86_400.0
 

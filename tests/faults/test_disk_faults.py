@@ -14,29 +14,14 @@ from pathlib import Path
 
 from reverie.config import ReverieError
 from reverie.daemon import Client
+from tests.checks import assert_each_id_once, poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM
 
 from .conftest import Mounts, fill
-from .support import assert_each_id_once, poll, turns
+from .support import fault_config, turns
 
 PAYLOAD = "disk filler " * 700  # ~8 KB per message: the WAL must grow
-
-
-def _config(llm: FakeLLM) -> str:
-    # No [llm]: extractive consolidation writes the memory files.
-    return f"""
-[consolidation]
-idle_after = 3600.0
-budget_tokens = 60
-target_tokens = 20
-retry_base = 0.2
-
-[embeddings]
-provider = "openai"
-base_url = "{llm.base_url}"
-model = "fake-embed"
-"""
 
 
 def _append_until_error(client: Client, session: str, acked: list[str]) -> ReverieError:
@@ -56,7 +41,7 @@ def test_full_disk_gives_store_full_keeps_acked_data_and_heals(
     mounts: Mounts, make_daemon, fake_llm: FakeLLM, tmp_path: Path
 ) -> None:
     data = mounts.tmpfs(tmp_path / "d" / "data", size="16m")
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    daemon: DaemonProcess = make_daemon(config=fault_config(fake_llm))
     assert daemon.proc is not None
     pid = daemon.proc.pid
     with daemon.client() as client:

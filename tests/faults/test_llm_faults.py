@@ -20,10 +20,11 @@ from typing import Any
 
 import pytest
 
+from tests.checks import assert_each_id_once, poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import Behaviour, FakeLLM, garbage, hang, reset_mid_body, status
 
-from .support import assert_each_id_once, poll, turns
+from .support import turns
 
 LLM_TIMEOUT = 1.5
 BREAKER_THRESHOLD = 3

@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from reverie.config import ReverieError
+from tests.checks import assert_each_id_once, poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM
 
 from .conftest import Mounts, remount
-from .support import assert_each_id_once, poll, turns
+from .support import fault_config, turns
 
 SERVE = [sys.executable, "-m", "reverie.daemon", "serve"]
 
@@ -47,25 +48,10 @@ def test_start_on_read_only_data_dir_exits_with_one_clear_line(
     assert "read-write" in lines[0]
 
 
-def _config(llm: FakeLLM) -> str:
-    return f"""
-[consolidation]
-idle_after = 3600.0
-budget_tokens = 60
-target_tokens = 20
-retry_base = 0.2
-
-[embeddings]
-provider = "openai"
-base_url = "{llm.base_url}"
-model = "fake-embed"
-"""
-
-
 def test_data_dir_going_read_only_degrades_and_heals(
     mounts: Mounts, make_daemon, fake_llm: FakeLLM
 ) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    daemon: DaemonProcess = make_daemon(config=fault_config(fake_llm))
     assert daemon.proc is not None
     pid = daemon.proc.pid
     with daemon.client() as client:

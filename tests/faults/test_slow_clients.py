@@ -20,10 +20,11 @@ import pytest
 
 from reverie.daemon import protocol as p
 from reverie.daemon.framing import FrameReader, frame
+from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import hold
 
-from .support import poll, rss_kib
+from .support import rss_kib
 
 MAX_IN_FLIGHT = 8
 STALL_TIMEOUT = 2.0

@@ -1,0 +1,35 @@
+"""Checks the daemon tests share: polling under a deadline and the no-loss invariant."""
+
+from __future__ import annotations
+
+import time
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from reverie.daemon import Client
+
+
+def poll(predicate: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
+    """``predicate()`` once it is truthy; fails after ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while not (value := predicate()):
+        assert time.monotonic() < deadline, f"{what} not reached within {timeout}s"
+        time.sleep(0.05)
+    return value
+
+
+def jobs(client: Client) -> dict[str, int]:
+    """The default backend's consolidation jobs by state."""
+    return client.status()["consolidation"]["default"]["jobs"]
+
+
+def assert_each_id_once(client: Client, session: str, scope: str, acked: list[str]) -> None:
+    """Invariant 2: every acked id is in the tail or in exactly one history entry, never both."""
+    tail = {m.id for m in client.context(session).messages}
+    covered = Counter(i for e in client.memory(scope, limit=1000).entries for i in e.message_ids)
+    assert max(covered.values(), default=1) == 1, "a message is in two history entries"
+    for mid in acked:
+        assert (mid in tail) != (mid in covered), (
+            f"{mid} in tail={mid in tail}, history={mid in covered}"
+        )
