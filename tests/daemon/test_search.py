@@ -14,7 +14,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -22,6 +22,8 @@ from reverie.config import InvalidArgument, NotFound
 from reverie.daemon import Client
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
+
+T = TypeVar("T")
 
 CONVERSATION = [
     ("trip", "user", "We are flying to Lisbon on the 14th of May for the conference."),
@@ -136,13 +138,19 @@ def test_reindex_and_a_deleted_index_give_the_same_answers(daemon: DaemonProcess
         assert client.reindex() in (True, False)
         poll(lambda: client.status()["index"]["reindex"]["state"] == "done")
         assert _answers(client) == before
+    assert _rebuilt_from_nothing(daemon, _answers) == before
+
+
+def _rebuilt_from_nothing(daemon: DaemonProcess, answers: Callable[[Client], T]) -> T:
+    """Stop, delete the index directory, start: ``answers`` once the new index has settled."""
+    with daemon.client() as client:
         path = Path(client.status()["index"]["path"])
     daemon.stop()
     shutil.rmtree(path)
     daemon.start()
     with daemon.client() as client:
         poll(lambda: _caught_up(client))
-        assert _answers(client) == before
+        return answers(client)
 
 
 def _text_scores(client: Client) -> list[list[tuple[str, float]]]:
@@ -174,13 +182,7 @@ def test_text_scores_after_many_writes_equal_a_rebuilt_index(daemon: DaemonProce
         poll(lambda: _caught_up(client))
         before = _text_scores(client)
         assert sum(map(len, before)) >= 10  # enough text hits for an order to be compared
-        path = Path(client.status()["index"]["path"])
-    daemon.stop()
-    shutil.rmtree(path)
-    daemon.start()
-    with daemon.client() as client:
-        poll(lambda: _caught_up(client))
-        assert _text_scores(client) == before
+    assert _rebuilt_from_nothing(daemon, _text_scores) == before
 
 
 def _reverie(daemon: DaemonProcess, *args: str) -> subprocess.CompletedProcess[str]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 
 from reverie.daemon import Client
@@ -19,17 +18,6 @@ def turns(client: Client, session: str, n: int, prefix: str = "") -> list[str]:
         ids.append(client.append(session, "user", f"{prefix}Question {i}: {text}").id)
         ids.append(client.append(session, "assistant", f"{prefix}Answer {i}: {text}").id)
     return ids
-
-
-def assert_each_id_once(client: Client, session: str, scope: str, acked: list[str]) -> None:
-    """Invariant 2: every acked id is in the tail or in exactly one history entry, never both."""
-    tail = {m.id for m in client.context(session).messages}
-    covered = Counter(i for e in client.memory(scope, limit=1000).entries for i in e.message_ids)
-    assert max(covered.values(), default=1) == 1, "a message is in two history entries"
-    for mid in acked:
-        assert (mid in tail) != (mid in covered), (
-            f"{mid} in tail={mid in tail}, history={mid in covered}"
-        )
 
 
 def rss_kib(pid: int) -> int:
