@@ -106,7 +106,12 @@ def byte_streams(draw: st.DrawFn) -> list[bytes]:
 @example(stream=[frame(b"\x81\xa3rid\xa3\xed\xa0\x80")])  # not UTF-8
 @example(stream=[struct.pack(">I", 2**31)])
 def test_random_frames_get_typed_errors(fuzzed: DaemonProcess, stream: list[bytes]) -> None:
-    with raw(fuzzed) as conn:
+    _converse(fuzzed, stream)
+
+
+def _converse(daemon: DaemonProcess, stream: list[bytes]) -> None:
+    """Send the chunks on one connection (until it closes), then check every reply."""
+    with raw(daemon) as conn:
         for chunk in stream:
             if not conn.send(chunk):
                 break
@@ -150,13 +155,7 @@ def test_random_fields_for_every_op_get_a_reply_or_a_typed_error(
     fuzzed: DaemonProcess, batch: list[tuple[Any, int, bytes]]
 ) -> None:
     """Pipelined requests, each answered once with its rid: the op's reply or a typed error."""
-    stream = [frame(body) for _, _, body in batch]
-    with raw(fuzzed) as conn:
-        for chunk in stream:
-            if not conn.send(chunk):
-                break
-        replies = conn.drain()
-    check_conversation(stream, replies)
+    _converse(fuzzed, [frame(body) for _, _, body in batch])
 
 
 # -- 4. after everything ---------------------------------------------------------
