@@ -97,6 +97,7 @@ class EmbeddingsConfig(_Section):
     model: str = "all-MiniLM-L6-v2-int8"
     dimension: int = 384
     batch_size: int = 32
+    threads: int = 0
     base_url: str = ""
     api_key_env: str = "REVERIE_EMBEDDINGS_API_KEY"
 

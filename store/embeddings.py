@@ -258,4 +258,9 @@ def make_embedder(cfg: EmbeddingsConfig, env: dict[str, str] | None = None) -> E
             f"embeddings.provider = 'local' runs only {LOCAL_MODEL_ID!r} with 384 dimensions, "
             f"not {cfg.model!r} with {cfg.dimension}"
         )
-    return LocalEmbedder(batch_size=cfg.batch_size)
+    return LocalEmbedder(batch_size=cfg.batch_size, threads=cfg.threads or _spare_cores())
+
+
+def _spare_cores() -> int:
+    """Every core but one: the daemon's event loop and SQLite writer keep a core of their own."""
+    return max(1, (os.cpu_count() or 2) - 1)
