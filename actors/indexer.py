@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import os
 import shutil
 import threading
 import time
@@ -178,6 +179,9 @@ class Indexer(SessionHooks):
         self._lag_since: float | None = None  # wall time of the first append not yet indexed
         self._unsettled = False  # written to since the last optimize
         self._vectors_lock = threading.Lock()
+        # Searches are CPU-bound: more at once than cores only thrash, and they
+        # must not take every one of trio's shared worker threads.
+        self._search_limit = trio.CapacityLimiter(max(2, os.cpu_count() or 2))
         self._vectors: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
 
     # -- lifecycle -----------------------------------------------------------
@@ -418,11 +422,19 @@ class Indexer(SessionHooks):
             fresh_docs = [d for d in _text_docs(delta) if doc_matches(d, **filters)]
         if fresh_docs:
             hits = await trio.to_thread.run_sync(
-                self._search_with_delta, index, query, fresh_docs, filters, limit, mode
+                self._search_with_delta,
+                index,
+                query,
+                fresh_docs,
+                filters,
+                limit,
+                mode,
+                limiter=self._search_limit,
             )
         else:
             hits = await trio.to_thread.run_sync(
-                lambda: index.search(query, k=limit, mode=mode, **filters)
+                lambda: index.search(query, k=limit, mode=mode, **filters),
+                limiter=self._search_limit,
             )
         return [h for h in hits if h.session not in hidden and h.scope not in hidden_scopes][:k]
 

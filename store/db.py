@@ -201,13 +201,20 @@ class Database:
     # -- reads ---------------------------------------------------------------
 
     async def read(self, fn: Callable[[apsw.Connection], T]) -> T:
-        """Run ``fn`` on a read connection in a worker thread (a consistent snapshot)."""
-        async with self._read_limit:
-            conn = self._readers.pop()
-            try:
-                return await trio.to_thread.run_sync(_read_in_txn, conn, fn)
-            finally:
-                self._readers.append(conn)
+        """Run ``fn`` on a read connection in a worker thread (a consistent snapshot).
+
+        Reads have threads of their own (one per read connection): they never
+        queue behind slow work that holds trio's shared worker threads, such as
+        searches and embeddings.
+        """
+        return await trio.to_thread.run_sync(self._read_sync, fn, limiter=self._read_limit)
+
+    def _read_sync(self, fn: Callable[[apsw.Connection], T]) -> T:
+        conn = self._readers.pop()  # the limiter admits no more readers than connections
+        try:
+            return _read_in_txn(conn, fn)
+        finally:
+            self._readers.append(conn)
 
 
 def _open_error(path: Path, exc: BaseException) -> StoreError:
