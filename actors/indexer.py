@@ -9,9 +9,9 @@ scope's newest history entries and replaces the scope's facts. A forgotten
 session's docs are deleted, and searches hide them until then.
 
 Searches (``search``) run in worker threads. With ``fresh`` they also rank
-the messages the index has not taken yet (read from SQLite, embedded on the
-fly, bounded to ``FRESH_MAX``) and merge them with the index's hits, so a
-message is findable as soon as its append was acknowledged.
+the messages the index has not taken yet and merge them with the index's
+hits (``fresh_search``), so a message is findable as soon as its append was
+acknowledged.
 
 Once writes have been quiet for ``SETTLE_AFTER`` seconds the indexer
 optimizes the index ("settles" it). Only a settled index ranks exactly like
@@ -34,11 +34,10 @@ import shutil
 import threading
 import time
 import uuid
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -47,10 +46,12 @@ import trio
 from reverie.config import InvalidArgument, NotFound
 from reverie.store import (
     CURSOR_KEY,
+    MAX_K,
     Embedder,
     IndexDoc,
     LogPosition,
     MemoryFiles,
+    Mode,
     SearchHit,
     SearchIndex,
     SessionRecord,
@@ -58,15 +59,13 @@ from reverie.store import (
     log_position,
     memory_docs,
     messages_after,
-    rank_by_text,
     read_cursor,
     read_meta,
-    reciprocal_rank_fusion,
-    search_delta,
     write_cursor,
     write_meta,
 )
 
+from .fresh_search import FRESH_MAX, FreshVectors, search_with_fresh
 from .services import Services, SessionHooks
 
 __all__ = ["FRESH_MAX", "Indexer"]
@@ -75,16 +74,11 @@ log = logging.getLogger(__name__)
 
 DIR_KEY = "index.dir"
 DEFAULT_DIR = "index"
-#: Newest unindexed messages a fresh search ranks in memory; older ones wait for the index.
-FRESH_MAX = 512
 #: History entries re-read per consolidated scope (the newest ones: the one just written).
 _ENTRIES_PER_CONSOLIDATION = 8
 _OPTIMIZE_EVERY = 16
 #: Quiet seconds after the last index write before the indexer settles (optimizes) the index.
 SETTLE_AFTER = 0.5
-MAX_QUERY_CHARS = 2000  # as the index: MiniLM reads 256 tokens at most
-MAX_K = 1000
-Mode = Literal["hybrid", "vector", "text"]
 
 
 @dataclass(slots=True)
@@ -178,11 +172,10 @@ class Indexer(SessionHooks):
         self._reached = 0
         self._lag_since: float | None = None  # wall time of the first append not yet indexed
         self._unsettled = False  # written to since the last optimize
-        self._vectors_lock = threading.Lock()
         # Searches are CPU-bound: more at once than cores only thrash, and they
         # must not take every one of trio's shared worker threads.
         self._search_limit = trio.CapacityLimiter(max(2, os.cpu_count() or 2))
-        self._vectors: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
+        self._fresh: FreshVectors | None = None
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -263,8 +256,8 @@ class Indexer(SessionHooks):
         self._dirty.forgotten[session] = scope
         if self.reindex_progress.state == "running":
             self._dirty.rebuild_forgotten[session] = scope
-        with self._vectors_lock:  # its uids (session, seq) may come back with other text
-            self._vectors.clear()
+        if self._fresh is not None:
+            self._fresh.clear()
         self._poke()
 
     # -- following ----------------------------------------------------------------
@@ -421,9 +414,12 @@ class Indexer(SessionHooks):
             )
             fresh_docs = [d for d in _text_docs(delta) if doc_matches(d, **filters)]
         if fresh_docs:
+            if self._fresh is None:
+                self._fresh = FreshVectors(self.embedder)
             hits = await trio.to_thread.run_sync(
-                self._search_with_delta,
+                search_with_fresh,
                 index,
+                self._fresh,
                 query,
                 fresh_docs,
                 filters,
@@ -437,66 +433,6 @@ class Indexer(SessionHooks):
                 limiter=self._search_limit,
             )
         return [h for h in hits if h.session not in hidden and h.scope not in hidden_scopes][:k]
-
-    def _search_with_delta(
-        self,
-        index: SearchIndex,
-        query: str,
-        docs: list[IndexDoc],
-        filters: dict[str, Any],
-        limit: int,
-        mode: Mode,
-    ) -> list[SearchHit]:
-        """The index's rankings and the unindexed docs' rankings, merged per signal.
-
-        Cosine scores are comparable across both, so the vector lists merge by
-        score. BM25 scores are not (each depends on its corpus), so the index's
-        text hits and the fresh docs are re-ranked by one BM25 over the union.
-        Hybrid then fuses the two merged lists by reciprocal rank, as the index does.
-        """
-        depth = limit if mode != "hybrid" else min(MAX_K, max(4 * limit, 40))
-        text = query[:MAX_QUERY_CHARS].replace("\x00", " ")
-        by_vector: list[SearchHit] = []
-        by_text: list[SearchHit] = []
-        if mode != "text":
-            indexed = index.search(query, k=depth, mode="vector", **filters)
-            qvec, vecs = self._delta_vectors(text, docs)
-            new = search_delta(text, qvec, docs, vecs, k=depth, mode="vector", **filters)
-            by_vector = _by_score([*indexed, *new])[:depth]
-        if mode != "vector":
-            indexed = index.search(query, k=depth, mode="text", **filters)
-            dim = self.embedder.dimension
-            zeros = np.zeros((len(docs), dim), np.float32)
-            new = search_delta(
-                text, np.zeros(dim, np.float32), docs, zeros, k=depth, mode="text", **filters
-            )
-            if new:
-                known = {h.uid for h in indexed}
-                pool = [_doc(h) for h in indexed] + [d for d in docs if d.uid not in known]
-                by_text = rank_by_text(text, pool, limit=depth)
-            else:
-                by_text = indexed
-        if mode == "vector":
-            return by_vector[:limit]
-        if mode == "text":
-            return by_text[:limit]
-        return reciprocal_rank_fusion([by_vector, by_text], limit=limit)
-
-    def _delta_vectors(
-        self, text: str, docs: list[IndexDoc]
-    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
-        """The query's vector and the docs' (cached by uid: a fresh doc is embedded once)."""
-        with self._vectors_lock:
-            known = {d.uid: v for d in docs if (v := self._vectors.get(d.uid)) is not None}
-        missing = [d for d in docs if d.uid not in known]
-        rows = self.embedder.embed([text, *[d.text for d in missing]])
-        known.update((d.uid, row) for d, row in zip(missing, rows[1:], strict=True))
-        with self._vectors_lock:
-            for doc in missing:
-                self._vectors[doc.uid] = known[doc.uid]
-            while len(self._vectors) > 2 * FRESH_MAX:
-                self._vectors.popitem(last=False)
-        return rows[0], np.stack([known[d.uid] for d in docs])
 
     # -- reindex ------------------------------------------------------------------------
 
@@ -585,25 +521,3 @@ def _replace_scope(
     docs = memory_docs(memory, scope, entries=entries)
     index.delete_facts(scope)
     index.add(docs)
-
-
-def _by_score(hits: list[SearchHit]) -> list[SearchHit]:
-    """Best first by score, ties by uid; a uid in several lists keeps its best score."""
-    best: dict[str, SearchHit] = {}
-    for hit in hits:
-        if hit.uid not in best or hit.score > best[hit.uid].score:
-            best[hit.uid] = hit
-    return sorted(best.values(), key=lambda h: (-h.score, h.uid))
-
-
-def _doc(hit: SearchHit) -> IndexDoc:
-    return IndexDoc(
-        uid=hit.uid,
-        kind=hit.kind,
-        text=hit.text,
-        scope=hit.scope,
-        session=hit.session,
-        ts=hit.ts,
-        message_ids=list(hit.message_ids),
-        source=hit.source,
-    )

@@ -15,7 +15,7 @@ from .embeddings import (
     make_embedder,
 )
 from .errors import StoreError, StoreFull, StoreReadOnly
-from .index import IndexStale, SearchIndex
+from .index import MAX_K, MAX_QUERY_CHARS, IndexStale, Mode, SearchIndex
 from .index_feed import (
     CURSOR_KEY,
     LogPosition,
@@ -93,6 +93,8 @@ from .working_memory import (
 __all__ = [
     "CURSOR_KEY",
     "LOCAL_MODEL_ID",
+    "MAX_K",
+    "MAX_QUERY_CHARS",
     "RRF_K",
     "SCHEMA_VERSION",
     "TEST_CLOCK_ENV",
@@ -111,6 +113,7 @@ __all__ = [
     "LogPosition",
     "MemoryFiles",
     "MessageRecord",
+    "Mode",
     "NewMessage",
     "OpenAIEmbedder",
     "ScopeStats",
