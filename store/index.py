@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import warnings
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
@@ -61,6 +60,8 @@ _META_MODEL = b"reverie.model_id"
 MAX_QUERY_CHARS = 2000
 MAX_QUERY_TERMS = 64
 MAX_K = 1000
+#: How long ``optimize`` keeps a replaced version's files: searches in flight read them.
+KEEP_OLD_VERSIONS = timedelta(seconds=60)
 _HIT_COLUMNS = ["uid", "kind", "text", "scope", "session", "ts", "message_ids", "source"]
 
 
@@ -253,14 +254,13 @@ class SearchIndex:
         """Fold fragments together, refresh indexes and drop old versions.
 
         Afterwards every doc is in the indexes and text scores equal those of
-        an index built from scratch over the same docs. Only this process may
-        use the directory: old versions vanish at once.
+        an index built from scratch over the same docs. Versions older than
+        ``KEEP_OLD_VERSIONS`` are deleted; younger ones stay, because a search
+        that began on one still reads its files.
         """
         table = self._ready()
-        with _wrapped("optimize"), warnings.catch_warnings():
-            # LanceDB warns that old versions go at once: that is the point here.
-            warnings.filterwarnings("ignore", message=r"optimize\(cleanup_older_than=0\)")
-            table.optimize(cleanup_older_than=timedelta(0))
+        with _wrapped("optimize"):
+            table.optimize(cleanup_older_than=KEEP_OLD_VERSIONS)
             if self._text_stats_stale:
                 table.create_index("text", config=FTS(), replace=True)
                 self._text_stats_stale = False

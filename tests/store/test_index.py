@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import lancedb
@@ -369,3 +370,34 @@ def test_open_recreates_missing_indexes(index: SearchIndex, embedder: LocalEmbed
         ("text",),
     }
     assert _uids(reopened.search("7Q93KX", mode="text")) == ["rare"]
+
+
+def test_searches_running_while_optimize_folds_versions_never_fail(tmp_path: Path) -> None:
+    """Optimize used to delete a replaced version's files at once, under a running search."""
+    index = SearchIndex(tmp_path / "raced", FakeEmbedder())  # type: ignore[arg-type]
+    index.open()
+    index.add([_doc(f"u{i}", f"ticket {i} about lisbon") for i in range(2000)])
+    stop, errors = threading.Event(), []
+
+    def search() -> None:
+        while not stop.is_set():
+            try:
+                index.search("ticket lisbon", k=10)
+            except StoreError as exc:
+                errors.append(exc)
+                stop.set()
+
+    searchers = [threading.Thread(target=search) for _ in range(3)]
+    for t in searchers:
+        t.start()
+    try:
+        for n in range(25):  # replace a fiftieth of the rows, then fold: a new version each time
+            index.add([_doc(f"u{i}", f"ticket {i} rev {n}") for i in range(n % 50, 2000, 50)])
+            index.optimize()
+            if stop.is_set():
+                break
+    finally:
+        stop.set()
+        for t in searchers:
+            t.join()
+    assert errors == []
