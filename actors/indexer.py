@@ -34,7 +34,9 @@ import shutil
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -175,6 +177,7 @@ class Indexer(SessionHooks):
         # Searches are CPU-bound: more at once than cores only thrash, and they
         # must not take every one of trio's shared worker threads.
         self._search_limit = trio.CapacityLimiter(max(2, os.cpu_count() or 2))
+        self._searching: Counter[Path] = Counter()  # searches running, by index directory
         self._fresh: FreshVectors | None = None
 
     # -- lifecycle -----------------------------------------------------------
@@ -395,44 +398,59 @@ class Indexer(SessionHooks):
         if not 1 <= k <= MAX_K:
             raise InvalidArgument(f"k must be between 1 and {MAX_K}, not {k}")
         index = await self._index()
-        hidden = set(self._dirty.forgotten)
-        hidden_scopes = {f"session/{name}" for name in hidden}
-        extra = len(hidden) and 50
-        filters: dict[str, Any] = {
-            "scope": scope,
-            "session": session,
-            "kinds": kinds,
-            "since": since,
-            "until": until,
-        }
-        limit = min(k + extra, MAX_K)
-        fresh_docs: list[IndexDoc] = []
-        if fresh and (kinds is None or "message" in kinds):
-            cursor = await self.services.db.read(read_cursor)
-            delta = await self.services.db.read(
-                lambda c: messages_after(c, cursor, FRESH_MAX, newest=True)
-            )
-            fresh_docs = [d for d in _text_docs(delta) if doc_matches(d, **filters)]
-        if fresh_docs:
-            if self._fresh is None:
-                self._fresh = FreshVectors(self.embedder)
-            hits = await trio.to_thread.run_sync(
-                search_with_fresh,
-                index,
-                self._fresh,
-                query,
-                fresh_docs,
-                filters,
-                limit,
-                mode,
-                limiter=self._search_limit,
-            )
-        else:
-            hits = await trio.to_thread.run_sync(
-                lambda: index.search(query, k=limit, mode=mode, **filters),
-                limiter=self._search_limit,
-            )
-        return [h for h in hits if h.session not in hidden and h.scope not in hidden_scopes][:k]
+        with self._reading(index):  # its directory stays until the search is done
+            hidden = set(self._dirty.forgotten)
+            hidden_scopes = {f"session/{name}" for name in hidden}
+            extra = len(hidden) and 50
+            filters: dict[str, Any] = {
+                "scope": scope,
+                "session": session,
+                "kinds": kinds,
+                "since": since,
+                "until": until,
+            }
+            limit = min(k + extra, MAX_K)
+            fresh_docs: list[IndexDoc] = []
+            if fresh and (kinds is None or "message" in kinds):
+                cursor = await self.services.db.read(read_cursor)
+                delta = await self.services.db.read(
+                    lambda c: messages_after(c, cursor, FRESH_MAX, newest=True)
+                )
+                fresh_docs = [d for d in _text_docs(delta) if doc_matches(d, **filters)]
+            if fresh_docs:
+                if self._fresh is None:
+                    self._fresh = FreshVectors(self.embedder)
+                hits = await trio.to_thread.run_sync(
+                    search_with_fresh,
+                    index,
+                    self._fresh,
+                    query,
+                    fresh_docs,
+                    filters,
+                    limit,
+                    mode,
+                    limiter=self._search_limit,
+                )
+            else:
+                hits = await trio.to_thread.run_sync(
+                    lambda: index.search(query, k=limit, mode=mode, **filters),
+                    limiter=self._search_limit,
+                )
+            return [h for h in hits if h.session not in hidden and h.scope not in hidden_scopes][:k]
+
+    @contextmanager
+    def _reading(self, index: SearchIndex) -> Iterator[None]:
+        self._searching[index.path] += 1
+        try:
+            yield
+        finally:
+            self._searching[index.path] -= 1
+
+    async def _unused(self, path: Path) -> None:
+        """Wait until no search reads the index in ``path`` (searches end: they are bounded)."""
+        while self._searching[path]:
+            await trio.sleep(0.05)
+        del self._searching[path]
 
     # -- reindex ------------------------------------------------------------------------
 
@@ -458,6 +476,7 @@ class Indexer(SessionHooks):
                 old, self.index = self.index, fresh
                 self._dirty.scopes.clear()
             if old is not None and old.path != fresh.path:
+                await self._unused(old.path)
                 await trio.to_thread.run_sync(lambda: shutil.rmtree(old.path, ignore_errors=True))
             progress.state = "done"
             log.info("reindex done: %d docs in %s", progress.done, fresh.path)

@@ -12,6 +12,7 @@ import os
 import shutil
 import subprocess
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -139,6 +140,46 @@ def test_reindex_and_a_deleted_index_give_the_same_answers(daemon: DaemonProcess
         poll(lambda: client.status()["index"]["reindex"]["state"] == "done")
         assert _answers(client) == before
     assert _rebuilt_from_nothing(daemon, _answers) == before
+
+
+def test_searches_while_reindex_swaps_the_index_never_fail(daemon: DaemonProcess) -> None:
+    """The old index directory is deleted after the swap: not under a search still reading it."""
+    with daemon.client() as client:
+        _load(client)
+        poll(lambda: _caught_up(client))
+    stop, errors, searches = threading.Event(), [], [0]
+
+    def search() -> None:
+        with daemon.client() as client:
+            while not stop.is_set():
+                try:
+                    client.search("hotel budget", k=5, fresh=False)
+                    searches[0] += 1
+                except Exception as exc:  # any failure is the finding
+                    errors.append(exc)
+
+    searchers = [threading.Thread(target=search) for _ in range(3)]
+    for t in searchers:
+        t.start()
+    try:
+        with daemon.client() as client:
+            for _ in range(4):
+                started = client.status()["index"]["reindex"]["started"]
+                client.reindex()
+                done = poll(lambda s=started: _reindex_ended_after(client, s))
+                assert done["state"] == "done", done
+    finally:
+        stop.set()
+        for t in searchers:
+            t.join()
+    assert searches[0] > 0
+    assert errors == []
+
+
+def _reindex_ended_after(client: Client, started: float) -> dict[str, Any] | None:
+    progress = client.status()["index"]["reindex"]
+    ended = progress["started"] > started and progress["state"] in ("done", "failed")
+    return progress if ended else None
 
 
 def _rebuilt_from_nothing(daemon: DaemonProcess, answers: Callable[[Client], T]) -> T:
