@@ -15,7 +15,9 @@ connections in total (``busy``, then close). A malformed frame
 Stalled clients are dropped after ``daemon.stall_timeout``: one that leaves
 a reply unread that long (its socket buffer full: a client that pipelines
 and never reads), or one that started a frame and did not finish it in that
-time. Each is logged and counted (``connections_stalled``). Memory per
+time. Each is logged and counted (``connections_stalled``). An unexpected
+error in one connection's reader or writer closes that connection only
+(logged with its traceback, counted as ``connection_failures``). Memory per
 connection stays bounded meanwhile: the reply queue has a fixed size and a
 full queue stops the reader, so back-pressure reaches the client's sends. A
 connection that is merely idle between frames is never dropped.
@@ -188,6 +190,9 @@ class Server:
                         conn.finish()
         except* (trio.BrokenResourceError, trio.ClosedResourceError):
             pass  # the peer went away; from the nursery these come wrapped in a group
+        except* Exception as group:  # a bug in one connection's path must not stop the daemon
+            self.handlers.services.counters["connection_failures"] += 1
+            log.error("a connection failed; closing only it", exc_info=group)
         finally:
             conn.out_recv.close()
             self.connections -= 1
