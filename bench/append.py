@@ -55,7 +55,7 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bench._machine import cpu_seconds, percentile, rss_bytes, say  # noqa: E402
-from bench.report import Section, ratio  # noqa: E402
+from bench.report import Section, Table, ratio  # noqa: E402
 from reverie.actors import SessionRegistry  # noqa: E402
 from reverie.actors.services import Services  # noqa: E402
 from reverie.actors.session import AppendRequest, Envelope  # noqa: E402
@@ -141,7 +141,9 @@ def closed_loop_case(daemon: DaemonProcess, clients: int, sessions: int, tag: st
     )
 
 
-def throughput_cases(daemon: DaemonProcess) -> dict[tuple[int, int], Throughput]:
+def throughput_cases(
+    daemon: DaemonProcess, clients_cases: tuple[int, ...] = (1, 64)
+) -> dict[tuple[int, int], Throughput]:
     say(
         f"\n[1] acked appends/s over the socket, closed loop "
         f"({WARMUP:.0f} s warm-up + {DURATION:.0f} s per case; durability fsync)"
@@ -149,7 +151,7 @@ def throughput_cases(daemon: DaemonProcess) -> dict[tuple[int, int], Throughput]
     say("  .. priming (64 clients -> 1000 sessions, not reported: grows the WAL, fills caches)")
     closed_loop_case(daemon, 64, 1000, "prime")
     results = {}
-    for clients in (1, 64):
+    for clients in clients_cases:
         for sessions in (1, 1000):
             say(f"  .. running {clients} client(s) -> {sessions} session(s)")
             r = closed_loop_case(daemon, clients, sessions, f"c{clients}s{sessions}")
@@ -231,18 +233,32 @@ def _latency_line(lat: list[float]) -> str:
     )
 
 
+def _daemon(tmp: str, config: str = "") -> DaemonProcess:
+    daemon = DaemonProcess(Path(tmp), config='[daemon]\nlog_level = "warning"\n' + config)
+    daemon.env = {k: v for k, v in os.environ.items() if not k.startswith("REVERIE_")}
+    return daemon.start()
+
+
 def socket_benchmarks() -> tuple[dict[tuple[int, int], Throughput], list[float], list[float], int]:
     with tempfile.TemporaryDirectory(prefix="reverie-bench-") as tmp:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("REVERIE_")}
-        daemon = DaemonProcess(Path(tmp), config='[daemon]\nlog_level = "warning"\n')
-        daemon.env = env
-        daemon.start()
+        daemon = _daemon(tmp)
         try:
             results = throughput_cases(daemon)
             cold, lat, busy = latency_case(daemon)
         finally:
             daemon.stop()
     return results, cold, lat, busy
+
+
+def without_index() -> dict[tuple[int, int], Throughput]:
+    """The 64-client cases with the search index off: the append path without the embedder."""
+    say("\n[1b] the same, 64 clients, search index off (no embedding on the same cores)")
+    with tempfile.TemporaryDirectory(prefix="reverie-bench-") as tmp:
+        daemon = _daemon(tmp, "[index]\nenabled = false\n")
+        try:
+            return throughput_cases(daemon, (64,))
+        finally:
+            daemon.stop()
 
 
 # -- 3. raw apsw baseline --------------------------------------------------------
@@ -535,9 +551,11 @@ def main() -> Section:
         " socket figures are lower bounds for the daemon alone"
     )
     results, cold, lat, busy = socket_benchmarks()
+    bare = without_index()
     single, raw, raw_per_commit = baseline(results)
     m, n, took = memory()
     section = _section(results, cold, lat, (single, raw, raw_per_commit), m, n, took)
+    _index_off_rows(section.tables[0], bare, raw)
     if busy:
         section.notes += (
             f"\n\nIn the open-loop case {busy:,} appends were answered `busy` (the daemon fell"
@@ -545,6 +563,22 @@ def main() -> Section:
             " latency figures."
         )
     return section
+
+
+def _index_off_rows(table: Table, bare: dict[tuple[int, int], Throughput], raw64: float) -> None:
+    """Rows for the index-off daemon, placed before the raw baselines."""
+    rows = [
+        [
+            f"{clients} client(s) → {sessions:,} session(s), search index off",
+            f"{r.rate:,.0f}",
+            f"{r.per_commit:.1f}",
+            f"{r.daemon_cpu:.0%}",
+            f"{r.client_cpu:.0%}",
+            ratio(r.rate, raw64),
+        ]
+        for (clients, sessions), r in bare.items()
+    ]
+    table.rows[-2:-2] = rows
 
 
 def _section(
@@ -564,7 +598,10 @@ def _section(
             f" `AsyncClient`s in this process, {WARMUP:.0f} s warm-up + {DURATION:.0f} s per"
             " case; the baseline is raw apsw with the same schema, WAL, `synchronous=FULL`"
             " and the same group commit (a writer thread fed by a queue) in one process."
-            " The ratio daemon/raw is the cost of everything reverie adds."
+            " The ratio daemon/raw is the cost of everything reverie adds. The daemon runs its"
+            " defaults, search index on: the local embedder embeds every appended message on"
+            " the same cores; the rows *search index off* show the append path without it."
+            " Targets are judged on the defaults."
         ),
     )
     t = section.table(
