@@ -209,12 +209,17 @@ class Torture:
         self.index_checks += 1
         check_log(self.daemon.log()[self.log_offset :])
 
+    def index_deadline(self) -> float:
+        """Seconds a whole rebuild may take: it grows with the log (a long run has 100k messages)."""
+        return 120.0 + 0.02 * self.ledger.counts["appends_acked"]
+
     def compare_rebuilt_index(self, *, delete: bool, jobs: dict[str, int]) -> None:
         def changed(client: Client) -> bool:
             return client.status()["consolidation"]["default"]["jobs"] != jobs
 
+        deadline = self.index_deadline()
         with Client(self.daemon.socket) as client:
-            poll(lambda: index_caught_up(client), 120, "index catching up")
+            poll(lambda: index_caught_up(client), deadline, "index catching up")
             before = quiet_read(client, lambda: index_answers(client))
             detail = ranking_detail(client)
             if not any(before):
@@ -222,10 +227,10 @@ class Torture:
             client.reindex()
             poll(
                 lambda: client.status()["index"]["reindex"]["state"] == "done",
-                120,
+                deadline,
                 "reindex finishing",
             )
-            poll(lambda: index_caught_up(client), 120, "index catching up after reindex")
+            poll(lambda: index_caught_up(client), deadline, "index catching up after reindex")
             after = quiet_read(client, lambda: index_answers(client))
             if after != before and not changed(client):
                 raise Violation(
@@ -238,7 +243,7 @@ class Torture:
             shutil.rmtree(path)
             self.daemon.start()
             with Client(self.daemon.socket) as client:
-                poll(lambda: index_caught_up(client), 120, "index rebuilding from nothing")
+                poll(lambda: index_caught_up(client), deadline, "index rebuilding from nothing")
                 again = quiet_read(client, lambda: index_answers(client))
                 if again != before and not changed(client):
                     raise Violation(
