@@ -19,8 +19,8 @@ one rebuilt from scratch (see ``SearchIndex.optimize``); until then a
 rebuilt index may order text hits differently (DESIGN invariant 7 holds at settled points;
 ``status`` says ``settled``).
 
-``reindex`` rebuilds into a new directory while the old index serves, then
-swaps: the directory in use is named in the ``meta`` table, so the swap is
+``reindex`` rebuilds into a new directory while the old index serves
+(``index_build.Rebuild``), then swaps: the directory in use is named in the ``meta`` table, so the swap is
 one SQLite commit. An index built by another embedder (``stale``) or a
 missing index directory is rebuilt from scratch at start.
 """
@@ -31,18 +31,15 @@ import dataclasses
 import logging
 import os
 import shutil
-import threading
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-import numpy.typing as npt
 import trio
 
 from reverie.config import InvalidArgument, NotFound
@@ -59,7 +56,6 @@ from reverie.store import (
     SessionRecord,
     doc_matches,
     log_position,
-    memory_docs,
     messages_after,
     read_cursor,
     read_meta,
@@ -68,6 +64,8 @@ from reverie.store import (
 )
 
 from .fresh_search import FRESH_MAX, FreshVectors, search_with_fresh
+from .index_build import Progress, Rebuild, replace_scope, text_docs
+from .primed_embedder import PrimedEmbedder
 from .services import Services, SessionHooks
 
 __all__ = ["FRESH_MAX", "Indexer"]
@@ -84,63 +82,12 @@ SETTLE_AFTER = 0.5
 
 
 @dataclass(slots=True)
-class _Progress:
-    state: str = "idle"  # idle | running | done | failed
-    done: int = 0
-    total: int = 0
-    error: str = ""
-    started: float = 0.0
-    finished: float = 0.0
-
-
-@dataclass(slots=True)
 class _Dirty:
     scopes: set[str] = field(default_factory=set)
     forgotten: dict[str, str] = field(default_factory=dict)  # session -> scope
     # What changed while a rebuild ran; it is redone on the new index before the swap.
     rebuild_scopes: set[str] = field(default_factory=set)
     rebuild_forgotten: dict[str, str] = field(default_factory=dict)
-
-
-def _text_docs(pairs: Iterable[tuple[int, IndexDoc]]) -> list[IndexDoc]:
-    return [doc for _, doc in pairs if doc.text.strip()]
-
-
-class _Primed:
-    """An embedder that first looks texts up among vectors computed ahead of a write.
-
-    The indexer embeds a batch chunk by chunk in worker threads (cancellation
-    lands between chunks), then hands the batch to ``SearchIndex.add`` (a
-    write), which finds its vectors here and only writes.
-    """
-
-    def __init__(self, real: Embedder) -> None:
-        self.real = real
-        self.model_id = real.model_id
-        self.dimension = real.dimension
-        self._ready: dict[str, npt.NDArray[np.float32]] = {}
-        self._lock = threading.Lock()
-
-    def prime(self, texts: list[str]) -> None:
-        unique = list(dict.fromkeys(texts))
-        rows = self.real.embed(unique)
-        with self._lock:
-            self._ready.update(zip(unique, rows, strict=True))
-
-    def forget(self, texts: list[str]) -> None:
-        with self._lock:
-            for text in texts:
-                self._ready.pop(text, None)
-
-    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
-        with self._lock:
-            found = {t: v for t in texts if (v := self._ready.get(t)) is not None}
-        missing = list(dict.fromkeys(t for t in texts if t not in found))
-        if missing:
-            found.update(zip(missing, self.real.embed(missing), strict=True))
-        if not texts:
-            return np.zeros((0, self.dimension), dtype=np.float32)
-        return np.stack([found[t] for t in texts])
 
 
 class Indexer(SessionHooks):
@@ -158,7 +105,7 @@ class Indexer(SessionHooks):
         self.root = root
         self.cfg = services.config.index
         self._make_embedder = embedder_factory
-        self._embedder: _Primed | None = None
+        self._embedder: PrimedEmbedder | None = None
         self.index: SearchIndex | None = None
         self._ready = trio.Event()
         self._wake = trio.Event()
@@ -168,10 +115,9 @@ class Indexer(SessionHooks):
         self._batches = 0
         self.indexed = 0
         self.failures = 0
-        self.reindex_progress = _Progress()
+        self.reindex_progress = Progress()
         self._open_error: str = ""
         self._rebuild_scopes = False
-        self._reached = 0
         self._lag_since: float | None = None  # wall time of the first append not yet indexed
         self._unsettled = False  # written to since the last optimize
         # Searches are CPU-bound: more at once than cores only thrash, and they
@@ -183,9 +129,9 @@ class Indexer(SessionHooks):
     # -- lifecycle -----------------------------------------------------------
 
     @property
-    def embedder(self) -> _Primed:
+    def embedder(self) -> PrimedEmbedder:
         if self._embedder is None:
-            self._embedder = _Primed(self._make_embedder())
+            self._embedder = PrimedEmbedder(self._make_embedder())
         return self._embedder
 
     async def _add(self, index: SearchIndex, docs: list[IndexDoc]) -> None:
@@ -327,7 +273,7 @@ class Indexer(SessionHooks):
         batch = await db.read(lambda c: messages_after(c, cursor, size))
         if not batch:
             return False
-        docs = _text_docs(batch)
+        docs = text_docs(batch)
         await self._add(index, docs)
         last = batch[-1][0]
         await db.write(lambda c: write_cursor(c, last))
@@ -341,7 +287,7 @@ class Indexer(SessionHooks):
         entries = None if self._rebuild_scopes else _ENTRIES_PER_CONSOLIDATION
         while self._dirty.scopes:
             scope = self._dirty.scopes.pop()
-            await trio.to_thread.run_sync(_replace_scope, index, self.memory, scope, entries)
+            await trio.to_thread.run_sync(replace_scope, index, self.memory, scope, entries)
             self._unsettled = True
         self._rebuild_scopes = False
 
@@ -416,7 +362,7 @@ class Indexer(SessionHooks):
                 delta = await self.services.db.read(
                     lambda c: messages_after(c, cursor, FRESH_MAX, newest=True)
                 )
-                fresh_docs = [d for d in _text_docs(delta) if doc_matches(d, **filters)]
+                fresh_docs = [d for d in text_docs(delta) if doc_matches(d, **filters)]
             if fresh_docs:
                 if self._fresh is None:
                     self._fresh = FreshVectors(self.embedder)
@@ -460,21 +406,28 @@ class Indexer(SessionHooks):
             return False
         if self._nursery is None or self.index is None:
             raise NotFound("the search index is not open yet; retry in a moment")
-        self.reindex_progress = _Progress(state="running", started=time.time())
-        self._nursery.start_soon(self._reindex)
+        name = f"{DEFAULT_DIR}-{uuid.uuid4().hex[:12]}"
+        rebuild = Rebuild(
+            self.services, self.memory, SearchIndex(self.root / name, self.embedder), self._add
+        )
+        self.reindex_progress = rebuild.progress
+        self._nursery.start_soon(self._reindex, rebuild, name)
         return True
 
-    async def _reindex(self) -> None:
-        progress = self.reindex_progress
-        name = f"{DEFAULT_DIR}-{uuid.uuid4().hex[:12]}"
-        fresh = SearchIndex(self.root / name, self.embedder)
+    async def _reindex(self, rebuild: Rebuild, name: str) -> None:
+        """Build beside the serving index, catch up under the write lock, swap, drop the old."""
+        progress, fresh = rebuild.progress, rebuild.index
         try:
-            await self._build(fresh, progress)
+            await rebuild.build()
             async with self._write_lock:  # the follower waits: nothing is added to the old one
-                reached = await self._catch_up(fresh, progress)
+                dirty = self._dirty
+                reached = await rebuild.catch_up(
+                    {**dirty.rebuild_forgotten, **dirty.forgotten},
+                    dirty.rebuild_scopes | dirty.scopes,
+                )
                 await self.services.db.write(lambda c: _swap(c, name, reached))
                 old, self.index = self.index, fresh
-                self._dirty.scopes.clear()
+                dirty.scopes.clear()
             if old is not None and old.path != fresh.path:
                 await self._unused(old.path)
                 await trio.to_thread.run_sync(lambda: shutil.rmtree(old.path, ignore_errors=True))
@@ -490,53 +443,8 @@ class Indexer(SessionHooks):
             self._dirty.rebuild_forgotten.clear()
             self._poke()
 
-    async def _build(self, fresh: SearchIndex, progress: _Progress) -> None:
-        await trio.to_thread.run_sync(fresh.open)
-        pos: LogPosition = await self.services.db.read(log_position)
-        scopes = await trio.to_thread.run_sync(self.memory.scopes)
-        progress.total = pos.max_gid + len(scopes)
-        self._reached = 0
-        await self._copy_messages(fresh, progress)
-        for scope in scopes:
-            await trio.to_thread.run_sync(_replace_scope, fresh, self.memory, scope, None)
-            progress.done += 1
-
-    async def _copy_messages(self, fresh: SearchIndex, progress: _Progress) -> None:
-        size = max(1, self.cfg.batch_size)
-        while True:
-            after = self._reached
-            batch = await self.services.db.read(lambda c, a=after: messages_after(c, a, size))
-            if not batch:
-                return
-            await self._add(fresh, _text_docs(batch))
-            self._reached = batch[-1][0]
-            progress.done = min(self._reached, progress.total)
-            progress.total = max(progress.total, self._reached)
-
-    async def _catch_up(self, fresh: SearchIndex, progress: _Progress) -> int:
-        """Copy what arrived during the build; forgets and consolidations since are redone."""
-        await self._copy_messages(fresh, progress)
-        forgotten = {**self._dirty.rebuild_forgotten, **self._dirty.forgotten}
-        for session, scope in forgotten.items():
-            await trio.to_thread.run_sync(fresh.delete_session, session)
-            if scope == f"session/{session}":
-                await trio.to_thread.run_sync(fresh.delete_scope, scope)
-        for scope in self._dirty.rebuild_scopes | self._dirty.scopes:
-            await trio.to_thread.run_sync(_replace_scope, fresh, self.memory, scope, None)
-        await trio.to_thread.run_sync(fresh.optimize)
-        return self._reached
-
 
 def _swap(conn: Any, name: str, reached: int) -> None:
     """Point the daemon at the new directory and its cursor in one commit."""
     write_meta(conn, DIR_KEY, name)
     write_meta(conn, CURSOR_KEY, reached)
-
-
-def _replace_scope(
-    index: SearchIndex, memory: MemoryFiles, scope: str, entries: int | None
-) -> None:
-    """Re-add the scope's newest episodes and replace its facts (MEMORY.md was rewritten)."""
-    docs = memory_docs(memory, scope, entries=entries)
-    index.delete_facts(scope)
-    index.add(docs)

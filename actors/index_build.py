@@ -1,0 +1,112 @@
+"""Building a search index from its sources: the message log and the memory tree.
+
+A full rebuild (``Rebuild``) fills a new index directory while the old index
+goes on serving: first every message up to the log's end and every scope's
+history and facts, then, with the follower held off by the indexer's write
+lock, what arrived during the build (``catch_up``). The indexer then swaps
+directories in one SQLite commit. The follower shares two pieces with the
+rebuild (``text_docs``, ``replace_scope``), so both produce the same rows.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from dataclasses import dataclass
+
+import trio
+
+from reverie.store import (
+    IndexDoc,
+    LogPosition,
+    MemoryFiles,
+    SearchIndex,
+    log_position,
+    memory_docs,
+    messages_after,
+)
+
+from .services import Services
+
+__all__ = ["Progress", "Rebuild", "replace_scope", "text_docs"]
+
+#: How the indexer adds docs to an index: embed in chunks, then write.
+AddDocs = Callable[[SearchIndex, list[IndexDoc]], Awaitable[None]]
+
+
+@dataclass(slots=True)
+class Progress:
+    """A rebuild's progress as ``status`` reports it."""
+
+    state: str = "idle"  # idle | running | done | failed
+    done: int = 0
+    total: int = 0
+    error: str = ""
+    started: float = 0.0
+    finished: float = 0.0
+
+
+def text_docs(pairs: Iterable[tuple[int, IndexDoc]]) -> list[IndexDoc]:
+    """The docs worth indexing among ``(gid, doc)`` pairs: those with text."""
+    return [doc for _, doc in pairs if doc.text.strip()]
+
+
+def replace_scope(index: SearchIndex, memory: MemoryFiles, scope: str, entries: int | None) -> None:
+    """Re-add the scope's newest episodes and replace its facts (MEMORY.md was rewritten)."""
+    docs = memory_docs(memory, scope, entries=entries)
+    index.delete_facts(scope)
+    index.add(docs)
+
+
+class Rebuild:
+    """One rebuild into ``index`` (a new directory); the indexer swaps it in when caught up."""
+
+    def __init__(
+        self, services: Services, memory: MemoryFiles, index: SearchIndex, add: AddDocs
+    ) -> None:
+        self.services = services
+        self.memory = memory
+        self.index = index
+        self._add = add
+        self.progress = Progress(state="running", started=time.time())
+        self._reached = 0  # the log's gid up to which messages are in the new index
+
+    async def build(self) -> None:
+        """Everything the log and the memory tree hold now, while the old index serves."""
+        await trio.to_thread.run_sync(self.index.open)
+        pos: LogPosition = await self.services.db.read(log_position)
+        scopes = await trio.to_thread.run_sync(self.memory.scopes)
+        self.progress.total = pos.max_gid + len(scopes)
+        await self._copy_messages()
+        for scope in scopes:
+            await trio.to_thread.run_sync(replace_scope, self.index, self.memory, scope, None)
+            self.progress.done += 1
+
+    async def catch_up(self, forgotten: Mapping[str, str], scopes: Iterable[str]) -> int:
+        """Copy what arrived during the build and redo forgets and consolidations since.
+
+        Run under the indexer's write lock; returns the log gid the new index
+        has reached, the cursor to commit with the swap.
+        """
+        await self._copy_messages()
+        for session, scope in forgotten.items():
+            await trio.to_thread.run_sync(self.index.delete_session, session)
+            if scope == f"session/{session}":
+                await trio.to_thread.run_sync(self.index.delete_scope, scope)
+        for scope in scopes:
+            await trio.to_thread.run_sync(replace_scope, self.index, self.memory, scope, None)
+        await trio.to_thread.run_sync(self.index.optimize)
+        return self._reached
+
+    async def _copy_messages(self) -> None:
+        size = max(1, self.services.config.index.batch_size)
+        progress = self.progress
+        while True:
+            after = self._reached
+            batch = await self.services.db.read(lambda c, a=after: messages_after(c, a, size))
+            if not batch:
+                return
+            await self._add(self.index, text_docs(batch))
+            self._reached = batch[-1][0]
+            progress.done = min(self._reached, progress.total)
+            progress.total = max(progress.total, self._reached)
