@@ -19,6 +19,7 @@ __all__ = [
     "library_versions",
     "machine_facts",
     "machine_info",
+    "mark",
     "open_fds",
     "percentile",
     "raise_nofile",
@@ -32,6 +33,11 @@ _LIBRARIES = ("trio", "lancedb", "pyarrow", "onnxruntime", "msgspec", "nanobot-a
 
 def say(line: str = "") -> None:
     print(line, flush=True)
+
+
+def mark(ok: bool) -> str:
+    """The verdict printed beside a target."""
+    return "ok " if ok else "MISS"
 
 
 def rss_bytes(pid: int | str = "self") -> int:

@@ -21,6 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench._machine import mark  # noqa: E402
 from bench.report import Section, ratio  # noqa: E402
 from tests.daemon_process import DaemonProcess  # noqa: E402
 from tests.fakellm import FakeLLM  # noqa: E402
@@ -96,7 +97,7 @@ def main() -> Section:
     print(
         f"append during jobs: p50 {_p(loaded, 0.5):6.2f} ms  p99 {_p(loaded, 0.99):6.2f} ms  ({len(loaded)} appends)"
     )
-    print(f"p99 ratio during/idle: {q:.2f}  [{'ok ' if q <= 1.5 else 'MISS'} target <= 1.5]")
+    print(f"p99 ratio during/idle: {q:.2f}  [{mark(q <= 1.5)} target <= 1.5]")
     section = Section(
         title="Consolidation (`bench/consolidate.py`, issue 5)",
         intro=(
