@@ -15,12 +15,13 @@ connections in total (``busy``, then close). A malformed frame
 Stalled clients are dropped after ``daemon.stall_timeout``: one that leaves
 a reply unread that long (its socket buffer full: a client that pipelines
 and never reads), or one that started a frame and did not finish it in that
-time. Each is logged and counted (``connections_stalled``). An unexpected
-error in one connection's reader or writer closes that connection only
-(logged with its traceback, counted as ``connection_failures``). Memory per
-connection stays bounded meanwhile: the reply queue has a fixed size and a
-full queue stops the reader, so back-pressure reaches the client's sends. A
-connection that is merely idle between frames is never dropped.
+time (one watcher sweeps the connections a few times per timeout). Each is
+logged and counted (``connections_stalled``). An unexpected error in one
+connection's reader or writer closes that connection only (logged with its
+traceback, counted as ``connection_failures``). Memory per connection stays
+bounded meanwhile: the reply queue has a fixed size and a full queue stops
+the reader, so back-pressure reaches the client's sends. A connection that
+is merely idle between frames is never dropped.
 
 No reply to an accepted request is ever dropped for want of room: a request
 stays "in flight" until the writer has taken its reply, the queue has a slot
@@ -73,8 +74,11 @@ class _Connection:
         "out_recv",
         "out_send",
         "own",
+        "reading_since",
         "scope",
+        "sending_since",
         "stream",
+        "unsent",
     )
 
     def __init__(self, stream: trio.SocketStream, max_in_flight: int) -> None:
@@ -83,6 +87,10 @@ class _Connection:
         self.max_in_flight = max_in_flight  # the queue's size is fixed: a reload can only lower it
         self.closing = False
         self.scope = trio.CancelScope()  # cancelled to drop the connection
+        # Watched by Server._watch_stalls; math.inf while not waiting on the client.
+        self.reading_since = math.inf  # waiting for the rest of a started frame since
+        self.sending_since = math.inf  # waiting for the client to take our replies since
+        self.unsent = 0  # replies in the send that is waiting
         self.own = trio.Semaphore(_OWN_REPLIES)
         self.out_send, self.out_recv = trio.open_memory_channel[tuple[p.Reply, bool]](
             max_in_flight + _OWN_REPLIES
@@ -107,6 +115,16 @@ class _Connection:
         self.in_flight -= 1
         if self.closing and self.in_flight == 0:
             self.out_send.close()
+
+    def stall(self, now: float, limit: float) -> str | None:
+        """Why this connection has waited on its client ``limit`` seconds or more, if it has."""
+        if now - self.sending_since >= limit:
+            return (
+                f"{self.unsent} replies unread for {limit:g}s (a client that sends without reading)"
+            )
+        if now - self.reading_since >= limit:
+            return f"a frame was started and not finished within {limit:g}s"
+        return None
 
     def _queue(self, reply: p.Reply) -> None:
         try:
@@ -145,6 +163,7 @@ class Server:
         self.handlers = handlers
         self.connections = 0
         self._accepting = True
+        self._open: set[_Connection] = set()  # served (not refused), for the stall watch
 
     def stop_accepting(self) -> None:
         """New connections are refused from now on (graceful stop)."""
@@ -158,9 +177,29 @@ class Server:
     ) -> None:
         """Accept connections until cancelled; ``started`` once listening."""
         async with trio.open_nursery() as nursery:
+            nursery.start_soon(self._watch_stalls)
             for listener in listeners:
                 nursery.start_soon(self._accept_loop, listener, nursery)
             task_status.started()
+
+    async def _watch_stalls(self) -> None:
+        """Drop connections that waited on their client ``stall_timeout``: one timer for all.
+
+        A deadline on every receive and send (a cancel scope each) cost the
+        append path about a tenth of the event loop's time; sweeping the open
+        connections a few times per timeout costs nothing per request. A
+        stalled connection is dropped within a quarter of the timeout (at
+        most a second) after its timeout.
+        """
+        while True:
+            limit = self.cfg.stall_timeout  # read each time: SIGHUP may change it
+            await trio.sleep(min(1.0, limit / 4))
+            now = trio.current_time()
+            for conn in list(self._open):
+                why = conn.stall(now, limit)
+                if why is not None:
+                    self._stalled(why)
+                    conn.scope.cancel()
 
     async def _accept_loop(self, listener: trio.SocketListener, nursery: trio.Nursery) -> None:
         async with listener:
@@ -183,6 +222,7 @@ class Server:
                     self.handlers.count_error(refusal.code)
                     await _send_and_close(stream, refusal)
                     return
+                self._open.add(conn)
                 with conn.scope:
                     async with trio.open_nursery() as nursery:
                         nursery.start_soon(self._writer, conn)
@@ -194,6 +234,7 @@ class Server:
             self.handlers.services.counters["connection_failures"] += 1
             log.error("a connection failed; closing only it", exc_info=group)
         finally:
+            self._open.discard(conn)
             conn.out_recv.close()
             self.connections -= 1
 
@@ -221,14 +262,9 @@ class Server:
         reader = FrameReader(self.cfg.max_frame_bytes)
         frame_started = math.inf  # when the unfinished frame's first bytes came
         while True:
-            data = None
-            with trio.move_on_at(frame_started + self.cfg.stall_timeout):
-                data = await conn.stream.receive_some(_RECV_BYTES)
-            if data is None:
-                self._stalled(
-                    f"a frame was started and not finished within {self.cfg.stall_timeout:g}s"
-                )
-                return
+            conn.reading_since = frame_started
+            data = await conn.stream.receive_some(_RECV_BYTES)
+            conn.reading_since = math.inf
             if not data:
                 if reader.pending:
                     log.info(
@@ -287,15 +323,9 @@ class Server:
                 if isinstance(reply, p.ErrorReply):
                     self.handlers.count_error(reply.code)
             data = b"".join(frame(p.encode(r)) for r in replies)
-            with trio.move_on_after(self.cfg.stall_timeout) as sending:
-                await conn.stream.send_all(data)
-            if sending.cancelled_caught:
-                self._stalled(
-                    f"{len(replies)} replies unread for {self.cfg.stall_timeout:g}s "
-                    "(a client that sends without reading)"
-                )
-                conn.scope.cancel()
-                return
+            conn.unsent, conn.sending_since = len(replies), trio.current_time()
+            await conn.stream.send_all(data)
+            conn.sending_since = math.inf
             if any(_closes(r) for r in replies):
                 await conn.stream.aclose()
                 return
