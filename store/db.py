@@ -12,8 +12,14 @@ A write function that raises rolls back its batch; the batch is then re-run
 one function per transaction, so a bad write fails alone and the rest commit.
 Write functions must therefore be pure functions of the database state.
 
-Reads run on separate connections in worker threads (WAL readers never block
-the writer).
+Reads run the same way on a pool of read connections, each owned by a
+thread of its own (WAL readers never block the writer): reads are queued,
+a reader thread takes every read queued (up to ``_READ_BATCH``), runs each
+in a snapshot of its own, and wakes the event loop once for them all. Under
+load a read then costs no thread wake-up and no event-loop round trip of
+its own; a worker-thread hop per read (woken, scheduled, then waiting for
+the loop to take its result) held reads at about 200/s on a busy 2-core
+machine.
 """
 
 from __future__ import annotations
@@ -42,7 +48,7 @@ WriteFn = Callable[[apsw.Connection], Any]
 
 
 class _Pending:
-    """One queued write and where its outcome goes."""
+    """One queued read or write and where its outcome goes."""
 
     __slots__ = ("error", "event", "fn", "result")
 
@@ -54,6 +60,8 @@ class _Pending:
 
 
 _STOP = object()
+#: Reads one reader thread takes from the queue at once (each runs in its own snapshot).
+_READ_BATCH = 32
 
 
 class Database:
@@ -73,8 +81,9 @@ class Database:
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._readers: list[apsw.Connection] = []
-        self._read_limit = trio.CapacityLimiter(max(1, read_connections))
         self._read_count = max(1, read_connections)
+        self._reads: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._reader_threads: list[threading.Thread] = []
         self._token: trio.lowlevel.TrioToken | None = None
         self.batches = 0
         self.writes = 0
@@ -113,15 +122,26 @@ class Database:
             target=self._writer_loop, args=(writer,), name="reverie-writer", daemon=True
         )
         self._thread.start()
+        self._reader_threads = [
+            threading.Thread(
+                target=self._reader_loop, args=(conn,), name=f"reverie-reader-{i}", daemon=True
+            )
+            for i, conn in enumerate(self._readers)
+        ]
+        for thread in self._reader_threads:
+            thread.start()
 
     async def close(self) -> None:
-        """Finish every queued write, then close all connections."""
+        """Finish every queued write and read, then close all connections."""
         if self._thread is not None:
             self._queue.put(_STOP)
             await trio.to_thread.run_sync(self._thread.join)
             self._thread = None
-        for conn in self._readers:
-            conn.close()
+        threads, self._reader_threads = self._reader_threads, []
+        for _ in threads:
+            self._reads.put(_STOP)
+        for thread in threads:
+            await trio.to_thread.run_sync(thread.join)
         self._readers = []
 
     # -- writes --------------------------------------------------------------
@@ -142,18 +162,6 @@ class Database:
             raise pending.error
         return pending.result  # type: ignore[no-any-return]
 
-    def _take_batch(self, first: Any) -> tuple[list[_Pending], bool]:
-        batch: list[_Pending] = [first]
-        while len(batch) < self.max_batch:
-            try:
-                item = self._queue.get_nowait()
-            except queue.Empty:
-                break
-            if item is _STOP:
-                return batch, True
-            batch.append(item)
-        return batch, False
-
     def _writer_loop(self, conn: apsw.Connection) -> None:
         stop = False
         try:
@@ -161,17 +169,21 @@ class Database:
                 first = self._queue.get()
                 if first is _STOP:
                     break
-                batch, stop = self._take_batch(first)
+                batch, stop = _take_batch(self._queue, first, self.max_batch)
                 self._commit_batch(conn, batch)
                 self.batches += 1
                 self.writes += len(batch)
-                assert self._token is not None
-                try:
-                    self._token.run_sync_soon(_complete, batch)
-                except trio.RunFinishedError:
-                    log.warning("event loop ended before %d writes were reported", len(batch))
+                self._report(batch)
         finally:
             conn.close()
+
+    def _report(self, batch: list[_Pending]) -> None:
+        """Wake the event loop once for a batch of finished calls (from a database thread)."""
+        assert self._token is not None
+        try:
+            self._token.run_sync_soon(_complete, batch)
+        except trio.RunFinishedError:
+            log.warning("event loop ended before %d database calls were reported", len(batch))
 
     def _commit_batch(self, conn: apsw.Connection, batch: list[_Pending]) -> None:
         try:
@@ -201,20 +213,56 @@ class Database:
     # -- reads ---------------------------------------------------------------
 
     async def read(self, fn: Callable[[apsw.Connection], T]) -> T:
-        """Run ``fn`` on a read connection in a worker thread (a consistent snapshot).
+        """Run ``fn`` on a read connection in a snapshot of its own; return its result.
 
-        Reads have threads of their own (one per read connection): they never
-        queue behind slow work that holds trio's shared worker threads, such as
-        searches and embeddings.
+        The snapshot starts after the call: it sees every write acknowledged
+        before. Reads have threads of their own: they never queue behind slow
+        work that holds trio's shared worker threads, such as searches and
+        embeddings. A caller cancelled while waiting leaves; its read still
+        runs (reads change nothing) and its result is dropped.
         """
-        return await trio.to_thread.run_sync(self._read_sync, fn, limiter=self._read_limit)
+        if not self._reader_threads:
+            raise StoreError("database is not open")
+        pending = _Pending(fn)
+        self._reads.put(pending)
+        await pending.event.wait()
+        if pending.error is not None:
+            raise pending.error
+        return pending.result  # type: ignore[no-any-return]
 
-    def _read_sync(self, fn: Callable[[apsw.Connection], T]) -> T:
-        conn = self._readers.pop()  # the limiter admits no more readers than connections
+    def _reader_loop(self, conn: apsw.Connection) -> None:
         try:
-            return _read_in_txn(conn, fn)
+            while True:
+                first = self._reads.get()
+                if first is _STOP:
+                    return
+                batch, stop = _take_batch(self._reads, first, _READ_BATCH)
+                for pending in batch:
+                    try:
+                        pending.result = _read_in_txn(conn, pending.fn)
+                    except BaseException as exc:  # the caller raises it, as if read in place
+                        pending.error = exc
+                self._report(batch)
+                if stop:
+                    return
         finally:
-            self._readers.append(conn)
+            conn.close()
+
+
+def _take_batch(
+    calls: queue.SimpleQueue[Any], first: _Pending, limit: int
+) -> tuple[list[_Pending], bool]:
+    """``first`` and whatever else is queued, up to ``limit``; True when a stop came too."""
+    batch: list[_Pending] = [first]
+    while len(batch) < limit:
+        try:
+            item = calls.get_nowait()
+        except queue.Empty:
+            break
+        if item is _STOP:
+            return batch, True
+        batch.append(item)
+    return batch, False
 
 
 def _open_error(path: Path, exc: BaseException) -> StoreError:

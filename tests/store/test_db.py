@@ -1,0 +1,114 @@
+"""The database's read pool: every read sees the writes acknowledged before it,
+fails alone, and many at once are served by a few threads without loss."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+
+import apsw
+import pytest
+import trio
+
+from reverie.config import ReverieError
+from reverie.store import Database
+from reverie.store.errors import StoreError
+
+READERS = 2
+
+
+def _put(name: str, value: str) -> Callable[[apsw.Connection], None]:
+    def write(conn: apsw.Connection) -> None:
+        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (name, value))
+
+    return write
+
+
+def _get(name: str) -> Callable[[apsw.Connection], object]:
+    def read(conn: apsw.Connection) -> object:
+        row = conn.execute("SELECT value FROM meta WHERE key = ?", (name,)).fetchone()
+        return None if row is None else row[0]
+
+    return read
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = Database(tmp_path / "db.sqlite3", durability="process", read_connections=READERS)
+    await database.open()
+    yield database
+    await database.close()
+
+
+@pytest.mark.trio
+async def test_each_of_many_concurrent_reads_sees_its_own_acknowledged_write(db: Database) -> None:
+    seen: dict[int, object] = {}
+
+    async def write_then_read(i: int) -> None:
+        await db.write(_put(f"k{i}", f"v{i}"))
+        seen[i] = await db.read(_get(f"k{i}"))
+
+    async with trio.open_nursery() as nursery:
+        for i in range(500):  # far more than the READERS threads: reads queue and batch
+            nursery.start_soon(write_then_read, i)
+    assert seen == {i: f"v{i}" for i in range(500)}
+
+
+@pytest.mark.trio
+async def test_a_failing_read_fails_alone_with_its_own_error(db: Database) -> None:
+    await db.write(_put("present", "yes"))
+
+    def broken(conn: apsw.Connection) -> object:
+        return conn.execute("SELECT no_such_column FROM meta").fetchone()
+
+    def refuses(conn: apsw.Connection) -> object:
+        raise ValueError("a bug in a read function")
+
+    outcomes: dict[str, object] = {}
+
+    async def run(name: str, fn: Callable[[apsw.Connection], object]) -> None:
+        try:
+            outcomes[name] = await db.read(fn)
+        except Exception as exc:
+            outcomes[name] = exc
+
+    async with trio.open_nursery() as nursery:
+        for i in range(20):
+            nursery.start_soon(run, f"good{i}", _get("present"))
+        nursery.start_soon(run, "sql", broken)
+        nursery.start_soon(run, "bug", refuses)
+
+    assert all(outcomes[f"good{i}"] == "yes" for i in range(20))
+    assert isinstance(outcomes["sql"], ReverieError)  # an SQLite error is translated
+    assert isinstance(outcomes["bug"], ValueError)  # anything else reaches the caller as itself
+
+
+@pytest.mark.trio
+async def test_a_cancelled_reader_leaves_while_the_pool_keeps_serving(db: Database) -> None:
+    await db.write(_put("k", "v"))
+    release = trio.Event()
+
+    def slow(conn: apsw.Connection) -> object:
+        while not release.is_set():  # holds one reader thread until released
+            conn.execute("SELECT 1").fetchone()
+        return "slow"
+
+    with trio.move_on_after(0.2) as waited:
+        await db.read(slow)
+    assert waited.cancelled_caught  # the caller left although its read still runs
+    with trio.fail_after(5):
+        assert await db.read(_get("k")) == "v"  # served by another reader meanwhile
+    release.set()
+    with trio.fail_after(5):
+        assert [await db.read(_get("k")) for _ in range(READERS * 3)] == ["v"] * (READERS * 3)
+
+
+@pytest.mark.trio
+async def test_reads_after_close_are_refused_with_a_store_error(tmp_path: Path) -> None:
+    database = Database(tmp_path / "db.sqlite3", durability="process")
+    await database.open()
+    await database.write(_put("k", "v"))
+    assert await database.read(_get("k")) == "v"
+    await database.close()
+    with pytest.raises(StoreError, match="not open"):
+        await database.read(_get("k"))
