@@ -189,11 +189,13 @@ class Server:
         append path about a tenth of the event loop's time; sweeping the open
         connections a few times per timeout costs nothing per request. A
         stalled connection is dropped within a quarter of the timeout (at
-        most a second) after its timeout.
+        most a second) after its timeout. A timeout of 0 turns the watch off.
         """
         while True:
             limit = self.cfg.stall_timeout  # read each time: SIGHUP may change it
-            await trio.sleep(min(1.0, limit / 4))
+            await trio.sleep(min(1.0, limit / 4) if limit > 0 else 1.0)
+            if limit <= 0:
+                continue
             now = trio.current_time()
             for conn in list(self._open):
                 why = conn.stall(now, limit)

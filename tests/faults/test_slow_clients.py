@@ -149,6 +149,22 @@ def test_half_a_frame_then_silence_is_dropped_but_idle_is_not(daemon: DaemonProc
     assert isinstance(replies, p.HelloReply)
 
 
+def test_a_stall_timeout_of_zero_never_drops(make_daemon) -> None:
+    daemon: DaemonProcess = make_daemon(
+        config="[daemon]\nstall_timeout = 0\n[index]\nenabled = false\n"
+    )
+    half = _connect(daemon)
+    body = p.encode(p.Hello(rid=9))
+    half.sendall(struct.pack(">I", len(body)) + body[:2])
+    time.sleep(2.5)  # the watch would have swept twice by now
+    half.sendall(body[2:])
+    reply, _ = _read_all_one(half)
+    half.close()
+    assert isinstance(reply, p.HelloReply) and reply.rid == 9
+    with daemon.client() as client:
+        assert client.status()["counters"].get("connections_stalled", 0) == 0
+
+
 def _read_all_one(sock: socket.socket) -> tuple[p.Reply, None]:
     sock.settimeout(30)
     reader = FrameReader(1 << 20)
