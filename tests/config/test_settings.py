@@ -71,3 +71,31 @@ def test_bad_environment_variable_is_named(tmp_path: Path) -> None:
 def test_missing_config_file_says_so(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="does not exist"):
         load_config(tmp_path / "nope.toml", env={})
+
+
+@pytest.mark.parametrize(
+    ("section", "key", "value"),
+    [
+        ("daemon", "max_in_flight", "0"),
+        ("daemon", "stall_timeout", "-1"),
+        ("sessions", "max_live", "0"),
+        ("llm", "timeout", "0"),
+        ("embeddings", "threads", "-2"),
+    ],
+)
+def test_out_of_range_value_names_key_and_file(
+    tmp_path: Path, section: str, key: str, value: str
+) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(f"[{section}]\n{key} = {value}\n")
+    with pytest.raises(ConfigError) as err:
+        load_config(path, env={})
+    assert f"{section}.{key}" in err.value.message
+    assert str(path) in err.value.message
+
+
+def test_zero_is_kept_where_it_has_a_meaning(tmp_path: Path) -> None:
+    path = tmp_path / "zero.toml"
+    path.write_text("[daemon]\nstall_timeout = 0\n[consolidation]\ntarget_tokens = 0\n")
+    cfg = load_config(path, env={})
+    assert cfg.daemon.stall_timeout == 0 and cfg.consolidation.target_tokens == 0
