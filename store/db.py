@@ -163,27 +163,37 @@ class Database:
         return pending.result  # type: ignore[no-any-return]
 
     def _writer_loop(self, conn: apsw.Connection) -> None:
-        stop = False
+        def commit(batch: list[_Pending]) -> None:
+            self._commit_batch(conn, batch)
+            self.batches += 1
+            self.writes += len(batch)
+
         try:
-            while not stop:
-                first = self._queue.get()
-                if first is _STOP:
-                    break
-                batch, stop = _take_batch(self._queue, first, self.max_batch)
-                self._commit_batch(conn, batch)
-                self.batches += 1
-                self.writes += len(batch)
-                self._report(batch)
+            while self._serve_batch(self._queue, self.max_batch, commit):
+                pass
         finally:
             conn.close()
 
-    def _report(self, batch: list[_Pending]) -> None:
-        """Wake the event loop once for a batch of finished calls (from a database thread)."""
+    def _serve_batch(
+        self, calls: queue.SimpleQueue[Any], limit: int, run: Callable[[list[_Pending]], None]
+    ) -> bool:
+        """Take one batch of queued calls, run it, wake the loop once; False once told to stop.
+
+        Nothing of the batch outlives this call: a thread waiting for the next
+        batch must not keep the last one's closures alive, nor what they
+        captured (an actor, its last requests).
+        """
+        first = calls.get()
+        if first is _STOP:
+            return False
+        batch, stop = _take_batch(calls, first, limit)
+        run(batch)
         assert self._token is not None
         try:
             self._token.run_sync_soon(_complete, batch)
         except trio.RunFinishedError:
             log.warning("event loop ended before %d database calls were reported", len(batch))
+        return not stop
 
     def _commit_batch(self, conn: apsw.Connection, batch: list[_Pending]) -> None:
         try:
@@ -231,20 +241,16 @@ class Database:
         return pending.result  # type: ignore[no-any-return]
 
     def _reader_loop(self, conn: apsw.Connection) -> None:
+        def read_each(batch: list[_Pending]) -> None:
+            for pending in batch:
+                try:
+                    pending.result = _read_in_txn(conn, pending.fn)
+                except BaseException as exc:  # the caller raises it, as if read in place
+                    pending.error = exc
+
         try:
-            while True:
-                first = self._reads.get()
-                if first is _STOP:
-                    return
-                batch, stop = _take_batch(self._reads, first, _READ_BATCH)
-                for pending in batch:
-                    try:
-                        pending.result = _read_in_txn(conn, pending.fn)
-                    except BaseException as exc:  # the caller raises it, as if read in place
-                        pending.error = exc
-                self._report(batch)
-                if stop:
-                    return
+            while self._serve_batch(self._reads, _READ_BATCH, read_each):
+                pass
         finally:
             conn.close()
 

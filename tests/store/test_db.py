@@ -1,8 +1,11 @@
-"""The database's read pool: every read sees the writes acknowledged before it,
-fails alone, and many at once are served by a few threads without loss."""
+"""The database's threads: every read sees the writes acknowledged before it and
+fails alone; many at once are served by a few threads without loss; and an idle
+thread keeps nothing of the calls it finished."""
 
 from __future__ import annotations
 
+import gc
+import weakref
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
@@ -101,6 +104,30 @@ async def test_a_cancelled_reader_leaves_while_the_pool_keeps_serving(db: Databa
     release.set()
     with trio.fail_after(5):
         assert [await db.read(_get("k")) for _ in range(READERS * 3)] == ["v"] * (READERS * 3)
+
+
+class _Captured:
+    """Stands for what a read or write closure captures in the daemon (an actor)."""
+
+
+@pytest.mark.trio
+async def test_a_finished_call_keeps_nothing_it_captured_alive(db: Database) -> None:
+    captured = _Captured()
+    alive = weakref.ref(captured)
+
+    def write(conn: apsw.Connection, kept: _Captured = captured) -> None:
+        _put("k", "v")(conn)
+
+    def read(conn: apsw.Connection, kept: _Captured = captured) -> object:
+        return _get("k")(conn)
+
+    await db.write(write)
+    assert await db.read(read) == "v"
+    del captured, write, read
+    gc.collect()
+    # An idle database thread used to hold its last batch, and with it every
+    # closure's captures (in the daemon: whole actors, long after passivation).
+    assert alive() is None
 
 
 @pytest.mark.trio
