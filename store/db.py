@@ -154,13 +154,7 @@ class Database:
         """
         if self._thread is None:
             raise StoreError("database is not open")
-        pending = _Pending(fn)
-        self._queue.put(pending)
-        with trio.CancelScope(shield=True):
-            await pending.event.wait()
-        if pending.error is not None:
-            raise pending.error
-        return pending.result  # type: ignore[no-any-return]
+        return await _call(self._queue, fn, shield=True)
 
     def _writer_loop(self, conn: apsw.Connection) -> None:
         def commit(batch: list[_Pending]) -> None:
@@ -233,12 +227,7 @@ class Database:
         """
         if not self._reader_threads:
             raise StoreError("database is not open")
-        pending = _Pending(fn)
-        self._reads.put(pending)
-        await pending.event.wait()
-        if pending.error is not None:
-            raise pending.error
-        return pending.result  # type: ignore[no-any-return]
+        return await _call(self._reads, fn, shield=False)
 
     def _reader_loop(self, conn: apsw.Connection) -> None:
         def read_each(batch: list[_Pending]) -> None:
@@ -253,6 +242,19 @@ class Database:
                 pass
         finally:
             conn.close()
+
+
+async def _call(
+    calls: queue.SimpleQueue[Any], fn: Callable[[apsw.Connection], T], *, shield: bool
+) -> T:
+    """Queue ``fn`` for a database thread and wait for its outcome (``shield``: even if cancelled)."""
+    pending = _Pending(fn)
+    calls.put(pending)
+    with trio.CancelScope(shield=shield):
+        await pending.event.wait()
+    if pending.error is not None:
+        raise pending.error
+    return pending.result  # type: ignore[no-any-return]
 
 
 def _take_batch(
