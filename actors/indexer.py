@@ -20,8 +20,8 @@ rebuilt index may order text hits differently (DESIGN invariant 7 holds at settl
 ``status`` says ``settled``).
 
 ``reindex`` rebuilds into a new directory while the old index serves
-(``index_build.Rebuild``), then swaps: the directory in use is named in the ``meta`` table, so the swap is
-one SQLite commit. An index built by another embedder (``stale``) or a
+(``index_build.Rebuild``), then swaps: the directory in use is named in the
+``meta`` table, so the swap is one SQLite commit. An index built by another embedder (``stale``) or a
 missing index directory is rebuilt from scratch at start.
 """
 
@@ -411,12 +411,13 @@ class Indexer(SessionHooks):
             self.services, self.memory, SearchIndex(self.root / name, self.embedder), self._add
         )
         self.reindex_progress = rebuild.progress
-        self._nursery.start_soon(self._reindex, rebuild, name)
+        self._nursery.start_soon(self._reindex, rebuild)
         return True
 
-    async def _reindex(self, rebuild: Rebuild, name: str) -> None:
+    async def _reindex(self, rebuild: Rebuild) -> None:
         """Build beside the serving index, catch up under the write lock, swap, drop the old."""
         progress, fresh = rebuild.progress, rebuild.index
+        name = fresh.path.name  # the directory the swap points the daemon at
         try:
             await rebuild.build()
             async with self._write_lock:  # the follower waits: nothing is added to the old one

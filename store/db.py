@@ -80,7 +80,6 @@ class Database:
         self.max_batch = max_batch
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
-        self._readers: list[apsw.Connection] = []
         self._read_count = max(1, read_connections)
         self._reads: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._reader_threads: list[threading.Thread] = []
@@ -104,17 +103,17 @@ class Database:
             conn.execute(f"PRAGMA synchronous={sync}")
         return conn
 
-    def _open_sync(self) -> apsw.Connection:
+    def _open_sync(self) -> tuple[apsw.Connection, list[apsw.Connection]]:
+        """The write connection (schema migrated) and the read connections."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         writer = self._connect(readonly=False)
         migrate(writer)
-        self._readers = [self._connect(readonly=True) for _ in range(self._read_count)]
-        return writer
+        return writer, [self._connect(readonly=True) for _ in range(self._read_count)]
 
     async def open(self) -> None:
         """Create or migrate the database and start the writer thread."""
         try:
-            writer = await trio.to_thread.run_sync(self._open_sync)
+            writer, readers = await trio.to_thread.run_sync(self._open_sync)
         except (apsw.Error, OSError) as exc:
             raise _open_error(self.path, exc) from exc
         self._token = trio.lowlevel.current_trio_token()
@@ -126,7 +125,7 @@ class Database:
             threading.Thread(
                 target=self._reader_loop, args=(conn,), name=f"reverie-reader-{i}", daemon=True
             )
-            for i, conn in enumerate(self._readers)
+            for i, conn in enumerate(readers)
         ]
         for thread in self._reader_threads:
             thread.start()
@@ -142,7 +141,6 @@ class Database:
             self._reads.put(_STOP)
         for thread in threads:
             await trio.to_thread.run_sync(thread.join)
-        self._readers = []
 
     # -- writes --------------------------------------------------------------
 
