@@ -3,7 +3,7 @@
 from .consolidate import Consolidator
 from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
 from .expiry import ExpirySweeper
-from .indexer import Indexer
+from .indexer import Indexer, SearchResult
 from .names import MAX_NAME_CHARS, validate_name
 from .registry import ActorRegistry, SessionRegistry
 from .scope import (
@@ -67,6 +67,7 @@ __all__ = [
     "RestoreCheckpoint",
     "ScopeActor",
     "ScopeRegistry",
+    "SearchResult",
     "Services",
     "SessionActor",
     "SessionHooks",

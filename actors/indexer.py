@@ -8,10 +8,10 @@ thread, then moves the cursor. After a consolidation it re-indexes the
 scope's newest history entries and replaces the scope's facts. A forgotten
 session's docs are deleted, and searches hide them until then.
 
-Searches (``search``) run in worker threads. With ``fresh`` they also rank
-the messages the index has not taken yet and merge them with the index's
-hits (``fresh_search``), so a message is findable as soon as its append was
-acknowledged.
+Searches (``search``) read the message log's full-text index in SQLite,
+which every append's commit keeps current, so a message is found by its
+words as soon as its append is acknowledged, however far behind the vector
+index is; the reply says how many searched messages have no vector yet.
 
 Once writes have been quiet for ``SETTLE_AFTER`` seconds the indexer
 optimizes the index ("settles" it). Only a settled index ranks exactly like
@@ -42,10 +42,12 @@ from typing import Any
 
 import trio
 
-from reverie.config import InvalidArgument, NotFound
+from reverie.config import NotFound
 from reverie.store import (
     CURSOR_KEY,
     MAX_K,
+    TEXT_WEIGHT,
+    VECTOR_WEIGHT,
     Embedder,
     IndexDoc,
     LogPosition,
@@ -54,21 +56,24 @@ from reverie.store import (
     SearchHit,
     SearchIndex,
     SessionRecord,
-    doc_matches,
+    candidate_depth,
+    checked_query,
+    count_messages,
     log_position,
     messages_after,
     read_cursor,
     read_meta,
+    search_message_text,
+    weighted_fusion,
     write_cursor,
     write_meta,
 )
 
-from .fresh_search import FRESH_MAX, FreshVectors, search_with_fresh
 from .index_build import Progress, Rebuild, replace_scope, text_docs
 from .primed_embedder import PrimedEmbedder
 from .services import Services, SessionHooks
 
-__all__ = ["FRESH_MAX", "Indexer"]
+__all__ = ["Indexer", "SearchResult"]
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +84,17 @@ _ENTRIES_PER_CONSOLIDATION = 8
 _OPTIMIZE_EVERY = 16
 #: Quiet seconds after the last index write before the indexer settles (optimizes) the index.
 SETTLE_AFTER = 0.5
+
+
+_KINDS = ("message", "episode", "fact")
+
+
+@dataclass(slots=True, frozen=True)
+class SearchResult:
+    """A search's hits, best first, and how many searched messages lack a vector yet."""
+
+    hits: list[SearchHit]
+    unembedded: int
 
 
 @dataclass(slots=True)
@@ -124,7 +140,6 @@ class Indexer(SessionHooks):
         # must not take every one of trio's shared worker threads.
         self._search_limit = trio.CapacityLimiter(max(2, os.cpu_count() or 2))
         self._searching: Counter[Path] = Counter()  # searches running, by index directory
-        self._fresh: FreshVectors | None = None
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -205,8 +220,6 @@ class Indexer(SessionHooks):
         self._dirty.forgotten[session] = scope
         if self.reindex_progress.state == "running":
             self._dirty.rebuild_forgotten[session] = scope
-        if self._fresh is not None:
-            self._fresh.clear()
         self._poke()
 
     # -- following ----------------------------------------------------------------
@@ -338,51 +351,73 @@ class Indexer(SessionHooks):
         since: float | None = None,
         until: float | None = None,
         mode: Mode = "hybrid",
-        fresh: bool = True,
-    ) -> list[SearchHit]:
-        """The ``k`` best hits; with ``fresh``, acknowledged messages not yet indexed too."""
-        if not 1 <= k <= MAX_K:
-            raise InvalidArgument(f"k must be between 1 and {MAX_K}, not {k}")
+    ) -> SearchResult:
+        """The ``k`` best hits, every acknowledged message included, scored in [0, 1].
+
+        Messages are ranked by words through SQLite's full-text index, which
+        their append's own commit updated, and by meaning through the vector
+        index, which may lag. The vector signal's weight shrinks with the
+        share of the searched messages it has not embedded yet (reported as
+        ``unembedded``), so a lagging index cannot push covered messages
+        ahead of better text matches. Episodes and facts are ranked by
+        LanceDB's full text and vectors.
+        """
+        query = checked_query(query, kinds=kinds, mode=mode, k=k)
         index = await self._index()
+        filters = {"scope": scope, "session": session, "since": since, "until": until}
+        hidden = set(self._dirty.forgotten)
+        limit = min(k + (len(hidden) and 50), MAX_K)
+        depth = candidate_depth(limit)
+        want_messages = kinds is None or "message" in kinds
+        memory_kinds = [kind for kind in (kinds or _KINDS) if kind != "message"]
+        db = self.services.db
         with self._reading(index):  # its directory stays until the search is done
-            hidden = set(self._dirty.forgotten)
-            hidden_scopes = {f"session/{name}" for name in hidden}
-            extra = len(hidden) and 50
-            filters: dict[str, Any] = {
-                "scope": scope,
-                "session": session,
-                "kinds": kinds,
-                "since": since,
-                "until": until,
-            }
-            limit = min(k + extra, MAX_K)
-            fresh_docs: list[IndexDoc] = []
-            if fresh and (kinds is None or "message" in kinds):
-                cursor = await self.services.db.read(read_cursor)
-                delta = await self.services.db.read(
-                    lambda c: messages_after(c, cursor, FRESH_MAX, newest=True)
-                )
-                fresh_docs = [d for d in text_docs(delta) if doc_matches(d, **filters)]
-            if fresh_docs:
-                if self._fresh is None:
-                    self._fresh = FreshVectors(self.embedder)
-                hits = await trio.to_thread.run_sync(
-                    search_with_fresh,
-                    index,
-                    self._fresh,
-                    query,
-                    fresh_docs,
-                    filters,
-                    limit,
-                    mode,
-                    limiter=self._search_limit,
-                )
-            else:
-                hits = await trio.to_thread.run_sync(
-                    lambda: index.search(query, k=limit, mode=mode, **filters),
-                    limiter=self._search_limit,
-                )
-            return [h for h in hits if h.session not in hidden and h.scope not in hidden_scopes][:k]
+            cursor = await db.read(read_cursor)
+            searched = await db.read(lambda c: count_messages(c, **filters)) if want_messages else 0
+            unembedded = (
+                await db.read(lambda c: count_messages(c, after_gid=cursor, **filters))
+                if searched
+                else 0
+            )
+            signals: list[tuple[list[SearchHit], float]] = []
+            if mode != "vector":
+                if want_messages:
+                    by_words = await db.read(
+                        lambda c: search_message_text(c, query, limit=depth, **filters)
+                    )
+                    signals.append((by_words, TEXT_WEIGHT))
+                if memory_kinds:
+                    signals.append(
+                        (
+                            await self._in_index(
+                                index, query, depth, "text", memory_kinds, filters
+                            ),
+                            TEXT_WEIGHT,
+                        )
+                    )
+            if mode != "text":
+                coverage = 1.0 - unembedded / searched if searched else 1.0
+                by_meaning = await self._in_index(index, query, depth, "vector", kinds, filters)
+                signals.append((by_meaning, VECTOR_WEIGHT * coverage if mode == "hybrid" else 1.0))
+        hits = weighted_fusion(signals, limit=limit)
+        hidden_scopes = {f"session/{name}" for name in hidden}
+        kept = [h for h in hits if h.session not in hidden and h.scope not in hidden_scopes]
+        return SearchResult(hits=kept[:k], unembedded=unembedded)
+
+    async def _in_index(
+        self,
+        index: SearchIndex,
+        query: str,
+        depth: int,
+        mode: Mode,
+        kinds: list[str] | None,
+        filters: dict[str, Any],
+    ) -> list[SearchHit]:
+        """One signal of the LanceDB index, in a worker thread (searches are CPU-bound)."""
+        return await trio.to_thread.run_sync(
+            lambda: index.search(query, k=depth, mode=mode, kinds=kinds, **filters),
+            limiter=self._search_limit,
+        )
 
     @contextmanager
     def _reading(self, index: SearchIndex) -> Iterator[None]:

@@ -76,6 +76,22 @@ TARGETS: dict[str, tuple[int, str, str]] = {
         "hybrid recall beats the raw-BM25 baseline clearly (≥ +0.10 at @5, @10 and @20)",
         "bench.recall",
     ),
+    "locomo.recall": (
+        14,
+        "default search evidence recall@10 ≥ 0.80 on the LoCoMo development set,"
+        " every category ≥ its BM25 floor + 0.10",
+        "bench.locomo",
+    ),
+    "locomo.hybrid": (
+        14,
+        "hybrid ≥ max(text, vector) at @5, @10 and @20 (LoCoMo development set)",
+        "bench.locomo",
+    ),
+    "locomo.fresh": (
+        14,
+        'recall@10 right after the import ≥ the settled `mode="text"` recall@10',
+        "bench.locomo",
+    ),
     "search.hybrid_1m": (
         6,
         "hybrid search p50 < 30 ms at 1M rows (k=10, scope filter)",

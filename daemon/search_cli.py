@@ -47,7 +47,8 @@ def add_search_parser(sub: Any, common: Common) -> None:
     common(imp)
 
 
-def _render_hits(hits: list[Any]) -> None:
+def _render_hits(found: dict[str, Any]) -> None:
+    hits = found["hits"]
     for h in hits:
         when = datetime.fromtimestamp(h.ts, UTC).strftime("%Y-%m-%d %H:%M") if h.ts else "-"
         text = " ".join(h.text.split())
@@ -56,10 +57,15 @@ def _render_hits(hits: list[Any]) -> None:
         print(f"{h.score:8.4f}  {h.kind:<7} {when}  {where}  {text}")
     if not hits:
         print("no hits")
+    if found["unembedded"]:
+        print(
+            f"({found['unembedded']} of the searched messages are not embedded yet:"
+            " they were ranked by their words alone)"
+        )
 
 
 def _search(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    hits = client.search(
+    reply = client.search(
         args.query,
         scope=args.scope,
         session=args.session,
@@ -67,7 +73,7 @@ def _search(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
         k=args.k,
         mode=args.mode,
     )
-    return hits, _render_hits
+    return {"hits": reply.hits, "unembedded": reply.unembedded}, _render_hits
 
 
 def _reindex(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:

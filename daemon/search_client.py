@@ -40,13 +40,15 @@ class SearchApi:
         since: float | None = None,
         until: float | None = None,
         mode: str = "hybrid",
-        fresh: bool = True,
     ) -> Any:
-        """The ``k`` best hits (``SearchHitView``), best first.
+        """A ``SearchReply``: the ``k`` best hits (``SearchHitView``), best first.
 
-        ``kinds`` picks among ``message``, ``episode`` and ``fact``; ``mode``
-        is ``hybrid``, ``vector`` or ``text``. With ``fresh`` a message is
-        found as soon as its append was acknowledged.
+        The reply reads as the list of its hits; ``unembedded`` says how many
+        searched messages were ranked by their words alone (the vector index
+        has not embedded them yet). A message is found by its words as soon
+        as its append was acknowledged. ``kinds`` picks among ``message``,
+        ``episode`` and ``fact``; ``mode`` is ``hybrid``, ``vector`` or
+        ``text``; scores lie in [0, 1] in every mode.
         """
         request = s.Search(
             rid=self._rid(),
@@ -58,9 +60,8 @@ class SearchApi:
             since=since,
             until=until,
             mode=mode,
-            fresh=fresh,
         )
-        return self._call(request, lambda r: r.hits, True)
+        return self._call(request, lambda r: r, True)
 
     def reindex(self) -> Any:
         """Start rebuilding the index (progress in ``status()["index"]["reindex"]``).

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 import trio
 
-from reverie.actors import Indexer, validate_name
+from reverie.actors import Indexer, SearchResult, validate_name
 from reverie.config import InvalidArgument, NotFound, ReverieError
 
 from . import protocol as p
@@ -37,7 +37,7 @@ class SearchHandlers:
         rid = request.rid
         match request:
             case s.Search():
-                reply = replier(rid, lambda hits: s.SearchReply(rid=rid, hits=hits))
+                reply = replier(rid, lambda found: _search_reply(rid, found))
                 nursery.start_soon(self._run, reply, self._search, request)
             case s.Reindex():
                 reply = replier(rid, lambda started: s.ReindexReply(rid=rid, started=started))
@@ -56,7 +56,7 @@ class SearchHandlers:
             raise NotFound("search is disabled on this daemon (index.enabled = false)")
         return self.indexer
 
-    async def _search(self, request: s.Search) -> list[s.SearchHitView]:
+    async def _search(self, request: s.Search) -> SearchResult:
         indexer = self._indexer()
         if request.scope is not None:
             validate_name("scope", request.scope)
@@ -69,7 +69,7 @@ class SearchHandlers:
         for bound in (request.since, request.until):
             if bound is not None and not math.isfinite(bound):
                 raise InvalidArgument("since and until must be finite timestamps")
-        hits = await indexer.search(
+        return await indexer.search(
             request.query,
             scope=request.scope,
             session=request.session,
@@ -78,9 +78,7 @@ class SearchHandlers:
             since=request.since,
             until=request.until,
             mode=request.mode,  # type: ignore[arg-type]
-            fresh=request.fresh,
         )
-        return [msgspec.convert(h, s.SearchHitView, from_attributes=True) for h in hits]
 
     async def _reindex(self) -> bool:
         return self._indexer().start_reindex()
@@ -89,3 +87,8 @@ class SearchHandlers:
         if self.indexer is None:
             return {"enabled": False}
         return await self.indexer.status()
+
+
+def _search_reply(rid: int, found: SearchResult) -> s.SearchReply:
+    hits = [msgspec.convert(h, s.SearchHitView, from_attributes=True) for h in found.hits]
+    return s.SearchReply(rid=rid, hits=hits, unembedded=found.unembedded)

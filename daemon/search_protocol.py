@@ -9,6 +9,8 @@ This module imports neither the actors nor the store.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .protocol import _Data, _Frame
 
 __all__ = [
@@ -40,8 +42,9 @@ class SearchHitView(_Data):
 class Search(_Frame, tag="search"):
     """The ``k`` best docs for ``query`` matching every filter (``since <= ts < until``).
 
-    ``mode`` is ``hybrid``, ``vector`` or ``text``. With ``fresh`` (default),
-    messages acknowledged but not yet indexed are searched too.
+    ``mode`` is ``hybrid``, ``vector`` or ``text``. Every acknowledged
+    message is searched by its words; ``fresh`` is accepted from older
+    clients and has no effect.
     """
 
     query: str
@@ -60,7 +63,25 @@ class Reindex(_Frame, tag="reindex"):
 
 
 class SearchReply(_Frame, tag="search"):
+    """The hits, best first (the reply reads as their list), and the vector signal's gap.
+
+    ``unembedded`` counts the messages matching the search's filters that
+    the vector index has not embedded yet: they were ranked by their words
+    alone. Scores lie in [0, 1] in every mode and order hits within one
+    search only.
+    """
+
     hits: list[SearchHitView]
+    unembedded: int = 0
+
+    def __iter__(self) -> Iterator[SearchHitView]:
+        return iter(self.hits)
+
+    def __len__(self) -> int:
+        return len(self.hits)
+
+    def __getitem__(self, index: int) -> SearchHitView:
+        return self.hits[index]
 
 
 class ReindexReply(_Frame, tag="reindex"):

@@ -45,9 +45,16 @@ from reverie.config import InvalidArgument, ReverieError
 
 from .embeddings import Embedder
 from .errors import StoreError
-from .ranking import IndexDoc, SearchHit, reciprocal_rank_fusion, text_terms
+from .ranking import (
+    TEXT_WEIGHT,
+    VECTOR_WEIGHT,
+    IndexDoc,
+    SearchHit,
+    text_terms,
+    weighted_fusion,
+)
 
-__all__ = ["IndexStale", "SearchIndex"]
+__all__ = ["IndexStale", "SearchIndex", "candidate_depth", "checked_query"]
 
 log = logging.getLogger(__name__)
 
@@ -286,28 +293,19 @@ class SearchIndex:
     ) -> list[SearchHit]:
         """The ``k`` best docs matching every given filter (``since <= ts < until``).
 
-        ``hybrid`` fuses the vector and BM25 rankings by reciprocal rank
-        (k = 60, ties by uid); if the query has no searchable word left it is
-        the vector ranking alone. Scores: cosine similarity (vector), BM25
-        (text), fused RRF score (hybrid).
+        ``hybrid`` fuses the vector and BM25 rankings of the best
+        ``candidate_depth(k)`` docs each (``weighted_fusion``: min-max
+        normalised, weighted, ties by uid); if the query has no searchable
+        word left it is the vector ranking alone. Scores: cosine similarity
+        (vector), BM25 (text), fused score in [0, 1] (hybrid).
         """
-        if mode not in ("hybrid", "vector", "text"):
-            raise InvalidArgument(f"unknown search mode {mode!r}; use hybrid, vector or text")
-        if not 1 <= k <= MAX_K:
-            raise InvalidArgument(f"k must be between 1 and {MAX_K}, not {k}")
+        text = checked_query(query, kinds=kinds, mode=mode, k=k)
         kind_list = None if kinds is None else sorted(set(kinds))
-        if kind_list is not None and not set(kind_list) <= _KINDS:
-            raise InvalidArgument(
-                f"unknown kind(s) {sorted(set(kind_list) - _KINDS)}; use {sorted(_KINDS)}"
-            )
-        text = query[:MAX_QUERY_CHARS].replace("\x00", " ")
-        if not text.strip():
-            raise InvalidArgument("the search query is empty")
         table = self._ready()
         if kind_list == []:
             return []
         where = _filter(scope=scope, session=session, kinds=kind_list, since=since, until=until)
-        depth = k if mode != "hybrid" else min(MAX_K, max(4 * k, 40))
+        depth = k if mode != "hybrid" else candidate_depth(k)
         fts = _fts_query(text)
         by_vector = [] if mode == "text" else self._vector_hits(table, text, where, depth)
         by_text = [] if mode == "vector" or not fts else self._text_hits(table, fts, where, depth)
@@ -315,7 +313,7 @@ class SearchIndex:
             return by_vector
         if mode == "text":
             return by_text
-        return reciprocal_rank_fusion([by_vector, by_text], limit=k)
+        return weighted_fusion([(by_vector, VECTOR_WEIGHT), (by_text, TEXT_WEIGHT)], limit=k)
 
     def _vector_hits(
         self, table: Any, text: str, where: Expr | None, limit: int
@@ -335,6 +333,30 @@ class SearchIndex:
                 builder = builder.where(where, prefilter=True)
             rows = builder.select([*_HIT_COLUMNS, "_score"]).limit(limit).to_arrow().to_pylist()
         return _hits(rows, lambda row: float(row["_score"]))
+
+
+def checked_query(query: str, *, kinds: Iterable[str] | None, mode: str, k: int) -> str:
+    """The query clipped to ``MAX_QUERY_CHARS`` without NULs; bad arguments are InvalidArgument."""
+    if mode not in ("hybrid", "vector", "text"):
+        raise InvalidArgument(f"unknown search mode {mode!r}; use hybrid, vector or text")
+    if not 1 <= k <= MAX_K:
+        raise InvalidArgument(f"k must be between 1 and {MAX_K}, not {k}")
+    unknown = set(kinds or ()) - _KINDS
+    if unknown:
+        raise InvalidArgument(f"unknown kind(s) {sorted(unknown)}; use {sorted(_KINDS)}")
+    text = query[:MAX_QUERY_CHARS].replace("\x00", " ")
+    if not text.strip():
+        raise InvalidArgument("the search query is empty")
+    return text
+
+
+def candidate_depth(k: int) -> int:
+    """How many hits of each signal hybrid search fuses to return ``k``.
+
+    Fixed for small ``k`` so the normalisation, and so the order, of the
+    first hits does not change with ``k``.
+    """
+    return min(MAX_K, max(k, 50))
 
 
 def _filter(

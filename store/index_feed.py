@@ -29,6 +29,7 @@ __all__ = [
     "fact_docs",
     "log_position",
     "memory_docs",
+    "message_doc",
     "messages_after",
     "read_cursor",
     "read_meta",
@@ -97,21 +98,23 @@ def messages_after(
     if newest:
         rows.reverse()
     return [
-        (
-            row_gid,
-            IndexDoc(
-                uid=f"m:{session}:{seq}",
-                kind="message",
-                text=content,
-                scope=scope,
-                session=session,
-                ts=float(ts),
-                message_ids=[mid],
-                source=f"session {session} seq {seq}",
-            ),
-        )
+        (row_gid, message_doc(session, seq, mid, content, ts, scope))
         for row_gid, session, seq, mid, content, ts, scope in rows
     ]
+
+
+def message_doc(session: str, seq: int, mid: str, content: str, ts: float, scope: str) -> IndexDoc:
+    """A stored message as a ``message`` doc: the one shape both search signals return."""
+    return IndexDoc(
+        uid=f"m:{session}:{seq}",
+        kind="message",
+        text=content,
+        scope=scope,
+        session=session,
+        ts=float(ts),
+        message_ids=[mid],
+        source=f"session {session} seq {seq}",
+    )
 
 
 def entry_doc(entry: HistoryEntry) -> IndexDoc | None:

@@ -1,9 +1,15 @@
-"""Ranking without LanceDB: reciprocal rank fusion, and scoring of a small in-memory delta.
+"""Ranking shared by every search: the hit shapes and the fusion of the signals.
 
-The index is updated in batches, so the newest documents may not be in it
-yet when a search arrives. ``search_delta`` ranks those few documents in
-memory with the same filters and the same fusion as ``SearchIndex.search``,
-which is what lets a caller read its own writes before the index catches up.
+A search has up to three signals: the vector similarity of the LanceDB
+index, the BM25 of the message log's full-text index in SQLite
+(``message_text``) and the BM25 of LanceDB's full-text index over episodes
+and facts. Their raw scores are on unrelated scales (a cosine, two BM25s
+over different corpora), so ``weighted_fusion`` first maps each ranking's
+scores onto [0, 1] (min-max within that ranking) and then sums them with a
+weight per signal. Unlike reciprocal rank fusion this keeps how far apart
+two hits are, so a weak signal's arbitrary order does not count as much as
+a strong signal's clear winner, and a signal can weigh less than another
+(``TEXT_WEIGHT``, ``VECTOR_WEIGHT``, measured by ``bench/locomo.py``).
 
 Every ranking breaks ties by ``uid`` so identical searches give identical
 orders.
@@ -11,34 +17,29 @@ orders.
 
 from __future__ import annotations
 
-import math
 import re
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Literal
 
 import msgspec
-import numpy as np
-import numpy.typing as npt
 
 __all__ = [
-    "RRF_K",
+    "TEXT_WEIGHT",
+    "VECTOR_WEIGHT",
     "IndexDoc",
     "Kind",
     "SearchHit",
-    "doc_matches",
-    "rank_by_text",
-    "rank_by_vector",
-    "reciprocal_rank_fusion",
-    "search_delta",
+    "hit_from_doc",
     "text_terms",
+    "weighted_fusion",
 ]
 
 Kind = Literal["message", "episode", "fact"]
-RRF_K = 60
+#: Weights of the signals in hybrid search; the vector's is scaled by the share of the
+#: searched messages it covers (see the indexer). Chosen on LoCoMo's development set.
+TEXT_WEIGHT = 1.0
+VECTOR_WEIGHT = 0.7
 _TERM = re.compile(r"\w+")
-_BM25_K1 = 1.2
-_BM25_B = 0.75
 
 
 class IndexDoc(msgspec.Struct, frozen=True, kw_only=True):
@@ -72,7 +73,7 @@ class SearchHit(msgspec.Struct, frozen=True, kw_only=True):
     source: str
 
 
-def _hit_from_doc(doc: IndexDoc, score: float) -> SearchHit:
+def hit_from_doc(doc: IndexDoc, score: float) -> SearchHit:
     return SearchHit(
         uid=doc.uid,
         kind=doc.kind,
@@ -91,107 +92,28 @@ def text_terms(text: str) -> list[str]:
     return _TERM.findall(text.replace("\x00", " ").lower())
 
 
-def reciprocal_rank_fusion(
-    rankings: Sequence[Sequence[SearchHit]], *, limit: int, k: int = RRF_K
+def weighted_fusion(
+    signals: Sequence[tuple[Sequence[SearchHit], float]], *, limit: int
 ) -> list[SearchHit]:
-    """Fuse ranked lists: a hit scores ``sum(1 / (k + rank))`` over the lists it is in.
+    """Fuse ``(ranking, weight)`` pairs: the weighted sum of min-max normalised scores.
 
-    Ranks start at 1. Ties go to the smaller uid, so the result is
-    reproducible whatever order the inputs' equal scores came in.
+    In each ranking the best hit maps to 1 and the last to 0 (a single hit
+    to 1). Fused scores are divided by the sum of the weights, so they lie in
+    [0, 1]; they order hits within one search and mean nothing across
+    searches. A ranking with weight 0 adds nothing; ties go to the smaller uid.
     """
+    total = sum(w for _, w in signals if w > 0)
     scores: dict[str, float] = {}
     first: dict[str, SearchHit] = {}
-    for ranking in rankings:
-        for rank, hit in enumerate(ranking, start=1):
-            scores[hit.uid] = scores.get(hit.uid, 0.0) + 1.0 / (k + rank)
+    for ranking, weight in signals:
+        if weight <= 0 or not ranking:
+            continue
+        top = max(h.score for h in ranking)
+        low = min(h.score for h in ranking)
+        span = top - low
+        for hit in ranking:
+            share = (hit.score - low) / span if span > 0 else 1.0
+            scores[hit.uid] = scores.get(hit.uid, 0.0) + weight * share
             first.setdefault(hit.uid, hit)
     ordered = sorted(scores, key=lambda uid: (-scores[uid], uid))[:limit]
-    return [msgspec.structs.replace(first[uid], score=scores[uid]) for uid in ordered]
-
-
-def doc_matches(
-    doc: IndexDoc,
-    *,
-    scope: str | None = None,
-    session: str | None = None,
-    kinds: Iterable[str] | None = None,
-    since: float | None = None,
-    until: float | None = None,
-) -> bool:
-    """The in-memory twin of the index's prefilter (``since <= ts < until``)."""
-    return (
-        (scope is None or doc.scope == scope)
-        and (session is None or doc.session == session)
-        and (kinds is None or doc.kind in set(kinds))
-        and (since is None or doc.ts >= since)
-        and (until is None or doc.ts < until)
-    )
-
-
-def rank_by_vector(
-    query_vec: npt.NDArray[np.float32],
-    docs: Sequence[IndexDoc],
-    vectors: npt.NDArray[np.float32],
-    *,
-    limit: int,
-) -> list[SearchHit]:
-    """Exact cosine ranking of ``docs`` (rows of ``vectors`` are unit length)."""
-    if not docs:
-        return []
-    sims = vectors @ query_vec
-    order = sorted(range(len(docs)), key=lambda i: (-float(sims[i]), docs[i].uid))[:limit]
-    return [_hit_from_doc(docs[i], float(sims[i])) for i in order]
-
-
-def rank_by_text(query: str, docs: Sequence[IndexDoc], *, limit: int) -> list[SearchHit]:
-    """BM25 over ``docs`` alone (no stemming); docs sharing no term are left out."""
-    terms = set(text_terms(query))
-    if not terms or not docs:
-        return []
-    bags = [Counter(text_terms(d.text)) for d in docs]
-    avg_len = max(sum(sum(b.values()) for b in bags) / len(bags), 1.0)
-    df = {t: sum(1 for b in bags if t in b) for t in terms}
-    scored: list[tuple[float, int]] = []
-    for i, bag in enumerate(bags):
-        length = sum(bag.values())
-        score = 0.0
-        for term in terms:
-            tf = bag.get(term, 0)
-            if tf:
-                idf = math.log(1 + (len(docs) - df[term] + 0.5) / (df[term] + 0.5))
-                norm = tf + _BM25_K1 * (1 - _BM25_B + _BM25_B * length / avg_len)
-                score += idf * tf * (_BM25_K1 + 1) / norm
-        if score > 0:
-            scored.append((score, i))
-    scored.sort(key=lambda s: (-s[0], docs[s[1]].uid))
-    return [_hit_from_doc(docs[i], score) for score, i in scored[:limit]]
-
-
-def search_delta(
-    query: str,
-    query_vec: npt.NDArray[np.float32],
-    docs: Sequence[IndexDoc],
-    vectors: npt.NDArray[np.float32],
-    *,
-    scope: str | None = None,
-    session: str | None = None,
-    kinds: Iterable[str] | None = None,
-    since: float | None = None,
-    until: float | None = None,
-    k: int = 10,
-    mode: Literal["hybrid", "vector", "text"] = "hybrid",
-) -> list[SearchHit]:
-    """Search a few not-yet-indexed docs in memory, filtered exactly like the index."""
-    keep = [
-        i
-        for i, d in enumerate(docs)
-        if doc_matches(d, scope=scope, session=session, kinds=kinds, since=since, until=until)
-    ]
-    kept = [docs[i] for i in keep]
-    by_vector = [] if mode == "text" else rank_by_vector(query_vec, kept, vectors[keep], limit=k)
-    by_text = [] if mode == "vector" else rank_by_text(query, kept, limit=k)
-    if mode == "vector":
-        return by_vector
-    if mode == "text":
-        return by_text
-    return reciprocal_rank_fusion([by_vector, by_text], limit=k)
+    return [msgspec.structs.replace(first[uid], score=scores[uid] / total) for uid in ordered]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import apsw
 
 from .errors import StoreError
+from .message_text import MESSAGE_TEXT_DDL
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate"]
 
@@ -128,6 +129,7 @@ CREATE TABLE wm_stats (
 MIGRATIONS: list[tuple[str, ...]] = [
     (_SESSIONS, _MESSAGES, _META, _JOBS),
     _WORKING_MEMORY,
+    MESSAGE_TEXT_DDL,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -60,8 +60,8 @@ def _caught_up(client: Client) -> bool:
     return bool(index["ready"] and index["settled"])
 
 
-def _answers(client: Client, fresh: bool = False) -> list[list[tuple[str, list[str]]]]:
-    return [[(h.kind, h.message_ids) for h in client.search(q, k=5, fresh=fresh)] for q in QUERIES]
+def _answers(client: Client) -> list[list[tuple[str, list[str]]]]:
+    return [[(h.kind, h.message_ids) for h in client.search(q, k=5)] for q in QUERIES]
 
 
 def test_message_found_right_after_its_append_is_acked(daemon: DaemonProcess) -> None:
@@ -72,24 +72,51 @@ def test_message_found_right_after_its_append_is_acked(daemon: DaemonProcess) ->
         assert hits and hits[0].message_ids == [ack.id]
         assert hits[0].kind == "message" and hits[0].session == "s:new"
         assert hits[0].scope == "session/s:new"
-        for mode in ("vector", "text"):
-            assert client.search("zebra orchid", k=3, mode=mode)[0].message_ids == ["pw"]
+        assert client.search("zebra orchid", k=3, mode="text")[0].message_ids == ["pw"]
         poll(lambda: _caught_up(client))
-        assert client.search("wifi password", k=3, fresh=False)[0].message_ids == ["pw"]
+        settled = client.search("wifi password", k=3)
+        assert settled[0].message_ids == ["pw"] and settled.unembedded == 0
+        assert client.search("zebra orchid", k=3, mode="vector")[0].message_ids == ["pw"]
+
+
+def test_words_find_every_acked_message_while_the_vector_index_lags(
+    daemon: DaemonProcess,
+) -> None:
+    """Thousands of messages behind, the newest ack is found and the gap is reported."""
+    backlog = 3000
+    with daemon.client() as client:
+        for start in range(0, backlog, 250):
+            client.append_many(
+                "bulk",
+                [
+                    {"role": "user", "content": f"filler note {i} about the weather", "id": f"b{i}"}
+                    for i in range(start, start + 250)
+                ],
+            )
+        ack = client.append("bulk", "user", "The locker code is quokka-7731", id="code")
+        behind = client.status()["index"]["messages_behind"]
+        assert behind >= 1000, behind
+        for mode in ("hybrid", "text"):
+            found = client.search("locker code quokka", session="bulk", k=3, mode=mode)
+            assert found[0].message_ids == [ack.id], mode
+            assert found.unembedded >= 1000
+        assert client.search("weather", session="nobody").unembedded == 0
+        scores = [h.score for h in client.search("filler weather note", session="bulk", k=10)]
+        assert all(0.0 <= x <= 1.0 for x in scores) and scores == sorted(scores, reverse=True)
 
 
 def test_scope_session_and_kind_filters_hold(daemon: DaemonProcess) -> None:
     with daemon.client() as client:
         _load(client)
-        for fresh in (True, False):
-            if not fresh:
+        for settled in (False, True):
+            if settled:
                 poll(lambda: _caught_up(client))
-            hits = client.search("hotel Lisbon", session="s:cooking", k=20, fresh=fresh)
+            hits = client.search("hotel Lisbon sourdough", session="s:cooking", k=20)
             assert hits and {h.session for h in hits} == {"s:cooking"}
-            hits = client.search("anything at all", scope="shared", k=20, fresh=fresh)
+            hits = client.search("anything at all deploy", scope="shared", k=20)
             assert hits and {h.scope for h in hits} == {"shared"}
-            assert client.search("Lisbon", scope="nobody", fresh=fresh) == []
-            assert client.search("Lisbon", kinds=["fact"], fresh=fresh) == []
+            assert list(client.search("Lisbon", scope="nobody")) == []
+            assert list(client.search("Lisbon", kinds=["fact"])) == []
 
 
 def test_hostile_queries_get_a_typed_error_or_a_sane_answer(daemon: DaemonProcess) -> None:
@@ -115,7 +142,7 @@ def test_hostile_queries_get_a_typed_error_or_a_sane_answer(daemon: DaemonProces
         ):
             for mode in ("hybrid", "vector", "text"):
                 hits = client.search(query, mode=mode, k=5)
-                assert isinstance(hits, list) and len(hits) <= 5
+                assert isinstance(hits.hits, list) and len(hits) <= 5
         assert client.search('Lisbon" OR "x', mode="text", k=5)
         assert client.hello()  # still up
 
@@ -127,7 +154,7 @@ def test_forget_removes_hits(daemon: DaemonProcess) -> None:
         client.forget("s:cooking")
         assert all(h.session != "s:cooking" for h in client.search("sourdough starter", k=10))
         poll(lambda: _caught_up(client))
-        assert all(h.session != "s:cooking" for h in client.search("sourdough", k=10, fresh=False))
+        assert all(h.session != "s:cooking" for h in client.search("sourdough", k=10))
 
 
 def test_reindex_and_a_deleted_index_give_the_same_answers(daemon: DaemonProcess) -> None:
@@ -153,7 +180,7 @@ def test_searches_while_reindex_swaps_the_index_never_fail(daemon: DaemonProcess
         with daemon.client() as client:
             while not stop.is_set():
                 try:
-                    client.search("hotel budget", k=5, fresh=False)
+                    client.search("hotel budget", k=5)
                     searches[0] += 1
                 except Exception as exc:  # any failure is the finding
                     errors.append(exc)
@@ -196,8 +223,7 @@ def _rebuilt_from_nothing(daemon: DaemonProcess, answers: Callable[[Client], T])
 
 def _text_scores(client: Client) -> list[list[tuple[str, float]]]:
     return [
-        [(h.uid, round(h.score, 6)) for h in client.search(q, k=20, fresh=False, mode="text")]
-        for q in QUERIES
+        [(h.uid, round(h.score, 6)) for h in client.search(q, k=20, mode="text")] for q in QUERIES
     ]
 
 
@@ -262,7 +288,7 @@ def test_import_then_search_and_cli(daemon: DaemonProcess, tmp_path: Path) -> No
     assert "imported 41 messages" in out.stdout
     found = _reverie(daemon, "search", "giraffe height", "--json", "-k", "3")
     assert found.returncode == 0, found.stderr
-    hits = json.loads(found.stdout)
+    hits = json.loads(found.stdout)["hits"]
     assert hits[0]["message_ids"] == ["g"] and hits[0]["session"] == "imp:x"
     text = _reverie(daemon, "search", "giraffe", "--session", "imp:x", "--kind", "message")
     assert "Kofi" in text.stdout
@@ -305,4 +331,4 @@ def test_consolidation_indexes_episodes_and_facts(
             facts = poll(lambda: client.search("Lisbon", kinds=["fact"], k=5))
             assert {h.scope for h in facts} == {"session/s:trip"}
         client.forget("s:trip")
-        assert client.search("Lisbon hotel", kinds=["episode", "fact"], k=5) == []
+        assert client.search("Lisbon hotel", kinds=["episode", "fact"], k=5).hits == []

@@ -72,7 +72,7 @@ def test_data_dir_going_read_only_degrades_and_heals(
         # Reads are served.
         assert [m.id for m in client.context("before").messages] == before
         assert [m.id for m in client.history("s")] == during
-        assert client.search("Question", k=3, session="before", fresh=True)
+        assert client.search("Question", k=3, session="before")
 
         mounts.unmount(daemon.data_dir)
         # Writable again: the consolidation is retried by itself, the index catches up.

@@ -18,10 +18,7 @@ from reverie.store import (
     SearchHit,
     SearchIndex,
     StoreError,
-    doc_matches,
-    rank_by_vector,
-    reciprocal_rank_fusion,
-    search_delta,
+    weighted_fusion,
 )
 
 NASTY = "o'brien\"; DROP TABLE docs; --"
@@ -319,41 +316,23 @@ def test_lancedb_and_os_failures_become_store_error(
         SearchIndex(blocker, embedder).open()
 
 
-def test_search_delta_filters_and_fuses_like_the_index(embedder: LocalEmbedder) -> None:
-    docs = [_doc(uid, text) for uid, text in CORPUS.items()] + [
-        _doc("far", "ticket 7Q93KX elsewhere", scope="b")
-    ]
-    vectors = embedder.embed([d.text for d in docs])
-    query = "ticket 7Q93KX"
-    (qvec,) = embedder.embed([query])
-    hits = search_delta(query, qvec, docs, vectors, scope="a", k=3)
-    assert "rare" in _uids(hits)
-    assert {h.scope for h in search_delta(query, qvec, docs, vectors, scope="a", k=50)} == {"a"}
-    assert _uids(search_delta(query, qvec, docs, vectors, scope="b", mode="text")) == ["far"]
-    assert _uids(search_delta(query, qvec, docs, vectors, scope="a", mode="text", k=1)) == ["rare"]
-    assert "rare" not in _uids(
-        search_delta(query, qvec, docs, vectors, scope="a", mode="vector", k=3)
-    )
+def _hit(uid: str, score: float) -> SearchHit:
+    return SearchHit(
+        uid=uid, kind="fact", text=uid, score=score, scope="s", session="", ts=0.0,
+        message_ids=[], source="",
+    )  # fmt: skip
 
 
-def test_rrf_scores_by_rank_and_breaks_ties_by_uid() -> None:
-    a, b, c = (IndexDoc(uid=u, kind="fact", text=u, scope="s") for u in ("a", "b", "c"))
-    unit = np.eye(3, dtype=np.float32)
-    by_vec = rank_by_vector(unit[0], [c, b, a], unit[[2, 1, 0]], limit=3)
-    assert _uids(by_vec) == ["a", "b", "c"]
-    fused = reciprocal_rank_fusion([by_vec, list(reversed(by_vec))], limit=3)
-    assert _uids(fused) == ["a", "c", "b"]
-    assert fused[0].score == pytest.approx(1 / 61 + 1 / 63)
-
-
-def test_doc_matches_applies_every_filter() -> None:
-    doc = _doc("m", "text", scope=NASTY, session="s9", ts=10.0, kind="episode")
-    assert doc_matches(doc, scope=NASTY, session="s9", kinds=["episode"], since=10.0, until=10.5)
-    assert not doc_matches(doc, scope="a")
-    assert not doc_matches(doc, session="s1")
-    assert not doc_matches(doc, kinds=["message", "fact"])
-    assert not doc_matches(doc, since=10.5)
-    assert not doc_matches(doc, until=10.0)
+def test_fusion_weighs_normalised_scores_and_breaks_ties_by_uid() -> None:
+    by_meaning = [_hit("a", 0.9), _hit("b", 0.6), _hit("c", 0.1)]
+    by_words = [_hit("c", 30.0), _hit("b", 20.0), _hit("d", 10.0)]
+    fused = weighted_fusion([(by_meaning, 1.0), (by_words, 1.0)], limit=4)
+    assert _uids(fused) == ["b", "a", "c", "d"]  # a and c tie at 1 + 0: the smaller uid first
+    assert [h.score for h in fused] == pytest.approx([0.5625, 0.5, 0.5, 0.0])
+    heavy_words = weighted_fusion([(by_meaning, 0.2), (by_words, 1.0)], limit=4)
+    assert _uids(heavy_words)[0] == "c"
+    assert weighted_fusion([(by_meaning, 0.0), (by_words, 1.0)], limit=1)[0].score == 1.0
+    assert weighted_fusion([([], 1.0)], limit=3) == []
 
 
 def test_open_recreates_missing_indexes(index: SearchIndex, embedder: LocalEmbedder) -> None:

@@ -146,7 +146,7 @@ class Worker:
     def _search(self, client: Client, stop: threading.Event) -> None:
         query = self.rng.choice(QUERIES)
         try:
-            hits = client.search(query, k=5, fresh=self.rng.random() < 0.7)
+            hits = client.search(query, k=5, mode=self.rng.choice(("hybrid", "text", "vector")))
         except LOST:
             return
         if len(hits) > 5:

@@ -1,0 +1,328 @@
+"""Evidence recall on real long conversations (LoCoMo), through a real daemon and the client.
+
+The measure is the one in ``../shared/evaldata/README.md``: every conversation
+is appended as one session (one message per dialog turn, text
+``"[<session date>] <speaker>: <text>"``, client id = the turn's ``dia_id``);
+every question of categories 1-4 searches its session; recall@k is the share
+of the question's evidence turns among the first k distinct message ids of
+the hits, averaged over questions, per category and overall.
+
+The same run computes the floor: one BM25 per conversation over the same
+turn texts (k1 1.2, b 0.75, ``[a-z0-9]+`` tokens, a short stop list), in
+this process. Searches run twice: right after the import (nothing waited
+for) and once the index reports ``settled``, with the time that took.
+
+The data is not part of the repository (CC BY-NC 4.0): the module reads
+``$REVERIE_LOCOMO`` or ``../shared/evaldata/locomo-dev.json`` beside the
+checkout, and skips with a message where neither exists.
+
+Run: ``python -m bench locomo``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import tempfile
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from bench._machine import say
+from bench.report import Section
+from tests.daemon_process import DaemonProcess
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = REPO.parent / "shared" / "evaldata" / "locomo-dev.json"
+CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
+KS = (5, 10, 20)
+_EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
+_TOKEN = re.compile(r"[a-z0-9]+")
+_BATCH = 64
+_SETTLE_DEADLINE = 3600.0
+# The floor's stop list: English function words, as in the data set's README.
+STOP_WORDS = frozenset(
+    """a an and are as at be been but by did do does for from had has have he her him his how
+    i if in into is it its me my of on or our she so that the their them they this to was we
+    were what when where which who why will with would you your""".split()  # noqa: SIM905
+)
+
+
+@dataclass(slots=True)
+class Turn:
+    dia_id: str
+    text: str
+    speaker: str
+    ts: float
+
+
+@dataclass(slots=True)
+class Question:
+    session: str
+    text: str
+    category: int
+    evidence: set[str]
+
+
+@dataclass(slots=True)
+class Conversation:
+    session: str
+    turns: list[Turn] = field(default_factory=list)
+    questions: list[Question] = field(default_factory=list)
+
+
+def _date(text: str) -> float:
+    """'1:56 pm on 8 May, 2023' as epoch seconds (UTC)."""
+    return datetime.strptime(text.strip(), "%I:%M %p on %d %B, %Y").timestamp()
+
+
+def load(path: Path) -> list[Conversation]:
+    """The data set's conversations with normalised evidence ids (README's rules)."""
+    conversations = []
+    for sample in json.loads(path.read_text()):
+        conv = Conversation(session=f"locomo:{sample['sample_id']}")
+        body = sample["conversation"]
+        n = 1
+        while f"session_{n}" in body:
+            when = body[f"session_{n}_date_time"]
+            start = _date(when)
+            for i, turn in enumerate(body[f"session_{n}"]):
+                text = f"[{when}] {turn['speaker']}: {turn['text']}"
+                conv.turns.append(Turn(turn["dia_id"], text, turn["speaker"], start + i))
+            n += 1
+        known = {t.dia_id for t in conv.turns}
+        for qa in sample["qa"]:
+            if qa["category"] not in CATEGORIES:
+                continue
+            ids = {f"D{a}:{b}" for e in qa.get("evidence", []) for a, b in _EVIDENCE.findall(e)}
+            ids &= known
+            if ids:
+                conv.questions.append(Question(conv.session, qa["question"], qa["category"], ids))
+        conversations.append(conv)
+    return conversations
+
+
+def terms(text: str) -> list[str]:
+    return [t for t in _TOKEN.findall(text.lower()) if t not in STOP_WORDS]
+
+
+class Bm25:
+    """The floor: Okapi BM25 over one conversation's turns (k1 1.2, b 0.75)."""
+
+    def __init__(self, turns: list[Turn], k1: float = 1.2, b: float = 0.75) -> None:
+        self.ids = [t.dia_id for t in turns]
+        self.bags = [Counter(terms(t.text)) for t in turns]
+        self.lengths = [sum(bag.values()) for bag in self.bags]
+        self.avg = sum(self.lengths) / max(len(self.lengths), 1)
+        df: Counter[str] = Counter()
+        for bag in self.bags:
+            df.update(bag.keys())
+        n = len(self.bags)
+        self.idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
+        self.k1, self.b = k1, b
+
+    def rank(self, query: str, k: int) -> list[str]:
+        words = set(terms(query))
+        scored = []
+        for i, bag in enumerate(self.bags):
+            norm = self.k1 * (1 - self.b + self.b * self.lengths[i] / self.avg)
+            score = sum(
+                self.idf[w] * bag[w] * (self.k1 + 1) / (bag[w] + norm) for w in words if w in bag
+            )
+            if score > 0:
+                scored.append((-score, i))
+        scored.sort()
+        return [self.ids[i] for _, i in scored[:k]]
+
+
+def recall(found: list[str], evidence: set[str], k: int) -> float:
+    return len(set(found[:k]) & evidence) / len(evidence)
+
+
+def distinct_ids(hits: Iterable[object]) -> list[str]:
+    """The hits' message ids in rank order, each once."""
+    seen: dict[str, None] = {}
+    for hit in hits:
+        for mid in getattr(hit, "message_ids", []):
+            seen.setdefault(mid, None)
+    return list(seen)
+
+
+@dataclass(slots=True)
+class Scores:
+    """Recall@k summed per category; ``table_row`` averages."""
+
+    sums: dict[tuple[int, int], float] = field(default_factory=dict)
+    counts: Counter[int] = field(default_factory=Counter)
+
+    def add(self, category: int, found: list[str], evidence: set[str]) -> None:
+        self.counts[category] += 1
+        for k in KS:
+            key = (category, k)
+            self.sums[key] = self.sums.get(key, 0.0) + recall(found, evidence, k)
+
+    def at(self, k: int, category: int | None = None) -> float:
+        cats = list(CATEGORIES) if category is None else [category]
+        n = sum(self.counts[c] for c in cats)
+        return sum(self.sums.get((c, k), 0.0) for c in cats) / n if n else 0.0
+
+
+def score_all(conversations: list[Conversation], rank: Callable[[Question], list[str]]) -> Scores:
+    scores = Scores()
+    for conv in conversations:
+        for q in conv.questions:
+            scores.add(q.category, rank(q), q.evidence)
+    return scores
+
+
+def ingest(daemon: DaemonProcess, conversations: list[Conversation]) -> float:
+    """Append every turn through the public client; returns messages per second."""
+    start, total = time.perf_counter(), 0
+    with daemon.client() as client:
+        for conv in conversations:
+            speakers: dict[str, str] = {}
+            for i in range(0, len(conv.turns), _BATCH):
+                batch = conv.turns[i : i + _BATCH]
+                messages = [
+                    {
+                        "role": speakers.setdefault(
+                            t.speaker, "user" if not speakers else "assistant"
+                        ),
+                        "content": t.text,
+                        "id": t.dia_id,
+                        "ts": t.ts,
+                    }
+                    for t in batch
+                ]
+                client.append_many(conv.session, messages)
+                total += len(batch)
+    return total / (time.perf_counter() - start)
+
+
+def wait_settled(daemon: DaemonProcess) -> float:
+    """Seconds until ``status`` says the index is caught up and settled."""
+    start = time.perf_counter()
+    with daemon.client() as client:
+        while time.perf_counter() - start < _SETTLE_DEADLINE:
+            index = client.status()["index"]
+            if index.get("settled") and not index.get("messages_behind"):
+                return time.perf_counter() - start
+            time.sleep(0.1)
+    raise RuntimeError(f"the index did not settle within {_SETTLE_DEADLINE:.0f} s")
+
+
+def daemon_ranker(daemon: DaemonProcess, mode: str | None) -> Callable[[Question], list[str]]:
+    client = daemon.client()
+
+    def rank(q: Question) -> list[str]:
+        kwargs = {} if mode is None else {"mode": mode}
+        return distinct_ids(client.search(q.text, session=q.session, k=max(KS), **kwargs))
+
+    return rank
+
+
+def _row(table_rows: list[list[str]], label: str, scores: Scores) -> None:
+    cells = [label]
+    cells += [f"{scores.at(10, c):.3f}" for c in CATEGORIES]
+    cells += [f"{scores.at(k):.3f}" for k in KS]
+    table_rows.append(cells)
+
+
+def _data_path() -> Path | None:
+    path = Path(os.environ.get("REVERIE_LOCOMO", DEFAULT_DATA))
+    return path if path.is_file() else None
+
+
+def main() -> Section:
+    section = Section("Recall on real conversations (LoCoMo development set)")
+    path = _data_path()
+    if path is None:
+        message = (
+            f"skipped: no LoCoMo data at {DEFAULT_DATA} (set REVERIE_LOCOMO to the file); "
+            "the data set is not part of the repository"
+        )
+        say(message)
+        section.intro = message
+        return section
+    conversations = load(path)
+    questions = sum(len(c.questions) for c in conversations)
+    turns = sum(len(c.turns) for c in conversations)
+    say(f"{len(conversations)} conversations, {turns:,} turns, {questions} questions ({path})")
+    floors = {c.session: Bm25(c.turns) for c in conversations}
+    floor = score_all(conversations, lambda q: floors[q.session].rank(q.text, max(KS)))
+    rows: list[list[str]] = []
+    with tempfile.TemporaryDirectory(prefix="reverie-locomo-") as tmp:
+        daemon = DaemonProcess(Path(tmp), config='[daemon]\nlog_level = "warning"\n')
+        daemon.env = {k: v for k, v in os.environ.items() if not k.startswith("REVERIE_")}
+        daemon.start()
+        try:
+            rate = ingest(daemon, conversations)
+            say(f"imported at {rate:,.0f} messages/s through the client")
+            fresh = score_all(conversations, daemon_ranker(daemon, None))
+            _row(rows, "default search, right after the import", fresh)
+            say(f"  right after the import: R@10 {fresh.at(10):.3f}")
+            settle = wait_settled(daemon)
+            say(f"  index settled {settle:.1f} s after the import")
+            results = {}
+            for mode in (None, "hybrid", "text", "vector"):
+                results[mode] = score_all(conversations, daemon_ranker(daemon, mode))
+                label = "default search" if mode is None else f'mode="{mode}"'
+                _row(rows, f"{label}, index settled", results[mode])
+                say(f"  {label}: R@10 {results[mode].at(10):.3f}")
+        finally:
+            daemon.stop()
+    _row(rows, "BM25 over the raw turns (floor, same run)", floor)
+    table = section.table(
+        "evidence recall", *[f"{name} @10" for name in CATEGORIES.values()], "@5", "@10", "@20"
+    )
+    for cells in rows:
+        table.row(*cells)
+    section.intro = (
+        f"{len(conversations)} conversations, {turns:,} turns, {questions} questions of"
+        " categories 1-4, each conversation appended as one session through the client"
+        f" ({rate:,.0f} messages/s), then searched with the question and `session=`."
+        f" The index settled {settle:.1f} s after the import. Columns: recall@10 per"
+        " category, then overall recall@5/10/20."
+    )
+    _targets(section, results, fresh, floor)
+    return section
+
+
+def _targets(
+    section: Section, results: dict[str | None, Scores], fresh: Scores, floor: Scores
+) -> None:
+    default = results[None]
+    gaps = [
+        f"{name} {default.at(10, c):.3f} < {floor.at(10, c) + 0.10:.3f}"
+        for c, name in CATEGORIES.items()
+        if default.at(10, c) < floor.at(10, c) + 0.10
+    ]
+    section.target(
+        "locomo.recall",
+        f"R@10 {default.at(10):.3f}; floor {floor.at(10):.3f}",
+        default.at(10) >= 0.80 and not gaps,
+        "; ".join(
+            gaps + ([f"overall {default.at(10):.3f} < 0.80"] if default.at(10) < 0.80 else [])
+        ),
+    )
+    worse = [
+        f"@{k} {results['hybrid'].at(k):.3f} < {best:.3f}"
+        for k in KS
+        if results["hybrid"].at(k) < (best := max(results["text"].at(k), results["vector"].at(k)))
+    ]
+    section.target(
+        "locomo.hybrid",
+        ", ".join(f"@{k} {results['hybrid'].at(k):.3f}" for k in KS),
+        not worse,
+        "; ".join(worse),
+    )
+    section.target(
+        "locomo.fresh",
+        f"{fresh.at(10):.3f} vs text {results['text'].at(10):.3f}",
+        fresh.at(10) >= results["text"].at(10),
+    )

@@ -1,0 +1,153 @@
+"""The message log's full-text index, kept by SQLite in the append's own transaction.
+
+``message_text`` is an FTS5 table over ``messages``: triggers add a message's
+words when its row is inserted and remove them when it is deleted, so a
+message is searchable by its words from the moment its append is
+acknowledged (the same commit), and a forgotten message leaves nothing here.
+It is contentless (the text stays in ``messages`` alone) and uses the
+``porter`` tokenizer: "moved" finds "moving", accents fold.
+
+Each message is indexed with two columns: ``body`` (its content and name)
+and ``context`` (the two messages before it in its session). A reply such as
+"Yes, last Friday!" means little alone; with the question it answers it is
+found by the question's words. ``context`` counts half as much as ``body``
+(``CONTEXT_WEIGHT``).
+
+Queries are plain words: a query is cut into ``\\w+`` terms, English
+function words are dropped (unless nothing else is left), and the rest are
+OR-ed as quoted strings, so no FTS5 operator, quote or column filter in a
+query reaches the parser. Ranking is FTS5's BM25 (k1 1.2, b 0.75); scores are
+returned positive, higher is better.
+"""
+
+from __future__ import annotations
+
+import apsw
+
+from .index_feed import message_doc
+from .ranking import SearchHit, hit_from_doc, text_terms
+
+__all__ = [
+    "CONTEXT_WEIGHT",
+    "MESSAGE_TEXT_DDL",
+    "STOP_WORDS",
+    "count_messages",
+    "fts_match",
+    "search_message_text",
+]
+
+CONTEXT_WEIGHT = 0.5
+#: Messages before a message that are indexed as its context.
+CONTEXT_MESSAGES = 2
+MAX_MATCH_TERMS = 64
+
+STOP_WORDS = frozenset(
+    (
+        "a", "about", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can",
+        "could", "did", "do", "does", "for", "from", "had", "has", "have", "he", "her", "him",
+        "his", "how", "i", "if", "in", "into", "is", "it", "its", "me", "my", "of", "on", "or",
+        "our", "she", "so", "some", "that", "the", "their", "them", "they", "this", "to", "was",
+        "we", "were", "what", "when", "where", "which", "who", "whom", "why", "will", "with",
+        "would", "you", "your",
+    )
+)  # fmt: skip
+
+_CONTEXT_OF_NEW = (
+    "(SELECT group_concat(content, ' ') FROM (SELECT content FROM messages"
+    f" WHERE session = new.session AND seq < new.seq ORDER BY seq DESC LIMIT {CONTEXT_MESSAGES}))"
+)
+
+#: The migration that creates the index, its triggers, and fills it from the log.
+MESSAGE_TEXT_DDL: tuple[str, ...] = (
+    "CREATE VIRTUAL TABLE message_text USING fts5(body, context, content='',"
+    " contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')",
+    "CREATE TRIGGER message_text_add AFTER INSERT ON messages BEGIN"
+    " INSERT INTO message_text (rowid, body, context)"
+    f" VALUES (new.gid, new.content || coalesce(' ' || new.name, ''), {_CONTEXT_OF_NEW}); END",
+    "CREATE TRIGGER message_text_drop AFTER DELETE ON messages BEGIN"
+    " DELETE FROM message_text WHERE rowid = old.gid; END",
+    "INSERT INTO message_text (rowid, body, context)"
+    " SELECT m.gid, m.content || coalesce(' ' || m.name, ''),"
+    " (SELECT group_concat(content, ' ') FROM (SELECT p.content FROM messages p"
+    f" WHERE p.session = m.session AND p.seq < m.seq ORDER BY p.seq DESC LIMIT {CONTEXT_MESSAGES}))"
+    " FROM messages m",
+)
+
+
+def fts_match(query: str) -> str:
+    """The query as an FTS5 expression of quoted, OR-ed words; "" when it has none."""
+    words = list(dict.fromkeys(text_terms(query)))
+    kept = [w for w in words if w not in STOP_WORDS] or words
+    return " OR ".join(f'"{w}"' for w in kept[:MAX_MATCH_TERMS])
+
+
+def search_message_text(
+    conn: apsw.Connection,
+    query: str,
+    *,
+    scope: str | None = None,
+    session: str | None = None,
+    since: float | None = None,
+    until: float | None = None,
+    limit: int = 10,
+) -> list[SearchHit]:
+    """The ``limit`` messages whose words best match ``query`` (BM25), best first.
+
+    Filters are bound parameters; ties go to the older message.
+    """
+    match = fts_match(query)
+    if not match:
+        return []
+    where, params = _filters(scope=scope, session=session, since=since, until=until)
+    rows = conn.execute(
+        "SELECT m.session, m.seq, m.id, m.content, m.ts, s.scope,"
+        f" -bm25(message_text, 1.0, {CONTEXT_WEIGHT}) AS score"
+        " FROM message_text JOIN messages m ON m.gid = message_text.rowid"
+        " JOIN sessions s ON s.name = m.session"
+        f" WHERE message_text MATCH ?{where} ORDER BY score DESC, m.gid LIMIT ?",
+        (match, *params, limit),
+    ).fetchall()
+    return [
+        hit_from_doc(message_doc(session_name, seq, mid, content, ts, scope_name), float(score))
+        for session_name, seq, mid, content, ts, scope_name, score in rows
+    ]
+
+
+def count_messages(
+    conn: apsw.Connection,
+    *,
+    after_gid: int = 0,
+    scope: str | None = None,
+    session: str | None = None,
+    since: float | None = None,
+    until: float | None = None,
+) -> int:
+    """Messages with text past ``after_gid`` in the log that match the filters.
+
+    With the vector index's cursor as ``after_gid``: what a search's vector
+    signal does not cover yet.
+    """
+    where, params = _filters(scope=scope, session=session, since=since, until=until)
+    row = conn.execute(
+        "SELECT count(*) FROM messages m JOIN sessions s ON s.name = m.session"
+        f" WHERE m.gid > ? AND m.content != ''{where}",
+        (after_gid, *params),
+    ).fetchone()
+    return int(row[0])
+
+
+def _filters(
+    *, scope: str | None, session: str | None, since: float | None, until: float | None
+) -> tuple[str, list[object]]:
+    """`` AND ...`` clauses over ``messages m`` and ``sessions s``, values bound."""
+    clauses, params = [], []
+    for clause, value in (
+        ("m.session = ?", session),
+        ("s.scope = ?", scope),
+        ("m.ts >= ?", since),
+        ("m.ts < ?", until),
+    ):
+        if value is not None:
+            clauses.append(f" AND {clause}")
+            params.append(value)
+    return "".join(clauses), params

@@ -1,0 +1,90 @@
+"""The message log's full-text index in SQLite: kept by the append's commit, gone with a delete."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import apsw
+import pytest
+
+from reverie.store import (
+    NewMessage,
+    SessionRecord,
+    append_requests,
+    count_messages,
+    delete_session,
+    load_session,
+    search_message_text,
+)
+from reverie.store.message_text import fts_match
+from reverie.store.schema import migrate
+
+
+@pytest.fixture
+def conn(tmp_path: Path) -> apsw.Connection:
+    connection = apsw.Connection(str(tmp_path / "t.sqlite3"))
+    migrate(connection)
+    return connection
+
+
+def _append(conn: apsw.Connection, session: str, *texts: str, scope: str | None = None) -> None:
+    record = load_session(conn, session) or SessionRecord(
+        name=session, scope=scope or f"session/{session}", created=0.0
+    )
+    first = record.last_seq
+    messages = [
+        NewMessage(id=f"{session}-{first + i}", role="user", content=t, ts=float(i), tokens=1)
+        for i, t in enumerate(texts)
+    ]
+    with conn:
+        append_requests(conn, record, [messages])
+
+
+def _ids(hits: list) -> list[str]:
+    return [h.message_ids[0] for h in hits]
+
+
+def test_appended_message_is_found_by_stemmed_words(conn: apsw.Connection) -> None:
+    _append(conn, "a", "We moved to Lisbon last spring.", "The weather was lovely.")
+    hits = search_message_text(conn, "when did they move to lisbon", session="a")
+    assert [h.text for h in hits] == ["We moved to Lisbon last spring.", "The weather was lovely."]
+    assert hits[0].score > hits[1].score  # the second has the words only as its context
+    assert hits[0].uid == "m:a:1" and hits[0].scope == "session/a" and hits[0].score > 0
+
+
+def test_a_reply_is_found_by_the_words_of_the_message_it_answers(conn: apsw.Connection) -> None:
+    _append(conn, "a", "Did you adopt the greyhound?", "Yes, last Friday!", "Unrelated chatter.")
+    texts = [h.text for h in search_message_text(conn, "greyhound adopted", session="a")]
+    assert texts[0] == "Did you adopt the greyhound?" and "Yes, last Friday!" in texts
+    assert "Unrelated chatter." in [
+        h.text for h in search_message_text(conn, "greyhound", session="a", limit=5)
+    ]  # the next two messages carry it as context
+
+
+def test_filters_hold_and_deleted_messages_leave_the_index(conn: apsw.Connection) -> None:
+    _append(conn, "a", "quokka sighting on the island")
+    _append(conn, "b", "quokka photo album", scope="shared")
+    assert {h.session for h in search_message_text(conn, "quokka", scope="shared")} == {"b"}
+    assert _ids(search_message_text(conn, "quokka", session="a", until=0.5)) != []
+    assert search_message_text(conn, "quokka", session="a", since=0.5) == []
+    assert count_messages(conn) == 2 and count_messages(conn, after_gid=1) == 1
+    with conn:
+        delete_session(conn, "a")
+    assert {h.session for h in search_message_text(conn, "quokka")} == {"b"}
+    assert count_messages(conn, session="a") == 0
+
+
+@pytest.mark.parametrize(
+    "query",
+    ['Lisbon" OR 1=1; --', "NEAR(a b)", "body:secret", "*", "^x", "'); DROP TABLE messages; --"],
+)
+def test_fts_operators_in_a_query_are_plain_words(conn: apsw.Connection, query: str) -> None:
+    _append(conn, "a", "Lisbon body secret drop table messages")
+    search_message_text(conn, query)  # never an FTS5 syntax error
+    assert all(part.startswith('"') for part in fts_match(query).split(" OR ") if part)
+
+
+def test_stop_words_are_dropped_unless_nothing_else_is_left() -> None:
+    assert fts_match("what is the capital of France") == '"capital" OR "france"'
+    assert fts_match("who is he") == '"who" OR "is" OR "he"'
+    assert fts_match("?!") == ""
