@@ -22,7 +22,6 @@ Run: ``python -m bench locomo``.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import tempfile
@@ -33,6 +32,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from bench._bm25 import Bm25
 from bench._machine import say
 from bench.report import Section
 from tests.daemon_process import DaemonProcess
@@ -42,15 +42,8 @@ DEFAULT_DATA = REPO.parent / "shared" / "evaldata" / "locomo-dev.json"
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 KS = (5, 10, 20)
 _EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
-_TOKEN = re.compile(r"[a-z0-9]+")
 _BATCH = 64
 _SETTLE_DEADLINE = 3600.0
-# The floor's stop list: English function words, as in the data set's README.
-STOP_WORDS = frozenset(
-    """a an and are as at be been but by did do does for from had has have he her him his how
-    i if in into is it its me my of on or our she so that the their them they this to was we
-    were what when where which who why will with would you your""".split()  # noqa: SIM905
-)
 
 
 @dataclass(slots=True)
@@ -105,39 +98,6 @@ def load(path: Path) -> list[Conversation]:
                 conv.questions.append(Question(conv.session, qa["question"], qa["category"], ids))
         conversations.append(conv)
     return conversations
-
-
-def terms(text: str) -> list[str]:
-    return [t for t in _TOKEN.findall(text.lower()) if t not in STOP_WORDS]
-
-
-class Bm25:
-    """The floor: Okapi BM25 over one conversation's turns (k1 1.2, b 0.75)."""
-
-    def __init__(self, turns: list[Turn], k1: float = 1.2, b: float = 0.75) -> None:
-        self.ids = [t.dia_id for t in turns]
-        self.bags = [Counter(terms(t.text)) for t in turns]
-        self.lengths = [sum(bag.values()) for bag in self.bags]
-        self.avg = sum(self.lengths) / max(len(self.lengths), 1)
-        df: Counter[str] = Counter()
-        for bag in self.bags:
-            df.update(bag.keys())
-        n = len(self.bags)
-        self.idf = {t: math.log(1 + (n - d + 0.5) / (d + 0.5)) for t, d in df.items()}
-        self.k1, self.b = k1, b
-
-    def rank(self, query: str, k: int) -> list[str]:
-        words = set(terms(query))
-        scored = []
-        for i, bag in enumerate(self.bags):
-            norm = self.k1 * (1 - self.b + self.b * self.lengths[i] / self.avg)
-            score = sum(
-                self.idf[w] * bag[w] * (self.k1 + 1) / (bag[w] + norm) for w in words if w in bag
-            )
-            if score > 0:
-                scored.append((-score, i))
-        scored.sort()
-        return [self.ids[i] for _, i in scored[:k]]
 
 
 def recall(found: list[str], evidence: set[str], k: int) -> float:
@@ -253,7 +213,10 @@ def main() -> Section:
     questions = sum(len(c.questions) for c in conversations)
     turns = sum(len(c.turns) for c in conversations)
     say(f"{len(conversations)} conversations, {turns:,} turns, {questions} questions ({path})")
-    floors = {c.session: Bm25(c.turns) for c in conversations}
+    floors = {
+        c.session: Bm25([t.dia_id for t in c.turns], [t.text for t in c.turns])
+        for c in conversations
+    }
     floor = score_all(conversations, lambda q: floors[q.session].rank(q.text, max(KS)))
     rows: list[list[str]] = []
     with tempfile.TemporaryDirectory(prefix="reverie-locomo-") as tmp:
