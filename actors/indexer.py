@@ -60,6 +60,7 @@ from reverie.store import (
     checked_query,
     count_messages,
     log_position,
+    logged_messages,
     messages_after,
     read_cursor,
     read_meta,
@@ -373,10 +374,14 @@ class Indexer(SessionHooks):
         db = self.services.db
         with self._reading(index):  # its directory stays until the search is done
             cursor = await db.read(read_cursor)
-            searched = await db.read(lambda c: count_messages(c, **filters)) if want_messages else 0
             unembedded = (
                 await db.read(lambda c: count_messages(c, after_gid=cursor, **filters))
-                if searched
+                if want_messages
+                else 0
+            )
+            searched = (
+                await db.read(lambda c: logged_messages(c, scope=scope, session=session))
+                if unembedded
                 else 0
             )
             signals: list[tuple[list[SearchHit], float]] = []
@@ -396,7 +401,7 @@ class Indexer(SessionHooks):
                         )
                     )
             if mode != "text":
-                coverage = 1.0 - unembedded / searched if searched else 1.0
+                coverage = 1.0 - min(1.0, unembedded / searched) if searched else 1.0
                 by_meaning = await self._in_index(index, query, depth, "vector", kinds, filters)
                 signals.append((by_meaning, VECTOR_WEIGHT * coverage if mode == "hybrid" else 1.0))
         hits = weighted_fusion(signals, limit=limit)

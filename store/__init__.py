@@ -60,7 +60,7 @@ from .memory_files import (
     parse_history,
     render_entry,
 )
-from .message_text import STOP_WORDS, count_messages, search_message_text
+from .message_text import STOP_WORDS, count_messages, logged_messages, search_message_text
 from .ranking import (
     TEXT_WEIGHT,
     VECTOR_WEIGHT,
@@ -161,6 +161,7 @@ __all__ = [
     "load_session",
     "load_task",
     "log_position",
+    "logged_messages",
     "lookup_key",
     "make_embedder",
     "memory_docs",

@@ -7,8 +7,10 @@ acknowledged (the same commit), and a forgotten message leaves nothing here.
 It is contentless (the text stays in ``messages`` alone) and uses the
 ``porter`` tokenizer: "moved" finds "moving", accents fold.
 
-Each message is indexed with two columns: ``body`` (its content and name)
-and ``context`` (the two messages before it in its session). A reply such as
+Each message is indexed with three columns: ``body`` (its content and
+name), ``context`` (the two messages before it in its session) and
+``session`` (its session's name as one hex token, for filtering; it adds
+nothing to the score). A reply such as
 "Yes, last Friday!" means little alone; with the question it answers it is
 found by the question's words. ``context`` counts half as much as ``body``
 (``CONTEXT_WEIGHT``).
@@ -33,6 +35,7 @@ __all__ = [
     "STOP_WORDS",
     "count_messages",
     "fts_match",
+    "logged_messages",
     "search_message_text",
 ]
 
@@ -59,26 +62,35 @@ _CONTEXT_OF_NEW = (
 
 #: The migration that creates the index, its triggers, and fills it from the log.
 MESSAGE_TEXT_DDL: tuple[str, ...] = (
-    "CREATE VIRTUAL TABLE message_text USING fts5(body, context, content='',"
+    "CREATE VIRTUAL TABLE message_text USING fts5(body, context, session, content='',"
     " contentless_delete=1, tokenize='porter unicode61 remove_diacritics 2')",
     "CREATE TRIGGER message_text_add AFTER INSERT ON messages BEGIN"
-    " INSERT INTO message_text (rowid, body, context)"
-    f" VALUES (new.gid, new.content || coalesce(' ' || new.name, ''), {_CONTEXT_OF_NEW}); END",
+    " INSERT INTO message_text (rowid, body, context, session)"
+    f" VALUES (new.gid, new.content || coalesce(' ' || new.name, ''), {_CONTEXT_OF_NEW},"
+    " 's' || hex(new.session)); END",
     "CREATE TRIGGER message_text_drop AFTER DELETE ON messages BEGIN"
     " DELETE FROM message_text WHERE rowid = old.gid; END",
-    "INSERT INTO message_text (rowid, body, context)"
+    "INSERT INTO message_text (rowid, body, context, session)"
     " SELECT m.gid, m.content || coalesce(' ' || m.name, ''),"
     " (SELECT group_concat(content, ' ') FROM (SELECT p.content FROM messages p"
-    f" WHERE p.session = m.session AND p.seq < m.seq ORDER BY p.seq DESC LIMIT {CONTEXT_MESSAGES}))"
-    " FROM messages m",
+    f" WHERE p.session = m.session AND p.seq < m.seq ORDER BY p.seq DESC LIMIT {CONTEXT_MESSAGES})),"
+    " 's' || hex(m.session) FROM messages m",
 )
 
 
-def fts_match(query: str) -> str:
-    """The query as an FTS5 expression of quoted, OR-ed words; "" when it has none."""
+def fts_match(query: str, session: str | None = None) -> str:
+    """The query as an FTS5 expression of quoted, OR-ed words; "" when it has none.
+
+    A session filter becomes a term of the ``session`` column (the name in
+    hex, one token): FTS5 then intersects the session's short list of rows
+    with the words' lists instead of ranking every match in the log.
+    """
     words = list(dict.fromkeys(text_terms(query)))
     kept = [w for w in words if w not in STOP_WORDS] or words
-    return " OR ".join(f'"{w}"' for w in kept[:MAX_MATCH_TERMS])
+    terms = " OR ".join(f'"{w}"' for w in kept[:MAX_MATCH_TERMS])
+    if not terms or session is None:
+        return terms
+    return f'session : "s{session.encode().hex()}" AND ({terms})'
 
 
 def search_message_text(
@@ -95,13 +107,13 @@ def search_message_text(
 
     Filters are bound parameters; ties go to the older message.
     """
-    match = fts_match(query)
+    match = fts_match(query, session)
     if not match:
         return []
     where, params = _filters(scope=scope, session=session, since=since, until=until)
     rows = conn.execute(
         "SELECT m.session, m.seq, m.id, m.content, m.ts, s.scope,"
-        f" -bm25(message_text, 1.0, {CONTEXT_WEIGHT}) AS score"
+        f" -bm25(message_text, 1.0, {CONTEXT_WEIGHT}, 0.0) AS score"
         " FROM message_text JOIN messages m ON m.gid = message_text.rowid"
         " JOIN sessions s ON s.name = m.session"
         f" WHERE message_text MATCH ?{where} ORDER BY score DESC, m.gid LIMIT ?",
@@ -116,7 +128,7 @@ def search_message_text(
 def count_messages(
     conn: apsw.Connection,
     *,
-    after_gid: int = 0,
+    after_gid: int,
     scope: str | None = None,
     session: str | None = None,
     since: float | None = None,
@@ -125,7 +137,8 @@ def count_messages(
     """Messages with text past ``after_gid`` in the log that match the filters.
 
     With the vector index's cursor as ``after_gid``: what a search's vector
-    signal does not cover yet.
+    signal does not cover yet (a range of the log: cheap while the index
+    keeps up).
     """
     where, params = _filters(scope=scope, session=session, since=since, until=until)
     row = conn.execute(
@@ -134,6 +147,23 @@ def count_messages(
         (after_gid, *params),
     ).fetchone()
     return int(row[0])
+
+
+def logged_messages(conn: apsw.Connection, *, scope: str | None, session: str | None) -> int:
+    """Messages ever appended to the matching sessions, from their rows (no scan of the log).
+
+    The denominator of the vector signal's coverage: time filters are left
+    out, and bare tool calls without text are counted.
+    """
+    where, params = [], []
+    for clause, value in (("name = ?", session), ("scope = ?", scope)):
+        if value is not None:
+            where.append(clause)
+            params.append(value)
+    sql = "SELECT coalesce(sum(last_seq), 0) FROM sessions"
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    return int(conn.execute(sql, params).fetchone()[0])
 
 
 def _filters(

@@ -14,6 +14,7 @@ from reverie.store import (
     count_messages,
     delete_session,
     load_session,
+    logged_messages,
     search_message_text,
 )
 from reverie.store.message_text import fts_match
@@ -67,11 +68,12 @@ def test_filters_hold_and_deleted_messages_leave_the_index(conn: apsw.Connection
     assert {h.session for h in search_message_text(conn, "quokka", scope="shared")} == {"b"}
     assert _ids(search_message_text(conn, "quokka", session="a", until=0.5)) != []
     assert search_message_text(conn, "quokka", session="a", since=0.5) == []
-    assert count_messages(conn) == 2 and count_messages(conn, after_gid=1) == 1
+    assert count_messages(conn, after_gid=0) == 2 and count_messages(conn, after_gid=1) == 1
+    assert logged_messages(conn, scope="shared", session=None) == 1
     with conn:
         delete_session(conn, "a")
     assert {h.session for h in search_message_text(conn, "quokka")} == {"b"}
-    assert count_messages(conn, session="a") == 0
+    assert count_messages(conn, after_gid=0, session="a") == 0
 
 
 @pytest.mark.parametrize(
@@ -88,3 +90,12 @@ def test_stop_words_are_dropped_unless_nothing_else_is_left() -> None:
     assert fts_match("what is the capital of France") == '"capital" OR "france"'
     assert fts_match("who is he") == '"who" OR "is" OR "he"'
     assert fts_match("?!") == ""
+
+
+def test_session_filter_holds_for_any_session_name(conn: apsw.Connection) -> None:
+    names = ['o\'brien "x" é', "tg:123", "tg:1234", "a b", "Élan"]
+    for name in names:
+        _append(conn, name, f"kiwi note of {name}")
+    for name in names:
+        hits = search_message_text(conn, "kiwi note", session=name, limit=10)
+        assert [h.session for h in hits] == [name]
