@@ -386,20 +386,16 @@ class Indexer(SessionHooks):
             )
             signals: list[tuple[list[SearchHit], float]] = []
             if mode != "vector":
+                by_words: list[SearchHit] = []
                 if want_messages:
-                    by_words = await db.read(
+                    by_words += await db.read(
                         lambda c: search_message_text(c, query, limit=depth, **filters)
                     )
-                    signals.append((by_words, TEXT_WEIGHT))
                 if memory_kinds:
-                    signals.append(
-                        (
-                            await self._in_index(
-                                index, query, depth, "text", memory_kinds, filters
-                            ),
-                            TEXT_WEIGHT,
-                        )
+                    by_words += await self._in_index(
+                        index, query, depth, "text", memory_kinds, filters
                     )
+                signals.append((_best_first(by_words)[:depth], TEXT_WEIGHT))
             if mode != "text":
                 coverage = 1.0 - min(1.0, unembedded / searched) if searched else 1.0
                 by_meaning = await self._in_index(index, query, depth, "vector", kinds, filters)
@@ -483,6 +479,17 @@ class Indexer(SessionHooks):
             self._dirty.rebuild_scopes.clear()
             self._dirty.rebuild_forgotten.clear()
             self._poke()
+
+
+def _best_first(hits: list[SearchHit]) -> list[SearchHit]:
+    """Messages' and memory's BM25 hits as one ranking, by raw score (ties by uid).
+
+    Both are BM25 over English words, so their raw scores are comparable
+    enough; normalising each list on its own would put the best episode level
+    with the best message whatever their scores, and one episode stands for
+    hundreds of messages.
+    """
+    return sorted(hits, key=lambda h: (-h.score, h.uid))
 
 
 def _swap(conn: Any, name: str, reached: int) -> None:

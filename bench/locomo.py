@@ -16,7 +16,9 @@ The data is not part of the repository (CC BY-NC 4.0): the module reads
 ``$REVERIE_LOCOMO`` or ``../shared/evaldata/locomo-dev.json`` beside the
 checkout, and skips with a message where neither exists.
 
-Run: ``python -m bench locomo``.
+Run: ``python -m bench locomo``; ``REVERIE_BENCH_CONFIG`` adds TOML to the
+daemon's configuration (e.g. ``"[consolidation]\nidle_after = 1.0\n"`` to
+measure after every conversation was consolidated).
 """
 
 from __future__ import annotations
@@ -220,7 +222,8 @@ def main() -> Section:
     floor = score_all(conversations, lambda q: floors[q.session].rank(q.text, max(KS)))
     rows: list[list[str]] = []
     with tempfile.TemporaryDirectory(prefix="reverie-locomo-") as tmp:
-        daemon = DaemonProcess(Path(tmp), config='[daemon]\nlog_level = "warning"\n')
+        extra = os.environ.get("REVERIE_BENCH_CONFIG", "")
+        daemon = DaemonProcess(Path(tmp), config='[daemon]\nlog_level = "warning"\n' + extra)
         daemon.env = {k: v for k, v in os.environ.items() if not k.startswith("REVERIE_")}
         daemon.start()
         try:

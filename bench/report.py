@@ -92,6 +92,17 @@ TARGETS: dict[str, tuple[int, str, str]] = {
         'recall@10 right after the import ≥ the settled `mode="text"` recall@10',
         "bench.locomo",
     ),
+    "index.throughput": (
+        14,
+        "≥ 1,000 messages/s end to end (append → searchable by vector), defaults",
+        "bench.indexing",
+    ),
+    "index.lag": (14, "index lag p99 < 2 s at 100 appends/s sustained", "bench.indexing"),
+    "search.100k": (
+        14,
+        "search p50 < 30 ms, k=10, session filter, 100k indexed rows (daemon, default mode)",
+        "bench.indexing with REVERIE_BENCH_IMPORT=100000",
+    ),
     "search.hybrid_1m": (
         6,
         "hybrid search p50 < 30 ms at 1M rows (k=10, scope filter)",
