@@ -65,6 +65,7 @@ from reverie.store import (
     read_cursor,
     read_meta,
     search_message_text,
+    specific_first,
     weighted_fusion,
     write_cursor,
     write_meta,
@@ -400,7 +401,7 @@ class Indexer(SessionHooks):
                 coverage = 1.0 - min(1.0, unembedded / searched) if searched else 1.0
                 by_meaning = await self._in_index(index, query, depth, "vector", kinds, filters)
                 signals.append((by_meaning, VECTOR_WEIGHT * coverage if mode == "hybrid" else 1.0))
-        hits = weighted_fusion(signals, limit=limit)
+        hits = specific_first(weighted_fusion(signals, limit=depth))[:limit]
         hidden_scopes = {f"session/{name}" for name in hidden}
         kept = [h for h in hits if h.session not in hidden and h.scope not in hidden_scopes]
         return SearchResult(hits=kept[:k], unembedded=unembedded)

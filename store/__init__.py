@@ -67,6 +67,7 @@ from .ranking import (
     IndexDoc,
     SearchHit,
     hit_from_doc,
+    specific_first,
     text_terms,
     weighted_fusion,
 )
@@ -183,6 +184,7 @@ __all__ = [
     "scope_stats",
     "search_message_text",
     "set_key",
+    "specific_first",
     "sweep_keys",
     "text_terms",
     "weighted_fusion",

@@ -30,6 +30,7 @@ __all__ = [
     "Kind",
     "SearchHit",
     "hit_from_doc",
+    "specific_first",
     "text_terms",
     "weighted_fusion",
 ]
@@ -117,3 +118,32 @@ def weighted_fusion(
             first.setdefault(hit.uid, hit)
     ordered = sorted(scores, key=lambda uid: (-scores[uid], uid))[:limit]
     return [msgspec.structs.replace(first[uid], score=scores[uid] / total) for uid in ordered]
+
+
+def specific_first(hits: Sequence[SearchHit]) -> list[SearchHit]:
+    """``hits`` in order, except that an episode never precedes a message it covers.
+
+    An episode summarises many messages, and every message is searchable
+    itself: where both were found, the message (its exact words, its time)
+    comes first and the episode right after the last message of it found.
+    """
+    covered_later: dict[str, set[str]] = {}
+    pending: list[SearchHit] = []
+    out: list[SearchHit] = []
+    message_ids = {mid for h in hits if h.kind == "message" for mid in h.message_ids}
+    for hit in hits:
+        if hit.kind == "episode":
+            waiting = message_ids.intersection(hit.message_ids)
+            if waiting:
+                covered_later[hit.uid] = waiting
+                pending.append(hit)
+                continue
+        out.append(hit)
+        if hit.kind == "message":
+            for episode in list(pending):
+                waiting = covered_later[episode.uid]
+                waiting.difference_update(hit.message_ids)
+                if not waiting:
+                    out.append(episode)
+                    pending.remove(episode)
+    return out + pending

@@ -332,3 +332,39 @@ def test_consolidation_indexes_episodes_and_facts(
             assert {h.scope for h in facts} == {"session/s:trip"}
         client.forget("s:trip")
         assert client.search("Lisbon hotel", kinds=["episode", "fact"], k=5).hits == []
+
+
+def test_a_consolidated_episode_does_not_outrank_the_message_itself(
+    make_daemon: Callable[..., DaemonProcess],
+) -> None:
+    """An episode stands for many messages: it must not take the top on words it merely repeats."""
+    config = "[consolidation]\nidle_after = 600.0\nbudget_tokens = 10\ntarget_tokens = 0\n"
+    daemon = make_daemon(config=config)
+    with daemon.client() as client:
+        client.append_many(
+            "s:long",
+            [
+                {"role": "user" if i % 2 == 0 else "assistant", "content": text, "id": f"t{i}"}
+                for i, text in enumerate(
+                    [
+                        "I adopted a greyhound called Pixel on 3 May 2023.",
+                        "Congratulations! How is Pixel settling in?",
+                        "My sister Ana lives in Porto and teaches chemistry.",
+                        "Porto is lovely. Does Ana visit often?",
+                        "I started pottery classes every Thursday in June 2023.",
+                        "Pottery sounds relaxing.",
+                    ]
+                )
+            ],
+        )
+        assert client.consolidate("s:long", wait=True) is not None
+        poll(lambda: client.search("Pixel Ana pottery", kinds=["episode"]).hits)
+        poll(lambda: _caught_up(client))
+        for query, wanted in (
+            ("when did I adopt the greyhound", "t0"),
+            ("where does my sister Ana live", "t2"),
+            ("pottery classes Thursday", "t4"),
+        ):
+            for mode in ("hybrid", "text"):
+                hits = client.search(query, session="s:long", k=3, mode=mode)
+                assert hits[0].kind == "message" and hits[0].message_ids == [wanted], (query, mode)

@@ -18,6 +18,7 @@ from reverie.store import (
     SearchHit,
     SearchIndex,
     StoreError,
+    specific_first,
     weighted_fusion,
 )
 
@@ -380,3 +381,22 @@ def test_searches_running_while_optimize_folds_versions_never_fail(tmp_path: Pat
         for t in searchers:
             t.join()
     assert errors == []
+
+
+def test_an_episode_waits_for_the_messages_it_covers() -> None:
+    def hit(uid: str, kind: str, ids: list[str]) -> SearchHit:
+        return SearchHit(
+            uid=uid, kind=kind, text=uid, score=1.0, scope="s", session="x", ts=0.0,
+            message_ids=ids, source="",
+        )  # fmt: skip
+
+    ranked = [
+        hit("e1", "episode", ["a", "b", "z"]),
+        hit("f1", "fact", []),
+        hit("m:b", "message", ["b"]),
+        hit("e2", "episode", ["q"]),
+        hit("m:a", "message", ["a"]),
+        hit("m:c", "message", ["c"]),
+    ]
+    assert _uids(specific_first(ranked)) == ["f1", "m:b", "e2", "m:a", "e1", "m:c"]
+    assert _uids(specific_first(ranked[:2])) == ["e1", "f1"]  # nothing of it found: stays
