@@ -20,6 +20,8 @@ import msgspec
 
 from reverie.config import Conflict
 
+from .message_text import purge_deleted_text
+
 __all__ = [
     "AppendOutcome",
     "MessageRecord",
@@ -276,9 +278,10 @@ def list_sessions(conn: apsw.Connection, after: str, limit: int) -> list[Session
 
 
 def delete_session(conn: apsw.Connection, name: str) -> int:
-    """Delete a session's row and messages; returns how many messages went."""
+    """Delete a session's row and messages (their words too); returns how many messages went."""
     deleted = conn.execute("SELECT count(*) FROM messages WHERE session = ?", (name,)).fetchone()[0]
     conn.execute("DELETE FROM messages WHERE session = ?", (name,))
+    purge_deleted_text(conn)
     conn.execute("DELETE FROM sessions WHERE name = ?", (name,))
     conn.execute("DELETE FROM jobs WHERE session = ?", (name,))
     return int(deleted)

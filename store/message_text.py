@@ -36,6 +36,7 @@ __all__ = [
     "count_messages",
     "fts_match",
     "logged_messages",
+    "purge_deleted_text",
     "search_message_text",
 ]
 
@@ -181,3 +182,14 @@ def _filters(
             clauses.append(f" AND {clause}")
             params.append(value)
     return "".join(clauses), params
+
+
+def purge_deleted_text(conn: apsw.Connection) -> None:
+    """Rewrite the full-text index without the words of deleted messages.
+
+    A delete only records a tombstone: the words stay in the index's pages
+    until its segments are merged. ``optimize`` merges them all now (cost
+    grows with the index; forgets are rare), so with ``secure_delete`` a
+    forgotten message's words leave the database file.
+    """
+    conn.execute("INSERT INTO message_text (message_text) VALUES ('optimize')")

@@ -99,3 +99,19 @@ def test_session_filter_holds_for_any_session_name(conn: apsw.Connection) -> Non
     for name in names:
         hits = search_message_text(conn, "kiwi note", session=name, limit=10)
         assert [h.session for h in hits] == [name]
+
+
+def test_a_deleted_sessions_words_leave_the_database_file(tmp_path: Path) -> None:
+    path = tmp_path / "words.sqlite3"
+    conn = apsw.Connection(str(path))
+    conn.execute("PRAGMA secure_delete=ON")
+    migrate(conn)
+    _append(conn, "keep", *[f"ordinary words {i}" for i in range(300)])
+    _append(conn, "gone", "my locker code is zqxvwunicorn")
+    _append(conn, "keep", *[f"more words {i}" for i in range(300)])
+    with conn:
+        delete_session(conn, "gone")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    assert all(b"zqxvwunicorn" not in f.read_bytes() for f in tmp_path.iterdir())
+    assert search_message_text(conn, "zqxvwunicorn locker") == []
+    assert len(search_message_text(conn, "ordinary", limit=500)) >= 300
