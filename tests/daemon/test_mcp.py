@@ -166,12 +166,15 @@ def test_nanobot_mcp_client_loads_reverie_tools(daemon: DaemonProcess) -> None:
 
     from nanobot.agent.tools.mcp import connect_mcp_servers
     from nanobot.agent.tools.registry import ToolRegistry
-    from nanobot.config.schema import MCPServerConfig
+    from nanobot.config.schema import Config
+
+    # the README's snippet, as nanobot's own config model reads it
+    entry = {"command": sys.executable, "args": _args(daemon), "toolTimeout": 60}
+    servers = Config.model_validate({"tools": {"mcpServers": {"reverie": entry}}}).tools.mcp_servers
 
     async def main() -> tuple[set[str], str]:
         registry = ToolRegistry()
-        config = MCPServerConfig(command=sys.executable, args=_args(daemon), tool_timeout=60)
-        connections = await connect_mcp_servers({"reverie": config}, registry)
+        connections = await connect_mcp_servers(servers, registry)
         try:
             names = {name for name in EXPECTED_TOOLS if registry.get(f"mcp_reverie_{name}")}
             tool = registry.get("mcp_reverie_remember")
