@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -15,6 +16,7 @@ from mcp.client.stdio import stdio_client
 from pydantic import AnyUrl
 
 from reverie.daemon.mcp_server import memory_uri
+from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 
 SESSION = "mcp:alice"
@@ -190,3 +192,42 @@ def test_nanobot_mcp_client_loads_reverie_tools(daemon: DaemonProcess) -> None:
     assert '"id":"nb-1"' in result
     with daemon.client() as client:
         assert [m.content for m in client.history(SESSION)] == ["nanobot was here"]
+
+
+def test_mcp_over_streamable_http_on_loopback(daemon: DaemonProcess) -> None:
+    from mcp.client.streamable_http import streamable_http_client
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    cmd = [sys.executable, *_args(daemon), "--transport", "http", "--port", str(port)]
+    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        poll(lambda: _accepts(port), timeout=60, what="the MCP HTTP server listening")
+
+        async def main() -> Any:
+            with anyio.fail_after(60):
+                async with (
+                    streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write, _),
+                    ClientSession(read, write) as session,
+                ):
+                    await session.initialize()
+                    tools = {t.name for t in (await session.list_tools()).tools}
+                    return tools, await session.call_tool("remember", {"content": "over http"})
+
+        tools, remembered = anyio.run(main)
+    finally:
+        server.terminate()
+        server.wait(30)
+    assert tools == EXPECTED_TOOLS
+    assert not remembered.isError and remembered.structuredContent["seq"] == 1
+    with daemon.client() as client:
+        assert [m.content for m in client.history(SESSION)] == ["over http"]
+
+
+def _accepts(port: int) -> bool:
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except OSError:
+        return False
+    return True
