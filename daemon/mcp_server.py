@@ -113,7 +113,6 @@ def reverie_tool(
         except ReverieError as exc:
             return _error_result(exc)
 
-    wrapper.__annotations__ = {**fn.__annotations__, "return": CallToolResult}
     return wrapper
 
 
