@@ -109,6 +109,14 @@ def test_backup_under_64_appenders_restores_every_acked_message(
                 missing = [mid for mid in owed if ids[mid] != 1]
                 assert not missing, f"{session}: {len(missing)} acked messages not restored"
                 assert_each_id_once(client, session, f"session/{session}", owed)
+            # the index was not copied: the restored daemon rebuilds it from the log
+            poll(
+                lambda: client.status()["index"]["messages_behind"] == 0,
+                timeout=120,
+                what="the index rebuilt",
+            )
+            hits = client.search("river", session=SESSIONS[0], mode="text", fresh=False)
+            assert hits and all(h.session == SESSIONS[0] for h in hits)
     finally:
         restored.stop()
 
