@@ -93,10 +93,13 @@ def register_tools(
             Field(description="hybrid (default), vector (meaning) or text (keywords)"),
         ] = "hybrid",
     ) -> Any:
-        """Search memory: past messages, consolidated episodes and facts, best first."""
+        """Search memory: past messages, consolidated episodes and facts, best first.
+
+        ``unembedded`` counts matching messages ranked by their words only (not embedded yet).
+        """
         if session is None:
             scope = binding.scope_of(scope)
-        hits = await client().search(
+        reply = await client().search(
             query,
             scope=scope,
             session=session,
@@ -106,7 +109,7 @@ def register_tools(
             until=until,
             mode=mode,
         )
-        return {"hits": hits}
+        return {"hits": reply.hits, "unembedded": reply.unembedded}
 
     @tool(READ)
     async def memory(

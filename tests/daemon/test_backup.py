@@ -115,7 +115,7 @@ def test_backup_under_64_appenders_restores_every_acked_message(
                 timeout=120,
                 what="the index rebuilt",
             )
-            hits = client.search("river", session=SESSIONS[0], mode="text", fresh=False)
+            hits = client.search("river", session=SESSIONS[0], mode="vector").hits
             assert hits and all(h.session == SESSIONS[0] for h in hits)
     finally:
         restored.stop()
