@@ -413,6 +413,7 @@ class Consolidator(SessionHooks):
                         extra={"session": job.session},
                     )
                     break
+                self.services.counters["consolidation_retries"] += 1
                 retry_after = exc.retry_after if isinstance(exc, LLMRateLimited) else None
                 await trio.sleep(
                     backoff_delay(attempt, base=self.cfg.retry_base, retry_after=retry_after)
@@ -464,6 +465,7 @@ class Consolidator(SessionHooks):
                 "breaker": "none" if b.llm is None else b.llm.breaker.state,
                 "streams": len(b.live_leases()),
                 "timers": len(self._timers),
+                "llm": {} if b.llm is None else b.llm.stats.as_dict(),
             }
             for name, b in self.backends.items()
         }

@@ -32,6 +32,7 @@ from reverie.config import LLMConfig
 from reverie.store import MessageRecord
 
 from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
+from .llm_stats import LLMStats
 from .retry import CircuitBreaker
 
 __all__ = [
@@ -226,6 +227,7 @@ class LLMBackend:
         )
         self._http = http
         self._api_key = api_key or None
+        self.stats = LLMStats()
 
     def __repr__(self) -> str:
         return f"LLMBackend(name={self.name!r}, url={self.url!r}, kind={self.kind!r})"
@@ -248,13 +250,16 @@ class LLMBackend:
         try:
             result = await self._attempt(memory=memory, turns=turns, now_iso=now_iso)
         except LLMRejected as exc:
+            self.stats.observe(exc.code, time.monotonic() - started)
             self.breaker.record_success()
             log.warning("llm backend %s: %s", self.name, exc.message)
             raise
         except LLMError as exc:
+            self.stats.observe(exc.code, time.monotonic() - started)
             self.breaker.record_failure()
             log.warning("llm backend %s: %s", self.name, exc.message)
             raise
+        self.stats.observe("ok", time.monotonic() - started)
         self.breaker.record_success()
         log.info(
             "llm backend %s: consolidated %d turns in %.1fs",
@@ -301,6 +306,7 @@ class LLMBackend:
             raise LLMRejected(f"{where}: the response is not JSON") from exc
         if not isinstance(body, dict):
             raise LLMRejected(f"{where}: the response is not a JSON object")
+        self.stats.add_usage(body.get("usage"))
         try:
             return parse_result(body)
         except LLMRejected as exc:

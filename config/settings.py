@@ -54,6 +54,8 @@ class DaemonConfig(_Section):
     socket: str = ""  # "" = $XDG_RUNTIME_DIR/reverie.sock or <data_dir>/reverie.sock
     socket_mode: Annotated[int, msgspec.Meta(ge=0, le=0o7777)] = 0o600
     socket_group: str = ""
+    # "" = off; "127.0.0.1:9464" serves GET /metrics (Prometheus text) on that address.
+    metrics_listen: str = ""
     allowed_uids: list[int] = msgspec.field(default_factory=list)
     allowed_gids: list[int] = msgspec.field(default_factory=list)
     max_frame_bytes: Count = 1 << 20

@@ -42,6 +42,7 @@ from reverie.store import (
 
 from . import systemd
 from .handlers import Handlers
+from .metrics_http import parse_listen, serve_metrics
 from .open_files import raise_open_files_limit
 from .reload import Reloader
 from .search_handlers import SearchHandlers
@@ -101,6 +102,8 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
     it, SIGHUP reloads the live keys (see ``reload.py``).
     """
     raise_open_files_limit(config.daemon.max_connections)
+    if config.daemon.metrics_listen:
+        parse_listen(config.daemon.metrics_listen)  # a typo stops the start, before any work
     try:
         data_dir = systemd.ensure_private_dir(config.data_path)
     except OSError as exc:  # a read-only or foreign data dir: one line that says what to do
@@ -151,6 +154,10 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
                 listeners, activated = _listeners(config)
                 owns_socket = not activated
                 await nursery.start(server.serve, listeners)
+                if config.daemon.metrics_listen:
+                    await nursery.start(
+                        serve_metrics, config.daemon.metrics_listen, handlers.status
+                    )
                 where = "sockets from systemd" if activated else str(config.socket_path)
                 log.info("ready: listening on %s (data in %s)", where, data_dir)
                 systemd.ready(f"listening on {where}")

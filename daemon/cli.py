@@ -17,6 +17,8 @@ import msgspec
 
 from reverie.config import ConfigError, ReverieError
 
+from .data_cli import DATA_COMMANDS, add_data_parsers, run_data_command
+from .mcp_cli import add_mcp_parser, run_mcp
 from .search_cli import SEARCH_RUNNERS, add_search_parser
 from .wm_cli import add_wm_parser, run_wm
 
@@ -129,6 +131,8 @@ def _parser() -> argparse.ArgumentParser:
 
     add_wm_parser(sub, _add_client_options)
     add_search_parser(sub, _add_client_options)
+    add_mcp_parser(sub)
+    add_data_parsers(sub)
     return parser
 
 
@@ -351,6 +355,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _serve(args)
         if args.command == "install-units":
             return _install_units(args)
+        if args.command == "mcp":
+            return run_mcp(args)
+        if args.command in DATA_COMMANDS:
+            return run_data_command(args)
         return _client_command(args)
     except ConfigError as exc:
         print(f"reverie: {exc.message}", file=sys.stderr)

@@ -174,6 +174,14 @@ class _Api(WorkingMemoryApi, SearchApi):
         """End a stream lease; True if it was still live."""
         return self._call(p.StreamEnd(rid=self._rid(), lease=lease), lambda r: r.ended, True)
 
+    def backup(self, dest: str | os.PathLike[str]) -> Any:
+        """Copy the data dir into ``dest`` (a new directory, as the daemon sees it): ``BackupView``.
+
+        Not retried after a lost connection: the first attempt may have made ``dest``.
+        """
+        request = p.Backup(rid=self._rid(), dest=os.fspath(dest))
+        return self._call(request, lambda r: r.backup, False)
+
     def metrics(self) -> Any:
         """The daemon's status in Prometheus text exposition format (a ``str``)."""
         return self._call(p.Metrics(rid=self._rid()), lambda r: r.text, True)

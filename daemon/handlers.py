@@ -13,6 +13,7 @@ import socket
 import time
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -31,7 +32,7 @@ from reverie.actors import (
     validate_name,
 )
 from reverie.config import InvalidArgument, ReverieError
-from reverie.store import MessageRecord, SessionRecord, list_sessions
+from reverie.store import MessageRecord, SessionRecord, backup, list_sessions
 
 from . import protocol as p
 from .errors import Unauthorized, UnknownOp
@@ -99,6 +100,7 @@ class Handlers:
         self.started = time.time()
         self.errors: Counter[str] = Counter()
         self.reloader: Reloader | None = None
+        self._backups = trio.Lock()  # one backup at a time: each holds the memory tree still
 
     def count_error(self, code: str) -> None:
         self.errors[code] += 1
@@ -185,6 +187,9 @@ class Handlers:
             case p.Metrics():
                 reply = replier(rid, lambda t: p.MetricsReply(rid=rid, text=t))
                 nursery.start_soon(self._run, reply, self._metrics)
+            case p.Backup(dest=dest):
+                reply = replier(rid, lambda b: p.BackupReply(rid=rid, backup=b))
+                nursery.start_soon(self._run, reply, self._backup, dest)
             case _:  # a frame type with no handler is a bug; never leave the request unanswered
                 replier(rid, lambda r: r)(UnknownOp(f"op {type(request).__name__} has no handler"))
 
@@ -223,6 +228,11 @@ class Handlers:
     async def _memory_edit(self, scope: str, text: str) -> None:
         validate_name("scope", scope)
         await self.consolidator.edit_memory(scope, text)
+
+    async def _backup(self, dest: str) -> p.BackupView:
+        async with self._backups:
+            info = await backup(self.services.db, self.consolidator.memory, Path(dest))
+        return msgspec.convert(info, p.BackupView, from_attributes=True)
 
     async def _stream_begin(self, backend: str, ttl: float) -> str:
         if not 0 < ttl <= MAX_STREAM_TTL:

@@ -69,13 +69,13 @@ def render_metrics(status: Mapping[str, Any]) -> str:
         [({"state": s}, sessions.get(s, 0)) for s in ("live", "passivated", "known")],
     )
     lines += _family(
-        "mailbox_depth_total",
+        "mailbox_queued_requests",
         "gauge",
         "Requests queued in all session mailboxes.",
         _one(sum(depths.values())),
     )
     lines += _family(
-        "mailbox_depth_max",
+        "mailbox_queued_requests_max",
         "gauge",
         "Requests queued in the fullest session mailbox.",
         _one(max(depths.values(), default=0)),
@@ -149,9 +149,96 @@ def render_metrics(status: Mapping[str, Any]) -> str:
         _one(status.get("config_reloads")),
     )
     lines += _family(
+        "busy_answers_total",
+        "counter",
+        "Requests and connections refused with `busy` (overload).",
+        _one(status.get("errors", {}).get("busy")),
+    )
+    lines += _consolidation_outcomes(counters)
+    lines += _index(status.get("index", {}))
+    lines += _llm(consolidation)
+    lines += _family(
         "events_total",
         "counter",
         "Internal event counters, by name.",
         [({"event": k}, v) for k, v in sorted(counters.items())],
     )
     return "\n".join(lines) + "\n"
+
+
+def _consolidation_outcomes(counters: Mapping[str, int]) -> list[str]:
+    outcomes = {
+        "done": counters.get("consolidations_done", 0),
+        "archived_raw": counters.get("consolidations_archived", 0),
+        # an LLM attempt that failed and was tried again, or a failed job queued again
+        "retried": counters.get("consolidation_retries", 0)
+        + counters.get("consolidation_errors", 0),
+    }
+    return _family(
+        "consolidations_total",
+        "counter",
+        "Consolidation jobs since start by outcome: done, archived_raw (LLM gave up), "
+        "retried (failed, queued again).",
+        [({"outcome": k}, v) for k, v in outcomes.items()],
+    )
+
+
+def _index(index: Mapping[str, Any]) -> list[str]:
+    return [
+        *_family(
+            "index_lag_messages",
+            "gauge",
+            "Acknowledged messages not yet in the search index.",
+            _one(index.get("messages_behind")),
+        ),
+        *_family(
+            "index_lag_seconds",
+            "gauge",
+            "Age of the oldest message not yet in the search index (0 when caught up).",
+            _one(index.get("seconds_behind")),
+        ),
+        *_family(
+            "index_documents_indexed_total",
+            "counter",
+            "Documents written to the search index since start.",
+            _one(index.get("indexed")),
+        ),
+    ]
+
+
+def _llm(consolidation: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    stats = {k: b.get("llm") or {} for k, b in sorted(consolidation.items())}
+    lines = _family(
+        "llm_calls_total",
+        "counter",
+        "Consolidation calls to the LLM by backend and outcome (ok or the error code).",
+        [
+            ({"backend": k, "outcome": outcome}, n)
+            for k, s in stats.items()
+            for outcome, n in sorted(s.get("calls", {}).items())
+        ],
+    )
+    lines += _family(
+        "llm_tokens_total",
+        "counter",
+        "Tokens the LLM reported using, by backend and kind (prompt, completion).",
+        [
+            ({"backend": k, "kind": kind}, s.get(f"{kind}_tokens", 0))
+            for k, s in stats.items()
+            for kind in ("prompt", "completion")
+        ],
+    )
+    name = "reverie_llm_call_duration_seconds"
+    lines += [
+        f"# HELP {name} Latency of consolidation calls to the LLM, by backend.",
+        f"# TYPE {name} histogram",
+    ]
+    for backend, s in stats.items():
+        label = f'backend="{_escape(backend)}"'
+        count = sum(s.get("calls", {}).values())
+        for bound, n in s.get("seconds_buckets", {}).items():
+            lines.append(f'{name}_bucket{{{label},le="{bound}"}} {n}')
+        lines.append(f'{name}_bucket{{{label},le="+Inf"}} {count}')
+        lines.append(f"{name}_sum{{{label}}} {_number(s.get('seconds_sum', 0.0))}")
+        lines.append(f"{name}_count{{{label}}} {count}")
+    return lines

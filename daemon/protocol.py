@@ -24,6 +24,9 @@ __all__ = [
     "Ack",
     "Append",
     "AppendReply",
+    "Backup",
+    "BackupReply",
+    "BackupView",
     "Consolidate",
     "ConsolidateReply",
     "Context",
@@ -212,6 +215,7 @@ class Metrics(_Frame, tag="metrics"):
     """The daemon's status as Prometheus text exposition (the same data as ``status``)."""
 
 
+from .backup_protocol import Backup, BackupReply, BackupView  # noqa: E402  (same)
 from .search_protocol import SearchReplyFrame, SearchRequest  # noqa: E402  (same)
 from .wm_protocol import WmReply, WmRequest  # noqa: E402  (its frames subclass _Frame above)
 
@@ -231,6 +235,7 @@ Request = (
     | WmRequest
     | Metrics
     | SearchRequest
+    | Backup
 )
 
 # -- replies ----------------------------------------------------------------
@@ -343,6 +348,7 @@ Reply = (
     | WmReply
     | MetricsReply
     | SearchReplyFrame
+    | BackupReply
 )
 
 REQUEST_OPS = frozenset(cls.__struct_config__.tag for cls in Request.__args__)  # type: ignore[attr-defined]

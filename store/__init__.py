@@ -4,6 +4,7 @@ Nothing here knows about sockets or actors; every blocking call runs in a
 thread (the writer thread, or a worker thread for reads).
 """
 
+from .backup import BackupInfo, backup
 from .clock import TEST_CLOCK_ENV, Clock
 from .db import Database
 from .embeddings import (
@@ -109,6 +110,7 @@ __all__ = [
     "TEXT_WEIGHT",
     "VECTOR_WEIGHT",
     "AppendOutcome",
+    "BackupInfo",
     "CheckpointRecord",
     "Clock",
     "Database",
@@ -138,6 +140,7 @@ __all__ = [
     "TokenCounter",
     "append_requests",
     "append_scratch",
+    "backup",
     "candidate_depth",
     "checked_query",
     "clear_keys",

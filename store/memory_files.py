@@ -26,6 +26,7 @@ same scope cannot lose each other's entries.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import re
@@ -317,6 +318,12 @@ class MemoryFiles:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self._lock = threading.Lock()
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[Path]:
+        """Hold every change to the tree off while the caller copies it (``backup``)."""
+        with self._lock:
+            yield self.root
 
     def _scope_dir(self, scope: str) -> Path:
         return self.root / encode_scope(scope)

@@ -362,6 +362,13 @@ def of_type(t: msgspec.inspect.Type) -> st.SearchStrategy[Any]:
     raise AssertionError(f"no strategy for field type {t!r}; teach tests/protocol_fuzz.py")
 
 
+#: Fields whose made-up values must not reach the host's file system: a backup ``dest``
+#: is a directory the daemon creates wherever it may write, so it gets refused values only.
+CONFINED = {
+    ("Backup", "dest"): st.sampled_from(["", "relative/dir", "/", "/nonexistent-reverie-fuzz/x", 5])
+}
+
+
 @st.composite
 def fields_of(draw: st.DrawFn, t: msgspec.inspect.StructType, skip: tuple[str, ...] = ()) -> dict:
     """A map for struct ``t``: each field right, wrong, or missing; sometimes extra keys."""
@@ -374,7 +381,10 @@ def fields_of(draw: st.DrawFn, t: msgspec.inspect.StructType, skip: tuple[str, .
             how = "right" if field.required else draw(st.sampled_from(["right", "missing"]))
         else:
             how = draw(st.sampled_from(["right"] * 4 + ["wrong", "missing", "bad_utf8"]))
-        if how == "right":
+        confined = CONFINED.get((t.cls.__name__, field.name))
+        if confined is not None and how in ("right", "wrong"):
+            out[field.encode_name] = draw(confined)
+        elif how == "right":
             out[field.encode_name] = draw(of_type(field.type))
         elif how == "wrong":
             out[field.encode_name] = draw(anything)

@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from reverie.config import InvalidArgument
 from reverie.daemon.metrics import render_metrics
@@ -27,13 +28,17 @@ def _assert_exposition(text: str) -> dict[str, float]:
             continue
         if line.startswith("# TYPE reverie_"):
             _, _, name, kind = line.split()
-            assert kind in ("gauge", "counter")
+            assert kind in ("gauge", "counter", "histogram")
             declared.add(name)
+            if kind == "histogram":
+                declared.update(f"{name}_{suffix}" for suffix in ("bucket", "sum", "count"))
             continue
         assert _SAMPLE.match(line), line
         key, _, value = line.rpartition(" ")
         assert key.partition("{")[0] in declared, line
         samples[key] = float(value)
+    parsed = list(text_string_to_metric_families(text))  # Prometheus' own parser accepts it
+    assert {f.name for f in parsed} >= {"reverie_uptime_seconds", "reverie_appends"}
     return samples
 
 
@@ -65,7 +70,7 @@ def test_render_metrics_from_a_status_dict() -> None:
     assert samples["reverie_uptime_seconds"] == 12.5
     assert samples['reverie_sessions{state="live"}'] == 2
     assert samples['reverie_sessions{state="known"}'] == 5
-    assert samples["reverie_mailbox_depth_total"] == 7
+    assert samples["reverie_mailbox_queued_requests"] == 7
     assert samples["reverie_appends_total"] == 11
     assert samples["reverie_store_writes_total"] == 9
     assert samples["reverie_store_batches_total"] == 7

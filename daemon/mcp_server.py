@@ -1,0 +1,197 @@
+"""``reverie mcp``: the daemon's memory as an MCP server, for hosts that load tools over MCP.
+
+Most agent hosts (nanobot's ``tools.mcpServers``, Claude Code, Cursor) reach
+memory through the Model Context Protocol rather than a Python import. This
+server is one more client of the running daemon: it talks to the daemon's
+socket through ``AsyncClient`` and holds no state of its own, so any number
+of them (one per agent) can run against one daemon.
+
+Guarantees:
+
+- The session and scope an agent works in are fixed by the server's
+  arguments (``--session``, ``--scope``); every tool takes them as optional
+  arguments that default to those, so one config line per agent suffices.
+- A reverie error comes back as an MCP tool error (``isError``) whose text
+  starts with reverie's stable ``code`` and whose ``structuredContent`` is
+  ``{"code": ..., "message": ...}``; it never ends the server.
+- Each scope's ``MEMORY.md`` is a resource ``reverie://memory/{scope}``
+  (the scope percent-encoded, as it contains ``/``).
+"""
+
+# No ``from __future__ import annotations``: the MCP SDK reads the tools'
+# annotations at run time to build their JSON schemas.
+
+import contextlib
+import functools
+import socket as stdsocket
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote, unquote
+
+import msgspec
+from mcp.server.fastmcp import FastMCP
+from mcp.server.fastmcp.exceptions import ResourceError
+from mcp.server.fastmcp.resources import FunctionResource
+from mcp.types import CallToolResult, TextContent
+
+from reverie.config import InvalidArgument, ReverieError
+
+from .client import AsyncClient
+from .errors import ConnectionLost
+from .mcp_tools import register_tools
+
+__all__ = ["MEMORY_URI", "Binding", "build_server", "check_daemon", "memory_uri", "tool_result"]
+
+MEMORY_URI = "reverie://memory/{scope}"
+INSTRUCTIONS = (
+    "reverie keeps this agent's long-term memory. Call `remember` for anything worth keeping, "
+    "`recall` to search what was said or learned before, `memory` for the curated facts of the "
+    "scope, and the working-memory tools (wm_*, task_*, checkpoint_*) for scratch state of the "
+    "task at hand. Session and scope default to the ones this server was started with."
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """The session and scope this server works in (from its command line)."""
+
+    session: str | None = None
+    scope: str | None = None
+
+    def session_of(self, session: str | None) -> str:
+        name = session or self.session
+        if not name:
+            raise InvalidArgument(
+                "no session: pass `session`, or start the server with `reverie mcp --session NAME`"
+            )
+        return name
+
+    def scope_of(self, scope: str | None) -> str:
+        """The given scope, else the server's, else its session's own (``session/<name>``)."""
+        if scope or self.scope:
+            return scope or self.scope  # type: ignore[return-value]
+        if self.session:
+            return f"session/{self.session}"
+        raise InvalidArgument(
+            "no scope: pass `scope`, or start the server with `reverie mcp --scope NAME`"
+        )
+
+
+def memory_uri(scope: str) -> str:
+    return MEMORY_URI.format(scope=quote(scope, safe=""))
+
+
+def tool_result(value: Any) -> CallToolResult:
+    """A successful tool answer: JSON text for the model, the same as structured content."""
+    data = msgspec.to_builtins(value)
+    if not isinstance(data, dict):
+        data = {"result": data}
+    text = msgspec.json.encode(data).decode()
+    return CallToolResult(content=[TextContent(type="text", text=text)], structuredContent=data)
+
+
+def _error_result(exc: ReverieError) -> CallToolResult:
+    text = f"{exc.code}: {exc.message}"
+    return CallToolResult(
+        content=[TextContent(type="text", text=text)],
+        structuredContent={"code": exc.code, "message": exc.message},
+        isError=True,
+    )
+
+
+def reverie_tool(
+    fn: Callable[..., Awaitable[Any]],
+) -> Callable[..., Awaitable[CallToolResult]]:
+    """Wrap a tool body: its value becomes a result, a ``ReverieError`` a typed tool error."""
+
+    @functools.wraps(fn)
+    async def wrapper(**kwargs: Any) -> CallToolResult:
+        try:
+            return tool_result(await fn(**kwargs))
+        except ReverieError as exc:
+            return _error_result(exc)
+
+    return wrapper
+
+
+class _Holder:
+    """The server's connection to the daemon, opened by the MCP lifespan."""
+
+    client: AsyncClient | None = None
+
+    def get(self) -> AsyncClient:
+        if self.client is None:
+            raise ConnectionLost("the MCP server has no connection to the daemon yet")
+        return self.client
+
+
+def build_server(
+    socket: Path, binding: Binding, *, host: str = "127.0.0.1", port: int = 8000
+) -> FastMCP:
+    """The MCP server: reverie's tools and ``MEMORY.md`` resources, bound to ``binding``."""
+    holder = _Holder()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_server: FastMCP) -> AsyncIterator[None]:
+        async with AsyncClient(socket) as client:
+            holder.client = client
+            try:
+                yield None
+            finally:
+                holder.client = None
+
+    server = FastMCP("reverie", instructions=INSTRUCTIONS, lifespan=lifespan, host=host, port=port)
+    register_tools(server, holder.get, binding, reverie_tool)
+    _register_resources(server, holder, binding)
+    return server
+
+
+def _register_resources(server: FastMCP, holder: _Holder, binding: Binding) -> None:
+    async def read_memory(scope: str) -> str:
+        try:
+            view = await holder.get().memory(unquote(scope), limit=1)
+        except ReverieError as exc:
+            raise ResourceError(f"{exc.code}: {exc.message}") from exc
+        return str(view.memory)
+
+    server.resource(
+        MEMORY_URI,
+        name="MEMORY.md",
+        description="The curated long-term memory (MEMORY.md) of a scope, e.g. "
+        "reverie://memory/session%2Fcli%3Aalice",
+        mime_type="text/markdown",
+    )(read_memory)
+    if binding.scope or binding.session:
+        scope = binding.scope_of(None)
+
+        async def read_own() -> str:
+            return await read_memory(quote(scope, safe=""))
+
+        server.add_resource(
+            FunctionResource.from_function(
+                read_own,
+                uri=memory_uri(scope),
+                name=f"MEMORY.md of {scope}",
+                description=f"The curated long-term memory of this agent's scope {scope}",
+                mime_type="text/markdown",
+            )
+        )
+
+
+def check_daemon(socket: Path) -> str | None:
+    """One line saying what to do when no daemon listens on ``socket``; None when one does."""
+    sock = stdsocket.socket(stdsocket.AF_UNIX, stdsocket.SOCK_STREAM)
+    try:
+        sock.settimeout(5)
+        sock.connect(str(socket))
+    except OSError as exc:
+        return (
+            f"no reverie daemon at {socket} ({exc.strerror or exc}): start it with "
+            "`reverie serve` (or `systemctl --user start reverie.socket`), or point "
+            "--socket / REVERIE_SOCKET at its socket"
+        )
+    finally:
+        sock.close()
+    return None

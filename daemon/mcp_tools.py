@@ -1,0 +1,226 @@
+"""The MCP tools of ``reverie mcp``: names, descriptions and JSON schemas an LLM uses unaided.
+
+Each tool is a thin call of the daemon's client; ``mcp_server.reverie_tool``
+turns its value into a tool result and a ``ReverieError`` into a typed tool
+error. Session and scope arguments are optional and default to the server's
+binding (``--session``, ``--scope``).
+"""
+
+# No ``from __future__ import annotations``: the MCP SDK reads the tools'
+# annotations at run time to build their JSON schemas.
+
+from collections.abc import Awaitable, Callable
+from typing import Annotated, Any, Literal
+
+from mcp.server.fastmcp import FastMCP
+from mcp.types import ToolAnnotations
+from pydantic import Field
+
+from .client import AsyncClient
+
+__all__ = ["register_tools"]
+
+READ = ToolAnnotations(readOnlyHint=True, openWorldHint=False)
+WRITE = ToolAnnotations(readOnlyHint=False, destructiveHint=False, openWorldHint=False)
+DESTROY = ToolAnnotations(readOnlyHint=False, destructiveHint=True, openWorldHint=False)
+
+Session = Annotated[
+    str | None, Field(description="Session name; default: the session this server is bound to")
+]
+Scope = Annotated[
+    str | None,
+    Field(description="Memory scope, e.g. user/alice or project/p; default: this server's scope"),
+]
+Kind = Literal["message", "episode", "fact"]
+
+
+def register_tools(
+    server: FastMCP,
+    client: Callable[[], AsyncClient],
+    binding: Any,
+    wrap: Callable[[Callable[..., Awaitable[Any]]], Callable[..., Awaitable[Any]]],
+) -> None:
+    """Add every tool to ``server``; ``client()`` is the live daemon connection."""
+
+    def tool(annotations: ToolAnnotations) -> Callable[[Callable[..., Awaitable[Any]]], Any]:
+        def add(fn: Callable[..., Awaitable[Any]]) -> Any:
+            return server.tool(annotations=annotations, structured_output=False)(wrap(fn))
+
+        return add
+
+    @tool(WRITE)
+    async def remember(
+        content: Annotated[str, Field(description="The text to keep, as said or learned")],
+        role: Annotated[
+            Literal["user", "assistant", "system", "tool"],
+            Field(description="Who said it"),
+        ] = "user",
+        id: Annotated[
+            str | None, Field(description="A unique id; repeating a call with it is a no-op")
+        ] = None,
+        session: Session = None,
+        scope: Scope = None,
+    ) -> Any:
+        """Remember a message: append it to the session's durable log. Returns its seq and id.
+
+        It is searchable with `recall` at once and consolidated into long-term
+        memory when the session goes quiet.
+        """
+        name = binding.session_of(session)
+        ack = await client().append(
+            name, role, content, id=id, scope=scope or binding.scope or None
+        )
+        return {"session": name, "seq": ack.seq, "id": ack.id}
+
+    @tool(READ)
+    async def recall(
+        query: Annotated[str, Field(description="What to look for, in words")],
+        k: Annotated[int, Field(ge=1, le=100, description="How many hits")] = 10,
+        kinds: Annotated[
+            list[Kind] | None,
+            Field(description="message (what was said), episode (summaries), fact; default all"),
+        ] = None,
+        session: Annotated[
+            str | None, Field(description="Only this session (default: the whole scope)")
+        ] = None,
+        scope: Scope = None,
+        since: Annotated[
+            float | None, Field(description="Only at or after this Unix time (seconds)")
+        ] = None,
+        until: Annotated[float | None, Field(description="Only before this Unix time")] = None,
+        mode: Annotated[
+            Literal["hybrid", "vector", "text"],
+            Field(description="hybrid (default), vector (meaning) or text (keywords)"),
+        ] = "hybrid",
+    ) -> Any:
+        """Search memory: past messages, consolidated episodes and facts, best first.
+
+        ``unembedded`` counts matching messages ranked by their words only (not embedded yet).
+        """
+        if session is None:
+            scope = binding.scope_of(scope)
+        reply = await client().search(
+            query,
+            scope=scope,
+            session=session,
+            kinds=kinds,
+            k=k,
+            since=since,
+            until=until,
+            mode=mode,
+        )
+        return {"hits": reply.hits, "unembedded": reply.unembedded}
+
+    @tool(READ)
+    async def memory(
+        scope: Scope = None,
+        limit: Annotated[
+            int, Field(ge=1, le=100, description="Recent history entries to include")
+        ] = 5,
+    ) -> Any:
+        """The scope's long-term memory: MEMORY.md (curated facts) and recent history entries."""
+        return await client().memory(binding.scope_of(scope), limit=limit)
+
+    @tool(READ)
+    async def context(session: Session = None) -> Any:
+        """What to put in the prompt for the session: memory first, then the recent messages."""
+        return await client().context(binding.session_of(session))
+
+    @tool(DESTROY)
+    async def forget(
+        session: Annotated[str, Field(description="The session to delete, named explicitly")],
+    ) -> Any:
+        """Delete a session and everything derived from it (messages, history, index). Final."""
+        return {"session": session, "deleted_messages": await client().forget(session)}
+
+    _register_working_memory(tool, client, binding)
+
+
+def _register_working_memory(tool: Any, client: Callable[[], AsyncClient], binding: Any) -> None:
+    key_field = Annotated[str, Field(description="The key, e.g. plan or user.name")]
+
+    @tool(READ)
+    async def wm_get(
+        key: key_field,
+        scope: Scope = None,
+        inherit: Annotated[
+            bool, Field(description="Also look in parent scopes, then global")
+        ] = False,
+    ) -> Any:
+        """Read a working-memory key: its value, version and expiry (not_found if absent)."""
+        return await client().wm_get(binding.scope_of(scope), key, inherit=inherit)
+
+    @tool(WRITE)
+    async def wm_set(
+        key: key_field,
+        value: Annotated[Any, Field(description="Any JSON value")],
+        ttl: Annotated[
+            float | None, Field(gt=0, description="Seconds until the key expires; default never")
+        ] = None,
+        expected_version: Annotated[
+            int | None,
+            Field(ge=0, description="Compare-and-set: write only at this version (0: new key)"),
+        ] = None,
+        scope: Scope = None,
+    ) -> Any:
+        """Write a working-memory key (scratch state of the task at hand); returns its version."""
+        version = await client().wm_set(
+            binding.scope_of(scope), key, value, ttl=ttl, expected_version=expected_version
+        )
+        return {"key": key, "version": version}
+
+    @tool(WRITE)
+    async def wm_delete(key: key_field, scope: Scope = None) -> Any:
+        """Delete a working-memory key; `deleted` says whether it existed."""
+        return {"key": key, "deleted": await client().wm_delete(binding.scope_of(scope), key)}
+
+    @tool(READ)
+    async def wm_list(
+        prefix: Annotated[str, Field(description="Only keys starting with this")] = "",
+        scope: Scope = None,
+    ) -> Any:
+        """The scope's working-memory keys with their versions and expiries."""
+        return {"keys": await client().wm_list(binding.scope_of(scope), prefix=prefix)}
+
+    @tool(READ)
+    async def task_get(scope: Scope = None) -> Any:
+        """The scope's current task: description, status, step of total (not_found if none)."""
+        return await client().task_get(binding.scope_of(scope))
+
+    @tool(WRITE)
+    async def task_set(
+        task_id: Annotated[str, Field(description="A name for the task")],
+        description: Annotated[str, Field(description="What the task is")],
+        status: Annotated[
+            str, Field(description="e.g. pending, running, blocked, done")
+        ] = "pending",
+        step: Annotated[int, Field(ge=0, description="Steps done so far")] = 0,
+        total_steps: Annotated[int, Field(ge=0, description="Steps in all (0: unknown)")] = 0,
+        data: Annotated[Any, Field(description="Any JSON state of the task")] = None,
+        scope: Scope = None,
+    ) -> Any:
+        """Set the scope's task state (replaces it whole)."""
+        return await client().task_set(
+            binding.scope_of(scope), task_id, description, status, step, total_steps, data
+        )
+
+    @tool(WRITE)
+    async def checkpoint_create(
+        label: Annotated[str | None, Field(description="A label to find it by")] = None,
+        scope: Scope = None,
+    ) -> Any:
+        """Snapshot the scope's keys, task and scratchpad; returns the checkpoint id."""
+        return {"id": await client().checkpoint_create(binding.scope_of(scope), label=label)}
+
+    @tool(DESTROY)
+    async def checkpoint_restore(
+        id: Annotated[str, Field(description="The checkpoint id")], scope: Scope = None
+    ) -> Any:
+        """Put the scope's keys, task and scratchpad back exactly as checkpointed."""
+        keys = await client().checkpoint_restore(binding.scope_of(scope), id)
+        return {"id": id, "keys": keys}
+
+    @tool(READ)
+    async def checkpoint_list(scope: Scope = None) -> Any:
+        """The scope's checkpoints, newest first."""
+        return {"checkpoints": await client().checkpoint_list(binding.scope_of(scope))}

@@ -1,0 +1,98 @@
+"""``reverie export`` → ``reverie import`` into an empty data dir → ``export`` gives the same JSONL."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.daemon_process import DaemonProcess
+
+TOOL_CALLS = [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]
+
+
+def _reverie(daemon: DaemonProcess, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "REVERIE_SOCKET": str(daemon.socket)}
+    out = subprocess.run(
+        [sys.executable, "-m", "reverie.daemon", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    return out
+
+
+def _fill(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        client.append_many(
+            "tg:1",
+            [
+                {"role": "user", "content": "hello, ünïcode ✓", "id": "a", "ts": 1700000000.125},
+                {"role": "assistant", "content": "", "tool_calls": TOOL_CALLS, "ts": 1700000001.5},
+                {"role": "tool", "content": "42", "tool_call_id": "c1", "name": "f"},
+            ],
+            scope="user/bob",
+        )
+        client.append("cli:alice", "user", "line one\nline two", id="x")
+        client.append("cli:alice", "assistant", "ok", ts=1.0)  # timestamps need not be ordered
+        for i in range(3):
+            client.append("cli:zed", "user", f"msg {i}", scope="user/bob")
+
+
+def test_export_import_export_is_identical_and_reimport_is_a_noop(
+    make_daemon: Callable[..., DaemonProcess], tmp_path: Path
+) -> None:
+    first = make_daemon(name="first")
+    _fill(first)
+    exported = tmp_path / "first.jsonl"
+    out = _reverie(first, "export", "-o", str(exported))
+    assert out.returncode == 0, out.stderr
+    rows = [json.loads(line) for line in exported.read_text(encoding="utf-8").splitlines()]
+    assert [(r["session"], r["scope"]) for r in rows] == [
+        ("cli:alice", "session/cli:alice"),
+        ("cli:alice", "session/cli:alice"),
+        ("cli:zed", "user/bob"),
+        ("cli:zed", "user/bob"),
+        ("cli:zed", "user/bob"),
+        ("tg:1", "user/bob"),
+        ("tg:1", "user/bob"),
+        ("tg:1", "user/bob"),
+    ]
+    assert rows[5]["id"] == "a" and rows[5]["ts"] == 1700000000.125
+    assert rows[6]["tool_calls"] == TOOL_CALLS and rows[7]["tool_call_id"] == "c1"
+
+    second = make_daemon(name="second")
+    for _ in range(2):  # the second import changes nothing
+        out = _reverie(second, "import", str(exported))
+        assert out.returncode == 0, out.stderr
+        again = _reverie(second, "export")
+        assert again.returncode == 0, again.stderr
+        assert again.stdout == exported.read_text(encoding="utf-8")
+    with second.client() as client:
+        assert {s.name: s.messages for s in client.sessions()} == {
+            "cli:alice": 2,
+            "cli:zed": 3,
+            "tg:1": 3,
+        }
+
+
+def test_export_by_scope_and_by_session(daemon: DaemonProcess) -> None:
+    _fill(daemon)
+    by_scope = _reverie(daemon, "export", "--scope", "user/bob")
+    assert by_scope.returncode == 0, by_scope.stderr
+    sessions = [json.loads(line)["session"] for line in by_scope.stdout.splitlines()]
+    assert sessions == ["cli:zed"] * 3 + ["tg:1"] * 3
+    by_session = _reverie(daemon, "export", "--session", "cli:alice")
+    assert [json.loads(line)["id"] for line in by_session.stdout.splitlines()] == [
+        "x",
+        json.loads(by_session.stdout.splitlines()[1])["id"],
+    ]
+    missing = _reverie(daemon, "export", "--session", "nobody")
+    assert missing.returncode == 1
+    assert missing.stderr.strip() == "reverie: not_found: no session 'nobody'"
+    both = _reverie(daemon, "export", "--session", "a", "--scope", "b")
+    assert both.returncode == 2 and "not allowed with" in both.stderr
