@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -18,6 +19,7 @@ import msgspec
 from reverie.config import ConfigError, ReverieError
 
 from .search_cli import SEARCH_RUNNERS, add_search_parser
+from .version import package_version
 from .wm_cli import add_wm_parser, run_wm
 
 __all__ = ["main"]
@@ -42,6 +44,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="reverie", description="Memory daemon for AI-agent sessions."
     )
+    parser.add_argument("--version", action="version", version=f"reverie {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     serve = sub.add_parser("serve", help="run the daemon in the foreground")
@@ -301,7 +304,6 @@ def _edited_text(args: argparse.Namespace, current: str) -> str:
     if args.file:
         with open(args.file, encoding="utf-8") as handle:
             return handle.read()
-    import os
     import subprocess
     import tempfile
 
@@ -345,21 +347,50 @@ _RUNNERS: dict[str, Callable[[Any, argparse.Namespace], tuple[Any, Callable[[Any
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; a user error prints one line (never a traceback) and exits non-zero."""
     args = _parser().parse_args(argv)
     try:
-        if args.command == "serve":
-            return _serve(args)
-        if args.command == "install-units":
-            return _install_units(args)
-        return _client_command(args)
-    except ConfigError as exc:
-        print(f"reverie: {exc.message}", file=sys.stderr)
-        return 2
-    except ReverieError as exc:
-        print(f"reverie: {exc.code}: {exc.message}", file=sys.stderr)
-        return 1
+        code = _dispatch(args)
+        sys.stdout.flush()  # a closed pipe surfaces here, not at interpreter exit
+        return code
+    except BrokenPipeError:  # `reverie ... | head`: the reader has all it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # as a command killed by SIGPIPE
     except KeyboardInterrupt:
         return 130
+    except BaseException as exc:
+        error = _user_error(exc)
+        if error is None:
+            raise
+        print(f"reverie: {error[0]}", file=sys.stderr)
+        return error[1]
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "serve":
+        return _serve(args)
+    if args.command == "install-units":
+        return _install_units(args)
+    return _client_command(args)
+
+
+def _user_error(exc: BaseException) -> tuple[str, int] | None:
+    """The one line and exit code for an error the user can fix; None for a bug.
+
+    The daemon runs under trio, which wraps errors in exception groups: a
+    group whose leaves are all user errors is reported by its first leaf.
+    """
+    if isinstance(exc, BaseExceptionGroup):
+        leaves = [_user_error(e) for e in exc.exceptions]
+        return leaves[0] if leaves and all(leaves) else None
+    if isinstance(exc, ConfigError):
+        return exc.message, 2
+    if isinstance(exc, ReverieError):
+        return f"{exc.code}: {exc.message}", 1
+    if isinstance(exc, OSError) and exc.strerror:  # a file named on the command line
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"{where}{exc.strerror}", 1
+    return None
 
 
 if __name__ == "__main__":

@@ -5,8 +5,9 @@ a request and hands it to the transport's ``_call``, which returns the
 converted reply (``Client``) or an awaitable of it (``AsyncClient``).
 
 Errors come back as the daemon's typed exceptions (rebuilt from their
-``code``). After a daemon restart both clients reconnect; idempotent calls
-are retried once. ``append`` gives every message an id on the client side
+``code``). After a daemon restart both clients reconnect: an idempotent call
+is retried for about 10 s. A client that has never reached the daemon does
+not wait: with no daemon listening, its first call fails at once. ``append`` gives every message an id on the client side
 when the caller did not, so a retried append can never be applied twice.
 
 This module imports neither the actors nor the store.
@@ -69,6 +70,8 @@ class _Api(WorkingMemoryApi, SearchApi):
     """The operations, transport-neutral. ``_call(request, convert, idempotent)``."""
 
     _rids = itertools.count(1)
+    #: Set once a connection succeeded: only then is a lost connection a restart to wait out.
+    _reached = False
 
     def _call(self, request: p.Request, convert: Callable[[Any], T], idempotent: bool) -> Any:
         raise NotImplementedError
@@ -214,6 +217,7 @@ class Client(_Api):
                     "is it running (`reverie serve`)? set REVERIE_SOCKET or --socket"
                 ) from exc
             self._sock = sock
+            self._reached = True
             self._reader = FrameReader(_MAX_REPLY_BYTES)
         return self._sock
 
@@ -239,7 +243,7 @@ class Client(_Api):
             raise ConnectionLost(f"connection to the daemon failed: {exc}") from exc
 
     def _call(self, request: p.Request, convert: Callable[[Any], T], idempotent: bool) -> T:
-        delays = iter(RETRY_DELAYS if idempotent else ())
+        delays = iter(RETRY_DELAYS if idempotent and self._reached else ())
         while True:
             try:
                 reply = self._roundtrip(request)
@@ -298,6 +302,7 @@ class AsyncClient(_Api):
                         "is it running (`reverie serve`)? set REVERIE_SOCKET"
                     ) from exc
                 self._stream = stream
+                self._reached = True
                 self._tg.start_soon(self._read_loop, stream)
             return self._stream
 
@@ -349,7 +354,7 @@ class AsyncClient(_Api):
         return box[0]
 
     async def _call(self, request: p.Request, convert: Callable[[Any], T], idempotent: bool) -> T:
-        delays = iter(RETRY_DELAYS if idempotent else ())
+        delays = iter(RETRY_DELAYS if idempotent and self._reached else ())
         while True:
             try:
                 reply = await self._roundtrip(request)
