@@ -12,13 +12,15 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
 
 from reverie.config import ConfigError, ReverieError
 
-from .search_cli import SEARCH_RUNNERS, add_search_parser
+from .cli_status import render_status
+from .search_cli import SEARCH_RUNNERS, add_search_parser, session_scopes
 from .version import package_version
 from .wm_cli import add_wm_parser, run_wm
 
@@ -201,7 +203,17 @@ def _append(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
 
 
 def _history(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    return client.history(args.session, after_seq=args.after_seq, limit=args.limit), _print_messages
+    messages = client.history(args.session, after_seq=args.after_seq, limit=args.limit)
+    if not args.json:
+        return messages, _print_messages
+    # Lines `reverie import` reads back: session and scope on each, ISO-8601 UTC times.
+    scope = session_scopes(client, {args.session}).get(args.session)
+    rows = [
+        {"session": args.session, "scope": scope, **_plain(m)}
+        | {"ts": datetime.fromtimestamp(m.ts, UTC).isoformat()}
+        for m in messages
+    ]
+    return rows, _print_messages
 
 
 def _render_context(ctx: Any) -> None:
@@ -233,50 +245,8 @@ def _forget(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
     )
 
 
-def _render_status(status: dict[str, Any]) -> None:
-    sessions = status["sessions"]
-    store = status["store"]
-    print(f"reverie {status['version']}  pid {status['pid']}  up {status['uptime_seconds']:.0f}s")
-    print(f"socket    {status['socket']}")
-    print(
-        f"data      {status['data_dir']}  ({store['bytes']} bytes, durability {store['durability']})"
-    )
-    print(f"store     {store['writes']} writes in {store['batches']} batches")
-    print(
-        f"sessions  {sessions['live']} live, {sessions['passivated']} passivated, {sessions['known']} known"
-    )
-    depths = status.get("mailbox_depths", {})
-    print(f"mailboxes {sum(depths.values())} queued in {len(depths)} sessions")
-    for name, depth in sorted(depths.items()):
-        print(f"mailbox   {name}: {depth} queued")
-    index = status.get("index", {})
-    if index.get("enabled"):
-        print(
-            f"index     {index['messages_behind']} messages behind ({index['seconds_behind']:.1f}s),"
-            f" {index['indexed']} indexed"
-        )
-    for backend, b in sorted(status.get("consolidation", {}).items()):
-        jobs = ", ".join(f"{n} {state}" for state, n in sorted(b.get("jobs", {}).items()))
-        print(
-            f"consolidation {backend} ({b.get('kind', '?')}): {b.get('queued', 0)} queued, "
-            f"{b.get('running', 0)} running, jobs [{jobs or 'none'}], breaker {b.get('breaker', '?')}, "
-            f"{b.get('streams', 0)} streams, {b.get('failed_calls', 0)} failed calls"
-        )
-    if "scopes" in status:
-        print(f"scopes    {status['scopes'].get('live', 0)} live")
-    if "log_level" in status:
-        print(
-            f"config    log level {status['log_level']}, {status.get('config_reloads', 0)} reloads"
-        )
-    errors = status.get("errors", {})
-    if not errors:
-        print("errors    none")
-    for code, count in sorted(errors.items()):
-        print(f"errors    {code}: {count}")
-
-
 def _status(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    return client.status(), _render_status
+    return client.status(), render_status
 
 
 def _consolidate(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
