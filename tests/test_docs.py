@@ -141,3 +141,25 @@ def test_doc_blocks_run_as_written(
             f"{block.where} ({block.lang}) failed:\n{out.stdout}{out.stderr}"
         )
         assert "Traceback" not in out.stderr, f"{block.where}:\n{out.stderr}"
+
+
+_LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")
+
+
+def test_docs_and_tests_point_inside_the_repository() -> None:
+    """A clone has only the repository: no doc, test or module names a file outside it."""
+    sources = [*DOCS, *ROOT.glob("tests/**/*.py"), *ROOT.glob("*/[!.]*.py")]
+    outside = [
+        str(path.relative_to(ROOT))
+        for path in sources
+        if path != Path(__file__) and re.search(r"shared/DESIGN\.md|\.\./shared/", path.read_text())
+    ]
+    assert not outside, f"these point outside the repository (use docs/design.md): {outside}"
+    broken = [
+        f"{doc.name}: {target}"
+        for doc in DOCS
+        for target in _LINK.findall(doc.read_text())
+        if "://" not in target and not (doc.parent / target).exists()
+    ]
+    assert not broken, f"links to files that do not exist: {broken}"
+    assert "docs/design.md" in (ROOT / "README.md").read_text()
