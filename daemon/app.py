@@ -104,6 +104,9 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
             f"cannot prepare data directory {config.data_path}: {exc.strerror}; "
             "make it writable (remount read-write, fix its owner) or pass another --data-dir"
         ) from exc
+    # tiktoken copies even a local BPE file into a cache, /tmp/data-gym-cache by
+    # default: keep it in the data dir (an explicit setting still wins).
+    os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(data_dir / "cache" / "tiktoken"))
     # Bind before the store opens: a second daemon on the same socket stops here,
     # with one line, before it touches the database or requeues jobs.
     listeners, activated = _listeners(config)
