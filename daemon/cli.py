@@ -168,7 +168,11 @@ def _install_units(args: argparse.Namespace) -> int:
 
     for path in install_units(user=args.user, dest=Path(args.dest) if args.dest else None):
         print(path)
+    if args.dest:  # not where systemd reads units: no systemctl hint that would not work
+        return 0
     flag = " --user" if args.user else ""
+    if not args.user:
+        print("needs a `reverie` system user and group (see the README, Running as a service)")
     print(f"next: systemctl{flag} daemon-reload && systemctl{flag} enable --now reverie.socket")
     return 0
 
