@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.checks import reverie_cli
 from tests.daemon_process import DaemonProcess
 
 
@@ -43,22 +44,10 @@ CASES = [
 ]
 
 
-def _reverie(*args: str, socket: Path, **kw: object) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "REVERIE_SOCKET": str(socket)}
-    return subprocess.run(
-        [sys.executable, "-m", "reverie.daemon", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        **kw,  # type: ignore[arg-type]
-    )
-
-
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
 def test_user_error_is_one_line(daemon: DaemonProcess, tmp_path: Path, case: Case) -> None:
     fill = {"socket": str(daemon.socket), "tmp": str(tmp_path)}
-    out = _reverie(*(a.format(**fill) for a in case.args), socket=daemon.socket)
+    out = reverie_cli(daemon.socket, *(a.format(**fill) for a in case.args))
     assert out.returncode == case.code, out.stderr
     assert "Traceback" not in out.stderr
     lines = out.stderr.strip().splitlines()
@@ -77,7 +66,7 @@ def test_no_daemon_answers_at_once(tmp_path: Path) -> None:
             s.bind(str(sock))
             s.close()
         start = time.monotonic()
-        out = _reverie("status", socket=sock)
+        out = reverie_cli(sock, "status")
         elapsed = time.monotonic() - start
         assert out.returncode == 1 and "is it running" in out.stderr
         # Interpreter start included; the point is no reconnect loop (it waited 10 s).

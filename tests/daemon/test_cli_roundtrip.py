@@ -3,26 +3,16 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from datetime import datetime
 from pathlib import Path
 
+from tests.checks import reverie_cli
 from tests.daemon_process import DaemonProcess
 
 
 def _reverie(daemon: DaemonProcess, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "REVERIE_SOCKET": str(daemon.socket)}
-    out = subprocess.run(
-        [sys.executable, "-m", "reverie.daemon", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
-    return out
+    return reverie_cli(daemon.socket, *args, check=True)
 
 
 def test_history_json_feeds_import_and_reimport_says_already_present(
