@@ -5,26 +5,34 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
 BSTAMP := $(VENV)/.installed-bench
+# pip quiet, and without setuptools' "Editable installation" notice (information
+# only, printed for every editable install of a non-src layout).
+PIP    := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install -q
 
 .PHONY: run test lint contract bench torture clean
 
 $(BIN)/python:
+	@echo "reverie: creating $(VENV) with $(PYTHON) and upgrading pip"
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
+	$(PIP) --upgrade pip
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e .
+	@echo "reverie: installing reverie and its dependencies into $(VENV) (a minute or two the first time)"
+	$(PIP) -e .
 	touch $@
 
 $(TSTAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[test]'
+	@echo "reverie: installing reverie with the test tools into $(VENV) (a minute or two the first time)"
+	$(PIP) -e '.[test]'
 	touch $(STAMP) $@
 
 $(BSTAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[test,bench]'
+	@echo "reverie: installing reverie with the test and bench extras into $(VENV)"
+	$(PIP) -e '.[test,bench]'
 	touch $(STAMP) $(TSTAMP) $@
 
 run: $(STAMP)
+	@echo "reverie: starting the daemon (.venv/bin/reverie serve $(ARGS)); Ctrl-C stops it"
 	$(BIN)/reverie serve $(ARGS)
 
 lint: $(TSTAMP)
@@ -35,6 +43,7 @@ contract: $(TSTAMP)
 	$(BIN)/lint-imports
 
 test: lint contract
+	@echo "reverie: running the tests (about 11 minutes on 2 cores)"
 	$(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 bench: $(BSTAMP)

@@ -15,7 +15,6 @@ import os
 import signal
 import socket as stdsocket
 from collections.abc import Callable
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 
 import httpx
@@ -47,18 +46,12 @@ from .open_files import raise_open_files_limit
 from .reload import Reloader
 from .search_handlers import SearchHandlers
 from .server import Server
+from .version import package_version
 from .wm_handlers import WorkingMemoryHandlers
 
 __all__ = ["package_version", "run_daemon"]
 
 log = logging.getLogger(__name__)
-
-
-def package_version() -> str:
-    try:
-        return version("reverie")
-    except PackageNotFoundError:
-        return "0+unknown"
 
 
 def _bind(path: Path, mode: int, group: str) -> trio.SocketListener:
@@ -114,6 +107,30 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
             f"cannot prepare data directory {config.data_path}: {exc.strerror}; "
             "make it writable (remount read-write, fix its owner) or pass another --data-dir"
         ) from exc
+    # tiktoken copies even a local BPE file into a cache, /tmp/data-gym-cache by
+    # default: keep it in the data dir (an explicit setting still wins).
+    os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(data_dir / "cache" / "tiktoken"))
+    # Bind before the store opens: a second daemon on the same socket stops here,
+    # with one line, before it touches the database or requeues jobs.
+    listeners, activated = _listeners(config)
+    owns_socket = not activated
+    try:
+        await _serve(config, reload or (lambda: config), data_dir, listeners, activated)
+    finally:
+        for listener in listeners:
+            await listener.aclose()
+        if owns_socket:
+            config.socket_path.unlink(missing_ok=True)
+
+
+async def _serve(
+    config: Config,
+    reload: Callable[[], Config],
+    data_dir: Path,
+    listeners: list[trio.SocketListener],
+    activated: bool,
+) -> None:
+    """Open the store, start the actors, serve ``listeners`` until a signal; then drain."""
     db = Database(
         data_dir / "reverie.sqlite3",
         durability=config.store.durability,
@@ -139,9 +156,8 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
         services, registry, consolidator, package_version(), wm=wm, search=SearchHandlers(indexer)
     )
     server = Server(config, handlers)
-    reloader = Reloader(config, reload or (lambda: config))
+    reloader = Reloader(config, reload)
     handlers.reloader = reloader
-    owns_socket = False
     try:
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async with trio.open_nursery() as nursery:
@@ -151,8 +167,6 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
                 await nursery.start(scopes.run)
                 if indexer is not None:
                     await nursery.start(indexer.run)
-                listeners, activated = _listeners(config)
-                owns_socket = not activated
                 await nursery.start(server.serve, listeners)
                 if config.daemon.metrics_listen:
                     await nursery.start(
@@ -173,8 +187,6 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
                 nursery.cancel_scope.cancel()
     finally:
         await http.aclose()
-        if owns_socket:
-            config.socket_path.unlink(missing_ok=True)
         await db.close()
         log.info("stopped")
 

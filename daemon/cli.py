@@ -9,17 +9,21 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 import msgspec
 
 from reverie.config import ConfigError, ReverieError
 
+from .cli_status import render_status
 from .data_cli import DATA_COMMANDS, add_data_parsers, run_data_command
 from .mcp_cli import add_mcp_parser, run_mcp
-from .search_cli import SEARCH_RUNNERS, add_search_parser
+from .search_cli import SEARCH_RUNNERS, add_search_parser, session_scopes
+from .version import package_version
 from .wm_cli import add_wm_parser, run_wm
 
 __all__ = ["main"]
@@ -44,6 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="reverie", description="Memory daemon for AI-agent sessions."
     )
+    parser.add_argument("--version", action="version", version=f"reverie {package_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     serve = sub.add_parser("serve", help="run the daemon in the foreground")
@@ -167,7 +172,11 @@ def _install_units(args: argparse.Namespace) -> int:
 
     for path in install_units(user=args.user, dest=Path(args.dest) if args.dest else None):
         print(path)
+    if args.dest:  # not where systemd reads units: no systemctl hint that would not work
+        return 0
     flag = " --user" if args.user else ""
+    if not args.user:
+        print("needs a `reverie` system user and group (see the README, Running as a service)")
     print(f"next: systemctl{flag} daemon-reload && systemctl{flag} enable --now reverie.socket")
     return 0
 
@@ -202,7 +211,17 @@ def _append(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
 
 
 def _history(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    return client.history(args.session, after_seq=args.after_seq, limit=args.limit), _print_messages
+    messages = client.history(args.session, after_seq=args.after_seq, limit=args.limit)
+    if not args.json:
+        return messages, _print_messages
+    # Lines `reverie import` reads back: session and scope on each, ISO-8601 UTC times.
+    scope = session_scopes(client, {args.session}).get(args.session)
+    rows = [
+        {"session": args.session, "scope": scope, **_plain(m)}
+        | {"ts": datetime.fromtimestamp(m.ts, UTC).isoformat()}
+        for m in messages
+    ]
+    return rows, _print_messages
 
 
 def _render_context(ctx: Any) -> None:
@@ -234,50 +253,8 @@ def _forget(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
     )
 
 
-def _render_status(status: dict[str, Any]) -> None:
-    sessions = status["sessions"]
-    store = status["store"]
-    print(f"reverie {status['version']}  pid {status['pid']}  up {status['uptime_seconds']:.0f}s")
-    print(f"socket    {status['socket']}")
-    print(
-        f"data      {status['data_dir']}  ({store['bytes']} bytes, durability {store['durability']})"
-    )
-    print(f"store     {store['writes']} writes in {store['batches']} batches")
-    print(
-        f"sessions  {sessions['live']} live, {sessions['passivated']} passivated, {sessions['known']} known"
-    )
-    depths = status.get("mailbox_depths", {})
-    print(f"mailboxes {sum(depths.values())} queued in {len(depths)} sessions")
-    for name, depth in sorted(depths.items()):
-        print(f"mailbox   {name}: {depth} queued")
-    index = status.get("index", {})
-    if index.get("enabled"):
-        print(
-            f"index     {index['messages_behind']} messages behind ({index['seconds_behind']:.1f}s),"
-            f" {index['indexed']} indexed"
-        )
-    for backend, b in sorted(status.get("consolidation", {}).items()):
-        jobs = ", ".join(f"{n} {state}" for state, n in sorted(b.get("jobs", {}).items()))
-        print(
-            f"consolidation {backend} ({b.get('kind', '?')}): {b.get('queued', 0)} queued, "
-            f"{b.get('running', 0)} running, jobs [{jobs or 'none'}], breaker {b.get('breaker', '?')}, "
-            f"{b.get('streams', 0)} streams, {b.get('failed_calls', 0)} failed calls"
-        )
-    if "scopes" in status:
-        print(f"scopes    {status['scopes'].get('live', 0)} live")
-    if "log_level" in status:
-        print(
-            f"config    log level {status['log_level']}, {status.get('config_reloads', 0)} reloads"
-        )
-    errors = status.get("errors", {})
-    if not errors:
-        print("errors    none")
-    for code, count in sorted(errors.items()):
-        print(f"errors    {code}: {count}")
-
-
 def _status(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    return client.status(), _render_status
+    return client.status(), render_status
 
 
 def _consolidate(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
@@ -305,7 +282,6 @@ def _edited_text(args: argparse.Namespace, current: str) -> str:
     if args.file:
         with open(args.file, encoding="utf-8") as handle:
             return handle.read()
-    import os
     import subprocess
     import tempfile
 
@@ -349,25 +325,54 @@ _RUNNERS: dict[str, Callable[[Any, argparse.Namespace], tuple[Any, Callable[[Any
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command; a user error prints one line (never a traceback) and exits non-zero."""
     args = _parser().parse_args(argv)
     try:
-        if args.command == "serve":
-            return _serve(args)
-        if args.command == "install-units":
-            return _install_units(args)
-        if args.command == "mcp":
-            return run_mcp(args)
-        if args.command in DATA_COMMANDS:
-            return run_data_command(args)
-        return _client_command(args)
-    except ConfigError as exc:
-        print(f"reverie: {exc.message}", file=sys.stderr)
-        return 2
-    except ReverieError as exc:
-        print(f"reverie: {exc.code}: {exc.message}", file=sys.stderr)
-        return 1
+        code = _dispatch(args)
+        sys.stdout.flush()  # a closed pipe surfaces here, not at interpreter exit
+        return code
+    except BrokenPipeError:  # `reverie ... | head`: the reader has all it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # as a command killed by SIGPIPE
     except KeyboardInterrupt:
         return 130
+    except BaseException as exc:
+        error = _user_error(exc)
+        if error is None:
+            raise
+        print(f"reverie: {error[0]}", file=sys.stderr)
+        return error[1]
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "serve":
+        return _serve(args)
+    if args.command == "install-units":
+        return _install_units(args)
+    if args.command == "mcp":
+        return run_mcp(args)
+    if args.command in DATA_COMMANDS:
+        return run_data_command(args)
+    return _client_command(args)
+
+
+def _user_error(exc: BaseException) -> tuple[str, int] | None:
+    """The one line and exit code for an error the user can fix; None for a bug.
+
+    The daemon runs under trio, which wraps errors in exception groups: a
+    group whose leaves are all user errors is reported by its first leaf.
+    """
+    if isinstance(exc, BaseExceptionGroup):
+        leaves = [_user_error(e) for e in exc.exceptions]
+        return leaves[0] if leaves and all(leaves) else None
+    if isinstance(exc, ConfigError):
+        return exc.message, 2
+    if isinstance(exc, ReverieError):
+        return f"{exc.code}: {exc.message}", 1
+    if isinstance(exc, OSError) and exc.strerror:  # a file named on the command line
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"{where}{exc.strerror}", 1
+    return None
 
 
 if __name__ == "__main__":

@@ -1,12 +1,14 @@
-"""The host's side: ``Client`` (blocking) and ``AsyncClient`` (anyio: asyncio or trio).
+r"""The host's side: ``Client`` (blocking) and ``AsyncClient`` (anyio: asyncio or trio).
 
-Both expose the same methods, defined once in ``_Api``: each method builds
-a request and hands it to the transport's ``_call``, which returns the
-converted reply (``Client``) or an awaitable of it (``AsyncClient``).
+Both expose the same methods, defined once in ``_Api`` as ``op``\ s (see
+``client_ops``): each builds a ``Call`` that the transport's ``_call`` runs,
+returning the converted reply (``Client``) or an awaitable of it
+(``AsyncClient``), typed with the wire Struct (``client.append(...).seq``).
 
 Errors come back as the daemon's typed exceptions (rebuilt from their
-``code``). After a daemon restart both clients reconnect; idempotent calls
-are retried once. ``append`` gives every message an id on the client side
+``code``). After a daemon restart both clients reconnect: an idempotent call
+is retried for about 10 s. A client that has never reached the daemon does
+not wait: with no daemon listening, its first call fails at once. ``append`` gives every message an id on the client side
 when the caller did not, so a retried append can never be applied twice.
 
 This module imports neither the actors nor the store.
@@ -30,6 +32,7 @@ import msgspec
 from reverie.config import default_data_dir, default_socket_path, error_class
 
 from . import protocol as p
+from .client_ops import Call, op
 from .errors import ConnectionLost, ProtocolError
 from .framing import FrameReader, frame
 from .search_client import SearchApi
@@ -69,6 +72,8 @@ class _Api(WorkingMemoryApi, SearchApi):
     """The operations, transport-neutral. ``_call(request, convert, idempotent)``."""
 
     _rids = itertools.count(1)
+    #: Set once a connection succeeded: only then is a lost connection a restart to wait out.
+    _reached = False
 
     def _call(self, request: p.Request, convert: Callable[[Any], T], idempotent: bool) -> Any:
         raise NotImplementedError
@@ -76,9 +81,12 @@ class _Api(WorkingMemoryApi, SearchApi):
     def _rid(self) -> int:
         return next(self._rids)
 
-    def hello(self) -> Any:
-        return self._call(p.Hello(rid=self._rid()), lambda r: r, True)
+    @op
+    def hello(self) -> Call[p.HelloReply]:
+        """The daemon's protocol version, name and largest frame it accepts."""
+        return Call(p.Hello(rid=self._rid()), lambda r: r, True)
 
+    @op
     def append(
         self,
         session: str,
@@ -91,7 +99,7 @@ class _Api(WorkingMemoryApi, SearchApi):
         tool_call_id: str | None = None,
         ts: float | None = None,
         scope: str | None = None,
-    ) -> Any:
+    ) -> Call[p.Ack]:
         """Append one message; returns its ``Ack`` (``seq``, ``id``)."""
         msg = p.MessageIn(
             role=role,
@@ -105,15 +113,16 @@ class _Api(WorkingMemoryApi, SearchApi):
         request = p.Append(
             rid=self._rid(), session=session, messages=[_message_in(msg)], scope=scope
         )
-        return self._call(request, lambda r: r.acks[0], True)
+        return Call(request, lambda r: r.acks[0], True)
 
+    @op
     def append_many(
         self,
         session: str,
         messages: Iterable[p.MessageIn | Mapping[str, Any]],
         *,
         scope: str | None = None,
-    ) -> Any:
+    ) -> Call[list[p.Ack]]:
         """Append a batch atomically (all or none); returns one ``Ack`` per message."""
         request = p.Append(
             rid=self._rid(),
@@ -121,70 +130,80 @@ class _Api(WorkingMemoryApi, SearchApi):
             messages=[_message_in(m) for m in messages],
             scope=scope,
         )
-        return self._call(request, lambda r: r.acks, True)
+        return Call(request, lambda r: r.acks, True)
 
-    def history(self, session: str, *, after_seq: int = 0, limit: int = 100) -> Any:
+    @op
+    def history(
+        self, session: str, *, after_seq: int = 0, limit: int = 100
+    ) -> Call[list[p.Message]]:
         """Messages with seq > ``after_seq``, oldest first: a list of ``Message``."""
         request = p.History(rid=self._rid(), session=session, after_seq=after_seq, limit=limit)
-        return self._call(request, lambda r: r.messages, True)
+        return Call(request, lambda r: r.messages, True)
 
-    def context(self, session: str) -> Any:
+    @op
+    def context(self, session: str) -> Call[p.ContextView]:
         """``ContextView``: ``memory`` (byte-stable prefix), ``messages`` (the tail), ``tokens``."""
-        return self._call(p.Context(rid=self._rid(), session=session), lambda r: r.context, True)
+        return Call(p.Context(rid=self._rid(), session=session), lambda r: r.context, True)
 
-    def sessions(self, *, after: str = "", limit: int = 100) -> Any:
+    @op
+    def sessions(self, *, after: str = "", limit: int = 100) -> Call[list[p.SessionInfo]]:
         """Sessions ordered by name (``SessionInfo``), a page after ``after``."""
-        return self._call(
+        return Call(
             p.Sessions(rid=self._rid(), after=after, limit=limit), lambda r: r.sessions, True
         )
 
-    def forget(self, session: str) -> Any:
+    @op
+    def forget(self, session: str) -> Call[int]:
         """Delete a session and everything derived from it; returns messages deleted."""
-        return self._call(p.Forget(rid=self._rid(), session=session), lambda r: r.deleted, True)
+        return Call(p.Forget(rid=self._rid(), session=session), lambda r: r.deleted, True)
 
-    def status(self) -> Any:
+    @op
+    def status(self) -> Call[dict[str, Any]]:
         """The daemon's status as a dict."""
-        return self._call(p.Status(rid=self._rid()), lambda r: r.status, True)
+        return Call(p.Status(rid=self._rid()), lambda r: r.status, True)
 
-    def consolidate(self, session: str, *, wait: bool = False) -> Any:
+    @op
+    def consolidate(self, session: str, *, wait: bool = False) -> Call[p.JobOutcome | None]:
         """Consolidate the session's tail now; with ``wait``, the ``JobOutcome`` (or None)."""
-        return self._call(
+        return Call(
             p.Consolidate(rid=self._rid(), session=session, wait=wait), lambda r: r.outcome, True
         )
 
-    def memory(self, scope: str, *, limit: int = 20) -> Any:
+    @op
+    def memory(self, scope: str, *, limit: int = 20) -> Call[p.MemoryView]:
         """``MemoryView``: the scope's ``MEMORY.md`` and recent history entries."""
-        return self._call(
-            p.Memory(rid=self._rid(), scope=scope, limit=limit), lambda r: r.view, True
-        )
+        return Call(p.Memory(rid=self._rid(), scope=scope, limit=limit), lambda r: r.view, True)
 
-    def memory_edit(self, scope: str, text: str) -> Any:
+    @op
+    def memory_edit(self, scope: str, text: str) -> Call[None]:
         """Replace the scope's ``MEMORY.md``."""
-        return self._call(
-            p.MemoryEdit(rid=self._rid(), scope=scope, text=text), lambda r: None, True
-        )
+        return Call(p.MemoryEdit(rid=self._rid(), scope=scope, text=text), lambda r: None, True)
 
-    def stream_begin(self, backend: str = "default", ttl: float = 60.0) -> Any:
+    @op
+    def stream_begin(self, backend: str = "default", ttl: float = 60.0) -> Call[str]:
         """Declare your own live LLM stream on ``backend``; returns the lease to end it."""
-        return self._call(
+        return Call(
             p.StreamBegin(rid=self._rid(), backend=backend, ttl=ttl), lambda r: r.lease, False
         )
 
-    def stream_end(self, lease: str) -> Any:
+    @op
+    def stream_end(self, lease: str) -> Call[bool]:
         """End a stream lease; True if it was still live."""
-        return self._call(p.StreamEnd(rid=self._rid(), lease=lease), lambda r: r.ended, True)
+        return Call(p.StreamEnd(rid=self._rid(), lease=lease), lambda r: r.ended, True)
 
-    def backup(self, dest: str | os.PathLike[str]) -> Any:
-        """Copy the data dir into ``dest`` (a new directory, as the daemon sees it): ``BackupView``.
+    @op
+    def backup(self, dest: str | os.PathLike[str]) -> Call[p.BackupView]:
+        """Copy the data dir into ``dest`` (a new directory, as the daemon sees it).
 
         Not retried after a lost connection: the first attempt may have made ``dest``.
         """
         request = p.Backup(rid=self._rid(), dest=os.fspath(dest))
-        return self._call(request, lambda r: r.backup, False)
+        return Call(request, lambda r: r.backup, False)
 
-    def metrics(self) -> Any:
+    @op
+    def metrics(self) -> Call[str]:
         """The daemon's status in Prometheus text exposition format (a ``str``)."""
-        return self._call(p.Metrics(rid=self._rid()), lambda r: r.text, True)
+        return Call(p.Metrics(rid=self._rid()), lambda r: r.text, True)
 
 
 class Client(_Api):
@@ -222,6 +241,7 @@ class Client(_Api):
                     "is it running (`reverie serve`)? set REVERIE_SOCKET or --socket"
                 ) from exc
             self._sock = sock
+            self._reached = True
             self._reader = FrameReader(_MAX_REPLY_BYTES)
         return self._sock
 
@@ -247,7 +267,7 @@ class Client(_Api):
             raise ConnectionLost(f"connection to the daemon failed: {exc}") from exc
 
     def _call(self, request: p.Request, convert: Callable[[Any], T], idempotent: bool) -> T:
-        delays = iter(RETRY_DELAYS if idempotent else ())
+        delays = iter(RETRY_DELAYS if idempotent and self._reached else ())
         while True:
             try:
                 reply = self._roundtrip(request)
@@ -306,6 +326,7 @@ class AsyncClient(_Api):
                         "is it running (`reverie serve`)? set REVERIE_SOCKET"
                     ) from exc
                 self._stream = stream
+                self._reached = True
                 self._tg.start_soon(self._read_loop, stream)
             return self._stream
 
@@ -357,7 +378,7 @@ class AsyncClient(_Api):
         return box[0]
 
     async def _call(self, request: p.Request, convert: Callable[[Any], T], idempotent: bool) -> T:
-        delays = iter(RETRY_DELAYS if idempotent else ())
+        delays = iter(RETRY_DELAYS if idempotent and self._reached else ())
         while True:
             try:
                 reply = await self._roundtrip(request)

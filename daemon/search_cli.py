@@ -17,7 +17,7 @@ from typing import Any
 
 from reverie.config import InvalidArgument, ReverieError
 
-__all__ = ["SEARCH_RUNNERS", "add_search_parser", "read_jsonl"]
+__all__ = ["SEARCH_RUNNERS", "add_search_parser", "read_jsonl", "session_scopes"]
 
 Runner = Callable[[Any, argparse.Namespace], tuple[Any, Callable[[Any], None]]]
 Common = Callable[[argparse.ArgumentParser], None]
@@ -33,8 +33,17 @@ def add_search_parser(sub: Any, common: Common) -> None:
     search.add_argument("--scope")
     search.add_argument("--session")
     search.add_argument(
-        "--kind", action="append", choices=["message", "episode", "fact"], dest="kinds"
+        "--kind",
+        action="extend",
+        nargs="+",
+        choices=["message", "episode", "fact"],
+        dest="kinds",
+        help="one or more kinds (default: all)",
     )
+    for bound in ("since", "until"):
+        search.add_argument(
+            f"--{bound}", type=_when, help="ISO date or time (UTC unless it says) or epoch seconds"
+        )
     search.add_argument("-k", type=int, default=10, help="how many hits (default 10)")
     search.add_argument("--mode", choices=["hybrid", "vector", "text"], default="hybrid")
     common(search)
@@ -43,24 +52,51 @@ def add_search_parser(sub: Any, common: Common) -> None:
     common(reindex)
 
     imp = sub.add_parser("import", help="append messages from a JSONL file (one message a line)")
-    imp.add_argument("file", help="JSONL: session, role, content, id, optional ts, name, scope")
+    imp.add_argument(
+        "file",
+        help="JSONL (or a JSON array, as `history --json` prints): session, role, content, id, "
+        "optional ts (epoch or ISO-8601), name, scope",
+    )
     common(imp)
+
+
+def _when(text: str) -> float:
+    """Epoch seconds, or an ISO-8601 date or time (naive is UTC): ``--since``, ``ts``."""
+    try:
+        return float(text)
+    except ValueError:
+        pass
+    try:
+        when = datetime.fromisoformat(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is neither an ISO-8601 date/time nor epoch seconds"
+        ) from None
+    return (when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp()
 
 
 def _render_hits(found: dict[str, Any]) -> None:
     hits = found["hits"]
-    for h in hits:
-        when = datetime.fromtimestamp(h.ts, UTC).strftime("%Y-%m-%d %H:%M") if h.ts else "-"
-        text = " ".join(h.text.split())
-        text = text if len(text) <= 100 else text[:99] + "…"
-        where = h.session or h.scope
-        print(f"{h.score:8.4f}  {h.kind:<7} {when}  {where}  {text}")
-    if not hits:
-        print("no hits")
     if found["unembedded"]:
         print(
             f"({found['unembedded']} of the searched messages are not embedded yet:"
             " they were ranked by their words alone)"
+        )
+    if not hits:
+        print("no hits")
+        return
+    session_width = max(7, *(len(h.session or "-") for h in hits))
+    scope_width = max(5, *(len(h.scope) for h in hits))
+    print(
+        f"{'score':>8}  {'kind':<7} {'time (UTC)':<16}  {'session':<{session_width}}  {'scope':<{scope_width}}  text"
+    )
+    for h in hits:
+        when = datetime.fromtimestamp(h.ts, UTC).strftime("%Y-%m-%d %H:%M") if h.ts else "-"
+        text = " ".join(h.text.split())
+        text = text if len(text) <= 100 else text[:99] + "…"
+        session = h.session or "-"
+        print(
+            f"{h.score:8.4f}  {h.kind:<7} {when:<16}  {session:<{session_width}}  {h.scope:<{scope_width}}  {text}"
         )
 
 
@@ -71,6 +107,8 @@ def _search(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
         session=args.session,
         kinds=args.kinds,
         k=args.k,
+        since=args.since,
+        until=args.until,
         mode=args.mode,
     )
     return {"hits": reply.hits, "unembedded": reply.unembedded}, _render_hits
@@ -92,30 +130,69 @@ def _reindex(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any]
 
 
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
-    """The file's messages; a bad line is an ``InvalidArgument`` naming it, before any append."""
-    out = []
+    """The file's messages; a bad line is an ``InvalidArgument`` naming it, before any append.
+
+    One JSON object a line, or one JSON array of them (what ``reverie history
+    --json`` prints).
+    """
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidArgument(f"cannot read {path}: {exc}") from exc
-    for n, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    if text.lstrip().startswith("["):
         try:
-            obj = json.loads(line)
+            items = list(enumerate(json.loads(text), start=1))
         except json.JSONDecodeError as exc:
-            raise InvalidArgument(f"{path}:{n}: not JSON: {exc}") from exc
-        if not isinstance(obj, dict) or not isinstance(obj.get("session"), str):
-            raise InvalidArgument(f"{path}:{n}: need an object with a string 'session'")
-        if not isinstance(obj.get("role"), str) or not isinstance(obj.get("content"), str):
-            raise InvalidArgument(f"{path}:{n}: need string 'role' and 'content'")
-        out.append(obj)
-    return out
+            raise InvalidArgument(f"{path}: not a JSON array: {exc}") from exc
+    else:
+        items = []
+        for n, line in enumerate(text.splitlines(), start=1):
+            if line.strip():
+                try:
+                    items.append((n, json.loads(line)))
+                except json.JSONDecodeError as exc:
+                    raise InvalidArgument(f"{path}:{n}: not JSON: {exc}") from exc
+    return [_row(f"{path}:{n}", obj) for n, obj in items]
+
+
+def _row(where: str, obj: Any) -> dict[str, Any]:
+    if not isinstance(obj, dict) or not isinstance(obj.get("session"), str):
+        raise InvalidArgument(f"{where}: need an object with a string 'session'")
+    if not isinstance(obj.get("role"), str) or not isinstance(obj.get("content"), str):
+        raise InvalidArgument(f"{where}: need string 'role' and 'content'")
+    if isinstance(obj.get("ts"), str):  # ISO-8601, as `reverie history --json` writes it
+        try:
+            obj["ts"] = _when(obj["ts"])
+        except argparse.ArgumentTypeError as exc:
+            raise InvalidArgument(f"{where}: ts {exc}") from None
+    return obj
+
+
+def _sessions(client: Any, names: set[str]) -> dict[str, Any]:
+    """The ``SessionInfo`` of each named session that exists."""
+    found: dict[str, Any] = {}
+    after = ""
+    while page := client.sessions(after=after, limit=100):
+        found.update({s.name: s for s in page if s.name in names})
+        after = page[-1].name
+    return found
+
+
+def session_scopes(client: Any, names: set[str]) -> dict[str, str]:
+    """Each named session's scope (sessions that do not exist are left out)."""
+    return {name: info.scope for name, info in _sessions(client, names).items()}
+
+
+def _last_seqs(client: Any, names: set[str]) -> dict[str, int]:
+    """Each named session's last seq (0 if new): acks at or below it were already there."""
+    known = _sessions(client, names)
+    return {name: known[name].messages if name in known else 0 for name in names}
 
 
 def _import(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
     rows = read_jsonl(Path(args.file))
-    done, sessions = 0, set()
+    last = _last_seqs(client, {row["session"] for row in rows})
+    new = present = 0
     i = 0
     while i < len(rows):
         session, scope = rows[i]["session"], rows[i].get("scope")
@@ -123,14 +200,16 @@ def _import(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
         while i < len(rows) and len(batch) < IMPORT_BATCH and rows[i]["session"] == session:
             batch.append({k: rows[i][k] for k in _MESSAGE_KEYS if rows[i].get(k) is not None})
             i += 1
-        client.append_many(session, batch, scope=scope)
-        done += len(batch)
-        sessions.add(session)
-        print(f"\rimport: {done}/{len(rows)} messages", end="", file=sys.stderr)
+        seqs = [ack.seq for ack in client.append_many(session, batch, scope=scope)]
+        added = sum(seq > last[session] for seq in seqs)  # a known id answers its old seq
+        new, present = new + added, present + len(seqs) - added
+        last[session] = max(last[session], *seqs)
+        print(f"\rimport: {new + present}/{len(rows)} messages", end="", file=sys.stderr)
     print(file=sys.stderr)
-    result = {"messages": done, "sessions": len(sessions)}
+    result = {"messages": new, "already_present": present, "sessions": len(last)}
     return result, lambda r: print(
         f"imported {r['messages']} messages into {r['sessions']} sessions"
+        f" ({r['already_present']} already present)"
     )
 
 

@@ -1,6 +1,7 @@
 """Search client methods, mixed into ``Client`` and ``AsyncClient`` via ``_Api``.
 
-Both calls are safe to repeat after a lost connection (a search reads; a
+Each method builds one ``Call`` (``client_ops.op``), typed with the reply
+Struct. Both calls are safe to repeat after a lost connection (a search reads; a
 second ``reindex`` while one runs only answers ``False``), so both are
 retried after a daemon restart.
 
@@ -9,26 +10,21 @@ This module imports neither the actors nor the store.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from collections.abc import Iterable
 
 from . import search_protocol as s
-from .protocol import Request
+from .client_ops import Call, op
 
 __all__ = ["SearchApi"]
-
-T = TypeVar("T")
 
 
 class SearchApi:
     """Hybrid (vector + BM25) search over messages, history episodes and memory facts."""
 
-    def _call(self, request: Request, convert: Callable[[Any], T], idempotent: bool) -> Any:
-        raise NotImplementedError
-
     def _rid(self) -> int:
         raise NotImplementedError
 
+    @op
     def search(
         self,
         query: str,
@@ -40,7 +36,7 @@ class SearchApi:
         since: float | None = None,
         until: float | None = None,
         mode: str = "hybrid",
-    ) -> Any:
+    ) -> Call[s.SearchReply]:
         """A ``SearchReply``: the ``k`` best hits (``SearchHitView``), best first.
 
         The reply reads as the list of its hits; ``unembedded`` says how many
@@ -61,11 +57,12 @@ class SearchApi:
             until=until,
             mode=mode,
         )
-        return self._call(request, lambda r: r, True)
+        return Call(request, lambda r: r, True)
 
-    def reindex(self) -> Any:
+    @op
+    def reindex(self) -> Call[bool]:
         """Start rebuilding the index (progress in ``status()["index"]["reindex"]``).
 
         Returns False when a rebuild is already running.
         """
-        return self._call(s.Reindex(rid=self._rid()), lambda r: r.started, True)
+        return Call(s.Reindex(rid=self._rid()), lambda r: r.started, True)

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from reverie.config import ConfigError, default_data_dir
 
-__all__ = ["install_units", "render_units"]
+__all__ = ["check_visible", "install_units", "render_units"]
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +35,10 @@ _SYSTEM_UNIT_DIR = Path("/etc/systemd/system")
 # Characters that unit-file parsing would split on, unquote or expand
 # ($VAR in ExecStart=), each with a different rule per setting: refuse them.
 _UNSAFE_CHARS = frozenset("\"'\\$")
+# What the units' hardening hides from the service: PrivateTmp=yes (both units)
+# gives it empty /tmp and /var/tmp; ProtectHome=yes (system unit) hides homes.
+_PRIVATE_TMP = (Path("/tmp"), Path("/var/tmp"))
+_PROTECTED_HOME = (Path("/home"), Path("/root"), Path("/run/user"))
 
 
 def render_units(*, user: bool, bindir: Path, data_dir: Path | None) -> dict[str, str]:
@@ -64,16 +68,17 @@ def install_units(*, user: bool, dest: Path | None = None) -> list[Path]:
     ``$XDG_CONFIG_HOME/systemd/user`` (``~/.config/systemd/user``) for user
     units, ``/etc/systemd/system`` otherwise. Each file is replaced atomically,
     so a concurrent ``systemctl daemon-reload`` never reads half a unit. The
-    caller still has to run ``systemctl [--user] daemon-reload``.
+    caller still has to run ``systemctl [--user] daemon-reload``. An
+    executable the unit's hardening would hide is a ``ConfigError``.
     """
+    bindir = _installed_bindir()
+    check_visible(bindir, user=user)
     target = dest if dest is not None else _default_unit_dir(user, os.environ)
     target.mkdir(parents=True, exist_ok=True)
     written = []
     # A user daemon shares its data with `reverie serve` run by hand; the system one uses StateDirectory=.
     data_dir = default_data_dir() if user else None
-    for name, text in render_units(
-        user=user, bindir=_installed_bindir(), data_dir=data_dir
-    ).items():
+    for name, text in render_units(user=user, bindir=bindir, data_dir=data_dir).items():
         path = target / name
         partial = target / f".{name}.tmp"
         partial.write_text(text, encoding="utf-8")
@@ -106,6 +111,24 @@ def _installed_bindir() -> Path:
             f"no `reverie` executable next to {sys.executable} or on PATH; install reverie first"
         )
     return Path(found).absolute().parent
+
+
+def check_visible(bindir: Path, *, user: bool) -> None:
+    """Refuse an executable the unit's own hardening would hide from the service.
+
+    A checkout's ``.venv`` under ``/home`` or ``/tmp`` is the usual case: the
+    unit would be written, then fail at every start with a missing file.
+    """
+    hidden = _PRIVATE_TMP if user else _PRIVATE_TMP + _PROTECTED_HOME
+    for root in hidden:
+        if bindir.is_absolute() and bindir.is_relative_to(root):
+            setting = "PrivateTmp=yes" if root in _PRIVATE_TMP else "ProtectHome=yes"
+            raise ConfigError(
+                f"reverie is installed in {bindir}, which the unit's {setting} hides from the "
+                "service; install it outside (e.g. `python3 -m venv /opt/reverie && "
+                "/opt/reverie/bin/pip install .`) and run that one's `reverie install-units`"
+                + ("" if user else ", or use --user units")
+            )
 
 
 def _unit_path(path: Path, what: str) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
@@ -57,7 +58,12 @@ def _set(c: Any, a: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
 
 
 def _get(c: Any, a: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    return c.wm_get(a.scope, a.key, inherit=a.inherit), lambda i: print(_dumps(i.value))
+    def render(item: Any) -> None:
+        print(_dumps(item.value))
+        if a.inherit:  # which scope answered; stderr keeps stdout the bare value
+            print(f"(from scope {item.scope}, version {item.version})", file=sys.stderr)
+
+    return c.wm_get(a.scope, a.key, inherit=a.inherit), render
 
 
 def _delete(c: Any, a: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:

@@ -1,7 +1,7 @@
 """Working-memory client methods, mixed into ``Client`` and ``AsyncClient`` via ``_Api``.
 
-Each method builds one request and hands it to the transport's ``_call``:
-``Client`` returns the result, ``AsyncClient`` an awaitable of it. Calls
+Each method builds one ``Call`` (``client_ops.op``): ``Client`` returns the
+result, ``AsyncClient`` an awaitable of it, both typed with the reply Struct. Calls
 that are safe to repeat after a lost connection (the outcome is the same
 when the first attempt had already committed) are marked idempotent and
 retried after a daemon restart; appends to the scratchpad, checkpoint
@@ -13,31 +13,27 @@ This module imports neither the actors nor the store.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import msgspec
 
 from . import wm_protocol as w
-from .protocol import Request
+from .client_ops import Call, op
 
 __all__ = ["WorkingMemoryApi"]
 
-T = TypeVar("T")
 _UNSET: Any = msgspec.UNSET
 
 
 class WorkingMemoryApi:
     """Per-scope keys (TTL, compare-and-set), task state, scratchpad and checkpoints."""
 
-    def _call(self, request: Request, convert: Callable[[Any], T], idempotent: bool) -> Any:
-        raise NotImplementedError
-
     def _rid(self) -> int:
         raise NotImplementedError
 
     # -- keys -------------------------------------------------------------------
 
+    @op
     def wm_set(
         self,
         scope: str,
@@ -46,7 +42,7 @@ class WorkingMemoryApi:
         *,
         ttl: float | None = None,
         expected_version: int | None = None,
-    ) -> Any:
+    ) -> Call[int]:
         """Write ``key`` in exactly ``scope``; returns its new version.
 
         ``expected_version`` makes it a compare-and-set (0: must not exist);
@@ -60,40 +56,47 @@ class WorkingMemoryApi:
             ttl=ttl,
             expected_version=expected_version,
         )
-        return self._call(request, lambda r: r.version, expected_version is None)
+        return Call(request, lambda r: r.version, expected_version is None)
 
-    def wm_get(self, scope: str, key: str, *, inherit: bool = False) -> Any:
+    @op
+    def wm_get(self, scope: str, key: str, *, inherit: bool = False) -> Call[w.WmValue]:
         """``WmValue`` (value, version, scope found in, expires_at); ``NotFound`` if absent.
 
         ``inherit`` also looks in the ancestors (session → agent → project), then ``global``.
         """
         request = w.WmGet(rid=self._rid(), scope=scope, key=key, inherit=inherit)
-        return self._call(request, lambda r: r.item, True)
+        return Call(request, lambda r: r.item, True)
 
-    def wm_delete(self, scope: str, key: str) -> Any:
+    @op
+    def wm_delete(self, scope: str, key: str) -> Call[bool]:
         """Delete ``key``; True if it existed (and had not expired)."""
         request = w.WmDelete(rid=self._rid(), scope=scope, key=key)
-        return self._call(request, lambda r: r.deleted, True)
+        return Call(request, lambda r: r.deleted, True)
 
-    def wm_list(self, scope: str, *, prefix: str = "") -> Any:
+    @op
+    def wm_list(self, scope: str, *, prefix: str = "") -> Call[list[w.KeyInfo]]:
         """Unexpired keys (``KeyInfo``: key, version, expires_at, updated), ordered by key."""
         request = w.WmList(rid=self._rid(), scope=scope, prefix=prefix)
-        return self._call(request, lambda r: r.keys, True)
+        return Call(request, lambda r: r.keys, True)
 
-    def wm_clear(self, scope: str) -> Any:
+    @op
+    def wm_clear(self, scope: str) -> Call[int]:
         """Delete every key of ``scope`` (not its task, scratchpad or checkpoints)."""
-        return self._call(w.WmClear(rid=self._rid(), scope=scope), lambda r: r.deleted, True)
+        return Call(w.WmClear(rid=self._rid(), scope=scope), lambda r: r.deleted, True)
 
-    def wm_stats(self, scope: str) -> Any:
+    @op
+    def wm_stats(self, scope: str) -> Call[w.ScopeStats]:
         """``ScopeStats``: keys, bytes, checkpoints, expired_swept."""
-        return self._call(w.WmStats(rid=self._rid(), scope=scope), lambda r: r.stats, True)
+        return Call(w.WmStats(rid=self._rid(), scope=scope), lambda r: r.stats, True)
 
     # -- task -------------------------------------------------------------------
 
-    def task_get(self, scope: str) -> Any:
+    @op
+    def task_get(self, scope: str) -> Call[w.TaskView]:
         """``TaskView`` (with derived ``progress``); ``NotFound`` if the scope has none."""
-        return self._call(w.TaskGet(rid=self._rid(), scope=scope), lambda r: r.task, True)
+        return Call(w.TaskGet(rid=self._rid(), scope=scope), lambda r: r.task, True)
 
+    @op
     def task_set(
         self,
         scope: str,
@@ -103,7 +106,7 @@ class WorkingMemoryApi:
         step: int = 0,
         total_steps: int = 0,
         data: Any = None,
-    ) -> Any:
+    ) -> Call[w.TaskView]:
         """Replace the scope's task state; returns the ``TaskView``."""
         request = w.TaskSet(
             rid=self._rid(),
@@ -115,8 +118,9 @@ class WorkingMemoryApi:
             total_steps=total_steps,
             data=data,
         )
-        return self._call(request, lambda r: r.task, True)
+        return Call(request, lambda r: r.task, True)
 
+    @op
     def task_update(
         self,
         scope: str,
@@ -127,7 +131,7 @@ class WorkingMemoryApi:
         step: int = _UNSET,
         total_steps: int = _UNSET,
         data: Any = _UNSET,
-    ) -> Any:
+    ) -> Call[w.TaskView]:
         """Change only the fields given; returns the ``TaskView``."""
         request = w.TaskUpdate(
             rid=self._rid(),
@@ -139,42 +143,49 @@ class WorkingMemoryApi:
             total_steps=total_steps,
             data=data,
         )
-        return self._call(request, lambda r: r.task, True)
+        return Call(request, lambda r: r.task, True)
 
     # -- scratchpad -------------------------------------------------------------
 
-    def scratch_append(self, scope: str, text: str) -> Any:
+    @op
+    def scratch_append(self, scope: str, text: str) -> Call[w.ScratchAppended]:
         """Append a line; returns ``ScratchAppended`` (n, dropped by the capacity)."""
         request = w.ScratchAppend(rid=self._rid(), scope=scope, text=text)
-        return self._call(request, lambda r: r.appended, False)
+        return Call(request, lambda r: r.appended, False)
 
-    def scratch_get(self, scope: str, *, last: int | None = None) -> Any:
+    @op
+    def scratch_get(self, scope: str, *, last: int | None = None) -> Call[list[w.ScratchEntry]]:
         """``ScratchEntry`` lines oldest first; only the newest ``last`` when given."""
         request = w.ScratchGet(rid=self._rid(), scope=scope, last=last)
-        return self._call(request, lambda r: r.entries, True)
+        return Call(request, lambda r: r.entries, True)
 
-    def scratch_clear(self, scope: str) -> Any:
+    @op
+    def scratch_clear(self, scope: str) -> Call[int]:
         """Empty the scratchpad; returns how many lines went."""
-        return self._call(w.ScratchClear(rid=self._rid(), scope=scope), lambda r: r.deleted, True)
+        return Call(w.ScratchClear(rid=self._rid(), scope=scope), lambda r: r.deleted, True)
 
     # -- checkpoints ------------------------------------------------------------
 
-    def checkpoint_create(self, scope: str, *, label: str | None = None) -> Any:
+    @op
+    def checkpoint_create(self, scope: str, *, label: str | None = None) -> Call[str]:
         """Snapshot keys, task and scratchpad; returns the checkpoint's UUID."""
         request = w.CheckpointCreate(rid=self._rid(), scope=scope, label=label)
-        return self._call(request, lambda r: r.id, False)
+        return Call(request, lambda r: r.id, False)
 
-    def checkpoint_restore(self, scope: str, id: str) -> Any:
+    @op
+    def checkpoint_restore(self, scope: str, id: str) -> Call[int]:
         """Make the scope exactly as checkpointed, atomically; returns the key count."""
         request = w.CheckpointRestore(rid=self._rid(), scope=scope, id=id)
-        return self._call(request, lambda r: r.keys, True)
+        return Call(request, lambda r: r.keys, True)
 
-    def checkpoint_list(self, scope: str) -> Any:
+    @op
+    def checkpoint_list(self, scope: str) -> Call[list[w.CheckpointInfo]]:
         """``CheckpointInfo`` (id, label, created, size), newest first."""
         request = w.CheckpointList(rid=self._rid(), scope=scope)
-        return self._call(request, lambda r: r.checkpoints, True)
+        return Call(request, lambda r: r.checkpoints, True)
 
-    def checkpoint_delete(self, scope: str, id: str) -> Any:
+    @op
+    def checkpoint_delete(self, scope: str, id: str) -> Call[str]:
         """Delete a checkpoint; ``NotFound`` if unknown."""
         request = w.CheckpointDelete(rid=self._rid(), scope=scope, id=id)
-        return self._call(request, lambda r: r.id, False)
+        return Call(request, lambda r: r.id, False)

@@ -1,10 +1,14 @@
-"""Checks the daemon tests share: polling under a deadline and the no-loss invariant."""
+"""Checks the daemon tests share: polling under a deadline, the no-loss invariant, the CLI."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from collections import Counter
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from reverie.daemon import Client
@@ -33,3 +37,21 @@ def assert_each_id_once(client: Client, session: str, scope: str, acked: list[st
         assert (mid in tail) != (mid in covered), (
             f"{mid} in tail={mid in tail}, history={mid in covered}"
         )
+
+
+def reverie_cli(
+    socket: Path, *args: str, check: bool = False, **kw: Any
+) -> subprocess.CompletedProcess[str]:
+    """``reverie ARGS`` in a subprocess talking to ``socket``; with ``check``, it must exit 0."""
+    env = {**os.environ, "REVERIE_SOCKET": str(socket)}
+    out = subprocess.run(
+        [sys.executable, "-m", "reverie.daemon", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        **kw,
+    )
+    if check:
+        assert out.returncode == 0, out.stderr
+    return out

@@ -13,24 +13,29 @@ import pytest
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, content
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
 MEMORY = "- The user lives in Lisbon.\n"
 SYSTEM = "You are a helpful assistant. What you remember about the user:\n"
 
 
 def _run(daemon: DaemonProcess, *cmd: str, llm: FakeLLM | None = None, **env: str) -> str:
-    full_env = {
-        **os.environ,
-        "REVERIE_SOCKET": str(daemon.socket),
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-        **env,
-    }
+    """Run from the checkout's root, as the README says; the venv is not on PATH."""
+    full_env = {**os.environ, "REVERIE_SOCKET": str(daemon.socket), **env}
+    full_env.pop("REVERIE_EXAMPLE_LLM_URL", None)
+    bindir = str(Path(sys.executable).parent)
+    full_env["PATH"] = os.pathsep.join(
+        d for d in os.environ.get("PATH", "").split(os.pathsep) if d != bindir
+    )
+    if not (ROOT / ".venv" / "bin" / "reverie").exists():  # tests run from another venv
+        full_env["REVERIE"] = str(Path(bindir) / "reverie")
     if llm is not None:
         full_env["REVERIE_EXAMPLE_LLM_URL"] = llm.base_url
     out = subprocess.run(
-        list(cmd), capture_output=True, text=True, env=full_env, timeout=120, cwd=EXAMPLES
+        list(cmd), capture_output=True, text=True, env=full_env, timeout=120, cwd=ROOT
     )
     assert out.returncode == 0, out.stdout + out.stderr
+    assert "Traceback" not in out.stderr
     return out.stdout
 
 
@@ -47,7 +52,7 @@ def test_agent_example_appends_turns_and_puts_memory_first(
     out = _run(
         daemon,
         sys.executable,
-        str(EXAMPLES / script),
+        f"examples/{script}",
         llm=fake_llm,
         REVERIE_EXAMPLE_SESSION=session,
         REVERIE_EXAMPLE_SCOPE=scope,
@@ -55,7 +60,9 @@ def test_agent_example_appends_turns_and_puts_memory_first(
     lines = out.splitlines()
     assert [line.split(":")[0] for line in lines[:3]] == ["turn 1", "turn 2", "turn 3"]
     assert lines[0].endswith("reply: reply one") and lines[2].endswith("reply: reply three")
-    assert lines[-1] == f"done: 3 turns in session {session}"
+    assert lines[3] == f"done: 3 turns in session {session}"
+    assert lines[4] == "consolidated: 6 messages"
+    assert lines[5].startswith("memory now leads the prompt (") and lines[6:], out
 
     requests = [r.body["messages"] for r in fake_llm.requests]
     assert len(requests) == 3
@@ -69,6 +76,9 @@ def test_agent_example_appends_turns_and_puts_memory_first(
         history = client.history(session)
         status = client.status()
     assert [m.role for m in history] == ["user", "assistant"] * 3
+    with daemon.client() as client:
+        memory = client.context(session).memory
+    assert len(memory.encode()) > len(MEMORY) and f"({len(memory)} bytes)" in lines[5]
     assert [m.content for m in history if m.role == "assistant"] == [
         "reply one",
         "reply two",
@@ -82,7 +92,7 @@ def test_agent_example_appends_turns_and_puts_memory_first(
     _run(
         daemon,
         sys.executable,
-        str(EXAMPLES / script),
+        f"examples/{script}",
         llm=fake_llm,
         REVERIE_EXAMPLE_SESSION=session,
         REVERIE_EXAMPLE_SCOPE=scope,
@@ -91,8 +101,20 @@ def test_agent_example_appends_turns_and_puts_memory_first(
         assert len(client.history(session)) == 6
 
 
+@pytest.mark.parametrize("script", ["nanobot_style_agent.py", "trio_host.py"])
+def test_agent_example_runs_without_an_llm_and_shows_memory(
+    daemon: DaemonProcess, script: str
+) -> None:
+    """As the README says: `.venv/bin/python examples/X.py` against `make run`, no model."""
+    out = _run(daemon, sys.executable, f"examples/{script}").splitlines()
+    assert "canned reply" in out[0]
+    assert out[4] == "consolidated: 6 messages"
+    bytes_of_memory = int(out[5].split("(")[1].split()[0])
+    assert bytes_of_memory > 0 and out[6:], out
+
+
 def test_shell_example_uses_the_cli(daemon: DaemonProcess) -> None:
-    out = _run(daemon, "bash", str(EXAMPLES / "shell_example.sh"), "shell:t")
+    out = _run(daemon, "bash", "examples/shell_example.sh", "shell:t")
     assert "appended seq 1" in out
     assert "appended seq 2" in out
     context, _, rest = out.partition("== context\n")[2].partition("== history\n")

@@ -18,7 +18,7 @@ PACKAGES = ["reverie.config", "reverie.store", "reverie.actors", "reverie.daemon
 
 @pytest.mark.slow
 def test_wheel_installs_into_a_fresh_venv_and_imports_everything(tmp_path: Path) -> None:
-    subprocess.run(
+    built = subprocess.run(
         [
             sys.executable,
             "-m",
@@ -31,7 +31,10 @@ def test_wheel_installs_into_a_fresh_venv_and_imports_everything(tmp_path: Path)
         ],
         check=True,
         capture_output=True,
+        text=True,
     )
+    # setuptools reports a deprecated or ambiguous configuration as a *Warning.
+    assert "Warning:" not in built.stdout + built.stderr, built.stderr
     (wheel,) = (tmp_path / "dist").glob("reverie-*.whl")
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
@@ -91,3 +94,21 @@ def test_client_import_does_not_load_the_daemon_machinery() -> None:
     code = "import sys, reverie.daemon.client; bad = [m for m in ('reverie.actors', 'reverie.store', 'apsw', 'lancedb', 'trio') if m in sys.modules]; print(bad)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_make_says_what_it_installs_and_keeps_pip_quiet() -> None:
+    """Every pip step of `make run`/`make test` follows a line saying what it does."""
+    out = subprocess.run(
+        ["make", "-n", "-B", ".venv/.installed", ".venv/.installed-test", "run", "test"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    pips = [i for i, line in enumerate(out) if " -m pip install" in line]
+    assert len(pips) >= 3, out
+    for before, i in zip([-1, *pips], pips, strict=False):
+        assert " -q " in out[i], out[i]
+        steps = out[before + 1 : i]
+        assert any(s.startswith("echo ") for s in steps), f"no announcement before {out[i]!r}"
+    assert any(line.startswith("echo ") and "running the tests" in line for line in out)

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from reverie.config import ConfigError, DaemonConfig, default_data_dir
-from reverie.daemon.units import install_units, render_units
+from reverie.daemon.units import check_visible, install_units, render_units
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -236,3 +236,58 @@ def test_systemd_analyze_verify_rejects_a_missing_executable(tmp_path: Path) -> 
     result = _verify(units, tmp_path, user=False)
     assert result.returncode != 0
     assert "reverie" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("user", "bindir", "setting"),
+    [
+        (False, Path("/home/ana/reverie/.venv/bin"), "ProtectHome=yes"),
+        (False, Path("/root/reverie/.venv/bin"), "ProtectHome=yes"),
+        (False, Path("/tmp/reverie/.venv/bin"), "PrivateTmp=yes"),
+        (True, Path("/var/tmp/r/.venv/bin"), "PrivateTmp=yes"),
+    ],
+)
+def test_an_executable_the_hardening_hides_is_refused(
+    user: bool, bindir: Path, setting: str
+) -> None:
+    with pytest.raises(ConfigError, match=setting) as caught:
+        check_visible(bindir, user=user)
+    assert str(bindir) in caught.value.message and "/opt/reverie" in caught.value.message
+
+
+def test_user_units_may_run_from_a_home_checkout() -> None:
+    check_visible(Path("/home/ana/reverie/.venv/bin"), user=True)
+    check_visible(Path("/opt/reverie/bin"), user=False)
+    units = render_units(user=True, bindir=Path("/home/ana/reverie/.venv/bin"), data_dir=None)
+    assert "ExecStart=/home/ana/reverie/.venv/bin/reverie serve" in units["reverie.service"]
+
+
+@pytest.mark.parametrize("user", [False, True])
+def test_substitution_leaves_the_comments_alone(user: bool) -> None:
+    units = render_units(user=user, bindir=Path("/opt/rv/bin"), data_dir=None)
+    for text in units.values():
+        comments = [line for line in text.splitlines() if line.startswith("#")]
+        assert not [c for c in comments if "/opt/rv/bin" in c], comments
+        assert "@" not in text.replace("%S", "")
+
+
+def test_install_units_with_dest_prints_paths_and_no_systemctl_hint(tmp_path: Path) -> None:
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reverie.daemon",
+            "install-units",
+            "--user",
+            "--dest",
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.splitlines() == [
+        str(tmp_path / "reverie.service"),
+        str(tmp_path / "reverie.socket"),
+    ]

@@ -5,7 +5,7 @@ while the daemon consolidates often (small budgets, the fake LLM on loopback
 with scripted latency and faults). The driver kills the daemon at a moment
 drawn from a seeded RNG (sometimes exactly while an LLM call is in flight),
 restarts it, lets the clients reconnect and retry, then stops them and
-checks the invariants of ``/work/shared/DESIGN.md`` against what the clients
+checks the invariants of ``docs/design.md`` against what the clients
 were told: nothing acked is lost or doubled, history entries and the tail
 cover the log exactly once, the Markdown parses, working memory holds every
 acked write, the index rebuilds to the same answers, and the log shows no

@@ -1,0 +1,50 @@
+"""``reverie status`` as text (``--json`` prints the dict as it came)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["render_status"]
+
+
+def render_status(status: dict[str, Any]) -> None:
+    """Print ``reverie status`` for a person: one aspect of the daemon a line."""
+    sessions = status["sessions"]
+    store = status["store"]
+    print(f"reverie {status['version']}  pid {status['pid']}  up {status['uptime_seconds']:.0f}s")
+    print(f"socket    {status['socket']}")
+    print(
+        f"data      {status['data_dir']}  ({store['bytes']} bytes, durability {store['durability']})"
+    )
+    print(f"store     {store['writes']} writes in {store['batches']} batches")
+    print(
+        f"sessions  {sessions['live']} live, {sessions['passivated']} passivated, {sessions['known']} known"
+    )
+    depths = status.get("mailbox_depths", {})
+    print(f"mailboxes {sum(depths.values())} queued in {len(depths)} sessions")
+    for name, depth in sorted(depths.items()):
+        print(f"mailbox   {name}: {depth} queued")
+    index = status.get("index", {})
+    if index.get("enabled"):
+        print(
+            f"index     {index['messages_behind']} messages behind ({index['seconds_behind']:.1f}s),"
+            f" {index['indexed']} indexed"
+        )
+    for backend, b in sorted(status.get("consolidation", {}).items()):
+        jobs = ", ".join(f"{n} {state}" for state, n in sorted(b.get("jobs", {}).items()))
+        print(
+            f"consolidation {backend} ({b.get('kind', '?')}): {b.get('queued', 0)} queued, "
+            f"{b.get('running', 0)} running, jobs [{jobs or 'none'}], breaker {b.get('breaker', '?')}, "
+            f"{b.get('streams', 0)} streams, {b.get('failed_calls', 0)} failed calls"
+        )
+    if "scopes" in status:
+        print(f"scopes    {status['scopes'].get('live', 0)} live")
+    if "log_level" in status:
+        print(
+            f"config    log level {status['log_level']}, {status.get('config_reloads', 0)} reloads"
+        )
+    errors = status.get("errors", {})
+    if not errors:
+        print("errors    none")
+    for code, count in sorted(errors.items()):
+        print(f"errors    {code}: {count}")

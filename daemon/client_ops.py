@@ -1,0 +1,76 @@
+"""Client operations defined once, typed for both transports.
+
+An operation is a function that builds a ``Call`` (the request, how to turn
+the reply into the result, whether a retry is safe), decorated with ``op``.
+``op`` is a descriptor: on a ``Client`` the method returns the result, on an
+``AsyncClient`` an awaitable of it, and a type checker or an editor sees
+exactly that (``client.append(...)`` is an ``Ack``, so ``ack.seq``
+completes). The result types are the wire Structs of ``protocol`` (and of
+``wm_protocol``, ``search_protocol``).
+
+This module imports neither the actors nor the store.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Concatenate,
+    Generic,
+    NamedTuple,
+    ParamSpec,
+    TypeVar,
+    overload,
+)
+
+from .protocol import Request
+
+if TYPE_CHECKING:
+    from .client import AsyncClient, Client
+
+__all__ = ["Call", "op"]
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+
+class Call(NamedTuple, Generic[T]):
+    """One request, the reply's conversion to the caller's result, and retry safety."""
+
+    request: Request
+    convert: Callable[[Any], T]
+    idempotent: bool = True
+
+
+class op(Generic[P, T]):
+    """Bind a ``Call`` builder as a blocking (``Client``) or async (``AsyncClient``) method."""
+
+    def __init__(self, build: Callable[Concatenate[Any, P], Call[T]]) -> None:
+        self._build = build
+        functools.update_wrapper(self, build)
+        signature = inspect.signature(build)
+        # What help() and editors show for a bound method: no ``self``.
+        self._signature = signature.replace(parameters=list(signature.parameters.values())[1:])
+
+    @overload
+    def __get__(self, obj: None, owner: type) -> op[P, T]: ...
+    @overload
+    def __get__(self, obj: AsyncClient, owner: type) -> Callable[P, Awaitable[T]]: ...
+    @overload
+    def __get__(self, obj: Client, owner: type) -> Callable[P, T]: ...
+    def __get__(self, obj: Any, owner: type) -> Any:
+        if obj is None:
+            return self
+        build = self._build
+
+        @functools.wraps(build)
+        def bound(*args: Any, **kwargs: Any) -> Any:
+            call = build(obj, *args, **kwargs)
+            return obj._call(call.request, call.convert, call.idempotent)
+
+        bound.__signature__ = self._signature  # type: ignore[attr-defined]
+        return bound

@@ -1,0 +1,99 @@
+"""No user error in the CLI prints a traceback: one line on stderr, a non-zero exit."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.checks import reverie_cli
+from tests.daemon_process import DaemonProcess
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    args: tuple[str, ...]
+    code: int
+    says: str  # the one stderr line contains this ("{socket}", "{tmp}" are filled in)
+    stderr_lines: int | None = 1  # None: argparse's usage block (still no traceback)
+
+
+CASES = [
+    Case(
+        "missing file",
+        ("memory", "edit", "session/cli:a", "--file", "{tmp}/missing.md"),
+        1,
+        "missing.md: No such file or directory",
+    ),
+    Case("no daemon", ("status", "--socket", "{tmp}/nobody.sock"), 1, "is it running"),
+    Case("bad flag", ("status", "--bogus"), 2, "unrecognized arguments: --bogus", None),
+    Case("unknown command", ("frobnicate",), 2, "invalid choice", None),
+    Case(
+        "busy socket",
+        ("serve", "--socket", "{socket}", "--data-dir", "{tmp}/second"),
+        2,
+        "another daemon is already listening on {socket}",
+    ),
+    Case("bad config", ("serve", "--config", "{tmp}/missing.toml"), 2, "missing.toml"),
+]
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
+def test_user_error_is_one_line(daemon: DaemonProcess, tmp_path: Path, case: Case) -> None:
+    fill = {"socket": str(daemon.socket), "tmp": str(tmp_path)}
+    out = reverie_cli(daemon.socket, *(a.format(**fill) for a in case.args))
+    assert out.returncode == case.code, out.stderr
+    assert "Traceback" not in out.stderr
+    lines = out.stderr.strip().splitlines()
+    assert case.says.format(**fill) in lines[-1]
+    if case.stderr_lines is not None:
+        assert len(lines) == case.stderr_lines, out.stderr
+    assert not (tmp_path / "second" / "reverie.sqlite3").exists(), "opened the store first"
+
+
+def test_no_daemon_answers_at_once(tmp_path: Path) -> None:
+    for sock in (tmp_path / "nobody.sock", tmp_path / "stale.sock"):
+        if sock.name == "stale.sock":  # a socket file with no listener: ECONNREFUSED
+            import socket as stdsocket
+
+            s = stdsocket.socket(stdsocket.AF_UNIX)
+            s.bind(str(sock))
+            s.close()
+        start = time.monotonic()
+        out = reverie_cli(sock, "status")
+        elapsed = time.monotonic() - start
+        assert out.returncode == 1 and "is it running" in out.stderr
+        # Interpreter start included; the point is no reconnect loop (it waited 10 s).
+        assert elapsed < 1.0, f"status took {elapsed:.1f}s with no daemon"
+
+
+def test_closed_pipe_is_quiet(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        client.append_many("cli:long", [{"role": "user", "content": "x" * 400}] * 400)
+    env = {**os.environ, "REVERIE_SOCKET": str(daemon.socket)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "reverie.daemon", "history", "cli:long", "--limit", "400"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    assert proc.stdout.readline().strip().startswith(b"1")  # like `| head -1`
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141
+    assert err == ""
+
+
+def test_version() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "reverie.daemon", "--version"], capture_output=True, text=True
+    )
+    assert out.returncode == 0
+    assert out.stdout.startswith("reverie ") and out.stdout.split()[1][0].isdigit()
