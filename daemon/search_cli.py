@@ -77,10 +77,11 @@ def _when(text: str) -> float:
 
 def _render_hits(found: dict[str, Any]) -> None:
     hits = found["hits"]
-    if found["unembedded"]:
+    if found["unembedded"]:  # on stderr: stdout stays the hits alone
         print(
             f"({found['unembedded']} of the searched messages are not embedded yet:"
-            " they were ranked by their words alone)"
+            " they were ranked by their words alone)",
+            file=sys.stderr,
         )
     if not hits:
         print("no hits")

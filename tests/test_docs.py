@@ -152,7 +152,8 @@ def test_docs_and_tests_point_inside_the_repository() -> None:
     outside = [
         str(path.relative_to(ROOT))
         for path in sources
-        if path != Path(__file__) and re.search(r"shared/DESIGN\.md|\.\./shared/", path.read_text())
+        if path != Path(__file__)
+        and re.search(r"shared/(DESIGN|STYLE|DEPENDENCIES)\.md", path.read_text())
     ]
     assert not outside, f"these point outside the repository (use docs/design.md): {outside}"
     broken = [
