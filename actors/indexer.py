@@ -16,7 +16,7 @@ index is; the reply says how many searched messages have no vector yet.
 Once writes have been quiet for ``SETTLE_AFTER`` seconds the indexer
 optimizes the index ("settles" it). Only a settled index ranks exactly like
 one rebuilt from scratch (see ``SearchIndex.optimize``); until then a
-rebuilt index may order text hits differently (DESIGN invariant 7 holds at settled points;
+rebuilt index may order text hits differently (invariant 7 of docs/design.md holds at settled points;
 ``status`` says ``settled``).
 
 ``reindex`` rebuilds into a new directory while the old index serves
