@@ -1,8 +1,10 @@
 """The daemon's lifetime: open the store, start the actors, listen, stop gracefully.
 
-Start order: data dir (0700), SQLite (migrations run before anything is
-served), the session registry, then the socket; "ready" is logged only once
-connections are accepted. On SIGTERM or SIGINT: stop accepting, let
+Start order: data dir (0700), its lock (one daemon per data dir), the
+socket (bound, a live daemon's refused, a stale one replaced; nothing is
+accepted yet), SQLite (migrations run before anything is served), the
+session registry, then serving; "ready" is logged only once connections are
+accepted. On SIGTERM or SIGINT: stop accepting, let
 in-flight requests and mailboxes drain within ``grace_seconds``, flush the
 writer thread, exit 0.
 """
@@ -41,6 +43,7 @@ from reverie.store import (
 )
 
 from . import systemd
+from .datadir_lock import DataDirLock
 from .handlers import Handlers
 from .open_files import raise_open_files_limit
 from .reload import Reloader
@@ -94,15 +97,9 @@ def _listeners(config: Config) -> tuple[list[trio.SocketListener], bool]:
     return [_bind(config.socket_path, daemon.socket_mode, daemon.socket_group)], False
 
 
-async def run_daemon(config: Config, reload: Callable[[], Config] | None = None) -> None:
-    """Run until SIGTERM/SIGINT; returns after a graceful stop.
-
-    ``reload`` rebuilds the configuration from the sources it came from; with
-    it, SIGHUP reloads the live keys (see ``reload.py``).
-    """
-    raise_open_files_limit(config.daemon.max_connections)
+def _prepare_data_dir(config: Config) -> Path:
     try:
-        data_dir = systemd.ensure_private_dir(config.data_path)
+        return systemd.ensure_private_dir(config.data_path)
     except OSError as exc:  # a read-only or foreign data dir: one line that says what to do
         error = (
             StoreReadOnly if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM) else StoreError
@@ -111,6 +108,39 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
             f"cannot prepare data directory {config.data_path}: {exc.strerror}; "
             "make it writable (remount read-write, fix its owner) or pass another --data-dir"
         ) from exc
+
+
+async def run_daemon(config: Config, reload: Callable[[], Config] | None = None) -> None:
+    """Run until SIGTERM/SIGINT; returns after a graceful stop.
+
+    ``reload`` rebuilds the configuration from the sources it came from; with
+    it, SIGHUP reloads the live keys (see ``reload.py``). The data dir's lock
+    and the socket are taken before any state is opened: a second daemon on
+    the same data dir, or on a socket a live daemon serves, stops having
+    touched nothing.
+    """
+    raise_open_files_limit(config.daemon.max_connections)
+    data_dir = _prepare_data_dir(config)
+    lock = DataDirLock(data_dir)
+    lock.acquire()
+    try:
+        listeners, activated = _listeners(config)
+        try:
+            await _run(config, reload, data_dir, listeners, activated)
+        finally:
+            if not activated:
+                config.socket_path.unlink(missing_ok=True)
+    finally:
+        lock.release()
+
+
+async def _run(
+    config: Config,
+    reload: Callable[[], Config] | None,
+    data_dir: Path,
+    listeners: list[trio.SocketListener],
+    activated: bool,
+) -> None:
     db = Database(
         data_dir / "reverie.sqlite3",
         durability=config.store.durability,
@@ -138,7 +168,6 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
     server = Server(config, handlers)
     reloader = Reloader(config, reload or (lambda: config))
     handlers.reloader = reloader
-    owns_socket = False
     try:
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async with trio.open_nursery() as nursery:
@@ -148,8 +177,6 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
                 await nursery.start(scopes.run)
                 if indexer is not None:
                     await nursery.start(indexer.run)
-                listeners, activated = _listeners(config)
-                owns_socket = not activated
                 await nursery.start(server.serve, listeners)
                 where = "sockets from systemd" if activated else str(config.socket_path)
                 log.info("ready: listening on %s (data in %s)", where, data_dir)
@@ -166,8 +193,6 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
                 nursery.cancel_scope.cancel()
     finally:
         await http.aclose()
-        if owns_socket:
-            config.socket_path.unlink(missing_ok=True)
         await db.close()
         log.info("stopped")
 
