@@ -17,6 +17,7 @@ import msgspec
 
 from reverie.config import ConfigError, ReverieError
 
+from .progress import ConsolidationProgress
 from .search_cli import SEARCH_RUNNERS, add_search_parser
 from .wm_cli import add_wm_parser, run_wm
 
@@ -186,7 +187,7 @@ def _client_command(args: argparse.Namespace) -> int:
         print(json.dumps(_plain(result), ensure_ascii=False, indent=2))
     else:
         render(result)
-    return 0
+    return int(getattr(args, "exit_code", 0))
 
 
 def _append(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
@@ -259,6 +260,8 @@ def _render_status(status: dict[str, Any]) -> None:
             f"{b.get('running', 0)} running, jobs [{jobs or 'none'}], breaker {b.get('breaker', '?')}, "
             f"{b.get('streams', 0)} streams, {b.get('failed_calls', 0)} failed calls"
         )
+        outcomes = ", ".join(f"{n} {k}" for k, n in sorted(b.get("outcomes", {}).items()))
+        print(f"consolidation {backend}: probe {b.get('probe', '?')}, outcomes [{outcomes}]")
     if "scopes" in status:
         print(f"scopes    {status['scopes'].get('live', 0)} live")
     if "log_level" in status:
@@ -277,7 +280,20 @@ def _status(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
 
 
 def _consolidate(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    outcome = client.consolidate(args.session, wait=not args.no_wait)
+    """Consolidate now, reporting the LLM's failures on stderr while it waits.
+
+    Exits 1 when the LLM failed: the job's error (the turns stay in the tail)
+    or an ``extractive`` outcome (archived raw past ``hard_tokens``).
+    """
+    if args.no_wait:
+        outcome = client.consolidate(args.session, wait=False)
+    else:
+        from .client import Client
+
+        with ConsolidationProgress(lambda: Client(args.socket), args.session):
+            outcome = client.consolidate(args.session, wait=True)
+    if outcome is not None and outcome.state != "done":
+        args.exit_code = 1
 
     def render(o: Any) -> None:
         if o is None:

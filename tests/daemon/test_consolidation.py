@@ -233,30 +233,6 @@ def test_transient_faults_are_retried(make_daemon, fake_llm: FakeLLM, fault: Any
     assert len(fake_llm.requests) == 2
 
 
-def test_persistent_failure_archives_raw_and_appends_keep_working(
-    make_daemon, fake_llm: FakeLLM
-) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm, max_attempts=3))
-    fake_llm.script(status(500), status(500), status(500))
-    with daemon.client() as client:
-        ids = _turns(client, "s", 4)
-        poll(lambda: jobs(client).get("archived") == 1)
-        entry = client.memory("session/s").entries[0]
-        assert entry.raw is True
-        assert "Question 0" in entry.summary
-        assert client.status()["consolidation"]["default"]["failed_calls"] == 3
-        assert_each_id_once(client, "s", "session/s", ids)
-        assert client.append("s", "user", "still fine").seq == len(ids) + 1
-
-
-def test_connection_refused_archives_raw(make_daemon) -> None:
-    config = _config(max_attempts=2) + '[llm]\nbase_url = "http://127.0.0.1:9/v1"\ntimeout = 1.0\n'
-    daemon: DaemonProcess = make_daemon(config=config)
-    with daemon.client() as client:
-        _turns(client, "s", 4)
-        poll(lambda: jobs(client).get("archived") == 1)
-
-
 def test_kill_9_during_the_llm_call_completes_the_job_once(make_daemon, fake_llm: FakeLLM) -> None:
     daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
     fake_llm.script(hold())

@@ -260,7 +260,7 @@ class Torture:
             f"torture seed={self.seed} rounds={self.round} kills={self.kills} "
             f"restarts={self.kills + 1} mid_llm_kills={self.mid_llm} "
             f"appends_acked={c['appends_acked']} appends_unknown={c['appends_unknown']} "
-            f"consolidations={jobs.get('done', 0) + jobs.get('archived', 0)} jobs={jobs} "
+            f"consolidations={jobs.get('done', 0) + jobs.get('extractive', 0)} jobs={jobs} "
             f"consolidate_calls={c['consolidate_calls']} searches={c['searches']} "
             f"wm_writes={c['wm_writes']} wm_unknown={c['wm_unknown']} "
             f"checkpoints={c['checkpoints']} index_checks={self.index_checks} "
