@@ -3,6 +3,7 @@
 from .consolidate import Consolidator
 from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
 from .expiry import ExpirySweeper
+from .forget import Forgetter
 from .indexer import Indexer
 from .names import MAX_NAME_CHARS, validate_name
 from .registry import ActorRegistry, SessionRegistry
@@ -55,6 +56,7 @@ __all__ = [
     "Envelope",
     "ExpirySweeper",
     "ForgetRequest",
+    "Forgetter",
     "HistoryRequest",
     "HookChain",
     "Indexer",

@@ -45,11 +45,13 @@ import trio
 
 from reverie.config import NotFound, ReverieError
 from reverie.store import (
+    Fact,
     HistoryEntry,
     Job,
     MemoryFiles,
     MessageRecord,
     SessionRecord,
+    attribute,
     job_counts,
     load_session,
     merge_facts,
@@ -173,11 +175,18 @@ class Consolidator(SessionHooks):
         self._observe(session, self._monotonic(session.last_active))
 
     def forgotten(self, session: str, scope: str) -> None:
+        """Stop following ``session``; its Markdown is the forget job's (``forget.py``)."""
         self._watch.pop(session, None)
         self._timers.cancel(session)
         self._memory_cache.pop(scope, None)
-        if scope == f"session/{session}":
-            self.memory.delete_scope(scope)
+
+    def scope_lock(self, scope: str) -> trio.Lock:
+        """Held while a scope's ``MEMORY.md`` is read and rewritten (jobs, edits, forgets)."""
+        return self._scope_locks.setdefault(scope, trio.Lock())
+
+    def memory_changed(self, scope: str) -> None:
+        """The scope's Markdown was changed outside a consolidation: re-read it."""
+        self._memory_cache.pop(scope, None)
 
     async def memory_prefix(self, scope: str) -> str:
         cached = self._memory_cache.get(scope)
@@ -334,7 +343,12 @@ class Consolidator(SessionHooks):
         current = await self.memory_prefix(job.scope)
         result, state = await self._produce(job, current, turns, backend)
         count = self.services.tokens.count
-        memory = merge_facts(result.memory, [], self.cfg.memory_max_tokens, count)
+        memory = result.memory
+        if state == "done" and backend.llm is not None:  # the model's rewrite: source its facts
+            day = datetime.fromtimestamp(turns[-1].ts, UTC).strftime("%Y-%m-%d")
+            batch = Fact(text="", date=day, sources={job.session: [t.id for t in turns]})
+            memory = attribute(current, memory, batch)
+        memory = merge_facts(memory, [], self.cfg.memory_max_tokens, count)
         entry = HistoryEntry(
             id=job.entry_id,
             scope=job.scope,
@@ -359,7 +373,7 @@ class Consolidator(SessionHooks):
         self, job: Job, memory: str, turns: list[MessageRecord], backend: Backend
     ) -> tuple[ConsolidationResult, str]:
         if backend.llm is None:
-            return await self._extract(memory, turns), "done"
+            return await self._extract(memory, turns, job.session), "done"
         now_iso = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         for attempt in range(1, self.cfg.max_attempts + 1):
             await backend.wait_no_stream()
@@ -411,13 +425,17 @@ class Consolidator(SessionHooks):
             self.cfg.hard_tokens,
             extra={"session": job.session},
         )
-        extracted = await self._extract(memory, turns)
+        extracted = await self._extract(memory, turns, job.session)
         return _raw_result(extracted.memory, turns, extracted.facts), "extractive"
 
-    async def _extract(self, memory: str, turns: list[MessageRecord]) -> ConsolidationResult:
+    async def _extract(
+        self, memory: str, turns: list[MessageRecord], session: str
+    ) -> ConsolidationResult:
         count, cap = self.services.tokens.count, self.cfg.memory_max_tokens
         return await trio.to_thread.run_sync(
-            lambda: extractive_consolidation(memory, turns, max_tokens=cap, count_tokens=count)
+            lambda: extractive_consolidation(
+                memory, turns, max_tokens=cap, count_tokens=count, session=session
+            )
         )
 
     # -- operations -----------------------------------------------------------

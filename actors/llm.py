@@ -58,9 +58,12 @@ the third person, in a few sentences. Keep names, numbers, dates and decisions.
 identities, decisions, commitments, constraints), each one short sentence \
 that makes sense on its own. Do not repeat facts already in the memory.
 - "memory": the complete updated memory document in Markdown: the current \
-memory with the new facts merged in, contradictions resolved in favour of \
-the newer information, duplicates removed, and nothing transient kept. Keep it \
-concise.
+memory with the new facts merged in, duplicates removed, and nothing transient \
+kept. Keep it concise. One fact per "- " line, in the third person with the \
+person's name. A line may start with a [YYYY-MM-DD] date and end with a \
+<!-- from ... --> source comment: keep both exactly as they are on every line \
+you keep. When a newer fact replaces an older one about the same subject (a \
+new address, job or name), drop the older line: it stays in the history.
 
 Use only information present in the input. Write nothing outside the JSON object.
 """

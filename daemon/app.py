@@ -25,6 +25,7 @@ import trio
 
 from reverie.actors import (
     Consolidator,
+    Forgetter,
     HookChain,
     Indexer,
     ScopeRegistry,
@@ -162,8 +163,15 @@ async def _run(
     consolidator.registry = registry
     scopes = ScopeRegistry(services, Clock.from_env())
     wm = WorkingMemoryHandlers(scopes)
+    forgetter = Forgetter(services, memory, consolidator, indexer)
     handlers = Handlers(
-        services, registry, consolidator, package_version(), wm=wm, search=SearchHandlers(indexer)
+        services,
+        registry,
+        consolidator,
+        package_version(),
+        wm=wm,
+        forgetter=forgetter,
+        search=SearchHandlers(indexer),
     )
     server = Server(config, handlers)
     reloader = Reloader(config, reload or (lambda: config))
@@ -177,6 +185,7 @@ async def _run(
                 await nursery.start(scopes.run)
                 if indexer is not None:
                     await nursery.start(indexer.run)
+                await nursery.start(forgetter.run)
                 await nursery.start(server.serve, listeners)
                 where = "sockets from systemd" if activated else str(config.socket_path)
                 log.info("ready: listening on %s (data in %s)", where, data_dir)

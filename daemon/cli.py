@@ -113,6 +113,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     _add_socket(edit)
     _add_json(edit)
+    forget_fact = memory_sub.add_parser(
+        "forget-fact",
+        help="delete one fact from MEMORY.md, the history entries' facts and the index",
+    )
+    forget_fact.add_argument("scope")
+    forget_fact.add_argument("fact", help="the fact's text (case, spaces and punctuation ignored)")
+    _add_socket(forget_fact)
+    _add_json(forget_fact)
 
     units = sub.add_parser("install-units", help="write systemd units for the installed reverie")
     units.add_argument(
@@ -334,6 +342,15 @@ def _edited_text(args: argparse.Namespace, current: str) -> str:
 def _memory(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
     if args.memory_command == "show":
         return client.memory(args.scope, limit=args.limit), _render_memory
+    if args.memory_command == "forget-fact":
+        removed = client.memory_forget_fact(args.scope, args.fact)
+        if not removed:
+            args.exit_code = 1
+        return {"scope": args.scope, "removed": removed}, lambda r: print(
+            f"fact removed from {r['removed']} places in {r['scope']}"
+            if r["removed"]
+            else f"no such fact in {r['scope']}"
+        )
     text = _edited_text(args, client.memory(args.scope, limit=1).memory)
     client.memory_edit(args.scope, text)
     return {"scope": args.scope, "bytes": len(text.encode())}, lambda r: print(

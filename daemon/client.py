@@ -164,6 +164,12 @@ class _Api(WorkingMemoryApi, SearchApi):
             p.MemoryEdit(rid=self._rid(), scope=scope, text=text), lambda r: None, True
         )
 
+    def memory_forget_fact(self, scope: str, fact: str) -> Any:
+        """Delete one fact of ``scope`` everywhere it is kept; returns how many places had it."""
+        return self._call(
+            p.MemoryForgetFact(rid=self._rid(), scope=scope, fact=fact), lambda r: r.removed, True
+        )
+
     def stream_begin(self, backend: str = "default", ttl: float = 60.0) -> Any:
         """Declare your own live LLM stream on ``backend``; returns the lease to end it."""
         return self._call(

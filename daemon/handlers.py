@@ -25,6 +25,7 @@ from reverie.actors import (
     ContextRequest,
     Envelope,
     ForgetRequest,
+    Forgetter,
     HistoryRequest,
     Services,
     SessionRegistry,
@@ -88,12 +89,14 @@ class Handlers:
         version: str,
         *,
         wm: WorkingMemoryHandlers,
+        forgetter: Forgetter,
         search: SearchHandlers | None = None,
     ) -> None:
         self.services = services
         self.registry = registry
         self.consolidator = consolidator
         self.wm = wm
+        self.forgetter = forgetter
         self.search = search or SearchHandlers(None)
         self.version = version
         self.started = time.time()
@@ -144,11 +147,15 @@ class Handlers:
                     session, ContextRequest(), replier(rid, lambda c: _context(rid, c))
                 )
             case p.Forget(session=session):
+                reply = replier(rid, lambda n: p.ForgetReply(rid=rid, deleted=n))
                 await self._to_actor(
                     session,
                     ForgetRequest(),
-                    replier(rid, lambda n: p.ForgetReply(rid=rid, deleted=n)),
+                    lambda o: self.forgetter.session_forgotten(session, o, reply),
                 )
+            case p.MemoryForgetFact(scope=scope, fact=fact):
+                reply = replier(rid, lambda n: p.MemoryForgetFactReply(rid=rid, removed=n))
+                nursery.start_soon(self._run, reply, self.forgetter.forget_fact, scope, fact)
             case p.Hello():
                 replier(rid, lambda _: self._hello(rid))(None)
             case p.Sessions(after=after, limit=limit):
@@ -275,6 +282,7 @@ class Handlers:
                 "durability": db.durability,
             },
             "consolidation": await self.consolidator.status(),
+            "forgets": self.forgetter.status(),
             "index": await self.search.status(),
             "counters": dict(self.services.counters),
             "errors": dict(self.errors),

@@ -41,6 +41,8 @@ __all__ = [
     "Memory",
     "MemoryEdit",
     "MemoryEditReply",
+    "MemoryForgetFact",
+    "MemoryForgetFactReply",
     "MemoryReply",
     "MemoryView",
     "Message",
@@ -197,6 +199,13 @@ class MemoryEdit(_Frame, tag="memory_edit"):
     text: str
 
 
+class MemoryForgetFact(_Frame, tag="memory_forget_fact"):
+    """Delete one fact of a scope: from ``MEMORY.md``, the episodes' fact lists and the index."""
+
+    scope: str
+    fact: str
+
+
 class StreamBegin(_Frame, tag="stream_begin"):
     """A host declares its own live completion on ``backend``: consolidation waits."""
 
@@ -226,6 +235,7 @@ Request = (
     | Consolidate
     | Memory
     | MemoryEdit
+    | MemoryForgetFact
     | StreamBegin
     | StreamEnd
     | WmRequest
@@ -306,6 +316,10 @@ class MemoryEditReply(_Frame, tag="memory_edit"):
     pass
 
 
+class MemoryForgetFactReply(_Frame, tag="memory_forget_fact"):
+    removed: int
+
+
 class StreamBeginReply(_Frame, tag="stream_begin"):
     lease: str
     expires_in: float
@@ -337,6 +351,7 @@ Reply = (
     | ConsolidateReply
     | MemoryReply
     | MemoryEditReply
+    | MemoryForgetFactReply
     | StreamBeginReply
     | StreamEndReply
     | ErrorReply

@@ -15,6 +15,7 @@ from .embeddings import (
     make_embedder,
 )
 from .errors import StoreError, StoreFull, StoreReadOnly
+from .facts import Fact, attribute, drop_session, fact_key, merge_facts, parse_memory, render_memory
 from .index import MAX_K, MAX_QUERY_CHARS, IndexStale, Mode, SearchIndex
 from .index_feed import (
     CURSOR_KEY,
@@ -32,15 +33,19 @@ from .index_feed import (
 from .jobs import Job, create_job, finish_job, job_counts, open_job, open_jobs, record_attempt
 from .journal import (
     AppendOutcome,
+    ForgetJob,
     MessageRecord,
     NewMessage,
     SessionRecord,
     append_requests,
     delete_session,
+    finish_forget,
     list_sessions,
     load_session,
+    pending_forgets,
     read_history,
     read_tail,
+    record_forget,
     save_session,
 )
 from .memory_files import (
@@ -48,10 +53,10 @@ from .memory_files import (
     MemoryFiles,
     decode_scope,
     encode_scope,
-    merge_facts,
     parse_history,
     render_entry,
 )
+from .memory_forget import forget_fact, forget_session
 from .ranking import (
     RRF_K,
     IndexDoc,
@@ -104,6 +109,8 @@ __all__ = [
     "Database",
     "Embedder",
     "EmbeddingError",
+    "Fact",
+    "ForgetJob",
     "HistoryEntry",
     "IndexDoc",
     "IndexStale",
@@ -128,6 +135,7 @@ __all__ = [
     "TokenCounter",
     "append_requests",
     "append_scratch",
+    "attribute",
     "clear_keys",
     "clear_scratch",
     "create_checkpoint",
@@ -137,11 +145,16 @@ __all__ = [
     "delete_key",
     "delete_session",
     "doc_matches",
+    "drop_session",
     "encode_scope",
     "entry_doc",
     "expiring_keys",
     "fact_docs",
+    "fact_key",
+    "finish_forget",
     "finish_job",
+    "forget_fact",
+    "forget_session",
     "job_counts",
     "list_checkpoints",
     "list_keys",
@@ -157,6 +170,8 @@ __all__ = [
     "open_job",
     "open_jobs",
     "parse_history",
+    "parse_memory",
+    "pending_forgets",
     "rank_by_text",
     "rank_by_vector",
     "read_cursor",
@@ -166,7 +181,9 @@ __all__ = [
     "read_tail",
     "reciprocal_rank_fusion",
     "record_attempt",
+    "record_forget",
     "render_entry",
+    "render_memory",
     "restore_checkpoint",
     "save_session",
     "save_task",

@@ -265,6 +265,27 @@ class SearchIndex:
                 table.create_index("text", config=FTS(), replace=True)
                 self._text_stats_stale = False
 
+    def copy_to(self, path: Path) -> SearchIndex:
+        """A new index in ``path`` with exactly this one's rows, written afresh.
+
+        LanceDB only marks deleted rows as deleted: their bytes stay in the
+        data files (and the text index) of this directory until the fragment
+        is rewritten. The copy holds none of them, so once the daemon serves
+        the copy and this directory is removed, a forgotten text is gone from
+        the disk. Vectors are copied, not recomputed.
+        """
+        table = self._ready()
+        with _wrapped("copy"):
+            rows = table.to_arrow()
+        copy = SearchIndex(path, self.embedder)
+        copy.open()
+        with _wrapped("copy"):
+            if rows.num_rows:
+                copy._ready().add(rows.cast(copy._schema()))
+            copy._text_stats_stale = True
+            copy.optimize()
+        return copy
+
     def count(self) -> int:
         table = self._ready()
         with _wrapped("count"):

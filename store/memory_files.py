@@ -42,6 +42,7 @@ import msgspec
 from reverie.config import InvalidArgument
 
 from .errors import StoreError, translate
+from .facts import merge_facts
 
 __all__ = [
     "HistoryEntry",
@@ -51,6 +52,7 @@ __all__ = [
     "merge_facts",
     "parse_history",
     "render_entry",
+    "without_entries",
 ]
 
 log = logging.getLogger(__name__)
@@ -216,6 +218,25 @@ def _entry_from(meta: _Meta, body: list[str]) -> HistoryEntry:
     )
 
 
+def _sections(lines: list[str]) -> list[tuple[int, int, _Meta | None]]:
+    """Each entry's line range ``[start, end)`` and its metadata (None when a person broke it)."""
+    starts = [
+        (i, match)
+        for i in range(len(lines) - 1)
+        if lines[i].startswith("## ") and (match := _META.match(lines[i + 1]))
+    ]
+    sections: list[tuple[int, int, _Meta | None]] = []
+    for n, (start, match) in enumerate(starts):
+        end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
+        try:
+            meta: _Meta | None = _meta_decoder.decode(match.group(1))
+        except msgspec.DecodeError as exc:
+            log.warning("skipping history entry with broken metadata: %s", exc)
+            meta = None
+        sections.append((start, end, meta))
+    return sections
+
+
 def parse_history(text: str) -> list[HistoryEntry]:
     """The entries of one history file, in file order.
 
@@ -225,58 +246,28 @@ def parse_history(text: str) -> list[HistoryEntry]:
     warning rather than failing the whole file.
     """
     lines = text.replace("\r\n", "\n").split("\n")
-    starts = [
-        (i, match)
-        for i in range(len(lines) - 1)
-        if lines[i].startswith("## ") and (match := _META.match(lines[i + 1]))
+    return [
+        _entry_from(meta, lines[start + 2 : end])
+        for start, end, meta in _sections(lines)
+        if meta is not None
     ]
-    entries = []
-    for n, (start, match) in enumerate(starts):
-        end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
-        try:
-            meta = _meta_decoder.decode(match.group(1))
-        except msgspec.DecodeError as exc:
-            log.warning("skipping history entry with broken metadata: %s", exc)
-            continue
-        entries.append(_entry_from(meta, lines[start + 2 : end]))
-    return entries
 
 
-def _fact_key(fact: str) -> str:
-    """Case-, whitespace- and punctuation-insensitive identity of a fact."""
-    return " ".join(re.sub(r"[\W_]+", " ", fact.casefold()).split())
+def without_entries(text: str, doomed: Callable[[HistoryEntry], bool]) -> tuple[str, int]:
+    """The history file ``text`` without the entries ``doomed`` picks; and how many went.
 
-
-def _render_memory(facts: list[str]) -> str:
-    if not facts:
-        return ""
-    return "# Memory\n\n" + "".join(f"- {fact}\n" for fact in facts)
-
-
-def merge_facts(
-    memory_text: str, new_facts: list[str], max_tokens: int, count_tokens: Callable[[str], int]
-) -> str:
-    """``MEMORY.md`` as a bulleted list: the facts in ``memory_text``, then ``new_facts``.
-
-    A fact that repeats an earlier one (ignoring case, whitespace and
-    punctuation) replaces it and moves to the end, since it was just
-    confirmed. While the result is over ``max_tokens``, the oldest fact is
-    dropped. Headings in ``memory_text`` are layout, not facts. The output
-    depends only on the arguments.
+    Everything else (the title, other entries, even ones whose metadata is
+    broken) is kept byte for byte.
     """
-    merged: dict[str, str] = {}
-    old = [line for line in memory_text.splitlines() if not line.lstrip().startswith("#")]
-    for fact in [*old, *new_facts]:
-        text = " ".join(_BULLET.sub("", fact).split())
-        key = _fact_key(text)
-        if not key:
-            continue
-        merged.pop(key, None)
-        merged[key] = text
-    facts = list(merged.values())
-    while facts and count_tokens(_render_memory(facts)) > max_tokens:
-        facts.pop(0)
-    return _render_memory(facts)
+    lines = text.replace("\r\n", "\n").split("\n")
+    cut = [
+        (start, end)
+        for start, end, meta in _sections(lines)
+        if meta is not None and doomed(_entry_from(meta, lines[start + 2 : end]))
+    ]
+    for start, end in reversed(cut):
+        del lines[start:end]
+    return "\n".join(lines), len(cut)
 
 
 def _fsync_dir(path: Path) -> None:
