@@ -5,6 +5,7 @@ from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavai
 from .expiry import ExpirySweeper
 from .forget import Forgetter
 from .indexer import Indexer
+from .memory_watch import MemoryWatcher, scope_problems
 from .names import MAX_NAME_CHARS, validate_name
 from .registry import ActorRegistry, SessionRegistry
 from .scope import (
@@ -65,6 +66,7 @@ __all__ = [
     "LLMRejected",
     "LLMTimeout",
     "LLMUnavailable",
+    "MemoryWatcher",
     "MessageLike",
     "RestoreCheckpoint",
     "ScopeActor",
@@ -78,6 +80,7 @@ __all__ = [
     "Sweep",
     "UpdateTask",
     "scope_chain",
+    "scope_problems",
     "validate_key",
     "validate_name",
 ]

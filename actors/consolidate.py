@@ -188,6 +188,9 @@ class Consolidator(SessionHooks):
         """The scope's Markdown was changed outside a consolidation: re-read it."""
         self._memory_cache.pop(scope, None)
 
+    def memory_edited(self, scope: str) -> None:
+        self.memory_changed(scope)
+
     async def memory_prefix(self, scope: str) -> str:
         cached = self._memory_cache.get(scope)
         if cached is None:
@@ -469,7 +472,7 @@ class Consolidator(SessionHooks):
         """Replace ``MEMORY.md`` of ``scope`` (an explicit edit: the memory prefix changes)."""
         async with self._scope_locks.setdefault(scope, trio.Lock()):
             await trio.to_thread.run_sync(self.memory.write_memory, scope, text)
-            self._memory_cache.pop(scope, None)
+        self.services.hooks.memory_edited(scope)  # the cache, then the index's facts
 
     async def status(self) -> dict[str, Any]:
         counts = await self.services.db.read(job_counts)

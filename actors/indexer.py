@@ -88,6 +88,7 @@ class _Dirty:
     # What changed while a rebuild ran; it is redone on the new index before the swap.
     rebuild_scopes: set[str] = field(default_factory=set)
     rebuild_forgotten: dict[str, str] = field(default_factory=dict)
+    edited: set[str] = field(default_factory=set)  # scopes whose Markdown was edited
 
 
 class Indexer(SessionHooks):
@@ -201,6 +202,12 @@ class Indexer(SessionHooks):
             self._dirty.rebuild_scopes.add(session.scope)
         self._poke()
 
+    def memory_edited(self, scope: str) -> None:
+        self._dirty.edited.add(scope)
+        if self.reindex_progress.state == "running":
+            self._dirty.rebuild_scopes.add(scope)
+        self._poke()
+
     def forgotten(self, session: str, scope: str) -> None:
         self._dirty.forgotten[session] = scope
         if self.reindex_progress.state == "running":
@@ -254,6 +261,9 @@ class Indexer(SessionHooks):
             if self._dirty.scopes:
                 await self._index_scopes(index)
                 continue
+            if self._dirty.edited:
+                await self._index_edits(index)
+                continue
             if not self._dirty.forgotten:
                 self._lag_since = None
                 return
@@ -291,6 +301,14 @@ class Indexer(SessionHooks):
             self._unsettled = True
         self._rebuild_scopes = False
 
+    async def _index_edits(self, index: SearchIndex) -> None:
+        """Edited scopes: every fact and episode re-read, the ones edited away deleted."""
+        while self._dirty.edited:
+            scope = self._dirty.edited.pop()
+            await trio.to_thread.run_sync(index.delete_episodes, scope)
+            await trio.to_thread.run_sync(replace_scope, index, self.memory, scope, None)
+            self._unsettled = True
+
     # -- status -------------------------------------------------------------------
 
     async def status(self) -> dict[str, Any]:
@@ -316,7 +334,7 @@ class Indexer(SessionHooks):
 
     def _settled(self, messages_behind: int) -> bool:
         """Caught up and optimized: answers now equal those of an index rebuilt from scratch."""
-        dirty = self._dirty.scopes or self._dirty.forgotten
+        dirty = self._dirty.scopes or self._dirty.forgotten or self._dirty.edited
         return not (messages_behind or dirty or self._unsettled or self._wake.is_set())
 
     # -- search ---------------------------------------------------------------------

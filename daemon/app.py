@@ -28,6 +28,7 @@ from reverie.actors import (
     Forgetter,
     HookChain,
     Indexer,
+    MemoryWatcher,
     ScopeRegistry,
     Services,
     SessionRegistry,
@@ -164,6 +165,7 @@ async def _run(
     scopes = ScopeRegistry(services, Clock.from_env())
     wm = WorkingMemoryHandlers(scopes)
     forgetter = Forgetter(services, memory, consolidator, indexer)
+    watcher = MemoryWatcher(services, memory)
     handlers = Handlers(
         services,
         registry,
@@ -171,6 +173,7 @@ async def _run(
         package_version(),
         wm=wm,
         forgetter=forgetter,
+        watcher=watcher,
         search=SearchHandlers(indexer),
     )
     server = Server(config, handlers)
@@ -186,6 +189,7 @@ async def _run(
                 if indexer is not None:
                     await nursery.start(indexer.run)
                 await nursery.start(forgetter.run)
+                await nursery.start(watcher.run)
                 await nursery.start(server.serve, listeners)
                 where = "sockets from systemd" if activated else str(config.socket_path)
                 log.info("ready: listening on %s (data in %s)", where, data_dir)

@@ -17,6 +17,7 @@ import msgspec
 
 from reverie.config import ConfigError, ReverieError
 
+from .memory_cli import run_memory
 from .progress import ConsolidationProgress
 from .search_cli import SEARCH_RUNNERS, add_search_parser
 from .wm_cli import add_wm_parser, run_wm
@@ -270,6 +271,8 @@ def _render_status(status: dict[str, Any]) -> None:
         )
         outcomes = ", ".join(f"{n} {k}" for k, n in sorted(b.get("outcomes", {}).items()))
         print(f"consolidation {backend}: probe {b.get('probe', '?')}, outcomes [{outcomes}]")
+    for scope, problems in sorted(status.get("memory", {}).get("problems", {}).items()):
+        print(f"memory    {scope}: {len(problems)} problems (see: reverie memory show {scope})")
     if "scopes" in status:
         print(f"scopes    {status['scopes'].get('live', 0)} live")
     if "log_level" in status:
@@ -312,52 +315,6 @@ def _consolidate(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[
     return outcome, render
 
 
-def _render_memory(view: Any) -> None:
-    print(view.memory.rstrip("\n") or "(MEMORY.md is empty)")
-    for entry in view.entries:
-        kind = "raw archive" if entry.raw else "summary"
-        print(f"\n## {entry.id} ({kind}, {len(entry.message_ids)} messages)\n{entry.summary}")
-
-
-def _edited_text(args: argparse.Namespace, current: str) -> str:
-    if args.file == "-":
-        return sys.stdin.read()
-    if args.file:
-        with open(args.file, encoding="utf-8") as handle:
-            return handle.read()
-    import os
-    import subprocess
-    import tempfile
-
-    with tempfile.NamedTemporaryFile("w+", suffix=".md", encoding="utf-8", delete=False) as tmp:
-        tmp.write(current)
-    try:
-        subprocess.run([os.environ.get("EDITOR", "vi"), tmp.name], check=True)
-        with open(tmp.name, encoding="utf-8") as handle:
-            return handle.read()
-    finally:
-        os.unlink(tmp.name)
-
-
-def _memory(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    if args.memory_command == "show":
-        return client.memory(args.scope, limit=args.limit), _render_memory
-    if args.memory_command == "forget-fact":
-        removed = client.memory_forget_fact(args.scope, args.fact)
-        if not removed:
-            args.exit_code = 1
-        return {"scope": args.scope, "removed": removed}, lambda r: print(
-            f"fact removed from {r['removed']} places in {r['scope']}"
-            if r["removed"]
-            else f"no such fact in {r['scope']}"
-        )
-    text = _edited_text(args, client.memory(args.scope, limit=1).memory)
-    client.memory_edit(args.scope, text)
-    return {"scope": args.scope, "bytes": len(text.encode())}, lambda r: print(
-        f"MEMORY.md of {r['scope']} replaced ({r['bytes']} bytes)"
-    )
-
-
 def _metrics(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
     return client.metrics(), lambda text: print(text, end="")
 
@@ -372,7 +329,7 @@ _RUNNERS: dict[str, Callable[[Any, argparse.Namespace], tuple[Any, Callable[[Any
     "metrics": _metrics,
     "wm": run_wm,
     "consolidate": _consolidate,
-    "memory": _memory,
+    "memory": run_memory,
     **SEARCH_RUNNERS,
 }
 

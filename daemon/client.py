@@ -159,9 +159,9 @@ class _Api(WorkingMemoryApi, SearchApi):
         )
 
     def memory_edit(self, scope: str, text: str) -> Any:
-        """Replace the scope's ``MEMORY.md``."""
+        """Replace the scope's ``MEMORY.md``; returns what in ``text`` cannot be read exactly."""
         return self._call(
-            p.MemoryEdit(rid=self._rid(), scope=scope, text=text), lambda r: None, True
+            p.MemoryEdit(rid=self._rid(), scope=scope, text=text), lambda r: r.problems, True
         )
 
     def memory_forget_fact(self, scope: str, fact: str) -> Any:

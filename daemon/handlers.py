@@ -27,8 +27,10 @@ from reverie.actors import (
     ForgetRequest,
     Forgetter,
     HistoryRequest,
+    MemoryWatcher,
     Services,
     SessionRegistry,
+    scope_problems,
     validate_name,
 )
 from reverie.config import InvalidArgument, ReverieError
@@ -90,6 +92,7 @@ class Handlers:
         *,
         wm: WorkingMemoryHandlers,
         forgetter: Forgetter,
+        watcher: MemoryWatcher,
         search: SearchHandlers | None = None,
     ) -> None:
         self.services = services
@@ -97,6 +100,7 @@ class Handlers:
         self.consolidator = consolidator
         self.wm = wm
         self.forgetter = forgetter
+        self.watcher = watcher
         self.search = search or SearchHandlers(None)
         self.version = version
         self.started = time.time()
@@ -179,7 +183,7 @@ class Handlers:
                 reply = replier(rid, lambda v: p.MemoryReply(rid=rid, view=v))
                 nursery.start_soon(self._run, reply, self._memory, scope, limit)
             case p.MemoryEdit(scope=scope, text=text):
-                reply = replier(rid, lambda _: p.MemoryEditReply(rid=rid))
+                reply = replier(rid, lambda pr: p.MemoryEditReply(rid=rid, problems=pr))
                 nursery.start_soon(self._run, reply, self._memory_edit, scope, text)
             case p.StreamBegin(backend=backend, ttl=ttl):
                 reply = replier(
@@ -225,11 +229,16 @@ class Handlers:
         validate_name("scope", scope)
         text, entries = await self.consolidator.read_memory(scope, _page(limit))
         views = [msgspec.convert(e, p.HistoryEntryView, from_attributes=True) for e in entries]
-        return p.MemoryView(scope=scope, memory=text, entries=views)
+        problems = await self._problems(scope)
+        return p.MemoryView(scope=scope, memory=text, entries=views, problems=problems)
 
-    async def _memory_edit(self, scope: str, text: str) -> None:
+    async def _memory_edit(self, scope: str, text: str) -> list[str]:
         validate_name("scope", scope)
         await self.consolidator.edit_memory(scope, text)
+        return await self._problems(scope)
+
+    async def _problems(self, scope: str) -> list[str]:
+        return await trio.to_thread.run_sync(scope_problems, self.consolidator.memory, scope)
 
     async def _stream_begin(self, backend: str, ttl: float) -> str:
         if not 0 < ttl <= MAX_STREAM_TTL:
@@ -283,6 +292,7 @@ class Handlers:
             },
             "consolidation": await self.consolidator.status(),
             "forgets": self.forgetter.status(),
+            "memory": self.watcher.status(),
             "index": await self.search.status(),
             "counters": dict(self.services.counters),
             "errors": dict(self.errors),

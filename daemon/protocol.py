@@ -293,6 +293,7 @@ class MemoryView(_Data):
     scope: str
     memory: str
     entries: list[HistoryEntryView]
+    problems: list[str] = []  # what cannot be read exactly (kept in the files as it is)
 
 
 class JobOutcome(_Data):
@@ -313,7 +314,7 @@ class MemoryReply(_Frame, tag="memory"):
 
 
 class MemoryEditReply(_Frame, tag="memory_edit"):
-    pass
+    problems: list[str] = []  # what in the new text cannot be read exactly (kept as it is)
 
 
 class MemoryForgetFactReply(_Frame, tag="memory_forget_fact"):

@@ -53,6 +53,7 @@ from .memory_files import (
     MemoryFiles,
     decode_scope,
     encode_scope,
+    history_problems,
     parse_history,
     render_entry,
 )
@@ -155,6 +156,7 @@ __all__ = [
     "finish_job",
     "forget_fact",
     "forget_session",
+    "history_problems",
     "job_counts",
     "list_checkpoints",
     "list_keys",

@@ -244,6 +244,11 @@ class SearchIndex:
         """Remove the ``fact`` docs of ``scope`` (before re-adding its rewritten MEMORY.md)."""
         self._delete((col("scope") == lit(scope)) & (col("kind") == lit("fact")), "delete_facts")
 
+    def delete_episodes(self, scope: str) -> None:
+        """Remove the ``episode`` docs of ``scope`` (before re-adding its edited history)."""
+        where = (col("scope") == lit(scope)) & (col("kind") == lit("episode"))
+        self._delete(where, "delete_episodes")
+
     def delete_uids(self, uids: Iterable[str]) -> None:
         """Remove the docs with these uids; unknown uids are ignored."""
         wanted = sorted(set(uids))

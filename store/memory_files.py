@@ -26,6 +26,7 @@ same scope cannot lose each other's entries.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import re
@@ -49,6 +50,7 @@ __all__ = [
     "MemoryFiles",
     "decode_scope",
     "encode_scope",
+    "history_problems",
     "merge_facts",
     "parse_history",
     "render_entry",
@@ -253,6 +255,29 @@ def parse_history(text: str) -> list[HistoryEntry]:
     ]
 
 
+def history_problems(text: str) -> list[str]:
+    """What a person broke in a history file: entries whose metadata line no longer parses.
+
+    Such an entry is skipped when reading but kept in the file by every
+    rewrite, so fixing the line brings it back.
+    """
+    lines = text.replace("\r\n", "\n").split("\n")
+    problems = [
+        f"entry at line {start + 1} has unreadable metadata and is ignored: {lines[start][:80]!r}"
+        for start, _, meta in _sections(lines)
+        if meta is None
+    ]
+    orphans = [
+        i
+        for i, line in enumerate(lines[:-1])
+        if line.startswith("## ") and not _META.match(lines[i + 1])
+    ]
+    problems += [
+        f"heading at line {i + 1} has no metadata line under it: {lines[i][:80]!r}" for i in orphans
+    ]
+    return problems
+
+
 def without_entries(text: str, doomed: Callable[[HistoryEntry], bool]) -> tuple[str, int]:
     """The history file ``text`` without the entries ``doomed`` picks; and how many went.
 
@@ -308,6 +333,13 @@ class MemoryFiles:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self._lock = threading.Lock()
+        #: sha256 of what reverie itself last wrote to each file: a watcher tells hand edits apart.
+        self.written: dict[Path, str] = {}
+
+    def _write(self, path: Path, text: str) -> None:
+        data = text.encode("utf-8")
+        _atomic_write(path, data)
+        self.written[path] = hashlib.sha256(data).hexdigest()
 
     def _scope_dir(self, scope: str) -> Path:
         return self.root / encode_scope(scope)
@@ -327,7 +359,7 @@ class MemoryFiles:
         with self._lock:
             try:
                 _ensure_dir(directory)
-                _atomic_write(directory / MEMORY_FILE, text.encode("utf-8"))
+                self._write(directory / MEMORY_FILE, text)
             except OSError as exc:
                 raise translate(exc) from exc
         log.debug("wrote memory of scope %r (%d chars)", scope, len(text))
@@ -378,7 +410,7 @@ class MemoryFiles:
                 except FileNotFoundError:
                     current = f"# History · {day}\n"
                 sep = "" if current.endswith("\n\n") else "\n" if current.endswith("\n") else "\n\n"
-                _atomic_write(path, (current + sep + render_entry(entry)).encode("utf-8"))
+                self._write(path, current + sep + render_entry(entry))
             except OSError as exc:
                 raise translate(exc) from exc
         log.info("appended history entry %s to scope %r", entry.id, entry.scope)

@@ -23,7 +23,6 @@ from .memory_files import (
     MEMORY_FILE,
     HistoryEntry,
     MemoryFiles,
-    _atomic_write,
     parse_history,
     render_entry,
     without_entries,
@@ -48,7 +47,7 @@ def _rewrite(files: MemoryFiles, scope: str, edit: Callable[[str, bool], tuple[s
                 text = path.read_text(encoding="utf-8")
                 new, count = edit(text, is_memory)
                 if new != text:
-                    _atomic_write(path, new.encode("utf-8"))
+                    files._write(path, new)
                 total += count
         except OSError as exc:
             raise translate(exc) from exc
