@@ -4,7 +4,8 @@ People edit ``MEMORY.md`` and history files with their own editor. Twice a
 second the watcher stats every Markdown file under ``memory/`` (one
 ``stat`` per file, no reads); a file whose mtime or size moved is read and
 hashed, and if its bytes differ from both what the watcher saw last and
-what reverie itself last wrote there (``MemoryFiles.written``), its scope
+what reverie itself last wrote there (``MemoryFiles.written``; unless they
+replace a hand edit: a person may have reverted one), its scope
 is reported edited (``SessionHooks.memory_edited``): the memory prefix is
 re-read and the index's facts and episodes for the scope are rebuilt. A
 deleted file counts as an edit too.
@@ -26,7 +27,7 @@ from typing import Any
 
 import trio
 
-from reverie.config import InvalidArgument
+from reverie.config import InvalidArgument, ReverieError
 from reverie.store import (
     MemoryFiles,
     decode_scope,
@@ -48,6 +49,7 @@ class _Seen:
     mtime_ns: int
     size: int
     digest: str
+    hand: bool  # these bytes are not what reverie last wrote there
 
 
 @dataclass(slots=True)
@@ -57,7 +59,10 @@ class _Scan:
 
 def scope_problems(memory: MemoryFiles, scope: str) -> list[str]:
     """What cannot be read exactly in the scope's Markdown, file by file."""
-    problems = [f"MEMORY.md: {p}" for p in parse_memory(memory.read_memory(scope))[1]]
+    try:
+        problems = [f"MEMORY.md: {p}" for p in parse_memory(memory.read_memory(scope))[1]]
+    except ReverieError as exc:
+        problems = [f"MEMORY.md: {exc.message}"]
     history = memory.root / encode_scope(scope) / "history"
     for path in sorted(history.glob("*.md")) if history.is_dir() else []:
         try:
@@ -138,11 +143,13 @@ class MemoryWatcher:
                 digest = hashlib.sha256(path.read_bytes()).hexdigest()
             except FileNotFoundError:
                 continue
-            current[path] = _Seen(info.st_mtime_ns, info.st_size, digest)
             ours = self.memory.written.get(path) == digest
-            if (seen is not None and seen.digest != digest and not ours) or (
-                seen is None and not initial and not ours
-            ):
+            current[path] = _Seen(info.st_mtime_ns, info.st_size, digest, hand=not ours)
+            if seen is None:
+                changed = not initial and not ours  # a file a person added
+            else:  # ours after a hand edit: a person may have reverted it
+                changed = seen.digest != digest and (not ours or seen.hand)
+            if changed:
                 self._note(scan, path)
         for path in self._seen.keys() - current.keys():
             if _scope_dir(path).exists():  # deleted by hand; a forget takes the whole directory

@@ -346,12 +346,15 @@ class MemoryFiles:
 
     def read_memory(self, scope: str) -> str:
         """The scope's ``MEMORY.md``; ``""`` when it does not exist."""
+        path = self._scope_dir(scope) / MEMORY_FILE
         try:
-            return (self._scope_dir(scope) / MEMORY_FILE).read_text(encoding="utf-8")
+            return path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return ""
         except OSError as exc:
             raise translate(exc) from exc
+        except UnicodeDecodeError as exc:  # a hand edit in another encoding
+            raise StoreError(f"{path} is not UTF-8 ({exc.reason}); save it as UTF-8") from exc
 
     def write_memory(self, scope: str, text: str) -> None:
         """Replace the scope's ``MEMORY.md`` atomically."""
