@@ -30,6 +30,7 @@ from reverie.store import (
     ForgetJob,
     MemoryFiles,
     StoreError,
+    encode_scope,
     fact_key,
     finish_forget,
     forget_fact,
@@ -80,7 +81,10 @@ class Forgetter:
             if jobs:
                 log.info("finishing %d forgets left by a crash or a stop", len(jobs))
             for job in jobs:
-                await self._finish(job)
+                try:
+                    await self._finish(job)
+                except ReverieError as exc:  # left recorded: tried again at the next start
+                    log.error("forget %s could not be finished: %s", job, exc.message)
                 self.pending -= 1
             await self._checkpoint()
             await trio.sleep_forever()
@@ -113,7 +117,7 @@ class Forgetter:
 
     async def forget_fact(self, scope: str, fact: str) -> int:
         """Forget one fact of ``scope`` (MEMORY.md, episodes, index); how many places had it."""
-        validate_name("scope", scope)
+        encode_scope(validate_name("scope", scope))  # a scope it cannot store is refused now
         if not fact_key(fact):
             raise InvalidArgument("fact must contain words")
         job = ForgetJob(scope=scope, fact=fact)
