@@ -3,7 +3,9 @@
 from .consolidate import Consolidator
 from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
 from .expiry import ExpirySweeper
+from .forget import Forgetter
 from .indexer import Indexer, SearchResult
+from .memory_watch import MemoryWatcher, scope_problems
 from .names import MAX_NAME_CHARS, validate_name
 from .registry import ActorRegistry, SessionRegistry
 from .scope import (
@@ -55,6 +57,7 @@ __all__ = [
     "Envelope",
     "ExpirySweeper",
     "ForgetRequest",
+    "Forgetter",
     "HistoryRequest",
     "HookChain",
     "Indexer",
@@ -63,6 +66,7 @@ __all__ = [
     "LLMRejected",
     "LLMTimeout",
     "LLMUnavailable",
+    "MemoryWatcher",
     "MessageLike",
     "RestoreCheckpoint",
     "ScopeActor",
@@ -77,6 +81,7 @@ __all__ = [
     "Sweep",
     "UpdateTask",
     "scope_chain",
+    "scope_problems",
     "validate_key",
     "validate_name",
 ]

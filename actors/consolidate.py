@@ -15,34 +15,43 @@ for a snapshot (a durable job over its oldest whole turns), call the LLM
 outside the actor (the session keeps taking appends), then ask the actor to
 apply it: ``MEMORY.md`` rewritten, the history entry appended (its id is the
 job's, so a replay writes nothing twice), cursor moved in SQLite. Failed
-calls are retried with backoff; after ``max_attempts`` the turns are
-archived raw, so the tail still shrinks and nothing is lost. Without an LLM
-an extractive consolidation runs instead.
+calls are retried with backoff. After ``max_attempts`` failed calls the job
+stays open and the turns stay in the tail (over budget, so ``context()``
+still holds them) and the job is retried later; only once the tail is over
+``hard_tokens`` are they archived raw into history *and* their facts
+extracted into ``MEMORY.md`` by the extractive path, so no user statement
+leaves the prompt unrecorded. Without an LLM an extractive consolidation
+runs instead. A configured backend is probed once at start (logged, in
+``status``); the probe never delays readiness.
+
+Outcomes are counted per backend (``status``/``metrics``): ``done``,
+``retried`` (the LLM failed; the turns stay in the tail), ``extractive``
+(the LLM failed past ``hard_tokens``: raw archive plus extractive facts).
 """
 
 from __future__ import annotations
 
 import logging
 import math
-import os
 import time
 import uuid
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import httpx
 import trio
 
-from reverie.config import ConfigError, NotFound, ReverieError
+from reverie.config import NotFound, ReverieError
 from reverie.store import (
+    Fact,
     HistoryEntry,
     Job,
     MemoryFiles,
     MessageRecord,
     SessionRecord,
+    attribute,
     job_counts,
     load_session,
     merge_facts,
@@ -50,6 +59,7 @@ from reverie.store import (
     record_attempt,
 )
 
+from .backends import Backend, api_key
 from .errors import LLMError, LLMRateLimited
 from .extractive import extractive_consolidation
 from .llm import ConsolidationResult, LLMBackend
@@ -82,48 +92,10 @@ class _Pending:
     error: ReverieError | None = None
 
 
-class _Backend:
-    """One LLM backend: its work queue, stream leases and counters."""
-
-    def __init__(self, name: str, llm: LLMBackend | None, workers: int) -> None:
-        self.name = name
-        self.llm = llm
-        self.workers = max(1, workers)
-        self.send, self.recv = trio.open_memory_channel[str](math.inf)
-        self.leases: dict[str, float] = {}
-        self.lease_changed = trio.Event()
-        self.running = 0
-        self.failed_calls = 0
-
-    def live_leases(self) -> dict[str, float]:
-        now = trio.current_time()
-        self.leases = {k: v for k, v in self.leases.items() if v > now}
-        return self.leases
-
-    async def wait_no_stream(self) -> None:
-        """Return once no host holds a live stream lease on this backend."""
-        while leases := self.live_leases():
-            with trio.move_on_at(max(leases.values())):
-                await self.lease_changed.wait()
-            self.lease_changed = trio.Event()
-
-
-def _api_key(services: Services) -> str | None:
-    cfg = services.config.llm
-    if cfg.api_key_file:
-        try:
-            return Path(cfg.api_key_file).read_text(encoding="utf-8").strip()
-        except OSError as exc:
-            raise ConfigError(
-                f"llm.api_key_file {cfg.api_key_file} cannot be read: {exc.strerror}"
-            ) from exc
-    return os.environ.get(cfg.api_key_env) or None
-
-
-def _raw_result(memory: str, turns: list[MessageRecord]) -> ConsolidationResult:
+def _raw_result(memory: str, turns: list[MessageRecord], facts: list[str]) -> ConsolidationResult:
     """The turns kept verbatim: what gets archived when the LLM keeps failing."""
     lines = [f"{t.role}: {t.content}" for t in turns]
-    return ConsolidationResult(summary="\n".join(lines), facts=[], memory=memory)
+    return ConsolidationResult(summary="\n".join(lines), facts=facts, memory=memory)
 
 
 class Consolidator(SessionHooks):
@@ -145,11 +117,11 @@ class Consolidator(SessionHooks):
         self._nursery: trio.Nursery | None = None
         llm_cfg = services.config.llm
         llm = (
-            LLMBackend(DEFAULT_BACKEND, llm_cfg, http, _api_key(services))
+            LLMBackend(DEFAULT_BACKEND, llm_cfg, http, api_key(services))
             if llm_cfg.base_url
             else None
         )
-        self.backends = {DEFAULT_BACKEND: _Backend(DEFAULT_BACKEND, llm, llm_cfg.max_concurrent)}
+        self.backends = {DEFAULT_BACKEND: Backend(DEFAULT_BACKEND, llm, llm_cfg.max_concurrent)}
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -160,6 +132,9 @@ class Consolidator(SessionHooks):
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             nursery.start_soon(self._timer_loop)
+            for backend in self.backends.values():
+                if backend.llm is not None:
+                    nursery.start_soon(backend.llm.probe)
             for backend in self.backends.values():
                 for _ in range(backend.workers):
                     nursery.start_soon(self._worker, backend)
@@ -200,11 +175,21 @@ class Consolidator(SessionHooks):
         self._observe(session, self._monotonic(session.last_active))
 
     def forgotten(self, session: str, scope: str) -> None:
+        """Stop following ``session``; its Markdown is the forget job's (``forget.py``)."""
         self._watch.pop(session, None)
         self._timers.cancel(session)
         self._memory_cache.pop(scope, None)
-        if scope == f"session/{session}":
-            self.memory.delete_scope(scope)
+
+    def scope_lock(self, scope: str) -> trio.Lock:
+        """Held while a scope's ``MEMORY.md`` is read and rewritten (jobs, edits, forgets)."""
+        return self._scope_locks.setdefault(scope, trio.Lock())
+
+    def memory_changed(self, scope: str) -> None:
+        """The scope's Markdown was changed outside a consolidation: re-read it."""
+        self._memory_cache.pop(scope, None)
+
+    def memory_edited(self, scope: str) -> None:
+        self.memory_changed(scope)
 
     async def memory_prefix(self, scope: str) -> str:
         cached = self._memory_cache.get(scope)
@@ -289,7 +274,7 @@ class Consolidator(SessionHooks):
             raise pending.error
         return pending.outcome
 
-    async def _worker(self, backend: _Backend) -> None:
+    async def _worker(self, backend: Backend) -> None:
         async for session in backend.recv:
             pending = self._pending[session]
             backend.running += 1
@@ -335,7 +320,7 @@ class Consolidator(SessionHooks):
         await trio.sleep(delay)
         self._enqueue(session, target=self.cfg.target_tokens)
 
-    async def _run_job(self, session: str, backend: _Backend, target: int) -> dict[str, Any] | None:
+    async def _run_job(self, session: str, backend: Backend, target: int) -> dict[str, Any] | None:
         assert self.registry is not None
         snapshot = await self.registry.call(session, SnapshotRequest(target, backend.name))
         if snapshot is None:
@@ -347,11 +332,12 @@ class Consolidator(SessionHooks):
             await self.registry.call(session, ApplyRequest(job, state, write))
         self._memory_cache.pop(job.scope, None)
         self.services.counters[f"consolidations_{state}"] += 1
+        backend.outcomes[state] = backend.outcomes.get(state, 0) + 1
         log.info("consolidated %d messages (%s)", job.count, state, extra={"session": session})
         return {"job": job.id, "entry": job.entry_id, "state": state, "messages": job.count}
 
     async def _prepare(
-        self, job: Job, turns: list[MessageRecord], backend: _Backend
+        self, job: Job, turns: list[MessageRecord], backend: Backend
     ) -> tuple[str, Any]:
         """The outcome's state and the function that writes its files (run by the actor)."""
         ids = await trio.to_thread.run_sync(self.memory.entry_ids, job.scope)
@@ -360,11 +346,12 @@ class Consolidator(SessionHooks):
         current = await self.memory_prefix(job.scope)
         result, state = await self._produce(job, current, turns, backend)
         count = self.services.tokens.count
-        memory = (
-            result.memory
-            if state == "archived"
-            else merge_facts(result.memory, [], self.cfg.memory_max_tokens, count)
-        )
+        memory = result.memory
+        if state == "done" and backend.llm is not None:  # the model's rewrite: source its facts
+            day = datetime.fromtimestamp(turns[-1].ts, UTC).strftime("%Y-%m-%d")
+            batch = Fact(text="", date=day, sources={job.session: [t.id for t in turns]})
+            memory = attribute(current, memory, batch)
+        memory = merge_facts(memory, [], self.cfg.memory_max_tokens, count)
         entry = HistoryEntry(
             id=job.entry_id,
             scope=job.scope,
@@ -376,7 +363,7 @@ class Consolidator(SessionHooks):
             last_seq=job.last_seq,
             summary=result.summary,
             facts=result.facts,
-            raw=state == "archived",
+            raw=state == "extractive",
         )
 
         def write() -> None:  # memory first: the entry is the marker that the job's files are done
@@ -386,14 +373,10 @@ class Consolidator(SessionHooks):
         return state, write
 
     async def _produce(
-        self, job: Job, memory: str, turns: list[MessageRecord], backend: _Backend
+        self, job: Job, memory: str, turns: list[MessageRecord], backend: Backend
     ) -> tuple[ConsolidationResult, str]:
         if backend.llm is None:
-            count, cap = self.services.tokens.count, self.cfg.memory_max_tokens
-            result = await trio.to_thread.run_sync(
-                lambda: extractive_consolidation(memory, turns, max_tokens=cap, count_tokens=count)
-            )
-            return result, "done"
+            return await self._extract(memory, turns, job.session), "done"
         now_iso = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         for attempt in range(1, self.cfg.max_attempts + 1):
             await backend.wait_no_stream()
@@ -407,18 +390,57 @@ class Consolidator(SessionHooks):
                     lambda c, e=exc: record_attempt(c, job.id, e.code, time.time())
                 )
                 if attempt == self.cfg.max_attempts:
-                    log.error(
-                        "llm failed %d times: archiving the turns raw",
-                        attempt,
-                        extra={"session": job.session},
-                    )
-                    break
+                    return await self._give_up(job, memory, turns, backend, exc)
                 self.services.counters["consolidation_retries"] += 1
                 retry_after = exc.retry_after if isinstance(exc, LLMRateLimited) else None
                 await trio.sleep(
                     backoff_delay(attempt, base=self.cfg.retry_base, retry_after=retry_after)
                 )
-        return _raw_result(memory, turns), "archived"
+        raise AssertionError("unreachable: max_attempts is at least 1")
+
+    async def _give_up(
+        self,
+        job: Job,
+        memory: str,
+        turns: list[MessageRecord],
+        backend: Backend,
+        exc: LLMError,
+    ) -> tuple[ConsolidationResult, str]:
+        """After ``max_attempts`` failed calls: keep the turns in the tail, or past
+        ``hard_tokens`` archive them raw with their facts extracted without a model.
+
+        Keeping them raises ``exc`` (re-worded): the job stays open and the
+        caller retries it after a backoff.
+        """
+        record = await self.services.db.read(lambda c: load_session(c, job.session))
+        tail = 0 if record is None else record.tail_tokens
+        if tail <= self.cfg.hard_tokens:
+            backend.outcomes["retried"] += 1
+            raise type(exc)(
+                f"{exc.message} (after {self.cfg.max_attempts} attempts); the {job.count} "
+                f"messages stay in the tail ({tail} tokens, hard limit "
+                f"{self.cfg.hard_tokens}) and consolidation is retried"
+            )
+        log.error(
+            "llm failed %d times and the tail is over hard_tokens (%d > %d): "
+            "archiving the turns raw with extractive facts",
+            self.cfg.max_attempts,
+            tail,
+            self.cfg.hard_tokens,
+            extra={"session": job.session},
+        )
+        extracted = await self._extract(memory, turns, job.session)
+        return _raw_result(extracted.memory, turns, extracted.facts), "extractive"
+
+    async def _extract(
+        self, memory: str, turns: list[MessageRecord], session: str
+    ) -> ConsolidationResult:
+        count, cap = self.services.tokens.count, self.cfg.memory_max_tokens
+        return await trio.to_thread.run_sync(
+            lambda: extractive_consolidation(
+                memory, turns, max_tokens=cap, count_tokens=count, session=session
+            )
+        )
 
     # -- operations -----------------------------------------------------------
 
@@ -436,7 +458,7 @@ class Consolidator(SessionHooks):
         backend.lease_changed.set()
         return ended
 
-    def _backend(self, name: str) -> _Backend:
+    def _backend(self, name: str) -> Backend:
         backend = self.backends.get(name)
         if backend is None:
             raise NotFound(f"no LLM backend named {name!r}; configured: {', '.join(self.backends)}")
@@ -451,7 +473,7 @@ class Consolidator(SessionHooks):
         """Replace ``MEMORY.md`` of ``scope`` (an explicit edit: the memory prefix changes)."""
         async with self._scope_locks.setdefault(scope, trio.Lock()):
             await trio.to_thread.run_sync(self.memory.write_memory, scope, text)
-            self._memory_cache.pop(scope, None)
+        self.services.hooks.memory_edited(scope)  # the cache, then the index's facts
 
     async def status(self) -> dict[str, Any]:
         counts = await self.services.db.read(job_counts)
@@ -462,6 +484,8 @@ class Consolidator(SessionHooks):
                 "running": b.running,
                 "jobs": counts.get(name, {}),
                 "failed_calls": b.failed_calls,
+                "outcomes": dict(b.outcomes),
+                "probe": "none" if b.llm is None else b.llm.probe_state,
                 "breaker": "none" if b.llm is None else b.llm.breaker.state,
                 "streams": len(b.live_leases()),
                 "timers": len(self._timers),

@@ -1,22 +1,34 @@
 """Consolidation without a model: keep the salient sentences, merge them as facts.
 
-Used when no LLM is configured. It cannot paraphrase, so it selects: each
-sentence gets a score from cheap signals (a first-person statement of
-preference or fact, dates, numbers, capitalised names); the best few become
-the summary, in their original order, and the best user statements become
-facts, merged into ``MEMORY.md`` with ``merge_facts``. The result depends only
-on the arguments.
+Used when no LLM is configured, and when a configured one keeps failing past
+``hard_tokens``. It cannot paraphrase, so it selects: each sentence gets a
+score from cheap signals (a first-person statement of preference or fact,
+dates, numbers, capitalised names); the best few become the summary, in
+their original order, and the best user statements become facts.
+
+What it keeps as facts: at most ``MAX_FACTS`` per job, user sentences
+(never assistant, tool or system ones) of at least three words scoring
+``FACT_MIN_SCORE`` or more, so in practice first-person statements ("I
+live in …", "my … is …") with a name, a date or a number; questions are
+dropped. Each fact is rewritten in the third person with the speaker's name
+(the message's ``name``, else "The user": ``third_person``), dated with its
+message's UTC day and sourced with its session and message id. A fact about
+where someone lives, works or what they are called supersedes the older one
+of the same person (``supersedes``). The result depends only on the
+arguments.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import NamedTuple
 
-from reverie.store import MessageRecord, merge_facts
+from reverie.store import Fact, MessageRecord, merge_facts
 
 from .llm import ConsolidationResult
+from .third_person import supersedes, third_person
 
 __all__ = ["extractive_consolidation"]
 
@@ -29,7 +41,7 @@ _SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|mine|we|we're|our)\b", re.IGNORECASE)
 _STATEMENT = re.compile(
     r"\b(am|is|are|was|have|has|prefer|prefers|like|likes|love|hate|dislike|want|need|"
-    r"use|work|works|live|lives|always|never|usually|favou?rite|allergic|name|called|"
+    r"use|work|works|live|lives|moved|relocated|always|never|usually|favou?rite|allergic|name|called|"
     r"born|birthday|plan|decided|remember)\b",
     re.IGNORECASE,
 )
@@ -43,11 +55,15 @@ _NUMBER = re.compile(r"\d")
 _NAME = re.compile(r"\b[A-Z][\w'-]+")
 
 
+DEFAULT_SPEAKER = "The user"
+
+
 class _Sentence(NamedTuple):
     order: int
     role: str
     text: str
     score: int
+    turn: MessageRecord
 
 
 def _score(text: str, role: str) -> int:
@@ -75,7 +91,8 @@ def _sentences(turns: list[MessageRecord]) -> list[_Sentence]:
         for piece in _SPLIT.split(turn.content):
             text = " ".join(piece.split())[:MAX_SENTENCE_CHARS]
             if text:
-                found.append(_Sentence(len(found), turn.role, text, _score(text, turn.role)))
+                score = _score(text, turn.role)
+                found.append(_Sentence(len(found), turn.role, text, score, turn))
     return found
 
 
@@ -85,14 +102,27 @@ def _best(candidates: list[_Sentence], n: int) -> list[_Sentence]:
     return sorted(ranked, key=lambda s: s.order)
 
 
+def _fact(sentence: _Sentence, session: str) -> Fact:
+    turn = sentence.turn
+    return Fact(
+        text=third_person(sentence.text, turn.name or DEFAULT_SPEAKER),
+        date=datetime.fromtimestamp(turn.ts, UTC).strftime("%Y-%m-%d"),
+        sources={session: [turn.id]} if session else {},
+    )
+
+
 def extractive_consolidation(
     memory: str,
     turns: list[MessageRecord],
     *,
     max_tokens: int,
     count_tokens: Callable[[str], int],
+    session: str = "",
 ) -> ConsolidationResult:
-    """A history summary, facts and the new ``MEMORY.md`` for ``turns``, without a model."""
+    """A history summary, facts and the new ``MEMORY.md`` for ``turns``, without a model.
+
+    ``session`` names the facts' source (none when empty).
+    """
     sentences = _sentences(turns)
     chosen = _best([s for s in sentences if s.score > 0], SUMMARY_SENTENCES)
     if not chosen:
@@ -103,9 +133,15 @@ def extractive_consolidation(
         for s in sentences
         if s.role == "user" and s.score >= FACT_MIN_SCORE and not s.text.endswith("?")
     ]
-    facts = [s.text for s in _best(statements, MAX_FACTS)]
+    facts = [_fact(s, session) for s in _best(statements, MAX_FACTS)]
     return ConsolidationResult(
         summary=summary,
-        facts=facts,
-        memory=merge_facts(memory, facts, max_tokens, count_tokens),
+        facts=[f.text for f in facts],
+        memory=merge_facts(
+            memory,
+            facts,
+            max_tokens,
+            count_tokens,
+            superseded=lambda old, new: new.date >= old.date and supersedes(old.text, new.text),
+        ),
     )

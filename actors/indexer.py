@@ -106,6 +106,7 @@ class _Dirty:
     # What changed while a rebuild ran; it is redone on the new index before the swap.
     rebuild_scopes: set[str] = field(default_factory=set)
     rebuild_forgotten: dict[str, str] = field(default_factory=dict)
+    edited: set[str] = field(default_factory=set)  # scopes whose Markdown was edited
 
 
 class Indexer(SessionHooks):
@@ -218,6 +219,12 @@ class Indexer(SessionHooks):
             self._dirty.rebuild_scopes.add(session.scope)
         self._poke()
 
+    def memory_edited(self, scope: str) -> None:
+        self._dirty.edited.add(scope)
+        if self.reindex_progress.state == "running":
+            self._dirty.rebuild_scopes.add(scope)
+        self._poke()
+
     def forgotten(self, session: str, scope: str) -> None:
         self._dirty.forgotten[session] = scope
         if self.reindex_progress.state == "running":
@@ -269,6 +276,9 @@ class Indexer(SessionHooks):
             if self._dirty.scopes:
                 await self._index_scopes(index)
                 continue
+            if self._dirty.edited:
+                await self._index_edits(index)
+                continue
             if not self._dirty.forgotten:
                 self._lag_since = None
                 return
@@ -306,6 +316,14 @@ class Indexer(SessionHooks):
             self._unsettled = True
         self._rebuild_scopes = False
 
+    async def _index_edits(self, index: SearchIndex) -> None:
+        """Edited scopes: every fact and episode re-read, the ones edited away deleted."""
+        while self._dirty.edited:
+            scope = self._dirty.edited.pop()
+            await trio.to_thread.run_sync(index.delete_episodes, scope)
+            await trio.to_thread.run_sync(replace_scope, index, self.memory, scope, None)
+            self._unsettled = True
+
     # -- status -------------------------------------------------------------------
 
     async def status(self) -> dict[str, Any]:
@@ -331,7 +349,7 @@ class Indexer(SessionHooks):
 
     def _settled(self, messages_behind: int) -> bool:
         """Caught up and optimized: answers now equal those of an index rebuilt from scratch."""
-        dirty = self._dirty.scopes or self._dirty.forgotten
+        dirty = self._dirty.scopes or self._dirty.forgotten or self._dirty.edited
         return not (messages_behind or dirty or self._unsettled or self._wake.is_set())
 
     # -- search ---------------------------------------------------------------------
@@ -433,7 +451,52 @@ class Indexer(SessionHooks):
         """Wait until no search reads the index in ``path`` (searches end: they are bounded)."""
         while self._searching[path]:
             await trio.sleep(0.05)
-        del self._searching[path]
+        self._searching.pop(path, None)
+
+    # -- forget ---------------------------------------------------------------------
+
+    async def purge(self, session: str | None, scope: str) -> None:
+        """Remove a forgotten session's (or an edited scope's) rows, and their bytes, now.
+
+        ``session`` None: only ``scope``'s episodes and facts are re-read from
+        the Markdown (a fact was forgotten). The rows go, then the index is
+        copied into a new directory holding no trace of them (``copy_to``),
+        swapped in with one SQLite commit, and every other index directory is
+        removed once no search reads it, so searches in flight never fail.
+        """
+        index = await self._index_or_none()
+        if index is None:
+            return
+        while self.reindex_progress.state == "running":  # its copy would miss the purge
+            await trio.sleep(0.1)
+        async with self._write_lock:
+            index = self.index
+            assert index is not None
+            if session is not None:
+                await trio.to_thread.run_sync(index.delete_session, session)
+            if session is not None and scope == f"session/{session}":
+                await trio.to_thread.run_sync(index.delete_scope, scope)
+            else:
+                await trio.to_thread.run_sync(replace_scope, index, self.memory, scope, None)
+            name = f"{DEFAULT_DIR}-{uuid.uuid4().hex[:12]}"
+            fresh = await trio.to_thread.run_sync(index.copy_to, self.root / name)
+            await self.services.db.write(lambda c: write_meta(c, DIR_KEY, name))
+            self.index = fresh
+            self._unsettled = False
+        for old in self._index_dirs(keep=fresh.path):
+            await self._unused(old)
+            if self.reindex_progress.state == "running":  # one of these is the rebuild's
+                break
+            await trio.to_thread.run_sync(lambda o=old: shutil.rmtree(o, ignore_errors=True))
+
+    def _index_dirs(self, keep: Path) -> list[Path]:
+        """Index directories other than ``keep``: replaced ones, or left by a crash."""
+        found = [self.root / DEFAULT_DIR, *self.root.glob(f"{DEFAULT_DIR}-*")]
+        return [p for p in found if p.is_dir() and p != keep]
+
+    async def _index_or_none(self) -> SearchIndex | None:
+        await self._ready.wait()
+        return self.index
 
     # -- reindex ------------------------------------------------------------------------
 

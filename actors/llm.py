@@ -45,6 +45,7 @@ __all__ = [
 ]
 
 log = logging.getLogger(__name__)
+_PROBE_TIMEOUT = 10.0
 
 CONSOLIDATION_SYSTEM_PROMPT = """\
 You maintain the long-term memory of an AI agent. You are given the current \
@@ -58,9 +59,12 @@ the third person, in a few sentences. Keep names, numbers, dates and decisions.
 identities, decisions, commitments, constraints), each one short sentence \
 that makes sense on its own. Do not repeat facts already in the memory.
 - "memory": the complete updated memory document in Markdown: the current \
-memory with the new facts merged in, contradictions resolved in favour of \
-the newer information, duplicates removed, and nothing transient kept. Keep it \
-concise.
+memory with the new facts merged in, duplicates removed, and nothing transient \
+kept. Keep it concise. One fact per "- " line, in the third person with the \
+person's name. A line may start with a [YYYY-MM-DD] date and end with a \
+<!-- from ... --> source comment: keep both exactly as they are on every line \
+you keep. When a newer fact replaces an older one about the same subject (a \
+new address, job or name), drop the older line: it stays in the history.
 
 Use only information present in the input. Write nothing outside the JSON object.
 """
@@ -228,6 +232,7 @@ class LLMBackend:
         self._http = http
         self._api_key = api_key or None
         self.stats = LLMStats()
+        self.probe_state = "pending"  # set by ``probe`` at start
 
     def __repr__(self) -> str:
         return f"LLMBackend(name={self.name!r}, url={self.url!r}, kind={self.kind!r})"
@@ -252,12 +257,12 @@ class LLMBackend:
         except LLMRejected as exc:
             self.stats.observe(exc.code, time.monotonic() - started)
             self.breaker.record_success()
-            log.warning("llm backend %s: %s", self.name, exc.message)
+            log.warning("%s", exc.message)  # the message names the backend already
             raise
         except LLMError as exc:
             self.stats.observe(exc.code, time.monotonic() - started)
             self.breaker.record_failure()
-            log.warning("llm backend %s: %s", self.name, exc.message)
+            log.warning("%s", exc.message)
             raise
         self.stats.observe("ok", time.monotonic() - started)
         self.breaker.record_success()
@@ -268,6 +273,43 @@ class LLMBackend:
             time.monotonic() - started,
         )
         return result
+
+    async def probe(self) -> str:
+        """Ask ``GET <base_url>/models`` once; the outcome in words, also kept in ``probe_state``.
+
+        ``ok`` when the server answers (any status below 500 but 401/403: a
+        server without ``/models`` still proves it is up); otherwise why not.
+        Never raises and never touches the circuit breaker: a probe is
+        information for ``status`` and the log, not a consolidation attempt.
+        """
+        url = self.cfg.base_url.rstrip("/") + "/models"
+        headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
+        seconds = min(self.cfg.timeout, _PROBE_TIMEOUT)
+        try:
+            with trio.fail_after(seconds):
+                response = await self._http.get(url, headers=headers, timeout=seconds)
+        except (trio.TooSlowError, httpx.TimeoutException):
+            state = f"unreachable: no answer within {seconds:g}s"
+        except httpx.HTTPError as exc:
+            state = f"unreachable: {type(exc).__name__}: {self._scrub(str(exc))}"
+        else:
+            code = response.status_code
+            state = (
+                f"rejected: HTTP {code} (check the API key)"
+                if code in (401, 403)
+                else f"failing: HTTP {code}"
+                if code >= 500
+                else "ok"
+            )
+        self.probe_state = state
+        where = f"llm backend {self.name} ({self._scrub(self.url)})"
+        if state == "ok":
+            log.info("%s: probe ok", where)
+        else:
+            log.warning(
+                "%s: probe %s; consolidation will retry and keep turns in the tail", where, state
+            )
+        return state
 
     async def _attempt(
         self, *, memory: str, turns: list[MessageRecord], now_iso: str

@@ -32,6 +32,9 @@ class SessionHooks:
     def forgotten(self, session: str, scope: str) -> None:
         """A session and its messages were deleted."""
 
+    def memory_edited(self, scope: str) -> None:
+        """The scope's Markdown changed outside a consolidation (an edit, by hand or by op)."""
+
     async def memory_prefix(self, scope: str) -> str:
         """The memory block ``context`` puts before the tail ("" until consolidation)."""
         return ""
@@ -58,6 +61,10 @@ class HookChain(SessionHooks):
     def forgotten(self, session: str, scope: str) -> None:
         for hook in self.hooks:
             hook.forgotten(session, scope)
+
+    def memory_edited(self, scope: str) -> None:
+        for hook in self.hooks:
+            hook.memory_edited(scope)
 
     async def memory_prefix(self, scope: str) -> str:
         return await self.hooks[0].memory_prefix(scope) if self.hooks else ""

@@ -312,13 +312,18 @@ class SessionActor:
             self.services.hooks.consolidated(work)
         return applied
 
-    async def _forget(self) -> int:
-        deleted = await self.services.db.write(lambda c: delete_session(c, self.name))
-        if self.record is not None:
-            self.services.hooks.forgotten(self.name, self.record.scope)
+    async def _forget(self) -> tuple[int, str | None]:
+        """Delete the session's rows and record the durable job that removes the rest.
+
+        Returns the messages deleted and the session's scope (None: it had none).
+        """
+        scope = None if self.record is None else self.record.scope
+        deleted = await self.services.db.write(lambda c: delete_session(c, self.name, scope))
+        if scope is not None:
+            self.services.hooks.forgotten(self.name, scope)
         self.record = None
         log.info("session forgotten (%d messages)", deleted, extra={"session": self.name})
-        return deleted
+        return deleted, scope
 
 
 def _validate_messages(messages: Sequence[MessageLike]) -> None:

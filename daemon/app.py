@@ -1,8 +1,10 @@
 """The daemon's lifetime: open the store, start the actors, listen, stop gracefully.
 
-Start order: data dir (0700), SQLite (migrations run before anything is
-served), the session registry, then the socket; "ready" is logged only once
-connections are accepted. On SIGTERM or SIGINT: stop accepting, let
+Start order: data dir (0700), its lock (one daemon per data dir), the
+socket (bound, a live daemon's refused, a stale one replaced; nothing is
+accepted yet), SQLite (migrations run before anything is served), the
+session registry, then serving; "ready" is logged only once connections are
+accepted. On SIGTERM or SIGINT: stop accepting, let
 in-flight requests and mailboxes drain within ``grace_seconds``, flush the
 writer thread, exit 0.
 """
@@ -22,8 +24,10 @@ import trio
 
 from reverie.actors import (
     Consolidator,
+    Forgetter,
     HookChain,
     Indexer,
+    MemoryWatcher,
     ScopeRegistry,
     Services,
     SessionRegistry,
@@ -40,6 +44,7 @@ from reverie.store import (
 )
 
 from . import systemd
+from .datadir_lock import DataDirLock
 from .handlers import Handlers
 from .metrics_http import parse_listen, serve_metrics
 from .open_files import raise_open_files_limit
@@ -88,17 +93,9 @@ def _listeners(config: Config) -> tuple[list[trio.SocketListener], bool]:
     return [_bind(config.socket_path, daemon.socket_mode, daemon.socket_group)], False
 
 
-async def run_daemon(config: Config, reload: Callable[[], Config] | None = None) -> None:
-    """Run until SIGTERM/SIGINT; returns after a graceful stop.
-
-    ``reload`` rebuilds the configuration from the sources it came from; with
-    it, SIGHUP reloads the live keys (see ``reload.py``).
-    """
-    raise_open_files_limit(config.daemon.max_connections)
-    if config.daemon.metrics_listen:
-        parse_listen(config.daemon.metrics_listen)  # a typo stops the start, before any work
+def _prepare_data_dir(config: Config) -> Path:
     try:
-        data_dir = systemd.ensure_private_dir(config.data_path)
+        return systemd.ensure_private_dir(config.data_path)
     except OSError as exc:  # a read-only or foreign data dir: one line that says what to do
         error = (
             StoreReadOnly if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM) else StoreError
@@ -107,20 +104,37 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
             f"cannot prepare data directory {config.data_path}: {exc.strerror}; "
             "make it writable (remount read-write, fix its owner) or pass another --data-dir"
         ) from exc
+
+
+async def run_daemon(config: Config, reload: Callable[[], Config] | None = None) -> None:
+    """Run until SIGTERM/SIGINT; returns after a graceful stop.
+
+    ``reload`` rebuilds the configuration from the sources it came from; with
+    it, SIGHUP reloads the live keys (see ``reload.py``). The data dir's lock
+    and the socket are taken before any state is opened: a second daemon on
+    the same data dir, or on a socket a live daemon serves, stops having
+    touched nothing.
+    """
+    raise_open_files_limit(config.daemon.max_connections)
+    if config.daemon.metrics_listen:
+        parse_listen(config.daemon.metrics_listen)  # a typo stops the start, before any work
+    data_dir = _prepare_data_dir(config)
     # tiktoken copies even a local BPE file into a cache, /tmp/data-gym-cache by
     # default: keep it in the data dir (an explicit setting still wins).
     os.environ.setdefault("TIKTOKEN_CACHE_DIR", str(data_dir / "cache" / "tiktoken"))
-    # Bind before the store opens: a second daemon on the same socket stops here,
-    # with one line, before it touches the database or requeues jobs.
-    listeners, activated = _listeners(config)
-    owns_socket = not activated
+    lock = DataDirLock(data_dir)
+    lock.acquire()
     try:
-        await _serve(config, reload or (lambda: config), data_dir, listeners, activated)
+        listeners, activated = _listeners(config)
+        try:
+            await _serve(config, reload or (lambda: config), data_dir, listeners, activated)
+        finally:
+            for listener in listeners:
+                await listener.aclose()
+            if not activated:
+                config.socket_path.unlink(missing_ok=True)
     finally:
-        for listener in listeners:
-            await listener.aclose()
-        if owns_socket:
-            config.socket_path.unlink(missing_ok=True)
+        lock.release()
 
 
 async def _serve(
@@ -152,8 +166,17 @@ async def _serve(
     consolidator.registry = registry
     scopes = ScopeRegistry(services, Clock.from_env())
     wm = WorkingMemoryHandlers(scopes)
+    forgetter = Forgetter(services, memory, consolidator, indexer)
+    watcher = MemoryWatcher(services, memory)
     handlers = Handlers(
-        services, registry, consolidator, package_version(), wm=wm, search=SearchHandlers(indexer)
+        services,
+        registry,
+        consolidator,
+        package_version(),
+        wm=wm,
+        forgetter=forgetter,
+        watcher=watcher,
+        search=SearchHandlers(indexer),
     )
     server = Server(config, handlers)
     reloader = Reloader(config, reload)
@@ -167,6 +190,8 @@ async def _serve(
                 await nursery.start(scopes.run)
                 if indexer is not None:
                     await nursery.start(indexer.run)
+                await nursery.start(forgetter.run)
+                await nursery.start(watcher.run)
                 await nursery.start(server.serve, listeners)
                 if config.daemon.metrics_listen:
                     await nursery.start(

@@ -22,6 +22,8 @@ from reverie.config import ConfigError, ReverieError
 from .cli_status import render_status
 from .data_cli import DATA_COMMANDS, add_data_parsers, run_data_command
 from .mcp_cli import add_mcp_parser, run_mcp
+from .memory_cli import run_memory
+from .progress import ConsolidationProgress
 from .search_cli import SEARCH_RUNNERS, add_search_parser, session_scopes
 from .version import package_version
 from .wm_cli import add_wm_parser, run_wm
@@ -119,6 +121,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     _add_socket(edit)
     _add_json(edit)
+    forget_fact = memory_sub.add_parser(
+        "forget-fact",
+        help="delete one fact from MEMORY.md, the history entries' facts and the index",
+    )
+    forget_fact.add_argument("scope")
+    forget_fact.add_argument("fact", help="the fact's text (case, spaces and punctuation ignored)")
+    _add_socket(forget_fact)
+    _add_json(forget_fact)
 
     units = sub.add_parser("install-units", help="write systemd units for the installed reverie")
     units.add_argument(
@@ -199,7 +209,7 @@ def _client_command(args: argparse.Namespace) -> int:
         print(json.dumps(_plain(result), ensure_ascii=False, indent=2))
     else:
         render(result)
-    return 0
+    return int(getattr(args, "exit_code", 0))
 
 
 def _append(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
@@ -258,7 +268,20 @@ def _status(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
 
 
 def _consolidate(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    outcome = client.consolidate(args.session, wait=not args.no_wait)
+    """Consolidate now, reporting the LLM's failures on stderr while it waits.
+
+    Exits 1 when the LLM failed: the job's error (the turns stay in the tail)
+    or an ``extractive`` outcome (archived raw past ``hard_tokens``).
+    """
+    if args.no_wait:
+        outcome = client.consolidate(args.session, wait=False)
+    else:
+        from .client import Client
+
+        with ConsolidationProgress(lambda: Client(args.socket), args.session):
+            outcome = client.consolidate(args.session, wait=True)
+    if outcome is not None and outcome.state != "done":
+        args.exit_code = 1
 
     def render(o: Any) -> None:
         if o is None:
@@ -267,42 +290,6 @@ def _consolidate(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[
             print(f"{o.state}: {o.messages} messages into history entry {o.entry}")
 
     return outcome, render
-
-
-def _render_memory(view: Any) -> None:
-    print(view.memory.rstrip("\n") or "(MEMORY.md is empty)")
-    for entry in view.entries:
-        kind = "raw archive" if entry.raw else "summary"
-        print(f"\n## {entry.id} ({kind}, {len(entry.message_ids)} messages)\n{entry.summary}")
-
-
-def _edited_text(args: argparse.Namespace, current: str) -> str:
-    if args.file == "-":
-        return sys.stdin.read()
-    if args.file:
-        with open(args.file, encoding="utf-8") as handle:
-            return handle.read()
-    import subprocess
-    import tempfile
-
-    with tempfile.NamedTemporaryFile("w+", suffix=".md", encoding="utf-8", delete=False) as tmp:
-        tmp.write(current)
-    try:
-        subprocess.run([os.environ.get("EDITOR", "vi"), tmp.name], check=True)
-        with open(tmp.name, encoding="utf-8") as handle:
-            return handle.read()
-    finally:
-        os.unlink(tmp.name)
-
-
-def _memory(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    if args.memory_command == "show":
-        return client.memory(args.scope, limit=args.limit), _render_memory
-    text = _edited_text(args, client.memory(args.scope, limit=1).memory)
-    client.memory_edit(args.scope, text)
-    return {"scope": args.scope, "bytes": len(text.encode())}, lambda r: print(
-        f"MEMORY.md of {r['scope']} replaced ({r['bytes']} bytes)"
-    )
 
 
 def _metrics(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
@@ -319,7 +306,7 @@ _RUNNERS: dict[str, Callable[[Any, argparse.Namespace], tuple[Any, Callable[[Any
     "metrics": _metrics,
     "wm": run_wm,
     "consolidate": _consolidate,
-    "memory": _memory,
+    "memory": run_memory,
     **SEARCH_RUNNERS,
 }
 

@@ -37,6 +37,10 @@ def render_status(status: dict[str, Any]) -> None:
             f"{b.get('running', 0)} running, jobs [{jobs or 'none'}], breaker {b.get('breaker', '?')}, "
             f"{b.get('streams', 0)} streams, {b.get('failed_calls', 0)} failed calls"
         )
+        outcomes = ", ".join(f"{n} {k}" for k, n in sorted(b.get("outcomes", {}).items()))
+        print(f"consolidation {backend}: probe {b.get('probe', '?')}, outcomes [{outcomes}]")
+    for scope, problems in sorted(status.get("memory", {}).get("problems", {}).items()):
+        print(f"memory    {scope}: {len(problems)} problems (see: reverie memory show {scope})")
     if "scopes" in status:
         print(f"scopes    {status['scopes'].get('live', 0)} live")
     if "log_level" in status:

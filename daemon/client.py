@@ -175,9 +175,18 @@ class _Api(WorkingMemoryApi, SearchApi):
         return Call(p.Memory(rid=self._rid(), scope=scope, limit=limit), lambda r: r.view, True)
 
     @op
-    def memory_edit(self, scope: str, text: str) -> Call[None]:
-        """Replace the scope's ``MEMORY.md``."""
-        return Call(p.MemoryEdit(rid=self._rid(), scope=scope, text=text), lambda r: None, True)
+    def memory_edit(self, scope: str, text: str) -> Call[list[str]]:
+        """Replace the scope's ``MEMORY.md``; returns what in ``text`` cannot be read exactly."""
+        return Call(
+            p.MemoryEdit(rid=self._rid(), scope=scope, text=text), lambda r: r.problems, True
+        )
+
+    @op
+    def memory_forget_fact(self, scope: str, fact: str) -> Call[int]:
+        """Delete one fact of ``scope`` everywhere it is kept; returns how many places had it."""
+        return Call(
+            p.MemoryForgetFact(rid=self._rid(), scope=scope, fact=fact), lambda r: r.removed, True
+        )
 
     @op
     def stream_begin(self, backend: str = "default", ttl: float = 60.0) -> Call[str]:

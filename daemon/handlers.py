@@ -26,9 +26,12 @@ from reverie.actors import (
     ContextRequest,
     Envelope,
     ForgetRequest,
+    Forgetter,
     HistoryRequest,
+    MemoryWatcher,
     Services,
     SessionRegistry,
+    scope_problems,
     validate_name,
 )
 from reverie.config import InvalidArgument, ReverieError
@@ -89,12 +92,16 @@ class Handlers:
         version: str,
         *,
         wm: WorkingMemoryHandlers,
+        forgetter: Forgetter,
+        watcher: MemoryWatcher,
         search: SearchHandlers | None = None,
     ) -> None:
         self.services = services
         self.registry = registry
         self.consolidator = consolidator
         self.wm = wm
+        self.forgetter = forgetter
+        self.watcher = watcher
         self.search = search or SearchHandlers(None)
         self.version = version
         self.started = time.time()
@@ -146,11 +153,15 @@ class Handlers:
                     session, ContextRequest(), replier(rid, lambda c: _context(rid, c))
                 )
             case p.Forget(session=session):
+                reply = replier(rid, lambda n: p.ForgetReply(rid=rid, deleted=n))
                 await self._to_actor(
                     session,
                     ForgetRequest(),
-                    replier(rid, lambda n: p.ForgetReply(rid=rid, deleted=n)),
+                    lambda o: self.forgetter.session_forgotten(session, o, reply),
                 )
+            case p.MemoryForgetFact(scope=scope, fact=fact):
+                reply = replier(rid, lambda n: p.MemoryForgetFactReply(rid=rid, removed=n))
+                nursery.start_soon(self._run, reply, self.forgetter.forget_fact, scope, fact)
             case p.Hello():
                 replier(rid, lambda _: self._hello(rid))(None)
             case p.Sessions(after=after, limit=limit):
@@ -174,7 +185,7 @@ class Handlers:
                 reply = replier(rid, lambda v: p.MemoryReply(rid=rid, view=v))
                 nursery.start_soon(self._run, reply, self._memory, scope, limit)
             case p.MemoryEdit(scope=scope, text=text):
-                reply = replier(rid, lambda _: p.MemoryEditReply(rid=rid))
+                reply = replier(rid, lambda pr: p.MemoryEditReply(rid=rid, problems=pr))
                 nursery.start_soon(self._run, reply, self._memory_edit, scope, text)
             case p.StreamBegin(backend=backend, ttl=ttl):
                 reply = replier(
@@ -223,11 +234,16 @@ class Handlers:
         validate_name("scope", scope)
         text, entries = await self.consolidator.read_memory(scope, _page(limit))
         views = [msgspec.convert(e, p.HistoryEntryView, from_attributes=True) for e in entries]
-        return p.MemoryView(scope=scope, memory=text, entries=views)
+        problems = await self._problems(scope)
+        return p.MemoryView(scope=scope, memory=text, entries=views, problems=problems)
 
-    async def _memory_edit(self, scope: str, text: str) -> None:
+    async def _memory_edit(self, scope: str, text: str) -> list[str]:
         validate_name("scope", scope)
         await self.consolidator.edit_memory(scope, text)
+        return await self._problems(scope)
+
+    async def _problems(self, scope: str) -> list[str]:
+        return await trio.to_thread.run_sync(scope_problems, self.consolidator.memory, scope)
 
     async def _backup(self, dest: str) -> p.BackupView:
         async with self._backups:
@@ -285,6 +301,8 @@ class Handlers:
                 "durability": db.durability,
             },
             "consolidation": await self.consolidator.status(),
+            "forgets": self.forgetter.status(),
+            "memory": self.watcher.status(),
             "index": await self.search.status(),
             "counters": dict(self.services.counters),
             "errors": dict(self.errors),

@@ -131,6 +131,27 @@ def render_metrics(status: Mapping[str, Any]) -> str:
         [({"backend": k}, b.get("failed_calls", 0)) for k, b in sorted(consolidation.items())],
     )
     lines += _family(
+        "consolidation_outcomes_total",
+        "counter",
+        "Consolidation job outcomes by backend: done, retried (the LLM failed, the turns"
+        " stay in the tail), extractive (the LLM failed past hard_tokens).",
+        [
+            ({"backend": backend, "outcome": outcome}, n)
+            for backend, b in sorted(consolidation.items())
+            for outcome, n in sorted(b.get("outcomes", {}).items())
+        ],
+    )
+    lines += _family(
+        "llm_up",
+        "gauge",
+        "1 when the backend's start-up probe got an answer, else 0 (no LLM: absent).",
+        [
+            ({"backend": k}, b.get("probe") == "ok")
+            for k, b in sorted(consolidation.items())
+            if b.get("probe", "none") != "none"
+        ],
+    )
+    lines += _family(
         "llm_streams",
         "gauge",
         "Live host stream leases, by backend.",
@@ -169,7 +190,7 @@ def render_metrics(status: Mapping[str, Any]) -> str:
 def _consolidation_outcomes(counters: Mapping[str, int]) -> list[str]:
     outcomes = {
         "done": counters.get("consolidations_done", 0),
-        "archived_raw": counters.get("consolidations_archived", 0),
+        "archived_raw": counters.get("consolidations_extractive", 0),
         # an LLM attempt that failed and was tried again, or a failed job queued again
         "retried": counters.get("consolidation_retries", 0)
         + counters.get("consolidation_errors", 0),

@@ -44,6 +44,8 @@ __all__ = [
     "Memory",
     "MemoryEdit",
     "MemoryEditReply",
+    "MemoryForgetFact",
+    "MemoryForgetFactReply",
     "MemoryReply",
     "MemoryView",
     "Message",
@@ -200,6 +202,13 @@ class MemoryEdit(_Frame, tag="memory_edit"):
     text: str
 
 
+class MemoryForgetFact(_Frame, tag="memory_forget_fact"):
+    """Delete one fact of a scope: from ``MEMORY.md``, the episodes' fact lists and the index."""
+
+    scope: str
+    fact: str
+
+
 class StreamBegin(_Frame, tag="stream_begin"):
     """A host declares its own live completion on ``backend``: consolidation waits."""
 
@@ -230,6 +239,7 @@ Request = (
     | Consolidate
     | Memory
     | MemoryEdit
+    | MemoryForgetFact
     | StreamBegin
     | StreamEnd
     | WmRequest
@@ -288,6 +298,7 @@ class MemoryView(_Data):
     scope: str
     memory: str
     entries: list[HistoryEntryView]
+    problems: list[str] = []  # what cannot be read exactly (kept in the files as it is)
 
 
 class JobOutcome(_Data):
@@ -308,7 +319,11 @@ class MemoryReply(_Frame, tag="memory"):
 
 
 class MemoryEditReply(_Frame, tag="memory_edit"):
-    pass
+    problems: list[str] = []  # what in the new text cannot be read exactly (kept as it is)
+
+
+class MemoryForgetFactReply(_Frame, tag="memory_forget_fact"):
+    removed: int
 
 
 class StreamBeginReply(_Frame, tag="stream_begin"):
@@ -342,6 +357,7 @@ Reply = (
     | ConsolidateReply
     | MemoryReply
     | MemoryEditReply
+    | MemoryForgetFactReply
     | StreamBeginReply
     | StreamEndReply
     | ErrorReply

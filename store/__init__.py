@@ -16,6 +16,7 @@ from .embeddings import (
     make_embedder,
 )
 from .errors import StoreError, StoreFull, StoreReadOnly
+from .facts import Fact, attribute, drop_session, fact_key, merge_facts, parse_memory, render_memory
 from .index import (
     MAX_K,
     MAX_QUERY_CHARS,
@@ -41,15 +42,19 @@ from .index_feed import (
 from .jobs import Job, create_job, finish_job, job_counts, open_job, open_jobs, record_attempt
 from .journal import (
     AppendOutcome,
+    ForgetJob,
     MessageRecord,
     NewMessage,
     SessionRecord,
     append_requests,
     delete_session,
+    finish_forget,
     list_sessions,
     load_session,
+    pending_forgets,
     read_history,
     read_tail,
+    record_forget,
     save_session,
 )
 from .memory_files import (
@@ -57,10 +62,11 @@ from .memory_files import (
     MemoryFiles,
     decode_scope,
     encode_scope,
-    merge_facts,
+    history_problems,
     parse_history,
     render_entry,
 )
+from .memory_forget import forget_fact, forget_session
 from .message_text import STOP_WORDS, count_messages, logged_messages, search_message_text
 from .ranking import (
     TEXT_WEIGHT,
@@ -116,6 +122,8 @@ __all__ = [
     "Database",
     "Embedder",
     "EmbeddingError",
+    "Fact",
+    "ForgetJob",
     "HistoryEntry",
     "IndexDoc",
     "IndexStale",
@@ -140,6 +148,7 @@ __all__ = [
     "TokenCounter",
     "append_requests",
     "append_scratch",
+    "attribute",
     "backup",
     "candidate_depth",
     "checked_query",
@@ -152,11 +161,17 @@ __all__ = [
     "delete_checkpoint",
     "delete_key",
     "delete_session",
+    "drop_session",
     "encode_scope",
     "entry_doc",
     "expiring_keys",
     "fact_docs",
+    "fact_key",
+    "finish_forget",
     "finish_job",
+    "forget_fact",
+    "forget_session",
+    "history_problems",
     "hit_from_doc",
     "job_counts",
     "list_checkpoints",
@@ -174,13 +189,19 @@ __all__ = [
     "open_job",
     "open_jobs",
     "parse_history",
+    "parse_memory",
+    "pending_forgets",
+    "rank_by_text",
+    "rank_by_vector",
     "read_cursor",
     "read_history",
     "read_meta",
     "read_scratch",
     "read_tail",
     "record_attempt",
+    "record_forget",
     "render_entry",
+    "render_memory",
     "restore_checkpoint",
     "save_session",
     "save_task",

@@ -50,6 +50,8 @@ WriteFn = Callable[[apsw.Connection], Any]
 class _Pending:
     """One queued read or write and where its outcome goes."""
 
+    outside = False  # run by the writer after the batch's transaction, not inside it
+
     __slots__ = ("error", "event", "fn", "result")
 
     def __init__(self, fn: WriteFn) -> None:
@@ -101,6 +103,9 @@ class Database:
             conn.execute("PRAGMA journal_mode=WAL")
             sync = "FULL" if self.durability == "fsync" else "NORMAL"
             conn.execute(f"PRAGMA synchronous={sync}")
+            # Deleted content is overwritten with zeros, not left in free pages: a forget
+            # leaves no bytes behind in the file (the WAL is truncated by ``checkpoint``).
+            conn.execute("PRAGMA secure_delete=ON")
         return conn
 
     def _open_sync(self) -> tuple[apsw.Connection, list[apsw.Connection]]:
@@ -154,9 +159,34 @@ class Database:
             raise StoreError("database is not open")
         return await _call(self._queue, fn, shield=True)
 
+    async def checkpoint(self) -> None:
+        """Copy the WAL into the database file and truncate the WAL to zero bytes.
+
+        Run by the writer between transactions; returns once done. With
+        ``secure_delete`` this is what makes deleted rows' bytes leave the
+        disk files: until then the WAL still holds the pages that had them.
+        Raises ``StoreError`` if readers kept the WAL busy past the busy timeout.
+        """
+        if self._thread is None:
+            raise StoreError("database is not open")
+        pending = _Outside(_truncate_wal)
+        self._queue.put(pending)
+        with trio.CancelScope(shield=True):
+            await pending.event.wait()
+        if pending.error is not None:
+            raise pending.error
+
     def _writer_loop(self, conn: apsw.Connection) -> None:
         def commit(batch: list[_Pending]) -> None:
-            self._commit_batch(conn, batch)
+            inside = [p for p in batch if not p.outside]
+            if inside:
+                self._commit_batch(conn, inside)
+            for pending in batch:
+                if pending.outside:
+                    try:
+                        pending.result = pending.fn(conn)
+                    except BaseException as exc:
+                        pending.error = _as_reverie(exc)
             self.batches += 1
             self.writes += len(batch)
 
@@ -240,6 +270,17 @@ class Database:
                 pass
         finally:
             conn.close()
+
+
+class _Outside(_Pending):
+    __slots__ = ()
+    outside = True
+
+
+def _truncate_wal(conn: apsw.Connection) -> None:
+    busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    if busy:
+        raise StoreError("the WAL checkpoint was kept busy by readers; retry the forget")
 
 
 async def _call(

@@ -251,6 +251,11 @@ class SearchIndex:
         """Remove the ``fact`` docs of ``scope`` (before re-adding its rewritten MEMORY.md)."""
         self._delete((col("scope") == lit(scope)) & (col("kind") == lit("fact")), "delete_facts")
 
+    def delete_episodes(self, scope: str) -> None:
+        """Remove the ``episode`` docs of ``scope`` (before re-adding its edited history)."""
+        where = (col("scope") == lit(scope)) & (col("kind") == lit("episode"))
+        self._delete(where, "delete_episodes")
+
     def delete_uids(self, uids: Iterable[str]) -> None:
         """Remove the docs with these uids; unknown uids are ignored."""
         wanted = sorted(set(uids))
@@ -271,6 +276,27 @@ class SearchIndex:
             if self._text_stats_stale:
                 table.create_index("text", config=FTS(), replace=True)
                 self._text_stats_stale = False
+
+    def copy_to(self, path: Path) -> SearchIndex:
+        """A new index in ``path`` with exactly this one's rows, written afresh.
+
+        LanceDB only marks deleted rows as deleted: their bytes stay in the
+        data files (and the text index) of this directory until the fragment
+        is rewritten. The copy holds none of them, so once the daemon serves
+        the copy and this directory is removed, a forgotten text is gone from
+        the disk. Vectors are copied, not recomputed.
+        """
+        table = self._ready()
+        with _wrapped("copy"):
+            rows = table.to_arrow()
+        copy = SearchIndex(path, self.embedder)
+        copy.open()
+        with _wrapped("copy"):
+            if rows.num_rows:
+                copy._ready().add(rows.cast(copy._schema()))
+            copy._text_stats_stale = True
+            copy.optimize()
+        return copy
 
     def count(self) -> int:
         table = self._ready()

@@ -19,6 +19,7 @@ import hashlib
 
 import apsw
 
+from .facts import parse_memory
 from .memory_files import HistoryEntry, MemoryFiles
 from .ranking import IndexDoc
 
@@ -135,15 +136,11 @@ def entry_doc(entry: HistoryEntry) -> IndexDoc | None:
 
 
 def fact_docs(scope: str, memory_text: str, ts: float) -> list[IndexDoc]:
-    """One ``fact`` doc per bullet line of a ``MEMORY.md``; headings are layout."""
+    """One ``fact`` doc per fact of a ``MEMORY.md`` (``parse_memory``): its dated text,
+    with its source message ids; the source comment itself is not indexed."""
     docs = []
-    for line in memory_text.splitlines():
-        stripped = line.strip()
-        if not stripped.startswith(("- ", "* ", "+ ")):
-            continue
-        text = " ".join(stripped[2:].split())
-        if not text:
-            continue
+    for fact in parse_memory(memory_text)[0]:
+        text = f"[{fact.date}] {fact.text}" if fact.date else fact.text
         digest = hashlib.sha1(text.encode("utf-8", errors="surrogatepass")).hexdigest()
         docs.append(
             IndexDoc(
@@ -152,6 +149,7 @@ def fact_docs(scope: str, memory_text: str, ts: float) -> list[IndexDoc]:
                 text=text,
                 scope=scope,
                 ts=ts,
+                message_ids=sorted({i for ids in fact.sources.values() for i in ids}),
                 source=f"MEMORY.md of {scope}",
             )
         )

@@ -24,15 +24,19 @@ from .message_text import purge_deleted_text
 
 __all__ = [
     "AppendOutcome",
+    "ForgetJob",
     "MessageRecord",
     "NewMessage",
     "SessionRecord",
     "append_requests",
     "delete_session",
+    "finish_forget",
     "list_sessions",
     "load_session",
+    "pending_forgets",
     "read_history",
     "read_tail",
+    "record_forget",
 ]
 
 
@@ -277,11 +281,51 @@ def list_sessions(conn: apsw.Connection, after: str, limit: int) -> list[Session
     return [_session(r) for r in rows]
 
 
-def delete_session(conn: apsw.Connection, name: str) -> int:
-    """Delete a session's row and messages (their words too); returns how many messages went."""
+def delete_session(conn: apsw.Connection, name: str, scope: str | None = None) -> int:
+    """Delete a session's row and messages (their words too); returns how many messages went.
+
+    With ``scope``, a durable forget job (``ForgetJob``) is recorded in the
+    same transaction: what the Markdown and the index still hold of the
+    session is removed by it, and a crash before it is done leaves the job
+    to finish at the next start.
+    """
     deleted = conn.execute("SELECT count(*) FROM messages WHERE session = ?", (name,)).fetchone()[0]
     conn.execute("DELETE FROM messages WHERE session = ?", (name,))
     purge_deleted_text(conn)
     conn.execute("DELETE FROM sessions WHERE name = ?", (name,))
     conn.execute("DELETE FROM jobs WHERE session = ?", (name,))
+    if scope is not None:
+        record_forget(conn, ForgetJob(scope=scope, session=name))
     return int(deleted)
+
+
+class ForgetJob(msgspec.Struct, frozen=True, kw_only=True):
+    """What a forget still has to remove outside SQLite: a session's, or one fact's, traces."""
+
+    scope: str
+    session: str | None = None
+    fact: str | None = None
+
+    @property
+    def key(self) -> str:
+        return _FORGET_PREFIX + msgspec.json.encode(self).decode()
+
+
+_FORGET_PREFIX = "forget:"
+
+
+def record_forget(conn: apsw.Connection, job: ForgetJob) -> None:
+    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, 1)", (job.key,))
+
+
+def finish_forget(conn: apsw.Connection, job: ForgetJob) -> None:
+    conn.execute("DELETE FROM meta WHERE key = ?", (job.key,))
+
+
+def pending_forgets(conn: apsw.Connection) -> list[ForgetJob]:
+    """Forget jobs a crash or a stop left unfinished, oldest key first."""
+    rows = conn.execute(
+        "SELECT key FROM meta WHERE key >= ? AND key < ? ORDER BY key",
+        (_FORGET_PREFIX, _FORGET_PREFIX[:-1] + chr(ord(_FORGET_PREFIX[-1]) + 1)),
+    )
+    return [msgspec.json.decode(k[len(_FORGET_PREFIX) :], type=ForgetJob) for (k,) in rows]

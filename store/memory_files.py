@@ -27,6 +27,7 @@ same scope cannot lose each other's entries.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import logging
 import os
 import re
@@ -43,15 +44,18 @@ import msgspec
 from reverie.config import InvalidArgument
 
 from .errors import StoreError, translate
+from .facts import merge_facts
 
 __all__ = [
     "HistoryEntry",
     "MemoryFiles",
     "decode_scope",
     "encode_scope",
+    "history_problems",
     "merge_facts",
     "parse_history",
     "render_entry",
+    "without_entries",
 ]
 
 log = logging.getLogger(__name__)
@@ -217,6 +221,25 @@ def _entry_from(meta: _Meta, body: list[str]) -> HistoryEntry:
     )
 
 
+def _sections(lines: list[str]) -> list[tuple[int, int, _Meta | None]]:
+    """Each entry's line range ``[start, end)`` and its metadata (None when a person broke it)."""
+    starts = [
+        (i, match)
+        for i in range(len(lines) - 1)
+        if lines[i].startswith("## ") and (match := _META.match(lines[i + 1]))
+    ]
+    sections: list[tuple[int, int, _Meta | None]] = []
+    for n, (start, match) in enumerate(starts):
+        end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
+        try:
+            meta: _Meta | None = _meta_decoder.decode(match.group(1))
+        except msgspec.DecodeError as exc:
+            log.warning("skipping history entry with broken metadata: %s", exc)
+            meta = None
+        sections.append((start, end, meta))
+    return sections
+
+
 def parse_history(text: str) -> list[HistoryEntry]:
     """The entries of one history file, in file order.
 
@@ -226,58 +249,51 @@ def parse_history(text: str) -> list[HistoryEntry]:
     warning rather than failing the whole file.
     """
     lines = text.replace("\r\n", "\n").split("\n")
-    starts = [
-        (i, match)
-        for i in range(len(lines) - 1)
-        if lines[i].startswith("## ") and (match := _META.match(lines[i + 1]))
+    return [
+        _entry_from(meta, lines[start + 2 : end])
+        for start, end, meta in _sections(lines)
+        if meta is not None
     ]
-    entries = []
-    for n, (start, match) in enumerate(starts):
-        end = starts[n + 1][0] if n + 1 < len(starts) else len(lines)
-        try:
-            meta = _meta_decoder.decode(match.group(1))
-        except msgspec.DecodeError as exc:
-            log.warning("skipping history entry with broken metadata: %s", exc)
-            continue
-        entries.append(_entry_from(meta, lines[start + 2 : end]))
-    return entries
 
 
-def _fact_key(fact: str) -> str:
-    """Case-, whitespace- and punctuation-insensitive identity of a fact."""
-    return " ".join(re.sub(r"[\W_]+", " ", fact.casefold()).split())
+def history_problems(text: str) -> list[str]:
+    """What a person broke in a history file: entries whose metadata line no longer parses.
 
-
-def _render_memory(facts: list[str]) -> str:
-    if not facts:
-        return ""
-    return "# Memory\n\n" + "".join(f"- {fact}\n" for fact in facts)
-
-
-def merge_facts(
-    memory_text: str, new_facts: list[str], max_tokens: int, count_tokens: Callable[[str], int]
-) -> str:
-    """``MEMORY.md`` as a bulleted list: the facts in ``memory_text``, then ``new_facts``.
-
-    A fact that repeats an earlier one (ignoring case, whitespace and
-    punctuation) replaces it and moves to the end, since it was just
-    confirmed. While the result is over ``max_tokens``, the oldest fact is
-    dropped. Headings in ``memory_text`` are layout, not facts. The output
-    depends only on the arguments.
+    Such an entry is skipped when reading but kept in the file by every
+    rewrite, so fixing the line brings it back.
     """
-    merged: dict[str, str] = {}
-    old = [line for line in memory_text.splitlines() if not line.lstrip().startswith("#")]
-    for fact in [*old, *new_facts]:
-        text = " ".join(_BULLET.sub("", fact).split())
-        key = _fact_key(text)
-        if not key:
-            continue
-        merged.pop(key, None)
-        merged[key] = text
-    facts = list(merged.values())
-    while facts and count_tokens(_render_memory(facts)) > max_tokens:
-        facts.pop(0)
-    return _render_memory(facts)
+    lines = text.replace("\r\n", "\n").split("\n")
+    problems = [
+        f"entry at line {start + 1} has unreadable metadata and is ignored: {lines[start][:80]!r}"
+        for start, _, meta in _sections(lines)
+        if meta is None
+    ]
+    orphans = [
+        i
+        for i, line in enumerate(lines[:-1])
+        if line.startswith("## ") and not _META.match(lines[i + 1])
+    ]
+    problems += [
+        f"heading at line {i + 1} has no metadata line under it: {lines[i][:80]!r}" for i in orphans
+    ]
+    return problems
+
+
+def without_entries(text: str, doomed: Callable[[HistoryEntry], bool]) -> tuple[str, int]:
+    """The history file ``text`` without the entries ``doomed`` picks; and how many went.
+
+    Everything else (the title, other entries, even ones whose metadata is
+    broken) is kept byte for byte.
+    """
+    lines = text.replace("\r\n", "\n").split("\n")
+    cut = [
+        (start, end)
+        for start, end, meta in _sections(lines)
+        if meta is not None and doomed(_entry_from(meta, lines[start + 2 : end]))
+    ]
+    for start, end in reversed(cut):
+        del lines[start:end]
+    return "\n".join(lines), len(cut)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -318,6 +334,13 @@ class MemoryFiles:
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
         self._lock = threading.Lock()
+        #: sha256 of what reverie itself last wrote to each file: a watcher tells hand edits apart.
+        self.written: dict[Path, str] = {}
+
+    def _write(self, path: Path, text: str) -> None:
+        data = text.encode("utf-8")
+        _atomic_write(path, data)
+        self.written[path] = hashlib.sha256(data).hexdigest()
 
     @contextlib.contextmanager
     def paused(self) -> Iterator[Path]:
@@ -330,12 +353,15 @@ class MemoryFiles:
 
     def read_memory(self, scope: str) -> str:
         """The scope's ``MEMORY.md``; ``""`` when it does not exist."""
+        path = self._scope_dir(scope) / MEMORY_FILE
         try:
-            return (self._scope_dir(scope) / MEMORY_FILE).read_text(encoding="utf-8")
+            return path.read_text(encoding="utf-8")
         except FileNotFoundError:
             return ""
         except OSError as exc:
             raise translate(exc) from exc
+        except UnicodeDecodeError as exc:  # a hand edit in another encoding
+            raise StoreError(f"{path} is not UTF-8 ({exc.reason}); save it as UTF-8") from exc
 
     def write_memory(self, scope: str, text: str) -> None:
         """Replace the scope's ``MEMORY.md`` atomically."""
@@ -343,7 +369,7 @@ class MemoryFiles:
         with self._lock:
             try:
                 _ensure_dir(directory)
-                _atomic_write(directory / MEMORY_FILE, text.encode("utf-8"))
+                self._write(directory / MEMORY_FILE, text)
             except OSError as exc:
                 raise translate(exc) from exc
         log.debug("wrote memory of scope %r (%d chars)", scope, len(text))
@@ -394,7 +420,7 @@ class MemoryFiles:
                 except FileNotFoundError:
                     current = f"# History · {day}\n"
                 sep = "" if current.endswith("\n\n") else "\n" if current.endswith("\n") else "\n\n"
-                _atomic_write(path, (current + sep + render_entry(entry)).encode("utf-8"))
+                self._write(path, current + sep + render_entry(entry))
             except OSError as exc:
                 raise translate(exc) from exc
         log.info("appended history entry %s to scope %r", entry.id, entry.scope)

@@ -5,7 +5,8 @@ client really sees. Each chat-completions request takes the next scripted
 behaviour (``ok``, ``content``, ``status``, ``hang``, ``hold``, ``garbage``,
 ``invalid_schema``, ``reset_mid_body``); when the script is empty it answers
 with a valid result that echoes the request's user message. ``/v1/embeddings``
-always answers with deterministic, hash-based unit vectors.
+always answers with deterministic, hash-based unit vectors, and ``GET
+/v1/models`` (the daemon's start-up probe) lists one model.
 
 Every request's path, headers and JSON body are recorded, and the highest
 number of chat requests in flight at once is tracked.
@@ -289,6 +290,13 @@ def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
                     self.close_connection = True  # the client went away
                 finally:
                     fake._leave()
+            else:
+                self._json(404, {"error": {"message": f"no route for {self.path}"}})
+
+        def do_GET(self) -> None:
+            fake._record(Recorded(self.path, dict(self.headers.items()), None))
+            if self.path.endswith("/models"):
+                self._json(200, {"object": "list", "data": [{"id": "fake", "object": "model"}]})
             else:
                 self._json(404, {"error": {"message": f"no route for {self.path}"}})
 

@@ -37,40 +37,85 @@ def test_summary_keeps_salient_sentences_in_original_order() -> None:
     ]
 
 
-def test_facts_are_user_statements_not_questions_tools_or_assistant() -> None:
+FACTS = [
+    "The user's name is Alice and they live in Lisbon.",
+    "The user prefers trains over planes.",
+    "The user's budget is 800 euros.",
+]
+
+
+def _line(fact: str, source: str = "") -> str:
+    return f"- [1970-01-01] {fact}" + (f' <!-- from {{"s":["{source}"]}} -->' if source else "")
+
+
+def test_facts_are_user_statements_in_the_third_person_not_questions_tools_or_assistant() -> None:
     result = extractive_consolidation("", TURNS, max_tokens=500, count_tokens=COUNT)
-    assert result.facts == [
-        "My name is Alice and I live in Lisbon.",
-        "I prefer trains over planes.",
-        "My budget is 800 euros.",
+    assert result.facts == FACTS
+    assert result.memory == "# Memory\n\n" + "".join(f"{_line(f)}\n" for f in FACTS)
+
+
+def test_facts_are_dated_and_sourced_with_session_and_message_id() -> None:
+    result = extractive_consolidation("", TURNS, max_tokens=500, count_tokens=COUNT, session="s")
+    assert result.memory.splitlines()[2:] == [
+        _line(FACTS[0], "m0"),
+        _line(FACTS[1], "m3"),
+        _line(FACTS[2], "m3"),
     ]
-    assert result.memory == "# Memory\n\n" + "".join(f"- {f}\n" for f in result.facts)
 
 
-def test_same_input_gives_byte_identical_output() -> None:
-    runs = {
-        repr(extractive_consolidation("- Old fact\n", TURNS, max_tokens=500, count_tokens=COUNT))
-        for _ in range(3)
-    }
-    assert len(runs) == 1
+def test_the_message_name_is_the_speaker() -> None:
+    turns = [
+        MessageRecord(
+            seq=1,
+            id="a",
+            role="user",
+            content="I moved to Lisbon in 2024.",
+            ts=0,
+            tokens=1,
+            name="Carl",
+        )
+    ]
+    result = extractive_consolidation("", turns, max_tokens=500, count_tokens=COUNT)
+    assert result.facts == ["Carl moved to Lisbon in 2024."]
+
+
+def test_a_newer_residence_supersedes_the_older_one() -> None:
+    def said(text: str, ts: float, mid: str) -> list[MessageRecord]:
+        return [
+            MessageRecord(seq=1, id=mid, role="user", content=text, ts=ts, tokens=1, name="Carl")
+        ]
+
+    first = extractive_consolidation(
+        "",
+        said("I live in Porto and I love 2 cats.", 0, "a"),
+        max_tokens=500,
+        count_tokens=COUNT,
+        session="s",
+    )
+    second = extractive_consolidation(
+        first.memory,
+        said("I moved to Lisbon in March 2025.", 86400 * 400, "b"),
+        max_tokens=500,
+        count_tokens=COUNT,
+        session="s",
+    )
+    assert "Porto" in first.memory
+    assert "Porto" not in second.memory and "Carl moved to Lisbon" in second.memory
 
 
 def test_repeated_facts_merge_into_existing_memory() -> None:
-    memory = "# Memory\n\n- Alice has a cat.\n- i PREFER trains over planes\n"
+    memory = "# Memory\n\n- Alice has a cat.\n- the user PREFERS trains over planes\n"
     result = extractive_consolidation(memory, TURNS, max_tokens=500, count_tokens=COUNT)
-    assert result.memory == (
-        "# Memory\n\n- Alice has a cat.\n- My name is Alice and I live in Lisbon.\n"
-        "- I prefer trains over planes.\n- My budget is 800 euros.\n"
+    assert result.memory == "# Memory\n\n- Alice has a cat.\n" + "".join(
+        f"{_line(f)}\n" for f in FACTS
     )
 
 
 def test_memory_respects_token_cap_dropping_oldest() -> None:
     memory = "# Memory\n\n- An old fact about the garden shed and its blue door.\n"
-    cap = COUNT("# Memory\n\n- I prefer trains over planes.\n- My budget is 800 euros.\n")
-    result = extractive_consolidation(memory, TURNS, max_tokens=cap, count_tokens=COUNT)
-    assert (
-        result.memory == "# Memory\n\n- I prefer trains over planes.\n- My budget is 800 euros.\n"
-    )
+    kept = f"# Memory\n\n{_line(FACTS[1])}\n{_line(FACTS[2])}\n"
+    result = extractive_consolidation(memory, TURNS, max_tokens=COUNT(kept), count_tokens=COUNT)
+    assert result.memory == kept
 
 
 def test_chit_chat_yields_first_user_sentence_and_no_facts() -> None:

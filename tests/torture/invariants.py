@@ -20,7 +20,7 @@ from reverie.daemon import Client
 from reverie.store import HistoryEntry, decode_scope, merge_facts, parse_history
 
 from .ledger import Ledger
-from .workload import QUERIES, memory_scope, read_key, settle_key
+from .workload import EDIT_SCOPE, FORGET_PREFIX, QUERIES, memory_scope, read_key, settle_key
 
 PAGE = 500
 _ENTRY_MARK = "<!-- reverie:entry "
@@ -163,8 +163,9 @@ def check_messages(snap: Snapshot, ledger: Ledger) -> dict[str, int]:
             raise Violation(f"{session}: entry {strays[0]} is in a scope not the session's")
         _check_log(session, log, ledger)
         _check_coverage(session, log, mine, snap.tails[session])
-    if by_session:
-        raise Violation(f"history entries of sessions nobody used: {sorted(by_session)}")
+    unused = sorted(s for s in by_session if not s.startswith(FORGET_PREFIX))
+    if unused:
+        raise Violation(f"history entries of sessions nobody used: {unused}")
     return {"messages": sum(map(len, snap.logs.values())), "entries": len(snap.entries)}
 
 
@@ -232,6 +233,32 @@ def check_working_memory(client: Client, ledger: Ledger) -> int:
         if lost:
             raise Violation(f"acked checkpoint {lost[0]} of scope {scope!r} is gone")
     return len(ledger.keys)
+
+
+def check_forgets_and_edits(client: Client, data_dir: Path, ledger: Ledger) -> int:
+    """Acked forgets left no byte behind (once the restarted daemon finished its forget
+    jobs); the edited scope holds its acked edit (or the one whose reply was lost)."""
+
+    def settled() -> bool:
+        forgets = client.status()["forgets"]
+        return forgets["running"] == 0 and forgets["pending"] == 0
+
+    poll(settled, 90.0, "forget jobs finished")
+    markers = [m.encode() for m in ledger.forgotten]
+    for path in sorted(data_dir.rglob("*")):
+        try:
+            data = path.read_bytes() if path.is_file() else b""
+        except FileNotFoundError:
+            continue
+        kept = [m.decode() for m in markers if m in data]
+        if kept:
+            raise Violation(f"forgotten {kept[0]} is still in {path.relative_to(data_dir)}")
+    memory = client.memory(EDIT_SCOPE, limit=1).memory
+    if ledger.edit_pending is not None and memory == ledger.edit_pending:
+        ledger.edited, ledger.edit_pending = memory, None
+    if memory != ledger.edited:
+        raise Violation(f"{EDIT_SCOPE}: MEMORY.md is {memory!r}, acked {ledger.edited!r}")
+    return len(markers)
 
 
 _TRACEBACK = re.compile(r"^Traceback \(most recent call last\):", re.MULTILINE)

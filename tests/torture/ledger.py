@@ -39,6 +39,11 @@ class Ledger:
     keys: dict[tuple[str, str], KeyState] = field(default_factory=dict)
     #: scope -> checkpoint ids acked by ``checkpoint_create``
     checkpoints: dict[str, list[str]] = field(default_factory=dict)
+    #: unique markers of sessions whose forget was acked: no file may hold one afterwards
+    forgotten: list[str] = field(default_factory=list)
+    #: the edited scope's MEMORY.md: the acked text, and one whose reply was lost
+    edited: str = ""
+    edit_pending: str | None = None
     counts: Counter[str] = field(default_factory=Counter)
     lock: threading.Lock = field(default_factory=threading.Lock)
 

@@ -34,6 +34,7 @@ from tests.fakellm import Behaviour, FakeLLM, garbage, hang, status
 
 from .invariants import (
     Violation,
+    check_forgets_and_edits,
     check_log,
     check_messages,
     check_working_memory,
@@ -177,6 +178,7 @@ class Torture:
             snap = take_snapshot(client, SESSIONS, self.daemon.data_dir)
             seen = check_messages(snap, self.ledger)
             check_working_memory(client, self.ledger)
+            check_forgets_and_edits(client, self.daemon.data_dir, self.ledger)
             jobs = client.status()["consolidation"]["default"]["jobs"]
         log = self.daemon.log()
         check_log(log[self.log_offset :])
@@ -186,7 +188,7 @@ class Torture:
             f"torture round={self.round} kills={self.kills} mid_llm={self.mid_llm} "
             f"messages={seen['messages']} entries={seen['entries']} jobs={jobs} "
             f"appends_acked={c['appends_acked']} appends_unknown={c['appends_unknown']} "
-            f"wm_writes={c['wm_writes']} elapsed={time.monotonic() - self.started:.1f}s",
+            f"wm_writes={c['wm_writes']} forgets={c['forgets']} edits={c['edits']} elapsed={time.monotonic() - self.started:.1f}s",
             flush=True,
         )
 
@@ -260,7 +262,7 @@ class Torture:
             f"torture seed={self.seed} rounds={self.round} kills={self.kills} "
             f"restarts={self.kills + 1} mid_llm_kills={self.mid_llm} "
             f"appends_acked={c['appends_acked']} appends_unknown={c['appends_unknown']} "
-            f"consolidations={jobs.get('done', 0) + jobs.get('archived', 0)} jobs={jobs} "
+            f"consolidations={jobs.get('done', 0) + jobs.get('extractive', 0)} jobs={jobs} "
             f"consolidate_calls={c['consolidate_calls']} searches={c['searches']} "
             f"wm_writes={c['wm_writes']} wm_unknown={c['wm_unknown']} "
             f"checkpoints={c['checkpoints']} index_checks={self.index_checks} "

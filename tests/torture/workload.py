@@ -61,6 +61,11 @@ QUERIES = [
     "marathon knee injury",
 ]
 SHARED_SCOPE = "project/torture"
+#: Sessions of the forget worker start with this; every other one shares this scope.
+FORGET_PREFIX = "fg:"
+FORGET_SCOPE = "project/torture-forget"
+#: The scope only ``memory_edit`` writes.
+EDIT_SCOPE = "project/torture-edit"
 WM_SCOPES = ["global", SHARED_SCOPE, f"{SHARED_SCOPE}/agent/a"]
 #: Outcomes of a killed daemon, never a bug: the call may or may not have happened.
 LOST = (ConnectionLost,)
@@ -82,7 +87,7 @@ class Worker:
     """One client thread's lasting state; ``run`` is one round's loop."""
 
     name: str
-    kind: str  # append | consolidate | search | wm
+    kind: str  # append | consolidate | search | wm | forget
     socket: Path
     ledger: Ledger
     sessions: list[str]
@@ -97,6 +102,7 @@ class Worker:
             "consolidate": self._consolidate,
             "search": self._search,
             "wm": self._wm,
+            "forget": self._forget_or_edit,
         }[self.kind]
         with Client(self.socket, timeout=CALL_TIMEOUT) as client:
             while not stop.is_set():
@@ -140,6 +146,10 @@ class Worker:
             client.consolidate(session, wait=self.rng.random() < 0.5)
         except LOST:
             return
+        except ReverieError as exc:
+            if not exc.code.startswith("llm."):
+                raise
+            self.ledger.count("consolidations_llm_failed")  # the turns stay in the tail
         self.ledger.count("consolidate_calls")
         stop.wait(self.rng.uniform(0.05, 0.4))
 
@@ -153,6 +163,41 @@ class Worker:
             self.surprises.append(f"{self.name}: search {query!r} gave {len(hits)} hits for k=5")
         self.ledger.count("searches")
         stop.wait(self.rng.uniform(0.0, 0.2))
+
+    def _forget_or_edit(self, client: Client, stop: threading.Event) -> None:
+        """A session told a unique marker, consolidated, then forgotten; or a memory edit."""
+        self.n += 1
+        if self.n % 3 == 1:  # an edit first: forgets are slow (each rewrites the index)
+            self._edit(client)
+            return
+        session = f"{FORGET_PREFIX}{self.name}-{self.n}"
+        marker = f"Fgt{self.rng.getrandbits(48):012x}q"
+        scope = FORGET_SCOPE if self.n % 2 else None
+        try:
+            client.append(session, "user", f"My code is {marker} and I live in Porto.", scope=scope)
+            client.append(session, "assistant", "Noted.")
+            try:
+                client.consolidate(session, wait=True)
+            except ReverieError as exc:  # the scripted LLM faults: forget it unconsolidated
+                if not exc.code.startswith("llm."):
+                    raise
+            client.forget(session)
+        except LOST:
+            self.ledger.count("forgets_unknown")
+            return
+        with self.ledger.lock:
+            self.ledger.forgotten.append(marker)
+            self.ledger.counts["forgets"] += 1
+
+    def _edit(self, client: Client) -> None:
+        text = f"# Memory\n\n- [2026-01-01] Edit number {self.n} by {self.name}.\n"
+        try:
+            client.memory_edit(EDIT_SCOPE, text)
+        except LOST:
+            self.ledger.edit_pending = text
+            return
+        self.ledger.edited, self.ledger.edit_pending = text, None
+        self.ledger.count("edits")
 
     def _wm(self, client: Client, stop: threading.Event) -> None:
         if self.rng.random() < 0.05:
@@ -221,8 +266,9 @@ def settle_key(key: tuple[str, str], state: KeyState, found: tuple[Any, int] | N
 
 
 def make_workers(socket: Path, ledger: Ledger, seed: int, sessions: list[str]) -> list[Worker]:
-    """Six appenders, two consolidate callers, one searcher, two working-memory writers."""
-    kinds = ["append"] * 6 + ["consolidate"] * 2 + ["search"] + ["wm"] * 2
+    """Six appenders, two consolidate callers, one searcher, two working-memory writers,
+    one forgetter (and editor)."""
+    kinds = ["append"] * 6 + ["consolidate"] * 2 + ["search"] + ["wm"] * 2 + ["forget"]
     workers = []
     for i, kind in enumerate(kinds):
         worker = Worker(

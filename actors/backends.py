@@ -1,0 +1,62 @@
+"""An LLM backend as the consolidator sees it: its work queue, stream leases and counters.
+
+``Backend`` is bookkeeping only; the HTTP client is ``LLMBackend`` (``llm.py``)
+and the decisions are the consolidator's. ``outcomes`` counts how each job
+ended (``OUTCOMES``), for ``status`` and ``metrics``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from pathlib import Path
+
+import trio
+
+from reverie.config import ConfigError
+
+from .llm import LLMBackend
+from .services import Services
+
+__all__ = ["OUTCOMES", "Backend", "api_key"]
+
+OUTCOMES = ("done", "retried", "extractive")
+
+
+class Backend:
+    """One LLM backend: its work queue, stream leases and counters."""
+
+    def __init__(self, name: str, llm: LLMBackend | None, workers: int) -> None:
+        self.name = name
+        self.llm = llm
+        self.workers = max(1, workers)
+        self.send, self.recv = trio.open_memory_channel[str](math.inf)
+        self.leases: dict[str, float] = {}
+        self.lease_changed = trio.Event()
+        self.running = 0
+        self.failed_calls = 0
+        self.outcomes: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
+
+    def live_leases(self) -> dict[str, float]:
+        now = trio.current_time()
+        self.leases = {k: v for k, v in self.leases.items() if v > now}
+        return self.leases
+
+    async def wait_no_stream(self) -> None:
+        """Return once no host holds a live stream lease on this backend."""
+        while leases := self.live_leases():
+            with trio.move_on_at(max(leases.values())):
+                await self.lease_changed.wait()
+            self.lease_changed = trio.Event()
+
+
+def api_key(services: Services) -> str | None:
+    cfg = services.config.llm
+    if cfg.api_key_file:
+        try:
+            return Path(cfg.api_key_file).read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise ConfigError(
+                f"llm.api_key_file {cfg.api_key_file} cannot be read: {exc.strerror}"
+            ) from exc
+    return os.environ.get(cfg.api_key_env) or None

@@ -1,0 +1,176 @@
+"""Forget, completely and provably: a session, or one fact of a scope.
+
+A forget is one durable job (``store.ForgetJob`` in SQLite's ``meta``),
+recorded in the same transaction that deletes the session's rows (or, for a
+fact, before anything is touched). The job then removes what lives outside
+SQLite: the session's episodes and the facts only it supports from its
+scope's Markdown (the whole scope directory when the scope is the session's
+own), and the index rows, rewritten so no file keeps their bytes
+(``Indexer.purge``). Last, the job is deleted and SQLite's WAL checkpointed
+and truncated; with ``secure_delete`` on, the database file holds no
+deleted bytes either. Only then does ``forget`` return.
+
+A crash at any point leaves the job recorded; ``run`` finishes every such
+job at the next start (each step is idempotent), then checkpoints once.
+``status`` shows how many forgets are running or pending.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import trio
+
+from reverie.config import InvalidArgument, ReverieError
+from reverie.store import (
+    ForgetJob,
+    MemoryFiles,
+    StoreError,
+    encode_scope,
+    fact_key,
+    finish_forget,
+    forget_fact,
+    forget_session,
+    pending_forgets,
+    record_forget,
+)
+
+from .consolidate import Consolidator
+from .indexer import Indexer
+from .names import validate_name
+from .services import Services
+
+__all__ = ["Forgetter"]
+
+log = logging.getLogger(__name__)
+_CHECKPOINT_TRIES = 5
+#: Test-only: while the file this names exists, a forget waits after its rows are deleted.
+HOLD_ENV = "REVERIE_TEST_HOLD_FORGET"
+
+
+class Forgetter:
+    """Runs forget jobs; ``run`` finishes the ones a crash left."""
+
+    def __init__(
+        self,
+        services: Services,
+        memory: MemoryFiles,
+        consolidator: Consolidator,
+        indexer: Indexer | None,
+    ) -> None:
+        self.services = services
+        self.memory = memory
+        self.consolidator = consolidator
+        self.indexer = indexer
+        self.running = 0
+        self.pending = 0  # left by a crash, not finished yet
+        self.finished = 0
+        self._nursery: trio.Nursery | None = None
+
+    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
+        """Finish the forgets a crash left (in the background), checkpoint once, then serve."""
+        jobs = await self.services.db.read(pending_forgets)
+        self.pending = len(jobs)
+        async with trio.open_nursery() as nursery:
+            self._nursery = nursery
+            task_status.started()
+            if jobs:
+                log.info("finishing %d forgets left by a crash or a stop", len(jobs))
+            for job in jobs:
+                try:
+                    await self._finish(job)
+                except ReverieError as exc:  # left recorded: tried again at the next start
+                    log.error("forget %s could not be finished: %s", job, exc.message)
+                self.pending -= 1
+            await self._checkpoint()
+            await trio.sleep_forever()
+
+    def session_forgotten(
+        self, session: str, outcome: object, reply: Callable[[object], None]
+    ) -> None:
+        """The actor deleted ``session``'s rows (``outcome`` of its ``ForgetRequest``):
+        finish the job in the background and ``reply`` with the messages deleted once done.
+
+        The actor's step runs in mailbox order (an append queued behind the
+        forget lands in a fresh session); the rest does not need the actor.
+        """
+        if isinstance(outcome, BaseException) or self._nursery is None:
+            reply(outcome if isinstance(outcome, BaseException) else StoreError("not started"))
+            return
+        deleted, scope = outcome  # type: ignore[misc]
+        self._nursery.start_soon(self._finish_and_reply, session, scope, deleted, reply)
+
+    async def _finish_and_reply(
+        self, session: str, scope: str | None, deleted: int, reply: Callable[[object], None]
+    ) -> None:
+        try:
+            if scope is not None:
+                await self._finish(ForgetJob(scope=scope, session=session))
+        except ReverieError as exc:
+            reply(exc)
+            return
+        reply(deleted)
+
+    async def forget_fact(self, scope: str, fact: str) -> int:
+        """Forget one fact of ``scope`` (MEMORY.md, episodes, index); how many places had it."""
+        encode_scope(validate_name("scope", scope))  # a scope it cannot store is refused now
+        if not fact_key(fact):
+            raise InvalidArgument("fact must contain words")
+        job = ForgetJob(scope=scope, fact=fact)
+        await self.services.db.write(lambda c: record_forget(c, job))
+        return await self._finish(job)
+
+    async def _finish(self, job: ForgetJob) -> int:
+        self.running += 1
+        try:
+            await _hold()
+            async with self.consolidator.scope_lock(job.scope):
+                removed = await trio.to_thread.run_sync(self._forget_files, job)
+                self.consolidator.memory_changed(job.scope)
+            if self.indexer is not None and (job.session is not None or removed):
+                await self.indexer.purge(job.session, job.scope)
+            await self.services.db.write(lambda c: finish_forget(c, job))
+            await self._checkpoint()
+            self.finished += 1
+            log.info("forget done: %s (%d removed from the Markdown)", job, removed)
+            return removed
+        finally:
+            self.running -= 1
+
+    def _forget_files(self, job: ForgetJob) -> int:
+        if job.session is None:
+            assert job.fact is not None
+            return forget_fact(self.memory, job.scope, job.fact)
+        if job.scope == f"session/{job.session}":
+            self.memory.delete_scope(job.scope)
+            return 0
+        return forget_session(self.memory, job.scope, job.session)
+
+    async def _checkpoint(self) -> None:
+        for attempt in range(1, _CHECKPOINT_TRIES + 1):
+            try:
+                await self.services.db.checkpoint()
+                return
+            except StoreError:
+                if attempt == _CHECKPOINT_TRIES:
+                    raise
+                await trio.sleep(0.1 * attempt)
+
+    def status(self) -> dict[str, Any]:
+        return {"running": self.running, "pending": self.pending, "finished": self.finished}
+
+
+async def _hold() -> None:
+    """Test-only pause (``REVERIE_TEST_HOLD_FORGET``): lets a test kill -9 mid-forget."""
+    name = os.environ.get(HOLD_ENV)
+    if not name:
+        return
+    hold = Path(name)
+    if hold.exists():
+        hold.with_suffix(".reached").touch()
+        while hold.exists():
+            await trio.sleep(0.05)

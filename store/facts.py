@@ -1,0 +1,203 @@
+"""The facts of a ``MEMORY.md``: text, the date of their newest source, and their sources.
+
+One fact is one bullet line that a person can read and edit::
+
+    - [2026-11-24] Carl moved to Lisbon. <!-- from {"cli:carl":["m7"]} -->
+
+The date (UTC day of the newest message behind the fact) comes first so the
+prompt says which of two facts is newer; the sources (session name → message
+ids) sit in an HTML comment at the end, where Markdown viewers hide them.
+Both parts are optional: a hand-written ``- Prefers tea`` is a fact without
+date or sources. Sources are what makes ``forget`` exact: a fact whose every
+source session is forgotten goes, one also supported by another session
+stays with that session as its source, and a fact without sources (written
+by hand) is never removed by a forget.
+
+A line that looks like a fact but whose source comment does not parse is
+kept verbatim as text (nothing a person wrote is dropped) and reported by
+``parse_memory`` as a problem.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+
+import msgspec
+
+__all__ = [
+    "Fact",
+    "attribute",
+    "drop_fact",
+    "drop_session",
+    "fact_key",
+    "merge_facts",
+    "parse_memory",
+    "render_memory",
+]
+
+_BULLET = re.compile(r"^\s*[-*+]\s+")
+_DATE = re.compile(r"^\[(\d{4}-\d{2}-\d{2})\]\s+")
+_SOURCES = re.compile(r"\s*<!-- from (\{.*\}) -->\s*$")
+_sources_decoder = msgspec.json.Decoder(dict[str, list[str]])
+
+
+class Fact(msgspec.Struct, kw_only=True):
+    """One line of ``MEMORY.md``; ``sources`` maps session names to message ids."""
+
+    text: str
+    date: str = ""
+    sources: dict[str, list[str]] = msgspec.field(default_factory=dict)
+
+    def line(self) -> str:
+        date = f"[{self.date}] " if self.date else ""
+        if not self.sources:
+            return f"- {date}{self.text}"
+        ordered = {k: sorted(set(v)) for k, v in sorted(self.sources.items())}
+        raw = msgspec.json.encode(ordered).decode()
+        # "<" and ">" only occur inside JSON strings: escaped, "-->" cannot end the comment early.
+        raw = raw.replace("<", "\\u003c").replace(">", "\\u003e")
+        return f"- {date}{self.text} <!-- from {raw} -->"
+
+
+def fact_key(text: str) -> str:
+    """Case-, whitespace- and punctuation-insensitive identity of a fact's text."""
+    return " ".join(re.sub(r"[\W_]+", " ", text.casefold()).split())
+
+
+def _parse_line(line: str) -> tuple[Fact | None, str | None]:
+    """The fact on ``line`` (None for layout: headings, blank lines) and a problem, if any."""
+    stripped = line.strip()
+    if not stripped or stripped.startswith("#"):
+        return None, None
+    body = " ".join(_BULLET.sub("", stripped).split())
+    problem = None
+    sources: dict[str, list[str]] = {}
+    match = _SOURCES.search(body)
+    if match:
+        try:
+            sources = _sources_decoder.decode(match.group(1))
+            body = body[: match.start()].rstrip()
+        except msgspec.DecodeError as exc:
+            problem = f"unreadable sources, kept as text: {stripped[:80]!r} ({exc})"
+    elif "<!--" in body:
+        problem = f"a comment that is not a source list, kept as text: {stripped[:80]!r}"
+    date = ""
+    if dated := _DATE.match(body):
+        date, body = dated.group(1), body[dated.end() :]
+    if not fact_key(body):
+        return None, problem
+    return Fact(text=body, date=date, sources=sources), problem
+
+
+def parse_memory(text: str) -> tuple[list[Fact], list[str]]:
+    """The facts of a ``MEMORY.md`` in order, and what could not be read exactly.
+
+    Never loses a line that has words: an unreadable source comment leaves
+    the line's text as the fact.
+    """
+    facts, problems = [], []
+    for line in text.splitlines():
+        fact, problem = _parse_line(line)
+        if fact is not None:
+            facts.append(fact)
+        if problem is not None:
+            problems.append(problem)
+    return facts, problems
+
+
+def render_memory(facts: Iterable[Fact]) -> str:
+    lines = [fact.line() for fact in facts]
+    return "# Memory\n\n" + "".join(f"{line}\n" for line in lines) if lines else ""
+
+
+def _merged(old: Fact, new: Fact) -> Fact:
+    sources = {k: list(v) for k, v in old.sources.items()}
+    for session, ids in new.sources.items():
+        sources[session] = sorted({*sources.get(session, []), *ids})
+    return Fact(text=new.text, date=max(old.date, new.date), sources=sources)
+
+
+def merge_facts(
+    memory_text: str,
+    new_facts: Iterable[str | Fact],
+    max_tokens: int,
+    count_tokens: Callable[[str], int],
+    *,
+    superseded: Callable[[Fact, Fact], bool] | None = None,
+) -> str:
+    """``MEMORY.md`` as a bulleted list: the facts in ``memory_text``, then ``new_facts``.
+
+    A fact that repeats an earlier one (same ``fact_key``) replaces it and
+    moves to the end, since it was just confirmed; their sources are joined
+    and the newer date kept. ``superseded(old, new)`` says when a new fact
+    replaces an older one about the same subject (the old one stays in
+    history, not here). While the result is over ``max_tokens``, the oldest
+    fact is dropped. The output depends only on the arguments.
+    """
+    merged: dict[str, Fact] = {}
+    old, _ = parse_memory(memory_text)
+    for item in [*old, *new_facts]:
+        fact = item if isinstance(item, Fact) else _parse_line(item)[0]
+        if fact is None:
+            continue
+        key = fact_key(fact.text)
+        previous = merged.pop(key, None)
+        if superseded is not None:
+            for other in [k for k, f in merged.items() if superseded(f, fact)]:
+                del merged[other]
+        merged[key] = fact if previous is None else _merged(previous, fact)
+    facts = list(merged.values())
+    while facts and count_tokens(render_memory(facts)) > max_tokens:
+        facts.pop(0)
+    return render_memory(facts)
+
+
+def attribute(old_text: str, new_text: str, source: Fact) -> str:
+    """``new_text`` (a model's rewrite of ``old_text``) with every fact sourced and dated.
+
+    A fact the model kept without its source comment gets its old sources
+    and date back (same ``fact_key``); a new one gets ``source``'s (the
+    batch of turns it was written from).
+    """
+    old = {fact_key(f.text): f for f in parse_memory(old_text)[0]}
+    facts = []
+    for fact in parse_memory(new_text)[0]:
+        if not fact.sources:
+            known = old.get(fact_key(fact.text))
+            origin = known if known is not None and known.sources else source
+            fact = Fact(text=fact.text, date=fact.date or origin.date, sources=origin.sources)
+        facts.append(fact)
+    return render_memory(facts)
+
+
+def drop_session(memory_text: str, session: str) -> tuple[str, int]:
+    """``MEMORY.md`` without ``session`` as a source; facts left with no source go.
+
+    Returns the new text and how many facts went. Facts that never had a
+    source (written by hand) stay.
+    """
+    facts, _ = parse_memory(memory_text)
+    if not any(session in fact.sources for fact in facts):
+        return memory_text, 0
+    kept, dropped = [], 0
+    for fact in facts:
+        if session not in fact.sources:
+            kept.append(fact)
+            continue
+        sources = {k: v for k, v in fact.sources.items() if k != session}
+        if sources:
+            kept.append(Fact(text=fact.text, date=fact.date, sources=sources))
+        else:
+            dropped += 1
+    return render_memory(kept), dropped
+
+
+def drop_fact(memory_text: str, text: str) -> tuple[str, int]:
+    """``MEMORY.md`` without the facts whose ``fact_key`` is that of ``text``; how many went."""
+    key = fact_key(text)
+    facts, _ = parse_memory(memory_text)
+    kept = [fact for fact in facts if fact_key(fact.text) != key]
+    if len(kept) == len(facts):
+        return memory_text, 0
+    return render_memory(kept), len(facts) - len(kept)

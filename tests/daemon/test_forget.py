@@ -1,0 +1,159 @@
+"""Forget is complete: after it, no file under the data dir holds a forgotten string."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from pathlib import Path
+
+import pytest
+
+from reverie.daemon import Client, ConnectionLost
+from tests.checks import poll
+from tests.daemon_process import DaemonProcess
+from tests.fakellm import FakeLLM
+
+
+def _config(llm: FakeLLM) -> str:
+    """Extractive consolidation (no LLM); embeddings from the fake server, to be quick."""
+    return f"""
+[consolidation]
+idle_after = 600.0
+budget_tokens = 100000
+hard_tokens = 200000
+
+[embeddings]
+provider = "openai"
+base_url = "{llm.base_url}"
+model = "fake-embed"
+"""
+
+
+def _holders(root: Path, needle: str) -> list[str]:
+    """Every file under ``root`` whose bytes contain ``needle`` (binary-safe)."""
+    raw = needle.encode()
+    found = []
+    for path in sorted(root.rglob("*")):
+        try:
+            if path.is_file() and raw in path.read_bytes():
+                found.append(str(path.relative_to(root)))
+        except FileNotFoundError:  # a temp file that went while we walked
+            continue
+    return found
+
+
+def _say_secret(client: Client, session: str, scope: str | None = None) -> str:
+    """A user statement the extractive path keeps as a fact, with a unique token in it."""
+    secret = f"Zq{uuid.uuid4().hex[:12]}x"
+    client.append(session, "user", f"My locker code is {secret} and I live in Porto.", scope=scope)
+    client.append(session, "assistant", "Noted, I will remember that.")
+    return secret
+
+
+def _everywhere(daemon: DaemonProcess, client: Client, session: str, secret: str) -> None:
+    """Consolidated into Markdown and indexed: the secret is in every kind of file."""
+    assert client.consolidate(session, wait=True) is not None
+    poll(
+        lambda: any(secret in h.text for h in client.search(secret, mode="text", fresh=False)),
+        what="the secret indexed",
+    )
+    poll(lambda: client.status()["index"]["settled"], what="index settled")
+    held = _holders(daemon.data_dir, secret)
+    assert any(p.startswith("memory/") for p in held), held
+    assert any(p.startswith("index") for p in held), held
+
+
+def test_forget_own_scope_leaves_no_byte_behind(make_daemon, fake_llm: FakeLLM) -> None:
+    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    with daemon.client() as client:
+        secret = _say_secret(client, "bob")
+        client.append("other", "user", "Unrelated things about the weather today.")
+        _everywhere(daemon, client, "bob", secret)
+
+        assert client.forget("bob") == 2
+
+        assert _holders(daemon.data_dir, secret) == []
+        assert client.search(secret, mode="text") == []
+        assert [m.content for m in client.history("other")]  # others untouched
+
+
+def test_forget_in_a_shared_scope_keeps_what_others_support(make_daemon, fake_llm) -> None:
+    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    shared = "I always drink green tea at Porto station every morning."
+    with daemon.client() as client:
+        secret = _say_secret(client, "carl-a", scope="user/carl")
+        client.append("carl-a", "user", shared)
+        client.append("carl-b", "user", shared, scope="user/carl")
+        client.append("carl-b", "assistant", "Lovely.")
+        assert client.consolidate("carl-b", wait=True) is not None
+        _everywhere(daemon, client, "carl-a", secret)
+
+        client.forget("carl-a")
+
+        assert _holders(daemon.data_dir, secret) == []
+        view = client.memory("user/carl")
+        assert "green tea" in view.memory, "a fact another session supports went"
+        assert "carl-a" not in view.memory and "carl-b" in view.memory
+        assert {e.session for e in view.entries} == {"carl-b"}
+        facts = client.search("locker code", kinds=["fact"], scope="user/carl")
+        assert not any(secret in h.text for h in facts)
+
+
+def test_kill_9_during_forget_is_finished_at_restart(make_daemon, fake_llm, tmp_path) -> None:
+    hold = tmp_path / "hold-forget"
+    env = {"REVERIE_TEST_HOLD_FORGET": str(hold)}
+    daemon: DaemonProcess = make_daemon(config=_config(fake_llm), env=env)
+    with daemon.client() as client:
+        secret = _say_secret(client, "dave", scope="user/dave")
+        _everywhere(daemon, client, "dave", secret)
+    hold.touch()
+    errors: list[BaseException] = []
+
+    def forget() -> None:
+        try:
+            with Client(daemon.socket, timeout=60) as c:
+                c.forget("dave")
+        except (ConnectionLost, OSError) as exc:
+            errors.append(exc)
+
+    thread = threading.Thread(target=forget)
+    thread.start()
+    poll(hold.with_suffix(".reached").exists, what="the forget paused mid-way")
+    daemon.kill9()
+    thread.join(timeout=30)
+    hold.unlink()
+
+    daemon.start()
+    with daemon.client() as client:
+        poll(lambda: client.status()["forgets"] == {"running": 0, "pending": 0, "finished": 1})
+        assert client.history("dave") == []
+        assert client.memory("user/dave").entries == []
+    assert _holders(daemon.data_dir, secret) == []
+
+
+def test_forget_one_fact(make_daemon, fake_llm: FakeLLM) -> None:
+    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    with daemon.client() as client:
+        secret = _say_secret(client, "erin")
+        client.append("erin", "user", "I always drink green tea at Porto station every morning.")
+        assert client.consolidate("erin", wait=True) is not None
+        fact = next(
+            line for line in client.memory("session/erin").memory.splitlines() if secret in line
+        )
+        text = fact.split("] ", 1)[1].split(" <!--")[0]
+
+        assert client.memory_forget_fact("session/erin", text) >= 2
+
+        view = client.memory("session/erin")
+        assert secret not in view.memory and "green tea" in view.memory
+        assert not any(secret in f for e in view.entries for f in e.facts)
+        facts = client.search("locker code", kinds=["fact"], fresh=False)
+        assert not any(secret in h.text for h in facts)
+        assert client.memory_forget_fact("session/erin", text) == 0
+
+
+@pytest.mark.parametrize("bad", ["", "   ", "!!!"])
+def test_forget_fact_without_words_is_invalid(daemon: DaemonProcess, bad: str) -> None:
+    with daemon.client() as client, pytest.raises(Exception) as caught:
+        client.memory_forget_fact("session/x", bad)
+    assert getattr(caught.value, "code", "") == "invalid_argument"

@@ -1,0 +1,110 @@
+"""The Markdown is the truth both ways: edits (by op or by hand) reach the index and the prompt."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from reverie.daemon import Client
+from reverie.store import encode_scope
+from tests.checks import poll
+from tests.daemon_process import DaemonProcess
+from tests.fakellm import FakeLLM
+
+EDIT_DEADLINE = 5.0  # generous for a loaded machine; the watcher polls twice a second
+
+
+def _config(llm: FakeLLM) -> str:
+    return f"""
+[consolidation]
+idle_after = 600.0
+budget_tokens = 100000
+hard_tokens = 200000
+
+[embeddings]
+provider = "openai"
+base_url = "{llm.base_url}"
+model = "fake-embed"
+"""
+
+
+def _facts(client: Client, query: str, scope: str) -> list[str]:
+    return [h.text for h in client.search(query, kinds=["fact"], scope=scope, mode="text")]
+
+
+def _found(client: Client, word: str, scope: str) -> bool:
+    return any(word in text for text in _facts(client, word, scope))
+
+
+def test_memory_edit_reaches_fact_search_without_reindex(make_daemon, fake_llm) -> None:
+    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    with daemon.client() as client:
+        client.append("s", "user", "hello there")
+        assert client.memory_edit("session/s", "- Carl likes saxophone jazz\n") == []
+        poll(lambda: _found(client, "saxophone", "session/s"), EDIT_DEADLINE, "edit indexed")
+
+        client.memory_edit("session/s", "- Carl likes violin concertos\n")
+
+        poll(lambda: not _found(client, "saxophone", "session/s"), EDIT_DEADLINE, "fact gone")
+        assert _found(client, "violin", "session/s")
+
+
+def test_hand_edit_is_noticed_and_reaches_prompt_and_search(make_daemon, fake_llm) -> None:
+    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    with daemon.client() as client:
+        client.append("s", "user", "My locker code is 4417 and I live in Porto.")
+        assert client.consolidate("s", wait=True) is not None
+        poll(lambda: _found(client, "Porto", "session/s"), EDIT_DEADLINE, "fact indexed")
+        path = daemon.data_dir / "memory" / encode_scope("session/s") / "MEMORY.md"
+        text = path.read_text().replace("Porto", "Braga")
+
+        path.write_text(text)  # in place, as an editor might
+
+        poll(lambda: client.context("s").memory == text, EDIT_DEADLINE, "prefix re-read")
+        poll(lambda: _found(client, "Braga", "session/s"), EDIT_DEADLINE, "hand edit indexed")
+        assert not _found(client, "Porto", "session/s")
+        assert client.status()["memory"]["edits_noticed"] >= 1
+
+
+def test_broken_edits_are_reported_and_lose_nothing(make_daemon, fake_llm) -> None:
+    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    scope = "session/s"
+    with daemon.client() as client:
+        client.append("s", "user", "My locker code is 4417 and I live in Porto.")
+        assert client.consolidate("s", wait=True) is not None
+        history = next((daemon.data_dir / "memory" / encode_scope(scope) / "history").glob("*.md"))
+        broken = history.read_text().replace('"session":"s"', '"session":')  # not JSON any more
+        assert broken != history.read_text()
+        history.write_text(broken)
+
+        problems = poll(
+            lambda: client.status()["memory"]["problems"].get(scope), EDIT_DEADLINE, "reported"
+        )
+        assert "unreadable metadata" in problems[0]
+        bad_fact = '- Carl plays chess <!-- from {"s": [oops -->\n'
+        reported = client.memory_edit(scope, client.memory(scope).memory + bad_fact)
+        assert any("kept as text" in p for p in reported), reported
+
+        client.append("s", "user", "I always drink green tea at Porto station every morning.")
+        assert client.consolidate("s", wait=True) is not None  # rewrites both files
+
+        assert "Carl plays chess" in client.memory(scope).memory, "an unreadable fact was lost"
+        assert broken.split("\n## ")[1] in "".join(p.read_text() for p in history.parent.iterdir())
+    shown = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "reverie.daemon",
+            "memory",
+            "show",
+            scope,
+            "--socket",
+            str(daemon.socket),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert shown.returncode == 0, shown.stderr
+    assert "reverie: warning: history/" in shown.stderr
+    assert "unreadable metadata" in daemon.log()
