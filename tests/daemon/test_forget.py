@@ -54,10 +54,12 @@ def _everywhere(daemon: DaemonProcess, client: Client, session: str, secret: str
     """Consolidated into Markdown and indexed: the secret is in every kind of file."""
     assert client.consolidate(session, wait=True) is not None
     poll(
-        lambda: any(secret in h.text for h in client.search(secret, mode="text", fresh=False)),
-        what="the secret indexed",
+        lambda: (
+            client.status()["index"]["settled"]
+            and any(secret in h.text for h in client.search(secret, kinds=["episode", "fact"]))
+        ),
+        what="the secret indexed and the index settled",
     )
-    poll(lambda: client.status()["index"]["settled"], what="index settled")
     held = _holders(daemon.data_dir, secret)
     assert any(p.startswith("memory/") for p in held), held
     assert any(p.startswith("index") for p in held), held
@@ -73,7 +75,7 @@ def test_forget_own_scope_leaves_no_byte_behind(make_daemon, fake_llm: FakeLLM) 
         assert client.forget("bob") == 2
 
         assert _holders(daemon.data_dir, secret) == []
-        assert client.search(secret, mode="text") == []
+        assert client.search(secret, mode="text").hits == []
         assert [m.content for m in client.history("other")]  # others untouched
 
 
@@ -147,7 +149,7 @@ def test_forget_one_fact(make_daemon, fake_llm: FakeLLM) -> None:
         view = client.memory("session/erin")
         assert secret not in view.memory and "green tea" in view.memory
         assert not any(secret in f for e in view.entries for f in e.facts)
-        facts = client.search("locker code", kinds=["fact"], fresh=False)
+        facts = client.search("locker code", kinds=["fact"])
         assert not any(secret in h.text for h in facts)
         assert client.memory_forget_fact("session/erin", text) == 0
 

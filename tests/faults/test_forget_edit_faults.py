@@ -33,7 +33,7 @@ class _Searcher:
             with self.daemon.client() as client:
                 i = 0
                 while not self.stop.is_set():
-                    client.search("quick brown fox", k=5, fresh=i % 2 == 0)
+                    client.search("quick brown fox", k=5, mode=("hybrid", "vector")[i % 2])
                     client.search("Question", kinds=["episode", "fact"], k=5, mode="text")
                     self.acked.append(client.append("bystander", "user", f"still here {i}").id)
                     self.done += 1
@@ -63,7 +63,7 @@ def test_forgets_while_searching_never_fail_a_search(make_daemon, fake_llm: Fake
             thread.join(timeout=60)
         assert not searcher.errors, f"a search or append failed during a forget: {searcher.errors}"
         for session in sessions:
-            assert client.search(f"{session} Question", session=session, k=5) == []
+            assert client.search(f"{session} Question", session=session, k=5).hits == []
         assert [m.id for m in client.history("bystander", limit=1000)] == searcher.acked
         assert client.status()["forgets"]["finished"] == len(sessions)
     indexes = sorted(p.name for p in daemon.data_dir.iterdir() if p.name.startswith("index"))
