@@ -72,6 +72,7 @@ from reverie.store import (
 )
 
 from .index_build import Progress, Rebuild, replace_scope, text_docs
+from .index_lag import LagClock
 from .primed_embedder import PrimedEmbedder
 from .services import Services, SessionHooks
 
@@ -137,7 +138,7 @@ class Indexer(SessionHooks):
         self.reindex_progress = Progress()
         self._open_error: str = ""
         self._rebuild_scopes = False
-        self._lag_since: float | None = None  # wall time of the first append not yet indexed
+        self._lag = LagClock()
         self._unsettled = False  # written to since the last optimize
         # Searches are CPU-bound: more at once than cores only thrash, and they
         # must not take every one of trio's shared worker threads.
@@ -149,21 +150,16 @@ class Indexer(SessionHooks):
     @property
     def embedder(self) -> PrimedEmbedder:
         if self._embedder is None:
-            self._embedder = PrimedEmbedder(self._make_embedder())
+            threads = self.services.config.embeddings.threads or os.cpu_count() or 1
+            self._embedder = PrimedEmbedder(self._make_embedder(), workers=threads)
         return self._embedder
 
     async def _add(self, index: SearchIndex, docs: list[IndexDoc]) -> None:
-        """Embed in chunks, then write; a cancel (shutdown) waits for one chunk at most.
-
-        No worker thread is ever abandoned: a native embedding thread still
-        running while the interpreter exits aborts the process (onnxruntime's
-        thread pool: "terminate called without an active exception").
-        """
+        """Embed on the background threads, then write; a cancel waits for the chunks running."""
         texts = [d.text for d in docs]
         chunk = max(1, self.services.config.embeddings.batch_size)
         try:
-            for start in range(0, len(texts), chunk):
-                await trio.to_thread.run_sync(self.embedder.prime, texts[start : start + chunk])
+            await self.embedder.prime_all(texts, chunk)
             await trio.to_thread.run_sync(index.add, docs)
             self._unsettled = True
         finally:
@@ -175,18 +171,22 @@ class Indexer(SessionHooks):
         Ready at once: opening LanceDB must not delay the daemon's socket;
         searches wait for it instead.
         """
-        async with trio.open_nursery() as nursery:
-            self._nursery = nursery
-            task_status.started()
-            try:
-                await self._open()
-            except Exception as exc:  # a broken index must not take the daemon down
-                self._open_error = f"{type(exc).__name__}: {exc}"
-                log.exception("search index could not be opened; search is unavailable")
+        try:
+            async with trio.open_nursery() as nursery:
+                self._nursery = nursery
+                task_status.started()
+                try:
+                    await self._open()
+                except Exception as exc:  # a broken index must not take the daemon down
+                    self._open_error = f"{type(exc).__name__}: {exc}"
+                    log.exception("search index could not be opened; search is unavailable")
+                    self._ready.set()
+                    return
                 self._ready.set()
-                return
-            self._ready.set()
-            await self._follow()
+                await self._follow()
+        finally:
+            if self._embedder is not None:
+                self._embedder.close()
 
     async def _open(self) -> None:
         name = await self.services.db.read(lambda c: read_meta(c, DIR_KEY))
@@ -209,8 +209,7 @@ class Indexer(SessionHooks):
     # -- hooks from the session actors -----------------------------------------
 
     def appended(self, session: SessionRecord) -> None:
-        if self._lag_since is None:
-            self._lag_since = time.time()
+        self._lag.appended(time.time())
         self._poke()
 
     def consolidated(self, session: SessionRecord) -> None:
@@ -280,7 +279,6 @@ class Indexer(SessionHooks):
                 await self._index_edits(index)
                 continue
             if not self._dirty.forgotten:
-                self._lag_since = None
                 return
 
     async def _apply_forgets(self, index: SearchIndex) -> None:
@@ -297,11 +295,14 @@ class Indexer(SessionHooks):
         cursor = await db.read(read_cursor)
         batch = await db.read(lambda c: messages_after(c, cursor, size))
         if not batch:
+            self._lag.indexed(cursor)
             return False
+        self._lag.seen((await db.read(log_position)).max_gid, time.time())
         docs = text_docs(batch)
         await self._add(index, docs)
         last = batch[-1][0]
         await db.write(lambda c: write_cursor(c, last))
+        self._lag.indexed(last)
         self.indexed += len(docs)
         self._batches += 1
         if self._batches % _OPTIMIZE_EVERY == 0:
@@ -329,7 +330,7 @@ class Indexer(SessionHooks):
     async def status(self) -> dict[str, Any]:
         pos: LogPosition = await self.services.db.read(log_position)
         behind = pos.max_gid - pos.cursor
-        since = self._lag_since if self._lag_since is not None else pos.oldest_ts
+        since = self._lag.since()
         seconds = 0.0 if since is None else max(0.0, time.time() - since)
         progress = dataclasses.asdict(self.reindex_progress)
         return {

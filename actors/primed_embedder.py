@@ -1,17 +1,26 @@
 """An embedder that answers from vectors computed ahead of an index write.
 
-The indexer embeds a batch chunk by chunk in worker threads (so cancellation
-lands between chunks and no native embedding thread is ever abandoned), then
-hands the batch to ``SearchIndex.add`` (a write), which finds its vectors
-here and only writes. A text not primed is embedded on the spot.
+The indexer embeds a batch on background threads of its own (``prime_all``),
+then hands the batch to ``SearchIndex.add`` (a write), which finds its
+vectors here and only writes. A text not primed (a query) is embedded on the
+spot, in the caller's thread.
+
+Background threads run at a lower CPU priority (nice +10): embedding a
+backlog uses the cores nobody else wants, and appends, reads and searches
+go first. Each thread runs one chunk at a time with the model's own
+threading off, so ``workers`` threads keep ``workers`` cores busy.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
 import numpy.typing as npt
+import trio
 
 from reverie.store import Embedder
 
@@ -21,12 +30,36 @@ __all__ = ["PrimedEmbedder"]
 class PrimedEmbedder:
     """Looks texts up among primed vectors first; ``forget`` drops them after the write."""
 
-    def __init__(self, real: Embedder) -> None:
+    def __init__(self, real: Embedder, workers: int) -> None:
         self.real = real
         self.model_id = real.model_id
         self.dimension = real.dimension
+        self.workers = max(1, workers)
         self._ready: dict[str, npt.NDArray[np.float32]] = {}
         self._lock = threading.Lock()
+        self._pool = ThreadPoolExecutor(
+            self.workers, thread_name_prefix="reverie-embed", initializer=_background_priority
+        )
+
+    async def prime_all(self, texts: list[str], chunk: int) -> None:
+        """Embed ``texts`` in chunks on the background threads, ``workers`` chunks at a time.
+
+        A cancel waits for the chunks running (one per thread) and stops
+        there: no native embedding thread is ever abandoned (one still
+        running at interpreter exit aborts the process).
+        """
+        wave = chunk * self.workers
+        for first in range(0, len(texts), wave):
+            batch = texts[first : first + wave]
+            futures = [
+                self._pool.submit(self.prime, batch[i : i + chunk])
+                for i in range(0, len(batch), chunk)
+            ]
+            await trio.to_thread.run_sync(_wait_all, futures)
+
+    def close(self) -> None:
+        """Stop the background threads (they are idle once ``prime_all`` returned)."""
+        self._pool.shutdown(wait=True)
 
     def prime(self, texts: list[str]) -> None:
         unique = list(dict.fromkeys(texts))
@@ -48,3 +81,17 @@ class PrimedEmbedder:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
         return np.stack([found[t] for t in texts])
+
+
+def _wait_all(futures: list[Future[None]]) -> None:
+    """Wait for every chunk, then raise the first failure."""
+    errors = [f.exception() for f in futures]
+    for error in errors:
+        if error is not None:
+            raise error
+
+
+def _background_priority() -> None:
+    """Lower this thread's CPU priority (Linux threads have their own nice value)."""
+    with contextlib.suppress(AttributeError, OSError):  # elsewhere: normal priority
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), 10)

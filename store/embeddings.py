@@ -258,9 +258,6 @@ def make_embedder(cfg: EmbeddingsConfig, env: dict[str, str] | None = None) -> E
             f"embeddings.provider = 'local' runs only {LOCAL_MODEL_ID!r} with 384 dimensions, "
             f"not {cfg.model!r} with {cfg.dimension}"
         )
-    return LocalEmbedder(batch_size=cfg.batch_size, threads=cfg.threads or _spare_cores())
-
-
-def _spare_cores() -> int:
-    """Every core but one: the daemon's event loop and SQLite writer keep a core of their own."""
-    return max(1, (os.cpu_count() or 2) - 1)
+    # One thread per call: the indexer runs calls side by side on threads of its own
+    # (``embeddings.threads``), and a query is embedded in its search's thread.
+    return LocalEmbedder(batch_size=cfg.batch_size, threads=1)
