@@ -191,8 +191,6 @@ __all__ = [
     "parse_history",
     "parse_memory",
     "pending_forgets",
-    "rank_by_text",
-    "rank_by_vector",
     "read_cursor",
     "read_history",
     "read_meta",

@@ -156,11 +156,7 @@ def logged_messages(conn: apsw.Connection, *, scope: str | None, session: str | 
     The denominator of the vector signal's coverage: time filters are left
     out, and bare tool calls without text are counted.
     """
-    where, params = [], []
-    for clause, value in (("name = ?", session), ("scope = ?", scope)):
-        if value is not None:
-            where.append(clause)
-            params.append(value)
+    where, params = _bound((("name = ?", session), ("scope = ?", scope)))
     sql = "SELECT coalesce(sum(last_seq), 0) FROM sessions"
     if where:
         sql += " WHERE " + " AND ".join(where)
@@ -171,17 +167,21 @@ def _filters(
     *, scope: str | None, session: str | None, since: float | None, until: float | None
 ) -> tuple[str, list[object]]:
     """`` AND ...`` clauses over ``messages m`` and ``sessions s``, values bound."""
-    clauses, params = [], []
-    for clause, value in (
-        ("m.session = ?", session),
-        ("s.scope = ?", scope),
-        ("m.ts >= ?", since),
-        ("m.ts < ?", until),
-    ):
-        if value is not None:
-            clauses.append(f" AND {clause}")
-            params.append(value)
-    return "".join(clauses), params
+    clauses, params = _bound(
+        (
+            ("m.session = ?", session),
+            ("s.scope = ?", scope),
+            ("m.ts >= ?", since),
+            ("m.ts < ?", until),
+        )
+    )
+    return "".join(f" AND {clause}" for clause in clauses), params
+
+
+def _bound(pairs: tuple[tuple[str, object], ...]) -> tuple[list[str], list[object]]:
+    """The clauses whose value is given, and their values in the same order."""
+    given = [(clause, value) for clause, value in pairs if value is not None]
+    return [clause for clause, _ in given], [value for _, value in given]
 
 
 def purge_deleted_text(conn: apsw.Connection) -> None:

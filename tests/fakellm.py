@@ -358,3 +358,18 @@ def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
             )
 
     return Handler
+
+
+def extractive_config(llm: FakeLLM) -> str:
+    """Extractive consolidation only on request (no LLM); embeddings from ``llm``, to be quick."""
+    return f"""
+[consolidation]
+idle_after = 600.0
+budget_tokens = 100000
+hard_tokens = 200000
+
+[embeddings]
+provider = "openai"
+base_url = "{llm.base_url}"
+model = "fake-embed"
+"""

@@ -3,27 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from tests.checks import reverie_cli
 from tests.daemon_process import DaemonProcess
 
 TOOL_CALLS = [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]
-
-
-def _reverie(daemon: DaemonProcess, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "REVERIE_SOCKET": str(daemon.socket)}
-    out = subprocess.run(
-        [sys.executable, "-m", "reverie.daemon", *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
-    return out
 
 
 def _fill(daemon: DaemonProcess) -> None:
@@ -49,7 +35,7 @@ def test_export_import_export_is_identical_and_reimport_is_a_noop(
     first = make_daemon(name="first")
     _fill(first)
     exported = tmp_path / "first.jsonl"
-    out = _reverie(first, "export", "-o", str(exported))
+    out = reverie_cli(first.socket, "export", "-o", str(exported))
     assert out.returncode == 0, out.stderr
     rows = [json.loads(line) for line in exported.read_text(encoding="utf-8").splitlines()]
     assert [(r["session"], r["scope"]) for r in rows] == [
@@ -67,9 +53,9 @@ def test_export_import_export_is_identical_and_reimport_is_a_noop(
 
     second = make_daemon(name="second")
     for _ in range(2):  # the second import changes nothing
-        out = _reverie(second, "import", str(exported))
+        out = reverie_cli(second.socket, "import", str(exported))
         assert out.returncode == 0, out.stderr
-        again = _reverie(second, "export")
+        again = reverie_cli(second.socket, "export")
         assert again.returncode == 0, again.stderr
         assert again.stdout == exported.read_text(encoding="utf-8")
     with second.client() as client:
@@ -82,17 +68,17 @@ def test_export_import_export_is_identical_and_reimport_is_a_noop(
 
 def test_export_by_scope_and_by_session(daemon: DaemonProcess) -> None:
     _fill(daemon)
-    by_scope = _reverie(daemon, "export", "--scope", "user/bob")
+    by_scope = reverie_cli(daemon.socket, "export", "--scope", "user/bob")
     assert by_scope.returncode == 0, by_scope.stderr
     sessions = [json.loads(line)["session"] for line in by_scope.stdout.splitlines()]
     assert sessions == ["cli:zed"] * 3 + ["tg:1"] * 3
-    by_session = _reverie(daemon, "export", "--session", "cli:alice")
+    by_session = reverie_cli(daemon.socket, "export", "--session", "cli:alice")
     assert [json.loads(line)["id"] for line in by_session.stdout.splitlines()] == [
         "x",
         json.loads(by_session.stdout.splitlines()[1])["id"],
     ]
-    missing = _reverie(daemon, "export", "--session", "nobody")
+    missing = reverie_cli(daemon.socket, "export", "--session", "nobody")
     assert missing.returncode == 1
     assert missing.stderr.strip() == "reverie: not_found: no session 'nobody'"
-    both = _reverie(daemon, "export", "--session", "a", "--scope", "b")
+    both = reverie_cli(daemon.socket, "export", "--session", "a", "--scope", "b")
     assert both.returncode == 2 and "not allowed with" in both.stderr

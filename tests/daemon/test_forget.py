@@ -11,22 +11,7 @@ import pytest
 from reverie.daemon import Client, ConnectionLost
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
-from tests.fakellm import FakeLLM
-
-
-def _config(llm: FakeLLM) -> str:
-    """Extractive consolidation (no LLM); embeddings from the fake server, to be quick."""
-    return f"""
-[consolidation]
-idle_after = 600.0
-budget_tokens = 100000
-hard_tokens = 200000
-
-[embeddings]
-provider = "openai"
-base_url = "{llm.base_url}"
-model = "fake-embed"
-"""
+from tests.fakellm import FakeLLM, extractive_config
 
 
 def _holders(root: Path, needle: str) -> list[str]:
@@ -66,7 +51,7 @@ def _everywhere(daemon: DaemonProcess, client: Client, session: str, secret: str
 
 
 def test_forget_own_scope_leaves_no_byte_behind(make_daemon, fake_llm: FakeLLM) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:
         secret = _say_secret(client, "bob")
         client.append("other", "user", "Unrelated things about the weather today.")
@@ -80,7 +65,7 @@ def test_forget_own_scope_leaves_no_byte_behind(make_daemon, fake_llm: FakeLLM) 
 
 
 def test_forget_in_a_shared_scope_keeps_what_others_support(make_daemon, fake_llm) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
     shared = "I always drink green tea at Porto station every morning."
     with daemon.client() as client:
         secret = _say_secret(client, "carl-a", scope="user/carl")
@@ -104,7 +89,7 @@ def test_forget_in_a_shared_scope_keeps_what_others_support(make_daemon, fake_ll
 def test_kill_9_during_forget_is_finished_at_restart(make_daemon, fake_llm, tmp_path) -> None:
     hold = tmp_path / "hold-forget"
     env = {"REVERIE_TEST_HOLD_FORGET": str(hold)}
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm), env=env)
+    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm), env=env)
     with daemon.client() as client:
         secret = _say_secret(client, "dave", scope="user/dave")
         _everywhere(daemon, client, "dave", secret)
@@ -134,7 +119,7 @@ def test_kill_9_during_forget_is_finished_at_restart(make_daemon, fake_llm, tmp_
 
 
 def test_forget_one_fact(make_daemon, fake_llm: FakeLLM) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:
         secret = _say_secret(client, "erin")
         client.append("erin", "user", "I always drink green tea at Porto station every morning.")

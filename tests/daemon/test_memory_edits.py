@@ -9,23 +9,9 @@ from reverie.daemon import Client
 from reverie.store import encode_scope
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
-from tests.fakellm import FakeLLM
+from tests.fakellm import extractive_config
 
 EDIT_DEADLINE = 5.0  # generous for a loaded machine; the watcher polls twice a second
-
-
-def _config(llm: FakeLLM) -> str:
-    return f"""
-[consolidation]
-idle_after = 600.0
-budget_tokens = 100000
-hard_tokens = 200000
-
-[embeddings]
-provider = "openai"
-base_url = "{llm.base_url}"
-model = "fake-embed"
-"""
 
 
 def _facts(client: Client, query: str, scope: str) -> list[str]:
@@ -37,7 +23,7 @@ def _found(client: Client, word: str, scope: str) -> bool:
 
 
 def test_memory_edit_reaches_fact_search_without_reindex(make_daemon, fake_llm) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:
         client.append("s", "user", "hello there")
         assert client.memory_edit("session/s", "- Carl likes saxophone jazz\n") == []
@@ -50,7 +36,7 @@ def test_memory_edit_reaches_fact_search_without_reindex(make_daemon, fake_llm) 
 
 
 def test_hand_edit_is_noticed_and_reaches_prompt_and_search(make_daemon, fake_llm) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:
         client.append("s", "user", "My locker code is 4417 and I live in Porto.")
         assert client.consolidate("s", wait=True) is not None
@@ -67,7 +53,7 @@ def test_hand_edit_is_noticed_and_reaches_prompt_and_search(make_daemon, fake_ll
 
 
 def test_broken_edits_are_reported_and_lose_nothing(make_daemon, fake_llm) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
     scope = "session/s"
     with daemon.client() as client:
         client.append("s", "user", "My locker code is 4417 and I live in Porto.")
