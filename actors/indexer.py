@@ -390,19 +390,11 @@ class Indexer(SessionHooks):
         limit = min(k + (len(hidden) and 50), MAX_K)
         depth = candidate_depth(limit)
         want_messages = kinds is None or "message" in kinds
-        memory_kinds = [kind for kind in (kinds or _KINDS) if kind != "message"]
+        memory_kinds = [kind for kind in (_KINDS if kinds is None else kinds) if kind != "message"]
         db = self.services.db
         with self._reading(index):  # its directory stays until the search is done
-            cursor = await db.read(read_cursor)
-            unembedded = (
-                await db.read(lambda c: count_messages(c, after_gid=cursor, **filters))
-                if want_messages
-                else 0
-            )
-            searched = (
-                await db.read(lambda c: logged_messages(c, scope=scope, session=session))
-                if unembedded
-                else 0
+            unembedded, searched = (
+                await db.read(lambda c: _vector_gap(c, filters)) if want_messages else (0, 0)
             )
             signals: list[tuple[list[SearchHit], float]] = []
             if mode != "vector":
@@ -544,6 +536,14 @@ class Indexer(SessionHooks):
             self._dirty.rebuild_scopes.clear()
             self._dirty.rebuild_forgotten.clear()
             self._poke()
+
+
+def _vector_gap(conn: Any, filters: dict[str, Any]) -> tuple[int, int]:
+    """Searched messages the vector index has not embedded yet, and all searched (one read)."""
+    unembedded = count_messages(conn, after_gid=read_cursor(conn), **filters)
+    if not unembedded:
+        return 0, 0
+    return unembedded, logged_messages(conn, scope=filters["scope"], session=filters["session"])
 
 
 def _best_first(hits: list[SearchHit]) -> list[SearchHit]:

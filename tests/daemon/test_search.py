@@ -330,6 +330,8 @@ def test_consolidation_indexes_episodes_and_facts(
         if view.memory.strip():
             facts = poll(lambda: client.search("Lisbon", kinds=["fact"], k=5))
             assert {h.scope for h in facts} == {"session/s:trip"}
+        for mode in ("hybrid", "text", "vector"):  # no kinds: nothing, though episodes match
+            assert client.search("Lisbon hotel", kinds=[], mode=mode).hits == []
         client.forget("s:trip")
         assert client.search("Lisbon hotel", kinds=["episode", "fact"], k=5).hits == []
 
