@@ -60,23 +60,22 @@ def write_cursor(conn: apsw.Connection, gid: int) -> None:
 
 
 class LogPosition:
-    """The index's lag behind the log: messages not yet indexed, and since when."""
+    """The index's place in the log: its cursor and the log's last gid.
 
-    __slots__ = ("cursor", "max_gid", "oldest_ts")
+    How long the index has lagged is the indexer's to track (``LagClock``):
+    a message's ``ts`` is the host's and says nothing about when it arrived.
+    """
 
-    def __init__(self, cursor: int, max_gid: int, oldest_ts: float | None) -> None:
+    __slots__ = ("cursor", "max_gid")
+
+    def __init__(self, cursor: int, max_gid: int) -> None:
         self.cursor = cursor
         self.max_gid = max_gid
-        self.oldest_ts = oldest_ts
 
 
 def log_position(conn: apsw.Connection) -> LogPosition:
-    cursor = read_cursor(conn)
     max_gid = conn.execute("SELECT coalesce(max(gid), 0) FROM messages").fetchone()[0]
-    row = conn.execute(
-        "SELECT ts FROM messages WHERE gid > ? ORDER BY gid LIMIT 1", (cursor,)
-    ).fetchone()
-    return LogPosition(cursor, int(max_gid), None if row is None else float(row[0]))
+    return LogPosition(read_cursor(conn), int(max_gid))
 
 
 def messages_after(
