@@ -10,7 +10,7 @@ client rebuild the class. Codes are never renamed::
     │   └── NotFound                  not_found
     ├── Conflict                      conflict
     ├── Busy                          busy
-    ├── ProtocolError                 protocol.error (reverie.daemon.errors)
+    ├── ProtocolError                 protocol.error (reverie.daemon.protocol.errors)
     │   ├── BadFrame                  bad_frame
     │   ├── FrameTooLarge             frame_too_large
     │   ├── UnknownOp                 unknown_op

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated, Any, Literal
 
@@ -146,13 +147,13 @@ class Config(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
         return Path(self.daemon.socket)
 
 
-def default_data_dir(env: dict[str, str] | None = None) -> Path:
+def default_data_dir(env: Mapping[str, str] | None = None) -> Path:
     env = os.environ if env is None else env
     base = env.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "reverie"
 
 
-def default_socket_path(data_dir: Path, env: dict[str, str] | None = None) -> Path:
+def default_socket_path(data_dir: Path, env: Mapping[str, str] | None = None) -> Path:
     env = os.environ if env is None else env
     runtime = env.get("XDG_RUNTIME_DIR")
     return Path(runtime) / "reverie.sock" if runtime else data_dir / "reverie.sock"

@@ -6,7 +6,14 @@ store.
 """
 
 from .client import AsyncClient, Client, default_socket
-from .errors import BadFrame, ConnectionLost, FrameTooLarge, ProtocolError, Unauthorized, UnknownOp
+from .protocol.errors import (
+    BadFrame,
+    ConnectionLost,
+    FrameTooLarge,
+    ProtocolError,
+    Unauthorized,
+    UnknownOp,
+)
 
 __all__ = [
     "AsyncClient",

@@ -38,13 +38,13 @@ from reverie.config import InvalidArgument, ReverieError
 from reverie.store import MessageRecord, SessionRecord, backup, list_sessions
 
 from . import protocol as p
-from .errors import Unauthorized, UnknownOp
 from .metrics import render_metrics
+from .protocol.errors import Unauthorized, UnknownOp
+from .protocol.search import SEARCH_REQUESTS
+from .protocol.working_memory import WM_REQUESTS
 from .reload import Reloader
 from .search_handlers import SearchHandlers
-from .search_protocol import SEARCH_REQUESTS
 from .wm_handlers import WorkingMemoryHandlers
-from .wm_protocol import WM_REQUESTS
 
 __all__ = ["Handlers"]
 

@@ -39,8 +39,8 @@ from mcp.types import CallToolResult, TextContent
 from reverie.config import InvalidArgument, ReverieError
 
 from .client import AsyncClient
-from .errors import ConnectionLost
 from .mcp_tools import register_tools
+from .protocol.errors import ConnectionLost
 
 __all__ = ["MEMORY_URI", "Binding", "build_server", "check_daemon", "memory_uri", "tool_result"]
 

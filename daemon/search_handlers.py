@@ -18,7 +18,7 @@ from reverie.actors import Indexer, SearchResult, validate_name
 from reverie.config import InvalidArgument, NotFound, ReverieError
 
 from . import protocol as p
-from . import search_protocol as s
+from .protocol import search as s
 
 __all__ = ["SearchHandlers"]
 

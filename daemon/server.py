@@ -44,9 +44,9 @@ import trio
 from reverie.config import Busy, Config, InvalidArgument, ReverieError
 
 from . import protocol as p
-from .errors import BadFrame, FrameTooLarge, ProtocolError, UnknownOp
-from .framing import FrameReader, frame
 from .handlers import Handlers
+from .protocol.errors import BadFrame, FrameTooLarge, ProtocolError, UnknownOp
+from .protocol.framing import FrameReader, frame
 
 __all__ = ["Server"]
 

@@ -47,7 +47,7 @@ from reverie.store import (
 )
 
 from . import protocol as p
-from . import wm_protocol as w
+from .protocol import working_memory as w
 
 __all__ = ["WorkingMemoryHandlers"]
 

@@ -29,7 +29,7 @@ from typing import Any
 
 import httpx
 
-from reverie.daemon.client import AsyncClient
+from reverie import AsyncClient
 
 SYSTEM = "You are a helpful assistant. What you remember about the user:\n"
 TURNS = [

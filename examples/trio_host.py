@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import trio
 
-from reverie.daemon.client import AsyncClient
+from reverie import AsyncClient
 
 SYSTEM = "You are a helpful assistant. What you remember about the user:\n"
 TURNS = ["My name is Ana.", "I prefer tea over coffee.", "What do I like to drink?"]

@@ -22,11 +22,11 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 import reverie.actors
-import reverie.daemon.errors
+import reverie.daemon.protocol.errors
 import reverie.store  # noqa: F401  (each layer registers its branch of the error tree)
 from reverie.config import ReverieError
 from reverie.daemon import protocol as p
-from reverie.daemon.framing import FrameReader
+from reverie.daemon.protocol.framing import FrameReader
 from tests.daemon_process import DaemonProcess
 
 MAX_FRAME = 1 << 20  # the daemon's default daemon.max_frame_bytes

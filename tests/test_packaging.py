@@ -12,8 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_architecture import sources
+
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ["reverie.config", "reverie.store", "reverie.actors", "reverie.daemon"]
+PACKAGES = ["reverie", "reverie.config", "reverie.store", "reverie.actors", "reverie.daemon"]
 
 
 @pytest.mark.slow
@@ -50,14 +52,10 @@ def test_wheel_installs_into_a_fresh_venv_and_imports_everything(tmp_path: Path)
         ).strip()
     )
     (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
-    modules = sorted(
-        f"reverie.{pkg}.{p.stem}" if p.stem != "__init__" else f"reverie.{pkg}"
-        for pkg in ("config", "store", "actors", "daemon")
-        for p in (ROOT / pkg).glob("*.py")
-    )
+    modules = sorted(name for name in sources() if not name.endswith("__main__"))
     code = "import importlib, sys\nfor m in sys.argv[1:]:\n    mod = importlib.import_module(m)\n    assert '/venv/' in mod.__file__, mod.__file__\nprint('ok')"
     out = subprocess.run(
-        [python, "-c", code, *[m for m in modules if not m.endswith("__main__")]],
+        [python, "-c", code, *modules],
         capture_output=True,
         text=True,
         env={**os.environ, "PYTHONPATH": ""},
@@ -85,9 +83,12 @@ def test_all_names_resolve(name: str) -> None:
 
 
 def test_exports_are_pinned() -> None:
+    import reverie
     import reverie.daemon
 
     assert set(reverie.daemon.__all__) >= {"Client", "AsyncClient", "ConnectionLost"}
+    assert {"Client", "AsyncClient"} <= set(reverie.__all__)
+    assert reverie.Client is reverie.daemon.Client
 
 
 def test_client_import_does_not_load_the_daemon_machinery() -> None:

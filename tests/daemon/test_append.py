@@ -12,7 +12,7 @@ import trio
 
 from reverie.config import Conflict
 from reverie.daemon import AsyncClient, Client
-from reverie.daemon.framing import FrameReader, frame
+from reverie.daemon.protocol.framing import FrameReader, frame
 from tests.daemon_process import DaemonProcess
 
 

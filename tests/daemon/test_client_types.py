@@ -10,13 +10,14 @@ from typing import Any
 import pytest
 
 from reverie.daemon import protocol as p
-from reverie.daemon.client import AsyncClient, Client, _Api
-from reverie.daemon.client_ops import Call, op
+from reverie.daemon.client import AsyncClient, Client
+from reverie.daemon.client.api import Api
+from reverie.daemon.client.calls import Call, op
 from tests.daemon_process import DaemonProcess
 
 OPS = sorted(
     name
-    for klass in _Api.__mro__
+    for klass in Api.__mro__
     for name, value in vars(klass).items()
     if isinstance(value, op) and not name.startswith("_")
 )

@@ -10,7 +10,7 @@ import msgspec
 import pytest
 
 from reverie.config import InvalidArgument
-from reverie.daemon.framing import FrameReader
+from reverie.daemon.protocol.framing import FrameReader
 from tests.daemon_process import DaemonProcess
 
 

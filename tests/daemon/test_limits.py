@@ -13,7 +13,7 @@ import pytest
 
 from reverie.config import Busy
 from reverie.daemon import protocol as p
-from reverie.daemon.framing import FrameReader, frame
+from reverie.daemon.protocol.framing import FrameReader, frame
 from tests.daemon_process import DaemonProcess
 
 

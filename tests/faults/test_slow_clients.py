@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import pytest
 
 from reverie.daemon import protocol as p
-from reverie.daemon.framing import FrameReader, frame
+from reverie.daemon.protocol.framing import FrameReader, frame
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import hold

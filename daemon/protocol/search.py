@@ -1,7 +1,7 @@
 """Wire frames for search: ``search`` over the index, and ``reindex`` to rebuild it.
 
-Same conventions as ``protocol.py`` (which folds these into its ``Request``
-and ``Reply`` unions). A reply has the same tag as its request. Reindex
+Same conventions as the package (which folds these into its ``Request`` and
+``Reply`` unions). A reply has the same tag as its request. Reindex
 progress is read with ``status`` (its ``index.reindex`` entry).
 
 This module imports neither the actors nor the store.
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .protocol import _Data, _Frame
+from .frames import Data, Frame
 
 __all__ = [
     "SEARCH_REQUESTS",
@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 
-class SearchHitView(_Data):
+class SearchHitView(Data):
     """A found message, history episode or memory fact; ``score`` is higher-is-better."""
 
     kind: str
@@ -39,7 +39,7 @@ class SearchHitView(_Data):
     uid: str = ""
 
 
-class Search(_Frame, tag="search"):
+class Search(Frame, tag="search"):
     """The ``k`` best docs for ``query`` matching every filter (``since <= ts < until``).
 
     ``mode`` is ``hybrid``, ``vector`` or ``text``. Every acknowledged
@@ -58,11 +58,11 @@ class Search(_Frame, tag="search"):
     fresh: bool = True
 
 
-class Reindex(_Frame, tag="reindex"):
+class Reindex(Frame, tag="reindex"):
     """Rebuild the index from the message log and the memory tree, then swap it in."""
 
 
-class SearchReply(_Frame, tag="search"):
+class SearchReply(Frame, tag="search"):
     """The hits, best first (the reply reads as their list), and the vector signal's gap.
 
     ``unembedded`` counts the messages matching the search's filters that
@@ -84,7 +84,7 @@ class SearchReply(_Frame, tag="search"):
         return self.hits[index]
 
 
-class ReindexReply(_Frame, tag="reindex"):
+class ReindexReply(Frame, tag="reindex"):
     """``started`` is False when a rebuild was already running."""
 
     started: bool

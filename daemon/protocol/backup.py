@@ -1,19 +1,19 @@
 """Wire frames for ``backup``: a consistent copy of the data dir, taken while the daemon serves.
 
-Same conventions as ``protocol.py`` (which folds these into its ``Request``
-and ``Reply`` unions). A reply has the same tag as its request.
+Same conventions as the package (which folds these into its ``Request`` and
+``Reply`` unions). A reply has the same tag as its request.
 
 This module imports neither the actors nor the store.
 """
 
 from __future__ import annotations
 
-from .protocol import _Data, _Frame
+from .frames import Data, Frame
 
 __all__ = ["Backup", "BackupReply", "BackupView"]
 
 
-class Backup(_Frame, tag="backup"):
+class Backup(Frame, tag="backup"):
     """Copy the database and the Markdown tree into ``dest``, a new directory.
 
     ``dest`` is an absolute path as the daemon sees it; it must not exist or
@@ -23,12 +23,12 @@ class Backup(_Frame, tag="backup"):
     dest: str
 
 
-class BackupView(_Data):
+class BackupView(Data):
     path: str
     bytes: int
     messages: int
     seconds: float
 
 
-class BackupReply(_Frame, tag="backup"):
+class BackupReply(Frame, tag="backup"):
     backup: BackupView

@@ -1,6 +1,6 @@
-"""Working-memory client methods, mixed into ``Client`` and ``AsyncClient`` via ``_Api``.
+"""Working-memory client methods, mixed into ``Client`` and ``AsyncClient`` via ``api.Api``.
 
-Each method builds one ``Call`` (``client_ops.op``): ``Client`` returns the
+Each method builds one ``Call`` (``calls.op``): ``Client`` returns the
 result, ``AsyncClient`` an awaitable of it, both typed with the reply Struct. Calls
 that are safe to repeat after a lost connection (the outcome is the same
 when the first attempt had already committed) are marked idempotent and
@@ -17,8 +17,8 @@ from typing import Any
 
 import msgspec
 
-from . import wm_protocol as w
-from .client_ops import Call, op
+from ..protocol import working_memory as w
+from .calls import Call, op
 
 __all__ = ["WorkingMemoryApi"]
 

@@ -1,6 +1,6 @@
-"""Search client methods, mixed into ``Client`` and ``AsyncClient`` via ``_Api``.
+"""Search client methods, mixed into ``Client`` and ``AsyncClient`` via ``api.Api``.
 
-Each method builds one ``Call`` (``client_ops.op``), typed with the reply
+Each method builds one ``Call`` (``calls.op``), typed with the reply
 Struct. Both calls are safe to repeat after a lost connection (a search reads; a
 second ``reindex`` while one runs only answers ``False``), so both are
 retried after a daemon restart.
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from . import search_protocol as s
-from .client_ops import Call, op
+from ..protocol import search as s
+from .calls import Call, op
 
 __all__ = ["SearchApi"]
 

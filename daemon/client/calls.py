@@ -6,7 +6,7 @@ the reply into the result, whether a retry is safe), decorated with ``op``.
 ``AsyncClient`` an awaitable of it, and a type checker or an editor sees
 exactly that (``client.append(...)`` is an ``Ack``, so ``ack.seq``
 completes). The result types are the wire Structs of ``protocol`` (and of
-``wm_protocol``, ``search_protocol``).
+``protocol.working_memory``, ``protocol.search``).
 
 This module imports neither the actors nor the store.
 """
@@ -27,10 +27,11 @@ from typing import (
     overload,
 )
 
-from .protocol import Request
+from ..protocol import Request
 
 if TYPE_CHECKING:
-    from .client import AsyncClient, Client
+    from .asynchronous import AsyncClient
+    from .blocking import Client
 
 __all__ = ["Call", "op"]
 
@@ -51,7 +52,7 @@ class op(Generic[P, T]):
 
     def __init__(self, build: Callable[Concatenate[Any, P], Call[T]]) -> None:
         self._build = build
-        functools.update_wrapper(self, build)
+        functools.update_wrapper(self, build)  # type: ignore[arg-type]  # copies __doc__, __name__
         signature = inspect.signature(build)
         # What help() and editors show for a bound method: no ``self``.
         self._signature = signature.replace(parameters=list(signature.parameters.values())[1:])

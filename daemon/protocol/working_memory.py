@@ -1,7 +1,7 @@
 """Wire frames for working memory: per-scope keys, task state, scratchpad, checkpoints.
 
-Same conventions as ``protocol.py`` (which folds these into its ``Request``
-and ``Reply`` unions): every request names its ``scope`` first, the tag is
+Same conventions as the package (which folds these into its ``Request`` and
+``Reply`` unions): every request names its ``scope`` first, the tag is
 the op name, and a reply has the same tag as its request. ``value`` and
 ``data`` are any msgpack value. ``TaskUpdate`` fields left ``UNSET`` are not
 changed (``data=None`` clears the data).
@@ -15,7 +15,7 @@ from typing import Any
 
 import msgspec
 
-from .protocol import _Data, _Frame
+from .frames import Data, Frame
 
 __all__ = [
     "WM_REQUESTS",
@@ -66,7 +66,7 @@ __all__ = [
 # -- values -----------------------------------------------------------------
 
 
-class WmValue(_Data):
+class WmValue(Data):
     """A key's value, its version, and the scope it was found in (``inherit``)."""
 
     value: Any
@@ -75,21 +75,21 @@ class WmValue(_Data):
     expires_at: float | None = None
 
 
-class KeyInfo(_Data):
+class KeyInfo(Data):
     key: str
     version: int
     expires_at: float | None
     updated: float
 
 
-class ScopeStats(_Data):
+class ScopeStats(Data):
     keys: int
     bytes: int
     checkpoints: int
     expired_swept: int
 
 
-class TaskView(_Data):
+class TaskView(Data):
     """Task state; ``progress`` (0..100) is derived from step, total_steps and status."""
 
     task_id: str
@@ -103,20 +103,20 @@ class TaskView(_Data):
     updated: float
 
 
-class ScratchAppended(_Data):
+class ScratchAppended(Data):
     """The new line's number and how many old lines the capacity dropped."""
 
     n: int
     dropped: int
 
 
-class ScratchEntry(_Data):
+class ScratchEntry(Data):
     n: int
     text: str
     ts: float
 
 
-class CheckpointInfo(_Data):
+class CheckpointInfo(Data):
     id: str
     label: str | None
     created: float
@@ -126,7 +126,7 @@ class CheckpointInfo(_Data):
 # -- requests ---------------------------------------------------------------
 
 
-class _Scoped(_Frame):
+class _Scoped(Frame):
     scope: str
 
 
@@ -228,36 +228,36 @@ WmRequest = (
     | CheckpointList
     | CheckpointDelete
 )
-WM_REQUESTS: tuple[type[_Frame], ...] = WmRequest.__args__  # type: ignore[attr-defined]
+WM_REQUESTS: tuple[type[Frame], ...] = WmRequest.__args__
 
 # -- replies ----------------------------------------------------------------
 
 
-class WmSetReply(_Frame, tag="wm_set"):
+class WmSetReply(Frame, tag="wm_set"):
     version: int
 
 
-class WmGetReply(_Frame, tag="wm_get"):
+class WmGetReply(Frame, tag="wm_get"):
     item: WmValue
 
 
-class WmDeleteReply(_Frame, tag="wm_delete"):
+class WmDeleteReply(Frame, tag="wm_delete"):
     deleted: bool
 
 
-class WmListReply(_Frame, tag="wm_list"):
+class WmListReply(Frame, tag="wm_list"):
     keys: list[KeyInfo]
 
 
-class WmClearReply(_Frame, tag="wm_clear"):
+class WmClearReply(Frame, tag="wm_clear"):
     deleted: int
 
 
-class WmStatsReply(_Frame, tag="wm_stats"):
+class WmStatsReply(Frame, tag="wm_stats"):
     stats: ScopeStats
 
 
-class _TaskReply(_Frame):
+class _TaskReply(Frame):
     task: TaskView
 
 
@@ -273,31 +273,31 @@ class TaskUpdateReply(_TaskReply, tag="task_update"):
     pass
 
 
-class ScratchAppendReply(_Frame, tag="scratch_append"):
+class ScratchAppendReply(Frame, tag="scratch_append"):
     appended: ScratchAppended
 
 
-class ScratchGetReply(_Frame, tag="scratch_get"):
+class ScratchGetReply(Frame, tag="scratch_get"):
     entries: list[ScratchEntry]
 
 
-class ScratchClearReply(_Frame, tag="scratch_clear"):
+class ScratchClearReply(Frame, tag="scratch_clear"):
     deleted: int
 
 
-class CheckpointCreateReply(_Frame, tag="checkpoint_create"):
+class CheckpointCreateReply(Frame, tag="checkpoint_create"):
     id: str
 
 
-class CheckpointRestoreReply(_Frame, tag="checkpoint_restore"):
+class CheckpointRestoreReply(Frame, tag="checkpoint_restore"):
     keys: int
 
 
-class CheckpointListReply(_Frame, tag="checkpoint_list"):
+class CheckpointListReply(Frame, tag="checkpoint_list"):
     checkpoints: list[CheckpointInfo]
 
 
-class CheckpointDeleteReply(_Frame, tag="checkpoint_delete"):
+class CheckpointDeleteReply(Frame, tag="checkpoint_delete"):
     id: str
 
 

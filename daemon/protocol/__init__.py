@@ -1,0 +1,182 @@
+"""The wire protocol: every frame a msgspec Struct in one tagged union per direction.
+
+A frame is a 4-byte big-endian length followed by that many bytes of
+msgpack (``framing``). Each request carries a client-chosen ``rid`` that its
+reply echoes, so a connection can pipeline many requests; replies for one
+session come back in request order, replies for different sessions in any
+order.
+
+The frames live one module per feature (``sessions``, ``memory``,
+``streams``, ``admin``, ``backup``, ``working_memory``, ``search``) over the
+bases in ``frames``; this package folds them into the ``Request`` and
+``Reply`` unions and owns the codec. A module imports ``frames`` and nothing
+else of the package, so there is no cycle.
+
+Schema evolution: new fields get defaults and go last; a field's type never
+changes; tags are never renamed. ``PROTOCOL_VERSION`` rises only for a
+change old clients cannot ignore. See docs/protocol.md.
+
+This package imports neither the actors nor the store: hosts import it (with
+the client) without the daemon's machinery.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from .admin import Metrics, MetricsReply, Status, StatusReply
+from .backup import Backup, BackupReply, BackupView
+from .frames import PROTOCOL_VERSION, Data, ErrorReply, Frame, Hello, HelloReply
+from .framing import FrameReader, frame
+from .memory import (
+    Consolidate,
+    ConsolidateReply,
+    HistoryEntryView,
+    JobOutcome,
+    Memory,
+    MemoryEdit,
+    MemoryEditReply,
+    MemoryForgetFact,
+    MemoryForgetFactReply,
+    MemoryReply,
+    MemoryView,
+)
+from .search import SearchReplyFrame, SearchRequest
+from .sessions import (
+    Ack,
+    Append,
+    AppendReply,
+    Context,
+    ContextReply,
+    ContextView,
+    Forget,
+    ForgetReply,
+    History,
+    HistoryReply,
+    Message,
+    MessageIn,
+    SessionInfo,
+    Sessions,
+    SessionsReply,
+)
+from .streams import StreamBegin, StreamBeginReply, StreamEnd, StreamEndReply
+from .working_memory import WmReply, WmRequest
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "REQUEST_OPS",
+    "Ack",
+    "Append",
+    "AppendReply",
+    "Backup",
+    "BackupReply",
+    "BackupView",
+    "Consolidate",
+    "ConsolidateReply",
+    "Context",
+    "ContextReply",
+    "ContextView",
+    "Data",
+    "ErrorReply",
+    "Forget",
+    "ForgetReply",
+    "Frame",
+    "FrameReader",
+    "Hello",
+    "HelloReply",
+    "History",
+    "HistoryEntryView",
+    "HistoryReply",
+    "JobOutcome",
+    "Memory",
+    "MemoryEdit",
+    "MemoryEditReply",
+    "MemoryForgetFact",
+    "MemoryForgetFactReply",
+    "MemoryReply",
+    "MemoryView",
+    "Message",
+    "MessageIn",
+    "Metrics",
+    "MetricsReply",
+    "Reply",
+    "Request",
+    "SessionInfo",
+    "Sessions",
+    "SessionsReply",
+    "Status",
+    "StatusReply",
+    "StreamBegin",
+    "StreamBeginReply",
+    "StreamEnd",
+    "StreamEndReply",
+    "WmReply",
+    "WmRequest",
+    "decode_reply",
+    "decode_request",
+    "encode",
+    "frame",
+]
+
+Request = (
+    Hello
+    | Append
+    | History
+    | Context
+    | Sessions
+    | Forget
+    | Status
+    | Consolidate
+    | Memory
+    | MemoryEdit
+    | MemoryForgetFact
+    | StreamBegin
+    | StreamEnd
+    | WmRequest
+    | Metrics
+    | SearchRequest
+    | Backup
+)
+
+Reply = (
+    HelloReply
+    | AppendReply
+    | HistoryReply
+    | ContextReply
+    | SessionsReply
+    | ForgetReply
+    | StatusReply
+    | ConsolidateReply
+    | MemoryReply
+    | MemoryEditReply
+    | MemoryForgetFactReply
+    | StreamBeginReply
+    | StreamEndReply
+    | ErrorReply
+    | WmReply
+    | MetricsReply
+    | SearchReplyFrame
+    | BackupReply
+)
+
+REQUEST_OPS = frozenset(cls.__struct_config__.tag for cls in Request.__args__)
+
+_encoder = msgspec.msgpack.Encoder()
+_request_decoder = msgspec.msgpack.Decoder(Request)
+_reply_decoder = msgspec.msgpack.Decoder(Reply)
+
+
+def encode(frame: Frame) -> bytes:
+    """The frame's msgpack body (without the length prefix)."""
+    return _encoder.encode(frame)
+
+
+def decode_request(body: bytes) -> Request:
+    """Raises ``msgspec.DecodeError`` (not msgpack) or ``msgspec.ValidationError`` (wrong shape)."""
+    request: Request = _request_decoder.decode(body)
+    return request
+
+
+def decode_reply(body: bytes) -> Reply:
+    reply: Reply = _reply_decoder.decode(body)
+    return reply

@@ -1,0 +1,102 @@
+"""Wire frames for long-term memory: consolidate now, read, edit, forget one fact.
+
+Same conventions as the package: the tag is the op name, and a reply has the
+same tag as its request.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from .frames import Data, Frame
+
+__all__ = [
+    "Consolidate",
+    "ConsolidateReply",
+    "HistoryEntryView",
+    "JobOutcome",
+    "Memory",
+    "MemoryEdit",
+    "MemoryEditReply",
+    "MemoryForgetFact",
+    "MemoryForgetFactReply",
+    "MemoryReply",
+    "MemoryView",
+]
+
+
+class Consolidate(Frame, tag="consolidate"):
+    """Consolidate the session's tail now; ``wait`` replies when the job is done."""
+
+    session: str
+    wait: bool = False
+
+
+class Memory(Frame, tag="memory"):
+    """A scope's ``MEMORY.md`` and its most recent history entries."""
+
+    scope: str
+    limit: int = 20
+
+
+class MemoryEdit(Frame, tag="memory_edit"):
+    """Replace a scope's ``MEMORY.md`` (the memory prefix changes)."""
+
+    scope: str
+    text: str
+
+
+class MemoryForgetFact(Frame, tag="memory_forget_fact"):
+    """Delete one fact of a scope: from ``MEMORY.md``, the episodes' fact lists and the index."""
+
+    scope: str
+    fact: str
+
+
+class HistoryEntryView(Data):
+    """One history entry: what a consolidation made of a range of messages."""
+
+    id: str
+    session: str
+    start_ts: float
+    end_ts: float
+    message_ids: list[str]
+    summary: str
+    facts: list[str]
+    raw: bool
+
+
+class MemoryView(Data):
+    scope: str
+    memory: str
+    entries: list[HistoryEntryView]
+    problems: list[str] = msgspec.field(
+        default_factory=list
+    )  # what cannot be read exactly (kept in the files as it is)
+
+
+class JobOutcome(Data):
+    job: str
+    entry: str
+    state: str
+    messages: int
+
+
+class ConsolidateReply(Frame, tag="consolidate"):
+    """``outcome`` is None when not waiting, or when there was nothing to consolidate."""
+
+    outcome: JobOutcome | None = None
+
+
+class MemoryReply(Frame, tag="memory"):
+    view: MemoryView
+
+
+class MemoryEditReply(Frame, tag="memory_edit"):
+    problems: list[str] = msgspec.field(
+        default_factory=list
+    )  # what in the new text cannot be read exactly (kept as it is)
+
+
+class MemoryForgetFactReply(Frame, tag="memory_forget_fact"):
+    removed: int
