@@ -78,7 +78,7 @@ class Api(WorkingMemoryApi, SearchApi):
     def append(
         self,
         session: str,
-        role: str,
+        role: p.Role,
         content: str,
         *,
         id: str | None = None,

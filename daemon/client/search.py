@@ -35,7 +35,7 @@ class SearchApi:
         k: int = 10,
         since: float | None = None,
         until: float | None = None,
-        mode: str = "hybrid",
+        mode: s.Mode = "hybrid",
     ) -> Call[s.SearchReply]:
         """A ``SearchReply``: the ``k`` best hits (``SearchHitView``), best first.
 

@@ -26,7 +26,7 @@ import msgspec
 
 from .admin import Metrics, MetricsReply, Status, StatusReply
 from .backup import Backup, BackupReply, BackupView
-from .frames import PROTOCOL_VERSION, Data, ErrorReply, Frame, Hello, HelloReply
+from .frames import MAX_PAGE, PROTOCOL_VERSION, Data, ErrorReply, Frame, Hello, HelloReply, Page
 from .framing import FrameReader, frame
 from .memory import (
     Consolidate,
@@ -43,6 +43,7 @@ from .memory import (
 )
 from .search import SearchReplyFrame, SearchRequest
 from .sessions import (
+    MAX_ID_CHARS,
     Ack,
     Append,
     AppendReply,
@@ -54,15 +55,21 @@ from .sessions import (
     History,
     HistoryReply,
     Message,
+    MessageId,
     MessageIn,
+    Role,
+    Seq,
     SessionInfo,
     Sessions,
     SessionsReply,
 )
-from .streams import StreamBegin, StreamBeginReply, StreamEnd, StreamEndReply
+from .streams import MAX_STREAM_TTL, StreamBegin, StreamBeginReply, StreamEnd, StreamEndReply
 from .working_memory import WmReply, WmRequest
 
 __all__ = [
+    "MAX_ID_CHARS",
+    "MAX_PAGE",
+    "MAX_STREAM_TTL",
     "PROTOCOL_VERSION",
     "REQUEST_OPS",
     "Ack",
@@ -96,11 +103,15 @@ __all__ = [
     "MemoryReply",
     "MemoryView",
     "Message",
+    "MessageId",
     "MessageIn",
     "Metrics",
     "MetricsReply",
+    "Page",
     "Reply",
     "Request",
+    "Role",
+    "Seq",
     "SessionInfo",
     "Sessions",
     "SessionsReply",

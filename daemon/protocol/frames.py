@@ -7,11 +7,27 @@ the connection rather than to a feature.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
 
-__all__ = ["PROTOCOL_VERSION", "Data", "ErrorReply", "Frame", "Hello", "HelloReply"]
+__all__ = [
+    "MAX_PAGE",
+    "PROTOCOL_VERSION",
+    "Data",
+    "ErrorReply",
+    "Frame",
+    "Hello",
+    "HelloReply",
+    "Page",
+]
 
 PROTOCOL_VERSION = 1
+#: The most items one page of ``history``, ``sessions`` or ``memory`` returns.
+MAX_PAGE = 1000
+
+#: A page size: a request outside it is rejected when decoded (``invalid_argument``).
+Page = Annotated[int, msgspec.Meta(ge=1, le=MAX_PAGE)]
 
 
 class Frame(msgspec.Struct, frozen=True, kw_only=True, tag_field="op"):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-from .frames import Data, Frame
+from .frames import Data, Frame, Page
 
 __all__ = [
     "Consolidate",
@@ -36,7 +36,7 @@ class Memory(Frame, tag="memory"):
     """A scope's ``MEMORY.md`` and its most recent history entries."""
 
     scope: str
-    limit: int = 20
+    limit: Page = 20
 
 
 class MemoryEdit(Frame, tag="memory_edit"):

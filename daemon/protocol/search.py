@@ -10,11 +10,16 @@ This module imports neither the actors nor the store.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Literal
 
 from .frames import Data, Frame
 
+#: How ``search`` ranks: by both signals, by meaning alone, or by words alone.
+Mode = Literal["hybrid", "vector", "text"]
+
 __all__ = [
     "SEARCH_REQUESTS",
+    "Mode",
     "Reindex",
     "ReindexReply",
     "Search",
@@ -54,7 +59,7 @@ class Search(Frame, tag="search"):
     k: int = 10
     since: float | None = None
     until: float | None = None
-    mode: str = "hybrid"
+    mode: Mode = "hybrid"
     fresh: bool = True
 
 

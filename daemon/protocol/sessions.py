@@ -7,11 +7,23 @@ its request.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from .frames import Data, Frame
+import msgspec
+
+from .frames import Data, Frame, Page
+
+#: The roles a message may have.
+Role = Literal["system", "user", "assistant", "tool"]
+#: The longest client-supplied message id.
+MAX_ID_CHARS = 128
+#: A message id (printable too, which the schema cannot say: the session checks it).
+MessageId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ID_CHARS)]
+#: SQLite integers are signed 64-bit: a bigger seq would fail the query.
+Seq = Annotated[int, msgspec.Meta(le=2**63 - 1)]
 
 __all__ = [
+    "MAX_ID_CHARS",
     "Ack",
     "Append",
     "AppendReply",
@@ -23,7 +35,10 @@ __all__ = [
     "History",
     "HistoryReply",
     "Message",
+    "MessageId",
     "MessageIn",
+    "Role",
+    "Seq",
     "SessionInfo",
     "Sessions",
     "SessionsReply",
@@ -33,9 +48,9 @@ __all__ = [
 class MessageIn(Data):
     """A message to append. ``id`` makes a retry idempotent; ``ts`` defaults to now."""
 
-    role: str
+    role: Role
     content: str
-    id: str | None = None
+    id: MessageId | None = None
     name: str | None = None
     tool_calls: Any = None
     tool_call_id: str | None = None
@@ -47,7 +62,7 @@ class Message(Data):
 
     seq: int
     id: str
-    role: str
+    role: Role
     content: str
     ts: float
     tokens: int
@@ -84,7 +99,7 @@ class Append(Frame, tag="append"):
     """Append one message or a batch, atomically: all of them or none."""
 
     session: str
-    messages: list[MessageIn]
+    messages: Annotated[list[MessageIn], msgspec.Meta(min_length=1)]
     scope: str | None = None
 
 
@@ -92,8 +107,8 @@ class History(Frame, tag="history"):
     """Messages with seq > ``after_seq``, oldest first (page with the last seq seen)."""
 
     session: str
-    after_seq: int = 0
-    limit: int = 100
+    after_seq: Seq = 0
+    limit: Page = 100
 
 
 class Context(Frame, tag="context"):
@@ -104,7 +119,7 @@ class Sessions(Frame, tag="sessions"):
     """Sessions ordered by name, after ``after`` (page with the last name seen)."""
 
     after: str = ""
-    limit: int = 100
+    limit: Page = 100
 
 
 class Forget(Frame, tag="forget"):

@@ -6,16 +6,23 @@ same tag as its request.
 
 from __future__ import annotations
 
+from typing import Annotated
+
+import msgspec
+
 from .frames import Frame
 
-__all__ = ["StreamBegin", "StreamBeginReply", "StreamEnd", "StreamEndReply"]
+#: The longest a stream lease lives without being renewed or ended.
+MAX_STREAM_TTL = 3600.0
+
+__all__ = ["MAX_STREAM_TTL", "StreamBegin", "StreamBeginReply", "StreamEnd", "StreamEndReply"]
 
 
 class StreamBegin(Frame, tag="stream_begin"):
     """A host declares its own live completion on ``backend``: consolidation waits."""
 
     backend: str = "default"
-    ttl: float = 60.0
+    ttl: Annotated[float, msgspec.Meta(gt=0, le=MAX_STREAM_TTL)] = 60.0
 
 
 class StreamEnd(Frame, tag="stream_end"):

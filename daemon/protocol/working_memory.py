@@ -11,11 +11,16 @@ This module imports neither the actors nor the store.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
 from .frames import Data, Frame
+
+#: A task's status.
+TaskStatus = Literal["pending", "running", "done", "failed", "cancelled", "blocked"]
+#: A step count or a version: SQLite's signed 64-bit integers, never negative.
+Count = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
 
 __all__ = [
     "WM_REQUESTS",
@@ -28,6 +33,7 @@ __all__ = [
     "CheckpointListReply",
     "CheckpointRestore",
     "CheckpointRestoreReply",
+    "Count",
     "KeyInfo",
     "ScopeStats",
     "ScratchAppend",
@@ -42,6 +48,7 @@ __all__ = [
     "TaskGetReply",
     "TaskSet",
     "TaskSetReply",
+    "TaskStatus",
     "TaskUpdate",
     "TaskUpdateReply",
     "TaskView",
@@ -135,8 +142,8 @@ class WmSet(_Scoped, tag="wm_set"):
 
     key: str
     value: Any
-    ttl: float | None = None
-    expected_version: int | None = None
+    ttl: Annotated[float, msgspec.Meta(gt=0)] | None = None
+    expected_version: Count | None = None
 
 
 class WmGet(_Scoped, tag="wm_get"):
@@ -167,18 +174,18 @@ class TaskGet(_Scoped, tag="task_get"):
 class TaskSet(_Scoped, tag="task_set"):
     task_id: str
     description: str
-    status: str = "pending"
-    step: int = 0
-    total_steps: int = 0
+    status: TaskStatus = "pending"
+    step: Count = 0
+    total_steps: Count = 0
     data: Any = None
 
 
 class TaskUpdate(_Scoped, tag="task_update"):
     task_id: str | msgspec.UnsetType = msgspec.UNSET
     description: str | msgspec.UnsetType = msgspec.UNSET
-    status: str | msgspec.UnsetType = msgspec.UNSET
-    step: int | msgspec.UnsetType = msgspec.UNSET
-    total_steps: int | msgspec.UnsetType = msgspec.UNSET
+    status: TaskStatus | msgspec.UnsetType = msgspec.UNSET
+    step: Count | msgspec.UnsetType = msgspec.UNSET
+    total_steps: Count | msgspec.UnsetType = msgspec.UNSET
     data: Any = msgspec.UNSET
 
 
@@ -187,7 +194,7 @@ class ScratchAppend(_Scoped, tag="scratch_append"):
 
 
 class ScratchGet(_Scoped, tag="scratch_get"):
-    last: int | None = None
+    last: Annotated[int, msgspec.Meta(ge=0)] | None = None
 
 
 class ScratchClear(_Scoped, tag="scratch_clear"):
