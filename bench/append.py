@@ -41,7 +41,9 @@ if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bench._machine import mark, percentile, say  # noqa: E402
+from bench.append_cost import cost_table  # noqa: E402
 from bench.append_latency import latency_case  # noqa: E402
+from bench.append_profile import PROFILE, profile  # noqa: E402
 from bench.append_throughput import (  # noqa: E402
     DURATION,
     WARMUP,
@@ -50,7 +52,7 @@ from bench.append_throughput import (  # noqa: E402
     throughput_cases,
     without_index,
 )
-from bench.raw_apsw import raw_apsw  # noqa: E402
+from bench.raw_apsw import Raw, raw_apsw  # noqa: E402
 from bench.report import Section, Table, ratio  # noqa: E402
 from bench.session_memory import MEMORY_BUDGET, MEMORY_SESSIONS, memory  # noqa: E402
 
@@ -69,24 +71,30 @@ def socket_benchmarks() -> tuple[dict[tuple[int, int], Throughput], list[float],
 # -- 3. raw apsw baseline (bench/raw_apsw.py) ----------------------------------
 
 
-def baseline(results: dict[tuple[int, int], Throughput]) -> tuple[float, float, float]:
-    """Raw apsw rows/s with 1 and 64 producers, and rows per commit at 64."""
+def baseline(results: dict[tuple[int, int], Throughput]) -> tuple[Raw, Raw]:
+    """Raw apsw with 1 and 64 producers: rows/s, rows per commit, cost per row."""
     say(
         "\n[3] raw apsw baseline: WAL, synchronous=FULL, writer thread + SimpleQueue,"
         " 64 closed-loop producer threads"
     )
     say("  .. running")
-    single, _ = raw_apsw(1, warmup=WARMUP, duration=DURATION)
-    say(f"  raw apsw,  1 producer:  {single:>9,.0f} rows/s   (1 row/commit: the fsync floor)")
-    raw, per_commit = raw_apsw(64, warmup=WARMUP, duration=DURATION)
-    say(f"  raw apsw, 64 producers: {raw:>9,.0f} rows/s   ({per_commit:.1f} rows/commit)")
+    single = raw_apsw(1, warmup=WARMUP, duration=DURATION)
+    say(f"  raw apsw,  1 producer:  {single.rate:>9,.0f} rows/s   (1 row/commit: the fsync floor)")
+    raw = raw_apsw(64, warmup=WARMUP, duration=DURATION)
+    say(
+        f"  raw apsw, 64 producers: {raw.rate:>9,.0f} rows/s   ({raw.per_commit:.1f} rows/commit;"
+        f" per row {raw.cost.cpu_us:,.0f} µs CPU, producers and writer,"
+        f" {raw.cost.syscalls_text()} read/write syscalls)"
+    )
     for sessions in (1000, 1):
-        ratio = results[64, sessions].rate / raw
+        r = results[64, sessions]
+        q = r.rate / raw.rate
         say(
-            f"  daemon(64 clients, {sessions:>4} session(s)) / raw = {ratio:5.2f}"
-            f"   [{mark(ratio >= 0.5)} target >= 0.5]"
+            f"  daemon(64 clients, {sessions:>4} session(s)) / raw = {q:5.2f}"
+            f"   [{mark(q >= 0.5)} target >= 0.5];"
+            f" daemon CPU per append / raw CPU per row = {ratio(r.cost.cpu_us, raw.cost.cpu_us)}"
         )
-    return single, raw, per_commit
+    return single, raw
 
 
 # -- entry point -----------------------------------------------------------------
@@ -99,10 +107,13 @@ def main() -> Section:
     )
     results, cold, lat, busy = socket_benchmarks()
     bare = without_index()
-    single, raw, raw_per_commit = baseline(results)
+    single, raw = baseline(results)
     m, n, took = memory()
-    section = _section(results, cold, lat, (single, raw, raw_per_commit), m, n, took)
-    _index_off_rows(section.tables[0], bare, raw)
+    section = _section(results, cold, lat, (single, raw), m, n, took)
+    _index_off_rows(section.tables[0], bare, raw.rate)
+    cost_table(section, results, bare, raw)
+    if PROFILE:
+        profile(section)
     if busy:
         section.notes += (
             f"\n\nIn the open-loop case {busy:,} appends were answered `busy` (the daemon fell"
@@ -132,12 +143,12 @@ def _section(
     results: dict[tuple[int, int], Throughput],
     cold: list[float],
     lat: list[float],
-    raw: tuple[float, float, float],
+    raw: tuple[Raw, Raw],
     m: dict[str, float],
     n: int,
     took: float,
 ) -> Section:
-    single, raw64, raw_per_commit = raw
+    single, raw64, raw_per_commit = raw[0].rate, raw[1].rate, raw[1].per_commit
     section = Section(
         title="Appends (`bench/append.py`, issue 4)",
         intro=(

@@ -11,12 +11,13 @@ from __future__ import annotations
 import os
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import trio
 
-from bench._machine import cpu_seconds, mark, say
+from bench._machine import Cost, Usage, cpu_seconds, mark, say
 from bench.raw_apsw import CONTENT
 from reverie.daemon import AsyncClient
 from tests.daemon_process import DaemonProcess
@@ -32,7 +33,12 @@ __all__ = [
 ]
 
 WARMUP = 1.0  # seconds run before each measured window (connections, actors, caches)
-DURATION = 5.0  # seconds measured per throughput case
+#: Seconds measured per throughput case (and the open-loop latency window).
+DURATION = float(os.environ.get("REVERIE_BENCH_APPEND_SECONDS", "5"))
+
+
+#: Called with 0 as a case's measured window opens, 1 as it closes (the profiler's switch).
+Edge = Callable[[int], None]
 
 
 @dataclass
@@ -41,13 +47,27 @@ class Throughput:
     daemon_cpu: float  # fraction of one core
     client_cpu: float
     per_commit: float  # appends acknowledged per group-commit transaction in the daemon
+    cost: Cost  # the daemon's CPU and read/write syscalls per acked append, in the window
 
 
-async def _closed_loop(socket: Path, clients: int, sessions: int, tag: str) -> int:
-    """Run ``clients`` closed-loop appenders; return acks completed in the window."""
+async def _closed_loop(
+    socket: Path, pid: int, clients: int, sessions: int, tag: str, on_edge: Edge
+) -> tuple[int, Cost]:
+    """Run ``clients`` closed-loop appenders; acks completed in the window, and the
+    daemon's cost per ack over that same window (read from /proc/<pid> at its edges).
+
+    ``on_edge(0)`` is called as the window opens and ``on_edge(1)`` as it closes.
+    """
     start = trio.current_time()
     t0, t1 = start + WARMUP, start + WARMUP + DURATION
     acked = 0
+    edges: list[Usage] = []
+
+    async def sampler() -> None:
+        for i, edge in enumerate((t0, t1)):
+            await trio.sleep_until(edge)
+            edges.append(Usage.of(pid))
+            on_edge(i)
 
     async def appender(c: int) -> None:
         nonlocal acked
@@ -61,9 +81,10 @@ async def _closed_loop(socket: Path, clients: int, sessions: int, tag: str) -> i
                 k += 1
 
     async with trio.open_nursery() as nursery:
+        nursery.start_soon(sampler)
         for c in range(clients):
             nursery.start_soon(appender, c)
-    return acked
+    return acked, Cost.between(edges[0], edges[1], acked)
 
 
 async def _store_counters(socket: Path) -> tuple[int, int]:
@@ -73,13 +94,19 @@ async def _store_counters(socket: Path) -> tuple[int, int]:
     return status["store"]["batches"], status["counters"].get("messages_appended", 0)
 
 
-def closed_loop_case(daemon: DaemonProcess, clients: int, sessions: int, tag: str) -> Throughput:
+def closed_loop_case(
+    daemon: DaemonProcess,
+    clients: int,
+    sessions: int,
+    tag: str,
+    on_edge: Edge = lambda edge: None,
+) -> Throughput:
     """One closed-loop case; ``tag`` prefixes session names so every case appends new ids."""
     assert daemon.proc is not None
     pid = daemon.proc.pid
     b0, m0 = trio.run(_store_counters, daemon.socket)
     d0, c0, t0 = cpu_seconds(pid), time.process_time(), time.monotonic()
-    acked = trio.run(_closed_loop, daemon.socket, clients, sessions, tag)
+    acked, cost = trio.run(_closed_loop, daemon.socket, pid, clients, sessions, tag, on_edge)
     d1, c1, t1 = cpu_seconds(pid), time.process_time(), time.monotonic()
     b1, m1 = trio.run(_store_counters, daemon.socket)
     wall = t1 - t0
@@ -88,6 +115,7 @@ def closed_loop_case(daemon: DaemonProcess, clients: int, sessions: int, tag: st
         daemon_cpu=(d1 - d0) / wall,
         client_cpu=(c1 - c0) / wall,
         per_commit=(m1 - m0) / max(1, b1 - b0),
+        cost=cost,
     )
 
 
@@ -114,11 +142,18 @@ def throughput_cases(
                 f"   (daemon cpu {r.daemon_cpu:4.0%}, client cpu {r.client_cpu:4.0%},"
                 f" {r.per_commit:5.1f} appends/commit){target}"
             )
+            say(
+                f"{'':>36}daemon per acked append: {r.cost.cpu_us:6,.0f} µs CPU,"
+                f" {r.cost.syscalls_text()} read/write syscalls"
+            )
     return results
 
 
-def start_daemon(tmp: str, config: str = "") -> DaemonProcess:
-    daemon = DaemonProcess(Path(tmp), config='[daemon]\nlog_level = "warning"\n' + config)
+def start_daemon(
+    tmp: str, config: str = "", kind: type[DaemonProcess] = DaemonProcess
+) -> DaemonProcess:
+    """A daemon of ``kind`` in ``tmp`` on its defaults (plus ``config``), without REVERIE_* env."""
+    daemon = kind(Path(tmp), config='[daemon]\nlog_level = "warning"\n' + config)
     daemon.env = {k: v for k, v in os.environ.items() if not k.startswith("REVERIE_")}
     return daemon.start()
 
