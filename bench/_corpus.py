@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 
-__all__ = ["WORDS", "sentence", "sentences"]
+__all__ = ["WORDS", "sentence", "sentences", "turns"]
 
 WORDS = [
     "session",
@@ -74,3 +74,16 @@ def sentences(n: int, seed: int, lo: int = 8, hi: int = 30) -> list[str]:
     """``n`` reproducible sentences (the same ``seed`` gives the same list)."""
     rng = random.Random(seed)
     return [sentence(rng, lo, hi) for _ in range(n)]
+
+
+def turns(session: int, count: int) -> list[tuple[str, str]]:
+    """(user, assistant) texts of one synthetic session: a question, a few sentences of answer.
+
+    The same ``session`` number always gives the same texts, so two systems
+    measured on "session 7" store exactly the same conversation.
+    """
+    rng = random.Random(1000 + session)
+    return [
+        (sentence(rng, 8, 30) + "?", ". ".join(sentence(rng, 10, 25) for _ in range(3)) + ".")
+        for _ in range(count)
+    ]

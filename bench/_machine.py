@@ -11,10 +11,14 @@ from __future__ import annotations
 import os
 import platform
 import resource
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
 __all__ = [
+    "SYSCALLS_COUNTED",
+    "Cost",
+    "Usage",
     "cpu_seconds",
     "library_versions",
     "machine_facts",
@@ -71,6 +75,67 @@ def cpu_seconds(pid: int | str = "self") -> float:
     """utime + stime of a process, from /proc/<pid>/stat."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+#: What :attr:`Usage.syscalls` counts, in the words the bench prints beside the figure.
+SYSCALLS_COUNTED = (
+    "read/write-family system calls of all the process's threads (read, pread64, readv,"
+    " preadv, write, pwrite64, writev, pwritev: the kernel's `syscr` + `syscw` in"
+    " /proc/<pid>/io); Linux does not count socket send/recv (sendto, recvfrom, sendmsg,"
+    " recvmsg), epoll, fsync or futex calls there, so on the daemon this is mostly SQLite's"
+    " file I/O"
+)
+
+
+def io_syscalls(pid: int | str = "self") -> int:
+    """``syscr + syscw`` of a process, from /proc/<pid>/io (raises OSError if unreadable)."""
+    fields = dict(line.split(": ", 1) for line in Path(f"/proc/{pid}/io").read_text().splitlines())
+    try:
+        return int(fields["syscr"]) + int(fields["syscw"])
+    except (KeyError, ValueError) as exc:
+        raise OSError(f"/proc/{pid}/io has no syscr/syscw: {exc}") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """A process's CPU time (user + sys, all threads) and read/write syscalls, at one moment.
+
+    ``syscalls`` is None when /proc/<pid>/io cannot be read (another user's
+    process, a hardened /proc); ``why_not`` then says why, so the figure is
+    printed as "n/a" with its reason instead of stopping the run.
+    """
+
+    cpu: float
+    syscalls: int | None
+    why_not: str = ""
+
+    @classmethod
+    def of(cls, pid: int | str = "self") -> Usage:
+        try:
+            return cls(cpu_seconds(pid), io_syscalls(pid))
+        except OSError as exc:
+            return cls(cpu_seconds(pid), None, f"/proc/{pid}/io unreadable: {exc.strerror or exc}")
+
+
+@dataclass(frozen=True, slots=True)
+class Cost:
+    """What a process spent per request between two :class:`Usage` readings."""
+
+    cpu_us: float  # CPU µs per request
+    syscalls: float | None  # read/write syscalls per request (see SYSCALLS_COUNTED)
+    why_not: str = ""
+
+    @classmethod
+    def between(cls, before: Usage, after: Usage, requests: int) -> Cost:
+        n = max(1, requests)
+        cpu_us = (after.cpu - before.cpu) / n * 1e6
+        if before.syscalls is None or after.syscalls is None:
+            return cls(cpu_us, None, before.why_not or after.why_not)
+        return cls(cpu_us, (after.syscalls - before.syscalls) / n)
+
+    def syscalls_text(self) -> str:
+        """The syscalls per request, or ``n/a (why)``."""
+        return f"{self.syscalls:.2f}" if self.syscalls is not None else f"n/a ({self.why_not})"
 
 
 def percentile(values: list[float], q: float) -> float:

@@ -14,13 +14,15 @@ import queue
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import apsw
 
+from bench._machine import Cost, Usage
 from reverie.store.schema import migrate
 
-__all__ = ["CONTENT", "raw_apsw"]
+__all__ = ["CONTENT", "Raw", "raw_apsw"]
 
 #: What every appended message says, in the daemon cases and in the raw rows alike.
 CONTENT = "hello from the benchmark"
@@ -72,8 +74,21 @@ def _raw_producer(
             counts[p] += 1
 
 
-def raw_apsw(producers: int, *, warmup: float, duration: float) -> tuple[float, float]:
-    """Rows/s committed by raw apsw with group commit; and the mean rows per commit."""
+@dataclass(frozen=True, slots=True)
+class Raw:
+    """What the raw baseline did in its measured window."""
+
+    rate: float  # rows/s committed and acknowledged to their producer
+    per_commit: float  # mean rows per transaction (whole run)
+    cost: Cost  # this process's CPU (producers + writer) and read/write syscalls per row
+
+
+def raw_apsw(producers: int, *, warmup: float, duration: float) -> Raw:
+    """Raw apsw with group commit: rows/s, rows per commit, and the cost per row.
+
+    The cost is read from /proc/self at the window's edges, like the daemon's:
+    the whole process, so it includes the producer threads (the "clients").
+    """
     with tempfile.TemporaryDirectory(prefix="reverie-raw-") as tmp:
         conn = apsw.Connection(str(Path(tmp) / "raw.db"))
         conn.execute("PRAGMA journal_mode=WAL")
@@ -91,9 +106,14 @@ def raw_apsw(producers: int, *, warmup: float, duration: float) -> tuple[float, 
         ]
         for t in threads:
             t.start()
+        edges = []
+        for edge in window:
+            time.sleep(max(0.0, edge - time.monotonic()))
+            edges.append(Usage.of())
         for t in threads:
             t.join()
         q.put(None)
         writer.join()
         conn.close()
-    return sum(counts) / duration, stats[1] / max(1, stats[0])
+    acked = sum(counts)
+    return Raw(acked / duration, stats[1] / max(1, stats[0]), Cost.between(*edges, acked))

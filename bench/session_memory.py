@@ -11,6 +11,7 @@ and RSS from ``/proc/self/status``.
 from __future__ import annotations
 
 import gc
+import os
 import tempfile
 import time
 import tracemalloc
@@ -29,7 +30,8 @@ from reverie.store import Database, TokenCounter
 
 __all__ = ["MEMORY_BUDGET", "MEMORY_SESSIONS", "memory"]
 
-MEMORY_SESSIONS = 100_000
+#: Sessions made live then passivated (``REVERIE_BENCH_MEMORY_SESSIONS`` for a small run).
+MEMORY_SESSIONS = int(os.environ.get("REVERIE_BENCH_MEMORY_SESSIONS", "100000"))
 MEMORY_BUDGET = 60.0  # seconds; fewer sessions are used if 100k would not fit
 
 
