@@ -1,6 +1,6 @@
 """reverie.actors: session and scope actors (one writer each) and their registries."""
 
-from .consolidate import Consolidator
+from .consolidation import Consolidator
 from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
 from .expiry import ExpirySweeper
 from .forget import Forgetter

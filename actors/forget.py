@@ -39,7 +39,7 @@ from reverie.store import (
     record_forget,
 )
 
-from .consolidate import Consolidator
+from .consolidation import Consolidator
 from .indexer import Indexer
 from .names import validate_name
 from .services import Services

@@ -40,10 +40,10 @@ from reverie.store import (
     read_tail,
 )
 
+from .consolidation.turns import oldest_turns
 from .mailbox import receive_or_idle
 from .names import validate_name
 from .services import Services
-from .turns import oldest_turns
 
 __all__ = [
     "AppendRequest",

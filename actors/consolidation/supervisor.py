@@ -59,14 +59,14 @@ from reverie.store import (
     record_attempt,
 )
 
+from ..errors import LLMError, LLMRateLimited
+from ..registry import SessionRegistry
+from ..services import Services, SessionHooks
+from ..session import ApplyRequest, SnapshotRequest
 from .backends import Backend, api_key
-from .errors import LLMError, LLMRateLimited
 from .extractive import extractive_consolidation
 from .llm import ConsolidationResult, LLMBackend
-from .registry import SessionRegistry
 from .retry import backoff_delay
-from .services import Services, SessionHooks
-from .session import ApplyRequest, SnapshotRequest
 from .timers import TimerHeap
 
 __all__ = ["Consolidator"]

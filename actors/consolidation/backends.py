@@ -15,8 +15,8 @@ import trio
 
 from reverie.config import ConfigError
 
+from ..services import Services
 from .llm import LLMBackend
-from .services import Services
 
 __all__ = ["OUTCOMES", "Backend", "api_key"]
 
