@@ -17,6 +17,7 @@ from .embeddings import (
 )
 from .errors import StoreError, StoreFull, StoreReadOnly
 from .facts import Fact, attribute, drop_session, fact_key, merge_facts, parse_memory, render_memory
+from .history import HistoryEntry, history_problems, parse_history, render_entry
 from .index import (
     MAX_K,
     MAX_QUERY_CHARS,
@@ -57,15 +58,7 @@ from .journal import (
     record_forget,
     save_session,
 )
-from .memory_files import (
-    HistoryEntry,
-    MemoryFiles,
-    decode_scope,
-    encode_scope,
-    history_problems,
-    parse_history,
-    render_entry,
-)
+from .memory_files import MemoryFiles, decode_scope, encode_scope
 from .memory_forget import forget_fact, forget_session
 from .message_text import STOP_WORDS, count_messages, logged_messages, search_message_text
 from .ranking import (

@@ -19,14 +19,8 @@ from collections.abc import Callable
 
 from .errors import translate
 from .facts import drop_fact, drop_session, fact_key
-from .memory_files import (
-    MEMORY_FILE,
-    HistoryEntry,
-    MemoryFiles,
-    parse_history,
-    render_entry,
-    without_entries,
-)
+from .history import HistoryEntry, parse_history, render_entry, without_entries
+from .memory_files import MEMORY_FILE, MemoryFiles
 
 __all__ = ["forget_fact", "forget_session"]
 
