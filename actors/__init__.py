@@ -3,9 +3,8 @@
 from .consolidation import Consolidator
 from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
 from .expiry import ExpirySweeper
-from .forget import Forgetter
 from .indexer import Indexer, SearchResult
-from .memory_watch import MemoryWatcher, scope_problems
+from .memory import Forgetter, MemoryWatcher, scope_problems
 from .names import MAX_NAME_CHARS, validate_name
 from .registry import ActorRegistry, SessionRegistry
 from .scope import (

@@ -39,10 +39,10 @@ from reverie.store import (
     record_forget,
 )
 
-from .consolidation import Consolidator
-from .indexer import Indexer
-from .names import validate_name
-from .services import Services
+from ..consolidation import Consolidator
+from ..indexer import Indexer
+from ..names import validate_name
+from ..services import Services
 
 __all__ = ["Forgetter"]
 

@@ -36,7 +36,7 @@ from reverie.store import (
     parse_memory,
 )
 
-from .services import Services
+from ..services import Services
 
 __all__ = ["MemoryWatcher", "scope_problems"]
 
