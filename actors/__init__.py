@@ -1,10 +1,10 @@
 """reverie.actors: session and scope actors (one writer each) and their registries."""
 
-from .consolidation import Consolidator
+from .consolidation import Supervisor
 from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
 from .expiry import ExpirySweeper
 from .indexer import Indexer, SearchResult
-from .memory import Forgetter, MemoryWatcher, scope_problems
+from .memory import Forgetter, MemoryKeeper, MemoryWatcher
 from .names import MAX_NAME_CHARS, validate_name
 from .registry import ActorRegistry, SessionRegistry
 from .scope import (
@@ -47,7 +47,6 @@ __all__ = [
     "AppendScratch",
     "ClearKeys",
     "ClearScratch",
-    "Consolidator",
     "Context",
     "ContextRequest",
     "CreateCheckpoint",
@@ -65,6 +64,7 @@ __all__ = [
     "LLMRejected",
     "LLMTimeout",
     "LLMUnavailable",
+    "MemoryKeeper",
     "MemoryWatcher",
     "MessageLike",
     "RestoreCheckpoint",
@@ -77,10 +77,10 @@ __all__ = [
     "SessionRegistry",
     "SetKey",
     "SetTask",
+    "Supervisor",
     "Sweep",
     "UpdateTask",
     "scope_chain",
-    "scope_problems",
     "validate_key",
     "validate_name",
 ]

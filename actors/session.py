@@ -269,7 +269,8 @@ class SessionActor:
             return Context(memory="", messages=[], tokens=0)
         record = self.record
         tail = await self.services.db.read(lambda c: read_tail(c, self.name, record.cursor_seq))
-        memory = await self.services.hooks.memory_prefix(record.scope)
+        keeper = self.services.memory
+        memory = "" if keeper is None else await keeper.prefix(record.scope)
         return Context(memory=memory, messages=tail, tokens=sum(m.tokens for m in tail))
 
     async def _snapshot(self, target: int, backend: str) -> tuple[Job, list[MessageRecord]] | None:

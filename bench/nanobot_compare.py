@@ -348,7 +348,7 @@ def idle_scan(section: Section) -> None:
         " (metadata line, then one line per message). Each pass uses a fresh `SessionManager`,"
         " so nothing is cached in memory; the files are in the OS page cache (just written)."
         " CPU is this process's CPU time; wall includes file-system waits. reverie's figures"
-        " are `bench.supervisor.measure(n)` (the real `Consolidator`, in-process).\n\n"
+        " are `bench.supervisor.measure(n)` (the real `Supervisor`, in-process).\n\n"
     )
 
 
@@ -375,7 +375,7 @@ def main() -> Section:
             " `nanobot.agent.autocompact.AutoCompact.check_expired` (→"
             " `SessionManager.list_sessions`, then `get_or_create` per expired session)."
             " reverie: a real `reverie serve` over its Unix socket (`Client.append_many`) for"
-            " the per-turn figures; the in-process `Consolidator` (`bench.supervisor.measure`)"
+            " the per-turn figures; the in-process `Supervisor` (`bench.supervisor.measure`)"
             " for the scan figures. Same sessions, texts and turn counts on both sides."
         ),
     )

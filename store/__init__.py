@@ -59,7 +59,9 @@ from .journal import (
     save_session,
 )
 from .memory_files import MemoryFiles, decode_scope, encode_scope
-from .memory_forget import forget_fact, forget_session
+from .memory_forget import forget_fact, forget_files, forget_session
+from .memory_scan import MemoryScan, scope_problems
+from .memory_store import Consolidated, MemoryStore
 from .message_text import STOP_WORDS, count_messages, logged_messages, search_message_text
 from .ranking import (
     TEXT_WEIGHT,
@@ -112,6 +114,7 @@ __all__ = [
     "BackupInfo",
     "CheckpointRecord",
     "Clock",
+    "Consolidated",
     "Database",
     "Embedder",
     "EmbeddingError",
@@ -125,6 +128,8 @@ __all__ = [
     "LocalEmbedder",
     "LogPosition",
     "MemoryFiles",
+    "MemoryScan",
+    "MemoryStore",
     "MessageRecord",
     "Mode",
     "NewMessage",
@@ -163,6 +168,7 @@ __all__ = [
     "finish_forget",
     "finish_job",
     "forget_fact",
+    "forget_files",
     "forget_session",
     "history_problems",
     "hit_from_doc",
@@ -196,6 +202,7 @@ __all__ = [
     "restore_checkpoint",
     "save_session",
     "save_task",
+    "scope_problems",
     "scope_stats",
     "search_message_text",
     "set_key",

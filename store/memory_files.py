@@ -133,7 +133,7 @@ class MemoryFiles:
 
     def __init__(self, root: Path) -> None:
         self.root = Path(root)
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # re-entrant: ``MemoryStore`` composes steps under it
         #: sha256 of what reverie itself last wrote to each file: a watcher tells hand edits apart.
         self.written: dict[Path, str] = {}
 

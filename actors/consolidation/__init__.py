@@ -1,5 +1,5 @@
 """reverie.actors.consolidation: when and how a session's old turns become long-term memory."""
 
-from .supervisor import Consolidator
+from .supervisor import Supervisor
 
-__all__ = ["Consolidator"]
+__all__ = ["Supervisor"]

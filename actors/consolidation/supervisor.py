@@ -35,7 +35,6 @@ import logging
 import math
 import time
 import uuid
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
@@ -48,7 +47,6 @@ from reverie.store import (
     Fact,
     HistoryEntry,
     Job,
-    MemoryFiles,
     MessageRecord,
     SessionRecord,
     attribute,
@@ -60,6 +58,7 @@ from reverie.store import (
 )
 
 from ..errors import LLMError, LLMRateLimited
+from ..memory.keeper import MemoryKeeper
 from ..registry import SessionRegistry
 from ..services import Services, SessionHooks
 from ..session import ApplyRequest, SnapshotRequest
@@ -69,11 +68,10 @@ from .llm import ConsolidationResult, LLMBackend
 from .retry import backoff_delay
 from .timers import TimerHeap
 
-__all__ = ["Consolidator"]
+__all__ = ["Supervisor"]
 
 log = logging.getLogger(__name__)
 DEFAULT_BACKEND = "default"
-_MEMORY_CACHE = 1024
 
 
 @dataclass(slots=True)
@@ -98,10 +96,10 @@ def _raw_result(memory: str, turns: list[MessageRecord], facts: list[str]) -> Co
     return ConsolidationResult(summary="\n".join(lines), facts=facts, memory=memory)
 
 
-class Consolidator(SessionHooks):
+class Supervisor(SessionHooks):
     """Follows sessions (as their hooks), decides when to consolidate, and runs the jobs."""
 
-    def __init__(self, services: Services, memory: MemoryFiles, http: httpx.AsyncClient) -> None:
+    def __init__(self, services: Services, memory: MemoryKeeper, http: httpx.AsyncClient) -> None:
         self.services = services
         self.memory = memory
         self.cfg = services.config.consolidation
@@ -111,8 +109,6 @@ class Consolidator(SessionHooks):
         self._wake = trio.Event()
         self._sleeping_until = math.inf
         self._pending: dict[str, _Pending] = {}
-        self._scope_locks: dict[str, trio.Lock] = {}
-        self._memory_cache: OrderedDict[str, str] = OrderedDict()
         self._failures: dict[str, int] = {}  # session -> failed jobs in a row
         self._nursery: trio.Nursery | None = None
         llm_cfg = services.config.llm
@@ -127,7 +123,7 @@ class Consolidator(SessionHooks):
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Rebuild timers and open jobs from SQLite, then supervise and work until cancelled."""
-        assert self.registry is not None, "Consolidator.registry must be set before run"
+        assert self.registry is not None, "Supervisor.registry must be set before run"
         await self._recover()
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
@@ -171,34 +167,12 @@ class Consolidator(SessionHooks):
         self._observe(session, trio.current_time())
 
     def consolidated(self, session: SessionRecord) -> None:
-        self._memory_cache.pop(session.scope, None)
         self._observe(session, self._monotonic(session.last_active))
 
     def forgotten(self, session: str, scope: str) -> None:
-        """Stop following ``session``; its Markdown is the forget job's (``forget.py``)."""
+        """Stop following ``session``; its Markdown is the forget job's (``memory/forget.py``)."""
         self._watch.pop(session, None)
         self._timers.cancel(session)
-        self._memory_cache.pop(scope, None)
-
-    def scope_lock(self, scope: str) -> trio.Lock:
-        """Held while a scope's ``MEMORY.md`` is read and rewritten (jobs, edits, forgets)."""
-        return self._scope_locks.setdefault(scope, trio.Lock())
-
-    def memory_changed(self, scope: str) -> None:
-        """The scope's Markdown was changed outside a consolidation: re-read it."""
-        self._memory_cache.pop(scope, None)
-
-    def memory_edited(self, scope: str) -> None:
-        self.memory_changed(scope)
-
-    async def memory_prefix(self, scope: str) -> str:
-        cached = self._memory_cache.get(scope)
-        if cached is None:
-            cached = await trio.to_thread.run_sync(self.memory.read_memory, scope)
-            self._memory_cache[scope] = cached
-            if len(self._memory_cache) > _MEMORY_CACHE:
-                self._memory_cache.popitem(last=False)
-        return cached
 
     # -- supervisor ---------------------------------------------------------
 
@@ -326,11 +300,10 @@ class Consolidator(SessionHooks):
         if snapshot is None:
             return None
         job, turns = snapshot
-        lock = self._scope_locks.setdefault(job.scope, trio.Lock())
-        async with lock:  # one job per scope at a time: MEMORY.md is read, then rewritten
+        async with self.memory.scope_lock(job.scope):  # MEMORY.md is read, then rewritten
             state, write = await self._prepare(job, turns, backend)
             await self.registry.call(session, ApplyRequest(job, state, write))
-        self._memory_cache.pop(job.scope, None)
+        self.memory.changed(job.scope)
         self.services.counters[f"consolidations_{state}"] += 1
         backend.outcomes[state] = backend.outcomes.get(state, 0) + 1
         log.info("consolidated %d messages (%s)", job.count, state, extra={"session": session})
@@ -340,10 +313,9 @@ class Consolidator(SessionHooks):
         self, job: Job, turns: list[MessageRecord], backend: Backend
     ) -> tuple[str, Any]:
         """The outcome's state and the function that writes its files (run by the actor)."""
-        ids = await trio.to_thread.run_sync(self.memory.entry_ids, job.scope)
-        if job.entry_id in ids:  # written before a crash: only the cursor is left to move
-            return "done", lambda: None
-        current = await self.memory_prefix(job.scope)
+        if await self.memory.has_entry(job.scope, job.entry_id):
+            return "done", lambda: None  # written before a crash: only the cursor is left to move
+        current = await self.memory.prefix(job.scope)
         result, state = await self._produce(job, current, turns, backend)
         count = self.services.tokens.count
         memory = result.memory
@@ -366,9 +338,11 @@ class Consolidator(SessionHooks):
             raw=state == "extractive",
         )
 
+        files = self.memory.store.files
+
         def write() -> None:  # memory first: the entry is the marker that the job's files are done
-            self.memory.write_memory(job.scope, memory)
-            self.memory.append_entry(entry)
+            files.write_memory(job.scope, memory)
+            files.append_entry(entry)
 
         return state, write
 
@@ -463,17 +437,6 @@ class Consolidator(SessionHooks):
         if backend is None:
             raise NotFound(f"no LLM backend named {name!r}; configured: {', '.join(self.backends)}")
         return backend
-
-    async def read_memory(self, scope: str, limit: int) -> tuple[str, list[HistoryEntry]]:
-        text = await self.memory_prefix(scope)
-        entries = await trio.to_thread.run_sync(lambda: self.memory.entries(scope, limit=limit))
-        return text, entries
-
-    async def edit_memory(self, scope: str, text: str) -> None:
-        """Replace ``MEMORY.md`` of ``scope`` (an explicit edit: the memory prefix changes)."""
-        async with self._scope_locks.setdefault(scope, trio.Lock()):
-            await trio.to_thread.run_sync(self.memory.write_memory, scope, text)
-        self.services.hooks.memory_edited(scope)  # the cache, then the index's facts
 
     async def status(self) -> dict[str, Any]:
         counts = await self.services.db.read(job_counts)
