@@ -1,6 +1,6 @@
 """reverie.actors: session and scope actors (one writer each) and their registries."""
 
-from .consolidation import Supervisor
+from .consolidation import Supervisor, Workers
 from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
 from .expiry import ExpirySweeper
 from .indexer import Indexer, SearchResult
@@ -80,6 +80,7 @@ __all__ = [
     "Supervisor",
     "Sweep",
     "UpdateTask",
+    "Workers",
     "scope_chain",
     "validate_key",
     "validate_name",

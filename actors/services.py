@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from reverie.config import Config
-from reverie.store import Database, SessionRecord, TokenCounter
+from reverie.store import Consolidated, Database, HistoryEntry, SessionRecord, TokenCounter
 
 __all__ = ["HookChain", "LongTermMemory", "Services", "SessionHooks"]
 
@@ -25,6 +25,12 @@ class LongTermMemory(Protocol):
 
     async def prefix(self, scope: str) -> str:
         """The memory block ``context`` puts before the tail ("" until consolidation)."""
+        ...
+
+    async def write_consolidation(
+        self, entry: HistoryEntry, memory: str, base: str
+    ) -> Consolidated:
+        """Write a consolidation's ``MEMORY.md`` and history entry (unless ``base`` moved)."""
         ...
 
 

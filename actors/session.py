@@ -40,14 +40,13 @@ from reverie.store import (
     read_tail,
 )
 
-from .consolidation.turns import oldest_turns
+from .consolidation import Applied, ApplyRequest, SnapshotRequest, oldest_turns
 from .mailbox import receive_or_idle
 from .names import validate_name
 from .services import Services
 
 __all__ = [
     "AppendRequest",
-    "ApplyRequest",
     "Context",
     "ContextRequest",
     "Envelope",
@@ -55,7 +54,6 @@ __all__ = [
     "HistoryRequest",
     "MessageLike",
     "SessionActor",
-    "SnapshotRequest",
 ]
 
 log = logging.getLogger(__name__)
@@ -105,23 +103,6 @@ class ContextRequest:
 @dataclass(slots=True)
 class ForgetRequest:
     pass
-
-
-@dataclass(slots=True)
-class SnapshotRequest:
-    """The oldest whole turns to consolidate, as a durable job (or the open one)."""
-
-    target_tokens: int
-    backend: str
-
-
-@dataclass(slots=True)
-class ApplyRequest:
-    """Finish ``job``: run ``write_files`` (memory + history entry), then move the cursor."""
-
-    job: Job
-    state: str
-    write_files: Callable[[], object]
 
 
 Request = (
@@ -202,8 +183,8 @@ class SessionActor:
                 return False
             case SnapshotRequest(target_tokens=target, backend=backend):
                 last.reply(await self._snapshot(target, backend))
-            case ApplyRequest(job=job, state=state, write_files=write_files):
-                last.reply(await self._apply(job, state, write_files))
+            case ApplyRequest() as apply:
+                last.reply(await self._apply(apply))
         return True
 
     # -- appends -------------------------------------------------------------
@@ -300,18 +281,26 @@ class SessionActor:
         )
         return await db.write(lambda c: create_job(c, new)), turns
 
-    async def _apply(self, job: Job, state: str, write_files: Callable[[], object]) -> bool:
-        """Files first (the entry id makes a rewrite a no-op), then cursor and job in one commit."""
+    async def _apply(self, apply: ApplyRequest) -> Applied:
+        """Files first, by the memory's owner (the entry id makes a rewrite a no-op), then
+        cursor and job in one commit. In mailbox order: a forgotten session gets nothing.
+        """
         if self.record is None:
-            return False
-        await trio.to_thread.run_sync(write_files)
+            return "gone"
+        if apply.entry is not None:
+            keeper = self.services.memory
+            assert keeper is not None, "consolidation runs only with an owner of long-term memory"
+            if await keeper.write_consolidation(apply.entry, apply.memory, apply.base) == "moved":
+                return "moved"
+        job, state = apply.job, apply.state
         work = msgspec.structs.replace(self.record)
         now = self.services.now()
         applied = await self.services.db.write(lambda c: finish_job(c, job, work, state, now))
-        if applied:
-            self.record = work
-            self.services.hooks.consolidated(work)
-        return applied
+        if not applied:
+            return "gone"
+        self.record = work
+        self.services.hooks.consolidated(work)
+        return "applied"
 
     async def _forget(self) -> tuple[int, str | None]:
         """Delete the session's rows and record the durable job that removes the rest.

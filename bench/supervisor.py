@@ -28,9 +28,9 @@ import trio
 import trio.testing
 
 from bench.report import Section, ratio
-from reverie.actors import MemoryKeeper, Services, SessionHooks, Supervisor
+from reverie.actors import Services, Supervisor
 from reverie.config import load_config
-from reverie.store import Database, MemoryFiles, MemoryStore, SessionRecord, TokenCounter
+from reverie.store import Database, SessionRecord, TokenCounter
 
 SIZES = (10_000, 100_000, 1_000_000)
 IDLE_SECONDS = 1.0
@@ -71,9 +71,8 @@ async def _measure(n: int, root: Path) -> SupervisorCost:
     cfg = load_config(env={"REVERIE_DAEMON__DATA_DIR": str(root)})
     services = Services(config=cfg, db=Database(root / "unused.sqlite3"), tokens=TokenCounter())
     records = _records(n)
-    keeper = MemoryKeeper(MemoryStore(MemoryFiles(root / "memory")), SessionHooks())
     async with httpx.AsyncClient() as http:
-        sup = Supervisor(services, keeper, http)
+        sup = Supervisor(services, http)
         start = time.perf_counter()
         for r in records:
             sup.appended(r)
@@ -90,7 +89,7 @@ async def _measure(n: int, root: Path) -> SupervisorCost:
 
         # 1 % idle past idle_after (placed in the past through the same hook that
         # recovery and consolidation use), the rest just active.
-        sup = Supervisor(services, keeper, http)
+        sup = Supervisor(services, http)
         old = time.time() - cfg.consolidation.idle_after - 1
         for i, r in enumerate(records):
             if i % DUE_EVERY:

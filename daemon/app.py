@@ -34,6 +34,7 @@ from reverie.actors import (
     SessionHooks,
     SessionRegistry,
     Supervisor,
+    Workers,
 )
 from reverie.config import Config, ConfigError
 from reverie.store import (
@@ -165,11 +166,11 @@ async def _serve(
         else None
     )
     keeper = MemoryKeeper(MemoryStore(files), indexer or SessionHooks())
-    supervisor = Supervisor(shared, keeper, http)
+    supervisor = Supervisor(shared, http)
     hooks = supervisor if indexer is None else HookChain(supervisor, indexer)
     services = dataclasses.replace(shared, hooks=hooks, memory=keeper)
     registry = SessionRegistry(services)
-    supervisor.registry = registry
+    workers = Workers(shared, supervisor.queue, keeper, registry)
     scopes = ScopeRegistry(shared, Clock.from_env())
     wm = WorkingMemoryHandlers(scopes)
     forgetter = Forgetter(shared, keeper, indexer)
@@ -194,6 +195,7 @@ async def _serve(
                 await nursery.start(reloader.run)
                 await nursery.start(registry.run)
                 await nursery.start(supervisor.run)
+                await nursery.start(workers.run)
                 await nursery.start(scopes.run)
                 if indexer is not None:
                     await nursery.start(indexer.run)

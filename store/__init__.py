@@ -57,6 +57,7 @@ from .journal import (
     read_tail,
     record_forget,
     save_session,
+    sessions_over,
 )
 from .memory_files import MemoryFiles, decode_scope, encode_scope
 from .memory_forget import forget_fact, forget_files, forget_session
@@ -205,6 +206,7 @@ __all__ = [
     "scope_problems",
     "scope_stats",
     "search_message_text",
+    "sessions_over",
     "set_key",
     "specific_first",
     "sweep_keys",

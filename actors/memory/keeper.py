@@ -15,9 +15,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 
-import trio
-
-from reverie.store import ForgetJob, HistoryEntry, MemoryStore
+from reverie.store import Consolidated, ForgetJob, HistoryEntry, MemoryStore
 
 from ..services import SessionHooks
 
@@ -36,11 +34,6 @@ class MemoryKeeper:
         self.followers = followers
         self._prefixes: OrderedDict[str, str] = OrderedDict()
         self._changes = 0  # bumped on every change: a read racing one is not cached
-        self._scope_locks: dict[str, trio.Lock] = {}
-
-    def scope_lock(self, scope: str) -> trio.Lock:
-        """Held while a scope's ``MEMORY.md`` is read and rewritten (jobs, edits, forgets)."""
-        return self._scope_locks.setdefault(scope, trio.Lock())
 
     async def prefix(self, scope: str) -> str:
         """The scope's ``MEMORY.md``, as ``context`` puts it before the tail."""
@@ -62,8 +55,7 @@ class MemoryKeeper:
 
     async def edit(self, scope: str, text: str) -> None:
         """Replace the scope's ``MEMORY.md`` (an explicit edit: the memory prefix changes)."""
-        async with self.scope_lock(scope):
-            await self.store.write_memory(scope, text)
+        await self.store.write_memory(scope, text)
         self.edited(scope)
 
     def edited(self, scope: str) -> None:
@@ -77,13 +69,25 @@ class MemoryKeeper:
         self._prefixes.pop(scope, None)
 
     async def has_entry(self, scope: str, entry_id: str) -> bool:
+        """Whether the scope's history holds ``entry_id`` (a job written before a crash)."""
         return await self.store.has_entry(scope, entry_id)
+
+    async def write_consolidation(
+        self, entry: HistoryEntry, memory: str, base: str
+    ) -> Consolidated:
+        """A consolidation's files: ``memory`` as the scope's ``MEMORY.md``, then ``entry``.
+
+        Refused ("moved") when ``MEMORY.md`` is no longer ``base``, what the
+        job read: the job is distilled again from the file as it is now.
+        """
+        outcome = await self.store.write_consolidation(entry, memory, base)
+        self.changed(entry.scope)  # also when "moved": the prefix the job read was stale
+        return outcome
 
     async def forget(self, job: ForgetJob) -> int:
         """Remove ``job``'s traces from the scope's Markdown; how many episodes and facts went."""
-        async with self.scope_lock(job.scope):
-            removed = await self.store.forget(job)
-            self.changed(job.scope)
+        removed = await self.store.forget(job)
+        self.changed(job.scope)
         return removed
 
     async def problems(self, scope: str) -> list[str]:
