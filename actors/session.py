@@ -40,7 +40,8 @@ from reverie.store import (
     read_tail,
 )
 
-from .consolidation import Applied, ApplyRequest, SnapshotRequest, oldest_turns
+from .consolidation.requests import Applied, ApplyRequest, SnapshotRequest
+from .consolidation.turns import oldest_turns
 from .mailbox import receive_or_idle
 from .names import validate_name
 from .services import Services
@@ -60,8 +61,6 @@ log = logging.getLogger(__name__)
 
 ROLES = frozenset({"system", "user", "assistant", "tool"})
 MAX_ID_CHARS = 128
-#: Messages over this many characters are token-counted in a worker thread.
-_THREAD_TOKENS_AT = 32_768
 
 
 class MessageLike(Protocol):
@@ -199,19 +198,13 @@ class SessionActor:
                     role=msg.role,
                     content=msg.content,
                     ts=msg.ts if msg.ts is not None else now,
-                    tokens=await self._count(msg.content),
+                    tokens=await self.services.tokens.count_async(msg.content),
                     name=msg.name,
                     tool_calls=msg.tool_calls,
                     tool_call_id=msg.tool_call_id,
                 )
             )
         return prepared
-
-    async def _count(self, text: str) -> int:
-        count = self.services.tokens.count
-        if len(text) < _THREAD_TOKENS_AT:
-            return count(text)
-        return await trio.to_thread.run_sync(count, text)
 
     async def _append(self, envelopes: list[Envelope]) -> None:
         valid: list[tuple[Envelope, list[NewMessage]]] = []
