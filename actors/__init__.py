@@ -7,8 +7,8 @@ from .indexer import Indexer, SearchResult
 from .memory import Forgetter, MemoryKeeper, MemoryWatcher
 from .names import MAX_NAME_CHARS, validate_name
 from .registry import ActorRegistry, SessionRegistry
-from .scope import (
-    GLOBAL_SCOPE,
+from .scope import GLOBAL_SCOPE, ScopeActor, ScopeRegistry, scope_chain, validate_key
+from .scope_requests import (
     TASK_STATUSES,
     AppendScratch,
     ClearKeys,
@@ -17,14 +17,10 @@ from .scope import (
     DeleteCheckpoint,
     DeleteKey,
     RestoreCheckpoint,
-    ScopeActor,
-    ScopeRegistry,
     SetKey,
     SetTask,
     Sweep,
     UpdateTask,
-    scope_chain,
-    validate_key,
 )
 from .services import HookChain, Services, SessionHooks
 from .session import (

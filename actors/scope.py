@@ -52,118 +52,32 @@ from .expiry import ExpirySweeper
 from .mailbox import receive_or_idle
 from .names import validate_name
 from .registry import ActorRegistry
+from .scope_requests import (
+    TASK_FIELDS,
+    TASK_STATUSES,
+    AppendScratch,
+    ClearKeys,
+    ClearScratch,
+    CreateCheckpoint,
+    DeleteCheckpoint,
+    DeleteKey,
+    Request,
+    RestoreCheckpoint,
+    SetKey,
+    SetTask,
+    Sweep,
+    UpdateTask,
+)
 from .services import Services
 from .session import Envelope
 
-__all__ = [
-    "GLOBAL_SCOPE",
-    "TASK_STATUSES",
-    "AppendScratch",
-    "ClearKeys",
-    "ClearScratch",
-    "CreateCheckpoint",
-    "DeleteCheckpoint",
-    "DeleteKey",
-    "RestoreCheckpoint",
-    "ScopeActor",
-    "ScopeRegistry",
-    "SetKey",
-    "SetTask",
-    "Sweep",
-    "UpdateTask",
-    "scope_chain",
-    "validate_key",
-]
+__all__ = ["GLOBAL_SCOPE", "ScopeActor", "ScopeRegistry", "scope_chain", "validate_key"]
 
 log = logging.getLogger(__name__)
 
 GLOBAL_SCOPE = "global"
-TASK_STATUSES = frozenset({"pending", "running", "done", "failed", "cancelled", "blocked"})
-TASK_FIELDS = frozenset({"task_id", "description", "status", "step", "total_steps", "data"})
 #: Writes taken from the mailbox into one transaction at most.
 MAX_BATCH = 256
-
-
-@dataclass(slots=True)
-class SetKey:
-    key: str
-    value: Any
-    ttl: float | None = None
-    expected_version: int | None = None
-
-
-@dataclass(slots=True)
-class DeleteKey:
-    key: str
-
-
-@dataclass(slots=True)
-class ClearKeys:
-    pass
-
-
-@dataclass(slots=True)
-class SetTask:
-    task_id: str
-    description: str
-    status: str = "pending"
-    step: int = 0
-    total_steps: int = 0
-    data: Any = None
-
-
-@dataclass(slots=True)
-class UpdateTask:
-    """Only the fields given change (names from ``TASK_FIELDS``)."""
-
-    fields: dict[str, Any]
-
-
-@dataclass(slots=True)
-class AppendScratch:
-    text: str
-
-
-@dataclass(slots=True)
-class ClearScratch:
-    pass
-
-
-@dataclass(slots=True)
-class CreateCheckpoint:
-    label: str | None = None
-
-
-@dataclass(slots=True)
-class RestoreCheckpoint:
-    id: str
-
-
-@dataclass(slots=True)
-class DeleteCheckpoint:
-    id: str
-
-
-@dataclass(slots=True)
-class Sweep:
-    """From the sweeper: these keys' deadlines have passed."""
-
-    keys: list[str]
-
-
-Request = (
-    SetKey
-    | DeleteKey
-    | ClearKeys
-    | SetTask
-    | UpdateTask
-    | AppendScratch
-    | ClearScratch
-    | CreateCheckpoint
-    | RestoreCheckpoint
-    | DeleteCheckpoint
-    | Sweep
-)
 
 
 def scope_chain(scope: str) -> list[str]:
