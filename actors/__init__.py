@@ -1,15 +1,14 @@
 """reverie.actors: session and scope actors (one writer each) and their registries."""
 
-from .consolidate import Consolidator
+from .consolidation import Supervisor, Workers
 from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
 from .expiry import ExpirySweeper
-from .forget import Forgetter
 from .indexer import Indexer, SearchResult
-from .memory_watch import MemoryWatcher, scope_problems
+from .memory import Forgetter, MemoryKeeper, MemoryWatcher
 from .names import MAX_NAME_CHARS, validate_name
 from .registry import ActorRegistry, SessionRegistry
-from .scope import (
-    GLOBAL_SCOPE,
+from .scope import GLOBAL_SCOPE, ScopeActor, ScopeRegistry, scope_chain, validate_key
+from .scope_requests import (
     TASK_STATUSES,
     AppendScratch,
     ClearKeys,
@@ -18,14 +17,10 @@ from .scope import (
     DeleteCheckpoint,
     DeleteKey,
     RestoreCheckpoint,
-    ScopeActor,
-    ScopeRegistry,
     SetKey,
     SetTask,
     Sweep,
     UpdateTask,
-    scope_chain,
-    validate_key,
 )
 from .services import HookChain, Services, SessionHooks
 from .session import (
@@ -48,7 +43,6 @@ __all__ = [
     "AppendScratch",
     "ClearKeys",
     "ClearScratch",
-    "Consolidator",
     "Context",
     "ContextRequest",
     "CreateCheckpoint",
@@ -66,6 +60,7 @@ __all__ = [
     "LLMRejected",
     "LLMTimeout",
     "LLMUnavailable",
+    "MemoryKeeper",
     "MemoryWatcher",
     "MessageLike",
     "RestoreCheckpoint",
@@ -78,10 +73,11 @@ __all__ = [
     "SessionRegistry",
     "SetKey",
     "SetTask",
+    "Supervisor",
     "Sweep",
     "UpdateTask",
+    "Workers",
     "scope_chain",
-    "scope_problems",
     "validate_key",
     "validate_name",
 ]

@@ -7,7 +7,7 @@
         ├── LLMRateLimited    llm.rate_limited 429; ``retry_after`` seconds if the server said
         └── LLMUnavailable    llm.unavailable  5xx, refused or broken connection, open breaker
 
-httpx's exceptions never leave ``reverie.actors.llm``; they are mapped here.
+httpx's exceptions never leave ``reverie.actors.consolidation.llm``; they are mapped here.
 Timeouts, rate limits and unavailability are worth retrying with backoff; a
 rejection is only worth retrying because a model's next answer may differ.
 No message ever contains the API key.

@@ -25,145 +25,60 @@ import uuid
 from dataclasses import dataclass
 from typing import Any
 
-import apsw
 import msgspec
 import trio
 
-from reverie.config import InvalidArgument, NotFound, ReverieError
+from reverie.config import InvalidArgument, ReverieError
 from reverie.store import (
+    AddScratch,
     Clock,
+    DropCheckpoint,
+    ExpireKeys,
     KeyRecord,
+    LoadCheckpoint,
+    PatchTask,
+    PutKey,
+    PutTask,
+    RemoveKey,
+    RemoveKeys,
+    RemoveScratch,
+    SaveCheckpoint,
+    ScopeWrite,
     TaskRecord,
-    append_scratch,
-    clear_keys,
-    clear_scratch,
-    create_checkpoint,
-    delete_checkpoint,
-    delete_key,
+    apply_writes,
     expiring_keys,
-    load_task,
-    restore_checkpoint,
-    save_task,
-    set_key,
-    sweep_keys,
 )
 
 from .expiry import ExpirySweeper
 from .mailbox import receive_or_idle
 from .names import validate_name
 from .registry import ActorRegistry
+from .scope_requests import (
+    TASK_FIELDS,
+    TASK_STATUSES,
+    AppendScratch,
+    ClearKeys,
+    ClearScratch,
+    CreateCheckpoint,
+    DeleteCheckpoint,
+    DeleteKey,
+    Request,
+    RestoreCheckpoint,
+    SetKey,
+    SetTask,
+    Sweep,
+    UpdateTask,
+)
 from .services import Services
 from .session import Envelope
 
-__all__ = [
-    "GLOBAL_SCOPE",
-    "TASK_STATUSES",
-    "AppendScratch",
-    "ClearKeys",
-    "ClearScratch",
-    "CreateCheckpoint",
-    "DeleteCheckpoint",
-    "DeleteKey",
-    "RestoreCheckpoint",
-    "ScopeActor",
-    "ScopeRegistry",
-    "SetKey",
-    "SetTask",
-    "Sweep",
-    "UpdateTask",
-    "scope_chain",
-    "validate_key",
-]
+__all__ = ["GLOBAL_SCOPE", "ScopeActor", "ScopeRegistry", "scope_chain", "validate_key"]
 
 log = logging.getLogger(__name__)
 
 GLOBAL_SCOPE = "global"
-TASK_STATUSES = frozenset({"pending", "running", "done", "failed", "cancelled", "blocked"})
-TASK_FIELDS = frozenset({"task_id", "description", "status", "step", "total_steps", "data"})
 #: Writes taken from the mailbox into one transaction at most.
 MAX_BATCH = 256
-
-
-@dataclass(slots=True)
-class SetKey:
-    key: str
-    value: Any
-    ttl: float | None = None
-    expected_version: int | None = None
-
-
-@dataclass(slots=True)
-class DeleteKey:
-    key: str
-
-
-@dataclass(slots=True)
-class ClearKeys:
-    pass
-
-
-@dataclass(slots=True)
-class SetTask:
-    task_id: str
-    description: str
-    status: str = "pending"
-    step: int = 0
-    total_steps: int = 0
-    data: Any = None
-
-
-@dataclass(slots=True)
-class UpdateTask:
-    """Only the fields given change (names from ``TASK_FIELDS``)."""
-
-    fields: dict[str, Any]
-
-
-@dataclass(slots=True)
-class AppendScratch:
-    text: str
-
-
-@dataclass(slots=True)
-class ClearScratch:
-    pass
-
-
-@dataclass(slots=True)
-class CreateCheckpoint:
-    label: str | None = None
-
-
-@dataclass(slots=True)
-class RestoreCheckpoint:
-    id: str
-
-
-@dataclass(slots=True)
-class DeleteCheckpoint:
-    id: str
-
-
-@dataclass(slots=True)
-class Sweep:
-    """From the sweeper: these keys' deadlines have passed."""
-
-    keys: list[str]
-
-
-Request = (
-    SetKey
-    | DeleteKey
-    | ClearKeys
-    | SetTask
-    | UpdateTask
-    | AppendScratch
-    | ClearScratch
-    | CreateCheckpoint
-    | RestoreCheckpoint
-    | DeleteCheckpoint
-    | Sweep
-)
 
 
 def scope_chain(scope: str) -> list[str]:
@@ -196,7 +111,7 @@ class _Prepared:
 
     envelope: Envelope[Request]
     now: float
-    payload: Any = None  # the value's msgpack, a new TaskRecord, or a checkpoint id
+    write: ScopeWrite
 
 
 class ScopeActor:
@@ -245,7 +160,8 @@ class ScopeActor:
                 env.reply(exc)
         if not prepared:
             return True
-        outcomes = await self.services.db.write(lambda c: [self._apply(c, p) for p in prepared])
+        writes = [(p.write, p.now) for p in prepared]
+        outcomes = await self.services.db.write(lambda c: apply_writes(c, self.name, writes))
         for item, outcome in zip(prepared, outcomes, strict=True):
             self._schedule(item, outcome)
             item.envelope.reply(outcome)
@@ -255,29 +171,47 @@ class ScopeActor:
 
     def _prepare(self, env: Envelope[Request]) -> _Prepared:
         now = self.clock.now()
-        match env.request:
+        return _Prepared(env, now, self._write(env.request, now))
+
+    def _write(self, request: Request, now: float) -> ScopeWrite:
+        """``request`` validated and encoded as the store's write (refusals raise here)."""
+        match request:
             case SetKey(key=key, value=value, ttl=ttl, expected_version=expected):
                 validate_key(key)
                 if ttl is not None and not (math.isfinite(ttl) and ttl > 0):
                     raise InvalidArgument("ttl must be a positive number of seconds")
                 if expected is not None and not 0 <= expected < 2**63:
                     raise InvalidArgument("expected_version must be 0 (absent) or a version")
-                return _Prepared(env, now, self._encode("value", value))
+                expires = None if ttl is None else now + ttl
+                return PutKey(key, self._encode("value", value), expires, expected)
             case DeleteKey(key=key):
-                validate_key(key)
+                return RemoveKey(validate_key(key))
+            case ClearKeys():
+                return RemoveKeys()
             case SetTask() as task:
-                return _Prepared(env, now, self._task(_fields(task), now, now))
-            case CreateCheckpoint(label=label):
-                if label is not None:
-                    validate_name("checkpoint label", label)
-                return _Prepared(env, now, str(uuid.uuid4()))
-            case AppendScratch(text=text):
-                self._encode("scratchpad text", text)
+                return PutTask(TaskRecord(**self._checked(_fields(task)), created=now, updated=now))
             case UpdateTask(fields=fields):
                 unknown = set(fields) - TASK_FIELDS
                 if unknown:
                     raise InvalidArgument(f"unknown task fields: {', '.join(sorted(unknown))}")
-        return _Prepared(env, now)
+                return PatchTask(self._checked(fields))
+            case AppendScratch(text=text):
+                self._encode("scratchpad text", text)
+                capacity = self.services.config.working_memory.scratch_capacity
+                return AddScratch(text, capacity)
+            case ClearScratch():
+                return RemoveScratch()
+            case CreateCheckpoint(label=label):
+                if label is not None:
+                    validate_name("checkpoint label", label)
+                return SaveCheckpoint(str(uuid.uuid4()), label)
+            case RestoreCheckpoint(id=checkpoint_id):
+                return LoadCheckpoint(checkpoint_id)
+            case DeleteCheckpoint(id=checkpoint_id):
+                return DropCheckpoint(checkpoint_id)
+            case Sweep(keys=keys):
+                return ExpireKeys(keys)
+        raise AssertionError(f"unknown working-memory request {request!r}")
 
     def _encode(self, what: str, value: Any) -> bytes:
         limit = self.services.config.working_memory.max_value_bytes
@@ -292,86 +226,28 @@ class ScopeActor:
             )
         return encoded
 
-    def _task(self, fields: dict[str, Any], created: float, now: float) -> TaskRecord:
-        status = fields["status"]
-        if status not in TASK_STATUSES:
+    def _checked(self, fields: dict[str, Any]) -> dict[str, Any]:
+        """The task fields given, validated, with ``data`` as msgpack.
+
+        Fields not given keep their stored values, which were checked when written.
+        """
+        checked = dict(fields)
+        if "status" in fields and fields["status"] not in TASK_STATUSES:
             raise InvalidArgument(
-                f"task status {status!r} is not one of {', '.join(sorted(TASK_STATUSES))}"
+                f"task status {fields['status']!r} is not one of {', '.join(sorted(TASK_STATUSES))}"
             )
         for name in ("step", "total_steps"):
-            if not isinstance(fields[name], int) or not 0 <= fields[name] < 2**63:
+            if name in fields and (
+                not isinstance(fields[name], int) or not 0 <= fields[name] < 2**63
+            ):
                 raise InvalidArgument(f"task {name} must be a whole number >= 0 and < 2**63")
-        if not isinstance(fields["description"], str):
+        if "description" in fields and not isinstance(fields["description"], str):
             raise InvalidArgument("task description must be a string")
-        data = fields["data"]
-        return TaskRecord(
-            task_id=validate_name("task id", fields["task_id"]),
-            description=fields["description"],
-            status=status,
-            step=fields["step"],
-            total_steps=fields["total_steps"],
-            data=None if data is None else self._encode("task data", data),
-            created=created,
-            updated=now,
-        )
-
-    # -- inside the transaction: a pure function of the database ------------------
-
-    def _apply(self, conn: apsw.Connection, item: _Prepared) -> object:
-        """One write's outcome; a refusal is returned (not raised) so the batch commits."""
-        try:
-            return self._write(conn, item)
-        except ReverieError as exc:
-            return exc
-
-    def _write(self, conn: apsw.Connection, item: _Prepared) -> object:
-        scope, now = self.name, item.now
-        match item.envelope.request:
-            case SetKey(key=key, ttl=ttl, expected_version=expected):
-                expires = None if ttl is None else now + ttl
-                return set_key(
-                    conn,
-                    scope,
-                    key,
-                    item.payload,
-                    expires_at=expires,
-                    expected_version=expected,
-                    now=now,
-                )
-            case DeleteKey(key=key):
-                return delete_key(conn, scope, key, now)
-            case ClearKeys():
-                return clear_keys(conn, scope, now)
-            case SetTask():
-                save_task(conn, scope, item.payload)
-                return item.payload
-            case UpdateTask(fields=fields):
-                return self._update_task(conn, fields, now)
-            case AppendScratch(text=text):
-                capacity = self.services.config.working_memory.scratch_capacity
-                return append_scratch(conn, scope, text, now, capacity)
-            case ClearScratch():
-                return clear_scratch(conn, scope)
-            case CreateCheckpoint(label=label):
-                return create_checkpoint(conn, scope, item.payload, label, now).id
-            case RestoreCheckpoint(id=checkpoint_id):
-                return restore_checkpoint(conn, scope, checkpoint_id)
-            case DeleteCheckpoint(id=checkpoint_id):
-                return delete_checkpoint(conn, scope, checkpoint_id)
-            case Sweep(keys=keys):
-                return sweep_keys(conn, scope, keys, now)
-
-    def _update_task(self, conn: apsw.Connection, fields: dict[str, Any], now: float) -> TaskRecord:
-        current = load_task(conn, self.name)
-        if current is None:
-            raise NotFound(f"scope {self.name!r} has no task; set one with task_set first")
-        merged = {name: getattr(current, name) for name in TASK_FIELDS}
-        if current.data is not None:
-            merged["data"] = msgspec.msgpack.decode(current.data)
-        merged.update(fields)
-        task = self._task(merged, current.created, now)
-        save_task(conn, self.name, task)
-        return task
+        if "task_id" in fields:
+            checked["task_id"] = validate_name("task id", fields["task_id"])
+        if fields.get("data") is not None:
+            checked["data"] = self._encode("task data", fields["data"])
+        return checked
 
     # -- after the commit -----------------------------------------------------------
 

@@ -1,7 +1,10 @@
 """What every actor is given: configuration, storage, token counting, hooks, counters.
 
-One ``Services`` object is built by the daemon at start and shared by all
-actors; it holds no per-session state.
+The daemon builds the shared part first (``Services(config, db, tokens)``:
+the indexer and the consolidation supervisor need only that), then the
+session actors' copy with the followers of the sessions (``hooks``) and the
+owner of long-term memory (``memory``) filled in: ``dataclasses.replace``,
+so both share one ``counters``. No field is set after construction.
 """
 
 from __future__ import annotations
@@ -9,11 +12,26 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from reverie.config import Config
-from reverie.store import Database, SessionRecord, TokenCounter
+from reverie.store import Consolidated, Database, HistoryEntry, SessionRecord, TokenCounter
 
-__all__ = ["HookChain", "Services", "SessionHooks"]
+__all__ = ["HookChain", "LongTermMemory", "Services", "SessionHooks"]
+
+
+class LongTermMemory(Protocol):
+    """What a session actor asks of the owner of long-term memory (``MemoryKeeper``)."""
+
+    async def prefix(self, scope: str) -> str:
+        """The memory block ``context`` puts before the tail ("" until consolidation)."""
+        ...
+
+    async def write_consolidation(
+        self, entry: HistoryEntry, memory: str, base: str
+    ) -> Consolidated:
+        """Write a consolidation's ``MEMORY.md`` and history entry (unless ``base`` moved)."""
+        ...
 
 
 class SessionHooks:
@@ -35,17 +53,9 @@ class SessionHooks:
     def memory_edited(self, scope: str) -> None:
         """The scope's Markdown changed outside a consolidation (an edit, by hand or by op)."""
 
-    async def memory_prefix(self, scope: str) -> str:
-        """The memory block ``context`` puts before the tail ("" until consolidation)."""
-        return ""
-
 
 class HookChain(SessionHooks):
-    """Several followers of the sessions as one: each event goes to each, in order.
-
-    The memory prefix is the first hook's (the consolidation supervisor owns
-    the memory tree).
-    """
+    """Several followers of the sessions as one: each event goes to each, in order."""
 
     def __init__(self, *hooks: SessionHooks) -> None:
         self.hooks = hooks
@@ -66,9 +76,6 @@ class HookChain(SessionHooks):
         for hook in self.hooks:
             hook.memory_edited(scope)
 
-    async def memory_prefix(self, scope: str) -> str:
-        return await self.hooks[0].memory_prefix(scope) if self.hooks else ""
-
 
 @dataclass(slots=True)
 class Services:
@@ -76,6 +83,7 @@ class Services:
     db: Database
     tokens: TokenCounter
     hooks: SessionHooks = field(default_factory=SessionHooks)
+    memory: LongTermMemory | None = None  # None: no long-term memory (context has none)
     counters: Counter[str] = field(default_factory=Counter)
 
     def now(self) -> float:

@@ -40,14 +40,14 @@ from reverie.store import (
     read_tail,
 )
 
+from .consolidation.requests import Applied, ApplyRequest, SnapshotRequest
+from .consolidation.turns import oldest_turns
 from .mailbox import receive_or_idle
 from .names import validate_name
 from .services import Services
-from .turns import oldest_turns
 
 __all__ = [
     "AppendRequest",
-    "ApplyRequest",
     "Context",
     "ContextRequest",
     "Envelope",
@@ -55,15 +55,12 @@ __all__ = [
     "HistoryRequest",
     "MessageLike",
     "SessionActor",
-    "SnapshotRequest",
 ]
 
 log = logging.getLogger(__name__)
 
 ROLES = frozenset({"system", "user", "assistant", "tool"})
 MAX_ID_CHARS = 128
-#: Messages over this many characters are token-counted in a worker thread.
-_THREAD_TOKENS_AT = 32_768
 
 
 class MessageLike(Protocol):
@@ -105,23 +102,6 @@ class ContextRequest:
 @dataclass(slots=True)
 class ForgetRequest:
     pass
-
-
-@dataclass(slots=True)
-class SnapshotRequest:
-    """The oldest whole turns to consolidate, as a durable job (or the open one)."""
-
-    target_tokens: int
-    backend: str
-
-
-@dataclass(slots=True)
-class ApplyRequest:
-    """Finish ``job``: run ``write_files`` (memory + history entry), then move the cursor."""
-
-    job: Job
-    state: str
-    write_files: Callable[[], object]
 
 
 Request = (
@@ -202,8 +182,8 @@ class SessionActor:
                 return False
             case SnapshotRequest(target_tokens=target, backend=backend):
                 last.reply(await self._snapshot(target, backend))
-            case ApplyRequest(job=job, state=state, write_files=write_files):
-                last.reply(await self._apply(job, state, write_files))
+            case ApplyRequest() as apply:
+                last.reply(await self._apply(apply))
         return True
 
     # -- appends -------------------------------------------------------------
@@ -218,19 +198,13 @@ class SessionActor:
                     role=msg.role,
                     content=msg.content,
                     ts=msg.ts if msg.ts is not None else now,
-                    tokens=await self._count(msg.content),
+                    tokens=await self.services.tokens.count_async(msg.content),
                     name=msg.name,
                     tool_calls=msg.tool_calls,
                     tool_call_id=msg.tool_call_id,
                 )
             )
         return prepared
-
-    async def _count(self, text: str) -> int:
-        count = self.services.tokens.count
-        if len(text) < _THREAD_TOKENS_AT:
-            return count(text)
-        return await trio.to_thread.run_sync(count, text)
 
     async def _append(self, envelopes: list[Envelope]) -> None:
         valid: list[tuple[Envelope, list[NewMessage]]] = []
@@ -269,7 +243,8 @@ class SessionActor:
             return Context(memory="", messages=[], tokens=0)
         record = self.record
         tail = await self.services.db.read(lambda c: read_tail(c, self.name, record.cursor_seq))
-        memory = await self.services.hooks.memory_prefix(record.scope)
+        keeper = self.services.memory
+        memory = "" if keeper is None else await keeper.prefix(record.scope)
         return Context(memory=memory, messages=tail, tokens=sum(m.tokens for m in tail))
 
     async def _snapshot(self, target: int, backend: str) -> tuple[Job, list[MessageRecord]] | None:
@@ -299,18 +274,26 @@ class SessionActor:
         )
         return await db.write(lambda c: create_job(c, new)), turns
 
-    async def _apply(self, job: Job, state: str, write_files: Callable[[], object]) -> bool:
-        """Files first (the entry id makes a rewrite a no-op), then cursor and job in one commit."""
+    async def _apply(self, apply: ApplyRequest) -> Applied:
+        """Files first, by the memory's owner (the entry id makes a rewrite a no-op), then
+        cursor and job in one commit. In mailbox order: a forgotten session gets nothing.
+        """
         if self.record is None:
-            return False
-        await trio.to_thread.run_sync(write_files)
+            return "gone"
+        if apply.entry is not None:
+            keeper = self.services.memory
+            assert keeper is not None, "consolidation runs only with an owner of long-term memory"
+            if await keeper.write_consolidation(apply.entry, apply.memory, apply.base) == "moved":
+                return "moved"
+        job, state = apply.job, apply.state
         work = msgspec.structs.replace(self.record)
         now = self.services.now()
         applied = await self.services.db.write(lambda c: finish_job(c, job, work, state, now))
-        if applied:
-            self.record = work
-            self.services.hooks.consolidated(work)
-        return applied
+        if not applied:
+            return "gone"
+        self.record = work
+        self.services.hooks.consolidated(work)
+        return "applied"
 
     async def _forget(self) -> tuple[int, str | None]:
         """Delete the session's rows and record the durable job that removes the rest.

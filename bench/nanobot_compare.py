@@ -205,7 +205,7 @@ def main() -> Section:
             " `nanobot.agent.autocompact.AutoCompact.check_expired` (→"
             " `SessionManager.list_sessions`, then `get_or_create` per expired session)."
             " reverie: a real `reverie serve` over its Unix socket (`Client.append_many`) for"
-            " the per-turn figures; the in-process `Consolidator` (`bench.supervisor.measure`)"
+            " the per-turn figures; the in-process `Supervisor` (`bench.supervisor.measure`)"
             " for the scan figures. Same sessions, texts and turn counts on both sides."
         ),
     )

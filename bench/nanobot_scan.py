@@ -170,5 +170,5 @@ def idle_scan(section: Section) -> None:
         " (metadata line, then one line per message). Each pass uses a fresh `SessionManager`,"
         " so nothing is cached in memory; the files are in the OS page cache (just written)."
         " CPU is this process's CPU time; wall includes file-system waits. reverie's figures"
-        " are `bench.supervisor.measure(n)` (the real `Consolidator`, in-process).\n\n"
+        " are `bench.supervisor.measure(n)` (the real `Supervisor`, in-process).\n\n"
     )

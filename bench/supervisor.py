@@ -4,14 +4,14 @@ What a per-host idle loop does today is wake every second and look at every
 session. reverie keeps one timer per session over budget and sleeps until
 the next deadline. This prints, at 10k / 100k / 1M sessions and in one run:
 
-- the cost per append of reverie's bookkeeping (``Consolidator.appended``:
+- the cost per append of reverie's bookkeeping (``Supervisor.appended``:
   a dict update, and a heap push only when the deadline moves earlier);
 - the CPU the idle supervisor uses per second (nothing is due), against
   the CPU of one periodic scan per second over the same sessions;
 - the time its timer loop takes to find and queue the due sessions when 1 %
   of them are idle and over budget.
 
-The real ``Consolidator`` runs in-process (no daemon, no socket, no LLM:
+The real ``Supervisor`` runs in-process (no daemon, no socket, no LLM:
 nothing is consolidated, due sessions are only queued). :func:`measure` is
 also what ``bench.nanobot_compare`` runs against nanobot's idle scan.
 """
@@ -28,9 +28,9 @@ import trio
 import trio.testing
 
 from bench.report import Section, ratio
-from reverie.actors import Consolidator, Services
+from reverie.actors import Services, Supervisor
 from reverie.config import load_config
-from reverie.store import Database, MemoryFiles, SessionRecord, TokenCounter
+from reverie.store import Database, SessionRecord, TokenCounter
 
 SIZES = (10_000, 100_000, 1_000_000)
 IDLE_SECONDS = 1.0
@@ -42,7 +42,7 @@ class SupervisorCost:
     """One size's figures (seconds)."""
 
     sessions: int
-    per_append: float  # Consolidator.appended, wall, mean over 2 appends per session
+    per_append: float  # Supervisor.appended, wall, mean over 2 appends per session
     idle_cpu: float  # CPU seconds per second of the idle timer loop (nothing due)
     scan_cpu: float  # CPU seconds of one periodic scan over the same sessions (baseline)
     find_due: float  # wall seconds for the timer loop to queue the due sessions
@@ -72,7 +72,7 @@ async def _measure(n: int, root: Path) -> SupervisorCost:
     services = Services(config=cfg, db=Database(root / "unused.sqlite3"), tokens=TokenCounter())
     records = _records(n)
     async with httpx.AsyncClient() as http:
-        sup = Consolidator(services, MemoryFiles(root / "memory"), http)
+        sup = Supervisor(services, http)
         start = time.perf_counter()
         for r in records:
             sup.appended(r)
@@ -89,7 +89,7 @@ async def _measure(n: int, root: Path) -> SupervisorCost:
 
         # 1 % idle past idle_after (placed in the past through the same hook that
         # recovery and consolidation use), the rest just active.
-        sup = Consolidator(services, MemoryFiles(root / "memory"), http)
+        sup = Supervisor(services, http)
         old = time.time() - cfg.consolidation.idle_after - 1
         for i, r in enumerate(records):
             if i % DUE_EVERY:
@@ -131,7 +131,7 @@ def main(sizes: tuple[int, ...] = SIZES) -> Section:
     section = Section(
         title="Supervisor (`bench/supervisor.py`, issue 5)",
         intro=(
-            "The real `Consolidator` in-process with N sessions over budget (no daemon, no"
+            "The real `Supervisor` in-process with N sessions over budget (no daemon, no"
             " LLM). Baseline: one periodic scan over the same N session records, what a"
             " per-host idle loop does every tick. Ratio = scan CPU / idle supervisor CPU per"
             " second. Find due: wall time for the timer loop to pop and queue the 1 % of"

@@ -11,6 +11,7 @@ writer thread, exit 0.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import logging
 import os
@@ -23,20 +24,24 @@ import httpx
 import trio
 
 from reverie.actors import (
-    Consolidator,
     Forgetter,
     HookChain,
     Indexer,
+    MemoryKeeper,
     MemoryWatcher,
     ScopeRegistry,
     Services,
+    SessionHooks,
     SessionRegistry,
+    Supervisor,
+    Workers,
 )
 from reverie.config import Config, ConfigError
 from reverie.store import (
     Clock,
     Database,
     MemoryFiles,
+    MemoryStore,
     StoreError,
     StoreReadOnly,
     TokenCounter,
@@ -152,26 +157,29 @@ async def _serve(
         max_batch=config.store.max_batch,
     )
     await db.open()
-    services = Services(config=config, db=db, tokens=TokenCounter(config.consolidation.tokenizer))
+    shared = Services(config=config, db=db, tokens=TokenCounter(config.consolidation.tokenizer))
     http = httpx.AsyncClient(timeout=httpx.Timeout(config.llm.timeout, connect=10.0))
-    memory = MemoryFiles(data_dir / "memory")
-    consolidator = Consolidator(services, memory, http)
+    files = MemoryFiles(data_dir / "memory")
     indexer = (
-        Indexer(services, memory, data_dir, lambda: make_embedder(config.embeddings))
+        Indexer(shared, files, data_dir, lambda: make_embedder(config.embeddings))
         if config.index.enabled
         else None
     )
-    services.hooks = consolidator if indexer is None else HookChain(consolidator, indexer)
+    keeper = MemoryKeeper(MemoryStore(files), indexer or SessionHooks())
+    supervisor = Supervisor(shared, http)
+    hooks = supervisor if indexer is None else HookChain(supervisor, indexer)
+    services = dataclasses.replace(shared, hooks=hooks, memory=keeper)
     registry = SessionRegistry(services)
-    consolidator.registry = registry
-    scopes = ScopeRegistry(services, Clock.from_env())
+    workers = Workers(shared, supervisor.queue, keeper, registry)
+    scopes = ScopeRegistry(shared, Clock.from_env())
     wm = WorkingMemoryHandlers(scopes)
-    forgetter = Forgetter(services, memory, consolidator, indexer)
-    watcher = MemoryWatcher(services, memory)
+    forgetter = Forgetter(shared, keeper, indexer)
+    watcher = MemoryWatcher(keeper)
     handlers = Handlers(
         services,
         registry,
-        consolidator,
+        supervisor,
+        keeper,
         package_version(),
         wm=wm,
         forgetter=forgetter,
@@ -186,7 +194,8 @@ async def _serve(
             async with trio.open_nursery() as nursery:
                 await nursery.start(reloader.run)
                 await nursery.start(registry.run)
-                await nursery.start(consolidator.run)
+                await nursery.start(supervisor.run)
+                await nursery.start(workers.run)
                 await nursery.start(scopes.run)
                 if indexer is not None:
                     await nursery.start(indexer.run)

@@ -21,17 +21,17 @@ import trio
 
 from reverie.actors import (
     AppendRequest,
-    Consolidator,
     Context,
     ContextRequest,
     Envelope,
     ForgetRequest,
     Forgetter,
     HistoryRequest,
+    MemoryKeeper,
     MemoryWatcher,
     Services,
     SessionRegistry,
-    scope_problems,
+    Supervisor,
     validate_name,
 )
 from reverie.config import InvalidArgument, ReverieError
@@ -88,7 +88,8 @@ class Handlers:
         self,
         services: Services,
         registry: SessionRegistry,
-        consolidator: Consolidator,
+        consolidator: Supervisor,
+        memory: MemoryKeeper,
         version: str,
         *,
         wm: WorkingMemoryHandlers,
@@ -99,6 +100,7 @@ class Handlers:
         self.services = services
         self.registry = registry
         self.consolidator = consolidator
+        self.memory = memory
         self.wm = wm
         self.forgetter = forgetter
         self.watcher = watcher
@@ -232,22 +234,19 @@ class Handlers:
 
     async def _memory(self, scope: str, limit: int) -> p.MemoryView:
         validate_name("scope", scope)
-        text, entries = await self.consolidator.read_memory(scope, _page(limit))
+        text, entries = await self.memory.read(scope, _page(limit))
         views = [msgspec.convert(e, p.HistoryEntryView, from_attributes=True) for e in entries]
-        problems = await self._problems(scope)
+        problems = await self.memory.problems(scope)
         return p.MemoryView(scope=scope, memory=text, entries=views, problems=problems)
 
     async def _memory_edit(self, scope: str, text: str) -> list[str]:
         validate_name("scope", scope)
-        await self.consolidator.edit_memory(scope, text)
-        return await self._problems(scope)
-
-    async def _problems(self, scope: str) -> list[str]:
-        return await trio.to_thread.run_sync(scope_problems, self.consolidator.memory, scope)
+        await self.memory.edit(scope, text)
+        return await self.memory.problems(scope)
 
     async def _backup(self, dest: str) -> p.BackupView:
         async with self._backups:
-            info = await backup(self.services.db, self.consolidator.memory, Path(dest))
+            info = await backup(self.services.db, self.memory.store.files, Path(dest))
         return msgspec.convert(info, p.BackupView, from_attributes=True)
 
     async def _stream_begin(self, backend: str, ttl: float) -> str:

@@ -17,6 +17,7 @@ from .embeddings import (
 )
 from .errors import StoreError, StoreFull, StoreReadOnly
 from .facts import Fact, attribute, drop_session, fact_key, merge_facts, parse_memory, render_memory
+from .history import HistoryEntry, history_problems, parse_history, render_entry
 from .index import (
     MAX_K,
     MAX_QUERY_CHARS,
@@ -56,17 +57,12 @@ from .journal import (
     read_tail,
     record_forget,
     save_session,
+    sessions_over,
 )
-from .memory_files import (
-    HistoryEntry,
-    MemoryFiles,
-    decode_scope,
-    encode_scope,
-    history_problems,
-    parse_history,
-    render_entry,
-)
-from .memory_forget import forget_fact, forget_session
+from .memory_files import MemoryFiles, decode_scope, encode_scope
+from .memory_forget import forget_fact, forget_files, forget_session
+from .memory_scan import MemoryScan, scope_problems
+from .memory_store import Consolidated, MemoryStore
 from .message_text import STOP_WORDS, count_messages, logged_messages, search_message_text
 from .ranking import (
     TEXT_WEIGHT,
@@ -79,6 +75,21 @@ from .ranking import (
     weighted_fusion,
 )
 from .schema import SCHEMA_VERSION
+from .scope_writes import (
+    AddScratch,
+    DropCheckpoint,
+    ExpireKeys,
+    LoadCheckpoint,
+    PatchTask,
+    PutKey,
+    PutTask,
+    RemoveKey,
+    RemoveKeys,
+    RemoveScratch,
+    SaveCheckpoint,
+    ScopeWrite,
+    apply_writes,
+)
 from .tokens import TokenCounter
 from .working_memory import (
     CheckpointRecord,
@@ -115,13 +126,17 @@ __all__ = [
     "TEST_CLOCK_ENV",
     "TEXT_WEIGHT",
     "VECTOR_WEIGHT",
+    "AddScratch",
     "AppendOutcome",
     "BackupInfo",
     "CheckpointRecord",
     "Clock",
+    "Consolidated",
     "Database",
+    "DropCheckpoint",
     "Embedder",
     "EmbeddingError",
+    "ExpireKeys",
     "Fact",
     "ForgetJob",
     "HistoryEntry",
@@ -129,14 +144,25 @@ __all__ = [
     "IndexStale",
     "Job",
     "KeyRecord",
+    "LoadCheckpoint",
     "LocalEmbedder",
     "LogPosition",
     "MemoryFiles",
+    "MemoryScan",
+    "MemoryStore",
     "MessageRecord",
     "Mode",
     "NewMessage",
     "OpenAIEmbedder",
+    "PatchTask",
+    "PutKey",
+    "PutTask",
+    "RemoveKey",
+    "RemoveKeys",
+    "RemoveScratch",
+    "SaveCheckpoint",
     "ScopeStats",
+    "ScopeWrite",
     "ScratchRecord",
     "SearchHit",
     "SearchIndex",
@@ -148,6 +174,7 @@ __all__ = [
     "TokenCounter",
     "append_requests",
     "append_scratch",
+    "apply_writes",
     "attribute",
     "backup",
     "candidate_depth",
@@ -170,6 +197,7 @@ __all__ = [
     "finish_forget",
     "finish_job",
     "forget_fact",
+    "forget_files",
     "forget_session",
     "history_problems",
     "hit_from_doc",
@@ -203,8 +231,10 @@ __all__ = [
     "restore_checkpoint",
     "save_session",
     "save_task",
+    "scope_problems",
     "scope_stats",
     "search_message_text",
+    "sessions_over",
     "set_key",
     "specific_first",
     "sweep_keys",

@@ -37,6 +37,7 @@ __all__ = [
     "read_history",
     "read_tail",
     "record_forget",
+    "sessions_over",
 ]
 
 
@@ -278,6 +279,12 @@ def list_sessions(conn: apsw.Connection, after: str, limit: int) -> list[Session
         f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE name > ? ORDER BY name LIMIT ?",
         (after, limit),
     )
+    return [_session(r) for r in rows]
+
+
+def sessions_over(conn: apsw.Connection, tokens: int) -> list[SessionRecord]:
+    """Sessions whose tail holds more than ``tokens`` (what consolidation follows at start)."""
+    rows = conn.execute(f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE tail_tokens > ?", (tokens,))
     return [_session(r) for r in rows]
 
 

@@ -19,16 +19,11 @@ from collections.abc import Callable
 
 from .errors import translate
 from .facts import drop_fact, drop_session, fact_key
-from .memory_files import (
-    MEMORY_FILE,
-    HistoryEntry,
-    MemoryFiles,
-    parse_history,
-    render_entry,
-    without_entries,
-)
+from .history import HistoryEntry, parse_history, render_entry, without_entries
+from .journal import ForgetJob
+from .memory_files import MEMORY_FILE, MemoryFiles
 
-__all__ = ["forget_fact", "forget_session"]
+__all__ = ["forget_fact", "forget_files", "forget_session"]
 
 log = logging.getLogger(__name__)
 
@@ -86,3 +81,19 @@ def forget_fact(files: MemoryFiles, scope: str, fact: str) -> int:
 
 def _fields(entry: HistoryEntry) -> dict[str, object]:
     return {name: getattr(entry, name) for name in entry.__struct_fields__}
+
+
+def forget_files(files: MemoryFiles, job: ForgetJob) -> int:
+    """Do ``job``'s part in the Markdown; how many episodes and facts it removed.
+
+    A fact leaves ``MEMORY.md`` and the episodes; a session leaves a shared
+    scope (its episodes and the facts only it supports), or takes its own
+    scope (``session/<name>``) with it whole.
+    """
+    if job.session is None:
+        assert job.fact is not None
+        return forget_fact(files, job.scope, job.fact)
+    if job.scope == f"session/{job.session}":
+        files.delete_scope(job.scope)
+        return 0
+    return forget_session(files, job.scope, job.session)

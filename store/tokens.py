@@ -10,10 +10,14 @@ from __future__ import annotations
 import functools
 
 import tiktoken
+import trio
 
 from reverie.config import ConfigError
 
 __all__ = ["TokenCounter"]
+
+#: Texts over this many characters are counted in a worker thread (``count_async``).
+THREAD_TOKENS_AT = 32_768
 
 
 class TokenCounter:
@@ -32,6 +36,12 @@ class TokenCounter:
     def count(self, text: str) -> int:
         """Tokens in ``text``; special-token strings count as plain text."""
         return len(self._enc.encode_ordinary(text))
+
+    async def count_async(self, text: str) -> int:
+        """``count``, in a worker thread for a long text, so the event loop never waits on it."""
+        if len(text) < THREAD_TOKENS_AT:
+            return self.count(text)
+        return await trio.to_thread.run_sync(self.count, text)
 
 
 @functools.cache

@@ -13,12 +13,37 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 FOLDERS = {"config": "reverie.config", "store": "reverie.store", "actors": "reverie.actors"}
 FOLDERS["daemon"] = "reverie.daemon"
 #: The top-level ``reverie`` package's folder (pyproject's package-dir maps it).
 TOP_LEVEL = ROOT / "daemon" / "client" / "top_level"
 LAYERS = ["reverie.daemon", "reverie.actors", "reverie.store"]
+_RUNTIME = ["reverie.actors.session", "reverie.actors.scope", "reverie.actors.registry"]
+#: Inside a layer: (why, the modules, what they must not need, directly or not).
+BOUNDARIES = [
+    (
+        "consolidation calls the actors only through requests.Sessions",
+        ["reverie.actors.consolidation"],
+        [*_RUNTIME, "reverie.actors.mailbox", "reverie.daemon"],
+    ),
+    (
+        "long-term memory's owner needs neither consolidation nor the runtime",
+        ["reverie.actors.memory"],
+        ["reverie.actors.consolidation", *_RUNTIME, "reverie.daemon"],
+    ),
+    (
+        "the runtime sees consolidation only through its requests and turn boundaries",
+        ["reverie.actors.session", "reverie.actors.registry", "reverie.actors.services"],
+        [
+            *(f"reverie.actors.consolidation.{m}" for m in ("supervisor", "workers", "queue")),
+            *(f"reverie.actors.consolidation.{m}" for m in ("distill", "llm", "backends")),
+            "reverie.actors.memory",
+        ],
+    ),
+]
 HOST_SURFACE = ["reverie", "reverie.daemon.client", "reverie.daemon.protocol"]
 HOST_FORBIDDEN = ("reverie.actors", "reverie.store", "trio", "apsw", "lancedb")
 
@@ -96,8 +121,12 @@ def _loaded_with(module: str) -> Iterator[str]:
         yield ".".join(parts[:i])
 
 
-def closure(start: str) -> set[str]:
-    """Everything importing ``start`` loads, transitively (within reverie, plus the leaves)."""
+def closure(start: str, *, parents: bool = True) -> set[str]:
+    """Everything importing ``start`` loads, transitively (within reverie, plus the leaves).
+
+    ``parents=False`` leaves out the packages' ``__init__`` run on the way: the
+    question is then what the code needs, not what Python happens to load.
+    """
     seen: set[str] = set()
     todo = [start]
     while todo:
@@ -107,7 +136,8 @@ def closure(start: str) -> set[str]:
         seen.add(name)
         if name in sources():
             todo.extend(imports_of(name))
-            todo.extend(_loaded_with(name))
+            if parents:
+                todo.extend(_loaded_with(name))
     return seen
 
 
@@ -144,6 +174,19 @@ def test_hosts_import_the_client_without_the_daemons_machinery() -> None:
         loaded = closure(start)
         bad = sorted(n for n in loaded for f in HOST_FORBIDDEN if _within(n, f))
         assert bad == [], f"importing {start} loads {bad}"
+
+
+@pytest.mark.parametrize(("why", "starts", "forbidden"), BOUNDARIES, ids=[b[0] for b in BOUNDARIES])
+def test_boundaries_inside_a_layer(why: str, starts: list[str], forbidden: list[str]) -> None:
+    modules = [m for m in sources() if any(_within(m, s) for s in starts)]
+    assert modules, f"no module under {starts}"
+    bad = sorted(
+        f"{m} needs {n}"
+        for m in modules
+        for n in closure(m, parents=False)
+        if any(_within(n, f) for f in forbidden)
+    )
+    assert bad == [], why
 
 
 def _cycle_from(graph: dict[str, list[str]], start: str) -> list[str] | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reverie.actors.extractive import extractive_consolidation
+from reverie.actors.consolidation.extractive import extractive_consolidation
 from reverie.store import MessageRecord, TokenCounter
 
 COUNT = TokenCounter().count

@@ -12,14 +12,7 @@ import httpx
 import pytest
 import trio
 
-from reverie.actors.errors import (
-    LLMError,
-    LLMRateLimited,
-    LLMRejected,
-    LLMTimeout,
-    LLMUnavailable,
-)
-from reverie.actors.llm import (
+from reverie.actors.consolidation.llm import (
     CONSOLIDATION_SYSTEM_PROMPT,
     RESULT_SCHEMA,
     ConsolidationResult,
@@ -27,7 +20,14 @@ from reverie.actors.llm import (
     build_request,
     parse_result,
 )
-from reverie.actors.retry import CircuitBreaker, backoff_delay
+from reverie.actors.consolidation.retry import CircuitBreaker, backoff_delay
+from reverie.actors.errors import (
+    LLMError,
+    LLMRateLimited,
+    LLMRejected,
+    LLMTimeout,
+    LLMUnavailable,
+)
 from reverie.config import LLMConfig
 from reverie.store import MessageRecord
 from tests.fakellm import (

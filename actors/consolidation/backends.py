@@ -1,8 +1,11 @@
-"""An LLM backend as the consolidator sees it: its work queue, stream leases and counters.
+"""An LLM backend as consolidation sees it: its work queue, stream leases and counters.
 
 ``Backend`` is bookkeeping only; the HTTP client is ``LLMBackend`` (``llm.py``)
-and the decisions are the consolidator's. ``outcomes`` counts how each job
-ended (``OUTCOMES``), for ``status`` and ``metrics``.
+and the decisions are the supervisor's and the workers'. ``outcomes`` counts
+how each job ended (``OUTCOMES``), for ``status`` and ``metrics``. A host
+holding a stream lease on a backend (``stream_begin``) keeps its workers
+from calling the model; leases expire, so a crashed host cannot block
+consolidation forever.
 """
 
 from __future__ import annotations
@@ -11,16 +14,18 @@ import math
 import os
 from pathlib import Path
 
+import httpx
 import trio
 
 from reverie.config import ConfigError
 
+from ..services import Services
 from .llm import LLMBackend
-from .services import Services
 
-__all__ = ["OUTCOMES", "Backend", "api_key"]
+__all__ = ["DEFAULT_BACKEND", "OUTCOMES", "Backend", "api_key", "configured_backends"]
 
 OUTCOMES = ("done", "retried", "extractive")
+DEFAULT_BACKEND = "default"
 
 
 class Backend:
@@ -60,3 +65,10 @@ def api_key(services: Services) -> str | None:
                 f"llm.api_key_file {cfg.api_key_file} cannot be read: {exc.strerror}"
             ) from exc
     return os.environ.get(cfg.api_key_env) or None
+
+
+def configured_backends(services: Services, http: httpx.AsyncClient) -> dict[str, Backend]:
+    """The backends the configuration names: today one, ``default`` (extractive without a URL)."""
+    cfg = services.config.llm
+    llm = LLMBackend(DEFAULT_BACKEND, cfg, http, api_key(services)) if cfg.base_url else None
+    return {DEFAULT_BACKEND: Backend(DEFAULT_BACKEND, llm, cfg.max_concurrent)}

@@ -31,7 +31,7 @@ import trio
 from reverie.config import LLMConfig
 from reverie.store import MessageRecord
 
-from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
+from ..errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
 from .llm_stats import LLMStats
 from .retry import CircuitBreaker
 

@@ -28,21 +28,18 @@ import trio
 from reverie.config import InvalidArgument, ReverieError
 from reverie.store import (
     ForgetJob,
-    MemoryFiles,
     StoreError,
     encode_scope,
     fact_key,
     finish_forget,
-    forget_fact,
-    forget_session,
     pending_forgets,
     record_forget,
 )
 
-from .consolidate import Consolidator
-from .indexer import Indexer
-from .names import validate_name
-from .services import Services
+from ..indexer import Indexer
+from ..names import validate_name
+from ..services import Services
+from .keeper import MemoryKeeper
 
 __all__ = ["Forgetter"]
 
@@ -58,13 +55,11 @@ class Forgetter:
     def __init__(
         self,
         services: Services,
-        memory: MemoryFiles,
-        consolidator: Consolidator,
+        keeper: MemoryKeeper,
         indexer: Indexer | None,
     ) -> None:
         self.services = services
-        self.memory = memory
-        self.consolidator = consolidator
+        self.keeper = keeper
         self.indexer = indexer
         self.running = 0
         self.pending = 0  # left by a crash, not finished yet
@@ -128,9 +123,7 @@ class Forgetter:
         self.running += 1
         try:
             await _hold()
-            async with self.consolidator.scope_lock(job.scope):
-                removed = await trio.to_thread.run_sync(self._forget_files, job)
-                self.consolidator.memory_changed(job.scope)
+            removed = await self.keeper.forget(job)
             if self.indexer is not None and (job.session is not None or removed):
                 await self.indexer.purge(job.session, job.scope)
             await self.services.db.write(lambda c: finish_forget(c, job))
@@ -140,15 +133,6 @@ class Forgetter:
             return removed
         finally:
             self.running -= 1
-
-    def _forget_files(self, job: ForgetJob) -> int:
-        if job.session is None:
-            assert job.fact is not None
-            return forget_fact(self.memory, job.scope, job.fact)
-        if job.scope == f"session/{job.session}":
-            self.memory.delete_scope(job.scope)
-            return 0
-        return forget_session(self.memory, job.scope, job.session)
 
     async def _checkpoint(self) -> None:
         for attempt in range(1, _CHECKPOINT_TRIES + 1):

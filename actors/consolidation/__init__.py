@@ -1,0 +1,24 @@
+"""reverie.actors.consolidation: when and how a session's old turns become long-term memory.
+
+The supervisor decides when (timers over the sessions' hooks), the queue
+holds one job per session, the workers run the jobs through the session
+actors (``requests.py``: the whole interface between the two), and
+``distill.py`` turns the turns into a history entry and a new
+``MEMORY.md`` (the LLM client in ``llm.py``, the extractive path in
+``extractive.py``).
+"""
+
+from .requests import Applied, ApplyRequest, Sessions, SnapshotRequest
+from .supervisor import Supervisor
+from .turns import oldest_turns
+from .workers import Workers
+
+__all__ = [
+    "Applied",
+    "ApplyRequest",
+    "Sessions",
+    "SnapshotRequest",
+    "Supervisor",
+    "Workers",
+    "oldest_turns",
+]

@@ -1,0 +1,158 @@
+"""One job's content: the oldest turns distilled into a history entry and a new ``MEMORY.md``.
+
+With an LLM backend the model rewrites the memory (its facts then sourced
+to the turns, ``attribute``); failed calls are retried with backoff, each
+attempt recorded on the job in SQLite. After ``max_attempts`` failed calls
+the turns stay in the tail (the job stays open and is retried later), or,
+once the tail is over ``hard_tokens``, they are archived raw with their
+facts extracted without a model, so no user statement leaves the prompt
+unrecorded. Without an LLM the extractive consolidation is the result.
+
+Nothing here writes a file: ``prepare`` returns the result as data
+(``ApplyRequest``) for the session actor to hand to the memory's owner.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from datetime import UTC, datetime
+
+import trio
+
+from reverie.store import (
+    Fact,
+    HistoryEntry,
+    Job,
+    MessageRecord,
+    attribute,
+    load_session,
+    merge_facts,
+    record_attempt,
+)
+
+from ..errors import LLMError, LLMRateLimited
+from ..memory.keeper import MemoryKeeper
+from ..services import Services
+from .backends import Backend
+from .extractive import extractive_consolidation
+from .llm import ConsolidationResult
+from .requests import ApplyRequest
+from .retry import backoff_delay
+
+__all__ = ["Distiller"]
+
+log = logging.getLogger(__name__)
+
+
+def _raw_result(memory: str, turns: list[MessageRecord], facts: list[str]) -> ConsolidationResult:
+    """The turns kept verbatim: what gets archived when the LLM keeps failing."""
+    lines = [f"{t.role}: {t.content}" for t in turns]
+    return ConsolidationResult(summary="\n".join(lines), facts=facts, memory=memory)
+
+
+class Distiller:
+    """Turns a job's turns into its result; reads the memory through its owner, writes nothing."""
+
+    def __init__(self, services: Services, memory: MemoryKeeper) -> None:
+        self.services = services
+        self.memory = memory
+        self.cfg = services.config.consolidation
+
+    async def prepare(self, job: Job, turns: list[MessageRecord], backend: Backend) -> ApplyRequest:
+        """The job's result as data: its history entry and the scope's new ``MEMORY.md``."""
+        if await self.memory.has_entry(job.scope, job.entry_id):
+            return ApplyRequest(job, "done", None, "", "")  # written before a crash
+        current = await self.memory.prefix(job.scope)
+        result, state = await self._produce(job, current, turns, backend)
+        count = self.services.tokens.count
+        memory = result.memory
+        if state == "done" and backend.llm is not None:  # the model's rewrite: source its facts
+            day = datetime.fromtimestamp(turns[-1].ts, UTC).strftime("%Y-%m-%d")
+            batch = Fact(text="", date=day, sources={job.session: [t.id for t in turns]})
+            memory = attribute(current, memory, batch)
+        memory = merge_facts(memory, [], self.cfg.memory_max_tokens, count)
+        entry = HistoryEntry(
+            id=job.entry_id,
+            scope=job.scope,
+            session=job.session,
+            start_ts=turns[0].ts,
+            end_ts=turns[-1].ts,
+            message_ids=[t.id for t in turns],
+            first_seq=job.first_seq,
+            last_seq=job.last_seq,
+            summary=result.summary,
+            facts=result.facts,
+            raw=state == "extractive",
+        )
+        return ApplyRequest(job, state, entry, memory, base=current)
+
+    async def _produce(
+        self, job: Job, memory: str, turns: list[MessageRecord], backend: Backend
+    ) -> tuple[ConsolidationResult, str]:
+        if backend.llm is None:
+            return await self._extract(memory, turns, job.session), "done"
+        now_iso = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        for attempt in range(1, self.cfg.max_attempts + 1):
+            await backend.wait_no_stream()
+            try:
+                return await backend.llm.consolidate(
+                    memory=memory, turns=turns, now_iso=now_iso
+                ), "done"
+            except LLMError as exc:
+                backend.failed_calls += 1
+                await self.services.db.write(
+                    lambda c, e=exc: record_attempt(c, job.id, e.code, time.time())
+                )
+                if attempt == self.cfg.max_attempts:
+                    return await self._give_up(job, memory, turns, backend, exc)
+                self.services.counters["consolidation_retries"] += 1
+                retry_after = exc.retry_after if isinstance(exc, LLMRateLimited) else None
+                await trio.sleep(
+                    backoff_delay(attempt, base=self.cfg.retry_base, retry_after=retry_after)
+                )
+        raise AssertionError("unreachable: max_attempts is at least 1")
+
+    async def _give_up(
+        self,
+        job: Job,
+        memory: str,
+        turns: list[MessageRecord],
+        backend: Backend,
+        exc: LLMError,
+    ) -> tuple[ConsolidationResult, str]:
+        """After ``max_attempts`` failed calls: keep the turns in the tail, or past
+        ``hard_tokens`` archive them raw with their facts extracted without a model.
+
+        Keeping them raises ``exc`` (re-worded): the job stays open and the
+        caller retries it after a backoff.
+        """
+        record = await self.services.db.read(lambda c: load_session(c, job.session))
+        tail = 0 if record is None else record.tail_tokens
+        if tail <= self.cfg.hard_tokens:
+            backend.outcomes["retried"] += 1
+            raise type(exc)(
+                f"{exc.message} (after {self.cfg.max_attempts} attempts); the {job.count} "
+                f"messages stay in the tail ({tail} tokens, hard limit "
+                f"{self.cfg.hard_tokens}) and consolidation is retried"
+            )
+        log.error(
+            "llm failed %d times and the tail is over hard_tokens (%d > %d): "
+            "archiving the turns raw with extractive facts",
+            self.cfg.max_attempts,
+            tail,
+            self.cfg.hard_tokens,
+            extra={"session": job.session},
+        )
+        extracted = await self._extract(memory, turns, job.session)
+        return _raw_result(extracted.memory, turns, extracted.facts), "extractive"
+
+    async def _extract(
+        self, memory: str, turns: list[MessageRecord], session: str
+    ) -> ConsolidationResult:
+        count, cap = self.services.tokens.count, self.cfg.memory_max_tokens
+        return await trio.to_thread.run_sync(
+            lambda: extractive_consolidation(
+                memory, turns, max_tokens=cap, count_tokens=count, session=session
+            )
+        )

@@ -1,0 +1,172 @@
+"""Working-memory writes as data, and the one transaction that applies a batch of them.
+
+A scope's actor validates and encodes each request (clock, ids, msgpack)
+into one of these writes; ``apply_writes`` then runs the batch inside a
+single ``Database.write`` transaction. Each write gets its own outcome: a
+refusal (``Conflict``, ``NotFound``) is returned, not raised, and the
+functions it calls check before they change anything, so a refused write
+leaves the transaction as it was for the others batched with it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import apsw
+import msgspec
+
+from reverie.config import NotFound, ReverieError
+
+from .working_memory import (
+    TaskRecord,
+    append_scratch,
+    clear_keys,
+    clear_scratch,
+    create_checkpoint,
+    delete_checkpoint,
+    delete_key,
+    load_task,
+    restore_checkpoint,
+    save_task,
+    set_key,
+    sweep_keys,
+)
+
+__all__ = [
+    "AddScratch",
+    "DropCheckpoint",
+    "ExpireKeys",
+    "LoadCheckpoint",
+    "PatchTask",
+    "PutKey",
+    "PutTask",
+    "RemoveKey",
+    "RemoveKeys",
+    "RemoveScratch",
+    "SaveCheckpoint",
+    "ScopeWrite",
+    "apply_writes",
+]
+
+
+class PutKey(msgspec.Struct, frozen=True):
+    """Set ``key`` to ``value`` (msgpack); compare-and-set when ``expected_version`` is given."""
+
+    key: str
+    value: bytes
+    expires_at: float | None
+    expected_version: int | None
+
+
+class RemoveKey(msgspec.Struct, frozen=True):
+    key: str
+
+
+class RemoveKeys(msgspec.Struct, frozen=True):
+    pass
+
+
+class PutTask(msgspec.Struct, frozen=True):
+    task: TaskRecord
+
+
+class PatchTask(msgspec.Struct, frozen=True):
+    """Change the fields given (already validated; ``data`` already msgpack) of the task."""
+
+    fields: dict[str, Any]
+
+
+class AddScratch(msgspec.Struct, frozen=True):
+    text: str
+    capacity: int
+
+
+class RemoveScratch(msgspec.Struct, frozen=True):
+    pass
+
+
+class SaveCheckpoint(msgspec.Struct, frozen=True):
+    id: str
+    label: str | None
+
+
+class LoadCheckpoint(msgspec.Struct, frozen=True):
+    id: str
+
+
+class DropCheckpoint(msgspec.Struct, frozen=True):
+    id: str
+
+
+class ExpireKeys(msgspec.Struct, frozen=True):
+    keys: list[str]
+
+
+ScopeWrite = (
+    PutKey
+    | RemoveKey
+    | RemoveKeys
+    | PutTask
+    | PatchTask
+    | AddScratch
+    | RemoveScratch
+    | SaveCheckpoint
+    | LoadCheckpoint
+    | DropCheckpoint
+    | ExpireKeys
+)
+
+
+def apply_writes(
+    conn: apsw.Connection, scope: str, writes: Sequence[tuple[ScopeWrite, float]]
+) -> list[object]:
+    """Each write's outcome (``write``, at its time ``now``), in order, in one transaction."""
+    outcomes: list[object] = []
+    for write, now in writes:
+        try:
+            outcomes.append(_apply(conn, scope, write, now))
+        except ReverieError as exc:
+            outcomes.append(exc)
+    return outcomes
+
+
+def _apply(conn: apsw.Connection, scope: str, write: ScopeWrite, now: float) -> object:
+    match write:
+        case PutKey(key=key, value=value, expires_at=expires, expected_version=expected):
+            return set_key(
+                conn, scope, key, value, expires_at=expires, expected_version=expected, now=now
+            )
+        case RemoveKey(key=key):
+            return delete_key(conn, scope, key, now)
+        case RemoveKeys():
+            return clear_keys(conn, scope, now)
+        case PutTask(task=task):
+            save_task(conn, scope, task)
+            return task
+        case PatchTask(fields=fields):
+            return _patch_task(conn, scope, fields, now)
+        case AddScratch(text=text, capacity=capacity):
+            return append_scratch(conn, scope, text, now, capacity)
+        case RemoveScratch():
+            return clear_scratch(conn, scope)
+        case SaveCheckpoint(id=checkpoint_id, label=label):
+            return create_checkpoint(conn, scope, checkpoint_id, label, now).id
+        case LoadCheckpoint(id=checkpoint_id):
+            return restore_checkpoint(conn, scope, checkpoint_id)
+        case DropCheckpoint(id=checkpoint_id):
+            return delete_checkpoint(conn, scope, checkpoint_id)
+        case ExpireKeys(keys=keys):
+            return sweep_keys(conn, scope, keys, now)
+    raise AssertionError(f"unknown working-memory write {write!r}")
+
+
+def _patch_task(
+    conn: apsw.Connection, scope: str, fields: dict[str, Any], now: float
+) -> TaskRecord:
+    current = load_task(conn, scope)
+    if current is None:
+        raise NotFound(f"scope {scope!r} has no task; set one with task_set first")
+    task = msgspec.structs.replace(current, **fields, updated=now)
+    save_task(conn, scope, task)
+    return task
