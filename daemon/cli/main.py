@@ -19,14 +19,14 @@ import msgspec
 
 from reverie.config import ConfigError, ReverieError
 
-from .cli_status import render_status
-from .data_cli import DATA_COMMANDS, add_data_parsers, run_data_command
-from .mcp_cli import add_mcp_parser, run_mcp
-from .memory_cli import run_memory
+from ..version import package_version
+from .data import DATA_COMMANDS, add_data_parsers, run_data_command
+from .mcp import add_mcp_parser, run_mcp
+from .memory import run_memory
 from .progress import ConsolidationProgress
-from .search_cli import SEARCH_RUNNERS, add_search_parser, session_scopes
-from .version import package_version
-from .wm_cli import add_wm_parser, run_wm
+from .search import SEARCH_RUNNERS, add_search_parser, session_scopes
+from .status import render_status
+from .working_memory import add_wm_parser, run_wm
 
 __all__ = ["main"]
 
@@ -156,8 +156,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     from reverie.config import load_config
 
-    from .app import run_daemon
-    from .reload import parse_log_level
+    from ..app import run_daemon
+    from ..reload import parse_log_level
 
     overrides: dict[str, dict[str, Any]] = {"daemon": {}}
     if args.data_dir:
@@ -178,7 +178,7 @@ def _serve(args: argparse.Namespace) -> int:
 def _install_units(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from .units import install_units
+    from ..units import install_units
 
     for path in install_units(user=args.user, dest=Path(args.dest) if args.dest else None):
         print(path)
@@ -201,7 +201,7 @@ def _print_messages(messages: Sequence[Any]) -> None:
 
 
 def _client_command(args: argparse.Namespace) -> int:
-    from .client import Client
+    from ..client import Client
 
     with Client(args.socket) as client:
         result, render = _RUNNERS[args.command](client, args)
@@ -276,7 +276,7 @@ def _consolidate(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[
     if args.no_wait:
         outcome = client.consolidate(args.session, wait=False)
     else:
-        from .client import Client
+        from ..client import Client
 
         with ConsolidationProgress(lambda: Client(args.socket), args.session):
             outcome = client.consolidate(args.session, wait=True)
@@ -360,7 +360,3 @@ def _user_error(exc: BaseException) -> tuple[str, int] | None:
         where = f"{exc.filename}: " if exc.filename else ""
         return f"{where}{exc.strerror}", 1
     return None
-
-
-if __name__ == "__main__":
-    sys.exit(main())
