@@ -1,6 +1,6 @@
 """The MCP tools of ``reverie mcp``: names, descriptions and JSON schemas an LLM uses unaided.
 
-Each tool is a thin call of the daemon's client; ``mcp_server.reverie_tool``
+Each tool is a thin call of the daemon's client; ``server.reverie_tool``
 turns its value into a tool result and a ``ReverieError`` into a typed tool
 error. Session and scope arguments are optional and default to the server's
 binding (``--session``, ``--scope``).
@@ -16,7 +16,7 @@ from mcp.server.fastmcp import FastMCP
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from .client import AsyncClient
+from ..client import AsyncClient
 
 __all__ = ["register_tools"]
 
