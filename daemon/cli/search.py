@@ -17,10 +17,10 @@ from typing import Any
 
 from reverie.config import InvalidArgument, ReverieError
 
+from .common import Common, Runner
+
 __all__ = ["SEARCH_RUNNERS", "add_search_parser", "read_jsonl", "session_scopes"]
 
-Runner = Callable[[Any, argparse.Namespace], tuple[Any, Callable[[Any], None]]]
-Common = Callable[[argparse.ArgumentParser], None]
 IMPORT_BATCH = 500
 _POLL = 0.2
 _MESSAGE_KEYS = ("role", "content", "id", "name", "ts", "tool_calls", "tool_call_id")
