@@ -65,7 +65,7 @@ def run_install_units(args: argparse.Namespace) -> int:
     """Write the units and print their paths, then the systemctl line that enables them."""
     from pathlib import Path
 
-    from ..units import install_units
+    from ..service.units import install_units
 
     for path in install_units(user=args.user, dest=Path(args.dest) if args.dest else None):
         print(path)
