@@ -10,12 +10,20 @@ after printing.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import msgspec
 
-__all__ = ["Common", "Runner", "add_client_options", "add_json", "add_socket", "plain"]
+__all__ = [
+    "Common",
+    "Runner",
+    "add_client_options",
+    "add_json",
+    "add_socket",
+    "every_session",
+    "plain",
+]
 
 #: ``(client, args) -> (result, render)``: see the module docstring.
 Runner = Callable[[Any, argparse.Namespace], tuple[Any, Callable[[Any], None]]]
@@ -41,3 +49,17 @@ def add_client_options(parser: argparse.ArgumentParser) -> None:
 def plain(value: Any) -> Any:
     """``value`` as JSON-ready builtins (Structs become dicts)."""
     return msgspec.to_builtins(value)
+
+
+def every_session(client: Any, *, page: int = 1000) -> Iterator[Any]:
+    """Each session's ``SessionInfo``, in name order, asked for ``page`` at a time.
+
+    Lazy: a caller that stops early asks for no further page.
+    """
+    after = ""
+    while True:
+        infos = client.sessions(after=after, limit=page)
+        yield from infos
+        if len(infos) < page:
+            return
+        after = infos[-1].name

@@ -17,7 +17,7 @@ from typing import Any
 
 from reverie.config import InvalidArgument, ReverieError
 
-from .common import Common, Runner
+from .common import Common, Runner, every_session
 
 __all__ = ["SEARCH_RUNNERS", "add_search_parser", "read_jsonl", "session_scopes"]
 
@@ -171,12 +171,7 @@ def _row(where: str, obj: Any) -> dict[str, Any]:
 
 def _sessions(client: Any, names: set[str]) -> dict[str, Any]:
     """The ``SessionInfo`` of each named session that exists."""
-    found: dict[str, Any] = {}
-    after = ""
-    while page := client.sessions(after=after, limit=100):
-        found.update({s.name: s for s in page if s.name in names})
-        after = page[-1].name
-    return found
+    return {s.name: s for s in every_session(client) if s.name in names}
 
 
 def session_scopes(client: Any, names: set[str]) -> dict[str, str]:
