@@ -192,7 +192,7 @@ def _import(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
     i = 0
     while i < len(rows):
         session, scope = rows[i]["session"], rows[i].get("scope")
-        batch = []
+        batch: list[dict[str, Any]] = []
         while i < len(rows) and len(batch) < IMPORT_BATCH and rows[i]["session"] == session:
             batch.append({k: rows[i][k] for k in _MESSAGE_KEYS if rows[i].get(k) is not None})
             i += 1
