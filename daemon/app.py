@@ -48,14 +48,14 @@ from reverie.store import (
     make_embedder,
 )
 
-from . import systemd
-from .datadir_lock import DataDirLock
 from .handlers import Handlers
 from .metrics_http import parse_listen, serve_metrics
-from .open_files import raise_open_files_limit
 from .reload import Reloader
 from .search_handlers import SearchHandlers
 from .server import Server
+from .service import systemd
+from .service.datadir_lock import DataDirLock
+from .service.open_files import raise_open_files_limit
 from .version import package_version
 from .wm_handlers import WorkingMemoryHandlers
 

@@ -225,3 +225,25 @@ def test_no_import_cycles() -> None:
     }
     cycles = [c for m in graph if (c := _cycle_from(graph, m))]
     assert cycles == []
+
+
+#: Host-side tools: they reach the daemon through the client, like any host.
+HOST_TOOLS = ("reverie.daemon.cli", "reverie.daemon.mcp")
+#: What they may import of the daemon besides themselves.
+HOST_TOOLS_MAY_USE = ("reverie.daemon.client", "reverie.daemon.protocol", "reverie.daemon.version")
+#: ``reverie serve`` and ``install-units`` run the daemon's own machinery.
+DAEMON_SIDE_COMMANDS = "reverie.daemon.cli.serve"
+
+
+def test_the_cli_and_mcp_reach_the_daemon_only_through_the_client() -> None:
+    allowed = (*HOST_TOOLS, *HOST_TOOLS_MAY_USE)
+    broken = [
+        f"{module} -> {name}"
+        for module in sources()
+        if any(_within(module, tool) for tool in HOST_TOOLS) and module != DAEMON_SIDE_COMMANDS
+        for name in imports_of(module)
+        if any(_within(name, layer) for layer in LAYERS)
+        and name != "reverie.daemon"
+        and not any(_within(name, ok) for ok in allowed)
+    ]
+    assert broken == []

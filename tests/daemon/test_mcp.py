@@ -15,7 +15,7 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from pydantic import AnyUrl
 
-from reverie.daemon.mcp_server import memory_uri
+from reverie.daemon.mcp import memory_uri
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 

@@ -18,7 +18,7 @@ import trio
 import trio.testing
 
 from reverie.config import ConfigError
-from reverie.daemon.systemd import (
+from reverie.daemon.service.systemd import (
     check_peer,
     ensure_private_dir,
     listen_fds,
@@ -166,7 +166,7 @@ os.execv(sys.executable, [sys.executable, "-c", sys.argv[2]])
 
 _ACTIVATED = """
 import json, os, socket
-from reverie.daemon.systemd import listen_fds
+from reverie.daemon.service.systemd import listen_fds
 socks = listen_fds()
 report = {
     "fds": [s.fileno() for s in socks],

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from reverie.config import ConfigError, DaemonConfig, default_data_dir
-from reverie.daemon.units import check_visible, install_units, render_units
+from reverie.daemon.service.units import check_visible, install_units, render_units
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -152,7 +152,7 @@ def test_paths_units_cannot_carry_are_config_errors(bindir: Path, data_dir: Path
 
 def test_repo_systemd_folder_is_the_packaged_templates() -> None:
     """The human-readable copy is the package data itself, so it cannot drift."""
-    templates = Path(str(files("reverie.daemon") / "unit_templates")).resolve()
+    templates = Path(str(files("reverie.daemon.service") / "unit_templates")).resolve()
     assert (REPO / "systemd").resolve() == templates
     assert (templates / "reverie.service").is_file()
     assert (templates / "user" / "reverie.socket").is_file()

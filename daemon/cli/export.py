@@ -25,6 +25,8 @@ from typing import Any
 
 from reverie.config import NotFound
 
+from .common import every_session
+
 __all__ = ["export_lines", "export_rows"]
 
 PAGE = 1000
@@ -33,18 +35,12 @@ _OPTIONAL = ("name", "tool_calls", "tool_call_id")
 
 def _sessions(client: Any, scope: str | None, session: str | None) -> Iterator[Any]:
     """``SessionInfo`` of each session to export, in name order."""
-    after = ""
-    found = False
-    while True:
-        page = client.sessions(after=after, limit=PAGE)
-        for info in page:
-            if (session is None or info.name == session) and (scope is None or info.scope == scope):
-                found = True
-                yield info
-        if len(page) < PAGE or (session is not None and found):
-            break
-        after = page[-1].name
-    if session is not None and not found:
+    for info in every_session(client, page=PAGE):
+        if (session is None or info.name == session) and (scope is None or info.scope == scope):
+            yield info
+            if session is not None:
+                return  # names are unique: no page after this one is needed
+    if session is not None:
         raise NotFound(f"no session {session!r}" + (f" in scope {scope!r}" if scope else ""))
 
 

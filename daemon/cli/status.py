@@ -1,10 +1,24 @@
-"""``reverie status`` as text (``--json`` prints the dict as it came)."""
+"""``reverie status`` and ``reverie metrics``: the daemon's health from a shell.
+
+``status`` prints one aspect of the daemon a line (``--json`` prints the
+dict as it came); ``metrics`` prints the same numbers in Prometheus text.
+"""
 
 from __future__ import annotations
 
+import argparse
+from collections.abc import Callable
 from typing import Any
 
-__all__ = ["render_status"]
+from .common import Common, Runner
+
+__all__ = ["STATUS_RUNNERS", "add_status_parsers", "render_status"]
+
+
+def add_status_parsers(sub: Any, common: Common) -> None:
+    """Register ``status`` and ``metrics``; ``common`` adds --socket and --json."""
+    common(sub.add_parser("status", help="show the daemon's status"))
+    common(sub.add_parser("metrics", help="print the status in Prometheus text format"))
 
 
 def render_status(status: dict[str, Any]) -> None:
@@ -52,3 +66,14 @@ def render_status(status: dict[str, Any]) -> None:
         print("errors    none")
     for code, count in sorted(errors.items()):
         print(f"errors    {code}: {count}")
+
+
+def _status(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    return client.status(), render_status
+
+
+def _metrics(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    return client.metrics(), lambda text: print(text, end="")
+
+
+STATUS_RUNNERS: dict[str, Runner] = {"status": _status, "metrics": _metrics}

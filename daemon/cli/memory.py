@@ -12,7 +12,34 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-__all__ = ["run_memory"]
+from .common import Common, Runner
+
+__all__ = ["MEMORY_RUNNERS", "add_memory_parser"]
+
+
+def add_memory_parser(sub: Any, common: Common) -> None:
+    """Register ``memory show|edit|forget-fact``; ``common`` adds --socket and --json."""
+    memory = sub.add_parser("memory", help="show or edit a scope's long-term memory")
+    memory_sub = memory.add_subparsers(dest="memory_command", required=True, metavar="ACTION")
+    show = memory_sub.add_parser("show", help="print MEMORY.md and recent history entries")
+    show.add_argument("scope", help="e.g. session/cli:alice or project/p")
+    show.add_argument("--limit", type=int, default=20, help="history entries to show")
+    common(show)
+    edit = memory_sub.add_parser(
+        "edit", help="replace MEMORY.md (from a file, '-' for stdin, or $EDITOR)"
+    )
+    edit.add_argument("scope")
+    edit.add_argument(
+        "--file", help="new MEMORY.md; '-' reads standard input (default: open $EDITOR)"
+    )
+    common(edit)
+    forget_fact = memory_sub.add_parser(
+        "forget-fact",
+        help="delete one fact from MEMORY.md, the history entries' facts and the index",
+    )
+    forget_fact.add_argument("scope")
+    forget_fact.add_argument("fact", help="the fact's text (case, spaces and punctuation ignored)")
+    common(forget_fact)
 
 
 def _render_memory(view: Any) -> None:
@@ -48,7 +75,7 @@ def _edited_text(args: argparse.Namespace, current: str) -> str:
         os.unlink(tmp.name)
 
 
-def run_memory(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+def _run_memory(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
     if args.memory_command == "show":
         return client.memory(args.scope, limit=args.limit), _render_memory
     if args.memory_command == "forget-fact":
@@ -65,3 +92,6 @@ def run_memory(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[An
     return {"scope": args.scope, "bytes": len(text.encode())}, lambda r: print(
         f"MEMORY.md of {r['scope']} replaced ({r['bytes']} bytes)"
     )
+
+
+MEMORY_RUNNERS: dict[str, Runner] = {"memory": _run_memory}

@@ -38,9 +38,9 @@ from mcp.types import CallToolResult, TextContent
 
 from reverie.config import InvalidArgument, ReverieError
 
-from .client import AsyncClient
-from .mcp_tools import register_tools
-from .protocol.errors import ConnectionLost
+from ..client import AsyncClient
+from ..protocol.errors import ConnectionLost
+from .tools import register_tools
 
 __all__ = ["MEMORY_URI", "Binding", "build_server", "check_daemon", "memory_uri", "tool_result"]
 

@@ -87,7 +87,7 @@ def _backup(client: Any, args: argparse.Namespace) -> int:
 
 def run_data_command(args: argparse.Namespace) -> int:
     """Run ``export`` or ``backup``; a backup may take long, so no client timeout."""
-    from .client import Client
+    from ..client import Client
 
     with Client(args.socket, timeout=None) as client:
         return _export(client, args) if args.command == "export" else _backup(client, args)

@@ -17,10 +17,9 @@ from typing import Any
 
 from reverie.config import InvalidArgument
 
-__all__ = ["add_wm_parser", "run_wm"]
+from .common import Common, Runner
 
-Runner = Callable[[Any, argparse.Namespace], tuple[Any, Callable[[Any], None]]]
-Common = Callable[[argparse.ArgumentParser], None]
+__all__ = ["WM_RUNNERS", "add_wm_parser"]
 
 
 def _json_value(text: str) -> Any:
@@ -224,6 +223,9 @@ def add_wm_parser(sub: Any, common: Common) -> None:
     _add_checkpoint(actions, common)
 
 
-def run_wm(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+def _run_wm(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
     runner: Runner = args.wm_run
     return runner(client, args)
+
+
+WM_RUNNERS: dict[str, Runner] = {"wm": _run_wm}

@@ -17,10 +17,10 @@ from typing import Any
 
 from reverie.config import InvalidArgument, ReverieError
 
+from .common import Common, Runner, every_session
+
 __all__ = ["SEARCH_RUNNERS", "add_search_parser", "read_jsonl", "session_scopes"]
 
-Runner = Callable[[Any, argparse.Namespace], tuple[Any, Callable[[Any], None]]]
-Common = Callable[[argparse.ArgumentParser], None]
 IMPORT_BATCH = 500
 _POLL = 0.2
 _MESSAGE_KEYS = ("role", "content", "id", "name", "ts", "tool_calls", "tool_call_id")
@@ -171,12 +171,7 @@ def _row(where: str, obj: Any) -> dict[str, Any]:
 
 def _sessions(client: Any, names: set[str]) -> dict[str, Any]:
     """The ``SessionInfo`` of each named session that exists."""
-    found: dict[str, Any] = {}
-    after = ""
-    while page := client.sessions(after=after, limit=100):
-        found.update({s.name: s for s in page if s.name in names})
-        after = page[-1].name
-    return found
+    return {s.name: s for s in every_session(client) if s.name in names}
 
 
 def session_scopes(client: Any, names: set[str]) -> dict[str, str]:
@@ -197,7 +192,7 @@ def _import(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
     i = 0
     while i < len(rows):
         session, scope = rows[i]["session"], rows[i].get("scope")
-        batch = []
+        batch: list[dict[str, Any]] = []
         while i < len(rows) and len(batch) < IMPORT_BATCH and rows[i]["session"] == session:
             batch.append({k: rows[i][k] for k in _MESSAGE_KEYS if rows[i].get(k) is not None})
             i += 1

@@ -1,6 +1,6 @@
 """The MCP tools of ``reverie mcp``: names, descriptions and JSON schemas an LLM uses unaided.
 
-Each tool is a thin call of the daemon's client; ``mcp_server.reverie_tool``
+Each tool is a thin call of the daemon's client; ``server.reverie_tool``
 turns its value into a tool result and a ``ReverieError`` into a typed tool
 error. Session and scope arguments are optional and default to the server's
 binding (``--session``, ``--scope``).
@@ -16,7 +16,7 @@ from mcp.server.fastmcp import FastMCP
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
-from .client import AsyncClient
+from ..client import AsyncClient
 
 __all__ = ["register_tools"]
 
@@ -32,19 +32,24 @@ Scope = Annotated[
     Field(description="Memory scope, e.g. user/alice or project/p; default: this server's scope"),
 ]
 Kind = Literal["message", "episode", "fact"]
+#: A tool's function, before and after it is registered.
+Tool = Callable[..., Awaitable[Any]]
+#: ``@tool(annotations)``: registers a tool on the server.
+ToolDecorator = Callable[[ToolAnnotations], Callable[[Tool], Tool]]
 
 
 def register_tools(
     server: FastMCP,
     client: Callable[[], AsyncClient],
     binding: Any,
-    wrap: Callable[[Callable[..., Awaitable[Any]]], Callable[..., Awaitable[Any]]],
+    wrap: Callable[[Tool], Tool],
 ) -> None:
     """Add every tool to ``server``; ``client()`` is the live daemon connection."""
 
-    def tool(annotations: ToolAnnotations) -> Callable[[Callable[..., Awaitable[Any]]], Any]:
-        def add(fn: Callable[..., Awaitable[Any]]) -> Any:
-            return server.tool(annotations=annotations, structured_output=False)(wrap(fn))
+    def tool(annotations: ToolAnnotations) -> Callable[[Tool], Tool]:
+        def add(fn: Tool) -> Tool:
+            server.tool(annotations=annotations, structured_output=False)(wrap(fn))
+            return fn
 
         return add
 
@@ -136,7 +141,9 @@ def register_tools(
     _register_working_memory(tool, client, binding)
 
 
-def _register_working_memory(tool: Any, client: Callable[[], AsyncClient], binding: Any) -> None:
+def _register_working_memory(
+    tool: ToolDecorator, client: Callable[[], AsyncClient], binding: Any
+) -> None:
     key_field = Annotated[str, Field(description="The key, e.g. plan or user.name")]
 
     @tool(READ)

@@ -1,9 +1,10 @@
 """systemd unit files for reverie: rendered from one set of templates, then installed.
 
-The templates are package data in ``reverie/daemon/unit_templates/`` (system
-units at the top, ``user/`` for ``systemctl --user``); the repository's
-``systemd/`` folder is a symlink to that directory, so the human-readable copy
-and what ``reverie install-units`` writes cannot drift apart.
+The templates are package data in ``reverie/daemon/service/unit_templates/``
+(system units at the top, ``user/`` for ``systemctl --user``); the
+repository's ``systemd/`` folder is a symlink to that directory, so the
+human-readable copy and what ``reverie install-units`` writes cannot drift
+apart.
 
 Templates hold two placeholders: ``@BINDIR@``, the directory of the installed
 ``reverie`` executable (units need an absolute path), and ``@DATADIR@``, the
@@ -52,7 +53,7 @@ def render_units(*, user: bool, bindir: Path, data_dir: Path | None) -> dict[str
         "BINDIR": _unit_path(bindir, "bindir"),
         "DATADIR": _DEFAULT_DATA_DIR if data_dir is None else _unit_path(data_dir, "data dir"),
     }
-    folder = files("reverie.daemon") / "unit_templates"
+    folder = files("reverie.daemon.service") / "unit_templates"
     if user:
         folder = folder / "user"
     return {

@@ -53,7 +53,7 @@ def _socket(args: argparse.Namespace) -> Path:
         from reverie.config import load_config
 
         return load_config(args.config).socket_path
-    from .client import default_socket
+    from ..client import default_socket
 
     return default_socket()
 
@@ -75,7 +75,7 @@ def run_mcp(args: argparse.Namespace) -> int:
     socket = _socket(args)
     if args.transport == "http":
         _check_host(args)
-    from .mcp_server import Binding, build_server, check_daemon
+    from ..mcp import Binding, build_server, check_daemon
 
     problem = check_daemon(socket)
     if problem is not None:

@@ -1,0 +1,149 @@
+"""``reverie append|history|context|sessions|forget|consolidate``: sessions from a shell.
+
+Each command is a runner (see ``common``). ``history --json`` prints the
+lines ``reverie import`` reads back: each message with its session and
+scope, its time as ISO-8601 UTC.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from .common import Common, Runner, plain
+from .progress import ConsolidationProgress
+from .search import session_scopes
+
+__all__ = ["SESSION_RUNNERS", "add_session_parsers"]
+
+
+def add_session_parsers(sub: Any, common: Common) -> None:
+    """Register the session commands; ``common`` adds --socket and --json to each."""
+    append = sub.add_parser("append", help="append one message to a session")
+    append.add_argument("session")
+    append.add_argument("role", choices=["system", "user", "assistant", "tool"])
+    append.add_argument("content", help="message text; '-' reads standard input")
+    append.add_argument("--id", help="message id (makes a retry idempotent)")
+    append.add_argument("--name")
+    append.add_argument("--scope", help="the session's scope, on its first append")
+    common(append)
+
+    history = sub.add_parser("history", help="print a session's messages")
+    history.add_argument("session")
+    history.add_argument("--after-seq", type=int, default=0)
+    history.add_argument("--limit", type=int, default=100)
+    common(history)
+
+    context = sub.add_parser("context", help="print what a host puts in its prompt")
+    context.add_argument("session")
+    common(context)
+
+    sessions = sub.add_parser("sessions", help="list sessions")
+    sessions.add_argument("--after", default="")
+    sessions.add_argument("--limit", type=int, default=100)
+    common(sessions)
+
+    forget = sub.add_parser("forget", help="delete a session and everything derived from it")
+    forget.add_argument("session")
+    common(forget)
+
+    consolidate = sub.add_parser("consolidate", help="consolidate a session's tail into memory now")
+    consolidate.add_argument("session")
+    consolidate.add_argument(
+        "--no-wait", action="store_true", help="queue the job and return at once"
+    )
+    common(consolidate)
+
+
+def _print_messages(messages: Sequence[Any]) -> None:
+    for m in messages:
+        print(f"{m.seq:>6}  {m.role:<9} {m.content}")
+
+
+def _append(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    content = sys.stdin.read() if args.content == "-" else args.content
+    ack = client.append(
+        args.session, args.role, content, id=args.id, name=args.name, scope=args.scope
+    )
+    return ack, lambda a: print(f"appended seq {a.seq} id {a.id}")
+
+
+def _history(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    messages = client.history(args.session, after_seq=args.after_seq, limit=args.limit)
+    if not args.json:
+        return messages, _print_messages
+    # Lines `reverie import` reads back: session and scope on each, ISO-8601 UTC times.
+    scope = session_scopes(client, {args.session}).get(args.session)
+    rows = [
+        {"session": args.session, "scope": scope, **plain(m)}
+        | {"ts": datetime.fromtimestamp(m.ts, UTC).isoformat()}
+        for m in messages
+    ]
+    return rows, _print_messages
+
+
+def _render_context(ctx: Any) -> None:
+    if ctx.memory:
+        print(ctx.memory.rstrip("\n"))
+        print("---")
+    _print_messages(ctx.messages)
+    print(f"({len(ctx.messages)} messages, {ctx.tokens} tokens in the tail)")
+
+
+def _context(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    return client.context(args.session), _render_context
+
+
+def _render_sessions(sessions: Sequence[Any]) -> None:
+    for s in sessions:
+        print(
+            f"{s.name}  scope={s.scope}  messages={s.messages}  tail={s.tail_messages} ({s.tail_tokens} tokens)"
+        )
+
+
+def _sessions(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    return client.sessions(after=args.after, limit=args.limit), _render_sessions
+
+
+def _forget(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    return client.forget(args.session), lambda n: print(
+        f"forgot {args.session}: {n} messages deleted"
+    )
+
+
+def _consolidate(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    """Consolidate now, reporting the LLM's failures on stderr while it waits.
+
+    Exits 1 when the LLM failed: the job's error (the turns stay in the tail)
+    or an ``extractive`` outcome (archived raw past ``hard_tokens``).
+    """
+    if args.no_wait:
+        outcome = client.consolidate(args.session, wait=False)
+    else:
+        from ..client import Client
+
+        with ConsolidationProgress(lambda: Client(args.socket), args.session):
+            outcome = client.consolidate(args.session, wait=True)
+    if outcome is not None and outcome.state != "done":
+        args.exit_code = 1
+
+    def render(o: Any) -> None:
+        if o is None:
+            print("queued" if args.no_wait else "nothing to consolidate")
+        else:
+            print(f"{o.state}: {o.messages} messages into history entry {o.entry}")
+
+    return outcome, render
+
+
+SESSION_RUNNERS: dict[str, Runner] = {
+    "append": _append,
+    "history": _history,
+    "context": _context,
+    "sessions": _sessions,
+    "forget": _forget,
+    "consolidate": _consolidate,
+}
