@@ -17,6 +17,7 @@ from mcp.types import ToolAnnotations
 from pydantic import Field
 
 from ..client import AsyncClient
+from ..protocol.working_memory import TaskStatus
 
 __all__ = ["register_tools"]
 
@@ -198,9 +199,7 @@ def _register_working_memory(
     async def task_set(
         task_id: Annotated[str, Field(description="A name for the task")],
         description: Annotated[str, Field(description="What the task is")],
-        status: Annotated[
-            str, Field(description="e.g. pending, running, blocked, done")
-        ] = "pending",
+        status: Annotated[TaskStatus, Field(description="Where the task stands")] = "pending",
         step: Annotated[int, Field(ge=0, description="Steps done so far")] = 0,
         total_steps: Annotated[int, Field(ge=0, description="Steps in all (0: unknown)")] = 0,
         data: Annotated[Any, Field(description="Any JSON state of the task")] = None,
