@@ -3,7 +3,6 @@
 from .consolidation import Supervisor, Workers
 from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
 from .expiry import ExpirySweeper
-from .indexer import Indexer, SearchResult
 from .memory import Forgetter, MemoryKeeper, MemoryWatcher
 from .names import MAX_NAME_CHARS, validate_name
 from .registry import ActorRegistry, SessionRegistry
@@ -54,7 +53,6 @@ __all__ = [
     "Forgetter",
     "HistoryRequest",
     "HookChain",
-    "Indexer",
     "LLMError",
     "LLMRateLimited",
     "LLMRejected",
@@ -66,7 +64,6 @@ __all__ = [
     "RestoreCheckpoint",
     "ScopeActor",
     "ScopeRegistry",
-    "SearchResult",
     "Services",
     "SessionActor",
     "SessionHooks",

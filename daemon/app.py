@@ -26,7 +26,6 @@ import trio
 from reverie.actors import (
     Forgetter,
     HookChain,
-    Indexer,
     MemoryKeeper,
     MemoryWatcher,
     ScopeRegistry,
@@ -36,6 +35,7 @@ from reverie.actors import (
     Supervisor,
     Workers,
 )
+from reverie.actors.search import Indexer
 from reverie.config import Config, ConfigError
 from reverie.store import (
     Clock,

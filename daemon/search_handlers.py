@@ -14,7 +14,8 @@ from typing import Any
 import msgspec
 import trio
 
-from reverie.actors import Indexer, SearchResult, validate_name
+from reverie.actors import validate_name
+from reverie.actors.search import Indexer, SearchResult
 from reverie.config import InvalidArgument, NotFound, ReverieError
 
 from . import protocol as p

@@ -64,6 +64,7 @@ from .memory_forget import forget_fact, forget_files, forget_session
 from .memory_scan import MemoryScan, scope_problems
 from .memory_store import Consolidated, MemoryStore
 from .message_text import STOP_WORDS, count_messages, logged_messages, search_message_text
+from .primed_embedder import PrimedEmbedder
 from .ranking import (
     TEXT_WEIGHT,
     VECTOR_WEIGHT,
@@ -155,6 +156,7 @@ __all__ = [
     "NewMessage",
     "OpenAIEmbedder",
     "PatchTask",
+    "PrimedEmbedder",
     "PutKey",
     "PutTask",
     "RemoveKey",

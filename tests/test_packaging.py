@@ -15,7 +15,14 @@ import pytest
 from tests.test_architecture import sources
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ["reverie", "reverie.config", "reverie.store", "reverie.actors", "reverie.daemon"]
+PACKAGES = [
+    "reverie",
+    "reverie.config",
+    "reverie.store",
+    "reverie.actors",
+    "reverie.actors.search",
+    "reverie.daemon",
+]
 
 
 @pytest.mark.slow

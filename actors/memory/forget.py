@@ -36,8 +36,8 @@ from reverie.store import (
     record_forget,
 )
 
-from ..indexer import Indexer
 from ..names import validate_name
+from ..search import Indexer
 from ..services import Services
 from .keeper import MemoryKeeper
 

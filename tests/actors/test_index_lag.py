@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from reverie.actors.index_lag import LagClock
+from reverie.actors.search.lag import LagClock
 
 
 def test_lag_follows_the_oldest_unindexed_message_not_the_first_append() -> None:

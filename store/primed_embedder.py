@@ -22,7 +22,7 @@ import numpy as np
 import numpy.typing as npt
 import trio
 
-from reverie.store import Embedder
+from .embeddings import Embedder
 
 __all__ = ["PrimedEmbedder"]
 

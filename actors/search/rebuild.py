@@ -26,7 +26,7 @@ from reverie.store import (
     messages_after,
 )
 
-from .services import Services
+from ..services import Services
 
 __all__ = ["Progress", "Rebuild", "replace_scope", "text_docs"]
 

@@ -20,7 +20,7 @@ rebuilt index may order text hits differently (invariant 7 of docs/design.md hol
 ``status`` says ``settled``).
 
 ``reindex`` rebuilds into a new directory while the old index serves
-(``index_build.Rebuild``), then swaps: the directory in use is named in the
+(``rebuild.Rebuild``), then swaps: the directory in use is named in the
 ``meta`` table, so the swap is one SQLite commit. An index built by another embedder (``stale``) or a
 missing index directory is rebuilt from scratch at start.
 """
@@ -53,6 +53,7 @@ from reverie.store import (
     LogPosition,
     MemoryFiles,
     Mode,
+    PrimedEmbedder,
     SearchHit,
     SearchIndex,
     SessionRecord,
@@ -71,10 +72,9 @@ from reverie.store import (
     write_meta,
 )
 
-from .index_build import Progress, Rebuild, replace_scope, text_docs
-from .index_lag import LagClock
-from .primed_embedder import PrimedEmbedder
-from .services import Services, SessionHooks
+from ..services import Services, SessionHooks
+from .lag import LagClock
+from .rebuild import Progress, Rebuild, replace_scope, text_docs
 
 __all__ = ["Indexer", "SearchResult"]
 

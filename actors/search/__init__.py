@@ -1,0 +1,10 @@
+"""reverie.actors.search: the search index kept following the store, and searched.
+
+The ``Indexer`` is the index's only writer: a session hook that follows the
+message log and the memory tree into the index, rebuilds it on ``reindex``,
+and answers ``search`` from SQLite's full-text index and LanceDB's.
+"""
+
+from .indexer import Indexer, SearchResult
+
+__all__ = ["Indexer", "SearchResult"]
