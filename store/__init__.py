@@ -18,15 +18,7 @@ from .embeddings import (
 from .errors import StoreError, StoreFull, StoreReadOnly
 from .facts import Fact, attribute, drop_session, fact_key, merge_facts, parse_memory, render_memory
 from .history import HistoryEntry, history_problems, parse_history, render_entry
-from .index import (
-    MAX_K,
-    MAX_QUERY_CHARS,
-    IndexStale,
-    Mode,
-    SearchIndex,
-    candidate_depth,
-    checked_query,
-)
+from .index import IndexStale, SearchIndex
 from .index_feed import (
     CURSOR_KEY,
     LogPosition,
@@ -91,6 +83,7 @@ from .scope_writes import (
     ScopeWrite,
     apply_writes,
 )
+from .search_query import MAX_K, MAX_QUERY_CHARS, Mode, candidate_depth, checked_query
 from .tokens import TokenCounter
 from .working_memory import (
     CheckpointRecord,

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 import lancedb
 import numpy as np
@@ -50,23 +50,16 @@ from .ranking import (
     VECTOR_WEIGHT,
     IndexDoc,
     SearchHit,
-    text_terms,
     weighted_fusion,
 )
+from .search_query import KINDS, Mode, candidate_depth, checked_query, fts_query
 
-__all__ = ["IndexStale", "SearchIndex", "candidate_depth", "checked_query"]
+__all__ = ["IndexStale", "SearchIndex"]
 
 log = logging.getLogger(__name__)
 
-Mode = Literal["hybrid", "vector", "text"]
 _TABLE = "docs"
-_KINDS = frozenset({"message", "episode", "fact"})
 _META_MODEL = b"reverie.model_id"
-# Bounds for hostile queries: MiniLM reads at most 256 tokens anyway, and a
-# BM25 query of more than a few dozen terms ranks no better, only slower.
-MAX_QUERY_CHARS = 2000
-MAX_QUERY_TERMS = 64
-MAX_K = 1000
 #: How long ``optimize`` keeps a replaced version's files: searches in flight read them.
 KEEP_OLD_VERSIONS = timedelta(seconds=60)
 _HIT_COLUMNS = ["uid", "kind", "text", "scope", "session", "ts", "message_ids", "source"]
@@ -87,11 +80,6 @@ def _wrapped(what: str) -> Iterator[None]:
         raise
     except Exception as exc:
         raise StoreError(f"search index {what} failed: {type(exc).__name__}: {exc}") from exc
-
-
-def _fts_query(query: str) -> str:
-    """The query as plain words: no operator, quote or NUL reaches the FTS parser."""
-    return " ".join(text_terms(query)[:MAX_QUERY_TERMS])
 
 
 class SearchIndex:
@@ -200,9 +188,9 @@ class SearchIndex:
         unique = list({d.uid: d for d in docs}.values())
         if not unique:
             return
-        bad = {d.kind for d in unique} - _KINDS
+        bad = {d.kind for d in unique} - KINDS
         if bad:
-            raise InvalidArgument(f"unknown document kind(s) {sorted(bad)}; use {sorted(_KINDS)}")
+            raise InvalidArgument(f"unknown document kind(s) {sorted(bad)}; use {sorted(KINDS)}")
         vectors = self.embedder.embed([d.text for d in unique])
         dim = self.embedder.dimension
         if vectors.shape != (len(unique), dim):
@@ -332,7 +320,7 @@ class SearchIndex:
             return []
         where = _filter(scope=scope, session=session, kinds=kind_list, since=since, until=until)
         depth = k if mode != "hybrid" else candidate_depth(k)
-        fts = _fts_query(text)
+        fts = fts_query(text)
         by_vector = [] if mode == "text" else self._vector_hits(table, text, where, depth)
         by_text = [] if mode == "vector" or not fts else self._text_hits(table, fts, where, depth)
         if mode == "vector":
@@ -359,30 +347,6 @@ class SearchIndex:
                 builder = builder.where(where, prefilter=True)
             rows = builder.select([*_HIT_COLUMNS, "_score"]).limit(limit).to_arrow().to_pylist()
         return _hits(rows, lambda row: float(row["_score"]))
-
-
-def checked_query(query: str, *, kinds: Iterable[str] | None, mode: str, k: int) -> str:
-    """The query clipped to ``MAX_QUERY_CHARS`` without NULs; bad arguments are InvalidArgument."""
-    if mode not in ("hybrid", "vector", "text"):
-        raise InvalidArgument(f"unknown search mode {mode!r}; use hybrid, vector or text")
-    if not 1 <= k <= MAX_K:
-        raise InvalidArgument(f"k must be between 1 and {MAX_K}, not {k}")
-    unknown = set(kinds or ()) - _KINDS
-    if unknown:
-        raise InvalidArgument(f"unknown kind(s) {sorted(unknown)}; use {sorted(_KINDS)}")
-    text = query[:MAX_QUERY_CHARS].replace("\x00", " ")
-    if not text.strip():
-        raise InvalidArgument("the search query is empty")
-    return text
-
-
-def candidate_depth(k: int) -> int:
-    """How many hits of each signal hybrid search fuses to return ``k``.
-
-    Fixed for small ``k`` so the normalisation, and so the order, of the
-    first hits does not change with ``k``.
-    """
-    return min(MAX_K, max(k, 50))
 
 
 def _filter(
