@@ -4,6 +4,7 @@ Nothing here knows about sockets or actors; every blocking call runs in a
 thread (the writer thread, or a worker thread for reads).
 """
 
+from .async_index import AsyncSearchIndex, index_dirs, memory_scopes
 from .backup import BackupInfo, backup
 from .clock import TEST_CLOCK_ENV, Clock
 from .db import Database
@@ -21,6 +22,7 @@ from .history import HistoryEntry, history_problems, parse_history, render_entry
 from .index import IndexStale, SearchIndex
 from .index_feed import (
     CURSOR_KEY,
+    INDEX_DIR_KEY,
     LogPosition,
     entry_doc,
     fact_docs,
@@ -29,6 +31,7 @@ from .index_feed import (
     messages_after,
     read_cursor,
     read_meta,
+    swap_index,
     write_cursor,
     write_meta,
 )
@@ -55,7 +58,13 @@ from .memory_files import MemoryFiles, decode_scope, encode_scope
 from .memory_forget import forget_fact, forget_files, forget_session
 from .memory_scan import MemoryScan, scope_problems
 from .memory_store import Consolidated, MemoryStore
-from .message_text import STOP_WORDS, count_messages, logged_messages, search_message_text
+from .message_text import (
+    STOP_WORDS,
+    count_messages,
+    logged_messages,
+    search_message_text,
+    vector_gap,
+)
 from .primed_embedder import PrimedEmbedder
 from .ranking import (
     TEXT_WEIGHT,
@@ -112,6 +121,7 @@ from .working_memory import (
 
 __all__ = [
     "CURSOR_KEY",
+    "INDEX_DIR_KEY",
     "LOCAL_MODEL_ID",
     "MAX_K",
     "MAX_QUERY_CHARS",
@@ -122,6 +132,7 @@ __all__ = [
     "VECTOR_WEIGHT",
     "AddScratch",
     "AppendOutcome",
+    "AsyncSearchIndex",
     "BackupInfo",
     "CheckpointRecord",
     "Clock",
@@ -196,6 +207,7 @@ __all__ = [
     "forget_session",
     "history_problems",
     "hit_from_doc",
+    "index_dirs",
     "job_counts",
     "list_checkpoints",
     "list_keys",
@@ -207,6 +219,7 @@ __all__ = [
     "lookup_key",
     "make_embedder",
     "memory_docs",
+    "memory_scopes",
     "merge_facts",
     "messages_after",
     "open_job",
@@ -232,8 +245,10 @@ __all__ = [
     "sessions_over",
     "set_key",
     "specific_first",
+    "swap_index",
     "sweep_keys",
     "text_terms",
+    "vector_gap",
     "weighted_fusion",
     "write_cursor",
     "write_meta",

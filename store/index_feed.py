@@ -25,6 +25,7 @@ from .ranking import IndexDoc
 
 __all__ = [
     "CURSOR_KEY",
+    "INDEX_DIR_KEY",
     "LogPosition",
     "entry_doc",
     "fact_docs",
@@ -34,11 +35,14 @@ __all__ = [
     "messages_after",
     "read_cursor",
     "read_meta",
+    "swap_index",
     "write_cursor",
     "write_meta",
 ]
 
 CURSOR_KEY = "index.messages_gid"
+#: The ``meta`` key naming the index directory the daemon serves from (under its data dir).
+INDEX_DIR_KEY = "index.dir"
 
 
 def read_meta(conn: apsw.Connection, key: str) -> object:
@@ -57,6 +61,12 @@ def read_cursor(conn: apsw.Connection) -> int:
 
 def write_cursor(conn: apsw.Connection, gid: int) -> None:
     write_meta(conn, CURSOR_KEY, int(gid))
+
+
+def swap_index(conn: apsw.Connection, name: str, reached: int) -> None:
+    """Point the daemon at the index directory ``name`` and its cursor in one commit."""
+    write_meta(conn, INDEX_DIR_KEY, name)
+    write_meta(conn, CURSOR_KEY, int(reached))
 
 
 class LogPosition:

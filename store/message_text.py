@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import apsw
 
-from .index_feed import message_doc
+from .index_feed import message_doc, read_cursor
 from .ranking import SearchHit, hit_from_doc, text_terms
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "logged_messages",
     "purge_deleted_text",
     "search_message_text",
+    "vector_gap",
 ]
 
 CONTEXT_WEIGHT = 0.5
@@ -193,3 +194,20 @@ def purge_deleted_text(conn: apsw.Connection) -> None:
     forgotten message's words leave the database file.
     """
     conn.execute("INSERT INTO message_text (message_text) VALUES ('optimize')")
+
+
+def vector_gap(
+    conn: apsw.Connection,
+    *,
+    scope: str | None,
+    session: str | None,
+    since: float | None,
+    until: float | None,
+) -> tuple[int, int]:
+    """Searched messages the vector index has not embedded yet, and all searched (one read)."""
+    unembedded = count_messages(
+        conn, after_gid=read_cursor(conn), scope=scope, session=session, since=since, until=until
+    )
+    if not unembedded:
+        return 0, 0
+    return unembedded, logged_messages(conn, scope=scope, session=session)

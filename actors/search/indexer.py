@@ -30,12 +30,9 @@ from __future__ import annotations
 import dataclasses
 import logging
 import os
-import shutil
 import time
 import uuid
-from collections import Counter
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -44,10 +41,11 @@ import trio
 
 from reverie.config import NotFound
 from reverie.store import (
-    CURSOR_KEY,
+    INDEX_DIR_KEY,
     MAX_K,
     TEXT_WEIGHT,
     VECTOR_WEIGHT,
+    AsyncSearchIndex,
     Embedder,
     IndexDoc,
     LogPosition,
@@ -55,18 +53,19 @@ from reverie.store import (
     Mode,
     PrimedEmbedder,
     SearchHit,
-    SearchIndex,
     SessionRecord,
     candidate_depth,
     checked_query,
-    count_messages,
+    index_dirs,
     log_position,
-    logged_messages,
+    memory_scopes,
     messages_after,
     read_cursor,
     read_meta,
     search_message_text,
     specific_first,
+    swap_index,
+    vector_gap,
     weighted_fusion,
     write_cursor,
     write_meta,
@@ -74,13 +73,12 @@ from reverie.store import (
 
 from ..services import Services, SessionHooks
 from .lag import LagClock
-from .rebuild import Progress, Rebuild, replace_scope, text_docs
+from .rebuild import Progress, Rebuild, text_docs
 
 __all__ = ["Indexer", "SearchResult"]
 
 log = logging.getLogger(__name__)
 
-DIR_KEY = "index.dir"
 DEFAULT_DIR = "index"
 #: History entries re-read per consolidated scope (the newest ones: the one just written).
 _ENTRIES_PER_CONSOLIDATION = 8
@@ -126,7 +124,7 @@ class Indexer(SessionHooks):
         self.cfg = services.config.index
         self._make_embedder = embedder_factory
         self._embedder: PrimedEmbedder | None = None
-        self.index: SearchIndex | None = None
+        self.index: AsyncSearchIndex | None = None
         self._ready = trio.Event()
         self._wake = trio.Event()
         self._dirty = _Dirty()
@@ -140,10 +138,6 @@ class Indexer(SessionHooks):
         self._rebuild_scopes = False
         self._lag = LagClock()
         self._unsettled = False  # written to since the last optimize
-        # Searches are CPU-bound: more at once than cores only thrash, and they
-        # must not take every one of trio's shared worker threads.
-        self._search_limit = trio.CapacityLimiter(max(2, os.cpu_count() or 2))
-        self._searching: Counter[Path] = Counter()  # searches running, by index directory
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -154,16 +148,10 @@ class Indexer(SessionHooks):
             self._embedder = PrimedEmbedder(self._make_embedder(), workers=threads)
         return self._embedder
 
-    async def _add(self, index: SearchIndex, docs: list[IndexDoc]) -> None:
+    async def _add(self, index: AsyncSearchIndex, docs: list[IndexDoc]) -> None:
         """Embed on the background threads, then write; a cancel waits for the chunks running."""
-        texts = [d.text for d in docs]
-        chunk = max(1, self.services.config.embeddings.batch_size)
-        try:
-            await self.embedder.prime_all(texts, chunk)
-            await trio.to_thread.run_sync(index.add, docs)
-            self._unsettled = True
-        finally:
-            self.embedder.forget(texts)
+        await index.add(docs, self.services.config.embeddings.batch_size)
+        self._unsettled = True
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Open (or rebuild) the index in the background, then follow the log until cancelled.
@@ -189,17 +177,16 @@ class Indexer(SessionHooks):
                 self._embedder.close()
 
     async def _open(self) -> None:
-        name = await self.services.db.read(lambda c: read_meta(c, DIR_KEY))
+        name = await self.services.db.read(lambda c: read_meta(c, INDEX_DIR_KEY))
         path = self.root / (name if isinstance(name, str) and name else DEFAULT_DIR)
-        existed = path.exists()
-        index = SearchIndex(path, self.embedder)
-        await trio.to_thread.run_sync(index.open)
+        index = AsyncSearchIndex(path, self.embedder)
+        existed = await index.open()
         if index.stale or not existed:
             if index.stale:
-                await trio.to_thread.run_sync(index.reset)
+                await index.reset()
             log.info("search index %s is new or stale: indexing everything again", path)
             await self.services.db.write(lambda c: write_cursor(c, 0))
-            self._dirty.scopes.update(await trio.to_thread.run_sync(self.memory.scopes))
+            self._dirty.scopes.update(await memory_scopes(self.memory))
             self._rebuild_scopes = True
         self.index = index
 
@@ -259,7 +246,7 @@ class Indexer(SessionHooks):
         """Fold the writes so far into the index's fragments and text statistics."""
         index = self.index
         assert index is not None
-        await trio.to_thread.run_sync(index.optimize)
+        await index.optimize()
         self._unsettled = False
 
     async def _drain(self) -> None:
@@ -281,16 +268,14 @@ class Indexer(SessionHooks):
             if not self._dirty.forgotten:
                 return
 
-    async def _apply_forgets(self, index: SearchIndex) -> None:
+    async def _apply_forgets(self, index: AsyncSearchIndex) -> None:
         while self._dirty.forgotten:
             session, scope = next(iter(self._dirty.forgotten.items()))
-            await trio.to_thread.run_sync(index.delete_session, session)
-            if scope == f"session/{session}":
-                await trio.to_thread.run_sync(index.delete_scope, scope)
+            await index.forget_session(session, scope)
             self._unsettled = True
             self._dirty.forgotten.pop(session, None)
 
-    async def _index_batch(self, index: SearchIndex) -> bool:
+    async def _index_batch(self, index: AsyncSearchIndex) -> bool:
         db, size = self.services.db, max(1, self.cfg.batch_size)
         cursor = await db.read(read_cursor)
         batch = await db.read(lambda c: messages_after(c, cursor, size))
@@ -309,20 +294,20 @@ class Indexer(SessionHooks):
             await self._optimize()
         return True
 
-    async def _index_scopes(self, index: SearchIndex) -> None:
+    async def _index_scopes(self, index: AsyncSearchIndex) -> None:
         entries = None if self._rebuild_scopes else _ENTRIES_PER_CONSOLIDATION
         while self._dirty.scopes:
             scope = self._dirty.scopes.pop()
-            await trio.to_thread.run_sync(replace_scope, index, self.memory, scope, entries)
+            await index.replace_scope(self.memory, scope, entries)
             self._unsettled = True
         self._rebuild_scopes = False
 
-    async def _index_edits(self, index: SearchIndex) -> None:
+    async def _index_edits(self, index: AsyncSearchIndex) -> None:
         """Edited scopes: every fact and episode re-read, the ones edited away deleted."""
         while self._dirty.edited:
             scope = self._dirty.edited.pop()
-            await trio.to_thread.run_sync(index.delete_episodes, scope)
-            await trio.to_thread.run_sync(replace_scope, index, self.memory, scope, None)
+            await index.delete_episodes(scope)
+            await index.replace_scope(self.memory, scope, None)
             self._unsettled = True
 
     # -- status -------------------------------------------------------------------
@@ -355,7 +340,7 @@ class Indexer(SessionHooks):
 
     # -- search ---------------------------------------------------------------------
 
-    async def _index(self) -> SearchIndex:
+    async def _index(self) -> AsyncSearchIndex:
         await self._ready.wait()
         if self.index is None:
             raise NotFound(f"the search index is unavailable: {self._open_error}")
@@ -392,9 +377,9 @@ class Indexer(SessionHooks):
         want_messages = kinds is None or "message" in kinds
         memory_kinds = [kind for kind in (_KINDS if kinds is None else kinds) if kind != "message"]
         db = self.services.db
-        with self._reading(index):  # its directory stays until the search is done
+        with index.reading():  # its directory stays until the search is done
             unembedded, searched = (
-                await db.read(lambda c: _vector_gap(c, filters)) if want_messages else (0, 0)
+                await db.read(lambda c: vector_gap(c, **filters)) if want_messages else (0, 0)
             )
             signals: list[tuple[list[SearchHit], float]] = []
             if mode != "vector":
@@ -419,32 +404,15 @@ class Indexer(SessionHooks):
 
     async def _in_index(
         self,
-        index: SearchIndex,
+        index: AsyncSearchIndex,
         query: str,
         depth: int,
         mode: Mode,
         kinds: list[str] | None,
         filters: dict[str, Any],
     ) -> list[SearchHit]:
-        """One signal of the LanceDB index, in a worker thread (searches are CPU-bound)."""
-        return await trio.to_thread.run_sync(
-            lambda: index.search(query, k=depth, mode=mode, kinds=kinds, **filters),
-            limiter=self._search_limit,
-        )
-
-    @contextmanager
-    def _reading(self, index: SearchIndex) -> Iterator[None]:
-        self._searching[index.path] += 1
-        try:
-            yield
-        finally:
-            self._searching[index.path] -= 1
-
-    async def _unused(self, path: Path) -> None:
-        """Wait until no search reads the index in ``path`` (searches end: they are bounded)."""
-        while self._searching[path]:
-            await trio.sleep(0.05)
-        self._searching.pop(path, None)
+        """One signal of the LanceDB index."""
+        return await index.search(query, k=depth, mode=mode, kinds=kinds, **filters)
 
     # -- forget ---------------------------------------------------------------------
 
@@ -466,28 +434,21 @@ class Indexer(SessionHooks):
             index = self.index
             assert index is not None
             if session is not None:
-                await trio.to_thread.run_sync(index.delete_session, session)
-            if session is not None and scope == f"session/{session}":
-                await trio.to_thread.run_sync(index.delete_scope, scope)
-            else:
-                await trio.to_thread.run_sync(replace_scope, index, self.memory, scope, None)
+                await index.forget_session(session, scope)
+            if session is None or scope != f"session/{session}":
+                await index.replace_scope(self.memory, scope, None)
             name = f"{DEFAULT_DIR}-{uuid.uuid4().hex[:12]}"
-            fresh = await trio.to_thread.run_sync(index.copy_to, self.root / name)
-            await self.services.db.write(lambda c: write_meta(c, DIR_KEY, name))
+            fresh = await index.copy_to(self.root / name)
+            await self.services.db.write(lambda c: write_meta(c, INDEX_DIR_KEY, name))
             self.index = fresh
             self._unsettled = False
-        for old in self._index_dirs(keep=fresh.path):
-            await self._unused(old)
+        for old in await index_dirs(self.root, DEFAULT_DIR, keep=fresh.path):
+            await fresh.unused(old)
             if self.reindex_progress.state == "running":  # one of these is the rebuild's
                 break
-            await trio.to_thread.run_sync(lambda o=old: shutil.rmtree(o, ignore_errors=True))
+            await fresh.remove_dir(old)
 
-    def _index_dirs(self, keep: Path) -> list[Path]:
-        """Index directories other than ``keep``: replaced ones, or left by a crash."""
-        found = [self.root / DEFAULT_DIR, *self.root.glob(f"{DEFAULT_DIR}-*")]
-        return [p for p in found if p.is_dir() and p != keep]
-
-    async def _index_or_none(self) -> SearchIndex | None:
+    async def _index_or_none(self) -> AsyncSearchIndex | None:
         await self._ready.wait()
         return self.index
 
@@ -501,7 +462,7 @@ class Indexer(SessionHooks):
             raise NotFound("the search index is not open yet; retry in a moment")
         name = f"{DEFAULT_DIR}-{uuid.uuid4().hex[:12]}"
         rebuild = Rebuild(
-            self.services, self.memory, SearchIndex(self.root / name, self.embedder), self._add
+            self.services, self.memory, self.index.sibling(self.root / name), self._add
         )
         self.reindex_progress = rebuild.progress
         self._nursery.start_soon(self._reindex, rebuild)
@@ -519,31 +480,23 @@ class Indexer(SessionHooks):
                     {**dirty.rebuild_forgotten, **dirty.forgotten},
                     dirty.rebuild_scopes | dirty.scopes,
                 )
-                await self.services.db.write(lambda c: _swap(c, name, reached))
+                await self.services.db.write(lambda c: swap_index(c, name, reached))
                 old, self.index = self.index, fresh
                 dirty.scopes.clear()
             if old is not None and old.path != fresh.path:
-                await self._unused(old.path)
-                await trio.to_thread.run_sync(lambda: shutil.rmtree(old.path, ignore_errors=True))
+                await fresh.unused(old.path)
+                await fresh.remove_dir(old.path)
             progress.state = "done"
             log.info("reindex done: %d docs in %s", progress.done, fresh.path)
         except Exception as exc:
             progress.state, progress.error = "failed", f"{type(exc).__name__}: {exc}"
             log.exception("reindex failed; the old index keeps serving")
-            await trio.to_thread.run_sync(lambda: shutil.rmtree(fresh.path, ignore_errors=True))
+            await fresh.remove_dir(fresh.path)
         finally:
             progress.finished = time.time()
             self._dirty.rebuild_scopes.clear()
             self._dirty.rebuild_forgotten.clear()
             self._poke()
-
-
-def _vector_gap(conn: Any, filters: dict[str, Any]) -> tuple[int, int]:
-    """Searched messages the vector index has not embedded yet, and all searched (one read)."""
-    unembedded = count_messages(conn, after_gid=read_cursor(conn), **filters)
-    if not unembedded:
-        return 0, 0
-    return unembedded, logged_messages(conn, scope=filters["scope"], session=filters["session"])
 
 
 def _best_first(hits: list[SearchHit]) -> list[SearchHit]:
@@ -555,9 +508,3 @@ def _best_first(hits: list[SearchHit]) -> list[SearchHit]:
     hundreds of messages.
     """
     return sorted(hits, key=lambda h: (-h.score, h.uid))
-
-
-def _swap(conn: Any, name: str, reached: int) -> None:
-    """Point the daemon at the new directory and its cursor in one commit."""
-    write_meta(conn, DIR_KEY, name)
-    write_meta(conn, CURSOR_KEY, reached)

@@ -4,8 +4,9 @@ A full rebuild (``Rebuild``) fills a new index directory while the old index
 goes on serving: first every message up to the log's end and every scope's
 history and facts, then, with the follower held off by the indexer's write
 lock, what arrived during the build (``catch_up``). The indexer then swaps
-directories in one SQLite commit. The follower shares two pieces with the
-rebuild (``text_docs``, ``replace_scope``), so both produce the same rows.
+directories in one SQLite commit. The follower shares the pieces with the
+rebuild (``text_docs``, ``AsyncSearchIndex.replace_scope``), so both produce
+the same rows.
 """
 
 from __future__ import annotations
@@ -14,24 +15,22 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 
-import trio
-
 from reverie.store import (
+    AsyncSearchIndex,
     IndexDoc,
     LogPosition,
     MemoryFiles,
-    SearchIndex,
     log_position,
-    memory_docs,
+    memory_scopes,
     messages_after,
 )
 
 from ..services import Services
 
-__all__ = ["Progress", "Rebuild", "replace_scope", "text_docs"]
+__all__ = ["Progress", "Rebuild", "text_docs"]
 
 #: How the indexer adds docs to an index: embed in chunks, then write.
-AddDocs = Callable[[SearchIndex, list[IndexDoc]], Awaitable[None]]
+AddDocs = Callable[[AsyncSearchIndex, list[IndexDoc]], Awaitable[None]]
 
 
 @dataclass(slots=True)
@@ -51,18 +50,11 @@ def text_docs(pairs: Iterable[tuple[int, IndexDoc]]) -> list[IndexDoc]:
     return [doc for _, doc in pairs if doc.text.strip()]
 
 
-def replace_scope(index: SearchIndex, memory: MemoryFiles, scope: str, entries: int | None) -> None:
-    """Re-add the scope's newest episodes and replace its facts (MEMORY.md was rewritten)."""
-    docs = memory_docs(memory, scope, entries=entries)
-    index.delete_facts(scope)
-    index.add(docs)
-
-
 class Rebuild:
     """One rebuild into ``index`` (a new directory); the indexer swaps it in when caught up."""
 
     def __init__(
-        self, services: Services, memory: MemoryFiles, index: SearchIndex, add: AddDocs
+        self, services: Services, memory: MemoryFiles, index: AsyncSearchIndex, add: AddDocs
     ) -> None:
         self.services = services
         self.memory = memory
@@ -73,13 +65,13 @@ class Rebuild:
 
     async def build(self) -> None:
         """Everything the log and the memory tree hold now, while the old index serves."""
-        await trio.to_thread.run_sync(self.index.open)
+        await self.index.open()
         pos: LogPosition = await self.services.db.read(log_position)
-        scopes = await trio.to_thread.run_sync(self.memory.scopes)
+        scopes = await memory_scopes(self.memory)
         self.progress.total = pos.max_gid + len(scopes)
         await self._copy_messages()
         for scope in scopes:
-            await trio.to_thread.run_sync(replace_scope, self.index, self.memory, scope, None)
+            await self.index.replace_scope(self.memory, scope, None)
             self.progress.done += 1
 
     async def catch_up(self, forgotten: Mapping[str, str], scopes: Iterable[str]) -> int:
@@ -90,12 +82,10 @@ class Rebuild:
         """
         await self._copy_messages()
         for session, scope in forgotten.items():
-            await trio.to_thread.run_sync(self.index.delete_session, session)
-            if scope == f"session/{session}":
-                await trio.to_thread.run_sync(self.index.delete_scope, scope)
+            await self.index.forget_session(session, scope)
         for scope in scopes:
-            await trio.to_thread.run_sync(replace_scope, self.index, self.memory, scope, None)
-        await trio.to_thread.run_sync(self.index.optimize)
+            await self.index.replace_scope(self.memory, scope, None)
+        await self.index.optimize()
         return self._reached
 
     async def _copy_messages(self) -> None:

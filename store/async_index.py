@@ -1,0 +1,189 @@
+"""The search index as the actors use it: awaited, every blocking call on a thread in store.
+
+``SearchIndex`` (LanceDB) and the embedders block, so nothing outside the
+store calls them: the indexer awaits this facade, as it awaits ``Database``.
+What it guarantees:
+
+- ``add`` embeds on the ``PrimedEmbedder``'s background threads (niced, so
+  appends and searches go first), then writes in a worker thread; a cancel
+  waits for the embedding chunks running, so no native thread is abandoned.
+- Writes are not serialised here: the indexer is the index's only writer.
+- Searches run on worker threads, at most ``max(2, cores)`` at once across
+  one family of indexes (the serving one, a rebuild's, a purge's copy):
+  they are CPU-bound, and more at once than cores only thrash and would
+  take every one of trio's shared worker threads.
+- The family counts the searches reading each directory, so a replaced
+  directory is removed only once no search reads it (``unused``).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import trio
+
+from .index import SearchIndex
+from .index_feed import memory_docs
+from .memory_files import MemoryFiles
+from .primed_embedder import PrimedEmbedder
+from .ranking import IndexDoc, SearchHit
+from .search_query import Mode
+
+__all__ = ["AsyncSearchIndex", "index_dirs", "memory_scopes"]
+
+
+@dataclass(slots=True)
+class _Family:
+    """What the indexes one indexer serves from share: the search limit and the readers."""
+
+    limiter: trio.CapacityLimiter = field(
+        default_factory=lambda: trio.CapacityLimiter(max(2, os.cpu_count() or 2))
+    )
+    readers: Counter[Path] = field(default_factory=Counter)  # searches running, by directory
+
+
+class AsyncSearchIndex:
+    """``SearchIndex`` under ``path`` behind awaitable methods; ``open()`` it first."""
+
+    def __init__(self, path: Path, embedder: PrimedEmbedder, family: _Family | None = None) -> None:
+        self._index = SearchIndex(path, embedder)
+        self._embedder = embedder
+        self._family = _Family() if family is None else family
+
+    @property
+    def path(self) -> Path:
+        return self._index.path
+
+    @property
+    def stale(self) -> bool:
+        """True when the stored vectors come from another embedder (``reset()`` it)."""
+        return self._index.stale
+
+    def sibling(self, path: Path) -> AsyncSearchIndex:
+        """Another index (not opened yet) in ``path``, sharing this one's embedder and limits."""
+        return AsyncSearchIndex(path, self._embedder, self._family)
+
+    # -- writes ------------------------------------------------------------------
+
+    async def open(self) -> bool:
+        """Create or open the table; False when its directory did not exist before."""
+        return await trio.to_thread.run_sync(self._open)
+
+    def _open(self) -> bool:
+        existed = self.path.exists()
+        self._index.open()
+        return existed
+
+    async def reset(self) -> None:
+        await trio.to_thread.run_sync(self._index.reset)
+
+    async def optimize(self) -> None:
+        await trio.to_thread.run_sync(self._index.optimize)
+
+    async def add(self, docs: list[IndexDoc], chunk: int) -> None:
+        """Embed ``docs`` in chunks on the background threads, then write them in one add."""
+        texts = [d.text for d in docs]
+        try:
+            await self._embedder.prime_all(texts, max(1, chunk))
+            await trio.to_thread.run_sync(self._index.add, docs)
+        finally:
+            self._embedder.forget(texts)
+
+    async def forget_session(self, session: str, scope: str) -> None:
+        """Delete a forgotten session's docs, and its own scope's when it was ``session/<name>``."""
+        await trio.to_thread.run_sync(self._index.delete_session, session)
+        if scope == f"session/{session}":
+            await trio.to_thread.run_sync(self._index.delete_scope, scope)
+
+    async def delete_scope(self, scope: str) -> None:
+        await trio.to_thread.run_sync(self._index.delete_scope, scope)
+
+    async def delete_episodes(self, scope: str) -> None:
+        await trio.to_thread.run_sync(self._index.delete_episodes, scope)
+
+    async def replace_scope(self, memory: MemoryFiles, scope: str, entries: int | None) -> None:
+        """Re-add the scope's newest ``entries`` episodes (all when None) and replace its facts."""
+        await trio.to_thread.run_sync(self._replace_scope, memory, scope, entries)
+
+    def _replace_scope(self, memory: MemoryFiles, scope: str, entries: int | None) -> None:
+        docs = memory_docs(memory, scope, entries=entries)
+        self._index.delete_facts(scope)
+        self._index.add(docs)
+
+    async def copy_to(self, path: Path) -> AsyncSearchIndex:
+        """A new index in ``path`` with exactly these rows and none of the deleted ones' bytes."""
+        copy = self.sibling(path)
+        copy._index = await trio.to_thread.run_sync(self._index.copy_to, path)
+        return copy
+
+    # -- reads ---------------------------------------------------------------------
+
+    async def search(
+        self,
+        query: str,
+        *,
+        k: int,
+        mode: Mode,
+        kinds: list[str] | None,
+        scope: str | None,
+        session: str | None,
+        since: float | None,
+        until: float | None,
+    ) -> list[SearchHit]:
+        """``SearchIndex.search`` in a worker thread, under the family's search limit."""
+        index = self._index
+        return await trio.to_thread.run_sync(
+            lambda: index.search(
+                query,
+                k=k,
+                mode=mode,
+                kinds=kinds,
+                scope=scope,
+                session=session,
+                since=since,
+                until=until,
+            ),
+            limiter=self._family.limiter,
+        )
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Count a search as reading this directory until it is done."""
+        readers = self._family.readers
+        readers[self.path] += 1
+        try:
+            yield
+        finally:
+            readers[self.path] -= 1
+
+    async def unused(self, path: Path) -> None:
+        """Wait until no search reads the index in ``path`` (searches end: they are bounded)."""
+        readers = self._family.readers
+        while readers[path]:
+            await trio.sleep(0.05)
+        readers.pop(path, None)
+
+    async def remove_dir(self, path: Path) -> None:
+        """Delete an index directory this family no longer serves (call ``unused`` first)."""
+        await trio.to_thread.run_sync(lambda: shutil.rmtree(path, ignore_errors=True))
+
+
+async def index_dirs(root: Path, base: str, keep: Path) -> list[Path]:
+    """Index directories under ``root`` other than ``keep``: replaced ones, or left by a crash."""
+
+    def listed() -> list[Path]:
+        found = [root / base, *root.glob(f"{base}-*")]
+        return [p for p in found if p.is_dir() and p != keep]
+
+    return await trio.to_thread.run_sync(listed)
+
+
+async def memory_scopes(memory: MemoryFiles) -> list[str]:
+    """Every scope of the memory tree, read in a worker thread."""
+    return await trio.to_thread.run_sync(memory.scopes)
