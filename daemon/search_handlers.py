@@ -15,7 +15,7 @@ import msgspec
 import trio
 
 from reverie.actors import validate_name
-from reverie.actors.search import Indexer, SearchResult
+from reverie.actors.search import Indexer, SearchQuery, SearchResult
 from reverie.config import InvalidArgument, NotFound, ReverieError
 
 from . import protocol as p
@@ -70,16 +70,7 @@ class SearchHandlers:
         for bound in (request.since, request.until):
             if bound is not None and not math.isfinite(bound):
                 raise InvalidArgument("since and until must be finite timestamps")
-        return await indexer.search(
-            request.query,
-            scope=request.scope,
-            session=request.session,
-            kinds=request.kinds,
-            k=request.k,
-            since=request.since,
-            until=request.until,
-            mode=request.mode,  # type: ignore[arg-type]
-        )
+        return await indexer.search(msgspec.convert(request, SearchQuery, from_attributes=True))
 
     async def _reindex(self) -> bool:
         return self._indexer().start_reindex()

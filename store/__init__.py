@@ -92,7 +92,14 @@ from .scope_writes import (
     ScopeWrite,
     apply_writes,
 )
-from .search_query import MAX_K, MAX_QUERY_CHARS, Mode, candidate_depth, checked_query
+from .search_query import (
+    MAX_K,
+    MAX_QUERY_CHARS,
+    Mode,
+    SearchQuery,
+    candidate_depth,
+    checked_query,
+)
 from .tokens import TokenCounter
 from .working_memory import (
     CheckpointRecord,
@@ -172,6 +179,7 @@ __all__ = [
     "ScratchRecord",
     "SearchHit",
     "SearchIndex",
+    "SearchQuery",
     "SessionRecord",
     "StoreError",
     "StoreFull",

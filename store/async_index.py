@@ -33,7 +33,7 @@ from .index_feed import memory_docs
 from .memory_files import MemoryFiles
 from .primed_embedder import PrimedEmbedder
 from .ranking import IndexDoc, SearchHit
-from .search_query import Mode
+from .search_query import SearchQuery
 
 __all__ = ["AsyncSearchIndex", "index_dirs", "memory_scopes"]
 
@@ -124,31 +124,11 @@ class AsyncSearchIndex:
 
     # -- reads ---------------------------------------------------------------------
 
-    async def search(
-        self,
-        query: str,
-        *,
-        k: int,
-        mode: Mode,
-        kinds: list[str] | None,
-        scope: str | None,
-        session: str | None,
-        since: float | None,
-        until: float | None,
-    ) -> list[SearchHit]:
+    async def search(self, query: SearchQuery) -> list[SearchHit]:
         """``SearchIndex.search`` in a worker thread, under the family's search limit."""
-        index = self._index
+        index, q = self._index, query
         return await trio.to_thread.run_sync(
-            lambda: index.search(
-                query,
-                k=k,
-                mode=mode,
-                kinds=kinds,
-                scope=scope,
-                session=session,
-                since=since,
-                until=until,
-            ),
+            lambda: index.search(q.query, kinds=q.kinds, k=q.k, mode=q.mode, **q.filters()),
             limiter=self._family.limiter,
         )
 

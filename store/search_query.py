@@ -1,14 +1,18 @@
-"""What a search may ask: its modes and kinds, and the bounds on a hostile query.
+"""What a search asks (``SearchQuery``), its modes and kinds, and the bounds on a hostile query.
 
-Every search path (the messages' full-text index in SQLite, the LanceDB
-index) checks a query here first, so they reject the same arguments with
-the same ``InvalidArgument`` and clip the same text.
+``SearchQuery`` is the one shape of a search inside the daemon: the server
+converts the wire request into it once, and the indexer, the messages'
+full-text index and the LanceDB index all read it. Every search path checks
+a query here first (``checked_query``), so they reject the same arguments
+with the same ``InvalidArgument`` and clip the same text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
+
+import msgspec
 
 from reverie.config import InvalidArgument
 
@@ -19,6 +23,7 @@ __all__ = [
     "MAX_K",
     "MAX_QUERY_CHARS",
     "Mode",
+    "SearchQuery",
     "candidate_depth",
     "checked_query",
     "fts_query",
@@ -32,6 +37,33 @@ KINDS = frozenset({"message", "episode", "fact"})
 MAX_QUERY_CHARS = 2000
 MAX_QUERY_TERMS = 64
 MAX_K = 1000
+
+
+class SearchQuery(msgspec.Struct, frozen=True, kw_only=True):
+    """The ``k`` best docs for ``query`` matching every filter (``since <= ts < until``).
+
+    ``kinds`` None searches every kind; ``mode`` picks the signals: words
+    and meaning (``hybrid``), or one of them. Not checked on construction:
+    ``checked_query`` (run by every search) rejects bad values.
+    """
+
+    query: str
+    scope: str | None = None
+    session: str | None = None
+    kinds: tuple[str, ...] | None = None
+    k: int = 10
+    since: float | None = None
+    until: float | None = None
+    mode: Mode = "hybrid"
+
+    def filters(self) -> dict[str, Any]:
+        """The filters as keyword arguments: ``scope``, ``session``, ``since``, ``until``."""
+        return {
+            "scope": self.scope,
+            "session": self.session,
+            "since": self.since,
+            "until": self.until,
+        }
 
 
 def checked_query(query: str, *, kinds: Iterable[str] | None, mode: str, k: int) -> str:

@@ -2,9 +2,12 @@
 
 The ``Indexer`` is the index's only writer: a session hook that follows the
 message log and the memory tree into the index, rebuilds it on ``reindex``,
-and answers ``search`` from SQLite's full-text index and LanceDB's.
+and answers ``search`` (a ``SearchQuery``, the store's one shape of a
+search) from SQLite's full-text index and LanceDB's.
 """
+
+from reverie.store import SearchQuery
 
 from .indexer import Indexer, SearchResult
 
-__all__ = ["Indexer", "SearchResult"]
+__all__ = ["Indexer", "SearchQuery", "SearchResult"]

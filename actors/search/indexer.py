@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import trio
 
 from reverie.config import NotFound
@@ -50,9 +51,9 @@ from reverie.store import (
     IndexDoc,
     LogPosition,
     MemoryFiles,
-    Mode,
     PrimedEmbedder,
     SearchHit,
+    SearchQuery,
     SessionRecord,
     candidate_depth,
     checked_query,
@@ -346,18 +347,7 @@ class Indexer(SessionHooks):
             raise NotFound(f"the search index is unavailable: {self._open_error}")
         return self.index
 
-    async def search(
-        self,
-        query: str,
-        *,
-        scope: str | None = None,
-        session: str | None = None,
-        kinds: list[str] | None = None,
-        k: int = 10,
-        since: float | None = None,
-        until: float | None = None,
-        mode: Mode = "hybrid",
-    ) -> SearchResult:
+    async def search(self, query: SearchQuery) -> SearchResult:
         """The ``k`` best hits, every acknowledged message included, scored in [0, 1].
 
         Messages are ranked by words through SQLite's full-text index, which
@@ -368,14 +358,18 @@ class Indexer(SessionHooks):
         ahead of better text matches. Episodes and facts are ranked by
         LanceDB's full text and vectors.
         """
-        query = checked_query(query, kinds=kinds, mode=mode, k=k)
+        kinds, mode, k = query.kinds, query.mode, query.k
+        text = checked_query(query.query, kinds=kinds, mode=mode, k=k)
         index = await self._index()
-        filters = {"scope": scope, "session": session, "since": since, "until": until}
+        filters = query.filters()
         hidden = set(self._dirty.forgotten)
         limit = min(k + (len(hidden) and 50), MAX_K)
         depth = candidate_depth(limit)
         want_messages = kinds is None or "message" in kinds
-        memory_kinds = [kind for kind in (_KINDS if kinds is None else kinds) if kind != "message"]
+        memory_kinds = tuple(
+            kind for kind in (_KINDS if kinds is None else kinds) if kind != "message"
+        )
+        signal = msgspec.structs.replace(query, query=text, k=depth)
         db = self.services.db
         with index.reading():  # its directory stays until the search is done
             unembedded, searched = (
@@ -386,33 +380,21 @@ class Indexer(SessionHooks):
                 by_words: list[SearchHit] = []
                 if want_messages:
                     by_words += await db.read(
-                        lambda c: search_message_text(c, query, limit=depth, **filters)
+                        lambda c: search_message_text(c, text, limit=depth, **filters)
                     )
                 if memory_kinds:
-                    by_words += await self._in_index(
-                        index, query, depth, "text", memory_kinds, filters
+                    by_words += await index.search(
+                        msgspec.structs.replace(signal, mode="text", kinds=memory_kinds)
                     )
                 signals.append((_best_first(by_words)[:depth], TEXT_WEIGHT))
             if mode != "text":
                 coverage = 1.0 - min(1.0, unembedded / searched) if searched else 1.0
-                by_meaning = await self._in_index(index, query, depth, "vector", kinds, filters)
+                by_meaning = await index.search(msgspec.structs.replace(signal, mode="vector"))
                 signals.append((by_meaning, VECTOR_WEIGHT * coverage if mode == "hybrid" else 1.0))
         hits = specific_first(weighted_fusion(signals, limit=depth))[:limit]
         hidden_scopes = {f"session/{name}" for name in hidden}
         kept = [h for h in hits if h.session not in hidden and h.scope not in hidden_scopes]
         return SearchResult(hits=kept[:k], unembedded=unembedded)
-
-    async def _in_index(
-        self,
-        index: AsyncSearchIndex,
-        query: str,
-        depth: int,
-        mode: Mode,
-        kinds: list[str] | None,
-        filters: dict[str, Any],
-    ) -> list[SearchHit]:
-        """One signal of the LanceDB index."""
-        return await index.search(query, k=depth, mode=mode, kinds=kinds, **filters)
 
     # -- forget ---------------------------------------------------------------------
 
