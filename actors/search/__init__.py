@@ -8,6 +8,7 @@ search) from SQLite's full-text index and LanceDB's.
 
 from reverie.store import SearchQuery
 
-from .indexer import Indexer, SearchResult
+from .indexer import Indexer
+from .query import SearchResult
 
 __all__ = ["Indexer", "SearchQuery", "SearchResult"]

@@ -1,27 +1,17 @@
-"""The indexer: keeps the search index following the message log and the memory tree.
+"""The indexer: the search index's owner, kept following the message log and the memory tree.
 
-It is a session hook (``appended``, ``consolidated``, ``forgotten``), never
-on the append path: a hook only sets a flag and wakes the indexer's task,
-which reads the messages after its durable cursor from SQLite in batches of
-``index.batch_size``, embeds them and upserts them into LanceDB in a worker
-thread, then moves the cursor. After a consolidation it re-indexes the
-scope's newest history entries and replaces the scope's facts. A forgotten
-session's docs are deleted, and searches hide them until then.
-
-Searches (``search``) read the message log's full-text index in SQLite,
-which every append's commit keeps current, so a message is found by its
-words as soon as its append is acknowledged, however far behind the vector
-index is; the reply says how many searched messages have no vector yet.
-
-Once writes have been quiet for ``SETTLE_AFTER`` seconds the indexer
-optimizes the index ("settles" it). Only a settled index ranks exactly like
-one rebuilt from scratch (see ``SearchIndex.optimize``); until then a
-rebuilt index may order text hits differently (invariant 7 of docs/design.md holds at settled points;
-``status`` says ``settled``).
+It is a session hook (``appended``, ``consolidated``, ``forgotten``,
+``memory_edited``), never on the append path: a hook only marks what changed
+for the follower (``follow.Follower``), whose task writes it into the index.
+Searches (``search``, the query path in ``query``) read the message log's
+full-text index in SQLite and the LanceDB index, and hide forgotten
+sessions until the follower has deleted their rows.
 
 ``reindex`` rebuilds into a new directory while the old index serves
 (``rebuild.Rebuild``), then swaps: the directory in use is named in the
-``meta`` table, so the swap is one SQLite commit. An index built by another embedder (``stale``) or a
+``meta`` table, so the swap is one SQLite commit. A ``purge`` (a forget)
+copies the index into a new directory without the forgotten rows' bytes
+and swaps likewise. An index built by another embedder (``stale``) or a
 missing index directory is rebuilt from scratch at start.
 """
 
@@ -33,80 +23,40 @@ import os
 import time
 import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import trio
 
 from reverie.config import NotFound
 from reverie.store import (
     INDEX_DIR_KEY,
-    MAX_K,
-    TEXT_WEIGHT,
-    VECTOR_WEIGHT,
     AsyncSearchIndex,
     Embedder,
-    IndexDoc,
     LogPosition,
     MemoryFiles,
     PrimedEmbedder,
-    SearchHit,
     SearchQuery,
     SessionRecord,
-    candidate_depth,
-    checked_query,
     index_dirs,
     log_position,
     memory_scopes,
-    messages_after,
-    read_cursor,
     read_meta,
-    search_message_text,
-    specific_first,
     swap_index,
-    vector_gap,
-    weighted_fusion,
     write_cursor,
     write_meta,
 )
 
 from ..services import Services, SessionHooks
-from .lag import LagClock
-from .rebuild import Progress, Rebuild, text_docs
+from .follow import Follower
+from .query import SearchResult, search
+from .rebuild import Progress, Rebuild
 
-__all__ = ["Indexer", "SearchResult"]
+__all__ = ["Indexer"]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_DIR = "index"
-#: History entries re-read per consolidated scope (the newest ones: the one just written).
-_ENTRIES_PER_CONSOLIDATION = 8
-_OPTIMIZE_EVERY = 16
-#: Quiet seconds after the last index write before the indexer settles (optimizes) the index.
-SETTLE_AFTER = 0.5
-
-
-_KINDS = ("message", "episode", "fact")
-
-
-@dataclass(slots=True, frozen=True)
-class SearchResult:
-    """A search's hits, best first, and how many searched messages lack a vector yet."""
-
-    hits: list[SearchHit]
-    unembedded: int
-
-
-@dataclass(slots=True)
-class _Dirty:
-    scopes: set[str] = field(default_factory=set)
-    forgotten: dict[str, str] = field(default_factory=dict)  # session -> scope
-    # What changed while a rebuild ran; it is redone on the new index before the swap.
-    rebuild_scopes: set[str] = field(default_factory=set)
-    rebuild_forgotten: dict[str, str] = field(default_factory=dict)
-    edited: set[str] = field(default_factory=set)  # scopes whose Markdown was edited
 
 
 class Indexer(SessionHooks):
@@ -122,23 +72,18 @@ class Indexer(SessionHooks):
         self.services = services
         self.memory = memory
         self.root = root
-        self.cfg = services.config.index
         self._make_embedder = embedder_factory
         self._embedder: PrimedEmbedder | None = None
-        self.index: AsyncSearchIndex | None = None
+        self._follower = Follower(services, memory)
         self._ready = trio.Event()
-        self._wake = trio.Event()
-        self._dirty = _Dirty()
-        self._write_lock = trio.Lock()  # one index writer: the follower or the swap
         self._nursery: trio.Nursery | None = None
-        self._batches = 0
-        self.indexed = 0
-        self.failures = 0
         self.reindex_progress = Progress()
         self._open_error: str = ""
-        self._rebuild_scopes = False
-        self._lag = LagClock()
-        self._unsettled = False  # written to since the last optimize
+
+    @property
+    def index(self) -> AsyncSearchIndex | None:
+        """The index searches read and the follower writes (None until opened)."""
+        return self._follower.index
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -148,11 +93,6 @@ class Indexer(SessionHooks):
             threads = self.services.config.embeddings.threads or os.cpu_count() or 1
             self._embedder = PrimedEmbedder(self._make_embedder(), workers=threads)
         return self._embedder
-
-    async def _add(self, index: AsyncSearchIndex, docs: list[IndexDoc]) -> None:
-        """Embed on the background threads, then write; a cancel waits for the chunks running."""
-        await index.add(docs, self.services.config.embeddings.batch_size)
-        self._unsettled = True
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Open (or rebuild) the index in the background, then follow the log until cancelled.
@@ -172,7 +112,7 @@ class Indexer(SessionHooks):
                     self._ready.set()
                     return
                 self._ready.set()
-                await self._follow()
+                await self._follower.run()
         finally:
             if self._embedder is not None:
                 self._embedder.close()
@@ -187,138 +127,43 @@ class Indexer(SessionHooks):
                 await index.reset()
             log.info("search index %s is new or stale: indexing everything again", path)
             await self.services.db.write(lambda c: write_cursor(c, 0))
-            self._dirty.scopes.update(await memory_scopes(self.memory))
-            self._rebuild_scopes = True
-        self.index = index
-
-    def _poke(self) -> None:
-        self._wake.set()
+            self._follower.dirty.scopes.update(await memory_scopes(self.memory))
+            self._follower.reread_scopes = True
+        self._follower.index = index
 
     # -- hooks from the session actors -----------------------------------------
 
     def appended(self, session: SessionRecord) -> None:
-        self._lag.appended(time.time())
-        self._poke()
+        self._follower.lag.appended(time.time())
+        self._follower.poke()
 
     def consolidated(self, session: SessionRecord) -> None:
-        self._dirty.scopes.add(session.scope)
-        if self.reindex_progress.state == "running":
-            self._dirty.rebuild_scopes.add(session.scope)
-        self._poke()
+        self._scope_changed(session.scope, self._follower.dirty.scopes)
 
     def memory_edited(self, scope: str) -> None:
-        self._dirty.edited.add(scope)
+        self._scope_changed(scope, self._follower.dirty.edited)
+
+    def _scope_changed(self, scope: str, pending: set[str]) -> None:
+        pending.add(scope)
         if self.reindex_progress.state == "running":
-            self._dirty.rebuild_scopes.add(scope)
-        self._poke()
+            self._follower.dirty.rebuild_scopes.add(scope)
+        self._follower.poke()
 
     def forgotten(self, session: str, scope: str) -> None:
-        self._dirty.forgotten[session] = scope
+        dirty = self._follower.dirty
+        dirty.forgotten[session] = scope
         if self.reindex_progress.state == "running":
-            self._dirty.rebuild_forgotten[session] = scope
-        self._poke()
+            dirty.rebuild_forgotten[session] = scope
+        self._follower.poke()
 
-    # -- following ----------------------------------------------------------------
-
-    async def _follow(self) -> None:
-        while True:
-            try:
-                async with self._write_lock:
-                    await self._drain()
-                if self._unsettled and await self._quiet(SETTLE_AFTER):
-                    async with self._write_lock:
-                        await self._optimize()
-                    continue
-            except Exception:  # keep following: the cursor did not move, the batch is retried
-                self.failures += 1
-                log.exception("indexing failed; retrying shortly")
-                await trio.sleep(1.0)
-                continue
-            await self._wake.wait()
-            self._wake = trio.Event()
-
-    async def _quiet(self, seconds: float) -> bool:
-        """True when nothing woke the indexer for ``seconds``."""
-        with trio.move_on_after(seconds):
-            await self._wake.wait()
-        return not self._wake.is_set()
-
-    async def _optimize(self) -> None:
-        """Fold the writes so far into the index's fragments and text statistics."""
-        index = self.index
-        assert index is not None
-        await index.optimize()
-        self._unsettled = False
-
-    async def _drain(self) -> None:
-        """Index everything pending: forgets first, then messages, then consolidated scopes."""
-        index = self.index
-        assert index is not None
-        while True:
-            self._wake = trio.Event()
-            await self._apply_forgets(index)
-            moved = await self._index_batch(index)
-            if moved:
-                continue
-            if self._dirty.scopes:
-                await self._index_scopes(index)
-                continue
-            if self._dirty.edited:
-                await self._index_edits(index)
-                continue
-            if not self._dirty.forgotten:
-                return
-
-    async def _apply_forgets(self, index: AsyncSearchIndex) -> None:
-        while self._dirty.forgotten:
-            session, scope = next(iter(self._dirty.forgotten.items()))
-            await index.forget_session(session, scope)
-            self._unsettled = True
-            self._dirty.forgotten.pop(session, None)
-
-    async def _index_batch(self, index: AsyncSearchIndex) -> bool:
-        db, size = self.services.db, max(1, self.cfg.batch_size)
-        cursor = await db.read(read_cursor)
-        batch = await db.read(lambda c: messages_after(c, cursor, size))
-        if not batch:
-            self._lag.indexed(cursor)
-            return False
-        self._lag.seen((await db.read(log_position)).max_gid, time.time())
-        docs = text_docs(batch)
-        await self._add(index, docs)
-        last = batch[-1][0]
-        await db.write(lambda c: write_cursor(c, last))
-        self._lag.indexed(last)
-        self.indexed += len(docs)
-        self._batches += 1
-        if self._batches % _OPTIMIZE_EVERY == 0:
-            await self._optimize()
-        return True
-
-    async def _index_scopes(self, index: AsyncSearchIndex) -> None:
-        entries = None if self._rebuild_scopes else _ENTRIES_PER_CONSOLIDATION
-        while self._dirty.scopes:
-            scope = self._dirty.scopes.pop()
-            await index.replace_scope(self.memory, scope, entries)
-            self._unsettled = True
-        self._rebuild_scopes = False
-
-    async def _index_edits(self, index: AsyncSearchIndex) -> None:
-        """Edited scopes: every fact and episode re-read, the ones edited away deleted."""
-        while self._dirty.edited:
-            scope = self._dirty.edited.pop()
-            await index.delete_episodes(scope)
-            await index.replace_scope(self.memory, scope, None)
-            self._unsettled = True
-
-    # -- status -------------------------------------------------------------------
+    # -- status and search ----------------------------------------------------------
 
     async def status(self) -> dict[str, Any]:
+        follower = self._follower
         pos: LogPosition = await self.services.db.read(log_position)
         behind = pos.max_gid - pos.cursor
-        since = self._lag.since()
+        since = follower.lag.since()
         seconds = 0.0 if since is None else max(0.0, time.time() - since)
-        progress = dataclasses.asdict(self.reindex_progress)
         return {
             "enabled": True,
             "ready": self._ready.is_set() and self.index is not None,
@@ -327,74 +172,20 @@ class Indexer(SessionHooks):
             "cursor": pos.cursor,
             "messages_behind": behind,
             "seconds_behind": round(seconds, 3) if behind else 0.0,
-            "indexed": self.indexed,
-            "batches": self._batches,
-            "settled": self._settled(behind),
-            "failures": self.failures,
-            "reindex": progress,
+            "indexed": follower.indexed,
+            "batches": follower.batches,
+            "settled": follower.settled(behind),
+            "failures": follower.failures,
+            "reindex": dataclasses.asdict(self.reindex_progress),
         }
 
-    def _settled(self, messages_behind: int) -> bool:
-        """Caught up and optimized: answers now equal those of an index rebuilt from scratch."""
-        dirty = self._dirty.scopes or self._dirty.forgotten or self._dirty.edited
-        return not (messages_behind or dirty or self._unsettled or self._wake.is_set())
-
-    # -- search ---------------------------------------------------------------------
-
-    async def _index(self) -> AsyncSearchIndex:
+    async def search(self, query: SearchQuery) -> SearchResult:
+        """The ``k`` best hits, every acknowledged message included (``query.search``)."""
         await self._ready.wait()
         if self.index is None:
             raise NotFound(f"the search index is unavailable: {self._open_error}")
-        return self.index
-
-    async def search(self, query: SearchQuery) -> SearchResult:
-        """The ``k`` best hits, every acknowledged message included, scored in [0, 1].
-
-        Messages are ranked by words through SQLite's full-text index, which
-        their append's own commit updated, and by meaning through the vector
-        index, which may lag. The vector signal's weight shrinks with the
-        share of the searched messages it has not embedded yet (reported as
-        ``unembedded``), so a lagging index cannot push covered messages
-        ahead of better text matches. Episodes and facts are ranked by
-        LanceDB's full text and vectors.
-        """
-        kinds, mode, k = query.kinds, query.mode, query.k
-        text = checked_query(query.query, kinds=kinds, mode=mode, k=k)
-        index = await self._index()
-        filters = query.filters()
-        hidden = set(self._dirty.forgotten)
-        limit = min(k + (len(hidden) and 50), MAX_K)
-        depth = candidate_depth(limit)
-        want_messages = kinds is None or "message" in kinds
-        memory_kinds = tuple(
-            kind for kind in (_KINDS if kinds is None else kinds) if kind != "message"
-        )
-        signal = msgspec.structs.replace(query, query=text, k=depth)
-        db = self.services.db
-        with index.reading():  # its directory stays until the search is done
-            unembedded, searched = (
-                await db.read(lambda c: vector_gap(c, **filters)) if want_messages else (0, 0)
-            )
-            signals: list[tuple[list[SearchHit], float]] = []
-            if mode != "vector":
-                by_words: list[SearchHit] = []
-                if want_messages:
-                    by_words += await db.read(
-                        lambda c: search_message_text(c, text, limit=depth, **filters)
-                    )
-                if memory_kinds:
-                    by_words += await index.search(
-                        msgspec.structs.replace(signal, mode="text", kinds=memory_kinds)
-                    )
-                signals.append((_best_first(by_words)[:depth], TEXT_WEIGHT))
-            if mode != "text":
-                coverage = 1.0 - min(1.0, unembedded / searched) if searched else 1.0
-                by_meaning = await index.search(msgspec.structs.replace(signal, mode="vector"))
-                signals.append((by_meaning, VECTOR_WEIGHT * coverage if mode == "hybrid" else 1.0))
-        hits = specific_first(weighted_fusion(signals, limit=depth))[:limit]
-        hidden_scopes = {f"session/{name}" for name in hidden}
-        kept = [h for h in hits if h.session not in hidden and h.scope not in hidden_scopes]
-        return SearchResult(hits=kept[:k], unembedded=unembedded)
+        hidden = set(self._follower.dirty.forgotten)
+        return await search(self.services.db, self.index, query, hidden)
 
     # -- forget ---------------------------------------------------------------------
 
@@ -407,13 +198,14 @@ class Indexer(SessionHooks):
         swapped in with one SQLite commit, and every other index directory is
         removed once no search reads it, so searches in flight never fail.
         """
-        index = await self._index_or_none()
-        if index is None:
+        await self._ready.wait()
+        if self.index is None:
             return
         while self.reindex_progress.state == "running":  # its copy would miss the purge
             await trio.sleep(0.1)
-        async with self._write_lock:
-            index = self.index
+        follower = self._follower
+        async with follower.write_lock:
+            index = follower.index
             assert index is not None
             if session is not None:
                 await index.forget_session(session, scope)
@@ -422,17 +214,13 @@ class Indexer(SessionHooks):
             name = f"{DEFAULT_DIR}-{uuid.uuid4().hex[:12]}"
             fresh = await index.copy_to(self.root / name)
             await self.services.db.write(lambda c: write_meta(c, INDEX_DIR_KEY, name))
-            self.index = fresh
-            self._unsettled = False
+            follower.index = fresh
+            follower.unsettled = False
         for old in await index_dirs(self.root, DEFAULT_DIR, keep=fresh.path):
             await fresh.unused(old)
             if self.reindex_progress.state == "running":  # one of these is the rebuild's
                 break
             await fresh.remove_dir(old)
-
-    async def _index_or_none(self) -> AsyncSearchIndex | None:
-        await self._ready.wait()
-        return self.index
 
     # -- reindex ------------------------------------------------------------------------
 
@@ -443,27 +231,26 @@ class Indexer(SessionHooks):
         if self._nursery is None or self.index is None:
             raise NotFound("the search index is not open yet; retry in a moment")
         name = f"{DEFAULT_DIR}-{uuid.uuid4().hex[:12]}"
-        rebuild = Rebuild(
-            self.services, self.memory, self.index.sibling(self.root / name), self._add
-        )
+        fresh = self.index.sibling(self.root / name)
+        rebuild = Rebuild(self.services, self.memory, fresh, self._follower.add)
         self.reindex_progress = rebuild.progress
         self._nursery.start_soon(self._reindex, rebuild)
         return True
 
     async def _reindex(self, rebuild: Rebuild) -> None:
         """Build beside the serving index, catch up under the write lock, swap, drop the old."""
-        progress, fresh = rebuild.progress, rebuild.index
+        progress, fresh, follower = rebuild.progress, rebuild.index, self._follower
         name = fresh.path.name  # the directory the swap points the daemon at
         try:
             await rebuild.build()
-            async with self._write_lock:  # the follower waits: nothing is added to the old one
-                dirty = self._dirty
+            async with follower.write_lock:  # the follower waits: nothing is added to the old one
+                dirty = follower.dirty
                 reached = await rebuild.catch_up(
                     {**dirty.rebuild_forgotten, **dirty.forgotten},
                     dirty.rebuild_scopes | dirty.scopes,
                 )
                 await self.services.db.write(lambda c: swap_index(c, name, reached))
-                old, self.index = self.index, fresh
+                old, follower.index = follower.index, fresh
                 dirty.scopes.clear()
             if old is not None and old.path != fresh.path:
                 await fresh.unused(old.path)
@@ -476,17 +263,6 @@ class Indexer(SessionHooks):
             await fresh.remove_dir(fresh.path)
         finally:
             progress.finished = time.time()
-            self._dirty.rebuild_scopes.clear()
-            self._dirty.rebuild_forgotten.clear()
-            self._poke()
-
-
-def _best_first(hits: list[SearchHit]) -> list[SearchHit]:
-    """Messages' and memory's BM25 hits as one ranking, by raw score (ties by uid).
-
-    Both are BM25 over English words, so their raw scores are comparable
-    enough; normalising each list on its own would put the best episode level
-    with the best message whatever their scores, and one episode stands for
-    hundreds of messages.
-    """
-    return sorted(hits, key=lambda h: (-h.score, h.uid))
+            follower.dirty.rebuild_scopes.clear()
+            follower.dirty.rebuild_forgotten.clear()
+            follower.poke()

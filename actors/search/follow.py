@@ -1,0 +1,189 @@
+"""Following the store into the search index: the log after the cursor, and what changed.
+
+Session hooks never work on the append path: they only mark what changed
+(``Dirty``) and ``poke`` the follower, whose task reads the messages after
+its durable cursor from SQLite in batches of ``index.batch_size``, embeds
+and upserts them, then moves the cursor. After a consolidation it re-indexes
+the scope's newest history entries and replaces the scope's facts; after a
+Markdown edit it re-reads the whole scope. A forgotten session's docs are
+deleted (searches hide them until then).
+
+Once writes have been quiet for ``SETTLE_AFTER`` seconds the follower
+optimizes the index ("settles" it). Only a settled index ranks exactly like
+one rebuilt from scratch (see ``SearchIndex.optimize``); until then a
+rebuilt index may order text hits differently (invariant 7 of
+docs/design.md holds at settled points; ``status`` says ``settled``).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+
+import trio
+
+from reverie.store import (
+    AsyncSearchIndex,
+    IndexDoc,
+    MemoryFiles,
+    log_position,
+    messages_after,
+    read_cursor,
+    write_cursor,
+)
+
+from ..services import Services
+from .lag import LagClock
+from .rebuild import text_docs
+
+__all__ = ["SETTLE_AFTER", "Dirty", "Follower"]
+
+log = logging.getLogger(__name__)
+
+#: History entries re-read per consolidated scope (the newest ones: the one just written).
+_ENTRIES_PER_CONSOLIDATION = 8
+_OPTIMIZE_EVERY = 16
+#: Quiet seconds after the last index write before the follower settles (optimizes) the index.
+SETTLE_AFTER = 0.5
+
+
+@dataclass(slots=True)
+class Dirty:
+    """What the hooks reported and the index does not reflect yet."""
+
+    scopes: set[str] = field(default_factory=set)
+    forgotten: dict[str, str] = field(default_factory=dict)  # session -> scope
+    # What changed while a rebuild ran; it is redone on the new index before the swap.
+    rebuild_scopes: set[str] = field(default_factory=set)
+    rebuild_forgotten: dict[str, str] = field(default_factory=dict)
+    edited: set[str] = field(default_factory=set)  # scopes whose Markdown was edited
+
+
+class Follower:
+    """Writes what changed into ``index`` (the serving one; a swap replaces it) until cancelled.
+
+    ``write_lock`` makes one writer of the index: the follower drains under
+    it, and a swap (a rebuild's, a purge's) takes it to stop the follower.
+    """
+
+    def __init__(self, services: Services, memory: MemoryFiles) -> None:
+        self.services = services
+        self.memory = memory
+        self.cfg = services.config.index
+        self.index: AsyncSearchIndex | None = None
+        self.dirty = Dirty()
+        self.lag = LagClock()
+        self.write_lock = trio.Lock()
+        self.batches = 0
+        self.indexed = 0
+        self.failures = 0
+        self.unsettled = False  # written to since the last optimize
+        self.reread_scopes = False  # a new or reset index: every scope's whole history
+        self._wake = trio.Event()
+
+    def poke(self) -> None:
+        """Something changed: the follower's task runs again."""
+        self._wake.set()
+
+    async def add(self, index: AsyncSearchIndex, docs: list[IndexDoc]) -> None:
+        """Embed on the background threads, then write; a cancel waits for the chunks running."""
+        await index.add(docs, self.services.config.embeddings.batch_size)
+        self.unsettled = True
+
+    def settled(self, messages_behind: int) -> bool:
+        """Caught up and optimized: answers now equal those of an index rebuilt from scratch."""
+        dirty = self.dirty.scopes or self.dirty.forgotten or self.dirty.edited
+        return not (messages_behind or dirty or self.unsettled or self._wake.is_set())
+
+    async def run(self) -> None:
+        """Drain, settle once quiet, wait for a poke; a failed round is counted and retried."""
+        while True:
+            try:
+                async with self.write_lock:
+                    await self._drain()
+                if self.unsettled and await self._quiet(SETTLE_AFTER):
+                    async with self.write_lock:
+                        await self.optimize()
+                    continue
+            except Exception:  # keep following: the cursor did not move, the batch is retried
+                self.failures += 1
+                log.exception("indexing failed; retrying shortly")
+                await trio.sleep(1.0)
+                continue
+            await self._wake.wait()
+            self._wake = trio.Event()
+
+    async def _quiet(self, seconds: float) -> bool:
+        """True when nothing woke the follower for ``seconds``."""
+        with trio.move_on_after(seconds):
+            await self._wake.wait()
+        return not self._wake.is_set()
+
+    async def optimize(self) -> None:
+        """Fold the writes so far into the index's fragments and text statistics."""
+        index = self.index
+        assert index is not None
+        await index.optimize()
+        self.unsettled = False
+
+    async def _drain(self) -> None:
+        """Index everything pending: forgets first, then messages, then consolidated scopes."""
+        index = self.index
+        assert index is not None
+        while True:
+            self._wake = trio.Event()
+            await self._apply_forgets(index)
+            moved = await self._index_batch(index)
+            if moved:
+                continue
+            if self.dirty.scopes:
+                await self._index_scopes(index)
+                continue
+            if self.dirty.edited:
+                await self._index_edits(index)
+                continue
+            if not self.dirty.forgotten:
+                return
+
+    async def _apply_forgets(self, index: AsyncSearchIndex) -> None:
+        while self.dirty.forgotten:
+            session, scope = next(iter(self.dirty.forgotten.items()))
+            await index.forget_session(session, scope)
+            self.unsettled = True
+            self.dirty.forgotten.pop(session, None)
+
+    async def _index_batch(self, index: AsyncSearchIndex) -> bool:
+        db, size = self.services.db, max(1, self.cfg.batch_size)
+        cursor = await db.read(read_cursor)
+        batch = await db.read(lambda c: messages_after(c, cursor, size))
+        if not batch:
+            self.lag.indexed(cursor)
+            return False
+        self.lag.seen((await db.read(log_position)).max_gid, time.time())
+        docs = text_docs(batch)
+        await self.add(index, docs)
+        last = batch[-1][0]
+        await db.write(lambda c: write_cursor(c, last))
+        self.lag.indexed(last)
+        self.indexed += len(docs)
+        self.batches += 1
+        if self.batches % _OPTIMIZE_EVERY == 0:
+            await self.optimize()
+        return True
+
+    async def _index_scopes(self, index: AsyncSearchIndex) -> None:
+        entries = None if self.reread_scopes else _ENTRIES_PER_CONSOLIDATION
+        while self.dirty.scopes:
+            scope = self.dirty.scopes.pop()
+            await index.replace_scope(self.memory, scope, entries)
+            self.unsettled = True
+        self.reread_scopes = False
+
+    async def _index_edits(self, index: AsyncSearchIndex) -> None:
+        """Edited scopes: every fact and episode re-read, the ones edited away deleted."""
+        while self.dirty.edited:
+            scope = self.dirty.edited.pop()
+            await index.delete_episodes(scope)
+            await index.replace_scope(self.memory, scope, None)
+            self.unsettled = True
