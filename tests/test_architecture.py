@@ -46,6 +46,11 @@ BOUNDARIES = [
 ]
 HOST_SURFACE = ["reverie", "reverie.daemon.client", "reverie.daemon.protocol"]
 HOST_FORBIDDEN = ("reverie.actors", "reverie.store", "trio", "apsw", "lancedb")
+SEARCH = "reverie.actors.search"
+#: Of the other actors, search uses only what every actor is given (services and hooks).
+SEARCH_USES = "reverie.actors.services"
+#: The store's dependencies: search awaits them through the store.
+SEARCH_FORBIDDEN = ("apsw", "lancedb", "pyarrow")
 
 
 def _module_name(path: Path) -> str:
@@ -245,5 +250,22 @@ def test_the_cli_and_mcp_reach_the_daemon_only_through_the_client() -> None:
         if any(_within(name, layer) for layer in LAYERS)
         and name != "reverie.daemon"
         and not any(_within(name, ok) for ok in allowed)
+    ]
+    assert broken == []
+
+
+def test_search_imports_of_the_actors_only_their_shared_services() -> None:
+    """Search is a package of its own: it follows the sessions through the hooks alone.
+
+    Not the session or working-memory actors, their registries, nor
+    consolidation; and LanceDB, Arrow and SQLite only through the store.
+    """
+    broken = [
+        f"{module} -> {name}"
+        for module in sources()
+        if _within(module, SEARCH)
+        for name in imports_of(module)
+        if (_within(name, "reverie.actors") and not _within(name, SEARCH) and name != SEARCH_USES)
+        or any(_within(name, bad) for bad in SEARCH_FORBIDDEN)
     ]
     assert broken == []
