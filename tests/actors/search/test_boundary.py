@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-SEARCH = Path(__file__).resolve().parents[2] / "actors" / "search"
+SEARCH = Path(__file__).resolve().parents[3] / "actors" / "search"
 MODULES = sorted(SEARCH.glob("*.py"))
 _SQL = re.compile(r"\b(SELECT|INSERT|UPDATE|DELETE|CREATE|PRAGMA)\b\s", re.IGNORECASE)
 
