@@ -1,9 +1,10 @@
 """An embedder that answers from vectors computed ahead of an index write.
 
-The indexer embeds a batch on background threads of its own (``prime_all``),
-then hands the batch to ``SearchIndex.add`` (a write), which finds its
-vectors here and only writes. A text not primed (a query) is embedded on the
-spot, in the caller's thread.
+``AsyncSearchIndex.add`` embeds a batch on this pool's background threads
+(``prime_all``), then hands the batch to ``SearchIndex.add`` (a write),
+which finds its vectors here and only writes. A text not primed (a query)
+is embedded on the spot, in the caller's worker thread. The pool is the
+store's: nothing outside it calls an embedder.
 
 Background threads run at a lower CPU priority (nice +10): embedding a
 backlog uses the cores nobody else wants, and appends, reads and searches
