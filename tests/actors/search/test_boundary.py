@@ -1,8 +1,8 @@
 """The store boundary on the search side: actors/search awaits the store, it blocks on nothing.
 
-``lint-imports`` keeps apsw, LanceDB and Arrow out of ``reverie.actors.search``;
-these checks keep out what an import contract cannot see: handing blocking
-work to a thread, and SQL written outside the store.
+``tests/test_architecture.py`` keeps apsw, LanceDB and Arrow out of
+``reverie.actors.search``; these checks keep out what an import rule cannot
+see: handing blocking work to a thread, and SQL written outside the store.
 """
 
 from __future__ import annotations
