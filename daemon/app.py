@@ -159,13 +159,13 @@ async def _serve(
     await db.open()
     shared = Services(config=config, db=db, tokens=TokenCounter(config.consolidation.tokenizer))
     http = httpx.AsyncClient(timeout=httpx.Timeout(config.llm.timeout, connect=10.0))
-    files = MemoryFiles(data_dir / "memory")
+    memory = MemoryStore(MemoryFiles(data_dir / "memory"))
     indexer = (
-        Indexer(shared, files, data_dir, lambda: make_embedder(config.embeddings))
+        Indexer(shared, memory, data_dir, lambda: make_embedder(config.embeddings))
         if config.index.enabled
         else None
     )
-    keeper = MemoryKeeper(MemoryStore(files), indexer or SessionHooks())
+    keeper = MemoryKeeper(memory, indexer or SessionHooks())
     supervisor = Supervisor(shared, http)
     hooks = supervisor if indexer is None else HookChain(supervisor, indexer)
     services = dataclasses.replace(shared, hooks=hooks, memory=keeper)

@@ -4,7 +4,7 @@ Nothing here knows about sockets or actors; every blocking call runs in a
 thread (the writer thread, or a worker thread for reads).
 """
 
-from .async_index import AsyncSearchIndex, index_dirs, memory_scopes
+from .async_index import AsyncSearchIndex, index_dirs
 from .backup import BackupInfo, backup
 from .clock import TEST_CLOCK_ENV, Clock
 from .db import Database
@@ -227,7 +227,6 @@ __all__ = [
     "lookup_key",
     "make_embedder",
     "memory_docs",
-    "memory_scopes",
     "merge_facts",
     "messages_after",
     "open_job",

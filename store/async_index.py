@@ -30,12 +30,12 @@ import trio
 
 from .index import SearchIndex
 from .index_feed import memory_docs
-from .memory_files import MemoryFiles
+from .memory_store import MemoryStore
 from .primed_embedder import PrimedEmbedder
 from .ranking import IndexDoc, SearchHit
 from .search_query import SearchQuery
 
-__all__ = ["AsyncSearchIndex", "index_dirs", "memory_scopes"]
+__all__ = ["AsyncSearchIndex", "index_dirs"]
 
 
 @dataclass(slots=True)
@@ -107,12 +107,15 @@ class AsyncSearchIndex:
     async def delete_episodes(self, scope: str) -> None:
         await trio.to_thread.run_sync(self._index.delete_episodes, scope)
 
-    async def replace_scope(self, memory: MemoryFiles, scope: str, entries: int | None) -> None:
-        """Re-add the scope's newest ``entries`` episodes (all when None) and replace its facts."""
+    async def replace_scope(self, memory: MemoryStore, scope: str, entries: int | None) -> None:
+        """Re-add the scope's newest ``entries`` episodes (all when None) and replace its facts.
+
+        The Markdown is read and the index written in one worker thread.
+        """
         await trio.to_thread.run_sync(self._replace_scope, memory, scope, entries)
 
-    def _replace_scope(self, memory: MemoryFiles, scope: str, entries: int | None) -> None:
-        docs = memory_docs(memory, scope, entries=entries)
+    def _replace_scope(self, memory: MemoryStore, scope: str, entries: int | None) -> None:
+        docs = memory_docs(memory.files, scope, entries=entries)
         self._index.delete_facts(scope)
         self._index.add(docs)
 
@@ -162,8 +165,3 @@ async def index_dirs(root: Path, base: str, keep: Path) -> list[Path]:
         return [p for p in found if p.is_dir() and p != keep]
 
     return await trio.to_thread.run_sync(listed)
-
-
-async def memory_scopes(memory: MemoryFiles) -> list[str]:
-    """Every scope of the memory tree, read in a worker thread."""
-    return await trio.to_thread.run_sync(memory.scopes)

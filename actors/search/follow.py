@@ -26,7 +26,7 @@ import trio
 from reverie.store import (
     AsyncSearchIndex,
     IndexDoc,
-    MemoryFiles,
+    MemoryStore,
     log_position,
     messages_after,
     read_cursor,
@@ -67,7 +67,7 @@ class Follower:
     it, and a swap (a rebuild's, a purge's) takes it to stop the follower.
     """
 
-    def __init__(self, services: Services, memory: MemoryFiles) -> None:
+    def __init__(self, services: Services, memory: MemoryStore) -> None:
         self.services = services
         self.memory = memory
         self.cfg = services.config.index

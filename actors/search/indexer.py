@@ -34,13 +34,12 @@ from reverie.store import (
     AsyncSearchIndex,
     Embedder,
     LogPosition,
-    MemoryFiles,
+    MemoryStore,
     PrimedEmbedder,
     SearchQuery,
     SessionRecord,
     index_dirs,
     log_position,
-    memory_scopes,
     read_meta,
     swap_index,
     write_cursor,
@@ -65,7 +64,7 @@ class Indexer(SessionHooks):
     def __init__(
         self,
         services: Services,
-        memory: MemoryFiles,
+        memory: MemoryStore,
         root: Path,
         embedder_factory: Callable[[], Embedder],
     ) -> None:
@@ -127,7 +126,7 @@ class Indexer(SessionHooks):
                 await index.reset()
             log.info("search index %s is new or stale: indexing everything again", path)
             await self.services.db.write(lambda c: write_cursor(c, 0))
-            self._follower.dirty.scopes.update(await memory_scopes(self.memory))
+            self._follower.dirty.scopes.update(await self.memory.scopes())
             self._follower.reread_scopes = True
         self._follower.index = index
 

@@ -19,9 +19,8 @@ from reverie.store import (
     AsyncSearchIndex,
     IndexDoc,
     LogPosition,
-    MemoryFiles,
+    MemoryStore,
     log_position,
-    memory_scopes,
     messages_after,
 )
 
@@ -54,7 +53,7 @@ class Rebuild:
     """One rebuild into ``index`` (a new directory); the indexer swaps it in when caught up."""
 
     def __init__(
-        self, services: Services, memory: MemoryFiles, index: AsyncSearchIndex, add: AddDocs
+        self, services: Services, memory: MemoryStore, index: AsyncSearchIndex, add: AddDocs
     ) -> None:
         self.services = services
         self.memory = memory
@@ -67,7 +66,7 @@ class Rebuild:
         """Everything the log and the memory tree hold now, while the old index serves."""
         await self.index.open()
         pos: LogPosition = await self.services.db.read(log_position)
-        scopes = await memory_scopes(self.memory)
+        scopes = await self.memory.scopes()
         self.progress.total = pos.max_gid + len(scopes)
         await self._copy_messages()
         for scope in scopes:
