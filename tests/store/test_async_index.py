@@ -21,6 +21,13 @@ def primed() -> Iterator[PrimedEmbedder]:
     embedder.close()
 
 
+@pytest.fixture
+async def index(tmp_path: Path, primed: PrimedEmbedder) -> AsyncSearchIndex:
+    opened = AsyncSearchIndex(tmp_path / "index", primed)
+    await opened.open()
+    return opened
+
+
 def _doc(uid: str, *, scope: str, session: str, kind: str = "message") -> IndexDoc:
     return IndexDoc(uid=uid, kind=kind, text=f"text of {uid}", scope=scope, session=session)  # type: ignore[arg-type]
 
@@ -40,10 +47,8 @@ async def test_open_says_whether_the_directory_existed(
 
 @pytest.mark.trio
 async def test_forgetting_a_session_takes_its_own_scope_and_nothing_else(
-    tmp_path: Path, primed: PrimedEmbedder
+    index: AsyncSearchIndex,
 ) -> None:
-    index = AsyncSearchIndex(tmp_path / "index", primed)
-    await index.open()
     docs = [
         _doc("m1", scope="session/s1", session="s1"),
         _doc("f1", scope="session/s1", session="", kind="fact"),
@@ -59,10 +64,8 @@ async def test_forgetting_a_session_takes_its_own_scope_and_nothing_else(
 
 @pytest.mark.trio
 async def test_a_copy_serves_the_same_rows_from_its_own_directory(
-    tmp_path: Path, primed: PrimedEmbedder
+    tmp_path: Path, index: AsyncSearchIndex
 ) -> None:
-    index = AsyncSearchIndex(tmp_path / "index", primed)
-    await index.open()
     await index.add([_doc("m1", scope="a", session="s1"), _doc("m2", scope="a", session="s2")], 8)
     await index.forget_session("s2", "a")
     copy = await index.copy_to(tmp_path / "index-copy")
