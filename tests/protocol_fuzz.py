@@ -357,6 +357,8 @@ def of_type(t: msgspec.inspect.Type) -> st.SearchStrategy[Any]:
         return st.lists(of_type(t.item_type), max_size=4)
     if isinstance(t, i.UnionType):
         return st.one_of(*[of_type(u) for u in t.types])
+    if isinstance(t, i.LiteralType):  # the allowed values, and others the schema refuses
+        return st.one_of(st.sampled_from(t.values), texts)
     if isinstance(t, i.StructType):
         return struct_map(t)
     raise AssertionError(f"no strategy for field type {t!r}; teach tests/protocol_fuzz.py")
