@@ -45,14 +45,14 @@ from reverie.store import (
 
 from . import systemd
 from .datadir_lock import DataDirLock
-from .handlers import Handlers
 from .metrics_http import parse_listen, serve_metrics
 from .open_files import raise_open_files_limit
+from .ops import Handlers
+from .ops.search import SearchHandlers
+from .ops.working_memory import WorkingMemoryHandlers
 from .reload import Reloader
-from .search_handlers import SearchHandlers
 from .server import Server
 from .version import package_version
-from .wm_handlers import WorkingMemoryHandlers
 
 __all__ = ["package_version", "run_daemon"]
 

@@ -44,7 +44,7 @@ import trio
 from reverie.config import Busy, Config, InvalidArgument, ReverieError
 
 from . import protocol as p
-from .handlers import Handlers
+from .ops import Handlers
 from .protocol.errors import BadFrame, FrameTooLarge, ProtocolError, UnknownOp
 from .protocol.framing import FrameReader, frame
 

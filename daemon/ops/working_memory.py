@@ -46,8 +46,8 @@ from reverie.store import (
     scope_stats,
 )
 
-from . import protocol as p
-from .protocol import working_memory as w
+from .. import protocol as p
+from ..protocol import working_memory as w
 
 __all__ = ["WorkingMemoryHandlers"]
 

@@ -37,14 +37,14 @@ from reverie.actors import (
 from reverie.config import InvalidArgument, ReverieError
 from reverie.store import MessageRecord, SessionRecord, backup, list_sessions
 
-from . import protocol as p
-from .metrics import render_metrics
-from .protocol.errors import Unauthorized, UnknownOp
-from .protocol.search import SEARCH_REQUESTS
-from .protocol.working_memory import WM_REQUESTS
-from .reload import Reloader
-from .search_handlers import SearchHandlers
-from .wm_handlers import WorkingMemoryHandlers
+from .. import protocol as p
+from ..metrics import render_metrics
+from ..protocol.errors import Unauthorized, UnknownOp
+from ..protocol.search import SEARCH_REQUESTS
+from ..protocol.working_memory import WM_REQUESTS
+from ..reload import Reloader
+from .search import SearchHandlers
+from .working_memory import WorkingMemoryHandlers
 
 __all__ = ["Handlers"]
 

@@ -17,8 +17,8 @@ import trio
 from reverie.actors import Indexer, SearchResult, validate_name
 from reverie.config import InvalidArgument, NotFound, ReverieError
 
-from . import protocol as p
-from .protocol import search as s
+from .. import protocol as p
+from ..protocol import search as s
 
 __all__ = ["SearchHandlers"]
 
