@@ -168,6 +168,7 @@ async def _serve(
     wm = WorkingMemoryHandlers(scopes)
     forgetter = Forgetter(services, memory, consolidator, indexer)
     watcher = MemoryWatcher(services, memory)
+    reloader = Reloader(config, reload)
     handlers = Handlers(
         services,
         registry,
@@ -177,10 +178,9 @@ async def _serve(
         forgetter=forgetter,
         watcher=watcher,
         search=SearchHandlers(indexer),
+        reloader=reloader,
     )
     server = Server(config, handlers)
-    reloader = Reloader(config, reload)
-    handlers.reloader = reloader
     try:
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async with trio.open_nursery() as nursery:

@@ -23,7 +23,6 @@ from reverie.actors import (
     CreateCheckpoint,
     DeleteCheckpoint,
     DeleteKey,
-    Envelope,
     RestoreCheckpoint,
     ScopeRegistry,
     SetKey,
@@ -48,11 +47,9 @@ from reverie.store import (
 
 from .. import protocol as p
 from ..protocol import working_memory as w
+from .calls import Replier, Reply, ask
 
 __all__ = ["WorkingMemoryHandlers"]
-
-Reply = Callable[[object], None]
-Replier = Callable[[int, Callable[[Any], p.Reply]], Reply]
 
 
 def _decode(value: bytes | None) -> Any:
@@ -146,10 +143,7 @@ class WorkingMemoryHandlers:
                 nursery.start_soon(self._read, request, replier(rid, lambda r: r))
 
     async def _write(self, scope: str, request: Any, reply: Reply) -> None:
-        try:
-            await self.scopes.send(scope, Envelope(request, reply))
-        except ReverieError as exc:
-            reply(exc)
+        await ask(self.scopes, scope, request, reply)
 
     async def _read(self, request: Any, reply: Reply) -> None:
         """Answer a read; the reply frame is built here, so ``reply`` passes it through."""
