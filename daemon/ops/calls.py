@@ -20,7 +20,7 @@ from reverie.config import ReverieError
 
 from .. import protocol as p
 
-__all__ = ["Convert", "Feature", "Replier", "Reply", "ask", "run"]
+__all__ = ["Convert", "Feature", "Replier", "Reply", "ask", "convert_nothing", "run"]
 
 #: Hands an outcome (a result or an exception) to the request it answers.
 Reply = Callable[[object], None]
@@ -28,6 +28,11 @@ Reply = Callable[[object], None]
 Convert = Callable[[Any], p.Reply]
 #: The connection's factory of replies: ``replier(rid, convert)``.
 Replier = Callable[[int, Convert], Reply]
+
+
+def convert_nothing(result: object) -> p.Reply:
+    """The conversion of a request refused before it ran: only its error is ever answered."""
+    raise AssertionError(f"a refused request has no result to convert: {result!r}")
 
 
 class Feature(Protocol):

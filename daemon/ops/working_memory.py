@@ -47,7 +47,7 @@ from reverie.store import (
 
 from .. import protocol as p
 from ..protocol import working_memory as w
-from .calls import Replier, Reply, ask
+from .calls import Replier, Reply, ask, convert_nothing, run
 
 __all__ = ["WorkingMemoryHandlers"]
 
@@ -140,21 +140,20 @@ class WorkingMemoryHandlers:
                 reply = replier(rid, lambda _: w.CheckpointDeleteReply(rid=rid, id=checkpoint_id))
                 await self._write(scope, DeleteCheckpoint(checkpoint_id), reply)
             case _:
-                nursery.start_soon(self._read, request, replier(rid, lambda r: r))
+                await self._read(request, replier, nursery)
 
     async def _write(self, scope: str, request: Any, reply: Reply) -> None:
         await ask(self.scopes, scope, request, reply)
 
-    async def _read(self, request: Any, reply: Reply) -> None:
-        """Answer a read; the reply frame is built here, so ``reply`` passes it through."""
+    async def _read(self, request: Any, replier: Replier, nursery: trio.Nursery) -> None:
+        """Start a read as a task of the connection; its result converts in the writer."""
         try:
             validate_name("scope", request.scope)
             fn, convert = self._reader(request, self.scopes.clock.now())
-            result = convert(await self.db.read(fn))
         except ReverieError as exc:
-            reply(exc)
+            replier(request.rid, convert_nothing)(exc)
             return
-        reply(result)
+        nursery.start_soon(run, replier(request.rid, convert), self.db.read, fn)
 
     def _reader(
         self, request: Any, now: float
