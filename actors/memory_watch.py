@@ -167,6 +167,10 @@ class MemoryWatcher:
     def status(self) -> dict[str, Any]:
         return {"edits_noticed": self.edits, "problems": dict(self.problems)}
 
+    async def problems_of(self, scope: str) -> list[str]:
+        """What cannot be read exactly in ``scope``'s Markdown now (read off the event loop)."""
+        return await trio.to_thread.run_sync(scope_problems, self.memory, scope)
+
 
 def _scope_dir(path: Path) -> Path:
     return path.parent if path.name == "MEMORY.md" else path.parent.parent

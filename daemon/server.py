@@ -50,9 +50,10 @@ import trio
 from reverie.config import Busy, Config, InvalidArgument, ReverieError
 
 from . import protocol as p
+from . import systemd
 from .ops import Handlers
 from .ops.calls import Convert
-from .protocol.errors import BadFrame, FrameTooLarge, ProtocolError, UnknownOp
+from .protocol.errors import BadFrame, FrameTooLarge, ProtocolError, Unauthorized, UnknownOp
 from .protocol.framing import FrameReader, frame
 
 __all__ = ["Server"]
@@ -282,10 +283,16 @@ class Server:
                 code=Busy.code,
                 message=f"too many connections (limit {self.cfg.max_connections}); retry later or raise daemon.max_connections",
             )
-        error = self.handlers.check_peer(stream.socket)
-        if error is not None:
-            return p.ErrorReply(rid=0, code=error.code, message=error.message)
-        return None
+        _pid, uid, gid = systemd.peer_credentials(stream.socket)
+        if systemd.check_peer(
+            uid, gid, allowed_uids=self.cfg.allowed_uids, allowed_gids=self.cfg.allowed_gids
+        ):
+            return None
+        return p.ErrorReply(
+            rid=0,
+            code=Unauthorized.code,
+            message=f"uid {uid} / gid {gid} may not use this socket; ask the operator to add it to daemon.allowed_uids",
+        )
 
     def _stalled(self, why: str) -> None:
         self.handlers.services.counters["connections_stalled"] += 1

@@ -6,7 +6,7 @@ thread (the writer thread, or a worker thread for reads).
 
 from .backup import BackupInfo, backup
 from .clock import TEST_CLOCK_ENV, Clock
-from .db import Database
+from .db import Database, ReadFn
 from .embeddings import (
     LOCAL_MODEL_ID,
     Embedder,
@@ -47,6 +47,7 @@ from .journal import (
     NewMessage,
     SessionRecord,
     append_requests,
+    count_sessions,
     delete_session,
     finish_forget,
     list_sessions,
@@ -136,6 +137,7 @@ __all__ = [
     "Mode",
     "NewMessage",
     "OpenAIEmbedder",
+    "ReadFn",
     "ScopeStats",
     "ScratchRecord",
     "SearchHit",
@@ -155,6 +157,7 @@ __all__ = [
     "clear_keys",
     "clear_scratch",
     "count_messages",
+    "count_sessions",
     "create_checkpoint",
     "create_job",
     "decode_scope",

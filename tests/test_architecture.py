@@ -182,3 +182,31 @@ def test_no_import_cycles() -> None:
     }
     cycles = [c for m in graph if (c := _cycle_from(graph, m))]
     assert cycles == []
+
+
+_SQL = ("SELECT ", "INSERT ", "UPDATE ", "DELETE ", "CREATE ", "BEGIN", "PRAGMA ")
+
+
+def _store_skips(module: str) -> list[str]:
+    """What of the store's work ``module`` does itself: apsw, SQL text, worker threads."""
+    path = sources()[module]
+    tree = ast.parse(path.read_text(), str(path))
+    found = [f"imports {n}" for n in imports_of(module) if _within(n, "apsw")]
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == "to_thread":
+            found.append(f"line {node.lineno}: to_thread")
+        elif (
+            isinstance(node, ast.Constant)
+            and isinstance(node.value, str)
+            and node.value.lstrip().startswith(_SQL)
+        ):
+            found.append(f"line {node.lineno}: SQL {node.value[:30]!r}")
+    return found
+
+
+def test_the_daemon_leaves_sql_apsw_and_worker_threads_to_the_store() -> None:
+    """The server reaches SQLite only through the store's async facade (``Database``)."""
+    skips = {
+        m: found for m in sources() if _within(m, "reverie.daemon") and (found := _store_skips(m))
+    }
+    assert skips == {}

@@ -9,8 +9,6 @@ over the shared ``calls``. Session and scope writes go through their actor
 
 from __future__ import annotations
 
-import os
-import socket
 from typing import Any
 
 import trio
@@ -18,7 +16,7 @@ import trio
 from reverie.actors import Consolidator, Forgetter, MemoryWatcher, Services, SessionRegistry
 
 from .. import protocol as p
-from ..protocol.errors import Unauthorized, UnknownOp
+from ..protocol.errors import UnknownOp
 from ..protocol.search import SEARCH_REQUESTS
 from ..protocol.working_memory import WM_REQUESTS
 from ..reload import Reloader
@@ -65,7 +63,7 @@ class Handlers:
             (SESSION_REQUESTS, SessionOps(services, registry, forgetter)),
             (WM_REQUESTS, wm),
             (SEARCH_REQUESTS, search),
-            (MEMORY_REQUESTS, MemoryOps(consolidator, forgetter)),
+            (MEMORY_REQUESTS, MemoryOps(consolidator, forgetter, watcher)),
             (ADMIN_REQUESTS, self.admin),
         ]
 
@@ -75,21 +73,6 @@ class Handlers:
     async def status(self) -> dict[str, Any]:
         """The daemon's state (``status``), also served over HTTP as metrics."""
         return await self.admin.status()
-
-    def check_peer(self, sock: socket.socket) -> Unauthorized | None:
-        """Refuse a peer whose uid and gid are both outside the configured lists."""
-        cfg = self.services.config.daemon
-        if not cfg.allowed_uids and not cfg.allowed_gids:
-            return None
-        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, 12)
-        _pid, uid, gid = (
-            int.from_bytes(creds[i : i + 4], "little", signed=True) for i in (0, 4, 8)
-        )
-        if uid == os.getuid() or uid in cfg.allowed_uids or gid in cfg.allowed_gids:
-            return None
-        return Unauthorized(
-            f"uid {uid} / gid {gid} may not use this socket; ask the operator to add it to daemon.allowed_uids"
-        )
 
     async def dispatch(self, request: p.Request, replier: Replier, nursery: trio.Nursery) -> None:
         """Route ``request`` to its feature; a frame type with no handler is a bug, answered."""

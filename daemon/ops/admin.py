@@ -25,7 +25,7 @@ from reverie.actors import (
     Services,
     SessionRegistry,
 )
-from reverie.store import backup
+from reverie.store import backup, count_sessions
 
 from .. import protocol as p
 from ..metrics import render_metrics
@@ -100,9 +100,7 @@ class AdminOps:
 
     async def status(self) -> dict[str, Any]:
         """The daemon's state for a person or a monitor (never secrets)."""
-        known = await self.services.db.read(
-            lambda c: c.execute("SELECT count(*) FROM sessions").fetchone()[0]
-        )
+        known = await self.services.db.read(count_sessions)
         db = self.services.db
         size = sum(f.stat().st_size for f in db.path.parent.glob(db.path.name + "*") if f.is_file())
         return {

@@ -11,7 +11,7 @@ from typing import Any
 import msgspec
 import trio
 
-from reverie.actors import Consolidator, Forgetter, scope_problems, validate_name
+from reverie.actors import Consolidator, Forgetter, MemoryWatcher, validate_name
 from reverie.config import InvalidArgument
 
 from .. import protocol as p
@@ -34,9 +34,12 @@ MEMORY_REQUESTS = (
 class MemoryOps:
     """The memory operations, bound to the consolidator and the forgetter."""
 
-    def __init__(self, consolidator: Consolidator, forgetter: Forgetter) -> None:
+    def __init__(
+        self, consolidator: Consolidator, forgetter: Forgetter, watcher: MemoryWatcher
+    ) -> None:
         self.consolidator = consolidator
         self.forgetter = forgetter
+        self.watcher = watcher
 
     async def dispatch(self, request: p.Request, replier: Replier, nursery: trio.Nursery) -> None:
         rid = request.rid
@@ -72,16 +75,13 @@ class MemoryOps:
         validate_name("scope", scope)
         text, entries = await self.consolidator.read_memory(scope, page(limit))
         views = [msgspec.convert(e, p.HistoryEntryView, from_attributes=True) for e in entries]
-        problems = await self._problems(scope)
+        problems = await self.watcher.problems_of(scope)
         return p.MemoryView(scope=scope, memory=text, entries=views, problems=problems)
 
     async def _memory_edit(self, scope: str, text: str) -> list[str]:
         validate_name("scope", scope)
         await self.consolidator.edit_memory(scope, text)
-        return await self._problems(scope)
-
-    async def _problems(self, scope: str) -> list[str]:
-        return await trio.to_thread.run_sync(scope_problems, self.consolidator.memory, scope)
+        return await self.watcher.problems_of(scope)
 
     async def _stream_begin(self, backend: str, ttl: float) -> str:
         if not 0 < ttl <= MAX_STREAM_TTL:

@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import apsw
 import msgspec
 import trio
 
@@ -36,6 +35,7 @@ from reverie.config import InvalidArgument, NotFound, ReverieError
 from reverie.store import (
     CheckpointRecord,
     KeyRecord,
+    ReadFn,
     TaskRecord,
     list_checkpoints,
     list_keys,
@@ -155,9 +155,7 @@ class WorkingMemoryHandlers:
             return
         nursery.start_soon(run, replier(request.rid, convert), self.db.read, fn)
 
-    def _reader(
-        self, request: Any, now: float
-    ) -> tuple[Callable[[apsw.Connection], Any], Callable[[Any], p.Reply]]:
+    def _reader(self, request: Any, now: float) -> tuple[ReadFn[Any], Callable[[Any], p.Reply]]:
         """The read function for ``request`` and how its result becomes the reply."""
         rid, scope = request.rid, request.scope
         match request:
