@@ -25,7 +25,7 @@ from typing import Any
 
 import trio
 
-from reverie.config import InvalidArgument, ReverieError
+from reverie.config import InvalidArgument, ReverieError, default_scope
 from reverie.store import (
     ForgetJob,
     MemoryFiles,
@@ -145,7 +145,7 @@ class Forgetter:
         if job.session is None:
             assert job.fact is not None
             return forget_fact(self.memory, job.scope, job.fact)
-        if job.scope == f"session/{job.session}":
+        if job.scope == default_scope(job.session):
             self.memory.delete_scope(job.scope)
             return 0
         return forget_session(self.memory, job.scope, job.session)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import trio
 
+from reverie.config import default_scope
 from reverie.store import (
     IndexDoc,
     LogPosition,
@@ -91,7 +92,7 @@ class Rebuild:
         await self._copy_messages()
         for session, scope in forgotten.items():
             await trio.to_thread.run_sync(self.index.delete_session, session)
-            if scope == f"session/{session}":
+            if scope == default_scope(session):
                 await trio.to_thread.run_sync(self.index.delete_scope, scope)
         for scope in scopes:
             await trio.to_thread.run_sync(replace_scope, self.index, self.memory, scope, None)

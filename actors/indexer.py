@@ -42,7 +42,7 @@ from typing import Any
 
 import trio
 
-from reverie.config import NotFound
+from reverie.config import NotFound, default_scope
 from reverie.store import (
     CURSOR_KEY,
     MAX_K,
@@ -285,7 +285,7 @@ class Indexer(SessionHooks):
         while self._dirty.forgotten:
             session, scope = next(iter(self._dirty.forgotten.items()))
             await trio.to_thread.run_sync(index.delete_session, session)
-            if scope == f"session/{session}":
+            if scope == default_scope(session):
                 await trio.to_thread.run_sync(index.delete_scope, scope)
             self._unsettled = True
             self._dirty.forgotten.pop(session, None)
@@ -413,7 +413,7 @@ class Indexer(SessionHooks):
                 by_meaning = await self._in_index(index, query, depth, "vector", kinds, filters)
                 signals.append((by_meaning, VECTOR_WEIGHT * coverage if mode == "hybrid" else 1.0))
         hits = specific_first(weighted_fusion(signals, limit=depth))[:limit]
-        hidden_scopes = {f"session/{name}" for name in hidden}
+        hidden_scopes = {default_scope(name) for name in hidden}
         kept = [h for h in hits if h.session not in hidden and h.scope not in hidden_scopes]
         return SearchResult(hits=kept[:k], unembedded=unembedded)
 
@@ -467,7 +467,7 @@ class Indexer(SessionHooks):
             assert index is not None
             if session is not None:
                 await trio.to_thread.run_sync(index.delete_session, session)
-            if session is not None and scope == f"session/{session}":
+            if session is not None and scope == default_scope(session):
                 await trio.to_thread.run_sync(index.delete_scope, scope)
             else:
                 await trio.to_thread.run_sync(replace_scope, index, self.memory, scope, None)
