@@ -4,11 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
+from .protocol import DaemonStatus
+
 __all__ = ["render_status"]
 
 
-def render_status(status: dict[str, Any]) -> None:
+def render_status(view: DaemonStatus) -> None:
     """Print ``reverie status`` for a person: one aspect of the daemon a line."""
+    status: dict[str, Any] = msgspec.to_builtins(view)
     sessions = status["sessions"]
     store = status["store"]
     print(f"reverie {status['version']}  pid {status['pid']}  up {status['uptime_seconds']:.0f}s")

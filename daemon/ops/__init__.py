@@ -9,8 +9,6 @@ over the shared ``calls``. Session and scope writes go through their actor
 
 from __future__ import annotations
 
-from typing import Any
-
 import trio
 
 from reverie.actors import Consolidator, Forgetter, MemoryWatcher, Services, SessionRegistry
@@ -70,7 +68,7 @@ class Handlers:
     def count_error(self, code: str) -> None:
         self.admin.errors[code] += 1
 
-    async def status(self) -> dict[str, Any]:
+    async def status(self) -> p.DaemonStatus:
         """The daemon's state (``status``), also served over HTTP as metrics."""
         return await self.admin.status()
 

@@ -12,7 +12,6 @@ import os
 import time
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import msgspec
 import trio
@@ -98,12 +97,12 @@ class AdminOps:
     async def _metrics(self) -> str:
         return render_metrics(await self.status())
 
-    async def status(self) -> dict[str, Any]:
+    async def status(self) -> p.DaemonStatus:
         """The daemon's state for a person or a monitor (never secrets)."""
         known = await self.services.db.read(count_sessions)
         db = self.services.db
         size = sum(f.stat().st_size for f in db.path.parent.glob(db.path.name + "*") if f.is_file())
-        return {
+        status = {
             "version": self.version,
             "pid": os.getpid(),
             "uptime_seconds": round(time.time() - self.started, 3),
@@ -131,3 +130,5 @@ class AdminOps:
             "config_reloads": self.reloader.reloads if self.reloader else 0,
             "log_level": logging.getLevelName(logging.getLogger().getEffectiveLevel()).lower(),
         }
+        # The sections come from their owners as dicts; the wire's Structs check their shape.
+        return msgspec.convert(status, p.DaemonStatus)

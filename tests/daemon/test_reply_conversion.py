@@ -55,6 +55,6 @@ def test_a_result_that_fails_to_convert_answers_internal_and_frees_its_slot(
         assert isinstance(again, p.HelloReply), f"the slot of request 1 leaked: {again}"
     with daemon.client() as client:
         status = client.status()
-        assert status["counters"].get("actor_crashes", 0) == 0, "a bad reply is not an actor crash"
-        assert status["errors"]["internal"] == 1
+        assert status.counters.get("actor_crashes", 0) == 0, "a bad reply is not an actor crash"
+        assert status.errors["internal"] == 1
         assert client.append("s", "user", "still served").seq == 2
