@@ -165,6 +165,7 @@ class _Connection:
 
 def _wire(item: _Outcome) -> tuple[p.Reply, bytes]:
     """The reply to an outcome and its frame; a conversion that fails answers the error."""
+    reply: p.Reply
     try:
         if isinstance(item.outcome, BaseException):
             reply = error_reply(item.rid, item.outcome)
