@@ -14,6 +14,12 @@ request it was handling gets an ``internal`` error, the failure is logged
 and counted, and the daemon goes on. A typed ``ReverieError`` (``store.full``
 when the disk is full) reaches the requests it failed as itself, counted as
 ``<kind>_errors``, and the actor reloads its state the same way.
+
+An actor answers with data: an envelope's ``reply`` hands the outcome (a
+result or the exception that failed it) to whoever asked and does nothing
+else (the daemon queues it for the connection's writer, which converts it
+to the wire), so a reply never fails inside an actor and each envelope is
+answered exactly once.
 """
 
 from __future__ import annotations
@@ -190,6 +196,8 @@ class ActorRegistry(Generic[A]):
         replied: set[int] = set()
 
         def tracking(env: Envelope[Any]) -> Envelope[Any]:
+            # Marked before the hand-off: a reply only passes data on, and an
+            # envelope answered twice would free its connection's slot twice.
             def reply(result: object) -> None:
                 replied.add(id(env))
                 env.reply(result)

@@ -23,7 +23,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import msgspec
 import trio
 
-from reverie.config import InvalidArgument
+from reverie.config import InvalidArgument, default_scope
 from reverie.store import (
     AppendOutcome,
     Job,
@@ -232,7 +232,7 @@ class SessionActor:
         if self.record is not None:
             return self.record
         assert isinstance(request, AppendRequest)
-        scope = validate_name("scope", request.scope) if request.scope else f"session/{self.name}"
+        scope = validate_name("scope", request.scope) if request.scope else default_scope(self.name)
         now = self.services.now()
         return SessionRecord(name=self.name, scope=scope, created=now, last_active=now)
 

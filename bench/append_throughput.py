@@ -91,7 +91,7 @@ async def _store_counters(socket: Path) -> tuple[int, int]:
     """(transactions committed, messages appended) so far, from the daemon's status."""
     async with AsyncClient(socket) as client:
         status = await client.status()
-    return status["store"]["batches"], status["counters"].get("messages_appended", 0)
+    return status.store.batches, status.counters.get("messages_appended", 0)
 
 
 def closed_loop_case(

@@ -52,7 +52,7 @@ def _p(values: list[float], q: float) -> float:
 
 def _jobs_done(daemon: DaemonProcess) -> int:
     with daemon.client() as client:
-        return client.status()["consolidation"]["default"]["jobs"].get("done", 0)
+        return client.status().consolidation["default"].jobs.get("done", 0)
 
 
 def main() -> Section:

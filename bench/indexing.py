@@ -61,12 +61,12 @@ def _caught_up(daemon: DaemonProcess) -> float:
     last = -1
     with daemon.client() as client:
         while time.perf_counter() - start < _SETTLE_DEADLINE:
-            index = client.status()["index"]
-            if index["settled"] and not index["messages_behind"]:
+            index = client.status().index
+            if index.settled and not index.messages_behind:
                 return time.perf_counter() - start
-            if index["messages_behind"] // 5000 != last:
-                last = index["messages_behind"] // 5000
-                say(f"  {index['messages_behind']:,} messages behind")
+            if index.messages_behind // 5000 != last:
+                last = index.messages_behind // 5000
+                say(f"  {index.messages_behind:,} messages behind")
             time.sleep(0.1)
     raise RuntimeError(f"the index did not catch up within {_SETTLE_DEADLINE:.0f} s")
 
@@ -92,7 +92,7 @@ def _lag(daemon: DaemonProcess, seconds: float) -> tuple[float, float, int]:
     def sample() -> None:
         with daemon.client() as client:
             while not stop.is_set():
-                samples.append(client.status()["index"]["seconds_behind"])
+                samples.append(client.status().index.seconds_behind)
                 stop.wait(0.1)
 
     sampler = threading.Thread(target=sample)

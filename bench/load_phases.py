@@ -131,13 +131,13 @@ def reload_limit(daemon: DaemonProcess, limit: int) -> None:
     """Set ``max_connections`` by SIGHUP (no restart: the model load alone takes seconds)."""
     assert daemon.proc is not None and daemon.config_path is not None
     with daemon.client() as client:
-        before = client.status()["config_reloads"]
+        before = client.status().config_reloads
     daemon.config_path.write_text(daemon_config(limit))
     daemon.proc.send_signal(signal.SIGHUP)
     deadline = time.monotonic() + 30
     while True:
         with daemon.client() as client:
-            if client.status()["config_reloads"] > before:
+            if client.status().config_reloads > before:
                 return
         if time.monotonic() > deadline:
             raise RuntimeError(f"the daemon did not reload:\n{daemon.log()}")

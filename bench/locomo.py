@@ -171,8 +171,8 @@ def wait_settled(daemon: DaemonProcess) -> float:
     start = time.perf_counter()
     with daemon.client() as client:
         while time.perf_counter() - start < _SETTLE_DEADLINE:
-            index = client.status()["index"]
-            if index.get("settled") and not index.get("messages_behind"):
+            index = client.status().index
+            if index.settled and not index.messages_behind:
                 return time.perf_counter() - start
             time.sleep(0.1)
     raise RuntimeError(f"the index did not settle within {_SETTLE_DEADLINE:.0f} s")

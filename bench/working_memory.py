@@ -97,7 +97,7 @@ async def _many_scopes(socket: str, scopes: int, project: str) -> None:
 def _wait_passivated(daemon: DaemonProcess, timeout: float = 120.0) -> None:
     deadline = time.monotonic() + timeout
     with daemon.client() as client:
-        while client.status()["scopes"]["live"]:
+        while client.status().scopes.live:
             if time.monotonic() > deadline:
                 raise RuntimeError("scopes did not passivate in time")
             time.sleep(0.1)
@@ -121,7 +121,7 @@ def _memory_per_scope(root: Path, scopes: int) -> tuple[float, float, int]:
         trio.run(_many_scopes, str(daemon.socket), scopes, "first")
         live = rss_bytes(daemon.proc.pid)
         with daemon.client() as client:
-            live_count = client.status()["scopes"]["live"]
+            live_count = client.status().scopes.live
         _wait_passivated(daemon)
         first = rss_bytes(daemon.proc.pid)
         trio.run(_many_scopes, str(daemon.socket), scopes, "second")

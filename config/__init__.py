@@ -9,6 +9,7 @@ from .errors import (
     ReverieError,
     error_class,
 )
+from .scopes import default_scope
 from .settings import (
     Config,
     ConsolidationConfig,
@@ -41,6 +42,7 @@ __all__ = [
     "StoreConfig",
     "WorkingMemoryConfig",
     "default_data_dir",
+    "default_scope",
     "default_socket_path",
     "error_class",
     "load_config",

@@ -48,16 +48,16 @@ from reverie.store import (
     make_embedder,
 )
 
-from .handlers import Handlers
 from .metrics_http import parse_listen, serve_metrics
+from .ops import Handlers
+from .ops.search import SearchHandlers
+from .ops.working_memory import WorkingMemoryHandlers
 from .reload import Reloader
-from .search_handlers import SearchHandlers
 from .server import Server
 from .service import systemd
 from .service.datadir_lock import DataDirLock
 from .service.open_files import raise_open_files_limit
 from .version import package_version
-from .wm_handlers import WorkingMemoryHandlers
 
 __all__ = ["package_version", "run_daemon"]
 
@@ -175,6 +175,7 @@ async def _serve(
     wm = WorkingMemoryHandlers(scopes)
     forgetter = Forgetter(shared, keeper, indexer)
     watcher = MemoryWatcher(keeper)
+    reloader = Reloader(config, reload)
     handlers = Handlers(
         services,
         registry,
@@ -185,10 +186,9 @@ async def _serve(
         forgetter=forgetter,
         watcher=watcher,
         search=SearchHandlers(indexer),
+        reloader=reloader,
     )
     server = Server(config, handlers)
-    reloader = Reloader(config, reload)
-    handlers.reloader = reloader
     try:
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async with trio.open_nursery() as nursery:

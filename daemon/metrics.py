@@ -12,6 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+import msgspec
+
+from .protocol import DaemonStatus
+
 __all__ = ["render_metrics"]
 
 _Sample = tuple[Mapping[str, str], float]
@@ -42,8 +46,9 @@ def _one(value: Any) -> list[_Sample]:
     return [({}, value or 0)]
 
 
-def render_metrics(status: Mapping[str, Any]) -> str:
-    """Render a ``status`` dict; the result ends with a newline."""
+def render_metrics(view: DaemonStatus) -> str:
+    """Render a ``status``; the result ends with a newline."""
+    status: Mapping[str, Any] = msgspec.to_builtins(view)
     sessions = status.get("sessions", {})
     store = status.get("store", {})
     counters = status.get("counters", {})

@@ -14,13 +14,13 @@ from __future__ import annotations
 import ipaddress
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
 
 import trio
 
 from reverie.config import ConfigError
 
 from .metrics import render_metrics
+from .protocol import DaemonStatus
 
 __all__ = ["parse_listen", "serve_metrics"]
 
@@ -73,7 +73,7 @@ async def _read_head(stream: trio.SocketStream) -> bytes | None:
     return None
 
 
-async def _answer(head: bytes, status: Callable[[], Awaitable[dict[str, Any]]]) -> bytes:
+async def _answer(head: bytes, status: Callable[[], Awaitable[DaemonStatus]]) -> bytes:
     line = head.split(b"\r\n", 1)[0].decode("latin-1")
     parts = line.split(" ")
     if len(parts) != 3 or not parts[2].startswith("HTTP/") or len(head) > MAX_HEAD_BYTES:
@@ -90,7 +90,7 @@ async def _answer(head: bytes, status: Callable[[], Awaitable[dict[str, Any]]]) 
 
 async def serve_metrics(
     listen: str,
-    status: Callable[[], Awaitable[dict[str, Any]]],
+    status: Callable[[], Awaitable[DaemonStatus]],
     *,
     task_status: trio.TaskStatus[list[trio.SocketListener]] = trio.TASK_STATUS_IGNORED,
 ) -> None:

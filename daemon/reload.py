@@ -91,7 +91,8 @@ class Reloader:
     async def reload(self) -> list[str] | None:
         """One reload; the changed keys, or None when the new configuration was refused."""
         try:
-            new = await trio.to_thread.run_sync(self.load)
+            # One small local TOML file and the environment: read on the loop, as at start.
+            new = self.load()
             level = parse_log_level(new.daemon.log_level)
         except ConfigError as exc:
             log.error("config reload failed, keeping the running configuration: %s", exc.message)

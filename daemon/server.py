@@ -27,6 +27,12 @@ No reply to an accepted request is ever dropped for want of room: a request
 stays "in flight" until the writer has taken its reply, the queue has a slot
 for each request in flight, and the reader's own answers (``busy``, bad
 frames) have ``_OWN_REPLIES`` more slots of their own.
+
+What the queue carries is an outcome (data from an actor or a task, or the
+error that failed it) with the way to convert it; the writer converts and
+encodes it. A result that does not convert (a bug, a damaged row) answers
+``internal``, logged with its traceback, and its request is answered and its
+slot freed like any other: an actor never runs wire conversion.
 """
 
 from __future__ import annotations
@@ -36,7 +42,7 @@ import logging
 import math
 import reprlib
 from collections.abc import Callable
-from typing import Any
+from typing import NamedTuple
 
 import msgspec
 import trio
@@ -44,9 +50,11 @@ import trio
 from reverie.config import Busy, Config, InvalidArgument, ReverieError
 
 from . import protocol as p
-from .handlers import Handlers
-from .protocol.errors import BadFrame, FrameTooLarge, ProtocolError, UnknownOp
+from .ops import Handlers
+from .ops.calls import Convert
+from .protocol.errors import BadFrame, FrameTooLarge, ProtocolError, Unauthorized, UnknownOp
 from .protocol.framing import FrameReader, frame
+from .service import systemd
 
 __all__ = ["Server"]
 
@@ -57,6 +65,19 @@ _OWN_REPLIES = 16
 # What msgspec raises for bytes it cannot decode: besides its own errors, a
 # str that is not UTF-8 and nesting past the interpreter's recursion limit.
 _UNDECODABLE = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
+
+
+class _Outcome(NamedTuple):
+    """A request's outcome on its way to the writer, which converts it with ``convert``."""
+
+    rid: int
+    convert: Convert
+    outcome: object
+    own: bool  # one of the reader's own answers (its own slots), not a request's
+
+
+def _as_is(reply: p.Reply) -> p.Reply:
+    return reply
 
 
 class _Connection:
@@ -92,7 +113,7 @@ class _Connection:
         self.sending_since = math.inf  # waiting for the client to take our replies since
         self.unsent = 0  # replies in the send that is waiting
         self.own = trio.Semaphore(_OWN_REPLIES)
-        self.out_send, self.out_recv = trio.open_memory_channel[tuple[p.Reply, bool]](
+        self.out_send, self.out_recv = trio.open_memory_channel[_Outcome](
             max_in_flight + _OWN_REPLIES
         )
 
@@ -105,7 +126,7 @@ class _Connection:
     async def answer(self, reply: p.Reply) -> None:
         """Queue one of the reader's own answers; waits while ``_OWN_REPLIES`` are unsent."""
         await self.own.acquire()
-        await self.out_send.send((reply, True))
+        await self.out_send.send(_Outcome(reply.rid, _as_is, reply, True))
 
     def taken(self, own: bool) -> None:
         """The writer took a reply off the queue: its slot is free again."""
@@ -126,22 +147,34 @@ class _Connection:
             return f"a frame was started and not finished within {limit:g}s"
         return None
 
-    def _queue(self, reply: p.Reply) -> None:
-        try:
-            self.out_send.send_nowait((reply, False))
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            log.debug("reply %d dropped: its connection is gone", reply.rid)
+    def replier(self, rid: int, convert: Convert) -> Callable[[object], None]:
+        """The callback that hands this request's outcome to the writer.
 
-    def replier(self, rid: int, convert: Callable[[Any], p.Reply]) -> Callable[[object], None]:
-        """The callback that turns an outcome into this request's reply."""
+        It runs wherever the outcome is ready (inside an actor, in a task)
+        and only queues it: it never converts, never raises, never waits.
+        """
 
         def reply(outcome: object) -> None:
-            if isinstance(outcome, BaseException):
-                self._queue(error_reply(rid, outcome))
-            else:
-                self._queue(convert(outcome))
+            try:
+                self.out_send.send_nowait(_Outcome(rid, convert, outcome, False))
+            except (trio.BrokenResourceError, trio.ClosedResourceError):
+                log.debug("reply %d dropped: its connection is gone", rid)
 
         return reply
+
+
+def _wire(item: _Outcome) -> tuple[p.Reply, bytes]:
+    """The reply to an outcome and its frame; a conversion that fails answers the error."""
+    reply: p.Reply
+    try:
+        if isinstance(item.outcome, BaseException):
+            reply = error_reply(item.rid, item.outcome)
+        else:
+            reply = item.convert(item.outcome)
+        return reply, frame(p.encode(reply))
+    except Exception as exc:
+        reply = error_reply(item.rid, exc)
+        return reply, frame(p.encode(reply))
 
 
 def error_reply(rid: int, exc: BaseException) -> p.ErrorReply:
@@ -251,10 +284,16 @@ class Server:
                 code=Busy.code,
                 message=f"too many connections (limit {self.cfg.max_connections}); retry later or raise daemon.max_connections",
             )
-        error = self.handlers.check_peer(stream.socket)
-        if error is not None:
-            return p.ErrorReply(rid=0, code=error.code, message=error.message)
-        return None
+        _pid, uid, gid = systemd.peer_credentials(stream.socket)
+        if systemd.check_peer(
+            uid, gid, allowed_uids=self.cfg.allowed_uids, allowed_gids=self.cfg.allowed_gids
+        ):
+            return None
+        return p.ErrorReply(
+            rid=0,
+            code=Unauthorized.code,
+            message=f"uid {uid} / gid {gid} may not use this socket; ask the operator to add it to daemon.allowed_uids",
+        )
 
     def _stalled(self, why: str) -> None:
         self.handlers.services.counters["connections_stalled"] += 1
@@ -318,13 +357,14 @@ class Server:
                     taken.append(conn.out_recv.receive_nowait())
                 except (trio.WouldBlock, trio.EndOfChannel):
                     break
-            replies = [reply for reply, _ in taken]
-            for _, own in taken:
-                conn.taken(own)
+            for item in taken:
+                conn.taken(item.own)
+            wired = [_wire(item) for item in taken]
+            replies = [reply for reply, _ in wired]
             for reply in replies:
                 if isinstance(reply, p.ErrorReply):
                     self.handlers.count_error(reply.code)
-            data = b"".join(frame(p.encode(r)) for r in replies)
+            data = b"".join(body for _, body in wired)
             conn.unsent, conn.sending_since = len(replies), trio.current_time()
             await conn.stream.send_all(data)
             conn.sending_since = math.inf

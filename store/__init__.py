@@ -7,7 +7,7 @@ thread (the writer thread, or a worker thread for reads).
 from .async_index import AsyncSearchIndex, index_dirs
 from .backup import BackupInfo, backup
 from .clock import TEST_CLOCK_ENV, Clock
-from .db import Database
+from .db import Database, ReadFn
 from .embeddings import (
     LOCAL_MODEL_ID,
     Embedder,
@@ -43,6 +43,7 @@ from .journal import (
     NewMessage,
     SessionRecord,
     append_requests,
+    count_sessions,
     delete_session,
     finish_forget,
     list_sessions,
@@ -170,6 +171,7 @@ __all__ = [
     "PrimedEmbedder",
     "PutKey",
     "PutTask",
+    "ReadFn",
     "RemoveKey",
     "RemoveKeys",
     "RemoveScratch",
@@ -196,6 +198,7 @@ __all__ = [
     "clear_keys",
     "clear_scratch",
     "count_messages",
+    "count_sessions",
     "create_checkpoint",
     "create_job",
     "decode_scope",

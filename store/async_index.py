@@ -28,6 +28,8 @@ from pathlib import Path
 
 import trio
 
+from reverie.config import default_scope
+
 from .index import SearchIndex
 from .index_feed import memory_docs
 from .memory_store import MemoryStore
@@ -98,7 +100,7 @@ class AsyncSearchIndex:
     async def forget_session(self, session: str, scope: str) -> None:
         """Delete a forgotten session's docs, and its own scope's when it was ``session/<name>``."""
         await trio.to_thread.run_sync(self._index.delete_session, session)
-        if scope == f"session/{session}":
+        if scope == default_scope(session):
             await trio.to_thread.run_sync(self._index.delete_scope, scope)
 
     async def delete_scope(self, scope: str) -> None:

@@ -40,11 +40,13 @@ from reverie.config import ReverieError
 from .errors import StoreError, StoreReadOnly, translate
 from .schema import migrate
 
-__all__ = ["Database"]
+__all__ = ["Database", "ReadFn"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 WriteFn = Callable[[apsw.Connection], Any]
+#: A read: run on a read connection in a snapshot of its own (``Database.read``).
+ReadFn = Callable[[apsw.Connection], T]
 
 
 class _Pending:
@@ -244,7 +246,7 @@ class Database:
 
     # -- reads ---------------------------------------------------------------
 
-    async def read(self, fn: Callable[[apsw.Connection], T]) -> T:
+    async def read(self, fn: ReadFn[T]) -> T:
         """Run ``fn`` on a read connection in a snapshot of its own; return its result.
 
         The snapshot starts after the call: it sees every write acknowledged

@@ -273,6 +273,12 @@ def read_tail(conn: apsw.Connection, session: str, cursor_seq: int) -> list[Mess
     return read_history(conn, session, cursor_seq, -1)
 
 
+def count_sessions(conn: apsw.Connection) -> int:
+    """How many sessions the store knows (live or passivated)."""
+    (count,) = conn.execute("SELECT count(*) FROM sessions").fetchone()
+    return int(count)
+
+
 def list_sessions(conn: apsw.Connection, after: str, limit: int) -> list[SessionRecord]:
     """Sessions ordered by name, starting after ``after`` (keyset paging)."""
     rows = conn.execute(

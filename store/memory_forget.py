@@ -17,6 +17,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+from reverie.config import default_scope
+
 from .errors import translate
 from .facts import drop_fact, drop_session, fact_key
 from .history import HistoryEntry, parse_history, render_entry, without_entries
@@ -93,7 +95,7 @@ def forget_files(files: MemoryFiles, job: ForgetJob) -> int:
     if job.session is None:
         assert job.fact is not None
         return forget_fact(files, job.scope, job.fact)
-    if job.scope == f"session/{job.session}":
+    if job.scope == default_scope(job.session):
         files.delete_scope(job.scope)
         return 0
     return forget_session(files, job.scope, job.session)

@@ -25,7 +25,7 @@ def poll(predicate: Callable[[], Any], timeout: float = 30.0, what: str = "condi
 
 def jobs(client: Client) -> dict[str, int]:
     """The default backend's consolidation jobs by state."""
-    return client.status()["consolidation"]["default"]["jobs"]
+    return client.status().consolidation["default"].jobs
 
 
 def assert_each_id_once(client: Client, session: str, scope: str, acked: list[str]) -> None:

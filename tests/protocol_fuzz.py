@@ -253,7 +253,7 @@ def assert_healthy(daemon: DaemonProcess) -> None:
     assert daemon.proc.poll() is None, f"daemon died:\n{daemon.log()[-4000:]}"
     with daemon.client() as client:
         status = client.status()
-    assert status["errors"].get("internal", 0) == 0, status["errors"]
+    assert status.errors.get("internal", 0) == 0, status.errors
     bad = [
         line
         for line in daemon.log().splitlines()

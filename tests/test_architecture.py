@@ -9,6 +9,7 @@ are left out.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -268,4 +269,56 @@ def test_search_imports_of_the_actors_only_their_shared_services() -> None:
         if (_within(name, "reverie.actors") and not _within(name, SEARCH) and name != SEARCH_USES)
         or any(_within(name, bad) for bad in SEARCH_FORBIDDEN)
     ]
+    assert broken == []
+
+
+#: SQL as this code base writes it: a statement keyword, then a space.
+_SQL = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|PRAGMA|BEGIN|COMMIT)\b\s")
+#: Hops to a thread outside store, each for a reason that is not storage.
+THREAD_HOPS = {
+    # Extractive consolidation is CPU work (sentence scoring), not I/O: it runs
+    # on a worker thread so the event loop keeps serving appends meanwhile.
+    "reverie.actors.consolidation.distill": 1,
+}
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    return {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
+
+
+def _is_sql(node: ast.AST, prose: set[int]) -> bool:
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in prose
+        and bool(_SQL.match(node.value))
+    )
+
+
+def _store_work(tree: ast.AST) -> Iterator[str]:
+    """What only ``store`` may do in ``tree``: hand work to a thread, or write SQL."""
+    prose = _docstrings(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == "to_thread":
+            yield f"{node.lineno}: {node.attr}"
+        elif _is_sql(node, prose):
+            yield f"{node.lineno}: SQL {node.value.strip()[:30]!r}"
+
+
+def test_only_the_store_touches_sqlite_or_hands_work_to_threads() -> None:
+    """No apsw, SQL text or thread hop outside ``store``: its async facades own them."""
+    broken = []
+    for module, path in sources().items():
+        if _within(module, "reverie.store"):
+            continue
+        broken += [f"{module} imports {n}" for n in imports_of(module) if _within(n, "apsw")]
+        found = list(_store_work(ast.parse(path.read_text(), str(path))))
+        if len(found) != THREAD_HOPS.get(module, 0) or not all("to_thread" in f for f in found):
+            broken += [f"{module}:{f}" for f in found]
     assert broken == []

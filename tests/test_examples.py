@@ -85,7 +85,7 @@ def test_agent_example_appends_turns_and_puts_memory_first(
         "reply three",
     ]
     assert history[0].id == f"{session}:user:1"
-    assert status["consolidation"]["default"]["streams"] == 0, "every stream lease was ended"
+    assert status.consolidation["default"].streams == 0, "every stream lease was ended"
 
     # A rerun (a retried host) re-sends the same ids and content: nothing is stored twice.
     fake_llm.script(content("reply one"), content("reply two"), content("reply three"))

@@ -28,7 +28,7 @@ from typing import Any
 
 import trio
 
-from reverie.config import NotFound
+from reverie.config import NotFound, default_scope
 from reverie.store import (
     INDEX_DIR_KEY,
     AsyncSearchIndex,
@@ -208,7 +208,7 @@ class Indexer(SessionHooks):
             assert index is not None
             if session is not None:
                 await index.forget_session(session, scope)
-            if session is None or scope != f"session/{session}":
+            if session is None or scope != default_scope(session):
                 await index.replace_scope(self.memory, scope, None)
             name = f"{DEFAULT_DIR}-{uuid.uuid4().hex[:12]}"
             fresh = await index.copy_to(self.root / name)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import msgspec
 
+from reverie.config import default_scope
 from reverie.store import (
     MAX_K,
     TEXT_WEIGHT,
@@ -83,7 +84,7 @@ async def search(
             by_meaning = await index.search(msgspec.structs.replace(signal, mode="vector"))
             signals.append((by_meaning, VECTOR_WEIGHT * coverage if mode == "hybrid" else 1.0))
     hits = specific_first(weighted_fusion(signals, limit=depth))[:limit]
-    hidden_scopes = {f"session/{name}" for name in hidden}
+    hidden_scopes = {default_scope(name) for name in hidden}
     kept = [h for h in hits if h.session not in hidden and h.scope not in hidden_scopes]
     return SearchResult(hits=kept[:k], unembedded=unembedded)
 

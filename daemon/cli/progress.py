@@ -15,6 +15,8 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Self
 
+import msgspec
+
 from reverie.config import ReverieError
 
 __all__ = ["ConsolidationProgress"]
@@ -46,7 +48,9 @@ class ConsolidationProgress:
         try:
             with self._connect() as client:
                 while not self._stop.wait(_EVERY):
-                    self._report(client.status()["consolidation"].get(self._backend, {}))
+                    self._report(
+                        msgspec.to_builtins(client.status().consolidation.get(self._backend, {}))
+                    )
         except (ReverieError, OSError):
             return  # progress is best effort; the command's own call reports errors
 

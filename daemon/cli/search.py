@@ -15,6 +15,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 from reverie.config import InvalidArgument, ReverieError
 
 from .common import Common, Runner, every_session
@@ -118,7 +120,7 @@ def _search(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
 def _reindex(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
     client.reindex()
     while True:
-        progress = client.status()["index"]["reindex"]
+        progress = msgspec.to_builtins(client.status().index.reindex)
         print(f"\rreindex: {progress['done']}/{progress['total']}", end="", file=sys.stderr)
         if progress["state"] != "running":
             break

@@ -10,6 +10,9 @@ import argparse
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
+from ..protocol import DaemonStatus
 from .common import Common, Runner
 
 __all__ = ["STATUS_RUNNERS", "add_status_parsers", "render_status"]
@@ -21,8 +24,9 @@ def add_status_parsers(sub: Any, common: Common) -> None:
     common(sub.add_parser("metrics", help="print the status in Prometheus text format"))
 
 
-def render_status(status: dict[str, Any]) -> None:
+def render_status(view: DaemonStatus) -> None:
     """Print ``reverie status`` for a person: one aspect of the daemon a line."""
+    status: dict[str, Any] = msgspec.to_builtins(view)
     sessions = status["sessions"]
     store = status["store"]
     print(f"reverie {status['version']}  pid {status['pid']}  up {status['uptime_seconds']:.0f}s")

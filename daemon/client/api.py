@@ -146,8 +146,8 @@ class Api(WorkingMemoryApi, SearchApi):
         return Call(p.Forget(rid=self._rid(), session=session), lambda r: r.deleted, True)
 
     @op
-    def status(self) -> Call[dict[str, Any]]:
-        """The daemon's status as a dict."""
+    def status(self) -> Call[p.DaemonStatus]:
+        """The daemon's status: sessions, store, consolidation, index, counters, errors."""
         return Call(p.Status(rid=self._rid()), lambda r: r.status, True)
 
     @op

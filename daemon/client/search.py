@@ -61,7 +61,7 @@ class SearchApi:
 
     @op
     def reindex(self) -> Call[bool]:
-        """Start rebuilding the index (progress in ``status()["index"]["reindex"]``).
+        """Start rebuilding the index (progress in ``status().index.reindex``).
 
         Returns False when a rebuild is already running.
         """

@@ -36,7 +36,7 @@ from mcp.server.fastmcp.exceptions import ResourceError
 from mcp.server.fastmcp.resources import FunctionResource
 from mcp.types import CallToolResult, TextContent
 
-from reverie.config import InvalidArgument, ReverieError
+from reverie.config import InvalidArgument, ReverieError, default_scope
 
 from ..client import AsyncClient
 from ..protocol.errors import ConnectionLost
@@ -73,7 +73,7 @@ class Binding:
         if scope or self.scope:
             return scope or self.scope  # type: ignore[return-value]
         if self.session:
-            return f"session/{self.session}"
+            return default_scope(self.session)
         raise InvalidArgument(
             "no scope: pass `scope`, or start the server with `reverie mcp --scope NAME`"
         )

@@ -8,9 +8,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from .frames import Frame
+from .frames import Data, Frame
 
-__all__ = ["Metrics", "MetricsReply", "Status", "StatusReply"]
+__all__ = [
+    "BackendStatus",
+    "DaemonStatus",
+    "ForgetStatus",
+    "IndexStatus",
+    "MemoryStatus",
+    "Metrics",
+    "MetricsReply",
+    "ReindexStatus",
+    "ScopeCounts",
+    "SessionCounts",
+    "Status",
+    "StatusReply",
+    "StoreStatus",
+]
 
 
 class Status(Frame, tag="status"):
@@ -21,8 +35,118 @@ class Metrics(Frame, tag="metrics"):
     """The daemon's status as Prometheus text exposition (the same data as ``status``)."""
 
 
+class SessionCounts(Data):
+    """Sessions with a live actor, passivated ones (only in SQLite), and both."""
+
+    live: int
+    passivated: int
+    known: int
+
+
+class ScopeCounts(Data):
+    """Working-memory scopes with a live actor, and keys waiting on a TTL deadline."""
+
+    live: int
+    ttl_deadlines: int
+
+
+class StoreStatus(Data):
+    """The SQLite files' size, group-commit batches and writes since start."""
+
+    bytes: int
+    batches: int
+    writes: int
+    durability: str
+
+
+class BackendStatus(Data):
+    """One consolidation backend: its queue, jobs by state, LLM health and call stats.
+
+    ``llm`` is empty for the extractive backend; for an LLM it has ``calls``
+    (by outcome), ``seconds_sum``, ``seconds_buckets``, ``prompt_tokens`` and
+    ``completion_tokens``.
+    """
+
+    kind: str
+    queued: int
+    running: int
+    jobs: dict[str, int]
+    failed_calls: int
+    outcomes: dict[str, int]
+    probe: str
+    breaker: str
+    streams: int
+    timers: int
+    llm: dict[str, Any]
+
+
+class ForgetStatus(Data):
+    """Forget jobs running, waiting, and finished since start."""
+
+    running: int
+    pending: int
+    finished: int
+
+
+class MemoryStatus(Data):
+    """Hand edits of the memory tree noticed, and what cannot be read exactly, by scope."""
+
+    edits_noticed: int
+    problems: dict[str, list[str]]
+
+
+class ReindexStatus(Data):
+    """A rebuild of the index: ``state`` is idle, running, done or failed."""
+
+    state: str = "idle"
+    done: int = 0
+    total: int = 0
+    error: str = ""
+    started: float = 0.0
+    finished: float = 0.0
+
+
+class IndexStatus(Data):
+    """The search index; with ``enabled`` false (``index.enabled = false``) the rest is unset."""
+
+    enabled: bool
+    ready: bool = False
+    error: str | None = None
+    path: str = ""
+    cursor: int = 0
+    messages_behind: int = 0
+    seconds_behind: float = 0.0
+    indexed: int = 0
+    batches: int = 0
+    settled: bool = False
+    failures: int = 0
+    reindex: ReindexStatus | None = None
+
+
+class DaemonStatus(Data):
+    """The daemon's state for a person or a monitor (never secrets): ``status``'s answer."""
+
+    version: str
+    pid: int
+    uptime_seconds: float
+    socket: str
+    data_dir: str
+    sessions: SessionCounts
+    mailbox_depths: dict[str, int]
+    scopes: ScopeCounts
+    store: StoreStatus
+    consolidation: dict[str, BackendStatus]
+    forgets: ForgetStatus
+    memory: MemoryStatus
+    index: IndexStatus
+    counters: dict[str, int]
+    errors: dict[str, int]
+    config_reloads: int
+    log_level: str
+
+
 class StatusReply(Frame, tag="status"):
-    status: dict[str, Any]
+    status: DaemonStatus
 
 
 class MetricsReply(Frame, tag="metrics"):

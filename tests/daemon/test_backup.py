@@ -68,7 +68,7 @@ def test_backup_under_64_appenders_restores_every_acked_message(
         with daemon.client() as client:
             poll(lambda: len(acked) >= 2000, timeout=120, what="2000 acked appends")
             poll(
-                lambda: client.status()["consolidation"]["default"]["jobs"].get("done", 0) >= 2,
+                lambda: client.status().consolidation["default"].jobs.get("done", 0) >= 2,
                 timeout=120,
                 what="consolidations during the load",
             )
@@ -99,7 +99,7 @@ def test_backup_under_64_appenders_restores_every_acked_message(
     try:
         with restored.client() as client:
             poll(
-                lambda: client.status()["consolidation"]["default"]["running"] == 0,
+                lambda: client.status().consolidation["default"].running == 0,
                 timeout=60,
                 what="recovered jobs finished",
             )
@@ -111,7 +111,7 @@ def test_backup_under_64_appenders_restores_every_acked_message(
                 assert_each_id_once(client, session, f"session/{session}", owed)
             # the index was not copied: the restored daemon rebuilds it from the log
             poll(
-                lambda: client.status()["index"]["messages_behind"] == 0,
+                lambda: client.status().index.messages_behind == 0,
                 timeout=120,
                 what="the index rebuilt",
             )

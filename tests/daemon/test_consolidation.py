@@ -137,7 +137,7 @@ def test_nothing_vanishes_with_16_appenders_while_consolidating(
             t.join()
         poll(
             lambda: (
-                client.status()["consolidation"]["default"]["running"] == 0
+                client.status().consolidation["default"].running == 0
                 and jobs(client).get("done", 0) >= 2
             )
         )
@@ -169,7 +169,7 @@ def test_an_expired_stream_lease_unblocks(make_daemon, fake_llm: FakeLLM) -> Non
         client.stream_begin("default", ttl=1.0)
         _turns(client, "s", 4)
         poll(lambda: jobs(client).get("done") == 1)
-        assert client.status()["consolidation"]["default"]["streams"] == 0
+        assert client.status().consolidation["default"].streams == 0
 
 
 def test_system_prompt_is_byte_identical_and_prefix_stable(make_daemon, fake_llm: FakeLLM) -> None:
@@ -227,7 +227,7 @@ def test_transient_faults_are_retried(make_daemon, fake_llm: FakeLLM, fault: Any
     with daemon.client() as client:
         ids = _turns(client, "s", 4)
         poll(lambda: jobs(client).get("done") == 1)
-        assert client.status()["consolidation"]["default"]["failed_calls"] == 1
+        assert client.status().consolidation["default"].failed_calls == 1
         entry = client.memory("session/s").entries[0]
         assert entry.raw is False
         assert_each_id_once(client, "s", "session/s", ids)

@@ -65,7 +65,7 @@ def test_live_socket_is_refused_before_any_state_is_opened(make_daemon, tmp_path
     assert not (elsewhere / "reverie.sqlite3").exists()
     assert not (elsewhere / "memory").exists()
     with first.client() as client:
-        assert client.status()["pid"] == first.proc.pid  # type: ignore[union-attr]
+        assert client.status().pid == first.proc.pid  # type: ignore[union-attr]
 
 
 def test_killed_daemon_leaves_neither_lock_nor_socket_in_the_way(make_daemon) -> None:
@@ -78,5 +78,5 @@ def test_killed_daemon_leaves_neither_lock_nor_socket_in_the_way(make_daemon) ->
     first.start()  # same data dir, same (stale) socket
 
     with first.client() as client:
-        assert client.status()["pid"] == first.proc.pid  # type: ignore[union-attr]
+        assert client.status().pid == first.proc.pid  # type: ignore[union-attr]
         assert [m.id for m in client.history("s")] == ["m1"]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from reverie.daemon import Client, ConnectionLost
+from reverie.daemon import protocol as p
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, extractive_config
@@ -40,7 +41,7 @@ def _everywhere(daemon: DaemonProcess, client: Client, session: str, secret: str
     assert client.consolidate(session, wait=True) is not None
     poll(
         lambda: (
-            client.status()["index"]["settled"]
+            client.status().index.settled
             and any(secret in h.text for h in client.search(secret, kinds=["episode", "fact"]))
         ),
         what="the secret indexed and the index settled",
@@ -112,7 +113,7 @@ def test_kill_9_during_forget_is_finished_at_restart(make_daemon, fake_llm, tmp_
 
     daemon.start()
     with daemon.client() as client:
-        poll(lambda: client.status()["forgets"] == {"running": 0, "pending": 0, "finished": 1})
+        poll(lambda: client.status().forgets == p.ForgetStatus(running=0, pending=0, finished=1))
         assert client.history("dave") == []
         assert client.memory("user/dave").entries == []
     assert _holders(daemon.data_dir, secret) == []

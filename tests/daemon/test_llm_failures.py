@@ -42,7 +42,7 @@ def _statements(client: Client, session: str, codes: range) -> dict[int, str]:
 
 
 def _outcomes(client: Client) -> dict[str, int]:
-    return client.status()["consolidation"]["default"]["outcomes"]
+    return client.status().consolidation["default"].outcomes
 
 
 def _consolidate_cli(daemon: DaemonProcess, session: str) -> subprocess.CompletedProcess[str]:
@@ -55,8 +55,8 @@ def _consolidate_cli(daemon: DaemonProcess, session: str) -> subprocess.Complete
 def test_unreachable_llm_keeps_turns_in_the_tail_and_consolidate_fails(make_daemon) -> None:
     daemon: DaemonProcess = make_daemon(config=_config(UNREACHABLE))
     with daemon.client() as client:
-        probe = poll(lambda: client.status()["consolidation"]["default"]["probe"] != "pending")
-        assert client.status()["consolidation"]["default"]["probe"].startswith("unreachable"), probe
+        probe = poll(lambda: client.status().consolidation["default"].probe != "pending")
+        assert client.status().consolidation["default"].probe.startswith("unreachable"), probe
         acked = _statements(client, "s", range(1000, 1004))
         poll(lambda: _outcomes(client)["retried"] >= 1, what="a job given up and kept")
         tail = {m.id for m in client.context("s").messages}
@@ -96,12 +96,12 @@ def test_past_hard_tokens_the_turns_are_archived_with_their_facts(make_daemon) -
                 f"statement {code} is neither in the tail nor in MEMORY.md"
             )
         assert any(mid in archived for mid in acked.values()), "nothing was archived"
-        assert client.status()["consolidation"]["default"]["jobs"].get("extractive", 0) >= 1
+        assert client.status().consolidation["default"].jobs.get("extractive", 0) >= 1
 
 
 def test_a_healthy_backend_is_probed_at_start(make_daemon, fake_llm: FakeLLM) -> None:
     daemon: DaemonProcess = make_daemon(config=_config(fake_llm.base_url))
     with daemon.client() as client:
-        poll(lambda: client.status()["consolidation"]["default"]["probe"] == "ok")
+        poll(lambda: client.status().consolidation["default"].probe == "ok")
         assert 'reverie_llm_up{backend="default"} 1' in client.metrics()
     assert [r.path for r in fake_llm.all_requests if r.path.endswith("/models")] == ["/v1/models"]

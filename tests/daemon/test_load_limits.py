@@ -101,7 +101,7 @@ def test_connections_past_the_limit_get_busy_and_the_rest_no_error(make_daemon) 
     assert acked == 64 * ROUNDS
     assert all_stored, "an acknowledged append is missing"
     with daemon.client() as client:
-        assert client.status()["errors"].get(Busy.code) == 36
+        assert client.status().errors.get(Busy.code) == 36
 
 
 def test_connections_within_the_limit_never_get_busy(make_daemon) -> None:
@@ -116,4 +116,4 @@ def test_connections_within_the_limit_never_get_busy(make_daemon) -> None:
     assert acked == 200 * ROUNDS
     assert all_stored, "an acknowledged append is missing"
     with daemon.client() as client:
-        assert Busy.code not in client.status()["errors"]
+        assert Busy.code not in client.status().errors

@@ -49,7 +49,7 @@ def test_hand_edit_is_noticed_and_reaches_prompt_and_search(make_daemon, fake_ll
         poll(lambda: client.context("s").memory == text, EDIT_DEADLINE, "prefix re-read")
         poll(lambda: _found(client, "Braga", "session/s"), EDIT_DEADLINE, "hand edit indexed")
         assert not _found(client, "Porto", "session/s")
-        assert client.status()["memory"]["edits_noticed"] >= 1
+        assert client.status().memory.edits_noticed >= 1
 
 
 def test_broken_edits_are_reported_and_lose_nothing(make_daemon, fake_llm) -> None:
@@ -64,7 +64,7 @@ def test_broken_edits_are_reported_and_lose_nothing(make_daemon, fake_llm) -> No
         history.write_text(broken)
 
         problems = poll(
-            lambda: client.status()["memory"]["problems"].get(scope), EDIT_DEADLINE, "reported"
+            lambda: client.status().memory.problems.get(scope), EDIT_DEADLINE, "reported"
         )
         assert "unreadable metadata" in problems[0]
         bad_fact = '- Carl plays chess <!-- from {"s": [oops -->\n'

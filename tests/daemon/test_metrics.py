@@ -7,10 +7,12 @@ import re
 import subprocess
 import sys
 
+import msgspec
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from reverie.config import InvalidArgument
+from reverie.daemon import protocol as p
 from reverie.daemon.metrics import render_metrics
 from tests.daemon_process import DaemonProcess
 
@@ -42,9 +44,17 @@ def _assert_exposition(text: str) -> dict[str, float]:
     return samples
 
 
-def test_render_metrics_from_a_status_dict() -> None:
+def test_render_metrics_from_a_status() -> None:
+    backend = {"outcomes": {}, "probe": "ok", "timers": 0, "llm": {}}
     status = {
         "version": "1.2.3",
+        "pid": 1,
+        "socket": "/run/reverie.sock",
+        "data_dir": "/var/lib/reverie",
+        "forgets": {"running": 0, "pending": 0, "finished": 0},
+        "memory": {"edits_noticed": 0, "problems": {}},
+        "index": {"enabled": False},
+        "log_level": "info",
         "uptime_seconds": 12.5,
         "sessions": {"live": 2, "passivated": 3, "known": 5},
         "mailbox_depths": {"a": 2, "b": 5},
@@ -59,13 +69,14 @@ def test_render_metrics_from_a_status_dict() -> None:
                 "failed_calls": 2,
                 "breaker": "closed",
                 "streams": 1,
+                **backend,
             }
         },
         "counters": {"messages_appended": 11},
         "errors": {"busy": 2, 'odd"code': 1},
         "config_reloads": 1,
     }
-    samples = _assert_exposition(render_metrics(status))
+    samples = _assert_exposition(render_metrics(msgspec.convert(status, p.DaemonStatus)))
     assert samples['reverie_info{version="1.2.3"}'] == 1
     assert samples["reverie_uptime_seconds"] == 12.5
     assert samples['reverie_sessions{state="live"}'] == 2
@@ -91,7 +102,7 @@ def test_metrics_op_matches_status(daemon: DaemonProcess) -> None:
         status = client.status()
     samples = _assert_exposition(text)
     assert samples["reverie_appends_total"] == 3
-    assert samples['reverie_sessions{state="known"}'] == status["sessions"]["known"] == 1
+    assert samples['reverie_sessions{state="known"}'] == status.sessions.known == 1
     assert samples['reverie_errors_total{code="invalid_argument"}'] >= 1
     assert samples["reverie_store_writes_total"] >= 1
     assert any(k.startswith("reverie_consolidation_queued{") for k in samples)

@@ -41,10 +41,10 @@ def test_ten_thousand_sessions_passivate_to_the_bound(make_daemon) -> None:
     trio.run(_touch, str(daemon.socket), 10_000)
     with daemon.client() as client:
         status = client.status()
-        assert status["sessions"]["known"] == 10_000
-        assert status["sessions"]["live"] <= 500
-        _wait_for(lambda: client.status()["sessions"]["live"] == 0)
-        assert client.status()["sessions"]["passivated"] == 10_000
+        assert status.sessions.known == 10_000
+        assert status.sessions.live <= 500
+        _wait_for(lambda: client.status().sessions.live == 0)
+        assert client.status().sessions.passivated == 10_000
         ctx = client.context("p42")
         assert before.messages == []
         assert [(m.id, m.content, m.seq) for m in ctx.messages] == [("m42", "hello 42", 1)]

@@ -4,34 +4,34 @@ from __future__ import annotations
 
 import os
 import signal
-from typing import Any
 
 import pytest
 
+from reverie.daemon import protocol as p
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 
 
-def _hup_and_wait(daemon: DaemonProcess, reloads: int) -> dict[str, Any]:
+def _hup_and_wait(daemon: DaemonProcess, reloads: int) -> p.DaemonStatus:
     assert daemon.proc is not None
     daemon.proc.send_signal(signal.SIGHUP)
     with daemon.client() as client:
-        return poll(lambda: (s := client.status())["config_reloads"] >= reloads and s)
+        return poll(lambda: (s := client.status()).config_reloads >= reloads and s)
 
 
 def test_sighup_reloads_log_level_and_limits(make_daemon) -> None:
     daemon: DaemonProcess = make_daemon(config="[daemon]\nlog_level = 'info'\nmax_in_flight = 64\n")
     with daemon.client() as client:
         before = client.status()
-    assert before["log_level"] == "info"
-    assert before["config_reloads"] == 0
+    assert before.log_level == "info"
+    assert before.config_reloads == 0
     assert daemon.config_path is not None
     daemon.config_path.write_text(
         "[daemon]\nlog_level = 'debug'\nmax_in_flight = 8\nallowed_uids = [4242]\n"
         "[consolidation]\nidle_after = 5.0\n"
     )
     status = _hup_and_wait(daemon, 1)
-    assert status["log_level"] == "debug"
+    assert status.log_level == "debug"
     log = daemon.log()
     line = next(line for line in log.splitlines() if "config reloaded; changed:" in line)
     for key in (
@@ -53,10 +53,10 @@ def test_sighup_with_a_broken_file_keeps_the_old_config(make_daemon) -> None:
     poll(lambda: "config reload failed" in daemon.log())
     with daemon.client() as client:
         status = client.status()
-    assert status["log_level"] == "warning"
-    assert status["config_reloads"] == 0
+    assert status.log_level == "warning"
+    assert status.config_reloads == 0
     daemon.config_path.write_text("[daemon]\nlog_level = 'error'\n")
-    assert _hup_and_wait(daemon, 1)["log_level"] == "error"
+    assert _hup_and_wait(daemon, 1).log_level == "error"
 
 
 def test_sighup_warns_about_keys_that_need_a_restart(make_daemon) -> None:
@@ -93,6 +93,6 @@ def test_sighup_lowers_the_consolidation_budget(make_daemon) -> None:
     _hup_and_wait(daemon, 1)
     with daemon.client() as client:
         client.append("r:budget", "user", "one more turn")  # the next decision uses the new budget
-        jobs = poll(lambda: client.status()["consolidation"]["default"]["jobs"].get("done"))
+        jobs = poll(lambda: client.status().consolidation["default"].jobs.get("done"))
         assert jobs >= 1
         assert client.context("r:budget").tokens < 200

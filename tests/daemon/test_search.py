@@ -21,6 +21,7 @@ import pytest
 
 from reverie.config import InvalidArgument, NotFound
 from reverie.daemon import Client
+from reverie.daemon import protocol as p
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 
@@ -56,8 +57,8 @@ def _load(client: Client) -> dict[str, str]:
 
 
 def _caught_up(client: Client) -> bool:
-    index = client.status()["index"]
-    return bool(index["ready"] and index["settled"])
+    index = client.status().index
+    return bool(index.ready and index.settled)
 
 
 def _answers(client: Client) -> list[list[tuple[str, list[str]]]]:
@@ -94,7 +95,7 @@ def test_words_find_every_acked_message_while_the_vector_index_lags(
                 ],
             )
         ack = client.append("bulk", "user", "The locker code is quokka-7731", id="code")
-        behind = client.status()["index"]["messages_behind"]
+        behind = client.status().index.messages_behind
         assert behind >= 1000, behind
         for mode in ("hybrid", "text"):
             found = client.search("locker code quokka", session="bulk", k=3, mode=mode)
@@ -164,7 +165,7 @@ def test_reindex_and_a_deleted_index_give_the_same_answers(daemon: DaemonProcess
         before = _answers(client)
         assert all(before)
         assert client.reindex() in (True, False)
-        poll(lambda: client.status()["index"]["reindex"]["state"] == "done")
+        poll(lambda: client.status().index.reindex.state == "done")
         assert _answers(client) == before
     assert _rebuilt_from_nothing(daemon, _answers) == before
 
@@ -191,10 +192,10 @@ def test_searches_while_reindex_swaps_the_index_never_fail(daemon: DaemonProcess
     try:
         with daemon.client() as client:
             for _ in range(4):
-                started = client.status()["index"]["reindex"]["started"]
+                started = client.status().index.reindex.started
                 client.reindex()
                 done = poll(lambda s=started: _reindex_ended_after(client, s))
-                assert done["state"] == "done", done
+                assert done.state == "done", done
     finally:
         stop.set()
         for t in searchers:
@@ -203,16 +204,16 @@ def test_searches_while_reindex_swaps_the_index_never_fail(daemon: DaemonProcess
     assert errors == []
 
 
-def _reindex_ended_after(client: Client, started: float) -> dict[str, Any] | None:
-    progress = client.status()["index"]["reindex"]
-    ended = progress["started"] > started and progress["state"] in ("done", "failed")
+def _reindex_ended_after(client: Client, started: float) -> p.ReindexStatus | None:
+    progress = client.status().index.reindex
+    ended = progress.started > started and progress.state in ("done", "failed")
     return progress if ended else None
 
 
 def _rebuilt_from_nothing(daemon: DaemonProcess, answers: Callable[[Client], T]) -> T:
     """Stop, delete the index directory, start: ``answers`` once the new index has settled."""
     with daemon.client() as client:
-        path = Path(client.status()["index"]["path"])
+        path = Path(client.status().index.path)
     daemon.stop()
     shutil.rmtree(path)
     daemon.start()
@@ -240,10 +241,10 @@ def test_text_scores_after_many_writes_equal_a_rebuilt_index(daemon: DaemonProce
                 client.append(
                     f"s:{session}{round_ % 2}", role, f"{text} ({round_})", id=f"r{round_}-{i}"
                 )
-            poll(lambda: client.status()["index"]["messages_behind"] == 0)
+            poll(lambda: client.status().index.messages_behind == 0)
             if round_ == 1:  # a reindex leaves an optimized index; the rounds after add to it
                 client.reindex()
-                poll(lambda: client.status()["index"]["reindex"]["state"] == "done")
+                poll(lambda: client.status().index.reindex.state == "done")
             if round_ == 2:  # deleted rows stay in the text statistics until an optimize
                 client.forget("s:trip0")
         poll(lambda: _caught_up(client))
@@ -307,7 +308,7 @@ def test_search_disabled_is_a_typed_error(make_daemon: Callable[..., DaemonProce
     with daemon.client() as client:
         with pytest.raises(NotFound):
             client.search("anything")
-        assert client.status()["index"] == {"enabled": False}
+        assert client.status().index == p.IndexStatus(enabled=False)
 
 
 def test_consolidation_indexes_episodes_and_facts(

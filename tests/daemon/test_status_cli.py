@@ -29,7 +29,7 @@ def test_status_shows_every_section(daemon: DaemonProcess) -> None:
         client.append("st:b", "user", "two")
         with pytest.raises(InvalidArgument):
             client.history("st:a", limit=0)
-        version = client.status()["version"]
+        version = client.status().version
     out = _reverie(daemon, "status")
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()

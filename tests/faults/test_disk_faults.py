@@ -14,6 +14,7 @@ from pathlib import Path
 
 from reverie.config import ReverieError
 from reverie.daemon import Client
+from reverie.daemon import protocol as p
 from tests.checks import assert_each_id_once, poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM
@@ -33,8 +34,8 @@ def _append_until_error(client: Client, session: str, acked: list[str]) -> Rever
     raise AssertionError(f"{len(acked)} appends of ~8 KB fitted on a full 16 MiB disk")
 
 
-def _index(client: Client) -> dict:
-    return client.status()["index"]
+def _index(client: Client) -> p.IndexStatus:
+    return client.status().index
 
 
 def test_full_disk_gives_store_full_keeps_acked_data_and_heals(
@@ -46,7 +47,7 @@ def test_full_disk_gives_store_full_keeps_acked_data_and_heals(
     pid = daemon.proc.pid
     with daemon.client() as client:
         before = turns(client, "before", 4)
-        poll(lambda: _index(client)["messages_behind"] == 0, what="index caught up")
+        poll(lambda: _index(client).messages_behind == 0, what="index caught up")
 
         ballast = fill(data)
         # Leave room for a few appends but not for the index keeping up with them, so
@@ -61,9 +62,9 @@ def test_full_disk_gives_store_full_keeps_acked_data_and_heals(
         # Degraded, not down: reads are served and acked data is intact.
         assert [m.id for m in client.context("before").messages] == before
         assert [m.id for m in client.history("s", limit=1000)] == acked
-        assert client.status()["errors"]["store.full"] >= 1
+        assert client.status().errors["store.full"] >= 1
         # The indexer cannot write: counted, retried, nothing crashes.
-        poll(lambda: _index(client)["failures"] > 0, what="an index write failing")
+        poll(lambda: _index(client).failures > 0, what="an index write failing")
         # A consolidation cannot write its files: an error, not a crash, not a lie.
         try:
             outcome = client.consolidate("before", wait=True)
@@ -76,11 +77,11 @@ def test_full_disk_gives_store_full_keeps_acked_data_and_heals(
         ballast.unlink()
         # Healed without a restart: appends, the index and consolidation all work again.
         later = [client.append("s", "user", f"after {i}").id for i in range(3)]
-        poll(lambda: _index(client)["messages_behind"] == 0, what="index caught up again")
+        poll(lambda: _index(client).messages_behind == 0, what="index caught up again")
         assert client.search("after", k=3, session="s")
         # The failed consolidation is retried by itself (nobody asks again).
         poll(lambda: client.memory("session/before").entries, what="consolidation retried")
         assert_each_id_once(client, "before", "session/before", before)
         assert [m.id for m in client.history("s", limit=1000)] == acked + later
-        assert client.status()["pid"] == pid, "the daemon restarted"
+        assert client.status().pid == pid, "the daemon restarted"
     assert daemon.stop() == 0

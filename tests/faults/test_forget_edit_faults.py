@@ -49,7 +49,7 @@ def test_forgets_while_searching_never_fail_a_search(make_daemon, fake_llm: Fake
         for session in sessions:
             turns(client, session, 3, prefix=f"{session} ")
             assert client.consolidate(session, wait=True) is not None
-        poll(lambda: client.status()["index"]["messages_behind"] == 0)
+        poll(lambda: client.status().index.messages_behind == 0)
         searcher = _Searcher(daemon)
         thread = threading.Thread(target=searcher.run)
         thread.start()
@@ -65,7 +65,7 @@ def test_forgets_while_searching_never_fail_a_search(make_daemon, fake_llm: Fake
         for session in sessions:
             assert client.search(f"{session} Question", session=session, k=5).hits == []
         assert [m.id for m in client.history("bystander", limit=1000)] == searcher.acked
-        assert client.status()["forgets"]["finished"] == len(sessions)
+        assert client.status().forgets.finished == len(sessions)
     indexes = sorted(p.name for p in daemon.data_dir.iterdir() if p.name.startswith("index"))
     assert len(indexes) == 1, f"old index directories left behind: {indexes}"
 
@@ -83,11 +83,11 @@ def test_a_hand_edit_that_is_not_utf8_is_reported_and_healed(
 
         path.write_bytes(b"- caf\xe9 latte\n")  # Latin-1, not UTF-8
 
-        problems = poll(lambda: client.status()["memory"]["problems"].get(scope), what="reported")
+        problems = poll(lambda: client.status().memory.problems.get(scope), what="reported")
         assert "UTF-8" in problems[0]
         client.append("s", "user", "the daemon goes on")
         assert client.search("quick", k=1)
         path.write_text(good)
-        poll(lambda: scope not in client.status()["memory"]["problems"], what="healed")
+        poll(lambda: scope not in client.status().memory.problems, what="healed")
         assert client.context("s").memory == good
     assert daemon.proc is not None and daemon.proc.poll() is None

@@ -133,7 +133,7 @@ def test_llm_fault_is_counted_never_blocks_hosts_and_heals(
     daemon, session, healed = llm_daemon, fault, f"{fault}-healed"
     log_from = len(daemon.log())
     with daemon.client() as client:
-        failed_before = client.status()["consolidation"]["default"]["failed_calls"]
+        failed_before = client.status().consolidation["default"].failed_calls
         calls_before = len(llm.requests)
         llm.script(*behaviours)
         acked = turns(client, session, 4)
@@ -150,12 +150,12 @@ def test_llm_fault_is_counted_never_blocks_hosts_and_heals(
             traffic.stop.set()
             thread.join(timeout=30)
         assert not traffic.errors, f"a host operation failed during the fault: {traffic.errors}"
-        consolidation = client.status()["consolidation"]["default"]
+        consolidation = client.status().consolidation["default"]
 
         # Counted and logged, in status and in metrics.
-        failed = consolidation["failed_calls"] - failed_before
+        failed = consolidation.failed_calls - failed_before
         assert failed >= min(len(behaviours), BREAKER_THRESHOLD)
-        total = consolidation["failed_calls"]
+        total = consolidation.failed_calls
         assert f'reverie_llm_failed_calls_total{{backend="default"}} {total}' in client.metrics()
         log = daemon.log()[log_from:]
         assert ("circuit open after" in log) is trips_breaker
@@ -176,5 +176,5 @@ def test_llm_fault_is_counted_never_blocks_hosts_and_heals(
         more = turns(client, healed, 4)
         entries = poll(lambda: client.memory(f"session/{healed}").entries, what="healed job")
         assert [e.raw for e in entries] == [False], "the healed backend was not used"
-        assert client.status()["consolidation"]["default"]["breaker"] == "closed"
+        assert client.status().consolidation["default"].breaker == "closed"
         assert_each_id_once(client, healed, f"session/{healed}", more)

@@ -56,8 +56,8 @@ def test_data_dir_going_read_only_degrades_and_heals(
     pid = daemon.proc.pid
     with daemon.client() as client:
         before = turns(client, "before", 4)
-        poll(lambda: client.status()["index"]["messages_behind"] == 0, what="index caught up")
-        failures = client.status()["index"]["failures"]
+        poll(lambda: client.status().index.messages_behind == 0, what="index caught up")
+        failures = client.status().index.failures
 
         mounts.bind_read_only(daemon.data_dir)
         # SQLite's files were open before: appends stay durable and acked.
@@ -68,7 +68,7 @@ def test_data_dir_going_read_only_degrades_and_heals(
         assert caught.value.code == "store.read_only", caught.value.message
         assert client.memory("session/before").entries == []
         # ... and the index (counted, retried).
-        poll(lambda: client.status()["index"]["failures"] > failures, what="index failing")
+        poll(lambda: client.status().index.failures > failures, what="index failing")
         # Reads are served.
         assert [m.id for m in client.context("before").messages] == before
         assert [m.id for m in client.history("s")] == during
@@ -78,6 +78,6 @@ def test_data_dir_going_read_only_degrades_and_heals(
         # Writable again: the consolidation is retried by itself, the index catches up.
         poll(lambda: client.memory("session/before").entries, what="consolidation retried")
         assert_each_id_once(client, "before", "session/before", before)
-        poll(lambda: client.status()["index"]["messages_behind"] == 0, what="index caught up")
-        assert client.status()["pid"] == pid, "the daemon restarted"
+        poll(lambda: client.status().index.messages_behind == 0, what="index caught up")
+        assert client.status().pid == pid, "the daemon restarted"
     assert daemon.stop() == 0

@@ -115,9 +115,9 @@ def test_pipelining_client_that_never_reads_is_bounded_and_dropped(
     assert statistics.median(during) < max(10 * baseline, 0.5), (baseline, during)
     # Still not reading: the daemon gives up on the connection after stall_timeout.
     with daemon.client() as client:
-        stalled = client.status()["counters"].get("connections_stalled", 0)
+        stalled = client.status().counters.get("connections_stalled", 0)
         poll(
-            lambda: client.status()["counters"].get("connections_stalled", 0) > stalled,
+            lambda: client.status().counters.get("connections_stalled", 0) > stalled,
             timeout=STALL_TIMEOUT * 10,
             what="the unread connection dropped",
         )
@@ -162,7 +162,7 @@ def test_a_stall_timeout_of_zero_never_drops(make_daemon) -> None:
     half.close()
     assert isinstance(reply, p.HelloReply) and reply.rid == 9
     with daemon.client() as client:
-        assert client.status()["counters"].get("connections_stalled", 0) == 0
+        assert client.status().counters.get("connections_stalled", 0) == 0
 
 
 def _read_all_one(sock: socket.socket) -> tuple[p.Reply, None]:
@@ -213,7 +213,7 @@ def test_a_late_reader_gets_every_reply_even_after_a_flood_of_busy(make_daemon, 
     fake_llm.release()
     with daemon.client() as client:
         poll(
-            lambda: client.status()["consolidation"]["default"]["jobs"].get("done", 0) == 4,
+            lambda: client.status().consolidation["default"].jobs.get("done", 0) == 4,
             what="the four jobs done",
         )
     replies, _ = _read_all_of(sock, 4 + sent)

@@ -51,8 +51,8 @@ def read_log(client: Client, session: str) -> list[Any]:
 
 
 def _jobs(client: Client) -> tuple[int, dict[str, int]]:
-    backend = client.status()["consolidation"]["default"]
-    return backend["running"], dict(backend["jobs"])
+    backend = client.status().consolidation["default"]
+    return backend.running, dict(backend.jobs)
 
 
 def quiet_read(client: Client, read: Callable[[], Any], timeout: float = 90.0) -> Any:
@@ -240,8 +240,8 @@ def check_forgets_and_edits(client: Client, data_dir: Path, ledger: Ledger) -> i
     jobs); the edited scope holds its acked edit (or the one whose reply was lost)."""
 
     def settled() -> bool:
-        forgets = client.status()["forgets"]
-        return forgets["running"] == 0 and forgets["pending"] == 0
+        forgets = client.status().forgets
+        return forgets.running == 0 and forgets.pending == 0
 
     poll(settled, 90.0, "forget jobs finished")
     markers = [m.encode() for m in ledger.forgotten]
@@ -273,8 +273,8 @@ def check_log(text: str) -> None:
 
 
 def index_caught_up(client: Client) -> bool:
-    index = client.status()["index"]
-    return bool(index["ready"] and index["settled"])
+    index = client.status().index
+    return bool(index.ready and index.settled)
 
 
 def index_answers(client: Client) -> list[list[tuple[str, list[str]]]]:

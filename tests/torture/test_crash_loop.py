@@ -179,7 +179,7 @@ class Torture:
             seen = check_messages(snap, self.ledger)
             check_working_memory(client, self.ledger)
             check_forgets_and_edits(client, self.daemon.data_dir, self.ledger)
-            jobs = client.status()["consolidation"]["default"]["jobs"]
+            jobs = client.status().consolidation["default"].jobs
         log = self.daemon.log()
         check_log(log[self.log_offset :])
         self.log_offset = len(log)
@@ -201,10 +201,10 @@ class Torture:
         """
         for _ in range(5):
             with Client(self.daemon.socket) as client:
-                jobs = client.status()["consolidation"]["default"]["jobs"]
+                jobs = client.status().consolidation["default"].jobs
             self.compare_rebuilt_index(delete=delete, jobs=jobs)
             with Client(self.daemon.socket) as client:
-                if client.status()["consolidation"]["default"]["jobs"] == jobs:
+                if client.status().consolidation["default"].jobs == jobs:
                     break
         else:
             raise Violation("consolidations kept running during every index comparison")
@@ -217,7 +217,7 @@ class Torture:
 
     def compare_rebuilt_index(self, *, delete: bool, jobs: dict[str, int]) -> None:
         def changed(client: Client) -> bool:
-            return client.status()["consolidation"]["default"]["jobs"] != jobs
+            return client.status().consolidation["default"].jobs != jobs
 
         deadline = self.index_deadline()
         with Client(self.daemon.socket) as client:
@@ -228,7 +228,7 @@ class Torture:
                 raise Violation("the fixed queries found nothing: the check would prove nothing")
             client.reindex()
             poll(
-                lambda: client.status()["index"]["reindex"]["state"] == "done",
+                lambda: client.status().index.reindex.state == "done",
                 deadline,
                 "reindex finishing",
             )
@@ -239,7 +239,7 @@ class Torture:
                     f"reindex changed the answers:\nbefore {before}\nafter  {after}\n"
                     f"rankings before:\n{detail}\nrankings after:\n{ranking_detail(client)}"
                 )
-            path = Path(client.status()["index"]["path"])
+            path = Path(client.status().index.path)
         if delete:
             self.daemon.stop()
             shutil.rmtree(path)
@@ -256,7 +256,7 @@ class Torture:
 
     def summary(self) -> str:
         with Client(self.daemon.socket) as client:
-            jobs = client.status()["consolidation"]["default"]["jobs"]
+            jobs = client.status().consolidation["default"].jobs
         c = self.ledger.counts
         return (
             f"torture seed={self.seed} rounds={self.round} kills={self.kills} "

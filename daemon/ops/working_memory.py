@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import apsw
 import msgspec
 import trio
 
@@ -23,7 +22,6 @@ from reverie.actors import (
     CreateCheckpoint,
     DeleteCheckpoint,
     DeleteKey,
-    Envelope,
     RestoreCheckpoint,
     ScopeRegistry,
     SetKey,
@@ -37,6 +35,7 @@ from reverie.config import InvalidArgument, NotFound, ReverieError
 from reverie.store import (
     CheckpointRecord,
     KeyRecord,
+    ReadFn,
     TaskRecord,
     list_checkpoints,
     list_keys,
@@ -46,13 +45,11 @@ from reverie.store import (
     scope_stats,
 )
 
-from . import protocol as p
-from .protocol import working_memory as w
+from .. import protocol as p
+from ..protocol import working_memory as w
+from .calls import Replier, Reply, ask, convert_nothing, run
 
 __all__ = ["WorkingMemoryHandlers"]
-
-Reply = Callable[[object], None]
-Replier = Callable[[int, Callable[[Any], p.Reply]], Reply]
 
 
 def _decode(value: bytes | None) -> Any:
@@ -143,28 +140,22 @@ class WorkingMemoryHandlers:
                 reply = replier(rid, lambda _: w.CheckpointDeleteReply(rid=rid, id=checkpoint_id))
                 await self._write(scope, DeleteCheckpoint(checkpoint_id), reply)
             case _:
-                nursery.start_soon(self._read, request, replier(rid, lambda r: r))
+                await self._read(request, replier, nursery)
 
     async def _write(self, scope: str, request: Any, reply: Reply) -> None:
-        try:
-            await self.scopes.send(scope, Envelope(request, reply))
-        except ReverieError as exc:
-            reply(exc)
+        await ask(self.scopes, scope, request, reply)
 
-    async def _read(self, request: Any, reply: Reply) -> None:
-        """Answer a read; the reply frame is built here, so ``reply`` passes it through."""
+    async def _read(self, request: Any, replier: Replier, nursery: trio.Nursery) -> None:
+        """Start a read as a task of the connection; its result converts in the writer."""
         try:
             validate_name("scope", request.scope)
             fn, convert = self._reader(request, self.scopes.clock.now())
-            result = convert(await self.db.read(fn))
         except ReverieError as exc:
-            reply(exc)
+            replier(request.rid, convert_nothing)(exc)
             return
-        reply(result)
+        nursery.start_soon(run, replier(request.rid, convert), self.db.read, fn)
 
-    def _reader(
-        self, request: Any, now: float
-    ) -> tuple[Callable[[apsw.Connection], Any], Callable[[Any], p.Reply]]:
+    def _reader(self, request: Any, now: float) -> tuple[ReadFn[Any], Callable[[Any], p.Reply]]:
         """The read function for ``request`` and how its result becomes the reply."""
         rid, scope = request.rid, request.scope
         match request:

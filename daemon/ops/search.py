@@ -8,7 +8,6 @@ search never blocks the event loop nor waits for an LLM.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -16,16 +15,13 @@ import trio
 
 from reverie.actors import validate_name
 from reverie.actors.search import Indexer, SearchQuery, SearchResult
-from reverie.config import InvalidArgument, NotFound, ReverieError
+from reverie.config import InvalidArgument, NotFound
 
-from . import protocol as p
-from .protocol import search as s
+from .. import protocol as p
+from ..protocol import search as s
+from .calls import Replier, run
 
 __all__ = ["SearchHandlers"]
-
-Reply = Callable[[object], None]
-Replier = Callable[[int, Callable[[Any], p.Reply]], Reply]
-_MODES = ("hybrid", "vector", "text")
 
 
 class SearchHandlers:
@@ -39,18 +35,10 @@ class SearchHandlers:
         match request:
             case s.Search():
                 reply = replier(rid, lambda found: _search_reply(rid, found))
-                nursery.start_soon(self._run, reply, self._search, request)
+                nursery.start_soon(run, reply, self._search, request)
             case s.Reindex():
                 reply = replier(rid, lambda started: s.ReindexReply(rid=rid, started=started))
-                nursery.start_soon(self._run, reply, self._reindex)
-
-    async def _run(self, reply: Reply, fn: Callable[..., Any], *args: Any) -> None:
-        try:
-            result = await fn(*args)
-        except ReverieError as exc:
-            reply(exc)
-            return
-        reply(result)
+                nursery.start_soon(run, reply, self._reindex)
 
     def _indexer(self) -> Indexer:
         if self.indexer is None:
@@ -63,10 +51,6 @@ class SearchHandlers:
             validate_name("scope", request.scope)
         if request.session is not None:
             validate_name("session", request.session)
-        if request.mode not in _MODES:
-            raise InvalidArgument(
-                f"unknown search mode {request.mode!r}; use hybrid, vector or text"
-            )
         for bound in (request.since, request.until):
             if bound is not None and not math.isfinite(bound):
                 raise InvalidArgument("since and until must be finite timestamps")

@@ -1,0 +1,137 @@
+"""The daemon's own operations: hello, status, metrics and backup.
+
+``status`` gathers every component's state for a person or a monitor
+(never secrets); ``metrics`` is the same data as Prometheus text. A backup
+runs one at a time: each holds the memory tree still while it copies.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from collections import Counter
+from pathlib import Path
+
+import msgspec
+import trio
+
+from reverie.actors import (
+    Forgetter,
+    MemoryKeeper,
+    MemoryWatcher,
+    ScopeRegistry,
+    Services,
+    SessionRegistry,
+    Supervisor,
+)
+from reverie.store import backup, count_sessions
+
+from .. import protocol as p
+from ..metrics import render_metrics
+from ..reload import Reloader
+from .calls import Replier, run
+from .search import SearchHandlers
+
+__all__ = ["ADMIN_REQUESTS", "AdminOps"]
+
+ADMIN_REQUESTS = (p.Hello, p.Status, p.Metrics, p.Backup)
+
+
+class AdminOps:
+    """The daemon's own operations; ``errors`` counts the error replies sent, by code."""
+
+    def __init__(
+        self,
+        services: Services,
+        registry: SessionRegistry,
+        scopes: ScopeRegistry,
+        supervisor: Supervisor,
+        memory: MemoryKeeper,
+        version: str,
+        *,
+        forgetter: Forgetter,
+        watcher: MemoryWatcher,
+        search: SearchHandlers,
+        reloader: Reloader | None,
+    ) -> None:
+        self.services = services
+        self.registry = registry
+        self.scopes = scopes
+        self.supervisor = supervisor
+        self.memory = memory
+        self.version = version
+        self.forgetter = forgetter
+        self.watcher = watcher
+        self.search = search
+        self.reloader = reloader
+        self.started = time.time()
+        self.errors: Counter[str] = Counter()
+        self._backups = trio.Lock()  # one backup at a time: each holds the memory tree still
+
+    async def dispatch(self, request: p.Request, replier: Replier, nursery: trio.Nursery) -> None:
+        rid = request.rid
+        match request:
+            case p.Hello():
+                replier(rid, lambda _: self._hello(rid))(None)
+            case p.Status():
+                reply = replier(rid, lambda s: p.StatusReply(rid=rid, status=s))
+                nursery.start_soon(run, reply, self.status)
+            case p.Metrics():
+                reply = replier(rid, lambda t: p.MetricsReply(rid=rid, text=t))
+                nursery.start_soon(run, reply, self._metrics)
+            case p.Backup(dest=dest):
+                reply = replier(rid, lambda b: p.BackupReply(rid=rid, backup=b))
+                nursery.start_soon(run, reply, self._backup, dest)
+
+    def _hello(self, rid: int) -> p.HelloReply:
+        return p.HelloReply(
+            rid=rid,
+            version=p.PROTOCOL_VERSION,
+            server=f"reverie {self.version}",
+            max_frame_bytes=self.services.config.daemon.max_frame_bytes,
+        )
+
+    async def _backup(self, dest: str) -> p.BackupView:
+        async with self._backups:
+            info = await backup(self.services.db, self.memory.store.files, Path(dest))
+        return msgspec.convert(info, p.BackupView, from_attributes=True)
+
+    async def _metrics(self) -> str:
+        return render_metrics(await self.status())
+
+    async def status(self) -> p.DaemonStatus:
+        """The daemon's state for a person or a monitor (never secrets)."""
+        known = await self.services.db.read(count_sessions)
+        db = self.services.db
+        size = sum(f.stat().st_size for f in db.path.parent.glob(db.path.name + "*") if f.is_file())
+        status = {
+            "version": self.version,
+            "pid": os.getpid(),
+            "uptime_seconds": round(time.time() - self.started, 3),
+            "socket": self.services.config.daemon.socket,
+            "data_dir": self.services.config.daemon.data_dir,
+            "sessions": {
+                "live": self.registry.live,
+                "passivated": max(0, known - self.registry.live),
+                "known": known,
+            },
+            "mailbox_depths": self.registry.mailbox_depths(),
+            "scopes": {"live": self.scopes.live, "ttl_deadlines": len(self.scopes.expiries)},
+            "store": {
+                "bytes": size,
+                "batches": db.batches,
+                "writes": db.writes,
+                "durability": db.durability,
+            },
+            "consolidation": await self.supervisor.status(),
+            "forgets": self.forgetter.status(),
+            "memory": self.watcher.status(),
+            "index": await self.search.status(),
+            "counters": dict(self.services.counters),
+            "errors": dict(self.errors),
+            "config_reloads": self.reloader.reloads if self.reloader else 0,
+            "log_level": logging.getLevelName(logging.getLogger().getEffectiveLevel()).lower(),
+        }
+        # The sections come from their owners as dicts; the wire's Structs check their shape.
+        return msgspec.convert(status, p.DaemonStatus)

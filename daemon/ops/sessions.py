@@ -1,0 +1,102 @@
+"""Session operations: append, history, context and forget go to the session's actor.
+
+The session's actor is the only writer of its rows, so these are answered
+in request order per session. ``sessions`` (the list) is a read of its own,
+run as a task of the connection.
+"""
+
+from __future__ import annotations
+
+import msgspec
+import trio
+
+from reverie.actors import (
+    AppendRequest,
+    Context,
+    ContextRequest,
+    ForgetRequest,
+    Forgetter,
+    HistoryRequest,
+    Services,
+    SessionRegistry,
+)
+from reverie.config import ReverieError
+from reverie.store import MessageRecord, SessionRecord, list_sessions
+
+from .. import protocol as p
+from .calls import Convert, Replier, ask, run
+
+__all__ = ["SESSION_REQUESTS", "SessionOps"]
+
+SESSION_REQUESTS = (p.Append, p.History, p.Context, p.Forget, p.Sessions)
+
+
+def _message(record: MessageRecord) -> p.Message:
+    return msgspec.convert(record, p.Message, from_attributes=True)
+
+
+def _session_info(record: SessionRecord) -> p.SessionInfo:
+    return p.SessionInfo(
+        name=record.name,
+        scope=record.scope,
+        messages=record.last_seq,
+        tail_messages=record.tail_count,
+        tail_tokens=record.tail_tokens,
+        last_active=record.last_active,
+    )
+
+
+def _acks(rid: int) -> Convert:
+    return lambda acks: p.AppendReply(rid=rid, acks=[p.Ack(seq=s, id=i) for s, i in acks])
+
+
+def _context(rid: int, ctx: Context) -> p.ContextReply:
+    view = p.ContextView(
+        memory=ctx.memory, messages=[_message(m) for m in ctx.messages], tokens=ctx.tokens
+    )
+    return p.ContextReply(rid=rid, context=view)
+
+
+class SessionOps:
+    """The session operations, bound to the session registry."""
+
+    def __init__(self, services: Services, registry: SessionRegistry, forgetter: Forgetter) -> None:
+        self.services = services
+        self.registry = registry
+        self.forgetter = forgetter
+
+    async def dispatch(self, request: p.Request, replier: Replier, nursery: trio.Nursery) -> None:
+        rid = request.rid
+        match request:
+            case p.Append(session=session, messages=messages, scope=scope):
+                await ask(
+                    self.registry, session, AppendRequest(messages, scope), replier(rid, _acks(rid))
+                )
+            case p.History(session=session, after_seq=after, limit=limit):
+                reply = replier(
+                    rid, lambda rs: p.HistoryReply(rid=rid, messages=[_message(r) for r in rs])
+                )
+                try:
+                    history = HistoryRequest(after, limit)
+                except ReverieError as exc:
+                    reply(exc)
+                    return
+                await ask(self.registry, session, history, reply)
+            case p.Context(session=session):
+                reply = replier(rid, lambda c: _context(rid, c))
+                await ask(self.registry, session, ContextRequest(), reply)
+            case p.Forget(session=session):
+                reply = replier(rid, lambda n: p.ForgetReply(rid=rid, deleted=n))
+                await ask(
+                    self.registry,
+                    session,
+                    ForgetRequest(),
+                    lambda o: self.forgetter.session_forgotten(session, o, reply),
+                )
+            case p.Sessions(after=after, limit=limit):
+                reply = replier(rid, lambda s: p.SessionsReply(rid=rid, sessions=s))
+                nursery.start_soon(run, reply, self._sessions, after, limit)
+
+    async def _sessions(self, after: str, limit: int) -> list[p.SessionInfo]:
+        rows = await self.services.db.read(lambda c: list_sessions(c, after, limit))
+        return [_session_info(r) for r in rows]
