@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import subprocess
 import sys
 import time
@@ -12,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from reverie.daemon import Client
+from reverie.daemon import protocol as p
+from reverie.daemon.protocol.framing import FrameReader
 
 
 def poll(predicate: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
@@ -55,3 +58,14 @@ def reverie_cli(
     if check:
         assert out.returncode == 0, out.stderr
     return out
+
+
+def read_reply(sock: socket.socket, what: str = "the connection") -> p.Reply:
+    """The next reply frame on a raw socket; fails if the daemon closes it first."""
+    reader = FrameReader(1 << 24)
+    while True:
+        data = sock.recv(1 << 16)
+        assert data, f"{what} was closed before the reply"
+        bodies = reader.feed(data)
+        if bodies:
+            return p.decode_reply(bodies[0])

@@ -12,7 +12,8 @@ import sqlite3
 from collections.abc import Callable
 
 from reverie.daemon import protocol as p
-from reverie.daemon.protocol.framing import FrameReader, frame
+from reverie.daemon.protocol.framing import frame
+from tests.checks import read_reply
 from tests.daemon_process import DaemonProcess
 
 #: One request in flight per connection: a slot that leaked would make the next one ``busy``.
@@ -21,14 +22,7 @@ CONFIG = "[daemon]\nmax_in_flight = 1\n[index]\nenabled = false\n"
 
 def _reply(sock: socket.socket, request: p.Request) -> p.Reply:
     sock.sendall(frame(p.encode(request)))
-    reader = FrameReader(1 << 24)
-    while True:
-        data = sock.recv(1 << 16)
-        assert data, "connection closed before the reply"
-        bodies = reader.feed(data)
-        if bodies:
-            [body] = bodies
-            return p.decode_reply(body)
+    return read_reply(sock)
 
 
 def test_a_result_that_fails_to_convert_answers_internal_and_frees_its_slot(

@@ -20,7 +20,7 @@ import pytest
 
 from reverie.daemon import protocol as p
 from reverie.daemon.protocol.framing import FrameReader, frame
-from tests.checks import poll
+from tests.checks import poll, read_reply
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import hold
 
@@ -144,7 +144,8 @@ def test_half_a_frame_then_silence_is_dropped_but_idle_is_not(daemon: DaemonProc
     assert waited >= STALL_TIMEOUT * 0.9, f"dropped after {waited:.2f}s, before the timeout"
     # The idle connection outlived the stalled one and still works.
     idle.sendall(frame(p.encode(p.Hello(rid=8))))
-    replies, _ = _read_all_one(idle)
+    idle.settimeout(30)
+    replies = read_reply(idle, what="the idle connection")
     idle.close()
     assert isinstance(replies, p.HelloReply)
 
@@ -158,22 +159,12 @@ def test_a_stall_timeout_of_zero_never_drops(make_daemon) -> None:
     half.sendall(struct.pack(">I", len(body)) + body[:2])
     time.sleep(2.5)  # the watch would have swept twice by now
     half.sendall(body[2:])
-    reply, _ = _read_all_one(half)
+    half.settimeout(30)
+    reply = read_reply(half)
     half.close()
     assert isinstance(reply, p.HelloReply) and reply.rid == 9
     with daemon.client() as client:
         assert client.status().counters.get("connections_stalled", 0) == 0
-
-
-def _read_all_one(sock: socket.socket) -> tuple[p.Reply, None]:
-    sock.settimeout(30)
-    reader = FrameReader(1 << 20)
-    while True:
-        data = sock.recv(1 << 16)
-        assert data, "the idle connection was closed"
-        bodies = reader.feed(data)
-        if bodies:
-            return p.decode_reply(bodies[0]), None
 
 
 def test_a_late_reader_gets_every_reply_even_after_a_flood_of_busy(make_daemon, fake_llm) -> None:
