@@ -21,7 +21,8 @@ from typing import Any
 import apsw
 
 from .facts import parse_memory
-from .memory_files import HistoryEntry, MemoryFiles
+from .history import HistoryEntry
+from .memory_files import MemoryFiles
 from .ranking import IndexDoc
 from .rows import one_row
 
