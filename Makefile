@@ -47,7 +47,7 @@ typecheck: $(TSTAMP)
 	@rm -rf build/typecheck && mkdir -p build/typecheck/reverie
 	@for d in daemon actors store config; do ln -s ../../../$$d build/typecheck/reverie/$$d; done
 	@ln -s ../../../daemon/client/top_level/__init__.py build/typecheck/reverie/__init__.py
-	cd build/typecheck && ../../$(BIN)/mypy --config-file ../../pyproject.toml --follow-imports=silent -m reverie -p reverie.daemon -p reverie.config
+	cd build/typecheck && ../../$(BIN)/mypy --config-file ../../pyproject.toml -m reverie -p reverie.daemon -p reverie.actors -p reverie.store -p reverie.config
 
 test: lint contract typecheck
 	@echo "reverie: running the tests (about 11 minutes on 2 cores)"

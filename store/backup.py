@@ -36,6 +36,7 @@ from reverie.config import InvalidArgument
 from .db import Database
 from .errors import StoreError
 from .memory_files import MemoryFiles
+from .rows import one_row
 
 __all__ = ["BackupInfo", "backup"]
 
@@ -67,7 +68,7 @@ def _copy_sqlite(src: Path, dest: Path) -> int:
         source.set_busy_timeout(30_000)
         with target.backup("main", source, "main") as step:
             step.step(-1)  # all pages at once: one snapshot of the source
-        return int(target.execute("SELECT count(*) FROM messages").fetchone()[0])
+        return int(one_row(target, "SELECT count(*) FROM messages")[0])
     finally:
         target.close()
         source.close()

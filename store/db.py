@@ -38,6 +38,7 @@ import trio
 from reverie.config import ReverieError
 
 from .errors import StoreError, StoreReadOnly, translate
+from .rows import one_row
 from .schema import migrate
 
 __all__ = ["Database", "ReadFn"]
@@ -280,7 +281,7 @@ class _Outside(_Pending):
 
 
 def _truncate_wal(conn: apsw.Connection) -> None:
-    busy, _, _ = conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+    busy, _, _ = one_row(conn, "PRAGMA wal_checkpoint(TRUNCATE)")
     if busy:
         raise StoreError("the WAL checkpoint was kept busy by readers; retry the forget")
 

@@ -68,7 +68,8 @@ class Embedder(Protocol):
 
 def _normalise(rows: npt.NDArray[Any]) -> Vectors:
     norms = np.linalg.norm(rows, axis=1, keepdims=True)
-    return (rows / np.maximum(norms, 1e-12)).astype(np.float32, copy=False)
+    unit: npt.NDArray[Any] = rows / np.maximum(norms, 1e-12)
+    return unit.astype(np.float32, copy=False)
 
 
 class LocalEmbedder:

@@ -16,12 +16,15 @@ Everything is a plain function of an apsw connection (run by
 from __future__ import annotations
 
 import hashlib
+from typing import Any
 
 import apsw
 
 from .facts import parse_memory
-from .memory_files import HistoryEntry, MemoryFiles
+from .history import HistoryEntry
+from .memory_files import MemoryFiles
 from .ranking import IndexDoc
+from .rows import one_row
 
 __all__ = [
     "CURSOR_KEY",
@@ -84,7 +87,7 @@ class LogPosition:
 
 
 def log_position(conn: apsw.Connection) -> LogPosition:
-    max_gid = conn.execute("SELECT coalesce(max(gid), 0) FROM messages").fetchone()[0]
+    max_gid = one_row(conn, "SELECT coalesce(max(gid), 0) FROM messages")[0]
     return LogPosition(read_cursor(conn), int(max_gid))
 
 
@@ -99,7 +102,8 @@ def messages_after(
     by the gid returned with the others.
     """
     order = "DESC" if newest else "ASC"
-    rows = conn.execute(
+    # apsw types each value as any SQLite value; the schema fixes these columns' types.
+    rows: list[Any] = conn.execute(
         "SELECT m.gid, m.session, m.seq, m.id, m.content, m.ts, s.scope"
         " FROM messages m JOIN sessions s ON s.name = m.session"
         f" WHERE m.gid > ? ORDER BY m.gid {order} LIMIT ?",

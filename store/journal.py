@@ -21,6 +21,7 @@ import msgspec
 from reverie.config import Conflict
 
 from .message_text import purge_deleted_text
+from .rows import one_row
 
 __all__ = [
     "AppendOutcome",
@@ -275,7 +276,7 @@ def read_tail(conn: apsw.Connection, session: str, cursor_seq: int) -> list[Mess
 
 def count_sessions(conn: apsw.Connection) -> int:
     """How many sessions the store knows (live or passivated)."""
-    (count,) = conn.execute("SELECT count(*) FROM sessions").fetchone()
+    (count,) = one_row(conn, "SELECT count(*) FROM sessions")
     return int(count)
 
 
@@ -302,7 +303,7 @@ def delete_session(conn: apsw.Connection, name: str, scope: str | None = None) -
     session is removed by it, and a crash before it is done leaves the job
     to finish at the next start.
     """
-    deleted = conn.execute("SELECT count(*) FROM messages WHERE session = ?", (name,)).fetchone()[0]
+    deleted = one_row(conn, "SELECT count(*) FROM messages WHERE session = ?", (name,))[0]
     conn.execute("DELETE FROM messages WHERE session = ?", (name,))
     purge_deleted_text(conn)
     conn.execute("DELETE FROM sessions WHERE name = ?", (name,))

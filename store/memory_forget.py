@@ -17,11 +17,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 
+import msgspec
+
 from reverie.config import default_scope
 
 from .errors import translate
 from .facts import drop_fact, drop_session, fact_key
-from .history import HistoryEntry, parse_history, render_entry, without_entries
+from .history import parse_history, render_entry, without_entries
 from .journal import ForgetJob
 from .memory_files import MEMORY_FILE, MemoryFiles
 
@@ -74,15 +76,11 @@ def forget_fact(files: MemoryFiles, scope: str, fact: str) -> int:
         touched = [e for e in parse_history(text) if any(fact_key(f) == key for f in e.facts)]
         for entry in touched:
             kept = [f for f in entry.facts if fact_key(f) != key]
-            replacement = HistoryEntry(**{**_fields(entry), "facts": kept})
+            replacement = msgspec.structs.replace(entry, facts=kept)
             text = text.replace(render_entry(entry), render_entry(replacement))
         return text, len(touched)
 
     return _rewrite(files, scope, edit)
-
-
-def _fields(entry: HistoryEntry) -> dict[str, object]:
-    return {name: getattr(entry, name) for name in entry.__struct_fields__}
 
 
 def forget_files(files: MemoryFiles, job: ForgetJob) -> int:

@@ -24,10 +24,13 @@ returned positive, higher is better.
 
 from __future__ import annotations
 
+from typing import Any
+
 import apsw
 
 from .index_feed import message_doc, read_cursor
 from .ranking import SearchHit, hit_from_doc, text_terms
+from .rows import one_row
 
 __all__ = [
     "CONTEXT_WEIGHT",
@@ -113,7 +116,8 @@ def search_message_text(
     if not match:
         return []
     where, params = _filters(scope=scope, session=session, since=since, until=until)
-    rows = conn.execute(
+    # apsw types each value as any SQLite value; the schema fixes these columns' types.
+    rows: list[Any] = conn.execute(
         "SELECT m.session, m.seq, m.id, m.content, m.ts, s.scope,"
         f" -bm25(message_text, 1.0, {CONTEXT_WEIGHT}, 0.0) AS score"
         " FROM message_text JOIN messages m ON m.gid = message_text.rowid"
@@ -143,11 +147,12 @@ def count_messages(
     keeps up).
     """
     where, params = _filters(scope=scope, session=session, since=since, until=until)
-    row = conn.execute(
+    row = one_row(
+        conn,
         "SELECT count(*) FROM messages m JOIN sessions s ON s.name = m.session"
         f" WHERE m.gid > ? AND m.content != ''{where}",
         (after_gid, *params),
-    ).fetchone()
+    )
     return int(row[0])
 
 
@@ -161,7 +166,7 @@ def logged_messages(conn: apsw.Connection, *, scope: str | None, session: str | 
     sql = "SELECT coalesce(sum(last_seq), 0) FROM sessions"
     if where:
         sql += " WHERE " + " AND ".join(where)
-    return int(conn.execute(sql, params).fetchone()[0])
+    return int(one_row(conn, sql, params)[0])
 
 
 def _filters(

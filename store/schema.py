@@ -12,6 +12,7 @@ import apsw
 
 from .errors import StoreError
 from .message_text import MESSAGE_TEXT_DDL
+from .rows import one_row
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate"]
 
@@ -139,7 +140,7 @@ def migrate(conn: apsw.Connection) -> int:
 
     A database newer than this code is refused rather than guessed at.
     """
-    found = conn.execute("PRAGMA user_version").fetchone()[0]
+    found = one_row(conn, "PRAGMA user_version")[0]
     if found > SCHEMA_VERSION:
         raise StoreError(
             f"database schema version {found} is newer than this reverie ({SCHEMA_VERSION}); "

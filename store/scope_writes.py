@@ -155,7 +155,8 @@ def _apply(conn: apsw.Connection, scope: str, write: ScopeWrite, now: float) -> 
         case LoadCheckpoint(id=checkpoint_id):
             return restore_checkpoint(conn, scope, checkpoint_id)
         case DropCheckpoint(id=checkpoint_id):
-            return delete_checkpoint(conn, scope, checkpoint_id)
+            delete_checkpoint(conn, scope, checkpoint_id)
+            return None
         case ExpireKeys(keys=keys):
             return sweep_keys(conn, scope, keys, now)
     raise AssertionError(f"unknown working-memory write {write!r}")

@@ -22,6 +22,8 @@ import msgspec
 
 from reverie.config import Conflict, NotFound
 
+from .rows import one_row
+
 __all__ = [
     "CheckpointRecord",
     "KeyRecord",
@@ -190,9 +192,9 @@ def list_keys(conn: apsw.Connection, scope: str, prefix: str, now: float) -> lis
 
 def clear_keys(conn: apsw.Connection, scope: str, now: float) -> int:
     """Remove every key of ``scope``; returns how many were unexpired."""
-    live = conn.execute(
-        f"SELECT count(*) FROM wm_keys WHERE scope = ? AND {_LIVE}", (scope, now)
-    ).fetchone()[0]
+    live = one_row(conn, f"SELECT count(*) FROM wm_keys WHERE scope = ? AND {_LIVE}", (scope, now))[
+        0
+    ]
     conn.execute("DELETE FROM wm_keys WHERE scope = ?", (scope,))
     return int(live)
 
@@ -222,13 +224,12 @@ def expiring_keys(conn: apsw.Connection) -> list[tuple[float, str, str]]:
 
 
 def scope_stats(conn: apsw.Connection, scope: str, now: float) -> ScopeStats:
-    keys, size = conn.execute(
+    keys, size = one_row(
+        conn,
         f"SELECT count(*), coalesce(sum(length(value)), 0) FROM wm_keys WHERE scope = ? AND {_LIVE}",
         (scope, now),
-    ).fetchone()
-    checkpoints = conn.execute(
-        "SELECT count(*) FROM wm_checkpoints WHERE scope = ?", (scope,)
-    ).fetchone()[0]
+    )
+    checkpoints = one_row(conn, "SELECT count(*) FROM wm_checkpoints WHERE scope = ?", (scope,))[0]
     swept = conn.execute("SELECT swept FROM wm_stats WHERE scope = ?", (scope,)).fetchone()
     return ScopeStats(
         keys=keys, bytes=size, checkpoints=checkpoints, expired_swept=swept[0] if swept else 0
@@ -260,9 +261,7 @@ def append_scratch(
     conn: apsw.Connection, scope: str, text: str, ts: float, capacity: int
 ) -> tuple[int, int]:
     """Append a line; drop the oldest beyond ``capacity``. Returns (n, how many dropped)."""
-    n = conn.execute(
-        "SELECT coalesce(max(n), 0) + 1 FROM wm_scratch WHERE scope = ?", (scope,)
-    ).fetchone()[0]
+    n = one_row(conn, "SELECT coalesce(max(n), 0) + 1 FROM wm_scratch WHERE scope = ?", (scope,))[0]
     conn.execute(
         "INSERT INTO wm_scratch (scope, n, text, ts) VALUES (?, ?, ?, ?)", (scope, n, text, ts)
     )

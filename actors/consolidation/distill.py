@@ -100,10 +100,7 @@ class Distiller:
                     memory=memory, turns=turns, now_iso=now_iso
                 ), "done"
             except LLMError as exc:
-                backend.failed_calls += 1
-                await self.services.db.write(
-                    lambda c, e=exc: record_attempt(c, job.id, e.code, time.time())
-                )
+                await self._count_failure(job, backend, exc)
                 if attempt == self.cfg.max_attempts:
                     return await self._give_up(job, memory, turns, backend, exc)
                 self.services.counters["consolidation_retries"] += 1
@@ -112,6 +109,11 @@ class Distiller:
                     backoff_delay(attempt, base=self.cfg.retry_base, retry_after=retry_after)
                 )
         raise AssertionError("unreachable: max_attempts is at least 1")
+
+    async def _count_failure(self, job: Job, backend: Backend, exc: LLMError) -> None:
+        """Count a failed model call and record it on ``job`` (its error code, and when)."""
+        backend.failed_calls += 1
+        await self.services.db.write(lambda c: record_attempt(c, job.id, exc.code, time.time()))
 
     async def _give_up(
         self,

@@ -84,7 +84,7 @@ def _score(text: str, role: str) -> int:
 
 
 def _sentences(turns: list[MessageRecord]) -> list[_Sentence]:
-    found = []
+    found: list[_Sentence] = []
     for turn in turns:
         if turn.role not in ("user", "assistant"):
             continue

@@ -21,7 +21,7 @@ import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import trio
 
@@ -96,7 +96,9 @@ class Forgetter:
         if isinstance(outcome, BaseException) or self._nursery is None:
             reply(outcome if isinstance(outcome, BaseException) else StoreError("not started"))
             return
-        deleted, scope = outcome  # type: ignore[misc]
+        # What SessionActor._forget returns: replies travel as ``object`` until the
+        # runtime types them (issue 19), so the shape is stated here, not checked.
+        deleted, scope = cast("tuple[int, str | None]", outcome)
         self._nursery.start_soon(self._finish_and_reply, session, scope, deleted, reply)
 
     async def _finish_and_reply(

@@ -14,6 +14,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
+from functools import partial
 
 from reverie.store import (
     AsyncSearchIndex,
@@ -92,7 +93,7 @@ class Rebuild:
         progress = self.progress
         while True:
             after = self._reached
-            batch = await self.services.db.read(lambda c, a=after: messages_after(c, a, size))
+            batch = await self.services.db.read(partial(messages_after, gid=after, limit=size))
             if not batch:
                 return
             await self._add(self.index, text_docs(batch))
