@@ -47,7 +47,7 @@ from reverie.store import (
 
 from .. import protocol as p
 from ..protocol import working_memory as w
-from .calls import Replier, Reply, ask, convert_nothing, run
+from .calls import Replier, ask, convert_nothing, run
 
 __all__ = ["WorkingMemoryHandlers"]
 
@@ -80,6 +80,33 @@ def _checkpoint(record: CheckpointRecord) -> w.CheckpointInfo:
     return msgspec.convert(record, w.CheckpointInfo, from_attributes=True)
 
 
+#: Each wire write, the scope actor's request it converts to (field by field,
+#: by name: the actor's request is the wire's minus ``rid`` and ``scope``), and
+#: how the actor's result (with the wire request) becomes the reply.
+_WRITES: dict[type, tuple[type, Callable[[Any, Any], p.Reply]]] = {
+    w.WmSet: (SetKey, lambda q, v: w.WmSetReply(rid=q.rid, version=v)),
+    w.WmDelete: (DeleteKey, lambda q, d: w.WmDeleteReply(rid=q.rid, deleted=d)),
+    w.WmClear: (ClearKeys, lambda q, n: w.WmClearReply(rid=q.rid, deleted=n)),
+    w.TaskSet: (SetTask, lambda q, t: w.TaskSetReply(rid=q.rid, task=_task_view(t))),
+    w.ScratchAppend: (
+        AppendScratch,
+        lambda q, nd: w.ScratchAppendReply(
+            rid=q.rid, appended=w.ScratchAppended(n=nd[0], dropped=nd[1])
+        ),
+    ),
+    w.ScratchClear: (ClearScratch, lambda q, n: w.ScratchClearReply(rid=q.rid, deleted=n)),
+    w.CheckpointCreate: (CreateCheckpoint, lambda q, i: w.CheckpointCreateReply(rid=q.rid, id=i)),
+    w.CheckpointRestore: (
+        RestoreCheckpoint,
+        lambda q, ks: w.CheckpointRestoreReply(rid=q.rid, keys=len(ks)),
+    ),
+    w.CheckpointDelete: (
+        DeleteCheckpoint,
+        lambda q, _: w.CheckpointDeleteReply(rid=q.rid, id=q.id),
+    ),
+}
+
+
 class WorkingMemoryHandlers:
     """The working-memory operations, bound to the scope registry."""
 
@@ -90,60 +117,20 @@ class WorkingMemoryHandlers:
     async def dispatch(self, request: Any, replier: Replier, nursery: trio.Nursery) -> None:
         rid: int = request.rid
         scope: str = request.scope
-        match request:
-            case w.WmSet(key=key, value=value, ttl=ttl, expected_version=expected):
-                reply = replier(rid, lambda v: w.WmSetReply(rid=rid, version=v))
-                await self._write(scope, SetKey(key, value, ttl, expected), reply)
-            case w.WmDelete(key=key):
-                reply = replier(rid, lambda d: w.WmDeleteReply(rid=rid, deleted=d))
-                await self._write(scope, DeleteKey(key), reply)
-            case w.WmClear():
-                reply = replier(rid, lambda n: w.WmClearReply(rid=rid, deleted=n))
-                await self._write(scope, ClearKeys(), reply)
-            case w.TaskSet():
-                task = SetTask(
-                    request.task_id,
-                    request.description,
-                    request.status,
-                    request.step,
-                    request.total_steps,
-                    request.data,
-                )
-                reply = replier(rid, lambda t: w.TaskSetReply(rid=rid, task=_task_view(t)))
-                await self._write(scope, task, reply)
-            case w.TaskUpdate():
-                fields = {
-                    f: v
-                    for f in request.__struct_fields__
-                    if f not in ("rid", "scope") and (v := getattr(request, f)) is not msgspec.UNSET
-                }
-                reply = replier(rid, lambda t: w.TaskUpdateReply(rid=rid, task=_task_view(t)))
-                await self._write(scope, UpdateTask(fields), reply)
-            case w.ScratchAppend(text=text):
-                reply = replier(
-                    rid,
-                    lambda nd: w.ScratchAppendReply(
-                        rid=rid, appended=w.ScratchAppended(n=nd[0], dropped=nd[1])
-                    ),
-                )
-                await self._write(scope, AppendScratch(text), reply)
-            case w.ScratchClear():
-                reply = replier(rid, lambda n: w.ScratchClearReply(rid=rid, deleted=n))
-                await self._write(scope, ClearScratch(), reply)
-            case w.CheckpointCreate(label=label):
-                reply = replier(rid, lambda i: w.CheckpointCreateReply(rid=rid, id=i))
-                await self._write(scope, CreateCheckpoint(label), reply)
-            case w.CheckpointRestore(id=checkpoint_id):
-                reply = replier(rid, lambda ks: w.CheckpointRestoreReply(rid=rid, keys=len(ks)))
-                await self._write(scope, RestoreCheckpoint(checkpoint_id), reply)
-            case w.CheckpointDelete(id=checkpoint_id):
-                reply = replier(rid, lambda _: w.CheckpointDeleteReply(rid=rid, id=checkpoint_id))
-                await self._write(scope, DeleteCheckpoint(checkpoint_id), reply)
-            case _:
-                await self._read(request, replier, nursery)
-
-    async def _write(self, scope: str, request: Any, reply: Reply) -> None:
-        await ask(self.scopes, scope, request, reply)
+        if type(request) in _WRITES:
+            actor_request, answer = _WRITES[type(request)]
+            write: object = msgspec.convert(request, actor_request, from_attributes=True)
+            await ask(self.scopes, scope, write, replier(rid, lambda r: answer(request, r)))
+        elif isinstance(request, w.TaskUpdate):
+            fields = {
+                f: v
+                for f in request.__struct_fields__
+                if f not in ("rid", "scope") and (v := getattr(request, f)) is not msgspec.UNSET
+            }
+            reply = replier(rid, lambda t: w.TaskUpdateReply(rid=rid, task=_task_view(t)))
+            await ask(self.scopes, scope, UpdateTask(fields), reply)
+        else:
+            await self._read(request, replier, nursery)
 
     async def _read(self, request: Any, replier: Replier, nursery: trio.Nursery) -> None:
         """Start a read as a task of the connection; its result converts in the writer."""
@@ -194,8 +181,6 @@ class WorkingMemoryHandlers:
 
                 return lambda c: load_task(c, scope), task
             case w.ScratchGet(last=last):
-                if last is not None and last < 0:
-                    raise InvalidArgument("last must be >= 0")
                 return lambda c: read_scratch(c, scope, last), lambda es: w.ScratchGetReply(
                     rid=rid, entries=[w.ScratchEntry(n=e.n, text=e.text, ts=e.ts) for e in es]
                 )
