@@ -24,22 +24,24 @@ from hypothesis import strategies as st
 
 from reverie.daemon import protocol as p
 from tests.daemon_process import DaemonProcess
-from tests.protocol_fuzz import (
+from tests.fuzz_strategies import (
     INT64,
-    KNOWN_CODES,
-    MAX_FRAME,
     anything,
-    assert_healthy,
-    check_conversation,
     encode,
     fields_of,
+    values,
+)
+from tests.protocol_fuzz import (
+    KNOWN_CODES,
+    MAX_FRAME,
+    assert_healthy,
+    check_conversation,
     frame,
     fuzz_settings,
     maybe_seeded,
     raw,
     reply_tags,
     request_types,
-    values,
 )
 
 OPS = request_types()

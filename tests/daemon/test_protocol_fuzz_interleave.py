@@ -22,11 +22,13 @@ from hypothesis import strategies as st
 
 from reverie.daemon import protocol as p
 from tests.daemon_process import DaemonProcess
+from tests.fuzz_strategies import (
+    encode,
+)
 from tests.protocol_fuzz import (
     RawConn,
     assert_healthy,
     check_conversation,
-    encode,
     frame,
     fuzz_settings,
     maybe_seeded,
