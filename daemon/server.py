@@ -40,19 +40,17 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
-import reprlib
 from collections.abc import Callable
 from typing import NamedTuple
 
-import msgspec
 import trio
 
-from reverie.config import Busy, Config, InvalidArgument, ReverieError
+from reverie.config import Busy, Config, ReverieError
 
 from . import protocol as p
 from .ops import Handlers
 from .ops.calls import Convert
-from .protocol.errors import BadFrame, FrameTooLarge, ProtocolError, Unauthorized, UnknownOp
+from .protocol.errors import BadFrame, FrameTooLarge, Unauthorized
 from .protocol.framing import FrameReader, frame
 from .service import systemd
 
@@ -62,9 +60,6 @@ log = logging.getLogger(__name__)
 _RECV_BYTES = 256 * 1024
 #: Queue slots for the reader's own answers (``busy``, bad frames), beside one per request.
 _OWN_REPLIES = 16
-# What msgspec raises for bytes it cannot decode: besides its own errors, a
-# str that is not UTF-8 and nesting past the interpreter's recursion limit.
-_UNDECODABLE = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
 
 
 class _Outcome(NamedTuple):
@@ -331,8 +326,8 @@ class Server:
         """Route one frame; False when the connection must close."""
         try:
             request = p.decode_request(body)
-        except _UNDECODABLE as exc:
-            rid, error = _classify_bad(body, exc)
+        except p.UNDECODABLE as exc:
+            rid, error = p.why_undecodable(body, exc)
             await conn.answer(error_reply(rid, error))
             return not isinstance(error, BadFrame)
         if conn.in_flight >= min(self.cfg.max_in_flight, conn.max_in_flight):
@@ -380,29 +375,3 @@ def _closes(reply: p.Reply) -> bool:
 async def _send_and_close(stream: trio.SocketStream, reply: p.ErrorReply) -> None:
     with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):
         await stream.send_all(frame(p.encode(reply)))
-
-
-def _classify_bad(body: bytes, exc: Exception) -> tuple[int, ProtocolError | ReverieError]:
-    """Why a frame did not decode: not a map with an rid (bad_frame), unknown op, or a bad field."""
-    try:
-        raw = msgspec.msgpack.decode(body)
-    except _UNDECODABLE:
-        return 0, BadFrame(
-            "frame is not valid msgpack (or has text that is not UTF-8, or nests deeper "
-            "than the decoder allows); the connection is closed"
-        )
-    if (
-        not isinstance(raw, dict)
-        or not isinstance(raw.get("rid"), int)
-        or isinstance(raw.get("rid"), bool)
-    ):
-        return 0, BadFrame(
-            "frame must be a map with an integer 'rid' and an 'op'; the connection is closed"
-        )
-    rid = raw["rid"]
-    op = raw.get("op")
-    if not isinstance(op, str) or op not in p.REQUEST_OPS:  # a list or map is unhashable
-        return rid, UnknownOp(
-            f"unknown op {reprlib.repr(op)}; known ops: {', '.join(sorted(p.REQUEST_OPS))}"
-        )
-    return rid, InvalidArgument(f"invalid {op} request: {exc}")

@@ -22,7 +22,11 @@ the client) without the daemon's machinery.
 
 from __future__ import annotations
 
+import reprlib
+
 import msgspec
+
+from reverie.config import InvalidArgument, ReverieError
 
 from .admin import (
     BackendStatus,
@@ -40,6 +44,7 @@ from .admin import (
     StoreStatus,
 )
 from .backup import Backup, BackupReply, BackupView
+from .errors import BadFrame, ProtocolError, UnknownOp
 from .frames import MAX_PAGE, PROTOCOL_VERSION, Data, ErrorReply, Frame, Hello, HelloReply, Page
 from .framing import FrameReader, frame
 from .memory import (
@@ -86,6 +91,7 @@ __all__ = [
     "MAX_STREAM_TTL",
     "PROTOCOL_VERSION",
     "REQUEST_OPS",
+    "UNDECODABLE",
     "Ack",
     "Append",
     "AppendReply",
@@ -150,6 +156,7 @@ __all__ = [
     "decode_request",
     "encode",
     "frame",
+    "why_undecodable",
 ]
 
 Request = (
@@ -195,6 +202,9 @@ Reply = (
 
 REQUEST_OPS = frozenset(cls.__struct_config__.tag for cls in Request.__args__)
 
+#: What ``decode_request`` raises for bytes it cannot decode: besides its own errors, a
+#: str that is not UTF-8 and nesting past the interpreter's recursion limit.
+UNDECODABLE = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
 _encoder = msgspec.msgpack.Encoder()
 _request_decoder = msgspec.msgpack.Decoder(Request)
 _reply_decoder = msgspec.msgpack.Decoder(Reply)
@@ -214,3 +224,30 @@ def decode_request(body: bytes) -> Request:
 def decode_reply(body: bytes) -> Reply:
     reply: Reply = _reply_decoder.decode(body)
     return reply
+
+
+def why_undecodable(body: bytes, exc: Exception) -> tuple[int, ProtocolError | ReverieError]:
+    """Why ``decode_request`` refused ``body``: not a map with an rid (``bad_frame``, rid 0),
+    an unknown op, or a field outside the schema (``invalid_argument``, naming it)."""
+    try:
+        raw = msgspec.msgpack.decode(body)
+    except UNDECODABLE:
+        return 0, BadFrame(
+            "frame is not valid msgpack (or has text that is not UTF-8, or nests deeper "
+            "than the decoder allows); the connection is closed"
+        )
+    if (
+        not isinstance(raw, dict)
+        or not isinstance(raw.get("rid"), int)
+        or isinstance(raw.get("rid"), bool)
+    ):
+        return 0, BadFrame(
+            "frame must be a map with an integer 'rid' and an 'op'; the connection is closed"
+        )
+    rid = raw["rid"]
+    op = raw.get("op")
+    if not isinstance(op, str) or op not in REQUEST_OPS:  # a list or map is unhashable
+        return rid, UnknownOp(
+            f"unknown op {reprlib.repr(op)}; known ops: {', '.join(sorted(REQUEST_OPS))}"
+        )
+    return rid, InvalidArgument(f"invalid {op} request: {exc}")
