@@ -151,6 +151,8 @@ class ActorRegistry(Generic[A]):
     def _evict_over_bound(self) -> None:
         """Passivate least recently used idle actors while over ``max_live``."""
         excess = len(self._live) - self._max_live
+        if excess <= 0:  # the common case: no copy of the live actors per new actor
+            return
         for actor in list(self._live.values()):
             if excess <= 0:
                 break
