@@ -227,21 +227,10 @@ class ActorRegistry(Generic[A]):
 
     async def _handle(self, actor: A, batch: list[Envelope[Any]], fresh: bool) -> bool:
         """Load (if ``fresh``) and run a batch; False when the actor's state must go."""
-        replied: set[int] = set()
-
-        def tracking(env: Envelope[Any]) -> Envelope[Any]:
-            # Marked before the hand-off: a reply only passes data on, and an
-            # envelope answered twice would free its connection's slot twice.
-            def reply(result: object) -> None:
-                replied.add(id(env))
-                env.reply(result)
-
-            return Envelope(env.request, reply)
-
         try:
             if fresh:
                 await actor.load()
-            return await actor.handle([tracking(e) for e in batch])
+            return await actor.handle(batch)
         except ReverieError as exc:  # typed (a full disk, a read-only store): the client gets it
             self.services.counters[f"{self.kind}_errors"] += 1
             log.warning("%s request failed: %s", self.kind, exc.message, extra=self._extra(actor))
@@ -257,8 +246,7 @@ class ActorRegistry(Generic[A]):
                 f"internal error in {self.kind} actor: {type(exc).__name__}; retry the request"
             )
         for env in batch:
-            if id(env) not in replied:
-                env.reply(error)
+            env.reply(error)  # answers only those the batch left unanswered
         return False
 
 

@@ -114,10 +114,22 @@ R = TypeVar("R")
 
 @dataclass(slots=True)
 class Envelope(Generic[R]):
-    """A request in a mailbox and where its outcome goes (a result or an exception)."""
+    """A request in a mailbox and where its outcome goes (a result or an exception).
+
+    ``reply`` answers it at most once: a second outcome is dropped, so the
+    registry can answer whatever a failed batch left unanswered without
+    tracking each reply, and a connection's slot is never freed twice.
+    """
 
     request: R
-    reply: Callable[[object], None]
+    to: Callable[[object], None]
+    answered: bool = False
+
+    def reply(self, outcome: object) -> None:
+        """Hand ``outcome`` to whoever asked (only data passes; it never raises)."""
+        if not self.answered:
+            self.answered = True  # marked before the hand-off
+            self.to(outcome)
 
 
 @dataclass(slots=True)
