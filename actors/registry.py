@@ -157,8 +157,8 @@ class ActorRegistry(Generic[A]):
         return box[0]
 
     async def _scheduler(self) -> None:
-        async for box in self._runnable:
-            await self._run_batch(box)
+        while True:  # no loop variable: a waiting scheduler holds no actor's mailbox
+            await self._run_batch(await self._runnable.receive())
 
     async def _run_batch(self, box: Mailbox) -> None:
         """Run one batch of ``box``'s actor, then requeue the box or drop it."""
