@@ -1,32 +1,77 @@
-"""Waiting on an actor's mailbox, shared by every kind of actor.
+"""An actor's mailbox: its queued requests and the senders waiting for room.
 
-While an actor waits, its ``idle_scope`` is set so the registry can
-passivate it early (over ``max_live``) by cancelling that wait; nothing else
-is ever cancelled that way, so an actor is only evicted between requests.
+A mailbox exists only while its actor has mail or a batch running (the
+registry drops it once both are done), so an idle actor has none. It holds
+at most ``size`` envelopes; a sender that finds it full waits its turn
+(back-pressure on that actor's clients only) and its envelope is moved in,
+in arrival order, as a batch frees room, so no later sender overtakes it.
 """
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from collections import deque
+from typing import Any
 
 import trio
 
-__all__ = ["Idling", "receive_or_idle"]
+__all__ = ["Mailbox"]
 
 
-class Idling(Protocol):
-    inbox: trio.MemoryReceiveChannel[Any]
-    idle_scope: trio.CancelScope | None
+class Mailbox:
+    """The queue of one actor, named like it; the registry runs one batch of it at a time."""
 
+    __slots__ = ("blocked", "name", "queue")
 
-async def receive_or_idle(actor: Idling, idle_after: float) -> Any | None:
-    """The next envelope, or None after ``idle_after`` seconds idle (or once closed)."""
-    with trio.move_on_after(idle_after) as scope:
-        actor.idle_scope = scope
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.queue: deque[Any] = deque()
+        #: Senders waiting for room, in order: their envelope and the event that frees them.
+        self.blocked: deque[tuple[Any, trio.Event]] | None = None
+
+    def __len__(self) -> int:
+        """Requests waiting for the actor: queued, and held by senders waiting for room."""
+        return len(self.queue) + (len(self.blocked) if self.blocked else 0)
+
+    def offer(self, envelope: Any, size: int) -> bool:
+        """Queue ``envelope`` if there is room and nobody waits before it."""
+        if self.blocked or len(self.queue) >= size:
+            return False
+        self.queue.append(envelope)
+        return True
+
+    async def wait_for_room(self, envelope: Any) -> None:
+        """Queue ``envelope`` behind the senders already waiting; return once it is queued.
+
+        Cancelled while waiting, the envelope is withdrawn: it was not sent.
+        """
+        entry = (envelope, trio.Event())
+        if self.blocked is None:
+            self.blocked = deque()
+        self.blocked.append(entry)
         try:
-            return await actor.inbox.receive()
-        except trio.EndOfChannel:
-            return None
+            await entry[1].wait()
         finally:
-            actor.idle_scope = None
-    return None
+            if not entry[1].is_set() and self.blocked is not None:
+                self.blocked.remove(entry)
+                if not self.blocked:
+                    self.blocked = None
+
+    def admit(self, size: int) -> None:
+        """Move waiting senders' envelopes, in order, into the room a batch freed."""
+        blocked = self.blocked
+        while blocked and len(self.queue) < size:
+            envelope, queued = blocked.popleft()
+            self.queue.append(envelope)
+            queued.set()
+        if not blocked:
+            self.blocked = None
+
+    def refuse(self, error: BaseException) -> None:
+        """Answer every request still waiting with ``error`` (the runtime is stopping)."""
+        while self.queue:
+            self.queue.popleft().reply(error)
+        while self.blocked:
+            envelope, queued = self.blocked.popleft()
+            envelope.reply(error)
+            queued.set()
+        self.blocked = None

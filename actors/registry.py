@@ -1,19 +1,32 @@
-"""Registries of live actors: start on demand, passivate when idle, restart on a crash.
+"""Registries of actors: a few scheduler tasks run the actors that have mail.
 
 ``ActorRegistry`` holds what every kind of actor shares (session actors
-here, working-memory scope actors in ``scope.py``). An actor is live while
-it has a task and a mailbox. An actor whose
-mailbox stays empty for ``passivate_after`` seconds ends and leaves nothing
-in memory; the next request starts a new actor that reloads its state from
-SQLite. When more than ``max_live`` actors are live, the least
-recently used idle ones are passivated at once.
+here, working-memory scope actors in ``scope.py``). An actor is state and
+a mailbox, not a task: a request queues an envelope in the actor's
+``Mailbox`` and, if the mailbox was empty and idle, puts it on the run
+queue. ``SCHEDULERS`` tasks take mailboxes from the run queue and run one
+batch of one actor at a time, then put the mailbox back at the end of the
+run queue if more mail came meanwhile. A mailbox is never on the run queue
+twice nor run while queued, so each actor has exactly one writer and its
+requests are handled in the order they were queued. An actor with no mail
+has no task, no channel, no cancel scope and no mailbox: only its state,
+kept in ``_live`` in least-recently-used order.
 
-The registry is also the actors' supervisor: an actor that raises an
-unexpected exception is restarted with its state reloaded from SQLite; the
-request it was handling gets an ``internal`` error, the failure is logged
-and counted, and the daemon goes on. A typed ``ReverieError`` (``store.full``
-when the disk is full) reaches the requests it failed as itself, counted as
-``<kind>_errors``, and the actor reloads its state the same way.
+An actor is live while its state is kept. A new actor loads its state
+from SQLite before its first batch. A periodic sweep drops the state of
+actors idle (no mail, no batch running) for ``passivate_after`` seconds,
+so a passivated actor leaves nothing in memory; its next request loads it
+again. When more than ``max_live`` actors are live, the least recently
+used idle ones are dropped at once.
+
+The registry is also the actors' supervisor: a batch that raises an
+unexpected exception is caught by its scheduler; the requests of that
+batch not yet answered get an ``internal`` error, the failure is logged
+and counted (``actor_crashes``), the actor's state is dropped and reloaded
+from SQLite on its next batch, and the daemon goes on. A typed
+``ReverieError`` (``store.full`` when the disk is full) reaches the
+requests it failed as itself, counted as ``<kind>_errors``, and the state
+is reloaded the same way. What is still queued is handled by later batches.
 
 An actor answers with data: an envelope's ``reply`` hands the outcome (a
 result or the exception that failed it) to whoever asked and does nothing
@@ -25,37 +38,40 @@ answered exactly once.
 from __future__ import annotations
 
 import logging
-from collections import OrderedDict
+import math
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import Any, Generic, Protocol, TypeVar
 
 import trio
 
-from reverie.config import Busy, ReverieError
+from reverie.config import ReverieError
 
+from .mailbox import Mailbox
 from .names import validate_name
 from .services import Services
 from .session import Envelope, SessionActor
 
-__all__ = ["Actor", "ActorRegistry", "SessionRegistry"]
+__all__ = ["SCHEDULERS", "Actor", "ActorRegistry", "SessionRegistry"]
 
 log = logging.getLogger(__name__)
 
+#: Batches run at once per registry. Each waits mostly on the database, whose
+#: writer commits the writes waiting together in one transaction, so this is
+#: also how many actors' writes one group commit can gather.
+SCHEDULERS = 64
+
 
 class Actor(Protocol):
-    """What a registry needs of an actor: a name, a mailbox, and its three steps."""
+    """What a registry needs of an actor: a name, when it went idle, and its three steps."""
 
     @property
     def name(self) -> str: ...
-    @property
-    def outbox(self) -> trio.MemorySendChannel[Envelope[Any]]: ...
-    @property
-    def inbox(self) -> trio.MemoryReceiveChannel[Envelope[Any]]: ...
-    @property
-    def idle_scope(self) -> trio.CancelScope | None: ...
+
+    idle_since: float
 
     async def load(self) -> None: ...
-    async def next_batch(self, idle_after: float) -> list[Envelope[Any]] | None: ...
+    def take(self, mail: deque[Envelope[Any]]) -> list[Envelope[Any]]: ...
     async def handle(self, batch: list[Envelope[Any]]) -> bool: ...
 
 
@@ -63,63 +79,67 @@ A = TypeVar("A", bound=Actor)
 
 
 class ActorRegistry(Generic[A]):
-    """Routes requests to actors of one ``kind``; owns their tasks (``run``).
+    """Routes requests to actors of one ``kind``; runs them (``run``).
 
-    ``make(name, mailbox_size)`` builds an actor. The bounds come from the
-    ``[sessions]`` configuration, which every kind shares.
+    ``make(name)`` builds an actor (no I/O: ``load`` reads its state). The
+    bounds come from the ``[sessions]`` configuration, which every kind shares.
     """
 
-    def __init__(self, services: Services, kind: str, make: Callable[[str, int], A]) -> None:
+    def __init__(self, services: Services, kind: str, make: Callable[[str], A]) -> None:
         self.services = services
         self.kind = kind
         self._make = make
         self._live: OrderedDict[str, A] = OrderedDict()
-        self._nursery: trio.Nursery | None = None
+        #: Mailboxes with mail or a batch running, by name: each is either on
+        #: the run queue or being run, never both.
+        self._boxes: dict[str, Mailbox] = {}
+        self._ready, self._runnable = trio.open_memory_channel[Mailbox](math.inf)
+        self._started = self._stopped = False
         cfg = services.config.sessions
         self._mailbox_size = cfg.mailbox_size
         self._passivate_after = cfg.passivate_after
         self._max_live = cfg.max_live
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Own the actors' tasks until cancelled."""
-        async with trio.open_nursery() as nursery:
-            self._nursery = nursery
-            task_status.started()
-            await trio.sleep_forever()
+        """Run the schedulers and the idle sweep until cancelled; then refuse what is queued."""
+        try:
+            async with trio.open_nursery() as nursery:
+                for _ in range(SCHEDULERS):
+                    nursery.start_soon(self._scheduler)
+                nursery.start_soon(self._passivate_idle)
+                self._started = True
+                task_status.started()
+        finally:
+            self._stopped = True
+            error = ReverieError(f"{self.kind} actor stopped; retry the request")
+            for box in self._boxes.values():
+                box.refuse(error)
 
     @property
     def live(self) -> int:
         return len(self._live)
 
     def mailbox_depths(self) -> dict[str, int]:
-        """Actors whose mailbox is not empty, with the number of queued requests."""
-        depths = {}
-        for name, actor in self._live.items():
-            queued = actor.outbox.statistics().current_buffer_used
-            if queued:
-                depths[name] = queued
-        return depths
+        """Actors with requests waiting (queued or held back by a full mailbox), and how many."""
+        return {name: len(box) for name, box in self._boxes.items() if len(box)}
 
     async def send(self, name: str, envelope: Envelope[Any]) -> None:
-        """Queue ``envelope`` for ``name``'s actor, starting it if needed.
+        """Queue ``envelope`` for ``name``'s actor, scheduling it if it was idle.
 
         Waits while that actor's mailbox is full (back-pressure on its
         clients only).
         """
         validate_name(self.kind, name)
-        while True:
-            actor = self._actor(name)
-            try:
-                actor.outbox.send_nowait(envelope)
-                return
-            except trio.WouldBlock:
-                try:
-                    await actor.outbox.send(envelope)
-                    return
-                except trio.ClosedResourceError:
-                    continue
-            except trio.ClosedResourceError:
-                continue
+        assert self._started, f"{type(self).__name__}.run has not started"
+        if self._stopped:
+            raise ReverieError(f"{self.kind} actor stopped; retry the request")
+        box = self._boxes.get(name)
+        if box is None:
+            box = self._boxes[name] = Mailbox(name)
+            box.queue.append(envelope)
+            self._ready.send_nowait(box)
+        elif not box.offer(envelope, self._mailbox_size):
+            await box.wait_for_room(envelope)
 
     async def call(self, name: str, request: Any) -> Any:
         """Send ``request`` to ``name``'s actor and wait for its outcome (raised if an error)."""
@@ -136,126 +156,102 @@ class ActorRegistry(Generic[A]):
             raise box[0]
         return box[0]
 
-    def _actor(self, name: str) -> A:
-        actor = self._live.get(name)
-        if actor is not None:
-            self._live.move_to_end(name)
-            return actor
-        assert self._nursery is not None, f"{type(self).__name__}.run has not started"
-        actor = self._make(name, self._mailbox_size)
-        self._live[name] = actor
-        self._nursery.start_soon(self._supervise, actor)
-        self._evict_over_bound()
-        return actor
+    async def _scheduler(self) -> None:
+        while True:  # no loop variable: a waiting scheduler holds no actor's mailbox
+            await self._run_batch(await self._runnable.receive())
+
+    async def _run_batch(self, box: Mailbox) -> None:
+        """Run one batch of ``box``'s actor, then requeue the box or drop it."""
+        actor = self._live.get(box.name)
+        fresh = actor is None
+        if actor is None:
+            actor = self._make(box.name)
+        batch = actor.take(box.queue)
+        box.admit(self._mailbox_size)
+        keep = await self._handle(actor, batch, fresh)
+        del batch  # an idle actor must not hold its last request (and its content)
+        if keep:
+            actor.idle_since = trio.current_time()
+            self._live[box.name] = actor
+            self._live.move_to_end(box.name)
+            if fresh:
+                self._evict_over_bound()
+        elif not fresh:
+            del self._live[box.name]
+        if box.queue:
+            self._ready.send_nowait(box)
+        else:
+            del self._boxes[box.name]
 
     def _evict_over_bound(self) -> None:
-        """Passivate least recently used idle actors while over ``max_live``."""
+        """Drop least recently used idle actors while over ``max_live``."""
         excess = len(self._live) - self._max_live
-        for actor in list(self._live.values()):
-            if excess <= 0:
-                break
-            if actor.idle_scope is not None:
-                actor.idle_scope.cancel()
-                self._passivate(actor)
-                excess -= 1
-
-    def _passivate(self, actor: A) -> None:
-        if self._live.get(actor.name) is actor:
-            del self._live[actor.name]
-        actor.outbox.close()
-
-    async def _supervise(self, actor: A) -> None:
-        """Run one actor; restart it on a crash; end it when idle or when it says so."""
-        ended = False
-        try:
-            await actor.load()
-            while True:
-                batch = await actor.next_batch(self._passivate_after)
-                if batch is None:
-                    if actor.outbox.statistics().current_buffer_used == 0:
-                        break
-                    continue
-                keep_going = await self._handle(actor, batch)
-                del batch  # an idle actor must not hold its last request (and its content)
-                if not keep_going:
+        if excess <= 0:
+            return
+        idle = []
+        for name in self._live:
+            if name not in self._boxes:
+                idle.append(name)
+                if len(idle) == excess:
                     break
-            ended = True
-        except ReverieError as exc:
-            log.error("%s actor stopped: %s", self.kind, exc, extra=self._extra(actor))
-            self._drain(actor, exc)
-        finally:
-            self._passivate(actor)
-            if ended:  # e.g. after a forget: what was queued behind it goes to a fresh actor
-                self._requeue(actor)
-            self._drain(actor, ReverieError(f"{self.kind} actor stopped; retry the request"))
+        for name in idle:
+            del self._live[name]
+
+    async def _passivate_idle(self) -> None:
+        """Drop the actors idle for ``passivate_after``, each when its time comes."""
+        while True:
+            await trio.sleep_until(self._drop_idle(trio.current_time()))
+
+    def _drop_idle(self, now: float) -> float:
+        """Drop the actors idle since before ``now - passivate_after``; return the next due time.
+
+        ``_live`` is in order of last batch, so the scan stops at the first
+        actor not yet due (actors with mail or a batch running are skipped).
+        """
+        cutoff = now - self._passivate_after
+        due = []
+        for name, actor in self._live.items():
+            if actor.idle_since > cutoff:
+                next_due = actor.idle_since + self._passivate_after
+                break
+            if name not in self._boxes:
+                due.append(name)
+        else:
+            next_due = now + self._passivate_after
+        for name in due:
+            del self._live[name]
+        return next_due
 
     def _extra(self, actor: A) -> dict[str, Any]:
         return {self.kind: actor.name}
 
-    async def _handle(self, actor: A, batch: list[Envelope[Any]]) -> bool:
-        replied: set[int] = set()
-
-        def tracking(env: Envelope[Any]) -> Envelope[Any]:
-            # Marked before the hand-off: a reply only passes data on, and an
-            # envelope answered twice would free its connection's slot twice.
-            def reply(result: object) -> None:
-                replied.add(id(env))
-                env.reply(result)
-
-            return Envelope(env.request, reply)
-
+    async def _handle(self, actor: A, batch: list[Envelope[Any]], fresh: bool) -> bool:
+        """Load (if ``fresh``) and run a batch; False when the actor's state must go."""
         try:
-            return await actor.handle([tracking(e) for e in batch])
+            if fresh:
+                await actor.load()
+            return await actor.handle(batch)
         except ReverieError as exc:  # typed (a full disk, a read-only store): the client gets it
             self.services.counters[f"{self.kind}_errors"] += 1
             log.warning("%s request failed: %s", self.kind, exc.message, extra=self._extra(actor))
-            for env in batch:
-                if id(env) not in replied:
-                    env.reply(exc)
-            await actor.load()
-            return True
+            error: ReverieError = exc
         except Exception as exc:
             self.services.counters["actor_crashes"] += 1
             log.exception(
-                "%s actor crashed; restarting it from SQLite", self.kind, extra=self._extra(actor)
+                "%s actor crashed; its state is reloaded from SQLite",
+                self.kind,
+                extra=self._extra(actor),
             )
             error = ReverieError(
                 f"internal error in {self.kind} actor: {type(exc).__name__}; retry the request"
             )
-            for env in batch:
-                if id(env) not in replied:
-                    env.reply(error)
-            await actor.load()
-            return True
-
-    def _requeue(self, actor: A) -> None:
-        """Hand an actor's queued requests, in order, to a new actor for the same name.
-
-        Only for an actor that ended on purpose; one that was cancelled or
-        failed has its queue answered by ``_drain`` (a requeue could loop).
-        """
-        while True:
-            try:
-                env = actor.inbox.receive_nowait()
-            except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
-                return
-            try:
-                self._actor(actor.name).outbox.send_nowait(env)
-            except (trio.WouldBlock, trio.ClosedResourceError):
-                env.reply(Busy(f"{self.kind} {actor.name!r} is restarting; retry the request"))
-
-    def _drain(self, actor: A, error: ReverieError) -> None:
-        """Answer whatever is still queued for an actor that ended."""
-        while True:
-            try:
-                env = actor.inbox.receive_nowait()
-            except (trio.WouldBlock, trio.EndOfChannel, trio.ClosedResourceError):
-                return
-            env.reply(error)
+        for env in batch:
+            env.reply(error)  # answers only those the batch left unanswered
+        return False
 
 
 class SessionRegistry(ActorRegistry[SessionActor]):
     """The session actors, one per session name."""
 
     def __init__(self, services: Services) -> None:
-        super().__init__(services, "session", lambda name, size: SessionActor(name, services, size))
+        super().__init__(services, "session", lambda name: SessionActor(name, services))

@@ -22,6 +22,7 @@ from __future__ import annotations
 import logging
 import math
 import uuid
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -50,7 +51,6 @@ from reverie.store import (
 )
 
 from .expiry import ExpirySweeper
-from .mailbox import receive_or_idle
 from .names import validate_name
 from .registry import ActorRegistry
 from .scope_requests import (
@@ -117,38 +117,23 @@ class _Prepared:
 class ScopeActor:
     """One live scope. Created by the registry; holds no state between requests."""
 
-    __slots__ = ("clock", "expiries", "idle_scope", "inbox", "name", "outbox", "services")
+    __slots__ = ("clock", "expiries", "idle_since", "name", "services")
 
     def __init__(
-        self,
-        name: str,
-        services: Services,
-        mailbox_size: int,
-        clock: Clock,
-        expiries: ExpirySweeper,
+        self, name: str, services: Services, clock: Clock, expiries: ExpirySweeper
     ) -> None:
         self.name = name
         self.services = services
         self.clock = clock
         self.expiries = expiries
-        self.outbox, self.inbox = trio.open_memory_channel[Envelope[Request]](mailbox_size)
-        self.idle_scope: trio.CancelScope | None = None
+        self.idle_since = 0.0
 
     async def load(self) -> None:
         """Nothing to load: every request reads what it needs inside its transaction."""
 
-    async def next_batch(self, idle_after: float) -> list[Envelope[Request]] | None:
-        """The next write plus those queued behind it (up to ``MAX_BATCH``); None when idle."""
-        first: Envelope[Request] | None = await receive_or_idle(self, idle_after)
-        if first is None:
-            return None
-        batch = [first]
-        while len(batch) < MAX_BATCH:
-            try:
-                batch.append(self.inbox.receive_nowait())
-            except (trio.WouldBlock, trio.EndOfChannel):
-                break
-        return batch
+    def take(self, mail: deque[Envelope[Request]]) -> list[Envelope[Request]]:
+        """The next write plus those queued behind it, up to ``MAX_BATCH``."""
+        return [mail.popleft() for _ in range(min(len(mail), MAX_BATCH))]
 
     async def handle(self, batch: list[Envelope[Request]]) -> bool:
         """Apply the batch in one transaction; reply to each once it committed."""
@@ -276,7 +261,7 @@ class ScopeRegistry(ActorRegistry[ScopeActor]):
         super().__init__(
             services,
             "scope",
-            lambda name, size: ScopeActor(name, services, size, clock, self.expiries),
+            lambda name: ScopeActor(name, services, clock, self.expiries),
         )
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:

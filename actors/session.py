@@ -1,6 +1,7 @@
 """The session actor: the only writer of one session's state.
 
-A ``SessionActor`` is one task and a bounded mailbox. Requests for the
+A ``SessionActor`` is the session's state; the registry runs it, one batch
+at a time, when its mailbox has mail. Requests for the
 session are handled strictly in mailbox order, so replies for one session
 go out in the order the requests came in, and a read sees every append
 queued before it. Consecutive appends waiting in the mailbox are committed
@@ -15,13 +16,13 @@ from __future__ import annotations
 import logging
 import math
 import uuid
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Generic, Protocol, TypeVar
 
 import msgspec
-import trio
 
 from reverie.config import InvalidArgument, default_scope
 from reverie.store import (
@@ -42,7 +43,6 @@ from reverie.store import (
 
 from .consolidation.requests import Applied, ApplyRequest, SnapshotRequest
 from .consolidation.turns import oldest_turns
-from .mailbox import receive_or_idle
 from .names import validate_name
 from .services import Services
 
@@ -114,10 +114,22 @@ R = TypeVar("R")
 
 @dataclass(slots=True)
 class Envelope(Generic[R]):
-    """A request in a mailbox and where its outcome goes (a result or an exception)."""
+    """A request in a mailbox and where its outcome goes (a result or an exception).
+
+    ``reply`` answers it at most once: a second outcome is dropped, so the
+    registry can answer whatever a failed batch left unanswered without
+    tracking each reply, and a connection's slot is never freed twice.
+    """
 
     request: R
-    reply: Callable[[object], None]
+    to: Callable[[object], None]
+    answered: bool = False
+
+    def reply(self, outcome: object) -> None:
+        """Hand ``outcome`` to whoever asked (only data passes; it never raises)."""
+        if not self.answered:
+            self.answered = True  # marked before the hand-off
+            self.to(outcome)
 
 
 @dataclass(slots=True)
@@ -130,33 +142,27 @@ class Context:
 
 
 class SessionActor:
-    """One live session. Created by the registry; ``serve`` is its task."""
+    """One live session: its row, loaded by ``load``. Created and run by the registry."""
 
-    __slots__ = ("idle_scope", "inbox", "name", "outbox", "record", "services")
+    __slots__ = ("idle_since", "name", "record", "services")
 
-    def __init__(self, name: str, services: Services, mailbox_size: int) -> None:
+    def __init__(self, name: str, services: Services) -> None:
         self.name = name
         self.services = services
         self.record: SessionRecord | None = None
-        self.outbox, self.inbox = trio.open_memory_channel[Envelope[Request]](mailbox_size)
-        self.idle_scope: trio.CancelScope | None = None
+        self.idle_since = 0.0
 
     async def load(self) -> None:
         """(Re)read the session's row from SQLite: the state after a restart or crash."""
         self.record = await self.services.db.read(lambda c: load_session(c, self.name))
 
-    async def next_batch(self, idle_after: float) -> list[Envelope] | None:
-        """The next request, plus the appends queued right behind it; None when idle."""
-        first: Envelope[Request] | None = await receive_or_idle(self, idle_after)
-        if first is None:
-            return None
+    def take(self, mail: deque[Envelope[Request]]) -> list[Envelope[Request]]:
+        """The next request, plus the appends queued right behind it (and the first non-append)."""
+        first = mail.popleft()
         batch = [first]
         if isinstance(first.request, AppendRequest):
-            while True:
-                try:
-                    more = self.inbox.receive_nowait()
-                except (trio.WouldBlock, trio.EndOfChannel):
-                    break
+            while mail:
+                more = mail.popleft()
                 batch.append(more)
                 if not isinstance(more.request, AppendRequest):
                     break

@@ -1,0 +1,187 @@
+"""The actor runtime's promises, with a small actor of the test's own.
+
+One writer and per-actor order, back-pressure in arrival order, crash
+isolation (a failed batch answered, counted, its state reloaded), and an
+idle actor costing no task until it is passivated.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import trio
+import trio.testing
+
+from reverie.actors import ActorRegistry, Envelope, Services
+from reverie.config import ReverieError, load_config
+from reverie.store import Database, TokenCounter
+
+
+class Tally:
+    """Counts the requests it handled; its state is ``disk[name]``, as an actor's is SQLite."""
+
+    def __init__(self, name: str, world: World) -> None:
+        self.name = name
+        self.world = world
+        self.idle_since = 0.0
+        self.count = -1
+
+    async def load(self) -> None:
+        self.world.loads[self.name] = self.world.loads.get(self.name, 0) + 1
+        self.count = self.world.disk.get(self.name, 0)
+
+    def take(self, mail: deque[Envelope[Any]]) -> list[Envelope[Any]]:
+        return [mail.popleft() for _ in range(len(mail))]
+
+    async def handle(self, batch: list[Envelope[Any]]) -> bool:
+        assert self.name not in self.world.running, "two batches of one actor at once"
+        self.world.running.add(self.name)
+        try:
+            for env in batch:
+                if env.request == "hold":
+                    await self.world.gate.wait()
+                await trio.sleep(0)  # let other actors' batches interleave
+                if env.request == "boom":
+                    raise RuntimeError("boom")
+                self.count += 1
+                self.world.disk[self.name] = self.count  # "committed"
+                env.reply((env.request, self.count))
+        finally:
+            self.world.running.discard(self.name)
+        return True
+
+
+class World:
+    def __init__(self) -> None:
+        self.disk: dict[str, int] = {}
+        self.loads: dict[str, int] = {}
+        self.running: set[str] = set()
+        self.gate = trio.Event()
+        self.replies: dict[str, list[object]] = {}
+
+    def reply_to(self, name: str) -> Callable[[object], None]:
+        return self.replies.setdefault(name, []).append
+
+
+@asynccontextmanager
+async def _registry(
+    tmp_path: Path, **sessions: str
+) -> AsyncIterator[tuple[ActorRegistry[Tally], World]]:
+    env = {"REVERIE_DAEMON__DATA_DIR": str(tmp_path)}
+    env |= {f"REVERIE_SESSIONS__{k.upper()}": v for k, v in sessions.items()}
+    config = load_config(env=env)
+    db = Database(tmp_path / "runtime.sqlite3", durability="process")
+    await db.open()
+    world = World()
+    services = Services(config=config, db=db, tokens=TokenCounter(config.consolidation.tokenizer))
+    registry = ActorRegistry(services, "tally", lambda name: Tally(name, world))
+    try:
+        async with trio.open_nursery() as nursery:
+            await nursery.start(registry.run)
+            yield registry, world
+            nursery.cancel_scope.cancel()
+    finally:
+        await db.close()
+
+
+async def _send(registry: ActorRegistry[Tally], world: World, name: str, request: str) -> None:
+    await registry.send(name, Envelope(request, world.reply_to(name)))
+
+
+def _tasks() -> int:
+    """Every task of this run."""
+    count, nurseries = 0, list(trio.lowlevel.current_root_task().child_nurseries)
+    while nurseries:
+        for task in nurseries.pop().child_tasks:
+            count += 1
+            nurseries.extend(task.child_nurseries)
+    return count
+
+
+def test_a_crashed_batch_is_answered_and_its_actor_reloads(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with _registry(tmp_path) as (registry, world):
+            for request in ("a", "boom", "c"):  # queued together: one batch
+                await _send(registry, world, "t", request)
+            await trio.testing.wait_all_tasks_blocked()
+            first, *failed = world.replies["t"]
+            assert first == ("a", 1)  # answered before the crash: it stands
+            assert len(failed) == 2 and all(isinstance(f, ReverieError) for f in failed)
+            assert "internal error in tally actor: RuntimeError" in str(failed[0])
+            assert registry.services.counters["actor_crashes"] == 1
+            assert registry.live == 0  # the crashed state is gone
+            await _send(registry, world, "t", "d")
+            await trio.testing.wait_all_tasks_blocked()
+            assert world.replies["t"][-1] == ("d", 2)  # reloaded: "a" was kept
+            assert world.loads["t"] == 2
+
+    trio.run(main)
+
+
+def test_each_actor_runs_alone_and_in_order_and_idle_ones_cost_no_task(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with _registry(tmp_path, passivate_after="0.2") as (registry, world):
+            await trio.testing.wait_all_tasks_blocked()
+            tasks = _tasks()
+            names = [f"t{i}" for i in range(100)]
+
+            async def client(name: str, tag: str) -> None:
+                for i in range(20):
+                    await _send(registry, world, name, f"{tag}{i:02d}")
+
+            async with trio.open_nursery() as nursery:
+                for name in names:  # two clients per actor, interleaved
+                    nursery.start_soon(client, name, "a")
+                    nursery.start_soon(client, name, "b")
+            await trio.testing.wait_all_tasks_blocked()
+            for name in names:
+                replies = world.replies[name]
+                assert [n for _, n in replies] == list(range(1, 41))  # one writer: none lost
+                for tag in "ab":
+                    mine = [r for r, _ in replies if r.startswith(tag)]
+                    assert mine == sorted(mine) and len(mine) == 20  # each client's order
+            assert registry.live == 100
+            assert registry.mailbox_depths() == {}
+            assert _tasks() == tasks  # 100 live actors, not one task more
+            with trio.fail_after(10):
+                while registry.live:
+                    await trio.sleep(0.05)  # passivated after 0.2 s idle
+            assert world.loads == dict.fromkeys(names, 1)
+
+    trio.run(main)
+
+
+def test_a_full_mailbox_holds_its_senders_back_in_arrival_order(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with _registry(tmp_path, mailbox_size="2") as (registry, world):
+            await _send(registry, world, "t", "hold")
+            await trio.testing.wait_all_tasks_blocked()  # its batch runs, waiting on the gate
+            await _send(registry, world, "t", "x1")
+            await _send(registry, world, "t", "x2")
+            sent: list[str] = []
+            scopes: dict[str, trio.CancelScope] = {}
+
+            async def sender(request: str) -> None:
+                with trio.CancelScope() as scopes[request]:
+                    await _send(registry, world, "t", request)
+                    sent.append(request)
+
+            async with trio.open_nursery() as nursery:
+                for request in ("x3", "x4", "x5"):
+                    nursery.start_soon(sender, request)
+                    await trio.testing.wait_all_tasks_blocked()
+                assert sent == []  # the mailbox is full: all three wait for room
+                assert registry.mailbox_depths() == {"t": 5}
+                scopes["x4"].cancel()  # x4 gives up: it was not sent
+                await trio.testing.wait_all_tasks_blocked()
+                assert registry.mailbox_depths() == {"t": 4}
+                world.gate.set()
+            await trio.testing.wait_all_tasks_blocked()
+            assert sorted(sent) == ["x3", "x5"]  # x4 withdrew
+            assert world.replies["t"] == [("hold", 1), ("x1", 2), ("x2", 3), ("x3", 4), ("x5", 5)]
+
+    trio.run(main)
