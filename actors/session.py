@@ -168,7 +168,7 @@ class SessionActor:
                     break
         return batch
 
-    async def handle(self, batch: list[Envelope]) -> bool:
+    async def handle(self, batch: list[Envelope[Request]]) -> bool:
         """Handle a batch; returns False once the session is forgotten (the actor ends)."""
         appends = [e for e in batch if isinstance(e.request, AppendRequest)]
         if appends:
@@ -212,8 +212,8 @@ class SessionActor:
             )
         return prepared
 
-    async def _append(self, envelopes: list[Envelope]) -> None:
-        valid: list[tuple[Envelope, list[NewMessage]]] = []
+    async def _append(self, envelopes: list[Envelope[Request]]) -> None:
+        valid: list[tuple[Envelope[Request], list[NewMessage]]] = []
         for env in envelopes:
             assert isinstance(env.request, AppendRequest)
             try:
