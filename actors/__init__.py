@@ -24,13 +24,13 @@ from .scope_requests import (
 from .services import HookChain, Services, SessionHooks
 from .session import (
     AppendRequest,
-    Context,
     ContextRequest,
     Envelope,
     ForgetRequest,
     HistoryRequest,
     MessageLike,
     SessionActor,
+    SessionContext,
 )
 
 __all__ = [
@@ -42,7 +42,6 @@ __all__ = [
     "AppendScratch",
     "ClearKeys",
     "ClearScratch",
-    "Context",
     "ContextRequest",
     "CreateCheckpoint",
     "DeleteCheckpoint",
@@ -66,6 +65,7 @@ __all__ = [
     "ScopeRegistry",
     "Services",
     "SessionActor",
+    "SessionContext",
     "SessionHooks",
     "SessionRegistry",
     "SetKey",

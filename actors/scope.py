@@ -62,8 +62,8 @@ from .scope_requests import (
     CreateCheckpoint,
     DeleteCheckpoint,
     DeleteKey,
-    Request,
     RestoreCheckpoint,
+    ScopeRequest,
     SetKey,
     SetTask,
     Sweep,
@@ -109,7 +109,7 @@ def validate_key(key: object) -> str:
 class _Prepared:
     """A validated write, ready for the transaction (no clock or uuid calls inside it)."""
 
-    envelope: Envelope[Request]
+    envelope: Envelope[ScopeRequest]
     now: float
     write: ScopeWrite
 
@@ -131,11 +131,11 @@ class ScopeActor:
     async def load(self) -> None:
         """Nothing to load: every request reads what it needs inside its transaction."""
 
-    def take(self, mail: deque[Envelope[Request]]) -> list[Envelope[Request]]:
+    def take(self, mail: deque[Envelope[ScopeRequest]]) -> list[Envelope[ScopeRequest]]:
         """The next write plus those queued behind it, up to ``MAX_BATCH``."""
         return [mail.popleft() for _ in range(min(len(mail), MAX_BATCH))]
 
-    async def handle(self, batch: list[Envelope[Request]]) -> bool:
+    async def handle(self, batch: list[Envelope[ScopeRequest]]) -> bool:
         """Apply the batch in one transaction; reply to each once it committed."""
         prepared: list[_Prepared] = []
         for env in batch:
@@ -154,11 +154,11 @@ class ScopeActor:
 
     # -- before the transaction: validation, encoding, clock, ids ---------------
 
-    def _prepare(self, env: Envelope[Request]) -> _Prepared:
+    def _prepare(self, env: Envelope[ScopeRequest]) -> _Prepared:
         now = self.clock.now()
         return _Prepared(env, now, self._write(env.request, now))
 
-    def _write(self, request: Request, now: float) -> ScopeWrite:
+    def _write(self, request: ScopeRequest, now: float) -> ScopeWrite:
         """``request`` validated and encoded as the store's write (refusals raise here)."""
         match request:
             case SetKey(key=key, value=value, ttl=ttl, expected_version=expected):

@@ -18,8 +18,8 @@ __all__ = [
     "CreateCheckpoint",
     "DeleteCheckpoint",
     "DeleteKey",
-    "Request",
     "RestoreCheckpoint",
+    "ScopeRequest",
     "SetKey",
     "SetTask",
     "Sweep",
@@ -97,7 +97,7 @@ class Sweep:
     keys: list[str]
 
 
-Request = (
+ScopeRequest = (
     SetKey
     | DeleteKey
     | ClearKeys

@@ -48,13 +48,13 @@ from .services import Services
 
 __all__ = [
     "AppendRequest",
-    "Context",
     "ContextRequest",
     "Envelope",
     "ForgetRequest",
     "HistoryRequest",
     "MessageLike",
     "SessionActor",
+    "SessionContext",
 ]
 
 log = logging.getLogger(__name__)
@@ -104,7 +104,7 @@ class ForgetRequest:
     pass
 
 
-Request = (
+SessionRequest = (
     AppendRequest | HistoryRequest | ContextRequest | ForgetRequest | SnapshotRequest | ApplyRequest
 )
 
@@ -133,7 +133,7 @@ class Envelope(Generic[R]):
 
 
 @dataclass(slots=True)
-class Context:
+class SessionContext:
     """What a host puts in its prompt: the memory prefix, then the tail."""
 
     memory: str
@@ -156,7 +156,7 @@ class SessionActor:
         """(Re)read the session's row from SQLite: the state after a restart or crash."""
         self.record = await self.services.db.read(lambda c: load_session(c, self.name))
 
-    def take(self, mail: deque[Envelope[Request]]) -> list[Envelope[Request]]:
+    def take(self, mail: deque[Envelope[SessionRequest]]) -> list[Envelope[SessionRequest]]:
         """The next request, plus the appends queued right behind it (and the first non-append)."""
         first = mail.popleft()
         batch = [first]
@@ -168,7 +168,7 @@ class SessionActor:
                     break
         return batch
 
-    async def handle(self, batch: list[Envelope[Request]]) -> bool:
+    async def handle(self, batch: list[Envelope[SessionRequest]]) -> bool:
         """Handle a batch; returns False once the session is forgotten (the actor ends)."""
         appends = [e for e in batch if isinstance(e.request, AppendRequest)]
         if appends:
@@ -212,8 +212,8 @@ class SessionActor:
             )
         return prepared
 
-    async def _append(self, envelopes: list[Envelope[Request]]) -> None:
-        valid: list[tuple[Envelope[Request], list[NewMessage]]] = []
+    async def _append(self, envelopes: list[Envelope[SessionRequest]]) -> None:
+        valid: list[tuple[Envelope[SessionRequest], list[NewMessage]]] = []
         for env in envelopes:
             assert isinstance(env.request, AppendRequest)
             try:
@@ -234,7 +234,7 @@ class SessionActor:
         self.services.counters["messages_appended"] += sum(len(o.acks) for o in outcomes)
         self.services.hooks.appended(work)
 
-    def _record_for(self, request: Request) -> SessionRecord:
+    def _record_for(self, request: SessionRequest) -> SessionRecord:
         if self.record is not None:
             return self.record
         assert isinstance(request, AppendRequest)
@@ -244,14 +244,14 @@ class SessionActor:
 
     # -- reads and forget ----------------------------------------------------
 
-    async def _context(self) -> Context:
+    async def _context(self) -> SessionContext:
         if self.record is None:
-            return Context(memory="", messages=[], tokens=0)
+            return SessionContext(memory="", messages=[], tokens=0)
         record = self.record
         tail = await self.services.db.read(lambda c: read_tail(c, self.name, record.cursor_seq))
         keeper = self.services.memory
         memory = "" if keeper is None else await keeper.prefix(record.scope)
-        return Context(memory=memory, messages=tail, tokens=sum(m.tokens for m in tail))
+        return SessionContext(memory=memory, messages=tail, tokens=sum(m.tokens for m in tail))
 
     async def _snapshot(self, target: int, backend: str) -> tuple[Job, list[MessageRecord]] | None:
         if self.record is None:

@@ -1,9 +1,9 @@
 """The one way an operation reaches its worker and answers its request.
 
 Every operation ends the same way: an outcome (a result, or the typed error
-that refused it) goes to the request's ``Reply``, the callback the
+that refused it) goes to the request's ``Respond``, the callback the
 connection made for it with ``Replier`` and a conversion to the wire reply.
-``ask`` hands a request to an actor (the actor calls ``Reply`` once it is
+``ask`` hands a request to an actor (the actor calls ``Respond`` once it is
 done); ``run`` runs a coroutine as a task of the connection. Neither leaves
 a request unanswered on a ``ReverieError``.
 """
@@ -20,14 +20,14 @@ from reverie.config import ReverieError
 
 from .. import protocol as p
 
-__all__ = ["Convert", "Feature", "Replier", "Reply", "ask", "convert_nothing", "run"]
+__all__ = ["Convert", "Feature", "Replier", "Respond", "ask", "convert_nothing", "run"]
 
 #: Hands an outcome (a result or an exception) to the request it answers.
-Reply = Callable[[object], None]
+Respond = Callable[[object], None]
 #: Turns a result into the request's wire reply.
 Convert = Callable[[Any], p.Reply]
 #: The connection's factory of replies: ``replier(rid, convert)``.
-Replier = Callable[[int, Convert], Reply]
+Replier = Callable[[int, Convert], Respond]
 
 
 def convert_nothing(result: object) -> p.Reply:
@@ -41,7 +41,7 @@ class Feature(Protocol):
     async def dispatch(self, request: Any, replier: Replier, nursery: trio.Nursery) -> None: ...
 
 
-async def ask(registry: ActorRegistry[Any], name: str, request: Any, reply: Reply) -> None:
+async def ask(registry: ActorRegistry[Any], name: str, request: Any, reply: Respond) -> None:
     """Queue ``request`` for ``name``'s actor, which answers ``reply``; a refusal answers it here."""
     try:
         await registry.send(name, Envelope(request, reply))
@@ -49,7 +49,7 @@ async def ask(registry: ActorRegistry[Any], name: str, request: Any, reply: Repl
         reply(exc)
 
 
-async def run(reply: Reply, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
+async def run(reply: Respond, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
     """Await ``fn(*args)`` and answer ``reply`` with its result or its typed error."""
     try:
         result = await fn(*args)

@@ -12,12 +12,12 @@ import trio
 
 from reverie.actors import (
     AppendRequest,
-    Context,
     ContextRequest,
     ForgetRequest,
     Forgetter,
     HistoryRequest,
     Services,
+    SessionContext,
     SessionRegistry,
 )
 from reverie.config import ReverieError
@@ -50,7 +50,7 @@ def _acks(rid: int) -> Convert:
     return lambda acks: p.AppendReply(rid=rid, acks=[p.Ack(seq=s, id=i) for s, i in acks])
 
 
-def _context(rid: int, ctx: Context) -> p.ContextReply:
+def _context(rid: int, ctx: SessionContext) -> p.ContextReply:
     view = p.ContextView(
         memory=ctx.memory, messages=[_message(m) for m in ctx.messages], tokens=ctx.tokens
     )
