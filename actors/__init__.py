@@ -8,7 +8,6 @@ from .names import MAX_NAME_CHARS, validate_name
 from .registry import ActorRegistry, SessionRegistry
 from .scope import GLOBAL_SCOPE, ScopeActor, ScopeRegistry, scope_chain, validate_key
 from .scope_requests import (
-    TASK_STATUSES,
     AppendScratch,
     ClearKeys,
     ClearScratch,
@@ -36,7 +35,6 @@ from .session import (
 __all__ = [
     "GLOBAL_SCOPE",
     "MAX_NAME_CHARS",
-    "TASK_STATUSES",
     "ActorRegistry",
     "AppendRequest",
     "AppendScratch",

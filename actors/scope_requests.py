@@ -11,7 +11,6 @@ from typing import Any
 
 __all__ = [
     "TASK_FIELDS",
-    "TASK_STATUSES",
     "AppendScratch",
     "ClearKeys",
     "ClearScratch",
@@ -26,7 +25,6 @@ __all__ = [
     "UpdateTask",
 ]
 
-TASK_STATUSES = frozenset({"pending", "running", "done", "failed", "cancelled", "blocked"})
 TASK_FIELDS = frozenset({"task_id", "description", "status", "step", "total_steps", "data"})
 
 

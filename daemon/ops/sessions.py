@@ -20,7 +20,6 @@ from reverie.actors import (
     SessionContext,
     SessionRegistry,
 )
-from reverie.config import ReverieError
 from reverie.store import MessageRecord, SessionRecord, list_sessions
 
 from .. import protocol as p
@@ -76,12 +75,7 @@ class SessionOps:
                 reply = replier(
                     rid, lambda rs: p.HistoryReply(rid=rid, messages=[_message(r) for r in rs])
                 )
-                try:
-                    history = HistoryRequest(after, limit)
-                except ReverieError as exc:
-                    reply(exc)
-                    return
-                await ask(self.registry, session, history, reply)
+                await ask(self.registry, session, HistoryRequest(after, limit), reply)
             case p.Context(session=session):
                 reply = replier(rid, lambda c: _context(rid, c))
                 await ask(self.registry, session, ContextRequest(), reply)

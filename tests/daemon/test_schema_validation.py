@@ -32,6 +32,8 @@ BAD: dict[str, tuple[Callable[[Client], Any], str]] = {
     "negative step": (lambda c: c.task_update("s", step=-1), "$.step"),
     "scratch last": (lambda c: c.scratch_get("s", last=-1), "$.last"),
     "key ttl": (lambda c: c.wm_set("s", "k", 1, ttl=0), "$.ttl"),
+    "version": (lambda c: c.wm_set("s", "k", 1, expected_version=-1), "$.expected_version"),
+    "total steps": (lambda c: c.task_set("s", "t", "d", total_steps=2**63), "$.total_steps"),
 }
 
 
