@@ -1,5 +1,6 @@
 """reverie.actors: session and scope actors (one writer each) and their registries."""
 
+from .appends import AppendRequest, MessageLike
 from .consolidation import Supervisor, Workers
 from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
 from .expiry import ExpirySweeper
@@ -22,12 +23,10 @@ from .scope_requests import (
 )
 from .services import HookChain, Services, SessionHooks
 from .session import (
-    AppendRequest,
     ContextRequest,
     Envelope,
     ForgetRequest,
     HistoryRequest,
-    MessageLike,
     SessionActor,
     SessionContext,
 )

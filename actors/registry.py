@@ -33,37 +33,61 @@ result or the exception that failed it) to whoever asked and does nothing
 else (the daemon queues it for the connection's writer, which converts it
 to the wire), so a reply never fails inside an actor and each envelope is
 answered exactly once.
+
+Appends to different sessions that are ready at the same moment are
+committed together. A scheduler that takes a live actor whose next requests
+are appends asks it for a ``plan`` (its appends as one write function) and
+also takes the actors behind it on the run queue that have one, up to
+``GROUP``; the plans go to the database in one ``write_many`` (one batch of
+the writer thread, one wake-up of the scheduler), then each actor finishes
+its own plan. Each actor is still run by one scheduler at a time, in
+mailbox order; a failed write fails only its own actor's requests.
 """
 
 from __future__ import annotations
 
 import logging
-import math
 from collections import OrderedDict, deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 import trio
 
 from reverie.config import ReverieError
+from reverie.store import Connection
 
 from .mailbox import Mailbox
 from .names import validate_name
 from .services import Services
 from .session import Envelope, SessionActor
 
-__all__ = ["SCHEDULERS", "Actor", "ActorRegistry", "SessionRegistry"]
+__all__ = ["GROUP", "SCHEDULERS", "Actor", "ActorRegistry", "Plan", "SessionRegistry", "Unplanned"]
 
 log = logging.getLogger(__name__)
 
 #: Batches run at once per registry. Each waits mostly on the database, whose
-#: writer commits the writes waiting together in one transaction, so this is
-#: also how many actors' writes one group commit can gather.
+#: writer commits the writes waiting together in one transaction.
 SCHEDULERS = 64
+#: Actors whose plans one scheduler commits together (one ``write_many``).
+GROUP = 256
+
+
+class Plan(Protocol):
+    """An actor's next requests as one write: ``write`` runs in the writer's transaction."""
+
+    def write(self, conn: Connection) -> Any: ...
 
 
 class Actor(Protocol):
-    """What a registry needs of an actor: a name, when it went idle, and its three steps."""
+    """What a registry needs of an actor: a name, when it went idle, and its steps.
+
+    ``take`` and ``handle`` run any batch. The other three are how a batch
+    that is one write is committed together with other actors' batches:
+    ``plannable`` says how many requests at the head of the mailbox make
+    one (0: none), ``prepare`` makes their ``Plan``, and ``finished``
+    answers them with what its write returned.
+    """
 
     @property
     def name(self) -> str: ...
@@ -73,9 +97,35 @@ class Actor(Protocol):
     async def load(self) -> None: ...
     def take(self, mail: deque[Envelope[Any]]) -> list[Envelope[Any]]: ...
     async def handle(self, batch: list[Envelope[Any]]) -> bool: ...
+    def plannable(self, mail: deque[Envelope[Any]]) -> int: ...
+    def prepare(self, batch: list[Envelope[Any]]) -> Plan: ...
+    def finished(self, plan: Any, written: Any) -> None: ...
+
+
+class Unplanned:
+    """For an actor whose batches all run through ``handle`` (none is committed in a group)."""
+
+    def plannable(self, mail: deque[Envelope[Any]]) -> int:
+        return 0
+
+    def prepare(self, batch: list[Envelope[Any]]) -> Plan:
+        raise AssertionError("an unplanned actor's plannable is 0: nothing is prepared")
+
+    def finished(self, plan: Any, written: Any) -> None:
+        raise AssertionError("an unplanned actor's plannable is 0: nothing is finished")
 
 
 A = TypeVar("A", bound=Actor)
+
+
+@dataclass(slots=True)
+class _Planned(Generic[A]):
+    """An actor in a group: its mailbox, the requests its plan answers, and the plan."""
+
+    box: Mailbox
+    actor: A
+    batch: list[Envelope[Any]]
+    plan: Plan
 
 
 class ActorRegistry(Generic[A]):
@@ -93,7 +143,8 @@ class ActorRegistry(Generic[A]):
         #: Mailboxes with mail or a batch running, by name: each is either on
         #: the run queue or being run, never both.
         self._boxes: dict[str, Mailbox] = {}
-        self._ready, self._runnable = trio.open_memory_channel[Mailbox](math.inf)
+        self._runnable: deque[Mailbox] = deque()  # the run queue
+        self._idle = trio.lowlevel.ParkingLot()  # schedulers waiting for the run queue
         self._started = self._stopped = False
         cfg = services.config.sessions
         self._mailbox_size = cfg.mailbox_size
@@ -137,7 +188,7 @@ class ActorRegistry(Generic[A]):
         if box is None:
             box = self._boxes[name] = Mailbox(name)
             box.queue.append(envelope)
-            self._ready.send_nowait(box)
+            self._schedule(box)
         elif not box.offer(envelope, self._mailbox_size):
             await box.wait_for_room(envelope)
 
@@ -156,9 +207,70 @@ class ActorRegistry(Generic[A]):
             raise box[0]
         return box[0]
 
+    def _schedule(self, box: Mailbox) -> None:
+        """Put ``box`` at the end of the run queue and wake a waiting scheduler, if any."""
+        self._runnable.append(box)
+        self._idle.unpark()
+
     async def _scheduler(self) -> None:
-        while True:  # no loop variable: a waiting scheduler holds no actor's mailbox
-            await self._run_batch(await self._runnable.receive())
+        while True:
+            while not self._runnable:
+                await self._idle.park()
+            await self._run_next()  # its locals (mailboxes, requests) go when it returns
+
+    async def _run_next(self) -> None:
+        """Run the actor at the head of the run queue: in a group of plans, or alone."""
+        box = self._runnable.popleft()
+        actor = self._live.get(box.name)
+        count = 0 if actor is None else actor.plannable(box.queue)
+        if actor is None or not count:
+            await self._run_batch(box)
+            return
+        group = self._group(self._prepare(box, actor, count))
+        if group:
+            await self._run_group(group)
+
+    def _group(self, first: _Planned[A] | None) -> list[_Planned[A]]:
+        """``first`` and the plans of the live actors right behind it on the run queue.
+
+        The scan stops at the first actor without one, which stays at the
+        head of the run queue for the next scheduler.
+        """
+        group = [] if first is None else [first]
+        while self._runnable and len(group) < GROUP:
+            box = self._runnable[0]
+            actor = self._live.get(box.name)
+            count = 0 if actor is None else actor.plannable(box.queue)
+            if actor is None or not count:
+                break
+            self._runnable.popleft()
+            planned = self._prepare(box, actor, count)
+            if planned is not None:
+                group.append(planned)
+        return group
+
+    def _prepare(self, box: Mailbox, actor: A, count: int) -> _Planned[A] | None:
+        """Take ``count`` requests off ``box`` and make the actor's plan of them."""
+        batch = [box.queue.popleft() for _ in range(count)]
+        box.admit(self._mailbox_size)
+        try:
+            return _Planned(box, actor, batch, actor.prepare(batch))
+        except Exception as exc:  # a bug while planning: these requests fail, the state reloads
+            self._done(box, actor, self._failed(actor, batch, exc), fresh=False)
+            return None
+
+    async def _run_group(self, group: list[_Planned[A]]) -> None:
+        """Commit the group's plans together, then let each actor finish its own."""
+        results = await self.services.db.write_many([g.plan.write for g in group])
+        for g, written in zip(group, results, strict=True):
+            keep = True
+            try:
+                if isinstance(written, BaseException):
+                    raise written
+                g.actor.finished(g.plan, written)
+            except Exception as exc:
+                keep = self._failed(g.actor, g.batch, exc)
+            self._done(g.box, g.actor, keep, fresh=False)
 
     async def _run_batch(self, box: Mailbox) -> None:
         """Run one batch of ``box``'s actor, then requeue the box or drop it."""
@@ -170,6 +282,10 @@ class ActorRegistry(Generic[A]):
         box.admit(self._mailbox_size)
         keep = await self._handle(actor, batch, fresh)
         del batch  # an idle actor must not hold its last request (and its content)
+        self._done(box, actor, keep, fresh)
+
+    def _done(self, box: Mailbox, actor: A, keep: bool, fresh: bool) -> None:
+        """After a batch: keep the actor live (or drop it), requeue its box if mail came."""
         if keep:
             actor.idle_since = trio.current_time()
             self._live[box.name] = actor
@@ -179,7 +295,7 @@ class ActorRegistry(Generic[A]):
         elif not fresh:
             del self._live[box.name]
         if box.queue:
-            self._ready.send_nowait(box)
+            self._schedule(box)
         else:
             del self._boxes[box.name]
 
@@ -231,16 +347,26 @@ class ActorRegistry(Generic[A]):
             if fresh:
                 await actor.load()
             return await actor.handle(batch)
-        except ReverieError as exc:  # typed (a full disk, a read-only store): the client gets it
+        except Exception as exc:
+            return self._failed(actor, batch, exc)
+
+    def _failed(self, actor: A, batch: list[Envelope[Any]], exc: Exception) -> bool:
+        """Answer what ``batch`` left unanswered with ``exc``'s error; the state must go (False).
+
+        A typed error (a full disk, a read-only store) reaches the client as
+        itself; anything else is a crash, logged and answered ``internal``.
+        """
+        if isinstance(exc, ReverieError):
             self.services.counters[f"{self.kind}_errors"] += 1
             log.warning("%s request failed: %s", self.kind, exc.message, extra=self._extra(actor))
-            error: ReverieError = exc
-        except Exception as exc:
+            error = exc
+        else:
             self.services.counters["actor_crashes"] += 1
-            log.exception(
+            log.error(
                 "%s actor crashed; its state is reloaded from SQLite",
                 self.kind,
                 extra=self._extra(actor),
+                exc_info=exc,
             )
             error = ReverieError(
                 f"internal error in {self.kind} actor: {type(exc).__name__}; retry the request"

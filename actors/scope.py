@@ -52,7 +52,7 @@ from reverie.store import (
 
 from .expiry import ExpirySweeper
 from .names import validate_name
-from .registry import ActorRegistry
+from .registry import ActorRegistry, Unplanned
 from .scope_requests import (
     TASK_FIELDS,
     AppendScratch,
@@ -113,7 +113,7 @@ class _Prepared:
     write: ScopeWrite
 
 
-class ScopeActor:
+class ScopeActor(Unplanned):
     """One live scope. Created by the registry; holds no state between requests."""
 
     __slots__ = ("clock", "expiries", "idle_since", "name", "services")

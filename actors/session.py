@@ -14,24 +14,19 @@ No lock guards the session: its row in SQLite is changed only from here.
 from __future__ import annotations
 
 import logging
-import math
 import uuid
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 import msgspec
 
-from reverie.config import InvalidArgument, default_scope
 from reverie.store import (
-    AppendOutcome,
+    Connection,
     Job,
     MessageRecord,
-    NewMessage,
     SessionRecord,
-    append_requests,
     create_job,
     delete_session,
     finish_job,
@@ -41,48 +36,21 @@ from reverie.store import (
     read_tail,
 )
 
+from .appends import AppendPlan, AppendRequest
 from .consolidation.requests import Applied, ApplyRequest, SnapshotRequest
 from .consolidation.turns import oldest_turns
-from .names import validate_name
 from .services import Services
 
 __all__ = [
-    "AppendRequest",
     "ContextRequest",
     "Envelope",
     "ForgetRequest",
     "HistoryRequest",
-    "MessageLike",
     "SessionActor",
     "SessionContext",
 ]
 
 log = logging.getLogger(__name__)
-
-
-class MessageLike(Protocol):
-    """A message as a client sends it: the wire struct satisfies this."""
-
-    @property
-    def role(self) -> str: ...
-    @property
-    def content(self) -> str: ...
-    @property
-    def id(self) -> str | None: ...
-    @property
-    def name(self) -> str | None: ...
-    @property
-    def tool_calls(self) -> Any: ...
-    @property
-    def tool_call_id(self) -> str | None: ...
-    @property
-    def ts(self) -> float | None: ...
-
-
-@dataclass(slots=True)
-class AppendRequest:
-    messages: Sequence[MessageLike]
-    scope: str | None = None
 
 
 @dataclass(slots=True)
@@ -191,53 +159,41 @@ class SessionActor:
 
     # -- appends -------------------------------------------------------------
 
-    async def _prepare(self, messages: Sequence[MessageLike]) -> list[NewMessage]:
-        now = self.services.now()
-        prepared = []
-        for msg in messages:
-            prepared.append(
-                NewMessage(
-                    id=msg.id or uuid.uuid4().hex,
-                    role=msg.role,
-                    content=msg.content,
-                    ts=msg.ts if msg.ts is not None else now,
-                    tokens=await self.services.tokens.count_async(msg.content),
-                    name=msg.name,
-                    tool_calls=msg.tool_calls,
-                    tool_call_id=msg.tool_call_id,
-                )
-            )
-        return prepared
+    def plannable(self, mail: deque[Envelope[SessionRequest]]) -> int:
+        """How many appends at the head of ``mail`` make one plan (a write the registry can
+        commit with other sessions').
+
+        An append with a long text is left to ``handle``, which counts it in
+        a worker thread rather than in the writer's transaction.
+        """
+        count = 0
+        for env in mail:
+            if not isinstance(env.request, AppendRequest) or self._long(env.request):
+                break
+            count += 1
+        return count
+
+    def prepare(self, batch: list[Envelope[SessionRequest]]) -> AppendPlan:
+        """The plan of ``batch`` (appends, as ``plannable`` counted them)."""
+        return AppendPlan(self.name, self.record, batch, self.services)
+
+    def finished(self, plan: AppendPlan, written: Any) -> None:
+        """A plan's write committed (``written`` is what it returned): answer and adopt its row."""
+        self.record = plan.finish(written)
+
+    def _long(self, request: AppendRequest) -> bool:
+        return any(self.services.tokens.threaded(m.content) for m in request.messages)
 
     async def _append(self, envelopes: list[Envelope[SessionRequest]]) -> None:
-        valid: list[tuple[Envelope[SessionRequest], list[NewMessage]]] = []
-        for env in envelopes:
-            assert isinstance(env.request, AppendRequest)
-            try:
-                _validate_messages(env.request.messages)
-                valid.append((env, await self._prepare(env.request.messages)))
-            except InvalidArgument as exc:
-                env.reply(exc)
-        if not valid:
-            return
-        record = self._record_for(valid[0][0].request)
-        work = msgspec.structs.replace(record)  # adopted only after the commit
-        outcomes: list[AppendOutcome] = await self.services.db.write(
-            lambda c: append_requests(c, work, [msgs for _, msgs in valid])
-        )
-        self.record = work
-        for (env, _), outcome in zip(valid, outcomes, strict=True):
-            env.reply(outcome.error if outcome.error is not None else outcome.acks)
-        self.services.counters["messages_appended"] += sum(len(o.acks) for o in outcomes)
-        self.services.hooks.appended(work)
-
-    def _record_for(self, request: SessionRequest) -> SessionRecord:
-        if self.record is not None:
-            return self.record
-        assert isinstance(request, AppendRequest)
-        scope = validate_name("scope", request.scope) if request.scope else default_scope(self.name)
-        now = self.services.now()
-        return SessionRecord(name=self.name, scope=scope, created=now, last_active=now)
+        tokens = self.services.tokens
+        counted = {
+            m.content: await tokens.count_async(m.content)
+            for env in envelopes
+            for m in env.request.messages  # type: ignore[union-attr]
+            if tokens.threaded(m.content)
+        }
+        plan = AppendPlan(self.name, self.record, envelopes, self.services, counted)
+        self.finished(plan, await self.services.db.write(plan.write))
 
     # -- reads and forget ----------------------------------------------------
 
@@ -288,11 +244,15 @@ class SessionActor:
             assert keeper is not None, "consolidation runs only with an owner of long-term memory"
             if await keeper.write_consolidation(apply.entry, apply.memory, apply.base) == "moved":
                 return "moved"
-        job, state = apply.job, apply.state
-        work = msgspec.structs.replace(self.record)
+        job, state, base = apply.job, apply.state, self.record
         now = self.services.now()
-        applied = await self.services.db.write(lambda c: finish_job(c, job, work, state, now))
-        if not applied:
+
+        def finish(conn: Connection) -> SessionRecord | None:
+            work = msgspec.structs.replace(base)  # a copy per run: a batch may be re-run
+            return work if finish_job(conn, job, work, state, now) else None
+
+        work = await self.services.db.write(finish)
+        if work is None:
             return "gone"
         self.record = work
         self.services.hooks.consolidated(work)
@@ -310,25 +270,3 @@ class SessionActor:
         self.record = None
         log.info("session forgotten (%d messages)", deleted, extra={"session": self.name})
         return deleted, scope
-
-
-def _validate_messages(messages: Sequence[MessageLike]) -> None:
-    """What the wire schema cannot say (it checks roles, batch and id lengths when decoding)."""
-    for msg in messages:
-        if msg.ts is not None and not _valid_ts(msg.ts):
-            raise InvalidArgument(
-                f"ts {msg.ts!r} is not a time: send Unix seconds (years 1 to 9999) or omit it"
-            )
-        if msg.id is not None and not msg.id.isprintable():
-            raise InvalidArgument("message id must be printable characters")
-
-
-def _valid_ts(ts: float) -> bool:
-    """A finite time that a dated history file can be named by (a host's clock may be wrong)."""
-    if not math.isfinite(ts):
-        return False
-    try:
-        datetime.fromtimestamp(ts, UTC)
-    except (OverflowError, ValueError, OSError):
-        return False
-    return True

@@ -7,7 +7,7 @@ thread (the writer thread, or a worker thread for reads).
 from .async_index import AsyncSearchIndex, index_dirs
 from .backup import BackupInfo, backup
 from .clock import TEST_CLOCK_ENV, Clock
-from .db import Database, ReadFn
+from .db import Connection, Database, ReadFn
 from .embeddings import (
     LOCAL_MODEL_ID,
     Embedder,
@@ -144,6 +144,7 @@ __all__ = [
     "BackupInfo",
     "CheckpointRecord",
     "Clock",
+    "Connection",
     "Consolidated",
     "Database",
     "DropCheckpoint",

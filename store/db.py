@@ -40,28 +40,31 @@ from reverie.config import ReverieError
 from .errors import StoreError, StoreReadOnly, translate
 from .rows import one_row
 from .schema import migrate
+from .waiter import Waiter
 
-__all__ = ["Database", "ReadFn"]
+__all__ = ["Connection", "Database", "ReadFn"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+#: What a read or write function is given: a connection owned by a database thread.
+Connection = apsw.Connection
 WriteFn = Callable[[apsw.Connection], Any]
 #: A read: run on a read connection in a snapshot of its own (``Database.read``).
 ReadFn = Callable[[apsw.Connection], T]
 
 
 class _Pending:
-    """One queued read or write and where its outcome goes."""
+    """One queued read or write and who waits for its outcome."""
 
     outside = False  # run by the writer after the batch's transaction, not inside it
 
-    __slots__ = ("error", "event", "fn", "result")
+    __slots__ = ("error", "fn", "result", "waiter")
 
-    def __init__(self, fn: WriteFn) -> None:
+    def __init__(self, fn: WriteFn, waiter: Waiter) -> None:
         self.fn = fn
         self.result: Any = None
         self.error: BaseException | None = None
-        self.event = trio.Event()
+        self.waiter = waiter
 
 
 _STOP = object()
@@ -162,6 +165,23 @@ class Database:
             raise StoreError("database is not open")
         return await _call(self._queue, fn, shield=True)
 
+    async def write_many(self, fns: list[WriteFn]) -> list[Any]:
+        """``write`` for several functions at once, waking the caller once for them all.
+
+        Each function keeps its own outcome, as if written alone (a failure
+        fails only its own function): the list holds each one's result or
+        the exception that failed it, in order. This is how many sessions'
+        appends, ready at the same moment, reach the writer as one batch.
+        """
+        if self._thread is None:
+            raise StoreError("database is not open")
+        waiter = Waiter(len(fns), shield=True)
+        calls = [_Pending(fn, waiter) for fn in fns]
+        for pending in calls:
+            self._queue.put(pending)
+        await waiter.wait()
+        return [p.result if p.error is None else p.error for p in calls]
+
     async def checkpoint(self) -> None:
         """Copy the WAL into the database file and truncate the WAL to zero bytes.
 
@@ -172,10 +192,9 @@ class Database:
         """
         if self._thread is None:
             raise StoreError("database is not open")
-        pending = _Outside(_truncate_wal)
+        pending = _Outside(_truncate_wal, Waiter(1, shield=True))
         self._queue.put(pending)
-        with trio.CancelScope(shield=True):
-            await pending.event.wait()
+        await pending.waiter.wait()
         if pending.error is not None:
             raise pending.error
 
@@ -290,10 +309,9 @@ async def _call(
     calls: queue.SimpleQueue[Any], fn: Callable[[apsw.Connection], T], *, shield: bool
 ) -> T:
     """Queue ``fn`` for a database thread and wait for its outcome (``shield``: even if cancelled)."""
-    pending = _Pending(fn)
+    pending = _Pending(fn, Waiter(1, shield=shield))
     calls.put(pending)
-    with trio.CancelScope(shield=shield):
-        await pending.event.wait()
+    await pending.waiter.wait()
     if pending.error is not None:
         raise pending.error
     return pending.result  # type: ignore[no-any-return]
@@ -368,4 +386,4 @@ def _as_reverie(exc: BaseException) -> BaseException:
 
 def _complete(batch: list[_Pending]) -> None:
     for pending in batch:
-        pending.event.set()
+        pending.waiter.done()

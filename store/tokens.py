@@ -37,9 +37,13 @@ class TokenCounter:
         """Tokens in ``text``; special-token strings count as plain text."""
         return len(self._enc.encode_ordinary(text))
 
+    def threaded(self, text: str) -> bool:
+        """Whether ``text`` is long enough to be counted in a worker thread of its own."""
+        return len(text) >= THREAD_TOKENS_AT
+
     async def count_async(self, text: str) -> int:
         """``count``, in a worker thread for a long text, so the event loop never waits on it."""
-        if len(text) < THREAD_TOKENS_AT:
+        if not self.threaded(text):
             return self.count(text)
         return await trio.to_thread.run_sync(self.count, text)
 

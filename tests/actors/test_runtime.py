@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import apsw
 import trio
 import trio.testing
 
@@ -54,10 +55,45 @@ class Tally:
             self.world.running.discard(self.name)
         return True
 
+    def plannable(self, mail: deque[Envelope[Any]]) -> int:
+        """Requests starting with "w" are writes: a run of them makes one plan."""
+        count = 0
+        for env in mail:
+            if not env.request.startswith("w"):
+                break
+            count += 1
+        return count
+
+    def prepare(self, batch: list[Envelope[Any]]) -> _Writes:
+        if any(env.request == "wbug" for env in batch):
+            raise RuntimeError("a bug while planning")
+        self.world.prepared.append((trio.lowlevel.current_task(), self.name))
+        return _Writes(self.name, self.count, batch)
+
+    def finished(self, plan: _Writes, written: int) -> None:
+        for i, env in enumerate(plan.batch, start=1):
+            env.reply((env.request, plan.base + i))
+        self.count = self.world.disk[self.name] = written
+
+
+class _Writes:
+    """A run of "w" requests as one SQLite write, committed in the writer thread."""
+
+    def __init__(self, name: str, base: int, batch: list[Envelope[Any]]) -> None:
+        self.name, self.base, self.batch = name, base, batch
+
+    def write(self, conn: apsw.Connection) -> int:
+        if any(env.request == "wfail" for env in self.batch):
+            raise ValueError("this write fails")
+        count = self.base + len(self.batch)
+        conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"tally:{self.name}", count))
+        return count
+
 
 class World:
     def __init__(self) -> None:
         self.disk: dict[str, int] = {}
+        self.prepared: list[tuple[trio.lowlevel.Task, str]] = []
         self.loads: dict[str, int] = {}
         self.running: set[str] = set()
         self.gate = trio.Event()
@@ -90,6 +126,13 @@ async def _registry(
 
 async def _send(registry: ActorRegistry[Tally], world: World, name: str, request: str) -> None:
     await registry.send(name, Envelope(request, world.reply_to(name)))
+
+
+async def _until(done: Callable[[], bool]) -> None:
+    """Wait for ``done`` (the writer thread commits outside trio's sight)."""
+    with trio.fail_after(10):
+        while not done():
+            await trio.sleep(0.01)
 
 
 def _tasks() -> int:
@@ -183,5 +226,53 @@ def test_a_full_mailbox_holds_its_senders_back_in_arrival_order(tmp_path: Path) 
             await trio.testing.wait_all_tasks_blocked()
             assert sorted(sent) == ["x3", "x5"]  # x4 withdrew
             assert world.replies["t"] == [("hold", 1), ("x1", 2), ("x2", 3), ("x3", 4), ("x5", 5)]
+
+    trio.run(main)
+
+
+def test_writes_of_many_actors_ready_together_commit_as_one_group(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with _registry(tmp_path) as (registry, world):
+            names = [f"t{i}" for i in range(100)]
+            for name in names:  # first requests: each fresh actor loads, then runs alone
+                await _send(registry, world, name, "w0")
+            await trio.testing.wait_all_tasks_blocked()
+            assert world.prepared == []
+            batches = registry.services.db.batches
+            for name in names:  # all queued before any scheduler runs
+                for i in (1, 2, 3):
+                    await _send(registry, world, name, f"w{i}")
+            await _until(lambda: all(len(world.replies[n]) == 4 for n in names))
+            for name in names:
+                assert world.replies[name] == [(f"w{i}", i + 1) for i in range(4)]
+                assert world.disk[name] == 4
+            tasks = {task for task, _ in world.prepared}
+            assert len(tasks) == 1 and len(world.prepared) == 100  # one scheduler, one group
+            assert registry.services.db.batches - batches <= 2  # ~one writer batch, not 100
+
+    trio.run(main)
+
+
+def test_a_failed_plan_fails_only_its_own_actor_in_the_group(tmp_path: Path) -> None:
+    async def main() -> None:
+        async with _registry(tmp_path) as (registry, world):
+            names = ("a", "b", "c", "d")
+            for name in names:
+                await _send(registry, world, name, "w0")
+            await trio.testing.wait_all_tasks_blocked()
+            for name, request in zip(names, ("w1", "wfail", "w1", "wbug"), strict=True):
+                await _send(registry, world, name, request)
+            await _until(lambda: all(len(world.replies[n]) == 2 for n in names))
+            assert world.replies["a"][-1] == ("w1", 2) and world.replies["c"][-1] == ("w1", 2)
+            failed, crashed = world.replies["b"][-1], world.replies["d"][-1]
+            assert isinstance(failed, ReverieError) and "this write fails" in str(failed)
+            assert isinstance(crashed, ReverieError) and "RuntimeError" in str(crashed)
+            assert registry.services.counters["tally_errors"] == 1
+            assert registry.services.counters["actor_crashes"] == 1
+            for name in ("b", "d"):  # their state was dropped: reloaded on the next request
+                await _send(registry, world, name, "w2")
+            await _until(lambda: len(world.replies["b"]) == len(world.replies["d"]) == 3)
+            assert world.replies["b"][-1] == ("w2", 2) and world.replies["d"][-1] == ("w2", 2)
+            assert world.loads["b"] == world.loads["d"] == 2
 
     trio.run(main)

@@ -5,6 +5,7 @@ thread keeps nothing of the calls it finished."""
 from __future__ import annotations
 
 import gc
+import threading
 import weakref
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
@@ -139,3 +140,45 @@ async def test_reads_after_close_are_refused_with_a_store_error(tmp_path: Path) 
     await database.close()
     with pytest.raises(StoreError, match="not open"):
         await database.read(_get("k"))
+
+
+@pytest.mark.trio
+async def test_write_many_gives_each_function_its_own_outcome_in_order(db: Database) -> None:
+    def bug(conn: apsw.Connection) -> None:
+        conn.execute("INSERT INTO meta (key, value) VALUES ('half', 'done')")
+        raise ValueError("a bug in one session's write")
+
+    def value_of(name: str) -> Callable[[apsw.Connection], object]:
+        return lambda conn: _put(name, name)(conn) or name
+
+    outcomes = await db.write_many([value_of("a"), bug, value_of("b")])
+
+    assert outcomes[0] == "a" and outcomes[2] == "b"
+    assert isinstance(outcomes[1], StoreError)  # failed alone, as a typed error
+    assert [await db.read(_get(k)) for k in ("a", "b", "half")] == ["a", "b", None]
+
+
+@pytest.mark.trio
+async def test_a_cancelled_write_still_commits_and_the_cancel_comes_after(db: Database) -> None:
+    started = threading.Event()
+    release = threading.Event()
+
+    def slow(conn: apsw.Connection) -> None:
+        started.set()
+        release.wait(5)
+        _put("slow", "committed")(conn)
+
+    async def write_then_mark(done: list[str]) -> None:
+        await db.write(slow)
+        done.append("returned")  # reached before the cancel: the write's wait is shielded
+        await trio.sleep(0)  # the next checkpoint delivers the cancel
+        done.append("not reached")
+
+    done: list[str] = []
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(write_then_mark, done)
+        await trio.to_thread.run_sync(started.wait)
+        nursery.cancel_scope.cancel()  # while the write runs in the writer thread
+        release.set()
+    assert done == ["returned"]
+    assert await db.read(_get("slow")) == "committed"
