@@ -30,8 +30,8 @@ is reloaded the same way. What is still queued is handled by later batches.
 
 An actor answers with data: an envelope's ``reply`` hands the outcome (a
 result or the exception that failed it) to whoever asked and does nothing
-else (the daemon queues it for the connection's writer, which converts it
-to the wire), so a reply never fails inside an actor and each envelope is
+else (the daemon's connection converts it to the wire, catching what fails
+there), so a reply never fails inside an actor and each envelope is
 answered exactly once.
 
 Appends to different sessions that are ready at the same moment are
