@@ -3,7 +3,11 @@
 Each connection has a reader task and a writer task (a client that
 pipelines without reading and a server that only writes would deadlock once
 both socket buffers fill). The writer coalesces every reply that is ready
-into one ``send_all``. Session requests go to the session's actor, so one
+into one ``send_all``. A reply that finds the writer idle and nothing queued
+before it is sent at once, from where it became ready, without waking the
+writer (a closed-loop client has one request in flight: waking a task per
+reply was a quarter of the event loop's work per append); what the socket
+does not take then goes to the writer, which sends it before anything else. Session requests go to the session's actor, so one
 session's replies keep request order while other sessions proceed; other
 requests run as tasks of the connection.
 
@@ -24,15 +28,16 @@ the reader, so back-pressure reaches the client's sends. A connection that
 is merely idle between frames is never dropped.
 
 No reply to an accepted request is ever dropped for want of room: a request
-stays "in flight" until the writer has taken its reply, the queue has a slot
-for each request in flight, and the reader's own answers (``busy``, bad
-frames) have ``_OWN_REPLIES`` more slots of their own.
+stays "in flight" until its reply is sent or the writer has taken it, the
+queue has a slot for each request in flight, and the reader's own answers
+(``busy``, bad frames) have ``_OWN_REPLIES`` more slots of their own.
 
-What the queue carries is an outcome (data from an actor or a task, or the
-error that failed it) with the way to convert it; the writer converts and
-encodes it. A result that does not convert (a bug, a damaged row) answers
-``internal``, logged with its traceback, and its request is answered and its
-slot freed like any other: an actor never runs wire conversion.
+An outcome (data from an actor or a task, or the error that failed it)
+comes with the way to convert it; the connection converts and encodes it
+(in the reply callback when it sends at once, else in the writer). A result
+that does not convert (a bug, a damaged row) answers ``internal``, logged
+with its traceback, and its request is answered and its slot freed like any
+other: conversion never raises into the actor that answered.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
+import os
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -71,6 +77,12 @@ class _Outcome(NamedTuple):
     own: bool  # one of the reader's own answers (its own slots), not a request's
 
 
+class _Rest(NamedTuple):
+    """What a direct send left unsent of a reply: the writer sends it before anything else."""
+
+    data: bytes
+
+
 def _as_is(reply: p.Reply) -> p.Reply:
     return reply
 
@@ -85,20 +97,28 @@ class _Connection:
 
     __slots__ = (
         "closing",
+        "count_error",
         "in_flight",
         "max_in_flight",
         "out_recv",
         "out_send",
         "own",
+        "queued",
         "reading_since",
         "scope",
         "sending_since",
         "stream",
         "unsent",
+        "writing",
     )
 
-    def __init__(self, stream: trio.SocketStream, max_in_flight: int) -> None:
+    def __init__(
+        self, stream: trio.SocketStream, max_in_flight: int, count_error: Callable[[str], None]
+    ) -> None:
         self.stream = stream
+        self.count_error = count_error
+        self.queued = 0  # items on the queue the writer has not taken yet
+        self.writing = False  # the writer is converting or sending what it took
         self.in_flight = 0
         self.max_in_flight = max_in_flight  # the queue's size is fixed: a reload can only lower it
         self.closing = False
@@ -108,7 +128,7 @@ class _Connection:
         self.sending_since = math.inf  # waiting for the client to take our replies since
         self.unsent = 0  # replies in the send that is waiting
         self.own = trio.Semaphore(_OWN_REPLIES)
-        self.out_send, self.out_recv = trio.open_memory_channel[_Outcome](
+        self.out_send, self.out_recv = trio.open_memory_channel[_Outcome | _Rest](
             max_in_flight + _OWN_REPLIES
         )
 
@@ -121,10 +141,11 @@ class _Connection:
     async def answer(self, reply: p.Reply) -> None:
         """Queue one of the reader's own answers; waits while ``_OWN_REPLIES`` are unsent."""
         await self.own.acquire()
+        self.queued += 1
         await self.out_send.send(_Outcome(reply.rid, _as_is, reply, True))
 
     def taken(self, own: bool) -> None:
-        """The writer took a reply off the queue: its slot is free again."""
+        """A reply left the queue (or never needed it): its slot is free again."""
         if own:
             self.own.release()
             return
@@ -150,12 +171,46 @@ class _Connection:
         """
 
         def reply(outcome: object) -> None:
-            try:
-                self.out_send.send_nowait(_Outcome(rid, convert, outcome, False))
-            except (trio.BrokenResourceError, trio.ClosedResourceError):
-                log.debug("reply %d dropped: its connection is gone", rid)
+            item = _Outcome(rid, convert, outcome, False)
+            if self.writing or self.queued:
+                self._queue(item)
+            else:
+                self._send_now(item)
 
         return reply
+
+    def _queue(self, item: _Outcome | _Rest) -> None:
+        try:
+            self.out_send.send_nowait(item)
+            self.queued += 1
+        except (trio.BrokenResourceError, trio.ClosedResourceError):
+            log.debug("a reply was dropped: its connection is gone")
+
+    def _send_now(self, item: _Outcome) -> None:
+        """Send a reply from where it is ready, without waking the writer: the writer is idle
+        and nothing is queued before it, so order holds. What the socket does not take at
+        once goes to the writer, which sends it first.
+        """
+        fd = self.stream.socket.fileno()  # -1 once closed (never a stale, reused number)
+        if fd < 0:
+            log.debug("reply %d dropped: its connection is closed", item.rid)
+            self.taken(False)
+            return
+        reply, data = _wire(item)
+        if isinstance(reply, p.ErrorReply):
+            self.count_error(reply.code)
+        try:
+            sent = os.write(fd, data)
+        except BlockingIOError:
+            sent = 0
+        except OSError as exc:  # the peer went away: the reader sees it and ends the connection
+            log.debug("reply %d dropped: %s", item.rid, exc)
+            self.taken(False)
+            return
+        if sent < len(data):
+            self._queue(_Rest(data[sent:]))  # its slot is freed when the writer takes it
+        else:
+            self.taken(False)
 
 
 def _wire(item: _Outcome) -> tuple[p.Reply, bytes]:
@@ -244,7 +299,7 @@ class Server:
 
     async def _connection(self, stream: trio.SocketStream) -> None:
         self.connections += 1
-        conn = _Connection(stream, self.cfg.max_in_flight)
+        conn = _Connection(stream, self.cfg.max_in_flight, self.handlers.count_error)
         try:
             async with stream:
                 refusal = self._refusal(stream)
@@ -299,7 +354,7 @@ class Server:
         frame_started = math.inf  # when the unfinished frame's first bytes came
         while True:
             conn.reading_since = frame_started
-            data = await conn.stream.receive_some(_RECV_BYTES)
+            data = await _receive(conn.stream.socket)
             conn.reading_since = math.inf
             if not data:
                 if reader.pending:
@@ -346,26 +401,48 @@ class Server:
 
     async def _writer(self, conn: _Connection) -> None:
         async for first in conn.out_recv:
+            conn.writing = True
             taken = [first]
             while True:
                 try:
                     taken.append(conn.out_recv.receive_nowait())
                 except (trio.WouldBlock, trio.EndOfChannel):
                     break
+            conn.queued -= len(taken)
             for item in taken:
-                conn.taken(item.own)
-            wired = [_wire(item) for item in taken]
-            replies = [reply for reply, _ in wired]
+                conn.taken(isinstance(item, _Outcome) and item.own)
+            wired = [
+                (None, item.data) if isinstance(item, _Rest) else _wire(item) for item in taken
+            ]
+            replies = [reply for reply, _ in wired if reply is not None]
             for reply in replies:
                 if isinstance(reply, p.ErrorReply):
                     self.handlers.count_error(reply.code)
             data = b"".join(body for _, body in wired)
-            conn.unsent, conn.sending_since = len(replies), trio.current_time()
+            conn.unsent, conn.sending_since = len(wired), trio.current_time()
             await conn.stream.send_all(data)
             conn.sending_since = math.inf
+            conn.writing = False
             if any(_closes(r) for r in replies):
                 await conn.stream.aclose()
                 return
+
+
+async def _receive(sock: trio.socket.SocketType) -> bytes:
+    """The next bytes from the client (b"" once it is gone).
+
+    Waits for the socket to be readable first, then reads: a closed-loop
+    client sends its next request only after our reply, so reading first
+    (as ``receive_some`` does) failed with EAGAIN once per request.
+    """
+    while True:
+        await trio.lowlevel.wait_readable(sock)
+        try:
+            return os.read(sock.fileno(), _RECV_BYTES)
+        except BlockingIOError:
+            continue  # readable came and went (another reader cannot exist: a spurious wake)
+        except ConnectionError:
+            return b""  # reset by the peer: like an end of stream
 
 
 def _closes(reply: p.Reply) -> bool:
