@@ -18,6 +18,7 @@ What it guarantees:
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 from collections import Counter
@@ -88,12 +89,13 @@ class AsyncSearchIndex:
     async def optimize(self) -> None:
         await trio.to_thread.run_sync(self._index.optimize)
 
-    async def add(self, docs: list[IndexDoc], chunk: int) -> None:
-        """Embed ``docs`` in chunks on the background threads, then write them in one add."""
+    async def add(self, docs: list[IndexDoc], chunk: int, *, new: bool = False) -> None:
+        """Embed ``docs`` in chunks on the background threads, then write them in one add
+        (``new``: none of their uids is in the index, see ``SearchIndex.add``)."""
         texts = [d.text for d in docs]
         try:
             await self._embedder.prime_all(texts, max(1, chunk))
-            await trio.to_thread.run_sync(self._index.add, docs)
+            await trio.to_thread.run_sync(functools.partial(self._index.add, docs, new=new))
         finally:
             self._embedder.forget(texts)
 

@@ -81,14 +81,21 @@ class Follower:
         self.unsettled = False  # written to since the last optimize
         self.reread_scopes = False  # a new or reset index: every scope's whole history
         self._wake = trio.Event()
+        #: The index known to hold exactly the messages up to the cursor: this follower
+        #: wrote its last batch and then the cursor. Its next batch's docs are new, so they
+        #: are appended, not upserted. Any other index (at start, after a swap or a failed
+        #: round, when a batch may be in it without the cursor past it) is upserted into.
+        self._in_step: AsyncSearchIndex | None = None
 
     def poke(self) -> None:
         """Something changed: the follower's task runs again."""
         self._wake.set()
 
-    async def add(self, index: AsyncSearchIndex, docs: list[IndexDoc]) -> None:
+    async def add(
+        self, index: AsyncSearchIndex, docs: list[IndexDoc], *, new: bool = False
+    ) -> None:
         """Embed on the background threads, then write; a cancel waits for the chunks running."""
-        await index.add(docs, self.services.config.embeddings.batch_size)
+        await index.add(docs, self.services.config.embeddings.batch_size, new=new)
         self.unsettled = True
 
     def settled(self, messages_behind: int) -> bool:
@@ -107,6 +114,7 @@ class Follower:
                         await self.optimize()
                     continue
             except Exception:  # keep following: the cursor did not move, the batch is retried
+                self._in_step = None  # the batch may be in the index: upsert it again
                 self.failures += 1
                 log.exception("indexing failed; retrying shortly")
                 await trio.sleep(1.0)
@@ -162,9 +170,10 @@ class Follower:
             return False
         self.lag.seen((await db.read(log_position)).max_gid, time.time())
         docs = text_docs(batch)
-        await self.add(index, docs)
+        await self.add(index, docs, new=self._in_step is index)
         last = batch[-1][0]
         await db.write(lambda c: write_cursor(c, last))
+        self._in_step = index
         self.lag.indexed(last)
         self.indexed += len(docs)
         self.batches += 1
