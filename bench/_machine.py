@@ -16,6 +16,7 @@ from importlib import metadata
 from pathlib import Path
 
 __all__ = [
+    "INDEX_THREADS",
     "SYSCALLS_COUNTED",
     "Cost",
     "Usage",
@@ -96,6 +97,32 @@ def io_syscalls(pid: int | str = "self") -> int:
         raise OSError(f"/proc/{pid}/io has no syscr/syscw: {exc}") from exc
 
 
+#: Threads whose CPU is the search index's, not the request path's (see :func:`index_threads`).
+INDEX_THREADS = (
+    "the search index's threads: those at a lowered priority (nice > 0: the embedding pool)"
+    " and LanceDB's own runtime threads (named `lance*`)"
+)
+
+
+def index_cpu_seconds(pid: int | str = "self") -> dict[int, float]:
+    """CPU seconds so far of each of the process's index threads, by thread id.
+
+    They are told apart by what the kernel shows of them (/proc/<pid>/task):
+    a positive nice value or a name starting with "lance".
+    """
+    seconds: dict[int, float] = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            stat = (task / "stat").read_text()
+            name = (task / "comm").read_text().strip()
+        except OSError:
+            continue  # the thread ended meanwhile
+        fields = stat.rsplit(")", 1)[1].split()
+        if int(fields[16]) > 0 or name.startswith("lance"):
+            seconds[int(task.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return seconds
+
+
 @dataclass(frozen=True, slots=True)
 class Usage:
     """A process's CPU time (user + sys, all threads) and read/write syscalls, at one moment.
@@ -108,34 +135,50 @@ class Usage:
     cpu: float
     syscalls: int | None
     why_not: str = ""
+    index: dict[int, float] | None = None  # CPU of each index thread (index_cpu_seconds)
 
     @classmethod
     def of(cls, pid: int | str = "self") -> Usage:
+        index = index_cpu_seconds(pid)
         try:
-            return cls(cpu_seconds(pid), io_syscalls(pid))
+            return cls(cpu_seconds(pid), io_syscalls(pid), index=index)
         except OSError as exc:
-            return cls(cpu_seconds(pid), None, f"/proc/{pid}/io unreadable: {exc.strerror or exc}")
+            why = f"/proc/{pid}/io unreadable: {exc.strerror or exc}"
+            return cls(cpu_seconds(pid), None, why, index=index)
 
 
 @dataclass(frozen=True, slots=True)
 class Cost:
     """What a process spent per request between two :class:`Usage` readings."""
 
-    cpu_us: float  # CPU µs per request
+    cpu_us: float  # CPU µs per request, all threads
     syscalls: float | None  # read/write syscalls per request (see SYSCALLS_COUNTED)
     why_not: str = ""
+    index_us: float = 0.0  # of cpu_us, the index threads' (INDEX_THREADS)
+
+    @property
+    def request_path_us(self) -> float:
+        """CPU µs per request outside the index threads: event loop, SQLite threads, the rest."""
+        return self.cpu_us - self.index_us
 
     @classmethod
     def between(cls, before: Usage, after: Usage, requests: int) -> Cost:
         n = max(1, requests)
         cpu_us = (after.cpu - before.cpu) / n * 1e6
+        index_us = _index_seconds(before, after) / n * 1e6
         if before.syscalls is None or after.syscalls is None:
-            return cls(cpu_us, None, before.why_not or after.why_not)
-        return cls(cpu_us, (after.syscalls - before.syscalls) / n)
+            return cls(cpu_us, None, before.why_not or after.why_not, index_us)
+        return cls(cpu_us, (after.syscalls - before.syscalls) / n, index_us=index_us)
 
     def syscalls_text(self) -> str:
         """The syscalls per request, or ``n/a (why)``."""
         return f"{self.syscalls:.2f}" if self.syscalls is not None else f"n/a ({self.why_not})"
+
+
+def _index_seconds(before: Usage, after: Usage) -> float:
+    """The index threads' CPU between two readings (a thread born meanwhile counts from 0)."""
+    start, end = before.index or {}, after.index or {}
+    return sum(cpu - start.get(tid, 0.0) for tid, cpu in end.items())
 
 
 def percentile(values: list[float], q: float) -> float:

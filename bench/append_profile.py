@@ -8,10 +8,12 @@ on and off by signals), after the usual unreported priming case; the top
 functions by cumulative and by self time are printed and added to the report.
 
 What the profile covers, and what not: the measured window of the case only
-(no start-up, no model load, no shutdown), on the daemon's event-loop thread.
-The group-commit writer thread and the worker threads (``to_thread``: SQLite
-commits, embedding) are not in it: time the loop spends waiting for them
-shows up as the loop's wait (``epoll.poll``) or not at all.
+(no start-up, no model load, no shutdown), the CPU time of the daemon's
+event-loop thread (``time.thread_time``: waiting, for the socket, the GIL or
+another thread, costs nothing in it). The group-commit writer thread and the
+worker threads (``to_thread``: SQLite commits, embedding) are not in it. The
+profiler's own overhead makes every figure several times the unprofiled
+one: compare functions with each other, not with the unprofiled CPU.
 """
 
 from __future__ import annotations

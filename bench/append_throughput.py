@@ -143,7 +143,8 @@ def throughput_cases(
                 f" {r.per_commit:5.1f} appends/commit){target}"
             )
             say(
-                f"{'':>36}daemon per acked append: {r.cost.cpu_us:6,.0f} µs CPU,"
+                f"{'':>36}daemon per acked append: {r.cost.cpu_us:6,.0f} µs CPU"
+                f" ({r.cost.request_path_us:,.0f} request path, {r.cost.index_us:,.0f} index),"
                 f" {r.cost.syscalls_text()} read/write syscalls"
             )
     return results
