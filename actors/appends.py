@@ -87,7 +87,7 @@ class AppendPlan:
     waiting for the busy event loop to hand the GIL over, committed less.)
     """
 
-    __slots__ = ("base", "messages", "name", "services", "valid")
+    __slots__ = ("base", "messages", "services", "valid")
 
     def __init__(
         self,
@@ -97,7 +97,6 @@ class AppendPlan:
         services: Services,
         counted: dict[str, int] | None = None,
     ) -> None:
-        self.name = name
         self.services = services
         self.base = base
         self.valid = [env for env in envelopes if _accepted(env)]

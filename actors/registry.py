@@ -36,11 +36,11 @@ answered exactly once.
 
 Appends to different sessions that are ready at the same moment are
 committed together. A scheduler that takes a live actor whose next requests
-are appends asks it for a ``plan`` (its appends as one write function) and
-also takes the actors behind it on the run queue that have one, up to
-``GROUP``; the plans go to the database in one ``write_many`` (one batch of
-the writer thread, one wake-up of the scheduler), then each actor finishes
-its own plan. Each actor is still run by one scheduler at a time, in
+make one write (``plannable``: a session's appends) has it ``prepare`` their
+``Plan`` and does the same for the live actors right behind it on the run
+queue, up to ``GROUP``; the plans' writes go to the database in one
+``write_many`` (one batch of the writer thread, one wake-up of the
+scheduler), then each actor ``finished`` its own plan. Each actor is still run by one scheduler at a time, in
 mailbox order; a failed write fails only its own actor's requests.
 """
 

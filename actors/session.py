@@ -163,8 +163,8 @@ class SessionActor:
         """How many appends at the head of ``mail`` make one plan (a write the registry can
         commit with other sessions').
 
-        An append with a long text is left to ``handle``, which counts it in
-        a worker thread rather than in the writer's transaction.
+        An append with a long text is left to ``handle``, which counts its
+        tokens in a worker thread rather than on the event loop.
         """
         count = 0
         for env in mail:
