@@ -119,7 +119,11 @@ class EmbeddingsConfig(_Section):
 
 class IndexConfig(_Section):
     enabled: bool = True
-    batch_size: Count = 256
+    #: Messages the indexer embeds and writes per batch. A batch's Python work (its docs,
+    #: LanceDB's write) holds the GIL in proportion to its size while the event loop waits:
+    #: at 256, appends at 1,000/s saw p99 of 14-54 ms; at 64, about 10 ms, with end-to-end
+    #: indexing within run-to-run noise (BENCHMARKS.md, Appends).
+    batch_size: Count = 64
     fresh_wait: Seconds = 2.0
 
 
