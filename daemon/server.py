@@ -7,9 +7,10 @@ into one ``send_all``. A reply that finds the writer idle and nothing queued
 before it is sent at once, from where it became ready, without waking the
 writer (a closed-loop client has one request in flight: waking a task per
 reply was a quarter of the event loop's work per append); what the socket
-does not take then goes to the writer, which sends it before anything else. Session requests go to the session's actor, so one
-session's replies keep request order while other sessions proceed; other
-requests run as tasks of the connection.
+does not take then goes to the writer, which sends it before anything
+else. Session requests go to the session's actor, so one session's replies
+keep request order while other sessions proceed; other requests run as
+tasks of the connection.
 
 Limits, each with a typed error: frame size (``frame_too_large``, then the
 connection closes), requests in flight per connection (``busy``),
@@ -27,17 +28,8 @@ bounded meanwhile: the reply queue has a fixed size and a full queue stops
 the reader, so back-pressure reaches the client's sends. A connection that
 is merely idle between frames is never dropped.
 
-No reply to an accepted request is ever dropped for want of room: a request
-stays "in flight" until its reply is sent or the writer has taken it, the
-queue has a slot for each request in flight, and the reader's own answers
-(``busy``, bad frames) have ``_OWN_REPLIES`` more slots of their own.
-
-An outcome (data from an actor or a task, or the error that failed it)
-comes with the way to convert it; the connection converts and encodes it
-(in the reply callback when it sends at once, else in the writer). A result
-that does not convert (a bug, a damaged row) answers ``internal``, logged
-with its traceback, and its request is answered and its slot freed like any
-other: conversion never raises into the actor that answered.
+The per-connection state, its reply queue and the sending of replies are
+``connection.py``'s.
 """
 
 from __future__ import annotations
@@ -46,16 +38,14 @@ import contextlib
 import logging
 import math
 import os
-from collections.abc import Callable
-from typing import NamedTuple
 
 import trio
 
-from reverie.config import Busy, Config, ReverieError
+from reverie.config import Busy, Config
 
 from . import protocol as p
+from .connection import Connection, Outcome, Rest, error_reply, wire
 from .ops import Handlers
-from .ops.calls import Convert
 from .protocol.errors import BadFrame, FrameTooLarge, Unauthorized
 from .protocol.framing import FrameReader, frame
 from .service import systemd
@@ -64,178 +54,6 @@ __all__ = ["Server"]
 
 log = logging.getLogger(__name__)
 _RECV_BYTES = 256 * 1024
-#: Queue slots for the reader's own answers (``busy``, bad frames), beside one per request.
-_OWN_REPLIES = 16
-
-
-class _Outcome(NamedTuple):
-    """A request's outcome on its way to the writer, which converts it with ``convert``."""
-
-    rid: int
-    convert: Convert
-    outcome: object
-    own: bool  # one of the reader's own answers (its own slots), not a request's
-
-
-class _Rest(NamedTuple):
-    """What a direct send left unsent of a reply: the writer sends it before anything else."""
-
-    data: bytes
-
-
-def _as_is(reply: p.Reply) -> p.Reply:
-    return reply
-
-
-class _Connection:
-    """One client connection's state: its outgoing queue and in-flight count.
-
-    ``in_flight`` counts requests whose reply the writer has not taken yet;
-    the queue holds ``max_in_flight`` such replies plus ``_OWN_REPLIES`` of
-    the reader's own, so queuing a request's reply never finds it full.
-    """
-
-    __slots__ = (
-        "closing",
-        "count_error",
-        "in_flight",
-        "max_in_flight",
-        "out_recv",
-        "out_send",
-        "own",
-        "queued",
-        "reading_since",
-        "scope",
-        "sending_since",
-        "stream",
-        "unsent",
-        "writing",
-    )
-
-    def __init__(
-        self, stream: trio.SocketStream, max_in_flight: int, count_error: Callable[[str], None]
-    ) -> None:
-        self.stream = stream
-        self.count_error = count_error
-        self.queued = 0  # items on the queue the writer has not taken yet
-        self.writing = False  # the writer is converting or sending what it took
-        self.in_flight = 0
-        self.max_in_flight = max_in_flight  # the queue's size is fixed: a reload can only lower it
-        self.closing = False
-        self.scope = trio.CancelScope()  # cancelled to drop the connection
-        # Watched by Server._watch_stalls; math.inf while not waiting on the client.
-        self.reading_since = math.inf  # waiting for the rest of a started frame since
-        self.sending_since = math.inf  # waiting for the client to take our replies since
-        self.unsent = 0  # replies in the send that is waiting
-        self.own = trio.Semaphore(_OWN_REPLIES)
-        self.out_send, self.out_recv = trio.open_memory_channel[_Outcome | _Rest](
-            max_in_flight + _OWN_REPLIES
-        )
-
-    def finish(self) -> None:
-        """No more requests will come: end the writer once in-flight replies are out."""
-        self.closing = True
-        if self.in_flight == 0:
-            self.out_send.close()
-
-    async def answer(self, reply: p.Reply) -> None:
-        """Queue one of the reader's own answers; waits while ``_OWN_REPLIES`` are unsent."""
-        await self.own.acquire()
-        self.queued += 1
-        await self.out_send.send(_Outcome(reply.rid, _as_is, reply, True))
-
-    def taken(self, own: bool) -> None:
-        """A reply left the queue (or never needed it): its slot is free again."""
-        if own:
-            self.own.release()
-            return
-        self.in_flight -= 1
-        if self.closing and self.in_flight == 0:
-            self.out_send.close()
-
-    def stall(self, now: float, limit: float) -> str | None:
-        """Why this connection has waited on its client ``limit`` seconds or more, if it has."""
-        if now - self.sending_since >= limit:
-            return (
-                f"{self.unsent} replies unread for {limit:g}s (a client that sends without reading)"
-            )
-        if now - self.reading_since >= limit:
-            return f"a frame was started and not finished within {limit:g}s"
-        return None
-
-    def replier(self, rid: int, convert: Convert) -> Callable[[object], None]:
-        """The callback that hands this request's outcome to the writer.
-
-        It runs wherever the outcome is ready (inside an actor, in a task)
-        and only queues it: it never converts, never raises, never waits.
-        """
-
-        def reply(outcome: object) -> None:
-            item = _Outcome(rid, convert, outcome, False)
-            if self.writing or self.queued:
-                self._queue(item)
-            else:
-                self._send_now(item)
-
-        return reply
-
-    def _queue(self, item: _Outcome | _Rest) -> None:
-        try:
-            self.out_send.send_nowait(item)
-            self.queued += 1
-        except (trio.BrokenResourceError, trio.ClosedResourceError):
-            log.debug("a reply was dropped: its connection is gone")
-
-    def _send_now(self, item: _Outcome) -> None:
-        """Send a reply from where it is ready, without waking the writer: the writer is idle
-        and nothing is queued before it, so order holds. What the socket does not take at
-        once goes to the writer, which sends it first.
-        """
-        fd = self.stream.socket.fileno()  # -1 once closed (never a stale, reused number)
-        if fd < 0:
-            log.debug("reply %d dropped: its connection is closed", item.rid)
-            self.taken(False)
-            return
-        reply, data = _wire(item)
-        if isinstance(reply, p.ErrorReply):
-            self.count_error(reply.code)
-        try:
-            sent = os.write(fd, data)
-        except BlockingIOError:
-            sent = 0
-        except OSError as exc:  # the peer went away: the reader sees it and ends the connection
-            log.debug("reply %d dropped: %s", item.rid, exc)
-            self.taken(False)
-            return
-        if sent < len(data):
-            self._queue(_Rest(data[sent:]))  # its slot is freed when the writer takes it
-        else:
-            self.taken(False)
-
-
-def _wire(item: _Outcome) -> tuple[p.Reply, bytes]:
-    """The reply to an outcome and its frame; a conversion that fails answers the error."""
-    reply: p.Reply
-    try:
-        if isinstance(item.outcome, BaseException):
-            reply = error_reply(item.rid, item.outcome)
-        else:
-            reply = item.convert(item.outcome)
-        return reply, frame(p.encode(reply))
-    except Exception as exc:
-        reply = error_reply(item.rid, exc)
-        return reply, frame(p.encode(reply))
-
-
-def error_reply(rid: int, exc: BaseException) -> p.ErrorReply:
-    if isinstance(exc, ReverieError):
-        return p.ErrorReply(rid=rid, code=exc.code, message=exc.message)
-    log.error("unexpected error answering request %d", rid, exc_info=exc)
-    return p.ErrorReply(
-        rid=rid,
-        code="internal",
-        message=f"internal error: {type(exc).__name__}; see the daemon log",
-    )
 
 
 class Server:
@@ -246,7 +64,7 @@ class Server:
         self.handlers = handlers
         self.connections = 0
         self._accepting = True
-        self._open: set[_Connection] = set()  # served (not refused), for the stall watch
+        self._open: set[Connection] = set()  # served (not refused), for the stall watch
 
     def stop_accepting(self) -> None:
         """New connections are refused from now on (graceful stop)."""
@@ -299,7 +117,7 @@ class Server:
 
     async def _connection(self, stream: trio.SocketStream) -> None:
         self.connections += 1
-        conn = _Connection(stream, self.cfg.max_in_flight, self.handlers.count_error)
+        conn = Connection(stream, self.cfg.max_in_flight, self.handlers.count_error)
         try:
             async with stream:
                 refusal = self._refusal(stream)
@@ -349,7 +167,7 @@ class Server:
         self.handlers.services.counters["connections_stalled"] += 1
         log.warning("dropping a stalled connection: %s", why)
 
-    async def _reader(self, conn: _Connection, nursery: trio.Nursery) -> None:
+    async def _reader(self, conn: Connection, nursery: trio.Nursery) -> None:
         reader = FrameReader(self.cfg.max_frame_bytes)
         frame_started = math.inf  # when the unfinished frame's first bytes came
         while True:
@@ -377,7 +195,7 @@ class Server:
             elif bodies or frame_started == math.inf:
                 frame_started = trio.current_time()
 
-    async def _dispatch(self, conn: _Connection, body: bytes, nursery: trio.Nursery) -> bool:
+    async def _dispatch(self, conn: Connection, body: bytes, nursery: trio.Nursery) -> bool:
         """Route one frame; False when the connection must close."""
         try:
             request = p.decode_request(body)
@@ -399,7 +217,7 @@ class Server:
         await self.handlers.dispatch(request, conn.replier, nursery)
         return True
 
-    async def _writer(self, conn: _Connection) -> None:
+    async def _writer(self, conn: Connection) -> None:
         async for first in conn.out_recv:
             conn.writing = True
             taken = [first]
@@ -410,10 +228,8 @@ class Server:
                     break
             conn.queued -= len(taken)
             for item in taken:
-                conn.taken(isinstance(item, _Outcome) and item.own)
-            wired = [
-                (None, item.data) if isinstance(item, _Rest) else _wire(item) for item in taken
-            ]
+                conn.taken(isinstance(item, Outcome) and item.own)
+            wired = [(None, item.data) if isinstance(item, Rest) else wire(item) for item in taken]
             replies = [reply for reply, _ in wired if reply is not None]
             for reply in replies:
                 if isinstance(reply, p.ErrorReply):

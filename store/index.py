@@ -180,11 +180,8 @@ class SearchIndex:
     # -- writes --------------------------------------------------------------
 
     def add(self, docs: list[IndexDoc], *, new: bool = False) -> None:
-        """Embed and upsert ``docs`` in one table write; a known uid is replaced.
-
-        Within one call the last doc with a given uid wins. ``new`` says that
-        no uid of ``docs`` is in the index yet: the rows are then appended
-        without looking their uids up, which costs a third of an upsert.
+        """Embed and upsert ``docs`` in one table write (the last of a uid wins); with ``new``
+        (none of their uids is in the index) append them: a third of an upsert's cost.
         """
         table = self._ready()
         unique = list({d.uid: d for d in docs}.values())
