@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import trio
+import trio.testing
 
 from reverie.actors import AppendRequest, Envelope, Services
 from reverie.actors.appends import AppendPlan
@@ -59,7 +60,7 @@ def test_a_plan_re_run_after_its_batch_failed_writes_what_one_run_writes(tmp_pat
                     outcomes.extend(await db.write_many([plan.write, bug]))
 
                 nursery.start_soon(batch)
-                await trio.sleep(0.1)  # both queued behind ``hold``: one batch of the writer
+                await trio.testing.wait_all_tasks_blocked()  # both queued behind ``hold``
                 release.set()
             record, acks = outcomes[0]
             assert isinstance(outcomes[1], Exception)
