@@ -220,34 +220,33 @@ class ActorRegistry(Generic[A]):
 
     async def _run_next(self) -> None:
         """Run the actor at the head of the run queue: in a group of plans, or alone."""
-        box = self._runnable.popleft()
-        actor = self._live.get(box.name)
-        count = 0 if actor is None else actor.plannable(box.queue)
-        if actor is None or not count:
-            await self._run_batch(box)
-            return
-        group = self._group(self._prepare(box, actor, count))
-        if group:
+        group = self._group()
+        if group is None:
+            await self._run_batch(self._runnable.popleft())
+        elif group:
             await self._run_group(group)
 
-    def _group(self, first: _Planned[A] | None) -> list[_Planned[A]]:
-        """``first`` and the plans of the live actors right behind it on the run queue.
+    def _group(self) -> list[_Planned[A]] | None:
+        """The plans of the live actors at the head of the run queue (None: the first has none).
 
         The scan stops at the first actor without one, which stays at the
-        head of the run queue for the next scheduler.
+        head of the run queue (for this scheduler if it is the first, else
+        for the next one). The list may be empty: every plan failed to build.
         """
-        group = [] if first is None else [first]
-        while self._runnable and len(group) < GROUP:
+        group: list[_Planned[A]] = []
+        taken = 0
+        while self._runnable and taken < GROUP:
             box = self._runnable[0]
             actor = self._live.get(box.name)
             count = 0 if actor is None else actor.plannable(box.queue)
             if actor is None or not count:
                 break
             self._runnable.popleft()
+            taken += 1
             planned = self._prepare(box, actor, count)
             if planned is not None:
                 group.append(planned)
-        return group
+        return group if taken else None
 
     def _prepare(self, box: Mailbox, actor: A, count: int) -> _Planned[A] | None:
         """Take ``count`` requests off ``box`` and make the actor's plan of them."""

@@ -29,7 +29,7 @@ from . import protocol as p
 from .ops.calls import Convert
 from .protocol.framing import frame
 
-__all__ = ["OWN_REPLIES", "Connection", "Outcome", "Rest", "error_reply", "wire"]
+__all__ = ["OWN_REPLIES", "Connection", "Outcome", "Rest", "error_reply"]
 
 log = logging.getLogger(__name__)
 #: Queue slots for the reader's own answers (``busy``, bad frames), beside one per request.
@@ -58,9 +58,10 @@ def _as_is(reply: p.Reply) -> p.Reply:
 class Connection:
     """One client connection's state: its outgoing queue and in-flight count.
 
-    ``in_flight`` counts requests whose reply the writer has not taken yet;
-    the queue holds ``max_in_flight`` such replies plus ``OWN_REPLIES`` of
-    the reader's own, so queuing a request's reply never finds it full.
+    ``in_flight`` counts requests whose reply is neither sent nor taken by
+    the writer yet; the queue holds ``max_in_flight`` such replies plus
+    ``OWN_REPLIES`` of the reader's own, so queuing a request's reply never
+    finds it full.
     """
 
     __slots__ = (
@@ -132,10 +133,11 @@ class Connection:
         return None
 
     def replier(self, rid: int, convert: Convert) -> Callable[[object], None]:
-        """The callback that hands this request's outcome to the writer.
+        """The callback that answers this request with its outcome.
 
-        It runs wherever the outcome is ready (inside an actor, in a task)
-        and only queues it: it never converts, never raises, never waits.
+        It runs wherever the outcome is ready (inside an actor, in a task):
+        it sends the reply at once if the writer is idle with nothing queued,
+        else queues it for the writer. It never raises and never waits.
         """
 
         def reply(outcome: object) -> None:
@@ -164,9 +166,7 @@ class Connection:
             log.debug("reply %d dropped: its connection is closed", item.rid)
             self.taken(False)
             return
-        reply, data = wire(item)
-        if isinstance(reply, p.ErrorReply):
-            self.count_error(reply.code)
+        _, data = self.encode(item)
         try:
             sent = os.write(fd, data)
         except BlockingIOError:
@@ -180,8 +180,19 @@ class Connection:
         else:
             self.taken(False)
 
+    def encode(self, item: Outcome | Rest) -> tuple[p.Reply | None, bytes]:
+        """The bytes to send for ``item`` and the reply they carry (None for a ``Rest``);
+        an error reply is counted by its code.
+        """
+        if isinstance(item, Rest):
+            return None, item.data
+        reply, data = _wire(item)
+        if isinstance(reply, p.ErrorReply):
+            self.count_error(reply.code)
+        return reply, data
 
-def wire(item: Outcome) -> tuple[p.Reply, bytes]:
+
+def _wire(item: Outcome) -> tuple[p.Reply, bytes]:
     """The reply to an outcome and its frame; a conversion that fails answers the error."""
     reply: p.Reply
     try:

@@ -44,7 +44,7 @@ import trio
 from reverie.config import Busy, Config
 
 from . import protocol as p
-from .connection import Connection, Outcome, Rest, error_reply, wire
+from .connection import Connection, Outcome, error_reply
 from .ops import Handlers
 from .protocol.errors import BadFrame, FrameTooLarge, Unauthorized
 from .protocol.framing import FrameReader, frame
@@ -229,11 +229,8 @@ class Server:
             conn.queued -= len(taken)
             for item in taken:
                 conn.taken(isinstance(item, Outcome) and item.own)
-            wired = [(None, item.data) if isinstance(item, Rest) else wire(item) for item in taken]
+            wired = [conn.encode(item) for item in taken]
             replies = [reply for reply, _ in wired if reply is not None]
-            for reply in replies:
-                if isinstance(reply, p.ErrorReply):
-                    self.handlers.count_error(reply.code)
             data = b"".join(body for _, body in wired)
             conn.unsent, conn.sending_since = len(wired), trio.current_time()
             await conn.stream.send_all(data)
