@@ -72,10 +72,19 @@ def raise_nofile(wanted: int) -> int:
     return soft
 
 
+def _stat(path: Path) -> list[str]:
+    """The fields of a /proc stat file after the command name (which may hold spaces)."""
+    return path.read_text().rsplit(")", 1)[1].split()
+
+
+def _cpu(fields: list[str]) -> float:
+    """utime + stime, in seconds, of a /proc stat file's fields."""
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def cpu_seconds(pid: int | str = "self") -> float:
     """utime + stime of a process, from /proc/<pid>/stat."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return _cpu(_stat(Path(f"/proc/{pid}/stat")))
 
 
 #: What :attr:`Usage.syscalls` counts, in the words the bench prints beside the figure.
@@ -113,13 +122,12 @@ def index_cpu_seconds(pid: int | str = "self") -> dict[int, float]:
     seconds: dict[int, float] = {}
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
-            stat = (task / "stat").read_text()
+            fields = _stat(task / "stat")
             name = (task / "comm").read_text().strip()
         except OSError:
             continue  # the thread ended meanwhile
-        fields = stat.rsplit(")", 1)[1].split()
         if int(fields[16]) > 0 or name.startswith("lance"):
-            seconds[int(task.name)] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            seconds[int(task.name)] = _cpu(fields)
     return seconds
 
 
