@@ -151,8 +151,8 @@ class SessionActor:
             case ForgetRequest():
                 last.reply(await self._forget())
                 return False
-            case SnapshotRequest(target_tokens=target, backend=backend):
-                last.reply(await self._snapshot(target, backend))
+            case SnapshotRequest(target_tokens=target, backend=backend, max_tokens=cap):
+                last.reply(await self._snapshot(target, backend, cap))
             case ApplyRequest() as apply:
                 last.reply(await self._apply(apply))
         return True
@@ -206,7 +206,9 @@ class SessionActor:
         memory = "" if keeper is None else await keeper.prefix(record.scope)
         return SessionContext(memory=memory, messages=tail, tokens=sum(m.tokens for m in tail))
 
-    async def _snapshot(self, target: int, backend: str) -> tuple[Job, list[MessageRecord]] | None:
+    async def _snapshot(
+        self, target: int, backend: str, cap: int
+    ) -> tuple[Job, list[MessageRecord]] | None:
         if self.record is None:
             return None
         record, db = self.record, self.services.db
@@ -215,7 +217,7 @@ class SessionActor:
             span = job.last_seq - job.first_seq + 1
             return job, await db.read(lambda c: read_history(c, self.name, job.first_seq - 1, span))
         tail = await db.read(lambda c: read_tail(c, self.name, record.cursor_seq))
-        turns = tail[: oldest_turns(tail, target)]
+        turns = tail[: oldest_turns(tail, target, cap)]
         if not turns:
             return None
         now = self.services.now()

@@ -105,6 +105,10 @@ class LLMConfig(_Section):
     slot_id: Annotated[int, msgspec.Meta(ge=-1)] = -1
     breaker_threshold: Count = 5  # consecutive failed calls that open the circuit breaker
     breaker_cooldown: Seconds = 30.0  # seconds the breaker stays open before one probe
+    #: The most tokens of turns one LLM job sends (whole turns, always at least one; 0 = no
+    #: cap): a small local model's prompt then fits its context and a job its time (about
+    #: 2,000 prompt tokens for SmolLM2-135M, ~8 s on 2 cores); a longer tail takes several jobs.
+    max_job_tokens: Tokens = 1000
 
 
 class EmbeddingsConfig(_Section):

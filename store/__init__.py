@@ -17,7 +17,7 @@ from .embeddings import (
     make_embedder,
 )
 from .errors import StoreError, StoreFull, StoreReadOnly
-from .facts import Fact, attribute, drop_session, fact_key, merge_facts, parse_memory, render_memory
+from .facts import Fact, drop_session, fact_key, merge_facts, parse_memory, render_memory
 from .history import HistoryEntry, history_problems, parse_history, render_entry
 from .index import IndexStale, SearchIndex
 from .index_feed import (
@@ -192,7 +192,6 @@ __all__ = [
     "append_requests",
     "append_scratch",
     "apply_writes",
-    "attribute",
     "backup",
     "candidate_depth",
     "checked_query",

@@ -27,7 +27,6 @@ import msgspec
 
 __all__ = [
     "Fact",
-    "attribute",
     "drop_fact",
     "drop_session",
     "fact_key",
@@ -111,13 +110,6 @@ def render_memory(facts: Iterable[Fact]) -> str:
     return "# Memory\n\n" + "".join(f"{line}\n" for line in lines) if lines else ""
 
 
-def _merged(old: Fact, new: Fact) -> Fact:
-    sources = {k: list(v) for k, v in old.sources.items()}
-    for session, ids in new.sources.items():
-        sources[session] = sorted({*sources.get(session, []), *ids})
-    return Fact(text=new.text, date=max(old.date, new.date), sources=sources)
-
-
 def merge_facts(
     memory_text: str,
     new_facts: Iterable[str | Fact],
@@ -128,12 +120,16 @@ def merge_facts(
 ) -> str:
     """``MEMORY.md`` as a bulleted list: the facts in ``memory_text``, then ``new_facts``.
 
-    A fact that repeats an earlier one (same ``fact_key``) replaces it and
-    moves to the end, since it was just confirmed; their sources are joined
-    and the newer date kept. ``superseded(old, new)`` says when a new fact
-    replaces an older one about the same subject (the old one stays in
-    history, not here). While the result is over ``max_tokens``, the oldest
-    fact is dropped. The output depends only on the arguments.
+    Append-ordered, so the memory block a host or a consolidation prompt
+    last sent is still a prefix of the new one and a server's KV cache of it
+    survives: a fact that repeats an earlier one (same ``fact_key``) leaves
+    the earlier line as it is, byte for byte, where it is (its sources are
+    not joined: a forget of the earlier sources then removes the fact even
+    though the repeat said it too, which errs on the side of forgetting).
+    ``superseded(old, new)`` says when a new fact replaces an older one
+    about the same subject (the old one stays in history, not here): only
+    then, or over ``max_tokens`` (the oldest fact goes first), does an
+    earlier line go. The output depends only on the arguments.
     """
     merged: dict[str, Fact] = {}
     old, _ = parse_memory(memory_text)
@@ -142,32 +138,15 @@ def merge_facts(
         if fact is None:
             continue
         key = fact_key(fact.text)
-        previous = merged.pop(key, None)
+        if key in merged:
+            continue
         if superseded is not None:
             for other in [k for k, f in merged.items() if superseded(f, fact)]:
                 del merged[other]
-        merged[key] = fact if previous is None else _merged(previous, fact)
+        merged[key] = fact
     facts = list(merged.values())
     while facts and count_tokens(render_memory(facts)) > max_tokens:
         facts.pop(0)
-    return render_memory(facts)
-
-
-def attribute(old_text: str, new_text: str, source: Fact) -> str:
-    """``new_text`` (a model's rewrite of ``old_text``) with every fact sourced and dated.
-
-    A fact the model kept without its source comment gets its old sources
-    and date back (same ``fact_key``); a new one gets ``source``'s (the
-    batch of turns it was written from).
-    """
-    old = {fact_key(f.text): f for f in parse_memory(old_text)[0]}
-    facts = []
-    for fact in parse_memory(new_text)[0]:
-        if not fact.sources:
-            known = old.get(fact_key(fact.text))
-            origin = known if known is not None and known.sources else source
-            fact = Fact(text=fact.text, date=fact.date or origin.date, sources=origin.sources)
-        facts.append(fact)
     return render_memory(facts)
 
 

@@ -115,9 +115,11 @@ class Recorded:
 
 
 def echo_result(request: dict[str, Any]) -> dict[str, Any]:
-    """The default answer: the user message as the summary, no facts, empty memory."""
+    """The default answer: the turns' text (their headers left out) as the summary, no facts."""
     users = [m["content"] for m in request.get("messages", []) if m.get("role") == "user"]
-    return {"summary": users[-1] if users else "", "facts": [], "memory": ""}
+    turns = users[-1].partition("<turns>\n")[2].partition("\n</turns>")[0] if users else ""
+    lines = [line for line in turns.splitlines() if not line.startswith("[#")]
+    return {"summary": " ".join(lines), "facts": []}
 
 
 def fake_embedding(text: str, dimension: int) -> list[float]:

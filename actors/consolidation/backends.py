@@ -2,7 +2,8 @@
 
 ``Backend`` is bookkeeping only; the HTTP client is ``LLMBackend`` (``llm.py``)
 and the decisions are the supervisor's and the workers'. ``outcomes`` counts
-how each job ended (``OUTCOMES``), for ``status`` and ``metrics``. A host
+how each job ended (``OUTCOMES``) and ``facts`` what the grounding check
+made of the model's facts (``FACT_OUTCOMES``), for ``status`` and ``metrics``. A host
 holding a stream lease on a backend (``stream_begin``) keeps its workers
 from calling the model; leases expire, so a crashed host cannot block
 consolidation forever.
@@ -22,25 +23,42 @@ from reverie.config import ConfigError
 from ..services import Services
 from .llm import LLMBackend
 
-__all__ = ["DEFAULT_BACKEND", "OUTCOMES", "Backend", "api_key", "configured_backends"]
+__all__ = [
+    "DEFAULT_BACKEND",
+    "FACT_OUTCOMES",
+    "OUTCOMES",
+    "Backend",
+    "api_key",
+    "configured_backends",
+]
 
 OUTCOMES = ("done", "retried", "extractive")
+FACT_OUTCOMES = ("kept", "dropped", "extractive", "summary_dropped")
 DEFAULT_BACKEND = "default"
 
 
 class Backend:
     """One LLM backend: its work queue, stream leases and counters."""
 
-    def __init__(self, name: str, llm: LLMBackend | None, workers: int) -> None:
+    def __init__(
+        self, name: str, llm: LLMBackend | None, workers: int, job_tokens: int = 0
+    ) -> None:
         self.name = name
         self.llm = llm
         self.workers = max(1, workers)
+        self.job_tokens = job_tokens  # the most tokens of turns one job takes (0: no cap)
         self.send, self.recv = trio.open_memory_channel[str](math.inf)
         self.leases: dict[str, float] = {}
         self.lease_changed = trio.Event()
         self.running = 0
         self.failed_calls = 0
         self.outcomes: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
+        self.facts: dict[str, int] = dict.fromkeys(FACT_OUTCOMES, 0)
+
+    def count_facts(self, counts: dict[str, int]) -> None:
+        """Add one job's grounding counts (``FACT_OUTCOMES``)."""
+        for key, n in counts.items():
+            self.facts[key] += n
 
     def live_leases(self) -> dict[str, float]:
         now = trio.current_time()
@@ -71,4 +89,5 @@ def configured_backends(services: Services, http: httpx.AsyncClient) -> dict[str
     """The backends the configuration names: today one, ``default`` (extractive without a URL)."""
     cfg = services.config.llm
     llm = LLMBackend(DEFAULT_BACKEND, cfg, http, api_key(services)) if cfg.base_url else None
-    return {DEFAULT_BACKEND: Backend(DEFAULT_BACKEND, llm, cfg.max_concurrent)}
+    cap = cfg.max_job_tokens if llm is not None else 0
+    return {DEFAULT_BACKEND: Backend(DEFAULT_BACKEND, llm, cfg.max_concurrent, cap)}

@@ -1,8 +1,10 @@
 """One job's content: the oldest turns distilled into a history entry and a new ``MEMORY.md``.
 
-With an LLM backend the model rewrites the memory (its facts then sourced
-to the turns, ``attribute``); failed calls are retried with backoff, each
-attempt recorded on the job in SQLite. After ``max_attempts`` failed calls
+With an LLM backend the model writes a summary and new facts; only what
+the turns support is kept (``grounding.accept``), and the facts are
+appended to ``MEMORY.md`` by reverie, not rewritten by the model, so the
+memory block stays a prefix of the next prompt's. Failed calls are retried
+with backoff, each attempt recorded on the job in SQLite. After ``max_attempts`` failed calls
 the turns stay in the tail (the job stays open and is retried later), or,
 once the tail is over ``hard_tokens``, they are archived raw with their
 facts extracted without a model, so no user statement leaves the prompt
@@ -16,33 +18,28 @@ from __future__ import annotations
 
 import logging
 import time
-from datetime import UTC, datetime
+from collections.abc import Callable
+from typing import TypeVar
 
 import trio
 
-from reverie.store import (
-    Fact,
-    HistoryEntry,
-    Job,
-    MessageRecord,
-    attribute,
-    load_session,
-    merge_facts,
-    record_attempt,
-)
+from reverie.store import HistoryEntry, Job, MessageRecord, load_session, record_attempt
 
 from ..errors import LLMError, LLMRateLimited
 from ..memory.keeper import MemoryKeeper
 from ..services import Services
 from .backends import Backend
 from .extractive import extractive_consolidation
-from .llm import ConsolidationResult
+from .grounding import accept
+from .prompt import ModelAnswer
 from .requests import ApplyRequest
+from .result import ConsolidationResult
 from .retry import backoff_delay
 
 __all__ = ["Distiller"]
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 def _raw_result(memory: str, turns: list[MessageRecord], facts: list[str]) -> ConsolidationResult:
@@ -65,13 +62,6 @@ class Distiller:
             return ApplyRequest(job, "done", None, "", "")  # written before a crash
         current = await self.memory.prefix(job.scope)
         result, state = await self._produce(job, current, turns, backend)
-        count = self.services.tokens.count
-        memory = result.memory
-        if state == "done" and backend.llm is not None:  # the model's rewrite: source its facts
-            day = datetime.fromtimestamp(turns[-1].ts, UTC).strftime("%Y-%m-%d")
-            batch = Fact(text="", date=day, sources={job.session: [t.id for t in turns]})
-            memory = attribute(current, memory, batch)
-        memory = merge_facts(memory, [], self.cfg.memory_max_tokens, count)
         entry = HistoryEntry(
             id=job.entry_id,
             scope=job.scope,
@@ -85,20 +75,20 @@ class Distiller:
             facts=result.facts,
             raw=state == "extractive",
         )
-        return ApplyRequest(job, state, entry, memory, base=current)
+        return ApplyRequest(job, state, entry, result.memory, base=current)
 
     async def _produce(
         self, job: Job, memory: str, turns: list[MessageRecord], backend: Backend
     ) -> tuple[ConsolidationResult, str]:
         if backend.llm is None:
             return await self._extract(memory, turns, job.session), "done"
-        now_iso = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        now = self.services.now()
         for attempt in range(1, self.cfg.max_attempts + 1):
             await backend.wait_no_stream()
             try:
-                return await backend.llm.consolidate(
-                    memory=memory, turns=turns, now_iso=now_iso
-                ), "done"
+                answer = await backend.llm.consolidate(
+                    memory=memory, turns=turns, now=now, attempt=attempt
+                )
             except LLMError as exc:
                 await self._count_failure(job, backend, exc)
                 if attempt == self.cfg.max_attempts:
@@ -108,6 +98,8 @@ class Distiller:
                 await trio.sleep(
                     backoff_delay(attempt, base=self.cfg.retry_base, retry_after=retry_after)
                 )
+                continue
+            return await self._accept(answer, memory, turns, job.session, backend), "done"
         raise AssertionError("unreachable: max_attempts is at least 1")
 
     async def _count_failure(self, job: Job, backend: Backend, exc: LLMError) -> None:
@@ -149,12 +141,41 @@ class Distiller:
         extracted = await self._extract(memory, turns, job.session)
         return _raw_result(extracted.memory, turns, extracted.facts), "extractive"
 
+    async def _accept(
+        self,
+        answer: ModelAnswer,
+        memory: str,
+        turns: list[MessageRecord],
+        session: str,
+        backend: Backend,
+    ) -> ConsolidationResult:
+        """The grounded part of the model's answer as the job's result; what was dropped, counted."""
+        count, cap = self.services.tokens.count, self.cfg.memory_max_tokens
+        accepted = await _in_thread(
+            lambda: accept(answer, memory, turns, session, max_tokens=cap, count_tokens=count)
+        )
+        backend.count_facts(accepted.counts)
+        if accepted.counts["dropped"] or accepted.counts["summary_dropped"]:
+            log.info(
+                "dropped %d facts and %d summary sentences not found in the turns (kept %d)",
+                accepted.counts["dropped"],
+                accepted.counts["summary_dropped"],
+                accepted.counts["kept"],
+                extra={"session": session},
+            )
+        return accepted.result
+
     async def _extract(
         self, memory: str, turns: list[MessageRecord], session: str
     ) -> ConsolidationResult:
         count, cap = self.services.tokens.count, self.cfg.memory_max_tokens
-        return await trio.to_thread.run_sync(
+        return await _in_thread(
             lambda: extractive_consolidation(
                 memory, turns, max_tokens=cap, count_tokens=count, session=session
             )
         )
+
+
+async def _in_thread(work: Callable[[], T]) -> T:
+    """CPU work of a job (checking, extracting, merging) off the event loop."""
+    return await trio.to_thread.run_sync(work)

@@ -27,10 +27,15 @@ from typing import NamedTuple
 
 from reverie.store import Fact, MessageRecord, merge_facts
 
-from .llm import ConsolidationResult
+from .result import ConsolidationResult
 from .third_person import supersedes, third_person
 
-__all__ = ["extractive_consolidation"]
+__all__ = [
+    "extractive_consolidation",
+    "extractive_facts",
+    "extractive_summary",
+    "merge_new_facts",
+]
 
 SUMMARY_SENTENCES = 5
 MAX_FACTS = 8
@@ -111,6 +116,45 @@ def _fact(sentence: _Sentence, session: str) -> Fact:
     )
 
 
+def extractive_summary(turns: list[MessageRecord]) -> str:
+    """The turns' most salient sentences, in their order (the first user one if none scores)."""
+    return _summary(_sentences(turns))
+
+
+def extractive_facts(turns: list[MessageRecord], session: str = "") -> list[Fact]:
+    """The best user statements as third-person facts, dated and sourced to their message."""
+    return _facts(_sentences(turns), session)
+
+
+def _summary(sentences: list[_Sentence]) -> str:
+    chosen = _best([s for s in sentences if s.score > 0], SUMMARY_SENTENCES)
+    if not chosen:
+        chosen = [s for s in sentences if s.role == "user"][:1]
+    return "\n".join(f"{s.role}: {s.text}" for s in chosen)
+
+
+def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
+    statements = [
+        s
+        for s in sentences
+        if s.role == "user" and s.score >= FACT_MIN_SCORE and not s.text.endswith("?")
+    ]
+    return [_fact(s, session) for s in _best(statements, MAX_FACTS)]
+
+
+def merge_new_facts(
+    memory: str, facts: list[Fact], max_tokens: int, count_tokens: Callable[[str], int]
+) -> str:
+    """``memory`` with ``facts`` merged in; a newer fact on the same simple subject supersedes."""
+    return merge_facts(
+        memory,
+        facts,
+        max_tokens,
+        count_tokens,
+        superseded=lambda old, new: new.date >= old.date and supersedes(old.text, new.text),
+    )
+
+
 def extractive_consolidation(
     memory: str,
     turns: list[MessageRecord],
@@ -124,24 +168,9 @@ def extractive_consolidation(
     ``session`` names the facts' source (none when empty).
     """
     sentences = _sentences(turns)
-    chosen = _best([s for s in sentences if s.score > 0], SUMMARY_SENTENCES)
-    if not chosen:
-        chosen = [s for s in sentences if s.role == "user"][:1]
-    summary = "\n".join(f"{s.role}: {s.text}" for s in chosen)
-    statements = [
-        s
-        for s in sentences
-        if s.role == "user" and s.score >= FACT_MIN_SCORE and not s.text.endswith("?")
-    ]
-    facts = [_fact(s, session) for s in _best(statements, MAX_FACTS)]
+    facts = _facts(sentences, session)
     return ConsolidationResult(
-        summary=summary,
+        summary=_summary(sentences),
         facts=[f.text for f in facts],
-        memory=merge_facts(
-            memory,
-            facts,
-            max_tokens,
-            count_tokens,
-            superseded=lambda old, new: new.date >= old.date and supersedes(old.text, new.text),
-        ),
+        memory=merge_new_facts(memory, facts, max_tokens, count_tokens),
     )

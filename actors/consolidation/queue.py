@@ -4,6 +4,10 @@ The supervisor (its timers, ``consolidate_now``) and the workers' retries
 put sessions in; the workers take them out in order, one backend's queue
 each. Whoever waits for a job (``consolidate_now(wait=True)``) waits on its
 ``Pending``, which the worker fills in and sets once the job ended.
+
+A session asked for again while its job runs (its tail is still over budget
+after a job capped by ``llm.max_job_tokens``, say) is queued again when that
+job ends, so no request is lost to the one-job-per-session rule.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ class Pending:
     target: int = 0
     outcome: dict[str, Any] | None = None
     error: ReverieError | None = None
+    running: bool = False
+    again: int | None = None  # the target of a job asked for while this one ran
 
 
 class JobQueue:
@@ -38,17 +44,27 @@ class JobQueue:
         self._pending: dict[str, Pending] = {}
 
     def enqueue(self, session: str, *, target: int) -> Pending:
-        """Queue ``session`` (consolidate down to ``target`` tokens) unless it already is."""
+        """Queue ``session`` (consolidate down to ``target`` tokens) unless it already is.
+
+        While its job runs, the request is kept and queued when the job ends.
+        """
         pending = self._pending.get(session)
         if pending is None:
             pending = self._pending[session] = Pending(target=target)
             self.backends[DEFAULT_BACKEND].send.send_nowait(session)
+        elif pending.running:
+            pending.again = target if pending.again is None else min(pending.again, target)
         return pending
 
     def taken(self, session: str) -> Pending:
         """The job a worker just took from its backend's queue."""
-        return self._pending[session]
+        pending = self._pending[session]
+        pending.running = True
+        return pending
 
     def finished(self, session: str) -> None:
-        """The worker is done with ``session``'s job: wake its waiters, allow a new one."""
-        self._pending.pop(session).done.set()
+        """The worker is done with ``session``'s job: wake its waiters, queue what came meanwhile."""
+        pending = self._pending.pop(session)
+        pending.done.set()
+        if pending.again is not None:
+            self.enqueue(session, target=pending.again)

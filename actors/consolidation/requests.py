@@ -25,10 +25,15 @@ Applied = Literal["applied", "gone", "moved"]
 
 @dataclass(slots=True)
 class SnapshotRequest:
-    """The oldest whole turns to consolidate, as a durable job (or the open one)."""
+    """The oldest whole turns to consolidate, as a durable job (or the open one).
+
+    ``max_tokens`` (0: no cap) bounds the turns one job takes, so a small
+    model's prompt fits its context and its time; the rest waits for the next job.
+    """
 
     target_tokens: int
     backend: str
+    max_tokens: int = 0
 
 
 @dataclass(slots=True)

@@ -107,7 +107,9 @@ class Workers:
         self.queue.enqueue(session, target=self.cfg.target_tokens)
 
     async def _run_job(self, session: str, backend: Backend, target: int) -> dict[str, Any] | None:
-        snapshot = await self.sessions.call(session, SnapshotRequest(target, backend.name))
+        snapshot = await self.sessions.call(
+            session, SnapshotRequest(target, backend.name, backend.job_tokens)
+        )
         if snapshot is None:
             return None
         job, turns = snapshot

@@ -103,12 +103,10 @@ def test_a_newer_residence_supersedes_the_older_one() -> None:
     assert "Porto" not in second.memory and "Carl moved to Lisbon" in second.memory
 
 
-def test_repeated_facts_merge_into_existing_memory() -> None:
+def test_a_repeated_fact_keeps_its_line_and_new_ones_are_appended() -> None:
     memory = "# Memory\n\n- Alice has a cat.\n- the user PREFERS trains over planes\n"
     result = extractive_consolidation(memory, TURNS, max_tokens=500, count_tokens=COUNT)
-    assert result.memory == "# Memory\n\n- Alice has a cat.\n" + "".join(
-        f"{_line(f)}\n" for f in FACTS
-    )
+    assert result.memory == memory + "".join(f"{_line(f)}\n" for f in (FACTS[0], FACTS[2]))
 
 
 def test_memory_respects_token_cap_dropping_oldest() -> None:

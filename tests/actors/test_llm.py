@@ -12,13 +12,15 @@ import httpx
 import pytest
 import trio
 
-from reverie.actors.consolidation.llm import (
+from reverie.actors.consolidation.llm import LLMBackend, detect_kind
+from reverie.actors.consolidation.llm_stats import LLMStats
+from reverie.actors.consolidation.prompt import (
     CONSOLIDATION_SYSTEM_PROMPT,
-    RESULT_SCHEMA,
-    ConsolidationResult,
-    LLMBackend,
+    MAX_ANSWER_TOKENS,
+    ModelAnswer,
+    answer_schema,
     build_request,
-    parse_result,
+    parse_answer,
 )
 from reverie.actors.consolidation.retry import CircuitBreaker, backoff_delay
 from reverie.actors.errors import (
@@ -44,11 +46,8 @@ from tests.fakellm import (
 )
 
 SECRET = "sk-test-SECRET-7f3a9"
-RESULT = ConsolidationResult(
-    summary="Alice said she lives in Lisbon.",
-    facts=["Alice lives in Lisbon"],
-    memory="- Alice lives in Lisbon\n",
-)
+RESULT = ModelAnswer(summary="Alice said she lives in Lisbon.", facts=["Alice lives in Lisbon"])
+NOW = 1_795_000_000.0
 
 
 def turns(*texts: str) -> list[MessageRecord]:
@@ -70,29 +69,73 @@ async def http() -> AsyncIterator[httpx.AsyncClient]:
         yield client
 
 
-async def consolidate(backend: LLMBackend) -> ConsolidationResult:
+async def consolidate(backend: LLMBackend) -> ModelAnswer:
     return await backend.consolidate(
-        memory="- old fact\n", turns=turns("I live in Lisbon."), now_iso="2026-11-23T10:00:00Z"
+        memory="- old fact\n", turns=turns("I live in Lisbon."), now=NOW
     )
 
 
 def test_system_prompt_is_identical_across_jobs_and_dynamic_parts_go_to_user() -> None:
     c = cfg("http://127.0.0.1:1/v1")
-    a = build_request(c, memory="", turns=turns("hello there"), now_iso="2026-01-01T00:00:00Z")
+    a = build_request(c, "local", memory="", turns=turns("hello there"), now=NOW)
     b = build_request(
-        c, memory="- x\n", turns=turns("other", "words"), now_iso="2027-06-30T12:34:56Z"
+        c, "local", memory="- x\n", turns=turns("other", "words"), now=NOW + 400 * 86400
     )
     assert [m["role"] for m in a["messages"]] == ["system", "user"]
     assert a["messages"][0]["content"].encode() == b["messages"][0]["content"].encode()
     assert a["messages"][0]["content"] == CONSOLIDATION_SYSTEM_PROMPT
-    assert "2027-06-30T12:34:56Z" in b["messages"][1]["content"]
     assert "- x" in b["messages"][1]["content"] and "words" in b["messages"][1]["content"]
     assert a["messages"][1]["content"] != b["messages"][1]["content"]
     assert a["response_format"] == {
         "type": "json_schema",
-        "json_schema": {"name": "consolidation", "strict": True, "schema": RESULT_SCHEMA},
+        "json_schema": {"name": "consolidation", "strict": True, "schema": answer_schema("local")},
     }
-    assert RESULT_SCHEMA["required"] == ["summary", "facts", "memory"]
+    assert answer_schema("local")["required"] == ["summary", "facts"]
+
+
+def test_memory_then_turns_then_date_so_the_memory_block_is_a_cached_prefix() -> None:
+    c = cfg("http://127.0.0.1:1/v1")
+    old = '- [2026-11-01] Alice lives in Lisbon. <!-- from {"s":["m1"]} -->\n'
+    new = old + '- [2026-11-02] Alice works at Acme. <!-- from {"s":["m2"]} -->\n'
+    first = build_request(c, "local", memory=old, turns=turns("hello"), now=NOW)
+    second = build_request(c, "local", memory=new, turns=turns("bye"), now=NOW + 86400)
+    one, two = first["messages"][1]["content"], second["messages"][1]["content"]
+    block = one.partition("</memory>")[0]
+    assert block == "<memory>\n- [2026-11-01] Alice lives in Lisbon.\n"  # no bookkeeping
+    assert two.startswith(block)  # appended facts keep the last job's block a prefix
+    assert one.index("</memory>") < one.index("hello") < one.index("Today is 2026-")
+
+
+def test_every_answer_is_bounded() -> None:
+    local = build_request(
+        cfg("http://127.0.0.1:1/v1"), "local", memory="", turns=turns("a"), now=NOW
+    )
+    schema = local["response_format"]["json_schema"]["schema"]
+    assert schema["properties"]["summary"]["maxLength"] > 0
+    assert schema["properties"]["facts"]["maxItems"] > 0
+    assert schema["properties"]["facts"]["items"]["maxLength"] > 0
+    longest = schema["properties"]["summary"]["maxLength"] + schema["properties"]["facts"][
+        "maxItems"
+    ] * (schema["properties"]["facts"]["items"]["maxLength"] + 4)
+    assert local["max_tokens"] == MAX_ANSWER_TOKENS >= longest // 3
+    assert local["repeat_penalty"] > 1
+    remote = build_request(
+        cfg("https://api.openai.com/v1"), "openai", memory="", turns=turns("a"), now=NOW
+    )
+    assert remote["max_completion_tokens"] == MAX_ANSWER_TOKENS and "max_tokens" not in remote
+    assert (
+        "maxLength"
+        not in remote["response_format"]["json_schema"]["schema"]["properties"]["summary"]
+    )
+
+
+def test_a_retry_samples_differently_from_the_greedy_first_attempt() -> None:
+    c = cfg("http://127.0.0.1:1/v1")
+    first, second = (
+        build_request(c, "local", memory="", turns=turns("a"), now=NOW, attempt=n) for n in (1, 2)
+    )
+    assert first["temperature"] == 0
+    assert second["temperature"] > 0 and second["seed"] != first["seed"]
 
 
 @pytest.mark.parametrize(
@@ -108,9 +151,8 @@ def test_system_prompt_is_identical_across_jobs_and_dynamic_parts_go_to_user() -
 def test_cache_fields_follow_backend_kind(
     base_url: str, kind: str, slot_id: int, expected: dict[str, object]
 ) -> None:
-    body = build_request(
-        cfg(base_url, kind=kind, slot_id=slot_id), memory="", turns=turns("hi"), now_iso="x"
-    )
+    c = cfg(base_url, kind=kind, slot_id=slot_id)
+    body = build_request(c, detect_kind(c), memory="", turns=turns("hi"), now=NOW)
     assert {k: body[k] for k in ("cache_prompt", "id_slot") if k in body} == expected
 
 
@@ -139,15 +181,15 @@ async def test_default_answer_echoes_turns(fake_llm: FakeLLM, http: httpx.AsyncC
 @pytest.mark.parametrize(
     "text",
     [
-        '```json\n{"summary": "Alice said she lives in Lisbon.", "facts": ["Alice lives in Lisbon"],'
-        ' "memory": "- Alice lives in Lisbon\\n"}\n```',
+        '```json\n{"summary": "Alice said she lives in Lisbon.", "facts": ["Alice lives in Lisbon"]}'
+        "\n```",
         'Sure {not json} here: {"summary": "Alice said she lives in Lisbon.", '
-        '"facts": ["Alice lives in Lisbon"], "memory": "- Alice lives in Lisbon\\n"} done',
+        '"facts": ["Alice lives in Lisbon"]} done',
     ],
 )
 def test_parse_falls_back_to_embedded_json(text: str) -> None:
     body = {"choices": [{"message": {"role": "assistant", "content": text}}]}
-    assert parse_result(body) == RESULT
+    assert parse_answer(body) == RESULT
 
 
 @pytest.mark.parametrize(
@@ -158,11 +200,16 @@ def test_parse_falls_back_to_embedded_json(text: str) -> None:
         {"choices": [{"message": {"content": None}}]},
         {"choices": [{"message": {"content": "no object at all"}}]},
         {"choices": [{"message": {"content": '```json\n{"summary": 1}\n```'}}]},
+        {
+            "choices": [
+                {"message": {"content": '{"summary": "a", "facts": []}'}, "finish_reason": "length"}
+            ]
+        },
     ],
 )
 def test_parse_rejects_unusable_answers(body: dict[str, object]) -> None:
     with pytest.raises(LLMRejected):
-        parse_result(body)
+        parse_answer(body)
 
 
 @pytest.mark.parametrize(
@@ -344,7 +391,7 @@ def test_breaker_admits_one_probe_and_recovers_from_a_lost_probe() -> None:
     assert breaker.state == "closed" and breaker.allow() is True
 
 
-def test_rejection_does_not_count_toward_opening() -> None:
+def test_a_success_resets_the_failure_count() -> None:
     breaker = CircuitBreaker(threshold=2, clock=Clock())
     breaker.record_failure()
     breaker.record_success()
@@ -375,3 +422,29 @@ def test_backoff_honours_retry_after_as_floor() -> None:
     assert backoff_delay(0, retry_after=7.0, rng=Extreme(True)) == 7.0
     assert backoff_delay(5, retry_after=2.0, rng=Extreme(True)) == 32.0
     assert backoff_delay(0, retry_after=90.0, rng=Extreme(False)) == 90.0
+
+
+@pytest.mark.trio
+async def test_unusable_answers_open_the_breaker(
+    fake_llm: FakeLLM, http: httpx.AsyncClient
+) -> None:
+    breaker = CircuitBreaker(name="local", threshold=2, cooldown=30.0, clock=Clock())
+    backend = LLMBackend("local", cfg(fake_llm.base_url), http, None, breaker=breaker)
+    fake_llm.script(garbage(), garbage(), garbage())
+    for _ in range(2):
+        with pytest.raises(LLMRejected):
+            await consolidate(backend)
+    assert breaker.state == "open"
+    with pytest.raises(LLMUnavailable):
+        await consolidate(backend)
+    assert len(fake_llm.requests) == 2  # no third call while open
+    assert backend.stats.outcomes["llm.rejected"] == 2
+
+
+def test_cached_tokens_come_from_usage_or_llama_cpp_timings() -> None:
+    stats = LLMStats()
+    stats.add_usage({"prompt_tokens": 100, "prompt_tokens_details": {"cached_tokens": 60}})
+    stats.add_usage({"prompt_tokens": 50}, {"cache_n": 30, "prompt_n": 20})
+    stats.add_usage({"prompt_tokens": 10}, None)
+    assert (stats.prompt_tokens, stats.cached_tokens) == (160, 90)
+    assert stats.as_dict()["cached_tokens"] == 90

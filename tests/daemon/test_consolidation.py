@@ -174,14 +174,15 @@ def test_an_expired_stream_lease_unblocks(make_daemon, fake_llm: FakeLLM) -> Non
 
 def test_system_prompt_is_byte_identical_and_prefix_stable(make_daemon, fake_llm: FakeLLM) -> None:
     daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
-    memory = {"summary": "s", "facts": ["User likes tea."], "memory": "- User likes tea."}
-    fake_llm.script(ok(memory), ok(memory))
+    answer = {"summary": "s", "facts": ["The user likes tea."]}
+    fake_llm.script(ok(answer), ok(answer))
     with daemon.client() as client:
+        client.append("a", "user", "I like tea, green tea mostly.")
         _turns(client, "a", 4, prefix="alpha ")
         poll(lambda: jobs(client).get("done") == 1)
         first = client.context("a").memory
-        (fact,) = first.removeprefix("# Memory\n\n").splitlines()  # dated, sourced by the batch
-        assert fact.startswith("- [") and '] User likes tea. <!-- from {"a":[' in fact
+        (fact,) = first.removeprefix("# Memory\n\n").splitlines()  # dated, sourced by its turn
+        assert fact.startswith("- [") and '] The user likes tea. <!-- from {"a":[' in fact
         client.append("a", "user", "more")
         assert client.context("a").memory == first
         _turns(client, "b", 4, prefix="beta ")
@@ -257,3 +258,20 @@ def test_memory_edit_changes_the_prefix_and_forget_removes_memory(make_daemon) -
         assert client.context("s").memory == "- Prefers short answers.\n"
         client.forget("s")
         assert client.memory("session/s").memory == ""
+
+
+def test_a_tail_over_the_job_cap_is_consolidated_in_several_jobs(
+    make_daemon, fake_llm: FakeLLM
+) -> None:
+    """Each job takes at most ``llm.max_job_tokens`` of whole turns; the next follows at once."""
+    config = _config(fake_llm) + "max_job_tokens = 40\n"
+    daemon: DaemonProcess = make_daemon(config=config)
+    fake_llm.script(*[hang(0.5)] * 6)  # each job ends after the session's idle deadline passed
+    with daemon.client() as client:
+        acked = _turns(client, "s", 6)
+        poll(lambda: client.context("s").tokens <= 60 and jobs(client).get("done", 0) >= 2)
+        poll(lambda: client.status().consolidation["default"].running == 0)
+        entries = client.memory("session/s", limit=100).entries
+        assert len(entries) >= 2
+        assert all(len(e.message_ids) <= 2 for e in entries)  # one turn (user + assistant) each
+        assert_each_id_once(client, "s", "session/s", acked)

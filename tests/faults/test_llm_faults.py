@@ -98,7 +98,8 @@ FAULTS: dict[str, tuple[list[Behaviour], bool]] = {
     "hang-past-timeout": ([hang(LLM_TIMEOUT + 1.5)] * BREAKER_THRESHOLD, True),
     "reset-mid-body": ([reset_mid_body()] * BREAKER_THRESHOLD, True),
     "429-storm": ([status(429, retry_after=0.1)] * 12, True),
-    "garbage-body": ([garbage()] * BREAKER_THRESHOLD, False),
+    # answers that cannot be used count too: the breaker is what backs off from them
+    "garbage-body": ([garbage()] * BREAKER_THRESHOLD, True),
 }
 
 

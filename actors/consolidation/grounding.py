@@ -1,0 +1,215 @@
+"""Whether what a model wrote is in the turns it read: the check before ``MEMORY.md``.
+
+A small local model asked for facts about "I moved to Lisbon in 2021, I
+work at Acme" also writes "Acme is a leading provider of logistics". A fact
+in ``MEMORY.md`` goes into every later prompt of its scope, so an invented
+one costs more than a missing one. ``ground`` keeps a fact only when
+
+- every name (a capitalised word that is not a function word) and every
+  number in it occurs in the turns, and
+- at least ``MIN_SHARE`` of its content words do,
+
+where words match by a crude stem (``moved``/``move``, ``lives``/``living``),
+and the turns' vocabulary includes the speakers' names, the roles and the
+dates the model was shown in each turn's header. Each kept fact is sourced
+to the fewest turns that hold its words (at most ``MAX_SOURCES``), and dated
+with the newest of them, so ``forget`` and search provenance point at the
+turns that really say it; a fact copied in the first person from one
+speaker's turns is put in the third person with that speaker's name.
+
+The same test picks the summary's sentences; what fails is dropped and
+counted. ``accept`` turns a model's answer into the job's result: the
+grounded facts merged into ``MEMORY.md`` after the old ones, or, when the
+model offered facts and none is grounded, the facts the extractive path
+finds in the same turns (an empty list is taken at its word).
+Everything here depends only on its arguments.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+
+from reverie.store import Fact, MessageRecord
+
+from .extractive import DEFAULT_SPEAKER, extractive_facts, extractive_summary, merge_new_facts
+from .prompt import ModelAnswer
+from .result import ConsolidationResult
+from .third_person import third_person
+
+__all__ = ["MIN_SHARE", "Accepted", "Grounded", "accept", "ground", "ground_summary", "words"]
+
+#: The share of a fact's content words that must occur in the turns.
+MIN_SHARE = 0.6
+#: The most turns a fact is sourced to.
+MAX_SOURCES = 3
+
+_WORD = re.compile(r"[^\W_](?:[\w'’-]*[^\W_])?")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+_SUFFIXES = ("ing", "ed", "es", "s", "e", "ly", "er")
+#: Words that say nothing about what a fact claims (pronouns, auxiliaries, fillers).
+_FUNCTION_TEXT = """a about above after again against all also am an and any are as at be because been
+    before being below between both but by can could did do does doing down during each few
+    for from further had has have having he her here hers herself him himself his how i if in
+    into is it its itself just me more most my myself no nor not now of off on once only or
+    other our ours ourselves out over own same she should so some such than that the their
+    theirs them themselves then there these they this those through to too under until up
+    very was we were what when where which while who whom why will with would you your yours
+    yourself yourselves user users speaker person people someone they're he's she's it's
+    i'm i've we're also recently currently really still new one thing things lot get got
+    mentioned said says told shared talked discussed conversation"""
+_FUNCTION_WORDS = frozenset(_FUNCTION_TEXT.split())
+
+
+def words(text: str) -> list[str]:
+    """The words of ``text``, as written (case kept), apostrophes folded to ``'``."""
+    return [w.replace("’", "'") for w in _WORD.findall(text)]
+
+
+def _stem(word: str) -> str:
+    """A crude stem: lower case, no possessive, one common suffix off (a stem keeps 3 letters)."""
+    word = word.casefold().removesuffix("'s")
+    for suffix in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)]
+    return word
+
+
+def _is_number(word: str) -> bool:
+    return any(c.isdigit() for c in word)
+
+
+def _header_words(turn: MessageRecord) -> list[str]:
+    """What the model was shown besides the content: speaker, role and the turn's date."""
+    day = datetime.fromtimestamp(turn.ts, UTC)
+    found = [turn.role, day.strftime("%Y-%m-%d"), day.strftime("%Y"), day.strftime("%B")]
+    found.append(str(day.day))
+    if turn.name:
+        found += words(turn.name)
+    return found
+
+
+@dataclass(slots=True)
+class _Turns:
+    """The stems each turn holds, and the stems of everything the model was shown."""
+
+    turns: Sequence[MessageRecord]
+    stems: list[frozenset[str]] = field(default_factory=list)
+    seen: set[str] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        for turn in self.turns:
+            stems = frozenset(_stem(w) for w in [*words(turn.content), *_header_words(turn)])
+            self.stems.append(stems)
+            self.seen |= stems
+
+    def sources(self, needed: set[str]) -> list[int]:
+        """Indexes of the fewest turns (greedy, at most ``MAX_SOURCES``) that hold ``needed``."""
+        left, chosen = set(needed), list[int]()
+        while left and len(chosen) < MAX_SOURCES:
+            best = max(range(len(self.stems)), key=lambda i: len(self.stems[i] & left))
+            if not self.stems[best] & left:
+                break
+            chosen.append(best)
+            left -= self.stems[best]
+        return sorted(chosen)
+
+
+def _supported(text: str, turns: _Turns) -> set[str] | None:
+    """The stems of ``text`` found in the turns, or None when ``text`` is not grounded."""
+    content = [w for w in words(text) if w.casefold() not in _FUNCTION_WORDS]
+    if not content:
+        return None
+    strict = {_stem(w) for w in content if w[0].isupper() or _is_number(w)}
+    stems = {_stem(w) for w in content}
+    found = stems & turns.seen
+    if not strict <= found or len(found) < MIN_SHARE * len(stems):
+        return None
+    return found
+
+
+@dataclass(slots=True)
+class Grounded:
+    """The facts that passed, as ``Fact``s with sources, and how many did not."""
+
+    facts: list[Fact]
+    dropped: int
+
+
+def ground(texts: Iterable[str], turns: Sequence[MessageRecord], session: str) -> Grounded:
+    """The model's facts that the turns support, each sourced to the turns that hold its words."""
+    index = _Turns(turns)
+    kept: list[Fact] = []
+    dropped = 0
+    for raw in texts:
+        text = " ".join(raw.split())
+        found = _supported(text, index)
+        if found is None:
+            dropped += 1
+            continue
+        chosen = [turns[i] for i in index.sources(found)] or [turns[-1]]
+        day = datetime.fromtimestamp(max(t.ts for t in chosen), UTC).strftime("%Y-%m-%d")
+        speakers = {t.name or DEFAULT_SPEAKER for t in chosen if t.role == "user"}
+        if len(speakers) == 1:  # "I moved to Porto", copied from the turn: say whose it is
+            text = third_person(text, speakers.pop())
+        kept.append(Fact(text=text, date=day, sources={session: [t.id for t in chosen]}))
+    return Grounded(kept, dropped)
+
+
+def ground_summary(summary: str, turns: Sequence[MessageRecord]) -> tuple[str, int]:
+    """The summary's grounded sentences (repeats dropped), and how many sentences went."""
+    index = _Turns(turns)
+    kept: list[str] = []
+    dropped = 0
+    for piece in _SENTENCE.split(summary):
+        sentence = " ".join(piece.split())
+        if not sentence:
+            continue
+        if sentence in kept or _supported(sentence, index) is None:
+            dropped += 1
+        else:
+            kept.append(sentence)
+    return " ".join(kept), dropped
+
+
+@dataclass(slots=True)
+class Accepted:
+    """A job's result from a model's answer, and what the check made of the answer.
+
+    ``counts``: facts ``kept``, ``dropped`` (not in the turns), ``extractive``
+    (found without the model because none was kept) and ``summary_dropped``
+    (sentences of the summary not in the turns).
+    """
+
+    result: ConsolidationResult
+    counts: dict[str, int]
+
+
+def accept(
+    answer: ModelAnswer,
+    memory: str,
+    turns: list[MessageRecord],
+    session: str,
+    *,
+    max_tokens: int,
+    count_tokens: Callable[[str], int],
+) -> Accepted:
+    """What of ``answer`` becomes the history entry and ``MEMORY.md``: only what is grounded."""
+    grounded = ground(answer.facts, turns, session)
+    invented = grounded.dropped and not grounded.facts  # the model's list, all made up
+    facts = extractive_facts(turns, session) if invented else grounded.facts
+    summary, cut = ground_summary(answer.summary, turns)
+    result = ConsolidationResult(
+        summary=summary or extractive_summary(turns),
+        facts=[f.text for f in facts],
+        memory=merge_new_facts(memory, facts, max_tokens, count_tokens),
+    )
+    counts = {
+        "kept": len(grounded.facts),
+        "dropped": grounded.dropped,
+        "extractive": len(facts) if invented else 0,
+        "summary_dropped": cut,
+    }
+    return Accepted(result, counts)

@@ -1,0 +1,227 @@
+"""What the consolidation model is sent, and how its answer is read.
+
+Built for a small local model behind a server with a prompt cache:
+
+- **Order for the cache.** The system prompt is a module constant; the user
+  message holds the scope's memory first (it changes only when a job or an
+  edit adds to it, and new facts are appended), then the turns, then the
+  date. A server with prefix caching (llama.cpp's ``cache_prompt``, LM
+  Studio, vLLM, OpenAI's automatic cache) re-evaluates only what follows
+  the last job's memory block.
+- **Every answer ends.** The model returns only a summary and new facts;
+  reverie merges the facts into ``MEMORY.md`` itself, so no answer
+  re-emits the whole memory. The schema bounds each string and the list
+  (``maxLength``/``maxItems``, which a constrained decoder enforces, so a
+  looping small model's JSON still closes) and ``max_tokens`` covers the
+  largest answer the schema allows; local servers also get a repeat
+  penalty. An answer cut at ``max_tokens`` is a failed attempt, and a
+  retry samples differently (``temperature``): at temperature 0 the same
+  prompt loops the same way every time.
+- **The memory block carries no bookkeeping.** Facts are shown as
+  ``- [date] text``; their source comments stay in the file.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any, Literal
+
+import msgspec
+
+from reverie.config import LLMConfig
+from reverie.store import Fact, MessageRecord, parse_memory
+
+from ..errors import LLMRejected
+
+__all__ = [
+    "CONSOLIDATION_SYSTEM_PROMPT",
+    "MAX_ANSWER_TOKENS",
+    "ModelAnswer",
+    "answer_schema",
+    "build_request",
+    "memory_block",
+    "parse_answer",
+]
+
+#: Bounds of one answer, enforced by the schema where the server can (local kinds).
+SUMMARY_CHARS = 600
+FACT_CHARS = 160
+MAX_FACTS = 8
+#: ``max_tokens``: the largest answer the bounds allow at three characters a token, plus JSON.
+MAX_ANSWER_TOKENS = (SUMMARY_CHARS + MAX_FACTS * (FACT_CHARS + 4)) // 3 + 48
+#: llama.cpp's penalty on tokens repeated within the last 64: a small model at
+#: temperature 0 otherwise repeats one clause until the context is full. Measured
+#: with SmolLM2-135M: 1.2, or DRY sampling, left it answering empty strings.
+REPEAT_PENALTY = 1.1
+#: Temperature added per retry of a job (attempt 1 is greedy), up to 1.
+RETRY_TEMPERATURE = 0.4
+
+
+def temperature(attempt: int) -> float:
+    """Greedy first; each retry samples more widely, so a loop is not replayed."""
+    return min(1.0, RETRY_TEMPERATURE * (attempt - 1))
+
+
+CONSOLIDATION_SYSTEM_PROMPT = """\
+You keep the long-term memory of an AI assistant. You are given the memory \
+so far and a batch of conversation turns that are leaving the assistant's \
+context window. Write down what is worth keeping from the turns.
+
+Answer with one JSON object: {"summary": "...", "facts": ["...", "..."]}
+- "summary": two or three sentences on what happened in the turns, with \
+the names, dates, places and numbers they mention.
+- "facts": new lasting facts about the people in the turns: where they live \
+and work, what they like, plan, own or decided. One short sentence each, \
+starting with the person's name. Only what the turns say, nothing that is \
+already in the memory, nothing guessed. An empty list when there is nothing \
+new.
+"""
+
+
+class ModelAnswer(msgspec.Struct):
+    """What the model returns: the history entry's text and the facts it found."""
+
+    summary: str
+    facts: list[str]
+
+
+_answer_decoder = msgspec.json.Decoder(ModelAnswer)
+
+
+def answer_schema(kind: Literal["openai", "local"]) -> dict[str, Any]:
+    """``ModelAnswer``'s JSON schema, closed as strict mode requires.
+
+    Local servers get the length bounds their grammar enforces; OpenAI's
+    strict mode refuses ``maxLength``, so it gets the item bound only and
+    relies on ``max_completion_tokens``.
+    """
+    text: dict[str, Any] = {"type": "string"}
+    summary, fact = dict(text), dict(text)
+    if kind == "local":
+        summary["maxLength"] = SUMMARY_CHARS
+        fact["maxLength"] = FACT_CHARS
+    return {
+        "type": "object",
+        "properties": {
+            "summary": summary,
+            "facts": {"type": "array", "items": fact, "maxItems": MAX_FACTS},
+        },
+        "required": ["summary", "facts"],
+        "additionalProperties": False,
+    }
+
+
+def _minute(ts: float) -> str:
+    return datetime.fromtimestamp(ts, UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def _render_turn(turn: MessageRecord) -> str:
+    who = turn.role if turn.name is None else f"{turn.role} ({turn.name})"
+    lines = [f"[#{turn.seq} {_minute(turn.ts)} {who}]", turn.content]
+    if turn.tool_calls is not None:
+        lines.append("tool calls: " + json.dumps(turn.tool_calls, sort_keys=True))
+    if turn.tool_call_id is not None:
+        lines.append(f"(result of tool call {turn.tool_call_id})")
+    return "\n".join(lines)
+
+
+def memory_block(memory: str) -> str:
+    """The scope's ``MEMORY.md`` as the model sees it: one ``- [date] text`` line a fact.
+
+    Appending facts to the file appends lines here, so the last job's block
+    is a prefix of the next one's.
+    """
+    facts, _ = parse_memory(memory)
+    lines = "".join(Fact(text=f.text, date=f.date).line() + "\n" for f in facts) or "(empty)\n"
+    return f"<memory>\n{lines}</memory>\n\n"
+
+
+def _user_message(memory: str, turns: list[MessageRecord], now: float) -> str:
+    rendered = "\n".join(_render_turn(t) for t in turns)
+    today = datetime.fromtimestamp(now, UTC).strftime("%Y-%m-%d")
+    return f"{memory_block(memory)}<turns>\n{rendered}\n</turns>\n\nToday is {today}."
+
+
+def build_request(
+    cfg: LLMConfig,
+    kind: Literal["openai", "local"],
+    *,
+    memory: str,
+    turns: list[MessageRecord],
+    now: float,
+    attempt: int = 1,
+) -> dict[str, Any]:
+    """The chat-completions JSON body for one attempt at a consolidation job.
+
+    Local servers also get ``cache_prompt``, the repeat penalty and, when
+    ``llm.slot_id`` is set (>= 0), the ``id_slot`` to pin; OpenAI gets
+    neither (it rejects unknown keys) and its newer name for the token cap.
+    """
+    body: dict[str, Any] = {
+        "model": cfg.model,
+        "messages": [
+            {"role": "system", "content": CONSOLIDATION_SYSTEM_PROMPT},
+            {"role": "user", "content": _user_message(memory, turns, now)},
+        ],
+        "temperature": temperature(attempt),
+        "seed": attempt,
+        "stream": False,
+        "response_format": {
+            "type": "json_schema",
+            "json_schema": {"name": "consolidation", "strict": True, "schema": answer_schema(kind)},
+        },
+    }
+    if kind == "openai":
+        body["max_completion_tokens"] = MAX_ANSWER_TOKENS
+        return body
+    body["max_tokens"] = MAX_ANSWER_TOKENS
+    body["repeat_penalty"] = REPEAT_PENALTY
+    body["cache_prompt"] = True
+    if cfg.slot_id >= 0:
+        body["id_slot"] = cfg.slot_id
+    return body
+
+
+def _embedded_answer(text: str) -> ModelAnswer:
+    """The first JSON object inside ``text`` (prose, Markdown fences), validated."""
+    decoder = json.JSONDecoder()
+    start = text.find("{")
+    while start != -1:
+        try:
+            found, _ = decoder.raw_decode(text, start)
+        except json.JSONDecodeError:
+            start = text.find("{", start + 1)
+            continue
+        if isinstance(found, dict):
+            try:
+                return msgspec.convert(found, ModelAnswer)
+            except msgspec.ValidationError as exc:
+                raise LLMRejected(f"the model's answer does not match the schema: {exc}") from exc
+        start = text.find("{", start + 1)
+    raise LLMRejected("the model's answer contains no JSON object")
+
+
+def parse_answer(body: dict[str, Any]) -> ModelAnswer:
+    """The answer in a chat-completions response body, or ``LLMRejected`` saying why not.
+
+    An answer cut at ``max_tokens`` is refused whatever it holds. The content
+    is decoded as the schema; failing that, the first JSON object embedded in
+    it (models without structured output wrap it in ```json fences).
+    """
+    try:
+        choice = body["choices"][0]
+        content = choice["message"]["content"]
+    except (KeyError, IndexError, TypeError) as exc:
+        raise LLMRejected("the response has no choices[0].message.content") from exc
+    if choice.get("finish_reason") == "length":
+        raise LLMRejected(
+            f"the answer was cut off at max_tokens ({MAX_ANSWER_TOKENS}): the model kept "
+            "writing; a server without schema-constrained output lets a small model loop"
+        )
+    if not isinstance(content, str):
+        raise LLMRejected(f"the model's answer is {type(content).__name__}, not text")
+    try:
+        return _answer_decoder.decode(content)
+    except msgspec.DecodeError:
+        return _embedded_answer(content)

@@ -1,0 +1,85 @@
+"""The grounding check: only facts whose words are in the turns reach MEMORY.md."""
+
+from __future__ import annotations
+
+from reverie.actors.consolidation.grounding import accept, ground, ground_summary
+from reverie.actors.consolidation.prompt import ModelAnswer
+from reverie.store import MessageRecord, parse_memory
+
+DAY = 1_795_000_000.0  # 2026-11-18
+
+
+def turn(seq: int, text: str, *, name: str | None = "Carl", role: str = "user") -> MessageRecord:
+    return MessageRecord(
+        seq=seq, id=f"m{seq}", role=role, content=text, ts=DAY + seq * 86400, tokens=5, name=name
+    )
+
+
+TURNS = [
+    turn(1, "I moved to Lisbon in 2021, and I work at Acme."),
+    turn(2, "Nice! What do you do there?", name=None, role="assistant"),
+    turn(3, "I repair delivery robots, mostly on night shifts."),
+]
+
+
+def count(text: str) -> int:
+    return len(text.split())
+
+
+def test_invented_facts_are_dropped_and_grounded_ones_kept_with_their_turns() -> None:
+    found = ground(
+        [
+            "Carl moved to Lisbon in 2021.",
+            "Acme is a leading provider of logistics in the European business community.",
+            "Carl repairs delivery robots on night shifts.",
+            "Carl moved to Lisbon in 2019.",  # a number the turns never said
+            "Maria works at the city library.",  # a name the turns never said
+        ],
+        TURNS,
+        "cli:carl",
+    )
+    assert [f.text for f in found.facts] == [
+        "Carl moved to Lisbon in 2021.",
+        "Carl repairs delivery robots on night shifts.",
+    ]
+    assert found.dropped == 3
+    assert [f.sources for f in found.facts] == [{"cli:carl": ["m1"]}, {"cli:carl": ["m3"]}]
+    assert found.facts[1].date == "2026-11-21"  # the day of its own turn, not the batch's last
+
+
+def test_a_first_person_copy_is_said_of_its_speaker() -> None:
+    (fact,) = ground(["I work at Acme."], TURNS, "s").facts
+    assert fact.text == "Carl works at Acme."
+
+
+def test_summary_keeps_grounded_sentences_once() -> None:
+    summary, dropped = ground_summary(
+        "Carl moved to Lisbon in 2021. Carl moved to Lisbon in 2021. Acme sells spaceships.",
+        TURNS,
+    )
+    assert summary == "Carl moved to Lisbon in 2021."
+    assert dropped == 2
+
+
+def test_accept_appends_new_facts_after_the_old_ones() -> None:
+    old = "# Memory\n\n- [2026-01-01] Carl likes tea.\n"
+    answer = ModelAnswer(summary="Carl works at Acme.", facts=["Carl works at Acme."])
+    accepted = accept(answer, old, TURNS, "s", max_tokens=500, count_tokens=count)
+    facts, _ = parse_memory(accepted.result.memory)
+    assert [f.text for f in facts] == ["Carl likes tea.", "Carl works at Acme."]
+    assert accepted.result.memory.startswith(old)
+    assert accepted.counts == {"kept": 1, "dropped": 0, "extractive": 0, "summary_dropped": 0}
+
+
+def test_when_every_offered_fact_is_invented_the_extractive_facts_stand_in() -> None:
+    answer = ModelAnswer(summary="Acme sells spaceships.", facts=["Acme sells spaceships."])
+    accepted = accept(answer, "", TURNS, "s", max_tokens=500, count_tokens=count)
+    assert accepted.counts["kept"] == 0 and accepted.counts["dropped"] == 1
+    assert accepted.counts["extractive"] == len(accepted.result.facts) > 0
+    assert "Lisbon" in accepted.result.memory and "spaceships" not in accepted.result.memory
+    assert "spaceships" not in accepted.result.summary and accepted.result.summary
+
+
+def test_an_empty_list_is_taken_at_its_word() -> None:
+    accepted = accept(ModelAnswer("", []), "", TURNS, "s", max_tokens=500, count_tokens=count)
+    assert accepted.result.memory == "" and accepted.counts["extractive"] == 0
