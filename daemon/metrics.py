@@ -147,11 +147,24 @@ def render_metrics(view: DaemonStatus) -> str:
         ],
     )
     lines += _family(
+        "consolidation_facts_total",
+        "counter",
+        "The model's facts by what the grounding check made of them: kept, dropped (not in"
+        " the turns), extractive (found without the model when none was kept), and summary"
+        " sentences dropped (summary_dropped).",
+        [
+            ({"backend": backend, "outcome": outcome}, n)
+            for backend, b in sorted(consolidation.items())
+            for outcome, n in sorted(b.get("facts", {}).items())
+        ],
+    )
+    lines += _family(
         "llm_up",
         "gauge",
-        "1 when the backend's start-up probe got an answer, else 0 (no LLM: absent).",
+        "1 when the backend's start-up probe got an answer and its circuit breaker is not"
+        " open (failed or unusable answers open it), else 0 (no LLM: absent).",
         [
-            ({"backend": k}, b.get("probe") == "ok")
+            ({"backend": k}, b.get("probe") == "ok" and b.get("breaker") != "open")
             for k, b in sorted(consolidation.items())
             if b.get("probe", "none") != "none"
         ],
@@ -247,11 +260,12 @@ def _llm(consolidation: Mapping[str, Mapping[str, Any]]) -> list[str]:
     lines += _family(
         "llm_tokens_total",
         "counter",
-        "Tokens the LLM reported using, by backend and kind (prompt, completion).",
+        "Tokens the LLM reported using, by backend and kind (prompt, completion, and cached:"
+        " the part of prompt served from the server's cache).",
         [
             ({"backend": k, "kind": kind}, s.get(f"{kind}_tokens", 0))
             for k, s in stats.items()
-            for kind in ("prompt", "completion")
+            for kind in ("prompt", "completion", "cached")
         ],
     )
     name = "reverie_llm_call_duration_seconds"

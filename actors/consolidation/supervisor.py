@@ -208,6 +208,7 @@ class Supervisor(SessionHooks):
                 "streams": len(b.live_leases()),
                 "timers": len(self._timers),
                 "llm": {} if b.llm is None else b.llm.stats.as_dict(),
+                "facts": dict(b.facts),
             }
             for name, b in self.backends.items()
         }

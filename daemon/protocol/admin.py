@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 from .frames import Data, Frame
 
 __all__ = [
@@ -63,8 +65,12 @@ class BackendStatus(Data):
     """One consolidation backend: its queue, jobs by state, LLM health and call stats.
 
     ``llm`` is empty for the extractive backend; for an LLM it has ``calls``
-    (by outcome), ``seconds_sum``, ``seconds_buckets``, ``prompt_tokens`` and
-    ``completion_tokens``.
+    (by outcome), ``seconds_sum``, ``seconds_buckets``, ``prompt_tokens``,
+    ``completion_tokens`` and ``cached_tokens`` (prompt tokens the server
+    served from its cache). ``facts`` counts what the grounding check made of
+    the model's facts: ``kept``, ``dropped`` (not in the turns),
+    ``extractive`` (found without the model when none was kept) and
+    ``summary_dropped`` (summary sentences not in the turns).
     """
 
     kind: str
@@ -78,6 +84,7 @@ class BackendStatus(Data):
     streams: int
     timers: int
     llm: dict[str, Any]
+    facts: dict[str, int] = msgspec.field(default_factory=dict)
 
 
 class ForgetStatus(Data):
