@@ -99,8 +99,8 @@ llm: llm-build
 	LD_LIBRARY_PATH=$(dir $(LLAMA_SERVER)) $(LLAMA_SERVER) -m $(LLM_MODEL) --host 127.0.0.1 \
 	  --port $(LLM_PORT) -c 8192 -np 2 -t 2
 
-bench: $(BSTAMP)
-	$(BIN)/python -m bench $(BENCH)
+bench: $(BSTAMP) llm-build
+	$(LLM_ENV) $(BIN)/python -m bench $(BENCH)
 
 torture: $(TSTAMP)
 	REVERIE_TORTURE_SECONDS=$${REVERIE_TORTURE_SECONDS:-1800} $(BIN)/python -m pytest -q -m torture tests/torture

@@ -129,6 +129,17 @@ TARGETS: dict[str, tuple[int, str, str]] = {
         "long crash loop ≥ 30 min without a violated invariant",
         "a test, not a benchmark: `make torture`",
     ),
+    "llm.jobs": (
+        24,
+        "20 idle sessions of the development conversations consolidated by a real local model,"
+        " no job over 30 s",
+        "bench.llm_consolidate",
+    ),
+    "llm.grounded": (
+        24,
+        "no fact in MEMORY.md names a name or number absent from its source turns",
+        "bench.llm_consolidate",
+    ),
 }
 
 
