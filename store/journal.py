@@ -280,11 +280,19 @@ def count_sessions(conn: apsw.Connection) -> int:
     return int(count)
 
 
-def list_sessions(conn: apsw.Connection, after: str, limit: int) -> list[SessionRecord]:
-    """Sessions ordered by name, starting after ``after`` (keyset paging)."""
+def list_sessions(
+    conn: apsw.Connection, after: str, limit: int, prefix: str = ""
+) -> list[SessionRecord]:
+    """Sessions ordered by name, starting after ``after`` (keyset paging), named ``prefix…``.
+
+    The prefix is a range on the name's index: names are printable, so none
+    holds U+10FFFF (a noncharacter), and every name starting with ``prefix``
+    sorts below ``prefix + U+10FFFF``.
+    """
     rows = conn.execute(
-        f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE name > ? ORDER BY name LIMIT ?",
-        (after, limit),
+        f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE name > ? AND name >= ? AND name < ?"
+        " ORDER BY name LIMIT ?",
+        (after, prefix, prefix + "\U0010ffff", limit),
     )
     return [_session(r) for r in rows]
 

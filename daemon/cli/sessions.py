@@ -42,8 +42,9 @@ def add_session_parsers(sub: Any, common: Common) -> None:
     common(context)
 
     sessions = sub.add_parser("sessions", help="list sessions")
-    sessions.add_argument("--after", default="")
+    sessions.add_argument("--after", default="", help="the page after this name")
     sessions.add_argument("--limit", type=int, default=100)
+    sessions.add_argument("--prefix", default="", help="only sessions named PREFIX…")
     common(sessions)
 
     forget = sub.add_parser("forget", help="delete a session and everything derived from it")
@@ -105,7 +106,8 @@ def _render_sessions(sessions: Sequence[Any]) -> None:
 
 
 def _sessions(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    return client.sessions(after=args.after, limit=args.limit), _render_sessions
+    sessions = client.sessions(after=args.after, limit=args.limit, prefix=args.prefix)
+    return sessions, _render_sessions
 
 
 def _forget(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:

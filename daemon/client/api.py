@@ -134,10 +134,14 @@ class Api(WorkingMemoryApi, SearchApi):
         return Call(p.Context(rid=self._rid(), session=session), lambda r: r.context, True)
 
     @op
-    def sessions(self, *, after: str = "", limit: int = 100) -> Call[list[p.SessionInfo]]:
-        """Sessions ordered by name (``SessionInfo``), a page after ``after``."""
+    def sessions(
+        self, *, after: str = "", limit: int = 100, prefix: str = ""
+    ) -> Call[list[p.SessionInfo]]:
+        """Sessions ordered by name (``SessionInfo``), a page after ``after``, named ``prefix…``."""
         return Call(
-            p.Sessions(rid=self._rid(), after=after, limit=limit), lambda r: r.sessions, True
+            p.Sessions(rid=self._rid(), after=after, limit=limit, prefix=prefix),
+            lambda r: r.sessions,
+            True,
         )
 
     @op

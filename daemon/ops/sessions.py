@@ -87,10 +87,10 @@ class SessionOps:
                     ForgetRequest(),
                     lambda o: self.forgetter.session_forgotten(session, o, reply),
                 )
-            case p.Sessions(after=after, limit=limit):
+            case p.Sessions(after=after, limit=limit, prefix=prefix):
                 reply = replier(rid, lambda s: p.SessionsReply(rid=rid, sessions=s))
-                nursery.start_soon(run, reply, self._sessions, after, limit)
+                nursery.start_soon(run, reply, self._sessions, after, limit, prefix)
 
-    async def _sessions(self, after: str, limit: int) -> list[p.SessionInfo]:
-        rows = await self.services.db.read(lambda c: list_sessions(c, after, limit))
+    async def _sessions(self, after: str, limit: int, prefix: str) -> list[p.SessionInfo]:
+        rows = await self.services.db.read(lambda c: list_sessions(c, after, limit, prefix))
         return [_session_info(r) for r in rows]

@@ -116,10 +116,11 @@ class Context(Frame, tag="context"):
 
 
 class Sessions(Frame, tag="sessions"):
-    """Sessions ordered by name, after ``after`` (page with the last name seen)."""
+    """Sessions ordered by name, after ``after`` (page with the last name seen), named ``prefix…``."""
 
     after: str = ""
     limit: Page = 100
+    prefix: str = ""
 
 
 class Forget(Frame, tag="forget"):

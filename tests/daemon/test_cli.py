@@ -47,6 +47,17 @@ def test_append_history_context_sessions_forget(daemon: DaemonProcess) -> None:
     assert json.loads(_reverie(daemon, "sessions", "--json").stdout) == []
 
 
+def test_sessions_by_prefix(daemon: DaemonProcess) -> None:
+    for name in ("bot:al", "bot:alice", "bot:alicia", "bot:b", "bot:al\u00e9"):
+        assert _reverie(daemon, "append", name, "user", "hi").returncode == 0
+    listed = json.loads(_reverie(daemon, "sessions", "--prefix", "bot:al", "--json").stdout)
+    assert [s["name"] for s in listed] == ["bot:al", "bot:alice", "bot:alicia", "bot:al\u00e9"]
+    page = json.loads(
+        _reverie(daemon, "sessions", "--prefix", "bot:ali", "--after", "bot:alice", "--json").stdout
+    )
+    assert [s["name"] for s in page] == ["bot:alicia"]
+
+
 def test_errors_print_one_line_and_exit_nonzero(daemon: DaemonProcess, tmp_path) -> None:
     assert _reverie(daemon, "append", "s", "user", "a", "--id", "x").returncode == 0
     out = _reverie(daemon, "append", "s", "user", "b", "--id", "x")
