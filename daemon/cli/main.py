@@ -79,7 +79,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
         code = _dispatch(args)
-        sys.stdout.flush()  # a closed pipe surfaces here, not at interpreter exit
+        if not sys.stdout.closed:  # `reverie mcp` over stdio: the MCP SDK closed it
+            sys.stdout.flush()  # a closed pipe surfaces here, not at interpreter exit
         return code
     except BrokenPipeError:  # `reverie ... | head`: the reader has all it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import logging
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,10 +24,18 @@ def add_mcp_parser(sub: Any) -> None:
         "mcp",
         help="serve reverie's memory to MCP hosts (nanobot, Claude, Cursor) over stdio or HTTP",
     )
-    mcp.add_argument("--session", help="the session this agent appends to and reads")
     mcp.add_argument(
-        "--scope", help="the memory scope this agent works in (default: the session's own)"
+        "--session", help="pin the tools to this session (the one this agent appends to and reads)"
     )
+    mcp.add_argument(
+        "--scope", help="pin the tools to this memory scope (default: the session's own)"
+    )
+    mcp.add_argument(
+        "--read-only",
+        action="store_true",
+        help="serve only the tools that read (no writes, no forget)",
+    )
+    mcp.add_argument("--no-forget", action="store_true", help="serve no `forget` tool")
     mcp.add_argument(
         "--socket", help="daemon socket (default: --config's, $REVERIE_SOCKET, the default)"
     )
@@ -40,9 +49,14 @@ def add_mcp_parser(sub: Any) -> None:
     mcp.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
     mcp.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765)")
     mcp.add_argument(
+        "--token-file",
+        help="HTTP: the bearer token's file (default <data_dir>/mcp.token, made 0600 if absent; "
+        "$REVERIE_MCP_TOKEN overrides it)",
+    )
+    mcp.add_argument(
         "--allow-remote",
         action="store_true",
-        help="allow --host to be a non-loopback address (the server has no authentication)",
+        help="allow --host to be a non-loopback address (plain HTTP: the token crosses the network)",
     )
 
 
@@ -58,6 +72,19 @@ def _socket(args: argparse.Namespace) -> Path:
     return default_socket()
 
 
+def _token(args: argparse.Namespace) -> str:
+    from reverie.config import load_config
+
+    from ..mcp.http_door import TOKEN_FILE, read_token
+
+    path = (
+        Path(args.token_file)
+        if args.token_file
+        else load_config(args.config).data_path / TOKEN_FILE
+    )
+    return read_token(path, dict(os.environ))
+
+
 def _check_host(args: argparse.Namespace) -> None:
     try:
         loopback = ipaddress.ip_address(args.host).is_loopback
@@ -65,16 +92,19 @@ def _check_host(args: argparse.Namespace) -> None:
         loopback = args.host == "localhost"
     if not loopback and not args.allow_remote:
         raise ConfigError(
-            f"--host {args.host} is not a loopback address and the MCP server has no "
-            "authentication; pass --allow-remote to serve it anyway"
+            f"--host {args.host} is not a loopback address and the MCP server speaks plain "
+            "HTTP (its token would cross the network in clear); pass --allow-remote to serve "
+            "it anyway, behind a TLS proxy"
         )
 
 
 def run_mcp(args: argparse.Namespace) -> int:
     """Run until the host closes stdin (stdio) or the process is stopped (HTTP)."""
     socket = _socket(args)
+    token = None
     if args.transport == "http":
         _check_host(args)
+        token = _token(args)
     from ..mcp import Binding, build_server, check_daemon
 
     problem = check_daemon(socket)
@@ -82,7 +112,22 @@ def run_mcp(args: argparse.Namespace) -> int:
         print(f"reverie mcp: {problem}", file=sys.stderr)
         return 1
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    binding = Binding(session=args.session or None, scope=args.scope or None)
+    binding = Binding(
+        session=args.session or None,
+        scope=args.scope or None,
+        read_only=args.read_only,
+        forget=not args.no_forget,
+    )
     server = build_server(socket, binding, host=args.host, port=args.port)
-    server.run("streamable-http" if args.transport == "http" else "stdio")
+    if token is None:
+        server.run("stdio")
+        return 0
+    from ..mcp.http_door import serve_http
+
+    print(
+        f"reverie mcp: serving http://{args.host}:{args.port}/mcp to clients that send "
+        "`Authorization: Bearer <token>`",
+        file=sys.stderr,
+    )
+    serve_http(server.streamable_http_app(), token, args.host, args.port)
     return 0

@@ -10,7 +10,8 @@ Guarantees:
 
 - The session and scope an agent works in are fixed by the server's
   arguments (``--session``, ``--scope``); every tool takes them as optional
-  arguments that default to those, so one config line per agent suffices.
+  arguments that default to those, so one config line per agent suffices,
+  and refuses any other (``binding.Binding``: a pinned server).
 - A reverie error comes back as an MCP tool error (``isError``) whose text
   starts with reverie's stable ``code`` and whose ``structuredContent`` is
   ``{"code": ..., "message": ...}``; it never ends the server.
@@ -25,7 +26,6 @@ import contextlib
 import functools
 import socket as stdsocket
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, unquote
@@ -36,13 +36,14 @@ from mcp.server.fastmcp.exceptions import ResourceError
 from mcp.server.fastmcp.resources import FunctionResource
 from mcp.types import CallToolResult, TextContent
 
-from reverie.config import InvalidArgument, ReverieError, default_scope
+from reverie.config import ReverieError
 
 from ..client import AsyncClient
 from ..protocol.errors import ConnectionLost
+from .binding import Binding
 from .tools import register_tools
 
-__all__ = ["MEMORY_URI", "Binding", "build_server", "check_daemon", "memory_uri", "tool_result"]
+__all__ = ["MEMORY_URI", "build_server", "check_daemon", "memory_uri", "tool_result"]
 
 MEMORY_URI = "reverie://memory/{scope}"
 INSTRUCTIONS = (
@@ -51,32 +52,6 @@ INSTRUCTIONS = (
     "scope, and the working-memory tools (wm_*, task_*, checkpoint_*) for scratch state of the "
     "task at hand. Session and scope default to the ones this server was started with."
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Binding:
-    """The session and scope this server works in (from its command line)."""
-
-    session: str | None = None
-    scope: str | None = None
-
-    def session_of(self, session: str | None) -> str:
-        name = session or self.session
-        if not name:
-            raise InvalidArgument(
-                "no session: pass `session`, or start the server with `reverie mcp --session NAME`"
-            )
-        return name
-
-    def scope_of(self, scope: str | None) -> str:
-        """The given scope, else the server's, else its session's own (``session/<name>``)."""
-        if scope or self.scope:
-            return scope or self.scope  # type: ignore[return-value]
-        if self.session:
-            return default_scope(self.session)
-        raise InvalidArgument(
-            "no scope: pass `scope`, or start the server with `reverie mcp --scope NAME`"
-        )
 
 
 def memory_uri(scope: str) -> str:
@@ -151,7 +126,7 @@ def build_server(
 def _register_resources(server: FastMCP, holder: _Holder, binding: Binding) -> None:
     async def read_memory(scope: str) -> str:
         try:
-            view = await holder.get().memory(unquote(scope), limit=1)
+            view = await holder.get().memory(binding.scope_of(unquote(scope)), limit=1)
         except ReverieError as exc:
             raise ResourceError(f"{exc.code}: {exc.message}") from exc
         return str(view.memory)
@@ -163,8 +138,8 @@ def _register_resources(server: FastMCP, holder: _Holder, binding: Binding) -> N
         "reverie://memory/session%2Fcli%3Aalice",
         mime_type="text/markdown",
     )(read_memory)
-    if binding.scope or binding.session:
-        scope = binding.scope_of(None)
+    if binding.own_scope:
+        scope = binding.own_scope
 
         async def read_own() -> str:
             return await read_memory(quote(scope, safe=""))

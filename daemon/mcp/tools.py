@@ -18,6 +18,7 @@ from pydantic import Field
 
 from ..client import AsyncClient
 from ..protocol.working_memory import TaskStatus
+from .binding import Binding
 
 __all__ = ["register_tools"]
 
@@ -42,14 +43,15 @@ ToolDecorator = Callable[[ToolAnnotations], Callable[[Tool], Tool]]
 def register_tools(
     server: FastMCP,
     client: Callable[[], AsyncClient],
-    binding: Any,
+    binding: Binding,
     wrap: Callable[[Tool], Tool],
 ) -> None:
     """Add every tool to ``server``; ``client()`` is the live daemon connection."""
 
     def tool(annotations: ToolAnnotations) -> Callable[[Tool], Tool]:
         def add(fn: Tool) -> Tool:
-            server.tool(annotations=annotations, structured_output=False)(wrap(fn))
+            if binding.serves(fn.__name__, bool(annotations.readOnlyHint)):
+                server.tool(annotations=annotations, structured_output=False)(wrap(fn))
             return fn
 
         return add
@@ -72,9 +74,13 @@ def register_tools(
         It is searchable with `recall` at once and consolidated into long-term
         memory when the session goes quiet.
         """
-        name = binding.session_of(session)
+        name = await binding.session_of(client(), session)
         ack = await client().append(
-            name, role, content, id=id, scope=scope or binding.scope or None
+            name,
+            role,
+            content,
+            id=id,
+            scope=binding.scope_of(scope) if binding.own_scope else scope,
         )
         return {"session": name, "seq": ack.seq, "id": ack.id}
 
@@ -103,7 +109,9 @@ def register_tools(
 
         ``unembedded`` counts matching messages ranked by their words only (not embedded yet).
         """
-        if session is None:
+        if session is not None:
+            session = await binding.session_of(client(), session)
+        if session is None or binding.own_scope:
             scope = binding.scope_of(scope)
         reply = await client().search(
             query,
@@ -130,20 +138,21 @@ def register_tools(
     @tool(READ)
     async def context(session: Session = None) -> Any:
         """What to put in the prompt for the session: memory first, then the recent messages."""
-        return await client().context(binding.session_of(session))
+        return await client().context(await binding.session_of(client(), session))
 
     @tool(DESTROY)
     async def forget(
         session: Annotated[str, Field(description="The session to delete, named explicitly")],
     ) -> Any:
         """Delete a session and everything derived from it (messages, history, index). Final."""
+        session = await binding.session_of(client(), session)
         return {"session": session, "deleted_messages": await client().forget(session)}
 
     _register_working_memory(tool, client, binding)
 
 
 def _register_working_memory(
-    tool: ToolDecorator, client: Callable[[], AsyncClient], binding: Any
+    tool: ToolDecorator, client: Callable[[], AsyncClient], binding: Binding
 ) -> None:
     key_field = Annotated[str, Field(description="The key, e.g. plan or user.name")]
 

@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
+import json
+import os
 import socket
+import stat
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from pydantic import AnyUrl
 
 from reverie.daemon.mcp import memory_uri
+from reverie.daemon.mcp.http_door import TOKEN_ENV
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 
@@ -39,23 +46,14 @@ EXPECTED_TOOLS = {
 }
 
 
-def _args(daemon: DaemonProcess) -> list[str]:
-    return [
-        "-m",
-        "reverie.daemon",
-        "mcp",
-        "--socket",
-        str(daemon.socket),
-        "--session",
-        SESSION,
-        "--scope",
-        SCOPE,
-    ]
+def _args(daemon: DaemonProcess, *flags: str) -> list[str]:
+    pinned = ("--session", SESSION, "--scope", SCOPE)
+    return ["-m", "reverie.daemon", "mcp", "--socket", str(daemon.socket), *(flags or pinned)]
 
 
-def _run(daemon: DaemonProcess, body: Any) -> Any:
+def _run(daemon: DaemonProcess, body: Any, *flags: str) -> Any:
     async def main() -> Any:
-        params = StdioServerParameters(command=sys.executable, args=_args(daemon))
+        params = StdioServerParameters(command=sys.executable, args=_args(daemon, *flags))
         with anyio.fail_after(120):
             async with (
                 stdio_client(params) as (read, write),
@@ -102,29 +100,35 @@ def test_mcp_memory_md_is_a_resource(daemon: DaemonProcess) -> None:
             t.uriTemplate for t in (await session.list_resource_templates()).resourceTemplates
         ]
         own = await session.read_resource(AnyUrl(memory_uri(SCOPE)))
-        other = await session.read_resource(AnyUrl(memory_uri("project/none")))
-        return listed, templates, own, other
+        return listed, templates, own
 
-    listed, templates, own, other = _run(daemon, body)
+    async def unpinned(session: ClientSession) -> Any:
+        return await session.read_resource(AnyUrl(memory_uri("project/none")))
+
+    listed, templates, own = _run(daemon, body)
     assert listed == [memory_uri(SCOPE)]
     assert templates == ["reverie://memory/{scope}"]
     assert own.contents[0].text == "# Alice\n- likes tea\n"
     assert own.contents[0].mimeType == "text/markdown"
+    other = _run(daemon, unpinned, "--no-forget")
     assert other.contents[0].text == ""
 
 
 def test_mcp_bad_input_is_a_typed_tool_error(daemon: DaemonProcess) -> None:
     async def body(session: ClientSession) -> Any:
         missing = await session.call_tool("wm_get", {"key": "nothing-here"})
-        bad_name = await session.call_tool("context", {"session": "bad\x00name"})
         conflict = await session.call_tool(
             "wm_set", {"key": "k", "value": 1, "expected_version": 5}
         )
         ok = await session.call_tool("wm_set", {"key": "plan", "value": {"step": 1}, "ttl": 60})
         got = await session.call_tool("wm_get", {"key": "plan"})
-        return missing, bad_name, conflict, ok, got
+        return missing, conflict, ok, got
 
-    missing, bad_name, conflict, ok, got = _run(daemon, body)
+    async def unpinned(session: ClientSession) -> Any:
+        return await session.call_tool("context", {"session": "bad\x00name"})
+
+    missing, conflict, ok, got = _run(daemon, body)
+    bad_name = _run(daemon, unpinned, "--no-forget")
     assert missing.isError and missing.structuredContent["code"] == "not_found"
     assert missing.content[0].text.startswith("not_found: ")
     assert bad_name.isError and bad_name.structuredContent["code"] == "invalid_argument"
@@ -194,35 +198,163 @@ def test_nanobot_mcp_client_loads_reverie_tools(daemon: DaemonProcess) -> None:
         assert [m.content for m in client.history(SESSION)] == ["nanobot was here"]
 
 
-def test_mcp_over_streamable_http_on_loopback(daemon: DaemonProcess) -> None:
-    from mcp.client.streamable_http import streamable_http_client
-
+@contextlib.contextmanager
+def _http_server(daemon: DaemonProcess, *flags: str) -> Iterator[int]:
+    """``reverie mcp --transport http`` on a free loopback port; the daemon's data dir for its token."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    cmd = [sys.executable, *_args(daemon), "--transport", "http", "--port", str(port)]
-    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    cmd = [sys.executable, *_args(daemon, *flags), "--transport", "http", "--port", str(port)]
+    env = {**os.environ, "REVERIE_DAEMON__DATA_DIR": str(daemon.data_dir)}
+    env.pop(TOKEN_ENV, None)
+    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     try:
         poll(lambda: _accepts(port), timeout=60, what="the MCP HTTP server listening")
-
-        async def main() -> Any:
-            with anyio.fail_after(60):
-                async with (
-                    streamable_http_client(f"http://127.0.0.1:{port}/mcp") as (read, write, _),
-                    ClientSession(read, write) as session,
-                ):
-                    await session.initialize()
-                    tools = {t.name for t in (await session.list_tools()).tools}
-                    return tools, await session.call_tool("remember", {"content": "over http"})
-
-        tools, remembered = anyio.run(main)
+        yield port
     finally:
         server.terminate()
         server.wait(30)
+
+
+def _over_http(port: int, token: str, body: Any) -> Any:
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared._httpx_utils import create_mcp_http_client
+
+    async def main() -> Any:
+        http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
+        with anyio.fail_after(60):
+            async with (
+                http,
+                streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http) as (
+                    read,
+                    write,
+                    _,
+                ),
+                ClientSession(read, write) as session,
+            ):
+                await session.initialize()
+                return await body(session)
+
+    return anyio.run(main)
+
+
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "probe", "version": "0"},
+    },
+}
+MCP_HEADERS = {"Accept": "application/json, text/event-stream"}
+
+
+def test_mcp_over_streamable_http_needs_its_token(daemon: DaemonProcess) -> None:
+    token_file = daemon.data_dir / "mcp.token"
+    with _http_server(daemon) as port:
+        token = token_file.read_text().strip()
+        url = f"http://127.0.0.1:{port}/mcp"
+        refused = [
+            httpx.post(url, json=INITIALIZE, headers={**MCP_HEADERS, **auth}, timeout=30)
+            for auth in ({}, {"Authorization": "Bearer " + "x" * len(token)})
+        ]
+
+        async def body(session: ClientSession) -> Any:
+            tools = {t.name for t in (await session.list_tools()).tools}
+            return tools, await session.call_tool("remember", {"content": "over http"})
+
+        tools, remembered = _over_http(port, token, body)
+    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600 and len(token) >= 32
+    assert [r.status_code for r in refused] == [401, 401]
+    assert refused[0].json()["error"] == "unauthorized"
     assert tools == EXPECTED_TOOLS
     assert not remembered.isError and remembered.structuredContent["seq"] == 1
     with daemon.client() as client:
         assert [m.content for m in client.history(SESSION)] == ["over http"]
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as another local user")
+def test_another_local_user_can_neither_read_nor_forget_over_http(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        client.append(SESSION, "user", "my PIN is 4711", scope=SCOPE)
+    probe = (
+        "import encodings.idna, os, sys, json, urllib.request, urllib.error\n"  # before setuid
+        "os.setgid(65534); os.setuid(65534)\n"
+        "try:\n    open(sys.argv[2]).read(); print('token read')\n"
+        "except OSError as e:\n    print('token refused', e.errno)\n"
+        "calls = [json.loads(sys.argv[3]), {'jsonrpc': '2.0', 'id': 2, 'method': 'tools/call',"
+        " 'params': {'name': 'forget', 'arguments': {'session': sys.argv[4]}}}]\n"
+        "for call in calls:\n"
+        "    req = urllib.request.Request(sys.argv[1], json.dumps(call).encode(),"
+        " {'Content-Type': 'application/json', 'Accept': 'application/json, text/event-stream'})\n"
+        "    try:\n        urllib.request.urlopen(req, timeout=30); print('answered')\n"
+        "    except urllib.error.HTTPError as e:\n        print('http', e.code)\n"
+    )
+    probe_args = [str(daemon.data_dir / "mcp.token"), json.dumps(INITIALIZE), SESSION]
+    with _http_server(daemon, "--no-forget") as port, _http_server(daemon) as full:
+        outs = [
+            subprocess.run(
+                [sys.executable, "-I", "-c", probe, f"http://127.0.0.1:{p}/mcp", *probe_args],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                cwd="/",
+            )
+            for p in (port, full)
+        ]
+    for out in outs:
+        assert out.stdout.split("\n")[:3] == ["token refused 13", "http 401", "http 401"], out
+    with daemon.client() as client:
+        assert [m.content for m in client.history(SESSION)] == ["my PIN is 4711"]
+
+
+def test_a_pinned_server_reaches_only_its_session_and_scope(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        client.append("other:bob", "user", "my PIN is 4711", scope="user/bob")
+        client.append("mcp:alice2", "user", "hello", scope=SCOPE)
+    reaching_out = [
+        ("context", {"session": "other:bob"}),
+        ("recall", {"query": "PIN", "scope": "user/bob"}),
+        ("recall", {"query": "PIN", "session": "other:bob"}),
+        ("forget", {"session": "other:bob"}),
+        ("remember", {"content": "x", "session": "other:bob"}),
+        ("wm_set", {"key": "k", "value": 1, "scope": "user/bob"}),
+        ("memory", {"scope": "user/bob"}),
+    ]
+
+    async def calls(session: ClientSession) -> Any:
+        refused = [await session.call_tool(name, args) for name, args in reaching_out]
+        own = await session.call_tool("context", {"session": "mcp:alice2"})
+        return refused, own
+
+    for flags in (("--session", SESSION, "--scope", SCOPE), ("--scope", SCOPE)):
+        refused, own = _run(daemon, calls, *flags)
+        codes = [r.structuredContent["code"] if r.isError else "answered" for r in refused]
+        assert codes == ["unauthorized"] * len(reaching_out), (flags, codes)
+        assert own.isError == (flags[0] == "--session"), (flags, own)
+    with daemon.client() as client:
+        assert [m.content for m in client.history("other:bob")] == ["my PIN is 4711"]
+        assert client.wm_list("user/bob") == []
+
+
+def test_read_only_and_no_forget_serve_fewer_tools(daemon: DaemonProcess) -> None:
+    async def names(session: ClientSession) -> set[str]:
+        return {t.name for t in (await session.list_tools()).tools}
+
+    read_only = _run(daemon, names, "--session", SESSION, "--read-only")
+    no_forget = _run(daemon, names, "--session", SESSION, "--no-forget")
+    assert read_only == {
+        "recall",
+        "memory",
+        "context",
+        "wm_get",
+        "wm_list",
+        "task_get",
+        "checkpoint_list",
+    }
+    assert no_forget == EXPECTED_TOOLS - {"forget"}
 
 
 def _accepts(port: int) -> bool:
