@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import shutil
 import subprocess
 import sys
 import sysconfig
@@ -27,6 +28,9 @@ PACKAGES = [
 
 @pytest.mark.slow
 def test_wheel_installs_into_a_fresh_venv_and_imports_everything(tmp_path: Path) -> None:
+    # Built from a copy: setuptools reuses the checkout's build/lib, where a deleted file lives on.
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".*", "build", "*.egg-info"))
     built = subprocess.run(
         [
             sys.executable,
@@ -36,7 +40,7 @@ def test_wheel_installs_into_a_fresh_venv_and_imports_everything(tmp_path: Path)
             "--no-isolation",
             "--outdir",
             str(tmp_path / "dist"),
-            str(ROOT),
+            str(source),
         ],
         check=True,
         capture_output=True,
@@ -79,6 +83,59 @@ def test_wheel_installs_into_a_fresh_venv_and_imports_everything(tmp_path: Path)
         text=True,
     )
     assert "data" in data.stdout or not (ROOT / "store" / "data").exists()
+    _host_type_checks(python, tmp_path / "host.py")
+
+
+HOST = """\
+from reverie import AsyncClient, Client, NotFound, ReverieError
+
+
+async def host(a: AsyncClient) -> None:
+    reveal_type(await a.append("s", "user", "hi"))
+
+
+def main() -> None:
+    with Client() as client:
+        reveal_type(client.append("s", "user", "hi"))
+        reveal_type(client.search("x").hits)
+        try:
+            client.context("s")
+        except NotFound as exc:
+            reveal_type(exc.code)
+        except ReverieError:
+            pass
+"""
+
+
+def _host_type_checks(python: Path, snippet: Path) -> None:
+    """A host's ``mypy --strict`` sees the installed wheel's types (py.typed), not ``Any``."""
+    snippet.write_text(HOST)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            *("--python-executable", python),
+            snippet,
+        ],
+        capture_output=True,
+        text=True,
+        cwd=snippet.parent,
+        env={**os.environ, "PYTHONPATH": "", "MYPYPATH": ""},
+    )
+    revealed = [  # older mypy spells builtins out
+        line.split("Revealed type is ")[1].replace("builtins.", "")
+        for line in out.stdout.splitlines()
+        if "Revealed" in line
+    ]
+    assert revealed == [
+        '"reverie.daemon.protocol.sessions.Ack"',
+        '"reverie.daemon.protocol.sessions.Ack"',
+        '"list[reverie.daemon.protocol.search.SearchHitView]"',
+        '"str"',
+    ], out.stdout
 
 
 @pytest.mark.parametrize("name", PACKAGES)
@@ -94,7 +151,9 @@ def test_exports_are_pinned() -> None:
     import reverie.daemon
 
     assert set(reverie.daemon.__all__) >= {"Client", "AsyncClient", "ConnectionLost"}
-    assert {"Client", "AsyncClient"} <= set(reverie.__all__)
+    assert {"Client", "AsyncClient", "ReverieError", "NotFound", "Conflict", "Busy"} <= set(
+        reverie.__all__
+    )
     assert reverie.Client is reverie.daemon.Client
 
 

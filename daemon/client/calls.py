@@ -24,6 +24,8 @@ from typing import (
     NamedTuple,
     ParamSpec,
     TypeVar,
+    get_args,
+    get_type_hints,
     overload,
 )
 
@@ -54,8 +56,12 @@ class op(Generic[P, T]):
         self._build = build
         functools.update_wrapper(self, build)  # type: ignore[arg-type]  # copies __doc__, __name__
         signature = inspect.signature(build)
-        # What help() and editors show for a bound method: no ``self``.
-        self._signature = signature.replace(parameters=list(signature.parameters.values())[1:])
+        # What help() and editors show for a bound method: no ``self``, and the
+        # result the caller gets (``Ack``), not the ``Call`` that builds it.
+        self._signature = signature.replace(
+            parameters=list(signature.parameters.values())[1:],
+            return_annotation=_result_type(build),
+        )
 
     @overload
     def __get__(self, obj: None, owner: type) -> op[P, T]: ...
@@ -75,3 +81,13 @@ class op(Generic[P, T]):
 
         bound.__signature__ = self._signature  # type: ignore[attr-defined]
         return bound
+
+
+def _result_type(build: Callable[..., Any]) -> Any:
+    """``T`` of the builder's ``Call[T]`` return annotation; empty where it cannot be resolved."""
+    try:
+        hint = get_type_hints(build).get("return")
+    except NameError:  # a name imported only for type checkers
+        return inspect.Signature.empty
+    args = get_args(hint)
+    return args[0] if args else inspect.Signature.empty
