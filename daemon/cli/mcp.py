@@ -10,6 +10,7 @@ import argparse
 import ipaddress
 import logging
 import os
+import pwd
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,10 +26,20 @@ def add_mcp_parser(sub: Any) -> None:
         help="serve reverie's memory to MCP hosts (nanobot, Claude, Cursor) over stdio or HTTP",
     )
     mcp.add_argument(
-        "--session", help="pin the tools to this session (the one this agent appends to and reads)"
+        "--session",
+        help="pin the tools to this session, the one this agent appends to and reads "
+        "(default, with no --scope either: mcp:<your user name>)",
     )
     mcp.add_argument(
-        "--scope", help="pin the tools to this memory scope (default: the session's own)"
+        "--scope",
+        help="pin the tools to this memory scope (default: user/<your user name> with the "
+        "default session, else the session's own)",
+    )
+    mcp.add_argument(
+        "--unpinned",
+        action="store_true",
+        help="no default session or scope: the tools reach whatever session and scope their "
+        "caller names (the operator's own tools, not an agent's)",
     )
     mcp.add_argument(
         "--read-only",
@@ -72,6 +83,14 @@ def _socket(args: argparse.Namespace) -> Path:
     return default_socket()
 
 
+def _pinned_to(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    """The session and scope the tools are pinned to: the flags', else this OS user's own."""
+    if args.session or args.scope or args.unpinned:
+        return args.session or None, args.scope or None
+    user = pwd.getpwuid(os.getuid()).pw_name
+    return f"mcp:{user}", f"user/{user}"
+
+
 def _token(args: argparse.Namespace) -> str:
     from reverie.config import load_config
 
@@ -112,12 +131,7 @@ def run_mcp(args: argparse.Namespace) -> int:
         print(f"reverie mcp: {problem}", file=sys.stderr)
         return 1
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    binding = Binding(
-        session=args.session or None,
-        scope=args.scope or None,
-        read_only=args.read_only,
-        forget=not args.no_forget,
-    )
+    binding = Binding(*_pinned_to(args), read_only=args.read_only, forget=not args.no_forget)
     server = build_server(socket, binding, host=args.host, port=args.port)
     if token is None:
         server.run("stdio")

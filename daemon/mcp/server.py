@@ -32,14 +32,16 @@ from urllib.parse import quote, unquote
 
 import msgspec
 from mcp.server.fastmcp import FastMCP
-from mcp.server.fastmcp.exceptions import ResourceError
+from mcp.server.fastmcp.exceptions import ResourceError, ToolError
 from mcp.server.fastmcp.resources import FunctionResource
 from mcp.types import CallToolResult, TextContent
+from pydantic import ValidationError
 
-from reverie.config import ReverieError
+from reverie.config import InvalidArgument, ReverieError
 
 from ..client import AsyncClient
 from ..protocol.errors import ConnectionLost
+from ..version import package_version
 from .binding import Binding
 from .tools import register_tools
 
@@ -59,12 +61,24 @@ def memory_uri(scope: str) -> str:
 
 
 def tool_result(value: Any) -> CallToolResult:
-    """A successful tool answer: JSON text for the model, the same as structured content."""
-    data = msgspec.to_builtins(value)
+    """A successful tool answer: JSON text for the model, the same as structured content.
+
+    Fields without a value are left out: a model reads every token of the answer.
+    """
+    data = _compact(msgspec.to_builtins(value))
     if not isinstance(data, dict):
         data = {"result": data}
     text = msgspec.json.encode(data).decode()
     return CallToolResult(content=[TextContent(type="text", text=text)], structuredContent=data)
+
+
+def _compact(data: Any) -> Any:
+    """``data`` without the ``None`` values of its maps, at every depth."""
+    if isinstance(data, dict):
+        return {k: _compact(v) for k, v in data.items() if v is not None}
+    if isinstance(data, list):
+        return [_compact(v) for v in data]
+    return data
 
 
 def _error_result(exc: ReverieError) -> CallToolResult:
@@ -89,6 +103,24 @@ def reverie_tool(
             return _error_result(exc)
 
     return wrapper
+
+
+class _ReverieMCP(FastMCP):
+    """FastMCP whose argument errors read like reverie's: ``invalid_argument: <field>: <why>``."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any]) -> Any:
+        try:
+            return await super().call_tool(name, arguments)
+        except ToolError as exc:
+            if not isinstance(exc.__cause__, ValidationError):
+                raise
+            return _error_result(InvalidArgument(_validation_message(exc.__cause__)))
+
+
+def _validation_message(error: ValidationError) -> str:
+    return "; ".join(
+        f"{'.'.join(str(part) for part in e['loc'])}: {e['msg']}" for e in error.errors()
+    )
 
 
 class _Holder:
@@ -117,7 +149,11 @@ def build_server(
             finally:
                 holder.client = None
 
-    server = FastMCP("reverie", instructions=INSTRUCTIONS, lifespan=lifespan, host=host, port=port)
+    server = _ReverieMCP(
+        "reverie", instructions=INSTRUCTIONS, lifespan=lifespan, host=host, port=port
+    )
+    # serverInfo.version: FastMCP takes no version and would report the SDK's own.
+    server._mcp_server.version = package_version()
     register_tools(server, holder.get, binding, reverie_tool)
     _register_resources(server, holder, binding)
     return server

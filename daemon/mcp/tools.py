@@ -9,12 +9,17 @@ binding (``--session``, ``--scope``).
 # No ``from __future__ import annotations``: the MCP SDK reads the tools'
 # annotations at run time to build their JSON schemas.
 
+import contextlib
+import inspect
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from mcp.server.fastmcp import FastMCP
 from mcp.types import ToolAnnotations
 from pydantic import Field
+
+from reverie.config import InvalidArgument
 
 from ..client import AsyncClient
 from ..protocol.working_memory import TaskStatus
@@ -40,6 +45,21 @@ Tool = Callable[..., Awaitable[Any]]
 ToolDecorator = Callable[[ToolAnnotations], Callable[[Tool], Tool]]
 
 
+def instant(value: float | str | None, field: str) -> float | None:
+    """Unix seconds from what a model writes: a number, or an ISO 8601 date or time (UTC if naive)."""
+    if value is None or isinstance(value, int | float):
+        return value
+    with contextlib.suppress(ValueError):
+        return float(value)
+    try:
+        when = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise InvalidArgument(
+            f"{field}: {value!r} is neither Unix seconds nor an ISO 8601 date (2026-05-01T14:00Z)"
+        ) from None
+    return (when if when.tzinfo else when.replace(tzinfo=UTC)).timestamp()
+
+
 def register_tools(
     server: FastMCP,
     client: Callable[[], AsyncClient],
@@ -51,7 +71,10 @@ def register_tools(
     def tool(annotations: ToolAnnotations) -> Callable[[Tool], Tool]:
         def add(fn: Tool) -> Tool:
             if binding.serves(fn.__name__, bool(annotations.readOnlyHint)):
-                server.tool(annotations=annotations, structured_output=False)(wrap(fn))
+                description = inspect.cleandoc(fn.__doc__ or "")
+                server.tool(
+                    annotations=annotations, description=description, structured_output=False
+                )(wrap(fn))
             return fn
 
         return add
@@ -97,9 +120,15 @@ def register_tools(
         ] = None,
         scope: Scope = None,
         since: Annotated[
-            float | None, Field(description="Only at or after this Unix time (seconds)")
+            float | str | None,
+            Field(
+                description="Only at or after this time: ISO 8601 (2026-05-01, UTC unless "
+                "a zone is given) or Unix seconds"
+            ),
         ] = None,
-        until: Annotated[float | None, Field(description="Only before this Unix time")] = None,
+        until: Annotated[
+            float | str | None, Field(description="Only before this time (same forms as since)")
+        ] = None,
         mode: Annotated[
             Literal["hybrid", "vector", "text"],
             Field(description="hybrid (default), vector (meaning) or text (keywords)"),
@@ -119,8 +148,8 @@ def register_tools(
             session=session,
             kinds=kinds,
             k=k,
-            since=since,
-            until=until,
+            since=instant(since, "since"),
+            until=instant(until, "until"),
             mode=mode,
         )
         return {"hits": reply.hits, "unembedded": reply.unembedded}

@@ -6,6 +6,7 @@ import contextlib
 import importlib.util
 import json
 import os
+import pwd
 import socket
 import stat
 import subprocess
@@ -23,6 +24,7 @@ from pydantic import AnyUrl
 
 from reverie.daemon.mcp import memory_uri
 from reverie.daemon.mcp.http_door import TOKEN_ENV
+from reverie.daemon.version import package_version
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 
@@ -110,7 +112,7 @@ def test_mcp_memory_md_is_a_resource(daemon: DaemonProcess) -> None:
     assert templates == ["reverie://memory/{scope}"]
     assert own.contents[0].text == "# Alice\n- likes tea\n"
     assert own.contents[0].mimeType == "text/markdown"
-    other = _run(daemon, unpinned, "--no-forget")
+    other = _run(daemon, unpinned, "--unpinned")
     assert other.contents[0].text == ""
 
 
@@ -128,7 +130,7 @@ def test_mcp_bad_input_is_a_typed_tool_error(daemon: DaemonProcess) -> None:
         return await session.call_tool("context", {"session": "bad\x00name"})
 
     missing, conflict, ok, got = _run(daemon, body)
-    bad_name = _run(daemon, unpinned, "--no-forget")
+    bad_name = _run(daemon, unpinned, "--unpinned")
     assert missing.isError and missing.structuredContent["code"] == "not_found"
     assert missing.content[0].text.startswith("not_found: ")
     assert bad_name.isError and bad_name.structuredContent["code"] == "invalid_argument"
@@ -136,6 +138,51 @@ def test_mcp_bad_input_is_a_typed_tool_error(daemon: DaemonProcess) -> None:
     assert not ok.isError and ok.structuredContent == {"key": "plan", "version": 1}
     assert got.structuredContent["value"] == {"step": 1}
     assert got.structuredContent["expires_at"] is not None
+
+
+def test_mcp_with_no_flags_works_for_this_os_user(daemon: DaemonProcess) -> None:
+    """As hosts configure it: `reverie mcp` alone; remember, recall and context round-trip."""
+    user = pwd.getpwuid(os.getuid()).pw_name
+
+    async def body(session: ClientSession) -> Any:
+        info = session.get_server_capabilities()
+        tools = {t.name: t for t in (await session.list_tools()).tools}
+        remembered = await session.call_tool("remember", {"content": "I keep bees in Porto"})
+        recalled = await session.call_tool(
+            "recall", {"query": "bees", "mode": "text", "since": "2000-01-01"}
+        )
+        context = await session.call_tool("context", {})
+        bad_k = await session.call_tool("recall", {"query": "bees", "k": "many"})
+        bad_since = await session.call_tool("recall", {"query": "bees", "since": "last spring"})
+        return info, tools, remembered, recalled, context, bad_k, bad_since
+
+    async def main() -> Any:
+        params = StdioServerParameters(
+            command=sys.executable,
+            args=["-m", "reverie.daemon", "mcp", "--socket", str(daemon.socket)],
+        )
+        with anyio.fail_after(120):
+            async with (
+                stdio_client(params, errlog=errlog) as (read, write),
+                ClientSession(read, write) as session,
+            ):
+                started = await session.initialize()
+                return started.serverInfo.version, await body(session)
+
+    errlog = (daemon.root / "mcp-stderr.txt").open("w+")
+    version, (_, tools, remembered, recalled, context, bad_k, bad_since) = anyio.run(main)
+    errlog.seek(0)
+    assert "Traceback" not in errlog.read()
+    assert version == package_version()
+    assert remembered.structuredContent["session"] == f"mcp:{user}"
+    hits = recalled.structuredContent["hits"]
+    assert [(h["text"], h["scope"]) for h in hits] == [("I keep bees in Porto", f"user/{user}")]
+    assert "null" not in context.content[0].text
+    assert context.structuredContent["messages"][0]["content"] == "I keep bees in Porto"
+    assert bad_k.isError and bad_k.content[0].text.startswith("invalid_argument: k: ")
+    assert bad_since.isError and bad_since.content[0].text.startswith("invalid_argument: since: ")
+    for tool in tools.values():
+        assert "\n    " not in (tool.description or ""), tool.name
 
 
 def test_mcp_without_a_daemon_says_what_to_do(tmp_path: Path) -> None:
