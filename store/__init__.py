@@ -17,7 +17,15 @@ from .embeddings import (
     make_embedder,
 )
 from .errors import StoreError, StoreFull, StoreReadOnly
-from .facts import Fact, drop_session, fact_key, merge_facts, parse_memory, render_memory
+from .facts import (
+    Fact,
+    drop_session,
+    fact_key,
+    merge_facts,
+    parse_memory,
+    prompt_view,
+    render_memory,
+)
 from .history import HistoryEntry, history_problems, parse_history, render_entry
 from .index import IndexStale, SearchIndex
 from .index_feed import (
@@ -237,6 +245,7 @@ __all__ = [
     "parse_history",
     "parse_memory",
     "pending_forgets",
+    "prompt_view",
     "read_cursor",
     "read_history",
     "read_meta",

@@ -32,6 +32,7 @@ __all__ = [
     "fact_key",
     "merge_facts",
     "parse_memory",
+    "prompt_view",
     "render_memory",
 ]
 
@@ -103,6 +104,33 @@ def parse_memory(text: str) -> tuple[list[Fact], list[str]]:
         if problem is not None:
             problems.append(problem)
     return facts, problems
+
+
+def prompt_view(memory_text: str) -> str:
+    """``MEMORY.md`` as a prompt shows it: every line as written, less its source comment.
+
+    Sources are bookkeeping for ``forget`` and search provenance, not words
+    for the model (they were half the prompt's memory tokens). Line by line,
+    so a fact appended to the file appends a line to the view: the prefix a
+    host's KV cache holds survives. A comment that does not parse as
+    sources is text someone wrote and stays.
+    """
+    lines = []
+    for line in memory_text.splitlines(keepends=True):
+        match = _SOURCES.search(line)
+        if match and _sources_parse(match.group(1)):
+            ending = line[len(line.rstrip("\r\n")) :]
+            line = line[: match.start()] + ending
+        lines.append(line)
+    return "".join(lines)
+
+
+def _sources_parse(raw: str) -> bool:
+    try:
+        _sources_decoder.decode(raw)
+    except msgspec.DecodeError:
+        return False
+    return True
 
 
 def render_memory(facts: Iterable[Fact]) -> str:

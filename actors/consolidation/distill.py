@@ -60,7 +60,7 @@ class Distiller:
         """The job's result as data: its history entry and the scope's new ``MEMORY.md``."""
         if await self.memory.has_entry(job.scope, job.entry_id):
             return ApplyRequest(job, "done", None, "", "")  # written before a crash
-        current = await self.memory.prefix(job.scope)
+        current = await self.memory.text(job.scope)
         result, state = await self._produce(job, current, turns, backend)
         entry = HistoryEntry(
             id=job.entry_id,

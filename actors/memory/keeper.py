@@ -15,14 +15,14 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 
-from reverie.store import Consolidated, ForgetJob, HistoryEntry, MemoryStore
+from reverie.store import Consolidated, ForgetJob, HistoryEntry, MemoryStore, prompt_view
 
 from ..services import SessionHooks
 
 __all__ = ["MemoryKeeper"]
 
 log = logging.getLogger(__name__)
-#: Scopes whose memory prefix is kept in memory, least recently read dropped first.
+#: Scopes whose ``MEMORY.md`` and memory prefix are kept in memory, least recently read first out.
 PREFIX_CACHE = 1024
 
 
@@ -32,26 +32,35 @@ class MemoryKeeper:
     def __init__(self, store: MemoryStore, followers: SessionHooks) -> None:
         self.store = store
         self.followers = followers
-        self._prefixes: OrderedDict[str, str] = OrderedDict()
+        #: scope -> (its ``MEMORY.md``, the prefix ``context`` shows of it)
+        self._prefixes: OrderedDict[str, tuple[str, str]] = OrderedDict()
         self._changes = 0  # bumped on every change: a read racing one is not cached
 
     async def prefix(self, scope: str) -> str:
-        """The scope's ``MEMORY.md``, as ``context`` puts it before the tail."""
+        """The scope's memory as ``context`` puts it before the tail: no source comments."""
+        return (await self._cached(scope))[1]
+
+    async def text(self, scope: str) -> str:
+        """The scope's ``MEMORY.md`` as it is in the file, sources and all."""
+        return (await self._cached(scope))[0]
+
+    async def _cached(self, scope: str) -> tuple[str, str]:
         cached = self._prefixes.get(scope)
         if cached is not None:
             self._prefixes.move_to_end(scope)
             return cached
         changes = self._changes
         text = await self.store.read_memory(scope)
+        both = (text, prompt_view(text))
         if changes == self._changes:
-            self._prefixes[scope] = text
+            self._prefixes[scope] = both
             if len(self._prefixes) > PREFIX_CACHE:
                 self._prefixes.popitem(last=False)
-        return text
+        return both
 
     async def read(self, scope: str, limit: int) -> tuple[str, list[HistoryEntry]]:
         """The scope's ``MEMORY.md`` and its newest ``limit`` history entries."""
-        return await self.prefix(scope), await self.store.entries(scope, limit=limit)
+        return await self.text(scope), await self.store.entries(scope, limit=limit)
 
     async def edit(self, scope: str, text: str) -> None:
         """Replace the scope's ``MEMORY.md`` (an explicit edit: the memory prefix changes)."""

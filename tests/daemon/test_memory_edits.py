@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -46,7 +47,8 @@ def test_hand_edit_is_noticed_and_reaches_prompt_and_search(make_daemon, fake_ll
 
         path.write_text(text)  # in place, as an editor might
 
-        poll(lambda: client.context("s").memory == text, EDIT_DEADLINE, "prefix re-read")
+        shown = re.sub(r" <!-- from .* -->", "", text)  # the prompt has no source comments
+        poll(lambda: client.context("s").memory == shown, EDIT_DEADLINE, "prefix re-read")
         poll(lambda: _found(client, "Braga", "session/s"), EDIT_DEADLINE, "hand edit indexed")
         assert not _found(client, "Porto", "session/s")
         assert client.status().memory.edits_noticed >= 1

@@ -19,6 +19,7 @@ from reverie.store import (
     encode_scope,
     merge_facts,
     parse_history,
+    prompt_view,
     render_entry,
 )
 
@@ -239,3 +240,22 @@ def test_merge_facts_is_byte_stable_with_real_tokenizer() -> None:
     hand_written = "# Memory\n\nSome prose line\n\n* starred fact\n## Section\n- Same fact\n"
     runs = {merge_facts(hand_written, ["same FACT!", "New one"], 50, count) for _ in range(3)}
     assert runs == {"# Memory\n\n- Some prose line\n- starred fact\n- Same fact\n- New one\n"}
+
+
+def test_the_prompt_view_drops_only_source_comments_line_by_line() -> None:
+    memory = (
+        "# Memory\n\n"
+        '- [2026-11-24] Carl moved to Lisbon. <!-- from {"cli:carl":["m7"]} -->\n'
+        "- Prefers tea <!-- a note someone wrote -->\n"
+        "- [2026-11-25] Carl works at Acme. <!-- from {broken -->\n"
+        '- Hand-written fact\r\n- [2026-11-26] Carl has a dog. <!-- from {"cli:carl":["m9"]} -->'
+    )
+    assert prompt_view(memory) == (
+        "# Memory\n\n"
+        "- [2026-11-24] Carl moved to Lisbon.\n"
+        "- Prefers tea <!-- a note someone wrote -->\n"
+        "- [2026-11-25] Carl works at Acme. <!-- from {broken -->\n"
+        "- Hand-written fact\r\n- [2026-11-26] Carl has a dog."
+    )
+    appended = memory + '\n- Carl swims. <!-- from {"cli:carl":["m10"]} -->\n'
+    assert prompt_view(appended).startswith(prompt_view(memory))
