@@ -22,7 +22,7 @@ SMOLLM2       := 0.1.2
 LLM_DIR       := .llm
 LLAMA_SERVER  := $(LLM_DIR)/build/bin/llama-server
 LLM_MODEL     := $(LLM_DIR)/model/SmolLM2-135M-Instruct.Q4_1.gguf
-LLM_ENV       := REVERIE_LLAMA_SERVER=$(CURDIR)/$(LLAMA_SERVER) REVERIE_LLM_MODEL=$(CURDIR)/$(LLM_MODEL)
+LLM_ENV       := REVERIE_LLAMA_SERVER=$(CURDIR)/$(LLAMA_SERVER) REVERIE_LLAMA_MODEL=$(CURDIR)/$(LLM_MODEL)
 
 $(BIN)/python:
 	@echo "reverie: creating $(VENV) with $(PYTHON) and upgrading pip"

@@ -22,6 +22,7 @@ from .settings import (
     WorkingMemoryConfig,
     default_data_dir,
     default_socket_path,
+    env_warnings,
     load_config,
 )
 
@@ -44,6 +45,7 @@ __all__ = [
     "default_data_dir",
     "default_scope",
     "default_socket_path",
+    "env_warnings",
     "error_class",
     "load_config",
 ]

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from .errors import ConfigError
+from .hints import env_variable, misread_env, suggestion
 
 __all__ = [
     "Config",
@@ -30,10 +31,12 @@ __all__ = [
     "WorkingMemoryConfig",
     "default_data_dir",
     "default_socket_path",
+    "env_warnings",
     "load_config",
 ]
 
 _ENV_PREFIX = "REVERIE_"
+_ENV_ORIGIN = "environment (REVERIE_SECTION__KEY variables)"
 
 # Ranges, checked when the config is loaded (and on reload), so that a typo
 # such as a negative timeout or a limit of 0 is a ConfigError naming the key
@@ -206,7 +209,16 @@ def _convert(raw: dict[str, Any], origin: str) -> Config:
     try:
         return msgspec.convert(raw, Config, strict=True)
     except msgspec.ValidationError as exc:
-        raise ConfigError(f"{origin}: {exc} (see the configuration table in README.md)") from exc
+        if origin == _ENV_ORIGIN and (variable := env_variable(exc)) is not None:
+            origin = f"environment variable {variable}"
+        raise ConfigError(
+            f"{origin}: {exc}{suggestion(exc, Config)} (see the configuration table in README.md)"
+        ) from exc
+
+
+def env_warnings(env: Mapping[str, str] | None = None) -> list[str]:
+    """``REVERIE_…`` variables that look like settings but are never read (logged at start)."""
+    return misread_env(dict(os.environ) if env is None else env, Config)
 
 
 def load_config(
@@ -223,7 +235,7 @@ def load_config(
     env = dict(os.environ) if env is None else env
     overrides = overrides or {}
     env_layer = _env_layer(env)
-    _convert(env_layer, "environment (REVERIE_SECTION__KEY variables)")
+    _convert(env_layer, _ENV_ORIGIN)
     _convert(overrides, "command-line flags")
     data_dir = (
         overrides.get("daemon", {}).get("data_dir")

@@ -40,7 +40,7 @@ def run_serve(args: argparse.Namespace) -> int:
     """Run the daemon until SIGTERM/SIGINT; flags override the config file and environment."""
     import trio
 
-    from reverie.config import load_config
+    from reverie.config import env_warnings, load_config
 
     from ..app import run_daemon
     from ..reload import parse_log_level
@@ -57,6 +57,8 @@ def run_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(
         level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )
+    for warning in env_warnings():
+        logging.getLogger("reverie.config").warning("%s", warning)
     trio.run(run_daemon, config, lambda: load_config(args.config, overrides=overrides))
     return 0
 

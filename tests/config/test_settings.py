@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reverie.config import ConfigError, load_config
+from reverie.config import ConfigError, env_warnings, load_config
 
 
 def test_defaults_follow_xdg(tmp_path: Path) -> None:
@@ -52,6 +52,14 @@ def test_unknown_key_names_key_and_file(tmp_path: Path) -> None:
         load_config(path, env={})
     assert "idle_aftr" in err.value.message
     assert str(path) in err.value.message
+    assert "(did you mean `idle_after`?)" in err.value.message
+
+
+def test_a_misspelt_section_gets_a_suggestion(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text("[consolidaton]\nidle_after = 5\n")
+    with pytest.raises(ConfigError, match=r"did you mean `consolidation`\?"):
+        load_config(path, env={})
 
 
 def test_wrong_type_names_key_and_file(tmp_path: Path) -> None:
@@ -64,8 +72,29 @@ def test_wrong_type_names_key_and_file(tmp_path: Path) -> None:
 
 
 def test_bad_environment_variable_is_named(tmp_path: Path) -> None:
-    with pytest.raises(ConfigError, match=r"environment.*budget_tokens"):
+    with pytest.raises(
+        ConfigError, match=r"^environment variable REVERIE_CONSOLIDATION__BUDGET_TOKENS: "
+    ):
         load_config(env={"REVERIE_CONSOLIDATION__BUDGET_TOKENS": "lots"})
+    with pytest.raises(ConfigError) as err:
+        load_config(env={"REVERIE_DAEMON__LOG_LEVL": "debug"})
+    assert err.value.message.startswith("environment variable REVERIE_DAEMON__LOG_LEVL: ")
+    assert "(did you mean `log_level`?)" in err.value.message
+
+
+def test_settings_like_variables_that_are_not_read_are_warned_about() -> None:
+    env = {
+        "REVERIE_LOG_LEVEL": "debug",
+        "REVERIE_CONSOLIDATION_IDLE_AFTER": "5",
+        "REVERIE_SOCKET": "/run/r.sock",  # the client's own
+        "REVERIE_DAEMON__LOG_LEVEL": "info",
+        "REVERIE_SOMETHING_ELSE": "x",
+    }
+    assert env_warnings(env) == [
+        "REVERIE_CONSOLIDATION_IDLE_AFTER is not read; did you mean "
+        "REVERIE_CONSOLIDATION__IDLE_AFTER?",
+        "REVERIE_LOG_LEVEL is not read; did you mean REVERIE_DAEMON__LOG_LEVEL?",
+    ]
 
 
 def test_missing_config_file_says_so(tmp_path: Path) -> None:

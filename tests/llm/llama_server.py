@@ -2,7 +2,7 @@
 
 ``make llm-build`` builds ``llama-server`` and unpacks the model, and ``make
 test``/``make test-llm`` name both in ``REVERIE_LLAMA_SERVER`` and
-``REVERIE_LLM_MODEL``; without them these tests are skipped (a plain
+``REVERIE_LLAMA_MODEL``; without them these tests are skipped (a plain
 ``pytest`` run on a machine that never built the server). The server gets
 2 slots and 2 threads, like the ``make llm`` one.
 """
@@ -25,7 +25,7 @@ READY_SECONDS = 180.0
 
 def configured() -> tuple[Path, Path] | None:
     """The server binary and the model file ``make`` named, or None."""
-    binary, model = os.environ.get("REVERIE_LLAMA_SERVER"), os.environ.get("REVERIE_LLM_MODEL")
+    binary, model = os.environ.get("REVERIE_LLAMA_SERVER"), os.environ.get("REVERIE_LLAMA_MODEL")
     if not binary or not model:
         return None
     return Path(binary), Path(model)
