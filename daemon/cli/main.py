@@ -62,6 +62,30 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse; an unknown flag is reported with the usage of the command it was given to.
+
+    argparse hands a subcommand's unknown arguments up to the top-level
+    parser, whose usage (``reverie [-h] COMMAND``) says nothing about them.
+    """
+    args, extra = parser.parse_known_args(argv)
+    if extra:
+        _innermost(parser, args).error(f"unrecognized arguments: {' '.join(extra)}")
+    return args
+
+
+def _innermost(
+    parser: argparse.ArgumentParser, args: argparse.Namespace
+) -> argparse.ArgumentParser:
+    """The (sub)command parser ``args`` came through, deepest first."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            chosen = action.choices.get(getattr(args, action.dest, None) or "")
+            if chosen is not None:
+                return _innermost(chosen, args)
+    return parser
+
+
 def _client_command(args: argparse.Namespace) -> int:
     from ..client import Client
 
@@ -76,7 +100,7 @@ def _client_command(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command; a user error prints one line (never a traceback) and exits non-zero."""
-    args = _parser().parse_args(argv)
+    args = _parse(_parser(), argv)
     try:
         code = _dispatch(args)
         if not sys.stdout.closed:  # `reverie mcp` over stdio: the MCP SDK closed it

@@ -46,7 +46,9 @@ def add_search_parser(sub: Any, common: Common) -> None:
         search.add_argument(
             f"--{bound}", type=_when, help="ISO date or time (UTC unless it says) or epoch seconds"
         )
-    search.add_argument("-k", type=int, default=10, help="how many hits (default 10)")
+    search.add_argument(
+        "-k", "--limit", dest="k", type=int, default=10, help="how many hits (default 10)"
+    )
     search.add_argument("--mode", choices=["hybrid", "vector", "text"], default="hybrid")
     common(search)
 

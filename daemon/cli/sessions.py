@@ -111,8 +111,15 @@ def _sessions(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any
 
 
 def _forget(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    return client.forget(args.session), lambda n: print(
-        f"forgot {args.session}: {n} messages deleted"
+    """Forget a session; exit 1 when no session had that name (most likely a typo)."""
+    deleted = client.forget(args.session)
+    if deleted:
+        return deleted, lambda n: print(f"forgot {args.session}: {n} messages deleted")
+    args.exit_code = 1
+    return deleted, lambda _: print(
+        f"reverie: no session named {args.session!r}: nothing was forgotten "
+        "(`reverie sessions --prefix ...` lists the names)",
+        file=sys.stderr,
     )
 
 

@@ -70,7 +70,7 @@ class Handlers:
             (SESSION_REQUESTS, SessionOps(services, registry, forgetter)),
             (WM_REQUESTS, wm),
             (SEARCH_REQUESTS, search),
-            (MEMORY_REQUESTS, MemoryOps(supervisor, memory, forgetter)),
+            (MEMORY_REQUESTS, MemoryOps(supervisor, memory, forgetter, services.db)),
             (ADMIN_REQUESTS, self.admin),
         ]
 

@@ -13,6 +13,7 @@ import msgspec
 import trio
 
 from reverie.actors import Forgetter, MemoryKeeper, Supervisor, validate_name
+from reverie.store import Database, load_session
 
 from .. import protocol as p
 from .calls import Replier, run
@@ -32,10 +33,13 @@ MEMORY_REQUESTS = (
 class MemoryOps:
     """The memory operations, bound to the supervisor, the memory's owner and the forgetter."""
 
-    def __init__(self, supervisor: Supervisor, memory: MemoryKeeper, forgetter: Forgetter) -> None:
+    def __init__(
+        self, supervisor: Supervisor, memory: MemoryKeeper, forgetter: Forgetter, db: Database
+    ) -> None:
         self.supervisor = supervisor
         self.memory = memory
         self.forgetter = forgetter
+        self.db = db
 
     async def dispatch(self, request: p.Request, replier: Replier, nursery: trio.Nursery) -> None:
         rid = request.rid
@@ -72,7 +76,19 @@ class MemoryOps:
         text, entries = await self.memory.read(scope, limit)
         views = [msgspec.convert(e, p.HistoryEntryView, from_attributes=True) for e in entries]
         problems = await self.memory.problems(scope)
+        if not text and not entries:
+            problems += await self._session_not_scope(scope)
         return p.MemoryView(scope=scope, memory=text, entries=views, problems=problems)
+
+    async def _session_not_scope(self, name: str) -> list[str]:
+        """A hint when an empty scope's name is a session's (a common mix-up), else nothing."""
+        record = await self.db.read(lambda c: load_session(c, name))
+        if record is None:
+            return []
+        return [
+            f"no memory in scope {name!r}, but a session has that name: its memory is in "
+            f"scope {record.scope!r} (`reverie memory show {record.scope}`)"
+        ]
 
     async def _memory_edit(self, scope: str, text: str) -> list[str]:
         validate_name("scope", scope)

@@ -58,6 +58,23 @@ def test_sessions_by_prefix(daemon: DaemonProcess) -> None:
     assert [s["name"] for s in page] == ["bot:alicia"]
 
 
+def test_mix_ups_are_said_not_silent(daemon: DaemonProcess) -> None:
+    assert (
+        _reverie(daemon, "append", "mybot:dave", "user", "hi", "--scope", "user/dave").returncode
+        == 0
+    )
+    shown = _reverie(daemon, "memory", "show", "mybot:dave")
+    assert shown.returncode == 0
+    assert "a session has that name: its memory is in scope 'user/dave'" in shown.stderr
+    assert "session has that name" not in _reverie(daemon, "memory", "show", "user/dave").stderr
+    forgot = _reverie(daemon, "forget", "mybot:dvae")
+    assert forgot.returncode == 1
+    assert forgot.stderr.startswith("reverie: no session named 'mybot:dvae'")
+    assert [s["name"] for s in json.loads(_reverie(daemon, "sessions", "--json").stdout)] == [
+        "mybot:dave"
+    ]
+
+
 def test_errors_print_one_line_and_exit_nonzero(daemon: DaemonProcess, tmp_path) -> None:
     assert _reverie(daemon, "append", "s", "user", "a", "--id", "x").returncode == 0
     out = _reverie(daemon, "append", "s", "user", "b", "--id", "x")

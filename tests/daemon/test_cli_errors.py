@@ -33,6 +33,13 @@ CASES = [
     ),
     Case("no daemon", ("status", "--socket", "{tmp}/nobody.sock"), 1, "is it running"),
     Case("bad flag", ("status", "--bogus"), 2, "unrecognized arguments: --bogus", None),
+    Case(
+        "bad flag of a subcommand",
+        ("memory", "show", "user/a", "--bogus"),
+        2,
+        "reverie memory show: error: unrecognized arguments: --bogus",
+        None,
+    ),
     Case("unknown command", ("frobnicate",), 2, "invalid choice", None),
     Case(
         "busy socket",
