@@ -132,7 +132,7 @@ def render_metrics(view: DaemonStatus) -> str:
     lines += _family(
         "llm_failed_calls_total",
         "counter",
-        "LLM calls that failed, by backend.",
+        "LLM calls that failed, by backend: the sum of llm_calls_total's outcomes other than ok.",
         [({"backend": k}, b.get("failed_calls", 0)) for k, b in sorted(consolidation.items())],
     )
     lines += _family(
@@ -193,7 +193,6 @@ def render_metrics(view: DaemonStatus) -> str:
         "Requests and connections refused with `busy` (overload).",
         _one(status.get("errors", {}).get("busy")),
     )
-    lines += _consolidation_outcomes(counters)
     lines += _index(status.get("index", {}))
     lines += _llm(consolidation)
     lines += _family(
@@ -203,23 +202,6 @@ def render_metrics(view: DaemonStatus) -> str:
         [({"event": k}, v) for k, v in sorted(counters.items())],
     )
     return "\n".join(lines) + "\n"
-
-
-def _consolidation_outcomes(counters: Mapping[str, int]) -> list[str]:
-    outcomes = {
-        "done": counters.get("consolidations_done", 0),
-        "archived_raw": counters.get("consolidations_extractive", 0),
-        # an LLM attempt that failed and was tried again, or a failed job queued again
-        "retried": counters.get("consolidation_retries", 0)
-        + counters.get("consolidation_errors", 0),
-    }
-    return _family(
-        "consolidations_total",
-        "counter",
-        "Consolidation jobs since start by outcome: done, archived_raw (LLM gave up), "
-        "retried (failed, queued again).",
-        [({"outcome": k}, v) for k, v in outcomes.items()],
-    )
 
 
 def _index(index: Mapping[str, Any]) -> list[str]:
@@ -256,6 +238,13 @@ def _llm(consolidation: Mapping[str, Mapping[str, Any]]) -> list[str]:
             for k, s in stats.items()
             for outcome, n in sorted(s.get("calls", {}).items())
         ],
+    )
+    lines += _family(
+        "llm_refused_total",
+        "counter",
+        "Consolidation attempts not sent to the LLM because its circuit breaker was open,"
+        " by backend (not calls: llm_calls_total does not count them).",
+        [({"backend": k}, s.get("refused", 0)) for k, s in stats.items()],
     )
     lines += _family(
         "llm_tokens_total",

@@ -51,7 +51,6 @@ class Backend:
         self.leases: dict[str, float] = {}
         self.lease_changed = trio.Event()
         self.running = 0
-        self.failed_calls = 0
         self.outcomes: dict[str, int] = dict.fromkeys(OUTCOMES, 0)
         self.facts: dict[str, int] = dict.fromkeys(FACT_OUTCOMES, 0)
 

@@ -90,7 +90,7 @@ class Distiller:
                     memory=memory, turns=turns, now=now, attempt=attempt
                 )
             except LLMError as exc:
-                await self._count_failure(job, backend, exc)
+                await self._record_failure(job, exc)
                 if attempt == self.cfg.max_attempts:
                     return await self._give_up(job, memory, turns, backend, exc)
                 self.services.counters["consolidation_retries"] += 1
@@ -102,9 +102,8 @@ class Distiller:
             return await self._accept(answer, memory, turns, job.session, backend), "done"
         raise AssertionError("unreachable: max_attempts is at least 1")
 
-    async def _count_failure(self, job: Job, backend: Backend, exc: LLMError) -> None:
-        """Count a failed model call and record it on ``job`` (its error code, and when)."""
-        backend.failed_calls += 1
+    async def _record_failure(self, job: Job, exc: LLMError) -> None:
+        """Record a failed attempt on ``job`` (its error code, and when); the client counted it."""
         await self.services.db.write(lambda c: record_attempt(c, job.id, exc.code, time.time()))
 
     async def _give_up(

@@ -108,6 +108,7 @@ class LLMBackend:
         the breaker is what makes the workers back off from it.
         """
         if not self.breaker.allow():
+            self.stats.refused += 1
             raise LLMUnavailable(f"llm backend {self.name}: circuit open after repeated failures")
         started = time.monotonic()
         try:

@@ -32,6 +32,12 @@ class LLMStats:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cached_tokens: int = 0
+    refused: int = 0  # attempts not sent: the circuit breaker was open
+
+    @property
+    def failed(self) -> int:
+        """Calls sent that failed: every outcome but ``ok`` (refusals are not calls)."""
+        return sum(n for outcome, n in self.outcomes.items() if outcome != "ok")
 
     def observe(self, outcome: str, seconds: float) -> None:
         self.outcomes[outcome] += 1
@@ -55,6 +61,7 @@ class LLMStats:
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
             "cached_tokens": self.cached_tokens,
+            "refused": self.refused,
         }
 
 

@@ -201,7 +201,7 @@ class Supervisor(SessionHooks):
                 "queued": b.recv.statistics().current_buffer_used,
                 "running": b.running,
                 "jobs": counts.get(name, {}),
-                "failed_calls": b.failed_calls,
+                "failed_calls": 0 if b.llm is None else b.llm.stats.failed,
                 "outcomes": dict(b.outcomes),
                 "probe": "none" if b.llm is None else b.llm.probe_state,
                 "breaker": "none" if b.llm is None else b.llm.breaker.state,

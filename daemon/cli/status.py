@@ -52,11 +52,16 @@ def render_status(view: DaemonStatus) -> None:
         jobs = ", ".join(f"{n} {state}" for state, n in sorted(b.get("jobs", {}).items()))
         print(
             f"consolidation {backend} ({b.get('kind', '?')}): {b.get('queued', 0)} queued, "
-            f"{b.get('running', 0)} running, jobs [{jobs or 'none'}], breaker {b.get('breaker', '?')}, "
-            f"{b.get('streams', 0)} streams, {b.get('failed_calls', 0)} failed calls"
+            f"{b.get('running', 0)} running, stored jobs [{jobs or 'none'}], "
+            f"breaker {b.get('breaker', '?')}, {b.get('streams', 0)} streams"
         )
         outcomes = ", ".join(f"{n} {k}" for k, n in sorted(b.get("outcomes", {}).items()))
-        print(f"consolidation {backend}: probe {b.get('probe', '?')}, outcomes [{outcomes}]")
+        llm = b.get("llm") or {}
+        print(
+            f"consolidation {backend}: probe {b.get('probe', '?')}; since start: jobs "
+            f"[{outcomes}], {sum(llm.get('calls', {}).values())} calls "
+            f"({b.get('failed_calls', 0)} failed), {llm.get('refused', 0)} not sent (breaker open)"
+        )
     for scope, problems in sorted(status.get("memory", {}).get("problems", {}).items()):
         print(f"memory    {scope}: {len(problems)} problems (see: reverie memory show {scope})")
     if "scopes" in status:

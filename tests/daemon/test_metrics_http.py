@@ -58,16 +58,21 @@ def test_get_metrics_over_http_is_prometheus_text(
     assert reply.headers["content-type"].startswith("text/plain; version=0.0.4")
     families = {f.name: f for f in text_string_to_metric_families(reply.text)}
     assert families["reverie_index_lag_messages"].type == "gauge"
-    assert families["reverie_consolidations"].type == "counter"
+    assert families["reverie_consolidation_outcomes"].type == "counter"
+    assert "reverie_consolidations" not in families  # one family per concept
     assert families["reverie_llm_call_duration_seconds"].type == "histogram"
     samples = _samples(reply.text)
     assert ("reverie_index_lag_seconds", ()) in samples
-    assert samples[("reverie_consolidations_total", (("outcome", "done"),))] == 1
-    assert samples[("reverie_consolidations_total", (("outcome", "retried"),))] == 1
-    assert samples[("reverie_consolidations_total", (("outcome", "archived_raw"),))] == 0
+    outcome = "reverie_consolidation_outcomes_total"
+    assert samples[(outcome, (("backend", "default"), ("outcome", "done")))] == 1
+    assert samples[(outcome, (("backend", "default"), ("outcome", "retried")))] == 0  # jobs
+    assert samples[(outcome, (("backend", "default"), ("outcome", "extractive")))] == 0
     assert samples[("reverie_llm_calls_total", (("backend", "default"), ("outcome", "ok")))] == 1
     llm_down = (("backend", "default"), ("outcome", "llm.unavailable"))
     assert samples[("reverie_llm_calls_total", llm_down)] == 1
+    # failed calls are the calls whose outcome is not ok: the two families add up
+    assert samples[("reverie_llm_failed_calls_total", (("backend", "default"),))] == 1
+    assert samples[("reverie_llm_refused_total", (("backend", "default"),))] == 0
     assert samples[("reverie_llm_call_duration_seconds_count", (("backend", "default"),))] == 2
     assert ("reverie_llm_tokens_total", (("backend", "default"), ("kind", "prompt"))) in samples
     assert samples[("reverie_busy_answers_total", ())] == 0

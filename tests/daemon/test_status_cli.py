@@ -38,8 +38,12 @@ def test_status_shows_every_section(daemon: DaemonProcess) -> None:
     assert any(line.startswith("sessions  2 live, 0 passivated, 2 known") for line in lines)
     assert any(line.startswith("mailboxes 0 queued") for line in lines)
     consolidation = next(line for line in lines if line.startswith("consolidation default"))
-    for part in ("queued", "running", "jobs [", "breaker", "streams"):
+    for part in ("queued", "running", "stored jobs [", "breaker", "streams"):
         assert part in consolidation
+    assert any(
+        line.startswith("consolidation default: probe ") and "; since start: jobs [" in line
+        for line in lines
+    )
     assert any(line.startswith("data ") and " bytes, durability " in line for line in lines)
     assert any(line.startswith("store     ") and " writes in " in line for line in lines)
     assert "errors    invalid_argument: 1" in lines
