@@ -6,16 +6,17 @@ score from cheap signals (a first-person statement of preference or fact,
 dates, numbers, capitalised names); the best few become the summary, in
 their original order, and the best user statements become facts.
 
-What it keeps as facts: at most ``MAX_FACTS`` per job, user sentences
-(never assistant, tool or system ones) of at least three words scoring
-``FACT_MIN_SCORE`` or more, so in practice first-person statements ("I
-live in …", "my … is …") with a name, a date or a number; questions are
-dropped. Each fact is rewritten in the third person with the speaker's name
-(the message's ``name``, else "The user": ``third_person``), dated with its
-message's UTC day and sourced with its session and message id. A fact about
-where someone lives, works or what they are called supersedes the older one
-of the same person (``supersedes``). The result depends only on the
-arguments.
+What it keeps as facts: at most ``MAX_FACTS`` per job, clauses of user
+sentences (never assistant, tool or system ones; one fact per statement:
+``clauses``) of at least three words scoring ``FACT_MIN_SCORE`` or more, so
+in practice first-person statements ("I live in …", "my … is …") with a
+name, a date or a number; questions are dropped. Each fact is rewritten in
+the third person with the speaker's name (the message's ``name``, else "The
+user": ``third_person``), dated with its message's UTC day and sourced with
+its session and message id. A fact about where someone lives, works or
+what they are called supersedes the older one about the same person
+(``supersedes``); "The user" of one session is not "The user" of another.
+The result depends only on the arguments.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from typing import NamedTuple
 
 from reverie.store import Fact, MessageRecord, merge_facts
 
+from .clauses import clauses
 from .result import ConsolidationResult
 from .third_person import supersedes, third_person
 
@@ -45,11 +47,14 @@ MAX_SENTENCE_CHARS = 300
 _SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|mine|we|we're|our)\b", re.IGNORECASE)
 _STATEMENT = re.compile(
-    r"\b(am|is|are|was|have|has|prefer|prefers|like|likes|love|hate|dislike|want|need|"
-    r"use|work|works|live|lives|moved|relocated|always|never|usually|favou?rite|allergic|name|called|"
-    r"born|birthday|plan|decided|remember)\b",
+    r"\b(i'm|i've|am|is|are|was|have|has|prefer|prefers|like|likes|love|loves|hate|dislike|want|"
+    r"need|use|work|works|live|lives|moved|relocated|always|never|usually|favou?rite|allergic|"
+    r"name|called|born|birthday|plan|decided|remember|teach|teaches|study|studies|speak|speaks|"
+    r"own|owns|bought|adopted|joined|started|play|plays)\b",
     re.IGNORECASE,
 )
+#: A clause that says nothing on its own: "I love it", "I did that".
+_ONLY_PRONOUN = re.compile(r"^\S+ \S+ (?:it|this|that|them)[.!]?$", re.IGNORECASE)
 _DATE = re.compile(
     r"\b(\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(/\d{2,4})?|today|tomorrow|yesterday|"
     r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
@@ -135,24 +140,31 @@ def _summary(sentences: list[_Sentence]) -> str:
 
 def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
     statements = [
-        s
-        for s in sentences
-        if s.role == "user" and s.score >= FACT_MIN_SCORE and not s.text.endswith("?")
+        sentence._replace(text=text, score=_score(text, sentence.role))
+        for sentence in sentences
+        if sentence.role == "user" and not sentence.text.endswith("?")
+        for text in clauses(sentence.text)
+        if not _ONLY_PRONOUN.match(text)
     ]
-    return [_fact(s, session) for s in _best(statements, MAX_FACTS)]
+    kept = [s._replace(order=i) for i, s in enumerate(statements) if s.score >= FACT_MIN_SCORE]
+    return [_fact(s, session) for s in _best(kept, MAX_FACTS)]
 
 
 def merge_new_facts(
     memory: str, facts: list[Fact], max_tokens: int, count_tokens: Callable[[str], int]
 ) -> str:
-    """``memory`` with ``facts`` merged in; a newer fact on the same simple subject supersedes."""
-    return merge_facts(
-        memory,
-        facts,
-        max_tokens,
-        count_tokens,
-        superseded=lambda old, new: new.date >= old.date and supersedes(old.text, new.text),
-    )
+    """``memory`` with ``facts`` merged in; a newer fact about the same person and attribute
+    supersedes an older one."""
+    return merge_facts(memory, facts, max_tokens, count_tokens, superseded=_superseded)
+
+
+def _superseded(old: Fact, new: Fact) -> bool:
+    """``new`` replaces ``old``: newer, the same person and attribute, and for an unnamed
+    speaker ("The user") a source session in common (two sessions' users are two people)."""
+    if new.date < old.date or not supersedes(old.text, new.text):
+        return False
+    unnamed = new.text.startswith(DEFAULT_SPEAKER)
+    return not unnamed or bool(set(old.sources) & set(new.sources))
 
 
 def extractive_consolidation(

@@ -9,9 +9,11 @@ past tenses and modals unchanged); "my" at the start becomes "Carl's";
 later "I", "me", "my", "mine", "myself" become "they", "them", "their",
 "theirs", "themselves". What it does not recognise is left as it was.
 
-``subject`` names what a fact is about when it can tell (where someone
-lives, works, or is called), so a newer fact about the same subject can
-supersede an older one.
+``subject`` names whom a fact is about and what about them when it can
+tell (where someone lives, works, or is called), so a newer fact about the
+same person and attribute can supersede an older one. The person is the
+words before the verb: "Carl" in "Carl moved to Lisbon", but "Carl's
+brother" in "Carl's brother lives in Paris", who is someone else.
 """
 
 from __future__ import annotations
@@ -26,7 +28,62 @@ _CONTRACTIONS = {
     "i'd": "would",
     "i'll": "will",
 }
-_IRREGULAR = {"am": "is", "have": "has", "do": "does", "go": "goes", "was": "was"}
+_IRREGULAR = {
+    "am": "is",
+    "have": "has",
+    "do": "does",
+    "go": "goes",
+    "was": "was",
+    "don't": "doesn't",
+}
+#: Past tenses that do not end in -ed (left as they are).
+_PAST = frozenset(
+    [
+        "got",
+        "went",
+        "took",
+        "made",
+        "said",
+        "felt",
+        "found",
+        "saw",
+        "came",
+        "gave",
+        "knew",
+        "thought",
+        "told",
+        "bought",
+        "brought",
+        "left",
+        "lost",
+        "met",
+        "paid",
+        "ran",
+        "sat",
+        "sent",
+        "spent",
+        "stood",
+        "taught",
+        "won",
+        "wrote",
+        "began",
+        "became",
+        "ate",
+        "drove",
+        "flew",
+        "grew",
+        "kept",
+        "heard",
+        "held",
+        "built",
+        "caught",
+        "chose",
+        "fell",
+        "forgot",
+        "led",
+        "tried",
+    ]
+)
 _UNCHANGED = frozenset(
     [
         "can",
@@ -53,6 +110,7 @@ _ADVERBS = frozenset(
     ["always", "never", "usually", "often", "sometimes", "also", "still", "just", "really", "now"]
 )
 _LATER = [
+    (re.compile(r"\bI was\b"), "they were"),
     (re.compile(r"\bI'm\b"), "they're"),
     (re.compile(r"\bI've\b"), "they've"),
     (re.compile(r"\bI\b"), "they"),
@@ -62,9 +120,9 @@ _LATER = [
     (re.compile(r"\bme\b", re.IGNORECASE), "them"),
 ]
 _SUBJECTS = [
-    ("residence", re.compile(r"\b(lives?|is living|moved|relocated|has moved) (in|to)\b")),
-    ("work", re.compile(r"\b(works?|is working) (as|at|for)\b")),
-    ("name", re.compile(r"'s name is\b|\bis called\b")),
+    ("residence", re.compile(r"\s(lives?|is living|moved|relocated|has moved) (in|to)\b")),
+    ("work", re.compile(r"\s(works?|is working) (as|at|for)\b")),
+    ("name", re.compile(r"'s name is\b|\s(?:is called|is named)\b")),
 ]
 
 
@@ -72,7 +130,7 @@ def _conjugate(verb: str) -> str:
     lower = verb.lower()
     if lower in _IRREGULAR:
         return _IRREGULAR[lower]
-    if lower in _UNCHANGED or lower.endswith("ed") or not lower.isalpha():
+    if lower in _UNCHANGED or lower in _PAST or lower.endswith("ed") or not lower.isalpha():
         return verb
     if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"
@@ -104,18 +162,18 @@ def third_person(sentence: str, who: str) -> str:
 
 
 def supersedes(old: str, new: str) -> bool:
-    """Whether fact ``new`` replaces ``old``: the same person, the same simple subject."""
+    """Whether fact ``new`` replaces ``old``: the same person, the same attribute."""
     about = subject(new)
-    return about is not None and about == subject(old) and _who(old) == _who(new)
+    return about is not None and about == subject(old)
 
 
-def _who(fact: str) -> str:
-    return fact.split(" ", 1)[0].removesuffix("'s")
-
-
-def subject(fact: str) -> str | None:
-    """What ``fact`` is about, when it is one of the simple cases: residence, work, name."""
+def subject(fact: str) -> tuple[str, str] | None:
+    """Whom ``fact`` is about and what (residence, work, name), in the simple cases."""
     for name, pattern in _SUBJECTS:
-        if pattern.search(fact):
-            return name
+        found = pattern.search(fact)
+        if found is not None:
+            who = fact[: found.start()].split()
+            while who and who[-1].lower() in _ADVERBS:
+                who.pop()
+            return " ".join(who).casefold(), name
     return None

@@ -37,8 +37,9 @@ def test_summary_keeps_salient_sentences_in_original_order() -> None:
     ]
 
 
-FACTS = [
-    "The user's name is Alice and they live in Lisbon.",
+FACTS = [  # one fact per clause: "My name is Alice and I live in Lisbon." says two things
+    "The user's name is Alice.",
+    "The user lives in Lisbon.",
     "The user prefers trains over planes.",
     "The user's budget is 800 euros.",
 ]
@@ -58,8 +59,9 @@ def test_facts_are_dated_and_sourced_with_session_and_message_id() -> None:
     result = extractive_consolidation("", TURNS, max_tokens=500, count_tokens=COUNT, session="s")
     assert result.memory.splitlines()[2:] == [
         _line(FACTS[0], "m0"),
-        _line(FACTS[1], "m3"),
+        _line(FACTS[1], "m0"),
         _line(FACTS[2], "m3"),
+        _line(FACTS[3], "m3"),
     ]
 
 
@@ -106,12 +108,14 @@ def test_a_newer_residence_supersedes_the_older_one() -> None:
 def test_a_repeated_fact_keeps_its_line_and_new_ones_are_appended() -> None:
     memory = "# Memory\n\n- Alice has a cat.\n- the user PREFERS trains over planes\n"
     result = extractive_consolidation(memory, TURNS, max_tokens=500, count_tokens=COUNT)
-    assert result.memory == memory + "".join(f"{_line(f)}\n" for f in (FACTS[0], FACTS[2]))
+    assert result.memory == memory + "".join(
+        f"{_line(f)}\n" for f in (FACTS[0], FACTS[1], FACTS[3])
+    )
 
 
 def test_memory_respects_token_cap_dropping_oldest() -> None:
     memory = "# Memory\n\n- An old fact about the garden shed and its blue door.\n"
-    kept = f"# Memory\n\n{_line(FACTS[1])}\n{_line(FACTS[2])}\n"
+    kept = f"# Memory\n\n{_line(FACTS[2])}\n{_line(FACTS[3])}\n"
     result = extractive_consolidation(memory, TURNS, max_tokens=COUNT(kept), count_tokens=COUNT)
     assert result.memory == kept
 

@@ -1,0 +1,55 @@
+"""A user's sentence cut into the statements it makes, each with its own subject.
+
+"I live in Porto and I work at Acme Robotics" says two things that change
+at different times: a move to Lisbon supersedes the first, never the
+second. So the extractive path makes one fact per clause: it cuts where a
+conjunction or a semicolon starts a new first-person clause ("…, and I
+work…", "…; my…"), and where "and" joins a second verb to the same "I"
+("I live in Lisbon and work nights" → "I live in Lisbon", "I work nights").
+Openers that carry no fact ("Actually", "So", "Well, ") are dropped first,
+so "Actually I moved to Berlin" still starts with its subject. Anything
+the rules do not recognise stays one clause, as it was written.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["clauses"]
+
+_OPENER = re.compile(
+    r"^(?:(?:actually|so|well|also|oh|btw|by the way|anyway|and|but|yeah|yes|ok|okay|hey|"
+    r"hmm|um|honestly|basically|plus|guess what|fun fact)\b[,!.:]?\s+)+",
+    re.IGNORECASE,
+)
+#: A new first-person clause: after ", and", "; ", ", but", ", so" or a bare ", ".
+_NEW_SUBJECT = re.compile(
+    r"(?:,?\s+(?:and|but|so)\s+|;\s+|,\s+)(?=(?:I|I'm|I've|I'd|I'll|my|My)\b)"
+)
+#: "and" before a verb that shares the clause's "I": "I live in Lisbon and work nights".
+#: Only verbs that are rarely nouns ("I love tea and love songs" stays whole).
+_SHARED_I = re.compile(
+    r",?\s+and\s+(?=(?:work|live|moved|started|joined|studied|study|teach|speak|own)\b)",
+    re.IGNORECASE,
+)
+_END = re.compile(r"[.!?]$")
+
+
+def clauses(sentence: str) -> list[str]:
+    """The statements of ``sentence``, each a clause with its subject, ended like the sentence."""
+    ending = sentence[-1] if _END.search(sentence) else ""
+    body = _END.sub("", sentence).strip()
+    found = []
+    for part in _NEW_SUBJECT.split(_strip_opener(body)):
+        part = _strip_opener(part)
+        pieces = _SHARED_I.split(part) if _starts_with_i(part) else [part]
+        found += [pieces[0], *(f"I {piece}" for piece in pieces[1:])]
+    return [f"{c}{ending}" for c in found if c]
+
+
+def _strip_opener(text: str) -> str:
+    return _OPENER.sub("", text.strip()).strip()
+
+
+def _starts_with_i(text: str) -> bool:
+    return text.startswith(("I ", "I'm ", "I've "))

@@ -1,0 +1,158 @@
+"""What the extractive path keeps of chat, clause by clause, and what supersedes what.
+
+The sentences are written in the style of the LoCoMo development conversations
+(first-person chat with family, pets, work, places and dates), plus the
+sequences a user reported: a move must not drop the employer named in the
+same sentence, "Actually I moved" must supersede, and a relative's home or a
+pet's name is not the user's.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie.actors.consolidation.extractive import extractive_consolidation, extractive_facts
+from reverie.store import MessageRecord, TokenCounter
+
+COUNT = TokenCounter().count
+DAY = 86400.0
+
+#: (what Carl said, the facts kept), in the order they are kept.
+TABLE = [
+    (
+        "I live in Porto and I work at Acme Robotics.",
+        ["Carl lives in Porto.", "Carl works at Acme Robotics."],
+    ),
+    ("Actually I moved to Berlin last month.", ["Carl moved to Berlin last month."]),
+    (
+        "I live in Lisbon and work nights at the hospital.",
+        ["Carl lives in Lisbon.", "Carl works nights at the hospital."],
+    ),
+    ("My brother lives in Paris.", ["Carl's brother lives in Paris."]),
+    (
+        "My dog is called Rex and my cat is called Miso.",
+        ["Carl's dog is called Rex.", "Carl's cat is called Miso."],
+    ),
+    ("I'm a nurse at Santa Maria hospital.", ["Carl is a nurse at Santa Maria hospital."]),
+    ("So I started a pottery class in January!", ["Carl started a pottery class in January!"]),
+    ("Yeah, I've been vegetarian since 2019.", ["Carl has been vegetarian since 2019."]),
+    (
+        "I was really scared when we got into the accident in July.",
+        ["Carl was really scared when we got into the accident in July."],
+    ),
+    ("I got the idea from that trip to England a few years ago.", []),
+    ("I don't eat meat, but my wife Ana loves steak.", ["Carl's wife Ana loves steak."]),
+    ("My daughter's birthday is on March 3rd.", ["Carl's daughter's birthday is on March 3rd."]),
+    (
+        "I'm allergic to peanuts; my son is allergic to shellfish.",
+        ["Carl is allergic to peanuts.", "Carl's son is allergic to shellfish."],
+    ),
+    (
+        "I've known these friends for 4 years, since I moved from Brazil.",
+        ["Carl has known these friends for 4 years, since they moved from Brazil."],
+    ),
+    ("Hey, how are you doing today?", []),
+    ("That sounds great, thanks!", []),
+    (
+        "I love the self-acceptance and love theme of the book.",
+        ["Carl loves the self-acceptance and love theme of the book."],
+    ),
+    ("I painted it because it was calming.", ["Carl painted it because it was calming."]),
+    (
+        "I'm currently reading The Lean Startup for my business.",
+        ["Carl is currently reading The Lean Startup for their business."],
+    ),
+    ("I always run 10 km on Sundays.", ["Carl always runs 10 km on Sundays."]),
+    (
+        "My name is Carl Jensen and I teach maths at Lincoln High.",
+        ["Carl's name is Carl Jensen.", "Carl teaches maths at Lincoln High."],
+    ),
+    (
+        "I used to go horseback riding with my dad when I was a kid.",
+        ["Carl used to go horseback riding with their dad when they were a kid."],
+    ),
+    (
+        "Well, I prefer trains over planes, and my budget is 800 euros.",
+        ["Carl prefers trains over planes.", "Carl's budget is 800 euros."],
+    ),
+    (
+        "I joined the Lisbon Runners club and started training for the marathon in October.",
+        [
+            "Carl joined the Lisbon Runners club.",
+            "Carl started training for the marathon in October.",
+        ],
+    ),
+    ("I have two kids, Maya and Leo.", ["Carl has two kids, Maya and Leo."]),
+    ("My favourite band is Radiohead.", ["Carl's favourite band is Radiohead."]),
+    (
+        "I went to the Coldplay concert with Sarah on Friday.",
+        ["Carl went to the Coldplay concert with Sarah on Friday."],
+    ),
+    ("I'll keep pushing and make my dreams come true.", []),
+    ("I work as a designer for Figma and I love it.", ["Carl works as a designer for Figma."]),
+    ("Btw my husband Tom works at the bank.", ["Carl's husband Tom works at the bank."]),
+    (
+        "I speak Portuguese and study German at the Goethe Institut.",
+        ["Carl speaks Portuguese.", "Carl studies German at the Goethe Institut."],
+    ),
+    ("I bought a house in Sintra in 2023.", ["Carl bought a house in Sintra in 2023."]),
+    (
+        "We adopted a puppy named Biscuit last week.",
+        ["We adopted a puppy named Biscuit last week."],
+    ),
+]
+
+
+@pytest.mark.parametrize(("said", "facts"), TABLE, ids=[s[:40] for s, _ in TABLE])
+def test_each_clause_is_its_own_fact_with_its_subject(said: str, facts: list[str]) -> None:
+    turn = MessageRecord(seq=1, id="m", role="user", content=said, ts=0, tokens=1, name="Carl")
+    assert [f.text for f in extractive_facts([turn])] == facts
+
+
+def _memory_after(*said: tuple[str, str | None, str], session: str = "s") -> str:
+    """MEMORY.md after one extractive job per (text, speaker name, session), a day apart."""
+    memory = ""
+    for day, (text, name, source) in enumerate(said):
+        turn = MessageRecord(
+            seq=day + 1, id=f"m{day}", role="user", content=text, ts=day * DAY, tokens=1, name=name
+        )
+        memory = extractive_consolidation(
+            memory, [turn], max_tokens=2000, count_tokens=COUNT, session=source
+        ).memory
+    return memory
+
+
+def _facts(memory: str) -> list[str]:
+    return [line.split("] ", 1)[1].split(" <!--")[0] for line in memory.splitlines()[2:]]
+
+
+def test_a_move_supersedes_the_home_and_keeps_the_employer() -> None:
+    memory = _memory_after(
+        ("I live in Porto and I work at Acme Robotics.", "Carl", "s"),
+        ("I moved to Lisbon.", "Carl", "s"),
+        ("Actually I moved to Berlin last month.", "Carl", "s"),
+    )
+    assert _facts(memory) == ["Carl works at Acme Robotics.", "Carl moved to Berlin last month."]
+
+
+def test_a_relative_or_a_pet_is_their_own_subject() -> None:
+    memory = _memory_after(
+        ("My name is Carl and I live in Porto.", "Carl", "s"),
+        ("My brother lives in Paris.", "Carl", "s"),
+        ("My dog is called Rex.", "Carl", "s"),
+    )
+    assert _facts(memory) == [
+        "Carl's name is Carl.",
+        "Carl lives in Porto.",
+        "Carl's brother lives in Paris.",
+        "Carl's dog is called Rex.",
+    ]
+
+
+def test_unnamed_users_of_two_sessions_are_two_people() -> None:
+    memory = _memory_after(
+        ("I live in Porto.", None, "alice"),
+        ("I live in Lisbon.", None, "bob"),
+        ("I moved to Faro.", None, "alice"),
+    )
+    assert _facts(memory) == ["The user lives in Lisbon.", "The user moved to Faro."]
