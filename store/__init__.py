@@ -20,11 +20,13 @@ from .errors import StoreError, StoreFull, StoreReadOnly
 from .facts import (
     Fact,
     drop_session,
+    fact_id,
     fact_key,
     merge_facts,
     parse_memory,
     prompt_view,
     render_memory,
+    replace_fact,
 )
 from .history import HistoryEntry, history_problems, parse_history, render_entry
 from .index import IndexStale, SearchIndex
@@ -218,6 +220,7 @@ __all__ = [
     "entry_doc",
     "expiring_keys",
     "fact_docs",
+    "fact_id",
     "fact_key",
     "finish_forget",
     "finish_job",
@@ -255,6 +258,7 @@ __all__ = [
     "record_forget",
     "render_entry",
     "render_memory",
+    "replace_fact",
     "restore_checkpoint",
     "save_session",
     "save_task",

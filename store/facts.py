@@ -8,7 +8,9 @@ The date (UTC day of the newest message behind the fact) comes first so the
 prompt says which of two facts is newer; the sources (session name → message
 ids) sit in an HTML comment at the end, where Markdown viewers hide them.
 Both parts are optional: a hand-written ``- Prefers tea`` is a fact without
-date or sources. Sources are what makes ``forget`` exact: a fact whose every
+date or sources. A fact's id (``fact_id``) is a short hash of its words:
+the same words give the same id in every read, on every restart, wherever
+the line moves, and a fact whose words change is a new fact with a new id. Sources are what makes ``forget`` exact: a fact whose every
 source session is forgotten goes, one also supported by another session
 stays with that session as its source, and a fact without sources (written
 by hand) is never removed by a forget.
@@ -20,6 +22,7 @@ kept verbatim as text (nothing a person wrote is dropped) and reported by
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable, Iterable
 
@@ -29,11 +32,13 @@ __all__ = [
     "Fact",
     "drop_fact",
     "drop_session",
+    "fact_id",
     "fact_key",
     "merge_facts",
     "parse_memory",
     "prompt_view",
     "render_memory",
+    "replace_fact",
 ]
 
 _BULLET = re.compile(r"^\s*[-*+]\s+")
@@ -63,6 +68,11 @@ class Fact(msgspec.Struct, kw_only=True):
 def fact_key(text: str) -> str:
     """Case-, whitespace- and punctuation-insensitive identity of a fact's text."""
     return " ".join(re.sub(r"[\W_]+", " ", text.casefold()).split())
+
+
+def fact_id(text: str) -> str:
+    """The fact's id: 8 hex digits of the hash of its ``fact_key`` (its words)."""
+    return hashlib.sha256(fact_key(text).encode()).hexdigest()[:8]
 
 
 def _parse_line(line: str) -> tuple[Fact | None, str | None]:
@@ -198,6 +208,20 @@ def drop_session(memory_text: str, session: str) -> tuple[str, int]:
         else:
             dropped += 1
     return render_memory(kept), dropped
+
+
+def replace_fact(memory_text: str, old_id: str, new: Fact) -> str | None:
+    """``MEMORY.md`` with the fact ``old_id`` replaced by ``new`` in its place; None if absent.
+
+    The fact keeps its sources (a forget of them still removes it). The
+    lines before it are unchanged, so a prompt's cached prefix up to it holds.
+    """
+    facts, _ = parse_memory(memory_text)
+    at = next((i for i, f in enumerate(facts) if fact_id(f.text) == old_id), None)
+    if at is None:
+        return None
+    facts[at] = Fact(text=new.text, date=new.date, sources=facts[at].sources)
+    return render_memory(facts)
 
 
 def drop_fact(memory_text: str, text: str) -> tuple[str, int]:

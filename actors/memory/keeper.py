@@ -14,6 +14,9 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from collections.abc import Callable
+
+import trio
 
 from reverie.store import Consolidated, ForgetJob, HistoryEntry, MemoryStore, prompt_view
 
@@ -35,6 +38,7 @@ class MemoryKeeper:
         #: scope -> (its ``MEMORY.md``, the prefix ``context`` shows of it)
         self._prefixes: OrderedDict[str, tuple[str, str]] = OrderedDict()
         self._changes = 0  # bumped on every change: a read racing one is not cached
+        self._editing = trio.Lock()  # explicit edits: one read-modify-write at a time
 
     async def prefix(self, scope: str) -> str:
         """The scope's memory as ``context`` puts it before the tail: no source comments."""
@@ -64,6 +68,24 @@ class MemoryKeeper:
 
     async def edit(self, scope: str, text: str) -> None:
         """Replace the scope's ``MEMORY.md`` (an explicit edit: the memory prefix changes)."""
+        async with self._editing:
+            await self._write(scope, text)
+
+    async def change(self, scope: str, change: Callable[[str], str | None]) -> str | None:
+        """Apply ``change`` to the scope's ``MEMORY.md`` and write the result (None: no change).
+
+        Edits one after another, so two fact edits never lose one another; a
+        consolidation that read the file before is refused ("moved") and
+        distils again.
+        """
+        async with self._editing:
+            text = await self.text(scope)
+            new = change(text)
+            if new is not None and new != text:
+                await self._write(scope, new)
+            return new
+
+    async def _write(self, scope: str, text: str) -> None:
         await self.store.write_memory(scope, text)
         self.edited(scope)
 

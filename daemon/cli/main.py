@@ -17,6 +17,7 @@ from reverie.config import ConfigError, ReverieError
 from ..version import package_version
 from .common import Runner, add_client_options, plain
 from .data import DATA_COMMANDS, add_data_parsers, run_data_command
+from .facts import FACT_RUNNERS, add_fact_parser
 from .mcp import add_mcp_parser, run_mcp
 from .memory import MEMORY_RUNNERS, add_memory_parser
 from .search import SEARCH_RUNNERS, add_search_parser
@@ -33,6 +34,7 @@ _RUNNERS: dict[str, Runner] = {
     **STATUS_RUNNERS,
     **WM_RUNNERS,
     **MEMORY_RUNNERS,
+    **FACT_RUNNERS,
     **SEARCH_RUNNERS,
 }
 #: Commands that run on their own terms (the daemon itself, MCP, long data copies).
@@ -53,6 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     add_serve_parser(sub)
     add_session_parsers(sub, add_client_options)
     add_memory_parser(sub, add_client_options)
+    add_fact_parser(sub, add_client_options)
     add_units_parser(sub)
     add_status_parsers(sub, add_client_options)
     add_wm_parser(sub, add_client_options)

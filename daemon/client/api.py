@@ -181,6 +181,28 @@ class Api(WorkingMemoryApi, SearchApi):
         )
 
     @op
+    def facts(self, scope: str) -> Call[list[p.FactView]]:
+        """The facts of ``scope``'s ``MEMORY.md`` in file order, each with its ``id``."""
+        return Call(p.Facts(rid=self._rid(), scope=scope), lambda r: r.facts, True)
+
+    @op
+    def fact_add(self, scope: str, text: str) -> Call[p.FactView]:
+        """Add a fact to ``scope`` (dated today, no sources); one with the same words is kept."""
+        return Call(p.FactEdit(rid=self._rid(), scope=scope, text=text), lambda r: r.fact, True)
+
+    @op
+    def fact_update(self, scope: str, id: str, text: str) -> Call[p.FactView]:
+        """Replace fact ``id`` in its place; the new words are a new fact with a new id."""
+        return Call(
+            p.FactEdit(rid=self._rid(), scope=scope, id=id, text=text), lambda r: r.fact, False
+        )
+
+    @op
+    def fact_delete(self, scope: str, id: str) -> Call[None]:
+        """Forget fact ``id`` everywhere it is kept (``MEMORY.md``, episodes, index)."""
+        return Call(p.FactEdit(rid=self._rid(), scope=scope, id=id), lambda r: None, False)
+
+    @op
     def stream_begin(self, backend: str = "default", ttl: float = 60.0) -> Call[str]:
         """Declare your own live LLM stream on ``backend``; returns the lease to end it."""
         return Call(

@@ -6,7 +6,7 @@ so an agent given one server cannot read, write or forget another user's
 memory by naming it. A server started with neither reaches every session
 and scope its caller names: it is for the operator's own tools.
 ``--read-only`` serves only the tools that read; ``--no-forget`` every tool
-but ``forget``.
+but the ones that forget (``forget``, ``fact_delete``).
 """
 
 from __future__ import annotations
@@ -18,7 +18,10 @@ from reverie.config import InvalidArgument, default_scope
 
 from ..protocol.errors import Unauthorized
 
-__all__ = ["Binding"]
+__all__ = ["FORGETTING", "Binding"]
+
+#: The tools that forget (dropped by ``--no-forget``).
+FORGETTING = frozenset({"forget", "fact_delete"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,10 +34,11 @@ class Binding:
     forget: bool = True
 
     def serves(self, tool: str, reads_only: bool) -> bool:
-        """Whether the tool is served: ``--read-only`` keeps readers, ``--no-forget`` drops forget."""
+        """Whether the tool is served: ``--read-only`` keeps readers, ``--no-forget`` drops the
+        ones that forget."""
         if self.read_only:
             return reads_only
-        return self.forget or tool != "forget"
+        return self.forget or tool not in FORGETTING
 
     @property
     def own_scope(self) -> str | None:

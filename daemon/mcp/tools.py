@@ -177,7 +177,36 @@ def register_tools(
         session = await binding.session_of(client(), session)
         return {"session": session, "deleted_messages": await client().forget(session)}
 
+    _register_facts(tool, client, binding)
     _register_working_memory(tool, client, binding)
+
+
+def _register_facts(
+    tool: ToolDecorator, client: Callable[[], AsyncClient], binding: Binding
+) -> None:
+    fact_id = Annotated[str, Field(description="The fact's id, from fact_list")]
+    fact_text = Annotated[str, Field(description="The fact, one sentence that names its subject")]
+
+    @tool(READ)
+    async def fact_list(scope: Scope = None) -> Any:
+        """The scope's long-term facts, each with its id, date and sources."""
+        return {"facts": await client().facts(binding.scope_of(scope))}
+
+    @tool(WRITE)
+    async def fact_add(text: fact_text, scope: Scope = None) -> Any:
+        """Add a long-term fact to the scope's memory (it leads every later prompt)."""
+        return await client().fact_add(binding.scope_of(scope), text)
+
+    @tool(WRITE)
+    async def fact_update(id: fact_id, text: fact_text, scope: Scope = None) -> Any:
+        """Replace a fact's words in its place; returns the fact with its new id."""
+        return await client().fact_update(binding.scope_of(scope), id, text)
+
+    @tool(DESTROY)
+    async def fact_delete(id: fact_id, scope: Scope = None) -> Any:
+        """Forget a fact everywhere it is kept (memory, history entries, search index)."""
+        await client().fact_delete(binding.scope_of(scope), id)
+        return {"deleted": id}
 
 
 def _register_working_memory(

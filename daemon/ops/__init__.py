@@ -70,7 +70,7 @@ class Handlers:
             (SESSION_REQUESTS, SessionOps(services, registry, forgetter)),
             (WM_REQUESTS, wm),
             (SEARCH_REQUESTS, search),
-            (MEMORY_REQUESTS, MemoryOps(supervisor, memory, forgetter, services.db)),
+            (MEMORY_REQUESTS, MemoryOps(supervisor, memory, forgetter, services)),
             (ADMIN_REQUESTS, self.admin),
         ]
 

@@ -50,6 +50,11 @@ from .framing import FrameReader, frame
 from .memory import (
     Consolidate,
     ConsolidateReply,
+    FactEdit,
+    FactEditReply,
+    Facts,
+    FactsReply,
+    FactView,
     HistoryEntryView,
     JobOutcome,
     Memory,
@@ -107,6 +112,11 @@ __all__ = [
     "DaemonStatus",
     "Data",
     "ErrorReply",
+    "FactEdit",
+    "FactEditReply",
+    "FactView",
+    "Facts",
+    "FactsReply",
     "Forget",
     "ForgetReply",
     "ForgetStatus",
@@ -168,6 +178,8 @@ Request = (
     | Forget
     | Status
     | Consolidate
+    | Facts
+    | FactEdit
     | Memory
     | MemoryEdit
     | MemoryForgetFact
@@ -189,6 +201,8 @@ Reply = (
     | StatusReply
     | ConsolidateReply
     | MemoryReply
+    | FactsReply
+    | FactEditReply
     | MemoryEditReply
     | MemoryForgetFactReply
     | StreamBeginReply

@@ -1,4 +1,4 @@
-"""Wire frames for long-term memory: consolidate now, read, edit, forget one fact.
+"""Wire frames for long-term memory: consolidate now, read, edit, one fact by id, forget one.
 
 Same conventions as the package: the tag is the op name, and a reply has the
 same tag as its request.
@@ -13,6 +13,11 @@ from .frames import Data, Frame, Page
 __all__ = [
     "Consolidate",
     "ConsolidateReply",
+    "FactEdit",
+    "FactEditReply",
+    "FactView",
+    "Facts",
+    "FactsReply",
     "HistoryEntryView",
     "JobOutcome",
     "Memory",
@@ -46,6 +51,24 @@ class MemoryEdit(Frame, tag="memory_edit"):
     text: str
 
 
+class Facts(Frame, tag="facts"):
+    """The facts of a scope's ``MEMORY.md``, in file order, each with its id."""
+
+    scope: str
+
+
+class FactEdit(Frame, tag="fact_edit"):
+    """Add a fact (``text``, no ``id``), replace one (``id`` and ``text``), delete one (``id``).
+
+    A deleted fact is forgotten everywhere (``MEMORY.md``, the episodes' fact
+    lists, the index), as by ``memory_forget_fact``.
+    """
+
+    scope: str
+    id: str | None = None
+    text: str | None = None
+
+
 class MemoryForgetFact(Frame, tag="memory_forget_fact"):
     """Delete one fact of a scope: from ``MEMORY.md``, the episodes' fact lists and the index."""
 
@@ -75,6 +98,16 @@ class MemoryView(Data):
     )  # what cannot be read exactly (kept in the files as it is)
 
 
+class FactView(Data):
+    """One fact: ``id`` (a hash of its words: the same words, the same id), its text, the UTC
+    day of its newest source, and its sources (session -> message ids; none if written by hand)."""
+
+    id: str
+    text: str
+    date: str
+    sources: dict[str, list[str]]
+
+
 class JobOutcome(Data):
     job: str
     entry: str
@@ -100,3 +133,11 @@ class MemoryEditReply(Frame, tag="memory_edit"):
 
 class MemoryForgetFactReply(Frame, tag="memory_forget_fact"):
     removed: int
+
+
+class FactsReply(Frame, tag="facts"):
+    facts: list[FactView]
+
+
+class FactEditReply(Frame, tag="fact_edit"):
+    fact: FactView | None = None  # as stored; None after a delete

@@ -75,6 +75,30 @@ def test_mix_ups_are_said_not_silent(daemon: DaemonProcess) -> None:
     ]
 
 
+def test_facts_by_id_from_the_shell(daemon: DaemonProcess) -> None:
+    added = json.loads(
+        _reverie(daemon, "fact", "add", "user/eve", "Eve plays the cello.", "--json").stdout
+    )
+    other = _reverie(daemon, "fact", "add", "user/eve", "Eve lives in Faro.")
+    assert other.returncode == 0 and other.stdout.endswith("Eve lives in Faro.\n")
+    listed = _reverie(daemon, "fact", "list", "user/eve").stdout.splitlines()
+    assert listed[0] == f"{added['id']}  [{added['date']}] Eve plays the cello."
+    assert len(listed) == 2
+    clash = _reverie(daemon, "fact", "update", "user/eve", added["id"], "eve LIVES in faro")
+    assert clash.returncode == 1 and clash.stderr.startswith("reverie: conflict: ")
+    empty = _reverie(daemon, "fact", "add", "user/eve", "  ...  ")
+    assert empty.returncode == 1 and empty.stderr.startswith("reverie: invalid_argument: ")
+    updated = _reverie(daemon, "fact", "update", "user/eve", added["id"], "Eve plays the viola.")
+    assert updated.returncode == 0, updated.stderr
+    assert (
+        _reverie(daemon, "fact", "list", "user/eve")
+        .stdout.splitlines()[0]
+        .endswith("Eve plays the viola.")
+    )  # in its place
+    gone = _reverie(daemon, "fact", "delete", "user/eve", added["id"])
+    assert gone.returncode == 1 and gone.stderr.startswith("reverie: not_found: ")
+
+
 def test_errors_print_one_line_and_exit_nonzero(daemon: DaemonProcess, tmp_path) -> None:
     assert _reverie(daemon, "append", "s", "user", "a", "--id", "x").returncode == 0
     out = _reverie(daemon, "append", "s", "user", "b", "--id", "x")

@@ -45,6 +45,10 @@ EXPECTED_TOOLS = {
     "checkpoint_create",
     "checkpoint_restore",
     "checkpoint_list",
+    "fact_list",
+    "fact_add",
+    "fact_update",
+    "fact_delete",
 }
 
 
@@ -183,6 +187,52 @@ def test_mcp_with_no_flags_works_for_this_os_user(daemon: DaemonProcess) -> None
     assert bad_since.isError and bad_since.content[0].text.startswith("invalid_argument: since: ")
     for tool in tools.values():
         assert "\n    " not in (tool.description or ""), tool.name
+
+
+def test_a_fact_added_updated_and_deleted_by_id_reaches_context_and_search(
+    daemon: DaemonProcess,
+) -> None:
+    with daemon.client() as client:
+        client.append(SESSION, "user", "hello", scope=SCOPE)
+
+    def fact_hits(client: Any, word: str) -> list[str]:
+        reply = client.search(word, scope=SCOPE, kinds=["fact"], mode="text")
+        return [h.text.split("] ", 1)[-1] for h in reply.hits]  # less the "[date] " prefix
+
+    async def add(session: ClientSession) -> Any:
+        added = await session.call_tool("fact_add", {"text": "Alice keeps bees in Porto."})
+        return added, await session.call_tool("fact_list", {})
+
+    added, listed = _run(daemon, add)
+    first = added.structuredContent["id"]
+    assert [f["id"] for f in listed.structuredContent["facts"]] == [first]
+    with daemon.client() as client:
+        assert "Alice keeps bees in Porto." in client.context(SESSION).memory
+        poll(lambda: fact_hits(client, "bees") == ["Alice keeps bees in Porto."], what="indexed")
+
+    async def update(session: ClientSession) -> Any:
+        text = "Alice keeps bees in Braga."
+        changed = await session.call_tool("fact_update", {"id": first, "text": text})
+        stale = await session.call_tool("fact_update", {"id": first, "text": "x y z"})
+        return changed, stale
+
+    changed, stale = _run(daemon, update)
+    second = changed.structuredContent["id"]
+    assert second != first and changed.structuredContent["text"] == "Alice keeps bees in Braga."
+    assert stale.isError and stale.structuredContent["code"] == "not_found"
+    with daemon.client() as client:
+        memory = client.context(SESSION).memory
+        assert "Braga" in memory and "Porto" not in memory
+        poll(lambda: fact_hits(client, "bees") == ["Alice keeps bees in Braga."], what="reindexed")
+
+    async def delete(session: ClientSession) -> Any:
+        return await session.call_tool("fact_delete", {"id": second})
+
+    assert not _run(daemon, delete).isError
+    with daemon.client() as client:
+        assert "bees" not in client.context(SESSION).memory
+        assert client.facts(SCOPE) == []
+        poll(lambda: fact_hits(client, "bees") == [], what="the fact gone from the index")
 
 
 def test_mcp_without_a_daemon_says_what_to_do(tmp_path: Path) -> None:
@@ -400,8 +450,9 @@ def test_read_only_and_no_forget_serve_fewer_tools(daemon: DaemonProcess) -> Non
         "wm_list",
         "task_get",
         "checkpoint_list",
+        "fact_list",
     }
-    assert no_forget == EXPECTED_TOOLS - {"forget"}
+    assert no_forget == EXPECTED_TOOLS - {"forget", "fact_delete"}
 
 
 def _accepts(port: int) -> bool:
