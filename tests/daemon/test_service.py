@@ -59,7 +59,9 @@ def test_ready_only_once_accepting_and_watchdog_pings(tmp_path: Path) -> None:
             while len(pings) < 5:
                 pings += [s for s in _notifications(notify, "WATCHDOG=1") if "WATCHDOG=1" in s]
             elapsed = time.monotonic() - start
-            assert 0.4 < elapsed < 5.0
+            # Paced at the interval, not a burst (a slow machine only makes them later; that
+            # they come at all is the 30 s receive timeout above).
+            assert elapsed > 0.4
             assert any("STATUS=" in s for s in seen)
             assert daemon.stop() == 0
             assert any("STOPPING=1" in s for s in _notifications(notify, "STOPPING=1"))

@@ -11,7 +11,6 @@ once the fake server is healthy again consolidation works without a restart.
 
 from __future__ import annotations
 
-import statistics
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -161,9 +160,8 @@ def test_llm_fault_is_counted_never_blocks_hosts_and_heals(
         log = daemon.log()[log_from:]
         assert ("circuit open after" in log) is trips_breaker
 
-        # Hosts never waited on the model.
-        assert statistics.median(traffic.latencies) < 0.25
-        # Waiting on the model would take the whole fault: three hung calls are 3 x LLM_TIMEOUT.
+        # Hosts never waited on the model (typical latencies are in bench/, not asserted here):
+        # waiting on it would take the whole fault: three hung calls are 3 x LLM_TIMEOUT.
         assert max(traffic.latencies) < 2 * LLM_TIMEOUT, "a host operation waited on the LLM"
         if fault == "hang-past-timeout":
             assert traffic.during_a_call >= 3, "no host operation completed while the LLM hung"
