@@ -51,9 +51,13 @@ class BackupInfo(msgspec.Struct, frozen=True, kw_only=True):
     seconds: float
 
 
-def _check_dest(dest: Path) -> None:
+def _check_dest(dest: Path, data_dir: Path) -> None:
     if not dest.is_absolute():
         raise InvalidArgument(f"backup directory {dest} must be an absolute path")
+    if dest.resolve().is_relative_to(data_dir.resolve()):
+        raise InvalidArgument(
+            f"backup directory {dest} is inside the data dir {data_dir}; name one outside it"
+        )
     if dest.exists() and (not dest.is_dir() or any(dest.iterdir())):
         raise InvalidArgument(f"backup directory {dest} exists and is not empty; name a new one")
     if not dest.parent.is_dir():
@@ -91,7 +95,7 @@ def _fsync_tree(root: Path) -> None:
 
 def _backup_sync(db_path: Path, memory: MemoryFiles, dest: Path) -> BackupInfo:
     started = time.monotonic()
-    _check_dest(dest)
+    _check_dest(dest, db_path.parent)
     work = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=dest.parent))
     try:
         with memory.paused() as tree:
@@ -117,5 +121,11 @@ async def backup(db: Database, memory: MemoryFiles, dest: Path) -> BackupInfo:
     """Copy the database and the memory tree into the new directory ``dest`` (see the module)."""
     try:
         return await trio.to_thread.run_sync(_backup_sync, db.path, memory, dest)
+    except shutil.Error as exc:  # one (src, dst, why) per file that failed: say the first
+        failed = exc.args[0] if exc.args and isinstance(exc.args[0], list) else []
+        first = failed[0][2] if failed and len(failed[0]) == 3 else str(exc)[:200]
+        raise StoreError(
+            f"backup to {dest} failed: {len(failed)} files could not be copied, the first: {first}"
+        ) from exc
     except (apsw.Error, OSError) as exc:
         raise StoreError(f"backup to {dest} failed: {exc}") from exc

@@ -10,7 +10,9 @@ from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
-from reverie.config import ReverieError
+import pytest
+
+from reverie.config import InvalidArgument, ReverieError
 from reverie.daemon import Client
 from tests.checks import assert_each_id_once, poll
 from tests.daemon_process import DaemonProcess
@@ -142,3 +144,14 @@ def test_backup_into_a_non_empty_directory_is_refused(
         view = client.backup(tmp_path / "ok")
         assert view.messages == 1 and Path(view.path) == tmp_path / "ok"
         assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")], "no temp dir left"
+
+
+def test_backup_inside_the_data_dir_is_refused_in_one_line(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        client.append("s", "user", "hi")
+        assert client.consolidate("s", wait=True) is not None  # a memory tree to copy
+        for inside in (daemon.data_dir / "memory" / "copy", daemon.data_dir / "backup"):
+            with pytest.raises(InvalidArgument, match="inside the data dir") as refused:
+                client.backup(inside)
+            assert len(refused.value.message) < 300
+            assert not inside.exists()
