@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from reverie.store import encode_scope
+from reverie.store import encode_scope, prompt_view
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM
@@ -89,5 +89,6 @@ def test_a_hand_edit_that_is_not_utf8_is_reported_and_healed(
         assert client.search("quick", k=1)
         path.write_text(good)
         poll(lambda: scope not in client.status().memory.problems, what="healed")
-        assert client.context("s").memory == good
+        assert client.memory(scope).memory == good
+        assert client.context("s").memory == prompt_view(good)  # the prompt: no source comments
     assert daemon.proc is not None and daemon.proc.poll() is None
