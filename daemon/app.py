@@ -17,6 +17,7 @@ import logging
 import os
 import signal
 import socket as stdsocket
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -64,14 +65,31 @@ __all__ = ["package_version", "run_daemon"]
 log = logging.getLogger(__name__)
 
 
+def _is_socket(path: Path) -> bool:
+    try:
+        return stat.S_ISSOCK(path.lstat().st_mode)
+    except FileNotFoundError:
+        return False
+
+
 def _bind(path: Path, mode: int, group: str) -> trio.SocketListener:
-    """Listen on a Unix socket at ``path``, replacing a stale one, created with ``mode``."""
+    """Listen on a Unix socket at ``path``, replacing a stale one, created with ``mode``.
+
+    Only a socket is ever replaced: any other file at ``path`` (a typo that
+    names the database) is refused and left as it is.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
+    if path.is_symlink() or (path.exists() and not _is_socket(path)):
+        raise ConfigError(
+            f"{path} exists and is not a socket; pass another --socket (reverie replaces only "
+            "a stale socket of its own)"
+        )
     probe = stdsocket.socket(stdsocket.AF_UNIX, stdsocket.SOCK_STREAM)
     try:
         probe.connect(str(path))
     except (FileNotFoundError, ConnectionRefusedError):
-        path.unlink(missing_ok=True)
+        if _is_socket(path):
+            path.unlink()
     else:
         raise ConfigError(
             f"another daemon is already listening on {path}; stop it or pass another --socket"
@@ -136,8 +154,8 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
         finally:
             for listener in listeners:
                 await listener.aclose()
-            if not activated:
-                config.socket_path.unlink(missing_ok=True)
+            if not activated and _is_socket(config.socket_path):
+                config.socket_path.unlink()
     finally:
         lock.release()
 
@@ -173,7 +191,7 @@ async def _serve(
     workers = Workers(shared, supervisor.queue, keeper, registry)
     scopes = ScopeRegistry(shared, Clock.from_env())
     wm = WorkingMemoryHandlers(scopes)
-    forgetter = Forgetter(shared, keeper, indexer)
+    forgetter = Forgetter(shared, keeper, indexer, data_dir)
     watcher = MemoryWatcher(keeper)
     reloader = Reloader(config, reload)
     handlers = Handlers(

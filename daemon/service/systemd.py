@@ -222,14 +222,29 @@ def prepare_socket_path(path: Path, *, mode: int, group: str) -> None:
     os.chmod(path, mode)
 
 
+#: Names that make a directory reverie's: its database, lock, config, socket or memory tree.
+DATA_DIR_NAMES = frozenset(
+    {"reverie.sqlite3", "reverie.lock", "reverie.toml", "reverie.sock", "memory"}
+)
+
+
 def ensure_private_dir(path: Path) -> Path:
     """Create the data directory 0700, or tighten an existing one we own to 0700.
 
-    Session memory is private. A directory owned by someone else is left
-    alone (we may not chmod it, and changing another user's files is not our
-    call) but logged, since its mode is then not ours to guarantee.
+    Session memory is private. A directory that holds files but none of
+    reverie's (``/tmp``, a home directory, a typo) is refused and left as it
+    is: chmod-ing a shared directory would break everyone else's use of it.
+    A directory owned by someone else is left alone (we may not chmod it, and
+    changing another user's files is not our call) but logged, since its mode
+    is then not ours to guarantee.
     """
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    names = {entry.name for entry in path.iterdir()}
+    if names and not names & DATA_DIR_NAMES:
+        raise ConfigError(
+            f"data dir {path} holds other files and none of reverie's; pass a new or empty "
+            "directory as --data-dir (reverie does not take over a shared directory)"
+        )
     info = path.stat()
     if info.st_uid != os.getuid():
         log.warning("data dir %s is owned by uid %d, not us; mode left as is", path, info.st_uid)

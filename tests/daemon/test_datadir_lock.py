@@ -80,3 +80,42 @@ def test_killed_daemon_leaves_neither_lock_nor_socket_in_the_way(make_daemon) ->
     with first.client() as client:
         assert client.status().pid == first.proc.pid  # type: ignore[union-attr]
         assert [m.id for m in client.history("s")] == ["m1"]
+
+
+def test_deleting_the_lock_file_does_not_let_a_second_daemon_in(make_daemon) -> None:
+    first: DaemonProcess = make_daemon(env=_QUIET)
+    (first.data_dir / "reverie.lock").unlink()  # "it looks stale"
+
+    done = _serve(first.data_dir, first.root / "other.sock")
+
+    assert done.returncode == 2, done.stderr
+    assert "is in use by the reverie daemon" in _error_line(done.stderr)
+    with first.client() as client:
+        client.append("s", "user", "still alone", id="m1")
+
+
+def test_a_file_that_is_not_a_socket_is_never_replaced(tmp_path: Path) -> None:
+    data_dir = tmp_path / "d"
+    data_dir.mkdir()
+    victim = tmp_path / "notes.txt"
+    victim.write_text("mine")
+
+    done = _serve(data_dir, victim)
+
+    assert done.returncode == 2, done.stderr
+    assert "is not a socket" in _error_line(done.stderr)
+    assert victim.read_text() == "mine"
+
+
+def test_a_shared_directory_is_refused_and_left_as_it_is(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir(mode=0o1777)
+    shared.chmod(0o1777)
+    (shared / "someone-elses.txt").write_text("x")
+
+    done = _serve(shared, tmp_path / "r.sock")
+
+    assert done.returncode == 2, done.stderr
+    assert "none of reverie's" in _error_line(done.stderr)
+    assert (shared.stat().st_mode & 0o7777) == 0o1777
+    assert sorted(p.name for p in shared.iterdir()) == ["someone-elses.txt"]
