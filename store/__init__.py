@@ -4,7 +4,7 @@ Nothing here knows about sockets or actors; every blocking call runs in a
 thread (the writer thread, or a worker thread for reads).
 """
 
-from .async_index import AsyncSearchIndex, index_dirs
+from .async_index import AsyncSearchIndex, index_dirs, remove_index_dirs
 from .backup import BackupInfo, backup
 from .clock import TEST_CLOCK_ENV, Clock
 from .db import Connection, Database, ReadFn
@@ -256,6 +256,7 @@ __all__ = [
     "read_tail",
     "record_attempt",
     "record_forget",
+    "remove_index_dirs",
     "render_entry",
     "render_memory",
     "replace_fact",

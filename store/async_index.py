@@ -38,7 +38,7 @@ from .primed_embedder import PrimedEmbedder
 from .ranking import IndexDoc, SearchHit
 from .search_query import SearchQuery
 
-__all__ = ["AsyncSearchIndex", "index_dirs"]
+__all__ = ["AsyncSearchIndex", "index_dirs", "remove_index_dirs"]
 
 
 @dataclass(slots=True)
@@ -159,6 +159,17 @@ class AsyncSearchIndex:
     async def remove_dir(self, path: Path) -> None:
         """Delete an index directory this family no longer serves (call ``unused`` first)."""
         await trio.to_thread.run_sync(lambda: shutil.rmtree(path, ignore_errors=True))
+
+
+async def remove_index_dirs(root: Path, base: str) -> None:
+    """Delete the index directories under ``root`` (``base`` and ``base-*``), links left alone."""
+
+    def remove() -> None:
+        for path in [root / base, *root.glob(f"{base}-*")]:
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+
+    await trio.to_thread.run_sync(remove)
 
 
 async def index_dirs(root: Path, base: str, keep: Path) -> list[Path]:

@@ -41,6 +41,7 @@ from reverie.store import (
     index_dirs,
     log_position,
     read_meta,
+    remove_index_dirs,
     swap_index,
     write_cursor,
     write_meta,
@@ -51,7 +52,7 @@ from .follow import Follower
 from .query import SearchResult, search
 from .rebuild import Progress, Rebuild
 
-__all__ = ["Indexer"]
+__all__ = ["Indexer", "drop_index_dirs"]
 
 log = logging.getLogger(__name__)
 
@@ -265,3 +266,9 @@ class Indexer(SessionHooks):
             follower.dirty.rebuild_scopes.clear()
             follower.dirty.rebuild_forgotten.clear()
             follower.poke()
+
+
+async def drop_index_dirs(root: Path) -> None:
+    """Delete every search index directory under ``root`` (the index is off: it is derived,
+    and the next start with it on rebuilds it from SQLite and the Markdown)."""
+    await remove_index_dirs(root, DEFAULT_DIR)

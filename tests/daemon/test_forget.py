@@ -65,6 +65,31 @@ def test_forget_own_scope_leaves_no_byte_behind(make_daemon, fake_llm: FakeLLM) 
         assert [m.content for m in client.history("other")]  # others untouched
 
 
+def test_a_forget_made_while_the_index_is_off_does_not_come_back(
+    make_daemon, fake_llm: FakeLLM
+) -> None:
+    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
+    with daemon.client() as client:
+        secret = _say_secret(client, "dave")
+        client.append("other", "user", "Unrelated things about the weather in Braga.")
+        _everywhere(daemon, client, "dave", secret)
+    daemon.env["REVERIE_INDEX__ENABLED"] = "false"
+    daemon.restart()
+    with daemon.client() as client:
+        assert client.forget("dave") == 2
+    assert _holders(daemon.data_dir, secret) == []  # the index files too, though it was off
+    del daemon.env["REVERIE_INDEX__ENABLED"]
+    daemon.restart()
+    with daemon.client() as client:
+        poll(
+            lambda: client.status().index.settled and client.search("Braga", mode="text").hits,
+            what="the index rebuilt from what is left",
+        )
+        assert client.search(secret, mode="text").hits == []
+        assert client.history("dave") == []
+    assert _holders(daemon.data_dir, secret) == []
+
+
 def test_forget_in_a_shared_scope_keeps_what_others_support(make_daemon, fake_llm) -> None:
     daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
     shared = "I always drink green tea at Porto station every morning."
