@@ -36,6 +36,7 @@ __all__ = [
     "create_checkpoint",
     "delete_checkpoint",
     "delete_key",
+    "delete_scope_state",
     "expiring_keys",
     "list_checkpoints",
     "list_keys",
@@ -358,3 +359,16 @@ def delete_checkpoint(conn: apsw.Connection, scope: str, checkpoint_id: str) -> 
     conn.execute("DELETE FROM wm_checkpoints WHERE id = ? AND scope = ?", (checkpoint_id, scope))
     if not conn.changes():
         raise NotFound(f"no checkpoint {checkpoint_id!r} in scope {scope!r}")
+
+
+#: Every table that holds a working-memory scope's state.
+_SCOPE_TABLES = ("wm_keys", "wm_tasks", "wm_scratch", "wm_checkpoints", "wm_stats")
+
+
+def delete_scope_state(conn: apsw.Connection, scope: str) -> int:
+    """Delete everything ``scope`` holds (keys, task, scratchpad, checkpoints); rows deleted."""
+    deleted = 0
+    for table in _SCOPE_TABLES:
+        conn.execute(f"DELETE FROM {table} WHERE scope = ?", (scope,))
+        deleted += conn.changes()
+    return deleted

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from reverie.config import NotFound
 from reverie.daemon import Client, ConnectionLost
 from reverie.daemon import protocol as p
 from tests.checks import poll
@@ -88,6 +89,29 @@ def test_a_forget_made_while_the_index_is_off_does_not_come_back(
         assert client.search(secret, mode="text").hits == []
         assert client.history("dave") == []
     assert _holders(daemon.data_dir, secret) == []
+
+
+def test_forget_takes_the_working_memory_of_the_sessions_own_scope(daemon: DaemonProcess) -> None:
+    own, other = "session/erin", "user/erin"
+    with daemon.client() as client:
+        client.append("erin", "user", "hello")
+        for scope in (own, other):
+            client.wm_set(scope, "pin", "4711")
+            client.task_set(scope, "t", "find the PIN", "running", 1, 2)
+            client.scratch_append(scope, "PIN is 4711")
+            client.checkpoint_create(scope, label="before")
+        client.wm_set("session/never-appended", "k", 1)
+
+        client.forget("erin")
+        client.forget("never-appended")
+
+        assert client.wm_list(own) == [] and client.checkpoint_list(own) == []
+        assert client.scratch_get(own) == []
+        with pytest.raises(NotFound):
+            client.task_get(own)
+        assert client.wm_list("session/never-appended") == []
+        assert [k.key for k in client.wm_list(other)] == ["pin"]  # another scope is not its own
+        assert len(client.checkpoint_list(other)) == 1
 
 
 def test_forget_in_a_shared_scope_keeps_what_others_support(make_daemon, fake_llm) -> None:
