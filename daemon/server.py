@@ -46,6 +46,7 @@ from reverie.config import Busy, Config
 from . import protocol as p
 from .connection import Connection, Outcome, error_reply
 from .ops import Handlers
+from .ops.memory import connection_leases
 from .protocol.errors import BadFrame, FrameTooLarge, Unauthorized
 from .protocol.framing import FrameReader, frame
 from .service import systemd
@@ -118,6 +119,7 @@ class Server:
     async def _connection(self, stream: trio.SocketStream) -> None:
         self.connections += 1
         conn = Connection(stream, self.cfg.max_in_flight, self.handlers.count_error)
+        leases: set[str] = set()
         try:
             async with stream:
                 refusal = self._refusal(stream)
@@ -126,6 +128,7 @@ class Server:
                     await _send_and_close(stream, refusal)
                     return
                 self._open.add(conn)
+                connection_leases.set(leases)  # this task's context: its requests inherit it
                 with conn.scope:
                     async with trio.open_nursery() as nursery:
                         nursery.start_soon(self._writer, conn)
@@ -140,6 +143,7 @@ class Server:
             self._open.discard(conn)
             conn.out_recv.close()
             self.connections -= 1
+            self.handlers.connection_closed(leases)
 
     def _refusal(self, stream: trio.SocketStream) -> p.ErrorReply | None:
         if not self._accepting:

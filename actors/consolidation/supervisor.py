@@ -180,6 +180,10 @@ class Supervisor(SessionHooks):
         target.leases[lease] = trio.current_time() + ttl
         return lease
 
+    def live_leases(self) -> set[str]:
+        """Every lease not ended and not expired, on any backend."""
+        return {lease for b in self.backends.values() for lease in b.live_leases()}
+
     def stream_end(self, lease: str) -> bool:
         """End a lease early; False when it was unknown or already expired."""
         backend = self._backend(lease.partition(":")[0])

@@ -66,13 +66,18 @@ class Handlers:
             search=search,
             reloader=reloader,
         )
+        self.memory_ops = MemoryOps(supervisor, memory, forgetter, services)
         self._features: list[tuple[tuple[type, ...], Feature]] = [
             (SESSION_REQUESTS, SessionOps(services, registry, forgetter)),
             (WM_REQUESTS, wm),
             (SEARCH_REQUESTS, search),
-            (MEMORY_REQUESTS, MemoryOps(supervisor, memory, forgetter, services)),
+            (MEMORY_REQUESTS, self.memory_ops),
             (ADMIN_REQUESTS, self.admin),
         ]
+
+    def connection_closed(self, leases: set[str]) -> None:
+        """A connection closed: end the stream leases it began."""
+        self.memory_ops.end_leases(leases)
 
     def count_error(self, code: str) -> None:
         self.admin.errors[code] += 1

@@ -8,13 +8,14 @@ none waits behind appends.
 from __future__ import annotations
 
 import time
+from contextvars import ContextVar
 from typing import Any
 
 import msgspec
 import trio
 
 from reverie.actors import Forgetter, MemoryKeeper, Services, Supervisor, validate_name
-from reverie.config import Conflict, InvalidArgument, NotFound
+from reverie.config import Busy, Conflict, InvalidArgument, NotFound
 from reverie.store import (
     Fact,
     fact_id,
@@ -28,7 +29,13 @@ from reverie.store import (
 from .. import protocol as p
 from .calls import Replier, run
 
-__all__ = ["MEMORY_REQUESTS", "MemoryOps"]
+__all__ = ["MAX_LEASES_PER_CONNECTION", "MEMORY_REQUESTS", "MemoryOps", "connection_leases"]
+
+#: The stream leases begun on the connection a request came on; the server sets a fresh
+#: set for each connection (its tasks inherit it) and ends them when the connection closes.
+connection_leases: ContextVar[set[str] | None] = ContextVar("connection_leases", default=None)
+#: More than this many live leases on one connection is a host that leaks them.
+MAX_LEASES_PER_CONNECTION = 64
 
 MEMORY_REQUESTS = (
     p.Consolidate,
@@ -166,10 +173,27 @@ class MemoryOps:
         return time.strftime("%Y-%m-%d", time.gmtime(self.services.now()))
 
     async def _stream_begin(self, backend: str, ttl: float) -> str:
-        return self.supervisor.stream_begin(backend, ttl)
+        """A lease that ends at ``ttl``, at ``stream_end``, or when its connection closes."""
+        held = connection_leases.get()
+        if held is not None:
+            held.intersection_update(self.supervisor.live_leases())  # ended or expired: gone
+            if len(held) >= MAX_LEASES_PER_CONNECTION:
+                raise Busy(
+                    f"this connection holds {len(held)} stream leases (the most one may hold); "
+                    "end one with stream_end first"
+                )
+        lease = self.supervisor.stream_begin(backend, ttl)
+        if held is not None:
+            held.add(lease)
+        return lease
 
     async def _stream_end(self, lease: str) -> bool:
         return self.supervisor.stream_end(lease)
+
+    def end_leases(self, leases: set[str]) -> None:
+        """A connection closed: its leases end with it (a crashed host blocks nothing)."""
+        for lease in leases:
+            self.supervisor.stream_end(lease)
 
 
 #: The longest fact a host may write: one line a person reads at a glance.

@@ -9,7 +9,9 @@ from typing import Any
 
 import pytest
 
+from reverie.config import Busy
 from reverie.daemon import Client
+from reverie.daemon.ops.memory import MAX_LEASES_PER_CONNECTION as MAX_LEASES
 from tests.checks import assert_each_id_once, jobs, poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, garbage, hang, hold, invalid_schema, ok, status
@@ -173,6 +175,30 @@ def test_an_expired_stream_lease_unblocks(make_daemon, fake_llm: FakeLLM) -> Non
         _turns(client, "s", 4)
         poll(lambda: jobs(client).get("done") == 1)
         assert client.status().consolidation["default"].streams == 0
+
+
+def test_a_lease_ends_with_its_connection(make_daemon, fake_llm: FakeLLM) -> None:
+    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    with daemon.client() as host:
+        host.stream_begin("default", ttl=3600)  # then the host crashes without stream_end
+        with daemon.client() as client:
+            _turns(client, "s", 4)
+            assert client.status().consolidation["default"].streams == 1
+    with daemon.client() as client:
+        poll(lambda: jobs(client).get("done") == 1, what="the job, once the host is gone")
+        assert client.status().consolidation["default"].streams == 0
+
+
+def test_one_connection_holds_a_bounded_number_of_leases(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        leases = [client.stream_begin("default", ttl=3600) for _ in range(MAX_LEASES)]
+        with pytest.raises(Busy, match="stream leases"):
+            client.stream_begin("default", ttl=3600)
+        assert client.stream_end(leases[0]) is True
+        client.stream_begin("default", ttl=3600)  # an ended one frees its place
+        assert client.status().consolidation["default"].streams == MAX_LEASES
+        with daemon.client() as other:  # the bound is per connection
+            other.stream_begin("default", ttl=3600)
 
 
 def test_system_prompt_is_byte_identical_and_prefix_stable(make_daemon, fake_llm: FakeLLM) -> None:
