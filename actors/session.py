@@ -39,6 +39,7 @@ from reverie.store import (
 from .appends import AppendPlan, AppendRequest
 from .consolidation.requests import Applied, ApplyRequest, SnapshotRequest
 from .consolidation.turns import oldest_turns
+from .context_fit import fit_tail
 from .services import Services
 
 __all__ = [
@@ -61,7 +62,7 @@ class HistoryRequest:
 
 @dataclass(slots=True)
 class ContextRequest:
-    pass
+    max_tokens: int = 0  # memory and tail together; 0: the whole tail
 
 
 @dataclass(slots=True)
@@ -99,11 +100,14 @@ class Envelope(Generic[R]):
 
 @dataclass(slots=True)
 class SessionContext:
-    """What a host puts in its prompt: the memory prefix, then the tail."""
+    """What a host puts in its prompt: the memory prefix, then the tail (``omitted``: the
+    oldest messages of the tail left out to fit ``max_tokens``)."""
 
     memory: str
     messages: list[MessageRecord]
     tokens: int
+    memory_tokens: int = 0
+    omitted: int = 0
 
 
 class SessionActor:
@@ -146,8 +150,8 @@ class SessionActor:
                 last.reply(
                     await self.services.db.read(lambda c: read_history(c, self.name, after, limit))
                 )
-            case ContextRequest():
-                last.reply(await self._context())
+            case ContextRequest(max_tokens=cap):
+                last.reply(await self._context(cap))
             case ForgetRequest():
                 last.reply(await self._forget())
                 return False
@@ -197,14 +201,22 @@ class SessionActor:
 
     # -- reads and forget ----------------------------------------------------
 
-    async def _context(self) -> SessionContext:
+    async def _context(self, cap: int) -> SessionContext:
         if self.record is None:
             return SessionContext(memory="", messages=[], tokens=0)
         record = self.record
         tail = await self.services.db.read(lambda c: read_tail(c, self.name, record.cursor_seq))
         keeper = self.services.memory
         memory = "" if keeper is None else await keeper.prefix(record.scope)
-        return SessionContext(memory=memory, messages=tail, tokens=sum(m.tokens for m in tail))
+        memory_tokens = await self.services.tokens.count_async(memory) if memory else 0
+        kept = fit_tail(tail, max(cap - memory_tokens, 0)) if cap else tail
+        return SessionContext(
+            memory=memory,
+            messages=kept,
+            tokens=sum(m.tokens for m in kept),
+            memory_tokens=memory_tokens,
+            omitted=len(tail) - len(kept),
+        )
 
     async def _snapshot(
         self, target: int, backend: str, cap: int

@@ -81,6 +81,7 @@ class SessionsConfig(_Section):
     mailbox_size: Count = 1024
     passivate_after: Seconds = 30.0
     max_live: Count = 10_000
+    context_max_tokens: Tokens = 6000  # memory + tail that context() returns by default; 0: all
 
 
 class ConsolidationConfig(_Section):

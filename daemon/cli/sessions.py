@@ -39,6 +39,12 @@ def add_session_parsers(sub: Any, common: Common) -> None:
 
     context = sub.add_parser("context", help="print what a host puts in its prompt")
     context.add_argument("session")
+    context.add_argument(
+        "--max-tokens",
+        type=int,
+        help="memory and tail together, the tail cut at whole turns "
+        "(default: the daemon's sessions.context_max_tokens; 0: the whole tail)",
+    )
     common(context)
 
     sessions = sub.add_parser("sessions", help="list sessions")
@@ -91,11 +97,15 @@ def _render_context(ctx: Any) -> None:
         print(ctx.memory.rstrip("\n"))
         print("---")
     _print_messages(ctx.messages)
-    print(f"({len(ctx.messages)} messages, {ctx.tokens} tokens in the tail)")
+    left_out = f"; {ctx.omitted} older messages left out to fit" if ctx.omitted else ""
+    print(
+        f"({ctx.memory_tokens} tokens of memory, {len(ctx.messages)} messages and "
+        f"{ctx.tokens} tokens of tail{left_out})"
+    )
 
 
 def _context(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    return client.context(args.session), _render_context
+    return client.context(args.session, max_tokens=args.max_tokens), _render_context
 
 
 def _render_sessions(sessions: Sequence[Any]) -> None:

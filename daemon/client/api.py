@@ -129,9 +129,15 @@ class Api(WorkingMemoryApi, SearchApi):
         return Call(request, lambda r: r.messages, True)
 
     @op
-    def context(self, session: str) -> Call[p.ContextView]:
-        """``ContextView``: ``memory`` (byte-stable prefix), ``messages`` (the tail), ``tokens``."""
-        return Call(p.Context(rid=self._rid(), session=session), lambda r: r.context, True)
+    def context(self, session: str, *, max_tokens: int | None = None) -> Call[p.ContextView]:
+        """``ContextView``: ``memory`` (byte-stable prefix), ``messages`` (the tail), ``tokens``.
+
+        ``max_tokens`` bounds memory and messages together: the tail is cut at whole
+        turns, newest kept (``omitted`` counts what was left out); None: the daemon's
+        ``sessions.context_max_tokens``; 0: the whole tail.
+        """
+        request = p.Context(rid=self._rid(), session=session, max_tokens=max_tokens)
+        return Call(request, lambda r: r.context, True)
 
     @op
     def sessions(

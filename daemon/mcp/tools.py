@@ -165,9 +165,16 @@ def register_tools(
         return await client().memory(binding.scope_of(scope), limit=limit)
 
     @tool(READ)
-    async def context(session: Session = None) -> Any:
+    async def context(
+        session: Session = None,
+        max_tokens: Annotated[
+            int | None,
+            Field(ge=0, description="Memory and messages together at most (default: the daemon's)"),
+        ] = None,
+    ) -> Any:
         """What to put in the prompt for the session: memory first, then the recent messages."""
-        return await client().context(await binding.session_of(client(), session))
+        name = await binding.session_of(client(), session)
+        return await client().context(name, max_tokens=max_tokens)
 
     @tool(DESTROY)
     async def forget(

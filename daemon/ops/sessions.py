@@ -51,7 +51,11 @@ def _acks(rid: int) -> Convert:
 
 def _context(rid: int, ctx: SessionContext) -> p.ContextReply:
     view = p.ContextView(
-        memory=ctx.memory, messages=[_message(m) for m in ctx.messages], tokens=ctx.tokens
+        memory=ctx.memory,
+        messages=[_message(m) for m in ctx.messages],
+        tokens=ctx.tokens,
+        memory_tokens=ctx.memory_tokens,
+        omitted=ctx.omitted,
     )
     return p.ContextReply(rid=rid, context=view)
 
@@ -76,9 +80,11 @@ class SessionOps:
                     rid, lambda rs: p.HistoryReply(rid=rid, messages=[_message(r) for r in rs])
                 )
                 await ask(self.registry, session, HistoryRequest(after, limit), reply)
-            case p.Context(session=session):
+            case p.Context(session=session, max_tokens=cap):
                 reply = replier(rid, lambda c: _context(rid, c))
-                await ask(self.registry, session, ContextRequest(), reply)
+                if cap is None:
+                    cap = self.services.config.sessions.context_max_tokens
+                await ask(self.registry, session, ContextRequest(cap), reply)
             case p.Forget(session=session):
                 reply = replier(rid, lambda n: p.ForgetReply(rid=rid, deleted=n))
                 await ask(

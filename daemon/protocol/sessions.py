@@ -79,11 +79,18 @@ class Ack(Data):
 
 
 class ContextView(Data):
-    """What a host puts in its prompt: ``memory`` first (byte-stable), then ``messages``."""
+    """What a host puts in its prompt: ``memory`` first (byte-stable), then ``messages``.
+
+    ``tokens`` counts the messages, ``memory_tokens`` the memory; ``omitted``
+    is how many of the tail's oldest messages were left out to fit
+    ``max_tokens`` (they stay in the tail and in ``history``).
+    """
 
     memory: str
     messages: list[Message]
     tokens: int
+    memory_tokens: int = 0
+    omitted: int = 0
 
 
 class SessionInfo(Data):
@@ -112,7 +119,11 @@ class History(Frame, tag="history"):
 
 
 class Context(Frame, tag="context"):
+    """``max_tokens``: memory and messages together, the tail cut at whole turns (newest
+    kept); None: the daemon's ``sessions.context_max_tokens``; 0: the whole tail."""
+
     session: str
+    max_tokens: Annotated[int, msgspec.Meta(ge=0)] | None = None
 
 
 class Sessions(Frame, tag="sessions"):
