@@ -27,6 +27,10 @@ class LongTermMemory(Protocol):
         """The memory block ``context`` puts before the tail ("" until consolidation)."""
         ...
 
+    async def text(self, scope: str) -> str:
+        """The scope's ``MEMORY.md`` as it is, the facts' source comments included."""
+        ...
+
     async def write_consolidation(
         self, entry: HistoryEntry, memory: str, base: str
     ) -> Consolidated:

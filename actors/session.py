@@ -63,6 +63,7 @@ class HistoryRequest:
 @dataclass(slots=True)
 class ContextRequest:
     max_tokens: int = 0  # memory and tail together; 0: the whole tail
+    provenance: bool = False  # memory with the facts' source comments (MEMORY.md as it is)
 
 
 @dataclass(slots=True)
@@ -150,8 +151,8 @@ class SessionActor:
                 last.reply(
                     await self.services.db.read(lambda c: read_history(c, self.name, after, limit))
                 )
-            case ContextRequest(max_tokens=cap):
-                last.reply(await self._context(cap))
+            case ContextRequest(max_tokens=cap, provenance=provenance):
+                last.reply(await self._context(cap, provenance))
             case ForgetRequest():
                 last.reply(await self._forget())
                 return False
@@ -201,13 +202,16 @@ class SessionActor:
 
     # -- reads and forget ----------------------------------------------------
 
-    async def _context(self, cap: int) -> SessionContext:
+    async def _context(self, cap: int, provenance: bool) -> SessionContext:
         if self.record is None:
             return SessionContext(memory="", messages=[], tokens=0)
         record = self.record
         tail = await self.services.db.read(lambda c: read_tail(c, self.name, record.cursor_seq))
         keeper = self.services.memory
-        memory = "" if keeper is None else await keeper.prefix(record.scope)
+        if keeper is None:
+            memory = ""
+        else:
+            memory = await (keeper.text if provenance else keeper.prefix)(record.scope)
         memory_tokens = await self.services.tokens.count_async(memory) if memory else 0
         kept = fit_tail(tail, max(cap - memory_tokens, 0)) if cap else tail
         return SessionContext(

@@ -129,14 +129,19 @@ class Api(WorkingMemoryApi, SearchApi):
         return Call(request, lambda r: r.messages, True)
 
     @op
-    def context(self, session: str, *, max_tokens: int | None = None) -> Call[p.ContextView]:
+    def context(
+        self, session: str, *, max_tokens: int | None = None, provenance: bool = False
+    ) -> Call[p.ContextView]:
         """``ContextView``: ``memory`` (byte-stable prefix), ``messages`` (the tail), ``tokens``.
 
         ``max_tokens`` bounds memory and messages together: the tail is cut at whole
         turns, newest kept (``omitted`` counts what was left out); None: the daemon's
-        ``sessions.context_max_tokens``; 0: the whole tail.
+        ``sessions.context_max_tokens``; 0: the whole tail. ``provenance`` gives the
+        memory as ``MEMORY.md`` has it, each fact's sources in its HTML comment.
         """
-        request = p.Context(rid=self._rid(), session=session, max_tokens=max_tokens)
+        request = p.Context(
+            rid=self._rid(), session=session, max_tokens=max_tokens, provenance=provenance
+        )
         return Call(request, lambda r: r.context, True)
 
     @op

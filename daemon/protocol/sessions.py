@@ -124,6 +124,7 @@ class Context(Frame, tag="context"):
 
     session: str
     max_tokens: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    provenance: bool = False  # memory as MEMORY.md has it, each fact's sources included
 
 
 class Sessions(Frame, tag="sessions"):

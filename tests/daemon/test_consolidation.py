@@ -75,6 +75,7 @@ def test_idle_session_over_budget_is_consolidated_once(make_daemon) -> None:
         # The prompt gets the facts without their sources; the file keeps them.
         assert "<!-- from" in view.memory and "<!--" not in ctx.memory
         assert ctx.memory == re.sub(r" <!-- from .* -->", "", view.memory)
+        assert client.context("s", provenance=True).memory == view.memory
         assert_each_id_once(client, "s", "session/s", ids)
         time.sleep(1.0)  # several idle periods pass: no second job
         assert jobs(client) == {"done": 1}
