@@ -121,6 +121,10 @@ class MemoryKeeper:
         self.changed(job.scope)
         return removed
 
+    async def entries(self, scope: str) -> list[HistoryEntry]:
+        """Every history entry of the scope, oldest first."""
+        return await self.store.entries(scope)
+
     async def problems(self, scope: str) -> list[str]:
         """What cannot be read exactly in the scope's Markdown, file by file."""
         return await self.store.problems(scope)

@@ -1,4 +1,4 @@
-"""``reverie fact list|add|update|delete``: one fact of a scope's memory at a time, by id.
+"""``reverie fact list|add|update|delete|history``: one fact of a scope's memory, by id.
 
 A fact's id is a short hash of its words (``reverie fact list`` shows them):
 the same words keep their id; new words (an update) are a new fact with a
@@ -9,6 +9,7 @@ kept, as ``reverie memory forget-fact`` does.
 from __future__ import annotations
 
 import argparse
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -33,7 +34,10 @@ def add_fact_parser(sub: Any, common: Common) -> None:
     delete = actions.add_parser("delete", help="forget a fact everywhere it is kept")
     delete.add_argument("scope")
     delete.add_argument("id")
-    for parser in (listing, add, update, delete):
+    history = actions.add_parser("history", help="the history entries that recorded a fact")
+    history.add_argument("scope")
+    history.add_argument("id")
+    for parser in (listing, add, update, delete, history):
         common(parser)
 
 
@@ -44,6 +48,14 @@ def _render_facts(facts: list[Any]) -> None:
         print(f"{fact.id}  {dated}{fact.text}" + (f"  ({sources} sources)" if sources else ""))
     if not facts:
         print("(no facts)")
+
+
+def _render_history(entries: list[Any]) -> None:
+    for entry in entries:
+        day = time.strftime("%Y-%m-%d", time.gmtime(entry.end_ts))
+        print(f"{entry.id}  {day}  {entry.session}  ({len(entry.message_ids)} messages)")
+    if not entries:
+        print("(no history entry recorded this fact)")
 
 
 def _render_fact(fact: Any) -> None:
@@ -58,6 +70,8 @@ def _run_fact(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any
             return client.fact_add(args.scope, args.text), _render_fact
         case "update":
             return client.fact_update(args.scope, args.id, args.text), _render_fact
+        case "history":
+            return client.fact_history(args.scope, args.id), _render_history
     client.fact_delete(args.scope, args.id)
     return {"scope": args.scope, "deleted": args.id}, lambda r: print(
         f"fact {r['deleted']} forgotten in {r['scope']}"

@@ -197,6 +197,12 @@ class Api(WorkingMemoryApi, SearchApi):
         return Call(p.Facts(rid=self._rid(), scope=scope), lambda r: r.facts, True)
 
     @op
+    def fact_history(self, scope: str, id: str) -> Call[list[p.HistoryEntryView]]:
+        """The history entries that recorded fact ``id`` (also one superseded or deleted since)."""
+        request = p.FactHistory(rid=self._rid(), scope=scope, id=id)
+        return Call(request, lambda r: r.entries, True)
+
+    @op
     def fact_add(self, scope: str, text: str) -> Call[p.FactView]:
         """Add a fact to ``scope`` (dated today, no sources); one with the same words is kept."""
         return Call(p.FactEdit(rid=self._rid(), scope=scope, text=text), lambda r: r.fact, True)

@@ -199,6 +199,11 @@ def _register_facts(
         """The scope's long-term facts, each with its id, date and sources."""
         return {"facts": await client().facts(binding.scope_of(scope))}
 
+    @tool(READ)
+    async def fact_history(id: fact_id, scope: Scope = None) -> Any:
+        """The consolidations (history entries) that recorded a fact, oldest first."""
+        return {"entries": await client().fact_history(binding.scope_of(scope), id)}
+
     @tool(WRITE)
     async def fact_add(text: fact_text, scope: Scope = None) -> Any:
         """Add a long-term fact to the scope's memory (it leads every later prompt)."""

@@ -41,6 +41,7 @@ MEMORY_REQUESTS = (
     p.Consolidate,
     p.Facts,
     p.FactEdit,
+    p.FactHistory,
     p.Memory,
     p.MemoryEdit,
     p.MemoryForgetFact,
@@ -80,6 +81,9 @@ class MemoryOps:
             case p.FactEdit(scope=scope, id=fid, text=text):
                 reply = replier(rid, lambda f: p.FactEditReply(rid=rid, fact=f))
                 nursery.start_soon(run, reply, self._fact_edit, scope, fid, text)
+            case p.FactHistory(scope=scope, id=fid):
+                reply = replier(rid, lambda e: p.FactHistoryReply(rid=rid, entries=e))
+                nursery.start_soon(run, reply, self._fact_history, scope, fid)
             case p.MemoryForgetFact(scope=scope, fact=fact):
                 reply = replier(rid, lambda n: p.MemoryForgetFactReply(rid=rid, removed=n))
                 nursery.start_soon(run, reply, self.forgetter.forget_fact, scope, fact)
@@ -135,6 +139,15 @@ class MemoryOps:
             await self.forgetter.forget_fact(scope, old.text)
             return None
         return await self._fact_update(scope, fid, _fact_text(text))
+
+    async def _fact_history(self, scope: str, fid: str) -> list[p.HistoryEntryView]:
+        validate_name("scope", scope)
+        entries = await self.memory.entries(scope)
+        return [
+            msgspec.convert(e, p.HistoryEntryView, from_attributes=True)
+            for e in entries
+            if any(fact_id(text) == fid for text in e.facts)
+        ]
 
     async def _fact(self, scope: str, fid: str) -> Fact:
         facts, _ = parse_memory(await self.memory.text(scope))

@@ -52,6 +52,8 @@ from .memory import (
     ConsolidateReply,
     FactEdit,
     FactEditReply,
+    FactHistory,
+    FactHistoryReply,
     Facts,
     FactsReply,
     FactView,
@@ -114,6 +116,8 @@ __all__ = [
     "ErrorReply",
     "FactEdit",
     "FactEditReply",
+    "FactHistory",
+    "FactHistoryReply",
     "FactView",
     "Facts",
     "FactsReply",
@@ -180,6 +184,7 @@ Request = (
     | Consolidate
     | Facts
     | FactEdit
+    | FactHistory
     | Memory
     | MemoryEdit
     | MemoryForgetFact
@@ -203,6 +208,7 @@ Reply = (
     | MemoryReply
     | FactsReply
     | FactEditReply
+    | FactHistoryReply
     | MemoryEditReply
     | MemoryForgetFactReply
     | StreamBeginReply

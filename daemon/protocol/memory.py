@@ -15,6 +15,8 @@ __all__ = [
     "ConsolidateReply",
     "FactEdit",
     "FactEditReply",
+    "FactHistory",
+    "FactHistoryReply",
     "FactView",
     "Facts",
     "FactsReply",
@@ -67,6 +69,14 @@ class FactEdit(Frame, tag="fact_edit"):
     scope: str
     id: str | None = None
     text: str | None = None
+
+
+class FactHistory(Frame, tag="fact_history"):
+    """The history entries (episodes) that recorded fact ``id``, oldest first; an id of a
+    fact superseded, replaced or deleted since still finds them."""
+
+    scope: str
+    id: str
 
 
 class MemoryForgetFact(Frame, tag="memory_forget_fact"):
@@ -137,6 +147,10 @@ class MemoryForgetFactReply(Frame, tag="memory_forget_fact"):
 
 class FactsReply(Frame, tag="facts"):
     facts: list[FactView]
+
+
+class FactHistoryReply(Frame, tag="fact_history"):
+    entries: list[HistoryEntryView]
 
 
 class FactEditReply(Frame, tag="fact_edit"):

@@ -194,3 +194,18 @@ def test_forget_fact_without_words_is_invalid(daemon: DaemonProcess, bad: str) -
     with daemon.client() as client, pytest.raises(Exception) as caught:
         client.memory_forget_fact("session/x", bad)
     assert getattr(caught.value, "code", "") == "invalid_argument"
+
+
+def test_a_facts_history_outlives_its_supersession(make_daemon, fake_llm: FakeLLM) -> None:
+    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
+    with daemon.client() as client:
+        client.append("carl", "user", "I live in Porto and I work at Acme.", name="Carl")
+        first = client.consolidate("carl", wait=True)
+        (home,) = [f for f in client.facts("session/carl") if "Porto" in f.text]
+        client.append("carl", "user", "I moved to Lisbon in March.", name="Carl")
+        client.consolidate("carl", wait=True)
+        texts = [f.text for f in client.facts("session/carl")]
+        assert "Carl lives in Porto." not in texts and "Carl moved to Lisbon in March." in texts
+        history = client.fact_history("session/carl", home.id)  # the superseded fact's id
+        assert [e.id for e in history] == [first.entry]
+        assert client.fact_history("session/carl", "00000000") == []

@@ -46,6 +46,7 @@ EXPECTED_TOOLS = {
     "checkpoint_restore",
     "checkpoint_list",
     "fact_list",
+    "fact_history",
     "fact_add",
     "fact_update",
     "fact_delete",
@@ -451,6 +452,7 @@ def test_read_only_and_no_forget_serve_fewer_tools(daemon: DaemonProcess) -> Non
         "task_get",
         "checkpoint_list",
         "fact_list",
+        "fact_history",
     }
     assert no_forget == EXPECTED_TOOLS - {"forget", "fact_delete"}
 
