@@ -27,6 +27,7 @@ from ..protocol.working_memory import WM_REQUESTS
 from ..reload import Reloader
 from .admin import ADMIN_REQUESTS, AdminOps
 from .calls import Feature, Replier
+from .facts import FACT_REQUESTS, FactOps
 from .memory import MEMORY_REQUESTS, MemoryOps
 from .search import SearchHandlers
 from .sessions import SESSION_REQUESTS, SessionOps
@@ -72,6 +73,7 @@ class Handlers:
             (WM_REQUESTS, wm),
             (SEARCH_REQUESTS, search),
             (MEMORY_REQUESTS, self.memory_ops),
+            (FACT_REQUESTS, FactOps(memory, forgetter, services)),
             (ADMIN_REQUESTS, self.admin),
         ]
 
