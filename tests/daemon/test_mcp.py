@@ -2,28 +2,21 @@
 
 from __future__ import annotations
 
-import contextlib
 import importlib.util
-import json
 import os
 import pwd
-import socket
-import stat
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import anyio
-import httpx
 import pytest
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from pydantic import AnyUrl
 
 from reverie.daemon.mcp import memory_uri
-from reverie.daemon.mcp.http_door import TOKEN_ENV
 from reverie.daemon.version import package_version
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
@@ -250,17 +243,6 @@ def test_mcp_without_a_daemon_says_what_to_do(tmp_path: Path) -> None:
     assert out.stdout == ""
 
 
-def test_mcp_http_refuses_a_remote_host_without_allow_remote() -> None:
-    out = subprocess.run(
-        [sys.executable, "-m", "reverie.daemon", "mcp", "--transport", "http", "--host", "0.0.0.0"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert out.returncode == 2
-    assert "--allow-remote" in out.stderr and "Traceback" not in out.stderr
-
-
 @pytest.mark.skipif(
     importlib.util.find_spec("nanobot") is None,
     reason="nanobot-ai is not installed (it is the `bench` extra: make .venv/.installed-bench)",
@@ -294,118 +276,6 @@ def test_nanobot_mcp_client_loads_reverie_tools(daemon: DaemonProcess) -> None:
     assert '"id":"nb-1"' in result
     with daemon.client() as client:
         assert [m.content for m in client.history(SESSION)] == ["nanobot was here"]
-
-
-@contextlib.contextmanager
-def _http_server(daemon: DaemonProcess, *flags: str) -> Iterator[int]:
-    """``reverie mcp --transport http`` on a free loopback port; the daemon's data dir for its token."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    cmd = [sys.executable, *_args(daemon, *flags), "--transport", "http", "--port", str(port)]
-    env = {**os.environ, "REVERIE_DAEMON__DATA_DIR": str(daemon.data_dir)}
-    env.pop(TOKEN_ENV, None)
-    server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
-    try:
-        poll(lambda: _accepts(port), timeout=60, what="the MCP HTTP server listening")
-        yield port
-    finally:
-        server.terminate()
-        server.wait(30)
-
-
-def _over_http(port: int, token: str, body: Any) -> Any:
-    from mcp.client.streamable_http import streamable_http_client
-    from mcp.shared._httpx_utils import create_mcp_http_client
-
-    async def main() -> Any:
-        http = create_mcp_http_client(headers={"Authorization": f"Bearer {token}"})
-        with anyio.fail_after(60):
-            async with (
-                http,
-                streamable_http_client(f"http://127.0.0.1:{port}/mcp", http_client=http) as (
-                    read,
-                    write,
-                    _,
-                ),
-                ClientSession(read, write) as session,
-            ):
-                await session.initialize()
-                return await body(session)
-
-    return anyio.run(main)
-
-
-INITIALIZE = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-06-18",
-        "capabilities": {},
-        "clientInfo": {"name": "probe", "version": "0"},
-    },
-}
-MCP_HEADERS = {"Accept": "application/json, text/event-stream"}
-
-
-def test_mcp_over_streamable_http_needs_its_token(daemon: DaemonProcess) -> None:
-    token_file = daemon.data_dir / "mcp.token"
-    with _http_server(daemon) as port:
-        token = token_file.read_text().strip()
-        url = f"http://127.0.0.1:{port}/mcp"
-        refused = [
-            httpx.post(url, json=INITIALIZE, headers={**MCP_HEADERS, **auth}, timeout=30)
-            for auth in ({}, {"Authorization": "Bearer " + "x" * len(token)})
-        ]
-
-        async def body(session: ClientSession) -> Any:
-            tools = {t.name for t in (await session.list_tools()).tools}
-            return tools, await session.call_tool("remember", {"content": "over http"})
-
-        tools, remembered = _over_http(port, token, body)
-    assert stat.S_IMODE(token_file.stat().st_mode) == 0o600 and len(token) >= 32
-    assert [r.status_code for r in refused] == [401, 401]
-    assert refused[0].json()["error"] == "unauthorized"
-    assert tools == EXPECTED_TOOLS
-    assert not remembered.isError and remembered.structuredContent["seq"] == 1
-    with daemon.client() as client:
-        assert [m.content for m in client.history(SESSION)] == ["over http"]
-
-
-@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to act as another local user")
-def test_another_local_user_can_neither_read_nor_forget_over_http(daemon: DaemonProcess) -> None:
-    with daemon.client() as client:
-        client.append(SESSION, "user", "my PIN is 4711", scope=SCOPE)
-    probe = (
-        "import encodings.idna, os, sys, json, urllib.request, urllib.error\n"  # before setuid
-        "os.setgid(65534); os.setuid(65534)\n"
-        "try:\n    open(sys.argv[2]).read(); print('token read')\n"
-        "except OSError as e:\n    print('token refused', e.errno)\n"
-        "calls = [json.loads(sys.argv[3]), {'jsonrpc': '2.0', 'id': 2, 'method': 'tools/call',"
-        " 'params': {'name': 'forget', 'arguments': {'session': sys.argv[4]}}}]\n"
-        "for call in calls:\n"
-        "    req = urllib.request.Request(sys.argv[1], json.dumps(call).encode(),"
-        " {'Content-Type': 'application/json', 'Accept': 'application/json, text/event-stream'})\n"
-        "    try:\n        urllib.request.urlopen(req, timeout=30); print('answered')\n"
-        "    except urllib.error.HTTPError as e:\n        print('http', e.code)\n"
-    )
-    probe_args = [str(daemon.data_dir / "mcp.token"), json.dumps(INITIALIZE), SESSION]
-    with _http_server(daemon, "--no-forget") as port, _http_server(daemon) as full:
-        outs = [
-            subprocess.run(
-                [sys.executable, "-I", "-c", probe, f"http://127.0.0.1:{p}/mcp", *probe_args],
-                capture_output=True,
-                text=True,
-                timeout=60,
-                cwd="/",
-            )
-            for p in (port, full)
-        ]
-    for out in outs:
-        assert out.stdout.split("\n")[:3] == ["token refused 13", "http 401", "http 401"], out
-    with daemon.client() as client:
-        assert [m.content for m in client.history(SESSION)] == ["my PIN is 4711"]
 
 
 def test_a_pinned_server_reaches_only_its_session_and_scope(daemon: DaemonProcess) -> None:
@@ -455,11 +325,3 @@ def test_read_only_and_no_forget_serve_fewer_tools(daemon: DaemonProcess) -> Non
         "fact_history",
     }
     assert no_forget == EXPECTED_TOOLS - {"forget", "fact_delete"}
-
-
-def _accepts(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
-    except OSError:
-        return False
-    return True
