@@ -173,7 +173,7 @@ async def _serve(
     workers = Workers(shared, supervisor.queue, keeper, registry)
     scopes = ScopeRegistry(shared, Clock.from_env())
     wm = WorkingMemoryHandlers(scopes)
-    forgetter = Forgetter(shared, keeper, indexer)
+    forgetter = Forgetter(shared, keeper, indexer, data_dir)
     watcher = MemoryWatcher(keeper)
     reloader = Reloader(config, reload)
     handlers = Handlers(

@@ -4,7 +4,7 @@ Nothing here knows about sockets or actors; every blocking call runs in a
 thread (the writer thread, or a worker thread for reads).
 """
 
-from .async_index import AsyncSearchIndex, index_dirs
+from .async_index import AsyncSearchIndex, drop_index_dirs, index_dirs
 from .backup import BackupInfo, backup
 from .clock import TEST_CLOCK_ENV, Clock
 from .db import Connection, Database, ReadFn
@@ -205,6 +205,7 @@ __all__ = [
     "delete_checkpoint",
     "delete_key",
     "delete_session",
+    "drop_index_dirs",
     "drop_session",
     "encode_scope",
     "entry_doc",

@@ -145,3 +145,24 @@ def test_forget_fact_without_words_is_invalid(daemon: DaemonProcess, bad: str) -
     with daemon.client() as client, pytest.raises(Exception) as caught:
         client.memory_forget_fact("session/x", bad)
     assert getattr(caught.value, "code", "") == "invalid_argument"
+
+
+def test_forget_while_the_index_is_off_does_not_come_back(make_daemon, fake_llm) -> None:
+    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
+    with daemon.client() as client:
+        secret = _say_secret(client, "dave")
+        _everywhere(daemon, client, "dave", secret)
+    daemon.stop()
+    daemon.env["REVERIE_INDEX__ENABLED"] = "false"
+    daemon.start()
+    with daemon.client() as client:
+        assert client.forget("dave") == 2
+    assert _holders(daemon.data_dir, secret) == []
+
+    del daemon.env["REVERIE_INDEX__ENABLED"]
+    daemon.restart()
+    with daemon.client() as client:
+        poll(lambda: client.status().index.settled, what="the index rebuilt")
+        assert client.search(secret, mode="text").hits == []
+        assert client.search("locker code", kinds=["episode", "fact"]).hits == []
+    assert _holders(daemon.data_dir, secret) == []
