@@ -1,12 +1,12 @@
 """The daemon's lifetime: open the store, start the actors, listen, stop gracefully.
 
 Start order: data dir (0700), its lock (one daemon per data dir), the
-socket (bound, a live daemon's refused, a stale one replaced; nothing is
-accepted yet), SQLite (migrations run before anything is served), the
-session registry, then serving; "ready" is logged only once connections are
-accepted. On SIGTERM or SIGINT: stop accepting, let
-in-flight requests and mailboxes drain within ``grace_seconds``, flush the
-writer thread, exit 0.
+socket (bound, a live daemon's refused, a stale one replaced, any other
+file refused and left alone; nothing is accepted yet), SQLite (migrations
+run before anything is served), the session registry, then serving; "ready"
+is logged only once connections are accepted. On SIGTERM or SIGINT: stop
+accepting, let in-flight requests and mailboxes drain within
+``grace_seconds``, flush the writer thread, exit 0.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import logging
 import os
 import signal
 import socket as stdsocket
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -71,7 +72,7 @@ def _bind(path: Path, mode: int, group: str) -> trio.SocketListener:
     try:
         probe.connect(str(path))
     except (FileNotFoundError, ConnectionRefusedError):
-        path.unlink(missing_ok=True)
+        _remove_stale_socket(path)
     else:
         raise ConfigError(
             f"another daemon is already listening on {path}; stop it or pass another --socket"
@@ -87,6 +88,20 @@ def _bind(path: Path, mode: int, group: str) -> trio.SocketListener:
     systemd.prepare_socket_path(path, mode=mode, group=group)
     sock.listen(1024)
     return trio.SocketListener(trio.socket.from_stdlib_socket(sock))
+
+
+def _remove_stale_socket(path: Path) -> None:
+    """Unlink what a dead daemon left at ``path``: only ever a socket, never the file given."""
+    try:
+        info = path.lstat()
+    except FileNotFoundError:
+        return
+    if not stat.S_ISSOCK(info.st_mode):
+        raise ConfigError(
+            f"{path} exists and is not a socket; refusing to replace it: "
+            "pass a free path to --socket (or remove that file yourself)"
+        )
+    path.unlink(missing_ok=True)
 
 
 def _listeners(config: Config) -> tuple[list[trio.SocketListener], bool]:
