@@ -55,7 +55,7 @@ from .journal import (
     save_session,
     sessions_over,
 )
-from .memory_files import MemoryFiles, decode_scope, encode_scope
+from .memory_files import MemoryFiles, decode_scope, encode_scope, scope_of_dir
 from .memory_forget import forget_fact, forget_files, forget_session
 from .memory_scan import MemoryScan, scope_problems
 from .memory_store import Consolidated, MemoryStore
@@ -250,6 +250,7 @@ __all__ = [
     "restore_checkpoint",
     "save_session",
     "save_task",
+    "scope_of_dir",
     "scope_problems",
     "scope_stats",
     "search_message_text",

@@ -166,3 +166,22 @@ def test_forget_while_the_index_is_off_does_not_come_back(make_daemon, fake_llm)
         assert client.search(secret, mode="text").hits == []
         assert client.search("locker code", kinds=["episode", "fact"]).hits == []
     assert _holders(daemon.data_dir, secret) == []
+
+
+@pytest.mark.parametrize("name", ["д" * 60, "会" * 200], ids=["cyrillic-60", "cjk-200"])
+def test_a_long_non_ascii_session_lives_and_is_forgotten(make_daemon, fake_llm, name) -> None:
+    """Its default scope's name is cut to fit a file name, the same for every step."""
+    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
+    with daemon.client() as client:
+        secret = _say_secret(client, name)
+        assert len(client.history(name)) == 2
+        assert len(client.context(name).messages) == 2
+        _everywhere(daemon, client, name, secret)
+        assert secret in client.context(name).memory
+
+        assert client.forget(name) == 2
+
+        assert client.history(name) == []
+        assert client.search(secret, mode="text").hits == []
+    assert _holders(daemon.data_dir, secret) == []
+    assert _holders(daemon.data_dir, name) == []
