@@ -18,10 +18,11 @@ from typing import Any
 import apsw
 import msgspec
 
-from reverie.config import Conflict
+from reverie.config import Conflict, default_scope
 
 from .message_text import purge_deleted_text
 from .rows import one_row
+from .working_memory import clear_scope
 
 __all__ = [
     "AppendOutcome",
@@ -296,7 +297,8 @@ def sessions_over(conn: apsw.Connection, tokens: int) -> list[SessionRecord]:
 
 
 def delete_session(conn: apsw.Connection, name: str, scope: str | None = None) -> int:
-    """Delete a session's row and messages (their words too); returns how many messages went.
+    """Delete a session's row and messages (their words too) and the working memory of its
+    own default scope (``session/<name>``); returns how many messages went.
 
     With ``scope``, a durable forget job (``ForgetJob``) is recorded in the
     same transaction: what the Markdown and the index still hold of the
@@ -308,6 +310,7 @@ def delete_session(conn: apsw.Connection, name: str, scope: str | None = None) -
     purge_deleted_text(conn)
     conn.execute("DELETE FROM sessions WHERE name = ?", (name,))
     conn.execute("DELETE FROM jobs WHERE session = ?", (name,))
+    clear_scope(conn, default_scope(name))
     if scope is not None:
         record_forget(conn, ForgetJob(scope=scope, session=name))
     return int(deleted)

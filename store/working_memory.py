@@ -32,6 +32,7 @@ __all__ = [
     "TaskRecord",
     "append_scratch",
     "clear_keys",
+    "clear_scope",
     "clear_scratch",
     "create_checkpoint",
     "delete_checkpoint",
@@ -281,6 +282,12 @@ def read_scratch(conn: apsw.Connection, scope: str, last: int | None) -> list[Sc
 def clear_scratch(conn: apsw.Connection, scope: str) -> int:
     conn.execute("DELETE FROM wm_scratch WHERE scope = ?", (scope,))
     return conn.changes()
+
+
+def clear_scope(conn: apsw.Connection, scope: str) -> None:
+    """Remove all of ``scope``'s working memory: keys, task, scratchpad, checkpoints, stats."""
+    for table in ("wm_keys", "wm_tasks", "wm_scratch", "wm_checkpoints", "wm_stats"):
+        conn.execute(f"DELETE FROM {table} WHERE scope = ?", (scope,))
 
 
 # -- checkpoints ----------------------------------------------------------------

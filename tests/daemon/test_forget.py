@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from reverie.config import NotFound
 from reverie.daemon import Client, ConnectionLost
 from reverie.daemon import protocol as p
 from tests.checks import poll
@@ -185,3 +186,25 @@ def test_a_long_non_ascii_session_lives_and_is_forgotten(make_daemon, fake_llm, 
         assert client.search(secret, mode="text").hits == []
     assert _holders(daemon.data_dir, secret) == []
     assert _holders(daemon.data_dir, name) == []
+
+
+def test_forget_takes_the_working_memory_of_the_sessions_own_scope(daemon: DaemonProcess) -> None:
+    own, other = "session/wm-a", "session/wm-b"
+    secret = f"Zq{uuid.uuid4().hex[:12]}x"
+    with daemon.client() as client:
+        client.append("wm-a", "user", "hello")
+        client.wm_set(own, "door", secret)
+        client.task_set(own, "t1", f"open the door with {secret}")
+        client.scratch_append(own, f"tried {secret}")
+        client.checkpoint_create(own, label="before")
+        client.wm_set(other, "door", "kept")
+
+        client.forget("wm-a")
+
+        assert client.wm_list(own) == []
+        with pytest.raises(NotFound):
+            client.task_get(own)
+        assert client.scratch_get(own) == []
+        assert client.checkpoint_list(own) == []
+        assert client.wm_get(other, "door").value == "kept"
+    assert _holders(daemon.data_dir, secret) == []
