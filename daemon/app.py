@@ -1,12 +1,12 @@
 """The daemon's lifetime: open the store, start the actors, listen, stop gracefully.
 
 Start order: data dir (0700), its lock (one daemon per data dir), the
-socket (bound, a live daemon's refused, a stale one replaced; nothing is
-accepted yet), SQLite (migrations run before anything is served), the
-session registry, then serving; "ready" is logged only once connections are
-accepted. On SIGTERM or SIGINT: stop accepting, let
-in-flight requests and mailboxes drain within ``grace_seconds``, flush the
-writer thread, exit 0.
+socket (bound, a live daemon's refused, a stale one replaced, any other
+file refused and left alone; nothing is accepted yet), SQLite (migrations
+run before anything is served), the session registry, then serving; "ready"
+is logged only once connections are accepted. On SIGTERM or SIGINT: stop
+accepting, let in-flight requests and mailboxes drain within
+``grace_seconds``, flush the writer thread, exit 0.
 """
 
 from __future__ import annotations

@@ -4,7 +4,7 @@ Nothing here knows about sockets or actors; every blocking call runs in a
 thread (the writer thread, or a worker thread for reads).
 """
 
-from .async_index import AsyncSearchIndex, index_dirs, remove_index_dirs
+from .async_index import AsyncSearchIndex, drop_index_dirs, index_dirs
 from .backup import BackupInfo, backup
 from .clock import TEST_CLOCK_ENV, Clock
 from .db import Connection, Database, ReadFn
@@ -65,7 +65,7 @@ from .journal import (
     save_session,
     sessions_over,
 )
-from .memory_files import MemoryFiles, decode_scope, encode_scope
+from .memory_files import MemoryFiles, decode_scope, encode_scope, scope_of_dir
 from .memory_forget import forget_fact, forget_files, forget_session
 from .memory_scan import MemoryScan, scope_problems
 from .memory_store import Consolidated, MemoryStore
@@ -215,6 +215,7 @@ __all__ = [
     "delete_checkpoint",
     "delete_key",
     "delete_session",
+    "drop_index_dirs",
     "drop_session",
     "encode_scope",
     "entry_doc",
@@ -256,13 +257,13 @@ __all__ = [
     "read_tail",
     "record_attempt",
     "record_forget",
-    "remove_index_dirs",
     "render_entry",
     "render_memory",
     "replace_fact",
     "restore_checkpoint",
     "save_session",
     "save_task",
+    "scope_of_dir",
     "scope_problems",
     "scope_stats",
     "search_message_text",

@@ -38,7 +38,7 @@ from .primed_embedder import PrimedEmbedder
 from .ranking import IndexDoc, SearchHit
 from .search_query import SearchQuery
 
-__all__ = ["AsyncSearchIndex", "index_dirs", "remove_index_dirs"]
+__all__ = ["AsyncSearchIndex", "drop_index_dirs", "index_dirs"]
 
 
 @dataclass(slots=True)
@@ -161,18 +161,7 @@ class AsyncSearchIndex:
         await trio.to_thread.run_sync(lambda: shutil.rmtree(path, ignore_errors=True))
 
 
-async def remove_index_dirs(root: Path, base: str) -> None:
-    """Delete the index directories under ``root`` (``base`` and ``base-*``), links left alone."""
-
-    def remove() -> None:
-        for path in [root / base, *root.glob(f"{base}-*")]:
-            if path.is_dir() and not path.is_symlink():
-                shutil.rmtree(path)
-
-    await trio.to_thread.run_sync(remove)
-
-
-async def index_dirs(root: Path, base: str, keep: Path) -> list[Path]:
+async def index_dirs(root: Path, base: str, keep: Path | None) -> list[Path]:
     """Index directories under ``root`` other than ``keep``: replaced ones, or left by a crash."""
 
     def listed() -> list[Path]:
@@ -180,3 +169,16 @@ async def index_dirs(root: Path, base: str, keep: Path) -> list[Path]:
         return [p for p in found if p.is_dir() and p != keep]
 
     return await trio.to_thread.run_sync(listed)
+
+
+async def drop_index_dirs(root: Path, base: str) -> int:
+    """Delete every index directory under ``root`` while no index is open; how many went.
+
+    What a forget does while the index is off: it cannot rewrite the rows, so
+    it removes their files, and the next start with the index on rebuilds it
+    from the log and the Markdown, which no longer hold what was forgotten.
+    """
+    dirs = await index_dirs(root, base, keep=None)
+    for path in dirs:
+        await trio.to_thread.run_sync(shutil.rmtree, path)
+    return len(dirs)

@@ -6,7 +6,8 @@ Layout, one directory per scope::
     <root>/<encode_scope(scope)>/history/YYYY-MM-DD.md   consolidated episodes, by UTC day
 
 Scope names come from clients, so a path is never built from one directly:
-``encode_scope`` turns any string into one safe, reversible path component.
+``encode_scope`` turns any string into one safe path component that fits
+the file-name limit (``scope_of_dir`` maps it back).
 
 Guarantees:
 
@@ -43,7 +44,7 @@ from reverie.config import InvalidArgument
 from .errors import StoreError, translate
 from .history import HistoryEntry, entry_day, parse_history, render_entry
 
-__all__ = ["MemoryFiles", "decode_scope", "encode_scope"]
+__all__ = ["MemoryFiles", "decode_scope", "encode_scope", "scope_of_dir"]
 
 log = logging.getLogger(__name__)
 
@@ -51,6 +52,10 @@ MEMORY_FILE = "MEMORY.md"
 HISTORY_DIR = "history"
 _MAX_COMPONENT_BYTES = 255  # NAME_MAX on every file system reverie supports
 _SAFE = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+#: Marks a name ``encode_scope`` cut short; never part of a percent-encoding.
+_CUT = "~"
+_HASH_CHARS = 32  # 128 bits of sha256: no two scopes share a cut name
+SCOPE_FILE = ".scope"  # the scope of a directory whose name was cut
 _DAY_FILE = re.compile(r"^\d{4}-\d{2}-\d{2}\.md$")
 
 
@@ -59,8 +64,13 @@ def encode_scope(scope: str) -> str:
     ``[A-Za-z0-9._-]`` (UTF-8), plus a leading ``.``, so ``.``, ``..`` and hidden
     names cannot occur. Reversible with ``decode_scope``.
 
-    Raises ``InvalidArgument`` for the empty scope and for scopes whose encoding
-    would exceed the file-name limit.
+    An encoding longer than the file-name limit is cut (never inside a
+    ``%XX``) and completed by ``~`` and a hash of the whole scope: still one
+    name per scope and always short enough, but no longer reversible, so the
+    directory keeps the scope in its ``.scope`` file (``scope_of_dir``).
+    Scopes whose encoding fits are named as they always were.
+
+    Raises ``InvalidArgument`` for the empty scope.
     """
     if not scope:
         raise InvalidArgument("scope must not be empty")
@@ -72,16 +82,16 @@ def encode_scope(scope: str) -> str:
         else:
             out.append(f"%{byte:02X}")
     encoded = "".join(out)
-    if len(encoded) > _MAX_COMPONENT_BYTES:
-        raise InvalidArgument(
-            f"scope is too long: its file name would be {len(encoded)} bytes "
-            f"(at most {_MAX_COMPONENT_BYTES}); use a shorter scope"
-        )
-    return encoded
+    if len(encoded) <= _MAX_COMPONENT_BYTES:
+        return encoded
+    cut = _MAX_COMPONENT_BYTES - len(_CUT) - _HASH_CHARS
+    if "%" in encoded[cut - 2 : cut]:
+        cut = encoded.rindex("%", 0, cut)
+    return f"{encoded[:cut]}{_CUT}{hashlib.sha256(raw).hexdigest()[:_HASH_CHARS]}"
 
 
 def decode_scope(name: str) -> str:
-    """The scope ``encode_scope`` turned into ``name``.
+    """The scope ``encode_scope`` turned into ``name`` (a name it did not cut).
 
     Raises ``InvalidArgument`` unless ``name`` is exactly what ``encode_scope``
     produces, so stray files in the tree are never mistaken for scopes.
@@ -94,6 +104,23 @@ def decode_scope(name: str) -> str:
         except (UnicodeDecodeError, InvalidArgument):
             pass
     raise InvalidArgument(f"{name!r} is not an encoded scope name")
+
+
+def scope_of_dir(directory: Path) -> str:
+    """The scope kept in ``directory``: decoded from its name, or, for a name
+    ``encode_scope`` cut, read from its ``.scope`` file and checked against the name.
+
+    Raises ``InvalidArgument`` for any directory that is not a scope's.
+    """
+    if _CUT not in directory.name:
+        return decode_scope(directory.name)
+    try:
+        scope = (directory / SCOPE_FILE).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        scope = ""
+    if scope and encode_scope(scope) == directory.name:
+        return scope
+    raise InvalidArgument(f"{directory.name!r} is not a scope directory (no matching {SCOPE_FILE})")
 
 
 def _fsync_dir(path: Path) -> None:
@@ -151,6 +178,14 @@ class MemoryFiles:
     def _scope_dir(self, scope: str) -> Path:
         return self.root / encode_scope(scope)
 
+    def _make_scope_dir(self, scope: str) -> Path:
+        """Create the scope's directory; one with a cut name records its scope."""
+        directory = self._scope_dir(scope)
+        _ensure_dir(directory)
+        if _CUT in directory.name and not (directory / SCOPE_FILE).exists():
+            self._write(directory / SCOPE_FILE, scope)
+        return directory
+
     def read_memory(self, scope: str) -> str:
         """The scope's ``MEMORY.md``; ``""`` when it does not exist."""
         path = self._scope_dir(scope) / MEMORY_FILE
@@ -165,11 +200,9 @@ class MemoryFiles:
 
     def write_memory(self, scope: str, text: str) -> None:
         """Replace the scope's ``MEMORY.md`` atomically."""
-        directory = self._scope_dir(scope)
         with self._lock:
             try:
-                _ensure_dir(directory)
-                self._write(directory / MEMORY_FILE, text)
+                self._write(self._make_scope_dir(scope) / MEMORY_FILE, text)
             except OSError as exc:
                 raise translate(exc) from exc
         log.debug("wrote memory of scope %r (%d chars)", scope, len(text))
@@ -214,6 +247,7 @@ class MemoryFiles:
                 log.info("history entry %s already in scope %r; skipped", entry.id, entry.scope)
                 return False
             try:
+                self._make_scope_dir(entry.scope)
                 _ensure_dir(history)
                 try:
                     current = path.read_text(encoding="utf-8")
@@ -246,7 +280,9 @@ class MemoryFiles:
         with self._lock:
             if not directory.exists():
                 return
-            doomed = self.root / f".deleting-{directory.name}"
+            # A short fixed-length name: ``.deleting-`` and a 255-byte name would not fit.
+            digest = hashlib.sha256(directory.name.encode()).hexdigest()[:_HASH_CHARS]
+            doomed = self.root / f".deleting-{digest}"
             try:
                 if doomed.exists():
                     shutil.rmtree(doomed)
@@ -260,15 +296,15 @@ class MemoryFiles:
     def scopes(self) -> list[str]:
         """Every scope with a directory in the tree, sorted."""
         try:
-            names = [p.name for p in self.root.iterdir() if p.is_dir()]
+            dirs = [p for p in self.root.iterdir() if p.is_dir()]
         except FileNotFoundError:
             return []
         except OSError as exc:
             raise translate(exc) from exc
         found = []
-        for name in names:
+        for directory in dirs:
             try:
-                found.append(decode_scope(name))
+                found.append(scope_of_dir(directory))
             except InvalidArgument:
                 continue
         return sorted(found)

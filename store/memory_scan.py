@@ -25,7 +25,7 @@ from reverie.config import InvalidArgument, ReverieError
 
 from .facts import parse_memory
 from .history import history_problems
-from .memory_files import HISTORY_DIR, MEMORY_FILE, MemoryFiles, decode_scope, encode_scope
+from .memory_files import HISTORY_DIR, MEMORY_FILE, MemoryFiles, encode_scope, scope_of_dir
 
 __all__ = ["MemoryScan", "scope_problems"]
 
@@ -113,7 +113,7 @@ class MemoryScan:
 
 def _note(edited: dict[str, list[Path]], path: Path) -> None:
     try:
-        scope = decode_scope(_scope_dir(path).name)
+        scope = scope_of_dir(_scope_dir(path))
     except InvalidArgument:
         return  # not a scope (a hidden temp or deleting directory)
     edited.setdefault(scope, []).append(path)

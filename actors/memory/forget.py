@@ -6,9 +6,8 @@ fact, before anything is touched). The job then removes what lives outside
 SQLite: the session's episodes and the facts only it supports from its
 scope's Markdown (the whole scope directory when the scope is the session's
 own), and the index rows, rewritten so no file keeps their bytes
-(``Indexer.purge``); with the index off, the index directories are deleted
-whole (they are derived: the next start with the index on rebuilds them
-from what is left, so a forget made meanwhile cannot come back from them). Last, the job is deleted and SQLite's WAL checkpointed
+(``Indexer.purge``); while the index is off, its directories are deleted
+instead (``drop_index``) and rebuilt at the next start with it on. Last, the job is deleted and SQLite's WAL checkpointed
 and truncated; with ``secure_delete`` on, the database file holds no
 deleted bytes either. Only then does ``forget`` return.
 
@@ -39,7 +38,7 @@ from reverie.store import (
 )
 
 from ..names import validate_name
-from ..search import Indexer, drop_index_dirs
+from ..search import Indexer, drop_index
 from ..services import Services
 from .keeper import MemoryKeeper
 
@@ -59,12 +58,12 @@ class Forgetter:
         services: Services,
         keeper: MemoryKeeper,
         indexer: Indexer | None,
-        data_dir: Path,
+        index_root: Path,
     ) -> None:
         self.services = services
         self.keeper = keeper
         self.indexer = indexer
-        self.data_dir = data_dir
+        self.index_root = index_root  # where the index lives, even while it is off
         self.running = 0
         self.pending = 0  # left by a crash, not finished yet
         self.finished = 0
@@ -130,8 +129,8 @@ class Forgetter:
         try:
             await _hold()
             removed = await self.keeper.forget(job)
-            if self.indexer is None:
-                await drop_index_dirs(self.data_dir)
+            if self.indexer is None:  # off now, but its files hold what was forgotten
+                await drop_index(self.index_root)
             elif job.session is not None or removed:
                 await self.indexer.purge(job.session, job.scope)
             await self.services.db.write(lambda c: finish_forget(c, job))

@@ -8,7 +8,7 @@ search) from SQLite's full-text index and LanceDB's.
 
 from reverie.store import SearchQuery
 
-from .indexer import Indexer, drop_index_dirs
+from .indexer import Indexer, drop_index
 from .query import SearchResult
 
-__all__ = ["Indexer", "SearchQuery", "SearchResult", "drop_index_dirs"]
+__all__ = ["Indexer", "SearchQuery", "SearchResult", "drop_index"]

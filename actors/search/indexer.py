@@ -12,7 +12,8 @@ sessions until the follower has deleted their rows.
 ``meta`` table, so the swap is one SQLite commit. A ``purge`` (a forget)
 copies the index into a new directory without the forgotten rows' bytes
 and swaps likewise. An index built by another embedder (``stale``) or a
-missing index directory is rebuilt from scratch at start.
+missing index directory is rebuilt from scratch at start; any other index
+directory (replaced, but a crash kept it) is deleted before the index opens.
 """
 
 from __future__ import annotations
@@ -38,10 +39,10 @@ from reverie.store import (
     PrimedEmbedder,
     SearchQuery,
     SessionRecord,
+    drop_index_dirs,
     index_dirs,
     log_position,
     read_meta,
-    remove_index_dirs,
     swap_index,
     write_cursor,
     write_meta,
@@ -52,11 +53,22 @@ from .follow import Follower
 from .query import SearchResult, search
 from .rebuild import Progress, Rebuild
 
-__all__ = ["Indexer", "drop_index_dirs"]
+__all__ = ["Indexer", "drop_index"]
 
 log = logging.getLogger(__name__)
 
 DEFAULT_DIR = "index"
+
+
+async def drop_index(root: Path) -> None:
+    """A forget while the index is off: delete every index directory under ``root``.
+
+    Their rows cannot be rewritten without the index open, so their files go;
+    the next start with the index on finds none and rebuilds it from the log
+    and the Markdown, which the forget has already cleared.
+    """
+    if dropped := await drop_index_dirs(root, DEFAULT_DIR):
+        log.info("index is off: %d index directories deleted, rebuilt at the next start", dropped)
 
 
 class Indexer(SessionHooks):
@@ -121,6 +133,8 @@ class Indexer(SessionHooks):
         name = await self.services.db.read(lambda c: read_meta(c, INDEX_DIR_KEY))
         path = self.root / (name if isinstance(name, str) and name else DEFAULT_DIR)
         index = AsyncSearchIndex(path, self.embedder)
+        for old in await index_dirs(self.root, DEFAULT_DIR, keep=path):  # a crash left them
+            await index.remove_dir(old)
         existed = await index.open()
         if index.stale or not existed:
             if index.stale:
@@ -266,9 +280,3 @@ class Indexer(SessionHooks):
             follower.dirty.rebuild_scopes.clear()
             follower.dirty.rebuild_forgotten.clear()
             follower.poke()
-
-
-async def drop_index_dirs(root: Path) -> None:
-    """Delete every search index directory under ``root`` (the index is off: it is derived,
-    and the next start with it on rebuilds it from SQLite and the Markdown)."""
-    await remove_index_dirs(root, DEFAULT_DIR)

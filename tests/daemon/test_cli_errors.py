@@ -109,3 +109,22 @@ def test_version() -> None:
     )
     assert out.returncode == 0
     assert out.stdout.startswith("reverie ") and out.stdout.split()[1][0].isdigit()
+
+
+@pytest.mark.parametrize("kind", ["file", "directory"])
+def test_serve_refuses_a_socket_path_that_is_not_a_socket(
+    daemon: DaemonProcess, tmp_path: Path, kind: str
+) -> None:
+    """A stale socket is replaced; a database (or any other file) there is never unlinked."""
+    there = daemon.data_dir / "reverie.sqlite3"  # the live database
+    if kind == "directory":
+        there = tmp_path / "a-dir"
+        there.mkdir()
+    inode = there.stat().st_ino
+    out = reverie_cli(
+        daemon.socket, "serve", "--socket", str(there), "--data-dir", str(tmp_path / "second")
+    )
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr
+    assert f"{there} exists and is not a socket" in out.stderr.strip().splitlines()[-1]
+    assert there.stat().st_ino == inode

@@ -209,3 +209,44 @@ def test_a_facts_history_outlives_its_supersession(make_daemon, fake_llm: FakeLL
         history = client.fact_history("session/carl", home.id)  # the superseded fact's id
         assert [e.id for e in history] == [first.entry]
         assert client.fact_history("session/carl", "00000000") == []
+
+
+@pytest.mark.parametrize("name", ["д" * 60, "会" * 200], ids=["cyrillic-60", "cjk-200"])
+def test_a_long_non_ascii_session_lives_and_is_forgotten(make_daemon, fake_llm, name) -> None:
+    """Its default scope's name is cut to fit a file name, the same for every step."""
+    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
+    with daemon.client() as client:
+        secret = _say_secret(client, name)
+        assert len(client.history(name)) == 2
+        assert len(client.context(name).messages) == 2
+        _everywhere(daemon, client, name, secret)
+        assert secret in client.context(name).memory
+
+        assert client.forget(name) == 2
+
+        assert client.history(name) == []
+        assert client.search(secret, mode="text").hits == []
+    assert _holders(daemon.data_dir, secret) == []
+    assert _holders(daemon.data_dir, name) == []
+
+
+def test_forget_leaves_no_byte_of_the_sessions_working_memory(daemon: DaemonProcess) -> None:
+    own, other = "session/wm-a", "session/wm-b"
+    secret = f"Zq{uuid.uuid4().hex[:12]}x"
+    with daemon.client() as client:
+        client.append("wm-a", "user", "hello")
+        client.wm_set(own, "door", secret)
+        client.task_set(own, "t1", f"open the door with {secret}")
+        client.scratch_append(own, f"tried {secret}")
+        client.checkpoint_create(own, label="before")
+        client.wm_set(other, "door", "kept")
+
+        client.forget("wm-a")
+
+        assert client.wm_list(own) == []
+        with pytest.raises(NotFound):
+            client.task_get(own)
+        assert client.scratch_get(own) == []
+        assert client.checkpoint_list(own) == []
+        assert client.wm_get(other, "door").value == "kept"
+    assert _holders(daemon.data_dir, secret) == []

@@ -94,11 +94,30 @@ def test_decode_rejects_names_encode_never_makes(name: str) -> None:
         decode_scope(name)
 
 
-def test_empty_and_overlong_scopes_are_invalid() -> None:
+def test_empty_scope_is_invalid() -> None:
     with pytest.raises(InvalidArgument):
         encode_scope("")
-    with pytest.raises(InvalidArgument):
-        encode_scope("é" * 60)  # 120 bytes, 360 encoded characters
+
+
+@pytest.mark.parametrize(
+    "scope", ["session/" + "д" * 60, "session/" + "会" * 200, "x" * 300, "%" * 90]
+)
+def test_a_scope_too_long_to_name_gets_a_cut_name_that_fits(tmp_path: Path, scope: str) -> None:
+    name = encode_scope(scope)
+    assert len(name.encode()) <= 255 and name.isascii() and "/" not in name
+    assert encode_scope(scope + "!") != name  # the hash tells scopes with one prefix apart
+    mf = MemoryFiles(tmp_path)
+    mf.write_memory(scope, "- fact\n")
+    mf.append_entry(entry(1, scope=scope))
+    assert mf.read_memory(scope) == "- fact\n"
+    assert [e.id for e in mf.entries(scope)] == [entry(1, scope=scope).id]
+    assert mf.scopes() == [scope]
+    mf.delete_scope(scope)
+    assert mf.scopes() == [] and list(tmp_path.iterdir()) == []
+
+
+def test_a_scope_that_fits_keeps_its_old_name() -> None:
+    assert encode_scope("session/" + "é" * 20) == "session%2F" + "%C3%A9" * 20
 
 
 def test_stray_directories_are_not_scopes(tmp_path: Path) -> None:

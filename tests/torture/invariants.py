@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from reverie.daemon import Client
-from reverie.store import HistoryEntry, decode_scope, merge_facts, parse_history
+from reverie.store import HistoryEntry, merge_facts, parse_history, scope_of_dir
 
 from .ledger import Ledger
 from .workload import EDIT_SCOPE, FORGET_PREFIX, QUERIES, memory_scope, read_key, settle_key
@@ -109,7 +109,7 @@ def read_files(data_dir: Path) -> list[tuple[Path, HistoryEntry]]:
     for scope_dir in sorted(p for p in root.iterdir() if p.is_dir()):
         if scope_dir.name.startswith(".deleting-"):
             continue
-        scope = decode_scope(scope_dir.name)
+        scope = scope_of_dir(scope_dir)
         memory = scope_dir / "MEMORY.md"
         if memory.exists():
             text = _utf8(memory)
