@@ -137,7 +137,7 @@ def _measure(
         started = time.monotonic()
         while True:
             backend = client.status().consolidation["default"]
-            over = [n for n, _ in days if client.context(n).tokens > BUDGET]
+            over = [n for n, _ in days if client.context(n, max_tokens=0).tokens > BUDGET]
             if not over and backend.queued == 0 and backend.running == 0:
                 break
             time.sleep(2)

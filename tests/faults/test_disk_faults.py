@@ -60,7 +60,7 @@ def test_full_disk_gives_store_full_keeps_acked_data_and_heals(
         assert "free" in error.message, error.message
 
         # Degraded, not down: reads are served and acked data is intact.
-        assert [m.id for m in client.context("before").messages] == before
+        assert [m.id for m in client.context("before", max_tokens=0).messages] == before
         assert [m.id for m in client.history("s", limit=1000)] == acked
         assert client.status().errors["store.full"] >= 1
         # The indexer cannot write: counted, retried, nothing crashes.

@@ -70,7 +70,7 @@ def test_data_dir_going_read_only_degrades_and_heals(
         # ... and the index (counted, retried).
         poll(lambda: client.status().index.failures > failures, what="index failing")
         # Reads are served.
-        assert [m.id for m in client.context("before").messages] == before
+        assert [m.id for m in client.context("before", max_tokens=0).messages] == before
         assert [m.id for m in client.history("s")] == during
         assert client.search("Question", k=3, session="before")
 

@@ -73,7 +73,7 @@ def consolidated(client: Client, session: str) -> bool:
     """The tail is down to the target and no job is open or queued."""
     backend = client.status().consolidation["default"]
     settled = backend.queued == 0 and backend.running == 0 and jobs(client).get("open", 0) == 0
-    return settled and client.context(session).tokens <= BUDGET
+    return settled and client.context(session, max_tokens=0).tokens <= BUDGET
 
 
 def _names_and_numbers(text: str) -> set[str]:

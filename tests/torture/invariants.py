@@ -89,7 +89,7 @@ def take_snapshot(client: Client, sessions: list[str], data_dir: Path) -> Snapsh
 
     def read() -> Snapshot:
         logs = {s: read_log(client, s) for s in sessions}
-        tails = {s: [m.id for m in client.context(s).messages] for s in sessions}
+        tails = {s: [m.id for m in client.context(s, max_tokens=0).messages] for s in sessions}
         return Snapshot(logs, tails, read_files(data_dir))
 
     return quiet_read(client, read)
