@@ -14,6 +14,7 @@ from reverie.config import InvalidArgument
 from reverie.store import (
     HistoryEntry,
     MemoryFiles,
+    StoreError,
     TokenCounter,
     decode_scope,
     encode_scope,
@@ -258,3 +259,43 @@ def test_merge_facts_is_byte_stable_with_real_tokenizer() -> None:
     hand_written = "# Memory\n\nSome prose line\n\n* starred fact\n## Section\n- Same fact\n"
     runs = {merge_facts(hand_written, ["same FACT!", "New one"], 50, count) for _ in range(3)}
     assert runs == {"# Memory\n\n- Some prose line\n- starred fact\n- Same fact\n- New one\n"}
+
+
+def test_a_linked_memory_file_is_never_read(tmp_path: Path) -> None:
+    outside = tmp_path / "passwd"
+    outside.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    mf = MemoryFiles(tmp_path / "mem")
+    mf.write_memory("s", "- fact\n")
+    mf.append_entry(entry(1, scope="s"))
+    memory = tmp_path / "mem" / "s" / "MEMORY.md"
+    memory.unlink()
+    memory.symlink_to(outside)
+    (day,) = (tmp_path / "mem" / "s" / "history").iterdir()
+    day.unlink()
+    day.symlink_to(outside)
+    with pytest.raises(StoreError, match="symbolic link"):
+        mf.read_memory("s")
+    with pytest.raises(StoreError, match="symbolic link"):
+        mf.entries("s")
+    assert outside.read_text().startswith("root:")
+
+
+@pytest.mark.parametrize("linked", ["scope", "history"])
+def test_a_linked_directory_is_never_written_through(tmp_path: Path, linked: str) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    root = tmp_path / "mem"
+    link = root / "s" if linked == "scope" else root / "s" / "history"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(outside, target_is_directory=True)
+    mf = MemoryFiles(root)
+    with pytest.raises(StoreError, match="symbolic link"):
+        mf.write_memory("s", "- fact\n")
+    with pytest.raises(StoreError, match="symbolic link"):
+        mf.append_entry(entry(1, scope="s"))
+    assert list(outside.iterdir()) == []
+
+    mf.delete_scope("s")  # the link goes, never what it points at
+
+    assert not (root / "s").exists() and outside.is_dir()
+    assert mf.scopes() == []
