@@ -1,6 +1,10 @@
-"""One daemon per data dir: an exclusive ``flock`` on ``<data_dir>/reverie.lock``.
+"""One daemon per data dir: an exclusive ``flock`` on the data dir itself and on
+``<data_dir>/reverie.lock``.
 
-The lock is taken before the database, the memory tree, the index or the
+The directory's lock cannot be stolen by deleting a file (a second daemon
+after ``rm reverie.lock`` still finds the directory locked); the lock
+file's holds the pid for the message, and keeps a daemon of an older
+release, which locks only the file, out. The lock is taken before the database, the memory tree, the index or the
 socket is opened, so a second daemon on the same data dir stops with one
 line naming the pid that holds it, having touched nothing but the lock
 file. The kernel drops the lock when its holder dies (even by ``kill -9``),
@@ -28,7 +32,7 @@ class DataDirLock:
 
     def __init__(self, data_dir: Path) -> None:
         self.path = data_dir / LOCK_NAME
-        self._fd: int | None = None
+        self._fds: list[int] = []
 
     def acquire(self) -> None:
         """Take the lock, or raise ``ConfigError`` naming the holder's pid.
@@ -37,8 +41,10 @@ class DataDirLock:
         the data dir is read-only or not ours.
         """
         try:
+            self._lock(os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC))
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
         except OSError as exc:
+            self.release()
             error = (
                 StoreReadOnly
                 if exc.errno in (errno.EROFS, errno.EACCES, errno.EPERM)
@@ -48,30 +54,33 @@ class DataDirLock:
                 f"cannot open the lock file {self.path}: {exc.strerror}; "
                 "make the data dir read-write (remount, fix its owner) or pass another --data-dir"
             ) from exc
+        self._lock(fd)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+
+    def _lock(self, fd: int) -> None:
+        """Hold ``fd``'s exclusive lock until ``release``, or raise ``ConfigError``."""
+        self._fds.append(fd)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = _read_pid(fd)
-            os.close(fd)
+            self.release()
+            holder = _read_pid(self.path)
             who = f"pid {holder}" if holder else "another process"
             raise ConfigError(
                 f"data dir {self.path.parent} is in use by the reverie daemon {who}; "
                 "stop it or pass another --data-dir"
             ) from None
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-        self._fd = fd
 
     def release(self) -> None:
-        """Drop the lock; the file stays (removing it would race a starting daemon)."""
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        """Drop the locks; the file stays (removing it would race a starting daemon)."""
+        while self._fds:
+            os.close(self._fds.pop())
 
 
-def _read_pid(fd: int) -> int | None:
+def _read_pid(path: Path) -> int | None:
     try:
-        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        text = path.read_text(encoding="ascii", errors="replace").strip()
     except OSError:
         return None
     return int(text) if text.isdigit() else None

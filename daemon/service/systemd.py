@@ -222,14 +222,25 @@ def prepare_socket_path(path: Path, *, mode: int, group: str) -> None:
     os.chmod(path, mode)
 
 
+#: A data dir holding either was made by reverie (the lock file comes first, the database next).
+_OURS = ("reverie.lock", "reverie.sqlite3")
+
+
 def ensure_private_dir(path: Path) -> Path:
     """Create the data directory 0700, or tighten an existing one we own to 0700.
 
-    Session memory is private. A directory owned by someone else is left
+    Session memory is private. A directory that is neither empty nor
+    reverie's (``/tmp``, a home directory) is refused with ``ConfigError``
+    and left exactly as it was. A directory owned by someone else is left
     alone (we may not chmod it, and changing another user's files is not our
     call) but logged, since its mode is then not ours to guarantee.
     """
     path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not any((path / name).exists() for name in _OURS) and any(path.iterdir()):
+        raise ConfigError(
+            f"data dir {path} is not empty and holds no reverie data ({' or '.join(_OURS)}); "
+            "pass a new or empty directory to --data-dir"
+        )
     info = path.stat()
     if info.st_uid != os.getuid():
         log.warning("data dir %s is owned by uid %d, not us; mode left as is", path, info.st_uid)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -80,3 +81,28 @@ def test_killed_daemon_leaves_neither_lock_nor_socket_in_the_way(make_daemon) ->
     with first.client() as client:
         assert client.status().pid == first.proc.pid  # type: ignore[union-attr]
         assert [m.id for m in client.history("s")] == ["m1"]
+
+
+def test_removing_the_lock_file_does_not_let_a_second_daemon_in(make_daemon) -> None:
+    first: DaemonProcess = make_daemon(env=_QUIET)
+    (first.data_dir / "reverie.lock").unlink()
+
+    done = _serve(first.data_dir, first.root / "other.sock")
+
+    assert done.returncode == 2, done.stderr
+    assert f"data dir {first.data_dir} is in use" in _error_line(done.stderr)
+    assert not (first.root / "other.sock").exists()
+
+
+def test_a_foreign_directory_is_refused_and_left_as_it_was(tmp_path: Path) -> None:
+    foreign = tmp_path / "home"
+    foreign.mkdir(mode=0o755)
+    (foreign / "notes.txt").write_text("mine")
+    foreign.chmod(0o755)
+
+    done = _serve(foreign, tmp_path / "d.sock")
+
+    assert done.returncode == 2, done.stderr
+    assert "is not empty and holds no reverie data" in _error_line(done.stderr)
+    assert stat.S_IMODE(foreign.stat().st_mode) == 0o755
+    assert [p.name for p in foreign.iterdir()] == ["notes.txt"]
