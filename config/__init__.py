@@ -9,6 +9,7 @@ from .errors import (
     ReverieError,
     error_class,
 )
+from .redact import ScrubbingFormatter, scrub
 from .scopes import default_scope
 from .settings import (
     Config,
@@ -38,6 +39,7 @@ __all__ = [
     "LLMConfig",
     "NotFound",
     "ReverieError",
+    "ScrubbingFormatter",
     "SessionsConfig",
     "StoreConfig",
     "WorkingMemoryConfig",
@@ -46,4 +48,5 @@ __all__ = [
     "default_socket_path",
     "error_class",
     "load_config",
+    "scrub",
 ]
