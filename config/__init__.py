@@ -9,6 +9,7 @@ from .errors import (
     ReverieError,
     error_class,
 )
+from .redact import ScrubbingFormatter, scrub
 from .scopes import default_scope
 from .settings import (
     Config,
@@ -39,6 +40,7 @@ __all__ = [
     "LLMConfig",
     "NotFound",
     "ReverieError",
+    "ScrubbingFormatter",
     "SessionsConfig",
     "StoreConfig",
     "WorkingMemoryConfig",
@@ -48,4 +50,5 @@ __all__ = [
     "env_warnings",
     "error_class",
     "load_config",
+    "scrub",
 ]

@@ -46,6 +46,8 @@ __all__ = ["Connection", "Database", "ReadFn"]
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+_BUSY_MS = 30_000  # how long a statement waits for a lock another connection holds
+_CHECKPOINT_BUSY_MS = 50  # the WAL truncation's wait: it runs on the writer thread
 #: What a read or write function is given: a connection owned by a database thread.
 Connection = apsw.Connection
 WriteFn = Callable[[apsw.Connection], Any]
@@ -104,7 +106,7 @@ class Database:
             else apsw.SQLITE_OPEN_READWRITE | apsw.SQLITE_OPEN_CREATE
         )
         conn = apsw.Connection(str(self.path), flags=flags)
-        conn.set_busy_timeout(30_000)
+        conn.set_busy_timeout(_BUSY_MS)
         if not readonly:
             conn.execute("PRAGMA journal_mode=WAL")
             sync = "FULL" if self.durability == "fsync" else "NORMAL"
@@ -188,7 +190,8 @@ class Database:
         Run by the writer between transactions; returns once done. With
         ``secure_delete`` this is what makes deleted rows' bytes leave the
         disk files: until then the WAL still holds the pages that had them.
-        Raises ``StoreError`` if readers kept the WAL busy past the busy timeout.
+        Raises ``StoreError`` at once (within ``_CHECKPOINT_BUSY_MS``) if a
+        reader's snapshot keeps the WAL busy: the writer never waits it out.
         """
         if self._thread is None:
             raise StoreError("database is not open")
@@ -300,7 +303,13 @@ class _Outside(_Pending):
 
 
 def _truncate_wal(conn: apsw.Connection) -> None:
-    busy, _, _ = one_row(conn, "PRAGMA wal_checkpoint(TRUNCATE)")
+    # The writer thread runs this: waiting out a reader's snapshot here would stall
+    # every append behind it, so the checkpoint gives up almost at once instead.
+    conn.set_busy_timeout(_CHECKPOINT_BUSY_MS)
+    try:
+        busy, _, _ = one_row(conn, "PRAGMA wal_checkpoint(TRUNCATE)")
+    finally:
+        conn.set_busy_timeout(_BUSY_MS)
     if busy:
         raise StoreError("the WAL checkpoint was kept busy by readers; retry the forget")
 

@@ -25,7 +25,7 @@ import msgspec
 import numpy as np
 import numpy.typing as npt
 
-from reverie.config import ConfigError, EmbeddingsConfig
+from reverie.config import ConfigError, EmbeddingsConfig, scrub
 
 from .errors import StoreError
 
@@ -202,6 +202,7 @@ class OpenAIEmbedder:
         self.dimension = dimension
         self.batch_size = max(1, batch_size)
         self._url = base_url.rstrip("/") + "/v1/embeddings"
+        self._api_key = api_key
         headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
         self._client = httpx.Client(headers=headers, timeout=timeout, transport=transport)
 
@@ -217,27 +218,25 @@ class OpenAIEmbedder:
         ]
         return np.concatenate(rows)
 
+    def _error(self, what: str) -> EmbeddingError:
+        """An error naming the server, scrubbed of credentials (its URL's, the key, echoes)."""
+        return EmbeddingError(scrub(f"embedding server {self._url} {what}", [self._api_key]))
+
     def _embed_batch(self, texts: list[str]) -> Vectors:
         try:
             response = self._client.post(self._url, json={"model": self.model, "input": texts})
         except httpx.HTTPError as exc:
-            raise EmbeddingError(
-                f"embedding server {self._url} failed: {type(exc).__name__}: {exc}"
-            ) from exc
+            raise self._error(f"failed: {type(exc).__name__}: {exc}") from exc
         if response.status_code >= 400:
-            raise EmbeddingError(
-                f"embedding server {self._url} answered {response.status_code}: {response.text[:200]}"
-            )
+            raise self._error(f"answered {response.status_code}: {response.text[:200]}")
         try:
             reply = _reply_decoder.decode(response.content)
         except msgspec.DecodeError as exc:
-            raise EmbeddingError(
-                f"embedding server {self._url} sent a malformed reply: {exc}"
-            ) from exc
+            raise self._error(f"sent a malformed reply: {exc}") from exc
         items = sorted(reply.data, key=lambda item: item.index)
         if len(items) != len(texts) or any(len(i.embedding) != self.dimension for i in items):
-            raise EmbeddingError(
-                f"embedding server {self._url} returned {len(items)} vectors for {len(texts)} texts "
+            raise self._error(
+                f"returned {len(items)} vectors for {len(texts)} texts "
                 f"or not {self.dimension} dimensions; check embeddings.model and embeddings.dimension"
             )
         return _normalise(np.array([i.embedding for i in items], dtype=np.float32))

@@ -16,6 +16,9 @@ Guarantees:
   file or the new one, never a torn one.
 - ``append_entry`` is idempotent by entry id across all of a scope's history
   files, so replaying a consolidation job after a crash is a no-op.
+- No symbolic link under the tree is followed: a file is opened with
+  ``O_NOFOLLOW``, a scope or history directory that is a link is refused
+  (logged, ``StoreError``), and deleting a scope removes such a link itself.
 - History files are meant to be read and edited by people (their format is
   ``history.py``'s).
 
@@ -28,6 +31,7 @@ same scope cannot lose each other's entries.
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import logging
 import os
@@ -44,7 +48,7 @@ from reverie.config import InvalidArgument
 from .errors import StoreError, translate
 from .history import HistoryEntry, entry_day, parse_history, render_entry
 
-__all__ = ["MemoryFiles", "decode_scope", "encode_scope", "scope_of_dir"]
+__all__ = ["MemoryFiles", "decode_scope", "encode_scope", "read_bytes", "scope_of_dir"]
 
 log = logging.getLogger(__name__)
 
@@ -115,12 +119,41 @@ def scope_of_dir(directory: Path) -> str:
     if _CUT not in directory.name:
         return decode_scope(directory.name)
     try:
-        scope = (directory / SCOPE_FILE).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        scope = read_bytes(directory / SCOPE_FILE).decode("utf-8")
+    except (OSError, UnicodeDecodeError, StoreError):
         scope = ""
     if scope and encode_scope(scope) == directory.name:
         return scope
     raise InvalidArgument(f"{directory.name!r} is not a scope directory (no matching {SCOPE_FILE})")
+
+
+def _linked(path: Path) -> StoreError:
+    log.warning("refused to follow the symbolic link %s in the memory tree", path)
+    return StoreError(
+        f"{path} is a symbolic link; reverie follows no link under memory/: "
+        "replace it with a file or directory of its own, or forget its scope"
+    )
+
+
+def read_bytes(path: Path) -> bytes:
+    """``path``'s bytes, never through a symbolic link (``StoreError`` if it is one).
+
+    A missing file raises ``FileNotFoundError``, for the caller to treat.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise _linked(path) from exc
+        raise
+    with os.fdopen(fd, "rb") as f:
+        return f.read()
+
+
+def _refuse_links(*paths: Path) -> None:
+    for path in paths:
+        if path.is_symlink():
+            raise _linked(path)
 
 
 def _fsync_dir(path: Path) -> None:
@@ -148,6 +181,7 @@ def _atomic_write(path: Path, data: bytes) -> None:
 
 def _ensure_dir(path: Path) -> None:
     """Create ``path`` (and parents) durably: each new directory's parent is fsynced."""
+    _refuse_links(path)
     if path.is_dir():
         return
     _ensure_dir(path.parent)
@@ -176,7 +210,10 @@ class MemoryFiles:
             yield self.root
 
     def _scope_dir(self, scope: str) -> Path:
-        return self.root / encode_scope(scope)
+        """The scope's directory; ``StoreError`` if it or its history is a symbolic link."""
+        directory = self.root / encode_scope(scope)
+        _refuse_links(directory, directory / HISTORY_DIR)
+        return directory
 
     def _make_scope_dir(self, scope: str) -> Path:
         """Create the scope's directory; one with a cut name records its scope."""
@@ -190,7 +227,7 @@ class MemoryFiles:
         """The scope's ``MEMORY.md``; ``""`` when it does not exist."""
         path = self._scope_dir(scope) / MEMORY_FILE
         try:
-            return path.read_text(encoding="utf-8")
+            return read_bytes(path).decode("utf-8")
         except FileNotFoundError:
             return ""
         except OSError as exc:
@@ -220,7 +257,7 @@ class MemoryFiles:
     @staticmethod
     def _read_entries(path: Path) -> list[HistoryEntry]:
         try:
-            return parse_history(path.read_text(encoding="utf-8"))
+            return parse_history(read_bytes(path).decode("utf-8"))
         except FileNotFoundError:
             return []
         except OSError as exc:
@@ -250,7 +287,7 @@ class MemoryFiles:
                 self._make_scope_dir(entry.scope)
                 _ensure_dir(history)
                 try:
-                    current = path.read_text(encoding="utf-8")
+                    current = read_bytes(path).decode("utf-8")
                 except FileNotFoundError:
                     current = f"# History · {day}\n"
                 sep = "" if current.endswith("\n\n") else "\n" if current.endswith("\n") else "\n\n"
@@ -276,8 +313,17 @@ class MemoryFiles:
         The directory is first renamed to a hidden name (which ``scopes`` never
         lists), so a crash mid-delete never leaves a half-deleted scope visible.
         """
-        directory = self._scope_dir(scope)
+        directory = self.root / encode_scope(scope)
         with self._lock:
+            if directory.is_symlink():  # never followed: the link itself goes
+                try:
+                    directory.unlink()
+                except OSError as exc:
+                    raise translate(exc) from exc
+                log.warning(
+                    "deleted the symbolic link %s that stood for scope %r", directory, scope
+                )
+                return
             if not directory.exists():
                 return
             # A short fixed-length name: ``.deleting-`` and a 255-byte name would not fit.
@@ -296,7 +342,7 @@ class MemoryFiles:
     def scopes(self) -> list[str]:
         """Every scope with a directory in the tree, sorted."""
         try:
-            dirs = [p for p in self.root.iterdir() if p.is_dir()]
+            dirs = [p for p in self.root.iterdir() if p.is_dir() and not p.is_symlink()]
         except FileNotFoundError:
             return []
         except OSError as exc:

@@ -25,7 +25,7 @@ from .errors import translate
 from .facts import drop_fact, drop_session, fact_key
 from .history import parse_history, render_entry, without_entries
 from .journal import ForgetJob
-from .memory_files import MEMORY_FILE, MemoryFiles
+from .memory_files import MEMORY_FILE, MemoryFiles, read_bytes
 
 __all__ = ["forget_fact", "forget_files", "forget_session"]
 
@@ -43,7 +43,7 @@ def _rewrite(files: MemoryFiles, scope: str, edit: Callable[[str, bool], tuple[s
             if memory.exists():
                 paths.append((memory, True))
             for path, is_memory in paths:
-                text = path.read_text(encoding="utf-8")
+                text = read_bytes(path).decode("utf-8")
                 new, count = edit(text, is_memory)
                 if new != text:
                     files._write(path, new)

@@ -25,7 +25,14 @@ from reverie.config import InvalidArgument, ReverieError
 
 from .facts import parse_memory
 from .history import history_problems
-from .memory_files import HISTORY_DIR, MEMORY_FILE, MemoryFiles, encode_scope, scope_of_dir
+from .memory_files import (
+    HISTORY_DIR,
+    MEMORY_FILE,
+    MemoryFiles,
+    encode_scope,
+    read_bytes,
+    scope_of_dir,
+)
 
 __all__ = ["MemoryScan", "scope_problems"]
 
@@ -45,10 +52,13 @@ def scope_problems(memory: MemoryFiles, scope: str) -> list[str]:
     except ReverieError as exc:
         problems = [f"MEMORY.md: {exc.message}"]
     history = memory.root / encode_scope(scope) / HISTORY_DIR
-    for path in sorted(history.glob("*.md")) if history.is_dir() else []:
+    linked = history.is_symlink()
+    if linked:
+        problems.append(f"{HISTORY_DIR}: a symbolic link, never followed")
+    for path in sorted(history.glob("*.md")) if history.is_dir() and not linked else []:
         try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
+            text = read_bytes(path).decode("utf-8")
+        except (OSError, UnicodeDecodeError, ReverieError) as exc:
             problems.append(f"history/{path.name}: unreadable: {exc}")
             continue
         problems += [f"history/{path.name}: {p}" for p in history_problems(text)]
@@ -65,14 +75,14 @@ class MemoryScan:
     def _files(self) -> list[Path]:
         found = []
         try:
-            scopes = [d for d in os.scandir(self.memory.root) if d.is_dir()]
+            scopes = [d for d in os.scandir(self.memory.root) if d.is_dir(follow_symlinks=False)]
         except FileNotFoundError:
             return []
         for entry in scopes:
             base = Path(entry.path)
             found.append(base / MEMORY_FILE)
             history = base / HISTORY_DIR
-            if history.is_dir():
+            if history.is_dir() and not history.is_symlink():
                 found += [p for p in history.iterdir() if p.suffix == ".md"]
         return found
 
@@ -85,7 +95,7 @@ class MemoryScan:
         current: dict[Path, _Seen] = {}
         for path in self._files():
             try:
-                info = path.stat()
+                info = path.lstat()
             except FileNotFoundError:
                 continue
             seen = self._seen.get(path)
@@ -93,9 +103,11 @@ class MemoryScan:
                 current[path] = seen
                 continue
             try:
-                digest = hashlib.sha256(path.read_bytes()).hexdigest()
+                digest = hashlib.sha256(read_bytes(path)).hexdigest()
             except FileNotFoundError:
                 continue
+            except ReverieError:  # a symbolic link: an edit, which the reader will refuse
+                digest = ""
             ours = self.memory.written.get(path) == digest
             current[path] = _Seen(info.st_mtime_ns, info.st_size, digest, hand=not ours)
             if seen is None:

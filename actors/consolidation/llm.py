@@ -22,7 +22,7 @@ import httpx
 import msgspec
 import trio
 
-from reverie.config import LLMConfig
+from reverie.config import LLMConfig, scrub
 from reverie.store import MessageRecord
 
 from ..errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
@@ -91,10 +91,10 @@ class LLMBackend:
         self.probe_state = "pending"  # set by ``probe`` at start
 
     def __repr__(self) -> str:
-        return f"LLMBackend(name={self.name!r}, url={self.url!r}, kind={self.kind!r})"
+        return f"LLMBackend(name={self.name!r}, url={scrub(self.url)!r}, kind={self.kind!r})"
 
     def _scrub(self, text: str) -> str:
-        return text.replace(self._api_key, "***") if self._api_key else text
+        return scrub(text, [self._api_key])
 
     async def consolidate(
         self, *, memory: str, turns: list[MessageRecord], now: float, attempt: int = 1

@@ -7,9 +7,13 @@ SQLite: the session's episodes and the facts only it supports from its
 scope's Markdown (the whole scope directory when the scope is the session's
 own), and the index rows, rewritten so no file keeps their bytes
 (``Indexer.purge``); while the index is off, its directories are deleted
-instead (``drop_index``) and rebuilt at the next start with it on. Last, the job is deleted and SQLite's WAL checkpointed
-and truncated; with ``secure_delete`` on, the database file holds no
-deleted bytes either. Only then does ``forget`` return.
+instead (``drop_index``) and rebuilt at the next start with it on. Last,
+the job is deleted and SQLite's WAL checkpointed and truncated; with
+``secure_delete`` on, the database file holds no deleted bytes either. Only
+then does ``forget`` return, unless a reader's snapshot keeps the WAL busy:
+the truncation is then not waited for (the writer would stall every append)
+but left pending, shown in ``status`` (``checkpoint_pending``) and retried
+in the background until it is done.
 
 A crash at any point leaves the job recorded; ``run`` finishes every such
 job at the next start (each step is idempotent), then checkpoints once.
@@ -45,7 +49,8 @@ from .keeper import MemoryKeeper
 __all__ = ["Forgetter"]
 
 log = logging.getLogger(__name__)
-_CHECKPOINT_TRIES = 5
+_CHECKPOINT_RETRY = 0.1  # seconds before the first retry of a busy WAL truncation
+_CHECKPOINT_RETRY_MAX = 5.0
 #: Test-only: while the file this names exists, a forget waits after its rows are deleted.
 HOLD_ENV = "REVERIE_TEST_HOLD_FORGET"
 
@@ -67,6 +72,7 @@ class Forgetter:
         self.running = 0
         self.pending = 0  # left by a crash, not finished yet
         self.finished = 0
+        self.checkpoint_pending = False  # a WAL truncation a reader held off, retried
         self._nursery: trio.Nursery | None = None
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
@@ -142,17 +148,37 @@ class Forgetter:
             self.running -= 1
 
     async def _checkpoint(self) -> None:
-        for attempt in range(1, _CHECKPOINT_TRIES + 1):
+        """Truncate the WAL now, unless a reader's snapshot is in the way: then the
+        truncation is left pending (``status``) and retried in the background,
+        so the writer, and every append behind it, never waits for a reader."""
+        try:
+            await self.services.db.checkpoint()
+        except StoreError:
+            if not self.checkpoint_pending and self._nursery is not None:
+                self.checkpoint_pending = True
+                log.info("WAL busy with a reader: its truncation is retried in the background")
+                self._nursery.start_soon(self._checkpoint_later)
+
+    async def _checkpoint_later(self) -> None:
+        delay = _CHECKPOINT_RETRY
+        while True:
+            await trio.sleep(delay)
             try:
                 await self.services.db.checkpoint()
-                return
             except StoreError:
-                if attempt == _CHECKPOINT_TRIES:
-                    raise
-                await trio.sleep(0.1 * attempt)
+                delay = min(delay * 2, _CHECKPOINT_RETRY_MAX)
+                continue
+            self.checkpoint_pending = False
+            log.info("WAL truncated: the forgotten bytes have left it")
+            return
 
     def status(self) -> dict[str, Any]:
-        return {"running": self.running, "pending": self.pending, "finished": self.finished}
+        return {
+            "running": self.running,
+            "pending": self.pending,
+            "finished": self.finished,
+            "checkpoint_pending": self.checkpoint_pending,
+        }
 
 
 async def _hold() -> None:

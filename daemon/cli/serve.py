@@ -40,7 +40,7 @@ def run_serve(args: argparse.Namespace) -> int:
     """Run the daemon until SIGTERM/SIGINT; flags override the config file and environment."""
     import trio
 
-    from reverie.config import env_warnings, load_config
+    from reverie.config import ScrubbingFormatter, env_warnings, load_config
 
     from ..app import run_daemon
     from ..reload import parse_log_level
@@ -54,9 +54,9 @@ def run_serve(args: argparse.Namespace) -> int:
         overrides["daemon"]["log_level"] = args.log_level
     config = load_config(args.config, overrides=overrides)
     level = parse_log_level(config.daemon.log_level)
-    logging.basicConfig(
-        level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(ScrubbingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler])
     for warning in env_warnings():
         logging.getLogger("reverie.config").warning("%s", warning)
     trio.run(run_daemon, config, lambda: load_config(args.config, overrides=overrides))

@@ -88,11 +88,14 @@ class BackendStatus(Data):
 
 
 class ForgetStatus(Data):
-    """Forget jobs running, waiting, and finished since start."""
+    """Forget jobs running, waiting, and finished since start; ``checkpoint_pending``:
+    a reader held the WAL truncation off, so forgotten bytes may still be in the WAL
+    until the background retry is done."""
 
     running: int
     pending: int
     finished: int
+    checkpoint_pending: bool = False
 
 
 class MemoryStatus(Data):

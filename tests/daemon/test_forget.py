@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 import uuid
 from pathlib import Path
@@ -250,3 +251,24 @@ def test_forget_leaves_no_byte_of_the_sessions_working_memory(daemon: DaemonProc
         assert client.checkpoint_list(own) == []
         assert client.wm_get(other, "door").value == "kept"
     assert _holders(daemon.data_dir, secret) == []
+
+
+def test_a_reader_holding_the_wal_leaves_the_truncation_pending_not_the_writer_stalled(
+    daemon: DaemonProcess,
+) -> None:
+    secret = f"Zq{uuid.uuid4().hex[:12]}x"
+    with daemon.client() as client:
+        client.append("r", "user", f"my code is {secret}")
+        reader = sqlite3.connect(daemon.data_dir / "reverie.sqlite3", isolation_level=None)
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM messages").fetchall()  # a snapshot on the WAL
+        try:
+            with Client(daemon.socket, timeout=20) as quick:  # the writer would wait 30 s
+                assert quick.forget("r") == 1
+                assert quick.status().forgets.checkpoint_pending
+                quick.append("after", "user", "the writer is free")
+        finally:
+            reader.close()
+
+        poll(lambda: not client.status().forgets.checkpoint_pending, what="the WAL truncated")
+        assert _holders(daemon.data_dir, secret) == []

@@ -8,7 +8,7 @@ import sys
 from reverie.daemon import Client
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
-from tests.fakellm import FakeLLM
+from tests.fakellm import FakeLLM, status
 
 UNREACHABLE = "http://127.0.0.1:9/v1"  # the discard port: connection refused
 
@@ -105,3 +105,22 @@ def test_a_healthy_backend_is_probed_at_start(make_daemon, fake_llm: FakeLLM) ->
         poll(lambda: client.status().consolidation["default"].probe == "ok")
         assert 'reverie_llm_up{backend="default"} 1' in client.metrics()
     assert [r.path for r in fake_llm.all_requests if r.path.endswith("/models")] == ["/v1/models"]
+
+
+def test_credentials_reach_no_error_and_no_log_line(make_daemon, fake_llm: FakeLLM) -> None:
+    """A password in llm.base_url and a key the server echoes back are masked everywhere."""
+    echo = "bad request with header Authorization: Bearer sk-echoed-0123456789"
+    fake_llm.script(*[status(400, body=echo)] * 20)
+    base_url = fake_llm.base_url.replace("http://", "http://alice:hunter2pw@")
+    daemon: DaemonProcess = make_daemon(config=_config(base_url, max_attempts=1))
+    with daemon.client() as client:
+        _statements(client, "s", range(3000, 3004))
+        poll(lambda: _outcomes(client)["retried"] >= 1, what="a rejected job")
+
+    done = _consolidate_cli(daemon, "s")
+
+    assert done.returncode == 1, done
+    assert "bad request" in done.stderr
+    for secret in ("hunter2pw", "0123456789"):
+        assert secret not in done.stderr
+        assert secret not in daemon.log()

@@ -6,8 +6,10 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from reverie.daemon import Client
-from reverie.store import encode_scope
+from reverie.store import StoreError, encode_scope
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import extractive_config
@@ -96,3 +98,34 @@ def test_broken_edits_are_reported_and_lose_nothing(make_daemon, fake_llm) -> No
     assert shown.returncode == 0, shown.stderr
     assert "reverie: warning: history/" in shown.stderr
     assert "unreadable metadata" in daemon.log()
+
+
+def test_a_symlink_in_the_memory_tree_is_refused_and_forget_removes_it(
+    make_daemon, fake_llm, tmp_path
+) -> None:
+    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
+    outside = tmp_path / "passwd"
+    outside.write_text("root:x:0:0:Zqpasswdline:/root:/bin/bash\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    memory = daemon.data_dir / "memory"
+    with daemon.client() as client:
+        client.append("s", "user", "hello there")
+        client.append("t", "user", "hello there")
+        client.memory_edit("session/s", "- Carl likes jazz\n")
+        link = memory / encode_scope("session/s") / "MEMORY.md"
+        link.unlink()
+        link.symlink_to(outside)
+        (memory / encode_scope("session/t")).symlink_to(elsewhere, target_is_directory=True)
+
+        with pytest.raises(StoreError, match="symbolic link"):
+            client.context("s")
+        with pytest.raises(StoreError, match="symbolic link"):
+            client.memory_edit("session/t", "- written outside\n")
+        assert list(elsewhere.iterdir()) == []
+        assert not any("Zqpasswdline" in h.text for h in client.search("Zqpasswdline").hits)
+
+        client.forget("t")
+
+        assert not (memory / encode_scope("session/t")).is_symlink() and elsewhere.is_dir()
+    assert "Zqpasswdline" in outside.read_text()

@@ -163,3 +163,19 @@ def test_concurrent_first_embeds_load_the_model_once(caplog: pytest.LogCaptureFi
     loads = [r for r in caplog.records if r.getMessage().startswith("loaded embedding model")]
     assert len(loads) == 1
     np.testing.assert_allclose(np.stack(results), fresh.embed(texts), atol=1e-5)
+
+
+def test_openai_errors_carry_no_credentials() -> None:
+    echo = "bad request; got header Authorization: Bearer sk-test and key sk-live-0123456789"
+    client = OpenAIEmbedder(
+        base_url="http://alice:hunter2@embed.test/",
+        model="text-embed",
+        dimension=3,
+        api_key="sk-test",
+        transport=httpx.MockTransport(lambda _: httpx.Response(401, text=echo)),
+    )
+    with pytest.raises(EmbeddingError, match="answered 401") as caught:
+        client.embed(["x"])
+    message = caught.value.message
+    assert "hunter2" not in message and "sk-test" not in message and "0123456789" not in message
+    assert "embed.test" in message and "bad request" in message

@@ -14,6 +14,7 @@ from reverie.config import InvalidArgument
 from reverie.store import (
     HistoryEntry,
     MemoryFiles,
+    StoreError,
     TokenCounter,
     decode_scope,
     encode_scope,
@@ -278,3 +279,43 @@ def test_the_prompt_view_drops_only_source_comments_line_by_line() -> None:
     )
     appended = memory + '\n- Carl swims. <!-- from {"cli:carl":["m10"]} -->\n'
     assert prompt_view(appended).startswith(prompt_view(memory))
+
+
+def test_a_linked_memory_file_is_never_read(tmp_path: Path) -> None:
+    outside = tmp_path / "passwd"
+    outside.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    mf = MemoryFiles(tmp_path / "mem")
+    mf.write_memory("s", "- fact\n")
+    mf.append_entry(entry(1, scope="s"))
+    memory = tmp_path / "mem" / "s" / "MEMORY.md"
+    memory.unlink()
+    memory.symlink_to(outside)
+    (day,) = (tmp_path / "mem" / "s" / "history").iterdir()
+    day.unlink()
+    day.symlink_to(outside)
+    with pytest.raises(StoreError, match="symbolic link"):
+        mf.read_memory("s")
+    with pytest.raises(StoreError, match="symbolic link"):
+        mf.entries("s")
+    assert outside.read_text().startswith("root:")
+
+
+@pytest.mark.parametrize("linked", ["scope", "history"])
+def test_a_linked_directory_is_never_written_through(tmp_path: Path, linked: str) -> None:
+    outside = tmp_path / "elsewhere"
+    outside.mkdir()
+    root = tmp_path / "mem"
+    link = root / "s" if linked == "scope" else root / "s" / "history"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(outside, target_is_directory=True)
+    mf = MemoryFiles(root)
+    with pytest.raises(StoreError, match="symbolic link"):
+        mf.write_memory("s", "- fact\n")
+    with pytest.raises(StoreError, match="symbolic link"):
+        mf.append_entry(entry(1, scope="s"))
+    assert list(outside.iterdir()) == []
+
+    mf.delete_scope("s")  # the link goes, never what it points at
+
+    assert not (root / "s").exists() and outside.is_dir()
+    assert mf.scopes() == []
