@@ -190,13 +190,19 @@ def _last_seqs(client: Any, names: set[str]) -> dict[str, int]:
 def _import(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
     rows = read_jsonl(Path(args.file))
     last = _last_seqs(client, {row["session"] for row in rows})
+    budget = client.hello().max_frame_bytes // 2  # the rest: the request's own fields
     new = present = 0
     i = 0
     while i < len(rows):
         session, scope = rows[i]["session"], rows[i].get("scope")
         batch: list[dict[str, Any]] = []
+        size = 0
         while i < len(rows) and len(batch) < IMPORT_BATCH and rows[i]["session"] == session:
-            batch.append({k: rows[i][k] for k in _MESSAGE_KEYS if rows[i].get(k) is not None})
+            message = {k: rows[i][k] for k in _MESSAGE_KEYS if rows[i].get(k) is not None}
+            size += len(msgspec.msgpack.encode(message))
+            if batch and size > budget:  # sized by bytes: the frame must fit the daemon's limit
+                break
+            batch.append(message)
             i += 1
         seqs = [ack.seq for ack in client.append_many(session, batch, scope=scope)]
         added = sum(seq > last[session] for seq in seqs)  # a known id answers its old seq
