@@ -132,6 +132,10 @@ def _reindex(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any]
     return progress, lambda p: print(f"reindexed {p['done']} items in {took:.1f}s")
 
 
+def _json_problem(exc: ValueError | RecursionError) -> str:
+    return "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+
+
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """The file's messages; a bad line is an ``InvalidArgument`` naming it, before any append.
 
@@ -145,16 +149,16 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
     if text.lstrip().startswith("["):
         try:
             items = list(enumerate(json.loads(text), start=1))
-        except json.JSONDecodeError as exc:
-            raise InvalidArgument(f"{path}: not a JSON array: {exc}") from exc
+        except (json.JSONDecodeError, RecursionError) as exc:  # nested past Python's stack
+            raise InvalidArgument(f"{path}: not a JSON array: {_json_problem(exc)}") from None
     else:
         items = []
         for n, line in enumerate(text.splitlines(), start=1):
             if line.strip():
                 try:
                     items.append((n, json.loads(line)))
-                except json.JSONDecodeError as exc:
-                    raise InvalidArgument(f"{path}:{n}: not JSON: {exc}") from exc
+                except (json.JSONDecodeError, RecursionError) as exc:
+                    raise InvalidArgument(f"{path}:{n}: not JSON: {_json_problem(exc)}") from None
     return [_row(f"{path}:{n}", obj) for n, obj in items]
 
 
