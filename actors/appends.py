@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 import msgspec
 
-from reverie.config import InvalidArgument, default_scope
+from reverie.config import Conflict, InvalidArgument, default_scope
 from reverie.store import (
     AppendOutcome,
     Connection,
@@ -99,15 +99,16 @@ class AppendPlan:
     ) -> None:
         self.services = services
         self.base = base
-        self.valid = [env for env in envelopes if _accepted(env)]
+        valid = [env for env in envelopes if _accepted(env)]
         now, known = services.now(), counted or {}
+        if base is None and valid:
+            scope = valid[0].request.scope or default_scope(name)
+            self.base = SessionRecord(name=name, scope=scope, created=now, last_active=now)
+        self.valid = [env for env in valid if self.base is None or _same_scope(env, self.base)]
         self.messages = [
             [_new(m, now, known, services.tokens) for m in env.request.messages]
             for env in self.valid
         ]
-        if base is None and self.valid:
-            scope = self.valid[0].request.scope or default_scope(name)
-            self.base = SessionRecord(name=name, scope=scope, created=now, last_active=now)
 
     def write(self, conn: Connection) -> tuple[SessionRecord, list[AppendOutcome]] | None:
         """Append every valid request (in the writer's transaction); the new row and outcomes."""
@@ -152,6 +153,20 @@ def _accepted(env: _Replier) -> bool:
         _check(env.request)
     except InvalidArgument as exc:
         env.reply(exc)
+        return False
+    return True
+
+
+def _same_scope(env: _Replier, session: SessionRecord) -> bool:
+    """A session keeps the scope of its first append; another one is answered ``Conflict``."""
+    scope = env.request.scope
+    if scope and scope != session.scope:
+        env.reply(
+            Conflict(
+                f"session {session.name!r} is in scope {session.scope!r}, not {scope!r}: "
+                "a session's scope is set by its first append; omit scope or use another session"
+            )
+        )
         return False
     return True
 

@@ -63,13 +63,20 @@ def read_cursor(conn: apsw.Connection) -> int:
 
 
 def write_cursor(conn: apsw.Connection, gid: int) -> None:
-    write_meta(conn, CURSOR_KEY, int(gid))
+    """Move the cursor to ``gid``, never past the log's last message.
+
+    ``gid`` is SQLite's rowid, so a forget of the newest messages lets the
+    next append reuse their gids: a cursor left above the log's end would
+    skip those appends for good (and count "-1 messages behind").
+    """
+    last = one_row(conn, "SELECT coalesce(max(gid), 0) FROM messages")[0]
+    write_meta(conn, CURSOR_KEY, min(int(gid), int(last)))
 
 
 def swap_index(conn: apsw.Connection, name: str, reached: int) -> None:
     """Point the daemon at the index directory ``name`` and its cursor in one commit."""
     write_meta(conn, INDEX_DIR_KEY, name)
-    write_meta(conn, CURSOR_KEY, int(reached))
+    write_cursor(conn, reached)
 
 
 class LogPosition:

@@ -20,6 +20,7 @@ import msgspec
 
 from reverie.config import Conflict, default_scope
 
+from .index_feed import read_cursor, write_cursor
 from .message_text import purge_deleted_text
 from .rows import one_row
 from .working_memory import delete_scope_state
@@ -320,6 +321,7 @@ def delete_session(conn: apsw.Connection, name: str, scope: str | None = None) -
     conn.execute("DELETE FROM sessions WHERE name = ?", (name,))
     conn.execute("DELETE FROM jobs WHERE session = ?", (name,))
     delete_scope_state(conn, default_scope(name))
+    write_cursor(conn, read_cursor(conn))  # back to the log's end if its newest rows went
     if scope is not None:
         record_forget(conn, ForgetJob(scope=scope, session=name))
     return int(deleted)

@@ -134,6 +134,10 @@ def _reindex(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any]
     return progress, lambda p: print(f"reindexed {p['done']} items in {took:.1f}s")
 
 
+def _json_problem(exc: ValueError | RecursionError) -> str:
+    return "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+
+
 def read_jsonl(path: Path) -> list[dict[str, Any]]:
     """The file's messages; a bad line is an ``InvalidArgument`` naming it, before any append.
 
@@ -147,16 +151,16 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
     if text.lstrip().startswith("["):
         try:
             items = list(enumerate(json.loads(text), start=1))
-        except json.JSONDecodeError as exc:
-            raise InvalidArgument(f"{path}: not a JSON array: {exc}") from exc
+        except (json.JSONDecodeError, RecursionError) as exc:  # nested past Python's stack
+            raise InvalidArgument(f"{path}: not a JSON array: {_json_problem(exc)}") from None
     else:
         items = []
         for n, line in enumerate(text.splitlines(), start=1):
             if line.strip():
                 try:
                     items.append((n, json.loads(line)))
-                except json.JSONDecodeError as exc:
-                    raise InvalidArgument(f"{path}:{n}: not JSON: {exc}") from exc
+                except (json.JSONDecodeError, RecursionError) as exc:
+                    raise InvalidArgument(f"{path}:{n}: not JSON: {_json_problem(exc)}") from None
     return [_row(f"{path}:{n}", obj) for n, obj in items]
 
 
@@ -192,13 +196,19 @@ def _last_seqs(client: Any, names: set[str]) -> dict[str, int]:
 def _import(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
     rows = read_jsonl(Path(args.file))
     last = _last_seqs(client, {row["session"] for row in rows})
+    budget = client.hello().max_frame_bytes // 2  # the rest: the request's own fields
     new = present = 0
     i = 0
     while i < len(rows):
         session, scope = rows[i]["session"], rows[i].get("scope")
         batch: list[dict[str, Any]] = []
+        size = 0
         while i < len(rows) and len(batch) < IMPORT_BATCH and rows[i]["session"] == session:
-            batch.append({k: rows[i][k] for k in _MESSAGE_KEYS if rows[i].get(k) is not None})
+            message = {k: rows[i][k] for k in _MESSAGE_KEYS if rows[i].get(k) is not None}
+            size += len(msgspec.msgpack.encode(message))
+            if batch and size > budget:  # sized by bytes: the frame must fit the daemon's limit
+                break
+            batch.append(message)
             i += 1
         seqs = [ack.seq for ack in client.append_many(session, batch, scope=scope)]
         added = sum(seq > last[session] for seq in seqs)  # a known id answers its old seq

@@ -156,3 +156,14 @@ def test_append_pipelined_behind_forget_lands_in_a_fresh_session(daemon: DaemonP
     assert [replies[r]["op"] for r in (1, 2, 3, 4)] == ["append", "forget", "append", "history"]
     assert replies[3]["acks"][0]["seq"] == 1
     assert [m["content"] for m in replies[4]["messages"]] == ["b"]
+
+
+def test_append_naming_another_scope_than_the_sessions_conflicts(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        client.append("scoped", "user", "first", scope="user/a")
+        with pytest.raises(Conflict, match="'user/a'"):
+            client.append("scoped", "user", "second", scope="user/b")
+        client.append("scoped", "user", "third")  # no scope: the session's own
+        client.append("scoped", "user", "fourth", scope="user/a")
+        assert [m.content for m in client.history("scoped")] == ["first", "third", "fourth"]
+        assert [s.scope for s in client.sessions() if s.name == "scoped"] == ["user/a"]

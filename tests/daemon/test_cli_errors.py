@@ -128,3 +128,16 @@ def test_serve_refuses_a_socket_path_that_is_not_a_socket(
     assert "Traceback" not in out.stderr
     assert f"{there} exists and is not a socket" in out.stderr.strip().splitlines()[-1]
     assert there.stat().st_ino == inode
+
+
+@pytest.mark.parametrize("opening", ['{"a":', "["], ids=["jsonl", "array"])
+def test_import_of_json_nested_too_deeply_is_one_line(
+    daemon: DaemonProcess, tmp_path: Path, opening: str
+) -> None:
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text(opening * 100_000 + "\n")
+    out = reverie_cli(daemon.socket, "import", str(deep))
+    assert out.returncode != 0
+    assert "Traceback" not in out.stderr
+    (line,) = out.stderr.strip().splitlines()
+    assert f"{deep}" in line and "nested too deeply" in line

@@ -82,3 +82,22 @@ def test_export_by_scope_and_by_session(daemon: DaemonProcess) -> None:
     assert missing.stderr.strip() == "reverie: not_found: no session 'nobody'"
     both = reverie_cli(daemon.socket, "export", "--session", "a", "--scope", "b")
     assert both.returncode == 2 and "not allowed with" in both.stderr
+
+
+def test_import_of_large_messages_is_batched_by_bytes(
+    make_daemon: Callable[..., DaemonProcess], tmp_path: Path
+) -> None:
+    first = make_daemon(name="first")
+    with first.client() as client:
+        for i in range(300):
+            client.append("big", "user", f"{i:04d} " + "x" * 8 * 1024)
+    exported = tmp_path / "big.jsonl"
+    assert reverie_cli(first.socket, "export", "-o", str(exported)).returncode == 0
+
+    second = make_daemon(name="second")
+    out = reverie_cli(second.socket, "import", str(exported))
+
+    assert out.returncode == 0, out.stderr
+    assert "imported 300 messages" in out.stdout
+    again = reverie_cli(second.socket, "export")
+    assert again.stdout == exported.read_text(encoding="utf-8")

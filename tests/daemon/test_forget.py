@@ -272,3 +272,21 @@ def test_a_reader_holding_the_wal_leaves_the_truncation_pending_not_the_writer_s
 
         poll(lambda: not client.status().forgets.checkpoint_pending, what="the WAL truncated")
         assert _holders(daemon.data_dir, secret) == []
+
+
+def test_forget_of_the_newest_messages_leaves_the_index_cursor_at_the_log_end(
+    daemon: DaemonProcess,
+) -> None:
+    with daemon.client() as client:
+        client.append("kept", "user", "an older message")
+        client.append("newest", "user", "the newest message, forgotten")
+        poll(lambda: client.status().index.settled, what="indexed")
+
+        client.forget("newest")
+        poll(lambda: client.status().index.settled, what="settled after the forget")
+        assert client.status().index.messages_behind == 0
+
+        client.append("later", "user", "a saxophone arrives after the forget")
+        poll(lambda: client.status().index.settled, what="the new message indexed")
+        hits = client.search("saxophone", mode="vector", kinds=["message"]).hits
+        assert any("saxophone" in h.text for h in hits)
