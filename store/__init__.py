@@ -16,7 +16,7 @@ from .embeddings import (
     OpenAIEmbedder,
     make_embedder,
 )
-from .errors import StoreError, StoreFull, StoreReadOnly
+from .errors import MemoryUnreadable, StoreError, StoreFull, StoreReadOnly
 from .facts import Fact, drop_session, fact_key, merge_facts, parse_memory, render_memory
 from .history import HistoryEntry, history_problems, parse_history, render_entry
 from .index import IndexStale, SearchIndex
@@ -164,6 +164,7 @@ __all__ = [
     "MemoryFiles",
     "MemoryScan",
     "MemoryStore",
+    "MemoryUnreadable",
     "MessageRecord",
     "Mode",
     "NewMessage",

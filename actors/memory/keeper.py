@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 from collections import OrderedDict
 
-from reverie.store import Consolidated, ForgetJob, HistoryEntry, MemoryStore
+from reverie.store import Consolidated, ForgetJob, HistoryEntry, MemoryStore, MemoryUnreadable
 
 from ..services import SessionHooks
 
@@ -36,13 +36,22 @@ class MemoryKeeper:
         self._changes = 0  # bumped on every change: a read racing one is not cached
 
     async def prefix(self, scope: str) -> str:
-        """The scope's ``MEMORY.md``, as ``context`` puts it before the tail."""
+        """The scope's ``MEMORY.md``, as ``context`` puts it before the tail.
+
+        An unreadable one (``MemoryUnreadable``: not UTF-8, a symbolic link)
+        gives "", uncached: the tail is still served, the file is logged, and
+        the watcher lists it in ``status`` until it is fixed.
+        """
         cached = self._prefixes.get(scope)
         if cached is not None:
             self._prefixes.move_to_end(scope)
             return cached
         changes = self._changes
-        text = await self.store.read_memory(scope)
+        try:
+            text = await self.store.read_memory(scope)
+        except MemoryUnreadable as exc:  # one bad file must not take every session's context
+            log.warning("%s; contexts of scope %r are served without it", exc.message, scope)
+            return ""
         if changes == self._changes:
             self._prefixes[scope] = text
             if len(self._prefixes) > PREFIX_CACHE:
