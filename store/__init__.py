@@ -16,7 +16,7 @@ from .embeddings import (
     OpenAIEmbedder,
     make_embedder,
 )
-from .errors import StoreError, StoreFull, StoreReadOnly
+from .errors import MemoryUnreadable, StoreError, StoreFull, StoreReadOnly
 from .facts import (
     Fact,
     drop_session,
@@ -174,6 +174,7 @@ __all__ = [
     "MemoryFiles",
     "MemoryScan",
     "MemoryStore",
+    "MemoryUnreadable",
     "MessageRecord",
     "Mode",
     "NewMessage",

@@ -13,7 +13,7 @@ import apsw
 
 from reverie.config import ReverieError
 
-__all__ = ["StoreError", "StoreFull", "StoreReadOnly", "translate"]
+__all__ = ["MemoryUnreadable", "StoreError", "StoreFull", "StoreReadOnly", "translate"]
 
 
 class StoreError(ReverieError):
@@ -32,6 +32,13 @@ class StoreReadOnly(StoreError):
     """The data directory cannot be written; fix its permissions or mount, then retry."""
 
     code: ClassVar[str] = "store.read_only"
+
+
+class MemoryUnreadable(StoreError):
+    """A file of the memory tree cannot be read as it is (not UTF-8, a symbolic link):
+    fix or remove the file it names."""
+
+    code: ClassVar[str] = "store.memory_unreadable"
 
 
 def translate(exc: BaseException) -> StoreError:

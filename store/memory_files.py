@@ -45,7 +45,7 @@ from urllib.parse import unquote_to_bytes
 
 from reverie.config import InvalidArgument
 
-from .errors import StoreError, translate
+from .errors import MemoryUnreadable, StoreError, translate
 from .history import HistoryEntry, entry_day, parse_history, render_entry
 
 __all__ = ["MemoryFiles", "decode_scope", "encode_scope", "read_bytes", "scope_of_dir"]
@@ -129,7 +129,7 @@ def scope_of_dir(directory: Path) -> str:
 
 def _linked(path: Path) -> StoreError:
     log.warning("refused to follow the symbolic link %s in the memory tree", path)
-    return StoreError(
+    return MemoryUnreadable(
         f"{path} is a symbolic link; reverie follows no link under memory/: "
         "replace it with a file or directory of its own, or forget its scope"
     )
@@ -233,7 +233,7 @@ class MemoryFiles:
         except OSError as exc:
             raise translate(exc) from exc
         except UnicodeDecodeError as exc:  # a hand edit in another encoding
-            raise StoreError(f"{path} is not UTF-8 ({exc.reason}); save it as UTF-8") from exc
+            raise MemoryUnreadable(f"{path} is not UTF-8 ({exc.reason}); save it as UTF-8") from exc
 
     def write_memory(self, scope: str, text: str) -> None:
         """Replace the scope's ``MEMORY.md`` atomically."""

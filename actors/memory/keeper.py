@@ -18,7 +18,14 @@ from collections.abc import Callable
 
 import trio
 
-from reverie.store import Consolidated, ForgetJob, HistoryEntry, MemoryStore, prompt_view
+from reverie.store import (
+    Consolidated,
+    ForgetJob,
+    HistoryEntry,
+    MemoryStore,
+    MemoryUnreadable,
+    prompt_view,
+)
 
 from ..services import SessionHooks
 
@@ -41,11 +48,21 @@ class MemoryKeeper:
         self._editing = trio.Lock()  # explicit edits: one read-modify-write at a time
 
     async def prefix(self, scope: str) -> str:
-        """The scope's memory as ``context`` puts it before the tail: no source comments."""
-        return (await self._cached(scope))[1]
+        """The scope's memory as ``context`` puts it before the tail: no source comments.
+
+        An unreadable ``MEMORY.md`` (``MemoryUnreadable``: not UTF-8, a symbolic
+        link) gives "", uncached: the tail is still served, the file is logged,
+        and the watcher lists it in ``status`` until it is fixed.
+        """
+        try:
+            return (await self._cached(scope))[1]
+        except MemoryUnreadable as exc:  # one bad file must not take every session's context
+            log.warning("%s; contexts of scope %r are served without it", exc.message, scope)
+            return ""
 
     async def text(self, scope: str) -> str:
-        """The scope's ``MEMORY.md`` as it is in the file, sources and all."""
+        """The scope's ``MEMORY.md`` as it is in the file, sources and all (an unreadable one
+        raises ``MemoryUnreadable``: nothing is written over a file that was not read)."""
         return (await self._cached(scope))[0]
 
     async def _cached(self, scope: str) -> tuple[str, str]:

@@ -118,8 +118,8 @@ def test_a_symlink_in_the_memory_tree_is_refused_and_forget_removes_it(
         link.symlink_to(outside)
         (memory / encode_scope("session/t")).symlink_to(elsewhere, target_is_directory=True)
 
-        with pytest.raises(StoreError, match="symbolic link"):
-            client.context("s")
+        view = client.context("s")  # the tail, served without the file that is refused
+        assert "Zqpasswdline" not in view.memory and len(view.messages) == 1
         with pytest.raises(StoreError, match="symbolic link"):
             client.memory_edit("session/t", "- written outside\n")
         assert list(elsewhere.iterdir()) == []
@@ -129,3 +129,24 @@ def test_a_symlink_in_the_memory_tree_is_refused_and_forget_removes_it(
 
         assert not (memory / encode_scope("session/t")).is_symlink() and elsewhere.is_dir()
     assert "Zqpasswdline" in outside.read_text()
+
+
+def test_a_memory_md_that_is_not_utf8_leaves_the_tail_served_and_is_reported(
+    make_daemon, fake_llm
+) -> None:
+    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
+    with daemon.client() as client:
+        client.append("s", "user", "hello there")
+        client.append("s2", "user", "hi", scope="session/s")
+        client.memory_edit("session/s", "- Carl likes jazz\n")
+        path = daemon.data_dir / "memory" / encode_scope("session/s") / "MEMORY.md"
+
+        path.write_bytes(b"- Carl likes caf\xe9 jazz\n")  # Latin-1, as an old editor saves
+
+        for session in ("s", "s2"):
+            view = client.context(session)
+            assert view.memory == "" and len(view.messages) == 1
+        problems = poll(
+            lambda: client.status().memory.problems.get("session/s"), EDIT_DEADLINE, "reported"
+        )
+        assert "not UTF-8" in problems[0]
