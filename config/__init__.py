@@ -9,7 +9,7 @@ from .errors import (
     ReverieError,
     error_class,
 )
-from .redact import ScrubbingFormatter, scrub
+from .redact import ScrubbingFormatter, log_to_stderr, scrub
 from .scopes import default_scope
 from .settings import (
     Config,
@@ -50,5 +50,6 @@ __all__ = [
     "env_warnings",
     "error_class",
     "load_config",
+    "log_to_stderr",
     "scrub",
 ]

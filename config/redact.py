@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 from collections.abc import Iterable
 
-__all__ = ["MASK", "ScrubbingFormatter", "scrub"]
+__all__ = ["MASK", "ScrubbingFormatter", "log_to_stderr", "scrub"]
 
 MASK = "***"
 
@@ -52,3 +53,11 @@ class ScrubbingFormatter(logging.Formatter):
 
     def format(self, record: logging.LogRecord) -> str:
         return scrub(super().format(record))
+
+
+def log_to_stderr(level: int) -> None:
+    """Send every log line of the process to stderr through the scrubber: the one
+    setup of the daemon and of ``reverie mcp``, so neither door leaks a secret."""
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(ScrubbingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logging.basicConfig(level=level, handlers=[handler])

@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from reverie.config import ConfigError
+from reverie.config import ConfigError, log_to_stderr
 
 __all__ = ["add_mcp_parser", "run_mcp"]
 
@@ -130,7 +130,7 @@ def run_mcp(args: argparse.Namespace) -> int:
     if problem is not None:
         print(f"reverie mcp: {problem}", file=sys.stderr)
         return 1
-    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    log_to_stderr(logging.WARNING)
     binding = Binding(*_pinned_to(args), read_only=args.read_only, forget=not args.no_forget)
     server = build_server(socket, binding, host=args.host, port=args.port)
     if token is None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import logging
-import sys
 from typing import Any
 
 __all__ = ["add_serve_parser", "add_units_parser", "run_install_units", "run_serve"]
@@ -40,7 +39,7 @@ def run_serve(args: argparse.Namespace) -> int:
     """Run the daemon until SIGTERM/SIGINT; flags override the config file and environment."""
     import trio
 
-    from reverie.config import ScrubbingFormatter, env_warnings, load_config
+    from reverie.config import env_warnings, load_config, log_to_stderr
 
     from ..app import run_daemon
     from ..reload import parse_log_level
@@ -54,9 +53,7 @@ def run_serve(args: argparse.Namespace) -> int:
         overrides["daemon"]["log_level"] = args.log_level
     config = load_config(args.config, overrides=overrides)
     level = parse_log_level(config.daemon.log_level)
-    handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(ScrubbingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    logging.basicConfig(level=level, handlers=[handler])
+    log_to_stderr(level)
     for warning in env_warnings():
         logging.getLogger("reverie.config").warning("%s", warning)
     trio.run(run_daemon, config, lambda: load_config(args.config, overrides=overrides))

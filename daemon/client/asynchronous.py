@@ -17,6 +17,7 @@ from .. import protocol as p
 from ..protocol.errors import ConnectionLost, ProtocolError
 from ..protocol.framing import FrameReader, frame
 from .api import MAX_REPLY_BYTES, RETRY_DELAYS, Api, default_socket, raise_for
+from .unreachable import unreachable
 
 __all__ = ["AsyncClient"]
 
@@ -65,10 +66,7 @@ class AsyncClient(Api):
                 try:
                     stream = await anyio.connect_unix(str(self.path))
                 except OSError as exc:
-                    raise ConnectionLost(
-                        f"cannot connect to the reverie daemon at {self.path}: {exc.strerror or exc}; "
-                        "is it running (`reverie serve`)? set REVERIE_SOCKET"
-                    ) from exc
+                    raise unreachable(self.path, exc, "REVERIE_SOCKET") from exc
                 self._stream = stream
                 self._reached = True
                 self._tg.start_soon(self._read_loop, stream)

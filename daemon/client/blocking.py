@@ -17,6 +17,7 @@ from .. import protocol as p
 from ..protocol.errors import ConnectionLost
 from ..protocol.framing import FrameReader, frame
 from .api import MAX_REPLY_BYTES, RETRY_DELAYS, Api, default_socket, raise_for
+from .unreachable import unreachable
 
 __all__ = ["Client"]
 
@@ -53,10 +54,7 @@ class Client(Api):
                 sock.connect(str(self.path))
             except OSError as exc:
                 sock.close()
-                raise ConnectionLost(
-                    f"cannot connect to the reverie daemon at {self.path}: {exc.strerror or exc}; "
-                    "is it running (`reverie serve`)? set REVERIE_SOCKET or --socket"
-                ) from exc
+                raise unreachable(self.path, exc, "REVERIE_SOCKET or --socket") from exc
             self._sock = sock
             self._reached = True
             self._reader = FrameReader(MAX_REPLY_BYTES)

@@ -141,3 +141,33 @@ def test_import_of_json_nested_too_deeply_is_one_line(
     assert "Traceback" not in out.stderr
     (line,) = out.stderr.strip().splitlines()
     assert f"{deep}" in line and "nested too deeply" in line
+
+
+def test_a_full_listen_queue_is_not_taken_for_a_stopped_daemon(tmp_path: Path) -> None:
+    """EAGAIN from connect() means a daemon listens but is swamped: retry, not start one."""
+    import socket as stdsocket
+
+    from reverie.daemon.client import Client
+    from reverie.daemon.protocol.errors import ConnectionLost
+
+    path = tmp_path / "busy.sock"
+    listener = stdsocket.socket(stdsocket.AF_UNIX)
+    listener.bind(str(path))
+    listener.listen(0)  # never accepts: the queue fills after a client or two
+    waiting: list[stdsocket.socket] = []
+    try:
+        while True:
+            peer = stdsocket.socket(stdsocket.AF_UNIX)
+            peer.setblocking(False)
+            waiting.append(peer)
+            try:
+                peer.connect(str(path))
+            except BlockingIOError:
+                break
+        with pytest.raises(ConnectionLost, match="listen queue is full") as refused:
+            Client(path, timeout=5).status()
+        assert "is it running" not in str(refused.value)
+    finally:
+        for peer in waiting:
+            peer.close()
+        listener.close()
