@@ -14,7 +14,9 @@ tasks of the connection.
 
 Limits, each with a typed error: frame size (``frame_too_large``, then the
 connection closes), requests in flight per connection (``busy``),
-connections in total (``busy``, then close). A malformed frame
+connections in total (``busy``, then close; at most what the open-file
+limit leaves room for), stream leases per connection
+(``busy``; a connection's leases end when it closes). A malformed frame
 (``bad_frame``) closes only its own connection.
 
 Stalled clients are dropped after ``daemon.stall_timeout``: one that leaves
@@ -50,11 +52,14 @@ from .ops.memory import connection_leases
 from .protocol.errors import BadFrame, FrameTooLarge, Unauthorized
 from .protocol.framing import FrameReader, frame
 from .service import systemd
+from .service.open_files import connection_room
 
 __all__ = ["Server"]
 
 log = logging.getLogger(__name__)
 _RECV_BYTES = 256 * 1024
+#: At most one "accept failed" warning per this many seconds (out of descriptors, it repeats).
+_ACCEPT_WARN_EVERY = 10.0
 
 
 class Server:
@@ -66,6 +71,7 @@ class Server:
         self.connections = 0
         self._accepting = True
         self._open: set[Connection] = set()  # served (not refused), for the stall watch
+        self._room = connection_room()  # what the open-file limit leaves for connections
 
     def stop_accepting(self) -> None:
         """New connections are refused from now on (graceful stop)."""
@@ -106,12 +112,16 @@ class Server:
                     conn.scope.cancel()
 
     async def _accept_loop(self, listener: trio.SocketListener, nursery: trio.Nursery) -> None:
+        warned_at, failures = -math.inf, 0
         async with listener:
             while True:
                 try:
                     stream = await listener.accept()
-                except OSError as exc:  # EMFILE and friends: log, back off, go on
-                    log.warning("accept failed: %s; retrying", exc)
+                except OSError as exc:  # EMFILE and friends: log (not every time), back off, go on
+                    failures += 1
+                    if trio.current_time() - warned_at >= _ACCEPT_WARN_EVERY:
+                        log.warning("accept failed %d times: %s; retrying", failures, exc)
+                        warned_at, failures = trio.current_time(), 0
                     await trio.sleep(0.1)
                     continue
                 nursery.start_soon(self._connection, stream)
@@ -149,6 +159,16 @@ class Server:
         if not self._accepting:
             return p.ErrorReply(
                 rid=0, code=Busy.code, message="daemon is stopping; reconnect shortly"
+            )
+        room = self._room
+        if room is not None and room < self.cfg.max_connections and self.connections > room:
+            return p.ErrorReply(
+                rid=0,
+                code=Busy.code,
+                message=(
+                    f"too many connections (the open-file limit leaves room for {room}); "
+                    "retry later or raise LimitNOFILE (ulimit -n)"
+                ),
             )
         if self.connections > self.cfg.max_connections:
             return p.ErrorReply(

@@ -14,15 +14,18 @@ from tests.fakellm import FakeLLM
 
 @pytest.fixture
 def make_daemon(tmp_path: Path) -> Iterator[Callable[..., DaemonProcess]]:
-    """Start daemons (``make_daemon(env=..., config=...)``); all are stopped at teardown."""
+    """Start daemons (``make_daemon(env=..., config=..., open_files=...)``); all are stopped at teardown."""
     started: list[DaemonProcess] = []
 
     def make(
-        env: dict[str, str] | None = None, config: str | None = None, name: str = "d"
+        env: dict[str, str] | None = None,
+        config: str | None = None,
+        name: str = "d",
+        open_files: int | None = None,
     ) -> DaemonProcess:
         root = tmp_path / name
         root.mkdir(exist_ok=True)
-        daemon = DaemonProcess(root, env=env, config=config)
+        daemon = DaemonProcess(root, env=env, config=config, open_files=open_files)
         started.append(daemon.start())
         return daemon
 

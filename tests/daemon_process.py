@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import resource
 import signal
 import subprocess
 import sys
@@ -19,9 +20,14 @@ class DaemonProcess:
     """``reverie serve`` on a socket under ``root``; the process is ours to kill."""
 
     def __init__(
-        self, root: Path, env: dict[str, str] | None = None, config: str | None = None
+        self,
+        root: Path,
+        env: dict[str, str] | None = None,
+        config: str | None = None,
+        open_files: int | None = None,
     ) -> None:
         self.root = root
+        self.open_files = open_files  # the daemon's RLIMIT_NOFILE, soft and hard (None: ours)
         self.data_dir = root / "data"
         self.socket = root / "reverie.sock"
         self.log_path = root / "daemon.log"
@@ -31,6 +37,10 @@ class DaemonProcess:
             self.config_path = root / "reverie.toml"
             self.config_path.write_text(config)
         self.proc: subprocess.Popen[bytes] | None = None
+
+    def _limit_open_files(self) -> None:
+        if self.open_files is not None:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (self.open_files, self.open_files))
 
     def start(self) -> DaemonProcess:
         cmd = [
@@ -46,7 +56,9 @@ class DaemonProcess:
         if self.config_path is not None:
             cmd += ["--config", str(self.config_path)]
         log = self.log_path.open("ab")
-        self.proc = subprocess.Popen(cmd, stdout=log, stderr=log, env=self.env)
+        self.proc = subprocess.Popen(
+            cmd, stdout=log, stderr=log, env=self.env, preexec_fn=self._limit_open_files
+        )
         log.close()
         self.wait_ready()
         return self

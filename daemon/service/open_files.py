@@ -6,7 +6,9 @@ more than the default ``max_connections`` before the daemon's own files
 descriptors, ``accept`` fails and clients hang instead of getting ``busy``.
 So at start the daemon raises its soft limit to the hard limit (what the
 administrator allows; the systemd units set ``LimitNOFILE``), and warns when
-even that is too low for the configured connections.
+even that is too low for the configured connections; the server then serves
+at most ``connection_room()`` connections, so the one past them is still
+accepted and answered ``busy`` rather than left hanging.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 import logging
 import resource
 
-__all__ = ["OWN_FILES", "raise_open_files_limit"]
+__all__ = ["OWN_FILES", "connection_room", "raise_open_files_limit"]
 
 log = logging.getLogger(__name__)
 
@@ -38,3 +40,11 @@ def raise_open_files_limit(max_connections: int) -> int:
             max_connections,
         )
     return soft
+
+
+def connection_room() -> int | None:
+    """Connections the soft open-file limit leaves room for beside ``OWN_FILES`` (None: no limit)."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        return None
+    return max(1, soft - OWN_FILES)

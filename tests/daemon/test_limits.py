@@ -14,6 +14,8 @@ import pytest
 from reverie.config import Busy
 from reverie.daemon import protocol as p
 from reverie.daemon.protocol.framing import FrameReader, frame
+from reverie.daemon.service.open_files import OWN_FILES
+from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 
 
@@ -122,3 +124,32 @@ def test_daemon_raises_its_open_file_limit_to_the_hard_limit(
     line = next(x for x in limits.splitlines() if x.startswith("Max open files"))
     expected = "unlimited" if hard == resource.RLIM_INFINITY else str(hard)
     assert line.split()[3] == expected  # "Max open files  <soft>  <hard>  files"
+
+
+def test_connections_past_the_open_file_limit_get_busy_and_the_daemon_serves_on(
+    make_daemon: Callable[..., DaemonProcess],
+) -> None:
+    """With descriptors for 8 connections beside its own files, the 9th gets ``busy`` at once."""
+    daemon = make_daemon(open_files=OWN_FILES + 8)  # max_connections stays 1,024
+    held = [_served(daemon) for _ in range(8)]
+    try:
+        with _connect(daemon) as extra:
+            reply = _replies(extra, 1)[0]
+            assert isinstance(reply, p.ErrorReply)
+            assert reply.code == "busy"
+            assert "open-file limit" in reply.message
+    finally:
+        for sock in held:
+            sock.close()
+    poll(lambda: _append_and_search(daemon))  # closed connections may count for a moment
+
+
+def _append_and_search(daemon: DaemonProcess) -> bool:
+    """Append and find it again; False when refused ``busy`` (nothing was applied)."""
+    try:
+        with daemon.client() as client:
+            ack = client.append("s", "user", "the wifi password is zebra-orchid-42")
+            assert client.search("zebra orchid", k=3, mode="text")[0].message_ids == [ack.id]
+    except Busy:
+        return False
+    return True
