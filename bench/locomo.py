@@ -240,6 +240,7 @@ def main() -> Section:
                 label = "default search" if mode is None else f'mode="{mode}"'
                 _row(rows, f"{label}, index settled", results[mode])
                 say(f"  {label}: R@10 {results[mode].at(10):.3f}")
+            thresholds = threshold_rows(daemon, conversations)
         finally:
             daemon.stop()
     _row(rows, "BM25 over the raw turns (floor, same run)", floor)
@@ -274,8 +275,51 @@ def main() -> Section:
         " embeddings/s) gave R@10 0.763 with the same fusion, but no registry package for"
         " Python 3.11 ships it; no cross-encoder reranker ships without torch or a download."
     )
+    cut = section.table(
+        "min_score",
+        "precision of the top 10",
+        "evidence found that is kept",
+        "searches of another conversation with no hit",
+        "their hits per search",
+    )
+    for cells in thresholds:
+        cut.row(*cells)
     _targets(section, results, fresh, floor)
     return section
+
+
+THRESHOLDS = (0.0, 0.05, 0.1, 0.2, 0.3, 0.4)
+
+
+def threshold_rows(daemon: DaemonProcess, conversations: list[Conversation]) -> list[list[str]]:
+    """What ``min_score`` keeps: each question searched (top 10, ``min_score=0``) in its own
+    conversation, where a hit holding an evidence turn is relevant, and in the next one,
+    where nothing answers it; then counted at each threshold."""
+    own: list[tuple[float, bool]] = []  # (score, relevant) of every top-10 hit
+    other: list[list[float]] = []  # the scores of each search of another conversation
+    with daemon.client() as client:
+        for i, conv in enumerate(conversations):
+            elsewhere = conversations[(i + 1) % len(conversations)].session
+            for q in conv.questions:
+                for hit in client.search(q.text, session=q.session, k=10, min_score=0.0):
+                    own.append((hit.score, bool(q.evidence.intersection(hit.message_ids))))
+                hits = client.search(q.text, session=elsewhere, k=10, min_score=0.0)
+                other.append([hit.score for hit in hits])
+    relevant = sum(r for _, r in own) or 1
+    rows = []
+    for cut in THRESHOLDS:
+        kept = [r for score, r in own if score >= cut]
+        answered = [sum(score >= cut for score in scores) for scores in other]
+        rows.append(
+            [
+                f"{cut:.2f}",
+                f"{sum(kept) / max(1, len(kept)):.3f}",
+                f"{sum(kept) / relevant:.3f}",
+                f"{sum(n == 0 for n in answered) / max(1, len(answered)):.2f}",
+                f"{sum(answered) / max(1, len(answered)):.1f}",
+            ]
+        )
+    return rows
 
 
 def _targets(

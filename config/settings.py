@@ -133,6 +133,9 @@ class IndexConfig(_Section):
     #: indexing within run-to-run noise (BENCHMARKS.md, Appends).
     batch_size: Count = 64
     fresh_wait: Seconds = 2.0
+    #: Hits scoring below this are left out of a search that names no ``min_score``
+    #: (scores mean the same in every search: docs/search.md, "Scores").
+    min_score: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.05
 
 
 class WorkingMemoryConfig(_Section):

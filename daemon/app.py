@@ -203,7 +203,7 @@ async def _serve(
         wm=wm,
         forgetter=forgetter,
         watcher=watcher,
-        search=SearchHandlers(indexer),
+        search=SearchHandlers(indexer, min_score=config.index.min_score),
         reloader=reloader,
     )
     server = Server(config, handlers)

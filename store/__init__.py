@@ -75,6 +75,7 @@ from .message_text import (
     logged_messages,
     search_message_text,
     vector_gap,
+    words_reference,
 )
 from .primed_embedder import PrimedEmbedder
 from .ranking import (
@@ -82,10 +83,11 @@ from .ranking import (
     VECTOR_WEIGHT,
     IndexDoc,
     SearchHit,
+    fuse,
     hit_from_doc,
+    meaning_score,
     specific_first,
     text_terms,
-    weighted_fusion,
 )
 from .schema import SCHEMA_VERSION
 from .scope_writes import (
@@ -229,6 +231,7 @@ __all__ = [
     "forget_fact",
     "forget_files",
     "forget_session",
+    "fuse",
     "history_problems",
     "hit_from_doc",
     "index_dirs",
@@ -242,6 +245,7 @@ __all__ = [
     "logged_messages",
     "lookup_key",
     "make_embedder",
+    "meaning_score",
     "memory_docs",
     "merge_facts",
     "messages_after",
@@ -275,7 +279,7 @@ __all__ = [
     "sweep_keys",
     "text_terms",
     "vector_gap",
-    "weighted_fusion",
+    "words_reference",
     "write_cursor",
     "write_meta",
 ]

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import lancedb
+import msgspec
 import numpy as np
 import pyarrow as pa
 from lancedb.expr import Expr, col, lit
@@ -45,13 +46,7 @@ from reverie.config import InvalidArgument, ReverieError
 
 from .embeddings import Embedder
 from .errors import StoreError
-from .ranking import (
-    TEXT_WEIGHT,
-    VECTOR_WEIGHT,
-    IndexDoc,
-    SearchHit,
-    weighted_fusion,
-)
+from .ranking import TEXT_WEIGHT, VECTOR_WEIGHT, IndexDoc, SearchHit, fuse, meaning_score
 from .search_query import KINDS, Mode, candidate_depth, checked_query, fts_query
 
 __all__ = ["IndexStale", "SearchIndex"]
@@ -310,11 +305,13 @@ class SearchIndex:
     ) -> list[SearchHit]:
         """The ``k`` best docs matching every given filter (``since <= ts < until``).
 
-        ``hybrid`` fuses the vector and BM25 rankings of the best
-        ``candidate_depth(k)`` docs each (``weighted_fusion``: min-max
-        normalised, weighted, ties by uid); if the query has no searchable
-        word left it is the vector ranking alone. Scores: cosine similarity
-        (vector), BM25 (text), fused score in [0, 1] (hybrid).
+        Scores: meaning (``meaning_score`` of the cosine similarity) in
+        ``vector`` mode, LanceDB's raw BM25 in ``text`` mode (the daemon's
+        search puts it on the words scale with the query's IDF reference,
+        which only the message log's index knows). ``hybrid`` fuses the best
+        ``candidate_depth(k)`` docs of each (``fuse``), the BM25 scaled by
+        its best hit's for want of that reference; if the query has no
+        searchable word left it ranks by meaning alone.
         """
         text = checked_query(query, kinds=kinds, mode=mode, k=k)
         kind_list = None if kinds is None else sorted(set(kinds))
@@ -326,11 +323,13 @@ class SearchIndex:
         fts = fts_query(text)
         by_vector = [] if mode == "text" else self._vector_hits(table, text, where, depth)
         by_text = [] if mode == "vector" or not fts else self._text_hits(table, fts, where, depth)
-        if mode == "vector":
-            return by_vector
+        if mode == "vector" or not fts:
+            return by_vector[:k]
         if mode == "text":
             return by_text
-        return weighted_fusion([(by_vector, VECTOR_WEIGHT), (by_text, TEXT_WEIGHT)], limit=k)
+        top = max((h.score for h in by_text), default=1.0) or 1.0
+        by_words = [msgspec.structs.replace(h, score=h.score / top) for h in by_text]
+        return fuse(by_words, by_vector, (TEXT_WEIGHT, VECTOR_WEIGHT))[:k]
 
     def _vector_hits(
         self, table: Any, text: str, where: Expr | None, limit: int
@@ -341,7 +340,10 @@ class SearchIndex:
             if where is not None:
                 builder = builder.where(where, prefilter=True)
             rows = builder.select([*_HIT_COLUMNS, "_distance"]).limit(limit).to_arrow().to_pylist()
-        return _hits(rows, lambda row: 1.0 - float(row["_distance"]))
+        # Ranked by the cosine itself: hits below the meaning floor all score 0, and
+        # their order is still the nearest first.
+        by_cosine = _hits(rows, lambda row: 1.0 - float(row["_distance"]))
+        return [msgspec.structs.replace(h, score=meaning_score(h.score)) for h in by_cosine]
 
     def _text_hits(self, table: Any, fts: str, where: Expr | None, limit: int) -> list[SearchHit]:
         with _wrapped("text search"):

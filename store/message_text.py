@@ -19,11 +19,15 @@ Queries are plain words: a query is cut into ``\\w+`` terms, English
 function words are dropped (unless nothing else is left), and the rest are
 OR-ed as quoted strings, so no FTS5 operator, quote or column filter in a
 query reaches the parser. Ranking is FTS5's BM25 (k1 1.2, b 0.75); scores are
-returned positive, higher is better.
+returned positive, higher is better. ``words_reference`` is what puts them on
+a scale that means the same in every search: the sum of the query terms'
+IDF, read from ``message_terms`` (an ``fts5vocab`` view of the index, which
+stores nothing) for the terms as the index's own tokenizer stems them.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import apsw
@@ -34,6 +38,7 @@ from .rows import one_row
 
 __all__ = [
     "CONTEXT_WEIGHT",
+    "MESSAGE_TERMS_DDL",
     "MESSAGE_TEXT_DDL",
     "STOP_WORDS",
     "count_messages",
@@ -42,6 +47,7 @@ __all__ = [
     "purge_deleted_text",
     "search_message_text",
     "vector_gap",
+    "words_reference",
 ]
 
 CONTEXT_WEIGHT = 0.5
@@ -83,6 +89,75 @@ MESSAGE_TEXT_DDL: tuple[str, ...] = (
 )
 
 
+#: The migration that adds the per-term document counts ``words_reference`` reads.
+MESSAGE_TERMS_DDL: tuple[str, ...] = (
+    "CREATE VIRTUAL TABLE message_terms USING fts5vocab(message_text, 'row')",
+)
+_TOKENIZER = ("porter", ["unicode61", "remove_diacritics", "2"])  # as in MESSAGE_TEXT_DDL
+
+
+def _query_words(query: str) -> list[str]:
+    """The query's distinct words as searched: function words dropped unless nothing is left."""
+    words = list(dict.fromkeys(text_terms(query)))
+    return ([w for w in words if w not in STOP_WORDS] or words)[:MAX_MATCH_TERMS]
+
+
+def words_reference(conn: apsw.Connection, query: str) -> float:
+    """What a message holding each of the query's words once, at average length, scores.
+
+    FTS5's BM25 sums, over the query's terms, ``idf * tf * (k1 + 1) / (tf +
+    k1 * (1 - b + b * len / avglen))``: with ``tf`` 1 and average length each
+    term gives its IDF, ``log((N - n + 0.5) / (n + 0.5))`` (at least 1e-6).
+    A hit's BM25 over this is 1 for such a full match whatever the query or
+    the corpus. ``N`` is the index's own row count (``_indexed_rows``), so
+    the IDFs are the ones its BM25 used.
+    A word no message holds counts as the rarest: an episode or a fact may
+    hold it (LanceDB ranks those), and it is the query's most telling word.
+    """
+    tokenize = conn.fts5_tokenizer(*_TOKENIZER)
+    stems = [
+        str(stem)  # one plain string per token: no offsets, no colocated forms asked for
+        for word in _query_words(query)
+        for stem in tokenize(
+            word.encode(),
+            apsw.FTS5_TOKENIZE_QUERY,
+            None,
+            include_offsets=False,
+            include_colocated=False,
+        )
+    ]
+    if not stems:
+        return 0.0
+    total = _indexed_rows(conn)
+    marks = ", ".join("?" * len(set(stems)))
+    docs: dict[str, int] = dict(
+        conn.execute(f"SELECT term, doc FROM message_terms WHERE term IN ({marks})", (*set(stems),))
+    )
+    return sum(
+        max(1e-6, math.log((total - docs.get(stem, 0) + 0.5) / (docs.get(stem, 0) + 0.5)))
+        for stem in stems
+    )
+
+
+def _indexed_rows(conn: apsw.Connection) -> int:
+    """The rows of ``message_text``, as its BM25 counts them, in constant time.
+
+    FTS5 keeps them in its averages record (``%_data`` id 1: a SQLite varint,
+    then one per column); ``count(*)`` would read every row. The record is
+    part of FTS5's file format, which SQLite keeps compatible.
+    """
+    found = conn.execute("SELECT block FROM message_text_data WHERE id = 1").fetchone()
+    record: bytes = found[0] if found else b""
+    value = 0
+    for i, byte in enumerate(record):
+        if i == 8:  # the ninth byte of a varint gives all its 8 bits
+            return (value << 8) | byte
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            break
+    return value
+
+
 def fts_match(query: str, session: str | None = None) -> str:
     """The query as an FTS5 expression of quoted, OR-ed words; "" when it has none.
 
@@ -90,9 +165,7 @@ def fts_match(query: str, session: str | None = None) -> str:
     hex, one token): FTS5 then intersects the session's short list of rows
     with the words' lists instead of ranking every match in the log.
     """
-    words = list(dict.fromkeys(text_terms(query)))
-    kept = [w for w in words if w not in STOP_WORDS] or words
-    terms = " OR ".join(f'"{w}"' for w in kept[:MAX_MATCH_TERMS])
+    terms = " OR ".join(f'"{w}"' for w in _query_words(query))
     if not terms or session is None:
         return terms
     return f'session : "s{session.encode().hex()}" AND ({terms})'

@@ -3,13 +3,23 @@
 A search has up to three signals: the vector similarity of the LanceDB
 index, the BM25 of the message log's full-text index in SQLite
 (``message_text``) and the BM25 of LanceDB's full-text index over episodes
-and facts. Their raw scores are on unrelated scales (a cosine, two BM25s
-over different corpora), so ``weighted_fusion`` first maps each ranking's
-scores onto [0, 1] (min-max within that ranking) and then sums them with a
-weight per signal. Unlike reciprocal rank fusion this keeps how far apart
-two hits are, so a weak signal's arbitrary order does not count as much as
-a strong signal's clear winner, and a signal can weigh less than another
-(``TEXT_WEIGHT``, ``VECTOR_WEIGHT``, measured by ``bench/locomo.py``).
+and facts. Each is first put on a scale that means the same in every
+search, so a host can threshold a score (``min_score``):
+
+- **words**: BM25 divided by the query's reference score, the sum of its
+  terms' IDF (what a message holding each query word once, at average
+  length, scores), capped at 1. 1 is "every word of the query, as a
+  typical match has it"; a hit with only the query's commonest word is
+  near 0; no word in common is 0.
+- **meaning**: cosine similarity of the embeddings above ``MEANING_FLOOR``
+  (what unrelated text scores with MiniLM), rescaled onto [0, 1].
+
+``fuse`` adds them with a weight per signal (``TEXT_WEIGHT``,
+``VECTOR_WEIGHT``, chosen on the development set by ``bench/locomo.py``) and
+divides by the weights' sum. Min-max normalising within each search, as
+before, made the best hit 1 whatever it was: after forgetting the only
+session about a wedding, "wedding" still returned ten unrelated hits, the
+first at 0.41.
 
 Every ranking breaks ties by ``uid`` so identical searches give identical
 orders.
@@ -24,22 +34,31 @@ from typing import Literal
 import msgspec
 
 __all__ = [
+    "MEANING_FLOOR",
     "TEXT_WEIGHT",
     "VECTOR_WEIGHT",
     "IndexDoc",
     "Kind",
     "SearchHit",
+    "fuse",
     "hit_from_doc",
+    "meaning_score",
     "specific_first",
     "text_terms",
-    "weighted_fusion",
 ]
 
 Kind = Literal["message", "episode", "fact"]
 #: Weights of the signals in hybrid search; the vector's is scaled by the share of the
-#: searched messages it covers (see the indexer). Chosen on LoCoMo's development set.
+#: searched messages it covers (see the indexer). Chosen on LoCoMo's development set,
+#: leaving one conversation out at a time (docs/search.md, "Scores").
 TEXT_WEIGHT = 1.0
-VECTOR_WEIGHT = 0.7
+VECTOR_WEIGHT = 0.5
+#: The cosine similarity the packaged MiniLM gives unrelated text, mapped to meaning 0:
+#: short texts on other topics score -0.04 to 0.19 ("wedding" against a sourdough
+#: question), a paraphrase with no word in common 0.34 ("bread fermentation problem").
+#: On the development set, evidence turns score 0.49 (median), a question against
+#: another conversation's turns 0.25 (same style and topics, so not unrelated).
+MEANING_FLOOR = 0.2
 _TERM = re.compile(r"\w+")
 
 
@@ -61,7 +80,11 @@ class IndexDoc(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class SearchHit(msgspec.Struct, frozen=True, kw_only=True):
-    """A found doc; ``score`` is higher-is-better and comparable only within one search."""
+    """A found doc; ``score`` in [0, 1] means the same in every search.
+
+    ``words`` and ``meaning`` are the two signals behind it, each in [0, 1]
+    (0 where that signal did not rank the doc among its candidates).
+    """
 
     uid: str
     kind: Kind
@@ -72,6 +95,8 @@ class SearchHit(msgspec.Struct, frozen=True, kw_only=True):
     ts: float
     message_ids: list[str]
     source: str
+    words: float = 0.0
+    meaning: float = 0.0
 
 
 def hit_from_doc(doc: IndexDoc, score: float) -> SearchHit:
@@ -93,31 +118,39 @@ def text_terms(text: str) -> list[str]:
     return _TERM.findall(text.replace("\x00", " ").lower())
 
 
-def weighted_fusion(
-    signals: Sequence[tuple[Sequence[SearchHit], float]], *, limit: int
-) -> list[SearchHit]:
-    """Fuse ``(ranking, weight)`` pairs: the weighted sum of min-max normalised scores.
+def meaning_score(cosine: float) -> float:
+    """A cosine similarity on the meaning scale: 0 at ``MEANING_FLOOR`` and below, 1 at 1."""
+    return min(1.0, max(0.0, (cosine - MEANING_FLOOR) / (1.0 - MEANING_FLOOR)))
 
-    In each ranking the best hit maps to 1 and the last to 0 (a single hit
-    to 1). Fused scores are divided by the sum of the weights, so they lie in
-    [0, 1]; they order hits within one search and mean nothing across
-    searches. A ranking with weight 0 adds nothing; ties go to the smaller uid.
+
+def fuse(
+    by_words: Sequence[SearchHit], by_meaning: Sequence[SearchHit], weights: tuple[float, float]
+) -> list[SearchHit]:
+    """One ranking of both signals' hits, whose ``score`` is already on its scale.
+
+    A hit's score is ``(w_words * words + w_meaning * meaning) / (w_words +
+    w_meaning)``, so it lies in [0, 1]. A signal that did not find a hit adds
+    0 for it, also when it found nothing at all: a search whose words match
+    nothing is not as sure of its nearest meanings as one whose words agree
+    (a mode without a signal gives it weight 0). Ties go to the smaller uid.
     """
-    total = sum(w for _, w in signals if w > 0)
-    scores: dict[str, float] = {}
-    first: dict[str, SearchHit] = {}
-    for ranking, weight in signals:
-        if weight <= 0 or not ranking:
-            continue
-        top = max(h.score for h in ranking)
-        low = min(h.score for h in ranking)
-        span = top - low
-        for hit in ranking:
-            share = (hit.score - low) / span if span > 0 else 1.0
-            scores[hit.uid] = scores.get(hit.uid, 0.0) + weight * share
-            first.setdefault(hit.uid, hit)
-    ordered = sorted(scores, key=lambda uid: (-scores[uid], uid))[:limit]
-    return [msgspec.structs.replace(first[uid], score=scores[uid] / total) for uid in ordered]
+    w_words, w_meaning = (max(0.0, w) for w in weights)
+    total = w_words + w_meaning
+    if total <= 0:
+        return []
+    words = {h.uid: h.score for h in by_words}
+    meaning = {h.uid: h.score for h in by_meaning}
+    first = {h.uid: h for h in (*by_meaning, *by_words)}
+    fused = [
+        msgspec.structs.replace(
+            hit,
+            words=words.get(uid, 0.0),
+            meaning=meaning.get(uid, 0.0),
+            score=(w_words * words.get(uid, 0.0) + w_meaning * meaning.get(uid, 0.0)) / total,
+        )
+        for uid, hit in first.items()
+    ]
+    return sorted(fused, key=lambda h: (-h.score, h.uid))
 
 
 def specific_first(hits: Sequence[SearchHit]) -> list[SearchHit]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import apsw
 
 from .errors import StoreError
-from .message_text import MESSAGE_TEXT_DDL
+from .message_text import MESSAGE_TERMS_DDL, MESSAGE_TEXT_DDL
 from .rows import one_row
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate"]
@@ -131,6 +131,7 @@ MIGRATIONS: list[tuple[str, ...]] = [
     (_SESSIONS, _MESSAGES, _META, _JOBS),
     _WORKING_MEMORY,
     MESSAGE_TEXT_DDL,
+    MESSAGE_TERMS_DDL,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -55,6 +55,8 @@ class SearchQuery(msgspec.Struct, frozen=True, kw_only=True):
     since: float | None = None
     until: float | None = None
     mode: Mode = "hybrid"
+    #: Hits scoring below this are left out (scores mean the same in every search).
+    min_score: float = 0.0
 
     def filters(self) -> dict[str, Any]:
         """The filters as keyword arguments: ``scope``, ``session``, ``since``, ``until``."""
@@ -66,8 +68,12 @@ class SearchQuery(msgspec.Struct, frozen=True, kw_only=True):
         }
 
 
-def checked_query(query: str, *, kinds: Iterable[str] | None, mode: str, k: int) -> str:
+def checked_query(
+    query: str, *, kinds: Iterable[str] | None, mode: str, k: int, min_score: float = 0.0
+) -> str:
     """The query clipped to ``MAX_QUERY_CHARS`` without NULs; bad arguments are InvalidArgument."""
+    if not 0.0 <= min_score <= 1.0:  # also refuses NaN
+        raise InvalidArgument(f"min_score must be between 0 and 1, not {min_score}")
     if mode not in ("hybrid", "vector", "text"):
         raise InvalidArgument(f"unknown search mode {mode!r}; use hybrid, vector or text")
     if not 1 <= k <= MAX_K:

@@ -27,15 +27,18 @@ from reverie.store import (
     SearchQuery,
     candidate_depth,
     checked_query,
+    fuse,
     search_message_text,
     specific_first,
     vector_gap,
-    weighted_fusion,
+    words_reference,
 )
 
 __all__ = ["SearchResult", "search"]
 
 _KINDS = ("message", "episode", "fact")
+#: The signals' weights in the single-signal modes.
+_WEIGHTS = {"text": (1.0, 0.0), "vector": (0.0, 1.0)}
 
 
 @dataclass(slots=True, frozen=True)
@@ -49,14 +52,16 @@ class SearchResult:
 async def search(
     db: Database, index: AsyncSearchIndex, query: SearchQuery, hidden: set[str]
 ) -> SearchResult:
-    """The ``k`` best hits, every acknowledged message included, scored in [0, 1].
+    """The ``k`` best hits at or above ``min_score``, every acknowledged message included.
+
+    Scores lie in [0, 1] and mean the same in every search (``fuse``).
 
     ``hidden`` names forgotten sessions whose rows may still be in the
     index: neither they nor their own ``session/<name>`` scope are returned.
     The index's directory stays on disk until the search is done.
     """
     kinds, mode, k = query.kinds, query.mode, query.k
-    text = checked_query(query.query, kinds=kinds, mode=mode, k=k)
+    text = checked_query(query.query, kinds=kinds, mode=mode, k=k, min_score=query.min_score)
     filters = query.filters()
     limit = min(k + (len(hidden) and 50), MAX_K)
     depth = candidate_depth(limit)
@@ -67,34 +72,45 @@ async def search(
         unembedded, searched = (
             await db.read(lambda c: vector_gap(c, **filters)) if want_messages else (0, 0)
         )
-        signals: list[tuple[list[SearchHit], float]] = []
+        by_words: list[SearchHit] = []
         if mode != "vector":
-            by_words: list[SearchHit] = []
-            if want_messages:
-                by_words += await db.read(
-                    lambda c: search_message_text(c, text, limit=depth, **filters)
+            reference, by_words = await db.read(
+                lambda c: (
+                    words_reference(c, text),
+                    search_message_text(c, text, limit=depth, **filters) if want_messages else [],
                 )
+            )
             if memory_kinds:
                 by_words += await index.search(
                     msgspec.structs.replace(signal, mode="text", kinds=memory_kinds)
                 )
-            signals.append((_best_first(by_words)[:depth], TEXT_WEIGHT))
+            by_words = _on_words_scale(by_words, reference)[:depth]
+        by_meaning: list[SearchHit] = []
         if mode != "text":
-            coverage = 1.0 - min(1.0, unembedded / searched) if searched else 1.0
             by_meaning = await index.search(msgspec.structs.replace(signal, mode="vector"))
-            signals.append((by_meaning, VECTOR_WEIGHT * coverage if mode == "hybrid" else 1.0))
-    hits = specific_first(weighted_fusion(signals, limit=depth))[:limit]
+    coverage = 1.0 - min(1.0, unembedded / searched) if searched else 1.0
+    weights = _WEIGHTS[mode] if mode != "hybrid" else (TEXT_WEIGHT, VECTOR_WEIGHT * coverage)
+    hits = specific_first(fuse(by_words, by_meaning, weights)[:depth])[:limit]
     hidden_scopes = {default_scope(name) for name in hidden}
-    kept = [h for h in hits if h.session not in hidden and h.scope not in hidden_scopes]
+    kept = [
+        h
+        for h in hits
+        if h.session not in hidden and h.scope not in hidden_scopes and h.score >= query.min_score
+    ]
     return SearchResult(hits=kept[:k], unembedded=unembedded)
 
 
-def _best_first(hits: list[SearchHit]) -> list[SearchHit]:
-    """Messages' and memory's BM25 hits as one ranking, by raw score (ties by uid).
+def _on_words_scale(hits: list[SearchHit], reference: float) -> list[SearchHit]:
+    """Messages' and memory's BM25 hits as one ranking on the words scale, best first.
 
     Both are BM25 over English words, so their raw scores are comparable
-    enough; normalising each list on its own would put the best episode level
-    with the best message whatever their scores, and one episode stands for
-    hundreds of messages.
+    enough to share the query's reference (``words_reference``); scaling each
+    list by its own best would put the best episode level with the best
+    message whatever their scores, and one episode stands for hundreds of
+    messages. Ties go to the smaller uid.
     """
-    return sorted(hits, key=lambda h: (-h.score, h.uid))
+    scaled = [
+        msgspec.structs.replace(h, score=min(1.0, h.score / reference) if reference > 0 else 0.0)
+        for h in hits
+    ]
+    return sorted(scaled, key=lambda h: (-h.score, h.uid))

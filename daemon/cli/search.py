@@ -50,6 +50,11 @@ def add_search_parser(sub: Any, common: Common) -> None:
         "-k", "--limit", dest="k", type=int, default=10, help="how many hits (default 10)"
     )
     search.add_argument("--mode", choices=["hybrid", "vector", "text"], default="hybrid")
+    search.add_argument(
+        "--min-score",
+        type=float,
+        help="leave out hits scoring below this, 0-1 (default: the daemon's index.min_score)",
+    )
     common(search)
 
     reindex = sub.add_parser("reindex", help="rebuild the search index while the daemon serves")
@@ -115,6 +120,7 @@ def _search(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
         since=args.since,
         until=args.until,
         mode=args.mode,
+        min_score=args.min_score,
     )
     return {"hits": reply.hits, "unembedded": reply.unembedded}, _render_hits
 

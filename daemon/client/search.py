@@ -36,6 +36,7 @@ class SearchApi:
         since: float | None = None,
         until: float | None = None,
         mode: s.Mode = "hybrid",
+        min_score: float | None = None,
     ) -> Call[s.SearchReply]:
         """A ``SearchReply``: the ``k`` best hits (``SearchHitView``), best first.
 
@@ -44,7 +45,9 @@ class SearchApi:
         has not embedded them yet). A message is found by its words as soon
         as its append was acknowledged. ``kinds`` picks among ``message``,
         ``episode`` and ``fact``; ``mode`` is ``hybrid``, ``vector`` or
-        ``text``; scores lie in [0, 1] in every mode.
+        ``text``. Scores lie in [0, 1] and mean the same in every search:
+        hits below ``min_score`` are left out (None: the daemon's
+        ``index.min_score``), so nothing comes back when nothing is relevant.
         """
         request = s.Search(
             rid=self._rid(),
@@ -56,6 +59,7 @@ class SearchApi:
             since=since,
             until=until,
             mode=mode,
+            min_score=min_score,
         )
         return Call(request, lambda r: r, True)
 

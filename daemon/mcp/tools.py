@@ -133,6 +133,15 @@ def register_tools(
             Literal["hybrid", "vector", "text"],
             Field(description="hybrid (default), vector (meaning) or text (keywords)"),
         ] = "hybrid",
+        min_score: Annotated[
+            float | None,
+            Field(
+                ge=0,
+                le=1,
+                description="Leave out hits scoring below this (0-1; scores mean the same in "
+                "every search; default: the daemon's)",
+            ),
+        ] = None,
     ) -> Any:
         """Search memory: past messages, consolidated episodes and facts, best first.
 
@@ -151,6 +160,7 @@ def register_tools(
             since=instant(since, "since"),
             until=instant(until, "until"),
             mode=mode,
+            min_score=min_score,
         )
         return {"hits": reply.hits, "unembedded": reply.unembedded}
 

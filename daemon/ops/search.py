@@ -25,10 +25,14 @@ __all__ = ["SearchHandlers"]
 
 
 class SearchHandlers:
-    """``indexer`` is None when ``index.enabled`` is false: every op then says so."""
+    """``indexer`` is None when ``index.enabled`` is false: every op then says so.
 
-    def __init__(self, indexer: Indexer | None) -> None:
+    ``min_score`` is the threshold of a search that names none (``index.min_score``).
+    """
+
+    def __init__(self, indexer: Indexer | None, *, min_score: float = 0.0) -> None:
         self.indexer = indexer
+        self.min_score = min_score
 
     async def dispatch(self, request: p.Request, replier: Replier, nursery: trio.Nursery) -> None:
         rid = request.rid
@@ -54,6 +58,8 @@ class SearchHandlers:
         for bound in (request.since, request.until):
             if bound is not None and not math.isfinite(bound):
                 raise InvalidArgument("since and until must be finite timestamps")
+        if request.min_score is None:
+            request = msgspec.structs.replace(request, min_score=self.min_score)
         return await indexer.search(msgspec.convert(request, SearchQuery, from_attributes=True))
 
     async def _reindex(self) -> bool:

@@ -31,7 +31,12 @@ __all__ = [
 
 
 class SearchHitView(Data):
-    """A found message, history episode or memory fact; ``score`` is higher-is-better."""
+    """A found message, history episode or memory fact.
+
+    ``score`` lies in [0, 1] and means the same in every search, so a host
+    can threshold it; ``words`` and ``meaning`` are the two signals behind it
+    (0 where that signal did not find the hit).
+    """
 
     kind: str
     text: str
@@ -42,6 +47,8 @@ class SearchHitView(Data):
     message_ids: list[str]
     source: str
     uid: str = ""
+    words: float = 0.0
+    meaning: float = 0.0
 
 
 class Search(Frame, tag="search"):
@@ -49,7 +56,8 @@ class Search(Frame, tag="search"):
 
     ``mode`` is ``hybrid``, ``vector`` or ``text``. Every acknowledged
     message is searched by its words; ``fresh`` is accepted from older
-    clients and has no effect.
+    clients and has no effect. Hits scoring below ``min_score`` are left
+    out; None is the daemon's ``index.min_score``.
     """
 
     query: str
@@ -61,6 +69,7 @@ class Search(Frame, tag="search"):
     until: float | None = None
     mode: Mode = "hybrid"
     fresh: bool = True
+    min_score: float | None = None
 
 
 class Reindex(Frame, tag="reindex"):
@@ -72,8 +81,8 @@ class SearchReply(Frame, tag="search"):
 
     ``unembedded`` counts the messages matching the search's filters that
     the vector index has not embedded yet: they were ranked by their words
-    alone. Scores lie in [0, 1] in every mode and order hits within one
-    search only.
+    alone. Scores lie in [0, 1] in every mode and mean the same from one
+    search to the next.
     """
 
     hits: list[SearchHitView]

@@ -371,3 +371,35 @@ def test_a_consolidated_episode_does_not_outrank_the_message_itself(
             for mode in ("hybrid", "text"):
                 hits = client.search(query, session="s:long", k=3, mode=mode)
                 assert hits[0].kind == "message" and hits[0].message_ids == [wanted], (query, mode)
+
+
+def test_scores_mean_the_same_in_every_search_so_a_host_can_threshold_them(
+    daemon: DaemonProcess,
+) -> None:
+    """After the only session about a wedding is forgotten, "wedding" finds nothing:
+    its nearest unrelated hits score near 0, not 1 as the best of a min-max scale."""
+    with daemon.client() as client:
+        _load(client)
+        client.append("s:party", "user", "Our wedding is in June, at the vineyard near Porto.")
+        poll(lambda: _caught_up(client) and client.status().index.messages_behind == 0)
+        (found, *_) = client.search("wedding at the vineyard", k=3)
+        assert found.message_ids and "vineyard" in found.text
+        assert found.score >= 0.5 and found.words >= 0.9 and found.meaning > 0.0
+
+        client.forget("s:party")
+
+        assert client.search("wedding at the vineyard").hits == []  # index.min_score, 0.05
+        every = client.search("wedding at the vineyard", min_score=0.0, k=5).hits
+        assert every and max(h.score for h in every) < 0.05
+        assert [h.score for h in every] == sorted((h.score for h in every), reverse=True)
+        assert client.search("hotel budget", min_score=0.9).hits == []
+        for bad in (-0.1, 1.5, float("nan")):
+            with pytest.raises(InvalidArgument, match="min_score"):
+                client.search("hotel", min_score=bad)
+    out = _reverie(daemon, "search", "hotel budget", "--json", "--min-score", "0.3").stdout
+    hits = json.loads(out)["hits"]
+    assert hits[0]["message_ids"] == ["m2"] and hits[0]["words"] > 0
+    assert all(0.3 <= h["score"] <= 1.0 for h in hits)
+    refused = _reverie(daemon, "search", "hotel", "--min-score", "2")
+    assert refused.returncode == 1 and "min_score" in refused.stderr
+    assert "Traceback" not in refused.stderr

@@ -16,6 +16,7 @@ from reverie.store import (
     load_session,
     logged_messages,
     search_message_text,
+    words_reference,
 )
 from reverie.store.message_text import fts_match
 from reverie.store.schema import migrate
@@ -115,3 +116,24 @@ def test_a_deleted_sessions_words_leave_the_database_file(tmp_path: Path) -> Non
     assert all(b"zqxvwunicorn" not in f.read_bytes() for f in tmp_path.iterdir())
     assert search_message_text(conn, "zqxvwunicorn locker") == []
     assert len(search_message_text(conn, "ordinary", limit=500)) >= 300
+
+
+def test_words_scale_gives_a_full_match_one_whatever_the_corpus(conn: apsw.Connection) -> None:
+    """BM25 over the query's reference: 1 for each query word once at average length, in a
+    corpus of 12 messages as after deleting half of it (the IDFs change, the scale does not)."""
+    words = ["amber", "basil", "cedar", "delta", "ember", "fjord", "grove", "heron", "ivory"]
+    for i in range(12):
+        _append(conn, f"s{i}", " ".join(words[(i + j) % 9] for j in range(4)))
+    _append(conn, "hit", "lisbon conference tram ticket")
+    for deleted in ([], [f"s{i}" for i in range(6)]):
+        with conn:
+            for session in deleted:
+                delete_session(conn, session)
+        (best, *_) = search_message_text(conn, "the Lisbon conferences")
+        assert best.text == "lisbon conference tram ticket"
+        assert best.score / words_reference(conn, "the Lisbon conferences") == pytest.approx(1.0)
+        half = search_message_text(conn, "lisbon zeppelin")[0].score
+        assert (
+            half / words_reference(conn, "lisbon zeppelin") < 0.5
+        )  # one of two words, the rarer missing
+    assert words_reference(conn, "!!!") == 0.0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reverie.store import SearchHit, specific_first, weighted_fusion
+from reverie.store import SearchHit, fuse, meaning_score, specific_first
 
 
 def _uids(hits: list[SearchHit]) -> list[str]:
@@ -18,16 +18,23 @@ def _hit(uid: str, score: float) -> SearchHit:
     )  # fmt: skip
 
 
-def test_fusion_weighs_normalised_scores_and_breaks_ties_by_uid() -> None:
+def test_fusion_adds_the_signals_on_their_scales_and_breaks_ties_by_uid() -> None:
     by_meaning = [_hit("a", 0.9), _hit("b", 0.6), _hit("c", 0.1)]
-    by_words = [_hit("c", 30.0), _hit("b", 20.0), _hit("d", 10.0)]
-    fused = weighted_fusion([(by_meaning, 1.0), (by_words, 1.0)], limit=4)
-    assert _uids(fused) == ["b", "a", "c", "d"]  # a and c tie at 1 + 0: the smaller uid first
-    assert [h.score for h in fused] == pytest.approx([0.5625, 0.5, 0.5, 0.0])
-    heavy_words = weighted_fusion([(by_meaning, 0.2), (by_words, 1.0)], limit=4)
-    assert _uids(heavy_words)[0] == "c"
-    assert weighted_fusion([(by_meaning, 0.0), (by_words, 1.0)], limit=1)[0].score == 1.0
-    assert weighted_fusion([([], 1.0)], limit=3) == []
+    by_words = [_hit("c", 0.9), _hit("b", 0.4), _hit("d", 0.2)]
+    fused = fuse(by_words, by_meaning, (1.0, 1.0))
+    assert _uids(fused) == ["b", "c", "a", "d"]  # b and c tie at 0.5: the smaller uid first
+    assert [h.score for h in fused] == pytest.approx([0.5, 0.5, 0.45, 0.1])
+    assert [(h.words, h.meaning) for h in fused][:2] == [(0.4, 0.6), (0.9, 0.1)]
+    assert _uids(fuse(by_words, by_meaning, (1.0, 0.2)))[0] == "c"
+    assert fuse(by_words, by_meaning, (1.0, 0.0))[0].score == pytest.approx(0.9)
+    assert fuse([], [], (1.0, 1.0)) == []
+
+
+def test_a_search_whose_words_match_nothing_scores_only_its_meaning_share() -> None:
+    """Not min-max: the nearest meaning of an unrelated search is not promoted to 1."""
+    only_meaning = fuse([], [_hit("a", 0.3)], (1.0, 0.7))
+    assert only_meaning[0].score == pytest.approx(0.3 * 0.7 / 1.7)
+    assert meaning_score(-0.2) == 0.0 and meaning_score(1.0) == 1.0
 
 
 def test_an_episode_waits_for_the_messages_it_covers() -> None:
