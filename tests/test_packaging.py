@@ -97,7 +97,7 @@ async def host(a: AsyncClient) -> None:
 def main() -> None:
     with Client() as client:
         reveal_type(client.append("s", "user", "hi"))
-        reveal_type(client.search("x").hits)
+        reveal_type(client.search("x", everywhere=True).hits)
         try:
             client.context("s")
         except NotFound as exc:

@@ -55,6 +55,11 @@ def add_search_parser(sub: Any, common: Common) -> None:
         type=float,
         help="leave out hits scoring below this, 0-1 (default: the daemon's index.min_score)",
     )
+    search.add_argument(
+        "--everywhere",
+        action="store_true",
+        help="search every scope (every user's memory) when neither --scope nor --session is given",
+    )
     common(search)
 
     reindex = sub.add_parser("reindex", help="rebuild the search index while the daemon serves")
@@ -121,6 +126,7 @@ def _search(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
         until=args.until,
         mode=args.mode,
         min_score=args.min_score,
+        everywhere=args.everywhere,
     )
     return {"hits": reply.hits, "unembedded": reply.unembedded}, _render_hits
 

@@ -37,6 +37,7 @@ class SearchApi:
         until: float | None = None,
         mode: s.Mode = "hybrid",
         min_score: float | None = None,
+        everywhere: bool = False,
     ) -> Call[s.SearchReply]:
         """A ``SearchReply``: the ``k`` best hits (``SearchHitView``), best first.
 
@@ -48,6 +49,10 @@ class SearchApi:
         ``text``. Scores lie in [0, 1] and mean the same in every search:
         hits below ``min_score`` are left out (None: the daemon's
         ``index.min_score``), so nothing comes back when nothing is relevant.
+        A search names a ``scope`` or a ``session``; one that names neither
+        is refused (``InvalidArgument``) unless ``everywhere=True`` asks for
+        every scope of the daemon: a host serving several users cannot leak
+        one user's memory into another's prompt by forgetting an argument.
         """
         request = s.Search(
             rid=self._rid(),
@@ -60,6 +65,7 @@ class SearchApi:
             until=until,
             mode=mode,
             min_score=min_score,
+            everywhere=everywhere,
         )
         return Call(request, lambda r: r, True)
 

@@ -51,6 +51,11 @@ class SearchHandlers:
 
     async def _search(self, request: s.Search) -> SearchResult:
         indexer = self._indexer()
+        if request.scope is None and request.session is None and not request.everywhere:
+            raise InvalidArgument(
+                "a search names a scope or a session; to search every scope of the daemon"
+                " (every user's memory), say so: everywhere=True (reverie search --everywhere)"
+            )
         if request.scope is not None:
             validate_name("scope", request.scope)
         if request.session is not None:

@@ -57,7 +57,9 @@ class Search(Frame, tag="search"):
     ``mode`` is ``hybrid``, ``vector`` or ``text``. Every acknowledged
     message is searched by its words; ``fresh`` is accepted from older
     clients and has no effect. Hits scoring below ``min_score`` are left
-    out; None is the daemon's ``index.min_score``.
+    out; None is the daemon's ``index.min_score``. A search names a
+    ``scope`` or a ``session``, or says ``everywhere`` (every scope of the
+    daemon, the operator's view); one that does neither is refused.
     """
 
     query: str
@@ -70,6 +72,7 @@ class Search(Frame, tag="search"):
     mode: Mode = "hybrid"
     fresh: bool = True
     min_score: float | None = None
+    everywhere: bool = False
 
 
 class Reindex(Frame, tag="reindex"):

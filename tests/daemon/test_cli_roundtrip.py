@@ -57,11 +57,15 @@ def test_search_takes_several_kinds_and_time_bounds_and_shows_session_and_scope(
         "2000-01-01",
         "--until",
         "2999-01-01T00:00:00+00:00",
+        "--everywhere",
     ).stdout.splitlines()
     assert out[0].split() == ["score", "kind", "time", "(UTC)", "session", "scope", "text"]
     assert out[1].split()[4:7] == ["trip:1", "trips", "We"]
-    none = _reverie(daemon, "search", "fly to Lisbon", "--until", "2000-01-01")
+    none = _reverie(daemon, "search", "fly to Lisbon", "--scope", "trips", "--until", "2000-01-01")
     assert none.stdout.strip() == "no hits"
+    unnamed = reverie_cli(daemon.socket, "search", "fly to Lisbon")
+    assert unnamed.returncode == 1 and "--everywhere" in unnamed.stderr
+    assert "Traceback" not in unnamed.stderr and unnamed.stdout == ""
 
 
 def test_wm_get_inherit_says_which_scope_answered(daemon: DaemonProcess) -> None:

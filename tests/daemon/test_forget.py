@@ -44,7 +44,10 @@ def _everywhere(daemon: DaemonProcess, client: Client, session: str, secret: str
     poll(
         lambda: (
             client.status().index.settled
-            and any(secret in h.text for h in client.search(secret, kinds=["episode", "fact"]))
+            and any(
+                secret in h.text
+                for h in client.search(secret, kinds=["episode", "fact"], everywhere=True)
+            )
         ),
         what="the secret indexed and the index settled",
     )
@@ -63,7 +66,7 @@ def test_forget_own_scope_leaves_no_byte_behind(make_daemon, fake_llm: FakeLLM) 
         assert client.forget("bob") == 2
 
         assert _holders(daemon.data_dir, secret) == []
-        assert client.search(secret, mode="text").hits == []
+        assert client.search(secret, mode="text", everywhere=True).hits == []
         assert [m.content for m in client.history("other")]  # others untouched
 
 
@@ -84,10 +87,13 @@ def test_a_forget_made_while_the_index_is_off_does_not_come_back(
     daemon.restart()
     with daemon.client() as client:
         poll(
-            lambda: client.status().index.settled and client.search("Braga", mode="text").hits,
+            lambda: (
+                client.status().index.settled
+                and client.search("Braga", mode="text", everywhere=True).hits
+            ),
             what="the index rebuilt from what is left",
         )
-        assert client.search(secret, mode="text").hits == []
+        assert client.search(secret, mode="text", everywhere=True).hits == []
         assert client.history("dave") == []
     assert _holders(daemon.data_dir, secret) == []
 
@@ -185,7 +191,7 @@ def test_forget_one_fact(make_daemon, fake_llm: FakeLLM) -> None:
         view = client.memory("session/erin")
         assert secret not in view.memory and "green tea" in view.memory
         assert not any(secret in f for e in view.entries for f in e.facts)
-        facts = client.search("locker code", kinds=["fact"])
+        facts = client.search("locker code", kinds=["fact"], everywhere=True)
         assert not any(secret in h.text for h in facts)
         assert client.memory_forget_fact("session/erin", text) == 0
 
@@ -226,7 +232,7 @@ def test_a_long_non_ascii_session_lives_and_is_forgotten(make_daemon, fake_llm, 
         assert client.forget(name) == 2
 
         assert client.history(name) == []
-        assert client.search(secret, mode="text").hits == []
+        assert client.search(secret, mode="text", everywhere=True).hits == []
     assert _holders(daemon.data_dir, secret) == []
     assert _holders(daemon.data_dir, name) == []
 
@@ -288,5 +294,5 @@ def test_forget_of_the_newest_messages_leaves_the_index_cursor_at_the_log_end(
 
         client.append("later", "user", "a saxophone arrives after the forget")
         poll(lambda: client.status().index.settled, what="the new message indexed")
-        hits = client.search("saxophone", mode="vector", kinds=["message"]).hits
+        hits = client.search("saxophone", mode="vector", kinds=["message"], everywhere=True).hits
         assert any("saxophone" in h.text for h in hits)

@@ -40,7 +40,9 @@ def test_a_batch_replayed_behind_the_cursor_is_upserted_not_duplicated(
     with daemon.client() as client:
         poll(lambda: client.status().index.cursor > 0 and client.status().index.settled)
         path = client.status().index.path
-        assert [h.message_ids for h in client.search(TEXTS[0], k=1, mode="text")] == [["m0"]]
+        assert [
+            h.message_ids for h in client.search(TEXTS[0], k=1, mode="text", everywhere=True)
+        ] == [["m0"]]
     daemon.stop()
     docs = lancedb.connect(path).open_table("docs")  # the index's one table
     assert docs.count_rows() == len(TEXTS)  # one doc per message, not two

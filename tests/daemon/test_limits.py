@@ -149,7 +149,9 @@ def _append_and_search(daemon: DaemonProcess) -> bool:
     try:
         with daemon.client() as client:
             ack = client.append("s", "user", "the wifi password is zebra-orchid-42")
-            assert client.search("zebra orchid", k=3, mode="text")[0].message_ids == [ack.id]
+            assert client.search("zebra orchid", k=3, mode="text", everywhere=True)[
+                0
+            ].message_ids == [ack.id]
     except Busy:
         return False
     return True

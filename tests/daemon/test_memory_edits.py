@@ -123,7 +123,9 @@ def test_a_symlink_in_the_memory_tree_is_refused_and_forget_removes_it(
         with pytest.raises(StoreError, match="symbolic link"):
             client.memory_edit("session/t", "- written outside\n")
         assert list(elsewhere.iterdir()) == []
-        assert not any("Zqpasswdline" in h.text for h in client.search("Zqpasswdline").hits)
+        assert not any(
+            "Zqpasswdline" in h.text for h in client.search("Zqpasswdline", everywhere=True).hits
+        )
 
         client.forget("t")
 

@@ -27,7 +27,7 @@ BAD: dict[str, tuple[Callable[[Client], Any], str]] = {
     "long id": (lambda c: c.append("s", "user", "hi", id="x" * 129), "id"),
     "lease ttl": (lambda c: c.stream_begin(ttl=0), "$.ttl"),
     "lease too long": (lambda c: c.stream_begin(ttl=p.MAX_STREAM_TTL + 1), "$.ttl"),
-    "search mode": (lambda c: c.search("x", mode="fuzzy"), "$.mode"),  # type: ignore[arg-type]
+    "search mode": (lambda c: c.search("x", mode="fuzzy", everywhere=True), "$.mode"),  # type: ignore[arg-type]
     "task status": (lambda c: c.task_set("s", "t", "d", status="maybe"), "$.status"),  # type: ignore[arg-type]
     "negative step": (lambda c: c.task_update("s", step=-1), "$.step"),
     "scratch last": (lambda c: c.scratch_get("s", last=-1), "$.last"),

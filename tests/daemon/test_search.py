@@ -62,22 +62,28 @@ def _caught_up(client: Client) -> bool:
 
 
 def _answers(client: Client) -> list[list[tuple[str, list[str]]]]:
-    return [[(h.kind, h.message_ids) for h in client.search(q, k=5)] for q in QUERIES]
+    return [
+        [(h.kind, h.message_ids) for h in client.search(q, k=5, everywhere=True)] for q in QUERIES
+    ]
 
 
 def test_message_found_right_after_its_append_is_acked(daemon: DaemonProcess) -> None:
     with daemon.client() as client:
         _load(client)
         ack = client.append("s:new", "user", "The wifi password is zebra-orchid-42", id="pw")
-        hits = client.search("wifi password", k=3)
+        hits = client.search("wifi password", k=3, everywhere=True)
         assert hits and hits[0].message_ids == [ack.id]
         assert hits[0].kind == "message" and hits[0].session == "s:new"
         assert hits[0].scope == "session/s:new"
-        assert client.search("zebra orchid", k=3, mode="text")[0].message_ids == ["pw"]
+        assert client.search("zebra orchid", k=3, mode="text", everywhere=True)[0].message_ids == [
+            "pw"
+        ]
         poll(lambda: _caught_up(client))
-        settled = client.search("wifi password", k=3)
+        settled = client.search("wifi password", k=3, everywhere=True)
         assert settled[0].message_ids == ["pw"] and settled.unembedded == 0
-        assert client.search("zebra orchid", k=3, mode="vector")[0].message_ids == ["pw"]
+        assert client.search("zebra orchid", k=3, mode="vector", everywhere=True)[
+            0
+        ].message_ids == ["pw"]
 
 
 def test_words_find_every_acked_message_while_the_vector_index_lags(
@@ -117,7 +123,7 @@ def test_scope_session_and_kind_filters_hold(daemon: DaemonProcess) -> None:
             hits = client.search("anything at all deploy", scope="shared", k=20)
             assert hits and {h.scope for h in hits} == {"shared"}
             assert list(client.search("Lisbon", scope="nobody")) == []
-            assert list(client.search("Lisbon", kinds=["fact"])) == []
+            assert list(client.search("Lisbon", kinds=["fact"], everywhere=True)) == []
 
 
 def test_hostile_queries_get_a_typed_error_or_a_sane_answer(daemon: DaemonProcess) -> None:
@@ -125,13 +131,13 @@ def test_hostile_queries_get_a_typed_error_or_a_sane_answer(daemon: DaemonProces
         _load(client)
         for query in ("", "   ", "\x00"):
             with pytest.raises(InvalidArgument):
-                client.search(query)
+                client.search(query, everywhere=True)
         with pytest.raises(InvalidArgument):
-            client.search("x", k=0)
+            client.search("x", k=0, everywhere=True)
         with pytest.raises(InvalidArgument):
-            client.search("x", mode="sql")
+            client.search("x", mode="sql", everywhere=True)
         with pytest.raises(InvalidArgument):
-            client.search("x", kinds=["secret"])
+            client.search("x", kinds=["secret"], everywhere=True)
         with pytest.raises(InvalidArgument):
             client.search("x", scope="\x00bad")
         for query in (
@@ -142,20 +148,28 @@ def test_hostile_queries_get_a_typed_error_or_a_sane_answer(daemon: DaemonProces
             "🙂" * 1000,
         ):
             for mode in ("hybrid", "vector", "text"):
-                hits = client.search(query, mode=mode, k=5)
+                hits = client.search(query, mode=mode, k=5, everywhere=True)
                 assert isinstance(hits.hits, list) and len(hits) <= 5
-        assert client.search('Lisbon" OR "x', mode="text", k=5)
+        assert client.search('Lisbon" OR "x', mode="text", k=5, everywhere=True)
         assert client.hello()  # still up
 
 
 def test_forget_removes_hits(daemon: DaemonProcess) -> None:
     with daemon.client() as client:
         _load(client)
-        assert any(h.session == "s:cooking" for h in client.search("sourdough starter", k=10))
+        assert any(
+            h.session == "s:cooking"
+            for h in client.search("sourdough starter", k=10, everywhere=True)
+        )
         client.forget("s:cooking")
-        assert all(h.session != "s:cooking" for h in client.search("sourdough starter", k=10))
+        assert all(
+            h.session != "s:cooking"
+            for h in client.search("sourdough starter", k=10, everywhere=True)
+        )
         poll(lambda: _caught_up(client))
-        assert all(h.session != "s:cooking" for h in client.search("sourdough", k=10))
+        assert all(
+            h.session != "s:cooking" for h in client.search("sourdough", k=10, everywhere=True)
+        )
 
 
 def test_reindex_and_a_deleted_index_give_the_same_answers(daemon: DaemonProcess) -> None:
@@ -181,7 +195,7 @@ def test_searches_while_reindex_swaps_the_index_never_fail(daemon: DaemonProcess
         with daemon.client() as client:
             while not stop.is_set():
                 try:
-                    client.search("hotel budget", k=5)
+                    client.search("hotel budget", k=5, everywhere=True)
                     searches[0] += 1
                 except Exception as exc:  # any failure is the finding
                     errors.append(exc)
@@ -224,7 +238,8 @@ def _rebuilt_from_nothing(daemon: DaemonProcess, answers: Callable[[Client], T])
 
 def _text_scores(client: Client) -> list[list[tuple[str, float]]]:
     return [
-        [(h.uid, round(h.score, 6)) for h in client.search(q, k=20, mode="text")] for q in QUERIES
+        [(h.uid, round(h.score, 6)) for h in client.search(q, k=20, mode="text", everywhere=True)]
+        for q in QUERIES
     ]
 
 
@@ -287,7 +302,7 @@ def test_import_then_search_and_cli(daemon: DaemonProcess, tmp_path: Path) -> No
     out = _reverie(daemon, "import", str(path))
     assert out.returncode == 0, out.stderr
     assert "imported 41 messages" in out.stdout
-    found = _reverie(daemon, "search", "giraffe height", "--json", "-k", "3")
+    found = _reverie(daemon, "search", "giraffe height", "--json", "-k", "3", "--everywhere")
     assert found.returncode == 0, found.stderr
     hits = json.loads(found.stdout)["hits"]
     assert hits[0]["message_ids"] == ["g"] and hits[0]["session"] == "imp:x"
@@ -307,7 +322,7 @@ def test_search_disabled_is_a_typed_error(make_daemon: Callable[..., DaemonProce
     daemon = make_daemon(config="[index]\nenabled = false\n")
     with daemon.client() as client:
         with pytest.raises(NotFound):
-            client.search("anything")
+            client.search("anything", everywhere=True)
         assert client.status().index == p.IndexStatus(enabled=False)
 
 
@@ -323,18 +338,21 @@ def test_consolidation_indexes_episodes_and_facts(
         assert view.entries
 
         def episodes() -> list[Any]:
-            return client.search("Lisbon hotel", kinds=["episode"], k=5)
+            return client.search("Lisbon hotel", kinds=["episode"], k=5, everywhere=True)
 
         hits = poll(episodes)
         assert hits[0].session == "s:trip" and hits[0].scope == "session/s:trip"
         assert set(hits[0].message_ids) <= {"m0", "m1", "m2"}
         if view.memory.strip():
-            facts = poll(lambda: client.search("Lisbon", kinds=["fact"], k=5))
+            facts = poll(lambda: client.search("Lisbon", kinds=["fact"], k=5, everywhere=True))
             assert {h.scope for h in facts} == {"session/s:trip"}
         for mode in ("hybrid", "text", "vector"):  # no kinds: nothing, though episodes match
-            assert client.search("Lisbon hotel", kinds=[], mode=mode).hits == []
+            assert client.search("Lisbon hotel", kinds=[], mode=mode, everywhere=True).hits == []
         client.forget("s:trip")
-        assert client.search("Lisbon hotel", kinds=["episode", "fact"], k=5).hits == []
+        assert (
+            client.search("Lisbon hotel", kinds=["episode", "fact"], k=5, everywhere=True).hits
+            == []
+        )
 
 
 def test_a_consolidated_episode_does_not_outrank_the_message_itself(
@@ -361,7 +379,7 @@ def test_a_consolidated_episode_does_not_outrank_the_message_itself(
             ],
         )
         assert client.consolidate("s:long", wait=True) is not None
-        poll(lambda: client.search("Pixel Ana pottery", kinds=["episode"]).hits)
+        poll(lambda: client.search("Pixel Ana pottery", kinds=["episode"], everywhere=True).hits)
         poll(lambda: _caught_up(client))
         for query, wanted in (
             ("when did I adopt the greyhound", "t0"),
@@ -382,24 +400,31 @@ def test_scores_mean_the_same_in_every_search_so_a_host_can_threshold_them(
         _load(client)
         client.append("s:party", "user", "Our wedding is in June, at the vineyard near Porto.")
         poll(lambda: _caught_up(client) and client.status().index.messages_behind == 0)
-        (found, *_) = client.search("wedding at the vineyard", k=3)
+        (found, *_) = client.search("wedding at the vineyard", k=3, everywhere=True)
         assert found.message_ids and "vineyard" in found.text
         assert found.score >= 0.5 and found.words >= 0.9 and found.meaning > 0.0
 
         client.forget("s:party")
 
-        assert client.search("wedding at the vineyard").hits == []  # index.min_score, 0.05
-        every = client.search("wedding at the vineyard", min_score=0.0, k=5).hits
+        assert (
+            client.search("wedding at the vineyard", everywhere=True).hits == []
+        )  # index.min_score, 0.05
+        every = client.search("wedding at the vineyard", min_score=0.0, k=5, everywhere=True).hits
         assert every and max(h.score for h in every) < 0.05
         assert [h.score for h in every] == sorted((h.score for h in every), reverse=True)
-        assert client.search("hotel budget", min_score=0.9).hits == []
+        assert client.search("hotel budget", min_score=0.9, everywhere=True).hits == []
+        with pytest.raises(InvalidArgument, match="everywhere=True"):
+            client.search("hotel budget")  # neither scope nor session: not every user's memory
+        assert client.search("hotel budget", scope="session/s:trip")[0].message_ids == ["m2"]
         for bad in (-0.1, 1.5, float("nan")):
             with pytest.raises(InvalidArgument, match="min_score"):
-                client.search("hotel", min_score=bad)
-    out = _reverie(daemon, "search", "hotel budget", "--json", "--min-score", "0.3").stdout
+                client.search("hotel", min_score=bad, everywhere=True)
+    out = _reverie(
+        daemon, "search", "hotel budget", "--json", "--min-score", "0.3", "--everywhere"
+    ).stdout
     hits = json.loads(out)["hits"]
     assert hits[0]["message_ids"] == ["m2"] and hits[0]["words"] > 0
     assert all(0.3 <= h["score"] <= 1.0 for h in hits)
-    refused = _reverie(daemon, "search", "hotel", "--min-score", "2")
+    refused = _reverie(daemon, "search", "hotel", "--min-score", "2", "--everywhere")
     assert refused.returncode == 1 and "min_score" in refused.stderr
     assert "Traceback" not in refused.stderr

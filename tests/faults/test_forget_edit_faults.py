@@ -33,8 +33,12 @@ class _Searcher:
             with self.daemon.client() as client:
                 i = 0
                 while not self.stop.is_set():
-                    client.search("quick brown fox", k=5, mode=("hybrid", "vector")[i % 2])
-                    client.search("Question", kinds=["episode", "fact"], k=5, mode="text")
+                    client.search(
+                        "quick brown fox", k=5, mode=("hybrid", "vector")[i % 2], everywhere=True
+                    )
+                    client.search(
+                        "Question", kinds=["episode", "fact"], k=5, mode="text", everywhere=True
+                    )
                     self.acked.append(client.append("bystander", "user", f"still here {i}").id)
                     self.done += 1
                     i += 1
@@ -86,7 +90,7 @@ def test_a_hand_edit_that_is_not_utf8_is_reported_and_healed(
         problems = poll(lambda: client.status().memory.problems.get(scope), what="reported")
         assert "UTF-8" in problems[0]
         client.append("s", "user", "the daemon goes on")
-        assert client.search("quick", k=1)
+        assert client.search("quick", k=1, everywhere=True)
         path.write_text(good)
         poll(lambda: scope not in client.status().memory.problems, what="healed")
         assert client.memory(scope).memory == good

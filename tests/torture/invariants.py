@@ -279,7 +279,9 @@ def index_caught_up(client: Client) -> bool:
 
 def index_answers(client: Client) -> list[list[tuple[str, list[str]]]]:
     """The fixed queries' hits (kind and message ids, in order), from the index alone."""
-    return [[(h.kind, h.message_ids) for h in client.search(q, k=5)] for q in QUERIES]
+    return [
+        [(h.kind, h.message_ids) for h in client.search(q, k=5, everywhere=True)] for q in QUERIES
+    ]
 
 
 def ranking_detail(client: Client) -> str:
@@ -287,7 +289,7 @@ def ranking_detail(client: Client) -> str:
     lines = []
     for q in QUERIES:
         for mode in ("text", "vector"):
-            hits = client.search(q, k=5, mode=mode)
+            hits = client.search(q, k=5, mode=mode, everywhere=True)
             shown = ", ".join(f"{h.uid}={h.score:.6f}" for h in hits)
             lines.append(f"  {q!r} {mode}: {shown}")
     return "\n".join(lines)

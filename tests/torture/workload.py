@@ -156,7 +156,9 @@ class Worker:
     def _search(self, client: Client, stop: threading.Event) -> None:
         query = self.rng.choice(QUERIES)
         try:
-            hits = client.search(query, k=5, mode=self.rng.choice(("hybrid", "text", "vector")))
+            hits = client.search(
+                query, k=5, mode=self.rng.choice(("hybrid", "text", "vector")), everywhere=True
+            )
         except LOST:
             return
         if len(hits) > 5:
