@@ -73,6 +73,12 @@ class DaemonConfig(_Section):
     # a tool's output rarely passes 100 KiB; a quarter of max_frame_bytes leaves room for
     # a few such messages per append and caps a history(limit=200) reply near 50 MiB.
     max_message_bytes: Count = 256 * 1024
+    # Reply bytes a connection may leave unread before its next request waits (4 MiB: a
+    # few large history pages; a client that reads keeps it near 0), and all connections
+    # together before a request anywhere is answered busy (1,024 slow clients at 4 MiB
+    # would be 4 GiB).
+    max_unread_bytes: Count = 4 << 20
+    max_unread_bytes_total: Count = 256 << 20
 
 
 class StoreConfig(_Section):
