@@ -8,54 +8,18 @@ from 515 MB to 4.4 GB). Clients here pipeline ``history`` pages of about
 
 from __future__ import annotations
 
-import fcntl
 import socket
-import struct
-import termios
-from pathlib import Path
 
 from reverie.daemon import protocol as p
 from reverie.daemon.protocol.framing import frame
 from tests.checks import poll, read_reply
 from tests.daemon_process import DaemonProcess
 
-from .support import rss_kib
+from .support import big_session, hog, peak_rss_kib, rss_kib, unread_by_peer
 
-PAGE = 200  # messages per history page
-CONTENT = "x" * 20_000  # a page is about 4 MB
 HOGS = 2
 REQUESTS = 100  # per hog: unbounded, 2 x 100 x 4 MB were held
 MIB = 1024
-
-
-def _peak_rss_kib(pid: int) -> int:
-    """The process's resident high-water mark (VmHWM): no peak between two reads is missed."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1])
-    raise AssertionError(f"no VmHWM for pid {pid}")
-
-
-def _unread_by_daemon(sock: socket.socket) -> int:
-    """Bytes this socket sent that the daemon has not read yet (SIOCOUTQ)."""
-    buf = fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, struct.pack("i", 0))
-    return int(struct.unpack("i", buf)[0])
-
-
-def _big_session(daemon: DaemonProcess) -> None:
-    with daemon.client() as client:
-        for _ in range(PAGE // 40):  # 40 messages of 20 KB: under the 1 MiB frame limit
-            client.append_many("big", [{"role": "user", "content": CONTENT}] * 40)
-        assert len(client.history("big", limit=PAGE)) == PAGE
-
-
-def _hog(daemon: DaemonProcess, requests: int) -> socket.socket:
-    """A connection that asks for ``requests`` pages at once and never reads a reply."""
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.connect(str(daemon.socket))
-    pages = (p.History(rid=rid, session="big", limit=PAGE) for rid in range(1, requests + 1))
-    sock.sendall(b"".join(frame(p.encode(r)) for r in pages))
-    return sock
 
 
 def test_clients_that_never_read_big_replies_hold_a_bounded_amount(make_daemon) -> None:
@@ -64,12 +28,12 @@ def test_clients_that_never_read_big_replies_hold_a_bounded_amount(make_daemon) 
     )
     assert daemon.proc is not None
     pid = daemon.proc.pid
-    _big_session(daemon)
+    big_session(daemon)
     before = rss_kib(pid)
-    hogs = [_hog(daemon, REQUESTS) for _ in range(HOGS)]
+    hogs = [hog(daemon, REQUESTS) for _ in range(HOGS)]
     try:
         poll(
-            lambda: all(_unread_by_daemon(h) == 0 for h in hogs),
+            lambda: all(unread_by_peer(h) == 0 for h in hogs),
             what="the daemon reading every request sent",
         )
         with daemon.client() as client:
@@ -77,12 +41,12 @@ def test_clients_that_never_read_big_replies_hold_a_bounded_amount(make_daemon) 
             # daemon took from the hogs (one session's requests are answered in order).
             ack = client.append("polite", "user", "still served")
             assert client.history("big", limit=1)[0].seq == 1
-            grown_mib = (_peak_rss_kib(pid) - before) // MIB
+            grown_mib = (peak_rss_kib(pid) - before) // MIB
             # Unbounded, the daemon held every page asked for: 2 x 100 x 4 MB.
             assert grown_mib < 256, f"RSS grew {grown_mib} MiB for clients that never read"
     finally:
-        for hog in hogs:
-            hog.close()
+        for sock in hogs:
+            sock.close()
     with daemon.client() as client:
         assert [m.id for m in client.history("polite")] == [ack.id], "the acked append is kept"
 
@@ -96,7 +60,7 @@ def test_past_the_total_bound_every_connection_gets_busy_until_the_reader_goes(
             "max_unread_bytes_total = 2097152\n[index]\nenabled = false\n"
         )
     )
-    _big_session(daemon)
+    big_session(daemon)
 
     def status_reply() -> p.Reply:
         with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
@@ -105,7 +69,7 @@ def test_past_the_total_bound_every_connection_gets_busy_until_the_reader_goes(
             sock.sendall(frame(p.encode(p.Status(rid=5))))
             return read_reply(sock)
 
-    hog = _hog(daemon, 4)  # one page (4 MB) already passes both bounds
+    reader = hog(daemon, 4)  # one page (4 MB) already passes both bounds
     try:
         busy = poll(
             lambda: r if isinstance(r := status_reply(), p.ErrorReply) else None,
@@ -114,6 +78,6 @@ def test_past_the_total_bound_every_connection_gets_busy_until_the_reader_goes(
         assert busy.code == "busy"
         assert "daemon.max_unread_bytes_total (2097152)" in busy.message
     finally:
-        hog.close()
+        reader.close()
     # The closed connection's bytes are given back: others are served again.
     poll(lambda: isinstance(status_reply(), p.StatusReply), what="status served again")
