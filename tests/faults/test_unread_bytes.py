@@ -11,15 +11,30 @@ from __future__ import annotations
 import socket
 
 from reverie.daemon import protocol as p
-from reverie.daemon.protocol.framing import frame
+from reverie.daemon.protocol.framing import FrameReader, frame
 from tests.checks import poll, read_reply
 from tests.daemon_process import DaemonProcess
 
-from .support import big_session, hog, peak_rss_kib, rss_kib, unread_by_peer
+from .support import PAGE, big_session, hog, peak_rss_kib, rss_kib, unread_by_peer
 
 HOGS = 2
 REQUESTS = 100  # per hog: unbounded, 2 x 100 x 4 MB were held
 MIB = 1024
+
+
+def _replies(sock: socket.socket, n: int) -> list[p.HistoryReply]:
+    reader = FrameReader(1 << 26)
+    replies: list[p.HistoryReply] = []
+    sock.settimeout(60)
+    while len(replies) < n:
+        data = sock.recv(1 << 20)
+        assert data, f"closed after {len(replies)} of {n} replies"
+        for body in reader.feed(data):
+            reply = p.decode_reply(body)
+            assert isinstance(reply, p.HistoryReply), reply
+            assert len(reply.messages) == PAGE
+            replies.append(reply)
+    return replies
 
 
 def test_clients_that_never_read_big_replies_hold_a_bounded_amount(make_daemon) -> None:
@@ -44,6 +59,9 @@ def test_clients_that_never_read_big_replies_hold_a_bounded_amount(make_daemon) 
             grown_mib = (peak_rss_kib(pid) - before) // MIB
             # Unbounded, the daemon held every page asked for: 2 x 100 x 4 MB.
             assert grown_mib < 256, f"RSS grew {grown_mib} MiB for clients that never read"
+        # A hog that reads at last gets every page, in order: held back, never dropped.
+        rids = [reply.rid for reply in _replies(hogs[0], REQUESTS)]
+        assert rids == list(range(1, REQUESTS + 1))
     finally:
         for sock in hogs:
             sock.close()
