@@ -69,6 +69,16 @@ class DaemonConfig(_Section):
     grace_seconds: Seconds = 10.0
     watchdog_interval: Seconds = 0.0  # 0 = take it from $WATCHDOG_USEC
     stall_timeout: Seconds = 60.0  # unread replies or an unfinished frame this long: dropped
+    # One message's content, in UTF-8 bytes. Chat turns are a few KiB and a pasted file or
+    # a tool's output rarely passes 100 KiB; a quarter of max_frame_bytes leaves room for
+    # a few such messages per append and caps a history(limit=200) reply near 50 MiB.
+    max_message_bytes: Count = 256 * 1024
+    # Reply bytes a connection may leave unread before its next request waits (4 MiB: a
+    # few large history pages; a client that reads keeps it near 0), and all connections
+    # together before a request anywhere is answered busy (1,024 slow clients at 4 MiB
+    # would be 4 GiB).
+    max_unread_bytes: Count = 4 << 20
+    max_unread_bytes_total: Count = 256 << 20
 
 
 class StoreConfig(_Section):

@@ -38,6 +38,9 @@ RELOADABLE: dict[str, tuple[str, ...]] = {
         "allowed_gids",
         "max_in_flight",
         "max_connections",
+        "max_message_bytes",
+        "max_unread_bytes",
+        "max_unread_bytes_total",
     ),
     "consolidation": (
         "idle_after",

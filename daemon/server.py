@@ -13,7 +13,9 @@ keep request order while other sessions proceed; other requests run as
 tasks of the connection.
 
 Limits, each with a typed error: frame size (``frame_too_large``, then the
-connection closes), requests in flight per connection (``busy``),
+connection closes), requests in flight per connection (``busy``), reply
+bytes left unread by all connections together (``busy``, past
+``daemon.max_unread_bytes_total``),
 connections in total (``busy``, then close; at most what the open-file
 limit leaves room for), stream leases per connection
 (``busy``; a connection's leases end when it closes). A malformed frame
@@ -26,9 +28,12 @@ time (one watcher sweeps the connections a few times per timeout). Each is
 logged and counted (``connections_stalled``). An unexpected error in one
 connection's reader or writer closes that connection only (logged with its
 traceback, counted as ``connection_failures``). Memory per connection stays
-bounded meanwhile: the reply queue has a fixed size and a full queue stops
-the reader, so back-pressure reaches the client's sends. A connection that
-is merely idle between frames is never dropped.
+bounded meanwhile, in replies and in bytes: the reader takes no request
+while the connection's unread replies (and those its requests in flight may
+add) reach ``daemon.max_unread_bytes``, so back-pressure reaches the
+client's sends. When a connection that held that much goes, its bytes are
+given back to the system (``service/malloc.py``). A connection that is
+merely idle between frames is never dropped.
 
 The per-connection state, its reply queue and the sending of replies are
 ``connection.py``'s.
@@ -46,18 +51,21 @@ import trio
 from reverie.config import Busy, Config
 
 from . import protocol as p
-from .connection import Connection, Outcome, error_reply
+from .connection import Connection, Ledger, error_reply
 from .ops import Handlers
 from .ops.memory import connection_leases
 from .protocol.errors import BadFrame, FrameTooLarge, Unauthorized
 from .protocol.framing import FrameReader, frame
 from .service import systemd
+from .service.malloc import release_free_memory
 from .service.open_files import connection_room
 
 __all__ = ["Server"]
 
 log = logging.getLogger(__name__)
 _RECV_BYTES = 256 * 1024
+#: The writer joins ready replies into one send up to about this many bytes (a copy each).
+_SEND_BYTES = 256 * 1024
 #: At most one "accept failed" warning per this many seconds (out of descriptors, it repeats).
 _ACCEPT_WARN_EVERY = 10.0
 
@@ -71,6 +79,7 @@ class Server:
         self.connections = 0
         self._accepting = True
         self._open: set[Connection] = set()  # served (not refused), for the stall watch
+        self._unread = Ledger()  # reply bytes not yet written, over all connections
         self._room = connection_room()  # what the open-file limit leaves for connections
 
     def stop_accepting(self) -> None:
@@ -128,7 +137,7 @@ class Server:
 
     async def _connection(self, stream: trio.SocketStream) -> None:
         self.connections += 1
-        conn = Connection(stream, self.cfg.max_in_flight, self.handlers.count_error)
+        conn = Connection(stream, self.cfg.max_in_flight, self.handlers.count_error, self._unread)
         leases: set[str] = set()
         try:
             async with stream:
@@ -151,7 +160,10 @@ class Server:
             log.error("a connection failed; closing only it", exc_info=group)
         finally:
             self._open.discard(conn)
-            conn.out_recv.close()
+            conn.out_recv.close()  # drops the replies still queued
+            conn.drop()
+            if conn.peak >= self.cfg.max_unread_bytes:
+                release_free_memory()
             self.connections -= 1
             self.handlers.connection_closed(leases)
 
@@ -227,6 +239,19 @@ class Server:
             rid, error = p.why_undecodable(body, exc)
             await conn.answer(error_reply(rid, error))
             return not isinstance(error, BadFrame)
+        await conn.wait_for_room(self.cfg.max_unread_bytes)
+        if self._unread.held >= self.cfg.max_unread_bytes_total:
+            await conn.answer(
+                error_reply(
+                    request.rid,
+                    Busy(
+                        f"replies of all connections hold {self._unread.held} bytes unread, "
+                        f"over daemon.max_unread_bytes_total ({self.cfg.max_unread_bytes_total}); "
+                        "retry later"
+                    ),
+                )
+            )
+            return True
         if conn.in_flight >= min(self.cfg.max_in_flight, conn.max_in_flight):
             await conn.answer(
                 error_reply(
@@ -242,25 +267,30 @@ class Server:
         return True
 
     async def _writer(self, conn: Connection) -> None:
+        """Send queued replies in order, joined up to ``_SEND_BYTES`` a send.
+
+        The cap keeps the join's copy small: joining all of a slow client's
+        queue doubled what it held.
+        """
         async for first in conn.out_recv:
             conn.writing = True
-            taken = [first]
-            while True:
+            taken, size = [first], len(first.data)
+            while size < _SEND_BYTES:
                 try:
-                    taken.append(conn.out_recv.receive_nowait())
+                    item = conn.out_recv.receive_nowait()
                 except (trio.WouldBlock, trio.EndOfChannel):
                     break
+                taken.append(item)
+                size += len(item.data)
             conn.queued -= len(taken)
             for item in taken:
-                conn.taken(isinstance(item, Outcome) and item.own)
-            wired = [conn.encode(item) for item in taken]
-            replies = [reply for reply, _ in wired if reply is not None]
-            data = b"".join(body for _, body in wired)
-            conn.unsent, conn.sending_since = len(wired), trio.current_time()
-            await conn.stream.send_all(data)
+                conn.taken(item.own)
+            conn.unsent, conn.sending_since = len(taken), trio.current_time()
+            await conn.stream.send_all(b"".join(item.data for item in taken))
             conn.sending_since = math.inf
+            conn.sent(size)
             conn.writing = False
-            if any(_closes(r) for r in replies):
+            if any(item.closes for item in taken):
                 await conn.stream.aclose()
                 return
 
@@ -280,10 +310,6 @@ async def _receive(sock: trio.socket.SocketType) -> bytes:
             continue  # readable came and went (another reader cannot exist: a spurious wake)
         except ConnectionError:
             return b""  # reset by the peer: like an end of stream
-
-
-def _closes(reply: p.Reply) -> bool:
-    return isinstance(reply, p.ErrorReply) and reply.code in (BadFrame.code, FrameTooLarge.code)
 
 
 async def _send_and_close(stream: trio.SocketStream, reply: p.ErrorReply) -> None:

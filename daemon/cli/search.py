@@ -205,10 +205,26 @@ def _last_seqs(client: Any, names: set[str]) -> dict[str, int]:
     return {name: known[name].messages if name in known else 0 for name in names}
 
 
+def _check_sizes(rows: list[dict[str, Any]], path: str, limit: int) -> None:
+    """Refuse the whole file, before any append, if a message is over the daemon's limit:
+    half an import is harder to resume than none (0: a daemon that reports no limit).
+    """
+    for n, row in enumerate(rows, start=1):
+        size = len(row["content"].encode())
+        if limit and size > limit:
+            raise InvalidArgument(
+                f"{path}: message {n} (session {row['session']!r}) has {size} bytes of content,"
+                f" over the daemon's limit of {limit} (daemon.max_message_bytes);"
+                " nothing was imported"
+            )
+
+
 def _import(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
     rows = read_jsonl(Path(args.file))
+    hello = client.hello()
+    _check_sizes(rows, args.file, hello.max_message_bytes)
     last = _last_seqs(client, {row["session"] for row in rows})
-    budget = client.hello().max_frame_bytes // 2  # the rest: the request's own fields
+    budget = hello.max_frame_bytes // 2  # the rest: the request's own fields
     new = present = 0
     i = 0
     while i < len(rows):

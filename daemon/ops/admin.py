@@ -90,6 +90,7 @@ class AdminOps:
             version=p.PROTOCOL_VERSION,
             server=f"reverie {self.version}",
             max_frame_bytes=self.services.config.daemon.max_frame_bytes,
+            max_message_bytes=self.services.config.daemon.max_message_bytes,
         )
 
     async def _backup(self, dest: str) -> p.BackupView:

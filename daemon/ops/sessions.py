@@ -3,6 +3,11 @@
 The session's actor is the only writer of its rows, so these are answered
 in request order per session. ``sessions`` (the list) is a read of its own,
 run as a task of the connection.
+
+An append with a message whose content is over ``daemon.max_message_bytes``
+is refused whole here, before its actor sees it: nothing of it is stored,
+and the bytes it would have cost later (every history, context and export
+reply that carries it) are never spent.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ from reverie.actors import (
     SessionContext,
     SessionRegistry,
 )
+from reverie.config import InvalidArgument
 from reverie.store import MessageRecord, SessionRecord, list_sessions
 
 from .. import protocol as p
@@ -43,6 +49,25 @@ def _session_info(record: SessionRecord) -> p.SessionInfo:
         tail_tokens=record.tail_tokens,
         last_active=record.last_active,
     )
+
+
+def _oversized(messages: list[p.MessageIn], limit: int) -> InvalidArgument | None:
+    """The refusal of an append whose message content is over ``limit`` UTF-8 bytes, if any.
+
+    Content of at most ``limit // 4`` characters cannot be over (UTF-8 takes at
+    most 4 bytes a character), so a chat-sized append is never encoded here.
+    """
+    for n, message in enumerate(messages, start=1):
+        if len(message.content) <= limit // 4:
+            continue
+        size = len(message.content.encode())
+        if size > limit:
+            return InvalidArgument(
+                f"message {n} of {len(messages)} has {size} bytes of content, over the limit "
+                f"of {limit} (daemon.max_message_bytes); nothing was appended: split it or "
+                "raise the limit"
+            )
+    return None
 
 
 def _acks(rid: int) -> Convert:
@@ -72,9 +97,12 @@ class SessionOps:
         rid = request.rid
         match request:
             case p.Append(session=session, messages=messages, scope=scope):
-                await ask(
-                    self.registry, session, AppendRequest(messages, scope), replier(rid, _acks(rid))
-                )
+                reply = replier(rid, _acks(rid))
+                refusal = _oversized(messages, self.services.config.daemon.max_message_bytes)
+                if refusal is not None:
+                    reply(refusal)
+                    return
+                await ask(self.registry, session, AppendRequest(messages, scope), reply)
             case p.History(session=session, after_seq=after, limit=limit):
                 reply = replier(
                     rid, lambda rs: p.HistoryReply(rid=rid, messages=[_message(r) for r in rs])

@@ -49,6 +49,7 @@ class HelloReply(Frame, tag="hello"):
     version: int
     server: str
     max_frame_bytes: int
+    max_message_bytes: int = 0  # 0: a daemon from before the limit
 
 
 class ErrorReply(Frame, tag="error"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -171,3 +172,20 @@ def test_a_full_listen_queue_is_not_taken_for_a_stopped_daemon(tmp_path: Path) -
         for peer in waiting:
             peer.close()
         listener.close()
+
+
+def test_import_of_a_message_over_the_daemons_limit_is_one_line_and_imports_nothing(
+    daemon: DaemonProcess, tmp_path: Path
+) -> None:
+    rows = [{"session": "imp", "role": "user", "content": "fine"}]
+    rows.append({"session": "imp", "role": "user", "content": "x" * (256 * 1024 + 1)})
+    path = tmp_path / "big.jsonl"
+    path.write_text("\n".join(json.dumps(row) for row in rows) + "\n")
+    out = reverie_cli(daemon.socket, "import", str(path))
+    assert out.returncode == 1
+    assert "Traceback" not in out.stderr
+    (line,) = out.stderr.strip().splitlines()
+    assert f"{path}: message 2 (session 'imp') has 262145 bytes" in line
+    assert "daemon.max_message_bytes" in line
+    with daemon.client() as client:
+        assert client.history("imp") == []

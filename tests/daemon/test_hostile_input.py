@@ -196,7 +196,7 @@ def test_peer_closing_with_replies_unread_does_not_stop_the_daemon(
     """The writer's broken pipe came out of the connection's nursery as an exception group,
     which the plain ``except`` missed, so the whole daemon stopped (found by the fuzzer)."""
     with daemon.client() as client:
-        client.append("big", "user", "x" * 500_000)
+        client.append_many("big", [{"role": "user", "content": "x" * 250_000} for _ in range(2)])
     history = _frame({"op": "history", "rid": 1, "session": "big"})
     with _raw(daemon) as sock:
         sock.sendall(history * 20)

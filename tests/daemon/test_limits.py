@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from reverie.config import Busy
+from reverie.config import Busy, InvalidArgument
 from reverie.daemon import protocol as p
 from reverie.daemon.protocol.framing import FrameReader, frame
 from reverie.daemon.service.open_files import OWN_FILES
@@ -155,3 +155,21 @@ def _append_and_search(daemon: DaemonProcess) -> bool:
     except Busy:
         return False
     return True
+
+
+def test_an_append_with_a_message_over_max_message_bytes_stores_nothing(make_daemon) -> None:
+    daemon: DaemonProcess = make_daemon(config="[daemon]\nmax_message_bytes = 1000\n")
+    at_limit = "é" * 500  # 1,000 bytes of UTF-8 in 500 characters: the limit counts bytes
+    over = at_limit + "x"
+    with daemon.client() as client:
+        with pytest.raises(InvalidArgument) as refused:
+            client.append_many(
+                "big", [{"role": "user", "content": "hi"}, {"role": "user", "content": over}]
+            )
+        assert "message 2 of 2 has 1001 bytes" in refused.value.message
+        assert "limit of 1000 (daemon.max_message_bytes)" in refused.value.message
+        assert client.history("big") == [], "nothing of the refused append is stored"
+        (ack,) = client.append_many("big", [{"role": "user", "content": at_limit}])
+        assert [m.content for m in client.history("big")] == [at_limit], "the acked one is kept"
+        assert ack.seq == 1
+        assert client.hello().max_message_bytes == 1000

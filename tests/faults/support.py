@@ -1,10 +1,17 @@
-"""Helpers the fault tests share: a config, turns, RSS."""
+"""Helpers the fault tests (and bench.unread) share: a config, turns, RSS, slow clients."""
 
 from __future__ import annotations
 
+import fcntl
+import socket
+import struct
+import termios
 from pathlib import Path
 
 from reverie.daemon import Client
+from reverie.daemon import protocol as p
+from reverie.daemon.protocol.framing import frame
+from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM
 
 WORDS = ["the", "quick", "brown", "fox", "jumps", "over", "the", "lazy", "dog", "near", "today"]
@@ -20,12 +27,21 @@ def turns(client: Client, session: str, n: int, prefix: str = "") -> list[str]:
     return ids
 
 
+def _status_kib(pid: int, field: str) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith(f"{field}:"):
+            return int(line.split()[1])
+    raise AssertionError(f"no {field} for pid {pid}")
+
+
 def rss_kib(pid: int) -> int:
     """The process's resident set size, from /proc (kernel accounting, no sampling)."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise AssertionError(f"no VmRSS for pid {pid}")
+    return _status_kib(pid, "VmRSS")
+
+
+def peak_rss_kib(pid: int) -> int:
+    """The process's resident high-water mark (VmHWM): no peak between two reads is missed."""
+    return _status_kib(pid, "VmHWM")
 
 
 def fault_config(llm: FakeLLM) -> str:
@@ -42,3 +58,30 @@ provider = "openai"
 base_url = "{llm.base_url}"
 model = "fake-embed"
 """
+
+
+PAGE = 200  # messages per page of the big session's history
+CONTENT = "x" * 20_000  # a page is about 4 MB
+
+
+def big_session(daemon: DaemonProcess) -> None:
+    """A session ``big`` whose ``history(limit=PAGE)`` is a reply of about 4 MB."""
+    with daemon.client() as client:
+        for _ in range(PAGE // 40):  # 40 messages of 20 KB: under the 1 MiB frame limit
+            client.append_many("big", [{"role": "user", "content": CONTENT}] * 40)
+        assert len(client.history("big", limit=PAGE)) == PAGE
+
+
+def hog(daemon: DaemonProcess, requests: int) -> socket.socket:
+    """A connection that asks for ``requests`` pages of ``big`` at once and never reads."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.connect(str(daemon.socket))
+    pages = (p.History(rid=rid, session="big", limit=PAGE) for rid in range(1, requests + 1))
+    sock.sendall(b"".join(frame(p.encode(r)) for r in pages))
+    return sock
+
+
+def unread_by_peer(sock: socket.socket) -> int:
+    """Bytes this socket sent that its peer has not read yet (SIOCOUTQ)."""
+    buf = fcntl.ioctl(sock.fileno(), termios.TIOCOUTQ, struct.pack("i", 0))
+    return int(struct.unpack("i", buf)[0])
