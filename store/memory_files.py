@@ -298,14 +298,21 @@ class MemoryFiles:
         return True
 
     def entries(self, scope: str, limit: int | None = None) -> list[HistoryEntry]:
-        """The scope's entries, oldest first (by ``end_ts``); the newest ``limit`` if given."""
-        found: list[HistoryEntry] = []
+        """The scope's entries, oldest first (by ``end_ts``); the newest ``limit`` if given.
+
+        An entry is listed once by its id: a day file copied under another
+        day's name (a backup by hand) does not double it. The copy in the file
+        of the entry's own day wins, as that is the one consolidation wrote.
+        """
+        found: dict[str, HistoryEntry] = {}
         for path in reversed(self._day_files(scope)):
-            found[:0] = self._read_entries(path)
+            for entry in self._read_entries(path):
+                if entry.id not in found or entry_day(entry) == path.stem:
+                    found[entry.id] = entry
             if limit is not None and len(found) >= limit:
                 break
-        found.sort(key=lambda e: e.end_ts)
-        return found if limit is None else found[max(len(found) - limit, 0) :]
+        ordered = sorted(found.values(), key=lambda e: e.end_ts)
+        return ordered if limit is None else ordered[max(len(ordered) - limit, 0) :]
 
     def delete_scope(self, scope: str) -> None:
         """Remove the scope's memory and history; nothing happens if it has none.

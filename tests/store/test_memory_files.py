@@ -181,6 +181,19 @@ def test_append_entry_is_idempotent_across_day_files(tmp_path: Path) -> None:
     assert mf.entry_ids("project/x") == {"ep_job1"}
 
 
+def test_a_day_file_copied_under_another_days_name_lists_its_entries_once(
+    tmp_path: Path,
+) -> None:
+    mf = MemoryFiles(tmp_path)
+    mf.append_entry(entry(1, ts=DAY))
+    mf.append_entry(entry(2, ts=DAY + 86400))
+    history = tmp_path / encode_scope("project/x") / "history"
+    (own,) = [p for p in history.iterdir() if p.name == "2026-11-18.md"]
+    (history / "2026-11-20.md").write_bytes(own.read_bytes())  # a hand-made backup
+    assert [e.id for e in mf.entries("project/x")] == ["ep_job1", "ep_job2"]
+    assert [e.id for e in mf.entries("project/x", limit=2)] == ["ep_job1", "ep_job2"]
+
+
 def test_concurrent_appends_to_one_scope_lose_nothing(tmp_path: Path) -> None:
     mf = MemoryFiles(tmp_path)
     threads = [threading.Thread(target=mf.append_entry, args=(entry(n),)) for n in range(20)]
