@@ -19,6 +19,7 @@ import msgspec
 
 from reverie.config import InvalidArgument, ReverieError
 
+from ..protocol import MessageIn
 from .common import Common, Runner, every_session
 
 __all__ = ["SEARCH_RUNNERS", "add_search_parser", "read_jsonl", "session_scopes"]
@@ -186,6 +187,10 @@ def _row(where: str, obj: Any) -> dict[str, Any]:
             obj["ts"] = _when(obj["ts"])
         except argparse.ArgumentTypeError as exc:
             raise InvalidArgument(f"{where}: ts {exc}") from None
+    try:  # the rest as the wire takes it (a role the daemon knows, an id it accepts)
+        msgspec.convert({k: obj[k] for k in MessageIn.__struct_fields__ if k in obj}, MessageIn)
+    except msgspec.ValidationError as exc:
+        raise InvalidArgument(f"{where}: {exc}") from None
     return obj
 
 

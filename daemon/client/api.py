@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 import msgspec
 
-from reverie.config import default_data_dir, default_socket_path, error_class
+from reverie.config import InvalidArgument, default_data_dir, default_socket_path, error_class
 
 from .. import protocol as p
 from .calls import Call, op
@@ -52,7 +52,11 @@ def raise_for(reply: p.Reply) -> None:
 
 
 def _message_in(msg: p.MessageIn | Mapping[str, Any]) -> p.MessageIn:
-    m = msg if isinstance(msg, p.MessageIn) else msgspec.convert(msg, p.MessageIn)
+    """A message as the wire takes it; one the daemon would refuse is refused here, typed."""
+    try:
+        m = msg if isinstance(msg, p.MessageIn) else msgspec.convert(msg, p.MessageIn)
+    except msgspec.ValidationError as exc:  # a dict from a file or a host: the caller's error
+        raise InvalidArgument(f"message: {exc}") from exc
     return m if m.id else msgspec.structs.replace(m, id=uuid.uuid4().hex)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from reverie.config import InvalidArgument
 from tests.checks import reverie_cli
 from tests.daemon_process import DaemonProcess
 
@@ -189,3 +190,23 @@ def test_import_of_a_message_over_the_daemons_limit_is_one_line_and_imports_noth
     assert "daemon.max_message_bytes" in line
     with daemon.client() as client:
         assert client.history("imp") == []
+
+
+def test_import_of_a_message_the_wire_refuses_names_its_line_and_imports_nothing(
+    daemon: DaemonProcess, tmp_path: Path
+) -> None:
+    """A role the daemon does not know was a msgspec traceback from the client."""
+    rows = [
+        {"session": "imp:role", "role": "user", "content": "fine", "id": "r1"},
+        {"session": "imp:role", "role": "wizard", "content": "no such role", "id": "r2"},
+    ]
+    path = tmp_path / "roles.jsonl"
+    path.write_text("\n".join(json.dumps(row) for row in rows) + "\n")
+    out = reverie_cli(daemon.socket, "import", str(path))
+    assert out.returncode == 1 and "Traceback" not in out.stderr
+    (line,) = out.stderr.strip().splitlines()
+    assert f"{path}:2:" in line and "wizard" in line
+    with daemon.client() as client:
+        assert client.sessions(prefix="imp:role") == []
+        with pytest.raises(InvalidArgument, match="role"):
+            client.append_many("imp:role", [{"role": "wizard", "content": "x"}])
