@@ -54,7 +54,7 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import trio
 
-from reverie.config import ReverieError
+from reverie.config import ReverieError, Throttle
 from reverie.store import Connection
 
 from .mailbox import Mailbox
@@ -146,6 +146,7 @@ class ActorRegistry(Generic[A]):
         self._runnable: deque[Mailbox] = deque()  # the run queue
         self._idle = trio.lowlevel.ParkingLot()  # schedulers waiting for the run queue
         self._started = self._stopped = False
+        self._throttle = Throttle()  # typed failures logged once per kind per 10 s
         cfg = services.config.sessions
         self._mailbox_size = cfg.mailbox_size
         self._passivate_after = cfg.passivate_after
@@ -357,7 +358,15 @@ class ActorRegistry(Generic[A]):
         """
         if isinstance(exc, ReverieError):
             self.services.counters[f"{self.kind}_errors"] += 1
-            log.warning("%s request failed: %s", self.kind, exc.message, extra=self._extra(actor))
+            held = self._throttle.due(exc.code)  # a full disk refuses every append alike
+            if held is not None:
+                log.warning(
+                    "%s request failed: %s (%d more like it since the last such line)",
+                    self.kind,
+                    exc.message,
+                    held,
+                    extra=self._extra(actor),
+                )
             error = exc
         else:
             self.services.counters["actor_crashes"] += 1

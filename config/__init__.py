@@ -26,6 +26,7 @@ from .settings import (
     env_warnings,
     load_config,
 )
+from .throttle import Throttle
 
 __all__ = [
     "Busy",
@@ -43,6 +44,7 @@ __all__ = [
     "ScrubbingFormatter",
     "SessionsConfig",
     "StoreConfig",
+    "Throttle",
     "WorkingMemoryConfig",
     "default_data_dir",
     "default_scope",

@@ -48,7 +48,7 @@ import os
 
 import trio
 
-from reverie.config import Busy, Config
+from reverie.config import Busy, Config, Throttle
 
 from . import protocol as p
 from .connection import Connection, Ledger, error_reply
@@ -121,16 +121,17 @@ class Server:
                     conn.scope.cancel()
 
     async def _accept_loop(self, listener: trio.SocketListener, nursery: trio.Nursery) -> None:
-        warned_at, failures = -math.inf, 0
+        throttle = Throttle(_ACCEPT_WARN_EVERY, trio.current_time)
         async with listener:
             while True:
                 try:
                     stream = await listener.accept()
                 except OSError as exc:  # EMFILE and friends: log (not every time), back off, go on
-                    failures += 1
-                    if trio.current_time() - warned_at >= _ACCEPT_WARN_EVERY:
-                        log.warning("accept failed %d times: %s; retrying", failures, exc)
-                        warned_at, failures = trio.current_time(), 0
+                    held = throttle.due(exc.errno)
+                    if held is not None:
+                        log.warning(
+                            "accept failed: %s; retrying (%d more since the last)", exc, held
+                        )
                     await trio.sleep(0.1)
                     continue
                 nursery.start_soon(self._connection, stream)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from reverie.config import ReverieError
 from reverie.daemon import Client
 from reverie.daemon import protocol as p
@@ -58,6 +60,11 @@ def test_full_disk_gives_store_full_keeps_acked_data_and_heals(
         assert error.code == "store.full", f"{error.code}: {error.message}"
         assert acked, "no append fitted in the space left"
         assert "free" in error.message, error.message
+        for i in range(30):  # each refused alike: logged once, not once each
+            with pytest.raises(ReverieError, match="free"):
+                client.append("s", "user", f"refused {i} " + "x" * 4096)
+        refusals = [line for line in daemon.log().splitlines() if "storage is full" in line]
+        assert 1 <= len([line for line in refusals if "request failed" in line]) <= 2
 
         # Degraded, not down: reads are served and acked data is intact.
         assert [m.id for m in client.context("before", max_tokens=0).messages] == before
