@@ -67,6 +67,28 @@ def render_metrics(view: DaemonStatus) -> str:
         "Seconds since the daemon started.",
         _one(status.get("uptime_seconds")),
     )
+    process: Mapping[str, int] = status.get("process", {})
+    lines += _family(
+        "process_resident_bytes",
+        "gauge",
+        "Resident memory of the daemon (VmRSS): the figure a memory budget is held to.",
+        _one(process.get("rss_bytes")),
+    )
+    lines += _family(
+        "process_peak_resident_bytes",
+        "gauge",
+        "The largest resident memory since start (VmHWM).",
+        _one(process.get("peak_rss_bytes")),
+    )
+    lines += _family(
+        "process_threads", "gauge", "Threads of the daemon.", _one(process.get("threads"))
+    )
+    lines += _family(
+        "process_open_files",
+        "gauge",
+        "Open file descriptors (connections hold one each).",
+        _one(process.get("open_files")),
+    )
     lines += _family(
         "sessions",
         "gauge",

@@ -35,6 +35,11 @@ def render_status(view: DaemonStatus) -> None:
         f"data      {status['data_dir']}  ({store['bytes']} bytes, durability {store['durability']})"
     )
     print(f"store     {store['writes']} writes in {store['batches']} batches")
+    proc = status["process"]
+    print(
+        f"process   {proc['rss_bytes'] / 2**20:.0f} MiB resident (peak {proc['peak_rss_bytes'] / 2**20:.0f} MiB),"
+        f" {proc['threads']} threads, {proc['open_files']} open files"
+    )
     print(
         f"sessions  {sessions['live']} live, {sessions['passivated']} passivated, {sessions['known']} known"
     )

@@ -30,6 +30,7 @@ from reverie.store import backup, count_sessions
 from .. import protocol as p
 from ..metrics import render_metrics
 from ..reload import Reloader
+from ..service.process_stats import process_stats
 from .calls import Replier, run
 from .search import SearchHandlers
 
@@ -133,6 +134,7 @@ class AdminOps:
             "errors": dict(self.errors),
             "config_reloads": self.reloader.reloads if self.reloader else 0,
             "log_level": logging.getLevelName(logging.getLogger().getEffectiveLevel()).lower(),
+            "process": process_stats(),
         }
         # The sections come from their owners as dicts; the wire's Structs check their shape.
         return msgspec.convert(status, p.DaemonStatus)

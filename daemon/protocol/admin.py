@@ -20,6 +20,7 @@ __all__ = [
     "MemoryStatus",
     "Metrics",
     "MetricsReply",
+    "ProcessStatus",
     "ReindexStatus",
     "ScopeCounts",
     "SessionCounts",
@@ -133,6 +134,15 @@ class IndexStatus(Data):
     reindex: ReindexStatus | None = None
 
 
+class ProcessStatus(Data):
+    """The daemon process's resources: resident memory now and at its peak, threads, descriptors."""
+
+    rss_bytes: int = 0
+    peak_rss_bytes: int = 0
+    threads: int = 0
+    open_files: int = 0
+
+
 class DaemonStatus(Data):
     """The daemon's state for a person or a monitor (never secrets): ``status``'s answer."""
 
@@ -153,6 +163,7 @@ class DaemonStatus(Data):
     errors: dict[str, int]
     config_reloads: int
     log_level: str
+    process: ProcessStatus = ProcessStatus()
 
 
 class StatusReply(Frame, tag="status"):

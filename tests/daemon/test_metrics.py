@@ -106,6 +106,12 @@ def test_metrics_op_matches_status(daemon: DaemonProcess) -> None:
     assert samples['reverie_errors_total{code="invalid_argument"}'] >= 1
     assert samples["reverie_store_writes_total"] >= 1
     assert any(k.startswith("reverie_consolidation_queued{") for k in samples)
+    # The daemon's own resources, as /proc counts them (a memory budget is held to these).
+    assert status.process.rss_bytes > 1 << 20 and status.process.threads >= 1
+    assert status.process.peak_rss_bytes >= status.process.rss_bytes > 0
+    assert status.process.open_files >= 3  # at least the database, its WAL and the socket
+    assert samples["reverie_process_resident_bytes"] > 1 << 20
+    assert samples["reverie_process_threads"] >= 1
 
 
 def test_reverie_metrics_command_prints_exposition(daemon: DaemonProcess) -> None:

@@ -46,6 +46,8 @@ def test_status_shows_every_section(daemon: DaemonProcess) -> None:
     )
     assert any(line.startswith("data ") and " bytes, durability " in line for line in lines)
     assert any(line.startswith("store     ") and " writes in " in line for line in lines)
+    process = next(line for line in lines if line.startswith("process   "))
+    assert " MiB resident (peak " in process and " threads, " in process
     assert "errors    invalid_argument: 1" in lines
     assert any(line.startswith("config    log level info") for line in lines)
 
