@@ -86,7 +86,7 @@ class _Traffic:
                     self.acked.append(ack.id)
                     self._timed(client.append, f"{self.session}-other", "user", f"elsewhere {i}")
                     self._timed(client.context, self.session)
-                    self._timed(client.search, "river fox", k=3)
+                    self._timed(client.search, "river fox", k=3, everywhere=True)
                     i += 1
         except BaseException as exc:  # reported by the test, not lost in the thread
             self.errors.append(exc)
