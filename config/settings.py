@@ -146,6 +146,14 @@ class IndexConfig(_Section):
     #: Hits scoring below this are left out of a search that names no ``min_score``
     #: (scores mean the same in every search: docs/search.md, "Scores").
     min_score: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.05
+    #: The indexer also optimizes (folds fragments, refreshes the indexes, drops old
+    #: versions) after this many indexed messages, or this many seconds after the
+    #: first write since the last optimize, so steady load, which never leaves the
+    #: index quiet, cannot pile up fragments (searches slow) and versions (cached manifests).
+    optimize_rows: Count = 512
+    optimize_seconds: Annotated[float, msgspec.Meta(gt=0)] = 5.0
+    #: Seconds an optimize keeps replaced versions: searches in flight read their files.
+    keep_versions: Seconds = 10.0
 
 
 class WorkingMemoryConfig(_Section):

@@ -29,7 +29,7 @@ from .facts import (
     replace_fact,
 )
 from .history import HistoryEntry, history_problems, parse_history, render_entry
-from .index import IndexStale, SearchIndex
+from .index import IndexLayout, IndexStale, SearchIndex
 from .index_feed import (
     CURSOR_KEY,
     INDEX_DIR_KEY,
@@ -167,6 +167,7 @@ __all__ = [
     "ForgetJob",
     "HistoryEntry",
     "IndexDoc",
+    "IndexLayout",
     "IndexStale",
     "Job",
     "KeyRecord",

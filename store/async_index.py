@@ -25,13 +25,14 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 
 import trio
 
 from reverie.config import default_scope
 
-from .index import SearchIndex
+from .index import KEEP_OLD_VERSIONS, IndexLayout, SearchIndex
 from .index_feed import memory_docs
 from .memory_store import MemoryStore
 from .primed_embedder import PrimedEmbedder
@@ -54,8 +55,15 @@ class _Family:
 class AsyncSearchIndex:
     """``SearchIndex`` under ``path`` behind awaitable methods; ``open()`` it first."""
 
-    def __init__(self, path: Path, embedder: PrimedEmbedder, family: _Family | None = None) -> None:
-        self._index = SearchIndex(path, embedder)
+    def __init__(
+        self,
+        path: Path,
+        embedder: PrimedEmbedder,
+        family: _Family | None = None,
+        *,
+        keep_versions: timedelta = KEEP_OLD_VERSIONS,
+    ) -> None:
+        self._index = SearchIndex(path, embedder, keep_versions=keep_versions)
         self._embedder = embedder
         self._family = _Family() if family is None else family
 
@@ -70,7 +78,8 @@ class AsyncSearchIndex:
 
     def sibling(self, path: Path) -> AsyncSearchIndex:
         """Another index (not opened yet) in ``path``, sharing this one's embedder and limits."""
-        return AsyncSearchIndex(path, self._embedder, self._family)
+        keep = self._index.keep_versions
+        return AsyncSearchIndex(path, self._embedder, self._family, keep_versions=keep)
 
     # -- writes ------------------------------------------------------------------
 
@@ -88,6 +97,9 @@ class AsyncSearchIndex:
 
     async def optimize(self) -> None:
         await trio.to_thread.run_sync(self._index.optimize)
+
+    async def layout(self) -> IndexLayout:
+        return await trio.to_thread.run_sync(self._index.layout)
 
     async def add(self, docs: list[IndexDoc], chunk: int, *, new: bool = False) -> None:
         """Embed ``docs`` in chunks on the background threads, then write them in one add

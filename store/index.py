@@ -49,15 +49,28 @@ from .errors import StoreError
 from .ranking import TEXT_WEIGHT, VECTOR_WEIGHT, IndexDoc, SearchHit, fuse, meaning_score
 from .search_query import KINDS, Mode, candidate_depth, checked_query, fts_query
 
-__all__ = ["IndexStale", "SearchIndex"]
+__all__ = ["IndexLayout", "IndexStale", "SearchIndex"]
 
 log = logging.getLogger(__name__)
 
 _TABLE = "docs"
 _META_MODEL = b"reverie.model_id"
-#: How long ``optimize`` keeps a replaced version's files: searches in flight read them.
+#: How long ``optimize`` keeps a replaced version's files by default: searches in flight
+#: read them (the daemon takes ``index.keep_versions``).
 KEEP_OLD_VERSIONS = timedelta(seconds=60)
 _HIT_COLUMNS = ["uid", "kind", "text", "scope", "session", "ts", "message_ids", "source"]
+
+
+class IndexLayout(msgspec.Struct, frozen=True):
+    """How many data fragments and table versions the index holds on disk.
+
+    Each write adds one of each until ``optimize`` folds the fragments and
+    drops versions older than ``keep_versions``: searches slow down as
+    fragments pile up, and every kept version is a manifest LanceDB may cache.
+    """
+
+    fragments: int
+    versions: int
 
 
 class IndexStale(StoreError):
@@ -78,11 +91,20 @@ def _wrapped(what: str) -> Iterator[None]:
 
 
 class SearchIndex:
-    """The LanceDB table under ``path``; call ``open()`` before anything else."""
+    """The LanceDB table under ``path``; call ``open()`` before anything else.
 
-    def __init__(self, path: Path, embedder: Embedder) -> None:
+    ``keep_versions``: how long ``optimize`` keeps replaced versions. Longer
+    than any search runs (a search reads the files of the version it began
+    on), and no longer: under steady writes the versions kept are about
+    ``keep_versions`` times the write rate.
+    """
+
+    def __init__(
+        self, path: Path, embedder: Embedder, *, keep_versions: timedelta = KEEP_OLD_VERSIONS
+    ) -> None:
         self.path = path
         self.embedder = embedder
+        self.keep_versions = keep_versions
         self._lock = threading.Lock()
         self._db: Any = None
         self._table: Any = None
@@ -253,12 +275,12 @@ class SearchIndex:
 
         Afterwards every doc is in the indexes and text scores equal those of
         an index built from scratch over the same docs. Versions older than
-        ``KEEP_OLD_VERSIONS`` are deleted; younger ones stay, because a search
+        ``keep_versions`` are deleted; younger ones stay, because a search
         that began on one still reads its files.
         """
         table = self._ready()
         with _wrapped("optimize"):
-            table.optimize(cleanup_older_than=KEEP_OLD_VERSIONS)
+            table.optimize(cleanup_older_than=self.keep_versions)
             if self._text_stats_stale:
                 table.create_index("text", config=FTS(), replace=True)
                 self._text_stats_stale = False
@@ -275,7 +297,7 @@ class SearchIndex:
         table = self._ready()
         with _wrapped("copy"):
             rows = table.to_arrow()
-        copy = SearchIndex(path, self.embedder)
+        copy = SearchIndex(path, self.embedder, keep_versions=self.keep_versions)
         copy.open()
         with _wrapped("copy"):
             if rows.num_rows:
@@ -288,6 +310,13 @@ class SearchIndex:
         table = self._ready()
         with _wrapped("count"):
             return int(table.count_rows())
+
+    def layout(self) -> IndexLayout:
+        """The fragments and versions on disk now (reads the manifests, not the data)."""
+        table = self._ready()
+        with _wrapped("layout"):
+            fragments = table.stats()["fragment_stats"]["num_fragments"]
+            return IndexLayout(fragments=int(fragments), versions=len(table.list_versions()))
 
     # -- search --------------------------------------------------------------
 

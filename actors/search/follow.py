@@ -9,7 +9,11 @@ Markdown edit it re-reads the whole scope. A forgotten session's docs are
 deleted (searches hide them until then).
 
 Once writes have been quiet for ``SETTLE_AFTER`` seconds the follower
-optimizes the index ("settles" it). Only a settled index ranks exactly like
+optimizes the index ("settles" it). Steady load is never quiet, so it also
+optimizes after ``index.optimize_rows`` indexed messages or
+``index.optimize_seconds`` after the first write since the last optimize:
+each write adds a fragment and a version, and searches slow down and
+LanceDB's caches grow as they pile up. Only a settled index ranks exactly like
 one rebuilt from scratch (see ``SearchIndex.optimize``); until then a
 rebuilt index may order text hits differently (invariant 7 of
 docs/design.md holds at settled points; ``status`` says ``settled``).
@@ -43,7 +47,6 @@ log = logging.getLogger(__name__)
 
 #: History entries re-read per consolidated scope (the newest ones: the one just written).
 _ENTRIES_PER_CONSOLIDATION = 8
-_OPTIMIZE_EVERY = 16
 #: Quiet seconds after the last index write before the follower settles (optimizes) the index.
 SETTLE_AFTER = 0.5
 
@@ -78,7 +81,10 @@ class Follower:
         self.batches = 0
         self.indexed = 0
         self.failures = 0
+        self.optimized = 0  # optimizes run, settled or under load
         self.unsettled = False  # written to since the last optimize
+        self._unoptimized_rows = 0  # messages indexed since the last optimize
+        self._first_write: float | None = None  # trio time of the first write since then
         self.reread_scopes = False  # a new or reset index: every scope's whole history
         self._wake = trio.Event()
         #: The index known to hold exactly the messages up to the cursor: this follower
@@ -96,7 +102,13 @@ class Follower:
     ) -> None:
         """Embed on the background threads, then write; a cancel waits for the chunks running."""
         await index.add(docs, self.services.config.embeddings.batch_size, new=new)
+        self._wrote()
+
+    def _wrote(self) -> None:
+        """The index changed: it is unsettled, and its optimize clock runs."""
         self.unsettled = True
+        if self._first_write is None:
+            self._first_write = trio.current_time()
 
     def settled(self, messages_behind: int) -> bool:
         """Caught up and optimized: answers now equal those of an index rebuilt from scratch."""
@@ -133,7 +145,17 @@ class Follower:
         index = self.index
         assert index is not None
         await index.optimize()
+        self.optimized += 1
         self.unsettled = False
+        self._unoptimized_rows = 0
+        self._first_write = None
+
+    def _optimize_due(self) -> bool:
+        """Enough rows or time since the last optimize that load must not put it off."""
+        if self._unoptimized_rows >= self.cfg.optimize_rows:
+            return True
+        started = self._first_write
+        return started is not None and trio.current_time() - started >= self.cfg.optimize_seconds
 
     async def _drain(self) -> None:
         """Index everything pending: forgets first, then messages, then consolidated scopes."""
@@ -141,6 +163,8 @@ class Follower:
         assert index is not None
         while True:
             self._wake = trio.Event()
+            if self._optimize_due():
+                await self.optimize()
             await self._apply_forgets(index)
             moved = await self._index_batch(index)
             if moved:
@@ -158,7 +182,7 @@ class Follower:
         while self.dirty.forgotten:
             session, scope = next(iter(self.dirty.forgotten.items()))
             await index.forget_session(session, scope)
-            self.unsettled = True
+            self._wrote()
             self.dirty.forgotten.pop(session, None)
 
     async def _index_batch(self, index: AsyncSearchIndex) -> bool:
@@ -176,9 +200,8 @@ class Follower:
         self._in_step = index
         self.lag.indexed(last)
         self.indexed += len(docs)
+        self._unoptimized_rows += len(docs)
         self.batches += 1
-        if self.batches % _OPTIMIZE_EVERY == 0:
-            await self.optimize()
         return True
 
     async def _index_scopes(self, index: AsyncSearchIndex) -> None:
@@ -186,7 +209,7 @@ class Follower:
         while self.dirty.scopes:
             scope = self.dirty.scopes.pop()
             await index.replace_scope(self.memory, scope, entries)
-            self.unsettled = True
+            self._wrote()
         self.reread_scopes = False
 
     async def _index_edits(self, index: AsyncSearchIndex) -> None:
@@ -195,4 +218,4 @@ class Follower:
             scope = self.dirty.edited.pop()
             await index.delete_episodes(scope)
             await index.replace_scope(self.memory, scope, None)
-            self.unsettled = True
+            self._wrote()

@@ -24,6 +24,7 @@ import os
 import time
 import uuid
 from collections.abc import Callable
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -132,7 +133,8 @@ class Indexer(SessionHooks):
     async def _open(self) -> None:
         name = await self.services.db.read(lambda c: read_meta(c, INDEX_DIR_KEY))
         path = self.root / (name if isinstance(name, str) and name else DEFAULT_DIR)
-        index = AsyncSearchIndex(path, self.embedder)
+        keep = timedelta(seconds=self.services.config.index.keep_versions)
+        index = AsyncSearchIndex(path, self.embedder, keep_versions=keep)
         for old in await index_dirs(self.root, DEFAULT_DIR, keep=path):  # a crash left them
             await index.remove_dir(old)
         existed = await index.open()
@@ -188,6 +190,7 @@ class Indexer(SessionHooks):
             "seconds_behind": round(seconds, 3) if behind else 0.0,
             "indexed": follower.indexed,
             "batches": follower.batches,
+            "optimized": follower.optimized,
             "settled": follower.settled(behind),
             "failures": follower.failures,
             "reindex": dataclasses.asdict(self.reindex_progress),

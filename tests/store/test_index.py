@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from datetime import timedelta
 from pathlib import Path
 
 import lancedb
@@ -360,3 +361,18 @@ def test_searches_running_while_optimize_folds_versions_never_fail(tmp_path: Pat
         for t in searchers:
             t.join()
     assert errors == []
+
+
+def test_optimize_folds_fragments_and_drops_versions_older_than_keep_versions(
+    tmp_path: Path, embedder: LocalEmbedder
+) -> None:
+    index = SearchIndex(tmp_path / "index", embedder, keep_versions=timedelta(microseconds=1))
+    index.open()
+    for n in range(6):  # one fragment and one version per write
+        index.add([_doc(f"d{n}", f"note number {n}")], new=True)
+    before = index.layout()
+    index.optimize()
+    after = index.layout()
+    assert before.fragments == 6
+    assert after.fragments == 1
+    assert after.versions < before.versions

@@ -1,0 +1,77 @@
+"""The follower optimizes the index under load that never pauses (real SQLite, real LanceDB)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from reverie.actors import Services
+from reverie.actors.search.follow import Follower
+from reverie.config import load_config
+from reverie.store import (
+    AsyncSearchIndex,
+    Database,
+    MemoryFiles,
+    MemoryStore,
+    NewMessage,
+    PrimedEmbedder,
+    SessionRecord,
+    TokenCounter,
+    append_requests,
+)
+
+from ...store.test_index import FakeEmbedder
+
+MESSAGES = 40
+BATCH = 4
+
+
+@pytest.fixture
+async def db(tmp_path: Path) -> AsyncIterator[Database]:
+    database = Database(tmp_path / "follow.sqlite3", durability="process")
+    await database.open()
+    messages = [
+        NewMessage(id=f"m{i}", role="user", content=f"message number {i}", ts=float(i), tokens=3)
+        for i in range(MESSAGES)
+    ]
+    session = SessionRecord(name="s", scope="session/s", created=0.0)
+    await database.write(lambda c: append_requests(c, session, [messages]))
+    yield database
+    await database.close()
+
+
+async def _follower(tmp_path: Path, db: Database, **index: str) -> Follower:
+    env = {"REVERIE_DAEMON__DATA_DIR": str(tmp_path), "REVERIE_INDEX__BATCH_SIZE": str(BATCH)}
+    env.update({f"REVERIE_INDEX__{key.upper()}": value for key, value in index.items()})
+    config = load_config(env=env)
+    services = Services(config=config, db=db, tokens=TokenCounter())
+    follower = Follower(services, MemoryStore(MemoryFiles(tmp_path / "memory")))
+    embedder = PrimedEmbedder(FakeEmbedder(), workers=1)  # type: ignore[arg-type]
+    follower.index = AsyncSearchIndex(tmp_path / "index", embedder)
+    await follower.index.open()
+    return follower
+
+
+@pytest.mark.trio
+async def test_a_drain_that_never_pauses_optimizes_every_optimize_rows(
+    tmp_path: Path, db: Database
+) -> None:
+    follower = await _follower(tmp_path, db, optimize_rows="8", optimize_seconds="3600")
+    await follower._drain()  # ten batches back to back: never quiet, so never settled
+    assert follower.indexed == MESSAGES
+    assert follower.optimized == MESSAGES // 8
+    assert follower.index is not None
+    assert (await follower.index.layout()).fragments <= 2  # ten without an optimize
+
+
+@pytest.mark.trio
+async def test_a_drain_that_never_pauses_optimizes_every_optimize_seconds(
+    tmp_path: Path, db: Database
+) -> None:
+    follower = await _follower(tmp_path, db, optimize_rows="100000", optimize_seconds="0.000001")
+    await follower._drain()
+    assert follower.optimized == MESSAGES // BATCH  # once before each batch after the first
+    assert follower.index is not None
+    assert (await follower.index.layout()).fragments <= 2  # ten without an optimize
