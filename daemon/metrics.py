@@ -90,6 +90,12 @@ def render_metrics(view: DaemonStatus) -> str:
         _one(process.get("open_files")),
     )
     lines += _family(
+        "connections",
+        "gauge",
+        "Client connections open now (hosts, the CLI, MCP and the web inspector).",
+        _one(process.get("connections")),
+    )
+    lines += _family(
         "sessions",
         "gauge",
         "Sessions by state: live (an actor is running), passivated, known (all stored).",

@@ -77,6 +77,7 @@ class Server:
         self.cfg = config.daemon
         self.handlers = handlers
         self.connections = 0
+        handlers.admin.open_connections = lambda: self.connections
         self._accepting = True
         self._open: set[Connection] = set()  # served (not refused), for the stall watch
         self._unread = Ledger()  # reply bytes not yet written, over all connections

@@ -38,7 +38,8 @@ def render_status(view: DaemonStatus) -> None:
     proc = status["process"]
     print(
         f"process   {proc['rss_bytes'] / 2**20:.0f} MiB resident (peak {proc['peak_rss_bytes'] / 2**20:.0f} MiB),"
-        f" {proc['threads']} threads, {proc['open_files']} open files"
+        f" {proc['threads']} threads, {proc['open_files']} open files,"
+        f" {proc.get('connections', 0)} connections"
     )
     print(
         f"sessions  {sessions['live']} live, {sessions['passivated']} passivated, {sessions['known']} known"

@@ -11,6 +11,7 @@ import logging
 import os
 import time
 from collections import Counter
+from collections.abc import Callable
 from pathlib import Path
 
 import msgspec
@@ -67,6 +68,8 @@ class AdminOps:
         self.search = search
         self.reloader = reloader
         self.started = time.time()
+        #: Client connections open now; the server, made after the handlers, sets it.
+        self.open_connections: Callable[[], int] = lambda: 0
         self.errors: Counter[str] = Counter()
         self._backups = trio.Lock()  # one backup at a time: each holds the memory tree still
 
@@ -134,7 +137,7 @@ class AdminOps:
             "errors": dict(self.errors),
             "config_reloads": self.reloader.reloads if self.reloader else 0,
             "log_level": logging.getLevelName(logging.getLogger().getEffectiveLevel()).lower(),
-            "process": process_stats(),
+            "process": {**process_stats(), "connections": self.open_connections()},
         }
         # The sections come from their owners as dicts; the wire's Structs check their shape.
         return msgspec.convert(status, p.DaemonStatus)

@@ -135,12 +135,14 @@ class IndexStatus(Data):
 
 
 class ProcessStatus(Data):
-    """The daemon process's resources: resident memory now and at its peak, threads, descriptors."""
+    """The daemon process's resources: resident memory now and at its peak, threads,
+    descriptors, and the client connections open now."""
 
     rss_bytes: int = 0
     peak_rss_bytes: int = 0
     threads: int = 0
     open_files: int = 0
+    connections: int = 0
 
 
 class DaemonStatus(Data):

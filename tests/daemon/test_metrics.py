@@ -112,6 +112,11 @@ def test_metrics_op_matches_status(daemon: DaemonProcess) -> None:
     assert status.process.open_files >= 3  # at least the database, its WAL and the socket
     assert samples["reverie_process_resident_bytes"] > 1 << 20
     assert samples["reverie_process_threads"] >= 1
+    # The client asking is a connection; so is a second one opened beside it.
+    with daemon.client() as first, daemon.client() as second:
+        first.status()
+        assert second.status().process.connections >= 2
+    assert samples["reverie_connections"] >= 1
 
 
 def test_reverie_metrics_command_prints_exposition(daemon: DaemonProcess) -> None:
