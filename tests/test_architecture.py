@@ -234,9 +234,15 @@ def test_no_import_cycles() -> None:
 
 
 #: Host-side tools: they reach the daemon through the client, like any host.
-HOST_TOOLS = ("reverie.daemon.cli", "reverie.daemon.mcp")
-#: What they may import of the daemon besides themselves.
-HOST_TOOLS_MAY_USE = ("reverie.daemon.client", "reverie.daemon.protocol", "reverie.daemon.version")
+HOST_TOOLS = ("reverie.daemon.cli", "reverie.daemon.mcp", "reverie.daemon.ui")
+#: What they may import of the daemon besides themselves (``door_token``: the
+#: HTTP doors' secret, read from a file; stdlib only).
+HOST_TOOLS_MAY_USE = (
+    "reverie.daemon.client",
+    "reverie.daemon.protocol",
+    "reverie.daemon.version",
+    "reverie.daemon.door_token",
+)
 #: ``reverie serve`` and ``install-units`` run the daemon's own machinery.
 DAEMON_SIDE_COMMANDS = "reverie.daemon.cli.serve"
 

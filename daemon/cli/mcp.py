@@ -7,15 +7,16 @@ The MCP SDK is imported only when the command runs, so every other
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import logging
 import os
 import pwd
 import sys
-from pathlib import Path
 from typing import Any
 
-from reverie.config import ConfigError, log_to_stderr
+from reverie.config import log_to_stderr
+
+from ..door_token import MCP_TOKEN_ENV, MCP_TOKEN_FILE
+from .http_doors import add_http_options, door_token, refuse_remote, socket_of
 
 __all__ = ["add_mcp_parser", "run_mcp"]
 
@@ -48,39 +49,12 @@ def add_mcp_parser(sub: Any) -> None:
     )
     mcp.add_argument("--no-forget", action="store_true", help="serve no `forget` tool")
     mcp.add_argument(
-        "--socket", help="daemon socket (default: --config's, $REVERIE_SOCKET, the default)"
-    )
-    mcp.add_argument("--config", help="TOML config file to take the daemon's socket from")
-    mcp.add_argument(
         "--transport",
         choices=["stdio", "http"],
         default="stdio",
         help="stdio (default; the host spawns this command) or streamable HTTP",
     )
-    mcp.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
-    mcp.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765)")
-    mcp.add_argument(
-        "--token-file",
-        help="HTTP: the bearer token's file (default <data_dir>/mcp.token, made 0600 if absent; "
-        "$REVERIE_MCP_TOKEN overrides it)",
-    )
-    mcp.add_argument(
-        "--allow-remote",
-        action="store_true",
-        help="allow --host to be a non-loopback address (plain HTTP: the token crosses the network)",
-    )
-
-
-def _socket(args: argparse.Namespace) -> Path:
-    if args.socket:
-        return Path(args.socket)
-    if args.config:
-        from reverie.config import load_config
-
-        return load_config(args.config).socket_path
-    from ..client import default_socket
-
-    return default_socket()
+    add_http_options(mcp, port=8765, token_file=MCP_TOKEN_FILE)
 
 
 def _pinned_to(args: argparse.Namespace) -> tuple[str | None, str | None]:
@@ -91,39 +65,13 @@ def _pinned_to(args: argparse.Namespace) -> tuple[str | None, str | None]:
     return f"mcp:{user}", f"user/{user}"
 
 
-def _token(args: argparse.Namespace) -> str:
-    from reverie.config import load_config
-
-    from ..mcp.http_door import TOKEN_FILE, read_token
-
-    path = (
-        Path(args.token_file)
-        if args.token_file
-        else load_config(args.config).data_path / TOKEN_FILE
-    )
-    return read_token(path, dict(os.environ))
-
-
-def _check_host(args: argparse.Namespace) -> None:
-    try:
-        loopback = ipaddress.ip_address(args.host).is_loopback
-    except ValueError:
-        loopback = args.host == "localhost"
-    if not loopback and not args.allow_remote:
-        raise ConfigError(
-            f"--host {args.host} is not a loopback address and the MCP server speaks plain "
-            "HTTP (its token would cross the network in clear); pass --allow-remote to serve "
-            "it anyway, behind a TLS proxy"
-        )
-
-
 def run_mcp(args: argparse.Namespace) -> int:
     """Run until the host closes stdin (stdio) or the process is stopped (HTTP)."""
-    socket = _socket(args)
+    socket = socket_of(args)
     token = None
     if args.transport == "http":
-        _check_host(args)
-        token = _token(args)
+        refuse_remote(args, "the MCP server")
+        token = door_token(args, MCP_TOKEN_FILE, MCP_TOKEN_ENV, "reverie mcp")
     from ..mcp import Binding, build_server, check_daemon
 
     problem = check_daemon(socket)
