@@ -10,7 +10,7 @@ BSTAMP := $(VENV)/.installed-bench
 PIP    := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install -q
 PIP_DOWNLOAD := $(BIN)/python -m pip download -q --no-deps
 
-.PHONY: run test test-llm llm llm-build lint contract typecheck bench torture clean
+.PHONY: run test test-llm llm llm-build browser lint contract typecheck bench torture clean
 
 # A real local model for consolidation (docs/local-llm.md): llama.cpp's server built
 # once from the sources vendored in the llama-cpp-python sdist (registry packages only;
@@ -62,7 +62,7 @@ typecheck: $(TSTAMP)
 	@ln -s ../../../daemon/client/top_level/__init__.py build/typecheck/reverie/__init__.py
 	cd build/typecheck && ../../$(BIN)/mypy --config-file ../../pyproject.toml -m reverie -p reverie.daemon -p reverie.actors -p reverie.store -p reverie.config
 
-test: lint contract typecheck llm-build
+test: lint contract typecheck llm-build browser
 	@echo "reverie: running the tests, the real-model ones too (about 15 minutes on 2 cores)"
 	$(LLM_ENV) $(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
@@ -104,6 +104,17 @@ bench: $(BSTAMP) llm-build
 
 torture: $(TSTAMP)
 	REVERIE_TORTURE_SECONDS=$${REVERIE_TORTURE_SECONDS:-1800} $(BIN)/python -m pytest -q -m torture tests/torture
+
+# The web inspector's browser tests drive Debian's Chromium and ChromeDriver. Installed
+# here when missing and this is root on Debian (CI); elsewhere the tests say they skip.
+browser:
+	@if [ -x /usr/bin/chromium ] && [ -x /usr/bin/chromedriver ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "reverie: installing Debian's chromium and chromium-driver for the browser tests (a minute or two, once)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	else \
+	  echo "reverie: no Chromium here; the web inspector's browser tests will be skipped (sudo apt-get install chromium chromium-driver runs them)"; \
+	fi
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info $(LLM_DIR)

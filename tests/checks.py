@@ -17,6 +17,22 @@ from reverie.daemon import protocol as p
 from reverie.daemon.protocol.framing import FrameReader
 
 
+def free_port() -> int:
+    """A TCP port on loopback that nothing listens on now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def accepts(port: int) -> bool:
+    """Something accepts connections on loopback ``port``."""
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+    except OSError:
+        return False
+    return True
+
+
 def poll(predicate: Callable[[], Any], timeout: float = 30.0, what: str = "condition") -> Any:
     """``predicate()`` once it is truthy; fails after ``timeout`` seconds."""
     deadline = time.monotonic() + timeout

@@ -83,6 +83,17 @@ def test_wheel_installs_into_a_fresh_venv_and_imports_everything(tmp_path: Path)
         text=True,
     )
     assert "data" in data.stdout or not (ROOT / "store" / "data").exists()
+    pages = subprocess.run(  # the web inspector's templates ship with it
+        [
+            python,
+            "-c",
+            "import importlib.resources as r; "
+            "print(sorted(p.name for p in r.files('reverie.daemon.ui.templates').iterdir()))",
+        ],
+        capture_output=True,
+        text=True,
+    )
+    assert "'base.html'" in pages.stdout and "'scope.html'" in pages.stdout, pages.stderr
     _host_type_checks(python, tmp_path / "host.py")
 
 

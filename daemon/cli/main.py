@@ -24,6 +24,7 @@ from .search import SEARCH_RUNNERS, add_search_parser
 from .serve import add_serve_parser, add_units_parser, run_install_units, run_serve
 from .sessions import SESSION_RUNNERS, add_session_parsers
 from .status import STATUS_RUNNERS, add_status_parsers
+from .ui import add_ui_parser, run_ui
 from .working_memory import WM_RUNNERS, add_wm_parser
 
 __all__ = ["main"]
@@ -42,6 +43,7 @@ _OWN: dict[str, Callable[[argparse.Namespace], int]] = {
     "serve": run_serve,
     "install-units": run_install_units,
     "mcp": run_mcp,
+    "ui": run_ui,
     **dict.fromkeys(DATA_COMMANDS, run_data_command),
 }
 
@@ -61,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     add_wm_parser(sub, add_client_options)
     add_search_parser(sub, add_client_options)
     add_mcp_parser(sub)
+    add_ui_parser(sub)
     add_data_parsers(sub)
     return parser
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-import socket
 import stat
 import subprocess
 import sys
@@ -18,7 +17,7 @@ import pytest
 from mcp import ClientSession
 
 from reverie.daemon.mcp.http_door import TOKEN_ENV
-from tests.checks import poll
+from tests.checks import accepts, free_port, poll
 from tests.daemon.test_mcp import EXPECTED_TOOLS, SCOPE, SESSION, _args
 from tests.daemon_process import DaemonProcess
 
@@ -37,15 +36,13 @@ def test_mcp_http_refuses_a_remote_host_without_allow_remote() -> None:
 @contextlib.contextmanager
 def _http_server(daemon: DaemonProcess, *flags: str) -> Iterator[int]:
     """``reverie mcp --transport http`` on a free loopback port; the daemon's data dir for its token."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     cmd = [sys.executable, *_args(daemon, *flags), "--transport", "http", "--port", str(port)]
     env = {**os.environ, "REVERIE_DAEMON__DATA_DIR": str(daemon.data_dir)}
     env.pop(TOKEN_ENV, None)
     server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     try:
-        poll(lambda: _accepts(port), timeout=60, what="the MCP HTTP server listening")
+        poll(lambda: accepts(port), timeout=60, what="the MCP HTTP server listening")
         yield port
     finally:
         server.terminate()
@@ -144,11 +141,3 @@ def test_another_local_user_can_neither_read_nor_forget_over_http(daemon: Daemon
         assert out.stdout.split("\n")[:3] == ["token refused 13", "http 401", "http 401"], out
     with daemon.client() as client:
         assert [m.content for m in client.history(SESSION)] == ["my PIN is 4711"]
-
-
-def _accepts(port: int) -> bool:
-    try:
-        socket.create_connection(("127.0.0.1", port), timeout=1).close()
-    except OSError:
-        return False
-    return True

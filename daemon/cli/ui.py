@@ -1,0 +1,58 @@
+"""``reverie ui`` on the command line: check the daemon, read the token, serve the inspector.
+
+The web stack (Starlette, uvicorn, Jinja) is imported only when the command
+runs, so every other ``reverie`` command starts as fast as before.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from typing import Any
+
+from reverie.config import log_to_stderr
+
+from ..door_token import UI_TOKEN_ENV, UI_TOKEN_FILE
+from .http_doors import add_http_options, door_token, refuse_remote, socket_of
+
+__all__ = ["add_ui_parser", "run_ui"]
+
+
+def add_ui_parser(sub: Any) -> None:
+    ui = sub.add_parser(
+        "ui",
+        help="a local web inspector: sessions, memory with sources, search signals, health",
+    )
+    add_http_options(ui, port=8766, token_file=UI_TOKEN_FILE)
+    ui.add_argument(
+        "--sample-seconds",
+        type=float,
+        default=5.0,
+        help="how often the health charts sample the daemon's status (default 5)",
+    )
+
+
+def run_ui(args: argparse.Namespace) -> int:
+    """Serve until the process is stopped; a daemon that is not there is one line, exit 1."""
+    refuse_remote(args, "the inspector")
+    if not args.sample_seconds > 0:
+        print("reverie ui: --sample-seconds must be above 0", file=sys.stderr)
+        return 2
+    socket = socket_of(args)
+    token = door_token(args, UI_TOKEN_FILE, UI_TOKEN_ENV, "reverie ui")
+    from ..client import Client
+
+    with Client(socket) as client:  # unreachable: a typed error, printed as one line
+        client.hello()
+    from ..ui import build_app, serve_ui
+
+    log_to_stderr(logging.WARNING)
+    where = args.token_file or f"{UI_TOKEN_FILE} in the daemon's data directory"
+    print(
+        f"reverie ui: http://{args.host}:{args.port}/ (sign in with the token in {where}, "
+        f"or ${UI_TOKEN_ENV})",
+        file=sys.stderr,
+    )
+    serve_ui(build_app(socket, token, interval=args.sample_seconds), args.host, args.port)
+    return 0

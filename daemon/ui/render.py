@@ -1,0 +1,55 @@
+"""Pages from the templates beside this module, every value escaped.
+
+Session names, memory and turns are whatever hosts and models wrote, so
+the Jinja environment escapes everything it prints (``autoescape``); only
+the charts, drawn here from numbers, are marked safe.
+"""
+
+from __future__ import annotations
+
+import datetime
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import jinja2
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+__all__ = ["render"]
+
+_ENV = jinja2.Environment(
+    loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+    autoescape=True,
+    undefined=jinja2.StrictUndefined,
+)
+
+
+def _when(ts: float) -> str:
+    """A Unix time as UTC to the minute (0: never)."""
+    if not ts:
+        return "never"
+    return datetime.datetime.fromtimestamp(ts, datetime.UTC).strftime("%Y-%m-%d %H:%M")
+
+
+def _link(path: str, **query: Any) -> str:
+    """``path`` with ``query`` encoded (names may hold any character)."""
+    params = {k: v for k, v in query.items() if v not in (None, "")}
+    return f"{path}?{urlencode(params)}" if params else path
+
+
+_ENV.filters["when"] = _when
+_ENV.globals["link"] = _link
+
+
+def render(
+    request: Request, template: str, *, http_status: int = 200, **values: Any
+) -> HTMLResponse:
+    """``template`` filled with ``values``, the form token and the page's notice."""
+    page = _ENV.get_template(template).render(
+        request=request,
+        csrf=request.state.csrf,
+        notice=request.query_params.get("notice", ""),
+        **values,
+    )
+    return HTMLResponse(page, status_code=http_status)
