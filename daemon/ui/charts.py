@@ -27,6 +27,7 @@ LABELS = {
     "connections": "connections",
     "open_files": "open files",
     "appended": "appended",
+    "llm_calls": "calls",
     "prompt_tokens": "prompt",
     "cached_tokens": "cached",
     "completion_tokens": "completion",

@@ -42,6 +42,12 @@ def _llm_tokens(status: Mapping[str, Any], kind: str) -> float:
     return float(sum(b.get("llm", {}).get(kind, 0) or 0 for b in backends))
 
 
+def _llm_calls(status: Mapping[str, Any]) -> float:
+    """LLM calls made since the daemon started, whatever their outcome, over every backend."""
+    backends = status["consolidation"].values()
+    return float(sum(sum(b.get("llm", {}).get("calls", {}).values()) for b in backends))
+
+
 def _outcomes(status: Mapping[str, Any]) -> dict[str, float]:
     """Consolidation jobs by outcome since the daemon started, over every backend."""
     total: dict[str, float] = {}
@@ -60,6 +66,7 @@ def sample_of(view: DaemonStatus, at: float) -> Sample:
         "connections": float(status["process"]["connections"]),
         "open_files": float(status["process"]["open_files"]),
         "appended": float(status["counters"].get("messages_appended", 0)),
+        "llm_calls": _llm_calls(status),
         **{kind: _llm_tokens(status, kind) for kind in _TOKENS},
         **{f"outcome:{k}": v for k, v in _outcomes(status).items()},
     }
@@ -87,6 +94,7 @@ def _outcome_series(samples: list[Sample]) -> tuple[str, ...]:
 SERIES = (
     Chart("Index backlog", "messages behind", ("index_behind",)),
     Chart("Consolidation outcomes", "jobs since start", _outcome_series),
+    Chart("LLM calls", "since start", ("llm_calls",)),
     Chart("LLM tokens", "since start", _TOKENS),
     Chart("Resident memory", "MiB", ("rss_mib",)),
     Chart("Connections and open files", "count", ("connections", "open_files")),

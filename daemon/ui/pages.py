@@ -105,7 +105,7 @@ async def session(request: Request) -> Response:
     after_seq = _count(request, "after_seq", 0)
     async with _daemon(request) as client:
         info = await _session_info(client, name)
-        context = await client.context(name, max_tokens=0)
+        context = await client.context(name)  # bounded as a host's is by default
         history = await client.history(name, after_seq=after_seq, limit=PAGE)
         view = await client.memory(info.scope, limit=200)
     episodes = [e for e in view.entries if e.session == name]

@@ -141,7 +141,7 @@ def test_every_page_shows_the_daemons_data(inspector: Inspector, browser, tmp_pa
 
     driver.get(f"{inspector.url}/health")
     charts = _all(driver, "#charts svg polyline")
-    assert len(charts) >= 6
+    assert len(charts) >= 7
     assert "connections" in _text(driver, "#now")
     _shot(driver, tmp_path, "health")
 
