@@ -11,7 +11,7 @@ not repeat them). A daemon error is shown as its code and message.
 from __future__ import annotations
 
 import math
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 from urllib.parse import urlencode
@@ -231,28 +231,28 @@ async def consolidate(request: Request) -> Response:
     return _back("/session", "consolidation asked for; reload to see it", name=name)
 
 
-async def fact_add(request: Request) -> Response:
+async def _on_scope(
+    request: Request, fields: tuple[str, ...], act: Callable[..., Awaitable[Any]], notice: str
+) -> Response:
+    """A fact action: the form's scope and ``fields``, ``act(client, scope, *fields)``, back."""
     form = await _form(request)
-    name, text = _field(form, "scope"), _field(form, "text")
+    scope, *values = (_field(form, name) for name in ("scope", *fields))
     async with _daemon(request) as client:
-        await client.fact_add(name, text)
-    return _back("/scope", "fact added", name=name)
+        await act(client, scope, *values)
+    return _back("/scope", notice, name=scope)
+
+
+async def fact_add(request: Request) -> Response:
+    return await _on_scope(request, ("text",), lambda c, s, t: c.fact_add(s, t), "fact added")
 
 
 async def fact_edit(request: Request) -> Response:
-    form = await _form(request)
-    name, fact, text = _field(form, "scope"), _field(form, "id"), _field(form, "text")
-    async with _daemon(request) as client:
-        await client.fact_update(name, fact, text)
-    return _back("/scope", "fact saved", name=name)
+    edit = lambda c, s, i, t: c.fact_update(s, i, t)  # noqa: E731
+    return await _on_scope(request, ("id", "text"), edit, "fact saved")
 
 
 async def fact_delete(request: Request) -> Response:
-    form = await _form(request)
-    name, fact = _field(form, "scope"), _field(form, "id")
-    async with _daemon(request) as client:
-        await client.fact_delete(name, fact)
-    return _back("/scope", "fact deleted", name=name)
+    return await _on_scope(request, ("id",), lambda c, s, i: c.fact_delete(s, i), "fact deleted")
 
 
 ROUTES = [
