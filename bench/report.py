@@ -140,6 +140,16 @@ TARGETS: dict[str, tuple[int, str, str]] = {
         "no fact in MEMORY.md names a name or number absent from its source turns",
         "bench.llm_consolidate",
     ),
+    "memory.idle": (
+        26,
+        "an idle daemon holding a few messages stays under 250 MB RSS after searches",
+        "bench.idle_memory",
+    ),
+    "memory.backlog": (
+        26,
+        "after a 30k-message backlog is indexed, the daemon is back under 300 MB RSS",
+        "bench.idle_memory with REVERIE_BENCH_BACKLOG=30000",
+    ),
 }
 
 
