@@ -57,6 +57,7 @@ from .reload import Reloader
 from .server import Server
 from .service import systemd
 from .service.datadir_lock import DataDirLock
+from .service.malloc import tune_allocator
 from .service.open_files import raise_open_files_limit
 from .version import package_version
 
@@ -139,6 +140,7 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
     touched nothing.
     """
     raise_open_files_limit(config.daemon.max_connections)
+    tune_allocator()  # before any thread: each would otherwise grow an arena of its own
     if config.daemon.metrics_listen:
         parse_listen(config.daemon.metrics_listen)  # a typo stops the start, before any work
     data_dir = _prepare_data_dir(config)

