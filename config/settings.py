@@ -131,6 +131,10 @@ class EmbeddingsConfig(_Section):
     dimension: Count = 384
     batch_size: Count = 32
     threads: Annotated[int, msgspec.Meta(ge=0)] = 0
+    #: The local model with onnxruntime's graph optimizations: 10-20 % less CPU per
+    #: text, 120 MB more resident (float copies of the int8 weights). ``false`` for a
+    #: small machine (same vectors; store/embeddings.py, ``LocalEmbedder``).
+    optimize_model: bool = True
     base_url: str = ""
     api_key_env: str = "REVERIE_EMBEDDINGS_API_KEY"
 
@@ -154,6 +158,11 @@ class IndexConfig(_Section):
     optimize_seconds: Annotated[float, msgspec.Meta(gt=0)] = 5.0
     #: Seconds an optimize keeps replaced versions: searches in flight read their files.
     keep_versions: Seconds = 10.0
+    #: LanceDB's caches, in MiB: index pages, and manifests with fragment metadata.
+    #: Unbounded, they grow to gigabytes; the figures behind the defaults are in
+    #: BENCHMARKS.md (bench.idle_memory).
+    cache_mib: Count = 64
+    metadata_cache_mib: Count = 16
 
 
 class WorkingMemoryConfig(_Section):

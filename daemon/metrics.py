@@ -252,6 +252,19 @@ def _index(index: Mapping[str, Any]) -> list[str]:
             "Documents written to the search index since start.",
             _one(index.get("indexed")),
         ),
+        *_family(
+            "index_optimizes_total",
+            "counter",
+            "Index optimizes (fragments folded, old versions dropped) since start.",
+            _one(index.get("optimized")),
+        ),
+        *_family(
+            "index_cache_bytes",
+            "gauge",
+            "Bytes in LanceDB's index and metadata caches (bounded by index.cache_mib and"
+            " index.metadata_cache_mib).",
+            _one(index.get("cache_bytes")),
+        ),
     ]
 
 

@@ -29,7 +29,7 @@ from .facts import (
     replace_fact,
 )
 from .history import HistoryEntry, history_problems, parse_history, render_entry
-from .index import IndexLayout, IndexStale, SearchIndex
+from .index import IndexLayout, IndexLimits, IndexStale, SearchIndex
 from .index_feed import (
     CURSOR_KEY,
     INDEX_DIR_KEY,
@@ -168,6 +168,7 @@ __all__ = [
     "HistoryEntry",
     "IndexDoc",
     "IndexLayout",
+    "IndexLimits",
     "IndexStale",
     "Job",
     "KeyRecord",

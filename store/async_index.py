@@ -25,14 +25,13 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import timedelta
 from pathlib import Path
 
 import trio
 
 from reverie.config import default_scope
 
-from .index import KEEP_OLD_VERSIONS, IndexLayout, SearchIndex
+from .index import IndexLayout, IndexLimits, SearchIndex
 from .index_feed import memory_docs
 from .memory_store import MemoryStore
 from .primed_embedder import PrimedEmbedder
@@ -61,9 +60,9 @@ class AsyncSearchIndex:
         embedder: PrimedEmbedder,
         family: _Family | None = None,
         *,
-        keep_versions: timedelta = KEEP_OLD_VERSIONS,
+        limits: IndexLimits | None = None,
     ) -> None:
-        self._index = SearchIndex(path, embedder, keep_versions=keep_versions)
+        self._index = SearchIndex(path, embedder, limits)
         self._embedder = embedder
         self._family = _Family() if family is None else family
 
@@ -72,14 +71,18 @@ class AsyncSearchIndex:
         return self._index.path
 
     @property
+    def limits(self) -> IndexLimits:
+        return self._index.limits
+
+    @property
     def stale(self) -> bool:
         """True when the stored vectors come from another embedder (``reset()`` it)."""
         return self._index.stale
 
     def sibling(self, path: Path) -> AsyncSearchIndex:
         """Another index (not opened yet) in ``path``, sharing this one's embedder and limits."""
-        keep = self._index.keep_versions
-        return AsyncSearchIndex(path, self._embedder, self._family, keep_versions=keep)
+        limits = self._index.limits
+        return AsyncSearchIndex(path, self._embedder, self._family, limits=limits)
 
     # -- writes ------------------------------------------------------------------
 

@@ -31,7 +31,9 @@ import logging
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import timedelta
+from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -49,7 +51,7 @@ from .errors import StoreError
 from .ranking import TEXT_WEIGHT, VECTOR_WEIGHT, IndexDoc, SearchHit, fuse, meaning_score
 from .search_query import KINDS, Mode, candidate_depth, checked_query, fts_query
 
-__all__ = ["IndexLayout", "IndexStale", "SearchIndex"]
+__all__ = ["IndexLayout", "IndexLimits", "IndexStale", "SearchIndex"]
 
 log = logging.getLogger(__name__)
 
@@ -73,6 +75,38 @@ class IndexLayout(msgspec.Struct, frozen=True):
     versions: int
 
 
+@dataclass
+class IndexLimits:
+    """What an index may keep: replaced versions for a while, caches up to a size.
+
+    ``keep_versions``: how long ``optimize`` keeps replaced versions. Longer
+    than any search runs (a search reads the files of the version it began
+    on), and no longer: under steady writes the versions kept are about
+    ``keep_versions`` times the write rate.
+
+    ``cache_bytes`` and ``metadata_cache_bytes`` bound LanceDB's two caches
+    (index pages; manifests and fragment metadata), which otherwise grow to
+    gigabytes. One ``lancedb.Session`` holds both and is shared by every
+    index made with these limits (the live one and a rebuild's), so the
+    budget holds for them together.
+    """
+
+    keep_versions: timedelta = KEEP_OLD_VERSIONS
+    cache_bytes: int = 64 << 20
+    metadata_cache_bytes: int = 16 << 20
+
+    @cached_property
+    def session(self) -> Any:
+        return lancedb.Session(
+            index_cache_size_bytes=self.cache_bytes,
+            metadata_cache_size_bytes=self.metadata_cache_bytes,
+        )
+
+    def cached_bytes(self) -> int:
+        """What the caches hold now (0 before any index was opened with them)."""
+        return int(self.session.size_bytes) if "session" in self.__dict__ else 0
+
+
 class IndexStale(StoreError):
     """The index was built by another embedder; ``reset()`` it and re-add its documents."""
 
@@ -91,20 +125,12 @@ def _wrapped(what: str) -> Iterator[None]:
 
 
 class SearchIndex:
-    """The LanceDB table under ``path``; call ``open()`` before anything else.
+    """The LanceDB table under ``path``, within ``limits``; call ``open()`` before anything else."""
 
-    ``keep_versions``: how long ``optimize`` keeps replaced versions. Longer
-    than any search runs (a search reads the files of the version it began
-    on), and no longer: under steady writes the versions kept are about
-    ``keep_versions`` times the write rate.
-    """
-
-    def __init__(
-        self, path: Path, embedder: Embedder, *, keep_versions: timedelta = KEEP_OLD_VERSIONS
-    ) -> None:
+    def __init__(self, path: Path, embedder: Embedder, limits: IndexLimits | None = None) -> None:
         self.path = path
         self.embedder = embedder
-        self.keep_versions = keep_versions
+        self.limits = IndexLimits() if limits is None else limits
         self._lock = threading.Lock()
         self._db: Any = None
         self._table: Any = None
@@ -151,7 +177,7 @@ class SearchIndex:
         """Create the table (and its indexes) or open it and check its embedder."""
         with self._lock, _wrapped("open"):
             self.path.mkdir(parents=True, exist_ok=True)
-            self._db = lancedb.connect(str(self.path))
+            self._db = lancedb.connect(str(self.path), session=self.limits.session)
             if _TABLE not in self._db.list_tables().tables:
                 self._create()
                 return
@@ -275,12 +301,12 @@ class SearchIndex:
 
         Afterwards every doc is in the indexes and text scores equal those of
         an index built from scratch over the same docs. Versions older than
-        ``keep_versions`` are deleted; younger ones stay, because a search
+        ``limits.keep_versions`` are deleted; younger ones stay, because a search
         that began on one still reads its files.
         """
         table = self._ready()
         with _wrapped("optimize"):
-            table.optimize(cleanup_older_than=self.keep_versions)
+            table.optimize(cleanup_older_than=self.limits.keep_versions)
             if self._text_stats_stale:
                 table.create_index("text", config=FTS(), replace=True)
                 self._text_stats_stale = False
@@ -297,7 +323,7 @@ class SearchIndex:
         table = self._ready()
         with _wrapped("copy"):
             rows = table.to_arrow()
-        copy = SearchIndex(path, self.embedder, keep_versions=self.keep_versions)
+        copy = SearchIndex(path, self.embedder, self.limits)
         copy.open()
         with _wrapped("copy"):
             if rows.num_rows:

@@ -35,6 +35,7 @@ from reverie.store import (
     INDEX_DIR_KEY,
     AsyncSearchIndex,
     Embedder,
+    IndexLimits,
     LogPosition,
     MemoryStore,
     PrimedEmbedder,
@@ -133,8 +134,13 @@ class Indexer(SessionHooks):
     async def _open(self) -> None:
         name = await self.services.db.read(lambda c: read_meta(c, INDEX_DIR_KEY))
         path = self.root / (name if isinstance(name, str) and name else DEFAULT_DIR)
-        keep = timedelta(seconds=self.services.config.index.keep_versions)
-        index = AsyncSearchIndex(path, self.embedder, keep_versions=keep)
+        cfg = self.services.config.index
+        limits = IndexLimits(
+            keep_versions=timedelta(seconds=cfg.keep_versions),
+            cache_bytes=cfg.cache_mib << 20,
+            metadata_cache_bytes=cfg.metadata_cache_mib << 20,
+        )
+        index = AsyncSearchIndex(path, self.embedder, limits=limits)
         for old in await index_dirs(self.root, DEFAULT_DIR, keep=path):  # a crash left them
             await index.remove_dir(old)
         existed = await index.open()
@@ -194,6 +200,7 @@ class Indexer(SessionHooks):
             "settled": follower.settled(behind),
             "failures": follower.failures,
             "reindex": dataclasses.asdict(self.reindex_progress),
+            "cache_bytes": self.index.limits.cached_bytes() if self.index is not None else 0,
         }
 
     async def search(self, query: SearchQuery) -> SearchResult:

@@ -132,6 +132,10 @@ class IndexStatus(Data):
     settled: bool = False
     failures: int = 0
     reindex: ReindexStatus | None = None
+    optimized: int = 0  # optimizes run since start (settled, or due under steady load)
+    cache_bytes: int = (
+        0  # what LanceDB's caches hold (bounded by index.cache_mib and metadata_cache_mib)
+    )
 
 
 class ProcessStatus(Data):

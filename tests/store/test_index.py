@@ -14,6 +14,7 @@ import pytest
 from reverie.config import InvalidArgument
 from reverie.store import (
     IndexDoc,
+    IndexLimits,
     IndexStale,
     LocalEmbedder,
     SearchHit,
@@ -366,7 +367,7 @@ def test_searches_running_while_optimize_folds_versions_never_fail(tmp_path: Pat
 def test_optimize_folds_fragments_and_drops_versions_older_than_keep_versions(
     tmp_path: Path, embedder: LocalEmbedder
 ) -> None:
-    index = SearchIndex(tmp_path / "index", embedder, keep_versions=timedelta(microseconds=1))
+    index = SearchIndex(tmp_path / "index", embedder, IndexLimits(timedelta(microseconds=1)))
     index.open()
     for n in range(6):  # one fragment and one version per write
         index.add([_doc(f"d{n}", f"note number {n}")], new=True)

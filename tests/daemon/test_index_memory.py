@@ -1,0 +1,41 @@
+"""The index's memory: LanceDB's caches reported, optimizes under load, the embedder's options."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from reverie.store import LocalEmbedder
+from tests.checks import poll
+from tests.daemon_process import DaemonProcess
+from tests.fakellm import FakeLLM, extractive_config
+
+
+def test_status_reports_the_index_caches_and_its_optimizes_under_load(
+    make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM
+) -> None:
+    often = "\n[index]\noptimize_rows = 64\n"
+    daemon = make_daemon(config=extractive_config(fake_llm) + often)
+    with daemon.client() as client:
+        for part in range(6):
+            turns = [
+                {"role": "user", "content": f"note {part}-{i} about the harbour"}
+                for i in range(100)
+            ]
+            client.append_many(f"notes/{part}", turns)
+        poll(lambda: client.status().index.messages_behind == 0, 120, "the index caught up")
+        for part in range(6):
+            assert client.search("harbour", session=f"notes/{part}")
+        index = client.status().index
+        assert index.cache_bytes > 0  # what LanceDB's caches hold (index.cache_mib bounds it)
+        assert index.optimized >= 1  # 600 rows at optimize_rows = 64: optimized under load
+        metrics = client.metrics()
+    assert f"reverie_index_cache_bytes {index.cache_bytes}" in metrics
+
+
+def test_the_local_model_gives_the_same_vectors_without_graph_optimizations() -> None:
+    texts = ["I went to the harbour yesterday.", "My sister bakes sourdough in Lisbon."]
+    optimized = LocalEmbedder(threads=1).embed(texts)
+    plain = LocalEmbedder(threads=1, optimize=False).embed(texts)
+    assert np.min(np.sum(optimized * plain, axis=1)) > 0.9999
