@@ -135,16 +135,19 @@ async def turns(request: Request) -> Response:
     name = request.query_params.get("session", "")
     wanted = {i for i in request.query_params.get("ids", "").split(",") if i}
     found: list[Any] = []
-    after = 0
+    after, read_all = 0, False
     async with _daemon(request) as client:
         for _ in range(_TURN_PAGES):
             page = await client.history(name, after_seq=after, limit=1000)
             found += [m for m in page if m.id in wanted]
-            if len(page) < 1000 or len(found) == len(wanted):
+            read_all = len(page) < 1000
+            if read_all or len(found) == len(wanted):
                 break
             after = page[-1].seq
     missing = sorted(wanted - {m.id for m in found})
-    return render(request, "turns.html", session=name, turns=found, missing=missing)
+    return render(
+        request, "turns.html", session=name, turns=found, missing=missing, read_all=read_all
+    )
 
 
 def _min_score(text: str) -> float | None:
