@@ -9,6 +9,8 @@ the index-on one is given a backlog of ``REVERIE_BENCH_BACKLOG`` messages
 is read once the index has caught up and settled, and again after it has
 rested. Before this issue: 217 MB at start and 470 MB after one search;
 838 MB and rising after 30k of a 98k backlog (~10 KB per indexed message).
+``REVERIE_BENCH_CONFIG`` adds TOML to both daemons' configuration (e.g.
+``"[embeddings]\noptimize_model = true\n"``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from tests.faults.support import peak_rss_kib, rss_kib
 
 BACKLOG = int(os.environ.get("REVERIE_BENCH_BACKLOG", "5000"))
 REST = 5.0  # seconds the daemon rests before its last reading
+EXTRA = os.environ.get("REVERIE_BENCH_CONFIG", "")
 _WORDS = [
     "garden",
     "kayak",
@@ -109,6 +112,7 @@ def main() -> Section:
             "Daemon RSS from `/proc`, index on (local MiniLM embeddings) beside the same"
             f" daemon with the index off, in the same run. The backlog is {BACKLOG:,} messages"
             f" appended at once (embedded at {on['rate']:,.0f}/s); `rested` is {REST:g} s later."
+            + (f" Added configuration: `{EXTRA.strip()}`." if EXTRA.strip() else "")
         ),
     )
     table = section.table("phase", "index on", "index off (baseline)", "on / off")

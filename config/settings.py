@@ -132,9 +132,10 @@ class EmbeddingsConfig(_Section):
     batch_size: Count = 32
     threads: Annotated[int, msgspec.Meta(ge=0)] = 0
     #: The local model with onnxruntime's graph optimizations: 10-20 % less CPU per
-    #: text, 120 MB more resident (float copies of the int8 weights). ``false`` for a
-    #: small machine (same vectors; store/embeddings.py, ``LocalEmbedder``).
-    optimize_model: bool = True
+    #: text for 65 MiB more resident in the daemon (float copies of the int8 weights;
+    #: the same vectors). Off by default: a daemon that runs for months next to an
+    #: agent host keeps the memory (store/embeddings.py, ``LocalEmbedder``).
+    optimize_model: bool = False
     base_url: str = ""
     api_key_env: str = "REVERIE_EMBEDDINGS_API_KEY"
 
