@@ -154,6 +154,11 @@ class IndexConfig(_Section):
     optimize_seconds: Annotated[float, msgspec.Meta(gt=0)] = 5.0
     #: Seconds an optimize keeps replaced versions: searches in flight read their files.
     keep_versions: Seconds = 10.0
+    #: Messages the index may be behind the log before ``status`` calls it degraded: searches
+    #: still find every message by its words (SQLite), but the newest ones not by meaning.
+    #: At the soak's pace on 2 cores (a few hundred appends/s) that is under a minute of
+    #: appends; a backlog that stays past it means the indexer cannot keep up.
+    max_backlog: Count = 10_000
 
 
 class WorkingMemoryConfig(_Section):

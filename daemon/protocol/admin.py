@@ -132,6 +132,9 @@ class IndexStatus(Data):
     settled: bool = False
     failures: int = 0
     reindex: ReindexStatus | None = None
+    #: More than ``index.max_backlog`` messages behind; ``degraded_reason`` says what it means.
+    degraded: bool = False
+    degraded_reason: str = ""
 
 
 class ProcessStatus(Data):
