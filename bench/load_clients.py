@@ -31,6 +31,8 @@ __all__ = [
     "SESSIONS",
     "Outcome",
     "Plan",
+    "error_code",
+    "run_op",
     "touch_every_op",
     "worker",
 ]
@@ -65,7 +67,8 @@ class _NoRetryClient(AsyncClient):
         return await super()._call(request, convert, False)
 
 
-def _code(exc: BaseException) -> str:
+def error_code(exc: BaseException) -> str:
+    """The code an error is counted under: the typed error's, or what else went wrong."""
     if isinstance(exc, ConnectionLost):
         return LOST
     if isinstance(exc, ReverieError):
@@ -95,7 +98,8 @@ class Outcome:
     extras: Counter[str] = field(default_factory=Counter)  # outcome of each extra connection
 
 
-async def _op(client: AsyncClient, name: str, session: str, mid: str) -> None:
+async def run_op(client: AsyncClient, name: str, session: str, mid: str) -> None:
+    """One operation of the mix on ``session`` (also the soak benchmark's, ``bench/soak.py``)."""
     scope = f"wm-{session}"
     match name:
         case "append":
@@ -124,7 +128,7 @@ async def touch_every_op(socket: str) -> None:
     the first fds reading: a phase's before/after then compares like with like."""
     async with AsyncClient(socket) as client:
         for name in MIX:
-            await _op(client, name, "warm-up", f"warm-up-{name}")
+            await run_op(client, name, "warm-up", f"warm-up-{name}")
 
 
 async def _held(
@@ -143,9 +147,9 @@ async def _held(
         name = rng.choices(names, weights)[0]
         session = f"s{rng.randrange(plan.sessions)}"
         try:
-            await _op(client, name, session, f"c{c}-{k}")
+            await run_op(client, name, session, f"c{c}-{k}")
         except Exception as exc:  # every error is counted; the loop goes on
-            out.errors[_code(exc)] += 1
+            out.errors[error_code(exc)] += 1
         else:
             end = time.monotonic()
             if t0 <= end < t1:  # completed in the window: throughput and its latencies
@@ -162,7 +166,7 @@ async def _extra(socket: str, out: Outcome, go: float) -> None:
                 await client.hello()
                 out.extras[SERVED] += 1
             except Exception as exc:
-                out.extras[_code(exc)] += 1
+                out.extras[error_code(exc)] += 1
         if scope.cancelled_caught:
             out.extras[HANG] += 1
 
@@ -179,7 +183,7 @@ async def _client_process(plan: Plan, pipe: Connection) -> Outcome:
                 await client.hello()
                 out.setup["ok"] += 1
             except Exception as exc:
-                out.setup[_code(exc)] += 1
+                out.setup[error_code(exc)] += 1
 
         async with trio.open_nursery() as nursery:  # all at once: a connection storm
             for client in clients:

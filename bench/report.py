@@ -124,6 +124,17 @@ TARGETS: dict[str, tuple[int, str, str]] = {
         "1,000 connections, mixed ops: no error but `busy`, and `busy` only past the limits",
         "bench.load",
     ),
+    "soak.rss_slope": (
+        26,
+        "daemon RSS slope < 1 MB/min after warm-up, index on, mixed load",
+        "bench.soak",
+    ),
+    "soak.peak_rss": (26, "daemon peak RSS < 400 MB over the soak, index on", "bench.soak"),
+    "soak.search_p50": (
+        26,
+        "search p50 in the soak's last minute ≤ 1.5× its first measured minute",
+        "bench.soak",
+    ),
     "torture.long": (
         9,
         "long crash loop ≥ 30 min without a violated invariant",

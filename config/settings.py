@@ -164,6 +164,11 @@ class IndexConfig(_Section):
     #: BENCHMARKS.md (bench.idle_memory).
     cache_mib: Count = 64
     metadata_cache_mib: Count = 16
+    #: Messages the index may be behind the log before ``status`` calls it degraded: searches
+    #: still find every message by its words (SQLite), but the newest ones not by meaning.
+    #: At the soak's pace on 2 cores (a few hundred appends/s) that is under a minute of
+    #: appends; a backlog that stays past it means the indexer cannot keep up.
+    max_backlog: Count = 10_000
 
 
 class WorkingMemoryConfig(_Section):

@@ -241,6 +241,12 @@ def _index(index: Mapping[str, Any]) -> list[str]:
             _one(index.get("messages_behind")),
         ),
         *_family(
+            "index_degraded",
+            "gauge",
+            "1 when the search index is more than index.max_backlog messages behind, else 0.",
+            _one(index.get("degraded")),
+        ),
+        *_family(
             "index_lag_seconds",
             "gauge",
             "Age of the oldest message not yet in the search index (0 when caught up).",

@@ -50,6 +50,7 @@ RELOADABLE: dict[str, tuple[str, ...]] = {
         "max_delay",
         "max_attempts",
     ),
+    "index": ("max_backlog",),
 }
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -40,6 +41,14 @@ def poll(predicate: Callable[[], Any], timeout: float = 30.0, what: str = "condi
         assert time.monotonic() < deadline, f"{what} not reached within {timeout}s"
         time.sleep(0.05)
     return value
+
+
+def hup_and_wait(daemon: Any, reloads: int) -> p.DaemonStatus:
+    """SIGHUP the daemon (a ``DaemonProcess``), then its status once it counts ``reloads``."""
+    assert daemon.proc is not None
+    daemon.proc.send_signal(signal.SIGHUP)
+    with daemon.client() as client:
+        return poll(lambda: (s := client.status()).config_reloads >= reloads and s)
 
 
 def jobs(client: Client) -> dict[str, int]:

@@ -5,7 +5,8 @@ client really sees. Each chat-completions request takes the next scripted
 behaviour (``ok``, ``content``, ``status``, ``hang``, ``hold``, ``garbage``,
 ``invalid_schema``, ``reset_mid_body``); when the script is empty it answers
 with a valid result that echoes the request's user message. ``/v1/embeddings``
-always answers with deterministic, hash-based unit vectors, and ``GET
+answers with deterministic, hash-based unit vectors (held while
+``hold_embeddings()`` is in force: an embedder that makes no progress), and ``GET
 /v1/models`` (the daemon's start-up probe) lists one model.
 
 Every request's path, headers and JSON body are recorded, and the highest
@@ -139,6 +140,7 @@ class _State:
     lock: threading.Lock = field(default_factory=threading.Lock)
     closing: threading.Event = field(default_factory=threading.Event)
     released: threading.Event = field(default_factory=threading.Event)
+    embeddings_open: threading.Event = field(default_factory=threading.Event)
 
 
 class FakeLLM:
@@ -153,6 +155,7 @@ class FakeLLM:
         self.dimension = dimension
         self.default = default
         self._state = _State()
+        self._state.embeddings_open.set()
         self._server = _QuietServer(("127.0.0.1", 0), _handler_for(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(
@@ -204,6 +207,18 @@ class FakeLLM:
         """Let every ``hold()`` request, current and future, answer."""
         self._state.released.set()
 
+    def hold_embeddings(self) -> None:
+        """Answer no embeddings request until ``release_embeddings()`` (or close).
+
+        The daemon's indexer then cannot move its cursor, so its backlog grows
+        with every append, deterministically: no timing decides the outcome.
+        """
+        self._state.embeddings_open.clear()
+
+    def release_embeddings(self) -> None:
+        """Answer embeddings requests again, the held ones first."""
+        self._state.embeddings_open.set()
+
     def start(self) -> Self:
         self._thread.start()
         return self
@@ -211,6 +226,7 @@ class FakeLLM:
     def close(self) -> None:
         self._state.closing.set()
         self._state.released.set()
+        self._state.embeddings_open.set()
         self._server.shutdown()
         self._server.server_close()
         self._thread.join(timeout=5)
@@ -342,6 +358,10 @@ def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
                 raise ValueError(f"unknown behaviour {behaviour.kind!r}")
 
         def _embeddings(self, request: dict[str, Any]) -> None:
+            fake._state.embeddings_open.wait()
+            if fake._state.closing.is_set():
+                self.close_connection = True
+                return
             inputs = request.get("input", [])
             texts = [inputs] if isinstance(inputs, str) else list(inputs)
             dimension = int(request.get("dimensions") or fake.dimension)

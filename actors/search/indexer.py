@@ -55,7 +55,7 @@ from .follow import Follower
 from .query import SearchResult, search
 from .rebuild import Progress, Rebuild
 
-__all__ = ["Indexer", "drop_index"]
+__all__ = ["Indexer", "backlog_reason", "drop_index"]
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +71,25 @@ async def drop_index(root: Path) -> None:
     """
     if dropped := await drop_index_dirs(root, DEFAULT_DIR):
         log.info("index is off: %d index directories deleted, rebuilt at the next start", dropped)
+
+
+def backlog_reason(behind: int, max_backlog: int) -> str:
+    """Why the index is degraded, for a person; "" while ``behind`` is within ``max_backlog``.
+
+    A backlog is not an outage: every acknowledged message is still found by
+    its words (SQLite's full-text index is kept by the append's own commit),
+    but the newest ``behind`` ones not by meaning, and episodes and facts of
+    new consolidations wait behind them. One that stays past the limit means
+    the indexer cannot keep up with the appends (too little CPU for the
+    embedder, or a slow embeddings endpoint).
+    """
+    if behind <= max_backlog:
+        return ""
+    return (
+        f"the search index is {behind:,} messages behind the log (index.max_backlog is"
+        f" {max_backlog:,}): searches still find every message by its words, but the"
+        " newest ones not by meaning until the indexer catches up"
+    )
 
 
 class Indexer(SessionHooks):
@@ -186,6 +205,7 @@ class Indexer(SessionHooks):
         behind = pos.max_gid - pos.cursor
         since = follower.lag.since()
         seconds = 0.0 if since is None else max(0.0, time.time() - since)
+        reason = backlog_reason(behind, self.services.config.index.max_backlog)
         return {
             "enabled": True,
             "ready": self._ready.is_set() and self.index is not None,
@@ -201,6 +221,8 @@ class Indexer(SessionHooks):
             "failures": follower.failures,
             "reindex": dataclasses.asdict(self.reindex_progress),
             "cache_bytes": self.index.limits.cached_bytes() if self.index is not None else 0,
+            "degraded": bool(reason),
+            "degraded_reason": reason,
         }
 
     async def search(self, query: SearchQuery) -> SearchResult:

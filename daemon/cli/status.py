@@ -54,6 +54,8 @@ def render_status(view: DaemonStatus) -> None:
             f"index     {index['messages_behind']} messages behind ({index['seconds_behind']:.1f}s),"
             f" {index['indexed']} indexed"
         )
+        if index.get("degraded"):
+            print(f"index     DEGRADED: {index['degraded_reason']}")
     for backend, b in sorted(status.get("consolidation", {}).items()):
         jobs = ", ".join(f"{n} {state}" for state, n in sorted(b.get("jobs", {}).items()))
         print(

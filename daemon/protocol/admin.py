@@ -132,10 +132,13 @@ class IndexStatus(Data):
     settled: bool = False
     failures: int = 0
     reindex: ReindexStatus | None = None
-    optimized: int = 0  # optimizes run since start (settled, or due under steady load)
-    cache_bytes: int = (
-        0  # what LanceDB's caches hold (bounded by index.cache_mib and metadata_cache_mib)
-    )
+    #: Optimizes run since start (settled, or due under steady load).
+    optimized: int = 0
+    #: What LanceDB's caches hold (bounded by index.cache_mib and index.metadata_cache_mib).
+    cache_bytes: int = 0
+    #: More than ``index.max_backlog`` messages behind; ``degraded_reason`` says what it means.
+    degraded: bool = False
+    degraded_reason: str = ""
 
 
 class ProcessStatus(Data):

@@ -7,16 +7,8 @@ import signal
 
 import pytest
 
-from reverie.daemon import protocol as p
-from tests.checks import poll
+from tests.checks import hup_and_wait, poll
 from tests.daemon_process import DaemonProcess
-
-
-def _hup_and_wait(daemon: DaemonProcess, reloads: int) -> p.DaemonStatus:
-    assert daemon.proc is not None
-    daemon.proc.send_signal(signal.SIGHUP)
-    with daemon.client() as client:
-        return poll(lambda: (s := client.status()).config_reloads >= reloads and s)
 
 
 def test_sighup_reloads_log_level_and_limits(make_daemon) -> None:
@@ -30,7 +22,7 @@ def test_sighup_reloads_log_level_and_limits(make_daemon) -> None:
         "[daemon]\nlog_level = 'debug'\nmax_in_flight = 8\nallowed_uids = [4242]\n"
         "[consolidation]\nidle_after = 5.0\n"
     )
-    status = _hup_and_wait(daemon, 1)
+    status = hup_and_wait(daemon, 1)
     assert status.log_level == "debug"
     log = daemon.log()
     line = next(line for line in log.splitlines() if "config reloaded; changed:" in line)
@@ -56,14 +48,14 @@ def test_sighup_with_a_broken_file_keeps_the_old_config(make_daemon) -> None:
     assert status.log_level == "warning"
     assert status.config_reloads == 0
     daemon.config_path.write_text("[daemon]\nlog_level = 'error'\n")
-    assert _hup_and_wait(daemon, 1).log_level == "error"
+    assert hup_and_wait(daemon, 1).log_level == "error"
 
 
 def test_sighup_warns_about_keys_that_need_a_restart(make_daemon) -> None:
     daemon: DaemonProcess = make_daemon(config="[store]\nmax_batch = 100\n")
     assert daemon.config_path is not None
     daemon.config_path.write_text("[store]\nmax_batch = 200\n")
-    _hup_and_wait(daemon, 1)
+    hup_and_wait(daemon, 1)
     poll(lambda: "store.max_batch" in daemon.log())
 
 
@@ -77,7 +69,7 @@ def test_sighup_adds_an_allowed_uid(make_daemon) -> None:
     daemon.config_path.write_text(
         "[daemon]\nsocket_mode = 0o666\nallowed_gids = [4242]\nallowed_uids = [65534]\n"
     )
-    _hup_and_wait(daemon, 1)
+    hup_and_wait(daemon, 1)
     assert daemon.status_as_nobody() == "allowed"
 
 
@@ -90,7 +82,7 @@ def test_sighup_lowers_the_consolidation_budget(make_daemon) -> None:
             client.append("r:budget", "user", f"{i} {words}")
     assert daemon.config_path is not None
     daemon.config_path.write_text(config.format(budget=60))
-    _hup_and_wait(daemon, 1)
+    hup_and_wait(daemon, 1)
     with daemon.client() as client:
         client.append("r:budget", "user", "one more turn")  # the next decision uses the new budget
         jobs = poll(lambda: client.status().consolidation["default"].jobs.get("done"))
