@@ -42,12 +42,13 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
     await database.close()
 
 
-async def _follower(tmp_path: Path, db: Database, **index: str) -> Follower:
+async def _follower(tmp_path: Path, db: Database, pace: float = 0.0, **index: str) -> Follower:
     env = {"REVERIE_DAEMON__DATA_DIR": str(tmp_path), "REVERIE_INDEX__BATCH_SIZE": str(BATCH)}
     env.update({f"REVERIE_INDEX__{key.upper()}": value for key, value in index.items()})
     config = load_config(env=env)
     services = Services(config=config, db=db, tokens=TokenCounter())
     follower = Follower(services, MemoryStore(MemoryFiles(tmp_path / "memory")))
+    follower.optimize_pace = pace  # 0: as often as rows and seconds say
     embedder = PrimedEmbedder(FakeEmbedder(), workers=1)  # type: ignore[arg-type]
     follower.index = AsyncSearchIndex(tmp_path / "index", embedder)
     await follower.index.open()
@@ -75,3 +76,14 @@ async def test_a_drain_that_never_pauses_optimizes_every_optimize_seconds(
     assert follower.optimized == MESSAGES // BATCH  # once before each batch after the first
     assert follower.index is not None
     assert (await follower.index.layout()).fragments <= 2  # ten without an optimize
+
+
+@pytest.mark.trio
+async def test_optimizes_under_load_are_paced_by_what_the_last_one_took(
+    tmp_path: Path, db: Database
+) -> None:
+    """An optimize costs more as the index grows: the next waits a multiple of the last's time."""
+    follower = await _follower(tmp_path, db, pace=1e9, optimize_rows="8", optimize_seconds="3600")
+    await follower._drain()
+    assert follower.indexed == MESSAGES
+    assert follower.optimized == 1  # the first, due at 8 rows; each later one waits 1e9 x its time
