@@ -37,6 +37,7 @@ from pathlib import Path
 from bench._bm25 import Bm25
 from bench._machine import say
 from bench.report import Section
+from reverie.config import IndexConfig
 from reverie.store import TEXT_WEIGHT, VECTOR_WEIGHT, SearchHit, candidate_depth, fuse
 from tests.daemon_process import DaemonProcess
 
@@ -50,7 +51,7 @@ _SETTLE_DEADLINE = 3600.0
 #: The meaning signal's weights compared leaving one conversation out (words weigh 1).
 WEIGHTS = (0.25, 0.5, 0.75, 1.0, 1.5)
 #: The daemon's default ``index.min_score``, applied to the hits fused in this process.
-_MIN_SCORE = 0.05
+_MIN_SCORE = IndexConfig().min_score
 FLOOR = "BM25 floor"
 
 
@@ -279,9 +280,7 @@ class Folds:
 
     def pooled(self, label: str, sessions: Iterable[str], k: int = 10) -> float:
         """Recall@k over the questions of ``sessions``, each question counting once."""
-        chosen = [self.by_label[label][s] for s in sessions]
-        n = sum(sum(sc.counts.values()) for sc in chosen)
-        return sum(sc.at(k) * sum(sc.counts.values()) for sc in chosen) / n if n else 0.0
+        return Scores.merged(self.by_label[label][s] for s in sessions).at(k)
 
 
 def weight_label(weight: float) -> str:
