@@ -129,13 +129,23 @@ def _on_words_scale(hits: list[SearchHit], reference: float) -> list[SearchHit]:
 
 async def _together(*calls: Callable[[], Awaitable[Any]]) -> list[Any]:
     """Each call's result, in order, the calls run concurrently; the first error cancels
-    the rest and propagates (a nursery: nothing outlives the search)."""
+    the rest and propagates (a nursery: nothing outlives the search).
+
+    trio wraps a child's error in an exception group; a lone error is raised
+    as itself, so the server still answers a store error with its own code
+    (``not_found``, ``unavailable``…) rather than ``internal``.
+    """
     results: list[Any] = [None] * len(calls)
 
     async def run(i: int) -> None:
         results[i] = await calls[i]()
 
-    async with trio.open_nursery() as nursery:
-        for i in range(len(calls)):
-            nursery.start_soon(run, i)
+    try:
+        async with trio.open_nursery() as nursery:
+            for i in range(len(calls)):
+                nursery.start_soon(run, i)
+    except BaseExceptionGroup as group:
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise
     return results
