@@ -37,6 +37,8 @@ from pathlib import Path
 from bench._bm25 import Bm25
 from bench._machine import say
 from bench.report import Section
+from reverie.config import IndexConfig
+from reverie.store import TEXT_WEIGHT, VECTOR_WEIGHT, SearchHit, candidate_depth, fuse
 from tests.daemon_process import DaemonProcess
 
 REPO = Path(__file__).resolve().parent.parent
@@ -46,6 +48,11 @@ KS = (5, 10, 20)
 _EVIDENCE = re.compile(r"D:?(\d+):(\d+)")
 _BATCH = 64
 _SETTLE_DEADLINE = 3600.0
+#: The meaning signal's weights compared leaving one conversation out (words weigh 1).
+WEIGHTS = (0.25, 0.5, 0.75, 1.0, 1.5)
+#: The daemon's default ``index.min_score``, applied to the hits fused in this process.
+_MIN_SCORE = IndexConfig().min_score
+FLOOR = "BM25 floor"
 
 
 @dataclass(slots=True)
@@ -62,6 +69,7 @@ class Question:
     text: str
     category: int
     evidence: set[str]
+    qid: str = ""
 
 
 @dataclass(slots=True)
@@ -97,7 +105,10 @@ def load(path: Path) -> list[Conversation]:
             ids = {f"D{a}:{b}" for e in qa.get("evidence", []) for a, b in _EVIDENCE.findall(e)}
             ids &= known
             if ids:
-                conv.questions.append(Question(conv.session, qa["question"], qa["category"], ids))
+                qid = f"{conv.session}#{len(conv.questions)}"
+                conv.questions.append(
+                    Question(conv.session, qa["question"], qa["category"], ids, qid)
+                )
         conversations.append(conv)
     return conversations
 
@@ -127,6 +138,16 @@ class Scores:
         for k in KS:
             key = (category, k)
             self.sums[key] = self.sums.get(key, 0.0) + recall(found, evidence, k)
+
+    @classmethod
+    def merged(cls, parts: Iterable[Scores]) -> Scores:
+        """The scores of the union of the parts' questions."""
+        out = cls()
+        for part in parts:
+            out.counts.update(part.counts)
+            for key, value in part.sums.items():
+                out.sums[key] = out.sums.get(key, 0.0) + value
+        return out
 
     def at(self, k: int, category: int | None = None) -> float:
         cats = list(CATEGORIES) if category is None else [category]
@@ -188,6 +209,145 @@ def daemon_ranker(daemon: DaemonProcess, mode: str | None) -> Callable[[Question
     return rank
 
 
+@dataclass(slots=True, frozen=True)
+class Candidates:
+    """One question's candidates from each signal alone, best first, on their own scales."""
+
+    words: list[SearchHit]
+    meaning: list[SearchHit]
+
+
+def _store_hit(hit: object) -> SearchHit:
+    """A client hit as the store's ``SearchHit``, the shape ``fuse`` takes."""
+    return SearchHit(
+        uid=getattr(hit, "uid"),  # noqa: B009
+        kind=getattr(hit, "kind"),  # noqa: B009
+        text="",
+        score=getattr(hit, "score"),  # noqa: B009
+        scope="",
+        session="",
+        ts=0.0,
+        message_ids=list(getattr(hit, "message_ids")),  # noqa: B009
+        source="",
+    )
+
+
+def collect(daemon: DaemonProcess, conversations: list[Conversation]) -> dict[str, Candidates]:
+    """Every question's candidates by words and by meaning, as deep as hybrid fuses them."""
+    depth = candidate_depth(max(KS))
+    out: dict[str, Candidates] = {}
+    with daemon.client() as client:
+        for conv in conversations:
+            for q in conv.questions:
+                signals = [
+                    [
+                        _store_hit(h)
+                        for h in client.search(
+                            q.text, session=q.session, k=depth, mode=mode, min_score=0.0
+                        )
+                    ]
+                    for mode in ("text", "vector")
+                ]
+                out[q.qid] = Candidates(*signals)
+    return out
+
+
+def fused_ranker(
+    candidates: dict[str, Candidates], weights: tuple[float, float]
+) -> Callable[[Question], list[str]]:
+    """Rank with the daemon's ``fuse`` at ``weights`` (words, meaning), as hybrid search does
+    once the index is settled: top ``candidate_depth`` of each signal, hits under the
+    default ``min_score`` dropped. ``(1, 0)`` is ``mode="text"``, ``(0, 1)`` ``"vector"``."""
+
+    def rank(q: Question) -> list[str]:
+        c = candidates[q.qid]
+        hits = fuse(c.words, c.meaning, weights)
+        return distinct_ids(h for h in hits if h.score >= _MIN_SCORE)[: max(KS)]
+
+    return rank
+
+
+@dataclass(slots=True)
+class Folds:
+    """Each conversation's scores per ranking (a fold is one conversation)."""
+
+    conversations: list[Conversation]
+    by_label: dict[str, dict[str, Scores]] = field(default_factory=dict)
+
+    def add(self, label: str, rank: Callable[[Question], list[str]]) -> dict[str, Scores]:
+        self.by_label[label] = {c.session: score_all([c], rank) for c in self.conversations}
+        return self.by_label[label]
+
+    def pooled(self, label: str, sessions: Iterable[str], k: int = 10) -> float:
+        """Recall@k over the questions of ``sessions``, each question counting once."""
+        return Scores.merged(self.by_label[label][s] for s in sessions).at(k)
+
+
+def weight_label(weight: float) -> str:
+    return f"meaning weight {weight:g}"
+
+
+def leave_one_out(folds: Folds) -> list[tuple[str, float, float, float]]:
+    """Per held-out conversation: the weight best on the other two (ties: nearest the
+    shipped one), its R@10 on the held-out one, and the shipped weight's R@10 there."""
+    sessions = [c.session for c in folds.conversations]
+    out = []
+    for held in sessions:
+        rest = [s for s in sessions if s != held]
+        best = max(
+            WEIGHTS,
+            key=lambda w: (
+                round(folds.pooled(weight_label(w), rest), 6),
+                -abs(w - VECTOR_WEIGHT),
+            ),
+        )
+        out.append(
+            (
+                held,
+                best,
+                folds.pooled(weight_label(best), [held]),
+                folds.pooled(weight_label(VECTOR_WEIGHT), [held]),
+            )
+        )
+    return out
+
+
+def fold_table(section: Section, folds: Folds, labels: list[str]) -> None:
+    """R@10 per fold for ``labels``, over all folds, and the spread across folds."""
+    names = [c.session.removeprefix("locomo:") for c in folds.conversations]
+    table = section.table("R@10 per fold", *names, "all", "spread (max − min)")
+    for label in labels:
+        per = [folds.by_label[label][c.session].at(10) for c in folds.conversations]
+        every = folds.pooled(label, [c.session for c in folds.conversations])
+        table.row(label, *[f"{x:.3f}" for x in per], f"{every:.3f}", f"{max(per) - min(per):.3f}")
+
+
+def category_table(section: Section, folds: Folds, labels: list[str]) -> None:
+    """R@10 per category, one figure per fold ("–" where a fold has no such question)."""
+    names = ", ".join(c.session.removeprefix("locomo:") for c in folds.conversations)
+    cats = section.table(f"R@10 per category ({names})", *CATEGORIES.values())
+    first = folds.by_label[labels[0]]
+    cats.row(
+        "questions",
+        *[
+            " / ".join(str(first[c.session].counts[cat]) for c in folds.conversations)
+            for cat in CATEGORIES
+        ],
+    )
+    for label in labels:
+        per = folds.by_label[label]
+        cats.row(
+            label,
+            *[
+                " / ".join(
+                    f"{per[c.session].at(10, cat):.3f}" if per[c.session].counts[cat] else "–"
+                    for c in folds.conversations
+                )
+                for cat in CATEGORIES
+            ],
+        )
+
+
 def _row(table_rows: list[list[str]], label: str, scores: Scores) -> None:
     cells = [label]
     cells += [f"{scores.at(10, c):.3f}" for c in CATEGORIES]
@@ -235,15 +395,29 @@ def main() -> Section:
             settle = wait_settled(daemon)
             say(f"  index settled {settle:.1f} s after the import")
             results = {}
+            folds = Folds(conversations)
             for mode in (None, "hybrid", "text", "vector"):
-                results[mode] = score_all(conversations, daemon_ranker(daemon, mode))
                 label = "default search" if mode is None else f'mode="{mode}"'
+                results[mode] = Scores.merged(
+                    folds.add(label, daemon_ranker(daemon, mode)).values()
+                )
                 _row(rows, f"{label}, index settled", results[mode])
                 say(f"  {label}: R@10 {results[mode].at(10):.3f}")
             thresholds = threshold_rows(daemon, conversations)
+            started = time.perf_counter()
+            candidates = collect(daemon, conversations)
+            say(f"  candidates of both signals fetched in {time.perf_counter() - started:.1f} s")
         finally:
             daemon.stop()
     _row(rows, "BM25 over the raw turns (floor, same run)", floor)
+    folds.add(FLOOR, lambda q: floors[q.session].rank(q.text, max(KS)))
+    for weight in WEIGHTS:
+        folds.add(weight_label(weight), fused_ranker(candidates, (TEXT_WEIGHT, weight)))
+    shipped = folds.pooled(weight_label(VECTOR_WEIGHT), [c.session for c in conversations])
+    say(
+        f"  fused in the bench at the shipped weight: R@10 {shipped:.3f}"
+        f" (the daemon's hybrid: {results['hybrid'].at(10):.3f})"
+    )
     table = section.table(
         "evidence recall", *[f"{name} @10" for name in CATEGORIES.values()], "@5", "@10", "@20"
     )
@@ -254,7 +428,11 @@ def main() -> Section:
         " categories 1-4, each conversation appended as one session through the client"
         f" ({rate:,.0f} messages/s), then searched with the question and `session=`."
         f" The index settled {settle:.1f} s after the import. Columns: recall@10 per"
-        " category, then overall recall@5/10/20."
+        " category, then overall recall@5/10/20. Then per conversation (a fold): R@10 and its"
+        " spread, per category, and the hybrid fusion's meaning weight chosen on two"
+        " conversations and measured on the third (words weigh 1; each question's candidates"
+        " fused in this process by the daemon's `fuse`, which at the shipped"
+        f" {VECTOR_WEIGHT:g} gave {shipped:.3f} against the daemon's {results['hybrid'].at(10):.3f})."
     )
     trade = section.table("meaning signal", "R@10 (this run)", "searchable by it")
     trade.row(
@@ -284,6 +462,35 @@ def main() -> Section:
     )
     for cells in thresholds:
         cut.row(*cells)
+    signals = ['mode="hybrid"', 'mode="text"', 'mode="vector"', FLOOR]
+    fold_table(section, folds, signals + [weight_label(w) for w in WEIGHTS])
+    category_table(section, folds, signals)
+    loo = section.table(
+        "held-out conversation",
+        "meaning weight chosen on the other two",
+        "its R@10 there",
+        f"shipped weight {VECTOR_WEIGHT:g}",
+        'mode="text"',
+    )
+    n_all = 0
+    held_sum = shipped_sum = 0.0
+    for held, weight, held_r, shipped_r in leave_one_out(folds):
+        n = sum(folds.by_label[FLOOR][held].counts.values())
+        n_all += n
+        held_sum += held_r * n
+        shipped_sum += shipped_r * n
+        text_r = folds.pooled('mode="text"', [held])
+        loo.row(held, f"{weight:g}", f"{held_r:.3f}", f"{shipped_r:.3f}", f"{text_r:.3f}")
+        say(
+            f"  held out {held}: weight {weight:g} chosen, R@10 {held_r:.3f} (shipped {shipped_r:.3f})"
+        )
+    loo.row(
+        "all folds (each question once)",
+        "",
+        f"{held_sum / n_all:.3f}",
+        f"{shipped_sum / n_all:.3f}",
+        f"{results['text'].at(10):.3f}",
+    )
     _targets(section, results, fresh, floor)
     return section
 

@@ -108,6 +108,11 @@ TARGETS: dict[str, tuple[int, str, str]] = {
         "hybrid search p50 < 30 ms at 1M rows (k=10, scope filter)",
         "bench.search",
     ),
+    "search.session_1m": (
+        28,
+        "search p50 < 30 ms with a session filter at 1M messages (daemon, k=10, hybrid)",
+        "bench.search_scale with REVERIE_BENCH_SCALE=100000,1000000",
+    ),
     "search.fresh": (
         6,
         "fresh results always (a search right after the ack finds it)",

@@ -12,9 +12,12 @@ ranked by LanceDB's full text and vectors.
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Any
 
 import msgspec
+import trio
 
 from reverie.config import default_scope
 from reverie.store import (
@@ -22,6 +25,7 @@ from reverie.store import (
     TEXT_WEIGHT,
     VECTOR_WEIGHT,
     AsyncSearchIndex,
+    Connection,
     Database,
     SearchHit,
     SearchQuery,
@@ -68,29 +72,36 @@ async def search(
     want_messages = kinds is None or "message" in kinds
     memory_kinds = tuple(kind for kind in (_KINDS if kinds is None else kinds) if kind != "message")
     signal = msgspec.structs.replace(query, query=text, k=depth)
+    want_words, want_meaning = mode != "vector", mode != "text"
+
+    def read_log(c: Connection) -> tuple[tuple[int, int], float, list[SearchHit]]:
+        gap = vector_gap(c, **filters) if want_messages else (0, 0)
+        if not want_words:
+            return gap, 0.0, []
+        found = search_message_text(c, text, limit=depth, **filters) if want_messages else []
+        return gap, words_reference(c, text), found
+
+    async def memory_by_words() -> list[SearchHit]:
+        if not (want_words and memory_kinds):
+            return []
+        return await index.search(msgspec.structs.replace(signal, mode="text", kinds=memory_kinds))
+
+    async def by_meaning() -> list[SearchHit]:
+        if not want_meaning:
+            return []
+        return await index.search(msgspec.structs.replace(signal, mode="vector"))
+
     with index.reading():
-        unembedded, searched = (
-            await db.read(lambda c: vector_gap(c, **filters)) if want_messages else (0, 0)
+        # The log's read, LanceDB's full text and its vectors are independent and each
+        # waits on a thread of its own: run together, a search takes the slowest of them.
+        logged, memory, meaning = await _together(
+            lambda: db.read(read_log), memory_by_words, by_meaning
         )
-        by_words: list[SearchHit] = []
-        if mode != "vector":
-            reference, by_words = await db.read(
-                lambda c: (
-                    words_reference(c, text),
-                    search_message_text(c, text, limit=depth, **filters) if want_messages else [],
-                )
-            )
-            if memory_kinds:
-                by_words += await index.search(
-                    msgspec.structs.replace(signal, mode="text", kinds=memory_kinds)
-                )
-            by_words = _on_words_scale(by_words, reference)[:depth]
-        by_meaning: list[SearchHit] = []
-        if mode != "text":
-            by_meaning = await index.search(msgspec.structs.replace(signal, mode="vector"))
+    (unembedded, searched), reference, messages = logged
+    by_words = _on_words_scale(messages + memory, reference)[:depth]
     coverage = 1.0 - min(1.0, unembedded / searched) if searched else 1.0
     weights = _WEIGHTS[mode] if mode != "hybrid" else (TEXT_WEIGHT, VECTOR_WEIGHT * coverage)
-    hits = specific_first(fuse(by_words, by_meaning, weights)[:depth])[:limit]
+    hits = specific_first(fuse(by_words, meaning, weights)[:depth])[:limit]
     hidden_scopes = {default_scope(name) for name in hidden}
     kept = [
         h
@@ -114,3 +125,27 @@ def _on_words_scale(hits: list[SearchHit], reference: float) -> list[SearchHit]:
         for h in hits
     ]
     return sorted(scaled, key=lambda h: (-h.score, h.uid))
+
+
+async def _together(*calls: Callable[[], Awaitable[Any]]) -> list[Any]:
+    """Each call's result, in order, the calls run concurrently; the first error cancels
+    the rest and propagates (a nursery: nothing outlives the search).
+
+    trio wraps a child's error in an exception group; a lone error is raised
+    as itself, so the server still answers a store error with its own code
+    (``not_found``, ``unavailable``…) rather than ``internal``.
+    """
+    results: list[Any] = [None] * len(calls)
+
+    async def run(i: int) -> None:
+        results[i] = await calls[i]()
+
+    try:
+        async with trio.open_nursery() as nursery:
+            for i in range(len(calls)):
+                nursery.start_soon(run, i)
+    except BaseExceptionGroup as group:
+        if len(group.exceptions) == 1:
+            raise group.exceptions[0] from None
+        raise
+    return results

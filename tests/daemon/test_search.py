@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from reverie.config import InvalidArgument, NotFound
+from reverie.config import InvalidArgument, NotFound, ReverieError
 from reverie.daemon import Client
 from reverie.daemon import protocol as p
 from tests.checks import poll
@@ -428,3 +428,19 @@ def test_scores_mean_the_same_in_every_search_so_a_host_can_threshold_them(
     refused = _reverie(daemon, "search", "hotel", "--min-score", "2", "--everywhere")
     assert refused.returncode == 1 and "min_score" in refused.stderr
     assert "Traceback" not in refused.stderr
+
+
+def test_a_failing_index_read_answers_with_its_store_error(daemon: DaemonProcess) -> None:
+    """A search reads the log and the index at once; an index read that fails is answered
+    with the store's own error code, not as an internal error of the daemon."""
+    with daemon.client() as client:
+        _load(client)
+        poll(lambda: _caught_up(client), what="the index to settle")
+        lance_files = list((daemon.data_dir / "index").rglob("data/*.lance"))
+        assert lance_files, "the index has no data files to remove"
+        for path in lance_files:
+            path.unlink()
+        with pytest.raises(ReverieError) as caught:
+            client.search("Lisbon hotel", session="s:trip", mode="vector")
+        assert caught.value.code == "store.error", caught.value.message
+        assert "search index" in caught.value.message

@@ -1,0 +1,300 @@
+"""Search latency at 100k and 1M messages with a session filter, through a real daemon.
+
+What is real and what is not:
+
+- **The messages** go through the public client (``append_many`` into a
+  real ``reverie serve``), so the log, its full-text index (FTS5, kept by
+  the append's triggers) and the sessions are exactly what a daemon builds.
+  1,000 messages per session (synthetic sentences, ``bench/_corpus.py``), so
+  a session filter selects the same number of rows at every size and only
+  the store's size changes.
+- **The vectors** are not MiniLM's own: embedding 1M texts with the
+  packaged model runs at ~200 texts/s on these 2 cores (BENCHMARKS.md,
+  Embeddings), over an hour. The messages are appended with the index off;
+  then this module writes the daemon's LanceDB index at the store level
+  (``SearchIndex``, the class the daemon's indexer writes through), with
+  vectors drawn from 2,000 real MiniLM embeddings plus noise (the pool
+  embedder of ``bench/search.py``), and moves the index cursor to the log's
+  end. The daemon then opens that index as its own: same model id, same
+  dimension, nothing to re-embed. Queries are embedded by the real model in
+  the daemon, so the latencies include the query's embedding.
+- **The store is cached** under ``build/bench-cache/`` (``REVERIE_BENCH_CACHE``),
+  keyed by size and this module's ``_RECIPE``: a rerun measures in a minute
+  instead of rebuilding. Delete the directory to rebuild.
+
+Measured: p50/p99 of ``client.search(query, session=…, k=10)`` in ``text``,
+``vector`` and ``hybrid`` mode, send to reply; then, with the daemon
+stopped, the parts of a hybrid search timed alone in this process on the
+same files (``_parts``), to show where the time goes.
+
+Run: ``python -m bench search_scale`` (100k); ``REVERIE_BENCH_SCALE=100000,1000000``
+adds 1M (about ten minutes to build on 2 cores the first time, then cached).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import shutil
+import statistics
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import apsw
+import numpy as np
+
+from bench._corpus import sentence
+from bench._machine import percentile, say
+from bench.report import Section
+from bench.search import _QUERIES, _PoolEmbedder
+from reverie.store import (
+    LocalEmbedder,
+    SearchIndex,
+    log_position,
+    messages_after,
+    search_message_text,
+    words_reference,
+    write_cursor,
+)
+from tests.daemon_process import DaemonProcess
+
+REPO = Path(__file__).resolve().parent.parent
+#: Bumped whenever the way the store is built changes, so a stale cache is rebuilt.
+_RECIPE = "1"
+_PER_SESSION = 1000
+_BATCH = 500
+_POOL = 2000
+_WARMUP = 20
+_SEARCHES = 200
+_MODES = ("text", "vector", "hybrid")
+#: The daemon's index directory under its data dir (``actors/search/indexer.py``).
+_INDEX_DIR = "index"
+#: Quiet logs; consolidation never starts while the store is built or searched.
+_CONFIG = '[daemon]\nlog_level = "warning"\n[consolidation]\nidle_after = 86400.0\n'
+_READY_DEADLINE = 600.0
+
+
+def _cache_root() -> Path:
+    return Path(os.environ.get("REVERIE_BENCH_CACHE", REPO / "build" / "bench-cache"))
+
+
+def _append(daemon: DaemonProcess, total: int) -> float:
+    """Append ``total`` messages in sessions of ``_PER_SESSION``; returns messages/s."""
+    rng = random.Random(28)
+    started = time.perf_counter()
+    with daemon.client() as client:
+        for first in range(0, total, _BATCH):
+            session = f"scale:{first // _PER_SESSION}"
+            batch = [
+                {"role": "user" if n % 2 else "assistant", "content": sentence(rng), "id": f"m{n}"}
+                for n in range(first, min(first + _BATCH, total))
+            ]
+            client.append_many(session, batch)
+            if (first // _BATCH) % 200 == 0:
+                say(f"  appended {first + len(batch):,}/{total:,}")
+    return total / (time.perf_counter() - started)
+
+
+def _index(data_dir: Path, embedder: _PoolEmbedder) -> float:
+    """Write every logged message into the daemon's index directory; returns seconds.
+
+    The docs are the ones the daemon's follower writes (``messages_after``,
+    ``message_doc``), appended as new, then optimized (FTS and scalar
+    indexes folded in); the cursor then says every message is indexed.
+    """
+    started = time.perf_counter()
+    conn = apsw.Connection(str(data_dir / "reverie.sqlite3"))
+    index = SearchIndex(data_dir / _INDEX_DIR, embedder)  # type: ignore[arg-type]
+    index.open()
+    embedder.bulk = True
+    gid, done, chunk = 0, 0, 20_000
+    while batch := messages_after(conn, gid, chunk):
+        index.add([doc for _, doc in batch], new=True)
+        gid, done = batch[-1][0], done + len(batch)
+        say(f"  indexed {done:,} messages")
+    say("  optimizing the index (FTS and scalar indexes)")
+    index.optimize()
+    embedder.bulk = False
+    with conn:
+        write_cursor(conn, log_position(conn).max_gid)
+    conn.close()
+    return time.perf_counter() - started
+
+
+def build(total: int, embedder: _PoolEmbedder) -> Path:
+    """The data dir of a daemon holding ``total`` indexed messages, from the cache if built."""
+    data_dir = _cache_root() / f"search_scale-{total}-r{_RECIPE}"
+    done = data_dir / "complete"
+    if done.exists():
+        say(f"{total:,} messages: cached store {data_dir} ({done.read_text().strip()})")
+        return data_dir
+    shutil.rmtree(data_dir, ignore_errors=True)
+    data_dir.mkdir(parents=True)
+    with tempfile.TemporaryDirectory(prefix="reverie-scale-") as tmp:
+        daemon = DaemonProcess(Path(tmp), config=_CONFIG + "[index]\nenabled = false\n")
+        daemon.data_dir = data_dir / "data"
+        daemon.start()
+        try:
+            rate = _append(daemon, total)
+        finally:
+            daemon.stop()
+    seconds = _index(data_dir / "data", embedder)
+    note = f"appended at {rate:,.0f} messages/s through the client; indexed in {seconds:.0f} s"
+    say(f"  {note}")
+    done.write_text(note + "\n")
+    return data_dir
+
+
+def _ready(daemon: DaemonProcess, total: int) -> None:
+    """Wait until the daemon serves the built index; fail fast if it would re-embed it."""
+    started = time.perf_counter()
+    with daemon.client() as client:
+        while time.perf_counter() - started < _READY_DEADLINE:
+            index = client.status().index
+            if index.ready and index.messages_behind:
+                raise RuntimeError(
+                    f"the daemon did not take the built index ({index.messages_behind:,} messages"
+                    " behind): it would re-embed everything; delete the cache and rerun"
+                )
+            if index.ready and index.settled:
+                return
+            time.sleep(0.2)
+    raise RuntimeError(f"the index of {total:,} messages was not ready in {_READY_DEADLINE:.0f} s")
+
+
+def measure(data_dir: Path, total: int) -> dict[str, list[float]]:
+    """Milliseconds of each search, per mode, through a daemon on the built store."""
+    sessions = total // _PER_SESSION
+    rng = random.Random(5)
+    out: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory(prefix="reverie-scale-") as tmp:
+        daemon = DaemonProcess(Path(tmp), config=_CONFIG)
+        daemon.data_dir = data_dir / "data"
+        daemon.start()
+        try:
+            _ready(daemon, total)
+            with daemon.client() as client:
+                for mode in _MODES:
+                    times = []
+                    for n in range(_WARMUP + _SEARCHES):
+                        query = _QUERIES[n % len(_QUERIES)]
+                        session = f"scale:{rng.randrange(sessions)}"
+                        t0 = time.perf_counter()
+                        client.search(query, session=session, k=10, mode=mode)  # type: ignore[arg-type]
+                        if n >= _WARMUP:
+                            times.append((time.perf_counter() - t0) * 1000)
+                    out[mode] = times
+                    say(
+                        f"  {total:,} messages, {mode:<6} p50 {statistics.median(times):6.1f} ms"
+                        f"  p99 {percentile(times, 0.99):6.1f} ms"
+                    )
+        finally:
+            daemon.stop()
+    return out
+
+
+def _parts(data_dir: Path, total: int, real: LocalEmbedder) -> dict[str, float]:
+    """Median milliseconds of each part of a hybrid search with a session filter, alone.
+
+    The calls the daemon's search makes (``actors/search/query.py``), on the
+    same files, in this process with the daemon stopped: the words signal's
+    two SQLite reads, the query's embedding, LanceDB's vector search and its
+    full-text search for episodes and facts, both prefiltered by session.
+    """
+    conn = apsw.Connection(
+        str(data_dir / "data" / "reverie.sqlite3"), flags=apsw.SQLITE_OPEN_READONLY
+    )
+    index = SearchIndex(data_dir / "data" / _INDEX_DIR, real)
+    index.open()
+    vector = real.embed([_QUERIES[0]])[0]
+    sessions = total // _PER_SESSION
+    rng = random.Random(9)
+    table = index._ready()  # the table the search methods take
+    parts: dict[str, Callable[[str, str], object]] = {
+        "FTS5 query (search_message_text, 50)": lambda q, s: search_message_text(
+            conn, q, session=s, limit=50
+        ),
+        "words_reference (fts5vocab lookups)": lambda q, s: words_reference(conn, q),
+        "query embedding (MiniLM)": lambda q, s: real.embed([q]),
+        "LanceDB vector, session prefilter (50)": lambda q, s: (
+            table.search(vector, query_type="vector")
+            .distance_type("cosine")
+            .where(f"session = '{s}'", prefilter=True)
+            .limit(50)
+            .to_arrow()
+        ),
+        "LanceDB FTS episodes+facts, session prefilter": lambda q, s: index.search(
+            q, session=s, kinds=["episode", "fact"], k=50, mode="text"
+        ),
+    }
+    out = {}
+    for name, call in parts.items():
+        times = []
+        for n in range(_WARMUP + 100):
+            query, session = _QUERIES[n % len(_QUERIES)], f"scale:{rng.randrange(sessions)}"
+            t0 = time.perf_counter()
+            call(query, session)
+            if n >= _WARMUP:
+                times.append((time.perf_counter() - t0) * 1000)
+        out[name] = statistics.median(times)
+        say(f"  {total:,}: {name}: p50 {out[name]:.2f} ms")
+    conn.close()
+    return out
+
+
+def _sizes() -> list[int]:
+    return [int(s) for s in os.environ.get("REVERIE_BENCH_SCALE", "100000").split(",")]
+
+
+def main() -> Section:
+    real = LocalEmbedder()
+    rng = random.Random(5)
+    pool = real.embed([sentence(rng) for _ in range(_POOL)])
+    embedder = _PoolEmbedder(real, np.asarray(pool))
+    sizes = _sizes()
+    section = Section(
+        title="Search at scale with a session filter (`bench/search_scale.py`, issue 28)",
+        intro=(
+            "A real daemon on a store of N messages appended through the client (1,000 per"
+            " session, synthetic sentences); its LanceDB index written at the store level with"
+            " vectors drawn from 2,000 real MiniLM embeddings plus noise (embedding 1M texts"
+            " here would take over an hour), queries embedded by the real model in the daemon."
+            f" `client.search(query, session=…, k=10)`, {_SEARCHES} searches per mode after"
+            f" {_WARMUP} of warm-up, send to reply over the socket."
+        ),
+    )
+    table = section.table("messages", "mode", "p50", "p99", "searches")
+    parts_by_size: dict[int, dict[str, float]] = {}
+    p50s: dict[int, float] = {}
+    for total in sizes:
+        data_dir = build(total, embedder)
+        times = measure(data_dir, total)
+        for mode, values in times.items():
+            p50 = statistics.median(values)
+            table.row(
+                f"{total:,}",
+                mode,
+                f"{p50:.1f} ms",
+                f"{percentile(values, 0.99):.1f} ms",
+                str(len(values)),
+            )
+        p50s[total] = statistics.median(times["hybrid"])
+        parts_by_size[total] = _parts(data_dir, total, real)
+    breakdown = section.table("part of a hybrid search (alone, p50)", *[f"{n:,}" for n in sizes])
+    for name in parts_by_size[sizes[0]]:
+        breakdown.row(name, *[f"{parts_by_size[n][name]:.2f} ms" for n in sizes])
+    if 1_000_000 in p50s:
+        p50 = p50s[1_000_000]
+        section.target(
+            "search.session_1m", f"hybrid p50 {p50:.1f} ms", p50 < 30, f"{p50:.1f} ≥ 30 ms"
+        )
+    if 100_000 in p50s:
+        p50 = p50s[100_000]
+        section.target("search.100k", f"hybrid p50 {p50:.1f} ms", p50 < 30, f"{p50:.1f} ≥ 30 ms")
+    return section
+
+
+if __name__ == "__main__":
+    main()
