@@ -160,9 +160,10 @@ class IndexConfig(_Section):
     #: Seconds an optimize keeps replaced versions: searches in flight read their files.
     keep_versions: Seconds = 10.0
     #: LanceDB's caches, in MiB: index pages, and manifests with fragment metadata.
-    #: Unbounded, they grow to gigabytes; the figures behind the defaults are in
-    #: BENCHMARKS.md (bench.idle_memory).
-    cache_mib: Count = 64
+    #: Every optimize writes new index files whose pages searches then cache: with
+    #: LanceDB's default (gigabytes) the soak's RSS grew by 140 MB/min, with 64 MiB by
+    #: 124, with 16 MiB by 30 (BENCHMARKS.md, Soak).
+    cache_mib: Count = 16
     metadata_cache_mib: Count = 16
     #: Messages the index may be behind the log before ``status`` calls it degraded: searches
     #: still find every message by its words (SQLite), but the newest ones not by meaning.

@@ -92,7 +92,7 @@ class IndexLimits:
     """
 
     keep_versions: timedelta = KEEP_OLD_VERSIONS
-    cache_bytes: int = 64 << 20
+    cache_bytes: int = 16 << 20
     metadata_cache_bytes: int = 16 << 20
 
     @cached_property
