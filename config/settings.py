@@ -159,6 +159,11 @@ class IndexConfig(_Section):
     #: At the soak's pace on 2 cores (a few hundred appends/s) that is under a minute of
     #: appends; a backlog that stays past it means the indexer cannot keep up.
     max_backlog: Count = 10_000
+    #: Bytes LanceDB's index cache may hold; 0 keeps LanceDB's default (gigabytes, sized
+    #: for a database server). Every optimize writes new index files whose pages searches
+    #: then cache; unbounded, the daemon grew by about 40 KB per indexed message, capped at
+    #: 16 MiB by about a third of that (BENCHMARKS.md, Soak).
+    cache_bytes: Annotated[int, msgspec.Meta(ge=0)] = 16 << 20
 
 
 class WorkingMemoryConfig(_Section):

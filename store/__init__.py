@@ -29,7 +29,7 @@ from .facts import (
     replace_fact,
 )
 from .history import HistoryEntry, history_problems, parse_history, render_entry
-from .index import IndexLayout, IndexStale, SearchIndex
+from .index import IndexLayout, IndexStale, SearchIndex, cached_bytes, limit_caches
 from .index_feed import (
     CURSOR_KEY,
     INDEX_DIR_KEY,
@@ -207,6 +207,7 @@ __all__ = [
     "append_scratch",
     "apply_writes",
     "backup",
+    "cached_bytes",
     "candidate_depth",
     "checked_query",
     "clear_keys",
@@ -237,6 +238,7 @@ __all__ = [
     "hit_from_doc",
     "index_dirs",
     "job_counts",
+    "limit_caches",
     "list_checkpoints",
     "list_keys",
     "list_sessions",

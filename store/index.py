@@ -49,7 +49,7 @@ from .errors import StoreError
 from .ranking import TEXT_WEIGHT, VECTOR_WEIGHT, IndexDoc, SearchHit, fuse, meaning_score
 from .search_query import KINDS, Mode, candidate_depth, checked_query, fts_query
 
-__all__ = ["IndexLayout", "IndexStale", "SearchIndex"]
+__all__ = ["IndexLayout", "IndexStale", "SearchIndex", "cached_bytes", "limit_caches"]
 
 log = logging.getLogger(__name__)
 
@@ -59,6 +59,29 @@ _META_MODEL = b"reverie.model_id"
 #: read them (the daemon takes ``index.keep_versions``).
 KEEP_OLD_VERSIONS = timedelta(seconds=60)
 _HIT_COLUMNS = ["uid", "kind", "text", "scope", "session", "ts", "message_ids", "source"]
+#: The LanceDB session every index of this process connects with (None: LanceDB's own).
+_SESSION: Any = None
+
+
+def limit_caches(index_bytes: int) -> None:
+    """Bound LanceDB's index cache for every index opened from now on (0: LanceDB's default).
+
+    LanceDB keeps the index pages it opened in a cache sized for a database
+    server (gigabytes by default). Every optimize writes new index files (the
+    full-text and bitmap indexes refreshed), so in a daemon that optimizes
+    every few seconds the cache fills with pages of indexes no search reads
+    again, and the resident size grows with every indexed message. One
+    session for the process: a reindex's new directory shares the bound
+    instead of doubling it. Its metadata cache (manifests) is left as it is:
+    capping it measured no difference.
+    """
+    global _SESSION
+    _SESSION = lancedb.Session(index_cache_size_bytes=index_bytes) if index_bytes else None
+
+
+def cached_bytes() -> int:
+    """Bytes LanceDB's caches of this process hold now (0 while no bound was set)."""
+    return int(_SESSION.size_bytes) if _SESSION is not None else 0
 
 
 class IndexLayout(msgspec.Struct, frozen=True):
@@ -151,7 +174,7 @@ class SearchIndex:
         """Create the table (and its indexes) or open it and check its embedder."""
         with self._lock, _wrapped("open"):
             self.path.mkdir(parents=True, exist_ok=True)
-            self._db = lancedb.connect(str(self.path))
+            self._db = lancedb.connect(str(self.path), session=_SESSION)
             if _TABLE not in self._db.list_tables().tables:
                 self._create()
                 return

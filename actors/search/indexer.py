@@ -42,6 +42,7 @@ from reverie.store import (
     SessionRecord,
     drop_index_dirs,
     index_dirs,
+    limit_caches,
     log_position,
     read_meta,
     swap_index,
@@ -152,7 +153,9 @@ class Indexer(SessionHooks):
     async def _open(self) -> None:
         name = await self.services.db.read(lambda c: read_meta(c, INDEX_DIR_KEY))
         path = self.root / (name if isinstance(name, str) and name else DEFAULT_DIR)
-        keep = timedelta(seconds=self.services.config.index.keep_versions)
+        cfg = self.services.config.index
+        limit_caches(cfg.cache_bytes)
+        keep = timedelta(seconds=cfg.keep_versions)
         index = AsyncSearchIndex(path, self.embedder, keep_versions=keep)
         for old in await index_dirs(self.root, DEFAULT_DIR, keep=path):  # a crash left them
             await index.remove_dir(old)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -19,6 +20,8 @@ from reverie.store import (
     SearchHit,
     SearchIndex,
     StoreError,
+    cached_bytes,
+    limit_caches,
 )
 
 NASTY = "o'brien\"; DROP TABLE docs; --"
@@ -376,3 +379,42 @@ def test_optimize_folds_fragments_and_drops_versions_older_than_keep_versions(
     assert before.fragments == 6
     assert after.fragments == 1
     assert after.versions < before.versions
+
+
+@pytest.fixture
+def cache_bound() -> Iterator[Callable[[int], None]]:
+    """``limit_caches`` for one test; the process's indexes are unbounded again after it."""
+    yield limit_caches
+    limit_caches(0)
+
+
+def _cached_after_optimizes(path: Path) -> int:
+    """Bytes LanceDB caches after rounds of add, optimize and searches of every session."""
+    idx = SearchIndex(path, FakeEmbedder())
+    idx.open()
+    for n in range(12):
+        docs = [
+            _doc(f"r{n}-{i}", f"round {n} note {i} herons", session=f"s{i % 7}") for i in range(64)
+        ]
+        idx.add(docs)
+        idx.optimize()
+        for i in range(7):
+            assert idx.search(f"herons round {n}", session=f"s{i}", k=3)
+    return cached_bytes()
+
+
+def test_limit_caches_bounds_what_lancedb_keeps_of_optimized_indexes(
+    tmp_path: Path, cache_bound: Callable[[int], None]
+) -> None:
+    """Each optimize writes new index files whose pages searches cache: the bound caps them.
+
+    The same rounds under a bound no index reaches and under 256 KiB: the
+    metadata cache (not bounded) is the same in both, so what the small bound
+    saves is index pages, more than the bound itself.
+    """
+    small = 256 << 10
+    cache_bound(1 << 30)
+    unbounded = _cached_after_optimizes(tmp_path / "unbounded")
+    cache_bound(small)
+    bounded = _cached_after_optimizes(tmp_path / "bounded")
+    assert unbounded - bounded > small, (unbounded, bounded)
