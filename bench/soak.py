@@ -313,7 +313,8 @@ def _section(soak: Run, base: Run | None, settings: Settings) -> Section:
             f" session); {soak.warmup:.0f} s warm-up, then {soak.seconds:.0f} s measured."
             f" The daemon's `status()` is read every {SAMPLE_EVERY:.0f} s (RSS, threads, index"
             " backlog). The baseline is a fresh daemon with `[index] enabled = false`, run"
-            " for a shorter window in the same run. Clients share the 2 cores with the"
+            " for a shorter window in the same run; its searches are answered `not_found`"
+            " (search is off), so its errors column counts them. Clients share the 2 cores with the"
             " daemon (and, on this machine, with other work): figures are noisy lower"
             " bounds."
             + (f" Extra daemon config: `{settings.config.strip()}`." if settings.config else "")
