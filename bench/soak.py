@@ -301,7 +301,7 @@ def _section(soak: Run, base: Run | None, settings: Settings) -> Section:
     sec = Section(
         "Soak: minutes of mixed load, index on (`bench/soak.py`, issue 26)",
         intro=(
-            f"A real daemon (durability fsync, the search index on) and {CLIENTS} closed-loop"
+            f"A real daemon (durability fsync, the search index on) and {CLIENTS}"
             f" connections from one client process"
             + (
                 f", paced at {settings.rate:,.0f} ops/s in all,"
@@ -361,7 +361,7 @@ def _section(soak: Run, base: Run | None, settings: Settings) -> Section:
         "ops/s",
     )
     for a, b in soak.minutes():
-        label = f"{a / 60:.0f}–{b / 60:.1f}" + (" (warm-up)" if a < soak.warmup else "")
+        label = f"{a / 60:g}–{b / 60:.3g}" + (" (warm-up)" if a < soak.warmup else "")
         m.row(label, *_per_minute(soak, a, b))
     slope = rss_slope(soak.measured())
     sec.target("soak.rss_slope", f"{slope:+.2f} MB/min", slope < 1.0, "RSS still grows")
