@@ -156,13 +156,13 @@ class IndexConfig(_Section):
     keep_versions: Seconds = 10.0
     #: Messages the index may be behind the log before ``status`` calls it degraded: searches
     #: still find every message by its words (SQLite), but the newest ones not by meaning.
-    #: At the soak's pace on 2 cores (a few hundred appends/s) that is under a minute of
-    #: appends; a backlog that stays past it means the indexer cannot keep up.
+    #: That is over a minute of appends at the soak's pace on 2 cores (about 130/s); a
+    #: backlog that stays past it means the indexer cannot keep up.
     max_backlog: Count = 10_000
     #: Bytes LanceDB's index cache may hold; 0 keeps LanceDB's default (gigabytes, sized
     #: for a database server). Every optimize writes new index files whose pages searches
-    #: then cache; unbounded, the daemon grew by about 40 KB per indexed message, capped at
-    #: 16 MiB by about a third of that (BENCHMARKS.md, Soak).
+    #: then cache; unbounded, the daemon's memory grew with every optimize, and in the soak
+    #: about five times as fast as with this cap (BENCHMARKS.md, Soak).
     cache_bytes: Annotated[int, msgspec.Meta(ge=0)] = 16 << 20
 
 
