@@ -301,7 +301,7 @@ def _section(soak: Run, base: Run | None, settings: Settings) -> Section:
     sec = Section(
         "Soak: minutes of mixed load, index on (`bench/soak.py`, issue 26)",
         intro=(
-            f"A real daemon (durability fsync, the search index on) and {CLIENTS} closed-loop"
+            f"A real daemon (durability fsync, the search index on) and {CLIENTS}"
             f" connections from one client process"
             + (
                 f", paced at {settings.rate:,.0f} ops/s in all,"
@@ -313,7 +313,8 @@ def _section(soak: Run, base: Run | None, settings: Settings) -> Section:
             f" session); {soak.warmup:.0f} s warm-up, then {soak.seconds:.0f} s measured."
             f" The daemon's `status()` is read every {SAMPLE_EVERY:.0f} s (RSS, threads, index"
             " backlog). The baseline is a fresh daemon with `[index] enabled = false`, run"
-            " for a shorter window in the same run. Clients share the 2 cores with the"
+            " for a shorter window in the same run; its searches are answered `not_found`"
+            " (search is off), so its errors column counts them. Clients share the 2 cores with the"
             " daemon (and, on this machine, with other work): figures are noisy lower"
             " bounds."
             + (f" Extra daemon config: `{settings.config.strip()}`." if settings.config else "")
@@ -360,7 +361,7 @@ def _section(soak: Run, base: Run | None, settings: Settings) -> Section:
         "ops/s",
     )
     for a, b in soak.minutes():
-        label = f"{a / 60:.0f}–{b / 60:.1f}" + (" (warm-up)" if a < soak.warmup else "")
+        label = f"{a / 60:g}–{b / 60:.3g}" + (" (warm-up)" if a < soak.warmup else "")
         m.row(label, *_per_minute(soak, a, b))
     slope = rss_slope(soak.measured())
     sec.target("soak.rss_slope", f"{slope:+.2f} MB/min", slope < 1.0, "RSS still grows")

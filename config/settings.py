@@ -167,8 +167,8 @@ class IndexConfig(_Section):
     metadata_cache_mib: Count = 16
     #: Messages the index may be behind the log before ``status`` calls it degraded: searches
     #: still find every message by its words (SQLite), but the newest ones not by meaning.
-    #: At the soak's pace on 2 cores (a few hundred appends/s) that is under a minute of
-    #: appends; a backlog that stays past it means the indexer cannot keep up.
+    #: That is over a minute of appends at the soak's pace on 2 cores (about 130/s); a
+    #: backlog that stays past it means the indexer cannot keep up.
     max_backlog: Count = 10_000
 
 

@@ -377,3 +377,33 @@ def test_optimize_folds_fragments_and_drops_versions_older_than_keep_versions(
     assert before.fragments == 6
     assert after.fragments == 1
     assert after.versions < before.versions
+
+
+def _cached_after_optimizes(path: Path, limits: IndexLimits) -> int:
+    """Bytes LanceDB caches after rounds of add, optimize and searches of every session."""
+    idx = SearchIndex(path, FakeEmbedder(), limits)
+    idx.open()
+    for n in range(12):
+        docs = [
+            _doc(f"r{n}-{i}", f"round {n} note {i} herons", session=f"s{i % 7}") for i in range(64)
+        ]
+        idx.add(docs)
+        idx.optimize()
+        for i in range(7):
+            assert idx.search(f"herons round {n}", session=f"s{i}", k=3)
+    return limits.cached_bytes()
+
+
+def test_index_limits_bound_what_lancedb_keeps_of_optimized_indexes(tmp_path: Path) -> None:
+    """Each optimize writes new index files whose pages searches cache: the bound caps them.
+
+    The same rounds under an index-cache bound no index reaches and under
+    256 KiB, the metadata cache as large in both: what the small bound saves
+    is index pages, more than the bound itself.
+    """
+    small = 256 << 10
+    wide = IndexLimits(cache_bytes=1 << 30, metadata_cache_bytes=1 << 30)
+    unbounded = _cached_after_optimizes(tmp_path / "unbounded", wide)
+    narrow = IndexLimits(cache_bytes=small, metadata_cache_bytes=1 << 30)
+    bounded = _cached_after_optimizes(tmp_path / "bounded", narrow)
+    assert unbounded - bounded > small, (unbounded, bounded)
