@@ -10,7 +10,7 @@ is read once the index has caught up and settled, and again after it has
 rested. Before this issue: 217 MB at start and 470 MB after one search;
 838 MB and rising after 30k of a 98k backlog (~10 KB per indexed message).
 ``REVERIE_BENCH_CONFIG`` adds TOML to both daemons' configuration (e.g.
-``"[embeddings]\noptimize_model = true\n"``).
+``"[embeddings]\noptimize_model = false\n"``).
 """
 
 from __future__ import annotations

@@ -87,13 +87,13 @@ class LocalEmbedder:
     which pre-plan the same buffers) they are ``malloc``'d per run and
     returned, for 4-16 % more CPU per text.
 
-    Its graph optimizations are off too unless ``optimize`` (``embeddings.
-    optimize_model``). They fold the int8 weights into float32 copies at
-    load: the session takes 210 MB with them, 85 MB without (65 MiB in the
-    daemon's RSS), and the int8 graph as shipped gives the same vectors
-    (cosine ≥ 0.9999998 on 320 turns of the development conversations) for
-    10-20 % more CPU per text. Both CPU figures: CPU-seconds, same process,
-    interleaved runs.
+    ``optimize=False`` (``embeddings.optimize_model = false``) turns its
+    graph optimizations off. They fold the int8 weights into float32 copies
+    at load: the session takes 210 MB with them, 85 MB without (65 MiB in
+    the daemon's RSS). The int8 graph as shipped gives the same vectors
+    (cosine ≥ 0.9999998 on 320 turns of the development conversations), but
+    a single query embeds 4-9 times slower (its many small unfused ops) and
+    a batch takes 10-20 % more CPU (CPU-seconds, same process, interleaved).
     """
 
     dimension: int = _LOCAL_DIMENSION
@@ -105,7 +105,7 @@ class LocalEmbedder:
         max_tokens: int = 256,
         threads: int = 2,
         model_id: str = LOCAL_MODEL_ID,
-        optimize: bool = False,
+        optimize: bool = True,
     ) -> None:
         self.model_id = model_id
         self.batch_size = max(1, batch_size)
