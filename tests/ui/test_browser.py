@@ -168,8 +168,12 @@ def test_a_fact_edited_and_a_session_forgotten_in_the_browser_reach_context_and_
     with inspector.daemon.client() as client:
         memory = client.context(TRIP).memory
         assert "jasmine tea" in memory and "green tea" not in memory
-        hits = client.search("jasmine tea", scope=scope, kinds=["fact"])
-        assert hits and "jasmine tea" in hits[0].text
+        hits = poll(  # a fact edit reaches the index when the indexer re-reads the scope
+            lambda: client.search("jasmine tea", scope=scope, kinds=["fact"]),
+            60,
+            "the edited fact found by search",
+        )
+        assert "jasmine tea" in hits[0].text
 
     driver.get(f"{inspector.url}/session?name={ERRANDS}")
     driver.find_element(By.CSS_SELECTOR, "button.danger").click()  # to the confirmation
