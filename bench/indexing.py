@@ -27,7 +27,7 @@ import threading
 import time
 from pathlib import Path
 
-from bench._corpus import sentence
+from bench._corpus import append_sentences, sentence
 from bench._machine import percentile, say
 from bench.report import Section, ratio
 from tests.daemon_process import DaemonProcess
@@ -40,19 +40,16 @@ _SETTLE_DEADLINE = 7200.0
 
 def _import(daemon: DaemonProcess, total: int) -> float:
     """Append ``total`` messages; returns the seconds it took."""
-    rng = random.Random(7)
-    start = time.perf_counter()
     with daemon.client() as client:
-        for first in range(0, total, _BATCH):
-            session = f"bulk:{(first // _BATCH) % _SESSIONS}"
-            batch = [
-                {"role": "user", "content": sentence(rng), "id": f"i{n}"}
-                for n in range(first, min(first + _BATCH, total))
-            ]
-            client.append_many(session, batch)
-            if first // _BATCH % 40 == 0:
-                say(f"  imported {first + len(batch):,}/{total:,}")
-    return time.perf_counter() - start
+        return append_sentences(
+            client,
+            total,
+            _BATCH,
+            seed=7,
+            session_of=lambda first: f"bulk:{(first // _BATCH) % _SESSIONS}",
+            id_prefix="i",
+            report_every=40,
+        )
 
 
 def _caught_up(daemon: DaemonProcess) -> float:

@@ -45,7 +45,7 @@ from pathlib import Path
 import apsw
 import numpy as np
 
-from bench._corpus import sentence
+from bench._corpus import append_sentences, sentence
 from bench._machine import percentile, say
 from bench.report import Section
 from bench.search import _QUERIES, _PoolEmbedder
@@ -82,19 +82,18 @@ def _cache_root() -> Path:
 
 def _append(daemon: DaemonProcess, total: int) -> float:
     """Append ``total`` messages in sessions of ``_PER_SESSION``; returns messages/s."""
-    rng = random.Random(28)
-    started = time.perf_counter()
     with daemon.client() as client:
-        for first in range(0, total, _BATCH):
-            session = f"scale:{first // _PER_SESSION}"
-            batch = [
-                {"role": "user" if n % 2 else "assistant", "content": sentence(rng), "id": f"m{n}"}
-                for n in range(first, min(first + _BATCH, total))
-            ]
-            client.append_many(session, batch)
-            if (first // _BATCH) % 200 == 0:
-                say(f"  appended {first + len(batch):,}/{total:,}")
-    return total / (time.perf_counter() - started)
+        took = append_sentences(
+            client,
+            total,
+            _BATCH,
+            seed=28,
+            session_of=lambda first: f"scale:{first // _PER_SESSION}",
+            id_prefix="m",
+            roles=("assistant", "user"),
+            report_every=200,
+        )
+    return total / took
 
 
 def _index(data_dir: Path, embedder: _PoolEmbedder) -> float:
