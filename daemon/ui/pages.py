@@ -10,6 +10,7 @@ not repeat them). A daemon error is shown as its code and message.
 
 from __future__ import annotations
 
+import hmac
 import math
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -48,7 +49,8 @@ async def _daemon(request: Request) -> AsyncIterator[AsyncClient]:
 async def _form(request: Request) -> FormData:
     """The POSTed form, once its form token is checked (a forged form gets 403)."""
     form = await request.form()
-    if form.get("csrf") != request.state.csrf:
+    given = form.get("csrf")
+    if not isinstance(given, str) or not hmac.compare_digest(given, request.state.csrf):
         raise HTTPException(403, "this form did not come from the inspector: reload the page")
     return form
 
