@@ -75,6 +75,7 @@ from .message_text import (
     logged_messages,
     search_message_text,
     vector_gap,
+    with_log_text,
     words_reference,
 )
 from .primed_embedder import PrimedEmbedder
@@ -281,6 +282,7 @@ __all__ = [
     "sweep_keys",
     "text_terms",
     "vector_gap",
+    "with_log_text",
     "words_reference",
     "write_cursor",
     "write_meta",

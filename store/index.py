@@ -1,5 +1,13 @@
 """The search index: messages, history episodes and memory facts in one LanceDB table.
 
+A message row holds its vector but not its text (``text`` is empty): SQLite
+keeps the text and ranks messages by their words (``message_text``), and
+LanceDB's full-text index, which each ``optimize()`` merges or rebuilds
+whole, then covers only episodes and facts instead of growing with the log.
+A message hit's text is read back from the log (``with_log_text``). Rows
+written before this hold their text: harmless, as LanceDB's text search is
+only asked for episodes and facts.
+
 The index is derived data: SQLite and the Markdown memory tree are the truth,
 and everything here can be dropped and rebuilt from them. It lives in its own
 directory so that rebuilding is ``reset()`` followed by re-adding.
@@ -60,6 +68,8 @@ _META_MODEL = b"reverie.model_id"
 #: How long ``optimize`` keeps a replaced version's files by default: searches in flight
 #: read them (the daemon takes ``index.keep_versions``).
 KEEP_OLD_VERSIONS = timedelta(seconds=60)
+#: The kinds whose text LanceDB does not store (see the module docstring).
+_TEXTLESS_KINDS = frozenset({"message"})
 _HIT_COLUMNS = ["uid", "kind", "text", "scope", "session", "ts", "message_ids", "source"]
 
 
@@ -242,7 +252,7 @@ class SearchIndex:
         columns = {
             "uid": pa.array([d.uid for d in unique], pa.string()),
             "kind": pa.array([d.kind for d in unique], pa.string()),
-            "text": pa.array([d.text for d in unique], pa.string()),
+            "text": pa.array([_stored_text(d) for d in unique], pa.string()),
             "vector": pa.FixedSizeListArray.from_arrays(
                 pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1)), dim
             ),
@@ -407,6 +417,11 @@ class SearchIndex:
                 builder = builder.where(where, prefilter=True)
             rows = builder.select([*_HIT_COLUMNS, "_score"]).limit(limit).to_arrow().to_pylist()
         return _hits(rows, lambda row: float(row["_score"]))
+
+
+def _stored_text(doc: IndexDoc) -> str:
+    """What the ``text`` column (and so the full-text index) holds of ``doc``."""
+    return "" if doc.kind in _TEXTLESS_KINDS else doc.text
 
 
 def _filter(

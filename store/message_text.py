@@ -31,6 +31,7 @@ import math
 from typing import Any
 
 import apsw
+import msgspec
 
 from .index_feed import message_doc, read_cursor
 from .ranking import SearchHit, hit_from_doc, text_terms
@@ -47,6 +48,7 @@ __all__ = [
     "purge_deleted_text",
     "search_message_text",
     "vector_gap",
+    "with_log_text",
     "words_reference",
 ]
 
@@ -202,6 +204,27 @@ def search_message_text(
         hit_from_doc(message_doc(session_name, seq, mid, content, ts, scope_name), float(score))
         for session_name, seq, mid, content, ts, scope_name, score in rows
     ]
+
+
+def with_log_text(conn: apsw.Connection, hits: list[SearchHit]) -> list[SearchHit]:
+    """``hits`` in order, each message's with its text from the log.
+
+    The vector index stores no message text (``SearchIndex``), so a message
+    found only by meaning comes back without it. A message no longer in the
+    log (forgotten, its rows not yet purged from the index) is left out.
+    """
+    found = []
+    for hit in hits:
+        if hit.kind != "message":
+            found.append(hit)
+            continue
+        row = conn.execute(
+            "SELECT content FROM messages WHERE session = ? AND id = ?",
+            (hit.session, hit.message_ids[0]),
+        ).fetchone()
+        if row is not None:
+            found.append(msgspec.structs.replace(hit, text=str(row[0])))
+    return found
 
 
 def count_messages(

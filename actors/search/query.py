@@ -7,7 +7,8 @@ ranked through the vector index, which may lag: the reply says how many
 searched messages it has not embedded yet (``unembedded``), and the vector
 signal's weight shrinks with that share, so a lagging index cannot push the
 messages it covers ahead of better text matches. Episodes and facts are
-ranked by LanceDB's full text and vectors.
+ranked by LanceDB's full text and vectors. The vector index stores no
+message text: the hits returned take theirs from the log.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from reverie.store import (
     search_message_text,
     specific_first,
     vector_gap,
+    with_log_text,
     words_reference,
 )
 
@@ -108,7 +110,14 @@ async def search(
         for h in hits
         if h.session not in hidden and h.scope not in hidden_scopes and h.score >= query.min_score
     ]
-    return SearchResult(hits=kept[:k], unembedded=unembedded)
+    return SearchResult(hits=(await _with_log_text(db, kept))[:k], unembedded=unembedded)
+
+
+async def _with_log_text(db: Database, hits: list[SearchHit]) -> list[SearchHit]:
+    """``hits`` with their messages' text read from the log (``with_log_text``)."""
+    if not any(h.kind == "message" for h in hits):
+        return hits
+    return await db.read(lambda c: with_log_text(c, hits))
 
 
 def _on_words_scale(hits: list[SearchHit], reference: float) -> list[SearchHit]:

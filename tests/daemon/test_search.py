@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+import lancedb
 import pytest
 
 from reverie.config import InvalidArgument, NotFound, ReverieError
@@ -84,6 +85,29 @@ def test_message_found_right_after_its_append_is_acked(daemon: DaemonProcess) ->
         assert client.search("zebra orchid", k=3, mode="vector", everywhere=True)[
             0
         ].message_ids == ["pw"]
+
+
+def _stored_texts(data_dir: Path) -> dict[str, str]:
+    """The ``text`` column of every row in the daemon's index directories, by uid."""
+    texts: dict[str, str] = {}
+    for path in data_dir.glob("index*"):
+        rows = lancedb.connect(str(path)).open_table("docs").to_arrow()
+        texts.update(zip(rows["uid"].to_pylist(), rows["text"].to_pylist(), strict=True))
+    return texts
+
+
+def test_the_index_stores_no_message_text_yet_a_search_by_meaning_returns_it(
+    daemon: DaemonProcess,
+) -> None:
+    """LanceDB's full-text index covers episodes and facts only; the log holds messages' text."""
+    with daemon.client() as client:
+        by_id = _load(client)
+        poll(lambda: _caught_up(client))
+        stored = _stored_texts(daemon.data_dir)
+        assert len(stored) == len(CONVERSATION) and set(stored.values()) == {""}
+        hits = client.search("bread fermentation problem", k=3, mode="vector", everywhere=True)
+        assert hits[0].message_ids == ["m3"] and hits[0].text == by_id["m3"]
+        assert all(h.text == by_id[h.message_ids[0]] for h in hits)
 
 
 def test_words_find_every_acked_message_while_the_vector_index_lags(

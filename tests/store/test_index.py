@@ -47,7 +47,7 @@ def _doc(
     scope: str = "a",
     session: str = "s1",
     ts: float = 0.0,
-    kind: str = "message",
+    kind: str = "episode",
 ) -> IndexDoc:
     return IndexDoc(
         uid=uid,
@@ -90,7 +90,7 @@ def test_added_docs_are_found_with_their_fields(index: SearchIndex) -> None:
     assert index.count() == len(CORPUS)
     (hit, *_) = index.search("watering tomatoes in the morning", k=3)
     assert hit.uid == "d2"
-    assert (hit.kind, hit.text, hit.scope, hit.session) == ("message", CORPUS["d2"], "a", "s1")
+    assert (hit.kind, hit.text, hit.scope, hit.session) == ("episode", CORPUS["d2"], "a", "s1")
     assert (hit.ts, hit.message_ids, hit.source) == (9.0, ["d2"], "messages")
 
 
@@ -147,7 +147,9 @@ def test_scope_filter_isolates_scopes_with_hostile_names(index: SearchIndex, mod
 def test_session_kind_and_time_filters(index: SearchIndex) -> None:
     index.add(
         [
-            _doc("other", "ticket 7Q93KX in another session", session=NASTY, ts=100.0),
+            _doc(
+                "other", "ticket 7Q93KX in another session", session=NASTY, ts=100.0, kind="message"
+            ),
             _doc("ep", "ticket 7Q93KX episode summary", session=NASTY, ts=200.0, kind="episode"),
         ]
     )

@@ -9,6 +9,7 @@ import pytest
 
 from reverie.store import (
     NewMessage,
+    SearchHit,
     SessionRecord,
     append_requests,
     count_messages,
@@ -16,6 +17,7 @@ from reverie.store import (
     load_session,
     logged_messages,
     search_message_text,
+    with_log_text,
     words_reference,
 )
 from reverie.store.message_text import fts_match
@@ -137,3 +139,37 @@ def test_words_scale_gives_a_full_match_one_whatever_the_corpus(conn: apsw.Conne
             half / words_reference(conn, "lisbon zeppelin") < 0.5
         )  # one of two words, the rarer missing
     assert words_reference(conn, "!!!") == 0.0
+
+
+def _hit(uid: str, kind: str, session: str, message_id: str) -> SearchHit:
+    """A hit as the vector index returns it: a message's without its text."""
+    return SearchHit(
+        uid=uid,
+        kind=kind,  # type: ignore[arg-type]
+        text="" if kind == "message" else "an episode's summary",
+        score=0.5,
+        scope=f"session/{session}",
+        session=session,
+        ts=0.0,
+        message_ids=[message_id],
+        source="index",
+    )
+
+
+def test_message_hits_take_their_text_from_the_log_and_gone_messages_drop_out(
+    conn: apsw.Connection,
+) -> None:
+    _append(conn, "a", "We moved to Lisbon last spring.")
+    _append(conn, "b", "Forget me.")
+    with conn:
+        delete_session(conn, "b")
+    hits = [
+        _hit("m:b:1", "message", "b", "b-0"),
+        _hit("e:1", "episode", "a", "a-0"),
+        _hit("m:a:1", "message", "a", "a-0"),
+    ]
+    found = with_log_text(conn, hits)
+    assert [(h.uid, h.text) for h in found] == [
+        ("e:1", "an episode's summary"),
+        ("m:a:1", "We moved to Lisbon last spring."),
+    ]
