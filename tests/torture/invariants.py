@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from reverie.daemon import Client
-from reverie.store import HistoryEntry, merge_facts, parse_history, scope_of_dir
+from reverie.store import MAX_K, HistoryEntry, merge_facts, parse_history, scope_of_dir
 
 from .ledger import Ledger
 from .workload import EDIT_SCOPE, FORGET_PREFIX, QUERIES, memory_scope, read_key, settle_key
@@ -278,9 +278,17 @@ def index_caught_up(client: Client) -> bool:
 
 
 def index_answers(client: Client) -> list[list[tuple[str, list[str]]]]:
-    """The fixed queries' hits (kind and message ids, in order), from the index alone."""
+    """The fixed queries' first hits (kind and message ids, in order), from the index alone.
+
+    The search asks for ``MAX_K`` hits so every episode and fact is a
+    candidate: the workload's summaries hold every query word, so hundreds
+    of them reach the top of the words scale, and a shallower search fuses
+    whichever of those LanceDB's own BM25 ranked first, which differs
+    between an index built row by row and one rebuilt at once.
+    """
     return [
-        [(h.kind, h.message_ids) for h in client.search(q, k=5, everywhere=True)] for q in QUERIES
+        [(h.kind, h.message_ids) for h in client.search(q, k=MAX_K, everywhere=True)[:5]]
+        for q in QUERIES
     ]
 
 
