@@ -94,6 +94,12 @@ class LocalEmbedder:
     (cosine ≥ 0.9999998 on 320 turns of the development conversations), but
     a single query embeds 4-9 times slower (its many small unfused ops) and
     a batch takes 10-20 % more CPU (CPU-seconds, same process, interleaved).
+
+    ``release_idle`` drops the loaded model once it has not embedded for a
+    while (``embeddings.unload_after``): an idle daemon gives back its ~90 MiB
+    (its buffers are unmapped when freed, ``tune_allocator``), and the next
+    ``embed`` loads it again. A call under way keeps its own reference, so
+    a release never cuts one short.
     """
 
     dimension: int = _LOCAL_DIMENSION
@@ -113,14 +119,29 @@ class LocalEmbedder:
         self.threads = threads
         self.optimize = optimize
         self.load_seconds: float | None = None
+        self.loads = 0
         self._lock = threading.Lock()
-        self._session: Any = None
-        self._tokenizer: Any = None
+        self._model: tuple[Any, Any] | None = None  # (session, tokenizer)
+        self._last_used = time.monotonic()
 
-    def _load(self) -> None:
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    def release_idle(self, idle_seconds: float) -> bool:
+        """Drop the model if it has not embedded for ``idle_seconds``; True if it did."""
         with self._lock:
-            if self._session is not None:
-                return
+            if self._model is None or time.monotonic() - self._last_used < idle_seconds:
+                return False
+            self._model = None
+        log.info("released the embedding model after %.0fs without use", idle_seconds)
+        return True
+
+    def _load(self) -> tuple[Any, Any]:
+        with self._lock:
+            self._last_used = time.monotonic()
+            if self._model is not None:
+                return self._model
             started = time.perf_counter()
             try:
                 import onnxruntime as ort
@@ -148,16 +169,16 @@ class LocalEmbedder:
                 )
             except Exception as exc:  # any failure here means "no local model"
                 raise EmbeddingError(f"cannot load the local embedding model: {exc}") from exc
-            self._tokenizer = tokenizer
-            self._session = session
+            self._model = (session, tokenizer)
+            self.loads += 1
             self.load_seconds = time.perf_counter() - started
             log.info("loaded embedding model %s in %.2fs", self.model_id, self.load_seconds)
+            return self._model
 
     def embed(self, texts: list[str]) -> Vectors:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        if self._session is None:
-            self._load()
+        model = self._load()
         bound = self.max_tokens * _CHARS_PER_TOKEN_BOUND
         clipped = [t[:bound] for t in texts]
         # Batching texts of similar length keeps padding (wasted compute) small.
@@ -165,16 +186,18 @@ class LocalEmbedder:
         out = np.empty((len(clipped), self.dimension), dtype=np.float32)
         for start in range(0, len(order), self.batch_size):
             chunk = order[start : start + self.batch_size]
-            out[chunk] = self._embed_batch([clipped[i] for i in chunk])
+            out[chunk] = self._embed_batch(model, [clipped[i] for i in chunk])
+        self._last_used = time.monotonic()
         return out
 
-    def _embed_batch(self, texts: list[str]) -> Vectors:
-        encodings = self._tokenizer.encode_batch(texts)
+    def _embed_batch(self, model: tuple[Any, Any], texts: list[str]) -> Vectors:
+        session, tokenizer = model
+        encodings = tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         types = np.array([e.type_ids for e in encodings], dtype=np.int64)
         try:
-            (hidden,) = self._session.run(
+            (hidden,) = session.run(
                 ["last_hidden_state"],
                 {"input_ids": ids, "attention_mask": mask, "token_type_ids": types},
             )
