@@ -195,13 +195,14 @@ def _ranking(
     ``bm25()``, whose counts of this snapshot ``counts`` then takes (so that
     ``words_reference`` divides by the IDFs it used)."""
     words = _query_words(query)
-    phrases = [_session_word(session), *words] if session is not None else words
-    docs = counts.counts(conn, phrases)
     weights = f"1.0, {CONTEXT_WEIGHT}, 0.0"
-    if session is not None and _ranked_in_python(docs[phrases[0]], [docs[w] for w in words]):
-        rows = indexed_rows(conn)
-        idfs = tuple(idf(rows, docs[phrase]) for phrase in phrases)
-        return f"{FUNCTION}(message_text, ?, {weights})", (apsw.pyobject(idfs),)
+    if session is not None:
+        phrases = [_session_word(session), *words]
+        docs = counts.counts(conn, phrases)
+        if _ranked_in_python(docs[phrases[0]], [docs[w] for w in words]):
+            rows = indexed_rows(conn)
+            idfs = tuple(idf(rows, docs[phrase]) for phrase in phrases)
+            return f"{FUNCTION}(message_text, ?, {weights})", (apsw.pyobject(idfs),)
     counts.counts(conn, words, fresh=True)
     return f"-bm25(message_text, {weights})", ()
 
