@@ -29,7 +29,7 @@ from collections.abc import Iterable
 
 import apsw
 
-__all__ = ["TermCounts", "indexed_rows", "word_tokens"]
+__all__ = ["TermCounts", "indexed_rows"]
 
 #: ``message_text``'s tokenizer, as its DDL (``message_text.MESSAGE_TEXT_DDL``) names it.
 _TOKENIZER = ("porter", ["unicode61", "remove_diacritics", "2"])
@@ -54,7 +54,7 @@ def indexed_rows(conn: apsw.Connection) -> int:
     return value
 
 
-def word_tokens(conn: apsw.Connection, word: str) -> list[str]:
+def _word_tokens(conn: apsw.Connection, word: str) -> list[str]:
     """``word`` as the index stores it: its stems, as FTS5 cuts a quoted query phrase."""
     tokenize = conn.fts5_tokenizer(*_TOKENIZER)
     return [
@@ -121,7 +121,7 @@ def _count_words(conn: apsw.Connection, words: list[str]) -> dict[str, int]:
     """Messages holding each word as a phrase, now: one ``fts5vocab`` read for the
     one-token words, a ``MATCH`` count for each word the tokenizer cuts in several
     (``snake_case``), none for a word with no token (it matches nothing)."""
-    tokens = {word: word_tokens(conn, word) for word in words}
+    tokens = {word: _word_tokens(conn, word) for word in words}
     single = {word: stems[0] for word, stems in tokens.items() if len(stems) == 1}
     stems = sorted(set(single.values()))
     marks = ", ".join("?" * len(stems))
