@@ -52,12 +52,14 @@ from bench.search import _QUERIES, _PoolEmbedder
 from reverie.store import (
     LocalEmbedder,
     SearchIndex,
+    TermCounts,
     log_position,
     messages_after,
     search_message_text,
     words_reference,
     write_cursor,
 )
+from reverie.store.message_text import CONTEXT_WEIGHT, fts_match
 from tests.daemon_process import DaemonProcess
 
 REPO = Path(__file__).resolve().parent.parent
@@ -74,6 +76,11 @@ _INDEX_DIR = "index"
 #: Quiet logs; consolidation never starts while the store is built or searched.
 _CONFIG = '[daemon]\nlog_level = "warning"\n[consolidation]\nidle_after = 86400.0\n'
 _READY_DEADLINE = 600.0
+#: The words signal's ranking before issue 28, beside today's in the parts table.
+_BM25_BEFORE = (
+    f"SELECT rowid, -bm25(message_text, 1.0, {CONTEXT_WEIGHT}, 0.0) AS score FROM message_text"
+    " WHERE message_text MATCH ? ORDER BY score DESC, rowid LIMIT 50"
+)
 
 
 def _cache_root() -> Path:
@@ -199,7 +206,8 @@ def _parts(data_dir: Path, total: int, real: LocalEmbedder) -> dict[str, float]:
 
     The calls the daemon's search makes (``actors/search/query.py``), on the
     same files, in this process with the daemon stopped: the words signal's
-    two SQLite reads, the query's embedding, LanceDB's vector search and its
+    two SQLite reads (and beside them its ranking before issue 28, FTS5's
+    ``bm25()``, on the same match), the query's embedding, LanceDB's vector search and its
     full-text search for episodes and facts, both prefiltered by session.
     """
     conn = apsw.Connection(
@@ -211,11 +219,15 @@ def _parts(data_dir: Path, total: int, real: LocalEmbedder) -> dict[str, float]:
     sessions = total // _PER_SESSION
     rng = random.Random(9)
     table = index._ready()  # the table the search methods take
+    counts = TermCounts()  # warm after the warm-up, as a running daemon's
     parts: dict[str, Callable[[str, str], object]] = {
         "FTS5 query (search_message_text, 50)": lambda q, s: search_message_text(
-            conn, q, session=s, limit=50
+            conn, q, counts, session=s, limit=50
         ),
-        "words_reference (fts5vocab lookups)": lambda q, s: words_reference(conn, q),
+        "same MATCH ranked by bm25(), its own counts (before issue 28)": lambda q, s: conn.execute(
+            _BM25_BEFORE, (fts_match(q, s),)
+        ).fetchall(),
+        "words_reference (cached counts)": lambda q, s: words_reference(conn, q, counts),
         "query embedding (MiniLM)": lambda q, s: real.embed([q]),
         "LanceDB vector, session prefilter (50)": lambda q, s: (
             table.search(vector, query_type="vector")

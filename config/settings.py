@@ -137,6 +137,10 @@ class EmbeddingsConfig(_Section):
     #: weights; the same vectors). ``false`` on a machine short of memory, not of time
     #: (store/embeddings.py, ``LocalEmbedder``).
     optimize_model: bool = True
+    #: Seconds without an embedding after which the local model is dropped from memory
+    #: (about 90 MiB resident); the next message or search loads it again, in about a
+    #: second. 0 keeps it loaded.
+    unload_after: Annotated[float, msgspec.Meta(ge=0)] = 300.0
     base_url: str = ""
     api_key_env: str = "REVERIE_EMBEDDINGS_API_KEY"
 

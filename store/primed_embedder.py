@@ -23,7 +23,7 @@ import numpy as np
 import numpy.typing as npt
 import trio
 
-from .embeddings import Embedder
+from .embeddings import Embedder, LocalEmbedder
 
 __all__ = ["PrimedEmbedder"]
 
@@ -61,6 +61,26 @@ class PrimedEmbedder:
     def close(self) -> None:
         """Stop the background threads (they are idle once ``prime_all`` returned)."""
         self._pool.shutdown(wait=True)
+
+    @property
+    def model_loaded(self) -> bool:
+        """The local model is in memory now (never, for an embedding server)."""
+        return isinstance(self.real, LocalEmbedder) and self.real.loaded
+
+    @property
+    def model_loads(self) -> int:
+        """Times the local model was loaded since start (0 for an embedding server)."""
+        return self.real.loads if isinstance(self.real, LocalEmbedder) else 0
+
+    async def release_idle(self, idle_seconds: float) -> bool:
+        """Give the local model's memory back if it has been idle (``LocalEmbedder``).
+
+        On a thread: freeing an onnxruntime session takes milliseconds.
+        """
+        real = self.real
+        if not isinstance(real, LocalEmbedder):
+            return False
+        return await trio.to_thread.run_sync(real.release_idle, idle_seconds)
 
     def prime(self, texts: list[str]) -> None:
         unique = list(dict.fromkeys(texts))

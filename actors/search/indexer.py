@@ -145,10 +145,23 @@ class Indexer(SessionHooks):
                     self._ready.set()
                     return
                 self._ready.set()
+                nursery.start_soon(self._release_idle_model)
                 await self._follower.run()
         finally:
             if self._embedder is not None:
                 self._embedder.close()
+
+    async def _release_idle_model(self) -> None:
+        """Drop the local model once it is unused for ``embeddings.unload_after`` seconds.
+
+        An idle daemon then holds no model (about 90 MiB); the first message or
+        search after it loads it again. Read each round, so a reload applies.
+        """
+        while True:
+            after = self.services.config.embeddings.unload_after
+            await trio.sleep(min(after / 4, 30.0) if after > 0 else 30.0)
+            if after > 0:
+                await self.embedder.release_idle(after)
 
     async def _open(self) -> None:
         name = await self.services.db.read(lambda c: read_meta(c, INDEX_DIR_KEY))
@@ -221,6 +234,8 @@ class Indexer(SessionHooks):
             "failures": follower.failures,
             "reindex": dataclasses.asdict(self.reindex_progress),
             "cache_bytes": self.index.limits.cached_bytes() if self.index is not None else 0,
+            "model_loaded": self.embedder.model_loaded,
+            "model_loads": self.embedder.model_loads,
             "degraded": bool(reason),
             "degraded_reason": reason,
         }

@@ -80,8 +80,11 @@ async def search(
         gap = vector_gap(c, **filters) if want_messages else (0, 0)
         if not want_words:
             return gap, 0.0, []
-        found = search_message_text(c, text, limit=depth, **filters) if want_messages else []
-        return gap, words_reference(c, text), found
+        counts = db.term_counts
+        found = (
+            search_message_text(c, text, counts, limit=depth, **filters) if want_messages else []
+        )
+        return gap, words_reference(c, text, counts), found
 
     async def memory_by_words() -> list[SearchHit]:
         if not (want_words and memory_kinds):

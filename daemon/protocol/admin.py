@@ -136,6 +136,11 @@ class IndexStatus(Data):
     optimized: int = 0
     #: What LanceDB's caches hold (bounded by index.cache_mib and index.metadata_cache_mib).
     cache_bytes: int = 0
+    #: The local embedding model is in memory (it is dropped after ``embeddings.unload_after``
+    #: seconds unused), and how many times it was loaded since start; both stay unset with
+    #: an embedding server.
+    model_loaded: bool = False
+    model_loads: int = 0
     #: More than ``index.max_backlog`` messages behind; ``degraded_reason`` says what it means.
     degraded: bool = False
     degraded_reason: str = ""

@@ -39,3 +39,17 @@ def test_the_local_model_gives_the_same_vectors_without_graph_optimizations() ->
     optimized = LocalEmbedder(threads=1).embed(texts)
     plain = LocalEmbedder(threads=1, optimize=False).embed(texts)
     assert np.min(np.sum(optimized * plain, axis=1)) > 0.9999
+
+
+def test_an_idle_daemon_drops_the_local_model_and_loads_it_again_for_a_search(
+    make_daemon: Callable[..., DaemonProcess],
+) -> None:
+    daemon = make_daemon(config="[embeddings]\nunload_after = 0.5\n")  # the local model
+    with daemon.client() as client:
+        client.append_many("idle", [{"role": "user", "content": "kayak permit for the regatta"}])
+        poll(lambda: client.status().index.model_loads == 1, 120, "the model loaded to index")
+        poll(lambda: not client.status().index.model_loaded, 60, "the idle model dropped")
+        assert "reverie_embedding_model_loaded 0" in client.metrics()
+        hits = client.search("boat race paperwork", session="idle", mode="vector")
+        assert [h.session for h in hits] == ["idle"]
+        assert client.status().index.model_loads == 2  # the search's query loaded it again

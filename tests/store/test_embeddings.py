@@ -179,3 +179,15 @@ def test_openai_errors_carry_no_credentials() -> None:
     message = caught.value.message
     assert "hunter2" not in message and "sk-test" not in message and "0123456789" not in message
     assert "embed.test" in message and "bad request" in message
+
+
+def test_the_local_model_is_dropped_only_when_idle_and_loads_again_on_use() -> None:
+    embedder = LocalEmbedder(threads=1)
+    first = embedder.embed(["I went to the harbour yesterday."])
+    assert not embedder.release_idle(3600)  # used a moment ago: kept
+    assert embedder.loaded and embedder.loads == 1
+    assert embedder.release_idle(0)
+    assert not embedder.loaded and not embedder.release_idle(0)  # nothing left to drop
+    again = embedder.embed(["I went to the harbour yesterday."])
+    assert embedder.loaded and embedder.loads == 2
+    assert float(np.dot(first[0], again[0])) > 0.9999  # the same model, loaded again

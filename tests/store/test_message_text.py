@@ -8,13 +8,10 @@ import apsw
 import pytest
 
 from reverie.store import (
-    NewMessage,
     SearchHit,
-    SessionRecord,
-    append_requests,
+    TermCounts,
     count_messages,
     delete_session,
-    load_session,
     logged_messages,
     search_message_text,
     with_log_text,
@@ -22,6 +19,8 @@ from reverie.store import (
 )
 from reverie.store.message_text import fts_match
 from reverie.store.schema import migrate
+
+from .messages import append_texts
 
 
 @pytest.fixture
@@ -31,51 +30,51 @@ def conn(tmp_path: Path) -> apsw.Connection:
     return connection
 
 
-def _append(conn: apsw.Connection, session: str, *texts: str, scope: str | None = None) -> None:
-    record = load_session(conn, session) or SessionRecord(
-        name=session, scope=scope or f"session/{session}", created=0.0
-    )
-    first = record.last_seq
-    messages = [
-        NewMessage(id=f"{session}-{first + i}", role="user", content=t, ts=float(i), tokens=1)
-        for i, t in enumerate(texts)
-    ]
-    with conn:
-        append_requests(conn, record, [messages])
+@pytest.fixture
+def counts() -> TermCounts:
+    return TermCounts()
 
 
 def _ids(hits: list) -> list[str]:
     return [h.message_ids[0] for h in hits]
 
 
-def test_appended_message_is_found_by_stemmed_words(conn: apsw.Connection) -> None:
-    _append(conn, "a", "We moved to Lisbon last spring.", "The weather was lovely.")
-    hits = search_message_text(conn, "when did they move to lisbon", session="a")
+def test_appended_message_is_found_by_stemmed_words(
+    conn: apsw.Connection, counts: TermCounts
+) -> None:
+    append_texts(conn, "a", "We moved to Lisbon last spring.", "The weather was lovely.")
+    hits = search_message_text(conn, "when did they move to lisbon", counts, session="a")
     assert [h.text for h in hits] == ["We moved to Lisbon last spring.", "The weather was lovely."]
     assert hits[0].score > hits[1].score  # the second has the words only as its context
     assert hits[0].uid == "m:a:1" and hits[0].scope == "session/a" and hits[0].score > 0
 
 
-def test_a_reply_is_found_by_the_words_of_the_message_it_answers(conn: apsw.Connection) -> None:
-    _append(conn, "a", "Did you adopt the greyhound?", "Yes, last Friday!", "Unrelated chatter.")
-    texts = [h.text for h in search_message_text(conn, "greyhound adopted", session="a")]
+def test_a_reply_is_found_by_the_words_of_the_message_it_answers(
+    conn: apsw.Connection, counts: TermCounts
+) -> None:
+    append_texts(
+        conn, "a", "Did you adopt the greyhound?", "Yes, last Friday!", "Unrelated chatter."
+    )
+    texts = [h.text for h in search_message_text(conn, "greyhound adopted", counts, session="a")]
     assert texts[0] == "Did you adopt the greyhound?" and "Yes, last Friday!" in texts
     assert "Unrelated chatter." in [
-        h.text for h in search_message_text(conn, "greyhound", session="a", limit=5)
+        h.text for h in search_message_text(conn, "greyhound", counts, session="a", limit=5)
     ]  # the next two messages carry it as context
 
 
-def test_filters_hold_and_deleted_messages_leave_the_index(conn: apsw.Connection) -> None:
-    _append(conn, "a", "quokka sighting on the island")
-    _append(conn, "b", "quokka photo album", scope="shared")
-    assert {h.session for h in search_message_text(conn, "quokka", scope="shared")} == {"b"}
-    assert _ids(search_message_text(conn, "quokka", session="a", until=0.5)) != []
-    assert search_message_text(conn, "quokka", session="a", since=0.5) == []
+def test_filters_hold_and_deleted_messages_leave_the_index(
+    conn: apsw.Connection, counts: TermCounts
+) -> None:
+    append_texts(conn, "a", "quokka sighting on the island")
+    append_texts(conn, "b", "quokka photo album", scope="shared")
+    assert {h.session for h in search_message_text(conn, "quokka", counts, scope="shared")} == {"b"}
+    assert _ids(search_message_text(conn, "quokka", counts, session="a", until=0.5)) != []
+    assert search_message_text(conn, "quokka", counts, session="a", since=0.5) == []
     assert count_messages(conn, after_gid=0) == 2 and count_messages(conn, after_gid=1) == 1
     assert logged_messages(conn, scope="shared", session=None) == 1
     with conn:
         delete_session(conn, "a")
-    assert {h.session for h in search_message_text(conn, "quokka")} == {"b"}
+    assert {h.session for h in search_message_text(conn, "quokka", counts)} == {"b"}
     assert count_messages(conn, after_gid=0, session="a") == 0
 
 
@@ -83,9 +82,11 @@ def test_filters_hold_and_deleted_messages_leave_the_index(conn: apsw.Connection
     "query",
     ['Lisbon" OR 1=1; --', "NEAR(a b)", "body:secret", "*", "^x", "'); DROP TABLE messages; --"],
 )
-def test_fts_operators_in_a_query_are_plain_words(conn: apsw.Connection, query: str) -> None:
-    _append(conn, "a", "Lisbon body secret drop table messages")
-    search_message_text(conn, query)  # never an FTS5 syntax error
+def test_fts_operators_in_a_query_are_plain_words(
+    conn: apsw.Connection, query: str, counts: TermCounts
+) -> None:
+    append_texts(conn, "a", "Lisbon body secret drop table messages")
+    search_message_text(conn, query, counts)  # never an FTS5 syntax error
     assert all(part.startswith('"') for part in fts_match(query).split(" OR ") if part)
 
 
@@ -95,50 +96,58 @@ def test_stop_words_are_dropped_unless_nothing_else_is_left() -> None:
     assert fts_match("?!") == ""
 
 
-def test_session_filter_holds_for_any_session_name(conn: apsw.Connection) -> None:
+def test_session_filter_holds_for_any_session_name(
+    conn: apsw.Connection, counts: TermCounts
+) -> None:
     names = ['o\'brien "x" é', "tg:123", "tg:1234", "a b", "Élan"]
     for name in names:
-        _append(conn, name, f"kiwi note of {name}")
+        append_texts(conn, name, f"kiwi note of {name}")
     for name in names:
-        hits = search_message_text(conn, "kiwi note", session=name, limit=10)
+        hits = search_message_text(conn, "kiwi note", counts, session=name, limit=10)
         assert [h.session for h in hits] == [name]
 
 
-def test_a_deleted_sessions_words_leave_the_database_file(tmp_path: Path) -> None:
+def test_a_deleted_sessions_words_leave_the_database_file(
+    tmp_path: Path, counts: TermCounts
+) -> None:
     path = tmp_path / "words.sqlite3"
     conn = apsw.Connection(str(path))
     conn.execute("PRAGMA secure_delete=ON")
     migrate(conn)
-    _append(conn, "keep", *[f"ordinary words {i}" for i in range(300)])
-    _append(conn, "gone", "my locker code is zqxvwunicorn")
-    _append(conn, "keep", *[f"more words {i}" for i in range(300)])
+    append_texts(conn, "keep", *[f"ordinary words {i}" for i in range(300)])
+    append_texts(conn, "gone", "my locker code is zqxvwunicorn")
+    append_texts(conn, "keep", *[f"more words {i}" for i in range(300)])
     with conn:
         delete_session(conn, "gone")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     assert all(b"zqxvwunicorn" not in f.read_bytes() for f in tmp_path.iterdir())
-    assert search_message_text(conn, "zqxvwunicorn locker") == []
-    assert len(search_message_text(conn, "ordinary", limit=500)) >= 300
+    assert search_message_text(conn, "zqxvwunicorn locker", counts) == []
+    assert len(search_message_text(conn, "ordinary", counts, limit=500)) >= 300
 
 
-def test_words_scale_gives_a_full_match_one_whatever_the_corpus(conn: apsw.Connection) -> None:
+def test_words_scale_gives_a_full_match_one_whatever_the_corpus(
+    conn: apsw.Connection, counts: TermCounts
+) -> None:
     """BM25 over the query's reference: 1 for each query word once at average length, in a
     corpus of 12 messages as after deleting half of it (the IDFs change, the scale does not)."""
     words = ["amber", "basil", "cedar", "delta", "ember", "fjord", "grove", "heron", "ivory"]
     for i in range(12):
-        _append(conn, f"s{i}", " ".join(words[(i + j) % 9] for j in range(4)))
-    _append(conn, "hit", "lisbon conference tram ticket")
+        append_texts(conn, f"s{i}", " ".join(words[(i + j) % 9] for j in range(4)))
+    append_texts(conn, "hit", "lisbon conference tram ticket")
     for deleted in ([], [f"s{i}" for i in range(6)]):
         with conn:
             for session in deleted:
                 delete_session(conn, session)
-        (best, *_) = search_message_text(conn, "the Lisbon conferences")
+        (best, *_) = search_message_text(conn, "the Lisbon conferences", counts)
         assert best.text == "lisbon conference tram ticket"
-        assert best.score / words_reference(conn, "the Lisbon conferences") == pytest.approx(1.0)
-        half = search_message_text(conn, "lisbon zeppelin")[0].score
+        assert best.score / words_reference(
+            conn, "the Lisbon conferences", counts
+        ) == pytest.approx(1.0)
+        half = search_message_text(conn, "lisbon zeppelin", counts)[0].score
         assert (
-            half / words_reference(conn, "lisbon zeppelin") < 0.5
+            half / words_reference(conn, "lisbon zeppelin", counts) < 0.5
         )  # one of two words, the rarer missing
-    assert words_reference(conn, "!!!") == 0.0
+    assert words_reference(conn, "!!!", counts) == 0.0
 
 
 def _hit(uid: str, kind: str, session: str, message_id: str) -> SearchHit:
@@ -159,8 +168,8 @@ def _hit(uid: str, kind: str, session: str, message_id: str) -> SearchHit:
 def test_message_hits_take_their_text_from_the_log_and_gone_messages_drop_out(
     conn: apsw.Connection,
 ) -> None:
-    _append(conn, "a", "We moved to Lisbon last spring.")
-    _append(conn, "b", "Forget me.")
+    append_texts(conn, "a", "We moved to Lisbon last spring.")
+    append_texts(conn, "b", "Forget me.")
     with conn:
         delete_session(conn, "b")
     hits = [

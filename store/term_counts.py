@@ -1,0 +1,146 @@
+"""How many messages hold a query word: FTS5's document counts, cached with bounded staleness.
+
+A word's document count is what its IDF is made of. FTS5 finds it by
+walking the word's whole list of rows (``bm25()`` does so for every query
+word, ``fts5vocab`` too): about 145 ms for a search's words at 1M messages,
+even when a session filter leaves a few hundred rows to rank. A count moves
+slowly as the log grows, so ``TermCounts`` keeps it and recounts only when
+the index's row count (``indexed_rows``, constant time) has moved by more
+than ``drift`` (1 %) of the rows it was counted at. Why 1 %: an IDF is
+``log((N - n + 0.5) / (n + 0.5))``, so ``N`` off by 1 % moves it by about
+0.01 (a common word's IDF is 1 to 3, a rare one's 10 or more) as long as the
+word's share of the new rows matches its share of the old ones; and a store
+small enough to count fast (under 100 rows) is recounted on every change.
+What the bound does not see: a forget followed by as many appends leaves
+``N`` where it was; the counts then wait for the next 1 % of growth.
+
+Many threads read through one ``TermCounts`` (a database's reader threads):
+its lock guards the cache alone, never a read of SQLite, so two threads may
+count the same stale word at once and the later count stands (both are
+right for their snapshot). At most ``capacity`` words are kept, the least
+recently used dropped first.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable
+
+import apsw
+
+__all__ = ["TermCounts", "indexed_rows"]
+
+#: ``message_text``'s tokenizer, as its DDL (``message_text.MESSAGE_TEXT_DDL``) names it.
+_TOKENIZER = ("porter", ["unicode61", "remove_diacritics", "2"])
+
+
+def indexed_rows(conn: apsw.Connection) -> int:
+    """The rows of ``message_text``, as its BM25 counts them, in constant time.
+
+    FTS5 keeps them in its averages record (``%_data`` id 1: a SQLite varint,
+    then one per column); ``count(*)`` would read every row. The record is
+    part of FTS5's file format, which SQLite keeps compatible.
+    """
+    found = conn.execute("SELECT block FROM message_text_data WHERE id = 1").fetchone()
+    record: bytes = found[0] if found else b""
+    value = 0
+    for i, byte in enumerate(record):
+        if i == 8:  # the ninth byte of a varint gives all its 8 bits
+            return (value << 8) | byte
+        value = (value << 7) | (byte & 0x7F)
+        if byte < 0x80:
+            break
+    return value
+
+
+def _word_tokens(conn: apsw.Connection, word: str) -> list[str]:
+    """``word`` as the index stores it: its stems, as FTS5 cuts a quoted query phrase."""
+    tokenize = conn.fts5_tokenizer(*_TOKENIZER)
+    return [
+        str(stem)  # one plain string per token: no offsets, no colocated forms asked for
+        for stem in tokenize(
+            word.encode(),
+            apsw.FTS5_TOKENIZE_QUERY,
+            None,
+            include_offsets=False,
+            include_colocated=False,
+        )
+    ]
+
+
+class TermCounts:
+    """Messages holding each query word (a quoted FTS5 phrase), cached per word."""
+
+    def __init__(self, *, capacity: int = 4096, drift: float = 0.01) -> None:
+        self.capacity = capacity
+        self.drift = drift
+        self._lock = threading.Lock()
+        #: word -> (indexed rows when counted, messages holding it then)
+        self._counted: OrderedDict[str, tuple[int, int]] = OrderedDict()
+
+    def counts(
+        self, conn: apsw.Connection, words: Iterable[str], *, fresh: bool = False
+    ) -> dict[str, int]:
+        """Each word's document count, recounted if missing, stale, or ``fresh`` is asked.
+
+        ``fresh`` is for a caller whose scores come from FTS5's own counts of
+        the same snapshot (``bm25()``): the cache then holds what it used.
+        """
+        rows = indexed_rows(conn)
+        wanted = list(dict.fromkeys(words))
+        known = {} if fresh else self._cached(wanted, rows)
+        missing = [w for w in wanted if w not in known]
+        if missing:
+            counted = _count_words(conn, missing)
+            self._store(counted, rows)
+            known.update(counted)
+        return known
+
+    def _cached(self, words: list[str], rows: int) -> dict[str, int]:
+        """The words' counts still within the drift bound at ``rows`` indexed rows."""
+        found: dict[str, int] = {}
+        with self._lock:
+            for word in words:
+                entry = self._counted.get(word)
+                if entry is not None and abs(rows - entry[0]) <= self.drift * entry[0]:
+                    self._counted.move_to_end(word)
+                    found[word] = entry[1]
+        return found
+
+    def _store(self, counted: dict[str, int], rows: int) -> None:
+        with self._lock:
+            for word, docs in counted.items():
+                self._counted[word] = (rows, docs)
+                self._counted.move_to_end(word)
+            while len(self._counted) > self.capacity:
+                self._counted.popitem(last=False)
+
+
+def _count_words(conn: apsw.Connection, words: list[str]) -> dict[str, int]:
+    """Messages holding each word as a phrase, now: one ``fts5vocab`` read for the
+    one-token words, a ``MATCH`` count for each word the tokenizer cuts in several
+    (``snake_case``), none for a word with no token (it matches nothing)."""
+    tokens = {word: _word_tokens(conn, word) for word in words}
+    single = {word: stems[0] for word, stems in tokens.items() if len(stems) == 1}
+    stems = sorted(set(single.values()))
+    marks = ", ".join("?" * len(stems))
+    docs: dict[str, int] = (
+        dict(conn.execute(f"SELECT term, doc FROM message_terms WHERE term IN ({marks})", stems))
+        if stems
+        else {}
+    )
+    return {
+        word: docs.get(single[word], 0) if word in single else _phrase_docs(conn, word, parts)
+        for word, parts in tokens.items()
+    }
+
+
+def _phrase_docs(conn: apsw.Connection, word: str, parts: list[str]) -> int:
+    if not parts:
+        return 0
+    quoted = '"' + word.replace('"', '""') + '"'
+    found = conn.execute(
+        "SELECT count(*) FROM message_text WHERE message_text MATCH ?", (quoted,)
+    ).fetchone()
+    return int(found[0]) if found else 0
