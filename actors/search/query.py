@@ -30,6 +30,7 @@ from reverie.store import (
     Database,
     SearchHit,
     SearchQuery,
+    above_background,
     candidate_depth,
     checked_query,
     fuse,
@@ -104,6 +105,7 @@ async def search(
         )
     (unembedded, searched), reference, messages = logged
     by_words = _on_words_scale(messages + memory, reference)[:depth]
+    meaning = above_background(meaning, depth)
     coverage = 1.0 - min(1.0, unembedded / searched) if searched else 1.0
     weights = _WEIGHTS[mode] if mode != "hybrid" else (TEXT_WEIGHT, VECTOR_WEIGHT * coverage)
     hits = specific_first(fuse(by_words, meaning, weights)[:depth])[:limit]

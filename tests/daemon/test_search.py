@@ -415,6 +415,28 @@ def test_a_consolidated_episode_does_not_outrank_the_message_itself(
                 assert hits[0].kind == "message" and hits[0].message_ids == [wanted], (query, mode)
 
 
+def test_meaning_is_measured_above_the_background_of_a_full_candidate_list(
+    daemon: DaemonProcess,
+) -> None:
+    """Sixty turns all about walking the dog are all near "walking my dog": the farthest of
+    the 50 candidates is the background (meaning 0), the nearest stands above it. A
+    session with fewer turns than the candidate depth keeps the absolute meaning."""
+    places = ["the park", "the river", "the old mill", "the beach", "the woods", "the hill"]
+    walks = [
+        {"role": "user", "content": f"Day {i}: took the dog for a walk along {places[i % 6]}."}
+        for i in range(60)
+    ]
+    with daemon.client() as client:
+        client.append_many("s:walks", walks)
+        client.append("s:one", "user", "Took the dog for a long walk by the river.")
+        poll(lambda: _caught_up(client) and client.status().index.messages_behind == 0)
+        hits = client.search("walking my dog", session="s:walks", k=50, mode="vector", min_score=0)
+        assert len(hits) == 50 and hits[-1].meaning == 0.0 < hits[0].meaning < 1.0
+        assert [h.score for h in hits] == [h.meaning for h in hits]
+        (alone,) = client.search("walking my dog", session="s:one", mode="vector").hits
+        assert alone.meaning > 0.3  # its cosine, far above unrelated text's, on the scale
+
+
 def test_scores_mean_the_same_in_every_search_so_a_host_can_threshold_them(
     daemon: DaemonProcess,
 ) -> None:

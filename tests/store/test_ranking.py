@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from reverie.store import SearchHit, fuse, meaning_score, specific_first
+from reverie.store import SearchHit, above_background, fuse, meaning_score, specific_first
 
 
 def _uids(hits: list[SearchHit]) -> list[str]:
@@ -35,6 +35,23 @@ def test_a_search_whose_words_match_nothing_scores_only_its_meaning_share() -> N
     only_meaning = fuse([], [_hit("a", 0.3)], (1.0, 0.7))
     assert only_meaning[0].score == pytest.approx(0.3 * 0.7 / 1.7)
     assert meaning_score(-0.2) == 0.0 and meaning_score(1.0) == 1.0
+
+
+def test_meaning_is_measured_from_the_farthest_of_a_full_candidate_list() -> None:
+    """A search that filled its depth has a background: its farthest candidate scores 0,
+    the others how far they stand above it, never more than their absolute meaning."""
+    nearest = [_hit("a", 0.6), _hit("b", 0.4), _hit("c", 0.3)]
+    lifted = above_background(nearest, 3)
+    assert _uids(lifted) == ["a", "b", "c"]
+    assert [h.score for h in lifted] == pytest.approx([0.3 / 0.7, 0.1 / 0.7, 0.0])
+    assert all(low.score <= high.score for low, high in zip(lifted, nearest, strict=True))
+    assert [h.score for h in above_background([_hit("a", 1.0), _hit("b", 1.0)], 2)] == [0, 0]
+
+
+def test_a_search_that_saw_every_candidate_keeps_the_absolute_meaning() -> None:
+    """Fewer hits than the depth: every doc was a candidate, there is no background (a
+    session of one message is still found by its meaning)."""
+    assert above_background([_hit("a", 0.3)], 50) == [_hit("a", 0.3)]
 
 
 def test_an_episode_waits_for_the_messages_it_covers() -> None:
