@@ -137,8 +137,8 @@ def above_background(by_meaning: Sequence[SearchHit], depth: int) -> list[Search
     is that question's background; a turn no nearer than it is no evidence,
     and one well above it is. Measured on LoCoMo's development set, leaving
     the fused weight as it was: R@10 rose in each of the three conversations
-    (docs/search.md). Never above the absolute meaning, so a threshold keeps
-    what it dropped.
+    (docs/search.md). Never above the absolute meaning, so ``min_score`` still
+    drops every hit it dropped before (and may drop more).
 
     Where fewer than ``depth`` hits came back, the search covered every doc
     it may return and there is no background to measure from: the hits keep
