@@ -152,6 +152,11 @@ class IndexConfig(_Section):
     #: at 256, appends at 1,000/s saw p99 of 14-54 ms; at 64, about 10 ms, with end-to-end
     #: indexing within run-to-run noise (BENCHMARKS.md, Appends).
     batch_size: Count = 64
+    #: Seconds a caught-up indexer waits after writing a batch before it writes a smaller
+    #: one: each write is a fragment that every search visits until the next optimize, and
+    #: writing each append's few messages at once piled up hundreds (BENCHMARKS.md, Soak).
+    #: The meaning signal lags by up to this much more; the words never do.
+    write_interval: Seconds = 1.0
     fresh_wait: Seconds = 2.0
     #: Hits scoring below this are left out of a search that names no ``min_score``
     #: (scores mean the same in every search: docs/search.md, "Scores").

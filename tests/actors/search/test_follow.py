@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import trio
+from trio.testing import MockClock, wait_all_tasks_blocked
 
 from reverie.actors import Services
 from reverie.actors.search.follow import Follower
 from reverie.config import load_config
 from reverie.store import (
     AsyncSearchIndex,
+    Connection,
     Database,
     MemoryFiles,
     MemoryStore,
@@ -20,6 +24,7 @@ from reverie.store import (
     SessionRecord,
     TokenCounter,
     append_requests,
+    load_session,
 )
 
 from ...store.test_index import FakeEmbedder
@@ -91,3 +96,45 @@ async def test_optimizes_under_load_are_paced_by_what_the_last_one_took(
     await follower._drain()
     assert follower.indexed == MESSAGES
     assert follower.optimized == 1  # the first, due at 8 rows; each later one waits 1e9 x its time
+
+
+async def _append(db: Database, *contents: str) -> None:
+    """One more append to the session "s", after the messages it has."""
+    messages = [NewMessage(id=c, role="user", content=c, ts=0.0, tokens=1) for c in contents]
+
+    def write(conn: Connection) -> None:
+        session = load_session(conn, "s")
+        assert session is not None
+        append_requests(conn, session, [messages])
+
+    await db.write(write)
+
+
+@pytest.mark.trio
+async def test_a_follower_that_caught_up_writes_a_smaller_batch_a_write_interval_after_its_last(
+    tmp_path: Path, db: Database, mock_clock: MockClock
+) -> None:
+    """Behind, full batches go in back to back; caught up, the messages of the next
+    ``write_interval`` go in as one fragment, not one per append. The clock is frozen:
+    it moves only when the test jumps it."""
+    follower = await _follower(tmp_path, db, write_interval="30", optimize_rows="100000")
+    await follower._drain()  # ten full batches: none waits (a wait would never end)
+    assert follower.batches == MESSAGES // BATCH
+    await _append(db, "late one")
+    drained = trio.Event()
+
+    async def drain() -> None:
+        await follower._drain()
+        drained.set()
+
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(drain)
+        while not drained.is_set() and _next_deadline() == math.inf:
+            await wait_all_tasks_blocked()  # until the follower waits for its interval
+        await _append(db, "late two", "late three")
+        mock_clock.jump(30)
+    assert follower.indexed == MESSAGES + 3 and follower.batches == MESSAGES // BATCH + 1
+
+
+def _next_deadline() -> float:
+    return trio.lowlevel.current_statistics().seconds_to_next_deadline
