@@ -7,8 +7,9 @@ fsync, the search index on) and ``CLIENTS`` closed-loop connections over
 history, 10 % searches, each naming its session, 15 % working memory),
 for a warm-up and then a measured window. Every ``SAMPLE_EVERY`` seconds it
 reads the daemon's own ``status()``: ``process`` (RSS, threads) and
-``index`` (``messages_behind``). It prints, as it goes, one line per sample
-and a summary per minute, and at the end:
+``index`` (``messages_behind``, ``optimized``). It prints, as it goes, one
+line per sample (with the search p50 since the last one, where a stall
+shows) and a summary per minute, and at the end:
 
 - the RSS slope after warm-up (MB/min, least squares over the samples),
   the peak RSS (the kernel's VmHWM) and the threads first and last;
@@ -172,6 +173,12 @@ async def _client(socket: str, run: Run, c: int, t0: float, rate: float) -> None
             k += 1
 
 
+def _p50_ms(run: Run, op: str, t0: float, t1: float) -> float:
+    """The p50 of ``op`` completed in ``[t0, t1)``, in ms: since the last sample, a stall
+    shows in the line it happens in, where the minute's p50 dilutes it."""
+    return percentile(run.latencies(op, t0, t1), 0.5) * 1000
+
+
 async def _sampler(socket: str, run: Run, t0: float) -> None:
     """``status()`` every ``SAMPLE_EVERY`` seconds on its own connection; a line per sample."""
     async with AsyncClient(socket) as client:
@@ -187,6 +194,8 @@ async def _sampler(socket: str, run: Run, t0: float) -> None:
             say(
                 f"    {t:6.0f} s {phase:<8} RSS {sample.rss / MB:6.0f} MB"
                 f"  threads {sample.threads:3}  index behind {sample.behind:6,}"
+                f"  optimized {status.index.optimized:4}"
+                f"  search p50 {_p50_ms(run, 'search', t - SAMPLE_EVERY, t):6.0f} ms"
             )
             if t >= (minute + 1) * 60:
                 _print_minute(run, minute)
