@@ -219,8 +219,9 @@ class Follower:
         db, size = self.services.db, max(1, self.cfg.batch_size)
         cursor = await db.read(read_cursor)
         batch = await db.read(lambda c: messages_after(c, cursor, size))
-        if batch and len(batch) < size and trio.current_time() < self.partial_batch_at():
-            await trio.sleep_until(self.partial_batch_at())  # more arrive meanwhile
+        partial_at = self._partial_batch_at()
+        if batch and len(batch) < size and trio.current_time() < partial_at:
+            await trio.sleep_until(partial_at)  # more arrive meanwhile
             batch = await db.read(lambda c: messages_after(c, cursor, size))
         if not batch:
             self.lag.indexed(cursor)
@@ -238,7 +239,7 @@ class Follower:
         self._batch_written_at = trio.current_time()
         return True
 
-    def partial_batch_at(self) -> float:
+    def _partial_batch_at(self) -> float:
         """The trio time from which a batch smaller than ``index.batch_size`` is written:
         ``index.write_interval`` after the last batch (see the module docstring)."""
         return self._batch_written_at + self.cfg.write_interval
