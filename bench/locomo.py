@@ -38,7 +38,14 @@ from bench._bm25 import Bm25
 from bench._machine import say
 from bench.report import Section
 from reverie.config import IndexConfig
-from reverie.store import TEXT_WEIGHT, VECTOR_WEIGHT, SearchHit, candidate_depth, fuse
+from reverie.store import (
+    TEXT_WEIGHT,
+    VECTOR_WEIGHT,
+    SearchHit,
+    above_background,
+    candidate_depth,
+    fuse,
+)
 from tests.daemon_process import DaemonProcess
 
 REPO = Path(__file__).resolve().parent.parent
@@ -261,7 +268,7 @@ def fused_ranker(
 
     def rank(q: Question) -> list[str]:
         c = candidates[q.qid]
-        hits = fuse(c.words, c.meaning, weights)
+        hits = fuse(c.words, above_background(c.meaning, candidate_depth(max(KS))), weights)
         return distinct_ids(h for h in hits if h.score >= _MIN_SCORE)[: max(KS)]
 
     return rank

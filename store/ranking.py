@@ -12,9 +12,11 @@ search, so a host can threshold a score (``min_score``):
   typical match has it"; a hit with only the query's commonest word is
   near 0; no word in common is 0.
 - **meaning**: cosine similarity of the embeddings above ``MEANING_FLOOR``
-  (what unrelated text scores with MiniLM), rescaled onto [0, 1], then
-  measured from the search's background (``above_background``): the
-  meaning its ``depth``-th nearest candidate reaches.
+  (what unrelated text scores with MiniLM), rescaled onto [0, 1]; in a
+  hybrid search, measured from the search's background
+  (``above_background``): the meaning its ``depth``-th nearest candidate
+  reaches. A search by meaning alone keeps the absolute meaning: it asked
+  for the nearest hits, however alike they are.
 
 ``fuse`` adds them with a weight per signal (``TEXT_WEIGHT``,
 ``VECTOR_WEIGHT``, chosen on the development set by ``bench/locomo.py``) and

@@ -105,9 +105,12 @@ async def search(
         )
     (unembedded, searched), reference, messages = logged
     by_words = _on_words_scale(messages + memory, reference)[:depth]
-    meaning = above_background(meaning, depth)
     coverage = 1.0 - min(1.0, unembedded / searched) if searched else 1.0
-    weights = _WEIGHTS[mode] if mode != "hybrid" else (TEXT_WEIGHT, VECTOR_WEIGHT * coverage)
+    if mode == "hybrid":
+        meaning = above_background(meaning, depth)
+        weights = (TEXT_WEIGHT, VECTOR_WEIGHT * coverage)
+    else:
+        weights = _WEIGHTS[mode]
     hits = specific_first(fuse(by_words, meaning, weights)[:depth])[:limit]
     hidden_scopes = {default_scope(name) for name in hidden}
     kept = [
