@@ -60,6 +60,9 @@ WEIGHTS = (0.25, 0.5, 0.75, 1.0, 1.5)
 #: The daemon's default ``index.min_score``, applied to the hits fused in this process.
 _MIN_SCORE = IndexConfig().min_score
 FLOOR = "BM25 floor"
+#: How deep each signal's candidates are fetched, as hybrid search fuses them for the
+#: deepest k; the fused ranker measures meaning from the last of that depth, as the daemon.
+DEPTH = candidate_depth(max(KS))
 
 
 @dataclass(slots=True)
@@ -241,7 +244,6 @@ def _store_hit(hit: object) -> SearchHit:
 
 def collect(daemon: DaemonProcess, conversations: list[Conversation]) -> dict[str, Candidates]:
     """Every question's candidates by words and by meaning, as deep as hybrid fuses them."""
-    depth = candidate_depth(max(KS))
     out: dict[str, Candidates] = {}
     with daemon.client() as client:
         for conv in conversations:
@@ -250,7 +252,7 @@ def collect(daemon: DaemonProcess, conversations: list[Conversation]) -> dict[st
                     [
                         _store_hit(h)
                         for h in client.search(
-                            q.text, session=q.session, k=depth, mode=mode, min_score=0.0
+                            q.text, session=q.session, k=DEPTH, mode=mode, min_score=0.0
                         )
                     ]
                     for mode in ("text", "vector")
@@ -268,7 +270,7 @@ def fused_ranker(
 
     def rank(q: Question) -> list[str]:
         c = candidates[q.qid]
-        hits = fuse(c.words, above_background(c.meaning, candidate_depth(max(KS))), weights)
+        hits = fuse(c.words, above_background(c.meaning, DEPTH), weights)
         return distinct_ids(h for h in hits if h.score >= _MIN_SCORE)[: max(KS)]
 
     return rank
