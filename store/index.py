@@ -50,7 +50,7 @@ import msgspec
 import numpy as np
 import pyarrow as pa
 from lancedb.expr import Expr, col, lit
-from lancedb.index import FTS, Bitmap
+from lancedb.index import FTS, Bitmap, BTree
 
 from reverie.config import InvalidArgument, ReverieError
 
@@ -70,6 +70,17 @@ _META_MODEL = b"reverie.model_id"
 KEEP_OLD_VERSIONS = timedelta(seconds=60)
 #: The kinds whose text LanceDB does not store (see the module docstring).
 _TEXTLESS_KINDS = frozenset({"message"})
+#: Each indexed column's LanceDB index type and config. ``session`` has one value per
+#: session, thousands of them: a bitmap index there (one bitmap per value) cost an
+#: optimize 1 to 2.5 s at 20k to 100k rows, a B-tree 0.2 to 0.6 s, with searches
+#: filtered by session as fast (BENCHMARKS.md, "Optimize and the session index").
+#: ``scope`` and ``kind`` have few values each: bitmaps suit them.
+_INDEXES = {
+    "scope": ("Bitmap", Bitmap()),
+    "session": ("BTree", BTree()),
+    "kind": ("Bitmap", Bitmap()),
+    "text": ("FTS", FTS()),
+}
 _HIT_COLUMNS = ["uid", "kind", "text", "scope", "session", "ts", "message_ids", "source"]
 
 
@@ -171,17 +182,24 @@ class SearchIndex:
         log.info("created search index %s for %s", self.path, self.embedder.model_id)
 
     def _ensure_indexes(self) -> None:
-        """Create whichever scalar or FTS index is missing (a crash may have left one out).
+        """Create whichever scalar or FTS index is missing (a crash may have left one out),
+        and replace one of another type than ``_INDEXES`` names (an index from an older
+        release).
 
         Rows appended after an index was built are still searched (unindexed
         rows are scanned); ``optimize()`` folds them into the indexes.
         """
-        have = {tuple(ix.columns) for ix in self._table.list_indices()}
-        for column in ("scope", "session", "kind"):
-            if (column,) not in have:
-                self._table.create_index(column, config=Bitmap())
-        if ("text",) not in have:
-            self._table.create_index("text", config=FTS())
+        have = {ix.columns[0]: ix for ix in self._table.list_indices() if len(ix.columns) == 1}
+        for column, (kind, config) in _INDEXES.items():
+            found = have.get(column)
+            if found is not None and found.index_type == kind:
+                continue
+            if found is not None:
+                log.info(
+                    "replacing the %s index on %s by a %s index", found.index_type, column, kind
+                )
+                self._table.drop_index(found.name)
+            self._table.create_index(column, config=config)
 
     def open(self) -> None:
         """Create the table (and its indexes) or open it and check its embedder."""

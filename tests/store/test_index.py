@@ -10,6 +10,7 @@ import lancedb
 import numpy as np
 import numpy.typing as npt
 import pytest
+from lancedb.index import Bitmap
 
 from reverie.config import InvalidArgument
 from reverie.store import (
@@ -333,6 +334,22 @@ def test_open_recreates_missing_indexes(index: SearchIndex, embedder: LocalEmbed
         ("text",),
     }
     assert _uids(reopened.search("7Q93KX", mode="text")) == ["rare"]
+
+
+def test_open_replaces_a_bitmap_session_index_by_a_btree(
+    index: SearchIndex, embedder: LocalEmbedder
+) -> None:
+    """Older releases indexed ``session`` by a bitmap, whose optimize cost grows with sessions."""
+    table = lancedb.connect(str(index.path)).open_table("docs")
+    (session_ix,) = [ix for ix in table.list_indices() if ix.columns == ["session"]]
+    table.drop_index(session_ix.name)
+    table.create_index("session", config=Bitmap())
+    reopened = SearchIndex(index.path, embedder)
+    reopened.open()
+    table.checkout_latest()
+    types = {ix.columns[0]: ix.index_type for ix in table.list_indices()}
+    assert types == {"scope": "Bitmap", "session": "BTree", "kind": "Bitmap", "text": "FTS"}
+    assert _uids(reopened.search("7Q93KX", mode="text", session="s1")) == ["rare"]
 
 
 def test_searches_running_while_optimize_folds_versions_never_fail(tmp_path: Path) -> None:
