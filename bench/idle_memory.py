@@ -8,8 +8,9 @@ the index-on one is given a backlog of ``REVERIE_BENCH_BACKLOG`` messages
 (default 5,000; the issue's case is 30,000) appended at once, and its RSS
 is read once the index has caught up and settled, again after it has
 rested, and each time once the daemon has dropped its unused embedding
-model (``idle``: ``embeddings.unload_after`` is ``REVERIE_BENCH_UNLOAD_AFTER``,
-15 s, where a default daemon waits 300 s). Before this issue: 217 MB at
+model and closed its unused index table (``idle``:
+``embeddings.unload_after`` is ``REVERIE_BENCH_UNLOAD_AFTER``, 15 s, where
+a default daemon waits 300 s). Before this issue: 217 MB at
 start and 470 MB after one search; 838 MB and rising after 30k of a 98k
 backlog (~10 KB per indexed message). ``REVERIE_BENCH_CONFIG`` adds TOML
 to both daemons' configuration (e.g. ``"[embeddings]\noptimize_model = false\n"``).
@@ -78,12 +79,13 @@ def _backlog(daemon: DaemonProcess) -> float:
 
 
 def _idle(daemon: DaemonProcess, pid: int) -> int:
-    """RSS once the daemon has dropped its unused model (``embeddings.unload_after``)."""
+    """RSS once the daemon has dropped its unused model and closed its unused index table
+    (both after ``embeddings.unload_after``)."""
     with daemon.client() as client:
         deadline = time.monotonic() + 4 * UNLOAD_AFTER + 60
-        while client.status().index.model_loaded:
+        while (index := client.status().index).model_loaded or index.table_open:
             if time.monotonic() > deadline:
-                raise RuntimeError("the daemon kept its embedding model past unload_after")
+                raise RuntimeError("the daemon kept its model or index open past unload_after")
             time.sleep(0.5)
     time.sleep(1.0)
     return rss_kib(pid)

@@ -139,7 +139,9 @@ class EmbeddingsConfig(_Section):
     optimize_model: bool = True
     #: Seconds without an embedding after which the local model is dropped from memory
     #: (about 90 MiB resident); the next message or search loads it again, in about a
-    #: second. 0 keeps it loaded.
+    #: second. Also the seconds without a search or index write after which the index's
+    #: table is closed and LanceDB's caches dropped; the next one opens it again in
+    #: milliseconds. 0 keeps both.
     unload_after: Annotated[float, msgspec.Meta(ge=0)] = 300.0
     base_url: str = ""
     api_key_env: str = "REVERIE_EMBEDDINGS_API_KEY"

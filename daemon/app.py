@@ -47,6 +47,7 @@ from reverie.store import (
     StoreReadOnly,
     TokenCounter,
     make_embedder,
+    tune_allocator,
 )
 
 from .metrics_http import parse_listen, serve_metrics
@@ -57,7 +58,6 @@ from .reload import Reloader
 from .server import Server
 from .service import systemd
 from .service.datadir_lock import DataDirLock
-from .service.malloc import tune_allocator
 from .service.open_files import raise_open_files_limit
 from .version import package_version
 

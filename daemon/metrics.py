@@ -284,6 +284,19 @@ def _index(index: Mapping[str, Any]) -> list[str]:
             "Times the local embedding model was loaded since start.",
             _one(index.get("model_loads")),
         ),
+        *_family(
+            "index_table_open",
+            "gauge",
+            "1 while the search index's table is open (closed, its caches dropped, after"
+            " embeddings.unload_after seconds unused).",
+            _one(int(bool(index.get("table_open")))),
+        ),
+        *_family(
+            "index_table_opens_total",
+            "counter",
+            "Times the search index's table was opened since start (again after each close).",
+            _one(index.get("table_opens")),
+        ),
     ]
 
 

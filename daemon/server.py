@@ -32,7 +32,7 @@ bounded meanwhile, in replies and in bytes: the reader takes no request
 while the connection's unread replies (and those its requests in flight may
 add) reach ``daemon.max_unread_bytes``, so back-pressure reaches the
 client's sends. When a connection that held that much goes, its bytes are
-given back to the system (``service/malloc.py``). A connection that is
+given back to the system (``store/heap.py``). A connection that is
 merely idle between frames is never dropped.
 
 The per-connection state, its reply queue and the sending of replies are
@@ -49,6 +49,7 @@ import os
 import trio
 
 from reverie.config import Busy, Config, Throttle
+from reverie.store import release_free_memory
 
 from . import protocol as p
 from .connection import Connection, Ledger, error_reply
@@ -57,7 +58,6 @@ from .ops.memory import connection_leases
 from .protocol.errors import BadFrame, FrameTooLarge, Unauthorized
 from .protocol.framing import FrameReader, frame
 from .service import systemd
-from .service.malloc import release_free_memory
 from .service.open_files import connection_room
 
 __all__ = ["Server"]

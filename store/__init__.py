@@ -28,6 +28,7 @@ from .facts import (
     render_memory,
     replace_fact,
 )
+from .heap import release_free_memory, tune_allocator
 from .history import HistoryEntry, history_problems, parse_history, render_entry
 from .index import IndexLayout, IndexLimits, IndexStale, SearchIndex
 from .index_feed import (
@@ -269,6 +270,7 @@ __all__ = [
     "read_tail",
     "record_attempt",
     "record_forget",
+    "release_free_memory",
     "render_entry",
     "render_memory",
     "replace_fact",
@@ -285,6 +287,7 @@ __all__ = [
     "swap_index",
     "sweep_keys",
     "text_terms",
+    "tune_allocator",
     "vector_gap",
     "with_log_text",
     "words_reference",

@@ -101,6 +101,20 @@ class AsyncSearchIndex:
     async def optimize(self) -> None:
         await trio.to_thread.run_sync(self._index.optimize)
 
+    async def release_idle(self, idle_seconds: float) -> bool:
+        """``SearchIndex.release_idle`` in a worker thread: close the table if unused."""
+        return await trio.to_thread.run_sync(self._index.release_idle, idle_seconds)
+
+    @property
+    def open_now(self) -> bool:
+        """The table is open (not closed by ``release_idle`` since its last use)."""
+        return self._index.open_now
+
+    @property
+    def opens(self) -> int:
+        """Times the table was opened: once, and again after each ``release_idle``."""
+        return self._index.opens
+
     async def layout(self) -> IndexLayout:
         return await trio.to_thread.run_sync(self._index.layout)
 

@@ -144,6 +144,11 @@ class IndexStatus(Data):
     #: More than ``index.max_backlog`` messages behind; ``degraded_reason`` says what it means.
     degraded: bool = False
     degraded_reason: str = ""
+    #: The index's LanceDB table is open, and how many times it was opened since start: it
+    #: is closed, and LanceDB's caches dropped, after ``embeddings.unload_after`` seconds
+    #: without a search or write, and opened again by the next one.
+    table_open: bool = False
+    table_opens: int = 0
 
 
 class ProcessStatus(Data):

@@ -1,4 +1,5 @@
-"""The index's memory: LanceDB's caches reported, optimizes under load, the embedder's options."""
+"""The index's memory: LanceDB's caches reported, optimizes under load, the embedder's options,
+what an idle daemon gives back."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def test_the_local_model_gives_the_same_vectors_without_graph_optimizations() ->
     assert np.min(np.sum(optimized * plain, axis=1)) > 0.9999
 
 
-def test_an_idle_daemon_drops_the_local_model_and_loads_it_again_for_a_search(
+def test_an_idle_daemon_drops_the_model_and_closes_the_index_then_opens_both_for_a_search(
     make_daemon: Callable[..., DaemonProcess],
 ) -> None:
     daemon = make_daemon(config="[embeddings]\nunload_after = 0.5\n")  # the local model
@@ -49,7 +50,14 @@ def test_an_idle_daemon_drops_the_local_model_and_loads_it_again_for_a_search(
         client.append_many("idle", [{"role": "user", "content": "kayak permit for the regatta"}])
         poll(lambda: client.status().index.model_loads == 1, 120, "the model loaded to index")
         poll(lambda: not client.status().index.model_loaded, 60, "the idle model dropped")
-        assert "reverie_embedding_model_loaded 0" in client.metrics()
+        poll(lambda: not client.status().index.table_open, 60, "the idle index closed")
+        idle = client.status().index
+        assert idle.cache_bytes == 0  # LanceDB's caches went with the table
+        metrics = client.metrics()
+        assert "reverie_embedding_model_loaded 0" in metrics
+        assert "reverie_index_table_open 0" in metrics
         hits = client.search("boat race paperwork", session="idle", mode="vector")
         assert [h.session for h in hits] == ["idle"]
-        assert client.status().index.model_loads == 2  # the search's query loaded it again
+        index = client.status().index
+        assert index.model_loads == 2  # the search's query loaded it again
+        assert index.table_opens == idle.table_opens + 1  # and opened the table again

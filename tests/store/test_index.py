@@ -352,6 +352,25 @@ def test_open_replaces_a_bitmap_session_index_by_a_btree(
     assert _uids(reopened.search("7Q93KX", mode="text", session="s1")) == ["rare"]
 
 
+def test_an_idle_index_closes_its_table_and_caches_and_opens_again_when_used(
+    index: SearchIndex,
+) -> None:
+    before = _uids(index.search("ticket 7Q93KX", k=5))
+    assert index.limits.cached_bytes() > 0
+    assert not index.release_idle(3600)  # used a moment ago: kept open
+    assert index.release_idle(0)
+    assert (index.open_now, index.limits.cached_bytes(), index.opens) == (False, 0, 1)
+    assert not index.release_idle(0)  # nothing left to close
+    assert _uids(index.search("ticket 7Q93KX", k=5)) == before  # opened again, same answer
+    assert (index.open_now, index.opens) == (True, 2)
+    assert index.release_idle(0)
+    index.add([_doc("late", "A note written after the index was closed.")])  # a write opens it
+    assert index.count() == len(CORPUS) + 1
+    assert index.release_idle(0)
+    index.reset()  # so does a reset
+    assert index.count() == 0 and index.opens == 4
+
+
 def test_searches_running_while_optimize_folds_versions_never_fail(tmp_path: Path) -> None:
     """Optimize used to delete a replaced version's files at once, under a running search."""
     index = SearchIndex(tmp_path / "raced", FakeEmbedder())  # type: ignore[arg-type]

@@ -69,7 +69,8 @@ def release_free_memory() -> None:
     """Give the heap's free pages back to the system (where the C library can).
 
     It walks the heap: a few milliseconds for a large one, so it is called
-    after a connection that held much, not after every reply.
+    after a connection that held much and once an idle index is closed, not
+    after every reply.
     """
     if _TRIM is not None:
         released = _TRIM(0)
