@@ -73,10 +73,10 @@ KEEP_OLD_VERSIONS = timedelta(seconds=60)
 #: The kinds whose text LanceDB does not store (see the module docstring).
 _TEXTLESS_KINDS = frozenset({"message"})
 #: Each indexed column's LanceDB index type and config. ``session`` has one value per
-#: session, thousands of them: a bitmap index there (one bitmap per value) cost an
-#: optimize 1 to 2.5 s at 20k to 100k rows, a B-tree 0.2 to 0.6 s, with searches
-#: filtered by session as fast (BENCHMARKS.md, "Optimize and the session index").
-#: ``scope`` and ``kind`` have few values each: bitmaps suit them.
+#: session, thousands of them: a bitmap index there (one bitmap per value) made an
+#: optimize at 61,000 rows over 10,000 sessions 1.0 to 2.7 s, a B-tree 0.5 to 1.5 s,
+#: with searches filtered by session as fast (BENCHMARKS.md, "The session index: a
+#: B-tree, not a bitmap"). ``scope`` and ``kind`` have few values each: bitmaps suit them.
 _INDEXES = {
     "scope": ("Bitmap", Bitmap()),
     "session": ("BTree", BTree()),
@@ -133,7 +133,9 @@ class IndexLimits:
         """Let go of the caches: an index opened after this starts a new, empty pair.
 
         LanceDB offers no way to empty a ``Session``; it is freed with the last
-        connection holding it.
+        connection holding it. An index still open on the old pair (a rebuild's)
+        keeps it until it closes: for that while the two pairs together may hold
+        twice the bound.
         """
         self.__dict__.pop("session", None)
 
@@ -286,7 +288,7 @@ class SearchIndex:
         ``idle_seconds``, then give the freed heap back; True if it did.
 
         An idle daemon thus holds none of the table's state or cached index
-        pages (about 40 MiB at 30,000 rows); the next search or write opens it
+        pages (about 33 MiB at 30,000 messages); the next search or write opens it
         again (milliseconds), with empty caches. A call under way keeps its
         own reference to the table and finishes on it.
         """

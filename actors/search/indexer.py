@@ -156,7 +156,7 @@ class Indexer(SessionHooks):
         ``embeddings.unload_after`` seconds.
 
         An idle daemon then holds no model (about 90 MiB) and none of LanceDB's
-        table state and caches (about 40 MiB at 30,000 rows); the first message
+        table state and caches (about 33 MiB at 30,000 messages); the first message
         or search after it loads or opens them again. Read each round, so a
         reload applies.
         """
