@@ -17,10 +17,9 @@ The table's schema metadata records the embedder's ``model_id`` and
 refuses reads and writes until ``reset()``: vectors of two models are never
 mixed in one table.
 
-Filters are ``lancedb.expr`` expressions (typed literals, not SQL text), so
-scope and session names, which are arbitrary client strings, cannot change
-the query. They are applied before ranking (prefilter), so a search in one
-scope never sees or returns another scope's rows.
+A search reads the table through ``table_reads``: typed filters (a client's
+scope or session name cannot change the query) applied before ranking, so
+a search in one scope never sees or returns another scope's rows.
 
 The class is synchronous and blocking; the daemon calls it from a worker
 thread. Appends should come in batches: each ``add`` writes one fragment
@@ -38,7 +37,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import timedelta
@@ -60,6 +59,7 @@ from .errors import StoreError
 from .heap import release_free_memory
 from .ranking import TEXT_WEIGHT, VECTOR_WEIGHT, IndexDoc, SearchHit, fuse, meaning_score
 from .search_query import KINDS, Mode, candidate_depth, checked_query, fts_query
+from .table_reads import filter_expr, text_hits, vector_hits
 
 __all__ = ["IndexLayout", "IndexLimits", "IndexStale", "SearchIndex"]
 
@@ -83,7 +83,6 @@ _INDEXES = {
     "kind": ("Bitmap", Bitmap()),
     "text": ("FTS", FTS()),
 }
-_HIT_COLUMNS = ["uid", "kind", "text", "scope", "session", "ts", "message_ids", "source"]
 
 
 class IndexLayout(msgspec.Struct, frozen=True):
@@ -456,11 +455,14 @@ class SearchIndex:
         table = self._ready()
         if kind_list == []:
             return []
-        where = _filter(scope=scope, session=session, kinds=kind_list, since=since, until=until)
+        where = filter_expr(scope=scope, session=session, kinds=kind_list, since=since, until=until)
         depth = k if mode != "hybrid" else candidate_depth(k)
         fts = fts_query(text)
-        by_vector = [] if mode == "text" else self._vector_hits(table, text, where, depth)
-        by_text = [] if mode == "vector" or not fts else self._text_hits(table, fts, where, depth)
+        by_vector = [] if mode == "text" else self._by_meaning(table, text, where, depth)
+        by_text: list[SearchHit] = []
+        if mode != "vector" and fts:
+            with _wrapped("text search"):
+                by_text = text_hits(table, fts, where, depth)
         if mode == "vector" or not fts:
             return by_vector[:k]
         if mode == "text":
@@ -469,76 +471,15 @@ class SearchIndex:
         by_words = [msgspec.structs.replace(h, score=h.score / top) for h in by_text]
         return fuse(by_words, by_vector, (TEXT_WEIGHT, VECTOR_WEIGHT))[:k]
 
-    def _vector_hits(
-        self, table: Any, text: str, where: Expr | None, limit: int
-    ) -> list[SearchHit]:
+    def _by_meaning(self, table: Any, text: str, where: Expr | None, limit: int) -> list[SearchHit]:
         vector = self.embedder.embed([text])[0]
         with _wrapped("vector search"):
-            builder = table.search(vector, query_type="vector").distance_type("cosine")
-            if where is not None:
-                builder = builder.where(where, prefilter=True)
-            rows = builder.select([*_HIT_COLUMNS, "_distance"]).limit(limit).to_arrow().to_pylist()
+            by_cosine = vector_hits(table, vector, where, limit)
         # Ranked by the cosine itself: hits below the meaning floor all score 0, and
         # their order is still the nearest first.
-        by_cosine = _hits(rows, lambda row: 1.0 - float(row["_distance"]))
         return [msgspec.structs.replace(h, score=meaning_score(h.score)) for h in by_cosine]
-
-    def _text_hits(self, table: Any, fts: str, where: Expr | None, limit: int) -> list[SearchHit]:
-        with _wrapped("text search"):
-            builder = table.search(fts, query_type="fts")
-            if where is not None:
-                builder = builder.where(where, prefilter=True)
-            rows = builder.select([*_HIT_COLUMNS, "_score"]).limit(limit).to_arrow().to_pylist()
-        return _hits(rows, lambda row: float(row["_score"]))
 
 
 def _stored_text(doc: IndexDoc) -> str:
     """What the ``text`` column (and so the full-text index) holds of ``doc``."""
     return "" if doc.kind in _TEXTLESS_KINDS else doc.text
-
-
-def _filter(
-    *,
-    scope: str | None,
-    session: str | None,
-    kinds: list[str] | None,
-    since: float | None,
-    until: float | None,
-) -> Expr | None:
-    parts: list[Expr] = []
-    if scope is not None:
-        parts.append(col("scope") == lit(scope))
-    if session is not None:
-        parts.append(col("session") == lit(session))
-    if kinds is not None:
-        parts.append(col("kind").isin(kinds))
-    if since is not None:
-        parts.append(col("ts") >= lit(float(since)))
-    if until is not None:
-        parts.append(col("ts") < lit(float(until)))
-    if not parts:
-        return None
-    where = parts[0]
-    for part in parts[1:]:
-        where = where & part
-    return where
-
-
-def _hits(rows: list[dict[str, Any]], score: Callable[[dict[str, Any]], float]) -> list[SearchHit]:
-    """Rows to hits, ordered by score then uid so equal scores never reorder."""
-    hits = [
-        SearchHit(
-            uid=row["uid"],
-            kind=row["kind"],
-            text=row["text"],
-            score=score(row),
-            scope=row["scope"],
-            session=row["session"],
-            ts=row["ts"],
-            message_ids=list(row["message_ids"] or []),
-            source=row["source"],
-        )
-        for row in rows
-    ]
-    hits.sort(key=lambda h: (-h.score, h.uid))
-    return hits
