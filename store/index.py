@@ -168,9 +168,8 @@ class SearchIndex:
         self._table: Any = None
         self._stale = False
         self._text_stats_stale = True  # rows replaced or deleted since the FTS index was built
-        self._closed = False  # by release_idle: the next call opens the table again
         self._last_used = time.monotonic()
-        self.opens = 0  # times the table was opened (again after each release_idle)
+        self.opens = 0  # times the table was opened: closed by release_idle when _db is None
 
     # -- lifecycle -----------------------------------------------------------
 
@@ -224,7 +223,6 @@ class SearchIndex:
         """``open``, under the lock."""
         self.path.mkdir(parents=True, exist_ok=True)
         self._db = lancedb.connect(str(self.path), session=self.limits.session)
-        self._closed = False
         self.opens += 1
         if _TABLE not in self._db.list_tables().tables:
             self._create()
@@ -265,7 +263,7 @@ class SearchIndex:
 
     def _require_open(self) -> None:
         """Open the table again if ``release_idle`` closed it; call under the lock."""
-        if self._closed:
+        if self.opens and self._db is None:
             with _wrapped("open"):
                 self._open()
         if self._db is None:
@@ -293,10 +291,9 @@ class SearchIndex:
         """
         with self._lock:
             idle = time.monotonic() - self._last_used >= idle_seconds
-            if self._db is None or self._closed or not idle:
+            if self._db is None or not idle:
                 return False
             self._table = self._db = None
-            self._closed = True
             self.limits.drop_caches()
         release_free_memory()
         log.info("closed the idle search index after %.0fs without use", idle_seconds)
