@@ -131,10 +131,15 @@ class EmbeddingsConfig(_Section):
     dimension: Count = 384
     batch_size: Count = 32
     threads: Annotated[int, msgspec.Meta(ge=0)] = 0
-    #: The local model with onnxruntime's graph optimizations: a search's query embeds
-    #: 4-9 times faster (hybrid search p50 19 against 80 ms on 5,000 messages) and a
-    #: batch takes 10-20 % less CPU, for 65 MiB more resident (float copies of the int8
-    #: weights; the same vectors). ``false`` on a machine short of memory, not of time
+    #: The local model computes on its int8 weights: its graph rewritten once into the
+    #: data dir's ``models/`` (about 25 MB), about 110 MiB less resident than the shipped
+    #: graph, whose int8 weights are copied to float32 at load; the same speed, vectors
+    #: within a cosine of 0.9995. ``false`` loads the shipped graph
+    #: (store/int8_graph.py, store/model_file.py).
+    int8_weights: bool = True
+    #: onnxruntime's graph optimizations. On the shipped graph (``int8_weights = false``)
+    #: they make a query embed 4-9 times faster and a batch take 10-20 % less CPU, for
+    #: 65 MiB more resident; on the int8 rewrite they change neither measurably
     #: (store/embeddings.py, ``LocalEmbedder``).
     optimize_model: bool = True
     #: Seconds without an embedding after which the local model is dropped from memory

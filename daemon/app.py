@@ -181,7 +181,12 @@ async def _serve(
     http = httpx.AsyncClient(timeout=httpx.Timeout(config.llm.timeout, connect=10.0))
     memory = MemoryStore(MemoryFiles(data_dir / "memory"))
     indexer = (
-        Indexer(shared, memory, data_dir, lambda: make_embedder(config.embeddings))
+        Indexer(
+            shared,
+            memory,
+            data_dir,
+            lambda: make_embedder(config.embeddings, models_dir=data_dir / "models"),
+        )
         if config.index.enabled
         else None
     )

