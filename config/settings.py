@@ -132,7 +132,7 @@ class EmbeddingsConfig(_Section):
     batch_size: Count = 32
     threads: Annotated[int, msgspec.Meta(ge=0)] = 0
     #: The local model computes on its int8 weights: its graph rewritten once into the
-    #: data dir's ``models/`` (about 25 MB), about 110 MiB less resident than the shipped
+    #: data dir's ``models/`` (about 25 MB), about 60 MiB less resident than the shipped
     #: graph, whose int8 weights are copied to float32 at load; the same speed, vectors
     #: within a cosine of 0.9995. ``false`` loads the shipped graph
     #: (store/int8_graph.py, store/model_file.py).

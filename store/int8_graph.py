@@ -22,9 +22,10 @@ costs nothing:
   vectors keep a cosine of 0.9995 or more with the float path's (median
   0.99978) and LoCoMo recall was the same at @5, @10 and @20.
 
-Measured on 2 cores: a loaded session takes about 110 MiB less, a single
-query embeds in the same time, a batch in 10-15 % less (bench
-``idle_memory`` and BENCHMARKS.md, "The embedding model's int8 weights").
+Measured on 2 cores: a session takes about 110 MiB less once loaded, and
+the daemon with the model loaded about 60 MiB less (``bench idle_memory``,
+back to back); a single query embeds in the same time, a batch in 10-15 %
+less (BENCHMARKS.md, "The embedding model on its int8 weights").
 
 It needs the ``onnx`` package and a transient of about 100 MiB, so the
 daemon runs it once, as a script in a child process (``python

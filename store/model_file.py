@@ -1,8 +1,8 @@
 """Which ONNX file the local embedder loads: the shipped graph, or its int8 rewrite.
 
 The rewrite (``int8_graph``) keeps the model's int8 weights int8 while it
-runs: about 110 MiB less resident for the same vectors to a cosine of
-0.9995. Making it takes the ``onnx`` package and a transient of about
+runs: the daemon holds about 60 MiB less with the model loaded, for the
+same vectors to a cosine of 0.9995. Making it takes the ``onnx`` package and a transient of about
 100 MiB, so it runs once in a child process and its file is kept in the
 daemon's data dir (``models/``). The file's name carries a digest of the
 shipped model and of the rewrite's own source: an upgrade of either makes a
@@ -57,7 +57,7 @@ def compact_model(models_dir: Path) -> Path:
             _make(source, dest)
     except (OSError, subprocess.SubprocessError) as exc:
         log.warning(
-            "loading the shipped embedding model (about 110 MiB more resident): its int8"
+            "loading the shipped embedding model (about 60 MiB more resident): its int8"
             " rewrite could not be made in %s: %s; check that directory's space and"
             " permissions, or set embeddings.int8_weights = false to stop trying",
             models_dir,
