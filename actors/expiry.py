@@ -3,10 +3,18 @@
 Reads never return an expired key whether or not it was swept; sweeping
 only reclaims storage, so being late is harmless and being early is
 impossible (the scope actor deletes a key only if its stored
-``expires_at`` has passed). Entries are never removed from the heap when a
-key is overwritten or deleted: a stale entry fires, finds nothing expired,
-and costs one indexed delete. The heap is rebuilt from SQLite at start, so
+``expires_at`` has passed). The heap is rebuilt from SQLite at start, so
 expiries hold across restarts and crashes.
+
+Each key's newest deadline is kept beside the heap: a key set again with a
+TTL leaves its older heap entry behind, and that entry is skipped when it
+comes up. Left there, such entries grew with every write of a TTL, not
+with the keys: a host re-setting one key 200 times a second with a TTL of
+ten minutes kept 120,000 of them. Once the heap holds more than twice the
+pending keys (and ``_SLACK`` more), it is rebuilt from the newest
+deadlines, so it stays within a bound of the keys that have one. A key
+deleted or set again without a TTL keeps its deadline here until it
+comes: it then finds nothing expired, and costs one indexed delete.
 
 With the test clock (``REVERIE_TEST_CLOCK_FILE``) time can jump, so the
 sweeper then re-reads the clock at least every ``TEST_CLOCK_POLL`` seconds
@@ -27,6 +35,8 @@ from reverie.store import Clock
 __all__ = ["TEST_CLOCK_POLL", "ExpirySweeper"]
 
 TEST_CLOCK_POLL = 0.05
+#: Stale heap entries tolerated beyond one per pending key before the heap is rebuilt.
+_SLACK = 1024
 Sweep = Callable[[str, list[str]], Awaitable[None]]
 
 
@@ -37,16 +47,25 @@ class ExpirySweeper:
         self._clock = clock
         self._sweep = sweep
         self._heap: list[tuple[float, str, str]] = []
+        self._due_at: dict[tuple[str, str], float] = {}  # each key's newest deadline
         self._wake = trio.Event()
 
     def __len__(self) -> int:
-        return len(self._heap)
+        """Keys with a deadline still to come (``status``' ``scopes.ttl_deadlines``)."""
+        return len(self._due_at)
 
     def schedule(self, expires_at: float, scope: str, key: str) -> None:
-        """Remember a deadline; wakes the sweeper if it is the earliest."""
-        heapq.heappush(self._heap, (expires_at, scope, key))
+        """Remember a key's new deadline; wakes the sweeper if it is the earliest."""
+        self._remember(expires_at, scope, key)
         if self._heap[0][0] == expires_at:
             self._wake.set()
+
+    def _remember(self, expires_at: float, scope: str, key: str) -> None:
+        self._due_at[(scope, key)] = expires_at
+        heapq.heappush(self._heap, (expires_at, scope, key))
+        if len(self._heap) > 2 * len(self._due_at) + _SLACK:
+            self._heap = [(when, s, k) for (s, k), when in self._due_at.items()]
+            heapq.heapify(self._heap)
 
     async def run(
         self,
@@ -55,8 +74,8 @@ class ExpirySweeper:
         task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
     ) -> None:
         """Sweep until cancelled, starting from ``agenda`` (every stored deadline)."""
-        self._heap.extend(agenda)
-        heapq.heapify(self._heap)
+        for expires_at, scope, key in agenda:
+            self._remember(expires_at, scope, key)
         task_status.started()
         while True:
             due = self._pop_due(self._clock.now())
@@ -69,7 +88,10 @@ class ExpirySweeper:
     def _pop_due(self, now: float) -> dict[str, list[str]]:
         due: dict[str, list[str]] = {}
         while self._heap and self._heap[0][0] <= now:
-            _, scope, key = heapq.heappop(self._heap)
+            expires_at, scope, key = heapq.heappop(self._heap)
+            if self._due_at.get((scope, key)) != expires_at:
+                continue  # set again since: its newest deadline has an entry of its own
+            del self._due_at[(scope, key)]
             due.setdefault(scope, []).append(key)
         return due
 

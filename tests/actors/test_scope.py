@@ -70,6 +70,40 @@ async def test_sweeper_waits_for_the_clock_and_wakes_for_an_earlier_deadline(
         nursery.cancel_scope.cancel()
 
 
+@pytest.mark.trio
+async def test_a_key_set_again_keeps_one_deadline_and_is_swept_once_at_its_newest(
+    tmp_path: Path, autojump_clock: trio.testing.MockClock
+) -> None:
+    offset = tmp_path / "offset"
+    offset.write_text("0")
+    clock = Clock(offset)
+    swept: list[tuple[str, list[str]]] = []
+    changed = trio.Event()
+
+    async def sweep(scope: str, keys: list[str]) -> None:
+        swept.append((scope, keys))
+        changed.set()
+
+    sweeper = ExpirySweeper(clock, sweep)
+    now = clock.now()
+    async with trio.open_nursery() as nursery:
+        await nursery.start(sweeper.run, [(now + 5, "a", "step")])
+        for i in range(10_000):  # a host setting its step with a TTL, again and again
+            sweeper.schedule(now + 10 + i / 100, "a", "step")
+            sweeper.schedule(now + 200, "b", f"key{i % 3}")
+        assert len(sweeper) == 4  # keys with a deadline to come, not writes
+        offset.write_text("150")  # past all 10,001 deadlines of "step": swept once
+        await changed.wait()
+        await trio.sleep(1)
+        assert swept == [("a", ["step"])]
+        offset.write_text("201")
+        changed = trio.Event()
+        await changed.wait()
+        assert swept[1:] == [("b", ["key0", "key1", "key2"])]
+        assert len(sweeper) == 0
+        nursery.cancel_scope.cancel()
+
+
 async def _registry_session(tmp_path: Path) -> None:
     config = load_config(
         env={
