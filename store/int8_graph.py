@@ -44,7 +44,7 @@ import numpy as np
 import onnx
 from onnx import TensorProto, helper, numpy_helper
 
-__all__ = ["BLOCK", "VERSION", "rewrite"]
+__all__ = ["BLOCK", "rewrite"]
 
 #: Rows of a weight (and activations) quantized together; the smallest block of
 #: ``MatMulNBits``, for the smallest activation error (max 0.06 on hidden states of ~6).
@@ -52,13 +52,11 @@ BLOCK = 32
 #: ``MatMulNBits``' int8 compute (activations quantized per block as it runs).
 _ACCURACY_INT8 = 4
 _ZERO_POINT = 128
-#: Part of the cached file's name: a change to the rewrite makes a new file.
-VERSION = 1
 _MS_DOMAIN = "com.microsoft"
 
 
 class _Graph:
-    """The model's graph with lookups by name, and the nodes to replace or drop."""
+    """The model's graph with lookups by name, and the nodes to replace."""
 
     def __init__(self, model: onnx.ModelProto) -> None:
         self.model = model
