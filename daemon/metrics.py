@@ -285,6 +285,13 @@ def _index(index: Mapping[str, Any]) -> list[str]:
             _one(index.get("model_loads")),
         ),
         *_family(
+            "embedding_model_int8",
+            "gauge",
+            "1 when the local embedding model last loaded runs on its int8 weights (0: the"
+            " shipped graph, about 60 MiB more resident).",
+            _one(int(bool(index.get("model_int8")))),
+        ),
+        *_family(
             "index_table_open",
             "gauge",
             "1 while the search index's table is open (closed, its caches dropped, after"

@@ -128,6 +128,7 @@ class LocalEmbedder:
         self.models_dir = models_dir
         self.load_seconds: float | None = None
         self.loads = 0
+        self.int8 = False  # the loaded graph is the int8 rewrite (see ``_session``)
         self._lock = threading.Lock()
         self._model: tuple[Any, Any] | None = None  # (session, tokenizer)
         self._active = 0  # embed calls under way
@@ -177,6 +178,7 @@ class LocalEmbedder:
             session, model = self._session()
         except Exception as exc:  # any failure here means "no local model"
             raise EmbeddingError(f"cannot load the local embedding model: {exc}") from exc
+        self.int8 = model != shipped_model()
         self.loads += 1
         self.load_seconds = time.perf_counter() - started
         log.info(

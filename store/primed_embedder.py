@@ -68,6 +68,11 @@ class PrimedEmbedder:
         return isinstance(self.real, LocalEmbedder) and self.real.loaded
 
     @property
+    def model_int8(self) -> bool:
+        """The local model last loaded was its int8 rewrite (``embeddings.int8_weights``)."""
+        return isinstance(self.real, LocalEmbedder) and self.real.int8
+
+    @property
     def model_loads(self) -> int:
         """Times the local model was loaded since start (0 for an embedding server)."""
         return self.real.loads if isinstance(self.real, LocalEmbedder) else 0

@@ -243,6 +243,7 @@ class Indexer(SessionHooks):
             "model_loads": self.embedder.model_loads,
             "table_open": self.index is not None and self.index.open_now,
             "table_opens": self.index.opens if self.index is not None else 0,
+            "model_int8": self.embedder.model_int8,
             "degraded": bool(reason),
             "degraded_reason": reason,
         }

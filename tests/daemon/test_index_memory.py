@@ -73,14 +73,17 @@ def test_the_daemon_embeds_with_the_int8_rewrite_kept_in_its_data_dir(
 ) -> None:
     rewritten = make_daemon(name="int8")  # the default: embeddings.int8_weights = true
     shipped = make_daemon(name="float", config="[embeddings]\nint8_weights = false\n")
-    for daemon in (rewritten, shipped):
+    for daemon, int8 in ((rewritten, True), (shipped, False)):
         with daemon.client() as client:
+            assert not client.status().index.model_int8  # nothing loaded yet
             client.append_many(
                 "boats", [{"role": "user", "content": "kayak permit for the regatta"}]
             )
             poll(lambda: client.status().index.messages_behind == 0, 120, "the index caught up")
             hits = client.search("boat race paperwork", session="boats", mode="vector")
             assert [h.session for h in hits] == ["boats"]
+            assert client.status().index.model_int8 is int8
+            assert f"reverie_embedding_model_int8 {int(int8)}" in client.metrics()
     (made,) = (rewritten.data_dir / "models").glob("minilm-int8-*.onnx")
     assert f"({made.name})" in rewritten.log()
     assert not (shipped.data_dir / "models").exists()

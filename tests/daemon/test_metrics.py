@@ -17,7 +17,7 @@ from reverie.daemon.metrics import render_metrics
 from tests.daemon_process import DaemonProcess
 
 _LABEL = r'[a-z_]+="(?:[^"\\]|\\.)*"'
-_SAMPLE = re.compile(rf"^reverie_[a-z_]+(\{{{_LABEL}(,{_LABEL})*\}})? -?[0-9.e+-]+$")
+_SAMPLE = re.compile(rf"^reverie_[a-z0-9_]+(\{{{_LABEL}(,{_LABEL})*\}})? -?[0-9.e+-]+$")
 
 
 def _assert_exposition(text: str) -> dict[str, float]:
