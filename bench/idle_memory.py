@@ -80,7 +80,8 @@ def _backlog(daemon: DaemonProcess) -> float:
 
 def _idle(daemon: DaemonProcess, pid: int) -> int:
     """RSS once the daemon has dropped its unused model and closed its unused index table
-    (both after ``embeddings.unload_after``)."""
+    (both after ``embeddings.unload_after``), and handed its libraries' code pages back
+    to the kernel right after the close."""
     with daemon.client() as client:
         deadline = time.monotonic() + 4 * UNLOAD_AFTER + 60
         while (index := client.status().index).model_loaded or index.table_open:

@@ -145,8 +145,9 @@ class EmbeddingsConfig(_Section):
     #: Seconds without an embedding after which the local model is dropped from memory
     #: (about 90 MiB resident); the next message or search loads it again, in about a
     #: second. Also the seconds without a search or index write after which the index's
-    #: table is closed and LanceDB's caches dropped; the next one opens it again in
-    #: milliseconds. 0 keeps both.
+    #: table is closed and LanceDB's caches dropped, and the libraries' code pages are
+    #: handed back to the kernel (about 150 MiB); the next one opens the table again in
+    #: milliseconds and reads back the code it needs. 0 keeps all three.
     unload_after: Annotated[float, msgspec.Meta(ge=0)] = 300.0
     base_url: str = ""
     api_key_env: str = "REVERIE_EMBEDDINGS_API_KEY"

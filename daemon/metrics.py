@@ -292,6 +292,12 @@ def _index(index: Mapping[str, Any]) -> list[str]:
             _one(int(bool(index.get("model_int8")))),
         ),
         *_family(
+            "idle_code_page_outs_total",
+            "counter",
+            "Times the idle daemon handed its libraries' code pages back to the kernel.",
+            _one(index.get("code_page_outs")),
+        ),
+        *_family(
             "index_table_open",
             "gauge",
             "1 while the search index's table is open (closed, its caches dropped, after"

@@ -7,6 +7,7 @@ thread (the writer thread, or a worker thread for reads).
 from .async_index import AsyncSearchIndex, drop_index_dirs, index_dirs
 from .backup import BackupInfo, backup
 from .clock import TEST_CLOCK_ENV, Clock
+from .code_pages import page_out_code, page_out_code_async
 from .db import Connection, Database, ReadFn
 from .embeddings import (
     LOCAL_MODEL_ID,
@@ -259,6 +260,8 @@ __all__ = [
     "messages_after",
     "open_job",
     "open_jobs",
+    "page_out_code",
+    "page_out_code_async",
     "parse_history",
     "parse_memory",
     "pending_forgets",

@@ -29,7 +29,7 @@ import ctypes.util
 import logging
 from collections.abc import Callable
 
-__all__ = ["release_free_memory", "tune_allocator"]
+__all__ = ["libc_function", "release_free_memory", "tune_allocator"]
 
 log = logging.getLogger(__name__)
 
@@ -40,24 +40,24 @@ MMAP_THRESHOLD = 128 * 1024
 ARENA_MAX = 2
 
 
-def _libc(function: str) -> Callable[..., int] | None:
+def libc_function(function: str) -> Callable[..., int] | None:
     """glibc's ``function``, or None where the C library has none."""
     name = ctypes.util.find_library("c")
     if name is None:
         return None
     try:
-        found: Callable[..., int] = getattr(ctypes.CDLL(name), function)
+        found: Callable[..., int] = getattr(ctypes.CDLL(name, use_errno=True), function)
     except (OSError, AttributeError):
         return None
     return found
 
 
-_TRIM = _libc("malloc_trim")
+_TRIM = libc_function("malloc_trim")
 
 
 def tune_allocator() -> None:
     """Fix the mmap threshold and cap the arenas; call before the daemon starts threads."""
-    mallopt = _libc("mallopt")
+    mallopt = libc_function("mallopt")
     if mallopt is None:
         return
     for parameter, value in ((_M_MMAP_THRESHOLD, MMAP_THRESHOLD), (_M_ARENA_MAX, ARENA_MAX)):

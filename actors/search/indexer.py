@@ -44,6 +44,7 @@ from reverie.store import (
     drop_index_dirs,
     index_dirs,
     log_position,
+    page_out_code_async,
     read_meta,
     swap_index,
     write_cursor,
@@ -111,6 +112,7 @@ class Indexer(SessionHooks):
         self._ready = trio.Event()
         self._nursery: trio.Nursery | None = None
         self.reindex_progress = Progress()
+        self.code_page_outs = 0  # idle periods whose library code went back to the kernel
         self._open_error: str = ""
 
     @property
@@ -153,20 +155,21 @@ class Indexer(SessionHooks):
 
     async def _release_idle(self) -> None:
         """Drop the local model, and close the index's table, once each is unused for
-        ``embeddings.unload_after`` seconds.
+        ``embeddings.unload_after`` seconds; once the table closes, hand the libraries'
+        code pages back to the kernel (``page_out_code_async``).
 
-        An idle daemon then holds no model (about 90 MiB) and none of LanceDB's
-        table state and caches (about 33 MiB at 30,000 messages); the first message
-        or search after it loads or opens them again. Read each round, so a
-        reload applies.
+        An idle daemon then holds no model (about 90 MiB), none of LanceDB's table
+        state and caches (about 33 MiB at 30,000 messages) and none of the code
+        only its work touches (about 150 MiB); the first message or search after it
+        loads, opens or reads them again. Read each round, so a reload applies.
         """
         while True:
             after = self.services.config.embeddings.unload_after
             await trio.sleep(min(after / 4, 30.0) if after > 0 else 30.0)
             if after > 0:
                 await self.embedder.release_idle(after)
-                if self.index is not None:
-                    await self.index.release_idle(after)
+                if self.index is not None and await self.index.release_idle(after):
+                    self.code_page_outs += bool(await page_out_code_async())
 
     async def _open(self) -> None:
         name = await self.services.db.read(lambda c: read_meta(c, INDEX_DIR_KEY))
@@ -244,6 +247,7 @@ class Indexer(SessionHooks):
             "table_open": self.index is not None and self.index.open_now,
             "table_opens": self.index.opens if self.index is not None else 0,
             "model_int8": self.embedder.model_int8,
+            "code_page_outs": self.code_page_outs,
             "degraded": bool(reason),
             "degraded_reason": reason,
         }

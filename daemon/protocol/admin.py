@@ -153,6 +153,9 @@ class IndexStatus(Data):
     #: false with the shipped graph, which the daemon loads where the rewrite cannot be
     #: made or run (its log says why), and before the model was first loaded.
     model_int8: bool = False
+    #: Times the idle daemon handed its libraries' code pages back to the kernel, once
+    #: the table closed (Linux 5.4+); the next search reads back what it needs.
+    code_page_outs: int = 0
 
 
 class ProcessStatus(Data):

@@ -58,9 +58,12 @@ def test_an_idle_daemon_drops_the_model_and_closes_the_index_then_opens_both_for
             "the settled index closed",
         )
         assert idle.cache_bytes == 0  # LanceDB's caches went with the table
+        # and the libraries' code pages went back to the kernel (Linux 5.4+)
+        poll(lambda: client.status().index.code_page_outs >= 1, 60, "the code paged out")
         metrics = client.metrics()
         assert "reverie_embedding_model_loaded 0" in metrics
         assert "reverie_index_table_open 0" in metrics
+        assert "reverie_idle_code_page_outs_total 0" not in metrics
         hits = client.search("boat race paperwork", session="idle", mode="vector")
         assert [h.session for h in hits] == ["idle"]
         index = client.status().index
