@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ctypes
 import errno
+import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -42,6 +43,7 @@ _MADV_PAGEOUT = 21  # linux/mman.h, since Linux 5.4
 _MAPS = Path("/proc/self/maps")
 
 
+@functools.cache
 def _madvise() -> Callable[[int, int, int], int] | None:
     """The C library's ``madvise``, typed for 64-bit addresses (or None)."""
     found: Any = libc_function("madvise")

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import logging
 from collections.abc import Callable
 
@@ -40,15 +41,21 @@ MMAP_THRESHOLD = 128 * 1024
 ARENA_MAX = 2
 
 
-def libc_function(function: str) -> Callable[..., int] | None:
-    """glibc's ``function``, or None where the C library has none."""
+@functools.cache
+def _c_library() -> ctypes.CDLL | None:
+    """The C library, looked up once (``find_library`` may run ``ldconfig``)."""
     name = ctypes.util.find_library("c")
     if name is None:
         return None
     try:
-        found: Callable[..., int] = getattr(ctypes.CDLL(name, use_errno=True), function)
-    except (OSError, AttributeError):
+        return ctypes.CDLL(name, use_errno=True)
+    except OSError:
         return None
+
+
+def libc_function(function: str) -> Callable[..., int] | None:
+    """glibc's ``function``, or None where the C library has none."""
+    found: Callable[..., int] | None = getattr(_c_library(), function, None)
     return found
 
 

