@@ -38,21 +38,37 @@ def test_bad_keys_are_invalid(key: str) -> None:
         validate_key(key)
 
 
+class _Sweeps:
+    """A sweeper's ``sweep``: what it swept, and a wait for its next sweep."""
+
+    def __init__(self) -> None:
+        self.swept: list[tuple[str, list[str]]] = []
+        self._changed = trio.Event()
+
+    async def __call__(self, scope: str, keys: list[str]) -> None:
+        self.swept.append((scope, keys))
+        self._changed.set()
+
+    async def next(self) -> None:
+        await self._changed.wait()
+        self._changed = trio.Event()
+
+
+def _test_clock(tmp_path: Path) -> tuple[Path, Clock]:
+    """A clock whose offset (seconds) the test writes to ``offset``, starting at 0."""
+    offset = tmp_path / "offset"
+    offset.write_text("0")
+    return offset, Clock(offset)
+
+
 @pytest.mark.trio
 async def test_sweeper_waits_for_the_clock_and_wakes_for_an_earlier_deadline(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
-    offset = tmp_path / "offset"
-    offset.write_text("0")
-    clock = Clock(offset)
-    swept: list[tuple[str, list[str]]] = []
-    changed = trio.Event()
-
-    async def sweep(scope: str, keys: list[str]) -> None:
-        swept.append((scope, keys))
-        changed.set()
-
-    sweeper = ExpirySweeper(clock, sweep)
+    offset, clock = _test_clock(tmp_path)
+    sweeps = _Sweeps()
+    swept = sweeps.swept
+    sweeper = ExpirySweeper(clock, sweeps)
     now = clock.now()
     async with trio.open_nursery() as nursery:
         await nursery.start(sweeper.run, [(now + 100, "a", "late")])
@@ -60,11 +76,10 @@ async def test_sweeper_waits_for_the_clock_and_wakes_for_an_earlier_deadline(
         await trio.sleep(30)  # virtual seconds: the test clock has not moved
         assert swept == []
         offset.write_text("60")
-        await changed.wait()
+        await sweeps.next()
         assert swept == [("b", ["early"])]
-        changed = trio.Event()
         offset.write_text("101")
-        await changed.wait()
+        await sweeps.next()
         assert swept == [("b", ["early"]), ("a", ["late"])]
         assert len(sweeper) == 0
         nursery.cancel_scope.cancel()
@@ -74,17 +89,10 @@ async def test_sweeper_waits_for_the_clock_and_wakes_for_an_earlier_deadline(
 async def test_a_key_set_again_keeps_one_deadline_and_is_swept_once_at_its_newest(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
-    offset = tmp_path / "offset"
-    offset.write_text("0")
-    clock = Clock(offset)
-    swept: list[tuple[str, list[str]]] = []
-    changed = trio.Event()
-
-    async def sweep(scope: str, keys: list[str]) -> None:
-        swept.append((scope, keys))
-        changed.set()
-
-    sweeper = ExpirySweeper(clock, sweep)
+    offset, clock = _test_clock(tmp_path)
+    sweeps = _Sweeps()
+    swept = sweeps.swept
+    sweeper = ExpirySweeper(clock, sweeps)
     now = clock.now()
     async with trio.open_nursery() as nursery:
         await nursery.start(sweeper.run, [(now + 5, "a", "step")])
@@ -93,12 +101,11 @@ async def test_a_key_set_again_keeps_one_deadline_and_is_swept_once_at_its_newes
             sweeper.schedule(now + 200, "b", f"key{i % 3}")
         assert len(sweeper) == 4  # keys with a deadline to come, not writes
         offset.write_text("150")  # past all 10,001 deadlines of "step": swept once
-        await changed.wait()
+        await sweeps.next()
         await trio.sleep(1)
         assert swept == [("a", ["step"])]
         offset.write_text("201")
-        changed = trio.Event()
-        await changed.wait()
+        await sweeps.next()
         assert swept[1:] == [("b", ["key0", "key1", "key2"])]
         assert len(sweeper) == 0
         nursery.cancel_scope.cancel()
