@@ -72,6 +72,12 @@ _META_MODEL = b"reverie.model_id"
 KEEP_OLD_VERSIONS = timedelta(seconds=60)
 #: The kinds whose text LanceDB does not store (see the module docstring).
 _TEXTLESS_KINDS = frozenset({"message"})
+#: The element type of the vectors a new table stores. Half floats halve the table (a
+#: message row from 1.6 to 0.8 KB) and so what each optimize reads and rewrites, which
+#: is the table whole while it is under LanceDB's compaction target ("What still grows
+#: with the index" in BENCHMARKS.md); a cosine off by under 1e-3 reorders no LoCoMo
+#: result. A table written before keeps its float32 vectors until it is rebuilt.
+_NEW_VECTOR_TYPE = pa.float16()
 #: Each indexed column's LanceDB index type and config. ``session`` has one value per
 #: session, thousands of them: a bitmap index there (one bitmap per value) made an
 #: optimize at 61,000 rows over 10,000 sessions 1.0 to 2.7 s, a B-tree 0.5 to 1.5 s,
@@ -167,6 +173,7 @@ class SearchIndex:
         self._db: Any = None
         self._table: Any = None
         self._stale = False
+        self._vector_type = _NEW_VECTOR_TYPE  # the open table's, once opened
         self._text_stats_stale = True  # rows replaced or deleted since the FTS index was built
         self._last_used = time.monotonic()
         self.opens = 0  # times the table was opened: closed by release_idle when _db is None
@@ -178,7 +185,9 @@ class SearchIndex:
             pa.field("uid", pa.string(), nullable=False),
             pa.field("kind", pa.string(), nullable=False),
             pa.field("text", pa.string(), nullable=False),
-            pa.field("vector", pa.list_(pa.float32(), self.embedder.dimension), nullable=False),
+            pa.field(
+                "vector", pa.list_(self._vector_type, self.embedder.dimension), nullable=False
+            ),
             pa.field("scope", pa.string(), nullable=False),
             pa.field("session", pa.string(), nullable=False),
             pa.field("ts", pa.float64(), nullable=False),
@@ -189,6 +198,7 @@ class SearchIndex:
         return pa.schema(fields, metadata={_META_MODEL: self.embedder.model_id.encode()})
 
     def _create(self) -> None:
+        self._vector_type = _NEW_VECTOR_TYPE
         self._table = self._db.create_table(_TABLE, schema=self._schema())
         self._stale = False
         self._ensure_indexes()
@@ -233,6 +243,7 @@ class SearchIndex:
         meta = schema.metadata or {}
         model = meta.get(_META_MODEL, b"").decode()
         dim = schema.field("vector").type.list_size
+        self._vector_type = schema.field("vector").type.value_type
         self._stale = model != self.embedder.model_id or dim != self.embedder.dimension
         if self._stale:
             log.warning(
@@ -324,7 +335,7 @@ class SearchIndex:
             "text": pa.array([_stored_text(d) for d in unique], pa.string()),
             "vector": pa.FixedSizeListArray.from_arrays(
                 pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1)), dim
-            ),
+            ).cast(pa.list_(self._vector_type, dim)),
             "scope": pa.array([d.scope for d in unique], pa.string()),
             "session": pa.array([d.session for d in unique], pa.string()),
             "ts": pa.array([d.ts for d in unique], pa.float64()),

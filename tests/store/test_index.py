@@ -9,6 +9,7 @@ from pathlib import Path
 import lancedb
 import numpy as np
 import numpy.typing as npt
+import pyarrow as pa
 import pytest
 from lancedb.index import Bitmap
 
@@ -304,6 +305,38 @@ def test_changed_embedder_marks_stale_and_reset_recreates(index: SearchIndex) ->
     reopened.open()
     assert not reopened.stale
     assert reopened.count() == 2
+
+
+def _vector_type(path: Path) -> pa.DataType:
+    return lancedb.connect(str(path)).open_table("docs").schema.field("vector").type.value_type
+
+
+def test_vectors_are_stored_as_half_floats_and_rank_as_single_floats_would(
+    index: SearchIndex, embedder: LocalEmbedder
+) -> None:
+    """Half floats halve what each optimize rewrites; the order of hits must not change."""
+    assert _vector_type(index.path) == pa.float16()
+    query = "a customer asked about a closed support ticket"
+    docs = embedder.embed(list(CORPUS.values()))
+    cosine = docs @ embedder.embed([query])[0]
+    exact = [uid for _, uid in sorted(zip(-cosine, CORPUS, strict=True))]
+    assert _uids(index.search(query, mode="vector", k=len(CORPUS))) == exact
+
+
+def test_a_table_of_single_float_vectors_from_an_older_release_keeps_working(
+    index: SearchIndex, embedder: LocalEmbedder, tmp_path: Path
+) -> None:
+    schema = lancedb.connect(str(index.path)).open_table("docs").schema
+    field = schema.get_field_index("vector")
+    old = schema.set(field, pa.field("vector", pa.list_(pa.float32(), embedder.dimension)))
+    lancedb.connect(str(tmp_path / "old")).create_table("docs", schema=old)
+    reopened = SearchIndex(tmp_path / "old", embedder)
+    reopened.open()
+    assert not reopened.stale
+    reopened.add([_doc(uid, text) for uid, text in CORPUS.items()])
+    reopened.optimize()
+    assert _vector_type(reopened.path) == pa.float32()
+    assert _uids(reopened.search("watering tomatoes in the morning", mode="vector", k=1)) == ["d2"]
 
 
 def test_use_before_open_is_store_error(tmp_path: Path, embedder: LocalEmbedder) -> None:
