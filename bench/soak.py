@@ -6,8 +6,13 @@ fsync, the search index on) and ``CLIENTS`` closed-loop connections over
 ``SESSIONS`` sessions doing the soak mix (:data:`MIX`: 60 % appends, 15 %
 history, 10 % searches, each naming its session, 15 % working memory),
 for a warm-up and then a measured window. Every ``SAMPLE_EVERY`` seconds it
-reads the daemon's own ``status()``: ``process`` (RSS, threads) and
-``index`` (``messages_behind``, ``optimized``). It prints, as it goes, one
+reads the daemon's own ``status()``: ``process`` (RSS, threads),
+``index`` (``messages_behind``, ``optimized``, what LanceDB's caches hold,
+which fill up to ``index.cache_mib`` and ``index.metadata_cache_mib`` as
+the table grows) and the live session and
+scope actors (those the load touched within the idle time after which an
+actor is passivated: they level off within a minute, so growth after the
+warm-up is not the working set filling). It prints, as it goes, one
 line per sample (with the search p50 since the last one, where a stall
 shows) and a summary per minute, and at the end:
 
@@ -91,6 +96,8 @@ class Sample:
     rss: int
     threads: int
     behind: int
+    live: tuple[int, int]  # live session actors, live scope actors
+    cached: int  # bytes LanceDB's caches hold
 
 
 @dataclass
@@ -187,14 +194,19 @@ async def _sampler(socket: str, run: Run, t0: float) -> None:
             status = await client.status()
             t = time.monotonic() - t0
             proc = status.process
-            sample = Sample(t, proc.rss_bytes, proc.threads, status.index.messages_behind)
+            live = (status.sessions.live, status.scopes.live)
+            index = status.index
+            sample = Sample(
+                t, proc.rss_bytes, proc.threads, index.messages_behind, live, index.cache_bytes
+            )
             run.samples.append(sample)
             run.peak_rss = max(run.peak_rss, proc.peak_rss_bytes)
             phase = "warm-up" if t < run.warmup else "measured"
             say(
                 f"    {t:6.0f} s {phase:<8} RSS {sample.rss / MB:6.0f} MB"
                 f"  threads {sample.threads:3}  index behind {sample.behind:6,}"
-                f"  optimized {status.index.optimized:4}"
+                f"  optimized {index.optimized:4}  caches {sample.cached / MB:3.0f} MB"
+                f"  live {live[0]:6,} / {live[1]:6,}"
                 f"  search p50 {_p50_ms(run, 'search', t - SAMPLE_EVERY, t):6.0f} ms"
             )
             if t >= (minute + 1) * 60:
@@ -286,12 +298,27 @@ def _print_minute(run: Run, minute: int) -> None:
 
 def _summary(run: Run) -> None:
     after = run.measured()
+    if after:
+        (s0, c0), (s1, c1) = after[0].live, after[-1].live
+        say(
+            f"  [{run.name}] after warm-up: live sessions {s0:,} -> {s1:,}, scopes {c0:,} ->"
+            f" {c1:,}; LanceDB's caches {after[0].cached / MB:.0f} ->"
+            f" {after[-1].cached / MB:.0f} MB"
+        )
     say(
         f"  [{run.name}] {run.ops_per_second():,.0f} ops/s measured; RSS slope after warm-up"
         f" {rss_slope(after):+.2f} MB/min; peak RSS {run.peak_rss / MB:.0f} MB;"
         f" threads {after[0].threads if after else 0} -> {after[-1].threads if after else 0};"
         f" errors {dict(run.errors) or 'none'}"
     )
+
+
+def _live(after: list[Sample]) -> str:
+    """Live session and scope actors at the first and last measured sample."""
+    if not after:
+        return "—"
+    (s0, c0), (s1, c1) = after[0].live, after[-1].live
+    return f"{s0:,} / {c0:,} → {s1:,} / {c1:,}"
 
 
 def _first_last_search(run: Run) -> tuple[float, float]:
@@ -337,6 +364,7 @@ def _section(soak: Run, base: Run | None, settings: Settings) -> Section:
         "RSS slope after warm-up MB/min",
         "peak RSS MB",
         "threads first → last",
+        "live sessions / scopes first → last",
         "errors",
     )
     for r in runs:
@@ -348,6 +376,7 @@ def _section(soak: Run, base: Run | None, settings: Settings) -> Section:
             f"{rss_slope(after):+.2f}",
             f"{r.peak_rss / MB:.0f}",
             f"{after[0].threads} → {after[-1].threads}" if after else "—",
+            _live(after),
             ", ".join(f"{k} {v:,}" for k, v in sorted(r.errors.items())) or "none",
         )
     if base:
@@ -357,6 +386,7 @@ def _section(soak: Run, base: Run | None, settings: Settings) -> Section:
             ratio(soak.start_rss, base.start_rss),
             "",
             ratio(soak.peak_rss, base.peak_rss),
+            "",
             "",
             "",
         )
