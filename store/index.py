@@ -35,6 +35,7 @@ score the same as in an index built from scratch.
 from __future__ import annotations
 
 import logging
+import os
 import threading
 import time
 from collections.abc import Iterable, Iterator
@@ -72,6 +73,13 @@ _META_MODEL = b"reverie.model_id"
 KEEP_OLD_VERSIONS = timedelta(seconds=60)
 #: The kinds whose text LanceDB does not store (see the module docstring).
 _TEXTLESS_KINDS = frozenset({"message"})
+#: Lance's own setting for how many reads a scan keeps in flight on a local disk (8 by
+#: default). Each runs on a thread of LanceDB's tokio blocking pool, which grows to the
+#: reads in flight across concurrent searches, writes and optimizes and keeps a thread
+#: while steady load uses it every ten seconds: 67 threads after four minutes of the soak,
+#: against 42 with two reads per scan, at the same throughput and search latency
+#: (BENCHMARKS.md, "LanceDB's I/O threads").
+_LANCE_IO_THREADS = "LANCE_IO_THREADS"
 #: The element type of the vectors a new table stores. Half floats halve the table (a
 #: message row from 1.6 to 0.8 KB) and so what each optimize reads and rewrites, which
 #: is the table whole while it is under LanceDB's compaction target ("What still grows
@@ -125,6 +133,7 @@ class IndexLimits:
 
     @cached_property
     def session(self) -> Any:
+        bound_io_threads()
         return lancedb.Session(
             index_cache_size_bytes=self.cache_bytes,
             metadata_cache_size_bytes=self.metadata_cache_bytes,
@@ -143,6 +152,16 @@ class IndexLimits:
         twice the bound.
         """
         self.__dict__.pop("session", None)
+
+
+def bound_io_threads() -> None:
+    """Keep a scan's reads in flight to the cores (2 to 8) unless ``LANCE_IO_THREADS`` is set.
+
+    Lance reads the variable once, at its first scan, so this runs before the first
+    table opens. On a local disk the reads are page-cache copies that the cores bound
+    anyway; an operator with storage that wants more sets the variable in the unit.
+    """
+    os.environ.setdefault(_LANCE_IO_THREADS, str(min(8, max(2, os.cpu_count() or 2))))
 
 
 class IndexStale(StoreError):

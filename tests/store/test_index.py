@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import threading
 from datetime import timedelta
 from pathlib import Path
@@ -337,6 +340,34 @@ def test_a_table_of_single_float_vectors_from_an_older_release_keeps_working(
     reopened.optimize()
     assert _vector_type(reopened.path) == pa.float32()
     assert _uids(reopened.search("watering tomatoes in the morning", mode="vector", k=1)) == ["d2"]
+
+
+def _io_threads_after_open(tmp_path: Path, preset: str | None) -> str:
+    """``LANCE_IO_THREADS`` in a fresh process once an index has opened there."""
+    env = {k: v for k, v in os.environ.items() if k != "LANCE_IO_THREADS"}
+    if preset is not None:
+        env["LANCE_IO_THREADS"] = preset
+    code = (
+        "import os, sys; from reverie.store import IndexLimits;"
+        " import lancedb; lancedb.connect(sys.argv[1], session=IndexLimits().session);"
+        " print(os.environ['LANCE_IO_THREADS'])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "db")],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return done.stdout.strip()
+
+
+def test_lance_reads_in_flight_follow_the_cores_unless_the_operator_set_them(
+    tmp_path: Path,
+) -> None:
+    cores = os.cpu_count() or 2
+    assert _io_threads_after_open(tmp_path, None) == str(min(8, max(2, cores)))
+    assert _io_threads_after_open(tmp_path, "5") == "5"
 
 
 def test_use_before_open_is_store_error(tmp_path: Path, embedder: LocalEmbedder) -> None:
