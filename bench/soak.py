@@ -299,11 +299,9 @@ def _print_minute(run: Run, minute: int) -> None:
 def _summary(run: Run) -> None:
     after = run.measured()
     if after:
-        (s0, c0), (s1, c1) = after[0].live, after[-1].live
         say(
-            f"  [{run.name}] after warm-up: live sessions {s0:,} -> {s1:,}, scopes {c0:,} ->"
-            f" {c1:,}; LanceDB's caches {after[0].cached / MB:.0f} ->"
-            f" {after[-1].cached / MB:.0f} MB"
+            f"  [{run.name}] after warm-up: live sessions / scopes {_live(after)};"
+            f" LanceDB's caches {after[0].cached / MB:.0f} → {after[-1].cached / MB:.0f} MB"
         )
     say(
         f"  [{run.name}] {run.ops_per_second():,.0f} ops/s measured; RSS slope after warm-up"
