@@ -54,22 +54,26 @@ class _Sweeps:
         self._changed = trio.Event()
 
 
-def _test_clock(tmp_path: Path) -> tuple[Path, Clock]:
-    """A clock whose offset (seconds) the test writes to ``offset``, starting at 0."""
-    offset = tmp_path / "offset"
-    offset.write_text("0")
-    return offset, Clock(offset)
+class _Rig:
+    """A sweeper on a test clock: the test moves the clock by writing seconds to ``offset``
+    (0 at start); ``sweeps`` records what the sweeper swept."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.offset = tmp_path / "offset"
+        self.offset.write_text("0")
+        clock = Clock(self.offset)
+        self.sweeps = _Sweeps()
+        self.sweeper = ExpirySweeper(clock, self.sweeps)
+        self.now = clock.now()
 
 
 @pytest.mark.trio
 async def test_sweeper_waits_for_the_clock_and_wakes_for_an_earlier_deadline(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
-    offset, clock = _test_clock(tmp_path)
-    sweeps = _Sweeps()
+    rig = _Rig(tmp_path)
+    offset, sweeps, sweeper, now = rig.offset, rig.sweeps, rig.sweeper, rig.now
     swept = sweeps.swept
-    sweeper = ExpirySweeper(clock, sweeps)
-    now = clock.now()
     async with trio.open_nursery() as nursery:
         await nursery.start(sweeper.run, [(now + 100, "a", "late")])
         sweeper.schedule(now + 50, "b", "early")
@@ -89,11 +93,9 @@ async def test_sweeper_waits_for_the_clock_and_wakes_for_an_earlier_deadline(
 async def test_a_key_set_again_keeps_one_deadline_and_is_swept_once_at_its_newest(
     tmp_path: Path, autojump_clock: trio.testing.MockClock
 ) -> None:
-    offset, clock = _test_clock(tmp_path)
-    sweeps = _Sweeps()
+    rig = _Rig(tmp_path)
+    offset, sweeps, sweeper, now = rig.offset, rig.sweeps, rig.sweeper, rig.now
     swept = sweeps.swept
-    sweeper = ExpirySweeper(clock, sweeps)
-    now = clock.now()
     async with trio.open_nursery() as nursery:
         await nursery.start(sweeper.run, [(now + 5, "a", "step")])
         for i in range(10_000):  # a host setting its step with a TTL, again and again
