@@ -35,14 +35,10 @@ score the same as in an index built from scratch.
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import timedelta
-from functools import cached_property
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -58,6 +54,7 @@ from reverie.config import InvalidArgument, ReverieError
 from .embeddings import Embedder
 from .errors import StoreError
 from .heap import release_free_memory
+from .index_limits import IndexLimits
 from .ranking import TEXT_WEIGHT, VECTOR_WEIGHT, IndexDoc, SearchHit, fuse, meaning_score
 from .search_query import KINDS, Mode, candidate_depth, checked_query, fts_query
 from .table_reads import filter_expr, text_hits, vector_hits
@@ -68,18 +65,8 @@ log = logging.getLogger(__name__)
 
 _TABLE = "docs"
 _META_MODEL = b"reverie.model_id"
-#: How long ``optimize`` keeps a replaced version's files by default: searches in flight
-#: read them (the daemon takes ``index.keep_versions``).
-KEEP_OLD_VERSIONS = timedelta(seconds=60)
 #: The kinds whose text LanceDB does not store (see the module docstring).
 _TEXTLESS_KINDS = frozenset({"message"})
-#: Lance's own setting for how many reads a scan keeps in flight on a local disk (8 by
-#: default). Each runs on a thread of LanceDB's tokio blocking pool, which grows to the
-#: reads in flight across concurrent searches, writes and optimizes and keeps a thread
-#: while steady load uses it every ten seconds: 67 threads after four minutes of the soak,
-#: against 42 with two reads per scan, at the same throughput and search latency
-#: (BENCHMARKS.md, "LanceDB's I/O threads").
-_LANCE_IO_THREADS = "LANCE_IO_THREADS"
 #: The element type of the vectors a new table stores. Half floats halve the table (a
 #: message row from 1.6 to 0.8 KB) and so what each optimize reads and rewrites, which
 #: is the table whole while it is under LanceDB's compaction target ("What still grows
@@ -109,59 +96,6 @@ class IndexLayout(msgspec.Struct, frozen=True):
 
     fragments: int
     versions: int
-
-
-@dataclass
-class IndexLimits:
-    """What an index may keep: replaced versions for a while, caches up to a size.
-
-    ``keep_versions``: how long ``optimize`` keeps replaced versions. Longer
-    than any search runs (a search reads the files of the version it began
-    on), and no longer: under steady writes the versions kept are about
-    ``keep_versions`` times the write rate.
-
-    ``cache_bytes`` and ``metadata_cache_bytes`` bound LanceDB's two caches
-    (index pages; manifests and fragment metadata), which otherwise grow to
-    gigabytes. One ``lancedb.Session`` holds both and is shared by every
-    index made with these limits (the live one and a rebuild's), so the
-    budget holds for them together.
-    """
-
-    keep_versions: timedelta = KEEP_OLD_VERSIONS
-    cache_bytes: int = 16 << 20
-    metadata_cache_bytes: int = 16 << 20
-
-    @cached_property
-    def session(self) -> Any:
-        bound_io_threads()
-        return lancedb.Session(
-            index_cache_size_bytes=self.cache_bytes,
-            metadata_cache_size_bytes=self.metadata_cache_bytes,
-        )
-
-    def cached_bytes(self) -> int:
-        """What the caches hold now (0 before any index was opened with them)."""
-        return int(self.session.size_bytes) if "session" in self.__dict__ else 0
-
-    def drop_caches(self) -> None:
-        """Let go of the caches: an index opened after this starts a new, empty pair.
-
-        LanceDB offers no way to empty a ``Session``; it is freed with the last
-        connection holding it. An index still open on the old pair (a rebuild's)
-        keeps it until it closes: for that while the two pairs together may hold
-        twice the bound.
-        """
-        self.__dict__.pop("session", None)
-
-
-def bound_io_threads() -> None:
-    """Keep a scan's reads in flight to the cores (2 to 8) unless ``LANCE_IO_THREADS`` is set.
-
-    Lance reads the variable once, at its first scan, so this runs before the first
-    table opens. On a local disk the reads are page-cache copies that the cores bound
-    anyway; an operator with storage that wants more sets the variable in the unit.
-    """
-    os.environ.setdefault(_LANCE_IO_THREADS, str(min(8, max(2, os.cpu_count() or 2))))
 
 
 class IndexStale(StoreError):
