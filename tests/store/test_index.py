@@ -400,20 +400,23 @@ def test_open_recreates_missing_indexes(index: SearchIndex, embedder: LocalEmbed
     assert _uids(reopened.search("7Q93KX", mode="text")) == ["rare"]
 
 
-def test_open_replaces_a_bitmap_session_index_by_a_btree(
+def test_open_replaces_bitmap_session_and_scope_indexes_by_btrees(
     index: SearchIndex, embedder: LocalEmbedder
 ) -> None:
-    """Older releases indexed ``session`` by a bitmap, whose optimize cost grows with sessions."""
+    """Older releases indexed ``session`` and ``scope`` by bitmaps, whose optimize cost
+    grows with the sessions and scopes seen."""
     table = lancedb.connect(str(index.path)).open_table("docs")
-    (session_ix,) = [ix for ix in table.list_indices() if ix.columns == ["session"]]
-    table.drop_index(session_ix.name)
-    table.create_index("session", config=Bitmap())
+    for column in ("session", "scope"):
+        (old,) = [ix for ix in table.list_indices() if ix.columns == [column]]
+        table.drop_index(old.name)
+        table.create_index(column, config=Bitmap())
     reopened = SearchIndex(index.path, embedder)
     reopened.open()
     table.checkout_latest()
     types = {ix.columns[0]: ix.index_type for ix in table.list_indices()}
-    assert types == {"scope": "Bitmap", "session": "BTree", "kind": "Bitmap", "text": "FTS"}
+    assert types == {"scope": "BTree", "session": "BTree", "kind": "Bitmap", "text": "FTS"}
     assert _uids(reopened.search("7Q93KX", mode="text", session="s1")) == ["rare"]
+    assert _uids(reopened.search("7Q93KX", mode="text", scope="a")) == ["rare"]
 
 
 def test_an_idle_index_closes_its_table_and_caches_and_opens_again_when_used(
