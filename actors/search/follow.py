@@ -136,7 +136,7 @@ class Follower:
             try:
                 async with self.write_lock:
                     await self._drain()
-                if self.unsettled and await self._quiet(SETTLE_AFTER):
+                if self.unsettled and await self._quiet(max(SETTLE_AFTER, self._pace_wait())):
                     async with self.write_lock:
                         await self.optimize()
                     continue
@@ -171,21 +171,29 @@ class Follower:
     def _optimize_due(self) -> bool:
         """Enough rows or time since the last optimize that load must not put it off.
 
-        An optimize rewrites the index's text statistics, so it costs more as
-        the index grows (0.2 s at 5,000 rows, 3-4 s at 50,000 on 2 cores).
-        Under load that never pauses, one every ``optimize_seconds`` would
-        take ever more of the indexer's time, and the CPU that searches and
-        embedding need: the next one waits at least ``optimize_pace`` times
-        as long as the last one took, so optimizing takes at most a fifth of
-        the time, whatever the index's size.
+        An optimize rewrites the table whole while it is under LanceDB's
+        compaction target, so it costs more as the index grows (about 1 s at
+        100,000 rows on 2 cores). Under load that never pauses, one every
+        ``optimize_seconds`` would take ever more of the indexer's time, and
+        the CPU that searches and embedding need: the next one waits for
+        ``_pace_wait``.
         """
         now = trio.current_time()
-        if now - self._optimized_at < self.optimize_pace * self._optimize_took:
+        if self._pace_wait() > 0:
             return False
         if self._unoptimized_rows >= self.cfg.optimize_rows:
             return True
         started = self._first_write
         return started is not None and now - started >= self.cfg.optimize_seconds
+
+    def _pace_wait(self) -> float:
+        """Seconds until ``optimize_pace`` times the last optimize's time has passed since it.
+
+        Every optimize waits for it, under load and when settling, so optimizing takes at
+        most a fifth of the time whatever the index's size: settling after each of a
+        trickle of messages would otherwise rewrite a large table every few seconds.
+        """
+        return self._optimized_at + self.optimize_pace * self._optimize_took - trio.current_time()
 
     async def _drain(self) -> None:
         """Index everything pending: forgets first, then messages, then consolidated scopes."""

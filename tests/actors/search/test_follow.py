@@ -98,6 +98,35 @@ async def test_optimizes_under_load_are_paced_by_what_the_last_one_took(
     assert follower.optimized == 1  # the first, due at 8 rows; each later one waits 1e9 x its time
 
 
+@pytest.mark.trio
+async def test_a_quiet_index_settles_no_sooner_than_the_pace_after_the_last_optimize(
+    tmp_path: Path, db: Database, mock_clock: MockClock
+) -> None:
+    """A trickle of messages does not rewrite a large index after each one: the settling
+    optimize waits for the pace too. The clock moves only when the test jumps it, so the
+    last optimize's time is set as a large index's would be."""
+    follower = await _follower(tmp_path, db, write_interval="0", optimize_rows="100000")
+    await follower._drain()
+    await follower.optimize()
+    follower.optimize_pace, follower._optimize_took = 4.0, 10.0  # the next waits 40 s
+    await _append(db, "one more")
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(follower.run)
+        while _next_deadline() == math.inf:
+            await wait_all_tasks_blocked()  # until the follower waits to settle
+        assert follower.indexed == MESSAGES + 1 and follower.unsettled
+        assert _next_deadline() == pytest.approx(40.0)  # not SETTLE_AFTER (0.5 s)
+        mock_clock.jump(20)
+        await wait_all_tasks_blocked()
+        assert follower.optimized == 1
+        mock_clock.jump(21)
+        while follower.unsettled:
+            await wait_all_tasks_blocked()  # the optimize runs in a worker thread
+            await trio.sleep(0)
+        assert follower.optimized == 2
+        nursery.cancel_scope.cancel()
+
+
 async def _append(db: Database, *contents: str) -> None:
     """One more append to the session "s", after the messages it has."""
     messages = [NewMessage(id=c, role="user", content=c, ts=0.0, tokens=1) for c in contents]
