@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -118,9 +119,11 @@ async def test_a_quiet_index_settles_no_sooner_than_the_pace_after_the_last_opti
         assert _next_deadline() == pytest.approx(40.0)  # not SETTLE_AFTER (0.5 s)
         mock_clock.jump(20)
         await wait_all_tasks_blocked()
+        assert _next_deadline() == pytest.approx(20.0)  # still waiting, not optimizing
         assert follower.optimized == 1
         mock_clock.jump(21)
-        while follower.unsettled:
+        give_up = time.monotonic() + 120  # real seconds: a failed optimize must not hang
+        while follower.unsettled and time.monotonic() < give_up:
             await wait_all_tasks_blocked()  # the optimize runs in a worker thread
             await trio.sleep(0)
         assert follower.optimized == 2
