@@ -81,6 +81,7 @@ from .message_text import (
     words_reference,
 )
 from .primed_embedder import PrimedEmbedder
+from .provenance import MAX_COVERED, covered_messages, fact_sources
 from .ranking import (
     TEXT_WEIGHT,
     VECTOR_WEIGHT,
@@ -90,6 +91,7 @@ from .ranking import (
     fuse,
     hit_from_doc,
     meaning_score,
+    on_words_scale,
     specific_first,
     text_terms,
 )
@@ -148,6 +150,7 @@ __all__ = [
     "CURSOR_KEY",
     "INDEX_DIR_KEY",
     "LOCAL_MODEL_ID",
+    "MAX_COVERED",
     "MAX_K",
     "MAX_QUERY_CHARS",
     "SCHEMA_VERSION",
@@ -221,6 +224,7 @@ __all__ = [
     "clear_scratch",
     "count_messages",
     "count_sessions",
+    "covered_messages",
     "create_checkpoint",
     "create_job",
     "decode_scope",
@@ -235,6 +239,7 @@ __all__ = [
     "fact_docs",
     "fact_id",
     "fact_key",
+    "fact_sources",
     "finish_forget",
     "finish_job",
     "forget_fact",
@@ -258,6 +263,7 @@ __all__ = [
     "memory_docs",
     "merge_facts",
     "messages_after",
+    "on_words_scale",
     "open_job",
     "open_jobs",
     "page_out_code",

@@ -168,6 +168,15 @@ class AsyncSearchIndex:
             limiter=self._family.limiter,
         )
 
+    async def meaning_among(
+        self, query: str, uids: list[str], sessions: list[str]
+    ) -> list[SearchHit]:
+        """``SearchIndex.meaning_among`` in a worker thread, under the family's search limit."""
+        index = self._index
+        return await trio.to_thread.run_sync(
+            index.meaning_among, query, uids, sessions, limiter=self._family.limiter
+        )
+
     @contextmanager
     def reading(self) -> Iterator[None]:
         """Count a search as reading this directory until it is done."""

@@ -436,6 +436,21 @@ class SearchIndex:
         by_words = [msgspec.structs.replace(h, score=h.score / top) for h in by_text]
         return fuse(by_words, by_vector, (TEXT_WEIGHT, VECTOR_WEIGHT))[:k]
 
+    def meaning_among(
+        self, query: str, uids: Iterable[str], sessions: Iterable[str]
+    ) -> list[SearchHit]:
+        """The docs with these uids, nearest to ``query`` first, scored by ``meaning_score``.
+
+        How a summary's own messages are ranked (``actors.search.provenance``):
+        an exact search over the few rows named, whatever their rank overall.
+        ``sessions`` (theirs) lets the session index narrow the rows first.
+        """
+        wanted = sorted(set(uids))
+        if not wanted:
+            return []
+        where = col("session").isin(sorted(set(sessions))) & col("uid").isin(wanted)
+        return self._by_meaning(self._ready(), query, where, len(wanted))
+
     def _by_meaning(self, table: Any, text: str, where: Expr | None, limit: int) -> list[SearchHit]:
         vector = self.embedder.embed([text])[0]
         with _wrapped("vector search"):

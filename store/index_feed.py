@@ -20,7 +20,7 @@ from typing import Any
 
 import apsw
 
-from .facts import parse_memory
+from .facts import Fact, parse_memory
 from .history import HistoryEntry
 from .memory_files import MemoryFiles
 from .ranking import IndexDoc
@@ -31,10 +31,12 @@ __all__ = [
     "INDEX_DIR_KEY",
     "LogPosition",
     "entry_doc",
+    "fact_doc_text",
     "fact_docs",
     "log_position",
     "memory_docs",
     "message_doc",
+    "message_uid",
     "messages_after",
     "read_cursor",
     "read_meta",
@@ -124,10 +126,15 @@ def messages_after(
     ]
 
 
+def message_uid(session: str, seq: int) -> str:
+    """The index uid of a session's ``seq``-th message."""
+    return f"m:{session}:{seq}"
+
+
 def message_doc(session: str, seq: int, mid: str, content: str, ts: float, scope: str) -> IndexDoc:
     """A stored message as a ``message`` doc: the one shape both search signals return."""
     return IndexDoc(
-        uid=f"m:{session}:{seq}",
+        uid=message_uid(session, seq),
         kind="message",
         text=content,
         scope=scope,
@@ -155,12 +162,17 @@ def entry_doc(entry: HistoryEntry) -> IndexDoc | None:
     )
 
 
+def fact_doc_text(fact: Fact) -> str:
+    """What a fact's doc holds: its dated text (the source comment is not indexed)."""
+    return f"[{fact.date}] {fact.text}" if fact.date else fact.text
+
+
 def fact_docs(scope: str, memory_text: str, ts: float) -> list[IndexDoc]:
     """One ``fact`` doc per fact of a ``MEMORY.md`` (``parse_memory``): its dated text,
     with its source message ids; the source comment itself is not indexed."""
     docs = []
     for fact in parse_memory(memory_text)[0]:
-        text = f"[{fact.date}] {fact.text}" if fact.date else fact.text
+        text = fact_doc_text(fact)
         digest = hashlib.sha1(text.encode("utf-8", errors="surrogatepass")).hexdigest()
         docs.append(
             IndexDoc(

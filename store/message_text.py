@@ -28,6 +28,8 @@ of a large log spends its time on, not the match.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Sequence
 from typing import Any
 
 import apsw
@@ -158,11 +160,13 @@ def search_message_text(
     session: str | None = None,
     since: float | None = None,
     until: float | None = None,
+    among: Sequence[int] | None = None,
     limit: int = 10,
 ) -> list[SearchHit]:
     """The ``limit`` messages whose words best match ``query`` (BM25), best first.
 
-    Filters are bound parameters; ties go to the older message. The score
+    Filters are bound parameters; ``among`` keeps only the messages at these
+    log positions (``gid``). Ties go to the older message. The score
     is FTS5's ``bm25()`` (negated), computed by ``reverie_bm25`` from
     ``counts`` when that is faster (``_ranked_in_python``): the same score
     to within the counts' staleness.
@@ -171,6 +175,9 @@ def search_message_text(
     if not match:
         return []
     where, params = _filters(scope=scope, session=session, since=since, until=until)
+    if among is not None:
+        where += " AND m.gid IN (SELECT value FROM json_each(?))"
+        params.append(json.dumps(list(among)))
     score_sql, score_values = _ranking(conn, query, session, counts)
     # apsw types each value as any SQLite value; the schema fixes these columns' types.
     rows: list[Any] = (

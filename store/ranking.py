@@ -48,6 +48,7 @@ __all__ = [
     "fuse",
     "hit_from_doc",
     "meaning_score",
+    "on_words_scale",
     "specific_first",
     "text_terms",
 ]
@@ -89,6 +90,8 @@ class SearchHit(msgspec.Struct, frozen=True, kw_only=True):
 
     ``words`` and ``meaning`` are the two signals behind it, each in [0, 1]
     (0 where that signal did not rank the doc among its candidates).
+    ``via`` is the uid of the episode or fact whose hit led to this message
+    (its ``score`` is then that hit's); "" otherwise.
     """
 
     uid: str
@@ -102,6 +105,7 @@ class SearchHit(msgspec.Struct, frozen=True, kw_only=True):
     source: str
     words: float = 0.0
     meaning: float = 0.0
+    via: str = ""
 
 
 def hit_from_doc(doc: IndexDoc, score: float) -> SearchHit:
@@ -155,6 +159,22 @@ def above_background(by_meaning: Sequence[SearchHit], depth: int) -> list[Search
         msgspec.structs.replace(h, score=max(0.0, h.score - background) / (1.0 - background))
         for h in by_meaning
     ]
+
+
+def on_words_scale(hits: Sequence[SearchHit], reference: float) -> list[SearchHit]:
+    """BM25 hits on the words scale (over the query's ``reference``, capped at 1), best first.
+
+    Messages' and memory's BM25 share the reference: both are BM25 over
+    English words, so their raw scores are comparable enough, and scaling
+    each list by its own best would put the best episode level with the best
+    message whatever their scores (one episode stands for hundreds of
+    messages). Ties go to the smaller uid.
+    """
+    scaled = [
+        msgspec.structs.replace(h, score=min(1.0, h.score / reference) if reference > 0 else 0.0)
+        for h in hits
+    ]
+    return sorted(scaled, key=lambda h: (-h.score, h.uid))
 
 
 def fuse(
