@@ -258,7 +258,7 @@ class Indexer(SessionHooks):
         if self.index is None:
             raise NotFound(f"the search index is unavailable: {self._open_error}")
         hidden = set(self._follower.dirty.forgotten)
-        return await search(self.services.db, self.index, query, hidden)
+        return await search(self.services.db, self.index, self.memory, query, hidden)
 
     # -- forget ---------------------------------------------------------------------
 

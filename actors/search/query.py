@@ -28,18 +28,22 @@ from reverie.store import (
     AsyncSearchIndex,
     Connection,
     Database,
+    MemoryStore,
     SearchHit,
     SearchQuery,
     above_background,
     candidate_depth,
     checked_query,
     fuse,
+    on_words_scale,
     search_message_text,
     specific_first,
     vector_gap,
     with_log_text,
     words_reference,
 )
+
+from .provenance import lead_to_turns
 
 __all__ = ["SearchResult", "search"]
 
@@ -57,11 +61,18 @@ class SearchResult:
 
 
 async def search(
-    db: Database, index: AsyncSearchIndex, query: SearchQuery, hidden: set[str]
+    db: Database,
+    index: AsyncSearchIndex,
+    memory: MemoryStore,
+    query: SearchQuery,
+    hidden: set[str],
 ) -> SearchResult:
     """The ``k`` best hits at or above ``min_score``, every acknowledged message included.
 
-    Scores lie in [0, 1] and mean the same in every search (``fuse``).
+    Scores lie in [0, 1] and mean the same in every search (``fuse``). An
+    episode or fact among the first ``k`` brings the messages it covers that
+    best match the query to its place (``lead_to_turns``); an episode then
+    follows every message of its own that was found (``specific_first``).
 
     ``hidden`` names forgotten sessions whose rows may still be in the
     index: neither they nor their own ``session/<name>`` scope are returned.
@@ -70,8 +81,8 @@ async def search(
     kinds, mode, k = query.kinds, query.mode, query.k
     text = checked_query(query.query, kinds=kinds, mode=mode, k=k, min_score=query.min_score)
     filters = query.filters()
-    limit = min(k + (len(hidden) and 50), MAX_K)
-    depth = candidate_depth(limit)
+    # Hits of forgotten sessions are dropped after fusion: fuse more so k remain.
+    depth = candidate_depth(min(k + (len(hidden) and 50), MAX_K))
     want_messages = kinds is None or "message" in kinds
     memory_kinds = tuple(kind for kind in (_KINDS if kinds is None else kinds) if kind != "message")
     signal = msgspec.structs.replace(query, query=text, k=depth)
@@ -100,25 +111,32 @@ async def search(
     with index.reading():
         # The log's read, LanceDB's full text and its vectors are independent and each
         # waits on a thread of its own: run together, a search takes the slowest of them.
-        logged, memory, meaning = await _together(
+        logged, summaries, meaning = await _together(
             lambda: db.read(read_log), memory_by_words, by_meaning
         )
-    (unembedded, searched), reference, messages = logged
-    by_words = _on_words_scale(messages + memory, reference)[:depth]
-    coverage = 1.0 - min(1.0, unembedded / searched) if searched else 1.0
-    if mode == "hybrid":
-        meaning = above_background(meaning, depth)
-        weights = (TEXT_WEIGHT, VECTOR_WEIGHT * coverage)
-    else:
-        weights = _WEIGHTS[mode]
-    hits = specific_first(fuse(by_words, meaning, weights)[:depth])[:limit]
-    hidden_scopes = {default_scope(name) for name in hidden}
-    kept = [
-        h
-        for h in hits
-        if h.session not in hidden and h.scope not in hidden_scopes and h.score >= query.min_score
-    ]
-    return SearchResult(hits=(await _with_log_text(db, kept))[:k], unembedded=unembedded)
+        (unembedded, searched), reference, messages = logged
+        by_words = on_words_scale(messages + summaries, reference)[:depth]
+        coverage = 1.0 - min(1.0, unembedded / searched) if searched else 1.0
+        if mode == "hybrid":
+            meaning = above_background(meaning, depth)
+            weights = (TEXT_WEIGHT, VECTOR_WEIGHT * coverage)
+        else:
+            weights = _WEIGHTS[mode]
+        hidden_scopes = {default_scope(name) for name in hidden}
+        hits = [
+            h
+            for h in fuse(by_words, meaning, weights)[:depth]
+            if h.session not in hidden
+            and h.scope not in hidden_scopes
+            and h.score >= query.min_score
+        ]
+        if want_messages:
+            window = (query.since, query.until)
+            hits = await lead_to_turns(
+                db, index, memory, text, hits, weights=weights, top=k, window=window
+            )
+    hits = specific_first(hits)[:k]
+    return SearchResult(hits=await _with_log_text(db, hits), unembedded=unembedded)
 
 
 async def _with_log_text(db: Database, hits: list[SearchHit]) -> list[SearchHit]:
@@ -126,22 +144,6 @@ async def _with_log_text(db: Database, hits: list[SearchHit]) -> list[SearchHit]
     if not any(h.kind == "message" for h in hits):
         return hits
     return await db.read(lambda c: with_log_text(c, hits))
-
-
-def _on_words_scale(hits: list[SearchHit], reference: float) -> list[SearchHit]:
-    """Messages' and memory's BM25 hits as one ranking on the words scale, best first.
-
-    Both are BM25 over English words, so their raw scores are comparable
-    enough to share the query's reference (``words_reference``); scaling each
-    list by its own best would put the best episode level with the best
-    message whatever their scores, and one episode stands for hundreds of
-    messages. Ties go to the smaller uid.
-    """
-    scaled = [
-        msgspec.structs.replace(h, score=min(1.0, h.score / reference) if reference > 0 else 0.0)
-        for h in hits
-    ]
-    return sorted(scaled, key=lambda h: (-h.score, h.uid))
 
 
 async def _together(*calls: Callable[[], Awaitable[Any]]) -> list[Any]:

@@ -35,7 +35,9 @@ class SearchHitView(Data):
 
     ``score`` lies in [0, 1] and means the same in every search, so a host
     can threshold it; ``words`` and ``meaning`` are the two signals behind it
-    (0 where that signal did not find the hit).
+    (0 where that signal did not find the hit). ``via`` is set on a message
+    that an episode or fact hit led to: that hit's ``uid``, right after it;
+    the message then carries the summary's score.
     """
 
     kind: str
@@ -49,6 +51,7 @@ class SearchHitView(Data):
     uid: str = ""
     words: float = 0.0
     meaning: float = 0.0
+    via: str = ""
 
 
 class Search(Frame, tag="search"):
