@@ -26,6 +26,7 @@ from reverie.store import (
     Connection,
     Database,
     MemoryStore,
+    MemoryUnreadable,
     SearchHit,
     covered_messages,
     fact_sources,
@@ -63,7 +64,8 @@ async def lead_to_turns(
     summaries = [h for h in hits[:top] if h.kind != "message" and h.message_ids][:_SUMMARIES]
     if not summaries:
         return hits
-    named = {h.uid: await _sources(memory, h) for h in summaries}
+    memory_files: dict[str, str] = {}  # scope -> its MEMORY.md, read once per search
+    named = {h.uid: await _sources(memory, memory_files, h) for h in summaries}
     pairs = [pair for sources in named.values() for pair in sources][:MAX_COVERED]
     since, until = window
     covered = await db.read(lambda c: covered_messages(c, pairs, since=since, until=until))
@@ -74,12 +76,21 @@ async def lead_to_turns(
     return _placed(hits, turns)
 
 
-async def _sources(memory: MemoryStore, hit: SearchHit) -> list[tuple[str, str]]:
+async def _sources(
+    memory: MemoryStore, read: dict[str, str], hit: SearchHit
+) -> list[tuple[str, str]]:
     """The ``(session, id)`` of each message ``hit`` covers: an episode's own session, a
-    fact's sources as its ``MEMORY.md`` keeps them (its doc keeps the ids alone)."""
+    fact's sources as its ``MEMORY.md`` keeps them (its doc keeps the ids alone).
+
+    ``read`` holds the ``MEMORY.md`` files read so far, by scope."""
     if hit.kind == "episode":
         return [(hit.session, mid) for mid in hit.message_ids]
-    return fact_sources(await memory.read_memory(hit.scope), hit.text)
+    if hit.scope not in read:
+        try:
+            read[hit.scope] = await memory.read_memory(hit.scope)
+        except MemoryUnreadable:  # a hand edit in another encoding: the fact leads nowhere
+            read[hit.scope] = ""
+    return fact_sources(read[hit.scope], hit.text)
 
 
 async def _ranked(

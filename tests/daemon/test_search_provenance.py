@@ -14,6 +14,7 @@ from collections.abc import Callable
 
 import pytest
 
+from reverie.store import encode_scope
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, ok
@@ -119,3 +120,16 @@ def test_the_cli_marks_a_turn_a_summary_led_to(trip: DaemonProcess) -> None:
         timeout=120,
     ).stdout
     assert f"(via {episode.uid})" in out
+
+
+def test_a_fact_whose_memory_file_became_unreadable_is_still_found_leading_nowhere(
+    trip: DaemonProcess,
+) -> None:
+    scope = f"session/{SESSION}"
+    path = trip.data_dir / "memory" / encode_scope(scope) / "MEMORY.md"
+    path.write_bytes(path.read_text().replace("years.", "years, café.").encode("latin-1"))
+    with trip.client() as client:
+        poll(lambda: client.status().memory.problems.get(scope), what="the edit reported")
+        hits = client.search("How long did Ana live in Lisbon?", scope=scope).hits
+        fact = next(h for h in hits if h.kind == "fact")  # the index keeps the last good one
+        assert fact.uid not in {h.via for h in hits}
