@@ -122,14 +122,8 @@ async def search(
             weights = (TEXT_WEIGHT, VECTOR_WEIGHT * coverage)
         else:
             weights = _WEIGHTS[mode]
-        hidden_scopes = {default_scope(name) for name in hidden}
-        hits = [
-            h
-            for h in fuse(by_words, meaning, weights)[:depth]
-            if h.session not in hidden
-            and h.scope not in hidden_scopes
-            and h.score >= query.min_score
-        ]
+        fused = fuse(by_words, meaning, weights)[:depth]
+        hits = _visible(fused, hidden, query.min_score)
         if want_messages:
             window = (query.since, query.until)
             hits = await lead_to_turns(
@@ -137,6 +131,16 @@ async def search(
             )
     hits = specific_first(hits)[:k]
     return SearchResult(hits=await _with_log_text(db, hits), unembedded=unembedded)
+
+
+def _visible(hits: list[SearchHit], hidden: set[str], min_score: float) -> list[SearchHit]:
+    """``hits`` at or above ``min_score`` and not of a ``hidden`` session or its own scope."""
+    hidden_scopes = {default_scope(name) for name in hidden}
+    return [
+        h
+        for h in hits
+        if h.session not in hidden and h.scope not in hidden_scopes and h.score >= min_score
+    ]
 
 
 async def _with_log_text(db: Database, hits: list[SearchHit]) -> list[SearchHit]:
