@@ -145,7 +145,9 @@ def register_tools(
     ) -> Any:
         """Search memory: past messages, consolidated episodes and facts, best first.
 
-        ``unembedded`` counts matching messages ranked by their words only (not embedded yet).
+        A message that an episode or fact hit brought (its best-matching turns) names
+        that hit's ``uid`` as ``via``. ``unembedded`` counts matching messages ranked by
+        their words only (not embedded yet).
         """
         if session is not None:
             session = await binding.session_of(client(), session)
