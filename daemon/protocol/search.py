@@ -36,8 +36,8 @@ class SearchHitView(Data):
     ``score`` lies in [0, 1] and means the same in every search, so a host
     can threshold it; ``words`` and ``meaning`` are the two signals behind it
     (0 where that signal did not find the hit). ``via`` is set on a message
-    that an episode or fact hit led to: that hit's ``uid``, right after it;
-    the message then carries the summary's score.
+    that an episode or fact hit brought to its place: that hit's ``uid``
+    (the message comes before it and carries its score).
     """
 
     kind: str
