@@ -81,7 +81,7 @@ from .message_text import (
     words_reference,
 )
 from .primed_embedder import PrimedEmbedder
-from .provenance import MAX_COVERED, covered_messages, fact_sources
+from .provenance import covered_messages, fact_sources
 from .ranking import (
     TEXT_WEIGHT,
     VECTOR_WEIGHT,
@@ -150,7 +150,6 @@ __all__ = [
     "CURSOR_KEY",
     "INDEX_DIR_KEY",
     "LOCAL_MODEL_ID",
-    "MAX_COVERED",
     "MAX_K",
     "MAX_QUERY_CHARS",
     "SCHEMA_VERSION",

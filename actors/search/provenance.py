@@ -21,7 +21,6 @@ from collections.abc import Sequence
 import msgspec
 
 from reverie.store import (
-    MAX_COVERED,
     AsyncSearchIndex,
     Connection,
     Database,
@@ -53,21 +52,21 @@ async def lead_to_turns(
     *,
     weights: tuple[float, float],
     top: int,
-    window: tuple[float | None, float | None] = (None, None),
+    since: float | None = None,
+    until: float | None = None,
 ) -> list[SearchHit]:
     """``hits`` with the best turns of each summary among the first ``top`` right before it.
 
     ``text`` is the checked query and ``weights`` the words' and meaning's
-    weights the search fused with; turns outside ``window`` (``since``,
-    ``until``) are not brought.
+    weights the search fused with; turns outside ``since <= ts < until`` are
+    not brought, nor any past ``MAX_COVERED`` (``covered_messages``).
     """
     summaries = [h for h in hits[:top] if h.kind != "message" and h.message_ids][:_SUMMARIES]
     if not summaries:
         return hits
     memory_files: dict[str, str] = {}  # scope -> its MEMORY.md, read once per search
     named = {h.uid: await _sources(memory, memory_files, h) for h in summaries}
-    pairs = [pair for sources in named.values() for pair in sources][:MAX_COVERED]
-    since, until = window
+    pairs = [pair for sources in named.values() for pair in sources]
     covered = await db.read(lambda c: covered_messages(c, pairs, since=since, until=until))
     if not covered:
         return hits

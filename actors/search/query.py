@@ -125,9 +125,16 @@ async def search(
         fused = fuse(by_words, meaning, weights)[:depth]
         hits = _visible(fused, hidden, query.min_score)
         if want_messages:
-            window = (query.since, query.until)
             hits = await lead_to_turns(
-                db, index, memory, text, hits, weights=weights, top=k, window=window
+                db,
+                index,
+                memory,
+                text,
+                hits,
+                weights=weights,
+                top=k,
+                since=query.since,
+                until=query.until,
             )
     hits = specific_first(hits)[:k]
     return SearchResult(hits=await _with_log_text(db, hits), unembedded=unembedded)
