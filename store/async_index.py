@@ -111,6 +111,11 @@ class AsyncSearchIndex:
         return self._index.open_now
 
     @property
+    def tables(self) -> int:
+        """The LanceDB tables the index holds (``SearchIndex.tables``)."""
+        return self._index.tables
+
+    @property
     def opens(self) -> int:
         """Times the table was opened: once, and again after each ``release_idle``."""
         return self._index.opens

@@ -1,4 +1,4 @@
-"""The search index: messages, history episodes and memory facts in one LanceDB table.
+"""The search index: messages, history episodes and memory facts in LanceDB tables.
 
 A message row holds its vector but not its text (``text`` is empty): SQLite
 keeps the text and ranks messages by their words (``message_text``), and
@@ -20,6 +20,11 @@ mixed in one table.
 A search reads the table through ``table_reads``: typed filters (a client's
 scope or session name cannot change the query) applied before ranking, so
 a search in one scope never sees or returns another scope's rows.
+
+Messages go to generations of at most ``IndexLimits.generation_rows`` rows,
+episodes and facts to the home table (``index_tables``), so an optimize
+costs at most a generation, not the history. A search reads every table
+that may hold rows of its filter and merges their hits by score.
 
 The class is synchronous and blocking; the daemon calls it from a worker
 thread. Appends should come in batches: each ``add`` writes one fragment
@@ -46,6 +51,7 @@ import lancedb
 import msgspec
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 from lancedb.expr import Expr, col, lit
 from lancedb.index import FTS, Bitmap, BTree
 
@@ -55,6 +61,7 @@ from .embeddings import Embedder
 from .errors import StoreError
 from .heap import release_free_memory
 from .index_limits import IndexLimits
+from .index_tables import HOME, Keys, Tables, generation_name, generation_number
 from .ranking import TEXT_WEIGHT, VECTOR_WEIGHT, IndexDoc, SearchHit, fuse, meaning_score
 from .search_query import KINDS, Mode, candidate_depth, checked_query, fts_query
 from .table_reads import filter_expr, text_hits, vector_hits
@@ -63,7 +70,6 @@ __all__ = ["IndexLayout", "IndexLimits", "IndexStale", "SearchIndex"]
 
 log = logging.getLogger(__name__)
 
-_TABLE = "docs"
 _META_MODEL = b"reverie.model_id"
 #: The kinds whose text LanceDB does not store (see the module docstring).
 _TEXTLESS_KINDS = frozenset({"message"})
@@ -88,6 +94,9 @@ _INDEXES = {
     "kind": ("Bitmap", Bitmap()),
     "text": ("FTS", FTS()),
 }
+#: The generations after the home table hold messages, whose text is not stored: no
+#: full-text index there.
+_GENERATION_INDEXES = {c: ix for c, ix in _INDEXES.items() if c != "text"}
 
 
 class IndexLayout(msgspec.Struct, frozen=True):
@@ -128,7 +137,11 @@ class SearchIndex:
         self.limits = IndexLimits() if limits is None else limits
         self._lock = threading.Lock()
         self._db: Any = None
-        self._table: Any = None
+        self._tables: Tables | None = None
+        self._keys: dict[str, Keys] = {}  # by table name; outlive release_idle (see Keys)
+        self._dirty: set[str] = set()  # tables written since their last optimize
+        #: The generation the last messages went to, and their uids (see ``_write``).
+        self._last_messages: tuple[str, frozenset[str]] = ("", frozenset())
         self._stale = False
         self._vector_type = _NEW_VECTOR_TYPE  # the open table's, once opened
         self._text_stats_stale = True  # rows replaced or deleted since the FTS index was built
@@ -156,33 +169,25 @@ class SearchIndex:
 
     def _create(self) -> None:
         self._vector_type = _NEW_VECTOR_TYPE
-        self._table = self._db.create_table(_TABLE, schema=self._schema())
+        self._keys.clear()
+        self._last_messages = ("", frozenset())
+        self._tables = Tables(by_name={}, keys=self._keys)
+        self._add_generation(0)
         self._stale = False
-        self._ensure_indexes()
         log.info("created search index %s for %s", self.path, self.embedder.model_id)
 
-    def _ensure_indexes(self) -> None:
-        """Create whichever scalar or FTS index is missing (a crash may have left one out),
-        and replace one of another type than ``_INDEXES`` names (an index from an older
-        release).
-
-        Rows appended after an index was built are still searched (unindexed
-        rows are scanned); ``optimize()`` folds them into the indexes.
-        """
-        have = {ix.columns[0]: ix for ix in self._table.list_indices() if len(ix.columns) == 1}
-        for column, (kind, config) in _INDEXES.items():
-            found = have.get(column)
-            if found is not None and found.index_type == kind:
-                continue
-            if found is not None:
-                log.info(
-                    "replacing the %s index on %s by a %s index", found.index_type, column, kind
-                )
-                self._table.drop_index(found.name)
-            self._table.create_index(column, config=config)
+    def _add_generation(self, number: int) -> None:
+        """Create generation ``number``'s empty table (with its indexes); it is the open one."""
+        assert self._tables is not None
+        name = generation_name(number)
+        table = self._db.create_table(name, schema=self._schema())
+        _ensure_indexes(table, _INDEXES if number == 0 else _GENERATION_INDEXES)
+        self._keys[name] = Keys()
+        # A new dict, not the one searches in other threads may be iterating.
+        self._tables.by_name = {**self._tables.by_name, name: table}
 
     def open(self) -> None:
-        """Create the table (and its indexes) or open it and check its embedder."""
+        """Create the tables (and their indexes) or open them and check their embedder."""
         with self._lock, _wrapped("open"):
             self._open()
 
@@ -191,12 +196,30 @@ class SearchIndex:
         self.path.mkdir(parents=True, exist_ok=True)
         self._db = lancedb.connect(str(self.path), session=self.limits.session)
         self.opens += 1
-        if _TABLE not in self._db.list_tables().tables:
+        names = sorted(
+            (number, name)
+            for name in self._db.list_tables().tables
+            if (number := generation_number(name)) is not None
+        )
+        if not names or names[0][0] != 0:  # new, or a generation left without its home
+            for _, name in names:
+                self._db.drop_table(name)
             self._create()
             return
-        self._table = self._db.open_table(_TABLE)
-        self._ensure_indexes()
-        schema = self._table.schema
+        self._tables = Tables(by_name={}, keys=self._keys)
+        for number, name in names:
+            table = self._db.open_table(name)
+            _ensure_indexes(table, _INDEXES if number == 0 else _GENERATION_INDEXES)
+            self._tables.by_name[name] = table
+            if name not in self._keys:
+                self._keys[name] = Keys.of(_names_of(table))
+        # A crash loses which tables were written since their last optimize, and whether
+        # the home table's text statistics are stale: the next optimize redoes both.
+        self._dirty |= {HOME, self._tables.open_name}
+        self._check_embedder(self._tables.home.schema)
+
+    def _check_embedder(self, schema: pa.Schema) -> None:
+        """Mark the index stale when its vectors come from another embedder than ours."""
         meta = schema.metadata or {}
         model = meta.get(_META_MODEL, b"").decode()
         dim = schema.field("vector").type.list_size
@@ -213,10 +236,13 @@ class SearchIndex:
             )
 
     def reset(self) -> None:
-        """Drop every row and recreate the table for the current embedder."""
+        """Drop every row and recreate the home table for the current embedder."""
         with self._lock, _wrapped("reset"):
             self._require_open()
-            self._db.drop_table(_TABLE)
+            assert self._tables is not None
+            for name in self._tables.by_name:
+                self._db.drop_table(name)
+            self._dirty.clear()
             self._create()
 
     @property
@@ -225,20 +251,25 @@ class SearchIndex:
         return self._db is not None
 
     @property
+    def tables(self) -> int:
+        """The LanceDB tables this index holds: the home table and its generations."""
+        return len(self._keys)
+
+    @property
     def stale(self) -> bool:
         """True when the stored vectors come from another embedder than ours."""
         return self._stale
 
     def _require_open(self) -> None:
-        """Open the table again if ``release_idle`` closed it; call under the lock."""
+        """Open the tables again if ``release_idle`` closed them; call under the lock."""
         if self.opens and self._db is None:
             with _wrapped("open"):
                 self._open()
         if self._db is None:
             raise StoreError("search index used before open()")
 
-    def _ready(self) -> Any:
-        """The table, opened again if ``release_idle`` closed it; the call counts as a use."""
+    def _ready(self) -> Tables:
+        """The tables, opened again if ``release_idle`` closed them; the call counts as a use."""
         with self._lock:
             self._require_open()
             if self._stale:
@@ -246,22 +277,23 @@ class SearchIndex:
                     f"search index {self.path} was built by another embedder; reset it"
                 )
             self._last_used = time.monotonic()
-            return self._table
+            assert self._tables is not None
+            return self._tables
 
     def release_idle(self, idle_seconds: float) -> bool:
-        """Close the table and drop LanceDB's caches if nothing used the index for
+        """Close the tables and drop LanceDB's caches if nothing used the index for
         ``idle_seconds``, then give the freed heap back; True if it did.
 
-        An idle daemon thus holds none of the table's state or cached index
-        pages (about 33 MiB at 30,000 messages); the next search or write opens it
+        An idle daemon thus holds none of the tables' state or cached index
+        pages (about 33 MiB at 30,000 messages); the next search or write opens them
         again (milliseconds), with empty caches. A call under way keeps its
-        own reference to the table and finishes on it.
+        own reference to a table and finishes on it.
         """
         with self._lock:
             idle = time.monotonic() - self._last_used >= idle_seconds
             if self._db is None or not idle:
                 return False
-            self._table = self._db = None
+            self._tables = self._db = None
             self.limits.drop_caches()
         release_free_memory()
         log.info("closed the idle search index after %.0fs without use", idle_seconds)
@@ -270,10 +302,13 @@ class SearchIndex:
     # -- writes --------------------------------------------------------------
 
     def add(self, docs: list[IndexDoc], *, new: bool = False) -> None:
-        """Embed and upsert ``docs`` in one table write (the last of a uid wins); with ``new``
-        (none of their uids is in the index) append them: a third of an upsert's cost.
+        """Embed and upsert ``docs`` (the last of a uid wins); with ``new`` (none of their
+        uids is in the index) append them: a third of an upsert's cost.
+
+        Messages go to the open generation, episodes and facts to the home table, one
+        write each.
         """
-        table = self._ready()
+        tables = self._ready()
         unique = list({d.uid: d for d in docs}.values())
         if not unique:
             return
@@ -299,64 +334,126 @@ class SearchIndex:
             "message_ids": pa.array([list(d.message_ids) for d in unique], pa.list_(pa.string())),
             "source": pa.array([d.source for d in unique], pa.string()),
         }
-        batch = pa.Table.from_pydict(columns, schema=self._schema())
+        self._write(tables, pa.Table.from_pydict(columns, schema=self._schema()), new=new)
+
+    def _write(self, tables: Tables, rows: pa.Table, *, new: bool) -> None:
+        """Messages of ``rows`` to the open generation, the rest to the home table.
+
+        An upsert of messages that the last write put in a generation sealed since
+        (a batch retried after its cursor failed to move) first deletes them there:
+        a sealed generation's rows are never upserted, so they would be there twice.
+        Only an optimize seals, and the indexer optimizes between batches, so the
+        last write is the only one a retry can repeat.
+        """
+        is_message = pc.equal(rows["kind"], "message")
+        messages, summaries = rows.filter(is_message), rows.filter(pc.invert(is_message))
+        uids = frozenset(messages["uid"].to_pylist())
+        sealed, written = self._last_messages
+        if uids and not new and sealed != tables.open_name and (again := uids & written):
+            self._delete_in([sealed], col("uid").isin(sorted(again)), "add")
+        if uids:
+            self._last_messages = (tables.open_name, uids)
+        self._write_to(tables, tables.open_name, messages, new=new)
+        self._write_to(tables, HOME, summaries, new=new)
+
+    def _write_to(self, tables: Tables, name: str, rows: pa.Table, *, new: bool) -> None:
+        if not rows.num_rows:
+            return
+        table = tables.by_name[name]
+        self._dirty.add(name)
+        self._keys[name].add(rows)
         if new:
             with _wrapped("add"):
-                table.add(batch)
+                table.add(rows)
             return
         with _wrapped("add"):
             result = (
                 table.merge_insert("uid")
                 .when_matched_update_all()
                 .when_not_matched_insert_all()
-                .execute(batch)
+                .execute(rows)
             )
-        if result.num_updated_rows or result.num_deleted_rows:
+        if name == HOME and (result.num_updated_rows or result.num_deleted_rows):
             self._text_stats_stale = True
 
-    def _delete(self, where: Expr, what: str) -> None:
-        table = self._ready()
-        with _wrapped(what):
-            table.delete(where)
-        self._text_stats_stale = True
+    def _delete_in(self, names: Iterable[str], where: Expr, what: str) -> None:
+        """Delete the rows matching ``where`` from the tables named."""
+        tables = self._ready()
+        for name in names:
+            with _wrapped(what):
+                tables.by_name[name].delete(where)
+            self._dirty.add(name)
+            self._text_stats_stale |= name == HOME
+
+    def _delete_where(self, where: Expr, what: str, **filters: str) -> None:
+        """Delete the rows matching ``where`` from every table that may hold ``filters``'."""
+        tables = self._ready()
+        names = [n for n in tables.by_name if self._keys[n].may_hold(**filters)]
+        self._delete_in(names, where, what)
 
     def delete_session(self, session: str) -> None:
         """Remove every doc of ``session`` (messages and episodes it produced)."""
-        self._delete(col("session") == lit(session), "delete_session")
+        self._delete_where(col("session") == lit(session), "delete_session", session=session)
 
     def delete_scope(self, scope: str) -> None:
         """Remove every doc of ``scope``."""
-        self._delete(col("scope") == lit(scope), "delete_scope")
+        self._delete_where(col("scope") == lit(scope), "delete_scope", scope=scope)
 
     def delete_facts(self, scope: str) -> None:
         """Remove the ``fact`` docs of ``scope`` (before re-adding its rewritten MEMORY.md)."""
-        self._delete((col("scope") == lit(scope)) & (col("kind") == lit("fact")), "delete_facts")
+        where = (col("scope") == lit(scope)) & (col("kind") == lit("fact"))
+        self._delete_in([HOME], where, "delete_facts")
 
     def delete_episodes(self, scope: str) -> None:
         """Remove the ``episode`` docs of ``scope`` (before re-adding its edited history)."""
         where = (col("scope") == lit(scope)) & (col("kind") == lit("episode"))
-        self._delete(where, "delete_episodes")
+        self._delete_in([HOME], where, "delete_episodes")
 
     def delete_uids(self, uids: Iterable[str]) -> None:
         """Remove the docs with these uids; unknown uids are ignored."""
         wanted = sorted(set(uids))
         if wanted:
-            self._delete(col("uid").isin(wanted), "delete_uids")
+            self._delete_in(list(self._ready().by_name), col("uid").isin(wanted), "delete_uids")
 
     def optimize(self) -> None:
-        """Fold fragments together, refresh indexes and drop old versions.
+        """Fold fragments together, refresh indexes and drop old versions, in each table
+        written since its last optimize; then seal the open generation if it is full.
 
         Afterwards every doc is in the indexes and text scores equal those of
         an index built from scratch over the same docs. Versions older than
         ``limits.keep_versions`` are deleted; younger ones stay, because a search
-        that began on one still reads its files.
+        that began on one still reads its files. A generation just sealed is
+        optimized once more by the next optimize, which drops those.
         """
-        table = self._ready()
+        tables = self._ready()
+        dirty, self._dirty = self._dirty, set()
+        try:
+            for name in [n for n in tables.by_name if n in dirty]:
+                self._optimize_table(tables.by_name[name], home=name == HOME)
+                dirty.discard(name)
+            self._seal_if_full(tables)
+        finally:
+            self._dirty |= dirty
+
+    def _optimize_table(self, table: Any, *, home: bool) -> None:
         with _wrapped("optimize"):
             table.optimize(cleanup_older_than=self.limits.keep_versions)
-            if self._text_stats_stale:
+            if home and self._text_stats_stale:
                 table.create_index("text", config=FTS(), replace=True)
                 self._text_stats_stale = False
+
+    def _seal_if_full(self, tables: Tables) -> None:
+        """Open the next generation once the open one holds ``limits.generation_rows`` rows."""
+        sealed = tables.open_name
+        with _wrapped("optimize"):
+            if tables.by_name[sealed].count_rows() < self.limits.generation_rows:
+                return
+            number = generation_number(sealed)
+            assert number is not None
+            with self._lock:
+                self._add_generation(number + 1)
+        self._dirty.add(sealed)  # its replaced versions go at the next optimize
+        log.info("search index %s: generation %s sealed", self.path, sealed)
 
     def copy_to(self, path: Path) -> SearchIndex:
         """A new index in ``path`` with exactly this one's rows, written afresh.
@@ -365,31 +462,32 @@ class SearchIndex:
         data files (and the text index) of this directory until the fragment
         is rewritten. The copy holds none of them, so once the daemon serves
         the copy and this directory is removed, a forgotten text is gone from
-        the disk. Vectors are copied, not recomputed.
+        the disk. Vectors are copied, not recomputed; one table is read at a time.
         """
-        table = self._ready()
-        with _wrapped("copy"):
-            rows = table.to_arrow()
+        tables = self._ready()
         copy = SearchIndex(path, self.embedder, self.limits)
         copy.open()
-        with _wrapped("copy"):
-            if rows.num_rows:
-                copy._ready().add(rows.cast(copy._schema()))
-            copy._text_stats_stale = True
+        copy._text_stats_stale = True
+        for table in list(tables.by_name.values()):
+            with _wrapped("copy"):
+                rows = table.to_arrow()
+            copy._write(copy._ready(), rows.cast(copy._schema()), new=True)
             copy.optimize()
         return copy
 
     def count(self) -> int:
-        table = self._ready()
+        tables = self._ready()
         with _wrapped("count"):
-            return int(table.count_rows())
+            return sum(int(t.count_rows()) for t in tables.by_name.values())
 
     def layout(self) -> IndexLayout:
-        """The fragments and versions on disk now (reads the manifests, not the data)."""
-        table = self._ready()
+        """The fragments and versions on disk now, all tables together (reads the
+        manifests, not the data)."""
+        tables = self._ready().by_name.values()
         with _wrapped("layout"):
-            fragments = table.stats()["fragment_stats"]["num_fragments"]
-            return IndexLayout(fragments=int(fragments), versions=len(table.list_versions()))
+            fragments = sum(t.stats()["fragment_stats"]["num_fragments"] for t in tables)
+            versions = sum(len(t.list_versions()) for t in tables)
+        return IndexLayout(fragments=int(fragments), versions=versions)
 
     # -- search --------------------------------------------------------------
 
@@ -413,21 +511,23 @@ class SearchIndex:
         which only the message log's index knows). ``hybrid`` fuses the best
         ``candidate_depth(k)`` docs of each (``fuse``), the BM25 scaled by
         its best hit's for want of that reference; if the query has no
-        searchable word left it ranks by meaning alone.
+        searchable word left it ranks by meaning alone. Only the home table
+        holds text (episodes and facts), so only it is searched by words.
         """
         text = checked_query(query, kinds=kinds, mode=mode, k=k)
         kind_list = None if kinds is None else sorted(set(kinds))
-        table = self._ready()
-        if kind_list == []:
+        every = self._ready()
+        tables = every.reading(session=session, scope=scope, kinds=kind_list)
+        if kind_list == [] or not tables:
             return []
         where = filter_expr(scope=scope, session=session, kinds=kind_list, since=since, until=until)
         depth = k if mode != "hybrid" else candidate_depth(k)
         fts = fts_query(text)
-        by_vector = [] if mode == "text" else self._by_meaning(table, text, where, depth)
+        by_vector = [] if mode == "text" else self._by_meaning(tables, text, where, depth)
         by_text: list[SearchHit] = []
-        if mode != "vector" and fts:
+        if mode != "vector" and fts and any(t is every.home for t in tables):
             with _wrapped("text search"):
-                by_text = text_hits(table, fts, where, depth)
+                by_text = text_hits(every.home, fts, where, depth)
         if mode == "vector" or not fts:
             return by_vector[:k]
         if mode == "text":
@@ -443,23 +543,56 @@ class SearchIndex:
 
         How a summary's own messages are ranked (``actors.search.provenance``):
         an exact search over the few rows named, whatever their rank overall.
-        ``sessions`` (theirs) lets the session index narrow the rows first.
+        ``sessions`` (theirs) lets the session index narrow the rows first, and
+        skips the generations holding none of them.
         """
         wanted = sorted(set(uids))
         if not wanted:
             return []
-        where = col("session").isin(sorted(set(sessions))) & col("uid").isin(wanted)
-        return self._by_meaning(self._ready(), query, where, len(wanted))
+        named = sorted(set(sessions))
+        where = col("session").isin(named) & col("uid").isin(wanted)
+        tables = self._ready().holding_any(named)
+        return self._by_meaning(tables, query, where, len(wanted)) if tables else []
 
-    def _by_meaning(self, table: Any, text: str, where: Expr | None, limit: int) -> list[SearchHit]:
+    def _by_meaning(
+        self, tables: list[Any], text: str, where: Expr | None, limit: int
+    ) -> list[SearchHit]:
+        """The ``limit`` nearest docs over ``tables``: each table's nearest, merged."""
         vector = self.embedder.embed([text])[0]
         with _wrapped("vector search"):
-            by_cosine = vector_hits(table, vector, where, limit)
+            by_cosine = [
+                hit for table in tables for hit in vector_hits(table, vector, where, limit)
+            ]
+        by_cosine.sort(key=lambda h: (-h.score, h.uid))
         # Ranked by the cosine itself: hits below the meaning floor all score 0, and
         # their order is still the nearest first.
-        return [msgspec.structs.replace(h, score=meaning_score(h.score)) for h in by_cosine]
+        return [msgspec.structs.replace(h, score=meaning_score(h.score)) for h in by_cosine[:limit]]
+
+
+def _names_of(table: Any) -> pa.Table:
+    """The session and scope columns of every row of ``table`` (for its ``Keys``)."""
+    return table.search().select(["session", "scope"]).limit(None).to_arrow()
 
 
 def _stored_text(doc: IndexDoc) -> str:
     """What the ``text`` column (and so the full-text index) holds of ``doc``."""
     return "" if doc.kind in _TEXTLESS_KINDS else doc.text
+
+
+def _ensure_indexes(table: Any, wanted: dict[str, tuple[str, Any]]) -> None:
+    """Create whichever scalar or FTS index is missing (a crash may have left one out),
+    and replace one of another type than ``wanted`` names (an index from an older
+    release).
+
+    Rows appended after an index was built are still searched (unindexed
+    rows are scanned); ``optimize()`` folds them into the indexes.
+    """
+    have = {ix.columns[0]: ix for ix in table.list_indices() if len(ix.columns) == 1}
+    for column, (kind, config) in wanted.items():
+        found = have.get(column)
+        if found is not None and found.index_type == kind:
+            continue
+        if found is not None:
+            log.info("replacing the %s index on %s by a %s index", found.index_type, column, kind)
+            table.drop_index(found.name)
+        table.create_index(column, config=config)

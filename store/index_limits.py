@@ -15,11 +15,15 @@ from typing import Any
 
 import lancedb
 
-__all__ = ["KEEP_OLD_VERSIONS", "IndexLimits", "bound_io_threads"]
+__all__ = ["GENERATION_ROWS", "KEEP_OLD_VERSIONS", "IndexLimits", "bound_io_threads"]
 
 #: How long ``optimize`` keeps a replaced version's files by default: searches in flight
 #: read them (the daemon takes ``index.keep_versions``).
 KEEP_OLD_VERSIONS = timedelta(seconds=60)
+#: Rows per generation of messages by default: an optimize of one costs about 0.5 s on
+#: two quiet cores (BENCHMARKS.md, "Generations"), and a million messages are 16 tables,
+#: of which a search filtered by session reads the one or two holding it.
+GENERATION_ROWS = 65_536
 #: Lance's own setting for how many reads a scan keeps in flight on a local disk (8 by
 #: default). Each runs on a thread of LanceDB's tokio blocking pool, which grows to the
 #: reads in flight across concurrent searches, writes and optimizes and keeps a thread
@@ -43,11 +47,16 @@ class IndexLimits:
     gigabytes. One ``lancedb.Session`` holds both and is shared by every
     index made with these limits (the live one and a rebuild's), so the
     budget holds for them together.
+
+    ``generation_rows``: the rows after which the table new messages go to
+    is sealed and another begins (``index_tables``): what one optimize may
+    rewrite at most.
     """
 
     keep_versions: timedelta = KEEP_OLD_VERSIONS
     cache_bytes: int = 16 << 20
     metadata_cache_bytes: int = 16 << 20
+    generation_rows: int = GENERATION_ROWS
 
     @cached_property
     def session(self) -> Any:

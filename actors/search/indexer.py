@@ -179,6 +179,7 @@ class Indexer(SessionHooks):
             keep_versions=timedelta(seconds=cfg.keep_versions),
             cache_bytes=cfg.cache_mib << 20,
             metadata_cache_bytes=cfg.metadata_cache_mib << 20,
+            generation_rows=cfg.generation_rows,
         )
         index = AsyncSearchIndex(path, self.embedder, limits=limits)
         for old in await index_dirs(self.root, DEFAULT_DIR, keep=path):  # a crash left them
@@ -246,6 +247,7 @@ class Indexer(SessionHooks):
             "model_loads": self.embedder.model_loads,
             "table_open": self.index is not None and self.index.open_now,
             "table_opens": self.index.opens if self.index is not None else 0,
+            "tables": self.index.tables if self.index is not None else 0,
             "model_int8": self.embedder.model_int8,
             "code_page_outs": self.code_page_outs,
             "degraded": bool(reason),

@@ -1,0 +1,142 @@
+"""The LanceDB tables of one search index: a home table and generations of messages.
+
+Why more than one table: LanceDB's ``optimize()`` compacts every fragment
+under its target of a million rows and refreshes each scalar index whole, so
+optimizing a table costs what the table holds (on two quiet cores about
+0.16 s at 16,000 rows, 0.5 s at 65,000, 2 s at 262,000, and its memory
+transient with it: BENCHMARKS.md, "Generations"). A daemon running for months
+would rewrite its whole history every minute or so. Here messages go to the
+*open* generation until it holds ``IndexLimits.generation_rows`` rows; an
+optimize then seals it and opens the next, and afterwards only writes to a
+generation make it worth optimizing again: an optimize costs at most a
+generation, whatever the history.
+
+The home table ``docs`` is the first generation and also holds every
+episode and fact: they are few (about one row per consolidation), and their
+full-text statistics stay in one table, so LanceDB's BM25 scores remain
+comparable. An index written before generations existed is a home table
+that may have grown large: it keeps serving, nothing is moved.
+
+Each table knows the sessions and scopes it holds (``Keys``: their hashes),
+so a search filtered by session or scope skips the generations that cannot
+hold any of its rows. A session's messages arrive over a span of time, so
+such a search reads one or two generations, not all of them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+import pyarrow as pa
+import pyarrow.compute as pc
+
+__all__ = ["HOME", "Keys", "Tables", "generation_name", "generation_number"]
+
+#: The home table's name: the first generation, and every episode and fact.
+HOME = "docs"
+_GENERATION = re.compile(r"docs_(\d+)")
+
+
+def generation_name(number: int) -> str:
+    """The table name of generation ``number`` (0 is the home table)."""
+    return HOME if number == 0 else f"docs_{number}"
+
+
+def generation_number(name: str) -> int | None:
+    """The generation a table name stands for; None for a table that is not one of ours."""
+    if name == HOME:
+        return 0
+    found = _GENERATION.fullmatch(name)
+    return int(found.group(1)) if found else None
+
+
+def _hashes(values: Iterable[str]) -> npt.NDArray[np.int64]:
+    """Sorted distinct hashes of ``values`` (Python's, stable within one process)."""
+    return np.unique(np.fromiter((hash(v) for v in values), dtype=np.int64))
+
+
+@dataclass(slots=True)
+class Keys:
+    """The sessions and scopes one table may hold, as sorted hashes.
+
+    Deleted rows are not taken out: a stale key only costs a search one
+    table it finds nothing in, never a missed row. Eight bytes per distinct
+    name per table, kept for the life of the process.
+    """
+
+    sessions: npt.NDArray[np.int64] = field(default_factory=lambda: _hashes(()))
+    scopes: npt.NDArray[np.int64] = field(default_factory=lambda: _hashes(()))
+
+    @classmethod
+    def of(cls, rows: pa.Table) -> Keys:
+        """The keys of ``rows`` (at least their ``session`` and ``scope`` columns)."""
+        keys = cls()
+        keys.add(rows)
+        return keys
+
+    def add(self, rows: pa.Table) -> None:
+        """Take in the names of ``rows`` just written to the table."""
+        self.sessions = np.union1d(self.sessions, _hashes(_distinct(rows, "session")))
+        self.scopes = np.union1d(self.scopes, _hashes(_distinct(rows, "scope")))
+
+    def may_hold(self, *, session: str | None = None, scope: str | None = None) -> bool:
+        """False only when the table holds no row of ``session`` (or of ``scope``)."""
+        return _among(self.sessions, session) and _among(self.scopes, scope)
+
+    def may_hold_any(self, sessions: Iterable[str]) -> bool:
+        """False only when the table holds no row of any of ``sessions``."""
+        return any(_among(self.sessions, s) for s in sessions)
+
+
+def _distinct(rows: pa.Table, column: str) -> list[str]:
+    return [str(v) for v in pc.unique(rows[column]).to_pylist()]
+
+
+def _among(sorted_hashes: npt.NDArray[np.int64], value: str | None) -> bool:
+    if value is None:
+        return True
+    at = int(np.searchsorted(sorted_hashes, hash(value)))
+    return at < len(sorted_hashes) and int(sorted_hashes[at]) == hash(value)
+
+
+@dataclass(slots=True)
+class Tables:
+    """The open LanceDB tables of one index, oldest generation first (the home table)."""
+
+    by_name: dict[str, Any]  # name -> LanceDB table, home first, then generations in order
+    keys: dict[str, Keys]
+
+    @property
+    def home(self) -> Any:
+        return self.by_name[HOME]
+
+    @property
+    def open_name(self) -> str:
+        """The generation new messages go to: the newest."""
+        return next(reversed(self.by_name))
+
+    def reading(
+        self,
+        *,
+        session: str | None = None,
+        scope: str | None = None,
+        kinds: Iterable[str] | None = None,
+    ) -> list[Any]:
+        """The tables a search filtered by ``session``, ``scope`` and ``kinds`` must read
+        (generations after the home table hold messages only)."""
+        messages = kinds is None or "message" in kinds
+        return [
+            table
+            for name, table in self.by_name.items()
+            if (messages or name == HOME) and self.keys[name].may_hold(session=session, scope=scope)
+        ]
+
+    def holding_any(self, sessions: Iterable[str]) -> list[Any]:
+        """The tables that may hold a row of any of ``sessions``."""
+        wanted = list(sessions)
+        return [t for n, t in self.by_name.items() if self.keys[n].may_hold_any(wanted)]

@@ -1,0 +1,177 @@
+"""Generations: messages sealed into tables of bounded size, on real LanceDB with the real model."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import lancedb
+import pytest
+
+from reverie.store import IndexDoc, IndexLimits, LocalEmbedder, SearchHit, SearchIndex
+
+TEXTS = [
+    "The train to Lyon leaves at nine.",
+    "Remember to water the tomato plants every morning.",
+    "Quarterly revenue grew by twelve percent.",
+    "The kitten naps on the couch after lunch.",
+    "Support ticket 7Q39KX was closed by the help desk.",
+    "We hiked up to the lake and swam before dinner.",
+    "My sister adopted a rescue greyhound last week.",
+    "The bakery on the corner sells sourdough on Fridays.",
+]
+
+
+def _message(n: int, session: str) -> IndexDoc:
+    return IndexDoc(
+        uid=f"{session}:{n}",
+        kind="message",
+        text=f"{TEXTS[n % len(TEXTS)]} ({session} {n})",
+        scope=f"session/{session}",
+        session=session,
+        ts=float(n),
+        message_ids=[str(n)],
+        source="messages",
+    )  # type: ignore[arg-type]
+
+
+def _episode(uid: str, text: str, session: str) -> IndexDoc:
+    return IndexDoc(
+        uid=uid,
+        kind="episode",
+        text=text,
+        scope=f"session/{session}",
+        session=session,
+        ts=0.0,
+        message_ids=["0"],
+        source="HISTORY.md",
+    )  # type: ignore[arg-type]
+
+
+def _tables(path: Path) -> list[str]:
+    return sorted(lancedb.connect(str(path)).list_tables().tables)
+
+
+def _uids(hits: list[SearchHit]) -> list[str]:
+    return [h.uid for h in hits]
+
+
+def _fill(index: SearchIndex, session: str, count: int, start: int = 0) -> None:
+    """``count`` messages of ``session`` in writes of 4, each followed by an optimize."""
+    for at in range(start, start + count, 4):
+        index.add([_message(n, session) for n in range(at, min(at + 4, start + count))], new=True)
+        index.optimize()
+
+
+@pytest.fixture
+def small(tmp_path: Path, embedder: LocalEmbedder) -> SearchIndex:
+    index = SearchIndex(tmp_path / "gens", embedder, IndexLimits(generation_rows=8))
+    index.open()
+    return index
+
+
+def test_a_full_generation_is_sealed_and_searches_merge_every_table(
+    small: SearchIndex, tmp_path: Path, embedder: LocalEmbedder
+) -> None:
+    _fill(small, "a", 20)
+    _fill(small, "b", 4)
+    assert _tables(small.path) == ["docs", "docs_1", "docs_2", "docs_3"]  # docs_3 is empty
+    assert small.count() == 24
+
+    one = SearchIndex(tmp_path / "one", embedder, IndexLimits(generation_rows=10**6))
+    one.open()
+    _fill(one, "a", 20)
+    _fill(one, "b", 4)
+    assert _tables(one.path) == ["docs"]
+    for session in ("a", "b", None):
+        for query in ("a dog from a shelter", "when does the train leave"):
+            got = small.search(query, session=session, k=24, mode="vector")
+            want = one.search(query, session=session, k=24, mode="vector")
+            assert _uids(got) == _uids(want)
+            assert [round(h.score, 4) for h in got] == [round(h.score, 4) for h in want]
+
+
+def test_an_optimize_leaves_sealed_generations_alone(small: SearchIndex) -> None:
+    _fill(small, "a", 16)
+    _fill(small, "a", 4, start=16)  # the one after sealing docs_1 drops its old versions
+    home = lancedb.connect(str(small.path)).open_table("docs")
+    sealed = home.version
+    _fill(small, "a", 8, start=20)
+    assert lancedb.connect(str(small.path)).open_table("docs").version == sealed
+    assert small.count() == 28
+
+
+def test_a_search_skips_the_generations_without_its_session(small: SearchIndex) -> None:
+    _fill(small, "old", 8)  # fills and seals the home table
+    _fill(small, "new", 4)
+    assert _tables(small.path) == ["docs", "docs_1"]
+    tables = small._ready()  # the store's own view: which tables a search reads
+    assert len(tables.reading(session="new")) == 1
+    assert len(tables.reading(session="old")) == 1
+    assert len(tables.reading(session="nobody")) == 0
+    assert len(tables.reading()) == 2
+    hits = small.search("kitten on the couch", session="new", k=5, mode="vector")
+    assert hits and {h.session for h in hits} == {"new"}
+    assert small.search("kitten", session="nobody", k=5, mode="vector") == []
+
+
+def test_deletes_reach_sealed_generations(small: SearchIndex) -> None:
+    _fill(small, "a", 12)
+    _fill(small, "b", 4)
+    small.delete_session("a")
+    small.optimize()
+    assert small.count() == 4
+    assert small.search("train to Lyon", session="a", k=10, mode="vector") == []
+    small.delete_scope("session/b")
+    assert small.count() == 0
+
+
+def test_a_batch_written_again_after_its_generation_was_sealed_is_not_duplicated(
+    small: SearchIndex,
+) -> None:
+    batch = [_message(n, "a") for n in range(8)]
+    small.add(batch, new=True)
+    small.optimize()  # seals the home table with the batch in it
+    small.add(batch)  # a retry upserts: the batch leaves the sealed table
+    small.optimize()
+    assert small.count() == 8
+    hits = small.search("train to Lyon", session="a", k=10, mode="vector")
+    assert sorted(_uids(hits)) == sorted(d.uid for d in batch)
+
+
+def test_episodes_stay_in_the_home_table_and_are_found_by_words(small: SearchIndex) -> None:
+    _fill(small, "a", 8)
+    small.add([_episode("ep1", "Vaszary planned the Lyon trip.", "a")])
+    _fill(small, "a", 8, start=8)
+    assert _tables(small.path) == ["docs", "docs_1", "docs_2"]
+    assert _uids(small.search("Vaszary", k=3, mode="text")) == ["ep1"]
+    assert _uids(small.search("Vaszary", kinds=["episode"], k=3, mode="hybrid")) == ["ep1"]
+    small.delete_episodes("session/a")
+    assert small.search("Vaszary", kinds=["episode"], k=3) == []
+
+
+def test_reopened_generations_are_searched_and_copied_whole(
+    small: SearchIndex, tmp_path: Path, embedder: LocalEmbedder
+) -> None:
+    _fill(small, "a", 12)
+    _fill(small, "b", 8)
+    want = _uids(small.search("greyhound", session="a", k=5, mode="vector"))
+    reopened = SearchIndex(small.path, embedder, IndexLimits(generation_rows=8))
+    reopened.open()
+    assert _uids(reopened.search("greyhound", session="a", k=5, mode="vector")) == want
+    copy = reopened.copy_to(tmp_path / "copy")
+    assert copy.count() == 20
+    assert _uids(copy.search("greyhound", session="a", k=5, mode="vector")) == want
+    assert len(_tables(copy.path)) >= 2
+
+
+def test_a_generation_left_without_its_home_table_is_dropped(
+    tmp_path: Path, embedder: LocalEmbedder
+) -> None:
+    index = SearchIndex(tmp_path / "gens", embedder, IndexLimits(generation_rows=8))
+    index.open()
+    _fill(index, "a", 12)
+    lancedb.connect(str(index.path)).drop_table("docs")
+    again = SearchIndex(index.path, embedder, IndexLimits(generation_rows=8))
+    again.open()
+    assert _tables(again.path) == ["docs"]
+    assert again.count() == 0
