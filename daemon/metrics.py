@@ -310,6 +310,13 @@ def _index(index: Mapping[str, Any]) -> list[str]:
             "Times the search index's table was opened since start (again after each close).",
             _one(index.get("table_opens")),
         ),
+        *_family(
+            "index_tables",
+            "gauge",
+            "LanceDB tables the search index holds: its home table and the generations of"
+            " messages after it (index.generation_rows each).",
+            _one(index.get("tables")),
+        ),
     ]
 
 

@@ -91,3 +91,30 @@ def test_the_daemon_embeds_with_the_int8_rewrite_kept_in_its_data_dir(
     assert f"({made.name})" in rewritten.log()
     assert not (shipped.data_dir / "models").exists()
     assert "(model.onnx)" in shipped.log()
+
+
+def test_messages_past_a_generation_go_to_new_tables_and_old_ones_are_still_found(
+    make_daemon: Callable[..., DaemonProcess],
+) -> None:
+    daemon = make_daemon(config="[index]\ngeneration_rows = 1024\n")  # the smallest allowed
+    with daemon.client() as client:
+        for part in range(3):  # 2,400 messages: two generations sealed, a third open
+            turns = [
+                {"role": "user", "content": f"entry {part}-{i} of the ship's log, calm sea"}
+                for i in range(800)
+            ]
+            client.append_many(f"log/{part}", turns)
+        client.append_many("log/0", [{"role": "user", "content": "a narwhal off the bow"}])
+        index = poll(
+            lambda: (s := client.status().index).settled and s.tables >= 3 and s,
+            300,
+            "the index caught up and sealed two generations",
+        )
+        assert index.tables == 3
+        metrics = client.metrics()
+        # log/0's messages are in the first and the last generation: both are read.
+        hits = client.search("narwhal", session="log/0", mode="vector", k=3)
+        assert hits[0].text == "a narwhal off the bow"
+        first = client.search("entry 0-5 of the ship's log", session="log/0", mode="vector", k=50)
+        assert {h.session for h in first} == {"log/0"} and len(first) == 50
+    assert "reverie_index_tables 3" in metrics
