@@ -61,7 +61,7 @@ from .embeddings import Embedder
 from .errors import StoreError
 from .heap import release_free_memory
 from .index_limits import IndexLimits
-from .index_tables import HOME, Keys, Tables, generation_name, generation_number
+from .index_tables import HOME, Keys, Tables, generation_name, generation_number, link_table
 from .ranking import TEXT_WEIGHT, VECTOR_WEIGHT, IndexDoc, SearchHit, fuse, meaning_score
 from .search_query import KINDS, Mode, candidate_depth, checked_query, fts_query
 from .table_reads import filter_expr, text_hits, vector_hits
@@ -140,6 +140,9 @@ class SearchIndex:
         self._tables: Tables | None = None
         self._keys: dict[str, Keys] = {}  # by table name; outlive release_idle (see Keys)
         self._dirty: set[str] = set()  # tables written since their last optimize
+        #: Tables that may hold deleted rows' bytes: every table at the first open (a
+        #: crash forgets), then those deleted from since (``copy_to`` rewrites them).
+        self._deleted_from: set[str] = set()
         #: The generation the last messages went to, and their uids (see ``_write``).
         self._last_messages: tuple[str, frozenset[str]] = ("", frozenset())
         self._stale = False
@@ -170,6 +173,7 @@ class SearchIndex:
     def _create(self) -> None:
         self._vector_type = _NEW_VECTOR_TYPE
         self._keys.clear()
+        self._deleted_from.clear()
         self._last_messages = ("", frozenset())
         self._tables = Tables(by_name={}, keys=self._keys)
         self._add_generation(0)
@@ -216,6 +220,8 @@ class SearchIndex:
         # A crash loses which tables were written since their last optimize, and whether
         # the home table's text statistics are stale: the next optimize redoes both.
         self._dirty |= {HOME, self._tables.open_name}
+        if self.opens == 1:  # and which hold deleted rows: the first copy rewrites them all
+            self._deleted_from = set(self._tables.by_name)
         self._check_embedder(self._tables.home.schema)
 
     def _check_embedder(self, schema: pa.Schema) -> None:
@@ -383,6 +389,7 @@ class SearchIndex:
             with _wrapped(what):
                 tables.by_name[name].delete(where)
             self._dirty.add(name)
+            self._deleted_from.add(name)
             self._text_stats_stale |= name == HOME
 
     def _delete_where(self, where: Expr, what: str, **filters: str) -> None:
@@ -456,24 +463,40 @@ class SearchIndex:
         log.info("search index %s: generation %s sealed", self.path, sealed)
 
     def copy_to(self, path: Path) -> SearchIndex:
-        """A new index in ``path`` with exactly this one's rows, written afresh.
+        """A new index in ``path`` with exactly this one's rows and no deleted row's bytes.
 
         LanceDB only marks deleted rows as deleted: their bytes stay in the
         data files (and the text index) of this directory until the fragment
-        is rewritten. The copy holds none of them, so once the daemon serves
-        the copy and this directory is removed, a forgotten text is gone from
-        the disk. Vectors are copied, not recomputed; one table is read at a time.
+        is rewritten. Each table that may hold such rows (deleted from since
+        the first open or the last copy: a forget's session's generations) is
+        written afresh, one at a time, its vectors copied, not recomputed; the
+        others share their files with this one (``link_table``). Once the
+        daemon serves the copy and this directory is removed, a forgotten text
+        is gone from the disk, and a forget costs the generations it touched.
         """
         tables = self._ready()
+        with _wrapped("copy"):
+            db = lancedb.connect(str(path), session=self.limits.session)
+            for name, table in tables.by_name.items():
+                if name in self._deleted_from:
+                    self._rewrite(table, db, name)
+                else:
+                    link_table(self.path, name, path)
         copy = SearchIndex(path, self.embedder, self.limits)
         copy.open()
+        copy._deleted_from.clear()
         copy._text_stats_stale = True
-        for table in list(tables.by_name.values()):
-            with _wrapped("copy"):
-                rows = table.to_arrow()
-            copy._write(copy._ready(), rows.cast(copy._schema()), new=True)
-            copy.optimize()
+        copy.optimize()
         return copy
+
+    def _rewrite(self, table: Any, db: Any, name: str) -> None:
+        """Table ``name`` made afresh in ``db`` from ``table``'s live rows, optimized."""
+        rows = table.to_arrow()
+        fresh = db.create_table(name, schema=self._schema())
+        _ensure_indexes(fresh, _INDEXES if name == HOME else _GENERATION_INDEXES)
+        if rows.num_rows:
+            fresh.add(rows.cast(self._schema()))
+        fresh.optimize(cleanup_older_than=self.limits.keep_versions)
 
     def count(self) -> int:
         tables = self._ready()

@@ -296,3 +296,31 @@ def test_forget_of_the_newest_messages_leaves_the_index_cursor_at_the_log_end(
         poll(lambda: client.status().index.settled, what="the new message indexed")
         hits = client.search("saxophone", mode="vector", kinds=["message"], everywhere=True).hits
         assert any("saxophone" in h.text for h in hits)
+
+
+def test_a_forget_in_one_generation_of_the_index_leaves_no_byte_and_keeps_the_others(
+    make_daemon, fake_llm: FakeLLM
+) -> None:
+    config = extractive_config(fake_llm) + "\n[index]\ngeneration_rows = 1024\n"
+    daemon: DaemonProcess = make_daemon(config=config)
+    name = f"bob-{uuid.uuid4().hex[:10]}"
+    with daemon.client() as client:
+
+        def filler(session: str) -> None:
+            turns = [{"role": "user", "content": f"{session} note {i}"} for i in range(1100)]
+            client.append_many(session, turns)
+
+        filler("early")  # the home table's messages: it is sealed at 1,024 rows
+        secret = _say_secret(client, name)  # in the second generation
+        filler("late")  # the rest of the second, and a third
+        _everywhere(daemon, client, name, secret)
+        poll(lambda: client.status().index.tables == 3, what="three tables")
+
+        assert client.forget(name) == 2
+
+        assert _holders(daemon.data_dir, secret) == []
+        assert _holders(daemon.data_dir, name) == []
+        assert client.status().index.tables == 3
+        for session in ("early", "late"):
+            hits = client.search(f"{session} note 1000", session=session, mode="vector", k=3)
+            assert hits and {h.session for h in hits} == {session}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import lancedb
@@ -175,3 +176,51 @@ def test_a_generation_left_without_its_home_table_is_dropped(
     again.open()
     assert _tables(again.path) == ["docs"]
     assert again.count() == 0
+
+
+def _files(root: Path, table: str) -> dict[Path, os.stat_result]:
+    folder = root / f"{table}.lance"
+    return {p.relative_to(folder): p.stat() for p in folder.rglob("*") if p.is_file()}
+
+
+def test_a_copy_rewrites_only_the_generations_rows_were_deleted_from(
+    small: SearchIndex, tmp_path: Path
+) -> None:
+    _fill(small, "a", 8)  # the home table, sealed
+    _fill(small, "b", 4)
+    _fill(small, "x", 4)  # with b's, docs_1, sealed
+    _fill(small, "c", 4)  # docs_2, open
+    small.delete_session("b")
+    copy = small.copy_to(tmp_path / "copy")
+    assert copy.count() == 16
+    assert _uids(copy.search("greyhound", session="b", k=5, mode="vector")) == []
+    for table, shared in (("docs", True), ("docs_1", False), ("docs_2", True)):
+        before, after = _files(small.path, table), _files(copy.path, table)
+        data = [f for f in after if f.parts[0] == "data"]
+        assert data
+        linked = [f for f in data if f in before and after[f].st_ino == before[f].st_ino]
+        assert bool(linked) == shared, table
+    # No byte of the deleted session in the copy: its uids are gone from every file.
+    for file in copy.path.rglob("*"):
+        assert not file.is_file() or b"b:3" not in file.read_bytes(), file
+    # The copy's own next copy links every table: nothing was deleted from it since.
+    again = copy.copy_to(tmp_path / "again")
+    assert again.count() == 16
+    for table in ("docs", "docs_1", "docs_2"):
+        first, second = _files(copy.path, table), _files(again.path, table)
+        assert any(f.parts[0] == "data" and second[f].st_ino == first[f].st_ino for f in second)
+
+
+def test_the_first_copy_after_opening_rewrites_every_table(
+    small: SearchIndex, tmp_path: Path, embedder: LocalEmbedder
+) -> None:
+    _fill(small, "a", 12)
+    reopened = SearchIndex(small.path, embedder, IndexLimits(generation_rows=8))
+    reopened.open()  # a crash may have come between a delete and its copy
+    copy = reopened.copy_to(tmp_path / "copy")
+    assert copy.count() == 12
+    for table in ("docs", "docs_1"):
+        before, after = _files(small.path, table), _files(copy.path, table)
+        data = [f for f in after if f.parts[0] == "data"]
+        assert data
+        assert not [f for f in data if f in before and after[f].st_ino == before[f].st_ino]
