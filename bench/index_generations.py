@@ -17,7 +17,7 @@ rise above the RSS at its start is the optimize's transient). Last, session-
 filtered vector searches (k 50, the depth a hybrid search asks for) on each.
 
 Run: ``python -m bench index_generations``; ``REVERIE_BENCH_GENERATION_HISTORY``
-sets the history sizes (comma-separated, default ``57344,253952,516096``).
+sets the history sizes (comma-separated, default ``229376,491520,1015808``).
 """
 
 from __future__ import annotations
@@ -41,11 +41,11 @@ from bench._machine import say
 from bench.report import Section, ratio
 from reverie.store import IndexDoc, IndexLimits, SearchIndex
 
-#: Each size leaves the open generation 7/8 full (57,344 of 65,536 rows), near the
+#: Each size leaves the open generation 7/8 full (229,376 of 262,144 rows), near the
 #: largest an optimize there rewrites: the worst case of the layout, not its best.
 HISTORY = [
     int(n)
-    for n in os.environ.get("REVERIE_BENCH_GENERATION_HISTORY", "57344,253952,516096").split(",")
+    for n in os.environ.get("REVERIE_BENCH_GENERATION_HISTORY", "229376,491520,1015808").split(",")
 ]
 ROUNDS = 3
 SEARCHES = 200

@@ -186,9 +186,10 @@ class IndexConfig(_Section):
     #: Rows of messages after which the table they go to is sealed and a new one begins:
     #: LanceDB's optimize rewrites a table whole (and refreshes its indexes whole), so this
     #: bounds what one optimize costs and the memory it takes while it runs, whatever the
-    #: history (BENCHMARKS.md, "Generations"). Searches filtered by a session or scope
-    #: read only the tables holding it; others read them all.
-    generation_rows: Annotated[int, msgspec.Meta(ge=1024)] = 65_536
+    #: history. A search reads every table that may hold its session or scope, each a
+    #: query of its own: a session spread over many tables pays for each (BENCHMARKS.md,
+    #: "Generations").
+    generation_rows: Annotated[int, msgspec.Meta(ge=1024)] = 262_144
     #: Messages the index may be behind the log before ``status`` calls it degraded: searches
     #: still find every message by its words (SQLite), but the newest ones not by meaning.
     #: That is over a minute of appends at the soak's pace on 2 cores (about 130/s); a

@@ -20,10 +20,10 @@ __all__ = ["GENERATION_ROWS", "KEEP_OLD_VERSIONS", "IndexLimits", "bound_io_thre
 #: How long ``optimize`` keeps a replaced version's files by default: searches in flight
 #: read them (the daemon takes ``index.keep_versions``).
 KEEP_OLD_VERSIONS = timedelta(seconds=60)
-#: Rows per generation of messages by default: an optimize of one costs about 0.5 s on
-#: two quiet cores (BENCHMARKS.md, "Generations"), and a million messages are 16 tables,
-#: of which a search filtered by session reads the one or two holding it.
-GENERATION_ROWS = 65_536
+#: Rows per generation of messages by default: an optimize of one costs at most about
+#: 1.2 s on two quiet cores, and a million messages are four tables, each a query for a
+#: search of a session whose messages span them (BENCHMARKS.md, "Generations").
+GENERATION_ROWS = 262_144
 #: Lance's own setting for how many reads a scan keeps in flight on a local disk (8 by
 #: default). Each runs on a thread of LanceDB's tokio blocking pool, which grows to the
 #: reads in flight across concurrent searches, writes and optimizes and keeps a thread

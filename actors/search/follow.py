@@ -173,7 +173,7 @@ class Follower:
 
         An optimize rewrites the open generation whole (LanceDB's compaction),
         so it costs more as that fills, up to ``index.generation_rows`` rows
-        (about 0.3 s at 57,000 on 2 quiet cores). Under load that never pauses,
+        (about 1.2 s at 254,000 on 2 quiet cores). Under load that never pauses,
         one every ``optimize_seconds`` would take more of the indexer's time,
         and the CPU that searches and embedding need: the next one waits for
         ``_pace_wait``.
