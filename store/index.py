@@ -94,6 +94,8 @@ _INDEXES = {
     "kind": ("Bitmap", Bitmap()),
     "text": ("FTS", FTS()),
 }
+#: Rows per batch when a table is rewritten (``copy_to``): about 4 MB of them.
+_COPY_BATCH_ROWS = 4096
 #: The generations after the home table hold messages, whose text is not stored: no
 #: full-text index there.
 _GENERATION_INDEXES = {c: ix for c, ix in _INDEXES.items() if c != "text"}
@@ -458,6 +460,8 @@ class SearchIndex:
             number = generation_number(sealed)
             assert number is not None
             with self._lock:
+                if self._tables is not tables:  # closed (release_idle) meanwhile
+                    return
                 self._add_generation(number + 1)
         self._dirty.add(sealed)  # its replaced versions go at the next optimize
         log.info("search index %s: generation %s sealed", self.path, sealed)
@@ -490,12 +494,13 @@ class SearchIndex:
         return copy
 
     def _rewrite(self, table: Any, db: Any, name: str) -> None:
-        """Table ``name`` made afresh in ``db`` from ``table``'s live rows, optimized."""
-        rows = table.to_arrow()
-        fresh = db.create_table(name, schema=self._schema())
+        """Table ``name`` made afresh in ``db`` from ``table``'s live rows, optimized; the
+        rows stream through in batches (a full generation is hundreds of megabytes)."""
+        schema = self._schema()
+        fresh = db.create_table(name, schema=schema)
         _ensure_indexes(fresh, _INDEXES if name == HOME else _GENERATION_INDEXES)
-        if rows.num_rows:
-            fresh.add(rows.cast(self._schema()))
+        batches = table.search().limit(None).to_batches(_COPY_BATCH_ROWS)
+        fresh.add(pa.RecordBatchReader.from_batches(schema, (b.cast(schema) for b in batches)))
         fresh.optimize(cleanup_older_than=self.limits.keep_versions)
 
     def count(self) -> int:

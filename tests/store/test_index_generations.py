@@ -124,6 +124,7 @@ def test_deletes_reach_sealed_generations(small: SearchIndex) -> None:
     assert small.search("train to Lyon", session="a", k=10, mode="vector") == []
     small.delete_scope("session/b")
     assert small.count() == 0
+    assert small.copy_to(small.path.parent / "copy").count() == 0  # tables emptied, rewritten
 
 
 def test_a_batch_written_again_after_its_generation_was_sealed_is_not_duplicated(
