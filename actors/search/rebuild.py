@@ -89,14 +89,23 @@ class Rebuild:
         return self._reached
 
     async def _copy_messages(self) -> None:
-        size = max(1, self.services.config.index.batch_size)
-        progress = self.progress
+        """Every message after ``_reached``, in batches, optimized every eighth of a
+        generation: an optimize is what seals a full generation, so without them the
+        rebuild would put the whole log in one table."""
+        cfg = self.services.config.index
+        size, every = max(1, cfg.batch_size), max(cfg.optimize_rows, cfg.generation_rows // 8)
+        progress, unoptimized = self.progress, 0
         while True:
             after = self._reached
             batch = await self.services.db.read(partial(messages_after, gid=after, limit=size))
             if not batch:
                 return
-            await self._add(self.index, text_docs(batch))
+            docs = text_docs(batch)
+            await self._add(self.index, docs)
             self._reached = batch[-1][0]
             progress.done = min(self._reached, progress.total)
             progress.total = max(progress.total, self._reached)
+            unoptimized += len(docs)
+            if unoptimized >= every:
+                await self.index.optimize()
+                unoptimized = 0

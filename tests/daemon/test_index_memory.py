@@ -93,7 +93,7 @@ def test_the_daemon_embeds_with_the_int8_rewrite_kept_in_its_data_dir(
     assert "(model.onnx)" in shipped.log()
 
 
-def test_messages_past_a_generation_go_to_new_tables_and_old_ones_are_still_found(
+def test_messages_past_a_generation_go_to_new_tables_old_ones_still_found_and_rebuilt_alike(
     make_daemon: Callable[..., DaemonProcess],
 ) -> None:
     daemon = make_daemon(config="[index]\ngeneration_rows = 1024\n")  # the smallest allowed
@@ -117,4 +117,10 @@ def test_messages_past_a_generation_go_to_new_tables_and_old_ones_are_still_foun
         assert hits[0].text == "a narwhal off the bow"
         first = client.search("entry 0-5 of the ship's log", session="log/0", mode="vector", k=50)
         assert {h.session for h in first} == {"log/0"} and len(first) == 50
+
+        assert client.reindex()  # a rebuild seals generations as it goes, too
+        poll(lambda: client.status().index.reindex.state == "done", 300, "the rebuild")
+        assert client.status().index.tables == 3
+        again = client.search("entry 0-5 of the ship's log", session="log/0", mode="vector", k=50)
+        assert [h.uid for h in again] == [h.uid for h in first]
     assert "reverie_index_tables 3" in metrics
