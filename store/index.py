@@ -369,6 +369,8 @@ class SearchIndex:
             return
         table = tables.by_name[name]
         self._dirty.add(name)
+        # The keys before the rows: a search in between reads one table too many, never
+        # one too few.
         self._keys[name].add(rows)
         if new:
             with _wrapped("add"):
