@@ -107,10 +107,10 @@ def _index(data_dir: Path, embedder: _PoolEmbedder) -> float:
     """Write every logged message into the daemon's index directory; returns seconds.
 
     The docs are the ones the daemon's follower writes (``messages_after``,
-    ``message_doc``), appended as new and optimized after each chunk (FTS and
-    scalar indexes folded in, and a full generation sealed, as the follower's
-    optimizes do, which come far more often); the cursor then says every message
-    is indexed.
+    ``message_doc``), appended as new and optimized after each chunk (scalar
+    indexes folded in, as the follower's optimizes do, which come far more
+    often); a generation is sealed when a chunk finds it full. The cursor then
+    says every message is indexed.
     """
     started = time.perf_counter()
     conn = apsw.Connection(str(data_dir / "reverie.sqlite3"))

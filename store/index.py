@@ -53,15 +53,17 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 from lancedb.expr import Expr, col, lit
-from lancedb.index import FTS, Bitmap, BTree
+from lancedb.index import FTS
 
 from reverie.config import InvalidArgument, ReverieError
 
 from .embeddings import Embedder
 from .errors import StoreError
 from .heap import release_free_memory
+from .index_copy import link_table, rewrite_table
 from .index_limits import IndexLimits
-from .index_tables import HOME, Keys, Tables, generation_name, generation_number, link_table
+from .index_schema import NEW_VECTOR_TYPE, ensure_indexes, stored_text, table_schema, written_by
+from .index_tables import HOME, Keys, Tables, generation_name, generation_number
 from .ranking import TEXT_WEIGHT, VECTOR_WEIGHT, IndexDoc, SearchHit, fuse, meaning_score
 from .search_query import KINDS, Mode, candidate_depth, checked_query, fts_query
 from .table_reads import filter_expr, text_hits, vector_hits
@@ -69,36 +71,6 @@ from .table_reads import filter_expr, text_hits, vector_hits
 __all__ = ["IndexLayout", "IndexLimits", "IndexStale", "SearchIndex"]
 
 log = logging.getLogger(__name__)
-
-_META_MODEL = b"reverie.model_id"
-#: The kinds whose text LanceDB does not store (see the module docstring).
-_TEXTLESS_KINDS = frozenset({"message"})
-#: The element type of the vectors a new table stores. Half floats halve the table (a
-#: message row from 1.6 to 0.8 KB) and so what each optimize reads and rewrites, which
-#: is the table whole while it is under LanceDB's compaction target ("What still grows
-#: with the index" in BENCHMARKS.md). The cosine moves by under 4e-5, and LoCoMo's
-#: recall not at all. A table written before keeps its float32 vectors until rebuilt.
-_NEW_VECTOR_TYPE = pa.float16()
-#: Each indexed column's LanceDB index type and config. ``session`` has one value per
-#: session, thousands of them: a bitmap index there (one bitmap per value) made an
-#: optimize at 61,000 rows over 10,000 sessions 1.0 to 2.7 s, a B-tree 0.5 to 1.5 s,
-#: with searches filtered by session as fast (BENCHMARKS.md, "The session index: a
-#: B-tree, not a bitmap"). ``scope`` is the same case: a session whose host names no
-#: scope has its own (``session/<name>``); at 102,400 rows over 10,000 scopes an
-#: optimize took 3.9-5.0 s with a bitmap there, 0.8-1.0 s with a B-tree, and over three
-#: scopes both took under 1 s with scope-filtered searches as fast ("The scope index").
-#: ``kind`` has three values: a bitmap suits it.
-_INDEXES = {
-    "scope": ("BTree", BTree()),
-    "session": ("BTree", BTree()),
-    "kind": ("Bitmap", Bitmap()),
-    "text": ("FTS", FTS()),
-}
-#: Rows per batch when a table is rewritten (``copy_to``): about 4 MB of them.
-_COPY_BATCH_ROWS = 4096
-#: The generations after the home table hold messages, whose text is not stored: no
-#: full-text index there.
-_GENERATION_INDEXES = {c: ix for c, ix in _INDEXES.items() if c != "text"}
 
 
 class IndexLayout(msgspec.Struct, frozen=True):
@@ -147,8 +119,10 @@ class SearchIndex:
         self._deleted_from: set[str] = set()
         #: The generation the last messages went to, and their uids (see ``_write``).
         self._last_messages: tuple[str, frozenset[str]] = ("", frozenset())
+        self._open_rows = 0  # rows in the open generation (counted at open, then by writes)
+        self._sealed: set[str] = set()  # generations sealed and not optimized since
         self._stale = False
-        self._vector_type = _NEW_VECTOR_TYPE  # the open table's, once opened
+        self._vector_type = NEW_VECTOR_TYPE  # the open table's, once opened
         self._text_stats_stale = True  # rows replaced or deleted since the FTS index was built
         self._last_used = time.monotonic()
         self.opens = 0  # times the table was opened: closed by release_idle when _db is None
@@ -156,27 +130,14 @@ class SearchIndex:
     # -- lifecycle -----------------------------------------------------------
 
     def _schema(self) -> pa.Schema:
-        fields = [
-            pa.field("uid", pa.string(), nullable=False),
-            pa.field("kind", pa.string(), nullable=False),
-            pa.field("text", pa.string(), nullable=False),
-            pa.field(
-                "vector", pa.list_(self._vector_type, self.embedder.dimension), nullable=False
-            ),
-            pa.field("scope", pa.string(), nullable=False),
-            pa.field("session", pa.string(), nullable=False),
-            pa.field("ts", pa.float64(), nullable=False),
-            pa.field("message_ids", pa.list_(pa.string()), nullable=False),
-            pa.field("source", pa.string(), nullable=False),
-        ]
-        # The dimension is in the vector column's type; only the model needs metadata.
-        return pa.schema(fields, metadata={_META_MODEL: self.embedder.model_id.encode()})
+        return table_schema(self.embedder.model_id, self.embedder.dimension, self._vector_type)
 
     def _create(self) -> None:
-        self._vector_type = _NEW_VECTOR_TYPE
+        self._vector_type = NEW_VECTOR_TYPE
         self._keys.clear()
         self._deleted_from.clear()
         self._last_messages = ("", frozenset())
+        self._sealed.clear()
         self._tables = Tables(by_name={}, keys=self._keys)
         self._add_generation(0)
         self._stale = False
@@ -187,8 +148,9 @@ class SearchIndex:
         assert self._tables is not None
         name = generation_name(number)
         table = self._db.create_table(name, schema=self._schema())
-        _ensure_indexes(table, _INDEXES if number == 0 else _GENERATION_INDEXES)
+        ensure_indexes(table, name)
         self._keys[name] = Keys()
+        self._open_rows = 0
         # A new dict, not the one searches in other threads may be iterating.
         self._tables.by_name = {**self._tables.by_name, name: table}
 
@@ -213,25 +175,23 @@ class SearchIndex:
             self._create()
             return
         self._tables = Tables(by_name={}, keys=self._keys)
-        for number, name in names:
+        for _, name in names:
             table = self._db.open_table(name)
-            _ensure_indexes(table, _INDEXES if number == 0 else _GENERATION_INDEXES)
+            ensure_indexes(table, name)
             self._tables.by_name[name] = table
             if name not in self._keys:
                 self._keys[name] = Keys.of(_names_of(table))
         # A crash loses which tables were written since their last optimize, and whether
         # the home table's text statistics are stale: the next optimize redoes both.
         self._dirty |= {HOME, self._tables.open_name}
+        self._open_rows = int(self._tables.by_name[self._tables.open_name].count_rows())
         if self.opens == 1:  # and which hold deleted rows: the first copy rewrites them all
             self._deleted_from = set(self._tables.by_name)
         self._check_embedder(self._tables.home.schema)
 
     def _check_embedder(self, schema: pa.Schema) -> None:
         """Mark the index stale when its vectors come from another embedder than ours."""
-        meta = schema.metadata or {}
-        model = meta.get(_META_MODEL, b"").decode()
-        dim = schema.field("vector").type.list_size
-        self._vector_type = schema.field("vector").type.value_type
+        model, dim, self._vector_type = written_by(schema)
         self._stale = model != self.embedder.model_id or dim != self.embedder.dimension
         if self._stale:
             log.warning(
@@ -332,7 +292,7 @@ class SearchIndex:
         columns = {
             "uid": pa.array([d.uid for d in unique], pa.string()),
             "kind": pa.array([d.kind for d in unique], pa.string()),
-            "text": pa.array([_stored_text(d) for d in unique], pa.string()),
+            "text": pa.array([stored_text(d) for d in unique], pa.string()),
             "vector": pa.FixedSizeListArray.from_arrays(
                 pa.array(np.ascontiguousarray(vectors, dtype=np.float32).reshape(-1)), dim
             ).cast(pa.list_(self._vector_type, dim)),
@@ -345,28 +305,52 @@ class SearchIndex:
         self._write(tables, pa.Table.from_pydict(columns, schema=self._schema()), new=new)
 
     def _write(self, tables: Tables, rows: pa.Table, *, new: bool) -> None:
-        """Messages of ``rows`` to the open generation, the rest to the home table.
+        """Messages of ``rows`` to the open generation, sealed first if it is full; the
+        rest to the home table.
 
         An upsert of messages that the last write put in a generation sealed since
         (a batch retried after its cursor failed to move) first deletes them there:
         a sealed generation's rows are never upserted, so they would be there twice.
-        Only an optimize seals, and the indexer optimizes between batches, so the
-        last write is the only one a retry can repeat.
+        A generation is sealed only before a write of messages, so the last write
+        is the only one a retry can repeat.
         """
         is_message = pc.equal(rows["kind"], "message")
         messages, summaries = rows.filter(is_message), rows.filter(pc.invert(is_message))
         uids = frozenset(messages["uid"].to_pylist())
+        if uids and self._open_rows >= self.limits.generation_rows:
+            self._seal(tables)
         sealed, written = self._last_messages
         if uids and not new and sealed != tables.open_name and (again := uids & written):
             self._delete_in([sealed], col("uid").isin(sorted(again)), "add")
         if uids:
             self._last_messages = (tables.open_name, uids)
-        self._write_to(tables, tables.open_name, messages, new=new)
+        self._open_rows += self._write_to(tables, tables.open_name, messages, new=new)
         self._write_to(tables, HOME, summaries, new=new)
 
-    def _write_to(self, tables: Tables, name: str, rows: pa.Table, *, new: bool) -> None:
+    def _seal(self, tables: Tables) -> None:
+        """Open the generation after the full open one (``tables.open_name`` then names it).
+
+        The next two optimizes optimize the sealed table: the first folds its
+        last writes, the second drops the versions they replaced. If
+        ``release_idle`` closed the tables meanwhile, the write goes to them
+        unsealed, and the next write after they reopen seals.
+        """
+        sealed = tables.open_name
+        number = generation_number(sealed)
+        assert number is not None
+        with self._lock:
+            if self._tables is not tables:
+                return
+            with _wrapped("add"):
+                self._add_generation(number + 1)
+        self._dirty.add(sealed)
+        self._sealed.add(sealed)
+        log.info("search index %s: generation %s sealed", self.path, sealed)
+
+    def _write_to(self, tables: Tables, name: str, rows: pa.Table, *, new: bool) -> int:
+        """Write ``rows`` to table ``name``; the rows it gained."""
         if not rows.num_rows:
-            return
+            return 0
         table = tables.by_name[name]
         self._dirty.add(name)
         # The keys before the rows: a search in between reads one table too many, never
@@ -375,7 +359,7 @@ class SearchIndex:
         if new:
             with _wrapped("add"):
                 table.add(rows)
-            return
+            return int(rows.num_rows)
         with _wrapped("add"):
             result = (
                 table.merge_insert("uid")
@@ -385,6 +369,7 @@ class SearchIndex:
             )
         if name == HOME and (result.num_updated_rows or result.num_deleted_rows):
             self._text_stats_stale = True
+        return int(result.num_inserted_rows)
 
     def _delete_in(self, names: Iterable[str], where: Expr, what: str) -> None:
         """Delete the rows matching ``where`` from the tables named."""
@@ -428,13 +413,13 @@ class SearchIndex:
 
     def optimize(self) -> None:
         """Fold fragments together, refresh indexes and drop old versions, in each table
-        written since its last optimize; then seal the open generation if it is full.
+        written since its last optimize.
 
         Afterwards every doc is in the indexes and text scores equal those of
         an index built from scratch over the same docs. Versions older than
         ``limits.keep_versions`` are deleted; younger ones stay, because a search
-        that began on one still reads its files. A generation just sealed is
-        optimized once more by the next optimize, which drops those.
+        that began on one still reads its files. A generation sealed since the
+        last optimize is optimized once more by the next, which drops those.
         """
         tables = self._ready()
         dirty, self._dirty = self._dirty, set()
@@ -442,7 +427,9 @@ class SearchIndex:
             for name in [n for n in tables.by_name if n in dirty]:
                 self._optimize_table(tables.by_name[name], home=name == HOME)
                 dirty.discard(name)
-            self._seal_if_full(tables)
+                if name in self._sealed:
+                    self._sealed.discard(name)
+                    self._dirty.add(name)
         finally:
             self._dirty |= dirty
 
@@ -452,21 +439,6 @@ class SearchIndex:
             if home and self._text_stats_stale:
                 table.create_index("text", config=FTS(), replace=True)
                 self._text_stats_stale = False
-
-    def _seal_if_full(self, tables: Tables) -> None:
-        """Open the next generation once the open one holds ``limits.generation_rows`` rows."""
-        sealed = tables.open_name
-        with _wrapped("optimize"):
-            if tables.by_name[sealed].count_rows() < self.limits.generation_rows:
-                return
-            number = generation_number(sealed)
-            assert number is not None
-            with self._lock:
-                if self._tables is not tables:  # closed (release_idle) meanwhile
-                    return
-                self._add_generation(number + 1)
-        self._dirty.add(sealed)  # its replaced versions go at the next optimize
-        log.info("search index %s: generation %s sealed", self.path, sealed)
 
     def copy_to(self, path: Path) -> SearchIndex:
         """A new index in ``path`` with exactly this one's rows and no deleted row's bytes.
@@ -485,7 +457,7 @@ class SearchIndex:
             db = lancedb.connect(str(path), session=self.limits.session)
             for name, table in tables.by_name.items():
                 if name in self._deleted_from:
-                    self._rewrite(table, db, name)
+                    rewrite_table(table, db, name, self._schema(), self.limits.keep_versions)
                 else:
                     link_table(self.path, name, path)
         copy = SearchIndex(path, self.embedder, self.limits)
@@ -494,16 +466,6 @@ class SearchIndex:
         copy._text_stats_stale = True
         copy.optimize()
         return copy
-
-    def _rewrite(self, table: Any, db: Any, name: str) -> None:
-        """Table ``name`` made afresh in ``db`` from ``table``'s live rows, optimized; the
-        rows stream through in batches (a full generation is hundreds of megabytes)."""
-        schema = self._schema()
-        fresh = db.create_table(name, schema=schema)
-        _ensure_indexes(fresh, _INDEXES if name == HOME else _GENERATION_INDEXES)
-        batches = table.search().limit(None).to_batches(_COPY_BATCH_ROWS)
-        fresh.add(pa.RecordBatchReader.from_batches(schema, (b.cast(schema) for b in batches)))
-        fresh.optimize(cleanup_older_than=self.limits.keep_versions)
 
     def count(self) -> int:
         tables = self._ready()
@@ -602,27 +564,3 @@ class SearchIndex:
 def _names_of(table: Any) -> pa.Table:
     """The session and scope columns of every row of ``table`` (for its ``Keys``)."""
     return table.search().select(["session", "scope"]).limit(None).to_arrow()
-
-
-def _stored_text(doc: IndexDoc) -> str:
-    """What the ``text`` column (and so the full-text index) holds of ``doc``."""
-    return "" if doc.kind in _TEXTLESS_KINDS else doc.text
-
-
-def _ensure_indexes(table: Any, wanted: dict[str, tuple[str, Any]]) -> None:
-    """Create whichever scalar or FTS index is missing (a crash may have left one out),
-    and replace one of another type than ``wanted`` names (an index from an older
-    release).
-
-    Rows appended after an index was built are still searched (unindexed
-    rows are scanned); ``optimize()`` folds them into the indexes.
-    """
-    have = {ix.columns[0]: ix for ix in table.list_indices() if len(ix.columns) == 1}
-    for column, (kind, config) in wanted.items():
-        found = have.get(column)
-        if found is not None and found.index_type == kind:
-            continue
-        if found is not None:
-            log.info("replacing the %s index on %s by a %s index", found.index_type, column, kind)
-            table.drop_index(found.name)
-        table.create_index(column, config=config)

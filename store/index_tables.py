@@ -6,10 +6,10 @@ optimizing a table costs what the table holds (on two quiet cores about
 0.16 s at 16,000 rows, 0.5 s at 65,000, 2 s at 262,000, and its memory
 transient with it: BENCHMARKS.md, "Generations"). A daemon running for months
 would rewrite its whole history every minute or so. Here messages go to the
-*open* generation until it holds ``IndexLimits.generation_rows`` rows; an
-optimize then seals it and opens the next, and afterwards only writes to a
-generation make it worth optimizing again: an optimize costs at most a
-generation, whatever the history.
+*open* generation until it holds ``IndexLimits.generation_rows`` rows; the
+next write of messages seals it and opens the next, and afterwards only
+writes to a generation make it worth optimizing again: an optimize costs at
+most a generation, whatever the history.
 
 The home table ``docs`` is the first generation and also holds every
 episode and fact: they are few (about one row per consolidation), and their
@@ -25,12 +25,9 @@ such a search reads one or two generations, not all of them.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -38,14 +35,11 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["HOME", "Keys", "Tables", "generation_name", "generation_number", "link_table"]
+__all__ = ["HOME", "Keys", "Tables", "generation_name", "generation_number"]
 
 #: The home table's name: the first generation, and every episode and fact.
 HOME = "docs"
 _GENERATION = re.compile(r"docs_(\d+)")
-#: The folders of a LanceDB table whose files Lance writes once and never changes:
-#: the rows and the indexes, nearly all of its bytes.
-_WRITTEN_ONCE = frozenset({"data", "_indices"})
 
 
 def generation_name(number: int) -> str:
@@ -146,21 +140,3 @@ class Tables:
         """The tables that may hold a row of any of ``sessions``."""
         wanted = list(sessions)
         return [t for n, t in self.by_name.items() if self.keys[n].may_hold_any(wanted)]
-
-
-def link_table(root: Path, name: str, target_root: Path) -> None:
-    """Put table ``name`` of the index in ``root`` into the one in ``target_root``: its
-    data and index files hard-linked (no byte copied), the rest (manifests, deletion
-    files, the version hint, which Lance may replace) copied. Where the file system
-    cannot link, they are copied too."""
-    source, target = root / f"{name}.lance", target_root / f"{name}.lance"
-    for file in sorted(p for p in source.rglob("*") if p.is_file()):
-        relative = file.relative_to(source)
-        (target / relative).parent.mkdir(parents=True, exist_ok=True)
-        if relative.parts[0] in _WRITTEN_ONCE:
-            try:
-                os.link(file, target / relative)
-                continue
-            except OSError:
-                pass
-        shutil.copy2(file, target / relative)

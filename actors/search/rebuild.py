@@ -90,8 +90,9 @@ class Rebuild:
 
     async def _copy_messages(self) -> None:
         """Every message after ``_reached``, in batches, optimized every eighth of a
-        generation: an optimize is what seals a full generation, so without them the
-        rebuild would put the whole log in one table."""
+        generation: fragments are folded as the copy goes, at most eight optimizes
+        per generation, and the catch-up's optimize (under the indexer's write lock)
+        has at most that much left to fold."""
         cfg = self.services.config.index
         size, every = max(1, cfg.batch_size), max(cfg.optimize_rows, cfg.generation_rows // 8)
         progress, unoptimized = self.progress, 0
