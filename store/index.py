@@ -63,7 +63,15 @@ from .heap import release_free_memory
 from .index_copy import link_table, rewrite_table
 from .index_limits import IndexLimits
 from .index_schema import NEW_VECTOR_TYPE, ensure_indexes, stored_text, table_schema, written_by
-from .index_tables import HOME, Keys, Tables, generation_name, generation_number
+from .index_tables import (
+    HOME,
+    KEYS_SUFFIX,
+    Keys,
+    Tables,
+    generation_name,
+    generation_number,
+    keys_path,
+)
 from .ranking import TEXT_WEIGHT, VECTOR_WEIGHT, IndexDoc, SearchHit, fuse, meaning_score
 from .search_query import KINDS, Mode, candidate_depth, checked_query, fts_query
 from .table_reads import filter_expr, text_hits, vector_hits
@@ -135,6 +143,8 @@ class SearchIndex:
     def _create(self) -> None:
         self._vector_type = NEW_VECTOR_TYPE
         self._keys.clear()
+        for saved in self.path.glob(f"*{KEYS_SUFFIX}"):  # a dropped table's
+            saved.unlink()
         self._deleted_from.clear()
         self._last_messages = ("", frozenset())
         self._sealed.clear()
@@ -175,12 +185,13 @@ class SearchIndex:
             self._create()
             return
         self._tables = Tables(by_name={}, keys=self._keys)
+        open_name = names[-1][1]
         for _, name in names:
             table = self._db.open_table(name)
             ensure_indexes(table, name)
             self._tables.by_name[name] = table
             if name not in self._keys:
-                self._keys[name] = Keys.of(_names_of(table))
+                self._keys[name] = self._keys_of(name, table, sealed=name != open_name)
         # A crash loses which tables were written since their last optimize, and whether
         # the home table's text statistics are stale: the next optimize redoes both.
         self._dirty |= {HOME, self._tables.open_name}
@@ -188,6 +199,23 @@ class SearchIndex:
         if self.opens == 1:  # and which hold deleted rows: the first copy rewrites them all
             self._deleted_from = set(self._tables.by_name)
         self._check_embedder(self._tables.home.schema)
+
+    def _keys_of(self, name: str, table: Any, *, sealed: bool) -> Keys:
+        """A table's keys: those saved when it was sealed, else read from its rows (the
+        open generation's always: it is still written to). So opening reads the
+        names of at most a generation, not of the history. A sealed table's keys
+        read from its rows (an index from before saved keys, a forget's rewritten
+        table, a file that did not read back) are saved for the next open."""
+        path = keys_path(self.path, name)
+        if sealed and (saved := Keys.load(path)) is not None:
+            return saved
+        keys = Keys.of(_names_of(table))
+        if sealed:
+            try:
+                keys.save(path)
+            except OSError as exc:  # a read-only or full disk: read them again next time
+                log.warning("could not save the keys of %s in %s: %s", name, self.path, exc)
+        return keys
 
     def _check_embedder(self, schema: pa.Schema) -> None:
         """Mark the index stale when its vectors come from another embedder than ours."""
@@ -342,6 +370,7 @@ class SearchIndex:
             if self._tables is not tables:
                 return
             with _wrapped("add"):
+                self._keys[sealed].save(keys_path(self.path, sealed))
                 self._add_generation(number + 1)
         self._dirty.add(sealed)
         self._sealed.add(sealed)

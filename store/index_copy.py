@@ -19,6 +19,7 @@ from typing import Any
 import pyarrow as pa
 
 from .index_schema import ensure_indexes
+from .index_tables import keys_path
 
 __all__ = ["link_table", "rewrite_table"]
 
@@ -45,8 +46,10 @@ def rewrite_table(
 def link_table(root: Path, name: str, target_root: Path) -> None:
     """Put table ``name`` of the index in ``root`` into the one in ``target_root``: its
     data and index files hard-linked (no byte copied), the rest (manifests, deletion
-    files, the version hint, which Lance may replace) copied. Where the file system
-    cannot link, they are copied too."""
+    files, the version hint, which Lance may replace) copied, and so are its saved
+    keys. Where the file system cannot link, they are copied too. A rewritten table
+    gets no saved keys: the copy reads them from its rows when it opens, so a
+    forgotten session's name hash does not outlive its rows."""
     source, target = root / f"{name}.lance", target_root / f"{name}.lance"
     for file in sorted(p for p in source.rglob("*") if p.is_file()):
         relative = file.relative_to(source)
@@ -58,3 +61,5 @@ def link_table(root: Path, name: str, target_root: Path) -> None:
             except OSError:
                 pass
         shutil.copy2(file, target / relative)
+    if (saved := keys_path(root, name)).exists():
+        shutil.copy2(saved, keys_path(target_root, name))

@@ -20,14 +20,20 @@ that may have grown large: it keeps serving, nothing is moved.
 Each table knows the sessions and scopes it holds (``Keys``: their hashes),
 so a search filtered by session or scope skips the generations that cannot
 hold any of its rows. A session's messages arrive over a span of time, so
-such a search reads one or two generations, not all of them.
+such a search reads one or two generations, not all of them. A sealed
+table's keys are saved beside it when it is sealed (``keys_path``), so
+opening an index reads the open generation's names, not the history's.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
+import zipfile
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -35,11 +41,21 @@ import numpy.typing as npt
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["HOME", "Keys", "Tables", "generation_name", "generation_number"]
+__all__ = [
+    "HOME",
+    "KEYS_SUFFIX",
+    "Keys",
+    "Tables",
+    "generation_name",
+    "generation_number",
+    "keys_path",
+]
 
 #: The home table's name: the first generation, and every episode and fact.
 HOME = "docs"
 _GENERATION = re.compile(r"docs_(\d+)")
+#: How the file a sealed table's keys are saved in ends (``keys_path``).
+KEYS_SUFFIX = ".keys.npz"
 
 
 def generation_name(number: int) -> str:
@@ -55,9 +71,20 @@ def generation_number(name: str) -> int | None:
     return int(found.group(1)) if found else None
 
 
+def keys_path(root: Path, name: str) -> Path:
+    """Where the keys of table ``name`` of the index in ``root`` are saved once it is sealed."""
+    return root / f"{name}{KEYS_SUFFIX}"
+
+
+def _hash(value: str) -> int:
+    """A name's 64-bit hash, the same in every process (Python's own ``hash`` of a str
+    is salted per process, and keys outlive one)."""
+    return int.from_bytes(hashlib.blake2b(value.encode(), digest_size=8).digest(), signed=True)
+
+
 def _hashes(values: Iterable[str]) -> npt.NDArray[np.int64]:
-    """Sorted distinct hashes of ``values`` (Python's, stable within one process)."""
-    return np.unique(np.fromiter((hash(v) for v in values), dtype=np.int64))
+    """Sorted distinct hashes of ``values``."""
+    return np.unique(np.fromiter((_hash(v) for v in values), dtype=np.int64))
 
 
 @dataclass(slots=True)
@@ -84,6 +111,25 @@ class Keys:
         self.sessions = np.union1d(self.sessions, _hashes(_distinct(rows, "session")))
         self.scopes = np.union1d(self.scopes, _hashes(_distinct(rows, "scope")))
 
+    def save(self, path: Path) -> None:
+        """Write the keys to ``path`` whole or not at all (a temp file renamed)."""
+        temp = path.with_name(path.name + ".tmp")
+        with temp.open("wb") as out:
+            np.savez(out, sessions=self.sessions, scopes=self.scopes)
+        os.replace(temp, path)
+
+    @classmethod
+    def load(cls, path: Path) -> Keys | None:
+        """The keys saved at ``path``; None if there are none or they do not read back."""
+        try:
+            with np.load(path) as saved:
+                return cls(
+                    sessions=saved["sessions"].astype(np.int64),
+                    scopes=saved["scopes"].astype(np.int64),
+                )
+        except (OSError, ValueError, KeyError, zipfile.BadZipFile):
+            return None
+
     def may_hold(self, *, session: str | None = None, scope: str | None = None) -> bool:
         """False only when the table holds no row of ``session`` (or of ``scope``)."""
         return _among(self.sessions, session) and _among(self.scopes, scope)
@@ -100,8 +146,9 @@ def _distinct(rows: pa.Table, column: str) -> list[str]:
 def _among(sorted_hashes: npt.NDArray[np.int64], value: str | None) -> bool:
     if value is None:
         return True
-    at = int(np.searchsorted(sorted_hashes, hash(value)))
-    return at < len(sorted_hashes) and int(sorted_hashes[at]) == hash(value)
+    wanted = _hash(value)
+    at = int(np.searchsorted(sorted_hashes, wanted))
+    return at < len(sorted_hashes) and int(sorted_hashes[at]) == wanted
 
 
 @dataclass(slots=True)

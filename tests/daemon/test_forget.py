@@ -12,6 +12,7 @@ import pytest
 from reverie.config import NotFound
 from reverie.daemon import Client, ConnectionLost
 from reverie.daemon import protocol as p
+from reverie.store.index_tables import Keys
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, extractive_config
@@ -321,6 +322,11 @@ def test_a_forget_in_one_generation_of_the_index_leaves_no_byte_and_keeps_the_ot
         assert _holders(daemon.data_dir, secret) == []
         assert _holders(daemon.data_dir, name) == []
         assert client.status().index.tables == 3
+        # Nor the hash of its name in the sealed tables' saved keys (index_tables).
+        saved = [Keys.load(f) for f in daemon.data_dir.rglob("*.keys.npz")]
+        assert len(saved) == 2
+        assert all(k is not None and not k.may_hold(session=name) for k in saved)
+        assert any(k is not None and k.may_hold(session="late") for k in saved)
         for session in ("early", "late"):
             hits = client.search(f"{session} note 1000", session=session, mode="vector", k=3)
             assert hits and {h.session for h in hits} == {session}

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 import lancedb
 import pytest
 
 from reverie.store import IndexDoc, IndexLimits, LocalEmbedder, SearchHit, SearchIndex
+from reverie.store.index_tables import Keys
 
 TEXTS = [
     "The train to Lyon leaves at nine.",
@@ -177,6 +180,7 @@ def test_a_generation_left_without_its_home_table_is_dropped(
     again.open()
     assert _tables(again.path) == ["docs"]
     assert again.count() == 0
+    assert not list(again.path.glob("*.keys.npz"))  # the dropped tables' saved keys
 
 
 def _files(root: Path, table: str) -> dict[Path, os.stat_result]:
@@ -194,6 +198,13 @@ def test_a_copy_rewrites_only_the_generations_rows_were_deleted_from(
     small.delete_session("b")
     copy = small.copy_to(tmp_path / "copy")
     assert copy.count() == 16
+    # The sealed tables' keys: docs's copied, docs_1's read from its new rows, without b.
+    assert sorted(p.name for p in copy.path.glob("*.keys.npz")) == [
+        "docs.keys.npz",
+        "docs_1.keys.npz",
+    ]
+    keys = Keys.load(copy.path / "docs_1.keys.npz")
+    assert keys is not None and keys.may_hold(session="x") and not keys.may_hold(session="b")
     assert _uids(copy.search("greyhound", session="b", k=5, mode="vector")) == []
     for table, shared in (("docs", True), ("docs_1", False), ("docs_2", True)):
         before, after = _files(small.path, table), _files(copy.path, table)
@@ -225,3 +236,45 @@ def test_the_first_copy_after_opening_rewrites_every_table(
         data = [f for f in after if f.parts[0] == "data"]
         assert data
         assert not [f for f in data if f in before and after[f].st_ino == before[f].st_ino]
+
+
+def test_a_sealed_tables_keys_are_saved_and_opening_reads_them_not_its_rows(
+    small: SearchIndex, embedder: LocalEmbedder
+) -> None:
+    _fill(small, "a", 8)  # the home table, sealed by the next write
+    _fill(small, "b", 8)  # docs_1, sealed by the next write
+    _fill(small, "c", 4)  # docs_2, open
+    saved = sorted(p.name for p in small.path.glob("*.keys.npz"))
+    assert saved == ["docs.keys.npz", "docs_1.keys.npz"]
+    # docs_1's saved keys swapped for the home table's: a reopened index believes
+    # them (it does not read docs_1's rows), so a search for b skips docs_1.
+    (small.path / "docs_1.keys.npz").write_bytes((small.path / "docs.keys.npz").read_bytes())
+    fooled = SearchIndex(small.path, embedder, IndexLimits(generation_rows=8))
+    fooled.open()
+    assert fooled.search("greyhound", session="b", k=5, mode="vector") == []
+    assert fooled.search("greyhound", session="c", k=5, mode="vector")  # the open one: read
+    # Keys that do not read back are read from the table's rows instead.
+    (small.path / "docs_1.keys.npz").write_bytes(b"not a keys file")
+    again = SearchIndex(small.path, embedder, IndexLimits(generation_rows=8))
+    again.open()
+    hits = again.search("greyhound", session="b", k=5, mode="vector")
+    assert hits and {h.session for h in hits} == {"b"}
+
+
+def test_saved_keys_read_the_same_in_another_process(small: SearchIndex) -> None:
+    """Python salts ``hash`` of a str per process; saved keys must not depend on it."""
+    _fill(small, "a", 12)
+    probe = (
+        "import sys; from pathlib import Path; from reverie.store.index_tables import Keys; "
+        "keys = Keys.load(Path(sys.argv[1])); "
+        "print(keys.may_hold(session='a'), keys.may_hold(session='zz'))"
+    )
+    for seed in ("1", "2"):
+        out = subprocess.run(
+            [sys.executable, "-c", probe, str(small.path / "docs.keys.npz")],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert out.stdout.split() == ["True", "False"]
