@@ -72,6 +72,7 @@ from .index_tables import (
     generation_number,
     keys_path,
 )
+from .query_vectors import QueryVectors
 from .ranking import TEXT_WEIGHT, VECTOR_WEIGHT, IndexDoc, SearchHit, fuse, meaning_score
 from .search_query import KINDS, Mode, candidate_depth, checked_query, fts_query
 from .table_reads import filter_expr, text_hits, vector_hits
@@ -117,6 +118,7 @@ class SearchIndex:
         self.path = path
         self.embedder = embedder
         self.limits = IndexLimits() if limits is None else limits
+        self._queries = QueryVectors(embedder)
         self._lock = threading.Lock()
         self._db: Any = None
         self._tables: Tables | None = None
@@ -579,7 +581,7 @@ class SearchIndex:
         self, tables: list[Any], text: str, where: Expr | None, limit: int
     ) -> list[SearchHit]:
         """The ``limit`` nearest docs over ``tables``: each table's nearest, merged."""
-        vector = self.embedder.embed([text])[0]
+        vector = self._queries.of(text)
         with _wrapped("vector search"):
             by_cosine = [
                 hit for table in tables for hit in vector_hits(table, vector, where, limit)
