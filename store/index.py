@@ -203,7 +203,8 @@ class SearchIndex:
         self._check_embedder(self._tables.home.schema)
 
     def _keys_of(self, name: str, table: Any, *, sealed: bool) -> Keys:
-        """A table's keys: those saved when it was sealed, else read from its rows (the
+        """A table's keys: those saved when it was sealed (and before each write to it
+        since: the home table's summaries), else read from its rows (the
         open generation's always: it is still written to). So opening reads the
         names of at most a generation, not of the history. A sealed table's keys
         read from its rows (an index from before saved keys, a forget's rewritten
@@ -385,8 +386,12 @@ class SearchIndex:
         table = tables.by_name[name]
         self._dirty.add(name)
         # The keys before the rows: a search in between reads one table too many, never
-        # one too few.
+        # one too few. A sealed table written to (the home table, by a consolidation)
+        # has its saved keys rewritten first, for the same reason across a crash.
         self._keys[name].add(rows)
+        if name != tables.open_name:
+            with _wrapped("add"):
+                self._keys[name].save(keys_path(self.path, name))
         if new:
             with _wrapped("add"):
                 table.add(rows)

@@ -21,8 +21,9 @@ Each table knows the sessions and scopes it holds (``Keys``: their hashes),
 so a search filtered by session or scope skips the generations that cannot
 hold any of its rows. A session's messages arrive over a span of time, so
 such a search reads one or two generations, not all of them. A sealed
-table's keys are saved beside it when it is sealed (``keys_path``), so
-opening an index reads the open generation's names, not the history's.
+table's keys are saved beside it when it is sealed (``keys_path``), and
+again before any later write to it (the home table's episodes and facts),
+so opening an index reads the open generation's names, not the history's.
 """
 
 from __future__ import annotations

@@ -278,3 +278,16 @@ def test_saved_keys_read_the_same_in_another_process(small: SearchIndex) -> None
             check=True,
         )
         assert out.stdout.split() == ["True", "False"]
+
+
+def test_an_episode_written_to_the_sealed_home_table_is_found_after_reopening(
+    small: SearchIndex, embedder: LocalEmbedder
+) -> None:
+    _fill(small, "a", 12)  # the home table sealed, its keys saved
+    small.add([_episode("ep-zed", "Zed booked the ferry to Zanzibar.", "zed")])
+    small.optimize()
+    reopened = SearchIndex(small.path, embedder, IndexLimits(generation_rows=8))
+    reopened.open()
+    for filters in ({"session": "zed"}, {"scope": "session/zed"}):
+        hits = reopened.search("ferry to Zanzibar", kinds=["episode"], k=3, **filters)
+        assert _uids(hits) == ["ep-zed"], filters
