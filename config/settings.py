@@ -190,6 +190,11 @@ class IndexConfig(_Section):
     #: query of its own: a session spread over many tables pays for each (BENCHMARKS.md,
     #: "Generations").
     generation_rows: Annotated[int, msgspec.Meta(ge=1024)] = 262_144
+    #: The largest table sealed generations are merged into, four at a time (0: never):
+    #: a session spread over the whole history then reads a number of tables that grows
+    #: with its logarithm, not with it. A merge rewrites up to this many rows, and so
+    #: does a forget's purge of a merged table it touched.
+    merged_rows: Annotated[int, msgspec.Meta(ge=0)] = 1_048_576
     #: Messages the index may be behind the log before ``status`` calls it degraded: searches
     #: still find every message by its words (SQLite), but the newest ones not by meaning.
     #: That is over a minute of appends at the soak's pace on 2 cores (about 130/s); a

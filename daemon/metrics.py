@@ -314,8 +314,14 @@ def _index(index: Mapping[str, Any]) -> list[str]:
             "index_tables",
             "gauge",
             "LanceDB tables the search index holds: its home table and the generations of"
-            " messages after it (index.generation_rows each).",
+            " messages after it (index.generation_rows each, merged up to index.merged_rows).",
             _one(index.get("tables")),
+        ),
+        *_family(
+            "index_merges_total",
+            "counter",
+            "Merges of the search index's sealed generations since start.",
+            _one(index.get("merges")),
         ),
     ]
 

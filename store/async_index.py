@@ -157,11 +157,18 @@ class AsyncSearchIndex:
         self._index.delete_facts(scope)
         self._index.add(docs)
 
-    async def copy_to(self, path: Path) -> AsyncSearchIndex:
-        """A new index in ``path`` with exactly these rows and none of the deleted ones' bytes."""
+    async def copy_to(self, path: Path, merge: list[str] | None = None) -> AsyncSearchIndex:
+        """A new index in ``path`` with exactly these rows: none of the deleted ones' bytes,
+        or the generations ``merge`` names made one table (``SearchIndex.copy_to``)."""
         copy = self.sibling(path)
-        copy._index = await trio.to_thread.run_sync(self._index.copy_to, path)
+        copy._index = await trio.to_thread.run_sync(
+            functools.partial(self._index.copy_to, path, merge=merge or ())
+        )
         return copy
+
+    async def merge_plan(self) -> list[str]:
+        """The sealed generations due to be merged (``SearchIndex.merge_plan``)."""
+        return await trio.to_thread.run_sync(self._index.merge_plan)
 
     # -- reads ---------------------------------------------------------------------
 

@@ -42,7 +42,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
@@ -71,6 +71,7 @@ from .index_tables import (
     generation_name,
     generation_number,
     keys_path,
+    merge_run,
 )
 from .query_vectors import QueryVectors
 from .ranking import TEXT_WEIGHT, VECTOR_WEIGHT, IndexDoc, SearchHit, fuse, meaning_score
@@ -476,32 +477,52 @@ class SearchIndex:
                 table.create_index("text", config=FTS(), replace=True)
                 self._text_stats_stale = False
 
-    def copy_to(self, path: Path) -> SearchIndex:
-        """A new index in ``path`` with exactly this one's rows and no deleted row's bytes.
+    def copy_to(self, path: Path, *, merge: Sequence[str] = ()) -> SearchIndex:
+        """A new index in ``path`` with exactly this one's rows: without any deleted
+        row's bytes (a purge), or with the sealed generations ``merge`` names (a
+        ``merge_plan``) made one table.
 
         LanceDB only marks deleted rows as deleted: their bytes stay in the
         data files (and the text index) of this directory until the fragment
-        is rewritten. Each table that may hold such rows (deleted from since
-        the first open or the last copy: a forget's session's generations) is
-        written afresh, one at a time, its vectors copied, not recomputed; the
-        others share their files with this one (``link_table``). Once the
-        daemon serves the copy and this directory is removed, a forgotten text
-        is gone from the disk, and a forget costs the generations it touched.
+        is rewritten. A purge writes afresh each table that may hold such rows
+        (deleted from since the first open or the last purge: a forget's
+        session's generations), one at a time, its vectors copied, not
+        recomputed. A merge writes the merged table afresh, named as the last
+        of its generations (the order of the names stays the order of the
+        writes). Every other table shares its files with this one
+        (``link_table``); after a merge, the tables a purge would have
+        rewritten still will be. Once the daemon serves the copy and this
+        directory is removed, a forgotten text is gone from the disk, and a
+        forget costs the generations it touched.
         """
         tables = self._ready()
+        merged, keep = set(merge), self.limits.keep_versions
         with _wrapped("copy"):
             db = lancedb.connect(str(path), session=self.limits.session)
             for name, table in tables.by_name.items():
-                if name in self._deleted_from:
-                    rewrite_table(table, db, name, self._schema(), self.limits.keep_versions)
+                if name in merged:
+                    continue
+                if not merged and name in self._deleted_from:
+                    rewrite_table([table], db, name, self._schema(), keep)
                 else:
                     link_table(self.path, name, path)
+            if merge:
+                sources = [tables.by_name[name] for name in merge]
+                rewrite_table(sources, db, merge[-1], self._schema(), keep)
         copy = SearchIndex(path, self.embedder, self.limits)
         copy.open()
-        copy._deleted_from.clear()
+        copy._deleted_from = self._deleted_from - merged if merged else set()
         copy._text_stats_stale = True
         copy.optimize()
         return copy
+
+    def merge_plan(self) -> list[str]:
+        """The sealed generations due to be merged into one table (``merge_run``), oldest
+        first; [] when none are. Reads each sealed table's row count (its manifest)."""
+        names = list(self._ready().by_name.items())[1:-1]  # after home, before the open one
+        with _wrapped("count"):
+            sealed = [(name, int(table.count_rows())) for name, table in names]
+        return merge_run(sealed, self.limits.generation_rows, self.limits.merged_rows)
 
     def count(self) -> int:
         tables = self._ready()

@@ -1,4 +1,5 @@
-"""Copying a search index's tables into another directory: the purge after a forget.
+"""Copying a search index's tables into another directory: the purge after a forget, and
+the merge of sealed generations.
 
 LanceDB only marks deleted rows as deleted; their bytes stay in the table's
 data files (and its text index) until the fragment is rewritten. A table
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Sequence
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
@@ -31,15 +33,20 @@ _WRITTEN_ONCE = frozenset({"data", "_indices"})
 
 
 def rewrite_table(
-    table: Any, db: Any, name: str, schema: pa.Schema, keep_versions: timedelta
+    sources: Sequence[Any], db: Any, name: str, schema: pa.Schema, keep_versions: timedelta
 ) -> None:
-    """Table ``name`` made afresh in ``db`` from ``table``'s live rows, optimized; the
-    rows stream through in batches (a full generation is hundreds of megabytes) and
-    their vectors are copied, not recomputed."""
+    """Table ``name`` made afresh in ``db`` from the live rows of ``sources`` (one table
+    rewritten, or generations merged), optimized; the rows stream through in batches
+    (a full generation is hundreds of megabytes) and their vectors are copied, not
+    recomputed."""
     fresh = db.create_table(name, schema=schema)
     ensure_indexes(fresh, name)
-    batches = table.search().limit(None).to_batches(_COPY_BATCH_ROWS)
-    fresh.add(pa.RecordBatchReader.from_batches(schema, (b.cast(schema) for b in batches)))
+    batches = (
+        batch.cast(schema)
+        for table in sources
+        for batch in table.search().limit(None).to_batches(_COPY_BATCH_ROWS)
+    )
+    fresh.add(pa.RecordBatchReader.from_batches(schema, batches))
     fresh.optimize(cleanup_older_than=keep_versions)
 
 

@@ -15,7 +15,13 @@ from typing import Any
 
 import lancedb
 
-__all__ = ["GENERATION_ROWS", "KEEP_OLD_VERSIONS", "IndexLimits", "bound_io_threads"]
+__all__ = [
+    "GENERATION_ROWS",
+    "KEEP_OLD_VERSIONS",
+    "MERGED_ROWS",
+    "IndexLimits",
+    "bound_io_threads",
+]
 
 #: How long ``optimize`` keeps a replaced version's files by default: searches in flight
 #: read them (the daemon takes ``index.keep_versions``).
@@ -24,6 +30,10 @@ KEEP_OLD_VERSIONS = timedelta(seconds=60)
 #: 1.2 s on two quiet cores, and a million messages are four tables, each a query for a
 #: search of a session whose messages span them (BENCHMARKS.md, "Generations").
 GENERATION_ROWS = 262_144
+#: Rows a table of merged generations may hold by default (``index_tables.merge_run``):
+#: four generations of the default size. A merge rewrites that many rows at most, and
+#: so does a forget's purge of such a table.
+MERGED_ROWS = 1_048_576
 #: Lance's own setting for how many reads a scan keeps in flight on a local disk (8 by
 #: default). Each runs on a thread of LanceDB's tokio blocking pool, which grows to the
 #: reads in flight across concurrent searches, writes and optimizes and keeps a thread
@@ -51,12 +61,16 @@ class IndexLimits:
     ``generation_rows``: the rows after which the table new messages go to
     is sealed and another begins (``index_tables``): what one optimize may
     rewrite at most.
+
+    ``merged_rows``: the largest table sealed generations are merged into
+    (``index_tables.merge_run``; 0: never merged).
     """
 
     keep_versions: timedelta = KEEP_OLD_VERSIONS
     cache_bytes: int = 16 << 20
     metadata_cache_bytes: int = 16 << 20
     generation_rows: int = GENERATION_ROWS
+    merged_rows: int = MERGED_ROWS
 
     @cached_property
     def session(self) -> Any:

@@ -24,15 +24,23 @@ such a search reads one or two generations, not all of them. A sealed
 table's keys are saved beside it when it is sealed (``keys_path``), and
 again before any later write to it (the home table's episodes and facts),
 so opening an index reads the open generation's names, not the history's.
+
+Sealed generations are merged, ``MERGE_FAN_IN`` at a time, into larger
+tables up to ``IndexLimits.merged_rows`` rows (``merge_run``): a session that
+lives through the whole history then pays a query per table for a number of
+tables that grows with the logarithm of the history, not with it. A merge is
+a copy of the index into a new directory (``SearchIndex.copy_to``), swapped
+in like a forget's purge.
 """
 
 from __future__ import annotations
 
 import hashlib
+import math
 import os
 import re
 import zipfile
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,11 +53,13 @@ import pyarrow.compute as pc
 __all__ = [
     "HOME",
     "KEYS_SUFFIX",
+    "MERGE_FAN_IN",
     "Keys",
     "Tables",
     "generation_name",
     "generation_number",
     "keys_path",
+    "merge_run",
 ]
 
 #: The home table's name: the first generation, and every episode and fact.
@@ -57,6 +67,9 @@ HOME = "docs"
 _GENERATION = re.compile(r"docs_(\d+)")
 #: How the file a sealed table's keys are saved in ends (``keys_path``).
 KEYS_SUFFIX = ".keys.npz"
+#: Sealed tables of one size merged into one at a time (``merge_run``). Four keeps at
+#: most three tables of each size, and rewrites each row once per fourfold growth.
+MERGE_FAN_IN = 4
 
 
 def generation_name(number: int) -> str:
@@ -188,3 +201,31 @@ class Tables:
         """The tables that may hold a row of any of ``sessions``."""
         wanted = list(sessions)
         return [t for n, t in self.by_name.items() if self.keys[n].may_hold_any(wanted)]
+
+
+def merge_run(
+    sealed: Sequence[tuple[str, int]], generation_rows: int, merged_rows: int
+) -> list[str]:
+    """The sealed tables to merge into one next, oldest first; [] when none are due.
+
+    ``sealed`` are the generations after the home table that take no more
+    messages, oldest first, with their rows. A table's tier is the number of
+    merges its size stands for (a generation's 0, ``MERGE_FAN_IN`` generations'
+    1, ...), rounded, so a sealed table a batch over its size, or one a forget
+    thinned, keeps its tier. The oldest ``MERGE_FAN_IN`` tables of the lowest
+    tier that has that many are due, unless their merge would pass the tier of
+    ``merged_rows`` (0: never merge). The home table is never merged: it keeps
+    the episodes and facts, and their full-text index, small.
+    """
+    top = _tier(merged_rows, generation_rows) if merged_rows > 0 else 0
+    by_tier: dict[int, list[str]] = {}
+    for name, rows in sealed:
+        by_tier.setdefault(_tier(rows, generation_rows), []).append(name)
+    for tier in sorted(by_tier):
+        if tier < top and len(by_tier[tier]) >= MERGE_FAN_IN:
+            return by_tier[tier][:MERGE_FAN_IN]
+    return []
+
+
+def _tier(rows: int, generation_rows: int) -> int:
+    return max(0, round(math.log(max(rows, 1) / generation_rows, MERGE_FAN_IN)))

@@ -101,6 +101,8 @@ class Follower:
         self._batch_written_at = float("-inf")  # trio time the last batch of messages went in
         self.optimize_pace = _OPTIMIZE_PACE
         self.reread_scopes = False  # a new or reset index: every scope's whole history
+        #: Set when an optimize finds sealed generations due to merge; the indexer merges.
+        self.merge_wanted = trio.Event()
         self._wake = trio.Event()
         #: The index known to hold exactly the messages up to the cursor: this follower
         #: wrote its last batch and then the cursor. Its next batch's docs are new, so they
@@ -156,11 +158,14 @@ class Follower:
         return not self._wake.is_set()
 
     async def optimize(self) -> None:
-        """Fold the writes so far into the index's fragments and text statistics."""
+        """Fold the writes so far into the index's fragments and text statistics; say
+        whether sealed generations are due to merge (``merge_wanted``)."""
         index = self.index
         assert index is not None
         began = trio.current_time()
         await index.optimize()
+        if await index.merge_plan():
+            self.merge_wanted.set()
         self._optimized_at = trio.current_time()
         self._optimize_took = self._optimized_at - began
         self.optimized += 1

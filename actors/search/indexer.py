@@ -11,9 +11,11 @@ sessions until the follower has deleted their rows.
 (``rebuild.Rebuild``), then swaps: the directory in use is named in the
 ``meta`` table, so the swap is one SQLite commit. A ``purge`` (a forget)
 copies the index into a new directory without the forgotten rows' bytes
-and swaps likewise. An index built by another embedder (``stale``) or a
-missing index directory is rebuilt from scratch at start; any other index
-directory (replaced, but a crash kept it) is deleted before the index opens.
+and swaps likewise, and so does a ``merge`` of sealed generations, which an
+optimize finds due (``SearchIndex.merge_plan``). An index built by another
+embedder (``stale``) or a missing index directory is rebuilt from scratch at
+start; any other index directory (replaced, but a crash kept it) is deleted
+before the index opens.
 """
 
 from __future__ import annotations
@@ -113,6 +115,8 @@ class Indexer(SessionHooks):
         self._nursery: trio.Nursery | None = None
         self.reindex_progress = Progress()
         self.code_page_outs = 0  # idle periods whose library code went back to the kernel
+        self.merges = 0  # merges of sealed generations swapped in
+        self._building: set[Path] = set()  # index directories a merge is writing
         self._open_error: str = ""
 
     @property
@@ -148,6 +152,7 @@ class Indexer(SessionHooks):
                     return
                 self._ready.set()
                 nursery.start_soon(self._release_idle)
+                nursery.start_soon(self._merge_when_due)
                 await self._follower.run()
         finally:
             if self._embedder is not None:
@@ -180,6 +185,7 @@ class Indexer(SessionHooks):
             cache_bytes=cfg.cache_mib << 20,
             metadata_cache_bytes=cfg.metadata_cache_mib << 20,
             generation_rows=cfg.generation_rows,
+            merged_rows=cfg.merged_rows,
         )
         index = AsyncSearchIndex(path, self.embedder, limits=limits)
         for old in await index_dirs(self.root, DEFAULT_DIR, keep=path):  # a crash left them
@@ -248,6 +254,7 @@ class Indexer(SessionHooks):
             "table_open": self.index is not None and self.index.open_now,
             "table_opens": self.index.opens if self.index is not None else 0,
             "tables": self.index.tables if self.index is not None else 0,
+            "merges": self.merges,
             "model_int8": self.embedder.model_int8,
             "code_page_outs": self.code_page_outs,
             "degraded": bool(reason),
@@ -286,16 +293,75 @@ class Indexer(SessionHooks):
                 await index.forget_session(session, scope)
             if session is None or scope != default_scope(session):
                 await index.replace_scope(self.memory, scope, None)
-            name = f"{DEFAULT_DIR}-{uuid.uuid4().hex[:12]}"
-            fresh = await index.copy_to(self.root / name)
+            fresh = await self._swap_in_copy(index)
+        await self._drop_replaced(fresh)
+
+    async def _swap_in_copy(
+        self, index: AsyncSearchIndex, merge: list[str] | None = None
+    ) -> AsyncSearchIndex:
+        """Copy ``index`` into a new directory (``copy_to``) and serve the copy: one SQLite
+        commit names it. Under the follower's write lock; a copy that fails is removed."""
+        name = f"{DEFAULT_DIR}-{uuid.uuid4().hex[:12]}"
+        path = self.root / name
+        self._building.add(path)
+        try:
+            fresh = await index.copy_to(path, merge)
             await self.services.db.write(lambda c: write_meta(c, INDEX_DIR_KEY, name))
-            follower.index = fresh
-            follower.unsettled = False
+        except BaseException:
+            with trio.CancelScope(shield=True):
+                await index.remove_dir(path)
+            raise
+        finally:
+            self._building.discard(path)
+        self._follower.index = fresh
+        self._follower.unsettled = False
+        return fresh
+
+    async def _drop_replaced(self, fresh: AsyncSearchIndex) -> None:
+        """Remove every index directory but the one served, each once no search reads it:
+        the replaced ones, and any a crash or an interrupted purge left. Not one a
+        merge or a rebuild is writing, nor the one served by then."""
         for old in await index_dirs(self.root, DEFAULT_DIR, keep=fresh.path):
             await fresh.unused(old)
             if self.reindex_progress.state == "running":  # one of these is the rebuild's
                 break
-            await fresh.remove_dir(old)
+            served = self.index.path if self.index is not None else None
+            if old != served and old not in self._building:
+                await fresh.remove_dir(old)
+
+    # -- merging generations ----------------------------------------------------------
+
+    async def _merge_when_due(self) -> None:
+        """Merge sealed generations whenever an optimize finds some due; a failed merge
+        leaves the index as it was, to be tried again after the next optimize."""
+        follower = self._follower
+        while True:
+            await follower.merge_wanted.wait()
+            follower.merge_wanted = trio.Event()
+            try:
+                await self.merge()
+            except Exception:
+                log.exception("merging the search index's generations failed; it serves as it was")
+
+    async def merge(self) -> None:
+        """Merge the sealed generations due (``SearchIndex.merge_plan``) into one table.
+
+        The index is copied with them merged, under the write lock (the
+        follower waits; searches go on reading the old one), and swapped in
+        as a purge's copy is. Not while a rebuild runs: its index replaces this one.
+        """
+        follower = self._follower
+        async with follower.write_lock:
+            index = follower.index
+            if index is None or self.reindex_progress.state == "running":
+                return
+            names = await index.merge_plan()
+            if not names:
+                return
+            fresh = await self._swap_in_copy(index, names)
+        self.merges += 1
+        log.info("search index: generations %s merged into one table", ", ".join(names))
+        await self._drop_replaced(fresh)
 
     # -- reindex ------------------------------------------------------------------------
 

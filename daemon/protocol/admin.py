@@ -151,8 +151,11 @@ class IndexStatus(Data):
     table_opens: int = 0
     #: LanceDB tables the index holds: the home table (episodes, facts, the first
     #: messages) and the generations of messages after it, each sealed at
-    #: ``index.generation_rows`` rows so that an optimize rewrites at most one.
+    #: ``index.generation_rows`` rows so that an optimize rewrites at most one, four
+    #: sealed ones merged into one up to ``index.merged_rows`` rows.
     tables: int = 0
+    #: Merges of sealed generations since start, each swapped in as a new directory.
+    merges: int = 0
     #: The local model last loaded runs on its int8 weights (``embeddings.int8_weights``);
     #: false with the shipped graph, which the daemon loads where the rewrite cannot be
     #: made or run (its log says why), and before the model was first loaded.

@@ -124,3 +124,42 @@ def test_messages_past_a_generation_go_to_new_tables_old_ones_still_found_and_re
         again = client.search("entry 0-5 of the ship's log", session="log/0", mode="vector", k=50)
         assert [h.uid for h in again] == [h.uid for h in first]
     assert "reverie_index_tables 3" in metrics
+
+
+def test_four_sealed_generations_are_merged_into_one_and_still_found_after_a_restart(
+    make_daemon: Callable[..., DaemonProcess],
+) -> None:
+    config = "[index]\ngeneration_rows = 1024\nmerged_rows = 4096\n"
+    daemon = make_daemon(config=config)
+    with daemon.client() as client:
+        for part in range(7):  # 6,650 messages: at least four generations sealed after home
+            turns = [
+                {"role": "user", "content": f"entry {part}-{i} of the ship's log, calm sea"}
+                for i in range(950)
+            ]
+            client.append_many(f"log/{part}", turns)
+        index = poll(
+            lambda: (s := client.status().index).settled and s.merges >= 1 and s,
+            300,
+            "four sealed generations merged",
+        )
+        assert index.merges == 1
+        assert "reverie_index_merges_total 1" in client.metrics()
+        first = client.search("entry 1-5 of the ship's log", session="log/1", mode="vector", k=50)
+        assert {h.session for h in first} == {"log/1"} and len(first) == 50
+        dirs = poll(
+            lambda: len(found := list(daemon.data_dir.glob("index*"))) == 1 and found,
+            60,
+            "the directory merged from removed",
+        )
+        (served,) = dirs  # the merged copy
+        assert served.name != "index"
+        # The first four generations after home are one table, named as the last of them.
+        tables = sorted(p.name for p in served.glob("docs*.lance"))
+        assert tables[:2] == ["docs.lance", "docs_4.lance"] and index.tables == len(tables)
+    daemon.stop()
+    daemon.start()
+    with daemon.client() as client:
+        again = client.search("entry 1-5 of the ship's log", session="log/1", mode="vector", k=50)
+        assert [h.uid for h in again] == [h.uid for h in first]
+        assert client.status().index.tables == len(tables)

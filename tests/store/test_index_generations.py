@@ -11,7 +11,7 @@ import lancedb
 import pytest
 
 from reverie.store import IndexDoc, IndexLimits, LocalEmbedder, SearchHit, SearchIndex
-from reverie.store.index_tables import Keys
+from reverie.store.index_tables import Keys, merge_run
 
 TEXTS = [
     "The train to Lyon leaves at nine.",
@@ -291,3 +291,51 @@ def test_an_episode_written_to_the_sealed_home_table_is_found_after_reopening(
     for filters in ({"session": "zed"}, {"scope": "session/zed"}):
         hits = reopened.search("ferry to Zanzibar", kinds=["episode"], k=3, **filters)
         assert _uids(hits) == ["ep-zed"], filters
+
+
+def test_the_oldest_four_sealed_tables_of_the_lowest_tier_are_due_to_merge() -> None:
+    g = 1024
+    assert merge_run([("a", g + 9), ("b", g), ("c", g + 200), ("d", g), ("e", g)], g, 16 * g) == [
+        "a",
+        "b",
+        "c",
+        "d",
+    ]
+    assert merge_run([("a", 4 * g), ("b", g), ("c", g), ("d", g)], g, 16 * g) == []
+    tier_one = [("a", 4 * g + 9), ("b", 4 * g), ("c", 3 * g), ("d", 4 * g), ("e", g)]
+    assert merge_run(tier_one, g, 16 * g) == ["a", "b", "c", "d"]  # c, thinned, is of them
+    assert merge_run(tier_one, g, 4 * g) == []  # they would pass merged_rows
+    assert merge_run([("a", 16 * g)] * 4, g, 16 * g) == []
+    assert merge_run([("a", g), ("b", g), ("c", g), ("d", g)], g, 0) == []
+    assert merge_run([("a", 0), ("b", 7), ("c", g), ("d", g)], g, 4 * g) == ["a", "b", "c", "d"]
+
+
+def test_merged_generations_rank_as_before_and_the_other_tables_are_linked(
+    tmp_path: Path, embedder: LocalEmbedder
+) -> None:
+    index = SearchIndex(tmp_path / "gens", embedder, IndexLimits(generation_rows=8, merged_rows=32))
+    index.open()
+    for session in ("a", "b", "c", "d", "e", "f"):
+        _fill(index, session, 8)  # docs, then docs_1 to docs_5, each sealed by the next write
+    _fill(index, "g", 4)  # docs_6, open
+    index.delete_session("a")  # from the home table, which a purge would then rewrite
+    assert index.merge_plan() == ["docs_1", "docs_2", "docs_3", "docs_4"]
+    merged = index.copy_to(tmp_path / "merged", merge=index.merge_plan())
+    assert _tables(merged.path) == ["docs", "docs_4", "docs_5", "docs_6"]
+    assert merged.count() == index.count() == 44
+    assert merged.merge_plan() == []  # the merged table is as large as merged_rows lets it be
+    for session in ("b", "c", "e", "g", None):
+        for query in ("a dog from a shelter", "when does the train leave"):
+            got = merged.search(query, session=session, k=20, mode="vector")
+            want = index.search(query, session=session, k=20, mode="vector")
+            assert _uids(got) == _uids(want)
+            assert [round(h.score, 4) for h in got] == [round(h.score, 4) for h in want]
+    for table, shared in (("docs", True), ("docs_4", False), ("docs_5", True), ("docs_6", True)):
+        before, after = _files(index.path, table), _files(merged.path, table)
+        linked = [f for f in after if f in before and after[f].st_ino == before[f].st_ino]
+        assert bool([f for f in linked if f.parts[0] == "data"]) == shared, table
+    # What the home table still holds of the deleted session goes at the next purge.
+    purged = merged.copy_to(tmp_path / "purged")
+    home_before, home_after = _files(merged.path, "docs"), _files(purged.path, "docs")
+    assert not [f for f in home_after if f in home_before and f.parts[0] == "data"]
+    assert not any(b"a:3" in f.read_bytes() for f in purged.path.rglob("*") if f.is_file())
