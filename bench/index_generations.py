@@ -17,7 +17,8 @@ rise above the RSS at its start is the optimize's transient). Last, session-
 filtered vector searches (k 50, the depth a hybrid search asks for) on each.
 
 Run: ``python -m bench index_generations``; ``REVERIE_BENCH_GENERATION_HISTORY``
-sets the history sizes (comma-separated, default ``229376,491520,1015808``).
+sets the history sizes (comma-separated, default 7/8, 15/8 and 31/8 of the default
+``index.generation_rows``: 229,376, 491,520 and 1,015,808 messages).
 """
 
 from __future__ import annotations
@@ -41,11 +42,15 @@ from bench._machine import say
 from bench.report import Section, ratio
 from reverie.store import IndexDoc, IndexLimits, SearchIndex
 
-#: Each size leaves the open generation 7/8 full (229,376 of 262,144 rows), near the
-#: largest an optimize there rewrites: the worst case of the layout, not its best.
+#: Each size leaves the open generation 7/8 full (229,376 of the default 262,144 rows),
+#: near the largest an optimize there rewrites: the worst case of the layout, not its best.
+_SIZE = IndexLimits().generation_rows
 HISTORY = [
     int(n)
-    for n in os.environ.get("REVERIE_BENCH_GENERATION_HISTORY", "229376,491520,1015808").split(",")
+    for n in os.environ.get(
+        "REVERIE_BENCH_GENERATION_HISTORY",
+        ",".join(str(_SIZE * eighths // 8) for eighths in (7, 15, 31)),
+    ).split(",")
 ]
 ROUNDS = 3
 SEARCHES = 200
@@ -68,14 +73,17 @@ class _RandomEmbedder:
         return rows / np.linalg.norm(rows, axis=1, keepdims=True)
 
 
-def _messages(start: int, count: int) -> list[IndexDoc]:
+def _messages(
+    start: int, count: int, session_of: Callable[[int], int] = lambda n: n // PER_SESSION
+) -> list[IndexDoc]:
+    """Messages ``start`` to ``start + count``; message n in session ``session_of(n)``."""
     return [
         IndexDoc(
             uid=f"m{n}",
             kind="message",
             text=f"message {n}",
-            scope=f"session/s{n // PER_SESSION}",
-            session=f"s{n // PER_SESSION}",
+            scope=f"session/s{session_of(n)}",
+            session=f"s{session_of(n)}",
             ts=float(n),
             message_ids=[str(n)],
             source="messages",
@@ -208,7 +216,7 @@ def _child(label: str, generation_rows: int, root: Path) -> Iterator[dict[str, f
 
 def main() -> Section:
     say(__doc__.strip().splitlines()[0])
-    rows = IndexLimits().generation_rows
+    rows = _SIZE
     section = Section(
         title="bench.index_generations — an optimize's cost as the history grows (issue 26)",
         intro=(

@@ -37,9 +37,9 @@ import time
 from pathlib import Path
 
 from bench._machine import say
-from bench.index_generations import _peak_mib, _peak_rss, _RandomEmbedder, _timed
+from bench.index_generations import _messages, _peak_mib, _peak_rss, _RandomEmbedder, _timed
 from bench.report import Section, ratio
-from reverie.store import IndexDoc, IndexLimits, SearchIndex
+from reverie.store import IndexLimits, SearchIndex
 
 HISTORY = int(os.environ.get("REVERIE_BENCH_MERGE_HISTORY", str(1 << 20)))
 GENERATIONS = [
@@ -67,22 +67,6 @@ LAYOUTS = [
 ]
 
 
-def _messages(start: int, count: int) -> list[IndexDoc]:
-    return [
-        IndexDoc(
-            uid=f"m{n}",
-            kind="message",
-            text=f"message {n}",
-            scope=f"session/s{n % SESSIONS}",
-            session=f"s{n % SESSIONS}",
-            ts=float(n),
-            message_ids=[str(n)],
-            source="messages",
-        )  # type: ignore[arg-type]
-        for n in range(start, start + count)
-    ]
-
-
 def _measure(root: Path, generation_rows: int, merged_rows: int) -> dict[str, float]:
     """The child's work: grow one layout to ``HISTORY``, merging as the indexer does."""
     limits = IndexLimits(generation_rows=generation_rows, merged_rows=merged_rows)
@@ -91,7 +75,7 @@ def _measure(root: Path, generation_rows: int, merged_rows: int) -> dict[str, fl
     merges: list[tuple[float, float]] = []  # seconds, RSS rise in MiB
     began = time.perf_counter()
     for start in range(0, HISTORY, 4096):
-        index.add(_messages(start, 4096), new=True)
+        index.add(_messages(start, 4096, lambda n: n % SESSIONS), new=True)
         if (start + 4096) % 32_768 and start + 4096 < HISTORY:
             continue
         index.optimize()

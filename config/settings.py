@@ -187,8 +187,9 @@ class IndexConfig(_Section):
     #: LanceDB's optimize rewrites a table whole (and refreshes its indexes whole), so this
     #: bounds what one optimize costs and the memory it takes while it runs, whatever the
     #: history. A search reads every table that may hold its session or scope, each a
-    #: query of its own: a session spread over many tables pays for each (BENCHMARKS.md,
-    #: "Generations").
+    #: query of its own: a session spread over many tables pays for each, which merging
+    #: sealed ones (``merged_rows``) bounds (BENCHMARKS.md, "Generations", "Merging
+    #: sealed generations").
     generation_rows: Annotated[int, msgspec.Meta(ge=1024)] = 262_144
     #: The largest table sealed generations are merged into, four at a time (0: never):
     #: a session spread over the whole history then reads a number of tables that grows

@@ -28,7 +28,9 @@ __all__ = [
 KEEP_OLD_VERSIONS = timedelta(seconds=60)
 #: Rows per generation of messages by default: an optimize of one costs at most about
 #: 1.2 s on two quiet cores, and a million messages are four tables, each a query for a
-#: search of a session whose messages span them (BENCHMARKS.md, "Generations").
+#: search of a session whose messages span them. 65,536 took 54 MB off the soak's peak
+#: and its threads, and cost its searches 18 % in the last minute (BENCHMARKS.md,
+#: "Generations", "Merging sealed generations").
 GENERATION_ROWS = 262_144
 #: Rows a table of merged generations may hold by default (``index_tables.merge_run``):
 #: four generations of the default size. A merge rewrites that many rows at most, and

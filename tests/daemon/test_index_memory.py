@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from reverie.daemon import Client
 from reverie.store import LocalEmbedder
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
@@ -93,17 +94,22 @@ def test_the_daemon_embeds_with_the_int8_rewrite_kept_in_its_data_dir(
     assert "(model.onnx)" in shipped.log()
 
 
+def _ship_log(client: Client, *, parts: int, each: int) -> None:
+    """``each`` messages in each of the sessions ``log/0`` to ``log/<parts - 1>``."""
+    for part in range(parts):
+        turns = [
+            {"role": "user", "content": f"entry {part}-{i} of the ship's log, calm sea"}
+            for i in range(each)
+        ]
+        client.append_many(f"log/{part}", turns)
+
+
 def test_messages_past_a_generation_go_to_new_tables_old_ones_still_found_and_rebuilt_alike(
     make_daemon: Callable[..., DaemonProcess],
 ) -> None:
     daemon = make_daemon(config="[index]\ngeneration_rows = 1024\n")  # the smallest allowed
     with daemon.client() as client:
-        for part in range(3):  # 2,400 messages: two generations sealed, a third open
-            turns = [
-                {"role": "user", "content": f"entry {part}-{i} of the ship's log, calm sea"}
-                for i in range(800)
-            ]
-            client.append_many(f"log/{part}", turns)
+        _ship_log(client, parts=3, each=800)  # 2,400 messages: two generations sealed, one open
         client.append_many("log/0", [{"role": "user", "content": "a narwhal off the bow"}])
         index = poll(
             lambda: (s := client.status().index).settled and s.tables >= 3 and s,
@@ -132,12 +138,7 @@ def test_four_sealed_generations_are_merged_into_one_and_still_found_after_a_res
     config = "[index]\ngeneration_rows = 1024\nmerged_rows = 4096\n"
     daemon = make_daemon(config=config)
     with daemon.client() as client:
-        for part in range(7):  # 6,650 messages: at least four generations sealed after home
-            turns = [
-                {"role": "user", "content": f"entry {part}-{i} of the ship's log, calm sea"}
-                for i in range(950)
-            ]
-            client.append_many(f"log/{part}", turns)
+        _ship_log(client, parts=7, each=950)  # at least four generations sealed after home
         index = poll(
             lambda: (s := client.status().index).settled and s.merges >= 1 and s,
             300,
