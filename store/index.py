@@ -512,6 +512,10 @@ class SearchIndex:
         copy = SearchIndex(path, self.embedder, self.limits)
         copy.open()
         copy._deleted_from = self._deleted_from - merged if merged else set()
+        # The last write goes with the copy (a retry of it may come on the copy, see
+        # ``_write``), under the name its table has there.
+        last, uids = self._last_messages
+        copy._last_messages = (merge[-1] if last in merged else last, uids)
         copy._text_stats_stale = True
         copy.optimize()
         return copy

@@ -339,3 +339,15 @@ def test_merged_generations_rank_as_before_and_the_other_tables_are_linked(
     home_before, home_after = _files(merged.path, "docs"), _files(purged.path, "docs")
     assert not [f for f in home_after if f in home_before and f.parts[0] == "data"]
     assert not any(b"a:3" in f.read_bytes() for f in purged.path.rglob("*") if f.is_file())
+
+
+def test_a_batch_written_again_on_a_copy_of_the_index_is_not_duplicated(
+    small: SearchIndex, tmp_path: Path
+) -> None:
+    batch = [_message(n, "a") for n in range(8)]
+    small.add(batch, new=True)  # fills the home table
+    copy = small.copy_to(tmp_path / "copy")  # a forget's purge, between the write and its retry
+    copy.add(batch)  # the retry seals the home table there and must take the batch out of it
+    assert copy.count() == 8
+    hits = copy.search("train to Lyon", session="a", k=10, mode="vector")
+    assert sorted(_uids(hits)) == sorted(d.uid for d in batch)
