@@ -56,6 +56,16 @@ def jobs(client: Client) -> dict[str, int]:
     return client.status().consolidation["default"].jobs
 
 
+def whole_history(client: Client, session: str) -> list[p.Message]:
+    """Every message of ``session``, oldest first, read a page of 1,000 at a time."""
+    messages: list[p.Message] = []
+    while page := client.history(
+        session, after_seq=messages[-1].seq if messages else 0, limit=1000
+    ):
+        messages += page
+    return messages
+
+
 def assert_each_id_once(client: Client, session: str, scope: str, acked: list[str]) -> None:
     """Invariant 2: every acked id is in the tail or in exactly one history entry, never both."""
     tail = {m.id for m in client.context(session, max_tokens=0).messages}

@@ -13,6 +13,7 @@ import trio
 from reverie.config import Conflict
 from reverie.daemon import AsyncClient, Client
 from reverie.daemon.protocol.framing import FrameReader, frame
+from tests.checks import whole_history
 from tests.daemon_process import DaemonProcess
 
 
@@ -28,18 +29,10 @@ async def _writers(socket: str, sessions: list[str], clients: int, per_client: i
             nursery.start_soon(writer, w)
 
 
-def _all_history(client: Client, session: str) -> list:
-    messages, after = [], 0
-    while page := client.history(session, after_seq=after, limit=1000):
-        messages += page
-        after = page[-1].seq
-    return messages
-
-
 def test_64_clients_one_session_exactly_once_in_order(daemon: DaemonProcess) -> None:
     trio.run(_writers, str(daemon.socket), ["shared"], 64, 200)
     with daemon.client() as client:
-        messages = _all_history(client, "shared")
+        messages = whole_history(client, "shared")
     assert [m.seq for m in messages] == list(range(1, 12_801))
     ids = [m.id for m in messages]
     assert len(set(ids)) == 12_800
@@ -54,7 +47,7 @@ def test_64_clients_across_1000_sessions(daemon: DaemonProcess) -> None:
     seen: dict[str, int] = {}
     with daemon.client() as client:
         for session in sessions:
-            messages = _all_history(client, session)
+            messages = whole_history(client, session)
             assert [m.seq for m in messages] == list(range(1, len(messages) + 1))
             for m in messages:
                 seen[m.id] = seen.get(m.id, 0) + 1
@@ -128,7 +121,7 @@ def test_acked_appends_survive_repeated_kill_9(daemon: DaemonProcess) -> None:
             t.join()
     with daemon.client() as client:
         for session, ids in acked.items():
-            stored = [m.id for m in _all_history(client, session)]
+            stored = [m.id for m in whole_history(client, session)]
             assert len(ids) > 0
             missing = set(ids) - set(stored)
             assert not missing, f"{len(missing)} acked messages lost in {session}"

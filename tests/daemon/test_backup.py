@@ -14,7 +14,7 @@ import pytest
 
 from reverie.config import InvalidArgument, ReverieError
 from reverie.daemon import Client
-from tests.checks import assert_each_id_once, poll
+from tests.checks import assert_each_id_once, poll, whole_history
 from tests.daemon_process import DaemonProcess
 
 CLIENTS = 64
@@ -46,12 +46,7 @@ def _appender(
 
 
 def _all_ids(client: Client, session: str) -> Counter[str]:
-    ids: Counter[str] = Counter()
-    after = 0
-    while page := client.history(session, after_seq=after, limit=1000):
-        ids.update(m.id for m in page)
-        after = page[-1].seq
-    return ids
+    return Counter(m.id for m in whole_history(client, session))
 
 
 def test_backup_under_64_appenders_restores_every_acked_message(

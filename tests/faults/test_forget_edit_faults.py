@@ -13,7 +13,7 @@ import threading
 from dataclasses import dataclass, field
 
 from reverie.store import encode_scope, prompt_view
-from tests.checks import poll
+from tests.checks import poll, whole_history
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM
 
@@ -68,7 +68,7 @@ def test_forgets_while_searching_never_fail_a_search(make_daemon, fake_llm: Fake
         assert not searcher.errors, f"a search or append failed during a forget: {searcher.errors}"
         for session in sessions:
             assert client.search(f"{session} Question", session=session, k=5).hits == []
-        assert [m.id for m in client.history("bystander", limit=1000)] == searcher.acked
+        assert [m.id for m in whole_history(client, "bystander")] == searcher.acked
         assert client.status().forgets.finished == len(sessions)
     indexes = sorted(p.name for p in daemon.data_dir.iterdir() if p.name.startswith("index"))
     assert len(indexes) == 1, f"old index directories left behind: {indexes}"

@@ -26,13 +26,14 @@ from tests.fakellm import Behaviour, FakeLLM, garbage, hang, reset_mid_body, sta
 from .support import turns
 
 LLM_TIMEOUT = 1.5
+IDLE_AFTER = 0.3
 BREAKER_THRESHOLD = 3
 
 
 def _config(llm: FakeLLM) -> str:
     return f"""
 [consolidation]
-idle_after = 0.3
+idle_after = {IDLE_AFTER}
 budget_tokens = 60
 target_tokens = 20
 hard_tokens = 100000
@@ -88,6 +89,8 @@ class _Traffic:
                     self._timed(client.context, self.session)
                     self._timed(client.search, "river fox", k=3, everywhere=True)
                     i += 1
+                    if i % 5 == 0:  # a host's pause: consolidation waits for a quiet session
+                        self.stop.wait(2 * IDLE_AFTER)
         except BaseException as exc:  # reported by the test, not lost in the thread
             self.errors.append(exc)
 
