@@ -8,7 +8,8 @@ search) from SQLite's full-text index and LanceDB's.
 
 from reverie.store import SearchQuery
 
-from .indexer import Indexer, drop_index
+from .directories import drop_index
+from .indexer import Indexer
 from .query import SearchResult
 
 __all__ = ["Indexer", "SearchQuery", "SearchResult", "drop_index"]

@@ -8,14 +8,13 @@ full-text index in SQLite and the LanceDB index, and hide forgotten
 sessions until the follower has deleted their rows.
 
 ``reindex`` rebuilds into a new directory while the old index serves
-(``rebuild.Rebuild``), then swaps: the directory in use is named in the
-``meta`` table, so the swap is one SQLite commit. A ``purge`` (a forget)
-copies the index into a new directory without the forgotten rows' bytes
-and swaps likewise, and so does a ``merge`` of sealed generations, which an
-optimize finds due (``SearchIndex.merge_plan``). An index built by another
-embedder (``stale``) or a missing index directory is rebuilt from scratch at
-start; any other index directory (replaced, but a crash kept it) is deleted
-before the index opens.
+(``rebuild.Rebuild``), then swaps it in (``directories``: the directory in
+use is named in the ``meta`` table, so a swap is one SQLite commit). A
+``purge`` (a forget) copies the index into a new directory without the
+forgotten rows' bytes and swaps likewise, and so does a ``merge`` of sealed
+generations, which an optimize finds due (``SearchIndex.merge_plan``). An
+index built by another embedder (``stale``) or a missing index directory is
+rebuilt from scratch at start.
 """
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ import dataclasses
 import logging
 import os
 import time
-import uuid
 from collections.abc import Callable
 from datetime import timedelta
 from pathlib import Path
@@ -34,7 +32,6 @@ import trio
 
 from reverie.config import NotFound, default_scope
 from reverie.store import (
-    INDEX_DIR_KEY,
     AsyncSearchIndex,
     Embedder,
     IndexLimits,
@@ -43,37 +40,21 @@ from reverie.store import (
     PrimedEmbedder,
     SearchQuery,
     SessionRecord,
-    drop_index_dirs,
-    index_dirs,
     log_position,
     page_out_code_async,
-    read_meta,
     swap_index,
     write_cursor,
-    write_meta,
 )
 
 from ..services import Services, SessionHooks
+from .directories import Directories
 from .follow import Follower
 from .query import SearchResult, search
 from .rebuild import Progress, Rebuild
 
-__all__ = ["Indexer", "backlog_reason", "drop_index"]
+__all__ = ["Indexer", "backlog_reason"]
 
 log = logging.getLogger(__name__)
-
-DEFAULT_DIR = "index"
-
-
-async def drop_index(root: Path) -> None:
-    """A forget while the index is off: delete every index directory under ``root``.
-
-    Their rows cannot be rewritten without the index open, so their files go;
-    the next start with the index on finds none and rebuilds it from the log
-    and the Markdown, which the forget has already cleared.
-    """
-    if dropped := await drop_index_dirs(root, DEFAULT_DIR):
-        log.info("index is off: %d index directories deleted, rebuilt at the next start", dropped)
 
 
 def backlog_reason(behind: int, max_backlog: int) -> str:
@@ -107,7 +88,7 @@ class Indexer(SessionHooks):
     ) -> None:
         self.services = services
         self.memory = memory
-        self.root = root
+        self.dirs = Directories(services.db, root)
         self._make_embedder = embedder_factory
         self._embedder: PrimedEmbedder | None = None
         self._follower = Follower(services, memory)
@@ -116,7 +97,6 @@ class Indexer(SessionHooks):
         self.reindex_progress = Progress()
         self.code_page_outs = 0  # idle periods whose library code went back to the kernel
         self.merges = 0  # merges of sealed generations swapped in
-        self._building: set[Path] = set()  # index directories a merge is writing
         self._open_error: str = ""
 
     @property
@@ -177,8 +157,7 @@ class Indexer(SessionHooks):
                     self.code_page_outs += bool(await page_out_code_async())
 
     async def _open(self) -> None:
-        name = await self.services.db.read(lambda c: read_meta(c, INDEX_DIR_KEY))
-        path = self.root / (name if isinstance(name, str) and name else DEFAULT_DIR)
+        path = await self.dirs.served()
         cfg = self.services.config.index
         limits = IndexLimits(
             keep_versions=timedelta(seconds=cfg.keep_versions),
@@ -188,8 +167,7 @@ class Indexer(SessionHooks):
             merged_rows=cfg.merged_rows,
         )
         index = AsyncSearchIndex(path, self.embedder, limits=limits)
-        for old in await index_dirs(self.root, DEFAULT_DIR, keep=path):  # a crash left them
-            await index.remove_dir(old)
+        await self.dirs.drop_leftovers(index)
         existed = await index.open()
         if index.stale or not existed:
             if index.stale:
@@ -214,14 +192,14 @@ class Indexer(SessionHooks):
 
     def _scope_changed(self, scope: str, pending: set[str]) -> None:
         pending.add(scope)
-        if self.reindex_progress.state == "running":
+        if self.rebuilding():
             self._follower.dirty.rebuild_scopes.add(scope)
         self._follower.poke()
 
     def forgotten(self, session: str, scope: str) -> None:
         dirty = self._follower.dirty
         dirty.forgotten[session] = scope
-        if self.reindex_progress.state == "running":
+        if self.rebuilding():
             dirty.rebuild_forgotten[session] = scope
         self._follower.poke()
 
@@ -283,7 +261,7 @@ class Indexer(SessionHooks):
         await self._ready.wait()
         if self.index is None:
             return
-        while self.reindex_progress.state == "running":  # its copy would miss the purge
+        while self.rebuilding():  # its copy would miss the purge
             await trio.sleep(0.1)
         follower = self._follower
         async with follower.write_lock:
@@ -293,41 +271,26 @@ class Indexer(SessionHooks):
                 await index.forget_session(session, scope)
             if session is None or scope != default_scope(session):
                 await index.replace_scope(self.memory, scope, None)
-            fresh = await self._swap_in_copy(index)
-        await self._drop_replaced(fresh)
+            fresh = await self._serve_copy(index)
+        await self.dirs.drop_replaced(fresh, self)
 
-    async def _swap_in_copy(
+    async def _serve_copy(
         self, index: AsyncSearchIndex, merge: list[str] | None = None
     ) -> AsyncSearchIndex:
-        """Copy ``index`` into a new directory (``copy_to``) and serve the copy: one SQLite
-        commit names it. Under the follower's write lock; a copy that fails is removed."""
-        name = f"{DEFAULT_DIR}-{uuid.uuid4().hex[:12]}"
-        path = self.root / name
-        self._building.add(path)
-        try:
-            fresh = await index.copy_to(path, merge)
-            await self.services.db.write(lambda c: write_meta(c, INDEX_DIR_KEY, name))
-        except BaseException:
-            with trio.CancelScope(shield=True):
-                await index.remove_dir(path)
-            raise
-        finally:
-            self._building.discard(path)
+        """``index`` copied into a new directory (``Directories.copy_in``), served from now.
+        Under the follower's write lock."""
+        fresh = await self.dirs.copy_in(index, merge)
         self._follower.index = fresh
         self._follower.unsettled = False
         return fresh
 
-    async def _drop_replaced(self, fresh: AsyncSearchIndex) -> None:
-        """Remove every index directory but the one served, each once no search reads it:
-        the replaced ones, and any a crash or an interrupted purge left. Not one a
-        merge or a rebuild is writing, nor the one served by then."""
-        for old in await index_dirs(self.root, DEFAULT_DIR, keep=fresh.path):
-            await fresh.unused(old)
-            if self.reindex_progress.state == "running":  # one of these is the rebuild's
-                break
-            served = self.index.path if self.index is not None else None
-            if old != served and old not in self._building:
-                await fresh.remove_dir(old)
+    def served_path(self) -> Path | None:
+        """The directory searches read now (``directories.Serving``)."""
+        return self.index.path if self.index is not None else None
+
+    def rebuilding(self) -> bool:
+        """Whether a reindex is writing its own directory (``directories.Serving``)."""
+        return self.reindex_progress.state == "running"
 
     # -- merging generations ----------------------------------------------------------
 
@@ -353,26 +316,25 @@ class Indexer(SessionHooks):
         follower = self._follower
         async with follower.write_lock:
             index = follower.index
-            if index is None or self.reindex_progress.state == "running":
+            if index is None or self.rebuilding():
                 return
             names = await index.merge_plan()
             if not names:
                 return
-            fresh = await self._swap_in_copy(index, names)
+            fresh = await self._serve_copy(index, names)
         self.merges += 1
         log.info("search index: generations %s merged into one table", ", ".join(names))
-        await self._drop_replaced(fresh)
+        await self.dirs.drop_replaced(fresh, self)
 
     # -- reindex ------------------------------------------------------------------------
 
     def start_reindex(self) -> bool:
         """Start a rebuild in the background; False when one is already running."""
-        if self.reindex_progress.state == "running":
+        if self.rebuilding():
             return False
         if self._nursery is None or self.index is None:
             raise NotFound("the search index is not open yet; retry in a moment")
-        name = f"{DEFAULT_DIR}-{uuid.uuid4().hex[:12]}"
-        fresh = self.index.sibling(self.root / name)
+        fresh = self.index.sibling(self.dirs.new_path())
         rebuild = Rebuild(self.services, self.memory, fresh, self._follower.add)
         self.reindex_progress = rebuild.progress
         self._nursery.start_soon(self._reindex, rebuild)
