@@ -98,6 +98,9 @@ class Sample:
     behind: int
     live: tuple[int, int]  # live session actors, live scope actors
     cached: int  # bytes LanceDB's caches hold
+    anon: int = 0  # of rss, the process's own (the rest is mostly the libraries' code)
+    heap: int = 0  # the C heap in use
+    heap_free: int = 0  # the C heap free but resident
 
 
 @dataclass
@@ -143,12 +146,13 @@ class Run:
         return [(a, b) for a, b in itertools.pairwise(edges) if b - a >= 1]
 
 
-def rss_slope(samples: list[Sample]) -> float:
-    """Least-squares slope of RSS over time, in MB per minute (0 with fewer than 2 samples)."""
+def rss_slope(samples: list[Sample], part: str = "rss") -> float:
+    """Least-squares slope of RSS (or of another ``part`` of a sample) over time, in MB
+    per minute (0 with fewer than 2 samples)."""
     if len(samples) < 2:
         return 0.0
     ts = [s.t / 60 for s in samples]
-    ys = [s.rss / MB for s in samples]
+    ys = [getattr(s, part) / MB for s in samples]
     tm, ym = sum(ts) / len(ts), sum(ys) / len(ys)
     var = sum((t - tm) ** 2 for t in ts)
     return sum((t - tm) * (y - ym) for t, y in zip(ts, ys, strict=True)) / var if var else 0.0
@@ -197,13 +201,23 @@ async def _sampler(socket: str, run: Run, t0: float) -> None:
             live = (status.sessions.live, status.scopes.live)
             index = status.index
             sample = Sample(
-                t, proc.rss_bytes, proc.threads, index.messages_behind, live, index.cache_bytes
+                t,
+                proc.rss_bytes,
+                proc.threads,
+                index.messages_behind,
+                live,
+                index.cache_bytes,
+                proc.rss_anon_bytes,
+                proc.heap_in_use_bytes,
+                proc.heap_free_bytes,
             )
             run.samples.append(sample)
             run.peak_rss = max(run.peak_rss, proc.peak_rss_bytes)
             phase = "warm-up" if t < run.warmup else "measured"
             say(
                 f"    {t:6.0f} s {phase:<8} RSS {sample.rss / MB:6.0f} MB"
+                f" (own {sample.anon / MB:4.0f}, heap {sample.heap / MB:4.0f}"
+                f" + {sample.heap_free / MB:3.0f} free)"
                 f"  threads {sample.threads:3}  index behind {sample.behind:6,}"
                 f"  optimized {index.optimized:4}  caches {sample.cached / MB:3.0f} MB"
                 f"  live {live[0]:6,} / {live[1]:6,}"
@@ -301,7 +315,10 @@ def _summary(run: Run) -> None:
     if after:
         say(
             f"  [{run.name}] after warm-up: live sessions / scopes {_live(after)};"
-            f" LanceDB's caches {after[0].cached / MB:.0f} → {after[-1].cached / MB:.0f} MB"
+            f" LanceDB's caches {after[0].cached / MB:.0f} → {after[-1].cached / MB:.0f} MB;"
+            f" slopes of the process's own memory {rss_slope(after, 'anon'):+.2f}, of the C"
+            f" heap in use {rss_slope(after, 'heap'):+.2f} and free"
+            f" {rss_slope(after, 'heap_free'):+.2f} MB/min"
         )
     say(
         f"  [{run.name}] {run.ops_per_second():,.0f} ops/s measured; RSS slope after warm-up"

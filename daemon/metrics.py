@@ -81,6 +81,27 @@ def render_metrics(view: DaemonStatus) -> str:
         _one(process.get("peak_rss_bytes")),
     )
     lines += _family(
+        "process_resident_part_bytes",
+        "gauge",
+        "Resident memory in parts: anonymous (the process's own) and file (mostly the"
+        " libraries' code, which the kernel takes back under pressure).",
+        [
+            ({"part": "anon"}, process.get("rss_anon_bytes", 0)),
+            ({"part": "file"}, process.get("rss_file_bytes", 0)),
+        ],
+    )
+    lines += _family(
+        "heap_bytes",
+        "gauge",
+        "The C heap: blocks in use, and free between them (resident where touched,"
+        " until a trim); Arrow's own pool in use.",
+        [
+            ({"state": "in_use"}, process.get("heap_in_use_bytes", 0)),
+            ({"state": "free"}, process.get("heap_free_bytes", 0)),
+            ({"state": "arrow_in_use"}, process.get("arrow_in_use_bytes", 0)),
+        ],
+    )
+    lines += _family(
         "process_threads", "gauge", "Threads of the daemon.", _one(process.get("threads"))
     )
     lines += _family(

@@ -29,7 +29,7 @@ from .facts import (
     render_memory,
     replace_fact,
 )
-from .heap import release_free_memory, tune_allocator
+from .heap import heap_usage, release_free_memory, tune_allocator
 from .history import HistoryEntry, history_problems, parse_history, render_entry
 from .index import IndexLayout, IndexLimits, IndexStale, SearchIndex
 from .index_feed import (
@@ -245,6 +245,7 @@ __all__ = [
     "forget_files",
     "forget_session",
     "fuse",
+    "heap_usage",
     "history_problems",
     "hit_from_doc",
     "index_dirs",

@@ -18,8 +18,12 @@ and onnxruntime start from growing an arena of its own that keeps its free
 pages. Measured on the embedder alone: 385 MiB without, 277 MiB with, for
 the same throughput.
 
+``heap_usage`` says how the heap stands (``status``): what is in use, and
+what is free between the blocks in use (resident where it was touched,
+until a trim gives those pages back).
+
 All of this is glibc's alone: elsewhere (musl, macOS) there is nothing to
-call and both functions do nothing.
+call, the functions do nothing and the usage is zeros.
 """
 
 from __future__ import annotations
@@ -30,7 +34,9 @@ import functools
 import logging
 from collections.abc import Callable
 
-__all__ = ["libc_function", "release_free_memory", "tune_allocator"]
+import pyarrow as pa
+
+__all__ = ["heap_usage", "libc_function", "release_free_memory", "tune_allocator"]
 
 log = logging.getLogger(__name__)
 
@@ -82,3 +88,50 @@ def release_free_memory() -> None:
     if _TRIM is not None:
         released = _TRIM(0)
         log.debug("malloc_trim: %s", "memory released" if released else "nothing to release")
+
+
+class _MallInfo2(ctypes.Structure):
+    """glibc's ``struct mallinfo2`` (2.33+): ten ``size_t`` counters."""
+
+    _fields_ = [
+        (name, ctypes.c_size_t)
+        for name in (
+            "arena",  # bytes the arenas took from the system (sbrk and their mappings)
+            "ordblks",
+            "smblks",
+            "hblks",
+            "hblkhd",  # bytes of blocks served by a mapping of their own
+            "usmblks",
+            "fsmblks",
+            "uordblks",  # bytes of the arenas in use
+            "fordblks",  # bytes of the arenas free
+            "keepcost",
+        )
+    ]
+
+
+_MALLINFO2 = libc_function("mallinfo2")
+if _MALLINFO2 is not None:
+    _MALLINFO2.restype = _MallInfo2  # type: ignore[attr-defined]
+
+
+def heap_usage() -> dict[str, int]:
+    """The C heap now: ``heap_in_use_bytes`` (the arenas' blocks in use plus the large
+    blocks mapped on their own) and ``heap_free_bytes`` (free in the arenas: resident
+    until a trim, where it was touched). All C and Rust allocations of the process
+    count (the interpreter's objects over 512 bytes, SQLite, onnxruntime, LanceDB),
+    but not Python-side Arrow buffers: ``arrow_in_use_bytes`` is their own pool's.
+    The two C figures are zeros without glibc 2.33+.
+
+    It locks each arena and walks its free lists: under a millisecond for the
+    daemon's two arenas, called by ``status``, not per request.
+    """
+    arrow = {"arrow_in_use_bytes": pa.total_allocated_bytes()}
+    if _MALLINFO2 is None:
+        return {"heap_in_use_bytes": 0, "heap_free_bytes": 0, **arrow}
+    info = _MALLINFO2()
+    return {
+        "heap_in_use_bytes": int(info.uordblks + info.hblkhd),  # type: ignore[attr-defined]
+        "heap_free_bytes": int(info.fordblks),  # type: ignore[attr-defined]
+        **arrow,
+    }

@@ -42,6 +42,13 @@ def render_status(view: DaemonStatus) -> None:
         f" {proc.get('connections', 0)} connections"
     )
     print(
+        f"memory    {proc['rss_anon_bytes'] / 2**20:.0f} MiB its own (C heap"
+        f" {proc['heap_in_use_bytes'] / 2**20:.0f} MiB in use,"
+        f" {proc['heap_free_bytes'] / 2**20:.0f} MiB free; Arrow"
+        f" {proc['arrow_in_use_bytes'] / 2**20:.0f} MiB), {proc['rss_file_bytes'] / 2**20:.0f} MiB"
+        " of files (the libraries' code)"
+    )
+    print(
         f"sessions  {sessions['live']} live, {sessions['passivated']} passivated, {sessions['known']} known"
     )
     depths = status.get("mailbox_depths", {})

@@ -26,7 +26,7 @@ from reverie.actors import (
     SessionRegistry,
     Supervisor,
 )
-from reverie.store import backup, count_sessions
+from reverie.store import backup, count_sessions, heap_usage
 
 from .. import protocol as p
 from ..metrics import render_metrics
@@ -137,7 +137,11 @@ class AdminOps:
             "errors": dict(self.errors),
             "config_reloads": self.reloader.reloads if self.reloader else 0,
             "log_level": logging.getLevelName(logging.getLogger().getEffectiveLevel()).lower(),
-            "process": {**process_stats(), "connections": self.open_connections()},
+            "process": {
+                **process_stats(),
+                **heap_usage(),
+                "connections": self.open_connections(),
+            },
         }
         # The sections come from their owners as dicts; the wire's Structs check their shape.
         return msgspec.convert(status, p.DaemonStatus)

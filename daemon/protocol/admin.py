@@ -167,10 +167,21 @@ class IndexStatus(Data):
 
 class ProcessStatus(Data):
     """The daemon process's resources: resident memory now and at its peak, threads,
-    descriptors, and the client connections open now."""
+    descriptors, and the client connections open now.
+
+    Resident memory in parts (zeros where the system does not tell): anonymous
+    (the process's own) and file-backed (mostly the libraries' code, which the
+    kernel takes back under pressure); of the process's own, the C heap in use
+    and free between the blocks in use (resident where it was touched, until a
+    trim), and Arrow's pool."""
 
     rss_bytes: int = 0
     peak_rss_bytes: int = 0
+    rss_anon_bytes: int = 0
+    rss_file_bytes: int = 0
+    heap_in_use_bytes: int = 0
+    heap_free_bytes: int = 0
+    arrow_in_use_bytes: int = 0
     threads: int = 0
     open_files: int = 0
     connections: int = 0

@@ -15,11 +15,19 @@ from pathlib import Path
 __all__ = ["process_stats"]
 
 _PROC = Path("/proc/self")
-_FIELDS = {"VmRSS": "rss_bytes", "VmHWM": "peak_rss_bytes", "Threads": "threads"}
+_FIELDS = {
+    "VmRSS": "rss_bytes",
+    "VmHWM": "peak_rss_bytes",
+    "RssAnon": "rss_anon_bytes",
+    "RssFile": "rss_file_bytes",
+    "Threads": "threads",
+}
 
 
 def process_stats() -> dict[str, int]:
-    """``rss_bytes``, ``peak_rss_bytes``, ``threads`` and ``open_files`` of this process."""
+    """``rss_bytes`` (of it ``rss_anon_bytes``, the process's own memory, and
+    ``rss_file_bytes``, mostly the libraries' code, clean pages the kernel takes back
+    under pressure), ``peak_rss_bytes``, ``threads`` and ``open_files`` of this process."""
     stats = dict.fromkeys((*_FIELDS.values(), "open_files"), 0)
     try:
         lines = (_PROC / "status").read_text().splitlines()

@@ -111,6 +111,14 @@ def test_metrics_op_matches_status(daemon: DaemonProcess) -> None:
     assert status.process.peak_rss_bytes >= status.process.rss_bytes > 0
     assert status.process.open_files >= 3  # at least the database, its WAL and the socket
     assert samples["reverie_process_resident_bytes"] > 1 << 20
+    # Resident memory in parts: its own and the libraries' files, the C heap within it.
+    proc = status.process
+    assert proc.rss_anon_bytes > 1 << 20 and proc.rss_file_bytes > 1 << 20
+    assert proc.rss_anon_bytes + proc.rss_file_bytes <= proc.rss_bytes + (1 << 20)
+    assert 1 << 20 < proc.heap_in_use_bytes < proc.rss_bytes
+    assert proc.heap_free_bytes < proc.rss_anon_bytes
+    assert samples['reverie_process_resident_part_bytes{part="anon"}'] > 1 << 20
+    assert samples['reverie_heap_bytes{state="in_use"}'] > 1 << 20
     assert samples["reverie_process_threads"] >= 1
     # The client asking is a connection; so is a second one opened beside it.
     with daemon.client() as first, daemon.client() as second:

@@ -48,6 +48,8 @@ def test_status_shows_every_section(daemon: DaemonProcess) -> None:
     assert any(line.startswith("store     ") and " writes in " in line for line in lines)
     process = next(line for line in lines if line.startswith("process   "))
     assert " MiB resident (peak " in process and " threads, " in process
+    memory = next(line for line in lines if line.startswith("memory    "))
+    assert " MiB its own (C heap " in memory and " of files (the libraries' code)" in memory
     assert "errors    invalid_argument: 1" in lines
     assert any(line.startswith("config    log level info") for line in lines)
 
