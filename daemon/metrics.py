@@ -93,8 +93,8 @@ def render_metrics(view: DaemonStatus) -> str:
     lines += _family(
         "heap_bytes",
         "gauge",
-        "The C heap: blocks in use, and free between them (resident where touched,"
-        " until a trim); Arrow's own pool in use.",
+        "The C heap: blocks in use, and free between them (resident where touched;"
+        " a trim hands back only whole pages); Arrow's own pool in use.",
         [
             ({"state": "in_use"}, process.get("heap_in_use_bytes", 0)),
             ({"state": "free"}, process.get("heap_free_bytes", 0)),

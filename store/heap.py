@@ -19,8 +19,8 @@ pages. Measured on the embedder alone: 385 MiB without, 277 MiB with, for
 the same throughput.
 
 ``heap_usage`` says how the heap stands (``status``): what is in use, and
-what is free between the blocks in use (resident where it was touched,
-until a trim gives those pages back).
+what is free between the blocks in use (resident where it was touched; a
+trim hands back only its whole pages).
 
 All of this is glibc's alone: elsewhere (musl, macOS) there is nothing to
 call, the functions do nothing and the usage is zeros.
@@ -118,7 +118,7 @@ if _MALLINFO2 is not None:
 def heap_usage() -> dict[str, int]:
     """The C heap now: ``heap_in_use_bytes`` (the arenas' blocks in use plus the large
     blocks mapped on their own) and ``heap_free_bytes`` (free in the arenas: resident
-    until a trim, where it was touched). All C and Rust allocations of the process
+    where it was touched; a trim hands back only its whole pages). All C and Rust allocations of the process
     count (the interpreter's objects over 512 bytes, SQLite, onnxruntime, LanceDB),
     but not Python-side Arrow buffers: ``arrow_in_use_bytes`` is their own pool's.
     The two C figures are zeros without glibc 2.33+.

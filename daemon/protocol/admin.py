@@ -172,8 +172,8 @@ class ProcessStatus(Data):
     Resident memory in parts (zeros where the system does not tell): anonymous
     (the process's own) and file-backed (mostly the libraries' code, which the
     kernel takes back under pressure); of the process's own, the C heap in use
-    and free between the blocks in use (resident where it was touched, until a
-    trim), and Arrow's pool."""
+    and free between the blocks in use (resident where it was touched; a trim
+    hands back only its whole pages), and Arrow's pool."""
 
     rss_bytes: int = 0
     peak_rss_bytes: int = 0
