@@ -46,6 +46,11 @@ def _one(value: Any) -> list[_Sample]:
     return [({}, value or 0)]
 
 
+def _parts(label: str, source: Mapping[str, Any], keys: Mapping[str, str]) -> list[_Sample]:
+    """One sample per part: ``label`` = the part's name, its value ``source[key]``."""
+    return [({label: part}, source.get(key) or 0) for part, key in keys.items()]
+
+
 def render_metrics(view: DaemonStatus) -> str:
     """Render a ``status``; the result ends with a newline."""
     status: Mapping[str, Any] = msgspec.to_builtins(view)
@@ -85,21 +90,22 @@ def render_metrics(view: DaemonStatus) -> str:
         "gauge",
         "Resident memory in parts: anonymous (the process's own) and file (mostly the"
         " libraries' code, which the kernel takes back under pressure).",
-        [
-            ({"part": "anon"}, process.get("rss_anon_bytes", 0)),
-            ({"part": "file"}, process.get("rss_file_bytes", 0)),
-        ],
+        _parts("part", process, {"anon": "rss_anon_bytes", "file": "rss_file_bytes"}),
     )
     lines += _family(
         "heap_bytes",
         "gauge",
         "The C heap: blocks in use, and free between them (resident where touched;"
         " a trim hands back only whole pages); Arrow's own pool in use.",
-        [
-            ({"state": "in_use"}, process.get("heap_in_use_bytes", 0)),
-            ({"state": "free"}, process.get("heap_free_bytes", 0)),
-            ({"state": "arrow_in_use"}, process.get("arrow_in_use_bytes", 0)),
-        ],
+        _parts(
+            "state",
+            process,
+            {
+                "in_use": "heap_in_use_bytes",
+                "free": "heap_free_bytes",
+                "arrow_in_use": "arrow_in_use_bytes",
+            },
+        ),
     )
     lines += _family(
         "process_threads", "gauge", "Threads of the daemon.", _one(process.get("threads"))
