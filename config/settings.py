@@ -180,9 +180,11 @@ class IndexConfig(_Section):
     #: LanceDB's caches, in MiB: index pages, and manifests with fragment metadata.
     #: Every optimize writes new index files whose pages searches then cache: with
     #: LanceDB's default (gigabytes) the soak's RSS grew by 140 MB/min, with 64 MiB by
-    #: 124, with 16 MiB by 30 (BENCHMARKS.md, Soak).
-    cache_mib: Count = 16
-    metadata_cache_mib: Count = 16
+    #: 124, with 16 MiB by 30 (BENCHMARKS.md, Soak). 4 MiB each kept the soak 25 MB
+    #: lower than 16 did, with searches no slower there or at a million messages
+    #: (BENCHMARKS.md, "Where the soak's memory is").
+    cache_mib: Count = 4
+    metadata_cache_mib: Count = 4
     #: Rows of messages after which the table they go to is sealed and a new one begins:
     #: LanceDB's optimize rewrites a table whole (and refreshes its indexes whole), so this
     #: bounds what one optimize costs and the memory it takes while it runs, whatever the

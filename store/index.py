@@ -285,7 +285,7 @@ class SearchIndex:
         ``idle_seconds``, then give the freed heap back; True if it did.
 
         An idle daemon thus holds none of the tables' state or cached index
-        pages (about 33 MiB at 30,000 messages); the next search or write opens them
+        pages (33 MiB at 30,000 messages with 16 MiB caches); the next search or write opens them
         again (milliseconds), with empty caches. A call under way keeps its
         own reference to a table and finishes on it.
         """

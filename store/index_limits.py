@@ -69,8 +69,8 @@ class IndexLimits:
     """
 
     keep_versions: timedelta = KEEP_OLD_VERSIONS
-    cache_bytes: int = 16 << 20
-    metadata_cache_bytes: int = 16 << 20
+    cache_bytes: int = 4 << 20
+    metadata_cache_bytes: int = 4 << 20
     generation_rows: int = GENERATION_ROWS
     merged_rows: int = MERGED_ROWS
 

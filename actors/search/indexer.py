@@ -144,7 +144,7 @@ class Indexer(SessionHooks):
         code pages back to the kernel (``page_out_code_async``).
 
         An idle daemon then holds no model (about 90 MiB), none of LanceDB's table
-        state and caches (about 33 MiB at 30,000 messages) and none of the code
+        state and caches (33 MiB at 30,000 messages with 16 MiB caches) and none of the code
         only its work touches (about 150 MiB); the first message or search after it
         loads, opens or reads them again. Read each round, so a reload applies.
         """
