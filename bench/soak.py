@@ -100,7 +100,7 @@ class Sample:
     cached: int  # bytes LanceDB's caches hold
     anon: int = 0  # of rss, the process's own (the rest is mostly the libraries' code)
     heap: int = 0  # the C heap in use
-    heap_free: int = 0  # the C heap free but resident
+    heap_free: int = 0  # the C heap free between its blocks in use
 
 
 @dataclass
