@@ -406,7 +406,7 @@ def _section(soak: Run, base: Run | None, settings: Settings) -> Section:
             "",
         )
     m = sec.table(
-        "minute (index on)",
+        f"minute ({soak.name})",
         "append p50 ms",
         "append p99 ms",
         "search p50 ms",
@@ -472,10 +472,11 @@ def main(argv: list[str] | None = None) -> Section:
         f"note: one client process and the daemon share these {os.cpu_count()} cores;"
         " the machine may be shared too: figures are noisy"
     )
-    soak = _run("index on", settings, index=True, seconds=settings.seconds)
+    on = tomllib.loads(settings.config).get("index", {}).get("enabled", True)
+    soak = _run(f"index {'on' if on else 'off'}", settings, index=on, seconds=settings.seconds)
     _summary(soak)
     base = None
-    if settings.baseline > 0:
+    if settings.baseline > 0 and on:  # with the index off by --config, it is the baseline
         base = _run("baseline, index off", settings, index=False, seconds=settings.baseline)
         _summary(base)
         say(
