@@ -35,7 +35,7 @@ Options (``python -m bench soak`` takes the environment only):
 memory cap to try), ``REVERIE_BENCH_SOAK_RATE`` (ops/s of all clients
 together, default 0: closed loop; a pace the indexer keeps up with tells
 growth with time from growth with the backlog). ``python -m bench.soak --long`` is the issue's run:
-12 minutes, 2 of them warm-up; ``--help`` lists the flags.
+12 minutes, 2 of them warm-up, and a baseline of 2 (``--baseline 0``: none); ``--help`` lists the flags.
 """
 
 from __future__ import annotations
@@ -443,8 +443,8 @@ def _settings(argv: list[str] | None) -> Settings:
     parser.add_argument(
         "--baseline",
         type=float,
-        default=float(env("REVERIE_BENCH_SOAK_BASELINE", "60")),
-        help="measured seconds of the index-off baseline (0: none)",
+        default=None,
+        help="measured seconds of the index-off baseline (0: none; default 60, 120 with --long)",
     )
     parser.add_argument("--config", default=env("REVERIE_BENCH_SOAK_CONFIG", ""))
     parser.add_argument(
@@ -457,8 +457,10 @@ def _settings(argv: list[str] | None) -> Settings:
         "--long", action="store_true", help="the issue's run: 12 min, 2 of them warm-up"
     )
     args = parser.parse_args(argv or [])
+    if args.baseline is None:
+        args.baseline = float(env("REVERIE_BENCH_SOAK_BASELINE", "120" if args.long else "60"))
     if args.long:
-        args.seconds, args.warmup, args.baseline = 600.0, 120.0, max(args.baseline, 120.0)
+        args.seconds, args.warmup = 600.0, 120.0
     config = args.config.replace("\\n", "\n")
     extra = config + "\n" if config else ""
     return Settings(args.seconds, args.warmup, args.baseline, extra, args.rate)
