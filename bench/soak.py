@@ -7,7 +7,8 @@ fsync, the search index on) and ``CLIENTS`` closed-loop connections over
 history, 10 % searches, each naming its session, 15 % working memory),
 for a warm-up and then a measured window. Every ``SAMPLE_EVERY`` seconds it
 reads the daemon's own ``status()``: ``process`` (RSS, threads),
-``index`` (``messages_behind``, ``optimized``, what LanceDB's caches hold,
+``index`` (``messages_behind``, ``optimized``, ``tables``: a session's search
+reads each one holding it; what LanceDB's caches hold,
 which fill up to ``index.cache_mib`` and ``index.metadata_cache_mib`` as
 the table grows) and the live session and
 scope actors (those the load touched within the idle time after which an
@@ -219,7 +220,8 @@ async def _sampler(socket: str, run: Run, t0: float) -> None:
                 f" (own {sample.anon / MB:4.0f}, heap {sample.heap / MB:4.0f}"
                 f" + {sample.heap_free / MB:3.0f} free)"
                 f"  threads {sample.threads:3}  index behind {sample.behind:6,}"
-                f"  optimized {index.optimized:4}  caches {sample.cached / MB:3.0f} MB"
+                f"  optimized {index.optimized:4}  tables {index.tables:2}"
+                f"  caches {sample.cached / MB:3.0f} MB"
                 f"  live {live[0]:6,} / {live[1]:6,}"
                 f"  search p50 {_p50_ms(run, 'search', t - SAMPLE_EVERY, t):6.0f} ms"
             )
