@@ -15,6 +15,8 @@ from typing import Any
 
 import lancedb
 
+from reverie.config import IndexConfig
+
 __all__ = [
     "GENERATION_ROWS",
     "KEEP_OLD_VERSIONS",
@@ -23,19 +25,17 @@ __all__ = [
     "bound_io_threads",
 ]
 
+#: The daemon's defaults (``[index]``), which an index made outside it takes too: the
+#: reasons for each value are given there, once.
+_DAEMON_DEFAULTS = IndexConfig()
 #: How long ``optimize`` keeps a replaced version's files by default: searches in flight
 #: read them (the daemon takes ``index.keep_versions``).
 KEEP_OLD_VERSIONS = timedelta(seconds=60)
-#: Rows per generation of messages by default: an optimize of one costs at most about
-#: 1.2 s on two quiet cores, and a million messages are four tables, each a query for a
-#: search of a session whose messages span them. 65,536 took 54 MB off the soak's peak
-#: and its threads, and cost its searches 18 % in the last minute (BENCHMARKS.md,
-#: "Generations", "Merging sealed generations").
-GENERATION_ROWS = 262_144
-#: Rows a table of merged generations may hold by default (``index_tables.merge_run``):
-#: four generations of the default size. A merge rewrites that many rows at most, and
-#: so does a forget's purge of such a table.
-MERGED_ROWS = 1_048_576
+#: Rows per generation of messages by default (``index.generation_rows``).
+GENERATION_ROWS = _DAEMON_DEFAULTS.generation_rows
+#: Rows a table of merged generations may hold by default (``index_tables.merge_run``,
+#: ``index.merged_rows``): four generations of the default size.
+MERGED_ROWS = _DAEMON_DEFAULTS.merged_rows
 #: Lance's own setting for how many reads a scan keeps in flight on a local disk (8 by
 #: default). Each runs on a thread of LanceDB's tokio blocking pool, which grows to the
 #: reads in flight across concurrent searches, writes and optimizes and keeps a thread
@@ -69,8 +69,8 @@ class IndexLimits:
     """
 
     keep_versions: timedelta = KEEP_OLD_VERSIONS
-    cache_bytes: int = 4 << 20
-    metadata_cache_bytes: int = 4 << 20
+    cache_bytes: int = _DAEMON_DEFAULTS.cache_mib << 20
+    metadata_cache_bytes: int = _DAEMON_DEFAULTS.metadata_cache_mib << 20
     generation_rows: int = GENERATION_ROWS
     merged_rows: int = MERGED_ROWS
 
