@@ -35,8 +35,9 @@ Options (``python -m bench soak`` takes the environment only):
 ``REVERIE_BENCH_SOAK_CONFIG`` (TOML added to the daemon's config, e.g. a
 memory cap to try), ``REVERIE_BENCH_SOAK_RATE`` (ops/s of all clients
 together, default 0: closed loop; a pace the indexer keeps up with tells
-growth with time from growth with the backlog). ``python -m bench.soak --long`` is the issue's run:
-12 minutes, 2 of them warm-up, and a baseline of 2 (``--baseline 0``: none); ``--help`` lists the flags.
+growth with time from growth with the backlog). ``python -m bench.soak --long``
+is the issue's run: 12 minutes, 2 of them warm-up, and a baseline of 2
+(``--baseline 0``: none); ``--help`` lists the flags.
 """
 
 from __future__ import annotations

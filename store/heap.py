@@ -118,8 +118,9 @@ if _MALLINFO2 is not None:
 def heap_usage() -> dict[str, int]:
     """The C heap now: ``heap_in_use_bytes`` (the arenas' blocks in use plus the large
     blocks mapped on their own) and ``heap_free_bytes`` (free in the arenas: resident
-    where it was touched; a trim hands back only its whole pages). All C and Rust allocations of the process
-    count (the interpreter's objects over 512 bytes, SQLite, onnxruntime, LanceDB),
+    where it was touched; a trim hands back only its whole pages). All C and Rust
+    allocations of the process count (the interpreter's objects over 512 bytes,
+    SQLite, onnxruntime, LanceDB),
     but not Python-side Arrow buffers: ``arrow_in_use_bytes`` is their own pool's.
     The two C figures are zeros without glibc 2.33+.
 
