@@ -286,7 +286,7 @@ def _convert(raw: dict[str, Any], origin: str) -> Config:
         if origin == _ENV_ORIGIN and (variable := env_variable(exc)) is not None:
             origin = f"environment variable {variable}"
         raise ConfigError(
-            f"{origin}: {exc}{suggestion(exc, Config)} (see the configuration table in README.md)"
+            f"{origin}: {exc}{suggestion(exc, Config)} (see the keys in docs/configuration.md)"
         ) from exc
 
 

@@ -72,6 +72,8 @@ def run_install_units(args: argparse.Namespace) -> int:
         return 0
     flag = " --user" if args.user else ""
     if not args.user:
-        print("needs a `reverie` system user and group (see the README, Running as a service)")
+        print(
+            "needs a `reverie` system user and group (see docs/operations.md, Running as a service)"
+        )
     print(f"next: systemctl{flag} daemon-reload && systemctl{flag} enable --now reverie.socket")
     return 0
