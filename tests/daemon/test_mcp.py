@@ -254,7 +254,7 @@ def test_nanobot_mcp_client_loads_reverie_tools(daemon: DaemonProcess) -> None:
     from nanobot.agent.tools.registry import ToolRegistry
     from nanobot.config.schema import Config
 
-    # the README's snippet, as nanobot's own config model reads it
+    # docs/mcp.md's snippet, as nanobot's own config model reads it
     entry = {"command": sys.executable, "args": _args(daemon), "toolTimeout": 60}
     servers = Config.model_validate({"tools": {"mcpServers": {"reverie": entry}}}).tools.mcp_servers
 
