@@ -7,6 +7,8 @@ What it guarantees:
 - ``add`` embeds on the ``PrimedEmbedder``'s background threads (niced, so
   appends and searches go first), then writes in a worker thread; a cancel
   waits for the embedding chunks running, so no native thread is abandoned.
+  ``primed`` and ``write`` are its two halves, for a caller (the follower)
+  that must not hold the index while it embeds.
 - Writes are not serialised here: the indexer is the index's only writer.
 - Searches run on worker threads, at most ``max(2, cores)`` at once across
   one family of indexes (the serving one, a rebuild's, a purge's copy):
@@ -22,8 +24,8 @@ import functools
 import os
 import shutil
 from collections import Counter
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -126,12 +128,28 @@ class AsyncSearchIndex:
     async def add(self, docs: list[IndexDoc], chunk: int, *, new: bool = False) -> None:
         """Embed ``docs`` in chunks on the background threads, then write them in one add
         (``new``: none of their uids is in the index, see ``SearchIndex.add``)."""
+        async with self.primed(docs, chunk):
+            await self.write(docs, new=new)
+
+    @asynccontextmanager
+    async def primed(self, docs: list[IndexDoc], chunk: int) -> AsyncIterator[None]:
+        """Embed ``docs`` in chunks on the background threads; inside, a ``write`` of them
+        (to this index or a sibling: they share the embedder) only writes.
+
+        What lets the follower embed a batch without holding the index: a
+        swap or a purge may come between the embedding and the write.
+        """
         texts = [d.text for d in docs]
         try:
             await self._embedder.prime_all(texts, max(1, chunk))
-            await trio.to_thread.run_sync(functools.partial(self._index.add, docs, new=new))
+            yield
         finally:
             self._embedder.forget(texts)
+
+    async def write(self, docs: list[IndexDoc], *, new: bool = False) -> None:
+        """Write ``docs`` (``SearchIndex.add``) in a worker thread: their vectors come
+        from ``primed``; a doc not primed is embedded there and then."""
+        await trio.to_thread.run_sync(functools.partial(self._index.add, docs, new=new))
 
     async def forget_session(self, session: str, scope: str) -> None:
         """Delete a forgotten session's docs, and its own scope's when it was ``session/<name>``."""

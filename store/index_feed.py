@@ -38,6 +38,7 @@ __all__ = [
     "message_doc",
     "message_uid",
     "messages_after",
+    "move_cursor",
     "read_cursor",
     "read_meta",
     "swap_index",
@@ -73,6 +74,21 @@ def write_cursor(conn: apsw.Connection, gid: int) -> None:
     """
     last = one_row(conn, "SELECT coalesce(max(gid), 0) FROM messages")[0]
     write_meta(conn, CURSOR_KEY, min(int(gid), int(last)))
+
+
+def move_cursor(conn: apsw.Connection, start: int, last: int, count: int) -> bool:
+    """Move the cursor from ``start`` to ``last`` if it is still at ``start`` and the log
+    holds exactly the ``count`` messages just indexed between them; False otherwise.
+
+    Checked in the writer's transaction, so no append slips in between: one
+    that reused the gid of a forgotten newest message inside the range would
+    otherwise be skipped for good.
+    """
+    held = one_row(conn, "SELECT count(*) FROM messages WHERE gid > ? AND gid <= ?", (start, last))
+    if read_cursor(conn) != start or held[0] != count:
+        return False
+    write_cursor(conn, last)
+    return True
 
 
 def swap_index(conn: apsw.Connection, name: str, reached: int) -> None:

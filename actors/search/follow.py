@@ -8,6 +8,11 @@ the scope's newest history entries and replaces the scope's facts; after a
 Markdown edit it re-reads the whole scope. A forgotten session's docs are
 deleted (searches hide them until then).
 
+The follower holds the indexer's write lock for one write at a time, and
+embeds a batch without it: a forget's purge waits for one batch's write at
+most, never for the backlog (``Follower._index_batch`` says how a batch
+embedded before a forget keeps the forgotten rows out).
+
 A follower that has caught up writes a partial batch no sooner than
 ``index.write_interval`` after its last batch of messages: each write is a
 LanceDB fragment, every search visits every fragment until the next
@@ -37,12 +42,13 @@ import trio
 
 from reverie.store import (
     AsyncSearchIndex,
+    Connection,
     IndexDoc,
     MemoryStore,
     log_position,
     messages_after,
+    move_cursor,
     read_cursor,
-    write_cursor,
 )
 
 from ..services import Services
@@ -77,8 +83,9 @@ class Dirty:
 class Follower:
     """Writes what changed into ``index`` (the serving one; a swap replaces it) until cancelled.
 
-    ``write_lock`` makes one writer of the index: the follower drains under
-    it, and a swap (a rebuild's, a purge's) takes it to stop the follower.
+    ``write_lock`` makes one writer of the index: the follower takes it for
+    each write, and a swap (a rebuild's, a purge's, a merge's) takes it to
+    hold the follower off between two of them.
     """
 
     def __init__(self, services: Services, memory: MemoryStore) -> None:
@@ -136,8 +143,7 @@ class Follower:
         """Drain, settle once quiet, wait for a poke; a failed round is counted and retried."""
         while True:
             try:
-                async with self.write_lock:
-                    await self._drain()
+                await self._drain()
                 if self.unsettled and await self._quiet(max(SETTLE_AFTER, self._pace_wait())):
                     async with self.write_lock:
                         await self.optimize()
@@ -200,23 +206,35 @@ class Follower:
         """
         return self._optimized_at + self.optimize_pace * self._optimize_took - trio.current_time()
 
-    async def _drain(self) -> None:
-        """Index everything pending: forgets first, then messages, then consolidated scopes."""
+    def _current(self) -> AsyncSearchIndex:
+        """The index served now; read under the write lock (a swap replaces it)."""
         index = self.index
         assert index is not None
+        return index
+
+    async def _drain(self) -> None:
+        """Index everything pending: forgets first, then messages, then consolidated scopes.
+
+        The write lock is held for one step at a time (the forgets, one batch's
+        write, the scopes), never across the backlog, and a batch is embedded
+        without it (``_index_batch``): a purge or a swap waits for one step at
+        most, however far behind the log the index is.
+        """
         while True:
             self._wake = trio.Event()
-            if self._optimize_due():
-                await self.optimize()
-            await self._apply_forgets(index)
-            moved = await self._index_batch(index)
-            if moved:
+            async with self.write_lock:
+                if self._optimize_due():
+                    await self.optimize()
+                await self._apply_forgets(self._current())
+            if await self._index_batch():
                 continue
             if self.dirty.scopes:
-                await self._index_scopes(index)
+                async with self.write_lock:
+                    await self._index_scopes(self._current())
                 continue
             if self.dirty.edited:
-                await self._index_edits(index)
+                async with self.write_lock:
+                    await self._index_edits(self._current())
                 continue
             if not self.dirty.forgotten:
                 return
@@ -228,7 +246,17 @@ class Follower:
             self._wrote()
             self.dirty.forgotten.pop(session, None)
 
-    async def _index_batch(self, index: AsyncSearchIndex) -> bool:
+    async def _index_batch(self) -> bool:
+        """Index the batch after the cursor; False when the log holds none.
+
+        The batch is read and embedded without the write lock. Under it, it is
+        read again and written only if the cursor has not moved and every message
+        between the cursor and the batch's last is one embedded; otherwise nothing
+        is written and the next round reads afresh. What that catches: a forget
+        since the first read deleted rows (written now, they would outlive the
+        purge that already ran), a reindex's swap moved the cursor, or an append
+        reused the gid of a forgotten newest message.
+        """
         db, size = self.services.db, max(1, self.cfg.batch_size)
         cursor = await db.read(read_cursor)
         batch = await db.read(lambda c: messages_after(c, cursor, size))
@@ -240,17 +268,43 @@ class Follower:
             self.lag.indexed(cursor)
             return False
         self.lag.seen((await db.read(log_position)).max_gid, time.time())
-        docs = text_docs(batch)
-        await self.add(index, docs, new=self._in_step is index)
         last = batch[-1][0]
-        await db.write(lambda c: write_cursor(c, last))
-        self._in_step = index
+        chunk = self.services.config.embeddings.batch_size
+        async with self._current().primed(text_docs(batch), chunk), self.write_lock:
+            kept = await self._still_there(cursor, batch)
+            if kept is None:
+                return True
+            index, docs = self._current(), text_docs(kept)
+            await index.write(docs, new=self._in_step is index)
+            self._wrote()
+            moved = await db.write(lambda c: move_cursor(c, cursor, last, len(kept)))
+            self._in_step = index if moved else None  # else: upserted again next round
+        if not moved:
+            return True
         self.lag.indexed(last)
         self.indexed += len(docs)
         self._unoptimized_rows += len(docs)
         self.batches += 1
         self._batch_written_at = trio.current_time()
         return True
+
+    async def _still_there(
+        self, cursor: int, batch: list[tuple[int, IndexDoc]]
+    ) -> list[tuple[int, IndexDoc]] | None:
+        """The messages of ``batch`` the log still holds, read again at ``cursor``; None when
+        the cursor moved or a message in the batch's range is not one of ``batch``."""
+        last, embedded = batch[-1][0], dict(batch)
+
+        def again(conn: Connection) -> tuple[int, list[tuple[int, IndexDoc]]]:
+            # One more than the batch: a range that gained a message shows it.
+            return read_cursor(conn), messages_after(conn, cursor, len(batch) + 1)
+
+        now, rows = await self.services.db.read(again)
+        kept = [(gid, doc) for gid, doc in rows if gid <= last]
+        if now != cursor or any(embedded.get(gid) != doc for gid, doc in kept):
+            log.info("index batch after %d changed before its write: read again", cursor)
+            return None
+        return kept
 
     def _partial_batch_at(self) -> float:
         """The trio time from which a batch smaller than ``index.batch_size`` is written:

@@ -256,7 +256,9 @@ class Indexer(SessionHooks):
         the Markdown (a fact was forgotten). The rows go, then the index is
         copied into a new directory holding no trace of them (``copy_to``),
         swapped in with one SQLite commit, and every other index directory is
-        removed once no search reads it, so searches in flight never fail.
+        removed once no search reads it, so searches in flight never fail. The
+        follower holds the write lock for one batch's write at a time, so the
+        purge waits for that at most, not for the backlog (``follow``).
         """
         await self._ready.wait()
         if self.index is None:

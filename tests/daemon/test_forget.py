@@ -5,7 +5,6 @@ from __future__ import annotations
 import sqlite3
 import threading
 import uuid
-from pathlib import Path
 
 import pytest
 
@@ -17,56 +16,19 @@ from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, extractive_config
 
-
-def _holders(root: Path, needle: str) -> list[str]:
-    """Every file under ``root`` whose bytes contain ``needle`` (binary-safe)."""
-    raw = needle.encode()
-    found = []
-    for path in sorted(root.rglob("*")):
-        try:
-            if path.is_file() and raw in path.read_bytes():
-                found.append(str(path.relative_to(root)))
-        except FileNotFoundError:  # a temp file that went while we walked
-            continue
-    return found
-
-
-def _say_secret(client: Client, session: str, scope: str | None = None) -> str:
-    """A user statement the extractive path keeps as a fact, with a unique token in it."""
-    secret = f"Zq{uuid.uuid4().hex[:12]}x"
-    client.append(session, "user", f"My locker code is {secret} and I live in Porto.", scope=scope)
-    client.append(session, "assistant", "Noted, I will remember that.")
-    return secret
-
-
-def _everywhere(daemon: DaemonProcess, client: Client, session: str, secret: str) -> None:
-    """Consolidated into Markdown and indexed: the secret is in every kind of file."""
-    assert client.consolidate(session, wait=True) is not None
-    poll(
-        lambda: (
-            client.status().index.settled
-            and any(
-                secret in h.text
-                for h in client.search(secret, kinds=["episode", "fact"], everywhere=True)
-            )
-        ),
-        what="the secret indexed and the index settled",
-    )
-    held = _holders(daemon.data_dir, secret)
-    assert any(p.startswith("memory/") for p in held), held
-    assert any(p.startswith("index") for p in held), held
+from .forget_checks import everywhere, holders, say_secret
 
 
 def test_forget_own_scope_leaves_no_byte_behind(make_daemon, fake_llm: FakeLLM) -> None:
     daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:
-        secret = _say_secret(client, "bob")
+        secret = say_secret(client, "bob")
         client.append("other", "user", "Unrelated things about the weather today.")
-        _everywhere(daemon, client, "bob", secret)
+        everywhere(daemon, client, "bob", secret)
 
         assert client.forget("bob") == 2
 
-        assert _holders(daemon.data_dir, secret) == []
+        assert holders(daemon.data_dir, secret) == []
         assert client.search(secret, mode="text", everywhere=True).hits == []
         assert [m.content for m in client.history("other")]  # others untouched
 
@@ -76,14 +38,14 @@ def test_a_forget_made_while_the_index_is_off_does_not_come_back(
 ) -> None:
     daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:
-        secret = _say_secret(client, "dave")
+        secret = say_secret(client, "dave")
         client.append("other", "user", "Unrelated things about the weather in Braga.")
-        _everywhere(daemon, client, "dave", secret)
+        everywhere(daemon, client, "dave", secret)
     daemon.env["REVERIE_INDEX__ENABLED"] = "false"
     daemon.restart()
     with daemon.client() as client:
         assert client.forget("dave") == 2
-    assert _holders(daemon.data_dir, secret) == []  # the index files too, though it was off
+    assert holders(daemon.data_dir, secret) == []  # the index files too, though it was off
     del daemon.env["REVERIE_INDEX__ENABLED"]
     daemon.restart()
     with daemon.client() as client:
@@ -96,7 +58,7 @@ def test_a_forget_made_while_the_index_is_off_does_not_come_back(
         )
         assert client.search(secret, mode="text", everywhere=True).hits == []
         assert client.history("dave") == []
-    assert _holders(daemon.data_dir, secret) == []
+    assert holders(daemon.data_dir, secret) == []
 
 
 def test_forget_takes_the_working_memory_of_the_sessions_own_scope(daemon: DaemonProcess) -> None:
@@ -126,16 +88,16 @@ def test_forget_in_a_shared_scope_keeps_what_others_support(make_daemon, fake_ll
     daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
     shared = "I always drink green tea at Porto station every morning."
     with daemon.client() as client:
-        secret = _say_secret(client, "carl-a", scope="user/carl")
+        secret = say_secret(client, "carl-a", scope="user/carl")
         client.append("carl-a", "user", shared)
         client.append("carl-b", "user", shared, scope="user/carl")
         client.append("carl-b", "assistant", "Lovely.")
         assert client.consolidate("carl-b", wait=True) is not None
-        _everywhere(daemon, client, "carl-a", secret)
+        everywhere(daemon, client, "carl-a", secret)
 
         client.forget("carl-a")
 
-        assert _holders(daemon.data_dir, secret) == []
+        assert holders(daemon.data_dir, secret) == []
         view = client.memory("user/carl")
         assert "green tea" in view.memory, "a fact another session supports went"
         assert "carl-a" not in view.memory and "carl-b" in view.memory
@@ -149,8 +111,8 @@ def test_kill_9_during_forget_is_finished_at_restart(make_daemon, fake_llm, tmp_
     env = {"REVERIE_TEST_HOLD_FORGET": str(hold)}
     daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm), env=env)
     with daemon.client() as client:
-        secret = _say_secret(client, "dave", scope="user/dave")
-        _everywhere(daemon, client, "dave", secret)
+        secret = say_secret(client, "dave", scope="user/dave")
+        everywhere(daemon, client, "dave", secret)
     hold.touch()
     errors: list[BaseException] = []
 
@@ -173,13 +135,13 @@ def test_kill_9_during_forget_is_finished_at_restart(make_daemon, fake_llm, tmp_
         poll(lambda: client.status().forgets == p.ForgetStatus(running=0, pending=0, finished=1))
         assert client.history("dave") == []
         assert client.memory("user/dave").entries == []
-    assert _holders(daemon.data_dir, secret) == []
+    assert holders(daemon.data_dir, secret) == []
 
 
 def test_forget_one_fact(make_daemon, fake_llm: FakeLLM) -> None:
     daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:
-        secret = _say_secret(client, "erin")
+        secret = say_secret(client, "erin")
         client.append("erin", "user", "I always drink green tea at Porto station every morning.")
         assert client.consolidate("erin", wait=True) is not None
         fact = next(
@@ -224,18 +186,18 @@ def test_a_long_non_ascii_session_lives_and_is_forgotten(make_daemon, fake_llm, 
     """Its default scope's name is cut to fit a file name, the same for every step."""
     daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:
-        secret = _say_secret(client, name)
+        secret = say_secret(client, name)
         assert len(client.history(name)) == 2
         assert len(client.context(name).messages) == 2
-        _everywhere(daemon, client, name, secret)
+        everywhere(daemon, client, name, secret)
         assert secret in client.context(name).memory
 
         assert client.forget(name) == 2
 
         assert client.history(name) == []
         assert client.search(secret, mode="text", everywhere=True).hits == []
-    assert _holders(daemon.data_dir, secret) == []
-    assert _holders(daemon.data_dir, name) == []
+    assert holders(daemon.data_dir, secret) == []
+    assert holders(daemon.data_dir, name) == []
 
 
 def test_forget_leaves_no_byte_of_the_sessions_working_memory(daemon: DaemonProcess) -> None:
@@ -257,7 +219,7 @@ def test_forget_leaves_no_byte_of_the_sessions_working_memory(daemon: DaemonProc
         assert client.scratch_get(own) == []
         assert client.checkpoint_list(own) == []
         assert client.wm_get(other, "door").value == "kept"
-    assert _holders(daemon.data_dir, secret) == []
+    assert holders(daemon.data_dir, secret) == []
 
 
 def test_a_reader_holding_the_wal_leaves_the_truncation_pending_not_the_writer_stalled(
@@ -278,7 +240,7 @@ def test_a_reader_holding_the_wal_leaves_the_truncation_pending_not_the_writer_s
             reader.close()
 
         poll(lambda: not client.status().forgets.checkpoint_pending, what="the WAL truncated")
-        assert _holders(daemon.data_dir, secret) == []
+        assert holders(daemon.data_dir, secret) == []
 
 
 def test_forget_of_the_newest_messages_leaves_the_index_cursor_at_the_log_end(
@@ -312,15 +274,15 @@ def test_a_forget_in_one_generation_of_the_index_leaves_no_byte_and_keeps_the_ot
             client.append_many(session, turns)
 
         filler("early")  # the home table's messages: it is sealed at 1,024 rows
-        secret = _say_secret(client, name)  # in the second generation
+        secret = say_secret(client, name)  # in the second generation
         filler("late")  # the rest of the second, and a third
-        _everywhere(daemon, client, name, secret)
+        everywhere(daemon, client, name, secret)
         poll(lambda: client.status().index.tables == 3, what="three tables")
 
         assert client.forget(name) == 2
 
-        assert _holders(daemon.data_dir, secret) == []
-        assert _holders(daemon.data_dir, name) == []
+        assert holders(daemon.data_dir, secret) == []
+        assert holders(daemon.data_dir, name) == []
         assert client.status().index.tables == 3
         # Nor the hash of its name in the sealed tables' saved keys (index_tables).
         saved = [Keys.load(f) for f in daemon.data_dir.rglob("*.keys.npz")]

@@ -1,0 +1,88 @@
+"""Forget does not wait for the index's backlog (issue 48).
+
+The embeddings come from the fake OpenAI-compatible server, which holds every
+embeddings request while the test says so: the indexer cannot index a single
+message meanwhile, so "forget returned while the index was still N messages
+behind" is read from ``status`` with no timing in the outcome.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from reverie.daemon import Client
+from tests.checks import poll
+from tests.daemon_process import DaemonProcess
+from tests.fakellm import FakeLLM, extractive_config
+
+from .forget_checks import everywhere, holders, say_secret
+
+BACKLOG = 12_000
+_CHUNK = 1_000  # messages per append_many
+
+
+def _flood(client: Client, messages: int) -> None:
+    """``messages`` user messages over a few sessions, none holding a secret."""
+    for first in range(0, messages, _CHUNK):
+        turns = [{"role": "user", "content": f"flood line {first + i}"} for i in range(_CHUNK)]
+        client.append_many(f"flood-{first // _CHUNK % 4}", turns)
+
+
+def test_a_forget_under_an_index_backlog_returns_without_waiting_for_it(
+    make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM
+) -> None:
+    daemon = make_daemon(config=extractive_config(fake_llm))
+    with daemon.client() as client:
+        secret = say_secret(client, "bob")
+        everywhere(daemon, client, "bob", secret)  # in the database, Markdown and LanceDB
+        fake_llm.hold_embeddings()
+        _flood(client, BACKLOG)
+        assert client.status().index.messages_behind == BACKLOG
+
+        assert client.forget("bob") == 2
+
+        assert client.status().index.messages_behind == BACKLOG  # not one of them indexed
+        assert holders(daemon.data_dir, secret) == []
+        assert client.history("bob") == []
+        assert client.search(secret, mode="text", everywhere=True).hits == []
+
+        fake_llm.release_embeddings()
+        poll(lambda: client.status().index.settled, what="the backlog indexed", timeout=600)
+        assert client.status().index.messages_behind == 0
+        assert client.search(secret, mode="text", everywhere=True).hits == []
+    assert holders(daemon.data_dir, secret) == []
+
+
+def test_a_batch_embedded_before_a_forget_does_not_bring_its_rows_back(
+    make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM
+) -> None:
+    """The indexer read and began embedding the secret's message before the forget; its
+    write, once the embeddings come, must leave the forgotten message out."""
+    daemon = make_daemon(config=extractive_config(fake_llm))
+    with daemon.client() as client:
+        client.append("kept", "user", "an older message, indexed before the hold")
+        poll(lambda: client.status().index.settled, what="indexed")
+        fake_llm.hold_embeddings()
+        secret = say_secret(client, "late")
+        client.append("after", "user", "a message after the secret, in the same batch")
+        poll(
+            lambda: any(
+                secret in str(r.body)
+                for r in fake_llm.all_requests
+                if r.path.endswith("/embeddings")
+            ),
+            what="the secret's batch being embedded",
+        )
+
+        assert client.forget("late") == 2
+
+        indexed = client.status().index.indexed
+        fake_llm.release_embeddings()
+        after = poll(
+            lambda: (s := client.status().index).settled and s.indexed > indexed and s,
+            what="the batch written without the forgotten messages",
+        )
+        assert after.indexed == indexed + 1  # "after" alone: the secret's two stayed out
+        assert after.messages_behind == 0
+        assert client.search(secret, mode="text", everywhere=True).hits == []
+    assert holders(daemon.data_dir, secret) == []
