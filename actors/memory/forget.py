@@ -18,6 +18,11 @@ in the background until it is done.
 A crash at any point leaves the job recorded; ``run`` finishes every such
 job at the next start (each step is idempotent), then checkpoints once.
 ``status`` shows how many forgets are running or pending.
+
+A forget of a session whose forget is still running (a host's retry after
+a timeout) finds no rows left to delete; it waits for the running one and
+answers with its outcome, so it never reports the session gone while its
+bytes are still on disk (``status``: ``retries_waiting``).
 """
 
 from __future__ import annotations
@@ -25,12 +30,13 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
 import trio
 
-from reverie.config import InvalidArgument, ReverieError
+from reverie.config import Busy, InvalidArgument, ReverieError
 from reverie.store import (
     ForgetJob,
     StoreError,
@@ -55,6 +61,14 @@ _CHECKPOINT_RETRY_MAX = 5.0
 HOLD_ENV = "REVERIE_TEST_HOLD_FORGET"
 
 
+@dataclass(slots=True)
+class _Running:
+    """A session's forget under way, which a retry of it waits for."""
+
+    done: trio.Event = field(default_factory=trio.Event)
+    outcome: object = None  # the messages deleted, or the ReverieError it failed with
+
+
 class Forgetter:
     """Runs forget jobs; ``run`` finishes the ones a crash left."""
 
@@ -73,22 +87,29 @@ class Forgetter:
         self.pending = 0  # left by a crash, not finished yet
         self.finished = 0
         self.checkpoint_pending = False  # a WAL truncation a reader held off, retried
+        self.retries_waiting = 0  # forgets of a session waiting for its running forget
+        self._sessions: dict[str, _Running] = {}  # the sessions whose forget is under way
         self._nursery: trio.Nursery | None = None
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Finish the forgets a crash left (in the background), checkpoint once, then serve."""
         jobs = await self.services.db.read(pending_forgets)
         self.pending = len(jobs)
+        left = {job.session: self._start(job.session) for job in jobs if job.session is not None}
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
             task_status.started()
             if jobs:
                 log.info("finishing %d forgets left by a crash or a stop", len(jobs))
             for job in jobs:
+                outcome: object = 0
                 try:
                     await self._finish(job)
                 except ReverieError as exc:  # left recorded: tried again at the next start
                     log.error("forget %s could not be finished: %s", job, exc.message)
+                    outcome = exc
+                if job.session is not None:
+                    self._end(job.session, left[job.session], outcome)
                 self.pending -= 1
             await self._checkpoint()
             await trio.sleep_forever()
@@ -108,18 +129,54 @@ class Forgetter:
         # What SessionActor._forget returns: replies travel as ``object`` until the
         # runtime types them (issue 19), so the shape is stated here, not checked.
         deleted, scope = cast("tuple[int, str | None]", outcome)
-        self._nursery.start_soon(self._finish_and_reply, session, scope, deleted, reply)
+        running = self._sessions.get(session)
+        if scope is None and running is not None:  # a retry: the rows went with the first
+            self._nursery.start_soon(self._reply_when_done, running, reply)
+        elif scope is None:
+            reply(deleted)
+        else:
+            self._nursery.start_soon(
+                self._finish_and_reply, session, scope, deleted, reply, self._start(session)
+            )
 
     async def _finish_and_reply(
-        self, session: str, scope: str | None, deleted: int, reply: Callable[[object], None]
+        self,
+        session: str,
+        scope: str,
+        deleted: int,
+        reply: Callable[[object], None],
+        running: _Running,
     ) -> None:
+        # Cancelled (a stop), the job stays recorded and the next start finishes it.
+        outcome: object = Busy("the daemon stopped before the forget was done; retry it")
         try:
-            if scope is not None:
-                await self._finish(ForgetJob(scope=scope, session=session))
+            await self._finish(ForgetJob(scope=scope, session=session))
+            outcome = deleted
         except ReverieError as exc:
-            reply(exc)
-            return
-        reply(deleted)
+            outcome = exc
+        finally:
+            self._end(session, running, outcome)
+        reply(outcome)
+
+    async def _reply_when_done(self, running: _Running, reply: Callable[[object], None]) -> None:
+        self.retries_waiting += 1
+        try:
+            await running.done.wait()
+        finally:
+            self.retries_waiting -= 1
+        reply(running.outcome)
+
+    def _start(self, session: str) -> _Running:
+        """``session``'s forget is under way from now: retries wait for it."""
+        running = self._sessions[session] = _Running()
+        return running
+
+    def _end(self, session: str, running: _Running, outcome: object) -> None:
+        """``session``'s forget ended with ``outcome``: the retries waiting get it."""
+        running.outcome = outcome
+        running.done.set()
+        if self._sessions.get(session) is running:  # not replaced by a later forget's
+            del self._sessions[session]
 
     async def forget_fact(self, scope: str, fact: str) -> int:
         """Forget one fact of ``scope`` (MEMORY.md, episodes, index); how many places had it."""
@@ -178,6 +235,7 @@ class Forgetter:
             "pending": self.pending,
             "finished": self.finished,
             "checkpoint_pending": self.checkpoint_pending,
+            "retries_waiting": self.retries_waiting,
         }
 
 

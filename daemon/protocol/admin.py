@@ -91,12 +91,14 @@ class BackendStatus(Data):
 class ForgetStatus(Data):
     """Forget jobs running, waiting, and finished since start; ``checkpoint_pending``:
     a reader held the WAL truncation off, so forgotten bytes may still be in the WAL
-    until the background retry is done."""
+    until the background retry is done; ``retries_waiting``: forgets of a session
+    whose forget is still running, each answered with its outcome once it is done."""
 
     running: int
     pending: int
     finished: int
     checkpoint_pending: bool = False
+    retries_waiting: int = 0
 
 
 class MemoryStatus(Data):

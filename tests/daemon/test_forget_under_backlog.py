@@ -1,15 +1,19 @@
-"""Forget does not wait for the index's backlog (issue 48).
+"""Forget does not wait for the index's backlog, and a retry does not answer early (issue 48).
 
 The embeddings come from the fake OpenAI-compatible server, which holds every
 embeddings request while the test says so: the indexer cannot index a single
 message meanwhile, so "forget returned while the index was still N messages
-behind" is read from ``status`` with no timing in the outcome.
+behind" is read from ``status`` with no timing in the outcome. A forget held
+mid-way (``REVERIE_TEST_HOLD_FORGET``) makes "a retry made while it runs"
+just as certain.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
+from reverie.actors.memory.forget import HOLD_ENV
 from reverie.daemon import Client
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
@@ -86,3 +90,42 @@ def test_a_batch_embedded_before_a_forget_does_not_bring_its_rows_back(
         assert after.messages_behind == 0
         assert client.search(secret, mode="text", everywhere=True).hits == []
     assert holders(daemon.data_dir, secret) == []
+
+
+def test_a_retry_of_a_running_forget_answers_only_when_it_is_done(
+    make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM, tmp_path
+) -> None:
+    hold = tmp_path / "hold-forget"
+    daemon = make_daemon(config=extractive_config(fake_llm), env={HOLD_ENV: str(hold)})
+    with daemon.client() as client:
+        secret = say_secret(client, "dave")
+        everywhere(daemon, client, "dave", secret)
+    hold.touch()
+    answers: dict[str, tuple[int, list[str]]] = {}
+    errors: list[BaseException] = []
+
+    def forget(name: str) -> None:
+        try:
+            with Client(daemon.socket, timeout=60) as c:
+                deleted = c.forget("dave")
+                answers[name] = (deleted, holders(daemon.data_dir, secret))
+        except BaseException as exc:  # reported by the test
+            errors.append(exc)
+
+    first = threading.Thread(target=forget, args=("first",))
+    first.start()
+    poll(hold.with_suffix(".reached").exists, what="the first forget paused mid-way")
+    retry = threading.Thread(target=forget, args=("retry",))
+    retry.start()
+    with daemon.client() as client:
+        poll(lambda: client.status().forgets.retries_waiting == 1, what="the retry waiting")
+        assert answers == {} and not errors  # the first is held, so the retry waits
+
+        hold.unlink()
+        first.join(timeout=60)
+        retry.join(timeout=60)
+
+        assert not errors, errors
+        assert answers == {"first": (2, []), "retry": (2, [])}
+        assert client.status().forgets.retries_waiting == 0
+        assert client.forget("dave") == 0  # nothing running any more: nothing to wait for
