@@ -7,7 +7,11 @@
    append → searchable by vector, appends and embedding on the same cores.
 2. **Search at that size.** p50/p99 of ``search`` with ``k=10`` and a
    session filter, default mode, over the indexed rows.
-3. **Lag under a steady load.** 100 appends/s from one client for 30 s
+3. **Forget under the import's backlog.** A two-message session forgotten
+   right after the import, while the index is still far behind, beside the
+   same forget once the index has caught up (issue 48: a forget used to wait
+   for the whole backlog).
+4. **Lag under a steady load.** 100 appends/s from one client for 30 s
    (``REVERIE_BENCH_LAG_SECONDS``); ``status.index.seconds_behind`` sampled
    every 100 ms; its p99 and maximum.
 
@@ -68,6 +72,17 @@ def _caught_up(daemon: DaemonProcess) -> float:
     raise RuntimeError(f"the index did not catch up within {_SETTLE_DEADLINE:.0f} s")
 
 
+def _forget_seconds(daemon: DaemonProcess, session: str) -> tuple[float, int]:
+    """Seconds a forget of a fresh two-message ``session`` takes; messages behind then."""
+    with daemon.client() as client:
+        client.append(session, "user", f"a secret of {session}, to be forgotten")
+        client.append(session, "assistant", "noted")
+        behind = client.status().index.messages_behind
+        start = time.perf_counter()
+        client.forget(session)
+        return time.perf_counter() - start, behind
+
+
 def _search_latency(daemon: DaemonProcess, searches: int = 200) -> tuple[float, float]:
     rng = random.Random(11)
     lat = []
@@ -122,13 +137,17 @@ def main() -> Section:
         try:
             say(f"[1] import {total:,} messages, then wait for the index")
             appended = _import(daemon, total)
+            busy, busy_behind = _forget_seconds(daemon, "forget:busy")
+            say(f"  a forget {busy:.2f} s, {busy_behind:,} messages behind")
             behind = _caught_up(daemon)
+            idle, _ = _forget_seconds(daemon, "forget:idle")
+            say(f"  caught up: a forget {idle:.2f} s")
             end_to_end = total / (appended + behind)
             say(f"  appended in {appended:.1f} s, indexed {behind:.1f} s later")
             say(f"[2] search, k=10, session filter, {total:,} rows")
             p50, p99 = _search_latency(daemon)
             say(f"  p50 {p50 * 1e3:.1f} ms  p99 {p99 * 1e3:.1f} ms")
-            say(f"[3] lag at {_RATE:.0f} appends/s for {lag_seconds:.0f} s")
+            say(f"[4] lag at {_RATE:.0f} appends/s for {lag_seconds:.0f} s")
             lag99, lag_max, sent = _lag(daemon, lag_seconds)
             say(f"  seconds_behind p99 {lag99:.2f} s, max {lag_max:.2f} s ({sent} appends)")
         finally:
@@ -146,6 +165,12 @@ def main() -> Section:
         f"{p50 * 1e3:.1f} / {p99 * 1e3:.1f} ms",
         "",
         "",
+    )
+    table.row(
+        f"forget of a session, {busy_behind:,} messages behind (issue 48)",
+        f"{busy:.2f} s",
+        f"index caught up {idle:.2f} s",
+        ratio(busy, idle),
     )
     table.row(
         f"index lag at {_RATE:.0f} appends/s ({lag_seconds:.0f} s)",
