@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import math
+import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import numpy as np
+import numpy.typing as npt
 import pytest
 import trio
 from trio.testing import MockClock, wait_all_tasks_blocked
@@ -22,11 +25,15 @@ from reverie.store import (
     MemoryStore,
     NewMessage,
     PrimedEmbedder,
+    SearchQuery,
     SessionRecord,
     TokenCounter,
     append_requests,
+    delete_session,
     load_session,
+    read_cursor,
 )
+from reverie.store.index_feed import message_uid
 
 from ...store.test_index import FakeEmbedder
 
@@ -48,15 +55,21 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
     await database.close()
 
 
-async def _follower(tmp_path: Path, db: Database, pace: float = 0.0, **index: str) -> Follower:
+async def _follower(
+    tmp_path: Path,
+    db: Database,
+    pace: float = 0.0,
+    embedder: FakeEmbedder | None = None,
+    **index: str,
+) -> Follower:
     env = {"REVERIE_DAEMON__DATA_DIR": str(tmp_path), "REVERIE_INDEX__BATCH_SIZE": str(BATCH)}
     env.update({f"REVERIE_INDEX__{key.upper()}": value for key, value in index.items()})
     config = load_config(env=env)
     services = Services(config=config, db=db, tokens=TokenCounter())
     follower = Follower(services, MemoryStore(MemoryFiles(tmp_path / "memory")))
     follower.optimize_pace = pace  # 0: as often as rows and seconds say
-    embedder = PrimedEmbedder(FakeEmbedder(), workers=1)  # type: ignore[arg-type]
-    follower.index = AsyncSearchIndex(tmp_path / "index", embedder)
+    primed = PrimedEmbedder(embedder or FakeEmbedder(), workers=1)  # type: ignore[arg-type]
+    follower.index = AsyncSearchIndex(tmp_path / "index", primed)
     await follower.index.open()
     return follower
 
@@ -170,3 +183,47 @@ async def test_a_follower_that_caught_up_writes_a_smaller_batch_a_write_interval
 
 def _next_deadline() -> float:
     return trio.lowlevel.current_statistics().seconds_to_next_deadline
+
+
+class _GatedEmbedder(FakeEmbedder):
+    """``FakeEmbedder`` that, while ``open`` is clear, holds every call (``entered`` set)."""
+
+    def __init__(self) -> None:
+        self.open, self.entered = threading.Event(), threading.Event()
+        self.open.set()
+
+    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        self.entered.set()
+        self.open.wait()
+        return super().embed(texts)
+
+
+@pytest.mark.trio
+async def test_a_batch_whose_messages_changed_while_it_was_embedded_is_read_again(
+    tmp_path: Path, db: Database
+) -> None:
+    """The newest message is forgotten while its batch is embedded, and an append takes its
+    gid: the write leaves the forgotten one out and the cursor stops before the new one."""
+    gate = _GatedEmbedder()
+    follower = await _follower(tmp_path, db, write_interval="0", embedder=gate)
+    await follower._drain()
+    gone = SessionRecord(name="gone", scope="session/gone", created=0.0)
+    said = NewMessage(id="g", role="user", content="a forgotten secret", ts=0.0, tokens=3)
+    await db.write(lambda c: append_requests(c, gone, [[said]]))
+    gate.open.clear()
+    gate.entered.clear()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(follower._index_batch)
+        await trio.to_thread.run_sync(gate.entered.wait)  # its batch is being embedded
+        await db.write(lambda c: delete_session(c, "gone"))
+        await _append(db, "a fresh note")  # the gid the forgotten message had
+        gate.open.set()
+    assert follower.indexed == MESSAGES  # nothing written from the changed batch
+    await follower._drain()
+    assert follower.indexed == MESSAGES + 1
+    assert await db.read(read_cursor) == MESSAGES + 1
+    assert follower.index is not None
+    every = await follower.index.search(SearchQuery(query="note", mode="vector", k=100))
+    assert len(every) == MESSAGES + 1  # message hits carry no text: it is read from the log
+    assert message_uid("s", MESSAGES + 1) in {h.uid for h in every}
+    assert "gone" not in {h.session for h in every}
