@@ -31,6 +31,14 @@ def add_ui_parser(sub: Any) -> None:
         default=5.0,
         help="how often the health charts sample the daemon's status (default 5)",
     )
+    ui.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="one more Host header to answer to, e.g. a TLS proxy's name (repeatable; "
+        "loopback's names and --host are always answered)",
+    )
 
 
 def run_ui(args: argparse.Namespace) -> int:
@@ -45,7 +53,7 @@ def run_ui(args: argparse.Namespace) -> int:
 
     with Client(socket) as client:  # unreachable: a typed error, printed as one line
         client.hello()
-    from ..ui import build_app, serve_ui
+    from ..ui import allowed_hosts, build_app, serve_ui
 
     log_to_stderr(logging.WARNING)
     where = args.token_file or f"{UI_TOKEN_FILE} in the daemon's data directory"
@@ -54,5 +62,7 @@ def run_ui(args: argparse.Namespace) -> int:
         f"or ${UI_TOKEN_ENV})",
         file=sys.stderr,
     )
-    serve_ui(build_app(socket, token, interval=args.sample_seconds), args.host, args.port)
+    hosts = allowed_hosts(args.host, args.port, args.allow_host)
+    app = build_app(socket, token, hosts=hosts, interval=args.sample_seconds)
+    serve_ui(app, args.host, args.port)
     return 0

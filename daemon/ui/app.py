@@ -3,7 +3,8 @@
 ``build_app`` is what ``reverie ui`` serves with uvicorn (the server the
 MCP SDK already brings). A daemon error becomes a page with its code and
 message: 404 for a name that does not exist, 503 when the daemon cannot be
-reached (with what to do), 400 for the rest.
+reached (with what to do), 400 for the rest. ``guard`` wraps it all: the
+Host it answers to, and the headers that keep it out of other pages' frames.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from reverie.config import NotFound, ReverieError
 
 from ..protocol.errors import ConnectionLost
 from .gate import Gate, without_token
+from .guard import Guard
 from .health import Sampler
 from .pages import ROUTES
 from .render import render
@@ -47,8 +49,11 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return render(request, "error.html", code=code, message=exc.detail, http_status=exc.status_code)
 
 
-def build_app(socket: Path, token: str, *, interval: float = 5.0) -> Gate:
-    """The inspector of the daemon at ``socket``, for holders of ``token``."""
+def build_app(socket: Path, token: str, *, hosts: frozenset[str], interval: float = 5.0) -> Guard:
+    """The inspector of the daemon at ``socket``, for holders of ``token``, at ``hosts``.
+
+    ``hosts`` are the ``Host`` headers it answers to (``guard.allowed_hosts``).
+    """
     sampler = Sampler(socket, interval)
 
     @asynccontextmanager
@@ -65,10 +70,10 @@ def build_app(socket: Path, token: str, *, interval: float = 5.0) -> Gate:
     )
     app.state.socket = socket
     app.state.sampler = sampler
-    return Gate(app, token, _refused)
+    return Guard(Gate(app, token, _refused), hosts)
 
 
-def serve_ui(app: Gate, host: str, port: int) -> None:
+def serve_ui(app: Guard, host: str, port: int) -> None:
     """Serve ``app`` until the process is stopped."""
     import uvicorn
 

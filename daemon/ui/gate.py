@@ -11,7 +11,9 @@ takes the same time whatever the guess.
 
 Each form also carries a second HMAC (``csrf``) that the pages check on
 every POST: a page of another origin that somehow got the cookie sent
-still cannot know it.
+still cannot know it. A third signs the notices an action leaves for the
+page it redirects to (``?notice=…&sig=…``): a link made elsewhere cannot
+put words of its own on an inspector page.
 """
 
 from __future__ import annotations
@@ -61,8 +63,17 @@ class Gate:
         self.refuse = refuse
         self.cookie = _derive(token, "reverie ui session")
         self.csrf = _derive(token, "reverie ui form")
+        self._notices = _derive(token, "reverie ui notice")
         self.bearer = f"Bearer {token}"
         self.token = token
+
+    def sign(self, notice: str) -> str:
+        """The signature of a notice this inspector issued."""
+        return hmac.new(self._notices.encode(), notice.encode(), hashlib.sha256).hexdigest()
+
+    def issued(self, notice: str, sig: str) -> bool:
+        """Whether ``sig`` is this inspector's signature of ``notice``."""
+        return hmac.compare_digest(sig.encode(), self.sign(notice).encode())
 
     def token_ok(self, given: str) -> bool:
         return hmac.compare_digest(given.encode(), self.token.encode())

@@ -75,7 +75,7 @@ def sample_of(view: DaemonStatus, at: float) -> Sample:
 
 @dataclass(frozen=True, slots=True)
 class Chart:
-    """One chart of the health page: a title, a unit, and the series it draws."""
+    """One chart of the health page: a title, its value axis's unit, and the series it draws."""
 
     title: str
     unit: str
@@ -94,11 +94,11 @@ def _outcome_series(samples: list[Sample]) -> tuple[str, ...]:
 SERIES = (
     Chart("Index backlog", "messages behind", ("index_behind",)),
     Chart("Consolidation outcomes", "jobs since start", _outcome_series),
-    Chart("LLM calls", "since start", ("llm_calls",)),
-    Chart("LLM tokens", "since start", _TOKENS),
+    Chart("LLM calls", "calls since start", ("llm_calls",)),
+    Chart("LLM tokens", "tokens since start", _TOKENS),
     Chart("Resident memory", "MiB", ("rss_mib",)),
-    Chart("Connections and open files", "count", ("connections", "open_files")),
-    Chart("Messages appended", "since start", ("appended",)),
+    Chart("Connections and open files", "count now", ("connections", "open_files")),
+    Chart("Messages appended", "messages since start", ("appended",)),
 )
 
 

@@ -35,8 +35,14 @@ __all__ = ["ROUTES"]
 
 #: Sessions per page of the sessions list, and messages per page of a session's history.
 PAGE = 50
-#: History pages a turns lookup reads before it gives up on the rest (50k messages).
-_TURN_PAGES = 50
+#: The most hits a search page shows (``?k=``): each may carry its turns.
+MAX_K = 50
+#: A turns lookup reads the history ``TURN_PAGE`` messages at a time, at most
+#: ``TURN_PAGES`` pages a request: an id it does not find costs a bounded read,
+#: and the page links to the next stretch.
+TURN_PAGE, TURN_PAGES = 200, 10
+#: The largest seq (SQLite's signed 64-bit integers).
+_MAX_SEQ = 2**63 - 1
 _MODES = ("hybrid", "text", "vector")
 
 
@@ -55,18 +61,23 @@ async def _form(request: Request) -> FormData:
     return form
 
 
-def _back(path: str, notice: str = "", **query: str) -> RedirectResponse:
-    params = {k: v for k, v in {**query, "notice": notice}.items() if v}
-    return RedirectResponse(f"{path}?{urlencode(params)}" if params else path, status_code=303)
+def _back(request: Request, path: str, notice: str, **query: str) -> RedirectResponse:
+    """Back to ``path`` with ``notice``, signed so that the page shows it (``gate``)."""
+    gate: Gate = request.state.gate
+    params = {**{k: v for k, v in query.items() if v}, "notice": notice, "sig": gate.sign(notice)}
+    return RedirectResponse(f"{path}?{urlencode(params)}", status_code=303)
 
 
-def _count(request: Request, name: str, default: int) -> int:
-    """A whole number from the query string; anything else is the caller's error."""
+def _count(request: Request, name: str, default: int, top: int) -> int:
+    """A whole number from 0 to ``top`` from the query string; anything else is a 400."""
     text = request.query_params.get(name, "") or str(default)
     try:
-        return max(0, int(text))
-    except ValueError as exc:
-        raise InvalidArgument(f"{name} must be a whole number, not {text!r}") from exc
+        value = int(text)
+    except ValueError:  # not digits, or more digits than Python parses
+        value = -1
+    if not 0 <= value <= top:
+        raise InvalidArgument(f"{name} must be a whole number from 0 to {top}, not {text[:40]!r}")
+    return value
 
 
 def _field(form: FormData, name: str) -> str:
@@ -104,7 +115,7 @@ async def _session_info(client: AsyncClient, name: str) -> Any:
 async def session(request: Request) -> Response:
     """A session: its numbers, its tail (what ``context`` gives), a history page, its episodes."""
     name = request.query_params.get("name", "")
-    after_seq = _count(request, "after_seq", 0)
+    after_seq = _count(request, "after_seq", 0, _MAX_SEQ)
     async with _daemon(request) as client:
         info = await _session_info(client, name)
         context = await client.context(name)  # bounded as a host's is by default
@@ -133,23 +144,44 @@ async def scope(request: Request) -> Response:
 
 
 async def turns(request: Request) -> Response:
-    """The turns a fact or episode came from: ``ids`` of ``session``, found in its history."""
+    """The turns a fact or episode came from: ``ids`` of ``session``, found in its history.
+
+    One request reads at most ``TURN_PAGES`` pages after ``after_seq``; what
+    it has not found yet, the page offers to look for further on.
+    """
     name = request.query_params.get("session", "")
-    wanted = {i for i in request.query_params.get("ids", "").split(",") if i}
+    ids = request.query_params.get("ids", "")
+    wanted = {i for i in ids.split(",") if i}
     found: list[Any] = []
-    after, read_all = 0, False
+    start = after = _count(request, "after_seq", 0, _MAX_SEQ)
+    read_all = False
     async with _daemon(request) as client:
-        for _ in range(_TURN_PAGES):
-            page = await client.history(name, after_seq=after, limit=1000)
+        for _ in range(TURN_PAGES):
+            page = await client.history(name, after_seq=after, limit=TURN_PAGE)
             found += [m for m in page if m.id in wanted]
-            read_all = len(page) < 1000
+            read_all = len(page) < TURN_PAGE
+            if page:
+                after = page[-1].seq
             if read_all or len(found) == len(wanted):
                 break
-            after = page[-1].seq
     missing = sorted(wanted - {m.id for m in found})
+    further = "" if read_all or not missing else _link_further(name, missing, after)
     return render(
-        request, "turns.html", session=name, turns=found, missing=missing, read_all=read_all
+        request,
+        "turns.html",
+        session=name,
+        turns=found,
+        missing=missing,
+        read_all=read_all,
+        start=start,
+        last=after,
+        further=further,
     )
+
+
+def _link_further(session: str, missing: list[str], after: int) -> str:
+    query = urlencode({"session": session, "ids": ",".join(missing), "after_seq": after})
+    return f"/turns?{query}"
 
 
 def _min_score(text: str) -> float | None:
@@ -182,7 +214,7 @@ async def search(request: Request) -> Response:
                 everywhere=not (form["scope"] or form["session"]),
                 mode=form["mode"],  # type: ignore[arg-type]
                 min_score=min_score,
-                k=_count(request, "k", 10) or 10,
+                k=_count(request, "k", 10, MAX_K) or 10,
             )
     return render(request, "search.html", form=form, reply=reply, modes=_MODES)
 
@@ -226,14 +258,15 @@ async def forget(request: Request) -> Response:
     name = _field(await _form(request), "session")
     async with _daemon(request) as client:
         deleted = await client.forget(name)
-    return _back("/sessions", f"forgot {name}: {deleted} messages and all derived from them")
+    notice = f"forgot {name}: {deleted} messages and all derived from them"
+    return _back(request, "/sessions", notice)
 
 
 async def consolidate(request: Request) -> Response:
     name = _field(await _form(request), "session")
     async with _daemon(request) as client:
         await client.consolidate(name)
-    return _back("/session", "consolidation asked for; reload to see it", name=name)
+    return _back(request, "/session", "consolidation asked for; reload to see it", name=name)
 
 
 async def _on_scope(
@@ -244,7 +277,7 @@ async def _on_scope(
     scope, *values = (_field(form, name) for name in ("scope", *fields))
     async with _daemon(request) as client:
         await act(client, scope, *values)
-    return _back("/scope", notice, name=scope)
+    return _back(request, "/scope", notice, name=scope)
 
 
 async def fact_add(request: Request) -> Response:

@@ -2,7 +2,8 @@
 
 Session names, memory and turns are whatever hosts and models wrote, so
 the Jinja environment escapes everything it prints (``autoescape``); only
-the charts, drawn here from numbers, are marked safe.
+the charts, drawn here from numbers, are marked safe. A notice is shown
+only with the inspector's signature (``gate``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from urllib.parse import urlencode
 import jinja2
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
+
+from .guard import CONFIRM_DELETE
 
 __all__ = ["render"]
 
@@ -42,6 +45,12 @@ _ENV.filters["when"] = _when
 _ENV.globals["link"] = _link
 
 
+def _notice(request: Request) -> str:
+    """The page's ``?notice=``, if the inspector itself signed it (else nothing)."""
+    notice, sig = request.query_params.get("notice", ""), request.query_params.get("sig", "")
+    return notice if notice and request.state.gate.issued(notice, sig) else ""
+
+
 def render(
     request: Request, template: str, *, http_status: int = 200, **values: Any
 ) -> HTMLResponse:
@@ -49,7 +58,8 @@ def render(
     page = _ENV.get_template(template).render(
         request=request,
         csrf=request.state.csrf,
-        notice=request.query_params.get("notice", ""),
+        notice=_notice(request),
+        confirm_delete=CONFIRM_DELETE,
         **values,
     )
     return HTMLResponse(page, status_code=http_status)

@@ -3,7 +3,9 @@
 Every page is loaded against a real daemon with real data, its content
 checked, a fact edited and a session forgotten by clicking, and each
 change checked where a host sees it (``context()`` and search through the
-client). Each page's screenshot is saved and must not be blank.
+client). Each page's screenshot is saved and must not be blank. A page
+served from another loopback port tries to frame the inspector, and must
+find the frame empty.
 
 ``make test`` installs Chromium and ChromeDriver where it can (``make
 browser``: Debian's ``chromium`` and ``chromium-driver``); where they are
@@ -12,10 +14,15 @@ missing these tests are skipped, saying so.
 
 from __future__ import annotations
 
+import html
 import shutil
 import struct
+import threading
 import zlib
 from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -142,6 +149,8 @@ def test_every_page_shows_the_daemons_data(inspector: Inspector, browser, tmp_pa
     driver.get(f"{inspector.url}/health")
     charts = _all(driver, "#charts svg polyline")
     assert len(charts) >= 7
+    labels = {t.text for t in driver.find_elements(By.CSS_SELECTOR, "#charts svg text")}
+    assert {"MiB", "count now", "0", "now"} <= labels  # each axis labelled, with its unit
     assert "connections" in _text(driver, "#now")
     _shot(driver, tmp_path, "health")
 
@@ -231,3 +240,55 @@ def _quoted(name: str) -> str:
     from urllib.parse import quote
 
     return quote(name, safe="")
+
+
+def test_a_page_on_another_loopback_port_cannot_frame_the_inspector(
+    inspector: Inspector, browser, tmp_path: Path
+) -> None:
+    """The clickjacking of the red team: a signed-in browser, a page of the same site framing
+    ``/forget``. The frame must stay empty; a page of the framer's own, framed beside it, shows
+    (so an empty frame is the inspector's refusal, not a broken test page).
+    """
+    driver = browser
+    driver.get(f"{inspector.url}/sessions?token={inspector.token}")  # signed in: the cookie
+    assert ERRANDS in _text(driver, "#sessions")
+    target = f"{inspector.url}/forget?session={_quoted(ERRANDS)}"
+    with _framing_page(tmp_path, target) as framer:
+        driver.get(framer)
+        poll(lambda: driver.execute_script("return window.loaded") == 2, 60, "both frames loaded")
+        driver.switch_to.frame(driver.find_element(By.ID, "own"))
+        assert driver.find_elements(By.ID, "own-content")  # a frame that may render, renders
+        driver.switch_to.default_content()
+        driver.switch_to.frame(driver.find_element(By.ID, "inspector"))
+        assert not driver.find_elements(By.ID, "confirm-forget")
+        assert "Forget" not in driver.find_element(By.TAG_NAME, "body").text
+        driver.switch_to.default_content()
+    with inspector.daemon.client() as client:
+        assert [s.name for s in client.sessions(prefix=ERRANDS)] == [ERRANDS]
+
+
+@contextmanager
+def _framing_page(root: Path, target: str) -> Iterator[str]:
+    """A page on another loopback port that frames ``target`` and a page of its own."""
+    site = root / "site"
+    site.mkdir()
+    count = "window.loaded = (window.loaded || 0) + 1"
+    (site / "index.html").write_text(
+        f'<!doctype html><iframe id="inspector" src="{html.escape(target)}" '
+        f'onload="{count}"></iframe><iframe id="own" src="own.html" onload="{count}"></iframe>'
+    )
+    (site / "own.html").write_text('<!doctype html><p id="own-content">framed fine</p>')
+    handler = partial(_QuietHandler, directory=str(site))
+    with ThreadingHTTPServer(("127.0.0.1", 0), handler) as server:
+        thread = threading.Thread(target=server.serve_forever, daemon=True)
+        thread.start()
+        try:
+            yield f"http://127.0.0.1:{server.server_address[1]}/index.html"
+        finally:
+            server.shutdown()
+            thread.join(30)
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        """Nothing: the test's output is its assertions."""
