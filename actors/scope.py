@@ -6,7 +6,9 @@ write to a scope (keys, task, scratchpad, checkpoints, TTL sweeps) goes
 through its ``ScopeActor``, so compare-and-set needs no lock. Writes
 waiting in the mailbox together are applied in one transaction, each with
 its own outcome (a refused write does not disturb the others), and each is
-acknowledged only after that transaction committed.
+acknowledged only after that transaction committed. The scope's keys,
+their bytes and its checkpoints are bounded by ``working_memory.max_keys``,
+``max_scope_bytes`` and ``max_checkpoints``, checked in that transaction.
 
 Reads do not queue behind writes: they run on a snapshot of committed
 state, so they see every acknowledged write (see ``scope_chain`` for how
@@ -29,7 +31,7 @@ from typing import Any
 import msgspec
 import trio
 
-from reverie.config import InvalidArgument, ReverieError
+from reverie.config import InvalidArgument, ReverieError, WorkingMemoryConfig
 from reverie.store import (
     AddScratch,
     Clock,
@@ -44,6 +46,7 @@ from reverie.store import (
     RemoveKeys,
     RemoveScratch,
     SaveCheckpoint,
+    ScopeBounds,
     ScopeWrite,
     TaskRecord,
     apply_writes,
@@ -145,7 +148,10 @@ class ScopeActor(Unplanned):
         if not prepared:
             return True
         writes = [(p.write, p.now) for p in prepared]
-        outcomes = await self.services.db.write(lambda c: apply_writes(c, self.name, writes))
+        bounds = _bounds(self.services.config.working_memory)
+        outcomes = await self.services.db.write(
+            lambda c: apply_writes(c, self.name, writes, bounds)
+        )
         for item, outcome in zip(prepared, outcomes, strict=True):
             self._schedule(item, outcome)
             item.envelope.reply(outcome)
@@ -233,6 +239,11 @@ class ScopeActor(Unplanned):
                     assert isinstance(record, KeyRecord)
                     if record.expires_at is not None:
                         self.expiries.schedule(record.expires_at, self.name, record.key)
+
+
+def _bounds(settings: WorkingMemoryConfig) -> ScopeBounds:
+    """The scope bounds of the settings now (a reload changes them for the next batch)."""
+    return ScopeBounds(settings.max_keys, settings.max_scope_bytes, settings.max_checkpoints)
 
 
 def _fields(task: SetTask) -> dict[str, Any]:

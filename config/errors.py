@@ -7,7 +7,8 @@ client rebuild the class. Codes are never renamed::
     ReverieError                      internal
     ├── ConfigError                   config.invalid
     ├── InvalidArgument               invalid_argument
-    │   └── NotFound                  not_found
+    │   ├── NotFound                  not_found
+    │   └── LimitReached              limit_reached
     ├── Conflict                      conflict
     ├── Busy                          busy
     ├── ProtocolError                 protocol.error (reverie.daemon.protocol.errors)
@@ -40,6 +41,7 @@ __all__ = [
     "ConfigError",
     "Conflict",
     "InvalidArgument",
+    "LimitReached",
     "NotFound",
     "ReverieError",
     "error_class",
@@ -72,6 +74,16 @@ class NotFound(InvalidArgument):
     """The thing named does not exist (any more)."""
 
     code: ClassVar[str] = "not_found"
+
+
+class LimitReached(InvalidArgument):
+    """A configured bound on stored state is reached: the message names the setting.
+
+    Not transient (unlike ``Busy``): free something (delete keys, a
+    checkpoint) or raise the setting.
+    """
+
+    code: ClassVar[str] = "limit_reached"
 
 
 class Conflict(ReverieError):

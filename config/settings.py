@@ -211,6 +211,16 @@ class IndexConfig(_Section):
 class WorkingMemoryConfig(_Section):
     max_value_bytes: Count = 64 * 1024
     scratch_capacity: Count = 200
+    #: Keys one scope may hold (expired ones not yet swept count): a ``wm_set`` of a new
+    #: key past it is ``limit_reached``.
+    max_keys: Count = 1024
+    #: Bytes one scope's key values (msgpack) and scratchpad lines may hold together. A
+    #: checkpoint, a restore and a clear write all of them in one transaction of the
+    #: single writer, which the other clients' appends wait for: at 1 MiB that is
+    #: tens of ms on a slow disk (``bench.wm_checkpoint``), at 8 MiB hundreds.
+    max_scope_bytes: Count = 2**20
+    #: Checkpoints one scope may keep; ``checkpoint_create`` past it is ``limit_reached``.
+    max_checkpoints: Count = 16
 
 
 class Config(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

@@ -122,6 +122,7 @@ from .search_query import (
 )
 from .term_counts import TermCounts
 from .tokens import TokenCounter
+from .wm_bounds import ScopeBounds
 from .working_memory import (
     CheckpointRecord,
     KeyRecord,
@@ -200,6 +201,7 @@ __all__ = [
     "RemoveKeys",
     "RemoveScratch",
     "SaveCheckpoint",
+    "ScopeBounds",
     "ScopeStats",
     "ScopeWrite",
     "ScratchRecord",

@@ -2,7 +2,8 @@
 
 A scope's actor validates and encodes each request (clock, ids, msgpack)
 into one of these writes; ``apply_writes`` then runs the batch inside a
-single ``Database.write`` transaction. Each write gets its own outcome: a
+single ``Database.write`` transaction, checked against the scope's bounds
+(``wm_bounds``). Each write gets its own outcome: a
 refusal (``Conflict``, ``NotFound``) is returned, not raised, and the
 functions it calls check before they change anything, so a refused write
 leaves the transaction as it was for the others batched with it.
@@ -18,6 +19,7 @@ import msgspec
 
 from reverie.config import NotFound, ReverieError
 
+from .wm_bounds import ScopeBounds, Tally
 from .working_memory import (
     TaskRecord,
     append_scratch,
@@ -119,23 +121,41 @@ ScopeWrite = (
 
 
 def apply_writes(
-    conn: apsw.Connection, scope: str, writes: Sequence[tuple[ScopeWrite, float]]
+    conn: apsw.Connection,
+    scope: str,
+    writes: Sequence[tuple[ScopeWrite, float]],
+    bounds: ScopeBounds,
 ) -> list[object]:
-    """Each write's outcome (``write``, at its time ``now``), in order, in one transaction."""
+    """Each write's outcome (``write``, at its time ``now``), in order, in one transaction.
+
+    Keys, scratchpad lines and checkpoints are checked against ``bounds`` (``wm_bounds``).
+    """
+    tally = Tally(conn, scope, bounds)
     outcomes: list[object] = []
     for write, now in writes:
         try:
-            outcomes.append(_apply(conn, scope, write, now))
+            outcomes.append(_apply(conn, scope, write, now, tally))
         except ReverieError as exc:
             outcomes.append(exc)
+        if not isinstance(write, PutKey | AddScratch | SaveCheckpoint):
+            tally.forget()
     return outcomes
 
 
-def _apply(conn: apsw.Connection, scope: str, write: ScopeWrite, now: float) -> object:
+def _apply(
+    conn: apsw.Connection, scope: str, write: ScopeWrite, now: float, tally: Tally
+) -> object:
     match write:
         case PutKey(key=key, value=value, expires_at=expires, expected_version=expected):
             return set_key(
-                conn, scope, key, value, expires_at=expires, expected_version=expected, now=now
+                conn,
+                scope,
+                key,
+                value,
+                expires_at=expires,
+                expected_version=expected,
+                now=now,
+                tally=tally,
             )
         case RemoveKey(key=key):
             return delete_key(conn, scope, key, now)
@@ -147,10 +167,11 @@ def _apply(conn: apsw.Connection, scope: str, write: ScopeWrite, now: float) -> 
         case PatchTask(fields=fields):
             return _patch_task(conn, scope, fields, now)
         case AddScratch(text=text, capacity=capacity):
-            return append_scratch(conn, scope, text, now, capacity)
+            return append_scratch(conn, scope, text, now, capacity, tally)
         case RemoveScratch():
             return clear_scratch(conn, scope)
         case SaveCheckpoint(id=checkpoint_id, label=label):
+            tally.checkpoint()
             return create_checkpoint(conn, scope, checkpoint_id, label, now).id
         case LoadCheckpoint(id=checkpoint_id):
             return restore_checkpoint(conn, scope, checkpoint_id)

@@ -23,6 +23,7 @@ import msgspec
 from reverie.config import Conflict, NotFound
 
 from .rows import one_row
+from .wm_bounds import Tally
 
 __all__ = [
     "CheckpointRecord",
@@ -154,19 +155,23 @@ def set_key(
     expires_at: float | None,
     expected_version: int | None,
     now: float,
+    tally: Tally,
 ) -> int:
     """Write ``key``; returns its new version. An expired key counts as absent (version 0).
 
     ``expected_version`` (if given) must equal the current version, else
-    ``Conflict`` naming the current one; 0 means "must not exist".
+    ``Conflict`` naming the current one; 0 means "must not exist". A write
+    past the scope's bounds is ``LimitReached`` (``tally``).
     """
-    current = _live(_key_row(conn, scope, key), now)
+    row = _key_row(conn, scope, key)
+    current = _live(row, now)
     version = current.version if current is not None else 0
     if expected_version is not None and expected_version != version:
         raise Conflict(
             f"key {key!r} in scope {scope!r} is at version {version}, not {expected_version}; "
             "read it again and retry"
         )
+    tally.put(key, None if row is None else row.value, value)
     conn.execute(
         f"INSERT OR REPLACE INTO wm_keys (scope, {_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
         (scope, key, value, version + 1, expires_at, now),
@@ -259,10 +264,20 @@ def save_task(conn: apsw.Connection, scope: str, task: TaskRecord | None) -> Non
 
 
 def append_scratch(
-    conn: apsw.Connection, scope: str, text: str, ts: float, capacity: int
+    conn: apsw.Connection, scope: str, text: str, ts: float, capacity: int, tally: Tally
 ) -> tuple[int, int]:
-    """Append a line; drop the oldest beyond ``capacity``. Returns (n, how many dropped)."""
+    """Append a line; drop the oldest beyond ``capacity``. Returns (n, how many dropped).
+
+    A line that would take the scope past its bytes is ``LimitReached`` (``tally``).
+    """
     n = one_row(conn, "SELECT coalesce(max(n), 0) + 1 FROM wm_scratch WHERE scope = ?", (scope,))[0]
+    dropped = one_row(
+        conn,
+        "SELECT coalesce(sum(length(CAST(text AS BLOB))), 0) FROM wm_scratch"
+        " WHERE scope = ? AND n <= ?",
+        (scope, n - capacity),
+    )[0]
+    tally.scratch(len(text.encode()), dropped)
     conn.execute(
         "INSERT INTO wm_scratch (scope, n, text, ts) VALUES (?, ?, ?, ?)", (scope, n, text, ts)
     )

@@ -101,6 +101,8 @@ model = "fake"
 dimension = 64
 [sessions]
 passivate_after = 1.0
+[working_memory]
+max_checkpoints = 1000000  # the workload keeps every checkpoint it made, to check them all
 """
 
 

@@ -1,0 +1,158 @@
+"""How long a checkpoint of a full working-memory scope holds other clients' appends.
+
+A checkpoint (and a restore) is one write of the scope's actor on the
+database's single writer thread; the appends of every other client that
+meet it in a group commit wait for it. Issue 48 found 2.6-4.3 s per
+checkpoint of an unbounded scope (4,000 keys of 60 KB). This fills one
+scope to its bounds, then measures the appends of ``--clients`` other
+clients: first alone (the baseline), then while one more client
+checkpoints, restores and deletes that scope in a loop (``--every``
+seconds apart, so each operation meets appends, not only the last one's
+tail). Reported: append
+latency p50/p99/max in both phases, and the checkpoint operations' own
+times.
+
+Run from the repository root: ``python -m bench.wm_checkpoint``; with
+``--keys 4000 --value-bytes 60000`` (bounds raised to fit) it measures
+the issue's unbounded scope.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import trio
+
+from bench.report import Section
+from reverie.config import WorkingMemoryConfig
+from reverie.daemon import AsyncClient
+from tests.daemon_process import DaemonProcess
+
+__all__ = ["main"]
+
+SCOPE = "bench/full"
+DEFAULTS = WorkingMemoryConfig()
+
+
+def _ms(values: list[float], share: float) -> str:
+    ordered = sorted(values)
+    return f"{ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1e3:.1f} ms"
+
+
+async def _fill(socket: str, keys: int, value_bytes: int) -> None:
+    async def work(i: int) -> None:
+        async with AsyncClient(socket) as client:
+            for n in range(i, keys, 16):
+                await client.wm_set(SCOPE, f"key-{n:06d}", "v" * value_bytes)
+
+    async with trio.open_nursery() as nursery:
+        for i in range(16):
+            nursery.start_soon(work, i)
+
+
+async def _phase(
+    socket: str, clients: int, seconds: float, checkpoints: bool, every: float
+) -> tuple:
+    """Append latencies of ``clients`` for ``seconds``; with ``checkpoints``, their times too."""
+    latencies: list[float] = []
+    ops: dict[str, list[float]] = {"create": [], "restore": [], "delete": []}
+    deadline = time.monotonic() + seconds
+
+    async def appender(i: int) -> None:
+        async with AsyncClient(socket) as client:
+            n = 0
+            while time.monotonic() < deadline:
+                start = time.perf_counter()
+                await client.append(f"bench/other-{i}", "user", f"turn {n} of client {i}")
+                latencies.append(time.perf_counter() - start)
+                n += 1
+
+    async def timed(name: str, call) -> object:
+        start = time.perf_counter()
+        result = await call
+        ops[name].append(time.perf_counter() - start)
+        return result
+
+    async def checkpointer() -> None:
+        async with AsyncClient(socket) as client:
+            while time.monotonic() < deadline:
+                cid = await timed("create", client.checkpoint_create(SCOPE))
+                await trio.sleep(every)
+                await timed("restore", client.checkpoint_restore(SCOPE, cid))
+                await trio.sleep(every)
+                await timed("delete", client.checkpoint_delete(SCOPE, cid))
+                await trio.sleep(every)
+
+    async with trio.open_nursery() as nursery:
+        for i in range(clients):
+            nursery.start_soon(appender, i)
+        if checkpoints:
+            nursery.start_soon(checkpointer)
+    return latencies, ops
+
+
+def main(argv: list[str] | None = None) -> Section:
+    """``argv`` are this module's own flags (none when run by ``python -m bench``)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--keys", type=int, default=DEFAULTS.max_keys, help="keys in the scope")
+    parser.add_argument(
+        "--value-bytes",
+        type=int,
+        default=DEFAULTS.max_scope_bytes // DEFAULTS.max_keys - 16,
+        help="bytes of each value (default: the scope at both default bounds)",
+    )
+    parser.add_argument("--clients", type=int, default=8, help="appending clients")
+    parser.add_argument("--seconds", type=float, default=10.0, help="per phase")
+    parser.add_argument(
+        "--every", type=float, default=0.2, help="pause between checkpoint operations (s)"
+    )
+    args = parser.parse_args(argv or [])
+    total = args.keys * (args.value_bytes + 5)
+    config = (
+        "[working_memory]\n"
+        f"max_keys = {max(args.keys, DEFAULTS.max_keys)}\n"
+        f"max_scope_bytes = {max(total, DEFAULTS.max_scope_bytes)}\n"
+        f"max_value_bytes = {max(args.value_bytes + 16, DEFAULTS.max_value_bytes)}\n"
+    )
+    with tempfile.TemporaryDirectory() as tmp:
+        daemon = DaemonProcess(Path(tmp), config=config).start()
+        socket = str(daemon.socket)
+        try:
+            print(f"  .. filling {SCOPE}: {args.keys:,} keys x {args.value_bytes:,} B", flush=True)
+            trio.run(_fill, socket, args.keys, args.value_bytes)
+            alone, _ = trio.run(_phase, socket, args.clients, args.seconds, False, args.every)
+            during, ops = trio.run(_phase, socket, args.clients, args.seconds, True, args.every)
+        finally:
+            daemon.stop()
+    section = Section(
+        title="A checkpoint of a full scope beside other clients' appends (`bench/wm_checkpoint.py`)",
+        intro=(
+            f"One scope of {args.keys:,} keys x {args.value_bytes:,} B ({total / 2**20:.1f} MiB of"
+            f" values); {args.clients} other clients append in a closed loop for"
+            f" {args.seconds:.0f} s alone, then {args.seconds:.0f} s while one client checkpoints,"
+            f" restores and deletes that scope in a loop, {args.every} s between operations"
+            " (durability fsync)."
+        ),
+    )
+    t = section.table("appends of the other clients", "count", "p50", "p99", "max")
+    for name, values in (("alone (baseline)", alone), ("during checkpoints", during)):
+        t.row(name, f"{len(values):,}", _ms(values, 0.5), _ms(values, 0.99), _ms(values, 1.0))
+        print(
+            f"appends {name:>20}: p50 {_ms(values, 0.5)}, p99 {_ms(values, 0.99)}, max {_ms(values, 1.0)}"
+        )
+    t = section.table("the checkpointing client", "count", "p50", "max")
+    for name, values in ops.items():
+        if values:
+            t.row(f"`checkpoint_{name}`", len(values), _ms(values, 0.5), _ms(values, 1.0))
+            print(
+                f"checkpoint_{name:>8}: {len(values)} x, p50 {_ms(values, 0.5)}, max {_ms(values, 1.0)}"
+            )
+    return section
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
