@@ -7,6 +7,7 @@ output, so ``--json`` output stays parseable.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 import time
@@ -21,12 +22,13 @@ from reverie.config import InvalidArgument, ReverieError
 
 from ..protocol import MessageIn
 from .common import Common, Runner, every_session
+from .import_batches import append_rows
 
 __all__ = ["SEARCH_RUNNERS", "add_search_parser", "read_jsonl", "session_scopes"]
 
-IMPORT_BATCH = 500
 _POLL = 0.2
-_MESSAGE_KEYS = ("role", "content", "id", "name", "ts", "tool_calls", "tool_call_id")
+#: Skipped messages an import names in text (``--json`` has them all).
+_LISTED = 20
 
 
 def add_search_parser(sub: Any, common: Common) -> None:
@@ -230,30 +232,22 @@ def _import(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
     hello = client.hello()
     _check_sizes(rows, args.file, hello.max_message_bytes)
     last = _last_seqs(client, {row["session"] for row in rows})
-    budget = hello.max_frame_bytes // 2  # the rest: the request's own fields
-    new = present = 0
-    i = 0
-    while i < len(rows):
-        session, scope = rows[i]["session"], rows[i].get("scope")
-        batch: list[dict[str, Any]] = []
-        size = 0
-        while i < len(rows) and len(batch) < IMPORT_BATCH and rows[i]["session"] == session:
-            message = {k: rows[i][k] for k in _MESSAGE_KEYS if rows[i].get(k) is not None}
-            size += len(msgspec.msgpack.encode(message))
-            if batch and size > budget:  # sized by bytes: the frame must fit the daemon's limit
-                break
-            batch.append(message)
-            i += 1
-        seqs = [ack.seq for ack in client.append_many(session, batch, scope=scope)]
-        added = sum(seq > last[session] for seq in seqs)  # a known id answers its old seq
-        new, present = new + added, present + len(seqs) - added
-        last[session] = max(last[session], *seqs)
-        print(f"\rimport: {new + present}/{len(rows)} messages", end="", file=sys.stderr)
-    print(file=sys.stderr)
-    result = {"messages": new, "already_present": present, "sessions": len(last)}
-    return result, lambda r: print(
-        f"imported {r['messages']} messages into {r['sessions']} sessions"
-        f" ({r['already_present']} already present)"
+    done = append_rows(client, rows, last, hello.max_frame_bytes // 2)  # the rest: the request
+    result = {**dataclasses.asdict(done), "sessions": len(last)}
+    return result, _print_import
+
+
+def _print_import(result: dict[str, Any]) -> None:
+    skipped = result["skipped"]
+    for row in skipped[:_LISTED]:
+        print(f"skipped {row['session']!r} id {row['id']!r}: {row['reason']}", file=sys.stderr)
+    if len(skipped) > _LISTED:
+        print(f"... and {len(skipped) - _LISTED} more skipped (--json lists all)", file=sys.stderr)
+    print(
+        f"imported {result['messages']} messages into {result['sessions']} sessions"
+        f" ({result['already_present']} already present"
+        + (f", {len(skipped)} skipped: their ids are taken" if skipped else "")
+        + ")"
     )
 
 

@@ -101,3 +101,52 @@ def test_import_of_large_messages_is_batched_by_bytes(
     assert "imported 300 messages" in out.stdout
     again = reverie_cli(second.socket, "export")
     assert again.stdout == exported.read_text(encoding="utf-8")
+
+
+def test_an_import_with_taken_ids_skips_and_lists_them_and_imports_everything_else(
+    daemon: DaemonProcess, tmp_path: Path
+) -> None:
+    """The red team's case: the second line collides; the rest of its batch, and every later
+    session, must still be imported, and a rerun must do the same and append nothing twice.
+    """
+    with daemon.client() as client:
+        client.append("b-taken", "user", "what the daemon already holds", id="m2")
+        client.append("d-scoped", "user", "a session of another scope", id="d0", scope="user/x")
+    rows = [
+        {"session": "b-taken", "role": "user", "content": "first", "id": "m1"},
+        {"session": "b-taken", "role": "user", "content": "not what is held", "id": "m2"},
+        {"session": "b-taken", "role": "assistant", "content": "third", "id": "m3"},
+        {"session": "c-later", "role": "user", "content": "a later session", "id": "c1"},
+        {"session": "d-scoped", "role": "user", "content": "other scope", "id": "d1", "scope": "y"},
+        {"session": "e-last", "role": "user", "content": "the last session", "id": "e1"},
+    ]
+    path = tmp_path / "colliding.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+
+    first = reverie_cli(daemon.socket, "import", "--json", str(path))
+    assert first.returncode == 0, first.stderr
+    result = json.loads(first.stdout)
+    assert (result["messages"], result["already_present"]) == (4, 0)
+    assert [(s["session"], s["id"]) for s in result["skipped"]] == [
+        ("b-taken", "m2"),
+        ("d-scoped", "d1"),
+    ]
+    assert "other content" in result["skipped"][0]["reason"]
+    with daemon.client() as client:
+        taken = [(m.id, m.content) for m in client.history("b-taken")]
+        assert taken == [("m2", "what the daemon already holds"), ("m1", "first"), ("m3", "third")]
+        assert [m.id for m in client.history("c-later")] == ["c1"]
+        assert [m.id for m in client.history("e-last")] == ["e1"]
+        assert [m.id for m in client.history("d-scoped")] == ["d0"]
+
+    again = reverie_cli(daemon.socket, "import", str(path))
+    assert again.returncode == 0, again.stderr
+    assert "imported 0 messages into 4 sessions (4 already present, 2 skipped" in again.stdout
+    assert "skipped 'b-taken' id 'm2'" in again.stderr
+    with daemon.client() as client:
+        assert {s.name: s.messages for s in client.sessions()} == {
+            "b-taken": 3,
+            "c-later": 1,
+            "d-scoped": 1,
+            "e-last": 1,
+        }
