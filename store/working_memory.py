@@ -114,6 +114,7 @@ class _Snapshot(msgspec.Struct, frozen=True, array_like=True):
 
 _LIVE = "(expires_at IS NULL OR expires_at > ?)"
 _KEY_COLUMNS = "key, value, version, expires_at, updated"
+_SCOPE_KEYS = "SELECT key FROM wm_keys WHERE scope = ?"
 _TASK_COLUMNS = "task_id, description, status, step, total_steps, data, created, updated"
 _snapshot_encoder = msgspec.msgpack.Encoder()
 _snapshot_decoder = msgspec.msgpack.Decoder(_Snapshot)
@@ -335,21 +336,16 @@ def restore_checkpoint(conn: apsw.Connection, scope: str, checkpoint_id: str) ->
     if row is None:
         raise NotFound(f"no checkpoint {checkpoint_id!r} in scope {scope!r}")
     snapshot = _snapshot_decoder.decode(row[0])
-    current = dict(conn.execute("SELECT key, version FROM wm_keys WHERE scope = ?", (scope,)))
-    conn.execute("DELETE FROM wm_keys WHERE scope = ?", (scope,))
+    kept = {k.key for k in snapshot.keys}
+    gone = [(scope, key) for (key,) in conn.execute(_SCOPE_KEYS, (scope,)) if key not in kept]
+    conn.executemany("DELETE FROM wm_keys WHERE scope = ? AND key = ?", gone)
+    # In place: a row rewritten where it is costs less than one deleted and inserted again.
     conn.executemany(
-        f"INSERT INTO wm_keys (scope, {_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)",
-        [
-            (
-                scope,
-                k.key,
-                k.value,
-                max(k.version, current.get(k.key, 0)) + 1,
-                k.expires_at,
-                k.updated,
-            )
-            for k in snapshot.keys
-        ],
+        f"INSERT INTO wm_keys (scope, {_KEY_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?)"
+        " ON CONFLICT (scope, key) DO UPDATE SET value = excluded.value,"
+        " version = max(version + 1, excluded.version), expires_at = excluded.expires_at,"
+        " updated = excluded.updated",
+        [(scope, k.key, k.value, k.version + 1, k.expires_at, k.updated) for k in snapshot.keys],
     )
     save_task(conn, scope, snapshot.task)
     clear_scratch(conn, scope)
