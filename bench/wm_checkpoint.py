@@ -9,8 +9,9 @@ clients: first alone (the baseline), then while one more client
 checkpoints, restores and deletes that scope in a loop (``--every``
 seconds apart, so each operation meets appends, not only the last one's
 tail). Reported: append
-latency p50/p99/max in both phases, and the checkpoint operations' own
-times.
+latency p50/p99/max in both phases, the checkpoint operations' own
+times, and (steadier on a shared machine) each operation's write and
+commit timed in-process on the same data, ``--trials`` times.
 
 Run from the repository root: ``python -m bench.wm_checkpoint``; with
 ``--keys 4000 --value-bytes 60000`` (bounds raised to fit) it measures
@@ -25,11 +26,22 @@ import tempfile
 import time
 from pathlib import Path
 
+import apsw
+import msgspec
 import trio
 
 from bench.report import Section
 from reverie.config import WorkingMemoryConfig
 from reverie.daemon import AsyncClient
+from reverie.store import (
+    DropCheckpoint,
+    LoadCheckpoint,
+    PutKey,
+    SaveCheckpoint,
+    ScopeBounds,
+    apply_writes,
+)
+from reverie.store.schema import migrate
 from tests.daemon_process import DaemonProcess
 
 __all__ = ["main"]
@@ -95,6 +107,33 @@ async def _phase(
     return latencies, ops
 
 
+def _writer_hold(root: Path, keys: int, value_bytes: int, trials: int) -> dict[str, list[float]]:
+    """Seconds each operation's write function holds the writer, and its commit, in-process.
+
+    The socket figures move with the machine's load; this is the part a
+    checkpoint adds to the group commit it meets (its fsync is shared).
+    """
+    conn = apsw.Connection(str(root / "hold.sqlite3"))
+    conn.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL")
+    migrate(conn)
+    bounds = ScopeBounds(keys, 2**62, trials)
+    value = msgspec.msgpack.encode("v" * value_bytes)
+    with conn:
+        puts = [(PutKey(f"key-{n:06d}", value, None, None), 1.0) for n in range(keys)]
+        apply_writes(conn, SCOPE, puts, bounds)
+    held: dict[str, list[float]] = {"create": [], "restore": [], "delete": []}
+    for trial in range(trials):
+        writes = [SaveCheckpoint(f"c{trial}", None), LoadCheckpoint(f"c{trial}")]
+        for name, write in zip(held, [*writes, DropCheckpoint(f"c{trial}")], strict=True):
+            start = time.perf_counter()
+            with conn:
+                (outcome,) = apply_writes(conn, SCOPE, [(write, 2.0)], bounds)
+                assert not isinstance(outcome, Exception), outcome
+            held[name].append(time.perf_counter() - start)
+    conn.close()
+    return held
+
+
 def main(argv: list[str] | None = None) -> Section:
     """``argv`` are this module's own flags (none when run by ``python -m bench``)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -107,6 +146,7 @@ def main(argv: list[str] | None = None) -> Section:
     )
     parser.add_argument("--clients", type=int, default=8, help="appending clients")
     parser.add_argument("--seconds", type=float, default=10.0, help="per phase")
+    parser.add_argument("--trials", type=int, default=10, help="in-process repetitions")
     parser.add_argument(
         "--every", type=float, default=0.2, help="pause between checkpoint operations (s)"
     )
@@ -128,6 +168,7 @@ def main(argv: list[str] | None = None) -> Section:
             during, ops = trio.run(_phase, socket, args.clients, args.seconds, True, args.every)
         finally:
             daemon.stop()
+        held = _writer_hold(Path(tmp), args.keys, args.value_bytes, args.trials)
     section = Section(
         title="A checkpoint of a full scope beside other clients' appends (`bench/wm_checkpoint.py`)",
         intro=(
@@ -151,6 +192,10 @@ def main(argv: list[str] | None = None) -> Section:
             print(
                 f"checkpoint_{name:>8}: {len(values)} x, p50 {_ms(values, 0.5)}, max {_ms(values, 1.0)}"
             )
+    t = section.table("in-process: the write and its commit", "min", "p50", "max")
+    for name, values in held.items():
+        t.row(f"`checkpoint_{name}`", _ms(values, 0.0), _ms(values, 0.5), _ms(values, 1.0))
+        print(f"in-process {name:>8}: min {_ms(values, 0.0)}, p50 {_ms(values, 0.5)}")
     return section
 
 

@@ -150,8 +150,7 @@ async def turns(request: Request) -> Response:
     it has not found yet, the page offers to look for further on.
     """
     name = request.query_params.get("session", "")
-    ids = request.query_params.get("ids", "")
-    wanted = {i for i in ids.split(",") if i}
+    wanted = {i for i in request.query_params.get("ids", "").split(",") if i}
     found: list[Any] = []
     start = after = _count(request, "after_seq", 0, _MAX_SEQ)
     read_all = False
@@ -165,7 +164,6 @@ async def turns(request: Request) -> Response:
             if read_all or len(found) == len(wanted):
                 break
     missing = sorted(wanted - {m.id for m in found})
-    further = "" if read_all or not missing else _link_further(name, missing, after)
     return render(
         request,
         "turns.html",
@@ -175,13 +173,7 @@ async def turns(request: Request) -> Response:
         read_all=read_all,
         start=start,
         last=after,
-        further=further,
     )
-
-
-def _link_further(session: str, missing: list[str], after: int) -> str:
-    query = urlencode({"session": session, "ids": ",".join(missing), "after_seq": after})
-    return f"/turns?{query}"
 
 
 def _min_score(text: str) -> float | None:
