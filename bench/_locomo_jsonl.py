@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from bench.locomo import load
+from bench.locomo_data import load
 
 
 def main(argv: list[str]) -> int:

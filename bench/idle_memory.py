@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from bench._machine import say
-from bench.locomo import wait_settled
+from bench.locomo_daemon import wait_settled
 from bench.report import Section, ratio
 from tests.daemon_process import DaemonProcess
 from tests.faults.support import peak_rss_kib, rss_kib

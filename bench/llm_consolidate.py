@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench._machine import say  # noqa: E402
 from bench.kvcache import _binaries  # noqa: E402
-from bench.locomo import Conversation, load  # noqa: E402
+from bench.locomo_data import Conversation, load  # noqa: E402
 from bench.report import Section  # noqa: E402
 from reverie.actors.consolidation.extractive import extractive_consolidation  # noqa: E402
 from reverie.daemon import Client  # noqa: E402
