@@ -63,6 +63,7 @@ from .service.open_files import connection_room
 __all__ = ["Server"]
 
 log = logging.getLogger(__name__)
+#: The most bytes one read takes from a client: the size of the server's one read buffer.
 _RECV_BYTES = 256 * 1024
 #: The writer joins ready replies into one send up to about this many bytes (a copy each).
 _SEND_BYTES = 256 * 1024
@@ -81,6 +82,11 @@ class Server:
         self._accepting = True
         self._open: set[Connection] = set()  # served (not refused), for the stall watch
         self._unread = Ledger()  # reply bytes not yet written, over all connections
+        # Every connection's reads land here, then are copied into its frame reader before
+        # the reader awaits again (one event loop: no two reads overlap). A fresh buffer
+        # per read was a mapping of its own, mapped and unmapped per request, since the
+        # allocator's mmap threshold is fixed under _RECV_BYTES (store/heap.py).
+        self._recv_buffer = memoryview(bytearray(_RECV_BYTES))
         self._room = connection_room()  # what the open-file limit leaves for connections
 
     def stop_accepting(self) -> None:
@@ -210,7 +216,7 @@ class Server:
         frame_started = math.inf  # when the unfinished frame's first bytes came
         while True:
             conn.reading_since = frame_started
-            data = await _receive(conn.stream.socket)
+            data = await _receive(conn.stream.socket, self._recv_buffer)
             conn.reading_since = math.inf
             if not data:
                 if reader.pending:
@@ -297,9 +303,10 @@ class Server:
                 return
 
 
-async def _receive(sock: trio.socket.SocketType) -> bytes:
-    """The next bytes from the client (b"" once it is gone).
+async def _receive(sock: trio.socket.SocketType, buffer: memoryview) -> memoryview:
+    """The next bytes from the client, read into ``buffer`` (empty once it is gone).
 
+    What is returned is a view of ``buffer``, valid until the caller awaits.
     Waits for the socket to be readable first, then reads: a closed-loop
     client sends its next request only after our reply, so reading first
     (as ``receive_some`` does) failed with EAGAIN once per request.
@@ -307,11 +314,11 @@ async def _receive(sock: trio.socket.SocketType) -> bytes:
     while True:
         await trio.lowlevel.wait_readable(sock)
         try:
-            return os.read(sock.fileno(), _RECV_BYTES)
+            return buffer[: os.readv(sock.fileno(), [buffer])]
         except BlockingIOError:
             continue  # readable came and went (another reader cannot exist: a spurious wake)
         except ConnectionError:
-            return b""  # reset by the peer: like an end of stream
+            return buffer[:0]  # reset by the peer: like an end of stream
 
 
 async def _send_and_close(stream: trio.SocketStream, reply: p.ErrorReply) -> None:

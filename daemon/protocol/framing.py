@@ -33,7 +33,7 @@ class FrameReader:
         self._buf = bytearray()
         self.max_bytes = max_bytes
 
-    def feed(self, data: bytes) -> list[bytes]:
+    def feed(self, data: bytes | memoryview) -> list[bytes]:
         self._buf += data
         bodies = []
         while len(self._buf) >= 4:
