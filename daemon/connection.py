@@ -144,7 +144,11 @@ class Connection:
         return self.held + self.in_flight * estimate < limit
 
     async def wait_for_room(self, limit: int) -> None:
-        """Wait (reading nothing more from the client) until ``has_room(limit)``."""
+        """Wait (reading nothing more from the client) until ``has_room(limit)``.
+
+        Callers check ``has_room`` first: a request that finds room (most) then
+        makes no coroutine.
+        """
         while not self.has_room(limit):
             await self.room.park()
 
@@ -162,7 +166,7 @@ class Connection:
             self.own.release()
             return
         self.in_flight -= 1
-        self.room.unpark_all()
+        self._wake_reader()
         if self.closing and self.in_flight == 0:
             self.out_send.close()
 
@@ -211,7 +215,12 @@ class Connection:
     def _release(self, size: int) -> None:
         self.held -= size
         self.ledger.held -= size
-        self.room.unpark_all()
+        self._wake_reader()
+
+    def _wake_reader(self) -> None:
+        """Wake a reader waiting for room; checked first, as there mostly is none (per reply)."""
+        if self.room:
+            self.room.unpark_all()
 
     def _queue(self, item: Wired) -> None:
         try:

@@ -247,7 +247,8 @@ class Server:
             rid, error = p.why_undecodable(body, exc)
             await conn.answer(error_reply(rid, error))
             return not isinstance(error, BadFrame)
-        await conn.wait_for_room(self.cfg.max_unread_bytes)
+        if not conn.has_room(self.cfg.max_unread_bytes):
+            await conn.wait_for_room(self.cfg.max_unread_bytes)
         if self._unread.held >= self.cfg.max_unread_bytes_total:
             await conn.answer(
                 error_reply(
