@@ -27,6 +27,7 @@ from .session import (
     Envelope,
     ForgetRequest,
     HistoryRequest,
+    PopRequest,
     SessionActor,
     SessionContext,
 )
@@ -57,6 +58,7 @@ __all__ = [
     "MemoryKeeper",
     "MemoryWatcher",
     "MessageLike",
+    "PopRequest",
     "RestoreCheckpoint",
     "ScopeActor",
     "ScopeRegistry",

@@ -54,6 +54,9 @@ class SessionHooks:
     def forgotten(self, session: str, scope: str) -> None:
         """A session and its messages were deleted."""
 
+    def popped(self, session: SessionRecord) -> None:
+        """The session's newest message was deleted (a pop); ``session`` is the row after it."""
+
     def memory_edited(self, scope: str) -> None:
         """The scope's Markdown changed outside a consolidation (an edit, by hand or by op)."""
 
@@ -75,6 +78,10 @@ class HookChain(SessionHooks):
     def forgotten(self, session: str, scope: str) -> None:
         for hook in self.hooks:
             hook.forgotten(session, scope)
+
+    def popped(self, session: SessionRecord) -> None:
+        for hook in self.hooks:
+            hook.popped(session)
 
     def memory_edited(self, scope: str) -> None:
         for hook in self.hooks:

@@ -32,6 +32,7 @@ from reverie.store import (
     finish_job,
     load_session,
     open_job,
+    pop_newest,
     read_history,
     read_tail,
 )
@@ -47,6 +48,7 @@ __all__ = [
     "Envelope",
     "ForgetRequest",
     "HistoryRequest",
+    "PopRequest",
     "SessionActor",
     "SessionContext",
 ]
@@ -71,8 +73,19 @@ class ForgetRequest:
     pass
 
 
+@dataclass(slots=True)
+class PopRequest:
+    """Remove the newest message unless consolidation has it (``store.pop_newest``)."""
+
+
 SessionRequest = (
-    AppendRequest | HistoryRequest | ContextRequest | ForgetRequest | SnapshotRequest | ApplyRequest
+    AppendRequest
+    | HistoryRequest
+    | ContextRequest
+    | ForgetRequest
+    | PopRequest
+    | SnapshotRequest
+    | ApplyRequest
 )
 
 
@@ -156,6 +169,8 @@ class SessionActor:
             case ForgetRequest():
                 last.reply(await self._forget())
                 return False
+            case PopRequest():
+                last.reply(await self._pop())
             case SnapshotRequest(target_tokens=target, backend=backend, max_tokens=cap):
                 last.reply(await self._snapshot(target, backend, cap))
             case ApplyRequest() as apply:
@@ -221,6 +236,21 @@ class SessionActor:
             memory_tokens=memory_tokens,
             omitted=len(tail) - len(kept),
         )
+
+    async def _pop(self) -> MessageRecord | None:
+        """Take back the newest message; the index follower removes its row (``popped``)."""
+        if self.record is None:
+            return None
+        base = self.record
+
+        def pop(conn: Connection) -> tuple[SessionRecord, MessageRecord | None]:
+            work = msgspec.structs.replace(base)  # a copy per run: a batch may be re-run
+            return work, pop_newest(conn, work)
+
+        self.record, popped = await self.services.db.write(pop)
+        if popped is not None:
+            self.services.hooks.popped(self.record)
+        return popped
 
     async def _snapshot(
         self, target: int, backend: str, cap: int

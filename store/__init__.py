@@ -40,6 +40,7 @@ from .index_feed import (
     fact_docs,
     log_position,
     memory_docs,
+    message_uid,
     messages_after,
     move_cursor,
     read_cursor,
@@ -72,6 +73,7 @@ from .memory_files import MemoryFiles, decode_scope, encode_scope, scope_of_dir
 from .memory_forget import forget_fact, forget_files, forget_session
 from .memory_scan import MemoryScan, scope_problems
 from .memory_store import Consolidated, MemoryStore
+from .message_pop import Unindex, finish_unindex, pending_unindex, pop_newest, unindexed_doc
 from .message_text import (
     STOP_WORDS,
     count_messages,
@@ -215,6 +217,7 @@ __all__ = [
     "TaskRecord",
     "TermCounts",
     "TokenCounter",
+    "Unindex",
     "above_background",
     "append_requests",
     "append_scratch",
@@ -244,6 +247,7 @@ __all__ = [
     "fact_sources",
     "finish_forget",
     "finish_job",
+    "finish_unindex",
     "forget_fact",
     "forget_files",
     "forget_session",
@@ -265,6 +269,7 @@ __all__ = [
     "meaning_score",
     "memory_docs",
     "merge_facts",
+    "message_uid",
     "messages_after",
     "move_cursor",
     "on_words_scale",
@@ -275,6 +280,8 @@ __all__ = [
     "parse_history",
     "parse_memory",
     "pending_forgets",
+    "pending_unindex",
+    "pop_newest",
     "prompt_view",
     "read_cursor",
     "read_history",
@@ -301,6 +308,7 @@ __all__ = [
     "sweep_keys",
     "text_terms",
     "tune_allocator",
+    "unindexed_doc",
     "vector_gap",
     "with_log_text",
     "words_reference",

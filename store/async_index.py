@@ -157,6 +157,10 @@ class AsyncSearchIndex:
         if scope == default_scope(session):
             await trio.to_thread.run_sync(self._index.delete_scope, scope)
 
+    async def delete_uids(self, uids: list[str]) -> None:
+        """Delete the docs with these uids (a popped message's)."""
+        await trio.to_thread.run_sync(self._index.delete_uids, uids)
+
     async def delete_scope(self, scope: str) -> None:
         await trio.to_thread.run_sync(self._index.delete_scope, scope)
 

@@ -6,7 +6,9 @@ its durable cursor from SQLite in batches of ``index.batch_size``, embeds
 and upserts them, then moves the cursor. After a consolidation it re-indexes
 the scope's newest history entries and replaces the scope's facts; after a
 Markdown edit it re-reads the whole scope. A forgotten session's docs are
-deleted (searches hide them until then).
+deleted (searches hide them until then); a popped message's row is deleted
+(``store.message_pop``: its durable marker is applied before and after each
+batch, so a batch read before the pop cannot bring the row back).
 
 The follower holds the indexer's write lock for one write at a time, and
 embeds a batch without it: a forget's purge waits for one batch's write at
@@ -45,10 +47,14 @@ from reverie.store import (
     Connection,
     IndexDoc,
     MemoryStore,
+    finish_unindex,
     log_position,
+    message_uid,
     messages_after,
     move_cursor,
+    pending_unindex,
     read_cursor,
+    unindexed_doc,
 )
 
 from ..services import Services
@@ -78,6 +84,8 @@ class Dirty:
     rebuild_scopes: set[str] = field(default_factory=set)
     rebuild_forgotten: dict[str, str] = field(default_factory=dict)
     edited: set[str] = field(default_factory=set)  # scopes whose Markdown was edited
+    # A pop came while a rebuild ran: its marker is kept, to be applied to the new index too.
+    rebuild_popped: bool = False
 
 
 class Follower:
@@ -108,6 +116,9 @@ class Follower:
         self._batch_written_at = float("-inf")  # trio time the last batch of messages went in
         self.optimize_pace = _OPTIMIZE_PACE
         self.reread_scopes = False  # a new or reset index: every scope's whole history
+        #: Pop markers may be pending (``store.message_pop``): true until a drain applied
+        #: them, so at start too (a crash may have left some).
+        self.pops_pending = True
         #: Set when an optimize finds sealed generations due to merge; the indexer merges.
         self.merge_wanted = trio.Event()
         self._wake = trio.Event()
@@ -136,7 +147,7 @@ class Follower:
 
     def settled(self, messages_behind: int) -> bool:
         """Caught up and optimized: answers now equal those of an index rebuilt from scratch."""
-        dirty = self.dirty.scopes or self.dirty.forgotten or self.dirty.edited
+        dirty = self.dirty.scopes or self.dirty.forgotten or self.dirty.edited or self.pops_pending
         return not (messages_behind or dirty or self.unsettled or self._wake.is_set())
 
     async def run(self) -> None:
@@ -226,6 +237,7 @@ class Follower:
                 if self._optimize_due():
                     await self.optimize()
                 await self._apply_forgets(self._current())
+                await self._apply_pops(self._current())
             if await self._index_batch():
                 continue
             if self.dirty.scopes:
@@ -245,6 +257,24 @@ class Follower:
             await index.forget_session(session, scope)
             self._wrote()
             self.dirty.forgotten.pop(session, None)
+
+    async def _apply_pops(self, index: AsyncSearchIndex) -> None:
+        """Delete popped messages' rows; a message that took a popped seq and is indexed
+        already is written back (same uid). Markers stay while a rebuild runs."""
+        db = self.services.db
+        self.pops_pending = False  # a pop from now on sets it again
+        markers = await db.read(pending_unindex)
+        if not markers:
+            return
+        await index.delete_uids([message_uid(m.session, m.seq) for m in markers])
+        kept = [d for d in await db.read(lambda c: [unindexed_doc(c, m) for m in markers]) if d]
+        if kept:
+            await self.add(index, kept)
+        self._wrote()
+        if self.dirty.rebuild_popped:
+            self.pops_pending = True  # applied again to the rebuilt index
+        else:
+            await db.write(lambda c: finish_unindex(c, markers))
 
     async def _index_batch(self) -> bool:
         """Index the batch after the cursor; False when the log holds none.

@@ -203,6 +203,12 @@ class Indexer(SessionHooks):
             dirty.rebuild_forgotten[session] = scope
         self._follower.poke()
 
+    def popped(self, session: SessionRecord) -> None:
+        if self.rebuilding():
+            self._follower.dirty.rebuild_popped = True
+        self._follower.pops_pending = True
+        self._follower.poke()
+
     # -- status and search ----------------------------------------------------------
 
     async def status(self) -> dict[str, Any]:
@@ -370,4 +376,5 @@ class Indexer(SessionHooks):
             progress.finished = time.time()
             follower.dirty.rebuild_scopes.clear()
             follower.dirty.rebuild_forgotten.clear()
+            follower.dirty.rebuild_popped = False
             follower.poke()

@@ -165,6 +165,15 @@ class Api(WorkingMemoryApi, SearchApi):
         return Call(p.Forget(rid=self._rid(), session=session), lambda r: r.deleted, True)
 
     @op
+    def pop(self, session: str) -> Call[p.Message | None]:
+        """Remove the session's newest message and return it (None: the session has none).
+
+        ``Conflict`` when consolidation has it already. Not retried after a lost
+        connection: a repeat would take the message before it.
+        """
+        return Call(p.Pop(rid=self._rid(), session=session), lambda r: r.message, False)
+
+    @op
     def status(self) -> Call[p.DaemonStatus]:
         """The daemon's status: sessions, store, consolidation, index, counters, errors."""
         return Call(p.Status(rid=self._rid()), lambda r: r.status, True)

@@ -1,4 +1,4 @@
-"""Session operations: append, history, context and forget go to the session's actor.
+"""Session operations: append, history, context, pop and forget go to the session's actor.
 
 The session's actor is the only writer of its rows, so these are answered
 in request order per session. ``sessions`` (the list) is a read of its own,
@@ -21,6 +21,7 @@ from reverie.actors import (
     ForgetRequest,
     Forgetter,
     HistoryRequest,
+    PopRequest,
     Services,
     SessionContext,
     SessionRegistry,
@@ -33,7 +34,7 @@ from .calls import Convert, Replier, ask, run
 
 __all__ = ["SESSION_REQUESTS", "SessionOps"]
 
-SESSION_REQUESTS = (p.Append, p.History, p.Context, p.Forget, p.Sessions)
+SESSION_REQUESTS = (p.Append, p.History, p.Context, p.Forget, p.Pop, p.Sessions)
 
 
 def _message(record: MessageRecord) -> p.Message:
@@ -121,6 +122,11 @@ class SessionOps:
                     ForgetRequest(),
                     lambda o: self.forgetter.session_forgotten(session, o, reply),
                 )
+            case p.Pop(session=session):
+                reply = replier(
+                    rid, lambda m: p.PopReply(rid=rid, message=None if m is None else _message(m))
+                )
+                await ask(self.registry, session, PopRequest(), reply)
             case p.Sessions(after=after, limit=limit, prefix=prefix):
                 reply = replier(rid, lambda s: p.SessionsReply(rid=rid, sessions=s))
                 nursery.start_soon(run, reply, self._sessions, after, limit, prefix)

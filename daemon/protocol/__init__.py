@@ -84,6 +84,8 @@ from .sessions import (
     Message,
     MessageId,
     MessageIn,
+    Pop,
+    PopReply,
     Role,
     Seq,
     SessionInfo,
@@ -148,6 +150,8 @@ __all__ = [
     "Metrics",
     "MetricsReply",
     "Page",
+    "Pop",
+    "PopReply",
     "ProcessStatus",
     "ReindexStatus",
     "Reply",
@@ -182,6 +186,7 @@ Request = (
     | Context
     | Sessions
     | Forget
+    | Pop
     | Status
     | Consolidate
     | Facts
@@ -205,6 +210,7 @@ Reply = (
     | ContextReply
     | SessionsReply
     | ForgetReply
+    | PopReply
     | StatusReply
     | ConsolidateReply
     | MemoryReply

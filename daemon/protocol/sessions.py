@@ -37,6 +37,8 @@ __all__ = [
     "Message",
     "MessageId",
     "MessageIn",
+    "Pop",
+    "PopReply",
     "Role",
     "Seq",
     "SessionInfo",
@@ -141,6 +143,19 @@ class Forget(Frame, tag="forget"):
     session: str
 
 
+class Pop(Frame, tag="pop"):
+    """Remove the session's newest message, unless consolidation has taken it.
+
+    The undo of an append (the OpenAI Agents SDK's ``Session.pop_item``): the
+    message leaves the log, its words the full-text index and its row the
+    search index; the session's seq and tail counters step back. A message
+    already consolidated (or in a running consolidation job) is refused with
+    ``conflict``: its words are in the history and ``MEMORY.md`` by then.
+    """
+
+    session: str
+
+
 class AppendReply(Frame, tag="append"):
     acks: list[Ack]
 
@@ -159,3 +174,9 @@ class SessionsReply(Frame, tag="sessions"):
 
 class ForgetReply(Frame, tag="forget"):
     deleted: int
+
+
+class PopReply(Frame, tag="pop"):
+    """The message removed; None when the session had none."""
+
+    message: Message | None = None
