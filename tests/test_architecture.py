@@ -45,7 +45,11 @@ BOUNDARIES = [
         ],
     ),
 ]
-HOST_SURFACE = ["reverie", "reverie.daemon.client", "reverie.daemon.protocol"]
+#: The framework adapters (optional extras): each, and only it, imports its frameworks.
+ADAPTERS = {
+    "reverie.agents": ("agents", "openai"),
+}
+HOST_SURFACE = ["reverie", "reverie.daemon.client", "reverie.daemon.protocol", *ADAPTERS]
 HOST_FORBIDDEN = ("reverie.actors", "reverie.store", "trio", "apsw", "lancedb")
 SEARCH = "reverie.actors.search"
 #: Of the other actors, search uses only what every actor is given (services and hooks).
@@ -55,8 +59,11 @@ SEARCH_FORBIDDEN = ("apsw", "lancedb", "pyarrow")
 
 
 def _module_name(path: Path) -> str:
-    if path.parent == TOP_LEVEL:
-        return "reverie"
+    if path.is_relative_to(TOP_LEVEL):  # the top-level package and its framework adapters
+        parts = ["reverie", *path.relative_to(TOP_LEVEL).with_suffix("").parts]
+        if parts[-1] == "__init__":
+            parts.pop()
+        return ".".join(parts)
     rel = path.relative_to(ROOT).with_suffix("")
     parts = [FOLDERS[rel.parts[0]], *rel.parts[1:]]
     if parts[-1] == "__init__":
@@ -180,6 +187,20 @@ def test_hosts_import_the_client_without_the_daemons_machinery() -> None:
         loaded = closure(start)
         bad = sorted(n for n in loaded for f in HOST_FORBIDDEN if _within(n, f))
         assert bad == [], f"importing {start} loads {bad}"
+
+
+def test_the_frameworks_are_imported_only_by_their_adapters() -> None:
+    """The daemon and the client load without the extras; an adapter only with its own."""
+    assert set(ADAPTERS) <= sources().keys()
+    broken = [
+        f"{module} -> {name}"
+        for module in sources()
+        for adapter, frameworks in ADAPTERS.items()
+        if not _within(module, adapter)
+        for name in imports_of(module)
+        if any(_within(name, f) for f in frameworks)
+    ]
+    assert broken == []
 
 
 @pytest.mark.parametrize(("why", "starts", "forbidden"), BOUNDARIES, ids=[b[0] for b in BOUNDARIES])

@@ -23,6 +23,7 @@ PACKAGES = [
     "reverie.actors",
     "reverie.actors.search",
     "reverie.daemon",
+    "reverie.agents",
 ]
 
 
