@@ -60,7 +60,8 @@ typecheck: $(TSTAMP)
 	@rm -rf build/typecheck && mkdir -p build/typecheck/reverie
 	@for d in daemon actors store config; do ln -s ../../../$$d build/typecheck/reverie/$$d; done
 	@ln -s ../../../daemon/client/top_level/__init__.py build/typecheck/reverie/__init__.py
-	cd build/typecheck && ../../$(BIN)/mypy --config-file ../../pyproject.toml -m reverie -p reverie.daemon -p reverie.actors -p reverie.store -p reverie.config
+	@for d in agents langgraph; do ln -s ../../../daemon/client/top_level/$$d build/typecheck/reverie/$$d; done
+	cd build/typecheck && ../../$(BIN)/mypy --config-file ../../pyproject.toml -m reverie -p reverie.daemon -p reverie.actors -p reverie.store -p reverie.config -p reverie.agents -p reverie.langgraph
 
 test: lint contract typecheck llm-build browser
 	@echo "reverie: running the tests, the real-model ones too (about 15 minutes on 2 cores)"

@@ -247,9 +247,10 @@ class SessionActor:
             work = msgspec.structs.replace(base)  # a copy per run: a batch may be re-run
             return work, pop_newest(conn, work)
 
-        self.record, popped = await self.services.db.write(pop)
+        work, popped = await self.services.db.write(pop)
+        self.record = work
         if popped is not None:
-            self.services.hooks.popped(self.record)
+            self.services.hooks.popped(work)
         return popped
 
     async def _snapshot(

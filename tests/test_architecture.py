@@ -48,6 +48,7 @@ BOUNDARIES = [
 #: The framework adapters (optional extras): each, and only it, imports its frameworks.
 ADAPTERS = {
     "reverie.agents": ("agents", "openai"),
+    "reverie.langgraph": ("langgraph", "langchain_core", "langmem"),
 }
 HOST_SURFACE = ["reverie", "reverie.daemon.client", "reverie.daemon.protocol", *ADAPTERS]
 HOST_FORBIDDEN = ("reverie.actors", "reverie.store", "trio", "apsw", "lancedb")
@@ -306,6 +307,9 @@ THREAD_HOPS = {
     # Extractive consolidation is CPU work (sentence scoring), not I/O: it runs
     # on a worker thread so the event loop keeps serving appends meanwhile.
     "reverie.actors.consolidation.distill": 1,
+    # LangGraph's abatch, in the host's process: the store's one batch logic, over the
+    # blocking client, on a worker thread, so the host's event loop is never held.
+    "reverie.langgraph.store": 1,
 }
 
 

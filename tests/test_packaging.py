@@ -24,6 +24,7 @@ PACKAGES = [
     "reverie.actors.search",
     "reverie.daemon",
     "reverie.agents",
+    "reverie.langgraph",
 ]
 
 

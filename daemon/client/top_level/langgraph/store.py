@@ -1,0 +1,200 @@
+"""``ReverieStore``: LangGraph's ``BaseStore`` over reverie's working memory.
+
+A namespace is a reverie scope: its labels joined by ``/``
+(``("user", "alice")`` is the scope ``user/alice``, the one reverie's
+consolidation writes Alice's long-term memory to), an item a working-memory
+key of that scope, its value kept with its times and TTL. So a store's items
+are seen by ``reverie wm``, the web inspector and MCP, and forgotten with
+the scope. The scope ``langgraph`` (a root label LangGraph itself refuses)
+lists the namespaces written, for ``list_namespaces``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import time
+from collections.abc import Iterable
+from datetime import UTC, datetime
+
+import anyio.to_thread
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    Item,
+    ListNamespacesOp,
+    Op,
+    PutOp,
+    Result,
+    SearchItem,
+    SearchOp,
+)
+
+from reverie.config.errors import Conflict, InvalidArgument, NotFound
+from reverie.daemon.client import Client
+
+from .matching import matches, namespace_matches, query_score
+
+__all__ = ["MAX_SCOPE_CHARS", "REGISTRY_SCOPE", "ReverieStore", "namespace_scope"]
+
+#: The longest scope a namespace may join to: a scope name's 256 characters, less the
+#: one that prefixes it as a key of the registry.
+MAX_SCOPE_CHARS = 255
+#: The scope whose keys name the namespaces written (``n`` + scope).
+REGISTRY_SCOPE = "langgraph"
+
+
+def namespace_scope(namespace: tuple[str, ...]) -> str:
+    """The reverie scope of a LangGraph namespace; ``InvalidArgument`` naming the rule it breaks."""
+    if not namespace:
+        raise InvalidArgument("a namespace needs at least one label")
+    for label in namespace:
+        if not isinstance(label, str) or not label:
+            raise InvalidArgument(f"namespace {namespace!r} has an empty or non-text label")
+        if "/" in label:
+            raise InvalidArgument(
+                f"namespace label {label!r} contains '/', which joins labels into a scope;"
+                " use another character"
+            )
+    scope = "/".join(namespace)
+    if len(scope) > MAX_SCOPE_CHARS:
+        raise InvalidArgument(
+            f"namespace {namespace!r} joins to a scope of {len(scope)} characters; the limit"
+            f" is {MAX_SCOPE_CHARS}"
+        )
+    if not scope.isprintable():
+        raise InvalidArgument(f"namespace {namespace!r} has non-printable characters")
+    return scope
+
+
+def _time(seconds: float) -> datetime:
+    return datetime.fromtimestamp(seconds, UTC)
+
+
+class ReverieStore(BaseStore):
+    """LangGraph's store over reverie's working memory (``socket``: the daemon's).
+
+    ``batch`` runs the operations in order on one connection; ``abatch`` runs
+    ``batch`` in a worker thread. ``put``'s ``ttl`` (minutes) is the key's TTL;
+    ``refresh_ttl`` on reads starts it again. Searches filter as LangGraph's
+    stores do and rank a ``query`` by its words (``matching``); results are
+    newest first otherwise.
+    """
+
+    supports_ttl = True
+    __slots__ = ("_known", "socket")
+
+    def __init__(self, socket: str | os.PathLike[str] | None = None) -> None:
+        self.socket = socket
+        self._known: set[str] = set()  # scopes this store has put in the registry
+
+    def batch(self, ops: Iterable[Op]) -> list[Result]:
+        with Client(self.socket) as client:
+            return [self._run(client, op) for op in ops]
+
+    async def abatch(self, ops: Iterable[Op]) -> list[Result]:
+        listed = list(ops)
+        return await anyio.to_thread.run_sync(self.batch, listed)
+
+    def _run(self, client: Client, op: Op) -> Result:
+        if isinstance(op, GetOp):
+            return self._get(client, op.namespace, op.key, bool(op.refresh_ttl))
+        if isinstance(op, PutOp):
+            self._put(client, op)
+            return None
+        if isinstance(op, SearchOp):
+            return self._search(client, op)
+        if isinstance(op, ListNamespacesOp):
+            return self._namespaces(client, op)
+        raise InvalidArgument(f"unknown store operation {type(op).__name__}")
+
+    def _get(
+        self, client: Client, namespace: tuple[str, ...], key: str, refresh: bool
+    ) -> Item | None:
+        scope = namespace_scope(namespace)
+        try:
+            found = client.wm_get(scope, key)
+        except NotFound:
+            return None
+        kept = found.value
+        if refresh and kept.get("ttl"):
+            with contextlib.suppress(Conflict):  # written meanwhile: that write set its TTL
+                client.wm_set(
+                    scope, key, kept, ttl=kept["ttl"] * 60, expected_version=found.version
+                )
+        return Item(
+            value=kept["value"],
+            key=key,
+            namespace=namespace,
+            created_at=_time(kept["created"]),
+            updated_at=_time(kept["updated"]),
+        )
+
+    def _put(self, client: Client, op: PutOp) -> None:
+        scope = namespace_scope(op.namespace)
+        if op.value is None:
+            client.wm_delete(scope, op.key)
+            return
+        now = time.time()
+        try:
+            created = client.wm_get(scope, op.key).value["created"]
+        except NotFound:
+            created = now
+        ttl = op.ttl if isinstance(op.ttl, int | float) else None
+        kept = {"value": op.value, "created": created, "updated": now, "ttl": ttl}
+        client.wm_set(scope, op.key, kept, ttl=None if ttl is None else ttl * 60)
+        if scope not in self._known:
+            client.wm_set(REGISTRY_SCOPE, "n" + scope, list(op.namespace))
+            self._known.add(scope)
+
+    def _registered(self, client: Client) -> list[tuple[str, ...]]:
+        """Every namespace ever written through a ``ReverieStore`` of this daemon."""
+        return [
+            tuple(client.wm_get(REGISTRY_SCOPE, info.key).value)
+            for info in client.wm_list(REGISTRY_SCOPE, prefix="n")
+        ]
+
+    def _items(self, client: Client, namespace: tuple[str, ...], refresh: bool) -> list[Item]:
+        scope = namespace_scope(namespace)
+        found = [self._get(client, namespace, k.key, refresh) for k in client.wm_list(scope)]
+        return [item for item in found if item is not None]  # expired in between
+
+    def _search(self, client: Client, op: SearchOp) -> list[SearchItem]:
+        prefix = op.namespace_prefix
+        spaces = [ns for ns in self._registered(client) if ns[: len(prefix)] == prefix]
+        refresh = bool(op.refresh_ttl)
+        found = [
+            item
+            for ns in spaces
+            for item in self._items(client, ns, refresh)
+            if matches(item.value, op.filter)
+        ]
+        found.sort(key=lambda item: item.updated_at, reverse=True)
+        scores: list[float | None] = [None] * len(found)
+        if op.query:
+            scores = [query_score(op.query, item.value) for item in found]
+            ranked = sorted(zip(scores, found, strict=True), key=lambda p: -(p[0] or 0.0))
+            scores, found = [s for s, _ in ranked], [i for _, i in ranked]
+        window = slice(op.offset, op.offset + op.limit)
+        return [
+            SearchItem(
+                namespace=item.namespace,
+                key=item.key,
+                value=item.value,
+                created_at=item.created_at,
+                updated_at=item.updated_at,
+                score=score,
+            )
+            for score, item in zip(scores[window], found[window], strict=True)
+        ]
+
+    def _namespaces(self, client: Client, op: ListNamespacesOp) -> list[tuple[str, ...]]:
+        spaces = [
+            ns
+            for ns in self._registered(client)
+            if all(namespace_matches(c.match_type, c.path, ns) for c in op.match_conditions or ())
+            and client.wm_list(namespace_scope(ns))  # still holds an item
+        ]
+        if op.max_depth is not None:
+            spaces = [ns[: op.max_depth] for ns in spaces]
+        return sorted(set(spaces))[op.offset : op.offset + op.limit]

@@ -1,0 +1,176 @@
+"""``reverie.langgraph.ReverieStore`` against real LangGraph, LangMem and a real daemon."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any, TypedDict
+
+import pytest
+from langgraph.graph import END, START, StateGraph
+from langgraph.store.base import BaseStore, ListNamespacesOp, MatchCondition
+from langmem import create_manage_memory_tool, create_search_memory_tool
+
+from reverie import InvalidArgument
+from reverie.langgraph import ReverieStore, namespace_scope
+from tests.checks import poll
+from tests.daemon_process import DaemonProcess
+
+
+@pytest.fixture
+def store(daemon: DaemonProcess) -> ReverieStore:
+    return ReverieStore(daemon.socket)
+
+
+def test_put_get_delete_and_the_namespace_is_a_scope(
+    daemon: DaemonProcess, store: ReverieStore
+) -> None:
+    assert isinstance(store, BaseStore)
+    assert store.get(("user", "alice"), "food") is None
+    store.put(("user", "alice"), "food", {"likes": "pizza"})
+    item = store.get(("user", "alice"), "food")
+    assert item is not None and item.value == {"likes": "pizza"}
+    assert (item.namespace, item.key) == (("user", "alice"), "food")
+    created = item.created_at
+    store.put(("user", "alice"), "food", {"likes": "soup"})
+    updated = store.get(("user", "alice"), "food")
+    assert updated is not None and updated.value == {"likes": "soup"}
+    assert updated.created_at == created and updated.updated_at >= created
+    with daemon.client() as client:  # the same key, seen as reverie's working memory
+        assert client.wm_get("user/alice", "food").value["value"] == {"likes": "soup"}
+    store.delete(("user", "alice"), "food")
+    assert store.get(("user", "alice"), "food") is None
+
+
+def test_search_filters_pages_and_ranks_a_query(store: ReverieStore) -> None:
+    for n, (colour, size) in enumerate([("red", 1), ("blue", 2), ("red", 3), ("green", 4)]):
+        store.put(("docs", "a" if n < 2 else "b"), f"k{n}", {"colour": colour, "size": size})
+    store.put(("other",), "x", {"colour": "red", "size": 9})
+    everything = store.search(("docs",), limit=10)
+    assert [i.key for i in everything] == ["k3", "k2", "k1", "k0"]  # newest first
+    assert [i.key for i in store.search(("docs",), limit=2, offset=1)] == ["k2", "k1"]
+    assert [i.key for i in store.search(("docs", "b"))] == ["k3", "k2"]
+    assert [i.key for i in store.search(("docs",), filter={"colour": "red"})] == ["k2", "k0"]
+    big = store.search(("docs",), filter={"size": {"$gte": 2}, "colour": {"$ne": "green"}})
+    assert [i.key for i in big] == ["k2", "k1"]
+    store.put(("notes",), "n1", {"text": "the cat sleeps on the sofa"})
+    store.put(("notes",), "n2", {"text": "invoices are due on friday"})
+    ranked = store.search(("notes",), query="when are invoices due")
+    assert [i.key for i in ranked] == ["n2", "n1"]
+    assert ranked[0].score is not None and ranked[0].score > (ranked[1].score or 0.0)
+    with pytest.raises(InvalidArgument, match="operator '\\$near' is unknown"):
+        store.search(("docs",), filter={"size": {"$near": 2}})
+
+
+def test_list_namespaces_with_conditions_depth_and_paging(store: ReverieStore) -> None:
+    for ns in [("a", "x", "1"), ("a", "y", "1"), ("b", "x", "1"), ("c",)]:
+        store.put(ns, "k", {"v": 1})
+    assert store.list_namespaces() == [("a", "x", "1"), ("a", "y", "1"), ("b", "x", "1"), ("c",)]
+    assert store.list_namespaces(prefix=("a",)) == [("a", "x", "1"), ("a", "y", "1")]
+    assert store.list_namespaces(suffix=("x", "1")) == [("a", "x", "1"), ("b", "x", "1")]
+    assert store.list_namespaces(prefix=("*", "x")) == [("a", "x", "1"), ("b", "x", "1")]
+    assert store.list_namespaces(max_depth=1) == [("a",), ("b",), ("c",)]
+    assert store.list_namespaces(limit=2, offset=1) == [("a", "y", "1"), ("b", "x", "1")]
+    store.delete(("c",), "k")  # an emptied namespace is no longer listed
+    assert ("c",) not in store.list_namespaces()
+    both = ListNamespacesOp(
+        match_conditions=(MatchCondition("prefix", ("*", "x")), MatchCondition("suffix", ("1",))),
+        limit=10,
+    )
+    assert store.batch([both]) == [[("a", "x", "1"), ("b", "x", "1")]]
+
+
+def test_ttl_expires_an_item(daemon: DaemonProcess, store: ReverieStore) -> None:
+    store.put(("tmp",), "short", {"v": 1}, ttl=0.01)  # minutes: 0.6 s
+    store.put(("tmp",), "long", {"v": 2}, ttl=60)
+    # A read refreshes the TTL by default (LangGraph's refresh_on_read); these do not.
+    poll(
+        lambda: store.get(("tmp",), "short", refresh_ttl=False) is None,
+        what="the short TTL expired",
+    )
+    assert store.get(("tmp",), "long") is not None
+    with daemon.client() as client:
+        expires = client.wm_get("tmp", "long").expires_at
+        assert expires is not None
+
+
+def test_async_operations(store: ReverieStore) -> None:
+    async def scenario() -> list[Any]:
+        await store.aput(("async",), "k", {"v": "hello"})
+        got = await store.aget(("async",), "k")
+        found = await store.asearch(("async",), query="hello")
+        spaces = await store.alist_namespaces(prefix=("async",))
+        await store.adelete(("async",), "k")
+        gone = await store.aget(("async",), "k")
+        return [got.value if got else None, [i.key for i in found], spaces, gone]
+
+    assert asyncio.run(scenario()) == [{"v": "hello"}, ["k"], [("async",)], None]
+
+
+def test_namespaces_that_cannot_be_scopes_are_refused_naming_the_limit(
+    store: ReverieStore,
+) -> None:
+    assert namespace_scope(("user", "alice")) == "user/alice"
+    with pytest.raises(InvalidArgument, match="contains '/'"):
+        store.put(("a/b",), "k", {"v": 1})
+    with pytest.raises(InvalidArgument, match="the limit is 255"):
+        store.put(("x" * 300,), "k", {"v": 1})
+    with pytest.raises(InvalidArgument, match="non-printable"):
+        store.put(("bad\x07label",), "k", {"v": 1})
+    with pytest.raises(InvalidArgument, match="256"):  # the daemon's own key limit
+        store.put(("ok",), "k" * 300, {"v": 1})
+    with pytest.raises(InvalidArgument, match="max_value_bytes"):
+        store.put(("ok",), "big", {"v": "x" * 70_000})
+    assert store.list_namespaces() == []
+
+
+def test_items_survive_daemon_restarts_without_loss_or_duplication(
+    daemon: DaemonProcess, store: ReverieStore
+) -> None:
+    for n in range(6):
+        store.put(("restart",), f"k{n}", {"n": n})
+        if n % 2:
+            daemon.kill9()
+            daemon.restart()
+    assert sorted((i.key, i.value["n"]) for i in store.search(("restart",), limit=50)) == [
+        (f"k{n}", n) for n in range(6)
+    ]
+    assert store.list_namespaces() == [("restart",)]
+
+
+class State(TypedDict):
+    user: str
+    text: str
+    reply: str
+
+
+def test_a_graph_node_reads_and_writes_memory_through_the_store(store: ReverieStore) -> None:
+    def remember(state: State, *, store: BaseStore) -> dict[str, str]:
+        namespace = ("user", state["user"])
+        known = [i.value["fact"] for i in store.search(namespace, limit=10)]
+        store.put(namespace, f"fact{len(known)}", {"fact": state["text"]})
+        return {"reply": " | ".join(known)}
+
+    builder = StateGraph(State)
+    builder.add_node("remember", remember)
+    builder.add_edge(START, "remember")
+    builder.add_edge("remember", END)
+    graph = builder.compile(store=store)
+    assert graph.invoke({"user": "ada", "text": "likes tea", "reply": ""})["reply"] == ""
+    second = graph.invoke({"user": "ada", "text": "lives in Porto", "reply": ""})
+    assert second["reply"] == "likes tea"
+    assert graph.invoke({"user": "bob", "text": "x", "reply": ""})["reply"] == ""
+
+
+def test_langmem_memory_tools_work_on_it_unchanged(store: ReverieStore) -> None:
+    manage = create_manage_memory_tool(namespace=("memories", "ada"), store=store)
+    search = create_search_memory_tool(namespace=("memories", "ada"), store=store)
+    created = manage.invoke({"content": "Ada prefers green tea", "action": "create"})
+    assert "created memory" in created.lower()
+    manage.invoke({"content": "Ada lives in Porto", "action": "create"})
+    found = json.loads(search.invoke({"query": "what tea does Ada like"}))
+    assert found[0]["value"]["content"] == "Ada prefers green tea"
+    memory_id = found[0]["key"]
+    manage.invoke({"action": "delete", "id": memory_id})
+    left = json.loads(search.invoke({"query": "tea"}))
+    assert [m["value"]["content"] for m in left] == ["Ada lives in Porto"]
