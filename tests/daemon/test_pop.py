@@ -48,14 +48,21 @@ def test_pop_takes_the_newest_message_and_its_seq_back(daemon: DaemonProcess) ->
         assert client.sessions(prefix="s")[0].tail_tokens == 0
 
 
-def test_a_popped_message_leaves_the_search_index(
-    make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM
-) -> None:
+@pytest.fixture
+def indexed(make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM) -> DaemonProcess:
+    """A daemon (fake embeddings, to be quick) whose session ``s`` holds two indexed messages,
+    ``keep`` then ``gone``."""
     daemon = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:
         client.append("s", "user", "the weather in Lisbon is sunny", id="keep")
         client.append("s", "assistant", "my pet iguana eats strawberries", id="gone")
         poll(lambda: client.status().index.settled, what="both messages indexed")
+    return daemon
+
+
+def test_a_popped_message_leaves_the_search_index(indexed: DaemonProcess) -> None:
+    daemon = indexed
+    with daemon.client() as client:
         assert "gone" in _vector_ids(client, "iguana strawberries", "s")
         client.pop("s")
         client.append("s", "assistant", "volcanoes erupt basalt lava", id="new")
@@ -65,24 +72,19 @@ def test_a_popped_message_leaves_the_search_index(
         assert "keep" in _vector_ids(client, "weather Lisbon", "s")
 
 
-def test_a_pop_survives_a_restart_and_the_marker_is_applied(
-    make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM
-) -> None:
-    daemon = make_daemon(config=extractive_config(fake_llm))
+def test_a_pop_survives_a_restart_and_the_marker_is_applied(indexed: DaemonProcess) -> None:
+    daemon = indexed
     with daemon.client() as client:
-        client.append("s", "user", "hello there", id="a")
-        client.append("s", "assistant", "quantum chromodynamics gluons", id="b")
-        poll(lambda: client.status().index.settled, what="indexed")
         client.pop("s")
-    daemon.kill9()
+    daemon.kill9()  # the marker applied or not yet: either way the row must go
     daemon.restart()
     with daemon.client() as client:
-        assert [m.id for m in client.history("s")] == ["a"]
+        assert [m.id for m in client.history("s")] == ["keep"]
         poll(
             lambda: (index := client.status().index).ready and index.settled,
             what="the index open and settled after the restart",
         )
-        assert _indexed_ids(daemon.data_dir) == ["a"]
+        assert _indexed_ids(daemon.data_dir) == ["keep"]
 
 
 def test_a_consolidated_message_is_not_popped(
