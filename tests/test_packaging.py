@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tomllib
 import venv
 from pathlib import Path
 
@@ -192,3 +193,13 @@ def test_make_says_what_it_installs_and_keeps_pip_quiet() -> None:
         steps = out[before + 1 : i]
         assert any(s.startswith("echo ") for s in steps), f"no announcement before {out[i]!r}"
     assert any(line.startswith("echo ") and "running the tests" in line for line in out)
+
+
+def test_the_framework_adapters_are_extras_and_the_daemons_install_does_not_grow() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    frameworks = ("openai-agents", "langgraph", "langmem", "langchain")
+    assert not [d for d in project["dependencies"] if d.startswith(frameworks)]
+    extras = project["optional-dependencies"]
+    assert [d.split(">")[0] for d in extras["agents"]] == ["openai-agents"]
+    assert [d.split(">")[0] for d in extras["langgraph"]] == ["langgraph"]
+    assert "reverie[agents,langgraph]" in extras["test"]  # `make test` runs them for real
