@@ -148,10 +148,10 @@ class ReverieStore(BaseStore):
             self._known.add(scope)
 
     def _registered(self, client: Client) -> list[tuple[str, ...]]:
-        """Every namespace ever written through a ``ReverieStore`` of this daemon."""
+        """Every namespace ever written through a ``ReverieStore`` of this daemon (a key
+        is ``n`` + the scope, whose labels hold no ``/``)."""
         return [
-            tuple(client.wm_get(REGISTRY_SCOPE, info.key).value)
-            for info in client.wm_list(REGISTRY_SCOPE, prefix="n")
+            tuple(info.key[1:].split("/")) for info in client.wm_list(REGISTRY_SCOPE, prefix="n")
         ]
 
     def _items(self, client: Client, namespace: tuple[str, ...], refresh: bool) -> list[Item]:
