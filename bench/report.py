@@ -156,6 +156,12 @@ TARGETS: dict[str, tuple[int, str, str]] = {
         "no fact in MEMORY.md names a name or number absent from its source turns",
         "bench.llm_consolidate",
     ),
+    "unread.reader_p99": (
+        48,
+        "a client that reads: append p99 < 50 ms, none `busy`, while ten connections"
+        " pipeline big replies and never read",
+        "bench.unread",
+    ),
     "memory.idle": (
         26,
         "an idle daemon holding a few messages stays under 250 MB RSS after searches",

@@ -75,8 +75,8 @@ class DaemonConfig(_Section):
     max_message_bytes: Count = 256 * 1024
     # Reply bytes a connection may leave unread before its next request waits (4 MiB: a
     # few large history pages; a client that reads keeps it near 0), and all connections
-    # together before a request anywhere is answered busy (1,024 slow clients at 4 MiB
-    # would be 4 GiB).
+    # together before every connection that holds some waits too (1,024 slow clients at
+    # 4 MiB would be 4 GiB); the others are still served.
     max_unread_bytes: Count = 4 << 20
     max_unread_bytes_total: Count = 256 << 20
 

@@ -21,6 +21,14 @@ same over all connections. The reader takes a request only while
 request in flight, stays under the connection's limit. A reply is never
 refused for its size, so one reply may pass the limit; then no request is
 taken until the client has read enough.
+
+Past the total over all connections, the connections that hold the bytes
+are throttled, never the others: a connection takes a request only while
+it holds nothing and has nothing in flight, so one that reads is served
+(one request at a time) while one that does not read takes nothing more
+until its client reads or the total falls. Answering ``busy`` to everyone
+instead let ten clients that never read deny service to all the others.
+Past the total, each connection can still add one reply.
 """
 
 from __future__ import annotations
@@ -59,12 +67,22 @@ class Wired(NamedTuple):
 
 
 class Ledger:
-    """Bytes of encoded replies waiting for their clients, over all connections."""
+    """Bytes of encoded replies waiting for their clients, over all connections.
 
-    __slots__ = ("held",)
+    ``waiting`` are the connections whose reader waits for room: bytes given
+    back by any connection wake them to look again (the total may have fallen).
+    """
+
+    __slots__ = ("held", "waiting")
 
     def __init__(self) -> None:
         self.held = 0
+        self.waiting: set[Connection] = set()
+
+    def release(self, size: int) -> None:
+        self.held -= size
+        for conn in self.waiting:
+            conn.room.unpark_all()
 
 
 class Connection:
@@ -143,14 +161,28 @@ class Connection:
         estimate = limit // _FIRST_GUESS if self.estimate is None else self.estimate
         return self.held + self.in_flight * estimate < limit
 
-    async def wait_for_room(self, limit: int) -> None:
-        """Wait (reading nothing more from the client) until ``has_room(limit)``.
+    def idle(self) -> bool:
+        """Whether this connection holds no reply bytes and has no request in flight."""
+        return self.held == 0 and self.in_flight == 0
 
-        Callers check ``has_room`` first: a request that finds room (most) then
+    def may_take(self, limit: int, total: int) -> bool:
+        """Whether one more request may be taken: ``has_room(limit)`` and, while all
+        connections together hold ``total`` bytes or more, this one is ``idle``."""
+        return self.has_room(limit) and (self.ledger.held < total or self.idle())
+
+    async def wait_for_room(self, limit: int, total: int) -> None:
+        """Wait (reading nothing more from the client) until ``may_take(limit, total)``:
+        the connections that hold the bytes wait, the others are served.
+
+        Callers check ``may_take`` first: a request that finds room (most) then
         makes no coroutine.
         """
-        while not self.has_room(limit):
-            await self.room.park()
+        while not self.may_take(limit, total):
+            self.ledger.waiting.add(self)
+            try:
+                await self.room.park()
+            finally:
+                self.ledger.waiting.discard(self)
 
     async def answer(self, reply: p.Reply) -> None:
         """Queue one of the reader's own answers; waits while ``OWN_REPLIES`` are unsent."""
@@ -214,7 +246,7 @@ class Connection:
 
     def _release(self, size: int) -> None:
         self.held -= size
-        self.ledger.held -= size
+        self.ledger.release(size)
         self._wake_reader()
 
     def _wake_reader(self) -> None:

@@ -13,9 +13,7 @@ keep request order while other sessions proceed; other requests run as
 tasks of the connection.
 
 Limits, each with a typed error: frame size (``frame_too_large``, then the
-connection closes), requests in flight per connection (``busy``), reply
-bytes left unread by all connections together (``busy``, past
-``daemon.max_unread_bytes_total``),
+connection closes), requests in flight per connection (``busy``),
 connections in total (``busy``, then close; at most what the open-file
 limit leaves room for), stream leases per connection
 (``busy``; a connection's leases end when it closes). A malformed frame
@@ -31,7 +29,10 @@ traceback, counted as ``connection_failures``). Memory per connection stays
 bounded meanwhile, in replies and in bytes: the reader takes no request
 while the connection's unread replies (and those its requests in flight may
 add) reach ``daemon.max_unread_bytes``, so back-pressure reaches the
-client's sends. When a connection that held that much goes, its bytes are
+client's sends; past ``daemon.max_unread_bytes_total`` over all
+connections, the reader of every connection that holds unread bytes (or
+has a request in flight) waits the same way, and the others are served.
+When a connection that held that much goes, its bytes are
 given back to the system (``store/heap.py``). A connection that is
 merely idle between frames is never dropped.
 
@@ -78,10 +79,11 @@ class Server:
         self.cfg = config.daemon
         self.handlers = handlers
         self.connections = 0
+        self._unread = Ledger()  # reply bytes not yet written, over all connections
         handlers.admin.open_connections = lambda: self.connections
+        handlers.admin.unread_reply_bytes = lambda: self._unread.held
         self._accepting = True
         self._open: set[Connection] = set()  # served (not refused), for the stall watch
-        self._unread = Ledger()  # reply bytes not yet written, over all connections
         # Every connection's reads land here, then are copied into its frame reader before
         # the reader awaits again (one event loop: no two reads overlap). A fresh buffer
         # per read was a mapping of its own, mapped and unmapped per request, since the
@@ -247,20 +249,9 @@ class Server:
             rid, error = p.why_undecodable(body, exc)
             await conn.answer(error_reply(rid, error))
             return not isinstance(error, BadFrame)
-        if not conn.has_room(self.cfg.max_unread_bytes):
-            await conn.wait_for_room(self.cfg.max_unread_bytes)
-        if self._unread.held >= self.cfg.max_unread_bytes_total:
-            await conn.answer(
-                error_reply(
-                    request.rid,
-                    Busy(
-                        f"replies of all connections hold {self._unread.held} bytes unread, "
-                        f"over daemon.max_unread_bytes_total ({self.cfg.max_unread_bytes_total}); "
-                        "retry later"
-                    ),
-                )
-            )
-            return True
+        limit, total = self.cfg.max_unread_bytes, self.cfg.max_unread_bytes_total
+        if not conn.may_take(limit, total):
+            await conn.wait_for_room(limit, total)
         if conn.in_flight >= min(self.cfg.max_in_flight, conn.max_in_flight):
             await conn.answer(
                 error_reply(

@@ -70,6 +70,8 @@ class AdminOps:
         self.started = time.time()
         #: Client connections open now; the server, made after the handlers, sets it.
         self.open_connections: Callable[[], int] = lambda: 0
+        #: Reply bytes held for clients that have not read them, over all connections (idem).
+        self.unread_reply_bytes: Callable[[], int] = lambda: 0
         self.errors: Counter[str] = Counter()
         self._backups = trio.Lock()  # one backup at a time: each holds the memory tree still
 
@@ -141,6 +143,7 @@ class AdminOps:
                 **process_stats(),
                 **heap_usage(),
                 "connections": self.open_connections(),
+                "unread_reply_bytes": self.unread_reply_bytes(),
             },
         }
         # The sections come from their owners as dicts; the wire's Structs check their shape.

@@ -169,7 +169,8 @@ class IndexStatus(Data):
 
 class ProcessStatus(Data):
     """The daemon process's resources: resident memory now and at its peak, threads,
-    descriptors, and the client connections open now.
+    descriptors, the client connections open now and the reply bytes they have not
+    read (bounded by ``daemon.max_unread_bytes_total``).
 
     Resident memory in parts (zeros where the system does not tell): anonymous
     (the process's own) and file-backed (mostly the libraries' code, which the
@@ -187,6 +188,7 @@ class ProcessStatus(Data):
     threads: int = 0
     open_files: int = 0
     connections: int = 0
+    unread_reply_bytes: int = 0
 
 
 class DaemonStatus(Data):

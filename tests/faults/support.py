@@ -72,11 +72,14 @@ def big_session(daemon: DaemonProcess) -> None:
         assert len(client.history("big", limit=PAGE)) == PAGE
 
 
-def hog(daemon: DaemonProcess, requests: int) -> socket.socket:
-    """A connection that asks for ``requests`` pages of ``big`` at once and never reads."""
+def hog(daemon: DaemonProcess, requests: int, page: int = PAGE) -> socket.socket:
+    """A connection that asks for ``requests`` pages of ``big`` at once and never reads.
+
+    A page is ``page`` messages of 20 KB: about 4 MB at ``PAGE``.
+    """
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.connect(str(daemon.socket))
-    pages = (p.History(rid=rid, session="big", limit=PAGE) for rid in range(1, requests + 1))
+    pages = (p.History(rid=rid, session="big", limit=page) for rid in range(1, requests + 1))
     sock.sendall(b"".join(frame(p.encode(r)) for r in pages))
     return sock
 

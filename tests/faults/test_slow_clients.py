@@ -11,7 +11,6 @@ timeout; a connection that is merely idle between frames is never dropped.
 from __future__ import annotations
 
 import socket
-import statistics
 import struct
 import time
 from collections.abc import Iterator
@@ -54,16 +53,15 @@ def _connect(daemon: DaemonProcess) -> socket.socket:
     return sock
 
 
-def _latencies(daemon: DaemonProcess, n: int) -> list[float]:
-    """Round trips of a well-behaved host on its own connection."""
-    out = []
+def _served(daemon: DaemonProcess, n: int) -> None:
+    """A well-behaved host on its own connection: each append acked, then in its context.
+
+    A refusal (``busy``) would raise; how long they take is ``bench.unread``'s to measure.
+    """
     with daemon.client() as client:
         for i in range(n):
-            started = time.monotonic()
-            client.append("polite", "user", f"hello {i}")
-            client.context("polite")
-            out.append(time.monotonic() - started)
-    return out
+            ack = client.append("polite", "user", f"hello {i}")
+            assert client.context("polite", max_tokens=0).messages[-1].id == ack.id
 
 
 def _read_all(sock: socket.socket, timeout: float) -> tuple[list[p.Reply], bool]:
@@ -86,7 +84,6 @@ def test_pipelining_client_that_never_reads_is_bounded_and_dropped(
 ) -> None:
     assert daemon.proc is not None
     pid = daemon.proc.pid
-    baseline = statistics.median(_latencies(daemon, 10))
     rss_before = rss_kib(pid)
     request = frame(p.encode(p.Context(rid=1, session="big")))
     slow = _connect(daemon)
@@ -109,10 +106,8 @@ def test_pipelining_client_that_never_reads_is_bounded_and_dropped(
     asked_mib = sent // len(request) * 400 // 1024
     grown_mib = (rss_kib(pid) - rss_before) // 1024
     assert grown_mib < 64, f"RSS grew {grown_mib} MiB for {asked_mib} MiB of unread replies"
-    # Other hosts are served as usual meanwhile.
-    during = _latencies(daemon, 10)
-    # (a blocked server would hold them until the stall timeout, or forever)
-    assert statistics.median(during) < max(10 * baseline, 0.5), (baseline, during)
+    # Other hosts are served meanwhile, never refused (how fast: bench.unread).
+    _served(daemon, 10)
     # Still not reading: the daemon gives up on the connection after stall_timeout.
     with daemon.client() as client:
         stalled = client.status().counters.get("connections_stalled", 0)

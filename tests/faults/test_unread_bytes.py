@@ -11,18 +11,18 @@ from __future__ import annotations
 import socket
 
 from reverie.daemon import protocol as p
-from reverie.daemon.protocol.framing import FrameReader, frame
-from tests.checks import poll, read_reply
+from reverie.daemon.protocol.framing import FrameReader
+from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 
-from .support import PAGE, big_session, hog, peak_rss_kib, rss_kib, unread_by_peer
+from .support import CONTENT, PAGE, big_session, hog, peak_rss_kib, rss_kib, unread_by_peer
 
 HOGS = 2
 REQUESTS = 100  # per hog: unbounded, 2 x 100 x 4 MB were held
 MIB = 1024
 
 
-def _replies(sock: socket.socket, n: int) -> list[p.HistoryReply]:
+def _replies(sock: socket.socket, n: int, page: int = PAGE) -> list[p.HistoryReply]:
     reader = FrameReader(1 << 26)
     replies: list[p.HistoryReply] = []
     sock.settimeout(60)
@@ -32,7 +32,7 @@ def _replies(sock: socket.socket, n: int) -> list[p.HistoryReply]:
         for body in reader.feed(data):
             reply = p.decode_reply(body)
             assert isinstance(reply, p.HistoryReply), reply
-            assert len(reply.messages) == PAGE
+            assert len(reply.messages) == page
             replies.append(reply)
     return replies
 
@@ -69,33 +69,48 @@ def test_clients_that_never_read_big_replies_hold_a_bounded_amount(make_daemon) 
         assert [m.id for m in client.history("polite")] == [ack.id], "the acked append is kept"
 
 
-def test_past_the_total_bound_every_connection_gets_busy_until_the_reader_goes(
+SLOW = 10  # connections that never read
+SMALL_PAGE = 50  # messages of 20 KB: a reply of about 1 MB
+TOTAL = 4 << 20  # daemon.max_unread_bytes_total in the test below
+
+
+def test_past_the_total_bound_only_the_connections_that_hold_the_bytes_wait(
     make_daemon,
 ) -> None:
+    """Issue 48: ten clients that never read filled the total, then a client that reads got
+    ``busy`` on every append. The bound throttles the connections that hold the bytes."""
     daemon: DaemonProcess = make_daemon(
         config=(
             "[daemon]\nstall_timeout = 0\nmax_unread_bytes = 1048576\n"
-            "max_unread_bytes_total = 2097152\n[index]\nenabled = false\n"
+            f"max_unread_bytes_total = {TOTAL}\n[index]\nenabled = false\n"
         )
     )
     big_session(daemon)
-
-    def status_reply() -> p.Reply:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-            sock.settimeout(30)
-            sock.connect(str(daemon.socket))
-            sock.sendall(frame(p.encode(p.Status(rid=5))))
-            return read_reply(sock)
-
-    reader = hog(daemon, 4)  # one page (4 MB) already passes both bounds
+    hogs = [hog(daemon, 2, page=SMALL_PAGE) for _ in range(SLOW)]
     try:
-        busy = poll(
-            lambda: r if isinstance(r := status_reply(), p.ErrorReply) else None,
-            what="busy from a daemon holding more than its total",
-        )
-        assert busy.code == "busy"
-        assert "daemon.max_unread_bytes_total (2097152)" in busy.message
+        with daemon.client() as client:
+
+            def unread() -> int:
+                client.history("big", limit=1)  # answered after every page taken before it
+                return client.status().process.unread_reply_bytes
+
+            poll(lambda: unread() >= TOTAL, what="the slow connections holding the total")
+            acks = [client.append("reader", "user", f"turn {i}") for i in range(100)]
+            assert [m.id for m in client.history("reader")] == [a.id for a in acks]
+            assert unread() >= TOTAL, "the slow connections held their bytes throughout"
+            assert client.status().errors.get("busy", 0) == 0
+            # Past the total, a connection that never reads adds one reply at most.
+            before = unread()
+            late = hog(daemon, 4, page=SMALL_PAGE)
+            hogs.append(late)
+            poll(lambda: unread_by_peer(late) == 0, what="the daemon reading the late requests")
+            added = unread() - before
+            assert added < 2 * SMALL_PAGE * len(CONTENT), f"{added} bytes added past the total"
+        # Each slow connection that reads at last gets every reply, in order: held back,
+        # never dropped or refused.
+        for sock in hogs[:SLOW]:
+            assert [r.rid for r in _replies(sock, 2, SMALL_PAGE)] == [1, 2]
+        assert [r.rid for r in _replies(late, 4, SMALL_PAGE)] == [1, 2, 3, 4]
     finally:
-        reader.close()
-    # The closed connection's bytes are given back: others are served again.
-    poll(lambda: isinstance(status_reply(), p.StatusReply), what="status served again")
+        for sock in hogs:
+            sock.close()
