@@ -16,6 +16,7 @@ from typing import Any
 import msgspec
 
 __all__ = [
+    "BoundedInt",
     "Common",
     "Runner",
     "add_client_options",
@@ -44,6 +45,34 @@ def add_json(parser: argparse.ArgumentParser) -> None:
 def add_client_options(parser: argparse.ArgumentParser) -> None:
     add_socket(parser)
     add_json(parser)
+
+
+class BoundedInt:
+    """An argparse ``type``: an integer from ``low`` to ``high``.
+
+    Anything else is argparse's error naming the flag, before the daemon is
+    asked: an integer past 64 bits used to end in a traceback.
+    """
+
+    def __init__(self, low: int, high: int) -> None:
+        self.low, self.high = low, high
+
+    def __call__(self, text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not an integer") from None
+        if not self.low <= value <= self.high:
+            raise argparse.ArgumentTypeError(f"must be from {self.low} to {self.high}, not {value}")
+        return value
+
+    @classmethod
+    def of(cls, bounded: Any) -> BoundedInt:
+        """The bounds of a protocol integer type (``Page``, ``Count``, ``Seq``)."""
+        info = msgspec.inspect.type_info(bounded)
+        if not isinstance(info, msgspec.inspect.IntType) or info.ge is None or info.le is None:
+            raise TypeError(f"{bounded!r} is not a bounded integer type")
+        return cls(info.ge, info.le)
 
 
 def plain(value: Any) -> Any:

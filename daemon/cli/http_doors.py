@@ -16,6 +16,7 @@ from pathlib import Path
 from reverie.config import ConfigError
 
 from ..door_token import read_token
+from .common import BoundedInt
 
 __all__ = ["add_http_options", "door_token", "refuse_remote", "socket_of"]
 
@@ -27,7 +28,9 @@ def add_http_options(parser: argparse.ArgumentParser, *, port: int, token_file: 
     )
     parser.add_argument("--config", help="TOML config file to take the daemon's socket from")
     parser.add_argument("--host", default="127.0.0.1", help="HTTP address (default 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=port, help=f"HTTP port (default {port})")
+    parser.add_argument(
+        "--port", type=BoundedInt(1, 65535), default=port, help=f"HTTP port (default {port})"
+    )
     parser.add_argument(
         "--token-file",
         help=f"the bearer token's file (default <data_dir>/{token_file}, made 0600 if absent)",

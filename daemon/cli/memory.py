@@ -12,7 +12,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from .common import Common, Runner
+from ..protocol.frames import Page
+from .common import BoundedInt, Common, Runner
 
 __all__ = ["MEMORY_RUNNERS", "add_memory_parser"]
 
@@ -23,7 +24,9 @@ def add_memory_parser(sub: Any, common: Common) -> None:
     memory_sub = memory.add_subparsers(dest="memory_command", required=True, metavar="ACTION")
     show = memory_sub.add_parser("show", help="print MEMORY.md and recent history entries")
     show.add_argument("scope", help="e.g. session/cli:alice or project/p")
-    show.add_argument("--limit", type=int, default=20, help="history entries to show")
+    show.add_argument(
+        "--limit", type=BoundedInt.of(Page), default=20, help="history entries to show"
+    )
     common(show)
     edit = memory_sub.add_parser(
         "edit", help="replace MEMORY.md (from a file, '-' for stdin, or $EDITOR)"

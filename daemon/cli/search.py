@@ -21,7 +21,8 @@ import msgspec
 from reverie.config import InvalidArgument, ReverieError
 
 from ..protocol import MessageIn
-from .common import Common, Runner, every_session
+from ..protocol.search import MAX_K
+from .common import BoundedInt, Common, Runner, every_session
 from .import_batches import append_rows
 
 __all__ = ["SEARCH_RUNNERS", "add_search_parser", "read_jsonl", "session_scopes"]
@@ -50,7 +51,12 @@ def add_search_parser(sub: Any, common: Common) -> None:
             f"--{bound}", type=_when, help="ISO date or time (UTC unless it says) or epoch seconds"
         )
     search.add_argument(
-        "-k", "--limit", dest="k", type=int, default=10, help="how many hits (default 10)"
+        "-k",
+        "--limit",
+        dest="k",
+        type=BoundedInt(1, MAX_K),
+        default=10,
+        help=f"how many hits (default 10, at most {MAX_K})",
     )
     search.add_argument("--mode", choices=["hybrid", "vector", "text"], default="hybrid")
     search.add_argument(

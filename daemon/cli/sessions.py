@@ -13,7 +13,9 @@ from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from .common import Common, Runner, plain
+from ..protocol.frames import Count, Page
+from ..protocol.sessions import Seq
+from .common import BoundedInt, Common, Runner, plain
 from .progress import ConsolidationProgress
 from .search import session_scopes
 
@@ -33,15 +35,15 @@ def add_session_parsers(sub: Any, common: Common) -> None:
 
     history = sub.add_parser("history", help="print a session's messages")
     history.add_argument("session")
-    history.add_argument("--after-seq", type=int, default=0)
-    history.add_argument("--limit", type=int, default=100)
+    history.add_argument("--after-seq", type=BoundedInt.of(Seq), default=0)
+    history.add_argument("--limit", type=BoundedInt.of(Page), default=100)
     common(history)
 
     context = sub.add_parser("context", help="print what a host puts in its prompt")
     context.add_argument("session")
     context.add_argument(
         "--max-tokens",
-        type=int,
+        type=BoundedInt.of(Count),
         help="memory and tail together, the tail cut at whole turns "
         "(default: the daemon's sessions.context_max_tokens; 0: the whole tail)",
     )
@@ -49,7 +51,7 @@ def add_session_parsers(sub: Any, common: Common) -> None:
 
     sessions = sub.add_parser("sessions", help="list sessions")
     sessions.add_argument("--after", default="", help="the page after this name")
-    sessions.add_argument("--limit", type=int, default=100)
+    sessions.add_argument("--limit", type=BoundedInt.of(Page), default=100)
     sessions.add_argument("--prefix", default="", help="only sessions named PREFIX…")
     common(sessions)
 

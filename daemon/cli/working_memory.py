@@ -17,7 +17,8 @@ from typing import Any
 
 from reverie.config import InvalidArgument
 
-from .common import Common, Runner
+from ..protocol.frames import Count
+from .common import BoundedInt, Common, Runner
 
 __all__ = ["WM_RUNNERS", "add_wm_parser"]
 
@@ -171,15 +172,15 @@ def _add_task(sub: Any, common: Common) -> None:
     _leaf(task, "get", "print the task", _task_get, common)
     set_ = _leaf(task, "set", "replace the task", _task_set, common, "task_id", "description")
     set_.add_argument("--status", default="pending")
-    set_.add_argument("--step", type=int, default=0)
-    set_.add_argument("--total-steps", type=int, default=0)
+    set_.add_argument("--step", type=BoundedInt.of(Count), default=0)
+    set_.add_argument("--total-steps", type=BoundedInt.of(Count), default=0)
     set_.add_argument("--data", help="JSON")
     update = _leaf(task, "update", "change some fields", _task_update, common)
     update.add_argument("--task-id")
     update.add_argument("--description")
     update.add_argument("--status")
-    update.add_argument("--step", type=int)
-    update.add_argument("--total-steps", type=int)
+    update.add_argument("--step", type=BoundedInt.of(Count))
+    update.add_argument("--total-steps", type=BoundedInt.of(Count))
     update.add_argument("--data", help="JSON")
 
 
@@ -189,7 +190,7 @@ def _add_scratch(sub: Any, common: Common) -> None:
     )
     _leaf(scratch, "append", "append a line", _scratch_append, common, "text")
     get = _leaf(scratch, "get", "print the lines, oldest first", _scratch_get, common)
-    get.add_argument("--last", type=int, help="only the newest N lines")
+    get.add_argument("--last", type=BoundedInt.of(Count), help="only the newest N lines")
     _leaf(scratch, "clear", "delete every line", _scratch_clear, common)
 
 
@@ -210,7 +211,9 @@ def add_wm_parser(sub: Any, common: Common) -> None:
     actions = wm.add_subparsers(dest="wm_command", required=True, metavar="ACTION")
     set_ = _leaf(actions, "set", "set a key (VALUE is JSON)", _set, common, "key", "value")
     set_.add_argument("--ttl", type=float, help="expire after this many seconds")
-    set_.add_argument("--expected-version", type=int, help="compare-and-set (0: must not exist)")
+    set_.add_argument(
+        "--expected-version", type=BoundedInt.of(Count), help="compare-and-set (0: must not exist)"
+    )
     get = _leaf(actions, "get", "print a key's value", _get, common, "key")
     get.add_argument("--inherit", action="store_true", help="fall back to ancestors, then global")
     _leaf(actions, "delete", "delete a key", _delete, common, "key")

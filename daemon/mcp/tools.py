@@ -39,6 +39,8 @@ Scope = Annotated[
     Field(description="Memory scope, e.g. user/alice or project/p; default: this server's scope"),
 ]
 Kind = Literal["message", "episode", "fact"]
+#: The largest count, size or version: SQLite's signed 64 bits (the protocol's ``Count``).
+MAX_COUNT = 2**63 - 1
 #: A tool's function, before and after it is registered.
 Tool = Callable[..., Awaitable[Any]]
 #: ``@tool(annotations)``: registers a tool on the server.
@@ -181,7 +183,11 @@ def register_tools(
         session: Session = None,
         max_tokens: Annotated[
             int | None,
-            Field(ge=0, description="Memory and messages together at most (default: the daemon's)"),
+            Field(
+                ge=0,
+                le=MAX_COUNT,
+                description="Memory and messages together at most (default: the daemon's)",
+            ),
         ] = None,
     ) -> Any:
         """What to put in the prompt for the session: memory first, then the recent messages."""
@@ -258,7 +264,11 @@ def _register_working_memory(
         ] = None,
         expected_version: Annotated[
             int | None,
-            Field(ge=0, description="Compare-and-set: write only at this version (0: new key)"),
+            Field(
+                ge=0,
+                le=MAX_COUNT,
+                description="Compare-and-set: write only at this version (0: new key)",
+            ),
         ] = None,
         scope: Scope = None,
     ) -> Any:
@@ -291,8 +301,10 @@ def _register_working_memory(
         task_id: Annotated[str, Field(description="A name for the task")],
         description: Annotated[str, Field(description="What the task is")],
         status: Annotated[TaskStatus, Field(description="Where the task stands")] = "pending",
-        step: Annotated[int, Field(ge=0, description="Steps done so far")] = 0,
-        total_steps: Annotated[int, Field(ge=0, description="Steps in all (0: unknown)")] = 0,
+        step: Annotated[int, Field(ge=0, le=MAX_COUNT, description="Steps done so far")] = 0,
+        total_steps: Annotated[
+            int, Field(ge=0, le=MAX_COUNT, description="Steps in all (0: unknown)")
+        ] = 0,
         data: Annotated[Any, Field(description="Any JSON state of the task")] = None,
         scope: Scope = None,
     ) -> Any:

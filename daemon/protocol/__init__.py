@@ -234,13 +234,33 @@ REQUEST_OPS = frozenset(cls.__struct_config__.tag for cls in Request.__args__)
 #: str that is not UTF-8 and nesting past the interpreter's recursion limit.
 UNDECODABLE = (msgspec.DecodeError, UnicodeDecodeError, RecursionError)
 _encoder = msgspec.msgpack.Encoder()
+#: The integers msgpack carries.
+_WIRE_INT = (-(2**63), 2**64 - 1)
 _request_decoder = msgspec.msgpack.Decoder(Request)
 _reply_decoder = msgspec.msgpack.Decoder(Reply)
 
 
 def encode(frame: Frame) -> bytes:
-    """The frame's msgpack body (without the length prefix)."""
-    return _encoder.encode(frame)
+    """The frame's msgpack body (without the length prefix).
+
+    An integer msgpack cannot carry (below -2**63 or above 2**64-1) is the
+    caller's bad value: ``InvalidArgument`` naming the field, raised before
+    anything is sent.
+    """
+    try:
+        return _encoder.encode(frame)
+    except OverflowError as exc:
+        low, high = _WIRE_INT
+        fields = [
+            f"`$.{name}`"
+            for name in frame.__struct_fields__
+            if isinstance(value := getattr(frame, name), int) and not low <= value <= high
+        ]
+        op = frame.__struct_config__.tag
+        raise InvalidArgument(
+            f"invalid {op} request: an integer outside -2**63 to 2**64-1 (what msgpack "
+            f"carries) - at {', '.join(fields) or 'a nested value'}"
+        ) from exc
 
 
 def decode_request(body: bytes) -> Request:

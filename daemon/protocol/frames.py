@@ -3,6 +3,11 @@
 ``Frame`` is the base of every request and reply (tagged by ``op``); ``Data``
 the base of the values inside them. ``Hello`` and ``ErrorReply`` belong to
 the connection rather than to a feature.
+
+Every integer field of a request but ``rid`` carries its bounds (``Annotated[int,
+Meta(ge=..., le=...)]``), so a value the daemon could not use (past
+SQLite's signed 64 bits, say) is ``invalid_argument`` when the request is
+decoded, naming the field, never an ``OverflowError`` further in.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import msgspec
 __all__ = [
     "MAX_PAGE",
     "PROTOCOL_VERSION",
+    "Count",
     "Data",
     "ErrorReply",
     "Frame",
@@ -28,11 +34,15 @@ MAX_PAGE = 1000
 
 #: A page size: a request outside it is rejected when decoded (``invalid_argument``).
 Page = Annotated[int, msgspec.Meta(ge=1, le=MAX_PAGE)]
+#: A count, a size or a version: SQLite's signed 64-bit integers, never negative.
+Count = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
 
 
 class Frame(msgspec.Struct, frozen=True, kw_only=True, tag_field="op"):
     """Every frame: tagged by ``op`` and carrying the request id it belongs to."""
 
+    #: Any integer msgpack carries (-2**63 to 2**64-1, which a bound cannot say): the
+    #: daemon only echoes it.
     rid: int
 
 
@@ -41,7 +51,7 @@ class Data(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class Hello(Frame, tag="hello"):
-    version: int = PROTOCOL_VERSION
+    version: Count = PROTOCOL_VERSION
     client: str = ""
 
 

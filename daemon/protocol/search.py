@@ -10,14 +10,20 @@ This module imports neither the actors nor the store.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Literal
+from typing import Annotated, Literal
+
+import msgspec
 
 from .frames import Data, Frame
 
 #: How ``search`` ranks: by both signals, by meaning alone, or by words alone.
 Mode = Literal["hybrid", "vector", "text"]
+#: The most hits one search returns: ``reverie.store.search_query.MAX_K`` (which the
+#: protocol cannot import; tests/daemon/test_schema_validation.py checks they agree).
+MAX_K = 1000
 
 __all__ = [
+    "MAX_K",
     "SEARCH_REQUESTS",
     "Mode",
     "Reindex",
@@ -69,7 +75,7 @@ class Search(Frame, tag="search"):
     scope: str | None = None
     session: str | None = None
     kinds: list[str] | None = None
-    k: int = 10
+    k: Annotated[int, msgspec.Meta(ge=1, le=MAX_K)] = 10
     since: float | None = None
     until: float | None = None
     mode: Mode = "hybrid"

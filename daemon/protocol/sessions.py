@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from .frames import Data, Frame, Page
+from .frames import Count, Data, Frame, Page
 
 #: The roles a message may have.
 Role = Literal["system", "user", "assistant", "tool"]
@@ -20,7 +20,7 @@ MAX_ID_CHARS = 128
 #: A message id (printable too, which the schema cannot say: the session checks it).
 MessageId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ID_CHARS)]
 #: SQLite integers are signed 64-bit: a bigger seq would fail the query.
-Seq = Annotated[int, msgspec.Meta(le=2**63 - 1)]
+Seq = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
 
 __all__ = [
     "MAX_ID_CHARS",
@@ -125,7 +125,7 @@ class Context(Frame, tag="context"):
     kept); None: the daemon's ``sessions.context_max_tokens``; 0: the whole tail."""
 
     session: str
-    max_tokens: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    max_tokens: Count | None = None
     provenance: bool = False  # memory as MEMORY.md has it, each fact's sources included
 
 

@@ -15,12 +15,10 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from .frames import Data, Frame
+from .frames import Count, Data, Frame
 
 #: A task's status.
 TaskStatus = Literal["pending", "running", "done", "failed", "cancelled", "blocked"]
-#: A step count or a version: SQLite's signed 64-bit integers, never negative.
-Count = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
 
 __all__ = [
     "WM_REQUESTS",
@@ -194,7 +192,7 @@ class ScratchAppend(_Scoped, tag="scratch_append"):
 
 
 class ScratchGet(_Scoped, tag="scratch_get"):
-    last: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    last: Count | None = None
 
 
 class ScratchClear(_Scoped, tag="scratch_clear"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import subprocess
@@ -13,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from reverie.config import InvalidArgument
+from reverie.daemon.cli.common import BoundedInt
+from reverie.daemon.cli.main import _parser as cli_parser
 from tests.checks import reverie_cli
 from tests.daemon_process import DaemonProcess
 
@@ -210,3 +213,47 @@ def test_import_of_a_message_the_wire_refuses_names_its_line_and_imports_nothing
         assert client.sessions(prefix="imp:role") == []
         with pytest.raises(InvalidArgument, match="role"):
             client.append_many("imp:role", [{"role": "wizard", "content": "x"}])
+
+
+def _integer_flags() -> list[tuple[tuple[str, ...], str]]:
+    """(command words and positionals, flag) for each integer flag of every command.
+
+    Read from the CLI's own parser, so a flag added later is swept too; a flag that
+    takes an unbounded ``int`` fails here.
+    """
+    found: list[tuple[tuple[str, ...], str]] = []
+
+    def walk(parser: argparse.ArgumentParser, words: tuple[str, ...]) -> None:
+        positionals = tuple(
+            next(iter(a.choices)) if a.choices else "x"
+            for a in parser._actions
+            if not a.option_strings and not isinstance(a, argparse._SubParsersAction)
+        )
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in {id(s): (n, s) for n, s in action.choices.items()}.values():
+                    walk(sub, (*words, name))
+            elif action.type is int:
+                raise AssertionError(f"reverie {' '.join(words)} {action.dest}: unbounded int")
+            elif isinstance(action.type, BoundedInt):
+                found.append(((*words, *positionals), action.option_strings[-1]))
+
+    walk(cli_parser(), ())
+    return found
+
+
+INTEGER_FLAGS = _integer_flags()
+
+
+@pytest.mark.parametrize(
+    ("words", "flag"), INTEGER_FLAGS, ids=[" ".join((*w[:3], f)) for w, f in INTEGER_FLAGS]
+)
+def test_an_integer_flag_past_64_bits_is_one_line(
+    tmp_path: Path, words: tuple[str, ...], flag: str
+) -> None:
+    """``history --after-seq 2**64`` and six more commands printed an OverflowError."""
+    out = reverie_cli(tmp_path / "nobody.sock", *words, flag, str(2**64))
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr
+    line = out.stderr.strip().splitlines()[-1]
+    assert flag in line and f"not {2**64}" in line, line

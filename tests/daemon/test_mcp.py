@@ -325,3 +325,52 @@ def test_read_only_and_no_forget_serve_fewer_tools(daemon: DaemonProcess) -> Non
         "fact_history",
     }
     assert no_forget == EXPECTED_TOOLS - {"forget", "fact_delete"}
+
+
+def _integer_arguments(tool: Any) -> list[str]:
+    """The arguments of a listed tool whose JSON schema admits an integer."""
+    found = []
+    for name, schema in tool.inputSchema["properties"].items():
+        types = [schema, *schema.get("anyOf", [])]
+        if any(t.get("type") == "integer" for t in types):
+            found.append(name)
+    return found
+
+
+def _required(tool: Any) -> dict[str, Any]:
+    """Values for a listed tool's required arguments (strings, or any JSON value)."""
+    properties = tool.inputSchema["properties"]
+    return {
+        name: "x" if properties[name].get("type") == "string" else 1
+        for name in tool.inputSchema.get("required", [])
+    }
+
+
+def test_integers_past_64_bits_are_invalid_argument_and_the_server_goes_on(
+    daemon: DaemonProcess,
+) -> None:
+    """Issue 48: an integer past 64 bits came back as an untyped error (an OverflowError)."""
+    edges = (2**63, 2**64 - 1, 2**64, -(2**63) - 1)
+
+    async def body(session: ClientSession) -> Any:
+        results = []
+        for tool in (await session.list_tools()).tools:
+            for argument in _integer_arguments(tool):
+                for value in edges:
+                    arguments = {**_required(tool), argument: value}
+                    results.append((argument, await session.call_tool(tool.name, arguments)))
+        for value in (2**64, -(2**63) - 1):  # inside a JSON value: more than the wire carries
+            results.append(
+                ("value", await session.call_tool("wm_set", {"key": "k", "value": [value]}))
+            )
+        return results, await session.call_tool("remember", {"content": "still here"})
+
+    results, after = _run(daemon, body)
+    assert {"max_tokens", "k", "step", "total_steps", "expected_version", "limit"} <= {
+        argument for argument, _ in results
+    }
+    for argument, result in results:
+        assert result.isError, (argument, result)
+        assert result.structuredContent["code"] == "invalid_argument", result.content
+        assert argument in result.structuredContent["message"], result.content
+    assert not after.isError

@@ -7,14 +7,19 @@ decoded, names the field, and the connection and the session go on.
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
 import pytest
 
 from reverie import Client
 from reverie.config import InvalidArgument
 from reverie.daemon import protocol as p
+from reverie.daemon.protocol.framing import frame
+from reverie.store import search_query
+from tests.checks import read_reply
 from tests.daemon_process import DaemonProcess
 
 BAD: dict[str, tuple[Callable[[Client], Any], str]] = {
@@ -45,4 +50,93 @@ def test_a_value_outside_the_schema_is_invalid_argument(daemon: DaemonProcess, c
             call(client)
         assert field in str(caught.value)
         # The same connection goes on, and nothing was written for the bad request.
+        assert client.append("s", "user", "after").seq == 1
+
+
+#: Integers at and past the edges of what SQLite (signed 64 bits) and msgpack (-2**63 to
+#: 2**64-1) hold: ``scratch_get(last=2**64-1)`` dropped the connection with an OverflowError.
+EDGES = (2**63, 2**64 - 1, 2**64, -(2**63) - 1)
+_I = msgspec.inspect
+
+
+def _ints(t: _I.Type) -> list[_I.IntType]:
+    """The integer types a field's type admits (through ``X | None``)."""
+    types = t.types if isinstance(t, _I.UnionType) else (t,)
+    return [u for u in types if isinstance(u, _I.IntType)]
+
+
+def _filler(t: _I.Type) -> Any:
+    """A value of the right type for a required field, so only the integer is wrong."""
+    if isinstance(t, _I.ListType):
+        return [p.MessageIn(role="user", content="x")]
+    return 1 if isinstance(t, _I.AnyType) else "probe"
+
+
+def _int_fields() -> list[tuple[type[p.Frame], str]]:
+    """Every integer field (but ``rid``) of every request type, read from the union."""
+    union = _I.type_info(p.Request)
+    assert isinstance(union, _I.UnionType)
+    return [
+        (t.cls, f.name)
+        for t in union.types
+        if isinstance(t, _I.StructType)
+        for f in t.fields
+        if f.name != "rid" and _ints(f.type)
+    ]
+
+
+def _request(cls: type[p.Frame], field: str, value: int) -> p.Frame:
+    info = _I.type_info(cls)
+    assert isinstance(info, _I.StructType)
+    required = {f.name: _filler(f.type) for f in info.fields if f.required and f.name != "rid"}
+    return cls(rid=7, **{**required, field: value})
+
+
+def test_every_integer_field_of_every_request_is_bounded() -> None:
+    fields = _int_fields()
+    assert len(fields) >= 12  # history, context, search, working memory...
+    for cls, name in fields:
+        info = _I.type_info(cls)
+        assert isinstance(info, _I.StructType)
+        (field,) = [f for f in info.fields if f.name == name]
+        for t in _ints(field.type):
+            assert t.ge is not None and t.le is not None, f"{cls.__name__}.{name} is unbounded"
+    assert p.search.MAX_K == search_query.MAX_K
+
+
+def test_integers_past_64_bits_are_typed_errors_and_the_connection_goes_on(
+    daemon: DaemonProcess,
+) -> None:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(30)
+        sock.connect(str(daemon.socket))
+        for cls, field in _int_fields():
+            for value in EDGES:
+                request = _request(cls, field, value)
+                try:
+                    body = p.encode(request)
+                except InvalidArgument as refused:  # msgpack cannot carry it: the client says so
+                    assert f"`$.{field}`" in str(refused)
+                    continue
+                sock.sendall(frame(body))
+                reply = read_reply(sock)
+                assert isinstance(reply, p.ErrorReply), (cls.__name__, field, value, reply)
+                assert (reply.rid, reply.code) == (7, "invalid_argument")
+                assert f"`$.{field}`" in reply.message
+                sock.sendall(frame(p.encode(p.Hello(rid=8))))
+                assert isinstance(read_reply(sock), p.HelloReply), (cls.__name__, field, value)
+        # A request id is only echoed: any integer msgpack carries is answered with it.
+        for rid in (2**63, 2**64 - 1, -(2**63)):
+            sock.sendall(frame(p.encode(p.Hello(rid=rid))))
+            reply = read_reply(sock)
+            assert isinstance(reply, p.HelloReply) and reply.rid == rid
+
+
+def test_the_client_refuses_integers_the_wire_cannot_carry(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        for last in (2**64 - 1, 2**64):
+            with pytest.raises(InvalidArgument, match=r"\$\.last"):
+                client.scratch_get("s", last=last)
+        with pytest.raises(InvalidArgument, match=r"\$\.after_seq"):
+            client.history("s", after_seq=-(2**63) - 1)
         assert client.append("s", "user", "after").seq == 1
