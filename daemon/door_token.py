@@ -45,7 +45,10 @@ def read_token(
     ``reverie ui`` keeps its own token the same way (another variable and file):
     each door's secret opens only that door.
     """
-    token = env.get(variable) or _token_file(path)
+    try:
+        token = env.get(variable) or _token_file(path)
+    except ConfigError as exc:
+        raise ConfigError(f"{exc.message}; pass --token-file FILE or set ${variable}") from exc
     if len(token) < MIN_TOKEN:
         raise ConfigError(
             f"the token is shorter than {MIN_TOKEN} characters; use a longer one "

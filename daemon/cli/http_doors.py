@@ -4,6 +4,8 @@ Both are clients of the daemon's socket that listen on a TCP port, and a
 port on loopback lets in every local user: each asks for its own token (a
 0600 file in the data dir or an environment variable) and refuses a
 non-loopback address unless told otherwise, because it speaks plain HTTP.
+The data dir is the daemon's own, asked through its socket: a daemon
+started with ``--data-dir`` keeps the tokens beside its data, wherever that is.
 """
 
 from __future__ import annotations
@@ -33,7 +35,8 @@ def add_http_options(parser: argparse.ArgumentParser, *, port: int, token_file: 
     )
     parser.add_argument(
         "--token-file",
-        help=f"the bearer token's file (default <data_dir>/{token_file}, made 0600 if absent)",
+        help=f"the bearer token's file (default: {token_file} in the daemon's data dir, "
+        "made 0600 if absent)",
     )
     parser.add_argument(
         "--allow-remote",
@@ -55,12 +58,22 @@ def socket_of(args: argparse.Namespace) -> Path:
     return default_socket()
 
 
-def door_token(args: argparse.Namespace, file: str, variable: str, command: str) -> str:
-    """The door's token: ``$variable``, else ``--token-file``, else ``file`` in the data dir."""
-    from reverie.config import load_config
+def door_token(
+    args: argparse.Namespace, socket: Path, file: str, variable: str, command: str
+) -> tuple[str, str]:
+    """The door's token and where it is: ``$variable``, else ``--token-file``, else ``file``
+    in the data dir of the daemon on ``socket`` (which it says in its ``status``)."""
+    env = dict(os.environ)
+    if env.get(variable):
+        return read_token(Path(file), env, variable, command), f"${variable}"
+    if args.token_file:
+        path = Path(args.token_file)
+    else:
+        from ..client import Client
 
-    path = Path(args.token_file) if args.token_file else load_config(args.config).data_path / file
-    return read_token(path, dict(os.environ), variable, command)
+        with Client(socket) as client:  # unreachable: a typed error, printed as one line
+            path = Path(client.status().data_dir) / file
+    return read_token(path, env, variable, command), str(path)
 
 
 def refuse_remote(args: argparse.Namespace, server: str) -> None:

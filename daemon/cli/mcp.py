@@ -68,16 +68,17 @@ def _pinned_to(args: argparse.Namespace) -> tuple[str | None, str | None]:
 def run_mcp(args: argparse.Namespace) -> int:
     """Run until the host closes stdin (stdio) or the process is stopped (HTTP)."""
     socket = socket_of(args)
-    token = None
     if args.transport == "http":
         refuse_remote(args, "the MCP server")
-        token = door_token(args, MCP_TOKEN_FILE, MCP_TOKEN_ENV, "reverie mcp")
     from ..mcp import Binding, build_server, check_daemon
 
     problem = check_daemon(socket)
     if problem is not None:
         print(f"reverie mcp: {problem}", file=sys.stderr)
         return 1
+    token = where = None
+    if args.transport == "http":
+        token, where = door_token(args, socket, MCP_TOKEN_FILE, MCP_TOKEN_ENV, "reverie mcp")
     log_to_stderr(logging.WARNING)
     binding = Binding(*_pinned_to(args), read_only=args.read_only, forget=not args.no_forget)
     server = build_server(socket, binding, host=args.host, port=args.port)
@@ -88,7 +89,7 @@ def run_mcp(args: argparse.Namespace) -> int:
 
     print(
         f"reverie mcp: serving http://{args.host}:{args.port}/mcp to clients that send "
-        "`Authorization: Bearer <token>`",
+        f"`Authorization: Bearer <token>` (the token in {where})",
         file=sys.stderr,
     )
     serve_http(server.streamable_http_app(), token, args.host, args.port)

@@ -48,18 +48,16 @@ def run_ui(args: argparse.Namespace) -> int:
         print("reverie ui: --sample-seconds must be above 0", file=sys.stderr)
         return 2
     socket = socket_of(args)
-    token = door_token(args, UI_TOKEN_FILE, UI_TOKEN_ENV, "reverie ui")
     from ..client import Client
 
     with Client(socket) as client:  # unreachable: a typed error, printed as one line
         client.hello()
+    token, where = door_token(args, socket, UI_TOKEN_FILE, UI_TOKEN_ENV, "reverie ui")
     from ..ui import allowed_hosts, build_app, serve_ui
 
     log_to_stderr(logging.WARNING)
-    where = args.token_file or f"{UI_TOKEN_FILE} in the daemon's data directory"
     print(
-        f"reverie ui: http://{args.host}:{args.port}/ (sign in with the token in {where}, "
-        f"or ${UI_TOKEN_ENV})",
+        f"reverie ui: http://{args.host}:{args.port}/ (sign in with the token in {where})",
         file=sys.stderr,
     )
     hosts = allowed_hosts(args.host, args.port, args.allow_host)

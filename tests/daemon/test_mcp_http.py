@@ -16,6 +16,7 @@ import httpx
 import pytest
 from mcp import ClientSession
 
+from reverie.daemon.door_token import UI_TOKEN_ENV, UI_TOKEN_FILE
 from reverie.daemon.mcp.http_door import TOKEN_ENV
 from tests.checks import accepts, free_port, poll
 from tests.daemon.test_mcp import EXPECTED_TOOLS, SCOPE, SESSION, _args
@@ -33,20 +34,69 @@ def test_mcp_http_refuses_a_remote_host_without_allow_remote() -> None:
     assert "--allow-remote" in out.stderr and "Traceback" not in out.stderr
 
 
+def _door_env(daemon: DaemonProcess) -> dict[str, str]:
+    """The environment of a door with no token variable and a default data dir that does not
+    exist: the daemon (started with --data-dir) says where its data dir is."""
+    env = {**os.environ, "XDG_DATA_HOME": str(daemon.root / "no-such-dir")}
+    for variable in (TOKEN_ENV, UI_TOKEN_ENV, "REVERIE_DAEMON__DATA_DIR"):
+        env.pop(variable, None)
+    return env
+
+
 @contextlib.contextmanager
-def _http_server(daemon: DaemonProcess, *flags: str) -> Iterator[int]:
-    """``reverie mcp --transport http`` on a free loopback port; the daemon's data dir for its token."""
-    port = free_port()
-    cmd = [sys.executable, *_args(daemon, *flags), "--transport", "http", "--port", str(port)]
-    env = {**os.environ, "REVERIE_DAEMON__DATA_DIR": str(daemon.data_dir)}
-    env.pop(TOKEN_ENV, None)
+def _http_door(cmd: list[str], env: dict[str, str], port: int) -> Iterator[None]:
     server = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     try:
-        poll(lambda: accepts(port), timeout=60, what="the MCP HTTP server listening")
-        yield port
+        poll(lambda: accepts(port) or server.poll() is not None, timeout=60, what="the door up")
+        assert server.poll() is None, server.stderr.read().decode() if server.stderr else ""
+        yield
     finally:
         server.terminate()
         server.wait(30)
+
+
+@contextlib.contextmanager
+def _http_server(daemon: DaemonProcess, *flags: str) -> Iterator[int]:
+    """``reverie mcp --transport http`` on a free loopback port, its token in the daemon's
+    data dir."""
+    port = free_port()
+    cmd = [sys.executable, *_args(daemon, *flags), "--transport", "http", "--port", str(port)]
+    with _http_door(cmd, _door_env(daemon), port):
+        yield port
+
+
+def test_the_inspector_keeps_its_token_in_the_data_dir_of_the_daemon_it_serves(
+    daemon: DaemonProcess,
+) -> None:
+    """Issue 48: against a daemon started with --data-dir, `reverie ui` looked under the
+    default data dir and stopped ("cannot create the token file .../ui.token")."""
+    port = free_port()
+    cmd = [sys.executable, "-m", "reverie.daemon", "ui", "--socket", str(daemon.socket)]
+    with _http_door([*cmd, "--port", str(port)], _door_env(daemon), port):
+        token = (daemon.data_dir / UI_TOKEN_FILE).read_text().strip()
+        page = httpx.get(
+            f"http://127.0.0.1:{port}/",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=30,
+            follow_redirects=True,
+        )
+    assert page.status_code == 200 and page.url.path != "/sign-in"
+    assert stat.S_IMODE((daemon.data_dir / UI_TOKEN_FILE).stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("door", ["ui", "mcp"])
+def test_a_token_file_that_cannot_be_made_names_the_flag_and_the_variable(
+    daemon: DaemonProcess, door: str
+) -> None:
+    missing = daemon.root / "no-such-dir" / "door.token"
+    cmd = [sys.executable, "-m", "reverie.daemon", door, "--socket", str(daemon.socket)]
+    cmd += ["--token-file", str(missing)] + (["--transport", "http"] if door == "mcp" else [])
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=60, env=_door_env(daemon))
+    assert out.returncode == 2, out.stderr
+    (line,) = out.stderr.strip().splitlines()
+    variable = UI_TOKEN_ENV if door == "ui" else TOKEN_ENV
+    assert f"cannot create the token file {missing}" in line
+    assert "--token-file" in line and f"${variable}" in line
 
 
 def _over_http(port: int, token: str, body: Any) -> Any:
