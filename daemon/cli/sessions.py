@@ -80,8 +80,26 @@ def _append(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
     return ack, lambda a: print(f"appended seq {a.seq} id {a.id}")
 
 
+def _known(client: Any, session: str) -> bool:
+    """Whether the daemon has a session of that name (the first name it starts, if any)."""
+    return any(s.name == session for s in client.sessions(prefix=session, limit=1))
+
+
+def _no_session(args: argparse.Namespace, consequence: str) -> Callable[[Any], None]:
+    """Exit 1 and say, on stderr, that no session has the name given (most likely a typo)."""
+    args.exit_code = 1
+    return lambda _: print(
+        f"reverie: no session named {args.session!r}{consequence} "
+        "(`reverie sessions --prefix ...` lists the names)",
+        file=sys.stderr,
+    )
+
+
 def _history(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    """A session's messages; an unknown session (not an empty page) exits 1 saying so."""
     messages = client.history(args.session, after_seq=args.after_seq, limit=args.limit)
+    if not messages and not _known(client, args.session):
+        return messages, _no_session(args, "")
     if not args.json:
         return messages, _print_messages
     # Lines `reverie import` reads back: session and scope on each, ISO-8601 UTC times.
@@ -107,7 +125,13 @@ def _render_context(ctx: Any) -> None:
 
 
 def _context(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    return client.context(args.session, max_tokens=args.max_tokens), _render_context
+    """What a host would put in its prompt; an unknown session with nothing to show (and no
+    scope named, whose memory a new session would read) exits 1 saying so."""
+    ctx = client.context(args.session, max_tokens=args.max_tokens)
+    named_scope = getattr(args, "scope", None) is not None
+    if not (ctx.messages or ctx.memory or named_scope or _known(client, args.session)):
+        return ctx, _no_session(args, "")
+    return ctx, _render_context
 
 
 def _render_sessions(sessions: Sequence[Any]) -> None:
@@ -127,12 +151,7 @@ def _forget(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
     deleted = client.forget(args.session)
     if deleted:
         return deleted, lambda n: print(f"forgot {args.session}: {n} messages deleted")
-    args.exit_code = 1
-    return deleted, lambda _: print(
-        f"reverie: no session named {args.session!r}: nothing was forgotten "
-        "(`reverie sessions --prefix ...` lists the names)",
-        file=sys.stderr,
-    )
+    return deleted, _no_session(args, ": nothing was forgotten")
 
 
 def _consolidate(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:

@@ -73,6 +73,17 @@ def test_mix_ups_are_said_not_silent(daemon: DaemonProcess) -> None:
     assert [s["name"] for s in json.loads(_reverie(daemon, "sessions", "--json").stdout)] == [
         "mybot:dave"
     ]
+    # Reading a mistyped session printed nothing and exited 0; a prefix of a real name is a
+    # typo too, and a real session past its last message is an empty page, not a typo.
+    for typo in ("mybot:dvae", "mybot:dav"):
+        for command in ("history", "context"):
+            read = _reverie(daemon, command, typo)
+            assert (read.returncode, read.stdout) == (1, ""), (command, typo, read)
+            (line,) = read.stderr.splitlines()
+            assert line.startswith(f"reverie: no session named {typo!r}"), line
+    past = _reverie(daemon, "history", "mybot:dave", "--after-seq", "1")
+    assert (past.returncode, past.stdout, past.stderr) == (0, "", "")
+    assert "hi" in _reverie(daemon, "context", "mybot:dave").stdout
 
 
 def test_facts_by_id_from_the_shell(daemon: DaemonProcess) -> None:
