@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 import msgspec
 
-__all__ = ["env_variable", "misread_env", "suggestion"]
+__all__ = ["env_variable", "misread_env", "suggestion", "toml_mistake"]
 
 ENV_PREFIX = "REVERIE_"
 #: Variables read by something other than the configuration (the client, ``reverie mcp``).
@@ -25,6 +25,29 @@ _UNKNOWN = re.compile(
     r"Object contains unknown field `(?P<name>[^`]+)`(?: - at `\$(?P<path>[^`]*)`)?"
 )
 _AT = re.compile(r" - at `\$(?P<path>[^`]*)`")
+_TOML_AT = re.compile(r"\(at line (?P<line>\d+), column \d+\)")
+#: How a TOML value that is not a string starts: a quote, a number, an array, a table.
+_NOT_BARE = re.compile(r"""^(["'\[{+\-0-9]|true\b|false\b|inf\b|nan\b)""")
+
+
+def toml_mistake(path: object, text: str, error: Exception) -> str:
+    """A TOML syntax error with the file, its line as written and, for a value without
+    quotes (``base_url = http://x``), the line as it should be.
+
+    tomllib says only "Invalid value (at line 2, column 12)".
+    """
+    at = _TOML_AT.search(str(error))
+    lines = text.splitlines()
+    if at is None or not 0 < int(at["line"]) <= len(lines):
+        return f"cannot read config file {path}: {error}"
+    number = int(at["line"])
+    line = lines[number - 1].strip()
+    said = f"config file {path}, line {number}: {line!r}: {_TOML_AT.sub('', str(error)).strip()}"
+    key, equals, value = line.partition("=")
+    value = value.strip()
+    if equals and value and not _NOT_BARE.match(value):
+        return f'{said}; strings need quotes: {key.strip()} = "{value}"'
+    return said
 
 
 def _fields(tree: type[msgspec.Struct]) -> dict[str, list[str]]:

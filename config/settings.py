@@ -17,7 +17,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from .errors import ConfigError
-from .hints import env_variable, misread_env, suggestion
+from .hints import env_variable, misread_env, suggestion, toml_mistake
 
 __all__ = [
     "Config",
@@ -282,11 +282,15 @@ def _env_layer(env: dict[str, str]) -> dict[str, Any]:
 
 def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"config file {path} does not exist; pass an existing --config") from None
-    except (OSError, tomllib.TOMLDecodeError) as exc:
+    except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(f"cannot read config file {path}: {exc}") from exc
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(toml_mistake(path, text, exc)) from exc
 
 
 def _convert(raw: dict[str, Any], origin: str) -> Config:

@@ -153,7 +153,7 @@ class Supervisor(SessionHooks):
                     self._timers.arm(name, due)
                     continue
                 del self._watch[name]
-                log.info("session idle and over budget: queued", extra={"session": name})
+                log.info("session %r idle and over budget: queued", name, extra={"session": name})
                 self.queue.enqueue(name, target=self.cfg.target_tokens)
 
     # -- jobs ---------------------------------------------------------------

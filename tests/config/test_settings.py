@@ -128,3 +128,14 @@ def test_zero_is_kept_where_it_has_a_meaning(tmp_path: Path) -> None:
     path.write_text("[daemon]\nstall_timeout = 0\n[consolidation]\ntarget_tokens = 0\n")
     cfg = load_config(path, env={})
     assert cfg.daemon.stall_timeout == 0 and cfg.consolidation.target_tokens == 0
+
+
+def test_an_unquoted_string_names_the_file_the_line_and_the_quotes(tmp_path: Path) -> None:
+    """tomllib said only "Invalid value (at line 2, column 12)"."""
+    path = tmp_path / "reverie.toml"
+    path.write_text('[llm]\nbase_url = http://127.0.0.1:8080/v1\nmodel = "m"\n')
+    with pytest.raises(ConfigError) as err:
+        load_config(path, env={})
+    message = str(err.value)
+    assert message.startswith(f"config file {path}, line 2: 'base_url = http://127.0.0.1")
+    assert message.endswith('strings need quotes: base_url = "http://127.0.0.1:8080/v1"')

@@ -79,6 +79,7 @@ def test_idle_session_over_budget_is_consolidated_once(make_daemon) -> None:
         assert_each_id_once(client, "s", "session/s", ids)
         time.sleep(1.0)  # several idle periods pass: no second job
         assert jobs(client) == {"done": 1}
+    assert "session 's' idle and over budget: queued" in daemon.log()  # it named no session
 
 
 def test_under_budget_or_active_sessions_get_no_job(make_daemon) -> None:
