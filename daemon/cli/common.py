@@ -22,6 +22,7 @@ __all__ = [
     "add_client_options",
     "add_json",
     "add_socket",
+    "counted",
     "every_session",
     "plain",
 ]
@@ -73,6 +74,13 @@ class BoundedInt:
         if not isinstance(info, msgspec.inspect.IntType) or info.ge is None or info.le is None:
             raise TypeError(f"{bounded!r} is not a bounded integer type")
         return cls(info.ge, info.le)
+
+
+def counted(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless ``n`` is 1: "1 message", "2 messages", "0 entries"."""
+    if n == 1:
+        return f"1 {noun}"
+    return f"{n} {noun[:-1]}ies" if noun.endswith("y") else f"{n} {noun}s"
 
 
 def plain(value: Any) -> Any:

@@ -19,6 +19,7 @@ from typing import Any
 
 import msgspec
 
+from .common import counted
 from .export import export_lines
 
 __all__ = ["DATA_COMMANDS", "add_data_parsers", "run_data_command"]
@@ -52,7 +53,7 @@ def _export(client: Any, args: argparse.Namespace) -> int:
             sys.stdout.write(line)
             count += 1
         sys.stdout.flush()
-        print(f"exported {count} messages", file=sys.stderr)
+        print(f"exported {counted(count, 'message')}", file=sys.stderr)
         return 0
     target = Path(args.output)
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or Path("."))
@@ -68,7 +69,7 @@ def _export(client: Any, args: argparse.Namespace) -> int:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    print(f"exported {count} messages to {target}", file=sys.stderr)
+    print(f"exported {counted(count, 'message')} to {target}", file=sys.stderr)
     return 0
 
 
@@ -78,7 +79,7 @@ def _backup(client: Any, args: argparse.Namespace) -> int:
         print(json.dumps(msgspec.to_builtins(view), indent=2))
         return 0
     print(
-        f"backed up {view.messages} messages ({view.bytes} bytes) to {view.path} "
+        f"backed up {counted(view.messages, 'message')} ({counted(view.bytes, 'byte')}) to {view.path} "
         f"in {view.seconds:.1f}s"
     )
     print(f"restore: stop the daemon, then `reverie serve --data-dir {view.path}`")

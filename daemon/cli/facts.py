@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from .common import Common, Runner
+from .common import Common, Runner, counted
 
 __all__ = ["FACT_RUNNERS", "add_fact_parser"]
 
@@ -45,7 +45,10 @@ def _render_facts(facts: list[Any]) -> None:
     for fact in facts:
         sources = sum(len(ids) for ids in fact.sources.values())
         dated = f"[{fact.date}] " if fact.date else ""
-        print(f"{fact.id}  {dated}{fact.text}" + (f"  ({sources} sources)" if sources else ""))
+        print(
+            f"{fact.id}  {dated}{fact.text}"
+            + (f"  ({counted(sources, 'source')})" if sources else "")
+        )
     if not facts:
         print("(no facts)")
 
@@ -53,7 +56,7 @@ def _render_facts(facts: list[Any]) -> None:
 def _render_history(entries: list[Any]) -> None:
     for entry in entries:
         day = time.strftime("%Y-%m-%d", time.gmtime(entry.end_ts))
-        print(f"{entry.id}  {day}  {entry.session}  ({len(entry.message_ids)} messages)")
+        print(f"{entry.id}  {day}  {entry.session}  ({counted(len(entry.message_ids), 'message')})")
     if not entries:
         print("(no history entry recorded this fact)")
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..protocol.frames import Page
-from .common import BoundedInt, Common, Runner
+from .common import BoundedInt, Common, Runner, counted
 
 __all__ = ["MEMORY_RUNNERS", "add_memory_parser"]
 
@@ -50,7 +50,9 @@ def _render_memory(view: Any) -> None:
     print(view.memory.rstrip("\n") or "(MEMORY.md is empty)")
     for entry in view.entries:
         kind = "raw archive" if entry.raw else "summary"
-        print(f"\n## {entry.id} ({kind}, {len(entry.message_ids)} messages)\n{entry.summary}")
+        print(
+            f"\n## {entry.id} ({kind}, {counted(len(entry.message_ids), 'message')})\n{entry.summary}"
+        )
 
 
 def _warn(problems: list[str]) -> None:
@@ -86,14 +88,14 @@ def _run_memory(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[A
         if not removed:
             args.exit_code = 1
         return {"scope": args.scope, "removed": removed}, lambda r: print(
-            f"fact removed from {r['removed']} places in {r['scope']}"
+            f"fact removed from {counted(r['removed'], 'place')} in {r['scope']}"
             if r["removed"]
             else f"no such fact in {r['scope']}"
         )
     text = _edited_text(args, client.memory(args.scope, limit=1).memory)
     _warn(client.memory_edit(args.scope, text))
     return {"scope": args.scope, "bytes": len(text.encode())}, lambda r: print(
-        f"MEMORY.md of {r['scope']} replaced ({r['bytes']} bytes)"
+        f"MEMORY.md of {r['scope']} replaced ({counted(r['bytes'], 'byte')})"
     )
 
 

@@ -22,7 +22,7 @@ from reverie.config import InvalidArgument, ReverieError
 
 from ..protocol import MessageIn
 from ..protocol.search import MAX_K
-from .common import BoundedInt, Common, Runner, every_session
+from .common import BoundedInt, Common, Runner, counted, every_session
 from .import_batches import append_rows
 
 __all__ = ["SEARCH_RUNNERS", "add_search_parser", "read_jsonl", "session_scopes"]
@@ -153,7 +153,7 @@ def _reindex(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any]
     if progress["state"] == "failed":
         raise ReverieError(f"reindex failed: {progress['error']}")
     took = progress["finished"] - progress["started"]
-    return progress, lambda p: print(f"reindexed {p['done']} items in {took:.1f}s")
+    return progress, lambda p: print(f"reindexed {counted(p['done'], 'item')} in {took:.1f}s")
 
 
 def _json_problem(exc: ValueError | RecursionError) -> str:
@@ -250,7 +250,8 @@ def _print_import(result: dict[str, Any]) -> None:
     if len(skipped) > _LISTED:
         print(f"... and {len(skipped) - _LISTED} more skipped (--json lists all)", file=sys.stderr)
     print(
-        f"imported {result['messages']} messages into {result['sessions']} sessions"
+        f"imported {counted(result['messages'], 'message')} into "
+        f"{counted(result['sessions'], 'session')}"
         f" ({result['already_present']} already present"
         + (f", {len(skipped)} skipped: their ids are taken" if skipped else "")
         + ")"

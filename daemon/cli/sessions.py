@@ -15,7 +15,7 @@ from typing import Any
 
 from ..protocol.frames import Count, Page
 from ..protocol.sessions import Seq
-from .common import BoundedInt, Common, Runner, plain
+from .common import BoundedInt, Common, Runner, counted, plain
 from .progress import ConsolidationProgress
 from .search import session_scopes
 
@@ -119,8 +119,8 @@ def _render_context(ctx: Any) -> None:
     _print_messages(ctx.messages)
     left_out = f"; {ctx.omitted} older messages left out to fit" if ctx.omitted else ""
     print(
-        f"({ctx.memory_tokens} tokens of memory, {len(ctx.messages)} messages and "
-        f"{ctx.tokens} tokens of tail{left_out})"
+        f"({counted(ctx.memory_tokens, 'token')} of memory, {counted(len(ctx.messages), 'message')} and "
+        f"{counted(ctx.tokens, 'token')} of tail{left_out})"
     )
 
 
@@ -137,7 +137,7 @@ def _context(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any]
 def _render_sessions(sessions: Sequence[Any]) -> None:
     for s in sessions:
         print(
-            f"{s.name}  scope={s.scope}  messages={s.messages}  tail={s.tail_messages} ({s.tail_tokens} tokens)"
+            f"{s.name}  scope={s.scope}  messages={s.messages}  tail={s.tail_messages} ({counted(s.tail_tokens, 'token')})"
         )
 
 
@@ -150,7 +150,7 @@ def _forget(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
     """Forget a session; exit 1 when no session had that name (most likely a typo)."""
     deleted = client.forget(args.session)
     if deleted:
-        return deleted, lambda n: print(f"forgot {args.session}: {n} messages deleted")
+        return deleted, lambda n: print(f"forgot {args.session}: {counted(n, 'message')} deleted")
     return deleted, _no_session(args, ": nothing was forgotten")
 
 
@@ -174,7 +174,7 @@ def _consolidate(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[
         if o is None:
             print("queued" if args.no_wait else "nothing to consolidate")
         else:
-            print(f"{o.state}: {o.messages} messages into history entry {o.entry}")
+            print(f"{o.state}: {counted(o.messages, 'message')} into history entry {o.entry}")
 
     return outcome, render
 

@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from ..protocol import DaemonStatus
-from .common import Common, Runner
+from .common import Common, Runner, counted
 
 __all__ = ["STATUS_RUNNERS", "add_status_parsers", "render_status"]
 
@@ -52,7 +52,7 @@ def render_status(view: DaemonStatus) -> None:
         f"sessions  {sessions['live']} live, {sessions['passivated']} passivated, {sessions['known']} known"
     )
     depths = status.get("mailbox_depths", {})
-    print(f"mailboxes {sum(depths.values())} queued in {len(depths)} sessions")
+    print(f"mailboxes {sum(depths.values())} queued in {counted(len(depths), 'session')}")
     for name, depth in sorted(depths.items()):
         print(f"mailbox   {name}: {depth} queued")
     index = status.get("index", {})
@@ -78,7 +78,9 @@ def render_status(view: DaemonStatus) -> None:
             f"({b.get('failed_calls', 0)} failed), {llm.get('refused', 0)} not sent (breaker open)"
         )
     for scope, problems in sorted(status.get("memory", {}).get("problems", {}).items()):
-        print(f"memory    {scope}: {len(problems)} problems (see: reverie memory show {scope})")
+        print(
+            f"memory    {scope}: {counted(len(problems), 'problem')} (see: reverie memory show {scope})"
+        )
     if "scopes" in status:
         print(f"scopes    {status['scopes'].get('live', 0)} live")
     if "log_level" in status:

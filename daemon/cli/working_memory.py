@@ -18,7 +18,7 @@ from typing import Any
 from reverie.config import InvalidArgument
 
 from ..protocol.frames import Count
-from .common import BoundedInt, Common, Runner
+from .common import BoundedInt, Common, Runner, counted
 
 __all__ = ["WM_RUNNERS", "add_wm_parser"]
 
@@ -80,7 +80,7 @@ def _list(c: Any, a: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
 
 
 def _clear(c: Any, a: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    return c.wm_clear(a.scope), lambda n: print(f"{n} keys deleted")
+    return c.wm_clear(a.scope), lambda n: print(f"{counted(n, 'key')} deleted")
 
 
 def _stats(c: Any, a: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
@@ -126,7 +126,7 @@ def _scratch_get(c: Any, a: argparse.Namespace) -> tuple[Any, Callable[[Any], No
 
 
 def _scratch_clear(c: Any, a: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    return c.scratch_clear(a.scope), lambda n: print(f"{n} lines deleted")
+    return c.scratch_clear(a.scope), lambda n: print(f"{counted(n, 'line')} deleted")
 
 
 def _cp_create(c: Any, a: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
@@ -134,12 +134,14 @@ def _cp_create(c: Any, a: argparse.Namespace) -> tuple[Any, Callable[[Any], None
 
 
 def _cp_restore(c: Any, a: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    return c.checkpoint_restore(a.scope, a.id), lambda n: print(f"restored ({n} keys)")
+    return c.checkpoint_restore(a.scope, a.id), lambda n: print(f"restored ({counted(n, 'key')})")
 
 
 def _render_checkpoints(checkpoints: list[Any]) -> None:
     for cp in checkpoints:
-        print(f"{cp.id}  {_when(cp.created)}  {cp.size} bytes  {cp.label or ''}".rstrip())
+        print(
+            f"{cp.id}  {_when(cp.created)}  {counted(cp.size, 'byte')}  {cp.label or ''}".rstrip()
+        )
 
 
 def _cp_list(c: Any, a: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:

@@ -47,6 +47,13 @@ def test_append_history_context_sessions_forget(daemon: DaemonProcess) -> None:
     assert json.loads(_reverie(daemon, "sessions", "--json").stdout) == []
 
 
+def test_one_of_a_thing_is_singular(daemon: DaemonProcess) -> None:
+    """ "1 messages" and "1 places" read as a slip."""
+    assert _reverie(daemon, "append", "cli:one", "user", "hi").returncode == 0
+    assert "1 message and" in _reverie(daemon, "context", "cli:one").stdout
+    assert _reverie(daemon, "forget", "cli:one").stdout == "forgot cli:one: 1 message deleted\n"
+
+
 def test_sessions_by_prefix(daemon: DaemonProcess) -> None:
     for name in ("bot:al", "bot:alice", "bot:alicia", "bot:b", "bot:al\u00e9"):
         assert _reverie(daemon, "append", name, "user", "hi").returncode == 0

@@ -29,11 +29,11 @@ def test_history_json_feeds_import_and_reimport_says_already_present(
     dump = tmp_path / "a.json"
     dump.write_text(json.dumps(rows))
     again = _reverie(daemon, "import", str(dump))
-    assert "imported 0 messages into 1 sessions (2 already present)" in again.stdout
+    assert "imported 0 messages into 1 session (2 already present)" in again.stdout
     # Into another daemon's session name: new messages, same times, same scope.
     moved = [{**r, "session": "cli:b", "id": r["id"] + "b"} for r in rows]
     dump.write_text("".join(json.dumps(r) + "\n" for r in moved))
-    assert "imported 2 messages into 1 sessions (0 already present)" in (
+    assert "imported 2 messages into 1 session (0 already present)" in (
         _reverie(daemon, "import", str(dump)).stdout
     )
     with daemon.client() as client:

@@ -36,7 +36,7 @@ def test_wm_keys_task_scratch_and_checkpoints(daemon: DaemonProcess) -> None:
     assert json.loads(ok("list", SCOPE, "--json")) == []
     listed = json.loads(ok("checkpoint", "list", SCOPE, "--json"))
     assert [(c["id"], c["label"]) for c in listed] == [(checkpoint, "v1")]
-    assert "restored (1 keys)" in ok("checkpoint", "restore", SCOPE, checkpoint)
+    assert "restored (1 key)" in ok("checkpoint", "restore", SCOPE, checkpoint)
     assert json.loads(ok("get", SCOPE, "plan", "--json"))["value"] == {"steps": [1, 2]}
     ok("checkpoint", "delete", SCOPE, checkpoint)
     assert json.loads(ok("checkpoint", "list", SCOPE, "--json")) == []
