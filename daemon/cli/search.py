@@ -39,12 +39,13 @@ def add_search_parser(sub: Any, common: Common) -> None:
     search.add_argument("--scope")
     search.add_argument("--session")
     search.add_argument(
-        "--kind",
+        "--kinds",
+        "--kind",  # the name before MCP's `kinds` was matched
         action="extend",
         nargs="+",
         choices=["message", "episode", "fact"],
         dest="kinds",
-        help="one or more kinds (default: all)",
+        help="one or more kinds (default: all), as MCP's `kinds`",
     )
     for bound in ("since", "until"):
         search.add_argument(

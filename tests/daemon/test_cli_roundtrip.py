@@ -50,7 +50,7 @@ def test_search_takes_several_kinds_and_time_bounds_and_shows_session_and_scope(
         daemon,
         "search",
         "fly to Lisbon",
-        "--kind",
+        "--kinds",
         "message",
         "episode",
         "--since",

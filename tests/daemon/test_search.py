@@ -330,7 +330,7 @@ def test_import_then_search_and_cli(daemon: DaemonProcess, tmp_path: Path) -> No
     assert found.returncode == 0, found.stderr
     hits = json.loads(found.stdout)["hits"]
     assert hits[0]["message_ids"] == ["g"] and hits[0]["session"] == "imp:x"
-    text = _reverie(daemon, "search", "giraffe", "--session", "imp:x", "--kind", "message")
+    text = _reverie(daemon, "search", "giraffe", "--session", "imp:x", "--kind", "message")  # alias
     assert "Kofi" in text.stdout
     again = _reverie(daemon, "reindex")
     assert again.returncode == 0, again.stderr
