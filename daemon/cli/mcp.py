@@ -70,7 +70,7 @@ def run_mcp(args: argparse.Namespace) -> int:
     socket = socket_of(args)
     if args.transport == "http":
         refuse_remote(args, "the MCP server")
-    from ..mcp import Binding, build_server, check_daemon
+    from ..mcp import Binding, build_server, check_daemon, quiet_unknown_requests
 
     problem = check_daemon(socket)
     if problem is not None:
@@ -80,6 +80,7 @@ def run_mcp(args: argparse.Namespace) -> int:
     if args.transport == "http":
         token, where = door_token(args, socket, MCP_TOKEN_FILE, MCP_TOKEN_ENV, "reverie mcp")
     log_to_stderr(logging.WARNING)
+    quiet_unknown_requests()
     binding = Binding(*_pinned_to(args), read_only=args.read_only, forget=not args.no_forget)
     server = build_server(socket, binding, host=args.host, port=args.port)
     if token is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 import os
 import pwd
 import subprocess
@@ -374,3 +375,36 @@ def test_integers_past_64_bits_are_invalid_argument_and_the_server_goes_on(
         assert result.structuredContent["code"] == "invalid_argument", result.content
         assert argument in result.structuredContent["message"], result.content
     assert not after.isError
+
+
+def test_a_client_of_a_newer_protocol_is_served_and_logs_nothing(daemon: DaemonProcess) -> None:
+    """The OpenAI Agents SDK's client (mcp 2.x, protocol 2026-07-28) asks ``server/discover``
+    first, then falls back to ``initialize``: the SDK here (mcp 1.x) logged ~90 lines of
+    validation errors at WARNING for each connection."""
+    meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+    }
+    initialize = {
+        "protocolVersion": "2026-07-28",
+        "capabilities": {"elicitation": {"form": {}, "url": {}}, "sampling": {"tools": {}}},
+        "clientInfo": {"name": "openai-agents", "version": "2.0.0", "websiteUrl": "https://x"},
+    }
+    calls = [
+        {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}},
+        {"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": initialize},
+        {"jsonrpc": "2.0", "method": "notifications/initialized"},
+        {"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": meta}},
+    ]
+    server = subprocess.run(
+        [sys.executable, *_args(daemon)],
+        input="".join(json.dumps(call) + "\n" for call in calls),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    answers = {a["id"]: a for a in map(json.loads, server.stdout.splitlines())}
+    assert "error" in answers[1]  # the older SDK does not know the method: the client falls back
+    assert answers[2]["result"]["serverInfo"]["name"] == "reverie"
+    assert {t["name"] for t in answers[3]["result"]["tools"]} == EXPECTED_TOOLS
+    assert server.stderr == ""
