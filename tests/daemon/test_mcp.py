@@ -396,15 +396,23 @@ def test_a_client_of_a_newer_protocol_is_served_and_logs_nothing(daemon: DaemonP
         {"jsonrpc": "2.0", "method": "notifications/initialized"},
         {"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": meta}},
     ]
-    server = subprocess.run(
+    server = subprocess.Popen(
         [sys.executable, *_args(daemon)],
-        input="".join(json.dumps(call) + "\n" for call in calls),
-        capture_output=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=120,
     )
-    answers = {a["id"]: a for a in map(json.loads, server.stdout.splitlines())}
+    assert server.stdin is not None and server.stdout is not None
+    answers = {}
+    for call in calls:  # one at a time: the server ends at the end of its input
+        server.stdin.write(json.dumps(call) + "\n")
+        server.stdin.flush()
+        if "id" in call:
+            answer = json.loads(server.stdout.readline())
+            answers[answer["id"]] = answer
+    _, stderr = server.communicate(timeout=120)
     assert "error" in answers[1]  # the older SDK does not know the method: the client falls back
     assert answers[2]["result"]["serverInfo"]["name"] == "reverie"
     assert {t["name"] for t in answers[3]["result"]["tools"]} == EXPECTED_TOOLS
-    assert server.stderr == ""
+    assert stderr == ""
