@@ -1,0 +1,217 @@
+"""Memory that stays true: conversations whose facts change, through a real daemon (issue 47).
+
+The measure is the one in ``../shared/evaldata/README.md`` ("Facts that
+change"): every conversation of ``truth-dev.json`` is appended to its own
+session in its own scope (``name`` = the speaker on user turns, ``ts`` from
+the turn's day offset), consolidated now at the end of each day, and the
+scope's ``context().memory`` is read at the end. Per path it prints:
+
+- current-fact recall: a ``current`` entry is found when all its words occur
+  (case-insensitive) in one fact line (``- …``) of the memory;
+- stale rate: the share of ``stale`` values found in any fact line;
+- chatter lines: fact lines holding a ``chatter`` phrase;
+- facts per conversation.
+
+Paths: ``extractive`` (no LLM, the default) and ``model`` (``llm.base_url``
+from ``--llm-url`` or ``$REVERIE_TRUTH_LLM_URL``, e.g. a ``make llm``
+server). A path is a function that yields the daemon's TOML configuration
+(``PATHS``): another path, a scripted fake LLM say, is one more entry.
+
+The data is not part of the repository: the module reads ``$REVERIE_TRUTH``
+or ``../shared/evaldata/truth-dev.json`` beside the checkout, and skips with
+a message where neither exists.
+
+Run: ``python -m bench memory_truth`` or ``python -m bench.memory_truth --llm-url URL``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bench._machine import mark, say
+from bench.report import Section
+from tests.daemon_process import DaemonProcess
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = REPO.parent / "shared" / "evaldata" / "truth-dev.json"
+#: 2026-01-05 00:00 UTC: day 0 of every conversation.
+EPOCH = 1767571200.0
+DAY = 86400.0
+_LINE = re.compile(r"^\s*-\s+(.*)$")
+
+#: A path's daemon configuration: a context manager yielding the TOML it runs with.
+PathConfig = Callable[[], contextlib.AbstractContextManager[str]]
+
+
+@contextlib.contextmanager
+def extractive_path() -> Iterator[str]:
+    """No LLM: the extractive consolidation."""
+    yield "[consolidation]\nidle_after = 3600.0\n"
+
+
+def model_path(url: str) -> PathConfig:
+    """An OpenAI-compatible server at ``url`` (the packaged model under ``make llm``)."""
+
+    @contextlib.contextmanager
+    def config() -> Iterator[str]:
+        yield (
+            "[consolidation]\nidle_after = 3600.0\n"
+            f'[llm]\nbase_url = "{url}"\nmodel = "local"\ntimeout = 300.0\n'
+        )
+
+    return config
+
+
+@dataclass(slots=True)
+class Score:
+    """One path's counts over the conversations."""
+
+    current: int = 0
+    found: int = 0
+    stale: int = 0
+    stale_found: int = 0
+    chatter_lines: int = 0
+    facts: int = 0
+    conversations: int = 0
+    misses: list[str] = field(default_factory=list)
+
+    def add(self, conversation: dict, memory: str) -> None:
+        lines = [m.group(1).casefold() for m in map(_LINE.match, memory.splitlines()) if m]
+        self.conversations += 1
+        self.facts += len(lines)
+        for entry in conversation["current"]:
+            words = [w.casefold() for w in entry]
+            self.current += 1
+            if any(all(_has(line, w) for w in words) for line in lines):
+                self.found += 1
+            else:
+                self.misses.append(f"{conversation['id']}: current {entry} missing")
+        for value in conversation["stale"]:
+            self.stale += 1
+            if any(_has(line, value.casefold()) for line in lines):
+                self.stale_found += 1
+                self.misses.append(f"{conversation['id']}: stale {value!r} kept")
+        for line in lines:
+            if any(phrase.casefold() in line for phrase in conversation["chatter"]):
+                self.chatter_lines += 1
+                self.misses.append(f"{conversation['id']}: chatter line {line!r}")
+
+    @property
+    def recall(self) -> float:
+        return self.found / self.current if self.current else 0.0
+
+    @property
+    def stale_rate(self) -> float:
+        return self.stale_found / self.stale if self.stale else 0.0
+
+
+def _has(line: str, words: str) -> bool:
+    """``words`` occur in ``line`` (case already folded), as the data's README counts."""
+    return words in line
+
+
+def run_conversation(client: object, conversation: dict) -> str:
+    """Append the conversation day by day, consolidating after each; the final memory."""
+    cid = conversation["id"]
+    session, scope = f"truth-{cid}", f"truth/{cid}"
+    days: dict[int, list[dict]] = {}
+    for turn in conversation["turns"]:
+        days.setdefault(turn["day"], []).append(turn)
+    for day, turns in sorted(days.items()):
+        for i, turn in enumerate(turns):
+            user = turn["role"] == "user"
+            client.append(  # type: ignore[attr-defined]
+                session,
+                turn["role"],
+                turn["text"],
+                name=conversation["speaker"] if user else None,
+                ts=EPOCH + day * DAY + 60.0 * i,
+                scope=scope,
+            )
+        client.consolidate(session, wait=True)  # type: ignore[attr-defined]
+    return client.context(session).memory  # type: ignore[attr-defined]
+
+
+def run_path(name: str, config: PathConfig, data: list[dict], verbose: bool) -> Score:
+    """Every conversation through a fresh daemon configured by ``config``."""
+    score = Score()
+    with config() as toml, tempfile.TemporaryDirectory() as tmp:
+        daemon = DaemonProcess(Path(tmp), config=toml).start()
+        try:
+            with daemon.client() as client:
+                for conversation in data:
+                    memory = run_conversation(client, conversation)
+                    score.add(conversation, memory)
+                    if verbose:
+                        say(f"  -- {name} {conversation['id']}\n{memory.rstrip()}")
+        finally:
+            daemon.stop()
+    return score
+
+
+def load() -> list[dict] | None:
+    path = Path(os.environ.get("REVERIE_TRUTH", DEFAULT_DATA))
+    if not path.exists():
+        return None
+    data: list[dict] = json.loads(path.read_text())
+    return data
+
+
+def paths(llm_url: str) -> dict[str, PathConfig]:
+    """The paths this run measures: extractive always, the model when a URL is given."""
+    found: dict[str, PathConfig] = {"extractive": extractive_path}
+    if llm_url:
+        found["model"] = model_path(llm_url)
+    return found
+
+
+def main(argv: list[str] | None = None) -> Section:
+    argv = sys.argv[1:] if argv is None else argv
+    say(__doc__.strip().splitlines()[0])
+    section = Section(title="Memory that stays true (`bench/memory_truth.py`, issue 47)")
+    data = load()
+    if data is None:
+        section.intro = f"Skipped: no data ({DEFAULT_DATA} or `$REVERIE_TRUTH`)."
+        say(section.intro)
+        return section
+    url = os.environ.get("REVERIE_TRUTH_LLM_URL", "")
+    if "--llm-url" in argv:
+        url = argv[argv.index("--llm-url") + 1]
+    verbose = "--verbose" in argv or bool(os.environ.get("REVERIE_TRUTH_VERBOSE"))
+    section.intro = (
+        f"{len(data)} conversations ({sum(len(c['turns']) for c in data)} turns) through a"
+        " real daemon, consolidated at the end of each day; measured on the final"
+        " `context().memory`. Targets (extractive): recall ≥ 0.90, stale ≤ 0.05, no chatter."
+    )
+    table = section.table("path", "current recall", "stale rate", "chatter lines", "facts/conv.")
+    for name, config in paths(url).items():
+        score = run_path(name, config, data, verbose)
+        ok = score.recall >= 0.90 and score.stale_rate <= 0.05 and not score.chatter_lines
+        say(
+            f"{name:11s} recall {score.recall:.2f} ({score.found}/{score.current})"
+            f"  stale {score.stale_rate:.2f} ({score.stale_found}/{score.stale})"
+            f"  chatter lines {score.chatter_lines}"
+            f"  facts/conv {score.facts / score.conversations:.1f}  [{mark(ok)}]"
+        )
+        for miss in score.misses:
+            say(f"    {miss}")
+        table.row(
+            name,
+            f"{score.recall:.2f} ({score.found}/{score.current})",
+            f"{score.stale_rate:.2f} ({score.stale_found}/{score.stale})",
+            score.chatter_lines,
+            f"{score.facts / score.conversations:.1f}",
+        )
+    return section
+
+
+if __name__ == "__main__":
+    main()
