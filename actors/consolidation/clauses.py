@@ -29,9 +29,12 @@ _NEW_SUBJECT = re.compile(
 #: "and" before a verb that shares the clause's "I": "I live in Lisbon and work nights".
 #: Only verbs that are rarely nouns ("I love tea and love songs" stays whole).
 _SHARED_I = re.compile(
-    r",?\s+and\s+(?=(?:work|live|moved|started|joined|studied|study|teach|speak|own)\b)",
+    r",?\s+and\s+(?=(?:work|live|moved|started|joined|studied|study|teach|speak|own|bought|"
+    r"sold|adopted|replaced|took)\b)",
     re.IGNORECASE,
 )
+#: "Abena and I …", "My fiancee Abena and I …" at the start: a subject of two, not two clauses.
+_NAME_AND_I = re.compile(r"^((?:[Mm]y [\w-]+ )?[A-Z][\w'-]*) and I\b")
 _END = re.compile(r"[.!?]$")
 
 
@@ -40,11 +43,12 @@ def clauses(sentence: str) -> list[str]:
     ending = sentence[-1] if _END.search(sentence) else ""
     body = _END.sub("", sentence).strip()
     found = []
+    body = _NAME_AND_I.sub(r"\1 &I", body)  # "Abena and I got married": one subject
     for part in _NEW_SUBJECT.split(_strip_opener(body)):
         part = _strip_opener(part)
         pieces = _SHARED_I.split(part) if _starts_with_i(part) else [part]
         found += [pieces[0], *(f"I {piece}" for piece in pieces[1:])]
-    return [f"{c}{ending}" for c in found if c]
+    return [f"{c}{ending}".replace(" &I", " and I") for c in found if c]
 
 
 def _strip_opener(text: str) -> str:

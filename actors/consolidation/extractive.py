@@ -13,10 +13,10 @@ in practice first-person statements ("I live in …", "my … is …") with a
 name, a date or a number; questions are dropped. Each fact is rewritten in
 the third person with the speaker's name (the message's ``name``, else "The
 user": ``third_person``), dated with its message's UTC day and sourced with
-its session and message id. A fact about where someone lives, works or
-what they are called supersedes the older one about the same person
-(``supersedes``); "The user" of one session is not "The user" of another.
-The result depends only on the arguments.
+its session and message id. A sentence's opener ("Small correction:")
+stays on its first fact for the merge to read (``truth.merge``, where
+facts are keyed, superseded, corrected and retracted, and chatter is
+dropped, for both paths). The result depends only on the arguments.
 """
 
 from __future__ import annotations
@@ -24,13 +24,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime
+from functools import partial
 from typing import NamedTuple
 
-from reverie.store import Fact, MessageRecord, merge_facts
+from reverie.store import Fact, MessageRecord
 
+from .attributes import keys
+from .chatter import split_opener
 from .clauses import clauses
 from .result import ConsolidationResult
-from .third_person import supersedes, third_person
+from .third_person import third_person
+from .truth import merge
 
 __all__ = [
     "extractive_consolidation",
@@ -53,6 +57,14 @@ _STATEMENT = re.compile(
     r"own|owns|bought|adopted|joined|started|play|plays)\b",
     re.IGNORECASE,
 )
+#: A sentence that changes or takes back a fact: always worth a look by the merge.
+_CHANGE = re.compile(
+    r"\b(?:new name|renamed|rebranded|now called|officially|correction|typo|actually|anymore|"
+    r"no longer|forget|scratch|cancelled|is off|not happening)\b|\bcalled [A-Z]\w* now\b",
+    re.IGNORECASE,
+)
+#: A fragment that only names what the sentence before introduced: "A beagle called Rex."
+_APPOSITION = re.compile(r"^(?:(?:A|An) [^.!?]{0,40}\b(?:called|named)|(?:His|Her|Its) name is)\b")
 #: A clause that says nothing on its own: "I love it", "I did that".
 _ONLY_PRONOUN = re.compile(r"^\S+ \S+ (?:it|this|that|them)[.!]?$", re.IGNORECASE)
 _DATE = re.compile(
@@ -63,6 +75,13 @@ _DATE = re.compile(
 )
 _NUMBER = re.compile(r"\d")
 _NAME = re.compile(r"\b[A-Z][\w'-]+")
+_PLACE = re.compile(r"\b(?:in|at|to) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)")
+#: "moved there", "a flat there": the place the sentence named before.
+_THERE = re.compile(r"\b(?:(moved|relocated|moving) )?there\b")
+#: Past tenses that open a sentence whose "I" was left out: "Bought a car", "Moved!".
+_OPENING_VERBS = frozenset(
+    ["got", "bought", "sold", "took", "went", "left", "met", "found", "made", "began", "became"]
+)
 
 
 DEFAULT_SPEAKER = "The user"
@@ -81,9 +100,11 @@ def _score(text: str, role: str) -> int:
     words = text.split()
     if len(words) < 3:
         return 0
-    score = 0
-    if _FIRST_PERSON.search(text) and _STATEMENT.search(text):
-        score += 3
+    score = 3 if _CHANGE.search(text) else 0
+    if keys(text):  # about a home, a job, a partner, a pet…: what memory is for
+        score += 2
+    if _FIRST_PERSON.search(text):
+        score += 3 if _STATEMENT.search(text) else 1
     if _DATE.search(text):
         score += 2
     if _NUMBER.search(text):
@@ -100,6 +121,9 @@ def _sentences(turns: list[MessageRecord]) -> list[_Sentence]:
             continue
         for piece in _SPLIT.split(turn.content):
             text = " ".join(piece.split())[:MAX_SENTENCE_CHARS]
+            if text and _APPOSITION.match(text) and found and found[-1].turn is turn:
+                last = found.pop()
+                text = f"{last.text.rstrip('.!')}, {text[0].lower()}{text[1:]}"
             if text:
                 score = _score(text, turn.role)
                 found.append(_Sentence(len(found), turn.role, text, score, turn))
@@ -114,8 +138,10 @@ def _best(candidates: list[_Sentence], n: int) -> list[_Sentence]:
 
 def _fact(sentence: _Sentence, session: str) -> Fact:
     turn = sentence.turn
+    opener, body = split_opener(sentence.text)
+    text = third_person(body, turn.name or DEFAULT_SPEAKER)
     return Fact(
-        text=third_person(sentence.text, turn.name or DEFAULT_SPEAKER),
+        text=f"{opener}: {text}" if opener else text,
         date=datetime.fromtimestamp(turn.ts, UTC).strftime("%Y-%m-%d"),
         sources={session: [turn.id]} if session else {},
     )
@@ -127,8 +153,12 @@ def extractive_summary(turns: list[MessageRecord]) -> str:
 
 
 def extractive_facts(turns: list[MessageRecord], session: str = "") -> list[Fact]:
-    """The best user statements as third-person facts, dated and sourced to their message."""
-    return _facts(_sentences(turns), session)
+    """The best user statements as third-person facts, dated and sourced to their message
+    (their openers cut: ``extractive_consolidation`` keeps them for the merge to read)."""
+    return [
+        Fact(text=split_opener(f.text)[1], date=f.date, sources=f.sources)
+        for f in _facts(_sentences(turns), session)
+    ]
 
 
 def _summary(sentences: list[_Sentence]) -> str:
@@ -143,28 +173,47 @@ def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
         sentence._replace(text=text, score=_score(text, sentence.role))
         for sentence in sentences
         if sentence.role == "user" and not sentence.text.endswith("?")
-        for text in clauses(sentence.text)
+        for text in _statements(sentence.text)
         if not _ONLY_PRONOUN.match(text)
     ]
     kept = [s._replace(order=i) for i, s in enumerate(statements) if s.score >= FACT_MIN_SCORE]
     return [_fact(s, session) for s in _best(kept, MAX_FACTS)]
 
 
+def _statements(sentence: str) -> list[str]:
+    """The clauses of ``sentence``, the first still led by its opener ("Small correction: …"),
+    which the merge reads for its cue; a clause without a subject ("Moved last week") is the
+    speaker's."""
+    opener, body = split_opener(sentence)
+    first = body.split(" ", 1)[0]
+    if first[:1].isupper() and _past(first):
+        body = f"I {first.lower()}{body[len(first) :]}"
+    found = clauses(body)
+    for i in range(1, len(found)):
+        places = _PLACE.findall(" ".join(found[:i]))
+        if places:
+            found[i] = _THERE.sub(partial(_place, places[-1]), found[i])
+    if opener and found:
+        found[0] = f"{opener}: {found[0]}"
+    return found
+
+
+def _place(place: str, there: re.Match[str]) -> str:
+    """ "moved there" → "moved to Salzburg", "a flat there" → "a flat in Salzburg"."""
+    return f"{there[1]} to {place}" if there[1] else f"in {place}"
+
+
+def _past(word: str) -> bool:
+    """A verb in the past tense that can open a sentence without its "I"."""
+    lower = word.lower()
+    return lower in _OPENING_VERBS or (len(lower) > 4 and lower.endswith("ed"))
+
+
 def merge_new_facts(
     memory: str, facts: list[Fact], max_tokens: int, count_tokens: Callable[[str], int]
 ) -> str:
-    """``memory`` with ``facts`` merged in; a newer fact about the same person and attribute
-    supersedes an older one."""
-    return merge_facts(memory, facts, max_tokens, count_tokens, superseded=_superseded)
-
-
-def _superseded(old: Fact, new: Fact) -> bool:
-    """``new`` replaces ``old``: newer, the same person and attribute, and for an unnamed
-    speaker ("The user") a source session in common (two sessions' users are two people)."""
-    if new.date < old.date or not supersedes(old.text, new.text):
-        return False
-    unnamed = new.text.startswith(DEFAULT_SPEAKER)
-    return not unnamed or bool(set(old.sources) & set(new.sources))
+    """``memory`` with ``facts`` merged in so that it stays true (``truth.merge``)."""
+    return merge(memory, facts, max_tokens, count_tokens).memory
 
 
 def extractive_consolidation(
@@ -180,9 +229,10 @@ def extractive_consolidation(
     ``session`` names the facts' source (none when empty).
     """
     sentences = _sentences(turns)
-    facts = _facts(sentences, session)
+    merged = merge(memory, _facts(sentences, session), max_tokens, count_tokens)
     return ConsolidationResult(
         summary=_summary(sentences),
-        facts=[f.text for f in facts],
-        memory=merge_new_facts(memory, facts, max_tokens, count_tokens),
+        facts=[f.text for f in merged.added],
+        memory=merged.memory,
+        retired=merged.retired,
     )

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import msgspec
 
+from reverie.store import Fact
+
 __all__ = ["ConsolidationResult"]
 
 
 class ConsolidationResult(msgspec.Struct):
-    """A history entry's text, the facts it found, and the scope's new ``MEMORY.md``."""
+    """A history entry's text, the facts it found, and the scope's new ``MEMORY.md``.
+
+    ``retired``: the facts this job took out of ``MEMORY.md`` because they
+    stopped being true (superseded, corrected, retracted); never those the
+    token cap cut.
+    """
 
     summary: str
     facts: list[str]
     memory: str
+    retired: list[Fact] = msgspec.field(default_factory=list)

@@ -7,20 +7,17 @@ the subject "I" at the start takes the speaker's name and its verb is
 conjugated (``live`` → ``lives``, ``am`` → ``is``, ``have`` → ``has``,
 past tenses and modals unchanged); "my" at the start becomes "Carl's";
 later "I", "me", "my", "mine", "myself" become "they", "them", "their",
-"theirs", "themselves". What it does not recognise is left as it was.
-
-``subject`` names whom a fact is about and what about them when it can
-tell (where someone lives, works, or is called), so a newer fact about the
-same person and attribute can supersede an older one. The person is the
-words before the verb: "Carl" in "Carl moved to Lisbon", but "Carl's
-brother" in "Carl's brother lives in Paris", who is someone else.
+"theirs", "themselves"; "we" becomes "Carl and others" and "Abena and I"
+"Abena and Carl", so a fact never loses whose it is. What it does not
+recognise is left as it was. Whom a fact is about, and what about them, is
+``attributes.keys``.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["subject", "supersedes", "third_person"]
+__all__ = ["third_person"]
 
 _CONTRACTIONS = {
     "i'm": "is",
@@ -119,11 +116,11 @@ _LATER = [
     (re.compile(r"\bmy\b", re.IGNORECASE), "their"),
     (re.compile(r"\bme\b", re.IGNORECASE), "them"),
 ]
-_SUBJECTS = [
-    ("residence", re.compile(r"\s(lives?|is living|moved|relocated|has moved) (in|to)\b")),
-    ("work", re.compile(r"\s(works?|is working) (as|at|for)\b")),
-    ("name", re.compile(r"'s name is\b|\s(?:is called|is named)\b")),
-]
+#: "Abena and I got married": the speaker by name, not "they".
+_AND_I = re.compile(r"\b([A-Z][\w'-]*) and I\b")
+#: "we moved there": the speaker and others, so the fact still says whose it is.
+_WE = re.compile(r"\b(we're|we've|we)\b", re.IGNORECASE)
+_WE_VERB = {"we're": "are", "we've": "have", "we": ""}
 
 
 def _conjugate(verb: str) -> str:
@@ -147,6 +144,9 @@ def _later(text: str) -> str:
 
 def third_person(sentence: str, who: str) -> str:
     """``sentence`` with its first-person speaker named ``who``."""
+    sentence = _AND_I.sub(rf"\1 and {who}", sentence)
+    sentence = _WE.sub(lambda m: f"{who} and others {_WE_VERB.get(m[1].lower(), '')}", sentence)
+    sentence = " ".join(sentence.split())
     words = sentence.split(" ")
     first = words[0].lower() if words else ""
     if first in _CONTRACTIONS:
@@ -159,21 +159,3 @@ def third_person(sentence: str, who: str) -> str:
     if first == "my" and len(words) > 1:
         return " ".join([f"{who}'s", _later(" ".join(words[1:]))])
     return _later(sentence)
-
-
-def supersedes(old: str, new: str) -> bool:
-    """Whether fact ``new`` replaces ``old``: the same person, the same attribute."""
-    about = subject(new)
-    return about is not None and about == subject(old)
-
-
-def subject(fact: str) -> tuple[str, str] | None:
-    """Whom ``fact`` is about and what (residence, work, name), in the simple cases."""
-    for name, pattern in _SUBJECTS:
-        found = pattern.search(fact)
-        if found is not None:
-            who = fact[: found.start()].split()
-            while who and who[-1].lower() in _ADVERBS:
-                who.pop()
-            return " ".join(who).casefold(), name
-    return None

@@ -38,7 +38,7 @@ TABLE = [
     ("Yeah, I've been vegetarian since 2019.", ["Carl has been vegetarian since 2019."]),
     (
         "I was really scared when we got into the accident in July.",
-        ["Carl was really scared when we got into the accident in July."],
+        ["Carl was really scared when Carl and others got into the accident in July."],
     ),
     ("I got the idea from that trip to England a few years ago.", []),
     ("I don't eat meat, but my wife Ana loves steak.", ["Carl's wife Ana loves steak."]),
@@ -98,7 +98,7 @@ TABLE = [
     ("I bought a house in Sintra in 2023.", ["Carl bought a house in Sintra in 2023."]),
     (
         "We adopted a puppy named Biscuit last week.",
-        ["We adopted a puppy named Biscuit last week."],
+        ["Carl and others adopted a puppy named Biscuit last week."],
     ),
 ]
 

@@ -1,0 +1,174 @@
+"""What a fact is about: its subject and, where a rule can tell, its attribute.
+
+"Carl lives in Porto" is about Carl's home; "Carl works at Acme" about his
+work; "Carl's sister lives in Paris" about his sister's home, someone else.
+A newer fact with a key (subject, attribute) an older one has replaces it
+(``truth.merge``). The table is small and plain English: a word that names
+the attribute (``lives``, ``moved``, ``girlfriend``, ``van``) and, for the
+value, the first name-like phrase after it. Pets are keyed by their name
+(two pets are two facts); a preference by what it is about (``drink``:
+coffee, tea; ``diet``); "X's birthday is …" by its noun. A fact no rule
+recognises has no key and is never superseded, only retracted or corrected.
+
+The subject is the nearest name before the attribute's word ("…, so Dmitri
+and others moved there" is Dmitri's home, "Leena got a job" is Leena's
+work), "<name>'s <relation>" for a relative, and empty when the sentence
+names nobody (the speaker, in a scope of one person): an empty subject
+matches any.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+__all__ = ["Key", "keys", "same_subject"]
+
+
+class Key(NamedTuple):
+    """One thing a fact says: whose (``subject``), what (``attribute``), and the value's span."""
+
+    subject: str
+    attribute: str
+    value: str
+
+
+_TABLE: list[tuple[str, str]] = [
+    (
+        "residence",
+        r"\b(?:lives?|living|lived|moved|moving|relocated|based|resides?|settled|flat|"
+        r"apartment|hometown)\b",
+    ),
+    (
+        "work",
+        r"\b(?:works? (?:at|for|as|in)|working (?:at|for|as)|job (?:at|with|as|in)|employer|"
+        r"employed|hired|notice|promoted|transferred|quit|resigned|start(?:s|ed)? at)\b|"
+        r"\b(?:is|am|'m) an? (?:[\w-]+ ){0,3}?(?:teacher|nurse|engineer|developer|designer|"
+        r"manager|pharmacist|translator|doctor|lawyer|accountant|chef|writer|programmer|"
+        r"consultant|analyst|scientist|architect|student|researcher|officer|assistant)\b",
+    ),
+    (
+        "partner",
+        r"\b(?:girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?|spouse|married|engaged|"
+        r"dating|seeing someone|proposed)\b",
+    ),
+    (
+        "phone",
+        r"\b(?:phone|smartphone|iphone|pixel|galaxy|nokia|fairphone|motorola|xiaomi|oneplus)\b",
+    ),
+    (
+        "car",
+        r"\b(?:car|van|truck|suv|motorbike|toyota|honda|ford|volkswagen|vw|skoda|volvo|bmw|"
+        r"audi|tesla|renault|fiat|tata|kia|hyundai|nissan|peugeot|mazda|subaru|citroen|opel|"
+        r"mercedes|seat|dacia|jeep|chevrolet)\b",
+    ),
+    ("diet", r"\b(?:vegetarian|vegan|pescatarian|carnivore|keto|eating (?:meat|fish))\b"),
+    ("drink", r"\b(?:coffee|tea|caffeine|espresso|decaf|rooibos|matcha)\b"),
+    ("age", r"\b(?:\d{1,3} years? old|age is|aged|turned \d|turning \d|here, \d{1,3}\b)"),
+]
+_ATTRIBUTES = [(name, re.compile(pattern, re.IGNORECASE)) for name, pattern in _TABLE]
+_AGE = re.compile(r"^(?:the user|[A-Z][\w'-]*) (?:is|am) (?:actually |now |just )?\d{1,3}\b")
+_PET = re.compile(
+    r"\b(?:dog|cat|kitten|puppy|rabbit|bunny|hamster|parrot|budgie|tortoise|turtle|pony|horse|"
+    r"ferret|guinea pig|beagle|terrier|retriever|spaniel|poodle)\b",
+    re.IGNORECASE,
+)
+#: "Carl's birthday is …", "Carl's phone number is …": keyed by the possessed noun.
+_OWNED = re.compile(r"^(?P<who>[\w' ]+?)'s (?P<noun>[a-z][\w ]{0,30}?) (?:is|was|are)\b")
+_NAME = re.compile(r"\b[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*")
+_NAMED = re.compile(
+    r"\b(?:called|named|codenamed|calling (?:him|her|it|them)|name is|name:)\s+"
+    r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
+)
+_WHEN = re.compile(
+    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
+    r"may|june|july|august|september|october|november|december)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_END = re.compile(r"[,;]\s|\s(?:so|but|because)\s")
+_BOUNDARY = re.compile(r"[,;:]\s|\s(?:so|and|but|because|then)\s")
+_RELATION = re.compile(
+    r"^(?P<who>[A-Z][\w-]*)'s (?P<rel>sister|brother|mum|mom|mother|dad|father|son|daughter|"
+    r"friend|boss|colleague|partner|wife|husband|girlfriend|boyfriend|fianc[eé]e?|cousin|aunt|uncle|niece|nephew|grandma|grandpa|neighbour|neighbor)\b"
+)
+_PRONOUNS = frozenset(
+    [
+        "i",
+        "they",
+        "they're",
+        "their",
+        "them",
+        "he",
+        "she",
+        "his",
+        "her",
+        "we",
+        "our",
+        "it",
+        "its",
+        "the",
+        "a",
+        "an",
+        "this",
+        "that",
+        "there",
+    ]
+)
+
+
+def keys(fact: str) -> list[Key]:
+    """The (subject, attribute, value) of ``fact`` that the table recognises, in text order."""
+    found: list[Key] = []
+    for attribute, pattern in _ATTRIBUTES:
+        matches = list(pattern.finditer(fact))
+        if matches:
+            valued = [(m, _value(fact, m)) for m in matches]
+            match, value = next(((m, v) for m, v in valued if v), valued[0])
+            if attribute == "age":
+                value = _number(fact, match.start())
+            found.append(Key(_subject(fact, match.start()), attribute, value))
+    if _AGE.match(fact) and not any(k.attribute == "age" for k in found):
+        found.append(Key(_subject(fact, fact.index(" ")), "age", _number(fact, 0)))
+    if (owned := _OWNED.match(fact)) and owned["noun"].split()[-1] not in {k[1] for k in found}:
+        noun = owned["noun"].split()[-1]
+        found.append(Key(_subject(fact, len(owned["who"])), f"{noun}", ""))
+    for pet in _PET.finditer(fact):
+        named = _NAMED.search(fact, pet.end()) or _NAME.search(fact, pet.end())
+        name = named.group(named.lastindex or 0) if named else pet.group(0).lower()
+        found.append(Key(_subject(fact, pet.start()), f"pet:{name.casefold()}", name))
+        break
+    return found
+
+
+def same_subject(a: str, b: str) -> bool:
+    """Two subjects name the same person; an empty one (nobody named) matches any."""
+    return not a or not b or a == b
+
+
+def _subject(fact: str, at: int) -> str:
+    """The person the words before ``at`` name: the nearest name, else the fact's first."""
+    before = fact[:at]
+    local = _BOUNDARY.split(before)[-1]
+    for span in (local, before):
+        if relation := _RELATION.search(span.strip()):
+            return f"{relation['who']}'s {relation['rel']}".casefold()
+        words = [w.strip("',.") for w in span.split()]
+        names = [w for w in words if w[:1].isupper() and w.casefold() not in _PRONOUNS]
+        if names:
+            return names[0].removesuffix("'s").casefold()
+        if span is local and any(w.casefold() not in _PRONOUNS for w in words):
+            return ""
+    return ""
+
+
+def _value(fact: str, match: re.Match[str]) -> str:
+    """The first name-like phrase from the attribute's word to the end of its clause
+    (the place, the employer, the car's model)."""
+    end = _CLAUSE_END.search(fact, match.end())
+    named = _NAME.search(fact[: end.start() if end else len(fact)], match.start())
+    return named.group(0) if named and not _WHEN.match(named.group(0)) else ""
+
+
+def _number(fact: str, at: int) -> str:
+    found = re.search(r"\b\d{1,3}\b", fact[at:])
+    return found.group(0) if found else ""

@@ -1,0 +1,119 @@
+"""What is not memory: openers, pleasantries, questions, tautologies, claims of nothing.
+
+Every new fact, whichever path wrote it, passes ``is_chatter`` in the
+merge (``truth.merge``), so "Nice to meet you, Carl!" from a model is
+dropped there as surely as from the extractive path. ``split_opener``
+cuts what a sentence opens with and says nothing by itself ("Quick
+update:", "Oh, by the way,", "FYI", "Guess what —"); the merge reads the
+opener for its cue (a correction) and never keeps it in a fact. Rules are
+general English patterns, small on purpose: what they do not recognise is
+kept as a claim.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["is_chatter", "split_opener", "strip_banter"]
+
+_OPENER_WORDS = (
+    r"quick update|update|small correction|correction|small typo|typo|fyi|btw|p\.?s\.?|"
+    r"guess what|oh|by the way|big news|good news|bad news|great news|sad news|happier news|"
+    r"happy news|news|heads up|personal stuff|weird confession|confession|fun fact|"
+    r"on a brighter note|on the plus side|random|quick intro|oops|ugh|well|so|also|anyway|"
+    r"and|but|yeah|yes|ok|okay|hey|hmm|um|honestly|basically|plus|haha|lol|wow|sorry|hi|"
+    r"hello|hiya|morning|right|alright|small update|reminder|just so you know|side note"
+)
+#: Known openers, one after the other: "Oh, by the way, …", "Quick update: …".
+_OPENER = re.compile(rf"^(?:(?:{_OPENER_WORDS})\b[\s,!.:;—–-]*\s)+", re.IGNORECASE)
+#: A short lead-in before a colon or a dash: "Small typo in my intro: …", "Big news — …".
+_LEAD_IN = re.compile(r"^(?P<lead>[^.:!?—–]{1,40}?)\s*(?::|\s[—–-])\s+(?=\S)")
+_CUE = re.compile(
+    r"\b(?:update|correction|typo|news|note|confession|intro|fyi|heads|btw|stuff|reminder)\b",
+    re.IGNORECASE,
+)
+_SELF = re.compile(r"\b(?:i|my|me|i'm|we|our)\b|\d", re.IGNORECASE)
+
+#: Whole sentences that are talk, not claims (checked after the opener went).
+_PLEASANTRY = re.compile(
+    r"^(?:hi|hello|hey|hiya|good (?:morning|evening|night|afternoon)|morning|evening|"
+    r"(?:nice|great|pleased|lovely|good) to (?:meet|see|hear)|thanks?|thank you|cheers|ta|"
+    r"ta-ra|bye|goodbye|see you|talk soon|speak soon|catch you|have a (?:good|nice|great)|"
+    r"sounds good|perfect|great|cool|awesome|lovely|ok|okay|sure|lol|haha|no worries|"
+    r"you'?re (?:welcome|a star|a lifesaver|very kind|the best)|welcome|congrat\w*|"
+    r"fair enough|good to know|got it|will do|gracias|hasta|kiitos|merci|danke|takk)\b",
+    re.IGNORECASE,
+)
+#: Talk to or about the assistant, or a feeling of the moment: not about the user's life.
+_TALK = re.compile(
+    r"\b(?:thanks?|thank you|you'?re|you are|can you|could you|would you|do you|"
+    r"nice to meet|(?:is|are|am|'m) (?:so |really |very )?(?:over the moon|thrilled|excited|"
+    r"nervous|happy|glad|grateful|tired|bored|stressed|hopeless|rubbish|sad|upset))\b",
+    re.IGNORECASE,
+)
+_BANTER = re.compile(r"(?:[\s,]+(?:lol|haha+|hehe|xd|:\)|:d|!+))+(?=[.!?]*$)", re.IGNORECASE)
+_TAUTOLOGY = re.compile(r"^(?P<a>[\w' -]+?) (?:is|am|are) (?P<b>[\w' -]+?)[.!]?$", re.IGNORECASE)
+_WORD = re.compile(r"[A-Za-z0-9][\w'-]*")
+_EMPTY = frozenset(
+    [
+        "it",
+        "this",
+        "that",
+        "them",
+        "there",
+        "here",
+        "so",
+        "too",
+        "very",
+        "really",
+        "just",
+        "now",
+        "then",
+        "one",
+        "thing",
+        "things",
+    ]
+)
+
+
+def split_opener(text: str) -> tuple[str, str]:
+    """``text`` cut into its opener ("" if none) and the rest, which carries any claim."""
+    rest = text.strip()
+    opened = []
+    while True:
+        if found := _OPENER.match(rest):
+            opened.append(found.group(0))
+            rest = rest[found.end() :]
+            continue
+        lead = _LEAD_IN.match(rest)
+        if lead and len(lead["lead"].split()) <= 5 and _lead_in(lead["lead"]):
+            opened.append(lead.group(0))
+            rest = rest[lead.end() :]
+            continue
+        break
+    opener = " ".join(" ".join(opened).split()).rstrip(" ,:;—–-")
+    return opener, rest[:1].upper() + rest[1:] if opener else rest
+
+
+def _lead_in(words: str) -> bool:
+    """A lead-in that announces (an update, a correction) or names nobody and no number."""
+    return bool(_CUE.search(words)) or not _SELF.search(words)
+
+
+def strip_banter(text: str) -> str:
+    """``text`` without a trailing "lol", "haha" or a run of exclamation marks."""
+    stripped = _BANTER.sub("", text).rstrip()
+    return stripped + ("." if stripped and stripped[-1] not in ".!?" else "")
+
+
+def is_chatter(text: str) -> bool:
+    """Whether ``text`` (a fact's words, opener already cut) claims nothing worth keeping."""
+    text = text.strip()
+    if not text or text.endswith("?"):
+        return True
+    if _PLEASANTRY.match(text) or _TALK.search(text):
+        return True
+    if (same := _TAUTOLOGY.match(text)) and same["a"].casefold() == same["b"].casefold():
+        return True
+    words = [w.casefold() for w in _WORD.findall(text)]
+    return len(words) < 3 or all(w in _EMPTY for w in words[2:])

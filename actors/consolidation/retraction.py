@@ -1,0 +1,131 @@
+"""Retractions: a sentence that takes back earlier facts instead of stating one.
+
+"Forget what I said about the trip to Rome, it's cancelled", "scratch the
+race I mentioned", "that trip is off", "I'm not getting the bike" name a
+topic; every stored fact on it (its words, or a near word: a trip is a
+holiday, an itinerary; a race is a marathon) stopped being true. "I'm
+single now", "we broke up" end every fact about a partner. A retraction
+that only retracts is not kept as a fact; one that states the new state
+("Carl is single now") is.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+from .attributes import keys
+
+__all__ = ["Topics", "retraction_topics", "retracts"]
+
+
+class Topics(NamedTuple):
+    """What a retraction takes back: facts with one of ``words``, or with one of ``attributes``."""
+
+    words: frozenset[str]
+    attributes: frozenset[str]
+    keep: bool
+
+
+_FORGET = re.compile(
+    r"^(?:\S+ )?(?:please )?(?:forget|scratch|ignore|disregard|cancel|drop|never mind)\b"
+    r"(?: (?:what|everything|all)(?: \S+)? (?:said|told you|mentioned|wrote)(?: about)?)?"
+    r"(?P<topic>[^,.;!]*)",
+    re.IGNORECASE,
+)
+_OFF = re.compile(
+    r"(?:^|[,;]\s)(?P<topic>[\w' ]{2,40}?) (?:is|'s|are|was) (?:off|cancelled|canceled|"
+    r"not happening|called off|not going ahead)\b",
+    re.IGNORECASE,
+)
+_NOT_DOING = re.compile(
+    r"\b(?:is|are|am|'s|'re) not (?:getting|buying|going to|doing|taking|having|running)"
+    r"(?P<topic>[^,.;!]*)",
+    re.IGNORECASE,
+)
+_PARTNER_ENDED = re.compile(
+    r"\b(?:(?:is|are|'s) single|ended things|broke up|split up|separated|divorced|"
+    r"on (?:their|his|her|my) own now)\b",
+    re.IGNORECASE,
+)
+#: Near words: a retraction says "the trip", the fact said "holiday on Crete".
+_NEAR = [
+    frozenset(["trip", "holiday", "vacation", "journey", "travel", "itinerary", "flight", "visit"]),
+    frozenset(["race", "marathon", "triathlon", "run"]),
+    frozenset(["party", "celebration", "dinner"]),
+    frozenset(["bike", "bicycle"]),
+    frozenset(["job", "work"]),
+]
+_SMALL = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "that",
+        "this",
+        "it",
+        "what",
+        "about",
+        "said",
+        "mentioned",
+        "told",
+        "wrote",
+        "worked",
+        "on",
+        "we",
+        "i",
+        "they",
+        "he",
+        "she",
+        "you",
+        "me",
+        "them",
+        "their",
+        "my",
+        "our",
+        "to",
+        "of",
+        "in",
+        "for",
+        "with",
+        "and",
+        "others",
+        "thing",
+        "stuff",
+        "plan",
+        "plans",
+        "idea",
+    ]
+)
+_MENTIONED = re.compile(
+    r"\b(?:\w+ and others|i|they|he|she|we|\w+) (?:mentioned|worked on|said|talked about)\b.*"
+)
+
+
+def retraction_topics(text: str) -> Topics | None:
+    """What ``text`` takes back, or None when it is not a retraction."""
+    if found := _FORGET.match(text):
+        return Topics(_words(found["topic"]), frozenset(), keep=False)
+    if found := _OFF.search(text):
+        return Topics(_words(found["topic"]), frozenset(), keep=False)
+    if found := _NOT_DOING.search(text):
+        return Topics(_words(found["topic"]), frozenset(), keep=True)
+    if _PARTNER_ENDED.search(text):
+        return Topics(frozenset(), frozenset({"partner"}), keep=True)
+    return None
+
+
+def retracts(topics: Topics, fact: str) -> bool:
+    """Whether ``fact`` is one of those ``topics`` takes back."""
+    if topics.attributes and any(k.attribute in topics.attributes for k in keys(fact)):
+        return True
+    words = {w.casefold() for w in re.findall(r"[\w'-]+", fact)}
+    return bool(topics.words & words)
+
+
+def _words(topic: str) -> frozenset[str]:
+    """The topic's content words and their near words."""
+    topic = _MENTIONED.sub("", topic.casefold())
+    words = {w for w in re.findall(r"[\w'-]+", topic) if w not in _SMALL and len(w) > 2}
+    near = {n for w in words for group in _NEAR if w in group for n in group}
+    return frozenset(words | near)

@@ -1,0 +1,275 @@
+"""New facts merged into ``MEMORY.md`` so that it stays true: the one place both paths pass.
+
+``merge`` takes a job's new facts (extractive or the model's, third person,
+possibly still opening with "Quick update:") and, for each in order:
+
+1. cuts its opener (read for a correction cue, never kept) and trailing
+   banter, turns "no longer X, only Y" into Y, and drops it if it is
+   chatter (``chatter.is_chatter``);
+2. a retraction ("forget what I said about the trip", "that trip is off",
+   "Carl is single now") retires the facts it names and, when it says
+   nothing else, is not kept;
+3. a fact sharing a key (subject, attribute: ``attributes.keys``) with an
+   older one replaces it; when the older line says more (its work and its
+   home), only the value is replaced in place;
+4. a correction ("Small correction: it's June 5", "I'm actually 31") or a
+   rename ("it's called Rise now") with no key in common replaces the value
+   of the same kind (a month, a weekday, a time, a number, a name) in the
+   most recent fact on the same topic;
+5. anything else is appended.
+
+``MEMORY.md`` stays append-ordered: a replaced line goes (or is rewritten
+where it stands); the lines before it are untouched. What left the file
+because it stopped being true is returned as ``retired`` (for the history
+entry); what the token cap cut is not. The result depends only on the
+arguments.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from reverie.store import Fact, fact_key, parse_memory, render_memory
+
+from .attributes import Key, keys, same_subject
+from .chatter import is_chatter, split_opener, strip_banter
+from .retraction import retraction_topics, retracts
+
+__all__ = ["Merged", "clean", "merge"]
+
+UNNAMED = "The user"
+
+_CORRECTION = re.compile(
+    r"\b(?:correction|typo|mistake|wrong|meant|misread|mixing|mixed up|actually)\b", re.IGNORECASE
+)
+_RENAME = re.compile(
+    r"\b(?:new name|renamed|rebranded|now called|officially|called [A-Z][\w' -]* now|"
+    r"is now [A-Z]|name is now)",
+)
+_MONTH = (
+    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)\b"
+)
+_KINDS = [
+    re.compile(_MONTH, re.IGNORECASE),
+    re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.I),
+    re.compile(r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\bat \d{1,2}\b", re.IGNORECASE),
+    re.compile(r"\b\d+(?:st|nd|rd|th)?\b"),
+]
+_NEW_NAME = re.compile(
+    r"(?:\b(?:called|named|name is|name:|to|officially|is now|is)\s+)"
+    r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
+)
+_OLD_NAME = re.compile(
+    r"\b(?:called|named|codenamed|calling (?:him|her|it|them))\s+"
+    r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
+)
+_NO_LONGER = re.compile(
+    r"^(?P<who>.+?) (?:does not|doesn't|do not|don't|no longer) (?P<verb>\w+) .+?"
+    r"(?: anymore| any more)?,? (?:only|just|but now) (?P<new>[^,.;]+)[.!]?$",
+    re.IGNORECASE,
+)
+#: "Sofie is Sofie, a designer at …": the introduction, less the tautology.
+_SELF_NAMED = re.compile(r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b)", re.IGNORECASE)
+_THERE = re.compile(r"\b(?:there|here)\b")
+_TOPIC_STOP = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "it",
+        "its",
+        "it's",
+        "is",
+        "was",
+        "are",
+        "and",
+        "or",
+        "to",
+        "of",
+        "in",
+        "on",
+        "at",
+        "for",
+        "my",
+        "their",
+        "his",
+        "her",
+        "our",
+        "this",
+        "that",
+        "with",
+        "from",
+        "by",
+        "now",
+        "actually",
+        "so",
+        "just",
+        "also",
+        "correction",
+        "small",
+        "typo",
+    ]
+)
+
+
+class Merged(NamedTuple):
+    """The new ``MEMORY.md``, the facts this job added, and those it retired."""
+
+    memory: str
+    added: list[Fact]
+    retired: list[Fact]
+
+
+def clean(fact: Fact) -> tuple[str, Fact | None]:
+    """The fact's opener and the fact without it (None when what is left is chatter)."""
+    opener, text = split_opener(fact.text)
+    text = _SELF_NAMED.sub(r"\1 is ", strip_banter(text))
+    if found := _NO_LONGER.match(text):
+        text = f"{found['who']} {_third(found['verb'])} {found['new'].strip()}."
+    if is_chatter(text):
+        return opener, None
+    return opener, Fact(text=text, date=fact.date, sources=fact.sources)
+
+
+def merge(
+    memory: str,
+    new_facts: Sequence[Fact],
+    max_tokens: int,
+    count_tokens: Callable[[str], int],
+) -> Merged:
+    """``memory`` with ``new_facts`` merged in (see the module's steps); what went and why."""
+    facts, _ = parse_memory(memory)
+    before = {id(f) for f in facts}
+    retired: list[Fact] = []
+    added: list[Fact] = []
+
+    def retire(fact: Fact) -> None:
+        facts.remove(fact)
+        if id(fact) in before:
+            retired.append(fact)
+
+    for raw in new_facts:
+        opener, fact = clean(raw)
+        if fact is None:
+            continue
+        topics = retraction_topics(fact.text)
+        if topics is not None:
+            for old in [f for f in facts if retracts(topics, f.text)]:
+                retire(old)
+            if not topics.keep:
+                continue
+        if any(fact_key(f.text) == fact_key(fact.text) for f in facts):
+            continue
+        replaced = _supersede(facts, fact, retire)
+        if not replaced and (
+            _CORRECTION.search(f"{opener} {fact.text}") or _RENAME.search(fact.text)
+        ):
+            replaced = _revise(facts, fact, f"{opener} {fact.text}", retire)
+            if replaced and len(fact.text.split()) < 4:
+                continue
+        facts.append(fact)
+        added.append(fact)
+    while facts and count_tokens(render_memory(facts)) > max_tokens:
+        facts.pop(0)
+    return Merged(render_memory(facts), added, retired)
+
+
+def _supersede(facts: list[Fact], new: Fact, retire: Callable[[Fact], None]) -> bool:
+    """Retire (or rewrite in place) the older facts that share a key with ``new``."""
+    mine = keys(new.text)
+    done = False
+    for old in list(facts):
+        if not _comparable(old, new):
+            continue
+        theirs = keys(old.text)
+        shared = [(a, b) for a in mine for b in theirs if _same(a, b)]
+        if not shared:
+            continue
+        rest = [b for b in theirs if not any(b is s for _, s in shared)]
+        says_more = rest or len(old.text.split()) > len(new.text.split()) + 3
+        rewritten = _rewrite(old, new, shared) if says_more else None
+        at = facts.index(old)
+        retire(old)
+        if rewritten is not None:
+            facts.insert(at, rewritten)
+        done = True
+    return done
+
+
+def _same(a: Key, b: Key) -> bool:
+    return a.attribute == b.attribute and same_subject(a.subject, b.subject)
+
+
+def _comparable(old: Fact, new: Fact) -> bool:
+    """Older or as old; two sessions' unnamed users are two people."""
+    if new.date and old.date and new.date < old.date:
+        return False
+    unnamed = new.text.startswith(UNNAMED) or old.text.startswith(UNNAMED)
+    return not unnamed or bool(set(old.sources) & set(new.sources)) or not new.sources
+
+
+def _rewrite(old: Fact, new: Fact, shared: list[tuple[Key, Key]]) -> Fact | None:
+    """``old`` with the shared attributes' values taken from ``new``; None if one is unknown."""
+    text = old.text
+    for mine, theirs in shared:
+        value = mine.value or _there(new.text)
+        if not value or not theirs.value or theirs.value not in text:
+            return None
+        text = text.replace(theirs.value, value, 1)
+    return Fact(text=text, date=new.date or old.date, sources=old.sources)
+
+
+def _there(text: str) -> str:
+    """The place "there" stands for: the last name before it ("a job in Helsinki, so … there")."""
+    found = _THERE.search(text)
+    if found is None:
+        return ""
+    names = re.findall(r"\b(?:in|at|to) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)", text[: found.start()])
+    return names[-1] if names else ""
+
+
+def _revise(facts: list[Fact], new: Fact, said: str, retire: Callable[[Fact], None]) -> bool:
+    """Replace the value ``new`` corrects in the most recent fact on its topic; whether one was."""
+    changes = _changes(new.text)
+    topic = _topic(said)
+    for kind, value in changes:
+        candidates = [
+            (bool(topic & _topic(f.text)), i, f, was)
+            for i, f in enumerate(facts)
+            if _comparable(f, new)
+            and (found := kind.search(f.text))
+            and (was := found.group("name") if kind.groupindex else found.group(0)) != value
+        ]
+        if not candidates:
+            continue
+        _, at, old, was = max(candidates, key=lambda c: (c[0], c[1]))
+        text = old.text.replace(was, value, 1)
+        retire(old)
+        facts.insert(at, Fact(text=text, date=new.date or old.date, sources=old.sources))
+        return True
+    return False
+
+
+def _changes(text: str) -> list[tuple[re.Pattern[str], str]]:
+    """The values ``text`` states, by kind: a name it is now called, a month, a number…"""
+    found = []
+    if _RENAME.search(text) and (name := _NEW_NAME.search(text)):
+        found.append((_OLD_NAME, name["name"]))
+    for kind in _KINDS:
+        if value := kind.search(text):
+            found.append((kind, value.group(0)))
+    return found
+
+
+def _topic(text: str) -> set[str]:
+    """The words a fact is about, less its subject (its first word) and small words."""
+    words = {w.casefold() for w in re.findall(r"[A-Za-z][\w'-]+", text)[1:]}
+    return {w.removesuffix("'s") for w in words if w not in _TOPIC_STOP and len(w) > 2}
+
+
+def _third(verb: str) -> str:
+    verb = verb.casefold()
+    return verb + ("es" if verb.endswith(("s", "sh", "ch", "o")) else "s")
