@@ -22,6 +22,7 @@ from typing import Any, Generic, TypeVar
 
 import msgspec
 
+from reverie.config import default_scope
 from reverie.store import (
     Connection,
     Job,
@@ -41,6 +42,7 @@ from .appends import AppendPlan, AppendRequest
 from .consolidation.requests import Applied, ApplyRequest, SnapshotRequest
 from .consolidation.turns import oldest_turns
 from .context_fit import fit_tail
+from .names import validate_name
 from .services import Services
 
 __all__ = [
@@ -66,6 +68,7 @@ class HistoryRequest:
 class ContextRequest:
     max_tokens: int = 0  # memory and tail together; 0: the whole tail
     provenance: bool = False  # memory with the facts' source comments (MEMORY.md as it is)
+    scope: str | None = None  # for a session with no message yet (None: its own scope)
 
 
 @dataclass(slots=True)
@@ -164,8 +167,8 @@ class SessionActor:
                 last.reply(
                     await self.services.db.read(lambda c: read_history(c, self.name, after, limit))
                 )
-            case ContextRequest(max_tokens=cap, provenance=provenance):
-                last.reply(await self._context(cap, provenance))
+            case ContextRequest(max_tokens=cap, provenance=provenance, scope=scope):
+                last.reply(await self._context(cap, provenance, scope))
             case ForgetRequest():
                 last.reply(await self._forget())
                 return False
@@ -217,22 +220,27 @@ class SessionActor:
 
     # -- reads and forget ----------------------------------------------------
 
-    async def _context(self, cap: int, provenance: bool) -> SessionContext:
-        if self.record is None:
-            return SessionContext(memory="", messages=[], tokens=0)
+    async def _context(self, cap: int, provenance: bool, scope: str | None) -> SessionContext:
+        """Memory and the tail that fits beside it; a session with no message yet gets the
+        memory of ``scope`` (else its own scope's): a new session starts with what is known."""
         record = self.record
-        tail = await self.services.db.read(lambda c: read_tail(c, self.name, record.cursor_seq))
+        if record is None:
+            tail: list[MessageRecord] = []
+            scope = default_scope(self.name) if scope is None else validate_name("scope", scope)
+        else:
+            tail = await self.services.db.read(lambda c: read_tail(c, self.name, record.cursor_seq))
+            scope = record.scope
         keeper = self.services.memory
         if keeper is None:
             memory = ""
         else:
-            memory = await (keeper.text if provenance else keeper.prefix)(record.scope)
+            memory = await (keeper.text if provenance else keeper.prefix)(scope)
         memory_tokens = await self.services.tokens.count_async(memory) if memory else 0
         kept = fit_tail(tail, max(cap - memory_tokens, 0)) if cap else tail
         return SessionContext(
             memory=memory,
             messages=kept,
-            tokens=sum(m.tokens for m in kept),
+            tokens=memory_tokens + sum(m.tokens for m in kept),
             memory_tokens=memory_tokens,
             omitted=len(tail) - len(kept),
         )

@@ -30,7 +30,7 @@ from .facts import (
     replace_fact,
 )
 from .heap import heap_usage, release_free_memory, tune_allocator
-from .history import HistoryEntry, history_problems, parse_history, render_entry
+from .history import HistoryEntry, entry_day, history_problems, parse_history, render_entry
 from .index import IndexLayout, IndexLimits, IndexStale, SearchIndex
 from .index_feed import (
     CURSOR_KEY,
@@ -239,6 +239,7 @@ __all__ = [
     "drop_index_dirs",
     "drop_session",
     "encode_scope",
+    "entry_day",
     "entry_doc",
     "expiring_keys",
     "fact_docs",

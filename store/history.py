@@ -32,6 +32,7 @@ log = logging.getLogger(__name__)
 
 _META = re.compile(r"^<!-- reverie:entry (\{.*\}) -->$")
 _FACTS_MARKER = "**Facts**"
+_RETIRED_MARKER = "**No longer true**"
 _BULLET = re.compile(r"^\s*[-*+]\s+")
 
 
@@ -54,10 +55,18 @@ class HistoryEntry(msgspec.Struct, kw_only=True):
     summary: str
     facts: list[str]
     raw: bool = False
+    #: Facts this episode took out of ``MEMORY.md`` because they stopped being true
+    #: (superseded, corrected, retracted), true until the entry's day (``entry_day``).
+    retired: list[str] = msgspec.field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.summary = self.summary.replace("\r\n", "\n").strip()
-        self.facts = [f for f in (" ".join(fact.split()) for fact in self.facts) if f]
+        self.facts = _lines(self.facts)
+        self.retired = _lines(self.retired)
+
+
+def _lines(texts: list[str]) -> list[str]:
+    return [f for f in (" ".join(text.split()) for text in texts) if f]
 
 
 class _Meta(msgspec.Struct, kw_only=True):
@@ -113,13 +122,17 @@ def render_entry(entry: HistoryEntry) -> str:
 
     The heading is for people and is regenerated from the metadata; the
     summary is free Markdown (it must not contain a reverie metadata line);
-    facts follow the ``**Facts**`` line as a bulleted list.
+    facts follow the ``**Facts**`` line as a bulleted list, and the facts
+    the episode retired follow a ``**No longer true** (until <day>)`` line.
     """
     parts = [_heading(entry), _meta_line(entry), ""]
     if entry.summary:
         parts += [entry.summary, ""]
     parts.append(_FACTS_MARKER)
     parts += [f"- {fact}" for fact in entry.facts]
+    if entry.retired:
+        parts += ["", f"{_RETIRED_MARKER} (until {entry_day(entry)})"]
+        parts += [f"- {fact}" for fact in entry.retired]
     return "\n".join(parts) + "\n"
 
 
@@ -128,7 +141,11 @@ def _entry_from(meta: _Meta, body: list[str]) -> HistoryEntry:
     summary_lines, fact_lines = (
         (body, []) if marker is None else (body[:marker], body[marker + 1 :])
     )
-    facts = [_BULLET.sub("", line) for line in fact_lines if _BULLET.match(line)]
+    cut = next(
+        (i for i, line in enumerate(fact_lines) if line.startswith(_RETIRED_MARKER)),
+        len(fact_lines),
+    )
+    facts = _bullets(fact_lines[:cut])
     return HistoryEntry(
         id=meta.id,
         scope=meta.scope,
@@ -141,7 +158,12 @@ def _entry_from(meta: _Meta, body: list[str]) -> HistoryEntry:
         summary="\n".join(summary_lines),
         facts=facts,
         raw=meta.raw,
+        retired=_bullets(fact_lines[cut + 1 :]),
     )
+
+
+def _bullets(lines: list[str]) -> list[str]:
+    return [_BULLET.sub("", line) for line in lines if _BULLET.match(line)]
 
 
 def _sections(lines: list[str]) -> list[tuple[int, int, _Meta | None]]:

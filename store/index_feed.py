@@ -162,8 +162,9 @@ def message_doc(session: str, seq: int, mid: str, content: str, ts: float, scope
 
 
 def entry_doc(entry: HistoryEntry) -> IndexDoc | None:
-    """A history entry as one ``episode`` doc (summary and facts), or None when empty."""
-    text = "\n".join([entry.summary, *entry.facts]).strip()
+    """A history entry as one ``episode`` doc (summary, facts, and the facts it retired, so
+    a search still finds what was true before), or None when empty."""
+    text = "\n".join([entry.summary, *entry.facts, *entry.retired]).strip()
     if not text:
         return None
     return IndexDoc(

@@ -73,10 +73,15 @@ def forget_fact(files: MemoryFiles, scope: str, fact: str) -> int:
     def edit(text: str, is_memory: bool) -> tuple[str, int]:
         if is_memory:
             return drop_fact(text, fact)
-        touched = [e for e in parse_history(text) if any(fact_key(f) == key for f in e.facts)]
+        touched = [
+            e
+            for e in parse_history(text)
+            if any(fact_key(f) == key for f in [*e.facts, *e.retired])
+        ]
         for entry in touched:
             kept = [f for f in entry.facts if fact_key(f) != key]
-            replacement = msgspec.structs.replace(entry, facts=kept)
+            retired = [f for f in entry.retired if fact_key(f) != key]
+            replacement = msgspec.structs.replace(entry, facts=kept, retired=retired)
             text = text.replace(render_entry(entry), render_entry(replacement))
         return text, len(touched)
 

@@ -42,7 +42,7 @@ _TABLE: list[tuple[str, str]] = [
     (
         "work",
         r"\b(?:works? (?:at|for|as|in)|working (?:at|for|as)|job (?:at|with|as|in)|employer|"
-        r"employed|hired|notice|promoted|transferred|quit|resigned|start(?:s|ed)? at)\b|"
+        r"employed|hired|notice|promot\w+|transferred|quit|resigned|start(?:s|ed)? at)\b|"
         r"\b(?:is|am|'m) an? (?:[\w-]+ ){0,3}?(?:teacher|nurse|engineer|developer|designer|"
         r"manager|pharmacist|translator|doctor|lawyer|accountant|chef|writer|programmer|"
         r"consultant|analyst|scientist|architect|student|researcher|officer|assistant)\b",

@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+import msgspec
 import trio
 
 from reverie.store import HistoryEntry, Job, MessageRecord, load_session, record_attempt
@@ -42,10 +43,11 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
-def _raw_result(memory: str, turns: list[MessageRecord], facts: list[str]) -> ConsolidationResult:
-    """The turns kept verbatim: what gets archived when the LLM keeps failing."""
+def _raw_result(turns: list[MessageRecord], extracted: ConsolidationResult) -> ConsolidationResult:
+    """The turns kept verbatim, with the facts extracted without a model: what gets
+    archived when the LLM keeps failing."""
     lines = [f"{t.role}: {t.content}" for t in turns]
-    return ConsolidationResult(summary="\n".join(lines), facts=facts, memory=memory)
+    return msgspec.structs.replace(extracted, summary="\n".join(lines))
 
 
 class Distiller:
@@ -74,6 +76,7 @@ class Distiller:
             summary=result.summary,
             facts=result.facts,
             raw=state == "extractive",
+            retired=[fact.text for fact in result.retired],
         )
         return ApplyRequest(job, state, entry, result.memory, base=current)
 
@@ -138,7 +141,7 @@ class Distiller:
             extra={"session": job.session},
         )
         extracted = await self._extract(memory, turns, job.session)
-        return _raw_result(extracted.memory, turns, extracted.facts), "extractive"
+        return _raw_result(turns, extracted), "extractive"
 
     async def _accept(
         self,

@@ -79,6 +79,8 @@ _PAST = frozenset(
         "forgot",
         "led",
         "tried",
+        "meant",
+        "misread",
     ]
 )
 _UNCHANGED = frozenset(

@@ -74,6 +74,7 @@ _NO_LONGER = re.compile(
 #: "Sofie is Sofie, a designer at …": the introduction, less the tautology.
 _SELF_NAMED = re.compile(r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b)", re.IGNORECASE)
 _THERE = re.compile(r"\b(?:there|here)\b")
+_UNNAMED_IS = re.compile(rf"^{UNNAMED} is ([A-Z][\w'-]*)[.!]?$")
 _TOPIC_STOP = frozenset(
     [
         "the",
@@ -129,6 +130,8 @@ def clean(fact: Fact) -> tuple[str, Fact | None]:
     text = _SELF_NAMED.sub(r"\1 is ", strip_banter(text))
     if found := _NO_LONGER.match(text):
         text = f"{found['who']} {_third(found['verb'])} {found['new'].strip()}."
+    if unnamed := _UNNAMED_IS.match(text):  # "I am Carl" from an unnamed speaker: a name
+        text = f"{UNNAMED}'s name is {unnamed[1]}."
     if is_chatter(text):
         return opener, None
     return opener, Fact(text=text, date=fact.date, sources=fact.sources)

@@ -34,7 +34,7 @@ def add_fact_parser(sub: Any, common: Common) -> None:
     delete = actions.add_parser("delete", help="forget a fact everywhere it is kept")
     delete.add_argument("scope")
     delete.add_argument("id")
-    history = actions.add_parser("history", help="the history entries that recorded a fact")
+    history = actions.add_parser("history", help="the history entries that recorded a fact (and when it stopped being true)")
     history.add_argument("scope")
     history.add_argument("id")
     for parser in (listing, add, update, delete, history):
@@ -56,7 +56,9 @@ def _render_facts(facts: list[Any]) -> None:
 def _render_history(entries: list[Any]) -> None:
     for entry in entries:
         day = time.strftime("%Y-%m-%d", time.gmtime(entry.end_ts))
-        print(f"{entry.id}  {day}  {entry.session}  ({counted(len(entry.message_ids), 'message')})")
+        until = f"  until {entry.until}" if entry.until else ""
+        messages = counted(len(entry.message_ids), "message")
+        print(f"{entry.id}  {day}  {entry.session}  ({messages}){until}")
     if not entries:
         print("(no history entry recorded this fact)")
 

@@ -134,7 +134,12 @@ class Api(WorkingMemoryApi, SearchApi):
 
     @op
     def context(
-        self, session: str, *, max_tokens: int | None = None, provenance: bool = False
+        self,
+        session: str,
+        *,
+        max_tokens: int | None = None,
+        provenance: bool = False,
+        scope: str | None = None,
     ) -> Call[p.ContextView]:
         """``ContextView``: ``memory`` (byte-stable prefix), ``messages`` (the tail), ``tokens``.
 
@@ -142,9 +147,15 @@ class Api(WorkingMemoryApi, SearchApi):
         turns, newest kept (``omitted`` counts what was left out); None: the daemon's
         ``sessions.context_max_tokens``; 0: the whole tail. ``provenance`` gives the
         memory as ``MEMORY.md`` has it, each fact's sources in its HTML comment.
+        ``scope``: whose memory a session with no message yet starts with (None: its
+        own scope); a session with messages has the scope its first append set.
         """
         request = p.Context(
-            rid=self._rid(), session=session, max_tokens=max_tokens, provenance=provenance
+            rid=self._rid(),
+            session=session,
+            max_tokens=max_tokens,
+            provenance=provenance,
+            scope=scope,
         )
         return Call(request, lambda r: r.context, True)
 

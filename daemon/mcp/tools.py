@@ -192,7 +192,7 @@ def register_tools(
     ) -> Any:
         """What to put in the prompt for the session: memory first, then the recent messages."""
         name = await binding.session_of(client(), session)
-        return await client().context(name, max_tokens=max_tokens)
+        return await client().context(name, max_tokens=max_tokens, scope=binding.own_scope)
 
     @tool(DESTROY)
     async def forget(

@@ -15,7 +15,16 @@ import trio
 
 from reverie.actors import Forgetter, MemoryKeeper, Services, validate_name
 from reverie.config import Conflict, InvalidArgument, NotFound
-from reverie.store import Fact, fact_id, fact_key, merge_facts, parse_memory, replace_fact
+from reverie.store import (
+    Fact,
+    HistoryEntry,
+    entry_day,
+    fact_id,
+    fact_key,
+    merge_facts,
+    parse_memory,
+    replace_fact,
+)
 
 from .. import protocol as p
 from .calls import Replier, run
@@ -66,9 +75,9 @@ class FactOps:
         validate_name("scope", scope)
         entries = await self.memory.entries(scope)
         return [
-            msgspec.convert(e, p.HistoryEntryView, from_attributes=True)
+            _history_view(e, fid)
             for e in entries
-            if any(fact_id(text) == fid for text in e.facts)
+            if any(fact_id(text) == fid for text in [*e.facts, *e.retired])
         ]
 
     async def _fact(self, scope: str, fid: str) -> Fact:
@@ -122,6 +131,14 @@ def _fact_text(text: str | None) -> str:
     if "<!--" in line or line.startswith("#"):
         raise InvalidArgument("a fact cannot start with '#' or hold '<!--' (Markdown markup)")
     return line
+
+
+def _history_view(entry: HistoryEntry, fid: str) -> p.HistoryEntryView:
+    """``entry`` as the wire shows it, ``until`` its day when it retired the fact ``fid``."""
+    view = msgspec.convert(entry, p.HistoryEntryView, from_attributes=True)
+    if any(fact_id(text) == fid for text in entry.retired):
+        return msgspec.structs.replace(view, until=entry_day(entry))
+    return view
 
 
 def _view(fact: Fact) -> p.FactView:

@@ -109,11 +109,11 @@ class SessionOps:
                     rid, lambda rs: p.HistoryReply(rid=rid, messages=[_message(r) for r in rs])
                 )
                 await ask(self.registry, session, HistoryRequest(after, limit), reply)
-            case p.Context(session=session, max_tokens=cap, provenance=provenance):
+            case p.Context(session=session, max_tokens=cap, provenance=provenance, scope=scope):
                 reply = replier(rid, lambda c: _context(rid, c))
                 if cap is None:
                     cap = self.services.config.sessions.context_max_tokens
-                await ask(self.registry, session, ContextRequest(cap, provenance), reply)
+                await ask(self.registry, session, ContextRequest(cap, provenance, scope), reply)
             case p.Forget(session=session):
                 reply = replier(rid, lambda n: p.ForgetReply(rid=rid, deleted=n))
                 await ask(

@@ -97,6 +97,8 @@ class HistoryEntryView(Data):
     summary: str
     facts: list[str]
     raw: bool
+    retired: list[str] = msgspec.field(default_factory=list)  # facts it took out of MEMORY.md
+    until: str = ""  # in a fact_history reply: the day the fact asked for stopped being true
 
 
 class MemoryView(Data):

@@ -83,7 +83,8 @@ class Ack(Data):
 class ContextView(Data):
     """What a host puts in its prompt: ``memory`` first (byte-stable), then ``messages``.
 
-    ``tokens`` counts the messages, ``memory_tokens`` the memory; ``omitted``
+    ``tokens`` counts what the prompt gets, memory and messages, ``memory_tokens``
+    the memory alone; ``omitted``
     is how many of the tail's oldest messages were left out to fit
     ``max_tokens`` (they stay in the tail and in ``history``).
     """
@@ -127,6 +128,9 @@ class Context(Frame, tag="context"):
     session: str
     max_tokens: Count | None = None
     provenance: bool = False  # memory as MEMORY.md has it, each fact's sources included
+    #: The memory of a session with no message yet: this scope's (None: the session's own,
+    #: ``session/<name>``). A session that has messages keeps the scope its first append set.
+    scope: str | None = None
 
 
 class Sessions(Frame, tag="sessions"):

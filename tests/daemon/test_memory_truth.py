@@ -1,0 +1,187 @@
+"""Memory that stays true (issue 47), through the public client on the extractive path.
+
+Each test names the phenomenon: a newer fact on the same subject and
+attribute replaces the old one, openers never reach a fact and the
+speaker's name survives, corrections and retractions act on the fact they
+name, chatter is never memory, a replaced fact stays in its history entry
+with the day it stopped being true, and a new session starts with its
+scope's memory.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+
+from reverie.daemon import Client
+from reverie.store import fact_id
+from tests.checks import poll
+from tests.daemon_process import DaemonProcess
+
+DAY = 86400.0
+DAY0 = 1767571200.0  # 2026-01-05 00:00 UTC
+CARL = [
+    "Hi! I am Carl. I live in Porto and I work at Acme as a nurse.",
+    "I have a dog called Rex.",
+    "I drink coffee every morning.",
+]
+CARL_LATER = [
+    "Quick update: I moved to Lisbon last month, and I started a new job at Blue Harbor.",
+    "Oh, by the way, I do not drink coffee anymore, only tea.",
+]
+
+
+def _say(client: Client, session: str, day: int, *texts: str, name: str = "Carl") -> None:
+    """User turns of ``day`` (each answered by the assistant), then a consolidation."""
+    for i, text in enumerate(texts):
+        ts = DAY0 + day * DAY + 60 * i
+        client.append(session, "user", text, name=name, ts=ts, scope=f"user/{session}")
+        client.append(session, "assistant", "Noted, thanks!", ts=ts + 1)
+    assert client.consolidate(session, wait=True) is not None
+
+
+def _lines(client: Client, session: str) -> list[str]:
+    return [line for line in client.context(session).memory.splitlines() if line.startswith("- ")]
+
+
+def _found(client: Client, word: str, kind: str) -> bool:
+    hits = client.search(word, kinds=[kind], scope="user/carl", mode="text")
+    return any(word in hit.text for hit in hits)
+
+
+def _memory(client: Client, session: str) -> str:
+    return "\n".join(_lines(client, session))
+
+
+def test_carl_moves_changes_job_and_drinks_tea(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        _say(client, "carl", 0, *CARL)
+        _say(client, "carl", 1, *CARL_LATER)
+        memory = _memory(client, "carl")
+    for current in ("Lisbon", "Blue Harbor", "Rex", "tea"):
+        assert current in memory
+    for stale in ("Porto", "Acme", "coffee", "Carl is Carl"):
+        assert stale not in memory
+
+
+def test_same_day_update_supersedes_within_one_job(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        _say(client, "carl", 0, *CARL[:2], *CARL_LATER)
+        memory = _memory(client, "carl")
+    assert "Lisbon" in memory and "Porto" not in memory and "Acme" not in memory
+    assert "Carl drinks tea." in memory
+
+
+def test_openers_never_reach_a_fact_and_the_name_survives(daemon: DaemonProcess) -> None:
+    openers = ["Quick update:", "Oh, by the way,", "FYI", "Small correction:", "Guess what —"]
+    openers += ["btw", "PS"]
+    with daemon.client() as client:
+        _say(
+            client, "carl", 0, *(f"{o} I bought a Tesla Model {i}." for i, o in enumerate(openers))
+        )
+        lines = _lines(client, "carl")
+    assert lines
+    for line in lines:
+        assert line.split("] ", 1)[1].startswith("Carl ")
+        assert not re.search(r"update|by the way|fyi|correction|guess|btw|\bps\b|they", line, re.I)
+
+
+def test_a_named_pet_does_not_erase_another(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        _say(client, "carl", 0, "I have a dog called Rex.")
+        _say(client, "carl", 1, "I have a cat called Tom.")
+        memory = _memory(client, "carl")
+    assert "Rex" in memory and "Tom" in memory
+
+
+def test_a_correction_replaces_the_value_of_the_fact_it_corrects(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        _say(client, "carl", 0, "My dentist appointment is on Monday.")
+        _say(client, "carl", 1, "Sorry, I meant Tuesday.")
+        _say(client, "carl", 2, "My sister's party is on June 3.")
+        _say(client, "carl", 3, "Actually it's June 5.")
+        memory = _memory(client, "carl")
+    assert "appointment is on Tuesday" in memory and "Monday" not in memory
+    assert "June 5" in memory and "June 3" not in memory
+
+
+def test_a_retraction_retires_the_facts_it_names(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        _say(client, "carl", 0, "I'm planning a trip to Rome in May.", "I work at Acme.")
+        _say(client, "carl", 1, "Forget what I said about the trip to Rome, it's cancelled.")
+        _say(client, "carl", 2, "I'm saving up to buy a bike in June.")
+        _say(client, "carl", 3, "Scratch that, I'm not getting the bike.")
+        memory = _memory(client, "carl")
+    assert "Rome" not in memory and "June" not in memory and "forget" not in memory.lower()
+    assert "Acme" in memory
+
+
+def test_chatter_is_not_memory(daemon: DaemonProcess) -> None:
+    chatter = [
+        "Hi there!",
+        "Thanks so much, that was really helpful!",
+        "Nice to meet you, Carl!",
+        "Sounds good.",
+        "lol",
+        "Can you recommend a good book about Lisbon?",
+        "I am Carl.",
+        "You're a star, see you tomorrow!",
+    ]
+    with daemon.client() as client:
+        _say(client, "carl", 0, *chatter)
+        assert _lines(client, "carl") == []
+        _say(client, "anon", 0, "I am Alex.", name="")
+        assert [line.split("] ", 1)[1] for line in _lines(client, "anon")] == [
+            "The user's name is Alex."
+        ]
+
+
+def test_a_replaced_fact_has_history_until_the_day_it_stopped(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        _say(client, "carl", 0, "I live in Porto.")
+        porto = fact_id("Carl lives in Porto.")
+        assert [f.id for f in client.facts("user/carl")] == [porto]
+        _say(client, "carl", 3, "I moved to Lisbon.")
+        assert porto not in [f.id for f in client.facts("user/carl")]
+
+        entries = client.fact_history("user/carl", porto)
+
+        assert [e.until for e in entries] == ["", "2026-01-08"]
+        assert entries[1].retired == ["Carl lives in Porto."]
+        env = {**os.environ, "REVERIE_SOCKET": str(daemon.socket)}
+        shown = subprocess.run(
+            [sys.executable, "-m", "reverie.daemon", "fact", "history", "user/carl", porto],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+            check=True,
+        ).stdout
+        assert "until 2026-01-08" in shown
+        poll(lambda: _found(client, "Lisbon", "fact"), 10.0, "new fact indexed")
+        assert _found(client, "Porto", "episode")  # history still finds it
+        assert not _found(client, "Porto", "fact")  # but not as a current fact
+
+        client.forget("carl")
+
+        assert client.fact_history("user/carl", porto) == []
+        poll(lambda: not _found(client, "Porto", "episode"), 10.0, "history forgotten")
+
+
+def test_a_new_session_starts_with_its_scope_memory(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        _say(client, "carl", 0, "I live in Porto.")
+        known = client.context("carl").memory
+        assert "Carl lives in Porto." in known
+
+        fresh = client.context("carl-2", scope="user/carl")
+        own = client.context("carl-3")
+
+        assert fresh.memory == known and fresh.messages == []
+        assert fresh.tokens == fresh.memory_tokens > 0
+        assert own.memory == "" and own.tokens == 0
+        client.append("carl-2", "user", "Hello again.", name="Carl", scope="user/carl")
+        again = client.context("carl-2")
+        assert again.memory == known and again.tokens > again.memory_tokens
