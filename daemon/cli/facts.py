@@ -34,7 +34,9 @@ def add_fact_parser(sub: Any, common: Common) -> None:
     delete = actions.add_parser("delete", help="forget a fact everywhere it is kept")
     delete.add_argument("scope")
     delete.add_argument("id")
-    history = actions.add_parser("history", help="the history entries that recorded a fact (and when it stopped being true)")
+    history = actions.add_parser(
+        "history", help="the history entries that recorded a fact (and when it stopped being true)"
+    )
     history.add_argument("scope")
     history.add_argument("id")
     for parser in (listing, add, update, delete, history):
