@@ -416,3 +416,18 @@ def test_a_client_of_a_newer_protocol_is_served_and_logs_nothing(daemon: DaemonP
     assert answers[2]["result"]["serverInfo"]["name"] == "reverie"
     assert {t["name"] for t in answers[3]["result"]["tools"]} == EXPECTED_TOOLS
     assert stderr == ""
+
+
+def test_a_pinned_context_of_a_fresh_session_shows_the_scope_facts(daemon: DaemonProcess) -> None:
+    """Issue 47: the prompt a new session gets is its scope's memory, not an empty block."""
+    with daemon.client() as client:
+        client.fact_add(SCOPE, "Alice lives in Lisbon.")
+
+    async def body(session: ClientSession) -> Any:
+        return await session.call_tool("context", {})
+
+    context = _run(daemon, body)
+    assert not context.isError, context
+    assert "Alice lives in Lisbon." in context.structuredContent["memory"]
+    assert context.structuredContent["messages"] == []
+    assert context.structuredContent["tokens"] == context.structuredContent["memory_tokens"] > 0
