@@ -22,7 +22,12 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-__all__ = ["Key", "keys", "same_subject"]
+__all__ = ["MONTHS", "WEEKDAYS", "Key", "keys", "same_subject"]
+
+MONTHS = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+)
+WEEKDAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 
 
 class Key(NamedTuple):
@@ -80,17 +85,15 @@ _NAMED = re.compile(
     r"\b(?:called|named|codenamed|calling (?:him|her|it|them)|name is|name:)\s+"
     r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
 )
-_WHEN = re.compile(
-    r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|"
-    r"may|june|july|august|september|october|november|december)\b",
-    re.IGNORECASE,
-)
+_WHEN = re.compile(rf"(?:{WEEKDAYS}|{MONTHS})\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[,;]\s|\s(?:so|but|because)\s")
 _BOUNDARY = re.compile(r"[,;:]\s|\s(?:so|and|but|because|then)\s")
-_RELATION = re.compile(
-    r"^(?P<who>[A-Z][\w-]*)'s (?P<rel>sister|brother|mum|mom|mother|dad|father|son|daughter|"
-    r"friend|boss|colleague|partner|wife|husband|girlfriend|boyfriend|fianc[eé]e?|cousin|aunt|uncle|niece|nephew|grandma|grandpa|neighbour|neighbor)\b"
+_RELATIVES = (
+    r"sister|brother|mum|mom|mother|dad|father|son|daughter|friend|boss|colleague|partner|wife|"
+    r"husband|girlfriend|boyfriend|fianc[eé]e?|cousin|aunt|uncle|niece|nephew|grandma|grandpa|"
+    r"neighbour|neighbor"
 )
+_RELATION = re.compile(rf"^(?P<who>[A-Z][\w-]*)'s (?P<rel>{_RELATIVES})\b")
 _PRONOUNS = frozenset(
     [
         "i",

@@ -33,7 +33,7 @@ from typing import NamedTuple
 
 from reverie.store import Fact, fact_key, parse_memory, render_memory
 
-from .attributes import Key, keys, same_subject
+from .attributes import MONTHS, WEEKDAYS, Key, keys, same_subject
 from .chatter import is_chatter, split_opener, strip_banter
 from .retraction import retraction_topics, retracts
 
@@ -48,13 +48,9 @@ _RENAME = re.compile(
     r"\b(?:new name|renamed|rebranded|now called|officially|called [A-Z][\w' -]* now|"
     r"is now [A-Z]|name is now)",
 )
-_MONTH = (
-    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|"
-    r"december)\b"
-)
 _KINDS = [
-    re.compile(_MONTH, re.IGNORECASE),
-    re.compile(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", re.I),
+    re.compile(rf"\b{MONTHS}\b", re.IGNORECASE),
+    re.compile(rf"\b{WEEKDAYS}\b", re.IGNORECASE),
     re.compile(r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\bat \d{1,2}\b", re.IGNORECASE),
     re.compile(r"\b\d+(?:st|nd|rd|th)?\b"),
 ]
