@@ -97,6 +97,7 @@ _RELATION = re.compile(rf"^(?P<who>[A-Z][\w-]*)'s (?P<rel>{_RELATIVES})\b")
 _PRONOUNS = frozenset(
     [
         "i",
+        "others",
         "they",
         "they're",
         "their",
@@ -149,17 +150,16 @@ def same_subject(a: str, b: str) -> bool:
 
 
 def _subject(fact: str, at: int) -> str:
-    """The person the words before ``at`` name: the nearest name, else the fact's first."""
-    before = fact[:at]
-    local = _BOUNDARY.split(before)[-1]
-    for span in (local, before):
+    """The person the words before ``at`` name: the name of the nearest part of the sentence
+    that says who ("…, so Dmitri and others moved"), empty for a thing ("the van broke")."""
+    for span in reversed(_BOUNDARY.split(fact[:at])):
         if relation := _RELATION.search(span.strip()):
             return f"{relation['who']}'s {relation['rel']}".casefold()
         words = [w.strip("',.") for w in span.split()]
         names = [w for w in words if w[:1].isupper() and w.casefold() not in _PRONOUNS]
         if names:
             return names[0].removesuffix("'s").casefold()
-        if span is local and any(w.casefold() not in _PRONOUNS for w in words):
+        if any(w.casefold() not in _PRONOUNS for w in words):
             return ""
     return ""
 

@@ -33,6 +33,7 @@ from .attributes import keys
 from .chatter import split_opener
 from .clauses import clauses
 from .result import ConsolidationResult
+from .retraction import retraction_topics
 from .third_person import third_person
 from .truth import merge
 
@@ -103,6 +104,8 @@ def _score(text: str, role: str) -> int:
     score = 3 if _CHANGE.search(text) else 0
     if keys(text):  # about a home, a job, a partner, a pet…: what memory is for
         score += 2
+    if retraction_topics(text) is not None:  # takes a fact back: the merge must see it
+        score += 3
     if _FIRST_PERSON.search(text):
         score += 3 if _STATEMENT.search(text) else 1
     if _DATE.search(text):

@@ -43,6 +43,13 @@ _NOT_DOING = re.compile(
     r"(?P<topic>[^,.;!]*)",
     re.IGNORECASE,
 )
+#: "I sold the old car", "we gave away the piano": what is gone (and, by its attribute, the
+#: facts that named it otherwise: "the car" takes "a 2009 Skoda" with it).
+_GONE = re.compile(
+    r"\b(?:sold|gave away|got rid of) (?:the|my|their|our|his|her) "
+    r"(?P<topic>[\w' -]+?)(?= for\b| to\b|[,.;!]|$)",
+    re.IGNORECASE,
+)
 _PARTNER_ENDED = re.compile(
     r"\b(?:(?:is|are|'s) single|ended things|broke up|split up|separated|divorced|"
     r"on (?:their|his|her|my) own now)\b",
@@ -95,6 +102,11 @@ _SMALL = frozenset(
         "plan",
         "plans",
         "idea",
+        "old",
+        "new",
+        "little",
+        "big",
+        "small",
     ]
 )
 _MENTIONED = re.compile(
@@ -110,6 +122,9 @@ def retraction_topics(text: str) -> Topics | None:
         return Topics(_words(found["topic"]), frozenset(), keep=False)
     if found := _NOT_DOING.search(text):
         return Topics(_words(found["topic"]), frozenset(), keep=True)
+    if found := _GONE.search(text):
+        attributes = frozenset(k.attribute for k in keys(found["topic"]))
+        return Topics(_words(found["topic"]), attributes, keep=True)
     if _PARTNER_ENDED.search(text):
         return Topics(frozenset(), frozenset({"partner"}), keep=True)
     return None

@@ -80,6 +80,11 @@ _PAST = frozenset(
         "led",
         "tried",
         "meant",
+        "quit",
+        "sold",
+        "put",
+        "set",
+        "cut",
         "misread",
     ]
 )

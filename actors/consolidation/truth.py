@@ -188,7 +188,7 @@ def _supersede(facts: list[Fact], new: Fact, retire: Callable[[Fact], None]) -> 
         if not shared:
             continue
         rest = [b for b in theirs if not any(b is s for _, s in shared)]
-        says_more = rest or len(old.text.split()) > len(new.text.split()) + 3
+        says_more = rest or len(old.text.split()) > len(new.text.split()) + 2
         rewritten = _rewrite(old, new, shared) if says_more else None
         at = facts.index(old)
         retire(old)
