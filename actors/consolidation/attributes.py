@@ -78,6 +78,7 @@ _PET = re.compile(
     r"ferret|guinea pig|beagle|terrier|retriever|spaniel|poodle)\b",
     re.IGNORECASE,
 )
+_PET_NAME = re.compile(r",? (?P<name>[A-Z][\w'-]*)")
 #: "Carl's birthday is …", "Carl's phone number is …": keyed by the possessed noun.
 _OWNED = re.compile(r"^(?P<who>[\w' ]+?)'s (?P<noun>[a-z][\w ]{0,30}?) (?:is|was|are)\b")
 _NAME = re.compile(r"\b[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*")
@@ -136,10 +137,11 @@ def keys(fact: str) -> list[Key]:
     if (owned := _OWNED.match(fact)) and owned["noun"].split()[-1] not in {k[1] for k in found}:
         noun = owned["noun"].split()[-1]
         found.append(Key(_subject(fact, len(owned["who"])), f"{noun}", ""))
-    for pet in _PET.finditer(fact):
-        named = _NAMED.search(fact, pet.end()) or _NAME.search(fact, pet.end())
-        name = named.group(named.lastindex or 0) if named else pet.group(0).lower()
-        found.append(Key(_subject(fact, pet.start()), f"pet:{name.casefold()}", name))
+    for pet in _PET.finditer(fact):  # a named pet is its own key; an unnamed one has none
+        named = _NAMED.search(fact, pet.end()) or _PET_NAME.match(fact, pet.end())
+        if named:
+            name = named.group(named.lastindex or 0)
+            found.append(Key(_subject(fact, pet.start()), f"pet:{name.casefold()}", name))
         break
     return found
 
