@@ -173,11 +173,14 @@ def test_a_facts_history_outlives_its_supersession(make_daemon, fake_llm: FakeLL
         first = client.consolidate("carl", wait=True)
         (home,) = [f for f in client.facts("session/carl") if "Porto" in f.text]
         client.append("carl", "user", "I moved to Lisbon in March.", name="Carl")
-        client.consolidate("carl", wait=True)
+        second = client.consolidate("carl", wait=True)
         texts = [f.text for f in client.facts("session/carl")]
         assert "Carl lives in Porto." not in texts and "Carl moved to Lisbon in March." in texts
         history = client.fact_history("session/carl", home.id)  # the superseded fact's id
-        assert [e.id for e in history] == [first.entry]
+        # Recorded by the first entry, retired by the second (issue 47: "until" that day).
+        assert [e.id for e in history] == [first.entry, second.entry]
+        assert history[0].until == "" and history[1].until != ""
+        assert history[1].retired == ["Carl lives in Porto."]
         assert client.fact_history("session/carl", "00000000") == []
 
 
