@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import json
 import os
 import pwd
 import subprocess
@@ -20,50 +19,8 @@ from pydantic import AnyUrl
 from reverie.daemon.mcp import memory_uri
 from reverie.daemon.version import package_version
 from tests.checks import poll
+from tests.daemon.mcp_stdio import EXPECTED_TOOLS, SCOPE, SESSION, mcp_args, run_mcp
 from tests.daemon_process import DaemonProcess
-
-SESSION = "mcp:alice"
-SCOPE = "user/alice"
-EXPECTED_TOOLS = {
-    "remember",
-    "recall",
-    "memory",
-    "context",
-    "forget",
-    "wm_get",
-    "wm_set",
-    "wm_delete",
-    "wm_list",
-    "task_get",
-    "task_set",
-    "checkpoint_create",
-    "checkpoint_restore",
-    "checkpoint_list",
-    "fact_list",
-    "fact_history",
-    "fact_add",
-    "fact_update",
-    "fact_delete",
-}
-
-
-def _args(daemon: DaemonProcess, *flags: str) -> list[str]:
-    pinned = ("--session", SESSION, "--scope", SCOPE)
-    return ["-m", "reverie.daemon", "mcp", "--socket", str(daemon.socket), *(flags or pinned)]
-
-
-def _run(daemon: DaemonProcess, body: Any, *flags: str) -> Any:
-    async def main() -> Any:
-        params = StdioServerParameters(command=sys.executable, args=_args(daemon, *flags))
-        with anyio.fail_after(120):
-            async with (
-                stdio_client(params) as (read, write),
-                ClientSession(read, write) as session,
-            ):
-                await session.initialize()
-                return await body(session)
-
-    return anyio.run(main)
 
 
 def test_mcp_client_lists_tools_remembers_and_recalls(daemon: DaemonProcess) -> None:
@@ -75,7 +32,7 @@ def test_mcp_client_lists_tools_remembers_and_recalls(daemon: DaemonProcess) -> 
         recalled = await session.call_tool("recall", {"query": "Marzipan", "mode": "text"})
         return tools, remembered, recalled
 
-    tools, remembered, recalled = _run(daemon, body)
+    tools, remembered, recalled = run_mcp(daemon, body)
     assert set(tools) == EXPECTED_TOOLS
     for tool in tools.values():
         assert tool.description and tool.inputSchema["type"] == "object", tool.name
@@ -106,12 +63,12 @@ def test_mcp_memory_md_is_a_resource(daemon: DaemonProcess) -> None:
     async def unpinned(session: ClientSession) -> Any:
         return await session.read_resource(AnyUrl(memory_uri("project/none")))
 
-    listed, templates, own = _run(daemon, body)
+    listed, templates, own = run_mcp(daemon, body)
     assert listed == [memory_uri(SCOPE)]
     assert templates == ["reverie://memory/{scope}"]
     assert own.contents[0].text == "# Alice\n- likes tea\n"
     assert own.contents[0].mimeType == "text/markdown"
-    other = _run(daemon, unpinned, "--unpinned")
+    other = run_mcp(daemon, unpinned, "--unpinned")
     assert other.contents[0].text == ""
 
 
@@ -128,8 +85,8 @@ def test_mcp_bad_input_is_a_typed_tool_error(daemon: DaemonProcess) -> None:
     async def unpinned(session: ClientSession) -> Any:
         return await session.call_tool("context", {"session": "bad\x00name"})
 
-    missing, conflict, ok, got = _run(daemon, body)
-    bad_name = _run(daemon, unpinned, "--unpinned")
+    missing, conflict, ok, got = run_mcp(daemon, body)
+    bad_name = run_mcp(daemon, unpinned, "--unpinned")
     assert missing.isError and missing.structuredContent["code"] == "not_found"
     assert missing.content[0].text.startswith("not_found: ")
     assert bad_name.isError and bad_name.structuredContent["code"] == "invalid_argument"
@@ -198,7 +155,7 @@ def test_a_fact_added_updated_and_deleted_by_id_reaches_context_and_search(
         added = await session.call_tool("fact_add", {"text": "Alice keeps bees in Porto."})
         return added, await session.call_tool("fact_list", {})
 
-    added, listed = _run(daemon, add)
+    added, listed = run_mcp(daemon, add)
     first = added.structuredContent["id"]
     assert [f["id"] for f in listed.structuredContent["facts"]] == [first]
     with daemon.client() as client:
@@ -211,7 +168,7 @@ def test_a_fact_added_updated_and_deleted_by_id_reaches_context_and_search(
         stale = await session.call_tool("fact_update", {"id": first, "text": "x y z"})
         return changed, stale
 
-    changed, stale = _run(daemon, update)
+    changed, stale = run_mcp(daemon, update)
     second = changed.structuredContent["id"]
     assert second != first and changed.structuredContent["text"] == "Alice keeps bees in Braga."
     assert stale.isError and stale.structuredContent["code"] == "not_found"
@@ -223,7 +180,7 @@ def test_a_fact_added_updated_and_deleted_by_id_reaches_context_and_search(
     async def delete(session: ClientSession) -> Any:
         return await session.call_tool("fact_delete", {"id": second})
 
-    assert not _run(daemon, delete).isError
+    assert not run_mcp(daemon, delete).isError
     with daemon.client() as client:
         assert "bees" not in client.context(SESSION).memory
         assert client.facts(SCOPE) == []
@@ -256,7 +213,7 @@ def test_nanobot_mcp_client_loads_reverie_tools(daemon: DaemonProcess) -> None:
     from nanobot.config.schema import Config
 
     # docs/mcp.md's snippet, as nanobot's own config model reads it
-    entry = {"command": sys.executable, "args": _args(daemon), "toolTimeout": 60}
+    entry = {"command": sys.executable, "args": mcp_args(daemon), "toolTimeout": 60}
     servers = Config.model_validate({"tools": {"mcpServers": {"reverie": entry}}}).tools.mcp_servers
 
     async def main() -> tuple[set[str], str]:
@@ -299,7 +256,7 @@ def test_a_pinned_server_reaches_only_its_session_and_scope(daemon: DaemonProces
         return refused, own
 
     for flags in (("--session", SESSION, "--scope", SCOPE), ("--scope", SCOPE)):
-        refused, own = _run(daemon, calls, *flags)
+        refused, own = run_mcp(daemon, calls, *flags)
         codes = [r.structuredContent["code"] if r.isError else "answered" for r in refused]
         assert codes == ["unauthorized"] * len(reaching_out), (flags, codes)
         assert own.isError == (flags[0] == "--session"), (flags, own)
@@ -312,8 +269,8 @@ def test_read_only_and_no_forget_serve_fewer_tools(daemon: DaemonProcess) -> Non
     async def names(session: ClientSession) -> set[str]:
         return {t.name for t in (await session.list_tools()).tools}
 
-    read_only = _run(daemon, names, "--session", SESSION, "--read-only")
-    no_forget = _run(daemon, names, "--session", SESSION, "--no-forget")
+    read_only = run_mcp(daemon, names, "--session", SESSION, "--read-only")
+    no_forget = run_mcp(daemon, names, "--session", SESSION, "--no-forget")
     assert read_only == {
         "recall",
         "memory",
@@ -328,96 +285,6 @@ def test_read_only_and_no_forget_serve_fewer_tools(daemon: DaemonProcess) -> Non
     assert no_forget == EXPECTED_TOOLS - {"forget", "fact_delete"}
 
 
-def _integer_arguments(tool: Any) -> list[str]:
-    """The arguments of a listed tool whose JSON schema admits an integer."""
-    found = []
-    for name, schema in tool.inputSchema["properties"].items():
-        types = [schema, *schema.get("anyOf", [])]
-        if any(t.get("type") == "integer" for t in types):
-            found.append(name)
-    return found
-
-
-def _required(tool: Any) -> dict[str, Any]:
-    """Values for a listed tool's required arguments (strings, or any JSON value)."""
-    properties = tool.inputSchema["properties"]
-    return {
-        name: "x" if properties[name].get("type") == "string" else 1
-        for name in tool.inputSchema.get("required", [])
-    }
-
-
-def test_integers_past_64_bits_are_invalid_argument_and_the_server_goes_on(
-    daemon: DaemonProcess,
-) -> None:
-    """Issue 48: an integer past 64 bits came back as an untyped error (an OverflowError)."""
-    edges = (2**63, 2**64 - 1, 2**64, -(2**63) - 1)
-
-    async def body(session: ClientSession) -> Any:
-        results = []
-        for tool in (await session.list_tools()).tools:
-            for argument in _integer_arguments(tool):
-                for value in edges:
-                    arguments = {**_required(tool), argument: value}
-                    results.append((argument, await session.call_tool(tool.name, arguments)))
-        for value in (2**64, -(2**63) - 1):  # inside a JSON value: more than the wire carries
-            results.append(
-                ("value", await session.call_tool("wm_set", {"key": "k", "value": [value]}))
-            )
-        return results, await session.call_tool("remember", {"content": "still here"})
-
-    results, after = _run(daemon, body)
-    assert {"max_tokens", "k", "step", "total_steps", "expected_version", "limit"} <= {
-        argument for argument, _ in results
-    }
-    for argument, result in results:
-        assert result.isError, (argument, result)
-        assert result.structuredContent["code"] == "invalid_argument", result.content
-        assert argument in result.structuredContent["message"], result.content
-    assert not after.isError
-
-
-def test_a_client_of_a_newer_protocol_is_served_and_logs_nothing(daemon: DaemonProcess) -> None:
-    """The OpenAI Agents SDK's client (mcp 2.x, protocol 2026-07-28) asks ``server/discover``
-    first, then falls back to ``initialize``: the SDK here (mcp 1.x) logged ~90 lines of
-    validation errors at WARNING for each connection."""
-    meta = {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
-    }
-    initialize = {
-        "protocolVersion": "2026-07-28",
-        "capabilities": {"elicitation": {"form": {}, "url": {}}, "sampling": {"tools": {}}},
-        "clientInfo": {"name": "openai-agents", "version": "2.0.0", "websiteUrl": "https://x"},
-    }
-    calls = [
-        {"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta}},
-        {"jsonrpc": "2.0", "id": 2, "method": "initialize", "params": initialize},
-        {"jsonrpc": "2.0", "method": "notifications/initialized"},
-        {"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": meta}},
-    ]
-    server = subprocess.Popen(
-        [sys.executable, *_args(daemon)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert server.stdin is not None and server.stdout is not None
-    answers = {}
-    for call in calls:  # one at a time: the server ends at the end of its input
-        server.stdin.write(json.dumps(call) + "\n")
-        server.stdin.flush()
-        if "id" in call:
-            answer = json.loads(server.stdout.readline())
-            answers[answer["id"]] = answer
-    _, stderr = server.communicate(timeout=120)
-    assert "error" in answers[1]  # the older SDK does not know the method: the client falls back
-    assert answers[2]["result"]["serverInfo"]["name"] == "reverie"
-    assert {t["name"] for t in answers[3]["result"]["tools"]} == EXPECTED_TOOLS
-    assert stderr == ""
-
-
 def test_a_pinned_context_of_a_fresh_session_shows_the_scope_facts(daemon: DaemonProcess) -> None:
     """Issue 47: the prompt a new session gets is its scope's memory, not an empty block."""
     with daemon.client() as client:
@@ -426,7 +293,7 @@ def test_a_pinned_context_of_a_fresh_session_shows_the_scope_facts(daemon: Daemo
     async def body(session: ClientSession) -> Any:
         return await session.call_tool("context", {})
 
-    context = _run(daemon, body)
+    context = run_mcp(daemon, body)
     assert not context.isError, context
     assert "Alice lives in Lisbon." in context.structuredContent["memory"]
     assert context.structuredContent["messages"] == []

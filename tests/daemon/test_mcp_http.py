@@ -19,7 +19,7 @@ from mcp import ClientSession
 from reverie.daemon.door_token import UI_TOKEN_ENV, UI_TOKEN_FILE
 from reverie.daemon.mcp.http_door import TOKEN_ENV
 from tests.checks import accepts, free_port, poll
-from tests.daemon.test_mcp import EXPECTED_TOOLS, SCOPE, SESSION, _args
+from tests.daemon.mcp_stdio import EXPECTED_TOOLS, SCOPE, SESSION, mcp_args
 from tests.daemon_process import DaemonProcess
 
 
@@ -60,7 +60,7 @@ def _http_server(daemon: DaemonProcess, *flags: str) -> Iterator[int]:
     """``reverie mcp --transport http`` on a free loopback port, its token in the daemon's
     data dir."""
     port = free_port()
-    cmd = [sys.executable, *_args(daemon, *flags), "--transport", "http", "--port", str(port)]
+    cmd = [sys.executable, *mcp_args(daemon, *flags), "--transport", "http", "--port", str(port)]
     with _http_door(cmd, _door_env(daemon), port):
         yield port
 
