@@ -22,6 +22,7 @@ from pydantic import Field
 from reverie.config import InvalidArgument
 
 from ..client import AsyncClient
+from ..protocol.frames import MAX_INT
 from ..protocol.working_memory import TaskStatus
 from .binding import Binding
 
@@ -39,8 +40,6 @@ Scope = Annotated[
     Field(description="Memory scope, e.g. user/alice or project/p; default: this server's scope"),
 ]
 Kind = Literal["message", "episode", "fact"]
-#: The largest count, size or version: SQLite's signed 64 bits (the protocol's ``Count``).
-MAX_COUNT = 2**63 - 1
 #: A tool's function, before and after it is registered.
 Tool = Callable[..., Awaitable[Any]]
 #: ``@tool(annotations)``: registers a tool on the server.
@@ -185,7 +184,7 @@ def register_tools(
             int | None,
             Field(
                 ge=0,
-                le=MAX_COUNT,
+                le=MAX_INT,
                 description="Memory and messages together at most (default: the daemon's)",
             ),
         ] = None,
@@ -266,7 +265,7 @@ def _register_working_memory(
             int | None,
             Field(
                 ge=0,
-                le=MAX_COUNT,
+                le=MAX_INT,
                 description="Compare-and-set: write only at this version (0: new key)",
             ),
         ] = None,
@@ -301,9 +300,9 @@ def _register_working_memory(
         task_id: Annotated[str, Field(description="A name for the task")],
         description: Annotated[str, Field(description="What the task is")],
         status: Annotated[TaskStatus, Field(description="Where the task stands")] = "pending",
-        step: Annotated[int, Field(ge=0, le=MAX_COUNT, description="Steps done so far")] = 0,
+        step: Annotated[int, Field(ge=0, le=MAX_INT, description="Steps done so far")] = 0,
         total_steps: Annotated[
-            int, Field(ge=0, le=MAX_COUNT, description="Steps in all (0: unknown)")
+            int, Field(ge=0, le=MAX_INT, description="Steps in all (0: unknown)")
         ] = 0,
         data: Annotated[Any, Field(description="Any JSON state of the task")] = None,
         scope: Scope = None,

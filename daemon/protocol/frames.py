@@ -17,6 +17,7 @@ from typing import Annotated
 import msgspec
 
 __all__ = [
+    "MAX_INT",
     "MAX_PAGE",
     "PROTOCOL_VERSION",
     "Count",
@@ -34,8 +35,11 @@ MAX_PAGE = 1000
 
 #: A page size: a request outside it is rejected when decoded (``invalid_argument``).
 Page = Annotated[int, msgspec.Meta(ge=1, le=MAX_PAGE)]
+#: SQLite's largest integer (signed 64 bits): the top of every bounded integer field, and
+#: of the hosts' own checks of one (the MCP tools, the inspector's query strings).
+MAX_INT = 2**63 - 1
 #: A count, a size or a version: SQLite's signed 64-bit integers, never negative.
-Count = Annotated[int, msgspec.Meta(ge=0, le=2**63 - 1)]
+Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_INT)]
 
 
 class Frame(msgspec.Struct, frozen=True, kw_only=True, tag_field="op"):

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from .frames import Count, Data, Frame, Page
+from .frames import MAX_INT, Count, Data, Frame, Page
 
 #: The roles a message may have.
 Role = Literal["system", "user", "assistant", "tool"]
@@ -20,7 +20,7 @@ MAX_ID_CHARS = 128
 #: A message id (printable too, which the schema cannot say: the session checks it).
 MessageId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ID_CHARS)]
 #: SQLite integers are signed 64-bit: a bigger seq would fail the query.
-Seq = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
+Seq = Annotated[int, msgspec.Meta(ge=-MAX_INT - 1, le=MAX_INT)]
 
 __all__ = [
     "MAX_ID_CHARS",

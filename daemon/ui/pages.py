@@ -26,6 +26,7 @@ from starlette.routing import Route
 from reverie.config import InvalidArgument
 
 from ..client import AsyncClient
+from ..protocol.frames import MAX_INT
 from .charts import draw
 from .gate import Gate, safe_next
 from .health import SERIES
@@ -41,8 +42,6 @@ MAX_K = 50
 #: ``TURN_PAGES`` pages a request: an id it does not find costs a bounded read,
 #: and the page links to the next stretch.
 TURN_PAGE, TURN_PAGES = 200, 10
-#: The largest seq (SQLite's signed 64-bit integers).
-_MAX_SEQ = 2**63 - 1
 _MODES = ("hybrid", "text", "vector")
 
 
@@ -115,7 +114,7 @@ async def _session_info(client: AsyncClient, name: str) -> Any:
 async def session(request: Request) -> Response:
     """A session: its numbers, its tail (what ``context`` gives), a history page, its episodes."""
     name = request.query_params.get("name", "")
-    after_seq = _count(request, "after_seq", 0, _MAX_SEQ)
+    after_seq = _count(request, "after_seq", 0, MAX_INT)
     async with _daemon(request) as client:
         info = await _session_info(client, name)
         context = await client.context(name)  # bounded as a host's is by default
@@ -152,7 +151,7 @@ async def turns(request: Request) -> Response:
     name = request.query_params.get("session", "")
     wanted = {i for i in request.query_params.get("ids", "").split(",") if i}
     found: list[Any] = []
-    start = after = _count(request, "after_seq", 0, _MAX_SEQ)
+    start = after = _count(request, "after_seq", 0, MAX_INT)
     read_all = False
     async with _daemon(request) as client:
         for _ in range(TURN_PAGES):
