@@ -153,8 +153,6 @@ def merge_facts(
     new_facts: Iterable[str | Fact],
     max_tokens: int,
     count_tokens: Callable[[str], int],
-    *,
-    superseded: Callable[[Fact, Fact], bool] | None = None,
 ) -> str:
     """``MEMORY.md`` as a bulleted list: the facts in ``memory_text``, then ``new_facts``.
 
@@ -164,10 +162,10 @@ def merge_facts(
     the earlier line as it is, byte for byte, where it is (its sources are
     not joined: a forget of the earlier sources then removes the fact even
     though the repeat said it too, which errs on the side of forgetting).
-    ``superseded(old, new)`` says when a new fact replaces an older one
-    about the same subject (the old one stays in history, not here): only
-    then, or over ``max_tokens`` (the oldest fact goes first), does an
-    earlier line go. The output depends only on the arguments.
+    Only over ``max_tokens`` (the oldest fact goes first) does an earlier
+    line go; consolidation's merge, which also retires what stopped being
+    true, is ``actors/consolidation/truth.py``. The output depends only on
+    the arguments.
     """
     merged: dict[str, Fact] = {}
     old, _ = parse_memory(memory_text)
@@ -178,9 +176,6 @@ def merge_facts(
         key = fact_key(fact.text)
         if key in merged:
             continue
-        if superseded is not None:
-            for other in [k for k, f in merged.items() if superseded(f, fact)]:
-                del merged[other]
         merged[key] = fact
     facts = list(merged.values())
     while facts and count_tokens(render_memory(facts)) > max_tokens:
