@@ -125,11 +125,10 @@ def _render_context(ctx: Any) -> None:
 
 
 def _context(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    """What a host would put in its prompt; an unknown session with nothing to show (and no
-    scope named, whose memory a new session would read) exits 1 saying so."""
+    """What a host would put in its prompt; an unknown session with nothing to show exits 1
+    saying so."""
     ctx = client.context(args.session, max_tokens=args.max_tokens)
-    named_scope = getattr(args, "scope", None) is not None
-    if not (ctx.messages or ctx.memory or named_scope or _known(client, args.session)):
+    if not (ctx.messages or ctx.memory or _known(client, args.session)):
         return ctx, _no_session(args, "")
     return ctx, _render_context
 
