@@ -21,6 +21,7 @@ import msgspec
 from reverie.config import Conflict, default_scope
 
 from .index_feed import read_cursor, write_cursor
+from .markers import drop_markers, marker_key, read_markers, write_marker
 from .message_text import purge_deleted_text
 from .rows import one_row
 from .working_memory import delete_scope_state
@@ -336,24 +337,20 @@ class ForgetJob(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def key(self) -> str:
-        return _FORGET_PREFIX + msgspec.json.encode(self).decode()
+        return marker_key(_FORGET_PREFIX, self)
 
 
 _FORGET_PREFIX = "forget:"
 
 
 def record_forget(conn: apsw.Connection, job: ForgetJob) -> None:
-    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, 1)", (job.key,))
+    write_marker(conn, job.key)
 
 
 def finish_forget(conn: apsw.Connection, job: ForgetJob) -> None:
-    conn.execute("DELETE FROM meta WHERE key = ?", (job.key,))
+    drop_markers(conn, [job.key])
 
 
 def pending_forgets(conn: apsw.Connection) -> list[ForgetJob]:
     """Forget jobs a crash or a stop left unfinished, oldest key first."""
-    rows = conn.execute(
-        "SELECT key FROM meta WHERE key >= ? AND key < ? ORDER BY key",
-        (_FORGET_PREFIX, _FORGET_PREFIX[:-1] + chr(ord(_FORGET_PREFIX[-1]) + 1)),
-    )
-    return [msgspec.json.decode(k[len(_FORGET_PREFIX) :], type=ForgetJob) for (k,) in rows]
+    return read_markers(conn, _FORGET_PREFIX, ForgetJob)

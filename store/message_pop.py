@@ -9,7 +9,7 @@ words out of the full-text index in the same commit. Refused, as
 words are in a history entry and ``MEMORY.md``) or inside a running job.
 
 The search index is outside SQLite: the same commit records an *unindex*
-marker (``meta``, like a forget's job) naming the message's uid. The index
+marker (``markers``, like a forget's job) naming the message's uid. The index
 follower applies markers (``pending_unindex``): it deletes the uid's row and,
 should the session hold a new message at that seq already indexed, writes
 that one back; then it drops the marker. A crash in between leaves the marker
@@ -28,6 +28,7 @@ from reverie.config import Conflict
 from .index_feed import message_doc, read_cursor, write_cursor
 from .jobs import open_job
 from .journal import MessageRecord, SessionRecord, read_history, save_session
+from .markers import drop_markers, marker_key, read_markers, write_marker
 from .ranking import IndexDoc
 
 __all__ = ["Unindex", "finish_unindex", "pending_unindex", "pop_newest", "unindexed_doc"]
@@ -43,7 +44,7 @@ class Unindex(msgspec.Struct, frozen=True, kw_only=True):
 
     @property
     def key(self) -> str:
-        return _PREFIX + msgspec.json.encode(self).decode()
+        return marker_key(_PREFIX, self)
 
 
 def pop_newest(conn: apsw.Connection, session: SessionRecord) -> MessageRecord | None:
@@ -73,18 +74,14 @@ def pop_newest(conn: apsw.Connection, session: SessionRecord) -> MessageRecord |
     session.tail_tokens -= message.tokens
     save_session(conn, session)
     marker = Unindex(session=session.name, seq=seq)
-    conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, 1)", (marker.key,))
+    write_marker(conn, marker.key)
     write_cursor(conn, read_cursor(conn))  # never above the log's end (gid reuse)
     return message
 
 
 def pending_unindex(conn: apsw.Connection) -> list[Unindex]:
     """The markers of popped messages the search index may still hold, oldest key first."""
-    rows = conn.execute(
-        "SELECT key FROM meta WHERE key >= ? AND key < ? ORDER BY key",
-        (_PREFIX, _PREFIX[:-1] + chr(ord(_PREFIX[-1]) + 1)),
-    )
-    return [msgspec.json.decode(k[len(_PREFIX) :], type=Unindex) for (k,) in rows]
+    return read_markers(conn, _PREFIX, Unindex)
 
 
 def unindexed_doc(conn: apsw.Connection, marker: Unindex) -> IndexDoc | None:
@@ -102,4 +99,4 @@ def unindexed_doc(conn: apsw.Connection, marker: Unindex) -> IndexDoc | None:
 
 
 def finish_unindex(conn: apsw.Connection, markers: list[Unindex]) -> None:
-    conn.executemany("DELETE FROM meta WHERE key = ?", [(m.key,) for m in markers])
+    drop_markers(conn, [m.key for m in markers])
