@@ -92,11 +92,10 @@ def to_message(n: int, item: object, position: int) -> MessageIn:
             f"item {n} is a {type(item).__name__}; a session stores the SDK's items, JSON objects"
         )
     try:
-        _canonical(item)
+        mid = item_id(position, item)  # its JSON text: what is not JSON fails here
     except (TypeError, ValueError) as exc:
         raise InvalidArgument(f"item {n} is not JSON: {exc}") from exc
     kind, role = item.get("type"), item.get("role")
-    mid = item_id(position, item)
     if kind in (None, "message") and role in _ROLES:
         text = _text(item.get("content"))
         exact = kind is None and role in _PLAIN_ROLES and item == {"role": role, "content": text}
