@@ -30,6 +30,7 @@ import apsw
 import msgspec
 import trio
 
+from bench._machine import percentile
 from bench.report import Section
 from reverie.config import WorkingMemoryConfig
 from reverie.daemon import AsyncClient
@@ -51,8 +52,7 @@ DEFAULTS = WorkingMemoryConfig()
 
 
 def _ms(values: list[float], share: float) -> str:
-    ordered = sorted(values)
-    return f"{ordered[min(len(ordered) - 1, int(share * len(ordered)))] * 1e3:.1f} ms"
+    return f"{percentile(values, share) * 1e3:.1f} ms"
 
 
 async def _fill(socket: str, keys: int, value_bytes: int) -> None:
