@@ -74,11 +74,7 @@ class FactOps:
     async def _fact_history(self, scope: str, fid: str) -> list[p.HistoryEntryView]:
         validate_name("scope", scope)
         entries = await self.memory.entries(scope)
-        return [
-            _history_view(e, fid)
-            for e in entries
-            if any(fact_id(text) == fid for text in [*e.facts, *e.retired])
-        ]
+        return [view for e in entries if (view := _history_view(e, fid)) is not None]
 
     async def _fact(self, scope: str, fid: str) -> Fact:
         facts, _ = parse_memory(await self.memory.text(scope))
@@ -133,12 +129,14 @@ def _fact_text(text: str | None) -> str:
     return line
 
 
-def _history_view(entry: HistoryEntry, fid: str) -> p.HistoryEntryView:
-    """``entry`` as the wire shows it, ``until`` its day when it retired the fact ``fid``."""
+def _history_view(entry: HistoryEntry, fid: str) -> p.HistoryEntryView | None:
+    """``entry`` as the wire shows it if it recorded the fact ``fid`` (None if not), ``until``
+    its day when it retired the fact; each of its facts' ids is computed once."""
+    retired = any(fact_id(text) == fid for text in entry.retired)
+    if not retired and not any(fact_id(text) == fid for text in entry.facts):
+        return None
     view = msgspec.convert(entry, p.HistoryEntryView, from_attributes=True)
-    if any(fact_id(text) == fid for text in entry.retired):
-        return msgspec.structs.replace(view, until=entry_day(entry))
-    return view
+    return msgspec.structs.replace(view, until=entry_day(entry)) if retired else view
 
 
 def _view(fact: Fact) -> p.FactView:
