@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import errno
+import gc
 import logging
 import os
 import signal
@@ -231,6 +232,12 @@ async def _serve(
                     await nursery.start(
                         serve_metrics, config.daemon.metrics_listen, handlers.status
                     )
+                # Start-up's objects (modules, the model, LanceDB's and Arrow's: ~140,000)
+                # go to the permanent generation. Requests in flight are promoted to the
+                # oldest generation at every tenth young collection, so under load a full
+                # collection ran every ~1.6 s and scanned them all each time (~95 ms):
+                # about 20 µs of the event loop's CPU per append at 64 clients.
+                gc.freeze()
                 where = "sockets from systemd" if activated else str(config.socket_path)
                 log.info("ready: listening on %s (data in %s)", where, data_dir)
                 systemd.ready(f"listening on {where}")
