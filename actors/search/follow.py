@@ -261,6 +261,8 @@ class Follower:
     async def _apply_pops(self, index: AsyncSearchIndex) -> None:
         """Delete popped messages' rows; a message that took a popped seq and is indexed
         already is written back (same uid). Markers stay while a rebuild runs."""
+        if not self.pops_pending:  # no pop since the last round: no marker to read
+            return
         db = self.services.db
         self.pops_pending = False  # a pop from now on sets it again
         markers = await db.read(pending_unindex)
