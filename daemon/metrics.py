@@ -204,9 +204,10 @@ def render_metrics(view: DaemonStatus) -> str:
     lines += _family(
         "consolidation_facts_total",
         "counter",
-        "The model's facts by what the grounding check made of them: kept, dropped (not in"
-        " the turns), extractive (found without the model when none was kept), and summary"
-        " sentences dropped (summary_dropped).",
+        "The model's answers by what the checks made of them: facts kept, dropped (not in"
+        " the turns), extractive (facts of the same turns added beside the model's), summary"
+        " sentences dropped (summary_dropped), facts updated and deleted by id, and updates"
+        " or deletes dropped (update_unknown, update_ungrounded, delete_unknown).",
         [
             ({"backend": backend, "outcome": outcome}, n)
             for backend, b in sorted(consolidation.items())

@@ -2,8 +2,10 @@
 
 ``Backend`` is bookkeeping only; the HTTP client is ``LLMBackend`` (``llm.py``)
 and the decisions are the supervisor's and the workers'. ``outcomes`` counts
-how each job ended (``OUTCOMES``) and ``facts`` what the grounding check
-made of the model's facts (``FACT_OUTCOMES``), for ``status`` and ``metrics``. A host
+how each job ended (``OUTCOMES``) and ``facts`` what the checks made of the
+model's answers (``FACT_OUTCOMES``: facts kept and dropped, extractive facts
+added beside them, updates and deletes applied or dropped), for ``status``
+and ``metrics``. A host
 holding a stream lease on a backend (``stream_begin``) keeps its workers
 from calling the model; leases expire, so a crashed host cannot block
 consolidation forever.
@@ -21,6 +23,7 @@ import trio
 from reverie.config import ConfigError
 
 from ..services import Services
+from .answer import ANSWER_COUNTS
 from .llm import LLMBackend
 
 __all__ = [
@@ -33,7 +36,7 @@ __all__ = [
 ]
 
 OUTCOMES = ("done", "retried", "extractive")
-FACT_OUTCOMES = ("kept", "dropped", "extractive", "summary_dropped")
+FACT_OUTCOMES = ANSWER_COUNTS
 DEFAULT_BACKEND = "default"
 
 
@@ -55,7 +58,7 @@ class Backend:
         self.facts: dict[str, int] = dict.fromkeys(FACT_OUTCOMES, 0)
 
     def count_facts(self, counts: dict[str, int]) -> None:
-        """Add one job's grounding counts (``FACT_OUTCOMES``)."""
+        """Add one job's answer counts (``FACT_OUTCOMES``)."""
         for key, n in counts.items():
             self.facts[key] += n
 

@@ -1,9 +1,11 @@
 """One job's content: the oldest turns distilled into a history entry and a new ``MEMORY.md``.
 
-With an LLM backend the model writes a summary and new facts; only what
-the turns support is kept (``grounding.accept``), and the facts are
-appended to ``MEMORY.md`` by reverie, not rewritten by the model, so the
-memory block stays a prefix of the next prompt's. Failed calls are retried
+With an LLM backend the model writes a summary, new facts, and updates and
+deletes of shown facts by id; only what the turns support is kept
+(``answer.accept``), beside the extractive facts of the same turns, and
+reverie applies it to ``MEMORY.md`` (replaced facts in place, new ones
+appended), not the model, so the memory block up to the first changed fact
+stays a prefix of the next prompt's. Failed calls are retried
 with backoff, each attempt recorded on the job in SQLite. After ``max_attempts`` failed calls
 the turns stay in the tail (the job stays open and is retried later), or,
 once the tail is over ``hard_tokens``, they are archived raw with their
@@ -29,9 +31,9 @@ from reverie.store import HistoryEntry, Job, MessageRecord, load_session, record
 from ..errors import LLMError, LLMRateLimited
 from ..memory.keeper import MemoryKeeper
 from ..services import Services
+from .answer import accept
 from .backends import Backend
 from .extractive import extractive_consolidation
-from .grounding import accept
 from .prompt import ModelAnswer
 from .requests import ApplyRequest
 from .result import ConsolidationResult
@@ -157,12 +159,16 @@ class Distiller:
             lambda: accept(answer, memory, turns, session, max_tokens=cap, count_tokens=count)
         )
         backend.count_facts(accepted.counts)
-        if accepted.counts["dropped"] or accepted.counts["summary_dropped"]:
+        counts = accepted.counts
+        dropped = counts["update_unknown"] + counts["update_ungrounded"] + counts["delete_unknown"]
+        if counts["dropped"] or counts["summary_dropped"] or dropped:
             log.info(
-                "dropped %d facts and %d summary sentences not found in the turns (kept %d)",
-                accepted.counts["dropped"],
-                accepted.counts["summary_dropped"],
-                accepted.counts["kept"],
+                "dropped %d facts and %d summary sentences not found in the turns (kept %d), "
+                "and %d updates or deletes (unknown id or replacement not in the turns)",
+                counts["dropped"],
+                counts["summary_dropped"],
+                counts["kept"],
+                dropped,
                 extra={"session": session},
             )
         return accepted.result

@@ -18,28 +18,23 @@ turns that really say it; a fact copied in the first person from one
 speaker's turns is put in the third person with that speaker's name.
 
 The same test picks the summary's sentences; what fails is dropped and
-counted. ``accept`` turns a model's answer into the job's result: the
-grounded facts merged into ``MEMORY.md`` after the old ones, or, when the
-model offered facts and none is grounded, the facts the extractive path
-finds in the same turns (an empty list is taken at its word).
+counted (``answer.accept`` turns a whole answer into the job's result).
 Everything here depends only on its arguments.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from reverie.store import Fact, MessageRecord
 
-from .extractive import DEFAULT_SPEAKER, extractive_facts, extractive_summary, merge_new_facts
-from .prompt import ModelAnswer
-from .result import ConsolidationResult
+from .extractive import DEFAULT_SPEAKER
 from .third_person import third_person
 
-__all__ = ["MIN_SHARE", "Accepted", "Grounded", "accept", "ground", "ground_summary", "words"]
+__all__ = ["MIN_SHARE", "Grounded", "content_stems", "ground", "ground_summary", "words"]
 
 #: The share of a fact's content words that must occur in the turns.
 MIN_SHARE = 0.6
@@ -117,9 +112,18 @@ class _Turns:
         return sorted(chosen)
 
 
+def _content(text: str) -> list[str]:
+    return [w for w in words(text) if w.casefold() not in _FUNCTION_WORDS]
+
+
+def content_stems(text: str) -> set[str]:
+    """The stems of what ``text`` claims: its words less pronouns, auxiliaries and fillers."""
+    return {_stem(w) for w in _content(text)}
+
+
 def _supported(text: str, turns: _Turns) -> set[str] | None:
     """The stems of ``text`` found in the turns, or None when ``text`` is not grounded."""
-    content = [w for w in words(text) if w.casefold() not in _FUNCTION_WORDS]
+    content = _content(text)
     if not content:
         return None
     strict = {_stem(w) for w in content if w[0].isupper() or _is_number(w)}
@@ -172,44 +176,3 @@ def ground_summary(summary: str, turns: Sequence[MessageRecord]) -> tuple[str, i
         else:
             kept.append(sentence)
     return " ".join(kept), dropped
-
-
-@dataclass(slots=True)
-class Accepted:
-    """A job's result from a model's answer, and what the check made of the answer.
-
-    ``counts``: facts ``kept``, ``dropped`` (not in the turns), ``extractive``
-    (found without the model because none was kept) and ``summary_dropped``
-    (sentences of the summary not in the turns).
-    """
-
-    result: ConsolidationResult
-    counts: dict[str, int]
-
-
-def accept(
-    answer: ModelAnswer,
-    memory: str,
-    turns: list[MessageRecord],
-    session: str,
-    *,
-    max_tokens: int,
-    count_tokens: Callable[[str], int],
-) -> Accepted:
-    """What of ``answer`` becomes the history entry and ``MEMORY.md``: only what is grounded."""
-    grounded = ground(answer.facts, turns, session)
-    invented = grounded.dropped and not grounded.facts  # the model's list, all made up
-    facts = extractive_facts(turns, session) if invented else grounded.facts
-    summary, cut = ground_summary(answer.summary, turns)
-    result = ConsolidationResult(
-        summary=summary or extractive_summary(turns),
-        facts=[f.text for f in facts],
-        memory=merge_new_facts(memory, facts, max_tokens, count_tokens),
-    )
-    counts = {
-        "kept": len(grounded.facts),
-        "dropped": grounded.dropped,
-        "extractive": len(facts) if invented else 0,
-        "summary_dropped": cut,
-    }
-    return Accepted(result, counts)

@@ -8,17 +8,20 @@ Built for a small local model behind a server with a prompt cache:
   date. A server with prefix caching (llama.cpp's ``cache_prompt``, LM
   Studio, vLLM, OpenAI's automatic cache) re-evaluates only what follows
   the last job's memory block.
-- **Every answer ends.** The model returns only a summary and new facts;
-  reverie merges the facts into ``MEMORY.md`` itself, so no answer
-  re-emits the whole memory. The schema bounds each string and the list
+- **Every answer ends.** The model returns only a summary, new facts and
+  the changes it makes to shown facts (``updates``: a fact's id and its new
+  text; ``deletes``: ids); reverie applies them to ``MEMORY.md`` itself, so
+  no answer re-emits the whole memory. The schema bounds each string and the list
   (``maxLength``/``maxItems``, which a constrained decoder enforces, so a
   looping small model's JSON still closes) and ``max_tokens`` covers the
   largest answer the schema allows; local servers also get a repeat
   penalty. An answer cut at ``max_tokens`` is a failed attempt, and a
   retry samples differently (``temperature``): at temperature 0 the same
   prompt loops the same way every time.
-- **The memory block carries no bookkeeping.** Facts are shown as
-  ``- [date] text``; their source comments stay in the file.
+- **The memory block carries ids, not bookkeeping.** Facts are shown as
+  ``- #id [date] text``, the id being ``fact_id`` (a hash of the fact's
+  words), so an unchanged fact shows the same line in every job and the
+  block stays byte-stable; their source comments stay in the file.
 """
 
 from __future__ import annotations
@@ -30,13 +33,14 @@ from typing import Any, Literal
 import msgspec
 
 from reverie.config import LLMConfig
-from reverie.store import Fact, MessageRecord, parse_memory
+from reverie.store import MessageRecord, fact_id, parse_memory
 
 from ..errors import LLMRejected
 
 __all__ = [
     "CONSOLIDATION_SYSTEM_PROMPT",
     "MAX_ANSWER_TOKENS",
+    "FactUpdate",
     "ModelAnswer",
     "answer_schema",
     "build_request",
@@ -48,8 +52,19 @@ __all__ = [
 SUMMARY_CHARS = 600
 FACT_CHARS = 160
 MAX_FACTS = 8
+MAX_UPDATES = 4
+MAX_DELETES = 4
+#: A fact's id as shown (``fact_id``: 8 hex digits).
+ID_CHARS = 8
+#: JSON around one update: ``{"id": "", "text": ""}, ``.
+_UPDATE_JSON = 24
 #: ``max_tokens``: the largest answer the bounds allow at three characters a token, plus JSON.
-MAX_ANSWER_TOKENS = (SUMMARY_CHARS + MAX_FACTS * (FACT_CHARS + 4)) // 3 + 48
+MAX_ANSWER_TOKENS = (
+    SUMMARY_CHARS
+    + MAX_FACTS * (FACT_CHARS + 4)
+    + MAX_UPDATES * (ID_CHARS + FACT_CHARS + _UPDATE_JSON)
+    + MAX_DELETES * (ID_CHARS + 4)
+) // 3 + 64
 #: llama.cpp's penalty on tokens repeated within the last 64: a small model at
 #: temperature 0 otherwise repeats one clause until the context is full. Measured
 #: with SmolLM2-135M: 1.2, or DRY sampling, left it answering empty strings.
@@ -68,7 +83,10 @@ You keep the long-term memory of an AI assistant. You are given the memory \
 so far and a batch of conversation turns that are leaving the assistant's \
 context window. Write down what is worth keeping from the turns.
 
-Answer with one JSON object: {"summary": "...", "facts": ["...", "..."]}
+Each fact in the memory is shown as "- #id [date] text".
+
+Answer with one JSON object: {"summary": "...", "facts": ["..."], \
+"updates": [{"id": "...", "text": "..."}], "deletes": ["..."]}
 - "summary": two or three sentences on what happened in the turns, with \
 the names, dates, places and numbers they mention.
 - "facts": new lasting facts about the people in the turns: where they live \
@@ -76,14 +94,36 @@ and work, what they like, plan, own or decided. One short sentence each, \
 starting with the person's name. Only what the turns say, nothing that is \
 already in the memory, nothing guessed. An empty list when there is nothing \
 new.
+- "updates": facts of the memory that the turns show have changed: the \
+fact's id (the 8 characters after "#") and its new text, a short sentence \
+starting with the person's name, as the turns now say it. Use it when \
+someone moved, changed job, renamed something or corrected a detail.
+- "deletes": ids of facts of the memory that the turns show are no longer \
+true and have nothing to replace them (a plan that was cancelled, a \
+relationship that ended).
+Leave "updates" and "deletes" empty unless the turns say so.
 """
 
 
+class FactUpdate(msgspec.Struct):
+    """Replace the fact shown as ``#id`` by ``text``."""
+
+    id: str
+    text: str
+
+
 class ModelAnswer(msgspec.Struct):
-    """What the model returns: the history entry's text and the facts it found."""
+    """What the model returns: the history entry's text, the facts it found, and the
+    shown facts it replaces (``updates``) or removes (``deletes``, by id).
+
+    ``updates`` and ``deletes`` have defaults: an answer without them (a
+    server without structured output, an older prompt) still parses.
+    """
 
     summary: str
     facts: list[str]
+    updates: list[FactUpdate] = msgspec.field(default_factory=list)
+    deletes: list[str] = msgspec.field(default_factory=list)
 
 
 _answer_decoder = msgspec.json.Decoder(ModelAnswer)
@@ -93,21 +133,31 @@ def answer_schema(kind: Literal["openai", "local"]) -> dict[str, Any]:
     """``ModelAnswer``'s JSON schema, closed as strict mode requires.
 
     Local servers get the length bounds their grammar enforces; OpenAI's
-    strict mode refuses ``maxLength``, so it gets the item bound only and
-    relies on ``max_completion_tokens``.
+    strict mode refuses ``maxLength``, so it gets the item bounds only and
+    relies on ``max_completion_tokens``. Every property is required (strict
+    mode wants that); the model writes ``[]`` for no updates or deletes.
     """
     text: dict[str, Any] = {"type": "string"}
-    summary, fact = dict(text), dict(text)
+    summary, fact, fid = dict(text), dict(text), dict(text)
     if kind == "local":
         summary["maxLength"] = SUMMARY_CHARS
         fact["maxLength"] = FACT_CHARS
+        fid["maxLength"] = ID_CHARS
+    update = {
+        "type": "object",
+        "properties": {"id": fid, "text": fact},
+        "required": ["id", "text"],
+        "additionalProperties": False,
+    }
     return {
         "type": "object",
         "properties": {
             "summary": summary,
             "facts": {"type": "array", "items": fact, "maxItems": MAX_FACTS},
+            "updates": {"type": "array", "items": update, "maxItems": MAX_UPDATES},
+            "deletes": {"type": "array", "items": fid, "maxItems": MAX_DELETES},
         },
-        "required": ["summary", "facts"],
+        "required": ["summary", "facts", "updates", "deletes"],
         "additionalProperties": False,
     }
 
@@ -126,15 +176,21 @@ def _render_turn(turn: MessageRecord) -> str:
     return "\n".join(lines)
 
 
-def memory_block(memory: str) -> str:
-    """The scope's ``MEMORY.md`` as the model sees it: one ``- [date] text`` line a fact.
+EMPTY_MEMORY = "(empty)\n"
 
-    Appending facts to the file appends lines here, so the last job's block
+
+def memory_block(memory: str) -> str:
+    """The scope's ``MEMORY.md`` as the model sees it: one ``- #id [date] text`` line a fact.
+
+    The id is ``fact_id`` of the text, so a line depends only on its fact:
+    appending facts to the file appends lines here, and the last job's block
     is a prefix of the next one's.
     """
     facts, _ = parse_memory(memory)
-    lines = "".join(Fact(text=f.text, date=f.date).line() + "\n" for f in facts) or "(empty)\n"
-    return f"<memory>\n{lines}</memory>\n\n"
+    lines = "".join(
+        f"- #{fact_id(f.text)} " + (f"[{f.date}] " if f.date else "") + f.text + "\n" for f in facts
+    )
+    return f"<memory>\n{lines or EMPTY_MEMORY}</memory>\n\n"
 
 
 def _user_message(memory: str, turns: list[MessageRecord], now: float) -> str:

@@ -68,10 +68,13 @@ class BackendStatus(Data):
     ``llm`` is empty for the extractive backend; for an LLM it has ``calls``
     (by outcome), ``seconds_sum``, ``seconds_buckets``, ``prompt_tokens``,
     ``completion_tokens`` and ``cached_tokens`` (prompt tokens the server
-    served from its cache). ``facts`` counts what the grounding check made of
-    the model's facts: ``kept``, ``dropped`` (not in the turns),
-    ``extractive`` (found without the model when none was kept) and
-    ``summary_dropped`` (summary sentences not in the turns).
+    served from its cache). ``facts`` counts what the checks made of the
+    model's answers: ``kept``, ``dropped`` (not in the turns), ``extractive``
+    (facts of the same turns added beside the model's), ``summary_dropped``
+    (summary sentences not in the turns), ``updated`` and ``deleted`` (shown
+    facts replaced or removed by id), and the updates and deletes dropped:
+    ``update_unknown``, ``update_ungrounded`` (the new text not in the turns)
+    and ``delete_unknown``.
     """
 
     kind: str

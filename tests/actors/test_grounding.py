@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from reverie.actors.consolidation.grounding import accept, ground, ground_summary
-from reverie.actors.consolidation.prompt import ModelAnswer
-from reverie.store import MessageRecord, parse_memory
+from reverie.actors.consolidation.grounding import ground, ground_summary
+from reverie.store import MessageRecord
 
 DAY = 1_795_000_000.0  # 2026-11-18
 
@@ -20,10 +19,6 @@ TURNS = [
     turn(2, "Nice! What do you do there?", name=None, role="assistant"),
     turn(3, "I repair delivery robots, mostly on night shifts."),
 ]
-
-
-def count(text: str) -> int:
-    return len(text.split())
 
 
 def test_invented_facts_are_dropped_and_grounded_ones_kept_with_their_turns() -> None:
@@ -59,27 +54,3 @@ def test_summary_keeps_grounded_sentences_once() -> None:
     )
     assert summary == "Carl moved to Lisbon in 2021."
     assert dropped == 2
-
-
-def test_accept_appends_new_facts_after_the_old_ones() -> None:
-    old = "# Memory\n\n- [2026-01-01] Carl likes tea.\n"
-    answer = ModelAnswer(summary="Carl works at Acme.", facts=["Carl works at Acme."])
-    accepted = accept(answer, old, TURNS, "s", max_tokens=500, count_tokens=count)
-    facts, _ = parse_memory(accepted.result.memory)
-    assert [f.text for f in facts] == ["Carl likes tea.", "Carl works at Acme."]
-    assert accepted.result.memory.startswith(old)
-    assert accepted.counts == {"kept": 1, "dropped": 0, "extractive": 0, "summary_dropped": 0}
-
-
-def test_when_every_offered_fact_is_invented_the_extractive_facts_stand_in() -> None:
-    answer = ModelAnswer(summary="Acme sells spaceships.", facts=["Acme sells spaceships."])
-    accepted = accept(answer, "", TURNS, "s", max_tokens=500, count_tokens=count)
-    assert accepted.counts["kept"] == 0 and accepted.counts["dropped"] == 1
-    assert accepted.counts["extractive"] == len(accepted.result.facts) > 0
-    assert "Lisbon" in accepted.result.memory and "spaceships" not in accepted.result.memory
-    assert "spaceships" not in accepted.result.summary and accepted.result.summary
-
-
-def test_an_empty_list_is_taken_at_its_word() -> None:
-    accepted = accept(ModelAnswer("", []), "", TURNS, "s", max_tokens=500, count_tokens=count)
-    assert accepted.result.memory == "" and accepted.counts["extractive"] == 0

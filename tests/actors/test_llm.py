@@ -17,6 +17,7 @@ from reverie.actors.consolidation.llm_stats import LLMStats
 from reverie.actors.consolidation.prompt import (
     CONSOLIDATION_SYSTEM_PROMPT,
     MAX_ANSWER_TOKENS,
+    FactUpdate,
     ModelAnswer,
     answer_schema,
     build_request,
@@ -31,7 +32,7 @@ from reverie.actors.errors import (
     LLMUnavailable,
 )
 from reverie.config import LLMConfig
-from reverie.store import MessageRecord
+from reverie.store import MessageRecord, fact_id
 from tests.fakellm import (
     Behaviour,
     FakeLLM,
@@ -84,13 +85,16 @@ def test_system_prompt_is_identical_across_jobs_and_dynamic_parts_go_to_user() -
     assert [m["role"] for m in a["messages"]] == ["system", "user"]
     assert a["messages"][0]["content"].encode() == b["messages"][0]["content"].encode()
     assert a["messages"][0]["content"] == CONSOLIDATION_SYSTEM_PROMPT
-    assert "- x" in b["messages"][1]["content"] and "words" in b["messages"][1]["content"]
+    assert (
+        f"- #{fact_id('x')} x" in b["messages"][1]["content"]
+        and "words" in b["messages"][1]["content"]
+    )
     assert a["messages"][1]["content"] != b["messages"][1]["content"]
     assert a["response_format"] == {
         "type": "json_schema",
         "json_schema": {"name": "consolidation", "strict": True, "schema": answer_schema("local")},
     }
-    assert answer_schema("local")["required"] == ["summary", "facts"]
+    assert answer_schema("local")["required"] == ["summary", "facts", "updates", "deletes"]
 
 
 def test_memory_then_turns_then_date_so_the_memory_block_is_a_cached_prefix() -> None:
@@ -101,7 +105,11 @@ def test_memory_then_turns_then_date_so_the_memory_block_is_a_cached_prefix() ->
     second = build_request(c, "local", memory=new, turns=turns("bye"), now=NOW + 86400)
     one, two = first["messages"][1]["content"], second["messages"][1]["content"]
     block = one.partition("</memory>")[0]
-    assert block == "<memory>\n- [2026-11-01] Alice lives in Lisbon.\n"  # no bookkeeping
+    # the fact's id (a hash of its words), its date and text; no bookkeeping
+    assert (
+        block
+        == f"<memory>\n- #{fact_id('Alice lives in Lisbon.')} [2026-11-01] Alice lives in Lisbon.\n"
+    )
     assert two.startswith(block)  # appended facts keep the last job's block a prefix
     assert one.index("</memory>") < one.index("hello") < one.index("Today is 2026-")
 
@@ -114,9 +122,16 @@ def test_every_answer_is_bounded() -> None:
     assert schema["properties"]["summary"]["maxLength"] > 0
     assert schema["properties"]["facts"]["maxItems"] > 0
     assert schema["properties"]["facts"]["items"]["maxLength"] > 0
-    longest = schema["properties"]["summary"]["maxLength"] + schema["properties"]["facts"][
-        "maxItems"
-    ] * (schema["properties"]["facts"]["items"]["maxLength"] + 4)
+    props = schema["properties"]
+    update = props["updates"]["items"]["properties"]
+    assert props["updates"]["maxItems"] > 0 and props["deletes"]["maxItems"] > 0
+    assert update["text"]["maxLength"] > 0 and props["deletes"]["items"]["maxLength"] == 8
+    longest = (
+        props["summary"]["maxLength"]
+        + props["facts"]["maxItems"] * (props["facts"]["items"]["maxLength"] + 4)
+        + props["updates"]["maxItems"] * (update["id"]["maxLength"] + update["text"]["maxLength"])
+        + props["deletes"]["maxItems"] * props["deletes"]["items"]["maxLength"]
+    )
     assert local["max_tokens"] == MAX_ANSWER_TOKENS >= longest // 3
     assert local["repeat_penalty"] > 1
     remote = build_request(
@@ -190,6 +205,22 @@ async def test_default_answer_echoes_turns(fake_llm: FakeLLM, http: httpx.AsyncC
 def test_parse_falls_back_to_embedded_json(text: str) -> None:
     body = {"choices": [{"message": {"role": "assistant", "content": text}}]}
     assert parse_answer(body) == RESULT
+
+
+def test_an_answer_with_updates_and_deletes_parses_and_the_old_shape_still_does() -> None:
+    def answer(content: str) -> ModelAnswer:
+        return parse_answer({"choices": [{"message": {"content": content}}]})
+
+    old = answer('{"summary": "s", "facts": ["Alice lives in Lisbon"]}')
+    assert old.updates == [] and old.deletes == []
+    new = answer(
+        '{"summary": "s", "facts": [], "updates": [{"id": "#0a1b2c3d", "text": "Alice moved."}],'
+        ' "deletes": ["deadbeef"]}'
+    )
+    assert new.updates == [FactUpdate(id="#0a1b2c3d", text="Alice moved.")]
+    assert new.deletes == ["deadbeef"]
+    with pytest.raises(LLMRejected, match="schema"):
+        answer('{"summary": "s", "facts": [], "updates": [{"id": "x"}]}')
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,187 @@
+"""What of a model's answer becomes the job's result: only what the turns support.
+
+The model sees the scope's facts with their ids (``prompt.memory_block``)
+and answers a summary, new facts, ``updates`` (a shown fact's id and its
+new text) and ``deletes`` (ids). ``accept`` decides what of it stands:
+
+- **New and replacing text is grounded.** Every new fact and every
+  update's text must pass ``grounding.ground`` against the job's turns;
+  what fails is dropped and counted (``dropped``, ``update_ungrounded``).
+- **An update replaces its fact in place**: the lines before it stay as
+  they were, so a prompt's cached prefix up to it holds. The new text is
+  dated and sourced by the turns that hold its words (not the old fact's
+  sources: a forget of the session that said the old value must not take
+  the new one). An id that names no fact of the memory the job read is
+  dropped and counted (``update_unknown``); a new text with the old one's
+  words changes nothing.
+- **A delete of a known id is taken at its word.** The sentence that ends a
+  fact rarely shares its words ("we ended things" ends "Tobias's
+  girlfriend is Annika"), so no check on the turns could tell a good
+  delete from a bad one; the fact is not lost (it goes to the history
+  entry as ``retired``), and each delete is logged with the fact's text.
+  An unknown id is dropped and counted (``delete_unknown``). Updates are
+  applied first, in the answer's order, then deletes.
+- **The model's facts join the extractive ones, never displace them.** The
+  extractive facts of the same turns (``extractive.extractive_facts``) are
+  added unless a model fact already says them: the same words
+  (``fact_key``), the same subject and attribute (``third_person.subject``),
+  or every content word of the extractive fact in one model fact. So one
+  grounded but empty model fact ("Nice to meet you, Carl!") costs the
+  memory nothing it would have had without a model.
+- **New facts enter through ``extractive.merge_new_facts``**, the one entry
+  point that decides how new facts join ``MEMORY.md`` (repeats, facts
+  superseded, the token cap), whichever path wrote them.
+
+Everything here depends only on its arguments.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from reverie.store import Fact, MessageRecord, fact_id, fact_key, parse_memory, render_memory
+
+from .extractive import extractive_facts, extractive_summary, merge_new_facts
+from .grounding import content_stems, ground, ground_summary
+from .prompt import ModelAnswer
+from .result import ConsolidationResult
+from .third_person import subject
+
+__all__ = ["ANSWER_COUNTS", "Accepted", "Revised", "accept", "restates", "revise"]
+
+log = logging.getLogger(__name__)
+
+#: What ``accept`` counts, per job: the model's facts ``kept`` and ``dropped`` (not in the
+#: turns), ``extractive`` facts added beside them, ``summary_dropped`` sentences, and the
+#: fate of its updates and deletes.
+ANSWER_COUNTS = (
+    "kept",
+    "dropped",
+    "extractive",
+    "summary_dropped",
+    "updated",
+    "update_unknown",
+    "update_ungrounded",
+    "deleted",
+    "delete_unknown",
+)
+
+
+@dataclass(slots=True)
+class Revised:
+    """The memory after a model's updates and deletes, and what they did."""
+
+    memory: str
+    replacements: list[Fact]  # the updates' new facts, in place
+    retired: list[Fact]  # the facts they replaced or removed, as they were
+    counts: dict[str, int]
+
+
+def _normal_id(raw: str) -> str:
+    """An id as the model wrote it (``#A1B2C3D4``, `` a1b2c3d4``), as ``fact_id`` writes it."""
+    return raw.strip().lstrip("#").strip().casefold()
+
+
+def _position(facts: Sequence[Fact], raw: str) -> int | None:
+    wanted = _normal_id(raw)
+    return next((i for i, f in enumerate(facts) if fact_id(f.text) == wanted), None)
+
+
+def revise(
+    answer: ModelAnswer, memory: str, turns: Sequence[MessageRecord], session: str
+) -> Revised:
+    """``memory`` with the answer's grounded updates and known deletes applied."""
+    facts, _ = parse_memory(memory)
+    counts = dict.fromkeys(("updated", "update_unknown", "update_ungrounded"), 0)
+    counts |= dict.fromkeys(("deleted", "delete_unknown"), 0)
+    replacements: list[Fact] = []
+    retired: list[Fact] = []
+    for update in answer.updates:
+        at = _position(facts, update.id)
+        if at is None:
+            counts["update_unknown"] += 1
+            continue
+        grounded = ground([update.text], turns, session).facts
+        if not grounded:
+            counts["update_ungrounded"] += 1
+            continue
+        new = grounded[0]
+        if fact_key(new.text) == fact_key(facts[at].text):
+            continue  # the same words: nothing changed
+        retired.append(facts[at])
+        facts[at] = new
+        replacements.append(new)
+        counts["updated"] += 1
+    for raw in answer.deletes:
+        at = _position(facts, raw)
+        if at is None:
+            counts["delete_unknown"] += 1
+            continue
+        gone = facts.pop(at)
+        log.info(
+            "the model deleted fact #%s: %r",
+            fact_id(gone.text),
+            gone.text,
+            extra={"session": session},
+        )
+        retired.append(gone)
+        counts["deleted"] += 1
+    revised = render_memory(facts) if retired else memory
+    return Revised(revised, replacements, retired, counts)
+
+
+def restates(said: str, extracted: str) -> bool:
+    """Whether the model's fact ``said`` already says the extractive fact ``extracted``."""
+    if fact_key(said) == fact_key(extracted):
+        return True
+    about = subject(extracted)
+    if about is not None and about == subject(said):
+        return True
+    claims = content_stems(extracted)
+    return bool(claims) and claims <= content_stems(said)
+
+
+@dataclass(slots=True)
+class Accepted:
+    """A job's result from a model's answer, and what the checks made of it (``ANSWER_COUNTS``)."""
+
+    result: ConsolidationResult
+    counts: dict[str, int]
+
+
+def accept(
+    answer: ModelAnswer,
+    memory: str,
+    turns: list[MessageRecord],
+    session: str,
+    *,
+    max_tokens: int,
+    count_tokens: Callable[[str], int],
+) -> Accepted:
+    """What of ``answer`` becomes the history entry and ``MEMORY.md``."""
+    grounded = ground(answer.facts, turns, session)
+    revised = revise(answer, memory, turns, session)
+    said = [f.text for f in (*grounded.facts, *revised.replacements)]
+    beside = [
+        fact
+        for fact in extractive_facts(turns, session)
+        if not any(restates(text, fact.text) for text in said)
+    ]
+    new = [*grounded.facts, *beside]
+    summary, cut = ground_summary(answer.summary, turns)
+    result = ConsolidationResult(
+        summary=summary or extractive_summary(turns),
+        facts=[f.text for f in (*revised.replacements, *new)],
+        memory=merge_new_facts(revised.memory, new, max_tokens, count_tokens),
+        retired=revised.retired,
+    )
+    counts = {
+        "kept": len(grounded.facts),
+        "dropped": grounded.dropped,
+        "extractive": len(beside),
+        "summary_dropped": cut,
+        **revised.counts,
+    }
+    return Accepted(result, counts)

@@ -1,0 +1,109 @@
+"""What of a model's answer becomes the job's result: grounded facts, revisions by id, and
+the extractive facts of the same turns beside the model's."""
+
+from __future__ import annotations
+
+from reverie.actors.consolidation.answer import accept, restates
+from reverie.actors.consolidation.prompt import FactUpdate, ModelAnswer
+from reverie.store import MessageRecord, fact_id, parse_memory
+
+DAY = 1_795_000_000.0  # 2026-11-18
+
+
+def turn(seq: int, text: str, *, name: str | None = "Carl", role: str = "user") -> MessageRecord:
+    return MessageRecord(
+        seq=seq, id=f"m{seq}", role=role, content=text, ts=DAY + seq * 86400, tokens=5, name=name
+    )
+
+
+TURNS = [
+    turn(1, "I moved to Lisbon in 2021, and I work at Acme."),
+    turn(2, "Nice! What do you do there?", name=None, role="assistant"),
+    turn(3, "I repair delivery robots, mostly on night shifts."),
+]
+OLD = (
+    "# Memory\n\n"
+    '- [2026-01-01] Carl likes tea. <!-- from {"old":["m0"]} -->\n'
+    '- [2026-01-02] Carl plays the cello. <!-- from {"old":["m0"]} -->\n'
+    '- [2026-01-03] Carl has a dog called Rex. <!-- from {"old":["m0"]} -->\n'
+)
+
+
+def count(text: str) -> int:
+    return len(text.split())
+
+
+def run(answer: ModelAnswer, memory: str = OLD, turns: list[MessageRecord] = TURNS):
+    return accept(answer, memory, turns, "s", max_tokens=5000, count_tokens=count)
+
+
+def texts(memory: str) -> list[str]:
+    return [f.text for f in parse_memory(memory)[0]]
+
+
+def test_new_facts_are_appended_after_the_old_ones() -> None:
+    accepted = run(ModelAnswer(summary="Carl works at Acme.", facts=["Carl works at Acme."]))
+    assert texts(accepted.result.memory)[:4] == [*texts(OLD), "Carl works at Acme."]
+    assert accepted.result.memory.startswith(OLD)
+    assert accepted.counts["kept"] == 1 and accepted.counts["dropped"] == 0
+
+
+def test_an_update_replaces_its_fact_in_place_with_the_new_turns_as_sources() -> None:
+    cello = fact_id("Carl plays the cello.")
+    new = "Carl repairs delivery robots on night shifts."
+    accepted = run(ModelAnswer("", [], updates=[FactUpdate(f"#{cello}", new)]))
+    memory = accepted.result.memory
+    facts = parse_memory(memory)[0]
+    assert [f.text for f in facts[:3]] == ["Carl likes tea.", new, texts(OLD)[2]]
+    assert memory.startswith(OLD[: OLD.index("- [2026-01-02]")])  # the lines before: as they were
+    assert facts[1].sources == {"s": ["m3"]} and facts[1].date == "2026-11-21"
+    assert [f.text for f in accepted.result.retired] == ["Carl plays the cello."]
+    assert accepted.result.retired[0].sources == {"old": ["m0"]}
+    assert new in accepted.result.facts
+    assert accepted.counts["updated"] == 1
+
+
+def test_a_delete_by_id_removes_the_fact_and_retires_it() -> None:
+    rex = fact_id("Carl has a dog called Rex.")
+    accepted = run(ModelAnswer("", [], deletes=[rex.upper()]))
+    assert "Rex" not in accepted.result.memory
+    assert [f.text for f in accepted.result.retired] == ["Carl has a dog called Rex."]
+    assert accepted.counts["deleted"] == 1 and accepted.counts["delete_unknown"] == 0
+
+
+def test_unknown_ids_and_ungrounded_replacements_are_dropped_and_counted() -> None:
+    tea = fact_id("Carl likes tea.")
+    answer = ModelAnswer(
+        "",
+        [],
+        updates=[
+            FactUpdate("0badc0de", "Carl lives in Lisbon."),
+            FactUpdate(tea, "Carl likes whisky from Islay."),
+        ],
+        deletes=["nope", "12345678"],
+    )
+    accepted = run(answer)
+    assert texts(accepted.result.memory)[:3] == texts(OLD)
+    assert accepted.result.retired == []
+    assert accepted.counts["update_unknown"] == 1
+    assert accepted.counts["update_ungrounded"] == 1
+    assert accepted.counts["delete_unknown"] == 2
+    assert accepted.counts["updated"] == accepted.counts["deleted"] == 0
+
+
+def test_extractive_facts_join_a_greeting_instead_of_being_displaced() -> None:
+    turns = [turn(1, "I live in Porto and I work at Acme as a nurse."), turn(2, "Hi there!")]
+    turns.append(turn(3, "Nice to meet you, Carl!", name=None, role="assistant"))
+    accepted = run(ModelAnswer("", ["Nice to meet you, Carl!"]), memory="", turns=turns)
+    memory = accepted.result.memory
+    assert "Porto" in memory and "Acme" in memory
+    assert accepted.counts["kept"] == 1 and accepted.counts["extractive"] >= 1
+
+
+def test_an_extractive_fact_the_model_already_said_is_not_added_twice() -> None:
+    accepted = run(ModelAnswer("", ["Carl lives in Lisbon since 2021.", "Carl works at Acme."]))
+    lines = [t for t in texts(accepted.result.memory) if "Lisbon" in t or "Acme" in t]
+    assert lines == ["Carl lives in Lisbon since 2021.", "Carl works at Acme."]
+    assert restates("Carl lives in Lisbon.", "Carl moved to Lisbon in 2021")  # same subject
+    assert restates("Carl repairs delivery robots at night.", "Carl repairs robots")
+    assert not restates("Carl lives in Lisbon.", "Carl repairs delivery robots")
