@@ -3,24 +3,11 @@ the extractive facts of the same turns beside the model's."""
 
 from __future__ import annotations
 
-from reverie.actors.consolidation.answer import accept, restates
+from reverie.actors.consolidation.answer import Accepted, accept, restates
 from reverie.actors.consolidation.prompt import FactUpdate, ModelAnswer
 from reverie.store import MessageRecord, fact_id, parse_memory
+from tests.actors.test_grounding import TURNS, turn
 
-DAY = 1_795_000_000.0  # 2026-11-18
-
-
-def turn(seq: int, text: str, *, name: str | None = "Carl", role: str = "user") -> MessageRecord:
-    return MessageRecord(
-        seq=seq, id=f"m{seq}", role=role, content=text, ts=DAY + seq * 86400, tokens=5, name=name
-    )
-
-
-TURNS = [
-    turn(1, "I moved to Lisbon in 2021, and I work at Acme."),
-    turn(2, "Nice! What do you do there?", name=None, role="assistant"),
-    turn(3, "I repair delivery robots, mostly on night shifts."),
-]
 OLD = (
     "# Memory\n\n"
     '- [2026-01-01] Carl likes tea. <!-- from {"old":["m0"]} -->\n'
@@ -33,7 +20,7 @@ def count(text: str) -> int:
     return len(text.split())
 
 
-def run(answer: ModelAnswer, memory: str = OLD, turns: list[MessageRecord] = TURNS):
+def run(answer: ModelAnswer, memory: str = OLD, turns: list[MessageRecord] = TURNS) -> Accepted:
     return accept(answer, memory, turns, "s", max_tokens=5000, count_tokens=count)
 
 
