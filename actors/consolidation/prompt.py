@@ -134,8 +134,12 @@ def answer_schema(kind: Literal["openai", "local"]) -> dict[str, Any]:
 
     Local servers get the length bounds their grammar enforces; OpenAI's
     strict mode refuses ``maxLength``, so it gets the item bounds only and
-    relies on ``max_completion_tokens``. Every property is required (strict
-    mode wants that); the model writes ``[]`` for no updates or deletes.
+    relies on ``max_completion_tokens``, and every property is required (strict
+    mode wants that: the model writes ``[]`` for no updates or deletes).
+    Locally ``updates`` and ``deletes`` are optional, so a grammar lets the
+    model close the object after its facts: SmolLM2-135M, made to write them,
+    filled them with invented ids, hundreds of tokens at a few a second on a
+    loaded machine.
     """
     text: dict[str, Any] = {"type": "string"}
     summary, fact, fid = dict(text), dict(text), dict(text)
@@ -157,7 +161,9 @@ def answer_schema(kind: Literal["openai", "local"]) -> dict[str, Any]:
             "updates": {"type": "array", "items": update, "maxItems": MAX_UPDATES},
             "deletes": {"type": "array", "items": fid, "maxItems": MAX_DELETES},
         },
-        "required": ["summary", "facts", "updates", "deletes"],
+        "required": ["summary", "facts"]
+        if kind == "local"
+        else ["summary", "facts", "updates", "deletes"],
         "additionalProperties": False,
     }
 
