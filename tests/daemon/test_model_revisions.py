@@ -9,7 +9,10 @@ the model's instead of being displaced by them.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
+
+import pytest
 
 from reverie.daemon import Client
 from reverie.store import fact_id, parse_memory
@@ -73,32 +76,36 @@ def _memory_block(request: Any) -> str:
     return request.body["messages"][1]["content"].partition("</memory>")[0]
 
 
-def test_an_update_replaces_its_fact_in_place_and_a_delete_removes_one(
-    make_daemon, fake_llm: FakeLLM
-) -> None:
+@pytest.fixture
+def carl(make_daemon, fake_llm: FakeLLM) -> Iterator[tuple[Client, str]]:
+    """A client of a daemon whose scope holds ``FIRST_FACTS`` from a first job, and its memory."""
     daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
     with daemon.client() as client:
-        before = _job(client, fake_llm, FIRST, {"facts": FIRST_FACTS})
-        work = _line(before, WORK)
-        assert _line(before, TRIP)
-        change = [("user", "Big news: I started at Blue Harbor, I work there as a nurse now.")]
-        change.append(("user", "The trip to Rome is cancelled, forget it."))
-        answer = {
-            "updates": [
-                {"id": f"#{fact_id(WORK)}", "text": "Carl works at Blue Harbor as a nurse."}
-            ],
-            "deletes": [fact_id(TRIP)],
-        }
-        after = _job(client, fake_llm, change, answer)
+        yield client, _job(client, fake_llm, FIRST, {"facts": FIRST_FACTS})
 
-        head = before[: before.index(work)]
-        assert after.startswith(head)  # every line before the updated fact: byte-identical
-        replaced = after[len(head) :].splitlines()[0]
-        assert "] Carl works at Blue Harbor as a nurse. <!--" in replaced
-        assert WORK not in after and TRIP not in after
-        counts = _counts(client)
-        assert counts["updated"] == 1 and counts["deleted"] == 1
-        metrics = client.metrics()
+
+def test_an_update_replaces_its_fact_in_place_and_a_delete_removes_one(
+    carl: tuple[Client, str], fake_llm: FakeLLM
+) -> None:
+    client, before = carl
+    work = _line(before, WORK)
+    assert _line(before, TRIP)
+    change = [("user", "Big news: I started at Blue Harbor, I work there as a nurse now.")]
+    change.append(("user", "The trip to Rome is cancelled, forget it."))
+    answer = {
+        "updates": [{"id": f"#{fact_id(WORK)}", "text": "Carl works at Blue Harbor as a nurse."}],
+        "deletes": [fact_id(TRIP)],
+    }
+    after = _job(client, fake_llm, change, answer)
+
+    head = before[: before.index(work)]
+    assert after.startswith(head)  # every line before the updated fact: byte-identical
+    replaced = after[len(head) :].splitlines()[0]
+    assert "] Carl works at Blue Harbor as a nurse. <!--" in replaced
+    assert WORK not in after and TRIP not in after
+    counts = _counts(client)
+    assert counts["updated"] == 1 and counts["deleted"] == 1
+    metrics = client.metrics()
     assert 'reverie_consolidation_facts_total{backend="default",outcome="updated"} 1' in metrics
     assert 'reverie_consolidation_facts_total{backend="default",outcome="deleted"} 1' in metrics
     shown = _memory_block(fake_llm.requests[1])
@@ -106,27 +113,25 @@ def test_an_update_replaces_its_fact_in_place_and_a_delete_removes_one(
 
 
 def test_unknown_ids_and_ungrounded_replacements_are_dropped_and_counted(
-    make_daemon, fake_llm: FakeLLM
+    carl: tuple[Client, str], fake_llm: FakeLLM
 ) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
-    with daemon.client() as client:
-        before = _job(client, fake_llm, FIRST, {"facts": FIRST_FACTS})
-        answer = {
-            "updates": [
-                {"id": "0badc0de", "text": "Carl works at Blue Harbor."},
-                {"id": fact_id(WORK), "text": "Carl flies rockets to Mars for Globex."},
-            ],
-            "deletes": ["ffffffff"],
-        }
-        turns = [("user", "I started at Blue Harbor last week, the people are great.")]
-        after = _job(client, fake_llm, turns, answer)
-        assert after.startswith(before)  # nothing replaced or removed; new facts appended
-        assert "Mars" not in after
-        counts = _counts(client)
-        assert counts["update_unknown"] == 1 and counts["update_ungrounded"] == 1
-        assert counts["delete_unknown"] == 1
-        assert counts["updated"] == counts["deleted"] == 0
-        metrics = client.metrics()
+    client, before = carl
+    answer = {
+        "updates": [
+            {"id": "0badc0de", "text": "Carl works at Blue Harbor."},
+            {"id": fact_id(WORK), "text": "Carl flies rockets to Mars for Globex."},
+        ],
+        "deletes": ["ffffffff"],
+    }
+    turns = [("user", "I started at Blue Harbor last week, the people are great.")]
+    after = _job(client, fake_llm, turns, answer)
+    assert after.startswith(before)  # nothing replaced or removed; new facts appended
+    assert "Mars" not in after
+    counts = _counts(client)
+    assert counts["update_unknown"] == 1 and counts["update_ungrounded"] == 1
+    assert counts["delete_unknown"] == 1
+    assert counts["updated"] == counts["deleted"] == 0
+    metrics = client.metrics()
     for outcome in ("update_unknown", "update_ungrounded", "delete_unknown"):
         assert f'facts_total{{backend="default",outcome="{outcome}"}} 1' in metrics
 
@@ -149,14 +154,12 @@ def test_a_greeting_from_the_model_leaves_the_extractive_facts_in_memory(
 
 
 def test_the_prompt_shows_ids_and_its_memory_block_is_byte_stable(
-    make_daemon, fake_llm: FakeLLM
+    carl: tuple[Client, str], fake_llm: FakeLLM
 ) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
-    with daemon.client() as client:
-        memory = _job(client, fake_llm, FIRST, {"facts": FIRST_FACTS})
-        chatter = [("user", "ok thanks"), ("assistant", "You're welcome!")]
-        assert _job(client, fake_llm, chatter, {}) == memory
-        assert _job(client, fake_llm, chatter, {}) == memory
+    client, memory = carl
+    chatter = [("user", "ok thanks"), ("assistant", "You're welcome!")]
+    assert _job(client, fake_llm, chatter, {}) == memory
+    assert _job(client, fake_llm, chatter, {}) == memory
     first, second, third = map(_memory_block, fake_llm.requests)
     assert first == "<memory>\n(empty)\n"
     assert second.encode() == third.encode()
