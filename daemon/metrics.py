@@ -207,7 +207,8 @@ def render_metrics(view: DaemonStatus) -> str:
         "The model's answers by what the checks made of them: facts kept, dropped (not in"
         " the turns), extractive (facts of the same turns added beside the model's), summary"
         " sentences dropped (summary_dropped), facts updated and deleted by id, and updates"
-        " or deletes dropped (update_unknown, update_ungrounded, delete_unknown).",
+        " or deletes dropped (update_unknown, update_ungrounded, update_chatter,"
+        " delete_unknown).",
         [
             ({"backend": backend, "outcome": outcome}, n)
             for backend, b in sorted(consolidation.items())

@@ -7,6 +7,10 @@ new text) and ``deletes`` (ids). ``accept`` decides what of it stands:
 - **New and replacing text is grounded.** Every new fact and every
   update's text must pass ``grounding.ground`` against the job's turns;
   what fails is dropped and counted (``dropped``, ``update_ungrounded``).
+  A replacement is cleaned as a new fact is (``truth.clean``: its opener
+  and banter cut); one that is chatter ("Thanks, Carl!") is dropped and
+  counted (``update_chatter``), so an update can never put what the merge
+  would refuse into ``MEMORY.md``.
 - **An update replaces its fact in place**: the lines before it stay as
   they were, so a prompt's cached prefix up to it holds. The new text is
   dated and sourced by the turns that hold its words (not the old fact's
@@ -22,15 +26,20 @@ new text) and ``deletes`` (ids). ``accept`` decides what of it stands:
   An unknown id is dropped and counted (``delete_unknown``). Updates are
   applied first, in the answer's order, then deletes.
 - **The model's facts join the extractive ones, never displace them.** The
-  extractive facts of the same turns (``extractive.extractive_facts``) are
-  added unless a model fact already says them: the same words
-  (``fact_key``), the same subject and attribute (``third_person.subject``),
-  or every content word of the extractive fact in one model fact. So one
-  grounded but empty model fact ("Nice to meet you, Carl!") costs the
-  memory nothing it would have had without a model.
-- **New facts enter through ``extractive.merge_new_facts``**, the one entry
-  point that decides how new facts join ``MEMORY.md`` (repeats, facts
-  superseded, the token cap), whichever path wrote them.
+  extractive facts of the same turns (``extractive.extractive_facts``, each
+  with its opener for the merge to read) are added unless a model fact
+  already says them: the same words (``fact_key``), a key in common
+  (``attributes.keys``: the same subject and attribute), or every content
+  word of the extractive fact in one model fact. So one grounded but empty
+  model fact ("Nice to meet you, Carl!") costs the memory nothing it would
+  have had without a model.
+- **New facts enter through ``truth.merge``**, the one entry point that
+  decides how new facts join ``MEMORY.md`` (chatter, repeats, facts
+  superseded, corrected or retracted, the token cap), whichever path wrote
+  them. The result's ``retired`` is what the updates replaced and the
+  deletes removed, then what the merge retired; its ``facts`` (the history
+  entry's) are what was actually added: the replacements the merge kept
+  and the facts it appended.
 
 Everything here depends only on its arguments.
 """
@@ -43,11 +52,13 @@ from dataclasses import dataclass
 
 from reverie.store import Fact, MessageRecord, fact_id, fact_key, parse_memory, render_memory
 
-from .extractive import extractive_facts, extractive_summary, merge_new_facts
+from .attributes import keys, same_subject
+from .chatter import split_opener
+from .extractive import extractive_facts, extractive_summary
 from .grounding import content_stems, ground, ground_summary
 from .prompt import ModelAnswer
 from .result import ConsolidationResult
-from .third_person import subject
+from .truth import clean, merge
 
 __all__ = ["ANSWER_COUNTS", "Accepted", "Revised", "accept", "restates", "revise"]
 
@@ -64,6 +75,7 @@ ANSWER_COUNTS = (
     "updated",
     "update_unknown",
     "update_ungrounded",
+    "update_chatter",
     "deleted",
     "delete_unknown",
 )
@@ -94,7 +106,7 @@ def revise(
 ) -> Revised:
     """``memory`` with the answer's grounded updates and known deletes applied."""
     facts, _ = parse_memory(memory)
-    counts = dict.fromkeys(("updated", "update_unknown", "update_ungrounded"), 0)
+    counts = dict.fromkeys(("updated", "update_unknown", "update_ungrounded", "update_chatter"), 0)
     counts |= dict.fromkeys(("deleted", "delete_unknown"), 0)
     replacements: list[Fact] = []
     retired: list[Fact] = []
@@ -107,7 +119,10 @@ def revise(
         if not grounded:
             counts["update_ungrounded"] += 1
             continue
-        new = grounded[0]
+        new = clean(grounded[0])[1]
+        if new is None:
+            counts["update_chatter"] += 1
+            continue
         if fact_key(new.text) == fact_key(facts[at].text):
             continue  # the same words: nothing changed
         retired.append(facts[at])
@@ -136,8 +151,12 @@ def restates(said: str, extracted: str) -> bool:
     """Whether the model's fact ``said`` already says the extractive fact ``extracted``."""
     if fact_key(said) == fact_key(extracted):
         return True
-    about = subject(extracted)
-    if about is not None and about == subject(said):
+    theirs = keys(said)
+    if any(
+        a.attribute == b.attribute and same_subject(a.subject, b.subject)
+        for a in keys(extracted)
+        for b in theirs
+    ):
         return True
     claims = content_stems(extracted)
     return bool(claims) and claims <= content_stems(said)
@@ -166,16 +185,19 @@ def accept(
     said = [f.text for f in (*grounded.facts, *revised.replacements)]
     beside = [
         fact
-        for fact in extractive_facts(turns, session)
-        if not any(restates(text, fact.text) for text in said)
+        for fact in extractive_facts(turns, session, openers=True)
+        if not any(restates(text, split_opener(fact.text)[1]) for text in said)
     ]
-    new = [*grounded.facts, *beside]
+    merged = merge(revised.memory, [*grounded.facts, *beside], max_tokens, count_tokens)
+    gone = {f.text for f in merged.retired}
+    replaced = {f.text for f in revised.replacements}
+    kept = [f for f in revised.replacements if f.text not in gone]
     summary, cut = ground_summary(answer.summary, turns)
     result = ConsolidationResult(
         summary=summary or extractive_summary(turns),
-        facts=[f.text for f in (*revised.replacements, *new)],
-        memory=merge_new_facts(revised.memory, new, max_tokens, count_tokens),
-        retired=revised.retired,
+        facts=[f.text for f in (*kept, *merged.added)],
+        memory=merged.memory,
+        retired=[*revised.retired, *(f for f in merged.retired if f.text not in replaced)],
     )
     counts = {
         "kept": len(grounded.facts),

@@ -160,11 +160,12 @@ class Distiller:
         )
         backend.count_facts(accepted.counts)
         counts = accepted.counts
-        dropped = counts["update_unknown"] + counts["update_ungrounded"] + counts["delete_unknown"]
+        dropped = sum(counts[k] for k in ("update_unknown", "update_ungrounded", "update_chatter"))
+        dropped += counts["delete_unknown"]
         if counts["dropped"] or counts["summary_dropped"] or dropped:
             log.info(
                 "dropped %d facts and %d summary sentences not found in the turns (kept %d), "
-                "and %d updates or deletes (unknown id or replacement not in the turns)",
+                "and %d updates or deletes (unknown id, replacement not in the turns or chatter)",
                 counts["dropped"],
                 counts["summary_dropped"],
                 counts["kept"],

@@ -155,13 +155,16 @@ def extractive_summary(turns: list[MessageRecord]) -> str:
     return _summary(_sentences(turns))
 
 
-def extractive_facts(turns: list[MessageRecord], session: str = "") -> list[Fact]:
-    """The best user statements as third-person facts, dated and sourced to their message
-    (their openers cut: ``extractive_consolidation`` keeps them for the merge to read)."""
-    return [
-        Fact(text=split_opener(f.text)[1], date=f.date, sources=f.sources)
-        for f in _facts(_sentences(turns), session)
-    ]
+def extractive_facts(
+    turns: list[MessageRecord], session: str = "", *, openers: bool = False
+) -> list[Fact]:
+    """The best user statements as third-person facts, dated and sourced to their message;
+    with ``openers`` a sentence's first fact keeps its opener ("Small correction: …") for
+    the merge to read, as ``extractive_consolidation`` does."""
+    facts = _facts(_sentences(turns), session)
+    if openers:
+        return facts
+    return [Fact(text=split_opener(f.text)[1], date=f.date, sources=f.sources) for f in facts]
 
 
 def _summary(sentences: list[_Sentence]) -> str:

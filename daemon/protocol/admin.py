@@ -73,8 +73,9 @@ class BackendStatus(Data):
     (facts of the same turns added beside the model's), ``summary_dropped``
     (summary sentences not in the turns), ``updated`` and ``deleted`` (shown
     facts replaced or removed by id), and the updates and deletes dropped:
-    ``update_unknown``, ``update_ungrounded`` (the new text not in the turns)
-    and ``delete_unknown``.
+    ``update_unknown``, ``update_ungrounded`` (the new text not in the turns),
+    ``update_chatter`` (the new text a greeting, thanks or a question) and
+    ``delete_unknown``.
     """
 
     kind: str

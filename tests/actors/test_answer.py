@@ -94,3 +94,25 @@ def test_an_extractive_fact_the_model_already_said_is_not_added_twice() -> None:
     assert restates("Carl lives in Lisbon.", "Carl moved to Lisbon in 2021")  # same subject
     assert restates("Carl repairs delivery robots at night.", "Carl repairs robots")
     assert not restates("Carl lives in Lisbon.", "Carl repairs delivery robots")
+
+
+def test_an_update_to_chatter_is_dropped_and_counted() -> None:
+    turns = [*TURNS, turn(4, "Thanks, Carl!", name=None, role="assistant")]
+    tea = fact_id("Carl likes tea.")
+    accepted = run(ModelAnswer("", [], updates=[FactUpdate(tea, "Thanks, Carl!")]), turns=turns)
+    assert texts(accepted.result.memory)[:3] == texts(OLD)
+    assert accepted.result.retired == []
+    assert accepted.counts["update_chatter"] == 1 and accepted.counts["updated"] == 0
+
+
+def test_what_the_merge_retires_joins_what_the_updates_replaced() -> None:
+    memory = OLD + '- [2026-01-04] Carl lives in Porto. <!-- from {"old":["m0"]} -->\n'
+    cello = fact_id("Carl plays the cello.")
+    new = "Carl repairs delivery robots on night shifts."
+    answer = ModelAnswer("", ["Carl moved to Lisbon in 2021."], [FactUpdate(cello, new)])
+    accepted = run(answer, memory=memory)
+    retired = [f.text for f in accepted.result.retired]
+    assert retired == ["Carl plays the cello.", "Carl lives in Porto."]
+    assert "Porto" not in accepted.result.memory
+    assert accepted.result.facts[:2] == [new, "Carl moved to Lisbon in 2021."]
+    assert not any("Porto" in f for f in accepted.result.facts)

@@ -123,7 +123,7 @@ def test_unknown_ids_and_ungrounded_replacements_are_dropped_and_counted(
         ],
         "deletes": ["ffffffff"],
     }
-    turns = [("user", "I started at Blue Harbor last week, the people are great.")]
+    turns = [("user", "I played Mahler with the orchestra last Sunday, it was great.")]
     after = _job(client, fake_llm, turns, answer)
     assert after.startswith(before)  # nothing replaced or removed; new facts appended
     assert "Mars" not in after
@@ -166,3 +166,20 @@ def test_the_prompt_shows_ids_and_its_memory_block_is_byte_stable(
     shown = second.removeprefix("<memory>\n").splitlines()
     facts = parse_memory(memory)[0]
     assert shown == [f"- #{fact_id(f.text)} [{f.date}] {f.text}" for f in facts]
+
+
+def test_what_the_model_replaced_or_deleted_has_history_until_that_day(
+    carl: tuple[Client, str], fake_llm: FakeLLM
+) -> None:
+    client, _ = carl
+    change = [("user", "I started at Blue Harbor, I work there as a nurse now.")]
+    change.append(("user", "The trip to Rome is cancelled, forget it."))
+    answer = {
+        "updates": [{"id": fact_id(WORK), "text": "Carl works at Blue Harbor as a nurse."}],
+        "deletes": [fact_id(TRIP)],
+    }
+    _job(client, fake_llm, change, answer)
+    for fact in (WORK, TRIP):
+        entries = client.fact_history(SCOPE, fact_id(fact))
+        assert [e.until != "" for e in entries] == [False, True], fact
+        assert fact in entries[1].retired
