@@ -10,16 +10,21 @@ scope's ``context().memory`` is read at the end. Per path it prints:
   (case-insensitive) in one fact line (``- …``) of the memory;
 - stale rate: the share of ``stale`` values found in any fact line;
 - chatter lines: fact lines holding a ``chatter`` phrase;
-- facts per conversation.
+- facts per conversation;
+- on a path with a model, the shown facts it updated and deleted by id and
+  the revisions dropped (``status``'s ``facts`` counts).
 
-Paths: ``extractive`` (no LLM, the default) and ``model`` (``llm.base_url``
-from ``--llm-url`` or ``$REVERIE_TRUTH_LLM_URL``, e.g. a ``make llm``
-server). A path is a function that yields the daemon's TOML configuration
-(``PATHS``): another path, a scripted fake LLM say, is one more entry.
+Paths (``paths()``): ``extractive`` (no LLM), ``scripted`` (the fake LLM of
+``tests/fakellm.py`` answering with ``bench.truth_script.answer``, a careful
+model's rules, so reverie's update and delete by id is measured without a
+model's noise) and, with ``--llm-url`` or ``$REVERIE_TRUTH_LLM_URL`` (e.g. a
+``make llm`` server), ``model``. A path is a context manager that yields the
+daemon's TOML configuration.
 
 The data is not part of the repository: the module reads ``$REVERIE_TRUTH``
-or ``../shared/evaldata/truth-dev.json`` beside the checkout, and skips with
-a message where neither exists.
+(the file; from a worktree, ``/work/shared/evaldata/truth-dev.json``) or
+``../shared/evaldata/truth-dev.json`` beside the checkout, and skips with a
+message where neither exists.
 
 Run: ``python -m bench memory_truth`` or ``python -m bench.memory_truth --llm-url URL``.
 """
@@ -38,7 +43,9 @@ from pathlib import Path
 
 from bench._machine import mark, say
 from bench.report import Section
+from bench.truth_script import answer
 from tests.daemon_process import DaemonProcess
+from tests.fakellm import FakeLLM
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO.parent / "shared" / "evaldata" / "truth-dev.json"
@@ -51,10 +58,26 @@ _LINE = re.compile(r"^\s*-\s+(.*)$")
 PathConfig = Callable[[], contextlib.AbstractContextManager[str]]
 
 
+BASE = "[consolidation]\nidle_after = 3600.0\n"
+#: What ``status`` counts of a model's revisions, printed for the paths that have one.
+REVISIONS = ("updated", "deleted", "update_unknown", "update_ungrounded", "update_chatter")
+
+
 @contextlib.contextmanager
 def extractive_path() -> Iterator[str]:
     """No LLM: the extractive consolidation."""
-    yield "[consolidation]\nidle_after = 3600.0\n"
+    yield BASE
+
+
+def _llm(url: str, model: str, timeout: float) -> str:
+    return f'{BASE}[llm]\nbase_url = "{url}"\nmodel = "{model}"\ntimeout = {timeout}\n'
+
+
+@contextlib.contextmanager
+def scripted_path() -> Iterator[str]:
+    """The fake LLM answering as ``bench.truth_script.answer`` does: updates and deletes by id."""
+    with FakeLLM(default=answer) as llm:
+        yield _llm(llm.base_url, "scripted", 30.0)
 
 
 def model_path(url: str) -> PathConfig:
@@ -62,10 +85,7 @@ def model_path(url: str) -> PathConfig:
 
     @contextlib.contextmanager
     def config() -> Iterator[str]:
-        yield (
-            "[consolidation]\nidle_after = 3600.0\n"
-            f'[llm]\nbase_url = "{url}"\nmodel = "local"\ntimeout = 300.0\n'
-        )
+        yield _llm(url, "local", 300.0)
 
     return config
 
@@ -82,6 +102,7 @@ class Score:
     facts: int = 0
     conversations: int = 0
     misses: list[str] = field(default_factory=list)
+    revisions: dict[str, int] = field(default_factory=dict)
 
     def add(self, conversation: dict, memory: str) -> None:
         lines = [m.group(1).casefold() for m in map(_LINE.match, memory.splitlines()) if m]
@@ -152,6 +173,9 @@ def run_path(name: str, config: PathConfig, data: list[dict], verbose: bool) -> 
                     score.add(conversation, memory)
                     if verbose:
                         say(f"  -- {name} {conversation['id']}\n{memory.rstrip()}")
+                backend = client.status().consolidation["default"]
+                if backend.llm:  # empty for the extractive backend
+                    score.revisions = {k: backend.facts.get(k, 0) for k in REVISIONS}
         finally:
             daemon.stop()
     return score
@@ -166,8 +190,8 @@ def load() -> list[dict] | None:
 
 
 def paths(llm_url: str) -> dict[str, PathConfig]:
-    """The paths this run measures: extractive always, the model when a URL is given."""
-    found: dict[str, PathConfig] = {"extractive": extractive_path}
+    """The paths this run measures: extractive and scripted always, the model given a URL."""
+    found: dict[str, PathConfig] = {"extractive": extractive_path, "scripted": scripted_path}
     if llm_url:
         found["model"] = model_path(llm_url)
     return found
@@ -189,18 +213,27 @@ def main(argv: list[str] | None = None) -> Section:
     section.intro = (
         f"{len(data)} conversations ({sum(len(c['turns']) for c in data)} turns) through a"
         " real daemon, consolidated at the end of each day; measured on the final"
-        " `context().memory`. Targets (extractive): recall ≥ 0.90, stale ≤ 0.05, no chatter."
+        " `context().memory`. Targets: extractive recall ≥ 0.90, stale ≤ 0.05, no chatter;"
+        " scripted recall ≥ 0.95, stale 0, no chatter. updated/deleted: shown facts the"
+        " model replaced or removed by id (`status`)."
     )
-    table = section.table("path", "current recall", "stale rate", "chatter lines", "facts/conv.")
+    table = section.table(
+        "path", "current recall", "stale rate", "chatter lines", "facts/conv.", "updated/deleted"
+    )
     for name, config in paths(url).items():
         score = run_path(name, config, data, verbose)
-        ok = score.recall >= 0.90 and score.stale_rate <= 0.05 and not score.chatter_lines
+        ok = _met(name, score)
+        revised = (
+            f"{score.revisions['updated']}/{score.revisions['deleted']}" if score.revisions else "–"
+        )
         say(
             f"{name:11s} recall {score.recall:.2f} ({score.found}/{score.current})"
             f"  stale {score.stale_rate:.2f} ({score.stale_found}/{score.stale})"
             f"  chatter lines {score.chatter_lines}"
             f"  facts/conv {score.facts / score.conversations:.1f}  [{mark(ok)}]"
         )
+        if score.revisions:
+            say("    by id: " + ", ".join(f"{k} {n}" for k, n in score.revisions.items()))
         for miss in score.misses:
             say(f"    {miss}")
         table.row(
@@ -209,8 +242,18 @@ def main(argv: list[str] | None = None) -> Section:
             f"{score.stale_rate:.2f} ({score.stale_found}/{score.stale})",
             score.chatter_lines,
             f"{score.facts / score.conversations:.1f}",
+            revised,
         )
     return section
+
+
+def _met(name: str, score: Score) -> bool:
+    """The issue's targets: the extractive path's, the scripted model's; none for a real model."""
+    if name == "extractive":
+        return score.recall >= 0.90 and score.stale_rate <= 0.05 and not score.chatter_lines
+    if name == "scripted":
+        return score.recall >= 0.95 and not score.stale_found and not score.chatter_lines
+    return True
 
 
 if __name__ == "__main__":

@@ -17,32 +17,15 @@ and the turns. It writes what a careful model writes for facts that change:
 
 It is there to test reverie's update and delete mechanism (ids, grounding,
 in-place replacement), not a model: its rules are a few dozen patterns.
-``python -m bench.truth_script`` runs ``../shared/evaldata/truth-dev.json``
-through a real daemon with it and prints current-fact recall, stale rate
-and chatter lines as that folder's README defines them.
+``bench/memory_truth.py`` runs it as its ``scripted`` path.
 """
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import sys
-import tempfile
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from bench._machine import say  # noqa: E402
-from bench.report import Section, Table  # noqa: E402
-
-#: ``REVERIE_EVALDATA`` names another folder (a worktree beside the checkout has none of its own).
-DATA = (
-    Path(os.environ.get("REVERIE_EVALDATA", ROOT.parent / "shared" / "evaldata")) / "truth-dev.json"
-)
 _MEMORY = re.compile(r"^- #([0-9a-f]{8}) (?:\[\d{4}-\d{2}-\d{2}\] )?(.+)$")
 _HEAD = re.compile(r"^\[#\d+ \S+ \S+ (\w+)(?: \((.+)\))?\]$")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
@@ -308,30 +291,3 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
 def _dated(theirs: set[str], found: set[str]) -> bool:
     """A correction of a date meets a shown date that lost its subject."""
     return theirs == {"when:?"} and any(k.endswith(":when") for k in found)
-
-
-def main() -> Section:
-    """Both paths over the development set, in one run: extractive (the baseline), scripted."""
-    from bench._truth_run import run
-
-    section = Section(title="Facts that change, the scripted good model (`bench/truth_script.py`)")
-    if not DATA.exists():
-        say(f"  skipped: no {DATA}")
-        section.intro = f"Skipped: no `{DATA}`."
-        return section
-    conversations = json.loads(DATA.read_text())
-    table = Table(["path", "current recall", "stale rate", "chatter lines", "facts/conv"])
-    for path, handler in (("extractive", None), ("scripted", answer)):
-        with tempfile.TemporaryDirectory() as tmp:
-            figures = run(conversations, Path(tmp), handler)
-        table.rows.append([path, *figures.row()])
-        say(f"  {path}: " + " | ".join(figures.row()))
-        say(f"    updates {figures.updated}, deletes {figures.deleted} by id")
-        for miss in figures.misses or []:
-            say(f"    {miss}")
-    section.tables.append(table)
-    return section
-
-
-if __name__ == "__main__":
-    main()
