@@ -70,10 +70,11 @@ def converse(client: Client, session: str, scope: str, turns: list[tuple[str, st
 
 
 def consolidated(client: Client, session: str) -> bool:
-    """The tail is down to the target and no job is open or queued."""
+    """The tail is down to the budget and no job is open or queued."""
     backend = client.status().consolidation["default"]
     settled = backend.queued == 0 and backend.running == 0 and jobs(client).get("open", 0) == 0
-    return settled and client.context(session, max_tokens=0).tokens <= BUDGET
+    view = client.context(session, max_tokens=0)  # its tokens: the memory's and the tail's
+    return settled and view.tokens - view.memory_tokens <= BUDGET
 
 
 def _names_and_numbers(text: str) -> set[str]:
