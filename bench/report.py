@@ -156,6 +156,16 @@ TARGETS: dict[str, tuple[int, str, str]] = {
         "no fact in MEMORY.md names a name or number absent from its source turns",
         "bench.llm_consolidate",
     ),
+    "truth.extractive": (
+        47,
+        "facts that change, extractive: current recall ≥ 0.90, stale ≤ 0.05, no chatter line",
+        "bench.memory_truth",
+    ),
+    "truth.scripted": (
+        47,
+        "facts that change, scripted model: recall ≥ 0.95, stale 0, updates and deletes by id",
+        "bench.memory_truth",
+    ),
     "unread.reader_p99": (
         48,
         "a client that reads: append p99 < 50 ms, none `busy`, while ten connections"
