@@ -19,10 +19,11 @@ possibly still opening with "Quick update:") and, for each in order:
 5. anything else is appended.
 
 ``MEMORY.md`` stays append-ordered: a replaced line goes (or is rewritten
-where it stands); the lines before it are untouched. What left the file
-because it stopped being true is returned as ``retired`` (for the history
-entry); what the token cap cut is not. The result depends only on the
-arguments.
+where it stands); the lines before it are untouched. What stopped being
+true is returned as ``retired`` (for the history entry): a fact that left
+the file, and one said and replaced within the same job ("I live in Porto
+… I moved to Lisbon"), which is then not among the ``added``; what the
+token cap cut is not. The result depends only on the arguments.
 """
 
 from __future__ import annotations
@@ -147,8 +148,9 @@ def merge(
 
     def retire(fact: Fact) -> None:
         facts.remove(fact)
-        if id(fact) in before:
+        if id(fact) in before or any(fact is f for f in added):
             retired.append(fact)
+            added[:] = [f for f in added if f is not fact]
 
     for raw in new_facts:
         opener, fact = clean(raw)

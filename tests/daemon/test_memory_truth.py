@@ -70,8 +70,13 @@ def test_same_day_update_supersedes_within_one_job(daemon: DaemonProcess) -> Non
     with daemon.client() as client:
         _say(client, "carl", 0, *CARL[:2], *CARL_LATER)
         memory = _memory(client, "carl")
+        [entry] = client.fact_history("user/carl", fact_id("Carl lives in Porto."))
     assert "Lisbon" in memory and "Porto" not in memory and "Acme" not in memory
     assert "Carl drinks tea." in memory
+    # Porto was said and replaced in one job: true until that day, not one of its facts.
+    assert entry.until == "2026-01-05"
+    assert "Carl lives in Porto." in entry.retired
+    assert "Carl lives in Porto." not in entry.facts
 
 
 def test_openers_never_reach_a_fact_and_the_name_survives(daemon: DaemonProcess) -> None:
