@@ -81,13 +81,15 @@ def test_an_episode_hit_brings_the_turns_it_covers_that_rank_low_alone(
         for mode in ("hybrid", "text"):
             hits = client.search(QUERY, session=SESSION, k=3, mode=mode).hits
             led = [h for h in hits if h.via]
-            assert led and hits[: len(led)] == led, (mode, [(h.message_ids, h.via) for h in hits])
+            assert led, (mode, [(h.message_ids, h.via) for h in hits])  # alone, none made the top 3
+            if mode == "text":  # in hybrid a later turn may tie the episode (issue 47's facts)
+                assert hits[: len(led)] == led, [(h.message_ids, h.via) for h in hits]
             assert {h.via for h in led} == {episode.uid}
             assert {h.message_ids[0] for h in led} <= covered
             assert all(h.session == SESSION and h.text for h in led)
             assert len({h.uid for h in hits}) == len(hits)
-        best = client.search(QUERY, session=SESSION, k=3, mode="hybrid").hits[0]
-        assert best.score == episode.score
+        led_best = next(h for h in client.search(QUERY, session=SESSION, k=3).hits if h.via)
+        assert led_best.score == episode.score  # the turns it brings carry the episode's score
 
 
 def test_a_fact_hit_is_preceded_by_its_source_turns_and_filters_still_hold(
