@@ -10,6 +10,7 @@ import pytest
 
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM
+from tests.postgres import PgServer, session_server
 
 
 @pytest.fixture
@@ -45,3 +46,18 @@ def fake_llm() -> Iterator[FakeLLM]:
     """A scripted OpenAI-compatible server on 127.0.0.1, closed after the test."""
     with FakeLLM() as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """One real PostgreSQL with pgvector for the session (tests/postgres.py)."""
+    yield from session_server()
+
+
+@pytest.fixture
+def pg_url(pg_server: PgServer) -> Iterator[str]:
+    """A fresh database of its own for one test, with the extensions; dropped after."""
+    name = pg_server.create_database()
+    yield pg_server.url(name)
+    with contextlib.suppress(Exception):
+        pg_server.drop_database(name)
