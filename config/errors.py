@@ -19,6 +19,7 @@ client rebuild the class. Codes are never renamed::
     ├── StoreError                    store.error    (reverie.store.errors)
     │   ├── StoreFull                 store.full
     │   ├── StoreReadOnly             store.read_only
+    │   ├── StoreUnavailable          store.unavailable (retry)
     │   ├── EmbeddingError            embeddings.error (reverie.store.embeddings)
     │   └── IndexStale                store.index_stale (reverie.store.index)
     └── LLMError                      llm.error      (reverie.actors.errors)

@@ -17,7 +17,7 @@ from .embeddings import (
     OpenAIEmbedder,
     make_embedder,
 )
-from .errors import MemoryUnreadable, StoreError, StoreFull, StoreReadOnly
+from .errors import MemoryUnreadable, StoreError, StoreFull, StoreReadOnly, StoreUnavailable
 from .facts import (
     Fact,
     drop_session,
@@ -214,6 +214,7 @@ __all__ = [
     "StoreError",
     "StoreFull",
     "StoreReadOnly",
+    "StoreUnavailable",
     "TaskRecord",
     "TermCounts",
     "TokenCounter",

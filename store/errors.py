@@ -13,7 +13,14 @@ import apsw
 
 from reverie.config import ReverieError
 
-__all__ = ["MemoryUnreadable", "StoreError", "StoreFull", "StoreReadOnly", "translate"]
+__all__ = [
+    "MemoryUnreadable",
+    "StoreError",
+    "StoreFull",
+    "StoreReadOnly",
+    "StoreUnavailable",
+    "translate",
+]
 
 
 class StoreError(ReverieError):
@@ -32,6 +39,14 @@ class StoreReadOnly(StoreError):
     """The data directory cannot be written; fix its permissions or mount, then retry."""
 
     code: ClassVar[str] = "store.read_only"
+
+
+class StoreUnavailable(StoreError):
+    """The database cannot be reached (down, restarting, the connection lost); the
+    request may or may not have been applied: retry it (appends with the same ids
+    are idempotent). The daemon reconnects by itself."""
+
+    code: ClassVar[str] = "store.unavailable"
 
 
 class MemoryUnreadable(StoreError):
