@@ -1,0 +1,89 @@
+"""The Postgres engine's group-commit database: acked writes, snapshots, and a server that goes away."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+import pytest
+import trio
+
+from reverie.store import StoreError, StoreUnavailable
+from reverie.store.postgres.db import PostgresDatabase, redact_url
+from tests.postgres import PgServer
+
+
+def _insert(value: str) -> Any:
+    def write(conn: psycopg.Connection[Any]) -> int:
+        row = conn.execute(
+            "INSERT INTO meta (key, value) VALUES (%s, '1') RETURNING 1", (value,)
+        ).fetchone()
+        assert row is not None
+        return int(row[0])
+
+    return write
+
+
+def _keys(conn: psycopg.Connection[Any]) -> list[str]:
+    return [row[0] for row in conn.execute("SELECT key FROM meta ORDER BY key")]
+
+
+@pytest.mark.trio
+async def test_writes_commit_in_batches_and_a_failing_one_fails_alone(pg_url: str) -> None:
+    db = PostgresDatabase(pg_url, read_connections=2)
+    await db.open()
+    try:
+        results = await db.write_many([_insert("a"), _insert("b"), _insert("a"), _insert("c")])
+        assert results[:2] == [1, 1] and results[3] == 1
+        assert isinstance(results[2], StoreError)  # the duplicate key, alone
+        assert await db.read(_keys) == ["a", "b", "c"]
+    finally:
+        await db.close()
+
+
+@pytest.mark.trio
+async def test_a_restarted_server_fails_calls_in_flight_as_unavailable_then_serves_again(
+    pg_url: str, pg_server: PgServer
+) -> None:
+    db = PostgresDatabase(pg_url, read_connections=1)
+    await db.open()
+    try:
+        await db.write(_insert("before"))
+        pg_server.stop("fast")
+        try:
+            with pytest.raises(StoreUnavailable, match="retry"):
+                await db.write(_insert("down"))
+            with pytest.raises(StoreUnavailable):
+                await db.read(_keys)
+        finally:
+            pg_server.start()
+        for _ in range(100):  # the threads reconnect before their next batch
+            try:
+                await db.write(_insert("after"))
+                break
+            except StoreUnavailable:
+                await trio.sleep(0.05)
+        assert await db.read(_keys) == ["after", "before"]
+    finally:
+        await db.close()
+
+
+@pytest.mark.trio
+async def test_a_server_that_is_not_there_is_named_without_its_password() -> None:
+    url = "postgresql://reverie:s3cret@127.0.0.1:1/memory?connect_timeout=2"
+    db = PostgresDatabase(url)
+    with pytest.raises(StoreUnavailable) as caught:
+        await db.open()
+    assert "s3cret" not in str(caught.value)
+    assert "postgresql://reverie@127.0.0.1:1/memory" in str(caught.value)
+
+
+def test_redact_url_drops_the_password_in_every_spelling() -> None:
+    assert (
+        redact_url("postgresql://u:pw@db.example:5433/mem") == "postgresql://u@db.example:5433/mem"
+    )
+    assert "pw" not in redact_url("host=db user=u password=pw dbname=mem")
+    assert (
+        redact_url("postgresql://postgres@/x?host=/tmp/pg")
+        == "postgresql://postgres@/x?host=/tmp/pg"
+    )
