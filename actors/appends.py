@@ -31,11 +31,10 @@ import msgspec
 from reverie.config import Conflict, InvalidArgument, default_scope
 from reverie.store import (
     AppendOutcome,
-    Connection,
     NewMessage,
     SessionRecord,
     TokenCounter,
-    append_requests,
+    Tx,
 )
 
 from .names import validate_name
@@ -110,12 +109,12 @@ class AppendPlan:
             for env in self.valid
         ]
 
-    def write(self, conn: Connection) -> tuple[SessionRecord, list[AppendOutcome]] | None:
+    def write(self, t: Tx) -> tuple[SessionRecord, list[AppendOutcome]] | None:
         """Append every valid request (in the writer's transaction); the new row and outcomes."""
         if self.base is None or not self.valid:
             return None
         work = msgspec.structs.replace(self.base)  # a copy per run: the batch may be re-run
-        return work, append_requests(conn, work, self.messages)
+        return work, t.append_requests(work, self.messages)
 
     def finish(
         self, written: tuple[SessionRecord, list[AppendOutcome]] | None

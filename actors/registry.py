@@ -55,7 +55,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import trio
 
 from reverie.config import ReverieError, Throttle
-from reverie.store import Connection
+from reverie.store import Tx
 
 from .mailbox import Mailbox
 from .names import validate_name
@@ -76,7 +76,7 @@ GROUP = 256
 class Plan(Protocol):
     """An actor's next requests as one write: ``write`` runs in the writer's transaction."""
 
-    def write(self, conn: Connection) -> Any: ...
+    def write(self, t: Tx) -> Any: ...
 
 
 class Actor(Protocol):

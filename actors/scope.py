@@ -49,8 +49,8 @@ from reverie.store import (
     ScopeBounds,
     ScopeWrite,
     TaskRecord,
+    Tx,
     apply_writes,
-    expiring_keys,
 )
 
 from .expiry import ExpirySweeper
@@ -150,7 +150,7 @@ class ScopeActor(Unplanned):
         writes = [(p.write, p.now) for p in prepared]
         bounds = _bounds(self.services.config.working_memory)
         outcomes = await self.services.db.write(
-            lambda c: apply_writes(c, self.name, writes, bounds)
+            lambda t: apply_writes(t, self.name, writes, bounds)
         )
         for item, outcome in zip(prepared, outcomes, strict=True):
             self._schedule(item, outcome)
@@ -264,7 +264,7 @@ class ScopeRegistry(ActorRegistry[ScopeActor]):
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Own the actors and the sweeper (its heap rebuilt from SQLite) until cancelled."""
-        agenda = await self.services.db.read(expiring_keys)
+        agenda = await self.services.db.read(Tx.expiring_keys)
         async with trio.open_nursery() as nursery:
             await nursery.start(super().run)
             await nursery.start(self.expiries.run, agenda)

@@ -24,18 +24,10 @@ import msgspec
 
 from reverie.config import default_scope
 from reverie.store import (
-    Connection,
     Job,
     MessageRecord,
     SessionRecord,
-    create_job,
-    delete_session,
-    finish_job,
-    load_session,
-    open_job,
-    pop_newest,
-    read_history,
-    read_tail,
+    Tx,
 )
 
 from .appends import AppendPlan, AppendRequest
@@ -140,7 +132,7 @@ class SessionActor:
 
     async def load(self) -> None:
         """(Re)read the session's row from SQLite: the state after a restart or crash."""
-        self.record = await self.services.db.read(lambda c: load_session(c, self.name))
+        self.record = await self.services.db.read(lambda t: t.load_session(self.name))
 
     def take(self, mail: deque[Envelope[SessionRequest]]) -> list[Envelope[SessionRequest]]:
         """The next request, plus the appends queued right behind it (and the first non-append)."""
@@ -165,7 +157,7 @@ class SessionActor:
         match last.request:
             case HistoryRequest(after_seq=after, limit=limit):
                 last.reply(
-                    await self.services.db.read(lambda c: read_history(c, self.name, after, limit))
+                    await self.services.db.read(lambda t: t.read_history(self.name, after, limit))
                 )
             case ContextRequest(max_tokens=cap, provenance=provenance, scope=scope):
                 last.reply(await self._context(cap, provenance, scope))
@@ -228,7 +220,7 @@ class SessionActor:
             tail: list[MessageRecord] = []
             scope = default_scope(self.name) if scope is None else validate_name("scope", scope)
         else:
-            tail = await self.services.db.read(lambda c: read_tail(c, self.name, record.cursor_seq))
+            tail = await self.services.db.read(lambda t: t.read_tail(self.name, record.cursor_seq))
             scope = record.scope
         keeper = self.services.memory
         if keeper is None:
@@ -251,9 +243,9 @@ class SessionActor:
             return None
         base = self.record
 
-        def pop(conn: Connection) -> tuple[SessionRecord, MessageRecord | None]:
+        def pop(t: Tx) -> tuple[SessionRecord, MessageRecord | None]:
             work = msgspec.structs.replace(base)  # a copy per run: a batch may be re-run
-            return work, pop_newest(conn, work)
+            return work, t.pop_newest(work)
 
         work, popped = await self.services.db.write(pop)
         self.record = work
@@ -267,11 +259,11 @@ class SessionActor:
         if self.record is None:
             return None
         record, db = self.record, self.services.db
-        job = await db.read(lambda c: open_job(c, self.name))
+        job = await db.read(lambda t: t.open_job(self.name))
         if job is not None:
             span = job.last_seq - job.first_seq + 1
-            return job, await db.read(lambda c: read_history(c, self.name, job.first_seq - 1, span))
-        tail = await db.read(lambda c: read_tail(c, self.name, record.cursor_seq))
+            return job, await db.read(lambda t: t.read_history(self.name, job.first_seq - 1, span))
+        tail = await db.read(lambda t: t.read_tail(self.name, record.cursor_seq))
         turns = tail[: oldest_turns(tail, target, cap)]
         if not turns:
             return None
@@ -288,7 +280,7 @@ class SessionActor:
             created=now,
             updated=now,
         )
-        return await db.write(lambda c: create_job(c, new)), turns
+        return await db.write(lambda t: t.create_job(new)), turns
 
     async def _apply(self, apply: ApplyRequest) -> Applied:
         """Files first, by the memory's owner (the entry id makes a rewrite a no-op), then
@@ -304,9 +296,9 @@ class SessionActor:
         job, state, base = apply.job, apply.state, self.record
         now = self.services.now()
 
-        def finish(conn: Connection) -> SessionRecord | None:
+        def finish(t: Tx) -> SessionRecord | None:
             work = msgspec.structs.replace(base)  # a copy per run: a batch may be re-run
-            return work if finish_job(conn, job, work, state, now) else None
+            return work if t.finish_job(job, work, state, now) else None
 
         work = await self.services.db.write(finish)
         if work is None:
@@ -321,7 +313,7 @@ class SessionActor:
         Returns the messages deleted and the session's scope (None: it had none).
         """
         scope = None if self.record is None else self.record.scope
-        deleted = await self.services.db.write(lambda c: delete_session(c, self.name, scope))
+        deleted = await self.services.db.write(lambda t: t.delete_session(self.name, scope))
         if scope is not None:
             self.services.hooks.forgotten(self.name, scope)
         self.record = None

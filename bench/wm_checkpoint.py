@@ -40,8 +40,10 @@ from reverie.store import (
     PutKey,
     SaveCheckpoint,
     ScopeBounds,
+    Tx,
     apply_writes,
 )
+from reverie.store.db import SQLITE_SQL
 from reverie.store.schema import migrate
 from tests.daemon_process import DaemonProcess
 
@@ -116,18 +118,19 @@ def _writer_hold(root: Path, keys: int, value_bytes: int, trials: int) -> dict[s
     conn = apsw.Connection(str(root / "hold.sqlite3"))
     conn.execute("PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL")
     migrate(conn)
+    tx = Tx(conn, SQLITE_SQL, None)  # the seam the scope actor writes through, on this connection
     bounds = ScopeBounds(keys, 2**62, trials)
     value = msgspec.msgpack.encode("v" * value_bytes)
     with conn:
         puts = [(PutKey(f"key-{n:06d}", value, None, None), 1.0) for n in range(keys)]
-        apply_writes(conn, SCOPE, puts, bounds)
+        apply_writes(tx, SCOPE, puts, bounds)
     held: dict[str, list[float]] = {"create": [], "restore": [], "delete": []}
     for trial in range(trials):
         writes = [SaveCheckpoint(f"c{trial}", None), LoadCheckpoint(f"c{trial}")]
         for name, write in zip(held, [*writes, DropCheckpoint(f"c{trial}")], strict=True):
             start = time.perf_counter()
             with conn:
-                (outcome,) = apply_writes(conn, SCOPE, [(write, 2.0)], bounds)
+                (outcome,) = apply_writes(tx, SCOPE, [(write, 2.0)], bounds)
                 assert not isinstance(outcome, Exception), outcome
             held[name].append(time.perf_counter() - start)
     conn.close()

@@ -6,6 +6,7 @@ thread (the writer thread, or a worker thread for reads).
 
 from .async_index import AsyncSearchIndex, drop_index_dirs, index_dirs
 from .backup import BackupInfo, backup
+from .base.tx import Tx
 from .clock import TEST_CLOCK_ENV, Clock
 from .code_pages import page_out_code, page_out_code_async
 from .db import Connection, Database, ReadFn
@@ -218,6 +219,7 @@ __all__ = [
     "TaskRecord",
     "TermCounts",
     "TokenCounter",
+    "Tx",
     "Unindex",
     "above_background",
     "append_requests",

@@ -17,21 +17,35 @@ from typing import Literal, TypeVar
 
 import apsw
 
+from . import index_feed, jobs, journal, message_pop, message_text, provenance, wm_bounds
+from . import working_memory as wm
 from .base.database import GroupCommit
+from .base.tx import EngineSql, Tx
 from .errors import StoreError, StoreReadOnly, translate
 from .rows import one_row
 from .schema import migrate
 from .term_counts import TermCounts
 
-__all__ = ["Connection", "Database", "ReadFn"]
+__all__ = ["SQLITE_SQL", "Connection", "Database", "ReadFn"]
 
 T = TypeVar("T")
 _BUSY_MS = 30_000  # how long a statement waits for a lock another connection holds
 _CHECKPOINT_BUSY_MS = 50  # the WAL truncation's wait: it runs on the writer thread
-#: What a read or write function is given: a connection owned by a database thread.
+#: The engine's own connection (``Tx.conn``), for the engine's code and its tests.
 Connection = apsw.Connection
 #: A read: run on a read connection in a snapshot of its own (``Database.read``).
-ReadFn = Callable[[apsw.Connection], T]
+ReadFn = Callable[[Tx], T]
+#: The SQLite engine's functions, by concept, behind every ``Tx``.
+SQLITE_SQL = EngineSql(
+    journal=journal,
+    jobs=jobs,
+    index_feed=index_feed,
+    message_pop=message_pop,
+    message_text=message_text,
+    provenance=provenance,
+    working_memory=wm,
+    wm_bounds=wm_bounds,
+)
 
 
 class SqliteConnector:
@@ -115,13 +129,13 @@ class Database(GroupCommit[apsw.Connection]):
     ) -> None:
         super().__init__(
             SqliteConnector(path, durability),
+            SQLITE_SQL,
+            TermCounts(),
             read_connections=read_connections,
             max_batch=max_batch,
         )
         self.path = path
         self.durability = durability
-        #: The full-text index's word counts, shared by the reader threads' searches.
-        self.term_counts = TermCounts()
 
     async def checkpoint(self) -> None:
         """Copy the WAL into the database file and truncate the WAL to zero bytes.

@@ -12,28 +12,17 @@ leaves the transaction as it was for the others batched with it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import apsw
 import msgspec
 
 from reverie.config import NotFound, ReverieError
 
 from .wm_bounds import ScopeBounds, Tally
-from .working_memory import (
-    TaskRecord,
-    append_scratch,
-    clear_keys,
-    clear_scratch,
-    create_checkpoint,
-    delete_checkpoint,
-    delete_key,
-    load_task,
-    restore_checkpoint,
-    save_task,
-    set_key,
-    sweep_keys,
-)
+
+if TYPE_CHECKING:
+    from .base.tx import Tx
+from .working_memory import TaskRecord
 
 __all__ = [
     "AddScratch",
@@ -121,7 +110,7 @@ ScopeWrite = (
 
 
 def apply_writes(
-    conn: apsw.Connection,
+    tx: Tx,
     scope: str,
     writes: Sequence[tuple[ScopeWrite, float]],
     bounds: ScopeBounds,
@@ -130,11 +119,11 @@ def apply_writes(
 
     Keys, scratchpad lines and checkpoints are checked against ``bounds`` (``wm_bounds``).
     """
-    tally = Tally(conn, scope, bounds)
+    tally = tx.tally(scope, bounds)
     outcomes: list[object] = []
     for write, now in writes:
         try:
-            outcomes.append(_apply(conn, scope, write, now, tally))
+            outcomes.append(_apply(tx, scope, write, now, tally))
         except ReverieError as exc:
             outcomes.append(exc)
         if not isinstance(write, PutKey | AddScratch | SaveCheckpoint):
@@ -142,13 +131,10 @@ def apply_writes(
     return outcomes
 
 
-def _apply(
-    conn: apsw.Connection, scope: str, write: ScopeWrite, now: float, tally: Tally
-) -> object:
+def _apply(tx: Tx, scope: str, write: ScopeWrite, now: float, tally: Tally) -> object:
     match write:
         case PutKey(key=key, value=value, expires_at=expires, expected_version=expected):
-            return set_key(
-                conn,
+            return tx.set_key(
                 scope,
                 key,
                 value,
@@ -158,37 +144,35 @@ def _apply(
                 tally=tally,
             )
         case RemoveKey(key=key):
-            return delete_key(conn, scope, key, now)
+            return tx.delete_key(scope, key, now)
         case RemoveKeys():
-            return clear_keys(conn, scope, now)
+            return tx.clear_keys(scope, now)
         case PutTask(task=task):
-            save_task(conn, scope, task)
+            tx.save_task(scope, task)
             return task
         case PatchTask(fields=fields):
-            return _patch_task(conn, scope, fields, now)
+            return _patch_task(tx, scope, fields, now)
         case AddScratch(text=text, capacity=capacity):
-            return append_scratch(conn, scope, text, now, capacity, tally)
+            return tx.append_scratch(scope, text, now, capacity, tally)
         case RemoveScratch():
-            return clear_scratch(conn, scope)
+            return tx.clear_scratch(scope)
         case SaveCheckpoint(id=checkpoint_id, label=label):
             tally.checkpoint()
-            return create_checkpoint(conn, scope, checkpoint_id, label, now).id
+            return tx.create_checkpoint(scope, checkpoint_id, label, now).id
         case LoadCheckpoint(id=checkpoint_id):
-            return restore_checkpoint(conn, scope, checkpoint_id)
+            return tx.restore_checkpoint(scope, checkpoint_id)
         case DropCheckpoint(id=checkpoint_id):
-            delete_checkpoint(conn, scope, checkpoint_id)
+            tx.delete_checkpoint(scope, checkpoint_id)
             return None
         case ExpireKeys(keys=keys):
-            return sweep_keys(conn, scope, keys, now)
+            return tx.sweep_keys(scope, keys, now)
     raise AssertionError(f"unknown working-memory write {write!r}")
 
 
-def _patch_task(
-    conn: apsw.Connection, scope: str, fields: dict[str, Any], now: float
-) -> TaskRecord:
-    current = load_task(conn, scope)
+def _patch_task(tx: Tx, scope: str, fields: dict[str, Any], now: float) -> TaskRecord:
+    current = tx.load_task(scope)
     if current is None:
         raise NotFound(f"scope {scope!r} has no task; set one with task_set first")
     task = msgspec.structs.replace(current, **fields, updated=now)
-    save_task(conn, scope, task)
+    tx.save_task(scope, task)
     return task

@@ -26,7 +26,7 @@ from typing import TypeVar
 import msgspec
 import trio
 
-from reverie.store import HistoryEntry, Job, MessageRecord, load_session, record_attempt
+from reverie.store import HistoryEntry, Job, MessageRecord
 
 from ..errors import LLMError, LLMRateLimited
 from ..memory.keeper import MemoryKeeper
@@ -109,7 +109,7 @@ class Distiller:
 
     async def _record_failure(self, job: Job, exc: LLMError) -> None:
         """Record a failed attempt on ``job`` (its error code, and when); the client counted it."""
-        await self.services.db.write(lambda c: record_attempt(c, job.id, exc.code, time.time()))
+        await self.services.db.write(lambda t: t.record_attempt(job.id, exc.code, time.time()))
 
     async def _give_up(
         self,
@@ -125,7 +125,7 @@ class Distiller:
         Keeping them raises ``exc`` (re-worded): the job stays open and the
         caller retries it after a backoff.
         """
-        record = await self.services.db.read(lambda c: load_session(c, job.session))
+        record = await self.services.db.read(lambda t: t.load_session(job.session))
         tail = 0 if record is None else record.tail_tokens
         if tail <= self.cfg.hard_tokens:
             backend.outcomes["retried"] += 1

@@ -27,7 +27,7 @@ import httpx
 import trio
 
 from reverie.config import NotFound
-from reverie.store import SessionRecord, job_counts, open_jobs, sessions_over
+from reverie.store import SessionRecord, Tx
 
 from ..services import Services, SessionHooks
 from .backends import Backend, configured_backends
@@ -75,7 +75,7 @@ class Supervisor(SessionHooks):
     async def _recover(self) -> None:
         budget = self.cfg.budget_tokens
         sessions, jobs = await self.services.db.read(
-            lambda c: (sessions_over(c, budget), open_jobs(c))
+            lambda t: (t.sessions_over(budget), t.open_jobs())
         )
         for record in sessions:
             self._observe(record, self._monotonic(record.last_active))
@@ -198,7 +198,7 @@ class Supervisor(SessionHooks):
         return backend
 
     async def status(self) -> dict[str, Any]:
-        counts = await self.services.db.read(job_counts)
+        counts = await self.services.db.read(Tx.job_counts)
         return {
             name: {
                 "kind": "extractive" if b.llm is None else b.llm.kind,

@@ -40,11 +40,9 @@ from reverie.config import Busy, InvalidArgument, ReverieError
 from reverie.store import (
     ForgetJob,
     StoreError,
+    Tx,
     encode_scope,
     fact_key,
-    finish_forget,
-    pending_forgets,
-    record_forget,
 )
 
 from ..names import validate_name
@@ -93,7 +91,7 @@ class Forgetter:
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Finish the forgets a crash left (in the background), checkpoint once, then serve."""
-        jobs = await self.services.db.read(pending_forgets)
+        jobs = await self.services.db.read(Tx.pending_forgets)
         self.pending = len(jobs)
         left = {job.session: self._start(job.session) for job in jobs if job.session is not None}
         async with trio.open_nursery() as nursery:
@@ -184,7 +182,7 @@ class Forgetter:
         if not fact_key(fact):
             raise InvalidArgument("fact must contain words")
         job = ForgetJob(scope=scope, fact=fact)
-        await self.services.db.write(lambda c: record_forget(c, job))
+        await self.services.db.write(lambda t: t.record_forget(job))
         return await self._finish(job)
 
     async def _finish(self, job: ForgetJob) -> int:
@@ -196,7 +194,7 @@ class Forgetter:
                 await drop_index(self.index_root)
             elif job.session is not None or removed:
                 await self.indexer.purge(job.session, job.scope)
-            await self.services.db.write(lambda c: finish_forget(c, job))
+            await self.services.db.write(lambda t: t.finish_forget(job))
             await self._checkpoint()
             self.finished += 1
             log.info("forget done: %s (%d removed from the Markdown)", job, removed)

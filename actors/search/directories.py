@@ -24,8 +24,6 @@ from reverie.store import (
     Database,
     drop_index_dirs,
     index_dirs,
-    read_meta,
-    write_meta,
 )
 
 __all__ = ["DEFAULT_DIR", "Directories", "Serving", "drop_index"]
@@ -66,7 +64,7 @@ class Directories:
 
     async def served(self) -> Path:
         """The directory the ``meta`` table names (``index`` before any replacement)."""
-        name = await self.db.read(lambda c: read_meta(c, INDEX_DIR_KEY))
+        name = await self.db.read(lambda t: t.read_meta(INDEX_DIR_KEY))
         return self.root / (name if isinstance(name, str) and name else DEFAULT_DIR)
 
     def new_path(self) -> Path:
@@ -89,7 +87,7 @@ class Directories:
         self.building.add(path)
         try:
             fresh = await index.copy_to(path, merge)
-            await self.db.write(lambda c: write_meta(c, INDEX_DIR_KEY, path.name))
+            await self.db.write(lambda t: t.write_meta(INDEX_DIR_KEY, path.name))
         except BaseException:
             with trio.CancelScope(shield=True):
                 await index.remove_dir(path)

@@ -44,17 +44,10 @@ import trio
 
 from reverie.store import (
     AsyncSearchIndex,
-    Connection,
     IndexDoc,
     MemoryStore,
-    finish_unindex,
-    log_position,
+    Tx,
     message_uid,
-    messages_after,
-    move_cursor,
-    pending_unindex,
-    read_cursor,
-    unindexed_doc,
 )
 
 from ..services import Services
@@ -265,18 +258,18 @@ class Follower:
             return
         db = self.services.db
         self.pops_pending = False  # a pop from now on sets it again
-        markers = await db.read(pending_unindex)
+        markers = await db.read(Tx.pending_unindex)
         if not markers:
             return
         await index.delete_uids([message_uid(m.session, m.seq) for m in markers])
-        kept = [d for d in await db.read(lambda c: [unindexed_doc(c, m) for m in markers]) if d]
+        kept = [d for d in await db.read(lambda t: [t.unindexed_doc(m) for m in markers]) if d]
         if kept:
             await self.add(index, kept)
         self._wrote()
         if self.dirty.rebuild_popped:
             self.pops_pending = True  # applied again to the rebuilt index
         else:
-            await db.write(lambda c: finish_unindex(c, markers))
+            await db.write(lambda t: t.finish_unindex(markers))
 
     async def _index_batch(self) -> bool:
         """Index the batch after the cursor; False when the log holds none.
@@ -290,16 +283,16 @@ class Follower:
         reused the gid of a forgotten newest message.
         """
         db, size = self.services.db, max(1, self.cfg.batch_size)
-        cursor = await db.read(read_cursor)
-        batch = await db.read(lambda c: messages_after(c, cursor, size))
+        cursor = await db.read(Tx.read_cursor)
+        batch = await db.read(lambda t: t.messages_after(cursor, size))
         partial_at = self._partial_batch_at()
         if batch and len(batch) < size and trio.current_time() < partial_at:
             await trio.sleep_until(partial_at)  # more arrive meanwhile
-            batch = await db.read(lambda c: messages_after(c, cursor, size))
+            batch = await db.read(lambda t: t.messages_after(cursor, size))
         if not batch:
             self.lag.indexed(cursor)
             return False
-        self.lag.seen((await db.read(log_position)).max_gid, time.time())
+        self.lag.seen((await db.read(Tx.log_position)).max_gid, time.time())
         last = batch[-1][0]
         chunk = self.services.config.embeddings.batch_size
         async with self._current().primed(text_docs(batch), chunk), self.write_lock:
@@ -309,7 +302,7 @@ class Follower:
             index, docs = self._current(), text_docs(kept)
             await index.write(docs, new=self._in_step is index)
             self._wrote()
-            moved = await db.write(lambda c: move_cursor(c, cursor, last, len(kept)))
+            moved = await db.write(lambda t: t.move_cursor(cursor, last, len(kept)))
             self._in_step = index if moved else None  # else: upserted again next round
         if not moved:
             return True
@@ -327,9 +320,9 @@ class Follower:
         the cursor moved or a message in the batch's range is not one of ``batch``."""
         last, embedded = batch[-1][0], dict(batch)
 
-        def again(conn: Connection) -> tuple[int, list[tuple[int, IndexDoc]]]:
+        def again(t: Tx) -> tuple[int, list[tuple[int, IndexDoc]]]:
             # One more than the batch: a range that gained a message shows it.
-            return read_cursor(conn), messages_after(conn, cursor, len(batch) + 1)
+            return t.read_cursor(), t.messages_after(cursor, len(batch) + 1)
 
         now, rows = await self.services.db.read(again)
         kept = [(gid, doc) for gid, doc in rows if gid <= last]

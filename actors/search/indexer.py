@@ -40,10 +40,8 @@ from reverie.store import (
     PrimedEmbedder,
     SearchQuery,
     SessionRecord,
-    log_position,
+    Tx,
     page_out_code_async,
-    swap_index,
-    write_cursor,
 )
 
 from ..services import Services, SessionHooks
@@ -173,7 +171,7 @@ class Indexer(SessionHooks):
             if index.stale:
                 await index.reset()
             log.info("search index %s is new or stale: indexing everything again", path)
-            await self.services.db.write(lambda c: write_cursor(c, 0))
+            await self.services.db.write(lambda t: t.write_cursor(0))
             self._follower.dirty.scopes.update(await self.memory.scopes())
             self._follower.reread_scopes = True
         self._follower.index = index
@@ -213,7 +211,7 @@ class Indexer(SessionHooks):
 
     async def status(self) -> dict[str, Any]:
         follower = self._follower
-        pos: LogPosition = await self.services.db.read(log_position)
+        pos: LogPosition = await self.services.db.read(Tx.log_position)
         behind = pos.max_gid - pos.cursor
         since = follower.lag.since()
         seconds = 0.0 if since is None else max(0.0, time.time() - since)
@@ -360,7 +358,7 @@ class Indexer(SessionHooks):
                     {**dirty.rebuild_forgotten, **dirty.forgotten},
                     dirty.rebuild_scopes | dirty.scopes,
                 )
-                await self.services.db.write(lambda c: swap_index(c, name, reached))
+                await self.services.db.write(lambda t: t.swap_index(name, reached))
                 old, follower.index = follower.index, fresh
                 dirty.scopes.clear()
             if old is not None and old.path != fresh.path:

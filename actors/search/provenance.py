@@ -22,17 +22,14 @@ import msgspec
 
 from reverie.store import (
     AsyncSearchIndex,
-    Connection,
     Database,
     MemoryStore,
     MemoryUnreadable,
     SearchHit,
-    covered_messages,
+    Tx,
     fact_sources,
     fuse,
     on_words_scale,
-    search_message_text,
-    words_reference,
 )
 
 __all__ = ["TURNS_PER_SUMMARY", "lead_to_turns"]
@@ -67,7 +64,7 @@ async def lead_to_turns(
     memory_files: dict[str, str] = {}  # scope -> its MEMORY.md, read once per search
     named = {h.uid: await _sources(memory, memory_files, h) for h in summaries}
     pairs = [pair for sources in named.values() for pair in sources]
-    covered = await db.read(lambda c: covered_messages(c, pairs, since=since, until=until))
+    covered = await db.read(lambda t: t.covered_messages(pairs, since=since, until=until))
     if not covered:
         return hits
     ranked = await _ranked(db, index, text, covered, {s for s, _ in pairs}, weights)
@@ -103,10 +100,9 @@ async def _ranked(
     """The covered messages ranked among themselves by the search's signals, best first."""
     gids = [gid for gid, _ in covered]
 
-    def by_words(c: Connection) -> list[SearchHit]:
-        counts = db.term_counts
-        found = search_message_text(c, text, counts, among=gids, limit=len(gids))
-        return on_words_scale(found, words_reference(c, text, counts))
+    def by_words(t: Tx) -> list[SearchHit]:
+        found = t.search_message_text(text, among=gids, limit=len(gids))
+        return on_words_scale(found, t.words_reference(text))
 
     words = await db.read(by_words) if weights[0] > 0 else []
     uids = [uid for _, uid in covered]

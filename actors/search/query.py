@@ -26,21 +26,17 @@ from reverie.store import (
     TEXT_WEIGHT,
     VECTOR_WEIGHT,
     AsyncSearchIndex,
-    Connection,
     Database,
     MemoryStore,
     SearchHit,
     SearchQuery,
+    Tx,
     above_background,
     candidate_depth,
     checked_query,
     fuse,
     on_words_scale,
-    search_message_text,
     specific_first,
-    vector_gap,
-    with_log_text,
-    words_reference,
 )
 
 from .provenance import lead_to_turns
@@ -88,15 +84,12 @@ async def search(
     signal = msgspec.structs.replace(query, query=text, k=depth)
     want_words, want_meaning = mode != "vector", mode != "text"
 
-    def read_log(c: Connection) -> tuple[tuple[int, int], float, list[SearchHit]]:
-        gap = vector_gap(c, **filters) if want_messages else (0, 0)
+    def read_log(t: Tx) -> tuple[tuple[int, int], float, list[SearchHit]]:
+        gap = t.vector_gap(**filters) if want_messages else (0, 0)
         if not want_words:
             return gap, 0.0, []
-        counts = db.term_counts
-        found = (
-            search_message_text(c, text, counts, limit=depth, **filters) if want_messages else []
-        )
-        return gap, words_reference(c, text, counts), found
+        found = t.search_message_text(text, limit=depth, **filters) if want_messages else []
+        return gap, t.words_reference(text), found
 
     async def memory_by_words() -> list[SearchHit]:
         if not (want_words and memory_kinds):
@@ -154,7 +147,7 @@ async def _with_log_text(db: Database, hits: list[SearchHit]) -> list[SearchHit]
     """``hits`` with their messages' text read from the log (``with_log_text``)."""
     if not any(h.kind == "message" for h in hits):
         return hits
-    return await db.read(lambda c: with_log_text(c, hits))
+    return await db.read(lambda t: t.with_log_text(hits))
 
 
 async def _together(*calls: Callable[[], Awaitable[Any]]) -> list[Any]:

@@ -21,8 +21,7 @@ from reverie.store import (
     IndexDoc,
     LogPosition,
     MemoryStore,
-    log_position,
-    messages_after,
+    Tx,
 )
 
 from ..services import Services
@@ -66,7 +65,7 @@ class Rebuild:
     async def build(self) -> None:
         """Everything the log and the memory tree hold now, while the old index serves."""
         await self.index.open()
-        pos: LogPosition = await self.services.db.read(log_position)
+        pos: LogPosition = await self.services.db.read(Tx.log_position)
         scopes = await self.memory.scopes()
         self.progress.total = pos.max_gid + len(scopes)
         await self._copy_messages()
@@ -98,7 +97,7 @@ class Rebuild:
         progress, unoptimized = self.progress, 0
         while True:
             after = self._reached
-            batch = await self.services.db.read(partial(messages_after, gid=after, limit=size))
+            batch = await self.services.db.read(partial(Tx.messages_after, gid=after, limit=size))
             if not batch:
                 return
             docs = text_docs(batch)

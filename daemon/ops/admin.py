@@ -26,7 +26,7 @@ from reverie.actors import (
     SessionRegistry,
     Supervisor,
 )
-from reverie.store import backup, count_sessions, heap_usage
+from reverie.store import Tx, backup, heap_usage
 
 from .. import protocol as p
 from ..metrics import render_metrics
@@ -109,7 +109,7 @@ class AdminOps:
 
     async def status(self) -> p.DaemonStatus:
         """The daemon's state for a person or a monitor (never secrets)."""
-        known = await self.services.db.read(count_sessions)
+        known = await self.services.db.read(Tx.count_sessions)
         db = self.services.db
         size = sum(f.stat().st_size for f in db.path.parent.glob(db.path.name + "*") if f.is_file())
         status = {

@@ -15,7 +15,6 @@ import trio
 
 from reverie.actors import Forgetter, MemoryKeeper, Services, Supervisor, validate_name
 from reverie.config import Busy
-from reverie.store import load_session
 
 from .. import protocol as p
 from .calls import Replier, run
@@ -90,7 +89,7 @@ class MemoryOps:
 
     async def _session_not_scope(self, name: str) -> list[str]:
         """A hint when an empty scope's name is a session's (a common mix-up), else nothing."""
-        record = await self.services.db.read(lambda c: load_session(c, name))
+        record = await self.services.db.read(lambda t: t.load_session(name))
         if record is None:
             return []
         return [

@@ -27,7 +27,7 @@ from reverie.actors import (
     SessionRegistry,
 )
 from reverie.config import InvalidArgument
-from reverie.store import MessageRecord, SessionRecord, list_sessions
+from reverie.store import MessageRecord, SessionRecord
 
 from .. import protocol as p
 from .calls import Convert, Replier, ask, run
@@ -132,5 +132,5 @@ class SessionOps:
                 nursery.start_soon(run, reply, self._sessions, after, limit, prefix)
 
     async def _sessions(self, after: str, limit: int, prefix: str) -> list[p.SessionInfo]:
-        rows = await self.services.db.read(lambda c: list_sessions(c, after, limit, prefix))
+        rows = await self.services.db.read(lambda t: t.list_sessions(after, limit, prefix))
         return [_session_info(r) for r in rows]

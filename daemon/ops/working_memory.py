@@ -37,12 +37,6 @@ from reverie.store import (
     KeyRecord,
     ReadFn,
     TaskRecord,
-    list_checkpoints,
-    list_keys,
-    load_task,
-    lookup_key,
-    read_scratch,
-    scope_stats,
 )
 
 from .. import protocol as p
@@ -163,13 +157,13 @@ class WorkingMemoryHandlers:
                     )
                     return w.WmGetReply(rid=rid, item=item)
 
-                return lambda c: lookup_key(c, chain, key, now), found
+                return lambda t: t.lookup_key(chain, key, now), found
             case w.WmList(prefix=prefix):
-                return lambda c: list_keys(c, scope, prefix, now), lambda ks: w.WmListReply(
+                return lambda t: t.list_keys(scope, prefix, now), lambda ks: w.WmListReply(
                     rid=rid, keys=[_key_info(k) for k in ks]
                 )
             case w.WmStats():
-                return lambda c: scope_stats(c, scope, now), lambda s: w.WmStatsReply(
+                return lambda t: t.scope_stats(scope, now), lambda s: w.WmStatsReply(
                     rid=rid, stats=msgspec.convert(s, w.ScopeStats, from_attributes=True)
                 )
             case w.TaskGet():
@@ -179,13 +173,13 @@ class WorkingMemoryHandlers:
                         raise NotFound(f"scope {scope!r} has no task")
                     return w.TaskGetReply(rid=rid, task=_task_view(t))
 
-                return lambda c: load_task(c, scope), task
+                return lambda t: t.load_task(scope), task
             case w.ScratchGet(last=last):
-                return lambda c: read_scratch(c, scope, last), lambda es: w.ScratchGetReply(
+                return lambda t: t.read_scratch(scope, last), lambda es: w.ScratchGetReply(
                     rid=rid, entries=[w.ScratchEntry(n=e.n, text=e.text, ts=e.ts) for e in es]
                 )
             case w.CheckpointList():
-                return lambda c: list_checkpoints(c, scope), lambda cs: w.CheckpointListReply(
+                return lambda t: t.list_checkpoints(scope), lambda cs: w.CheckpointListReply(
                     rid=rid, checkpoints=[_checkpoint(c) for c in cs]
                 )
         raise InvalidArgument(f"{type(request).__name__} is not a working-memory read")

@@ -37,6 +37,7 @@ import trio
 from reverie.config import ReverieError
 
 from ..errors import StoreError, StoreUnavailable
+from .tx import EngineSql, Tx
 from .waiter import Waiter
 
 __all__ = ["Connector", "GroupCommit"]
@@ -104,9 +105,18 @@ class GroupCommit(Generic[C]):
     """A database behind ``connector``; open with ``await db.open()``, then ``write``/``read``."""
 
     def __init__(
-        self, connector: Connector[C], *, read_connections: int = 4, max_batch: int = 4096
+        self,
+        connector: Connector[C],
+        sql: EngineSql,
+        term_counts: Any,
+        *,
+        read_connections: int = 4,
+        max_batch: int = 4096,
     ) -> None:
         self.connector = connector
+        self.sql = sql
+        #: The words index's per-word counts (the engine's cache), shared by the readers.
+        self.term_counts = term_counts
         self.max_batch = max_batch
         self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
@@ -159,7 +169,7 @@ class GroupCommit(Generic[C]):
 
     # -- writes --------------------------------------------------------------
 
-    async def write(self, fn: Callable[[C], T]) -> T:
+    async def write(self, fn: Callable[[Tx], T]) -> T:
         """Run ``fn`` in the next group-committed transaction; return after commit.
 
         The wait is shielded: once queued, the write will happen, so the
@@ -169,7 +179,7 @@ class GroupCommit(Generic[C]):
             raise StoreError("database is not open")
         return await _call(self._queue, fn, shield=True)
 
-    async def write_many(self, fns: list[Callable[[C], Any]]) -> list[Any]:
+    async def write_many(self, fns: list[Callable[[Tx], Any]]) -> list[Any]:
         """``write`` for several functions at once, waking the caller once for them all.
 
         Each function keeps its own outcome, as if written alone (a failure
@@ -200,6 +210,7 @@ class GroupCommit(Generic[C]):
 
     def _writer_loop(self, conn: C) -> None:
         held = [conn]
+        txs: dict[int, Tx] = {}
 
         def commit(batch: list[_Pending]) -> None:
             conn = self._usable(held, batch, writer=True)
@@ -207,7 +218,7 @@ class GroupCommit(Generic[C]):
                 return
             inside = [p for p in batch if not p.outside]
             if inside:
-                self._commit_batch(conn, inside)
+                self._commit_batch(conn, self._tx(txs, conn), inside)
             for pending in batch:
                 if pending.outside:
                     try:
@@ -260,12 +271,20 @@ class GroupCommit(Generic[C]):
             log.warning("event loop ended before %d database calls were reported", len(batch))
         return not stop
 
-    def _commit_batch(self, conn: C, batch: list[_Pending]) -> None:
+    def _tx(self, txs: dict[int, Tx], conn: C) -> Tx:
+        """The thread's Tx over ``conn`` (a new one after a reconnect)."""
+        tx = txs.get(id(conn))
+        if tx is None or tx.conn is not conn:
+            txs.clear()
+            tx = txs[id(conn)] = Tx(conn, self.sql, self.term_counts)
+        return tx
+
+    def _commit_batch(self, conn: C, tx: Tx, batch: list[_Pending]) -> None:
         connector = self.connector
         try:
             connector.begin(conn)
             for pending in batch:
-                pending.result = pending.fn(conn)
+                pending.result = pending.fn(tx)
             connector.commit(conn)
             return
         except BaseException as exc:
@@ -276,13 +295,13 @@ class GroupCommit(Generic[C]):
                     pending.error = error
                 return
         for pending in batch:
-            self._commit_one(conn, pending)
+            self._commit_one(conn, tx, pending)
 
-    def _commit_one(self, conn: C, pending: _Pending) -> None:
+    def _commit_one(self, conn: C, tx: Tx, pending: _Pending) -> None:
         pending.result = None
         try:
             self.connector.begin(conn)
-            pending.result = pending.fn(conn)
+            pending.result = pending.fn(tx)
             self.connector.commit(conn)
         except BaseException as exc:
             self.connector.rollback(conn)
@@ -290,7 +309,7 @@ class GroupCommit(Generic[C]):
 
     # -- reads ---------------------------------------------------------------
 
-    async def read(self, fn: Callable[[C], T]) -> T:
+    async def read(self, fn: Callable[[Tx], T]) -> T:
         """Run ``fn`` on a read connection in a snapshot of its own; return its result.
 
         The snapshot starts after the call: it sees every write acknowledged
@@ -305,14 +324,16 @@ class GroupCommit(Generic[C]):
 
     def _reader_loop(self, conn: C) -> None:
         held = [conn]
+        txs: dict[int, Tx] = {}
 
         def read_each(batch: list[_Pending]) -> None:
             conn = self._usable(held, batch, writer=False)
             if conn is None:
                 return
+            tx = self._tx(txs, conn)
             for pending in batch:
                 try:
-                    pending.result = self._read_in_txn(conn, pending.fn)
+                    pending.result = self._read_in_txn(conn, tx, pending.fn)
                 except BaseException as exc:  # the caller raises it, as if read in place
                     pending.error = exc
 
@@ -322,12 +343,12 @@ class GroupCommit(Generic[C]):
         finally:
             self.connector.close(held[0])
 
-    def _read_in_txn(self, conn: C, fn: Callable[[C], T]) -> T:
+    def _read_in_txn(self, conn: C, tx: Tx, fn: Callable[[Tx], T]) -> T:
         connector = self.connector
         try:
             connector.begin(conn)
             try:
-                return fn(conn)
+                return fn(tx)
             finally:
                 connector.rollback(conn)
         except ReverieError:

@@ -23,6 +23,7 @@ import psycopg
 from reverie.store import StoreError, StoreUnavailable
 
 from ..base.database import GroupCommit
+from ..base.tx import EngineSql
 from .schema import migrate
 
 __all__ = ["PostgresConnector", "PostgresDatabase"]
@@ -96,9 +97,19 @@ class PostgresConnector:
 class PostgresDatabase(GroupCommit[psycopg.Connection[Any]]):
     """The database at ``url`` (``postgresql://…``); open with ``await db.open()``."""
 
-    def __init__(self, url: str, *, read_connections: int = 4, max_batch: int = 4096) -> None:
+    def __init__(
+        self,
+        url: str,
+        sql: EngineSql,
+        term_counts: Any = None,
+        *,
+        read_connections: int = 4,
+        max_batch: int = 4096,
+    ) -> None:
         super().__init__(
             PostgresConnector(url, redact_url(url)),
+            sql,
+            term_counts,
             read_connections=read_connections,
             max_batch=max_batch,
         )

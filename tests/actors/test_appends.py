@@ -18,7 +18,7 @@ import trio.testing
 from reverie.actors import AppendRequest, Envelope, Services
 from reverie.actors.appends import AppendPlan
 from reverie.config import load_config
-from reverie.store import Connection, Database, SessionRecord, TokenCounter
+from reverie.store import Database, SessionRecord, TokenCounter, Tx
 
 
 @dataclass
@@ -43,11 +43,11 @@ def test_a_plan_re_run_after_its_batch_failed_writes_what_one_run_writes(tmp_pat
         plan = AppendPlan("s", None, [Envelope(request, replies.append)], services)
         started, release = threading.Event(), threading.Event()
 
-        def hold(conn: Connection) -> None:  # keeps the writer busy while the batch queues
+        def hold(t: Tx) -> None:  # keeps the writer busy while the batch queues
             started.set()
             release.wait(5)
 
-        def bug(conn: Connection) -> None:
+        def bug(t: Tx) -> None:
             raise ValueError("another session's write fails: the batch is re-run one by one")
 
         try:

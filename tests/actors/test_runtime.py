@@ -13,13 +13,12 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import apsw
 import trio
 import trio.testing
 
 from reverie.actors import ActorRegistry, Envelope, Services
 from reverie.config import ReverieError, load_config
-from reverie.store import Database, TokenCounter
+from reverie.store import Database, TokenCounter, Tx
 
 
 class Tally:
@@ -82,11 +81,11 @@ class _Writes:
     def __init__(self, name: str, base: int, batch: list[Envelope[Any]]) -> None:
         self.name, self.base, self.batch = name, base, batch
 
-    def write(self, conn: apsw.Connection) -> int:
+    def write(self, t: Tx) -> int:
         if any(env.request == "wfail" for env in self.batch):
             raise ValueError("this write fails")
         count = self.base + len(self.batch)
-        conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"tally:{self.name}", count))
+        t.conn.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"tally:{self.name}", count))
         return count
 
 

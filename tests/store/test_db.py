@@ -10,27 +10,26 @@ import weakref
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
-import apsw
 import pytest
 import trio
 
 from reverie.config import ReverieError
-from reverie.store import Database
+from reverie.store import Database, Tx
 from reverie.store.errors import StoreError
 
 READERS = 2
 
 
-def _put(name: str, value: str) -> Callable[[apsw.Connection], None]:
-    def write(conn: apsw.Connection) -> None:
-        conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (name, value))
+def _put(name: str, value: str) -> Callable[[Tx], None]:
+    def write(tx: Tx) -> None:
+        tx.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (name, value))
 
     return write
 
 
-def _get(name: str) -> Callable[[apsw.Connection], object]:
-    def read(conn: apsw.Connection) -> object:
-        row = conn.execute("SELECT value FROM meta WHERE key = ?", (name,)).fetchone()
+def _get(name: str) -> Callable[[Tx], object]:
+    def read(tx: Tx) -> object:
+        row = tx.conn.execute("SELECT value FROM meta WHERE key = ?", (name,)).fetchone()
         return None if row is None else row[0]
 
     return read
@@ -62,15 +61,15 @@ async def test_each_of_many_concurrent_reads_sees_its_own_acknowledged_write(db:
 async def test_a_failing_read_fails_alone_with_its_own_error(db: Database) -> None:
     await db.write(_put("present", "yes"))
 
-    def broken(conn: apsw.Connection) -> object:
-        return conn.execute("SELECT no_such_column FROM meta").fetchone()
+    def broken(tx: Tx) -> object:
+        return tx.conn.execute("SELECT no_such_column FROM meta").fetchone()
 
-    def refuses(conn: apsw.Connection) -> object:
+    def refuses(tx: Tx) -> object:
         raise ValueError("a bug in a read function")
 
     outcomes: dict[str, object] = {}
 
-    async def run(name: str, fn: Callable[[apsw.Connection], object]) -> None:
+    async def run(name: str, fn: Callable[[Tx], object]) -> None:
         try:
             outcomes[name] = await db.read(fn)
         except Exception as exc:
@@ -92,9 +91,9 @@ async def test_a_cancelled_reader_leaves_while_the_pool_keeps_serving(db: Databa
     await db.write(_put("k", "v"))
     release = trio.Event()
 
-    def slow(conn: apsw.Connection) -> object:
+    def slow(tx: Tx) -> object:
         while not release.is_set():  # holds one reader thread until released
-            conn.execute("SELECT 1").fetchone()
+            tx.conn.execute("SELECT 1").fetchone()
         return "slow"
 
     with trio.move_on_after(0.2) as waited:
@@ -116,11 +115,11 @@ async def test_a_finished_call_keeps_nothing_it_captured_alive(db: Database) -> 
     captured = _Captured()
     alive = weakref.ref(captured)
 
-    def write(conn: apsw.Connection, kept: _Captured = captured) -> None:
-        _put("k", "v")(conn)
+    def write(tx: Tx, kept: _Captured = captured) -> None:
+        _put("k", "v")(tx)
 
-    def read(conn: apsw.Connection, kept: _Captured = captured) -> object:
-        return _get("k")(conn)
+    def read(tx: Tx, kept: _Captured = captured) -> object:
+        return _get("k")(tx)
 
     await db.write(write)
     assert await db.read(read) == "v"
@@ -144,12 +143,12 @@ async def test_reads_after_close_are_refused_with_a_store_error(tmp_path: Path) 
 
 @pytest.mark.trio
 async def test_write_many_gives_each_function_its_own_outcome_in_order(db: Database) -> None:
-    def bug(conn: apsw.Connection) -> None:
-        conn.execute("INSERT INTO meta (key, value) VALUES ('half', 'done')")
+    def bug(tx: Tx) -> None:
+        tx.conn.execute("INSERT INTO meta (key, value) VALUES ('half', 'done')")
         raise ValueError("a bug in one session's write")
 
-    def value_of(name: str) -> Callable[[apsw.Connection], object]:
-        return lambda conn: _put(name, name)(conn) or name
+    def value_of(name: str) -> Callable[[Tx], object]:
+        return lambda tx: _put(name, name)(tx) or name
 
     outcomes = await db.write_many([value_of("a"), bug, value_of("b")])
 
@@ -163,10 +162,10 @@ async def test_a_cancelled_write_still_commits_and_the_cancel_comes_after(db: Da
     started = threading.Event()
     release = threading.Event()
 
-    def slow(conn: apsw.Connection) -> None:
+    def slow(tx: Tx) -> None:
         started.set()
         release.wait(5)
-        _put("slow", "committed")(conn)
+        _put("slow", "committed")(tx)
 
     async def write_then_mark(done: list[str]) -> None:
         await db.write(slow)

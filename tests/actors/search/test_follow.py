@@ -19,7 +19,6 @@ from reverie.actors.search.follow import Follower
 from reverie.config import load_config
 from reverie.store import (
     AsyncSearchIndex,
-    Connection,
     Database,
     MemoryFiles,
     MemoryStore,
@@ -28,10 +27,7 @@ from reverie.store import (
     SearchQuery,
     SessionRecord,
     TokenCounter,
-    append_requests,
-    delete_session,
-    load_session,
-    read_cursor,
+    Tx,
 )
 from reverie.store.index_feed import message_uid
 
@@ -50,7 +46,7 @@ async def db(tmp_path: Path) -> AsyncIterator[Database]:
         for i in range(MESSAGES)
     ]
     session = SessionRecord(name="s", scope="session/s", created=0.0)
-    await database.write(lambda c: append_requests(c, session, [messages]))
+    await database.write(lambda t: t.append_requests(session, [messages]))
     yield database
     await database.close()
 
@@ -147,10 +143,10 @@ async def _append(db: Database, *contents: str) -> None:
     """One more append to the session "s", after the messages it has."""
     messages = [NewMessage(id=c, role="user", content=c, ts=0.0, tokens=1) for c in contents]
 
-    def write(conn: Connection) -> None:
-        session = load_session(conn, "s")
+    def write(t: Tx) -> None:
+        session = t.load_session("s")
         assert session is not None
-        append_requests(conn, session, [messages])
+        t.append_requests(session, [messages])
 
     await db.write(write)
 
@@ -209,19 +205,19 @@ async def test_a_batch_whose_messages_changed_while_it_was_embedded_is_read_agai
     await follower._drain()
     gone = SessionRecord(name="gone", scope="session/gone", created=0.0)
     said = NewMessage(id="g", role="user", content="a forgotten secret", ts=0.0, tokens=3)
-    await db.write(lambda c: append_requests(c, gone, [[said]]))
+    await db.write(lambda t: t.append_requests(gone, [[said]]))
     gate.open.clear()
     gate.entered.clear()
     async with trio.open_nursery() as nursery:
         nursery.start_soon(follower._index_batch)
         await trio.to_thread.run_sync(gate.entered.wait)  # its batch is being embedded
-        await db.write(lambda c: delete_session(c, "gone"))
+        await db.write(lambda t: t.delete_session("gone"))
         await _append(db, "a fresh note")  # the gid the forgotten message had
         gate.open.set()
     assert follower.indexed == MESSAGES  # nothing written from the changed batch
     await follower._drain()
     assert follower.indexed == MESSAGES + 1
-    assert await db.read(read_cursor) == MESSAGES + 1
+    assert await db.read(Tx.read_cursor) == MESSAGES + 1
     assert follower.index is not None
     every = await follower.index.search(SearchQuery(query="note", mode="vector", k=100))
     assert len(every) == MESSAGES + 1  # message hits carry no text: it is read from the log

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from typing import Any
 
-import psycopg
 import pytest
 import trio
 
-from reverie.store import StoreError, StoreUnavailable
+from reverie.store import StoreError, StoreUnavailable, Tx
+from reverie.store.db import SQLITE_SQL
 from reverie.store.postgres.db import PostgresDatabase, redact_url
 from tests.postgres import PgServer
 
 
 def _insert(value: str) -> Any:
-    def write(conn: psycopg.Connection[Any]) -> int:
-        row = conn.execute(
+    def write(tx: Tx) -> int:
+        row = tx.conn.execute(
             "INSERT INTO meta (key, value) VALUES (%s, '1') RETURNING 1", (value,)
         ).fetchone()
         assert row is not None
@@ -24,13 +24,18 @@ def _insert(value: str) -> Any:
     return write
 
 
-def _keys(conn: psycopg.Connection[Any]) -> list[str]:
-    return [row[0] for row in conn.execute("SELECT key FROM meta ORDER BY key")]
+def _keys(tx: Tx) -> list[str]:
+    return [row[0] for row in tx.conn.execute("SELECT key FROM meta ORDER BY key")]
+
+
+def _database(url: str, read_connections: int = 4) -> PostgresDatabase:
+    # These tests run SQL of their own on ``tx.conn``; no engine function is called.
+    return PostgresDatabase(url, SQLITE_SQL, read_connections=read_connections)
 
 
 @pytest.mark.trio
 async def test_writes_commit_in_batches_and_a_failing_one_fails_alone(pg_url: str) -> None:
-    db = PostgresDatabase(pg_url, read_connections=2)
+    db = _database(pg_url, 2)
     await db.open()
     try:
         results = await db.write_many([_insert("a"), _insert("b"), _insert("a"), _insert("c")])
@@ -45,7 +50,7 @@ async def test_writes_commit_in_batches_and_a_failing_one_fails_alone(pg_url: st
 async def test_a_restarted_server_fails_calls_in_flight_as_unavailable_then_serves_again(
     pg_url: str, pg_server: PgServer
 ) -> None:
-    db = PostgresDatabase(pg_url, read_connections=1)
+    db = _database(pg_url, 1)
     await db.open()
     try:
         await db.write(_insert("before"))
@@ -71,7 +76,7 @@ async def test_a_restarted_server_fails_calls_in_flight_as_unavailable_then_serv
 @pytest.mark.trio
 async def test_a_server_that_is_not_there_is_named_without_its_password() -> None:
     url = "postgresql://reverie:s3cret@127.0.0.1:1/memory?connect_timeout=2"
-    db = PostgresDatabase(url)
+    db = _database(url)
     with pytest.raises(StoreUnavailable) as caught:
         await db.open()
     assert "s3cret" not in str(caught.value)
