@@ -1,0 +1,120 @@
+"""What the search index is fed from in Postgres: the message log after a durable cursor.
+
+The same contract as the SQLite engine's ``reverie.store.index_feed``: the
+cursor (``meta[CURSOR_KEY]``) says every message with ``gid <=`` it is in the
+index, and it never points past the log's last gid. Postgres identity gids
+are never reused (SQLite hands a forgotten newest rowid to the next append),
+so the clamp never saves an append here; it is kept so that ``log_position``
+never reports a negative backlog and both engines answer alike.
+
+``meta.value`` is ``jsonb``: a value written as a Python int, str, list or
+dict is read back as the same value. The documents are built by the pure
+helpers of the SQLite module (``message_doc``), so both engines index alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import psycopg
+from psycopg.types.json import Jsonb
+
+from reverie.store import CURSOR_KEY, INDEX_DIR_KEY, IndexDoc, LogPosition
+from reverie.store.index_feed import message_doc
+
+__all__ = [
+    "log_position",
+    "messages_after",
+    "move_cursor",
+    "read_cursor",
+    "read_meta",
+    "swap_index",
+    "write_cursor",
+    "write_meta",
+]
+
+_LAST_GID = "SELECT coalesce(max(gid), 0) FROM messages"
+
+
+def read_meta(conn: psycopg.Connection[Any], key: str) -> object:
+    row = conn.execute("SELECT value FROM meta WHERE key = %s", (key,)).fetchone()
+    return None if row is None else row[0]
+
+
+def write_meta(conn: psycopg.Connection[Any], key: str, value: object) -> None:
+    conn.execute(
+        "INSERT INTO meta (key, value) VALUES (%s, %s)"
+        " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (key, Jsonb(value)),
+    )
+
+
+def _cursor_of(value: object) -> int:
+    return value if isinstance(value, int) else 0
+
+
+def read_cursor(conn: psycopg.Connection[Any]) -> int:
+    return _cursor_of(read_meta(conn, CURSOR_KEY))
+
+
+def write_cursor(conn: psycopg.Connection[Any], gid: int) -> None:
+    """Move the cursor to ``gid``, never past the log's last message (one statement)."""
+    conn.execute(
+        "INSERT INTO meta (key, value)"
+        f" SELECT %s, to_jsonb(least(%s::bigint, ({_LAST_GID})))"
+        " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        (CURSOR_KEY, int(gid)),
+    )
+
+
+def move_cursor(conn: psycopg.Connection[Any], start: int, last: int, count: int) -> bool:
+    """Move the cursor from ``start`` to ``last`` if it is still at ``start`` and the log
+    holds exactly the ``count`` messages just indexed between them; False otherwise.
+
+    Checked in the writer's transaction, as the SQLite engine does: the
+    cursor and the count are read in one statement.
+    """
+    row = conn.execute(
+        "SELECT (SELECT value FROM meta WHERE key = %s),"
+        " (SELECT count(*) FROM messages WHERE gid > %s AND gid <= %s)",
+        (CURSOR_KEY, start, last),
+    ).fetchone()
+    assert row is not None  # a SELECT of two scalar subqueries yields one row
+    if _cursor_of(row[0]) != start or row[1] != count:
+        return False
+    write_cursor(conn, last)
+    return True
+
+
+def swap_index(conn: psycopg.Connection[Any], name: str, reached: int) -> None:
+    """Point the daemon at the index ``name`` and its cursor in one transaction."""
+    write_meta(conn, INDEX_DIR_KEY, name)
+    write_cursor(conn, reached)
+
+
+def log_position(conn: psycopg.Connection[Any]) -> LogPosition:
+    row = conn.execute(
+        f"SELECT (SELECT value FROM meta WHERE key = %s), ({_LAST_GID})", (CURSOR_KEY,)
+    ).fetchone()
+    assert row is not None  # a SELECT of two scalar subqueries yields one row
+    return LogPosition(_cursor_of(row[0]), int(row[1]))
+
+
+def messages_after(
+    conn: psycopg.Connection[Any], gid: int, limit: int, *, newest: bool = False
+) -> list[tuple[int, IndexDoc]]:
+    """Message docs with ``gid`` above the given one, oldest first, at most ``limit``;
+    with ``newest``, the ``limit`` newest of them (still oldest first)."""
+    order = "DESC" if newest else "ASC"
+    rows = conn.execute(
+        "SELECT m.gid, m.session, m.seq, m.id, m.content, m.ts, s.scope"
+        " FROM messages m JOIN sessions s ON s.name = m.session"
+        f" WHERE m.gid > %s ORDER BY m.gid {order} LIMIT %s",
+        (gid, limit),
+    ).fetchall()
+    if newest:
+        rows.reverse()
+    return [
+        (row_gid, message_doc(session, seq, mid, content, ts, scope))
+        for row_gid, session, seq, mid, content, ts, scope in rows
+    ]
