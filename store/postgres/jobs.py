@@ -68,17 +68,21 @@ def finish_job(
     """Move the cursor past the job's range and close the job, together.
 
     Returns False (and changes nothing) when the job is already finished:
-    a replay after a crash is a no-op. The job's row is locked while it is
-    read, so two writers can never both finish it.
+    a replay after a crash is a no-op. The job is closed by one conditional
+    UPDATE, so two writers can never both finish it.
     """
-    row = conn.execute("SELECT state FROM jobs WHERE id = %s FOR UPDATE", (job.id,)).fetchone()
-    if row is None or row[0] != "running" or session.cursor_seq >= job.last_seq:
+    if session.cursor_seq >= job.last_seq:
+        return False
+    closed = conn.execute(
+        "UPDATE jobs SET state = %s, updated = %s WHERE id = %s AND state = 'running'",
+        (state, now, job.id),
+    ).rowcount
+    if closed == 0:
         return False
     session.cursor_seq = job.last_seq
     session.tail_tokens -= job.tokens
     session.tail_count -= job.count
     save_session(conn, session)
-    conn.execute("UPDATE jobs SET state = %s, updated = %s WHERE id = %s", (state, now, job.id))
     return True
 
 

@@ -18,11 +18,12 @@ import psycopg
 from reverie.config import Conflict
 from reverie.store import IndexDoc, MessageRecord, SessionRecord, Unindex
 from reverie.store.index_feed import message_doc
+from reverie.store.journal import _MSG_COLUMNS, _record
 from reverie.store.message_pop import _PREFIX
 
 from .index_feed import read_cursor, write_cursor
 from .jobs import open_job
-from .journal import read_history, save_session
+from .journal import save_session
 from .markers import drop_markers, read_markers, write_marker
 
 __all__ = ["finish_unindex", "pending_unindex", "pop_newest", "unindexed_doc"]
@@ -31,7 +32,9 @@ __all__ = ["finish_unindex", "pending_unindex", "pop_newest", "unindexed_doc"]
 def pop_newest(conn: psycopg.Connection[Any], session: SessionRecord) -> MessageRecord | None:
     """Delete ``session``'s newest message (None: it has none); ``session`` is updated.
 
-    Call inside a write transaction, on the caller's copy of the row.
+    Call inside a write transaction, on the caller's copy of the row. The
+    row is read back by its DELETE (one round trip, where SQLite reads, then
+    deletes).
     """
     if session.last_seq == 0:
         return None
@@ -48,8 +51,13 @@ def pop_newest(conn: psycopg.Connection[Any], session: SessionRecord) -> Message
             f"the newest message of session {session.name!r} (seq {seq}) is being"
             " consolidated now; it cannot be popped (retry once the job is done)"
         )
-    (message,) = read_history(conn, session.name, seq - 1, 1)
-    conn.execute("DELETE FROM messages WHERE session = %s AND seq = %s", (session.name, seq))
+    (message,) = map(
+        _record,
+        conn.execute(
+            f"DELETE FROM messages WHERE session = %s AND seq = %s RETURNING {_MSG_COLUMNS}",
+            (session.name, seq),
+        ),
+    )
     session.last_seq = seq - 1
     session.tail_count -= 1
     session.tail_tokens -= message.tokens
