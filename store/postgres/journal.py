@@ -90,6 +90,8 @@ def _known(
 ) -> dict[str, _Stored]:
     """The messages of ``session`` already stored under the ids of ``requests``: one query."""
     ids = sorted({msg.id for messages in requests for msg in messages})
+    if not ids:
+        return {}
     rows = conn.execute(
         "SELECT id, seq, role, content, name, tool_calls, tool_call_id FROM messages"
         " WHERE session = %s AND id = ANY(%s::text[])",

@@ -175,3 +175,9 @@ def test_delete_takes_the_working_memory_of_the_sessions_own_scope_only(pg_url: 
         for table in ("wm_keys", "wm_tasks", "wm_scratch", "wm_checkpoints", "wm_stats"):
             rows = conn.execute(f"SELECT DISTINCT scope FROM {table}").fetchall()
             assert rows == [("session/keep",)], table
+
+
+def test_a_batch_of_empty_requests_acks_nothing_and_saves_the_row(engine: Engine) -> None:
+    s = SessionRecord(name="a", scope="session/a", created=2.0)
+    assert [o.acks for o in _append(engine, s, [], [])] == [[], []]
+    assert engine.journal.load_session(engine.conn, "a") == s
