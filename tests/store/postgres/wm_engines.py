@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import importlib.util
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, cast
 
 import apsw
 import psycopg
@@ -42,9 +43,11 @@ class Engine:
     writes: ModuleType  # scope_writes, calling this engine's functions
     conn: Any
 
-    def commit(self) -> None:
+    def transaction(self) -> AbstractContextManager[Any]:
+        """A transaction of the engine's own, committed at its end (as ``Database.write`` does)."""
         if isinstance(self.conn, psycopg.Connection):
-            self.conn.commit()
+            return self.conn.transaction()
+        return cast(AbstractContextManager[Any], self.conn)
 
 
 def _pg_scope_writes() -> ModuleType:
