@@ -30,7 +30,7 @@ import msgspec
 import psycopg
 from psycopg.abc import Params
 
-from reverie.config import Conflict, NotFound
+from reverie.config import Conflict, InvalidArgument, NotFound
 from reverie.store.working_memory import (
     _KEY_COLUMNS,
     _SCOPE_TABLES,
@@ -86,6 +86,17 @@ def _one(conn: psycopg.Connection[Any], sql: str, params: Params) -> tuple[Any, 
     return tuple(row)
 
 
+def _storable(what: str, text: str) -> None:
+    """Refuse the one text SQLite keeps and Postgres cannot: a NUL character.
+
+    psycopg refuses it while sending, with an error that is not reverie's
+    and would fail every write batched with this one; refused here it is
+    this write's own ``InvalidArgument``, before anything changes.
+    """
+    if "\x00" in text:
+        raise InvalidArgument(f"{what} contains a NUL character, which Postgres cannot store")
+
+
 def _expired(expires_at: float | None, now: float) -> bool:
     return expires_at is not None and expires_at <= now
 
@@ -117,13 +128,10 @@ def set_key(
     now: float,
     tally: Tally,
 ) -> int:
-    """Write ``key``; returns its new version. An expired key counts as absent (version 0).
+    """Write ``key``, compare-and-set on ``expected_version``, bounded by ``tally``: as SQLite's.
 
-    ``expected_version`` (if given) must equal the current version, else
-    ``Conflict`` naming the current one; 0 means "must not exist". A write
-    past the scope's bounds is ``LimitReached`` (``tally``). The row is read
-    ``FOR UPDATE``, so no other transaction changes it between the check and
-    the write.
+    The row is read ``FOR UPDATE``, so no other transaction changes it
+    between the check and the write.
     """
     row = conn.execute(
         f"SELECT {_KEY_COLUMNS} FROM wm_keys WHERE scope = %s AND key = %s FOR UPDATE",
@@ -227,6 +235,8 @@ def save_task(conn: psycopg.Connection[Any], scope: str, task: TaskRecord | None
     if task is None:
         conn.execute("DELETE FROM wm_tasks WHERE scope = %s", (scope,))
         return
+    for what in ("task_id", "description", "status"):
+        _storable(f"task {what}", getattr(task, what))
     replaced = ", ".join(f"{c} = excluded.{c}" for c in _TASK_COLUMNS.split(", "))
     conn.execute(
         f"INSERT INTO wm_tasks (scope, {_TASK_COLUMNS})"
@@ -248,6 +258,7 @@ def append_scratch(
     (``tally``): the next number and the bytes the line would drop are read
     first, then the line goes in and the oldest go out in one statement.
     """
+    _storable("scratchpad text", text)
     n, dropped = _one(
         conn,
         "SELECT top.n, (SELECT coalesce(sum(octet_length(text)), 0) FROM wm_scratch"
@@ -306,12 +317,7 @@ def create_checkpoint(
 def restore_checkpoint(
     conn: psycopg.Connection[Any], scope: str, checkpoint_id: str
 ) -> list[KeyRecord]:
-    """Make keys, task and scratchpad exactly as checkpointed; returns the keys as checkpointed.
-
-    Values and expiries come back exactly; each restored key's version moves
-    past both its checkpointed and its current version, so a compare-and-set
-    based on a read from before the restore fails instead of overwriting.
-    """
+    """Make the scope exactly as checkpointed, versions moved past any seen: as SQLite's."""
     row = conn.execute(
         "SELECT blob FROM wm_checkpoints WHERE id = %s AND scope = %s", (checkpoint_id, scope)
     ).fetchone()

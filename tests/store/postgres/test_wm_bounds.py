@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from reverie.config import Conflict, LimitReached, NotFound
+from reverie.config import Conflict, InvalidArgument, LimitReached, NotFound
 from reverie.store import ScopeBounds, TaskRecord
 from tests.store.postgres.wm_engines import Engine, engine
 
@@ -21,6 +21,7 @@ __all__ = ["engine"]  # the fixture, imported for pytest
 
 S = "project/p/agent/a"
 T0 = 1_764_241_733.25
+OPEN = ScopeBounds(max_keys=8, max_bytes=1000, max_checkpoints=1)
 
 
 def bounded(e: Engine, scope: str = S, **bounds: int) -> Any:
@@ -167,3 +168,19 @@ def test_a_refused_write_leaves_the_batch_it_is_in_untouched(engine: Engine) -> 
         )
     assert [type(o) for o in outcomes] == [int, Conflict, int, LimitReached, NotFound]
     assert [(k.key, k.version) for k in e.wm.list_keys(e.conn, S, "", T0)] == [("a", 1), ("c", 1)]
+
+
+def test_a_nul_in_text_is_that_writes_own_refusal_on_postgres(engine: Engine) -> None:
+    """SQLite keeps a NUL; Postgres refuses it as one write's error, the batch goes on."""
+    e, w = engine, engine.writes
+    task = TaskRecord("t\x00", "d", "running", 0, 0, None, T0, T0)
+    batch = [w.AddScratch("a\x00b", 10), w.PutTask(task), w.PutKey("k", b"\x00", None, None)]
+    with e.transaction():
+        outcomes = w.apply_writes(e.conn, S, [(write, T0) for write in batch], bounds=OPEN)
+    assert outcomes[2] == 1 and e.wm.lookup_key(e.conn, [S], "k", T0)[1].value == b"\x00"
+    if e.name == "sqlite":
+        assert outcomes[:2] == [(1, 0), task]
+        return
+    for what, refused in zip(("scratchpad text", "task task_id"), outcomes, strict=False):
+        assert isinstance(refused, InvalidArgument) and what in str(refused)
+    assert (e.wm.read_scratch(e.conn, S, None), e.wm.load_task(e.conn, S)) == ([], None)

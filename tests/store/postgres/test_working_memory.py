@@ -289,3 +289,13 @@ def test_both_engines_write_the_same_checkpoint_bytes(tmp_path: Path, pg_url: st
     assert [k.key for k in msgspec.msgpack.decode(blobs[0], type=_Snapshot).keys] == [
         "Z", "a", "é", "😀"
     ]  # fmt: skip
+
+
+def test_restoring_a_checkpoint_of_an_empty_scope_empties_it(engine: Engine) -> None:
+    e = engine
+    e.wm.create_checkpoint(e.conn, "s", "empty", None, T0)
+    put(e, "s", "k", b"v")
+    e.wm.save_task(e.conn, "s", TaskRecord("t", "d", "running", 0, 0, None, T0, T0))
+    e.wm.append_scratch(e.conn, "s", "line", T0, 10, tally(e, "s"))
+    assert e.wm.restore_checkpoint(e.conn, "s", "empty") == []
+    assert _state(e, "s", T0) == ([], None, [])
