@@ -6,9 +6,10 @@ before the sweeper deletes the row; a task; a scratchpad; checkpoints whose
 blob is the very msgpack the SQLite engine writes (``_Snapshot``), so a
 checkpoint means the same on both engines. Each function runs inside a
 transaction its caller owns and never commits; those that refuse
-(``Conflict``, ``NotFound``, ``LimitReached``) do so before they change
-anything, so a refusal leaves the transaction as it was for the other writes
-batched with it.
+(``Conflict``, ``NotFound``, ``LimitReached``, and ``InvalidArgument`` for a
+NUL character, which only this engine cannot store) do so before they
+change anything, so a refusal leaves the transaction as it was for the other
+writes batched with it.
 
 Where SQLite pays nothing per statement, a round trip to the server costs:
 deletes say what they removed with ``RETURNING`` inside one statement, and a

@@ -8,10 +8,12 @@ the same checkpoint bytes, the tie-break of equal times) follow.
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 import apsw
 import msgspec
+import psycopg
 import pytest
 
 from reverie.config import Conflict, NotFound
@@ -22,6 +24,7 @@ from reverie.store.postgres import wm_bounds as pg_wm_bounds
 from reverie.store.postgres import working_memory as pg_wm
 from reverie.store.schema import migrate as sqlite_migrate
 from reverie.store.working_memory import _Snapshot
+from tests.checks import poll
 from tests.store.postgres.wm_engines import Engine, engine, pg_connection
 
 __all__ = ["engine"]  # the fixture, imported for pytest
@@ -299,3 +302,37 @@ def test_restoring_a_checkpoint_of_an_empty_scope_empties_it(engine: Engine) -> 
     e.wm.append_scratch(e.conn, "s", "line", T0, 10, tally(e, "s"))
     assert e.wm.restore_checkpoint(e.conn, "s", "empty") == []
     assert _state(e, "s", T0) == ([], None, [])
+
+
+def test_a_compare_and_set_waits_for_a_concurrent_one_and_then_conflicts(pg_url: str) -> None:
+    """Two transactions (two daemons, one day) never both pass the same version check."""
+    with (
+        pg_connection(pg_url) as first,
+        pg_connection(pg_url) as second,
+        psycopg.connect(pg_url, autocommit=True) as watcher,
+    ):
+        one, two = (Engine("postgres", pg_wm, pg_wm_bounds, None, c) for c in (first, second))
+        put(one, "s", "k", b"a")
+        first.commit()
+        put(one, "s", "k", b"b", expected_version=1)  # not committed: the row stays locked
+        outcome: list[object] = []
+
+        def contend() -> None:
+            try:
+                outcome.append(put(two, "s", "k", b"c", expected_version=1))
+            except Conflict as exc:
+                outcome.append(exc)
+
+        contender = threading.Thread(target=contend)
+        contender.start()
+        poll(
+            lambda: watcher.execute(
+                "SELECT 1 FROM pg_stat_activity WHERE pid = %s AND wait_event_type = 'Lock'",
+                (second.info.backend_pid,),
+            ).fetchone(),
+            what="the second compare-and-set waiting for the first",
+        )
+        first.commit()
+        contender.join()
+        assert len(outcome) == 1 and isinstance(outcome[0], Conflict)
+        assert "at version 2, not 1" in str(outcome[0])
