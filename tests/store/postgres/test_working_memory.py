@@ -2,8 +2,9 @@
 
 Each case of the daemon-level suite (tests/daemon/test_working_memory.py)
 that the store decides, run on SQLite and on Postgres with the same
-assertions; the engine-specific ones (float round trips across connections,
-the same checkpoint bytes, the tie-break of equal times) follow.
+assertions; then what only a second engine could get wrong: float times
+across connections, the same checkpoint bytes on both, a compare-and-set
+racing another transaction.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from tests.store.postgres.wm_engines import Engine, engine, pg_connection
 __all__ = ["engine"]  # the fixture, imported for pytest
 
 OPEN = ScopeBounds(max_keys=1 << 20, max_bytes=1 << 30, max_checkpoints=1 << 10)
-T0 = 1_764_241_733.123456789  # an epoch time whose float has every bit of its mantissa in use
+T0 = 1_764_241_733.123456789  # more digits than a float keeps: it must come back to the bit
 
 
 def put(e: Engine, scope: str, key: str, value: bytes, now: float = T0, **kw: object) -> int:
