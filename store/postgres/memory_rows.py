@@ -18,7 +18,9 @@ in two tables, byte for byte:
 Every function runs inside a transaction its caller owns (``Database.write``
 or ``read``) and neither commits nor rolls back. A write function may be
 re-run in a new transaction (group commit re-runs a failed batch one by
-one), so each is a pure function of the database state.
+one), so each is a pure function of the database state. The isolation is
+READ COMMITTED, Postgres' default: a writer that lost a version to another
+reads again, and its next statement sees the newer version.
 """
 
 from __future__ import annotations
@@ -83,7 +85,6 @@ CREATE TABLE IF NOT EXISTS history_entries (
     PRIMARY KEY (scope, id)
 )""",
     "CREATE INDEX IF NOT EXISTS history_entries_time ON history_entries (scope, end_ts, seq)",
-    "CREATE INDEX IF NOT EXISTS history_entries_day ON history_entries (scope, day, seq)",
 )
 
 
