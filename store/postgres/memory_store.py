@@ -3,9 +3,9 @@
 Actors await the same calls as on the Markdown tree (``store/memory_store.py``)
 and get the same text back, byte for byte; the rows and their SQL are
 ``memory_rows``'s. Every call is one transaction of the engine's
-``Database`` (``read``/``write`` run a function on a connection in a
-transaction and commit it), so ``write_consolidation`` writes the entry
-and the new memory version in one commit or not at all.
+``PostgresDatabase`` (a read in a snapshot, a write group-committed), so
+``write_consolidation`` writes the entry and the new memory version in one
+commit or not at all.
 
 What the file engine has and this one does not: a tree on disk. Nothing
 edits rows behind the daemon, so ``scan`` always reports nothing, and
@@ -16,29 +16,16 @@ Postgres text cannot hold NUL, which a file could: such text is refused.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol, TypeVar
-
-import psycopg
 
 from reverie.config import InvalidArgument
 from reverie.store import Consolidated, ForgetJob, HistoryEntry, parse_memory, render_entry
 
 from . import memory_rows as rows
+from .db import PostgresDatabase
 from .memory_rows import DDL
 
-__all__ = ["DDL", "Database", "MemoryStore"]
-
-T = TypeVar("T")
-
-
-class Database(Protocol):
-    """What this store asks of the engine's database: a function run in a transaction."""
-
-    async def read(self, fn: Callable[[psycopg.Connection[Any]], T]) -> T: ...
-
-    async def write(self, fn: Callable[[psycopg.Connection[Any]], T]) -> T: ...
+__all__ = ["DDL", "MemoryStore"]
 
 
 def _scope(scope: str) -> str:
@@ -66,7 +53,7 @@ def _text(text: str, what: str) -> str:
 class MemoryStore:
     """The scopes' ``MEMORY.md`` and history entries as rows of the database ``db``."""
 
-    def __init__(self, db: Database) -> None:
+    def __init__(self, db: PostgresDatabase) -> None:
         self.db = db
 
     async def read_memory(self, scope: str) -> str:

@@ -7,10 +7,11 @@ mean the same; the parity test compares their text byte for byte.
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import psycopg
 import pytest
@@ -19,6 +20,7 @@ import trio
 from reverie.config import InvalidArgument
 from reverie.store import ForgetJob, HistoryEntry, MemoryFiles, encode_scope
 from reverie.store import MemoryStore as FileMemoryStore
+from reverie.store.postgres.db import PostgresDatabase
 from reverie.store.postgres.memory_rows import KEPT_VERSIONS, newest_memory, write_consolidation
 from reverie.store.postgres.memory_store import DDL, MemoryStore
 from reverie.store.postgres.schema import migrate
@@ -26,28 +28,8 @@ from tests.checks import poll
 from tests.store.test_memory_files import DAY
 from tests.store.test_memory_files import entry as markdown_entry
 
-T = TypeVar("T")
 Store = FileMemoryStore | MemoryStore
 SCOPE = "user/alice"
-
-
-class PgDatabase:
-    """The Postgres engine's database seam, for these tests: ``fn`` run on one connection in
-    a worker thread, in a transaction committed after it (rolled back if it raises)."""
-
-    def __init__(self, url: str) -> None:
-        self.conn = psycopg.connect(url)
-        self._one = trio.Lock()
-
-    async def _run(self, fn: Callable[[psycopg.Connection[Any]], T]) -> T:
-        async with self._one:
-            return await trio.to_thread.run_sync(self._transaction, fn)
-
-    def _transaction(self, fn: Callable[[psycopg.Connection[Any]], T]) -> T:
-        with self.conn.transaction():
-            return fn(self.conn)
-
-    read = write = _run
 
 
 def _migrated(url: str) -> str:
@@ -58,19 +40,29 @@ def _migrated(url: str) -> str:
     return url
 
 
+@contextlib.asynccontextmanager
+async def postgres_store(url: str) -> AsyncIterator[MemoryStore]:
+    db = PostgresDatabase(_migrated(url), read_connections=2)
+    await db.open()
+    try:
+        yield MemoryStore(db)
+    finally:
+        await db.close()
+
+
 @pytest.fixture
-def pg_store(pg_url: str) -> Iterator[MemoryStore]:
-    db = PgDatabase(_migrated(pg_url))
-    yield MemoryStore(db)
-    db.conn.close()
+async def pg_store(pg_url: str) -> AsyncIterator[MemoryStore]:
+    async with postgres_store(pg_url) as store:
+        yield store
 
 
 @pytest.fixture(params=["files", "postgres"])
-def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+async def engine(request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:
     if request.param == "files":
-        return FileMemoryStore(MemoryFiles(tmp_path / "memory"))
-    store: MemoryStore = request.getfixturevalue("pg_store")
-    return store
+        yield FileMemoryStore(MemoryFiles(tmp_path / "memory"))
+        return
+    async with postgres_store(request.getfixturevalue("pg_url")) as store:
+        yield store
 
 
 async def history_days(store: Store, scope: str) -> dict[str, str]:
