@@ -207,13 +207,14 @@ def delete_scope(conn: Conn, scope: str) -> None:
     conn.execute("DELETE FROM history_entries WHERE scope = %s", (scope,))
 
 
-def _forget_in_memory(conn: Conn, scope: str, job: ForgetJob) -> int:
-    """Drop ``job``'s facts from the scope's ``MEMORY.md``; how many went.
+def _forget_in_memory(conn: Conn, job: ForgetJob) -> int:
+    """Drop ``job``'s facts from its scope's ``MEMORY.md``; how many went.
 
     Only the newest version is kept: an older one may hold the fact or the
     session's facts even when the newest no longer does. A changed memory is
     written as a new version, so a writer that read the old one is refused.
     """
+    scope = job.scope
     while True:
         version, text = newest_memory(conn, scope)
         if job.session is not None:
@@ -221,7 +222,7 @@ def _forget_in_memory(conn: Conn, scope: str, job: ForgetJob) -> int:
         else:
             assert job.fact is not None
             new, removed = drop_fact(text, job.fact)
-        if new == text:  # a session's facts may lose a source and none go: still a change
+        if new == text:  # not ``removed``: a fact that only loses a source is a change too
             break
         if insert_version(conn, scope, new, version):
             version += 1
@@ -262,7 +263,7 @@ def forget(conn: Conn, job: ForgetJob) -> int:
     if job.session is not None and job.scope == default_scope(job.session):
         delete_scope(conn, job.scope)
         return 0
-    removed = _forget_in_memory(conn, job.scope, job)
+    removed = _forget_in_memory(conn, job)
     if job.session is None:
         assert job.fact is not None
         return removed + _forget_fact_in_history(conn, job.scope, job.fact)

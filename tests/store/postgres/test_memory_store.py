@@ -178,7 +178,10 @@ async def test_forget_a_fact_takes_it_from_memory_and_every_episode(engine: Stor
     retired = entry(2, facts=["Alice lives in Lisbon"], retired=["Alice lives in Porto"])
     await consolidate(engine, retired, moved)
 
+    base = await engine.read_memory(SCOPE)
     assert await engine.forget(ForgetJob(scope=SCOPE, fact="alice LIVES in lisbon!")) == 3
+    # A consolidation computed before the forget would bring the fact back: refused.
+    assert await engine.write_consolidation(entry(3), base, base) == "moved"
 
     first, second = await engine.entries(SCOPE)
     assert first.facts == ["Alice likes number 1"] and second.facts == []
