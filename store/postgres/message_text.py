@@ -1,0 +1,312 @@
+"""The message log's words on Postgres, scored like the SQLite engine's FTS5 BM25.
+
+Postgres' own ranking (``ts_rank``) has no IDF, so the calibrated ``words``
+score (a hit's BM25 over ``words_reference``) could not mean the same on
+both engines with it. This module keeps what FTS5 keeps and computes its
+BM25 in SQL: k1 1.2, b 0.75, ``body`` weighted 1.0 and ``context``
+``CONTEXT_WEIGHT`` (0.5), ``D`` the row's tokens, ``avgdl`` the log's
+tokens over its rows, each query word's IDF from ``TermCounts``.
+
+What a message's row holds, set by a ``BEFORE INSERT`` trigger on
+``messages`` (so whoever inserts, the words are there in the same commit,
+and a deleted message takes them with it):
+
+- ``words``: a ``tsvector`` of the ``body`` (content and name, weight A)
+  and the ``context`` (the two messages before it in its session, weight B),
+  as ``message_text_add`` indexes them in SQLite;
+- ``words_len``: FTS5's ``D``, the tokens of both plus the one of its
+  session column.
+
+``message_words_stats`` holds the log's rows and tokens, kept by statement
+triggers (FTS5 keeps the same in its averages record): read in constant
+time, it is ``N`` and ``avgdl``, and ``TermCounts``' clock.
+
+Tokens are cut as FTS5's ``unicode61`` cuts them (runs of letters and
+digits, by Unicode's classes: the ``pg_c_utf8`` collation, PostgreSQL 17+),
+folded (``lower``, ``unaccent``) and stemmed by Snowball's ``porter``, the
+algorithm of FTS5's ``porter`` (on LoCoMo's 4,074 word types 12 stem apart,
+against 164 with Snowball's ``english``). No stop words are dropped from
+the log; a query drops them as the SQLite engine does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+import psycopg
+
+from reverie.store import SearchHit
+from reverie.store.bm25 import idf
+from reverie.store.index_feed import CURSOR_KEY, message_doc
+from reverie.store.message_text import CONTEXT_MESSAGES, CONTEXT_WEIGHT, _bound, _query_words
+from reverie.store.ranking import hit_from_doc
+
+from .term_counts import TermCounts, indexed_rows
+
+__all__ = [
+    "DDL",
+    "count_messages",
+    "logged_messages",
+    "search_message_text",
+    "vector_gap",
+    "with_log_text",
+    "words_reference",
+]
+
+_K1 = 1.2
+_B = 0.75
+
+#: The text search configuration, the columns, their triggers and index, and the stats row.
+DDL: tuple[str, ...] = (
+    "CREATE EXTENSION IF NOT EXISTS unaccent",
+    "CREATE TEXT SEARCH DICTIONARY reverie_stem (TEMPLATE = snowball, Language = porter)",
+    "CREATE TEXT SEARCH CONFIGURATION reverie (PARSER = default)",
+    # what the parser makes of runs of letters and digits: words, mixed runs, numbers, "1e5"
+    "ALTER TEXT SEARCH CONFIGURATION reverie ADD MAPPING FOR asciiword, word, numword"
+    " WITH unaccent, reverie_stem",
+    "ALTER TEXT SEARCH CONFIGURATION reverie ADD MAPPING FOR uint, sfloat WITH simple",
+    # FTS5's unicode61 tokens, lower-cased, one space apart
+    "CREATE FUNCTION reverie_cut(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE"
+    " RETURN btrim(lower(regexp_replace($1 COLLATE pg_c_utf8, '[^[:alnum:]]+', ' ', 'g')))",
+    "CREATE FUNCTION reverie_tokens(cut text) RETURNS integer LANGUAGE sql IMMUTABLE STRICT"
+    " PARALLEL SAFE RETURN CASE WHEN cut = '' THEN 0"
+    " ELSE length(cut) - length(replace(cut, ' ', '')) + 1 END",
+    # a word as FTS5 matches a quoted phrase: its tokens in a row, within one column
+    """
+CREATE FUNCTION reverie_phrase(word text) RETURNS tsquery LANGUAGE sql STABLE PARALLEL SAFE
+RETURN (
+    SELECT CASE WHEN count(*) = 1 THEN min(quote_literal(u.lexeme))
+        ELSE '(' || string_agg(quote_literal(u.lexeme) || ':A', ' <-> ' ORDER BY p.pos)
+            || ') | (' || string_agg(quote_literal(u.lexeme) || ':B', ' <-> ' ORDER BY p.pos)
+            || ')' END::tsquery
+    FROM unnest(to_tsvector('reverie', reverie_cut(word))) u, unnest(u.positions) p(pos))""",
+    f"""
+CREATE FUNCTION reverie_message_words(
+    p_session text, p_seq bigint, p_content text, p_name text, OUT words tsvector, OUT len integer
+) LANGUAGE sql VOLATILE AS $$
+    WITH t AS (
+        SELECT reverie_cut(p_content || coalesce(' ' || p_name, '')) AS body,
+            reverie_cut(coalesce((SELECT string_agg(content, ' ') FROM (
+                SELECT content FROM messages WHERE session = p_session AND seq < p_seq
+                ORDER BY seq DESC LIMIT {CONTEXT_MESSAGES}) AS p), '')) AS context)
+    SELECT setweight(to_tsvector('reverie', body), 'A')
+            || setweight(to_tsvector('reverie', context), 'B'),
+        reverie_tokens(body) + reverie_tokens(context) + 1
+    FROM t
+$$""",
+    "ALTER TABLE messages ADD COLUMN words tsvector NOT NULL DEFAULT ''::tsvector,"
+    " ADD COLUMN words_len integer NOT NULL DEFAULT 1",
+    """
+CREATE FUNCTION reverie_words_add() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    SELECT w.words, w.len INTO NEW.words, NEW.words_len
+    FROM reverie_message_words(NEW.session, NEW.seq, NEW.content, NEW.name) AS w;
+    RETURN NEW;
+END $$""",
+    "CREATE TRIGGER messages_words BEFORE INSERT ON messages"
+    " FOR EACH ROW EXECUTE FUNCTION reverie_words_add()",
+    "CREATE INDEX messages_words ON messages USING gin (words)",
+    "UPDATE messages SET (words, words_len) = (SELECT w.words, w.len"
+    " FROM reverie_message_words(session, seq, content, name) AS w)",
+    "CREATE TABLE message_words_stats (one boolean PRIMARY KEY DEFAULT true CHECK (one),"
+    " rows bigint NOT NULL, tokens bigint NOT NULL)",
+    "INSERT INTO message_words_stats (rows, tokens)"
+    " SELECT count(*), coalesce(sum(words_len), 0) FROM messages",
+    """
+CREATE FUNCTION reverie_words_count() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE message_words_stats
+    SET rows = rows + sign * c.n, tokens = tokens + sign * c.t
+    FROM (SELECT CASE TG_OP WHEN 'DELETE' THEN -1 ELSE 1 END AS sign) AS s,
+        (SELECT count(*) AS n, coalesce(sum(words_len), 0) AS t FROM changed) AS c
+    WHERE c.n > 0;
+    RETURN NULL;
+END $$""",
+    "CREATE TRIGGER messages_words_added AFTER INSERT ON messages REFERENCING NEW TABLE AS changed"
+    " FOR EACH STATEMENT EXECUTE FUNCTION reverie_words_count()",
+    "CREATE TRIGGER messages_words_deleted AFTER DELETE ON messages"
+    " REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION reverie_words_count()",
+)
+
+#: FTS5's ``bm25()`` over the rows that hold a query word as a phrase in one column.
+#: ``parts``: each word's tokens in order; ``hits``: each phrase occurrence (its first
+#: token's position and column); ``freq``: a word's weighted occurrences in a row.
+_RANKED = """
+WITH parts AS (
+    SELECT w.i, p.pos, u.lexeme, count(*) OVER (PARTITION BY w.i) AS k
+    FROM unnest(%(words)s::text[]) WITH ORDINALITY AS w(word, i),
+        unnest(to_tsvector('reverie', reverie_cut(w.word))) AS u, unnest(u.positions) AS p(pos)
+), stats AS (
+    SELECT tokens::float8 / greatest(rows, 1) AS avgdl FROM message_words_stats
+), found AS (
+    SELECT m.gid, m.words, m.words_len FROM messages m JOIN sessions s ON s.name = m.session
+    WHERE m.words @@ (SELECT string_agg('(' || reverie_phrase(word)::text || ')', ' | ')::tsquery
+        FROM unnest(%(words)s::text[]) AS word){where}
+), hits AS (
+    SELECT f.gid, parts.i, o.weight
+    FROM found f, unnest(f.words) AS u, unnest(u.positions, u.weights) AS o(pos, weight), parts
+    WHERE u.lexeme = parts.lexeme AND u.lexeme = ANY(ARRAY(SELECT lexeme FROM parts))
+    GROUP BY f.gid, parts.i, parts.k, o.weight, o.pos - parts.pos
+    HAVING count(*) = parts.k
+), freq AS (
+    SELECT gid, i, sum(CASE weight WHEN 'A' THEN 1.0 ELSE %(context)s END)::float8 AS tf
+    FROM hits GROUP BY gid, i
+), ranked AS (
+    SELECT f.gid, sum((%(idfs)s::float8[])[f.i] * f.tf * {k1_1}
+        / (f.tf + {k1} * (1 - {b} + {b} * found.words_len / stats.avgdl))) AS score
+    FROM freq f JOIN found USING (gid), stats GROUP BY f.gid
+    ORDER BY score DESC, f.gid LIMIT %(limit)s
+)
+SELECT m.session, m.seq, m.id, m.content, m.ts, s.scope, r.score
+FROM ranked r JOIN messages m USING (gid) JOIN sessions s ON s.name = m.session
+ORDER BY r.score DESC, r.gid
+"""
+
+
+def words_reference(conn: psycopg.Connection[Any], query: str, counts: TermCounts) -> float:
+    """What a message holding each of the query's words once, at average length, scores:
+    the sum of their IDFs, as the SQLite engine's ``words_reference`` (its docstring says why)."""
+    words = _query_words(query)
+    if not words:
+        return 0.0
+    rows = indexed_rows(conn)
+    docs = counts.counts(conn, words)
+    return sum(idf(rows, docs[word]) for word in words)
+
+
+def search_message_text(
+    conn: psycopg.Connection[Any],
+    query: str,
+    counts: TermCounts,
+    *,
+    scope: str | None = None,
+    session: str | None = None,
+    since: float | None = None,
+    until: float | None = None,
+    among: Sequence[int] | None = None,
+    limit: int = 10,
+) -> list[SearchHit]:
+    """The ``limit`` messages whose words best match ``query`` (BM25), best first.
+
+    The same hits and scores as the SQLite engine's (to within the stemmers'
+    few differences): every row holding a query word is scored with the IDFs
+    of ``counts`` (within their 1 % drift, as the SQLite engine's session
+    searches are), ties to the older message. ``among`` keeps only these log
+    positions (``gid``).
+    """
+    words = _query_words(query)
+    if not words:
+        return []
+    where, params = _filters(scope=scope, session=session, since=since, until=until)
+    if among is not None:
+        where += " AND m.gid = ANY(%(among)s::bigint[])"
+        params["among"] = list(among)
+    rows = indexed_rows(conn)
+    docs = counts.counts(conn, words)
+    found = conn.execute(
+        _RANKED.format(where=where, k1=_K1, k1_1=_K1 + 1.0, b=_B),
+        {
+            **params,
+            "words": words,
+            "idfs": [idf(rows, docs[word]) for word in words],
+            "context": CONTEXT_WEIGHT,
+            "limit": limit,
+        },
+    ).fetchall()
+    return [
+        hit_from_doc(message_doc(name, seq, mid, content, ts, scope_name), float(score))
+        for name, seq, mid, content, ts, scope_name, score in found
+    ]
+
+
+def with_log_text(conn: psycopg.Connection[Any], hits: list[SearchHit]) -> list[SearchHit]:
+    """``hits`` in order, each message's with its text from the log (one read for all);
+    a message no longer in the log is left out."""
+    messages = [hit for hit in hits if hit.kind == "message"]
+    texts = dict(
+        conn.execute(
+            "SELECT j.n, m.content FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY"
+            " AS j(session, id, n) JOIN messages m ON m.session = j.session AND m.id = j.id",
+            ([h.session for h in messages], [h.message_ids[0] for h in messages]),
+        ).fetchall()
+    )
+    positions = {id(hit): n for n, hit in enumerate(messages, start=1)}
+    found = []
+    for hit in hits:
+        if hit.kind != "message":
+            found.append(hit)
+        elif positions[id(hit)] in texts:
+            found.append(msgspec.structs.replace(hit, text=str(texts[positions[id(hit)]])))
+    return found
+
+
+def count_messages(
+    conn: psycopg.Connection[Any],
+    *,
+    after_gid: int,
+    scope: str | None = None,
+    session: str | None = None,
+    since: float | None = None,
+    until: float | None = None,
+) -> int:
+    """Messages with text past ``after_gid`` in the log that match the filters."""
+    where, params = _filters(scope=scope, session=session, since=since, until=until)
+    row = conn.execute(
+        "SELECT count(*) FROM messages m JOIN sessions s ON s.name = m.session"
+        f" WHERE m.gid > %(after)s AND m.content != ''{where}",
+        {**params, "after": after_gid},
+    ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def logged_messages(
+    conn: psycopg.Connection[Any], *, scope: str | None, session: str | None
+) -> int:
+    """Messages ever appended to the matching sessions, from their rows (no scan of the log)."""
+    clauses, values = _bound((("name = %s", session), ("scope = %s", scope)))
+    sql = "SELECT coalesce(sum(last_seq), 0) FROM sessions"
+    if clauses:
+        sql += " WHERE " + " AND ".join(clauses)
+    row = conn.execute(sql, values).fetchone()
+    return int(row[0]) if row else 0
+
+
+def vector_gap(
+    conn: psycopg.Connection[Any],
+    *,
+    scope: str | None,
+    session: str | None,
+    since: float | None,
+    until: float | None,
+) -> tuple[int, int]:
+    """Searched messages the vector index has not embedded yet, and all searched."""
+    cursor = conn.execute("SELECT value FROM meta WHERE key = %s", (CURSOR_KEY,)).fetchone()
+    after = int(cursor[0]) if cursor is not None and isinstance(cursor[0], int) else 0
+    unembedded = count_messages(
+        conn, after_gid=after, scope=scope, session=session, since=since, until=until
+    )
+    if not unembedded:
+        return 0, 0
+    return unembedded, logged_messages(conn, scope=scope, session=session)
+
+
+def _filters(
+    *, scope: str | None, session: str | None, since: float | None, until: float | None
+) -> tuple[str, dict[str, object]]:
+    """`` AND ...`` clauses over ``messages m`` and ``sessions s``, values bound by name."""
+    given = {
+        name: (clause, value)
+        for name, clause, value in (
+            ("session", "m.session = %(session)s", session),
+            ("scope", "s.scope = %(scope)s", scope),
+            ("since", "m.ts >= %(since)s", since),
+            ("until", "m.ts < %(until)s", until),
+        )
+        if value is not None
+    }
+    return (
+        "".join(f" AND {clause}" for clause, _ in given.values()),
+        {name: value for name, (_, value) in given.items()},
+    )
