@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
+from pathlib import Path
 from typing import Any
 
+import apsw
 import psycopg
 import pytest
 
 from reverie.store import SearchHit
+from reverie.store import message_text as sqlite_words
 from reverie.store.postgres.message_text import (
     count_messages,
     logged_messages,
@@ -19,7 +23,9 @@ from reverie.store.postgres.message_text import (
 )
 from reverie.store.postgres.provenance import covered_messages
 from reverie.store.postgres.term_counts import TermCounts, indexed_rows
+from reverie.store.schema import migrate as sqlite_migrate
 
+from ..messages import append_texts as sqlite_append
 from .texts import append_texts, delete_session, words_store
 
 
@@ -227,3 +233,133 @@ def test_a_word_the_tokenizer_cuts_counts_messages_holding_it_as_a_phrase(
     assert TermCounts().counts(amber, words) == {"deploy_rollback": 2, "notes": 200, "___": 0}
     found = search_message_text(amber, "deploy_rollback", TermCounts(), limit=10)
     assert sorted(h.uid for h in found) == ["m:b:1", "m:d:1"]
+
+
+# -- parity: one log on both engines, the same hits and scores --------------------------
+
+#: Sessions of a small log: stems, accents, case, numbers, identifiers, replies.
+_CORPUS = {
+    "trip": (
+        "We moved to Lisbon last spring, after the café in Zürich closed.",
+        "Moving again? You said the São Paulo office was naïve about rents.",
+        "Yes, in 2024: the École Polytechnique offer fell through.",
+        "The ferry to Cacilhas runs every 20 minutes; tickets cost 1.50 EUR.",
+        "I adopted a greyhound named Pixel in the 1990s style of naming.",
+        "Pixel runs faster than any dog at the beach.",
+        "Running on the beach at dawn is the best part of moving here.",
+        "CAFÉ CULTURE here is different: bicas, not espressos.",
+    ),
+    "work": (
+        "The deploy_rollback script failed on v2 of the billing service.",
+        "Roll back the deploy and page Ana before 9am.",
+        "Billing incident #4312: deploy rolled back, customers refunded.",
+        "Ana's post-mortem says the migration locked the invoices table.",
+        "We deployed the fix at 14:05 and the invoices unlocked.",
+        "The on-call rota moves to Priya next week.",
+        "Priya prefers Zurich-based vendors for the billing audit.",
+        "Audit notes: 3.5% of invoices were delayed, none lost.",
+        "Next sprint: rate limits for the billing API, then the audit.",
+    ),
+    "home": (
+        "Grandma's recipe: cardamom buns with orange zest.",
+        "The buns need 45 minutes to rise in a warm kitchen.",
+        "Bake at 200 degrees; the crust should be golden.",
+        "We ate the buns on the ferry; Pixel wanted one too.",
+        "Her naive watercolours hang in the kitchen above the oven.",
+        "The oven's thermostat is broken again, call the landlord.",
+        "The landlord says a new oven arrives on Friday.",
+        "Buns, buns and more buns: the oven works, the buns rise, Friday is saved.",
+    ),
+    "chat": tuple(
+        f"note {i}: {word} and the weather, {i * 7} km of walking"
+        for i, word in enumerate(
+            ("rain", "sun", "wind", "fog", "snow", "rain", "heat", "storm", "sun", "rain") * 3
+        )
+    ),
+}
+_PARITY_QUERIES = (
+    "when did they move to Lisbon",
+    "cafe Zurich",
+    "naïve naive",
+    "greyhound adoption",
+    "deploy_rollback",
+    "rolled back deploys",
+    "billing audit invoices",
+    "1990s",
+    "2024 offer",
+    "3.5 invoices",
+    "oven landlord Friday",
+    "buns rising",
+    "rain walking",
+    "the weather",
+    "Pixel runs on the beach",
+    "zeppelin",
+)
+
+
+@pytest.fixture
+def both(conn: psycopg.Connection[Any], tmp_path: Path) -> apsw.Connection:
+    """``conn`` and the SQLite store returned, each holding ``_CORPUS`` (the same gids)."""
+    lite = apsw.Connection(str(tmp_path / "t.sqlite3"))
+    sqlite_migrate(lite)
+    for session, texts in _CORPUS.items():
+        scope = "shared" if session in ("work", "home") else None
+        sqlite_append(lite, session, *texts, scope=scope)
+        append_texts(conn, session, *texts, scope=scope)
+    return lite
+
+
+def _ranked(hits: list[SearchHit]) -> list[tuple[str, float]]:
+    """The hits by score to 9 decimals, ties by uid: the order both engines must give."""
+    return sorted(((h.uid, round(h.score, 9)) for h in hits), key=lambda h: (-h[1], h[0]))
+
+
+@pytest.mark.parametrize(
+    "filters", [{}, {"session": "work"}, {"scope": "shared"}, {"since": 2.0, "until": 6.0}]
+)
+def test_both_engines_find_and_score_the_same_messages(
+    conn: psycopg.Connection[Any], both: apsw.Connection, filters: dict[str, Any]
+) -> None:
+    """Every query's hits in the same order with the same scores (to 9 decimals), and the
+    same reference: the calibrated ``words`` score is the same on both engines."""
+    for query in _PARITY_QUERIES:
+        lite_counts, pg_counts = sqlite_words.TermCounts(), TermCounts()
+        lite = sqlite_words.search_message_text(both, query, lite_counts, limit=200, **filters)
+        found = search_message_text(conn, query, pg_counts, limit=200, **filters)
+        assert _ranked(found) == _ranked(lite), query
+        assert [h.uid for h in found[:3]] == [h.uid for h in lite[:3]], query
+        assert words_reference(conn, query, pg_counts) == pytest.approx(
+            sqlite_words.words_reference(both, query, lite_counts), rel=1e-12
+        ), query
+        assert lite or filters or query == "zeppelin"  # each query finds something unfiltered
+
+
+def test_a_search_ranks_with_the_cached_counts_until_they_drift(
+    amber: psycopg.Connection[Any],
+) -> None:
+    """Appends within the bound (1 % of the rows) leave the words' counts as they were, so
+    the scores drift from fresh counts' (as the SQLite engine's session searches do)."""
+    conn, counts, query = amber, TermCounts(), "billing audit invoices"
+    append_texts(conn, "work", *_CORPUS["work"])
+    search_message_text(conn, query, counts)
+    bound = int(indexed_rows(conn) * counts.drift)
+    append_texts(conn, "other", *[query] * bound)
+    stale = _ranked(search_message_text(conn, query, counts, session="work"))
+    fresh = _ranked(search_message_text(conn, query, TermCounts(), session="work"))
+    assert [uid for uid, _ in stale] == [uid for uid, _ in fresh] and stale != fresh
+    append_texts(conn, "other", query)
+    assert _ranked(search_message_text(conn, query, counts, session="work")) == _ranked(
+        search_message_text(conn, query, TermCounts(), session="work")
+    )
+
+
+def test_where_the_stemmers_differ_a_two_letter_word_loses_its_s_on_postgres(
+    conn: psycopg.Connection[Any], both: apsw.Connection
+) -> None:
+    """FTS5's porter leaves words under three letters alone; Snowball's cuts "us" to "u"."""
+    for append in (partial(sqlite_append, both), partial(append_texts, conn)):
+        append("slang", "u coming tonight?", "tell us when")
+    lite = sqlite_words.search_message_text(both, "us", sqlite_words.TermCounts())
+    found = search_message_text(conn, "us", TermCounts())
+    assert {h.uid for h in lite} == {"m:slang:2"}
+    assert {h.uid for h in found} == {"m:slang:1", "m:slang:2"}
