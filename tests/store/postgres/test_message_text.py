@@ -11,7 +11,7 @@ import apsw
 import psycopg
 import pytest
 
-from reverie.store import SearchHit
+from reverie.store import NewMessage, SearchHit, SessionRecord, append_requests
 from reverie.store import message_text as sqlite_words
 from reverie.store.postgres.message_text import (
     count_messages,
@@ -363,3 +363,39 @@ def test_where_the_stemmers_differ_a_two_letter_word_loses_its_s_on_postgres(
     found = search_message_text(conn, "us", TermCounts())
     assert {h.uid for h in lite} == {"m:slang:2"}
     assert {h.uid for h in found} == {"m:slang:1", "m:slang:2"}
+
+
+def test_a_name_counts_in_its_message_body_and_not_in_the_next_ones_context(
+    conn: psycopg.Connection[Any], both: apsw.Connection
+) -> None:
+    """FTS5 indexes ``content || ' ' || name`` as the body, and the contents alone as the
+    next messages' context: the same hits and scores here."""
+    rows = [("t-0", "tool", "sunny and warm", "get_weather"), ("t-1", "user", "It is sunny", None)]
+    record = SessionRecord(name="tools", scope="session/tools", created=0.0)
+    with both:
+        append_requests(
+            both,
+            record,
+            [
+                [
+                    NewMessage(id=i, role=r, content=c, name=n, ts=0.0, tokens=1)
+                    for i, r, c, n in rows
+                ]
+            ],
+        )
+    conn.execute(
+        "INSERT INTO sessions (name, scope, created, last_seq, last_active)"
+        " VALUES ('tools', 'session/tools', 0, 2, 0)"
+    )
+    for seq, (mid, role, content, name) in enumerate(rows, start=1):
+        conn.execute(
+            "INSERT INTO messages (session, seq, id, role, content, name, ts, tokens)"
+            " VALUES ('tools', %s, %s, %s, %s, %s, 0, 1)",
+            (seq, mid, role, content, name),
+        )
+    conn.commit()
+    for query in ("weather", "get_weather", "warm get", "sunny weather"):
+        lite = sqlite_words.search_message_text(both, query, sqlite_words.TermCounts())
+        found = search_message_text(conn, query, TermCounts())
+        assert _ranked(found) == _ranked(lite) and found, query
+    assert [h.uid for h in search_message_text(conn, "get_weather", TermCounts())] == ["m:tools:1"]
