@@ -21,11 +21,8 @@ def covered_messages(
     since: float | None = None,
     until: float | None = None,
 ) -> list[tuple[int, str]]:
-    """The log position (``gid``) and index uid of each ``(session, id)`` still in the log.
-
-    Only those with ``since <= ts < until``; at most ``MAX_COVERED`` looked
-    up, in the order named, each by one probe of the ``(session, id)`` index.
-    """
+    """``(gid, uid)`` of the named messages still in the log with ``since <= ts < until``,
+    in the order named; the first ``MAX_COVERED`` names are looked up, in one query."""
     pairs = named[:MAX_COVERED]
     rows = conn.execute(
         "SELECT m.gid, m.session, m.seq FROM unnest(%s::text[], %s::text[]) WITH ORDINALITY"

@@ -26,6 +26,7 @@ from reverie.store.postgres.term_counts import TermCounts, indexed_rows
 from reverie.store.schema import migrate as sqlite_migrate
 
 from ..messages import append_texts as sqlite_append
+from ..test_message_text import _hit
 from .texts import append_texts, delete_session, words_store
 
 
@@ -99,15 +100,17 @@ def test_query_operators_are_plain_words(
     assert len(hits) == (0 if query in ("*", "^x") else 1)
 
 
-def test_session_filter_holds_for_any_session_name(
+def test_session_and_scope_filters_hold_for_any_name(
     conn: psycopg.Connection[Any], counts: TermCounts
 ) -> None:
+    """Names are bound values, never SQL or tsquery text: quotes, colons, spaces, accents."""
     names = ['o\'brien "x" é', "tg:123", "tg:1234", "a b", "Élan"]
     for name in names:
-        append_texts(conn, name, f"kiwi note of {name}")
+        append_texts(conn, name, f"kiwi note of {name}", scope=f"user/{name}")
     for name in names:
-        hits = search_message_text(conn, "kiwi note", counts, session=name, limit=10)
-        assert [h.session for h in hits] == [name]
+        by_session = search_message_text(conn, "kiwi note", counts, session=name, limit=10)
+        by_scope = search_message_text(conn, "kiwi note", counts, scope=f"user/{name}")
+        assert [h.session for h in by_session] == [h.session for h in by_scope] == [name]
 
 
 def test_words_scale_gives_a_full_match_one_whatever_the_corpus(
@@ -130,21 +133,6 @@ def test_words_scale_gives_a_full_match_one_whatever_the_corpus(
         assert half / words_reference(conn, "lisbon zeppelin", fresh) < 0.5
     assert words_reference(conn, "!!!", counts) == 0.0
     assert search_message_text(conn, "!!!", counts) == []
-
-
-def _hit(uid: str, kind: str, session: str, message_id: str) -> SearchHit:
-    """A hit as the vector index returns it: a message's without its text."""
-    return SearchHit(
-        uid=uid,
-        kind=kind,  # type: ignore[arg-type]
-        text="" if kind == "message" else "an episode's summary",
-        score=0.5,
-        scope=f"session/{session}",
-        session=session,
-        ts=0.0,
-        message_ids=[message_id],
-        source="index",
-    )
 
 
 def test_message_hits_take_their_text_from_the_log_and_gone_messages_drop_out(
