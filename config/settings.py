@@ -82,9 +82,19 @@ class DaemonConfig(_Section):
 
 
 class StoreConfig(_Section):
+    # "" = SQLite, Markdown and LanceDB in the data dir; "postgresql://…" = every durable
+    # state in that database (pgvector needed), only the socket and the lock on local disk.
+    url: str = ""
     durability: Literal["fsync", "process"] = "fsync"
     read_connections: Count = 4
     max_batch: Count = 4096
+
+    def __post_init__(self) -> None:
+        # The URL itself is never echoed: it may hold a password.
+        if self.url and not self.url.startswith(("postgresql://", "postgres://")):
+            raise ValueError(
+                "store.url must be empty (files in the data dir) or a postgresql:// URL"
+            )
 
 
 class SessionsConfig(_Section):

@@ -42,8 +42,8 @@ from reverie.config import Config, ConfigError
 from reverie.store import (
     Clock,
     Database,
+    FileMemoryStore,
     MemoryFiles,
-    MemoryStore,
     StoreError,
     StoreReadOnly,
     TokenCounter,
@@ -180,7 +180,7 @@ async def _serve(
     await db.open()
     shared = Services(config=config, db=db, tokens=TokenCounter(config.consolidation.tokenizer))
     http = httpx.AsyncClient(timeout=httpx.Timeout(config.llm.timeout, connect=10.0))
-    memory = MemoryStore(MemoryFiles(data_dir / "memory"))
+    memory = FileMemoryStore(MemoryFiles(data_dir / "memory"))
     indexer = (
         Indexer(
             shared,

@@ -6,6 +6,7 @@ thread (the writer thread, or a worker thread for reads).
 
 from .async_index import AsyncSearchIndex, drop_index_dirs, index_dirs
 from .backup import BackupInfo, backup
+from .base.memory import Consolidated, MemoryStore
 from .base.tx import Tx
 from .clock import TEST_CLOCK_ENV, Clock
 from .code_pages import page_out_code, page_out_code_async
@@ -73,7 +74,7 @@ from .journal import (
 from .memory_files import MemoryFiles, decode_scope, encode_scope, scope_of_dir
 from .memory_forget import forget_fact, forget_files, forget_session
 from .memory_scan import MemoryScan, scope_problems
-from .memory_store import Consolidated, MemoryStore
+from .memory_store import FileMemoryStore
 from .message_pop import Unindex, finish_unindex, pending_unindex, pop_newest, unindexed_doc
 from .message_text import (
     STOP_WORDS,
@@ -176,6 +177,7 @@ __all__ = [
     "EmbeddingError",
     "ExpireKeys",
     "Fact",
+    "FileMemoryStore",
     "ForgetJob",
     "HistoryEntry",
     "IndexDoc",

@@ -33,9 +33,9 @@ import trio
 
 from reverie.config import default_scope
 
+from .base.memory import MemoryStore
 from .index import IndexLayout, IndexLimits, SearchIndex
 from .index_feed import memory_docs
-from .memory_store import MemoryStore
 from .primed_embedder import PrimedEmbedder
 from .ranking import IndexDoc, SearchHit
 from .search_query import SearchQuery
@@ -168,14 +168,13 @@ class AsyncSearchIndex:
         await trio.to_thread.run_sync(self._index.delete_episodes, scope)
 
     async def replace_scope(self, memory: MemoryStore, scope: str, entries: int | None) -> None:
-        """Re-add the scope's newest ``entries`` episodes (all when None) and replace its facts.
+        """Re-add the scope's newest ``entries`` episodes (all when None) and replace its facts."""
+        text = await memory.read_memory(scope)
+        history = await memory.entries(scope, limit=entries)
+        docs = memory_docs(scope, text, history)
+        await trio.to_thread.run_sync(self._replace_docs, scope, docs)
 
-        The Markdown is read and the index written in one worker thread.
-        """
-        await trio.to_thread.run_sync(self._replace_scope, memory, scope, entries)
-
-    def _replace_scope(self, memory: MemoryStore, scope: str, entries: int | None) -> None:
-        docs = memory_docs(memory.files, scope, entries=entries)
+    def _replace_docs(self, scope: str, docs: list[IndexDoc]) -> None:
         self._index.delete_facts(scope)
         self._index.add(docs)
 

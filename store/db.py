@@ -13,7 +13,7 @@ import contextlib
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
 import apsw
 
@@ -90,6 +90,16 @@ class SqliteConnector:
     def close(self, conn: apsw.Connection) -> None:
         conn.close()
 
+    def scrub(self, conn: apsw.Connection) -> None:
+        """Copy the WAL into the database file and truncate the WAL to zero bytes.
+
+        With ``secure_delete`` this is what makes deleted rows' bytes leave the
+        disk files: until then the WAL still holds the pages that had them.
+        Raises ``StoreError`` at once (within ``_CHECKPOINT_BUSY_MS``) if a
+        reader's snapshot keeps the WAL busy: the writer never waits it out.
+        """
+        _truncate_wal(conn)
+
     def usable(self, conn: apsw.Connection) -> bool:
         return True  # a local file does not go away between statements
 
@@ -137,16 +147,16 @@ class Database(GroupCommit[apsw.Connection]):
         self.path = path
         self.durability = durability
 
-    async def checkpoint(self) -> None:
-        """Copy the WAL into the database file and truncate the WAL to zero bytes.
-
-        Run by the writer between transactions; returns once done. With
-        ``secure_delete`` this is what makes deleted rows' bytes leave the
-        disk files: until then the WAL still holds the pages that had them.
-        Raises ``StoreError`` at once (within ``_CHECKPOINT_BUSY_MS``) if a
-        reader's snapshot keeps the WAL busy: the writer never waits it out.
-        """
-        await self.outside(_truncate_wal)
+    async def describe(self) -> dict[str, Any]:
+        files = self.path.parent.glob(self.path.name + "*")  # the database, its WAL and shm
+        size = sum(f.stat().st_size for f in files if f.is_file())
+        return {
+            **await super().describe(),
+            "engine": "sqlite",
+            "where": str(self.path.parent),
+            "bytes": size,
+            "durability": self.durability,
+        }
 
 
 def _truncate_wal(conn: apsw.Connection) -> None:

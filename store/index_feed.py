@@ -22,7 +22,6 @@ import apsw
 
 from .facts import Fact, parse_memory
 from .history import HistoryEntry
-from .memory_files import MemoryFiles
 from .ranking import IndexDoc
 from .rows import one_row
 
@@ -205,16 +204,14 @@ def fact_docs(scope: str, memory_text: str, ts: float) -> list[IndexDoc]:
     return docs
 
 
-def memory_docs(files: MemoryFiles, scope: str, *, entries: int | None) -> list[IndexDoc]:
-    """The scope's facts and its newest ``entries`` history entries (all when None).
+def memory_docs(scope: str, memory_text: str, history: list[HistoryEntry]) -> list[IndexDoc]:
+    """The docs of a scope's facts (its ``MEMORY.md``) and of ``history``'s entries.
 
     Facts are stamped with the end of the scope's newest episode (the
     consolidation that wrote them), so a rebuild stamps them identically.
     """
-    history = files.entries(scope, limit=entries)
-    newest = files.entries(scope, limit=1) if entries is None else history[-1:]
-    ts = newest[-1].end_ts if newest else 0.0
-    docs = fact_docs(scope, files.read_memory(scope), ts)
+    ts = history[-1].end_ts if history else 0.0
+    docs = fact_docs(scope, memory_text, ts)
     for entry in history:
         doc = entry_doc(entry)
         if doc is not None:

@@ -1,7 +1,7 @@
 """The memory tree behind an async facade, as ``Database`` is for SQLite.
 
 ``MemoryFiles`` blocks (it reads, writes, fsyncs and renames); actors await
-``MemoryStore`` instead, which runs each call in a worker thread, so the
+``FileMemoryStore`` instead (the file engine's ``MemoryStore``), which runs each call in a worker thread, so the
 event loop never waits on the disk. Each call is one step under the tree's
 lock: ``write_consolidation`` checks and writes in one step, so a
 consolidation computed from a ``MEMORY.md`` that changed meanwhile (an
@@ -16,25 +16,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import TypeVar
 
 import trio
 
+from .base.memory import Consolidated
 from .history import HistoryEntry
 from .journal import ForgetJob
 from .memory_files import MemoryFiles
 from .memory_forget import forget_files
 from .memory_scan import MemoryScan, scope_problems
 
-__all__ = ["Consolidated", "MemoryStore"]
+__all__ = ["FileMemoryStore"]
 
 T = TypeVar("T")
-#: What ``write_consolidation`` did: wrote both files; found the entry already
-#: written (a replay: nothing to do); or refused, ``MEMORY.md`` having moved on.
-Consolidated = Literal["written", "present", "moved"]
 
 
-class MemoryStore:
+class FileMemoryStore:
     """Async access to the memory tree under ``files.root``; every call runs in a thread."""
 
     def __init__(self, files: MemoryFiles) -> None:

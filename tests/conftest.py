@@ -12,10 +12,42 @@ from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM
 from tests.postgres import PgServer, session_server
 
+ENGINES = ("sqlite", "postgres")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers", "engines: runs on both storage engines (daemon_engine: sqlite, postgres)"
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test marked ``engines`` that starts a daemon runs once per engine; others on SQLite."""
+    if "daemon_engine" in metafunc.fixturenames:
+        marked = metafunc.definition.get_closest_marker("engines") is not None
+        metafunc.parametrize("daemon_engine", ENGINES if marked else ENGINES[:1])
+
 
 @pytest.fixture
-def make_daemon(tmp_path: Path) -> Iterator[Callable[..., DaemonProcess]]:
-    """Start daemons (``make_daemon(env=..., config=..., open_files=...)``); all are stopped at teardown."""
+def store_env(daemon_engine: str, request: pytest.FixtureRequest) -> Iterator[dict[str, str]]:
+    """The environment that points a daemon at the test's store: nothing for SQLite (the
+    data dir), ``REVERIE_STORE__URL`` of a fresh database of its own for Postgres."""
+    if daemon_engine == "sqlite":
+        yield {}
+        return
+    server: PgServer = request.getfixturevalue("pg_server")
+    name = server.create_database()
+    yield {"REVERIE_STORE__URL": server.url(name)}
+    with contextlib.suppress(Exception):
+        server.drop_database(name)
+
+
+@pytest.fixture
+def make_daemon(
+    tmp_path: Path, store_env: dict[str, str]
+) -> Iterator[Callable[..., DaemonProcess]]:
+    """Start daemons (``make_daemon(env=..., config=..., open_files=...)``); all are stopped
+    at teardown. On the Postgres engine every daemon of the test shares its database."""
     started: list[DaemonProcess] = []
 
     def make(
@@ -26,7 +58,9 @@ def make_daemon(tmp_path: Path) -> Iterator[Callable[..., DaemonProcess]]:
     ) -> DaemonProcess:
         root = tmp_path / name
         root.mkdir(exist_ok=True)
-        daemon = DaemonProcess(root, env=env, config=config, open_files=open_files)
+        daemon = DaemonProcess(
+            root, env={**store_env, **(env or {})}, config=config, open_files=open_files
+        )
         started.append(daemon.start())
         return daemon
 

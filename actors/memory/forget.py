@@ -207,7 +207,7 @@ class Forgetter:
         truncation is left pending (``status``) and retried in the background,
         so the writer, and every append behind it, never waits for a reader."""
         try:
-            await self.services.db.checkpoint()
+            await self.services.db.scrub()
         except StoreError:
             if not self.checkpoint_pending and self._nursery is not None:
                 self.checkpoint_pending = True
@@ -219,7 +219,7 @@ class Forgetter:
         while True:
             await trio.sleep(delay)
             try:
-                await self.services.db.checkpoint()
+                await self.services.db.scrub()
             except StoreError:
                 delay = min(delay * 2, _CHECKPOINT_RETRY_MAX)
                 continue

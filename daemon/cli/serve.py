@@ -25,6 +25,12 @@ def add_serve_parser(sub: Any) -> None:
         "--config", help="TOML config file (default: <data-dir>/reverie.toml if present)"
     )
     serve.add_argument("--log-level", help="debug, info, warning or error (default: info)")
+    serve.add_argument(
+        "--store",
+        metavar="URL",
+        help="postgresql://… to keep every durable state in PostgreSQL with pgvector "
+        "(default: SQLite, Markdown and LanceDB in the data dir)",
+    )
 
 
 def add_units_parser(sub: Any) -> None:
@@ -44,13 +50,15 @@ def run_serve(args: argparse.Namespace) -> int:
     from ..app import run_daemon
     from ..reload import parse_log_level
 
-    overrides: dict[str, dict[str, Any]] = {"daemon": {}}
+    overrides: dict[str, dict[str, Any]] = {"daemon": {}, "store": {}}
     if args.data_dir:
         overrides["daemon"]["data_dir"] = args.data_dir
     if args.socket:
         overrides["daemon"]["socket"] = args.socket
     if args.log_level:
         overrides["daemon"]["log_level"] = args.log_level
+    if args.store:
+        overrides["store"]["url"] = args.store
     config = load_config(args.config, overrides=overrides)
     level = parse_log_level(config.daemon.log_level)
     log_to_stderr(level)

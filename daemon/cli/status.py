@@ -33,6 +33,8 @@ def render_status(view: DaemonStatus) -> None:
     print(f"socket    {status['socket']}")
     print(
         f"data      {status['data_dir']}  ({store['bytes']} bytes, durability {store['durability']})"
+        if store["engine"] == "sqlite"
+        else f"data      {store['where']}  (postgres, {store['bytes']} bytes)"
     )
     print(f"store     {store['writes']} writes in {store['batches']} batches")
     proc = status["process"]

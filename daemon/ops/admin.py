@@ -26,7 +26,8 @@ from reverie.actors import (
     SessionRegistry,
     Supervisor,
 )
-from reverie.store import Tx, backup, heap_usage
+from reverie.config import InvalidArgument
+from reverie.store import Database, FileMemoryStore, Tx, backup, heap_usage
 
 from .. import protocol as p
 from ..metrics import render_metrics
@@ -100,8 +101,14 @@ class AdminOps:
         )
 
     async def _backup(self, dest: str) -> p.BackupView:
+        db, store = self.services.db, self.memory.store
+        if not isinstance(db, Database) or not isinstance(store, FileMemoryStore):
+            raise InvalidArgument(
+                "reverie backup copies a data dir; a postgresql store is backed up with the "
+                "database's own tools (pg_dump, see docs/scale-out.md)"
+            )
         async with self._backups:
-            info = await backup(self.services.db, self.memory.store.files, Path(dest))
+            info = await backup(db, store.files, Path(dest))
         return msgspec.convert(info, p.BackupView, from_attributes=True)
 
     async def _metrics(self) -> str:
@@ -110,8 +117,6 @@ class AdminOps:
     async def status(self) -> p.DaemonStatus:
         """The daemon's state for a person or a monitor (never secrets)."""
         known = await self.services.db.read(Tx.count_sessions)
-        db = self.services.db
-        size = sum(f.stat().st_size for f in db.path.parent.glob(db.path.name + "*") if f.is_file())
         status = {
             "version": self.version,
             "pid": os.getpid(),
@@ -125,12 +130,7 @@ class AdminOps:
             },
             "mailbox_depths": self.registry.mailbox_depths(),
             "scopes": {"live": self.scopes.live, "ttl_deadlines": len(self.scopes.expiries)},
-            "store": {
-                "bytes": size,
-                "batches": db.batches,
-                "writes": db.writes,
-                "durability": db.durability,
-            },
+            "store": await self.services.db.describe(),
             "consolidation": await self.supervisor.status(),
             "forgets": self.forgetter.status(),
             "memory": self.watcher.status(),

@@ -54,12 +54,14 @@ class ScopeCounts(Data):
 
 
 class StoreStatus(Data):
-    """The SQLite files' size, group-commit batches and writes since start."""
+    """The store's engine and place, its size, group-commit batches and writes since start."""
 
     bytes: int
     batches: int
     writes: int
     durability: str
+    engine: str = "sqlite"
+    where: str = ""  # the data dir, or the database's URL without its password
 
 
 class BackendStatus(Data):

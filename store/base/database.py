@@ -76,6 +76,11 @@ class Connector(Protocol[C]):
         """Why the database cannot be opened at start, said so an operator can act."""
         ...
 
+    def scrub(self, conn: C) -> None:
+        """Make the bytes of deleted rows leave the disk files (after a forget); run
+        between transactions. Raises ``StoreError`` if it cannot now: retry later."""
+        ...
+
 
 class _Pending:
     """One queued read or write and who waits for its outcome."""
@@ -195,6 +200,15 @@ class GroupCommit(Generic[C]):
             self._queue.put(pending)
         await waiter.wait()
         return [p.result if p.error is None else p.error for p in calls]
+
+    async def describe(self) -> dict[str, Any]:
+        """What ``status`` shows of the store: the engine, where it is (never a password),
+        its size in bytes, its durability, and the batches and writes since start."""
+        return {"batches": self.batches, "writes": self.writes}
+
+    async def scrub(self) -> None:
+        """The engine's ``scrub`` on the write connection, between two batches."""
+        await self.outside(self.connector.scrub)
 
     async def outside(self, fn: Callable[[C], T]) -> T:
         """Run ``fn`` on the write connection between transactions (upkeep such as a

@@ -19,15 +19,31 @@ from __future__ import annotations
 from typing import Any
 
 import psycopg
+from psycopg import sql
 
 from reverie.store import StoreError, StoreUnavailable
 
 from ..base.database import GroupCommit
-from ..base.tx import EngineSql
+from ..base.tx import EngineSql, Tx
+from . import (
+    index_feed,
+    jobs,
+    journal,
+    message_pop,
+    message_text,
+    provenance,
+    wm_bounds,
+    working_memory,
+)
+from .errors import translate
 from .schema import migrate
+from .term_counts import TermCounts
+from .url import redact_secrets, redact_url
 
 __all__ = ["PostgresConnector", "PostgresDatabase"]
 
+#: The tables a forget deletes rows from, vacuumed by ``scrub``.
+_FORGET_TABLES = ("messages", "sessions", "jobs", "meta", "memory_versions", "history_entries")
 #: Seconds to wait for a connection: a server that does not answer by then is down.
 CONNECT_TIMEOUT = 10
 
@@ -74,63 +90,66 @@ class PostgresConnector:
         self._writers.discard(id(conn))
         conn.close()
 
+    def scrub(self, conn: psycopg.Connection[Any]) -> None:
+        """VACUUM the tables a forget deletes from: their dead rows' space is reclaimed
+        (a deleted row's bytes stay in the data files until then)."""
+        for table in _FORGET_TABLES:
+            conn.execute(sql.SQL("VACUUM {}").format(sql.Identifier(table)))
+
     def usable(self, conn: psycopg.Connection[Any]) -> bool:
         return not (conn.closed or conn.broken)
 
     def translate(self, exc: BaseException) -> StoreError | None:
-        if isinstance(exc, psycopg.OperationalError):
-            return StoreUnavailable(
-                f"the database {self.label} is unavailable ({type(exc).__name__}); "
-                "retry: the daemon reconnects by itself"
-            )
-        if isinstance(exc, psycopg.Error):
-            return StoreError(f"storage failed: {type(exc).__name__}: {_first_line(exc)}")
-        return None
+        return translate(exc) if isinstance(exc, psycopg.Error) else None
 
     def open_error(self, exc: BaseException) -> StoreError:
         return StoreUnavailable(
-            f"cannot connect to the database {self.label}: {_first_line(exc)}; "
+            f"cannot connect to the database {self.label}: {redact_secrets(_first_line(exc))}; "
             "check that the server runs and the URL is right"
         )
+
+
+#: The Postgres engine's functions, by concept, behind every ``Tx``.
+POSTGRES_SQL = EngineSql(
+    journal=journal,
+    jobs=jobs,
+    index_feed=index_feed,
+    message_pop=message_pop,
+    message_text=message_text,
+    provenance=provenance,
+    working_memory=working_memory,
+    wm_bounds=wm_bounds,
+)
 
 
 class PostgresDatabase(GroupCommit[psycopg.Connection[Any]]):
     """The database at ``url`` (``postgresql://…``); open with ``await db.open()``."""
 
-    def __init__(
-        self,
-        url: str,
-        sql: EngineSql,
-        term_counts: Any = None,
-        *,
-        read_connections: int = 4,
-        max_batch: int = 4096,
-    ) -> None:
+    def __init__(self, url: str, *, read_connections: int = 4, max_batch: int = 4096) -> None:
         super().__init__(
             PostgresConnector(url, redact_url(url)),
-            sql,
-            term_counts,
+            POSTGRES_SQL,
+            TermCounts(),
             read_connections=read_connections,
             max_batch=max_batch,
         )
         self.url = url
+        self.label = redact_url(url)
+
+    async def describe(self) -> dict[str, Any]:
+        size = await self.read(_database_size)
+        return {
+            **await super().describe(),
+            "engine": "postgres",
+            "where": self.label,
+            "bytes": size,
+            "durability": "postgres",  # the server's commit: synchronous, as configured there
+        }
 
 
-def redact_url(url: str) -> str:
-    """``url`` with its password removed: what logs, errors and ``status`` may show."""
-    try:
-        info = psycopg.conninfo.conninfo_to_dict(url)
-    except psycopg.Error:
-        return "(an unreadable postgresql URL)"
-    info.pop("password", None)
-    host = info.get("host", "")
-    user = info.get("user", "")
-    port = info.get("port", "")
-    where = f"{user}@" if user else ""
-    where += str(host) if host and not str(host).startswith("/") else ""
-    where += f":{port}" if port else ""
-    socket = f"?host={host}" if str(host).startswith("/") else ""
-    return f"postgresql://{where}/{info.get('dbname', '')}{socket}"
+def _database_size(tx: Tx) -> int:
+    row = tx.conn.execute("SELECT pg_database_size(current_database())").fetchone()
+    return int(row[0]) if row else 0
 
 
 def _first_line(exc: BaseException) -> str:

@@ -38,9 +38,9 @@ from reverie.store.journal import (
 
 from .index_feed import read_cursor, write_cursor
 from .markers import drop_markers, read_markers, write_marker
+from .working_memory import delete_scope_state
 
 __all__ = [
-    "DDL",
     "append_requests",
     "count_sessions",
     "delete_session",
@@ -55,10 +55,6 @@ __all__ = [
     "sessions_over",
 ]
 
-#: Byte-order paging of ``list_sessions`` needs an index in that order.
-DDL: tuple[str, ...] = (
-    'CREATE INDEX IF NOT EXISTS sessions_name_c ON sessions (name COLLATE "C")',
-)
 
 _SESSION_UPSERT = (
     f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
@@ -247,16 +243,6 @@ def sessions_over(conn: psycopg.Connection[Any], tokens: int) -> list[SessionRec
     return [_session(r) for r in rows]
 
 
-def _delete_scope_state(conn: psycopg.Connection[Any], scope: str) -> None:
-    """Everything ``scope`` holds in working memory (keys, task, scratchpad, checkpoints).
-
-    The coordinator replaces this with the Postgres ``working_memory.delete_scope_state``
-    at merge; it is here only so that a forget leaves nothing of the session behind.
-    """
-    for table in ("wm_keys", "wm_tasks", "wm_scratch", "wm_checkpoints", "wm_stats"):
-        conn.execute(f"DELETE FROM {table} WHERE scope = %s", (scope,))
-
-
 def delete_session(conn: psycopg.Connection[Any], name: str, scope: str | None = None) -> int:
     """Delete a session's row and messages (their words go with them); returns how many
     messages went.
@@ -269,7 +255,7 @@ def delete_session(conn: psycopg.Connection[Any], name: str, scope: str | None =
     deleted = conn.execute("DELETE FROM messages WHERE session = %s", (name,)).rowcount
     conn.execute("DELETE FROM sessions WHERE name = %s", (name,))
     conn.execute("DELETE FROM jobs WHERE session = %s", (name,))
-    _delete_scope_state(conn, default_scope(name))
+    delete_scope_state(conn, default_scope(name))
     write_cursor(conn, read_cursor(conn))  # back to the log's end if its newest rows went
     if scope is not None:
         record_forget(conn, ForgetJob(scope=scope, session=name))

@@ -23,9 +23,8 @@ from reverie.store import Consolidated, ForgetJob, HistoryEntry, parse_memory, r
 
 from . import memory_rows as rows
 from .db import PostgresDatabase
-from .memory_rows import DDL
 
-__all__ = ["DDL", "MemoryStore"]
+__all__ = ["MemoryStore"]
 
 
 def _scope(scope: str) -> str:
@@ -59,24 +58,24 @@ class MemoryStore:
     async def read_memory(self, scope: str) -> str:
         """The scope's ``MEMORY.md`` ("" when it has none)."""
         _scope(scope)
-        return (await self.db.read(lambda c: rows.newest_memory(c, scope)))[1]
+        return (await self.db.read(lambda t: rows.newest_memory(t.conn, scope)))[1]
 
     async def write_memory(self, scope: str, text: str) -> None:
         """Replace the scope's ``MEMORY.md`` (a new version)."""
         _scope(scope)
         _text(text, f"the memory of scope {scope!r}")
-        await self.db.write(lambda c: rows.write_memory(c, scope, text))
+        await self.db.write(lambda t: rows.write_memory(t.conn, scope, text))
 
     async def entries(self, scope: str, limit: int | None = None) -> list[HistoryEntry]:
         """The scope's history entries, oldest first; the newest ``limit`` if given."""
         _scope(scope)
-        return await self.db.read(lambda c: rows.entries(c, scope, limit))
+        return await self.db.read(lambda t: rows.entries(t.conn, scope, limit))
 
     async def has_entry(self, scope: str, entry_id: str) -> bool:
         """Whether the scope's history holds the entry ``entry_id``."""
         _scope(scope)
         _text(entry_id, "the entry id")
-        return await self.db.read(lambda c: rows.has_entry(c, scope, entry_id))
+        return await self.db.read(lambda t: rows.has_entry(t.conn, scope, entry_id))
 
     async def write_consolidation(
         self, entry: HistoryEntry, memory: str, base: str
@@ -91,7 +90,7 @@ class MemoryStore:
         _text(memory, f"the memory of scope {entry.scope!r}")
         _text(entry.session, "the session name")
         _text(render_entry(entry), f"history entry {entry.id!r}")
-        return await self.db.write(lambda c: rows.write_consolidation(c, entry, memory, base))
+        return await self.db.write(lambda t: rows.write_consolidation(t.conn, entry, memory, base))
 
     async def forget(self, job: ForgetJob) -> int:
         """Remove ``job``'s traces from the scope's memory (every version) and history;
@@ -100,11 +99,11 @@ class MemoryStore:
         for text, what in ((job.session, "the session name"), (job.fact, "the fact")):
             if text is not None:
                 _text(text, what)
-        return await self.db.write(lambda c: rows.forget(c, job))
+        return await self.db.write(lambda t: rows.forget(t.conn, job))
 
     async def scopes(self) -> list[str]:
         """Every scope with a memory or a history entry, sorted."""
-        return await self.db.read(rows.scopes)
+        return await self.db.read(lambda t: rows.scopes(t.conn))
 
     async def problems(self, scope: str) -> list[str]:
         """What cannot be read exactly in the scope's ``MEMORY.md`` (history rows are
@@ -118,4 +117,4 @@ class MemoryStore:
     async def history_days(self, scope: str) -> dict[str, str]:
         """The scope's history by UTC day, each the text of the file engine's day file."""
         _scope(scope)
-        return await self.db.read(lambda c: rows.history_days(c, scope))
+        return await self.db.read(lambda t: rows.history_days(t.conn, scope))

@@ -15,6 +15,8 @@ import psycopg
 
 from reverie.store import StoreError
 
+from . import memory_rows, message_text
+
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate"]
 
 #: pg_advisory_xact_lock key: "reverie" in ASCII, so it is recognisable in pg_locks.
@@ -39,6 +41,8 @@ CREATE TABLE sessions (
     last_active double precision NOT NULL
 )""",
     "CREATE INDEX sessions_scope ON sessions (scope)",
+    # Keyset paging of list_sessions is in byte order, as SQLite's: an index in that order.
+    'CREATE INDEX sessions_name_c ON sessions (name COLLATE "C")',
     "CREATE INDEX sessions_tail ON sessions (tail_tokens)",
     """
 CREATE TABLE messages (
@@ -108,6 +112,7 @@ CREATE TABLE wm_scratch (
     """
 CREATE TABLE wm_checkpoints (
     id      text PRIMARY KEY,              -- UUID
+    seq     bigint GENERATED ALWAYS AS IDENTITY,  -- creation order (SQLite's rowid)
     scope   text NOT NULL,
     label   text,
     created double precision NOT NULL,
@@ -122,7 +127,7 @@ CREATE TABLE wm_stats (
 )""",
 )
 
-MIGRATIONS: list[tuple[str, ...]] = [_CORE]
+MIGRATIONS: list[tuple[str, ...]] = [_CORE + message_text.DDL + memory_rows.DDL]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

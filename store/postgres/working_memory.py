@@ -18,7 +18,7 @@ scope chain is looked up in one query. Keys are compared and ordered
 gives, whatever the database's locale.
 
 Checkpoints list newest first and, for equal ``created``, in reverse order of
-insertion: SQLite breaks that tie with its ``rowid``; here ``DDL`` adds the
+insertion: SQLite breaks that tie with its ``rowid``; here the schema has the
 insertion counter ``seq`` that Postgres rows lack.
 """
 
@@ -49,7 +49,6 @@ from reverie.store.working_memory import (
 from .wm_bounds import Tally
 
 __all__ = [
-    "DDL",
     "append_scratch",
     "clear_keys",
     "clear_scratch",
@@ -71,9 +70,6 @@ __all__ = [
 ]
 
 #: The checkpoints' insertion order, SQLite's ``rowid`` tie-break of equal ``created``.
-DDL: tuple[str, ...] = (
-    "ALTER TABLE wm_checkpoints ADD COLUMN IF NOT EXISTS seq bigint GENERATED ALWAYS AS IDENTITY",
-)
 
 _LIVE = "(expires_at IS NULL OR expires_at > %s)"
 _BY_KEY = 'ORDER BY key COLLATE "C"'

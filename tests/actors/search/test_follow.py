@@ -20,8 +20,8 @@ from reverie.config import load_config
 from reverie.store import (
     AsyncSearchIndex,
     Database,
+    FileMemoryStore,
     MemoryFiles,
-    MemoryStore,
     NewMessage,
     PrimedEmbedder,
     SearchQuery,
@@ -62,7 +62,7 @@ async def _follower(
     env.update({f"REVERIE_INDEX__{key.upper()}": value for key, value in index.items()})
     config = load_config(env=env)
     services = Services(config=config, db=db, tokens=TokenCounter())
-    follower = Follower(services, MemoryStore(MemoryFiles(tmp_path / "memory")))
+    follower = Follower(services, FileMemoryStore(MemoryFiles(tmp_path / "memory")))
     follower.optimize_pace = pace  # 0: as often as rows and seconds say
     primed = PrimedEmbedder(embedder or FakeEmbedder(), workers=1)  # type: ignore[arg-type]
     follower.index = AsyncSearchIndex(tmp_path / "index", primed)

@@ -16,7 +16,6 @@ import apsw
 import psycopg
 import pytest
 
-from reverie.store.postgres import journal as pg_journal
 from reverie.store.postgres.schema import migrate as pg_migrate
 from reverie.store.schema import migrate as sqlite_migrate
 
@@ -27,8 +26,6 @@ def pg_connect(pg_url: str) -> psycopg.Connection[Any]:
     """A connection to a migrated database (the schema and this engine's DDL)."""
     with psycopg.connect(pg_url, autocommit=True) as admin:
         pg_migrate(admin)
-        for ddl in pg_journal.DDL:
-            admin.execute(ddl)
     return psycopg.connect(pg_url)
 
 

@@ -167,7 +167,9 @@ def test_delete_takes_the_working_memory_of_the_sessions_own_scope_only(pg_url: 
             )
             conn.execute("INSERT INTO wm_scratch VALUES (%s, 1, 'note', 0)", (scope,))
             conn.execute(
-                "INSERT INTO wm_checkpoints VALUES (%s, %s, NULL, 0, 1, '\\x00')", (scope, scope)
+                "INSERT INTO wm_checkpoints (id, scope, label, created, size, blob)"
+                " VALUES (%s, %s, NULL, 0, 1, '\\x00')",
+                (scope, scope),
             )
             conn.execute("INSERT INTO wm_stats VALUES (%s, 3)", (scope,))
         pg_journal.delete_session(conn, "gone")

@@ -18,11 +18,10 @@ import pytest
 import trio
 
 from reverie.config import InvalidArgument
-from reverie.store import ForgetJob, HistoryEntry, MemoryFiles, encode_scope
-from reverie.store import MemoryStore as FileMemoryStore
+from reverie.store import FileMemoryStore, ForgetJob, HistoryEntry, MemoryFiles, encode_scope
 from reverie.store.postgres.db import PostgresDatabase
 from reverie.store.postgres.memory_rows import KEPT_VERSIONS, newest_memory, write_consolidation
-from reverie.store.postgres.memory_store import DDL, MemoryStore
+from reverie.store.postgres.memory_store import MemoryStore
 from reverie.store.postgres.schema import migrate
 from tests.checks import poll
 from tests.store.test_memory_files import DAY
@@ -35,8 +34,6 @@ SCOPE = "user/alice"
 def _migrated(url: str) -> str:
     with psycopg.connect(url, autocommit=True) as conn:
         migrate(conn)
-        for ddl in DDL:
-            conn.execute(ddl)
     return url
 
 

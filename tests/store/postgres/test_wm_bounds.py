@@ -15,6 +15,8 @@ import pytest
 
 from reverie.config import Conflict, InvalidArgument, LimitReached, NotFound
 from reverie.store import ScopeBounds, TaskRecord
+from reverie.store import scope_writes as w
+from reverie.store.scope_writes import apply_writes
 from tests.store.postgres.wm_engines import Engine, engine
 
 __all__ = ["engine"]  # the fixture, imported for pytest
@@ -89,7 +91,7 @@ def test_a_checkpoint_past_max_checkpoints_is_refused_until_one_is_deleted(engin
     bounded(e, max_checkpoints=2).checkpoint()
 
 
-def _batch(w: Any) -> list[Any]:
+def _batch() -> list[Any]:
     """One of every scope write, refusals included, in one batch (times ascending)."""
     task = TaskRecord("t1", "ship", "running", 1, 4, msgspec.msgpack.encode({"pr": 1}), T0, T0)
     writes = [
@@ -128,7 +130,7 @@ def test_apply_writes_gives_each_write_the_same_outcome_on_both_engines(engine: 
     e = engine
     bounds = ScopeBounds(max_keys=8, max_bytes=1000, max_checkpoints=1)
     with e.transaction():
-        outcomes = e.writes.apply_writes(e.conn, S, _batch(e.writes), bounds)
+        outcomes = apply_writes(e.tx, S, _batch(), bounds)
     conflict = (
         "key 'a' in scope 'project/p/agent/a' is at version 1, not 0; read it again and retry"
     )
@@ -151,11 +153,11 @@ def test_apply_writes_gives_each_write_the_same_outcome_on_both_engines(engine: 
 
 
 def test_a_refused_write_leaves_the_batch_it_is_in_untouched(engine: Engine) -> None:
-    e, w = engine, engine.writes
+    e = engine
     bounds = ScopeBounds(max_keys=2, max_bytes=1000, max_checkpoints=4)
     with e.transaction():
-        outcomes = w.apply_writes(
-            e.conn,
+        outcomes = apply_writes(
+            e.tx,
             S,
             [
                 (w.PutKey("a", b"1", None, None), T0),
@@ -172,11 +174,11 @@ def test_a_refused_write_leaves_the_batch_it_is_in_untouched(engine: Engine) -> 
 
 def test_a_nul_in_text_is_that_writes_own_refusal_on_postgres(engine: Engine) -> None:
     """SQLite keeps a NUL; Postgres refuses it as one write's error, the batch goes on."""
-    e, w = engine, engine.writes
+    e = engine
     task = TaskRecord("t\x00", "d", "running", 0, 0, None, T0, T0)
     batch = [w.AddScratch("a\x00b", 10), w.PutTask(task), w.PutKey("k", b"\x00", None, None)]
     with e.transaction():
-        outcomes = w.apply_writes(e.conn, S, [(write, T0) for write in batch], bounds=OPEN)
+        outcomes = apply_writes(e.tx, S, [(write, T0) for write in batch], bounds=OPEN)
     assert outcomes[2] == 1 and e.wm.lookup_key(e.conn, [S], "k", T0)[1].value == b"\x00"
     if e.name == "sqlite":
         assert outcomes[:2] == [(1, 0), task]

@@ -12,16 +12,13 @@ from typing import Any
 
 import psycopg
 
-from reverie.store.postgres.message_text import DDL
 from reverie.store.postgres.schema import migrate
 
 
 def words_store(pg_url: str) -> psycopg.Connection[Any]:
-    """A connection to a migrated database with the words' DDL."""
+    """A connection to a migrated database (the words' DDL is part of the schema)."""
     with psycopg.connect(pg_url, autocommit=True) as admin:
         migrate(admin)
-        for ddl in DDL:
-            admin.execute(ddl)
     return psycopg.connect(pg_url)
 
 

@@ -1,0 +1,67 @@
+"""Which engine keeps the daemon's state, chosen by ``[store] url``, opened in one place.
+
+With no URL the file engine: SQLite for the log, jobs and working memory,
+the Markdown tree for each scope's memory, LanceDB for the search index, all
+in the data dir. With a ``postgresql://`` URL every durable state lives in
+that database (``store.postgres``), and only the socket and the lock stay on
+local disk. The daemon's composition root calls ``open_store`` and never
+names an engine's classes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reverie.config import ConfigError, StoreConfig
+
+from .base.database import GroupCommit
+from .base.memory import MemoryStore
+from .db import Database
+from .memory_files import MemoryFiles
+from .memory_store import FileMemoryStore
+
+__all__ = ["Store", "open_store"]
+
+
+@dataclass(frozen=True)
+class Store:
+    """The engine's database and memory store (neither opened yet)."""
+
+    engine: str  # "sqlite" or "postgres"
+    db: GroupCommit[Any]
+    memory: MemoryStore
+
+    @property
+    def files(self) -> bool:
+        """Whether the memory is a tree of files (that a person may edit by hand)."""
+        return isinstance(self.memory, FileMemoryStore)
+
+
+def open_store(config: StoreConfig, data_dir: Path) -> Store:
+    """The store ``config`` names; SQLite and the memory tree under ``data_dir`` by default."""
+    if config.url:
+        return _postgres(config)
+    db = Database(
+        data_dir / "reverie.sqlite3",
+        durability=config.durability,
+        read_connections=config.read_connections,
+        max_batch=config.max_batch,
+    )
+    return Store("sqlite", db, FileMemoryStore(MemoryFiles(data_dir / "memory")))
+
+
+def _postgres(config: StoreConfig) -> Store:
+    try:
+        from .postgres.db import PostgresDatabase
+        from .postgres.memory_store import MemoryStore as RowMemoryStore
+    except ImportError as exc:  # psycopg is an extra: reverie[postgres]
+        raise ConfigError(
+            f"store.url names a PostgreSQL database, but its driver is missing ({exc}); "
+            "install it with: pip install 'reverie[postgres]'"
+        ) from exc
+    db = PostgresDatabase(
+        config.url, read_connections=config.read_connections, max_batch=config.max_batch
+    )
+    return Store("postgres", db, RowMemoryStore(db))
