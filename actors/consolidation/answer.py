@@ -188,7 +188,9 @@ def accept(
         for fact in extractive_facts(turns, session, openers=True)
         if not any(restates(text, split_opener(fact.text)[1]) for text in said)
     ]
-    merged = merge(revised.memory, [*grounded.facts, *beside], max_tokens, count_tokens)
+    merged = merge(
+        revised.memory, [*grounded.facts, *beside], max_tokens, count_tokens, turns=turns
+    )
     gone = {f.text for f in merged.retired}
     replaced = {f.text for f in revised.replacements}
     kept = [f for f in revised.replacements if f.text not in gone]

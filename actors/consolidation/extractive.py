@@ -34,7 +34,7 @@ from .chatter import split_opener
 from .clauses import clauses
 from .result import ConsolidationResult
 from .retraction import retraction_topics
-from .third_person import third_person
+from .third_person import DEFAULT_SPEAKER, third_person
 from .truth import merge
 
 __all__ = [
@@ -83,9 +83,6 @@ _THERE = re.compile(r"\b(?:(moved|relocated|moving) )?there\b")
 _OPENING_VERBS = frozenset(
     ["got", "bought", "sold", "took", "went", "left", "met", "found", "made", "began", "became"]
 )
-
-
-DEFAULT_SPEAKER = "The user"
 
 
 class _Sentence(NamedTuple):
@@ -218,8 +215,9 @@ def _past(word: str) -> bool:
 def merge_new_facts(
     memory: str, facts: list[Fact], max_tokens: int, count_tokens: Callable[[str], int]
 ) -> str:
-    """``memory`` with ``facts`` merged in so that it stays true (``truth.merge``)."""
-    return merge(memory, facts, max_tokens, count_tokens).memory
+    """``memory`` with ``facts`` merged in so that it stays true (``truth.merge``); with no
+    turns to support a new value, an old line is never rewritten, only retired."""
+    return merge(memory, facts, max_tokens, count_tokens, turns=()).memory
 
 
 def extractive_consolidation(
@@ -235,7 +233,7 @@ def extractive_consolidation(
     ``session`` names the facts' source (none when empty).
     """
     sentences = _sentences(turns)
-    merged = merge(memory, _facts(sentences, session), max_tokens, count_tokens)
+    merged = merge(memory, _facts(sentences, session), max_tokens, count_tokens, turns=turns)
     return ConsolidationResult(
         summary=_summary(sentences),
         facts=[f.text for f in merged.added],

@@ -18,7 +18,9 @@ turns that really say it; a fact copied in the first person from one
 speaker's turns is put in the third person with that speaker's name.
 
 The same test picks the summary's sentences; what fails is dropped and
-counted (``answer.accept`` turns a whole answer into the job's result).
+counted (``answer.accept`` turns a whole answer into the job's result). It
+also decides whether the merge may rewrite a stored fact with a new value
+(``supports``, for ``truth.merge``).
 Everything here depends only on its arguments.
 """
 
@@ -31,10 +33,17 @@ from datetime import UTC, datetime
 
 from reverie.store import Fact, MessageRecord
 
-from .extractive import DEFAULT_SPEAKER
-from .third_person import third_person
+from .third_person import DEFAULT_SPEAKER, third_person
 
-__all__ = ["MIN_SHARE", "Grounded", "content_stems", "ground", "ground_summary", "words"]
+__all__ = [
+    "MIN_SHARE",
+    "Grounded",
+    "content_stems",
+    "ground",
+    "ground_summary",
+    "supports",
+    "words",
+]
 
 #: The share of a fact's content words that must occur in the turns.
 MIN_SHARE = 0.6
@@ -160,6 +169,14 @@ def ground(texts: Iterable[str], turns: Sequence[MessageRecord], session: str) -
             text = third_person(text, speakers.pop())
         kept.append(Fact(text=text, date=day, sources={session: [t.id for t in chosen]}))
     return Grounded(kept, dropped)
+
+
+def supports(turns: Sequence[MessageRecord], text: str, *, given: str = "") -> bool:
+    """Whether ``text`` passes the check ``ground`` makes, against ``turns`` and the words of
+    ``given``: a fact already in memory that ``text`` restates with a value from the turns."""
+    index = _Turns(turns)
+    index.seen |= {_stem(w) for w in words(given)}
+    return _supported(" ".join(text.split()), index) is not None
 
 
 def ground_summary(summary: str, turns: Sequence[MessageRecord]) -> tuple[str, int]:

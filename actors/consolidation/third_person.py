@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["third_person"]
+__all__ = ["DEFAULT_SPEAKER", "third_person"]
+
+#: Whose a fact is when its speaker gave no name.
+DEFAULT_SPEAKER = "The user"
 
 _CONTRACTIONS = {
     "i'm": "is",

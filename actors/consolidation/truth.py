@@ -18,12 +18,22 @@ possibly still opening with "Quick update:") and, for each in order:
    most recent fact on the same topic;
 5. anything else is appended.
 
+A value replaced in place (3, 4) must leave a claim the turns support: the
+old line is one sentence naming the old value once, the new value is in the
+job's ``turns``, and the line passes the grounding check (``grounding.supports``,
+against the turns and the old line's words) and the chatter filter. Else the
+old line is retired and the new fact kept as its own line: a rewrite of
+"Rex comes to the beach in Porto. Carl lives in Porto." would have put
+Carl's dog on a beach in Lisbon.
+
 ``MEMORY.md`` stays append-ordered: a replaced line goes (or is rewritten
 where it stands); the lines before it are untouched. What stopped being
 true is returned as ``retired`` (for the history entry): a fact that left
 the file, and one said and replaced within the same job ("I live in Porto
 … I moved to Lisbon"), which is then not among the ``added``; what the
-token cap cut is not. The result depends only on the arguments.
+token cap cut is not. The rewritten line is dated by the new fact and
+sourced to both, so a forget of either session takes it. The result depends
+only on the arguments.
 """
 
 from __future__ import annotations
@@ -32,10 +42,11 @@ import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
-from reverie.store import Fact, fact_key, parse_memory, render_memory
+from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_memory
 
 from .attributes import MONTHS, WEEKDAYS, Key, keys, same_subject
 from .chatter import is_chatter, split_opener, strip_banter
+from .grounding import supports
 from .retraction import retraction_topics, retracts
 
 __all__ = ["Merged", "clean", "merge"]
@@ -71,6 +82,8 @@ _NO_LONGER = re.compile(
 #: "Sofie is Sofie, a designer at …": the introduction, less the tautology.
 _SELF_NAMED = re.compile(r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b)", re.IGNORECASE)
 _THERE = re.compile(r"\b(?:there|here)\b")
+#: A sentence ends inside the text: a line that says two things is never rewritten.
+_TWO_SENTENCES = re.compile(r"[.!?]\s+\S")
 _UNNAMED_IS = re.compile(rf"^{UNNAMED} is ([A-Z][\w'-]*)[.!]?$")
 _TOPIC_STOP = frozenset(
     [
@@ -139,8 +152,10 @@ def merge(
     new_facts: Sequence[Fact],
     max_tokens: int,
     count_tokens: Callable[[str], int],
+    *,
+    turns: Sequence[MessageRecord],
 ) -> Merged:
-    """``memory`` with ``new_facts`` merged in (see the module's steps); what went and why."""
+    """``memory`` with ``new_facts`` (said in ``turns``) merged in (see the module's steps)."""
     facts, _ = parse_memory(memory)
     before = {id(f) for f in facts}
     retired: list[Fact] = []
@@ -164,13 +179,13 @@ def merge(
                 continue
         if any(fact_key(f.text) == fact_key(fact.text) for f in facts):
             continue
-        replaced = _supersede(facts, fact, retire)
-        if not replaced and (
-            _CORRECTION.search(f"{opener} {fact.text}") or _RENAME.search(fact.text)
+        if (
+            not _supersede(facts, fact, retire, turns)
+            and (_CORRECTION.search(f"{opener} {fact.text}") or _RENAME.search(fact.text))
+            and _revise(facts, fact, f"{opener} {fact.text}", retire, turns)
+            and len(fact.text.split()) < 4
         ):
-            replaced = _revise(facts, fact, f"{opener} {fact.text}", retire)
-            if replaced and len(fact.text.split()) < 4:
-                continue
+            continue  # "Sorry, I meant Tuesday": said by the line it corrected
         facts.append(fact)
         added.append(fact)
     while facts and count_tokens(render_memory(facts)) > max_tokens:
@@ -178,7 +193,9 @@ def merge(
     return Merged(render_memory(facts), added, retired)
 
 
-def _supersede(facts: list[Fact], new: Fact, retire: Callable[[Fact], None]) -> bool:
+def _supersede(
+    facts: list[Fact], new: Fact, retire: Callable[[Fact], None], turns: Sequence[MessageRecord]
+) -> bool:
     """Retire (or rewrite in place) the older facts that share a key with ``new``."""
     mine = keys(new.text)
     done = False
@@ -191,7 +208,8 @@ def _supersede(facts: list[Fact], new: Fact, retire: Callable[[Fact], None]) -> 
             continue
         rest = [b for b in theirs if not any(b is s for _, s in shared)]
         says_more = rest or len(old.text.split()) > len(new.text.split()) + 2
-        rewritten = _rewrite(old, new, shared) if says_more else None
+        swaps = [(b.value, a.value or _there(new.text)) for a, b in shared]
+        rewritten = _rewrite(old, new, swaps, turns) if says_more else None
         at = facts.index(old)
         retire(old)
         if rewritten is not None:
@@ -212,15 +230,26 @@ def _comparable(old: Fact, new: Fact) -> bool:
     return not unnamed or bool(set(old.sources) & set(new.sources)) or not new.sources
 
 
-def _rewrite(old: Fact, new: Fact, shared: list[tuple[Key, Key]]) -> Fact | None:
-    """``old`` with the shared attributes' values taken from ``new``; None if one is unknown."""
+def _rewrite(
+    old: Fact, new: Fact, swaps: list[tuple[str, str]], turns: Sequence[MessageRecord]
+) -> Fact | None:
+    """``old`` with each (old value, new value) of ``swaps`` swapped, or None when the result
+    would not be a claim the turns support (see the module's docstring)."""
+    if _TWO_SENTENCES.search(old.text.strip()):
+        return None
     text = old.text
-    for mine, theirs in shared:
-        value = mine.value or _there(new.text)
-        if not value or not theirs.value or theirs.value not in text:
+    for was, value in swaps:
+        spans = list(re.finditer(rf"(?<!\w){re.escape(was)}(?!\w)", text)) if was else []
+        if len(spans) != 1 or not supports(turns, value):
             return None
-        text = text.replace(theirs.value, value, 1)
-    return Fact(text=text, date=new.date or old.date, sources=old.sources)
+        text = text[: spans[0].start()] + value + text[spans[0].end() :]
+    if is_chatter(text) or not supports(turns, text, given=old.text):
+        return None
+    sources = {
+        session: sorted({*old.sources.get(session, ()), *new.sources.get(session, ())})
+        for session in old.sources | new.sources
+    }
+    return Fact(text=text, date=new.date or old.date, sources=sources)
 
 
 def _there(text: str) -> str:
@@ -232,8 +261,15 @@ def _there(text: str) -> str:
     return names[-1] if names else ""
 
 
-def _revise(facts: list[Fact], new: Fact, said: str, retire: Callable[[Fact], None]) -> bool:
-    """Replace the value ``new`` corrects in the most recent fact on its topic; whether one was."""
+def _revise(
+    facts: list[Fact],
+    new: Fact,
+    said: str,
+    retire: Callable[[Fact], None],
+    turns: Sequence[MessageRecord],
+) -> bool:
+    """Replace the value ``new`` corrects in the most recent fact on its topic; whether the
+    value went into that line (when it cannot, the line is retired and ``new`` stands alone)."""
     changes = _changes(new.text)
     topic = _topic(said)
     for kind, value in changes:
@@ -247,10 +283,11 @@ def _revise(facts: list[Fact], new: Fact, said: str, retire: Callable[[Fact], No
         if not candidates:
             continue
         _, at, old, was = max(candidates, key=lambda c: (c[0], c[1]))
-        text = old.text.replace(was, value, 1)
         retire(old)
-        facts.insert(at, Fact(text=text, date=new.date or old.date, sources=old.sources))
-        return True
+        rewritten = _rewrite(old, new, [(was, value)], turns)
+        if rewritten is not None:
+            facts.insert(at, rewritten)
+        return rewritten is not None
     return False
 
 

@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import re
+
 from reverie.actors.consolidation.extractive import merge_new_facts
 from reverie.actors.consolidation.truth import merge
-from reverie.store import Fact, render_memory
+from reverie.store import Fact, MessageRecord, parse_memory, render_memory
 
 
 def _words(text: str) -> int:
     return len(text.split())
+
+
+def _turn(text: str, id: str = "m9") -> MessageRecord:
+    return MessageRecord(seq=9, id=id, role="user", content=text, ts=1.8e9, tokens=9, name="Carl")
 
 
 OLD = [
@@ -22,7 +28,7 @@ def test_a_superseded_line_goes_and_the_lines_before_it_stay_byte_for_byte() -> 
     memory = render_memory(OLD)
     new = Fact(text="Carl moved to Lisbon.", date="2026-01-02", sources={"s": ["m4"]})
 
-    merged = merge(memory, [new], 10_000, _words)
+    merged = merge(memory, [new], 10_000, _words, turns=[_turn("I moved to Lisbon.", "m4")])
 
     before = memory.split("- [2026-01-01] Carl lives in Porto.")[0]
     assert merged.memory.startswith(before)
@@ -33,7 +39,7 @@ def test_a_superseded_line_goes_and_the_lines_before_it_stay_byte_for_byte() -> 
 def test_facts_cut_by_the_token_cap_are_not_retired() -> None:
     new = Fact(text="Carl speaks Portuguese and English.", date="2026-01-02")
 
-    merged = merge(render_memory(OLD), [new], 20, _words)
+    merged = merge(render_memory(OLD), [new], 20, _words, turns=[])
 
     assert "Rex" not in merged.memory and merged.retired == []
 
@@ -48,7 +54,32 @@ def test_an_opener_is_cut_and_read_as_a_correction() -> None:
     party = Fact(text="Carl's party is on Friday at 8 pm.", date="2026-01-01")
     fix = Fact(text="Small correction: it's at 7 pm.", date="2026-01-02")
 
-    merged = merge(render_memory([party]), [fix], 10_000, _words)
+    merged = merge(render_memory([party]), [fix], 10_000, _words, turns=[_turn(fix.text)])
 
     assert "Carl's party is on Friday at 7 pm." in merged.memory
     assert "correction" not in merged.memory.lower() and merged.retired == [party]
+
+
+def _sentences(text: str) -> list[set[str]]:
+    pieces = re.split(r"(?<=[.!?])\s+", text)
+    return [set(re.findall(r"[\w']+", p.casefold())) for p in pieces if p]
+
+
+def test_a_two_sentence_fact_is_not_rewritten_into_a_claim_nobody_made() -> None:
+    old = Fact(
+        text="Carl's dog Rex comes along to the beach in Porto. Carl lives in Porto.",
+        date="2026-01-01",
+        sources={"s": ["m1"]},
+    )
+    turn = _turn("I moved to Lisbon.")
+    new = Fact(text="Carl moved to Lisbon.", date="2026-01-02", sources={"s": [turn.id]})
+
+    merged = merge(render_memory([old]), [new], 10_000, _words, turns=[turn])
+
+    said = [*_sentences(old.text), _sentences(turn.content)[0] | {"carl"}]
+    facts, _ = parse_memory(merged.memory)
+    for fact in facts:  # each sentence of each line is one that was said, words and all
+        for sentence in _sentences(fact.text):
+            assert any(sentence <= source for source in said), f"{fact.text!r} was never said"
+    assert "Porto" not in merged.memory and merged.retired == [old]
+    assert [f.text for f in facts] == [new.text]
