@@ -4,8 +4,9 @@ The model sees the scope's facts with their ids (``prompt.memory_block``)
 and answers a summary, new facts, ``updates`` (a shown fact's id and its
 new text) and ``deletes`` (ids). ``accept`` decides what of it stands:
 
-- **New and replacing text is grounded.** Every new fact and every
-  update's text must pass ``grounding.ground`` against the job's turns;
+- **New and replacing text is grounded.** Every new fact (each sentence of
+  it, as a fact of its own: ``grounding.sentences``) and every update's
+  text must pass ``grounding.ground`` against the job's turns;
   what fails is dropped and counted (``dropped``, ``update_ungrounded``).
   A replacement is cleaned as a new fact is (``truth.clean``: its opener
   and banter cut); one that is chatter ("Thanks, Carl!") is dropped and
@@ -55,7 +56,7 @@ from reverie.store import Fact, MessageRecord, fact_id, fact_key, parse_memory, 
 from .attributes import keys, same_subject
 from .chatter import split_opener
 from .extractive import extractive_facts, extractive_summary
-from .grounding import content_stems, ground, ground_summary
+from .grounding import content_stems, ground, ground_summary, sentences
 from .prompt import ModelAnswer
 from .result import ConsolidationResult
 from .truth import clean, merge
@@ -180,7 +181,7 @@ def accept(
     count_tokens: Callable[[str], int],
 ) -> Accepted:
     """What of ``answer`` becomes the history entry and ``MEMORY.md``."""
-    grounded = ground(answer.facts, turns, session)
+    grounded = ground([s for fact in answer.facts for s in sentences(fact)], turns, session)
     revised = revise(answer, memory, turns, session)
     said = [f.text for f in (*grounded.facts, *revised.replacements)]
     beside = [

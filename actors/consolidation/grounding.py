@@ -41,6 +41,7 @@ __all__ = [
     "content_stems",
     "ground",
     "ground_summary",
+    "sentences",
     "supports",
     "words",
 ]
@@ -51,7 +52,8 @@ MIN_SHARE = 0.6
 MAX_SOURCES = 3
 
 _WORD = re.compile(r"[^\W_](?:[\w'’-]*[^\W_])?")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
+#: A sentence ends at ".", "!" or "?" and a space (not after a title: "Dr. Sousa"), or a line.
+_SENTENCE = re.compile(r"(?<=[.!?])(?<!\b[DM]r\.)(?<!\bMrs\.)(?<!\bMs\.)(?<!\bSt\.)\s+|\n+")
 _SUFFIXES = ("ing", "ed", "es", "s", "e", "ly", "er")
 #: Words that say nothing about what a fact claims (pronouns, auxiliaries, fillers).
 _FUNCTION_TEXT = """a about above after again against all also am an and any are as at be because been
@@ -179,15 +181,18 @@ def supports(turns: Sequence[MessageRecord], text: str, *, given: str = "") -> b
     return _supported(" ".join(text.split()), index) is not None
 
 
+def sentences(text: str) -> list[str]:
+    """The sentences of ``text``, whitespace folded: a model's fact of two sentences is two
+    facts, each grounded and merged on its own, so no line of ``MEMORY.md`` joins two claims."""
+    return [s for piece in _SENTENCE.split(text) if (s := " ".join(piece.split()))]
+
+
 def ground_summary(summary: str, turns: Sequence[MessageRecord]) -> tuple[str, int]:
     """The summary's grounded sentences (repeats dropped), and how many sentences went."""
     index = _Turns(turns)
     kept: list[str] = []
     dropped = 0
-    for piece in _SENTENCE.split(summary):
-        sentence = " ".join(piece.split())
-        if not sentence:
-            continue
+    for sentence in sentences(summary):
         if sentence in kept or _supported(sentence, index) is None:
             dropped += 1
         else:

@@ -35,6 +35,18 @@ def test_new_facts_are_appended_after_the_old_ones() -> None:
     assert accepted.counts["kept"] == 1 and accepted.counts["dropped"] == 0
 
 
+def test_a_fact_of_two_sentences_is_two_facts_each_sourced_to_its_turn() -> None:
+    both = "Carl moved to Lisbon in 2021. Carl works at Acme."
+    invented = "Carl repairs delivery robots. The robots run on night shifts in Porto."
+    accepted = run(ModelAnswer("", [both, invented]))
+    facts = parse_memory(accepted.result.memory)[0]
+    assert not [f.text for f in facts if ". " in f.text]
+    lines = {f.text: f.sources for f in facts}
+    assert lines["Carl moved to Lisbon in 2021."] == lines["Carl works at Acme."] == {"s": ["m1"]}
+    assert lines["Carl repairs delivery robots."] == {"s": ["m3"]}  # Porto is in no turn
+    assert accepted.counts["kept"] == 3 and accepted.counts["dropped"] == 1
+
+
 def test_an_update_replaces_its_fact_in_place_with_the_new_turns_as_sources() -> None:
     cello = fact_id("Carl plays the cello.")
     new = "Carl repairs delivery robots on night shifts."
