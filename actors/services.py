@@ -12,10 +12,10 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from reverie.config import Config
-from reverie.store import Consolidated, Database, HistoryEntry, SessionRecord, TokenCounter
+from reverie.store import Consolidated, GroupCommit, HistoryEntry, SessionRecord, TokenCounter
 
 __all__ = ["HookChain", "LongTermMemory", "Services", "SessionHooks"]
 
@@ -91,7 +91,7 @@ class HookChain(SessionHooks):
 @dataclass(slots=True)
 class Services:
     config: Config
-    db: Database
+    db: GroupCommit[Any]
     tokens: TokenCounter
     hooks: SessionHooks = field(default_factory=SessionHooks)
     memory: LongTermMemory | None = None  # None: no long-term memory (context has none)

@@ -41,13 +41,11 @@ from reverie.actors.search import Indexer
 from reverie.config import Config, ConfigError
 from reverie.store import (
     Clock,
-    Database,
-    FileMemoryStore,
-    MemoryFiles,
     StoreError,
     StoreReadOnly,
     TokenCounter,
     make_embedder,
+    open_store,
     tune_allocator,
 )
 
@@ -171,22 +169,18 @@ async def _serve(
     activated: bool,
 ) -> None:
     """Open the store, start the actors, serve ``listeners`` until a signal; then drain."""
-    db = Database(
-        data_dir / "reverie.sqlite3",
-        durability=config.store.durability,
-        read_connections=config.store.read_connections,
-        max_batch=config.store.max_batch,
-    )
+    store = open_store(config.store, data_dir)
+    db, memory = store.db, store.memory
     await db.open()
     shared = Services(config=config, db=db, tokens=TokenCounter(config.consolidation.tokenizer))
     http = httpx.AsyncClient(timeout=httpx.Timeout(config.llm.timeout, connect=10.0))
-    memory = FileMemoryStore(MemoryFiles(data_dir / "memory"))
     indexer = (
         Indexer(
             shared,
             memory,
             data_dir,
             lambda: make_embedder(config.embeddings, models_dir=data_dir / "models"),
+            store.index_factory,
         )
         if config.index.enabled
         else None

@@ -6,6 +6,8 @@ thread (the writer thread, or a worker thread for reads).
 
 from .async_index import AsyncSearchIndex, drop_index_dirs, index_dirs
 from .backup import BackupInfo, backup
+from .base.database import GroupCommit
+from .base.index import LiveIndex
 from .base.memory import Consolidated, MemoryStore
 from .base.tx import Tx
 from .clock import TEST_CLOCK_ENV, Clock
@@ -19,6 +21,7 @@ from .embeddings import (
     OpenAIEmbedder,
     make_embedder,
 )
+from .engines import Store, open_store
 from .errors import MemoryUnreadable, StoreError, StoreFull, StoreReadOnly, StoreUnavailable
 from .facts import (
     Fact,
@@ -179,6 +182,7 @@ __all__ = [
     "Fact",
     "FileMemoryStore",
     "ForgetJob",
+    "GroupCommit",
     "HistoryEntry",
     "IndexDoc",
     "IndexLayout",
@@ -186,6 +190,7 @@ __all__ = [
     "IndexStale",
     "Job",
     "KeyRecord",
+    "LiveIndex",
     "LoadCheckpoint",
     "LocalEmbedder",
     "LogPosition",
@@ -214,6 +219,7 @@ __all__ = [
     "SearchIndex",
     "SearchQuery",
     "SessionRecord",
+    "Store",
     "StoreError",
     "StoreFull",
     "StoreReadOnly",
@@ -281,6 +287,7 @@ __all__ = [
     "on_words_scale",
     "open_job",
     "open_jobs",
+    "open_store",
     "page_out_code",
     "page_out_code_async",
     "parse_history",

@@ -73,6 +73,10 @@ class AsyncSearchIndex:
         return self._index.path
 
     @property
+    def location(self) -> str:
+        return str(self.path)
+
+    @property
     def limits(self) -> IndexLimits:
         return self._index.limits
 

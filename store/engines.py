@@ -10,6 +10,7 @@ names an engine's classes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -17,10 +18,13 @@ from typing import Any
 from reverie.config import ConfigError, StoreConfig
 
 from .base.database import GroupCommit
+from .base.index import LiveIndex
 from .base.memory import MemoryStore
 from .db import Database
+from .index import IndexLimits
 from .memory_files import MemoryFiles
 from .memory_store import FileMemoryStore
+from .primed_embedder import PrimedEmbedder
 
 __all__ = ["Store", "open_store"]
 
@@ -32,6 +36,8 @@ class Store:
     engine: str  # "sqlite" or "postgres"
     db: GroupCommit[Any]
     memory: MemoryStore
+    #: How the engine makes its search index in its database; None: LanceDB files.
+    index_factory: Callable[[PrimedEmbedder, IndexLimits], LiveIndex] | None = None
 
     @property
     def files(self) -> bool:

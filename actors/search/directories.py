@@ -14,14 +14,14 @@ from __future__ import annotations
 import logging
 import uuid
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 import trio
 
 from reverie.store import (
     INDEX_DIR_KEY,
     AsyncSearchIndex,
-    Database,
+    GroupCommit,
     drop_index_dirs,
     index_dirs,
 )
@@ -57,7 +57,7 @@ class Serving(Protocol):
 class Directories:
     """The index root's directories: the one served, new ones being written, the replaced."""
 
-    def __init__(self, db: Database, root: Path) -> None:
+    def __init__(self, db: GroupCommit[Any], root: Path) -> None:
         self.db = db
         self.root = root
         self.building: set[Path] = set()  # directories a copy is writing: never removed

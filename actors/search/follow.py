@@ -45,6 +45,7 @@ import trio
 from reverie.store import (
     AsyncSearchIndex,
     IndexDoc,
+    LiveIndex,
     MemoryStore,
     Tx,
     message_uid,
@@ -93,7 +94,7 @@ class Follower:
         self.services = services
         self.memory = memory
         self.cfg = services.config.index
-        self.index: AsyncSearchIndex | None = None
+        self.index: LiveIndex | None = None
         self.dirty = Dirty()
         self.lag = LagClock()
         self.write_lock = trio.Lock()
@@ -119,15 +120,13 @@ class Follower:
         #: wrote its last batch and then the cursor. Its next batch's docs are new, so they
         #: are appended, not upserted. Any other index (at start, after a swap or a failed
         #: round, when a batch may be in it without the cursor past it) is upserted into.
-        self._in_step: AsyncSearchIndex | None = None
+        self._in_step: LiveIndex | None = None
 
     def poke(self) -> None:
         """Something changed: the follower's task runs again."""
         self._wake.set()
 
-    async def add(
-        self, index: AsyncSearchIndex, docs: list[IndexDoc], *, new: bool = False
-    ) -> None:
+    async def add(self, index: LiveIndex, docs: list[IndexDoc], *, new: bool = False) -> None:
         """Embed on the background threads, then write; a cancel waits for the chunks running."""
         await index.add(docs, self.services.config.embeddings.batch_size, new=new)
         self._wrote()
@@ -174,7 +173,8 @@ class Follower:
         assert index is not None
         began = trio.current_time()
         await index.optimize()
-        if await index.merge_plan():
+        # Only a directory of LanceDB files has generations to merge.
+        if isinstance(index, AsyncSearchIndex) and await index.merge_plan():
             self.merge_wanted.set()
         self._optimized_at = trio.current_time()
         self._optimize_took = self._optimized_at - began
@@ -210,7 +210,7 @@ class Follower:
         """
         return self._optimized_at + self.optimize_pace * self._optimize_took - trio.current_time()
 
-    def _current(self) -> AsyncSearchIndex:
+    def _current(self) -> LiveIndex:
         """The index served now; read under the write lock (a swap replaces it)."""
         index = self.index
         assert index is not None
@@ -244,14 +244,14 @@ class Follower:
             if not self.dirty.forgotten:
                 return
 
-    async def _apply_forgets(self, index: AsyncSearchIndex) -> None:
+    async def _apply_forgets(self, index: LiveIndex) -> None:
         while self.dirty.forgotten:
             session, scope = next(iter(self.dirty.forgotten.items()))
             await index.forget_session(session, scope)
             self._wrote()
             self.dirty.forgotten.pop(session, None)
 
-    async def _apply_pops(self, index: AsyncSearchIndex) -> None:
+    async def _apply_pops(self, index: LiveIndex) -> None:
         """Delete popped messages' rows; a message that took a popped seq and is indexed
         already is written back (same uid). Markers stay while a rebuild runs."""
         if not self.pops_pending:  # no pop since the last round: no marker to read
@@ -336,7 +336,7 @@ class Follower:
         ``index.write_interval`` after the last batch (see the module docstring)."""
         return self._batch_written_at + self.cfg.write_interval
 
-    async def _index_scopes(self, index: AsyncSearchIndex) -> None:
+    async def _index_scopes(self, index: LiveIndex) -> None:
         entries = None if self.reread_scopes else _ENTRIES_PER_CONSOLIDATION
         while self.dirty.scopes:
             scope = self.dirty.scopes.pop()
@@ -344,7 +344,7 @@ class Follower:
             self._wrote()
         self.reread_scopes = False
 
-    async def _index_edits(self, index: AsyncSearchIndex) -> None:
+    async def _index_edits(self, index: LiveIndex) -> None:
         """Edited scopes: every fact and episode re-read, the ones edited away deleted."""
         while self.dirty.edited:
             scope = self.dirty.edited.pop()

@@ -30,11 +30,12 @@ from typing import Any
 
 import trio
 
-from reverie.config import NotFound, default_scope
+from reverie.config import InvalidArgument, NotFound, default_scope
 from reverie.store import (
     AsyncSearchIndex,
     Embedder,
     IndexLimits,
+    LiveIndex,
     LogPosition,
     MemoryStore,
     PrimedEmbedder,
@@ -74,8 +75,17 @@ def backlog_reason(behind: int, max_backlog: int) -> str:
     )
 
 
+#: How an engine that keeps its index in its database makes it (``Store.index_factory``).
+IndexFactory = Callable[[PrimedEmbedder, IndexLimits], LiveIndex]
+
+
 class Indexer(SessionHooks):
-    """The search index's only writer; ``run`` starts it, ``search`` reads it."""
+    """The search index's only writer; ``run`` starts it, ``search`` reads it.
+
+    On the file engine the index is a LanceDB directory that a forget, a merge
+    and a rebuild replace by a new one (``Directories``); an engine that keeps it
+    in its database (``index_factory``) purges its one table in place.
+    """
 
     def __init__(
         self,
@@ -83,10 +93,12 @@ class Indexer(SessionHooks):
         memory: MemoryStore,
         root: Path,
         embedder_factory: Callable[[], Embedder],
+        index_factory: IndexFactory | None = None,
     ) -> None:
         self.services = services
         self.memory = memory
         self.dirs = Directories(services.db, root)
+        self._index_factory = index_factory
         self._make_embedder = embedder_factory
         self._embedder: PrimedEmbedder | None = None
         self._follower = Follower(services, memory)
@@ -98,7 +110,7 @@ class Indexer(SessionHooks):
         self._open_error: str = ""
 
     @property
-    def index(self) -> AsyncSearchIndex | None:
+    def index(self) -> LiveIndex | None:
         """The index searches read and the follower writes (None until opened)."""
         return self._follower.index
 
@@ -155,7 +167,6 @@ class Indexer(SessionHooks):
                     self.code_page_outs += bool(await page_out_code_async())
 
     async def _open(self) -> None:
-        path = await self.dirs.served()
         cfg = self.services.config.index
         limits = IndexLimits(
             keep_versions=timedelta(seconds=cfg.keep_versions),
@@ -164,13 +175,17 @@ class Indexer(SessionHooks):
             generation_rows=cfg.generation_rows,
             merged_rows=cfg.merged_rows,
         )
-        index = AsyncSearchIndex(path, self.embedder, limits=limits)
-        await self.dirs.drop_leftovers(index)
+        index: LiveIndex
+        if self._index_factory is not None:
+            index = self._index_factory(self.embedder, limits)
+        else:
+            index = AsyncSearchIndex(await self.dirs.served(), self.embedder, limits=limits)
+            await self.dirs.drop_leftovers(index)
         existed = await index.open()
         if index.stale or not existed:
             if index.stale:
                 await index.reset()
-            log.info("search index %s is new or stale: indexing everything again", path)
+            log.info("search index %s is new or stale: indexing everything again", index.location)
             await self.services.db.write(lambda t: t.write_cursor(0))
             self._follower.dirty.scopes.update(await self.memory.scopes())
             self._follower.reread_scopes = True
@@ -220,7 +235,7 @@ class Indexer(SessionHooks):
             "enabled": True,
             "ready": self._ready.is_set() and self.index is not None,
             "error": self._open_error,
-            "path": str(self.index.path) if self.index is not None else "",
+            "path": self.index.location if self.index is not None else "",
             "cursor": pos.cursor,
             "messages_behind": behind,
             "seconds_behind": round(seconds, 3) if behind else 0.0,
@@ -277,6 +292,8 @@ class Indexer(SessionHooks):
                 await index.forget_session(session, scope)
             if session is None or scope != default_scope(session):
                 await index.replace_scope(self.memory, scope, None)
+            if not isinstance(index, AsyncSearchIndex):
+                return  # a table: its rows are gone; the forget's scrub reclaims their bytes
             fresh = await self._serve_copy(index)
         await self.dirs.drop_replaced(fresh, self)
 
@@ -292,7 +309,7 @@ class Indexer(SessionHooks):
 
     def served_path(self) -> Path | None:
         """The directory searches read now (``directories.Serving``)."""
-        return self.index.path if self.index is not None else None
+        return self.index.path if isinstance(self.index, AsyncSearchIndex) else None
 
     def rebuilding(self) -> bool:
         """Whether a reindex is writing its own directory (``directories.Serving``)."""
@@ -322,7 +339,7 @@ class Indexer(SessionHooks):
         follower = self._follower
         async with follower.write_lock:
             index = follower.index
-            if index is None or self.rebuilding():
+            if not isinstance(index, AsyncSearchIndex) or self.rebuilding():
                 return
             names = await index.merge_plan()
             if not names:
@@ -340,6 +357,11 @@ class Indexer(SessionHooks):
             return False
         if self._nursery is None or self.index is None:
             raise NotFound("the search index is not open yet; retry in a moment")
+        if not isinstance(self.index, AsyncSearchIndex):
+            raise InvalidArgument(
+                "reindex rebuilds a LanceDB directory; the postgresql store's index is one table, "
+                "rebuilt by itself when the embedding model changes"
+            )
         fresh = self.index.sibling(self.dirs.new_path())
         rebuild = Rebuild(self.services, self.memory, fresh, self._follower.add)
         self.reindex_progress = rebuild.progress
@@ -361,7 +383,7 @@ class Indexer(SessionHooks):
                 await self.services.db.write(lambda t: t.swap_index(name, reached))
                 old, follower.index = follower.index, fresh
                 dirty.scopes.clear()
-            if old is not None and old.path != fresh.path:
+            if isinstance(old, AsyncSearchIndex) and old.path != fresh.path:
                 await fresh.unused(old.path)
                 await fresh.remove_dir(old.path)
             progress.state = "done"

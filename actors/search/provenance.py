@@ -17,12 +17,13 @@ moves an episode after every other message of its own it found:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
 from reverie.store import (
-    AsyncSearchIndex,
-    Database,
+    GroupCommit,
+    LiveIndex,
     MemoryStore,
     MemoryUnreadable,
     SearchHit,
@@ -41,8 +42,8 @@ _SUMMARIES = 10
 
 
 async def lead_to_turns(
-    db: Database,
-    index: AsyncSearchIndex,
+    db: GroupCommit[Any],
+    index: LiveIndex,
     memory: MemoryStore,
     text: str,
     hits: list[SearchHit],
@@ -90,8 +91,8 @@ async def _sources(
 
 
 async def _ranked(
-    db: Database,
-    index: AsyncSearchIndex,
+    db: GroupCommit[Any],
+    index: LiveIndex,
     text: str,
     covered: list[tuple[int, str]],
     sessions: set[str],

@@ -25,8 +25,8 @@ from reverie.store import (
     MAX_K,
     TEXT_WEIGHT,
     VECTOR_WEIGHT,
-    AsyncSearchIndex,
-    Database,
+    GroupCommit,
+    LiveIndex,
     MemoryStore,
     SearchHit,
     SearchQuery,
@@ -57,8 +57,8 @@ class SearchResult:
 
 
 async def search(
-    db: Database,
-    index: AsyncSearchIndex,
+    db: GroupCommit[Any],
+    index: LiveIndex,
     memory: MemoryStore,
     query: SearchQuery,
     hidden: set[str],
@@ -143,7 +143,7 @@ def _visible(hits: list[SearchHit], hidden: set[str], min_score: float) -> list[
     ]
 
 
-async def _with_log_text(db: Database, hits: list[SearchHit]) -> list[SearchHit]:
+async def _with_log_text(db: GroupCommit[Any], hits: list[SearchHit]) -> list[SearchHit]:
     """``hits`` with their messages' text read from the log (``with_log_text``)."""
     if not any(h.kind == "message" for h in hits):
         return hits

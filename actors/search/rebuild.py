@@ -19,6 +19,7 @@ from functools import partial
 from reverie.store import (
     AsyncSearchIndex,
     IndexDoc,
+    LiveIndex,
     LogPosition,
     MemoryStore,
     Tx,
@@ -29,7 +30,7 @@ from ..services import Services
 __all__ = ["Progress", "Rebuild", "text_docs"]
 
 #: How the indexer adds docs to an index: embed in chunks, then write.
-AddDocs = Callable[[AsyncSearchIndex, list[IndexDoc]], Awaitable[None]]
+AddDocs = Callable[[LiveIndex, list[IndexDoc]], Awaitable[None]]
 
 
 @dataclass(slots=True)
