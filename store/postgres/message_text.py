@@ -266,13 +266,14 @@ def with_log_text(conn: psycopg.Connection[Any], hits: list[SearchHit]) -> list[
             ([h.session for h in messages], [h.message_ids[0] for h in messages]),
         ).fetchall()
     )
-    positions = {id(hit): n for n, hit in enumerate(messages, start=1)}
-    found = []
+    found, n = [], 0
     for hit in hits:
         if hit.kind != "message":
             found.append(hit)
-        elif positions[id(hit)] in texts:
-            found.append(msgspec.structs.replace(hit, text=str(texts[positions[id(hit)]])))
+            continue
+        n += 1  # the message's ordinal in the query's arrays
+        if n in texts:
+            found.append(msgspec.structs.replace(hit, text=str(texts[n])))
     return found
 
 

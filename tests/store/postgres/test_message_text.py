@@ -252,6 +252,7 @@ _CORPUS = {
         "Grandma's recipe: cardamom buns with orange zest.",
         "The buns need 45 minutes to rise in a warm kitchen.",
         "Bake at 200 degrees; the crust should be golden.",
+        "",  # a bare tool call: a row of the index all the same (N and avgdl count it)
         "We ate the buns on the ferry; Pixel wanted one too.",
         "Her naive watercolours hang in the kitchen above the oven.",
         "The oven's thermostat is broken again, call the landlord.",
