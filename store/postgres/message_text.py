@@ -148,8 +148,9 @@ END $$""",
 #: ``ts_rank_cd`` of its phrase with these weights and no normalisation: each
 #: occurrence is a cover of its own, worth its column's weight (``{D, C, B, A}``).
 #: ``{score}`` is one ``_TERM`` per query word, unrolled: a subquery per row over the
-#: words cost 14 µs a row, the unrolled sum 1 µs (100k messages, three common words);
-#: ``OFFSET 0`` keeps the planner from computing each score twice (filter and sort).
+#: words cost 14 µs a row, the unrolled sum 1 µs (100k messages, three common words).
+#: Rows scoring 0 (below) are dropped after the ``LIMIT``: they rank last, so only when
+#: fewer rows score (a filter in the same query level computed each score twice).
 _RANKED = """
 WITH q AS (
     SELECT %(phrases)s::tsquery[] AS phrases, %(idfs)s::float8[] AS idfs,
@@ -160,12 +161,11 @@ WITH q AS (
     FROM messages m CROSS JOIN q
     WHERE m.words @@ %(match)s::tsquery{where}
 ), ranked AS (
-    SELECT gid, score FROM (SELECT gid, {score} AS score FROM found OFFSET 0) AS scored
-    WHERE score > 0 ORDER BY score DESC, gid LIMIT %(limit)s
+    SELECT gid, {score} AS score FROM found ORDER BY score DESC, gid LIMIT %(limit)s
 )
 SELECT m.session, m.seq, m.id, m.content, m.ts, s.scope, r.score
 FROM ranked r JOIN messages m USING (gid) JOIN sessions s ON s.name = m.session
-ORDER BY r.score DESC, r.gid
+WHERE r.score > 0 ORDER BY r.score DESC, r.gid
 """
 #: A word's BM25 in a row, ``idf * tf * (k1 + 1) / (tf + norm)`` with ``tf`` written once
 #: (so computed once); 0 where the row lacks the phrase. A row whose phrases are all
