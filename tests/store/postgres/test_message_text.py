@@ -282,6 +282,8 @@ _PARITY_QUERIES = (
     "rain walking",
     "the weather",
     "Pixel runs on the beach",
+    "Ana's post-mortem",
+    "Priya Priya rota",
     "zeppelin",
 )
 
