@@ -78,9 +78,12 @@ DDL: tuple[str, ...] = (
     "ALTER TEXT SEARCH CONFIGURATION reverie ADD MAPPING FOR asciiword, word, numword"
     " WITH unaccent, reverie_stem",
     "ALTER TEXT SEARCH CONFIGURATION reverie ADD MAPPING FOR uint, sfloat WITH simple",
-    # FTS5's unicode61 tokens, lower-cased, one space apart
+    # FTS5's unicode61 tokens, lower-cased, one space apart. FTS5's porter leaves words under
+    # three letters alone, Snowball's cuts "us" to "u": such a word ending in s or y gets
+    # "ing", which Snowball takes off again, so "us" is "us" and meets "used" ("us") as in FTS5.
     "CREATE FUNCTION reverie_cut(text) RETURNS text LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE"
-    " RETURN btrim(lower(regexp_replace($1 COLLATE pg_c_utf8, '[^[:alnum:]]+', ' ', 'g')))",
+    r" RETURN regexp_replace(btrim(lower(regexp_replace($1 COLLATE pg_c_utf8,"
+    r" '[^[:alnum:]]+', ' ', 'g'))), '\m([[:alpha:]][sy])\M', '\1ing', 'g')",
     "CREATE FUNCTION reverie_tokens(cut text) RETURNS integer LANGUAGE sql IMMUTABLE STRICT"
     " PARALLEL SAFE RETURN CASE WHEN cut = '' THEN 0"
     " ELSE length(cut) - length(replace(cut, ' ', '')) + 1 END",

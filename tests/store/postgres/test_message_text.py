@@ -344,16 +344,31 @@ def test_a_search_ranks_with_the_cached_counts_until_they_drift(
     )
 
 
-def test_where_the_stemmers_differ_a_two_letter_word_loses_its_s_on_postgres(
+def test_a_two_letter_word_is_kept_as_fts5_keeps_it(
     conn: psycopg.Connection[Any], both: apsw.Connection
 ) -> None:
-    """FTS5's porter leaves words under three letters alone; Snowball's cuts "us" to "u"."""
+    """FTS5's porter leaves words under three letters alone, Snowball's cuts "us" to "u":
+    the cut has Snowball keep them: "us" matches "used" (both "us"), not "u"."""
     for append in (partial(sqlite_append, both), partial(append_texts, conn)):
-        append("slang", "u coming tonight?", "tell us when")
-    lite = sqlite_words.search_message_text(both, "us", sqlite_words.TermCounts())
-    found = search_message_text(conn, "us", TermCounts())
-    assert {h.uid for h in lite} == {"m:slang:2"}
-    assert {h.uid for h in found} == {"m:slang:1", "m:slang:2"}
+        append("slang", "u coming tonight?", "tell us when", "the car we used", "AS IS")
+    for query in ("us", "u", "used", "as is"):
+        lite = sqlite_words.search_message_text(both, query, sqlite_words.TermCounts())
+        found = search_message_text(conn, query, TermCounts())
+        assert _ranked(found) == _ranked(lite) and found, query
+
+
+def test_where_the_stemmers_differ_ly_and_logy_words_stay_apart_on_postgres(
+    conn: psycopg.Connection[Any], both: apsw.Connection
+) -> None:
+    """FTS5's porter has the later rules "bli" -> "ble" and "logi" -> "log", Snowball's
+    (the 1980 paper's) not: "possibly" finds "possible" on SQLite only. On LoCoMo's 4,074
+    word types, 8 more stem apart this way (psychology, apology, incredibly, ...)."""
+    for append in (partial(sqlite_append, both), partial(append_texts, conn)):
+        append("words", "that is possible", "possibly later")
+    lite = sqlite_words.search_message_text(both, "possibly", sqlite_words.TermCounts())
+    found = search_message_text(conn, "possibly", TermCounts())
+    assert {h.uid for h in lite} == {"m:words:1", "m:words:2"}
+    assert {h.uid for h in found} == {"m:words:2"}
 
 
 def test_a_name_counts_in_its_message_body_and_not_in_the_next_ones_context(
