@@ -12,6 +12,7 @@ from typing import Any
 
 import psycopg
 
+from reverie.store import SearchHit
 from reverie.store.postgres.schema import migrate
 
 
@@ -45,3 +46,8 @@ def delete_session(conn: psycopg.Connection[Any], session: str) -> None:
     conn.execute("DELETE FROM messages WHERE session = %s", (session,))
     conn.execute("DELETE FROM sessions WHERE name = %s", (session,))
     conn.commit()
+
+
+def ranked(hits: list[SearchHit]) -> list[tuple[str, float]]:
+    """The hits by score to 9 decimals, ties by uid: the order both engines must give."""
+    return sorted(((h.uid, round(h.score, 9)) for h in hits), key=lambda h: (-h[1], h[0]))
