@@ -47,10 +47,11 @@ import psycopg
 
 from reverie.store import SearchHit
 from reverie.store.bm25 import idf
-from reverie.store.index_feed import CURSOR_KEY, message_doc
+from reverie.store.index_feed import message_doc
 from reverie.store.message_text import CONTEXT_MESSAGES, CONTEXT_WEIGHT, _bound, _query_words
 from reverie.store.ranking import hit_from_doc
 
+from .index_feed import read_cursor
 from .term_counts import TermCounts, indexed_rows
 
 __all__ = [
@@ -319,10 +320,8 @@ def vector_gap(
     until: float | None,
 ) -> tuple[int, int]:
     """Searched messages the vector index has not embedded yet, and all searched."""
-    cursor = conn.execute("SELECT value FROM meta WHERE key = %s", (CURSOR_KEY,)).fetchone()
-    after = int(cursor[0]) if cursor is not None and isinstance(cursor[0], int) else 0
     unembedded = count_messages(
-        conn, after_gid=after, scope=scope, session=session, since=since, until=until
+        conn, after_gid=read_cursor(conn), scope=scope, session=session, since=since, until=until
     )
     if not unembedded:
         return 0, 0
