@@ -1,0 +1,400 @@
+"""The search index of the Postgres engine: messages', episodes' and facts' vectors in pgvector.
+
+What ``AsyncSearchIndex`` (over LanceDB) does for the actors, on one table
+of the engine's own database, with the same methods, hits and scores: the
+meaning signal is the same cosine of the same half-float vectors (pgvector's
+``halfvec`` is LanceDB's float16), and the words signal of episodes and
+facts is LanceDB's BM25, kept exactly (``index_words``). So a search, and
+its ``min_score``, means the same on both engines.
+
+The table (``index_docs`` unless named) is made by ``open`` or ``reset``,
+not by the schema's migration: its vector column has the embedder's
+dimension. The embedder's model and dimension are recorded in ``meta``; a
+table written by another embedder is ``stale``, refuses reads and writes
+(``IndexStale``) until ``reset()``, and its vectors are never mixed with
+new ones.
+
+What a directory of LanceDB files needs and a database does not is left
+out: no generations, fragments or versions to fold (``optimize`` has
+nothing to do: the HNSW and GIN indexes take each row as it commits, and
+the words' statistics are exact at every commit), no table to close when
+idle, no directory to copy, merge or remove. A deleted row's bytes leave
+the disk at the next VACUUM (``Database.scrub`` after a forget).
+
+Writes go through the database's writer (``db.write``), one transaction
+each: a forget's rows all go or none do. Searches go through its readers.
+Vectors are computed before the transaction, on the embedder's threads, so
+no transaction waits on the model.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any, Protocol, TypeVar
+
+import msgspec
+import numpy as np
+import numpy.typing as npt
+import psycopg
+import trio
+from psycopg import sql
+from psycopg.types.json import Jsonb
+
+from reverie.config import InvalidArgument, default_scope
+from reverie.store import (
+    TEXT_WEIGHT,
+    VECTOR_WEIGHT,
+    IndexDoc,
+    IndexLayout,
+    IndexLimits,
+    IndexStale,
+    MemoryStore,
+    PrimedEmbedder,
+    SearchHit,
+    SearchQuery,
+    StoreError,
+    candidate_depth,
+    checked_query,
+    fuse,
+    memory_docs,
+)
+from reverie.store.index_schema import stored_text
+from reverie.store.query_vectors import QueryVectors
+from reverie.store.search_query import KINDS, fts_query
+
+from .index_search import filter_sql, on_meaning_scale, text_hits, vector_hits, vector_literal
+from .index_words import DDL, analyzed
+
+__all__ = ["DDL", "PostgresSearchIndex"]
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+Conn = psycopg.Connection[Any]
+
+
+class Database(Protocol):
+    """What the index needs of the engine's database: a function run in a read snapshot or
+    in a write transaction (committed when it returns)."""
+
+    async def read(self, fn: Callable[[Conn], T]) -> T: ...
+
+    async def write(self, fn: Callable[[Conn], T]) -> T: ...
+
+
+class PostgresSearchIndex:
+    """The search index in table ``table`` of ``db``, with ``embedder``'s vectors;
+    ``open()`` it first."""
+
+    def __init__(
+        self,
+        db: Database,
+        embedder: PrimedEmbedder,
+        *,
+        table: str = "index_docs",
+        limits: IndexLimits | None = None,
+    ) -> None:
+        self.db = db
+        self.name = table
+        self._table = sql.Identifier(table)
+        self._embedder = embedder
+        self._queries = QueryVectors(embedder)
+        self.limits = IndexLimits() if limits is None else limits
+        self._meta_key = f"index:{table}"
+        self._stale = False
+        self.opens = 0
+
+    # -- lifecycle ---------------------------------------------------------------
+
+    def _written_by(self) -> dict[str, Any]:
+        return {"model": self._embedder.model_id, "dimension": self._embedder.dimension}
+
+    async def open(self) -> bool:
+        """Create the table (and its indexes) or find it and check its embedder; False
+        when it did not exist before."""
+        existed, recorded = await self.db.write(self._open)
+        self.opens += 1
+        wanted = self._written_by()
+        self._stale = existed and recorded != wanted
+        if self._stale:
+            log.warning(
+                "search index %s was built by %s, not %s; it needs a reset",
+                self.name,
+                recorded or "an unknown embedder",
+                wanted,
+            )
+        return existed
+
+    def _open(self, conn: Conn) -> tuple[bool, object]:
+        found = conn.execute("SELECT to_regclass(quote_ident(%s))", (self.name,)).fetchone()
+        if found != (None,):
+            row = conn.execute("SELECT value FROM meta WHERE key = %s", (self._meta_key,))
+            recorded = row.fetchone()
+            return True, None if recorded is None else recorded[0]
+        self._create(conn)
+        return False, self._written_by()
+
+    def _create(self, conn: Conn) -> None:
+        dim = int(self._embedder.dimension)
+        t = self._table
+        for statement in (
+            "CREATE TABLE {t} (uid text PRIMARY KEY, kind text NOT NULL, text text NOT NULL,"
+            f" vector halfvec({dim}) NOT NULL, scope text NOT NULL, session text NOT NULL,"
+            " ts float8 NOT NULL, message_ids text[] NOT NULL, source text NOT NULL,"
+            " words text[])",
+            "CREATE INDEX ON {t} USING hnsw (vector halfvec_cosine_ops)",
+            "CREATE INDEX ON {t} USING gin (words)",
+            "CREATE INDEX ON {t} (scope)",
+            "CREATE INDEX ON {t} (session)",
+            "CREATE INDEX ON {t} (kind)",
+        ):
+            conn.execute(sql.SQL(statement).format(t=t))
+        conn.execute(
+            "INSERT INTO meta (key, value) VALUES (%s, %s)"
+            " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            (self._meta_key, Jsonb(self._written_by())),
+        )
+        log.info("created search index %s for %s", self.name, self._embedder.model_id)
+
+    async def reset(self) -> None:
+        """Drop every row and make the table again for the current embedder."""
+        self._require_open()
+
+        def reset(conn: Conn) -> None:
+            conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(self._table))
+            self._create(conn)
+
+        await self.db.write(reset)
+        self._stale = False
+
+    async def optimize(self) -> None:
+        """Nothing to fold: each committed row is indexed, and scored exactly, at once."""
+        self._ready()
+
+    async def release_idle(self, idle_seconds: float) -> bool:
+        """Always False: the database's connections are the daemon's, not the index's."""
+        return False
+
+    @property
+    def open_now(self) -> bool:
+        return self.opens > 0
+
+    @property
+    def tables(self) -> int:
+        return 1
+
+    @property
+    def stale(self) -> bool:
+        """True when the stored vectors come from another embedder (``reset()`` it)."""
+        return self._stale
+
+    async def layout(self) -> IndexLayout:
+        """One table in one version: nothing piles up between optimizes."""
+        self._ready()
+        return IndexLayout(fragments=1, versions=1)
+
+    async def count(self) -> int:
+        self._ready()
+        query = sql.SQL("SELECT count(*) FROM {}").format(self._table)
+        return await self.db.read(lambda c: int(c.execute(query).fetchone()[0]))  # type: ignore[index]
+
+    def _require_open(self) -> None:
+        if not self.opens:
+            raise StoreError("search index used before open()")
+
+    def _ready(self) -> None:
+        self._require_open()
+        if self._stale:
+            raise IndexStale(f"search index {self.name} was built by another embedder; reset it")
+
+    @contextmanager
+    def reading(self) -> Iterator[None]:
+        """Nothing to hold: a search reads a snapshot, which a reindex's swap cannot remove."""
+        yield
+
+    # -- writes ------------------------------------------------------------------
+
+    async def add(self, docs: list[IndexDoc], chunk: int, *, new: bool = False) -> None:
+        """Embed ``docs`` in chunks on the background threads, then write them in one
+        transaction (the last of a uid wins)."""
+        async with self.primed(docs, chunk):
+            await self.write(docs, new=new)
+
+    @asynccontextmanager
+    async def primed(self, docs: list[IndexDoc], chunk: int) -> Any:
+        """Embed ``docs`` on the background threads; inside, a ``write`` of them only writes."""
+        texts = [d.text for d in docs]
+        try:
+            await self._embedder.prime_all(texts, max(1, chunk))
+            yield
+        finally:
+            self._embedder.forget(texts)
+
+    async def write(self, docs: list[IndexDoc], *, new: bool = False) -> None:
+        """Upsert ``docs`` (their vectors from ``primed``, else embedded now). ``new`` is
+        accepted for the follower's sake: an upsert costs Postgres no more than an insert."""
+        rows = await self._rows(docs)
+        if rows:
+            await self.db.write(lambda c: self._upsert(c, rows))
+
+    async def _rows(self, docs: list[IndexDoc]) -> list[tuple[IndexDoc, str]]:
+        """The distinct docs (the last of a uid) with their vectors as pgvector text."""
+        self._ready()
+        unique = list({d.uid: d for d in docs}.values())
+        bad = {d.kind for d in unique} - KINDS
+        if bad:
+            raise InvalidArgument(f"unknown document kind(s) {sorted(bad)}; use {sorted(KINDS)}")
+        if not unique:
+            return []
+        vectors = await trio.to_thread.run_sync(self._embed, [d.text for d in unique])
+        return [(d, vector_literal(v)) for d, v in zip(unique, vectors, strict=True)]
+
+    def _embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        vectors = self._embedder.embed(texts)
+        dim = self._embedder.dimension
+        if vectors.shape != (len(texts), dim):
+            raise StoreError(
+                f"embedder returned shape {vectors.shape}, expected ({len(texts)}, {dim})"
+            )
+        return np.asarray(vectors, dtype=np.float32)
+
+    def _upsert(self, conn: Conn, rows: list[tuple[IndexDoc, str]]) -> None:
+        texts = [stored_text(d) for d, _ in rows]
+        worded = [i for i, (d, _) in enumerate(rows) if d.kind != "message"]
+        words: list[list[str] | None] = [None] * len(rows)
+        for i, analysed in zip(worded, analyzed(conn, [texts[i] for i in worded]), strict=True):
+            words[i] = analysed
+        query = sql.SQL(
+            "INSERT INTO {} (uid, kind, text, vector, scope, session, ts, message_ids, source,"
+            " words) VALUES (%s, %s, %s, %s::halfvec, %s, %s, %s, %s, %s, %s)"
+            " ON CONFLICT (uid) DO UPDATE SET kind = excluded.kind, text = excluded.text,"
+            " vector = excluded.vector, scope = excluded.scope, session = excluded.session,"
+            " ts = excluded.ts, message_ids = excluded.message_ids, source = excluded.source,"
+            " words = excluded.words"
+        ).format(self._table)
+        with conn.cursor() as cur:
+            cur.executemany(
+                query,
+                [
+                    (
+                        d.uid,
+                        d.kind,
+                        text,
+                        vector,
+                        d.scope,
+                        d.session,
+                        d.ts,
+                        list(d.message_ids),
+                        d.source,
+                        w,
+                    )
+                    for (d, vector), text, w in zip(rows, texts, words, strict=True)
+                ],
+            )
+
+    async def _delete(self, where: str, *params: Any) -> None:
+        self._ready()
+        query = sql.SQL("DELETE FROM {} WHERE ").format(self._table) + sql.SQL(where)
+        await self.db.write(lambda c: c.execute(query, params))
+
+    async def forget_session(self, session: str, scope: str) -> None:
+        """Delete a forgotten session's docs, and its own scope's when it was
+        ``session/<name>``, in one transaction."""
+        own = scope if scope == default_scope(session) else None
+        await self._delete("session = %s OR scope = %s", session, own)
+
+    async def delete_uids(self, uids: list[str]) -> None:
+        """Delete the docs with these uids (a popped message's); unknown ones are ignored."""
+        if uids:
+            await self._delete("uid = ANY(%s)", sorted(set(uids)))
+
+    async def delete_scope(self, scope: str) -> None:
+        await self._delete("scope = %s", scope)
+
+    async def delete_episodes(self, scope: str) -> None:
+        """Remove the ``episode`` docs of ``scope`` (before re-adding its edited history)."""
+        await self._delete("scope = %s AND kind = 'episode'", scope)
+
+    async def replace_scope(self, memory: MemoryStore, scope: str, entries: int | None) -> None:
+        """Re-add the scope's newest ``entries`` episodes (all when None) and replace its
+        facts, in one transaction: a search sees the old facts or the new, never neither."""
+        docs = await trio.to_thread.run_sync(
+            lambda: memory_docs(memory.files, scope, entries=entries)
+        )
+        rows = await self._rows(docs)
+        drop = sql.SQL("DELETE FROM {} WHERE scope = %s AND kind = 'fact'").format(self._table)
+
+        def replace(conn: Conn) -> None:
+            conn.execute(drop, (scope,))
+            if rows:
+                self._upsert(conn, rows)
+
+        await self.db.write(replace)
+
+    # -- reads -------------------------------------------------------------------
+
+    async def search(self, query: SearchQuery) -> list[SearchHit]:
+        """The ``k`` best docs matching every filter, scored as ``SearchIndex.search``
+        scores them: meaning in ``vector`` mode, raw BM25 in ``text`` mode (episodes and
+        facts only hold words), both fused in ``hybrid``."""
+        q = query
+        text = checked_query(q.query, kinds=q.kinds, mode=q.mode, k=q.k)
+        self._ready()
+        kinds = None if q.kinds is None else sorted(set(q.kinds))
+        if kinds == []:
+            return []
+        where, params = filter_sql(kinds=kinds, **q.filters())
+        depth = q.k if q.mode != "hybrid" else candidate_depth(q.k)
+        fts = fts_query(text)
+        vector = None if q.mode == "text" else await self._vector_of(text)
+        table = self._table
+
+        def read(conn: Conn) -> tuple[list[SearchHit], list[SearchHit]]:
+            by_vector = (
+                [] if vector is None else vector_hits(conn, table, vector, where, params, depth)
+            )
+            if q.mode == "vector" or not fts:
+                return by_vector, []
+            words = analyzed(conn, [fts])[0]
+            return by_vector, text_hits(conn, table, words, where, params, depth)
+
+        by_cosine, by_text = await self.db.read(read)
+        by_vector = on_meaning_scale(by_cosine)
+        if q.mode == "vector" or not fts:
+            return by_vector[: q.k]
+        if q.mode == "text":
+            return by_text
+        top = max((h.score for h in by_text), default=1.0) or 1.0
+        by_words = [msgspec.structs.replace(h, score=h.score / top) for h in by_text]
+        return fuse(by_words, by_vector, (TEXT_WEIGHT, VECTOR_WEIGHT))[: q.k]
+
+    async def meaning_among(
+        self, query: str, uids: list[str], sessions: list[str]
+    ) -> list[SearchHit]:
+        """The docs with these uids, nearest to ``query`` first, scored by ``meaning_score``:
+        an exact search over the few rows named (``SearchIndex.meaning_among``)."""
+        wanted = sorted(set(uids))
+        if not wanted:
+            return []
+        self._ready()
+        vector = await self._vector_of(query)
+        where, params = filter_sql(
+            scope=None,
+            session=None,
+            kinds=None,
+            since=None,
+            until=None,
+            uids=wanted,
+            sessions=sorted(set(sessions)),
+        )
+        table = self._table
+        hits = await self.db.read(
+            lambda c: vector_hits(c, table, vector, where, params, len(wanted))
+        )
+        return on_meaning_scale(hits)
+
+    async def _vector_of(self, text: str) -> npt.NDArray[np.float32]:
+        """The query's vector, embedded on a worker thread (kept for the next search)."""
+        return await trio.to_thread.run_sync(self._queries.of, text)

@@ -1,0 +1,383 @@
+"""The Postgres search index, on a real PostgreSQL with pgvector, beside the LanceDB one.
+
+Each case that ``tests/store/test_index.py`` and ``test_async_index.py`` hold
+for LanceDB and that means something on a table is run here; the parity
+cases add the same docs to both engines and ask both the same queries.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import psycopg
+import pytest
+import trio
+
+from reverie.config import InvalidArgument
+from reverie.store import (
+    IndexStale,
+    LocalEmbedder,
+    PrimedEmbedder,
+    SearchHit,
+    SearchIndex,
+    SearchQuery,
+    StoreError,
+)
+from reverie.store.postgres.index import DDL, PostgresSearchIndex
+from reverie.store.postgres.schema import migrate
+
+from ..test_index import CORPUS, INJECT, NASTY, FakeEmbedder, _doc
+
+T = TypeVar("T")
+pytestmark = pytest.mark.trio
+
+
+class _Db:
+    """The engine's Database as the index uses it: ``fn(conn)`` on a worker thread, committed
+    when it returns, rolled back when it raises (until store/postgres/db.py lands)."""
+
+    def __init__(self, url: str, *settings: str) -> None:
+        self.conn = psycopg.connect(url)
+        for setting in settings:
+            self.conn.execute(setting)
+        self.conn.commit()
+        self._lock = threading.Lock()
+
+    def _run(self, fn: Callable[[psycopg.Connection[Any]], T]) -> T:
+        with self._lock:
+            try:
+                result = fn(self.conn)
+            except BaseException:
+                self.conn.rollback()
+                raise
+            self.conn.commit()
+            return result
+
+    async def read(self, fn: Callable[[psycopg.Connection[Any]], T]) -> T:
+        return await trio.to_thread.run_sync(self._run, fn)
+
+    write = read
+
+
+def _migrated(url: str) -> None:
+    with psycopg.connect(url, autocommit=True) as conn:
+        migrate(conn)
+        for ddl in DDL:
+            conn.execute(ddl)
+
+
+@pytest.fixture
+def primed(embedder: LocalEmbedder) -> Iterator[PrimedEmbedder]:
+    primed = PrimedEmbedder(embedder, workers=1)
+    yield primed
+    primed.close()
+
+
+@pytest.fixture
+def db(pg_url: str) -> Iterator[_Db]:
+    _migrated(pg_url)
+    db = _Db(pg_url)
+    yield db
+    db.conn.close()
+
+
+@pytest.fixture
+async def index(db: _Db, primed: PrimedEmbedder) -> PostgresSearchIndex:
+    opened = PostgresSearchIndex(db, primed)
+    await opened.open()
+    await opened.add(
+        [_doc(uid, text, ts=float(n)) for n, (uid, text) in enumerate(CORPUS.items())], 8
+    )
+    return opened
+
+
+@pytest.fixture
+def lance(tmp_path: Path, embedder: LocalEmbedder) -> SearchIndex:
+    idx = SearchIndex(tmp_path / "index", embedder)
+    idx.open()
+    idx.add([_doc(uid, text, ts=float(n)) for n, (uid, text) in enumerate(CORPUS.items())])
+    idx.optimize()
+    return idx
+
+
+def _uids(hits: list[SearchHit]) -> list[str]:
+    return [h.uid for h in hits]
+
+
+async def _search(index: PostgresSearchIndex, query: str, **kw: Any) -> list[SearchHit]:
+    return await index.search(SearchQuery(query=query, **kw))
+
+
+# -- parity with LanceDB -------------------------------------------------------------
+
+_QUERIES = [
+    "ticket 7Q93KX",
+    "a young cat sleeping on the sofa",
+    "watering tomatoes in the morning",
+    "closed support tickets",
+    "the ticket was closed, the ticket",
+    "café revenue does grow",
+]
+
+
+@pytest.mark.parametrize("mode", ["text", "vector", "hybrid"])
+@pytest.mark.parametrize("query", _QUERIES)
+async def test_the_same_docs_rank_and_score_the_same_as_in_lancedb(
+    index: PostgresSearchIndex, lance: SearchIndex, query: str, mode: str
+) -> None:
+    ours = await _search(index, query, mode=mode, k=8)
+    theirs = lance.search(query, mode=mode, k=8)  # type: ignore[arg-type]
+    assert _uids(ours) == _uids(theirs) or _close(ours, theirs)
+    for a, b in zip(ours, theirs, strict=True):
+        assert a.score == pytest.approx(b.score, abs=2e-3)
+        assert (a.kind, a.text, a.scope, a.session, a.ts, a.message_ids, a.source) == (
+            b.kind,
+            b.text,
+            b.scope,
+            b.session,
+            b.ts,
+            b.message_ids,
+            b.source,
+        )
+
+
+def _close(ours: list[SearchHit], theirs: list[SearchHit]) -> bool:
+    """Same hits, in the same order except where two scores tie within the tolerance."""
+    if sorted(_uids(ours)) != sorted(_uids(theirs)):
+        return False
+    score = {h.uid: h.score for h in theirs}
+    return all(abs(score[a.uid] - b.score) < 2e-3 for a, b in zip(ours, theirs, strict=True))
+
+
+@pytest.mark.parametrize("min_score", [0.05, 0.2, 0.4])
+async def test_min_score_keeps_the_same_hits_on_both_engines(
+    index: PostgresSearchIndex, lance: SearchIndex, min_score: float
+) -> None:
+    for query in _QUERIES:
+        ours = {h.uid for h in await _search(index, query, k=20) if h.score >= min_score + 2e-3}
+        theirs = {h.uid for h in lance.search(query, k=20) if h.score >= min_score}
+        assert ours <= theirs
+        near = {h.uid for h in lance.search(query, k=20) if h.score >= min_score + 4e-3}
+        assert near <= {h.uid for h in await _search(index, query, k=20) if h.score >= min_score}
+
+
+async def test_filters_give_the_same_hits_on_both_engines(
+    index: PostgresSearchIndex, lance: SearchIndex
+) -> None:
+    extra = [
+        _doc("x1", "ticket 7Q93KX in another session", session="s2", ts=20.0),
+        _doc("x2", "a fact about ticket 7Q93KX", session="", kind="fact", scope="b", ts=30.0),
+    ]
+    await index.add(extra, 8)
+    lance.add(extra)
+    lance.optimize()
+    for filters in (
+        {"session": "s2"},
+        {"scope": "b"},
+        {"kinds": ["fact"]},
+        {"since": 3.0, "until": 25.0},
+    ):
+        for mode in ("text", "vector", "hybrid"):
+            kinds = filters.get("kinds")
+            rest = {k: v for k, v in filters.items() if k != "kinds"}
+            ours = await _search(index, "ticket 7Q93KX", mode=mode, kinds=kinds, **rest)
+            theirs = lance.search("ticket 7Q93KX", mode=mode, **filters)  # type: ignore[arg-type]
+            assert _uids(ours) == _uids(theirs), (filters, mode)
+
+
+async def test_meaning_among_ranks_the_named_docs_as_lancedb_does(
+    index: PostgresSearchIndex, lance: SearchIndex
+) -> None:
+    uids = ["t1", "t3", "para", "d1", "unknown"]
+    ours = await index.meaning_among("a kitten on a sofa", uids, ["s1"])
+    theirs = lance.meaning_among("a kitten on a sofa", uids, ["s1"])
+    assert _uids(ours) == _uids(theirs) == ["para", "t3", "d1", "t1"] or _close(ours, theirs)
+    assert [h.score for h in ours] == pytest.approx([h.score for h in theirs], abs=2e-3)
+    assert await index.meaning_among("x", uids, ["another"]) == []
+    assert await index.meaning_among("x", [], ["s1"]) == []
+
+
+# -- behaviour ------------------------------------------------------------------------
+
+
+async def test_added_docs_are_found_with_their_fields(index: PostgresSearchIndex) -> None:
+    assert await index.count() == len(CORPUS)
+    (hit, *_) = await _search(index, "watering tomatoes in the morning", k=3)
+    assert hit.uid == "d2"
+    assert (hit.kind, hit.text, hit.scope, hit.session) == ("episode", CORPUS["d2"], "a", "s1")
+    assert (hit.ts, hit.message_ids, hit.source) == (9.0, ["d2"], "messages")
+
+
+async def test_a_message_keeps_its_vector_but_not_its_text(index: PostgresSearchIndex) -> None:
+    await index.add([_doc("m1", "pelican pelican", kind="message")], 8)
+    assert _uids(await _search(index, "pelican", mode="text")) == []
+    (hit,) = await _search(index, "pelican pelican", mode="vector", kinds=("message",))
+    assert (hit.uid, hit.text) == ("m1", "")
+
+
+async def test_adding_a_known_uid_replaces_the_doc(index: PostgresSearchIndex) -> None:
+    await index.add(
+        [_doc("d3", "The ferry to Zanzibar leaves at noon."), _doc("new", "brand new zebra row")], 8
+    )
+    assert await index.count() == len(CORPUS) + 1
+    assert _uids(await _search(index, "Lyon", mode="text")) == []
+    assert _uids(await _search(index, "Zanzibar", mode="text")) == ["d3"]
+
+
+async def test_last_doc_wins_within_one_add(index: PostgresSearchIndex) -> None:
+    await index.add(
+        [_doc("dup", "first version pelican"), _doc("dup", "second version flamingo")], 8
+    )
+    assert _uids(await _search(index, "pelican", mode="text")) == []
+    assert _uids(await _search(index, "flamingo", mode="text")) == ["dup"]
+
+
+@pytest.mark.parametrize("mode", ["hybrid", "vector", "text"])
+async def test_scope_filter_isolates_scopes_with_hostile_names(
+    index: PostgresSearchIndex, mode: str
+) -> None:
+    await index.add(
+        [
+            _doc("n1", "ticket 7Q93KX belongs to the nasty scope", scope=NASTY),
+            _doc("n2", "a kitten on the couch in the nasty scope", scope=NASTY + "x"),
+            _doc("n3", "ticket 7Q93KX for the injection scope", scope=INJECT),
+        ],
+        8,
+    )
+    for query in ("ticket 7Q93KX", "kitten couch"):
+        for scope, allowed in ((NASTY, {"n1"}), (INJECT, {"n3"})):
+            hits = await _search(index, query, scope=scope, mode=mode, k=10)
+            assert set(_uids(hits)) <= allowed
+
+
+@pytest.mark.parametrize("query", ["", "   ", "\x00"])
+async def test_empty_query_is_invalid_argument(index: PostgresSearchIndex, query: str) -> None:
+    with pytest.raises(InvalidArgument):
+        await _search(index, query)
+
+
+async def test_bad_kinds_and_k_are_invalid(index: PostgresSearchIndex) -> None:
+    with pytest.raises(InvalidArgument):
+        await _search(index, "x", kinds=("bogus",))
+    with pytest.raises(InvalidArgument):
+        await _search(index, "x", k=0)
+    with pytest.raises(InvalidArgument):
+        await index.add([_doc("b", "x", kind="bogus")], 8)
+
+
+async def test_operator_only_query_falls_back_to_vector_ranking(
+    index: PostgresSearchIndex,
+) -> None:
+    hits = await _search(index, '"(*)"', k=3)
+    assert len(hits) == 3
+    assert await _search(index, '"(*)"', mode="text") == []
+
+
+async def test_forgetting_a_session_leaves_no_vector_of_it(db: _Db, primed: PrimedEmbedder) -> None:
+    index = PostgresSearchIndex(db, primed)
+    await index.open()
+    docs = [
+        _doc("m1", "one", scope="session/s1", session="s1", kind="message"),
+        _doc("f1", "two", scope="session/s1", session="", kind="fact"),
+        _doc("m2", "three", scope="shared", session="s1", kind="message"),
+        _doc("m3", "four", scope="shared", session="s2", kind="message"),
+        _doc("f2", "five", scope="shared", session="", kind="fact"),
+    ]
+    await index.add(docs, 2)
+    await index.forget_session("s1", "session/s1")
+    rows = await db.read(lambda c: c.execute("SELECT uid FROM index_docs ORDER BY uid").fetchall())
+    assert rows == [("f2",), ("m3",)]
+    await index.forget_session("s2", "shared")  # a shared scope stays
+    rows = await db.read(lambda c: c.execute("SELECT uid FROM index_docs ORDER BY uid").fetchall())
+    assert rows == [("f2",)]
+
+
+async def test_delete_scope_episodes_and_uids(index: PostgresSearchIndex) -> None:
+    await index.add(
+        [_doc("o1", "other scope", scope="b"), _doc("o2", "fact", scope="b", kind="fact")], 8
+    )
+    await index.delete_episodes("b")
+    assert _uids(await _search(index, "fact other scope", scope="b", mode="vector")) == ["o2"]
+    await index.delete_scope("b")
+    assert await _search(index, "fact", scope="b", mode="vector") == []
+    await index.delete_uids(["t1", "t2", "unknown"])
+    assert await index.count() == len(CORPUS) - 2
+
+
+async def test_open_says_whether_the_table_existed(db: _Db, primed: PrimedEmbedder) -> None:
+    assert await PostgresSearchIndex(db, primed).open() is False
+    assert await PostgresSearchIndex(db, primed).open() is True
+    assert await PostgresSearchIndex(db, primed, table="index_docs_next").open() is False
+
+
+async def test_use_before_open_is_store_error(db: _Db, primed: PrimedEmbedder) -> None:
+    with pytest.raises(StoreError, match="before open"):
+        await _search(PostgresSearchIndex(db, primed), "x")
+
+
+async def test_changed_embedder_marks_stale_and_reset_recreates(
+    index: PostgresSearchIndex, db: _Db
+) -> None:
+    other = PrimedEmbedder(FakeEmbedder(), workers=1)  # type: ignore[arg-type]
+    try:
+        stale = PostgresSearchIndex(db, other)
+        assert await stale.open() is True
+        assert stale.stale
+        with pytest.raises(IndexStale):
+            await _search(stale, "ticket")
+        with pytest.raises(IndexStale):
+            await stale.add([_doc("z", "zebra")], 8)
+        await stale.reset()
+        assert not stale.stale
+        assert await stale.count() == 0
+        await stale.add([_doc("z", "zebra")], 8)
+        assert _uids(await _search(stale, "zebra", mode="text")) == ["z"]
+        again = PostgresSearchIndex(db, other)
+        await again.open()
+        assert not again.stale
+    finally:
+        other.close()
+
+
+async def test_a_filtered_nearest_search_returns_every_match_through_the_hnsw_index(
+    pg_url: str,
+) -> None:
+    """With sequential scans off, the HNSW index serves the search: without iterative
+    scans it would stop at ef_search candidates, most of them in the other scope."""
+    _migrated(pg_url)
+    db = _Db(pg_url, "SET enable_seqscan = off")
+    fake = PrimedEmbedder(FakeEmbedder(), workers=1)  # type: ignore[arg-type]
+    try:
+        index = PostgresSearchIndex(db, fake)
+        await index.open()
+        many = [_doc(f"b{n}", f"text {n}" + "x" * (n % 8), scope="big") for n in range(2000)]
+        few = [_doc(f"s{n}", f"text {n}" + "x" * (n % 8), scope="small") for n in range(60)]
+        await index.add(many + few, 256)
+        plan = await db.read(
+            lambda c: c.execute(
+                "EXPLAIN SELECT uid FROM index_docs ORDER BY vector <=> %s::halfvec LIMIT 5",
+                ("[" + ",".join(["0.3"] * 8) + "]",),
+            ).fetchall()
+        )
+        assert "index_docs_vector_idx" in str(plan)
+        hits = await _search(index, "text 3", scope="small", mode="vector", k=60)
+        assert sorted(_uids(hits)) == sorted(d.uid for d in few)
+    finally:
+        fake.close()
+        db.conn.close()
+
+
+async def test_concurrent_searches_and_writes_do_not_fail(index: PostgresSearchIndex) -> None:
+    results: list[list[SearchHit]] = []
+
+    async def search() -> None:
+        results.append(await _search(index, "ticket closed", k=5))
+
+    async with trio.open_nursery() as nursery:
+        for _ in range(4):
+            nursery.start_soon(search)
+        nursery.start_soon(index.add, [_doc("w", "written meanwhile")], 8)
+    assert len(results) == 4 and all(len(r) == 5 for r in results)
