@@ -8,18 +8,25 @@ cases add the same docs to both engines and ask both the same queries.
 from __future__ import annotations
 
 import threading
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
+import numpy as np
+import numpy.typing as npt
 import psycopg
 import pytest
 import trio
 
 from reverie.config import InvalidArgument
 from reverie.store import (
+    AsyncSearchIndex,
+    IndexDoc,
     IndexStale,
     LocalEmbedder,
+    MemoryFiles,
+    MemoryStore,
     PrimedEmbedder,
     SearchHit,
     SearchIndex,
@@ -188,6 +195,42 @@ async def test_filters_give_the_same_hits_on_both_engines(
             assert _uids(ours) == _uids(theirs), (filters, mode)
 
 
+_ANALYZER_CASES = {
+    "w1": "She does yoga; they did it themselves, being there.",
+    "w2": "Ærøskøbing café, a naïve résumé",
+    "w3": "snake_case e-mail a@b.io 3.5 v2",
+    "w4": "x" * 39 + " " + "y" * 40 + " done",
+}
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "does",
+        "themselves being",
+        "cafe resume",
+        "Ærøskøbing",
+        "snake case",
+        "3 5 v2",
+        "x" * 39,
+        "y" * 40,
+        "done does doing",
+    ],
+)
+async def test_words_are_cut_stemmed_and_folded_as_lancedb_does(
+    index: PostgresSearchIndex, lance: SearchIndex, query: str
+) -> None:
+    docs = [_doc(uid, text, kind="fact") for uid, text in _ANALYZER_CASES.items()]
+    await index.add(docs, 8)
+    lance.add(docs)
+    lance.optimize()
+    ours = await _search(index, query, mode="text")
+    theirs = lance.search(query, mode="text")
+    assert [(h.uid, round(h.score, 4)) for h in ours] == [
+        (h.uid, round(h.score, 4)) for h in theirs
+    ]
+
+
 async def test_meaning_among_ranks_the_named_docs_as_lancedb_does(
     index: PostgresSearchIndex, lance: SearchIndex
 ) -> None:
@@ -200,46 +243,67 @@ async def test_meaning_among_ranks_the_named_docs_as_lancedb_does(
     assert await index.meaning_among("x", [], ["s1"]) == []
 
 
-# -- behaviour ------------------------------------------------------------------------
+# -- behaviour, on both engines -------------------------------------------------------
+
+AnyIndex = AsyncSearchIndex | PostgresSearchIndex
 
 
-async def test_added_docs_are_found_with_their_fields(index: PostgresSearchIndex) -> None:
-    assert await index.count() == len(CORPUS)
-    (hit, *_) = await _search(index, "watering tomatoes in the morning", k=3)
+@pytest.fixture(params=["lance", "postgres"])
+async def either(
+    request: pytest.FixtureRequest, tmp_path: Path, primed: PrimedEmbedder
+) -> AnyIndex:
+    """The LanceDB index or the Postgres one, opened, holding ``CORPUS``."""
+    if request.param == "lance":
+        opened: AnyIndex = AsyncSearchIndex(tmp_path / "index", primed)
+    else:
+        opened = PostgresSearchIndex(request.getfixturevalue("db"), primed)
+    await opened.open()
+    await opened.add(_corpus(), 8)
+    return opened
+
+
+def _corpus() -> list[IndexDoc]:
+    return [_doc(uid, text, ts=float(n)) for n, (uid, text) in enumerate(CORPUS.items())]
+
+
+async def _every(index: AnyIndex, **filters: Any) -> list[str]:
+    """Every doc's uid (matching ``filters``), sorted."""
+    hits = await index.search(SearchQuery(query="any", mode="vector", k=100, **filters))
+    return sorted(_uids(hits))
+
+
+async def test_added_docs_are_found_with_their_fields(either: AnyIndex) -> None:
+    assert await _every(either) == sorted(CORPUS)
+    (hit, *_) = await _search(either, "watering tomatoes in the morning", k=3)
     assert hit.uid == "d2"
     assert (hit.kind, hit.text, hit.scope, hit.session) == ("episode", CORPUS["d2"], "a", "s1")
     assert (hit.ts, hit.message_ids, hit.source) == (9.0, ["d2"], "messages")
 
 
-async def test_a_message_keeps_its_vector_but_not_its_text(index: PostgresSearchIndex) -> None:
-    await index.add([_doc("m1", "pelican pelican", kind="message")], 8)
-    assert _uids(await _search(index, "pelican", mode="text")) == []
-    (hit,) = await _search(index, "pelican pelican", mode="vector", kinds=("message",))
+async def test_a_message_keeps_its_vector_but_not_its_text(either: AnyIndex) -> None:
+    await either.add([_doc("m1", "pelican pelican", kind="message")], 8)
+    assert _uids(await _search(either, "pelican", mode="text")) == []
+    (hit,) = await _search(either, "pelican pelican", mode="vector", kinds=("message",))
     assert (hit.uid, hit.text) == ("m1", "")
 
 
-async def test_adding_a_known_uid_replaces_the_doc(index: PostgresSearchIndex) -> None:
-    await index.add(
-        [_doc("d3", "The ferry to Zanzibar leaves at noon."), _doc("new", "brand new zebra row")], 8
-    )
-    assert await index.count() == len(CORPUS) + 1
-    assert _uids(await _search(index, "Lyon", mode="text")) == []
-    assert _uids(await _search(index, "Zanzibar", mode="text")) == ["d3"]
+async def test_adding_a_known_uid_replaces_the_doc(either: AnyIndex) -> None:
+    new = [_doc("d3", "The ferry to Zanzibar leaves at noon."), _doc("new", "brand new zebra")]
+    await either.add(new, 8)
+    assert await _every(either) == sorted([*CORPUS, "new"])
+    assert _uids(await _search(either, "Lyon", mode="text")) == []
+    assert _uids(await _search(either, "Zanzibar", mode="text")) == ["d3"]
 
 
-async def test_last_doc_wins_within_one_add(index: PostgresSearchIndex) -> None:
-    await index.add(
-        [_doc("dup", "first version pelican"), _doc("dup", "second version flamingo")], 8
-    )
-    assert _uids(await _search(index, "pelican", mode="text")) == []
-    assert _uids(await _search(index, "flamingo", mode="text")) == ["dup"]
+async def test_last_doc_wins_within_one_add(either: AnyIndex) -> None:
+    await either.add([_doc("dup", "first version pelican"), _doc("dup", "second flamingo")], 8)
+    assert _uids(await _search(either, "pelican", mode="text")) == []
+    assert _uids(await _search(either, "flamingo", mode="text")) == ["dup"]
 
 
 @pytest.mark.parametrize("mode", ["hybrid", "vector", "text"])
-async def test_scope_filter_isolates_scopes_with_hostile_names(
-    index: PostgresSearchIndex, mode: str
-) -> None:
-    await index.add(
+async def test_scope_filter_isolates_scopes_with_hostile_names(either: AnyIndex, mode: str) -> None:
+    await either.add(
         [
             _doc("n1", "ticket 7Q93KX belongs to the nasty scope", scope=NASTY),
             _doc("n2", "a kitten on the couch in the nasty scope", scope=NASTY + "x"),
@@ -249,31 +313,77 @@ async def test_scope_filter_isolates_scopes_with_hostile_names(
     )
     for query in ("ticket 7Q93KX", "kitten couch"):
         for scope, allowed in ((NASTY, {"n1"}), (INJECT, {"n3"})):
-            hits = await _search(index, query, scope=scope, mode=mode, k=10)
+            hits = await _search(either, query, scope=scope, mode=mode, k=10)
             assert set(_uids(hits)) <= allowed
+    assert await _every(either, scope=NASTY) == ["n1"]
 
 
 @pytest.mark.parametrize("query", ["", "   ", "\x00"])
-async def test_empty_query_is_invalid_argument(index: PostgresSearchIndex, query: str) -> None:
+async def test_empty_query_is_invalid_argument(either: AnyIndex, query: str) -> None:
     with pytest.raises(InvalidArgument):
-        await _search(index, query)
+        await _search(either, query)
 
 
-async def test_bad_kinds_and_k_are_invalid(index: PostgresSearchIndex) -> None:
+async def test_bad_kinds_and_k_are_invalid(either: AnyIndex) -> None:
     with pytest.raises(InvalidArgument):
-        await _search(index, "x", kinds=("bogus",))
+        await _search(either, "x", kinds=("bogus",))
     with pytest.raises(InvalidArgument):
-        await _search(index, "x", k=0)
+        await _search(either, "x", k=0)
     with pytest.raises(InvalidArgument):
-        await index.add([_doc("b", "x", kind="bogus")], 8)
+        await either.add([_doc("b", "x", kind="bogus")], 8)
 
 
-async def test_operator_only_query_falls_back_to_vector_ranking(
-    index: PostgresSearchIndex,
+async def test_operator_only_query_falls_back_to_vector_ranking(either: AnyIndex) -> None:
+    assert len(await _search(either, '"(*)"', k=3)) == 3
+    assert await _search(either, '"(*)"', mode="text") == []
+
+
+async def test_forgetting_a_session_takes_its_own_scope_and_nothing_else(
+    either: AnyIndex,
 ) -> None:
-    hits = await _search(index, '"(*)"', k=3)
-    assert len(hits) == 3
-    assert await _search(index, '"(*)"', mode="text") == []
+    docs = [
+        _doc("m1", "one", scope="session/s1", session="s1", kind="message"),
+        _doc("f1", "two", scope="session/s1", session="", kind="fact"),
+        _doc("m2", "three", scope="shared", session="s1", kind="message"),
+        _doc("m3", "four", scope="shared", session="s2", kind="message"),
+        _doc("f2", "five", scope="shared", session="", kind="fact"),
+    ]
+    await either.add(docs, 2)
+    await either.forget_session("s1", "session/s1")
+    assert await _every(either, scope="shared") == ["f2", "m3"]
+    assert await _every(either, scope="session/s1") == []
+    await either.forget_session("s2", "shared")  # a shared scope stays
+    assert await _every(either, scope="shared") == ["f2"]
+
+
+async def test_delete_scope_episodes_and_uids(either: AnyIndex) -> None:
+    other = [_doc("o1", "other scope", scope="b"), _doc("o2", "fact", scope="b", kind="fact")]
+    await either.add(other, 8)
+    await either.delete_episodes("b")
+    assert await _every(either, scope="b") == ["o2"]
+    await either.delete_scope("b")
+    assert await _every(either, scope="b") == []
+    await either.delete_uids(["t1", "t2", "unknown"])
+    assert await _every(either) == sorted(set(CORPUS) - {"t1", "t2"})
+
+
+async def test_replacing_a_scope_rewrites_its_facts_and_keeps_other_docs(
+    either: AnyIndex, tmp_path: Path
+) -> None:
+    memory = MemoryStore(MemoryFiles(tmp_path / "memory"))
+    memory.files.write_memory("a", "# Memory\n\n- Carl lives in Porto\n- Carl drinks tea\n")
+    await either.replace_scope(memory, "a", None)
+    facts = await _search(either, "where does Carl live", kinds=("fact",), k=5)
+    assert {h.text for h in facts} == {"Carl lives in Porto", "Carl drinks tea"}
+    memory.files.write_memory("a", "# Memory\n\n- Carl lives in Lisbon\n")
+    await either.replace_scope(memory, "a", None)
+    facts = await _search(either, "where does Carl live", kinds=("fact",), k=5)
+    assert [h.text for h in facts] == ["Carl lives in Lisbon"]
+    assert _uids(await _search(either, "Porto", mode="text")) == []
+    assert len(await _every(either, kinds=("episode",))) == len(CORPUS)
+
+
+# -- Postgres only ----------------------------------------------------------------------
 
 
 async def test_forgetting_a_session_leaves_no_vector_of_it(db: _Db, primed: PrimedEmbedder) -> None:
@@ -293,18 +403,6 @@ async def test_forgetting_a_session_leaves_no_vector_of_it(db: _Db, primed: Prim
     await index.forget_session("s2", "shared")  # a shared scope stays
     rows = await db.read(lambda c: c.execute("SELECT uid FROM index_docs ORDER BY uid").fetchall())
     assert rows == [("f2",)]
-
-
-async def test_delete_scope_episodes_and_uids(index: PostgresSearchIndex) -> None:
-    await index.add(
-        [_doc("o1", "other scope", scope="b"), _doc("o2", "fact", scope="b", kind="fact")], 8
-    )
-    await index.delete_episodes("b")
-    assert _uids(await _search(index, "fact other scope", scope="b", mode="vector")) == ["o2"]
-    await index.delete_scope("b")
-    assert await _search(index, "fact", scope="b", mode="vector") == []
-    await index.delete_uids(["t1", "t2", "unknown"])
-    assert await index.count() == len(CORPUS) - 2
 
 
 async def test_open_says_whether_the_table_existed(db: _Db, primed: PrimedEmbedder) -> None:
@@ -342,31 +440,47 @@ async def test_changed_embedder_marks_stale_and_reset_recreates(
         other.close()
 
 
+class _SpreadEmbedder:
+    """16 dims, a pseudo-random unit vector per text: an HNSW graph of distinct points."""
+
+    model_id = "spread-16"
+    dimension = 16
+
+    def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        rows = np.stack(
+            [np.random.default_rng(zlib.crc32(t.encode())).standard_normal(16) for t in texts]
+        ).astype(np.float32)
+        return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
 async def test_a_filtered_nearest_search_returns_every_match_through_the_hnsw_index(
     pg_url: str,
 ) -> None:
-    """With sequential scans off, the HNSW index serves the search: without iterative
-    scans it would stop at ef_search candidates, most of them in the other scope."""
+    """With the other plans off, the HNSW index serves a filtered search: without
+    iterative scans it would stop at ``ef_search`` candidates, most of them in the other
+    scope, and return fewer hits than the scope holds."""
     _migrated(pg_url)
-    db = _Db(pg_url, "SET enable_seqscan = off")
-    fake = PrimedEmbedder(FakeEmbedder(), workers=1)  # type: ignore[arg-type]
+    off = ("SET enable_seqscan = off", "SET enable_bitmapscan = off", "SET enable_sort = off")
+    db = _Db(pg_url, *off)
+    spread = PrimedEmbedder(_SpreadEmbedder(), workers=1)  # type: ignore[arg-type]
     try:
-        index = PostgresSearchIndex(db, fake)
+        index = PostgresSearchIndex(db, spread)
         await index.open()
-        many = [_doc(f"b{n}", f"text {n}" + "x" * (n % 8), scope="big") for n in range(2000)]
-        few = [_doc(f"s{n}", f"text {n}" + "x" * (n % 8), scope="small") for n in range(60)]
-        await index.add(many + few, 256)
+        many = [_doc(f"b{n}", f"big {n}", scope="big", kind="message") for n in range(3000)]
+        few = [_doc(f"s{n}", f"small {n}", scope="small", kind="message") for n in range(60)]
+        await index.add(many + few, 512)
         plan = await db.read(
             lambda c: c.execute(
-                "EXPLAIN SELECT uid FROM index_docs ORDER BY vector <=> %s::halfvec LIMIT 5",
-                ("[" + ",".join(["0.3"] * 8) + "]",),
+                "EXPLAIN SELECT uid FROM index_docs WHERE scope = 'small'"
+                " ORDER BY vector <=> %s::halfvec LIMIT 60",
+                ("[" + ",".join(["0.25"] * 16) + "]",),
             ).fetchall()
         )
         assert "index_docs_vector_idx" in str(plan)
-        hits = await _search(index, "text 3", scope="small", mode="vector", k=60)
+        hits = await _search(index, "small 3", scope="small", mode="vector", k=60)
         assert sorted(_uids(hits)) == sorted(d.uid for d in few)
     finally:
-        fake.close()
+        spread.close()
         db.conn.close()
 
 
