@@ -60,12 +60,12 @@ from reverie.store import (
     fuse,
     memory_docs,
 )
-from reverie.store.index_schema import stored_text
 from reverie.store.query_vectors import QueryVectors
 from reverie.store.search_query import KINDS, fts_query
 
+from .index_schema import create_table, upsert
 from .index_search import filter_sql, on_meaning_scale, text_hits, vector_hits, vector_literal
-from .index_words import DDL, analyzed
+from .index_words import DDL
 
 __all__ = ["DDL", "PostgresSearchIndex"]
 
@@ -137,20 +137,7 @@ class PostgresSearchIndex:
         return False, self._written_by()
 
     def _create(self, conn: Conn) -> None:
-        dim = int(self._embedder.dimension)
-        t = self._table
-        for statement in (
-            "CREATE TABLE {t} (uid text PRIMARY KEY, kind text NOT NULL, text text NOT NULL,"
-            f" vector halfvec({dim}) NOT NULL, scope text NOT NULL, session text NOT NULL,"
-            " ts float8 NOT NULL, message_ids text[] NOT NULL, source text NOT NULL,"
-            " words text[])",
-            "CREATE INDEX ON {t} USING hnsw (vector halfvec_cosine_ops)",
-            "CREATE INDEX ON {t} USING gin (words)",
-            "CREATE INDEX ON {t} (scope)",
-            "CREATE INDEX ON {t} (session)",
-            "CREATE INDEX ON {t} (kind)",
-        ):
-            conn.execute(sql.SQL(statement).format(t=t))
+        create_table(conn, self._table, int(self._embedder.dimension))
         conn.execute(
             "INSERT INTO meta (key, value) VALUES (%s, %s)"
             " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -237,7 +224,7 @@ class PostgresSearchIndex:
         accepted for the follower's sake: an upsert costs Postgres no more than an insert."""
         rows = await self._rows(docs)
         if rows:
-            await self.db.write(lambda c: self._upsert(c, rows))
+            await self.db.write(lambda c: upsert(c, self._table, rows))
 
     async def _rows(self, docs: list[IndexDoc]) -> list[tuple[IndexDoc, str]]:
         """The distinct docs (the last of a uid) with their vectors as pgvector text."""
@@ -259,40 +246,6 @@ class PostgresSearchIndex:
                 f"embedder returned shape {vectors.shape}, expected ({len(texts)}, {dim})"
             )
         return np.asarray(vectors, dtype=np.float32)
-
-    def _upsert(self, conn: Conn, rows: list[tuple[IndexDoc, str]]) -> None:
-        texts = [stored_text(d) for d, _ in rows]
-        worded = [i for i, (d, _) in enumerate(rows) if d.kind != "message"]
-        words: list[list[str] | None] = [None] * len(rows)
-        for i, analysed in zip(worded, analyzed(conn, [texts[i] for i in worded]), strict=True):
-            words[i] = analysed
-        query = sql.SQL(
-            "INSERT INTO {} (uid, kind, text, vector, scope, session, ts, message_ids, source,"
-            " words) VALUES (%s, %s, %s, %s::halfvec, %s, %s, %s, %s, %s, %s)"
-            " ON CONFLICT (uid) DO UPDATE SET kind = excluded.kind, text = excluded.text,"
-            " vector = excluded.vector, scope = excluded.scope, session = excluded.session,"
-            " ts = excluded.ts, message_ids = excluded.message_ids, source = excluded.source,"
-            " words = excluded.words"
-        ).format(self._table)
-        with conn.cursor() as cur:
-            cur.executemany(
-                query,
-                [
-                    (
-                        d.uid,
-                        d.kind,
-                        text,
-                        vector,
-                        d.scope,
-                        d.session,
-                        d.ts,
-                        list(d.message_ids),
-                        d.source,
-                        w,
-                    )
-                    for (d, vector), text, w in zip(rows, texts, words, strict=True)
-                ],
-            )
 
     async def _delete(self, where: str, *params: Any) -> None:
         self._ready()
@@ -329,7 +282,7 @@ class PostgresSearchIndex:
         def replace(conn: Conn) -> None:
             conn.execute(drop, (scope,))
             if rows:
-                self._upsert(conn, rows)
+                upsert(conn, self._table, rows)
 
         await self.db.write(replace)
 
@@ -357,8 +310,7 @@ class PostgresSearchIndex:
             )
             if q.mode == "vector" or not fts:
                 return by_vector, []
-            words = analyzed(conn, [fts])[0]
-            return by_vector, text_hits(conn, table, words, where, params, depth)
+            return by_vector, text_hits(conn, table, fts, where, params, depth)
 
         by_cosine, by_text = await self.db.read(read)
         by_vector = on_meaning_scale(by_cosine)

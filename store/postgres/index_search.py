@@ -27,7 +27,7 @@ from psycopg import sql
 
 from reverie.store import SearchHit, meaning_score
 
-from .index_words import bm25_sql
+from .index_words import analyzed, bm25_sql
 
 __all__ = ["filter_sql", "on_meaning_scale", "text_hits", "vector_hits", "vector_literal"]
 
@@ -99,13 +99,14 @@ def vector_hits(
 def text_hits(
     conn: psycopg.Connection[Any],
     table: sql.Identifier,
-    words: list[str],
+    query: str,
     where: sql.Composable,
     params: dict[str, Any],
     limit: int,
 ) -> list[SearchHit]:
-    """The ``limit`` best docs for the analysed query ``words``, scored by BM25
+    """The ``limit`` best docs for the words of ``query``, scored by LanceDB's BM25
     (``index_words``)."""
+    words = analyzed(conn, [query])[0]
     if not words:
         return []
     rows = conn.execute(

@@ -88,32 +88,39 @@ def bm25_sql(table: sql.Identifier, where: sql.Composable) -> sql.Composed:
     """The ``limit`` docs best scored for the query words (``%(words)s``, repeats kept),
     among those matching ``where``, with their BM25 as ``score``.
 
-    Parameters: ``words`` (text[]) and ``limit``, besides ``where``'s. The
-    document frequencies come from the GIN index on ``words``, one probe per
-    distinct query word; the candidates are the docs holding any of them.
+    Parameters: ``words`` (text[]) and ``limit``, besides ``where``'s. One GIN
+    probe finds every doc holding a query word, filtered or not: those give the
+    document frequencies, and the filtered ones are scored. ``N`` and ``avgdl``
+    come from the partial index on ``len`` (docs with words only), so neither
+    reads the messages' rows. Each step is materialized: inlined, the planner
+    recounted a word's documents once per candidate.
     """
     return sql.SQL(
         """
-WITH stats AS (
-    SELECT count(*)::float8 AS docs, coalesce(avg(cardinality(words)), 0)::float8 AS avgdl
+WITH stats AS MATERIALIZED (
+    SELECT count(*)::float8 AS docs, coalesce(avg(len), 0)::float8 AS avgdl
     FROM {t} WHERE words IS NOT NULL
-), query AS (
+), query AS MATERIALIZED (
     SELECT word, count(*) AS repeats FROM unnest(%(words)s::text[]) AS word GROUP BY word
-), idf AS (
-    SELECT q.word, q.repeats,
-           ln(1 + (s.docs - n.docs + 0.5) / (n.docs + 0.5)) AS idf
+), holding AS MATERIALIZED (
+    SELECT uid, words, len, coalesce({where}, false) AS wanted
+    FROM {t} WHERE words && %(words)s::text[]
+), idf AS MATERIALIZED (
+    SELECT q.word, q.repeats, ln(1 + (s.docs - n.docs + 0.5) / (n.docs + 0.5)) AS idf
     FROM query AS q CROSS JOIN stats AS s,
-         LATERAL (SELECT count(*)::float8 AS docs FROM {t} WHERE words @> ARRAY[q.word]) AS n
+         LATERAL (SELECT count(*)::float8 AS docs FROM holding AS h WHERE q.word = ANY(h.words)) AS n
 ), scored AS (
-    SELECT d.uid, sum(
+    SELECT h.uid, sum(
         i.repeats * i.idf * tf.n * {k1p} /
-        (tf.n + {k1} * (1 - {b} + {b} * cardinality(d.words) / nullif(s.avgdl, 0)))
+        (tf.n + {k1} * (1 - {b} + {b} * h.len / nullif(s.avgdl, 0)))
     ) AS score
-    FROM {t} AS d CROSS JOIN stats AS s
-    JOIN idf AS i ON d.words @> ARRAY[i.word],
-    LATERAL (SELECT count(*)::float8 AS n FROM unnest(d.words) AS w WHERE w = i.word) AS tf
-    WHERE d.words && %(words)s::text[] AND {where}
-    GROUP BY d.uid
+    FROM holding AS h CROSS JOIN stats AS s
+    CROSS JOIN LATERAL (
+        SELECT w AS word, count(*)::float8 AS n FROM unnest(h.words) AS w GROUP BY w
+    ) AS tf
+    JOIN idf AS i ON i.word = tf.word
+    WHERE h.wanted
+    GROUP BY h.uid
 )
 SELECT d.uid, d.kind, d.text, d.scope, d.session, d.ts, d.message_ids, d.source, sc.score
 FROM scored AS sc JOIN {t} AS d USING (uid)
