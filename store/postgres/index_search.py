@@ -10,8 +10,9 @@ Nearest neighbours go through the HNSW index with ``hnsw.iterative_scan =
 relaxed_order`` (pgvector 0.8): without it a filtered search stops at
 ``hnsw.ef_search`` candidates before the filter and returns fewer than it
 was asked, where LanceDB, which scans, returns them all. ``ef_search`` is
-raised to the number of hits wanted for the same reason, and the relaxed
-order is put right by sorting the hits afterwards.
+raised well above pgvector's default, so the approximate nearest are
+LanceDB's exact nearest (``_EF_SEARCH``), and the relaxed order is put
+right by sorting the hits afterwards.
 """
 
 from __future__ import annotations
@@ -32,7 +33,11 @@ from .index_words import analyzed, bm25_sql
 __all__ = ["filter_sql", "on_meaning_scale", "text_hits", "vector_hits", "vector_literal"]
 
 _HIT_COLUMNS = sql.SQL("uid, kind, text, scope, session, ts, message_ids, source")
-#: pgvector's bound on ``hnsw.ef_search``.
+#: The HNSW candidate list a search keeps (``hnsw.ef_search``), at least, and pgvector's
+#: bound on it. At 10,000 docs, the top 50 agreed with LanceDB's exact search 94.3 % at
+#: pgvector's default of 40, 99.7 % at 200 and 100 % at 400, at 8 ms a search (LanceDB
+#: took 11 ms): a reranked or thresholded hit must not depend on the engine.
+_EF_SEARCH = 400
 _MAX_EF_SEARCH = 1000
 
 
@@ -81,7 +86,7 @@ def vector_hits(
 ) -> list[SearchHit]:
     """The ``limit`` nearest docs to ``vector`` matching ``where``, scored by their cosine
     similarity."""
-    ef = min(_MAX_EF_SEARCH, max(40, limit))
+    ef = min(_MAX_EF_SEARCH, max(_EF_SEARCH, 2 * limit))
     conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(ef),))
     conn.execute("SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true)")
     query = sql.SQL(
