@@ -30,9 +30,9 @@ no transaction waits on the model.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from typing import Any, Protocol, TypeVar
+from typing import Any, TypeVar
 
 import msgspec
 import numpy as np
@@ -63,6 +63,7 @@ from reverie.store import (
 from reverie.store.query_vectors import QueryVectors
 from reverie.store.search_query import KINDS, fts_query
 
+from .db import PostgresDatabase
 from .index_schema import create_table, upsert
 from .index_search import filter_sql, on_meaning_scale, text_hits, vector_hits, vector_literal
 from .index_words import DDL
@@ -75,22 +76,13 @@ T = TypeVar("T")
 Conn = psycopg.Connection[Any]
 
 
-class Database(Protocol):
-    """What the index needs of the engine's database: a function run in a read snapshot or
-    in a write transaction (committed when it returns)."""
-
-    async def read(self, fn: Callable[[Conn], T]) -> T: ...
-
-    async def write(self, fn: Callable[[Conn], T]) -> T: ...
-
-
 class PostgresSearchIndex:
     """The search index in table ``table`` of ``db``, with ``embedder``'s vectors;
     ``open()`` it first."""
 
     def __init__(
         self,
-        db: Database,
+        db: PostgresDatabase,
         embedder: PrimedEmbedder,
         *,
         table: str = "index_docs",
@@ -106,6 +98,14 @@ class PostgresSearchIndex:
         self._stale = False
         self.opens = 0
 
+    async def _read(self, fn: Callable[[Conn], T]) -> T:
+        """``fn`` on the connection of a read snapshot of the engine's database."""
+        return await self.db.read(lambda t: fn(t.conn))
+
+    async def _write(self, fn: Callable[[Conn], T]) -> T:
+        """``fn`` on the writer's connection, in the next group-committed transaction."""
+        return await self.db.write(lambda t: fn(t.conn))
+
     # -- lifecycle ---------------------------------------------------------------
 
     def _written_by(self) -> dict[str, Any]:
@@ -114,7 +114,7 @@ class PostgresSearchIndex:
     async def open(self) -> bool:
         """Create the table (and its indexes) or find it and check its embedder; False
         when it did not exist before."""
-        existed, recorded = await self.db.write(self._open)
+        existed, recorded = await self._write(self._open)
         self.opens += 1
         wanted = self._written_by()
         self._stale = existed and recorded != wanted
@@ -153,7 +153,7 @@ class PostgresSearchIndex:
             conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(self._table))
             self._create(conn)
 
-        await self.db.write(reset)
+        await self._write(reset)
         self._stale = False
 
     async def optimize(self) -> None:
@@ -163,6 +163,11 @@ class PostgresSearchIndex:
     async def release_idle(self, idle_seconds: float) -> bool:
         """Always False: the database's connections are the daemon's, not the index's."""
         return False
+
+    @property
+    def location(self) -> str:
+        """Where it is, for ``status``: the table of the engine's database."""
+        return f"table {self.name}"
 
     @property
     def open_now(self) -> bool:
@@ -185,7 +190,7 @@ class PostgresSearchIndex:
     async def count(self) -> int:
         self._ready()
         query = sql.SQL("SELECT count(*) FROM {}").format(self._table)
-        return await self.db.read(lambda c: int(c.execute(query).fetchone()[0]))  # type: ignore[index]
+        return await self._read(lambda c: int(c.execute(query).fetchone()[0]))  # type: ignore[index]
 
     def _require_open(self) -> None:
         if not self.opens:
@@ -210,7 +215,7 @@ class PostgresSearchIndex:
             await self.write(docs, new=new)
 
     @asynccontextmanager
-    async def primed(self, docs: list[IndexDoc], chunk: int) -> Any:
+    async def primed(self, docs: list[IndexDoc], chunk: int) -> AsyncIterator[None]:
         """Embed ``docs`` on the background threads; inside, a ``write`` of them only writes."""
         texts = [d.text for d in docs]
         try:
@@ -224,7 +229,7 @@ class PostgresSearchIndex:
         accepted for the follower's sake: an upsert costs Postgres no more than an insert."""
         rows = await self._rows(docs)
         if rows:
-            await self.db.write(lambda c: upsert(c, self._table, rows))
+            await self._write(lambda c: upsert(c, self._table, rows))
 
     async def _rows(self, docs: list[IndexDoc]) -> list[tuple[IndexDoc, str]]:
         """The distinct docs (the last of a uid) with their vectors as pgvector text."""
@@ -250,7 +255,7 @@ class PostgresSearchIndex:
     async def _delete(self, where: str, *params: Any) -> None:
         self._ready()
         query = sql.SQL("DELETE FROM {} WHERE ").format(self._table) + sql.SQL(where)
-        await self.db.write(lambda c: c.execute(query, params))
+        await self._write(lambda c: c.execute(query, params))
 
     async def forget_session(self, session: str, scope: str) -> None:
         """Delete a forgotten session's docs, and its own scope's when it was
@@ -273,9 +278,8 @@ class PostgresSearchIndex:
     async def replace_scope(self, memory: MemoryStore, scope: str, entries: int | None) -> None:
         """Re-add the scope's newest ``entries`` episodes (all when None) and replace its
         facts, in one transaction: a search sees the old facts or the new, never neither."""
-        docs = await trio.to_thread.run_sync(
-            lambda: memory_docs(memory.files, scope, entries=entries)
-        )
+        text = await memory.read_memory(scope)
+        docs = memory_docs(scope, text, await memory.entries(scope, limit=entries))
         rows = await self._rows(docs)
         drop = sql.SQL("DELETE FROM {} WHERE scope = %s AND kind = 'fact'").format(self._table)
 
@@ -284,7 +288,7 @@ class PostgresSearchIndex:
             if rows:
                 upsert(conn, self._table, rows)
 
-        await self.db.write(replace)
+        await self._write(replace)
 
     # -- reads -------------------------------------------------------------------
 
@@ -312,7 +316,7 @@ class PostgresSearchIndex:
                 return by_vector, []
             return by_vector, text_hits(conn, table, fts, where, params, depth)
 
-        by_cosine, by_text = await self.db.read(read)
+        by_cosine, by_text = await self._read(read)
         by_vector = on_meaning_scale(by_cosine)
         if q.mode == "vector" or not fts:
             return by_vector[: q.k]
@@ -342,9 +346,7 @@ class PostgresSearchIndex:
             sessions=sorted(set(sessions)),
         )
         table = self._table
-        hits = await self.db.read(
-            lambda c: vector_hits(c, table, vector, where, params, len(wanted))
-        )
+        hits = await self._read(lambda c: vector_hits(c, table, vector, where, params, len(wanted)))
         return on_meaning_scale(hits)
 
     async def _vector_of(self, text: str) -> npt.NDArray[np.float32]:

@@ -7,9 +7,9 @@ cases add the same docs to both engines and ask both the same queries.
 
 from __future__ import annotations
 
-import threading
 import zlib
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import AsyncExitStack, asynccontextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -18,21 +18,23 @@ import numpy.typing as npt
 import psycopg
 import pytest
 import trio
+from psycopg import sql
 
 from reverie.config import InvalidArgument
 from reverie.store import (
     AsyncSearchIndex,
+    FileMemoryStore,
     IndexDoc,
     IndexStale,
     LocalEmbedder,
     MemoryFiles,
-    MemoryStore,
     PrimedEmbedder,
     SearchHit,
     SearchIndex,
     SearchQuery,
     StoreError,
 )
+from reverie.store.postgres.db import PostgresDatabase
 from reverie.store.postgres.index import DDL, PostgresSearchIndex
 from reverie.store.postgres.schema import migrate
 
@@ -42,38 +44,19 @@ T = TypeVar("T")
 pytestmark = pytest.mark.trio
 
 
-class _Db:
-    """The engine's Database as the index uses it: ``fn(conn)`` on a worker thread, committed
-    when it returns, rolled back when it raises (until store/postgres/db.py lands)."""
-
-    def __init__(self, url: str, *settings: str) -> None:
-        self.conn = psycopg.connect(url)
-        for setting in settings:
-            self.conn.execute(setting)
-        self.conn.commit()
-        self._lock = threading.Lock()
-
-    def _run(self, fn: Callable[[psycopg.Connection[Any]], T]) -> T:
-        with self._lock:
-            try:
-                result = fn(self.conn)
-            except BaseException:
-                self.conn.rollback()
-                raise
-            self.conn.commit()
-            return result
-
-    async def read(self, fn: Callable[[psycopg.Connection[Any]], T]) -> T:
-        return await trio.to_thread.run_sync(self._run, fn)
-
-    write = read
-
-
-def _migrated(url: str) -> None:
+def _migrated(url: str, *settings: str) -> str:
+    """``url``'s database migrated, with the index's DDL and ``settings`` for every
+    connection to it (``SET name = value`` made ``ALTER DATABASE``)."""
     with psycopg.connect(url, autocommit=True) as conn:
         migrate(conn)
         for ddl in DDL:
             conn.execute(ddl)
+        name = conn.execute("SELECT current_database()").fetchone()[0]  # type: ignore[index]
+        for setting in settings:
+            conn.execute(
+                sql.SQL("ALTER DATABASE {} ").format(sql.Identifier(name)) + sql.SQL(setting)
+            )
+    return url
 
 
 @pytest.fixture
@@ -83,16 +66,24 @@ def primed(embedder: LocalEmbedder) -> Iterator[PrimedEmbedder]:
     primed.close()
 
 
-@pytest.fixture
-def db(pg_url: str) -> Iterator[_Db]:
-    _migrated(pg_url)
-    db = _Db(pg_url)
-    yield db
-    db.conn.close()
+@asynccontextmanager
+async def _opened(url: str) -> AsyncIterator[PostgresDatabase]:
+    db = PostgresDatabase(url, read_connections=2)
+    await db.open()
+    try:
+        yield db
+    finally:
+        await db.close()
 
 
 @pytest.fixture
-async def index(db: _Db, primed: PrimedEmbedder) -> PostgresSearchIndex:
+async def db(pg_url: str) -> AsyncIterator[PostgresDatabase]:
+    async with _opened(_migrated(pg_url)) as db:
+        yield db
+
+
+@pytest.fixture
+async def index(db: PostgresDatabase, primed: PrimedEmbedder) -> PostgresSearchIndex:
     opened = PostgresSearchIndex(db, primed)
     await opened.open()
     await opened.add(
@@ -251,15 +242,17 @@ AnyIndex = AsyncSearchIndex | PostgresSearchIndex
 @pytest.fixture(params=["lance", "postgres"])
 async def either(
     request: pytest.FixtureRequest, tmp_path: Path, primed: PrimedEmbedder
-) -> AnyIndex:
+) -> AsyncIterator[AnyIndex]:
     """The LanceDB index or the Postgres one, opened, holding ``CORPUS``."""
-    if request.param == "lance":
-        opened: AnyIndex = AsyncSearchIndex(tmp_path / "index", primed)
-    else:
-        opened = PostgresSearchIndex(request.getfixturevalue("db"), primed)
-    await opened.open()
-    await opened.add(_corpus(), 8)
-    return opened
+    async with AsyncExitStack() as stack:
+        if request.param == "lance":
+            opened: AnyIndex = AsyncSearchIndex(tmp_path / "index", primed)
+        else:
+            url = _migrated(request.getfixturevalue("pg_url"))
+            opened = PostgresSearchIndex(await stack.enter_async_context(_opened(url)), primed)
+        await opened.open()
+        await opened.add(_corpus(), 8)
+        yield opened
 
 
 def _corpus() -> list[IndexDoc]:
@@ -373,12 +366,12 @@ async def test_delete_scope_episodes_and_uids(either: AnyIndex) -> None:
 async def test_replacing_a_scope_rewrites_its_facts_and_keeps_other_docs(
     either: AnyIndex, tmp_path: Path
 ) -> None:
-    memory = MemoryStore(MemoryFiles(tmp_path / "memory"))
-    memory.files.write_memory("a", "# Memory\n\n- Carl lives in Porto\n- Carl drinks tea\n")
+    memory = FileMemoryStore(MemoryFiles(tmp_path / "memory"))
+    await memory.write_memory("a", "# Memory\n\n- Carl lives in Porto\n- Carl drinks tea\n")
     await either.replace_scope(memory, "a", None)
     facts = await _search(either, "where does Carl live", kinds=("fact",), k=5)
     assert {h.text for h in facts} == {"Carl lives in Porto", "Carl drinks tea"}
-    memory.files.write_memory("a", "# Memory\n\n- Carl lives in Lisbon\n")
+    await memory.write_memory("a", "# Memory\n\n- Carl lives in Lisbon\n")
     await either.replace_scope(memory, "a", None)
     facts = await _search(either, "where does Carl live", kinds=("fact",), k=5)
     assert [h.text for h in facts] == ["Carl lives in Lisbon"]
@@ -389,31 +382,35 @@ async def test_replacing_a_scope_rewrites_its_facts_and_keeps_other_docs(
 # -- Postgres only ----------------------------------------------------------------------
 
 
-async def test_forgetting_a_session_leaves_no_vector_of_it(db: _Db, primed: PrimedEmbedder) -> None:
+async def test_forgetting_a_session_leaves_no_vector_of_it(
+    db: PostgresDatabase, primed: PrimedEmbedder
+) -> None:
     index = PostgresSearchIndex(db, primed)
     await index.open()
     await index.add(_FORGET_DOCS, 2)
     await index.forget_session("s1", "session/s1")
     rows = await db.read(
-        lambda c: c.execute("SELECT uid, session, scope, vector FROM index_docs").fetchall()
+        lambda t: t.conn.execute("SELECT uid, session, scope, vector FROM index_docs").fetchall()
     )
     assert sorted(uid for uid, *_ in rows) == ["f2", "m3"]
     assert all(session != "s1" and scope != "session/s1" for _, session, scope, _ in rows)
 
 
-async def test_open_says_whether_the_table_existed(db: _Db, primed: PrimedEmbedder) -> None:
+async def test_open_says_whether_the_table_existed(
+    db: PostgresDatabase, primed: PrimedEmbedder
+) -> None:
     assert await PostgresSearchIndex(db, primed).open() is False
     assert await PostgresSearchIndex(db, primed).open() is True
     assert await PostgresSearchIndex(db, primed, table="index_docs_next").open() is False
 
 
-async def test_use_before_open_is_store_error(db: _Db, primed: PrimedEmbedder) -> None:
+async def test_use_before_open_is_store_error(db: PostgresDatabase, primed: PrimedEmbedder) -> None:
     with pytest.raises(StoreError, match="before open"):
         await _search(PostgresSearchIndex(db, primed), "x")
 
 
 async def test_changed_embedder_marks_stale_and_reset_recreates(
-    index: PostgresSearchIndex, db: _Db
+    index: PostgresSearchIndex, db: PostgresDatabase
 ) -> None:
     other = PrimedEmbedder(FakeEmbedder(), workers=1)  # type: ignore[arg-type]
     try:
@@ -455,29 +452,27 @@ async def test_a_filtered_nearest_search_returns_every_match_through_the_hnsw_in
     """With the other plans off, the HNSW index serves a filtered search: without
     iterative scans it would stop at ``ef_search`` candidates, most of them in the other
     scope, and return fewer hits than the scope holds."""
-    _migrated(pg_url)
     off = ("SET enable_seqscan = off", "SET enable_bitmapscan = off", "SET enable_sort = off")
-    db = _Db(pg_url, *off)
     spread = PrimedEmbedder(_SpreadEmbedder(), workers=1)  # type: ignore[arg-type]
     try:
-        index = PostgresSearchIndex(db, spread)
-        await index.open()
-        many = [_doc(f"b{n}", f"big {n}", scope="big", kind="message") for n in range(3000)]
-        few = [_doc(f"s{n}", f"small {n}", scope="small", kind="message") for n in range(60)]
-        await index.add(many + few, 512)
-        plan = await db.read(
-            lambda c: c.execute(
-                "EXPLAIN SELECT uid FROM index_docs WHERE scope = 'small'"
-                " ORDER BY vector <=> %s::halfvec LIMIT 60",
-                ("[" + ",".join(["0.25"] * 16) + "]",),
-            ).fetchall()
-        )
-        assert "index_docs_vector_idx" in str(plan)
-        hits = await _search(index, "small 3", scope="small", mode="vector", k=60)
-        assert sorted(_uids(hits)) == sorted(d.uid for d in few)
+        async with _opened(_migrated(pg_url, *off)) as db:
+            index = PostgresSearchIndex(db, spread)
+            await index.open()
+            many = [_doc(f"b{n}", f"big {n}", scope="big", kind="message") for n in range(3000)]
+            few = [_doc(f"s{n}", f"small {n}", scope="small", kind="message") for n in range(60)]
+            await index.add(many + few, 512)
+            plan = await db.read(
+                lambda t: t.conn.execute(
+                    "EXPLAIN SELECT uid FROM index_docs WHERE scope = 'small'"
+                    " ORDER BY vector <=> %s::halfvec LIMIT 60",
+                    ("[" + ",".join(["0.25"] * 16) + "]",),
+                ).fetchall()
+            )
+            assert "index_docs_vector_idx" in str(plan)
+            hits = await _search(index, "small 3", scope="small", mode="vector", k=60)
+            assert sorted(_uids(hits)) == sorted(d.uid for d in few)
     finally:
         spread.close()
-        db.conn.close()
 
 
 async def test_concurrent_searches_and_writes_do_not_fail(index: PostgresSearchIndex) -> None:
