@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import errno
+import functools
 import gc
 import logging
 import os
@@ -37,7 +38,7 @@ from reverie.actors import (
     Supervisor,
     Workers,
 )
-from reverie.actors.search import Indexer
+from reverie.actors.search import Indexer, drop_index
 from reverie.config import Config, ConfigError
 from reverie.store import (
     Clock,
@@ -193,7 +194,9 @@ async def _serve(
     workers = Workers(shared, supervisor.queue, keeper, registry)
     scopes = ScopeRegistry(shared, Clock.from_env())
     wm = WorkingMemoryHandlers(scopes)
-    forgetter = Forgetter(shared, keeper, indexer, data_dir)
+    forgetter = Forgetter(
+        shared, keeper, indexer, store.drop_index or functools.partial(drop_index, data_dir)
+    )
     watcher = MemoryWatcher(keeper)
     reloader = Reloader(config, reload)
     handlers = Handlers(

@@ -10,7 +10,7 @@ names an engine's classes.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +38,8 @@ class Store:
     memory: MemoryStore
     #: How the engine makes its search index in its database; None: LanceDB files.
     index_factory: Callable[[PrimedEmbedder, IndexLimits], LiveIndex] | None = None
+    #: Deletes that index (a forget while the index is off); None: its directories go.
+    drop_index: Callable[[], Awaitable[None]] | None = None
 
     @property
     def files(self) -> bool:
@@ -61,6 +63,7 @@ def open_store(config: StoreConfig, data_dir: Path) -> Store:
 def _postgres(config: StoreConfig) -> Store:
     try:
         from .postgres.db import PostgresDatabase
+        from .postgres.index import PostgresSearchIndex, drop_search_index
         from .postgres.memory_store import MemoryStore as RowMemoryStore
     except ImportError as exc:  # psycopg is an extra: reverie[postgres]
         raise ConfigError(
@@ -70,4 +73,10 @@ def _postgres(config: StoreConfig) -> Store:
     db = PostgresDatabase(
         config.url, read_connections=config.read_connections, max_batch=config.max_batch
     )
-    return Store("postgres", db, RowMemoryStore(db))
+    return Store(
+        "postgres",
+        db,
+        RowMemoryStore(db),
+        lambda embedder, limits: PostgresSearchIndex(db, embedder, limits=limits),
+        lambda: drop_search_index(db),
+    )

@@ -19,35 +19,51 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "engines: runs on both storage engines (daemon_engine: sqlite, postgres)"
     )
+    config.addinivalue_line(
+        "markers", "files: about the file engine's own files (hand edits): SQLite only"
+    )
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     """A test marked ``engines`` that starts a daemon runs once per engine; others on SQLite."""
     if "daemon_engine" in metafunc.fixturenames:
         marked = metafunc.definition.get_closest_marker("engines") is not None
-        metafunc.parametrize("daemon_engine", ENGINES if marked else ENGINES[:1])
+        files = metafunc.definition.get_closest_marker("files") is not None
+        metafunc.parametrize("daemon_engine", ENGINES if marked and not files else ENGINES[:1])
 
 
 @pytest.fixture
-def store_env(daemon_engine: str, request: pytest.FixtureRequest) -> Iterator[dict[str, str]]:
-    """The environment that points a daemon at the test's store: nothing for SQLite (the
-    data dir), ``REVERIE_STORE__URL`` of a fresh database of its own for Postgres."""
-    if daemon_engine == "sqlite":
-        yield {}
-        return
-    server: PgServer = request.getfixturevalue("pg_server")
-    name = server.create_database()
-    yield {"REVERIE_STORE__URL": server.url(name)}
-    with contextlib.suppress(Exception):
-        server.drop_database(name)
+def store_env(
+    daemon_engine: str, request: pytest.FixtureRequest
+) -> Iterator[Callable[[str], dict[str, str]]]:
+    """The environment that points the daemon named ``name`` at its store: nothing for
+    SQLite (its data dir), ``REVERIE_STORE__URL`` of a database of its own for Postgres
+    (the same one when a daemon of that name starts again); dropped after the test."""
+    databases: dict[str, str] = {}
+    server: PgServer | None = (
+        request.getfixturevalue("pg_server") if daemon_engine == "postgres" else None
+    )
+
+    def env(name: str) -> dict[str, str]:
+        if server is None:
+            return {}
+        if name not in databases:
+            databases[name] = server.create_database()
+        return {"REVERIE_STORE__URL": server.url(databases[name])}
+
+    yield env
+    for database in databases.values():
+        with contextlib.suppress(Exception):
+            assert server is not None
+            server.drop_database(database)
 
 
 @pytest.fixture
 def make_daemon(
-    tmp_path: Path, store_env: dict[str, str]
+    tmp_path: Path, store_env: Callable[[str], dict[str, str]]
 ) -> Iterator[Callable[..., DaemonProcess]]:
     """Start daemons (``make_daemon(env=..., config=..., open_files=...)``); all are stopped
-    at teardown. On the Postgres engine every daemon of the test shares its database."""
+    at teardown. Each ``name`` has its own data dir and, on Postgres, its own database."""
     started: list[DaemonProcess] = []
 
     def make(
@@ -59,7 +75,7 @@ def make_daemon(
         root = tmp_path / name
         root.mkdir(exist_ok=True)
         daemon = DaemonProcess(
-            root, env={**store_env, **(env or {})}, config=config, open_files=open_files
+            root, env={**store_env(name), **(env or {})}, config=config, open_files=open_files
         )
         started.append(daemon.start())
         return daemon

@@ -22,7 +22,7 @@ import subprocess
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import quote
+from urllib.parse import quote, urlsplit, urlunsplit
 
 import psycopg
 
@@ -42,10 +42,8 @@ class PgServer:
 
     # -- databases -----------------------------------------------------------
     def url(self, database: str) -> str:
-        """The admin URL with its database replaced."""
-        info = psycopg.conninfo.conninfo_to_dict(self.admin_url)
-        info["dbname"] = database
-        return psycopg.conninfo.make_conninfo(**info)  # type: ignore[arg-type]
+        """The admin URL (a ``postgresql://`` one) with its database replaced."""
+        return urlunsplit(urlsplit(self.admin_url)._replace(path=f"/{database}"))
 
     def create_database(self, template: str = TEMPLATE) -> str:
         """A new database copied from ``template``; its name."""

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
@@ -46,7 +46,7 @@ from reverie.store import (
 )
 
 from ..names import validate_name
-from ..search import Indexer, drop_index
+from ..search import Indexer
 from ..services import Services
 from .keeper import MemoryKeeper
 
@@ -75,12 +75,14 @@ class Forgetter:
         services: Services,
         keeper: MemoryKeeper,
         indexer: Indexer | None,
-        index_root: Path,
+        drop_index: Callable[[], Awaitable[None]],
     ) -> None:
         self.services = services
         self.keeper = keeper
         self.indexer = indexer
-        self.index_root = index_root  # where the index lives, even while it is off
+        #: Deletes the index while it is off (its rows cannot be rewritten then); the next
+        #: start with it on rebuilds it from what the forget left.
+        self.drop_index = drop_index
         self.running = 0
         self.pending = 0  # left by a crash, not finished yet
         self.finished = 0
@@ -191,7 +193,7 @@ class Forgetter:
             await _hold()
             removed = await self.keeper.forget(job)
             if self.indexer is None:  # off now, but its files hold what was forgotten
-                await drop_index(self.index_root)
+                await self.drop_index()
             elif job.session is not None or removed:
                 await self.indexer.purge(job.session, job.scope)
             await self.services.db.write(lambda t: t.finish_forget(job))

@@ -3,18 +3,14 @@
 It is a session hook (``appended``, ``consolidated``, ``forgotten``,
 ``memory_edited``), never on the append path: a hook only marks what changed
 for the follower (``follow.Follower``), whose task writes it into the index.
-Searches (``search``, the query path in ``query``) read the message log's
-full-text index in SQLite and the LanceDB index, and hide forgotten
-sessions until the follower has deleted their rows.
+Searches (``search``, the query path in ``query``) read the log's words and
+the index, and hide forgotten sessions until the follower deleted their rows.
 
-``reindex`` rebuilds into a new directory while the old index serves
-(``rebuild.Rebuild``), then swaps it in (``directories``: the directory in
-use is named in the ``meta`` table, so a swap is one SQLite commit). A
-``purge`` (a forget) copies the index into a new directory without the
-forgotten rows' bytes and swaps likewise, and so does a ``merge`` of sealed
-generations, which an optimize finds due (``SearchIndex.merge_plan``). An
-index built by another embedder (``stale``) or a missing index directory is
-rebuilt from scratch at start.
+On LanceDB, ``reindex`` rebuilds into a new directory while the old index
+serves (``rebuild.Rebuild``), then swaps it in (``directories``: one commit
+names the directory in use); a ``purge`` (a forget) and a ``merge`` of sealed
+generations copy the index likewise. A table in the database is rebuilt and
+purged in place. A stale or missing index is rebuilt from scratch at start.
 """
 
 from __future__ import annotations
@@ -30,7 +26,7 @@ from typing import Any
 
 import trio
 
-from reverie.config import InvalidArgument, NotFound, default_scope
+from reverie.config import NotFound, default_scope
 from reverie.store import (
     AsyncSearchIndex,
     Embedder,
@@ -300,8 +296,7 @@ class Indexer(SessionHooks):
     async def _serve_copy(
         self, index: AsyncSearchIndex, merge: list[str] | None = None
     ) -> AsyncSearchIndex:
-        """``index`` copied into a new directory (``Directories.copy_in``), served from now.
-        Under the follower's write lock."""
+        """``index`` copied into a new directory, served from now (under the write lock)."""
         fresh = await self.dirs.copy_in(index, merge)
         self._follower.index = fresh
         self._follower.unsettled = False
@@ -357,12 +352,11 @@ class Indexer(SessionHooks):
             return False
         if self._nursery is None or self.index is None:
             raise NotFound("the search index is not open yet; retry in a moment")
-        if not isinstance(self.index, AsyncSearchIndex):
-            raise InvalidArgument(
-                "reindex rebuilds a LanceDB directory; the postgresql store's index is one table, "
-                "rebuilt by itself when the embedding model changes"
-            )
-        fresh = self.index.sibling(self.dirs.new_path())
+        index = self.index
+        # LanceDB: a new directory, swapped in; a table: every doc written again in place.
+        fresh = (
+            index.sibling(self.dirs.new_path()) if isinstance(index, AsyncSearchIndex) else index
+        )
         rebuild = Rebuild(self.services, self.memory, fresh, self._follower.add)
         self.reindex_progress = rebuild.progress
         self._nursery.start_soon(self._reindex, rebuild)
@@ -371,7 +365,8 @@ class Indexer(SessionHooks):
     async def _reindex(self, rebuild: Rebuild) -> None:
         """Build beside the serving index, catch up under the write lock, swap, drop the old."""
         progress, fresh, follower = rebuild.progress, rebuild.index, self._follower
-        name = fresh.path.name  # the directory the swap points the daemon at
+        # the directory the swap points the daemon at (a table in place needs none)
+        name = fresh.path.name if isinstance(fresh, AsyncSearchIndex) else None
         try:
             await rebuild.build()
             async with follower.write_lock:  # the follower waits: nothing is added to the old one
@@ -380,18 +375,23 @@ class Indexer(SessionHooks):
                     {**dirty.rebuild_forgotten, **dirty.forgotten},
                     dirty.rebuild_scopes | dirty.scopes,
                 )
-                await self.services.db.write(lambda t: t.swap_index(name, reached))
+                await self.services.db.write(
+                    lambda t: (
+                        t.write_cursor(reached) if name is None else t.swap_index(name, reached)
+                    )
+                )
                 old, follower.index = follower.index, fresh
                 dirty.scopes.clear()
-            if isinstance(old, AsyncSearchIndex) and old.path != fresh.path:
+            if isinstance(old, AsyncSearchIndex) and isinstance(fresh, AsyncSearchIndex):
                 await fresh.unused(old.path)
                 await fresh.remove_dir(old.path)
             progress.state = "done"
-            log.info("reindex done: %d docs in %s", progress.done, fresh.path)
+            log.info("reindex done: %d docs in %s", progress.done, fresh.location)
         except Exception as exc:
             progress.state, progress.error = "failed", f"{type(exc).__name__}: {exc}"
             log.exception("reindex failed; the old index keeps serving")
-            await fresh.remove_dir(fresh.path)
+            if isinstance(fresh, AsyncSearchIndex) and fresh is not follower.index:
+                await fresh.remove_dir(fresh.path)
         finally:
             progress.finished = time.time()
             follower.dirty.rebuild_scopes.clear()

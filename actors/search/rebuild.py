@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from functools import partial
 
 from reverie.store import (
-    AsyncSearchIndex,
     IndexDoc,
     LiveIndex,
     LogPosition,
@@ -54,7 +53,7 @@ class Rebuild:
     """One rebuild into ``index`` (a new directory); the indexer swaps it in when caught up."""
 
     def __init__(
-        self, services: Services, memory: MemoryStore, index: AsyncSearchIndex, add: AddDocs
+        self, services: Services, memory: MemoryStore, index: LiveIndex, add: AddDocs
     ) -> None:
         self.services = services
         self.memory = memory

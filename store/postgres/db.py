@@ -43,7 +43,15 @@ from .url import redact_secrets, redact_url
 __all__ = ["PostgresConnector", "PostgresDatabase"]
 
 #: The tables a forget deletes rows from, vacuumed by ``scrub``.
-_FORGET_TABLES = ("messages", "sessions", "jobs", "meta", "memory_versions", "history_entries")
+_FORGET_TABLES = (
+    "messages",
+    "sessions",
+    "jobs",
+    "meta",
+    "memory_versions",
+    "history_entries",
+    "index_docs",
+)
 #: Seconds to wait for a connection: a server that does not answer by then is down.
 CONNECT_TIMEOUT = 10
 

@@ -55,6 +55,7 @@ from reverie.store import (
     SearchHit,
     SearchQuery,
     StoreError,
+    Tx,
     candidate_depth,
     checked_query,
     fuse,
@@ -66,9 +67,8 @@ from reverie.store.search_query import KINDS, fts_query
 from .db import PostgresDatabase
 from .index_schema import create_table, upsert
 from .index_search import filter_sql, on_meaning_scale, text_hits, vector_hits, vector_literal
-from .index_words import DDL
 
-__all__ = ["DDL", "PostgresSearchIndex"]
+__all__ = ["PostgresSearchIndex", "drop_search_index"]
 
 log = logging.getLogger(__name__)
 
@@ -352,3 +352,14 @@ class PostgresSearchIndex:
     async def _vector_of(self, text: str) -> npt.NDArray[np.float32]:
         """The query's vector, embedded on a worker thread (kept for the next search)."""
         return await trio.to_thread.run_sync(self._queries.of, text)
+
+
+async def drop_search_index(db: PostgresDatabase, table: str = "index_docs") -> None:
+    """Drop the index's table and its record (a forget while the index is off: its rows
+    cannot be rewritten then); the next ``open`` finds none and it is rebuilt."""
+
+    def drop(tx: Tx) -> None:
+        tx.conn.execute(sql.SQL("DROP TABLE IF EXISTS {}").format(sql.Identifier(table)))
+        tx.conn.execute("DELETE FROM meta WHERE key = %s", (f"index:{table}",))
+
+    await db.write(drop)

@@ -15,7 +15,7 @@ import psycopg
 
 from reverie.store import StoreError
 
-from . import memory_rows, message_text
+from . import index_words, memory_rows, message_text
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate"]
 
@@ -127,7 +127,7 @@ CREATE TABLE wm_stats (
 )""",
 )
 
-MIGRATIONS: list[tuple[str, ...]] = [_CORE + message_text.DDL + memory_rows.DDL]
+MIGRATIONS: list[tuple[str, ...]] = [_CORE + message_text.DDL + memory_rows.DDL + index_words.DDL]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

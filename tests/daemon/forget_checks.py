@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import uuid
-from pathlib import Path
+
+import psycopg
+from psycopg import sql
 
 from reverie.daemon import Client
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 
 
-def holders(root: Path, needle: str) -> list[str]:
-    """Every file under ``root`` whose bytes contain ``needle`` (binary-safe)."""
-    raw = needle.encode()
+def holders(daemon: DaemonProcess, needle: str) -> list[str]:
+    """Every file of the daemon's data dir whose bytes contain ``needle`` (binary-safe),
+    and on the Postgres engine every table with a row whose text does (``table:<name>``)."""
+    root, raw = daemon.data_dir, needle.encode()
     found = []
     for path in sorted(root.rglob("*")):
         try:
@@ -20,7 +23,31 @@ def holders(root: Path, needle: str) -> list[str]:
                 found.append(str(path.relative_to(root)))
         except FileNotFoundError:  # a temp file that went while we walked
             continue
+    url = daemon.env.get("REVERIE_STORE__URL")
+    if url:
+        found += [f"table:{name}" for name in tables_holding(url, needle)]
     return found
+
+
+def tables_holding(url: str, needle: str) -> list[str]:
+    """The tables of the database at ``url`` with a row whose text holds ``needle``."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        names = [
+            name
+            for (name,) in conn.execute(
+                "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename"
+            )
+        ]
+        return [
+            name
+            for name in names
+            if conn.execute(
+                sql.SQL("SELECT 1 FROM {} t WHERE t::text LIKE %s LIMIT 1").format(
+                    sql.Identifier(name)
+                ),
+                (f"%{needle}%",),
+            ).fetchone()
+        ]
 
 
 def say_secret(client: Client, session: str, scope: str | None = None) -> str:
@@ -44,6 +71,9 @@ def everywhere(daemon: DaemonProcess, client: Client, session: str, secret: str)
         ),
         what="the secret indexed and the index settled",
     )
-    held = holders(daemon.data_dir, secret)
+    held = holders(daemon, secret)
+    if "REVERIE_STORE__URL" in daemon.env:  # every durable state in the database
+        assert {"table:memory_versions", "table:index_docs"} <= set(held), held
+        return
     assert any(p.startswith("memory/") for p in held), held
     assert any(p.startswith("index") for p in held), held

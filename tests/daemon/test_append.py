@@ -16,6 +16,8 @@ from reverie.daemon.protocol.framing import FrameReader, frame
 from tests.checks import whole_history
 from tests.daemon_process import DaemonProcess
 
+pytestmark = pytest.mark.engines
+
 
 async def _writers(socket: str, sessions: list[str], clients: int, per_client: int) -> None:
     async def writer(w: int) -> None:

@@ -7,7 +7,11 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from tests.daemon_process import DaemonProcess
+
+pytestmark = pytest.mark.engines
 
 
 def _reverie(

@@ -7,8 +7,12 @@ import subprocess
 from datetime import datetime
 from pathlib import Path
 
+import pytest
+
 from tests.checks import reverie_cli
 from tests.daemon_process import DaemonProcess
+
+pytestmark = pytest.mark.engines
 
 
 def _reverie(daemon: DaemonProcess, *args: str) -> subprocess.CompletedProcess[str]:

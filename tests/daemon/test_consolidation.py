@@ -16,6 +16,8 @@ from tests.checks import assert_each_id_once, jobs, poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, garbage, hang, hold, invalid_schema, ok, status
 
+pytestmark = pytest.mark.engines
+
 WORDS = [
     "the",
     "quick",

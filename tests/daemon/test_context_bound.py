@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import pytest
+
 from reverie.store import TokenCounter
 from tests.daemon_process import DaemonProcess
+
+pytestmark = pytest.mark.engines
 
 #: tiktoken's cl100k_base, from the BPE file the package ships (no download).
 _tokens = TokenCounter().count

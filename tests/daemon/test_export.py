@@ -6,8 +6,12 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
+
 from tests.checks import reverie_cli
 from tests.daemon_process import DaemonProcess
+
+pytestmark = pytest.mark.engines
 
 TOOL_CALLS = [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]
 

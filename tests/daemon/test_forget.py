@@ -18,6 +18,8 @@ from tests.fakellm import FakeLLM, extractive_config
 
 from .forget_checks import everywhere, holders, say_secret
 
+pytestmark = pytest.mark.engines
+
 
 def test_forget_own_scope_leaves_no_byte_behind(make_daemon, fake_llm: FakeLLM) -> None:
     daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
@@ -28,7 +30,7 @@ def test_forget_own_scope_leaves_no_byte_behind(make_daemon, fake_llm: FakeLLM) 
 
         assert client.forget("bob") == 2
 
-        assert holders(daemon.data_dir, secret) == []
+        assert holders(daemon, secret) == []
         assert client.search(secret, mode="text", everywhere=True).hits == []
         assert [m.content for m in client.history("other")]  # others untouched
 
@@ -45,7 +47,7 @@ def test_a_forget_made_while_the_index_is_off_does_not_come_back(
     daemon.restart()
     with daemon.client() as client:
         assert client.forget("dave") == 2
-    assert holders(daemon.data_dir, secret) == []  # the index files too, though it was off
+    assert holders(daemon, secret) == []  # the index files too, though it was off
     del daemon.env["REVERIE_INDEX__ENABLED"]
     daemon.restart()
     with daemon.client() as client:
@@ -58,7 +60,7 @@ def test_a_forget_made_while_the_index_is_off_does_not_come_back(
         )
         assert client.search(secret, mode="text", everywhere=True).hits == []
         assert client.history("dave") == []
-    assert holders(daemon.data_dir, secret) == []
+    assert holders(daemon, secret) == []
 
 
 def test_forget_takes_the_working_memory_of_the_sessions_own_scope(daemon: DaemonProcess) -> None:
@@ -97,7 +99,7 @@ def test_forget_in_a_shared_scope_keeps_what_others_support(make_daemon, fake_ll
 
         client.forget("carl-a")
 
-        assert holders(daemon.data_dir, secret) == []
+        assert holders(daemon, secret) == []
         view = client.memory("user/carl")
         assert "green tea" in view.memory, "a fact another session supports went"
         assert "carl-a" not in view.memory and "carl-b" in view.memory
@@ -135,7 +137,7 @@ def test_kill_9_during_forget_is_finished_at_restart(make_daemon, fake_llm, tmp_
         poll(lambda: client.status().forgets == p.ForgetStatus(running=0, pending=0, finished=1))
         assert client.history("dave") == []
         assert client.memory("user/dave").entries == []
-    assert holders(daemon.data_dir, secret) == []
+    assert holders(daemon, secret) == []
 
 
 def test_forget_one_fact(make_daemon, fake_llm: FakeLLM) -> None:
@@ -199,8 +201,8 @@ def test_a_long_non_ascii_session_lives_and_is_forgotten(make_daemon, fake_llm, 
 
         assert client.history(name) == []
         assert client.search(secret, mode="text", everywhere=True).hits == []
-    assert holders(daemon.data_dir, secret) == []
-    assert holders(daemon.data_dir, name) == []
+    assert holders(daemon, secret) == []
+    assert holders(daemon, name) == []
 
 
 def test_forget_leaves_no_byte_of_the_sessions_working_memory(daemon: DaemonProcess) -> None:
@@ -222,9 +224,10 @@ def test_forget_leaves_no_byte_of_the_sessions_working_memory(daemon: DaemonProc
         assert client.scratch_get(own) == []
         assert client.checkpoint_list(own) == []
         assert client.wm_get(other, "door").value == "kept"
-    assert holders(daemon.data_dir, secret) == []
+    assert holders(daemon, secret) == []
 
 
+@pytest.mark.files
 def test_a_reader_holding_the_wal_leaves_the_truncation_pending_not_the_writer_stalled(
     daemon: DaemonProcess,
 ) -> None:
@@ -243,7 +246,7 @@ def test_a_reader_holding_the_wal_leaves_the_truncation_pending_not_the_writer_s
             reader.close()
 
         poll(lambda: not client.status().forgets.checkpoint_pending, what="the WAL truncated")
-        assert holders(daemon.data_dir, secret) == []
+        assert holders(daemon, secret) == []
 
 
 def test_forget_of_the_newest_messages_leaves_the_index_cursor_at_the_log_end(
@@ -264,6 +267,7 @@ def test_forget_of_the_newest_messages_leaves_the_index_cursor_at_the_log_end(
         assert any("saxophone" in h.text for h in hits)
 
 
+@pytest.mark.files
 def test_a_forget_in_one_generation_of_the_index_leaves_no_byte_and_keeps_the_others(
     make_daemon, fake_llm: FakeLLM
 ) -> None:
@@ -284,8 +288,8 @@ def test_a_forget_in_one_generation_of_the_index_leaves_no_byte_and_keeps_the_ot
 
         assert client.forget(name) == 2
 
-        assert holders(daemon.data_dir, secret) == []
-        assert holders(daemon.data_dir, name) == []
+        assert holders(daemon, secret) == []
+        assert holders(daemon, name) == []
         assert client.status().index.tables == 3
         # Nor the hash of its name in the sealed tables' saved keys (index_tables).
         saved = [Keys.load(f) for f in daemon.data_dir.rglob("*.keys.npz")]

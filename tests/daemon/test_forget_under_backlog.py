@@ -46,7 +46,7 @@ def test_a_forget_under_an_index_backlog_returns_without_waiting_for_it(
         assert client.forget("bob") == 2
 
         assert client.status().index.messages_behind == BACKLOG  # not one of them indexed
-        assert holders(daemon.data_dir, secret) == []
+        assert holders(daemon, secret) == []
         assert client.history("bob") == []
         assert client.search(secret, mode="text", everywhere=True).hits == []
 
@@ -54,7 +54,7 @@ def test_a_forget_under_an_index_backlog_returns_without_waiting_for_it(
         poll(lambda: client.status().index.settled, what="the backlog indexed", timeout=600)
         assert client.status().index.messages_behind == 0
         assert client.search(secret, mode="text", everywhere=True).hits == []
-    assert holders(daemon.data_dir, secret) == []
+    assert holders(daemon, secret) == []
 
 
 def test_a_batch_embedded_before_a_forget_does_not_bring_its_rows_back(
@@ -89,7 +89,7 @@ def test_a_batch_embedded_before_a_forget_does_not_bring_its_rows_back(
         assert after.indexed == indexed + 1  # "after" alone: the secret's two stayed out
         assert after.messages_behind == 0
         assert client.search(secret, mode="text", everywhere=True).hits == []
-    assert holders(daemon.data_dir, secret) == []
+    assert holders(daemon, secret) == []
 
 
 def test_a_retry_of_a_running_forget_answers_only_when_it_is_done(
@@ -108,7 +108,7 @@ def test_a_retry_of_a_running_forget_answers_only_when_it_is_done(
         try:
             with Client(daemon.socket, timeout=60) as c:
                 deleted = c.forget("dave")
-                answers[name] = (deleted, holders(daemon.data_dir, secret))
+                answers[name] = (deleted, holders(daemon, secret))
         except BaseException as exc:  # reported by the test
             errors.append(exc)
 

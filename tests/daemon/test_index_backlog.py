@@ -11,10 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from reverie.daemon import protocol as p
 from tests.checks import hup_and_wait, poll, reverie_cli
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, extractive_config
+
+pytestmark = pytest.mark.engines
 
 LIMIT = 5
 

@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import apsw
 import lancedb
+import pytest
 
 from reverie.store.index_feed import write_cursor
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
+
+pytestmark = pytest.mark.engines
 
 TEXTS = [
     "The wifi password is zebra-orchid-42",
@@ -23,6 +26,7 @@ TEXTS = [
 ]
 
 
+@pytest.mark.files
 def test_a_batch_replayed_behind_the_cursor_is_upserted_not_duplicated(
     daemon: DaemonProcess,
 ) -> None:

@@ -5,10 +5,14 @@ from __future__ import annotations
 import subprocess
 import sys
 
+import pytest
+
 from reverie.daemon import Client
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, status
+
+pytestmark = pytest.mark.engines
 
 UNREACHABLE = "http://127.0.0.1:9/v1"  # the discard port: connection refused
 

@@ -22,6 +22,8 @@ from tests.checks import poll
 from tests.daemon.mcp_stdio import EXPECTED_TOOLS, SCOPE, SESSION, mcp_args, run_mcp
 from tests.daemon_process import DaemonProcess
 
+pytestmark = pytest.mark.engines
+
 
 def test_mcp_client_lists_tools_remembers_and_recalls(daemon: DaemonProcess) -> None:
     async def body(session: ClientSession) -> Any:

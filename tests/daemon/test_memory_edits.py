@@ -14,6 +14,8 @@ from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import extractive_config
 
+pytestmark = pytest.mark.engines
+
 EDIT_DEADLINE = 5.0  # generous for a loaded machine; the watcher polls twice a second
 
 
@@ -38,6 +40,7 @@ def test_memory_edit_reaches_fact_search_without_reindex(make_daemon, fake_llm) 
         assert _found(client, "violin", "session/s")
 
 
+@pytest.mark.files
 def test_hand_edit_is_noticed_and_reaches_prompt_and_search(make_daemon, fake_llm) -> None:
     daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:
@@ -56,6 +59,7 @@ def test_hand_edit_is_noticed_and_reaches_prompt_and_search(make_daemon, fake_ll
         assert client.status().memory.edits_noticed >= 1
 
 
+@pytest.mark.files
 def test_broken_edits_are_reported_and_lose_nothing(make_daemon, fake_llm) -> None:
     daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
     scope = "session/s"
@@ -100,6 +104,7 @@ def test_broken_edits_are_reported_and_lose_nothing(make_daemon, fake_llm) -> No
     assert "unreadable metadata" in daemon.log()
 
 
+@pytest.mark.files
 def test_a_symlink_in_the_memory_tree_is_refused_and_forget_removes_it(
     make_daemon, fake_llm, tmp_path
 ) -> None:
@@ -133,6 +138,7 @@ def test_a_symlink_in_the_memory_tree_is_refused_and_forget_removes_it(
     assert "Zqpasswdline" in outside.read_text()
 
 
+@pytest.mark.files
 def test_a_memory_md_that_is_not_utf8_leaves_the_tail_served_and_is_reported(
     make_daemon, fake_llm
 ) -> None:

@@ -15,10 +15,14 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from reverie.daemon import Client
 from reverie.store import fact_id
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
+
+pytestmark = pytest.mark.engines
 
 DAY = 86400.0
 DAY0 = 1767571200.0  # 2026-01-05 00:00 UTC

@@ -19,6 +19,8 @@ from reverie.store import fact_id, parse_memory
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, ok
 
+pytestmark = pytest.mark.engines
+
 SESSION, SCOPE = "cli:carl", "user/carl"
 FIRST = [
     ("user", "I play the cello in an orchestra on Sundays."),

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import time
 
+import pytest
 import trio
 
 from reverie.daemon import AsyncClient
 from tests.daemon_process import DaemonProcess
+
+pytestmark = pytest.mark.engines
 
 CONFIG = """
 [sessions]

@@ -13,6 +13,8 @@ from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, extractive_config
 
+pytestmark = pytest.mark.engines
+
 
 def _vector_ids(client: Client, query: str, session: str) -> list[str]:
     hits = client.search(query, session=session, mode="vector", min_score=0.0, k=20)

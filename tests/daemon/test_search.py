@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import lancedb
+import psycopg
 import pytest
 
 from reverie.config import InvalidArgument, NotFound, ReverieError
@@ -25,6 +26,8 @@ from reverie.daemon import Client
 from reverie.daemon import protocol as p
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
+
+pytestmark = pytest.mark.engines
 
 T = TypeVar("T")
 
@@ -96,6 +99,7 @@ def _stored_texts(data_dir: Path) -> dict[str, str]:
     return texts
 
 
+@pytest.mark.files
 def test_the_index_stores_no_message_text_yet_a_search_by_meaning_returns_it(
     daemon: DaemonProcess,
 ) -> None:
@@ -249,11 +253,18 @@ def _reindex_ended_after(client: Client, started: float) -> p.ReindexStatus | No
 
 
 def _rebuilt_from_nothing(daemon: DaemonProcess, answers: Callable[[Client], T]) -> T:
-    """Stop, delete the index directory, start: ``answers`` once the new index has settled."""
+    """Stop, delete the index (its directory, or its table), start: ``answers`` once the
+    new index has settled."""
     with daemon.client() as client:
         path = Path(client.status().index.path)
     daemon.stop()
-    shutil.rmtree(path)
+    url = daemon.env.get("REVERIE_STORE__URL")
+    if url:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("DROP TABLE index_docs")
+            conn.execute("DELETE FROM meta WHERE key = 'index:index_docs'")
+    else:
+        shutil.rmtree(path)
     daemon.start()
     with daemon.client() as client:
         poll(lambda: _caught_up(client))
@@ -480,6 +491,7 @@ def test_scores_mean_the_same_in_every_search_so_a_host_can_threshold_them(
     assert "Traceback" not in refused.stderr
 
 
+@pytest.mark.files
 def test_a_failing_index_read_answers_with_its_store_error(daemon: DaemonProcess) -> None:
     """A search reads the log and the index at once; an index read that fails is answered
     with the store's own error code, not as an internal error of the daemon."""

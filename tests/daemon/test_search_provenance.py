@@ -19,6 +19,8 @@ from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, ok
 
+pytestmark = pytest.mark.engines
+
 SESSION = "s:trip"
 #: Consolidated first. Each of the question's words is in one turn, too far from the
 #: others to be its context (two messages), so no turn matches the question well alone.
@@ -124,6 +126,7 @@ def test_the_cli_marks_a_turn_a_summary_led_to(trip: DaemonProcess) -> None:
     assert f"(via {episode.uid})" in out
 
 
+@pytest.mark.files
 def test_a_fact_whose_memory_file_became_unreadable_is_still_found_leading_nowhere(
     trip: DaemonProcess,
 ) -> None:

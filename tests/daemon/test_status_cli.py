@@ -12,6 +12,8 @@ import pytest
 from reverie.config import InvalidArgument
 from tests.daemon_process import DaemonProcess
 
+pytestmark = pytest.mark.engines
+
 
 def _reverie(daemon: DaemonProcess, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -23,7 +25,7 @@ def _reverie(daemon: DaemonProcess, *args: str) -> subprocess.CompletedProcess[s
     )
 
 
-def test_status_shows_every_section(daemon: DaemonProcess) -> None:
+def test_status_shows_every_section(daemon: DaemonProcess, daemon_engine: str) -> None:
     with daemon.client() as client:
         client.append("st:a", "user", "one")
         client.append("st:b", "user", "two")
@@ -44,7 +46,8 @@ def test_status_shows_every_section(daemon: DaemonProcess) -> None:
         line.startswith("consolidation default: probe ") and "; since start: jobs [" in line
         for line in lines
     )
-    assert any(line.startswith("data ") and " bytes, durability " in line for line in lines)
+    where = " bytes, durability " if daemon_engine == "sqlite" else "(postgres, "
+    assert any(line.startswith("data ") and where in line for line in lines)
     assert any(line.startswith("store     ") and " writes in " in line for line in lines)
     process = next(line for line in lines if line.startswith("process   "))
     assert " MiB resident (peak " in process and " threads, " in process

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from tests.daemon.test_cli import _reverie
 from tests.daemon_process import DaemonProcess
+
+pytestmark = pytest.mark.engines
 
 SCOPE = "project/p/agent/a"
 

@@ -14,6 +14,8 @@ from reverie.daemon import AsyncClient, Client
 from tests.daemon.test_passivation import _wait_for
 from tests.daemon_process import DaemonProcess
 
+pytestmark = pytest.mark.engines
+
 SESSION = "project/p/agent/a/session/s"
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit, urlunsplit
+
 import psycopg
 import pytest
 from psycopg import errors
@@ -77,6 +79,8 @@ def test_no_password_reaches_the_message(pg_server: PgServer) -> None:
     )
     shown = str(translate(quoted))
     assert "hunter2" not in shown and "hunter3" not in shown and "postgresql://u@db/r" in shown
-    url = pg_server.url("no_such_database") + " password=hunter4"
+    parts = urlsplit(pg_server.url("no_such_database"))
+    host = (parts.hostname or "") + (f":{parts.port}" if parts.port else "")
+    url = urlunsplit(parts._replace(netloc=f"{parts.username or 'postgres'}:hunter4@{host}"))
     error = translate(_caught(lambda: psycopg.connect(url, connect_timeout=5)))
     assert "hunter4" not in str(error) and "no_such_database" in str(error)

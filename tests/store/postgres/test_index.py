@@ -35,7 +35,7 @@ from reverie.store import (
     StoreError,
 )
 from reverie.store.postgres.db import PostgresDatabase
-from reverie.store.postgres.index import DDL, PostgresSearchIndex
+from reverie.store.postgres.index import PostgresSearchIndex
 from reverie.store.postgres.schema import migrate
 
 from ..test_index import CORPUS, INJECT, NASTY, FakeEmbedder, _doc
@@ -45,12 +45,10 @@ pytestmark = pytest.mark.trio
 
 
 def _migrated(url: str, *settings: str) -> str:
-    """``url``'s database migrated, with the index's DDL and ``settings`` for every
+    """``url``'s database migrated, with ``settings`` for every
     connection to it (``SET name = value`` made ``ALTER DATABASE``)."""
     with psycopg.connect(url, autocommit=True) as conn:
         migrate(conn)
-        for ddl in DDL:
-            conn.execute(ddl)
         name = conn.execute("SELECT current_database()").fetchone()[0]  # type: ignore[index]
         for setting in settings:
             conn.execute(
