@@ -20,8 +20,8 @@ client rebuild the class. Codes are never renamed::
     │   ├── StoreFull                 store.full
     │   ├── StoreReadOnly             store.read_only
     │   ├── StoreUnavailable          store.unavailable (retry)
-    │   ├── EmbeddingError            embeddings.error (reverie.store.embeddings)
-    │   └── IndexStale                store.index_stale (reverie.store.index)
+    │   ├── EmbeddingError            embeddings.error (reverie.store.embed.embeddings)
+    │   └── IndexStale                store.index_stale (reverie.store.lance.index)
     └── LLMError                      llm.error      (reverie.actors.errors)
         ├── LLMTimeout                llm.timeout
         ├── LLMRejected               llm.rejected

@@ -145,12 +145,12 @@ class EmbeddingsConfig(_Section):
     #: data dir's ``models/`` (about 25 MB), about 60 MiB less resident than the shipped
     #: graph, whose int8 weights are copied to float32 at load; the same speed, vectors
     #: within a cosine of 0.9995. ``false`` loads the shipped graph
-    #: (store/int8_graph.py, store/model_file.py).
+    #: (store/embed/int8_graph.py, store/embed/model_file.py).
     int8_weights: bool = True
     #: onnxruntime's graph optimizations. On the shipped graph (``int8_weights = false``)
     #: they make a query embed 4-9 times faster and a batch take 10-20 % less CPU, for
     #: 65 MiB more resident; on the int8 rewrite they change neither measurably
-    #: (store/embeddings.py, ``LocalEmbedder``).
+    #: (store/embed/embeddings.py, ``LocalEmbedder``).
     optimize_model: bool = True
     #: Seconds without an embedding after which the local model is dropped from memory
     #: (about 90 MiB resident); the next message or search loads it again, in about a

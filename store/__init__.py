@@ -4,7 +4,6 @@ Nothing here knows about sockets or actors; every blocking call runs in a
 thread (the writer thread, or a worker thread for reads).
 """
 
-from .async_index import AsyncSearchIndex, drop_index_dirs, index_dirs
 from .backup import BackupInfo, backup
 from .base.database import GroupCommit
 from .base.index import LiveIndex
@@ -13,7 +12,7 @@ from .base.tx import Tx
 from .clock import TEST_CLOCK_ENV, Clock
 from .code_pages import page_out_code, page_out_code_async
 from .db import Connection, Database, ReadFn
-from .embeddings import (
+from .embed.embeddings import (
     LOCAL_MODEL_ID,
     Embedder,
     EmbeddingError,
@@ -21,6 +20,7 @@ from .embeddings import (
     OpenAIEmbedder,
     make_embedder,
 )
+from .embed.primed_embedder import PrimedEmbedder
 from .engines import Store, open_store
 from .errors import MemoryUnreadable, StoreError, StoreFull, StoreReadOnly, StoreUnavailable
 from .facts import (
@@ -36,7 +36,6 @@ from .facts import (
 )
 from .heap import heap_usage, release_free_memory, tune_allocator
 from .history import HistoryEntry, entry_day, history_problems, parse_history, render_entry
-from .index import IndexLayout, IndexLimits, IndexStale, SearchIndex
 from .index_feed import (
     CURSOR_KEY,
     INDEX_DIR_KEY,
@@ -74,10 +73,12 @@ from .journal import (
     save_session,
     sessions_over,
 )
-from .memory_files import MemoryFiles, decode_scope, encode_scope, scope_of_dir
-from .memory_forget import forget_fact, forget_files, forget_session
-from .memory_scan import MemoryScan, scope_problems
-from .memory_store import FileMemoryStore
+from .lance.async_index import AsyncSearchIndex, drop_index_dirs, index_dirs
+from .lance.index import IndexLayout, IndexLimits, IndexStale, SearchIndex
+from .markdown.memory_files import MemoryFiles, decode_scope, encode_scope, scope_of_dir
+from .markdown.memory_forget import forget_fact, forget_files, forget_session
+from .markdown.memory_scan import MemoryScan, scope_problems
+from .markdown.memory_store import FileMemoryStore
 from .message_pop import Unindex, finish_unindex, pending_unindex, pop_newest, unindexed_doc
 from .message_text import (
     STOP_WORDS,
@@ -88,7 +89,6 @@ from .message_text import (
     with_log_text,
     words_reference,
 )
-from .primed_embedder import PrimedEmbedder
 from .provenance import covered_messages, fact_sources
 from .ranking import (
     TEXT_WEIGHT,

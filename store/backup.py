@@ -35,7 +35,7 @@ from reverie.config import InvalidArgument
 
 from .db import Database
 from .errors import StoreError
-from .memory_files import MemoryFiles
+from .markdown.memory_files import MemoryFiles
 from .rows import one_row
 
 __all__ = ["BackupInfo", "backup"]

@@ -21,10 +21,10 @@ from .base.database import GroupCommit
 from .base.index import LiveIndex
 from .base.memory import MemoryStore
 from .db import Database
-from .index import IndexLimits
-from .memory_files import MemoryFiles
-from .memory_store import FileMemoryStore
-from .primed_embedder import PrimedEmbedder
+from .embed.primed_embedder import PrimedEmbedder
+from .lance.index import IndexLimits
+from .markdown.memory_files import MemoryFiles
+from .markdown.memory_store import FileMemoryStore
 
 __all__ = ["Store", "open_store"]
 

@@ -202,4 +202,5 @@ def test_the_framework_adapters_are_extras_and_the_daemons_install_does_not_grow
     extras = project["optional-dependencies"]
     assert [d.split(">")[0] for d in extras["agents"]] == ["openai-agents"]
     assert [d.split(">")[0] for d in extras["langgraph"]] == ["langgraph"]
-    assert "reverie[agents,langgraph]" in extras["test"]  # `make test` runs them for real
+    assert "reverie[agents,langgraph,postgres]" in extras["test"]  # `make test` runs them for real
+    assert not [d for d in project["dependencies"] if d.startswith("psycopg")]  # an extra too

@@ -14,7 +14,7 @@ from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from ..index import IndexLayout, IndexLimits
+    from ..lance.index import IndexLayout, IndexLimits
     from ..ranking import IndexDoc, SearchHit
     from ..search_query import SearchQuery
     from .memory import MemoryStore

@@ -61,7 +61,7 @@ from reverie.store import (
     fuse,
     memory_docs,
 )
-from reverie.store.query_vectors import QueryVectors
+from reverie.store.embed.query_vectors import QueryVectors
 from reverie.store.search_query import KINDS, fts_query
 
 from .db import PostgresDatabase

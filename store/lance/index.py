@@ -57,9 +57,12 @@ from lancedb.index import FTS
 
 from reverie.config import InvalidArgument, ReverieError
 
-from .embeddings import Embedder
-from .errors import StoreError
-from .heap import release_free_memory
+from ..embed.embeddings import Embedder
+from ..embed.query_vectors import QueryVectors
+from ..errors import StoreError
+from ..heap import release_free_memory
+from ..ranking import TEXT_WEIGHT, VECTOR_WEIGHT, IndexDoc, SearchHit, fuse, meaning_score
+from ..search_query import KINDS, Mode, candidate_depth, checked_query, fts_query
 from .index_copy import link_table, rewrite_table
 from .index_limits import IndexLimits
 from .index_schema import NEW_VECTOR_TYPE, ensure_indexes, stored_text, table_schema, written_by
@@ -73,9 +76,6 @@ from .index_tables import (
     keys_path,
     merge_run,
 )
-from .query_vectors import QueryVectors
-from .ranking import TEXT_WEIGHT, VECTOR_WEIGHT, IndexDoc, SearchHit, fuse, meaning_score
-from .search_query import KINDS, Mode, candidate_depth, checked_query, fts_query
 from .table_reads import filter_expr, text_hits, vector_hits
 
 __all__ = ["IndexLayout", "IndexLimits", "IndexStale", "SearchIndex"]

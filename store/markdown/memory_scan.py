@@ -23,8 +23,8 @@ from pathlib import Path
 
 from reverie.config import InvalidArgument, ReverieError
 
-from .facts import parse_memory
-from .history import history_problems
+from ..facts import parse_memory
+from ..history import history_problems
 from .memory_files import (
     HISTORY_DIR,
     MEMORY_FILE,

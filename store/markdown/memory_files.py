@@ -45,8 +45,8 @@ from urllib.parse import unquote_to_bytes
 
 from reverie.config import InvalidArgument
 
-from .errors import MemoryUnreadable, StoreError, translate
-from .history import HistoryEntry, entry_day, parse_history, render_entry
+from ..errors import MemoryUnreadable, StoreError, translate
+from ..history import HistoryEntry, entry_day, parse_history, render_entry
 
 __all__ = ["MemoryFiles", "decode_scope", "encode_scope", "read_bytes", "scope_of_dir"]
 

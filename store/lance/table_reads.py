@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 from lancedb.expr import Expr, col, lit
 
-from .ranking import SearchHit
+from ..ranking import SearchHit
 
 __all__ = ["filter_expr", "text_hits", "vector_hits"]
 

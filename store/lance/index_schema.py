@@ -17,8 +17,8 @@ from typing import Any
 import pyarrow as pa
 from lancedb.index import FTS, Bitmap, BTree
 
+from ..ranking import IndexDoc
 from .index_tables import HOME
-from .ranking import IndexDoc
 
 __all__ = ["NEW_VECTOR_TYPE", "ensure_indexes", "stored_text", "table_schema", "written_by"]
 
