@@ -4,7 +4,6 @@ Nothing here knows about sockets or actors; every blocking call runs in a
 thread (the writer thread, or a worker thread for reads).
 """
 
-from .backup import BackupInfo, backup
 from .base.database import GroupCommit
 from .base.index import LiveIndex
 from .base.memory import Consolidated, MemoryStore
@@ -34,6 +33,7 @@ from .facts import (
     render_memory,
     replace_fact,
 )
+from .file_backup import BackupInfo, backup
 from .heap import heap_usage, release_free_memory, tune_allocator
 from .history import HistoryEntry, entry_day, history_problems, parse_history, render_entry
 from .index_feed import (

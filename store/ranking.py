@@ -50,6 +50,7 @@ __all__ = [
     "meaning_score",
     "on_words_scale",
     "specific_first",
+    "stored_text",
     "text_terms",
 ]
 
@@ -234,3 +235,9 @@ def specific_first(hits: Sequence[SearchHit]) -> list[SearchHit]:
                     out.append(episode)
                     pending.remove(episode)
     return out + pending
+
+
+def stored_text(doc: IndexDoc) -> str:
+    """What an index's ``text`` column (and so its full-text index) holds of ``doc``:
+    nothing of a message, whose text the log keeps (both engines' indexes)."""
+    return "" if doc.kind == "message" else doc.text

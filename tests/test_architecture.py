@@ -51,12 +51,15 @@ ADAPTERS = {
     "reverie.langgraph": ("langgraph", "langchain_core", "langmem"),
 }
 HOST_SURFACE = ["reverie", "reverie.daemon.client", "reverie.daemon.protocol", *ADAPTERS]
-HOST_FORBIDDEN = ("reverie.actors", "reverie.store", "trio", "apsw", "lancedb")
+HOST_FORBIDDEN = ("reverie.actors", "reverie.store", "trio", "apsw", "lancedb", "psycopg")
 SEARCH = "reverie.actors.search"
 #: Of the other actors, search uses only what every actor is given (services and hooks).
 SEARCH_USES = "reverie.actors.services"
 #: The store's dependencies: search awaits them through the store.
-SEARCH_FORBIDDEN = ("apsw", "lancedb", "pyarrow")
+SEARCH_FORBIDDEN = ("apsw", "lancedb", "pyarrow", "psycopg")
+#: The engines' libraries and folders: what the seam (store.base) must never import.
+ENGINE_LIBRARIES = ("apsw", "psycopg", "lancedb", "pyarrow")
+ENGINE_FOLDERS = ("reverie.store.postgres", "reverie.store.lance", "reverie.store.markdown")
 
 
 def _module_name(path: Path) -> str:
@@ -342,13 +345,50 @@ def _store_work(tree: ast.AST) -> Iterator[str]:
             yield f"{node.lineno}: SQL {node.value.strip()[:30]!r}"
 
 
-def test_only_the_store_touches_sqlite_or_hands_work_to_threads() -> None:
-    """No apsw, SQL text or thread hop outside ``store``: its async facades own them."""
+def test_the_seam_imports_no_engine_and_postgres_no_file_engine() -> None:
+    """``store.base`` (the group commit, Tx, the protocols) names no engine; the Postgres
+    engine uses the shared records and embedders, never LanceDB or the Markdown tree."""
+    broken = [
+        f"{m} imports {n}"
+        for m in sources()
+        if _within(m, "reverie.store.base")
+        for n in imports_of(m)
+        if any(_within(n, bad) for bad in (*ENGINE_LIBRARIES, *ENGINE_FOLDERS))
+    ]
+    broken += [
+        f"{m} imports {n}"
+        for m in sources()
+        if _within(m, "reverie.store.postgres")
+        for n in imports_of(m)
+        if any(_within(n, bad) for bad in ("apsw", "lancedb", *ENGINE_FOLDERS[1:]))
+    ]
+    assert broken == []
+
+
+def test_the_actors_and_daemon_reach_an_engine_only_through_the_facade() -> None:
+    """Above the store, only ``reverie.store`` itself is imported: which engine runs is
+    the composition root's choice (``open_store``), not a layer's."""
+    broken = [
+        f"{m} imports {n}"
+        for m in sources()
+        if _within(m, "reverie.actors") or _within(m, "reverie.daemon")
+        for n in imports_of(m)
+        if _within(n, "reverie.store") and n != "reverie.store"
+    ]
+    assert broken == []
+
+
+def test_only_the_store_touches_a_database_or_hands_work_to_threads() -> None:
+    """No apsw, psycopg, SQL text or thread hop outside ``store``: its async facades own them."""
     broken = []
     for module, path in sources().items():
         if _within(module, "reverie.store"):
             continue
-        broken += [f"{module} imports {n}" for n in imports_of(module) if _within(n, "apsw")]
+        broken += [
+            f"{module} imports {n}"
+            for n in imports_of(module)
+            if _within(n, "apsw") or _within(n, "psycopg")
+        ]
         found = list(_store_work(ast.parse(path.read_text(), str(path))))
         if len(found) != THREAD_HOPS.get(module, 0) or not all("to_thread" in f for f in found):
             broken += [f"{module}:{f}" for f in found]

@@ -30,13 +30,14 @@ import logging
 import queue
 import threading
 from collections.abc import Callable
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 import trio
 
 from reverie.config import ReverieError
 
 from ..errors import StoreError, StoreUnavailable
+from .connector import Connector
 from .tx import EngineSql, Tx
 from .waiter import Waiter
 
@@ -45,41 +46,6 @@ __all__ = ["Connector", "GroupCommit"]
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 C = TypeVar("C")
-
-
-class Connector(Protocol[C]):
-    """How one engine connects, runs a transaction and names its failures."""
-
-    def connect(self, *, writer: bool) -> C:
-        """A new connection; the writer's is opened first and migrates the schema."""
-        ...
-
-    def begin(self, conn: C) -> None: ...
-
-    def commit(self, conn: C) -> None: ...
-
-    def rollback(self, conn: C) -> None:
-        """Roll back if a transaction is open; never raises."""
-        ...
-
-    def close(self, conn: C) -> None: ...
-
-    def usable(self, conn: C) -> bool:
-        """False once the connection is lost: the thread then opens a new one."""
-        ...
-
-    def translate(self, exc: BaseException) -> StoreError | None:
-        """The StoreError for one of the engine's exceptions; None if it is not one."""
-        ...
-
-    def open_error(self, exc: BaseException) -> StoreError:
-        """Why the database cannot be opened at start, said so an operator can act."""
-        ...
-
-    def scrub(self, conn: C) -> None:
-        """Make the bytes of deleted rows leave the disk files (after a forget); run
-        between transactions. Raises ``StoreError`` if it cannot now: retry later."""
-        ...
 
 
 class _Pending:

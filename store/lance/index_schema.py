@@ -17,7 +17,7 @@ from typing import Any
 import pyarrow as pa
 from lancedb.index import FTS, Bitmap, BTree
 
-from ..ranking import IndexDoc
+from ..ranking import stored_text
 from .index_tables import HOME
 
 __all__ = ["NEW_VECTOR_TYPE", "ensure_indexes", "stored_text", "table_schema", "written_by"]
@@ -25,9 +25,6 @@ __all__ = ["NEW_VECTOR_TYPE", "ensure_indexes", "stored_text", "table_schema", "
 log = logging.getLogger(__name__)
 
 _META_MODEL = b"reverie.model_id"
-#: The kinds whose text LanceDB does not store: SQLite keeps a message's text and
-#: ranks messages by their words (``store/index.py``'s docstring).
-_TEXTLESS_KINDS = frozenset({"message"})
 #: The element type of the vectors a new table stores. Half floats halve the table (a
 #: message row from 1.6 to 0.8 KB) and so what each optimize reads and rewrites, which
 #: is the table whole while it is under LanceDB's compaction target ("What still grows
@@ -76,11 +73,6 @@ def written_by(schema: pa.Schema) -> tuple[str, int, pa.DataType]:
     model = (schema.metadata or {}).get(_META_MODEL, b"").decode()
     vector = schema.field("vector").type
     return model, int(vector.list_size), vector.value_type
-
-
-def stored_text(doc: IndexDoc) -> str:
-    """What the ``text`` column (and so the full-text index) holds of ``doc``."""
-    return "" if doc.kind in _TEXTLESS_KINDS else doc.text
 
 
 def ensure_indexes(table: Any, name: str) -> None:

@@ -51,6 +51,11 @@ _FORGET_TABLES = (
     "memory_versions",
     "history_entries",
     "index_docs",
+    "wm_keys",
+    "wm_tasks",
+    "wm_scratch",
+    "wm_checkpoints",
+    "wm_stats",
 )
 #: Seconds to wait for a connection: a server that does not answer by then is down.
 CONNECT_TIMEOUT = 10
@@ -111,9 +116,15 @@ class PostgresConnector:
         return translate(exc) if isinstance(exc, psycopg.Error) else None
 
     def open_error(self, exc: BaseException) -> StoreError:
-        return StoreUnavailable(
-            f"cannot connect to the database {self.label}: {redact_secrets(_first_line(exc))}; "
-            "check that the server runs and the URL is right"
+        reason = redact_secrets(_first_line(exc))
+        if isinstance(exc, psycopg.OperationalError):  # no answer, refused, no such database
+            return StoreUnavailable(
+                f"cannot connect to the database {self.label}: {reason}; "
+                "check that the server runs and the URL is right"
+            )
+        return StoreError(  # connected, but the schema could not be made or read
+            f"cannot prepare the database {self.label}: {reason}; reverie needs a role that "
+            "owns the database and the vector and unaccent extensions (docs/scale-out.md)"
         )
 
 

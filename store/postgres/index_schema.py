@@ -22,7 +22,7 @@ import psycopg
 from psycopg import sql
 
 from reverie.store import IndexDoc
-from reverie.store.lance.index_schema import stored_text
+from reverie.store.ranking import stored_text
 
 from .index_words import analyzed
 

@@ -1,0 +1,51 @@
+"""How an engine plugs into the group-commit database (``GroupCommit``).
+
+The engine's connections (apsw, psycopg) never leave the engine: it says
+how to open one, run a transaction on it, clean up after a forget, and name
+its failures as the store's typed errors.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, TypeVar
+
+from ..errors import StoreError
+
+__all__ = ["Connector"]
+
+C = TypeVar("C")
+
+
+class Connector(Protocol[C]):
+    """How one engine connects, runs a transaction and names its failures."""
+
+    def connect(self, *, writer: bool) -> C:
+        """A new connection; the writer's is opened first and migrates the schema."""
+        ...
+
+    def begin(self, conn: C) -> None: ...
+
+    def commit(self, conn: C) -> None: ...
+
+    def rollback(self, conn: C) -> None:
+        """Roll back if a transaction is open; never raises."""
+        ...
+
+    def close(self, conn: C) -> None: ...
+
+    def usable(self, conn: C) -> bool:
+        """False once the connection is lost: the thread then opens a new one."""
+        ...
+
+    def translate(self, exc: BaseException) -> StoreError | None:
+        """The StoreError for one of the engine's exceptions; None if it is not one."""
+        ...
+
+    def open_error(self, exc: BaseException) -> StoreError:
+        """Why the database cannot be opened at start, said so an operator can act."""
+        ...
+
+    def scrub(self, conn: C) -> None:
+        """Make the bytes of deleted rows leave the disk files (after a forget); run
+        between transactions. Raises ``StoreError`` if it cannot now: retry later."""
+        ...
