@@ -64,7 +64,7 @@ typecheck: $(TSTAMP)
 	cd build/typecheck && ../../$(BIN)/mypy --config-file ../../pyproject.toml -m reverie -p reverie.daemon -p reverie.actors -p reverie.store -p reverie.config -p reverie.agents -p reverie.langgraph
 
 test: lint contract typecheck llm-build browser
-	@echo "reverie: running the tests, the real-model ones too (about 15 minutes on 2 cores)"
+	@echo "reverie: running the tests, the real-model ones too (about 30 minutes on 2 cores: the daemon suite runs on SQLite and on PostgreSQL)"
 	$(LLM_ENV) $(BIN)/python -m pytest -q $(PYTEST_ARGS)
 
 # Only the tests against the real llama.cpp server.
