@@ -52,7 +52,6 @@ from bench.search import _QUERIES, _PoolEmbedder
 from reverie.store import (
     LocalEmbedder,
     SearchIndex,
-    TermCounts,
     log_position,
     messages_after,
     search_message_text,
@@ -60,6 +59,7 @@ from reverie.store import (
     write_cursor,
 )
 from reverie.store.message_text import CONTEXT_WEIGHT, fts_match
+from reverie.store.term_counts import fresh_counts
 from tests.daemon_process import DaemonProcess
 
 REPO = Path(__file__).resolve().parent.parent
@@ -219,7 +219,7 @@ def _parts(data_dir: Path, total: int, real: LocalEmbedder) -> dict[str, float]:
     index.open()
     sessions = total // _PER_SESSION
     rng = random.Random(9)
-    counts = TermCounts()  # warm after the warm-up, as a running daemon's
+    counts = fresh_counts()  # warm after the warm-up, as a running daemon's
     parts: dict[str, Callable[[str, str], object]] = {
         "FTS5 query (search_message_text, 50)": lambda q, s: search_message_text(
             conn, q, counts, session=s, limit=50

@@ -17,14 +17,14 @@ from typing import Any, Literal, TypeVar
 
 import apsw
 
-from . import index_feed, jobs, journal, message_pop, message_text, provenance, wm_bounds
+from . import index_feed, jobs, journal, message_pop, message_text, provenance
 from . import working_memory as wm
 from .base.database import GroupCommit
 from .base.tx import EngineSql, Tx
 from .errors import StoreError, StoreReadOnly, translate
 from .rows import one_row
 from .schema import migrate
-from .term_counts import TermCounts
+from .term_counts import fresh_counts
 
 __all__ = ["SQLITE_SQL", "Connection", "Database", "ReadFn"]
 
@@ -44,7 +44,6 @@ SQLITE_SQL = EngineSql(
     message_text=message_text,
     provenance=provenance,
     working_memory=wm,
-    wm_bounds=wm_bounds,
 )
 
 
@@ -140,7 +139,7 @@ class Database(GroupCommit[apsw.Connection]):
         super().__init__(
             SqliteConnector(path, durability),
             SQLITE_SQL,
-            TermCounts(),
+            fresh_counts(),
             read_connections=read_connections,
             max_batch=max_batch,
         )

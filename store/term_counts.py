@@ -25,11 +25,12 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 import apsw
 
-__all__ = ["TermCounts", "indexed_rows"]
+__all__ = ["TermCounts", "count_words", "fresh_counts", "indexed_rows"]
 
 #: ``message_text``'s tokenizer, as its DDL (``message_text.MESSAGE_TEXT_DDL``) names it.
 _TOKENIZER = ("porter", ["unicode61", "remove_diacritics", "2"])
@@ -70,29 +71,38 @@ def _word_tokens(conn: apsw.Connection, word: str) -> list[str]:
 
 
 class TermCounts:
-    """Messages holding each query word (a quoted FTS5 phrase), cached per word."""
+    """Messages holding each query word, cached per word; what counts them is the
+    engine's: ``rows(conn)`` (the log's rows, in constant time) and ``count(conn,
+    words)`` (each word's rows, now)."""
 
-    def __init__(self, *, capacity: int = 4096, drift: float = 0.01) -> None:
+    def __init__(
+        self,
+        rows: Callable[[Any], int],
+        count: Callable[[Any, list[str]], dict[str, int]],
+        *,
+        capacity: int = 4096,
+        drift: float = 0.01,
+    ) -> None:
+        self._rows = rows
+        self._count = count
         self.capacity = capacity
         self.drift = drift
         self._lock = threading.Lock()
         #: word -> (indexed rows when counted, messages holding it then)
         self._counted: OrderedDict[str, tuple[int, int]] = OrderedDict()
 
-    def counts(
-        self, conn: apsw.Connection, words: Iterable[str], *, fresh: bool = False
-    ) -> dict[str, int]:
+    def counts(self, conn: Any, words: Iterable[str], *, fresh: bool = False) -> dict[str, int]:
         """Each word's document count, recounted if missing, stale, or ``fresh`` is asked.
 
         ``fresh`` is for a caller whose scores come from FTS5's own counts of
         the same snapshot (``bm25()``): the cache then holds what it used.
         """
-        rows = indexed_rows(conn)
+        rows = self._rows(conn)
         wanted = list(dict.fromkeys(words))
         known = {} if fresh else self._cached(wanted, rows)
         missing = [w for w in wanted if w not in known]
         if missing:
-            counted = _count_words(conn, missing)
+            counted = self._count(conn, missing)
             self._store(counted, rows)
             known.update(counted)
         return known
@@ -117,7 +127,7 @@ class TermCounts:
                 self._counted.popitem(last=False)
 
 
-def _count_words(conn: apsw.Connection, words: list[str]) -> dict[str, int]:
+def count_words(conn: apsw.Connection, words: list[str]) -> dict[str, int]:
     """Messages holding each word as a phrase, now: one ``fts5vocab`` read for the
     one-token words, a ``MATCH`` count for each word the tokenizer cuts in several
     (``snake_case``), none for a word with no token (it matches nothing)."""
@@ -144,3 +154,8 @@ def _phrase_docs(conn: apsw.Connection, word: str, parts: list[str]) -> int:
         "SELECT count(*) FROM message_text WHERE message_text MATCH ?", (quoted,)
     ).fetchone()
     return int(found[0]) if found else 0
+
+
+def fresh_counts(*, capacity: int = 4096, drift: float = 0.01) -> TermCounts:
+    """An empty cache of this engine's word counts (a database's, or a test's)."""
+    return TermCounts(indexed_rows, count_words, capacity=capacity, drift=drift)

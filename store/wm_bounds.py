@@ -19,14 +19,12 @@ bound (a smaller value, after the setting was lowered) passes.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
-import apsw
 import msgspec
 
 from reverie.config import LimitReached
-
-from .rows import one_row
 
 __all__ = ["ScopeBounds", "Tally"]
 
@@ -47,33 +45,25 @@ class _Usage:
 
 
 class Tally:
-    """What one scope holds, as far as this batch's bounded writes need to know."""
+    """What one scope holds, as far as this batch's bounded writes need to know.
 
-    __slots__ = ("_usage", "bounds", "conn", "scope")
+    ``usage()`` is the engine's read of it: (keys, bytes of values and
+    scratchpad lines, checkpoints), expired keys too.
+    """
 
-    def __init__(self, conn: apsw.Connection, scope: str, bounds: ScopeBounds) -> None:
-        self.conn = conn
+    __slots__ = ("_read", "_usage", "bounds", "scope")
+
+    def __init__(
+        self, scope: str, bounds: ScopeBounds, usage: Callable[[], tuple[int, int, int]]
+    ) -> None:
         self.scope = scope
         self.bounds = bounds
+        self._read = usage
         self._usage: _Usage | None = None
 
     def _now(self) -> _Usage:
         if self._usage is None:
-            keys, size = one_row(
-                self.conn,
-                "SELECT count(*), coalesce(sum(length(value)), 0) FROM wm_keys WHERE scope = ?",
-                (self.scope,),
-            )
-            lines = one_row(
-                self.conn,
-                "SELECT coalesce(sum(length(CAST(text AS BLOB))), 0) FROM wm_scratch"
-                " WHERE scope = ?",
-                (self.scope,),
-            )[0]
-            checkpoints = one_row(
-                self.conn, "SELECT count(*) FROM wm_checkpoints WHERE scope = ?", (self.scope,)
-            )[0]
-            self._usage = _Usage(keys, size + lines, checkpoints)
+            self._usage = _Usage(*self._read())
         return self._usage
 
     def forget(self) -> None:

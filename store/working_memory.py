@@ -47,6 +47,7 @@ __all__ = [
     "restore_checkpoint",
     "save_task",
     "scope_stats",
+    "scope_usage",
     "set_key",
     "sweep_keys",
 ]
@@ -383,3 +384,20 @@ def delete_scope_state(conn: apsw.Connection, scope: str) -> int:
         conn.execute(f"DELETE FROM {table} WHERE scope = ?", (scope,))
         deleted += conn.changes()
     return deleted
+
+
+def scope_usage(conn: apsw.Connection, scope: str) -> tuple[int, int, int]:
+    """(keys, bytes of values and scratchpad lines, checkpoints) of ``scope``, expired keys
+    too: what its bounds are checked against (``wm_bounds.Tally``)."""
+    keys, size = one_row(
+        conn,
+        "SELECT count(*), coalesce(sum(length(value)), 0) FROM wm_keys WHERE scope = ?",
+        (scope,),
+    )
+    lines = one_row(
+        conn,
+        "SELECT coalesce(sum(length(CAST(text AS BLOB))), 0) FROM wm_scratch WHERE scope = ?",
+        (scope,),
+    )[0]
+    checkpoints = one_row(conn, "SELECT count(*) FROM wm_checkpoints WHERE scope = ?", (scope,))[0]
+    return int(keys), int(size) + int(lines), int(checkpoints)

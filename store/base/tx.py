@@ -22,6 +22,8 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
+from ..wm_bounds import Tally
+
 if TYPE_CHECKING:
     from ..index_feed import LogPosition
     from ..jobs import Job
@@ -29,7 +31,7 @@ if TYPE_CHECKING:
     from ..message_pop import Unindex
     from ..ranking import IndexDoc, SearchHit
     from ..term_counts import TermCounts
-    from ..wm_bounds import ScopeBounds, Tally
+    from ..wm_bounds import ScopeBounds
     from ..working_memory import CheckpointRecord, KeyRecord, ScopeStats, ScratchRecord, TaskRecord
 
 __all__ = ["EngineSql", "Tx"]
@@ -46,7 +48,6 @@ class EngineSql:
     message_text: ModuleType
     provenance: ModuleType
     working_memory: ModuleType
-    wm_bounds: ModuleType
 
 
 class Tx:
@@ -66,7 +67,7 @@ class Tx:
 
     def tally(self, scope: str, bounds: ScopeBounds) -> Tally:
         """What ``scope``'s working memory holds, to check writes against ``bounds``."""
-        return self._sql.wm_bounds.Tally(self.conn, scope, bounds)
+        return Tally(scope, bounds, lambda: self._sql.working_memory.scope_usage(self.conn, scope))
 
     # -- journal ---------------------------------------------------------------
     def append_requests(

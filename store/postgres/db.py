@@ -32,12 +32,11 @@ from . import (
     message_pop,
     message_text,
     provenance,
-    wm_bounds,
     working_memory,
 )
 from .errors import translate
 from .schema import migrate
-from .term_counts import TermCounts
+from .term_counts import fresh_counts
 from .url import redact_secrets, redact_url
 
 __all__ = ["PostgresConnector", "PostgresDatabase"]
@@ -137,7 +136,6 @@ POSTGRES_SQL = EngineSql(
     message_text=message_text,
     provenance=provenance,
     working_memory=working_memory,
-    wm_bounds=wm_bounds,
 )
 
 
@@ -148,7 +146,7 @@ class PostgresDatabase(GroupCommit[psycopg.Connection[Any]]):
         super().__init__(
             PostgresConnector(url, redact_url(url)),
             POSTGRES_SQL,
-            TermCounts(),
+            fresh_counts(),
             read_connections=read_connections,
             max_batch=max_batch,
         )

@@ -51,8 +51,9 @@ from reverie.store.index_feed import message_doc
 from reverie.store.message_text import CONTEXT_MESSAGES, CONTEXT_WEIGHT, _bound, _query_words
 from reverie.store.ranking import hit_from_doc
 
+from ..term_counts import TermCounts
 from .index_feed import read_cursor
-from .term_counts import TermCounts, indexed_rows
+from .term_counts import indexed_rows
 
 __all__ = [
     "DDL",

@@ -32,6 +32,7 @@ import psycopg
 from psycopg.abc import Params
 
 from reverie.config import Conflict, InvalidArgument, NotFound
+from reverie.store.wm_bounds import Tally
 from reverie.store.working_memory import (
     _KEY_COLUMNS,
     _SCOPE_TABLES,
@@ -45,8 +46,6 @@ from reverie.store.working_memory import (
     _snapshot_decoder,
     _snapshot_encoder,
 )
-
-from .wm_bounds import Tally
 
 __all__ = [
     "append_scratch",
@@ -65,6 +64,7 @@ __all__ = [
     "restore_checkpoint",
     "save_task",
     "scope_stats",
+    "scope_usage",
     "set_key",
     "sweep_keys",
 ]
@@ -368,3 +368,16 @@ def delete_scope_state(conn: psycopg.Connection[Any], scope: str) -> int:
     )
     counts = " + ".join(f"(SELECT count(*) FROM gone_{table})" for table in _SCOPE_TABLES)
     return int(_one(conn, f"WITH {deletes} SELECT {counts}", {"scope": scope})[0])
+
+
+def scope_usage(conn: psycopg.Connection[Any], scope: str) -> tuple[int, int, int]:
+    """(keys, bytes of values and scratchpad lines, checkpoints) of ``scope``, expired keys too."""
+    row = conn.execute(
+        "SELECT (SELECT count(*) FROM wm_keys WHERE scope = %(scope)s),"
+        " (SELECT coalesce(sum(length(value)), 0) FROM wm_keys WHERE scope = %(scope)s)"
+        " + (SELECT coalesce(sum(octet_length(text)), 0) FROM wm_scratch WHERE scope = %(scope)s),"
+        " (SELECT count(*) FROM wm_checkpoints WHERE scope = %(scope)s)",
+        {"scope": scope},
+    ).fetchone()
+    assert row is not None, "an aggregate query returned no row"
+    return int(row[0]), int(row[1]), int(row[2])

@@ -9,11 +9,11 @@ from pathlib import Path
 import apsw
 import pytest
 
-from reverie.store import TermCounts, search_message_text
+from reverie.store import search_message_text
 from reverie.store.bm25 import FUNCTION, idf, registered
 from reverie.store.message_text import fts_match
 from reverie.store.schema import migrate
-from reverie.store.term_counts import indexed_rows
+from reverie.store.term_counts import TermCounts, fresh_counts, indexed_rows
 
 from .messages import append_texts
 
@@ -81,7 +81,7 @@ def test_reverie_bm25_scores_every_row_as_fts5_bm25(
     token included), the function gives ``-bm25()`` for every matching row."""
     match = fts_match(query, session)
     phrases = re.findall(r'"([^"]*)"', match)
-    docs = TermCounts().counts(conn, phrases)
+    docs = fresh_counts().counts(conn, phrases)
     idfs = tuple(idf(indexed_rows(conn), docs[phrase]) for phrase in phrases)
     rows = (
         registered(conn)
@@ -103,7 +103,7 @@ def test_search_scores_are_fts5_bm25_with_fresh_counts(
     conn: apsw.Connection, query: str, session: str | None
 ) -> None:
     expected = _fts5_scores(conn, query, session)
-    found = _searched(conn, TermCounts(), query, session)
+    found = _searched(conn, fresh_counts(), query, session)
     assert found.keys() == expected.keys() and found
     assert found == pytest.approx(expected, abs=1e-9, rel=0)
 
@@ -113,7 +113,7 @@ def test_a_session_search_ranks_with_the_cached_counts_until_they_drift(
 ) -> None:
     """Appends within the bound (1 % of the rows) leave the words' counts as they were, so
     a small session's scores drift from ``bm25()``'s; past it the words are counted again."""
-    counts = TermCounts()
+    counts = fresh_counts()
     query = "amber basil ember"
     _searched(conn, counts, query, "small")
     bound = int(indexed_rows(conn) * counts.drift)

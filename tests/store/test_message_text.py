@@ -9,7 +9,6 @@ import pytest
 
 from reverie.store import (
     SearchHit,
-    TermCounts,
     count_messages,
     delete_session,
     logged_messages,
@@ -19,6 +18,7 @@ from reverie.store import (
 )
 from reverie.store.message_text import fts_match
 from reverie.store.schema import migrate
+from reverie.store.term_counts import TermCounts, fresh_counts
 
 from .messages import append_texts
 
@@ -32,7 +32,7 @@ def conn(tmp_path: Path) -> apsw.Connection:
 
 @pytest.fixture
 def counts() -> TermCounts:
-    return TermCounts()
+    return fresh_counts()
 
 
 def _ids(hits: list) -> list[str]:

@@ -7,8 +7,9 @@ from pathlib import Path
 import apsw
 import pytest
 
-from reverie.store import TermCounts, covered_messages, fact_sources, search_message_text
+from reverie.store import covered_messages, fact_sources, search_message_text
 from reverie.store.schema import migrate
+from reverie.store.term_counts import fresh_counts
 
 from .messages import append_texts
 
@@ -37,10 +38,10 @@ def test_words_ranked_among_given_log_positions_only(conn: apsw.Connection) -> N
     append_texts(conn, "a", "Lisbon in May.", "More about Lisbon.", "Lisbon again, Lisbon!")
     found = covered_messages(conn, [("a", "a-0"), ("a", "a-1")])
     hits = search_message_text(
-        conn, "Lisbon", TermCounts(), among=[gid for gid, _ in found], limit=10
+        conn, "Lisbon", fresh_counts(), among=[gid for gid, _ in found], limit=10
     )
     assert sorted(h.uid for h in hits) == ["m:a:1", "m:a:2"]
-    assert search_message_text(conn, "Lisbon", TermCounts(), among=[], limit=10) == []
+    assert search_message_text(conn, "Lisbon", fresh_counts(), among=[], limit=10) == []
 
 
 def test_fact_sources_are_read_from_the_fact_whose_doc_text_matches() -> None:

@@ -7,8 +7,9 @@ from pathlib import Path
 import apsw
 import pytest
 
-from reverie.store import TermCounts, delete_session
+from reverie.store import delete_session
 from reverie.store.schema import migrate
+from reverie.store.term_counts import fresh_counts
 
 from .messages import append_texts
 
@@ -22,7 +23,7 @@ def conn(tmp_path: Path) -> apsw.Connection:
 
 
 def test_a_count_stands_until_the_rows_move_past_the_drift(conn: apsw.Connection) -> None:
-    counts = TermCounts(drift=0.01)  # 2 of the 200 rows
+    counts = fresh_counts(drift=0.01)  # 2 of the 200 rows
     assert counts.counts(conn, ["amber"]) == {"amber": 200}
     append_texts(conn, "b", "amber", "amber")
     assert counts.counts(conn, ["amber"]) == {"amber": 200}
@@ -31,7 +32,7 @@ def test_a_count_stands_until_the_rows_move_past_the_drift(conn: apsw.Connection
 
 
 def test_a_forget_past_the_drift_is_counted_too(conn: apsw.Connection) -> None:
-    counts = TermCounts()
+    counts = fresh_counts()
     append_texts(conn, "b", *["amber"] * 50)
     assert counts.counts(conn, ["amber"]) == {"amber": 250}
     with conn:
@@ -40,14 +41,14 @@ def test_a_forget_past_the_drift_is_counted_too(conn: apsw.Connection) -> None:
 
 
 def test_fresh_counts_again_whatever_the_drift(conn: apsw.Connection) -> None:
-    counts = TermCounts()
+    counts = fresh_counts()
     counts.counts(conn, ["amber"])
     append_texts(conn, "b", "amber")
     assert counts.counts(conn, ["amber"], fresh=True) == {"amber": 201}
 
 
 def test_the_least_recently_used_word_leaves_past_the_capacity(conn: apsw.Connection) -> None:
-    counts = TermCounts(capacity=2, drift=100.0)  # never stale: only a dropped word is recounted
+    counts = fresh_counts(capacity=2, drift=100.0)  # never stale: only a dropped word is recounted
     append_texts(conn, "b", "basil", "cedar")
     counts.counts(conn, ["amber", "basil"])
     counts.counts(conn, ["amber"])
@@ -63,4 +64,4 @@ def test_a_word_the_tokenizer_cuts_counts_messages_holding_it_as_a_phrase(
     append_texts(conn, "c", "rollback of the deploy")
     append_texts(conn, "d", "deploy rollback")
     words = ["deploy_rollback", "notes", "___"]
-    assert TermCounts().counts(conn, words) == {"deploy_rollback": 2, "notes": 200, "___": 0}
+    assert fresh_counts().counts(conn, words) == {"deploy_rollback": 2, "notes": 200, "___": 0}

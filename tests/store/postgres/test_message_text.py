@@ -18,7 +18,8 @@ from reverie.store.postgres.message_text import (
     words_reference,
 )
 from reverie.store.postgres.provenance import covered_messages
-from reverie.store.postgres.term_counts import TermCounts, indexed_rows
+from reverie.store.postgres.term_counts import fresh_counts, indexed_rows
+from reverie.store.term_counts import TermCounts
 
 from ..test_message_text import _hit
 from .texts import append_texts, delete_session, ranked, words_store
@@ -33,7 +34,7 @@ def conn(pg_url: str) -> Iterator[psycopg.Connection[Any]]:
 
 @pytest.fixture
 def counts() -> TermCounts:
-    return TermCounts()
+    return fresh_counts()
 
 
 def _texts(hits: list[SearchHit]) -> list[str]:
@@ -117,7 +118,7 @@ def test_words_scale_gives_a_full_match_one_whatever_the_corpus(
     for deleted in ([], [f"s{i}" for i in range(6)]):
         for session in deleted:
             delete_session(conn, session)
-        fresh = TermCounts()  # the forget is more than 1 % of the rows: recounted either way
+        fresh = fresh_counts()  # the forget is more than 1 % of the rows: recounted either way
         (best, *_) = search_message_text(conn, "the Lisbon conferences", fresh)
         assert best.text == "lisbon conference tram ticket"
         assert best.score / words_reference(conn, "the Lisbon conferences", fresh) == (
@@ -175,7 +176,7 @@ def amber(conn: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
 def test_a_count_stands_until_the_rows_move_past_the_drift(
     amber: psycopg.Connection[Any],
 ) -> None:
-    counts = TermCounts(drift=0.01)  # 2 of the 200 rows
+    counts = fresh_counts(drift=0.01)  # 2 of the 200 rows
     assert counts.counts(amber, ["amber"]) == {"amber": 200}
     append_texts(amber, "b", "amber", "amber")
     assert counts.counts(amber, ["amber"]) == {"amber": 200}
@@ -185,7 +186,7 @@ def test_a_count_stands_until_the_rows_move_past_the_drift(
 
 
 def test_a_forget_past_the_drift_is_counted_too(amber: psycopg.Connection[Any]) -> None:
-    counts = TermCounts()
+    counts = fresh_counts()
     append_texts(amber, "b", *["amber"] * 50)
     assert counts.counts(amber, ["amber"]) == {"amber": 250} and indexed_rows(amber) == 250
     delete_session(amber, "b")
@@ -195,7 +196,7 @@ def test_a_forget_past_the_drift_is_counted_too(amber: psycopg.Connection[Any]) 
 def test_the_least_recently_used_word_leaves_past_the_capacity(
     amber: psycopg.Connection[Any],
 ) -> None:
-    counts = TermCounts(capacity=2, drift=100.0)  # never stale: only a dropped word is recounted
+    counts = fresh_counts(capacity=2, drift=100.0)  # never stale: only a dropped word is recounted
     append_texts(amber, "b", "basil", "cedar")
     counts.counts(amber, ["amber", "basil"])
     counts.counts(amber, ["amber"])
@@ -212,8 +213,8 @@ def test_a_word_the_tokenizer_cuts_counts_messages_holding_it_as_a_phrase(
     append_texts(amber, "d", "deploy rollback")
     append_texts(amber, "e", "rollback then", "we deploy")  # body then context: no phrase
     words = ["deploy_rollback", "notes", "___"]
-    assert TermCounts().counts(amber, words) == {"deploy_rollback": 2, "notes": 200, "___": 0}
-    found = search_message_text(amber, "deploy_rollback", TermCounts(), limit=10)
+    assert fresh_counts().counts(amber, words) == {"deploy_rollback": 2, "notes": 200, "___": 0}
+    found = search_message_text(amber, "deploy_rollback", fresh_counts(), limit=10)
     assert sorted(h.uid for h in found) == ["m:b:1", "m:d:1"]
 
 
@@ -222,15 +223,15 @@ def test_a_search_ranks_with_the_cached_counts_until_they_drift(
 ) -> None:
     """Appends within the bound (1 % of the rows) leave the words' counts as they were, so
     the scores drift from fresh counts' (as the SQLite engine's session searches do)."""
-    conn, counts, query = amber, TermCounts(), "billing audit invoices"
+    conn, counts, query = amber, fresh_counts(), "billing audit invoices"
     append_texts(conn, "work", "billing audit", "invoices audit notes", "the billing invoices")
     search_message_text(conn, query, counts)
     bound = int(indexed_rows(conn) * counts.drift)
     append_texts(conn, "other", *[query] * bound)
     stale = ranked(search_message_text(conn, query, counts, session="work"))
-    fresh = ranked(search_message_text(conn, query, TermCounts(), session="work"))
+    fresh = ranked(search_message_text(conn, query, fresh_counts(), session="work"))
     assert [uid for uid, _ in stale] == [uid for uid, _ in fresh] and stale != fresh
     append_texts(conn, "other", query)
     assert ranked(search_message_text(conn, query, counts, session="work")) == ranked(
-        search_message_text(conn, query, TermCounts(), session="work")
+        search_message_text(conn, query, fresh_counts(), session="work")
     )

@@ -16,8 +16,9 @@ import pytest
 from reverie.store import NewMessage, SessionRecord, append_requests
 from reverie.store import message_text as sqlite_words
 from reverie.store.postgres.message_text import search_message_text, words_reference
-from reverie.store.postgres.term_counts import TermCounts
+from reverie.store.postgres.term_counts import fresh_counts
 from reverie.store.schema import migrate as sqlite_migrate
+from reverie.store.term_counts import fresh_counts as sqlite_fresh_counts
 
 from ..messages import append_texts as sqlite_append
 from .texts import append_texts, ranked, words_store
@@ -114,7 +115,7 @@ def test_both_engines_find_and_score_the_same_messages(
     """Every query's hits in the same order with the same scores (to 9 decimals), and the
     same reference: the calibrated ``words`` score is the same on both engines."""
     for query in _PARITY_QUERIES:
-        lite_counts, pg_counts = sqlite_words.TermCounts(), TermCounts()
+        lite_counts, pg_counts = sqlite_fresh_counts(), fresh_counts()
         lite = sqlite_words.search_message_text(both, query, lite_counts, limit=200, **filters)
         found = search_message_text(conn, query, pg_counts, limit=200, **filters)
         assert ranked(found) == ranked(lite), query
@@ -133,8 +134,8 @@ def test_a_two_letter_word_is_kept_as_fts5_keeps_it(
     for append in (partial(sqlite_append, both), partial(append_texts, conn)):
         append("slang", "u coming tonight?", "tell us when", "the car we used", "AS IS")
     for query in ("us", "u", "used", "as is"):
-        lite = sqlite_words.search_message_text(both, query, sqlite_words.TermCounts())
-        found = search_message_text(conn, query, TermCounts())
+        lite = sqlite_words.search_message_text(both, query, sqlite_fresh_counts())
+        found = search_message_text(conn, query, fresh_counts())
         assert ranked(found) == ranked(lite) and found, query
 
 
@@ -146,8 +147,8 @@ def test_where_the_stemmers_differ_ly_and_logy_words_stay_apart_on_postgres(
     word types, 8 more stem apart this way (psychology, apology, incredibly, ...)."""
     for append in (partial(sqlite_append, both), partial(append_texts, conn)):
         append("words", "that is possible", "possibly later")
-    lite = sqlite_words.search_message_text(both, "possibly", sqlite_words.TermCounts())
-    found = search_message_text(conn, "possibly", TermCounts())
+    lite = sqlite_words.search_message_text(both, "possibly", sqlite_fresh_counts())
+    found = search_message_text(conn, "possibly", fresh_counts())
     assert {h.uid for h in lite} == {"m:words:1", "m:words:2"}
     assert {h.uid for h in found} == {"m:words:2"}
 
@@ -182,7 +183,9 @@ def test_a_name_counts_in_its_message_body_and_not_in_the_next_ones_context(
         )
     conn.commit()
     for query in ("weather", "get_weather", "warm get", "sunny weather"):
-        lite = sqlite_words.search_message_text(both, query, sqlite_words.TermCounts())
-        found = search_message_text(conn, query, TermCounts())
+        lite = sqlite_words.search_message_text(both, query, sqlite_fresh_counts())
+        found = search_message_text(conn, query, fresh_counts())
         assert ranked(found) == ranked(lite) and found, query
-    assert [h.uid for h in search_message_text(conn, "get_weather", TermCounts())] == ["m:tools:1"]
+    assert [h.uid for h in search_message_text(conn, "get_weather", fresh_counts())] == [
+        "m:tools:1"
+    ]

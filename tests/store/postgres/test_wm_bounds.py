@@ -28,7 +28,7 @@ OPEN = ScopeBounds(max_keys=8, max_bytes=1000, max_checkpoints=1)
 
 def bounded(e: Engine, scope: str = S, **bounds: int) -> Any:
     settings = {"max_keys": 1024, "max_bytes": 1 << 20, "max_checkpoints": 16, **bounds}
-    return e.bounds.Tally(e.conn, scope, ScopeBounds(**settings))
+    return e.tally(scope, ScopeBounds(**settings))
 
 
 def put(e: Engine, tally: Any, key: str, value: bytes, scope: str = S) -> int:

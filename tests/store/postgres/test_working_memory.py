@@ -19,9 +19,7 @@ import pytest
 
 from reverie.config import Conflict, NotFound
 from reverie.store import KeyRecord, ScopeBounds, ScratchRecord, TaskRecord
-from reverie.store import wm_bounds as sqlite_wm_bounds
 from reverie.store import working_memory as sqlite_wm
-from reverie.store.postgres import wm_bounds as pg_wm_bounds
 from reverie.store.postgres import working_memory as pg_wm
 from reverie.store.schema import migrate as sqlite_migrate
 from reverie.store.working_memory import _Snapshot
@@ -41,7 +39,7 @@ def put(e: Engine, scope: str, key: str, value: bytes, now: float = T0, **kw: ob
 
 
 def tally(e: Engine, scope: str, bounds: ScopeBounds = OPEN) -> object:
-    return e.bounds.Tally(e.conn, scope, bounds)
+    return e.tally(scope, bounds)
 
 
 def names(records: list[KeyRecord]) -> list[str]:
@@ -252,7 +250,7 @@ def test_deleting_a_scopes_state_counts_its_rows_and_spares_the_others(engine: E
 def test_float_times_and_bytes_round_trip_exactly_across_connections(pg_url: str) -> None:
     times = [T0, 0.1 + 0.2, 1e-300, 2.0**53 + 1.0, 1_700_000_000.000_000_1]
     with pg_connection(pg_url) as conn:
-        e = Engine("postgres", pg_wm, pg_wm_bounds, conn)
+        e = Engine("postgres", pg_wm, conn)
         for i, t in enumerate(times):
             put(e, "s", f"k{i}", bytes(range(256)), now=t, expires_at=t + 1e9)
             pg_wm.append_scratch(conn, "s", f"line {i}", t, 100, tally(e, "s"))
@@ -276,8 +274,8 @@ def test_both_engines_write_the_same_checkpoint_bytes(tmp_path: Path, pg_url: st
     sqlite_migrate(lite)
     with pg_connection(pg_url) as pg:
         engines = [
-            Engine("sqlite", sqlite_wm, sqlite_wm_bounds, lite),
-            Engine("postgres", pg_wm, pg_wm_bounds, pg),
+            Engine("sqlite", sqlite_wm, lite),
+            Engine("postgres", pg_wm, pg),
         ]
         for e in engines:
             for key in ("é", "Z", "a", "😀"):
@@ -312,7 +310,7 @@ def test_a_compare_and_set_waits_for_a_concurrent_one_and_then_conflicts(pg_url:
         pg_connection(pg_url) as second,
         psycopg.connect(pg_url, autocommit=True) as watcher,
     ):
-        one, two = (Engine("postgres", pg_wm, pg_wm_bounds, c) for c in (first, second))
+        one, two = (Engine("postgres", pg_wm, c) for c in (first, second))
         put(one, "s", "k", b"a")
         first.commit()
         put(one, "s", "k", b"b", expected_version=1)  # not committed: the row stays locked

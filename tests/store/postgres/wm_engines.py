@@ -1,7 +1,7 @@
 """Working memory on either engine, so one test body proves both behave alike.
 
 ``engine`` (parametrized "sqlite" / "postgres") gives the engine's
-working-memory module, its ``Tally``, a connection with the schema migrated
+working-memory module, a connection with the schema migrated
 and a ``Tx`` over it: ``apply_writes`` (store/scope_writes.py, one module
 for both engines) reaches the engine's functions through that ``Tx``.
 """
@@ -19,15 +19,14 @@ import apsw
 import psycopg
 import pytest
 
-from reverie.store import Tx
-from reverie.store import wm_bounds as sqlite_wm_bounds
+from reverie.store import ScopeBounds, Tx
 from reverie.store import working_memory as sqlite_wm
 from reverie.store.db import SQLITE_SQL
-from reverie.store.postgres import wm_bounds as pg_wm_bounds
 from reverie.store.postgres import working_memory as pg_wm
 from reverie.store.postgres.db import POSTGRES_SQL
 from reverie.store.postgres.schema import migrate as pg_migrate
 from reverie.store.schema import migrate as sqlite_migrate
+from reverie.store.wm_bounds import Tally
 
 ENGINES = ("sqlite", "postgres")
 
@@ -36,8 +35,11 @@ ENGINES = ("sqlite", "postgres")
 class Engine:
     name: str
     wm: ModuleType  # the engine's working_memory functions
-    bounds: ModuleType  # its wm_bounds (Tally)
     conn: Any
+
+    def tally(self, scope: str, bounds: ScopeBounds) -> Tally:
+        """The bounds' tally of ``scope`` on this engine (as ``Tx.tally`` makes it)."""
+        return self.tx.tally(scope, bounds)
 
     @property
     def tx(self) -> Tx:
@@ -64,9 +66,9 @@ def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
     if request.param == "sqlite":
         conn = apsw.Connection(str(tmp_path / "wm.db"))
         sqlite_migrate(conn)
-        yield Engine("sqlite", sqlite_wm, sqlite_wm_bounds, conn)
+        yield Engine("sqlite", sqlite_wm, conn)
         conn.close()
         return
     pg = pg_connection(request.getfixturevalue("pg_url"))
-    yield Engine("postgres", pg_wm, pg_wm_bounds, pg)
+    yield Engine("postgres", pg_wm, pg)
     pg.close()
