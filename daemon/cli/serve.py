@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import sys
 from typing import Any
 
 __all__ = ["add_serve_parser", "add_units_parser", "run_install_units", "run_serve"]
@@ -46,6 +47,7 @@ def run_serve(args: argparse.Namespace) -> int:
     import trio
 
     from reverie.config import env_warnings, load_config, log_to_stderr
+    from reverie.store import StoreError
 
     from ..app import run_daemon
     from ..reload import parse_log_level
@@ -64,7 +66,13 @@ def run_serve(args: argparse.Namespace) -> int:
     log_to_stderr(level)
     for warning in env_warnings():
         logging.getLogger("reverie.config").warning("%s", warning)
-    trio.run(run_daemon, config, lambda: load_config(args.config, overrides=overrides))
+    try:
+        trio.run(run_daemon, config, lambda: load_config(args.config, overrides=overrides))
+    except StoreError as exc:
+        # Raised bare only before the actors start: the database cannot be reached or the
+        # data dir prepared. A refused start, so exit 2 as for a held lock or a bad config.
+        print(f"reverie: {exc.code}: {exc.message}", file=sys.stderr)
+        return 2
     return 0
 
 
