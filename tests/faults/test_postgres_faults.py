@@ -59,10 +59,27 @@ def pg(pg_server: PgServer) -> Iterator[PgServer]:
 
 
 @pytest.fixture
-def pg_daemon(
-    pg: PgServer, pg_url: str, make_daemon: Callable[..., DaemonProcess]
-) -> DaemonProcess:
-    return make_daemon(env={"REVERIE_STORE__URL": pg_url}, config=QUIET)
+def start_daemon(tmp_path: Path, pg_url: str) -> Iterator[Callable[..., DaemonProcess]]:
+    """Start the daemon on ``pg_url`` (``env`` may name the URL otherwise); stopped after."""
+    started: list[DaemonProcess] = []
+
+    def start(env: dict[str, str] | None = None) -> DaemonProcess:
+        daemon = DaemonProcess(
+            tmp_path / "d", env={"REVERIE_STORE__URL": pg_url, **(env or {})}, config=QUIET
+        )
+        started.append(daemon)
+        return daemon.start()
+
+    (tmp_path / "d").mkdir()
+    yield start
+    for daemon in started:
+        with contextlib.suppress(Exception):
+            daemon.stop()
+
+
+@pytest.fixture
+def pg_daemon(pg: PgServer, start_daemon: Callable[..., DaemonProcess]) -> DaemonProcess:
+    return start_daemon()
 
 
 class AppendLoad:
@@ -225,15 +242,14 @@ def _with_password(url: str, password: str) -> str:
 
 
 def test_the_password_reaches_no_log_error_or_status(
-    pg: PgServer, pg_url: str, make_daemon: Callable[..., DaemonProcess]
+    pg: PgServer, pg_url: str, start_daemon: Callable[..., DaemonProcess]
 ) -> None:
     password = "hunter2-Zq9"  # the embedded server trusts any password: it is only carried
-    daemon = make_daemon(
-        env={
+    daemon = start_daemon(
+        {
             "REVERIE_STORE__URL": _with_password(pg_url, password),
             "REVERIE_DAEMON__LOG_LEVEL": "debug",
-        },
-        config=QUIET,
+        }
     )
     with daemon.client() as client:
         client.append("p", "user", "before the restart", id="p1")
