@@ -236,7 +236,7 @@ async def _serve(
                 # about 20 µs of the event loop's CPU per append at 64 clients.
                 gc.freeze()
                 where = "sockets from systemd" if activated else str(config.socket_path)
-                log.info("ready: listening on %s (data in %s)", where, data_dir)
+                log.info("ready: listening on %s (data in %s)", where, store.where)
                 systemd.ready(f"listening on {where}")
                 interval = systemd.watchdog_interval(configured=config.daemon.watchdog_interval)
                 if interval is not None:

@@ -36,6 +36,8 @@ class Store:
     engine: str  # "sqlite" or "postgres"
     db: GroupCommit[Any]
     memory: MemoryStore
+    #: Where the state is, fit for a log line: the data dir, or the URL without its password.
+    where: str
     #: How the engine makes its search index in its database; None: LanceDB files.
     index_factory: Callable[[PrimedEmbedder, IndexLimits], LiveIndex] | None = None
     #: Deletes that index (a forget while the index is off); None: its directories go.
@@ -57,7 +59,7 @@ def open_store(config: StoreConfig, data_dir: Path) -> Store:
         read_connections=config.read_connections,
         max_batch=config.max_batch,
     )
-    return Store("sqlite", db, FileMemoryStore(MemoryFiles(data_dir / "memory")))
+    return Store("sqlite", db, FileMemoryStore(MemoryFiles(data_dir / "memory")), str(data_dir))
 
 
 def _postgres(config: StoreConfig) -> Store:
@@ -65,6 +67,7 @@ def _postgres(config: StoreConfig) -> Store:
         from .postgres.db import PostgresDatabase
         from .postgres.index import PostgresSearchIndex, drop_search_index
         from .postgres.memory_store import MemoryStore as RowMemoryStore
+        from .postgres.url import redact_url
     except ImportError as exc:  # psycopg is an extra: reverie[postgres]
         raise ConfigError(
             f"store.url names a PostgreSQL database, but its driver is missing ({exc}); "
@@ -77,6 +80,7 @@ def _postgres(config: StoreConfig) -> Store:
         "postgres",
         db,
         RowMemoryStore(db),
+        redact_url(config.url),
         lambda embedder, limits: PostgresSearchIndex(db, embedder, limits=limits),
         lambda: drop_search_index(db),
     )
