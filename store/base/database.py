@@ -307,15 +307,21 @@ class GroupCommit(Generic[C]):
         txs: dict[int, Tx] = {}
 
         def read_each(batch: list[_Pending]) -> None:
-            conn = self._usable(held, batch, writer=False)
-            if conn is None:
-                return
-            tx = self._tx(txs, conn)
             for pending in batch:
-                try:
-                    pending.result = self._read_in_txn(conn, tx, pending.fn)
-                except BaseException as exc:  # the caller raises it, as if read in place
-                    pending.error = exc
+                # A read is run again, once, on a new connection when its own died under it
+                # (a server restart since the last read): reads change nothing.
+                for _ in range(2):
+                    conn = self._usable(held, [pending], writer=False)
+                    if conn is None:
+                        break
+                    try:
+                        pending.result = self._read_in_txn(conn, self._tx(txs, conn), pending.fn)
+                        pending.error = None
+                        break
+                    except BaseException as exc:  # the caller raises it, as if read in place
+                        pending.error = exc
+                        if self.connector.usable(conn):
+                            break
 
         try:
             while self._serve_batch(self._reads, _READ_BATCH, read_each):
