@@ -8,7 +8,7 @@ cannot change the query. They are applied before ranking (prefilter), so a
 search in one scope never sees or returns another scope's rows.
 
 LanceDB's errors leave these functions as they are; the caller wraps them
-as the store's (``index._wrapped``).
+as the store's (``index_core.wrapped``).
 """
 
 from __future__ import annotations
