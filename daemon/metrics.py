@@ -9,46 +9,15 @@ status key renders as 0 rather than failing the scrape.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import msgspec
 
+from .prometheus_text import escape, family, number, one, parts
 from .protocol import DaemonStatus
 
 __all__ = ["render_metrics"]
-
-_Sample = tuple[Mapping[str, str], float]
-
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace("\n", "\\n").replace('"', '\\"')
-
-
-def _number(value: Any) -> str:
-    if isinstance(value, bool):
-        return "1" if value else "0"
-    if isinstance(value, int):
-        return str(value)
-    return repr(float(value))
-
-
-def _family(name: str, kind: str, help_text: str, samples: Iterable[_Sample]) -> list[str]:
-    lines = [f"# HELP reverie_{name} {help_text}", f"# TYPE reverie_{name} {kind}"]
-    for labels, value in samples:
-        label_text = ",".join(f'{k}="{_escape(str(v))}"' for k, v in sorted(labels.items()))
-        suffix = f"{{{label_text}}}" if label_text else ""
-        lines.append(f"reverie_{name}{suffix} {_number(value)}")
-    return lines
-
-
-def _one(value: Any) -> list[_Sample]:
-    return [({}, value or 0)]
-
-
-def _parts(label: str, source: Mapping[str, Any], keys: Mapping[str, str]) -> list[_Sample]:
-    """One sample per part: ``label`` = the part's name, its value ``source[key]``."""
-    return [({label: part}, source.get(key) or 0) for part, key in keys.items()]
 
 
 def render_metrics(view: DaemonStatus) -> str:
@@ -60,44 +29,44 @@ def render_metrics(view: DaemonStatus) -> str:
     consolidation: Mapping[str, Mapping[str, Any]] = status.get("consolidation", {})
     depths: Mapping[str, int] = status.get("mailbox_depths", {})
     lines: list[str] = []
-    lines += _family(
+    lines += family(
         "info",
         "gauge",
         "Daemon version (always 1).",
         [({"version": str(status.get("version", ""))}, 1)],
     )
-    lines += _family(
+    lines += family(
         "uptime_seconds",
         "gauge",
         "Seconds since the daemon started.",
-        _one(status.get("uptime_seconds")),
+        one(status.get("uptime_seconds")),
     )
     process: Mapping[str, int] = status.get("process", {})
-    lines += _family(
+    lines += family(
         "process_resident_bytes",
         "gauge",
         "Resident memory of the daemon (VmRSS): the figure a memory budget is held to.",
-        _one(process.get("rss_bytes")),
+        one(process.get("rss_bytes")),
     )
-    lines += _family(
+    lines += family(
         "process_peak_resident_bytes",
         "gauge",
         "The largest resident memory since start (VmHWM).",
-        _one(process.get("peak_rss_bytes")),
+        one(process.get("peak_rss_bytes")),
     )
-    lines += _family(
+    lines += family(
         "process_resident_part_bytes",
         "gauge",
         "Resident memory in parts: anonymous (the process's own) and file (mostly the"
         " libraries' code, which the kernel takes back under pressure).",
-        _parts("part", process, {"anon": "rss_anon_bytes", "file": "rss_file_bytes"}),
+        parts("part", process, {"anon": "rss_anon_bytes", "file": "rss_file_bytes"}),
     )
-    lines += _family(
+    lines += family(
         "heap_bytes",
         "gauge",
         "The C heap: blocks in use, and free between them (resident where touched;"
         " a trim hands back only whole pages); Arrow's own pool in use.",
-        _parts(
+        parts(
             "state",
             process,
             {
@@ -107,62 +76,62 @@ def render_metrics(view: DaemonStatus) -> str:
             },
         ),
     )
-    lines += _family(
-        "process_threads", "gauge", "Threads of the daemon.", _one(process.get("threads"))
+    lines += family(
+        "process_threads", "gauge", "Threads of the daemon.", one(process.get("threads"))
     )
-    lines += _family(
+    lines += family(
         "process_open_files",
         "gauge",
         "Open file descriptors (connections hold one each).",
-        _one(process.get("open_files")),
+        one(process.get("open_files")),
     )
-    lines += _family(
+    lines += family(
         "connections",
         "gauge",
         "Client connections open now (hosts, the CLI, MCP and the web inspector).",
-        _one(process.get("connections")),
+        one(process.get("connections")),
     )
-    lines += _family(
+    lines += family(
         "sessions",
         "gauge",
         "Sessions by state: live (an actor is running), passivated, known (all stored).",
         [({"state": s}, sessions.get(s, 0)) for s in ("live", "passivated", "known")],
     )
-    lines += _family(
+    lines += family(
         "mailbox_queued_requests",
         "gauge",
         "Requests queued in all session mailboxes.",
-        _one(sum(depths.values())),
+        one(sum(depths.values())),
     )
-    lines += _family(
+    lines += family(
         "mailbox_queued_requests_max",
         "gauge",
         "Requests queued in the fullest session mailbox.",
-        _one(max(depths.values(), default=0)),
+        one(max(depths.values(), default=0)),
     )
-    lines += _family(
+    lines += family(
         "appends_total",
         "counter",
         "Messages appended since start.",
-        _one(counters.get("messages_appended")),
+        one(counters.get("messages_appended")),
     )
-    lines += _family(
-        "store_writes_total", "counter", "Writes committed to SQLite.", _one(store.get("writes"))
+    lines += family(
+        "store_writes_total", "counter", "Writes committed to SQLite.", one(store.get("writes"))
     )
-    lines += _family(
+    lines += family(
         "store_batches_total",
         "counter",
         "Write batches (transactions) committed to SQLite.",
-        _one(store.get("batches")),
+        one(store.get("batches")),
     )
-    lines += _family("store_bytes", "gauge", "Size of the SQLite files.", _one(store.get("bytes")))
-    lines += _family(
+    lines += family("store_bytes", "gauge", "Size of the SQLite files.", one(store.get("bytes")))
+    lines += family(
         "errors_total",
         "counter",
         "Error replies sent, by error code.",
         [({"code": code}, n) for code, n in sorted(status.get("errors", {}).items())],
     )
-    lines += _family(
+    lines += family(
         "consolidation_jobs",
         "gauge",
         "Durable consolidation jobs by backend and state.",
@@ -172,25 +141,25 @@ def render_metrics(view: DaemonStatus) -> str:
             for state, n in sorted(b.get("jobs", {}).items())
         ],
     )
-    lines += _family(
+    lines += family(
         "consolidation_queued",
         "gauge",
         "Consolidation jobs waiting for a worker, by backend.",
         [({"backend": k}, b.get("queued", 0)) for k, b in sorted(consolidation.items())],
     )
-    lines += _family(
+    lines += family(
         "consolidation_running",
         "gauge",
         "Consolidation jobs running, by backend.",
         [({"backend": k}, b.get("running", 0)) for k, b in sorted(consolidation.items())],
     )
-    lines += _family(
+    lines += family(
         "llm_failed_calls_total",
         "counter",
         "LLM calls that failed, by backend: the sum of llm_calls_total's outcomes other than ok.",
         [({"backend": k}, b.get("failed_calls", 0)) for k, b in sorted(consolidation.items())],
     )
-    lines += _family(
+    lines += family(
         "consolidation_outcomes_total",
         "counter",
         "Consolidation job outcomes by backend: done, retried (the LLM failed, the turns"
@@ -201,7 +170,7 @@ def render_metrics(view: DaemonStatus) -> str:
             for outcome, n in sorted(b.get("outcomes", {}).items())
         ],
     )
-    lines += _family(
+    lines += family(
         "consolidation_facts_total",
         "counter",
         "The model's answers by what the checks made of them: facts kept, dropped (not in"
@@ -215,7 +184,7 @@ def render_metrics(view: DaemonStatus) -> str:
             for outcome, n in sorted(b.get("facts", {}).items())
         ],
     )
-    lines += _family(
+    lines += family(
         "llm_up",
         "gauge",
         "1 when the backend's start-up probe got an answer and its circuit breaker is not"
@@ -226,33 +195,33 @@ def render_metrics(view: DaemonStatus) -> str:
             if b.get("probe", "none") != "none"
         ],
     )
-    lines += _family(
+    lines += family(
         "llm_streams",
         "gauge",
         "Live host stream leases, by backend.",
         [({"backend": k}, b.get("streams", 0)) for k, b in sorted(consolidation.items())],
     )
-    lines += _family(
+    lines += family(
         "scopes_live",
         "gauge",
         "Working-memory scopes loaded.",
-        _one(status.get("scopes", {}).get("live")),
+        one(status.get("scopes", {}).get("live")),
     )
-    lines += _family(
+    lines += family(
         "config_reloads_total",
         "counter",
         "Successful configuration reloads (SIGHUP).",
-        _one(status.get("config_reloads")),
+        one(status.get("config_reloads")),
     )
-    lines += _family(
+    lines += family(
         "busy_answers_total",
         "counter",
         "Requests and connections refused with `busy` (overload).",
-        _one(status.get("errors", {}).get("busy")),
+        one(status.get("errors", {}).get("busy")),
     )
     lines += _index(status.get("index", {}))
     lines += _llm(consolidation)
-    lines += _family(
+    lines += family(
         "events_total",
         "counter",
         "Internal event counters, by name.",
@@ -263,101 +232,101 @@ def render_metrics(view: DaemonStatus) -> str:
 
 def _index(index: Mapping[str, Any]) -> list[str]:
     return [
-        *_family(
+        *family(
             "index_lag_messages",
             "gauge",
             "Acknowledged messages not yet in the search index.",
-            _one(index.get("messages_behind")),
+            one(index.get("messages_behind")),
         ),
-        *_family(
+        *family(
             "index_degraded",
             "gauge",
             "1 when the search index is more than index.max_backlog messages behind, else 0.",
-            _one(index.get("degraded")),
+            one(index.get("degraded")),
         ),
-        *_family(
+        *family(
             "index_lag_seconds",
             "gauge",
             "Age of the oldest message not yet in the search index (0 when caught up).",
-            _one(index.get("seconds_behind")),
+            one(index.get("seconds_behind")),
         ),
-        *_family(
+        *family(
             "index_documents_indexed_total",
             "counter",
             "Documents written to the search index since start.",
-            _one(index.get("indexed")),
+            one(index.get("indexed")),
         ),
-        *_family(
+        *family(
             "index_optimizes_total",
             "counter",
             "Index optimizes (fragments folded, old versions dropped) since start.",
-            _one(index.get("optimized")),
+            one(index.get("optimized")),
         ),
-        *_family(
+        *family(
             "index_cache_bytes",
             "gauge",
             "Bytes in LanceDB's index and metadata caches (bounded by index.cache_mib and"
             " index.metadata_cache_mib).",
-            _one(index.get("cache_bytes")),
+            one(index.get("cache_bytes")),
         ),
-        *_family(
+        *family(
             "embedding_model_loaded",
             "gauge",
             "1 while the local embedding model is in memory (dropped after"
             " embeddings.unload_after seconds unused).",
-            _one(int(bool(index.get("model_loaded")))),
+            one(int(bool(index.get("model_loaded")))),
         ),
-        *_family(
+        *family(
             "embedding_model_loads_total",
             "counter",
             "Times the local embedding model was loaded since start.",
-            _one(index.get("model_loads")),
+            one(index.get("model_loads")),
         ),
-        *_family(
+        *family(
             "embedding_model_int8",
             "gauge",
             "1 when the local embedding model last loaded runs on its int8 weights (0: the"
             " shipped graph, about 60 MiB more resident).",
-            _one(int(bool(index.get("model_int8")))),
+            one(int(bool(index.get("model_int8")))),
         ),
-        *_family(
+        *family(
             "idle_code_page_outs_total",
             "counter",
             "Times the idle daemon handed its libraries' code pages back to the kernel.",
-            _one(index.get("code_page_outs")),
+            one(index.get("code_page_outs")),
         ),
-        *_family(
+        *family(
             "index_table_open",
             "gauge",
             "1 while the search index's table is open (closed, its caches dropped, after"
             " embeddings.unload_after seconds unused).",
-            _one(int(bool(index.get("table_open")))),
+            one(int(bool(index.get("table_open")))),
         ),
-        *_family(
+        *family(
             "index_table_opens_total",
             "counter",
             "Times the search index's table was opened since start (again after each close).",
-            _one(index.get("table_opens")),
+            one(index.get("table_opens")),
         ),
-        *_family(
+        *family(
             "index_tables",
             "gauge",
             "LanceDB tables the search index holds: its home table and the generations of"
             " messages after it (index.generation_rows each, merged up to index.merged_rows).",
-            _one(index.get("tables")),
+            one(index.get("tables")),
         ),
-        *_family(
+        *family(
             "index_merges_total",
             "counter",
             "Merges of the search index's sealed generations since start.",
-            _one(index.get("merges")),
+            one(index.get("merges")),
         ),
     ]
 
 
 def _llm(consolidation: Mapping[str, Mapping[str, Any]]) -> list[str]:
     stats = {k: b.get("llm") or {} for k, b in sorted(consolidation.items())}
-    lines = _family(
+    lines = family(
         "llm_calls_total",
         "counter",
         "Consolidation calls to the LLM by backend and outcome (ok or the error code).",
@@ -367,14 +336,14 @@ def _llm(consolidation: Mapping[str, Mapping[str, Any]]) -> list[str]:
             for outcome, n in sorted(s.get("calls", {}).items())
         ],
     )
-    lines += _family(
+    lines += family(
         "llm_refused_total",
         "counter",
         "Consolidation attempts not sent to the LLM because its circuit breaker was open,"
         " by backend (not calls: llm_calls_total does not count them).",
         [({"backend": k}, s.get("refused", 0)) for k, s in stats.items()],
     )
-    lines += _family(
+    lines += family(
         "llm_tokens_total",
         "counter",
         "Tokens the LLM reported using, by backend and kind (prompt, completion, and cached:"
@@ -391,11 +360,11 @@ def _llm(consolidation: Mapping[str, Mapping[str, Any]]) -> list[str]:
         f"# TYPE {name} histogram",
     ]
     for backend, s in stats.items():
-        label = f'backend="{_escape(backend)}"'
+        label = f'backend="{escape(backend)}"'
         count = sum(s.get("calls", {}).values())
         for bound, n in s.get("seconds_buckets", {}).items():
             lines.append(f'{name}_bucket{{{label},le="{bound}"}} {n}')
         lines.append(f'{name}_bucket{{{label},le="+Inf"}} {count}')
-        lines.append(f"{name}_sum{{{label}}} {_number(s.get('seconds_sum', 0.0))}")
+        lines.append(f"{name}_sum{{{label}}} {number(s.get('seconds_sum', 0.0))}")
         lines.append(f"{name}_count{{{label}}} {count}")
     return lines
