@@ -1,0 +1,80 @@
+"""The fixtures and helpers both Postgres search index test modules use: a migrated
+database, the primed embedder, the opened ``PostgresSearchIndex`` over the
+corpus of ``tests/store/index_corpus``, and a search by query text.
+
+A test module imports a fixture's function (``pg_db``, ``primed_embedder``,
+``pg_index``) to have pytest find it; its tests ask for it by its name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import psycopg
+import pytest
+from psycopg import sql
+
+from reverie.store import (
+    LocalEmbedder,
+    PrimedEmbedder,
+    SearchHit,
+    SearchQuery,
+)
+from reverie.store.postgres.db import PostgresDatabase
+from reverie.store.postgres.index import PostgresSearchIndex
+from reverie.store.postgres.schema import migrate
+
+from ..index_corpus import CORPUS, index_doc
+
+
+def migrated(url: str, *settings: str) -> str:
+    """``url``'s database migrated, with ``settings`` for every
+    connection to it (``SET name = value`` made ``ALTER DATABASE``)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        migrate(conn)
+        name = conn.execute("SELECT current_database()").fetchone()[0]  # type: ignore[index]
+        for setting in settings:
+            conn.execute(
+                sql.SQL("ALTER DATABASE {} ").format(sql.Identifier(name)) + sql.SQL(setting)
+            )
+    return url
+
+
+@pytest.fixture(name="primed")
+def primed_embedder(embedder: LocalEmbedder) -> Iterator[PrimedEmbedder]:
+    primed = PrimedEmbedder(embedder, workers=1)
+    yield primed
+    primed.close()
+
+
+@asynccontextmanager
+async def opened_db(url: str) -> AsyncIterator[PostgresDatabase]:
+    db = PostgresDatabase(url, read_connections=2)
+    await db.open()
+    try:
+        yield db
+    finally:
+        await db.close()
+
+
+@pytest.fixture(name="db")
+async def pg_db(pg_url: str) -> AsyncIterator[PostgresDatabase]:
+    async with opened_db(migrated(pg_url)) as db:
+        yield db
+
+
+@pytest.fixture(name="index")
+async def pg_index(db: PostgresDatabase, primed: PrimedEmbedder) -> PostgresSearchIndex:
+    opened = PostgresSearchIndex(db, primed)
+    await opened.open()
+    await opened.add(
+        [index_doc(uid, text, ts=float(n)) for n, (uid, text) in enumerate(CORPUS.items())], 8
+    )
+    return opened
+
+
+async def search_hits(index: PostgresSearchIndex, query: str, **kw: Any) -> list[SearchHit]:
+    """``index.search`` of a ``SearchQuery`` made of ``query`` and ``kw``."""
+    return await index.search(SearchQuery(query=query, **kw))
