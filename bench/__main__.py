@@ -3,7 +3,9 @@
 Usage: ``python -m bench`` (all; rewrites ``BENCHMARKS.md``), or
 ``python -m bench append search`` (only the named ones; the report goes to
 ``BENCHMARKS.partial.md`` and stdout, so a partial run never replaces the
-figures of a full one).
+figures of a full one). ``--store postgresql://…`` (or ``--store embedded``)
+adds the Postgres engine's figures beside SQLite's in the modules that know
+engines (``bench/_engines.py``).
 
 Every module's ``main()`` prints as it goes and returns a
 :class:`bench.report.Section`. The report puts those sections, in run order,
@@ -23,6 +25,7 @@ import traceback
 from pathlib import Path
 
 import bench
+from bench._engines import take_store
 from bench._machine import library_versions, machine_facts
 from bench.report import TARGETS, Result, Section, Table
 
@@ -94,7 +97,8 @@ def header(full: bool, names: list[str], took: float) -> str:
 def targets_summary(sections: list[Section], ran: list[str] | None = None) -> str:
     """Every target of issues 4–7 and 9: measured value and verdict, or why not measured.
 
-    ``ran`` (a partial run's modules) limits the list to the targets those modules own.
+    ``ran`` (a partial run's modules) limits the list to the targets those modules own
+    and those they measured.
     """
     measured: dict[str, list[Result]] = {}
     for section in sections:
@@ -103,7 +107,7 @@ def targets_summary(sections: list[Section], ran: list[str] | None = None) -> st
     table = Table(["issue", "target", "measured in this run", "verdict"])
     for key, (issue, what, where) in TARGETS.items():
         results = measured.get(key)
-        if ran is not None and where not in {f"bench.{n}" for n in ran}:
+        if ran is not None and not results and where not in {f"bench.{n}" for n in ran}:
             continue
         if not results:
             why = f"measured by {where}" if where.startswith("bench.") else where
@@ -121,6 +125,7 @@ def render(sections: list[Section], full: bool, names: list[str], took: float) -
 
 
 def main(argv: list[str]) -> int:
+    argv = take_store(argv)
     names = argv or benchmark_modules()
     full = not argv
     runnable = []

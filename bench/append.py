@@ -24,6 +24,9 @@ What is measured, and why:
    adds.
 4. **Memory per session** (``bench/session_memory.py``), in-process: per
    live actor and per passivated session.
+5. With ``--store`` (``python -m bench append --store postgresql://…`` or
+   ``--store embedded``), cases 1 and 2 again on the Postgres engine, in a
+   table beside SQLite's (``bench/append_engines.py``).
 
 A benchmark, not a test: nothing here asserts on speed; targets are printed
 next to the figures.
@@ -40,8 +43,10 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
+from bench import _engines  # noqa: E402
 from bench._machine import mark, percentile, say  # noqa: E402
 from bench.append_cost import cost_table  # noqa: E402
+from bench.append_engines import engine_table, postgres_cases  # noqa: E402
 from bench.append_latency import latency_case  # noqa: E402
 from bench.append_profile import PROFILE, profile  # noqa: E402
 from bench.append_throughput import (  # noqa: E402
@@ -106,6 +111,7 @@ def main() -> Section:
         " socket figures are lower bounds for the daemon alone"
     )
     results, cold, lat, busy = socket_benchmarks()
+    postgres = postgres_cases(_engines.STORE) if _engines.STORE else None
     bare = without_index()
     single, raw = baseline(results)
     m, n, took = memory()
@@ -114,6 +120,8 @@ def main() -> Section:
     cost_table(section, results, bare, raw)
     if PROFILE:
         profile(section)
+    if postgres is not None and _engines.STORE:
+        engine_table(section, (results, lat), postgres, _engines.STORE)
     if busy:
         section.notes += (
             f"\n\nIn the open-loop case {busy:,} appends were answered `busy` (the daemon fell"

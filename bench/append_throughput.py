@@ -48,19 +48,21 @@ class Throughput:
     client_cpu: float
     per_commit: float  # appends acknowledged per group-commit transaction in the daemon
     cost: Cost  # the daemon's CPU and read/write syscalls per acked append, in the window
+    latencies: list[float]  # seconds from send to ack of each append acked in the window
 
 
 async def _closed_loop(
     socket: Path, pid: int, clients: int, sessions: int, tag: str, on_edge: Edge
-) -> tuple[int, Cost]:
-    """Run ``clients`` closed-loop appenders; acks completed in the window, and the
-    daemon's cost per ack over that same window (read from /proc/<pid> at its edges).
+) -> tuple[list[float], Cost]:
+    """Run ``clients`` closed-loop appenders; the latency of each ack completed in the
+    window, and the daemon's cost per ack over that same window (read from /proc/<pid>
+    at its edges).
 
     ``on_edge(0)`` is called as the window opens and ``on_edge(1)`` as it closes.
     """
     start = trio.current_time()
     t0, t1 = start + WARMUP, start + WARMUP + DURATION
-    acked = 0
+    acked: list[float] = []
     edges: list[Usage] = []
 
     async def sampler() -> None:
@@ -70,21 +72,21 @@ async def _closed_loop(
             on_edge(i)
 
     async def appender(c: int) -> None:
-        nonlocal acked
         async with AsyncClient(socket) as client:
             k = 0
             while trio.current_time() < t1:
                 session = f"{tag}-{(c + clients * k) % sessions}"
+                sent = trio.current_time()
                 await client.append(session, "user", CONTENT, id=f"{c}-{k}")
-                if t0 <= trio.current_time() < t1:
-                    acked += 1
+                if t0 <= (now := trio.current_time()) < t1:
+                    acked.append(now - sent)
                 k += 1
 
     async with trio.open_nursery() as nursery:
         nursery.start_soon(sampler)
         for c in range(clients):
             nursery.start_soon(appender, c)
-    return acked, Cost.between(edges[0], edges[1], acked)
+    return acked, Cost.between(edges[0], edges[1], len(acked))
 
 
 async def _store_counters(socket: Path) -> tuple[int, int]:
@@ -111,11 +113,12 @@ def closed_loop_case(
     b1, m1 = trio.run(_store_counters, daemon.socket)
     wall = t1 - t0
     return Throughput(
-        rate=acked / DURATION,
+        rate=len(acked) / DURATION,
         daemon_cpu=(d1 - d0) / wall,
         client_cpu=(c1 - c0) / wall,
         per_commit=(m1 - m0) / max(1, b1 - b0),
         cost=cost,
+        latencies=acked,
     )
 
 

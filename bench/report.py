@@ -55,6 +55,11 @@ TARGETS: dict[str, tuple[int, str, str]] = {
         "a passivated session keeps no Python objects beyond its SQLite row",
         "bench.append",
     ),
+    "append.postgres": (
+        49,
+        "Postgres engine: acked appends/s at 64 clients ≥ ½ SQLite's (within 2×), same run",
+        "bench.append with --store",
+    ),
     "supervisor.append_cost": (
         5,
         "supervisor cost per append O(log n): at the largest N ≤ 2× the smallest N's",

