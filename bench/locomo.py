@@ -16,6 +16,10 @@ The data is not part of the repository (CC BY-NC 4.0): the module reads
 ``$REVERIE_LOCOMO`` or ``../shared/evaldata/locomo-dev.json`` beside the
 checkout, and skips with a message where neither exists.
 
+With ``--store`` (``python -m bench locomo --store postgresql://…`` or
+``--store embedded``) the same import and default search run again on the
+Postgres engine, per conversation beside SQLite's (``bench/locomo_engines.py``).
+
 Run: ``python -m bench locomo``; ``REVERIE_BENCH_CONFIG`` adds TOML to the
 daemon's configuration (e.g. ``"[consolidation]\nidle_after = 1.0\n"`` to
 measure after every conversation was consolidated).
@@ -28,6 +32,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench import _engines
 from bench._bm25 import Bm25
 from bench._machine import say
 from bench.locomo_daemon import (
@@ -39,6 +44,7 @@ from bench.locomo_daemon import (
     wait_settled,
 )
 from bench.locomo_data import CATEGORIES, KS, Scores, load, score_all
+from bench.locomo_engines import EngineRun, engine_table, postgres_recall
 from bench.locomo_folds import (
     WEIGHTS,
     Folds,
@@ -91,9 +97,9 @@ def main() -> Section:
     }
     floor = score_all(conversations, lambda q: floors[q.session].rank(q.text, max(KS)))
     rows: list[list[str]] = []
+    config = '[daemon]\nlog_level = "warning"\n' + os.environ.get("REVERIE_BENCH_CONFIG", "")
     with tempfile.TemporaryDirectory(prefix="reverie-locomo-") as tmp:
-        extra = os.environ.get("REVERIE_BENCH_CONFIG", "")
-        daemon = DaemonProcess(Path(tmp), config='[daemon]\nlog_level = "warning"\n' + extra)
+        daemon = DaemonProcess(Path(tmp), config=config)
         daemon.env = {k: v for k, v in os.environ.items() if not k.startswith("REVERIE_")}
         daemon.start()
         try:
@@ -201,6 +207,11 @@ def main() -> Section:
         f"{shipped_sum / n_all:.3f}",
         f"{results['text'].at(10):.3f}",
     )
+    if _engines.STORE:
+        sqlite = EngineRun(folds.by_label["default search"], rate, settle)
+        engine_table(
+            section, conversations, sqlite, postgres_recall(_engines.STORE, conversations, config)
+        )
     _targets(section, results, fresh, floor)
     return section
 

@@ -97,6 +97,11 @@ TARGETS: dict[str, tuple[int, str, str]] = {
         'recall@10 right after the import ≥ the settled `mode="text"` recall@10',
         "bench.locomo",
     ),
+    "locomo.postgres": (
+        49,
+        "Postgres engine: default-search R@10 within 0.02 of SQLite's, per conversation",
+        "bench.locomo with --store",
+    ),
     "index.throughput": (
         14,
         "≥ 1,000 messages/s end to end (append → searchable by vector), defaults",
