@@ -29,6 +29,9 @@ same files (``_parts``), to show where the time goes.
 
 Run: ``python -m bench search_scale`` (100k); ``REVERIE_BENCH_SCALE=100000,1000000``
 adds 1M (about ten minutes to build on 2 cores the first time, then cached).
+With ``--store postgresql://…`` (or ``--store embedded``) the same store is
+built again on the Postgres engine, in a fresh database, and searched the same
+way, beside SQLite's (``bench/search_scale_engines.py``).
 """
 
 from __future__ import annotations
@@ -45,10 +48,12 @@ from pathlib import Path
 import apsw
 import numpy as np
 
+from bench import _engines
 from bench._corpus import append_sentences, sentence
 from bench._machine import percentile, say
 from bench.report import Section
 from bench.search import _QUERIES, _PoolEmbedder
+from bench.search_scale_engines import postgres_searches
 from reverie.store import (
     LocalEmbedder,
     SearchIndex,
@@ -171,13 +176,14 @@ def _ready(daemon: DaemonProcess, total: int) -> None:
     raise RuntimeError(f"the index of {total:,} messages was not ready in {_READY_DEADLINE:.0f} s")
 
 
-def measure(data_dir: Path, total: int) -> dict[str, list[float]]:
-    """Milliseconds of each search, per mode, through a daemon on the built store."""
+def measure(data_dir: Path, total: int, config: str = _CONFIG) -> dict[str, list[float]]:
+    """Milliseconds of each search, per mode, through a daemon on the built store
+    (``config`` names its engine: the files in ``data_dir`` unless a ``[store] url``)."""
     sessions = total // _PER_SESSION
     rng = random.Random(5)
     out: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory(prefix="reverie-scale-") as tmp:
-        daemon = DaemonProcess(Path(tmp), config=_CONFIG)
+        daemon = DaemonProcess(Path(tmp), config=config)
         daemon.data_dir = data_dir / "data"
         daemon.start()
         try:
@@ -275,9 +281,10 @@ def main() -> Section:
     table = section.table("messages", "mode", "p50", "p99", "searches")
     parts_by_size: dict[int, dict[str, float]] = {}
     p50s: dict[int, float] = {}
+    by_size: dict[int, dict[str, list[float]]] = {}
     for total in sizes:
         data_dir = build(total, embedder)
-        times = measure(data_dir, total)
+        times = by_size[total] = measure(data_dir, total)
         for mode, values in times.items():
             p50 = statistics.median(values)
             table.row(
@@ -289,6 +296,8 @@ def main() -> Section:
             )
         p50s[total] = statistics.median(times["hybrid"])
         parts_by_size[total] = _parts(data_dir, total, real)
+    if _engines.STORE:
+        _engines_table(section, _engines.STORE, embedder, by_size)
     breakdown = section.table("part of a hybrid search (alone, p50)", *[f"{n:,}" for n in sizes])
     for name in parts_by_size[sizes[0]]:
         breakdown.row(name, *[f"{parts_by_size[n][name]:.2f} ms" for n in sizes])
@@ -301,6 +310,37 @@ def main() -> Section:
         p50 = p50s[100_000]
         section.target("search.100k", f"hybrid p50 {p50:.1f} ms", p50 < 30, f"{p50:.1f} ≥ 30 ms")
     return section
+
+
+def _engines_table(
+    section: Section, spec: str, embedder: _PoolEmbedder, sqlite: dict[int, dict[str, list[float]]]
+) -> None:
+    """The same sizes built and searched on the Postgres engine, beside SQLite's figures."""
+    table = section.table(
+        "messages (session filter, k=10)",
+        "mode",
+        "SQLite p50 / p99",
+        "Postgres p50 / p99",
+        "Postgres/SQLite (p50)",
+    )
+    notes = []
+    for total, ours in sqlite.items():
+        theirs, note = postgres_searches(spec, total, embedder, _append, measure, _CONFIG)
+        notes.append(f"{total:,}: {note}")
+        for mode in _MODES:
+            s, p = statistics.median(ours[mode]), statistics.median(theirs[mode])
+            table.row(
+                f"{total:,}",
+                mode,
+                f"{s:.1f} / {percentile(ours[mode], 0.99):.1f} ms",
+                f"{p:.1f} / {percentile(theirs[mode], 0.99):.1f} ms",
+                f"{p / s:.2f}×",
+            )
+    section.notes += (
+        "\n\nPostgres engine (`--store`): the same messages in a fresh database, appended"
+        " through the client, its pgvector index written at the store level with the same"
+        " pooled vectors (" + "; ".join(notes) + "), then searched the same way."
+    )
 
 
 if __name__ == "__main__":
