@@ -121,7 +121,7 @@ def main() -> Section:
     if PROFILE:
         profile(section)
     if postgres is not None and _engines.STORE:
-        engine_table(section, (results, bare, lat), postgres, _engines.STORE)
+        engine_table(section, (results, bare, lat, busy), postgres, _engines.STORE)
     if busy:
         section.notes += (
             f"\n\nIn the open-loop case {busy:,} appends were answered `busy` (the daemon fell"
