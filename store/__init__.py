@@ -1,4 +1,4 @@
-"""reverie.store: SQLite (apsw) state, with group commit, token counting, and search.
+"""reverie.store: the daemon's durable state behind one seam, on the engine ``[store] url`` names.
 
 Nothing here knows about sockets or actors; every blocking call runs in a
 thread (the writer thread, or a worker thread for reads).
@@ -10,7 +10,6 @@ from .base.memory import Consolidated, MemoryStore
 from .base.tx import Tx
 from .clock import TEST_CLOCK_ENV, Clock
 from .code_pages import page_out_code, page_out_code_async
-from .db import Connection, Database, ReadFn
 from .embed.embeddings import (
     LOCAL_MODEL_ID,
     Embedder,
@@ -33,7 +32,6 @@ from .facts import (
     render_memory,
     replace_fact,
 )
-from .file_backup import BackupInfo, backup
 from .heap import heap_usage, release_free_memory, tune_allocator
 from .history import HistoryEntry, entry_day, history_problems, parse_history, render_entry
 from .index_feed import (
@@ -42,54 +40,20 @@ from .index_feed import (
     LogPosition,
     entry_doc,
     fact_docs,
-    log_position,
     memory_docs,
     message_uid,
-    messages_after,
-    move_cursor,
-    read_cursor,
-    read_meta,
-    swap_index,
-    write_cursor,
-    write_meta,
 )
-from .jobs import Job, create_job, finish_job, job_counts, open_job, open_jobs, record_attempt
-from .journal import (
-    AppendOutcome,
-    ForgetJob,
-    MessageRecord,
-    NewMessage,
-    SessionRecord,
-    append_requests,
-    count_sessions,
-    delete_session,
-    finish_forget,
-    list_sessions,
-    load_session,
-    pending_forgets,
-    read_history,
-    read_tail,
-    record_forget,
-    save_session,
-    sessions_over,
-)
+from .jobs import Job
+from .journal import AppendOutcome, ForgetJob, MessageRecord, NewMessage, SessionRecord
 from .lance.async_index import AsyncSearchIndex, drop_index_dirs, index_dirs
 from .lance.index import IndexLayout, IndexLimits, IndexStale, SearchIndex
 from .markdown.memory_files import MemoryFiles, decode_scope, encode_scope, scope_of_dir
 from .markdown.memory_forget import forget_fact, forget_files, forget_session
 from .markdown.memory_scan import MemoryScan, scope_problems
 from .markdown.memory_store import FileMemoryStore
-from .message_pop import Unindex, finish_unindex, pending_unindex, pop_newest, unindexed_doc
-from .message_text import (
-    STOP_WORDS,
-    count_messages,
-    logged_messages,
-    search_message_text,
-    vector_gap,
-    with_log_text,
-    words_reference,
-)
-from .provenance import covered_messages, fact_sources
+from .message_pop import Unindex
+from .message_text import STOP_WORDS
+from .provenance import fact_sources
 from .ranking import (
     TEXT_WEIGHT,
     VECTOR_WEIGHT,
@@ -103,7 +67,6 @@ from .ranking import (
     specific_first,
     text_terms,
 )
-from .schema import SCHEMA_VERSION
 from .scope_writes import (
     AddScratch,
     DropCheckpoint,
@@ -127,15 +90,45 @@ from .search_query import (
     candidate_depth,
     checked_query,
 )
-from .term_counts import TermCounts
-from .tokens import TokenCounter
-from .wm_bounds import ScopeBounds
-from .working_memory import (
-    CheckpointRecord,
-    KeyRecord,
-    ScopeStats,
-    ScratchRecord,
-    TaskRecord,
+from .sqlite.db import Connection, Database, ReadFn
+from .sqlite.file_backup import BackupInfo, backup
+from .sqlite.index_feed import (
+    log_position,
+    messages_after,
+    move_cursor,
+    read_cursor,
+    read_meta,
+    swap_index,
+    write_cursor,
+    write_meta,
+)
+from .sqlite.jobs import create_job, finish_job, job_counts, open_job, open_jobs, record_attempt
+from .sqlite.journal import (
+    append_requests,
+    count_sessions,
+    delete_session,
+    finish_forget,
+    list_sessions,
+    load_session,
+    pending_forgets,
+    read_history,
+    read_tail,
+    record_forget,
+    save_session,
+    sessions_over,
+)
+from .sqlite.message_pop import finish_unindex, pending_unindex, pop_newest, unindexed_doc
+from .sqlite.message_text import (
+    count_messages,
+    logged_messages,
+    search_message_text,
+    vector_gap,
+    with_log_text,
+    words_reference,
+)
+from .sqlite.provenance import covered_messages
+from .sqlite.schema import SCHEMA_VERSION
+from .sqlite.working_memory import (
     append_scratch,
     clear_keys,
     clear_scratch,
@@ -154,6 +147,10 @@ from .working_memory import (
     set_key,
     sweep_keys,
 )
+from .term_counts import TermCounts
+from .tokens import TokenCounter
+from .wm_bounds import ScopeBounds
+from .working_memory import CheckpointRecord, KeyRecord, ScopeStats, ScratchRecord, TaskRecord
 
 __all__ = [
     "CURSOR_KEY",

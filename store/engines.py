@@ -20,11 +20,11 @@ from reverie.config import ConfigError, StoreConfig
 from .base.database import GroupCommit
 from .base.index import LiveIndex
 from .base.memory import MemoryStore
-from .db import Database
 from .embed.primed_embedder import PrimedEmbedder
 from .lance.index import IndexLimits
 from .markdown.memory_files import MemoryFiles
 from .markdown.memory_store import FileMemoryStore
+from .sqlite.db import Database
 
 __all__ = ["Store", "open_store"]
 

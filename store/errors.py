@@ -1,15 +1,14 @@
 """The store's branch of the error tree (see ``reverie.config.errors``).
 
-apsw's exceptions never leave this package: ``translate`` maps them to a
-``StoreError`` (or ``StoreFull`` when the disk or the page limit is full) so
-the layers above can report them with a stable code.
+An engine's library's exceptions never leave this package: each engine maps
+them (``sqlite/errors.py``, ``postgres/errors.py``), and ``translate`` the file
+system's, to a ``StoreError`` (``StoreFull`` when the disk or the page limit
+is full) so the layers above can report them with a stable code.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
-
-import apsw
 
 from reverie.config import ReverieError
 
@@ -57,9 +56,10 @@ class MemoryUnreadable(StoreError):
 
 
 def translate(exc: BaseException) -> StoreError:
-    """The StoreError to raise for a failure of apsw or the file system."""
-    if isinstance(exc, apsw.FullError) or (isinstance(exc, OSError) and exc.errno == 28):
+    """The StoreError to raise for a failure of the file system (or of an engine that
+    says only that it failed: each engine maps its own library's errors first)."""
+    if isinstance(exc, OSError) and exc.errno == 28:
         return StoreFull(f"storage is full: {exc}; free disk space, then retry")
-    if isinstance(exc, apsw.ReadOnlyError) or (isinstance(exc, OSError) and exc.errno in (13, 30)):
+    if isinstance(exc, OSError) and exc.errno in (13, 30):
         return StoreReadOnly(f"data directory is read-only: {exc}; fix its permissions, then retry")
     return StoreError(f"storage failed: {type(exc).__name__}: {exc}")

@@ -11,7 +11,7 @@ import trio.testing
 
 from reverie.store import AsyncSearchIndex, IndexDoc, PrimedEmbedder, SearchQuery
 
-from .test_index import FakeEmbedder
+from .index_corpus import FakeEmbedder
 
 
 @pytest.fixture

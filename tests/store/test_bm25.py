@@ -10,10 +10,12 @@ import apsw
 import pytest
 
 from reverie.store import search_message_text
-from reverie.store.bm25 import FUNCTION, idf, registered
-from reverie.store.message_text import fts_match
-from reverie.store.schema import migrate
-from reverie.store.term_counts import TermCounts, fresh_counts, indexed_rows
+from reverie.store.bm25 import idf
+from reverie.store.sqlite.bm25 import FUNCTION, registered
+from reverie.store.sqlite.message_text import fts_match
+from reverie.store.sqlite.schema import migrate
+from reverie.store.sqlite.term_counts import fresh_counts, indexed_rows
+from reverie.store.term_counts import TermCounts
 
 from .messages import append_texts
 

@@ -16,9 +16,10 @@ from reverie.store import (
     with_log_text,
     words_reference,
 )
-from reverie.store.message_text import fts_match
-from reverie.store.schema import migrate
-from reverie.store.term_counts import TermCounts, fresh_counts
+from reverie.store.sqlite.message_text import fts_match
+from reverie.store.sqlite.schema import migrate
+from reverie.store.sqlite.term_counts import fresh_counts
+from reverie.store.term_counts import TermCounts
 
 from .messages import append_texts
 

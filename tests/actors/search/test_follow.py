@@ -31,7 +31,7 @@ from reverie.store import (
 )
 from reverie.store.index_feed import message_uid
 
-from ...store.test_index import FakeEmbedder
+from ...store.index_corpus import FakeEmbedder
 
 MESSAGES = 40
 BATCH = 4

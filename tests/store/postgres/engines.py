@@ -17,7 +17,7 @@ import psycopg
 import pytest
 
 from reverie.store.postgres.schema import migrate as pg_migrate
-from reverie.store.schema import migrate as sqlite_migrate
+from reverie.store.sqlite.schema import migrate as sqlite_migrate
 
 ENGINES = ["sqlite", "postgres"]
 
@@ -33,7 +33,7 @@ class Engine:
     def __init__(self, name: str, conn: Any) -> None:
         self.name = name
         self.conn = conn
-        package = "reverie.store.postgres" if name == "postgres" else "reverie.store"
+        package = "reverie.store.postgres" if name == "postgres" else "reverie.store.sqlite"
         for module in ("journal", "jobs", "index_feed", "message_pop"):
             setattr(self, module, importlib.import_module(f"{package}.{module}"))
 

@@ -17,11 +17,12 @@ from typing import Any, Literal, TypeVar
 
 import apsw
 
+from ..base.database import GroupCommit
+from ..base.tx import EngineSql, Tx
+from ..errors import StoreError, StoreReadOnly
 from . import index_feed, jobs, journal, message_pop, message_text, provenance
 from . import working_memory as wm
-from .base.database import GroupCommit
-from .base.tx import EngineSql, Tx
-from .errors import StoreError, StoreReadOnly, translate
+from .errors import translate
 from .rows import one_row
 from .schema import migrate
 from .term_counts import fresh_counts

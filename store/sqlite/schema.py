@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import apsw
 
-from .errors import StoreError
+from ..errors import StoreError
 from .message_text import MESSAGE_TERMS_DDL, MESSAGE_TEXT_DDL
 from .rows import one_row
 
