@@ -172,7 +172,7 @@ async def _serve(
     """Open the store, start the actors, serve ``listeners`` until a signal; then drain."""
     store = open_store(config.store, data_dir)
     db, memory = store.db, store.memory
-    await db.open()
+    await store.open()
     shared = Services(config=config, db=db, tokens=TokenCounter(config.consolidation.tokenizer))
     http = httpx.AsyncClient(timeout=httpx.Timeout(config.llm.timeout, connect=10.0))
     indexer = (
@@ -250,7 +250,7 @@ async def _serve(
                 nursery.cancel_scope.cancel()
     finally:
         await http.aclose()
-        await db.close()
+        await store.close()
         log.info("stopped")
 
 

@@ -42,11 +42,19 @@ class Store:
     index_factory: Callable[[PrimedEmbedder, IndexLimits], LiveIndex] | None = None
     #: Deletes that index (a forget while the index is off); None: its directories go.
     drop_index: Callable[[], Awaitable[None]] | None = None
+    #: Databases of the engine's other parts (the Postgres index's own connections),
+    #: opened after ``db`` and closed before it.
+    others: tuple[GroupCommit[Any], ...] = ()
 
-    @property
-    def files(self) -> bool:
-        """Whether the memory is a tree of files (that a person may edit by hand)."""
-        return isinstance(self.memory, FileMemoryStore)
+    async def open(self) -> None:
+        await self.db.open()
+        for other in self.others:
+            await other.open()
+
+    async def close(self) -> None:
+        for other in self.others:
+            await other.close()
+        await self.db.close()
 
 
 def open_store(config: StoreConfig, data_dir: Path) -> Store:
@@ -76,11 +84,16 @@ def _postgres(config: StoreConfig) -> Store:
     db = PostgresDatabase(
         config.url, read_connections=config.read_connections, max_batch=config.max_batch
     )
+    # The index has a writer (and readers) of its own: a vector's HNSW insertion takes
+    # milliseconds, and on the appends' writer every append queued behind it (64 clients
+    # acked 0.1x SQLite's rate); apart, the database runs both at once.
+    index_db = PostgresDatabase(config.url, read_connections=2, max_batch=config.max_batch)
     return Store(
         "postgres",
         db,
         RowMemoryStore(db),
         redact_url(config.url),
-        lambda embedder, limits: PostgresSearchIndex(db, embedder, limits=limits),
-        lambda: drop_search_index(db),
+        lambda embedder, limits: PostgresSearchIndex(index_db, embedder, limits=limits),
+        lambda: drop_search_index(index_db),
+        (index_db,),
     )
