@@ -17,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import os
 import threading
+from collections.abc import AsyncIterator
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import numpy as np
@@ -57,6 +58,16 @@ class PrimedEmbedder:
                 for i in range(0, len(batch), chunk)
             ]
             await trio.to_thread.run_sync(_wait_all, futures)
+
+    @contextlib.asynccontextmanager
+    async def primed(self, texts: list[str], chunk: int) -> AsyncIterator[None]:
+        """``texts`` embedded in chunks on the background threads, kept while inside (an
+        index's write of them then only writes), let go after."""
+        try:
+            await self.prime_all(texts, max(1, chunk))
+            yield
+        finally:
+            self.forget(texts)
 
     def close(self) -> None:
         """Stop the background threads (they are idle once ``prime_all`` returned)."""

@@ -143,12 +143,8 @@ class AsyncSearchIndex:
         What lets the follower embed a batch without holding the index: a
         swap or a purge may come between the embedding and the write.
         """
-        texts = [d.text for d in docs]
-        try:
-            await self._embedder.prime_all(texts, max(1, chunk))
+        async with self._embedder.primed([d.text for d in docs], chunk):
             yield
-        finally:
-            self._embedder.forget(texts)
 
     async def write(self, docs: list[IndexDoc], *, new: bool = False) -> None:
         """Write ``docs`` (``SearchIndex.add``) in a worker thread: their vectors come

@@ -217,12 +217,8 @@ class PostgresSearchIndex:
     @asynccontextmanager
     async def primed(self, docs: list[IndexDoc], chunk: int) -> AsyncIterator[None]:
         """Embed ``docs`` on the background threads; inside, a ``write`` of them only writes."""
-        texts = [d.text for d in docs]
-        try:
-            await self._embedder.prime_all(texts, max(1, chunk))
+        async with self._embedder.primed([d.text for d in docs], chunk):
             yield
-        finally:
-            self._embedder.forget(texts)
 
     async def write(self, docs: list[IndexDoc], *, new: bool = False) -> None:
         """Upsert ``docs`` (their vectors from ``primed``, else embedded now). ``new`` is
