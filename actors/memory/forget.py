@@ -205,15 +205,16 @@ class Forgetter:
             self.running -= 1
 
     async def _checkpoint(self) -> None:
-        """Truncate the WAL now, unless a reader's snapshot is in the way: then the
-        truncation is left pending (``status``) and retried in the background,
-        so the writer, and every append behind it, never waits for a reader."""
+        """Scrub the store now (SQLite: truncate the WAL; Postgres: VACUUM), unless it
+        cannot run yet (a reader's snapshot in the WAL's way): then the scrub is left
+        pending (``status``) and retried in the background, so the writer, and every
+        append behind it, never waits for a reader."""
         try:
             await self.services.db.scrub()
-        except StoreError:
+        except StoreError as exc:
             if not self.checkpoint_pending and self._nursery is not None:
                 self.checkpoint_pending = True
-                log.info("WAL busy with a reader: its truncation is retried in the background")
+                log.info("a forget's scrub is retried in the background: %s", exc.message)
                 self._nursery.start_soon(self._checkpoint_later)
 
     async def _checkpoint_later(self) -> None:

@@ -106,7 +106,9 @@ class PostgresConnector:
         """VACUUM the tables a forget deletes from: their dead rows' space is reclaimed
         (a deleted row's bytes stay in the data files until then)."""
         for table in _FORGET_TABLES:
-            conn.execute(sql.SQL("VACUUM {}").format(sql.Identifier(table)))
+            # the index's table is made when the index opens (or never, with it off)
+            if conn.execute("SELECT to_regclass(%s)", (table,)).fetchone() != (None,):
+                conn.execute(sql.SQL("VACUUM {}").format(sql.Identifier(table)))
 
     def usable(self, conn: psycopg.Connection[Any]) -> bool:
         return not (conn.closed or conn.broken)
