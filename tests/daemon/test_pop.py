@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 
 import lancedb
+import psycopg
 import pytest
 
 from reverie import Client, Conflict
@@ -21,13 +21,19 @@ def _vector_ids(client: Client, query: str, session: str) -> list[str]:
     return [i for hit in hits for i in hit.message_ids]
 
 
-def _indexed_ids(data_dir: Path) -> list[str]:
-    """The message ids of the rows of the index's LanceDB tables (a search hides a row the
-    log lacks, so only the tables show whether the row went)."""
+def _indexed_ids(daemon: DaemonProcess) -> list[str]:
+    """The message ids of the rows of the index: its LanceDB tables, or its table in the
+    Postgres store (a search hides a row the log lacks, so only the rows show whether
+    the row went)."""
+    url = daemon.env.get("REVERIE_STORE__URL")
+    if url:
+        with psycopg.connect(url) as conn:
+            rows = conn.execute("SELECT unnest(message_ids) FROM index_docs ORDER BY 1")
+            return [str(mid) for (mid,) in rows]
     ids: list[str] = []
-    for path in data_dir.glob("index*"):
-        rows = lancedb.connect(str(path)).open_table("docs").to_arrow()
-        ids.extend(i for row in rows["message_ids"].to_pylist() for i in row)
+    for path in daemon.data_dir.glob("index*"):
+        table = lancedb.connect(str(path)).open_table("docs").to_arrow()
+        ids.extend(i for row in table["message_ids"].to_pylist() for i in row)
     return ids
 
 
@@ -70,7 +76,7 @@ def test_a_popped_message_leaves_the_search_index(indexed: DaemonProcess) -> Non
         client.append("s", "assistant", "volcanoes erupt basalt lava", id="new")
         poll(lambda: client.status().index.settled, what="the pop and the new message applied")
         assert "gone" not in _vector_ids(client, "iguana strawberries", "s")
-        assert sorted(_indexed_ids(daemon.data_dir)) == ["keep", "new"]
+        assert sorted(_indexed_ids(daemon)) == ["keep", "new"]
         assert "keep" in _vector_ids(client, "weather Lisbon", "s")
 
 
@@ -86,7 +92,7 @@ def test_a_pop_survives_a_restart_and_the_marker_is_applied(indexed: DaemonProce
             lambda: (index := client.status().index).ready and index.settled,
             what="the index open and settled after the restart",
         )
-        assert _indexed_ids(daemon.data_dir) == ["keep"]
+        assert _indexed_ids(daemon) == ["keep"]
 
 
 def test_a_consolidated_message_is_not_popped(
