@@ -33,7 +33,6 @@ __all__ = ["Store", "open_store"]
 class Store:
     """The engine's database and memory store (neither opened yet)."""
 
-    engine: str  # "sqlite" or "postgres"
     db: GroupCommit[Any]
     memory: MemoryStore
     #: Where the state is, fit for a log line: the data dir, or the URL without its password.
@@ -67,7 +66,7 @@ def open_store(config: StoreConfig, data_dir: Path) -> Store:
         read_connections=config.read_connections,
         max_batch=config.max_batch,
     )
-    return Store("sqlite", db, FileMemoryStore(MemoryFiles(data_dir / "memory")), str(data_dir))
+    return Store(db, FileMemoryStore(MemoryFiles(data_dir / "memory")), str(data_dir))
 
 
 def _postgres(config: StoreConfig) -> Store:
@@ -89,7 +88,6 @@ def _postgres(config: StoreConfig) -> Store:
     # acked 0.1x SQLite's rate); apart, the database runs both at once.
     index_db = PostgresDatabase(config.url, read_connections=2, max_batch=config.max_batch)
     return Store(
-        "postgres",
         db,
         RowMemoryStore(db),
         redact_url(config.url),
