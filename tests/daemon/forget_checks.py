@@ -14,7 +14,11 @@ from tests.daemon_process import DaemonProcess
 
 def holders(daemon: DaemonProcess, needle: str) -> list[str]:
     """Every file of the daemon's data dir whose bytes contain ``needle`` (binary-safe),
-    and on the Postgres engine every table with a row whose text does (``table:<name>``)."""
+    and on the Postgres engine every table with a row whose text does (``table:<name>``).
+
+    A running daemon is first let finish a forget's scrub that a reader put off.
+    """
+    _scrubbed(daemon)
     root, raw = daemon.data_dir, needle.encode()
     found = []
     for path in sorted(root.rglob("*")):
@@ -27,6 +31,21 @@ def holders(daemon: DaemonProcess, needle: str) -> list[str]:
     if url:
         found += [f"table:{name}" for name in tables_holding(url, needle)]
     return found
+
+
+def _scrubbed(daemon: DaemonProcess) -> None:
+    """Wait for a running daemon's pending scrub (``status().forgets.checkpoint_pending``).
+
+    A forget answers once its rows are deleted with ``secure_delete`` on; if
+    a reader's snapshot kept the WAL busy, the truncation that takes the old
+    pages out of the files is retried in the background, as documented. Until
+    then a partial checkpoint can leave the database file with a page of
+    the forget's own transaction (its job, which names the session).
+    """
+    if daemon.proc is None or daemon.proc.poll() is not None:
+        return
+    with daemon.client() as client:
+        poll(lambda: not client.status().forgets.checkpoint_pending, what="the forget's scrub")
 
 
 def tables_holding(url: str, needle: str) -> list[str]:
