@@ -13,6 +13,7 @@ from .errors import (
 from .redact import ScrubbingFormatter, log_to_stderr, scrub
 from .scopes import default_scope
 from .settings import (
+    ClusterConfig,
     Config,
     ConsolidationConfig,
     DaemonConfig,
@@ -31,6 +32,7 @@ from .throttle import Throttle
 
 __all__ = [
     "Busy",
+    "ClusterConfig",
     "Config",
     "ConfigError",
     "Conflict",

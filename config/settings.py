@@ -20,6 +20,7 @@ from .errors import ConfigError
 from .hints import env_variable, misread_env, suggestion, toml_mistake
 
 __all__ = [
+    "ClusterConfig",
     "Config",
     "ConsolidationConfig",
     "DaemonConfig",
@@ -95,6 +96,21 @@ class StoreConfig(_Section):
             raise ValueError(
                 "store.url must be empty (files in the data dir) or a postgresql:// URL"
             )
+
+
+class ClusterConfig(_Section):
+    # Several daemons (and ``reverie worker``s) on one Postgres store; unused on the files.
+    # A member that has not beaten for owner_ttl is dead to the others: its sessions are
+    # free and its jobs' leases lapse. It beats every owner_ttl / 4.
+    owner_ttl: Seconds = 10.0
+    # How long a claimed consolidation job is its worker's without a beat renewing it.
+    job_lease: Seconds = 60.0
+
+    def __post_init__(self) -> None:
+        if self.owner_ttl < 0.5:
+            raise ValueError("cluster.owner_ttl must be at least 0.5 seconds")
+        if self.job_lease < self.owner_ttl:
+            raise ValueError("cluster.job_lease must be at least cluster.owner_ttl")
 
 
 class SessionsConfig(_Section):
@@ -237,6 +253,7 @@ class Config(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     daemon: DaemonConfig = msgspec.field(default_factory=DaemonConfig)
     store: StoreConfig = msgspec.field(default_factory=StoreConfig)
     sessions: SessionsConfig = msgspec.field(default_factory=SessionsConfig)
+    cluster: ClusterConfig = msgspec.field(default_factory=ClusterConfig)
     consolidation: ConsolidationConfig = msgspec.field(default_factory=ConsolidationConfig)
     llm: LLMConfig = msgspec.field(default_factory=LLMConfig)
     embeddings: EmbeddingsConfig = msgspec.field(default_factory=EmbeddingsConfig)

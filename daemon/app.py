@@ -50,6 +50,7 @@ from reverie.store import (
     tune_allocator,
 )
 
+from .membership import Membership
 from .metrics_http import parse_listen, serve_metrics
 from .ops import Handlers
 from .ops.search import SearchHandlers
@@ -170,7 +171,7 @@ async def _serve(
     activated: bool,
 ) -> None:
     """Open the store, start the actors, serve ``listeners`` until a signal; then drain."""
-    store = open_store(config.store, data_dir)
+    store = open_store(config.store, data_dir, config.cluster)
     db, memory = store.db, store.memory
     await store.open()
     shared = Services(config=config, db=db, tokens=TokenCounter(config.consolidation.tokenizer))
@@ -212,9 +213,18 @@ async def _serve(
         reloader=reloader,
     )
     server = Server(config, handlers)
+    membership = (
+        None
+        if store.cluster is None
+        else Membership(
+            store.cluster, "daemon", "systemd" if activated else str(config.socket_path)
+        )
+    )
     try:
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async with trio.open_nursery() as nursery:
+                if membership is not None:
+                    await nursery.start(membership.run)
                 await nursery.start(reloader.run)
                 await nursery.start(registry.run)
                 await nursery.start(supervisor.run)

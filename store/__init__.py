@@ -4,6 +4,7 @@ Nothing here knows about sockets or actors; every blocking call runs in a
 thread (the writer thread, or a worker thread for reads).
 """
 
+from .base.cluster import Cluster, MemberView
 from .base.database import GroupCommit
 from .base.index import LiveIndex
 from .base.memory import Consolidated, MemoryStore
@@ -169,6 +170,7 @@ __all__ = [
     "BackupInfo",
     "CheckpointRecord",
     "Clock",
+    "Cluster",
     "Connection",
     "Consolidated",
     "Database",
@@ -191,6 +193,7 @@ __all__ = [
     "LoadCheckpoint",
     "LocalEmbedder",
     "LogPosition",
+    "MemberView",
     "MemoryFiles",
     "MemoryScan",
     "MemoryStore",

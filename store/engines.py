@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reverie.config import ConfigError, StoreConfig
+from reverie.config import ClusterConfig, ConfigError, StoreConfig
 
+from .base.cluster import Cluster
 from .base.database import GroupCommit
 from .base.index import LiveIndex
 from .base.memory import MemoryStore
@@ -44,6 +45,8 @@ class Store:
     #: Databases of the engine's other parts (the Postgres index's own connections),
     #: opened after ``db`` and closed before it.
     others: tuple[GroupCommit[Any], ...] = ()
+    #: This process among the others sharing the database; None: the files, one daemon.
+    cluster: Cluster | None = None
 
     async def open(self) -> None:
         await self.db.open()
@@ -56,10 +59,10 @@ class Store:
         await self.db.close()
 
 
-def open_store(config: StoreConfig, data_dir: Path) -> Store:
+def open_store(config: StoreConfig, data_dir: Path, cluster: ClusterConfig | None = None) -> Store:
     """The store ``config`` names; SQLite and the memory tree under ``data_dir`` by default."""
     if config.url:
-        return _postgres(config)
+        return _postgres(config, cluster or ClusterConfig())
     db = Database(
         data_dir / "reverie.sqlite3",
         durability=config.durability,
@@ -69,8 +72,9 @@ def open_store(config: StoreConfig, data_dir: Path) -> Store:
     return Store(db, FileMemoryStore(MemoryFiles(data_dir / "memory")), str(data_dir))
 
 
-def _postgres(config: StoreConfig) -> Store:
+def _postgres(config: StoreConfig, cluster: ClusterConfig) -> Store:
     try:
+        from .postgres.cluster import PostgresCluster, new_member_id
         from .postgres.db import PostgresDatabase
         from .postgres.index import PostgresSearchIndex, drop_search_index
         from .postgres.memory_store import MemoryStore as RowMemoryStore
@@ -80,13 +84,19 @@ def _postgres(config: StoreConfig) -> Store:
             f"store.url names a PostgreSQL database, but its driver is missing ({exc}); "
             "install it with: pip install 'reverie[postgres]'"
         ) from exc
+    member = new_member_id()
     db = PostgresDatabase(
-        config.url, read_connections=config.read_connections, max_batch=config.max_batch
+        config.url,
+        member=member,
+        read_connections=config.read_connections,
+        max_batch=config.max_batch,
     )
     # The index has a writer (and readers) of its own: a vector's HNSW insertion takes
     # milliseconds, and on the appends' writer every append queued behind it (64 clients
     # acked 0.1x SQLite's rate); apart, the database runs both at once.
-    index_db = PostgresDatabase(config.url, read_connections=2, max_batch=config.max_batch)
+    index_db = PostgresDatabase(
+        config.url, member=member, read_connections=2, max_batch=config.max_batch
+    )
     return Store(
         db,
         RowMemoryStore(db),
@@ -94,4 +104,5 @@ def _postgres(config: StoreConfig) -> Store:
         lambda embedder, limits: PostgresSearchIndex(index_db, embedder, limits=limits),
         lambda: drop_search_index(index_db),
         (index_db,),
+        PostgresCluster(db, member, cluster.owner_ttl, cluster.job_lease),
     )

@@ -34,6 +34,7 @@ from . import (
     provenance,
     working_memory,
 )
+from .cluster import new_member_id
 from .errors import translate
 from .schema import migrate
 from .term_counts import fresh_counts
@@ -63,9 +64,10 @@ CONNECT_TIMEOUT = 10
 class PostgresConnector:
     """How the database at ``url`` is reached (``GroupCommit``'s Connector)."""
 
-    def __init__(self, url: str, label: str) -> None:
+    def __init__(self, url: str, label: str, member: str) -> None:
         self.url = url
         self.label = label  # the URL without its password: all that is ever printed
+        self.member = member  # this process in ``members``; the fence of its session writes
         self._writers: set[int] = set()  # id() of the write connections
 
     def connect(self, *, writer: bool) -> psycopg.Connection[Any]:
@@ -75,6 +77,8 @@ class PostgresConnector:
             connect_timeout=CONNECT_TIMEOUT,
             application_name="reverie",
         )
+        # Session writes check ``owner = current_setting('reverie.member')`` (journal.py).
+        conn.execute("SELECT set_config('reverie.member', %s, false)", (self.member,))
         if writer:
             migrate(conn)
             self._writers.add(id(conn))
@@ -144,9 +148,16 @@ POSTGRES_SQL = EngineSql(
 class PostgresDatabase(GroupCommit[psycopg.Connection[Any]]):
     """The database at ``url`` (``postgresql://…``); open with ``await db.open()``."""
 
-    def __init__(self, url: str, *, read_connections: int = 4, max_batch: int = 4096) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        member: str = "",
+        read_connections: int = 4,
+        max_batch: int = 4096,
+    ) -> None:
         super().__init__(
-            PostgresConnector(url, redact_url(url)),
+            PostgresConnector(url, redact_url(url), member or new_member_id()),
             POSTGRES_SQL,
             fresh_counts(),
             read_connections=read_connections,

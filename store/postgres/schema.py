@@ -127,7 +127,37 @@ CREATE TABLE wm_stats (
 )""",
 )
 
-MIGRATIONS: list[tuple[str, ...]] = [_CORE + message_text.DDL + memory_rows.DDL + index_words.DDL]
+#: Several daemons (and workers) on one database: who is alive, who owns a session at which
+#: epoch (``cluster.py``), who holds a job or a periodic duty and until when. Times are the
+#: database's clock (``extract(epoch FROM clock_timestamp())``), never a member's.
+_CLUSTER = (
+    """
+CREATE TABLE members (
+    id          text PRIMARY KEY,            -- host/pid/random: one process's lifetime
+    role        text NOT NULL,               -- daemon | worker
+    host        text NOT NULL,
+    pid         integer NOT NULL,
+    started     double precision NOT NULL,
+    heartbeat   double precision NOT NULL,
+    backend_pid integer NOT NULL,            -- its beat's server process: gone when it dies
+    serves      text NOT NULL DEFAULT ''     -- a daemon's socket path, for the operator
+)""",
+    "ALTER TABLE sessions ADD COLUMN owner text, ADD COLUMN epoch bigint NOT NULL DEFAULT 0",
+    "CREATE INDEX sessions_owner ON sessions (owner) WHERE owner IS NOT NULL",
+    "ALTER TABLE jobs ADD COLUMN lease_owner text, ADD COLUMN lease_until double precision",
+    "CREATE INDEX jobs_running_scope ON jobs (scope) WHERE state = 'running'",
+    """
+CREATE TABLE duties (
+    name   text PRIMARY KEY,                 -- periodic work one member does at a time
+    holder text NOT NULL,
+    until  double precision NOT NULL
+)""",
+)
+
+MIGRATIONS: list[tuple[str, ...]] = [
+    _CORE + message_text.DDL + memory_rows.DDL + index_words.DDL,
+    _CLUSTER,
+]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
