@@ -6,7 +6,7 @@ from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavai
 from .expiry import ExpirySweeper
 from .memory import Forgetter, MemoryKeeper, MemoryWatcher
 from .names import MAX_NAME_CHARS, validate_name
-from .registry import ActorRegistry, SessionRegistry
+from .registry import ActorRegistry
 from .scope import GLOBAL_SCOPE, ScopeActor, ScopeRegistry, scope_chain, validate_key
 from .scope_requests import (
     AppendScratch,
@@ -31,6 +31,7 @@ from .session import (
     SessionActor,
     SessionContext,
 )
+from .session_registry import SessionRegistry
 
 __all__ = [
     "GLOBAL_SCOPE",

@@ -60,9 +60,9 @@ from reverie.store import Tx
 from .mailbox import Mailbox
 from .names import validate_name
 from .services import Services
-from .session import Envelope, SessionActor
+from .session import Envelope
 
-__all__ = ["GROUP", "SCHEDULERS", "Actor", "ActorRegistry", "Plan", "SessionRegistry", "Unplanned"]
+__all__ = ["GROUP", "SCHEDULERS", "Actor", "ActorRegistry", "Plan", "Unplanned"]
 
 log = logging.getLogger(__name__)
 
@@ -310,8 +310,10 @@ class ActorRegistry(Generic[A]):
                 idle.append(name)
                 if len(idle) == excess:
                     break
-        for name in idle:
-            del self._live[name]
+        self._passivated([self._live.pop(name) for name in idle])
+
+    def _passivated(self, actors: list[A]) -> None:
+        """``actors`` went idle and their state was dropped (a kind may let go of more)."""
 
     async def _passivate_idle(self) -> None:
         """Drop the actors idle for ``passivate_after``, each when its time comes."""
@@ -334,8 +336,7 @@ class ActorRegistry(Generic[A]):
                 due.append(name)
         else:
             next_due = now + self._passivate_after
-        for name in due:
-            del self._live[name]
+        self._passivated([self._live.pop(name) for name in due])
         return next_due
 
     def _extra(self, actor: A) -> dict[str, Any]:
@@ -382,10 +383,3 @@ class ActorRegistry(Generic[A]):
         for env in batch:
             env.reply(error)  # answers only those the batch left unanswered
         return False
-
-
-class SessionRegistry(ActorRegistry[SessionActor]):
-    """The session actors, one per session name."""
-
-    def __init__(self, services: Services) -> None:
-        super().__init__(services, "session", lambda name: SessionActor(name, services))

@@ -9,6 +9,11 @@ together in one write (many clients appending to one session share one
 transaction); each is acknowledged only after that commit.
 
 No lock guards the session: its row in SQLite is changed only from here.
+When other daemons share the database (Postgres), the actor claims the
+session as it loads it: its writes carry the epoch of that claim, and once
+another daemon has claimed the session since, they write nothing and fail
+with ``SessionMoved``; the registry then drops this actor's state, and a
+retry claims the session back.
 """
 
 from __future__ import annotations
@@ -131,8 +136,13 @@ class SessionActor:
         self.idle_since = 0.0
 
     async def load(self) -> None:
-        """(Re)read the session's row from SQLite: the state after a restart or crash."""
-        self.record = await self.services.db.read(lambda t: t.load_session(self.name))
+        """(Re)read the session's row: the state after a restart or crash. On a database
+        other daemons share, claim it (a write): this daemon is its one writer now."""
+        db = self.services.db
+        if db.shared:
+            self.record = await db.write(lambda t: t.claim_session(self.name))
+        else:
+            self.record = await db.read(lambda t: t.load_session(self.name))
 
     def take(self, mail: deque[Envelope[SessionRequest]]) -> list[Envelope[SessionRequest]]:
         """The next request, plus the appends queued right behind it (and the first non-append)."""
@@ -220,7 +230,7 @@ class SessionActor:
             tail: list[MessageRecord] = []
             scope = default_scope(self.name) if scope is None else validate_name("scope", scope)
         else:
-            tail = await self.services.db.read(lambda t: t.read_tail(self.name, record.cursor_seq))
+            tail = await self.services.db.read(lambda t: self._tail(t, record))
             scope = record.scope
         keeper = self.services.memory
         if keeper is None:
@@ -236,6 +246,15 @@ class SessionActor:
             memory_tokens=memory_tokens,
             omitted=len(tail) - len(kept),
         )
+
+    def _tail(self, t: Tx, record: SessionRecord) -> list[MessageRecord]:
+        """The messages not yet consolidated. On a shared database another member may have
+        applied a job since this actor loaded the row: its cursor is read afresh."""
+        cursor = record.cursor_seq
+        if self.services.db.shared:
+            stored = t.load_session(self.name)
+            cursor = cursor if stored is None else max(cursor, stored.cursor_seq)
+        return t.read_tail(self.name, cursor)
 
     async def _pop(self) -> MessageRecord | None:
         """Take back the newest message; the index follower removes its row (``popped``)."""

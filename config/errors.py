@@ -20,6 +20,7 @@ client rebuild the class. Codes are never renamed::
     │   ├── StoreFull                 store.full
     │   ├── StoreReadOnly             store.read_only
     │   ├── StoreUnavailable          store.unavailable (retry)
+    │   │   └── SessionMoved          session.moved (retry)
     │   ├── EmbeddingError            embeddings.error (reverie.store.embed.embeddings)
     │   └── IndexStale                store.index_stale (reverie.store.lance.index)
     └── LLMError                      llm.error      (reverie.actors.errors)

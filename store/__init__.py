@@ -21,7 +21,14 @@ from .embed.embeddings import (
 )
 from .embed.primed_embedder import PrimedEmbedder
 from .engines import Store, open_store
-from .errors import MemoryUnreadable, StoreError, StoreFull, StoreReadOnly, StoreUnavailable
+from .errors import (
+    MemoryUnreadable,
+    SessionMoved,
+    StoreError,
+    StoreFull,
+    StoreReadOnly,
+    StoreUnavailable,
+)
 from .facts import (
     Fact,
     drop_session,
@@ -218,6 +225,7 @@ __all__ = [
     "SearchHit",
     "SearchIndex",
     "SearchQuery",
+    "SessionMoved",
     "SessionRecord",
     "Store",
     "StoreError",

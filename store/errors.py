@@ -48,6 +48,14 @@ class StoreUnavailable(StoreError):
     code: ClassVar[str] = "store.unavailable"
 
 
+class SessionMoved(StoreUnavailable):
+    """Another daemon sharing the database took the session over since this one loaded
+    it (Postgres): nothing of the request was written. Retry it: the daemon you retry
+    through takes the session back (the client does so by itself for an append with ids)."""
+
+    code: ClassVar[str] = "session.moved"
+
+
 class MemoryUnreadable(StoreError):
     """A file of the memory tree cannot be read as it is (not UTF-8, a symbolic link):
     fix or remove the file it names."""

@@ -68,6 +68,9 @@ class SessionRecord(msgspec.Struct, kw_only=True):
     tail_tokens: int = 0
     tail_count: int = 0
     last_active: float = 0.0
+    #: The ownership this row was loaded or claimed at (Postgres: ``sessions.epoch``; a
+    #: write checks it in its statement). 0: not claimed (a new session, or the files).
+    epoch: int = 0
 
 
 class AppendOutcome(msgspec.Struct, frozen=True):

@@ -46,6 +46,16 @@ def default_socket() -> Path:
     return default_socket_path(Path(data) if data else default_data_dir())
 
 
+#: The error code of a request another daemon sharing the database refused to let
+#: through (it took the session over): nothing was written, so any call is retried.
+MOVED = "session.moved"
+
+
+def moved(reply: p.Reply) -> bool:
+    """Whether the daemon wrote nothing because the session moved (retry, any call)."""
+    return isinstance(reply, p.ErrorReply) and reply.code == MOVED
+
+
 def raise_for(reply: p.Reply) -> None:
     if isinstance(reply, p.ErrorReply):
         raise error_class(reply.code)(reply.message)

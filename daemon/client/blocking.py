@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 from .. import protocol as p
 from ..protocol.errors import ConnectionLost
 from ..protocol.framing import FrameReader, frame
-from .api import MAX_REPLY_BYTES, RETRY_DELAYS, Api, default_socket, raise_for
+from .api import MAX_REPLY_BYTES, RETRY_DELAYS, Api, default_socket, moved, raise_for
 from .unreachable import unreachable
 
 __all__ = ["Client"]
@@ -83,14 +83,18 @@ class Client(Api):
 
     def _call(self, request: p.Request, convert: Callable[[Any], T], idempotent: bool) -> T:
         delays = iter(RETRY_DELAYS if idempotent and self._reached else ())
+        again = iter(RETRY_DELAYS)
         while True:
             try:
                 reply = self._roundtrip(request)
-                break
             except ConnectionLost:
                 delay = next(delays, None)
                 if delay is None:
                     raise
-                time.sleep(delay)
+            else:
+                delay = next(again, None) if moved(reply) else None
+                if delay is None:
+                    break
+            time.sleep(delay)
         raise_for(reply)
         return convert(reply)

@@ -30,7 +30,7 @@ import logging
 import queue
 import threading
 from collections.abc import Callable
-from typing import Any, Generic, TypeVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 import trio
 
@@ -74,6 +74,10 @@ _READ_BATCH = 32
 
 class GroupCommit(Generic[C]):
     """A database behind ``connector``; open with ``await db.open()``, then ``write``/``read``."""
+
+    #: Whether other daemons write this database too: a session is then claimed
+    #: (``Tx.claim_session``, a write) before this daemon serves it, not just loaded.
+    shared: ClassVar[bool] = False
 
     def __init__(
         self,

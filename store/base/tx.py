@@ -78,6 +78,12 @@ class Tx:
     def save_session(self, s: SessionRecord) -> None:
         return self._sql.journal.save_session(self.conn, s)
 
+    def claim_session(self, name: str) -> SessionRecord | None:
+        return self._sql.journal.claim_session(self.conn, name)
+
+    def release_sessions(self, owned: list[tuple[str, int]]) -> None:
+        self._sql.journal.release_sessions(self.conn, owned)
+
     def load_session(self, name: str) -> SessionRecord | None:
         return self._sql.journal.load_session(self.conn, name)
 

@@ -148,6 +148,8 @@ POSTGRES_SQL = EngineSql(
 class PostgresDatabase(GroupCommit[psycopg.Connection[Any]]):
     """The database at ``url`` (``postgresql://…``); open with ``await db.open()``."""
 
+    shared = True  # several daemons and workers may share it (``cluster.py``)
+
     def __init__(
         self,
         url: str,

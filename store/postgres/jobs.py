@@ -16,7 +16,7 @@ import psycopg
 from reverie.store import Job, SessionRecord
 from reverie.store.jobs import _COLUMNS, _job
 
-from .journal import save_session
+from .journal import _OWNED, _adopt
 
 __all__ = [
     "create_job",
@@ -79,10 +79,18 @@ def finish_job(
     ).rowcount
     if closed == 0:
         return False
-    session.cursor_seq = job.last_seq
-    session.tail_tokens -= job.tokens
-    session.tail_count -= job.count
-    save_session(conn, session)
+    # Relative, and not fenced by the session's owner: the cursor is only ever moved here,
+    # and the owner's appends move the tail's counters by their own share (journal.py).
+    row = conn.execute(
+        "UPDATE sessions SET cursor_seq = %s, tail_tokens = tail_tokens - %s,"
+        " tail_count = tail_count - %s WHERE name = %s AND cursor_seq < %s"
+        f" RETURNING {_OWNED}",
+        (job.last_seq, job.tokens, job.count, job.session, job.last_seq),
+    ).fetchone()
+    if row is not None:
+        epoch = session.epoch  # the caller's claim stays its own
+        _adopt(session, row)
+        session.epoch = epoch
     return True
 
 

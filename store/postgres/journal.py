@@ -9,6 +9,16 @@ writes all the new rows and the session's row in one statement.
 
 Session names are compared byte-wise (``COLLATE "C"``), as SQLite compares
 text, so ``list_sessions`` pages and prefixes exactly as the SQLite engine.
+
+Several daemons may share the database, so a session has an owner and an
+epoch (``cluster.py``). A daemon claims the session when it loads it (the
+epoch goes up), and every write of its row checks owner and epoch in the
+statement that writes: the row's UPDATE (or a new session's INSERT) is
+fenced, and the batch's messages are inserted by the same statement only
+if that row was written. A daemon that lost the session writes nothing and
+gets ``SessionMoved``. The owner moves the tail's counters by its batch's
+share and never writes the cursor, which a consolidation applied by another
+member moves (``jobs.finish_job``).
 """
 
 from __future__ import annotations
@@ -24,6 +34,7 @@ from reverie.store import (
     ForgetJob,
     MessageRecord,
     NewMessage,
+    SessionMoved,
     SessionRecord,
 )
 from reverie.store.journal import (
@@ -42,6 +53,7 @@ from .working_memory import delete_scope_state
 
 __all__ = [
     "append_requests",
+    "claim_session",
     "count_sessions",
     "delete_session",
     "finish_forget",
@@ -51,26 +63,35 @@ __all__ = [
     "read_history",
     "read_tail",
     "record_forget",
+    "release_sessions",
     "save_session",
     "sessions_over",
 ]
 
 
-_SESSION_UPSERT = (
-    f"INSERT INTO sessions ({_SESSION_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s, %s)"
-    " ON CONFLICT (name) DO UPDATE SET scope = excluded.scope, created = excluded.created,"
-    " last_seq = excluded.last_seq, cursor_seq = excluded.cursor_seq,"
-    " tail_tokens = excluded.tail_tokens, tail_count = excluded.tail_count,"
-    " last_active = excluded.last_active"
-)
+_ME = "current_setting('reverie.member')"
+#: A session's row with the epoch this member holds it at.
+_OWNED = f"{_SESSION_COLUMNS}, epoch"
 
-#: The new messages of a batch, one array per column, and then the session's row.
-_APPEND = (
-    "WITH added AS (INSERT INTO messages"
+#: A new session's row, owned by this member at epoch 1; nothing if another made it first.
+_CREATE = (
+    f"INSERT INTO sessions ({_SESSION_COLUMNS}, owner, epoch)"
+    f" VALUES (%s, %s, %s, %s, %s, %s, %s, %s, {_ME}, 1)"
+    f" ON CONFLICT (name) DO NOTHING RETURNING {_OWNED}"
+)
+#: The owner's row after a batch: fenced by owner and epoch; the tail's counters move by
+#: the batch's share (a job another member applied meanwhile moved them too).
+_EXTEND = (
+    "UPDATE sessions SET last_seq = %s, tail_tokens = tail_tokens + %s,"
+    " tail_count = tail_count + %s, last_active = greatest(last_active, %s)"
+    f" WHERE name = %s AND owner = {_ME} AND epoch = %s RETURNING {_OWNED}"
+)
+#: A batch's messages, one array per column, inserted only if the row ``s`` was written.
+_ADD = (
+    "added AS (INSERT INTO messages"
     " (session, seq, id, role, content, name, tool_calls, tool_call_id, ts, tokens)"
-    " SELECT %s, * FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[],"
-    " %s::text[], %s::text[], %s::float8[], %s::integer[]))"
-    f" {_SESSION_UPSERT}"
+    " SELECT %s, u.* FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[],"
+    " %s::text[], %s::text[], %s::float8[], %s::integer[]) AS u WHERE EXISTS (SELECT 1 FROM s))"
 )
 
 #: What a stored message is compared on when its id comes again (``journal._same``).
@@ -145,49 +166,108 @@ def append_requests(
         outcomes.append(AppendOutcome([(known[msg.id][0], msg.id) for msg in messages]))
     if new:
         msgs = [msg for _, msg in new]
-        conn.execute(
-            _APPEND,
-            (
-                session.name,
-                [seq for seq, _ in new],
-                [m.id for m in msgs],
-                [m.role for m in msgs],
-                [m.content for m in msgs],
-                [m.name for m in msgs],
-                [_encode_tool_calls(m.tool_calls) for m in msgs],
-                [m.tool_call_id for m in msgs],
-                [float(m.ts) for m in msgs],
-                [int(m.tokens) for m in msgs],
-                *_session_values(session),
-            ),
+        rows = (
+            session.name,
+            [seq for seq, _ in new],
+            [m.id for m in msgs],
+            [m.role for m in msgs],
+            [m.content for m in msgs],
+            [m.name for m in msgs],
+            [_encode_tool_calls(m.tool_calls) for m in msgs],
+            [m.tool_call_id for m in msgs],
+            [float(m.ts) for m in msgs],
+            [int(m.tokens) for m in msgs],
         )
+        share = (sum(m.tokens for m in msgs), len(msgs))
+        _write_row(conn, session, share, f"WITH s AS ({{}}), {_ADD} SELECT * FROM s", rows)
     else:
         save_session(conn, session)
     return outcomes
 
 
-def _session_values(s: SessionRecord) -> tuple[Any, ...]:
-    return (
-        s.name,
-        s.scope,
-        s.created,
-        s.last_seq,
-        s.cursor_seq,
-        s.tail_tokens,
-        s.tail_count,
-        s.last_active,
-    )
+def _write_row(
+    conn: psycopg.Connection[Any],
+    s: SessionRecord,
+    share: tuple[int, int],
+    statement: str = "{}",
+    more: tuple[Any, ...] = (),
+) -> None:
+    """Write the owner's row (``statement`` wraps the fenced write, ``more`` its other
+    parameters) and adopt what the database holds now; ``SessionMoved`` if this member
+    no longer owns the session at ``s.epoch``. ``share`` is what the change adds to the
+    tail (tokens, messages) since ``s`` was read."""
+    if s.epoch == 0:
+        fenced: tuple[str, tuple[Any, ...]] = (
+            _CREATE,
+            (
+                s.name,
+                s.scope,
+                s.created,
+                s.last_seq,
+                s.cursor_seq,
+                s.tail_tokens,
+                s.tail_count,
+                s.last_active,
+            ),
+        )
+    else:
+        fenced = (_EXTEND, (s.last_seq, share[0], share[1], s.last_active, s.name, s.epoch))
+    row = conn.execute(statement.format(fenced[0]), (*fenced[1], *more)).fetchone()
+    if row is None:
+        raise SessionMoved(
+            f"session {s.name!r} was taken over by another daemon sharing the database;"
+            " nothing was written: retry (the retry takes it back)"
+        )
+    _adopt(s, row)
+
+
+def _adopt(s: SessionRecord, row: Any) -> None:
+    """Copy the database's row (``_OWNED``) into ``s``, the caller's copy."""
+    fresh = _owned(row)
+    s.last_seq, s.cursor_seq = fresh.last_seq, fresh.cursor_seq
+    s.tail_tokens, s.tail_count = fresh.tail_tokens, fresh.tail_count
+    s.last_active, s.epoch = fresh.last_active, fresh.epoch
+
+
+def _owned(row: Any) -> SessionRecord:
+    record = _session(row[:-1])
+    record.epoch = int(row[-1])
+    return record
 
 
 def save_session(conn: psycopg.Connection[Any], s: SessionRecord) -> None:
-    conn.execute(_SESSION_UPSERT, _session_values(s))
+    """Write the owner's row as ``s`` holds it (fenced; ``s`` takes the stored row back).
+
+    Only for a change of the owner's own that moved neither the tail nor the
+    cursor (``pop_newest`` and ``finish_job`` move theirs in their own statements).
+    """
+    _write_row(conn, s, (0, 0))
+
+
+def claim_session(conn: psycopg.Connection[Any], name: str) -> SessionRecord | None:
+    """Take the session over for this member: the epoch goes up, so whoever held it can
+    no longer write it. None: no such session (its first append creates it, owned)."""
+    row = conn.execute(
+        f"UPDATE sessions SET owner = {_ME}, epoch = epoch + 1 WHERE name = %s RETURNING {_OWNED}",
+        (name,),
+    ).fetchone()
+    return None if row is None else _owned(row)
+
+
+def release_sessions(conn: psycopg.Connection[Any], owned: list[tuple[str, int]]) -> None:
+    """Let go of sessions (name, epoch) this member no longer serves, unless claimed since."""
+    if owned:
+        conn.execute(
+            "UPDATE sessions s SET owner = NULL FROM unnest(%s::text[], %s::bigint[]) AS r(n, e)"
+            f" WHERE s.name = r.n AND s.epoch = r.e AND s.owner = {_ME}",
+            ([n for n, _ in owned], [e for _, e in owned]),
+        )
 
 
 def load_session(conn: psycopg.Connection[Any], name: str) -> SessionRecord | None:
-    row = conn.execute(
-        f"SELECT {_SESSION_COLUMNS} FROM sessions WHERE name = %s", (name,)
-    ).fetchone()
-    return None if row is None else _session(row)
+    """The session's row as stored, with the epoch it is owned at (claiming nothing)."""
+    row = conn.execute(f"SELECT {_OWNED} FROM sessions WHERE name = %s", (name,)).fetchone()
+    return None if row is None else _owned(row)
 
 
 def read_history(

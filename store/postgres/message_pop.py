@@ -16,14 +16,14 @@ from typing import Any
 import psycopg
 
 from reverie.config import Conflict
-from reverie.store import IndexDoc, MessageRecord, SessionRecord, Unindex
+from reverie.store import IndexDoc, MessageRecord, SessionMoved, SessionRecord, Unindex
 from reverie.store.index_feed import message_doc
 from reverie.store.journal import _MSG_COLUMNS, _record
 from reverie.store.message_pop import _PREFIX
 
 from .index_feed import read_cursor, write_cursor
 from .jobs import open_job
-from .journal import save_session
+from .journal import _ME, _OWNED, _adopt
 from .markers import drop_markers, read_markers, write_marker
 
 __all__ = ["finish_unindex", "pending_unindex", "pop_newest", "unindexed_doc"]
@@ -40,31 +40,60 @@ def pop_newest(conn: psycopg.Connection[Any], session: SessionRecord) -> Message
         return None
     seq = session.last_seq
     if seq <= session.cursor_seq:
-        raise Conflict(
-            f"the newest message of session {session.name!r} (seq {seq}) is already"
-            " consolidated into its history and memory; it cannot be popped (forget the"
-            " session to remove it)"
-        )
+        raise _consolidated(session.name, seq)
     job = open_job(conn, session.name)
     if job is not None and job.last_seq >= seq:
         raise Conflict(
             f"the newest message of session {session.name!r} (seq {seq}) is being"
             " consolidated now; it cannot be popped (retry once the job is done)"
         )
-    (message,) = map(
-        _record,
-        conn.execute(
-            f"DELETE FROM messages WHERE session = %s AND seq = %s RETURNING {_MSG_COLUMNS}",
-            (session.name, seq),
-        ),
-    )
-    session.last_seq = seq - 1
-    session.tail_count -= 1
-    session.tail_tokens -= message.tokens
-    save_session(conn, session)
+    args = (session.name, seq, session.name, session.epoch, seq, seq, session.name, seq)
+    row = conn.execute(_POP, args).fetchone()
+    if row is None:
+        raise _refused(conn, session, seq)
+    message = _record(row[:_MSG_FIELDS])
+    _adopt(session, row[_MSG_FIELDS:])
     write_marker(conn, Unindex(session=session.name, seq=seq).key)
     write_cursor(conn, read_cursor(conn))  # never above the log's end, as in SQLite
     return message
+
+
+#: The owner's row one message shorter (fenced by owner and epoch, and refused if a job
+#: applied by another member consolidated the message meanwhile) and, in the same
+#: statement, the message's delete, only if that row was written.
+_POP = (
+    "WITH s AS (UPDATE sessions SET last_seq = last_seq - 1, tail_count = tail_count - 1,"
+    " tail_tokens = tail_tokens - (SELECT tokens FROM messages WHERE session = %s AND seq = %s)"
+    f" WHERE name = %s AND owner = {_ME} AND epoch = %s AND last_seq = %s AND cursor_seq < %s"
+    f" RETURNING {_OWNED}),"
+    " d AS (DELETE FROM messages WHERE session = %s AND seq = %s AND EXISTS (SELECT 1 FROM s)"
+    f" RETURNING {_MSG_COLUMNS})"
+    " SELECT d.*, s.* FROM d, s"
+)
+_MSG_FIELDS = len(_MSG_COLUMNS.split(","))
+
+
+def _refused(conn: psycopg.Connection[Any], session: SessionRecord, seq: int) -> Exception:
+    """Why the pop wrote nothing: the message was consolidated meanwhile, or the session
+    is another daemon's now."""
+    row = conn.execute(
+        f"SELECT owner = {_ME} AND epoch = %s, cursor_seq FROM sessions WHERE name = %s",
+        (session.epoch, session.name),
+    ).fetchone()
+    if row is not None and row[0] and row[1] >= seq:
+        return _consolidated(session.name, seq)
+    return SessionMoved(
+        f"session {session.name!r} was taken over by another daemon sharing the database;"
+        " nothing was popped: retry (the retry takes it back)"
+    )
+
+
+def _consolidated(name: str, seq: int) -> Conflict:
+    return Conflict(
+        f"the newest message of session {name!r} (seq {seq}) is already"
+        " consolidated into its history and memory; it cannot be popped (forget the"
+        " session to remove it)"
+    )
 
 
 def pending_unindex(conn: psycopg.Connection[Any]) -> list[Unindex]:

@@ -31,6 +31,7 @@ from .working_memory import delete_scope_state
 
 __all__ = [
     "append_requests",
+    "claim_session",
     "count_sessions",
     "delete_session",
     "finish_forget",
@@ -40,6 +41,7 @@ __all__ = [
     "read_history",
     "read_tail",
     "record_forget",
+    "release_sessions",
     "save_session",
     "sessions_over",
 ]
@@ -150,6 +152,16 @@ def save_session(conn: apsw.Connection, s: SessionRecord) -> None:
             s.last_active,
         ),
     )
+
+
+def claim_session(conn: apsw.Connection, name: str) -> SessionRecord | None:
+    """The session's row: one daemon owns the file (its data dir's lock), so there is
+    nothing to claim from another (the Postgres engine's claim bumps an epoch)."""
+    return load_session(conn, name)
+
+
+def release_sessions(conn: apsw.Connection, owned: list[tuple[str, int]]) -> None:
+    """Nothing to let go: no other daemon writes the file."""
 
 
 def load_session(conn: apsw.Connection, name: str) -> SessionRecord | None:

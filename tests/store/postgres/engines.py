@@ -23,10 +23,11 @@ ENGINES = ["sqlite", "postgres"]
 
 
 def pg_connect(pg_url: str) -> psycopg.Connection[Any]:
-    """A connection to a migrated database (the schema and this engine's DDL)."""
+    """A connection to a migrated database (the schema and this engine's DDL), as the
+    member ``test`` (the engine's connections say which member they are)."""
     with psycopg.connect(pg_url, autocommit=True) as admin:
         pg_migrate(admin)
-    return psycopg.connect(pg_url)
+    return psycopg.connect(pg_url, options="-c reverie.member=test")
 
 
 class Engine:

@@ -1,0 +1,112 @@
+"""One writer per session across daemons: a claim bumps the epoch, and a write of the
+member that lost the session commits nothing (checked in the statement that writes)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import psycopg
+import pytest
+
+from reverie.config import Conflict
+from reverie.store import Job, NewMessage, SessionMoved, SessionRecord
+from reverie.store.postgres import jobs, journal, message_pop
+from tests.store.postgres.engines import pg_connect
+
+
+def _member(url: str, name: str) -> psycopg.Connection[Any]:
+    return psycopg.connect(url, autocommit=True, options=f"-c reverie.member={name}")
+
+
+@pytest.fixture
+def members(pg_url: str) -> Iterator[tuple[psycopg.Connection[Any], psycopg.Connection[Any]]]:
+    pg_connect(pg_url).close()  # migrated
+    a, b = _member(pg_url, "a"), _member(pg_url, "b")
+    yield a, b
+    a.close()
+    b.close()
+
+
+def _msg(i: str, tokens: int = 3) -> NewMessage:
+    return NewMessage(id=i, role="user", content=f"message {i}", ts=1.0, tokens=tokens)
+
+
+def _rows(conn: psycopg.Connection[Any]) -> list[tuple[int, str]]:
+    return [(int(s), i) for s, i in conn.execute("SELECT seq, id FROM messages ORDER BY seq")]
+
+
+def test_a_member_that_lost_the_session_writes_nothing_and_is_told_so(members: Any) -> None:
+    a, b = members
+    s_a = SessionRecord(name="s", scope="session/s", created=1.0)
+    journal.append_requests(a, s_a, [[_msg("1")]])
+    assert s_a.epoch == 1  # made, and owned, by its first append
+
+    s_b = journal.claim_session(b, "s")
+    assert s_b is not None and s_b.epoch == 2 and s_b.last_seq == 1
+    journal.append_requests(b, s_b, [[_msg("2")]])
+
+    stale = SessionRecord(**_fields(s_a))
+    with pytest.raises(SessionMoved, match="retry"):
+        journal.append_requests(a, stale, [[_msg("3")]])
+    with pytest.raises(SessionMoved):
+        message_pop.pop_newest(a, stale)
+    assert _rows(a) == [(1, "1"), (2, "2")]  # neither the append nor the pop wrote
+
+    again = journal.claim_session(a, "s")  # the retry takes it back
+    assert again is not None and again.epoch == 3
+    journal.append_requests(a, again, [[_msg("3")]])
+    assert _rows(a) == [(1, "1"), (2, "2"), (3, "3")]
+    with pytest.raises(SessionMoved):
+        journal.append_requests(b, s_b, [[_msg("4")]])
+
+
+def test_two_members_making_one_new_session_leave_one_row_and_one_writer(members: Any) -> None:
+    a, b = members
+    first = SessionRecord(name="n", scope="session/n", created=1.0)
+    second = SessionRecord(name="n", scope="session/n", created=1.0)
+    journal.append_requests(a, first, [[_msg("x")]])
+    with pytest.raises(SessionMoved):  # it was not there when b loaded it: b's view is stale
+        journal.append_requests(b, second, [[_msg("y")]])
+    assert _rows(a) == [(1, "x")]
+
+
+def test_a_job_applied_by_another_member_is_kept_by_the_owners_next_append(
+    members: Any,
+) -> None:
+    a, b = members
+    owner = SessionRecord(name="s", scope="session/s", created=1.0)
+    journal.append_requests(a, owner, [[_msg("1", 10), _msg("2", 20)]])
+    job = Job(
+        id="j",
+        session="s",
+        scope="session/s",
+        backend="default",
+        first_seq=1,
+        last_seq=1,
+        tokens=10,
+        count=1,
+        created=1.0,
+        updated=1.0,
+    )
+    assert jobs.create_job(b, job) == job
+    seen = journal.load_session(b, "s")  # b does not own the session: it claims nothing
+    assert seen is not None
+    assert jobs.finish_job(b, job, seen, "done", 2.0)
+
+    journal.append_requests(a, owner, [[_msg("3", 5)]])  # the owner's view is older
+    stored = journal.load_session(a, "s")
+    assert stored is not None
+    assert (stored.cursor_seq, stored.tail_tokens, stored.tail_count) == (1, 25, 2)
+    assert (owner.cursor_seq, owner.tail_tokens) == (1, 25)  # and the owner adopts it
+
+    rest = Job(**{**_fields(job), "id": "k", "first_seq": 2, "last_seq": 3, "tokens": 25})
+    jobs.create_job(b, rest)
+    assert jobs.finish_job(b, rest, seen, "done", 3.0)
+    with pytest.raises(Conflict, match="consolidated"):  # the owner's cursor is older
+        message_pop.pop_newest(a, owner)
+    assert len(_rows(a)) == 3
+
+
+def _fields(record: Any) -> dict[str, Any]:
+    return {f: getattr(record, f) for f in record.__struct_fields__}
