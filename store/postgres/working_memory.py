@@ -9,7 +9,8 @@ transaction its caller owns and never commits; those that refuse
 (``Conflict``, ``NotFound``, ``LimitReached``, and ``InvalidArgument`` for a
 NUL character, which only this engine cannot store) do so before they
 change anything, so a refusal leaves the transaction as it was for the other
-writes batched with it.
+writes batched with it. Each write holds its scope's lock (``scope_lock``):
+daemons sharing the database write a scope one at a time.
 
 Where SQLite pays nothing per statement, a round trip to the server costs:
 deletes say what they removed with ``RETURNING`` inside one statement, and a
@@ -46,6 +47,8 @@ from reverie.store.working_memory import (
     _snapshot_decoder,
     _snapshot_encoder,
 )
+
+from .scope_lock import one_writer
 
 __all__ = [
     "append_scratch",
@@ -114,6 +117,7 @@ def lookup_key(
     return None if row is None else (row[0], KeyRecord(*row[1:]))
 
 
+@one_writer
 def set_key(
     conn: psycopg.Connection[Any],
     scope: str,
@@ -151,6 +155,7 @@ def set_key(
     return version + 1
 
 
+@one_writer
 def delete_key(conn: psycopg.Connection[Any], scope: str, key: str, now: float) -> bool:
     """Remove ``key``; True when an unexpired key was there."""
     row = conn.execute(
@@ -171,6 +176,7 @@ def list_keys(
     return [KeyRecord(*r) for r in rows]
 
 
+@one_writer
 def clear_keys(conn: psycopg.Connection[Any], scope: str, now: float) -> int:
     """Remove every key of ``scope``; returns how many were unexpired."""
     return int(
@@ -183,6 +189,7 @@ def clear_keys(conn: psycopg.Connection[Any], scope: str, now: float) -> int:
     )
 
 
+@one_writer
 def sweep_keys(conn: psycopg.Connection[Any], scope: str, keys: Sequence[str], now: float) -> int:
     """Delete those of ``keys`` that have expired by ``now``; count them in the scope's stats."""
     return int(
@@ -227,6 +234,7 @@ def load_task(conn: psycopg.Connection[Any], scope: str) -> TaskRecord | None:
     return None if row is None else TaskRecord(*row)
 
 
+@one_writer
 def save_task(conn: psycopg.Connection[Any], scope: str, task: TaskRecord | None) -> None:
     """Replace the scope's task state (None removes it)."""
     if task is None:
@@ -246,6 +254,7 @@ def save_task(conn: psycopg.Connection[Any], scope: str, task: TaskRecord | None
 # -- scratchpad -----------------------------------------------------------------
 
 
+@one_writer
 def append_scratch(
     conn: psycopg.Connection[Any], scope: str, text: str, ts: float, capacity: int, tally: Tally
 ) -> tuple[int, int]:
@@ -285,6 +294,7 @@ def read_scratch(
     return [ScratchRecord(*r) for r in reversed(rows)]
 
 
+@one_writer
 def clear_scratch(conn: psycopg.Connection[Any], scope: str) -> int:
     return conn.execute("DELETE FROM wm_scratch WHERE scope = %s", (scope,)).rowcount
 
@@ -292,6 +302,7 @@ def clear_scratch(conn: psycopg.Connection[Any], scope: str) -> int:
 # -- checkpoints ----------------------------------------------------------------
 
 
+@one_writer
 def create_checkpoint(
     conn: psycopg.Connection[Any], scope: str, checkpoint_id: str, label: str | None, now: float
 ) -> CheckpointRecord:
@@ -311,6 +322,7 @@ def create_checkpoint(
     return CheckpointRecord(id=checkpoint_id, label=label, created=now, size=len(blob))
 
 
+@one_writer
 def restore_checkpoint(
     conn: psycopg.Connection[Any], scope: str, checkpoint_id: str
 ) -> list[KeyRecord]:
@@ -352,6 +364,7 @@ def list_checkpoints(conn: psycopg.Connection[Any], scope: str) -> list[Checkpoi
     return [CheckpointRecord(id=r[0], label=r[1], created=r[2], size=r[3]) for r in rows]
 
 
+@one_writer
 def delete_checkpoint(conn: psycopg.Connection[Any], scope: str, checkpoint_id: str) -> None:
     deleted = conn.execute(
         "DELETE FROM wm_checkpoints WHERE id = %s AND scope = %s", (checkpoint_id, scope)
@@ -360,6 +373,7 @@ def delete_checkpoint(conn: psycopg.Connection[Any], scope: str, checkpoint_id: 
         raise NotFound(_NO_CHECKPOINT.format(checkpoint_id, scope))
 
 
+@one_writer
 def delete_scope_state(conn: psycopg.Connection[Any], scope: str) -> int:
     """Delete everything ``scope`` holds (keys, task, scratchpad, checkpoints); rows deleted."""
     deletes = ", ".join(
