@@ -42,8 +42,9 @@ class MemoryKeeper:
     def __init__(self, store: MemoryStore, followers: SessionHooks) -> None:
         self.store = store
         self.followers = followers
-        #: scope -> (its ``MEMORY.md``, the prefix ``context`` shows of it)
-        self._prefixes: OrderedDict[str, tuple[str, str]] = OrderedDict()
+        #: scope -> (its ``MEMORY.md``, the prefix ``context`` shows of it, and the store's
+        #: version of it when others write it too: a copy of another version is stale)
+        self._prefixes: OrderedDict[str, tuple[str, str, object]] = OrderedDict()
         self._changes = 0  # bumped on every change: a read racing one is not cached
         self._editing = trio.Lock()  # explicit edits: one read-modify-write at a time
 
@@ -66,15 +67,16 @@ class MemoryKeeper:
         return (await self._cached(scope))[0]
 
     async def _cached(self, scope: str) -> tuple[str, str]:
+        version = await self.store.version(scope)
         cached = self._prefixes.get(scope)
-        if cached is not None:
+        if cached is not None and cached[2] == version:
             self._prefixes.move_to_end(scope)
-            return cached
+            return cached[0], cached[1]
         changes = self._changes
         text = await self.store.read_memory(scope)
         both = (text, prompt_view(text))
         if changes == self._changes:
-            self._prefixes[scope] = both
+            self._prefixes[scope] = (*both, version)
             if len(self._prefixes) > PREFIX_CACHE:
                 self._prefixes.popitem(last=False)
         return both

@@ -31,6 +31,12 @@ class MemoryStore(Protocol):
 
     async def write_memory(self, scope: str, text: str) -> None: ...
 
+    async def version(self, scope: str) -> tuple[int, float] | None:
+        """What identifies the scope's current ``MEMORY.md`` when other processes may write
+        it (a copy read at another value is stale); None when only this process writes it
+        (what it last read or wrote is still true)."""
+        ...
+
     async def entries(self, scope: str, limit: int | None = None) -> list[HistoryEntry]:
         """The scope's history entries, oldest first; the newest ``limit`` if given."""
         ...

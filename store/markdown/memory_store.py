@@ -51,6 +51,10 @@ class FileMemoryStore:
         """The scope's ``MEMORY.md`` ("" when it has none)."""
         return await self._run(lambda: self.files.read_memory(scope))
 
+    async def version(self, scope: str) -> tuple[int, float] | None:
+        """None: one daemon owns the data dir (a hand edit is the watcher's to report)."""
+        return None
+
     async def write_memory(self, scope: str, text: str) -> None:
         """Replace the scope's ``MEMORY.md`` atomically."""
         await self._run(lambda: self.files.write_memory(scope, text))

@@ -53,6 +53,7 @@ __all__ = [
     "has_entry",
     "history_days",
     "insert_version",
+    "memory_version",
     "newest_memory",
     "scopes",
     "write_consolidation",
@@ -95,6 +96,16 @@ def newest_memory(conn: Conn, scope: str) -> tuple[int, str]:
         (scope,),
     ).fetchone()
     return (0, "") if row is None else (row[0], row[1])
+
+
+def memory_version(conn: Conn, scope: str) -> tuple[int, float]:
+    """The scope's current ``MEMORY.md`` version and its write time, without its text."""
+    row = conn.execute(
+        "SELECT version, created FROM memory_versions WHERE scope = %s"
+        " ORDER BY version DESC LIMIT 1",
+        (scope,),
+    ).fetchone()
+    return (0, 0.0) if row is None else (int(row[0]), float(row[1]))
 
 
 def insert_version(conn: Conn, scope: str, text: str, read_version: int) -> bool:

@@ -60,6 +60,12 @@ class MemoryStore:
         _scope(scope)
         return (await self.db.read(lambda t: rows.newest_memory(t.conn, scope)))[1]
 
+    async def version(self, scope: str) -> tuple[int, float] | None:
+        """The current version and when it was written: other daemons write it too, and
+        a whole scope's forget starts the versions again, so the time tells them apart."""
+        _scope(scope)
+        return await self.db.read(lambda t: rows.memory_version(t.conn, scope))
+
     async def write_memory(self, scope: str, text: str) -> None:
         """Replace the scope's ``MEMORY.md`` (a new version)."""
         _scope(scope)
