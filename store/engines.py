@@ -88,6 +88,7 @@ def _postgres(config: StoreConfig, cluster: ClusterConfig) -> Store:
     db = PostgresDatabase(
         config.url,
         member=member,
+        idle_in_transaction=cluster.owner_ttl,
         read_connections=config.read_connections,
         max_batch=config.max_batch,
     )
@@ -95,7 +96,11 @@ def _postgres(config: StoreConfig, cluster: ClusterConfig) -> Store:
     # milliseconds, and on the appends' writer every append queued behind it (64 clients
     # acked 0.1x SQLite's rate); apart, the database runs both at once.
     index_db = PostgresDatabase(
-        config.url, member=member, read_connections=2, max_batch=config.max_batch
+        config.url,
+        member=member,
+        idle_in_transaction=cluster.owner_ttl,
+        read_connections=2,
+        max_batch=config.max_batch,
     )
     return Store(
         db,

@@ -53,7 +53,7 @@ from reverie.store import (
 
 from ..services import Services
 from .lag import LagClock
-from .rebuild import text_docs
+from .rebuild import final_gid, text_docs
 
 __all__ = ["SETTLE_AFTER", "Dirty", "Follower"]
 
@@ -284,11 +284,13 @@ class Follower:
         """
         db, size = self.services.db, max(1, self.cfg.batch_size)
         cursor = await db.read(Tx.read_cursor)
-        batch = await db.read(lambda t: t.messages_after(cursor, size))
+        upto = await final_gid(db)
+        batch = await db.read(lambda t: t.messages_after(cursor, size, upto=upto))
         partial_at = self._partial_batch_at()
         if batch and len(batch) < size and trio.current_time() < partial_at:
             await trio.sleep_until(partial_at)  # more arrive meanwhile
-            batch = await db.read(lambda t: t.messages_after(cursor, size))
+            upto = await final_gid(db)
+            batch = await db.read(lambda t: t.messages_after(cursor, size, upto=upto))
         if not batch:
             self.lag.indexed(cursor)
             return False
@@ -296,7 +298,7 @@ class Follower:
         last = batch[-1][0]
         chunk = self.services.config.embeddings.batch_size
         async with self._current().primed(text_docs(batch), chunk), self.write_lock:
-            kept = await self._still_there(cursor, batch)
+            kept = await self._still_there(cursor, batch, upto)
             if kept is None:
                 return True
             index, docs = self._current(), text_docs(kept)
@@ -314,7 +316,7 @@ class Follower:
         return True
 
     async def _still_there(
-        self, cursor: int, batch: list[tuple[int, IndexDoc]]
+        self, cursor: int, batch: list[tuple[int, IndexDoc]], upto: int | None
     ) -> list[tuple[int, IndexDoc]] | None:
         """The messages of ``batch`` the log still holds, read again at ``cursor``; None when
         the cursor moved or a message in the batch's range is not one of ``batch``."""
@@ -322,7 +324,7 @@ class Follower:
 
         def again(t: Tx) -> tuple[int, list[tuple[int, IndexDoc]]]:
             # One more than the batch: a range that gained a message shows it.
-            return t.read_cursor(), t.messages_after(cursor, len(batch) + 1)
+            return t.read_cursor(), t.messages_after(cursor, len(batch) + 1, upto=upto)
 
         now, rows = await self.services.db.read(again)
         kept = [(gid, doc) for gid, doc in rows if gid <= last]

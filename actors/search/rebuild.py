@@ -15,8 +15,10 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 from reverie.store import (
+    GroupCommit,
     IndexDoc,
     LiveIndex,
     LogPosition,
@@ -26,7 +28,7 @@ from reverie.store import (
 
 from ..services import Services
 
-__all__ = ["Progress", "Rebuild", "text_docs"]
+__all__ = ["Progress", "Rebuild", "final_gid", "text_docs"]
 
 #: How the indexer adds docs to an index: embed in chunks, then write.
 AddDocs = Callable[[LiveIndex, list[IndexDoc]], Awaitable[None]]
@@ -47,6 +49,13 @@ class Progress:
 def text_docs(pairs: Iterable[tuple[int, IndexDoc]]) -> list[IndexDoc]:
     """The docs worth indexing among ``(gid, doc)`` pairs: those with text."""
     return [doc for _, doc in pairs if doc.text.strip()]
+
+
+async def final_gid(db: GroupCommit[Any]) -> int | None:
+    """Up to which gid the log is final, on a database other daemons append to too
+    (``Tx.feed_horizon``, read before the batch it bounds); None: one writer, every
+    message read is final."""
+    return await db.read(Tx.feed_horizon) if db.shared else None
 
 
 class Rebuild:
@@ -96,8 +105,10 @@ class Rebuild:
         size, every = max(1, cfg.batch_size), max(cfg.optimize_rows, cfg.generation_rows // 8)
         progress, unoptimized = self.progress, 0
         while True:
-            after = self._reached
-            batch = await self.services.db.read(partial(Tx.messages_after, gid=after, limit=size))
+            after, upto = self._reached, await final_gid(self.services.db)
+            batch = await self.services.db.read(
+                partial(Tx.messages_after, gid=after, limit=size, upto=upto)
+            )
             if not batch:
                 return
             docs = text_docs(batch)

@@ -156,9 +156,12 @@ class Tx:
         return self._sql.index_feed.log_position(self.conn)
 
     def messages_after(
-        self, gid: int, limit: int, *, newest: bool = False
+        self, gid: int, limit: int, *, newest: bool = False, upto: int | None = None
     ) -> list[tuple[int, IndexDoc]]:
-        return self._sql.index_feed.messages_after(self.conn, gid, limit, newest=newest)
+        return self._sql.index_feed.messages_after(self.conn, gid, limit, newest=newest, upto=upto)
+
+    def feed_horizon(self) -> int:
+        return self._sql.index_feed.feed_horizon(self.conn)
 
     # -- message_pop -----------------------------------------------------------
     def pop_newest(self, session: SessionRecord) -> MessageRecord | None:

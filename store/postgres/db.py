@@ -64,10 +64,11 @@ CONNECT_TIMEOUT = 10
 class PostgresConnector:
     """How the database at ``url`` is reached (``GroupCommit``'s Connector)."""
 
-    def __init__(self, url: str, label: str, member: str) -> None:
+    def __init__(self, url: str, label: str, member: str, idle_in_transaction: float) -> None:
         self.url = url
         self.label = label  # the URL without its password: all that is ever printed
         self.member = member  # this process in ``members``; the fence of its session writes
+        self.idle_in_transaction = idle_in_transaction
         self._writers: set[int] = set()  # id() of the write connections
 
     def connect(self, *, writer: bool) -> psycopg.Connection[Any]:
@@ -78,7 +79,13 @@ class PostgresConnector:
             application_name="reverie",
         )
         # Session writes check ``owner = current_setting('reverie.member')`` (journal.py).
-        conn.execute("SELECT set_config('reverie.member', %s, false)", (self.member,))
+        # A transaction left open (this process frozen between two statements) holds row
+        # locks another daemon's takeover waits for: the server ends it after owner_ttl.
+        conn.execute(
+            "SELECT set_config('reverie.member', %s, false),"
+            " set_config('idle_in_transaction_session_timeout', %s, false)",
+            (self.member, str(int(self.idle_in_transaction * 1000))),
+        )
         if writer:
             migrate(conn)
             self._writers.add(id(conn))
@@ -155,11 +162,12 @@ class PostgresDatabase(GroupCommit[psycopg.Connection[Any]]):
         url: str,
         *,
         member: str = "",
+        idle_in_transaction: float = 0.0,
         read_connections: int = 4,
         max_batch: int = 4096,
     ) -> None:
         super().__init__(
-            PostgresConnector(url, redact_url(url), member or new_member_id()),
+            PostgresConnector(url, redact_url(url), member or new_member_id(), idle_in_transaction),
             POSTGRES_SQL,
             fresh_counts(),
             read_connections=read_connections,

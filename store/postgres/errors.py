@@ -25,6 +25,11 @@ def translate(exc: BaseException) -> StoreError:
     text = redact_secrets(f"{type(exc).__name__}: {exc}".strip())
     if isinstance(exc, errors.DiskFull):
         return StoreFull(f"the database's disk is full: {text}; free disk space, then retry")
+    if isinstance(exc, errors.TransactionRollback):  # a deadlock or a serialization failure
+        return StoreUnavailable(
+            f"the database rolled the write back to resolve a conflict with another writer:"
+            f" {text}; retry (appends with the same ids are idempotent)"
+        )
     if isinstance(exc, psycopg.OperationalError):
         return StoreUnavailable(
             f"the database cannot be reached: {text}; retry (appends with the same ids are"

@@ -14,6 +14,7 @@ helpers of the SQLite module (``message_doc``), so both engines index alike.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import psycopg
@@ -23,6 +24,7 @@ from reverie.store import CURSOR_KEY, INDEX_DIR_KEY, IndexDoc, LogPosition
 from reverie.store.index_feed import message_doc
 
 __all__ = [
+    "feed_horizon",
     "log_position",
     "messages_after",
     "move_cursor",
@@ -34,6 +36,49 @@ __all__ = [
 ]
 
 _LAST_GID = "SELECT coalesce(max(gid), 0) FROM messages"
+
+#: The advisory lock every append holds, shared, from before its messages take their gids
+#: until it ends (``journal.py``): ``feed_horizon`` waits out those holding it.
+APPEND_LOCK = 0x7265766C6F67  # "revlog"
+_HOLDERS = (
+    "SELECT coalesce(array_agg(virtualtransaction), '{}') FROM pg_locks"
+    " WHERE locktype = 'advisory' AND classid = %s AND objid = %s AND objsubid = 1"
+    " AND granted AND (%s::text[] IS NULL OR virtualtransaction = ANY(%s))"
+)
+_ALLOCATED = "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM messages_gid_seq"
+_HORIZON_POLL = 0.002  # seconds between looks at the appends still open
+_HORIZON_PATIENCE = 5.0  # then none is taken as final this time
+
+
+def feed_horizon(conn: psycopg.Connection[Any]) -> int:
+    """The gid at or below which every message is final: committed, or never to be.
+
+    Daemons sharing the database append at once, and a message takes its gid
+    when it is inserted, not when it commits: one with a lower gid may commit
+    after one with a higher gid has been indexed, and a cursor past it would
+    never index it. The gids handed out so far are final once every append
+    holding ``APPEND_LOCK`` now has ended; this waits for those (milliseconds:
+    one group commit) and not for appends that start meanwhile. 0 (nothing
+    new is final) if one stays open past ``_HORIZON_PATIENCE`` (a frozen
+    daemon's, until the server ends it). Run it before, and outside, the
+    read that uses it: a snapshot taken earlier would not see those appends.
+    """
+    (allocated,) = _one(conn, _ALLOCATED, ())
+    key = (APPEND_LOCK >> 32, APPEND_LOCK & 0xFFFFFFFF)
+    (holders,) = _one(conn, _HOLDERS, (*key, None, None))
+    deadline = time.monotonic() + _HORIZON_PATIENCE
+    while holders:
+        if time.monotonic() > deadline:
+            return 0
+        time.sleep(_HORIZON_POLL)
+        (holders,) = _one(conn, _HOLDERS, (*key, holders, holders))
+    return int(allocated)
+
+
+def _one(conn: psycopg.Connection[Any], query: str, args: tuple[Any, ...]) -> tuple[Any, ...]:
+    row = conn.execute(query, args).fetchone()
+    assert row is not None  # each query here yields exactly one row
+    return tuple(row)
 
 
 def read_meta(conn: psycopg.Connection[Any], key: str) -> object:
@@ -101,16 +146,23 @@ def log_position(conn: psycopg.Connection[Any]) -> LogPosition:
 
 
 def messages_after(
-    conn: psycopg.Connection[Any], gid: int, limit: int, *, newest: bool = False
+    conn: psycopg.Connection[Any],
+    gid: int,
+    limit: int,
+    *,
+    newest: bool = False,
+    upto: int | None = None,
 ) -> list[tuple[int, IndexDoc]]:
-    """Message docs with ``gid`` above the given one, oldest first, at most ``limit``;
+    """Message docs with ``gid`` above the given one (and at most ``upto``: a
+    ``feed_horizon`` read in an earlier transaction), oldest first, at most ``limit``;
     with ``newest``, the ``limit`` newest of them (still oldest first)."""
     order = "DESC" if newest else "ASC"
     rows = conn.execute(
         "SELECT m.gid, m.session, m.seq, m.id, m.content, m.ts, s.scope"
         " FROM messages m JOIN sessions s ON s.name = m.session"
-        f" WHERE m.gid > %s ORDER BY m.gid {order} LIMIT %s",
-        (gid, limit),
+        f" WHERE m.gid > %s AND (%s::bigint IS NULL OR m.gid <= %s)"
+        f" ORDER BY m.gid {order} LIMIT %s",
+        (gid, upto, upto, limit),
     ).fetchall()
     if newest:
         rows.reverse()

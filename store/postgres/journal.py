@@ -47,7 +47,7 @@ from reverie.store.journal import (
     _session,
 )
 
-from .index_feed import read_cursor, write_cursor
+from .index_feed import APPEND_LOCK, read_cursor, write_cursor
 from .markers import drop_markers, read_markers, write_marker
 from .working_memory import delete_scope_state
 
@@ -86,12 +86,16 @@ _EXTEND = (
     " tail_count = tail_count + %s, last_active = greatest(last_active, %s)"
     f" WHERE name = %s AND owner = {_ME} AND epoch = %s RETURNING {_OWNED}"
 )
-#: A batch's messages, one array per column, inserted only if the row ``s`` was written.
+#: A batch's messages, one array per column, inserted only if the row ``s`` was written,
+#: with the index feed's lock held (shared) before they take their gids
+#: (``index_feed.feed_horizon``): both conditions are evaluated once, before any row (the
+#: function is called FROM a subquery: an EXISTS of it would be folded away, uncalled).
 _ADD = (
     "added AS (INSERT INTO messages"
     " (session, seq, id, role, content, name, tool_calls, tool_call_id, ts, tokens)"
     " SELECT %s, u.* FROM unnest(%s::bigint[], %s::text[], %s::text[], %s::text[], %s::text[],"
-    " %s::text[], %s::text[], %s::float8[], %s::integer[]) AS u WHERE EXISTS (SELECT 1 FROM s))"
+    " %s::text[], %s::text[], %s::float8[], %s::integer[]) AS u WHERE EXISTS (SELECT 1 FROM s)"
+    f" AND (SELECT 1 FROM pg_advisory_xact_lock_shared({APPEND_LOCK})) = 1)"
 )
 
 #: What a stored message is compared on when its id comes again (``journal._same``).

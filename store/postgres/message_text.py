@@ -27,7 +27,10 @@ the GIN index 10-90 µs (its pending list, merged now and then).
 
 ``message_words_stats`` holds the log's rows and tokens, kept by statement
 triggers (FTS5 keeps the same in its averages record): read in constant
-time, it is ``N`` and ``avgdl``, and ``TermCounts``' clock.
+time, it is ``N`` and ``avgdl``, and ``TermCounts``' clock. Its counts are
+split in ``STATS_SHARDS`` rows, one per writer connection (by server
+process): a single row would be locked by every append until it commits,
+and daemons sharing the database would append one at a time.
 
 Tokens are cut as FTS5's ``unicode61`` cuts them (runs of letters and
 digits, by Unicode's classes: the ``pg_c_utf8`` collation, PostgreSQL 17+),
@@ -72,6 +75,9 @@ _B = 0.75
 _WEIGHTS = f"'{{1, 1, {CONTEXT_WEIGHT}, 1}}'::float4[]"
 
 #: The text search configuration, the columns, their triggers and index, and the stats row.
+#: Rows ``message_words_stats`` spreads its counts over (see the module's docstring).
+STATS_SHARDS = 16
+
 DDL: tuple[str, ...] = (
     "CREATE EXTENSION IF NOT EXISTS unaccent",
     "CREATE TEXT SEARCH DICTIONARY reverie_stem (TEMPLATE = snowball, Language = porter)",
@@ -128,18 +134,20 @@ END $$""",
     "CREATE TRIGGER messages_words BEFORE INSERT ON messages"
     " FOR EACH ROW EXECUTE FUNCTION reverie_words_add()",
     "CREATE INDEX messages_words ON messages USING gin (words)",
-    "CREATE TABLE message_words_stats (one boolean PRIMARY KEY DEFAULT true CHECK (one),"
+    "CREATE TABLE message_words_stats (shard integer PRIMARY KEY,"
     " rows bigint NOT NULL, tokens bigint NOT NULL)",
-    "INSERT INTO message_words_stats (rows, tokens)"
-    " SELECT count(*), coalesce(sum(words_len), 0) FROM messages",
-    """
+    "INSERT INTO message_words_stats (shard, rows, tokens)"
+    " SELECT 0, count(*), coalesce(sum(words_len), 0) FROM messages",
+    f"""
 CREATE FUNCTION reverie_words_count() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    UPDATE message_words_stats
-    SET rows = rows + sign * c.n, tokens = tokens + sign * c.t
+    INSERT INTO message_words_stats AS t (shard, rows, tokens)
+    SELECT pg_backend_pid() % {STATS_SHARDS}, s.sign * c.n, s.sign * c.t
     FROM (SELECT CASE TG_OP WHEN 'DELETE' THEN -1 ELSE 1 END AS sign) AS s,
         (SELECT count(*) AS n, coalesce(sum(words_len), 0) AS t FROM changed) AS c
-    WHERE c.n > 0;
+    WHERE c.n > 0
+    ON CONFLICT (shard) DO UPDATE SET rows = t.rows + excluded.rows,
+        tokens = t.tokens + excluded.tokens;
     RETURN NULL;
 END $$""",
     "CREATE TRIGGER messages_words_added AFTER INSERT ON messages REFERENCING NEW TABLE AS changed"
@@ -159,7 +167,7 @@ END $$""",
 _RANKED = """
 WITH q AS (
     SELECT %(phrases)s::tsquery[] AS phrases, %(idfs)s::float8[] AS idfs,
-        (SELECT tokens::float8 / greatest(rows, 1) FROM message_words_stats) AS avgdl
+        (SELECT sum(tokens)::float8 / greatest(sum(rows), 1) FROM message_words_stats) AS avgdl
 ), found AS (
     SELECT m.gid, m.words, q.phrases, q.idfs,
         {k1}::float8 * (1 - {b}::float8 + {b}::float8 * m.words_len / q.avgdl) AS norm

@@ -21,7 +21,7 @@ __all__ = ["count_words", "fresh_counts", "indexed_rows"]
 
 def indexed_rows(conn: psycopg.Connection[Any]) -> int:
     """The messages in the log, as BM25 counts them (``N``), in constant time."""
-    row = conn.execute("SELECT rows FROM message_words_stats").fetchone()
+    row = conn.execute("SELECT coalesce(sum(rows), 0) FROM message_words_stats").fetchone()
     return int(row[0]) if row else 0
 
 

@@ -16,6 +16,7 @@ from ..ranking import IndexDoc
 from .rows import one_row
 
 __all__ = [
+    "feed_horizon",
     "log_position",
     "messages_after",
     "move_cursor",
@@ -78,10 +79,25 @@ def log_position(conn: apsw.Connection) -> LogPosition:
     return LogPosition(read_cursor(conn), int(max_gid))
 
 
+#: No gid is above this (SQLite's largest rowid).
+_UNBOUNDED = 2**63 - 1
+
+
+def feed_horizon(conn: apsw.Connection) -> int:
+    """Every gid is final once read: one writer commits the log in the order of its gids."""
+    return _UNBOUNDED
+
+
 def messages_after(
-    conn: apsw.Connection, gid: int, limit: int, *, newest: bool = False
+    conn: apsw.Connection,
+    gid: int,
+    limit: int,
+    *,
+    newest: bool = False,
+    upto: int | None = None,
 ) -> list[tuple[int, IndexDoc]]:
-    """Message docs with ``gid`` above the given one, oldest first, at most ``limit``.
+    """Message docs with ``gid`` above the given one (and at most ``upto``), oldest first,
+    at most ``limit``.
 
     With ``newest`` the ``limit`` newest of them are returned (still oldest
     first): what a fresh search merges when the index lags far behind.
@@ -93,8 +109,8 @@ def messages_after(
     rows: list[Any] = conn.execute(
         "SELECT m.gid, m.session, m.seq, m.id, m.content, m.ts, s.scope"
         " FROM messages m JOIN sessions s ON s.name = m.session"
-        f" WHERE m.gid > ? ORDER BY m.gid {order} LIMIT ?",
-        (gid, limit),
+        f" WHERE m.gid > ? AND m.gid <= ? ORDER BY m.gid {order} LIMIT ?",
+        (gid, _UNBOUNDED if upto is None else upto, limit),
     ).fetchall()
     if newest:
         rows.reverse()

@@ -3,6 +3,7 @@ member that lost the session commits nothing (checked in the statement that writ
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 
 from reverie.config import Conflict
 from reverie.store import Job, NewMessage, SessionMoved, SessionRecord
-from reverie.store.postgres import jobs, journal, message_pop
+from reverie.store.postgres import index_feed, jobs, journal, message_pop
 from tests.store.postgres.engines import pg_connect
 
 
@@ -110,3 +111,29 @@ def test_a_job_applied_by_another_member_is_kept_by_the_owners_next_append(
 
 def _fields(record: Any) -> dict[str, Any]:
     return {f: getattr(record, f) for f in record.__struct_fields__}
+
+
+def test_the_feed_horizon_waits_for_an_append_that_took_a_lower_gid_and_commits_later(
+    pg_url: str,
+) -> None:
+    pg_connect(pg_url).close()
+    slow = psycopg.connect(pg_url, options="-c reverie.member=a")  # a transaction left open
+    quick, feed = _member(pg_url, "b"), _member(pg_url, "c")
+    try:
+        journal.append_requests(
+            slow, SessionRecord(name="x", scope="s", created=1.0), [[_msg("1")]]
+        )
+        journal.append_requests(
+            quick, SessionRecord(name="y", scope="s", created=1.0), [[_msg("2")]]
+        )
+        visible = [gid for gid, _ in index_feed.messages_after(feed, 0, 10)]
+        assert len(visible) == 1  # the higher gid, committed; the lower one still open
+        threading.Timer(0.3, slow.commit).start()
+        horizon = index_feed.feed_horizon(feed)  # waits for the open append, not a later one
+        assert horizon >= visible[0]
+        final = [doc.session for _, doc in index_feed.messages_after(feed, 0, 10, upto=horizon)]
+        assert sorted(final) == ["x", "y"]
+    finally:
+        slow.close()
+        quick.close()
+        feed.close()
