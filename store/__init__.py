@@ -7,6 +7,7 @@ thread (the writer thread, or a worker thread for reads).
 from .base.cluster import Cluster, MemberView
 from .base.database import GroupCommit
 from .base.index import LiveIndex
+from .base.job_leases import JobLeases
 from .base.memory import Consolidated, MemoryStore
 from .base.tx import Tx
 from .clock import TEST_CLOCK_ENV, Clock
@@ -195,6 +196,7 @@ __all__ = [
     "IndexLimits",
     "IndexStale",
     "Job",
+    "JobLeases",
     "KeyRecord",
     "LiveIndex",
     "LoadCheckpoint",

@@ -20,6 +20,7 @@ from reverie.config import ClusterConfig, ConfigError, StoreConfig
 from .base.cluster import Cluster
 from .base.database import GroupCommit
 from .base.index import LiveIndex
+from .base.job_leases import JobLeases
 from .base.memory import MemoryStore
 from .embed.primed_embedder import PrimedEmbedder
 from .lance.index import IndexLimits
@@ -47,6 +48,8 @@ class Store:
     others: tuple[GroupCommit[Any], ...] = ()
     #: This process among the others sharing the database; None: the files, one daemon.
     cluster: Cluster | None = None
+    #: Consolidation jobs any member runs, leased in the database; None: the session actor's.
+    leases: JobLeases | None = None
 
     async def open(self) -> None:
         await self.db.open()
@@ -77,6 +80,7 @@ def _postgres(config: StoreConfig, cluster: ClusterConfig) -> Store:
         from .postgres.cluster import PostgresCluster, new_member_id
         from .postgres.db import PostgresDatabase
         from .postgres.index import PostgresSearchIndex, drop_search_index
+        from .postgres.job_leases import PostgresJobLeases
         from .postgres.memory_store import MemoryStore as RowMemoryStore
         from .postgres.url import redact_url
     except ImportError as exc:  # psycopg is an extra: reverie[postgres]
@@ -110,4 +114,5 @@ def _postgres(config: StoreConfig, cluster: ClusterConfig) -> Store:
         lambda: drop_search_index(index_db),
         (index_db,),
         PostgresCluster(db, member, cluster.owner_ttl, cluster.job_lease),
+        PostgresJobLeases(db, cluster.owner_ttl, cluster.job_lease),
     )

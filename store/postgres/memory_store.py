@@ -24,7 +24,7 @@ from reverie.store import Consolidated, ForgetJob, HistoryEntry, parse_memory, r
 from . import memory_rows as rows
 from .db import PostgresDatabase
 
-__all__ = ["MemoryStore"]
+__all__ = ["MemoryStore", "check_consolidation"]
 
 
 def _scope(scope: str) -> str:
@@ -47,6 +47,14 @@ def _text(text: str, what: str) -> str:
             " remove it"
         )
     return text
+
+
+def check_consolidation(entry: HistoryEntry, memory: str) -> None:
+    """``InvalidArgument`` unless a row can hold the consolidation's memory and entry."""
+    _scope(entry.scope)
+    _text(memory, f"the memory of scope {entry.scope!r}")
+    _text(entry.session, "the session name")
+    _text(render_entry(entry), f"history entry {entry.id!r}")
 
 
 class MemoryStore:
@@ -92,10 +100,7 @@ class MemoryStore:
         ``memory`` was computed from; "present" when the entry is already
         there (a replay after a crash); else "written".
         """
-        _scope(entry.scope)
-        _text(memory, f"the memory of scope {entry.scope!r}")
-        _text(entry.session, "the session name")
-        _text(render_entry(entry), f"history entry {entry.id!r}")
+        check_consolidation(entry, memory)
         return await self.db.write(lambda t: rows.write_consolidation(t.conn, entry, memory, base))
 
     async def forget(self, job: ForgetJob) -> int:
