@@ -1,7 +1,7 @@
 """reverie.actors: session and scope actors (one writer each) and their registries."""
 
 from .appends import AppendRequest, MessageLike
-from .consolidation import Supervisor, Workers
+from .consolidation import Supervisor, Workers, job_runners
 from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
 from .expiry import ExpirySweeper
 from .memory import Forgetter, MemoryKeeper, MemoryWatcher
@@ -74,6 +74,7 @@ __all__ = [
     "Sweep",
     "UpdateTask",
     "Workers",
+    "job_runners",
     "scope_chain",
     "validate_key",
     "validate_name",

@@ -36,7 +36,7 @@ from reverie.actors import (
     SessionHooks,
     SessionRegistry,
     Supervisor,
-    Workers,
+    job_runners,
 )
 from reverie.actors.search import Indexer, drop_index
 from reverie.config import Config, ConfigError
@@ -192,7 +192,7 @@ async def _serve(
     hooks = supervisor if indexer is None else HookChain(supervisor, indexer)
     services = dataclasses.replace(shared, hooks=hooks, memory=keeper)
     registry = SessionRegistry(services)
-    workers = Workers(shared, supervisor.queue, keeper, registry)
+    workers, due_scan = job_runners(services, supervisor.queue, keeper, registry, store.leases)
     scopes = ScopeRegistry(shared, Clock.from_env())
     wm = WorkingMemoryHandlers(scopes)
     forgetter = Forgetter(
@@ -229,6 +229,8 @@ async def _serve(
                 await nursery.start(registry.run)
                 await nursery.start(supervisor.run)
                 await nursery.start(workers.run)
+                if due_scan is not None:
+                    await nursery.start(due_scan.run)
                 await nursery.start(scopes.run)
                 if indexer is not None:
                     await nursery.start(indexer.run)

@@ -21,7 +21,14 @@ from .facts import FACT_RUNNERS, add_fact_parser
 from .mcp import add_mcp_parser, run_mcp
 from .memory import MEMORY_RUNNERS, add_memory_parser
 from .search import SEARCH_RUNNERS, add_search_parser
-from .serve import add_serve_parser, add_units_parser, run_install_units, run_serve
+from .serve import (
+    add_serve_parser,
+    add_units_parser,
+    add_worker_parser,
+    run_install_units,
+    run_serve,
+    run_worker,
+)
 from .sessions import SESSION_RUNNERS, add_session_parsers
 from .status import STATUS_RUNNERS, add_status_parsers
 from .ui import add_ui_parser, run_ui
@@ -44,6 +51,7 @@ _OWN: dict[str, Callable[[argparse.Namespace], int]] = {
     "install-units": run_install_units,
     "mcp": run_mcp,
     "ui": run_ui,
+    "worker": run_worker,
     **dict.fromkeys(DATA_COMMANDS, run_data_command),
 }
 
@@ -59,6 +67,7 @@ def _parser() -> argparse.ArgumentParser:
     add_memory_parser(sub, add_client_options)
     add_fact_parser(sub, add_client_options)
     add_units_parser(sub)
+    add_worker_parser(sub)
     add_status_parsers(sub, add_client_options)
     add_wm_parser(sub, add_client_options)
     add_search_parser(sub, add_client_options)

@@ -1,8 +1,10 @@
-"""``reverie serve`` and ``reverie install-units``: the commands that run the daemon itself.
+"""``reverie serve``, ``reverie worker`` and ``reverie install-units``: the commands that
+run the daemon's own machinery.
 
-They are the CLI's only way into the daemon's machinery (the app, its
-reload, its units); every other command is a client over the socket. The
-daemon is imported when ``serve`` runs, so the client commands start fast.
+They are the CLI's only way into it (the app, its reload, its units, the
+consolidation worker); every other command is a client over the socket.
+The daemon is imported when ``serve`` or ``worker`` runs, so the client
+commands start fast.
 """
 
 from __future__ import annotations
@@ -10,9 +12,20 @@ from __future__ import annotations
 import argparse
 import logging
 import sys
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
 
-__all__ = ["add_serve_parser", "add_units_parser", "run_install_units", "run_serve"]
+if TYPE_CHECKING:
+    from reverie.config import Config
+
+__all__ = [
+    "add_serve_parser",
+    "add_units_parser",
+    "add_worker_parser",
+    "run_install_units",
+    "run_serve",
+    "run_worker",
+]
 
 
 def add_serve_parser(sub: Any) -> None:
@@ -34,6 +47,15 @@ def add_serve_parser(sub: Any) -> None:
     )
 
 
+def add_worker_parser(sub: Any) -> None:
+    worker = sub.add_parser(
+        "worker", help="run consolidation only (no socket) for a shared PostgreSQL store"
+    )
+    worker.add_argument("--store", metavar="URL", help="postgresql://… the daemons share")
+    worker.add_argument("--config", help="TOML config file ([llm], [consolidation], [cluster])")
+    worker.add_argument("--log-level", help="debug, info, warning or error (default: info)")
+
+
 def add_units_parser(sub: Any) -> None:
     units = sub.add_parser("install-units", help="write systemd units for the installed reverie")
     units.add_argument(
@@ -44,30 +66,55 @@ def add_units_parser(sub: Any) -> None:
 
 def run_serve(args: argparse.Namespace) -> int:
     """Run the daemon until SIGTERM/SIGINT; flags override the config file and environment."""
-    import trio
-
-    from reverie.config import env_warnings, load_config, log_to_stderr
-    from reverie.store import StoreError
+    from reverie.config import load_config
 
     from ..app import run_daemon
-    from ..reload import parse_log_level
 
-    overrides: dict[str, dict[str, Any]] = {"daemon": {}, "store": {}}
+    overrides = _overrides(args)
     if args.data_dir:
         overrides["daemon"]["data_dir"] = args.data_dir
     if args.socket:
         overrides["daemon"]["socket"] = args.socket
+    config = _configured(args, overrides)
+    return _run(run_daemon, config, lambda: load_config(args.config, overrides=overrides))
+
+
+def run_worker(args: argparse.Namespace) -> int:
+    """Consolidate for a shared store until SIGTERM/SIGINT (``daemon/worker.py``)."""
+    from ..worker import run_worker as worker
+
+    return _run(worker, _configured(args, _overrides(args)))
+
+
+def _overrides(args: argparse.Namespace) -> dict[str, dict[str, Any]]:
+    overrides: dict[str, dict[str, Any]] = {"daemon": {}, "store": {}}
     if args.log_level:
         overrides["daemon"]["log_level"] = args.log_level
     if args.store:
         overrides["store"]["url"] = args.store
+    return overrides
+
+
+def _configured(args: argparse.Namespace, overrides: dict[str, dict[str, Any]]) -> Config:
+    """The configuration, with logging to stderr set up at its level and its warnings logged."""
+    from reverie.config import env_warnings, load_config, log_to_stderr
+
+    from ..reload import parse_log_level
+
     config = load_config(args.config, overrides=overrides)
-    level = parse_log_level(config.daemon.log_level)
-    log_to_stderr(level)
+    log_to_stderr(parse_log_level(config.daemon.log_level))
     for warning in env_warnings():
         logging.getLogger("reverie.config").warning("%s", warning)
+    return config
+
+
+def _run(main: Callable[..., Awaitable[None]], *args: Any) -> int:
+    import trio
+
+    from reverie.store import StoreError
+
     try:
-        trio.run(run_daemon, config, lambda: load_config(args.config, overrides=overrides))
+        trio.run(main, *args)
     except StoreError as exc:
         # Raised bare only before the actors start: the database cannot be reached or the
         # data dir prepared. A refused start, so exit 2 as for a held lock or a bad config.

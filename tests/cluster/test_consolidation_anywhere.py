@@ -1,0 +1,174 @@
+"""Consolidation anywhere: ``reverie worker``s and daemons on one real Postgres share the jobs.
+
+Each scope due is consolidated once whoever runs it; a worker killed in the
+middle of a job leaves it to another, which applies it once; a worker
+whose database cannot be reached says so in one line and exits 2.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from reverie.daemon import Client
+from tests.checks import poll
+from tests.daemon_process import READY_DEADLINE, DaemonProcess
+from tests.fakellm import FakeLLM, hold
+
+LINE = "the quick brown fox jumps over the lazy dog near the river bank today"
+CONSOLIDATION = (
+    "[consolidation]\nidle_after = {idle}\nbudget_tokens = 60\ntarget_tokens = 20\n"
+    "hard_tokens = 100000\nmax_delay = 600.0\nretry_base = 0.05\n"
+)
+
+
+class WorkerProcess:
+    """``reverie worker`` against ``url``, its log under ``root``; ours to kill."""
+
+    def __init__(self, root: Path, url: str, config: str) -> None:
+        root.mkdir(parents=True, exist_ok=True)
+        self.log_path = root / "worker.log"
+        self.config_path = root / "reverie.toml"
+        self.config_path.write_text(config)
+        self.url = url
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> WorkerProcess:
+        cmd = [sys.executable, "-m", "reverie.daemon", "worker", "--store", self.url]
+        cmd += ["--config", str(self.config_path)]
+        with self.log_path.open("ab") as log:
+            self.proc = subprocess.Popen(cmd, stdout=log, stderr=log)
+        poll(lambda: "ready: consolidating" in self.log(), READY_DEADLINE, "worker ready")
+        return self
+
+    def log(self) -> str:
+        assert self.proc is not None
+        if self.proc.poll() is not None:
+            raise AssertionError(f"worker exited with {self.proc.returncode}:\n{self._text()}")
+        return self._text()
+
+    def _text(self) -> str:
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+
+@pytest.fixture
+def make_worker(tmp_path: Path, pg_url: str) -> Iterator[Callable[[str, str], WorkerProcess]]:
+    started: list[WorkerProcess] = []
+
+    def make(name: str, config: str) -> WorkerProcess:
+        worker = WorkerProcess(tmp_path / name, pg_url, config)
+        started.append(worker)
+        return worker.start()
+
+    yield make
+    for worker in started:
+        worker.stop()
+
+
+def _sql(url: str, query: str, *params: Any) -> list[tuple[Any, ...]]:
+    with psycopg.connect(url, autocommit=True) as conn:
+        return conn.execute(query, params).fetchall()
+
+
+def _talk(client: Client, session: str, turns: int) -> None:
+    for i in range(turns):
+        client.append(session, "user", f"Question {i}: {LINE}")
+        client.append(session, "assistant", f"Answer {i}: {LINE}")
+
+
+def _daemon(make_daemon: Callable[..., DaemonProcess], url: str, config: str) -> DaemonProcess:
+    return make_daemon(env={"REVERIE_STORE__URL": url}, config=config)
+
+
+def test_two_workers_and_a_daemon_consolidate_each_idle_scope_once(
+    make_daemon: Callable[..., DaemonProcess],
+    make_worker: Callable[[str, str], WorkerProcess],
+    pg_url: str,
+) -> None:
+    config = CONSOLIDATION.format(idle=0.3)
+    make_worker("w1", config)
+    make_worker("w2", config)
+    sessions = [f"s{i}" for i in range(6)]
+    with _daemon(make_daemon, pg_url, config).client() as client:
+        for name in sessions:
+            _talk(client, name, 3)
+
+        def consolidated() -> bool:
+            rows = _sql(pg_url, "SELECT count(*) FROM sessions WHERE tail_tokens > 60")
+            running = _sql(pg_url, "SELECT count(*) FROM jobs WHERE state = 'running'")
+            return rows == [(0,)] and running == [(0,)]
+
+        poll(consolidated, 60, "every session consolidated")
+    done = _sql(pg_url, "SELECT session, count(*) FROM jobs WHERE state = 'done' GROUP BY 1")
+    assert sorted(done) == [(name, 1) for name in sessions]
+    entries = _sql(pg_url, "SELECT scope, count(*) FROM history_entries GROUP BY 1")
+    assert sorted(entries) == [(f"session/{name}", 1) for name in sessions]
+    moved = _sql(pg_url, "SELECT count(*) FROM sessions WHERE cursor_seq = 6")
+    assert moved == [(len(sessions),)]
+
+
+def test_a_worker_killed_mid_job_leaves_it_to_another_which_applies_it_once(
+    make_daemon: Callable[..., DaemonProcess],
+    make_worker: Callable[[str, str], WorkerProcess],
+    pg_url: str,
+    fake_llm: FakeLLM,
+) -> None:
+    llm = f'[llm]\nbase_url = "{fake_llm.base_url}"\nmodel = "fake"\ntimeout = 30.0\n'
+    workers = CONSOLIDATION.format(idle=0.3) + llm
+    fake_llm.script(hold())  # the first job's call hangs until released
+    first = make_worker("w1", workers)
+    # The daemon finds no session idle: a worker makes the job (the daemon may reclaim it).
+    with _daemon(make_daemon, pg_url, CONSOLIDATION.format(idle=3600.0)).client() as client:
+        _talk(client, "s", 3)
+    poll(lambda: fake_llm.in_flight == 1, 60, "the job's LLM call in flight")
+    make_worker("w2", workers)
+    [(job, holder)] = _sql(pg_url, "SELECT id, lease_owner FROM jobs WHERE state = 'running'")
+    assert first.proc is not None and holder.split("/")[1] == str(first.proc.pid)
+    os.kill(first.proc.pid, signal.SIGKILL)
+    first.proc.wait()
+    fake_llm.release()  # the next call answers at once
+
+    poll(
+        lambda: _sql(pg_url, "SELECT state FROM jobs") == [("done",)],
+        60,
+        "the job applied by another member",
+    )
+    [(same, owner)] = _sql(pg_url, "SELECT id, lease_owner FROM jobs")
+    assert same == job  # the same job, reclaimed: not a second one over the same turns
+    assert owner != holder
+    assert _sql(pg_url, "SELECT id FROM history_entries") == [(f"ep_{job}",)]
+    assert _sql(pg_url, "SELECT cursor_seq FROM sessions") == [(6,)]
+
+
+def test_a_worker_whose_store_cannot_be_reached_says_so_in_one_line_and_exits_2(
+    tmp_path: Path,
+) -> None:
+    url = "postgresql://reverie:s3cret@127.0.0.1:1/nothing"
+    done = subprocess.run(
+        [sys.executable, "-m", "reverie.daemon", "worker", "--store", url],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("reverie: store.unavailable: ")
+    assert "s3cret" not in done.stderr and "127.0.0.1" in lines[0]
