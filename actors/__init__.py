@@ -3,7 +3,7 @@
 from .appends import AppendRequest, MessageLike
 from .consolidation import Supervisor, Workers, job_runners
 from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
-from .expiry import ExpirySweeper
+from .expiry import Duty, ExpirySweeper
 from .memory import Forgetter, MemoryKeeper, MemoryWatcher
 from .names import MAX_NAME_CHARS, validate_name
 from .registry import ActorRegistry
@@ -45,6 +45,7 @@ __all__ = [
     "CreateCheckpoint",
     "DeleteCheckpoint",
     "DeleteKey",
+    "Duty",
     "Envelope",
     "ExpirySweeper",
     "ForgetRequest",

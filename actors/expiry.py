@@ -20,32 +20,60 @@ With the test clock (``REVERIE_TEST_CLOCK_FILE``) time can jump, so the
 sweeper then re-reads the clock at least every ``TEST_CLOCK_POLL`` seconds
 while a deadline is pending; otherwise it sleeps exactly until the next
 deadline or until an earlier one is scheduled.
+
+When several daemons share one database (``Duty``), only the one holding
+the duty ``wm-sweep`` (a lease in the database) sweeps: it re-reads every
+stored deadline each ``every`` seconds, so it also knows the keys set
+through the other daemons, which drop their own due keys to it. A key is
+then swept up to ``every`` late, which is harmless for the same reason.
 """
 
 from __future__ import annotations
 
 import heapq
+import logging
 import math
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 
 import trio
 
+from reverie.config import ReverieError
 from reverie.store import Clock
 
-__all__ = ["TEST_CLOCK_POLL", "ExpirySweeper"]
+__all__ = ["TEST_CLOCK_POLL", "Duty", "ExpirySweeper"]
+
+log = logging.getLogger(__name__)
 
 TEST_CLOCK_POLL = 0.05
 #: Stale heap entries tolerated beyond one per pending key before the heap is rebuilt.
 _SLACK = 1024
 Sweep = Callable[[str, list[str]], Awaitable[None]]
+Agenda = Iterable[tuple[float, str, str]]
+
+
+@dataclass(frozen=True, slots=True)
+class Duty:
+    """The sweep as a duty one member of a shared database holds at a time.
+
+    ``take()`` holds (or renews) the duty and says whether this member holds
+    it; ``agenda()`` reads every stored deadline; both are tried every ``every``
+    seconds.
+    """
+
+    take: Callable[[], Awaitable[bool]]
+    agenda: Callable[[], Awaitable[Agenda]]
+    every: float
 
 
 class ExpirySweeper:
     """Calls ``sweep(scope, keys)`` once those keys' deadlines have passed."""
 
-    def __init__(self, clock: Clock, sweep: Sweep) -> None:
+    def __init__(self, clock: Clock, sweep: Sweep, duty: Duty | None = None) -> None:
         self._clock = clock
         self._sweep = sweep
+        self._duty = duty
+        self.holding = duty is None  # whether this member sweeps (always, alone)
         self._heap: list[tuple[float, str, str]] = []
         self._due_at: dict[tuple[str, str], float] = {}  # each key's newest deadline
         self._wake = trio.Event()
@@ -68,22 +96,38 @@ class ExpirySweeper:
             heapq.heapify(self._heap)
 
     async def run(
-        self,
-        agenda: Iterable[tuple[float, str, str]],
-        *,
-        task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED,
+        self, agenda: Agenda, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED
     ) -> None:
         """Sweep until cancelled, starting from ``agenda`` (every stored deadline)."""
+        self._learn(agenda)
+        async with trio.open_nursery() as nursery:
+            if self._duty is not None:
+                nursery.start_soon(self._hold, self._duty)
+            task_status.started()
+            while True:
+                due = self._pop_due(self._clock.now())
+                if self.holding:  # else the holder sweeps them: it reads every deadline
+                    for scope, keys in due.items():
+                        await self._sweep(scope, keys)
+                if due:
+                    continue
+                await self._sleep()
+
+    def _learn(self, agenda: Agenda) -> None:
         for expires_at, scope, key in agenda:
             self._remember(expires_at, scope, key)
-        task_status.started()
+
+    async def _hold(self, duty: Duty) -> None:
+        """Take or renew the duty every ``every`` seconds; while held, learn every deadline."""
         while True:
-            due = self._pop_due(self._clock.now())
-            for scope, keys in due.items():
-                await self._sweep(scope, keys)
-            if due:
-                continue
-            await self._sleep()
+            try:
+                self.holding = await duty.take()
+                if self.holding:
+                    self._learn(await duty.agenda())
+                    self._wake.set()
+            except ReverieError as exc:  # the database restarting: tried again next time
+                log.warning("TTL sweep duty not renewed: %s", exc.message)
+            await trio.sleep(duty.every)
 
     def _pop_due(self, now: float) -> dict[str, list[str]]:
         due: dict[str, list[str]] = {}

@@ -53,7 +53,7 @@ from reverie.store import (
     apply_writes,
 )
 
-from .expiry import ExpirySweeper
+from .expiry import Duty, ExpirySweeper
 from .names import validate_name
 from .registry import ActorRegistry, Unplanned
 from .scope_requests import (
@@ -253,9 +253,9 @@ def _fields(task: SetTask) -> dict[str, Any]:
 class ScopeRegistry(ActorRegistry[ScopeActor]):
     """The scope actors, one per scope, and the TTL sweeper that feeds them."""
 
-    def __init__(self, services: Services, clock: Clock) -> None:
+    def __init__(self, services: Services, clock: Clock, duty: Duty | None = None) -> None:
         self.clock = clock
-        self.expiries = ExpirySweeper(clock, self._sweep)
+        self.expiries = ExpirySweeper(clock, self._sweep, duty)
         super().__init__(
             services,
             "scope",

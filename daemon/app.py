@@ -27,6 +27,7 @@ import httpx
 import trio
 
 from reverie.actors import (
+    Duty,
     Forgetter,
     HookChain,
     MemoryKeeper,
@@ -42,9 +43,11 @@ from reverie.actors.search import Indexer, drop_index
 from reverie.config import Config, ConfigError
 from reverie.store import (
     Clock,
+    Store,
     StoreError,
     StoreReadOnly,
     TokenCounter,
+    Tx,
     make_embedder,
     open_store,
     tune_allocator,
@@ -193,7 +196,7 @@ async def _serve(
     services = dataclasses.replace(shared, hooks=hooks, memory=keeper)
     registry = SessionRegistry(services)
     workers, due_scan = job_runners(services, supervisor.queue, keeper, registry, store.leases)
-    scopes = ScopeRegistry(shared, Clock.from_env())
+    scopes = ScopeRegistry(shared, Clock.from_env(), _sweep_duty(store))
     wm = WorkingMemoryHandlers(scopes)
     forgetter = Forgetter(
         shared, keeper, indexer, store.drop_index or functools.partial(drop_index, data_dir)
@@ -264,6 +267,19 @@ async def _serve(
         await http.aclose()
         await store.close()
         log.info("stopped")
+
+
+def _sweep_duty(store: Store) -> Duty | None:
+    """On a database daemons share, the TTL sweep is a duty one of them holds at a time."""
+    cluster = store.cluster
+    if cluster is None:
+        return None
+    every = 3 * cluster.owner_ttl
+    return Duty(
+        lambda: cluster.take_duty("wm-sweep", 2 * every),
+        lambda: store.db.read(Tx.expiring_keys),
+        every,
+    )
 
 
 async def _drain(registry: SessionRegistry, grace: float) -> None:
