@@ -52,7 +52,7 @@ from .index_feed import (
     memory_docs,
     message_uid,
 )
-from .jobs import Job
+from .jobs import Job, new_job
 from .journal import AppendOutcome, ForgetJob, MessageRecord, NewMessage, SessionRecord
 from .lance.async_index import AsyncSearchIndex, drop_index_dirs, index_dirs
 from .lance.index import IndexLayout, IndexLimits, IndexStale, SearchIndex
@@ -294,6 +294,7 @@ __all__ = [
     "message_uid",
     "messages_after",
     "move_cursor",
+    "new_job",
     "on_words_scale",
     "open_job",
     "open_jobs",

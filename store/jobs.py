@@ -16,8 +16,11 @@ from typing import Any
 
 import msgspec
 
+from .journal import MessageRecord
+
 __all__ = [
     "Job",
+    "new_job",
 ]
 
 _COLUMNS = "id, session, scope, backend, first_seq, last_seq, tokens, count, state, attempts, created, updated, error"
@@ -42,6 +45,24 @@ class Job(msgspec.Struct, kw_only=True):
     def entry_id(self) -> str:
         """The id of the history entry this job writes."""
         return f"ep_{self.id}"
+
+
+def new_job(
+    session: str, scope: str, backend: str, turns: Sequence[MessageRecord], now: float, job_id: str
+) -> Job:
+    """A running job over ``turns``, the oldest whole turns of the session's tail."""
+    return Job(
+        id=job_id,
+        session=session,
+        scope=scope,
+        backend=backend,
+        first_seq=turns[0].seq,
+        last_seq=turns[-1].seq,
+        tokens=sum(m.tokens for m in turns),
+        count=len(turns),
+        created=now,
+        updated=now,
+    )
 
 
 def _job(row: Sequence[Any]) -> Job:

@@ -32,7 +32,7 @@ import msgspec
 import psycopg
 
 from reverie.store import Consolidated, HistoryEntry, Job, MessageRecord, SessionRecord
-from reverie.store.jobs import _COLUMNS, _job
+from reverie.store.jobs import _COLUMNS, _job, new_job
 
 from ..base.database import GroupCommit
 from ..base.tx import Tx
@@ -51,6 +51,8 @@ _LAPSED = (
     f"(j.lease_owner IS NULL OR j.lease_until IS NULL OR j.lease_until < {NOW}"
     f" OR NOT {alive_clause('j.lease_owner')})"
 )
+#: The advisory lock space of the scopes' jobs (working memory's is ``scope_lock``'s).
+_SPACE = "reverie.jobs:"
 #: The turns a new job takes, chosen from the session's tail (``oldest_turns``).
 Choose = Callable[[list[MessageRecord]], list[MessageRecord]]
 #: How a finish ended (``consolidation.requests.Applied``) and the session's row after it.
@@ -69,7 +71,7 @@ def lease_job(
     scope = row[0]
     # Jobs of one scope are made one at a time across members; the lock ends with the
     # transaction, by when the job made here is visible to the next.
-    conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (scope,))
+    conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (_SPACE + scope,))
     running = conn.execute(
         f"SELECT {_COLUMNS}, j.lease_owner = {ME} OR {_LAPSED} FROM jobs j"
         " WHERE j.scope = %s AND j.state = 'running' ORDER BY j.created LIMIT 1",
@@ -92,18 +94,7 @@ def lease_job(
     turns = choose(read_tail(conn, session, record.cursor_seq))
     if not turns:
         return None
-    job = Job(
-        id=uuid.uuid4().hex,
-        session=session,
-        scope=record.scope,
-        backend=backend,
-        first_seq=turns[0].seq,
-        last_seq=turns[-1].seq,
-        tokens=sum(m.tokens for m in turns),
-        count=len(turns),
-        created=now,
-        updated=now,
-    )
+    job = new_job(session, record.scope, backend, turns, now, uuid.uuid4().hex)
     values = msgspec.structs.astuple(job)
     conn.execute(
         f"INSERT INTO jobs ({_COLUMNS}, lease_owner, lease_until)"

@@ -77,6 +77,14 @@ def _all(tail: list[MessageRecord]) -> list[MessageRecord]:
     return tail
 
 
+async def _leased(m: Member, session: str, turns: int) -> tuple[Job, list[MessageRecord]]:
+    """A session of ``turns`` turns in scope "team", and its job leased to ``m``."""
+    await _session(m, session, "team", turns)
+    leased = await m.jobs.lease(session, "default", _all, 1.0)
+    assert leased is not None
+    return leased
+
+
 def _entry(job: Job, turns: list[MessageRecord]) -> HistoryEntry:
     return HistoryEntry(
         id=job.entry_id,
@@ -101,11 +109,8 @@ async def test_one_job_per_scope_across_members_and_its_apply_moves_the_cursor_o
     members: tuple[Member, Member],
 ) -> None:
     a, b = members
-    await _session(a, "s1", "team", 2)
+    job, turns = await _leased(a, "s1", 2)
     await _session(a, "s2", "team", 1)
-    leased = await a.jobs.lease("s1", "default", _all, 1.0)
-    assert leased is not None
-    job, turns = leased
     assert [t.seq for t in turns] == [1, 2, 3, 4] and job.tokens == 40
     assert await b.jobs.lease("s1", "default", _all, 1.0) is None  # a holds it
     assert await b.jobs.lease("s2", "default", _all, 1.0) is None  # same scope: waits
@@ -127,10 +132,7 @@ async def test_an_apply_on_moved_memory_writes_nothing_and_keeps_the_job(
     members: tuple[Member, Member],
 ) -> None:
     a, _ = members
-    await _session(a, "s1", "team", 1)
-    leased = await a.jobs.lease("s1", "default", _all, 1.0)
-    assert leased is not None
-    job, turns = leased
+    job, turns = await _leased(a, "s1", 1)
     await a.sql(
         "INSERT INTO memory_versions (scope, version, body, created) VALUES ('team', 1, 'x', 0)"
     )
@@ -148,10 +150,7 @@ async def test_a_dead_members_job_is_reclaimed_whole_and_its_late_apply_writes_n
     _, b = members
     c = await Member(pg_url, "host/3/c").start()
     try:
-        await _session(b, "s1", "team", 2)
-        leased = await c.jobs.lease("s1", "default", _all, 1.0)
-        assert leased is not None
-        job, turns = leased
+        job, turns = await _leased(c, "s1", 2)
         await c.db.close()  # what a kill -9 does to its connections: dead at once
         assert await b.jobs.due(budget=0, hard=10**9, idle_after=1e9, max_delay=1e9, limit=9) == [
             "s1"
@@ -177,10 +176,7 @@ async def test_a_forgotten_sessions_job_is_gone_and_its_result_is_not_written(
     members: tuple[Member, Member],
 ) -> None:
     a, b = members
-    await _session(a, "s1", "team", 1)
-    leased = await a.jobs.lease("s1", "default", _all, 1.0)
-    assert leased is not None
-    job, turns = leased
+    job, turns = await _leased(a, "s1", 1)
     await b.db.write(lambda t: t.delete_session("s1", "team"))  # a forget through b
     assert await a.jobs.finish(job, "done", _entry(job, turns), "new", "", 2.0) == ("gone", None)
     assert await _history(a, "team") == []
