@@ -81,10 +81,14 @@ def lease_job(
         job, free = _job(running[:-1]), bool(running[-1])
         if job.session != session or not free:
             return None
-        conn.execute(
-            f"UPDATE jobs SET lease_owner = {ME}, lease_until = {NOW} + %s WHERE id = %s",
-            (lease, job.id),
-        )
+        # Checked again in the statement: a finish that held the row may have closed it.
+        taken = conn.execute(
+            f"UPDATE jobs j SET lease_owner = {ME}, lease_until = {NOW} + %s"
+            f" WHERE j.id = %s AND j.state = 'running' AND (j.lease_owner = {ME} OR {_LAPSED})",
+            (lease, job.id, ttl),
+        ).rowcount
+        if not taken:
+            return None
         span = job.last_seq - job.first_seq + 1
         return job, read_history(conn, session, job.first_seq - 1, span)
     # Read after the lock: a finish that committed before it has moved the cursor.
