@@ -172,3 +172,45 @@ def test_a_worker_whose_store_cannot_be_reached_says_so_in_one_line_and_exits_2(
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("reverie: store.unavailable: ")
     assert "s3cret" not in done.stderr and "127.0.0.1" in lines[0]
+
+
+def test_a_session_whose_daemon_died_is_consolidated_by_a_worker(
+    make_daemon: Callable[..., DaemonProcess],
+    make_worker: Callable[[str, str], WorkerProcess],
+    pg_url: str,
+) -> None:
+    owner = _daemon(make_daemon, pg_url, CONSOLIDATION.format(idle=3600.0))
+    with owner.client() as client:
+        _talk(client, "s", 3)
+    owner.kill9()
+    make_worker("w", CONSOLIDATION.format(idle=0.3))
+    poll(
+        lambda: _sql(pg_url, "SELECT state FROM jobs") == [("done",)],
+        60,
+        "the dead daemon's session consolidated",
+    )
+    assert _sql(pg_url, "SELECT count(*) FROM history_entries") == [(1,)]
+    assert _sql(pg_url, "SELECT cursor_seq, tail_tokens FROM sessions") == [(6, 0)]
+
+
+def test_a_forget_through_a_daemon_while_a_worker_runs_the_job_leaves_nothing(
+    make_daemon: Callable[..., DaemonProcess],
+    make_worker: Callable[[str, str], WorkerProcess],
+    pg_url: str,
+    fake_llm: FakeLLM,
+) -> None:
+    llm = f'[llm]\nbase_url = "{fake_llm.base_url}"\nmodel = "fake"\ntimeout = 30.0\n'
+    fake_llm.script(hold())
+    worker = make_worker("w", CONSOLIDATION.format(idle=0.3) + llm)
+    with _daemon(make_daemon, pg_url, CONSOLIDATION.format(idle=3600.0)).client() as client:
+        _talk(client, "s", 3)
+        poll(lambda: fake_llm.in_flight == 1, 60, "the job's LLM call in flight")
+        assert client.forget("s") == 6
+        fake_llm.release()  # the worker's answer comes after the forget
+        poll(lambda: "consolidated 6 messages" in worker.log(), 60, "the worker's apply")
+    tables = ("jobs", "sessions", "messages", "history_entries", "memory_versions")
+    poll(
+        lambda: all(_sql(pg_url, f"SELECT count(*) FROM {t}") == [(0,)] for t in tables),
+        30,
+        "nothing left of the forgotten session",
+    )
