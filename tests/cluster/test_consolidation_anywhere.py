@@ -214,3 +214,36 @@ def test_a_forget_through_a_daemon_while_a_worker_runs_the_job_leaves_nothing(
         30,
         "nothing left of the forgotten session",
     )
+
+
+def test_a_frozen_worker_loses_its_job_after_owner_ttl_and_its_late_apply_writes_nothing(
+    make_daemon: Callable[..., DaemonProcess],
+    make_worker: Callable[[str, str], WorkerProcess],
+    pg_url: str,
+    fake_llm: FakeLLM,
+) -> None:
+    cluster = "[cluster]\nowner_ttl = 1.0\njob_lease = 2.0\n"
+    llm = f'[llm]\nbase_url = "{fake_llm.base_url}"\nmodel = "fake"\ntimeout = 30.0\n'
+    fake_llm.script(hold())  # the frozen worker's call: answered only once it is thawed
+    frozen = make_worker("w1", CONSOLIDATION.format(idle=0.3) + llm + cluster)
+    daemon_config = CONSOLIDATION.format(idle=3600.0) + cluster
+    with _daemon(make_daemon, pg_url, daemon_config).client() as client:
+        _talk(client, "s", 3)
+    poll(lambda: fake_llm.in_flight == 1, 60, "the job's LLM call in flight")
+    [(job, holder)] = _sql(pg_url, "SELECT id, lease_owner FROM jobs")
+    assert frozen.proc is not None and holder.split("/")[1] == str(frozen.proc.pid)
+    frozen.proc.send_signal(signal.SIGSTOP)
+    try:
+        make_worker("w2", CONSOLIDATION.format(idle=0.3) + llm + cluster)
+        poll(
+            lambda: _sql(pg_url, "SELECT id, state FROM jobs") == [(job, "done")],
+            60,
+            "the frozen worker's job applied by another member",
+        )
+        fake_llm.release()
+    finally:
+        frozen.proc.send_signal(signal.SIGCONT)
+    poll(lambda: "consolidated 6 messages" in frozen.log(), 60, "the thawed worker's apply")
+    assert _sql(pg_url, "SELECT id FROM history_entries") == [(f"ep_{job}",)]
+    assert _sql(pg_url, "SELECT state, lease_owner <> %s FROM jobs", holder) == [("done", True)]
+    assert _sql(pg_url, "SELECT cursor_seq, tail_tokens FROM sessions") == [(6, 0)]
