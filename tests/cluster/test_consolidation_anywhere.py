@@ -93,6 +93,15 @@ def _talk(client: Client, session: str, turns: int) -> None:
         client.append(session, "assistant", f"Answer {i}: {LINE}")
 
 
+def _llm_worker(llm: FakeLLM, extra: str = "") -> str:
+    """A worker's config: sessions due after 0.3 s idle, consolidated through ``llm``."""
+    return (
+        CONSOLIDATION.format(idle=0.3)
+        + f'[llm]\nbase_url = "{llm.base_url}"\nmodel = "fake"\ntimeout = 30.0\n'
+        + extra
+    )
+
+
 def _daemon(make_daemon: Callable[..., DaemonProcess], url: str, config: str) -> DaemonProcess:
     return make_daemon(env={"REVERIE_STORE__URL": url}, config=config)
 
@@ -130,8 +139,7 @@ def test_a_worker_killed_mid_job_leaves_it_to_another_which_applies_it_once(
     pg_url: str,
     fake_llm: FakeLLM,
 ) -> None:
-    llm = f'[llm]\nbase_url = "{fake_llm.base_url}"\nmodel = "fake"\ntimeout = 30.0\n'
-    workers = CONSOLIDATION.format(idle=0.3) + llm
+    workers = _llm_worker(fake_llm)
     fake_llm.script(hold())  # the first job's call hangs until released
     first = make_worker("w1", workers)
     # The daemon finds no session idle: a worker makes the job (the daemon may reclaim it).
@@ -199,9 +207,8 @@ def test_a_forget_through_a_daemon_while_a_worker_runs_the_job_leaves_nothing(
     pg_url: str,
     fake_llm: FakeLLM,
 ) -> None:
-    llm = f'[llm]\nbase_url = "{fake_llm.base_url}"\nmodel = "fake"\ntimeout = 30.0\n'
     fake_llm.script(hold())
-    worker = make_worker("w", CONSOLIDATION.format(idle=0.3) + llm)
+    worker = make_worker("w", _llm_worker(fake_llm))
     with _daemon(make_daemon, pg_url, CONSOLIDATION.format(idle=3600.0)).client() as client:
         _talk(client, "s", 3)
         poll(lambda: fake_llm.in_flight == 1, 60, "the job's LLM call in flight")
@@ -223,9 +230,8 @@ def test_a_frozen_worker_loses_its_job_after_owner_ttl_and_its_late_apply_writes
     fake_llm: FakeLLM,
 ) -> None:
     cluster = "[cluster]\nowner_ttl = 1.0\njob_lease = 2.0\n"
-    llm = f'[llm]\nbase_url = "{fake_llm.base_url}"\nmodel = "fake"\ntimeout = 30.0\n'
     fake_llm.script(hold())  # the frozen worker's call: answered only once it is thawed
-    frozen = make_worker("w1", CONSOLIDATION.format(idle=0.3) + llm + cluster)
+    frozen = make_worker("w1", _llm_worker(fake_llm, cluster))
     daemon_config = CONSOLIDATION.format(idle=3600.0) + cluster
     with _daemon(make_daemon, pg_url, daemon_config).client() as client:
         _talk(client, "s", 3)
@@ -234,7 +240,7 @@ def test_a_frozen_worker_loses_its_job_after_owner_ttl_and_its_late_apply_writes
     assert frozen.proc is not None and holder.split("/")[1] == str(frozen.proc.pid)
     frozen.proc.send_signal(signal.SIGSTOP)
     try:
-        make_worker("w2", CONSOLIDATION.format(idle=0.3) + llm + cluster)
+        make_worker("w2", _llm_worker(fake_llm, cluster))
         poll(
             lambda: _sql(pg_url, "SELECT id, state FROM jobs") == [(job, "done")],
             60,
