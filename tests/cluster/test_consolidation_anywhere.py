@@ -11,75 +11,24 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import psycopg
-import pytest
 
 from reverie.daemon import Client
 from tests.checks import poll
-from tests.daemon_process import READY_DEADLINE, DaemonProcess
+from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, hold
+
+from .worker_process import WorkerProcess
 
 LINE = "the quick brown fox jumps over the lazy dog near the river bank today"
 CONSOLIDATION = (
     "[consolidation]\nidle_after = {idle}\nbudget_tokens = 60\ntarget_tokens = 20\n"
     "hard_tokens = 100000\nmax_delay = 600.0\nretry_base = 0.05\n"
 )
-
-
-class WorkerProcess:
-    """``reverie worker`` against ``url``, its log under ``root``; ours to kill."""
-
-    def __init__(self, root: Path, url: str, config: str) -> None:
-        root.mkdir(parents=True, exist_ok=True)
-        self.log_path = root / "worker.log"
-        self.config_path = root / "reverie.toml"
-        self.config_path.write_text(config)
-        self.url = url
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    def start(self) -> WorkerProcess:
-        cmd = [sys.executable, "-m", "reverie.daemon", "worker", "--store", self.url]
-        cmd += ["--config", str(self.config_path)]
-        with self.log_path.open("ab") as log:
-            self.proc = subprocess.Popen(cmd, stdout=log, stderr=log)
-        poll(lambda: "ready: consolidating" in self.log(), READY_DEADLINE, "worker ready")
-        return self
-
-    def log(self) -> str:
-        assert self.proc is not None
-        if self.proc.poll() is not None:
-            raise AssertionError(f"worker exited with {self.proc.returncode}:\n{self._text()}")
-        return self._text()
-
-    def _text(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-
-
-@pytest.fixture
-def make_worker(tmp_path: Path, pg_url: str) -> Iterator[Callable[[str, str], WorkerProcess]]:
-    started: list[WorkerProcess] = []
-
-    def make(name: str, config: str) -> WorkerProcess:
-        worker = WorkerProcess(tmp_path / name, pg_url, config)
-        started.append(worker)
-        return worker.start()
-
-    yield make
-    for worker in started:
-        worker.stop()
 
 
 def _sql(url: str, query: str, *params: Any) -> list[tuple[Any, ...]]:
