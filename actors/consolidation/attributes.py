@@ -14,13 +14,18 @@ The subject is the nearest name before the attribute's word ("…, so Dmitri
 and others moved there" is Dmitri's home, "Leena got a job" is Leena's
 work), "<name>'s <relation>" for a relative, and empty when the sentence
 names nobody (the speaker, in a scope of one person): an empty subject
-matches any.
+matches any. "The user" (the speaker of a session with no name) is one
+person in every session of the scope: the subject ``the user`` matches a
+name too (another session may give it), but never a relative ("The user's
+sister" is hers).
 """
 
 from __future__ import annotations
 
 import re
 from typing import NamedTuple
+
+from .third_person import DEFAULT_SPEAKER
 
 __all__ = ["MONTHS", "WEEKDAYS", "Key", "keys", "same_subject"]
 
@@ -94,7 +99,10 @@ _RELATIVES = (
     r"husband|girlfriend|boyfriend|fianc[eé]e?|cousin|aunt|uncle|niece|nephew|grandma|grandpa|"
     r"neighbour|neighbor"
 )
-_RELATION = re.compile(rf"^(?P<who>[A-Z][\w-]*)'s (?P<rel>{_RELATIVES})\b")
+_RELATION = re.compile(rf"^(?P<who>{DEFAULT_SPEAKER}|[A-Z][\w-]*)'s (?P<rel>{_RELATIVES})\b")
+#: The subject of "The user lives in …" (``third_person.DEFAULT_SPEAKER``, folded).
+_UNNAMED = DEFAULT_SPEAKER.casefold()
+_UNNAMED_SPAN = re.compile(rf"(?:^|\s){DEFAULT_SPEAKER}(?!\S)")
 _PRONOUNS = frozenset(
     [
         "i",
@@ -147,8 +155,11 @@ def keys(fact: str) -> list[Key]:
 
 
 def same_subject(a: str, b: str) -> bool:
-    """Two subjects name the same person; an empty one (nobody named) matches any."""
-    return not a or not b or a == b
+    """Two subjects name the same person; an empty one (nobody named) matches any, the
+    unnamed user any but a relative (a relative's subject says whose: "carl's sister")."""
+    if not a or not b or a == b:
+        return True
+    return _UNNAMED in (a, b) and "'s " not in a + b
 
 
 def _subject(fact: str, at: int) -> str:
@@ -157,6 +168,8 @@ def _subject(fact: str, at: int) -> str:
     for span in reversed(_BOUNDARY.split(fact[:at])):
         if relation := _RELATION.search(span.strip()):
             return f"{relation['who']}'s {relation['rel']}".casefold()
+        if _UNNAMED_SPAN.search(span):
+            return _UNNAMED
         words = [w.strip("',.") for w in span.split()]
         names = [w for w in words if w[:1].isupper() and w.casefold() not in _PRONOUNS]
         if names:

@@ -223,11 +223,9 @@ def _same(a: Key, b: Key) -> bool:
 
 
 def _comparable(old: Fact, new: Fact) -> bool:
-    """Older or as old; two sessions' unnamed users are two people."""
-    if new.date and old.date and new.date < old.date:
-        return False
-    unnamed = new.text.startswith(UNNAMED) or old.text.startswith(UNNAMED)
-    return not unnamed or bool(set(old.sources) & set(new.sources)) or not new.sources
+    """Older or as old, whichever session of the scope said it: a scope is one memory, and
+    its unnamed user is "The user" in every session (and to the agent reading it)."""
+    return not (new.date and old.date and new.date < old.date)
 
 
 def _rewrite(
