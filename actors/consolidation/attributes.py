@@ -14,10 +14,10 @@ The subject is the nearest name before the attribute's word ("…, so Dmitri
 and others moved there" is Dmitri's home, "Leena got a job" is Leena's
 work), "<name>'s <relation>" for a relative, and empty when the sentence
 names nobody (the speaker, in a scope of one person): an empty subject
-matches any. "The user" (the speaker of a session with no name) is one
-person in every session of the scope: the subject ``the user`` matches a
-name too (another session may give it), but never a relative ("The user's
-sister" is hers).
+matches any. "The user" (the speaker of a session with no name) is a
+subject of its own, ``the user``, one person in every session of the scope
+and never their relative ("The user's sister") nor anyone else they name
+("Leena got a job in Helsinki, so the user moved there").
 """
 
 from __future__ import annotations
@@ -155,11 +155,8 @@ def keys(fact: str) -> list[Key]:
 
 
 def same_subject(a: str, b: str) -> bool:
-    """Two subjects name the same person; an empty one (nobody named) matches any, the
-    unnamed user any but a relative (a relative's subject says whose: "carl's sister")."""
-    if not a or not b or a == b:
-        return True
-    return _UNNAMED in (a, b) and "'s " not in a + b
+    """Two subjects name the same person; an empty one (nobody named) matches any."""
+    return not a or not b or a == b
 
 
 def _subject(fact: str, at: int) -> str:

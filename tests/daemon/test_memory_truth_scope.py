@@ -3,9 +3,11 @@
 A user's memory is a scope (``user/p``) that many sessions write to. A fact
 that changes replaces the old one whichever session of the scope said
 either (before, only a change said in the same session did, so an unnamed
-user who moved in a later session kept "lives in Porto" as current). What
-must not move with it: another scope's facts, a relative's facts, and a
-forget of one session still takes only the facts it alone supports.
+user who moved in a later session kept "lives in Porto" as current), on
+the extractive path and for a model's new fact alike. What must not move
+with it: another scope's facts, a relative's or anyone else the user names
+("Leena got a job"), and a forget of one session still takes only the
+facts it alone supports.
 """
 
 from __future__ import annotations
@@ -83,12 +85,19 @@ def test_a_change_said_in_a_later_session_replaces_the_fact(
     assert entries[1].retired == [stale]
 
 
-def test_a_named_fact_is_replaced_by_the_unnamed_speaker_of_another_session(
-    client: Client,
-) -> None:
-    _say(client, "p-0", "I live in Porto.", name="Carl")
-    _say(client, "p-1", "I moved to Lisbon.")
-    assert _facts(client) == ["The user moved to Lisbon."]
+def test_an_unnamed_introduction_is_replaced_like_a_named_one(client: Client) -> None:
+    _say(client, "p-0", "I'm Sofie, a graphic designer at Inkwell.")
+    _say(client, "p-1", "I handed in my notice, I start at Fjord Creative on Monday.")
+    assert _facts(client) == ["The user starts at Fjord Creative on Monday."]
+
+
+def test_someone_the_user_names_does_not_replace_their_facts(client: Client) -> None:
+    _say(client, "p-0", "I work at Quillstack and I live in Tallinn.")
+    _say(client, "p-1", "Leena got a job in Helsinki, so we moved there last week.")
+    assert _facts(client) == [
+        "The user works at Quillstack.",
+        "Leena got a job in Helsinki, so The user and others moved there last week.",
+    ]
 
 
 def test_another_scope_and_a_relative_keep_their_facts(client: Client) -> None:
