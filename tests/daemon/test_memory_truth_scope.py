@@ -19,7 +19,7 @@ import pytest
 from reverie.daemon import Client
 from reverie.store import fact_id
 from tests.daemon_process import DaemonProcess
-from tests.fakellm import FakeLLM, extractive_config, ok
+from tests.fakellm import FakeLLM, extractive_config, model_config, ok
 
 pytestmark = pytest.mark.engines
 
@@ -123,7 +123,7 @@ def test_a_forget_of_one_session_takes_only_what_it_alone_supports(client: Clien
 def test_a_model_fact_said_in_a_later_session_replaces_the_old_one(
     make_daemon: Any, fake_llm: FakeLLM
 ) -> None:
-    daemon: DaemonProcess = make_daemon(config=_model_config(fake_llm))
+    daemon: DaemonProcess = make_daemon(config=model_config(fake_llm))
     with daemon.client() as client:
         _model_says(client, fake_llm, "p-0", "I live in Porto.", "The user lives in Porto.")
         _model_says(client, fake_llm, "p-1", "I moved to Lisbon.", "The user moved to Lisbon.")
@@ -134,20 +134,3 @@ def _model_says(client: Client, llm: FakeLLM, session: str, text: str, fact: str
     """The scripted model answers ``text`` with one new fact (no update by id)."""
     llm.script(ok({"summary": "", "facts": [fact], "updates": [], "deletes": []}))
     _say(client, session, text)
-
-
-def _model_config(llm: FakeLLM) -> str:
-    return f"""
-[consolidation]
-idle_after = 600.0
-budget_tokens = 100000
-hard_tokens = 200000
-
-[llm]
-base_url = "{llm.base_url}"
-model = "fake"
-timeout = 5.0
-
-[index]
-enabled = false
-"""
