@@ -4,7 +4,13 @@ The measure is the one in ``../shared/evaldata/README.md`` ("Facts that
 change"): every conversation of ``truth-dev.json`` is appended to its own
 session in its own scope (``name`` = the speaker on user turns, ``ts`` from
 the turn's day offset), consolidated now at the end of each day, and the
-scope's ``context().memory`` is read at the end. Per path it prints:
+scope's ``context().memory`` is read at the end. Each path runs in three
+layouts (``LAYOUTS``): all days in one session; each day in a session of
+its own in the same scope (a user's memory, written by many sessions: a
+change said in a later session must replace the fact an earlier one said);
+and the same with no ``name``, where reverie writes "The user" for the
+speaker and the speaker's name in a ``current`` entry is read as "the
+user". Per path it prints:
 
 - current-fact recall: a ``current`` entry is found when all its words occur
   (case-insensitive) in one fact line (``- …``) of the memory;
@@ -90,6 +96,22 @@ def model_path(url: str) -> PathConfig:
     return config
 
 
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """How a conversation is appended: its days in one session or one each, named or not."""
+
+    label: str
+    daily: bool
+    named: bool
+
+
+LAYOUTS = (
+    Layout("", daily=False, named=True),
+    Layout(", a session a day", daily=True, named=True),
+    Layout(", a session a day, no name", daily=True, named=False),
+)
+
+
 @dataclass(slots=True)
 class Score:
     """One path's counts over the conversations."""
@@ -104,12 +126,13 @@ class Score:
     misses: list[str] = field(default_factory=list)
     revisions: dict[str, int] = field(default_factory=dict)
 
-    def add(self, conversation: dict, memory: str) -> None:
+    def add(self, conversation: dict, memory: str, *, named: bool = True) -> None:
         lines = [m.group(1).casefold() for m in map(_LINE.match, memory.splitlines()) if m]
         self.conversations += 1
         self.facts += len(lines)
+        speaker = "" if named else conversation["speaker"].casefold()
         for entry in conversation["current"]:
-            words = [w.casefold() for w in entry]
+            words = ["the user" if w.casefold() == speaker else w.casefold() for w in entry]
             self.current += 1
             if any(all(_has(line, w) for w in words) for line in lines):
                 self.found += 1
@@ -139,21 +162,23 @@ def _has(line: str, words: str) -> bool:
     return words in line
 
 
-def run_conversation(client: object, conversation: dict) -> str:
-    """Append the conversation day by day, consolidating after each; the final memory."""
+def run_conversation(client: object, conversation: dict, layout: Layout = LAYOUTS[0]) -> str:
+    """Append the conversation day by day, consolidating after each, as ``layout`` says;
+    the final memory."""
     cid = conversation["id"]
     session, scope = f"truth-{cid}", f"truth/{cid}"
     days: dict[int, list[dict]] = {}
     for turn in conversation["turns"]:
         days.setdefault(turn["day"], []).append(turn)
     for day, turns in sorted(days.items()):
+        session = f"truth-{cid}-day{day}" if layout.daily else session
         for i, turn in enumerate(turns):
             user = turn["role"] == "user"
             client.append(  # type: ignore[attr-defined]
                 session,
                 turn["role"],
                 turn["text"],
-                name=conversation["speaker"] if user else None,
+                name=conversation["speaker"] if user and layout.named else None,
                 ts=EPOCH + day * DAY + 60.0 * i,
                 scope=scope,
             )
@@ -161,7 +186,9 @@ def run_conversation(client: object, conversation: dict) -> str:
     return client.context(session).memory  # type: ignore[attr-defined]
 
 
-def run_path(name: str, config: PathConfig, data: list[dict], verbose: bool) -> Score:
+def run_path(
+    name: str, config: PathConfig, data: list[dict], verbose: bool, layout: Layout = LAYOUTS[0]
+) -> Score:
     """Every conversation through a fresh daemon configured by ``config``."""
     score = Score()
     with config() as toml, tempfile.TemporaryDirectory() as tmp:
@@ -169,8 +196,8 @@ def run_path(name: str, config: PathConfig, data: list[dict], verbose: bool) -> 
         try:
             with daemon.client() as client:
                 for conversation in data:
-                    memory = run_conversation(client, conversation)
-                    score.add(conversation, memory)
+                    memory = run_conversation(client, conversation, layout)
+                    score.add(conversation, memory, named=layout.named)
                     if verbose:
                         say(f"  -- {name} {conversation['id']}\n{memory.rstrip()}")
                 backend = client.status().consolidation["default"]
@@ -215,24 +242,28 @@ def main(argv: list[str] | None = None) -> Section:
         " real daemon, consolidated at the end of each day; measured on the final"
         " `context().memory`. Targets: extractive recall ≥ 0.90, stale ≤ 0.05, no chatter;"
         " scripted recall ≥ 0.95, stale 0, no chatter. updated/deleted: shown facts the"
-        " model replaced or removed by id (`status`)."
+        ' model replaced or removed by id (`status`). "A session a day": each day in a'
+        ' session of its own in the conversation\'s scope; "no name": user turns without'
+        ' `name`, the speaker\'s name in a current fact read as "the user".'
     )
     table = section.table(
         "path", "current recall", "stale rate", "chatter lines", "facts/conv.", "updated/deleted"
     )
-    for name, config in paths(url).items():
-        score = run_path(name, config, data, verbose)
+    runs = [(name, config, layout) for name, config in paths(url).items() for layout in LAYOUTS]
+    for name, config, layout in runs:
+        row = name + layout.label
+        score = run_path(row, config, data, verbose, layout)
         ok = _met(name, score)
         revised = (
             f"{score.revisions['updated']}/{score.revisions['deleted']}" if score.revisions else "–"
         )
         say(
-            f"{name:11s} recall {score.recall:.2f} ({score.found}/{score.current})"
+            f"{row:11s} recall {score.recall:.2f} ({score.found}/{score.current})"
             f"  stale {score.stale_rate:.2f} ({score.stale_found}/{score.stale})"
             f"  chatter lines {score.chatter_lines}"
             f"  facts/conv {score.facts / score.conversations:.1f}  [{mark(ok)}]"
         )
-        if name in ("extractive", "scripted"):
+        if name in ("extractive", "scripted") and layout is LAYOUTS[0]:
             section.target(
                 f"truth.{name}",
                 f"recall {score.recall:.2f}, stale {score.stale_rate:.2f},"
@@ -244,7 +275,7 @@ def main(argv: list[str] | None = None) -> Section:
         for miss in score.misses:
             say(f"    {miss}")
         table.row(
-            name,
+            row,
             f"{score.recall:.2f} ({score.found}/{score.current})",
             f"{score.stale_rate:.2f} ({score.stale_found}/{score.stale})",
             score.chatter_lines,

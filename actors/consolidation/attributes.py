@@ -14,13 +14,18 @@ The subject is the nearest name before the attribute's word ("…, so Dmitri
 and others moved there" is Dmitri's home, "Leena got a job" is Leena's
 work), "<name>'s <relation>" for a relative, and empty when the sentence
 names nobody (the speaker, in a scope of one person): an empty subject
-matches any.
+matches any. "The user" (the speaker of a session with no name) is a
+subject of its own, ``the user``, one person in every session of the scope
+and never their relative ("The user's sister") nor anyone else they name
+("Leena got a job in Helsinki, so the user moved there").
 """
 
 from __future__ import annotations
 
 import re
 from typing import NamedTuple
+
+from .third_person import DEFAULT_SPEAKER
 
 __all__ = ["MONTHS", "WEEKDAYS", "Key", "keys", "same_subject"]
 
@@ -94,7 +99,10 @@ _RELATIVES = (
     r"husband|girlfriend|boyfriend|fianc[eé]e?|cousin|aunt|uncle|niece|nephew|grandma|grandpa|"
     r"neighbour|neighbor"
 )
-_RELATION = re.compile(rf"^(?P<who>[A-Z][\w-]*)'s (?P<rel>{_RELATIVES})\b")
+_RELATION = re.compile(rf"^(?P<who>{DEFAULT_SPEAKER}|[A-Z][\w-]*)'s (?P<rel>{_RELATIVES})\b")
+#: The subject of "The user lives in …" (``third_person.DEFAULT_SPEAKER``, folded).
+_UNNAMED = DEFAULT_SPEAKER.casefold()
+_UNNAMED_SPAN = re.compile(rf"(?:^|\s){DEFAULT_SPEAKER}(?!\S)")
 _PRONOUNS = frozenset(
     [
         "i",
@@ -157,6 +165,8 @@ def _subject(fact: str, at: int) -> str:
     for span in reversed(_BOUNDARY.split(fact[:at])):
         if relation := _RELATION.search(span.strip()):
             return f"{relation['who']}'s {relation['rel']}".casefold()
+        if _UNNAMED_SPAN.search(span):
+            return _UNNAMED
         words = [w.strip("',.") for w in span.split()]
         names = [w for w in words if w[:1].isupper() and w.casefold() not in _PRONOUNS]
         if names:

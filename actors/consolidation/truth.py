@@ -85,6 +85,9 @@ _THERE = re.compile(r"\b(?:there|here)\b")
 #: A sentence ends inside the text: a line that says two things is never rewritten.
 _TWO_SENTENCES = re.compile(r"[.!?]\s+\S")
 _UNNAMED_IS = re.compile(rf"^{UNNAMED} is ([A-Z][\w'-]*)[.!]?$")
+#: "The user is Sofie, a designer at …" (the unnamed "I'm Sofie, a designer"): the user is
+#: the subject, the name an aside, as "Sofie is Sofie, a designer" loses its tautology.
+_UNNAMED_INTRO = re.compile(rf"^{UNNAMED} is ([A-Z][\w'-]*),\s+(?=an?\b)")
 _TOPIC_STOP = frozenset(
     [
         "the",
@@ -138,6 +141,7 @@ def clean(fact: Fact) -> tuple[str, Fact | None]:
     """The fact's opener and the fact without it (None when what is left is chatter)."""
     opener, text = split_opener(fact.text)
     text = _SELF_NAMED.sub(r"\1 is ", strip_banter(text))
+    text = _UNNAMED_INTRO.sub(rf"{UNNAMED} (\1) is ", text)
     if found := _NO_LONGER.match(text):
         text = f"{found['who']} {_third(found['verb'])} {found['new'].strip()}."
     if unnamed := _UNNAMED_IS.match(text):  # "I am Carl" from an unnamed speaker: a name
@@ -223,11 +227,9 @@ def _same(a: Key, b: Key) -> bool:
 
 
 def _comparable(old: Fact, new: Fact) -> bool:
-    """Older or as old; two sessions' unnamed users are two people."""
-    if new.date and old.date and new.date < old.date:
-        return False
-    unnamed = new.text.startswith(UNNAMED) or old.text.startswith(UNNAMED)
-    return not unnamed or bool(set(old.sources) & set(new.sources)) or not new.sources
+    """Older or as old, whichever session of the scope said it: a scope is one memory, and
+    its unnamed user is "The user" in every session (and to the agent reading it)."""
+    return not (new.date and old.date and new.date < old.date)
 
 
 def _rewrite(

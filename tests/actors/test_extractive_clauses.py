@@ -149,10 +149,10 @@ def test_a_relative_or_a_pet_is_their_own_subject() -> None:
     ]
 
 
-def test_unnamed_users_of_two_sessions_are_two_people() -> None:
+def test_the_unnamed_user_of_every_session_of_a_scope_is_one_person() -> None:
     memory = _memory_after(
-        ("I live in Porto.", None, "alice"),
-        ("I live in Lisbon.", None, "bob"),
-        ("I moved to Faro.", None, "alice"),
+        ("I live in Porto.", None, "s-0"),
+        ("My sister lives in Paris.", None, "s-1"),
+        ("I moved to Faro.", None, "s-2"),
     )
-    assert _facts(memory) == ["The user lives in Lisbon.", "The user moved to Faro."]
+    assert _facts(memory) == ["The user's sister lives in Paris.", "The user moved to Faro."]

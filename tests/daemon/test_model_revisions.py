@@ -17,7 +17,7 @@ import pytest
 from reverie.daemon import Client
 from reverie.store import fact_id, parse_memory
 from tests.daemon_process import DaemonProcess
-from tests.fakellm import FakeLLM, ok
+from tests.fakellm import FakeLLM, model_config, ok
 
 pytestmark = pytest.mark.engines
 
@@ -34,25 +34,6 @@ FIRST_FACTS = [
     "Carl plans a trip to Rome in May with his sister Ana.",
 ]
 WORK, TRIP = FIRST_FACTS[1], FIRST_FACTS[2]
-
-
-def _config(llm: FakeLLM) -> str:
-    return f"""
-[consolidation]
-idle_after = 600.0
-budget_tokens = 10
-target_tokens = 0
-hard_tokens = 200000
-retry_base = 0.05
-
-[llm]
-base_url = "{llm.base_url}"
-model = "fake"
-timeout = 5.0
-
-[index]
-enabled = false
-"""
 
 
 def _job(client: Client, llm: FakeLLM, turns: list[tuple[str, str]], answer: dict[str, Any]) -> str:
@@ -81,7 +62,7 @@ def _memory_block(request: Any) -> str:
 @pytest.fixture
 def carl(make_daemon, fake_llm: FakeLLM) -> Iterator[tuple[Client, str]]:
     """A client of a daemon whose scope holds ``FIRST_FACTS`` from a first job, and its memory."""
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    daemon: DaemonProcess = make_daemon(config=model_config(fake_llm))
     with daemon.client() as client:
         yield client, _job(client, fake_llm, FIRST, {"facts": FIRST_FACTS})
 
@@ -141,7 +122,7 @@ def test_unknown_ids_and_ungrounded_replacements_are_dropped_and_counted(
 def test_a_greeting_from_the_model_leaves_the_extractive_facts_in_memory(
     make_daemon, fake_llm: FakeLLM
 ) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    daemon: DaemonProcess = make_daemon(config=model_config(fake_llm))
     turns = [
         ("user", "Hi! I am Carl. I live in Porto and I work at Acme as a nurse."),
         ("assistant", "Nice to meet you, Carl!"),
