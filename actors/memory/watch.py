@@ -1,5 +1,8 @@
 """Hand edits of the memory tree reach the daemon: a cheap poll, twice a second.
 
+(On the Postgres engine the "edits" are what other daemons and workers
+sharing the database wrote: ``MemoryStore.scan`` reports those scopes.)
+
 People edit ``MEMORY.md`` and history files with their own editor. The
 watcher asks the store what changed since its last look
 (``MemoryStore.scan``: by mtime and size, then by hash, so reverie's own
@@ -50,9 +53,9 @@ class MemoryWatcher:
             for scope, paths in edited.items():
                 self.edits += 1
                 log.info(
-                    "memory of scope %r edited outside reverie (%s)",
+                    "memory of scope %r edited outside this daemon (%s)",
                     scope,
-                    ", ".join(p.name for p in paths),
+                    ", ".join(p.name for p in paths) or "by another member of the cluster",
                 )
                 self.keeper.edited(scope)
                 await self._check(scope)

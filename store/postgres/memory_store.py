@@ -23,6 +23,7 @@ from reverie.store import Consolidated, ForgetJob, HistoryEntry, parse_memory, r
 
 from . import memory_rows as rows
 from .db import PostgresDatabase
+from .memory_changes import MemoryChanges
 
 __all__ = ["MemoryStore", "check_consolidation"]
 
@@ -62,6 +63,7 @@ class MemoryStore:
 
     def __init__(self, db: PostgresDatabase) -> None:
         self.db = db
+        self._changes = MemoryChanges()
 
     async def read_memory(self, scope: str) -> str:
         """The scope's ``MEMORY.md`` ("" when it has none)."""
@@ -122,8 +124,12 @@ class MemoryStore:
         return [f"MEMORY.md: {p}" for p in parse_memory(await self.read_memory(scope))[1]]
 
     async def scan(self, initial: bool = False) -> dict[str, list[Path]]:
-        """The scopes edited outside reverie since the last scan: none, ever (no files)."""
-        return {}
+        """The scopes whose memory or history another daemon or worker wrote since the
+        last scan (``memory_changes``); no file names (there are no files)."""
+        if initial:
+            await self.db.read(lambda t: self._changes.start(t.conn))
+            return {}
+        return {scope: [] for scope in await self.db.read(lambda t: self._changes.look(t.conn))}
 
     async def history_days(self, scope: str) -> dict[str, str]:
         """The scope's history by UTC day, each the text of the file engine's day file."""

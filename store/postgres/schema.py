@@ -15,7 +15,7 @@ import psycopg
 
 from reverie.store import StoreError
 
-from . import index_words, memory_rows, message_text
+from . import index_words, memory_changes, memory_rows, message_text
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate"]
 
@@ -156,7 +156,7 @@ CREATE TABLE duties (
 
 MIGRATIONS: list[tuple[str, ...]] = [
     _CORE + message_text.DDL + memory_rows.DDL + index_words.DDL,
-    _CLUSTER,
+    _CLUSTER + memory_changes.DDL,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

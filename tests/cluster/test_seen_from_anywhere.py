@@ -9,6 +9,8 @@ from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, extractive_config
 
+from .worker_process import WorkerProcess
+
 Make = Callable[..., DaemonProcess]
 SCOPE = "user/carl"
 
@@ -43,3 +45,26 @@ def test_a_fact_consolidated_through_one_daemon_is_in_every_daemons_context_and_
             ),
             what="the fact found through b",
         )
+
+
+def test_a_fact_a_worker_consolidated_is_found_by_every_daemons_search(
+    make_daemon: Make,
+    make_worker: Callable[[str, str], WorkerProcess],
+    pg_url: str,
+    fake_llm: FakeLLM,
+) -> None:
+    env = {"REVERIE_STORE__URL": pg_url}
+    daemons = [make_daemon(env=env, name=n, config=extractive_config(fake_llm)) for n in "ab"]
+    # The daemons wait 600 s for a session to go idle; the worker, a third of a second.
+    make_worker("w", "[consolidation]\nidle_after = 0.3\nbudget_tokens = 5\ntarget_tokens = 0\n")
+    with daemons[0].client() as through_a:
+        through_a.append("s", "user", "I live in Porto and I work as a nurse.", scope=SCOPE)
+        through_a.append("s", "assistant", "Noted.", scope=SCOPE)
+    for daemon in daemons:
+        with daemon.client() as client:
+            poll(
+                lambda c=client: any(
+                    "Porto" in h.text for h in c.search("Porto", scope=SCOPE, kinds=["fact"]).hits
+                ),
+                what="the worker's fact found through each daemon",
+            )
