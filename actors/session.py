@@ -33,6 +33,7 @@ from reverie.store import (
     MessageRecord,
     SessionRecord,
     Tx,
+    new_job,
 )
 
 from .appends import AppendPlan, AppendRequest
@@ -286,18 +287,8 @@ class SessionActor:
         turns = tail[: oldest_turns(tail, target, cap)]
         if not turns:
             return None
-        now = self.services.now()
-        new = Job(
-            id=uuid.uuid4().hex,
-            session=self.name,
-            scope=record.scope,
-            backend=backend,
-            first_seq=turns[0].seq,
-            last_seq=turns[-1].seq,
-            tokens=sum(m.tokens for m in turns),
-            count=len(turns),
-            created=now,
-            updated=now,
+        new = new_job(
+            self.name, record.scope, backend, turns, self.services.now(), uuid.uuid4().hex
         )
         return await db.write(lambda t: t.create_job(new)), turns
 
