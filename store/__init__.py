@@ -52,7 +52,7 @@ from .index_feed import (
     memory_docs,
     message_uid,
 )
-from .jobs import Job, new_job
+from .jobs import Job, job_entry, new_job
 from .journal import AppendOutcome, ForgetJob, MessageRecord, NewMessage, SessionRecord
 from .lance.async_index import AsyncSearchIndex, drop_index_dirs, index_dirs
 from .lance.index import IndexLayout, IndexLimits, IndexStale, SearchIndex
@@ -279,6 +279,7 @@ __all__ = [
     "hit_from_doc",
     "index_dirs",
     "job_counts",
+    "job_entry",
     "list_checkpoints",
     "list_keys",
     "list_sessions",

@@ -16,6 +16,7 @@ from typing import Any
 
 import msgspec
 
+from .history import HistoryEntry
 from .journal import MessageRecord
 
 __all__ = [
@@ -62,6 +63,33 @@ def new_job(
         count=len(turns),
         created=now,
         updated=now,
+    )
+
+
+def job_entry(
+    job: Job,
+    turns: Sequence[MessageRecord],
+    summary: str,
+    facts: list[str],
+    *,
+    raw: bool = False,
+    retired: list[str] | None = None,
+) -> HistoryEntry:
+    """The history entry a job over ``turns`` writes: its id is the job's (``entry_id``),
+    so a replay finds it written."""
+    return HistoryEntry(
+        id=job.entry_id,
+        scope=job.scope,
+        session=job.session,
+        start_ts=turns[0].ts,
+        end_ts=turns[-1].ts,
+        message_ids=[t.id for t in turns],
+        first_seq=job.first_seq,
+        last_seq=job.last_seq,
+        summary=summary,
+        facts=facts,
+        raw=raw,
+        retired=retired or [],
     )
 
 

@@ -115,6 +115,20 @@ def _session(row: Sequence[Any]) -> SessionRecord:
     )
 
 
+def _session_values(s: SessionRecord) -> tuple[Any, ...]:
+    """The row's values in the order of ``_SESSION_COLUMNS`` (``_session``'s inverse)."""
+    return (
+        s.name,
+        s.scope,
+        s.created,
+        s.last_seq,
+        s.cursor_seq,
+        s.tail_tokens,
+        s.tail_count,
+        s.last_active,
+    )
+
+
 def _encode_tool_calls(tool_calls: Any) -> str | None:
     return (
         None

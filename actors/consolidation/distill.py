@@ -26,7 +26,7 @@ from typing import TypeVar
 import msgspec
 import trio
 
-from reverie.store import HistoryEntry, Job, MessageRecord
+from reverie.store import Job, MessageRecord, job_entry
 
 from ..errors import LLMError, LLMRateLimited
 from ..memory.keeper import MemoryKeeper
@@ -66,17 +66,11 @@ class Distiller:
             return ApplyRequest(job, "done", None, "", "")  # written before a crash
         current = await self.memory.text(job.scope)
         result, state = await self._produce(job, current, turns, backend)
-        entry = HistoryEntry(
-            id=job.entry_id,
-            scope=job.scope,
-            session=job.session,
-            start_ts=turns[0].ts,
-            end_ts=turns[-1].ts,
-            message_ids=[t.id for t in turns],
-            first_seq=job.first_seq,
-            last_seq=job.last_seq,
-            summary=result.summary,
-            facts=result.facts,
+        entry = job_entry(
+            job,
+            turns,
+            result.summary,
+            result.facts,
             raw=state == "extractive",
             retired=[fact.text for fact in result.retired],
         )

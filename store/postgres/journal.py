@@ -45,6 +45,7 @@ from reverie.store.journal import (
     _record,
     _same,
     _session,
+    _session_values,
 )
 
 from .index_feed import APPEND_LOCK, read_cursor, write_cursor
@@ -201,19 +202,7 @@ def _write_row(
     no longer owns the session at ``s.epoch``. ``share`` is what the change adds to the
     tail (tokens, messages) since ``s`` was read."""
     if s.epoch == 0:
-        fenced: tuple[str, tuple[Any, ...]] = (
-            _CREATE,
-            (
-                s.name,
-                s.scope,
-                s.created,
-                s.last_seq,
-                s.cursor_seq,
-                s.tail_tokens,
-                s.tail_count,
-                s.last_active,
-            ),
-        )
+        fenced: tuple[str, tuple[Any, ...]] = (_CREATE, _session_values(s))
     else:
         fenced = (_EXTEND, (s.last_seq, share[0], share[1], s.last_active, s.name, s.epoch))
     row = conn.execute(statement.format(fenced[0]), (*fenced[1], *more)).fetchone()

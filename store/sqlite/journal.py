@@ -22,6 +22,7 @@ from ..journal import (
     _record,
     _same,
     _session,
+    _session_values,
 )
 from .index_feed import read_cursor, write_cursor
 from .markers import drop_markers, read_markers, write_marker
@@ -141,16 +142,7 @@ def _insert(conn: apsw.Connection, session: str, seq: int, msg: NewMessage) -> N
 def save_session(conn: apsw.Connection, s: SessionRecord) -> None:
     conn.execute(
         f"INSERT OR REPLACE INTO sessions ({_SESSION_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (
-            s.name,
-            s.scope,
-            s.created,
-            s.last_seq,
-            s.cursor_seq,
-            s.tail_tokens,
-            s.tail_count,
-            s.last_active,
-        ),
+        _session_values(s),
     )
 
 

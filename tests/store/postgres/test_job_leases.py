@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 import trio
 
-from reverie.store import HistoryEntry, Job, MessageRecord, Tx
+from reverie.store import HistoryEntry, Job, MessageRecord, Tx, job_entry
 from reverie.store.postgres.cluster import PostgresCluster
 from reverie.store.postgres.db import PostgresDatabase
 from reverie.store.postgres.job_leases import PostgresJobLeases
@@ -87,18 +87,7 @@ async def _leased(m: Member, session: str, turns: int) -> tuple[Job, list[Messag
 
 
 def _entry(job: Job, turns: list[MessageRecord]) -> HistoryEntry:
-    return HistoryEntry(
-        id=job.entry_id,
-        scope=job.scope,
-        session=job.session,
-        start_ts=turns[0].ts,
-        end_ts=turns[-1].ts,
-        message_ids=[t.id for t in turns],
-        first_seq=job.first_seq,
-        last_seq=job.last_seq,
-        summary="what was said",
-        facts=[],
-    )
+    return job_entry(job, turns, "what was said", [])
 
 
 async def _history(m: Member, scope: str) -> list[HistoryEntry]:
