@@ -23,6 +23,8 @@ from typing import Any
 
 import trio
 
+from reverie.config import ReverieError, Throttle
+
 from .keeper import MemoryKeeper
 
 __all__ = ["MemoryWatcher"]
@@ -38,6 +40,7 @@ class MemoryWatcher:
         self.keeper = keeper
         self.problems: dict[str, list[str]] = {}
         self.edits = 0
+        self._throttle = Throttle()  # a database down fails every look alike
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         store = self.keeper.store
@@ -50,6 +53,9 @@ class MemoryWatcher:
             except OSError as exc:
                 log.warning("memory watcher: %s", exc)
                 continue
+            except ReverieError as exc:  # the database restarting: the next look catches up
+                self._throttle_log(exc)
+                continue
             for scope, paths in edited.items():
                 self.edits += 1
                 log.info(
@@ -59,6 +65,11 @@ class MemoryWatcher:
                 )
                 self.keeper.edited(scope)
                 await self._check(scope)
+
+    def _throttle_log(self, exc: ReverieError) -> None:
+        held = self._throttle.due(exc.code)
+        if held is not None:
+            log.warning("memory watcher: %s (%d more like it)", exc.message, held)
 
     async def _check(self, scope: str) -> None:
         problems = await self.keeper.problems(scope)

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 
 import trio
 
+from reverie.config import ReverieError
 from reverie.store import (
     AsyncSearchIndex,
     IndexDoc,
@@ -151,10 +152,15 @@ class Follower:
                     async with self.write_lock:
                         await self.optimize()
                     continue
-            except Exception:  # keep following: the cursor did not move, the batch is retried
+            except (
+                Exception
+            ) as exc:  # keep following: the cursor did not move, the batch is retried
                 self._in_step = None  # the batch may be in the index: upsert it again
                 self.failures += 1
-                log.exception("indexing failed; retrying shortly")
+                if isinstance(exc, ReverieError):  # said by the store (a database restarting)
+                    log.warning("indexing failed (%s): %s; retrying shortly", exc.code, exc.message)
+                else:
+                    log.exception("indexing failed; retrying shortly")
                 await trio.sleep(1.0)
                 continue
             await self._wake.wait()
