@@ -24,6 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import psycopg
+import pytest
 
 from reverie.daemon import Client
 from tests.checks import poll
@@ -105,7 +106,12 @@ def test_three_daemons_and_a_worker_under_faults_lose_and_double_nothing(
     pg_url: str,
     pg_server: PgServer,
     fake_llm: FakeLLM,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
+    def say(text: str) -> None:  # the outcome is printed whatever pytest captures
+        with capsys.disabled():
+            print(text, flush=True)
+
     env = {"REVERIE_STORE__URL": pg_url}
     config = CONFIG.format(budget=BUDGET, llm=fake_llm.base_url)
     first = make_daemon(env=env, name="a", config=config)  # migrates the database
@@ -140,7 +146,7 @@ def test_three_daemons_and_a_worker_under_faults_lose_and_double_nothing(
         stop.set()
         for t in threads:
             t.join(timeout=300)
-    print(f"\nchaos seed {seed}: {dict(chaos.done)}")
+    say(f"\nchaos seed {seed}: {dict(chaos.done)}")
     assert sum(chaos.done.values()) >= 20 and chaos.done["postgres restart"] == 1
 
     with daemons[1].client() as client:
@@ -150,7 +156,7 @@ def test_three_daemons_and_a_worker_under_faults_lose_and_double_nothing(
         }
     acked = {mid: at for h in hosts for mid, at in h.acked.items()}
     by_id = {mid: (session, seq) for session, rows in stored.items() for seq, mid in rows}
-    print(
+    say(
         f"acked {len(acked)}, not acked {sum(len(h.unacked) for h in hosts)},"
         f" stored {len(by_id)}, host failovers {sum(h.failovers for h in hosts)}"
     )
@@ -160,7 +166,7 @@ def test_three_daemons_and_a_worker_under_faults_lose_and_double_nothing(
     assert {mid: by_id.get(mid) for mid in acked} == acked  # each ack is what is stored
 
     audit = _sql(pg_url, "SELECT count(*), count(*) FILTER (WHERE writer <> owner) FROM audit")
-    print(f"audited rows {audit[0][0]}, written without the session's ownership {audit[0][1]}")
+    say(f"audited rows {audit[0][0]}, written without the session's ownership {audit[0][1]}")
     assert audit[0] == (len(by_id), 0)
 
     over = "SELECT name, tail_tokens, cursor_seq, last_seq FROM sessions WHERE tail_tokens > %s"
@@ -173,7 +179,7 @@ def test_three_daemons_and_a_worker_under_faults_lose_and_double_nothing(
         raise AssertionError(
             f"over budget {_sql(pg_url, over, (BUDGET,))}, running {running}"
         ) from None
-    _no_range_twice(pg_url)
+    say(_no_range_twice(pg_url))
 
     with daemons[0].client() as client:
         assert client.forget("s0") > 0
@@ -191,7 +197,7 @@ def _history(client: Client, session: str) -> list[tuple[int, str]]:
     return rows
 
 
-def _no_range_twice(url: str) -> None:
+def _no_range_twice(url: str) -> str:
     """Each session's finished jobs tile 1..cursor: no message consolidated twice or skipped."""
     cursors = dict(_sql(url, "SELECT name, cursor_seq FROM sessions"))
     ranges: dict[object, list[tuple[int, int]]] = {}
@@ -199,8 +205,9 @@ def _no_range_twice(url: str) -> None:
         url, "SELECT session, first_seq, last_seq FROM jobs WHERE state <> 'running'"
     ):
         ranges.setdefault(session, []).append((int(first), int(last)))  # type: ignore[call-overload]
-    print(f"jobs applied {sum(len(r) for r in ranges.values())} over {len(cursors)} sessions")
     for session, cursor in cursors.items():
         tiles = sorted(ranges.get(session, []))
-        assert [f for f, _ in tiles] == [1] + [last + 1 for _, last in tiles[:-1]], session
+        starts = [first for first, _ in tiles]
+        assert starts == [1, *(last + 1 for _, last in tiles)][: len(tiles)], session
         assert (tiles[-1][1] if tiles else 0) == cursor, session
+    return f"jobs applied {sum(len(r) for r in ranges.values())} over {len(cursors)} sessions"
