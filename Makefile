@@ -53,7 +53,7 @@ lint: $(TSTAMP)
 	$(BIN)/ruff format --check .
 
 contract: $(TSTAMP)
-	$(BIN)/python -m pytest -q tests/test_architecture.py
+	$(BIN)/python -m pytest -q tests/test_architecture.py tests/test_store_boundaries.py
 
 # mypy cannot follow package-dir, so it reads a link tree shaped like the installed package.
 typecheck: $(TSTAMP)

@@ -395,23 +395,3 @@ provider = "openai"
 base_url = "{llm.base_url}"
 model = "fake-embed"
 """
-
-
-def model_config(llm: FakeLLM) -> str:
-    """Consolidation by ``llm`` only on request, each job taking the whole tail; no index."""
-    return f"""
-[consolidation]
-idle_after = 600.0
-budget_tokens = 10
-target_tokens = 0
-hard_tokens = 200000
-retry_base = 0.05
-
-[llm]
-base_url = "{llm.base_url}"
-model = "fake"
-timeout = 5.0
-
-[index]
-enabled = false
-"""

@@ -18,8 +18,9 @@ import pytest
 
 from reverie.daemon import Client
 from reverie.store import fact_id
+from tests.daemon.model_config import model_config
 from tests.daemon_process import DaemonProcess
-from tests.fakellm import FakeLLM, extractive_config, model_config, ok
+from tests.fakellm import FakeLLM, extractive_config, ok
 
 pytestmark = pytest.mark.engines
 

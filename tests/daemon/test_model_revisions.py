@@ -16,8 +16,9 @@ import pytest
 
 from reverie.daemon import Client
 from reverie.store import fact_id, parse_memory
+from tests.daemon.model_config import model_config
 from tests.daemon_process import DaemonProcess
-from tests.fakellm import FakeLLM, model_config, ok
+from tests.fakellm import FakeLLM, ok
 
 pytestmark = pytest.mark.engines
 

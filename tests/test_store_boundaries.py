@@ -1,0 +1,126 @@
+"""The store's rules, read from the source: who may speak SQL or hand work to threads,
+what the seam and each engine may import, and how long a store module may be.
+
+The helpers (the import graph, ``sources``) are ``test_architecture``'s.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+
+from tests.test_architecture import (
+    ENGINE_FOLDERS,
+    ENGINE_LIBRARIES,
+    _within,
+    imports_of,
+    sources,
+)
+
+#: SQL as this code base writes it: a statement keyword, then a space.
+_SQL = re.compile(r"^\s*(SELECT|INSERT|UPDATE|DELETE|CREATE|PRAGMA|BEGIN|COMMIT)\b\s")
+#: Hops to a thread outside store, each for a reason that is not storage.
+THREAD_HOPS = {
+    # Extractive consolidation is CPU work (sentence scoring), not I/O: it runs
+    # on a worker thread so the event loop keeps serving appends meanwhile.
+    "reverie.actors.consolidation.distill": 1,
+    # LangGraph's abatch, in the host's process: the store's one batch logic, over the
+    # blocking client, on a worker thread, so the host's event loop is never held.
+    "reverie.langgraph.store": 1,
+}
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    return {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+    }
+
+
+def _is_sql(node: ast.AST, prose: set[int]) -> bool:
+    return (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in prose
+        and bool(_SQL.match(node.value))
+    )
+
+
+def _store_work(tree: ast.AST) -> Iterator[str]:
+    """What only ``store`` may do in ``tree``: hand work to a thread, or write SQL."""
+    prose = _docstrings(tree)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == "to_thread":
+            yield f"{node.lineno}: {node.attr}"
+        elif _is_sql(node, prose):
+            yield f"{node.lineno}: SQL {node.value.strip()[:30]!r}"
+
+
+def _shared(module: str) -> bool:
+    """The seam (``store.base``) and the records and pure helpers both engines share
+    (the modules at the top of ``store``, but for the facade and ``open_store``)."""
+    if _within(module, "reverie.store.base"):
+        return True
+    parts = module.split(".")
+    return len(parts) == 3 and parts[:2] == ["reverie", "store"] and parts[2] != "engines"
+
+
+def test_the_seam_imports_no_engine_and_postgres_no_file_engine() -> None:
+    """The seam and the shared records name no engine; the Postgres engine uses those
+    and the embedders, never SQLite, LanceDB or the Markdown tree."""
+    broken = [
+        f"{m} imports {n}"
+        for m in sources()
+        if _shared(m)
+        for n in imports_of(m)
+        # pyarrow's memory pool is the process's, tuned with glibc's (store.heap)
+        if any(_within(n, bad) for bad in (*ENGINE_LIBRARIES, *ENGINE_FOLDERS))
+        and not (m == "reverie.store.heap" and _within(n, "pyarrow"))
+    ]
+    broken += [
+        f"{m} imports {n}"
+        for m in sources()
+        if _within(m, "reverie.store.postgres")
+        for n in imports_of(m)
+        if any(_within(n, bad) for bad in ("apsw", "lancedb", *ENGINE_FOLDERS[1:]))
+    ]
+    assert broken == []
+
+
+def test_the_actors_and_daemon_reach_an_engine_only_through_the_facade() -> None:
+    """Above the store, only ``reverie.store`` itself is imported: which engine runs is
+    the composition root's choice (``open_store``), not a layer's."""
+    broken = [
+        f"{m} imports {n}"
+        for m in sources()
+        if _within(m, "reverie.actors") or _within(m, "reverie.daemon")
+        for n in imports_of(m)
+        if _within(n, "reverie.store") and n != "reverie.store"
+    ]
+    assert broken == []
+
+
+def test_no_store_module_is_over_400_lines() -> None:
+    long = {m: n for m, p in sources().items() if (n := len(p.read_text().splitlines())) > 400}
+    assert {m: n for m, n in long.items() if _within(m, "reverie.store")} == {}
+
+
+def test_only_the_store_touches_a_database_or_hands_work_to_threads() -> None:
+    """No apsw, psycopg, SQL text or thread hop outside ``store``: its async facades own them."""
+    broken = []
+    for module, path in sources().items():
+        if _within(module, "reverie.store"):
+            continue
+        broken += [
+            f"{module} imports {n}"
+            for n in imports_of(module)
+            if _within(n, "apsw") or _within(n, "psycopg")
+        ]
+        found = list(_store_work(ast.parse(path.read_text(), str(path))))
+        if len(found) != THREAD_HOPS.get(module, 0) or not all("to_thread" in f for f in found):
+            broken += [f"{module}:{f}" for f in found]
+    assert broken == []
