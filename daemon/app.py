@@ -203,6 +203,13 @@ async def _serve(
     )
     watcher = MemoryWatcher(keeper)
     reloader = Reloader(config, reload)
+    membership = (
+        None
+        if store.cluster is None
+        else Membership(
+            store.cluster, "daemon", "systemd" if activated else str(config.socket_path)
+        )
+    )
     handlers = Handlers(
         services,
         registry,
@@ -214,15 +221,9 @@ async def _serve(
         watcher=watcher,
         search=SearchHandlers(indexer, min_score=config.index.min_score),
         reloader=reloader,
+        membership=membership,
     )
     server = Server(config, handlers)
-    membership = (
-        None
-        if store.cluster is None
-        else Membership(
-            store.cluster, "daemon", "systemd" if activated else str(config.socket_path)
-        )
-    )
     try:
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async with trio.open_nursery() as nursery:

@@ -220,6 +220,7 @@ def render_metrics(view: DaemonStatus) -> str:
         one(status.get("errors", {}).get("busy")),
     )
     lines += _index(status.get("index", {}))
+    lines += _cluster(status.get("cluster"))
     lines += _llm(consolidation)
     lines += family(
         "events_total",
@@ -322,6 +323,29 @@ def _index(index: Mapping[str, Any]) -> list[str]:
             one(index.get("merges")),
         ),
     ]
+
+
+def _cluster(cluster: Mapping[str, Any] | None) -> list[str]:
+    """The members sharing a Postgres store; nothing on the file engine (no cluster)."""
+    if not cluster:
+        return []
+    seen = [(m["role"], "alive" if m["alive"] else "dead") for m in cluster["members"]]
+    mine = sum(m["sessions"] for m in cluster["members"] if m["id"] == cluster["member"])
+    kinds = [(role, state) for role in ("daemon", "worker") for state in ("alive", "dead")]
+    lines = family(
+        "cluster_members",
+        "gauge",
+        "Daemons and workers sharing the Postgres store, by role and state (dead: no beat"
+        " within cluster.owner_ttl or its connection closed; shown 10 owner_ttl).",
+        [({"role": role, "state": state}, seen.count((role, state))) for role, state in kinds],
+    )
+    lines += family("cluster_sessions_owned", "gauge", "Sessions this daemon owns now.", one(mine))
+    return lines + family(
+        "cluster_jobs",
+        "gauge",
+        "Consolidation jobs of every member, by state.",
+        [({"state": s}, n) for s, n in sorted({"running": 0, **cluster["jobs"]}.items())],
+    )
 
 
 def _llm(consolidation: Mapping[str, Mapping[str, Any]]) -> list[str]:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from reverie.config import ConfigError, ReverieError
 
 from ..version import package_version
+from .cluster import add_cluster_parser, run_cluster
 from .common import Runner, add_client_options, plain
 from .data import DATA_COMMANDS, add_data_parsers, run_data_command
 from .facts import FACT_RUNNERS, add_fact_parser
@@ -52,6 +53,7 @@ _OWN: dict[str, Callable[[argparse.Namespace], int]] = {
     "mcp": run_mcp,
     "ui": run_ui,
     "worker": run_worker,
+    "cluster": run_cluster,
     **dict.fromkeys(DATA_COMMANDS, run_data_command),
 }
 
@@ -69,6 +71,7 @@ def _parser() -> argparse.ArgumentParser:
     add_units_parser(sub)
     add_worker_parser(sub)
     add_status_parsers(sub, add_client_options)
+    add_cluster_parser(sub)
     add_wm_parser(sub, add_client_options)
     add_search_parser(sub, add_client_options)
     add_mcp_parser(sub)

@@ -13,6 +13,7 @@ from typing import Any
 import msgspec
 
 from ..protocol import DaemonStatus
+from .cluster import summary
 from .common import Common, Runner, counted
 
 __all__ = ["STATUS_RUNNERS", "add_status_parsers", "render_status"]
@@ -37,6 +38,8 @@ def render_status(view: DaemonStatus) -> None:
         else f"data      {store['where']}  (postgres, {store['bytes']} bytes)"
     )
     print(f"store     {store['writes']} writes in {store['batches']} batches")
+    if view.cluster is not None:
+        print(f"cluster   {view.cluster.member} ({view.cluster.role}); {summary(view.cluster)}")
     proc = status["process"]
     print(
         f"process   {proc['rss_bytes'] / 2**20:.0f} MiB resident (peak {proc['peak_rss_bytes'] / 2**20:.0f} MiB),"

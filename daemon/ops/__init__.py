@@ -21,6 +21,7 @@ from reverie.actors import (
 )
 
 from .. import protocol as p
+from ..membership import Membership
 from ..protocol.errors import UnknownOp
 from ..protocol.search import SEARCH_REQUESTS
 from ..protocol.working_memory import WM_REQUESTS
@@ -52,6 +53,7 @@ class Handlers:
         watcher: MemoryWatcher,
         search: SearchHandlers | None = None,
         reloader: Reloader | None = None,
+        membership: Membership | None = None,
     ) -> None:
         self.services = services
         search = search or SearchHandlers(None)
@@ -66,6 +68,7 @@ class Handlers:
             watcher=watcher,
             search=search,
             reloader=reloader,
+            membership=membership,
         )
         self.memory_ops = MemoryOps(supervisor, memory, forgetter, services)
         self._features: list[tuple[tuple[type, ...], Feature]] = [

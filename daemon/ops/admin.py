@@ -30,10 +30,12 @@ from reverie.config import InvalidArgument
 from reverie.store import Database, FileMemoryStore, Tx, backup, heap_usage
 
 from .. import protocol as p
+from ..membership import Membership
 from ..metrics import render_metrics
 from ..reload import Reloader
 from ..service.process_stats import process_stats
 from .calls import Replier, run
+from .cluster import cluster_status
 from .search import SearchHandlers
 
 __all__ = ["ADMIN_REQUESTS", "AdminOps"]
@@ -57,6 +59,7 @@ class AdminOps:
         watcher: MemoryWatcher,
         search: SearchHandlers,
         reloader: Reloader | None,
+        membership: Membership | None = None,
     ) -> None:
         self.services = services
         self.registry = registry
@@ -68,6 +71,7 @@ class AdminOps:
         self.watcher = watcher
         self.search = search
         self.reloader = reloader
+        self.membership = membership
         self.started = time.time()
         #: Client connections open now; the server, made after the handlers, sets it.
         self.open_connections: Callable[[], int] = lambda: 0
@@ -146,5 +150,10 @@ class AdminOps:
                 "unread_reply_bytes": self.unread_reply_bytes(),
             },
         }
+        if self.membership is not None:
+            cluster = await cluster_status(
+                self.membership.cluster, self.services.db, self.membership.role
+            )
+            status["cluster"] = msgspec.to_builtins(cluster)
         # The sections come from their owners as dicts; the wire's Structs check their shape.
         return msgspec.convert(status, p.DaemonStatus)

@@ -30,9 +30,11 @@ from reverie.config import InvalidArgument, ReverieError
 
 from .admin import (
     BackendStatus,
+    ClusterStatus,
     DaemonStatus,
     ForgetStatus,
     IndexStatus,
+    MemberStatus,
     MemoryStatus,
     Metrics,
     MetricsReply,
@@ -109,6 +111,7 @@ __all__ = [
     "Backup",
     "BackupReply",
     "BackupView",
+    "ClusterStatus",
     "Consolidate",
     "ConsolidateReply",
     "Context",
@@ -136,6 +139,7 @@ __all__ = [
     "HistoryReply",
     "IndexStatus",
     "JobOutcome",
+    "MemberStatus",
     "Memory",
     "MemoryEdit",
     "MemoryEditReply",

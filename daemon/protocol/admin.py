@@ -14,9 +14,11 @@ from .frames import Data, Frame
 
 __all__ = [
     "BackendStatus",
+    "ClusterStatus",
     "DaemonStatus",
     "ForgetStatus",
     "IndexStatus",
+    "MemberStatus",
     "MemoryStatus",
     "Metrics",
     "MetricsReply",
@@ -197,8 +199,42 @@ class ProcessStatus(Data):
     unread_reply_bytes: int = 0
 
 
-class DaemonStatus(Data):
-    """The daemon's state for a person or a monitor (never secrets): ``status``'s answer."""
+class MemberStatus(Data):
+    """One daemon or worker sharing the database: ``alive`` while it beat within
+    ``owner_ttl`` and its connection is open; the sessions it owns and the jobs it
+    holds now; ``serves`` is a daemon's socket ("" for a worker); ``started`` is the
+    database's clock and ``beat_age`` is in seconds."""
+
+    id: str
+    role: str
+    host: str
+    pid: int
+    serves: str
+    started: float
+    beat_age: float
+    alive: bool
+    sessions: int
+    jobs: int
+
+
+class ClusterStatus(Data):
+    """The members sharing a Postgres store, as the database sees them now: ``member``
+    and ``role`` are this daemon's, ``members`` every one the database knows (the dead
+    too, for ``10 × owner_ttl``), oldest first, and ``jobs`` the consolidation jobs of
+    all of them by state."""
+
+    member: str
+    role: str
+    owner_ttl: float
+    members: list[MemberStatus]
+    jobs: dict[str, int]
+
+
+class DaemonStatus(Data, omit_defaults=True):
+    """The daemon's state for a person or a monitor (never secrets): ``status``'s answer.
+
+    Fields at their default are left out of the frame, so that on the file engine
+    (no ``cluster``) the answer is what it was before clusters existed."""
 
     version: str
     pid: int
@@ -218,6 +254,8 @@ class DaemonStatus(Data):
     config_reloads: int
     log_level: str
     process: ProcessStatus = ProcessStatus()
+    #: Several daemons and workers on one Postgres store; None on the file engine.
+    cluster: ClusterStatus | None = None
 
 
 class StatusReply(Frame, tag="status"):
