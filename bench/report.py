@@ -192,6 +192,21 @@ TARGETS: dict[str, tuple[int, str, str]] = {
         "after a 30k-message backlog is indexed, the daemon is back under 300 MB RSS",
         "bench.idle_memory with REVERIE_BENCH_BACKLOG=30000",
     ),
+    "cluster.failover": (
+        50,
+        "a daemon's sessions writable on another daemon, p99 < owner_ttl + 1 s, killed and frozen",
+        "bench.cluster",
+    ),
+    "cluster.fenced": (
+        50,
+        "every late write of a frozen daemon, continued after another took its sessions, refused",
+        "bench.cluster",
+    ),
+    "cluster.workers": (
+        50,
+        "two `reverie worker`s consolidate at ≥ 1.7× one worker's rate (fake model, fixed delay)",
+        "bench.cluster",
+    ),
 }
 
 
