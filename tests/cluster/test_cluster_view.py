@@ -144,6 +144,29 @@ def test_two_daemons_on_one_database_see_each_other(
     assert read["jobs"] == dict(sorted(view.jobs.items()))
 
 
+def _owned(client: Client) -> dict[str, int]:
+    cluster = client.status().cluster
+    assert cluster is not None
+    return {m.id: m.sessions for m in cluster.members}
+
+
+def test_sessions_owned_follow_the_daemon_that_wrote_them_last(
+    make_daemon: MakeDaemon, store_env: Callable[[str], dict[str, str]], daemon_engine: str
+) -> None:
+    if daemon_engine != "postgres":
+        pytest.skip("a cluster is several daemons on one Postgres store")
+    a, b = _pair(make_daemon, store_env)
+    with a.client() as client_a, b.client() as client_b:
+        id_a, id_b = _member_of(client_a), _member_of(client_b)
+        client_a.append("own:1", "user", "first through a")
+        client_a.append("own:2", "user", "second through a")
+        assert _owned(client_b) == {id_a: 2, id_b: 0}
+        assert "reverie_cluster_sessions_owned 2\n" in client_a.metrics()
+        client_b.append("own:1", "user", "then through b, which takes it over")
+        assert _owned(client_a) == {id_a: 1, id_b: 1}
+        assert "reverie_cluster_sessions_owned 1\n" in client_b.metrics()
+
+
 def test_a_daemon_killed_is_shown_dead_by_the_other(
     make_daemon: MakeDaemon, store_env: Callable[[str], dict[str, str]], daemon_engine: str
 ) -> None:
@@ -152,15 +175,18 @@ def test_a_daemon_killed_is_shown_dead_by_the_other(
     a, b = _pair(make_daemon, store_env)
     with b.client() as client:
         killed = _member_of(client)
+        client.append("kill:1", "user", "owned by the daemon about to die")
+        assert _owned(client)[killed] == 1
     b.kill9()
     with a.client() as client:
 
-        def dead() -> bool:
+        def dead_and_freed() -> bool:
             view = client.status().cluster
             assert view is not None
-            return any(m.id == killed and not m.alive for m in view.members)
+            return any(m.id == killed and not m.alive and not m.sessions for m in view.members)
 
-        poll(dead, 30, "the killed daemon shown dead")
+        # Shown dead at once (its connection is gone), its session freed by a's next beat.
+        poll(dead_and_freed, 30, "the killed daemon shown dead, its session freed")
         metrics = client.metrics()
     assert 'reverie_cluster_members{role="daemon",state="alive"} 1' in metrics
     assert 'reverie_cluster_members{role="daemon",state="dead"} 1' in metrics
