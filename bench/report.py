@@ -199,7 +199,8 @@ TARGETS: dict[str, tuple[int, str, str]] = {
     ),
     "cluster.fenced": (
         50,
-        "every late write of a frozen daemon, continued after another took its sessions, refused",
+        "a frozen daemon's late writes refused at their old epoch (session.moved); every log"
+        " gap-free, each acked id once",
         "bench.cluster",
     ),
     "cluster.workers": (
