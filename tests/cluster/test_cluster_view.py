@@ -40,10 +40,13 @@ enabled = false
 MakeDaemon = Callable[..., DaemonProcess]
 
 
-def _pair(
-    make_daemon: MakeDaemon, store_env: Callable[[str], dict[str, str]]
+@pytest.fixture
+def pair(
+    daemon_engine: str, make_daemon: MakeDaemon, store_env: Callable[[str], dict[str, str]]
 ) -> tuple[DaemonProcess, DaemonProcess]:
     """Two daemons on the database of ``a``, each with its own data dir and socket."""
+    if daemon_engine != "postgres":
+        pytest.skip("a cluster is several daemons on one Postgres store")
     a = make_daemon(name="a", config=CONFIG)
     return a, make_daemon(name="b", config=CONFIG, env=store_env("a"))
 
@@ -92,11 +95,9 @@ def test_the_file_engine_has_no_cluster(daemon_engine: str, make_daemon: MakeDae
 
 
 def test_two_daemons_on_one_database_see_each_other(
-    make_daemon: MakeDaemon, store_env: Callable[[str], dict[str, str]], daemon_engine: str
+    pair: tuple[DaemonProcess, DaemonProcess], store_env: Callable[[str], dict[str, str]]
 ) -> None:
-    if daemon_engine != "postgres":
-        pytest.skip("a cluster is several daemons on one Postgres store")
-    a, b = _pair(make_daemon, store_env)
+    a, b = pair
     with a.client() as client_a, b.client() as client_b:
         client_a.append("cv:a", "user", "I keep my bike at the Porto station.")
         client_a.consolidate("cv:a", wait=True)
@@ -151,11 +152,9 @@ def _owned(client: Client) -> dict[str, int]:
 
 
 def test_sessions_owned_follow_the_daemon_that_wrote_them_last(
-    make_daemon: MakeDaemon, store_env: Callable[[str], dict[str, str]], daemon_engine: str
+    pair: tuple[DaemonProcess, DaemonProcess],
 ) -> None:
-    if daemon_engine != "postgres":
-        pytest.skip("a cluster is several daemons on one Postgres store")
-    a, b = _pair(make_daemon, store_env)
+    a, b = pair
     with a.client() as client_a, b.client() as client_b:
         id_a, id_b = _member_of(client_a), _member_of(client_b)
         client_a.append("own:1", "user", "first through a")
@@ -168,11 +167,9 @@ def test_sessions_owned_follow_the_daemon_that_wrote_them_last(
 
 
 def test_a_daemon_killed_is_shown_dead_by_the_other(
-    make_daemon: MakeDaemon, store_env: Callable[[str], dict[str, str]], daemon_engine: str
+    pair: tuple[DaemonProcess, DaemonProcess],
 ) -> None:
-    if daemon_engine != "postgres":
-        pytest.skip("a cluster is several daemons on one Postgres store")
-    a, b = _pair(make_daemon, store_env)
+    a, b = pair
     with b.client() as client:
         killed = _member_of(client)
         client.append("kill:1", "user", "owned by the daemon about to die")
