@@ -50,7 +50,7 @@ def failover_table(section: Section, runs: list[Failover]) -> None:
         "writable on the other daemon p50 / p99",
         "blocked until it resumed",
         "seen dead by the other p50 / p99",
-        "late writes refused (session.moved)",
+        "resumed daemon's writes refused",
         "logs broken",
     )
     for run in runs:
@@ -60,7 +60,7 @@ def failover_table(section: Section, runs: list[Failover]) -> None:
             f"{_ms(run.writable, 0.5)} / {_ms(run.writable, 0.99)}",
             f"{run.blocked}/{run.sessions}",
             f"{_ms(run.seen_dead, 0.5)} / {_ms(run.seen_dead, 0.99)}",
-            f"{run.moved} for {run.late_sent} sessions" if run.late_sent else "—",
+            _refused(run) if run.late_sent else "—",
             run.broken_logs,
         )
         p99 = percentile(run.writable, 0.99) if run.writable else float("inf")
@@ -78,15 +78,19 @@ def failover_table(section: Section, runs: list[Failover]) -> None:
             "" if run.owned == run.sessions else "(its sessions were not owned: no fencing)",
         )
     frozen = [r for r in runs if r.late_sent]
-    sent = sum(r.late_sent for r in frozen)
-    moved = sum(r.moved for r in frozen)
     broken = sum(r.broken_logs for r in runs)
     section.target(
         "cluster.fenced",
-        f"{moved} session.moved for {sent} sessions; {broken} logs with a gap or an id twice",
-        moved >= sent and broken == 0,
+        "; ".join(f"{r.kind}: {_refused(r)}" for r in frozen)
+        + f"; {broken} logs with a gap or an id twice",
+        broken == 0 and all(sum(r.refused.values()) >= r.late_sent for r in frozen),
         "(a stale write committed)",
     )
+
+
+def _refused(run: Failover) -> str:
+    codes = ", ".join(f"{n} {code}" for code, n in sorted(run.refused.items()) if n)
+    return f"{codes or 'none'} for {run.late_sent} sessions"
 
 
 def workers_table(section: Section, measured: list[Rate]) -> None:

@@ -18,9 +18,12 @@ A killed daemon is replaced by a new one for the next trial. A frozen one is
 continued once B wrote its sessions, and then makes a **late write** to each,
 from its clients of before the fault: its session actors hold the old epoch,
 so each is refused (``session.moved``, counted in A's ``status().errors``)
-and the client's retry through A claims the session back. Afterwards every
+and the client's retry through A claims the session back. A stopped inside a
+transaction finds that transaction ended by the server after ``owner_ttl``:
+its writes then were refused as ``store.unavailable`` (nothing of them
+committed) and its actors start again from the database. Afterwards every
 session's log, read through B, must hold each acknowledged id once, with seqs
-from 1 without a gap.
+from 1 without a gap: that is what proves no stale write committed.
 """
 
 from __future__ import annotations
@@ -71,7 +74,7 @@ class Failover:
     owned: int = 0  # sessions A owned just before the fault
     sessions: int = 0
     late_sent: int = 0
-    moved: int = 0  # session.moved answers of the resumed daemon (late writes refused)
+    refused: dict[str, int] = field(default_factory=dict)  # the resumed daemon's refusals
     broken_logs: int = 0  # sessions whose log has a gap or an id twice (must be 0)
 
 
@@ -84,8 +87,13 @@ def _cluster_of(client: Client, member: str) -> tuple[int, bool]:
     return (mine[0].sessions, mine[0].alive) if mine else (0, False)
 
 
-def _moved(client: Client) -> int:
-    return int(client.status().errors.get("session.moved", 0))
+#: How the resumed daemon refuses a write it can no longer make (see the docstring).
+REFUSALS = ("session.moved", "store.unavailable")
+
+
+def _refusals(client: Client) -> dict[str, int]:
+    errors = client.status().errors
+    return {code: int(errors.get(code, 0)) for code in REFUSALS}
 
 
 class _Trial:
@@ -155,7 +163,7 @@ def _run_trial(trial: _Trial, fault: signal.Signals, load: bool, blocked_after: 
                 while min(len(trial.acked[n]) for n in names) < 5:
                     probe.status()
         out.owned += min(_cluster_of(clients["b"][0], member)[0], len(names))
-        moved_before = _moved(clients["late"][0])
+        refused_before = _refusals(clients["late"][0])
         out.sessions += len(names)
         assert a.proc is not None
         t0 = time.monotonic()
@@ -187,8 +195,9 @@ def _run_trial(trial: _Trial, fault: signal.Signals, load: bool, blocked_after: 
                 t.join(_DEADLINE)
             out.late_sent += len(names)
             # Each session's first write by the resumed A (its host's, held since the
-            # fault, or the late one) is refused at the old epoch; the retry claims it back.
-            out.moved += _moved(clients["late"][0]) - moved_before
+            # fault, or the late one) is refused; the retry claims the session back.
+            for code, n in _refusals(clients["late"][0]).items():
+                out.refused[code] = out.refused.get(code, 0) + n - refused_before[code]
         trial.check_logs()
     finally:
         for c in [c for group in clients.values() for c in group]:

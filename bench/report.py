@@ -199,8 +199,9 @@ TARGETS: dict[str, tuple[int, str, str]] = {
     ),
     "cluster.fenced": (
         50,
-        "a frozen daemon's late writes refused at their old epoch (session.moved); every log"
-        " gap-free, each acked id once",
+        "a frozen daemon's late writes refused once it is continued (session.moved, or"
+        " store.unavailable if stopped inside a transaction); every log gap-free, each acked"
+        " id once",
         "bench.cluster",
     ),
     "cluster.workers": (
