@@ -71,7 +71,8 @@ class Host:
     def finish(self) -> list[str]:
         self.stop.set()
         self.thread.join(120)
-        assert not self.thread.is_alive() and self.errors == []
+        assert not self.thread.is_alive(), f"{self.session}: the host never finished"
+        assert self.errors == [], f"{self.session}: {self.errors!r}"
         return self.acked
 
 
@@ -104,7 +105,8 @@ def test_a_daemon_frozen_mid_write_lets_another_write_its_session_while_frozen(
             for write in writes:
                 write.join(max(0.0, deadline - time.monotonic()))
             assert not any(w.is_alive() for w in writes), f"round {round_}: b blocked"
-            assert a.proc.poll() is None and all(s in through_b for s in sessions)
+            assert a.proc.poll() is None
+            assert all(s in through_b for s in sessions), f"round {round_}: {through_b}\n{b.log()}"
         finally:
             a.proc.send_signal(signal.SIGCONT)
         for session, host in zip(sessions, hosts, strict=True):
@@ -115,7 +117,8 @@ def test_a_daemon_frozen_mid_write_lets_another_write_its_session_while_frozen(
             assert [m.seq for m in log] == list(range(1, len(log) + 1))
             stored = [m.id for m in log]
             assert len(set(stored)) == len(stored)
-            assert set(ids) | set(through_b[session]) == set(stored)
+            acks = set(ids) | set(through_b[session])
+            assert acks == set(stored), (session, acks - set(stored), set(stored) - acks)
 
 
 def _one_append(daemon: DaemonProcess, session: str, acked: dict[str, list[str]]) -> None:
