@@ -4,11 +4,12 @@ On one Postgres store several members (daemons and ``reverie worker``s)
 consolidate, so a job is not made nor finished through the session's
 owner: each step is one transaction here, fenced by the job's lease.
 
-- ``lease_job``: under the scope's advisory lock, reclaim the session's
-  running job if its lease is free (lapsed, its holder dead, or this
-  member's own after a failed attempt), else choose the oldest turns and
-  make a new job, leased to this member. A scope with a job running on a
-  live lease gets nothing: at most one job runs per scope.
+- ``lease_job``: under the scope's advisory lock, claim the session's
+  running job with ``FOR UPDATE SKIP LOCKED`` if its lease is free (lapsed, its holder dead,
+  or this member's own after a failed attempt), else choose the oldest
+  turns and make a new job, leased to this member. A scope with a job
+  running on a live lease, or locked by the member finishing it, gets
+  nothing: at most one job runs per scope.
 - ``finish_leased``: the job's row is locked and checked to be running
   and leased to this member, then the scope's new memory version and the
   history entry are written (compare-and-swap on the version,
@@ -70,13 +71,18 @@ def lease_job(
         return None
     scope = row[0]
     # Jobs of one scope are made one at a time across members; the lock ends with the
-    # transaction, by when the job made here is visible to the next.
+    # transaction, by when the job made here is visible to the next. A running job is
+    # claimed SKIP LOCKED: one that the member finishing it holds is passed over, not
+    # waited for (that finish closes it).
     conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (_SPACE + scope,))
     running = conn.execute(
         f"SELECT {_COLUMNS}, j.lease_owner = {ME} OR {_LAPSED} FROM jobs j"
-        " WHERE j.scope = %s AND j.state = 'running' ORDER BY j.created LIMIT 1",
+        " WHERE j.scope = %s AND j.state = 'running' ORDER BY j.created LIMIT 1"
+        " FOR UPDATE OF j SKIP LOCKED",
         (ttl, scope),
     ).fetchone()
+    if running is None and _busy(conn, scope):
+        return None  # its job is locked by the member finishing it: not ours to wait for
     if running is not None:
         job, free = _job(running[:-1]), bool(running[-1])
         if job.session != session or not free:
@@ -106,6 +112,14 @@ def lease_job(
         (*values, lease),
     )
     return job, turns
+
+
+def _busy(conn: Conn, scope: str) -> bool:
+    """Whether the scope has a running job (one a ``SKIP LOCKED`` claim passed over)."""
+    found = conn.execute(
+        "SELECT 1 FROM jobs WHERE scope = %s AND state = 'running' LIMIT 1", (scope,)
+    ).fetchone()
+    return found is not None
 
 
 def finish_leased(
