@@ -53,15 +53,15 @@ def _config(llm: FakeLLM | None = None, **consolidation: Any) -> str:
 
 
 def _turns(client: Client, session: str, n: int, prefix: str = "") -> list[str]:
-    ids = []
+    """``n`` turns in one append: a loaded machine's pause between two appends longer
+    than ``idle_after`` would otherwise make a job of the first turns alone."""
+    messages = []
     for i in range(n):
-        ids.append(client.append(session, "user", f"{prefix}Question {i}: " + " ".join(WORDS)).id)
-        ids.append(
-            client.append(
-                session, "assistant", f"{prefix}Answer {i}: " + " ".join(reversed(WORDS))
-            ).id
+        messages.append({"role": "user", "content": f"{prefix}Question {i}: " + " ".join(WORDS)})
+        messages.append(
+            {"role": "assistant", "content": f"{prefix}Answer {i}: " + " ".join(reversed(WORDS))}
         )
-    return ids
+    return [ack.id for ack in client.append_many(session, messages)]
 
 
 def _tail_tokens(client) -> int:
@@ -90,10 +90,12 @@ def test_idle_session_over_budget_is_consolidated_once(make_daemon) -> None:
 
 
 def test_under_budget_or_active_sessions_get_no_job(make_daemon) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(idle_after=0.5))
+    # idle_after well above the loop's pace (0.1 s), so a loaded machine's pause between
+    # two appends does not make the busy session look quiet.
+    daemon: DaemonProcess = make_daemon(config=_config(idle_after=2.0))
     with daemon.client() as client:
         client.append("small", "user", "hi")
-        end = time.monotonic() + 2.0
+        end = time.monotonic() + 3.0
         while time.monotonic() < end:  # active: never quiet for idle_after
             _turns(client, "busy", 1)
             time.sleep(0.1)
