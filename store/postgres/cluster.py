@@ -10,7 +10,7 @@ frozen one's stay open until its beat is ``owner_ttl`` old.
 Liveness is advice, never safety: a member declared dead that wakes up
 can no longer write for what it held, because every session write checks
 the owner and epoch (``journal.py``) and every job's result its lease
-(``jobs.py``) in the statement that writes.
+(``job_leases.py``) in the statement that writes.
 """
 
 from __future__ import annotations
@@ -26,10 +26,12 @@ from ..base.cluster import MemberView
 from ..base.database import GroupCommit
 from ..base.tx import Tx
 
-__all__ = ["NOW", "PostgresCluster", "alive_clause", "new_member_id"]
+__all__ = ["ME", "NOW", "PostgresCluster", "alive_clause", "new_member_id"]
 
 #: The database's clock, seconds since the epoch.
 NOW = "extract(epoch FROM clock_timestamp())"
+#: This process's member id, which every connection carries (``db.PostgresConnector``).
+ME = "current_setting('reverie.member')"
 #: A dead member's row is removed once its last beat is this many ``owner_ttl`` old.
 _SHOWN_DEAD = 10
 

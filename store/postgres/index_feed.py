@@ -23,6 +23,8 @@ from psycopg.types.json import Jsonb
 from reverie.store import CURSOR_KEY, INDEX_DIR_KEY, IndexDoc, LogPosition
 from reverie.store.index_feed import message_doc
 
+from .rows import one_row
+
 __all__ = [
     "feed_horizon",
     "log_position",
@@ -63,22 +65,16 @@ def feed_horizon(conn: psycopg.Connection[Any]) -> int:
     daemon's, until the server ends it). Run it before, and outside, the
     read that uses it: a snapshot taken earlier would not see those appends.
     """
-    (allocated,) = _one(conn, _ALLOCATED, ())
+    (allocated,) = one_row(conn, _ALLOCATED, ())
     key = (APPEND_LOCK >> 32, APPEND_LOCK & 0xFFFFFFFF)
-    (holders,) = _one(conn, _HOLDERS, (*key, None, None))
+    (holders,) = one_row(conn, _HOLDERS, (*key, None, None))
     deadline = time.monotonic() + _HORIZON_PATIENCE
     while holders:
         if time.monotonic() > deadline:
             return 0
         time.sleep(_HORIZON_POLL)
-        (holders,) = _one(conn, _HOLDERS, (*key, holders, holders))
+        (holders,) = one_row(conn, _HOLDERS, (*key, holders, holders))
     return int(allocated)
-
-
-def _one(conn: psycopg.Connection[Any], query: str, args: tuple[Any, ...]) -> tuple[Any, ...]:
-    row = conn.execute(query, args).fetchone()
-    assert row is not None  # each query here yields exactly one row
-    return tuple(row)
 
 
 def read_meta(conn: psycopg.Connection[Any], key: str) -> object:

@@ -38,15 +38,13 @@ from reverie.store.jobs import _COLUMNS, _job, new_job
 from ..base.database import GroupCommit
 from ..base.tx import Tx
 from . import memory_rows as rows
-from .cluster import NOW, alive_clause
+from .cluster import ME, NOW, alive_clause
 from .journal import load_session, read_history, read_tail
 from .memory_store import check_consolidation
 
 __all__ = ["PostgresJobLeases", "due_sessions", "finish_leased", "lease_job"]
 
 Conn = psycopg.Connection[Any]
-#: This member's id, which every connection carries (``db.PostgresConnector``).
-ME = "current_setting('reverie.member')"
 #: SQL true when the lease of the job ``j`` is free to take; one parameter, ``owner_ttl``.
 _LAPSED = (
     f"(j.lease_owner IS NULL OR j.lease_until IS NULL OR j.lease_until < {NOW}"

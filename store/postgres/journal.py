@@ -48,6 +48,7 @@ from reverie.store.journal import (
     _session_values,
 )
 
+from .cluster import ME
 from .index_feed import APPEND_LOCK, read_cursor, write_cursor
 from .markers import drop_markers, read_markers, write_marker
 from .working_memory import delete_scope_state
@@ -70,14 +71,13 @@ __all__ = [
 ]
 
 
-_ME = "current_setting('reverie.member')"
 #: A session's row with the epoch this member holds it at.
 _OWNED = f"{_SESSION_COLUMNS}, epoch"
 
 #: A new session's row, owned by this member at epoch 1; nothing if another made it first.
 _CREATE = (
     f"INSERT INTO sessions ({_SESSION_COLUMNS}, owner, epoch)"
-    f" VALUES (%s, %s, %s, %s, %s, %s, %s, %s, {_ME}, 1)"
+    f" VALUES (%s, %s, %s, %s, %s, %s, %s, %s, {ME}, 1)"
     f" ON CONFLICT (name) DO NOTHING RETURNING {_OWNED}"
 )
 #: The owner's row after a batch: fenced by owner and epoch; the tail's counters move by
@@ -85,7 +85,7 @@ _CREATE = (
 _EXTEND = (
     "UPDATE sessions SET last_seq = %s, tail_tokens = tail_tokens + %s,"
     " tail_count = tail_count + %s, last_active = greatest(last_active, %s)"
-    f" WHERE name = %s AND owner = {_ME} AND epoch = %s RETURNING {_OWNED}"
+    f" WHERE name = %s AND owner = {ME} AND epoch = %s RETURNING {_OWNED}"
 )
 #: A batch's messages, one array per column, inserted only if the row ``s`` was written,
 #: with the index feed's lock held (shared) before they take their gids
@@ -241,7 +241,7 @@ def claim_session(conn: psycopg.Connection[Any], name: str) -> SessionRecord | N
     """Take the session over for this member: the epoch goes up, so whoever held it can
     no longer write it. None: no such session (its first append creates it, owned)."""
     row = conn.execute(
-        f"UPDATE sessions SET owner = {_ME}, epoch = epoch + 1 WHERE name = %s RETURNING {_OWNED}",
+        f"UPDATE sessions SET owner = {ME}, epoch = epoch + 1 WHERE name = %s RETURNING {_OWNED}",
         (name,),
     ).fetchone()
     return None if row is None else _owned(row)
@@ -252,7 +252,7 @@ def release_sessions(conn: psycopg.Connection[Any], owned: list[tuple[str, int]]
     if owned:
         conn.execute(
             "UPDATE sessions s SET owner = NULL FROM unnest(%s::text[], %s::bigint[]) AS r(n, e)"
-            f" WHERE s.name = r.n AND s.epoch = r.e AND s.owner = {_ME}",
+            f" WHERE s.name = r.n AND s.epoch = r.e AND s.owner = {ME}",
             ([n for n, _ in owned], [e for _, e in owned]),
         )
 

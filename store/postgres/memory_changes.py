@@ -21,6 +21,8 @@ from typing import Any
 
 import psycopg
 
+from .cluster import ME
+
 __all__ = ["DDL", "MARGIN", "MemoryChanges"]
 
 #: Seconds each look reaches back before the newest write it has seen.
@@ -39,10 +41,10 @@ DDL: tuple[str, ...] = (
 
 _OTHERS = (
     "SELECT scope, max(created) FROM memory_versions WHERE created > %(since)s"
-    " AND writer IS DISTINCT FROM current_setting('reverie.member') GROUP BY scope"
+    f" AND writer IS DISTINCT FROM {ME} GROUP BY scope"
     " UNION ALL"
     " SELECT scope, max(written) FROM history_entries WHERE written > %(since)s"
-    " AND writer IS DISTINCT FROM current_setting('reverie.member') GROUP BY scope"
+    f" AND writer IS DISTINCT FROM {ME} GROUP BY scope"
 )
 
 

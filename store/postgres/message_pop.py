@@ -21,9 +21,10 @@ from reverie.store.index_feed import message_doc
 from reverie.store.journal import _MSG_COLUMNS, _record
 from reverie.store.message_pop import _PREFIX
 
+from .cluster import ME
 from .index_feed import read_cursor, write_cursor
 from .jobs import open_job
-from .journal import _ME, _OWNED, _adopt
+from .journal import _OWNED, _adopt
 from .markers import drop_markers, read_markers, write_marker
 
 __all__ = ["finish_unindex", "pending_unindex", "pop_newest", "unindexed_doc"]
@@ -64,7 +65,7 @@ def pop_newest(conn: psycopg.Connection[Any], session: SessionRecord) -> Message
 _POP = (
     "WITH s AS (UPDATE sessions SET last_seq = last_seq - 1, tail_count = tail_count - 1,"
     " tail_tokens = tail_tokens - (SELECT tokens FROM messages WHERE session = %s AND seq = %s)"
-    f" WHERE name = %s AND owner = {_ME} AND epoch = %s AND last_seq = %s AND cursor_seq < %s"
+    f" WHERE name = %s AND owner = {ME} AND epoch = %s AND last_seq = %s AND cursor_seq < %s"
     f" RETURNING {_OWNED}),"
     " d AS (DELETE FROM messages WHERE session = %s AND seq = %s AND EXISTS (SELECT 1 FROM s)"
     f" RETURNING {_MSG_COLUMNS})"
@@ -77,7 +78,7 @@ def _refused(conn: psycopg.Connection[Any], session: SessionRecord, seq: int) ->
     """Why the pop wrote nothing: the message was consolidated meanwhile, or the session
     is another daemon's now."""
     row = conn.execute(
-        f"SELECT owner = {_ME} AND epoch = %s, cursor_seq FROM sessions WHERE name = %s",
+        f"SELECT owner = {ME} AND epoch = %s, cursor_seq FROM sessions WHERE name = %s",
         (session.epoch, session.name),
     ).fetchone()
     if row is not None and row[0] and row[1] >= seq:

@@ -30,7 +30,6 @@ from typing import Any
 
 import msgspec
 import psycopg
-from psycopg.abc import Params
 
 from reverie.config import Conflict, InvalidArgument, NotFound
 from reverie.store.wm_bounds import Tally
@@ -48,6 +47,7 @@ from reverie.store.working_memory import (
     _snapshot_encoder,
 )
 
+from .rows import one_row
 from .scope_lock import one_writer
 
 __all__ = [
@@ -77,13 +77,6 @@ __all__ = [
 _LIVE = "(expires_at IS NULL OR expires_at > %s)"
 _BY_KEY = 'ORDER BY key COLLATE "C"'
 _NO_CHECKPOINT = "no checkpoint {!r} in scope {!r}"
-
-
-def _one(conn: psycopg.Connection[Any], sql: str, params: Params) -> tuple[Any, ...]:
-    """The single row of an aggregate query (it always has one)."""
-    row = conn.execute(sql, params).fetchone()
-    assert row is not None, f"an aggregate query returned no row: {sql}"
-    return tuple(row)
 
 
 def _storable(what: str, text: str) -> None:
@@ -180,7 +173,7 @@ def list_keys(
 def clear_keys(conn: psycopg.Connection[Any], scope: str, now: float) -> int:
     """Remove every key of ``scope``; returns how many were unexpired."""
     return int(
-        _one(
+        one_row(
             conn,
             "WITH gone AS (DELETE FROM wm_keys WHERE scope = %s RETURNING expires_at)"
             f" SELECT count(*) FILTER (WHERE {_LIVE}) FROM gone",
@@ -193,7 +186,7 @@ def clear_keys(conn: psycopg.Connection[Any], scope: str, now: float) -> int:
 def sweep_keys(conn: psycopg.Connection[Any], scope: str, keys: Sequence[str], now: float) -> int:
     """Delete those of ``keys`` that have expired by ``now``; count them in the scope's stats."""
     return int(
-        _one(
+        one_row(
             conn,
             "WITH gone AS (DELETE FROM wm_keys"
             "  WHERE scope = %s AND key = ANY(%s) AND expires_at <= %s RETURNING 1),"
@@ -213,7 +206,7 @@ def expiring_keys(conn: psycopg.Connection[Any]) -> list[tuple[float, str, str]]
 
 
 def scope_stats(conn: psycopg.Connection[Any], scope: str, now: float) -> ScopeStats:
-    keys, size, checkpoints, swept = _one(
+    keys, size, checkpoints, swept = one_row(
         conn,
         "SELECT count(*), coalesce(sum(length(value)), 0),"
         " (SELECT count(*) FROM wm_checkpoints WHERE scope = %s),"
@@ -265,7 +258,7 @@ def append_scratch(
     first, then the line goes in and the oldest go out in one statement.
     """
     _storable("scratchpad text", text)
-    n, dropped = _one(
+    n, dropped = one_row(
         conn,
         "SELECT top.n, (SELECT coalesce(sum(octet_length(text)), 0) FROM wm_scratch"
         "  WHERE scope = %s AND n <= top.n - %s)"
@@ -273,7 +266,7 @@ def append_scratch(
         (scope, capacity, scope),
     )
     tally.scratch(len(text.encode()), dropped)
-    gone = _one(
+    gone = one_row(
         conn,
         "WITH line AS (INSERT INTO wm_scratch (scope, n, text, ts) VALUES (%s, %s, %s, %s)),"
         " gone AS (DELETE FROM wm_scratch WHERE scope = %s AND n <= %s RETURNING 1)"
@@ -381,7 +374,7 @@ def delete_scope_state(conn: psycopg.Connection[Any], scope: str) -> int:
         for table in _SCOPE_TABLES
     )
     counts = " + ".join(f"(SELECT count(*) FROM gone_{table})" for table in _SCOPE_TABLES)
-    return int(_one(conn, f"WITH {deletes} SELECT {counts}", {"scope": scope})[0])
+    return int(one_row(conn, f"WITH {deletes} SELECT {counts}", {"scope": scope})[0])
 
 
 def scope_usage(conn: psycopg.Connection[Any], scope: str) -> tuple[int, int, int]:
