@@ -27,6 +27,7 @@ __all__ = [
     "WARMUP",
     "Throughput",
     "closed_loop_case",
+    "indexing_text",
     "start_daemon",
     "throughput_cases",
     "without_index",
@@ -49,14 +50,24 @@ class Throughput:
     per_commit: float  # appends acknowledged per group-commit transaction in the daemon
     cost: Cost  # the daemon's CPU and read/write syscalls per acked append, in the window
     latencies: list[float]  # seconds from send to ack of each append acked in the window
+    indexed: int  # messages the search index wrote in the window (0 with the index off)
+
+    @property
+    def index_per_message_us(self) -> float | None:
+        """The index threads' CPU per message they indexed in the window (None: none
+        indexed). With a backlog the indexer's share per *append* is its own pace times
+        this, not a cost of the append path."""
+        if not self.indexed:
+            return None
+        return self.cost.index_us * len(self.latencies) / self.indexed
 
 
 async def _closed_loop(
     socket: Path, pid: int, clients: int, sessions: int, tag: str, on_edge: Edge
-) -> tuple[list[float], Cost]:
+) -> tuple[list[float], Cost, int]:
     """Run ``clients`` closed-loop appenders; the latency of each ack completed in the
-    window, and the daemon's cost per ack over that same window (read from /proc/<pid>
-    at its edges).
+    window, the daemon's cost per ack over that same window (read from /proc/<pid>
+    at its edges), and the messages its search index wrote in it (from ``status``).
 
     ``on_edge(0)`` is called as the window opens and ``on_edge(1)`` as it closes.
     """
@@ -64,12 +75,15 @@ async def _closed_loop(
     t0, t1 = start + WARMUP, start + WARMUP + DURATION
     acked: list[float] = []
     edges: list[Usage] = []
+    indexed: list[int] = []
 
     async def sampler() -> None:
-        for i, edge in enumerate((t0, t1)):
-            await trio.sleep_until(edge)
-            edges.append(Usage.of(pid))
-            on_edge(i)
+        async with AsyncClient(socket) as client:
+            for i, edge in enumerate((t0, t1)):
+                await trio.sleep_until(edge)
+                edges.append(Usage.of(pid))
+                on_edge(i)
+                indexed.append((await client.status()).index.indexed)
 
     async def appender(c: int) -> None:
         async with AsyncClient(socket) as client:
@@ -86,7 +100,7 @@ async def _closed_loop(
         nursery.start_soon(sampler)
         for c in range(clients):
             nursery.start_soon(appender, c)
-    return acked, Cost.between(edges[0], edges[1], len(acked))
+    return acked, Cost.between(edges[0], edges[1], len(acked)), indexed[1] - indexed[0]
 
 
 async def _store_counters(socket: Path) -> tuple[int, int]:
@@ -108,7 +122,9 @@ def closed_loop_case(
     pid = daemon.proc.pid
     b0, m0 = trio.run(_store_counters, daemon.socket)
     d0, c0, t0 = cpu_seconds(pid), time.process_time(), time.monotonic()
-    acked, cost = trio.run(_closed_loop, daemon.socket, pid, clients, sessions, tag, on_edge)
+    acked, cost, indexed = trio.run(
+        _closed_loop, daemon.socket, pid, clients, sessions, tag, on_edge
+    )
     d1, c1, t1 = cpu_seconds(pid), time.process_time(), time.monotonic()
     b1, m1 = trio.run(_store_counters, daemon.socket)
     wall = t1 - t0
@@ -119,6 +135,7 @@ def closed_loop_case(
         per_commit=(m1 - m0) / max(1, b1 - b0),
         cost=cost,
         latencies=acked,
+        indexed=indexed,
     )
 
 
@@ -150,7 +167,15 @@ def throughput_cases(
                 f" ({r.cost.request_path_us:,.0f} request path, {r.cost.index_us:,.0f} index),"
                 f" {r.cost.syscalls_text()} read/write syscalls"
             )
+            say(f"{'':>36}search index: {indexing_text(r)}")
     return results
+
+
+def indexing_text(r: Throughput) -> str:
+    """What the index did in the window: messages/s, and its threads' CPU per message."""
+    per = r.index_per_message_us
+    rate = f"{r.indexed / DURATION:,.0f} messages indexed/s"
+    return rate if per is None else f"{rate}, {per:,.0f} µs CPU per message indexed"
 
 
 def start_daemon(
