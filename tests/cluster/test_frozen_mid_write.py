@@ -54,15 +54,8 @@ class Host:
             self.errors.append(exc)
 
     def _append(self, client: Client, msg_id: str) -> None:
-        while True:  # a retryable refusal is retried with the same id, as a host does
-            try:
-                client.append(self.session, "user", "a host's line", id=msg_id)
-            except ReverieError as exc:
-                if exc.code not in RETRYABLE:
-                    raise
-                continue
-            self.acked.append(msg_id)
-            return
+        _append(client, self.session, "a host's line", msg_id)
+        self.acked.append(msg_id)
 
     def wait_for(self, acks: int) -> None:
         while len(self.acked) < acks and self.thread.is_alive():
@@ -121,8 +114,20 @@ def test_a_daemon_frozen_mid_write_lets_another_write_its_session_while_frozen(
             assert acks == set(stored), (session, acks - set(stored), set(stored) - acks)
 
 
+def _append(client: Client, session: str, text: str, msg_id: str) -> None:
+    """Append until acked: a retryable refusal (the frozen daemon's transaction ended
+    under it, a takeover in between) is retried with the same id, as a host does."""
+    while True:
+        try:
+            client.append(session, "user", text, id=msg_id)
+            return
+        except ReverieError as exc:
+            if exc.code not in RETRYABLE:
+                raise
+
+
 def _one_append(daemon: DaemonProcess, session: str, acked: dict[str, list[str]]) -> None:
     msg_id = uuid.uuid4().hex
     with Client(daemon.socket, timeout=120) as client:
-        client.append(session, "user", "through b while a is frozen", id=msg_id)
+        _append(client, session, "through b while a is frozen", msg_id)
     acked[session] = [msg_id]
