@@ -156,6 +156,14 @@ END $$""",
     " REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION reverie_words_count()",
 )
 
+#: The migration that keeps the trigger's look-up of a message's context on the
+#: ``(session, seq)`` index. A plpgsql plan is kept for the connection's life: made while
+#: ``messages`` was small (a fresh database, before autovacuum first analyzed it), a
+#: sequential scan won, and from then on every appended row read the whole log (64
+#: clients into one session, search index off: 817 appends/s, one scan a row; 2,271/s
+#: without).
+CONTEXT_PLAN_DDL: tuple[str, ...] = ("ALTER FUNCTION reverie_words_add() SET enable_seqscan = off",)
+
 #: FTS5's ``bm25()`` over the rows that hold a query word as a phrase in one column.
 #: A word's weighted frequency in a row (body 1, context ``CONTEXT_WEIGHT``) is
 #: ``ts_rank_cd`` of its phrase with these weights and no normalisation: each

@@ -157,6 +157,7 @@ CREATE TABLE duties (
 MIGRATIONS: list[tuple[str, ...]] = [
     _CORE + message_text.DDL + memory_rows.DDL + index_words.DDL,
     _CLUSTER + memory_changes.DDL,
+    message_text.CONTEXT_PLAN_DDL,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

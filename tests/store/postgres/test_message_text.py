@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
 
+from reverie.daemon import Client
 from reverie.store import SearchHit
 from reverie.store.postgres.message_text import (
     count_messages,
@@ -20,6 +23,7 @@ from reverie.store.postgres.message_text import (
 from reverie.store.postgres.provenance import covered_messages
 from reverie.store.postgres.term_counts import fresh_counts, indexed_rows
 from reverie.store.term_counts import TermCounts
+from tests.daemon_process import DaemonProcess
 
 from ..test_message_text import _hit
 from .texts import append_texts, delete_session, ranked, words_store
@@ -39,6 +43,38 @@ def counts() -> TermCounts:
 
 def _texts(hits: list[SearchHit]) -> list[str]:
     return [h.text for h in hits]
+
+
+def test_a_daemon_on_a_fresh_log_reads_each_rows_context_by_the_index(
+    pg_url: str, tmp_path: Path
+) -> None:
+    """The words trigger's plan is kept for the connection's life: the daemon's writer
+    made it on an empty log, and a sequential scan chosen then read the whole log for
+    every row appended after (817 appends/s where the index gives 2,271)."""
+    daemon = DaemonProcess(
+        tmp_path, config="[index]\nenabled = false\n", env={"REVERIE_STORE__URL": pg_url}
+    ).start()
+    try:
+
+        def host(n: int) -> None:
+            with Client(daemon.socket) as client:
+                for i in range(50):
+                    client.append("one", "user", "a line of the log", id=f"{n}-{i}")
+
+        hosts = [threading.Thread(target=host, args=(n,)) for n in range(8)]
+        for thread in hosts:
+            thread.start()
+        for thread in hosts:
+            thread.join()
+    finally:
+        daemon.stop()  # its connections' counts reach the statistics as they close
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        found = conn.execute(
+            "SELECT seq_scan, idx_scan FROM pg_stat_user_tables WHERE relname = 'messages'"
+        ).fetchone()
+    assert found is not None
+    scans, index_scans = found
+    assert index_scans >= 400 and scans < 400, (scans, index_scans)
 
 
 def test_appended_message_is_found_by_stemmed_words(
