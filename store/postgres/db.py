@@ -81,9 +81,14 @@ class PostgresConnector:
         # Session writes check ``owner = current_setting('reverie.member')`` (journal.py).
         # A transaction left open (this process frozen between two statements) holds row
         # locks another daemon's takeover waits for: the server ends it after owner_ttl.
+        # Each statement is planned for the tables as they are: psycopg prepares the ones
+        # run often, and a generic plan made on a fresh database's tiny tables kept
+        # sequential scans (of the sessions per append, of the log per session's batch)
+        # until autovacuum first analyzed them.
         conn.execute(
             "SELECT set_config('reverie.member', %s, false),"
-            " set_config('idle_in_transaction_session_timeout', %s, false)",
+            " set_config('idle_in_transaction_session_timeout', %s, false),"
+            " set_config('plan_cache_mode', 'force_custom_plan', false)",
             (self.member, str(int(self.idle_in_transaction * 1000))),
         )
         if writer:

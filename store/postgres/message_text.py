@@ -157,12 +157,16 @@ END $$""",
 )
 
 #: The migration that keeps the trigger's look-up of a message's context on the
-#: ``(session, seq)`` index. A plpgsql plan is kept for the connection's life: made while
-#: ``messages`` was small (a fresh database, before autovacuum first analyzed it), a
-#: sequential scan won, and from then on every appended row read the whole log (64
-#: clients into one session, search index off: 817 appends/s, one scan a row; 2,271/s
-#: without).
-CONTEXT_PLAN_DDL: tuple[str, ...] = ("ALTER FUNCTION reverie_words_add() SET enable_seqscan = off",)
+#: ``(session, seq)`` index, in one plan made once a connection. A plpgsql plan is kept
+#: for the connection's life: made while ``messages`` was small (a fresh database, before
+#: autovacuum first analyzed it), a sequential scan won, and from then on every appended
+#: row read the whole log (64 clients into one session, search index off: 691 appends/s,
+#: one scan a row; 2,342/s without). The daemon's connections plan each statement anew
+#: (``db.py``); this one stays generic, on the index.
+CONTEXT_PLAN_DDL: tuple[str, ...] = (
+    "ALTER FUNCTION reverie_words_add() SET enable_seqscan = off"
+    " SET plan_cache_mode = force_generic_plan",
+)
 
 #: FTS5's ``bm25()`` over the rows that hold a query word as a phrase in one column.
 #: A word's weighted frequency in a row (body 1, context ``CONTEXT_WEIGHT``) is
