@@ -11,7 +11,7 @@ figure to compare across changes.
 from __future__ import annotations
 
 from bench._machine import INDEX_THREADS, SYSCALLS_COUNTED, say
-from bench.append_throughput import DURATION, Throughput
+from bench.append_throughput import Throughput
 from bench.raw_apsw import Raw
 from bench.report import Section, ratio
 
@@ -80,8 +80,7 @@ def cost_table(
 
 def _indexing(r: Throughput) -> str:
     per = r.index_per_message_us
-    rate = f"{r.indexed / DURATION:,.0f}/s"
-    return "—" if per is None else f"{rate}, {per:,.0f} µs"
+    return "—" if per is None else f"{r.indexed_per_second:,.0f}/s, {per:,.0f} µs"
 
 
 def _ratios(

@@ -53,6 +53,10 @@ class Throughput:
     indexed: int  # messages the search index wrote in the window (0 with the index off)
 
     @property
+    def indexed_per_second(self) -> float:
+        return self.indexed / DURATION
+
+    @property
     def index_per_message_us(self) -> float | None:
         """The index threads' CPU per message they indexed in the window (None: none
         indexed). With a backlog the indexer's share per *append* is its own pace times
@@ -174,7 +178,7 @@ def throughput_cases(
 def indexing_text(r: Throughput) -> str:
     """What the index did in the window: messages/s, and its threads' CPU per message."""
     per = r.index_per_message_us
-    rate = f"{r.indexed / DURATION:,.0f} messages indexed/s"
+    rate = f"{r.indexed_per_second:,.0f} messages indexed/s"
     return rate if per is None else f"{rate}, {per:,.0f} µs CPU per message indexed"
 
 

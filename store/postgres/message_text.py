@@ -161,7 +161,7 @@ END $$""",
 #: for the connection's life: made while ``messages`` was small (a fresh database, before
 #: autovacuum first analyzed it), a sequential scan won, and from then on every appended
 #: row read the whole log (64 clients into one session, search index off: 691 appends/s,
-#: one scan a row; 2,342/s without). The daemon's connections plan each statement anew
+#: one scan a row; 2,342/s on the index). The daemon's connections plan each statement anew
 #: (``db.py``); this one stays generic, on the index.
 CONTEXT_PLAN_DDL: tuple[str, ...] = (
     "ALTER FUNCTION reverie_words_add() SET enable_seqscan = off"
