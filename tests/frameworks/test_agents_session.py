@@ -16,7 +16,7 @@ from reverie.agents import ReverieSession, memory_instructions
 from reverie.daemon.protocol import ContextView, Message
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, content, extractive_config
-from tests.frameworks.lost_ack import LostAck
+from tests.frameworks.relay import Relay
 
 T = TypeVar("T")
 
@@ -121,16 +121,14 @@ def test_a_retried_add_stores_nothing_twice_after_another_hosts_add(
     """The first attempt commits and loses its acknowledgement; another host adds; the
     retry through the same session stores nothing twice."""
     path = daemon.socket.parent / "lossy.sock"
-    lossy = LostAck(daemon.socket, path)
+    lossy = Relay(daemon.socket, path, lose="append")
     one = ReverieSession("tg:123", socket=path)
     transfer = {"role": "user", "content": "transfer 100 EUR to Bob"}
     with pytest.raises(ConnectionLost):
         run(one.add_items([transfer, ITEMS[1]]))
     assert lossy.cut.is_set()
     run(_session(daemon).add_items([{"role": "user", "content": "hello from the other tab"}]))
-    lossy = LostAck(daemon.socket, path)
-    lossy.close()  # a socket that relays (and cuts) no append: the daemon's own
-    one.socket = daemon.socket
+    one.socket = daemon.socket  # the daemon's own socket, for the retry
     run(one.add_items([transfer, ITEMS[1]]))  # the host's retry
     assert run(_session(daemon).get_items()) == [
         transfer,

@@ -16,6 +16,7 @@ import os
 import time
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from typing import Any, NamedTuple
 
 import anyio.to_thread
 from langgraph.store.base import (
@@ -32,6 +33,7 @@ from langgraph.store.base import (
 
 from reverie.config.errors import Conflict, InvalidArgument, NotFound
 from reverie.daemon.client import Client
+from reverie.daemon.protocol.working_memory import KeyInfo
 
 from .matching import matches, namespace_matches, query_score
 
@@ -69,6 +71,56 @@ def namespace_scope(namespace: tuple[str, ...]) -> str:
 
 def _time(seconds: float) -> datetime:
     return datetime.fromtimestamp(seconds, UTC)
+
+
+class Kept(NamedTuple):
+    """The item a working-memory value holds.
+
+    The store keeps ``{"value", "created", "updated", "ttl"}``. A value another
+    client wrote into the scope (``reverie wm set``, MCP) is an item too, dated by
+    the key's last write: a JSON object as it is, anything else as
+    ``{"value": it}`` — LangGraph's items are objects.
+    """
+
+    value: dict[str, Any]
+    created: float
+    updated: float
+    ttl: float | None
+
+    @classmethod
+    def of(cls, raw: Any, written: float) -> Kept:
+        if (
+            isinstance(raw, dict)
+            and raw.keys() == _KEPT_FIELDS
+            and isinstance(raw["value"], dict)
+            and all(isinstance(raw[f], int | float) for f in ("created", "updated"))
+            and (raw["ttl"] is None or isinstance(raw["ttl"], int | float))
+        ):
+            return cls(raw["value"], raw["created"], raw["updated"], raw["ttl"])
+        value = raw if isinstance(raw, dict) else {"value": raw}
+        return cls(value, written, written, None)
+
+    def item(self, namespace: tuple[str, ...], key: str) -> Item:
+        return Item(
+            value=self.value,
+            key=key,
+            namespace=namespace,
+            created_at=_time(self.created),
+            updated_at=_time(self.updated),
+        )
+
+
+_KEPT_FIELDS = {"value", "created", "updated", "ttl"}
+
+
+def _refresh(
+    client: Client, scope: str, key: str, raw: Any, version: int, ttl: float | None
+) -> None:
+    """Start a key's TTL (minutes) again, unless it was written since ``version`` was read
+    (that write set its TTL)."""
+    if ttl:
+        with contextlib.suppress(Conflict, NotFound):
+            client.wm_set(scope, key, raw, ttl=ttl * 60, expected_version=version)
 
 
 class ReverieStore(BaseStore):
@@ -116,19 +168,10 @@ class ReverieStore(BaseStore):
             found = client.wm_get(scope, key)
         except NotFound:
             return None
-        kept = found.value
-        if refresh and kept.get("ttl"):
-            with contextlib.suppress(Conflict):  # written meanwhile: that write set its TTL
-                client.wm_set(
-                    scope, key, kept, ttl=kept["ttl"] * 60, expected_version=found.version
-                )
-        return Item(
-            value=kept["value"],
-            key=key,
-            namespace=namespace,
-            created_at=_time(kept["created"]),
-            updated_at=_time(kept["updated"]),
-        )
+        kept = Kept.of(found.value, found.updated)
+        if refresh:
+            _refresh(client, scope, key, found.value, found.version, kept.ttl)
+        return kept.item(namespace, key)
 
     def _put(self, client: Client, op: PutOp) -> None:
         scope = namespace_scope(op.namespace)
@@ -137,7 +180,8 @@ class ReverieStore(BaseStore):
             return
         now = time.time()
         try:
-            created = client.wm_get(scope, op.key).value["created"]
+            found = client.wm_get(scope, op.key)
+            created = Kept.of(found.value, found.updated).created
         except NotFound:
             created = now
         ttl = op.ttl if isinstance(op.ttl, int | float) else None
@@ -148,34 +192,43 @@ class ReverieStore(BaseStore):
             self._known.add(scope)
 
     def _registered(self, client: Client) -> list[tuple[str, ...]]:
-        """Every namespace ever written through a ``ReverieStore`` of this daemon (a key
-        is ``n`` + the scope, whose labels hold no ``/``)."""
-        return [
-            tuple(info.key[1:].split("/")) for info in client.wm_list(REGISTRY_SCOPE, prefix="n")
-        ]
-
-    def _items(self, client: Client, namespace: tuple[str, ...], refresh: bool) -> list[Item]:
-        scope = namespace_scope(namespace)
-        found = [self._get(client, namespace, k.key, refresh) for k in client.wm_list(scope)]
-        return [item for item in found if item is not None]  # expired in between
+        """Every namespace written through a ``ReverieStore`` of this daemon (a key is
+        ``n`` + the scope, whose labels hold no ``/``); a key that names no namespace
+        (written there by hand) is not one."""
+        spaces = []
+        for info in client.wm_list(REGISTRY_SCOPE, prefix="n"):
+            labels = tuple(info.key[1:].split("/"))
+            with contextlib.suppress(InvalidArgument):
+                namespace_scope(labels)
+                spaces.append(labels)
+        return spaces
 
     def _search(self, client: Client, op: SearchOp) -> list[SearchItem]:
+        """One round trip per namespace (its keys with their values), then the TTL of the
+        items returned (not of those only scanned) starts again."""
         prefix = op.namespace_prefix
-        spaces = [ns for ns in self._registered(client) if ns[: len(prefix)] == prefix]
-        refresh = bool(op.refresh_ttl)
-        found = [
-            item
-            for ns in spaces
-            for item in self._items(client, ns, refresh)
-            if matches(item.value, op.filter)
-        ]
-        found.sort(key=lambda item: item.updated_at, reverse=True)
+        found: list[tuple[Item, KeyInfo]] = []
+        for ns in self._registered(client):
+            if ns[: len(prefix)] != prefix:
+                continue
+            for info in client.wm_list(namespace_scope(ns), values=True):
+                item = Kept.of(info.value, info.updated).item(ns, info.key)
+                if matches(item.value, op.filter):
+                    found.append((item, info))
+        found.sort(key=lambda pair: pair[0].updated_at, reverse=True)
         scores: list[float | None] = [None] * len(found)
         if op.query:
-            scores = [query_score(op.query, item.value) for item in found]
+            scores = [query_score(op.query, item.value) for item, _ in found]
             ranked = sorted(zip(scores, found, strict=True), key=lambda p: -(p[0] or 0.0))
             scores, found = [s for s, _ in ranked], [i for _, i in ranked]
         window = slice(op.offset, op.offset + op.limit)
+        chosen = list(zip(scores[window], found[window], strict=True))
+        if op.refresh_ttl:
+            for _, (item, info) in chosen:
+                ttl = Kept.of(info.value, info.updated).ttl
+                _refresh(
+                    client, namespace_scope(item.namespace), item.key, info.value, info.version, ttl
+                )
         return [
             SearchItem(
                 namespace=item.namespace,
@@ -185,7 +238,7 @@ class ReverieStore(BaseStore):
                 updated_at=item.updated_at,
                 score=score,
             )
-            for score, item in zip(scores[window], found[window], strict=True)
+            for score, (item, _) in chosen
         ]
 
     def _namespaces(self, client: Client, op: ListNamespacesOp) -> list[tuple[str, ...]]:

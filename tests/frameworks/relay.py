@@ -1,10 +1,11 @@
-"""A socket in front of a real daemon that loses the acknowledgement of one append.
+"""A socket in front of a real daemon that notes each request and can lose one reply.
 
-``LostAck(daemon_socket, path)`` listens on ``path`` and relays each
-connection to the daemon byte for byte. The first ``append`` it relays
-reaches the daemon and commits; its reply is dropped, the connection closed
-and the listener taken down, so the client sees the failure a host sees when
-its daemon's acknowledgement is lost (and cannot get through on a retry).
+``Relay(daemon_socket, path)`` listens on ``path`` and relays each
+connection to the daemon byte for byte, noting each request's ``op`` in
+``ops``. With ``lose="append"``, the first ``append`` it relays reaches the
+daemon and commits; its reply is dropped, the connection closed and the
+listener taken down, so the client sees the failure a host sees when its
+daemon's acknowledgement is lost (and cannot get through on a retry).
 """
 
 from __future__ import annotations
@@ -19,15 +20,19 @@ import msgspec
 
 from reverie.daemon.protocol.framing import FrameReader
 
-__all__ = ["LostAck"]
+__all__ = ["Relay"]
 
 _CHUNK = 1 << 16
 
 
-class LostAck:
-    def __init__(self, daemon_socket: str | os.PathLike[str], path: Path) -> None:
+class Relay:
+    def __init__(
+        self, daemon_socket: str | os.PathLike[str], path: Path, *, lose: str | None = None
+    ) -> None:
         self.daemon_socket = str(daemon_socket)
         self.path = path
+        self.lose = lose
+        self.ops: list[str] = []
         self.cut = threading.Event()
         self._listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
         self._listener.bind(str(path))
@@ -42,27 +47,27 @@ class LostAck:
                 return
             daemon = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             daemon.connect(self.daemon_socket)
-            appended = threading.Event()
-            threading.Thread(target=self._requests, args=(client, daemon, appended)).start()
-            threading.Thread(target=self._replies, args=(daemon, client, appended)).start()
+            lost = threading.Event()
+            threading.Thread(target=self._requests, args=(client, daemon, lost)).start()
+            threading.Thread(target=self._replies, args=(daemon, client, lost)).start()
 
     def _requests(
-        self, client: socket.socket, daemon: socket.socket, appended: threading.Event
+        self, client: socket.socket, daemon: socket.socket, lost: threading.Event
     ) -> None:
         reader = FrameReader(1 << 30)
         with contextlib.suppress(OSError):
             while data := client.recv(_CHUNK):
                 for body in reader.feed(data):
-                    if msgspec.msgpack.decode(body).get("op") == "append":
-                        appended.set()
+                    op = msgspec.msgpack.decode(body).get("op")
+                    self.ops.append(op)
+                    if op == self.lose:
+                        lost.set()
                 daemon.sendall(data)
 
-    def _replies(
-        self, daemon: socket.socket, client: socket.socket, appended: threading.Event
-    ) -> None:
+    def _replies(self, daemon: socket.socket, client: socket.socket, lost: threading.Event) -> None:
         with contextlib.suppress(OSError):
             while data := daemon.recv(_CHUNK):
-                if appended.is_set():  # the append's reply (or the first of it): dropped
+                if lost.is_set():  # the reply to lose (or the first of it): dropped
                     self.close()
                     break
                 client.sendall(data)
