@@ -22,6 +22,7 @@ import anyio.to_thread
 from langgraph.store.base import (
     BaseStore,
     GetOp,
+    IndexConfig,
     Item,
     ListNamespacesOp,
     Op,
@@ -36,6 +37,7 @@ from reverie.daemon.client import Client
 from reverie.daemon.protocol.working_memory import KeyInfo
 
 from .matching import matches, namespace_matches, query_score
+from .meaning import Meaning, pack, unpack
 
 __all__ = ["MAX_SCOPE_CHARS", "REGISTRY_SCOPE", "ReverieStore", "namespace_scope"]
 
@@ -86,17 +88,19 @@ class Kept(NamedTuple):
     created: float
     updated: float
     ttl: float | None
+    vectors: list[list[float]] | None = None  # its indexed fields' (``meaning``)
 
     @classmethod
     def of(cls, raw: Any, written: float) -> Kept:
         if (
             isinstance(raw, dict)
-            and raw.keys() == _KEPT_FIELDS
+            and _KEPT_FIELDS <= raw.keys() <= _KEPT_FIELDS | {"vectors"}
             and isinstance(raw["value"], dict)
             and all(isinstance(raw[f], int | float) for f in ("created", "updated"))
             and (raw["ttl"] is None or isinstance(raw["ttl"], int | float))
         ):
-            return cls(raw["value"], raw["created"], raw["updated"], raw["ttl"])
+            vectors = unpack(raw["vectors"]) if "vectors" in raw else None
+            return cls(raw["value"], raw["created"], raw["updated"], raw["ttl"], vectors)
         value = raw if isinstance(raw, dict) else {"value": raw}
         return cls(value, written, written, None)
 
@@ -129,15 +133,20 @@ class ReverieStore(BaseStore):
     ``batch`` runs the operations in order on one connection; ``abatch`` runs
     ``batch`` in a worker thread. ``put``'s ``ttl`` (minutes) is the key's TTL;
     ``refresh_ttl`` on reads starts it again. Searches filter as LangGraph's
-    stores do and rank a ``query`` by its words (``matching``); results are
-    newest first otherwise.
+    stores do and rank a ``query`` by meaning with ``index`` (LangGraph's
+    ``IndexConfig``: ``meaning``), else by its words (``matching``); results
+    are newest first otherwise.
     """
 
     supports_ttl = True
-    __slots__ = ("_known", "socket")
+    __slots__ = ("_known", "_meaning", "index_config", "socket")
 
-    def __init__(self, socket: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self, socket: str | os.PathLike[str] | None = None, *, index: IndexConfig | None = None
+    ) -> None:
         self.socket = socket
+        self.index_config = index
+        self._meaning = None if index is None else Meaning(index)
         self._known: set[str] = set()  # scopes this store has put in the registry
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
@@ -185,7 +194,10 @@ class ReverieStore(BaseStore):
         except NotFound:
             created = now
         ttl = op.ttl if isinstance(op.ttl, int | float) else None
-        kept = {"value": op.value, "created": created, "updated": now, "ttl": ttl}
+        kept: dict[str, Any] = {"value": op.value, "created": created, "updated": now, "ttl": ttl}
+        if self._meaning is not None:  # index=False: none, and none made later either
+            texts = [] if op.index is False else self._meaning.texts(op.value, op.index)
+            kept["vectors"] = pack(self._meaning.embed(client, texts))
         client.wm_set(scope, op.key, kept, ttl=None if ttl is None else ttl * 60)
         if scope not in self._known:
             client.wm_set(REGISTRY_SCOPE, "n" + scope, list(op.namespace))
@@ -207,28 +219,30 @@ class ReverieStore(BaseStore):
         """One round trip per namespace (its keys with their values), then the TTL of the
         items returned (not of those only scanned) starts again."""
         prefix = op.namespace_prefix
-        found: list[tuple[Item, KeyInfo]] = []
+        found: list[tuple[Item, KeyInfo, Kept]] = []
         for ns in self._registered(client):
             if ns[: len(prefix)] != prefix:
                 continue
             for info in client.wm_list(namespace_scope(ns), values=True):
-                item = Kept.of(info.value, info.updated).item(ns, info.key)
+                kept = Kept.of(info.value, info.updated)
+                item = kept.item(ns, info.key)
                 if matches(item.value, op.filter):
-                    found.append((item, info))
-        found.sort(key=lambda pair: pair[0].updated_at, reverse=True)
+                    found.append((item, info, kept))
+        found.sort(key=lambda row: row[0].updated_at, reverse=True)
         scores: list[float | None] = [None] * len(found)
         if op.query:
-            scores = [query_score(op.query, item.value) for item, _ in found]
-            ranked = sorted(zip(scores, found, strict=True), key=lambda p: -(p[0] or 0.0))
+            scores = self._scores(client, op.query, found)
+            ranked = sorted(
+                zip(scores, found, strict=True),
+                key=lambda p: (p[0] is None, -(p[0] or 0.0)),  # unscored last, newest first
+            )
             scores, found = [s for s, _ in ranked], [i for _, i in ranked]
         window = slice(op.offset, op.offset + op.limit)
         chosen = list(zip(scores[window], found[window], strict=True))
         if op.refresh_ttl:
-            for _, (item, info) in chosen:
-                ttl = Kept.of(info.value, info.updated).ttl
-                _refresh(
-                    client, namespace_scope(item.namespace), item.key, info.value, info.version, ttl
-                )
+            for _, (item, info, kept) in chosen:
+                scope = namespace_scope(item.namespace)
+                _refresh(client, scope, item.key, info.value, info.version, kept.ttl)
         return [
             SearchItem(
                 namespace=item.namespace,
@@ -238,8 +252,18 @@ class ReverieStore(BaseStore):
                 updated_at=item.updated_at,
                 score=score,
             )
-            for score, (item, _) in chosen
+            for score, (item, _, _) in chosen
         ]
+
+    def _scores(
+        self, client: Client, query: str, found: list[tuple[Item, KeyInfo, Kept]]
+    ) -> list[float | None]:
+        """Each found item's score for ``query``: by meaning with an index, else by words."""
+        meaning = self._meaning
+        if meaning is None:
+            return [query_score(query, item.value) for item, _, _ in found]
+        kept = [k.vectors for _, _, k in found]
+        return meaning.rank(client, query, kept, lambda i: meaning.texts(found[i][0].value))
 
     def _namespaces(self, client: Client, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         spaces = [
