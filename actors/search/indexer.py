@@ -104,7 +104,6 @@ class Indexer(SessionHooks):
         self.code_page_outs = 0  # idle periods whose library code went back to the kernel
         self.merges = 0  # merges of sealed generations swapped in
         self._open_error: str = ""
-        self._embed_limiter = trio.CapacityLimiter(1)  # hosts' ``embed`` requests
 
     @property
     def index(self) -> LiveIndex | None:
@@ -264,12 +263,8 @@ class Indexer(SessionHooks):
         return await search(self.services.db, self.index, self.memory, query, hidden)
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
-        """``texts``' vectors from the index's embedder, in a worker thread one request at
-        a time (the model's own threads do the work; a host's burst waits its turn)."""
-        rows = await trio.to_thread.run_sync(
-            self.embedder.embed, texts, limiter=self._embed_limiter
-        )
-        return [[float(x) for x in row] for row in rows]
+        """``texts``' vectors from the index's embedder, for a host (``embed``)."""
+        return await self.embedder.embed_for_host(texts)
 
     # -- forget ---------------------------------------------------------------------
 
