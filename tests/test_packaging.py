@@ -26,6 +26,7 @@ PACKAGES = [
     "reverie.daemon",
     "reverie.agents",
     "reverie.langgraph",
+    "reverie.nanobot",
 ]
 
 
@@ -197,10 +198,13 @@ def test_make_says_what_it_installs_and_keeps_pip_quiet() -> None:
 
 def test_the_framework_adapters_are_extras_and_the_daemons_install_does_not_grow() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    frameworks = ("openai-agents", "langgraph", "langmem", "langchain")
+    frameworks = ("openai-agents", "langgraph", "langmem", "langchain", "nanobot-ai")
     assert not [d for d in project["dependencies"] if d.startswith(frameworks)]
     extras = project["optional-dependencies"]
     assert [d.split(">")[0] for d in extras["agents"]] == ["openai-agents"]
     assert [d.split(">")[0] for d in extras["langgraph"]] == ["langgraph"]
-    assert "reverie[agents,langgraph,postgres]" in extras["test"]  # `make test` runs them for real
+    assert [d.split("=")[0] for d in extras["nanobot"]] == ["nanobot-ai"]
+    assert (
+        "reverie[agents,langgraph,nanobot,postgres]" in extras["test"]
+    )  # `make test` runs them for real
     assert not [d for d in project["dependencies"] if d.startswith("psycopg")]  # an extra too
