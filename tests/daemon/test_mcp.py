@@ -205,7 +205,7 @@ def test_mcp_without_a_daemon_says_what_to_do(tmp_path: Path) -> None:
 
 @pytest.mark.skipif(
     importlib.util.find_spec("nanobot") is None,
-    reason="nanobot-ai is not installed (it is the `bench` extra: make .venv/.installed-bench)",
+    reason="nanobot-ai is not installed (the `nanobot` extra, in `test`)",
 )
 def test_nanobot_mcp_client_loads_reverie_tools(daemon: DaemonProcess) -> None:
     import asyncio
