@@ -12,8 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from nanobot import Nanobot
 
+from reverie import ConnectionLost
 from reverie.nanobot import ReverieMemory
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, content
@@ -111,3 +113,21 @@ def test_every_turn_is_stored_and_a_later_turn_reads_reverie_memory_after_a_rest
             ("user", "Where do I live?"),
             ("assistant", "You live in Porto."),
         ]
+
+
+def test_without_a_daemon_the_turn_fails_before_the_model_is_asked(
+    fake_llm: FakeLLM, tmp_path: Path
+) -> None:
+    """Not a turn that runs silently without memory: the host sees reverie's error."""
+
+    async def main() -> None:
+        bot = Nanobot.from_config(_config(tmp_path, fake_llm))
+        try:
+            ReverieMemory(socket=tmp_path / "no-daemon.sock").attach(bot)
+            with pytest.raises(ConnectionLost):
+                await bot.run("Hello?", session_key="chat:1")
+        finally:
+            await bot.aclose()
+
+    asyncio.run(main())
+    assert fake_llm.requests == []
