@@ -5,10 +5,11 @@ client really sees. Each chat-completions request takes the next scripted
 behaviour (``ok``, ``content``, ``status``, ``hang``, ``hold``, ``garbage``,
 ``invalid_schema``, ``reset_mid_body``); when the script is empty it answers
 with a valid result that echoes the request's user message. A request with
-``"stream": true`` gets its completion as server-sent events (nanobot streams). ``/v1/embeddings``
-answers with deterministic, hash-based unit vectors (held while
-``hold_embeddings()`` is in force: an embedder that makes no progress), and ``GET
-/v1/models`` (the daemon's start-up probe) lists one model.
+``"stream": true`` gets its completion as server-sent events (nanobot
+streams). ``/v1/embeddings`` answers with deterministic, hash-based unit
+vectors (held while ``hold_embeddings()`` is in force: an embedder that
+makes no progress), and ``GET /v1/models`` (the daemon's start-up probe)
+lists one model.
 
 Every request's path, headers and JSON body are recorded, and the highest
 number of chat requests in flight at once is tracked.
