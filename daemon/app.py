@@ -191,7 +191,9 @@ async def _serve(
         else None
     )
     keeper = MemoryKeeper(memory, indexer or SessionHooks())
-    supervisor = Supervisor(shared, http)
+    # On a shared store the workers may take the idle sessions alone (docs/scale-out.md).
+    leave_to_workers = store.cluster is not None and config.consolidation.leave_to_workers
+    supervisor = Supervisor(shared, http, watch_idle=not leave_to_workers)
     hooks = supervisor if indexer is None else HookChain(supervisor, indexer)
     services = dataclasses.replace(shared, hooks=hooks, memory=keeper)
     registry = SessionRegistry(services)
@@ -233,7 +235,7 @@ async def _serve(
                 await nursery.start(registry.run)
                 await nursery.start(supervisor.run)
                 await nursery.start(workers.run)
-                if due_scan is not None:
+                if due_scan is not None and not leave_to_workers:
                     await nursery.start(due_scan.run)
                 await nursery.start(scopes.run)
                 if indexer is not None:

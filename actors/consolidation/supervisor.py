@@ -50,8 +50,13 @@ class _Watch:
 class Supervisor(SessionHooks):
     """Follows sessions (as their hooks) and decides when to consolidate; owns the queue."""
 
-    def __init__(self, services: Services, http: httpx.AsyncClient) -> None:
+    def __init__(
+        self, services: Services, http: httpx.AsyncClient, *, watch_idle: bool = True
+    ) -> None:
+        """``watch_idle`` False: no timer for sessions going idle over budget (a daemon that
+        leaves them to workers: ``consolidation.leave_to_workers``); requests still run."""
         self.services = services
+        self.watch_idle = watch_idle
         self.cfg = services.config.consolidation
         self.backends = configured_backends(services, http)
         self.queue = JobQueue(self.backends)
@@ -108,6 +113,8 @@ class Supervisor(SessionHooks):
 
     def _observe(self, record: SessionRecord, active: float) -> None:
         """Keep a timer for a session over budget; forget one that is not."""
+        if not self.watch_idle:
+            return
         name = record.name
         if record.tail_tokens <= self.cfg.budget_tokens:
             self._watch.pop(name, None)

@@ -262,6 +262,10 @@ class Indexer(SessionHooks):
         hidden = set(self._follower.dirty.forgotten)
         return await search(self.services.db, self.index, self.memory, query, hidden)
 
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        """``texts``' vectors from the index's embedder, for a host (``embed``)."""
+        return await self.embedder.embed_for_host(texts)
+
     # -- forget ---------------------------------------------------------------------
 
     async def purge(self, session: str | None, scope: str) -> None:
