@@ -17,6 +17,7 @@ from .. import protocol as p
 from ..protocol.errors import ConnectionLost
 from ..protocol.framing import FrameReader, frame
 from .api import MAX_REPLY_BYTES, RETRY_DELAYS, Api, default_socket, moved, raise_for
+from .calls import Blocking
 from .unreachable import unreachable
 
 __all__ = ["Client"]
@@ -24,7 +25,7 @@ __all__ = ["Client"]
 T = TypeVar("T")
 
 
-class Client(Api):
+class Client(Api, Blocking):
     """Blocking client for scripts and synchronous hosts; one request at a time."""
 
     def __init__(
