@@ -1,8 +1,9 @@
 """reverie.actors: session and scope actors (one writer each) and their registries."""
 
+from reverie.config import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
+
 from .appends import AppendRequest, MessageLike
 from .consolidation import Supervisor, Workers, job_runners
-from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
 from .expiry import Duty, ExpirySweeper
 from .memory import Forgetter, MemoryKeeper, MemoryWatcher
 from .names import MAX_NAME_CHARS, validate_name

@@ -41,11 +41,10 @@ from typing import NamedTuple
 
 import trio
 
-from reverie.config import ReverieError
+from reverie.config import BadFrame, FrameTooLarge, ReverieError
 
 from . import protocol as p
 from .ops.calls import Convert
-from .protocol.errors import BadFrame, FrameTooLarge
 from .protocol.framing import frame
 
 __all__ = ["OWN_REPLIES", "Connection", "Ledger", "Wired", "error_reply"]

@@ -49,14 +49,13 @@ import os
 
 import trio
 
-from reverie.config import Busy, Config, Throttle
+from reverie.config import BadFrame, Busy, Config, FrameTooLarge, Throttle, Unauthorized
 from reverie.store import release_free_memory
 
 from . import protocol as p
 from .connection import Connection, Ledger, error_reply
 from .ops import Handlers
 from .ops.memory import connection_leases
-from .protocol.errors import BadFrame, FrameTooLarge, Unauthorized
 from .protocol.framing import FrameReader, frame
 from .service import systemd
 from .service.open_files import connection_room

@@ -26,9 +26,9 @@ from typing import TypeVar
 import msgspec
 import trio
 
+from reverie.config import LLMError, LLMRateLimited
 from reverie.store import Job, MessageRecord, job_entry
 
-from ..errors import LLMError, LLMRateLimited
 from ..memory.keeper import MemoryKeeper
 from ..services import Services
 from .answer import accept

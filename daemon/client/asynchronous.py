@@ -13,8 +13,9 @@ from typing import Any, TypeVar
 import anyio
 import anyio.abc
 
+from reverie.config import ConnectionLost, ProtocolError
+
 from .. import protocol as p
-from ..protocol.errors import ConnectionLost, ProtocolError
 from ..protocol.framing import FrameReader, frame
 from .api import MAX_REPLY_BYTES, RETRY_DELAYS, Api, default_socket, moved, raise_for
 from .calls import Async

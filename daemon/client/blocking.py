@@ -13,8 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from reverie.config import ConnectionLost
+
 from .. import protocol as p
-from ..protocol.errors import ConnectionLost
 from ..protocol.framing import FrameReader, frame
 from .api import MAX_REPLY_BYTES, RETRY_DELAYS, Api, default_socket, moved, raise_for
 from .calls import Blocking

@@ -19,10 +19,10 @@ from reverie.actors import (
     SessionRegistry,
     Supervisor,
 )
+from reverie.config import UnknownOp
 
 from .. import protocol as p
 from ..membership import Membership
-from ..protocol.errors import UnknownOp
 from ..protocol.search import SEARCH_REQUESTS
 from ..protocol.working_memory import WM_REQUESTS
 from ..reload import Reloader

@@ -22,6 +22,7 @@ from urllib.parse import quote
 import psycopg
 import pytest
 
+from reverie import StoreError, StoreUnavailable
 from reverie.config import ReverieError
 from reverie.daemon import Client, ConnectionLost
 from tests.checks import free_port, poll, reverie_cli, whole_history
@@ -196,6 +197,27 @@ def test_database_down_at_start_is_one_line_without_the_password(tmp_path: Path)
     assert lines[0].startswith(f"reverie: {UNAVAILABLE}: ")
     assert f"postgresql://reverie@127.0.0.1:{port}/memory?sslmode=disable" in lines[0]
     assert not (tmp_path / "reverie.sock").exists()
+
+
+def test_a_host_catches_the_database_down_by_class(pg: PgServer, pg_daemon: DaemonProcess) -> None:
+    """``store.unavailable`` reaches the host as the ``reverie.StoreUnavailable`` it imports."""
+    with pg_daemon.client() as client:
+        client.append("s", "user", "before", id="m1")
+        pg.stop()
+        with pytest.raises(StoreUnavailable) as caught:
+            client.append("s", "user", "while the database is down", id="m2")
+        assert type(caught.value) is StoreUnavailable and caught.value.code == UNAVAILABLE
+        assert isinstance(caught.value, StoreError)
+        pg.start()
+        poll(lambda: _lands(client), timeout=60, what="the append retried with its id")
+        assert [m.id for m in whole_history(client, "s")] == ["m1", "m2"]
+
+
+def _lands(client: Client) -> bool:
+    try:
+        return client.append("s", "user", "while the database is down", id="m2").seq == 2
+    except StoreUnavailable:
+        return False
 
 
 def test_restarts_fail_appends_in_flight_as_unavailable_and_lose_no_ack(
