@@ -57,10 +57,9 @@ import trio
 from reverie.config import ReverieError, Throttle
 from reverie.store import Tx
 
-from .mailbox import Mailbox
+from .mailbox import Envelope, Mailbox
 from .names import validate_name
 from .services import Services
-from .session import Envelope
 
 __all__ = ["GROUP", "SCHEDULERS", "Actor", "ActorRegistry", "Plan", "Unplanned"]
 

@@ -54,6 +54,7 @@ from reverie.store import (
 )
 
 from .expiry import Duty, ExpirySweeper
+from .mailbox import Envelope
 from .names import validate_name
 from .registry import ActorRegistry, Unplanned
 from .scope_requests import (
@@ -72,7 +73,6 @@ from .scope_requests import (
     UpdateTask,
 )
 from .services import Services
-from .session import Envelope
 
 __all__ = ["GLOBAL_SCOPE", "ScopeActor", "ScopeRegistry", "scope_chain", "validate_key"]
 

@@ -21,9 +21,8 @@ from pathlib import Path
 import trio
 
 from bench._machine import mark, rss_bytes, say
-from reverie.actors import SessionRegistry
+from reverie.actors import AppendRequest, Envelope, SessionRegistry
 from reverie.actors.services import Services
-from reverie.actors.session import AppendRequest, Envelope
 from reverie.config import load_config
 from reverie.daemon.protocol import MessageIn
 from reverie.store import Database, TokenCounter

@@ -53,6 +53,7 @@ from reverie.store import (
     tune_allocator,
 )
 
+from .connection import Ledger
 from .membership import Membership
 from .metrics_http import parse_listen, serve_metrics
 from .ops import Handlers
@@ -210,6 +211,7 @@ async def _serve(
             store.cluster, "daemon", "systemd" if activated else str(config.socket_path)
         )
     )
+    ledger = Ledger()  # the server counts into it, status reads it
     handlers = Handlers(
         services,
         registry,
@@ -221,9 +223,10 @@ async def _serve(
         watcher=watcher,
         search=SearchHandlers(indexer, min_score=config.index.min_score),
         reloader=reloader,
+        ledger=ledger,
         membership=membership,
     )
-    server = Server(config, handlers)
+    server = Server(config, handlers, ledger)
     try:
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async with trio.open_nursery() as nursery:

@@ -36,6 +36,11 @@ BOUNDARIES = [
         ["reverie.actors.consolidation", *_RUNTIME, "reverie.daemon"],
     ),
     (
+        "the generic runtime and the scope actor do not need the session actor",
+        ["reverie.actors.registry", "reverie.actors.mailbox", "reverie.actors.scope"],
+        ["reverie.actors.session"],
+    ),
+    (
         "the runtime sees consolidation only through its requests and turn boundaries",
         ["reverie.actors.session", "reverie.actors.registry", "reverie.actors.services"],
         [
