@@ -319,3 +319,18 @@ def test_search_imports_of_the_actors_only_their_shared_services() -> None:
         or any(_within(name, bad) for bad in SEARCH_FORBIDDEN)
     ]
     assert broken == []
+
+
+#: Lines past which a module is a smell: a module holds one concept, and one
+#: this long usually holds two. An alarm to look, not a rule to split by:
+#: a concept split only to pass a cap (one class over five files) is worse.
+SMELL_LINES = 600
+
+
+def test_no_module_is_over_the_smell_ceiling() -> None:
+    long = {
+        m: n
+        for m, path in sources().items()
+        if (n := len(path.read_text().splitlines())) > SMELL_LINES
+    }
+    assert long == {}, f"over {SMELL_LINES} lines: does each hold one concept?"
