@@ -263,7 +263,7 @@ class ScopeRegistry(ActorRegistry[ScopeActor]):
         )
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Own the actors and the sweeper (its heap rebuilt from SQLite) until cancelled."""
+        """Own the actors and the sweeper (its heap rebuilt from the database) until cancelled."""
         agenda = await self.services.db.read(Tx.expiring_keys)
         async with trio.open_nursery() as nursery:
             await nursery.start(super().run)

@@ -8,7 +8,7 @@ queued before it. Consecutive appends waiting in the mailbox are committed
 together in one write (many clients appending to one session share one
 transaction); each is acknowledged only after that commit.
 
-No lock guards the session: its row in SQLite is changed only from here.
+No lock guards the session: its row in the database is changed only from here.
 When other daemons share the database (Postgres), the actor claims the
 session as it loads it: its writes carry the epoch of that claim, and once
 another daemon has claimed the session since, they write nothing and fail

@@ -2,7 +2,7 @@
 
 Start order: data dir (0700), its lock (one daemon per data dir), the
 socket (bound, a live daemon's refused, a stale one replaced, any other
-file refused and left alone; nothing is accepted yet), SQLite (migrations
+file refused and left alone; nothing is accepted yet), the database (migrations
 run before anything is served), the session registry, then serving; "ready"
 is logged only once connections are accepted. On SIGTERM or SIGINT: stop
 accepting, let in-flight requests and mailboxes drain within
