@@ -1,4 +1,4 @@
-"""reverie.config: the typed configuration and the root of the error tree."""
+"""reverie.config: the typed configuration and the whole error tree (``errors``)."""
 
 from .errors import (
     BadFrame,
