@@ -3,7 +3,7 @@
 What is measured, and why:
 
 1. **Acked appends/s over the socket** (closed loop,
-   ``bench/append_throughput.py``). A real ``reverie serve``
+   ``bench/append/throughput.py``). A real ``reverie serve``
    subprocess (default durability ``"fsync"``: WAL + ``synchronous=FULL``)
    in a temporary directory; N ``AsyncClient`` connections in this process,
    each awaiting its append's ack before sending the next. 1 and 64 clients,
@@ -14,19 +14,19 @@ What is measured, and why:
    the daemon, so these figures are a lower bound for the daemon alone; CPU
    use of both sides and appends per commit are printed.
 2. **Latency at an offered 1,000 appends/s** (open loop,
-   ``bench/append_latency.py``). Sends are scheduled
+   ``bench/append/latency.py``). Sends are scheduled
    every 1 ms over a few connections whatever the replies do; latency is
    measured from the *scheduled* send time, so a stall shows up as latency
    instead of silently lowering the offered rate (no coordinated omission).
-3. **Raw apsw baseline** (``bench/raw_apsw.py``): what SQLite itself does
+3. **Raw apsw baseline** (``bench/append/raw_apsw.py``): what SQLite itself does
    with the same group commit and durability in one process, 64 closed-loop
    producer threads. The daemon/raw ratio is the cost of everything reverie
    adds.
-4. **Memory per session** (``bench/session_memory.py``), in-process: per
+4. **Memory per session** (``bench/append/session_memory.py``), in-process: per
    live actor and per passivated session.
 5. With ``--store`` (``python -m bench append --store postgresql://…`` or
    ``--store embedded``), cases 1 and 2 again on the Postgres engine, in a
-   table beside SQLite's (``bench/append_engines.py``).
+   table beside SQLite's (``bench/append/engines.py``).
 
 A benchmark, not a test: nothing here asserts on speed; targets are printed
 next to the figures.
@@ -39,17 +39,19 @@ import sys
 import tempfile
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bench import _engines  # noqa: E402
 from bench._machine import mark, percentile, say  # noqa: E402
-from bench.append_cost import cost_table  # noqa: E402
-from bench.append_engines import engine_table, postgres_cases  # noqa: E402
-from bench.append_latency import latency_case  # noqa: E402
-from bench.append_profile import PROFILE, profile  # noqa: E402
-from bench.append_throughput import (  # noqa: E402
+from bench.append.cost import cost_table  # noqa: E402
+from bench.append.engines import engine_table, postgres_cases  # noqa: E402
+from bench.append.latency import latency_case  # noqa: E402
+from bench.append.profile import PROFILE, profile  # noqa: E402
+from bench.append.raw_apsw import Raw, raw_apsw  # noqa: E402
+from bench.append.session_memory import MEMORY_BUDGET, MEMORY_SESSIONS, memory  # noqa: E402
+from bench.append.throughput import (  # noqa: E402
     DURATION,
     WARMUP,
     Throughput,
@@ -57,9 +59,7 @@ from bench.append_throughput import (  # noqa: E402
     throughput_cases,
     without_index,
 )
-from bench.raw_apsw import Raw, raw_apsw  # noqa: E402
 from bench.report import Section, Table, ratio  # noqa: E402
-from bench.session_memory import MEMORY_BUDGET, MEMORY_SESSIONS, memory  # noqa: E402
 
 
 def socket_benchmarks() -> tuple[dict[tuple[int, int], Throughput], list[float], list[float], int]:
@@ -73,7 +73,7 @@ def socket_benchmarks() -> tuple[dict[tuple[int, int], Throughput], list[float],
     return results, cold, lat, busy
 
 
-# -- 3. raw apsw baseline (bench/raw_apsw.py) ----------------------------------
+# -- 3. raw apsw baseline (bench/append/raw_apsw.py) ----------------------------------
 
 
 def baseline(results: dict[tuple[int, int], Throughput]) -> tuple[Raw, Raw]:
@@ -158,7 +158,7 @@ def _section(
 ) -> Section:
     single, raw64, raw_per_commit = raw[0].rate, raw[1].rate, raw[1].per_commit
     section = Section(
-        title="Appends (`bench/append.py`, issue 4)",
+        title="Appends (`bench/append/`, issue 4)",
         intro=(
             "A real `reverie serve` subprocess (durability fsync) and closed-loop"
             f" `AsyncClient`s in this process, {WARMUP:.0f} s warm-up + {DURATION:.0f} s per"
@@ -243,7 +243,3 @@ def _section(
             " per-session figures are flat in N."
         )
     return section
-
-
-if __name__ == "__main__":
-    main()

@@ -1,6 +1,6 @@
 """Search at scale on the Postgres engine, beside SQLite's, for ``--store``.
 
-The same store as ``bench/search_scale.py`` builds, in a fresh database on
+The same store as ``bench/search_scale/`` builds, in a fresh database on
 the server ``--store`` names (``bench/_engines.py``): the same messages
 appended through the client (index off), then the engine's own search index
 (pgvector, ``Store.index_factory``) written at the store level with the same

@@ -1,6 +1,6 @@
 """nanobot's idle scan against reverie's supervisor, at 1k / 10k / 100k sessions.
 
-Part of ``bench/nanobot_compare.py`` (which describes the comparison as a
+Part of ``bench/nanobot_compare/`` (which describes the comparison as a
 whole): builds nanobot's session files (with its own ``save`` up to
 :data:`SAVE_LIMIT`, then directly in the same JSONL format), times one
 ``AutoCompact.check_expired`` pass with nothing and with 1 % expired, and

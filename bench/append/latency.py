@@ -15,8 +15,8 @@ from pathlib import Path
 import trio
 
 from bench._machine import mark, percentile, say
-from bench.append_throughput import DURATION
-from bench.raw_apsw import CONTENT
+from bench.append.raw_apsw import CONTENT
+from bench.append.throughput import DURATION
 from reverie.config import Busy
 from reverie.daemon import AsyncClient
 from tests.daemon_process import DaemonProcess

@@ -11,8 +11,8 @@ figure to compare across changes.
 from __future__ import annotations
 
 from bench._machine import INDEX_THREADS, SYSCALLS_COUNTED, say
-from bench.append_throughput import Throughput
-from bench.raw_apsw import Raw
+from bench.append.raw_apsw import Raw
+from bench.append.throughput import Throughput
 from bench.report import Section, ratio
 
 __all__ = ["cost_table"]

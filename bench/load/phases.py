@@ -1,6 +1,6 @@
 """The parent side of the load benchmark: run one phase against a running daemon.
 
-A phase spawns the client processes of ``bench/load_clients.py``, waits until
+A phase spawns the client processes of ``bench/load/clients.py``, waits until
 every connection is open, sends them one common window (go, window open,
 window close) and merges what they saw; meanwhile a thread samples the
 daemon's RSS and open fds from ``/proc`` (so measuring adds no connection).
@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from bench._machine import open_fds, rss_bytes, say
-from bench.load_clients import Outcome, Plan, worker
+from bench.load.clients import Outcome, Plan, worker
 from reverie.config import Busy
 from tests.daemon_process import DaemonProcess
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import trio
 
 from bench._machine import Cost, Usage, cpu_seconds, mark, say
-from bench.raw_apsw import CONTENT
+from bench.append.raw_apsw import CONTENT
 from reverie.daemon import AsyncClient
 from tests.daemon_process import DaemonProcess
 

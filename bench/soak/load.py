@@ -19,9 +19,9 @@ from typing import Any
 import trio
 
 from bench._machine import percentile, say
-from bench.load_clients import error_code, run_op
-from bench.soak_report import print_minute
-from bench.soak_run import CLIENTS, MB, MIX, SAMPLE_EVERY, SESSIONS, Run, Sample, Settings
+from bench.load.clients import error_code, run_op
+from bench.soak.report import print_minute
+from bench.soak.run import CLIENTS, MB, MIX, SAMPLE_EVERY, SESSIONS, Run, Sample, Settings
 from reverie.daemon import AsyncClient
 from tests.daemon_process import DaemonProcess
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bench.append_throughput import start_daemon
-from bench.cluster_failover import daemon_config
+from bench.append.throughput import start_daemon
+from bench.cluster.failover import daemon_config
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, echo_result
 

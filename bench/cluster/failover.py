@@ -36,7 +36,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bench.append_throughput import start_daemon
+from bench.append.throughput import start_daemon
 from reverie.config import ReverieError
 from reverie.daemon import Client, ConnectionLost
 from tests.checks import whole_history

@@ -26,7 +26,7 @@ __all__ = [
 CLIENTS = 16
 SESSIONS = 10_000
 SAMPLE_EVERY = 5.0  # seconds between two status() samples
-#: The soak mix, in percent of operations (run by ``bench.load_clients.run_op``).
+#: The soak mix, in percent of operations (run by ``bench.load.clients.run_op``).
 MIX = {"append": 60, "history": 15, "search": 10, "wm_set": 8, "wm_get": 7}
 MB = 1e6
 

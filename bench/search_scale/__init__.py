@@ -31,7 +31,7 @@ Run: ``python -m bench search_scale`` (100k); ``REVERIE_BENCH_SCALE=100000,10000
 adds 1M (about ten minutes to build on 2 cores the first time, then cached).
 With ``--store postgresql://…`` (or ``--store embedded``) the same store is
 built again on the Postgres engine, in a fresh database, and searched the same
-way, beside SQLite's (``bench/search_scale_engines.py``).
+way, beside SQLite's (``bench/search_scale/engines.py``).
 """
 
 from __future__ import annotations
@@ -53,7 +53,7 @@ from bench._corpus import append_sentences, sentence
 from bench._machine import percentile, say
 from bench.report import Section
 from bench.search import _QUERIES, _PoolEmbedder
-from bench.search_scale_engines import postgres_searches
+from bench.search_scale.engines import postgres_searches
 from reverie.store import (
     LocalEmbedder,
     SearchIndex,
@@ -68,7 +68,7 @@ from reverie.store.sqlite.message_text import fts_match
 from reverie.store.sqlite.term_counts import fresh_counts
 from tests.daemon_process import DaemonProcess
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 #: Bumped whenever the way the store is built changes, so a stale cache is rebuilt.
 _RECIPE = "3"  # 3: the index in generations (index.generation_rows)
 _PER_SESSION = 1000
@@ -269,7 +269,7 @@ def main() -> Section:
     embedder = _PoolEmbedder(real, np.asarray(pool))
     sizes = _sizes()
     section = Section(
-        title="Search at scale with a session filter (`bench/search_scale.py`, issue 28)",
+        title="Search at scale with a session filter (`bench/search_scale/`, issue 28)",
         intro=(
             "A real daemon on a store of N messages appended through the client (1,000 per"
             " session, synthetic sentences); its LanceDB index written at the store level with"
@@ -342,7 +342,3 @@ def _engines_table(
         " through the client, its pgvector index written at the store level with the same"
         " pooled vectors (" + "; ".join(notes) + "), then searched the same way."
     )
-
-
-if __name__ == "__main__":
-    main()

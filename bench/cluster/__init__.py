@@ -3,11 +3,11 @@
 ``python -m bench cluster`` (``--store postgresql://…``, or by default an
 embedded PostgreSQL with fsync on, ``bench/_engines.py``) measures, in one run:
 
-- **failover** (``bench/cluster_failover.py``): a daemon killed, then frozen;
+- **failover** (``bench/cluster/failover.py``): a daemon killed, then frozen;
   the time until its sessions are writable through another daemon, p50/p99,
   printed beside ``cluster.owner_ttl`` and beside the time until the other
   daemon sees it dead; and the late writes of the frozen one, refused;
-- **consolidation throughput** (``bench/cluster_workers.py``): jobs/s with 1 and
+- **consolidation throughput** (``bench/cluster/workers.py``): jobs/s with 1 and
   2 ``reverie worker``s against a fake model with a fixed delay, and the ratio.
 
 Knobs (environment): ``REVERIE_BENCH_OWNER_TTL`` (2.0 s, the issue's reference
@@ -22,14 +22,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bench import _engines  # noqa: E402
 from bench._engines import postgres_databases  # noqa: E402
 from bench._machine import mark, percentile, say  # noqa: E402
-from bench.cluster_failover import Failover, failover_trials  # noqa: E402
-from bench.cluster_workers import Rate, rates  # noqa: E402
+from bench.cluster.failover import Failover, failover_trials  # noqa: E402
+from bench.cluster.workers import Rate, rates  # noqa: E402
 from bench.report import Section, ratio  # noqa: E402
 
 OWNER_TTL = float(os.environ.get("REVERIE_BENCH_OWNER_TTL", "2.0"))
@@ -138,7 +138,3 @@ def main() -> Section:
         say(f"\n[2] consolidation throughput, fake model {LLM_DELAY:g} s a call")
         workers_table(section, rates(Path(tmp), fresh, OWNER_TTL, LLM_DELAY, JOBS))
     return section
-
-
-if __name__ == "__main__":
-    print(main().markdown())

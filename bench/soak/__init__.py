@@ -39,8 +39,8 @@ growth with time from growth with the backlog). ``python -m bench.soak --long``
 is the issue's run: 12 minutes, 2 of them warm-up, and a baseline of 2
 (``--baseline 0``: none); ``--help`` lists the flags.
 
-The run's record is ``bench/soak_run.py``, the load ``bench/soak_load.py``,
-the printing and the report ``bench/soak_report.py``.
+The run's record is ``bench/soak/run.py``, the load ``bench/soak/load.py``,
+the printing and the report ``bench/soak/report.py``.
 """
 
 from __future__ import annotations
@@ -51,15 +51,15 @@ import sys
 import tomllib
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bench._machine import machine_info, say  # noqa: E402
 from bench.report import Section, ratio  # noqa: E402
-from bench.soak_load import run_daemon  # noqa: E402
-from bench.soak_report import section, summary  # noqa: E402
-from bench.soak_run import Settings  # noqa: E402
+from bench.soak.load import run_daemon  # noqa: E402
+from bench.soak.report import section, summary  # noqa: E402
+from bench.soak.run import Settings  # noqa: E402
 
 __all__ = ["main"]
 
@@ -121,7 +121,3 @@ def main(argv: list[str] | None = None) -> Section:
             f" peak RSS {ratio(soak.peak_rss, base.peak_rss)}"
         )
     return section(soak, base, settings)
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

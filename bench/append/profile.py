@@ -28,13 +28,13 @@ import time
 from pathlib import Path
 
 from bench._machine import say
-from bench.append_throughput import DURATION, closed_loop_case, start_daemon
+from bench.append.throughput import DURATION, closed_loop_case, start_daemon
 from bench.report import Section, Table
 from tests.daemon_process import DaemonProcess
 
 __all__ = ["PROFILE", "TOP", "ProfiledDaemon", "profile"]
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 PROFILE = os.environ.get("REVERIE_BENCH_PROFILE", "") not in ("", "0")
 TOP = 25  # functions listed per ordering

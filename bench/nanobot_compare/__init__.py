@@ -21,7 +21,7 @@ counts:
    Unix socket, acked once committed (durability ``fsync``, and ``process``,
    which like nanobot's default survives a killed process but not a power
    loss).
-2. **The idle scan** (``bench/nanobot_scan.py``) at 1k / 10k / 100k
+2. **The idle scan** (``bench/nanobot_compare/scan.py``) at 1k / 10k / 100k
    sessions: one ``check_expired`` pass with nothing expired (what it pays
    every interval) and with 1 %
    expired (``schedule_background`` records the archival coroutine and
@@ -44,7 +44,7 @@ from pathlib import Path
 
 from bench._corpus import turns
 from bench._machine import percentile, say
-from bench.nanobot_scan import CHECK_INTERVAL, idle_scan
+from bench.nanobot_compare.scan import CHECK_INTERVAL, idle_scan
 from bench.report import Section, ratio
 from tests.daemon_process import DaemonProcess
 
@@ -191,12 +191,12 @@ def main() -> Section:
     except metadata.PackageNotFoundError:
         say("nanobot-ai is not installed: `make bench` installs it (the `bench` extra)")
         return Section(
-            title="nanobot comparison (`bench/nanobot_compare.py`, issue 9)",
+            title="nanobot comparison (`bench/nanobot_compare/`, issue 9)",
             intro="Not run: `nanobot-ai` is not installed (`pip install -e '.[bench]'`).",
         )
     say(__doc__.strip().splitlines()[0] + f" (nanobot-ai {version})")
     section = Section(
-        title="Against nanobot's memory layer (`bench/nanobot_compare.py`, issue 9)",
+        title="Against nanobot's memory layer (`bench/nanobot_compare/`, issue 9)",
         intro=(
             f"nanobot-ai {version}, measured in this process:"
             " `nanobot.session.manager.Session.add_message`, `SessionManager.save`"
@@ -229,7 +229,3 @@ def main() -> Section:
         " expired session in full (`get_or_create`), as its archival needs it."
     )
     return section
-
-
-if __name__ == "__main__":
-    main()

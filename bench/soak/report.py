@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from bench._machine import percentile, say
 from bench.report import Section, ratio
-from bench.soak_run import (
+from bench.soak.run import (
     CLIENTS,
     MB,
     MIX,
@@ -89,7 +89,7 @@ def _first_last_search(run: Run) -> tuple[float, float]:
 
 def section(soak: Run, base: Run | None, settings: Settings) -> Section:
     sec = Section(
-        "Soak: minutes of mixed load, index on (`bench/soak.py`, issue 26)",
+        "Soak: minutes of mixed load, index on (`bench/soak/`, issue 26)",
         intro=(
             f"A real daemon (durability fsync, the search index on) and {CLIENTS}"
             f" connections from one client process"

@@ -1,7 +1,7 @@
 """The append benchmark's cases on the Postgres engine, beside SQLite's, for ``--store``.
 
-The same closed-loop cases (``bench/append_throughput.py``) and open-loop
-latency case (``bench/append_latency.py``) against a daemon whose store is a
+The same closed-loop cases (``bench/append/throughput.py``) and open-loop
+latency case (``bench/append/latency.py``) against a daemon whose store is a
 fresh database on the server ``--store`` names (``bench/_engines.py``); the
 table puts each case's acked appends/s and its ack latency p50/p99 (send to
 ack, closed loop) beside SQLite's from the same run. The 64-client cases run
@@ -16,8 +16,8 @@ import tempfile
 
 from bench._engines import postgres_databases, store_config
 from bench._machine import mark, percentile, say
-from bench.append_latency import latency_case
-from bench.append_throughput import Throughput, start_daemon, throughput_cases
+from bench.append.latency import latency_case
+from bench.append.throughput import Throughput, start_daemon, throughput_cases
 from bench.report import Section
 
 __all__ = ["Cases", "engine_table", "postgres_cases"]

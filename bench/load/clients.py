@@ -1,6 +1,6 @@
 """The client side of the load benchmark: the operation mix and the client processes.
 
-``bench/load.py`` spawns a few of these processes (so the client side is not
+``bench/load/`` spawns a few of these processes (so the client side is not
 one GIL-bound event loop); each holds its share of the connections, runs the
 mix on them in a closed loop over a window the parent sends, and sends back
 what it saw (latencies in the window, errors by code, and what each
@@ -99,7 +99,7 @@ class Outcome:
 
 
 async def run_op(client: AsyncClient, name: str, session: str, mid: str) -> None:
-    """One operation of the mix on ``session`` (also the soak benchmark's, ``bench/soak.py``)."""
+    """One operation of the mix on ``session`` (also the soak benchmark's, ``bench/soak/``)."""
     scope = f"wm-{session}"
     match name:
         case "append":

@@ -43,13 +43,13 @@ from pathlib import Path
 
 import trio
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 if str(REPO) not in sys.path:
     sys.path.insert(0, str(REPO))
 
 from bench._machine import machine_info, raise_nofile, say  # noqa: E402
-from bench.load_clients import MIX, NOFILE, REFUSAL_DEADLINE, SESSIONS, touch_every_op  # noqa: E402
-from bench.load_phases import (  # noqa: E402
+from bench.load.clients import MIX, NOFILE, REFUSAL_DEADLINE, SESSIONS, touch_every_op  # noqa: E402
+from bench.load.phases import (  # noqa: E402
     PROCESSES,
     WARMUP,
     Phase,
@@ -264,7 +264,3 @@ def _section(base: Phase, load: Phase, over: Phase) -> Section:
 
 def _errors(counts: Counter[str]) -> str:
     return ", ".join(f"{k} {v:,}" for k, v in sorted(counts.items())) or "none"
-
-
-if __name__ == "__main__":
-    main()
