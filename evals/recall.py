@@ -4,11 +4,11 @@ Each question is a paraphrase of something said in one of several sessions
 (dates, names, numbers, places); its answer is the ids of the messages that
 say it. The same run scores ``text``, ``vector`` and ``hybrid`` search of a
 real ``SearchIndex`` (local MiniLM, LanceDB in a temporary directory) and an
-in-process BM25 over the raw messages (``bench/_bm25.py``) as the
+in-process BM25 over the raw messages (``evals/_bm25.py``) as the
 baseline. Recall@k is the fraction of a question's answer ids found in the
 top k, averaged over questions.
 
-Run: ``python -m bench recall``.
+Run: ``python -m evals recall``.
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from bench._bm25 import Bm25
 from bench.report import Section
+from evals._bm25 import Bm25
 from reverie.store import IndexDoc, LocalEmbedder, SearchIndex
 
 # (session, id, text)
@@ -208,12 +208,12 @@ def main() -> Section:
     for mode, by_k in results.items():
         print(f"{mode:<22}" + "".join(f"  {by_k[k]:>9.3f}" for k in KS))
     section = Section(
-        title="Recall (`bench/recall.py`, issue 6)",
+        title="Recall (`evals/recall.py`, issue 6)",
         intro=(
             f"{len(MESSAGES)} answer-bearing messages + {len(_distractors())} near-miss"
             f" distractors, {len(QUESTIONS)} paraphrased questions; a real `SearchIndex`"
             " (local MiniLM, LanceDB). Baseline: in-process BM25 over the raw messages"
-            " (`bench/_bm25.py`). Difference = mode − baseline."
+            " (`evals/_bm25.py`). Difference = mode − baseline."
         ),
     )
     table = section.table("mode", *(f"recall@{k}" for k in KS))

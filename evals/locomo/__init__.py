@@ -16,11 +16,11 @@ The data is not part of the repository (CC BY-NC 4.0): the module reads
 ``$REVERIE_LOCOMO`` or ``../shared/evaldata/locomo-dev.json`` beside the
 checkout, and skips with a message where neither exists.
 
-With ``--store`` (``python -m bench locomo --store postgresql://…`` or
+With ``--store`` (``python -m evals locomo --store postgresql://…`` or
 ``--store embedded``) the same import and default search run again on the
-Postgres engine, per conversation beside SQLite's (``bench/locomo_engines.py``).
+Postgres engine, per conversation beside SQLite's (``evals/locomo/engines.py``).
 
-Run: ``python -m bench locomo``; ``REVERIE_BENCH_CONFIG`` adds TOML to the
+Run: ``python -m evals locomo``; ``REVERIE_BENCH_CONFIG`` adds TOML to the
 daemon's configuration (e.g. ``"[consolidation]\nidle_after = 1.0\n"`` to
 measure after every conversation was consolidated).
 """
@@ -33,19 +33,20 @@ import time
 from pathlib import Path
 
 from bench import _engines
-from bench._bm25 import Bm25
+from bench._daemon import wait_settled
 from bench._machine import say
-from bench.locomo_daemon import (
+from bench.report import Section
+from evals._bm25 import Bm25
+from evals.locomo.daemon import (
     collect,
     daemon_ranker,
     fused_ranker,
     ingest,
     threshold_rows,
-    wait_settled,
 )
-from bench.locomo_data import CATEGORIES, KS, Scores, load, score_all
-from bench.locomo_engines import EngineRun, engine_table, postgres_recall
-from bench.locomo_folds import (
+from evals.locomo.data import CATEGORIES, KS, Scores, load, score_all
+from evals.locomo.engines import EngineRun, engine_table, postgres_recall
+from evals.locomo.folds import (
     WEIGHTS,
     Folds,
     category_table,
@@ -53,13 +54,12 @@ from bench.locomo_folds import (
     leave_one_out,
     weight_label,
 )
-from bench.report import Section
 from reverie.store import TEXT_WEIGHT, VECTOR_WEIGHT
 from tests.daemon_process import DaemonProcess
 
 __all__ = ["main"]
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DEFAULT_DATA = REPO.parent / "shared" / "evaldata" / "locomo-dev.json"
 FLOOR = "BM25 floor"
 

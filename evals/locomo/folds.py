@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from bench.locomo_data import CATEGORIES, Conversation, Question, Scores, score_all
 from bench.report import Section
+from evals.locomo.data import CATEGORIES, Conversation, Question, Scores, score_all
 from reverie.store import VECTOR_WEIGHT
 
 __all__ = ["WEIGHTS", "Folds", "category_table", "fold_table", "leave_one_out", "weight_label"]

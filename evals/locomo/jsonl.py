@@ -1,10 +1,10 @@
 """The LoCoMo conversations as JSONL for ``reverie import``: a daemon to look at.
 
-``python -m bench._locomo_jsonl <locomo.json> > locomo.jsonl`` writes every
+``python -m evals.locomo.jsonl <locomo.json> > locomo.jsonl`` writes every
 turn as the recall benchmark appends it (one session per conversation, the
 first speaker as ``user``, the other as ``assistant``, the turn's ``dia_id``
 as its id), so ``reverie import locomo.jsonl`` fills a daemon with the same
-sessions ``python -m bench locomo`` searches (docs/ui.md).
+sessions ``python -m evals locomo`` searches (docs/ui.md).
 """
 
 from __future__ import annotations
@@ -13,12 +13,12 @@ import json
 import sys
 from pathlib import Path
 
-from bench.locomo_data import load
+from evals.locomo.data import load
 
 
 def main(argv: list[str]) -> int:
     if len(argv) != 1 or not Path(argv[0]).is_file():
-        print("usage: python -m bench._locomo_jsonl <locomo.json> > locomo.jsonl", file=sys.stderr)
+        print("usage: python -m evals.locomo.jsonl <locomo.json> > locomo.jsonl", file=sys.stderr)
         return 2
     count = 0
     for conv in load(Path(argv[0])):

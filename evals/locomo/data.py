@@ -1,6 +1,6 @@
 """The LoCoMo data set as conversations and questions, and recall@k scored over them.
 
-The measure is the one in ``../shared/evaldata/README.md`` (``bench/locomo.py``
+The measure is the one in ``../shared/evaldata/README.md`` (``evals/locomo/``
 says how it is run): a question's evidence turns among the first k distinct
 message ids found, averaged per category and overall.
 """

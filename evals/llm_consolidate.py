@@ -30,8 +30,8 @@ sys.path.insert(0, str(ROOT))
 
 from bench._machine import say  # noqa: E402
 from bench.kvcache import _binaries  # noqa: E402
-from bench.locomo_data import Conversation, load  # noqa: E402
 from bench.report import Section  # noqa: E402
+from evals.locomo.data import Conversation, load  # noqa: E402
 from reverie.actors.consolidation.extractive import extractive_consolidation  # noqa: E402
 from reverie.daemon import Client  # noqa: E402
 from reverie.store import MessageRecord, TokenCounter, parse_memory  # noqa: E402
@@ -97,7 +97,7 @@ def extractive_facts(said: dict[str, tuple[str, str, float]], ids: list[str], se
 def main() -> Section:
     say(__doc__.strip().splitlines()[0])
     section = Section(
-        title="Consolidation with a real model (`bench/llm_consolidate.py`, issue 24)"
+        title="Consolidation with a real model (`evals/llm_consolidate.py`, issue 24)"
     )
     found = _binaries()
     if found is None or not DATA.exists():

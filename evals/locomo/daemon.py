@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bench.locomo_data import KS, Conversation, Question, distinct_ids
+from evals.locomo.data import KS, Conversation, Question, distinct_ids
 from reverie.config import IndexConfig
 from reverie.store import SearchHit, above_background, candidate_depth, fuse
 from tests.daemon_process import DaemonProcess
@@ -26,11 +26,9 @@ __all__ = [
     "fused_ranker",
     "ingest",
     "threshold_rows",
-    "wait_settled",
 ]
 
 _BATCH = 64
-_SETTLE_DEADLINE = 3600.0
 #: The daemon's default ``index.min_score``, applied to the hits fused in this process.
 _MIN_SCORE = IndexConfig().min_score
 #: How deep each signal's candidates are fetched, as hybrid search fuses them for the
@@ -60,18 +58,6 @@ def ingest(daemon: DaemonProcess, conversations: list[Conversation]) -> float:
                 client.append_many(conv.session, messages)
                 total += len(batch)
     return total / (time.perf_counter() - start)
-
-
-def wait_settled(daemon: DaemonProcess) -> float:
-    """Seconds until ``status`` says the index is caught up and settled."""
-    start = time.perf_counter()
-    with daemon.client() as client:
-        while time.perf_counter() - start < _SETTLE_DEADLINE:
-            index = client.status().index
-            if index.settled and not index.messages_behind:
-                return time.perf_counter() - start
-            time.sleep(0.1)
-    raise RuntimeError(f"the index did not settle within {_SETTLE_DEADLINE:.0f} s")
 
 
 def daemon_ranker(daemon: DaemonProcess, mode: str | None) -> Callable[[Question], list[str]]:

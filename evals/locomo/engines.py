@@ -1,7 +1,7 @@
 """The LoCoMo recall on the Postgres engine, beside SQLite's, for ``--store``.
 
 The same import through the client and the same default search as
-``bench/locomo.py``, against a daemon whose store is a fresh database on the
+``evals/locomo/``, against a daemon whose store is a fresh database on the
 server ``--store`` names (``bench/_engines.py``); recall@10 per conversation
 beside the SQLite daemon's from the same run. The two engines rank words
 differently underneath (FTS5 against Postgres full text with the engine's own
@@ -15,12 +15,13 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from bench._daemon import wait_settled
 from bench._engines import postgres_databases, store_config
 from bench._machine import mark, say
-from bench.locomo_daemon import daemon_ranker, ingest, wait_settled
-from bench.locomo_data import Conversation, Scores
-from bench.locomo_folds import Folds
 from bench.report import Section
+from evals.locomo.daemon import daemon_ranker, ingest
+from evals.locomo.data import Conversation, Scores
+from evals.locomo.folds import Folds
 from tests.daemon_process import DaemonProcess
 
 __all__ = ["EngineRun", "engine_table", "postgres_recall"]
