@@ -2,7 +2,7 @@
 
 Start order: data dir (0700), its lock (one daemon per data dir), the
 socket (bound, a live daemon's refused, a stale one replaced, any other
-file refused and left alone; nothing is accepted yet), SQLite (migrations
+file refused and left alone; nothing is accepted yet), the database (migrations
 run before anything is served), the session registry, then serving; "ready"
 is logged only once connections are accepted. On SIGTERM or SIGINT: stop
 accepting, let in-flight requests and mailboxes drain within
@@ -53,6 +53,7 @@ from reverie.store import (
     tune_allocator,
 )
 
+from .connection import Ledger
 from .membership import Membership
 from .metrics_http import parse_listen, serve_metrics
 from .ops import Handlers
@@ -212,6 +213,7 @@ async def _serve(
             store.cluster, "daemon", "systemd" if activated else str(config.socket_path)
         )
     )
+    ledger = Ledger()  # the server counts into it, status reads it
     handlers = Handlers(
         services,
         registry,
@@ -223,9 +225,10 @@ async def _serve(
         watcher=watcher,
         search=SearchHandlers(indexer, min_score=config.index.min_score),
         reloader=reloader,
+        ledger=ledger,
         membership=membership,
     )
-    server = Server(config, handlers)
+    server = Server(config, handlers, ledger)
     try:
         with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
             async with trio.open_nursery() as nursery:

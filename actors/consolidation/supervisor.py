@@ -5,7 +5,7 @@ timer per session whose tail is over ``budget_tokens`` (a heap, never a
 scan of all sessions). A timer fires when the session has been quiet for
 ``idle_after`` or has stayed over ``hard_tokens`` for ``max_delay``; the
 session is then queued (``queue.py``) for the workers (``workers.py``).
-Timers and open jobs are rebuilt from SQLite at start. A configured backend
+Timers and open jobs are rebuilt from the database at start. A configured backend
 is probed once at start (logged, in ``status``); the probe never delays
 readiness.
 
@@ -68,7 +68,7 @@ class Supervisor(SessionHooks):
     # -- lifecycle -----------------------------------------------------------
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Rebuild timers and open jobs from SQLite, then supervise until cancelled."""
+        """Rebuild timers and open jobs from the database, then supervise until cancelled."""
         await self._recover()
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._timer_loop)
