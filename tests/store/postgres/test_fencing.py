@@ -137,3 +137,38 @@ def test_the_feed_horizon_waits_for_an_append_that_took_a_lower_gid_and_commits_
         slow.close()
         quick.close()
         feed.close()
+
+
+def test_a_forget_racing_another_members_append_leaves_no_row_and_the_name_writable(
+    pg_url: str,
+) -> None:
+    """The append commits first (its rows go with the forget) or is fenced out (moved)."""
+    pg_connect(pg_url).close()
+    owner = psycopg.connect(pg_url, options="-c reverie.member=a")  # its append left open
+    forgetter, look = _member(pg_url, "b"), _member(pg_url, "c")
+    try:
+        s = SessionRecord(name="f", scope="session/f", created=1.0)
+        journal.append_requests(owner, s, [[_msg("1")]])
+        owner.commit()
+        journal.append_requests(owner, s, [[_msg("2"), _msg("3")]])  # in flight
+        gone: list[int] = []
+        forget = threading.Thread(
+            target=lambda: gone.append(journal.delete_session(forgetter, "f"))
+        )
+        forget.start()
+        forget.join(0.5)
+        assert forget.is_alive()  # it waits for the append's row lock ...
+        owner.commit()
+        forget.join(10)
+        assert gone == [3]  # ... and deletes what that append committed
+        assert _rows(look) == []
+        with pytest.raises(SessionMoved):  # the old owner's next write is fenced out
+            journal.append_requests(owner, s, [[_msg("4")]])
+        owner.rollback()
+        fresh = SessionRecord(name="f", scope="session/f", created=2.0)
+        journal.append_requests(look, fresh, [[_msg("5")]])  # the name starts afresh
+        assert _rows(look) == [(1, "5")]
+    finally:
+        owner.close()
+        forgetter.close()
+        look.close()
