@@ -11,8 +11,8 @@ import psycopg
 import pytest
 
 from reverie.config import Conflict
-from reverie.store import Job, NewMessage, SessionMoved, SessionRecord
-from reverie.store.postgres import index_feed, jobs, journal, message_pop
+from reverie.store import Job, NewMessage, SessionMoved, SessionRecord, job_entry
+from reverie.store.postgres import index_feed, job_leases, jobs, journal, message_pop
 from tests.store.postgres.engines import pg_connect
 
 
@@ -172,3 +172,105 @@ def test_a_forget_racing_another_members_append_leaves_no_row_and_the_name_writa
         owner.close()
         forgetter.close()
         look.close()
+
+
+def _owned_session(conn: psycopg.Connection[Any], name: str, n: int) -> SessionRecord:
+    s = SessionRecord(name=name, scope=f"session/{name}", created=1.0)
+    journal.append_requests(conn, s, [[_msg(f"{name}{i}") for i in range(1, n + 1)]])
+    return s
+
+
+def _lease(conn: psycopg.Connection[Any], name: str) -> Any:
+    return job_leases.lease_job(conn, name, "default", lambda tail: tail, 1.0, 60.0, 5.0)
+
+
+def _in_thread(fn: Any) -> tuple[threading.Thread, list[Any]]:
+    """``fn`` run in a thread; its result or exception lands in the list."""
+    out: list[Any] = []
+
+    def run() -> None:
+        try:
+            out.append(fn())
+        except Exception as exc:  # the test asserts on it
+            out.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(0.5)
+    return thread, out
+
+
+def test_a_pop_and_another_members_lease_of_the_tail_never_both_have_the_message(
+    pg_url: str,
+) -> None:
+    pg_connect(pg_url).close()
+    owner = psycopg.connect(pg_url, options="-c reverie.member=a")
+    worker = psycopg.connect(pg_url, options="-c reverie.member=b")
+    try:
+        s = _owned_session(owner, "p", 3)
+        owner.commit()
+        assert message_pop.pop_newest(owner, s) is not None  # popped, not committed yet
+        lease, leased = _in_thread(lambda: _lease(worker, "p"))
+        assert lease.is_alive()  # the lease waits for the pop's row lock ...
+        owner.commit()
+        lease.join(10)
+        job, turns = leased[0]
+        assert (job.last_seq, [m.seq for m in turns]) == (2, [1, 2])  # ... and reads after it
+        # The other order: the leased job holds seq 2, so a pop of it is refused.
+        pop, popped = _in_thread(lambda: message_pop.pop_newest(owner, s))
+        assert pop.is_alive()
+        worker.commit()
+        pop.join(10)
+        assert isinstance(popped[0], Conflict)
+        owner.rollback()
+        stored = journal.load_session(worker, "p")
+        assert stored is not None and stored.last_seq == 2
+    finally:
+        owner.close()
+        worker.close()
+
+
+def test_a_forget_and_another_members_lease_leave_no_job_of_the_forgotten_session(
+    pg_url: str,
+) -> None:
+    pg_connect(pg_url).close()
+    owner = psycopg.connect(pg_url, options="-c reverie.member=a")
+    worker = psycopg.connect(pg_url, options="-c reverie.member=b")
+    try:
+        _owned_session(owner, "g", 2)
+        owner.commit()
+        assert _lease(worker, "g") is not None  # leased, not committed yet
+        forget, _ = _in_thread(lambda: journal.delete_session(owner, "g", "session/g"))
+        assert forget.is_alive()  # the forget waits for the lease ...
+        worker.commit()
+        forget.join(10)
+        owner.commit()
+        assert worker.execute("SELECT count(*) FROM jobs").fetchone() == (0,)  # ... and ends it
+        worker.rollback()
+        # The other order: a lease waiting for a forget finds no session.
+        _owned_session(owner, "h", 2)
+        owner.commit()
+        journal.delete_session(owner, "h", "session/h")
+        lease, leased = _in_thread(lambda: _lease(worker, "h"))
+        assert lease.is_alive()
+        owner.commit()
+        lease.join(10)
+        assert leased == [None]
+        worker.commit()
+        assert worker.execute("SELECT count(*) FROM jobs").fetchone() == (0,)
+    finally:
+        owner.close()
+        worker.close()
+
+
+def test_an_apply_whose_range_is_no_longer_the_tail_writes_nothing_and_ends_the_job(
+    members: Any,
+) -> None:
+    a, b = members
+    _owned_session(a, "r", 2)
+    job, turns = _lease(b, "r")
+    a.execute("UPDATE sessions SET cursor_seq = 2 WHERE name = 'r'")  # as if applied elsewhere
+    entry = job_entry(job, turns, "what was said", [])
+    assert job_leases.finish_leased(b, job, "done", entry, "new", "", 2.0) == ("gone", None)
+    assert b.execute("SELECT count(*) FROM jobs").fetchone() == (0,)
+    assert b.execute("SELECT count(*) FROM history_entries").fetchone() == (0,)
