@@ -93,6 +93,7 @@ class PostgresConnector:
         )
         if writer:
             migrate(conn)
+            message_text.take_stats_shard(conn)  # two writers sharing a row deadlocked
             self._writers.add(id(conn))
         return conn
 

@@ -158,6 +158,7 @@ MIGRATIONS: list[tuple[str, ...]] = [
     _CORE + message_text.DDL + memory_rows.DDL + index_words.DDL,
     _CLUSTER + memory_changes.DDL,
     message_text.CONTEXT_PLAN_DDL,
+    message_text.OWN_SHARD_DDL,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 
