@@ -10,9 +10,25 @@ from typing import Any
 import psycopg
 import pytest
 
-from reverie.config import Conflict
-from reverie.store import Job, NewMessage, SessionMoved, SessionRecord, job_entry
-from reverie.store.postgres import index_feed, job_leases, jobs, journal, message_pop
+from reverie.config import Conflict, LimitReached
+from reverie.store import (
+    Job,
+    NewMessage,
+    ScopeBounds,
+    SessionMoved,
+    SessionRecord,
+    Tx,
+    job_entry,
+)
+from reverie.store.postgres import (
+    index_feed,
+    job_leases,
+    jobs,
+    journal,
+    message_pop,
+    working_memory,
+)
+from reverie.store.postgres.db import POSTGRES_SQL
 from tests.store.postgres.engines import pg_connect
 
 
@@ -274,3 +290,30 @@ def test_an_apply_whose_range_is_no_longer_the_tail_writes_nothing_and_ends_the_
     assert job_leases.finish_leased(b, job, "done", entry, "new", "", 2.0) == ("gone", None)
     assert b.execute("SELECT count(*) FROM jobs").fetchone() == (0,)
     assert b.execute("SELECT count(*) FROM history_entries").fetchone() == (0,)
+
+
+def test_two_members_saving_checkpoints_at_once_keep_within_max_checkpoints(
+    pg_url: str,
+) -> None:
+    """The bound is counted under the scope's lock: the second waits, then sees the first."""
+    pg_connect(pg_url).close()
+    first = psycopg.connect(pg_url, options="-c reverie.member=a")
+    second = psycopg.connect(pg_url, options="-c reverie.member=b")
+    bounds = ScopeBounds(max_keys=8, max_bytes=1000, max_checkpoints=1)
+
+    def save(conn: psycopg.Connection[Any], name: str) -> Any:
+        tally = Tx(conn, POSTGRES_SQL, None).tally("team", bounds)
+        return working_memory.create_checkpoint(conn, "team", name, None, 1.0, tally)
+
+    try:
+        save(first, "c1")  # not committed yet
+        other, saved = _in_thread(lambda: save(second, "c2"))
+        assert other.is_alive()  # it waits for the scope's lock ...
+        first.commit()
+        other.join(10)
+        assert isinstance(saved[0], LimitReached)  # ... and counts the first one
+        second.rollback()
+        assert second.execute("SELECT id FROM wm_checkpoints").fetchall() == [("c1",)]
+    finally:
+        first.close()
+        second.close()
