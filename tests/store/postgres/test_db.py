@@ -9,6 +9,7 @@ import psycopg
 import pytest
 import trio
 
+from reverie.config import ConfigError
 from reverie.store import (
     NewMessage,
     SessionMoved,
@@ -187,3 +188,17 @@ async def test_each_daemons_writer_counts_the_words_stats_into_a_shard_of_its_ow
         assert await third.read(stats) == [(16, 2), (17, 1)]
     finally:
         await third.close()
+
+
+@pytest.mark.trio
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://reverie:s3cret@[db/memory",  # an unclosed IPv6 bracket
+        "postgresql://reverie:s3cret@db/memory?no_such_option=1",
+    ],
+)
+async def test_a_malformed_store_url_is_a_config_error_without_its_password(url: str) -> None:
+    with pytest.raises(ConfigError, match="is not a PostgreSQL URL libpq accepts") as caught:
+        await _database(url).open()
+    assert "s3cret" not in str(caught.value)
