@@ -52,7 +52,7 @@ class StoreUnavailable(StoreError):
 class StoreConflict(StoreUnavailable):
     """The database rolled a transaction back to resolve a conflict with another writer
     (a deadlock or a serialization failure, Postgres' SQLSTATE class 40): nothing of it
-    was written. The daemon runs it again by itself (``base.database``), a few times,
+    was written. The daemon runs it again by itself (``base.db``), a few times,
     before a client ever sees it."""
 
 
