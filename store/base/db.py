@@ -8,15 +8,11 @@ event loop once for the whole batch. A write is reported done only after its
 transaction committed, so an acknowledged write survives ``kill -9``.
 
 A write function that raises rolls back its batch; the batch is then re-run
-one function per transaction, so a bad write fails alone and the rest commit
-(a ``SessionMoved`` too: one session taken over by another daemon fails only
-its own writes). Write functions must therefore be pure functions of the
-database state. A function the database rolled back to resolve a conflict
-with another writer (``StoreConflict``: a deadlock, a serialization failure)
-is run again, up to ``_CONFLICT_TRIES`` times, before its caller sees it.
-When the database itself is unreachable (``StoreUnavailable``), the batch
-fails at once instead, and the connection is opened again before the next
-batch.
+one function per transaction, so a bad write (or a ``SessionMoved``) fails
+alone: write functions are pure functions of the database state. One rolled
+back for a conflict with another writer (``StoreConflict``) is run up to
+``_CONFLICT_TRIES`` times. When the database is unreachable, the batch
+fails at once and the connection is opened again before the next batch.
 
 Reads run the same way on a pool of read connections, each owned by a
 thread of its own: reads are queued, a reader thread takes every read queued
@@ -73,8 +69,7 @@ class _Outside(_Pending):
 
 
 _STOP = object()
-#: How many times a write the database rolled back for a conflict is run (the lock order
-#: of different sessions' writes grouped in one batch is not one order across daemons).
+#: Runs of a write the database rolled back for a conflict (batches lock in no set order).
 _CONFLICT_TRIES = 5
 #: Reads one reader thread takes from the queue at once (each runs in its own snapshot).
 _READ_BATCH = 32
@@ -282,7 +277,8 @@ class GroupCommit(Generic[C]):
         except BaseException as exc:
             connector.rollback(conn)
             error = self._as_reverie(exc)
-            lost = isinstance(error, StoreUnavailable) and not _per_write(error)
+            alone = isinstance(error, (SessionMoved, StoreConflict))  # one write's: rest rerun
+            lost = isinstance(error, StoreUnavailable) and not alone
             if lost or (len(batch) == 1 and not isinstance(error, StoreConflict)):
                 for pending in batch:
                     pending.error = error
@@ -370,12 +366,6 @@ class GroupCommit(Generic[C]):
             return error
         log.error("write function failed", exc_info=exc)
         return StoreError(f"write failed: {type(exc).__name__}: {exc}")
-
-
-def _per_write(error: BaseException) -> bool:
-    """Whether ``error`` belongs to one write of a batch, not to the connection: the
-    batch's other writes are run again without it."""
-    return isinstance(error, (SessionMoved, StoreConflict))
 
 
 async def _call(calls: queue.SimpleQueue[Any], fn: Callable[[Any], T], *, shield: bool) -> T:

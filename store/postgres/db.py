@@ -34,6 +34,7 @@ from . import (
     message_pop,
     message_text,
     provenance,
+    words_stats,
     working_memory,
 )
 from .cluster import new_member_id
@@ -95,7 +96,7 @@ class PostgresConnector:
         )
         if writer:
             migrate(conn)
-            message_text.take_stats_shard(conn)  # two writers sharing a row deadlocked
+            words_stats.take_stats_shard(conn)  # two writers sharing a row deadlocked
             self._writers.add(id(conn))
         return conn
 

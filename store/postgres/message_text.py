@@ -28,14 +28,9 @@ the GIN index 10-90 µs (its pending list, merged now and then).
 ``message_words_stats`` holds the log's rows and tokens, kept by statement
 triggers (FTS5 keeps the same in its averages record): read in constant
 time, it is ``N`` and ``avgdl``, and ``TermCounts``' clock. Its counts are
-split in rows, one per writer connection: a single row would be locked by
-every append until it commits, and daemons sharing the database would
-append one at a time. A daemon's writer counts into a shard of its own
-(``take_stats_shard``: held by a session advisory lock, gone with its
-connection; ``OWN_SHARD_DDL``): two writers sharing a row waited for each
-other's commit there while holding session rows the other wanted, and
-deadlocked. Any other connection counts into the row of its server
-process, ``pg_backend_pid() % STATS_SHARDS``.
+split in rows (``words_stats``): a single row would be locked by every
+append until it commits, and daemons sharing the database would append
+one at a time.
 
 Tokens are cut as FTS5's ``unicode61`` cuts them (runs of letters and
 digits, by Unicode's classes: the ``pg_c_utf8`` collation, PostgreSQL 17+),
@@ -62,14 +57,13 @@ from reverie.store.ranking import hit_from_doc
 from ..base.term_counts import TermCounts
 from .index_feed import read_cursor
 from .term_counts import indexed_rows
+from .words_stats import STATS_SHARDS, count_function
 
 __all__ = [
     "DDL",
-    "OWN_SHARD_DDL",
     "count_messages",
     "logged_messages",
     "search_message_text",
-    "take_stats_shard",
     "vector_gap",
     "with_log_text",
     "words_reference",
@@ -82,30 +76,6 @@ _B = 0.75
 _WEIGHTS = f"'{{1, 1, {CONTEXT_WEIGHT}, 1}}'::float4[]"
 
 #: The text search configuration, the columns, their triggers and index, and the stats row.
-#: Rows ``message_words_stats`` spreads its counts over (see the module's docstring).
-STATS_SHARDS = 16
-#: The shards a daemon's writer may hold alone, above those of the other connections.
-OWN_SHARDS = range(STATS_SHARDS, STATS_SHARDS + 1024)
-#: The advisory lock space (the first key of two) of the shards held alone.
-_SHARD_LOCKS = 0x5245_5653  # "REVS"
-
-
-def _count_function(shard: str) -> str:
-    """The statement trigger's function, counting into the shard SQL ``shard`` names."""
-    return f"""
-CREATE OR REPLACE FUNCTION reverie_words_count() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    INSERT INTO message_words_stats AS t (shard, rows, tokens)
-    SELECT {shard}, s.sign * c.n, s.sign * c.t
-    FROM (SELECT CASE TG_OP WHEN 'DELETE' THEN -1 ELSE 1 END AS sign) AS s,
-        (SELECT count(*) AS n, coalesce(sum(words_len), 0) AS t FROM changed) AS c
-    WHERE c.n > 0
-    ON CONFLICT (shard) DO UPDATE SET rows = t.rows + excluded.rows,
-        tokens = t.tokens + excluded.tokens;
-    RETURN NULL;
-END $$"""
-
-
 DDL: tuple[str, ...] = (
     "CREATE EXTENSION IF NOT EXISTS unaccent",
     "CREATE TEXT SEARCH DICTIONARY reverie_stem (TEMPLATE = snowball, Language = porter)",
@@ -166,7 +136,7 @@ END $$""",
     " rows bigint NOT NULL, tokens bigint NOT NULL)",
     "INSERT INTO message_words_stats (shard, rows, tokens)"
     " SELECT 0, count(*), coalesce(sum(words_len), 0) FROM messages",
-    _count_function(f"pg_backend_pid() % {STATS_SHARDS}"),
+    count_function(f"pg_backend_pid() % {STATS_SHARDS}"),
     "CREATE TRIGGER messages_words_added AFTER INSERT ON messages REFERENCING NEW TABLE AS changed"
     " FOR EACH STATEMENT EXECUTE FUNCTION reverie_words_count()",
     "CREATE TRIGGER messages_words_deleted AFTER DELETE ON messages"
@@ -184,27 +154,6 @@ CONTEXT_PLAN_DDL: tuple[str, ...] = (
     "ALTER FUNCTION reverie_words_add() SET enable_seqscan = off"
     " SET plan_cache_mode = force_generic_plan",
 )
-
-#: The migration that counts a writer's rows into the shard it holds alone
-#: (``take_stats_shard``), the others' into their server process's.
-OWN_SHARD_DDL: tuple[str, ...] = (
-    _count_function(
-        "coalesce(nullif(current_setting('reverie.shard', true), '')::integer,"
-        f" pg_backend_pid() % {STATS_SHARDS})"
-    ),
-)
-
-
-def take_stats_shard(conn: psycopg.Connection[Any]) -> int | None:
-    """Hold a words-stats shard no other connection counts into, for ``conn``'s life, and
-    count its writes there; None (the shared ones then) if every one is held."""
-    for shard in OWN_SHARDS:  # one at a time: a set-returning query would lock them all
-        taken = conn.execute("SELECT pg_try_advisory_lock(%s, %s)", (_SHARD_LOCKS, shard))
-        if taken.fetchone() == (True,):
-            conn.execute("SELECT set_config('reverie.shard', %s, false)", (str(shard),))
-            return shard
-    return None
-
 
 #: FTS5's ``bm25()`` over the rows that hold a query word as a phrase in one column.
 #: A word's weighted frequency in a row (body 1, context ``CONTEXT_WEIGHT``) is
