@@ -166,6 +166,8 @@ def test_a_nul_character_is_refused_at_the_door_and_an_import_lists_it_and_goes_
         for fields in ({"content": "a\x00b"}, {"content": "ok", "name": "n\x00"}):
             with pytest.raises(InvalidArgument, match="NUL character"):
                 client.append_many("nul", [{"role": "user", "id": "x", **fields}])
+        with pytest.raises(InvalidArgument, match="NUL character"):
+            client.sessions(prefix="n\x00")
         assert client.sessions() == []
     rows = [
         {"session": "s", "role": "user", "content": "before", "id": "m1"},
