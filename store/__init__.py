@@ -41,6 +41,7 @@ from .engines import Store, open_store
 from .errors import (
     MemoryUnreadable,
     SessionMoved,
+    StoreConflict,
     StoreError,
     StoreFull,
     StoreReadOnly,
@@ -230,6 +231,7 @@ __all__ = [
     "SessionMoved",
     "SessionRecord",
     "Store",
+    "StoreConflict",
     "StoreError",
     "StoreFull",
     "StoreReadOnly",

@@ -287,10 +287,10 @@ class Tx:
         return self._sql.working_memory.clear_scratch(self.conn, scope)
 
     def create_checkpoint(
-        self, scope: str, checkpoint_id: str, label: str | None, now: float
+        self, scope: str, checkpoint_id: str, label: str | None, now: float, tally: Tally
     ) -> CheckpointRecord:
         return self._sql.working_memory.create_checkpoint(
-            self.conn, scope, checkpoint_id, label, now
+            self.conn, scope, checkpoint_id, label, now, tally
         )
 
     def restore_checkpoint(self, scope: str, checkpoint_id: str) -> list[KeyRecord]:
