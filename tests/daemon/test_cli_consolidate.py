@@ -63,8 +63,12 @@ def test_a_wait_that_runs_out_says_the_job_goes_on(slow: DaemonProcess, fake_llm
     assert said.startswith(f"reverie: the job of {SESSION!r} is still running after 1 s"), said
     assert "`reverie status` shows it" in said and "Traceback" not in out.stderr
     with slow.client() as client:
-        poll(lambda: client.memory(SCOPE).entries, what="the job's history entry")
-        assert client.status().consolidation["default"].outcomes["done"] == 1
+
+        def done() -> int:
+            return client.status().consolidation["default"].outcomes.get("done", 0)
+
+        poll(done, what="the job's end")
+        assert len(client.memory(SCOPE).entries) == 1 and done() == 1
     assert len(fake_llm.requests) == 1  # the wait was not sent again: one job, one call
 
 
