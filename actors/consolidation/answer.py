@@ -4,9 +4,11 @@ The model sees the scope's facts with their ids (``prompt.memory_block``)
 and answers a summary, new facts, ``updates`` (a shown fact's id and its
 new text) and ``deletes`` (ids). ``accept`` decides what of it stands:
 
-- **New and replacing text is grounded.** Every new fact (each sentence of
-  it, as a fact of its own: ``grounding.sentences``) and every update's
-  text must pass ``grounding.ground`` against the job's turns;
+- **New and replacing text is grounded in what the users said.** Every new
+  fact (each sentence of it, as a fact of its own: ``grounding.sentences``)
+  and every update's text must pass ``grounding.ground`` against the job's
+  user turns: the assistant's words ("I'm sorry about Leo") are never a
+  fact, whatever words of them a model copies;
   what fails is dropped and counted (``dropped``, ``update_ungrounded``).
   A replacement is cleaned as a new fact is (``truth.clean``: its opener
   and banter cut); one that is chatter ("Thanks, Carl!") is dropped and
@@ -140,6 +142,7 @@ def revise(
     counts = dict.fromkeys(("updated", "deleted", *REVISIONS_DROPPED), 0)
     replacements: list[Fact] = []
     retired: list[Fact] = []
+    users = said_by_users(turns)
     for update in answer.updates:
         at = _position(facts, update.id)
         if at is None:
@@ -148,7 +151,7 @@ def revise(
         if fact_id(facts[at].text) not in offered:
             counts["update_refused"] += 1
             continue
-        grounded = ground([update.text], turns, session).facts
+        grounded = ground([update.text], users, session).facts
         if not grounded:
             counts["update_ungrounded"] += 1
             continue
@@ -181,6 +184,11 @@ def revise(
         counts["deleted"] += 1
     revised = render_memory(facts) if retired else memory
     return Revised(revised, replacements, retired, counts)
+
+
+def said_by_users(turns: Sequence[MessageRecord]) -> list[MessageRecord]:
+    """The turns a model's fact may come from: the users', not the assistant's or a tool's."""
+    return [t for t in turns if t.role == "user"]
 
 
 def restates(said: str, extracted: str) -> bool:
@@ -217,7 +225,8 @@ def accept(
 ) -> Accepted:
     """What of ``answer`` becomes the history entry and ``MEMORY.md``."""
     answer, over = within_caps(answer)
-    grounded = ground([s for fact in answer.facts for s in sentences(fact)], turns, session)
+    users = said_by_users(turns)
+    grounded = ground([s for fact in answer.facts for s in sentences(fact)], users, session)
     revised = revise(answer, memory, turns, session)
     said = [f.text for f in (*grounded.facts, *revised.replacements)]
     beside = [

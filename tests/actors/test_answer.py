@@ -136,10 +136,29 @@ def test_unknown_ids_and_ungrounded_replacements_are_dropped_and_counted() -> No
 def test_extractive_facts_join_a_greeting_instead_of_being_displaced() -> None:
     turns = [turn(1, "I live in Porto and I work at Acme as a nurse."), turn(2, "Hi there!")]
     turns.append(turn(3, "Nice to meet you, Carl!", name=None, role="assistant"))
-    accepted = run(ModelAnswer("", ["Nice to meet you, Carl!"]), memory="", turns=turns)
+    accepted = run(ModelAnswer("", ["Hi there, Carl!"]), memory="", turns=turns)
     memory = accepted.result.memory
     assert "Porto" in memory and "Acme" in memory
     assert accepted.counts["kept"] == 1 and accepted.counts["extractive"] >= 1
+
+
+def test_the_assistants_words_are_never_a_fact_or_a_replacement() -> None:
+    """The packaged model made "I'm sorry about Leo, and happy for you and Priya." a fact."""
+    turns = [turn(1, "My girlfriend Priya is coming over tonight.")]
+    turns.append(
+        turn(2, "I'm sorry about Leo, and happy for you and Priya.", name=None, role="assistant")
+    )
+    cello = fact_id("Carl plays the cello after night shifts.")
+    answer = ModelAnswer(
+        "",
+        ["Carl is sorry about Leo.", "Carl's girlfriend Priya is coming over tonight."],
+        updates=[FactUpdate(cello, "Carl is happy about Leo.")],
+    )
+    accepted = run(answer, turns=[*turns, turn(3, "No cello after night shifts for a while.")])
+    assert "Leo" not in accepted.result.memory
+    assert "Carl's girlfriend Priya is coming over tonight." in accepted.result.facts
+    assert accepted.counts["kept"] == accepted.counts["dropped"] == 1
+    assert accepted.counts["update_ungrounded"] == 1 and accepted.result.retired == []
 
 
 def test_an_extractive_fact_the_model_already_said_is_not_added_twice() -> None:
@@ -152,9 +171,9 @@ def test_an_extractive_fact_the_model_already_said_is_not_added_twice() -> None:
 
 
 def test_an_update_to_chatter_is_dropped_and_counted() -> None:
-    turns = [*TURNS, turn(4, "Thanks, Carl!", name=None, role="assistant")]
+    turns = [*TURNS, turn(4, "Thanks a lot, that helps!")]
     cello = fact_id("Carl plays the cello after night shifts.")
-    accepted = run(ModelAnswer("", [], updates=[FactUpdate(cello, "Thanks, Carl!")]), turns=turns)
+    accepted = run(ModelAnswer("", [], updates=[FactUpdate(cello, "Thanks a lot!")]), turns=turns)
     assert texts(accepted.result.memory)[:3] == texts(OLD)
     assert accepted.result.retired == []
     assert accepted.counts["update_chatter"] == 1 and accepted.counts["updated"] == 0

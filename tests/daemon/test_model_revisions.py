@@ -245,3 +245,17 @@ def test_an_answer_past_the_bounds_keeps_only_up_to_each_cap(
     over = len(ids) - MAX_DELETES + len(facts) - MAX_FACTS
     assert counts["over_cap"] == over
     assert counts["kept"] + counts["dropped"] == MAX_FACTS
+
+
+def test_the_assistants_words_never_become_a_fact(make_daemon, fake_llm: FakeLLM) -> None:
+    daemon: DaemonProcess = make_daemon(config=model_config(fake_llm))
+    turns = [
+        ("user", "My girlfriend Priya is coming over tonight."),
+        ("assistant", "I'm sorry about Leo, and happy for you and Priya."),
+    ]
+    said = ["Carl is sorry about Leo.", "Carl's girlfriend Priya is coming over tonight."]
+    with daemon.client() as client:
+        memory = _job(client, fake_llm, turns, {"facts": said})
+        counts = _counts(client)
+    assert "Leo" not in memory and "Priya" in memory
+    assert counts["dropped"] == 1, counts
