@@ -68,7 +68,7 @@ from .extractive import extractive_facts, extractive_summary
 from .grounding import content_stems, ground, ground_summary, sentences
 from .prompt import ModelAnswer, within_caps
 from .result import ConsolidationResult
-from .revisable import revisable_ids
+from .revisable import revisable_ids, said_by_users
 from .truth import clean, merge
 
 __all__ = [
@@ -184,11 +184,6 @@ def revise(
         counts["deleted"] += 1
     revised = render_memory(facts) if retired else memory
     return Revised(revised, replacements, retired, counts)
-
-
-def said_by_users(turns: Sequence[MessageRecord]) -> list[MessageRecord]:
-    """The turns a model's fact may come from: the users', not the assistant's or a tool's."""
-    return [t for t in turns if t.role == "user"]
 
 
 def restates(said: str, extracted: str) -> bool:

@@ -30,7 +30,13 @@ from reverie.store import Fact, MessageRecord, fact_id, parse_memory
 
 from .grounding import content_stems, words
 
-__all__ = ["revisable", "revisable_ids"]
+__all__ = ["revisable", "revisable_ids", "said_by_users"]
+
+
+def said_by_users(turns: Sequence[MessageRecord]) -> list[MessageRecord]:
+    """What a job's facts may come from and be about: the users' turns, not the assistant's
+    (its words are never a fact) nor a tool's."""
+    return [t for t in turns if t.role == "user"]
 
 
 def _other_person(fact: Fact, said: set[str], speakers: set[str]) -> bool:
@@ -44,7 +50,7 @@ def _other_person(fact: Fact, said: set[str], speakers: set[str]) -> bool:
 
 def revisable(memory: str, turns: Sequence[MessageRecord]) -> list[Fact]:
     """The facts of ``memory`` that ``turns`` are about, in file order."""
-    users = [t for t in turns if t.role == "user"]
+    users = said_by_users(turns)
     said = set().union(*(content_stems(t.content) for t in users))
     speakers = set().union(*(content_stems(t.name) for t in users if t.name))
     facts, _ = parse_memory(memory)
