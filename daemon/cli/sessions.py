@@ -188,8 +188,9 @@ def _consolidate(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[
         return None, _no_session(args, ": nothing to consolidate")
     if args.no_wait:
         return client.consolidate(args.session, wait=False), lambda _: print("queued")
+    from reverie.config.errors import ConnectionLost
+
     from ..client import Client
-    from ..protocol.errors import ConnectionLost
 
     try:
         with (
