@@ -20,7 +20,8 @@ from pathlib import Path
 
 from bench._corpus import sentences
 from bench.report import Section, ratio
-from reverie.store import IndexDoc, LocalEmbedder, SearchIndex
+from reverie.store import IndexDoc, LocalEmbedder
+from reverie.store.files.index_lifecycle import SearchIndex
 
 
 @dataclass(slots=True)

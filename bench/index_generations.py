@@ -40,7 +40,8 @@ import numpy.typing as npt
 
 from bench._machine import say
 from bench.report import Section, ratio
-from reverie.store import IndexDoc, IndexLimits, SearchIndex
+from reverie.store import IndexDoc
+from reverie.store.files.index_lifecycle import IndexLimits, SearchIndex
 
 #: Each size leaves the open generation 7/8 full (229,376 of the default 262,144 rows),
 #: near the largest an optimize there rewrites: the worst case of the layout, not its best.

@@ -39,7 +39,7 @@ from pathlib import Path
 from bench._machine import say
 from bench.index_generations import _messages, _peak_mib, _peak_rss, _RandomEmbedder, _timed
 from bench.report import Section, ratio
-from reverie.store import IndexLimits, SearchIndex
+from reverie.store.files.index_lifecycle import IndexLimits, SearchIndex
 
 HISTORY = int(os.environ.get("REVERIE_BENCH_MERGE_HISTORY", str(1 << 20)))
 GENERATIONS = [

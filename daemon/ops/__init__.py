@@ -26,7 +26,7 @@ from ..protocol.errors import UnknownOp
 from ..protocol.search import SEARCH_REQUESTS
 from ..protocol.working_memory import WM_REQUESTS
 from ..reload import Reloader
-from .admin import ADMIN_REQUESTS, AdminOps
+from .admin import ADMIN_REQUESTS, AdminOps, Backup
 from .calls import Feature, Replier
 from .facts import FACT_REQUESTS, FactOps
 from .memory import MEMORY_REQUESTS, MemoryOps
@@ -54,6 +54,7 @@ class Handlers:
         search: SearchHandlers | None = None,
         reloader: Reloader | None = None,
         membership: Membership | None = None,
+        backup: Backup,
     ) -> None:
         self.services = services
         search = search or SearchHandlers(None)
@@ -69,6 +70,7 @@ class Handlers:
             search=search,
             reloader=reloader,
             membership=membership,
+            backup=backup,
         )
         self.memory_ops = MemoryOps(supervisor, memory, forgetter, services)
         self._features: list[tuple[tuple[type, ...], Feature]] = [

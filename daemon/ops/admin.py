@@ -11,7 +11,7 @@ import logging
 import os
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import msgspec
@@ -26,8 +26,7 @@ from reverie.actors import (
     SessionRegistry,
     Supervisor,
 )
-from reverie.config import InvalidArgument
-from reverie.store import Database, FileMemoryStore, Tx, backup, heap_usage
+from reverie.store import BackupInfo, Tx, heap_usage
 
 from .. import protocol as p
 from ..membership import Membership
@@ -38,9 +37,11 @@ from .calls import Replier, run
 from .cluster import cluster_status
 from .search import SearchHandlers
 
-__all__ = ["ADMIN_REQUESTS", "AdminOps"]
+__all__ = ["ADMIN_REQUESTS", "AdminOps", "Backup"]
 
 ADMIN_REQUESTS = (p.Hello, p.Status, p.Metrics, p.Backup)
+#: Copies the store into a new data dir while the daemon serves (``Store.backup``).
+Backup = Callable[[Path], Awaitable[BackupInfo]]
 
 
 class AdminOps:
@@ -60,6 +61,7 @@ class AdminOps:
         search: SearchHandlers,
         reloader: Reloader | None,
         membership: Membership | None = None,
+        backup: Backup,
     ) -> None:
         self.services = services
         self.registry = registry
@@ -72,6 +74,7 @@ class AdminOps:
         self.search = search
         self.reloader = reloader
         self.membership = membership
+        self.backup = backup
         self.started = time.time()
         #: Client connections open now; the server, made after the handlers, sets it.
         self.open_connections: Callable[[], int] = lambda: 0
@@ -105,14 +108,8 @@ class AdminOps:
         )
 
     async def _backup(self, dest: str) -> p.BackupView:
-        db, store = self.services.db, self.memory.store
-        if not isinstance(db, Database) or not isinstance(store, FileMemoryStore):
-            raise InvalidArgument(
-                "reverie backup copies a data dir; a postgresql store is backed up with the "
-                "database's own tools (pg_dump, see docs/scale-out.md)"
-            )
         async with self._backups:
-            info = await backup(db, store.files, Path(dest))
+            info = await self.backup(Path(dest))
         return msgspec.convert(info, p.BackupView, from_attributes=True)
 
     async def _metrics(self) -> str:

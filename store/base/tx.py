@@ -17,10 +17,10 @@ every call it runs, so the seam costs a method call, not an allocation.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..wm_bounds import Tally
 
@@ -34,7 +34,9 @@ if TYPE_CHECKING:
     from .term_counts import TermCounts
     from .working_memory import CheckpointRecord, KeyRecord, ScopeStats, ScratchRecord, TaskRecord
 
-__all__ = ["EngineSql", "Tx"]
+__all__ = ["EngineSql", "ReadFn", "Tx"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -304,3 +306,7 @@ class Tx:
 
     def delete_scope_state(self, scope: str) -> int:
         return self._sql.working_memory.delete_scope_state(self.conn, scope)
+
+
+#: A read: run on a read connection in a snapshot of its own (``GroupCommit.read``).
+ReadFn = Callable[[Tx], T]
