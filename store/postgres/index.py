@@ -54,6 +54,7 @@ from reverie.store import (
     PrimedEmbedder,
     SearchHit,
     SearchQuery,
+    Serving,
     StoreError,
     Tx,
     candidate_depth,
@@ -231,7 +232,7 @@ class PostgresSearchIndex:
     async def discard(self) -> None:
         """Nothing to remove: a rebuild in place wrote only rows the table keeps."""
 
-    async def drop_replaced(self, serving: object) -> None:
+    async def drop_replaced(self, serving: Serving) -> None:
         """Nothing replaced: one table."""
 
     # -- writes ------------------------------------------------------------------
