@@ -8,20 +8,17 @@ and the lock stay on local disk. The daemon's composition root calls
 ``open_store`` and never names an engine's classes.
 
 An engine's package is imported here, when that engine is opened, and
-LanceDB only when the file engine's index opens (on a worker thread, while
-the daemon serves): a daemon on PostgreSQL never loads the file engine,
+LanceDB only when the file engine's index opens (in the background, after
+the daemon is ready): a daemon on PostgreSQL never loads the file engine,
 and the default one does not wait for LanceDB's import to serve.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import trio
 
 from reverie.config import ClusterConfig, ConfigError, IndexConfig, InvalidArgument, StoreConfig
 
@@ -108,10 +105,7 @@ def _files(config: StoreConfig, data_dir: Path) -> Store:
     files = MemoryFiles(data_dir / "memory")
 
     async def open_index(embedder: PrimedEmbedder, index: IndexConfig) -> LiveIndex:
-        # LanceDB's import takes seconds (5-7 on a loaded 2-core machine): on a worker
-        # thread, so the daemon, which opens its index in the background, serves meanwhile.
-        await trio.to_thread.run_sync(importlib.import_module, "reverie.store.files.index")
-        from .files.index import open_index
+        from .files.index import open_index  # LanceDB: imported when the index opens
 
         return await open_index(db, data_dir, embedder, index)
 
