@@ -1,6 +1,6 @@
 """reverie against nanobot's memory layer, on the same synthetic workload in the same run.
 
-nanobot (the ``nanobot-ai`` package, installed by the ``bench`` extra) is a
+nanobot (the ``nanobot-ai`` package, installed by the ``nanobot`` extra) is a
 small agent host of the kind reverie serves. Its memory layer is a JSONL
 file per session (``nanobot.session.manager``): every turn its agent loop
 adds the user and assistant messages to the in-memory ``Session`` and calls
@@ -189,10 +189,10 @@ def main() -> Section:
     try:
         version = metadata.version("nanobot-ai")
     except metadata.PackageNotFoundError:
-        say("nanobot-ai is not installed: `make bench` installs it (the `bench` extra)")
+        say("nanobot-ai is not installed: `make bench` installs it (the `nanobot` extra)")
         return Section(
             title="nanobot comparison (`bench/nanobot_compare.py`, issue 9)",
-            intro="Not run: `nanobot-ai` is not installed (`pip install -e '.[bench]'`).",
+            intro="Not run: `nanobot-ai` is not installed (`pip install -e '.[nanobot]'`).",
         )
     say(__doc__.strip().splitlines()[0] + f" (nanobot-ai {version})")
     section = Section(

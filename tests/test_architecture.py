@@ -48,6 +48,7 @@ BOUNDARIES = [
 ADAPTERS = {
     "reverie.agents": ("agents", "openai"),
     "reverie.langgraph": ("langgraph", "langchain_core", "langmem"),
+    "reverie.nanobot": ("nanobot",),
 }
 HOST_SURFACE = ["reverie", "reverie.daemon.client", "reverie.daemon.protocol", *ADAPTERS]
 HOST_FORBIDDEN = ("reverie.actors", "reverie.store", "trio", "apsw", "lancedb", "psycopg")
