@@ -8,9 +8,9 @@ and the lock stay on local disk. The daemon's composition root calls
 ``open_store`` and never names an engine's classes.
 
 An engine's package is imported here, when that engine is opened, and
-LanceDB only when the file engine's index opens (in the background, after
-the daemon is ready): a daemon on PostgreSQL never loads the file engine,
-and the default one does not wait for LanceDB's import to serve.
+LanceDB only when the file engine's index opens (the indexer's first
+step, still before the daemon serves): a daemon on PostgreSQL never loads
+the file engine or LanceDB.
 """
 
 from __future__ import annotations
