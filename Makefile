@@ -9,7 +9,7 @@ TSTAMP := $(VENV)/.installed-test
 PIP    := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install -q
 PIP_DOWNLOAD := $(BIN)/python -m pip download -q --no-deps
 
-.PHONY: run test test-llm llm llm-build browser lint contract typecheck bench torture clean
+.PHONY: run test test-llm llm llm-build browser lint contract typecheck bench evals torture clean
 
 # A real local model for consolidation (docs/local-llm.md): llama.cpp's server built
 # once from the sources vendored in the llama-cpp-python sdist (registry packages only;
@@ -96,6 +96,11 @@ llm: llm-build
 
 bench: $(TSTAMP) llm-build
 	$(LLM_ENV) $(BIN)/python -m bench $(BENCH)
+
+# The quality evaluations (evals/): recall on LoCoMo and our own set, consolidation
+# with a real model; their report is EVALS.md.
+evals: $(TSTAMP) llm-build
+	$(LLM_ENV) $(BIN)/python -m evals $(EVALS)
 
 torture: $(TSTAMP)
 	REVERIE_TORTURE_SECONDS=$${REVERIE_TORTURE_SECONDS:-1800} $(BIN)/python -m pytest -q -m torture tests/torture

@@ -217,6 +217,25 @@ def test_exports_are_pinned() -> None:
     assert reverie.Client is reverie.daemon.Client
 
 
+def test_every_error_a_host_can_receive_is_a_class_of_reverie() -> None:
+    """The whole tree is importable from ``reverie``: a host catches any code by class."""
+    import reverie
+    from reverie.config import errors
+
+    tree = {name for name in errors.__all__ if name != "error_class"}
+    assert tree <= set(reverie.__all__)
+    for name in tree:
+        cls = getattr(reverie, name)
+        assert cls is getattr(errors, name) and issubclass(cls, reverie.ReverieError)
+        assert errors.error_class(cls.code) is cls, f"{cls.code} comes back as another class"
+    codes = [getattr(errors, name).code for name in tree]
+    assert len(codes) == len(set(codes)), "two classes share a code"
+    from reverie import SessionMoved, StoreUnavailable
+
+    assert issubclass(SessionMoved, StoreUnavailable)
+    assert (SessionMoved.code, StoreUnavailable.code) == ("session.moved", "store.unavailable")
+
+
 def test_client_import_does_not_load_the_daemon_machinery() -> None:
     code = "import sys, reverie.daemon.client; bad = [m for m in ('reverie.actors', 'reverie.store', 'apsw', 'lancedb', 'trio') if m in sys.modules]; print(bad)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

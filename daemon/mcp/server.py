@@ -37,10 +37,9 @@ from mcp.server.fastmcp.resources import FunctionResource
 from mcp.types import CallToolResult, TextContent
 from pydantic import ValidationError
 
-from reverie.config import InvalidArgument, ReverieError
+from reverie.config import ConnectionLost, InvalidArgument, ReverieError
 
 from ..client import AsyncClient
-from ..protocol.errors import ConnectionLost
 from ..version import package_version
 from .binding import Binding
 from .tools import register_tools

@@ -19,9 +19,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from reverie.config import NotFound, ReverieError
+from reverie.config import ConnectionLost, NotFound, ReverieError
 
-from ..protocol.errors import ConnectionLost
 from .gate import Gate, without_token
 from .guard import Guard
 from .health import Sampler

@@ -8,8 +8,8 @@ import sys
 
 import pytest
 
+from reverie import StoreError
 from reverie.daemon import Client
-from reverie.store import StoreError
 from reverie.store.files.memory_files import encode_scope
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
