@@ -172,7 +172,14 @@ class WorkingMemorySql(Protocol):
     def clear_scratch(self, conn: Any, scope: str, /) -> int: ...
 
     def create_checkpoint(
-        self, conn: Any, scope: str, checkpoint_id: str, label: str | None, now: float, /
+        self,
+        conn: Any,
+        scope: str,
+        checkpoint_id: str,
+        label: str | None,
+        now: float,
+        tally: Tally | None = None,
+        /,
     ) -> CheckpointRecord: ...
 
     def restore_checkpoint(
