@@ -1,4 +1,5 @@
-"""The architecture's rules, read from the source: layers, the host surface, no cycles.
+"""The architecture's rules, read from the source: layers, the host surface, no cycles
+(and one top-level definition per name in the folders no type checker reads).
 
 The import graph is built from the code itself (``ast``), not by importing
 it, so a rule broken behind a lazy import or a rarely-taken branch is still
@@ -330,3 +331,25 @@ def test_no_module_is_over_the_smell_ceiling() -> None:
         if (n := len(path.read_text().splitlines())) > SMELL_LINES
     }
     assert long == {}, f"over {SMELL_LINES} lines: does each hold one concept?"
+
+
+#: Folders of Python that no type checker reads (mypy's no-redef guards the code folders).
+_UNCHECKED = ["tests", "bench", "evals", "examples"]
+
+
+def test_no_module_defines_a_top_level_function_or_class_twice() -> None:
+    """A second ``def`` of a name silently replaces the first for every caller, the
+    earlier ones too (ruff's F811 is quiet once the name was used in between): a test
+    once polled another test's helper and so never made the retry it asserted on."""
+    twice = {}
+    for folder in _UNCHECKED:
+        for path in (ROOT / folder).rglob("*.py"):
+            body = ast.parse(path.read_text(), str(path)).body
+            defs = [
+                n.name
+                for n in body
+                if isinstance(n, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+            ]
+            if dup := sorted({n for n in defs if defs.count(n) > 1}):
+                twice[str(path.relative_to(ROOT))] = dup
+    assert twice == {}, "defined twice at top level: the later one replaces the earlier"

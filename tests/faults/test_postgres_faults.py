@@ -210,11 +210,6 @@ def test_a_host_catches_the_database_down_by_class(pg: PgServer, pg_daemon: Daem
     assert isinstance(caught.value, StoreError)
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="found by the test above: the retry's ack comes before the row is committed "
-    "(the lead decides who fixes it)",
-)
 def test_an_append_retried_after_the_database_came_back_is_acked_once_committed(
     pg: PgServer, pg_daemon: DaemonProcess, pg_url: str
 ) -> None:
@@ -224,13 +219,14 @@ def test_an_append_retried_after_the_database_came_back_is_acked_once_committed(
         with pytest.raises(StoreUnavailable):
             client.append("s", "user", "while the database is down", id="m2")
         pg.start()
-        poll(lambda: _lands(client), timeout=60, what="the append retried with its id")
+        poll(lambda: _m2_lands(client), timeout=60, what="the append retried with its id")
         with psycopg.connect(pg_url) as conn:
             rows = conn.execute("SELECT id FROM messages WHERE id IN ('m1', 'm2')").fetchall()
         assert sorted(r[0] for r in rows) == ["m1", "m2"], "acked, not committed"
+        assert [(m.seq, m.id) for m in client.history("s")] == [(1, "m1"), (2, "m2")]
 
 
-def _lands(client: Client) -> bool:
+def _m2_lands(client: Client) -> bool:
     try:
         return client.append("s", "user", "while the database is down", id="m2").seq == 2
     except StoreUnavailable:
@@ -300,7 +296,7 @@ def test_the_password_reaches_no_log_error_or_status(
             failed = reverie_cli(daemon.socket, "append", "p", "user", "down too")
         finally:
             pg.start()
-        poll(lambda: _lands(client), what="an append after the restart")
+        poll(lambda: _p3_lands(client), what="an append after the restart")
         poll(lambda: _answers_status(client), what="status after the restart")
     assert down.value.code == UNAVAILABLE and "retry" in down.value.message
     assert failed.returncode == 1 and UNAVAILABLE in failed.stderr, failed.stderr
@@ -322,7 +318,7 @@ def test_the_password_reaches_no_log_error_or_status(
         assert password not in text, f"the password is in the {where}"
 
 
-def _lands(client: Client) -> bool:
+def _p3_lands(client: Client) -> bool:
     with contextlib.suppress(ReverieError):
         return client.append("p", "user", "after the restart", id="p3").id == "p3"
     return False
