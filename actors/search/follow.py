@@ -45,7 +45,6 @@ import trio
 
 from reverie.config import ReverieError
 from reverie.store import (
-    AsyncSearchIndex,
     IndexDoc,
     LiveIndex,
     MemoryStore,
@@ -182,7 +181,7 @@ class Follower:
         began = trio.current_time()
         await index.optimize()
         # Only a directory of LanceDB files has generations to merge.
-        if isinstance(index, AsyncSearchIndex) and await index.merge_plan():
+        if await index.merge_plan():
             self.merge_wanted.set()
         self._optimized_at = trio.current_time()
         self._optimize_took = self._optimized_at - began

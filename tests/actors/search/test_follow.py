@@ -17,19 +17,12 @@ from trio.testing import MockClock, wait_all_tasks_blocked
 from reverie.actors import Services
 from reverie.actors.search.follow import Follower
 from reverie.config import load_config
-from reverie.store import (
-    AsyncSearchIndex,
-    Database,
-    FileMemoryStore,
-    MemoryFiles,
-    NewMessage,
-    PrimedEmbedder,
-    SearchQuery,
-    SessionRecord,
-    TokenCounter,
-    Tx,
-)
+from reverie.store import NewMessage, PrimedEmbedder, SearchQuery, SessionRecord, TokenCounter, Tx
 from reverie.store.base.index_feed import message_uid
+from reverie.store.files.db import Database
+from reverie.store.files.index import AsyncSearchIndex
+from reverie.store.files.memory_files import MemoryFiles
+from reverie.store.files.memory_store import FileMemoryStore
 
 from ...store.index_corpus import FakeEmbedder
 
