@@ -50,11 +50,28 @@ def create_table(conn: psycopg.Connection[Any], table: sql.Identifier, dimension
         conn.execute(sql.SQL(statement).format(t=table, dim=sql.Literal(int(dimension))))
 
 
+#: The stored messages a batch of message docs was made from, each found by its session,
+#: id and time (a session re-created under the name has other rows) and share-locked.
+_LIVE_MESSAGES = (
+    "SELECT m.session, m.id, m.ts FROM messages m"
+    " JOIN unnest(%s::text[], %s::text[], %s::float8[]) AS d(session, id, ts)"
+    " ON m.session = d.session AND m.id = d.id AND m.ts = d.ts FOR KEY SHARE OF m"
+)
+
+
 def upsert(
     conn: psycopg.Connection[Any], table: sql.Identifier, rows: list[tuple[IndexDoc, str]]
 ) -> None:
     """Insert or replace ``rows`` (each doc with its vector as pgvector text), the words of
-    episodes and facts analysed first: two round trips, whatever the number of rows."""
+    episodes and facts analysed first: three round trips, whatever the number of rows.
+
+    A message doc is written only while its message is stored (``_live``): a
+    doc read from the log before another member's forget or pop is not
+    written back after it (docs/design.md, "Several daemons on one database").
+    """
+    rows = _live(conn, rows)
+    if not rows:
+        return
     texts = [stored_text(d) for d, _ in rows]
     words = analyzed(conn, texts)
     columns = sql.SQL(", ").join(map(sql.Identifier, _COLUMNS))
@@ -69,6 +86,30 @@ def upsert(
     )
     with conn.cursor() as cur:
         cur.executemany(query, list(map(_row, rows, texts, words)))
+
+
+def _live(
+    conn: psycopg.Connection[Any], rows: list[tuple[IndexDoc, str]]
+) -> list[tuple[IndexDoc, str]]:
+    """``rows`` but the message docs whose message is no longer stored.
+
+    The messages found are locked ``FOR KEY SHARE`` until the transaction
+    ends, so a forget or a pop deleting one (in any member) either committed
+    before (the doc is dropped here) or waits for this commit, and the index
+    purge that follows it deletes the doc.
+    """
+    messages = [d for d, _ in rows if d.kind == "message"]
+    if not messages:
+        return rows
+    keys = list(map(_message_key, messages))
+    found = conn.execute(_LIVE_MESSAGES, [list(k) for k in zip(*keys, strict=True)]).fetchall()
+    stored = {(s, i, float(t)) for s, i, t in found}
+    return [(d, v) for d, v in rows if d.kind != "message" or _message_key(d) in stored]
+
+
+def _message_key(doc: IndexDoc) -> tuple[str, str, float]:
+    """What finds a message doc's message: its session, id (``message_doc``) and time."""
+    return doc.session, doc.message_ids[0] if doc.message_ids else "", doc.ts
 
 
 def _row(doc_vector: tuple[IndexDoc, str], text: str, words: list[str]) -> tuple[Any, ...]:

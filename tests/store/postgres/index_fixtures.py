@@ -17,10 +17,12 @@ import pytest
 from psycopg import sql
 
 from reverie.store import (
+    IndexDoc,
     LocalEmbedder,
     PrimedEmbedder,
     SearchHit,
     SearchQuery,
+    Tx,
 )
 from reverie.store.postgres.db import PostgresDatabase
 from reverie.store.postgres.index import PostgresSearchIndex
@@ -73,6 +75,40 @@ async def pg_index(db: PostgresDatabase, primed: PrimedEmbedder) -> PostgresSear
         [index_doc(uid, text, ts=float(n)) for n, (uid, text) in enumerate(CORPUS.items())], 8
     )
     return opened
+
+
+async def store_messages(db: PostgresDatabase, docs: list[IndexDoc]) -> None:
+    """The sessions and messages the ``message`` docs of ``docs`` were read from, as an
+    append stores them, in one commit: the index writes a message doc only while its
+    message is stored (``index_schema.upsert``)."""
+    messages = [d for d in docs if d.kind == "message"]
+    sessions = sorted({(d.session, d.scope) for d in messages})
+
+    def store(tx: Tx) -> None:
+        tx.conn.execute(
+            "INSERT INTO sessions (name, scope, created, last_seq, last_active)"
+            " SELECT n, s, 0, 0, 0 FROM unnest(%s::text[], %s::text[]) AS b(n, s)"
+            " ON CONFLICT (name) DO NOTHING",
+            ([n for n, _ in sessions], [s for _, s in sessions]),
+        )
+        last = dict(tx.conn.execute("SELECT name, last_seq FROM sessions").fetchall())
+        rows = []
+        for d in messages:
+            last[d.session] += 1
+            rows.append((d.session, last[d.session], d.message_ids[0], d.text, d.ts))
+        tx.conn.execute(
+            "WITH b AS (INSERT INTO messages (session, seq, id, role, content, ts, tokens)"
+            " SELECT n, s, i, 'user', c, t, 1 FROM unnest("
+            "%s::text[], %s::bigint[], %s::text[], %s::text[], %s::float8[]) AS b(n, s, i, c, t)"
+            " RETURNING session, seq)"
+            " UPDATE sessions SET last_seq = m.seq"
+            " FROM (SELECT session, max(seq) AS seq FROM b GROUP BY session) m"
+            " WHERE name = m.session",
+            [list(c) for c in zip(*rows, strict=True)],
+        )
+
+    if messages:
+        await db.write(store)
 
 
 async def search_hits(index: PostgresSearchIndex, query: str, **kw: Any) -> list[SearchHit]:

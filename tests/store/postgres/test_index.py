@@ -35,6 +35,7 @@ from .index_fixtures import (
     pg_index,  # noqa: F401  (the ``index`` fixture)
     primed_embedder,  # noqa: F401  (the ``primed`` fixture)
     search_hits,
+    store_messages,
 )
 
 pytestmark = pytest.mark.trio
@@ -65,6 +66,14 @@ def _corpus() -> list[IndexDoc]:
     return [index_doc(uid, text, ts=float(n)) for n, (uid, text) in enumerate(CORPUS.items())]
 
 
+async def _add_messages(index: AnyIndex, docs: list[IndexDoc], chunk: int) -> None:
+    """``index.add(docs, chunk)``, the messages of its ``message`` docs stored first in
+    Postgres, where a message doc is written only while its message is."""
+    if isinstance(index, PostgresSearchIndex):
+        await store_messages(index.db, docs)
+    await index.add(docs, chunk)
+
+
 async def _every(index: AnyIndex, **filters: Any) -> list[str]:
     """Every doc's uid (matching ``filters``), sorted."""
     hits = await index.search(SearchQuery(query="any", mode="vector", k=100, **filters))
@@ -80,7 +89,7 @@ async def test_added_docs_are_found_with_their_fields(either: AnyIndex) -> None:
 
 
 async def test_a_message_keeps_its_vector_but_not_its_text(either: AnyIndex) -> None:
-    await either.add([index_doc("m1", "pelican pelican", kind="message")], 8)
+    await _add_messages(either, [index_doc("m1", "pelican pelican", kind="message")], 8)
     assert uids_of(await search_hits(either, "pelican", mode="text")) == []
     (hit,) = await search_hits(either, "pelican pelican", mode="vector", kinds=("message",))
     assert (hit.uid, hit.text) == ("m1", "")
@@ -155,7 +164,7 @@ _FORGET_DOCS = [
 async def test_forgetting_a_session_takes_its_own_scope_and_nothing_else(
     either: AnyIndex,
 ) -> None:
-    await either.add(_FORGET_DOCS, 2)
+    await _add_messages(either, _FORGET_DOCS, 2)
     await either.forget_session("s1", "session/s1")
     assert await _every(either, scope="shared") == ["f2", "m3"]
     assert await _every(either, scope="session/s1") == []
@@ -201,7 +210,7 @@ async def test_forgetting_a_session_leaves_no_vector_of_it(
 ) -> None:
     index = PostgresSearchIndex(db, primed)
     await index.open()
-    await index.add(_FORGET_DOCS, 2)
+    await _add_messages(index, _FORGET_DOCS, 2)
     await index.forget_session("s1", "session/s1")
     rows = await db.read(
         lambda t: t.conn.execute("SELECT uid, session, scope, vector FROM index_docs").fetchall()
@@ -278,7 +287,7 @@ async def test_a_filtered_nearest_search_returns_every_match_through_the_hnsw_in
             few = [
                 index_doc(f"s{n}", f"small {n}", scope="small", kind="message") for n in range(60)
             ]
-            await index.add(many + few, 512)
+            await _add_messages(index, many + few, 512)
             plan = await db.read(
                 lambda t: t.conn.execute(
                     "EXPLAIN SELECT uid FROM index_docs WHERE scope = 'small'"
