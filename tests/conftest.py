@@ -143,9 +143,19 @@ def daemon_process(make_daemon_process: Callable[..., DaemonProcess]) -> DaemonP
     return make_daemon_process()
 
 
+@pytest.fixture(scope="session")
+def embedding_model(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
+    """The embedding model's int8 rewrite, made once for the session's in-process daemons
+    (tests/inprocess.py); None if it cannot be made (they then make or skip it themselves)."""
+    from reverie.store.embed.model_file import compact_model, shipped_model
+
+    made = compact_model(tmp_path_factory.mktemp("models"))
+    return None if made == shipped_model() else made
+
+
 @pytest.fixture
 def make_served(
-    tmp_path: Path, store_env: Callable[[str], dict[str, str]]
+    tmp_path: Path, store_env: Callable[[str], dict[str, str]], embedding_model: Path | None
 ) -> Iterator[Callable[..., InProcessDaemon]]:
     """Start in-process daemons (``make_served(env=..., config=..., name=...)``), as
     ``make_daemon`` does processes. At teardown each is stopped, and one that crashed
@@ -157,7 +167,9 @@ def make_served(
     ) -> InProcessDaemon:
         root = tmp_path / name
         root.mkdir(exist_ok=True)
-        daemon = InProcessDaemon(root, env={**store_env(name), **(env or {})}, config=config)
+        daemon = InProcessDaemon(
+            root, env={**store_env(name), **(env or {})}, config=config, model=embedding_model
+        )
         started.append(daemon.start())
         return daemon
 
@@ -174,13 +186,18 @@ def make_served(
 
 @pytest.fixture(scope="module")
 def shared_daemon(
-    daemon_engine: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+    daemon_engine: str,
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    embedding_model: Path | None,
 ) -> Iterator[InProcessDaemon]:
     """One in-process daemon with the default configuration for every test of a module (per
     engine): for tests that only read and write, each under session names of its own
     (``unique``), so that no test sees another's data."""
     databases = _databases(daemon_engine, request)
-    daemon = InProcessDaemon(tmp_path_factory.mktemp("shared"), env=databases.env("shared"))
+    daemon = InProcessDaemon(
+        tmp_path_factory.mktemp("shared"), env=databases.env("shared"), model=embedding_model
+    )
     try:
         yield daemon.start()
         daemon.stop()

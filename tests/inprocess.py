@@ -8,6 +8,13 @@ point is the process itself (kill -9, signals, exit codes, the ready line,
 the CLI's ``serve``, open-file limits, systemd, the environment read at run
 time) keeps ``DaemonProcess`` (tests/daemon_process.py).
 
+Each fresh data dir would make the embedding model's int8 rewrite again
+(``store/embed/model_file.py``: a child process importing ``onnx``, 5-15 s
+under load, which a stop then waits for); a daemon given ``model`` (the
+rewrite made once for the session) starts on a data dir that already holds
+it, as every daemon's second start does. The rewrite itself stays checked
+by the subprocess daemons and tests/store/test_int8_weights.py.
+
 Blocking tests get the daemon on a thread of its own running ``trio.run``;
 trio tests start it in their own nursery (``serve_in``). Either way a daemon
 that crashes fails the test: its client calls fail, and ``stop`` raises the
@@ -18,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import threading
 from pathlib import Path
 from typing import Any
@@ -49,9 +57,14 @@ class InProcessDaemon:
     """``serve`` on ``root/reverie.sock`` with its data in ``root/data``, in this process."""
 
     def __init__(
-        self, root: Path, env: dict[str, str] | None = None, config: str | None = None
+        self,
+        root: Path,
+        env: dict[str, str] | None = None,
+        config: str | None = None,
+        model: Path | None = None,
     ) -> None:
         self.root = root
+        self.model = model  # the embedding model's rewrite, to be found in the data dir
         self.data_dir = root / "data"
         self.socket = root / "reverie.sock"
         self.env = {**os.environ, **_config_only(env or {})}
@@ -76,6 +89,7 @@ class InProcessDaemon:
     def start(self) -> InProcessDaemon:
         """Serve on a new thread; return once it accepts connections."""
         config = self.config()
+        self._seed_model()
         self._ready.clear()
         self._error = None
         self._thread = threading.Thread(
@@ -93,6 +107,20 @@ class InProcessDaemon:
         if not ready:
             raise RuntimeError(f"in-process daemon not ready after {READY_DEADLINE}s")
         return self
+
+    def _seed_model(self) -> None:
+        """A new data dir with the model's rewrite in ``models/`` (a hard link) and an empty
+        ``reverie.toml``: a data dir holding none of reverie's files is refused."""
+        if self.model is None or self.data_dir.exists():
+            return
+        models = self.data_dir / "models"
+        models.mkdir(parents=True)
+        self.data_dir.chmod(0o700)
+        (self.data_dir / "reverie.toml").touch()
+        try:
+            os.link(self.model, models / self.model.name)
+        except OSError:  # another file system
+            shutil.copyfile(self.model, models / self.model.name)
 
     def _run(self, config: Config) -> None:
         async def main() -> None:
@@ -134,4 +162,5 @@ class InProcessDaemon:
     # -- a trio test: the daemon in the test's nursery ----------------------------------
     async def serve_in(self, nursery: trio.Nursery) -> Running:
         """Start serving as a task of ``nursery``; cancel it (or ``stop`` the result) to end."""
+        self._seed_model()
         return await nursery.start(serve, self.config())
