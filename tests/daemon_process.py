@@ -81,6 +81,9 @@ class DaemonProcess:
                     ) from None
                 time.sleep(0.02)
 
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 

@@ -152,6 +152,9 @@ class InProcessDaemon:
             raise RuntimeError(f"in-process daemon crashed: {self._error!r}") from self._error
         return 0
 
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
     def restart(self) -> InProcessDaemon:
         self.stop()
         return self.start()
