@@ -3,7 +3,7 @@
 LanceDB's ``optimize()`` rewrites a table whole while it is under its
 compaction target of a million rows, and refreshes its scalar indexes whole,
 so with one table each optimize costs what the index holds. Messages now go
-to generations of ``index.generation_rows`` rows (``store/lance/index_tables.py``).
+to generations of ``index.generation_rows`` rows (``store/files/index_tables.py``).
 
 Each layout is built in its own process, at the store level (``SearchIndex``,
 the class the daemon's indexer writes through), with the same rows:

@@ -5,7 +5,7 @@ A search reads every table that may hold its session, a LanceDB query each
 session that lives through the whole history is in every generation, so with
 generations alone its search costs grow with the history. Sealed generations
 are now merged four at a time into tables up to ``index.merged_rows`` rows
-(``store/lance/index_tables.py``, ``merge_run``), the way the daemon's indexer does
+(``store/files/index_tables.py``, ``merge_run``), the way the daemon's indexer does
 it: after an optimize that finds a merge due, the index is copied with those
 generations made one table (``SearchIndex.copy_to``) and the copy replaces it.
 

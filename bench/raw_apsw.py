@@ -20,7 +20,7 @@ from pathlib import Path
 import apsw
 
 from bench._machine import Cost, Usage
-from reverie.store.sqlite.schema import migrate
+from reverie.store.files.schema import migrate
 
 __all__ = ["CONTENT", "Raw", "raw_apsw"]
 

@@ -63,9 +63,9 @@ from reverie.store import (
     words_reference,
     write_cursor,
 )
-from reverie.store.message_text import CONTEXT_WEIGHT
-from reverie.store.sqlite.message_text import fts_match
-from reverie.store.sqlite.term_counts import fresh_counts
+from reverie.store.base.message_text import CONTEXT_WEIGHT
+from reverie.store.files.message_text import fts_match
+from reverie.store.files.term_counts import fresh_counts
 from tests.daemon_process import DaemonProcess
 
 REPO = Path(__file__).resolve().parent.parent

@@ -43,8 +43,8 @@ from reverie.store import (
     Tx,
     apply_writes,
 )
-from reverie.store.sqlite.db import SQLITE_SQL
-from reverie.store.sqlite.schema import migrate
+from reverie.store.files.db import SQLITE_SQL
+from reverie.store.files.schema import migrate
 from tests.daemon_process import DaemonProcess
 
 __all__ = ["main"]

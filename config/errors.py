@@ -22,7 +22,7 @@ client rebuild the class. Codes are never renamed::
     │   ├── StoreUnavailable          store.unavailable (retry)
     │   │   └── SessionMoved          session.moved (retry)
     │   ├── EmbeddingError            embeddings.error (reverie.store.embed.embeddings)
-    │   └── IndexStale                store.index_stale (reverie.store.lance.index)
+    │   └── IndexStale                store.index_stale (reverie.store.files.index_lifecycle)
     └── LLMError                      llm.error      (reverie.actors.errors)
         ├── LLMTimeout                llm.timeout
         ├── LLMRejected               llm.rejected

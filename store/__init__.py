@@ -5,11 +5,27 @@ thread (the writer thread, or a worker thread for reads).
 """
 
 from .base.cluster import Cluster, MemberView
-from .base.database import GroupCommit
+from .base.db import GroupCommit
 from .base.index import LiveIndex
+from .base.index_feed import (
+    CURSOR_KEY,
+    INDEX_DIR_KEY,
+    LogPosition,
+    entry_doc,
+    fact_docs,
+    memory_docs,
+    message_uid,
+)
 from .base.job_leases import JobLeases
-from .base.memory import Consolidated, MemoryStore
+from .base.jobs import Job, job_entry, new_job
+from .base.journal import AppendOutcome, ForgetJob, MessageRecord, NewMessage, SessionRecord
+from .base.memory_store import Consolidated, MemoryStore
+from .base.message_pop import Unindex
+from .base.message_text import STOP_WORDS
+from .base.provenance import fact_sources
+from .base.term_counts import TermCounts
 from .base.tx import Tx
+from .base.working_memory import CheckpointRecord, KeyRecord, ScopeStats, ScratchRecord, TaskRecord
 from .clock import TEST_CLOCK_ENV, Clock
 from .code_pages import page_out_code, page_out_code_async
 from .embed.embeddings import (
@@ -41,28 +57,71 @@ from .facts import (
     render_memory,
     replace_fact,
 )
+from .files.backup import BackupInfo, backup
+from .files.db import Connection, Database, ReadFn
+from .files.index import AsyncSearchIndex, drop_index_dirs, index_dirs
+from .files.index_feed import (
+    log_position,
+    messages_after,
+    move_cursor,
+    read_cursor,
+    read_meta,
+    swap_index,
+    write_cursor,
+    write_meta,
+)
+from .files.index_lifecycle import IndexLayout, IndexLimits, IndexStale, SearchIndex
+from .files.jobs import create_job, finish_job, job_counts, open_job, open_jobs, record_attempt
+from .files.journal import (
+    append_requests,
+    count_sessions,
+    delete_session,
+    finish_forget,
+    list_sessions,
+    load_session,
+    pending_forgets,
+    read_history,
+    read_tail,
+    record_forget,
+    save_session,
+    sessions_over,
+)
+from .files.memory_files import MemoryFiles, decode_scope, encode_scope, scope_of_dir
+from .files.memory_forget import forget_fact, forget_files, forget_session
+from .files.memory_scan import MemoryScan, scope_problems
+from .files.memory_store import FileMemoryStore
+from .files.message_pop import finish_unindex, pending_unindex, pop_newest, unindexed_doc
+from .files.message_text import (
+    count_messages,
+    logged_messages,
+    search_message_text,
+    vector_gap,
+    with_log_text,
+    words_reference,
+)
+from .files.provenance import covered_messages
+from .files.schema import SCHEMA_VERSION
+from .files.working_memory import (
+    append_scratch,
+    clear_keys,
+    clear_scratch,
+    create_checkpoint,
+    delete_checkpoint,
+    delete_key,
+    expiring_keys,
+    list_checkpoints,
+    list_keys,
+    load_task,
+    lookup_key,
+    read_scratch,
+    restore_checkpoint,
+    save_task,
+    scope_stats,
+    set_key,
+    sweep_keys,
+)
 from .heap import heap_usage, release_free_memory, tune_allocator
 from .history import HistoryEntry, entry_day, history_problems, parse_history, render_entry
-from .index_feed import (
-    CURSOR_KEY,
-    INDEX_DIR_KEY,
-    LogPosition,
-    entry_doc,
-    fact_docs,
-    memory_docs,
-    message_uid,
-)
-from .jobs import Job, job_entry, new_job
-from .journal import AppendOutcome, ForgetJob, MessageRecord, NewMessage, SessionRecord
-from .lance.async_index import AsyncSearchIndex, drop_index_dirs, index_dirs
-from .lance.index import IndexLayout, IndexLimits, IndexStale, SearchIndex
-from .markdown.memory_files import MemoryFiles, decode_scope, encode_scope, scope_of_dir
-from .markdown.memory_forget import forget_fact, forget_files, forget_session
-from .markdown.memory_scan import MemoryScan, scope_problems
-from .markdown.memory_store import FileMemoryStore
-from .message_pop import Unindex
-from .message_text import STOP_WORDS
-from .provenance import fact_sources
 from .ranking import (
     TEXT_WEIGHT,
     VECTOR_WEIGHT,
@@ -99,67 +158,8 @@ from .search_query import (
     candidate_depth,
     checked_query,
 )
-from .sqlite.db import Connection, Database, ReadFn
-from .sqlite.file_backup import BackupInfo, backup
-from .sqlite.index_feed import (
-    log_position,
-    messages_after,
-    move_cursor,
-    read_cursor,
-    read_meta,
-    swap_index,
-    write_cursor,
-    write_meta,
-)
-from .sqlite.jobs import create_job, finish_job, job_counts, open_job, open_jobs, record_attempt
-from .sqlite.journal import (
-    append_requests,
-    count_sessions,
-    delete_session,
-    finish_forget,
-    list_sessions,
-    load_session,
-    pending_forgets,
-    read_history,
-    read_tail,
-    record_forget,
-    save_session,
-    sessions_over,
-)
-from .sqlite.message_pop import finish_unindex, pending_unindex, pop_newest, unindexed_doc
-from .sqlite.message_text import (
-    count_messages,
-    logged_messages,
-    search_message_text,
-    vector_gap,
-    with_log_text,
-    words_reference,
-)
-from .sqlite.provenance import covered_messages
-from .sqlite.schema import SCHEMA_VERSION
-from .sqlite.working_memory import (
-    append_scratch,
-    clear_keys,
-    clear_scratch,
-    create_checkpoint,
-    delete_checkpoint,
-    delete_key,
-    expiring_keys,
-    list_checkpoints,
-    list_keys,
-    load_task,
-    lookup_key,
-    read_scratch,
-    restore_checkpoint,
-    save_task,
-    scope_stats,
-    set_key,
-    sweep_keys,
-)
-from .term_counts import TermCounts
 from .tokens import TokenCounter
 from .wm_bounds import ScopeBounds
-from .working_memory import CheckpointRecord, KeyRecord, ScopeStats, ScratchRecord, TaskRecord
 
 __all__ = [
     "CURSOR_KEY",

@@ -1,5 +1,5 @@
 """BM25's IDF as SQLite's FTS5 computes it, shared by both engines' word scores (the
-SQLite engine's FTS5 function ``sqlite/bm25.py``, the Postgres engine's SQL)."""
+SQLite engine's FTS5 function ``files/bm25.py``, the Postgres engine's SQL)."""
 
 from __future__ import annotations
 

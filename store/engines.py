@@ -18,15 +18,15 @@ from typing import Any
 from reverie.config import ClusterConfig, ConfigError, StoreConfig
 
 from .base.cluster import Cluster
-from .base.database import GroupCommit
+from .base.db import GroupCommit
 from .base.index import LiveIndex
 from .base.job_leases import JobLeases
-from .base.memory import MemoryStore
+from .base.memory_store import MemoryStore
 from .embed.primed_embedder import PrimedEmbedder
-from .lance.index import IndexLimits
-from .markdown.memory_files import MemoryFiles
-from .markdown.memory_store import FileMemoryStore
-from .sqlite.db import Database
+from .files.db import Database
+from .files.index_lifecycle import IndexLimits
+from .files.memory_files import MemoryFiles
+from .files.memory_store import FileMemoryStore
 
 __all__ = ["Store", "open_store"]
 

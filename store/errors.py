@@ -1,7 +1,7 @@
 """The store's branch of the error tree (see ``reverie.config.errors``).
 
 An engine's library's exceptions never leave this package: each engine maps
-them (``sqlite/errors.py``, ``postgres/errors.py``), and ``translate`` the file
+them (``files/errors.py``, ``postgres/errors.py``), and ``translate`` the file
 system's, to a ``StoreError`` (``StoreFull`` when the disk or the page limit
 is full) so the layers above can report them with a stable code.
 """

@@ -22,7 +22,7 @@ from .wm_bounds import ScopeBounds, Tally
 
 if TYPE_CHECKING:
     from .base.tx import Tx
-from .working_memory import TaskRecord
+from .base.working_memory import TaskRecord
 
 __all__ = [
     "AddScratch",

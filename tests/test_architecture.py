@@ -58,12 +58,7 @@ SEARCH_USES = "reverie.actors.services"
 SEARCH_FORBIDDEN = ("apsw", "lancedb", "pyarrow", "psycopg")
 #: The engines' libraries and folders: what the seam (store.base) must never import.
 ENGINE_LIBRARIES = ("apsw", "psycopg", "lancedb", "pyarrow")
-ENGINE_FOLDERS = (
-    "reverie.store.postgres",
-    "reverie.store.sqlite",
-    "reverie.store.lance",
-    "reverie.store.markdown",
-)
+ENGINE_FOLDERS = ("reverie.store.postgres", "reverie.store.files")
 
 
 def _module_name(path: Path) -> str:
@@ -164,7 +159,7 @@ def closure(start: str, *, parents: bool = True) -> set[str]:
 
 def test_the_source_tree_is_found() -> None:
     names = sources()
-    assert {"reverie", "reverie.daemon.client", "reverie.store.sqlite.db"} <= names.keys()
+    assert {"reverie", "reverie.daemon.client", "reverie.store.files.db"} <= names.keys()
     assert "reverie.daemon.client.top_level" not in names
 
 

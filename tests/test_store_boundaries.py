@@ -69,9 +69,10 @@ def _shared(module: str) -> bool:
     return len(parts) == 3 and parts[:2] == ["reverie", "store"] and parts[2] != "engines"
 
 
-def test_the_seam_imports_no_engine_and_postgres_no_file_engine() -> None:
+def test_the_seam_imports_no_engine_and_no_engine_the_other() -> None:
     """The seam and the shared records name no engine; the Postgres engine uses those
-    and the embedders, never SQLite, LanceDB or the Markdown tree."""
+    and the embedders, never SQLite, LanceDB or the Markdown tree (``store.files``),
+    and the file engine never psycopg or ``store.postgres``."""
     broken = [
         f"{m} imports {n}"
         for m in sources()
@@ -87,6 +88,13 @@ def test_the_seam_imports_no_engine_and_postgres_no_file_engine() -> None:
         if _within(m, "reverie.store.postgres")
         for n in imports_of(m)
         if any(_within(n, bad) for bad in ("apsw", "lancedb", *ENGINE_FOLDERS[1:]))
+    ]
+    broken += [
+        f"{m} imports {n}"
+        for m in sources()
+        if _within(m, "reverie.store.files")
+        for n in imports_of(m)
+        if any(_within(n, bad) for bad in ("psycopg", ENGINE_FOLDERS[0]))
     ]
     assert broken == []
 

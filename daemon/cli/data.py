@@ -2,7 +2,7 @@
 
 ``export`` writes JSONL that ``reverie import`` reads back (see
 ``export.py``); ``backup`` asks the daemon for a consistent copy of its
-data dir (see ``reverie.store.sqlite.file_backup``). Both run while the daemon serves.
+data dir (see ``reverie.store.files.backup``). Both run while the daemon serves.
 Progress and summaries go to standard error, so exported JSONL on standard
 output stays clean.
 """

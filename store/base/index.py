@@ -14,10 +14,10 @@ from contextlib import AbstractAsyncContextManager, AbstractContextManager
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
-    from ..lance.index import IndexLayout, IndexLimits
+    from ..files.index_lifecycle import IndexLayout, IndexLimits
     from ..ranking import IndexDoc, SearchHit
     from ..search_query import SearchQuery
-    from .memory import MemoryStore
+    from .memory_store import MemoryStore
 
 __all__ = ["LiveIndex"]
 

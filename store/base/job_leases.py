@@ -14,8 +14,8 @@ from collections.abc import Callable
 from typing import Protocol
 
 from ..history import HistoryEntry
-from ..jobs import Job
-from ..journal import MessageRecord, SessionRecord
+from .jobs import Job
+from .journal import MessageRecord, SessionRecord
 
 __all__ = ["JobLeases"]
 

@@ -25,14 +25,14 @@ from typing import TYPE_CHECKING, Any
 from ..wm_bounds import Tally
 
 if TYPE_CHECKING:
-    from ..index_feed import LogPosition
-    from ..jobs import Job
-    from ..journal import AppendOutcome, ForgetJob, MessageRecord, NewMessage, SessionRecord
-    from ..message_pop import Unindex
     from ..ranking import IndexDoc, SearchHit
-    from ..term_counts import TermCounts
     from ..wm_bounds import ScopeBounds
-    from ..working_memory import CheckpointRecord, KeyRecord, ScopeStats, ScratchRecord, TaskRecord
+    from .index_feed import LogPosition
+    from .jobs import Job
+    from .journal import AppendOutcome, ForgetJob, MessageRecord, NewMessage, SessionRecord
+    from .message_pop import Unindex
+    from .term_counts import TermCounts
+    from .working_memory import CheckpointRecord, KeyRecord, ScopeStats, ScratchRecord, TaskRecord
 
 __all__ = ["EngineSql", "Tx"]
 

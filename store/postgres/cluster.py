@@ -23,7 +23,7 @@ from typing import Any
 import psycopg
 
 from ..base.cluster import MemberView
-from ..base.database import GroupCommit
+from ..base.db import GroupCommit
 from ..base.tx import Tx
 
 __all__ = ["ME", "NOW", "PostgresCluster", "alive_clause", "new_member_id"]

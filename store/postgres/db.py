@@ -1,6 +1,6 @@
 """The Postgres engine's database: psycopg connections on the shared group-commit threads.
 
-``GroupCommit`` (store/base/database.py) owns the threads, the batching and
+``GroupCommit`` (store/base/db.py) owns the threads, the batching and
 the outcomes, as for SQLite: one writer connection commits a batch of
 functions in one transaction, and a write is acknowledged only after that
 COMMIT returned. Reader connections run each read in a ``REPEATABLE READ``
@@ -23,7 +23,7 @@ from psycopg import sql
 
 from reverie.store import StoreError, StoreUnavailable
 
-from ..base.database import GroupCommit
+from ..base.db import GroupCommit
 from ..base.tx import EngineSql, Tx
 from . import (
     index_feed,

@@ -1,6 +1,6 @@
 """What the search index is fed from in Postgres: the message log after a durable cursor.
 
-The same contract as the SQLite engine's ``reverie.store.index_feed``: the
+The same contract as the SQLite engine's ``reverie.store.base.index_feed``: the
 cursor (``meta[CURSOR_KEY]``) says every message with ``gid <=`` it is in the
 index, and it never points past the log's last gid. Postgres identity gids
 are never reused (SQLite hands a forgotten newest rowid to the next append),
@@ -21,7 +21,7 @@ import psycopg
 from psycopg.types.json import Jsonb
 
 from reverie.store import CURSOR_KEY, INDEX_DIR_KEY, IndexDoc, LogPosition
-from reverie.store.index_feed import message_doc
+from reverie.store.base.index_feed import message_doc
 
 from .rows import one_row
 

@@ -33,9 +33,9 @@ import msgspec
 import psycopg
 
 from reverie.store import Consolidated, HistoryEntry, Job, MessageRecord, SessionRecord
-from reverie.store.jobs import _COLUMNS, _job, new_job
+from reverie.store.base.jobs import _COLUMNS, _job, new_job
 
-from ..base.database import GroupCommit
+from ..base.db import GroupCommit
 from ..base.tx import Tx
 from . import memory_rows as rows
 from .cluster import ME, NOW, alive_clause

@@ -1,6 +1,6 @@
 """Consolidation jobs, durable in Postgres.
 
-The same contract as the SQLite engine's ``reverie.store.jobs``: a job is
+The same contract as the SQLite engine's ``reverie.store.base.jobs``: a job is
 created ``running`` when its range of a session's messages is chosen, and
 finished in the transaction that moves the session's cursor past the range;
 a replay after a crash finds it again and changes nothing twice.
@@ -14,7 +14,7 @@ import msgspec
 import psycopg
 
 from reverie.store import Job, SessionRecord
-from reverie.store.jobs import _COLUMNS, _job
+from reverie.store.base.jobs import _COLUMNS, _job
 
 from .journal import _OWNED, _adopt
 

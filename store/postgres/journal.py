@@ -1,6 +1,6 @@
 """The message log in Postgres: every session's messages, in order, and each session's row.
 
-The same contract as the SQLite engine's ``reverie.store.journal``: seqs are
+The same contract as the SQLite engine's ``reverie.store.base.journal``: seqs are
 given in the caller's transaction, gap free, in submission order; a retried
 id keeps its seq; a request that conflicts appends nothing. What differs is
 the number of round trips, which costs on a network: ``append_requests`` asks
@@ -37,7 +37,7 @@ from reverie.store import (
     SessionMoved,
     SessionRecord,
 )
-from reverie.store.journal import (
+from reverie.store.base.journal import (
     _FORGET_PREFIX,
     _MSG_COLUMNS,
     _SESSION_COLUMNS,

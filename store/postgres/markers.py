@@ -1,7 +1,7 @@
 """Durable markers in Postgres' ``meta``: work a commit promised that a step outside the
 transaction finishes (a forget's files and index rows, a pop's index row).
 
-The same markers as the SQLite engine's (``reverie.store.markers``): a msgspec
+The same markers as the SQLite engine's (``reverie.store.base.markers``): a msgspec
 Struct's JSON after a prefix of its own, as the ``meta`` key; the value is a
 plain ``1``. Keys are compared byte-wise (``COLLATE "C"``) so the order they
 are listed in is SQLite's, whatever the database's collation.

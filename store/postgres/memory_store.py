@@ -1,6 +1,6 @@
 """Each scope's memory and history in Postgres, behind the file engine's ``MemoryStore`` API.
 
-Actors await the same calls as on the Markdown tree (``store/memory_store.py``)
+Actors await the same calls as on the Markdown tree (``store/files/memory_store.py``)
 and get the same text back, byte for byte; the rows and their SQL are
 ``memory_rows``'s. Every call is one transaction of the engine's
 ``PostgresDatabase`` (a read in a snapshot, a write group-committed), so

@@ -1,7 +1,7 @@
 """Taking back a session's newest message in Postgres: the log, the session's row, the
 index's marker.
 
-The same contract as the SQLite engine's ``reverie.store.message_pop``: the
+The same contract as the SQLite engine's ``reverie.store.base.message_pop``: the
 newest row goes in one transaction with the session's counters (the next
 append takes the popped seq again), refused as ``Conflict`` once
 consolidation has it; the same commit records an ``Unindex`` marker for the
@@ -17,9 +17,9 @@ import psycopg
 
 from reverie.config import Conflict
 from reverie.store import IndexDoc, MessageRecord, SessionMoved, SessionRecord, Unindex
-from reverie.store.index_feed import message_doc
-from reverie.store.journal import _MSG_COLUMNS, _record
-from reverie.store.message_pop import _PREFIX
+from reverie.store.base.index_feed import message_doc
+from reverie.store.base.journal import _MSG_COLUMNS, _record
+from reverie.store.base.message_pop import _PREFIX
 
 from .cluster import ME
 from .index_feed import read_cursor, write_cursor

@@ -49,12 +49,12 @@ import msgspec
 import psycopg
 
 from reverie.store import SearchHit
+from reverie.store.base.index_feed import message_doc
+from reverie.store.base.message_text import CONTEXT_MESSAGES, CONTEXT_WEIGHT, _bound, _query_words
 from reverie.store.bm25 import idf
-from reverie.store.index_feed import message_doc
-from reverie.store.message_text import CONTEXT_MESSAGES, CONTEXT_WEIGHT, _bound, _query_words
 from reverie.store.ranking import hit_from_doc
 
-from ..term_counts import TermCounts
+from ..base.term_counts import TermCounts
 from .index_feed import read_cursor
 from .term_counts import indexed_rows
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import psycopg
 
-from reverie.store.index_feed import message_uid
-from reverie.store.provenance import MAX_COVERED
+from reverie.store.base.index_feed import message_uid
+from reverie.store.base.provenance import MAX_COVERED
 
 __all__ = ["covered_messages"]
 

@@ -1,6 +1,6 @@
 """The one row of a query that always returns one: what psycopg's typing cannot know.
 
-The Postgres engine's twin of ``sqlite/rows.py``: an aggregate, a scalar
+The Postgres engine's twin of ``files/rows.py``: an aggregate, a scalar
 subquery or a function call in a SELECT yields exactly one row, so its
 callers index it directly; ``one_row`` says so once, for them and for the
 type checker.

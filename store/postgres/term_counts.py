@@ -1,6 +1,6 @@
 """How many messages hold a query word, on Postgres: what the shared cache counts with.
 
-The cache (``reverie.store.term_counts.TermCounts``: the 1 % drift rule,
+The cache (``reverie.store.base.term_counts.TermCounts``: the 1 % drift rule,
 the LRU, the lock) is both engines'; it is given these two reads. The clock is
 ``message_words_stats.rows`` (constant time, kept by statement triggers as
 FTS5 keeps its averages record), and a word's count is the rows whose
@@ -14,7 +14,7 @@ from typing import Any
 
 import psycopg
 
-from reverie.store.term_counts import TermCounts
+from reverie.store.base.term_counts import TermCounts
 
 __all__ = ["count_words", "fresh_counts", "indexed_rows"]
 

@@ -1,4 +1,4 @@
-"""Working memory in Postgres: the SQLite engine's functions (``store/working_memory.py``), in SQL.
+"""Working memory in Postgres: the SQLite engine's functions (``store/base/working_memory.py``), in SQL.
 
 Same names, parameters, results, refusals and meaning: keys with a version
 for compare-and-set and an optional ``expires_at`` that every read honours
@@ -32,8 +32,7 @@ import msgspec
 import psycopg
 
 from reverie.config import Conflict, InvalidArgument, NotFound
-from reverie.store.wm_bounds import Tally
-from reverie.store.working_memory import (
+from reverie.store.base.working_memory import (
     _KEY_COLUMNS,
     _SCOPE_TABLES,
     _TASK_COLUMNS,
@@ -46,6 +45,7 @@ from reverie.store.working_memory import (
     _snapshot_decoder,
     _snapshot_encoder,
 )
+from reverie.store.wm_bounds import Tally
 
 from .rows import one_row
 from .scope_lock import one_writer

@@ -11,7 +11,7 @@ import pytest
 from reverie.config import NotFound
 from reverie.daemon import Client, ConnectionLost
 from reverie.daemon import protocol as p
-from reverie.store.lance.index_tables import Keys
+from reverie.store.files.index_tables import Keys
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, extractive_config

@@ -13,7 +13,7 @@ import apsw
 import lancedb
 import pytest
 
-from reverie.store.sqlite.index_feed import write_cursor
+from reverie.store.files.index_feed import write_cursor
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 

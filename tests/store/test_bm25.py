@@ -10,12 +10,12 @@ import apsw
 import pytest
 
 from reverie.store import search_message_text
+from reverie.store.base.term_counts import TermCounts
 from reverie.store.bm25 import idf
-from reverie.store.sqlite.bm25 import FUNCTION, registered
-from reverie.store.sqlite.message_text import fts_match
-from reverie.store.sqlite.schema import migrate
-from reverie.store.sqlite.term_counts import fresh_counts, indexed_rows
-from reverie.store.term_counts import TermCounts
+from reverie.store.files.bm25 import FUNCTION, registered
+from reverie.store.files.message_text import fts_match
+from reverie.store.files.schema import migrate
+from reverie.store.files.term_counts import fresh_counts, indexed_rows
 
 from .messages import append_texts
 

@@ -11,7 +11,7 @@ import lancedb
 import pytest
 
 from reverie.store import IndexDoc, IndexLimits, LocalEmbedder, SearchHit, SearchIndex
-from reverie.store.lance.index_tables import Keys, merge_run
+from reverie.store.files.index_tables import Keys, merge_run
 
 TEXTS = [
     "The train to Lyon leaves at nine.",
@@ -265,7 +265,7 @@ def test_saved_keys_read_the_same_in_another_process(small: SearchIndex) -> None
     """Python salts ``hash`` of a str per process; saved keys must not depend on it."""
     _fill(small, "a", 12)
     probe = (
-        "import sys; from pathlib import Path; from reverie.store.lance.index_tables import Keys; "
+        "import sys; from pathlib import Path; from reverie.store.files.index_tables import Keys; "
         "keys = Keys.load(Path(sys.argv[1])); "
         "print(keys.may_hold(session='a'), keys.may_hold(session='zz'))"
     )

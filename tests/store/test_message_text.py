@@ -16,10 +16,10 @@ from reverie.store import (
     with_log_text,
     words_reference,
 )
-from reverie.store.sqlite.message_text import fts_match
-from reverie.store.sqlite.schema import migrate
-from reverie.store.sqlite.term_counts import fresh_counts
-from reverie.store.term_counts import TermCounts
+from reverie.store.base.term_counts import TermCounts
+from reverie.store.files.message_text import fts_match
+from reverie.store.files.schema import migrate
+from reverie.store.files.term_counts import fresh_counts
 
 from .messages import append_texts
 

@@ -8,8 +8,8 @@ import apsw
 import pytest
 
 from reverie.store import delete_session
-from reverie.store.sqlite.schema import migrate
-from reverie.store.sqlite.term_counts import fresh_counts
+from reverie.store.files.schema import migrate
+from reverie.store.files.term_counts import fresh_counts
 
 from .messages import append_texts
 

@@ -29,7 +29,7 @@ from reverie.store import (
     TokenCounter,
     Tx,
 )
-from reverie.store.index_feed import message_uid
+from reverie.store.base.index_feed import message_uid
 
 from ...store.index_corpus import FakeEmbedder
 

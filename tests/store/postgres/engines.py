@@ -16,8 +16,8 @@ import apsw
 import psycopg
 import pytest
 
+from reverie.store.files.schema import migrate as sqlite_migrate
 from reverie.store.postgres.schema import migrate as pg_migrate
-from reverie.store.sqlite.schema import migrate as sqlite_migrate
 
 ENGINES = ["sqlite", "postgres"]
 
@@ -34,7 +34,7 @@ class Engine:
     def __init__(self, name: str, conn: Any) -> None:
         self.name = name
         self.conn = conn
-        package = "reverie.store.postgres" if name == "postgres" else "reverie.store.sqlite"
+        package = "reverie.store.postgres" if name == "postgres" else "reverie.store.files"
         for module in ("journal", "jobs", "index_feed", "message_pop"):
             setattr(self, module, importlib.import_module(f"{package}.{module}"))
 

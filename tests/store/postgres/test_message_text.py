@@ -12,6 +12,7 @@ import pytest
 
 from reverie.daemon import Client
 from reverie.store import SearchHit
+from reverie.store.base.term_counts import TermCounts
 from reverie.store.postgres.message_text import (
     count_messages,
     logged_messages,
@@ -22,7 +23,6 @@ from reverie.store.postgres.message_text import (
 )
 from reverie.store.postgres.provenance import covered_messages
 from reverie.store.postgres.term_counts import fresh_counts, indexed_rows
-from reverie.store.term_counts import TermCounts
 from tests.daemon_process import DaemonProcess
 
 from ..test_message_text import _hit

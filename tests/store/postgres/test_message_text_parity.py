@@ -14,11 +14,11 @@ import psycopg
 import pytest
 
 from reverie.store import NewMessage, SessionRecord, append_requests
+from reverie.store.files import message_text as sqlite_words
+from reverie.store.files.schema import migrate as sqlite_migrate
+from reverie.store.files.term_counts import fresh_counts as sqlite_fresh_counts
 from reverie.store.postgres.message_text import search_message_text, words_reference
 from reverie.store.postgres.term_counts import fresh_counts
-from reverie.store.sqlite import message_text as sqlite_words
-from reverie.store.sqlite.schema import migrate as sqlite_migrate
-from reverie.store.sqlite.term_counts import fresh_counts as sqlite_fresh_counts
 
 from ..messages import append_texts as sqlite_append
 from .texts import append_texts, ranked, words_store

@@ -19,10 +19,10 @@ import pytest
 
 from reverie.config import Conflict, NotFound
 from reverie.store import KeyRecord, ScopeBounds, ScratchRecord, TaskRecord
+from reverie.store.base.working_memory import _Snapshot
+from reverie.store.files import working_memory as sqlite_wm
+from reverie.store.files.schema import migrate as sqlite_migrate
 from reverie.store.postgres import working_memory as pg_wm
-from reverie.store.sqlite import working_memory as sqlite_wm
-from reverie.store.sqlite.schema import migrate as sqlite_migrate
-from reverie.store.working_memory import _Snapshot
 from tests.checks import poll
 from tests.store.postgres.wm_engines import Engine, engine, pg_connection
 

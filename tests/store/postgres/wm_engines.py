@@ -20,12 +20,12 @@ import psycopg
 import pytest
 
 from reverie.store import ScopeBounds, Tx
+from reverie.store.files import working_memory as sqlite_wm
+from reverie.store.files.db import SQLITE_SQL
+from reverie.store.files.schema import migrate as sqlite_migrate
 from reverie.store.postgres import working_memory as pg_wm
 from reverie.store.postgres.db import POSTGRES_SQL
 from reverie.store.postgres.schema import migrate as pg_migrate
-from reverie.store.sqlite import working_memory as sqlite_wm
-from reverie.store.sqlite.db import SQLITE_SQL
-from reverie.store.sqlite.schema import migrate as sqlite_migrate
 from reverie.store.wm_bounds import Tally
 
 ENGINES = ("sqlite", "postgres")

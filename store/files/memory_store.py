@@ -20,9 +20,9 @@ from typing import TypeVar
 
 import trio
 
-from ..base.memory import Consolidated
+from ..base.journal import ForgetJob
+from ..base.memory_store import Consolidated
 from ..history import HistoryEntry
-from ..journal import ForgetJob
 from .memory_files import MemoryFiles
 from .memory_forget import forget_files
 from .memory_scan import MemoryScan, scope_problems

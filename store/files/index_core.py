@@ -34,7 +34,7 @@ from .index_limits import IndexLimits
 from .index_schema import NEW_VECTOR_TYPE, table_schema
 from .index_tables import Keys, Tables
 
-log = logging.getLogger("reverie.store.lance.index")
+log = logging.getLogger("reverie.store.files.index_lifecycle")
 
 
 @contextmanager

@@ -2,14 +2,14 @@
 
 What is a word of a query (``STOP_WORDS`` left out), how much a message's
 context weighs beside its own words, how many previous messages make that
-context: the SQLite engine's FTS5 index (``sqlite/message_text.py``) and the
+context: the SQLite engine's FTS5 index (``files/message_text.py``) and the
 Postgres engine's tsvector columns (``postgres/message_text.py``) index and
 score the same way, so a search's ``words`` score means the same on both.
 """
 
 from __future__ import annotations
 
-from .ranking import text_terms
+from ..ranking import text_terms
 
 __all__ = [
     "CONTEXT_WEIGHT",

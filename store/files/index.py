@@ -33,12 +33,12 @@ import trio
 
 from reverie.config import default_scope
 
-from ..base.memory import MemoryStore
+from ..base.index_feed import memory_docs
+from ..base.memory_store import MemoryStore
 from ..embed.primed_embedder import PrimedEmbedder
-from ..index_feed import memory_docs
 from ..ranking import IndexDoc, SearchHit
 from ..search_query import SearchQuery
-from .index import IndexLayout, IndexLimits, SearchIndex
+from .index_lifecycle import IndexLayout, IndexLimits, SearchIndex
 
 __all__ = ["AsyncSearchIndex", "drop_index_dirs", "index_dirs"]
 

@@ -34,8 +34,8 @@ import trio
 from reverie.config import InvalidArgument
 
 from ..errors import StoreError
-from ..markdown.memory_files import MemoryFiles
 from .db import Database
+from .memory_files import MemoryFiles
 from .rows import one_row
 
 __all__ = ["BackupInfo", "backup"]

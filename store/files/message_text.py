@@ -35,17 +35,17 @@ from typing import Any
 import apsw
 import msgspec
 
-from ..bm25 import idf
-from ..index_feed import message_doc
-from ..message_text import (
+from ..base.index_feed import message_doc
+from ..base.message_text import (
     _ROWS_PER_SCORED_ROW,
     CONTEXT_MESSAGES,
     CONTEXT_WEIGHT,
     _bound,
     _query_words,
 )
+from ..base.term_counts import TermCounts
+from ..bm25 import idf
 from ..ranking import SearchHit, hit_from_doc
-from ..term_counts import TermCounts
 from .bm25 import FUNCTION, registered
 from .index_feed import read_cursor
 from .rows import one_row

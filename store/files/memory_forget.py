@@ -21,10 +21,10 @@ import msgspec
 
 from reverie.config import default_scope
 
+from ..base.journal import ForgetJob
 from ..errors import translate
 from ..facts import drop_fact, drop_session, fact_key
 from ..history import parse_history, render_entry, without_entries
-from ..journal import ForgetJob
 from .memory_files import MEMORY_FILE, MemoryFiles, read_bytes
 
 __all__ = ["forget_fact", "forget_files", "forget_session"]

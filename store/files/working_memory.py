@@ -9,8 +9,7 @@ import msgspec
 
 from reverie.config import Conflict, NotFound
 
-from ..wm_bounds import Tally
-from ..working_memory import (
+from ..base.working_memory import (
     _KEY_COLUMNS,
     _LIVE,
     _SCOPE_KEYS,
@@ -26,6 +25,7 @@ from ..working_memory import (
     _snapshot_decoder,
     _snapshot_encoder,
 )
+from ..wm_bounds import Tally
 from .rows import one_row
 
 __all__ = [

@@ -6,7 +6,7 @@ from typing import Any
 
 import apsw
 
-from ..index_feed import (
+from ..base.index_feed import (
     CURSOR_KEY,
     INDEX_DIR_KEY,
     LogPosition,

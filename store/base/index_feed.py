@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import hashlib
 
-from .facts import Fact, parse_memory
-from .history import HistoryEntry
-from .ranking import IndexDoc
+from ..facts import Fact, parse_memory
+from ..history import HistoryEntry
+from ..ranking import IndexDoc
 
 __all__ = [
     "CURSOR_KEY",

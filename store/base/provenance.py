@@ -8,7 +8,7 @@ finds a summary can lead to its turns; a message forgotten since is not found.
 
 from __future__ import annotations
 
-from .facts import parse_memory
+from ..facts import parse_memory
 from .index_feed import fact_doc_text
 
 __all__ = [

@@ -8,8 +8,8 @@ from typing import Any
 
 import apsw
 
-from ..index_feed import message_uid
-from ..provenance import (
+from ..base.index_feed import message_uid
+from ..base.provenance import (
     MAX_COVERED,
 )
 

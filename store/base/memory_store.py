@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Literal, Protocol
 
 if TYPE_CHECKING:
     from ..history import HistoryEntry
-    from ..journal import ForgetJob
+    from .journal import ForgetJob
 
 __all__ = ["Consolidated", "MemoryStore"]
 

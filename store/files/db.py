@@ -1,6 +1,6 @@
 """The SQLite engine's database: one file, WAL, on the shared group-commit threads.
 
-``GroupCommit`` (store/base/database.py) owns the threads, the batching and
+``GroupCommit`` (store/base/db.py) owns the threads, the batching and
 the outcomes; this module says how SQLite is opened (WAL, the durability
 chosen, ``secure_delete`` so a forget leaves no bytes in free pages), how a
 write transaction starts (``BEGIN IMMEDIATE``: the writer never upgrades a
@@ -17,7 +17,7 @@ from typing import Any, Literal, TypeVar
 
 import apsw
 
-from ..base.database import GroupCommit
+from ..base.db import GroupCommit
 from ..base.tx import EngineSql, Tx
 from ..errors import StoreError, StoreReadOnly
 from . import index_feed, jobs, journal, message_pop, message_text, provenance

@@ -5,12 +5,12 @@ from __future__ import annotations
 import apsw
 import msgspec
 
-from ..jobs import (
+from ..base.jobs import (
     _COLUMNS,
     Job,
     _job,
 )
-from ..journal import SessionRecord
+from ..base.journal import SessionRecord
 from .journal import save_session
 
 __all__ = ["create_job", "finish_job", "job_counts", "open_job", "open_jobs", "record_attempt"]

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 import apsw
 import msgspec
 
-from ..markers import (
+from ..base.markers import (
     _Marker,
 )
 

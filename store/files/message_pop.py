@@ -6,9 +6,9 @@ import apsw
 
 from reverie.config import Conflict
 
-from ..index_feed import message_doc
-from ..journal import MessageRecord, SessionRecord
-from ..message_pop import (
+from ..base.index_feed import message_doc
+from ..base.journal import MessageRecord, SessionRecord
+from ..base.message_pop import (
     _PREFIX,
     Unindex,
 )

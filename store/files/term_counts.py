@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import apsw
 
-from ..term_counts import (
+from ..base.term_counts import (
     _TOKENIZER,
     TermCounts,
 )

@@ -9,7 +9,7 @@ import apsw
 
 from reverie.config import Conflict, default_scope
 
-from ..journal import (
+from ..base.journal import (
     _FORGET_PREFIX,
     _MSG_COLUMNS,
     _SESSION_COLUMNS,

@@ -16,7 +16,7 @@ from typing import Any
 
 import msgspec
 
-from .history import HistoryEntry
+from ..history import HistoryEntry
 from .journal import MessageRecord
 
 __all__ = [
