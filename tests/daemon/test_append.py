@@ -117,12 +117,14 @@ def test_acked_appends_survive_repeated_kill_9(daemon_process: DaemonProcess) ->
         ]
         for t in threads:
             t.start()
-        stop.wait(rng.uniform(0.3, 0.8))  # let them append for a random moment
-        daemon.kill9()
-        daemon.start()  # clients reconnect and retry their in-flight append
-        stop.set()
-        for t in threads:
-            t.join()
+        try:
+            stop.wait(rng.uniform(0.3, 0.8))  # let them append for a random moment
+            daemon.kill9()
+            daemon.start()  # clients reconnect and retry their in-flight append
+        finally:  # a daemon that does not come back fails the test; its clients must end
+            stop.set()
+            for t in threads:
+                t.join()
     with daemon.client() as client:
         for session, ids in acked.items():
             stored = [m.id for m in whole_history(client, session)]
