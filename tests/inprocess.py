@@ -15,6 +15,14 @@ rewrite made once for the session) starts on a data dir that already holds
 it, as every daemon's second start does. The rewrite itself stays checked
 by the subprocess daemons and tests/store/test_int8_weights.py.
 
+What the daemon does to its whole process it does to the tests' here: it
+raises the open-files limit and tunes malloc (both harmless to a test), sets
+the umask while it binds its socket (for a few microseconds), pages out code
+when its index is idle, and sets ``TIKTOKEN_CACHE_DIR`` and ``gc.freeze()``
+(both undone by ``start`` and ``stop``). SQLite's locks belong to a process:
+a test that holds a reader on the daemon's database to block it needs a
+process daemon.
+
 Blocking tests get the daemon on a thread of its own running ``trio.run``;
 trio tests start it in their own nursery (``serve_in``). Either way a daemon
 that crashes fails the test: its client calls fail, and ``stop`` raises the
@@ -24,6 +32,7 @@ daemon's error.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import shutil
 import threading
@@ -146,6 +155,9 @@ class InProcessDaemon:
                 trio.from_thread.run(self._running.stop, trio_token=self._token)
         thread.join(STOP_DEADLINE)
         self._thread = None
+        # serve's gc.freeze() took every object of this process out of the collector's reach:
+        # give the earlier tests' garbage back to it, or a session of daemons would keep it.
+        gc.unfreeze()
         if thread.is_alive():
             raise RuntimeError(f"in-process daemon did not stop within {STOP_DEADLINE}s")
         if self._error is not None:
