@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 
 from tests.checks import reverie_cli
-from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = pytest.mark.in_process  # the engine is not what these check: SQLite only
 
 TOOL_CALLS = [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]
 
 
-def _fill(daemon: DaemonProcess) -> None:
+def _fill(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         client.append_many(
             "tg:1",
@@ -34,7 +34,7 @@ def _fill(daemon: DaemonProcess) -> None:
 
 
 def test_export_import_export_is_identical_and_reimport_is_a_noop(
-    make_daemon: Callable[..., DaemonProcess], tmp_path: Path
+    make_daemon: Callable[..., InProcessDaemon], tmp_path: Path
 ) -> None:
     first = make_daemon(name="first")
     _fill(first)
@@ -70,7 +70,7 @@ def test_export_import_export_is_identical_and_reimport_is_a_noop(
         }
 
 
-def test_export_by_scope_and_by_session(daemon: DaemonProcess) -> None:
+def test_export_by_scope_and_by_session(daemon: InProcessDaemon) -> None:
     _fill(daemon)
     by_scope = reverie_cli(daemon.socket, "export", "--scope", "user/bob")
     assert by_scope.returncode == 0, by_scope.stderr
@@ -89,7 +89,7 @@ def test_export_by_scope_and_by_session(daemon: DaemonProcess) -> None:
 
 
 def test_import_of_large_messages_is_batched_by_bytes(
-    make_daemon: Callable[..., DaemonProcess], tmp_path: Path
+    make_daemon: Callable[..., InProcessDaemon], tmp_path: Path
 ) -> None:
     first = make_daemon(name="first")
     with first.client() as client:
@@ -108,7 +108,7 @@ def test_import_of_large_messages_is_batched_by_bytes(
 
 
 def test_an_import_with_taken_ids_skips_and_lists_them_and_imports_everything_else(
-    daemon: DaemonProcess, tmp_path: Path
+    daemon: InProcessDaemon, tmp_path: Path
 ) -> None:
     """The red team's case: the second line collides; the rest of its batch, and every later
     session, must still be imported, and a rerun must do the same and append nothing twice.

@@ -17,10 +17,10 @@ import pytest
 from reverie.daemon import Client
 from reverie.store import fact_id, parse_memory
 from tests.daemon.model_config import model_config
-from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, ok
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = [pytest.mark.engines, pytest.mark.in_process]
 
 SESSION, SCOPE = "cli:carl", "user/carl"
 FIRST = [
@@ -63,7 +63,7 @@ def _memory_block(request: Any) -> str:
 @pytest.fixture
 def carl(make_daemon, fake_llm: FakeLLM) -> Iterator[tuple[Client, str]]:
     """A client of a daemon whose scope holds ``FIRST_FACTS`` from a first job, and its memory."""
-    daemon: DaemonProcess = make_daemon(config=model_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=model_config(fake_llm))
     with daemon.client() as client:
         yield client, _job(client, fake_llm, FIRST, {"facts": FIRST_FACTS})
 
@@ -123,7 +123,7 @@ def test_unknown_ids_and_ungrounded_replacements_are_dropped_and_counted(
 def test_a_greeting_from_the_model_leaves_the_extractive_facts_in_memory(
     make_daemon, fake_llm: FakeLLM
 ) -> None:
-    daemon: DaemonProcess = make_daemon(config=model_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=model_config(fake_llm))
     turns = [
         ("user", "Hi! I am Carl. I live in Porto and I work at Acme as a nurse."),
         ("assistant", "Nice to meet you, Carl!"),
