@@ -4,13 +4,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 TSTAMP := $(VENV)/.installed-test
-BSTAMP := $(VENV)/.installed-bench
 # pip quiet, and without setuptools' "Editable installation" notice (information
 # only, printed for every editable install of a non-src layout).
 PIP    := PYTHONWARNINGS="ignore:Editable installation" $(BIN)/python -m pip install -q
 PIP_DOWNLOAD := $(BIN)/python -m pip download -q --no-deps
 
-.PHONY: run test test-llm llm llm-build browser lint contract typecheck bench torture clean
+.PHONY: run test test-llm llm llm-build browser lint contract typecheck bench evals torture clean
 
 # A real local model for consolidation (docs/local-llm.md): llama.cpp's server built
 # once from the sources vendored in the llama-cpp-python sdist (registry packages only;
@@ -39,11 +38,6 @@ $(TSTAMP): pyproject.toml | $(BIN)/python
 	$(PIP) -e '.[test]'
 	touch $(STAMP) $@
 
-$(BSTAMP): pyproject.toml | $(BIN)/python
-	@echo "reverie: installing reverie with the test and bench extras into $(VENV)"
-	$(PIP) -e '.[test,bench]'
-	touch $(STAMP) $(TSTAMP) $@
-
 run: $(STAMP)
 	@echo "reverie: starting the daemon (.venv/bin/reverie serve $(ARGS)); Ctrl-C stops it"
 	$(BIN)/reverie serve $(ARGS)
@@ -60,8 +54,8 @@ typecheck: $(TSTAMP)
 	@rm -rf build/typecheck && mkdir -p build/typecheck/reverie
 	@for d in daemon actors store config; do ln -s ../../../$$d build/typecheck/reverie/$$d; done
 	@ln -s ../../../daemon/client/top_level/__init__.py build/typecheck/reverie/__init__.py
-	@for d in agents langgraph; do ln -s ../../../daemon/client/top_level/$$d build/typecheck/reverie/$$d; done
-	cd build/typecheck && ../../$(BIN)/mypy --config-file ../../pyproject.toml -m reverie -p reverie.daemon -p reverie.actors -p reverie.store -p reverie.config -p reverie.agents -p reverie.langgraph
+	@for d in agents langgraph nanobot; do ln -s ../../../daemon/client/top_level/$$d build/typecheck/reverie/$$d; done
+	cd build/typecheck && ../../$(BIN)/mypy --config-file ../../pyproject.toml -m reverie -p reverie.daemon -p reverie.actors -p reverie.store -p reverie.config -p reverie.agents -p reverie.langgraph -p reverie.nanobot
 
 test: lint contract typecheck llm-build browser
 	@echo "reverie: running the tests, the real-model ones too (about 30 minutes on 2 cores: the daemon suite runs on SQLite and on PostgreSQL)"
@@ -100,8 +94,13 @@ llm: llm-build
 	LD_LIBRARY_PATH=$(dir $(LLAMA_SERVER)) $(LLAMA_SERVER) -m $(LLM_MODEL) --host 127.0.0.1 \
 	  --port $(LLM_PORT) -c 8192 -np 2 -t 2
 
-bench: $(BSTAMP) llm-build
+bench: $(TSTAMP) llm-build
 	$(LLM_ENV) $(BIN)/python -m bench $(BENCH)
+
+# The quality evaluations (evals/): recall on LoCoMo and our own set, consolidation
+# with a real model; their report is EVALS.md.
+evals: $(TSTAMP) llm-build
+	$(LLM_ENV) $(BIN)/python -m evals $(EVALS)
 
 torture: $(TSTAMP)
 	REVERIE_TORTURE_SECONDS=$${REVERIE_TORTURE_SECONDS:-1800} $(BIN)/python -m pytest -q -m torture tests/torture

@@ -1,9 +1,11 @@
 """reverie.actors: session and scope actors (one writer each) and their registries."""
 
+from reverie.config import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
+
 from .appends import AppendRequest, MessageLike
 from .consolidation import Supervisor, Workers, job_runners
-from .errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
 from .expiry import Duty, ExpirySweeper
+from .mailbox import Envelope
 from .memory import Forgetter, MemoryKeeper, MemoryWatcher
 from .names import MAX_NAME_CHARS, validate_name
 from .registry import ActorRegistry
@@ -24,7 +26,6 @@ from .scope_requests import (
 from .services import HookChain, Services, SessionHooks
 from .session import (
     ContextRequest,
-    Envelope,
     ForgetRequest,
     HistoryRequest,
     PopRequest,

@@ -3,7 +3,7 @@
 Reads never return an expired key whether or not it was swept; sweeping
 only reclaims storage, so being late is harmless and being early is
 impossible (the scope actor deletes a key only if its stored
-``expires_at`` has passed). The heap is rebuilt from SQLite at start, so
+``expires_at`` has passed). The heap is rebuilt from the database at start, so
 expiries hold across restarts and crashes.
 
 Each key's newest deadline is kept beside the heap: a key set again with a

@@ -13,7 +13,7 @@ has no task, no channel, no cancel scope and no mailbox: only its state,
 kept in ``_live`` in least-recently-used order.
 
 An actor is live while its state is kept. A new actor loads its state
-from SQLite before its first batch. A periodic sweep drops the state of
+from the database before its first batch. A periodic sweep drops the state of
 actors idle (no mail, no batch running) for ``passivate_after`` seconds,
 so a passivated actor leaves nothing in memory; its next request loads it
 again. When more than ``max_live`` actors are live, the least recently
@@ -23,7 +23,7 @@ The registry is also the actors' supervisor: a batch that raises an
 unexpected exception is caught by its scheduler; the requests of that
 batch not yet answered get an ``internal`` error, the failure is logged
 and counted (``actor_crashes``), the actor's state is dropped and reloaded
-from SQLite on its next batch, and the daemon goes on. A typed
+from the database on its next batch, and the daemon goes on. A typed
 ``ReverieError`` (``store.full`` when the disk is full) reaches the
 requests it failed as itself, counted as ``<kind>_errors``, and the state
 is reloaded the same way. What is still queued is handled by later batches.
@@ -57,10 +57,9 @@ import trio
 from reverie.config import ReverieError, Throttle
 from reverie.store import Tx
 
-from .mailbox import Mailbox
+from .mailbox import Envelope, Mailbox
 from .names import validate_name
 from .services import Services
-from .session import Envelope
 
 __all__ = ["GROUP", "SCHEDULERS", "Actor", "ActorRegistry", "Plan", "Unplanned"]
 
@@ -372,7 +371,7 @@ class ActorRegistry(Generic[A]):
         else:
             self.services.counters["actor_crashes"] += 1
             log.error(
-                "%s actor crashed; its state is reloaded from SQLite",
+                "%s actor crashed; its state is reloaded from the database",
                 self.kind,
                 extra=self._extra(actor),
                 exc_info=exc,

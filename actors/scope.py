@@ -54,6 +54,7 @@ from reverie.store import (
 )
 
 from .expiry import Duty, ExpirySweeper
+from .mailbox import Envelope
 from .names import validate_name
 from .registry import ActorRegistry, Unplanned
 from .scope_requests import (
@@ -72,7 +73,6 @@ from .scope_requests import (
     UpdateTask,
 )
 from .services import Services
-from .session import Envelope
 
 __all__ = ["GLOBAL_SCOPE", "ScopeActor", "ScopeRegistry", "scope_chain", "validate_key"]
 
@@ -263,7 +263,7 @@ class ScopeRegistry(ActorRegistry[ScopeActor]):
         )
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Own the actors and the sweeper (its heap rebuilt from SQLite) until cancelled."""
+        """Own the actors and the sweeper (its heap rebuilt from the database) until cancelled."""
         agenda = await self.services.db.read(Tx.expiring_keys)
         async with trio.open_nursery() as nursery:
             await nursery.start(super().run)

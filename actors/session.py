@@ -8,7 +8,7 @@ queued before it. Consecutive appends waiting in the mailbox are committed
 together in one write (many clients appending to one session share one
 transaction); each is acknowledged only after that commit.
 
-No lock guards the session: its row in SQLite is changed only from here.
+No lock guards the session: its row in the database is changed only from here.
 When other daemons share the database (Postgres), the actor claims the
 session as it loads it: its writes carry the epoch of that claim, and once
 another daemon has claimed the session since, they write nothing and fail
@@ -21,9 +21,8 @@ from __future__ import annotations
 import logging
 import uuid
 from collections import deque
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 import msgspec
 
@@ -40,12 +39,12 @@ from .appends import AppendPlan, AppendRequest
 from .consolidation.requests import Applied, ApplyRequest, SnapshotRequest
 from .consolidation.turns import oldest_turns
 from .context_fit import fit_tail
+from .mailbox import Envelope
 from .names import validate_name
 from .services import Services
 
 __all__ = [
     "ContextRequest",
-    "Envelope",
     "ForgetRequest",
     "HistoryRequest",
     "PopRequest",
@@ -88,29 +87,6 @@ SessionRequest = (
     | SnapshotRequest
     | ApplyRequest
 )
-
-
-R = TypeVar("R")
-
-
-@dataclass(slots=True)
-class Envelope(Generic[R]):
-    """A request in a mailbox and where its outcome goes (a result or an exception).
-
-    ``reply`` answers it at most once: a second outcome is dropped, so the
-    registry can answer whatever a failed batch left unanswered without
-    tracking each reply, and a connection's slot is never freed twice.
-    """
-
-    request: R
-    to: Callable[[object], None]
-    answered: bool = False
-
-    def reply(self, outcome: object) -> None:
-        """Hand ``outcome`` to whoever asked (only data passes; it never raises)."""
-        if not self.answered:
-            self.answered = True  # marked before the hand-off
-            self.to(outcome)
 
 
 @dataclass(slots=True)

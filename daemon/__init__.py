@@ -5,8 +5,7 @@ that module and ``reverie.daemon.protocol`` load neither the actors nor the
 store.
 """
 
-from .client import AsyncClient, Client, default_socket
-from .protocol.errors import (
+from reverie.config import (
     BadFrame,
     ConnectionLost,
     FrameTooLarge,
@@ -14,6 +13,8 @@ from .protocol.errors import (
     Unauthorized,
     UnknownOp,
 )
+
+from .client import AsyncClient, Client, default_socket
 
 __all__ = [
     "AsyncClient",

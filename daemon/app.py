@@ -2,7 +2,7 @@
 
 Start order: data dir (0700), its lock (one daemon per data dir), the
 socket (bound, a live daemon's refused, a stale one replaced, any other
-file refused and left alone; nothing is accepted yet), SQLite (migrations
+file refused and left alone; nothing is accepted yet), the database (migrations
 run before anything is served), the session registry, then serving; "ready"
 is logged only once connections are accepted. On SIGTERM or SIGINT: stop
 accepting, let in-flight requests and mailboxes drain within
@@ -53,6 +53,7 @@ from reverie.store import (
     tune_allocator,
 )
 
+from .connection import Ledger
 from .membership import Membership
 from .metrics_http import parse_listen, serve_metrics
 from .ops import Handlers
@@ -258,7 +259,9 @@ async def _serve(
         else None
     )
     keeper = MemoryKeeper(memory, indexer or SessionHooks())
-    supervisor = Supervisor(shared, http)
+    # On a shared store the workers may take the idle sessions alone (docs/scale-out.md).
+    leave_to_workers = store.cluster is not None and config.consolidation.leave_to_workers
+    supervisor = Supervisor(shared, http, watch_idle=not leave_to_workers)
     hooks = supervisor if indexer is None else HookChain(supervisor, indexer)
     services = dataclasses.replace(shared, hooks=hooks, memory=keeper)
     registry = SessionRegistry(services)
@@ -277,6 +280,7 @@ async def _serve(
             store.cluster, "daemon", "systemd" if activated else str(config.socket_path)
         )
     )
+    ledger = Ledger()  # the server counts into it, status reads it
     handlers = Handlers(
         services,
         registry,
@@ -288,9 +292,10 @@ async def _serve(
         watcher=watcher,
         search=SearchHandlers(indexer, min_score=config.index.min_score),
         reloader=reloader,
+        ledger=ledger,
         membership=membership,
     )
-    server = Server(config, handlers)
+    server = Server(config, handlers, ledger)
     try:
         async with trio.open_nursery() as nursery:
             if membership is not None:
@@ -298,7 +303,7 @@ async def _serve(
             await nursery.start(registry.run)
             await nursery.start(supervisor.run)
             await nursery.start(workers.run)
-            if due_scan is not None:
+            if due_scan is not None and not leave_to_workers:
                 await nursery.start(due_scan.run)
             await nursery.start(scopes.run)
             if indexer is not None:

@@ -41,11 +41,10 @@ from typing import NamedTuple
 
 import trio
 
-from reverie.config import ReverieError
+from reverie.config import BadFrame, FrameTooLarge, ReverieError
 
 from . import protocol as p
 from .ops.calls import Convert
-from .protocol.errors import BadFrame, FrameTooLarge
 from .protocol.framing import frame
 
 __all__ = ["OWN_REPLIES", "Connection", "Ledger", "Wired", "error_reply"]
@@ -67,16 +66,20 @@ class Wired(NamedTuple):
 
 
 class Ledger:
-    """Bytes of encoded replies waiting for their clients, over all connections.
+    """What the server owes over all connections: how many are open and the bytes of
+    encoded replies waiting for their clients.
 
+    The server counts; ``status`` reads it (``AdminOps`` is given it when
+    made, before the server: nothing is wired after construction).
     ``waiting`` are the connections whose reader waits for room: bytes given
     back by any connection wake them to look again (the total may have fallen).
     """
 
-    __slots__ = ("held", "waiting")
+    __slots__ = ("held", "open", "waiting")
 
     def __init__(self) -> None:
         self.held = 0
+        self.open = 0
         self.waiting: set[Connection] = set()
 
     def release(self, size: int) -> None:

@@ -116,15 +116,20 @@ def render_metrics(view: DaemonStatus) -> str:
         one(counters.get("messages_appended")),
     )
     lines += family(
-        "store_writes_total", "counter", "Writes committed to SQLite.", one(store.get("writes"))
+        "store_writes_total",
+        "counter",
+        "Writes committed to the database.",
+        one(store.get("writes")),
     )
     lines += family(
         "store_batches_total",
         "counter",
-        "Write batches (transactions) committed to SQLite.",
+        "Write batches (transactions) committed to the database.",
         one(store.get("batches")),
     )
-    lines += family("store_bytes", "gauge", "Size of the SQLite files.", one(store.get("bytes")))
+    lines += family(
+        "store_bytes", "gauge", "Size of the database on disk.", one(store.get("bytes"))
+    )
     lines += family(
         "errors_total",
         "counter",

@@ -49,14 +49,13 @@ import os
 
 import trio
 
-from reverie.config import Busy, Config, Throttle
+from reverie.config import BadFrame, Busy, Config, FrameTooLarge, Throttle, Unauthorized
 from reverie.store import release_free_memory
 
 from . import protocol as p
 from .connection import Connection, Ledger, error_reply
 from .ops import Handlers
 from .ops.memory import connection_leases
-from .protocol.errors import BadFrame, FrameTooLarge, Unauthorized
 from .protocol.framing import FrameReader, frame
 from .service import systemd
 from .service.open_files import connection_room
@@ -75,13 +74,11 @@ _ACCEPT_WARN_EVERY = 10.0
 class Server:
     """Serves the protocol on listeners; ``handlers`` does the work."""
 
-    def __init__(self, config: Config, handlers: Handlers) -> None:
+    def __init__(self, config: Config, handlers: Handlers, ledger: Ledger) -> None:
         self.cfg = config.daemon
         self.handlers = handlers
-        self.connections = 0
-        self._unread = Ledger()  # reply bytes not yet written, over all connections
-        handlers.admin.open_connections = lambda: self.connections
-        handlers.admin.unread_reply_bytes = lambda: self._unread.held
+        #: The connections open and their reply bytes not yet written (``status`` reads it).
+        self.ledger = ledger
         self._accepting = True
         self._open: set[Connection] = set()  # served (not refused), for the stall watch
         # Every connection's reads land here, then are copied into its frame reader before
@@ -146,8 +143,8 @@ class Server:
                 nursery.start_soon(self._connection, stream)
 
     async def _connection(self, stream: trio.SocketStream) -> None:
-        self.connections += 1
-        conn = Connection(stream, self.cfg.max_in_flight, self.handlers.count_error, self._unread)
+        self.ledger.open += 1
+        conn = Connection(stream, self.cfg.max_in_flight, self.handlers.count_error, self.ledger)
         leases: set[str] = set()
         try:
             async with stream:
@@ -174,7 +171,7 @@ class Server:
             conn.drop()
             if conn.peak >= self.cfg.max_unread_bytes:
                 release_free_memory()
-            self.connections -= 1
+            self.ledger.open -= 1
             self.handlers.connection_closed(leases)
 
     def _refusal(self, stream: trio.SocketStream) -> p.ErrorReply | None:
@@ -183,7 +180,7 @@ class Server:
                 rid=0, code=Busy.code, message="daemon is stopping; reconnect shortly"
             )
         room = self._room
-        if room is not None and room < self.cfg.max_connections and self.connections > room:
+        if room is not None and room < self.cfg.max_connections and self.ledger.open > room:
             return p.ErrorReply(
                 rid=0,
                 code=Busy.code,
@@ -192,7 +189,7 @@ class Server:
                     "retry later or raise LimitNOFILE (ulimit -n)"
                 ),
             )
-        if self.connections > self.cfg.max_connections:
+        if self.ledger.open > self.cfg.max_connections:
             return p.ErrorReply(
                 rid=0,
                 code=Busy.code,

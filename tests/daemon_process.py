@@ -117,7 +117,7 @@ class DaemonProcess:
         code = (
             "import os, sys\n"
             "from reverie.daemon import Client\n"
-            "from reverie.daemon.protocol.errors import Unauthorized\n"
+            "from reverie.config import Unauthorized\n"
             "os.setgid(65534); os.setuid(65534)\n"
             "try:\n    Client(sys.argv[1]).status()\n    print('allowed')\n"
             "except Unauthorized as e:\n    print('refused', e.code)\n"

@@ -4,10 +4,12 @@ Real HTTP, so timeouts, refused connections and broken bodies are what the
 client really sees. Each chat-completions request takes the next scripted
 behaviour (``ok``, ``content``, ``status``, ``hang``, ``hold``, ``garbage``,
 ``invalid_schema``, ``reset_mid_body``); when the script is empty it answers
-with a valid result that echoes the request's user message. ``/v1/embeddings``
-answers with deterministic, hash-based unit vectors (held while
-``hold_embeddings()`` is in force: an embedder that makes no progress), and ``GET
-/v1/models`` (the daemon's start-up probe) lists one model.
+with a valid result that echoes the request's user message. A request with
+``"stream": true`` gets its completion as server-sent events (nanobot
+streams). ``/v1/embeddings`` answers with deterministic, hash-based unit
+vectors (held while ``hold_embeddings()`` is in force: an embedder that
+makes no progress), and ``GET /v1/models`` (the daemon's start-up probe)
+lists one model.
 
 Every request's path, headers and JSON body are recorded, and the highest
 number of chat requests in flight at once is tracked.
@@ -272,6 +274,22 @@ def _completion(request: dict[str, Any], text: str) -> dict[str, Any]:
     }
 
 
+def _chunks(request: dict[str, Any], text: str) -> list[dict[str, Any]]:
+    """A streamed completion: the text in one delta, the stop, then the usage."""
+    head = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0}
+    head["model"] = request.get("model", "")
+    delta = {"role": "assistant", "content": text}
+    return [
+        {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+        {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]},
+        {
+            **head,
+            "choices": [],
+            "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+        },
+    ]
+
+
 def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -279,9 +297,15 @@ def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
         def log_message(self, format: str, *args: Any) -> None:
             """Quiet: tests read ``fake.requests`` instead."""
 
-        def _send(self, code: int, body: bytes, headers: dict[str, str] | None = None) -> None:
+        def _send(
+            self,
+            code: int,
+            body: bytes,
+            headers: dict[str, str] | None = None,
+            kind: str = "application/json",
+        ) -> None:
             self.send_response(code)
-            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Type", kind)
             self.send_header("Content-Length", str(len(body)))
             for name, value in (headers or {}).items():
                 self.send_header(name, value)
@@ -318,11 +342,19 @@ def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
             else:
                 self._json(404, {"error": {"message": f"no route for {self.path}"}})
 
+        def _answer(self, request: dict[str, Any], text: str) -> None:
+            """A completion; a ``"stream": true`` request gets it as server-sent events."""
+            if not request.get("stream"):
+                self._json(200, _completion(request, text))
+                return
+            events = "".join(f"data: {json.dumps(chunk)}\n\n" for chunk in _chunks(request, text))
+            self._send(200, (events + "data: [DONE]\n\n").encode(), None, "text/event-stream")
+
         def _chat(self, request: dict[str, Any], behaviour: Behaviour | None) -> None:
             if behaviour is None:
-                self._json(200, _completion(request, json.dumps(fake.default(request))))
+                self._answer(request, json.dumps(fake.default(request)))
             elif behaviour.kind == "content":
-                self._json(200, _completion(request, behaviour.content))
+                self._answer(request, behaviour.content)
             elif behaviour.kind == "status":
                 headers = (
                     {} if behaviour.retry_after is None else {"Retry-After": behaviour.retry_after}

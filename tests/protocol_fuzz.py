@@ -19,9 +19,6 @@ from typing import Any
 import msgspec
 from hypothesis import HealthCheck, settings
 
-import reverie.actors
-import reverie.daemon.protocol.errors
-import reverie.store  # noqa: F401  (each layer registers its branch of the error tree)
 from reverie.config import ReverieError
 from reverie.daemon import protocol as p
 from reverie.daemon.protocol.framing import FrameReader

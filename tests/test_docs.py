@@ -6,7 +6,7 @@ The blocks are read from the Markdown, so a doc change is tested too:
   script of their own with the venv's Python, in document order, from a
   directory that looks like a checkout after ``make run`` (``.venv``,
   ``examples``, ``docs``), with ``REVERIE_SOCKET`` pointing at a fresh daemon
-  (one per document);
+  (one per document), each document's blocks twice in a row (examples are re-runnable);
 - a block in another language (``toml``, ``json``, ``text``, ...) is data,
   not a command, and is not run;
 - a block that cannot run in a test carries ``<!-- not-tested: reason -->``
@@ -132,18 +132,21 @@ def test_doc_blocks_run_as_written(
     daemon = make_daemon()
     cwd = _checkout_like(tmp_path)
     env = _env(daemon)
-    for n, block in enumerate(runnable):
-        if block.lang in SHELL:
-            cmd = ["bash", "-e", "-c", block.text]
-        else:
-            script = cwd / f"block{n}.py"
-            script.write_text(block.text)
-            cmd = [str(cwd / ".venv" / "bin" / "python"), script.name]
-        out = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=180)
-        assert out.returncode == 0, (
-            f"{block.where} ({block.lang}) failed:\n{out.stdout}{out.stderr}"
-        )
-        assert "Traceback" not in out.stderr, f"{block.where}:\n{out.stderr}"
+    # Twice in a row, on the same daemon: a reader runs an example again, and each
+    # example keeps to its own sessions, so the second run must pass too.
+    for run in ("first", "second"):
+        for n, block in enumerate(runnable):
+            if block.lang in SHELL:
+                cmd = ["bash", "-e", "-c", block.text]
+            else:
+                script = cwd / f"block{n}.py"
+                script.write_text(block.text)
+                cmd = [str(cwd / ".venv" / "bin" / "python"), script.name]
+            out = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=180)
+            assert out.returncode == 0, (
+                f"{block.where} ({block.lang}) failed on its {run} run:\n{out.stdout}{out.stderr}"
+            )
+            assert "Traceback" not in out.stderr, f"{block.where} ({run} run):\n{out.stderr}"
 
 
 _LINK = re.compile(r"\]\(([^)#\s]+)(?:#[^)]*)?\)")

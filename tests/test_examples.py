@@ -130,3 +130,40 @@ def test_shell_example_uses_the_cli(daemon: InProcessDaemon) -> None:
         sessions = {s.name: s for s in client.sessions()}
     assert sessions["shell:t"].messages == 2
     assert sessions["shell:t"].scope == "shell"
+
+    again = _run(daemon, "bash", "examples/shell_example.sh", "shell:t")  # re-runnable
+    assert "appended seq 2" in again and "I live in Lisbon" in again
+    with daemon.client() as client:  # its ids: nothing stored twice
+        assert [s.messages for s in client.sessions(prefix="shell:t")] == [2]
+
+
+def test_nanobot_example_stores_every_turn_and_a_new_session_reads_the_memory(
+    daemon: InProcessDaemon, fake_llm: FakeLLM
+) -> None:
+    """examples/nanobot_agent.py, a real nanobot, run twice: each run a new conversation."""
+    scope = "user/ada-nanobot-example"
+    for run in (1, 2):
+        before = len(fake_llm.requests)
+        out = _run(daemon, sys.executable, "examples/nanobot_agent.py", llm=fake_llm).splitlines()
+        key = out[0].split(": ", 1)[0]  # example:<run>:1, nanobot's session key
+        session_one, session_two = f"nanobot:{key}", f"nanobot:{key[:-1]}2"
+        assert out[2] == "consolidated: 4 messages", out
+        with daemon.client() as client:
+            memory = client.memory(scope, limit=1)
+            block = client.context("nanobot:probe", scope=scope).memory
+            stored = {s.name: s for s in client.sessions(prefix="nanobot:example:")}
+        assert "Porto" in block and memory.memory, out
+        requests = fake_llm.requests[before:]
+        assert len(requests) == 3, [r.body["messages"][-1] for r in requests]
+        systems = [r.body["messages"][0]["content"] for r in requests]
+        # Each run's first session starts before its consolidation; only the second run's
+        # memory already holds the first run's facts.
+        assert ("Long-term Memory" in systems[0]) == (run == 2)
+        assert f"# Memory\n\n## Long-term Memory\n{block}" in systems[2]
+        assert stored[session_one].messages == 4 and stored[session_two].messages == 2
+        assert out[-2:] == [
+            f"stored in {session_one}: ['user', 'assistant', 'user', 'assistant']",
+            f"stored in {session_two}: ['user', 'assistant']",
+        ]
+    with daemon.client() as client:
+        assert len(client.sessions(prefix="nanobot:example:")) == 4

@@ -7,10 +7,10 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 import tomllib
 import venv
 from pathlib import Path
+from site import getsitepackages
 
 import pytest
 
@@ -26,6 +26,7 @@ PACKAGES = [
     "reverie.daemon",
     "reverie.agents",
     "reverie.langgraph",
+    "reverie.nanobot",
 ]
 
 
@@ -58,14 +59,15 @@ def test_wheel_installs_into_a_fresh_venv_and_imports_everything(tmp_path: Path)
     subprocess.run(
         [python, "-m", "pip", "install", "-q", "--no-deps", "--no-index", str(wheel)], check=True
     )
-    # Third-party dependencies come from this environment's site-packages as a plain
-    # path entry (its .pth files, including our editable install's finder, are not run).
+    # Third-party dependencies come from this environment's site-packages as plain path
+    # entries (their .pth files, including our editable install's finder, are not run):
+    # every one of them, as a venv made with --system-site-packages keeps most in the base.
     site = Path(
         subprocess.check_output(
             [python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], text=True
         ).strip()
     )
-    (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    (site / "deps.pth").write_text("".join(f"{path}\n" for path in getsitepackages()))
     modules = sorted(name for name in sources() if not name.endswith("__main__"))
     code = "import importlib, sys\nfor m in sys.argv[1:]:\n    mod = importlib.import_module(m)\n    assert '/venv/' in mod.__file__, mod.__file__\nprint('ok')"
     out = subprocess.run(
@@ -98,6 +100,50 @@ def test_wheel_installs_into_a_fresh_venv_and_imports_everything(tmp_path: Path)
     )
     assert "'base.html'" in pages.stdout and "'scope.html'" in pages.stdout, pages.stderr
     _host_type_checks(python, tmp_path / "host.py")
+
+
+@pytest.mark.slow
+def test_the_documented_install_puts_reverie_with_an_extra_into_any_venv(tmp_path: Path) -> None:
+    """docs/frameworks.md's `pip install '/path/to/reverie[agents]'`, as written, into a fresh
+    venv outside the checkout: no system site-packages, every dependency installed by pip
+    (from its cache or index), then the adapter imported from a directory of the user's own."""
+    checkout = tmp_path / "reverie"
+    shutil.copytree(ROOT, checkout, ignore=shutil.ignore_patterns(".*", "build", "*.egg-info"))
+    docs = (ROOT / "docs" / "frameworks.md").read_text()
+    assert "pip install '/path/to/reverie[agents]'" in docs
+    env_dir = tmp_path / "project-venv"
+    venv.create(env_dir, with_pip=True, system_site_packages=False)
+    python = env_dir / "bin" / "python"
+    try:
+        installed = subprocess.run(
+            [python, "-m", "pip", "install", "-q", f"{checkout}[agents]"],
+            capture_output=True,
+            text=True,
+            timeout=1500,
+        )
+        assert installed.returncode == 0, installed.stdout + installed.stderr[-3000:]
+        project = tmp_path / "my-project"
+        project.mkdir()
+        code = (
+            "import sys, reverie, agents\n"
+            "from reverie.agents import ReverieSession\n"
+            "assert not sys.flags.no_site and sys.prefix != sys.base_prefix\n"
+            "print(reverie.__file__, agents.__file__, ReverieSession.__name__)"
+        )
+        out = subprocess.run(
+            [python, "-c", code],
+            capture_output=True,
+            text=True,
+            cwd=project,
+            env={"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)},
+        )
+        assert out.returncode == 0, out.stderr
+        reverie_file, agents_file, name = out.stdout.split()
+        assert name == "ReverieSession"
+        for where in (reverie_file, agents_file):  # both from the new venv, not from elsewhere
+            assert Path(where).is_relative_to(env_dir), out.stdout
+    finally:
+        shutil.rmtree(env_dir, ignore_errors=True)  # ~750 MB of dependencies
 
 
 HOST = """\
@@ -171,6 +217,25 @@ def test_exports_are_pinned() -> None:
     assert reverie.Client is reverie.daemon.Client
 
 
+def test_every_error_a_host_can_receive_is_a_class_of_reverie() -> None:
+    """The whole tree is importable from ``reverie``: a host catches any code by class."""
+    import reverie
+    from reverie.config import errors
+
+    tree = {name for name in errors.__all__ if name != "error_class"}
+    assert tree <= set(reverie.__all__)
+    for name in tree:
+        cls = getattr(reverie, name)
+        assert cls is getattr(errors, name) and issubclass(cls, reverie.ReverieError)
+        assert errors.error_class(cls.code) is cls, f"{cls.code} comes back as another class"
+    codes = [getattr(errors, name).code for name in tree]
+    assert len(codes) == len(set(codes)), "two classes share a code"
+    from reverie import SessionMoved, StoreUnavailable
+
+    assert issubclass(SessionMoved, StoreUnavailable)
+    assert (SessionMoved.code, StoreUnavailable.code) == ("session.moved", "store.unavailable")
+
+
 def test_client_import_does_not_load_the_daemon_machinery() -> None:
     code = "import sys, reverie.daemon.client; bad = [m for m in ('reverie.actors', 'reverie.store', 'apsw', 'lancedb', 'trio') if m in sys.modules]; print(bad)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -197,10 +262,13 @@ def test_make_says_what_it_installs_and_keeps_pip_quiet() -> None:
 
 def test_the_framework_adapters_are_extras_and_the_daemons_install_does_not_grow() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    frameworks = ("openai-agents", "langgraph", "langmem", "langchain")
+    frameworks = ("openai-agents", "langgraph", "langmem", "langchain", "nanobot-ai")
     assert not [d for d in project["dependencies"] if d.startswith(frameworks)]
     extras = project["optional-dependencies"]
     assert [d.split(">")[0] for d in extras["agents"]] == ["openai-agents"]
     assert [d.split(">")[0] for d in extras["langgraph"]] == ["langgraph"]
-    assert "reverie[agents,langgraph,postgres]" in extras["test"]  # `make test` runs them for real
+    assert [d.split("=")[0] for d in extras["nanobot"]] == ["nanobot-ai"]
+    assert (
+        "reverie[agents,langgraph,nanobot,postgres]" in extras["test"]
+    )  # `make test` runs them for real
     assert not [d for d in project["dependencies"] if d.startswith("psycopg")]  # an extra too

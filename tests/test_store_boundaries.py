@@ -1,5 +1,5 @@
 """The store's rules, read from the source: who may speak SQL or hand work to threads,
-what the seam and each engine may import, and how long a store module may be.
+and what the seam and each engine may import.
 
 The helpers (the import graph, ``sources``) are ``test_architecture``'s.
 """
@@ -110,11 +110,6 @@ def test_the_actors_and_daemon_reach_an_engine_only_through_the_facade() -> None
         if _within(n, "reverie.store") and n != "reverie.store"
     ]
     assert broken == []
-
-
-def test_no_store_module_is_over_400_lines() -> None:
-    long = {m: n for m, p in sources().items() if (n := len(p.read_text().splitlines())) > 400}
-    assert {m: n for m, n in long.items() if _within(m, "reverie.store")} == {}
 
 
 def test_only_the_store_touches_a_database_or_hands_work_to_threads() -> None:

@@ -6,7 +6,7 @@ deletes of shown facts by id; only what the turns support is kept
 reverie applies it to ``MEMORY.md`` (replaced facts in place, new ones
 appended), not the model, so the memory block up to the first changed fact
 stays a prefix of the next prompt's. Failed calls are retried
-with backoff, each attempt recorded on the job in SQLite. After ``max_attempts`` failed calls
+with backoff, each attempt recorded on the job in the database. After ``max_attempts`` failed calls
 the turns stay in the tail (the job stays open and is retried later), or,
 once the tail is over ``hard_tokens``, they are archived raw with their
 facts extracted without a model, so no user statement leaves the prompt
@@ -26,9 +26,9 @@ from typing import TypeVar
 import msgspec
 import trio
 
+from reverie.config import LLMError, LLMRateLimited
 from reverie.store import Job, MessageRecord, job_entry
 
-from ..errors import LLMError, LLMRateLimited
 from ..memory.keeper import MemoryKeeper
 from ..services import Services
 from .answer import accept

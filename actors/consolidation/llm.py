@@ -6,7 +6,7 @@ answer; ``grounding.py`` then checks the facts against the turns).
 
 ``LLMBackend.consolidate`` makes exactly one attempt; retrying with
 ``backoff_delay`` and falling back to a raw archive are the caller's job.
-Every failure is one of the typed errors in ``reverie.actors.errors``, and
+Every failure is one of the typed errors in ``reverie.config.errors``, and
 the API key never appears in an exception message or a log line.
 """
 
@@ -22,10 +22,17 @@ import httpx
 import msgspec
 import trio
 
-from reverie.config import LLMConfig, scrub
+from reverie.config import (
+    LLMConfig,
+    LLMError,
+    LLMRateLimited,
+    LLMRejected,
+    LLMTimeout,
+    LLMUnavailable,
+    scrub,
+)
 from reverie.store import MessageRecord
 
-from ..errors import LLMError, LLMRateLimited, LLMRejected, LLMTimeout, LLMUnavailable
 from .llm_stats import LLMStats
 from .prompt import ModelAnswer, build_request, parse_answer
 from .retry import CircuitBreaker

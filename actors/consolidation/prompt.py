@@ -32,10 +32,8 @@ from typing import Any, Literal
 
 import msgspec
 
-from reverie.config import LLMConfig
+from reverie.config import LLMConfig, LLMRejected
 from reverie.store import MessageRecord, fact_id, parse_memory
-
-from ..errors import LLMRejected
 
 __all__ = [
     "CONSOLIDATION_SYSTEM_PROMPT",

@@ -5,7 +5,7 @@ timer per session whose tail is over ``budget_tokens`` (a heap, never a
 scan of all sessions). A timer fires when the session has been quiet for
 ``idle_after`` or has stayed over ``hard_tokens`` for ``max_delay``; the
 session is then queued (``queue.py``) for the workers (``workers.py``).
-Timers and open jobs are rebuilt from SQLite at start. A configured backend
+Timers and open jobs are rebuilt from the database at start. A configured backend
 is probed once at start (logged, in ``status``); the probe never delays
 readiness.
 
@@ -50,8 +50,13 @@ class _Watch:
 class Supervisor(SessionHooks):
     """Follows sessions (as their hooks) and decides when to consolidate; owns the queue."""
 
-    def __init__(self, services: Services, http: httpx.AsyncClient) -> None:
+    def __init__(
+        self, services: Services, http: httpx.AsyncClient, *, watch_idle: bool = True
+    ) -> None:
+        """``watch_idle`` False: no timer for sessions going idle over budget (a daemon that
+        leaves them to workers: ``consolidation.leave_to_workers``); requests still run."""
         self.services = services
+        self.watch_idle = watch_idle
         self.cfg = services.config.consolidation
         self.backends = configured_backends(services, http)
         self.queue = JobQueue(self.backends)
@@ -63,7 +68,7 @@ class Supervisor(SessionHooks):
     # -- lifecycle -----------------------------------------------------------
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Rebuild timers and open jobs from SQLite, then supervise until cancelled."""
+        """Rebuild timers and open jobs from the database, then supervise until cancelled."""
         await self._recover()
         async with trio.open_nursery() as nursery:
             nursery.start_soon(self._timer_loop)
@@ -108,6 +113,8 @@ class Supervisor(SessionHooks):
 
     def _observe(self, record: SessionRecord, active: float) -> None:
         """Keep a timer for a session over budget; forget one that is not."""
+        if not self.watch_idle:
+            return
         name = record.name
         if record.tail_tokens <= self.cfg.budget_tokens:
             self._watch.pop(name, None)

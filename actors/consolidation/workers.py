@@ -4,13 +4,13 @@ A job is: ask the session's actor for a snapshot (a durable job over its
 oldest whole turns), distill the turns outside the actor (the session keeps
 taking appends; ``distill.py``), then ask the actor to apply the result,
 carried as data: the actor hands the history entry and the new
-``MEMORY.md`` to the memory's owner and moves the cursor in SQLite. The
+``MEMORY.md`` to the memory's owner and moves the cursor in the database. The
 entry's id is the job's, so a replay writes nothing twice.
 
 No lock is held across the model call: if the scope's ``MEMORY.md``
 changed meanwhile (an edit, a forget, another session of the scope), the
 apply is refused and the job distilled again from the new memory. A job
-that fails is queued again after a backoff; its open job in SQLite makes
+that fails is queued again after a backoff; its open job in the database makes
 the retry resume it.
 """
 
@@ -78,7 +78,7 @@ class Workers:
     def _failed(self, session: str, exc: Exception) -> ReverieError:
         """Log a failed job and queue it again after a backoff; the error for its waiters.
 
-        The job (if it was created) stays open in SQLite, so the retry resumes it.
+        The job (if it was created) stays open in the database, so the retry resumes it.
         """
         failures = self._failures[session] = self._failures.get(session, 0) + 1
         delay = backoff_delay(failures, base=self.cfg.retry_base)

@@ -1,9 +1,9 @@
 """Forget, completely and provably: a session, or one fact of a scope.
 
-A forget is one durable job (``store.ForgetJob`` in SQLite's ``meta``),
+A forget is one durable job (``store.ForgetJob`` in the database),
 recorded in the same transaction that deletes the session's rows (or, for a
 fact, before anything is touched). The job then removes what lives outside
-SQLite: the session's episodes and the facts only it supports from its
+the database: the session's episodes and the facts only it supports from its
 scope's Markdown (the whole scope directory when the scope is the session's
 own), and the index rows, rewritten so no file keeps their bytes
 (``Indexer.purge``); while the index is off, its directories are deleted

@@ -3,7 +3,7 @@
 The ``Indexer`` is the index's only writer: a session hook that follows the
 message log and the memory tree into the index, rebuilds it on ``reindex``,
 and answers ``search`` (a ``SearchQuery``, the store's one shape of a
-search) from SQLite's full-text index and LanceDB's.
+search) from the database's word and vector indexes (docs/design.md, "The store seam").
 """
 
 from reverie.store import SearchQuery

@@ -2,7 +2,7 @@
 
 Session hooks never work on the append path: they only mark what changed
 (``Dirty``) and ``poke`` the follower, whose task reads the messages after
-its durable cursor from SQLite in batches of ``index.batch_size``, embeds
+its durable cursor from the database in batches of ``index.batch_size``, embeds
 and upserts them, then moves the cursor. After a consolidation it re-indexes
 the scope's newest history entries and replaces the scope's facts; after a
 Markdown edit it re-reads the whole scope. A forgotten session's docs are

@@ -56,7 +56,7 @@ def backlog_reason(behind: int, max_backlog: int) -> str:
     """Why the index is degraded, for a person; "" while ``behind`` is within ``max_backlog``.
 
     A backlog is not an outage: every acknowledged message is still found by
-    its words (SQLite's full-text index is kept by the append's own commit),
+    its words (the database's full-text index is kept by the append's own commit),
     but the newest ``behind`` ones not by meaning, and episodes and facts of
     new consolidations wait behind them. One that stays past the limit means
     the indexer cannot keep up with the appends (too little CPU for the
@@ -261,6 +261,10 @@ class Indexer(SessionHooks):
             raise NotFound(f"the search index is unavailable: {self._open_error}")
         hidden = set(self._follower.dirty.forgotten)
         return await search(self.services.db, self.index, self.memory, query, hidden)
+
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        """``texts``' vectors from the index's embedder, for a host (``embed``)."""
+        return await self.embedder.embed_for_host(texts)
 
     # -- forget ---------------------------------------------------------------------
 

@@ -1,6 +1,6 @@
 """The search query path: every acknowledged message by its words, the index by meaning.
 
-Messages are ranked by words through SQLite's full-text index, which their
+Messages are ranked by words through the database's full-text index, which their
 append's own commit updated, so a message is found as soon as its append is
 acknowledged however far behind the vector index is. By meaning they are
 ranked through the vector index, which may lag: the reply says how many

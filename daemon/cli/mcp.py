@@ -7,10 +7,12 @@ The MCP SDK is imported only when the command runs, so every other
 from __future__ import annotations
 
 import argparse
+import json
 import logging
 import os
 import pwd
 import sys
+from pathlib import Path
 from typing import Any
 
 from reverie.config import log_to_stderr
@@ -19,6 +21,13 @@ from ..door_token import MCP_TOKEN_ENV, MCP_TOKEN_FILE
 from .http_doors import add_http_options, door_token, refuse_remote, socket_of
 
 __all__ = ["add_mcp_parser", "run_mcp"]
+
+#: The hosts ``--print-config`` writes an entry for, and where their entries live.
+HOSTS = {
+    "nanobot": "~/.nanobot/config.json",
+    "claude": ".mcp.json (Claude Code) or claude_desktop_config.json (Claude Desktop)",
+    "cursor": "~/.cursor/mcp.json or .cursor/mcp.json",
+}
 
 
 def add_mcp_parser(sub: Any) -> None:
@@ -49,6 +58,14 @@ def add_mcp_parser(sub: Any) -> None:
     )
     mcp.add_argument("--no-forget", action="store_true", help="serve no `forget` tool")
     mcp.add_argument(
+        "--print-config",
+        choices=sorted(HOSTS),
+        metavar="HOST",
+        help="print the server entry for HOST's config (nanobot, claude, cursor) with this "
+        "command's absolute path and the socket in its env, then exit: hosts pass their "
+        "stdio servers neither your shell's PATH nor REVERIE_SOCKET",
+    )
+    mcp.add_argument(
         "--transport",
         choices=["stdio", "http"],
         default="stdio",
@@ -65,9 +82,49 @@ def _pinned_to(args: argparse.Namespace) -> tuple[str | None, str | None]:
     return f"mcp:{user}", f"user/{user}"
 
 
+def host_entry(args: argparse.Namespace, socket: Path) -> dict[str, Any]:
+    """The stdio server entry an MCP host's config needs to run this very command.
+
+    Hosts start a stdio server with only HOME, LOGNAME, PATH, SHELL, TERM and USER
+    of their own environment (the MCP SDK's default), so the command is absolute
+    (this interpreter's ``reverie``, else ``python -m reverie.daemon``) and the
+    socket travels in the entry's ``env``. The session and scope are written out.
+    """
+    session, scope = _pinned_to(args)
+    flags = ["--session", session] if session else []
+    flags += ["--scope", scope] if scope else []
+    chosen = {"--unpinned": args.unpinned, "--read-only": args.read_only}
+    chosen["--no-forget"] = args.no_forget
+    flags += [flag for flag, on in chosen.items() if on]
+    script = Path(sys.executable).parent / "reverie"
+    if os.access(script, os.X_OK):
+        command, head = str(script), ["mcp"]
+    else:
+        command, head = sys.executable, ["-m", "reverie.daemon", "mcp"]
+    return {
+        "command": command,
+        "args": [*head, *flags],
+        "env": {"REVERIE_SOCKET": str(socket.absolute())},
+    }
+
+
+def _print_config(args: argparse.Namespace, socket: Path) -> int:
+    servers = {"mcpServers": {"reverie": host_entry(args, socket)}}
+    config = {"tools": servers} if args.print_config == "nanobot" else servers
+    print(json.dumps(config, indent=2))
+    print(f"reverie mcp: merge this into {HOSTS[args.print_config]}", file=sys.stderr)
+    from ..mcp import check_daemon
+
+    if check_daemon(socket) is not None:
+        print(f"reverie mcp: note: no daemon answers at {socket} yet", file=sys.stderr)
+    return 0
+
+
 def run_mcp(args: argparse.Namespace) -> int:
     """Run until the host closes stdin (stdio) or the process is stopped (HTTP)."""
     socket = socket_of(args)
+    if args.print_config:
+        return _print_config(args, socket)
     if args.transport == "http":
         refuse_remote(args, "the MCP server")
     from ..mcp import Binding, build_server, check_daemon, quiet_unknown_requests

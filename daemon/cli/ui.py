@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import secrets
 import sys
 from typing import Any
 
@@ -56,11 +57,15 @@ def run_ui(args: argparse.Namespace) -> int:
     from ..ui import allowed_hosts, build_app, serve_ui
 
     log_to_stderr(logging.WARNING)
+    once = secrets.token_urlsafe(32)
+    address = f"http://{args.host}:{args.port}/"
     print(
-        f"reverie ui: http://{args.host}:{args.port}/ (sign in with the token in {where})",
+        f"reverie ui: open {address}?once={once} (signs in one browser, once; "
+        f"after that, sign in at {address} with the token in {where})",
         file=sys.stderr,
+        flush=True,
     )
     hosts = allowed_hosts(args.host, args.port, args.allow_host)
-    app = build_app(socket, token, hosts=hosts, interval=args.sample_seconds)
+    app = build_app(socket, token, hosts=hosts, interval=args.sample_seconds, once=once)
     serve_ui(app, args.host, args.port)
     return 0

@@ -13,10 +13,12 @@ from typing import Any, TypeVar
 import anyio
 import anyio.abc
 
+from reverie.config import ConnectionLost, ProtocolError
+
 from .. import protocol as p
-from ..protocol.errors import ConnectionLost, ProtocolError
 from ..protocol.framing import FrameReader, frame
 from .api import MAX_REPLY_BYTES, RETRY_DELAYS, Api, default_socket, moved, raise_for
+from .calls import Async
 from .unreachable import unreachable
 
 __all__ = ["AsyncClient"]
@@ -26,7 +28,7 @@ T = TypeVar("T")
 _DRAIN_SECONDS = 5.0
 
 
-class AsyncClient(Api):
+class AsyncClient(Api, Async):
     """anyio client (asyncio or trio hosts); pipelines concurrent calls on one connection.
 
     Use as ``async with AsyncClient() as client:``; it owns a reader task.

@@ -13,10 +13,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from reverie.config import ConnectionLost
+
 from .. import protocol as p
-from ..protocol.errors import ConnectionLost
 from ..protocol.framing import FrameReader, frame
 from .api import MAX_REPLY_BYTES, RETRY_DELAYS, Api, default_socket, moved, raise_for
+from .calls import Blocking
 from .unreachable import unreachable
 
 __all__ = ["Client"]
@@ -24,7 +26,7 @@ __all__ = ["Client"]
 T = TypeVar("T")
 
 
-class Client(Api):
+class Client(Api, Blocking):
     """Blocking client for scripts and synchronous hosts; one request at a time."""
 
     def __init__(

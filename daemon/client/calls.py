@@ -17,7 +17,6 @@ import functools
 import inspect
 from collections.abc import Awaitable, Callable
 from typing import (
-    TYPE_CHECKING,
     Any,
     Concatenate,
     Generic,
@@ -31,11 +30,7 @@ from typing import (
 
 from ..protocol import Request
 
-if TYPE_CHECKING:
-    from .asynchronous import AsyncClient
-    from .blocking import Client
-
-__all__ = ["Call", "op"]
+__all__ = ["Async", "Blocking", "Call", "op"]
 
 P = ParamSpec("P")
 T = TypeVar("T")
@@ -49,8 +44,21 @@ class Call(NamedTuple, Generic[T]):
     idempotent: bool = True
 
 
+class Blocking:
+    """The base of a client whose operations return their result (``Client``).
+
+    The transports name their kind here, below ``op``, so that ``op`` can type
+    its methods without importing the clients that use it (httpx's
+    ``BaseClient`` / ``Client`` / ``AsyncClient`` point one way likewise).
+    """
+
+
+class Async:
+    """The base of a client whose operations return an awaitable of it (``AsyncClient``)."""
+
+
 class op(Generic[P, T]):
-    """Bind a ``Call`` builder as a blocking (``Client``) or async (``AsyncClient``) method."""
+    """Bind a ``Call`` builder as a blocking (``Blocking``) or async (``Async``) method."""
 
     def __init__(self, build: Callable[Concatenate[Any, P], Call[T]]) -> None:
         self._build = build
@@ -66,9 +74,9 @@ class op(Generic[P, T]):
     @overload
     def __get__(self, obj: None, owner: type) -> op[P, T]: ...
     @overload
-    def __get__(self, obj: AsyncClient, owner: type) -> Callable[P, Awaitable[T]]: ...
+    def __get__(self, obj: Async, owner: type) -> Callable[P, Awaitable[T]]: ...
     @overload
-    def __get__(self, obj: Client, owner: type) -> Callable[P, T]: ...
+    def __get__(self, obj: Blocking, owner: type) -> Callable[P, T]: ...
     def __get__(self, obj: Any, owner: type) -> Any:
         if obj is None:
             return self

@@ -70,6 +70,12 @@ class SearchApi:
         return Call(request, lambda r: r, True)
 
     @op
+    def embed(self, texts: list[str]) -> Call[s.EmbedReply]:
+        """The vectors of ``texts`` (at most ``MAX_EMBED_TEXTS``) from the embedder the
+        daemon's search index uses: ``EmbedReply`` (``vectors``, ``dims``, ``model``)."""
+        return Call(s.Embed(rid=self._rid(), texts=list(texts)), lambda r: r, True)
+
+    @op
     def reindex(self) -> Call[bool]:
         """Start rebuilding the index (progress in ``status().index.reindex``).
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import errno
 from pathlib import Path
 
-from ..protocol.errors import ConnectionLost
+from reverie.config import ConnectionLost
 
 __all__ = ["unreachable"]
 

@@ -74,9 +74,12 @@ class WorkingMemoryApi:
         return Call(request, lambda r: r.deleted, True)
 
     @op
-    def wm_list(self, scope: str, *, prefix: str = "") -> Call[list[w.KeyInfo]]:
-        """Unexpired keys (``KeyInfo``: key, version, expires_at, updated), ordered by key."""
-        request = w.WmList(rid=self._rid(), scope=scope, prefix=prefix)
+    def wm_list(
+        self, scope: str, *, prefix: str = "", values: bool = False
+    ) -> Call[list[w.KeyInfo]]:
+        """Unexpired keys (``KeyInfo``: key, version, expires_at, updated), ordered by key;
+        ``values``: each with its ``value`` too, in the same round trip."""
+        request = w.WmList(rid=self._rid(), scope=scope, prefix=prefix, values=values)
         return Call(request, lambda r: r.keys, True)
 
     @op

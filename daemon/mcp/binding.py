@@ -14,9 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from reverie.config import InvalidArgument, default_scope
-
-from ..protocol.errors import Unauthorized
+from reverie.config import InvalidArgument, Unauthorized, default_scope
 
 __all__ = ["FORGETTING", "Binding"]
 

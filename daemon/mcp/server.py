@@ -37,10 +37,9 @@ from mcp.server.fastmcp.resources import FunctionResource
 from mcp.types import CallToolResult, TextContent
 from pydantic import ValidationError
 
-from reverie.config import InvalidArgument, ReverieError
+from reverie.config import ConnectionLost, InvalidArgument, ReverieError
 
 from ..client import AsyncClient
-from ..protocol.errors import ConnectionLost
 from ..version import package_version
 from .binding import Binding
 from .tools import register_tools
@@ -201,7 +200,10 @@ def check_daemon(socket: Path) -> str | None:
         return (
             f"no reverie daemon at {socket} ({exc.strerror or exc}): start it with "
             "`reverie serve` (or `systemctl --user start reverie.socket`), or point "
-            "--socket / REVERIE_SOCKET at its socket"
+            "--socket at its socket. An MCP host passes a stdio server only HOME, LOGNAME, "
+            "PATH, SHELL, TERM and USER, not REVERIE_SOCKET from your shell: put "
+            '"env": {"REVERIE_SOCKET": "<the socket>"} in the server\'s entry '
+            "(`reverie mcp --print-config nanobot|claude|cursor` prints a whole one)"
         )
     finally:
         sock.close()

@@ -23,6 +23,7 @@ from reverie.config import InvalidArgument
 
 from ..client import AsyncClient
 from ..protocol.frames import MAX_INT
+from ..protocol.search import SearchHitView
 from ..protocol.working_memory import TaskStatus
 from .binding import Binding
 
@@ -146,9 +147,9 @@ def register_tools(
     ) -> Any:
         """Search memory: past messages, consolidated episodes and facts, best first.
 
-        A message that an episode or fact hit brought (its best-matching turns) names
-        that hit's ``uid`` as ``via``. ``unembedded`` counts matching messages ranked by
-        their words only (not embedded yet).
+        Each hit is its text, its kind, when it was said or learned (UTC) and its score
+        (0-1). ``unembedded``, when present, counts matching messages ranked by their
+        words only (not embedded yet).
         """
         if session is not None:
             session = await binding.session_of(client(), session)
@@ -165,7 +166,7 @@ def register_tools(
             mode=mode,
             min_score=min_score,
         )
-        return {"hits": reply.hits, "unembedded": reply.unembedded}
+        return {"hits": [_brief(h) for h in reply.hits], "unembedded": reply.unembedded or None}
 
     @tool(READ)
     async def memory(
@@ -332,3 +333,14 @@ def _register_working_memory(
     async def checkpoint_list(scope: Scope = None) -> Any:
         """The scope's checkpoints, newest first."""
         return {"checkpoints": await client().checkpoint_list(binding.scope_of(scope))}
+
+
+def _brief(hit: SearchHitView) -> dict[str, Any]:
+    """A hit as a model reads it: what it says, its kind, when, and how well it matched.
+
+    The model reads every character as tokens: the whole hit (ids, scope, session,
+    source, the two signals behind the score) was ~316 characters of JSON for a
+    40-character message, this is ~108. Programs that want the rest use the client.
+    """
+    when = datetime.fromtimestamp(hit.ts, UTC).strftime("%Y-%m-%dT%H:%MZ")
+    return {"text": hit.text, "kind": hit.kind, "when": when, "score": round(hit.score, 2)}

@@ -9,6 +9,8 @@ over the shared ``calls``. Session and scope writes go through their actor
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import trio
 
 from reverie.actors import (
@@ -19,10 +21,10 @@ from reverie.actors import (
     SessionRegistry,
     Supervisor,
 )
+from reverie.config import UnknownOp
 
 from .. import protocol as p
 from ..membership import Membership
-from ..protocol.errors import UnknownOp
 from ..protocol.search import SEARCH_REQUESTS
 from ..protocol.working_memory import WM_REQUESTS
 from ..reload import Reloader
@@ -33,6 +35,9 @@ from .memory import MEMORY_REQUESTS, MemoryOps
 from .search import SearchHandlers
 from .sessions import SESSION_REQUESTS, SessionOps
 from .working_memory import WorkingMemoryHandlers
+
+if TYPE_CHECKING:  # the connection module needs ops.calls: a run-time import would loop
+    from ..connection import Ledger
 
 __all__ = ["Handlers"]
 
@@ -52,6 +57,7 @@ class Handlers:
         forgetter: Forgetter,
         watcher: MemoryWatcher,
         search: SearchHandlers | None = None,
+        ledger: Ledger,
         reloader: Reloader | None = None,
         membership: Membership | None = None,
     ) -> None:
@@ -68,6 +74,7 @@ class Handlers:
             watcher=watcher,
             search=search,
             reloader=reloader,
+            ledger=ledger,
             membership=membership,
         )
         self.memory_ops = MemoryOps(supervisor, memory, forgetter, services)

@@ -11,8 +11,8 @@ import logging
 import os
 import time
 from collections import Counter
-from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import msgspec
 import trio
@@ -38,6 +38,9 @@ from .calls import Replier, run
 from .cluster import cluster_status
 from .search import SearchHandlers
 
+if TYPE_CHECKING:  # the connection module needs ops.calls: a run-time import would loop
+    from ..connection import Ledger
+
 __all__ = ["ADMIN_REQUESTS", "AdminOps"]
 
 ADMIN_REQUESTS = (p.Hello, p.Status, p.Metrics, p.Backup)
@@ -59,6 +62,7 @@ class AdminOps:
         watcher: MemoryWatcher,
         search: SearchHandlers,
         reloader: Reloader | None,
+        ledger: Ledger,
         membership: Membership | None = None,
     ) -> None:
         self.services = services
@@ -73,10 +77,8 @@ class AdminOps:
         self.reloader = reloader
         self.membership = membership
         self.started = time.time()
-        #: Client connections open now; the server, made after the handlers, sets it.
-        self.open_connections: Callable[[], int] = lambda: 0
-        #: Reply bytes held for clients that have not read them, over all connections (idem).
-        self.unread_reply_bytes: Callable[[], int] = lambda: 0
+        #: The connections open now and the reply bytes held for them; the server counts.
+        self.ledger = ledger
         self.errors: Counter[str] = Counter()
         self._backups = trio.Lock()  # one backup at a time: each holds the memory tree still
 
@@ -146,8 +148,8 @@ class AdminOps:
             "process": {
                 **process_stats(),
                 **heap_usage(),
-                "connections": self.open_connections(),
-                "unread_reply_bytes": self.unread_reply_bytes(),
+                "connections": self.ledger.open,
+                "unread_reply_bytes": self.ledger.held,
             },
         }
         if self.membership is not None:

@@ -43,6 +43,10 @@ class SearchHandlers:
             case s.Reindex():
                 reply = replier(rid, lambda started: s.ReindexReply(rid=rid, started=started))
                 nursery.start_soon(run, reply, self._reindex)
+            case s.Embed():
+                nursery.start_soon(
+                    run, replier(rid, lambda embedded: embedded), self._embed, request
+                )
 
     def _indexer(self) -> Indexer:
         if self.indexer is None:
@@ -66,6 +70,14 @@ class SearchHandlers:
         if request.min_score is None:
             request = msgspec.structs.replace(request, min_score=self.min_score)
         return await indexer.search(msgspec.convert(request, SearchQuery, from_attributes=True))
+
+    async def _embed(self, request: s.Embed) -> s.EmbedReply:
+        indexer = self._indexer()
+        vectors = await indexer.embed(request.texts)
+        embedder = indexer.embedder
+        return s.EmbedReply(
+            rid=request.rid, vectors=vectors, dims=embedder.dimension, model=embedder.model_id
+        )
 
     async def _reindex(self) -> bool:
         return self._indexer().start_reindex()

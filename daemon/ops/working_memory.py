@@ -64,9 +64,13 @@ def _task_view(task: TaskRecord) -> w.TaskView:
     )
 
 
-def _key_info(record: KeyRecord) -> w.KeyInfo:
+def _key_info(record: KeyRecord, with_value: bool) -> w.KeyInfo:
     return w.KeyInfo(
-        key=record.key, version=record.version, expires_at=record.expires_at, updated=record.updated
+        key=record.key,
+        version=record.version,
+        expires_at=record.expires_at,
+        updated=record.updated,
+        value=_decode(record.value) if with_value else msgspec.UNSET,
     )
 
 
@@ -154,13 +158,14 @@ class WorkingMemoryHandlers:
                         version=record.version,
                         scope=at,
                         expires_at=record.expires_at,
+                        updated=record.updated,
                     )
                     return w.WmGetReply(rid=rid, item=item)
 
                 return lambda t: t.lookup_key(chain, key, now), found
-            case w.WmList(prefix=prefix):
+            case w.WmList(prefix=prefix, values=values):
                 return lambda t: t.list_keys(scope, prefix, now), lambda ks: w.WmListReply(
-                    rid=rid, keys=[_key_info(k) for k in ks]
+                    rid=rid, keys=[_key_info(k, values) for k in ks]
                 )
             case w.WmStats():
                 return lambda t: t.scope_stats(scope, now), lambda s: w.WmStatsReply(

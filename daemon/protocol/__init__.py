@@ -26,7 +26,7 @@ import reprlib
 
 import msgspec
 
-from reverie.config import InvalidArgument, ReverieError
+from reverie.config import BadFrame, InvalidArgument, ProtocolError, ReverieError, UnknownOp
 
 from .admin import (
     BackendStatus,
@@ -47,7 +47,6 @@ from .admin import (
     StoreStatus,
 )
 from .backup import Backup, BackupReply, BackupView
-from .errors import BadFrame, ProtocolError, UnknownOp
 from .frames import MAX_PAGE, PROTOCOL_VERSION, Data, ErrorReply, Frame, Hello, HelloReply, Page
 from .framing import FrameReader, frame
 from .memory import (

@@ -41,7 +41,7 @@ class Metrics(Frame, tag="metrics"):
 
 
 class SessionCounts(Data):
-    """Sessions with a live actor, passivated ones (only in SQLite), and both."""
+    """Sessions with a live actor, passivated ones (only in the database), and both."""
 
     live: int
     passivated: int

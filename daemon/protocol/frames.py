@@ -6,7 +6,7 @@ the connection rather than to a feature.
 
 Every integer field of a request but ``rid`` carries its bounds (``Annotated[int,
 Meta(ge=..., le=...)]``), so a value the daemon could not use (past
-SQLite's signed 64 bits, say) is ``invalid_argument`` when the request is
+the database's signed 64 bits, say) is ``invalid_argument`` when the request is
 decoded, naming the field, never an ``OverflowError`` further in.
 """
 
@@ -35,10 +35,10 @@ MAX_PAGE = 1000
 
 #: A page size: a request outside it is rejected when decoded (``invalid_argument``).
 Page = Annotated[int, msgspec.Meta(ge=1, le=MAX_PAGE)]
-#: SQLite's largest integer (signed 64 bits): the top of every bounded integer field, and
+#: The database's largest integer (signed 64 bits): the top of every bounded integer field, and
 #: of the hosts' own checks of one (the MCP tools, the inspector's query strings).
 MAX_INT = 2**63 - 1
-#: A count, a size or a version: SQLite's signed 64-bit integers, never negative.
+#: A count, a size or a version: the database's signed 64-bit integers, never negative.
 Count = Annotated[int, msgspec.Meta(ge=0, le=MAX_INT)]
 
 

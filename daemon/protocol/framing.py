@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import struct
 
-from .errors import FrameTooLarge
+from reverie.config import FrameTooLarge
 
 __all__ = ["FrameReader", "frame"]
 

@@ -1,4 +1,5 @@
-"""Wire frames for search: ``search`` over the index, and ``reindex`` to rebuild it.
+"""Wire frames for search: ``search`` over the index, ``reindex`` to rebuild it, and
+``embed``, the index's embedder lent to a host that ranks its own texts by meaning.
 
 Same conventions as the package (which folds these into its ``Request`` and
 ``Reply`` unions). A reply has the same tag as its request. Reindex
@@ -21,10 +22,15 @@ Mode = Literal["hybrid", "vector", "text"]
 #: The most hits one search returns: ``reverie.store.search_query.MAX_K`` (which the
 #: protocol cannot import; tests/daemon/test_schema_validation.py checks they agree).
 MAX_K = 1000
+#: The most texts one ``embed`` embeds (a host embeds more in several requests).
+MAX_EMBED_TEXTS = 256
 
 __all__ = [
+    "MAX_EMBED_TEXTS",
     "MAX_K",
     "SEARCH_REQUESTS",
+    "Embed",
+    "EmbedReply",
     "Mode",
     "Reindex",
     "ReindexReply",
@@ -116,6 +122,22 @@ class ReindexReply(Frame, tag="reindex"):
     started: bool
 
 
-SearchRequest = Search | Reindex
-SearchReplyFrame = SearchReply | ReindexReply
-SEARCH_REQUESTS = (Search, Reindex)
+class Embed(Frame, tag="embed"):
+    """Each text's vector from the embedder the search index uses (``embeddings``), so a
+    host ranks values the index does not hold (a LangGraph store's items) by the same
+    meaning, with no model of its own."""
+
+    texts: Annotated[list[str], msgspec.Meta(max_length=MAX_EMBED_TEXTS)]
+
+
+class EmbedReply(Frame, tag="embed"):
+    """One unit-length vector per text, in order; ``model`` names the embedder."""
+
+    vectors: list[list[float]]
+    dims: int
+    model: str
+
+
+SearchRequest = Search | Reindex | Embed
+SearchReplyFrame = SearchReply | ReindexReply | EmbedReply
+SEARCH_REQUESTS = (Search, Reindex, Embed)

@@ -19,7 +19,7 @@ Role = Literal["system", "user", "assistant", "tool"]
 MAX_ID_CHARS = 128
 #: A message id (printable too, which the schema cannot say: the session checks it).
 MessageId = Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_ID_CHARS)]
-#: SQLite integers are signed 64-bit: a bigger seq would fail the query.
+#: The database's integers are signed 64-bit: a bigger seq would fail the query.
 Seq = Annotated[int, msgspec.Meta(ge=-MAX_INT - 1, le=MAX_INT)]
 
 __all__ = [

@@ -78,13 +78,17 @@ class WmValue(Data):
     version: int
     scope: str
     expires_at: float | None = None
+    updated: float = 0.0  # 0: a daemon from before the field
 
 
 class KeyInfo(Data):
+    """A key; ``value`` only when the list asked for values (``WmList.values``)."""
+
     key: str
     version: int
     expires_at: float | None
     updated: float
+    value: Any | msgspec.UnsetType = msgspec.UNSET
 
 
 class ScopeStats(Data):
@@ -154,7 +158,11 @@ class WmDelete(_Scoped, tag="wm_delete"):
 
 
 class WmList(_Scoped, tag="wm_list"):
+    """``values``: each key with its value, so a host reads a scope in one round trip (a
+    scope holds at most ``working_memory.max_scope_bytes``)."""
+
     prefix: str = ""
+    values: bool = False
 
 
 class WmClear(_Scoped, tag="wm_clear"):

@@ -19,9 +19,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import Response
 
-from reverie.config import NotFound, ReverieError
+from reverie.config import ConnectionLost, NotFound, ReverieError
 
-from ..protocol.errors import ConnectionLost
 from .gate import Gate, without_token
 from .guard import Guard
 from .health import Sampler
@@ -49,10 +48,18 @@ async def _http_error(request: Request, exc: Exception) -> Response:
     return render(request, "error.html", code=code, message=exc.detail, http_status=exc.status_code)
 
 
-def build_app(socket: Path, token: str, *, hosts: frozenset[str], interval: float = 5.0) -> Guard:
+def build_app(
+    socket: Path,
+    token: str,
+    *,
+    hosts: frozenset[str],
+    interval: float = 5.0,
+    once: str | None = None,
+) -> Guard:
     """The inspector of the daemon at ``socket``, for holders of ``token``, at ``hosts``.
 
-    ``hosts`` are the ``Host`` headers it answers to (``guard.allowed_hosts``).
+    ``hosts`` are the ``Host`` headers it answers to (``guard.allowed_hosts``);
+    ``once`` a code that signs in one browser, once (``gate.Gate``).
     """
     sampler = Sampler(socket, interval)
 
@@ -70,7 +77,7 @@ def build_app(socket: Path, token: str, *, hosts: frozenset[str], interval: floa
     )
     app.state.socket = socket
     app.state.sampler = sampler
-    return Guard(Gate(app, token, _refused), hosts)
+    return Guard(Gate(app, token, _refused, once), hosts)
 
 
 def serve_ui(app: Guard, host: str, port: int) -> None:

@@ -3,8 +3,10 @@
 The inspector can read every session and forget any of them, so it asks for
 as much as the strictest door (MCP over HTTP): the token of ``reverie ui``
 (``door_token``). A browser cannot send a bearer header, so the token is
-given once, on the sign-in form or as ``?token=`` in a link, and the answer
-is a cookie: ``HttpOnly`` (no script reads it), ``SameSite=Strict`` (no other
+given once, on the sign-in form or as ``?token=`` in a link, or a one-time
+code ``reverie ui`` prints in its link (``?once=``, good for one sign-in, so
+the terminal's scrollback holds nothing that opens the inspector later), and
+the answer is a cookie: ``HttpOnly`` (no script reads it), ``SameSite=Strict`` (no other
 site's page sends it) and holding an HMAC of the token, not the token. A
 script may send ``Authorization: Bearer <token>`` instead. Every comparison
 takes the same time whatever the guess.
@@ -58,8 +60,15 @@ class Gate:
     it) and ``csrf`` (what every form carries).
     """
 
-    def __init__(self, app: App, token: str, refuse: Callable[[Request], Response]) -> None:
+    def __init__(
+        self,
+        app: App,
+        token: str,
+        refuse: Callable[[Request], Response],
+        once: str | None = None,
+    ) -> None:
         self.app = app
+        self._once = once  # the one-time sign-in code, until it is used
         self.refuse = refuse
         self.cookie = _derive(token, "reverie ui session")
         self.csrf = _derive(token, "reverie ui form")
@@ -90,11 +99,22 @@ class Gate:
             await self.app(scope, receive, send)
             return
         given = request.query_params.get("token")
-        if given is not None and request.method == "GET" and self.token_ok(given):
+        once = request.query_params.get("once")
+        if request.method == "GET" and (
+            (given is not None and self.token_ok(given))
+            or (once is not None and self._redeem(once))
+        ):
             response = self.signed_in(without_token(request))
         else:
             response = self.refuse(request)
         await response(scope, receive, send)
+
+    def _redeem(self, once: str) -> bool:
+        """Whether ``once`` is the one-time code; it is then used up (no await between)."""
+        if self._once is None or not hmac.compare_digest(once.encode(), self._once.encode()):
+            return False
+        self._once = None
+        return True
 
     def signed_in(self, to: str) -> Response:
         """Go to ``to`` holding the session cookie."""
@@ -111,6 +131,6 @@ class Gate:
 
 
 def without_token(request: Request) -> str:
-    """The request's path and query, less ``token`` (it must not stay in the history)."""
-    query = [(k, v) for k, v in request.query_params.multi_items() if k != "token"]
+    """The request's path and query, less ``token`` and ``once`` (not to stay in the history)."""
+    query = [(k, v) for k, v in request.query_params.multi_items() if k not in ("token", "once")]
     return request.url.path + (f"?{urlencode(query)}" if query else "")

@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from reverie.config import InvalidArgument
+from reverie.config import InvalidArgument, NotFound
 
 from ..client import AsyncClient
 from ..protocol.frames import MAX_INT
@@ -38,6 +38,8 @@ __all__ = ["ROUTES"]
 PAGE = 50
 #: The most hits a search page shows (``?k=``): each may carry its turns.
 MAX_K = 50
+#: The newest scratchpad entries a scope page shows.
+SCRATCH_SHOWN = 20
 #: A turns lookup reads the history ``TURN_PAGE`` messages at a time, at most
 #: ``TURN_PAGES`` pages a request: an id it does not find costs a bounded read,
 #: and the page links to the next stretch.
@@ -134,12 +136,30 @@ async def session(request: Request) -> Response:
 
 
 async def scope(request: Request) -> Response:
-    """A scope's memory: each fact with its date and sources, its history timeline."""
+    """A scope's memory: each fact with its date and sources, its history timeline, and
+    its working memory (keys with their values, task, scratchpad, checkpoints)."""
     name = request.query_params.get("name", "")
     async with _daemon(request) as client:
         facts = await client.facts(name)
         view = await client.memory(name, limit=100)
-    return render(request, "scope.html", scope=name, facts=facts, view=view)
+        keys = await client.wm_list(name, values=True)
+        try:
+            task = await client.task_get(name)
+        except NotFound:
+            task = None
+        scratch = await client.scratch_get(name, last=SCRATCH_SHOWN)
+        checkpoints = await client.checkpoint_list(name)
+    return render(
+        request,
+        "scope.html",
+        scope=name,
+        facts=facts,
+        view=view,
+        keys=keys,
+        task=task,
+        scratch=scratch,
+        checkpoints=checkpoints,
+    )
 
 
 async def turns(request: Request) -> Response:

@@ -9,6 +9,7 @@ only with the inspector's signature (``gate``).
 from __future__ import annotations
 
 import datetime
+import json
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -41,7 +42,16 @@ def _link(path: str, **query: Any) -> str:
     return f"{path}?{urlencode(params)}" if params else path
 
 
+def _shown(value: Any) -> str:
+    """A working-memory value as JSON, cut to a line's worth (keys sorted: a LangGraph
+    store's ``value`` comes before its ``vectors``)."""
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+    return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 1] + "…"
+
+
+_SHOWN_CHARS = 300
 _ENV.filters["when"] = _when
+_ENV.filters["shown"] = _shown
 _ENV.globals["link"] = _link
 
 

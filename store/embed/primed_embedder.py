@@ -38,6 +38,7 @@ class PrimedEmbedder:
         self.dimension = real.dimension
         self.workers = max(1, workers)
         self._ready: dict[str, npt.NDArray[np.float32]] = {}
+        self._host_limiter = trio.CapacityLimiter(1)
         self._lock = threading.Lock()
         self._pool = ThreadPoolExecutor(
             self.workers, thread_name_prefix="reverie-embed", initializer=_background_priority
@@ -97,6 +98,12 @@ class PrimedEmbedder:
         if not isinstance(real, LocalEmbedder):
             return False
         return await trio.to_thread.run_sync(real.release_idle, idle_seconds)
+
+    async def embed_for_host(self, texts: list[str]) -> list[list[float]]:
+        """``texts``' vectors for a host's ``embed`` request, on a thread, one request at a
+        time (the model's own threads do the work; a host's burst waits its turn)."""
+        rows = await trio.to_thread.run_sync(self.embed, texts, limiter=self._host_limiter)
+        return [[float(x) for x in row] for row in rows]
 
     def prime(self, texts: list[str]) -> None:
         unique = list(dict.fromkeys(texts))

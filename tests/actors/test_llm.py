@@ -24,7 +24,7 @@ from reverie.actors.consolidation.prompt import (
     build_request,
     parse_answer,
 )
-from reverie.actors.errors import (
+from reverie.config import (
     LLMError,
     LLMRateLimited,
     LLMRejected,

@@ -12,7 +12,7 @@ import pytest
 
 from reverie.actors.consolidation.llm import LLMBackend
 from reverie.actors.consolidation.retry import CircuitBreaker, backoff_delay
-from reverie.actors.errors import (
+from reverie.config import (
     LLMRejected,
     LLMUnavailable,
 )

@@ -202,3 +202,34 @@ def test_a_frozen_worker_loses_its_job_after_owner_ttl_and_its_late_apply_writes
     assert _sql(pg_url, "SELECT id FROM history_entries") == [(f"ep_{job}",)]
     assert _sql(pg_url, "SELECT state, lease_owner <> %s FROM jobs", holder) == [("done", True)]
     assert _sql(pg_url, "SELECT cursor_seq, tail_tokens FROM sessions") == [(6, 0)]
+
+
+def test_a_daemon_that_leaves_consolidation_to_workers_lets_a_workers_model_do_it(
+    make_daemon: Callable[..., DaemonProcess],
+    make_worker: Callable[[str, str], WorkerProcess],
+    pg_url: str,
+    fake_llm: FakeLLM,
+) -> None:
+    """The sessions go idle over budget well before the worker has started (the daemon
+    would take them within a second): each is consolidated by the worker's model alone."""
+    sessions = ["a", "b", "c"]
+    leaving = CONSOLIDATION.format(idle=0.3) + "leave_to_workers = true\n"
+    with _daemon(make_daemon, pg_url, leaving).client() as client:
+        for name in sessions:
+            _talk(client, name, 3)
+        assert client.status().cluster is not None  # a member of the shared store
+    make_worker("w", _llm_worker(fake_llm))
+
+    def consolidated() -> bool:
+        moved = _sql(pg_url, "SELECT count(*) FROM sessions WHERE cursor_seq = 6")
+        running = _sql(pg_url, "SELECT count(*) FROM jobs WHERE state <> 'done'")
+        return moved == [(len(sessions),)] and running == [(0,)]
+
+    poll(consolidated, 120, "every session consolidated")
+    appliers = _sql(
+        pg_url,
+        "SELECT DISTINCT j.session, m.role FROM jobs j JOIN members m ON m.id = j.lease_owner"
+        " ORDER BY 1",
+    )
+    assert appliers == [(name, "worker") for name in sessions]
+    assert len(fake_llm.requests) >= len(sessions)  # the worker's model, not the extractive path

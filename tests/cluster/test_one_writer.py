@@ -16,9 +16,13 @@ from collections.abc import Callable
 import psycopg
 import pytest
 
+from reverie import SessionMoved, StoreUnavailable
 from reverie.daemon import Client
+from reverie.daemon import protocol as p
+from reverie.daemon.client.api import raise_for
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
+from tests.protocol_fuzz import raw
 
 Make = Callable[..., DaemonProcess]
 
@@ -89,6 +93,29 @@ def test_a_frozen_daemons_late_write_is_refused_and_its_retry_lands_after_the_ta
         assert _seqs(client, "s") == [(1, "m1"), (2, "m2"), (3, "m3")]
     with a.client() as client:  # the write of a's stale actor was refused, then retried
         assert client.status().counters.get("session_errors", 0) >= 1
+
+
+def test_a_host_catches_the_refusal_of_the_daemon_the_session_moved_from_by_class(
+    pair: tuple[DaemonProcess, DaemonProcess],
+) -> None:
+    """The typed clients retry ``session.moved`` by themselves, so the refusal is read raw
+    and turned into its exception by the clients' own ``raise_for``."""
+    a, b = pair
+    with a.client() as client:
+        client.append("s", "user", "through a", id="m1")
+    with b.client() as client:  # b takes the session over: a's actor is stale
+        client.append("s", "user", "through b", id="m2")
+    late = p.MessageIn(role="user", content="late, through a", id="m3")
+    with raw(a) as conn:
+        assert conn.send(p.frame(p.encode(p.Append(rid=7, session="s", messages=[late]))))
+        reply = conn.next_reply()
+    assert reply is not None
+    with pytest.raises(SessionMoved) as caught:
+        raise_for(reply)
+    assert type(caught.value) is SessionMoved and caught.value.code == "session.moved"
+    assert isinstance(caught.value, StoreUnavailable)  # a host retrying those retries it too
+    with a.client() as client:  # nothing was written; the retry takes the session back
+        assert client.append("s", "user", "late, through a", id="m3").seq == 3
 
 
 def test_a_killed_daemons_session_is_written_through_another_at_once(

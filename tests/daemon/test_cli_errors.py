@@ -73,8 +73,8 @@ def test_user_error_is_one_line(daemon: InProcessDaemon, tmp_path: Path, case: C
 
 def test_no_daemon_answers_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """No reconnect loop (it waited 10 s) when no daemon was ever reached: no sleep at all."""
+    from reverie.config import ConnectionLost
     from reverie.daemon import Client
-    from reverie.daemon.protocol.errors import ConnectionLost
 
     pauses: list[float] = []
     for sock in (tmp_path / "nobody.sock", tmp_path / "stale.sock"):
@@ -154,8 +154,8 @@ def test_a_full_listen_queue_is_not_taken_for_a_stopped_daemon(tmp_path: Path) -
     """EAGAIN from connect() means a daemon listens but is swamped: retry, not start one."""
     import socket as stdsocket
 
+    from reverie.config import ConnectionLost
     from reverie.daemon.client import Client
-    from reverie.daemon.protocol.errors import ConnectionLost
 
     path = tmp_path / "busy.sock"
     listener = stdsocket.socket(stdsocket.AF_UNIX)

@@ -1,6 +1,6 @@
 """Many connections at once doing mixed operations: ``busy`` only past ``max_connections``.
 
-The scaled-down behaviour of ``bench/load.py`` (which measures speed; this
+The scaled-down behaviour of ``bench/load/`` (which measures speed; this
 checks outcomes, never times). Connections are ``AsyncClient``s in one trio
 loop against a real daemon. Every connection inside the limit must see no
 error at all, every one past it exactly ``busy``, and every acknowledged

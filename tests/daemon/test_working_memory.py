@@ -6,6 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 import trio
 
@@ -86,6 +87,24 @@ def test_overwriting_a_ttl_key_without_ttl_keeps_it(
         clock.advance(5)  # k's stale deadline and the probe's are swept together
         _wait_for(lambda: client.wm_stats("s").expired_swept == 1)
         assert client.wm_get("s", "k").value == 2
+
+
+def test_a_list_with_values_reads_the_scope_in_one_request(daemon: InProcessDaemon) -> None:
+    with daemon.client() as client:
+        client.wm_set("s", "a", {"n": 1})
+        client.wm_set("s", "b", "text", ttl=60)
+        client.wm_set("s", "ba", [1, 2])
+        client.wm_set("s", "a", {"n": 2})
+        keys = client.wm_list("s", values=True)
+        assert [(k.key, k.value, k.version) for k in keys] == [
+            ("a", {"n": 2}, 2),
+            ("b", "text", 1),
+            ("ba", [1, 2], 1),
+        ]
+        assert [k.value for k in client.wm_list("s", prefix="b", values=True)] == ["text", [1, 2]]
+        assert all(k.value is msgspec.UNSET for k in client.wm_list("s"))  # keys alone
+        got = client.wm_get("s", "b")
+        assert got.updated == keys[1].updated > 0 and got.expires_at is not None
 
 
 def test_reserved_and_malformed_keys_are_rejected(daemon: InProcessDaemon) -> None:

@@ -11,10 +11,12 @@ from agents import Agent, OpenAIChatCompletionsModel, Runner, set_tracing_disabl
 from agents.memory import Session
 from openai import AsyncOpenAI
 
-from reverie import Conflict, InvalidArgument
+from reverie import AsyncClient, Conflict, ConnectionLost, InvalidArgument
 from reverie.agents import ReverieSession, memory_instructions
+from reverie.daemon.protocol import ContextView, Message
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, content, extractive_config
+from tests.frameworks.relay import Relay
 
 T = TypeVar("T")
 
@@ -51,8 +53,20 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
     return asyncio.run(coro)
 
 
-def _session(daemon: DaemonProcess, name: str = "tg:123") -> ReverieSession:
-    return ReverieSession(name, socket=daemon.socket)
+def _session(daemon: DaemonProcess, name: str = "tg:123", **kwargs: Any) -> ReverieSession:
+    return ReverieSession(name, socket=daemon.socket, **kwargs)
+
+
+def _agent(fake_llm: FakeLLM, instructions: Any = "Be brief.") -> Agent[Any]:
+    set_tracing_disabled(True)
+    model = OpenAIChatCompletionsModel(
+        model="fake", openai_client=AsyncOpenAI(base_url=fake_llm.base_url, api_key="unused")
+    )
+    return Agent(name="helper", instructions=instructions, model=model)
+
+
+def _said(request: int, fake_llm: FakeLLM) -> list[tuple[str, str]]:
+    return [(m["role"], m["content"]) for m in fake_llm.requests[request].body["messages"]]
 
 
 def test_it_is_the_sdks_session(daemon: DaemonProcess) -> None:
@@ -94,13 +108,49 @@ def test_messages_keep_text_for_search_and_consolidation(daemon: DaemonProcess) 
     assert stored[3].tool_call_id == "call_1"
 
 
-def test_a_retried_add_stores_nothing_twice(daemon: DaemonProcess) -> None:
+def test_the_same_items_in_two_adds_are_two_turns(daemon: DaemonProcess) -> None:
     session = _session(daemon)
-    run(session.add_items(ITEMS[:2]))
-    run(session.add_items(ITEMS[:2]))  # the first attempt committed; its ack was lost
-    assert run(session.get_items()) == ITEMS[:2]
-    run(session.add_items(ITEMS[:1]))  # not the newest items: a new add
-    assert run(session.get_items()) == [*ITEMS[:2], ITEMS[0]]
+    run(session.add_items([{"role": "user", "content": "yes"}]))
+    run(session.add_items([{"role": "user", "content": "yes"}]))  # the user said it again
+    assert run(session.get_items()) == [{"role": "user", "content": "yes"}] * 2
+
+
+def test_a_retried_add_stores_nothing_twice_after_another_hosts_add(
+    daemon: DaemonProcess,
+) -> None:
+    """The first attempt commits and loses its acknowledgement; another host adds; the
+    retry through the same session stores nothing twice."""
+    path = daemon.socket.parent / "lossy.sock"
+    lossy = Relay(daemon.socket, path, lose="append")
+    one = ReverieSession("tg:123", socket=path)
+    transfer = {"role": "user", "content": "transfer 100 EUR to Bob"}
+    with pytest.raises(ConnectionLost):
+        run(one.add_items([transfer, ITEMS[1]]))
+    assert lossy.cut.is_set()
+    run(_session(daemon).add_items([{"role": "user", "content": "hello from the other tab"}]))
+    one.socket = daemon.socket  # the daemon's own socket, for the retry
+    run(one.add_items([transfer, ITEMS[1]]))  # the host's retry
+    assert run(_session(daemon).get_items()) == [
+        transfer,
+        ITEMS[1],
+        {"role": "user", "content": "hello from the other tab"},
+    ]
+
+
+def test_an_add_over_a_frame_goes_as_several_appends(daemon: DaemonProcess) -> None:
+    with daemon.client() as client:
+        hello = client.hello()
+    size = hello.max_message_bytes - 16
+    count = hello.max_frame_bytes // size + 2  # together several frames, each under a message
+    items = [
+        {"type": "function_call_output", "call_id": f"c{n}", "output": "x" * size}
+        for n in range(count)
+    ]
+    session = _session(daemon, view="log")
+    run(session.add_items(items))
+    assert run(session.get_items()) == items
+    run(session.add_items(items))  # a new add of the same items: stored again, in order
+    assert run(session.get_items()) == items + items
 
 
 def test_items_the_session_cannot_store_are_refused_naming_the_limit(
@@ -125,13 +175,13 @@ def test_a_consolidated_item_is_not_popped(
     make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM
 ) -> None:
     daemon = make_daemon(config=extractive_config(fake_llm))
-    session = _session(daemon)
+    session = _session(daemon, view="log")
     run(session.add_items(ITEMS[:2]))
     with daemon.client() as client:
         assert client.consolidate("tg:123", wait=True) is not None
     with pytest.raises(Conflict, match="already consolidated"):
         run(session.pop_item())
-    assert run(session.get_items()) == ITEMS[:2]
+    assert run(session.get_items()) == ITEMS[:2]  # the log view: every item ever added
 
 
 def test_no_item_is_lost_or_duplicated_across_daemon_restarts(daemon: DaemonProcess) -> None:
@@ -149,12 +199,8 @@ def test_no_item_is_lost_or_duplicated_across_daemon_restarts(daemon: DaemonProc
 
 
 def test_runner_keeps_the_conversation_in_reverie(daemon: DaemonProcess, fake_llm: FakeLLM) -> None:
-    set_tracing_disabled(True)
     fake_llm.script(content("Nice to meet you, Ada."), content("Your name is Ada."))
-    model = OpenAIChatCompletionsModel(
-        model="fake", openai_client=AsyncOpenAI(base_url=fake_llm.base_url, api_key="unused")
-    )
-    agent = Agent(name="helper", instructions="Be brief.", model=model)
+    agent = _agent(fake_llm)
     session = _session(daemon)
 
     async def two_turns() -> list[Any]:
@@ -163,8 +209,7 @@ def test_runner_keeps_the_conversation_in_reverie(daemon: DaemonProcess, fake_ll
         return [first.final_output, second.final_output]
 
     assert run(two_turns()) == ["Nice to meet you, Ada.", "Your name is Ada."]
-    sent = fake_llm.requests[1].body["messages"]
-    assert [(m["role"], m["content"]) for m in sent] == [
+    assert _said(1, fake_llm) == [
         ("system", "Be brief."),
         ("user", "My name is Ada."),
         ("assistant", "Nice to meet you, Ada."),
@@ -186,3 +231,64 @@ def test_memory_goes_first_and_the_prefix_is_byte_stable(daemon: DaemonProcess) 
     assert run(build(None, None)) == first  # appends do not move the prefix
     memory, _, rest = first.rpartition("\n\n")
     assert "The user lives in Porto." in memory and rest == "Be brief."
+
+
+@pytest.mark.parametrize("view", ["context", "log"])
+def test_after_a_consolidation_the_model_gets_memory_and_the_unconsolidated_turns(
+    make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM, view: str
+) -> None:
+    daemon = make_daemon(config=extractive_config(fake_llm))
+    fake_llm.script(*(content(f"Noted {n}.") for n in range(4)))
+    agent = _agent(fake_llm)
+    session = _session(daemon, "cli:ada", view=view)
+    said = ["My name is Ada.", "I live in Porto.", "I have a cat.", "What is my name?"]
+
+    async def four_turns() -> tuple[ContextView, list[Message]]:
+        async with AsyncClient(daemon.socket) as client:
+            for n in range(4):
+                await Runner.run(agent, said[n], session=session)
+                if n == 1:
+                    assert await client.consolidate("cli:ada", wait=True) is not None
+                    consolidated = await client.context("cli:ada", max_tokens=0)
+            tail = (await client.context("cli:ada", max_tokens=0)).messages
+        return consolidated, tail
+
+    consolidated, tail = run(four_turns())
+    assert consolidated.memory and len(tail) < 8  # something was consolidated
+    unconsolidated = [(m.role, m.content) for m in tail][:-2]  # before turn 3's own input
+    if view == "context":
+        assert _said(3, fake_llm) == [
+            ("system", "Be brief."),
+            ("system", consolidated.memory),
+            *unconsolidated,
+            ("user", "What is my name?"),
+        ]
+    else:  # every turn ever, whatever consolidation took
+        everything = [
+            (r, t) for n in range(3) for r, t in (("user", said[n]), ("assistant", f"Noted {n}."))
+        ]
+        assert _said(3, fake_llm) == [
+            ("system", "Be brief."),
+            *everything,
+            ("user", "What is my name?"),
+        ]
+    assert len(run(_session(daemon, "cli:ada", view="log").get_items())) == 8  # all stored
+
+
+def test_the_context_view_limit_counts_the_memory_as_the_oldest_item(
+    make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM
+) -> None:
+    daemon = make_daemon(config=extractive_config(fake_llm))
+    session = _session(daemon)
+    run(session.add_items([{"role": "user", "content": "My name is Ada."}]))
+    with daemon.client() as client:
+        client.consolidate("tg:123", wait=True)
+        memory = client.context("tg:123", max_tokens=0).memory
+    assert "Ada" in memory
+    run(session.add_items(ITEMS[2:4]))
+    whole = run(session.get_items())
+    assert whole[0] == {"role": "system", "content": memory} and whole[1:] == ITEMS[2:4]
+    assert run(session.get_items(limit=2)) == ITEMS[2:4]
+    assert run(session.get_items(limit=3)) == whole
+    with pytest.raises(InvalidArgument, match="'context' or 'log'"):
+        ReverieSession("tg:123", view="all")  # type: ignore[arg-type]

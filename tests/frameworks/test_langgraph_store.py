@@ -13,8 +13,10 @@ from langmem import create_manage_memory_tool, create_search_memory_tool
 
 from reverie import InvalidArgument
 from reverie.langgraph import ReverieStore, namespace_scope
+from reverie.langgraph.meaning import unpack
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
+from tests.frameworks.relay import Relay
 
 
 @pytest.fixture
@@ -174,3 +176,115 @@ def test_langmem_memory_tools_work_on_it_unchanged(store: ReverieStore) -> None:
     manage.invoke({"action": "delete", "id": memory_id})
     left = json.loads(search.invoke({"query": "tea"}))
     assert [m["value"]["content"] for m in left] == ["Ada lives in Porto"]
+
+
+def test_values_other_clients_wrote_into_the_scope_read_as_items(
+    daemon: DaemonProcess, store: ReverieStore
+) -> None:
+    store.put(("user", "bob"), "fact0", {"fact": "likes tea"})
+    with daemon.client() as client:  # `reverie wm set` or MCP, into the same scope
+        client.wm_set("user/bob", "note", "written by hand")
+        client.wm_set("user/bob", "obj", {"colour": "red"})
+        written = client.wm_list("user/bob", prefix="note")[0].updated
+    note = store.get(("user", "bob"), "note")
+    assert note is not None and note.value == {"value": "written by hand"}
+    assert note.created_at == note.updated_at
+    assert note.updated_at.timestamp() == pytest.approx(written, abs=1e-5)  # the key's write
+    obj = store.get(("user", "bob"), "obj")
+    assert obj is not None and obj.value == {"colour": "red"}
+    found = {i.key: i.value for i in store.search(("user",))}
+    assert found == {
+        "fact0": {"fact": "likes tea"},
+        "note": {"value": "written by hand"},
+        "obj": {"colour": "red"},
+    }
+    assert [i.key for i in store.search(("user",), filter={"colour": "red"})] == ["obj"]
+    store.put(("user", "bob"), "note", {"text": "now the store's"})  # over a plain value
+    assert store.get(("user", "bob"), "note").value == {"text": "now the store's"}  # type: ignore[union-attr]
+
+
+def test_registry_keys_that_name_no_namespace_are_not_listed(
+    daemon: DaemonProcess, store: ReverieStore
+) -> None:
+    store.put(("user", "ada"), "k", {"v": 1})
+    with daemon.client() as client:
+        for odd in ("nuser/x//y", "n", "nuser/", "n/user"):
+            client.wm_set("langgraph", odd, ["x"])
+    assert store.list_namespaces() == [("user", "ada")]
+    assert [i.key for i in store.search(())] == ["k"]
+
+
+def test_a_search_refreshes_the_ttl_of_what_it_returns_in_one_round_trip_a_namespace(
+    daemon: DaemonProcess,
+) -> None:
+    path = daemon.socket.parent / "relay.sock"
+    relay = Relay(daemon.socket, path)
+    store = ReverieStore(path)
+    for n in range(30):
+        store.put(("big",), f"k{n}", {"i": n}, ttl=60)
+    with daemon.client() as client:
+        before = {k.key: k.version for k in client.wm_list("big")}
+    relay.ops.clear()
+    found = store.search(("big",), filter={"i": {"$gte": 28}})
+    assert sorted(i.key for i in found) == ["k28", "k29"]
+    # The registry, the namespace's keys with their values, then one refresh per item returned.
+    assert relay.ops == ["wm_list", "wm_list", "wm_set", "wm_set"], relay.ops
+    with daemon.client() as client:
+        after = {k.key: k.version for k in client.wm_list("big")}
+    assert {k for k in after if after[k] != before[k]} == {"k28", "k29"}
+    relay.ops.clear()
+    store.search(("big",), filter={"i": 999}, refresh_ttl=True)  # returns nothing
+    assert relay.ops == ["wm_list", "wm_list"]
+
+
+#: Unrelated memories; the dentist's shares more of the question's words than the manager's.
+MEMORIES = [
+    "My manager is called Priya.",
+    "Who is my dentist? My dentist is Dr. Silva.",
+    "I like green tea with mint.",
+    "My cat sleeps on the sofa.",
+    "The invoices are due on Friday.",
+    "My sister is called Ana.",
+]
+
+
+def test_an_index_ranks_langmems_memories_by_meaning(daemon: DaemonProcess) -> None:
+    store = ReverieStore(daemon.socket, index={"dims": 384})  # reverie's own embedder
+    manage = create_manage_memory_tool(namespace=("memories", "ada"), store=store)
+    search = create_search_memory_tool(namespace=("memories", "ada"), store=store)
+    for text in MEMORIES:
+        manage.invoke({"content": text, "action": "create"})
+    hits = json.loads(search.invoke({"query": "Who is my boss?"}))
+    assert [h["value"]["content"] for h in hits][:1] == ["My manager is called Priya."]
+    assert hits[0]["score"] > hits[1]["score"]
+    # By words alone the dentist comes first ("who is my"): what the index changes.
+    lexical = ReverieStore(daemon.socket).search(("memories", "ada"), query="Who is my boss?")
+    assert lexical[0].value["content"].startswith("Who is my dentist")
+
+
+def test_an_index_embeds_fields_with_its_own_embed_and_items_put_before_it(
+    daemon: DaemonProcess,
+) -> None:
+    plain = ReverieStore(daemon.socket)
+    plain.put(("notes",), "old", {"text": "The cat is asleep on the couch.", "n": 1})
+    calls: list[list[str]] = []
+
+    def embed(texts: list[str]) -> list[list[float]]:  # a toy embedder: cat, invoice, other
+        calls.append(list(texts))
+        return [[t.count("cat"), t.count("invoice"), 0.1] for t in texts]
+
+    store = ReverieStore(daemon.socket, index={"dims": 3, "embed": embed, "fields": ["text"]})
+    store.put(("notes",), "bill", {"text": "Pay the invoice.", "n": 2})
+    store.put(("notes",), "skip", {"text": "cat cat cat", "n": 3}, index=False)
+    assert calls == [["Pay the invoice."]]  # the field only; index=False embeds nothing
+    with daemon.client() as client:  # kept beside the value, as float32s in base64
+        kept = client.wm_get("notes", "bill").value["vectors"]
+    assert isinstance(kept[0], str) and unpack(kept)[0] == pytest.approx([0, 1, 0.1])  # type: ignore[index]
+    ranked = store.search(("notes",), query="cat")
+    assert [i.key for i in ranked] == ["old", "bill", "skip"]  # no vector: last, unscored
+    assert ranked[0].score is not None and ranked[2].score is None
+    assert calls[1:] == [["The cat is asleep on the couch."], ["cat"]]  # put before the index
+    with pytest.raises(InvalidArgument, match="dims is 5"):
+        ReverieStore(daemon.socket, index={"dims": 5, "embed": embed}).put(
+            ("notes",), "x", {"a": "b"}
+        )

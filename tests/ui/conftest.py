@@ -41,6 +41,7 @@ class Inspector:
     url: str
     token: str
     daemon: InProcessDaemon
+    link: str  # the one-time sign-in link `reverie ui` printed
 
 
 def fill(daemon: InProcessDaemon) -> None:
@@ -71,7 +72,11 @@ def inspector(
         assert server.poll() is None, server.stderr.read().decode() if server.stderr else ""
         token_file = Path(daemon.data_dir) / UI_TOKEN_FILE
         assert token_file.stat().st_mode & 0o777 == 0o600
-        yield Inspector(f"http://127.0.0.1:{port}", token_file.read_text().strip(), daemon)
+        assert server.stderr is not None
+        said = server.stderr.readline().decode()  # printed before it listens
+        (link,) = [word for word in said.split() if "?once=" in word]
+        url = f"http://127.0.0.1:{port}"
+        yield Inspector(url, token_file.read_text().strip(), daemon, link)
     finally:
         server.terminate()
         server.wait(30)

@@ -46,6 +46,7 @@ def test_every_page_and_action_is_refused_without_the_token(
             )
             _refused(answer)
         _refused(http.get("/sessions", params={"token": "not-the-token-at-all-0000"}))
+        _refused(http.get("/sessions", params={"once": "not-the-code-at-all-0000"}))
     with inspector.daemon.client() as client:  # the forget was refused: the session is there
         assert [s.name for s in client.sessions(prefix=ERRANDS)] == [ERRANDS]
 
@@ -74,6 +75,20 @@ def test_the_token_signs_in_once_and_forms_need_their_own_token(inspector: Inspe
         assert elsewhere.status_code == 303 and elsewhere.headers["location"] == "/"
     with inspector.daemon.client() as client:
         assert [s.name for s in client.sessions(prefix=ERRANDS)] == [ERRANDS]
+
+
+def test_the_printed_link_signs_in_one_browser_once(inspector: Inspector) -> None:
+    assert inspector.link.startswith(f"{inspector.url}/?once=")
+    assert inspector.token not in inspector.link  # the token itself never reaches the terminal
+    with httpx.Client() as browser:
+        answer = browser.get(inspector.link)
+        assert answer.status_code == 303 and answer.headers["location"] == "/"
+        assert "HttpOnly" in answer.headers["set-cookie"]
+        page = browser.get(f"{inspector.url}/sessions", params={"prefix": "trip"})
+        assert page.status_code == 200 and "&lt;planning&gt;" in page.text
+    with httpx.Client() as another:  # used up: the same link signs in nobody else
+        _refused(another.get(inspector.link))
+        _refused(another.get(f"{inspector.url}/sessions"))
 
 
 def test_a_script_may_send_the_token_as_a_bearer_header(inspector: Inspector) -> None:

@@ -122,6 +122,7 @@ def test_every_page_shows_the_daemons_data(inspector: Inspector, browser, tmp_pa
     assert _text(driver, "#name") == TRIP
     assert "green tea at Porto station" in _text(driver, "#history")
     assert "green tea" in _text(driver, "#episodes")  # consolidated: an episode covers it
+    assert "green tea" in _text(driver, "#memory")  # the memory prefix, shown unfolded
     _shot(driver, tmp_path, "session")
 
     driver.find_element(By.LINK_TEXT, f"session/{TRIP}").click()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import httpx
 
+from reverie.langgraph import ReverieStore
 from tests.ui.conftest import TRIP, Inspector
 
 
@@ -22,3 +23,27 @@ def test_a_retired_fact_is_shown_struck_through_with_its_last_day(inspector: Ins
     assert page.status_code == 200
     assert "No longer true (until 2026-01-06)" in page.text
     assert "<s>Rui lives in Braga.</s>" in page.text
+
+
+def test_the_scope_page_shows_its_working_memory(inspector: Inspector) -> None:
+    scope = "user/ada"
+    store = ReverieStore(inspector.daemon.socket)
+    store.put(("user", "ada"), "tea", {"fact": "likes green tea"})
+    with inspector.daemon.client() as client:
+        client.wm_set(scope, "note", "<b>by hand</b>")
+        client.task_set(scope, "t1", "plan the trip", status="running", step=2, total_steps=4)
+        client.scratch_append(scope, "looked up trains")
+        checkpoint = client.checkpoint_create(scope, label="before the trip")
+
+    headers = {"Authorization": f"Bearer {inspector.token}"}
+    page = httpx.get(f"{inspector.url}/scope", params={"name": scope}, headers=headers)
+
+    assert page.status_code == 200
+    assert "likes green tea" in page.text  # the LangGraph store's item, under its key
+    assert "<td>tea</td>" in page.text and "<td>note</td>" in page.text
+    assert "&lt;b&gt;by hand&lt;/b&gt;" in page.text  # escaped
+    assert "<b>t1</b>: plan the trip — running, step 2 of 4 (50%)" in page.text
+    assert "looked up trains" in page.text
+    assert checkpoint in page.text and "before the trip" in page.text
+    empty = httpx.get(f"{inspector.url}/scope", params={"name": "user/nobody"}, headers=headers)
+    assert "No key." in empty.text and "No task." in empty.text and "Empty." in empty.text

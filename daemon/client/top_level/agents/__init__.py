@@ -3,9 +3,10 @@
 ``Runner.run(agent, text, session=ReverieSession("tg:123"))`` keeps the
 conversation in the reverie session ``tg:123``: durable once acknowledged,
 consolidated while idle, searchable, forgotten completely by
-``clear_session``. ``memory_instructions`` puts the session's memory block in
-front of an agent's instructions, so the prompt's prefix stays byte-stable
-between consolidations. How items map to messages: ``items``; the guide:
+``clear_session``. The SDK's prompt gets what ``context()`` gives a host: the
+memory block, then the turns not yet consolidated (``view="log"``: every
+turn ever, with ``memory_instructions`` putting the memory block in front of
+an agent's instructions). How items map to messages: ``items``; the guide:
 docs/frameworks.md.
 
 This package loads the client (never the daemon's machinery) and not even
@@ -14,13 +15,17 @@ the SDK: the SDK's ``Session`` is a protocol, which the session implements.
 
 from __future__ import annotations
 
+import json
 import os
+import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Literal
+
+import msgspec
 
 from reverie.config.errors import InvalidArgument
 from reverie.daemon.client import AsyncClient
-from reverie.daemon.protocol import Message, MessageIn
+from reverie.daemon.protocol import Append, HelloReply, Message, MessageIn, encode
 
 from .items import stored_bytes, to_item, to_message
 
@@ -28,6 +33,12 @@ __all__ = ["ReverieSession", "memory_instructions"]
 
 #: One ``history`` page (the protocol's largest).
 _PAGE = 1000
+#: The largest request id a frame carries, and a msgpack array's largest header: the
+#: room an ``append`` frame keeps beside its messages is measured with both.
+_MAX_RID = 2**63 - 1
+_ARRAY_HEADER = 5
+
+View = Literal["context", "log"]
 
 
 class ReverieSession:
@@ -35,9 +46,12 @@ class ReverieSession:
 
     ``socket``: the daemon's (default: ``$REVERIE_SOCKET``, else where it
     listens by default); ``scope``: whose long-term memory the session feeds,
-    set by its first add (default ``session/<session_id>``). Each call opens
-    its own connection, so the session survives a daemon restart between
-    calls, and calls from any asyncio task are safe.
+    set by its first add (default ``session/<session_id>``). ``view``: what
+    ``get_items`` gives the SDK's prompt — ``"context"`` (the default) the
+    memory block as a system item, then the turns not yet consolidated, so a
+    consolidation shortens the prompt; ``"log"`` every item ever added. Each
+    call opens its own connection, so the session survives a daemon restart
+    between calls, and calls from any asyncio task are safe.
     """
 
     session_settings: Any = None
@@ -48,15 +62,27 @@ class ReverieSession:
         *,
         socket: str | os.PathLike[str] | None = None,
         scope: str | None = None,
+        view: View = "context",
     ) -> None:
+        if view not in ("context", "log"):
+            raise InvalidArgument(f"view is 'context' or 'log', not {view!r}")
         self.session_id = session_id
         self.socket = socket
         self.scope = scope
-        self._max_bytes: int | None = None
+        self.view: View = view
+        self._hello: HelloReply | None = None
+        #: The batch id of each add that raised, by its items: a retry of it reuses the id.
+        self._unacked: dict[str, str] = {}
 
     async def get_items(self, limit: int | None = None) -> list[Any]:
-        """The session's items, oldest first; with ``limit``, the newest ``limit`` of them."""
+        """The view's items, oldest first; with ``limit``, the newest ``limit`` of them (in
+        the context view the memory item counts, as the oldest)."""
         async with AsyncClient(self.socket) as client:
+            if self.view == "context":
+                view = await client.context(self.session_id, max_tokens=0, scope=self.scope)
+                memory = [{"role": "system", "content": view.memory}] if view.memory else []
+                items = memory + [to_item(m) for m in view.messages]
+                return items if limit is None else items[len(items) - max(limit, 0) :]
             last = await _last_seq(client, self.session_id)
             after = 0 if limit is None else max(0, last - max(limit, 0))
             messages: list[Message] = []
@@ -69,20 +95,32 @@ class ReverieSession:
         return [to_item(m) for m in messages]
 
     async def add_items(self, items: list[Any]) -> None:
-        """Append ``items`` atomically (all or none). Idempotent under retries: each message
-        id is derived from the item and its place, and an add whose items are already the
-        session's newest (the first attempt committed) stores nothing."""
+        """Append ``items``, acknowledged once durable.
+
+        Each add gets a fresh batch id its messages' ids derive from; an add that raised
+        (its acknowledgement may be all that was lost) keeps its id for a retry of the same
+        items through this session object, so the retry stores nothing twice however many
+        items other hosts added meanwhile. All or none when the items fit one frame
+        (``daemon.max_frame_bytes``); a larger add is sent as several appends, which a retry
+        completes.
+        """
         if not items:
             return
-        async with AsyncClient(self.socket) as client:
-            limit = await self._limit(client)
-            last = await _last_seq(client, self.session_id)
-            messages = [to_message(n, item, last + n) for n, item in enumerate(items, start=1)]
-            for n, message in enumerate(messages, start=1):
-                _check_size(n, message, limit)
-            if await self._already_added(client, items, last):
-                return
-            await client.append_many(self.session_id, messages, scope=self.scope)
+        key = json.dumps(items, sort_keys=True, default=repr)
+        batch = self._unacked.pop(key, None) or uuid.uuid4().hex[:16]
+        messages = [to_message(n, item, batch) for n, item in enumerate(items, start=1)]
+        try:
+            async with AsyncClient(self.socket) as client:
+                hello = await self._limits(client)
+                for n, message in enumerate(messages, start=1):
+                    _check_size(n, message, hello.max_message_bytes)
+                for part in _frames(self.session_id, self.scope, messages, hello.max_frame_bytes):
+                    await client.append_many(self.session_id, part, scope=self.scope)
+        except InvalidArgument:
+            raise  # refused before anything was stored: nothing to retry
+        except BaseException:
+            self._unacked[key] = batch
+            raise
 
     async def pop_item(self) -> Any | None:
         """Remove and return the newest item (None: the session is empty).
@@ -105,20 +143,29 @@ class ReverieSession:
             view = await client.context(self.session_id, max_tokens=1)
         return view.memory
 
-    async def _limit(self, client: AsyncClient) -> int:
-        if self._max_bytes is None:
-            self._max_bytes = (await client.hello()).max_message_bytes
-        return self._max_bytes
+    async def _limits(self, client: AsyncClient) -> HelloReply:
+        if self._hello is None:
+            self._hello = await client.hello()
+        return self._hello
 
-    async def _already_added(self, client: AsyncClient, items: list[Any], last: int) -> bool:
-        """Whether the session's newest messages are these items, added by an attempt
-        that committed before its acknowledgement was lost."""
-        first = last - len(items)
-        if first < 0:
-            return False
-        newest = await client.history(self.session_id, after_seq=first, limit=len(items))
-        expected = [to_message(n, item, first + n).id for n, item in enumerate(items, start=1)]
-        return [m.id for m in newest] == expected
+
+def _frames(
+    session: str, scope: str | None, messages: list[MessageIn], max_frame_bytes: int
+) -> list[list[MessageIn]]:
+    """``messages`` cut, in order, into batches whose ``append`` frame each fits the
+    daemon's ``max_frame_bytes`` (one batch when they all fit)."""
+    overhead = len(encode(Append(rid=_MAX_RID, session=session, messages=[], scope=scope)))
+    room = max_frame_bytes - overhead - _ARRAY_HEADER
+    parts: list[list[MessageIn]] = [[]]
+    used = 0
+    for message in messages:
+        size = len(msgspec.msgpack.encode(message))
+        if parts[-1] and used + size > room:
+            parts.append([])
+            used = 0
+        parts[-1].append(message)
+        used += size
+    return parts
 
 
 def _check_size(n: int, message: MessageIn, limit: int) -> None:

@@ -51,11 +51,12 @@ def _canonical(item: Mapping[str, Any]) -> str:
     return json.dumps(item, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
-def item_id(position: int, item: Mapping[str, Any]) -> str:
-    """The message id of the item that is the session's ``position``-th: a retry of the
-    same add computes the same ids, so the daemon stores nothing twice."""
-    digest = hashlib.sha256(_canonical(item).encode()).hexdigest()[:20]
-    return f"oa{position}-{digest}"
+def item_id(batch: str, n: int, item: Mapping[str, Any]) -> str:
+    """The message id of item ``n`` of the add ``batch`` (an id the session makes per add):
+    a retry of that add sends the same ids wherever the session's end has moved meanwhile,
+    so the daemon stores nothing twice, while the same item in another add is new."""
+    digest = hashlib.sha256(_canonical(item).encode()).hexdigest()[:16]
+    return f"oa-{batch}-{n}-{digest}"
 
 
 def stored_bytes(message: MessageIn) -> int:
@@ -84,15 +85,15 @@ def _summary(item: Mapping[str, Any]) -> str:
     return _text(item.get("summary")) or _text(item.get("content"))
 
 
-def to_message(n: int, item: object, position: int) -> MessageIn:
-    """Item ``n`` of an add as the message at ``position``; ``InvalidArgument`` if it is not
-    an item the session can store (not a JSON object with a ``type`` or a ``role``)."""
+def to_message(n: int, item: object, batch: str) -> MessageIn:
+    """Item ``n`` of the add ``batch`` as a message; ``InvalidArgument`` if it is not an item
+    the session can store (not a JSON object with a ``type`` or a ``role``)."""
     if not isinstance(item, Mapping):
         raise InvalidArgument(
             f"item {n} is a {type(item).__name__}; a session stores the SDK's items, JSON objects"
         )
     try:
-        mid = item_id(position, item)  # its JSON text: what is not JSON fails here
+        mid = item_id(batch, n, item)  # its JSON text: what is not JSON fails here
     except (TypeError, ValueError) as exc:
         raise InvalidArgument(f"item {n} is not JSON: {exc}") from exc
     kind, role = item.get("type"), item.get("role")

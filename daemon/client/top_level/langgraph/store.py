@@ -16,11 +16,13 @@ import os
 import time
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from typing import Any, NamedTuple
 
 import anyio.to_thread
 from langgraph.store.base import (
     BaseStore,
     GetOp,
+    IndexConfig,
     Item,
     ListNamespacesOp,
     Op,
@@ -32,8 +34,10 @@ from langgraph.store.base import (
 
 from reverie.config.errors import Conflict, InvalidArgument, NotFound
 from reverie.daemon.client import Client
+from reverie.daemon.protocol.working_memory import KeyInfo
 
 from .matching import matches, namespace_matches, query_score
+from .meaning import Meaning, pack, unpack
 
 __all__ = ["MAX_SCOPE_CHARS", "REGISTRY_SCOPE", "ReverieStore", "namespace_scope"]
 
@@ -71,21 +75,78 @@ def _time(seconds: float) -> datetime:
     return datetime.fromtimestamp(seconds, UTC)
 
 
+class Kept(NamedTuple):
+    """The item a working-memory value holds.
+
+    The store keeps ``{"value", "created", "updated", "ttl"}``. A value another
+    client wrote into the scope (``reverie wm set``, MCP) is an item too, dated by
+    the key's last write: a JSON object as it is, anything else as
+    ``{"value": it}`` — LangGraph's items are objects.
+    """
+
+    value: dict[str, Any]
+    created: float
+    updated: float
+    ttl: float | None
+    vectors: list[list[float]] | None = None  # its indexed fields' (``meaning``)
+
+    @classmethod
+    def of(cls, raw: Any, written: float) -> Kept:
+        if (
+            isinstance(raw, dict)
+            and _KEPT_FIELDS <= raw.keys() <= _KEPT_FIELDS | {"vectors"}
+            and isinstance(raw["value"], dict)
+            and all(isinstance(raw[f], int | float) for f in ("created", "updated"))
+            and (raw["ttl"] is None or isinstance(raw["ttl"], int | float))
+        ):
+            vectors = unpack(raw["vectors"]) if "vectors" in raw else None
+            return cls(raw["value"], raw["created"], raw["updated"], raw["ttl"], vectors)
+        value = raw if isinstance(raw, dict) else {"value": raw}
+        return cls(value, written, written, None)
+
+    def item(self, namespace: tuple[str, ...], key: str) -> Item:
+        return Item(
+            value=self.value,
+            key=key,
+            namespace=namespace,
+            created_at=_time(self.created),
+            updated_at=_time(self.updated),
+        )
+
+
+_KEPT_FIELDS = {"value", "created", "updated", "ttl"}
+
+
+def _refresh(
+    client: Client, scope: str, key: str, raw: Any, version: int, ttl: float | None
+) -> None:
+    """Start a key's TTL (minutes) again, unless it was written since ``version`` was read
+    (that write set its TTL)."""
+    if ttl:
+        with contextlib.suppress(Conflict, NotFound):
+            client.wm_set(scope, key, raw, ttl=ttl * 60, expected_version=version)
+
+
 class ReverieStore(BaseStore):
     """LangGraph's store over reverie's working memory (``socket``: the daemon's).
 
     ``batch`` runs the operations in order on one connection; ``abatch`` runs
     ``batch`` in a worker thread. ``put``'s ``ttl`` (minutes) is the key's TTL;
     ``refresh_ttl`` on reads starts it again. Searches filter as LangGraph's
-    stores do and rank a ``query`` by its words (``matching``); results are
-    newest first otherwise.
+    stores do and rank a ``query`` by meaning with ``index`` (LangGraph's
+    ``IndexConfig``: ``meaning``), else by its words (``matching``); results
+    are newest first otherwise.
     """
 
     supports_ttl = True
-    __slots__ = ("_known", "socket")
+    __slots__ = ("_known", "_meaning", "index_config", "socket")
 
-    def __init__(self, socket: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self, socket: str | os.PathLike[str] | None = None, *, index: IndexConfig | None = None
+    ) -> None:
         self.socket = socket
+        self.index_config = index
+        self._meaning = None if index is None else Meaning(index)
         self._known: set[str] = set()  # scopes this store has put in the registry
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
@@ -116,19 +177,10 @@ class ReverieStore(BaseStore):
             found = client.wm_get(scope, key)
         except NotFound:
             return None
-        kept = found.value
-        if refresh and kept.get("ttl"):
-            with contextlib.suppress(Conflict):  # written meanwhile: that write set its TTL
-                client.wm_set(
-                    scope, key, kept, ttl=kept["ttl"] * 60, expected_version=found.version
-                )
-        return Item(
-            value=kept["value"],
-            key=key,
-            namespace=namespace,
-            created_at=_time(kept["created"]),
-            updated_at=_time(kept["updated"]),
-        )
+        kept = Kept.of(found.value, found.updated)
+        if refresh:
+            _refresh(client, scope, key, found.value, found.version, kept.ttl)
+        return kept.item(namespace, key)
 
     def _put(self, client: Client, op: PutOp) -> None:
         scope = namespace_scope(op.namespace)
@@ -137,45 +189,60 @@ class ReverieStore(BaseStore):
             return
         now = time.time()
         try:
-            created = client.wm_get(scope, op.key).value["created"]
+            found = client.wm_get(scope, op.key)
+            created = Kept.of(found.value, found.updated).created
         except NotFound:
             created = now
         ttl = op.ttl if isinstance(op.ttl, int | float) else None
-        kept = {"value": op.value, "created": created, "updated": now, "ttl": ttl}
+        kept: dict[str, Any] = {"value": op.value, "created": created, "updated": now, "ttl": ttl}
+        if self._meaning is not None:  # index=False: none, and none made later either
+            texts = [] if op.index is False else self._meaning.texts(op.value, op.index)
+            kept["vectors"] = pack(self._meaning.embed(client, texts))
         client.wm_set(scope, op.key, kept, ttl=None if ttl is None else ttl * 60)
         if scope not in self._known:
             client.wm_set(REGISTRY_SCOPE, "n" + scope, list(op.namespace))
             self._known.add(scope)
 
     def _registered(self, client: Client) -> list[tuple[str, ...]]:
-        """Every namespace ever written through a ``ReverieStore`` of this daemon (a key
-        is ``n`` + the scope, whose labels hold no ``/``)."""
-        return [
-            tuple(info.key[1:].split("/")) for info in client.wm_list(REGISTRY_SCOPE, prefix="n")
-        ]
-
-    def _items(self, client: Client, namespace: tuple[str, ...], refresh: bool) -> list[Item]:
-        scope = namespace_scope(namespace)
-        found = [self._get(client, namespace, k.key, refresh) for k in client.wm_list(scope)]
-        return [item for item in found if item is not None]  # expired in between
+        """Every namespace written through a ``ReverieStore`` of this daemon (a key is
+        ``n`` + the scope, whose labels hold no ``/``); a key that names no namespace
+        (written there by hand) is not one."""
+        spaces = []
+        for info in client.wm_list(REGISTRY_SCOPE, prefix="n"):
+            labels = tuple(info.key[1:].split("/"))
+            with contextlib.suppress(InvalidArgument):
+                namespace_scope(labels)
+                spaces.append(labels)
+        return spaces
 
     def _search(self, client: Client, op: SearchOp) -> list[SearchItem]:
+        """One round trip per namespace (its keys with their values), then the TTL of the
+        items returned (not of those only scanned) starts again."""
         prefix = op.namespace_prefix
-        spaces = [ns for ns in self._registered(client) if ns[: len(prefix)] == prefix]
-        refresh = bool(op.refresh_ttl)
-        found = [
-            item
-            for ns in spaces
-            for item in self._items(client, ns, refresh)
-            if matches(item.value, op.filter)
-        ]
-        found.sort(key=lambda item: item.updated_at, reverse=True)
+        found: list[tuple[Item, KeyInfo, Kept]] = []
+        for ns in self._registered(client):
+            if ns[: len(prefix)] != prefix:
+                continue
+            for info in client.wm_list(namespace_scope(ns), values=True):
+                kept = Kept.of(info.value, info.updated)
+                item = kept.item(ns, info.key)
+                if matches(item.value, op.filter):
+                    found.append((item, info, kept))
+        found.sort(key=lambda row: row[0].updated_at, reverse=True)
         scores: list[float | None] = [None] * len(found)
         if op.query:
-            scores = [query_score(op.query, item.value) for item in found]
-            ranked = sorted(zip(scores, found, strict=True), key=lambda p: -(p[0] or 0.0))
+            scores = self._scores(client, op.query, found)
+            ranked = sorted(
+                zip(scores, found, strict=True),
+                key=lambda p: (p[0] is None, -(p[0] or 0.0)),  # unscored last, newest first
+            )
             scores, found = [s for s, _ in ranked], [i for _, i in ranked]
         window = slice(op.offset, op.offset + op.limit)
+        chosen = list(zip(scores[window], found[window], strict=True))
+        if op.refresh_ttl:
+            for _, (item, info, kept) in chosen:
+                scope = namespace_scope(item.namespace)
+                _refresh(client, scope, item.key, info.value, info.version, kept.ttl)
         return [
             SearchItem(
                 namespace=item.namespace,
@@ -185,8 +252,18 @@ class ReverieStore(BaseStore):
                 updated_at=item.updated_at,
                 score=score,
             )
-            for score, item in zip(scores[window], found[window], strict=True)
+            for score, (item, _, _) in chosen
         ]
+
+    def _scores(
+        self, client: Client, query: str, found: list[tuple[Item, KeyInfo, Kept]]
+    ) -> list[float | None]:
+        """Each found item's score for ``query``: by meaning with an index, else by words."""
+        meaning = self._meaning
+        if meaning is None:
+            return [query_score(query, item.value) for item, _, _ in found]
+        kept = [k.vectors for _, _, k in found]
+        return meaning.rank(client, query, kept, lambda i: meaning.texts(found[i][0].value))
 
     def _namespaces(self, client: Client, op: ListNamespacesOp) -> list[tuple[str, ...]]:
         spaces = [
