@@ -181,6 +181,16 @@ def _check(request: AppendRequest) -> None:
             )
         if msg.id is not None and not msg.id.isprintable():
             raise InvalidArgument("message id must be printable characters")
+        for field, text in (
+            ("content", msg.content),
+            ("name", msg.name),
+            ("tool_call_id", msg.tool_call_id),
+        ):
+            if text is not None and "\x00" in text:
+                raise InvalidArgument(
+                    f"message {field} contains a NUL character (\\x00), which no store"
+                    " keeps (PostgreSQL text cannot hold it): remove it or replace it"
+                )
 
 
 def _valid_ts(ts: float) -> bool:

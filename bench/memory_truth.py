@@ -66,7 +66,16 @@ PathConfig = Callable[[], contextlib.AbstractContextManager[str]]
 
 BASE = "[consolidation]\nidle_after = 3600.0\n"
 #: What ``status`` counts of a model's revisions, printed for the paths that have one.
-REVISIONS = ("updated", "deleted", "update_unknown", "update_ungrounded", "update_chatter")
+REVISIONS = (
+    "updated",
+    "deleted",
+    "update_unknown",
+    "update_refused",
+    "update_ungrounded",
+    "update_chatter",
+    "delete_refused",
+    "over_cap",
+)
 
 
 @contextlib.contextmanager

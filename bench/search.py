@@ -27,7 +27,8 @@ import numpy.typing as npt
 from bench._corpus import sentence
 from bench._machine import percentile
 from bench.report import Section, ratio
-from reverie.store import IndexDoc, LocalEmbedder, SearchIndex
+from reverie.store import IndexDoc, LocalEmbedder
+from reverie.store.files.index_lifecycle import SearchIndex
 
 _QUERIES = [
     "when is the deploy rollback",

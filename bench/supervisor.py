@@ -30,7 +30,8 @@ import trio.testing
 from bench.report import Section, ratio
 from reverie.actors import Services, Supervisor
 from reverie.config import load_config
-from reverie.store import Database, SessionRecord, TokenCounter
+from reverie.store import SessionRecord, TokenCounter
+from reverie.store.files.db import Database
 
 SIZES = (10_000, 100_000, 1_000_000)
 IDLE_SECONDS = 1.0

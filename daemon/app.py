@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import dataclasses
 import errno
-import functools
 import gc
 import logging
 import os
@@ -39,7 +38,7 @@ from reverie.actors import (
     Supervisor,
     job_runners,
 )
-from reverie.actors.search import Indexer, drop_index
+from reverie.actors.search import Indexer
 from reverie.config import Config, ConfigError
 from reverie.store import (
     Clock,
@@ -251,9 +250,8 @@ async def _serve(
         Indexer(
             shared,
             memory,
-            data_dir,
             lambda: make_embedder(config.embeddings, models_dir=data_dir / "models"),
-            store.index_factory,
+            store.open_index,
         )
         if config.index.enabled
         else None
@@ -268,9 +266,7 @@ async def _serve(
     workers, due_scan = job_runners(services, supervisor.queue, keeper, registry, store.leases)
     scopes = ScopeRegistry(shared, Clock.from_env(), _sweep_duty(store))
     wm = WorkingMemoryHandlers(scopes)
-    forgetter = Forgetter(
-        shared, keeper, indexer, store.drop_index or functools.partial(drop_index, data_dir)
-    )
+    forgetter = Forgetter(shared, keeper, indexer, store.drop_index)
     watcher = MemoryWatcher(keeper)
     reloader = Reloader(config, reload)
     membership = (
@@ -294,6 +290,7 @@ async def _serve(
         reloader=reloader,
         ledger=ledger,
         membership=membership,
+        backup=store.backup,
     )
     server = Server(config, handlers, ledger)
     try:

@@ -180,9 +180,10 @@ def render_metrics(view: DaemonStatus) -> str:
         "counter",
         "The model's answers by what the checks made of them: facts kept, dropped (not in"
         " the turns), extractive (facts of the same turns added beside the model's), summary"
-        " sentences dropped (summary_dropped), facts updated and deleted by id, and updates"
-        " or deletes dropped (update_unknown, update_ungrounded, update_chatter,"
-        " delete_unknown).",
+        " sentences dropped (summary_dropped), facts updated and deleted by id, updates"
+        " or deletes dropped (update_unknown, update_refused, update_ungrounded,"
+        " update_chatter, delete_unknown, delete_refused) and items past the answer's"
+        " bounds (over_cap).",
         [
             ({"backend": backend, "outcome": outcome}, n)
             for backend, b in sorted(consolidation.items())

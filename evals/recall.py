@@ -18,7 +18,8 @@ from pathlib import Path
 
 from bench.report import Section
 from evals._bm25 import Bm25
-from reverie.store import IndexDoc, LocalEmbedder, SearchIndex
+from reverie.store import IndexDoc, LocalEmbedder
+from reverie.store.files.index_lifecycle import SearchIndex
 
 # (session, id, text)
 MESSAGES: list[tuple[str, str, str]] = [

@@ -1,12 +1,18 @@
 """reverie.store: the daemon's durable state behind one seam, on the engine ``[store] url`` names.
 
 Nothing here knows about sockets or actors; every blocking call runs in a
-thread (the writer thread, or a worker thread for reads).
+thread (the writer thread, or a worker thread for reads). This package
+exports only what holds whichever engine runs: the seam (``base/``), the
+records, the embedders and ``open_store``, which imports the engine it
+opens (``engines``). An engine's own modules (``files/``, ``postgres/``)
+are imported by name, by the engine and its tests.
 """
 
+from .base.backup import BackupInfo
 from .base.cluster import Cluster, MemberView
 from .base.db import GroupCommit
-from .base.index import LiveIndex
+from .base.features import Features
+from .base.index import IndexLayout, IndexStale, LiveIndex, Serving
 from .base.index_feed import (
     CURSOR_KEY,
     INDEX_DIR_KEY,
@@ -24,7 +30,7 @@ from .base.message_pop import Unindex
 from .base.message_text import STOP_WORDS
 from .base.provenance import fact_sources
 from .base.term_counts import TermCounts
-from .base.tx import Tx
+from .base.tx import ReadFn, Tx
 from .base.working_memory import CheckpointRecord, KeyRecord, ScopeStats, ScratchRecord, TaskRecord
 from .clock import TEST_CLOCK_ENV, Clock
 from .code_pages import page_out_code, page_out_code_async
@@ -41,6 +47,7 @@ from .engines import Store, open_store
 from .errors import (
     MemoryUnreadable,
     SessionMoved,
+    StoreConflict,
     StoreError,
     StoreFull,
     StoreReadOnly,
@@ -56,69 +63,6 @@ from .facts import (
     prompt_view,
     render_memory,
     replace_fact,
-)
-from .files.backup import BackupInfo, backup
-from .files.db import Connection, Database, ReadFn
-from .files.index import AsyncSearchIndex, drop_index_dirs, index_dirs
-from .files.index_feed import (
-    log_position,
-    messages_after,
-    move_cursor,
-    read_cursor,
-    read_meta,
-    swap_index,
-    write_cursor,
-    write_meta,
-)
-from .files.index_lifecycle import IndexLayout, IndexLimits, IndexStale, SearchIndex
-from .files.jobs import create_job, finish_job, job_counts, open_job, open_jobs, record_attempt
-from .files.journal import (
-    append_requests,
-    count_sessions,
-    delete_session,
-    finish_forget,
-    list_sessions,
-    load_session,
-    pending_forgets,
-    read_history,
-    read_tail,
-    record_forget,
-    save_session,
-    sessions_over,
-)
-from .files.memory_files import MemoryFiles, decode_scope, encode_scope, scope_of_dir
-from .files.memory_forget import forget_fact, forget_files, forget_session
-from .files.memory_scan import MemoryScan, scope_problems
-from .files.memory_store import FileMemoryStore
-from .files.message_pop import finish_unindex, pending_unindex, pop_newest, unindexed_doc
-from .files.message_text import (
-    count_messages,
-    logged_messages,
-    search_message_text,
-    vector_gap,
-    with_log_text,
-    words_reference,
-)
-from .files.provenance import covered_messages
-from .files.schema import SCHEMA_VERSION
-from .files.working_memory import (
-    append_scratch,
-    clear_keys,
-    clear_scratch,
-    create_checkpoint,
-    delete_checkpoint,
-    delete_key,
-    expiring_keys,
-    list_checkpoints,
-    list_keys,
-    load_task,
-    lookup_key,
-    read_scratch,
-    restore_checkpoint,
-    save_task,
-    scope_stats,
-    set_key,
-    sweep_keys,
 )
 from .heap import heap_usage, release_free_memory, tune_allocator
 from .history import HistoryEntry, entry_day, history_problems, parse_history, render_entry
@@ -167,33 +111,28 @@ __all__ = [
     "LOCAL_MODEL_ID",
     "MAX_K",
     "MAX_QUERY_CHARS",
-    "SCHEMA_VERSION",
     "STOP_WORDS",
     "TEST_CLOCK_ENV",
     "TEXT_WEIGHT",
     "VECTOR_WEIGHT",
     "AddScratch",
     "AppendOutcome",
-    "AsyncSearchIndex",
     "BackupInfo",
     "CheckpointRecord",
     "Clock",
     "Cluster",
-    "Connection",
     "Consolidated",
-    "Database",
     "DropCheckpoint",
     "Embedder",
     "EmbeddingError",
     "ExpireKeys",
     "Fact",
-    "FileMemoryStore",
+    "Features",
     "ForgetJob",
     "GroupCommit",
     "HistoryEntry",
     "IndexDoc",
     "IndexLayout",
-    "IndexLimits",
     "IndexStale",
     "Job",
     "JobLeases",
@@ -203,8 +142,6 @@ __all__ = [
     "LocalEmbedder",
     "LogPosition",
     "MemberView",
-    "MemoryFiles",
-    "MemoryScan",
     "MemoryStore",
     "MemoryUnreadable",
     "MessageRecord",
@@ -225,11 +162,12 @@ __all__ = [
     "ScopeWrite",
     "ScratchRecord",
     "SearchHit",
-    "SearchIndex",
     "SearchQuery",
+    "Serving",
     "SessionMoved",
     "SessionRecord",
     "Store",
+    "StoreConflict",
     "StoreError",
     "StoreFull",
     "StoreReadOnly",
@@ -240,103 +178,39 @@ __all__ = [
     "Tx",
     "Unindex",
     "above_background",
-    "append_requests",
-    "append_scratch",
     "apply_writes",
-    "backup",
     "candidate_depth",
     "checked_query",
-    "clear_keys",
-    "clear_scratch",
-    "count_messages",
-    "count_sessions",
-    "covered_messages",
-    "create_checkpoint",
-    "create_job",
-    "decode_scope",
-    "delete_checkpoint",
-    "delete_key",
-    "delete_session",
-    "drop_index_dirs",
     "drop_session",
-    "encode_scope",
     "entry_day",
     "entry_doc",
-    "expiring_keys",
     "fact_docs",
     "fact_id",
     "fact_key",
     "fact_sources",
-    "finish_forget",
-    "finish_job",
-    "finish_unindex",
-    "forget_fact",
-    "forget_files",
-    "forget_session",
     "fuse",
     "heap_usage",
     "history_problems",
     "hit_from_doc",
-    "index_dirs",
-    "job_counts",
     "job_entry",
-    "list_checkpoints",
-    "list_keys",
-    "list_sessions",
-    "load_session",
-    "load_task",
-    "log_position",
-    "logged_messages",
-    "lookup_key",
     "make_embedder",
     "meaning_score",
     "memory_docs",
     "merge_facts",
     "message_uid",
-    "messages_after",
-    "move_cursor",
     "new_job",
     "on_words_scale",
-    "open_job",
-    "open_jobs",
     "open_store",
     "page_out_code",
     "page_out_code_async",
     "parse_history",
     "parse_memory",
-    "pending_forgets",
-    "pending_unindex",
-    "pop_newest",
     "prompt_view",
-    "read_cursor",
-    "read_history",
-    "read_meta",
-    "read_scratch",
-    "read_tail",
-    "record_attempt",
-    "record_forget",
     "release_free_memory",
     "render_entry",
     "render_memory",
     "replace_fact",
-    "restore_checkpoint",
-    "save_session",
-    "save_task",
-    "scope_of_dir",
-    "scope_problems",
-    "scope_stats",
-    "search_message_text",
-    "sessions_over",
-    "set_key",
     "specific_first",
-    "swap_index",
-    "sweep_keys",
     "text_terms",
     "tune_allocator",
-    "unindexed_doc",
-    "vector_gap",
-    "with_log_text",
-    "words_reference",
-    "write_cursor",
-    "write_meta",
 ]

@@ -1,11 +1,16 @@
 """Which engine keeps the daemon's state, chosen by ``[store] url``, opened in one place.
 
-With no URL the file engine: SQLite for the log, jobs and working memory,
-the Markdown tree for each scope's memory, LanceDB for the search index, all
-in the data dir. With a ``postgresql://`` URL every durable state lives in
-that database (``store.postgres``), and only the socket and the lock stay on
-local disk. The daemon's composition root calls ``open_store`` and never
-names an engine's classes.
+With no URL the file engine (``files/``): SQLite for the log, jobs and
+working memory, the Markdown tree for each scope's memory, LanceDB for the
+search index, all in the data dir. With a ``postgresql://`` URL every
+durable state lives in that database (``postgres/``), and only the socket
+and the lock stay on local disk. The daemon's composition root calls
+``open_store`` and never names an engine's classes.
+
+An engine's package is imported here, when that engine is opened, and
+LanceDB only when the file engine's index opens (the indexer's first
+step, still before the daemon serves): a daemon on PostgreSQL never loads
+the file engine or LanceDB.
 """
 
 from __future__ import annotations
@@ -15,20 +20,21 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from reverie.config import ClusterConfig, ConfigError, StoreConfig
+from reverie.config import ClusterConfig, ConfigError, IndexConfig, InvalidArgument, StoreConfig
 
+from .base.backup import BackupInfo
 from .base.cluster import Cluster
 from .base.db import GroupCommit
+from .base.features import Features
 from .base.index import LiveIndex
 from .base.job_leases import JobLeases
 from .base.memory_store import MemoryStore
 from .embed.primed_embedder import PrimedEmbedder
-from .files.db import Database
-from .files.index_lifecycle import IndexLimits
-from .files.memory_files import MemoryFiles
-from .files.memory_store import FileMemoryStore
 
 __all__ = ["Store", "open_store"]
+
+#: How an engine makes its search index (not opened yet) for the embedder and ``[index]``.
+OpenIndex = Callable[[PrimedEmbedder, IndexConfig], Awaitable[LiveIndex]]
 
 
 @dataclass(frozen=True)
@@ -39,14 +45,18 @@ class Store:
     memory: MemoryStore
     #: Where the state is, fit for a log line: the data dir, or the URL without its password.
     where: str
-    #: How the engine makes its search index in its database; None: LanceDB files.
-    index_factory: Callable[[PrimedEmbedder, IndexLimits], LiveIndex] | None = None
-    #: Deletes that index (a forget while the index is off); None: its directories go.
-    drop_index: Callable[[], Awaitable[None]] | None = None
+    #: What the engine has and does (``base/features.py``).
+    features: type[Features]
+    #: Makes the engine's search index; the indexer opens it.
+    open_index: OpenIndex
+    #: Deletes that index (a forget while the index is off): the next start rebuilds it.
+    drop_index: Callable[[], Awaitable[None]]
+    #: Copies the engine's state into a new data dir (``features.backs_up_data_dir``).
+    copy_data: Callable[[Path], Awaitable[BackupInfo]] | None = None
     #: Databases of the engine's other parts (the Postgres index's own connections),
     #: opened after ``db`` and closed before it.
     others: tuple[GroupCommit[Any], ...] = ()
-    #: This process among the others sharing the database; None: the files, one daemon.
+    #: This process among the others sharing the database (``features.shared_members``).
     cluster: Cluster | None = None
     #: Consolidation jobs any member runs, leased in the database; None: the session actor's.
     leases: JobLeases | None = None
@@ -61,24 +71,60 @@ class Store:
             await other.close()
         await self.db.close()
 
+    async def backup(self, dest: Path) -> BackupInfo:
+        """A consistent copy of the state in ``dest``, taken while the daemon serves."""
+        if not self.features.backs_up_data_dir or self.copy_data is None:
+            raise InvalidArgument(
+                "reverie backup copies a data dir; a postgresql store is backed up with the "
+                "database's own tools (pg_dump, see docs/scale-out.md)"
+            )
+        return await self.copy_data(dest)
+
 
 def open_store(config: StoreConfig, data_dir: Path, cluster: ClusterConfig | None = None) -> Store:
     """The store ``config`` names; SQLite and the memory tree under ``data_dir`` by default."""
     if config.url:
         return _postgres(config, cluster or ClusterConfig())
+    return _files(config, data_dir)
+
+
+def _files(config: StoreConfig, data_dir: Path) -> Store:
+    from .files.backup import backup
+    from .files.db import Database
+    from .files.features import Features as FileFeatures
+    from .files.index_directories import drop_index_dirs
+    from .files.memory_files import MemoryFiles
+    from .files.memory_store import FileMemoryStore
+
     db = Database(
         data_dir / "reverie.sqlite3",
         durability=config.durability,
         read_connections=config.read_connections,
         max_batch=config.max_batch,
     )
-    return Store(db, FileMemoryStore(MemoryFiles(data_dir / "memory")), str(data_dir))
+    files = MemoryFiles(data_dir / "memory")
+
+    async def open_index(embedder: PrimedEmbedder, index: IndexConfig) -> LiveIndex:
+        from .files.index import open_index  # LanceDB: imported when the index opens
+
+        return await open_index(db, data_dir, embedder, index)
+
+    return Store(
+        db,
+        FileMemoryStore(files),
+        str(data_dir),
+        FileFeatures,
+        open_index,
+        lambda: drop_index_dirs(data_dir),
+        lambda dest: backup(db, files, dest),
+    )
 
 
 def _postgres(config: StoreConfig, cluster: ClusterConfig) -> Store:
     try:
         from .postgres.cluster import PostgresCluster, new_member_id
         from .postgres.db import PostgresDatabase
+        from .postgres.features import Features as PostgresFeatures
         from .postgres.index import PostgresSearchIndex, drop_search_index
         from .postgres.job_leases import PostgresJobLeases
         from .postgres.memory_store import MemoryStore as RowMemoryStore
@@ -106,13 +152,18 @@ def _postgres(config: StoreConfig, cluster: ClusterConfig) -> Store:
         read_connections=2,
         max_batch=config.max_batch,
     )
+
+    async def open_index(embedder: PrimedEmbedder, index: IndexConfig) -> LiveIndex:
+        return PostgresSearchIndex(index_db, embedder)
+
     return Store(
         db,
         RowMemoryStore(db),
         redact_url(config.url),
-        lambda embedder, limits: PostgresSearchIndex(index_db, embedder, limits=limits),
+        PostgresFeatures,
+        open_index,
         lambda: drop_search_index(index_db),
-        (index_db,),
-        PostgresCluster(db, member, cluster.owner_ttl, cluster.job_lease),
-        PostgresJobLeases(db, cluster.owner_ttl, cluster.job_lease),
+        others=(index_db,),
+        cluster=PostgresCluster(db, member, cluster.owner_ttl, cluster.job_lease),
+        leases=PostgresJobLeases(db, cluster.owner_ttl, cluster.job_lease),
     )

@@ -14,6 +14,7 @@ from reverie.config import ReverieError
 
 __all__ = [
     "MemoryUnreadable",
+    "StoreConflict",
     "StoreError",
     "StoreFull",
     "StoreReadOnly",
@@ -46,6 +47,13 @@ class StoreUnavailable(StoreError):
     are idempotent). The daemon reconnects by itself."""
 
     code: ClassVar[str] = "store.unavailable"
+
+
+class StoreConflict(StoreUnavailable):
+    """The database rolled a transaction back to resolve a conflict with another writer
+    (a deadlock or a serialization failure, Postgres' SQLSTATE class 40): nothing of it
+    was written. The daemon runs it again by itself (``base.db``), a few times,
+    before a client ever sees it."""
 
 
 class SessionMoved(StoreUnavailable):

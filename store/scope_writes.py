@@ -157,8 +157,7 @@ def _apply(tx: Tx, scope: str, write: ScopeWrite, now: float, tally: Tally) -> o
         case RemoveScratch():
             return tx.clear_scratch(scope)
         case SaveCheckpoint(id=checkpoint_id, label=label):
-            tally.checkpoint()
-            return tx.create_checkpoint(scope, checkpoint_id, label, now).id
+            return tx.create_checkpoint(scope, checkpoint_id, label, now, tally).id
         case LoadCheckpoint(id=checkpoint_id):
             return tx.restore_checkpoint(scope, checkpoint_id)
         case DropCheckpoint(id=checkpoint_id):

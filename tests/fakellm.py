@@ -2,8 +2,8 @@
 
 Real HTTP, so timeouts, refused connections and broken bodies are what the
 client really sees. Each chat-completions request takes the next scripted
-behaviour (``ok``, ``content``, ``status``, ``hang``, ``hold``, ``garbage``,
-``invalid_schema``, ``reset_mid_body``); when the script is empty it answers
+behaviour (``ok``, ``content``, ``answer``, ``status``, ``hang``, ``hold``,
+``garbage``, ``invalid_schema``, ``reset_mid_body``); when the script is empty it answers
 with a valid result that echoes the request's user message. A request with
 ``"stream": true`` gets its completion as server-sent events (nanobot
 streams). ``/v1/embeddings`` answers with deterministic, hash-based unit
@@ -35,6 +35,7 @@ __all__ = [
     "Behaviour",
     "FakeLLM",
     "Recorded",
+    "answer",
     "content",
     "garbage",
     "hang",
@@ -63,6 +64,7 @@ class Behaviour:
     code: int = 200
     retry_after: str | None = None
     seconds: float = 0.0
+    answer: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
 
 def ok(result: Any) -> Behaviour:
@@ -75,6 +77,12 @@ def ok(result: Any) -> Behaviour:
 def content(text: str) -> Behaviour:
     """A valid completion whose message content is ``text`` verbatim."""
     return Behaviour("content", content=text)
+
+
+def answer(respond: Callable[[dict[str, Any]], dict[str, Any]]) -> Behaviour:
+    """A valid completion whose content is ``respond(request body)`` as JSON: a model that
+    reads what it was sent (the ids it was shown, say) and answers from it."""
+    return Behaviour("answer", answer=respond)
 
 
 def status(code: int, retry_after: float | str | None = None, body: str = "") -> Behaviour:
@@ -355,6 +363,8 @@ def _handler_for(fake: FakeLLM) -> type[BaseHTTPRequestHandler]:
                 self._answer(request, json.dumps(fake.default(request)))
             elif behaviour.kind == "content":
                 self._answer(request, behaviour.content)
+            elif behaviour.kind == "answer" and behaviour.answer is not None:
+                self._answer(request, json.dumps(behaviour.answer(request)))
             elif behaviour.kind == "status":
                 headers = (
                     {} if behaviour.retry_after is None else {"Retry-After": behaviour.retry_after}

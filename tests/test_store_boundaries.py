@@ -10,6 +10,8 @@ import ast
 import re
 from collections.abc import Iterator
 
+import msgspec
+
 from tests.test_architecture import (
     ENGINE_FOLDERS,
     ENGINE_LIBRARIES,
@@ -109,6 +111,80 @@ def test_the_actors_and_daemon_reach_an_engine_only_through_the_facade() -> None
         for n in imports_of(m)
         if _within(n, "reverie.store") and n != "reverie.store"
     ]
+    assert broken == []
+
+
+def _store_names(tree: ast.AST) -> set[str]:
+    """The names ``tree`` imports from the ``reverie.store`` facade."""
+    return {
+        alias.asname or alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and node.module == "reverie.store"
+        for alias in node.names
+    }
+
+
+def _isinstance_classes(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """Every name an ``isinstance`` call in ``tree`` checks against."""
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and node.func.id == "isinstance"
+            and len(node.args) == 2
+        ):
+            kinds = node.args[1]
+            for kind in kinds.elts if isinstance(kinds, ast.Tuple) else [kinds]:
+                if isinstance(kind, ast.Name):
+                    yield node.lineno, kind.id
+
+
+def test_the_actors_and_daemon_name_no_engine() -> None:
+    """Above the store, which engine runs shows only as flags (``Store.features``) and the
+    protocols' methods: no engine's library imported, and no ``isinstance`` on what an
+    engine provides (the seam's classes and protocols; records and errors are data)."""
+    import reverie.store
+
+    classes = {
+        n: c for n in reverie.store.__all__ if isinstance(c := getattr(reverie.store, n), type)
+    }
+    # records and errors are data a caller sorts; the others are what an engine provides
+    store_classes = {n for n, c in classes.items() if not issubclass(c, msgspec.Struct | Exception)}
+    broken = []
+    for module, path in sources().items():
+        if not (_within(module, "reverie.actors") or _within(module, "reverie.daemon")):
+            continue
+        broken += [
+            f"{module} imports {n}"
+            for n in imports_of(module)
+            if any(_within(n, bad) for bad in ENGINE_LIBRARIES)
+        ]
+        tree = ast.parse(path.read_text(), str(path))
+        from_store = _store_names(tree) & store_classes
+        broken += [
+            f"{module}:{line}: isinstance(..., {name})"
+            for line, name in _isinstance_classes(tree)
+            if name in from_store
+        ]
+    assert broken == []
+
+
+def test_the_facade_exports_no_engine() -> None:
+    """``reverie.store`` and what it loads import no engine: ``open_store`` imports the
+    one it opens (``tests/store/test_engine_imports.py`` runs it)."""
+    loaded, todo = set(), ["reverie.store"]
+    while todo:  # ``closure``, but for what ``open_store`` imports when it opens an engine
+        name = todo.pop()
+        if name not in loaded:
+            loaded.add(name)
+            if name in sources() and name != "reverie.store.engines":
+                todo.extend(imports_of(name))
+    loaded |= {n for n in imports_of("reverie.store.engines") if not _within(n, "reverie.store")}
+    broken = sorted(
+        n
+        for n in loaded
+        if any(_within(n, bad) for bad in ("apsw", "psycopg", "lancedb", *ENGINE_FOLDERS))
+    )
     assert broken == []
 
 

@@ -4,9 +4,11 @@ The model sees the scope's facts with their ids (``prompt.memory_block``)
 and answers a summary, new facts, ``updates`` (a shown fact's id and its
 new text) and ``deletes`` (ids). ``accept`` decides what of it stands:
 
-- **New and replacing text is grounded.** Every new fact (each sentence of
-  it, as a fact of its own: ``grounding.sentences``) and every update's
-  text must pass ``grounding.ground`` against the job's turns;
+- **New and replacing text is grounded in what the users said.** Every new
+  fact (each sentence of it, as a fact of its own: ``grounding.sentences``)
+  and every update's text must pass ``grounding.ground`` against the job's
+  user turns: the assistant's words ("I'm sorry about Leo") are never a
+  fact, whatever words of them a model copies;
   what fails is dropped and counted (``dropped``, ``update_ungrounded``).
   A replacement is cleaned as a new fact is (``truth.clean``: its opener
   and banter cut); one that is chatter ("Thanks, Carl!") is dropped and
@@ -19,7 +21,14 @@ new text) and ``deletes`` (ids). ``accept`` decides what of it stands:
   the new one). An id that names no fact of the memory the job read is
   dropped and counted (``update_unknown``); a new text with the old one's
   words changes nothing.
-- **A delete of a known id is taken at its word.** The sentence that ends a
+- **Only what was offered may change, and only up to the caps.** The
+  answer is cut to the schema's item bounds (``prompt.within_caps``:
+  ``over_cap``), and an update or delete may name only a fact the job's
+  turns are about (``revisable``, the ids the prompt listed in
+  ``<may_change>``); another shown id is refused and counted
+  (``update_refused``, ``delete_refused``). So a turn that tells the model
+  to delete every fact reaches none of the facts it does not talk about.
+- **A delete of an offered id is taken at its word.** The sentence that ends a
   fact rarely shares its words ("we ended things" ends "Tobias's
   girlfriend is Annika"), so no check on the turns could tell a good
   delete from a bad one; the fact is not lost (it goes to the history
@@ -57,17 +66,27 @@ from .attributes import keys, same_subject
 from .chatter import split_opener
 from .extractive import extractive_facts, extractive_summary
 from .grounding import content_stems, ground, ground_summary, sentences
-from .prompt import ModelAnswer
+from .prompt import ModelAnswer, within_caps
 from .result import ConsolidationResult
+from .revisable import revisable_ids, said_by_users
 from .truth import clean, merge
 
-__all__ = ["ANSWER_COUNTS", "Accepted", "Revised", "accept", "restates", "revise"]
+__all__ = [
+    "ANSWER_COUNTS",
+    "REVISIONS_DROPPED",
+    "Accepted",
+    "Revised",
+    "accept",
+    "restates",
+    "revise",
+]
 
 log = logging.getLogger(__name__)
 
 #: What ``accept`` counts, per job: the model's facts ``kept`` and ``dropped`` (not in the
-#: turns), ``extractive`` facts added beside them, ``summary_dropped`` sentences, and the
-#: fate of its updates and deletes.
+#: turns), ``extractive`` facts added beside them, ``summary_dropped`` sentences, the fate
+#: of its updates and deletes (``*_refused``: a shown fact the turns are not about), and
+#: the facts, updates and deletes past the answer's bounds (``over_cap``).
 ANSWER_COUNTS = (
     "kept",
     "dropped",
@@ -75,10 +94,22 @@ ANSWER_COUNTS = (
     "summary_dropped",
     "updated",
     "update_unknown",
+    "update_refused",
     "update_ungrounded",
     "update_chatter",
     "deleted",
     "delete_unknown",
+    "delete_refused",
+    "over_cap",
+)
+#: The revisions dropped, each with why (``revise``'s counts but ``updated`` and ``deleted``).
+REVISIONS_DROPPED = (
+    "update_unknown",
+    "update_refused",
+    "update_ungrounded",
+    "update_chatter",
+    "delete_unknown",
+    "delete_refused",
 )
 
 
@@ -105,18 +136,22 @@ def _position(facts: Sequence[Fact], raw: str) -> int | None:
 def revise(
     answer: ModelAnswer, memory: str, turns: Sequence[MessageRecord], session: str
 ) -> Revised:
-    """``memory`` with the answer's grounded updates and known deletes applied."""
+    """``memory`` with the answer's grounded updates and offered deletes applied."""
     facts, _ = parse_memory(memory)
-    counts = dict.fromkeys(("updated", "update_unknown", "update_ungrounded", "update_chatter"), 0)
-    counts |= dict.fromkeys(("deleted", "delete_unknown"), 0)
+    offered = revisable_ids(memory, turns)
+    counts = dict.fromkeys(("updated", "deleted", *REVISIONS_DROPPED), 0)
     replacements: list[Fact] = []
     retired: list[Fact] = []
+    users = said_by_users(turns)
     for update in answer.updates:
         at = _position(facts, update.id)
         if at is None:
             counts["update_unknown"] += 1
             continue
-        grounded = ground([update.text], turns, session).facts
+        if fact_id(facts[at].text) not in offered:
+            counts["update_refused"] += 1
+            continue
+        grounded = ground([update.text], users, session).facts
         if not grounded:
             counts["update_ungrounded"] += 1
             continue
@@ -134,6 +169,9 @@ def revise(
         at = _position(facts, raw)
         if at is None:
             counts["delete_unknown"] += 1
+            continue
+        if fact_id(facts[at].text) not in offered:
+            counts["delete_refused"] += 1
             continue
         gone = facts.pop(at)
         log.info(
@@ -181,7 +219,9 @@ def accept(
     count_tokens: Callable[[str], int],
 ) -> Accepted:
     """What of ``answer`` becomes the history entry and ``MEMORY.md``."""
-    grounded = ground([s for fact in answer.facts for s in sentences(fact)], turns, session)
+    answer, over = within_caps(answer)
+    users = said_by_users(turns)
+    grounded = ground([s for fact in answer.facts for s in sentences(fact)], users, session)
     revised = revise(answer, memory, turns, session)
     said = [f.text for f in (*grounded.facts, *revised.replacements)]
     beside = [
@@ -208,5 +248,6 @@ def accept(
         "extractive": len(beside),
         "summary_dropped": cut,
         **revised.counts,
+        "over_cap": over,
     }
     return Accepted(result, counts)

@@ -31,7 +31,7 @@ from reverie.store import Job, MessageRecord, job_entry
 
 from ..memory.keeper import MemoryKeeper
 from ..services import Services
-from .answer import accept
+from .answer import REVISIONS_DROPPED, accept
 from .backends import Backend
 from .extractive import extractive_consolidation
 from .prompt import ModelAnswer
@@ -154,16 +154,18 @@ class Distiller:
         )
         backend.count_facts(accepted.counts)
         counts = accepted.counts
-        dropped = sum(counts[k] for k in ("update_unknown", "update_ungrounded", "update_chatter"))
-        dropped += counts["delete_unknown"]
-        if counts["dropped"] or counts["summary_dropped"] or dropped:
+        dropped = {k: counts[k] for k in REVISIONS_DROPPED if counts[k]}
+        if counts["dropped"] or counts["summary_dropped"] or counts["over_cap"] or dropped:
             log.info(
                 "dropped %d facts and %d summary sentences not found in the turns (kept %d), "
-                "and %d updates or deletes (unknown id, replacement not in the turns or chatter)",
+                "%d facts, updates or deletes past the answer's bounds, and updates or deletes "
+                "%s (unknown id, a fact the turns are not about, replacement not in the turns "
+                "or chatter)",
                 counts["dropped"],
                 counts["summary_dropped"],
                 counts["kept"],
-                dropped,
+                counts["over_cap"],
+                dropped or "none",
                 extra={"session": session},
             )
         return accepted.result

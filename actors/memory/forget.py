@@ -41,7 +41,6 @@ from reverie.store import (
     ForgetJob,
     StoreError,
     Tx,
-    encode_scope,
     fact_key,
 )
 
@@ -180,7 +179,7 @@ class Forgetter:
 
     async def forget_fact(self, scope: str, fact: str) -> int:
         """Forget one fact of ``scope`` (MEMORY.md, episodes, index); how many places had it."""
-        encode_scope(validate_name("scope", scope))  # a scope it cannot store is refused now
+        validate_name("scope", scope)  # a scope it cannot store is refused now
         if not fact_key(fact):
             raise InvalidArgument("fact must contain words")
         job = ForgetJob(scope=scope, fact=fact)

@@ -64,7 +64,10 @@ class MemoryWatcher:
                     ", ".join(p.name for p in paths) or "by another member of the cluster",
                 )
                 self.keeper.edited(scope)
-                await self._check(scope)
+                try:
+                    await self._check(scope)
+                except ReverieError as exc:  # the check reads the store too: checked at the
+                    self._throttle_log(exc)  # next edit; the scope's edit is reported already
 
     def _throttle_log(self, exc: ReverieError) -> None:
         held = self._throttle.due(exc.code)

@@ -8,8 +8,7 @@ search) from the database's word and vector indexes (docs/design.md, "The store 
 
 from reverie.store import SearchQuery
 
-from .directories import drop_index
 from .indexer import Indexer
 from .query import SearchResult
 
-__all__ = ["Indexer", "SearchQuery", "SearchResult", "drop_index"]
+__all__ = ["Indexer", "SearchQuery", "SearchResult"]

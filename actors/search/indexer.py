@@ -6,11 +6,11 @@ for the follower (``follow.Follower``), whose task writes it into the index.
 Searches (``search``, the query path in ``query``) read the log's words and
 the index, and hide forgotten sessions until the follower deleted their rows.
 
-On LanceDB, ``reindex`` rebuilds into a new directory while the old index
-serves (``rebuild.Rebuild``), then swaps it in (``directories``: one commit
-names the directory in use); a ``purge`` (a forget) and a ``merge`` of sealed
-generations copy the index likewise. A table in the database is rebuilt and
-purged in place. A stale or missing index is rebuilt from scratch at start.
+``reindex`` rebuilds beside the serving index (``rebuild.Rebuild``), then
+swaps it in with one commit; a ``purge`` (a forget) and a ``merge`` of sealed
+generations compact it. How is the engine's (``LiveIndex``: the file
+engine writes a new LanceDB directory, a table in the database is rebuilt
+and purged in place). A stale or missing index is rebuilt from scratch at start.
 """
 
 from __future__ import annotations
@@ -19,18 +19,14 @@ import dataclasses
 import logging
 import os
 import time
-from collections.abc import Callable
-from datetime import timedelta
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import trio
 
-from reverie.config import NotFound, default_scope
+from reverie.config import IndexConfig, NotFound, default_scope
 from reverie.store import (
-    AsyncSearchIndex,
     Embedder,
-    IndexLimits,
     LiveIndex,
     LogPosition,
     MemoryStore,
@@ -42,7 +38,6 @@ from reverie.store import (
 )
 
 from ..services import Services, SessionHooks
-from .directories import Directories
 from .follow import Follower
 from .query import SearchResult, search
 from .rebuild import Progress, Rebuild
@@ -71,30 +66,28 @@ def backlog_reason(behind: int, max_backlog: int) -> str:
     )
 
 
-#: How an engine that keeps its index in its database makes it (``Store.index_factory``).
-IndexFactory = Callable[[PrimedEmbedder, IndexLimits], LiveIndex]
+#: How the engine makes its index, not opened yet (``Store.open_index``).
+OpenIndex = Callable[[PrimedEmbedder, IndexConfig], Awaitable[LiveIndex]]
 
 
 class Indexer(SessionHooks):
     """The search index's only writer; ``run`` starts it, ``search`` reads it.
 
-    On the file engine the index is a LanceDB directory that a forget, a merge
-    and a rebuild replace by a new one (``Directories``); an engine that keeps it
-    in its database (``index_factory``) purges its one table in place.
+    The engine makes the index (``open_index``) and keeps its lifecycle: what
+    a forget's purge, a merge and a rebuild write and remove is the
+    ``LiveIndex``'s, whichever engine keeps it.
     """
 
     def __init__(
         self,
         services: Services,
         memory: MemoryStore,
-        root: Path,
         embedder_factory: Callable[[], Embedder],
-        index_factory: IndexFactory | None = None,
+        open_index: OpenIndex,
     ) -> None:
         self.services = services
         self.memory = memory
-        self.dirs = Directories(services.db, root)
-        self._index_factory = index_factory
+        self._open_index = open_index
         self._make_embedder = embedder_factory
         self._embedder: PrimedEmbedder | None = None
         self._follower = Follower(services, memory)
@@ -163,20 +156,7 @@ class Indexer(SessionHooks):
                     self.code_page_outs += bool(await page_out_code_async())
 
     async def _open(self) -> None:
-        cfg = self.services.config.index
-        limits = IndexLimits(
-            keep_versions=timedelta(seconds=cfg.keep_versions),
-            cache_bytes=cfg.cache_mib << 20,
-            metadata_cache_bytes=cfg.metadata_cache_mib << 20,
-            generation_rows=cfg.generation_rows,
-            merged_rows=cfg.merged_rows,
-        )
-        index: LiveIndex
-        if self._index_factory is not None:
-            index = self._index_factory(self.embedder, limits)
-        else:
-            index = AsyncSearchIndex(await self.dirs.served(), self.embedder, limits=limits)
-            await self.dirs.drop_leftovers(index)
+        index = await self._open_index(self.embedder, self.services.config.index)
         existed = await index.open()
         if index.stale or not existed:
             if index.stale:
@@ -241,7 +221,7 @@ class Indexer(SessionHooks):
             "settled": follower.settled(behind),
             "failures": follower.failures,
             "reindex": dataclasses.asdict(self.reindex_progress),
-            "cache_bytes": self.index.limits.cached_bytes() if self.index is not None else 0,
+            "cache_bytes": self.index.cached_bytes() if self.index is not None else 0,
             "model_loaded": self.embedder.model_loaded,
             "model_loads": self.embedder.model_loads,
             "table_open": self.index is not None and self.index.open_now,
@@ -273,11 +253,12 @@ class Indexer(SessionHooks):
 
         ``session`` None: only ``scope``'s episodes and facts are re-read from
         the Markdown (a fact was forgotten). The rows go, then the index is
-        copied into a new directory holding no trace of them (``copy_to``),
-        swapped in with one SQLite commit, and every other index directory is
-        removed once no search reads it, so searches in flight never fail. The
-        follower holds the write lock for one batch's write at a time, so the
-        purge waits for that at most, not for the backlog (``follow``).
+        compacted (``LiveIndex.compacted``: on the file engine copied into a new
+        directory holding no trace of them, swapped in with one commit, and
+        every other index directory removed once no search reads it, so
+        searches in flight never fail). The follower holds the write lock for
+        one batch's write at a time, so the purge waits for that at most, not
+        for the backlog (``follow``).
         """
         await self._ready.wait()
         if self.index is None:
@@ -292,26 +273,23 @@ class Indexer(SessionHooks):
                 await index.forget_session(session, scope)
             if session is None or scope != default_scope(session):
                 await index.replace_scope(self.memory, scope, None)
-            if not isinstance(index, AsyncSearchIndex):
-                return  # a table: its rows are gone; the forget's scrub reclaims their bytes
-            fresh = await self._serve_copy(index)
-        await self.dirs.drop_replaced(fresh, self)
+            fresh = await self._serve_compacted(index)
+        await fresh.drop_replaced(self)
 
-    async def _serve_copy(
-        self, index: AsyncSearchIndex, merge: list[str] | None = None
-    ) -> AsyncSearchIndex:
-        """``index`` copied into a new directory, served from now (under the write lock)."""
-        fresh = await self.dirs.copy_in(index, merge)
-        self._follower.index = fresh
-        self._follower.unsettled = False
+    async def _serve_compacted(self, index: LiveIndex, merge: list[str] | None = None) -> LiveIndex:
+        """``index`` compacted, served from now (under the write lock)."""
+        fresh = await index.compacted(merge)
+        if fresh is not index:
+            self._follower.index = fresh
+            self._follower.unsettled = False
         return fresh
 
-    def served_path(self) -> Path | None:
-        """The directory searches read now (``directories.Serving``)."""
-        return self.index.path if isinstance(self.index, AsyncSearchIndex) else None
+    def serving(self) -> LiveIndex | None:
+        """The index searches read now (``Serving``)."""
+        return self.index
 
     def rebuilding(self) -> bool:
-        """Whether a reindex is writing its own directory (``directories.Serving``)."""
+        """Whether a reindex is writing its own index (``Serving``)."""
         return self.reindex_progress.state == "running"
 
     # -- merging generations ----------------------------------------------------------
@@ -338,15 +316,15 @@ class Indexer(SessionHooks):
         follower = self._follower
         async with follower.write_lock:
             index = follower.index
-            if not isinstance(index, AsyncSearchIndex) or self.rebuilding():
+            if index is None or self.rebuilding():
                 return
             names = await index.merge_plan()
             if not names:
                 return
-            fresh = await self._serve_copy(index, names)
+            fresh = await self._serve_compacted(index, names)
         self.merges += 1
         log.info("search index: generations %s merged into one table", ", ".join(names))
-        await self.dirs.drop_replaced(fresh, self)
+        await fresh.drop_replaced(self)
 
     # -- reindex ------------------------------------------------------------------------
 
@@ -358,10 +336,7 @@ class Indexer(SessionHooks):
             raise NotFound("the search index is not open yet; retry in a moment")
         index = self.index
         # LanceDB: a new directory, swapped in; a table: every doc written again in place.
-        fresh = (
-            index.sibling(self.dirs.new_path()) if isinstance(index, AsyncSearchIndex) else index
-        )
-        rebuild = Rebuild(self.services, self.memory, fresh, self._follower.add)
+        rebuild = Rebuild(self.services, self.memory, index.for_rebuild(), self._follower.add)
         self.reindex_progress = rebuild.progress
         self._nursery.start_soon(self._reindex, rebuild)
         return True
@@ -369,8 +344,6 @@ class Indexer(SessionHooks):
     async def _reindex(self, rebuild: Rebuild) -> None:
         """Build beside the serving index, catch up under the write lock, swap, drop the old."""
         progress, fresh, follower = rebuild.progress, rebuild.index, self._follower
-        # the directory the swap points the daemon at (a table in place needs none)
-        name = fresh.path.name if isinstance(fresh, AsyncSearchIndex) else None
         try:
             await rebuild.build()
             async with follower.write_lock:  # the follower waits: nothing is added to the old one
@@ -379,23 +352,18 @@ class Indexer(SessionHooks):
                     {**dirty.rebuild_forgotten, **dirty.forgotten},
                     dirty.rebuild_scopes | dirty.scopes,
                 )
-                await self.services.db.write(
-                    lambda t: (
-                        t.write_cursor(reached) if name is None else t.swap_index(name, reached)
-                    )
-                )
+                await self.services.db.write(lambda t: fresh.mark_served(t, reached))
                 old, follower.index = follower.index, fresh
                 dirty.scopes.clear()
-            if isinstance(old, AsyncSearchIndex) and isinstance(fresh, AsyncSearchIndex):
-                await fresh.unused(old.path)
-                await fresh.remove_dir(old.path)
+            if old is not None:
+                await fresh.retire(old)
             progress.state = "done"
             log.info("reindex done: %d docs in %s", progress.done, fresh.location)
         except Exception as exc:
             progress.state, progress.error = "failed", f"{type(exc).__name__}: {exc}"
             log.exception("reindex failed; the old index keeps serving")
-            if isinstance(fresh, AsyncSearchIndex) and fresh is not follower.index:
-                await fresh.remove_dir(fresh.path)
+            if fresh is not follower.index:
+                await fresh.discard()
         finally:
             progress.finished = time.time()
             follower.dirty.rebuild_scopes.clear()

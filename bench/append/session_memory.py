@@ -25,7 +25,8 @@ from reverie.actors import AppendRequest, Envelope, SessionRegistry
 from reverie.actors.services import Services
 from reverie.config import load_config
 from reverie.daemon.protocol import MessageIn
-from reverie.store import Database, TokenCounter
+from reverie.store import TokenCounter
+from reverie.store.files.db import Database
 
 __all__ = ["MEMORY_BUDGET", "MEMORY_SESSIONS", "memory"]
 

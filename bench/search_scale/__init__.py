@@ -54,17 +54,11 @@ from bench._machine import percentile, say
 from bench.report import Section
 from bench.search import _QUERIES, _PoolEmbedder
 from bench.search_scale.engines import postgres_searches
-from reverie.store import (
-    LocalEmbedder,
-    SearchIndex,
-    log_position,
-    messages_after,
-    search_message_text,
-    words_reference,
-    write_cursor,
-)
+from reverie.store import LocalEmbedder
 from reverie.store.base.message_text import CONTEXT_WEIGHT
-from reverie.store.files.message_text import fts_match
+from reverie.store.files.index_feed import log_position, messages_after, write_cursor
+from reverie.store.files.index_lifecycle import SearchIndex
+from reverie.store.files.message_text import fts_match, search_message_text, words_reference
 from reverie.store.files.term_counts import fresh_counts
 from tests.daemon_process import DaemonProcess
 

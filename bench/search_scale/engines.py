@@ -23,7 +23,8 @@ from bench._engines import postgres_databases, store_config
 from bench._machine import say
 from bench.search import _PoolEmbedder
 from reverie.config import StoreConfig
-from reverie.store import IndexLimits, PrimedEmbedder, open_store
+from reverie.store import PrimedEmbedder, open_store
+from reverie.store.files.index_lifecycle import IndexLimits
 from tests.daemon_process import DaemonProcess
 
 __all__ = ["postgres_searches"]

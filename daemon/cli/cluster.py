@@ -17,7 +17,7 @@ from typing import Any
 from reverie.config import ConfigError
 
 from ..protocol import ClusterStatus
-from .common import add_client_options, counted, plain
+from .common import add_client_options, counted, plain, request_timeout
 
 __all__ = ["add_cluster_parser", "render_cluster", "run_cluster", "summary"]
 
@@ -87,7 +87,7 @@ def run_cluster(args: argparse.Namespace) -> int:
 def _from_daemon(args: argparse.Namespace) -> ClusterStatus:
     from ..client import Client
 
-    with Client(args.socket) as client:
+    with Client(args.socket, timeout=request_timeout()) as client:
         cluster = client.status().cluster
     if cluster is None:
         raise ConfigError(

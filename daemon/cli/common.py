@@ -10,10 +10,14 @@ after printing.
 from __future__ import annotations
 
 import argparse
+import math
+import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import msgspec
+
+from reverie.config import ConfigError
 
 __all__ = [
     "BoundedInt",
@@ -25,7 +29,11 @@ __all__ = [
     "counted",
     "every_session",
     "plain",
+    "request_timeout",
 ]
+
+#: Seconds a command waits for one reply unless ``$REVERIE_TIMEOUT`` says otherwise.
+REQUEST_TIMEOUT = 60.0
 
 #: ``(client, args) -> (result, render)``: see the module docstring.
 Runner = Callable[[Any, argparse.Namespace], tuple[Any, Callable[[Any], None]]]
@@ -74,6 +82,23 @@ class BoundedInt:
         if not isinstance(info, msgspec.inspect.IntType) or info.ge is None or info.le is None:
             raise TypeError(f"{bounded!r} is not a bounded integer type")
         return cls(info.ge, info.le)
+
+
+def request_timeout() -> float:
+    """Seconds the CLI waits for one reply: ``$REVERIE_TIMEOUT``, else ``REQUEST_TIMEOUT``.
+
+    ``reverie consolidate`` waits for its job on its own bound (``--wait``).
+    """
+    raw = os.environ.get("REVERIE_TIMEOUT", "").strip()
+    if not raw:
+        return REQUEST_TIMEOUT
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds < math.inf:
+        raise ConfigError(f"REVERIE_TIMEOUT must be a number of seconds above 0, not {raw!r}")
+    return seconds
 
 
 def counted(n: int, noun: str) -> str:

@@ -3,9 +3,11 @@
 An import appends the file's messages a batch at a time, each batch one
 session's consecutive messages (``append_many`` is all or nothing per
 batch). A message whose id its session already holds with other content
-is a ``Conflict`` that refuses its whole batch; the import then appends
-that batch one message at a time, skips each message that collides (or
-whose session has another scope) and lists it, and goes on. So an import
+is a ``Conflict`` that refuses its whole batch, and so is a message the
+door refuses (``InvalidArgument``: a NUL character, which an export of a
+file-engine store made before NUL was refused may hold); the import then
+appends that batch one message at a time, skips each message refused and
+lists it with the reason, and goes on. So an import
 is never applied in half: everything in the file is there afterwards but
 the listed messages, and a rerun appends nothing twice (an id already
 there with the same content is "already present") and lists the same
@@ -21,7 +23,7 @@ from typing import Any
 
 import msgspec
 
-from reverie.config import Conflict
+from reverie.config import Conflict, InvalidArgument
 
 __all__ = ["IMPORT_BATCH", "Imported", "append_rows"]
 
@@ -75,7 +77,7 @@ def _one_by_one(
     for message in batch:
         try:
             acks += client.append_many(session, [message], scope=scope)
-        except Conflict as exc:
+        except (Conflict, InvalidArgument) as exc:
             done.skipped.append(
                 {"session": session, "id": str(message.get("id", "")), "reason": exc.message}
             )
@@ -93,7 +95,7 @@ def append_rows(
     for session, scope, batch in _batches(rows, budget):
         try:
             acks = client.append_many(session, batch, scope=scope)
-        except Conflict:
+        except (Conflict, InvalidArgument):
             acks = _one_by_one(client, session, scope, batch, done)
         done.count(acks, last, session)
         seen = done.messages + done.already_present + len(done.skipped)

@@ -16,7 +16,7 @@ from reverie.config import ConfigError, ReverieError
 
 from ..version import package_version
 from .cluster import add_cluster_parser, run_cluster
-from .common import Runner, add_client_options, plain
+from .common import Runner, add_client_options, plain, request_timeout
 from .data import DATA_COMMANDS, add_data_parsers, run_data_command
 from .facts import FACT_RUNNERS, add_fact_parser
 from .mcp import add_mcp_parser, run_mcp
@@ -107,7 +107,7 @@ def _innermost(
 def _client_command(args: argparse.Namespace) -> int:
     from ..client import Client
 
-    with Client(args.socket) as client:
+    with Client(args.socket, timeout=request_timeout()) as client:
         result, render = _RUNNERS[args.command](client, args)
     if args.json:
         print(json.dumps(plain(result), ensure_ascii=False, indent=2))

@@ -15,11 +15,26 @@ from typing import Any
 
 from ..protocol.frames import Count, Page
 from ..protocol.sessions import Seq
-from .common import BoundedInt, Common, Runner, counted, plain
+from .common import BoundedInt, Common, Runner, counted, plain, request_timeout
 from .progress import ConsolidationProgress
 from .search import session_scopes
 
-__all__ = ["SESSION_RUNNERS", "add_session_parsers"]
+__all__ = ["SESSION_RUNNERS", "WAIT", "add_session_parsers"]
+
+#: Seconds ``reverie consolidate`` waits for its job by default: a job with a small local
+#: model takes 24-52 s on two cores, a tail over ``llm.max_job_tokens`` several of them.
+WAIT = 600.0
+
+
+def _seconds(text: str) -> float:
+    """An argparse ``type``: a number of seconds above 0."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"must be above 0, not {text}")
+    return seconds
 
 
 def add_session_parsers(sub: Any, common: Common) -> None:
@@ -63,6 +78,13 @@ def add_session_parsers(sub: Any, common: Common) -> None:
     consolidate.add_argument("session")
     consolidate.add_argument(
         "--no-wait", action="store_true", help="queue the job and return at once"
+    )
+    consolidate.add_argument(
+        "--wait",
+        type=_seconds,
+        default=WAIT,
+        metavar="SECONDS",
+        help=f"wait at most this long for the job (default {WAIT:g}); it goes on after",
     )
     common(consolidate)
 
@@ -154,28 +176,53 @@ def _forget(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any],
 
 
 def _consolidate(client: Any, args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
-    """Consolidate now, reporting the LLM's failures on stderr while it waits.
+    """Consolidate now and wait for the job (at most ``--wait`` seconds), with progress on stderr.
 
-    Exits 1 when the LLM failed: the job's error (the turns stay in the tail)
-    or an ``extractive`` outcome (archived raw past ``hard_tokens``).
+    The wait has its own bound, not the per-request timeout: a job with a
+    local model takes tens of seconds. Exits 1 when the LLM failed (the
+    job's error: the turns stay in the tail; or an ``extractive`` outcome,
+    archived raw past ``hard_tokens``), when the wait ran out (the job goes
+    on in the daemon) and, as ``context`` does, when no session has the name.
     """
+    if not _known(client, args.session):
+        return None, _no_session(args, ": nothing to consolidate")
     if args.no_wait:
-        outcome = client.consolidate(args.session, wait=False)
-    else:
-        from ..client import Client
+        return client.consolidate(args.session, wait=False), lambda _: print("queued")
+    from reverie.config.errors import ConnectionLost
 
-        with ConsolidationProgress(lambda: Client(args.socket), args.session):
-            outcome = client.consolidate(args.session, wait=True)
-    if outcome is not None and outcome.state != "done":
+    from ..client import Client
+
+    try:
+        with (
+            ConsolidationProgress(
+                lambda: Client(args.socket, timeout=request_timeout()), args.session
+            ),
+            Client(args.socket, timeout=args.wait) as waiting,
+        ):
+            outcome = waiting.consolidate(args.session, wait=True)
+    except ConnectionLost as exc:
+        if not isinstance(exc.__cause__, TimeoutError):
+            raise
+        return _still_running(args)
+    if outcome is None:
+        return None, lambda _: print("nothing to consolidate")
+    if outcome.state != "done":
         args.exit_code = 1
+    return outcome, lambda o: print(
+        f"{o.state}: {counted(o.messages, 'message')} into history entry {o.entry}"
+    )
 
-    def render(o: Any) -> None:
-        if o is None:
-            print("queued" if args.no_wait else "nothing to consolidate")
-        else:
-            print(f"{o.state}: {counted(o.messages, 'message')} into history entry {o.entry}")
 
-    return outcome, render
+def _still_running(args: argparse.Namespace) -> tuple[Any, Callable[[Any], None]]:
+    """The wait ran out: exit 1 saying so; the job goes on in the daemon."""
+    args.exit_code = 1
+    state = {"session": args.session, "state": "running", "waited": args.wait}
+    return state, lambda _: print(
+        f"reverie: the job of {args.session!r} is still running after {args.wait:g} s "
+        "(it goes on in the daemon); `reverie status` shows it, "
+        "`reverie memory show` its result once it is done",
+        file=sys.stderr,
+    )
 
 
 SESSION_RUNNERS: dict[str, Runner] = {

@@ -201,9 +201,16 @@ class Api(WorkingMemoryApi, SearchApi):
 
     @op
     def consolidate(self, session: str, *, wait: bool = False) -> Call[p.JobOutcome | None]:
-        """Consolidate the session's tail now; with ``wait``, the ``JobOutcome`` (or None)."""
+        """Consolidate the session's tail now; with ``wait``, the ``JobOutcome`` (or None).
+
+        A wait is bounded by the client's ``timeout`` (a job with a local model takes tens
+        of seconds) and is not sent again when the connection is lost or times out: the job
+        goes on in the daemon, and a second request would queue the session once more.
+        """
         return Call(
-            p.Consolidate(rid=self._rid(), session=session, wait=wait), lambda r: r.outcome, True
+            p.Consolidate(rid=self._rid(), session=session, wait=wait),
+            lambda r: r.outcome,
+            not wait,
         )
 
     @op

@@ -28,7 +28,7 @@ from ..membership import Membership
 from ..protocol.search import SEARCH_REQUESTS
 from ..protocol.working_memory import WM_REQUESTS
 from ..reload import Reloader
-from .admin import ADMIN_REQUESTS, AdminOps
+from .admin import ADMIN_REQUESTS, AdminOps, Backup
 from .calls import Feature, Replier
 from .facts import FACT_REQUESTS, FactOps
 from .memory import MEMORY_REQUESTS, MemoryOps
@@ -60,6 +60,7 @@ class Handlers:
         ledger: Ledger,
         reloader: Reloader | None = None,
         membership: Membership | None = None,
+        backup: Backup,
     ) -> None:
         self.services = services
         search = search or SearchHandlers(None)
@@ -76,6 +77,7 @@ class Handlers:
             reloader=reloader,
             ledger=ledger,
             membership=membership,
+            backup=backup,
         )
         self.memory_ops = MemoryOps(supervisor, memory, forgetter, services)
         self._features: list[tuple[tuple[type, ...], Feature]] = [

@@ -11,6 +11,7 @@ import logging
 import os
 import time
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,8 +27,7 @@ from reverie.actors import (
     SessionRegistry,
     Supervisor,
 )
-from reverie.config import InvalidArgument
-from reverie.store import Database, FileMemoryStore, Tx, backup, heap_usage
+from reverie.store import BackupInfo, Tx, heap_usage
 
 from .. import protocol as p
 from ..membership import Membership
@@ -41,9 +41,11 @@ from .search import SearchHandlers
 if TYPE_CHECKING:  # the connection module needs ops.calls: a run-time import would loop
     from ..connection import Ledger
 
-__all__ = ["ADMIN_REQUESTS", "AdminOps"]
+__all__ = ["ADMIN_REQUESTS", "AdminOps", "Backup"]
 
 ADMIN_REQUESTS = (p.Hello, p.Status, p.Metrics, p.Backup)
+#: Copies the store into a new data dir while the daemon serves (``Store.backup``).
+Backup = Callable[[Path], Awaitable[BackupInfo]]
 
 
 class AdminOps:
@@ -64,6 +66,7 @@ class AdminOps:
         reloader: Reloader | None,
         ledger: Ledger,
         membership: Membership | None = None,
+        backup: Backup,
     ) -> None:
         self.services = services
         self.registry = registry
@@ -76,6 +79,7 @@ class AdminOps:
         self.search = search
         self.reloader = reloader
         self.membership = membership
+        self.backup = backup
         self.started = time.time()
         #: The connections open now and the reply bytes held for them; the server counts.
         self.ledger = ledger
@@ -107,14 +111,8 @@ class AdminOps:
         )
 
     async def _backup(self, dest: str) -> p.BackupView:
-        db, store = self.services.db, self.memory.store
-        if not isinstance(db, Database) or not isinstance(store, FileMemoryStore):
-            raise InvalidArgument(
-                "reverie backup copies a data dir; a postgresql store is backed up with the "
-                "database's own tools (pg_dump, see docs/scale-out.md)"
-            )
         async with self._backups:
-            info = await backup(db, store.files, Path(dest))
+            info = await self.backup(Path(dest))
         return msgspec.convert(info, p.BackupView, from_attributes=True)
 
     async def _metrics(self) -> str:

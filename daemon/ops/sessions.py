@@ -132,5 +132,7 @@ class SessionOps:
                 nursery.start_soon(run, reply, self._sessions, after, limit, prefix)
 
     async def _sessions(self, after: str, limit: int, prefix: str) -> list[p.SessionInfo]:
+        if "\x00" in after + prefix:  # no name holds one, and PostgreSQL text cannot
+            raise InvalidArgument("after and prefix cannot contain a NUL character (\\x00)")
         rows = await self.services.db.read(lambda t: t.list_sessions(after, limit, prefix))
         return [_session_info(r) for r in rows]

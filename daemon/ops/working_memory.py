@@ -32,12 +32,7 @@ from reverie.actors import (
     validate_name,
 )
 from reverie.config import InvalidArgument, NotFound, ReverieError
-from reverie.store import (
-    CheckpointRecord,
-    KeyRecord,
-    ReadFn,
-    TaskRecord,
-)
+from reverie.store import CheckpointRecord, KeyRecord, ReadFn, TaskRecord
 
 from .. import protocol as p
 from ..protocol import working_memory as w

@@ -76,10 +76,12 @@ class BackendStatus(Data):
     model's answers: ``kept``, ``dropped`` (not in the turns), ``extractive``
     (facts of the same turns added beside the model's), ``summary_dropped``
     (summary sentences not in the turns), ``updated`` and ``deleted`` (shown
-    facts replaced or removed by id), and the updates and deletes dropped:
-    ``update_unknown``, ``update_ungrounded`` (the new text not in the turns),
-    ``update_chatter`` (the new text a greeting, thanks or a question) and
-    ``delete_unknown``.
+    facts replaced or removed by id), the updates and deletes dropped:
+    ``update_unknown``, ``update_refused`` (a shown fact the job's turns are
+    not about), ``update_ungrounded`` (the new text not in the turns),
+    ``update_chatter`` (the new text a greeting, thanks or a question),
+    ``delete_unknown`` and ``delete_refused``; and ``over_cap`` (facts,
+    updates and deletes past the answer's item bounds, cut off).
     """
 
     kind: str

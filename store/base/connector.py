@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Protocol, TypeVar
 
+from reverie.config import ReverieError
+
 from ..errors import StoreError
 
 __all__ = ["Connector"]
@@ -41,8 +43,9 @@ class Connector(Protocol[C]):
         """The StoreError for one of the engine's exceptions; None if it is not one."""
         ...
 
-    def open_error(self, exc: BaseException) -> StoreError:
-        """Why the database cannot be opened at start, said so an operator can act."""
+    def open_error(self, exc: BaseException) -> ReverieError:
+        """Why the database cannot be opened at start, said so an operator can act (a
+        ``StoreError``, or a ``ConfigError`` for a store URL that cannot be read)."""
         ...
 
     def scrub(self, conn: C) -> None:

@@ -8,10 +8,11 @@ event loop once for the whole batch. A write is reported done only after its
 transaction committed, so an acknowledged write survives ``kill -9``.
 
 A write function that raises rolls back its batch; the batch is then re-run
-one function per transaction, so a bad write fails alone and the rest commit.
-Write functions must therefore be pure functions of the database state. When
-the database itself is unreachable (``StoreUnavailable``), the batch fails at
-once instead, and the connection is opened again before the next batch.
+one function per transaction, so a bad write (or a ``SessionMoved``) fails
+alone: write functions are pure functions of the database state. One rolled
+back for a conflict with another writer (``StoreConflict``) is run up to
+``_CONFLICT_TRIES`` times. When the database is unreachable, the batch
+fails at once and the connection is opened again before the next batch.
 
 Reads run the same way on a pool of read connections, each owned by a
 thread of its own: reads are queued, a reader thread takes every read queued
@@ -36,7 +37,7 @@ import trio
 
 from reverie.config import ReverieError
 
-from ..errors import StoreError, StoreUnavailable
+from ..errors import SessionMoved, StoreConflict, StoreError, StoreUnavailable
 from .connector import Connector
 from .tx import EngineSql, Tx
 from .waiter import Waiter
@@ -68,6 +69,8 @@ class _Outside(_Pending):
 
 
 _STOP = object()
+#: Runs of a write the database rolled back for a conflict (batches lock in no set order).
+_CONFLICT_TRIES = 5
 #: Reads one reader thread takes from the queue at once (each runs in its own snapshot).
 _READ_BATCH = 32
 
@@ -274,7 +277,9 @@ class GroupCommit(Generic[C]):
         except BaseException as exc:
             connector.rollback(conn)
             error = self._as_reverie(exc)
-            if len(batch) == 1 or isinstance(error, StoreUnavailable):
+            alone = isinstance(error, (SessionMoved, StoreConflict))  # one write's: rest rerun
+            lost = isinstance(error, StoreUnavailable) and not alone
+            if lost or (len(batch) == 1 and not isinstance(error, StoreConflict)):
                 for pending in batch:
                     pending.error = error
                 return
@@ -282,14 +287,18 @@ class GroupCommit(Generic[C]):
             self._commit_one(conn, tx, pending)
 
     def _commit_one(self, conn: C, tx: Tx, pending: _Pending) -> None:
-        pending.result = None
-        try:
-            self.connector.begin(conn)
-            pending.result = pending.fn(tx)
-            self.connector.commit(conn)
-        except BaseException as exc:
-            self.connector.rollback(conn)
-            pending.error = self._as_reverie(exc)
+        for _ in range(_CONFLICT_TRIES):
+            pending.result, pending.error = None, None
+            try:
+                self.connector.begin(conn)
+                pending.result = pending.fn(tx)
+                self.connector.commit(conn)
+                return
+            except BaseException as exc:
+                self.connector.rollback(conn)
+                pending.error = self._as_reverie(exc)
+                if not isinstance(pending.error, StoreConflict):
+                    return
 
     # -- reads ---------------------------------------------------------------
 

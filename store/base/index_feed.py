@@ -16,6 +16,7 @@ Everything is a plain function of an apsw connection (run by
 from __future__ import annotations
 
 import hashlib
+from typing import Any, Protocol
 
 from ..facts import Fact, parse_memory
 from ..history import HistoryEntry
@@ -24,6 +25,7 @@ from ..ranking import IndexDoc
 __all__ = [
     "CURSOR_KEY",
     "INDEX_DIR_KEY",
+    "IndexFeedSql",
     "LogPosition",
     "entry_doc",
     "fact_doc_text",
@@ -128,3 +130,28 @@ def memory_docs(scope: str, memory_text: str, history: list[HistoryEntry]) -> li
         if doc is not None:
             docs.append(doc)
     return docs
+
+
+class IndexFeedSql(Protocol):
+    """What each engine's ``index_feed`` module provides: what the search index is fed from, in the
+    transaction of ``conn`` (``Tx`` calls it; mypy checks both engines' modules)."""
+
+    def read_meta(self, conn: Any, key: str, /) -> object: ...
+
+    def write_meta(self, conn: Any, key: str, value: object, /) -> None: ...
+
+    def read_cursor(self, conn: Any, /) -> int: ...
+
+    def write_cursor(self, conn: Any, gid: int, /) -> None: ...
+
+    def move_cursor(self, conn: Any, start: int, last: int, count: int, /) -> bool: ...
+
+    def swap_index(self, conn: Any, name: str, reached: int, /) -> None: ...
+
+    def log_position(self, conn: Any, /) -> LogPosition: ...
+
+    def messages_after(
+        self, conn: Any, gid: int, limit: int, /, *, newest: bool = False, upto: int | None = None
+    ) -> list[tuple[int, IndexDoc]]: ...
+
+    def feed_horizon(self, conn: Any, /) -> int: ...

@@ -12,15 +12,19 @@ exactly once.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
 from ..history import HistoryEntry
 from .journal import MessageRecord
 
+if TYPE_CHECKING:
+    from .journal import SessionRecord
+
 __all__ = [
     "Job",
+    "JobsSql",
     "new_job",
 ]
 
@@ -95,3 +99,22 @@ def job_entry(
 
 def _job(row: Sequence[Any]) -> Job:
     return Job(**dict(zip(_COLUMNS.split(", "), row, strict=True)))
+
+
+class JobsSql(Protocol):
+    """What each engine's ``jobs`` module provides: the consolidation jobs, in the
+    transaction of ``conn`` (``Tx`` calls it; mypy checks both engines' modules)."""
+
+    def create_job(self, conn: Any, job: Job, /) -> Job: ...
+
+    def open_job(self, conn: Any, session: str, /) -> Job | None: ...
+
+    def open_jobs(self, conn: Any, /) -> list[Job]: ...
+
+    def record_attempt(self, conn: Any, job_id: str, error: str | None, now: float, /) -> None: ...
+
+    def finish_job(
+        self, conn: Any, job: Job, session: SessionRecord, state: str, now: float, /
+    ) -> bool: ...
+
+    def job_counts(self, conn: Any, /) -> dict[str, dict[str, int]]: ...

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -24,6 +24,7 @@ from .markers import marker_key
 __all__ = [
     "AppendOutcome",
     "ForgetJob",
+    "JournalSql",
     "MessageRecord",
     "NewMessage",
     "SessionRecord",
@@ -162,3 +163,42 @@ class ForgetJob(msgspec.Struct, frozen=True, kw_only=True):
 
 
 _FORGET_PREFIX = "forget:"
+
+
+class JournalSql(Protocol):
+    """What each engine's ``journal`` module provides: the sessions and the message log, in the
+    transaction of ``conn`` (``Tx`` calls it; mypy checks both engines' modules)."""
+
+    def append_requests(
+        self, conn: Any, session: SessionRecord, requests: Sequence[Sequence[NewMessage]], /
+    ) -> list[AppendOutcome]: ...
+
+    def save_session(self, conn: Any, s: SessionRecord, /) -> None: ...
+
+    def claim_session(self, conn: Any, name: str, /) -> SessionRecord | None: ...
+
+    def release_sessions(self, conn: Any, owned: list[tuple[str, int]], /) -> None: ...
+
+    def load_session(self, conn: Any, name: str, /) -> SessionRecord | None: ...
+
+    def read_history(
+        self, conn: Any, session: str, after_seq: int, limit: int, /
+    ) -> list[MessageRecord]: ...
+
+    def read_tail(self, conn: Any, session: str, cursor_seq: int, /) -> list[MessageRecord]: ...
+
+    def count_sessions(self, conn: Any, /) -> int: ...
+
+    def list_sessions(
+        self, conn: Any, after: str, limit: int, prefix: str = "", /
+    ) -> list[SessionRecord]: ...
+
+    def sessions_over(self, conn: Any, tokens: int, /) -> list[SessionRecord]: ...
+
+    def delete_session(self, conn: Any, name: str, scope: str | None = None, /) -> int: ...
+
+    def record_forget(self, conn: Any, job: ForgetJob, /) -> None: ...
+
+    def finish_forget(self, conn: Any, job: ForgetJob, /) -> None: ...
+
+    def pending_forgets(self, conn: Any, /) -> list[ForgetJob]: ...

@@ -20,11 +20,17 @@ the log's last, and SQLite hands it to the next append.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Protocol
+
 import msgspec
 
 from .markers import marker_key
 
+if TYPE_CHECKING:
+    from ..ranking import IndexDoc
+    from .journal import MessageRecord, SessionRecord
 __all__ = [
+    "MessagePopSql",
     "Unindex",
 ]
 
@@ -40,3 +46,16 @@ class Unindex(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def key(self) -> str:
         return marker_key(_PREFIX, self)
+
+
+class MessagePopSql(Protocol):
+    """What each engine's ``message_pop`` module provides: a pop's message and the index's to-dos after it, in the
+    transaction of ``conn`` (``Tx`` calls it; mypy checks both engines' modules)."""
+
+    def pop_newest(self, conn: Any, session: SessionRecord, /) -> MessageRecord | None: ...
+
+    def pending_unindex(self, conn: Any, /) -> list[Unindex]: ...
+
+    def unindexed_doc(self, conn: Any, marker: Unindex, /) -> IndexDoc | None: ...
+
+    def finish_unindex(self, conn: Any, markers: list[Unindex], /) -> None: ...

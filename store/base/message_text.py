@@ -9,11 +9,19 @@ score the same way, so a search's ``words`` score means the same on both.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Protocol
+
 from ..ranking import text_terms
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..ranking import SearchHit
+    from .term_counts import TermCounts
 __all__ = [
     "CONTEXT_WEIGHT",
     "STOP_WORDS",
+    "MessageTextSql",
 ]
 
 CONTEXT_WEIGHT = 0.5
@@ -50,3 +58,38 @@ def _bound(pairs: tuple[tuple[str, object], ...]) -> tuple[list[str], list[objec
     """The clauses whose value is given, and their values in the same order."""
     given = [(clause, value) for clause, value in pairs if value is not None]
     return [clause for clause, _ in given], [value for _, value in given]
+
+
+class MessageTextSql(Protocol):
+    """What each engine's ``message_text`` module provides: the log's words, in the
+    transaction of ``conn`` (``Tx`` calls it; mypy checks both engines' modules)."""
+
+    def search_message_text(
+        self,
+        conn: Any,
+        query: str,
+        counts: TermCounts,
+        /,
+        *,
+        scope: str | None = None,
+        session: str | None = None,
+        since: float | None = None,
+        until: float | None = None,
+        among: Sequence[int] | None = None,
+        limit: int = 10,
+    ) -> list[SearchHit]: ...
+
+    def words_reference(self, conn: Any, query: str, counts: TermCounts, /) -> float: ...
+
+    def with_log_text(self, conn: Any, hits: list[SearchHit], /) -> list[SearchHit]: ...
+
+    def vector_gap(
+        self,
+        conn: Any,
+        /,
+        *,
+        scope: str | None,
+        session: str | None,
+        since: float | None,
+        until: float | None,
+    ) -> tuple[int, int]: ...

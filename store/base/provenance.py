@@ -8,11 +8,16 @@ finds a summary can lead to its turns; a message forgotten since is not found.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Protocol
+
 from ..facts import parse_memory
 from .index_feed import fact_doc_text
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 __all__ = [
     "MAX_COVERED",
+    "ProvenanceSql",
     "fact_sources",
 ]
 
@@ -30,3 +35,18 @@ def fact_sources(memory_text: str, doc_text: str) -> list[tuple[str, str]]:
         if fact_doc_text(fact) == doc_text:
             return [(session, mid) for session, ids in fact.sources.items() for mid in ids]
     return []
+
+
+class ProvenanceSql(Protocol):
+    """What each engine's ``provenance`` module provides: the log's messages a summary covers, in the
+    transaction of ``conn`` (``Tx`` calls it; mypy checks both engines' modules)."""
+
+    def covered_messages(
+        self,
+        conn: Any,
+        named: Sequence[tuple[str, str]],
+        /,
+        *,
+        since: float | None = None,
+        until: float | None = None,
+    ) -> list[tuple[int, str]]: ...

@@ -1,6 +1,3 @@
-# mypy: disable-error-code="no-any-return"
-# (each method returns what the engine module's function of its name returns; the modules
-# are given as ModuleType, so mypy sees Any: the signatures here are the seam's types.)
 """The seam between the actors and their state: one transaction's view of storage.
 
 The actors never touch a connection. ``db.read(fn)`` and ``db.write(fn)``
@@ -10,44 +7,63 @@ the words of the log and working memory, within the one transaction the
 database runs ``fn`` in (a snapshot for a read, the batch's transaction for
 a write). The same ``Tx`` serves every engine: each method calls the
 function of the same name in the engine's module for that concept (the
-SQLite engine's ``journal.load_session``, the Postgres engine's, ...), given
-as an ``EngineSql``. One ``Tx`` is made per database thread and reused for
+file engine's ``journal.load_session``, the Postgres engine's, ...), given
+as an ``EngineSql``: each field is typed by the protocol its concept's
+module in ``base/`` declares (``JournalSql``, ...), so mypy checks that both
+engines' modules answer every call ``Tx`` makes. One ``Tx`` is made per database thread and reused for
 every call it runs, so the seam costs a method call, not an allocation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..wm_bounds import Tally
 
 if TYPE_CHECKING:
     from ..ranking import IndexDoc, SearchHit
     from ..wm_bounds import ScopeBounds
-    from .index_feed import LogPosition
-    from .jobs import Job
-    from .journal import AppendOutcome, ForgetJob, MessageRecord, NewMessage, SessionRecord
-    from .message_pop import Unindex
+    from .index_feed import IndexFeedSql, LogPosition
+    from .jobs import Job, JobsSql
+    from .journal import (
+        AppendOutcome,
+        ForgetJob,
+        JournalSql,
+        MessageRecord,
+        NewMessage,
+        SessionRecord,
+    )
+    from .message_pop import MessagePopSql, Unindex
+    from .message_text import MessageTextSql
+    from .provenance import ProvenanceSql
     from .term_counts import TermCounts
-    from .working_memory import CheckpointRecord, KeyRecord, ScopeStats, ScratchRecord, TaskRecord
+    from .working_memory import (
+        CheckpointRecord,
+        KeyRecord,
+        ScopeStats,
+        ScratchRecord,
+        TaskRecord,
+        WorkingMemorySql,
+    )
 
-__all__ = ["EngineSql", "Tx"]
+__all__ = ["EngineSql", "ReadFn", "Tx"]
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
 class EngineSql:
-    """One engine's modules, by concept; each has the functions ``Tx`` names."""
+    """One engine's modules, by concept; each has the functions ``Tx`` names (its protocol)."""
 
-    journal: ModuleType
-    jobs: ModuleType
-    index_feed: ModuleType
-    message_pop: ModuleType
-    message_text: ModuleType
-    provenance: ModuleType
-    working_memory: ModuleType
+    journal: JournalSql
+    jobs: JobsSql
+    index_feed: IndexFeedSql
+    message_pop: MessagePopSql
+    message_text: MessageTextSql
+    provenance: ProvenanceSql
+    working_memory: WorkingMemorySql
 
 
 class Tx:
@@ -287,10 +303,10 @@ class Tx:
         return self._sql.working_memory.clear_scratch(self.conn, scope)
 
     def create_checkpoint(
-        self, scope: str, checkpoint_id: str, label: str | None, now: float
+        self, scope: str, checkpoint_id: str, label: str | None, now: float, tally: Tally
     ) -> CheckpointRecord:
         return self._sql.working_memory.create_checkpoint(
-            self.conn, scope, checkpoint_id, label, now
+            self.conn, scope, checkpoint_id, label, now, tally
         )
 
     def restore_checkpoint(self, scope: str, checkpoint_id: str) -> list[KeyRecord]:
@@ -304,3 +320,7 @@ class Tx:
 
     def delete_scope_state(self, scope: str) -> int:
         return self._sql.working_memory.delete_scope_state(self.conn, scope)
+
+
+#: A read: run on a read connection in a snapshot of its own (``GroupCommit.read``).
+ReadFn = Callable[[Tx], T]

@@ -15,14 +15,21 @@ refusal leaves the transaction untouched for the other writes batched in it.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any, Protocol
+
 import msgspec
 
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from ..wm_bounds import Tally
 __all__ = [
     "CheckpointRecord",
     "KeyRecord",
     "ScopeStats",
     "ScratchRecord",
     "TaskRecord",
+    "WorkingMemorySql",
 ]
 
 
@@ -114,3 +121,73 @@ def _live(record: KeyRecord | None, now: float) -> KeyRecord | None:
 
 #: Every table that holds a working-memory scope's state.
 _SCOPE_TABLES = ("wm_keys", "wm_tasks", "wm_scratch", "wm_checkpoints", "wm_stats")
+
+
+class WorkingMemorySql(Protocol):
+    """What each engine's ``working_memory`` module provides: a scope's working memory, in the
+    transaction of ``conn`` (``Tx`` calls it; mypy checks both engines' modules)."""
+
+    def scope_usage(self, conn: Any, scope: str, /) -> tuple[int, int, int]: ...
+
+    def lookup_key(
+        self, conn: Any, scopes: Sequence[str], key: str, now: float, /
+    ) -> tuple[str, KeyRecord] | None: ...
+
+    def set_key(
+        self,
+        conn: Any,
+        scope: str,
+        key: str,
+        value: bytes,
+        /,
+        *,
+        expires_at: float | None,
+        expected_version: int | None,
+        now: float,
+        tally: Tally,
+    ) -> int: ...
+
+    def delete_key(self, conn: Any, scope: str, key: str, now: float, /) -> bool: ...
+
+    def list_keys(self, conn: Any, scope: str, prefix: str, now: float, /) -> list[KeyRecord]: ...
+
+    def clear_keys(self, conn: Any, scope: str, now: float, /) -> int: ...
+
+    def sweep_keys(self, conn: Any, scope: str, keys: Sequence[str], now: float, /) -> int: ...
+
+    def expiring_keys(self, conn: Any, /) -> list[tuple[float, str, str]]: ...
+
+    def scope_stats(self, conn: Any, scope: str, now: float, /) -> ScopeStats: ...
+
+    def load_task(self, conn: Any, scope: str, /) -> TaskRecord | None: ...
+
+    def save_task(self, conn: Any, scope: str, task: TaskRecord | None, /) -> None: ...
+
+    def append_scratch(
+        self, conn: Any, scope: str, text: str, ts: float, capacity: int, tally: Tally, /
+    ) -> tuple[int, int]: ...
+
+    def read_scratch(self, conn: Any, scope: str, last: int | None, /) -> list[ScratchRecord]: ...
+
+    def clear_scratch(self, conn: Any, scope: str, /) -> int: ...
+
+    def create_checkpoint(
+        self,
+        conn: Any,
+        scope: str,
+        checkpoint_id: str,
+        label: str | None,
+        now: float,
+        tally: Tally | None = None,
+        /,
+    ) -> CheckpointRecord: ...
+
+    def restore_checkpoint(
+        self, conn: Any, scope: str, checkpoint_id: str, /
+    ) -> list[KeyRecord]: ...
+
+    def list_checkpoints(self, conn: Any, scope: str, /) -> list[CheckpointRecord]: ...
+
+    def delete_checkpoint(self, conn: Any, scope: str, checkpoint_id: str, /) -> None: ...
+
+    def delete_scope_state(self, conn: Any, scope: str, /) -> int: ...

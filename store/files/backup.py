@@ -28,27 +28,20 @@ import time
 from pathlib import Path
 
 import apsw
-import msgspec
 import trio
 
 from reverie.config import InvalidArgument
 
+from ..base.backup import BackupInfo
 from ..errors import StoreError
 from .db import Database
 from .memory_files import MemoryFiles
 from .rows import one_row
 
-__all__ = ["BackupInfo", "backup"]
+__all__ = ["backup"]
 
 DB_NAME = "reverie.sqlite3"
 MEMORY_NAME = "memory"
-
-
-class BackupInfo(msgspec.Struct, frozen=True, kw_only=True):
-    path: str
-    bytes: int
-    messages: int
-    seconds: float
 
 
 def _check_dest(dest: Path, data_dir: Path) -> None:

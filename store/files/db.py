@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
 import apsw
 
 from ..base.db import GroupCommit
-from ..base.tx import EngineSql, Tx
+from ..base.tx import EngineSql
 from ..errors import StoreError, StoreReadOnly
 from . import index_feed, jobs, journal, message_pop, message_text, provenance
 from . import working_memory as wm
@@ -27,15 +26,13 @@ from .rows import one_row
 from .schema import migrate
 from .term_counts import fresh_counts
 
-__all__ = ["SQLITE_SQL", "Connection", "Database", "ReadFn"]
+__all__ = ["SQLITE_SQL", "Connection", "Database"]
 
 T = TypeVar("T")
 _BUSY_MS = 30_000  # how long a statement waits for a lock another connection holds
 _CHECKPOINT_BUSY_MS = 50  # the WAL truncation's wait: it runs on the writer thread
 #: The engine's own connection (``Tx.conn``), for the engine's code and its tests.
 Connection = apsw.Connection
-#: A read: run on a read connection in a snapshot of its own (``Database.read``).
-ReadFn = Callable[[Tx], T]
 #: The SQLite engine's functions, by concept, behind every ``Tx``.
 SQLITE_SQL = EngineSql(
     journal=journal,

@@ -27,20 +27,45 @@ from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import trio
 
-from reverie.config import default_scope
+from reverie.config import IndexConfig, default_scope
 
+from ..base.db import GroupCommit
+from ..base.index import IndexLayout, LiveIndex, Serving
 from ..base.index_feed import memory_docs
 from ..base.memory_store import MemoryStore
+from ..base.tx import Tx
 from ..embed.primed_embedder import PrimedEmbedder
 from ..ranking import IndexDoc, SearchHit
 from ..search_query import SearchQuery
-from .index_lifecycle import IndexLayout, IndexLimits, SearchIndex
+from .index_directories import Directories
+from .index_lifecycle import IndexLimits, SearchIndex
 
-__all__ = ["AsyncSearchIndex", "drop_index_dirs", "index_dirs"]
+__all__ = ["AsyncSearchIndex", "open_index"]
+
+
+async def open_index(
+    db: GroupCommit[Any], root: Path, embedder: PrimedEmbedder, config: IndexConfig
+) -> AsyncSearchIndex:
+    """The index the ``meta`` table names under ``root``, not opened yet; every other
+    index directory there, which a crash left, is removed first."""
+    limits = IndexLimits(
+        keep_versions=timedelta(seconds=config.keep_versions),
+        cache_bytes=config.cache_mib << 20,
+        metadata_cache_bytes=config.metadata_cache_mib << 20,
+        generation_rows=config.generation_rows,
+        merged_rows=config.merged_rows,
+    )
+    dirs = Directories(db, root)
+    index = AsyncSearchIndex(await dirs.served(), embedder, _Family(dirs=dirs), limits=limits)
+    for old in await dirs.others(keep=index.path):
+        await index.remove_dir(old)
+    return index
 
 
 @dataclass(slots=True)
@@ -51,6 +76,8 @@ class _Family:
         default_factory=lambda: trio.CapacityLimiter(max(2, os.cpu_count() or 2))
     )
     readers: Counter[Path] = field(default_factory=Counter)  # searches running, by directory
+    #: The data dir's index directories, for the daemon's swaps; None: an index made alone.
+    dirs: Directories | None = None
 
 
 class AsyncSearchIndex:
@@ -79,6 +106,9 @@ class AsyncSearchIndex:
     @property
     def limits(self) -> IndexLimits:
         return self._index.limits
+
+    def cached_bytes(self) -> int:
+        return self._index.limits.cached_bytes()
 
     @property
     def stale(self) -> bool:
@@ -191,6 +221,63 @@ class AsyncSearchIndex:
         """The sealed generations due to be merged (``SearchIndex.merge_plan``)."""
         return await trio.to_thread.run_sync(self._index.merge_plan)
 
+    # -- its lifecycle in the data dir (``LiveIndex``) ------------------------------
+
+    @property
+    def _dirs(self) -> Directories:
+        if self._family.dirs is None:
+            raise RuntimeError("an index swapped in the data dir is made by open_index")
+        return self._family.dirs
+
+    async def compacted(self, merge: list[str] | None = None) -> AsyncSearchIndex:
+        """Copy this index into a new directory (``copy_to``) and name the copy served: one
+        SQLite commit. The caller holds the follower's write lock, so nothing is added
+        meanwhile, and serves the copy from now on; a copy that fails is removed and
+        this index stays named."""
+        dirs = self._dirs
+        path = dirs.new_path()
+        dirs.building.add(path)
+        try:
+            fresh = await self.copy_to(path, merge)
+            await dirs.name_served(path)
+        except BaseException:
+            with trio.CancelScope(shield=True):
+                await self.remove_dir(path)
+            raise
+        finally:
+            dirs.building.discard(path)
+        return fresh
+
+    def for_rebuild(self) -> AsyncSearchIndex:
+        """A new directory beside this one: the old index serves while it is built."""
+        return self.sibling(self._dirs.new_path())
+
+    def mark_served(self, tx: Tx, reached: int) -> None:
+        tx.swap_index(self.path.name, reached)
+
+    async def retire(self, old: LiveIndex) -> None:
+        if isinstance(old, AsyncSearchIndex) and old.path != self.path:
+            await self.unused(old.path)
+            await self.remove_dir(old.path)
+
+    async def discard(self) -> None:
+        await self.remove_dir(self.path)
+
+    async def drop_replaced(self, serving: Serving) -> None:
+        """Remove every directory but this one's, each once no search reads it: the
+        replaced ones, and any a crash or an interrupted purge left. Not one a copy or a
+        rebuild is writing, nor the one served by then (another swap may have come)."""
+        dirs = self._dirs
+        for old in await dirs.others(keep=self.path):
+            await self.unused(old)
+            if serving.rebuilding():  # one of these is the rebuild's
+                break
+            served = serving.serving()
+            if isinstance(served, AsyncSearchIndex) and old == served.path:
+                continue
+            if old not in dirs.building:
+                await self.remove_dir(old)
+
     # -- reads ---------------------------------------------------------------------
 
     async def search(self, query: SearchQuery) -> list[SearchHit]:
@@ -230,26 +317,3 @@ class AsyncSearchIndex:
     async def remove_dir(self, path: Path) -> None:
         """Delete an index directory this family no longer serves (call ``unused`` first)."""
         await trio.to_thread.run_sync(lambda: shutil.rmtree(path, ignore_errors=True))
-
-
-async def index_dirs(root: Path, base: str, keep: Path | None) -> list[Path]:
-    """Index directories under ``root`` other than ``keep``: replaced ones, or left by a crash."""
-
-    def listed() -> list[Path]:
-        found = [root / base, *root.glob(f"{base}-*")]
-        return [p for p in found if p.is_dir() and p != keep]
-
-    return await trio.to_thread.run_sync(listed)
-
-
-async def drop_index_dirs(root: Path, base: str) -> int:
-    """Delete every index directory under ``root`` while no index is open; how many went.
-
-    What a forget does while the index is off: it cannot rewrite the rows, so
-    it removes their files, and the next start with the index on rebuilds it
-    from the log and the Markdown, which no longer hold what was forgotten.
-    """
-    dirs = await index_dirs(root, base, keep=None)
-    for path in dirs:
-        await trio.to_thread.run_sync(shutil.rmtree, path)
-    return len(dirs)

@@ -40,11 +40,12 @@ score the same as in an index built from scratch.
 from __future__ import annotations
 
 import time
-from typing import Any, ClassVar
+from typing import Any
 
 import lancedb
 import pyarrow as pa
 
+from ..base.index import IndexStale
 from ..errors import StoreError
 from ..heap import release_free_memory
 from .index_core import log, wrapped
@@ -60,16 +61,10 @@ from .index_tables import (
     generation_number,
     keys_path,
 )
-from .index_upkeep import IndexLayout, IndexUpkeep
+from .index_upkeep import IndexUpkeep
 from .index_writes import IndexWrites
 
-__all__ = ["IndexLayout", "IndexLimits", "IndexStale", "SearchIndex"]
-
-
-class IndexStale(StoreError):
-    """The index was built by another embedder; ``reset()`` it and re-add its documents."""
-
-    code: ClassVar[str] = "store.index_stale"
+__all__ = ["IndexLimits", "SearchIndex"]
 
 
 class SearchIndex(IndexWrites, IndexUpkeep, IndexSearch):

@@ -13,24 +13,12 @@ from pathlib import Path
 from typing import Any, Self
 
 import lancedb
-import msgspec
 from lancedb.index import FTS
 
+from ..base.index import IndexLayout
 from .index_copy import link_table, rewrite_table
 from .index_core import IndexCore, wrapped
 from .index_tables import HOME, merge_run
-
-
-class IndexLayout(msgspec.Struct, frozen=True):
-    """How many data fragments and table versions the index holds on disk.
-
-    Each write adds one of each until ``optimize`` folds the fragments and
-    drops versions older than ``keep_versions``: searches slow down as
-    fragments pile up, and every kept version is a manifest LanceDB may cache.
-    """
-
-    fragments: int
-    versions: int
 
 
 class IndexUpkeep(IndexCore):

@@ -217,9 +217,17 @@ def clear_scratch(conn: apsw.Connection, scope: str) -> int:
 
 
 def create_checkpoint(
-    conn: apsw.Connection, scope: str, checkpoint_id: str, label: str | None, now: float
+    conn: apsw.Connection,
+    scope: str,
+    checkpoint_id: str,
+    label: str | None,
+    now: float,
+    tally: Tally | None = None,
 ) -> CheckpointRecord:
-    """Snapshot the scope's keys (expired ones included, expiry kept), task and scratchpad."""
+    """Snapshot the scope's keys (expired ones included, expiry kept), task and scratchpad;
+    with ``tally``, refused over ``max_checkpoints``."""
+    if tally is not None:
+        tally.checkpoint()
     keys = conn.execute(
         f"SELECT {_KEY_COLUMNS} FROM wm_keys WHERE scope = ? ORDER BY key", (scope,)
     )

@@ -16,11 +16,13 @@ new connection before its next batch.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import psycopg
 from psycopg import sql
 
+from reverie.config import ConfigError, ReverieError
 from reverie.store import StoreError, StoreUnavailable
 
 from ..base.db import GroupCommit
@@ -32,6 +34,7 @@ from . import (
     message_pop,
     message_text,
     provenance,
+    words_stats,
     working_memory,
 )
 from .cluster import new_member_id
@@ -93,6 +96,7 @@ class PostgresConnector:
         )
         if writer:
             migrate(conn)
+            words_stats.take_stats_shard(conn)  # two writers sharing a row deadlocked
             self._writers.add(id(conn))
         return conn
 
@@ -132,8 +136,13 @@ class PostgresConnector:
     def translate(self, exc: BaseException) -> StoreError | None:
         return translate(exc) if isinstance(exc, psycopg.Error) else None
 
-    def open_error(self, exc: BaseException) -> StoreError:
+    def open_error(self, exc: BaseException) -> ReverieError:
         reason = redact_secrets(_first_line(exc))
+        if isinstance(exc, psycopg.ProgrammingError) and _MALFORMED.search(reason):
+            return ConfigError(  # libpq could not read the URL: its quote of it is left out
+                f"the store URL {self.label} is not a PostgreSQL URL libpq accepts:"
+                f" {_QUOTED_URI.sub('', reason)} (docs/scale-out.md)"
+            )
         if isinstance(exc, psycopg.OperationalError):  # no answer, refused, no such database
             return StoreUnavailable(
                 f"cannot connect to the database {self.label}: {reason}; "
@@ -195,6 +204,12 @@ class PostgresDatabase(GroupCommit[psycopg.Connection[Any]]):
 def _database_size(tx: Tx) -> int:
     row = tx.conn.execute("SELECT pg_database_size(current_database())").fetchone()
     return int(row[0]) if row else 0
+
+
+#: libpq's words for a URL or conninfo it cannot parse (``conninfo_uri_parse``,
+#: ``conninfo_parse``); its message then quotes the URL, password and all.
+_MALFORMED = re.compile(r"\b(URI|connection option|conninfo|missing \"=\")", re.I)
+_QUOTED_URI = re.compile(r'\s*in URI: ".*$')
 
 
 def _first_line(exc: BaseException) -> str:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import psycopg
 from psycopg import errors
 
-from reverie.store import StoreError, StoreFull, StoreUnavailable
+from reverie.store import StoreConflict, StoreError, StoreFull, StoreUnavailable
 
 from .url import redact_secrets
 
@@ -25,8 +25,10 @@ def translate(exc: BaseException) -> StoreError:
     text = redact_secrets(f"{type(exc).__name__}: {exc}".strip())
     if isinstance(exc, errors.DiskFull):
         return StoreFull(f"the database's disk is full: {text}; free disk space, then retry")
-    if isinstance(exc, errors.TransactionRollback):  # a deadlock or a serialization failure
-        return StoreUnavailable(
+    # A deadlock or a serialization failure: SQLSTATE class 40 (psycopg's DeadlockDetected
+    # is an OperationalError, not a TransactionRollback: the class is what says it).
+    if (getattr(exc, "sqlstate", None) or "").startswith("40"):
+        return StoreConflict(
             f"the database rolled the write back to resolve a conflict with another writer:"
             f" {text}; retry (appends with the same ids are idempotent)"
         )

@@ -48,12 +48,13 @@ from reverie.store import (
     VECTOR_WEIGHT,
     IndexDoc,
     IndexLayout,
-    IndexLimits,
     IndexStale,
+    LiveIndex,
     MemoryStore,
     PrimedEmbedder,
     SearchHit,
     SearchQuery,
+    Serving,
     StoreError,
     Tx,
     candidate_depth,
@@ -86,14 +87,12 @@ class PostgresSearchIndex:
         embedder: PrimedEmbedder,
         *,
         table: str = "index_docs",
-        limits: IndexLimits | None = None,
     ) -> None:
         self.db = db
         self.name = table
         self._table = sql.Identifier(table)
         self._embedder = embedder
         self._queries = QueryVectors(embedder)
-        self.limits = IndexLimits() if limits is None else limits
         self._meta_key = f"index:{table}"
         self._stale = False
         self.opens = 0
@@ -177,6 +176,10 @@ class PostgresSearchIndex:
     def tables(self) -> int:
         return 1
 
+    def cached_bytes(self) -> int:
+        """Nothing cached in the daemon: the database's buffers are the server's."""
+        return 0
+
     @property
     def stale(self) -> bool:
         """True when the stored vectors come from another embedder (``reset()`` it)."""
@@ -205,6 +208,32 @@ class PostgresSearchIndex:
     def reading(self) -> Iterator[None]:
         """Nothing to hold: a search reads a snapshot, which a reindex's swap cannot remove."""
         yield
+
+    # -- its lifecycle: one table, purged and rebuilt in place (``LiveIndex``) ---------
+
+    async def merge_plan(self) -> list[str]:
+        """None: one table, no generations."""
+        return []
+
+    async def compacted(self, merge: list[str] | None = None) -> PostgresSearchIndex:
+        """Itself: its rows are gone, and the forget's scrub reclaims their bytes."""
+        return self
+
+    def for_rebuild(self) -> PostgresSearchIndex:
+        """Itself: a reindex writes every doc again in place."""
+        return self
+
+    def mark_served(self, tx: Tx, reached: int) -> None:
+        tx.write_cursor(reached)
+
+    async def retire(self, old: LiveIndex) -> None:
+        """Nothing to remove: the old index was this table."""
+
+    async def discard(self) -> None:
+        """Nothing to remove: a rebuild in place wrote only rows the table keeps."""
+
+    async def drop_replaced(self, serving: Serving) -> None:
+        """Nothing replaced: one table."""
 
     # -- writes ------------------------------------------------------------------
 

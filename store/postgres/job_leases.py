@@ -10,8 +10,9 @@ owner: each step is one transaction here, fenced by the job's lease.
   turns and make a new job, leased to this member. A scope with a job
   running on a live lease, or locked by the member finishing it, gets
   nothing: at most one job runs per scope.
-- ``finish_leased``: the job's row is locked and checked to be running
-  and leased to this member, then the scope's new memory version and the
+- ``finish_leased``: the session's row and the job's are locked, the job
+  checked to be running and leased to this member and its range to be
+  still the session's unconsolidated tail, then the scope's new memory version and the
   history entry are written (compare-and-swap on the version,
   ``memory_rows``), the job closed and the session's cursor moved
   relatively, in one transaction. A job that a forget deleted, or that
@@ -64,7 +65,12 @@ def lease_job(
     """The session's job, leased to this member for ``lease`` seconds, and its turns; None
     when the session is gone, has nothing to consolidate, or its scope has a job running
     on another live lease."""
-    row = conn.execute("SELECT scope FROM sessions WHERE name = %s", (session,)).fetchone()
+    # The session's row is share-locked first, as a pop and a forget lock it before they
+    # read or delete its tail: the tail chosen below is what they leave, and a session
+    # forgotten meanwhile has no row (docs/design.md, "Several daemons on one database").
+    row = conn.execute(
+        "SELECT scope FROM sessions WHERE name = %s FOR SHARE", (session,)
+    ).fetchone()
     if row is None:
         return None
     scope = row[0]
@@ -130,11 +136,21 @@ def finish_leased(
     another member; "moved" (nothing written) when the scope's memory is no
     longer ``base``; else "applied", with the session's row after the move.
     """
+    # The session's row before the job's, in the order a forget takes them: a forget
+    # that committed first left no row (nothing of the job is written back), one that
+    # comes later waits for this apply and then removes what it wrote.
+    range_ = conn.execute(
+        "SELECT last_seq >= %s AND cursor_seq < %s FROM sessions WHERE name = %s FOR UPDATE",
+        (job.last_seq, job.last_seq, job.session),
+    ).fetchone()
     held = conn.execute(
         f"SELECT 1 FROM jobs WHERE id = %s AND state = 'running' AND lease_owner = {ME} FOR UPDATE",
         (job.id,),
     ).fetchone()
-    if held is None:
+    if range_ is None or held is None:
+        return "gone", None
+    if not range_[0]:  # the range is no longer the session's tail: the job is abandoned
+        conn.execute("DELETE FROM jobs WHERE id = %s", (job.id,))
         return "gone", None
     if entry is not None:
         written: Consolidated = rows.write_consolidation(conn, entry, memory, base)

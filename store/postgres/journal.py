@@ -325,6 +325,12 @@ def delete_session(conn: psycopg.Connection[Any], name: str, scope: str | None =
     recorded in it too, for what the memory documents and the index still
     hold of the session.
     """
+    # Taken over first, in this transaction: the row's lock waits for an append another
+    # member has in flight (its messages are then seen, and deleted, below), and the new
+    # epoch fences any later one (``SessionMoved``); after the commit the row is gone, so
+    # nothing can be written under the old name but a new session (docs/design.md,
+    # "Several daemons on one database").
+    claim_session(conn, name)
     deleted = conn.execute("DELETE FROM messages WHERE session = %s", (name,)).rowcount
     conn.execute("DELETE FROM sessions WHERE name = %s", (name,))
     conn.execute("DELETE FROM jobs WHERE session = %s", (name,))

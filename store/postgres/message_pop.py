@@ -42,6 +42,10 @@ def pop_newest(conn: psycopg.Connection[Any], session: SessionRecord) -> Message
     seq = session.last_seq
     if seq <= session.cursor_seq:
         raise _consolidated(session.name, seq)
+    # The row first: a job another member leases (``job_leases.lease_job``) reads the tail
+    # under a share lock of it, so the job checked next is every job made before this pop,
+    # and a job made after it reads the tail without the popped message.
+    conn.execute("SELECT 1 FROM sessions WHERE name = %s FOR UPDATE", (session.name,))
     job = open_job(conn, session.name)
     if job is not None and job.last_seq >= seq:
         raise Conflict(

@@ -28,9 +28,9 @@ the GIN index 10-90 µs (its pending list, merged now and then).
 ``message_words_stats`` holds the log's rows and tokens, kept by statement
 triggers (FTS5 keeps the same in its averages record): read in constant
 time, it is ``N`` and ``avgdl``, and ``TermCounts``' clock. Its counts are
-split in ``STATS_SHARDS`` rows, one per writer connection (by server
-process): a single row would be locked by every append until it commits,
-and daemons sharing the database would append one at a time.
+split in rows (``words_stats``): a single row would be locked by every
+append until it commits, and daemons sharing the database would append
+one at a time.
 
 Tokens are cut as FTS5's ``unicode61`` cuts them (runs of letters and
 digits, by Unicode's classes: the ``pg_c_utf8`` collation, PostgreSQL 17+),
@@ -57,6 +57,7 @@ from reverie.store.ranking import hit_from_doc
 from ..base.term_counts import TermCounts
 from .index_feed import read_cursor
 from .term_counts import indexed_rows
+from .words_stats import STATS_SHARDS, count_function
 
 __all__ = [
     "DDL",
@@ -75,9 +76,6 @@ _B = 0.75
 _WEIGHTS = f"'{{1, 1, {CONTEXT_WEIGHT}, 1}}'::float4[]"
 
 #: The text search configuration, the columns, their triggers and index, and the stats row.
-#: Rows ``message_words_stats`` spreads its counts over (see the module's docstring).
-STATS_SHARDS = 16
-
 DDL: tuple[str, ...] = (
     "CREATE EXTENSION IF NOT EXISTS unaccent",
     "CREATE TEXT SEARCH DICTIONARY reverie_stem (TEMPLATE = snowball, Language = porter)",
@@ -138,18 +136,7 @@ END $$""",
     " rows bigint NOT NULL, tokens bigint NOT NULL)",
     "INSERT INTO message_words_stats (shard, rows, tokens)"
     " SELECT 0, count(*), coalesce(sum(words_len), 0) FROM messages",
-    f"""
-CREATE FUNCTION reverie_words_count() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-    INSERT INTO message_words_stats AS t (shard, rows, tokens)
-    SELECT pg_backend_pid() % {STATS_SHARDS}, s.sign * c.n, s.sign * c.t
-    FROM (SELECT CASE TG_OP WHEN 'DELETE' THEN -1 ELSE 1 END AS sign) AS s,
-        (SELECT count(*) AS n, coalesce(sum(words_len), 0) AS t FROM changed) AS c
-    WHERE c.n > 0
-    ON CONFLICT (shard) DO UPDATE SET rows = t.rows + excluded.rows,
-        tokens = t.tokens + excluded.tokens;
-    RETURN NULL;
-END $$""",
+    count_function(f"pg_backend_pid() % {STATS_SHARDS}"),
     "CREATE TRIGGER messages_words_added AFTER INSERT ON messages REFERENCING NEW TABLE AS changed"
     " FOR EACH STATEMENT EXECUTE FUNCTION reverie_words_count()",
     "CREATE TRIGGER messages_words_deleted AFTER DELETE ON messages"

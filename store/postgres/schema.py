@@ -15,7 +15,7 @@ import psycopg
 
 from reverie.store import StoreError
 
-from . import index_words, memory_changes, memory_rows, message_text
+from . import index_words, memory_changes, memory_rows, message_text, words_stats
 
 __all__ = ["MIGRATIONS", "SCHEMA_VERSION", "migrate"]
 
@@ -158,6 +158,7 @@ MIGRATIONS: list[tuple[str, ...]] = [
     _CORE + message_text.DDL + memory_rows.DDL + index_words.DDL,
     _CLUSTER + memory_changes.DDL,
     message_text.CONTEXT_PLAN_DDL,
+    words_stats.OWN_SHARD_DDL,
 ]
 SCHEMA_VERSION = len(MIGRATIONS)
 

@@ -297,9 +297,18 @@ def clear_scratch(conn: psycopg.Connection[Any], scope: str) -> int:
 
 @one_writer
 def create_checkpoint(
-    conn: psycopg.Connection[Any], scope: str, checkpoint_id: str, label: str | None, now: float
+    conn: psycopg.Connection[Any],
+    scope: str,
+    checkpoint_id: str,
+    label: str | None,
+    now: float,
+    tally: Tally | None = None,
 ) -> CheckpointRecord:
-    """Snapshot the scope's keys (expired ones included, expiry kept), task and scratchpad."""
+    """Snapshot the scope's keys (expired ones included, expiry kept), task and scratchpad;
+    with ``tally``, refused over ``max_checkpoints`` (counted here, after the scope's lock:
+    two daemons counting before it both saw room)."""
+    if tally is not None:
+        tally.checkpoint()
     keys = conn.execute(f"SELECT {_KEY_COLUMNS} FROM wm_keys WHERE scope = %s {_BY_KEY}", (scope,))
     snapshot = _Snapshot(
         keys=[KeyRecord(*r) for r in keys],

@@ -1,17 +1,25 @@
-"""What of a model's answer becomes the job's result: grounded facts, revisions by id, and
-the extractive facts of the same turns beside the model's."""
+"""What of a model's answer becomes the job's result: grounded facts, revisions by id (of
+the facts the turns are about only, within the answer's bounds), and the extractive facts of
+the same turns beside the model's."""
 
 from __future__ import annotations
 
 from reverie.actors.consolidation.answer import Accepted, accept, restates
-from reverie.actors.consolidation.prompt import FactUpdate, ModelAnswer
+from reverie.actors.consolidation.prompt import (
+    MAX_DELETES,
+    MAX_FACTS,
+    FactUpdate,
+    ModelAnswer,
+    within_caps,
+)
+from reverie.actors.consolidation.revisable import revisable_ids
 from reverie.store import MessageRecord, fact_id, parse_memory
 from tests.actors.test_grounding import TURNS, turn
 
 OLD = (
     "# Memory\n\n"
     '- [2026-01-01] Carl likes tea. <!-- from {"old":["m0"]} -->\n'
-    '- [2026-01-02] Carl plays the cello. <!-- from {"old":["m0"]} -->\n'
+    '- [2026-01-02] Carl plays the cello after night shifts. <!-- from {"old":["m0"]} -->\n'
     '- [2026-01-03] Carl has a dog called Rex. <!-- from {"old":["m0"]} -->\n'
 )
 
@@ -48,7 +56,7 @@ def test_a_fact_of_two_sentences_is_two_facts_each_sourced_to_its_turn() -> None
 
 
 def test_an_update_replaces_its_fact_in_place_with_the_new_turns_as_sources() -> None:
-    cello = fact_id("Carl plays the cello.")
+    cello = fact_id("Carl plays the cello after night shifts.")
     new = "Carl repairs delivery robots on night shifts."
     accepted = run(ModelAnswer("", [], updates=[FactUpdate(f"#{cello}", new)]))
     memory = accepted.result.memory
@@ -56,7 +64,7 @@ def test_an_update_replaces_its_fact_in_place_with_the_new_turns_as_sources() ->
     assert [f.text for f in facts[:3]] == ["Carl likes tea.", new, texts(OLD)[2]]
     assert memory.startswith(OLD[: OLD.index("- [2026-01-02]")])  # the lines before: as they were
     assert facts[1].sources == {"s": ["m3"]} and facts[1].date == "2026-11-21"
-    assert [f.text for f in accepted.result.retired] == ["Carl plays the cello."]
+    assert [f.text for f in accepted.result.retired] == ["Carl plays the cello after night shifts."]
     assert accepted.result.retired[0].sources == {"old": ["m0"]}
     assert new in accepted.result.facts
     assert accepted.counts["updated"] == 1
@@ -64,20 +72,55 @@ def test_an_update_replaces_its_fact_in_place_with_the_new_turns_as_sources() ->
 
 def test_a_delete_by_id_removes_the_fact_and_retires_it() -> None:
     rex = fact_id("Carl has a dog called Rex.")
-    accepted = run(ModelAnswer("", [], deletes=[rex.upper()]))
+    turns = [*TURNS, turn(4, "Rex, my old dog, died last week.")]
+    accepted = run(ModelAnswer("", [], deletes=[rex.upper()]), turns=turns)
     assert "Rex" not in accepted.result.memory
     assert [f.text for f in accepted.result.retired] == ["Carl has a dog called Rex."]
     assert accepted.counts["deleted"] == 1 and accepted.counts["delete_unknown"] == 0
 
 
+def test_only_the_facts_the_users_turns_are_about_may_be_revised() -> None:
+    """Tea and Rex are in no user turn (the assistant's words do not count): refused."""
+    tea, rex = fact_id("Carl likes tea."), fact_id("Carl has a dog called Rex.")
+    turns = [*TURNS, turn(4, "Does Rex still drink tea?", name=None, role="assistant")]
+    answer = ModelAnswer("", [], updates=[FactUpdate(tea, "Carl works at Acme.")], deletes=[rex])
+    accepted = run(answer, turns=turns)
+    assert accepted.result.memory.startswith(OLD) and accepted.result.retired == []
+    assert accepted.counts["update_refused"] == accepted.counts["delete_refused"] == 1
+    assert accepted.counts["updated"] == accepted.counts["deleted"] == 0
+    assert revisable_ids(OLD, turns) == {fact_id("Carl plays the cello after night shifts.")}
+
+
+def test_another_named_persons_fact_is_not_revisable_unless_the_turns_name_them() -> None:
+    memory = OLD + '- [2026-01-04] Alice works night shifts too. <!-- from {"a":["m0"]} -->\n'
+    alice = fact_id("Alice works night shifts too.")
+    assert alice not in revisable_ids(memory, TURNS)  # Carl speaks, about his own shifts
+    assert alice in revisable_ids(memory, [*TURNS, turn(4, "Alice quit her night shifts.")])
+    unnamed = [turn(1, "I work night shifts.", name=None)]  # no speaker names: words decide
+    assert alice in revisable_ids(memory, unnamed)
+
+
+def test_an_answer_past_the_bounds_keeps_only_the_first_up_to_each_cap() -> None:
+    facts = [f"Carl works at Acme number {n}." for n in range(MAX_FACTS + 3)]
+    deletes = ["0badc0de"] * (MAX_DELETES + 2)
+    answer = ModelAnswer("", facts, deletes=deletes)
+    bounded, over = within_caps(answer)
+    assert bounded.facts == facts[:MAX_FACTS] and len(bounded.deletes) == MAX_DELETES
+    assert over == 5
+    accepted = run(answer)
+    assert accepted.counts["over_cap"] == 5
+    assert accepted.counts["delete_unknown"] == MAX_DELETES
+    assert accepted.counts["kept"] + accepted.counts["dropped"] == MAX_FACTS
+
+
 def test_unknown_ids_and_ungrounded_replacements_are_dropped_and_counted() -> None:
-    tea = fact_id("Carl likes tea.")
+    cello = fact_id("Carl plays the cello after night shifts.")
     answer = ModelAnswer(
         "",
         [],
         updates=[
             FactUpdate("0badc0de", "Carl lives in Lisbon."),
-            FactUpdate(tea, "Carl likes whisky from Islay."),
+            FactUpdate(cello, "Carl likes whisky from Islay."),
         ],
         deletes=["nope", "12345678"],
     )
@@ -93,10 +136,29 @@ def test_unknown_ids_and_ungrounded_replacements_are_dropped_and_counted() -> No
 def test_extractive_facts_join_a_greeting_instead_of_being_displaced() -> None:
     turns = [turn(1, "I live in Porto and I work at Acme as a nurse."), turn(2, "Hi there!")]
     turns.append(turn(3, "Nice to meet you, Carl!", name=None, role="assistant"))
-    accepted = run(ModelAnswer("", ["Nice to meet you, Carl!"]), memory="", turns=turns)
+    accepted = run(ModelAnswer("", ["Hi there, Carl!"]), memory="", turns=turns)
     memory = accepted.result.memory
     assert "Porto" in memory and "Acme" in memory
     assert accepted.counts["kept"] == 1 and accepted.counts["extractive"] >= 1
+
+
+def test_the_assistants_words_are_never_a_fact_or_a_replacement() -> None:
+    """The packaged model made "I'm sorry about Leo, and happy for you and Priya." a fact."""
+    turns = [turn(1, "My girlfriend Priya is coming over tonight.")]
+    turns.append(
+        turn(2, "I'm sorry about Leo, and happy for you and Priya.", name=None, role="assistant")
+    )
+    cello = fact_id("Carl plays the cello after night shifts.")
+    answer = ModelAnswer(
+        "",
+        ["Carl is sorry about Leo.", "Carl's girlfriend Priya is coming over tonight."],
+        updates=[FactUpdate(cello, "Carl is happy about Leo.")],
+    )
+    accepted = run(answer, turns=[*turns, turn(3, "No cello after night shifts for a while.")])
+    assert "Leo" not in accepted.result.memory
+    assert "Carl's girlfriend Priya is coming over tonight." in accepted.result.facts
+    assert accepted.counts["kept"] == accepted.counts["dropped"] == 1
+    assert accepted.counts["update_ungrounded"] == 1 and accepted.result.retired == []
 
 
 def test_an_extractive_fact_the_model_already_said_is_not_added_twice() -> None:
@@ -109,9 +171,9 @@ def test_an_extractive_fact_the_model_already_said_is_not_added_twice() -> None:
 
 
 def test_an_update_to_chatter_is_dropped_and_counted() -> None:
-    turns = [*TURNS, turn(4, "Thanks, Carl!", name=None, role="assistant")]
-    tea = fact_id("Carl likes tea.")
-    accepted = run(ModelAnswer("", [], updates=[FactUpdate(tea, "Thanks, Carl!")]), turns=turns)
+    turns = [*TURNS, turn(4, "Thanks a lot, that helps!")]
+    cello = fact_id("Carl plays the cello after night shifts.")
+    accepted = run(ModelAnswer("", [], updates=[FactUpdate(cello, "Thanks a lot!")]), turns=turns)
     assert texts(accepted.result.memory)[:3] == texts(OLD)
     assert accepted.result.retired == []
     assert accepted.counts["update_chatter"] == 1 and accepted.counts["updated"] == 0
@@ -119,12 +181,12 @@ def test_an_update_to_chatter_is_dropped_and_counted() -> None:
 
 def test_what_the_merge_retires_joins_what_the_updates_replaced() -> None:
     memory = OLD + '- [2026-01-04] Carl lives in Porto. <!-- from {"old":["m0"]} -->\n'
-    cello = fact_id("Carl plays the cello.")
+    cello = fact_id("Carl plays the cello after night shifts.")
     new = "Carl repairs delivery robots on night shifts."
     answer = ModelAnswer("", ["Carl moved to Lisbon in 2021."], [FactUpdate(cello, new)])
     accepted = run(answer, memory=memory)
     retired = [f.text for f in accepted.result.retired]
-    assert retired == ["Carl plays the cello.", "Carl lives in Porto."]
+    assert retired == ["Carl plays the cello after night shifts.", "Carl lives in Porto."]
     assert "Porto" not in accepted.result.memory
     assert accepted.result.facts[:2] == [new, "Carl moved to Lisbon in 2021."]
     assert not any("Porto" in f for f in accepted.result.facts)

@@ -18,7 +18,8 @@ import trio.testing
 from reverie.actors import AppendRequest, Envelope, Services
 from reverie.actors.appends import AppendPlan
 from reverie.config import load_config
-from reverie.store import Database, SessionRecord, TokenCounter, Tx
+from reverie.store import SessionRecord, TokenCounter, Tx
+from reverie.store.files.db import Database
 
 
 @dataclass

@@ -18,7 +18,8 @@ import trio.testing
 
 from reverie.actors import ActorRegistry, Envelope, Services
 from reverie.config import ReverieError, load_config
-from reverie.store import Database, TokenCounter, Tx
+from reverie.store import TokenCounter, Tx
+from reverie.store.files.db import Database
 
 
 class Tally:

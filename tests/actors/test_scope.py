@@ -17,7 +17,8 @@ from reverie.actors import (
     validate_key,
 )
 from reverie.config import Conflict, InvalidArgument, load_config
-from reverie.store import Clock, Database, TokenCounter
+from reverie.store import Clock, TokenCounter
+from reverie.store.files.db import Database
 
 
 def test_scope_chain_drops_two_levels_per_step_then_global() -> None:

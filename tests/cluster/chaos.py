@@ -19,9 +19,36 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
+import psycopg
+
 from reverie.config import ReverieError
 from reverie.daemon import Client, ConnectionLost
+from tests.daemon_process import DaemonProcess
 from tests.postgres import PgServer
+
+from .worker_process import WorkerProcess
+
+#: The members' configuration: short leases and idle times, so that faults and
+#: consolidations happen within a test's seconds; ``budget`` and ``llm`` to fill in.
+CONFIG = """
+[cluster]
+owner_ttl = 1.0
+job_lease = 2.0
+
+[sessions]
+passivate_after = 3.0
+
+[consolidation]
+idle_after = 1.0
+budget_tokens = {budget}
+target_tokens = 20
+hard_tokens = 100000
+
+[embeddings]
+provider = "openai"
+base_url = "{llm}"
+model = "fake-embed"
+"""
 
 #: How long a host waits for one daemon before it tries the next.
 CALL_TIMEOUT = 4.0
@@ -35,6 +62,36 @@ class Member(Protocol):
     def signal(self, signum: int) -> None: ...
     def kill9(self) -> None: ...
     def start_again(self) -> None: ...
+
+
+@dataclass
+class DaemonMember:
+    """A daemon or the worker as ``Chaos`` moves it."""
+
+    name: str
+    process: DaemonProcess | WorkerProcess
+
+    def signal(self, signum: int) -> None:
+        assert self.process.proc is not None
+        self.process.proc.send_signal(signum)
+
+    def kill9(self) -> None:
+        self.process.kill9()
+
+    def start_again(self) -> None:
+        self.process.start()
+
+    def exited(self) -> int | None:
+        """The process's exit code, None while it runs."""
+        assert self.process.proc is not None
+        return self.process.proc.poll()
+
+
+def sql(url: str, query: str, args: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
+    """``query`` run on its own connection; its rows (none for a statement without)."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        cursor = conn.execute(query, args or None)  # no args: a % is a percent sign
+        return [] if cursor.description is None else cursor.fetchall()
 
 
 def marker(session: str) -> str:

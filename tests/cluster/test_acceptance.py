@@ -21,9 +21,7 @@ import random
 import signal
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 
-import psycopg
 import pytest
 
 from reverie.daemon import Client
@@ -32,32 +30,13 @@ from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM
 from tests.postgres import PgServer
 
-from .chaos import Chaos, Host, marker
+from .chaos import CONFIG, Chaos, DaemonMember, Host, marker, sql
 from .worker_process import WorkerProcess
 
 Make = Callable[..., DaemonProcess]
 FAULTS = 22
 BUDGET = 60
 
-CONFIG = """
-[cluster]
-owner_ttl = 1.0
-job_lease = 2.0
-
-[sessions]
-passivate_after = 3.0
-
-[consolidation]
-idle_after = 1.0
-budget_tokens = {budget}
-target_tokens = 20
-hard_tokens = 100000
-
-[embeddings]
-provider = "openai"
-base_url = "{llm}"
-model = "fake-embed"
-"""
 
 #: Who wrote each message, and who owned its session when it was written (same statement).
 AUDIT = (
@@ -70,30 +49,6 @@ BEGIN
 END $$""",
     "CREATE TRIGGER audit AFTER INSERT ON messages FOR EACH ROW EXECUTE FUNCTION audit_row()",
 )
-
-
-@dataclass
-class DaemonMember:
-    """A daemon or the worker as ``Chaos`` moves it."""
-
-    name: str
-    process: DaemonProcess | WorkerProcess
-
-    def signal(self, signum: int) -> None:
-        assert self.process.proc is not None
-        self.process.proc.send_signal(signum)
-
-    def kill9(self) -> None:
-        self.process.kill9()
-
-    def start_again(self) -> None:
-        self.process.start()
-
-
-def _sql(url: str, query: str, args: tuple[object, ...] = ()) -> list[tuple[object, ...]]:
-    with psycopg.connect(url, autocommit=True) as conn:
-        cursor = conn.execute(query, args)
-        return [] if cursor.description is None else cursor.fetchall()
 
 
 def _scope(session: str) -> str:
@@ -116,7 +71,7 @@ def test_three_daemons_and_a_worker_under_faults_lose_and_double_nothing(
     config = CONFIG.format(budget=BUDGET, llm=fake_llm.base_url)
     first = make_daemon(env=env, name="a", config=config)  # migrates the database
     for ddl in AUDIT:
-        _sql(pg_url, ddl)
+        sql(pg_url, ddl)
     daemons = [first, *(make_daemon(env=env, name=n, config=config) for n in ("b", "c"))]
     members = [DaemonMember(n, d) for n, d in zip("abc", daemons, strict=True)]
     worker = DaemonMember("w", make_worker("w", config))
@@ -165,19 +120,19 @@ def test_three_daemons_and_a_worker_under_faults_lose_and_double_nothing(
     assert len(by_id) == sum(len(rows) for rows in stored.values())  # no id twice
     assert {mid: by_id.get(mid) for mid in acked} == acked  # each ack is what is stored
 
-    audit = _sql(pg_url, "SELECT count(*), count(*) FILTER (WHERE writer <> owner) FROM audit")
+    audit = sql(pg_url, "SELECT count(*), count(*) FILTER (WHERE writer <> owner) FROM audit")
     say(f"audited rows {audit[0][0]}, written without the session's ownership {audit[0][1]}")
     assert audit[0] == (len(by_id), 0)
 
     over = "SELECT name, tail_tokens, cursor_seq, last_seq FROM sessions WHERE tail_tokens > %s"
     try:
-        poll(lambda: not _sql(pg_url, over, (BUDGET,)), timeout=180, what="all consolidated")
+        poll(lambda: not sql(pg_url, over, (BUDGET,)), timeout=180, what="all consolidated")
     except AssertionError:
-        running = _sql(
+        running = sql(
             pg_url, "SELECT session, first_seq, last_seq FROM jobs WHERE state = 'running'"
         )
         raise AssertionError(
-            f"over budget {_sql(pg_url, over, (BUDGET,))}, running {running}"
+            f"over budget {sql(pg_url, over, (BUDGET,))}, running {running}"
         ) from None
     say(_no_range_twice(pg_url))
 
@@ -199,9 +154,9 @@ def _history(client: Client, session: str) -> list[tuple[int, str]]:
 
 def _no_range_twice(url: str) -> str:
     """Each session's finished jobs tile 1..cursor: no message consolidated twice or skipped."""
-    cursors = dict(_sql(url, "SELECT name, cursor_seq FROM sessions"))
+    cursors = dict(sql(url, "SELECT name, cursor_seq FROM sessions"))
     ranges: dict[object, list[tuple[int, int]]] = {}
-    for session, first, last in _sql(
+    for session, first, last in sql(
         url, "SELECT session, first_seq, last_seq FROM jobs WHERE state <> 'running'"
     ):
         ranges.setdefault(session, []).append((int(first), int(last)))  # type: ignore[call-overload]

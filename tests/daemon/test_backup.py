@@ -16,6 +16,7 @@ from reverie.config import InvalidArgument, ReverieError
 from reverie.daemon import Client
 from tests.checks import assert_each_id_once, poll, whole_history
 from tests.daemon_process import DaemonProcess
+from tests.postgres import PgServer
 
 CLIENTS = 64
 SESSIONS = [f"load:{i}" for i in range(8)]
@@ -150,3 +151,21 @@ def test_backup_inside_the_data_dir_is_refused_in_one_line(daemon: DaemonProcess
                 client.backup(inside)
             assert len(refused.value.message) < 300
             assert not inside.exists()
+
+
+def test_a_postgresql_store_refuses_backup_and_names_its_own_tools(
+    pg_server: PgServer, tmp_path: Path
+) -> None:
+    """``Store.features.backs_up_data_dir`` is the file engine's: a database server is
+    backed up by its own tools, and nothing is written to ``dest``."""
+    database = pg_server.create_database()
+    (tmp_path / "d").mkdir()
+    daemon = DaemonProcess(tmp_path / "d", env={"REVERIE_STORE__URL": pg_server.url(database)})
+    daemon.start()
+    try:
+        with Client(daemon.socket) as client, pytest.raises(InvalidArgument, match="pg_dump"):
+            client.backup(tmp_path / "copy")
+        assert not (tmp_path / "copy").exists()
+    finally:
+        daemon.stop()
+        pg_server.drop_database(database)

@@ -87,11 +87,14 @@ def test_mix_ups_are_said_not_silent(daemon: InProcessDaemon) -> None:
     # Reading a mistyped session printed nothing and exited 0; a prefix of a real name is a
     # typo too, and a real session past its last message is an empty page, not a typo.
     for typo in ("mybot:dvae", "mybot:dav"):
-        for command in ("history", "context"):
+        for command in ("history", "context", "consolidate"):
             read = _reverie(daemon, command, typo)
             assert (read.returncode, read.stdout) == (1, ""), (command, typo, read)
             (line,) = read.stderr.splitlines()
             assert line.startswith(f"reverie: no session named {typo!r}"), line
+    queued = _reverie(daemon, "consolidate", "mybot:dvae", "--no-wait")
+    assert (queued.returncode, queued.stdout) == (1, "")
+    assert queued.stderr.startswith("reverie: no session named 'mybot:dvae': nothing to")
     past = _reverie(daemon, "history", "mybot:dave", "--after-seq", "1")
     assert (past.returncode, past.stdout, past.stderr) == (0, "", "")
     assert "hi" in _reverie(daemon, "context", "mybot:dave").stdout

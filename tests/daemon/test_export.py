@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from reverie.config import InvalidArgument
 from tests.checks import reverie_cli
 from tests.inprocess import InProcessDaemon
 
@@ -154,3 +155,32 @@ def test_an_import_with_taken_ids_skips_and_lists_them_and_imports_everything_el
             "d-scoped": 1,
             "e-last": 1,
         }
+
+
+@pytest.mark.engines  # what each engine's text can hold
+def test_a_nul_character_is_refused_at_the_door_and_an_import_lists_it_and_goes_on(
+    daemon: InProcessDaemon, tmp_path: Path
+) -> None:
+    """Both engines refuse it alike (Postgres text cannot hold it); an export made before,
+    from files, that holds one imports everything else."""
+    with daemon.client() as client:
+        for fields in ({"content": "a\x00b"}, {"content": "ok", "name": "n\x00"}):
+            with pytest.raises(InvalidArgument, match="NUL character"):
+                client.append_many("nul", [{"role": "user", "id": "x", **fields}])
+        with pytest.raises(InvalidArgument, match="NUL character"):
+            client.sessions(prefix="n\x00")
+        assert client.sessions() == []
+    rows = [
+        {"session": "s", "role": "user", "content": "before", "id": "m1"},
+        {"session": "s", "role": "user", "content": "held a \x00 once", "id": "m2"},
+        {"session": "s", "role": "assistant", "content": "after", "id": "m3"},
+    ]
+    path = tmp_path / "nul.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = reverie_cli(daemon.socket, "import", "--json", str(path))
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["messages"] == 2
+    assert [(s["id"], "NUL" in s["reason"]) for s in result["skipped"]] == [("m2", True)]
+    with daemon.client() as client:
+        assert [m.content for m in client.history("s")] == ["before", "after"]

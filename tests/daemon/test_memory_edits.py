@@ -10,7 +10,7 @@ import pytest
 
 from reverie import StoreError
 from reverie.daemon import Client
-from reverie.store import encode_scope
+from reverie.store.files.memory_files import encode_scope
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import extractive_config

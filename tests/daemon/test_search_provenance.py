@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import pytest
 
-from reverie.store import encode_scope
+from reverie.store.files.memory_files import encode_scope
 from tests.checks import poll
 from tests.fakellm import FakeLLM, ok
 from tests.inprocess import InProcessDaemon

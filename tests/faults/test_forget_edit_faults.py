@@ -12,7 +12,8 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from reverie.store import encode_scope, prompt_view
+from reverie.store import prompt_view
+from reverie.store.files.memory_files import encode_scope
 from tests.checks import poll, whole_history
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM

@@ -14,12 +14,8 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from reverie.store import (
-    IndexDoc,
-    LocalEmbedder,
-    SearchHit,
-    SearchIndex,
-)
+from reverie.store import IndexDoc, LocalEmbedder, SearchHit
+from reverie.store.files.index_lifecycle import SearchIndex
 
 NASTY = "o'brien\"; DROP TABLE docs; --"
 INJECT = "a' OR '1'='1"

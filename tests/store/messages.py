@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import apsw
 
-from reverie.store import NewMessage, SessionRecord, append_requests, load_session
+from reverie.store import NewMessage, SessionRecord
+from reverie.store.files.journal import append_requests, load_session
 
 
 def append_texts(

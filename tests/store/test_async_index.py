@@ -9,7 +9,8 @@ import pytest
 import trio
 import trio.testing
 
-from reverie.store import AsyncSearchIndex, IndexDoc, PrimedEmbedder, SearchQuery
+from reverie.store import IndexDoc, PrimedEmbedder, SearchQuery
+from reverie.store.files.index import AsyncSearchIndex
 
 from .index_corpus import FakeEmbedder
 

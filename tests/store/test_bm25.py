@@ -9,11 +9,10 @@ from pathlib import Path
 import apsw
 import pytest
 
-from reverie.store import search_message_text
 from reverie.store.base.term_counts import TermCounts
 from reverie.store.bm25 import idf
 from reverie.store.files.bm25 import FUNCTION, registered
-from reverie.store.files.message_text import fts_match
+from reverie.store.files.message_text import fts_match, search_message_text
 from reverie.store.files.schema import migrate
 from reverie.store.files.term_counts import fresh_counts, indexed_rows
 

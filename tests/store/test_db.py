@@ -14,8 +14,9 @@ import pytest
 import trio
 
 from reverie.config import ReverieError
-from reverie.store import Database, Tx
+from reverie.store import Tx
 from reverie.store.errors import StoreError
+from reverie.store.files.db import Database
 
 READERS = 2
 

@@ -10,10 +10,8 @@ from pathlib import Path
 import pytest
 
 from reverie.config import InvalidArgument
-from reverie.store import (
-    LocalEmbedder,
-    SearchIndex,
-)
+from reverie.store import LocalEmbedder
+from reverie.store.files.index_lifecycle import SearchIndex
 from tests.store.index_corpus import (
     CORPUS,
     INJECT,

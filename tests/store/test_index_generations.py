@@ -10,7 +10,8 @@ from pathlib import Path
 import lancedb
 import pytest
 
-from reverie.store import IndexDoc, IndexLimits, LocalEmbedder, SearchHit, SearchIndex
+from reverie.store import IndexDoc, LocalEmbedder, SearchHit
+from reverie.store.files.index_lifecycle import IndexLimits, SearchIndex
 from reverie.store.files.index_tables import Keys, merge_run
 
 TEXTS = [

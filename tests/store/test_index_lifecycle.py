@@ -17,13 +17,8 @@ import pyarrow as pa
 import pytest
 from lancedb.index import Bitmap
 
-from reverie.store import (
-    IndexLimits,
-    IndexStale,
-    LocalEmbedder,
-    SearchIndex,
-    StoreError,
-)
+from reverie.store import IndexStale, LocalEmbedder, StoreError
+from reverie.store.files.index_lifecycle import IndexLimits, SearchIndex
 from tests.store.index_corpus import (
     CORPUS,
     FakeEmbedder,
@@ -101,7 +96,7 @@ def _io_threads_after_open(tmp_path: Path, preset: str | None) -> str:
     if preset is not None:
         env["LANCE_IO_THREADS"] = preset
     code = (
-        "import os, sys; from reverie.store import IndexLimits;"
+        "import os, sys; from reverie.store.files.index_lifecycle import IndexLimits;"
         " import lancedb; lancedb.connect(sys.argv[1], session=IndexLimits().session);"
         " print(os.environ['LANCE_IO_THREADS'])"
     )

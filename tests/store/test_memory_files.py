@@ -13,16 +13,14 @@ from hypothesis import strategies as st
 from reverie.config import InvalidArgument
 from reverie.store import (
     HistoryEntry,
-    MemoryFiles,
     StoreError,
     TokenCounter,
-    decode_scope,
-    encode_scope,
     merge_facts,
     parse_history,
     prompt_view,
     render_entry,
 )
+from reverie.store.files.memory_files import MemoryFiles, decode_scope, encode_scope
 
 HOSTILE_SCOPES = [
     "session/cli:alice",

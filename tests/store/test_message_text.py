@@ -7,17 +7,17 @@ from pathlib import Path
 import apsw
 import pytest
 
-from reverie.store import (
-    SearchHit,
+from reverie.store import SearchHit
+from reverie.store.base.term_counts import TermCounts
+from reverie.store.files.journal import delete_session
+from reverie.store.files.message_text import (
     count_messages,
-    delete_session,
+    fts_match,
     logged_messages,
     search_message_text,
     with_log_text,
     words_reference,
 )
-from reverie.store.base.term_counts import TermCounts
-from reverie.store.files.message_text import fts_match
 from reverie.store.files.schema import migrate
 from reverie.store.files.term_counts import fresh_counts
 

@@ -7,7 +7,9 @@ from pathlib import Path
 import apsw
 import pytest
 
-from reverie.store import covered_messages, fact_sources, search_message_text
+from reverie.store import fact_sources
+from reverie.store.files.message_text import search_message_text
+from reverie.store.files.provenance import covered_messages
 from reverie.store.files.schema import migrate
 from reverie.store.files.term_counts import fresh_counts
 

@@ -7,8 +7,9 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from reverie.store import IndexDoc, LocalEmbedder, SearchIndex
+from reverie.store import IndexDoc, LocalEmbedder
 from reverie.store.embed.query_vectors import QueryVectors
+from reverie.store.files.index_lifecycle import SearchIndex
 
 
 class CountingEmbedder:

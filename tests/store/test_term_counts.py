@@ -7,7 +7,7 @@ from pathlib import Path
 import apsw
 import pytest
 
-from reverie.store import delete_session
+from reverie.store.files.journal import delete_session
 from reverie.store.files.schema import migrate
 from reverie.store.files.term_counts import fresh_counts
 

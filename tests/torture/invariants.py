@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from reverie.daemon import Client
-from reverie.store import MAX_K, HistoryEntry, merge_facts, parse_history, scope_of_dir
+from reverie.store import MAX_K, HistoryEntry, merge_facts, parse_history
+from reverie.store.files.memory_files import scope_of_dir
 
 from .ledger import Ledger
 from .workload import EDIT_SCOPE, FORGET_PREFIX, QUERIES, memory_scope, read_key, settle_key

@@ -17,19 +17,12 @@ from trio.testing import MockClock, wait_all_tasks_blocked
 from reverie.actors import Services
 from reverie.actors.search.follow import Follower
 from reverie.config import load_config
-from reverie.store import (
-    AsyncSearchIndex,
-    Database,
-    FileMemoryStore,
-    MemoryFiles,
-    NewMessage,
-    PrimedEmbedder,
-    SearchQuery,
-    SessionRecord,
-    TokenCounter,
-    Tx,
-)
+from reverie.store import NewMessage, PrimedEmbedder, SearchQuery, SessionRecord, TokenCounter, Tx
 from reverie.store.base.index_feed import message_uid
+from reverie.store.files.db import Database
+from reverie.store.files.index import AsyncSearchIndex
+from reverie.store.files.memory_files import MemoryFiles
+from reverie.store.files.memory_store import FileMemoryStore
 
 from ...store.index_corpus import FakeEmbedder
 
@@ -223,3 +216,27 @@ async def test_a_batch_whose_messages_changed_while_it_was_embedded_is_read_agai
     assert len(every) == MESSAGES + 1  # message hits carry no text: it is read from the log
     assert message_uid("s", MESSAGES + 1) in {h.uid for h in every}
     assert "gone" not in {h.session for h in every}
+
+
+@pytest.mark.trio
+async def test_an_edited_scope_is_embedded_without_the_write_lock_and_read_again_under_it(
+    tmp_path: Path, db: Database
+) -> None:
+    """A forget's purge takes the write lock: it must not wait for a scope's embedding."""
+    gate = _GatedEmbedder()
+    follower = await _follower(tmp_path, db, write_interval="0", embedder=gate)
+    await follower._drain()
+    files = MemoryFiles(tmp_path / "memory")
+    files.write_memory("team", "- The build runs on amber servers.\n")
+    follower.dirty.edited.add("team")
+    gate.open.clear()
+    gate.entered.clear()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(follower._index_edits)
+        await trio.to_thread.run_sync(gate.entered.wait)  # the scope is being embedded
+        assert not follower.write_lock.locked()  # a purge could run now
+        files.write_memory("team", "- The build runs on teal servers.\n")  # edited meanwhile
+        gate.open.set()
+    assert follower.index is not None
+    hits = await follower.index.search(SearchQuery(query="servers", mode="text", k=10))
+    assert [h.text for h in hits if h.kind == "fact"] == ["The build runs on teal servers."]

@@ -10,9 +10,25 @@ from typing import Any
 import psycopg
 import pytest
 
-from reverie.config import Conflict
-from reverie.store import Job, NewMessage, SessionMoved, SessionRecord
-from reverie.store.postgres import index_feed, jobs, journal, message_pop
+from reverie.config import Conflict, LimitReached
+from reverie.store import (
+    Job,
+    NewMessage,
+    ScopeBounds,
+    SessionMoved,
+    SessionRecord,
+    Tx,
+    job_entry,
+)
+from reverie.store.postgres import (
+    index_feed,
+    job_leases,
+    jobs,
+    journal,
+    message_pop,
+    working_memory,
+)
+from reverie.store.postgres.db import POSTGRES_SQL
 from tests.store.postgres.engines import pg_connect
 
 
@@ -137,3 +153,167 @@ def test_the_feed_horizon_waits_for_an_append_that_took_a_lower_gid_and_commits_
         slow.close()
         quick.close()
         feed.close()
+
+
+def test_a_forget_racing_another_members_append_leaves_no_row_and_the_name_writable(
+    pg_url: str,
+) -> None:
+    """The append commits first (its rows go with the forget) or is fenced out (moved)."""
+    pg_connect(pg_url).close()
+    owner = psycopg.connect(pg_url, options="-c reverie.member=a")  # its append left open
+    forgetter, look = _member(pg_url, "b"), _member(pg_url, "c")
+    try:
+        s = SessionRecord(name="f", scope="session/f", created=1.0)
+        journal.append_requests(owner, s, [[_msg("1")]])
+        owner.commit()
+        journal.append_requests(owner, s, [[_msg("2"), _msg("3")]])  # in flight
+        gone: list[int] = []
+        forget = threading.Thread(
+            target=lambda: gone.append(journal.delete_session(forgetter, "f"))
+        )
+        forget.start()
+        forget.join(0.5)
+        assert forget.is_alive()  # it waits for the append's row lock ...
+        owner.commit()
+        forget.join(10)
+        assert gone == [3]  # ... and deletes what that append committed
+        assert _rows(look) == []
+        with pytest.raises(SessionMoved):  # the old owner's next write is fenced out
+            journal.append_requests(owner, s, [[_msg("4")]])
+        owner.rollback()
+        fresh = SessionRecord(name="f", scope="session/f", created=2.0)
+        journal.append_requests(look, fresh, [[_msg("5")]])  # the name starts afresh
+        assert _rows(look) == [(1, "5")]
+    finally:
+        owner.close()
+        forgetter.close()
+        look.close()
+
+
+def _owned_session(conn: psycopg.Connection[Any], name: str, n: int) -> SessionRecord:
+    s = SessionRecord(name=name, scope=f"session/{name}", created=1.0)
+    journal.append_requests(conn, s, [[_msg(f"{name}{i}") for i in range(1, n + 1)]])
+    return s
+
+
+def _lease(conn: psycopg.Connection[Any], name: str) -> Any:
+    return job_leases.lease_job(conn, name, "default", lambda tail: tail, 1.0, 60.0, 5.0)
+
+
+def _in_thread(fn: Any) -> tuple[threading.Thread, list[Any]]:
+    """``fn`` run in a thread; its result or exception lands in the list."""
+    out: list[Any] = []
+
+    def run() -> None:
+        try:
+            out.append(fn())
+        except Exception as exc:  # the test asserts on it
+            out.append(exc)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(0.5)
+    return thread, out
+
+
+def test_a_pop_and_another_members_lease_of_the_tail_never_both_have_the_message(
+    pg_url: str,
+) -> None:
+    pg_connect(pg_url).close()
+    owner = psycopg.connect(pg_url, options="-c reverie.member=a")
+    worker = psycopg.connect(pg_url, options="-c reverie.member=b")
+    try:
+        s = _owned_session(owner, "p", 3)
+        owner.commit()
+        assert message_pop.pop_newest(owner, s) is not None  # popped, not committed yet
+        lease, leased = _in_thread(lambda: _lease(worker, "p"))
+        assert lease.is_alive()  # the lease waits for the pop's row lock ...
+        owner.commit()
+        lease.join(10)
+        job, turns = leased[0]
+        assert (job.last_seq, [m.seq for m in turns]) == (2, [1, 2])  # ... and reads after it
+        # The other order: the leased job holds seq 2, so a pop of it is refused.
+        pop, popped = _in_thread(lambda: message_pop.pop_newest(owner, s))
+        assert pop.is_alive()
+        worker.commit()
+        pop.join(10)
+        assert isinstance(popped[0], Conflict)
+        owner.rollback()
+        stored = journal.load_session(worker, "p")
+        assert stored is not None and stored.last_seq == 2
+    finally:
+        owner.close()
+        worker.close()
+
+
+def test_a_forget_and_another_members_lease_leave_no_job_of_the_forgotten_session(
+    pg_url: str,
+) -> None:
+    pg_connect(pg_url).close()
+    owner = psycopg.connect(pg_url, options="-c reverie.member=a")
+    worker = psycopg.connect(pg_url, options="-c reverie.member=b")
+    try:
+        _owned_session(owner, "g", 2)
+        owner.commit()
+        assert _lease(worker, "g") is not None  # leased, not committed yet
+        forget, _ = _in_thread(lambda: journal.delete_session(owner, "g", "session/g"))
+        assert forget.is_alive()  # the forget waits for the lease ...
+        worker.commit()
+        forget.join(10)
+        owner.commit()
+        assert worker.execute("SELECT count(*) FROM jobs").fetchone() == (0,)  # ... and ends it
+        worker.rollback()
+        # The other order: a lease waiting for a forget finds no session.
+        _owned_session(owner, "h", 2)
+        owner.commit()
+        journal.delete_session(owner, "h", "session/h")
+        lease, leased = _in_thread(lambda: _lease(worker, "h"))
+        assert lease.is_alive()
+        owner.commit()
+        lease.join(10)
+        assert leased == [None]
+        worker.commit()
+        assert worker.execute("SELECT count(*) FROM jobs").fetchone() == (0,)
+    finally:
+        owner.close()
+        worker.close()
+
+
+def test_an_apply_whose_range_is_no_longer_the_tail_writes_nothing_and_ends_the_job(
+    members: Any,
+) -> None:
+    a, b = members
+    _owned_session(a, "r", 2)
+    job, turns = _lease(b, "r")
+    a.execute("UPDATE sessions SET cursor_seq = 2 WHERE name = 'r'")  # as if applied elsewhere
+    entry = job_entry(job, turns, "what was said", [])
+    assert job_leases.finish_leased(b, job, "done", entry, "new", "", 2.0) == ("gone", None)
+    assert b.execute("SELECT count(*) FROM jobs").fetchone() == (0,)
+    assert b.execute("SELECT count(*) FROM history_entries").fetchone() == (0,)
+
+
+def test_two_members_saving_checkpoints_at_once_keep_within_max_checkpoints(
+    pg_url: str,
+) -> None:
+    """The bound is counted under the scope's lock: the second waits, then sees the first."""
+    pg_connect(pg_url).close()
+    first = psycopg.connect(pg_url, options="-c reverie.member=a")
+    second = psycopg.connect(pg_url, options="-c reverie.member=b")
+    bounds = ScopeBounds(max_keys=8, max_bytes=1000, max_checkpoints=1)
+
+    def save(conn: psycopg.Connection[Any], name: str) -> Any:
+        tally = Tx(conn, POSTGRES_SQL, None).tally("team", bounds)
+        return working_memory.create_checkpoint(conn, "team", name, None, 1.0, tally)
+
+    try:
+        save(first, "c1")  # not committed yet
+        other, saved = _in_thread(lambda: save(second, "c2"))
+        assert other.is_alive()  # it waits for the scope's lock ...
+        first.commit()
+        other.join(10)
+        assert isinstance(saved[0], LimitReached)  # ... and counts the first one
+        second.rollback()
+        assert second.execute("SELECT id FROM wm_checkpoints").fetchall() == [("c1",)]
+    finally:
+        first.close()
+        second.close()

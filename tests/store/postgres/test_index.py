@@ -20,17 +20,10 @@ import pytest
 import trio
 
 from reverie.config import InvalidArgument
-from reverie.store import (
-    AsyncSearchIndex,
-    FileMemoryStore,
-    IndexDoc,
-    IndexStale,
-    MemoryFiles,
-    PrimedEmbedder,
-    SearchHit,
-    SearchQuery,
-    StoreError,
-)
+from reverie.store import IndexDoc, IndexStale, PrimedEmbedder, SearchHit, SearchQuery, StoreError
+from reverie.store.files.index import AsyncSearchIndex
+from reverie.store.files.memory_files import MemoryFiles
+from reverie.store.files.memory_store import FileMemoryStore
 from reverie.store.postgres.db import PostgresDatabase
 from reverie.store.postgres.index import PostgresSearchIndex
 

@@ -8,11 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from reverie.store import (
-    LocalEmbedder,
-    SearchHit,
-    SearchIndex,
-)
+from reverie.store import LocalEmbedder, SearchHit
+from reverie.store.files.index_lifecycle import SearchIndex
 from reverie.store.postgres.index import PostgresSearchIndex
 
 from ..index_corpus import CORPUS, index_doc, uids_of

@@ -18,7 +18,9 @@ import pytest
 import trio
 
 from reverie.config import InvalidArgument
-from reverie.store import FileMemoryStore, ForgetJob, HistoryEntry, MemoryFiles, encode_scope
+from reverie.store import ForgetJob, HistoryEntry
+from reverie.store.files.memory_files import MemoryFiles, encode_scope
+from reverie.store.files.memory_store import FileMemoryStore
 from reverie.store.postgres.db import PostgresDatabase
 from reverie.store.postgres.memory_rows import KEPT_VERSIONS, newest_memory, write_consolidation
 from reverie.store.postgres.memory_store import MemoryStore

@@ -13,8 +13,9 @@ import apsw
 import psycopg
 import pytest
 
-from reverie.store import NewMessage, SessionRecord, append_requests
+from reverie.store import NewMessage, SessionRecord
 from reverie.store.files import message_text as sqlite_words
+from reverie.store.files.journal import append_requests
 from reverie.store.files.schema import migrate as sqlite_migrate
 from reverie.store.files.term_counts import fresh_counts as sqlite_fresh_counts
 from reverie.store.postgres.message_text import search_message_text, words_reference

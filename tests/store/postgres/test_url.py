@@ -22,6 +22,12 @@ from reverie.store.postgres.url import redact_secrets, redact_url
         ),
         ("postgresql://db/x?pass%77ord=s3cret", "postgresql://db/x"),
         ("postgresql://alice@db/x", "postgresql://alice@db/x"),
+        (
+            "postgresql://alice@db/x?sslpassword=s3cret&sslkey=%2Fk.pem&oauth_client_secret=s3cret",
+            "postgresql://alice@db/x?sslkey=%2Fk.pem",
+        ),
+        ("postgresql://alice:s3cret@[db/x", "postgresql://alice@[db/x"),  # malformed: as text
+        ("host=db sslpassword=s3cret dbname=x", "host=db sslpassword=<redacted> dbname=x"),
         ("host=db user=alice password=s3cret dbname=x", "host=db user=alice password=<redacted> dbname=x"),
         ("host=db password = 'it\\'s s3cret' dbname=x", "host=db password=<redacted> dbname=x"),
     ],
