@@ -19,7 +19,7 @@ import os
 import signal
 import socket as stdsocket
 import stat
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import httpx
@@ -65,7 +65,7 @@ from .service.datadir_lock import DataDirLock
 from .service.open_files import raise_open_files_limit
 from .version import package_version
 
-__all__ = ["package_version", "run_daemon"]
+__all__ = ["Running", "package_version", "run_daemon", "serve"]
 
 log = logging.getLogger(__name__)
 
@@ -137,11 +137,74 @@ def _prepare_data_dir(config: Config) -> Path:
 async def run_daemon(config: Config, reload: Callable[[], Config] | None = None) -> None:
     """Run until SIGTERM/SIGINT; returns after a graceful stop.
 
-    ``reload`` rebuilds the configuration from the sources it came from; with
-    it, SIGHUP reloads the live keys (see ``reload.py``). The data dir's lock
-    and the socket are taken before any state is opened: a second daemon on
-    the same data dir, or on a socket a live daemon serves, stops having
-    touched nothing.
+    ``reload`` rebuilds the configuration from the sources it came from;
+    SIGHUP reloads the live keys with it (see ``reload.py``). A signal that
+    arrives while the daemon starts is acted on once it is ready.
+    """
+    with (
+        trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as stops,
+        trio.open_signal_receiver(signal.SIGHUP) as hangups,
+    ):
+        async with trio.open_nursery() as nursery:
+            running: Running = await nursery.start(serve, config, reload)
+            nursery.start_soon(_reload_on_hangups, hangups, running)
+            async for signum in stops:
+                log.info("received %s: stopping", signal.Signals(signum).name)
+                break
+            await running.stop()
+            nursery.cancel_scope.cancel()  # the reloads; serve closes what it opened, shielded
+
+
+async def _reload_on_hangups(hangups: AsyncIterator[int], running: Running) -> None:
+    async for _ in hangups:
+        await running.reload()
+
+
+class Running:
+    """A daemon that is serving: what ``serve`` hands to ``task_status.started``."""
+
+    def __init__(
+        self,
+        server: Server,
+        registry: SessionRegistry,
+        reloader: Reloader,
+        grace: float,
+        scope: trio.CancelScope,
+    ) -> None:
+        self._server = server
+        self._registry = registry
+        self._reloader = reloader
+        self._grace = grace
+        self._scope = scope
+
+    async def reload(self) -> list[str] | None:
+        """SIGHUP's reload of the live keys (``reload.py``)."""
+        return await self._reloader.reload()
+
+    async def stop(self) -> None:
+        """The graceful stop: accept nothing more, drain the mailboxes within the grace, then
+        end ``serve`` (which closes the store)."""
+        systemd.stopping()
+        self._server.stop_accepting()
+        await _drain(self._registry, self._grace)
+        self._scope.cancel()
+
+
+async def serve(
+    config: Config,
+    reload: Callable[[], Config] | None = None,
+    *,
+    task_status: trio.TaskStatus[Running] = trio.TASK_STATUS_IGNORED,
+) -> None:
+    """Serve until cancelled (trio's ``serve_listeners`` pattern), with no signal handling.
+
+    ``task_status.started`` receives a ``Running`` once connections are accepted;
+    its ``stop`` is the graceful stop, a bare cancellation the abrupt one. The
+    store, the socket and the data dir's lock are released either way. The
+    data dir's lock and the socket are taken before any state is opened: a
+    second daemon on the same data dir, or on a socket a live daemon serves,
+    stops having touched nothing. ``run_daemon`` adds the signals; tests run
+    this in their own nursery (tests/inprocess.py).
     """
     raise_open_files_limit(config.daemon.max_connections)
     tune_allocator()  # before any thread: each would otherwise grow an arena of its own
@@ -156,10 +219,13 @@ async def run_daemon(config: Config, reload: Callable[[], Config] | None = None)
     try:
         listeners, activated = _listeners(config)
         try:
-            await _serve(config, reload or (lambda: config), data_dir, listeners, activated)
+            await _serve(
+                config, reload or (lambda: config), data_dir, listeners, activated, task_status
+            )
         finally:
-            for listener in listeners:
-                await listener.aclose()
+            with trio.CancelScope(shield=True):
+                for listener in listeners:
+                    await listener.aclose()
             if not activated and _is_socket(config.socket_path):
                 config.socket_path.unlink()
     finally:
@@ -172,8 +238,9 @@ async def _serve(
     data_dir: Path,
     listeners: list[trio.SocketListener],
     activated: bool,
+    task_status: trio.TaskStatus[Running],
 ) -> None:
-    """Open the store, start the actors, serve ``listeners`` until a signal; then drain."""
+    """Open the store, start the actors, serve ``listeners`` until cancelled."""
     store = open_store(config.store, data_dir, config.cluster)
     db, memory = store.db, store.memory
     await store.open()
@@ -227,48 +294,43 @@ async def _serve(
     )
     server = Server(config, handlers, ledger)
     try:
-        with trio.open_signal_receiver(signal.SIGTERM, signal.SIGINT) as signals:
-            async with trio.open_nursery() as nursery:
-                if membership is not None:
-                    await nursery.start(membership.run)
-                await nursery.start(reloader.run)
-                await nursery.start(registry.run)
-                await nursery.start(supervisor.run)
-                await nursery.start(workers.run)
-                if due_scan is not None and not leave_to_workers:
-                    await nursery.start(due_scan.run)
-                await nursery.start(scopes.run)
-                if indexer is not None:
-                    await nursery.start(indexer.run)
-                await nursery.start(forgetter.run)
-                await nursery.start(watcher.run)
-                await nursery.start(server.serve, listeners)
-                if config.daemon.metrics_listen:
-                    await nursery.start(
-                        serve_metrics, config.daemon.metrics_listen, handlers.status
-                    )
-                # Start-up's objects (modules, the model, LanceDB's and Arrow's: ~140,000)
-                # go to the permanent generation. Requests in flight are promoted to the
-                # oldest generation at every tenth young collection, so under load a full
-                # collection ran every ~1.6 s and scanned them all each time (~95 ms):
-                # about 20 µs of the event loop's CPU per append at 64 clients.
-                gc.freeze()
-                where = "sockets from systemd" if activated else str(config.socket_path)
-                log.info("ready: listening on %s (data in %s)", where, store.where)
-                systemd.ready(f"listening on {where}")
-                interval = systemd.watchdog_interval(configured=config.daemon.watchdog_interval)
-                if interval is not None:
-                    await nursery.start(systemd.run_watchdog, interval)
-                async for signum in signals:
-                    log.info("received %s: stopping", signal.Signals(signum).name)
-                    break
-                systemd.stopping()
-                server.stop_accepting()
-                await _drain(registry, config.daemon.grace_seconds)
-                nursery.cancel_scope.cancel()
+        async with trio.open_nursery() as nursery:
+            if membership is not None:
+                await nursery.start(membership.run)
+            await nursery.start(registry.run)
+            await nursery.start(supervisor.run)
+            await nursery.start(workers.run)
+            if due_scan is not None and not leave_to_workers:
+                await nursery.start(due_scan.run)
+            await nursery.start(scopes.run)
+            if indexer is not None:
+                await nursery.start(indexer.run)
+            await nursery.start(forgetter.run)
+            await nursery.start(watcher.run)
+            await nursery.start(server.serve, listeners)
+            if config.daemon.metrics_listen:
+                await nursery.start(serve_metrics, config.daemon.metrics_listen, handlers.status)
+            # Start-up's objects (modules, the model, LanceDB's and Arrow's: ~140,000)
+            # go to the permanent generation. Requests in flight are promoted to the
+            # oldest generation at every tenth young collection, so under load a full
+            # collection ran every ~1.6 s and scanned them all each time (~95 ms):
+            # about 20 µs of the event loop's CPU per append at 64 clients.
+            gc.freeze()
+            where = "sockets from systemd" if activated else str(config.socket_path)
+            log.info("ready: listening on %s (data in %s)", where, store.where)
+            systemd.ready(f"listening on {where}")
+            interval = systemd.watchdog_interval(configured=config.daemon.watchdog_interval)
+            if interval is not None:
+                await nursery.start(systemd.run_watchdog, interval)
+            task_status.started(
+                Running(
+                    server, registry, reloader, config.daemon.grace_seconds, nursery.cancel_scope
+                )
+            )
     finally:
-        await http.aclose()
-        await store.close()
+        with trio.CancelScope(shield=True):  # cancelled or not, the writer thread is flushed
+            await http.aclose()
+            await store.close()
         log.info("stopped")
 
 

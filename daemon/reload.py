@@ -18,11 +18,9 @@ decision (a timer already armed keeps its deadline).
 from __future__ import annotations
 
 import logging
-import signal
 from collections.abc import Callable
 
 import msgspec
-import trio
 
 from reverie.config import Config, ConfigError
 
@@ -109,10 +107,3 @@ class Reloader:
         if restart:
             log.warning("config keys that take effect only after a restart: %s", ", ".join(restart))
         return changed
-
-    async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Reload on every SIGHUP until cancelled; ``started`` once the signal is caught."""
-        with trio.open_signal_receiver(signal.SIGHUP) as hangups:
-            task_status.started()
-            async for _ in hangups:
-                await self.reload()

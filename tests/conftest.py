@@ -1,8 +1,17 @@
-"""Shared fixtures: a real daemon process on a Unix socket under tmp_path."""
+"""Shared fixtures: a real daemon on a Unix socket under tmp_path, as a process or in-process.
+
+``make_daemon``/``daemon`` start ``reverie serve`` subprocesses (tests/daemon_process.py);
+a test module whose tests only talk to the daemon through clients overrides
+``make_daemon`` with ``make_served`` (the same daemon in this process,
+tests/inprocess.py), and one whose tests only read and write under session
+names of their own shares one daemon per module and engine (``shared_daemon``).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import itertools
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -10,6 +19,7 @@ import pytest
 
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM
+from tests.inprocess import InProcessDaemon
 from tests.postgres import PgServer, session_server
 
 ENGINES = ("sqlite", "postgres")
@@ -18,6 +28,11 @@ ENGINES = ("sqlite", "postgres")
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "engines: runs on both storage engines (daemon_engine: sqlite, postgres)"
+    )
+    config.addinivalue_line(
+        "markers",
+        "in_process: make_daemon and daemon run in the test's process (tests/inprocess.py); "
+        "in_process(False) on a test of such a module: processes",
     )
     config.addinivalue_line(
         "markers", "files: about the file engine's own files (hand edits): SQLite only"
@@ -29,7 +44,36 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "daemon_engine" in metafunc.fixturenames:
         marked = metafunc.definition.get_closest_marker("engines") is not None
         files = metafunc.definition.get_closest_marker("files") is not None
-        metafunc.parametrize("daemon_engine", ENGINES if marked and not files else ENGINES[:1])
+        metafunc.parametrize(
+            "daemon_engine",
+            ENGINES if marked and not files else ENGINES[:1],
+            scope="module",  # so a module's shared daemon can depend on it
+        )
+
+
+class _Databases:
+    """A database of its own per daemon name on Postgres (nothing on SQLite); dropped at close."""
+
+    def __init__(self, server: PgServer | None) -> None:
+        self.server = server
+        self.databases: dict[str, str] = {}
+
+    def env(self, name: str) -> dict[str, str]:
+        if self.server is None:
+            return {}
+        if name not in self.databases:
+            self.databases[name] = self.server.create_database()
+        return {"REVERIE_STORE__URL": self.server.url(self.databases[name])}
+
+    def close(self) -> None:
+        for database in self.databases.values():
+            with contextlib.suppress(Exception):
+                assert self.server is not None
+                self.server.drop_database(database)
+
+
+def _databases(daemon_engine: str, request: pytest.FixtureRequest) -> _Databases:
+    return _Databases(request.getfixturevalue("pg_server") if daemon_engine == "postgres" else None)
 
 
 @pytest.fixture
@@ -39,31 +83,17 @@ def store_env(
     """The environment that points the daemon named ``name`` at its store: nothing for
     SQLite (its data dir), ``REVERIE_STORE__URL`` of a database of its own for Postgres
     (the same one when a daemon of that name starts again); dropped after the test."""
-    databases: dict[str, str] = {}
-    server: PgServer | None = (
-        request.getfixturevalue("pg_server") if daemon_engine == "postgres" else None
-    )
-
-    def env(name: str) -> dict[str, str]:
-        if server is None:
-            return {}
-        if name not in databases:
-            databases[name] = server.create_database()
-        return {"REVERIE_STORE__URL": server.url(databases[name])}
-
-    yield env
-    for database in databases.values():
-        with contextlib.suppress(Exception):
-            assert server is not None
-            server.drop_database(database)
+    databases = _databases(daemon_engine, request)
+    yield databases.env
+    databases.close()
 
 
 @pytest.fixture
-def make_daemon(
+def make_daemon_process(
     tmp_path: Path, store_env: Callable[[str], dict[str, str]]
 ) -> Iterator[Callable[..., DaemonProcess]]:
-    """Start daemons (``make_daemon(env=..., config=..., open_files=...)``); all are stopped
-    at teardown. Each ``name`` has its own data dir and, on Postgres, its own database."""
+    """Start daemon processes (``make_daemon(env=..., config=..., open_files=...)``); all are
+    stopped at teardown. Each ``name`` has its own data dir and, on Postgres, its own database."""
     started: list[DaemonProcess] = []
 
     def make(
@@ -87,8 +117,107 @@ def make_daemon(
 
 
 @pytest.fixture
-def daemon(make_daemon: Callable[..., DaemonProcess]) -> DaemonProcess:
+def make_daemon(
+    request: pytest.FixtureRequest, daemon_engine: str
+) -> Callable[..., DaemonProcess | InProcessDaemon]:
+    """``make_daemon_process`` by default; ``make_served`` for a test marked ``in_process``
+    (which still has ``make_daemon_process`` for a daemon whose process is the point, and
+    ``in_process(False)`` for a test whose fixtures make it). ``daemon_engine`` is named so
+    that the test is parametrized over the engines."""
+    marker = request.node.get_closest_marker("in_process")
+    if marker is not None and (not marker.args or marker.args[0]):
+        return request.getfixturevalue("make_served")
+    return request.getfixturevalue("make_daemon_process")
+
+
+@pytest.fixture
+def daemon(
+    make_daemon: Callable[..., DaemonProcess | InProcessDaemon],
+) -> DaemonProcess | InProcessDaemon:
     return make_daemon()
+
+
+@pytest.fixture
+def daemon_process(make_daemon_process: Callable[..., DaemonProcess]) -> DaemonProcess:
+    """A daemon process in a module marked ``in_process``: for a test about the process."""
+    return make_daemon_process()
+
+
+@pytest.fixture(scope="session")
+def embedding_model(tmp_path_factory: pytest.TempPathFactory) -> Path | None:
+    """The embedding model's int8 rewrite, made once for the session's in-process daemons
+    (tests/inprocess.py); None if it cannot be made (they then make or skip it themselves)."""
+    from reverie.store.embed.model_file import compact_model, shipped_model
+
+    made = compact_model(tmp_path_factory.mktemp("models"))
+    return None if made == shipped_model() else made
+
+
+@pytest.fixture
+def make_served(
+    tmp_path: Path, store_env: Callable[[str], dict[str, str]], embedding_model: Path | None
+) -> Iterator[Callable[..., InProcessDaemon]]:
+    """Start in-process daemons (``make_served(env=..., config=..., name=...)``), as
+    ``make_daemon`` does processes. At teardown each is stopped, and one that crashed
+    fails the test there with the daemon's error."""
+    started: list[InProcessDaemon] = []
+
+    def make(
+        env: dict[str, str] | None = None, config: str | None = None, name: str = "d"
+    ) -> InProcessDaemon:
+        root = tmp_path / name
+        root.mkdir(exist_ok=True)
+        daemon = InProcessDaemon(
+            root, env={**store_env(name), **(env or {})}, config=config, model=embedding_model
+        )
+        started.append(daemon.start())
+        return daemon
+
+    yield make
+    errors = []
+    for daemon in started:
+        try:
+            daemon.stop()
+        except RuntimeError as exc:
+            errors.append(exc)
+    if errors:
+        raise errors[0]
+
+
+@pytest.fixture(scope="module")
+def shared_daemon(
+    daemon_engine: str,
+    request: pytest.FixtureRequest,
+    tmp_path_factory: pytest.TempPathFactory,
+    embedding_model: Path | None,
+) -> Iterator[InProcessDaemon]:
+    """One in-process daemon with the default configuration for every test of a module (per
+    engine): for tests that only read and write, each under session names of its own
+    (``unique``), so that no test sees another's data."""
+    databases = _databases(daemon_engine, request)
+    daemon = InProcessDaemon(
+        tmp_path_factory.mktemp("shared"), env=databases.env("shared"), model=embedding_model
+    )
+    try:
+        yield daemon.start()
+        daemon.stop()
+    finally:
+        databases.close()
+
+
+_names = itertools.count(1)
+
+
+@pytest.fixture
+def unique(request: pytest.FixtureRequest) -> Callable[[str], str]:
+    """Names of this test's own on a shared daemon: ``unique("s")`` is ``s`` suffixed with
+    the test's name and a counter (sessions, scopes, keys)."""
+    test = re.sub(r"[^a-z0-9]+", "-", request.node.name.lower()).strip("-")[-40:]
+
+    def name(base: str) -> str:
+        return f"{base}-{test}-{next(_names)}"
+
+    return name
 
 
 @pytest.fixture

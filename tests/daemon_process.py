@@ -13,7 +13,7 @@ from pathlib import Path
 from reverie.daemon import Client, ConnectionLost
 from reverie.daemon.protocol import Hello
 
-READY_DEADLINE = 30.0
+READY_DEADLINE = 120.0  # a bound, not a timing: a start after kill -9 on a loaded machine took 28 s
 
 
 class DaemonProcess:
@@ -80,6 +80,9 @@ class DaemonProcess:
                         f"daemon not ready after {READY_DEADLINE}s:\n{self.log()}"
                     ) from None
                 time.sleep(0.02)
+
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
 
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""

@@ -26,7 +26,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
+
+pytestmark = pytest.mark.in_process
+
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -111,7 +114,7 @@ def _checkout_like(tmp: Path) -> Path:
     return cwd
 
 
-def _env(daemon: DaemonProcess) -> dict[str, str]:
+def _env(daemon: InProcessDaemon) -> dict[str, str]:
     """The user's environment: the daemon's socket; the venv not on PATH (docs say .venv/bin)."""
     bindir = str(Path(sys.executable).parent)
     path = os.pathsep.join(p for p in os.environ.get("PATH", "").split(os.pathsep) if p != bindir)
@@ -121,7 +124,7 @@ def _env(daemon: DaemonProcess) -> dict[str, str]:
 
 @pytest.mark.parametrize("doc", DOCS, ids=[d.name for d in DOCS])
 def test_doc_blocks_run_as_written(
-    make_daemon: Callable[..., DaemonProcess], tmp_path: Path, doc: Path
+    make_daemon: Callable[..., InProcessDaemon], tmp_path: Path, doc: Path
 ) -> None:
     runnable = [b for b in blocks(doc.read_text(), doc.name) if _runnable(b)]
     if not runnable:

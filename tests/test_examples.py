@@ -10,8 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, content
+from tests.inprocess import InProcessDaemon
+
+pytestmark = pytest.mark.in_process
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -19,7 +21,7 @@ MEMORY = "- The user lives in Lisbon.\n"
 SYSTEM = "You are a helpful assistant. What you remember about the user:\n"
 
 
-def _run(daemon: DaemonProcess, *cmd: str, llm: FakeLLM | None = None, **env: str) -> str:
+def _run(daemon: InProcessDaemon, *cmd: str, llm: FakeLLM | None = None, **env: str) -> str:
     """Run from the checkout's root, as the README says; the venv is not on PATH."""
     full_env = {**os.environ, "REVERIE_SOCKET": str(daemon.socket), **env}
     full_env.pop("REVERIE_EXAMPLE_LLM_URL", None)
@@ -44,7 +46,7 @@ def _run(daemon: DaemonProcess, *cmd: str, llm: FakeLLM | None = None, **env: st
     [("nanobot_style_agent.py", "nanobot:t", "nanobot"), ("trio_host.py", "trio:t", "trio")],
 )
 def test_agent_example_appends_turns_and_puts_memory_first(
-    daemon: DaemonProcess, fake_llm: FakeLLM, script: str, session: str, scope: str
+    daemon: InProcessDaemon, fake_llm: FakeLLM, script: str, session: str, scope: str
 ) -> None:
     with daemon.client() as client:
         client.memory_edit(scope, MEMORY)
@@ -103,7 +105,7 @@ def test_agent_example_appends_turns_and_puts_memory_first(
 
 @pytest.mark.parametrize("script", ["nanobot_style_agent.py", "trio_host.py"])
 def test_agent_example_runs_without_an_llm_and_shows_memory(
-    daemon: DaemonProcess, script: str
+    daemon: InProcessDaemon, script: str
 ) -> None:
     """As the README says: `.venv/bin/python examples/X.py` against `make run`, no model."""
     out = _run(daemon, sys.executable, f"examples/{script}").splitlines()
@@ -113,7 +115,7 @@ def test_agent_example_runs_without_an_llm_and_shows_memory(
     assert bytes_of_memory > 0 and out[6:], out
 
 
-def test_shell_example_uses_the_cli(daemon: DaemonProcess) -> None:
+def test_shell_example_uses_the_cli(daemon: InProcessDaemon) -> None:
     out = _run(daemon, "bash", "examples/shell_example.sh", "shell:t")
     assert "appended seq 1" in out
     assert "appended seq 2" in out
@@ -136,7 +138,7 @@ def test_shell_example_uses_the_cli(daemon: DaemonProcess) -> None:
 
 
 def test_nanobot_example_stores_every_turn_and_a_new_session_reads_the_memory(
-    daemon: DaemonProcess, fake_llm: FakeLLM
+    daemon: InProcessDaemon, fake_llm: FakeLLM
 ) -> None:
     """examples/nanobot_agent.py, a real nanobot, run twice: each run a new conversation."""
     scope = "user/ada-nanobot-example"

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from reverie.config import Config
+    from reverie.store import StoreError
 
 __all__ = [
     "add_serve_parser",
@@ -115,12 +116,25 @@ def _run(main: Callable[..., Awaitable[None]], *args: Any) -> int:
 
     try:
         trio.run(main, *args)
-    except StoreError as exc:
-        # Raised bare only before the actors start: the database cannot be reached or the
-        # data dir prepared. A refused start, so exit 2 as for a held lock or a bad config.
+    except (StoreError, BaseExceptionGroup) as raised:
+        # A store error before the actors start (the database cannot be reached, the data
+        # dir prepared), bare or in the group of the nursery that started the daemon: a
+        # refused start, so exit 2 as for a held lock or a bad config.
+        exc = _start_error(raised)
+        if exc is None:
+            raise
         print(f"reverie: {exc.code}: {exc.message}", file=sys.stderr)
         return 2
     return 0
+
+
+def _start_error(raised: BaseException) -> StoreError | None:
+    """``raised`` itself, or the one exception of (nested) groups, if it is a StoreError."""
+    from reverie.store import StoreError
+
+    while isinstance(raised, BaseExceptionGroup) and len(raised.exceptions) == 1:
+        raised = raised.exceptions[0]
+    return raised if isinstance(raised, StoreError) else None
 
 
 def run_install_units(args: argparse.Namespace) -> int:

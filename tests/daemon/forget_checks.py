@@ -10,9 +10,10 @@ from psycopg import sql
 from reverie.daemon import Client
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
 
 
-def holders(daemon: DaemonProcess, needle: str) -> list[str]:
+def holders(daemon: DaemonProcess | InProcessDaemon, needle: str) -> list[str]:
     """Every file of the daemon's data dir whose bytes contain ``needle`` (binary-safe),
     and on the Postgres engine every table with a row whose text does (``table:<name>``).
 
@@ -33,7 +34,7 @@ def holders(daemon: DaemonProcess, needle: str) -> list[str]:
     return found
 
 
-def _scrubbed(daemon: DaemonProcess) -> None:
+def _scrubbed(daemon: DaemonProcess | InProcessDaemon) -> None:
     """Wait for a running daemon's pending scrub (``status().forgets.checkpoint_pending``).
 
     A forget answers once its rows are deleted with ``secure_delete`` on; if
@@ -42,7 +43,7 @@ def _scrubbed(daemon: DaemonProcess) -> None:
     then a partial checkpoint can leave the database file with a page of
     the forget's own transaction (its job, which names the session).
     """
-    if daemon.proc is None or daemon.proc.poll() is not None:
+    if not daemon.running():
         return
     with daemon.client() as client:
         poll(lambda: not client.status().forgets.checkpoint_pending, what="the forget's scrub")
@@ -77,7 +78,9 @@ def say_secret(client: Client, session: str, scope: str | None = None) -> str:
     return secret
 
 
-def everywhere(daemon: DaemonProcess, client: Client, session: str, secret: str) -> None:
+def everywhere(
+    daemon: DaemonProcess | InProcessDaemon, client: Client, session: str, secret: str
+) -> None:
     """Consolidated into Markdown and indexed: the secret is in every kind of file."""
     assert client.consolidate(session, wait=True) is not None
     poll(

@@ -15,8 +15,9 @@ from reverie.daemon import AsyncClient, Client
 from reverie.daemon.protocol.framing import FrameReader, frame
 from tests.checks import whole_history
 from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = [pytest.mark.engines, pytest.mark.in_process]
 
 
 async def _writers(socket: str, sessions: list[str], clients: int, per_client: int) -> None:
@@ -31,7 +32,7 @@ async def _writers(socket: str, sessions: list[str], clients: int, per_client: i
             nursery.start_soon(writer, w)
 
 
-def test_64_clients_one_session_exactly_once_in_order(daemon: DaemonProcess) -> None:
+def test_64_clients_one_session_exactly_once_in_order(daemon: InProcessDaemon) -> None:
     trio.run(_writers, str(daemon.socket), ["shared"], 64, 200)
     with daemon.client() as client:
         messages = whole_history(client, "shared")
@@ -43,7 +44,7 @@ def test_64_clients_one_session_exactly_once_in_order(daemon: DaemonProcess) -> 
         assert mine == list(range(200)), f"writer {w} out of order"
 
 
-def test_64_clients_across_1000_sessions(daemon: DaemonProcess) -> None:
+def test_64_clients_across_1000_sessions(daemon: InProcessDaemon) -> None:
     sessions = [f"s{i:04d}" for i in range(1000)]
     trio.run(_writers, str(daemon.socket), sessions, 64, 200)
     seen: dict[str, int] = {}
@@ -57,7 +58,7 @@ def test_64_clients_across_1000_sessions(daemon: DaemonProcess) -> None:
     assert set(seen.values()) == {1}
 
 
-def test_retry_with_same_id_is_one_row_and_other_content_conflicts(daemon: DaemonProcess) -> None:
+def test_retry_with_same_id_is_one_row_and_other_content_conflicts(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         first = client.append("s", "user", "hello", id="m1")
         again = client.append("s", "user", "hello", id="m1")
@@ -67,7 +68,7 @@ def test_retry_with_same_id_is_one_row_and_other_content_conflicts(daemon: Daemo
         assert [m.id for m in client.history("s")] == ["m1"]
 
 
-def test_batch_is_atomic_when_one_message_conflicts(daemon: DaemonProcess) -> None:
+def test_batch_is_atomic_when_one_message_conflicts(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         client.append("s", "user", "a", id="a")
         with pytest.raises(Conflict):
@@ -102,7 +103,8 @@ def _append_until_stopped(
 
 
 @pytest.mark.slow
-def test_acked_appends_survive_repeated_kill_9(daemon: DaemonProcess) -> None:
+def test_acked_appends_survive_repeated_kill_9(daemon_process: DaemonProcess) -> None:
+    daemon = daemon_process
     rng = random.Random(4)
     acked: dict[str, list[str]] = {f"k{i}": [] for i in range(8)}
     for rnd in range(4):
@@ -115,12 +117,14 @@ def test_acked_appends_survive_repeated_kill_9(daemon: DaemonProcess) -> None:
         ]
         for t in threads:
             t.start()
-        stop.wait(rng.uniform(0.3, 0.8))  # let them append for a random moment
-        daemon.kill9()
-        daemon.start()  # clients reconnect and retry their in-flight append
-        stop.set()
-        for t in threads:
-            t.join()
+        try:
+            stop.wait(rng.uniform(0.3, 0.8))  # let them append for a random moment
+            daemon.kill9()
+            daemon.start()  # clients reconnect and retry their in-flight append
+        finally:  # a daemon that does not come back fails the test; its clients must end
+            stop.set()
+            for t in threads:
+                t.join()
     with daemon.client() as client:
         for session, ids in acked.items():
             stored = [m.id for m in whole_history(client, session)]
@@ -130,7 +134,7 @@ def test_acked_appends_survive_repeated_kill_9(daemon: DaemonProcess) -> None:
             assert [m for m in stored if m in set(ids)] == ids
 
 
-def test_append_pipelined_behind_forget_lands_in_a_fresh_session(daemon: DaemonProcess) -> None:
+def test_append_pipelined_behind_forget_lands_in_a_fresh_session(daemon: InProcessDaemon) -> None:
     """Requests queued behind a forget used to be failed as ``internal`` when its actor ended."""
     frames = [
         {"op": "append", "rid": 1, "session": "pf", "messages": [{"role": "user", "content": "a"}]},
@@ -153,7 +157,7 @@ def test_append_pipelined_behind_forget_lands_in_a_fresh_session(daemon: DaemonP
     assert [m["content"] for m in replies[4]["messages"]] == ["b"]
 
 
-def test_append_naming_another_scope_than_the_sessions_conflicts(daemon: DaemonProcess) -> None:
+def test_append_naming_another_scope_than_the_sessions_conflicts(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         client.append("scoped", "user", "first", scope="user/a")
         with pytest.raises(Conflict, match="'user/a'"):

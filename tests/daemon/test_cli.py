@@ -9,13 +9,13 @@ import sys
 
 import pytest
 
-from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = pytest.mark.in_process  # the engine is not what these check: SQLite only
 
 
 def _reverie(
-    daemon: DaemonProcess, *args: str, stdin: str | None = None
+    daemon: InProcessDaemon, *args: str, stdin: str | None = None
 ) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "REVERIE_SOCKET": str(daemon.socket)}
     return subprocess.run(
@@ -28,7 +28,7 @@ def _reverie(
     )
 
 
-def test_append_history_context_sessions_forget(daemon: DaemonProcess) -> None:
+def test_append_history_context_sessions_forget(daemon: InProcessDaemon) -> None:
     out = _reverie(daemon, "append", "cli:alice", "user", "I live in Lisbon", "--id", "m1")
     assert out.returncode == 0, out.stderr
     assert "seq 1" in out.stdout
@@ -51,14 +51,14 @@ def test_append_history_context_sessions_forget(daemon: DaemonProcess) -> None:
     assert json.loads(_reverie(daemon, "sessions", "--json").stdout) == []
 
 
-def test_one_of_a_thing_is_singular(daemon: DaemonProcess) -> None:
+def test_one_of_a_thing_is_singular(daemon: InProcessDaemon) -> None:
     """ "1 messages" and "1 places" read as a slip."""
     assert _reverie(daemon, "append", "cli:one", "user", "hi").returncode == 0
     assert "1 message and" in _reverie(daemon, "context", "cli:one").stdout
     assert _reverie(daemon, "forget", "cli:one").stdout == "forgot cli:one: 1 message deleted\n"
 
 
-def test_sessions_by_prefix(daemon: DaemonProcess) -> None:
+def test_sessions_by_prefix(daemon: InProcessDaemon) -> None:
     for name in ("bot:al", "bot:alice", "bot:alicia", "bot:b", "bot:al\u00e9"):
         assert _reverie(daemon, "append", name, "user", "hi").returncode == 0
     listed = json.loads(_reverie(daemon, "sessions", "--prefix", "bot:al", "--json").stdout)
@@ -69,7 +69,7 @@ def test_sessions_by_prefix(daemon: DaemonProcess) -> None:
     assert [s["name"] for s in page] == ["bot:alicia"]
 
 
-def test_mix_ups_are_said_not_silent(daemon: DaemonProcess) -> None:
+def test_mix_ups_are_said_not_silent(daemon: InProcessDaemon) -> None:
     assert (
         _reverie(daemon, "append", "mybot:dave", "user", "hi", "--scope", "user/dave").returncode
         == 0
@@ -100,7 +100,7 @@ def test_mix_ups_are_said_not_silent(daemon: DaemonProcess) -> None:
     assert "hi" in _reverie(daemon, "context", "mybot:dave").stdout
 
 
-def test_facts_by_id_from_the_shell(daemon: DaemonProcess) -> None:
+def test_facts_by_id_from_the_shell(daemon: InProcessDaemon) -> None:
     added = json.loads(
         _reverie(daemon, "fact", "add", "user/eve", "Eve plays the cello.", "--json").stdout
     )
@@ -124,7 +124,7 @@ def test_facts_by_id_from_the_shell(daemon: DaemonProcess) -> None:
     assert gone.returncode == 1 and gone.stderr.startswith("reverie: not_found: ")
 
 
-def test_errors_print_one_line_and_exit_nonzero(daemon: DaemonProcess, tmp_path) -> None:
+def test_errors_print_one_line_and_exit_nonzero(daemon: InProcessDaemon, tmp_path) -> None:
     assert _reverie(daemon, "append", "s", "user", "a", "--id", "x").returncode == 0
     out = _reverie(daemon, "append", "s", "user", "b", "--id", "x")
     assert out.returncode == 1
@@ -164,7 +164,7 @@ def test_bad_config_exits_2_naming_the_key(tmp_path) -> None:
     assert "sokcet" in out.stderr
 
 
-def test_consolidate_and_memory_show_edit(daemon: DaemonProcess, tmp_path) -> None:
+def test_consolidate_and_memory_show_edit(daemon: InProcessDaemon, tmp_path) -> None:
     assert (
         _reverie(
             daemon, "append", "cli:bob", "user", "My cat is called Miso and she is 3 years old."

@@ -17,7 +17,9 @@ from reverie.config import InvalidArgument
 from reverie.daemon.cli.common import BoundedInt
 from reverie.daemon.cli.main import _parser as cli_parser
 from tests.checks import reverie_cli
-from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
+
+pytestmark = pytest.mark.in_process
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,7 @@ CASES = [
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.name for c in CASES])
-def test_user_error_is_one_line(daemon: DaemonProcess, tmp_path: Path, case: Case) -> None:
+def test_user_error_is_one_line(daemon: InProcessDaemon, tmp_path: Path, case: Case) -> None:
     fill = {"socket": str(daemon.socket), "tmp": str(tmp_path)}
     out = reverie_cli(daemon.socket, *(a.format(**fill) for a in case.args))
     assert out.returncode == case.code, out.stderr
@@ -90,7 +92,7 @@ def test_no_daemon_answers_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert pauses == []
 
 
-def test_closed_pipe_is_quiet(daemon: DaemonProcess) -> None:
+def test_closed_pipe_is_quiet(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         client.append_many("cli:long", [{"role": "user", "content": "x" * 400}] * 400)
     env = {**os.environ, "REVERIE_SOCKET": str(daemon.socket)}
@@ -118,7 +120,7 @@ def test_version() -> None:
 
 @pytest.mark.parametrize("kind", ["file", "directory"])
 def test_serve_refuses_a_socket_path_that_is_not_a_socket(
-    daemon: DaemonProcess, tmp_path: Path, kind: str
+    daemon: InProcessDaemon, tmp_path: Path, kind: str
 ) -> None:
     """A stale socket is replaced; a database (or any other file) there is never unlinked."""
     there = daemon.data_dir / "reverie.sqlite3"  # the live database
@@ -137,7 +139,7 @@ def test_serve_refuses_a_socket_path_that_is_not_a_socket(
 
 @pytest.mark.parametrize("opening", ['{"a":', "["], ids=["jsonl", "array"])
 def test_import_of_json_nested_too_deeply_is_one_line(
-    daemon: DaemonProcess, tmp_path: Path, opening: str
+    daemon: InProcessDaemon, tmp_path: Path, opening: str
 ) -> None:
     deep = tmp_path / "deep.jsonl"
     deep.write_text(opening * 100_000 + "\n")
@@ -179,7 +181,7 @@ def test_a_full_listen_queue_is_not_taken_for_a_stopped_daemon(tmp_path: Path) -
 
 
 def test_import_of_a_message_over_the_daemons_limit_is_one_line_and_imports_nothing(
-    daemon: DaemonProcess, tmp_path: Path
+    daemon: InProcessDaemon, tmp_path: Path
 ) -> None:
     rows = [{"session": "imp", "role": "user", "content": "fine"}]
     rows.append({"session": "imp", "role": "user", "content": "x" * (256 * 1024 + 1)})
@@ -196,7 +198,7 @@ def test_import_of_a_message_over_the_daemons_limit_is_one_line_and_imports_noth
 
 
 def test_import_of_a_message_the_wire_refuses_names_its_line_and_imports_nothing(
-    daemon: DaemonProcess, tmp_path: Path
+    daemon: InProcessDaemon, tmp_path: Path
 ) -> None:
     """A role the daemon does not know was a msgspec traceback from the client."""
     rows = [

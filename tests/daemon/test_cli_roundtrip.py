@@ -10,17 +10,17 @@ from pathlib import Path
 import pytest
 
 from tests.checks import reverie_cli
-from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = pytest.mark.in_process  # the engine is not what these check: SQLite only
 
 
-def _reverie(daemon: DaemonProcess, *args: str) -> subprocess.CompletedProcess[str]:
+def _reverie(daemon: InProcessDaemon, *args: str) -> subprocess.CompletedProcess[str]:
     return reverie_cli(daemon.socket, *args, check=True)
 
 
 def test_history_json_feeds_import_and_reimport_says_already_present(
-    daemon: DaemonProcess, tmp_path: Path
+    daemon: InProcessDaemon, tmp_path: Path
 ) -> None:
     _reverie(daemon, "append", "cli:a", "user", "I moved to Lisbon", "--id", "a1", "--scope", "p/a")
     _reverie(daemon, "append", "cli:a", "assistant", "Noted.", "--id", "a2")
@@ -47,7 +47,7 @@ def test_history_json_feeds_import_and_reimport_says_already_present(
 
 
 def test_search_takes_several_kinds_and_time_bounds_and_shows_session_and_scope(
-    daemon: DaemonProcess,
+    daemon: InProcessDaemon,
 ) -> None:
     _reverie(daemon, "append", "trip:1", "user", "We fly to Lisbon on May 3", "--scope", "trips")
     out = _reverie(
@@ -72,7 +72,7 @@ def test_search_takes_several_kinds_and_time_bounds_and_shows_session_and_scope(
     assert "Traceback" not in unnamed.stderr and unnamed.stdout == ""
 
 
-def test_wm_get_inherit_says_which_scope_answered(daemon: DaemonProcess) -> None:
+def test_wm_get_inherit_says_which_scope_answered(daemon: InProcessDaemon) -> None:
     _reverie(daemon, "wm", "set", "project/p", "lang", '"pt"')
     out = _reverie(daemon, "wm", "get", "project/p/agent/a", "lang", "--inherit")
     assert out.stdout.strip() == '"pt"'

@@ -13,7 +13,9 @@ from reverie.daemon import protocol as p
 from reverie.daemon.client import AsyncClient, Client
 from reverie.daemon.client.api import Api
 from reverie.daemon.client.calls import Call, op
-from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
+
+pytestmark = pytest.mark.in_process
 
 OPS = sorted(
     name
@@ -44,7 +46,7 @@ def test_every_public_method_is_a_typed_op() -> None:
         assert build.__doc__, f"{name} has no docstring"
 
 
-def test_both_transports_return_the_typed_struct(daemon: DaemonProcess) -> None:
+def test_both_transports_return_the_typed_struct(daemon: InProcessDaemon) -> None:
     with Client(daemon.socket) as client:
         ack = client.append("types:s", "user", "hello")
         assert isinstance(ack, p.Ack) and ack.seq == 1

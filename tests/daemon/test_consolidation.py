@@ -15,8 +15,9 @@ from reverie.daemon.ops.memory import MAX_LEASES_PER_CONNECTION as MAX_LEASES
 from tests.checks import assert_each_id_once, jobs, poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, garbage, hang, hold, invalid_schema, ok, status
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = [pytest.mark.engines, pytest.mark.in_process]
 
 WORDS = [
     "the",
@@ -69,8 +70,8 @@ def _tail_tokens(client) -> int:
     return ctx.tokens - ctx.memory_tokens
 
 
-def test_idle_session_over_budget_is_consolidated_once(make_daemon) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config())
+def test_idle_session_over_budget_is_consolidated_once(make_daemon_process) -> None:
+    daemon: DaemonProcess = make_daemon_process(config=_config())
     with daemon.client() as client:
         ids = _turns(client, "s", 4)
         poll(lambda: jobs(client).get("done") == 1)
@@ -92,7 +93,7 @@ def test_idle_session_over_budget_is_consolidated_once(make_daemon) -> None:
 def test_under_budget_or_active_sessions_get_no_job(make_daemon) -> None:
     # idle_after well above the loop's pace (0.1 s), so a loaded machine's pause between
     # two appends does not make the busy session look quiet.
-    daemon: DaemonProcess = make_daemon(config=_config(idle_after=2.0))
+    daemon: InProcessDaemon = make_daemon(config=_config(idle_after=2.0))
     with daemon.client() as client:
         client.append("small", "user", "hi")
         end = time.monotonic() + 3.0
@@ -105,7 +106,7 @@ def test_under_budget_or_active_sessions_get_no_job(make_daemon) -> None:
 
 
 def test_hard_tokens_consolidates_a_session_that_never_pauses(make_daemon) -> None:
-    daemon: DaemonProcess = make_daemon(
+    daemon: InProcessDaemon = make_daemon(
         config=_config(idle_after=3600.0, hard_tokens=100, max_delay=0.5)
     )
     with daemon.client() as client:
@@ -117,7 +118,7 @@ def test_hard_tokens_consolidates_a_session_that_never_pauses(make_daemon) -> No
 
 
 def test_restart_rebuilds_timers(make_daemon) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(idle_after=4.0))
+    daemon: InProcessDaemon = make_daemon(config=_config(idle_after=4.0))
     with daemon.client() as client:
         _turns(client, "s", 4)
     quiet_since = time.monotonic()
@@ -131,7 +132,7 @@ def test_restart_rebuilds_timers(make_daemon) -> None:
 def test_nothing_vanishes_with_16_appenders_while_consolidating(
     make_daemon, fake_llm: FakeLLM
 ) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=_config(fake_llm))
     acked: list[str] = []
     lock = threading.Lock()
 
@@ -164,7 +165,7 @@ def test_nothing_vanishes_with_16_appenders_while_consolidating(
 def test_at_most_max_concurrent_calls_and_none_during_a_stream(
     make_daemon, fake_llm: FakeLLM
 ) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=_config(fake_llm))
     fake_llm.script(hold(), hold(), hold())
     with daemon.client() as client:
         lease = client.stream_begin("default", ttl=30)
@@ -180,7 +181,7 @@ def test_at_most_max_concurrent_calls_and_none_during_a_stream(
 
 
 def test_an_expired_stream_lease_unblocks(make_daemon, fake_llm: FakeLLM) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=_config(fake_llm))
     with daemon.client() as client:
         client.stream_begin("default", ttl=1.0)
         _turns(client, "s", 4)
@@ -189,7 +190,7 @@ def test_an_expired_stream_lease_unblocks(make_daemon, fake_llm: FakeLLM) -> Non
 
 
 def test_a_lease_ends_with_its_connection(make_daemon, fake_llm: FakeLLM) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=_config(fake_llm))
     with daemon.client() as host:
         host.stream_begin("default", ttl=3600)  # then the host crashes without stream_end
         with daemon.client() as client:
@@ -200,7 +201,7 @@ def test_a_lease_ends_with_its_connection(make_daemon, fake_llm: FakeLLM) -> Non
         assert client.status().consolidation["default"].streams == 0
 
 
-def test_one_connection_holds_a_bounded_number_of_leases(daemon: DaemonProcess) -> None:
+def test_one_connection_holds_a_bounded_number_of_leases(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         leases = [client.stream_begin("default", ttl=3600) for _ in range(MAX_LEASES)]
         with pytest.raises(Busy, match="stream leases"):
@@ -213,7 +214,7 @@ def test_one_connection_holds_a_bounded_number_of_leases(daemon: DaemonProcess) 
 
 
 def test_system_prompt_is_byte_identical_and_prefix_stable(make_daemon, fake_llm: FakeLLM) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=_config(fake_llm))
     answer = {"summary": "s", "facts": ["The user likes tea."]}
     fake_llm.script(ok(answer), ok(answer))
     with daemon.client() as client:
@@ -250,7 +251,7 @@ def test_local_backends_get_slot_and_cache_prompt(
     expect_slot: int | None,
 ) -> None:
     config = _config(fake_llm) + f'kind = "{kind}"\nslot_id = {slot}\n'
-    daemon: DaemonProcess = make_daemon(config=config)
+    daemon: InProcessDaemon = make_daemon(config=config)
     with daemon.client() as client:
         _turns(client, "s", 4)
         poll(lambda: jobs(client).get("done") == 1)
@@ -265,7 +266,7 @@ def test_local_backends_get_slot_and_cache_prompt(
     ids=["500", "429-retry-after", "timeout", "invalid-json", "schema-invalid"],
 )
 def test_transient_faults_are_retried(make_daemon, fake_llm: FakeLLM, fault: Any) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=_config(fake_llm))
     fake_llm.script(fault)
     with daemon.client() as client:
         ids = _turns(client, "s", 4)
@@ -277,8 +278,10 @@ def test_transient_faults_are_retried(make_daemon, fake_llm: FakeLLM, fault: Any
     assert len(fake_llm.requests) == 2
 
 
-def test_kill_9_during_the_llm_call_completes_the_job_once(make_daemon, fake_llm: FakeLLM) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config(fake_llm))
+def test_kill_9_during_the_llm_call_completes_the_job_once(
+    make_daemon_process, fake_llm: FakeLLM
+) -> None:
+    daemon: DaemonProcess = make_daemon_process(config=_config(fake_llm))
     fake_llm.script(hold())
     with daemon.client() as client:
         ids = _turns(client, "s", 4)
@@ -293,7 +296,7 @@ def test_kill_9_during_the_llm_call_completes_the_job_once(make_daemon, fake_llm
 
 
 def test_memory_edit_changes_the_prefix_and_forget_removes_memory(make_daemon) -> None:
-    daemon: DaemonProcess = make_daemon(config=_config())
+    daemon: InProcessDaemon = make_daemon(config=_config())
     with daemon.client() as client:
         client.append("s", "user", "hello")
         client.memory_edit("session/s", "- Prefers short answers.\n")
@@ -307,7 +310,7 @@ def test_a_tail_over_the_job_cap_is_consolidated_in_several_jobs(
 ) -> None:
     """Each job takes at most ``llm.max_job_tokens`` of whole turns; the next follows at once."""
     config = _config(fake_llm) + "max_job_tokens = 40\n"
-    daemon: DaemonProcess = make_daemon(config=config)
+    daemon: InProcessDaemon = make_daemon(config=config)
     fake_llm.script(*[hang(0.5)] * 6)  # each job ends after the session's idle deadline passed
     with daemon.client() as client:
         acked = _turns(client, "s", 6)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from reverie.store import TokenCounter
-from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = pytest.mark.in_process
 
 #: tiktoken's cl100k_base, from the BPE file the package ships (no download).
 _tokens = TokenCounter().count
@@ -25,7 +25,7 @@ def _fill(client, session: str, turns: int) -> None:
         client.append(session, "tool", f"lookup {i} done")
 
 
-def test_the_tail_is_cut_at_whole_turns_to_fit_beside_the_memory(daemon: DaemonProcess) -> None:
+def test_the_tail_is_cut_at_whole_turns_to_fit_beside_the_memory(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         _fill(client, "ann", 40)
         whole = client.context("ann", max_tokens=0)
@@ -44,7 +44,7 @@ def test_the_tail_is_cut_at_whole_turns_to_fit_beside_the_memory(daemon: DaemonP
 
 
 def test_the_default_bound_comes_from_the_configuration(make_daemon) -> None:
-    daemon: DaemonProcess = make_daemon(env={"REVERIE_SESSIONS__CONTEXT_MAX_TOKENS": "900"})
+    daemon: InProcessDaemon = make_daemon(env={"REVERIE_SESSIONS__CONTEXT_MAX_TOKENS": "900"})
     with daemon.client() as client:
         _fill(client, "ann", 20)
         ctx = client.context("ann")

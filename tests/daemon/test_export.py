@@ -10,14 +10,14 @@ import pytest
 
 from reverie.config import InvalidArgument
 from tests.checks import reverie_cli
-from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = pytest.mark.in_process  # the engine is not what these check: SQLite only
 
 TOOL_CALLS = [{"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]
 
 
-def _fill(daemon: DaemonProcess) -> None:
+def _fill(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         client.append_many(
             "tg:1",
@@ -35,7 +35,7 @@ def _fill(daemon: DaemonProcess) -> None:
 
 
 def test_export_import_export_is_identical_and_reimport_is_a_noop(
-    make_daemon: Callable[..., DaemonProcess], tmp_path: Path
+    make_daemon: Callable[..., InProcessDaemon], tmp_path: Path
 ) -> None:
     first = make_daemon(name="first")
     _fill(first)
@@ -71,7 +71,7 @@ def test_export_import_export_is_identical_and_reimport_is_a_noop(
         }
 
 
-def test_export_by_scope_and_by_session(daemon: DaemonProcess) -> None:
+def test_export_by_scope_and_by_session(daemon: InProcessDaemon) -> None:
     _fill(daemon)
     by_scope = reverie_cli(daemon.socket, "export", "--scope", "user/bob")
     assert by_scope.returncode == 0, by_scope.stderr
@@ -90,7 +90,7 @@ def test_export_by_scope_and_by_session(daemon: DaemonProcess) -> None:
 
 
 def test_import_of_large_messages_is_batched_by_bytes(
-    make_daemon: Callable[..., DaemonProcess], tmp_path: Path
+    make_daemon: Callable[..., InProcessDaemon], tmp_path: Path
 ) -> None:
     first = make_daemon(name="first")
     with first.client() as client:
@@ -109,7 +109,7 @@ def test_import_of_large_messages_is_batched_by_bytes(
 
 
 def test_an_import_with_taken_ids_skips_and_lists_them_and_imports_everything_else(
-    daemon: DaemonProcess, tmp_path: Path
+    daemon: InProcessDaemon, tmp_path: Path
 ) -> None:
     """The red team's case: the second line collides; the rest of its batch, and every later
     session, must still be imported, and a rerun must do the same and append nothing twice.
@@ -157,8 +157,9 @@ def test_an_import_with_taken_ids_skips_and_lists_them_and_imports_everything_el
         }
 
 
+@pytest.mark.engines  # what each engine's text can hold
 def test_a_nul_character_is_refused_at_the_door_and_an_import_lists_it_and_goes_on(
-    daemon: DaemonProcess, tmp_path: Path
+    daemon: InProcessDaemon, tmp_path: Path
 ) -> None:
     """Both engines refuse it alike (Postgres text cannot hold it); an export made before,
     from files, that holds one imports everything else."""

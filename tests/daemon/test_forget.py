@@ -15,14 +15,15 @@ from reverie.store.files.index_tables import Keys
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, extractive_config
+from tests.inprocess import InProcessDaemon
 
 from .forget_checks import everywhere, holders, say_secret
 
-pytestmark = pytest.mark.engines
+pytestmark = [pytest.mark.engines, pytest.mark.in_process]
 
 
 def test_forget_own_scope_leaves_no_byte_behind(make_daemon, fake_llm: FakeLLM) -> None:
-    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:
         secret = say_secret(client, "bob")
         client.append("other", "user", "Unrelated things about the weather today.")
@@ -38,7 +39,7 @@ def test_forget_own_scope_leaves_no_byte_behind(make_daemon, fake_llm: FakeLLM) 
 def test_a_forget_made_while_the_index_is_off_does_not_come_back(
     make_daemon, fake_llm: FakeLLM
 ) -> None:
-    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:
         secret = say_secret(client, "dave")
         client.append("other", "user", "Unrelated things about the weather in Braga.")
@@ -63,7 +64,7 @@ def test_a_forget_made_while_the_index_is_off_does_not_come_back(
     assert holders(daemon, secret) == []
 
 
-def test_forget_takes_the_working_memory_of_the_sessions_own_scope(daemon: DaemonProcess) -> None:
+def test_forget_takes_the_working_memory_of_the_sessions_own_scope(daemon: InProcessDaemon) -> None:
     own, other = "session/erin", "user/erin"
     with daemon.client() as client:
         client.append("erin", "user", "hello")
@@ -87,7 +88,7 @@ def test_forget_takes_the_working_memory_of_the_sessions_own_scope(daemon: Daemo
 
 
 def test_forget_in_a_shared_scope_keeps_what_others_support(make_daemon, fake_llm) -> None:
-    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=extractive_config(fake_llm))
     shared = "I always drink green tea at Porto station every morning."
     with daemon.client() as client:
         secret = say_secret(client, "carl-a", scope="user/carl")
@@ -108,10 +109,12 @@ def test_forget_in_a_shared_scope_keeps_what_others_support(make_daemon, fake_ll
         assert not any(secret in h.text for h in facts)
 
 
-def test_kill_9_during_forget_is_finished_at_restart(make_daemon, fake_llm, tmp_path) -> None:
+def test_kill_9_during_forget_is_finished_at_restart(
+    make_daemon_process, fake_llm, tmp_path
+) -> None:
     hold = tmp_path / "hold-forget"
     env = {"REVERIE_TEST_HOLD_FORGET": str(hold)}
-    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm), env=env)
+    daemon: DaemonProcess = make_daemon_process(config=extractive_config(fake_llm), env=env)
     with daemon.client() as client:
         secret = say_secret(client, "dave", scope="user/dave")
         everywhere(daemon, client, "dave", secret)
@@ -141,7 +144,7 @@ def test_kill_9_during_forget_is_finished_at_restart(make_daemon, fake_llm, tmp_
 
 
 def test_forget_one_fact(make_daemon, fake_llm: FakeLLM) -> None:
-    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:
         secret = say_secret(client, "erin")
         client.append("erin", "user", "I always drink green tea at Porto station every morning.")
@@ -162,14 +165,14 @@ def test_forget_one_fact(make_daemon, fake_llm: FakeLLM) -> None:
 
 
 @pytest.mark.parametrize("bad", ["", "   ", "!!!"])
-def test_forget_fact_without_words_is_invalid(daemon: DaemonProcess, bad: str) -> None:
+def test_forget_fact_without_words_is_invalid(daemon: InProcessDaemon, bad: str) -> None:
     with daemon.client() as client, pytest.raises(Exception) as caught:
         client.memory_forget_fact("session/x", bad)
     assert getattr(caught.value, "code", "") == "invalid_argument"
 
 
 def test_a_facts_history_outlives_its_supersession(make_daemon, fake_llm: FakeLLM) -> None:
-    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:
         client.append("carl", "user", "I live in Porto and I work at Acme.", name="Carl")
         first = client.consolidate("carl", wait=True)
@@ -189,7 +192,7 @@ def test_a_facts_history_outlives_its_supersession(make_daemon, fake_llm: FakeLL
 @pytest.mark.parametrize("name", ["д" * 60, "会" * 200], ids=["cyrillic-60", "cjk-200"])
 def test_a_long_non_ascii_session_lives_and_is_forgotten(make_daemon, fake_llm, name) -> None:
     """Its default scope's name is cut to fit a file name, the same for every step."""
-    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:
         secret = say_secret(client, name)
         assert len(client.history(name)) == 2
@@ -205,7 +208,7 @@ def test_a_long_non_ascii_session_lives_and_is_forgotten(make_daemon, fake_llm, 
     assert holders(daemon, name) == []
 
 
-def test_forget_leaves_no_byte_of_the_sessions_working_memory(daemon: DaemonProcess) -> None:
+def test_forget_leaves_no_byte_of_the_sessions_working_memory(daemon: InProcessDaemon) -> None:
     own, other = "session/wm-a", "session/wm-b"
     secret = f"Zq{uuid.uuid4().hex[:12]}x"
     with daemon.client() as client:
@@ -229,8 +232,11 @@ def test_forget_leaves_no_byte_of_the_sessions_working_memory(daemon: DaemonProc
 
 @pytest.mark.files
 def test_a_reader_holding_the_wal_leaves_the_truncation_pending_not_the_writer_stalled(
-    daemon: DaemonProcess,
+    daemon_process: DaemonProcess,
 ) -> None:
+    # A process of its own: SQLite's POSIX locks do not keep a reader in the daemon's own
+    # process from the checkpoint that truncates the WAL.
+    daemon = daemon_process
     secret = f"Zq{uuid.uuid4().hex[:12]}x"
     with daemon.client() as client:
         client.append("r", "user", f"my code is {secret}")
@@ -250,7 +256,7 @@ def test_a_reader_holding_the_wal_leaves_the_truncation_pending_not_the_writer_s
 
 
 def test_forget_of_the_newest_messages_leaves_the_index_cursor_at_the_log_end(
-    daemon: DaemonProcess,
+    daemon: InProcessDaemon,
 ) -> None:
     with daemon.client() as client:
         client.append("kept", "user", "an older message")
@@ -272,7 +278,7 @@ def test_a_forget_in_one_generation_of_the_index_leaves_no_byte_and_keeps_the_ot
     make_daemon, fake_llm: FakeLLM
 ) -> None:
     config = extractive_config(fake_llm) + "\n[index]\ngeneration_rows = 1024\n"
-    daemon: DaemonProcess = make_daemon(config=config)
+    daemon: InProcessDaemon = make_daemon(config=config)
     name = f"bob-{uuid.uuid4().hex[:10]}"
     with daemon.client() as client:
 

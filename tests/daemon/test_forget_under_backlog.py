@@ -13,13 +13,18 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+import pytest
+
 from reverie.actors.memory.forget import HOLD_ENV
 from reverie.daemon import Client
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, extractive_config
+from tests.inprocess import InProcessDaemon
 
 from .forget_checks import everywhere, holders, say_secret
+
+pytestmark = pytest.mark.in_process
 
 BACKLOG = 12_000
 _CHUNK = 1_000  # messages per append_many
@@ -33,7 +38,7 @@ def _flood(client: Client, messages: int) -> None:
 
 
 def test_a_forget_under_an_index_backlog_returns_without_waiting_for_it(
-    make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM
+    make_daemon: Callable[..., InProcessDaemon], fake_llm: FakeLLM
 ) -> None:
     daemon = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:
@@ -58,7 +63,7 @@ def test_a_forget_under_an_index_backlog_returns_without_waiting_for_it(
 
 
 def test_a_batch_embedded_before_a_forget_does_not_bring_its_rows_back(
-    make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM
+    make_daemon: Callable[..., InProcessDaemon], fake_llm: FakeLLM
 ) -> None:
     """The indexer read and began embedding the secret's message before the forget; its
     write, once the embeddings come, must leave the forgotten message out."""
@@ -93,10 +98,10 @@ def test_a_batch_embedded_before_a_forget_does_not_bring_its_rows_back(
 
 
 def test_a_retry_of_a_running_forget_answers_only_when_it_is_done(
-    make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM, tmp_path
+    make_daemon_process: Callable[..., DaemonProcess], fake_llm: FakeLLM, tmp_path
 ) -> None:
     hold = tmp_path / "hold-forget"
-    daemon = make_daemon(config=extractive_config(fake_llm), env={HOLD_ENV: str(hold)})
+    daemon = make_daemon_process(config=extractive_config(fake_llm), env={HOLD_ENV: str(hold)})
     with daemon.client() as client:
         secret = say_secret(client, "dave")
         everywhere(daemon, client, "dave", secret)

@@ -12,9 +12,12 @@ import pytest
 from reverie.config import InvalidArgument
 from reverie.daemon.protocol.framing import FrameReader
 from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
+
+pytestmark = pytest.mark.in_process
 
 
-def _raw(daemon: DaemonProcess) -> socket.socket:
+def _raw(daemon: DaemonProcess | InProcessDaemon) -> socket.socket:
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.settimeout(10)
     sock.connect(str(daemon.socket))
@@ -46,7 +49,7 @@ def _one_reply(sock: socket.socket, obj: object) -> dict:
 
 
 @pytest.fixture
-def bystander(daemon: DaemonProcess):
+def bystander(daemon: InProcessDaemon):
     """Another connection appending all along; it must see no error."""
     stop, errors, count = threading.Event(), [], [0]
 
@@ -82,7 +85,7 @@ def bystander(daemon: DaemonProcess):
     ids=["garbage", "not-a-map", "2GiB-prefix", "not-utf8", "nested-100k"],
 )
 def test_malformed_frame_closes_only_its_connection(
-    daemon: DaemonProcess, bystander: None, payload: bytes, code: str
+    daemon: InProcessDaemon, bystander: None, payload: bytes, code: str
 ) -> None:
     with _raw(daemon) as sock:
         sock.sendall(payload)
@@ -93,7 +96,7 @@ def test_malformed_frame_closes_only_its_connection(
 
 
 def test_truncated_frame_then_close_loses_nothing_else(
-    daemon: DaemonProcess, bystander: None
+    daemon: InProcessDaemon, bystander: None
 ) -> None:
     with _raw(daemon) as sock:
         sock.sendall(
@@ -111,7 +114,7 @@ def test_truncated_frame_then_close_loses_nothing_else(
 
 
 def test_unknown_op_and_wrong_shape_keep_the_connection(
-    daemon: DaemonProcess, bystander: None
+    daemon: InProcessDaemon, bystander: None
 ) -> None:
     with _raw(daemon) as sock:
         unknown = _one_reply(sock, {"op": "launch_missiles", "rid": 7})
@@ -139,7 +142,7 @@ def test_unknown_op_and_wrong_shape_keep_the_connection(
     ids=["empty", "nul", "10kB", "tab", "newline"],
 )
 def test_hostile_session_names_are_invalid_argument(
-    daemon: DaemonProcess, bystander: None, name: str
+    daemon: InProcessDaemon, bystander: None, name: str
 ) -> None:
     with daemon.client() as client:
         with pytest.raises(InvalidArgument):
@@ -148,7 +151,7 @@ def test_hostile_session_names_are_invalid_argument(
             client.history(name)
 
 
-def test_path_like_and_unicode_names_are_just_names(daemon: DaemonProcess) -> None:
+def test_path_like_and_unicode_names_are_just_names(daemon: InProcessDaemon) -> None:
     names = ["../x", "../../etc/passwd", "/abs", "cli:alice", "tg:123", "ünï ☃ 名前"]
     with daemon.client() as client:
         for name in names:
@@ -159,7 +162,7 @@ def test_path_like_and_unicode_names_are_just_names(daemon: DaemonProcess) -> No
     assert "etc" not in outside
 
 
-def test_bad_values_are_invalid_argument(daemon: DaemonProcess) -> None:
+def test_bad_values_are_invalid_argument(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         with pytest.raises(InvalidArgument, match="role"):
             client.append("s", "wizard", "x")
@@ -175,7 +178,7 @@ def test_bad_values_are_invalid_argument(daemon: DaemonProcess) -> None:
     ids=["list", "map", "int", "nil", "bin", "200kB-str"],
 )
 def test_op_of_any_type_is_unknown_op_and_the_daemon_goes_on(
-    daemon: DaemonProcess, bystander: None, op: object
+    daemon: InProcessDaemon, bystander: None, op: object
 ) -> None:
     """An unhashable ``op`` once crashed the whole daemon from the error path.
 
@@ -191,8 +194,9 @@ def test_op_of_any_type_is_unknown_op_and_the_daemon_goes_on(
 
 
 def test_peer_closing_with_replies_unread_does_not_stop_the_daemon(
-    daemon: DaemonProcess,
+    daemon_process: DaemonProcess,
 ) -> None:
+    daemon = daemon_process
     """The writer's broken pipe came out of the connection's nursery as an exception group,
     which the plain ``except`` missed, so the whole daemon stopped (found by the fuzzer)."""
     with daemon.client() as client:

@@ -15,9 +15,9 @@ import pytest
 
 from reverie.store.files.index_feed import write_cursor
 from tests.checks import poll
-from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = [pytest.mark.engines, pytest.mark.in_process]
 
 TEXTS = [
     "The wifi password is zebra-orchid-42",
@@ -28,7 +28,7 @@ TEXTS = [
 
 @pytest.mark.files
 def test_a_batch_replayed_behind_the_cursor_is_upserted_not_duplicated(
-    daemon: DaemonProcess,
+    daemon: InProcessDaemon,
 ) -> None:
     with daemon.client() as client:
         for i, text in enumerate(TEXTS):

@@ -21,12 +21,12 @@ from reverie.daemon.mcp import memory_uri
 from reverie.daemon.version import package_version
 from tests.checks import poll
 from tests.daemon.mcp_stdio import EXPECTED_TOOLS, SCOPE, SESSION, mcp_args, run_mcp
-from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = pytest.mark.in_process  # the engine is not what these check: SQLite only
 
 
-def test_mcp_client_lists_tools_remembers_and_recalls(daemon: DaemonProcess) -> None:
+def test_mcp_client_lists_tools_remembers_and_recalls(daemon: InProcessDaemon) -> None:
     async def body(session: ClientSession) -> Any:
         tools = {t.name: t for t in (await session.list_tools()).tools}
         remembered = await session.call_tool(
@@ -54,7 +54,7 @@ def test_mcp_client_lists_tools_remembers_and_recalls(daemon: DaemonProcess) -> 
         assert info == {SESSION: SCOPE}
 
 
-def test_mcp_memory_md_is_a_resource(daemon: DaemonProcess) -> None:
+def test_mcp_memory_md_is_a_resource(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         client.memory_edit(SCOPE, "# Alice\n- likes tea\n")
 
@@ -78,7 +78,7 @@ def test_mcp_memory_md_is_a_resource(daemon: DaemonProcess) -> None:
     assert other.contents[0].text == ""
 
 
-def test_mcp_bad_input_is_a_typed_tool_error(daemon: DaemonProcess) -> None:
+def test_mcp_bad_input_is_a_typed_tool_error(daemon: InProcessDaemon) -> None:
     async def body(session: ClientSession) -> Any:
         missing = await session.call_tool("wm_get", {"key": "nothing-here"})
         conflict = await session.call_tool(
@@ -102,7 +102,7 @@ def test_mcp_bad_input_is_a_typed_tool_error(daemon: DaemonProcess) -> None:
     assert got.structuredContent["expires_at"] is not None
 
 
-def test_mcp_with_no_flags_works_for_this_os_user(daemon: DaemonProcess) -> None:
+def test_mcp_with_no_flags_works_for_this_os_user(daemon: InProcessDaemon) -> None:
     """As hosts configure it: `reverie mcp` alone; remember, recall and context round-trip."""
     user = pwd.getpwuid(os.getuid()).pw_name
 
@@ -148,7 +148,7 @@ def test_mcp_with_no_flags_works_for_this_os_user(daemon: DaemonProcess) -> None
 
 
 def test_a_fact_added_updated_and_deleted_by_id_reaches_context_and_search(
-    daemon: DaemonProcess,
+    daemon: InProcessDaemon,
 ) -> None:
     with daemon.client() as client:
         client.append(SESSION, "user", "hello", scope=SCOPE)
@@ -211,7 +211,7 @@ def test_mcp_without_a_daemon_says_what_to_do(tmp_path: Path) -> None:
     importlib.util.find_spec("nanobot") is None,
     reason="nanobot-ai is not installed (the `nanobot` extra, in `test`)",
 )
-def test_nanobot_mcp_client_loads_reverie_tools(daemon: DaemonProcess) -> None:
+def test_nanobot_mcp_client_loads_reverie_tools(daemon: InProcessDaemon) -> None:
     import asyncio
 
     from nanobot.agent.tools.mcp import connect_mcp_servers
@@ -242,7 +242,7 @@ def test_nanobot_mcp_client_loads_reverie_tools(daemon: DaemonProcess) -> None:
         assert [m.content for m in client.history(SESSION)] == ["nanobot was here"]
 
 
-def test_a_pinned_server_reaches_only_its_session_and_scope(daemon: DaemonProcess) -> None:
+def test_a_pinned_server_reaches_only_its_session_and_scope(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         client.append("other:bob", "user", "my PIN is 4711", scope="user/bob")
         client.append("mcp:alice2", "user", "hello", scope=SCOPE)
@@ -271,7 +271,7 @@ def test_a_pinned_server_reaches_only_its_session_and_scope(daemon: DaemonProces
         assert client.wm_list("user/bob") == []
 
 
-def test_read_only_and_no_forget_serve_fewer_tools(daemon: DaemonProcess) -> None:
+def test_read_only_and_no_forget_serve_fewer_tools(daemon: InProcessDaemon) -> None:
     async def names(session: ClientSession) -> set[str]:
         return {t.name for t in (await session.list_tools()).tools}
 
@@ -291,7 +291,7 @@ def test_read_only_and_no_forget_serve_fewer_tools(daemon: DaemonProcess) -> Non
     assert no_forget == EXPECTED_TOOLS - {"forget", "fact_delete"}
 
 
-def test_a_pinned_context_of_a_fresh_session_shows_the_scope_facts(daemon: DaemonProcess) -> None:
+def test_a_pinned_context_of_a_fresh_session_shows_the_scope_facts(daemon: InProcessDaemon) -> None:
     """Issue 47: the prompt a new session gets is its scope's memory, not an empty block."""
     with daemon.client() as client:
         client.fact_add(SCOPE, "Alice lives in Lisbon.")

@@ -7,10 +7,13 @@ import subprocess
 import sys
 from typing import Any
 
+import pytest
 from mcp import ClientSession
 
 from tests.daemon.mcp_stdio import EXPECTED_TOOLS, mcp_args, run_mcp
-from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
+
+pytestmark = pytest.mark.in_process
 
 
 def _integer_arguments(tool: Any) -> list[str]:
@@ -33,7 +36,7 @@ def _required(tool: Any) -> dict[str, Any]:
 
 
 def test_integers_past_64_bits_are_invalid_argument_and_the_server_goes_on(
-    daemon: DaemonProcess,
+    daemon: InProcessDaemon,
 ) -> None:
     """Issue 48: an integer past 64 bits came back as an untyped error (an OverflowError)."""
     edges = (2**63, 2**64 - 1, 2**64, -(2**63) - 1)
@@ -62,7 +65,7 @@ def test_integers_past_64_bits_are_invalid_argument_and_the_server_goes_on(
     assert not after.isError
 
 
-def test_a_client_of_a_newer_protocol_is_served_and_logs_nothing(daemon: DaemonProcess) -> None:
+def test_a_client_of_a_newer_protocol_is_served_and_logs_nothing(daemon: InProcessDaemon) -> None:
     """The OpenAI Agents SDK's client (mcp 2.x, protocol 2026-07-28) asks ``server/discover``
     first, then falls back to ``initialize``: the SDK here (mcp 1.x) logged ~90 lines of
     validation errors at WARNING for each connection."""

@@ -22,7 +22,7 @@ from reverie.store import fact_id
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 
-pytestmark = pytest.mark.engines
+pytestmark = [pytest.mark.engines, pytest.mark.in_process]
 
 DAY = 86400.0
 DAY0 = 1767571200.0  # 2026-01-05 00:00 UTC
@@ -169,14 +169,14 @@ def test_a_replaced_fact_has_history_until_the_day_it_stopped(daemon: DaemonProc
             check=True,
         ).stdout
         assert "until 2026-01-08" in shown
-        poll(lambda: _found(client, "Lisbon", "fact"), 10.0, "new fact indexed")
+        poll(lambda: _found(client, "Lisbon", "fact"), what="new fact indexed")
         assert _found(client, "Porto", "episode")  # history still finds it
         assert not _found(client, "Porto", "fact")  # but not as a current fact
 
         client.forget("carl")
 
         assert client.fact_history("user/carl", porto) == []
-        poll(lambda: not _found(client, "Porto", "episode"), 10.0, "history forgotten")
+        poll(lambda: not _found(client, "Porto", "episode"), what="history forgotten")
 
 
 def test_a_new_session_starts_with_its_scope_memory(daemon: DaemonProcess) -> None:

@@ -19,10 +19,10 @@ import pytest
 from reverie.daemon import Client
 from reverie.store import fact_id
 from tests.daemon.model_config import model_config
-from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, extractive_config, ok
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = [pytest.mark.engines, pytest.mark.in_process]
 
 SCOPE = "user/p"
 
@@ -43,7 +43,7 @@ def _facts(client: Client, scope: str = SCOPE) -> list[str]:
 
 @pytest.fixture
 def client(make_daemon: Any, fake_llm: FakeLLM) -> Any:
-    daemon: DaemonProcess = make_daemon(config=extractive_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as connected:
         yield connected
 
@@ -124,7 +124,7 @@ def test_a_forget_of_one_session_takes_only_what_it_alone_supports(client: Clien
 def test_a_model_fact_said_in_a_later_session_replaces_the_old_one(
     make_daemon: Any, fake_llm: FakeLLM
 ) -> None:
-    daemon: DaemonProcess = make_daemon(config=model_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=model_config(fake_llm))
     with daemon.client() as client:
         _model_says(client, fake_llm, "p-0", "I live in Porto.", "The user lives in Porto.")
         _model_says(client, fake_llm, "p-1", "I moved to Lisbon.", "The user moved to Lisbon.")

@@ -16,8 +16,6 @@ from reverie.daemon import protocol as p
 from reverie.daemon.metrics import render_metrics
 from tests.daemon_process import DaemonProcess
 
-pytestmark = pytest.mark.engines
-
 _LABEL = r'[a-z_]+="(?:[^"\\]|\\.)*"'
 _SAMPLE = re.compile(rf"^reverie_[a-z0-9_]+(\{{{_LABEL}(,{_LABEL})*\}})? -?[0-9.e+-]+$")
 

@@ -22,10 +22,10 @@ from reverie.actors.consolidation.prompt import MAX_DELETES, MAX_FACTS
 from reverie.daemon import Client
 from reverie.store import fact_id, parse_memory
 from tests.daemon.model_config import model_config
-from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, answer, ok
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = [pytest.mark.engines, pytest.mark.in_process]
 
 SESSION, SCOPE = "cli:carl", "user/carl"
 FIRST = [
@@ -68,7 +68,7 @@ def _memory_block(request: Any) -> str:
 @pytest.fixture
 def carl(make_daemon, fake_llm: FakeLLM) -> Iterator[tuple[Client, str]]:
     """A client of a daemon whose scope holds ``FIRST_FACTS`` from a first job, and its memory."""
-    daemon: DaemonProcess = make_daemon(config=model_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=model_config(fake_llm))
     with daemon.client() as client:
         yield client, _job(client, fake_llm, FIRST, {"facts": FIRST_FACTS})
 
@@ -129,7 +129,7 @@ def test_unknown_ids_and_ungrounded_replacements_are_dropped_and_counted(
 def test_a_greeting_from_the_model_leaves_the_extractive_facts_in_memory(
     make_daemon, fake_llm: FakeLLM
 ) -> None:
-    daemon: DaemonProcess = make_daemon(config=model_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=model_config(fake_llm))
     turns = [
         ("user", "Hi! I am Carl. I live in Porto and I work at Acme as a nurse."),
         ("assistant", "Nice to meet you, Carl!"),
@@ -185,7 +185,7 @@ def test_a_turn_telling_the_model_to_delete_every_fact_removes_none(
 ) -> None:
     """The red team's injection, answered by a server that obeys it: other people's facts,
     a hand-written one and the speaker's own unrelated fact all stay."""
-    daemon: DaemonProcess = make_daemon(config=model_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=model_config(fake_llm))
     scope = "team/ops"
 
     def say(session: str, name: str, text: str) -> None:
@@ -229,7 +229,7 @@ def test_an_answer_past_the_bounds_keeps_only_up_to_each_cap(
     make_daemon, fake_llm: FakeLLM
 ) -> None:
     games = ["chess", "tennis", "golf", "poker", "bridge", "darts"]
-    daemon: DaemonProcess = make_daemon(config=model_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=model_config(fake_llm))
     with daemon.client() as client:
         ids = [client.fact_add(SCOPE, f"Carl plays {game} on Mondays.").id for game in games]
         assert len(ids) > MAX_DELETES
@@ -248,7 +248,7 @@ def test_an_answer_past_the_bounds_keeps_only_up_to_each_cap(
 
 
 def test_the_assistants_words_never_become_a_fact(make_daemon, fake_llm: FakeLLM) -> None:
-    daemon: DaemonProcess = make_daemon(config=model_config(fake_llm))
+    daemon: InProcessDaemon = make_daemon(config=model_config(fake_llm))
     turns = [
         ("user", "My girlfriend Priya is coming over tonight."),
         ("assistant", "I'm sorry about Leo, and happy for you and Priya."),

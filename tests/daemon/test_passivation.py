@@ -8,9 +8,9 @@ import pytest
 import trio
 
 from reverie.daemon import AsyncClient
-from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = pytest.mark.in_process
 
 CONFIG = """
 [sessions]
@@ -38,7 +38,7 @@ def _wait_for(predicate, timeout: float = 30.0) -> None:
 
 
 def test_ten_thousand_sessions_passivate_to_the_bound(make_daemon) -> None:
-    daemon: DaemonProcess = make_daemon(config=CONFIG)
+    daemon: InProcessDaemon = make_daemon(config=CONFIG)
     with daemon.client() as client:
         before = client.context("p42")
     trio.run(_touch, str(daemon.socket), 10_000)

@@ -12,8 +12,9 @@ from reverie import Client, Conflict
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, extractive_config
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = [pytest.mark.engines, pytest.mark.in_process]
 
 
 def _vector_ids(client: Client, query: str, session: str) -> list[str]:
@@ -21,7 +22,7 @@ def _vector_ids(client: Client, query: str, session: str) -> list[str]:
     return [i for hit in hits for i in hit.message_ids]
 
 
-def _indexed_ids(daemon: DaemonProcess) -> list[str]:
+def _indexed_ids(daemon: InProcessDaemon) -> list[str]:
     """The message ids of the rows of the index: its LanceDB tables, or its table in the
     Postgres store (a search hides a row the log lacks, so only the rows show whether
     the row went)."""
@@ -37,7 +38,7 @@ def _indexed_ids(daemon: DaemonProcess) -> list[str]:
     return ids
 
 
-def test_pop_takes_the_newest_message_and_its_seq_back(daemon: DaemonProcess) -> None:
+def test_pop_takes_the_newest_message_and_its_seq_back(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         assert client.pop("s") is None  # no such session: nothing to pop
         client.append("s", "user", "first words", id="a")
@@ -57,7 +58,7 @@ def test_pop_takes_the_newest_message_and_its_seq_back(daemon: DaemonProcess) ->
 
 
 @pytest.fixture
-def indexed(make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM) -> DaemonProcess:
+def indexed(make_daemon: Callable[..., InProcessDaemon], fake_llm: FakeLLM) -> InProcessDaemon:
     """A daemon (fake embeddings, to be quick) whose session ``s`` holds two indexed messages,
     ``keep`` then ``gone``."""
     daemon = make_daemon(config=extractive_config(fake_llm))
@@ -68,7 +69,7 @@ def indexed(make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM) -> Dae
     return daemon
 
 
-def test_a_popped_message_leaves_the_search_index(indexed: DaemonProcess) -> None:
+def test_a_popped_message_leaves_the_search_index(indexed: InProcessDaemon) -> None:
     daemon = indexed
     with daemon.client() as client:
         assert "gone" in _vector_ids(client, "iguana strawberries", "s")
@@ -80,6 +81,7 @@ def test_a_popped_message_leaves_the_search_index(indexed: DaemonProcess) -> Non
         assert "keep" in _vector_ids(client, "weather Lisbon", "s")
 
 
+@pytest.mark.in_process(False)  # kill -9
 def test_a_pop_survives_a_restart_and_the_marker_is_applied(indexed: DaemonProcess) -> None:
     daemon = indexed
     with daemon.client() as client:
@@ -96,7 +98,7 @@ def test_a_pop_survives_a_restart_and_the_marker_is_applied(indexed: DaemonProce
 
 
 def test_a_consolidated_message_is_not_popped(
-    make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM
+    make_daemon: Callable[..., InProcessDaemon], fake_llm: FakeLLM
 ) -> None:
     daemon = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:

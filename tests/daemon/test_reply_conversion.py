@@ -11,10 +11,14 @@ import socket
 import sqlite3
 from collections.abc import Callable
 
+import pytest
+
 from reverie.daemon import protocol as p
 from reverie.daemon.protocol.framing import frame
 from tests.checks import read_reply
-from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
+
+pytestmark = pytest.mark.in_process
 
 #: One request in flight per connection: a slot that leaked would make the next one ``busy``.
 CONFIG = "[daemon]\nmax_in_flight = 1\n[index]\nenabled = false\n"
@@ -26,7 +30,7 @@ def _reply(sock: socket.socket, request: p.Request) -> p.Reply:
 
 
 def test_a_result_that_fails_to_convert_answers_internal_and_frees_its_slot(
-    make_daemon: Callable[..., DaemonProcess],
+    make_daemon: Callable[..., InProcessDaemon],
 ) -> None:
     daemon = make_daemon(config=CONFIG)
     with daemon.client() as client:

@@ -20,37 +20,40 @@ from reverie.daemon import protocol as p
 from reverie.daemon.protocol.framing import frame
 from reverie.store import search_query
 from tests.checks import read_reply
-from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
 
-BAD: dict[str, tuple[Callable[[Client], Any], str]] = {
-    "page too small": (lambda c: c.history("s", limit=0), "$.limit"),
-    "page too big": (lambda c: c.sessions(limit=p.MAX_PAGE + 1), "$.limit"),
-    "seq beyond SQLite": (lambda c: c.history("s", after_seq=2**63), "$.after_seq"),
-    "memory page": (lambda c: c.memory("s", limit=0), "$.limit"),
-    "unknown role": (lambda c: c.append("s", "bot", "hi"), "role"),  # type: ignore[arg-type]
-    "empty batch": (lambda c: c.append_many("s", []), "$.messages"),
-    "long id": (lambda c: c.append("s", "user", "hi", id="x" * 129), "id"),
-    "lease ttl": (lambda c: c.stream_begin(ttl=0), "$.ttl"),
-    "lease too long": (lambda c: c.stream_begin(ttl=p.MAX_STREAM_TTL + 1), "$.ttl"),
-    "search mode": (lambda c: c.search("x", mode="fuzzy", everywhere=True), "$.mode"),  # type: ignore[arg-type]
-    "task status": (lambda c: c.task_set("s", "t", "d", status="maybe"), "$.status"),  # type: ignore[arg-type]
-    "negative step": (lambda c: c.task_update("s", step=-1), "$.step"),
-    "scratch last": (lambda c: c.scratch_get("s", last=-1), "$.last"),
-    "key ttl": (lambda c: c.wm_set("s", "k", 1, ttl=0), "$.ttl"),
-    "version": (lambda c: c.wm_set("s", "k", 1, expected_version=-1), "$.expected_version"),
-    "total steps": (lambda c: c.task_set("s", "t", "d", total_steps=2**63), "$.total_steps"),
+BAD: dict[str, tuple[Callable[[Client, str], Any], str]] = {
+    "page too small": (lambda c, s: c.history(s, limit=0), "$.limit"),
+    "page too big": (lambda c, s: c.sessions(limit=p.MAX_PAGE + 1), "$.limit"),
+    "seq beyond SQLite": (lambda c, s: c.history(s, after_seq=2**63), "$.after_seq"),
+    "memory page": (lambda c, s: c.memory(s, limit=0), "$.limit"),
+    "unknown role": (lambda c, s: c.append(s, "bot", "hi"), "role"),  # type: ignore[arg-type]
+    "empty batch": (lambda c, s: c.append_many(s, []), "$.messages"),
+    "long id": (lambda c, s: c.append(s, "user", "hi", id="x" * 129), "id"),
+    "lease ttl": (lambda c, s: c.stream_begin(ttl=0), "$.ttl"),
+    "lease too long": (lambda c, s: c.stream_begin(ttl=p.MAX_STREAM_TTL + 1), "$.ttl"),
+    "search mode": (lambda c, s: c.search("x", mode="fuzzy", everywhere=True), "$.mode"),  # type: ignore[arg-type]
+    "task status": (lambda c, s: c.task_set(s, "t", "d", status="maybe"), "$.status"),  # type: ignore[arg-type]
+    "negative step": (lambda c, s: c.task_update(s, step=-1), "$.step"),
+    "scratch last": (lambda c, s: c.scratch_get(s, last=-1), "$.last"),
+    "key ttl": (lambda c, s: c.wm_set(s, "k", 1, ttl=0), "$.ttl"),
+    "version": (lambda c, s: c.wm_set(s, "k", 1, expected_version=-1), "$.expected_version"),
+    "total steps": (lambda c, s: c.task_set(s, "t", "d", total_steps=2**63), "$.total_steps"),
 }
 
 
 @pytest.mark.parametrize("case", BAD)
-def test_a_value_outside_the_schema_is_invalid_argument(daemon: DaemonProcess, case: str) -> None:
+def test_a_value_outside_the_schema_is_invalid_argument(
+    shared_daemon: InProcessDaemon, unique: Callable[[str], str], case: str
+) -> None:
     call, field = BAD[case]
-    with daemon.client() as client:
+    session = unique("s")
+    with shared_daemon.client() as client:
         with pytest.raises(InvalidArgument) as caught:
-            call(client)
+            call(client, session)
         assert field in str(caught.value)
         # The same connection goes on, and nothing was written for the bad request.
-        assert client.append("s", "user", "after").seq == 1
+        assert client.append(session, "user", "after").seq == 1
 
 
 #: Integers at and past the edges of what SQLite (signed 64 bits) and msgpack (-2**63 to
@@ -105,11 +108,11 @@ def test_every_integer_field_of_every_request_is_bounded() -> None:
 
 
 def test_integers_past_64_bits_are_typed_errors_and_the_connection_goes_on(
-    daemon: DaemonProcess,
+    shared_daemon: InProcessDaemon,
 ) -> None:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.settimeout(30)
-        sock.connect(str(daemon.socket))
+        sock.connect(str(shared_daemon.socket))
         for cls, field in _int_fields():
             for value in EDGES:
                 request = _request(cls, field, value)
@@ -132,11 +135,14 @@ def test_integers_past_64_bits_are_typed_errors_and_the_connection_goes_on(
             assert isinstance(reply, p.HelloReply) and reply.rid == rid
 
 
-def test_the_client_refuses_integers_the_wire_cannot_carry(daemon: DaemonProcess) -> None:
-    with daemon.client() as client:
+def test_the_client_refuses_integers_the_wire_cannot_carry(
+    shared_daemon: InProcessDaemon, unique: Callable[[str], str]
+) -> None:
+    session = unique("s")
+    with shared_daemon.client() as client:
         for last in (2**64 - 1, 2**64):
             with pytest.raises(InvalidArgument, match=r"\$\.last"):
-                client.scratch_get("s", last=last)
+                client.scratch_get(session, last=last)
         with pytest.raises(InvalidArgument, match=r"\$\.after_seq"):
-            client.history("s", after_seq=-(2**63) - 1)
-        assert client.append("s", "user", "after").seq == 1
+            client.history(session, after_seq=-(2**63) - 1)
+        assert client.append(session, "user", "after").seq == 1

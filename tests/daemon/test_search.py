@@ -18,12 +18,12 @@ from reverie.config import InvalidArgument, NotFound, ReverieError
 from reverie.daemon import protocol as p
 from tests.checks import poll
 from tests.daemon.search_corpus import CONVERSATION, caught_up, load_conversation, run_reverie
-from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = [pytest.mark.engines, pytest.mark.in_process]
 
 
-def test_message_found_right_after_its_append_is_acked(daemon: DaemonProcess) -> None:
+def test_message_found_right_after_its_append_is_acked(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         load_conversation(client)
         ack = client.append("s:new", "user", "The wifi password is zebra-orchid-42", id="pw")
@@ -53,7 +53,7 @@ def _stored_texts(data_dir: Path) -> dict[str, str]:
 
 @pytest.mark.files
 def test_the_index_stores_no_message_text_yet_a_search_by_meaning_returns_it(
-    daemon: DaemonProcess,
+    daemon: InProcessDaemon,
 ) -> None:
     """LanceDB's full-text index covers episodes and facts only; the log holds messages' text."""
     with daemon.client() as client:
@@ -67,7 +67,7 @@ def test_the_index_stores_no_message_text_yet_a_search_by_meaning_returns_it(
 
 
 def test_words_find_every_acked_message_while_the_vector_index_lags(
-    daemon: DaemonProcess,
+    daemon: InProcessDaemon,
 ) -> None:
     """Thousands of messages behind, the newest ack is found and the gap is reported."""
     backlog = 3000
@@ -92,7 +92,7 @@ def test_words_find_every_acked_message_while_the_vector_index_lags(
         assert all(0.0 <= x <= 1.0 for x in scores) and scores == sorted(scores, reverse=True)
 
 
-def test_scope_session_and_kind_filters_hold(daemon: DaemonProcess) -> None:
+def test_scope_session_and_kind_filters_hold(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         load_conversation(client)
         for settled in (False, True):
@@ -106,7 +106,7 @@ def test_scope_session_and_kind_filters_hold(daemon: DaemonProcess) -> None:
             assert list(client.search("Lisbon", kinds=["fact"], everywhere=True)) == []
 
 
-def test_hostile_queries_get_a_typed_error_or_a_sane_answer(daemon: DaemonProcess) -> None:
+def test_hostile_queries_get_a_typed_error_or_a_sane_answer(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         load_conversation(client)
         for query in ("", "   ", "\x00"):
@@ -134,7 +134,7 @@ def test_hostile_queries_get_a_typed_error_or_a_sane_answer(daemon: DaemonProces
         assert client.hello()  # still up
 
 
-def test_forget_removes_hits(daemon: DaemonProcess) -> None:
+def test_forget_removes_hits(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         load_conversation(client)
         assert any(
@@ -152,7 +152,7 @@ def test_forget_removes_hits(daemon: DaemonProcess) -> None:
         )
 
 
-def test_import_then_search_and_cli(daemon: DaemonProcess, tmp_path: Path) -> None:
+def test_import_then_search_and_cli(daemon: InProcessDaemon, tmp_path: Path) -> None:
     rows = [
         {
             "session": f"imp:{i % 3}",
@@ -193,7 +193,7 @@ def test_import_then_search_and_cli(daemon: DaemonProcess, tmp_path: Path) -> No
     assert failed.returncode == 1 and "bad.jsonl:2" in failed.stderr
 
 
-def test_search_disabled_is_a_typed_error(make_daemon: Callable[..., DaemonProcess]) -> None:
+def test_search_disabled_is_a_typed_error(make_daemon: Callable[..., InProcessDaemon]) -> None:
     daemon = make_daemon(config="[index]\nenabled = false\n")
     with daemon.client() as client:
         with pytest.raises(NotFound):
@@ -202,7 +202,7 @@ def test_search_disabled_is_a_typed_error(make_daemon: Callable[..., DaemonProce
 
 
 @pytest.mark.files
-def test_a_failing_index_read_answers_with_its_store_error(daemon: DaemonProcess) -> None:
+def test_a_failing_index_read_answers_with_its_store_error(daemon: InProcessDaemon) -> None:
     """A search reads the log and the index at once; an index read that fails is answered
     with the store's own error code, not as an internal error of the daemon."""
     with daemon.client() as client:

@@ -16,10 +16,10 @@ import pytest
 
 from reverie.store.files.memory_files import encode_scope
 from tests.checks import poll
-from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, ok
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = [pytest.mark.engines, pytest.mark.in_process]
 
 SESSION = "s:trip"
 #: Consolidated first. Each of the question's words is in one turn, too far from the
@@ -57,7 +57,7 @@ def _config(llm: FakeLLM) -> str:
 
 
 @pytest.fixture
-def trip(make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM) -> DaemonProcess:
+def trip(make_daemon: Callable[..., InProcessDaemon], fake_llm: FakeLLM) -> InProcessDaemon:
     """A daemon whose ``COVERED`` turns are one episode and one fact, ``LATER`` after them."""
     daemon = make_daemon(config=_config(fake_llm))
     fake_llm.script(ok({"summary": SUMMARY, "facts": [FACT]}))
@@ -73,7 +73,7 @@ def trip(make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM) -> Daemon
 
 
 def test_an_episode_hit_brings_the_turns_it_covers_that_rank_low_alone(
-    trip: DaemonProcess,
+    trip: InProcessDaemon,
 ) -> None:
     covered = {mid for mid, _, _ in COVERED}
     with trip.client() as client:
@@ -95,7 +95,7 @@ def test_an_episode_hit_brings_the_turns_it_covers_that_rank_low_alone(
 
 
 def test_a_fact_hit_is_preceded_by_its_source_turns_and_filters_still_hold(
-    trip: DaemonProcess,
+    trip: InProcessDaemon,
 ) -> None:
     with trip.client() as client:
         hits = client.search("How long did Ana live in Lisbon?", scope=f"session/{SESSION}").hits
@@ -112,7 +112,7 @@ def test_a_fact_hit_is_preceded_by_its_source_turns_and_filters_still_hold(
         assert only_summaries and all(h.kind != "message" for h in only_summaries)
 
 
-def test_the_cli_marks_a_turn_a_summary_led_to(trip: DaemonProcess) -> None:
+def test_the_cli_marks_a_turn_a_summary_led_to(trip: InProcessDaemon) -> None:
     with trip.client() as client:
         (episode,) = client.search(QUERY, session=SESSION, kinds=["episode"]).hits
     out = subprocess.run(
@@ -128,7 +128,7 @@ def test_the_cli_marks_a_turn_a_summary_led_to(trip: DaemonProcess) -> None:
 
 @pytest.mark.files
 def test_a_fact_whose_memory_file_became_unreadable_is_still_found_leading_nowhere(
-    trip: DaemonProcess,
+    trip: InProcessDaemon,
 ) -> None:
     scope = f"session/{SESSION}"
     path = trip.data_dir / "memory" / encode_scope(scope) / "MEMORY.md"

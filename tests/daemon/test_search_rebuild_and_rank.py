@@ -23,9 +23,9 @@ from reverie.daemon import Client
 from reverie.daemon import protocol as p
 from tests.checks import poll
 from tests.daemon.search_corpus import CONVERSATION, caught_up, load_conversation, run_reverie
-from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = [pytest.mark.engines, pytest.mark.in_process]
 
 
 T = TypeVar("T")
@@ -46,7 +46,7 @@ def _answers(client: Client) -> list[list[tuple[str, list[str]]]]:
     ]
 
 
-def test_reindex_and_a_deleted_index_give_the_same_answers(daemon: DaemonProcess) -> None:
+def test_reindex_and_a_deleted_index_give_the_same_answers(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         load_conversation(client)
         poll(lambda: caught_up(client))
@@ -58,7 +58,7 @@ def test_reindex_and_a_deleted_index_give_the_same_answers(daemon: DaemonProcess
     assert _rebuilt_from_nothing(daemon, _answers) == before
 
 
-def test_searches_while_reindex_swaps_the_index_never_fail(daemon: DaemonProcess) -> None:
+def test_searches_while_reindex_swaps_the_index_never_fail(daemon: InProcessDaemon) -> None:
     """The old index directory is deleted after the swap: not under a search still reading it."""
     with daemon.client() as client:
         load_conversation(client)
@@ -98,7 +98,7 @@ def _reindex_ended_after(client: Client, started: float) -> p.ReindexStatus | No
     return progress if ended else None
 
 
-def _rebuilt_from_nothing(daemon: DaemonProcess, answers: Callable[[Client], T]) -> T:
+def _rebuilt_from_nothing(daemon: InProcessDaemon, answers: Callable[[Client], T]) -> T:
     """Stop, delete the index (its directory, or its table), start: ``answers`` once the
     new index has settled."""
     with daemon.client() as client:
@@ -124,7 +124,7 @@ def _text_scores(client: Client) -> list[list[tuple[str, float]]]:
     ]
 
 
-def test_text_scores_after_many_writes_equal_a_rebuilt_index(daemon: DaemonProcess) -> None:
+def test_text_scores_after_many_writes_equal_a_rebuilt_index(daemon: InProcessDaemon) -> None:
     """Rows written in many batches rank like one rebuild once the index has settled.
 
     Before the indexer optimized a quiet index, rows added after the full-text
@@ -150,7 +150,7 @@ def test_text_scores_after_many_writes_equal_a_rebuilt_index(daemon: DaemonProce
 
 
 def test_consolidation_indexes_episodes_and_facts(
-    make_daemon: Callable[..., DaemonProcess],
+    make_daemon: Callable[..., InProcessDaemon],
 ) -> None:
     config = "[consolidation]\nidle_after = 600.0\nbudget_tokens = 10\ntarget_tokens = 0\n"
     daemon = make_daemon(config=config)
@@ -179,7 +179,7 @@ def test_consolidation_indexes_episodes_and_facts(
 
 
 def test_a_consolidated_episode_does_not_outrank_the_message_itself(
-    make_daemon: Callable[..., DaemonProcess],
+    make_daemon: Callable[..., InProcessDaemon],
 ) -> None:
     """An episode stands for many messages: it must not take the top on words it merely repeats."""
     config = "[consolidation]\nidle_after = 600.0\nbudget_tokens = 10\ntarget_tokens = 0\n"
@@ -215,7 +215,7 @@ def test_a_consolidated_episode_does_not_outrank_the_message_itself(
 
 
 def test_hybrid_measures_meaning_above_the_background_of_a_full_candidate_list(
-    daemon: DaemonProcess,
+    daemon: InProcessDaemon,
 ) -> None:
     """Sixty turns all about walking the dog are all near "walking my dog": in a hybrid
     search the farthest of the meaning signal's candidates is the background (meaning 0)
@@ -241,7 +241,7 @@ def test_hybrid_measures_meaning_above_the_background_of_a_full_candidate_list(
 
 
 def test_scores_mean_the_same_in_every_search_so_a_host_can_threshold_them(
-    daemon: DaemonProcess,
+    daemon: InProcessDaemon,
 ) -> None:
     """After the only session about a wedding is forgotten, "wedding" finds nothing:
     its nearest unrelated hits score near 0, not 1 as the best of a min-max scale."""

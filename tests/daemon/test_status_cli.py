@@ -12,8 +12,6 @@ import pytest
 from reverie.config import InvalidArgument
 from tests.daemon_process import DaemonProcess
 
-pytestmark = pytest.mark.engines
-
 
 def _reverie(daemon: DaemonProcess, *args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(

@@ -7,14 +7,14 @@ import json
 import pytest
 
 from tests.daemon.test_cli import _reverie
-from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = pytest.mark.in_process
 
 SCOPE = "project/p/agent/a"
 
 
-def test_wm_keys_task_scratch_and_checkpoints(daemon: DaemonProcess) -> None:
+def test_wm_keys_task_scratch_and_checkpoints(daemon: InProcessDaemon) -> None:
     def ok(*args: str) -> str:
         out = _reverie(daemon, "wm", *args)
         assert out.returncode == 0, out.stderr
@@ -46,7 +46,7 @@ def test_wm_keys_task_scratch_and_checkpoints(daemon: DaemonProcess) -> None:
     assert json.loads(ok("checkpoint", "list", SCOPE, "--json")) == []
 
 
-def test_wm_errors_say_what_to_do(daemon: DaemonProcess) -> None:
+def test_wm_errors_say_what_to_do(daemon: InProcessDaemon) -> None:
     not_json = _reverie(daemon, "wm", "set", "s", "k", "hello")
     assert not_json.returncode == 1
     assert "not JSON" in not_json.stderr

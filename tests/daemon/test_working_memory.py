@@ -14,8 +14,9 @@ from reverie.config import Conflict, InvalidArgument, NotFound
 from reverie.daemon import AsyncClient, Client
 from tests.daemon.test_passivation import _wait_for
 from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
 
-pytestmark = pytest.mark.engines
+pytestmark = [pytest.mark.engines, pytest.mark.in_process]
 
 SESSION = "project/p/agent/a/session/s"
 
@@ -43,8 +44,10 @@ def clock(tmp_path: Path) -> OffsetClock:
 
 
 @pytest.fixture
-def wm_daemon(make_daemon: Callable[..., DaemonProcess], clock: OffsetClock) -> DaemonProcess:
-    return make_daemon(env=clock.env)
+def wm_daemon(
+    make_daemon_process: Callable[..., DaemonProcess], clock: OffsetClock
+) -> DaemonProcess:
+    return make_daemon_process(env=clock.env)
 
 
 def _absent(client: Client, scope: str, key: str) -> bool:
@@ -86,7 +89,7 @@ def test_overwriting_a_ttl_key_without_ttl_keeps_it(
         assert client.wm_get("s", "k").value == 2
 
 
-def test_a_list_with_values_reads_the_scope_in_one_request(daemon: DaemonProcess) -> None:
+def test_a_list_with_values_reads_the_scope_in_one_request(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         client.wm_set("s", "a", {"n": 1})
         client.wm_set("s", "b", "text", ttl=60)
@@ -104,7 +107,7 @@ def test_a_list_with_values_reads_the_scope_in_one_request(daemon: DaemonProcess
         assert got.updated == keys[1].updated > 0 and got.expires_at is not None
 
 
-def test_reserved_and_malformed_keys_are_rejected(daemon: DaemonProcess) -> None:
+def test_reserved_and_malformed_keys_are_rejected(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         with pytest.raises(InvalidArgument, match="reserved"):
             client.wm_set("s", "_internal", 1)
@@ -130,7 +133,7 @@ def test_oversized_value_is_rejected_naming_the_limit(make_daemon) -> None:
         assert [k.key for k in client.wm_list("s")] == ["fits"]
 
 
-def test_compare_and_set(daemon: DaemonProcess) -> None:
+def test_compare_and_set(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         assert client.wm_set("s", "k", "a", expected_version=0) == 1
         with pytest.raises(Conflict, match="version 1"):
@@ -169,7 +172,7 @@ async def _increment(socket: str, writers: int, each: int) -> int:
     return conflicts
 
 
-def test_32_concurrent_cas_writers_lose_no_update(daemon: DaemonProcess) -> None:
+def test_32_concurrent_cas_writers_lose_no_update(daemon: InProcessDaemon) -> None:
     conflicts = trio.run(_increment, str(daemon.socket), 32, 25)
     with daemon.client() as client:
         counter = client.wm_get("s", "counter")
@@ -191,7 +194,7 @@ def _state(client: Client, scope: str) -> dict[str, Any]:
     }
 
 
-def test_checkpoint_restore_brings_back_keys_task_and_scratchpad(daemon: DaemonProcess) -> None:
+def test_checkpoint_restore_brings_back_keys_task_and_scratchpad(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         client.wm_set(SESSION, "plan", {"steps": ["read", "write"], "n": 2})
         client.wm_set(SESSION, "blob", b"\x00\x01binary")
@@ -219,7 +222,7 @@ def test_checkpoint_restore_brings_back_keys_task_and_scratchpad(daemon: DaemonP
             client.wm_set(SESSION, "plan", "stale", expected_version=2)
 
 
-def test_checkpoints_list_newest_first_delete_and_unknown_ids(daemon: DaemonProcess) -> None:
+def test_checkpoints_list_newest_first_delete_and_unknown_ids(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         ids = [client.checkpoint_create("s", label=f"c{i}") for i in range(3)]
         listed = client.checkpoint_list("s")
@@ -250,7 +253,7 @@ def test_scratchpad_capacity_drops_oldest_and_reports_it(make_daemon) -> None:
         assert client.scratch_get("s") == []
 
 
-def test_task_progress_is_derived(daemon: DaemonProcess) -> None:
+def test_task_progress_is_derived(daemon: InProcessDaemon) -> None:
     with daemon.client() as client:
         with pytest.raises(NotFound):
             client.task_get("s")
@@ -272,7 +275,7 @@ def test_task_progress_is_derived(daemon: DaemonProcess) -> None:
 
 
 def test_inherit_looks_session_agent_project_global_and_writes_stay_put(
-    daemon: DaemonProcess,
+    daemon: InProcessDaemon,
 ) -> None:
     agent, project = "project/p/agent/a", "project/p"
     with daemon.client() as client:

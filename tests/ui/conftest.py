@@ -19,8 +19,8 @@ import pytest
 
 from reverie.daemon.door_token import UI_TOKEN_ENV, UI_TOKEN_FILE
 from tests.checks import accepts, free_port, poll
-from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, extractive_config
+from tests.inprocess import InProcessDaemon
 
 #: The conversation the inspector is checked on: one session consolidated, one not.
 TRIP = "trip/<planning> & co"  # a hostile name: markup, a slash, an ampersand
@@ -40,11 +40,11 @@ ERRANDS_TURNS = [
 class Inspector:
     url: str
     token: str
-    daemon: DaemonProcess
+    daemon: InProcessDaemon
     link: str  # the one-time sign-in link `reverie ui` printed
 
 
-def fill(daemon: DaemonProcess) -> None:
+def fill(daemon: InProcessDaemon) -> None:
     """Two sessions; the first consolidated into facts with sources."""
     with daemon.client() as client:
         for role, text in TRIP_TURNS:
@@ -56,8 +56,10 @@ def fill(daemon: DaemonProcess) -> None:
 
 
 @pytest.fixture
-def inspector(make_daemon: Callable[..., DaemonProcess], fake_llm: FakeLLM) -> Iterator[Inspector]:
-    daemon = make_daemon(config=extractive_config(fake_llm))
+def inspector(
+    make_served: Callable[..., InProcessDaemon], fake_llm: FakeLLM
+) -> Iterator[Inspector]:
+    daemon = make_served(config=extractive_config(fake_llm))  # the daemon runs in-process
     fill(daemon)
     port = free_port()
     env = {**os.environ, "REVERIE_DAEMON__DATA_DIR": str(daemon.data_dir)}
