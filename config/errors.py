@@ -35,10 +35,10 @@ branches say whose fault it is, and so what to do (``docs/protocol.md``,
         └── LLMUnavailable            llm.unavailable
 
 An engine's library's exceptions (apsw, psycopg, httpx) never leave the
-layer that calls it: each maps them to a class of this tree. Until the store
-raises the store branch from here too, it declares the same classes again
-(``reverie.store.errors``, ``EmbeddingError`` and ``IndexStale`` beside their
-engines); only the code crosses the socket, so a host catches these either way.
+layer that calls it: each maps them to a class of this tree. The store
+raises the store branch from here (``reverie.store.errors`` re-exports it,
+adding only ``StoreConflict``, a ``StoreUnavailable`` the daemon retries
+before a client sees it).
 """
 
 from __future__ import annotations

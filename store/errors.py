@@ -1,4 +1,6 @@
-"""The store's branch of the error tree (see ``reverie.config.errors``).
+"""The store's branch of the error tree: its classes are ``reverie.config.errors``'s
+(one tree, caught by class on either side of the socket); only ``StoreConflict``,
+which never crosses the socket under a code of its own, is declared here.
 
 An engine's library's exceptions never leave this package: each engine maps
 them (``files/errors.py``, ``postgres/errors.py``), and ``translate`` the file
@@ -8,12 +10,18 @@ is full) so the layers above can report them with a stable code.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
-from reverie.config import ReverieError
+from reverie.config.errors import (
+    MemoryUnreadable,
+    SessionMoved,
+    StoreError,
+    StoreFull,
+    StoreReadOnly,
+    StoreUnavailable,
+)
 
 __all__ = [
     "MemoryUnreadable",
+    "SessionMoved",
     "StoreConflict",
     "StoreError",
     "StoreFull",
@@ -23,52 +31,11 @@ __all__ = [
 ]
 
 
-class StoreError(ReverieError):
-    """SQLite or the memory tree failed; the request was not applied."""
-
-    code: ClassVar[str] = "store.error"
-
-
-class StoreFull(StoreError):
-    """The disk (or the configured size limit) is full; free space, then retry."""
-
-    code: ClassVar[str] = "store.full"
-
-
-class StoreReadOnly(StoreError):
-    """The data directory cannot be written; fix its permissions or mount, then retry."""
-
-    code: ClassVar[str] = "store.read_only"
-
-
-class StoreUnavailable(StoreError):
-    """The database cannot be reached (down, restarting, the connection lost); the
-    request may or may not have been applied: retry it (appends with the same ids
-    are idempotent). The daemon reconnects by itself."""
-
-    code: ClassVar[str] = "store.unavailable"
-
-
 class StoreConflict(StoreUnavailable):
     """The database rolled a transaction back to resolve a conflict with another writer
     (a deadlock or a serialization failure, Postgres' SQLSTATE class 40): nothing of it
     was written. The daemon runs it again by itself (``base.db``), a few times,
     before a client ever sees it."""
-
-
-class SessionMoved(StoreUnavailable):
-    """Another daemon sharing the database took the session over since this one loaded
-    it (Postgres): nothing of the request was written. Retry it: the daemon you retry
-    through takes the session back (the client does so by itself for an append with ids)."""
-
-    code: ClassVar[str] = "session.moved"
-
-
-class MemoryUnreadable(StoreError):
-    """A file of the memory tree cannot be read as it is (not UTF-8, a symbolic link):
-    fix or remove the file it names."""
-
-    code: ClassVar[str] = "store.memory_unreadable"
 
 
 def translate(exc: BaseException) -> StoreError:

@@ -15,11 +15,11 @@ seam").
 from __future__ import annotations
 
 from contextlib import AbstractAsyncContextManager, AbstractContextManager
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import msgspec
 
-from ..errors import StoreError
+from reverie.config.errors import IndexStale
 
 if TYPE_CHECKING:
     from ..ranking import IndexDoc, SearchHit
@@ -28,12 +28,6 @@ if TYPE_CHECKING:
     from .tx import Tx
 
 __all__ = ["IndexLayout", "IndexStale", "LiveIndex", "Serving"]
-
-
-class IndexStale(StoreError):
-    """The index was built by another embedder; ``reset()`` it and re-add its documents."""
-
-    code: ClassVar[str] = "store.index_stale"
 
 
 class IndexLayout(msgspec.Struct, frozen=True):

@@ -18,7 +18,7 @@ import threading
 import time
 from importlib import resources
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
 import httpx
 import msgspec
@@ -26,8 +26,8 @@ import numpy as np
 import numpy.typing as npt
 
 from reverie.config import ConfigError, EmbeddingsConfig, scrub
+from reverie.config.errors import EmbeddingError
 
-from ..errors import StoreError
 from .model_file import compact_model, shipped_model
 
 __all__ = [
@@ -48,12 +48,6 @@ _LOCAL_DIMENSION = 384
 _CHARS_PER_TOKEN_BOUND = 32
 
 Vectors = npt.NDArray[np.float32]
-
-
-class EmbeddingError(StoreError):
-    """The embedding model could not be loaded or the embedding server failed."""
-
-    code: ClassVar[str] = "embeddings.error"
 
 
 class Embedder(Protocol):
