@@ -258,8 +258,10 @@ async def _serve(
     )
     keeper = MemoryKeeper(memory, indexer or SessionHooks())
     # On a shared store the workers may take the idle sessions alone (docs/scale-out.md).
-    leave_to_workers = store.cluster is not None and config.consolidation.leave_to_workers
-    supervisor = Supervisor(shared, http, watch_idle=not leave_to_workers)
+    leave_to_workers = store.leases is not None and config.consolidation.leave_to_workers
+    if config.consolidation.leave_to_workers and not leave_to_workers:
+        log.warning("consolidation.leave_to_workers ignored: the store is not a shared one")
+    supervisor = Supervisor(shared, http, leave_to=store.leases if leave_to_workers else None)
     hooks = supervisor if indexer is None else HookChain(supervisor, indexer)
     services = dataclasses.replace(shared, hooks=hooks, memory=keeper)
     registry = SessionRegistry(services)

@@ -27,10 +27,11 @@ import httpx
 import trio
 
 from reverie.config import NotFound
-from reverie.store import SessionRecord, Tx
+from reverie.store import JobLeases, SessionRecord, Tx
 
 from ..services import Services, SessionHooks
-from .backends import Backend, configured_backends
+from .backends import DEFAULT_BACKEND, Backend, configured_backends
+from .handoff import HandOff
 from .queue import JobQueue
 from .timers import TimerHeap
 
@@ -51,15 +52,21 @@ class Supervisor(SessionHooks):
     """Follows sessions (as their hooks) and decides when to consolidate; owns the queue."""
 
     def __init__(
-        self, services: Services, http: httpx.AsyncClient, *, watch_idle: bool = True
+        self, services: Services, http: httpx.AsyncClient, *, leave_to: JobLeases | None = None
     ) -> None:
-        """``watch_idle`` False: no timer for sessions going idle over budget (a daemon that
-        leaves them to workers: ``consolidation.leave_to_workers``); requests still run."""
+        """``leave_to``: the shared jobs of a daemon that leaves consolidation to the workers
+        (``consolidation.leave_to_workers``): no timer for sessions going idle over budget,
+        and a request's job is posted there for a worker (``handoff.py``)."""
         self.services = services
-        self.watch_idle = watch_idle
+        self.watch_idle = leave_to is None
         self.cfg = services.config.consolidation
         self.backends = configured_backends(services, http)
         self.queue = JobQueue(self.backends)
+        self._hand_off = (
+            None
+            if leave_to is None
+            else HandOff(services, leave_to, self.backends[DEFAULT_BACKEND])
+        )
         self._timers = TimerHeap()
         self._watch: dict[str, _Watch] = {}
         self._wake = trio.Event()
@@ -168,8 +175,11 @@ class Supervisor(SessionHooks):
     async def consolidate_now(self, session: str, *, wait: bool) -> dict[str, Any] | None:
         """Queue the session's whole tail (complete turns) now; optionally wait for the job.
 
-        A job that failed (the disk is full, say) raises its error here.
+        A job that failed (the disk is full, say) raises its error here. A daemon that
+        leaves consolidation to the workers posts the job for them instead.
         """
+        if self._hand_off is not None:
+            return await self._hand_off.consolidate(session, wait=wait)
         pending = self.queue.enqueue(session, target=0)
         if not wait:
             return None

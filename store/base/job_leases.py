@@ -5,7 +5,9 @@ one writer of the session. When several members share a Postgres store,
 any of them (a daemon, a ``reverie worker``) runs any session's job,
 owner or not: ``JobLeases`` makes and finishes it straight in the
 database, each step one transaction fenced by the job's lease
-(``postgres/job_leases.py``), and finds the sessions due by a query.
+(``postgres/job_leases.py``), and finds the sessions due by a query. A daemon that leaves consolidation to
+the workers posts a job leased to none, which the first member's scan
+takes, and follows its state.
 """
 
 from __future__ import annotations
@@ -40,6 +42,21 @@ class JobLeases(Protocol):
         """Write ``entry`` and ``memory`` (unless ``base`` moved), close the job and move the
         session's cursor, in one transaction, if this member still holds the job's lease:
         "applied" (with the session's row), "moved" or "gone" (nothing written)."""
+
+    async def post(
+        self,
+        session: str,
+        backend: str,
+        choose: Callable[[list[MessageRecord]], list[MessageRecord]],
+        now: float,
+    ) -> Job | None:
+        """A job for any member to take, leased to none: the session's running job, or a
+        new one over the turns ``choose`` takes from its tail; None when there is nothing
+        to do or another session of its scope has a job running."""
+
+    async def state(self, job_id: str) -> tuple[str, bool] | None:
+        """The job's state ("running", or how it ended) and whether a member holds its
+        lease now; None once it is deleted (abandoned, or its session forgotten)."""
 
     async def due(
         self, *, budget: int, hard: int, idle_after: float, max_delay: float, limit: int

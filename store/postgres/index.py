@@ -127,6 +127,11 @@ class PostgresSearchIndex:
         return existed
 
     def _open(self, conn: Conn) -> tuple[bool, object]:
+        # Members opening a new index at once make it one at a time: a concurrent
+        # CREATE TABLE fails on the catalog's unique index, the next finds the table.
+        conn.execute(
+            "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", ("reverie.index:" + self.name,)
+        )
         found = conn.execute("SELECT to_regclass(quote_ident(%s))", (self.name,)).fetchone()
         if found != (None,):
             row = conn.execute("SELECT value FROM meta WHERE key = %s", (self._meta_key,))

@@ -17,6 +17,9 @@ owner: each step is one transaction here, fenced by the job's lease.
   ``memory_rows``), the job closed and the session's cursor moved
   relatively, in one transaction. A job that a forget deleted, or that
   another member reclaimed, writes nothing.
+- ``post_job``: a job made for any member to take, leased to none (a
+  daemon that leaves consolidation to the workers); ``job_state`` is how
+  its poster follows it.
 - ``due_sessions``: what any member's scan queues, sessions idle over
   budget (or long over ``hard_tokens``) with no job on a live lease in
   their scope, and the sessions of jobs whose lease lapsed.
@@ -43,7 +46,14 @@ from .cluster import ME, NOW, alive_clause
 from .journal import load_session, read_history, read_tail
 from .memory_store import check_consolidation
 
-__all__ = ["PostgresJobLeases", "due_sessions", "finish_leased", "lease_job"]
+__all__ = [
+    "PostgresJobLeases",
+    "due_sessions",
+    "finish_leased",
+    "job_state",
+    "lease_job",
+    "post_job",
+]
 
 Conn = psycopg.Connection[Any]
 #: SQL true when the lease of the job ``j`` is free to take; one parameter, ``owner_ttl``.
@@ -101,6 +111,20 @@ def lease_job(
             return None
         span = job.last_seq - job.first_seq + 1
         return job, read_history(conn, session, job.first_seq - 1, span)
+    made = _make_job(conn, session, backend, choose, now)
+    if made is not None:
+        conn.execute(
+            f"UPDATE jobs SET lease_owner = {ME}, lease_until = {NOW} + %s WHERE id = %s",
+            (lease, made[0].id),
+        )
+    return made
+
+
+def _make_job(
+    conn: Conn, session: str, backend: str, choose: Choose, now: float
+) -> tuple[Job, list[MessageRecord]] | None:
+    """A new job, leased to none, over the turns ``choose`` takes from the session's tail;
+    under the scope's lock, which the caller holds."""
     # Read after the lock: a finish that committed before it has moved the cursor.
     record = load_session(conn, session)
     if record is None:
@@ -111,11 +135,43 @@ def lease_job(
     job = new_job(session, record.scope, backend, turns, now, uuid.uuid4().hex)
     values = msgspec.structs.astuple(job)
     conn.execute(
-        f"INSERT INTO jobs ({_COLUMNS}, lease_owner, lease_until)"
-        f" VALUES ({', '.join(['%s'] * len(values))}, {ME}, {NOW} + %s)",
-        (*values, lease),
+        f"INSERT INTO jobs ({_COLUMNS}) VALUES ({', '.join(['%s'] * len(values))})", values
     )
     return job, turns
+
+
+def post_job(conn: Conn, session: str, backend: str, choose: Choose, now: float) -> Job | None:
+    """A job for any member to take (``due_sessions`` lists it at once): the session's
+    running job if it has one, else a new one, leased to none, over the turns ``choose``
+    takes; None when the session is gone, has nothing to consolidate, or another session
+    of its scope has a job running (one job per scope)."""
+    row = conn.execute(
+        "SELECT scope FROM sessions WHERE name = %s FOR SHARE", (session,)
+    ).fetchone()
+    if row is None:
+        return None
+    conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (_SPACE + row[0],))
+    running = conn.execute(
+        f"SELECT {_COLUMNS} FROM jobs j WHERE j.scope = %s AND j.state = 'running'"
+        " ORDER BY j.created LIMIT 1",
+        (row[0],),
+    ).fetchone()
+    if running is not None:
+        job = _job(running)
+        return job if job.session == session else None
+    made = _make_job(conn, session, backend, choose, now)
+    return None if made is None else made[0]
+
+
+def job_state(conn: Conn, job_id: str) -> tuple[str, bool] | None:
+    """The job's state and whether a member holds its lease; None once it is deleted
+    (abandoned, or its session forgotten)."""
+    row = conn.execute(
+        f"SELECT j.state, j.lease_owner IS NOT NULL AND j.lease_until >= {NOW}"
+        " FROM jobs j WHERE j.id = %s",
+        (job_id,),
+    ).fetchone()
+    return None if row is None else (row[0], bool(row[1]))
 
 
 def _busy(conn: Conn, scope: str) -> bool:
@@ -228,6 +284,12 @@ class PostgresJobLeases:
         return await self._db.write(
             lambda t: finish_leased(t.conn, job, state, entry, memory, base, now)
         )
+
+    async def post(self, session: str, backend: str, choose: Choose, now: float) -> Job | None:
+        return await self._db.write(lambda t: post_job(t.conn, session, backend, choose, now))
+
+    async def state(self, job_id: str) -> tuple[str, bool] | None:
+        return await self._db.read(lambda t: job_state(t.conn, job_id))
 
     async def due(
         self, *, budget: int, hard: int, idle_after: float, max_delay: float, limit: int

@@ -170,7 +170,11 @@ def migrate(conn: psycopg.Connection[Any]) -> int:
     transaction). A database newer than this code is refused rather than
     guessed at.
     """
-    conn.execute(_VERSION)
+    # Under the lock too: ``CREATE TABLE IF NOT EXISTS`` run by two members at once
+    # fails in one of them on the catalog's unique index, not "already exists".
+    with conn.transaction():
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (_MIGRATION_LOCK,))
+        conn.execute(_VERSION)
     found = 0
     for version in range(SCHEMA_VERSION + 1):
         with conn.transaction():

@@ -233,3 +233,29 @@ def test_a_daemon_that_leaves_consolidation_to_workers_lets_a_workers_model_do_i
     )
     assert appliers == [(name, "worker") for name in sessions]
     assert len(fake_llm.requests) >= len(sessions)  # the worker's model, not the extractive path
+
+
+def test_a_consolidate_through_a_daemon_that_leaves_it_to_workers_waits_for_a_workers_job(
+    make_daemon: Callable[..., DaemonProcess],
+    make_worker: Callable[[str, str], WorkerProcess],
+    pg_url: str,
+    fake_llm: FakeLLM,
+) -> None:
+    """Nobody would consolidate the session on their own (an hour's idle_after): the
+    request's job, posted by the daemon, is run by the worker's model and waited for."""
+    leaving = CONSOLIDATION.format(idle=3600.0) + "leave_to_workers = true\n"
+    worker = CONSOLIDATION.format(idle=3600.0) + (
+        f'[llm]\nbase_url = "{fake_llm.base_url}"\nmodel = "fake"\ntimeout = 30.0\n'
+    )
+    make_worker("w", worker)
+    with _daemon(make_daemon, pg_url, leaving).client() as client:
+        _talk(client, "s", 3)
+        outcome = client.consolidate("s", wait=True)
+    assert outcome is not None and (outcome.state, outcome.messages) == ("done", 6)
+    appliers = _sql(
+        pg_url,
+        "SELECT j.id, j.state, m.role FROM jobs j JOIN members m ON m.id = j.lease_owner",
+    )
+    assert appliers == [(outcome.job, "done", "worker")]
+    assert _sql(pg_url, "SELECT cursor_seq, tail_tokens FROM sessions") == [(6, 0)]
+    assert fake_llm.requests  # the worker's model, not the extractive path

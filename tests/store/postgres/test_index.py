@@ -227,6 +227,24 @@ async def test_open_says_whether_the_table_existed(
     assert await PostgresSearchIndex(db, primed, table="index_docs_next").open() is False
 
 
+async def test_members_opening_a_new_index_at_once_make_it_once(
+    pg_url: str, db: PostgresDatabase, primed: PrimedEmbedder
+) -> None:
+    """Daemons started together on one store (docs/scale-out.md): each opens the index
+    on its own connections; one makes the table, the others find it."""
+    opened: list[bool] = []
+    async with AsyncExitStack() as stack:
+        dbs = [await stack.enter_async_context(opened_db(pg_url)) for _ in range(3)]
+
+        async def open_one(member: PostgresDatabase) -> None:
+            opened.append(await PostgresSearchIndex(member, primed).open())
+
+        async with trio.open_nursery() as nursery:
+            for member in dbs:
+                nursery.start_soon(open_one, member)
+    assert sorted(opened) == [False, True, True]
+
+
 async def test_use_before_open_is_store_error(db: PostgresDatabase, primed: PrimedEmbedder) -> None:
     with pytest.raises(StoreError, match="before open"):
         await search_hits(PostgresSearchIndex(db, primed), "x")

@@ -195,3 +195,32 @@ async def test_sessions_due_are_idle_over_budget_with_no_live_job_in_their_scope
     # are over hard too, but their scope's job is on a live lease.
     late = await b.jobs.due(budget=30, hard=30, idle_after=1e10, max_delay=1.0, limit=9)
     assert late == ["busy"]
+
+
+@pytest.mark.trio
+async def test_a_posted_job_is_leased_to_none_and_taken_whole_by_the_first_member_to_scan(
+    members: tuple[Member, Member],
+) -> None:
+    """What a daemon that leaves consolidation to the workers posts (issue 58)."""
+    a, b = members
+    await _session(a, "s1", "team", 2, active=1e12)  # active "now": never due by idleness
+    await _session(a, "s2", "team", 1)
+    job = await a.jobs.post("s1", "default", lambda tail: tail[:2], 1.0)
+    assert job is not None and (job.first_seq, job.last_seq) == (1, 2)
+    assert await a.jobs.state(job.id) == ("running", False)
+    assert await a.jobs.post("s1", "default", _all, 1.5) == job  # posted twice: the same job
+    assert await a.jobs.post("s2", "default", _all, 1.5) is None  # one job per scope
+    assert await a.jobs.post("gone", "default", _all, 1.5) is None
+
+    def due() -> Any:
+        return b.jobs.due(budget=10**9, hard=10**9, idle_after=1e12, max_delay=1e9, limit=9)
+
+    assert await due() == ["s1"]
+    taken = await b.jobs.lease("s1", "default", _all, 2.0)
+    assert taken is not None and taken[0] == job and [t.seq for t in taken[1]] == [1, 2]
+    assert await a.jobs.state(job.id) == ("running", True)
+    assert await due() == []
+    outcome, _ = await b.jobs.finish(job, "done", _entry(job, taken[1]), "new", "", 3.0)
+    assert outcome == "applied"
+    assert await a.jobs.state(job.id) == ("done", False)
+    assert await a.sql("SELECT lease_owner FROM jobs") == [("host/2/b",)]
