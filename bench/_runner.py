@@ -23,6 +23,7 @@ from __future__ import annotations
 import datetime
 import importlib
 import pkgutil
+import sys
 import time
 import traceback
 from pathlib import Path
@@ -146,6 +147,14 @@ def main(argv: list[str], kind: Kind = BENCH) -> int:
     argv = take_store(argv)
     names = argv or benchmark_modules(kind)
     full = not argv
+    unknown = [n for n in names if n not in benchmark_modules(kind)]
+    if unknown:
+        print(
+            f"{kind.package}: no suite named {', '.join(unknown)}; the suites are: "
+            f"{', '.join(benchmark_modules(kind))}",
+            file=sys.stderr,
+        )
+        return 2
     runnable = []
     for name in names:
         module = importlib.import_module(f"{kind.package}.{name}")
