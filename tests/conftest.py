@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -37,6 +38,31 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "files: about the file engine's own files (hand edits): SQLite only"
     )
+    config.addinivalue_line(
+        "markers",
+        "heavy: keeps both cores busy for tens of seconds; under xdist the heavy tests run "
+        "one after another on one worker",
+    )
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups (--dist loadgroup)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``make test``'s ``-n 2 --dist loadgroup``: a module's tests stay on one worker
+    (its module-scoped daemons start once) and the ``heavy`` ones share one worker, so two
+    of them never compete for the 2 cores; an explicit ``xdist_group`` keeps its own. The
+    heavy group is handed out first (it is the longest), then the others, most tests first,
+    so that no long group starts last while the other worker idles."""
+    groups: dict[pytest.Item, str] = {}
+    for item in items:
+        marker = item.get_closest_marker("xdist_group")
+        if marker is None:
+            heavy = item.get_closest_marker("heavy") is not None
+            marker = pytest.mark.xdist_group("heavy" if heavy else item.nodeid.split("::")[0])
+            item.add_marker(marker)
+        groups[item] = str(marker.args[0] if marker.args else marker.kwargs.get("name"))
+    if config.getoption("dist", "no") == "loadgroup":
+        sizes = Counter(groups.values())
+        items.sort(key=lambda item: (groups[item] != "heavy", -sizes[groups[item]]))
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
