@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import os
 import re
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -38,31 +40,56 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "files: about the file engine's own files (hand edits): SQLite only"
     )
-    config.addinivalue_line(
-        "markers",
-        "heavy: keeps both cores busy for tens of seconds; under xdist the heavy tests run "
-        "one after another on one worker",
-    )
 
 
-@pytest.hookimpl(tryfirst=True)  # before xdist's own hook reads the groups (--dist loadgroup)
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Under ``make test``'s ``-n 2 --dist loadgroup``: a module's tests stay on one worker
-    (its module-scoped daemons start once) and the ``heavy`` ones share one worker, so two
-    of them never compete for the 2 cores; an explicit ``xdist_group`` keeps its own. The
-    heavy group is handed out first (it is the longest), then the others, most tests first,
-    so that no long group starts last while the other worker idles."""
-    groups: dict[pytest.Item, str] = {}
-    for item in items:
-        marker = item.get_closest_marker("xdist_group")
-        if marker is None:
-            heavy = item.get_closest_marker("heavy") is not None
-            marker = pytest.mark.xdist_group("heavy" if heavy else item.nodeid.split("::")[0])
-            item.add_marker(marker)
-        groups[item] = str(marker.args[0] if marker.args else marker.kwargs.get("name"))
-    if config.getoption("dist", "no") == "loadgroup":
-        sizes = Counter(groups.values())
-        items.sort(key=lambda item: (groups[item] != "heavy", -sizes[groups[item]]))
+#: Test files with a test that keeps both cores busy for tens of seconds (daemons under
+#: kill -9 and faults, 64 appending threads, thousands of rows embedded, pip installing
+#: ~750 MB, the real model). Under ``make test``'s xdist workers they are one work unit,
+#: handed out first: they run one after another on one worker while the other takes the
+#: rest, so two of them never compete for the 2 cores.
+HEAVY_FILES = frozenset(
+    {
+        "tests/cluster/test_acceptance.py",
+        "tests/cluster/test_forget_races.py",
+        "tests/daemon/test_backup.py",
+        "tests/daemon/test_index_memory.py",
+        "tests/llm/test_real_model.py",
+        "tests/test_packaging.py",
+        "tests/torture/test_crash_loop.py",
+    }
+)
+
+
+def _work_unit(nodeid: str) -> str:
+    """A test's unit of work under xdist: its file (so a module's shared daemons start
+    once), or ``heavy`` for the files of ``HEAVY_FILES``."""
+    path = nodeid.split("::", 1)[0]
+    return "heavy" if path in HEAVY_FILES else path
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` with the heavy files as one unit (xdist 3.8's ``xdist_group``
+    marks do not reach its scheduler under pytest 9: they rename ``item._nodeid``)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FileScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _work_unit(nodeid)
+
+    return FileScheduling(config, log)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """On an xdist worker, the order the units are handed out in (``--no-loadscope-reorder``):
+    the heavy unit first (the longest), then the files with the most tests, so that no
+    long file starts last while the other worker idles."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return
+    units = {item: _work_unit(item.nodeid) for item in items}
+    sizes = Counter(units.values())
+    items.sort(key=lambda item: (units[item] != "heavy", -sizes[units[item]]))
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:

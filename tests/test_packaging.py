@@ -31,7 +31,6 @@ PACKAGES = [
 
 
 @pytest.mark.slow
-@pytest.mark.heavy  # builds a wheel and runs mypy
 def test_wheel_installs_into_a_fresh_venv_and_imports_everything(tmp_path: Path) -> None:
     # Built from a copy: setuptools reuses the checkout's build/lib, where a deleted file lives on.
     source = tmp_path / "source"
@@ -104,7 +103,6 @@ def test_wheel_installs_into_a_fresh_venv_and_imports_everything(tmp_path: Path)
 
 
 @pytest.mark.slow
-@pytest.mark.heavy  # pip builds and installs ~750 MB
 def test_the_documented_install_puts_reverie_with_an_extra_into_any_venv(tmp_path: Path) -> None:
     """docs/frameworks.md's `pip install '/path/to/reverie[agents]'`, as written, into a fresh
     venv outside the checkout: no system site-packages, every dependency installed by pip

@@ -55,7 +55,6 @@ def _scope(session: str) -> str:
     return "team/shared" if session.startswith("shared") else f"user/{session}"
 
 
-@pytest.mark.heavy  # three daemons, a worker and PostgreSQL under faults
 def test_three_daemons_and_a_worker_under_faults_lose_and_double_nothing(
     make_daemon: Make,
     make_worker: Callable[[str, str], WorkerProcess],

@@ -181,7 +181,6 @@ class Faults:
         self.done.append("postgres restart")
 
 
-@pytest.mark.heavy  # daemons, a worker and PostgreSQL restarts
 def test_appends_pops_consolidations_and_forgets_of_shared_sessions_across_members(
     make_daemon: Callable[..., DaemonProcess],
     make_worker: Callable[[str, str], WorkerProcess],

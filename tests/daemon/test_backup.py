@@ -50,7 +50,6 @@ def _all_ids(client: Client, session: str) -> Counter[str]:
     return Counter(m.id for m in whole_history(client, session))
 
 
-@pytest.mark.heavy  # 64 appending threads
 def test_backup_under_64_appenders_restores_every_acked_message(
     make_daemon: Callable[..., DaemonProcess], tmp_path: Path
 ) -> None:

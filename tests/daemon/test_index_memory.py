@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import numpy as np
-import pytest
 
 from reverie.daemon import Client
 from reverie.store import LocalEmbedder
@@ -133,7 +132,6 @@ def test_messages_past_a_generation_go_to_new_tables_old_ones_still_found_and_re
     assert "reverie_index_tables 3" in metrics
 
 
-@pytest.mark.heavy  # embeds and merges thousands of rows
 def test_four_sealed_generations_are_merged_into_one_and_still_found_after_a_restart(
     make_daemon: Callable[..., DaemonProcess],
 ) -> None:

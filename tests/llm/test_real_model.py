@@ -14,17 +14,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
-
 from reverie.actors.consolidation.prompt import CONSOLIDATION_SYSTEM_PROMPT, memory_block
 from reverie.daemon import Client
 from reverie.store import parse_memory
 from tests.checks import assert_each_id_once, jobs, poll
 from tests.daemon_process import DaemonProcess
 from tests.llm.llama_server import LlamaServer
-
-# One llama-server on 2 threads: these take turns with the other heavy tests under xdist.
-pytestmark = pytest.mark.heavy
 
 #: A poll's deadline for work the model does (several jobs of a few seconds each).
 MODEL_DEADLINE = 300.0

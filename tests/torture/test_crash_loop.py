@@ -273,7 +273,6 @@ class Torture:
 
 
 @pytest.mark.torture
-@pytest.mark.heavy  # a dozen client threads against a daemon killed again and again
 def test_crash_loop_keeps_every_invariant(tmp_path: Path) -> None:
     seed = int(os.environ.get("REVERIE_TORTURE_SEED") or random.SystemRandom().randrange(10**6))
     seconds_env = os.environ.get("REVERIE_TORTURE_SECONDS")
