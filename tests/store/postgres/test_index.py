@@ -26,6 +26,7 @@ from reverie.store.files.memory_files import MemoryFiles
 from reverie.store.files.memory_store import FileMemoryStore
 from reverie.store.postgres.db import PostgresDatabase
 from reverie.store.postgres.index import PostgresSearchIndex
+from reverie.store.postgres.memory_store import MemoryStore
 
 from ..index_corpus import CORPUS, INJECT, NASTY, FakeEmbedder, index_doc, uids_of
 from .index_fixtures import (
@@ -186,10 +187,18 @@ async def test_delete_scope_episodes_and_uids(either: AnyIndex) -> None:
     assert await _every(either) == sorted(set(CORPUS) - {"t1", "t2"})
 
 
+def _memory_of(index: AnyIndex, tmp_path: Path) -> FileMemoryStore | MemoryStore:
+    """The memory store of ``index``'s engine: the Postgres index reads a scope's memory
+    from the rows of its own database (``PostgresSearchIndex.replace_scope``)."""
+    if isinstance(index, PostgresSearchIndex):
+        return MemoryStore(index.db)
+    return FileMemoryStore(MemoryFiles(tmp_path / "memory"))
+
+
 async def test_replacing_a_scope_rewrites_its_facts_and_keeps_other_docs(
     either: AnyIndex, tmp_path: Path
 ) -> None:
-    memory = FileMemoryStore(MemoryFiles(tmp_path / "memory"))
+    memory = _memory_of(either, tmp_path)
     await memory.write_memory("a", "# Memory\n\n- Carl lives in Porto\n- Carl drinks tea\n")
     await either.replace_scope(memory, "a", None)
     facts = await search_hits(either, "where does Carl live", kinds=("fact",), k=5)
