@@ -1,0 +1,52 @@
+"""Search knows what is current (issue 59, item 7), through the public client.
+
+Maya moves from Manchester to Leeds over two days, each consolidated on the
+default (extractive) path: a question about where she lives gets the current
+fact first, and the retired fact and the turn that stated it come later,
+marked as history with the day they stopped being true.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie.daemon import Client
+from tests.checks import poll
+from tests.daemon_process import DaemonProcess
+
+pytestmark = [pytest.mark.engines, pytest.mark.in_process]
+
+DAY = 86400.0
+DAY0 = 1767571200.0  # 2026-01-05 00:00 UTC
+SCOPE = "user/maya"
+DAYS = [["I live in Manchester.", "I'm a vegetarian."], ["I moved to Leeds last week."]]
+MOVED = "2026-01-06"  # the second day: Manchester stopped being true
+
+
+def _maya(client: Client) -> list[str]:
+    """Both days said and consolidated; the scope's current facts, as search shows them."""
+    for day, texts in enumerate(DAYS):
+        for i, text in enumerate(texts):
+            ts = DAY0 + day * DAY + 60 * i
+            client.append("maya", "user", text, name="Maya", ts=ts, scope=SCOPE)
+            client.append("maya", "assistant", "Noted, thanks!", ts=ts + 1)
+        assert client.consolidate("maya", wait=True) is not None
+    poll(lambda: client.status().index.settled, timeout=120, what="the index settled")
+    return [line[2:] for line in client.context("maya").memory.splitlines() if line[:2] == "- "]
+
+
+def test_the_current_fact_comes_first_and_what_it_replaced_is_history(
+    daemon: DaemonProcess,
+) -> None:
+    with daemon.client() as client:
+        current = _maya(client)
+        hits = client.search("where does Maya live now", scope=SCOPE).hits
+    shown = [(h.kind, h.text, h.until, round(h.score, 3)) for h in hits]
+    assert any("Leeds" in fact for fact in current) and not any("Manchester" in f for f in current)
+    first = hits[0]
+    assert first.kind == "fact" and "Leeds" in first.text and first.text in current, shown
+    assert first.until == "", shown
+    old = [h for h in hits if "Manchester" in h.text]
+    assert {h.kind for h in old} >= {"fact", "message"}, shown  # the retired fact, its turn
+    assert all(h.until == MOVED for h in old), shown
+    assert all(h.score <= first.score for h in old), shown
