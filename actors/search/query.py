@@ -115,7 +115,10 @@ async def search(
         coverage = 1.0 - min(1.0, unembedded / searched) if searched else 1.0
         if mode == "hybrid":
             meaning = above_background(meaning, depth)
-            weights = (TEXT_WEIGHT, VECTOR_WEIGHT * coverage)
+            # No searched doc holds a word of the query: the words signal says nothing of
+            # any hit, so it abstains rather than count 0 for each (docs/search.md, "Scores
+            # and thresholds": "which diet do I follow" and "I'm vegetarian").
+            weights = (TEXT_WEIGHT if by_words else 0.0, VECTOR_WEIGHT * coverage)
         else:
             weights = _WEIGHTS[mode]
         fused = fuse(by_words, meaning, weights)[:depth]

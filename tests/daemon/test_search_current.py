@@ -3,7 +3,9 @@
 Maya moves from Manchester to Leeds over two days, each consolidated on the
 default (extractive) path: a question about where she lives gets the current
 fact first, and the retired fact and the turn that stated it come later,
-marked as history with the day they stopped being true.
+marked as history with the day they stopped being true. A question worded
+unlike anything she said ("which diet do I follow") still finds the fact
+at the default ``min_score``.
 """
 
 from __future__ import annotations
@@ -50,3 +52,16 @@ def test_the_current_fact_comes_first_and_what_it_replaced_is_history(
     assert {h.kind for h in old} >= {"fact", "message"}, shown  # the retired fact, its turn
     assert all(h.until == MOVED for h in old), shown
     assert all(h.score <= first.score for h in old), shown
+
+
+def test_a_question_worded_unlike_the_fact_finds_it_at_the_default_min_score(
+    daemon: DaemonProcess,
+) -> None:
+    with daemon.client() as client:
+        current = _maya(client)
+        hits = client.search("Which diet do I follow?", scope=SCOPE).hits
+    shown = [(h.kind, h.text, h.until, round(h.score, 3)) for h in hits]
+    facts = [h for h in hits if h.kind == "fact" and "vegetarian" in h.text]
+    assert facts and facts[0].text in current and facts[0].until == "", shown
+    assert hits[0] == facts[0], shown  # before the turn that brought it
+    assert any(h.kind == "message" and "vegetarian" in h.text for h in hits), shown
