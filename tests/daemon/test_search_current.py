@@ -10,10 +10,15 @@ at the default ``min_score``.
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from mcp import ClientSession
 
 from reverie.daemon import Client
 from tests.checks import poll
+from tests.daemon.mcp_stdio import run_mcp
+from tests.daemon.search_corpus import run_reverie
 from tests.daemon_process import DaemonProcess
 
 pytestmark = [pytest.mark.engines, pytest.mark.in_process]
@@ -65,3 +70,24 @@ def test_a_question_worded_unlike_the_fact_finds_it_at_the_default_min_score(
     assert facts and facts[0].text in current and facts[0].until == "", shown
     assert hits[0] == facts[0], shown  # before the turn that brought it
     assert any(h.kind == "message" and "vegetarian" in h.text for h in hits), shown
+
+
+def test_the_cli_and_the_mcp_recall_say_what_is_history(daemon: DaemonProcess) -> None:
+    query = "where does Maya live now"
+    with daemon.client() as client:
+        _maya(client)
+
+    async def recall(session: ClientSession) -> Any:
+        return await session.call_tool("recall", {"query": query})
+
+    shown = run_reverie(daemon, "search", query, "--scope", SCOPE).stdout
+    lines = [line for line in shown.splitlines() if "Manchester" in line or "Leeds" in line]
+    assert lines and all(
+        ("Manchester" in line) == (f"(history: until {MOVED})" in line) for line in lines
+    ), shown
+    recalled = run_mcp(daemon, recall, "--session", "maya", "--scope", SCOPE)
+    hits = recalled.structuredContent["hits"]
+    assert hits and all(("Manchester" in h["text"]) == (h.get("until") == MOVED) for h in hits), (
+        hits
+    )
+    assert any("Manchester" in h["text"] for h in hits), hits
