@@ -67,7 +67,7 @@ async def current_first(
     episode as history. ``facts`` says whether the search returns facts at all
     (its ``kinds``, no session filter): only then does a turn bring its fact.
     """
-    scopes = {h.scope: await _read(memory, h.scope) for h in hits}
+    scopes = {scope: await _read(memory, scope) for scope in {h.scope for h in hits}}
     retired = [h for h in candidates if is_retired(h) and h.scope in scopes]
     untils = {h.uid: _until(h, scopes[h.scope], retired) for h in hits}
     ranked = _ranked(hits, untils)
