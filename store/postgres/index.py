@@ -307,12 +307,17 @@ class PostgresSearchIndex:
         await self._delete("scope = %s", scope)
 
     async def delete_episodes(self, scope: str) -> None:
-        """Remove the ``episode`` docs of ``scope`` (before re-adding its edited history)."""
-        await self._delete("scope = %s AND kind = 'episode'", scope)
+        """Remove the docs of ``scope``'s history, its ``episode`` docs and the facts they
+        retired (before re-adding its edited history)."""
+        await self._delete(
+            "scope = %s AND (kind = 'episode' OR (kind = 'fact' AND session <> ''))", scope
+        )
 
     async def replace_scope(self, memory: MemoryStore, scope: str, entries: int | None) -> None:
         """Re-add the scope's newest ``entries`` episodes (all when None) and replace its
         facts, in one transaction: a search sees the old facts or the new, never neither.
+        With all episodes, the facts its history retired are replaced too (a forgotten
+        fact leaves the history as well); else they stay (``is_retired``).
 
         The scope is read from this index's own database, where the engine's
         ``memory`` keeps it, in one snapshot; its docs are embedded outside

@@ -112,8 +112,10 @@ def replace_scope_rows(
     """
     if scope_memory(conn, scope, limit, share=True) != read:
         return False
+    mine = "" if limit is None else " AND session = ''"  # retired facts stay with their entries
     conn.execute(
-        sql.SQL("DELETE FROM {} WHERE scope = %s AND kind = 'fact'").format(table), (scope,)
+        sql.SQL("DELETE FROM {} WHERE scope = %s AND kind = 'fact'" + mine).format(table),
+        (scope,),
     )
     if rows:
         upsert(conn, table, rows)

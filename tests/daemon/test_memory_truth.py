@@ -171,12 +171,15 @@ def test_a_replaced_fact_has_history_until_the_day_it_stopped(daemon: DaemonProc
         assert "until 2026-01-08" in shown
         poll(lambda: _found(client, "Lisbon", "fact"), what="new fact indexed")
         assert _found(client, "Porto", "episode")  # history still finds it
-        assert not _found(client, "Porto", "fact")  # but not as a current fact
+        # As a fact too, but marked as history, until the day it stopped (docs/search.md).
+        porto_hits = client.search("Porto", kinds=["fact"], scope="user/carl", mode="text").hits
+        assert [(h.text, h.until) for h in porto_hits] == [("Carl lives in Porto.", "2026-01-08")]
 
         client.forget("carl")
 
         assert client.fact_history("user/carl", porto) == []
         poll(lambda: not _found(client, "Porto", "episode"), what="history forgotten")
+        assert not _found(client, "Porto", "fact")
 
 
 def test_a_new_session_starts_with_its_scope_memory(daemon: DaemonProcess) -> None:

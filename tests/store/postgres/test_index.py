@@ -176,10 +176,11 @@ async def test_forgetting_a_session_takes_its_own_scope_and_nothing_else(
 async def test_delete_scope_episodes_and_uids(either: AnyIndex) -> None:
     other = [
         index_doc("o1", "other scope", scope="b"),
-        index_doc("o2", "fact", scope="b", kind="fact"),
+        index_doc("o2", "fact", scope="b", kind="fact", session=""),  # of MEMORY.md
+        index_doc("o3", "retired fact", scope="b", kind="fact"),  # of a history entry
     ]
     await either.add(other, 8)
-    await either.delete_episodes("b")
+    await either.delete_episodes("b")  # the history's docs: its episodes, what they retired
     assert await _every(either, scope="b") == ["o2"]
     await either.delete_scope("b")
     assert await _every(either, scope="b") == []
