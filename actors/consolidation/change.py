@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import re
 import threading
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
@@ -28,7 +29,7 @@ from reverie.store import Fact, LocalEmbedder
 
 from .third_person import DEFAULT_SPEAKER
 
-__all__ = ["Embed", "displaced", "meaning", "owner", "people", "signalled"]
+__all__ = ["Embed", "displaced", "meaning", "named", "owner", "people", "signalled"]
 
 #: The words that say a state changed (not what it is about: that is the embedder's).
 _CUE = re.compile(
@@ -100,10 +101,19 @@ def owner(text: str, people: set[str]) -> str:
 
 
 def people(speakers: Iterable[str], facts: Iterable[Fact]) -> set[str]:
-    """The job's speakers and the names the scope's facts open with ("Carl lives …")."""
-    leads = (_LEAD.match(f.text) for f in facts)
-    named = {m["who"] for m in leads if m and m["who"].casefold() not in _STARTERS}
-    return {*speakers, *named, DEFAULT_SPEAKER}
+    """Who the scope's facts are about: the job's speakers, "The user", and every name that
+    opens two facts or more ("Carl lives …", "Carl's dog …"; a word that opens one line is
+    as likely "Site visits on Mondays …")."""
+    leads = Counter(m["who"] for f in facts if (m := _LEAD.match(f.text)))
+    frequent = {who for who, n in leads.items() if n > 1 and who.casefold() not in _STARTERS}
+    return {*speakers, DEFAULT_SPEAKER, *frequent}
+
+
+def named(text: str, known: set[str]) -> set[str]:
+    """``known`` and the name ``text`` opens with, if it opens with one ("Carl is single now")."""
+    found = _LEAD.match(text)
+    lead = found["who"] if found else ""
+    return known | {lead} if lead and lead.casefold() not in _STARTERS else known
 
 
 def signalled(text: str) -> bool:
@@ -111,44 +121,39 @@ def signalled(text: str) -> bool:
     return bool(_CUE.search(text)) and not _HEDGE.search(text)
 
 
-_lock = threading.Lock()
-_users = 0
-_embedder: LocalEmbedder | None = None
-_cache: dict[str, npt.NDArray[np.float32]] = {}
-
-
 #: Unit vectors of texts, one row each (``LocalEmbedder.embed``).
 Embed = Callable[[Sequence[str]], "npt.NDArray[np.float32]"]
+#: Seconds the model stays loaded after a job, for the next one (loading it takes ~1 s).
+UNLOAD_AFTER = 120.0
+
+_lock = threading.Lock()
+_embedder: LocalEmbedder | None = None
 
 
 @contextlib.contextmanager
 def meaning() -> Iterator[Embed]:
-    """The shipped embedder for one job, loaded on first use and dropped after the last."""
-    global _users, _embedder
-    with _lock:
-        _users += 1
-    try:
-        yield _embed
-    finally:
-        with _lock:
-            _users -= 1
-            if not _users:
-                _embedder = None
-                _cache.clear()
-
-
-def _embed(texts: Sequence[str]) -> npt.NDArray[np.float32]:
+    """The shipped embedder for one job: loaded on its first call, dropped ``UNLOAD_AFTER``
+    seconds after the last job that used it, as the index's embedder is when idle."""
     global _embedder
     with _lock:
         if _embedder is None:
             _embedder = LocalEmbedder(threads=1)  # the model itself loads on the first embed
         embedder = _embedder
-        new = [t for t in dict.fromkeys(texts) if t not in _cache]
-    if new:
-        rows = embedder.embed(new)
-        with _lock:
-            _cache.update(zip(new, rows, strict=True))
-    return np.stack([_cache[t] for t in texts])
+    cache: dict[str, npt.NDArray[np.float32]] = {}
+
+    def embed(texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        new = [t for t in dict.fromkeys(texts) if t not in cache]
+        if new:
+            cache.update(zip(new, embedder.embed(new), strict=True))
+        return np.stack([cache[t] for t in texts])
+
+    try:
+        yield embed
+    finally:
+        if cache:  # it was loaded: release it once idle
+            timer = threading.Timer(UNLOAD_AFTER, embedder.release_idle, (UNLOAD_AFTER,))
+            timer.daemon = True
+            timer.start()
 
 
 def displaced(
@@ -160,10 +165,28 @@ def displaced(
 ) -> Fact | None:
     """The fact of ``older`` that ``new`` (``said`` with its opener) replaces: one of
     ``speaker``'s, near enough in meaning and clearly the nearest; else None."""
-    people = {speaker}
-    if not speaker or not signalled(said) or owner(new.text, people) != speaker:
-        return None
-    candidates = [f for f in older if f is not new and owner(f.text, people) == speaker]
+    persons = people([speaker], older)
+    if (
+        not speaker
+        or not signalled(said)
+        or owner(new.text, named(new.text, persons))
+        not in (
+            speaker,
+            "",
+        )
+    ):
+        return None  # someone else's change ("Nadia's sister moved …", "Yasmine moved …")
+    # a line that names nobody is the speaker's when the scope's facts are about nobody else
+    alone = persons <= {speaker, DEFAULT_SPEAKER}
+    mine = {speaker, ""} if alone else {speaker}
+    values = _values(new.text) - {speaker}
+    candidates = [
+        f
+        for f in older
+        if f is not new
+        and owner(f.text, persons) in mine
+        and not (values and values <= _values(f.text))
+    ]  # a line that already names every new value says the same thing: it is not replaced
     if not candidates:
         return None
     vectors = embed([_gist(new.text), *(_gist(f.text) for f in candidates)])
@@ -183,3 +206,11 @@ def _gist(text: str) -> str:
     """What ``text`` says, less whose it is and the change words: both would make every fact
     of the speaker near every change of theirs."""
     return " ".join(_CUE.sub(" ", _OWNER_LEAD.sub("", text)).split())
+
+
+_VALUE = re.compile(r"(?<=\S )[A-Z][\w-]*(?: [A-Z][\w-]*)*|\d[\d:,.]*\d|\d")
+
+
+def _values(text: str) -> set[str]:
+    """The names and numbers a fact states (not the word it opens with)."""
+    return set(_VALUE.findall(text))

@@ -48,7 +48,7 @@ from typing import NamedTuple
 from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_memory
 
 from .attributes import MONTHS, WEEKDAYS, Key, keys, same_subject
-from .change import Embed, displaced, meaning, owner, people
+from .change import Embed, displaced, meaning, named, owner, people
 from .chatter import is_chatter, split_opener, strip_banter
 from .grounding import supports
 from .retraction import retraction_topics, retracts
@@ -182,10 +182,10 @@ def merge(
         "Lucia's partner Javier …" is Lucia's): the one it names ("Carl is single now",
         "Bob's colleague Tom broke up"), else its speaker; never anyone else's, in a
         shared scope too (a line that names nobody: its speaker's only)."""
-        named = people(speakers.values(), facts)
+        persons = people(speakers.values(), facts)
         speaker = _speaker(retraction, speakers)
-        about = owner(retraction.text, named) or speaker
-        whose = owner(old.text, named)
+        about = owner(retraction.text, named(retraction.text, persons)) or speaker
+        whose = owner(old.text, named(old.text, persons))
         return whose.split("'s ")[0] == about or (not whose and about == speaker)
 
     def add(opener: str, fact: Fact, embed: Embed) -> None:
