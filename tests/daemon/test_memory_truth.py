@@ -196,6 +196,38 @@ def test_in_a_shared_scope_one_persons_words_retire_nobody_elses_facts(
         assert word in before and word in after, word
 
 
+def test_one_job_over_four_days_keeps_what_four_daily_jobs_keep(daemon: DaemonProcess) -> None:
+    """No cap before truth: ten claims and two changes, consolidated once or day by day."""
+    days = [
+        [
+            "I live in Porto and I work at Acme as a nurse.",
+            "I have a dog called Rex and a cat called Tom.",
+            "I play all the keys myself on my old Roland synth.",
+        ],
+        ["My sister Ana lives in Braga.", "I drive a blue Fiat Panda.", "I'm 34."],
+        ["I'm learning Portuguese in the evenings.", "I swim at the Olympic pool on Fridays."],
+        [
+            "I moved to Lisbon last month.",
+            "I swapped the old synth for a Korg Minilogue.",
+        ],
+    ]
+    with daemon.client() as client:
+        for day, texts in enumerate(days):
+            _say(client, "daily", day, *texts)
+        for day, texts in enumerate(days):  # the same turns, one job at the end
+            for i, text in enumerate(texts):
+                ts = DAY0 + day * DAY + 60 * i
+                client.append("once", "user", text, name="Carl", ts=ts, scope="user/once")
+        assert client.consolidate("once", wait=True) is not None
+        daily, once = _lines(client, "daily"), _lines(client, "once")
+    assert len(daily) >= 8, daily  # more than the old cap of 8 per job would keep in one
+    strip = re.compile(r"^- \[[\d-]+\] | <!--.*$")
+    assert [strip.sub("", line) for line in once] == [strip.sub("", line) for line in daily]
+    memory = "\n".join(once)
+    assert "Lisbon" in memory and "Korg" in memory and "Porto" not in memory
+    assert "Roland" not in memory and "Braga" in memory and "Rex" in memory
+
+
 def test_chatter_is_not_memory(daemon: DaemonProcess) -> None:
     chatter = [
         "Hi there!",
