@@ -188,6 +188,13 @@ def merge(
         whose = owner(old.text, named(old.text, persons))
         return whose.split("'s ")[0] == about or (not whose and about == speaker)
 
+    def same_person(old: Fact, new: Fact) -> bool:
+        """Not two people's facts ("Nilufar's colleague Dilshod's show moved" is not
+        Nilufar's show); a line that opens with nobody the scope knows may be anyone's."""
+        persons = people(speakers.values(), facts)
+        a, b = (owner(f.text, persons) for f in (old, new))
+        return not a or not b or a == b
+
     def add(opener: str, fact: Fact, embed: Embed) -> None:
         topics = retraction_topics(fact.text)
         if topics is not None:
@@ -200,7 +207,7 @@ def merge(
         said = f"{opener} {fact.text}"
         untouched = [id(f) for f in facts]
         if (
-            not _supersede(facts, fact, retire, turns)
+            not _supersede(facts, fact, retire, turns, same_person)
             and (_CORRECTION.search(said) or _RENAME.search(fact.text))
             and _revise(facts, fact, said, retire, turns)
             and len(fact.text.split()) < 4
@@ -225,13 +232,18 @@ def merge(
 
 
 def _supersede(
-    facts: list[Fact], new: Fact, retire: Callable[[Fact], None], turns: Sequence[MessageRecord]
+    facts: list[Fact],
+    new: Fact,
+    retire: Callable[[Fact], None],
+    turns: Sequence[MessageRecord],
+    same_person: Callable[[Fact, Fact], bool],
 ) -> bool:
-    """Retire (or rewrite in place) the older facts that share a key with ``new``."""
+    """Retire (or rewrite in place) the older facts of the same person that share a key with
+    ``new``."""
     mine = keys(new.text)
     done = False
     for old in list(facts):
-        if not _comparable(old, new):
+        if not _comparable(old, new) or not same_person(old, new):
             continue
         theirs = keys(old.text)
         shared = [(a, b) for a in mine for b in theirs if _same(a, b)]

@@ -53,6 +53,12 @@ ROWS = [
         None,
     ),
     (
+        "Omar",
+        ["Omar and others have moved to the early shift.", "Omar is a baker in Tunis."],
+        "Omar's colleague Sami's shift just got moved to nights.",
+        None,
+    ),
+    (
         "Diego",
         ["Diego and others are calling the garage Taller Sur.", "Diego is a mechanic."],
         "Diego is full time at Taller Sur now.",
