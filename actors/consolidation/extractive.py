@@ -65,6 +65,8 @@ _CHANGE = re.compile(
     r"no longer|forget|scratch|cancelled|is off|not happening)\b|\bcalled [A-Z]\w* now\b",
     re.IGNORECASE,
 )
+#: A speaker giving their name in two or three words ("I'm Maya.", "Call me Ines!").
+_INTRODUCTION = re.compile(r"^(?:I'm|I am|Call me|My name's|Name's) [A-Z][\w'-]*[.!]?$")
 #: A fragment that only names what the sentence before introduced: "A beagle called Rex."
 _APPOSITION = re.compile(r"^(?:(?:A|An) [^.!?]{0,40}\b(?:called|named)|(?:His|Her|Its) name is)\b")
 #: A clause that says nothing on its own: "I love it", "I did that".
@@ -97,6 +99,8 @@ class _Sentence(NamedTuple):
 def _score(text: str, role: str) -> int:
     """Salience of one sentence; 0 means never worth keeping."""
     words = text.split()
+    if _INTRODUCTION.match(text):
+        return FACT_MIN_SCORE if role == "user" else 0  # "I'm Maya.": short, but a name
     if len(words) < 3:
         return 0
     score = 3 if _CHANGE.search(text) or signalled(text) else 0

@@ -189,11 +189,12 @@ def merge(
         return whose.split("'s ")[0] == about or (not whose and about == speaker)
 
     def same_person(old: Fact, new: Fact) -> bool:
-        """Not two people's facts ("Nilufar's colleague Dilshod's show moved" is not
-        Nilufar's show); a line that opens with nobody the scope knows may be anyone's."""
+        """``new`` is no relative's fact replacing someone else's ("Nilufar's colleague
+        Dilshod's show moved" is not Nilufar's show); the keys' own subjects decide the rest
+        (``attributes.same_subject``: "Carl's dog Rex … Carl lives in Porto" is Carl's home)."""
         persons = people(speakers.values(), facts)
-        a, b = (owner(f.text, persons) for f in (old, new))
-        return not a or not b or a == b
+        theirs, mine = owner(old.text, persons), owner(new.text, persons)
+        return "'s " not in mine or mine == theirs
 
     def add(opener: str, fact: Fact, embed: Embed) -> None:
         topics = retraction_topics(fact.text)
