@@ -273,6 +273,19 @@ def unique(request: pytest.FixtureRequest) -> Callable[[str], str]:
     return name
 
 
+@pytest.fixture(autouse=True)
+def _tiktoken_cache_dir_kept() -> Iterator[None]:
+    """A daemon served in the test's process sets ``TIKTOKEN_CACHE_DIR`` for the process
+    (daemon/app.py); the tests after it on this worker must not inherit it
+    (tests/daemon/test_data_dir.py skips when it is set)."""
+    before = os.environ.get("TIKTOKEN_CACHE_DIR")
+    yield
+    if before is None:
+        os.environ.pop("TIKTOKEN_CACHE_DIR", None)
+    else:
+        os.environ["TIKTOKEN_CACHE_DIR"] = before
+
+
 @pytest.fixture
 def fake_llm() -> Iterator[FakeLLM]:
     """A scripted OpenAI-compatible server on 127.0.0.1, closed after the test."""
