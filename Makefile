@@ -64,7 +64,7 @@ typecheck: $(TSTAMP)
 TEST_WORKERS ?= 2
 
 test: lint contract typecheck llm-build browser
-	@echo "reverie: running the tests, the real-model ones too, on $(TEST_WORKERS) workers (about 15 minutes on 2 cores: the daemon suite runs on SQLite and on PostgreSQL)"
+	@echo "reverie: running the tests, the real-model ones too, on $(TEST_WORKERS) workers (about 20 minutes on 2 cores: the daemon suite runs on SQLite and on PostgreSQL)"
 	$(LLM_ENV) $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 # Only the tests against the real llama.cpp server.
