@@ -51,9 +51,10 @@ class Engine:
         sql = EngineSql(package)
         for concept, module in sql.modules.items():
             setattr(self, concept, module)
-        counts = importlib.import_module(f"{package}.term_counts").fresh_counts()
+        #: New, empty per-word counts of the engine's words index (``TermCounts``).
+        self.fresh_counts = importlib.import_module(f"{package}.term_counts").fresh_counts
         #: The seam over this connection, as ``GroupCommit`` makes it for a thread.
-        self.tx = Tx(conn, sql, counts)
+        self.tx = Tx(conn, sql, self.fresh_counts())
 
     def commit(self) -> None:
         """End the transaction the calls ran in (PostgreSQL's; apsw runs them in autocommit)."""
