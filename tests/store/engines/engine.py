@@ -22,8 +22,9 @@ import apsw
 import psycopg
 import pytest
 
-from reverie.store import NewMessage, SessionRecord, Tx
+from reverie.store import GroupCommit, NewMessage, SessionRecord, Tx
 from reverie.store.base.tx import EngineSql
+from reverie.store.files.db import Database
 from reverie.store.files.schema import migrate as files_migrate
 from reverie.store.postgres.db import PostgresDatabase
 from reverie.store.postgres.memory_store import MemoryStore
@@ -31,6 +32,8 @@ from reverie.store.postgres.schema import migrate as pg_migrate
 
 #: The engines, by their package's name under ``reverie.store``.
 ENGINES = ("files", "postgres")
+#: Reader threads of a suite's database: fewer than the reads a test runs at once.
+READERS = 2
 
 
 def pg_connect(pg_url: str) -> psycopg.Connection[Any]:
@@ -101,6 +104,13 @@ def opened(name: str, request: pytest.FixtureRequest, tmp_path: Path) -> Iterato
         yield Engine(name, conn)
     finally:
         conn.close()
+
+
+def database_of(name: str, request: pytest.FixtureRequest, tmp_path: Path) -> GroupCommit[Any]:
+    """The engine's group-commit database on a fresh store, not yet opened."""
+    if name == "files":
+        return Database(tmp_path / "db.sqlite3", durability="process", read_connections=READERS)
+    return PostgresDatabase(request.getfixturevalue("pg_url"), read_connections=READERS)
 
 
 @contextlib.asynccontextmanager
