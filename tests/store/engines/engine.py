@@ -54,10 +54,10 @@ class Engine:
         sql = EngineSql(package)
         for concept, module in sql.modules.items():
             setattr(self, concept, module)
-        #: New, empty per-word counts of the engine's words index (``TermCounts``).
-        self.fresh_counts = importlib.import_module(f"{package}.term_counts").fresh_counts
+        #: The engine's per-word counts of its words index (``fresh_counts``, ``indexed_rows``).
+        self.term_counts = importlib.import_module(f"{package}.term_counts")
         #: The seam over this connection, as ``GroupCommit`` makes it for a thread.
-        self.tx = Tx(conn, sql, self.fresh_counts())
+        self.tx = Tx(conn, sql, self.term_counts.fresh_counts())
 
     def commit(self) -> None:
         """End the transaction the calls ran in (PostgreSQL's; apsw runs them in autocommit)."""

@@ -96,7 +96,7 @@ def test_words_scale_gives_a_full_match_one_whatever_the_corpus(engine: Engine) 
     for deleted in ([], [f"s{i}" for i in range(6)]):
         for session in deleted:
             _delete(engine, session)
-        fresh = engine.fresh_counts()  # the forget is past the counts' drift
+        fresh = engine.term_counts.fresh_counts()  # the forget is past the counts' drift
         (best, *_) = text.search_message_text(engine.conn, "the Lisbon conferences", fresh)
         assert best.text == "lisbon conference tram ticket"
         reference = text.words_reference(engine.conn, "the Lisbon conferences", fresh)

@@ -1,4 +1,4 @@
-"""The log's words on Postgres: the words trigger's plan, and the words' cached counts.
+"""The log's words on Postgres: the words trigger's plan, and searches on cached counts.
 
 What every engine's words do (found, filtered, scored alike) is in
 tests/store/engines/test_message_text.py.
@@ -19,7 +19,7 @@ from reverie.store.postgres.message_text import search_message_text
 from reverie.store.postgres.term_counts import fresh_counts, indexed_rows
 from tests.daemon_process import DaemonProcess
 
-from .texts import append_texts, delete_session, ranked, words_store
+from .texts import append_texts, ranked, words_store
 
 
 @pytest.fixture
@@ -61,7 +61,7 @@ def test_a_daemon_on_a_fresh_log_reads_each_rows_context_by_the_index(
     assert index_scans >= 400 and scans < 400, (scans, index_scans)
 
 
-# -- term counts: the SQLite engine's cache over this engine's counts ---------------------
+# -- term counts: the shared cache over this engine's counts ----------------------------
 
 
 @pytest.fixture
@@ -70,56 +70,12 @@ def amber(conn: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
     return conn
 
 
-def test_a_count_stands_until_the_rows_move_past_the_drift(
-    amber: psycopg.Connection[Any],
-) -> None:
-    counts = fresh_counts(drift=0.01)  # 2 of the 200 rows
-    assert counts.counts(amber, ["amber"]) == {"amber": 200}
-    append_texts(amber, "b", "amber", "amber")
-    assert counts.counts(amber, ["amber"]) == {"amber": 200}
-    append_texts(amber, "b", "amber")
-    assert counts.counts(amber, ["amber"]) == {"amber": 203}
-    assert counts.counts(amber, ["amber"], fresh=True) == {"amber": 203}
-
-
-def test_a_forget_past_the_drift_is_counted_too(amber: psycopg.Connection[Any]) -> None:
-    counts = fresh_counts()
-    append_texts(amber, "b", *["amber"] * 50)
-    assert counts.counts(amber, ["amber"]) == {"amber": 250} and indexed_rows(amber) == 250
-    delete_session(amber, "b")
-    assert counts.counts(amber, ["amber"]) == {"amber": 200} and indexed_rows(amber) == 200
-
-
-def test_the_least_recently_used_word_leaves_past_the_capacity(
-    amber: psycopg.Connection[Any],
-) -> None:
-    counts = fresh_counts(capacity=2, drift=100.0)  # never stale: only a dropped word is recounted
-    append_texts(amber, "b", "basil", "cedar")
-    counts.counts(amber, ["amber", "basil"])
-    counts.counts(amber, ["amber"])
-    counts.counts(amber, ["cedar"])  # drops basil, used longest ago
-    append_texts(amber, "c", "amber basil")
-    assert counts.counts(amber, ["amber", "basil"]) == {"amber": 200, "basil": 3}
-
-
-def test_a_word_the_tokenizer_cuts_counts_messages_holding_it_as_a_phrase(
-    amber: psycopg.Connection[Any],
-) -> None:
-    append_texts(amber, "b", "deploy_rollback")
-    append_texts(amber, "c", "rollback of the deploy")
-    append_texts(amber, "d", "deploy rollback")
-    append_texts(amber, "e", "rollback then", "we deploy")  # body then context: no phrase
-    words = ["deploy_rollback", "notes", "___"]
-    assert fresh_counts().counts(amber, words) == {"deploy_rollback": 2, "notes": 200, "___": 0}
-    found = search_message_text(amber, "deploy_rollback", fresh_counts(), limit=10)
-    assert sorted(h.uid for h in found) == ["m:b:1", "m:d:1"]
-
-
 def test_a_search_ranks_with_the_cached_counts_until_they_drift(
     amber: psycopg.Connection[Any],
 ) -> None:
     """Appends within the bound (1 % of the rows) leave the words' counts as they were, so
-    the scores drift from fresh counts' (as the SQLite engine's session searches do)."""
+        the scores drift from fresh counts' (the file engine's session searches count afresh;
+    what every engine's counts do is in tests/store/engines/test_term_counts.py)."""
     conn, counts, query = amber, fresh_counts(), "billing audit invoices"
     append_texts(conn, "work", "billing audit", "invoices audit notes", "the billing invoices")
     search_message_text(conn, query, counts)
