@@ -85,3 +85,18 @@ def test_each_engine_module_answers_its_concepts_protocol_and_says_so_to_mypy(
         if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
     }
     assert ("_answers", protocol_name) in declared
+
+
+#: Concepts of ``base/`` with no behaviour of their own to conform to, and why.
+NO_SUITE = {
+    "features": "plain flags",
+    "markers": "the keys of the journal's and message_pop's to-dos, checked in their files",
+}
+
+
+def test_every_concept_both_engines_provide_has_its_file_in_the_conformance_suite() -> None:
+    suite = {
+        p.stem.removeprefix("test_") for p in (Path(__file__).parent / "engines").glob("test_*.py")
+    }
+    shared = _modules("base") - SEAM - BY_FEATURE.keys() - NO_SUITE.keys()
+    assert shared - suite == set()
