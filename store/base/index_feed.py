@@ -159,8 +159,9 @@ class IndexFeedSql(Protocol):
 
 
 class IndexFeedTx:
-    """``Tx``'s calls of what the search index is fed from: each is the engine's ``index_feed`` function of
-    the same name on the transaction's connection (docs/design.md, "The store seam")."""
+    """``Tx``'s calls of what the search index is fed from: each is the engine's ``index_feed``
+    function of the same name on the transaction's connection (docs/design.md, "The store
+    seam")."""
 
     conn: Any
     _index_feed: IndexFeedSql

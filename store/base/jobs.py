@@ -122,8 +122,8 @@ class JobsSql(Protocol):
 
 
 class JobsTx:
-    """``Tx``'s calls of the consolidation jobs: each is the engine's ``jobs`` function of
-    the same name on the transaction's connection (docs/design.md, "The store seam")."""
+    """``Tx``'s calls of the consolidation jobs: each is the engine's ``jobs`` function of the same
+    name on the transaction's connection (docs/design.md, "The store seam")."""
 
     conn: Any
     _jobs: JobsSql

@@ -206,8 +206,9 @@ class JournalSql(Protocol):
 
 
 class JournalTx:
-    """``Tx``'s calls of the sessions and the message log: each is the engine's ``journal`` function of
-    the same name on the transaction's connection (docs/design.md, "The store seam")."""
+    """``Tx``'s calls of the sessions and the message log: each is the engine's ``journal``
+    function of the same name on the transaction's connection (docs/design.md, "The store
+    seam")."""
 
     conn: Any
     _journal: JournalSql

@@ -63,8 +63,9 @@ class MessagePopSql(Protocol):
 
 
 class MessagePopTx:
-    """``Tx``'s calls of a popped message and its unindexing: each is the engine's ``message_pop`` function of
-    the same name on the transaction's connection (docs/design.md, "The store seam")."""
+    """``Tx``'s calls of a popped message and its unindexing: each is the engine's ``message_pop``
+    function of the same name on the transaction's connection (docs/design.md, "The store
+    seam")."""
 
     conn: Any
     _message_pop: MessagePopSql

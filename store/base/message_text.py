@@ -97,8 +97,8 @@ class MessageTextSql(Protocol):
 
 
 class MessageTextTx:
-    """``Tx``'s calls of the log's words: each is the engine's ``message_text`` function of
-    the same name on the transaction's connection (docs/design.md, "The store seam")."""
+    """``Tx``'s calls of the log's words: each is the engine's ``message_text`` function of the
+    same name on the transaction's connection (docs/design.md, "The store seam")."""
 
     conn: Any
     _message_text: MessageTextSql

@@ -54,8 +54,9 @@ class ProvenanceSql(Protocol):
 
 
 class ProvenanceTx:
-    """``Tx``'s calls of the log's messages a summary covers: each is the engine's ``provenance`` function of
-    the same name on the transaction's connection (docs/design.md, "The store seam")."""
+    """``Tx``'s calls of the log's messages a summary covers: each is the engine's ``provenance``
+    function of the same name on the transaction's connection (docs/design.md, "The store
+    seam")."""
 
     conn: Any
     _provenance: ProvenanceSql

@@ -197,8 +197,8 @@ class WorkingMemorySql(Protocol):
 
 
 class WorkingMemoryTx:
-    """``Tx``'s calls of a scope's working memory: each is the engine's ``working_memory`` function of
-    the same name on the transaction's connection (docs/design.md, "The store seam")."""
+    """``Tx``'s calls of a scope's working memory: each is the engine's ``working_memory`` function
+    of the same name on the transaction's connection (docs/design.md, "The store seam")."""
 
     conn: Any
     _working_memory: WorkingMemorySql
