@@ -9,8 +9,9 @@ the two re-adds a batch rather than losing it.
 History entries and ``MEMORY.md`` facts are turned into documents here too,
 so that the follower and a full rebuild produce exactly the same rows.
 
-Everything is a plain function of an apsw connection (run by
-``Database.read``/``write``) or of ``MemoryFiles`` (run in a worker thread).
+Here are the records, the documents' shapes, ``IndexFeedSql`` (what each
+engine's ``index_feed`` module provides, in the caller's transaction) and
+``IndexFeedTx`` (the ``Tx`` calls of it; docs/design.md, "The store seam").
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ seq, its consolidation cursor and the token total of its tail. Messages get
 their seq inside the write transaction, in the order the session's actor
 submitted them, so seqs are gap free; a retried id never takes a new seq.
 
-Everything here is a plain function of an apsw connection, to be run by
-``Database.write`` (group commit) or ``Database.read``.
+Here are the records, ``JournalSql`` (what each engine's ``journal`` module
+provides, in the caller's transaction) and ``JournalTx`` (the ``Tx`` calls
+of it; docs/design.md, "The store seam").
 """
 
 from __future__ import annotations

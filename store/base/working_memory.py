@@ -7,10 +7,12 @@ the sweeper being on time. Checkpoints hold a msgpack snapshot of a scope's
 keys, task and scratchpad; restoring one replaces all three in the caller's
 single write transaction, so a restore is all or nothing.
 
-Everything here is a plain function of an apsw connection, to be run by
-``Database.write`` (group commit) or ``Database.read``. Functions that can
-refuse (``Conflict``, ``NotFound``) check before they change anything, so a
-refusal leaves the transaction untouched for the other writes batched in it.
+Here are the records, ``WorkingMemorySql`` (what each engine's
+``working_memory`` module provides, in the caller's transaction) and
+``WorkingMemoryTx`` (the ``Tx`` calls of it; docs/design.md, "The store
+seam"). An engine's functions that can refuse (``Conflict``, ``NotFound``)
+check before they change anything, so a refusal leaves the transaction
+untouched for the other writes batched in it.
 """
 
 from __future__ import annotations
