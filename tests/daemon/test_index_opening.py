@@ -2,11 +2,13 @@
 
 LanceDB is imported on a worker thread after the socket is served. These
 tests hold that import at a gate the test opens (a ``sitecustomize`` on the
-daemon's ``PYTHONPATH`` that waits on a file before ``lancedb`` loads), so
-the window in which the index is not open yet lasts as long as the test
-needs, on any machine: appends are acknowledged in it, ``status`` says the
-index is not ready and not settled, a search waits for the index instead of
-answering from none, and past ``index.open_wait`` it answers ``busy``.
+daemon's ``PYTHONPATH`` that waits on a file before ``pyarrow.lib`` loads,
+the first thing LanceDB's import loads, with ``pyarrow`` itself half
+imported), so the window in which the index is not open yet lasts as long
+as the test needs, on any machine: appends are acknowledged in it,
+``status`` answers and says the index is not ready and not settled, a
+search waits for the index instead of answering from none, and past
+``index.open_wait`` it answers ``busy``.
 """
 
 from __future__ import annotations
@@ -25,16 +27,16 @@ from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 
 #: Loaded by the daemon's interpreter at start (it is first on ``PYTHONPATH``): the first
-#: ``import lancedb`` waits until the file ``REVERIE_TEST_LANCEDB_GATE`` names exists,
+#: ``import pyarrow.lib`` waits until the file ``REVERIE_TEST_ARROW_GATE`` names exists,
 #: after touching ``<gate>.reached``; a bound keeps a forgotten gate from hanging a run.
 GATE_SITECUSTOMIZE = """\
 import importlib.abc, os, sys, time
 
 class _Gate(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path=None, target=None):
-        if name == "lancedb":
+        if name == "pyarrow.lib":
             sys.meta_path.remove(self)
-            gate = os.environ["REVERIE_TEST_LANCEDB_GATE"]
+            gate = os.environ["REVERIE_TEST_ARROW_GATE"]
             open(gate + ".reached", "w").close()
             deadline = time.monotonic() + 300
             while not os.path.exists(gate) and time.monotonic() < deadline:
@@ -46,21 +48,21 @@ sys.meta_path.insert(0, _Gate())
 
 
 class GatedDaemon:
-    """A daemon process whose LanceDB import waits until ``open`` is called."""
+    """A daemon process whose LanceDB import waits (at Arrow's) until ``open`` is called."""
 
     def __init__(self, root: Path, config: str | None = None) -> None:
         site = root / "site"
         site.mkdir(parents=True)
         (site / "sitecustomize.py").write_text(GATE_SITECUSTOMIZE)
-        self.gate = root / "lancedb.gate"
+        self.gate = root / "arrow.gate"
         path = os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")]))
-        env = {"PYTHONPATH": path, "REVERIE_TEST_LANCEDB_GATE": str(self.gate)}
+        env = {"PYTHONPATH": path, "REVERIE_TEST_ARROW_GATE": str(self.gate)}
         self.daemon = DaemonProcess(root, env=env, config=config)
 
     def start(self) -> DaemonProcess:
         self.daemon.start()
         # The index's open has reached LanceDB's import, and waits there.
-        poll(lambda: Path(f"{self.gate}.reached").exists(), 120, "the import of lancedb")
+        poll(lambda: Path(f"{self.gate}.reached").exists(), 120, "the import of pyarrow.lib")
         return self.daemon
 
     def open(self) -> None:
