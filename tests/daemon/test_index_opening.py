@@ -23,7 +23,7 @@ import pytest
 from reverie import Busy
 from reverie.daemon import protocol as p
 from reverie.daemon.protocol.search import SearchReply
-from tests.checks import poll
+from tests.checks import index_open, poll
 from tests.daemon_process import DaemonProcess
 
 #: Loaded by the daemon's interpreter at start (it is first on ``PYTHONPATH``): the first
@@ -126,6 +126,6 @@ def test_a_search_past_open_wait_answers_busy_then_the_opened_index_answers(
             client.reindex()
         assert _not_open(client.status())
         gate.open()
-        poll(lambda: client.status().index.ready, 120, "the index open")
+        index_open(client)
         assert [h.message_ids for h in client.search("kettle", k=3, session="s")] == [["kettle"]]
         assert client.reindex() is True
