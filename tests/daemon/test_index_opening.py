@@ -14,7 +14,6 @@ search waits for the index instead of answering from none, and past
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,9 +21,10 @@ import pytest
 
 from reverie import Busy
 from reverie.daemon import protocol as p
-from reverie.daemon.protocol.search import SearchReply
+from reverie.daemon.protocol.search import Search, SearchReply
 from tests.checks import index_open, poll
 from tests.daemon_process import DaemonProcess
+from tests.protocol_fuzz import raw
 
 #: Loaded by the daemon's interpreter at start (it is first on ``PYTHONPATH``): the first
 #: ``import pyarrow.lib`` waits until the file ``REVERIE_TEST_ARROW_GATE`` names exists,
@@ -87,27 +87,26 @@ def _not_open(status: p.DaemonStatus) -> bool:
 def test_appends_are_acked_and_a_search_waits_while_the_index_opens(
     tmp_path: Path, gated: list[GatedDaemon]
 ) -> None:
-    gate = GatedDaemon(tmp_path)
+    # A bound far past the rest of the import's time, even on a loaded machine.
+    gate = GatedDaemon(tmp_path, config="[index]\nopen_wait = 120\n")
     gated.append(gate)
     daemon = gate.start()
     with daemon.client() as client:
         assert _not_open(client.status())
         ack = client.append("s", "user", "The heron nests by the old canal lock", id="heron")
         assert client.history("s")[0].id == ack.id == "heron"
-        found: list[SearchReply] = []
-
-        def search() -> None:
-            with daemon.client() as searcher:
-                found.append(searcher.search("heron canal", k=3, session="s"))
-
-        searching = threading.Thread(target=search)
-        searching.start()
-        # Still not open once the search is sent: it can only be answered from an open index.
-        assert _not_open(client.status())
+    with raw(daemon) as conn:
+        # Frames are read in order and answered as each is done: the status answered first
+        # says the search was read, and is waiting, while the index is not open.
+        search = Search(rid=1, query="heron canal", k=3, session="s")
+        assert conn.send(p.frame(p.encode(search)) + p.frame(p.encode(p.Status(rid=2))))
+        first = conn.next_reply()
+        assert isinstance(first, p.StatusReply) and _not_open(first.status), first
         gate.open()
-        searching.join(120)
-        assert not searching.is_alive(), "the search did not return once the index opened"
-        assert [h.message_ids for h in found[0]] == [["heron"]]
+        answer = conn.next_reply()
+    assert isinstance(answer, SearchReply) and answer.rid == 1, answer
+    assert [h.message_ids for h in answer.hits] == [["heron"]]
+    with daemon.client() as client:
         assert client.status().index.ready
         poll(lambda: client.status().index.settled, what="the index settled")
 
