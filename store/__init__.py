@@ -18,6 +18,7 @@ from .base.index_feed import (
     INDEX_DIR_KEY,
     LogPosition,
     entry_doc,
+    fact_doc_text,
     fact_docs,
     memory_docs,
     message_uid,
@@ -67,6 +68,7 @@ from .facts import (
 from .heap import heap_usage, release_free_memory, tune_allocator
 from .history import HistoryEntry, entry_day, history_problems, parse_history, render_entry
 from .ranking import (
+    HISTORY_PRIOR,
     TEXT_WEIGHT,
     VECTOR_WEIGHT,
     IndexDoc,
@@ -74,6 +76,7 @@ from .ranking import (
     above_background,
     fuse,
     hit_from_doc,
+    is_retired,
     meaning_score,
     on_words_scale,
     specific_first,
@@ -107,6 +110,7 @@ from .wm_bounds import ScopeBounds
 
 __all__ = [
     "CURSOR_KEY",
+    "HISTORY_PRIOR",
     "INDEX_DIR_KEY",
     "LOCAL_MODEL_ID",
     "MAX_K",
@@ -184,6 +188,7 @@ __all__ = [
     "drop_session",
     "entry_day",
     "entry_doc",
+    "fact_doc_text",
     "fact_docs",
     "fact_id",
     "fact_key",
@@ -192,6 +197,7 @@ __all__ = [
     "heap_usage",
     "history_problems",
     "hit_from_doc",
+    "is_retired",
     "job_entry",
     "make_embedder",
     "meaning_score",

@@ -27,6 +27,11 @@ first at 0.41.
 
 Every ranking breaks ties by ``uid`` so identical searches give identical
 orders.
+
+What stopped being true ranks lower: a hit that a search marks as history
+(``until``: a fact a consolidation retired, a turn that stated only such a
+fact) has its score multiplied by ``HISTORY_PRIOR`` (docs/search.md, "What
+is current comes first").
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from typing import Literal
 import msgspec
 
 __all__ = [
+    "HISTORY_PRIOR",
     "MEANING_FLOOR",
     "TEXT_WEIGHT",
     "VECTOR_WEIGHT",
@@ -47,6 +53,7 @@ __all__ = [
     "above_background",
     "fuse",
     "hit_from_doc",
+    "is_retired",
     "meaning_score",
     "on_words_scale",
     "specific_first",
@@ -66,6 +73,10 @@ VECTOR_WEIGHT = 0.5
 #: On the development set, evidence turns score 0.49 (median), a question against
 #: another conversation's turns 0.25 (same style and topics, so not unrelated).
 MEANING_FLOOR = 0.2
+#: What a hit marked as history (``SearchHit.until``) keeps of its score: the current
+#: fact that replaced it outranks it unless it matched the query twice as well, and it
+#: still outranks what matched nothing. Not tuned on LoCoMo (no fact there changes).
+HISTORY_PRIOR = 0.5
 _TERM = re.compile(r"\w+")
 
 
@@ -73,7 +84,9 @@ class IndexDoc(msgspec.Struct, frozen=True, kw_only=True):
     """One searchable unit: a message, a history episode or a memory fact.
 
     ``uid`` is unique across kinds ("m:<session>:<seq>", "e:<entry_id>",
-    "f:<scope>:<hash>"); adding a doc with a known uid replaces it.
+    "f:<scope>:<hash>"); adding a doc with a known uid replaces it. A fact of
+    ``MEMORY.md`` has no session; a fact a history entry retired has the
+    entry's session and its ``ts`` (``is_retired``).
     """
 
     uid: str
@@ -91,8 +104,11 @@ class SearchHit(msgspec.Struct, frozen=True, kw_only=True):
 
     ``words`` and ``meaning`` are the two signals behind it, each in [0, 1]
     (0 where that signal did not rank the doc among its candidates).
-    ``via`` is the uid of the episode or fact whose hit led to this message
-    (its ``score`` is then that hit's); "" otherwise.
+    ``via`` is the uid of the episode or fact whose hit led to this message,
+    or of the message whose hit led to this fact (its ``score`` is then that
+    hit's); "" otherwise. ``until`` is the UTC day (``YYYY-MM-DD``) a claim
+    stopped being true: set on a retired fact and on a turn that stated one,
+    "" on what is current (or was never a claim).
     """
 
     uid: str
@@ -107,6 +123,13 @@ class SearchHit(msgspec.Struct, frozen=True, kw_only=True):
     words: float = 0.0
     meaning: float = 0.0
     via: str = ""
+    until: str = ""
+
+
+def is_retired(hit: SearchHit | IndexDoc) -> bool:
+    """A fact a history entry retired: it carries the entry's session, which a fact of
+    ``MEMORY.md`` (a scope's, no session's) never does (``retired_docs``)."""
+    return hit.kind == "fact" and bool(hit.session)
 
 
 def hit_from_doc(doc: IndexDoc, score: float) -> SearchHit:

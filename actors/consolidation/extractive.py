@@ -3,13 +3,14 @@
 Used when no LLM is configured, and when a configured one keeps failing past
 ``hard_tokens``. It cannot paraphrase, so it selects: each sentence gets a
 score from cheap signals (a first-person statement of preference or fact,
-dates, numbers, capitalised names); the best few become the summary, in
+a change said (``change.signalled``), dates, numbers, capitalised names); the best few become the summary, in
 their original order, and the best user statements become facts.
 
-What it keeps as facts: at most ``MAX_FACTS`` per job, clauses of user
-sentences (never assistant, tool or system ones; one fact per statement:
-``clauses``) of at least three words scoring ``FACT_MIN_SCORE`` or more, so
-in practice first-person statements ("I live in …", "my … is …") with a
+What it keeps as facts: every clause of a user sentence (never assistant,
+tool or system ones; one fact per statement: ``clauses``) of at least three
+words scoring ``FACT_MIN_SCORE`` or more, with no cap (what ``MEMORY.md``
+shows is cut after the merge, by its token budget, so one job over four days
+keeps what four daily jobs keep), in practice first-person statements ("I live in …", "my … is …") with a
 name, a date or a number; questions are dropped. Each fact is rewritten in
 the third person with the speaker's name (the message's ``name``, else "The
 user": ``third_person``), dated with its message's UTC day and sourced with
@@ -30,6 +31,7 @@ from typing import NamedTuple
 from reverie.store import Fact, MessageRecord
 
 from .attributes import keys
+from .change import signalled
 from .chatter import split_opener
 from .clauses import clauses
 from .result import ConsolidationResult
@@ -45,7 +47,6 @@ __all__ = [
 ]
 
 SUMMARY_SENTENCES = 5
-MAX_FACTS = 8
 FACT_MIN_SCORE = 3
 MAX_SENTENCE_CHARS = 300
 
@@ -64,6 +65,8 @@ _CHANGE = re.compile(
     r"no longer|forget|scratch|cancelled|is off|not happening)\b|\bcalled [A-Z]\w* now\b",
     re.IGNORECASE,
 )
+#: A speaker giving their name in two or three words ("I'm Maya.", "Call me Ines!").
+_INTRODUCTION = re.compile(r"^(?:I'm|I am|Call me|My name's|Name's) [A-Z][\w'-]*[.!]?$")
 #: A fragment that only names what the sentence before introduced: "A beagle called Rex."
 _APPOSITION = re.compile(r"^(?:(?:A|An) [^.!?]{0,40}\b(?:called|named)|(?:His|Her|Its) name is)\b")
 #: A clause that says nothing on its own: "I love it", "I did that".
@@ -96,9 +99,11 @@ class _Sentence(NamedTuple):
 def _score(text: str, role: str) -> int:
     """Salience of one sentence; 0 means never worth keeping."""
     words = text.split()
+    if _INTRODUCTION.match(text):
+        return FACT_MIN_SCORE if role == "user" else 0  # "I'm Maya.": short, but a name
     if len(words) < 3:
         return 0
-    score = 3 if _CHANGE.search(text) else 0
+    score = 3 if _CHANGE.search(text) or signalled(text) else 0
     if keys(text):  # about a home, a job, a partner, a pet…: what memory is for
         score += 2
     if retraction_topics(text) is not None:  # takes a fact back: the merge must see it
@@ -179,8 +184,7 @@ def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
         for text in _statements(sentence.text)
         if not _ONLY_PRONOUN.match(text)
     ]
-    kept = [s._replace(order=i) for i, s in enumerate(statements) if s.score >= FACT_MIN_SCORE]
-    return [_fact(s, session) for s in _best(kept, MAX_FACTS)]
+    return [_fact(s, session) for s in statements if s.score >= FACT_MIN_SCORE]
 
 
 def _statements(sentence: str) -> list[str]:

@@ -30,6 +30,8 @@ _CONTRACTIONS = {
 }
 _IRREGULAR = {
     "am": "is",
+    "are": "is",  # "Rasa and I are moving", split: "I are moving"
+    "were": "was",
     "have": "has",
     "do": "does",
     "go": "goes",
@@ -146,6 +148,11 @@ def _conjugate(verb: str) -> str:
     return verb + "s"
 
 
+def _adverb(word: str) -> bool:
+    """ "always", "finally", "recently": a word before the verb, never conjugated itself."""
+    return word in _ADVERBS or (len(word) > 5 and word.endswith("ly"))
+
+
 def _later(text: str) -> str:
     for pattern, replacement in _LATER:
         text = pattern.sub(replacement, text)
@@ -163,7 +170,7 @@ def third_person(sentence: str, who: str) -> str:
         return " ".join([who, _CONTRACTIONS[first], _later(" ".join(words[1:]))]).strip()
     if first == "i" and len(words) > 1:
         rest = words[1:]
-        at = 1 if rest[0].lower() in _ADVERBS and len(rest) > 1 else 0
+        at = 1 if _adverb(rest[0].lower()) and len(rest) > 1 else 0
         rest[at] = _conjugate(rest[at])
         return " ".join([who, rest[0], _later(" ".join(rest[1:]))]).strip()
     if first == "my" and len(words) > 1:

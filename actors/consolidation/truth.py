@@ -16,7 +16,10 @@ possibly still opening with "Quick update:") and, for each in order:
    rename ("it's called Rise now") with no key in common replaces the value
    of the same kind (a month, a weekday, a time, a number, a name) in the
    most recent fact on the same topic;
-5. anything else is appended.
+5. a change that none of these placed ("pottery is on Thursdays from now
+   on", "swapped the old keyboard for a Nord") retires the speaker's own
+   older fact nearest to it in meaning (``change.displaced``);
+6. anything else is appended.
 
 A value replaced in place (3, 4) must leave a claim the turns support: the
 old line is one sentence naming the old value once, the new value is in the
@@ -45,9 +48,11 @@ from typing import NamedTuple
 from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_memory
 
 from .attributes import MONTHS, WEEKDAYS, Key, keys, same_subject
+from .change import Embed, displaced, meaning, named, owner, people
 from .chatter import is_chatter, split_opener, strip_banter
 from .grounding import supports
 from .retraction import retraction_topics, retracts
+from .third_person import DEFAULT_SPEAKER
 
 __all__ = ["Merged", "clean", "merge"]
 
@@ -164,6 +169,7 @@ def merge(
     before = {id(f) for f in facts}
     retired: list[Fact] = []
     added: list[Fact] = []
+    speakers = {turn.id: turn.name or DEFAULT_SPEAKER for turn in turns}
 
     def retire(fact: Fact) -> None:
         facts.remove(fact)
@@ -171,40 +177,74 @@ def merge(
             retired.append(fact)
             added[:] = [f for f in added if f is not fact]
 
-    for raw in new_facts:
-        opener, fact = clean(raw)
-        if fact is None:
-            continue
+    def _theirs(old: Fact, retraction: Fact) -> bool:
+        """``old`` is a fact of the person ``retraction`` is about (or of their relatives:
+        "Lucia's partner Javier …" is Lucia's): the one it names ("Carl is single now",
+        "Bob's colleague Tom broke up"), else its speaker; never anyone else's, in a
+        shared scope too (a line that names nobody: its speaker's only)."""
+        persons = people(speakers.values(), facts)
+        speaker = _speaker(retraction, speakers)
+        about = owner(retraction.text, named(retraction.text, persons)) or speaker
+        whose = owner(old.text, named(old.text, persons))
+        return whose.split("'s ")[0] == about or (not whose and about == speaker)
+
+    def same_person(old: Fact, new: Fact) -> bool:
+        """``new`` is no relative's fact replacing someone else's ("Nilufar's colleague
+        Dilshod's show moved" is not Nilufar's show); the keys' own subjects decide the rest
+        (``attributes.same_subject``: "Carl's dog Rex … Carl lives in Porto" is Carl's home)."""
+        persons = people(speakers.values(), facts)
+        theirs, mine = owner(old.text, persons), owner(new.text, persons)
+        return "'s " not in mine or mine == theirs
+
+    def add(opener: str, fact: Fact, embed: Embed) -> None:
         topics = retraction_topics(fact.text)
         if topics is not None:
-            for old in [f for f in facts if retracts(topics, f.text)]:
+            for old in [f for f in facts if retracts(topics, f.text) and _theirs(f, fact)]:
                 retire(old)
             if not topics.keep:
-                continue
+                return
         if any(fact_key(f.text) == fact_key(fact.text) for f in facts):
-            continue
+            return
+        said = f"{opener} {fact.text}"
+        untouched = [id(f) for f in facts]
         if (
-            not _supersede(facts, fact, retire, turns)
-            and (_CORRECTION.search(f"{opener} {fact.text}") or _RENAME.search(fact.text))
-            and _revise(facts, fact, f"{opener} {fact.text}", retire, turns)
+            not _supersede(facts, fact, retire, turns, same_person)
+            and (_CORRECTION.search(said) or _RENAME.search(fact.text))
+            and _revise(facts, fact, said, retire, turns)
             and len(fact.text.split()) < 4
         ):
-            continue  # "Sorry, I meant Tuesday": said by the line it corrected
+            return  # "Sorry, I meant Tuesday": said by the line it corrected
+        if [id(f) for f in facts] == untouched and not _RENAME.search(said):
+            # no key, correction or rename took a line: a change in other words (change.py)
+            older = [f for f in facts if _comparable(f, fact)]
+            if replaced := displaced(older, fact, said, _speaker(fact, speakers), embed):
+                retire(replaced)
         facts.append(fact)
         added.append(fact)
+
+    with meaning() as embed:
+        for raw in new_facts:
+            opener, cleaned = clean(raw)
+            if cleaned is not None:
+                add(opener, cleaned, embed)
     while facts and count_tokens(render_memory(facts)) > max_tokens:
         facts.pop(0)
     return Merged(render_memory(facts), added, retired)
 
 
 def _supersede(
-    facts: list[Fact], new: Fact, retire: Callable[[Fact], None], turns: Sequence[MessageRecord]
+    facts: list[Fact],
+    new: Fact,
+    retire: Callable[[Fact], None],
+    turns: Sequence[MessageRecord],
+    same_person: Callable[[Fact, Fact], bool],
 ) -> bool:
-    """Retire (or rewrite in place) the older facts that share a key with ``new``."""
+    """Retire (or rewrite in place) the older facts of the same person that share a key with
+    ``new``."""
     mine = keys(new.text)
     done = False
     for old in list(facts):
-        if not _comparable(old, new):
+        if not _comparable(old, new) or not same_person(old, new):
             continue
         theirs = keys(old.text)
         shared = [(a, b) for a in mine for b in theirs if _same(a, b)]
@@ -313,3 +353,9 @@ def _topic(text: str) -> set[str]:
 def _third(verb: str) -> str:
     verb = verb.casefold()
     return verb + ("es" if verb.endswith(("s", "sh", "ch", "o")) else "s")
+
+
+def _speaker(fact: Fact, speakers: dict[str, str]) -> str:
+    """Who said ``fact``: the name on its first source turn of this job."""
+    said = [speakers[m] for ids in fact.sources.values() for m in ids if m in speakers]
+    return said[0] if said else ""

@@ -359,7 +359,12 @@ class Follower:
         write lock as a batch of messages is: a forget waits for the write, never for the
         embedding (an edited scope of 300 episodes took 37 s). Under the lock the index
         reads the scope again, so what a forget removed meanwhile is not written back;
-        only what changed since the first read is embedded there."""
+        only what changed since the first read is embedded there. A forget's memory
+        change is not under this lock: one landing during the write may be written back,
+        and the forget's purge, which takes the lock after that change, removes it before
+        the forget returns. Another member's forget takes no lock of this daemon: the
+        Postgres index checks the scope's rows in its write (docs/design.md, "Several
+        daemons on one database")."""
         text = await self.memory.read_memory(scope)
         docs = memory_docs(scope, text, await self.memory.entries(scope, limit=entries))
         chunk = self.services.config.embeddings.batch_size

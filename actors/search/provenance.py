@@ -5,13 +5,15 @@ turns' own words and meaning rank below many others: the summary says
 "booked the flights to Lisbon", the turn "got the tickets, we leave on the
 14th!". The turns stay in the log, and the host usually wants them (their
 exact words and time). So each episode or fact among a search's first ``k``
-hits brings its best ``TURNS_PER_SUMMARY`` covered messages right before it: ranked
+hits brings its best ``TURNS_PER_SUMMARY`` covered messages to it: ranked
 among the messages it covers alone, by the search's own signals and
 weights, then given the summary's score (their ``words`` and ``meaning``
-stay their own; ``via`` names the summary). A turn already ranked above the
-summary stays where it is; one ranked below it moves up. (The search then
-moves an episode after every other message of its own it found:
-``specific_first``.)
+stay their own; ``via`` names the summary). An episode's turns come right
+before it (the search then moves an episode after every other message of
+its own it found: ``specific_first``); a fact's right after it, since the
+fact is what stands now and its turns are what it was learned from
+(``currency``). A turn already ranked above the summary stays where it is;
+one ranked below it moves up.
 """
 
 from __future__ import annotations
@@ -53,7 +55,7 @@ async def lead_to_turns(
     since: float | None = None,
     until: float | None = None,
 ) -> list[SearchHit]:
-    """``hits`` with the best turns of each summary among the first ``top`` right before it.
+    """``hits`` with the best turns of each summary among the first ``top`` brought to it.
 
     ``text`` is the checked query and ``weights`` the words' and meaning's
     weights the search fused with; turns outside ``since <= ts < until`` are
@@ -120,16 +122,19 @@ def _best(ranked: Sequence[SearchHit], sources: list[tuple[str, str]]) -> list[S
 
 
 def _placed(hits: list[SearchHit], turns: dict[str, list[SearchHit]]) -> list[SearchHit]:
-    """``hits`` with each summary's ``turns`` moved or put right before it."""
+    """``hits`` with each summary's ``turns`` moved or put right before it (an episode) or
+    right after it (a fact)."""
     above: set[str] = set()
     out: list[SearchHit] = []
     for hit in hits:
-        if hit.uid in above:  # a turn already moved up before its summary
+        if hit.uid in above:  # a turn already moved up to its summary
             continue
-        for turn in turns.get(hit.uid, []):
-            if turn.uid not in above:
-                out.append(msgspec.structs.replace(turn, score=hit.score, via=hit.uid))
-                above.add(turn.uid)
-        out.append(hit)
+        brought = [
+            msgspec.structs.replace(turn, score=hit.score, via=hit.uid)
+            for turn in turns.get(hit.uid, [])
+            if turn.uid not in above
+        ]
+        above.update(turn.uid for turn in brought)
+        out += [hit, *brought] if hit.kind == "fact" else [*brought, hit]
         above.add(hit.uid)
     return out

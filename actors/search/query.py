@@ -39,6 +39,7 @@ from reverie.store import (
     specific_first,
 )
 
+from .currency import current_first
 from .provenance import lead_to_turns
 
 __all__ = ["SearchResult", "search"]
@@ -67,8 +68,10 @@ async def search(
 
     Scores lie in [0, 1] and mean the same in every search (``fuse``). An
     episode or fact among the first ``k`` brings the messages it covers that
-    best match the query to its place (``lead_to_turns``); an episode then
-    follows every message of its own that was found (``specific_first``).
+    best match the query to its place (``lead_to_turns``); what stopped being
+    true is marked and ranked down, and a turn brings the current fact it
+    states (``current_first``); an episode then follows every message of its
+    own that was found (``specific_first``).
 
     ``hidden`` names forgotten sessions whose rows may still be in the
     index: neither they nor their own ``session/<name>`` scope are returned.
@@ -112,7 +115,10 @@ async def search(
         coverage = 1.0 - min(1.0, unembedded / searched) if searched else 1.0
         if mode == "hybrid":
             meaning = above_background(meaning, depth)
-            weights = (TEXT_WEIGHT, VECTOR_WEIGHT * coverage)
+            # No searched doc holds a word of the query: the words signal says nothing of
+            # any hit, so it abstains rather than count 0 for each (docs/search.md, "Scores
+            # and thresholds": "which diet do I follow" and "I'm vegetarian").
+            weights = (TEXT_WEIGHT if by_words else 0.0, VECTOR_WEIGHT * coverage)
         else:
             weights = _WEIGHTS[mode]
         fused = fuse(by_words, meaning, weights)[:depth]
@@ -129,8 +135,11 @@ async def search(
                 since=query.since,
                 until=query.until,
             )
+        hits = await _with_log_text(db, hits)
+        facts = query.session is None and (kinds is None or "fact" in kinds)
+        hits = await current_first(memory, hits, _visible(fused, hidden, 0.0), facts=facts)
     hits = specific_first(hits)[:k]
-    return SearchResult(hits=await _with_log_text(db, hits), unembedded=unembedded)
+    return SearchResult(hits=hits, unembedded=unembedded)
 
 
 def _visible(hits: list[SearchHit], hidden: set[str], min_score: float) -> list[SearchHit]:

@@ -121,6 +121,7 @@ def _render_hits(found: dict[str, Any]) -> None:
         text = text if len(text) <= 100 else text[:99] + "…"
         session = h.session or "-"
         via = f"  (via {h.via})" if h.via else ""
+        via += f"  (history: until {h.until})" if h.until else ""
         print(
             f"{h.score:8.4f}  {h.kind:<7} {when:<16}  {session:<{session_width}}  {h.scope:<{scope_width}}  {text}{via}"
         )

@@ -341,6 +341,11 @@ def _brief(hit: SearchHitView) -> dict[str, Any]:
     The model reads every character as tokens: the whole hit (ids, scope, session,
     source, the two signals behind the score) was ~316 characters of JSON for a
     40-character message, this is ~108. Programs that want the rest use the client.
+    A hit that stopped being true says until when (``until``), so a model does not
+    take an old fact, or the turn that said it, for the current one.
     """
     when = datetime.fromtimestamp(hit.ts, UTC).strftime("%Y-%m-%dT%H:%MZ")
-    return {"text": hit.text, "kind": hit.kind, "when": when, "score": round(hit.score, 2)}
+    brief = {"text": hit.text, "kind": hit.kind, "when": when, "score": round(hit.score, 2)}
+    if hit.until:
+        brief["until"] = hit.until
+    return brief

@@ -48,8 +48,10 @@ class SearchHitView(Data):
     ``score`` lies in [0, 1] and means the same in every search, so a host
     can threshold it; ``words`` and ``meaning`` are the two signals behind it
     (0 where that signal did not find the hit). ``via`` is set on a message
-    that an episode or fact hit brought to its place: that hit's ``uid``
-    (the message comes before it and carries its score).
+    that an episode or fact hit brought to its place, and on a fact that a
+    message hit brought: that hit's ``uid`` (the brought hit carries its
+    score). ``until`` is the UTC day (``YYYY-MM-DD``) a claim stopped being
+    true, on a retired fact and a turn that stated one; "" on what is current.
     """
 
     kind: str
@@ -64,6 +66,7 @@ class SearchHitView(Data):
     words: float = 0.0
     meaning: float = 0.0
     via: str = ""
+    until: str = ""
 
 
 class Search(Frame, tag="search"):

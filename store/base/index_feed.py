@@ -19,7 +19,7 @@ import hashlib
 from typing import Any, Protocol
 
 from ..facts import Fact, parse_memory
-from ..history import HistoryEntry
+from ..history import HistoryEntry, entry_day
 from ..ranking import IndexDoc
 
 __all__ = [
@@ -33,6 +33,7 @@ __all__ = [
     "memory_docs",
     "message_doc",
     "message_uid",
+    "retired_docs",
 ]
 
 CURSOR_KEY = "index.messages_gid"
@@ -74,9 +75,11 @@ def message_doc(session: str, seq: int, mid: str, content: str, ts: float, scope
 
 
 def entry_doc(entry: HistoryEntry) -> IndexDoc | None:
-    """A history entry as one ``episode`` doc (summary, facts, and the facts it retired, so
-    a search still finds what was true before), or None when empty."""
-    text = "\n".join([entry.summary, *entry.facts, *entry.retired]).strip()
+    """A history entry as one ``episode`` doc (summary and facts), or None when empty.
+
+    The facts it retired are docs of their own (``retired_docs``), so a search
+    finds each as history, with its day, rather than inside the episode."""
+    text = "\n".join([entry.summary, *entry.facts]).strip()
     if not text:
         return None
     return IndexDoc(
@@ -89,6 +92,28 @@ def entry_doc(entry: HistoryEntry) -> IndexDoc | None:
         message_ids=list(entry.message_ids),
         source=f"history entry {entry.id}",
     )
+
+
+def retired_docs(entry: HistoryEntry) -> list[IndexDoc]:
+    """One ``fact`` doc per fact ``entry`` retired (``HistoryEntry.retired``), with the
+    entry's session and end time: true until that day (``is_retired``). The session
+    makes a forget of it remove them with the episode, and keeps a scope's rewrite
+    of its ``MEMORY.md`` facts from deleting them (``delete_facts``)."""
+    docs = []
+    for text in entry.retired:
+        digest = hashlib.sha1(f"{entry.id}\n{text}".encode(errors="surrogatepass")).hexdigest()
+        docs.append(
+            IndexDoc(
+                uid=f"f:{entry.scope}:{digest}",
+                kind="fact",
+                text=text,
+                scope=entry.scope,
+                session=entry.session,
+                ts=entry.end_ts,
+                source=f"history entry {entry.id}: no longer true (until {entry_day(entry)})",
+            )
+        )
+    return docs
 
 
 def fact_doc_text(fact: Fact) -> str:
@@ -118,7 +143,8 @@ def fact_docs(scope: str, memory_text: str, ts: float) -> list[IndexDoc]:
 
 
 def memory_docs(scope: str, memory_text: str, history: list[HistoryEntry]) -> list[IndexDoc]:
-    """The docs of a scope's facts (its ``MEMORY.md``) and of ``history``'s entries.
+    """The docs of a scope's facts (its ``MEMORY.md``) and of ``history``'s entries (each
+    episode and the facts it retired).
 
     Facts are stamped with the end of the scope's newest episode (the
     consolidation that wrote them), so a rebuild stamps them identically.
@@ -129,6 +155,7 @@ def memory_docs(scope: str, memory_text: str, history: list[HistoryEntry]) -> li
         doc = entry_doc(entry)
         if doc is not None:
             docs.append(doc)
+        docs += retired_docs(entry)
     return docs
 
 

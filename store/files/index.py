@@ -198,14 +198,16 @@ class AsyncSearchIndex:
         await trio.to_thread.run_sync(self._index.delete_episodes, scope)
 
     async def replace_scope(self, memory: MemoryStore, scope: str, entries: int | None) -> None:
-        """Re-add the scope's newest ``entries`` episodes (all when None) and replace its facts."""
+        """Re-add the scope's newest ``entries`` episodes (all when None) and replace its facts
+        (with all of them, the facts its history retired as well: a forgotten fact leaves
+        the history too)."""
         text = await memory.read_memory(scope)
         history = await memory.entries(scope, limit=entries)
         docs = memory_docs(scope, text, history)
-        await trio.to_thread.run_sync(self._replace_docs, scope, docs)
+        await trio.to_thread.run_sync(self._replace_docs, scope, docs, entries is None)
 
-    def _replace_docs(self, scope: str, docs: list[IndexDoc]) -> None:
-        self._index.delete_facts(scope)
+    def _replace_docs(self, scope: str, docs: list[IndexDoc], retired: bool) -> None:
+        self._index.delete_facts(scope, retired=retired)
         self._index.add(docs)
 
     async def copy_to(self, path: Path, merge: list[str] | None = None) -> AsyncSearchIndex:

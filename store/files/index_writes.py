@@ -160,14 +160,19 @@ class IndexWrites(IndexCore):
         """Remove every doc of ``scope``."""
         self._delete_where(col("scope") == lit(scope), "delete_scope", scope=scope)
 
-    def delete_facts(self, scope: str) -> None:
-        """Remove the ``fact`` docs of ``scope`` (before re-adding its rewritten MEMORY.md)."""
+    def delete_facts(self, scope: str, *, retired: bool = False) -> None:
+        """Remove the ``MEMORY.md`` fact docs of ``scope`` (before re-adding its rewritten
+        MEMORY.md), and with ``retired`` those its history retired too (``is_retired``)."""
         where = (col("scope") == lit(scope)) & (col("kind") == lit("fact"))
+        if not retired:
+            where = where & (col("session") == lit(""))
         self._delete_in([HOME], where, "delete_facts")
 
     def delete_episodes(self, scope: str) -> None:
-        """Remove the ``episode`` docs of ``scope`` (before re-adding its edited history)."""
-        where = (col("scope") == lit(scope)) & (col("kind") == lit("episode"))
+        """Remove the docs of ``scope``'s history, its ``episode`` docs and the facts they
+        retired (before re-adding its edited history)."""
+        retired = (col("kind") == lit("fact")) & (col("session") != lit(""))
+        where = (col("scope") == lit(scope)) & ((col("kind") == lit("episode")) | retired)
         self._delete_in([HOME], where, "delete_episodes")
 
     def delete_uids(self, uids: Iterable[str]) -> None:

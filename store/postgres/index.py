@@ -32,6 +32,7 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
+from functools import partial
 from typing import Any, TypeVar
 
 import msgspec
@@ -66,8 +67,9 @@ from reverie.store.embed.query_vectors import QueryVectors
 from reverie.store.search_query import KINDS, fts_query
 
 from .db import PostgresDatabase
-from .index_schema import create_table, upsert
+from .index_schema import create_table, replace_scope_rows, upsert
 from .index_search import filter_sql, on_meaning_scale, text_hits, vector_hits, vector_literal
+from .memory_rows import scope_memory
 
 __all__ = ["PostgresSearchIndex", "drop_search_index"]
 
@@ -75,6 +77,9 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Conn = psycopg.Connection[Any]
+
+#: Reads of a scope that another member keeps changing before ``replace_scope`` gives up.
+_SCOPE_READS = 3
 
 
 class PostgresSearchIndex:
@@ -302,23 +307,39 @@ class PostgresSearchIndex:
         await self._delete("scope = %s", scope)
 
     async def delete_episodes(self, scope: str) -> None:
-        """Remove the ``episode`` docs of ``scope`` (before re-adding its edited history)."""
-        await self._delete("scope = %s AND kind = 'episode'", scope)
+        """Remove the docs of ``scope``'s history, its ``episode`` docs and the facts they
+        retired (before re-adding its edited history)."""
+        await self._delete(
+            "scope = %s AND (kind = 'episode' OR (kind = 'fact' AND session <> ''))", scope
+        )
 
     async def replace_scope(self, memory: MemoryStore, scope: str, entries: int | None) -> None:
         """Re-add the scope's newest ``entries`` episodes (all when None) and replace its
-        facts, in one transaction: a search sees the old facts or the new, never neither."""
-        text = await memory.read_memory(scope)
-        docs = memory_docs(scope, text, await memory.entries(scope, limit=entries))
-        rows = await self._rows(docs)
-        drop = sql.SQL("DELETE FROM {} WHERE scope = %s AND kind = 'fact'").format(self._table)
+        facts, in one transaction: a search sees the old facts or the new, never neither.
+        With all episodes, the facts its history retired are replaced too (a forgotten
+        fact leaves the history as well); else they stay (``is_retired``).
 
-        def replace(conn: Conn) -> None:
-            conn.execute(drop, (scope,))
-            if rows:
-                upsert(conn, self._table, rows)
-
-        await self._write(replace)
+        The scope is read from this index's own database, where the engine's
+        ``memory`` keeps it, in one snapshot; its docs are embedded outside
+        the transaction, and written only if the scope's rows, read again
+        share-locked in it, are still what they were made of
+        (``replace_scope_rows``): another member's forget in between is not
+        undone. A scope that changed is read again, up to ``_SCOPE_READS``
+        times; what changed it indexes it anew after its own commit (a
+        consolidation's or edit's hook, another member's through the memory
+        watcher, a forget's purge), so giving up leaves nothing stale.
+        """
+        replace = partial(replace_scope_rows, table=self._table, scope=scope, limit=entries)
+        for _ in range(_SCOPE_READS):
+            read = await self._read(lambda c: scope_memory(c, scope, entries))
+            rows = await self._rows(memory_docs(scope, *read))
+            if await self._write(partial(replace, read=read, rows=rows)):
+                return
+        log.info(
+            "scope %s changed while it was indexed, %d times: left to its change",
+            scope,
+            _SCOPE_READS,
+        )
 
     # -- reads -------------------------------------------------------------------
 

@@ -21,12 +21,16 @@ from typing import Any
 import psycopg
 from psycopg import sql
 
-from reverie.store import IndexDoc
+from reverie.store import HistoryEntry, IndexDoc
 from reverie.store.ranking import stored_text
 
 from .index_words import analyzed
+from .memory_rows import scope_memory
 
-__all__ = ["create_table", "upsert"]
+__all__ = ["ScopeMemory", "create_table", "replace_scope_rows", "upsert"]
+
+#: A scope's ``MEMORY.md`` and history entries, as ``memory_rows.scope_memory`` reads them.
+ScopeMemory = tuple[str, list[HistoryEntry]]
 
 #: The table's columns as ``_row`` gives them.
 _COLUMNS = "uid kind text vector scope session ts message_ids source words len".split()  # noqa: SIM905
@@ -86,6 +90,36 @@ def upsert(
     )
     with conn.cursor() as cur:
         cur.executemany(query, list(map(_row, rows, texts, words)))
+
+
+def replace_scope_rows(
+    conn: psycopg.Connection[Any],
+    table: sql.Identifier,
+    scope: str,
+    limit: int | None,
+    read: ScopeMemory,
+    rows: list[tuple[IndexDoc, str]],
+) -> bool:
+    """Replace the scope's fact docs and upsert its episode docs with ``rows``, made of
+    ``read`` (its memory and newest ``limit`` entries), if the scope still holds exactly
+    that; False, writing nothing, when it changed since.
+
+    The scope's rows are read again share-locked (``scope_memory``), so a
+    forget in another member either committed before (its rows are not
+    ``read`` any more: nothing is written back) or waits for this commit,
+    and the index purge that follows it deletes the docs
+    (docs/design.md, "Several daemons on one database").
+    """
+    if scope_memory(conn, scope, limit, share=True) != read:
+        return False
+    mine = "" if limit is None else " AND session = ''"  # retired facts stay with their entries
+    conn.execute(
+        sql.SQL("DELETE FROM {} WHERE scope = %s AND kind = 'fact'" + mine).format(table),
+        (scope,),
+    )
+    if rows:
+        upsert(conn, table, rows)
+    return True
 
 
 def _live(

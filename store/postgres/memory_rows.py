@@ -55,6 +55,7 @@ __all__ = [
     "insert_version",
     "memory_version",
     "newest_memory",
+    "scope_memory",
     "scopes",
     "write_consolidation",
     "write_memory",
@@ -89,10 +90,16 @@ CREATE TABLE IF NOT EXISTS history_entries (
 )
 
 
-def newest_memory(conn: Conn, scope: str) -> tuple[int, str]:
-    """The scope's current ``MEMORY.md`` and its version; ``(0, "")`` when it has none."""
+#: What makes a read share-lock the rows it returns until its transaction ends.
+_SHARE = " FOR SHARE"
+
+
+def newest_memory(conn: Conn, scope: str, *, share: bool = False) -> tuple[int, str]:
+    """The scope's current ``MEMORY.md`` and its version; ``(0, "")`` when it has none.
+    ``share``: its row share-locked (``scope_memory``)."""
     row = conn.execute(
-        "SELECT version, body FROM memory_versions WHERE scope = %s ORDER BY version DESC LIMIT 1",
+        "SELECT version, body FROM memory_versions WHERE scope = %s ORDER BY version DESC LIMIT 1"
+        + (_SHARE if share else ""),
         (scope,),
     ).fetchone()
     return (0, "") if row is None else (row[0], row[1])
@@ -148,14 +155,34 @@ def has_entry(conn: Conn, scope: str, entry_id: str) -> bool:
     return bool(row and row[0])
 
 
-def entries(conn: Conn, scope: str, limit: int | None = None) -> list[HistoryEntry]:
+def entries(
+    conn: Conn, scope: str, limit: int | None = None, *, share: bool = False
+) -> list[HistoryEntry]:
     """The scope's entries, oldest first (by ``end_ts``, then append order); the newest
-    ``limit`` if given."""
+    ``limit`` if given. ``share``: their rows share-locked (``scope_memory``)."""
     rows = conn.execute(
-        "SELECT body FROM history_entries WHERE scope = %s ORDER BY end_ts DESC, seq DESC LIMIT %s",
+        "SELECT body FROM history_entries WHERE scope = %s ORDER BY end_ts DESC, seq DESC LIMIT %s"
+        + (_SHARE if share else ""),
         (scope, limit),
     ).fetchall()
     return [entry for (body,) in reversed(rows) for entry in parse_history(body)]
+
+
+def scope_memory(
+    conn: Conn, scope: str, limit: int | None, *, share: bool = False
+) -> tuple[str, list[HistoryEntry]]:
+    """The scope's ``MEMORY.md`` and its newest ``limit`` entries (all when None): what
+    its index docs are made of (``memory_docs``).
+
+    ``share``: the rows read are share-locked until the transaction ends, so
+    whatever deletes or rewrites them in another transaction (a forget:
+    ``forget`` deletes the version it replaces, and the entries of the
+    session or the fact) waits for that end; one that committed before is
+    not read (a row deleted while this waited for it is skipped, so the
+    memory reads as another text). Memory first, then entries: the order
+    ``forget`` and ``delete_scope`` take them in, so the two cannot deadlock.
+    """
+    return newest_memory(conn, scope, share=share)[1], entries(conn, scope, limit, share=share)
 
 
 def _append(conn: Conn, entry: HistoryEntry, body: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from reverie.actors.consolidation.extractive import extractive_consolidation
+from reverie.actors.consolidation.third_person import third_person
 from reverie.store import MessageRecord, TokenCounter
 
 COUNT = TokenCounter().count
@@ -124,3 +125,12 @@ def test_chit_chat_yields_first_user_sentence_and_no_facts() -> None:
     turns = conversation(("user", "hello"), ("assistant", "hi!"), ("user", "thanks"))
     result = extractive_consolidation("", turns, max_tokens=500, count_tokens=COUNT)
     assert (result.summary, result.facts, result.memory) == ("user: hello", [], "")
+
+
+def test_an_adverb_before_the_verb_and_a_split_we_keep_the_grammar() -> None:
+    assert (
+        third_person("I finally replaced my phone", "Maya") == "Maya finally replaced their phone"
+    )
+    assert third_person("I recently moved to Oslo", "Maya") == "Maya recently moved to Oslo"
+    assert third_person("I are moving to Kaunas", "Jonas") == "Jonas is moving to Kaunas"
+    assert third_person("I fly to Rome on Mondays", "Maya") == "Maya flies to Rome on Mondays"

@@ -310,7 +310,9 @@ def _gone(url: str, session: str) -> None:
         ),
     }
     for (table,) in sql(url, "SELECT tablename FROM pg_tables WHERE tablename LIKE 'index_docs%'"):
-        left[str(table)] = sql(
-            url, f'SELECT count(*) FROM "{table}" WHERE session = %s', (session,)
+        left[str(table)] = sql(  # a fact's doc has no session: its own scope's facts by scope
+            url,
+            f'SELECT count(*) FROM "{table}" WHERE session = %s OR scope = %s',
+            (session, scope),
         )
     assert {k: v[0][0] for k, v in left.items() if v[0][0]} == {}, f"forgotten {session}"

@@ -240,7 +240,8 @@ def test_an_answer_past_the_bounds_keeps_only_up_to_each_cap(
         _job(client, fake_llm, [("user", text)], {"facts": facts, "deletes": ids})
         left = [f.id for f in client.facts(SCOPE)]
         counts = _counts(client)
-    assert [i for i in ids if i not in left] == ids[:MAX_DELETES]  # the first ones, in order
+    # the first ones, by id; a kept "Carl gave up golf." may retire its own line by meaning
+    assert not set(ids[:MAX_DELETES]) & set(left)
     assert counts["deleted"] == MAX_DELETES
     over = len(ids) - MAX_DELETES + len(facts) - MAX_FACTS
     assert counts["over_cap"] == over

@@ -26,6 +26,7 @@ from reverie.store.files.memory_files import MemoryFiles
 from reverie.store.files.memory_store import FileMemoryStore
 from reverie.store.postgres.db import PostgresDatabase
 from reverie.store.postgres.index import PostgresSearchIndex
+from reverie.store.postgres.memory_store import MemoryStore
 
 from ..index_corpus import CORPUS, INJECT, NASTY, FakeEmbedder, index_doc, uids_of
 from .index_fixtures import (
@@ -175,10 +176,11 @@ async def test_forgetting_a_session_takes_its_own_scope_and_nothing_else(
 async def test_delete_scope_episodes_and_uids(either: AnyIndex) -> None:
     other = [
         index_doc("o1", "other scope", scope="b"),
-        index_doc("o2", "fact", scope="b", kind="fact"),
+        index_doc("o2", "fact", scope="b", kind="fact", session=""),  # of MEMORY.md
+        index_doc("o3", "retired fact", scope="b", kind="fact"),  # of a history entry
     ]
     await either.add(other, 8)
-    await either.delete_episodes("b")
+    await either.delete_episodes("b")  # the history's docs: its episodes, what they retired
     assert await _every(either, scope="b") == ["o2"]
     await either.delete_scope("b")
     assert await _every(either, scope="b") == []
@@ -186,10 +188,18 @@ async def test_delete_scope_episodes_and_uids(either: AnyIndex) -> None:
     assert await _every(either) == sorted(set(CORPUS) - {"t1", "t2"})
 
 
+def _memory_of(index: AnyIndex, tmp_path: Path) -> FileMemoryStore | MemoryStore:
+    """The memory store of ``index``'s engine: the Postgres index reads a scope's memory
+    from the rows of its own database (``PostgresSearchIndex.replace_scope``)."""
+    if isinstance(index, PostgresSearchIndex):
+        return MemoryStore(index.db)
+    return FileMemoryStore(MemoryFiles(tmp_path / "memory"))
+
+
 async def test_replacing_a_scope_rewrites_its_facts_and_keeps_other_docs(
     either: AnyIndex, tmp_path: Path
 ) -> None:
-    memory = FileMemoryStore(MemoryFiles(tmp_path / "memory"))
+    memory = _memory_of(either, tmp_path)
     await memory.write_memory("a", "# Memory\n\n- Carl lives in Porto\n- Carl drinks tea\n")
     await either.replace_scope(memory, "a", None)
     facts = await search_hits(either, "where does Carl live", kinds=("fact",), k=5)

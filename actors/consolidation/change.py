@@ -1,0 +1,216 @@
+"""A change said in other words: the speaker's older fact it replaces, found by meaning.
+
+"Pottery is on Thursdays from now on" shares no key with "Nadia has a pottery
+class on Tuesday evenings"; "bought a new laptop, an ASUS ProArt" none with
+"does all her drawings on a ThinkPad". No table can list every way a thing
+changes, but the sentence says *that* something changed (a small, closed set
+of words: now, new, instead, switched, no longer, from now on, a correction),
+and *what* changed is the older fact it is closest to in meaning. So a
+signalled change retires the speaker's own older fact nearest to it by the
+shipped embedder (``store.embed.LocalEmbedder``), when it is near enough and
+clearly nearer than the next one; candidates are only the speaker's facts
+(never another person's: issue 59, item 3 and 8), and a plan, a question, a
+hypothetical or a sentence about someone else signals nothing.
+See docs/design.md, "Memory that stays true".
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+import threading
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from reverie.store import Fact, LocalEmbedder
+
+from .third_person import DEFAULT_SPEAKER
+
+__all__ = ["Embed", "displaced", "meaning", "named", "owner", "people", "signalled"]
+
+#: The words that say a state changed (not what it is about: that is the embedder's).
+_CUE = re.compile(
+    r"\b(?:now|new|newly|instead|switch(?:ed|ing)?|chang(?:ed|es|ing)|replac(?:ed|ing)|"
+    r"no longer|any ?more|from now on|these days|nowadays|moved|quit|left|dropp(?:ed|ing)|"
+    r"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|actually|"
+    r"meant|renamed|rebranded|old one|previous|former|became|promoted|took over)\b",
+    re.IGNORECASE,
+)
+#: Not (yet) the speaker's state: a plan, a wish, a hypothetical, a question.
+_HEDGE = re.compile(
+    r"\b(?:might|could|would|maybe|perhaps|thinking (?:about|of)|considering|if|should|"
+    r"someday|one day|wish|hope|plan(?:s|ning)? to|want(?:s)? to|going to|will|'ll)\b|\?",
+    re.IGNORECASE,
+)
+_RELATIVES = (
+    r"sister|brother|mum|mom|mother|dad|father|parents|son|daughter|kids?|children|friend|"
+    r"boss|colleague|coworker|partner|wife|husband|girlfriend|boyfriend|fianc[eé]e?|cousin|"
+    r"aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|neighbou?r|roommate|"
+    r"flatmate|housemate"
+)
+_LEAD = re.compile(r"^(?P<who>The user|[A-Z][\w-]*)(?P<poss>'s)?\b(?P<rest>.*)$", re.DOTALL)
+_SOMEONE_ELSE = re.compile(
+    rf"^\s+(?:[a-z]+ )?(?i:{_RELATIVES})\b(?: [A-Z][\w-]*)?|^\s+[a-z]+ [A-Z][\w-]*"
+)
+#: Words that open a fact without naming anyone ("The heating …", "Our fridge …").
+_STARTERS = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "our",
+        "my",
+        "their",
+        "his",
+        "her",
+        "new",
+        "quick",
+        "also",
+        "so",
+        "and",
+        "but",
+        "from",
+        "forget",
+        "scratch",
+    ]
+)
+#: How near in meaning the replaced fact must be, and how much nearer than the next one.
+NEAR = 0.35
+MARGIN = 0.05
+
+
+def owner(text: str, people: set[str]) -> str:
+    """Whose fact ``text`` is: the person of ``people`` it opens with ("Maya …", "Maya's
+    phone …"), or that person's relative ("Maya's sister …", "Bob's neighbour Jim …": someone
+    else, named by the whole phrase); "" when it opens with nobody of ``people``."""
+    found = _LEAD.match(text)
+    if found is None or found["who"] not in people:
+        return ""
+    if found["poss"] and (other := _SOMEONE_ELSE.match(found["rest"])):
+        return f"{found['who']}'s{other[0]}".strip()
+    return found["who"]
+
+
+def people(speakers: Iterable[str], facts: Iterable[Fact]) -> set[str]:
+    """Who the scope's facts are about: the job's speakers, "The user", and every name that
+    opens two facts or more ("Carl lives …", "Carl's dog …"; a word that opens one line is
+    as likely "Site visits on Mondays …")."""
+    leads = Counter(m["who"] for f in facts if (m := _LEAD.match(f.text)))
+    frequent = {who for who, n in leads.items() if n > 1 and who.casefold() not in _STARTERS}
+    return {*speakers, DEFAULT_SPEAKER, *frequent}
+
+
+def named(text: str, known: set[str]) -> set[str]:
+    """``known`` and the name ``text`` opens with, if it opens with one ("Carl is single now")."""
+    found = _LEAD.match(text)
+    lead = found["who"] if found else ""
+    return known | {lead} if lead and lead.casefold() not in _STARTERS else known
+
+
+def signalled(text: str) -> bool:
+    """``text`` says a state of its own speaker changed (and is no plan or question)."""
+    return bool(_CUE.search(text)) and not _HEDGE.search(text)
+
+
+#: Unit vectors of texts, one row each (``LocalEmbedder.embed``).
+Embed = Callable[[Sequence[str]], "npt.NDArray[np.float32]"]
+#: Seconds the model stays loaded after a job, for the next one (loading it takes ~1 s).
+UNLOAD_AFTER = 120.0
+
+_lock = threading.Lock()
+_embedder: LocalEmbedder | None = None
+
+
+@contextlib.contextmanager
+def meaning() -> Iterator[Embed]:
+    """The shipped embedder for one job: loaded on its first call, dropped ``UNLOAD_AFTER``
+    seconds after the last job that used it, as the index's embedder is when idle."""
+    global _embedder
+    with _lock:
+        if _embedder is None:
+            _embedder = LocalEmbedder(threads=1)  # the model itself loads on the first embed
+        embedder = _embedder
+    cache: dict[str, npt.NDArray[np.float32]] = {}
+
+    def embed(texts: Sequence[str]) -> npt.NDArray[np.float32]:
+        new = [t for t in dict.fromkeys(texts) if t not in cache]
+        if new:
+            cache.update(zip(new, embedder.embed(new), strict=True))
+        return np.stack([cache[t] for t in texts])
+
+    try:
+        yield embed
+    finally:
+        if cache:  # it was loaded: release it once idle
+            timer = threading.Timer(UNLOAD_AFTER, embedder.release_idle, (UNLOAD_AFTER,))
+            timer.daemon = True
+            timer.start()
+
+
+def displaced(
+    older: Sequence[Fact],
+    new: Fact,
+    said: str,
+    speaker: str,
+    embed: Embed,
+) -> Fact | None:
+    """The fact of ``older`` that ``new`` (``said`` with its opener) replaces: one of
+    ``speaker``'s, near enough in meaning and clearly the nearest; else None."""
+    persons = people([speaker], older)
+    if (
+        not speaker
+        or not signalled(said)
+        or owner(new.text, named(new.text, persons))
+        not in (
+            speaker,
+            "",
+        )
+    ):
+        return None  # someone else's change ("Nadia's sister moved …", "Yasmine moved …")
+    # a line that names nobody is the speaker's when the scope's facts are about nobody else
+    alone = persons <= {speaker, DEFAULT_SPEAKER}
+    mine = {speaker, ""} if alone else {speaker}
+    values = _values(new.text) - {speaker}
+    candidates = [
+        f
+        for f in older
+        if f is not new
+        and owner(f.text, persons) in mine
+        and not (values and values <= _values(f.text))
+    ]  # a line that already names every new value says the same thing: it is not replaced
+    if not candidates:
+        return None
+    vectors = embed([_gist(new.text), *(_gist(f.text) for f in candidates)])
+    scores = vectors[1:] @ vectors[0]
+    order = np.argsort(-scores)
+    best = float(scores[order[0]])
+    runner = float(scores[order[1]]) if len(order) > 1 else 0.0
+    if best < NEAR or best - runner < MARGIN:
+        return None
+    return candidates[int(order[0])]
+
+
+_OWNER_LEAD = re.compile(r"^(?:The user|[A-Z][\w-]*)(?:'s| and others)?\s+")
+
+
+def _gist(text: str) -> str:
+    """What ``text`` says, less whose it is and the change words: both would make every fact
+    of the speaker near every change of theirs."""
+    return " ".join(_CUE.sub(" ", _OWNER_LEAD.sub("", text)).split())
+
+
+_VALUE = re.compile(r"(?<=\S )[A-Z][\w-]*(?: [A-Z][\w-]*)*|\d[\d:,.]*\d|\d")
+
+
+def _values(text: str) -> set[str]:
+    """The names and numbers a fact states (not the word it opens with)."""
+    return set(_VALUE.findall(text))
