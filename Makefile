@@ -57,9 +57,15 @@ typecheck: $(TSTAMP)
 	@for d in agents langgraph nanobot; do ln -s ../../../daemon/client/top_level/$$d build/typecheck/reverie/$$d; done
 	cd build/typecheck && ../../$(BIN)/mypy --config-file ../../pyproject.toml -m reverie -p reverie.daemon -p reverie.actors -p reverie.store -p reverie.config -p reverie.agents -p reverie.langgraph -p reverie.nanobot
 
+# The tests run on TEST_WORKERS pytest-xdist workers: most of their time is spent waiting
+# on daemons, so two keep 2 cores busy. A module's tests stay on one worker (its shared
+# daemons start once) and the heavy files take turns on one (tests/conftest.py,
+# HEAVY_FILES). TEST_WORKERS=0 runs them in this process.
+TEST_WORKERS ?= 2
+
 test: lint contract typecheck llm-build browser
-	@echo "reverie: running the tests, the real-model ones too (about 30 minutes on 2 cores: the daemon suite runs on SQLite and on PostgreSQL)"
-	$(LLM_ENV) $(BIN)/python -m pytest -q $(PYTEST_ARGS)
+	@echo "reverie: running the tests, the real-model ones too, on $(TEST_WORKERS) workers (about 20 minutes on 2 cores: the daemon suite runs on SQLite and on PostgreSQL)"
+	$(LLM_ENV) $(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 # Only the tests against the real llama.cpp server.
 test-llm: $(TSTAMP) llm-build

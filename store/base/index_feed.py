@@ -9,8 +9,9 @@ the two re-adds a batch rather than losing it.
 History entries and ``MEMORY.md`` facts are turned into documents here too,
 so that the follower and a full rebuild produce exactly the same rows.
 
-Everything is a plain function of an apsw connection (run by
-``Database.read``/``write``) or of ``MemoryFiles`` (run in a worker thread).
+Here are the records, the documents' shapes, ``IndexFeedSql`` (what each
+engine's ``index_feed`` module provides, in the caller's transaction) and
+``IndexFeedTx`` (the ``Tx`` calls of it; docs/design.md, "The store seam").
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ __all__ = [
     "CURSOR_KEY",
     "INDEX_DIR_KEY",
     "IndexFeedSql",
+    "IndexFeedTx",
     "LogPosition",
     "entry_doc",
     "fact_doc_text",
@@ -182,3 +184,41 @@ class IndexFeedSql(Protocol):
     ) -> list[tuple[int, IndexDoc]]: ...
 
     def feed_horizon(self, conn: Any, /) -> int: ...
+
+
+class IndexFeedTx:
+    """``Tx``'s calls of what the search index is fed from: each is the engine's ``index_feed``
+    function of the same name on the transaction's connection (docs/design.md, "The store
+    seam")."""
+
+    conn: Any
+    _index_feed: IndexFeedSql
+
+    def read_meta(self, key: str) -> object:
+        return self._index_feed.read_meta(self.conn, key)
+
+    def write_meta(self, key: str, value: object) -> None:
+        return self._index_feed.write_meta(self.conn, key, value)
+
+    def read_cursor(self) -> int:
+        return self._index_feed.read_cursor(self.conn)
+
+    def write_cursor(self, gid: int) -> None:
+        return self._index_feed.write_cursor(self.conn, gid)
+
+    def move_cursor(self, start: int, last: int, count: int) -> bool:
+        return self._index_feed.move_cursor(self.conn, start, last, count)
+
+    def swap_index(self, name: str, reached: int) -> None:
+        return self._index_feed.swap_index(self.conn, name, reached)
+
+    def log_position(self) -> LogPosition:
+        return self._index_feed.log_position(self.conn)
+
+    def messages_after(
+        self, gid: int, limit: int, *, newest: bool = False, upto: int | None = None
+    ) -> list[tuple[int, IndexDoc]]:
+        return self._index_feed.messages_after(self.conn, gid, limit, newest=newest, upto=upto)
+
+    def feed_horizon(self) -> int:
+        return self._index_feed.feed_horizon(self.conn)

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 __all__ = [
     "Job",
     "JobsSql",
+    "JobsTx",
     "new_job",
 ]
 
@@ -118,3 +119,29 @@ class JobsSql(Protocol):
     ) -> bool: ...
 
     def job_counts(self, conn: Any, /) -> dict[str, dict[str, int]]: ...
+
+
+class JobsTx:
+    """``Tx``'s calls of the consolidation jobs: each is the engine's ``jobs`` function of the same
+    name on the transaction's connection (docs/design.md, "The store seam")."""
+
+    conn: Any
+    _jobs: JobsSql
+
+    def create_job(self, job: Job) -> Job:
+        return self._jobs.create_job(self.conn, job)
+
+    def open_job(self, session: str) -> Job | None:
+        return self._jobs.open_job(self.conn, session)
+
+    def open_jobs(self) -> list[Job]:
+        return self._jobs.open_jobs(self.conn)
+
+    def record_attempt(self, job_id: str, error: str | None, now: float) -> None:
+        return self._jobs.record_attempt(self.conn, job_id, error, now)
+
+    def finish_job(self, job: Job, session: SessionRecord, state: str, now: float) -> bool:
+        return self._jobs.finish_job(self.conn, job, session, state, now)
+
+    def job_counts(self) -> dict[str, dict[str, int]]:
+        return self._jobs.job_counts(self.conn)

@@ -5,8 +5,9 @@ seq, its consolidation cursor and the token total of its tail. Messages get
 their seq inside the write transaction, in the order the session's actor
 submitted them, so seqs are gap free; a retried id never takes a new seq.
 
-Everything here is a plain function of an apsw connection, to be run by
-``Database.write`` (group commit) or ``Database.read``.
+Here are the records, ``JournalSql`` (what each engine's ``journal`` module
+provides, in the caller's transaction) and ``JournalTx`` (the ``Tx`` calls
+of it; docs/design.md, "The store seam").
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ __all__ = [
     "AppendOutcome",
     "ForgetJob",
     "JournalSql",
+    "JournalTx",
     "MessageRecord",
     "NewMessage",
     "SessionRecord",
@@ -202,3 +204,56 @@ class JournalSql(Protocol):
     def finish_forget(self, conn: Any, job: ForgetJob, /) -> None: ...
 
     def pending_forgets(self, conn: Any, /) -> list[ForgetJob]: ...
+
+
+class JournalTx:
+    """``Tx``'s calls of the sessions and the message log: each is the engine's ``journal``
+    function of the same name on the transaction's connection (docs/design.md, "The store
+    seam")."""
+
+    conn: Any
+    _journal: JournalSql
+
+    def append_requests(
+        self, session: SessionRecord, requests: Sequence[Sequence[NewMessage]]
+    ) -> list[AppendOutcome]:
+        return self._journal.append_requests(self.conn, session, requests)
+
+    def save_session(self, s: SessionRecord) -> None:
+        return self._journal.save_session(self.conn, s)
+
+    def claim_session(self, name: str) -> SessionRecord | None:
+        return self._journal.claim_session(self.conn, name)
+
+    def release_sessions(self, owned: list[tuple[str, int]]) -> None:
+        self._journal.release_sessions(self.conn, owned)
+
+    def load_session(self, name: str) -> SessionRecord | None:
+        return self._journal.load_session(self.conn, name)
+
+    def read_history(self, session: str, after_seq: int, limit: int) -> list[MessageRecord]:
+        return self._journal.read_history(self.conn, session, after_seq, limit)
+
+    def read_tail(self, session: str, cursor_seq: int) -> list[MessageRecord]:
+        return self._journal.read_tail(self.conn, session, cursor_seq)
+
+    def count_sessions(self) -> int:
+        return self._journal.count_sessions(self.conn)
+
+    def list_sessions(self, after: str, limit: int, prefix: str = "") -> list[SessionRecord]:
+        return self._journal.list_sessions(self.conn, after, limit, prefix)
+
+    def sessions_over(self, tokens: int) -> list[SessionRecord]:
+        return self._journal.sessions_over(self.conn, tokens)
+
+    def delete_session(self, name: str, scope: str | None = None) -> int:
+        return self._journal.delete_session(self.conn, name, scope)
+
+    def record_forget(self, job: ForgetJob) -> None:
+        return self._journal.record_forget(self.conn, job)
+
+    def finish_forget(self, job: ForgetJob) -> None:
+        return self._journal.finish_forget(self.conn, job)
+
+    def pending_forgets(self) -> list[ForgetJob]:
+        return self._journal.pending_forgets(self.conn)

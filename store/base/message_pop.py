@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from .journal import MessageRecord, SessionRecord
 __all__ = [
     "MessagePopSql",
+    "MessagePopTx",
     "Unindex",
 ]
 
@@ -59,3 +60,24 @@ class MessagePopSql(Protocol):
     def unindexed_doc(self, conn: Any, marker: Unindex, /) -> IndexDoc | None: ...
 
     def finish_unindex(self, conn: Any, markers: list[Unindex], /) -> None: ...
+
+
+class MessagePopTx:
+    """``Tx``'s calls of a popped message and its unindexing: each is the engine's ``message_pop``
+    function of the same name on the transaction's connection (docs/design.md, "The store
+    seam")."""
+
+    conn: Any
+    _message_pop: MessagePopSql
+
+    def pop_newest(self, session: SessionRecord) -> MessageRecord | None:
+        return self._message_pop.pop_newest(self.conn, session)
+
+    def pending_unindex(self) -> list[Unindex]:
+        return self._message_pop.pending_unindex(self.conn)
+
+    def unindexed_doc(self, marker: Unindex) -> IndexDoc | None:
+        return self._message_pop.unindexed_doc(self.conn, marker)
+
+    def finish_unindex(self, markers: list[Unindex]) -> None:
+        return self._message_pop.finish_unindex(self.conn, markers)

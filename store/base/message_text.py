@@ -22,6 +22,7 @@ __all__ = [
     "CONTEXT_WEIGHT",
     "STOP_WORDS",
     "MessageTextSql",
+    "MessageTextTx",
 ]
 
 CONTEXT_WEIGHT = 0.5
@@ -93,3 +94,49 @@ class MessageTextSql(Protocol):
         since: float | None,
         until: float | None,
     ) -> tuple[int, int]: ...
+
+
+class MessageTextTx:
+    """``Tx``'s calls of the log's words: each is the engine's ``message_text`` function of the
+    same name on the transaction's connection (docs/design.md, "The store seam")."""
+
+    conn: Any
+    _message_text: MessageTextSql
+    #: The words index's per-word row counts, shared by the reader threads' searches.
+    term_counts: TermCounts
+
+    def search_message_text(
+        self,
+        query: str,
+        *,
+        scope: str | None = None,
+        session: str | None = None,
+        since: float | None = None,
+        until: float | None = None,
+        among: Sequence[int] | None = None,
+        limit: int = 10,
+    ) -> list[SearchHit]:
+        return self._message_text.search_message_text(
+            self.conn,
+            query,
+            self.term_counts,
+            scope=scope,
+            session=session,
+            since=since,
+            until=until,
+            among=among,
+            limit=limit,
+        )
+
+    def words_reference(self, query: str) -> float:
+        return self._message_text.words_reference(self.conn, query, self.term_counts)
+
+    def with_log_text(self, hits: list[SearchHit]) -> list[SearchHit]:
+        return self._message_text.with_log_text(self.conn, hits)
+
+    def vector_gap(
+        self, *, scope: str | None, session: str | None, since: float | None, until: float | None
+    ) -> tuple[int, int]:
+        return self._message_text.vector_gap(
+            self.conn, scope=scope, session=session, since=since, until=until
+        )

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 __all__ = [
     "MAX_COVERED",
     "ProvenanceSql",
+    "ProvenanceTx",
     "fact_sources",
 ]
 
@@ -50,3 +51,21 @@ class ProvenanceSql(Protocol):
         since: float | None = None,
         until: float | None = None,
     ) -> list[tuple[int, str]]: ...
+
+
+class ProvenanceTx:
+    """``Tx``'s calls of the log's messages a summary covers: each is the engine's ``provenance``
+    function of the same name on the transaction's connection (docs/design.md, "The store
+    seam")."""
+
+    conn: Any
+    _provenance: ProvenanceSql
+
+    def covered_messages(
+        self,
+        named: Sequence[tuple[str, str]],
+        *,
+        since: float | None = None,
+        until: float | None = None,
+    ) -> list[tuple[int, str]]:
+        return self._provenance.covered_messages(self.conn, named, since=since, until=until)

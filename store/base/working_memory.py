@@ -7,10 +7,12 @@ the sweeper being on time. Checkpoints hold a msgpack snapshot of a scope's
 keys, task and scratchpad; restoring one replaces all three in the caller's
 single write transaction, so a restore is all or nothing.
 
-Everything here is a plain function of an apsw connection, to be run by
-``Database.write`` (group commit) or ``Database.read``. Functions that can
-refuse (``Conflict``, ``NotFound``) check before they change anything, so a
-refusal leaves the transaction untouched for the other writes batched in it.
+Here are the records, ``WorkingMemorySql`` (what each engine's
+``working_memory`` module provides, in the caller's transaction) and
+``WorkingMemoryTx`` (the ``Tx`` calls of it; docs/design.md, "The store
+seam"). An engine's functions that can refuse (``Conflict``, ``NotFound``)
+check before they change anything, so a refusal leaves the transaction
+untouched for the other writes batched in it.
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import msgspec
 
+from ..wm_bounds import Tally
+
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
-    from ..wm_bounds import Tally
+    from ..wm_bounds import ScopeBounds
 __all__ = [
     "CheckpointRecord",
     "KeyRecord",
@@ -30,6 +34,7 @@ __all__ = [
     "ScratchRecord",
     "TaskRecord",
     "WorkingMemorySql",
+    "WorkingMemoryTx",
 ]
 
 
@@ -191,3 +196,96 @@ class WorkingMemorySql(Protocol):
     def delete_checkpoint(self, conn: Any, scope: str, checkpoint_id: str, /) -> None: ...
 
     def delete_scope_state(self, conn: Any, scope: str, /) -> int: ...
+
+
+class WorkingMemoryTx:
+    """``Tx``'s calls of a scope's working memory: each is the engine's ``working_memory`` function
+    of the same name on the transaction's connection (docs/design.md, "The store seam")."""
+
+    conn: Any
+    _working_memory: WorkingMemorySql
+
+    def tally(self, scope: str, bounds: ScopeBounds) -> Tally:
+        """What ``scope``'s working memory holds, to check writes against ``bounds``."""
+        return Tally(scope, bounds, lambda: self._working_memory.scope_usage(self.conn, scope))
+
+    def lookup_key(
+        self, scopes: Sequence[str], key: str, now: float
+    ) -> tuple[str, KeyRecord] | None:
+        return self._working_memory.lookup_key(self.conn, scopes, key, now)
+
+    def set_key(
+        self,
+        scope: str,
+        key: str,
+        value: bytes,
+        *,
+        expires_at: float | None,
+        expected_version: int | None,
+        now: float,
+        tally: Tally,
+    ) -> int:
+        return self._working_memory.set_key(
+            self.conn,
+            scope,
+            key,
+            value,
+            expires_at=expires_at,
+            expected_version=expected_version,
+            now=now,
+            tally=tally,
+        )
+
+    def delete_key(self, scope: str, key: str, now: float) -> bool:
+        return self._working_memory.delete_key(self.conn, scope, key, now)
+
+    def list_keys(self, scope: str, prefix: str, now: float) -> list[KeyRecord]:
+        return self._working_memory.list_keys(self.conn, scope, prefix, now)
+
+    def clear_keys(self, scope: str, now: float) -> int:
+        return self._working_memory.clear_keys(self.conn, scope, now)
+
+    def sweep_keys(self, scope: str, keys: Sequence[str], now: float) -> int:
+        return self._working_memory.sweep_keys(self.conn, scope, keys, now)
+
+    def expiring_keys(self) -> list[tuple[float, str, str]]:
+        return self._working_memory.expiring_keys(self.conn)
+
+    def scope_stats(self, scope: str, now: float) -> ScopeStats:
+        return self._working_memory.scope_stats(self.conn, scope, now)
+
+    def load_task(self, scope: str) -> TaskRecord | None:
+        return self._working_memory.load_task(self.conn, scope)
+
+    def save_task(self, scope: str, task: TaskRecord | None) -> None:
+        return self._working_memory.save_task(self.conn, scope, task)
+
+    def append_scratch(
+        self, scope: str, text: str, ts: float, capacity: int, tally: Tally
+    ) -> tuple[int, int]:
+        return self._working_memory.append_scratch(self.conn, scope, text, ts, capacity, tally)
+
+    def read_scratch(self, scope: str, last: int | None) -> list[ScratchRecord]:
+        return self._working_memory.read_scratch(self.conn, scope, last)
+
+    def clear_scratch(self, scope: str) -> int:
+        return self._working_memory.clear_scratch(self.conn, scope)
+
+    def create_checkpoint(
+        self, scope: str, checkpoint_id: str, label: str | None, now: float, tally: Tally
+    ) -> CheckpointRecord:
+        return self._working_memory.create_checkpoint(
+            self.conn, scope, checkpoint_id, label, now, tally
+        )
+
+    def restore_checkpoint(self, scope: str, checkpoint_id: str) -> list[KeyRecord]:
+        return self._working_memory.restore_checkpoint(self.conn, scope, checkpoint_id)
+
+    def list_checkpoints(self, scope: str) -> list[CheckpointRecord]:
+        return self._working_memory.list_checkpoints(self.conn, scope)
+
+    def delete_checkpoint(self, scope: str, checkpoint_id: str) -> None:
+        return self._working_memory.delete_checkpoint(self.conn, scope, checkpoint_id)
+
+    def delete_scope_state(self, scope: str) -> int:
+        return self._working_memory.delete_scope_state(self.conn, scope)

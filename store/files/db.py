@@ -19,8 +19,6 @@ import apsw
 from ..base.db import GroupCommit
 from ..base.tx import EngineSql
 from ..errors import StoreError, StoreReadOnly
-from . import index_feed, jobs, journal, message_pop, message_text, provenance
-from . import working_memory as wm
 from .errors import translate
 from .rows import one_row
 from .schema import migrate
@@ -34,15 +32,7 @@ _CHECKPOINT_BUSY_MS = 50  # the WAL truncation's wait: it runs on the writer thr
 #: The engine's own connection (``Tx.conn``), for the engine's code and its tests.
 Connection = apsw.Connection
 #: The SQLite engine's functions, by concept, behind every ``Tx``.
-SQLITE_SQL = EngineSql(
-    journal=journal,
-    jobs=jobs,
-    index_feed=index_feed,
-    message_pop=message_pop,
-    message_text=message_text,
-    provenance=provenance,
-    working_memory=wm,
-)
+SQLITE_SQL = EngineSql(__name__.rpartition(".")[0])  # this package's modules
 
 
 class SqliteConnector:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import apsw
 import msgspec
 
@@ -77,3 +79,10 @@ def job_counts(conn: apsw.Connection) -> dict[str, dict[str, int]]:
     ):
         counts.setdefault(backend, {})[state] = n
     return counts
+
+
+if TYPE_CHECKING:  # this module is the engine's ``JobsSql``: mypy checks what ``Tx`` calls
+    from ..base.jobs import JobsSql
+    from . import jobs as _this
+
+    _answers: JobsSql = _this

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import apsw
 
 from reverie.config import Conflict
@@ -74,3 +76,10 @@ def unindexed_doc(conn: apsw.Connection, marker: Unindex) -> IndexDoc | None:
 
 def finish_unindex(conn: apsw.Connection, markers: list[Unindex]) -> None:
     drop_markers(conn, [m.key for m in markers])
+
+
+if TYPE_CHECKING:  # this module is the engine's ``MessagePopSql``: mypy checks what ``Tx`` calls
+    from ..base.message_pop import MessagePopSql
+    from . import message_pop as _this
+
+    _answers: MessagePopSql = _this

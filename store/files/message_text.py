@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import apsw
 import msgspec
@@ -307,3 +307,10 @@ def vector_gap(
     if not unembedded:
         return 0, 0
     return unembedded, logged_messages(conn, scope=scope, session=session)
+
+
+if TYPE_CHECKING:  # this module is the engine's ``MessageTextSql``: mypy checks what ``Tx`` calls
+    from ..base.message_text import MessageTextSql
+    from . import message_text as _this
+
+    _answers: MessageTextSql = _this

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import apsw
 
@@ -37,3 +37,10 @@ def covered_messages(
         (pairs, since, until),
     ).fetchall()
     return [(int(gid), message_uid(str(session), int(seq))) for gid, session, seq in rows]
+
+
+if TYPE_CHECKING:  # this module is the engine's ``ProvenanceSql``: mypy checks what ``Tx`` calls
+    from ..base.provenance import ProvenanceSql
+    from . import provenance as _this
+
+    _answers: ProvenanceSql = _this

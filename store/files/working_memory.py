@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import apsw
 import msgspec
@@ -317,3 +318,10 @@ def scope_usage(conn: apsw.Connection, scope: str) -> tuple[int, int, int]:
     )[0]
     checkpoints = one_row(conn, "SELECT count(*) FROM wm_checkpoints WHERE scope = ?", (scope,))[0]
     return int(keys), int(size) + int(lines), int(checkpoints)
+
+
+if TYPE_CHECKING:  # this module is the engine's ``WorkingMemorySql``: mypy checks what ``Tx`` calls
+    from ..base.working_memory import WorkingMemorySql
+    from . import working_memory as _this
+
+    _answers: WorkingMemorySql = _this

@@ -27,16 +27,7 @@ from reverie.store import StoreError, StoreUnavailable
 
 from ..base.db import GroupCommit
 from ..base.tx import EngineSql, Tx
-from . import (
-    index_feed,
-    jobs,
-    journal,
-    message_pop,
-    message_text,
-    provenance,
-    words_stats,
-    working_memory,
-)
+from . import words_stats
 from .cluster import new_member_id
 from .errors import translate
 from .schema import migrate
@@ -155,15 +146,7 @@ class PostgresConnector:
 
 
 #: The Postgres engine's functions, by concept, behind every ``Tx``.
-POSTGRES_SQL = EngineSql(
-    journal=journal,
-    jobs=jobs,
-    index_feed=index_feed,
-    message_pop=message_pop,
-    message_text=message_text,
-    provenance=provenance,
-    working_memory=working_memory,
-)
+POSTGRES_SQL = EngineSql(__name__.rpartition(".")[0])  # this package's modules
 
 
 class PostgresDatabase(GroupCommit[psycopg.Connection[Any]]):

@@ -15,7 +15,7 @@ helpers of the SQLite module (``message_doc``), so both engines index alike.
 from __future__ import annotations
 
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 from psycopg.types.json import Jsonb
@@ -166,3 +166,10 @@ def messages_after(
         (row_gid, message_doc(session, seq, mid, content, ts, scope))
         for row_gid, session, seq, mid, content, ts, scope in rows
     ]
+
+
+if TYPE_CHECKING:  # this module is the engine's ``IndexFeedSql``: mypy checks what ``Tx`` calls
+    from ..base.index_feed import IndexFeedSql
+    from . import index_feed as _this
+
+    _answers: IndexFeedSql = _this

@@ -8,7 +8,7 @@ a replay after a crash finds it again and changes nothing twice.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import psycopg
@@ -102,3 +102,10 @@ def job_counts(conn: psycopg.Connection[Any]) -> dict[str, dict[str, int]]:
     ):
         counts.setdefault(backend, {})[state] = int(n)
     return counts
+
+
+if TYPE_CHECKING:  # this module is the engine's ``JobsSql``: mypy checks what ``Tx`` calls
+    from ..base.jobs import JobsSql
+    from . import jobs as _this
+
+    _answers: JobsSql = _this

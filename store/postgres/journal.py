@@ -24,7 +24,7 @@ member moves (``jobs.finish_job``).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 
@@ -352,3 +352,10 @@ def finish_forget(conn: psycopg.Connection[Any], job: ForgetJob) -> None:
 def pending_forgets(conn: psycopg.Connection[Any]) -> list[ForgetJob]:
     """Forget jobs a crash or a stop left unfinished, oldest key first."""
     return read_markers(conn, _FORGET_PREFIX, ForgetJob)
+
+
+if TYPE_CHECKING:  # this module is the engine's ``JournalSql``: mypy checks what ``Tx`` calls
+    from ..base.journal import JournalSql
+    from . import journal as _this
+
+    _answers: JournalSql = _this

@@ -11,7 +11,7 @@ table cascades).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 
@@ -122,3 +122,10 @@ def unindexed_doc(conn: psycopg.Connection[Any], marker: Unindex) -> IndexDoc | 
 
 def finish_unindex(conn: psycopg.Connection[Any], markers: list[Unindex]) -> None:
     drop_markers(conn, [m.key for m in markers])
+
+
+if TYPE_CHECKING:  # this module is the engine's ``MessagePopSql``: mypy checks what ``Tx`` calls
+    from ..base.message_pop import MessagePopSql
+    from . import message_pop as _this
+
+    _answers: MessagePopSql = _this

@@ -43,7 +43,7 @@ the log; a query drops them as the SQLite engine does.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import psycopg
@@ -354,3 +354,10 @@ def _filters(
         "".join(f" AND {clause}" for clause, _ in given.values()),
         {name: value for name, (_, value) in given.items()},
     )
+
+
+if TYPE_CHECKING:  # this module is the engine's ``MessageTextSql``: mypy checks what ``Tx`` calls
+    from ..base.message_text import MessageTextSql
+    from . import message_text as _this
+
+    _answers: MessageTextSql = _this

@@ -26,7 +26,7 @@ insertion counter ``seq`` that Postgres rows lack.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 import psycopg
@@ -397,3 +397,10 @@ def scope_usage(conn: psycopg.Connection[Any], scope: str) -> tuple[int, int, in
     ).fetchone()
     assert row is not None, "an aggregate query returned no row"
     return int(row[0]), int(row[1]), int(row[2])
+
+
+if TYPE_CHECKING:  # this module is the engine's ``WorkingMemorySql``: mypy checks what ``Tx`` calls
+    from ..base.working_memory import WorkingMemorySql
+    from . import working_memory as _this
+
+    _answers: WorkingMemorySql = _this

@@ -37,9 +37,14 @@ def _sql(url: str, query: str, *params: Any) -> list[tuple[Any, ...]]:
 
 
 def _talk(client: Client, session: str, turns: int) -> None:
+    """``turns`` questions and answers in one batch: appended one by one, a pause between
+    two (a loaded machine) could outlast the 0.3 s ``idle_after`` and split the session
+    into two jobs."""
+    messages = []
     for i in range(turns):
-        client.append(session, "user", f"Question {i}: {LINE}")
-        client.append(session, "assistant", f"Answer {i}: {LINE}")
+        messages.append({"role": "user", "content": f"Question {i}: {LINE}"})
+        messages.append({"role": "assistant", "content": f"Answer {i}: {LINE}"})
+    client.append_many(session, messages)
 
 
 def _llm_worker(llm: FakeLLM, extra: str = "") -> str:

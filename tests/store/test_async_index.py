@@ -47,23 +47,6 @@ async def test_open_says_whether_the_directory_existed(
 
 
 @pytest.mark.trio
-async def test_forgetting_a_session_takes_its_own_scope_and_nothing_else(
-    index: AsyncSearchIndex,
-) -> None:
-    docs = [
-        _doc("m1", scope="session/s1", session="s1"),
-        _doc("f1", scope="session/s1", session="", kind="fact"),
-        _doc("m2", scope="shared", session="s1"),
-        _doc("m3", scope="shared", session="s2"),
-        _doc("f2", scope="shared", session="", kind="fact"),
-    ]
-    await index.add(docs, chunk=2)
-    assert await _uids(index) == ["f1", "f2", "m1", "m2", "m3"]
-    await index.forget_session("s1", "session/s1")
-    assert await _uids(index) == ["f2", "m3"]
-
-
-@pytest.mark.trio
 async def test_a_copy_serves_the_same_rows_from_its_own_directory(
     tmp_path: Path, index: AsyncSearchIndex
 ) -> None:

@@ -1,6 +1,6 @@
-"""The LanceDB search index's writes, searches, filters and deletes, on real LanceDB in
-tmp_path with the real local model; opening, failures and upkeep are
-``test_index_lifecycle``'s.
+"""The LanceDB search index's own searches, filters and deletes (its sync ``SearchIndex``), on
+real LanceDB in tmp_path with the real local model; what every engine's index does is in
+tests/store/engines/test_index.py, opening, failures and upkeep ``test_index_lifecycle``'s.
 """
 
 from __future__ import annotations
@@ -14,20 +14,11 @@ from reverie.store import LocalEmbedder
 from reverie.store.files.index_lifecycle import SearchIndex
 from tests.store.index_corpus import (
     CORPUS,
-    INJECT,
     NASTY,
     corpus_index,  # noqa: F401  (the ``index`` fixture)
     index_doc,
     uids_of,
 )
-
-
-def test_added_docs_are_found_with_their_fields(index: SearchIndex) -> None:
-    assert index.count() == len(CORPUS)
-    (hit, *_) = index.search("watering tomatoes in the morning", k=3)
-    assert hit.uid == "d2"
-    assert (hit.kind, hit.text, hit.scope, hit.session) == ("episode", CORPUS["d2"], "a", "s1")
-    assert (hit.ts, hit.message_ids, hit.source) == (9.0, ["d2"], "messages")
 
 
 def test_hybrid_finds_paraphrase_that_text_mode_misses(index: SearchIndex) -> None:
@@ -42,47 +33,6 @@ def test_hybrid_finds_rare_identifier_that_vector_mode_misses(index: SearchIndex
     assert "rare" not in uids_of(index.search(query, mode="vector", k=3))
     assert uids_of(index.search(query, mode="text", k=3))[0] == "rare"
     assert "rare" in uids_of(index.search(query, mode="hybrid", k=3))
-
-
-def test_adding_a_known_uid_replaces_the_doc(index: SearchIndex) -> None:
-    index.add(
-        [
-            index_doc("d3", "The ferry to Zanzibar leaves at noon."),
-            index_doc("new", "brand new zebra row"),
-        ]
-    )
-    assert index.count() == len(CORPUS) + 1
-    assert uids_of(index.search("Lyon", mode="text")) == []
-    assert uids_of(index.search("Zanzibar", mode="text")) == ["d3"]
-
-
-def test_last_doc_wins_within_one_add(index: SearchIndex) -> None:
-    index.add(
-        [index_doc("dup", "first version pelican"), index_doc("dup", "second version flamingo")]
-    )
-    assert uids_of(index.search("pelican", mode="text")) == []
-    assert uids_of(index.search("flamingo", mode="text")) == ["dup"]
-
-
-@pytest.mark.parametrize("mode", ["hybrid", "vector", "text"])
-def test_scope_filter_isolates_scopes_with_hostile_names(index: SearchIndex, mode: str) -> None:
-    index.add(
-        [
-            index_doc("n1", "ticket 7Q93KX belongs to the nasty scope", scope=NASTY),
-            index_doc("n2", "a kitten on the couch in the nasty scope", scope=NASTY + "x"),
-            index_doc("n3", "ticket 7Q93KX for the injection scope", scope=INJECT),
-        ]
-    )
-    for query in ("ticket 7Q93KX", "kitten couch"):
-        in_nasty = index.search(query, scope=NASTY, mode=mode, k=50)  # type: ignore[arg-type]
-        assert {h.scope for h in in_nasty} <= {NASTY}
-        in_a = index.search(query, scope="a", mode=mode, k=50)  # type: ignore[arg-type]
-        assert {h.scope for h in in_a} == {"a"}
-        in_inject = index.search(query, scope=INJECT, mode=mode, k=50)  # type: ignore[arg-type]
-        assert {h.scope for h in in_inject} <= {INJECT}
-    assert uids_of(index.search("ticket 7Q93KX", scope=NASTY, mode=mode, k=50)) == ["n1"]  # type: ignore[arg-type]
-    assert uids_of(index.search("ticket 7Q93KX", scope=INJECT, mode=mode, k=50)) == ["n3"]  # type: ignore[arg-type]
-    assert index.search("kitten", scope="no such scope", mode=mode) == []  # type: ignore[arg-type]
 
 
 def test_session_kind_and_time_filters(index: SearchIndex) -> None:
@@ -104,12 +54,6 @@ def test_session_kind_and_time_filters(index: SearchIndex) -> None:
     assert {h.session for h in index.search("ticket", session="s1", k=50)} == {"s1"}
 
 
-@pytest.mark.parametrize("query", ["", "   \n", "\x00"])
-def test_empty_query_is_invalid_argument(index: SearchIndex, query: str) -> None:
-    with pytest.raises(InvalidArgument):
-        index.search(query)
-
-
 @pytest.mark.parametrize("mode", ["hybrid", "vector", "text"])
 @pytest.mark.parametrize(
     "query",
@@ -125,14 +69,6 @@ def test_hostile_queries_never_crash(index: SearchIndex, query: str, mode: str) 
     hits = index.search(query, mode=mode, k=5)  # type: ignore[arg-type]
     assert len(hits) <= 5
     assert all(h.uid in CORPUS for h in hits)
-
-
-def test_operator_only_query_falls_back_to_vector_ranking(index: SearchIndex) -> None:
-    query = '"*:(){}[]^~'
-    assert index.search(query, mode="text") == []
-    assert uids_of(index.search(query, mode="hybrid", k=4)) == uids_of(
-        index.search(query, mode="vector", k=4)
-    )
 
 
 def test_rare_identifier_survives_nul_and_operators(index: SearchIndex) -> None:

@@ -1,4 +1,5 @@
-"""The fixtures and helpers both Postgres search index test modules use: a migrated
+"""The fixtures and helpers the Postgres search index's tests use (here, and its parity with
+LanceDB in tests/store/engines/test_index_parity.py): a migrated
 database, the primed embedder, the opened ``PostgresSearchIndex`` over the
 corpus of ``tests/store/index_corpus``, and a search by query text.
 

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 
+import psycopg
 import pytest
 
 from reverie.store import Tx
 from reverie.store.postgres.cluster import PostgresCluster
 from reverie.store.postgres.db import PostgresDatabase
+from tests.checks import poll
 
 TTL = 5.0
 
@@ -45,7 +47,15 @@ async def test_a_killed_members_connection_makes_it_dead_and_frees_its_sessions(
         assert seen["host/1/a"].serves == "/run/a.sock" and seen["host/2/b"].role == "worker"
         assert seen["host/1/a"].pid == os.getpid()
 
+        (pid,) = await b_db.read(
+            lambda t: t.conn.execute(
+                "SELECT backend_pid FROM members WHERE id = 'host/1/a'"
+            ).fetchone()
+        )
         await a_db.close()  # what a kill -9 does to its connections
+        with psycopg.connect(pg_url, autocommit=True) as watcher:  # the server ends the backend
+            gone = "SELECT NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pid = %s)"
+            poll(lambda: watcher.execute(gone, (pid,)).fetchone() == (True,), timeout=TTL / 2)
         assert await b.beat() == 1  # its session freed at once, not after the TTL
         seen = {m.id: m for m in await b.members()}
         assert not seen["host/1/a"].alive and seen["host/1/a"].sessions == 0

@@ -1,4 +1,7 @@
-"""The Postgres engine's group-commit database: acked writes, snapshots, and a server that goes away."""
+"""The Postgres engine's group-commit database: a server that goes away, a deadlock, shards, URLs.
+
+What the group commit does on every engine is in tests/store/engines/test_db.py.
+"""
 
 from __future__ import annotations
 
@@ -12,9 +15,7 @@ import trio
 from reverie.config import ConfigError
 from reverie.store import (
     NewMessage,
-    SessionMoved,
     SessionRecord,
-    StoreError,
     StoreUnavailable,
     Tx,
 )
@@ -40,19 +41,6 @@ def _keys(tx: Tx) -> list[str]:
 
 def _database(url: str, read_connections: int = 4) -> PostgresDatabase:
     return PostgresDatabase(url, read_connections=read_connections)
-
-
-@pytest.mark.trio
-async def test_writes_commit_in_batches_and_a_failing_one_fails_alone(pg_url: str) -> None:
-    db = _database(pg_url, 2)
-    await db.open()
-    try:
-        results = await db.write_many([_insert("a"), _insert("b"), _insert("a"), _insert("c")])
-        assert results[:2] == [1, 1] and results[3] == 1
-        assert isinstance(results[2], StoreError)  # the duplicate key, alone
-        assert await db.read(_keys) == ["a", "b", "c"]
-    finally:
-        await db.close()
 
 
 @pytest.mark.trio
@@ -92,24 +80,6 @@ async def test_a_server_that_is_not_there_is_named_without_its_password() -> Non
     assert "cannot connect to the database postgresql://reverie@127.0.0.1:1/memory" in str(
         caught.value
     )
-
-
-@pytest.mark.trio
-async def test_one_writes_moved_session_fails_only_that_write_of_its_batch(pg_url: str) -> None:
-    db = _database(pg_url, 1)
-    await db.open()
-
-    def moved(tx: Tx) -> None:
-        tx.conn.execute("INSERT INTO meta (key, value) VALUES ('m', '1')")
-        raise SessionMoved("session 'm' was taken over by another daemon")
-
-    try:
-        results = await db.write_many([_insert("a"), moved, _insert("b")])
-        assert results[0] == 1 and results[2] == 1
-        assert isinstance(results[1], SessionMoved)
-        assert await db.read(_keys) == ["a", "b"]
-    finally:
-        await db.close()
 
 
 @pytest.mark.trio

@@ -11,8 +11,7 @@ from psycopg import errors
 from reverie.store import StoreError, StoreFull, StoreUnavailable
 from reverie.store.postgres.errors import translate
 from tests.postgres import PgServer
-
-from .engines import pg_connect
+from tests.store.engines.engine import pg_connect
 
 
 def _caught(call: object) -> BaseException:

@@ -29,7 +29,7 @@ from reverie.store.postgres import (
     working_memory,
 )
 from reverie.store.postgres.db import POSTGRES_SQL
-from tests.store.postgres.engines import pg_connect
+from tests.store.engines.engine import pg_connect
 
 
 def _member(url: str, name: str) -> psycopg.Connection[Any]:

@@ -2,19 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
 from reverie.store import Job, SessionRecord
 
-from .engines import ENGINES, Engine, open_engine
-
-
-@pytest.fixture(params=ENGINES)
-def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
-    yield from open_engine(request, tmp_path)
+from .engine import Engine
 
 
 def _job(jid: str, session: str = "a", created: float = 1.0, **kw: object) -> Job:

@@ -17,9 +17,8 @@ from reverie.config import Conflict, InvalidArgument, LimitReached, NotFound
 from reverie.store import ScopeBounds, TaskRecord
 from reverie.store import scope_writes as w
 from reverie.store.scope_writes import apply_writes
-from tests.store.postgres.wm_engines import Engine, engine
 
-__all__ = ["engine"]  # the fixture, imported for pytest
+from .engine import Engine
 
 S = "project/p/agent/a"
 T0 = 1_764_241_733.25
@@ -28,12 +27,12 @@ OPEN = ScopeBounds(max_keys=8, max_bytes=1000, max_checkpoints=1)
 
 def bounded(e: Engine, scope: str = S, **bounds: int) -> Any:
     settings = {"max_keys": 1024, "max_bytes": 1 << 20, "max_checkpoints": 16, **bounds}
-    return e.tally(scope, ScopeBounds(**settings))
+    return e.tx.tally(scope, ScopeBounds(**settings))
 
 
 def put(e: Engine, tally: Any, key: str, value: bytes, scope: str = S) -> int:
     return int(
-        e.wm.set_key(
+        e.working_memory.set_key(
             e.conn, scope, key, value, expires_at=None, expected_version=None, now=T0, tally=tally
         )
     )
@@ -49,9 +48,9 @@ def test_a_new_key_past_max_keys_is_refused_naming_the_setting(engine: Engine) -
     assert put(e, tally, "a", b"again") == 2  # an existing key may still change
     other = "project/other"
     put(e, bounded(e, other, max_keys=3), "d", b"d", scope=other)  # the bound is per scope
-    e.wm.delete_key(e.conn, S, "b", T0)
+    e.working_memory.delete_key(e.conn, S, "b", T0)
     put(e, bounded(e, max_keys=3), "d", b"d")
-    assert [k.key for k in e.wm.list_keys(e.conn, S, "", T0)] == ["a", "c", "d"]
+    assert [k.key for k in e.working_memory.list_keys(e.conn, S, "", T0)] == ["a", "c", "d"]
 
 
 def test_values_and_lines_past_max_scope_bytes_are_refused_and_a_smaller_one_passes(
@@ -66,14 +65,16 @@ def test_values_and_lines_past_max_scope_bytes_are_refused_and_a_smaller_one_pas
         put(e, tally, "big", b"x" * 1200)  # growing one key counts too
     put(e, tally, "big", b"x" * 100)
     put(e, bounded(e, max_bytes=1000), "more", b"y" * 600)  # usage read afresh agrees
-    assert e.wm.scope_stats(e.conn, S, T0).bytes == 700
+    assert e.working_memory.scope_stats(e.conn, S, T0).bytes == 700
     line = "é" * 200  # 400 bytes of UTF-8: the bound counts bytes, not characters
     with pytest.raises(LimitReached, match=r"1100 bytes.*scratchpad line is not appended"):
-        e.wm.append_scratch(e.conn, S, line, T0, 10, bounded(e, max_bytes=1000))
-    e.wm.delete_key(e.conn, S, "more", T0)
-    e.wm.append_scratch(e.conn, S, line, T0, 10, bounded(e, max_bytes=1000))
-    assert [r.text for r in e.wm.read_scratch(e.conn, S, None)] == [line]
-    e.wm.append_scratch(e.conn, S, line, T0, 1, bounded(e, max_bytes=500))  # drops the first
+        e.working_memory.append_scratch(e.conn, S, line, T0, 10, bounded(e, max_bytes=1000))
+    e.working_memory.delete_key(e.conn, S, "more", T0)
+    e.working_memory.append_scratch(e.conn, S, line, T0, 10, bounded(e, max_bytes=1000))
+    assert [r.text for r in e.working_memory.read_scratch(e.conn, S, None)] == [line]
+    e.working_memory.append_scratch(
+        e.conn, S, line, T0, 1, bounded(e, max_bytes=500)
+    )  # drops the first
     put(e, bounded(e, max_bytes=500), "big", b"x" * 100)  # 500 bytes held: not growing, passes
     with pytest.raises(LimitReached, match=r"would hold 501 bytes"):
         put(e, bounded(e, max_bytes=500), "big", b"x" * 101)
@@ -84,10 +85,10 @@ def test_a_checkpoint_past_max_checkpoints_is_refused_until_one_is_deleted(engin
     put(e, bounded(e), "k", b"1")
     for i in range(2):
         bounded(e, max_checkpoints=2).checkpoint()
-        e.wm.create_checkpoint(e.conn, S, f"c{i}", None, T0 + i)
+        e.working_memory.create_checkpoint(e.conn, S, f"c{i}", None, T0 + i)
     with pytest.raises(LimitReached, match=r"keeps 2 checkpoints.*max_checkpoints \(2\)"):
         bounded(e, max_checkpoints=2).checkpoint()
-    e.wm.delete_checkpoint(e.conn, S, "c0")
+    e.working_memory.delete_checkpoint(e.conn, S, "c0")
     bounded(e, max_checkpoints=2).checkpoint()
 
 
@@ -144,11 +145,11 @@ def test_apply_writes_gives_each_write_the_same_outcome_on_both_engines(engine: 
     assert isinstance(outcomes[16], NotFound) and isinstance(outcomes[17], NotFound)
     assert outcomes[18] == 2  # after the restore: a and b live, d expired by then
     assert outcomes[20] is None
-    assert e.wm.list_keys(e.conn, S, "", 0.0) == []
-    task = e.wm.load_task(e.conn, S)
+    assert e.working_memory.list_keys(e.conn, S, "", 0.0) == []
+    task = e.working_memory.load_task(e.conn, S)
     assert task is not None and (task.step, task.status) == (1, "running")
-    assert [r.text for r in e.wm.read_scratch(e.conn, S, None)] == ["two", "three"]
-    stats = e.wm.scope_stats(e.conn, S, T0)
+    assert [r.text for r in e.working_memory.read_scratch(e.conn, S, None)] == ["two", "three"]
+    stats = e.working_memory.scope_stats(e.conn, S, T0)
     assert (stats.checkpoints, stats.expired_swept) == (0, 1)
 
 
@@ -169,7 +170,10 @@ def test_a_refused_write_leaves_the_batch_it_is_in_untouched(engine: Engine) -> 
             bounds,
         )
     assert [type(o) for o in outcomes] == [int, Conflict, int, LimitReached, NotFound]
-    assert [(k.key, k.version) for k in e.wm.list_keys(e.conn, S, "", T0)] == [("a", 1), ("c", 1)]
+    assert [(k.key, k.version) for k in e.working_memory.list_keys(e.conn, S, "", T0)] == [
+        ("a", 1),
+        ("c", 1),
+    ]
 
 
 def test_a_nul_in_text_is_that_writes_own_refusal_on_postgres(engine: Engine) -> None:
@@ -179,10 +183,15 @@ def test_a_nul_in_text_is_that_writes_own_refusal_on_postgres(engine: Engine) ->
     batch = [w.AddScratch("a\x00b", 10), w.PutTask(task), w.PutKey("k", b"\x00", None, None)]
     with e.transaction():
         outcomes = apply_writes(e.tx, S, [(write, T0) for write in batch], bounds=OPEN)
-    assert outcomes[2] == 1 and e.wm.lookup_key(e.conn, [S], "k", T0)[1].value == b"\x00"
-    if e.name == "sqlite":
+    assert (
+        outcomes[2] == 1 and e.working_memory.lookup_key(e.conn, [S], "k", T0)[1].value == b"\x00"
+    )
+    if e.name == "files":
         assert outcomes[:2] == [(1, 0), task]
         return
     for what, refused in zip(("scratchpad text", "task task_id"), outcomes, strict=False):
         assert isinstance(refused, InvalidArgument) and what in str(refused)
-    assert (e.wm.read_scratch(e.conn, S, None), e.wm.load_task(e.conn, S)) == ([], None)
+    assert (
+        e.working_memory.read_scratch(e.conn, S, None),
+        e.working_memory.load_task(e.conn, S),
+    ) == ([], None)

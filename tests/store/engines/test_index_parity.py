@@ -11,9 +11,8 @@ import pytest
 from reverie.store import LocalEmbedder, SearchHit
 from reverie.store.files.index_lifecycle import SearchIndex
 from reverie.store.postgres.index import PostgresSearchIndex
-
-from ..index_corpus import CORPUS, index_doc, uids_of
-from .index_fixtures import (
+from tests.store.index_corpus import CORPUS, index_doc, uids_of
+from tests.store.postgres.index_fixtures import (
     pg_db,  # noqa: F401  (the ``db`` fixture)
     pg_index,  # noqa: F401  (the ``index`` fixture)
     primed_embedder,  # noqa: F401  (the ``primed`` fixture)

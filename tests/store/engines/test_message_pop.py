@@ -2,20 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 
 from reverie.config import Conflict
 from reverie.store import Job, NewMessage, SessionRecord, Unindex
 
-from .engines import ENGINES, Engine, open_engine
-
-
-@pytest.fixture(params=ENGINES)
-def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
-    yield from open_engine(request, tmp_path)
+from .engine import Engine
 
 
 def _session(e: Engine, *contents: str) -> SessionRecord:

@@ -2,19 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
 from reverie.store import CURSOR_KEY, INDEX_DIR_KEY, NewMessage, SessionRecord
 
-from .engines import ENGINES, Engine, open_engine
-
-
-@pytest.fixture(params=ENGINES)
-def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
-    yield from open_engine(request, tmp_path)
+from .engine import Engine
 
 
 def _log(e: Engine, session: str, *contents: str) -> list[int]:

@@ -2,21 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
-
 from reverie.config import Conflict
-from reverie.store import ForgetJob, NewMessage, SessionRecord
-from reverie.store.postgres import journal as pg_journal
+from reverie.store import ForgetJob, NewMessage, ScopeBounds, SessionRecord, TaskRecord
 
-from .engines import ENGINES, Engine, open_engine, pg_connect
-
-
-@pytest.fixture(params=ENGINES)
-def engine(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Engine]:
-    yield from open_engine(request, tmp_path)
+from .engine import Engine
 
 
 def _msg(mid: str, content: str = "hi", **kw: object) -> NewMessage:
@@ -152,31 +141,34 @@ def test_pending_forgets_come_oldest_key_first(engine: Engine) -> None:
     assert engine.journal.pending_forgets(engine.conn) == sorted(jobs, key=lambda j: j.key.encode())
 
 
-def test_delete_takes_the_working_memory_of_the_sessions_own_scope_only(pg_url: str) -> None:
-    with pg_connect(pg_url) as conn:
-        for scope in ("session/gone", "session/keep"):
-            conn.execute(
-                "INSERT INTO wm_keys (scope, key, value, version, updated)"
-                " VALUES (%s, 'k', '\\x00', 1, 0)",
-                (scope,),
-            )
-            conn.execute(
-                "INSERT INTO wm_tasks (scope, task_id, description, status, step, total_steps,"
-                " created, updated) VALUES (%s, 't', 'd', 'open', 0, 1, 0, 0)",
-                (scope,),
-            )
-            conn.execute("INSERT INTO wm_scratch VALUES (%s, 1, 'note', 0)", (scope,))
-            conn.execute(
-                "INSERT INTO wm_checkpoints (id, scope, label, created, size, blob)"
-                " VALUES (%s, %s, NULL, 0, 1, '\\x00')",
-                (scope, scope),
-            )
-            conn.execute("INSERT INTO wm_stats VALUES (%s, 3)", (scope,))
-        pg_journal.delete_session(conn, "gone")
-        conn.commit()
-        for table in ("wm_keys", "wm_tasks", "wm_scratch", "wm_checkpoints", "wm_stats"):
-            rows = conn.execute(f"SELECT DISTINCT scope FROM {table}").fetchall()
-            assert rows == [("session/keep",)], table
+def test_delete_takes_the_working_memory_of_the_sessions_own_scope_only(engine: Engine) -> None:
+    """Keys, task, scratchpad, checkpoints and the swept count of ``session/gone``; not keep's."""
+    wm, conn = engine.working_memory, engine.conn
+    for scope in ("session/gone", "session/keep"):
+        tally = engine.tx.tally(scope, ScopeBounds(max_keys=9, max_bytes=99, max_checkpoints=9))
+        wm.set_key(conn, scope, "k", b"\x00", expires_at=None, expected_version=None, now=0.0,
+                   tally=tally)  # fmt: skip
+        wm.set_key(conn, scope, "t", b"1", expires_at=1.0, expected_version=None, now=0.0,
+                   tally=tally)  # fmt: skip
+        assert wm.sweep_keys(conn, scope, ["t"], 1.0) == 1
+        wm.save_task(conn, scope, TaskRecord("t", "d", "open", 0, 1, None, 0.0, 0.0))
+        wm.append_scratch(conn, scope, "note", 0.0, 10, tally)
+        wm.create_checkpoint(conn, scope, scope, None, 0.0)
+    engine.journal.delete_session(conn, "gone")
+    engine.commit()
+
+    def state(scope: str) -> tuple[object, ...]:
+        stats = wm.scope_stats(conn, scope, 0.0)
+        return (
+            [k.key for k in wm.list_keys(conn, scope, "", 0.0)],
+            wm.load_task(conn, scope) is not None,
+            len(wm.read_scratch(conn, scope, None)),
+            [c.id for c in wm.list_checkpoints(conn, scope)],
+            stats.expired_swept,
+        )
+
+    assert state("session/gone") == ([], False, 0, [], 0)
+    assert state("session/keep") == (["k"], True, 1, ["session/keep"], 1)
 
 
 def test_a_batch_of_empty_requests_acks_nothing_and_saves_the_row(engine: Engine) -> None:

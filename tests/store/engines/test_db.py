@@ -1,47 +1,50 @@
-"""The database's threads: every read sees the writes acknowledged before it and
-fails alone; many at once are served by a few threads without loss; and an idle
-thread keeps nothing of the calls it finished."""
+"""The group-commit database on every engine: every read sees the writes acknowledged
+before it and fails alone; many at once are served by a few threads without loss; a
+write that fails, or whose session moved, fails alone; and an idle thread keeps
+nothing of the calls it finished. What only PostgreSQL's connections do (a server
+that goes away, a deadlock, a malformed URL) is in tests/store/postgres/test_db.py."""
 
 from __future__ import annotations
 
 import gc
 import threading
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import trio
 
 from reverie.config import ReverieError
-from reverie.store import Tx
+from reverie.store import GroupCommit, SessionMoved, Tx
 from reverie.store.errors import StoreError
-from reverie.store.files.db import Database
 
-READERS = 2
+from .engine import READERS, database_of
+
+Database = GroupCommit[Any]
 
 
 def _put(name: str, value: str) -> Callable[[Tx], None]:
-    def write(tx: Tx) -> None:
-        tx.conn.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (name, value))
+    return lambda tx: tx.write_meta(name, value)
+
+
+def _get(name: str) -> Callable[[Tx], object]:
+    return lambda tx: tx.read_meta(name)
+
+
+def _insert(key: str) -> Callable[[Tx], int]:
+    """A plain INSERT: a second one of the same key fails in the database itself."""
+
+    def write(tx: Tx) -> int:
+        tx.conn.execute(f"INSERT INTO meta (key, value) VALUES ('{key}', '1')")
+        return 1
 
     return write
 
 
-def _get(name: str) -> Callable[[Tx], object]:
-    def read(tx: Tx) -> object:
-        row = tx.conn.execute("SELECT value FROM meta WHERE key = ?", (name,)).fetchone()
-        return None if row is None else row[0]
-
-    return read
-
-
-@pytest.fixture
-async def db(tmp_path: Path) -> AsyncIterator[Database]:
-    database = Database(tmp_path / "db.sqlite3", durability="process", read_connections=READERS)
-    await database.open()
-    yield database
-    await database.close()
+def _keys(tx: Tx) -> list[str]:
+    return [row[0] for row in tx.conn.execute("SELECT key FROM meta ORDER BY key")]
 
 
 @pytest.mark.trio
@@ -83,7 +86,7 @@ async def test_a_failing_read_fails_alone_with_its_own_error(db: Database) -> No
         nursery.start_soon(run, "bug", refuses)
 
     assert all(outcomes[f"good{i}"] == "yes" for i in range(20))
-    assert isinstance(outcomes["sql"], ReverieError)  # an SQLite error is translated
+    assert isinstance(outcomes["sql"], ReverieError)  # the engine's error is translated
     assert isinstance(outcomes["bug"], ValueError)  # anything else reaches the caller as itself
 
 
@@ -132,8 +135,10 @@ async def test_a_finished_call_keeps_nothing_it_captured_alive(db: Database) -> 
 
 
 @pytest.mark.trio
-async def test_reads_after_close_are_refused_with_a_store_error(tmp_path: Path) -> None:
-    database = Database(tmp_path / "db.sqlite3", durability="process")
+async def test_reads_after_close_are_refused_with_a_store_error(
+    engine_name: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> None:
+    database = database_of(engine_name, request, tmp_path)
     await database.open()
     await database.write(_put("k", "v"))
     assert await database.read(_get("k")) == "v"
@@ -145,7 +150,7 @@ async def test_reads_after_close_are_refused_with_a_store_error(tmp_path: Path) 
 @pytest.mark.trio
 async def test_write_many_gives_each_function_its_own_outcome_in_order(db: Database) -> None:
     def bug(tx: Tx) -> None:
-        tx.conn.execute("INSERT INTO meta (key, value) VALUES ('half', 'done')")
+        tx.write_meta("half", "done")
         raise ValueError("a bug in one session's write")
 
     def value_of(name: str) -> Callable[[Tx], object]:
@@ -182,3 +187,25 @@ async def test_a_cancelled_write_still_commits_and_the_cancel_comes_after(db: Da
         release.set()
     assert done == ["returned"]
     assert await db.read(_get("slow")) == "committed"
+
+
+@pytest.mark.trio
+async def test_a_write_the_database_refuses_fails_alone_and_the_batch_commits(
+    db: Database,
+) -> None:
+    results = await db.write_many([_insert("a"), _insert("b"), _insert("a"), _insert("c")])
+    assert results[:2] == [1, 1] and results[3] == 1
+    assert isinstance(results[2], StoreError)  # the duplicate key, alone
+    assert await db.read(_keys) == ["a", "b", "c"]
+
+
+@pytest.mark.trio
+async def test_one_writes_moved_session_fails_only_that_write_of_its_batch(db: Database) -> None:
+    def moved(tx: Tx) -> None:
+        tx.write_meta("m", 1)
+        raise SessionMoved("session 'm' was taken over by another daemon")
+
+    results = await db.write_many([_insert("a"), moved, _insert("b")])
+    assert results[0] == 1 and results[2] == 1
+    assert isinstance(results[1], SessionMoved)
+    assert await db.read(_keys) == ["a", "b"]

@@ -20,9 +20,8 @@ from reverie.store.files.schema import migrate as sqlite_migrate
 from reverie.store.files.term_counts import fresh_counts as sqlite_fresh_counts
 from reverie.store.postgres.message_text import search_message_text, words_reference
 from reverie.store.postgres.term_counts import fresh_counts
-
-from ..messages import append_texts as sqlite_append
-from .texts import append_texts, ranked, words_store
+from tests.store.messages import append_texts as sqlite_append
+from tests.store.postgres.texts import append_texts, ranked, words_store
 
 
 @pytest.fixture
