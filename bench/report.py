@@ -198,6 +198,11 @@ TARGETS: dict[str, tuple[int, str, str]] = {
         "after a 30k-message backlog is indexed, the daemon is back under 300 MB RSS",
         "bench.idle_memory with REVERIE_BENCH_BACKLOG=30000",
     ),
+    "startup.ready": (
+        56,
+        "a default daemon is ready (answers on its socket) in ≤ 3 s on a quiet machine",
+        "bench.startup",
+    ),
     "cluster.failover": (
         50,
         "a daemon's sessions writable on another daemon, p99 < owner_ttl + 1 s, killed and frozen",

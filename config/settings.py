@@ -198,6 +198,10 @@ class IndexConfig(_Section):
     #: The meaning signal lags by up to this much more; the words never do.
     write_interval: Seconds = 1.0
     fresh_wait: Seconds = 2.0
+    #: Seconds a search or a reindex waits for the index to open after a start (LanceDB's
+    #: import: 2 s on two quiet cores, 5-7 s loaded) before it answers ``busy``; below a
+    #: client's default timeout (60 s), so the caller hears why.
+    open_wait: Seconds = 30.0
     #: Hits scoring below this are left out of a search that names no ``min_score``
     #: (scores mean the same in every search: docs/search.md, "Scores").
     min_score: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.05

@@ -4,7 +4,8 @@ Start order: data dir (0700), its lock (one daemon per data dir), the
 socket (bound, a live daemon's refused, a stale one replaced, any other
 file refused and left alone; nothing is accepted yet), the database (migrations
 run before anything is served), the session registry, then serving; "ready"
-is logged only once connections are accepted. On SIGTERM or SIGINT: stop
+is logged only once connections are accepted. The search index opens in the
+background meanwhile (docs/design.md, "Start-up"). On SIGTERM or SIGINT: stop
 accepting, let in-flight requests and mailboxes drain within
 ``grace_seconds``, flush the writer thread, exit 0.
 """
@@ -312,12 +313,14 @@ async def _serve(
             await nursery.start(server.serve, listeners)
             if config.daemon.metrics_listen:
                 await nursery.start(serve_metrics, config.daemon.metrics_listen, handlers.status)
-            # Start-up's objects (modules, the model, LanceDB's and Arrow's: ~140,000)
-            # go to the permanent generation. Requests in flight are promoted to the
-            # oldest generation at every tenth young collection, so under load a full
-            # collection ran every ~1.6 s and scanned them all each time (~95 ms):
+            # Start-up's objects (modules, LanceDB's and Arrow's once the index opens:
+            # ~140,000) go to the permanent generation. Requests in flight are promoted
+            # to the oldest generation at every tenth young collection, so under load a
+            # full collection ran every ~1.6 s and scanned them all each time (~95 ms):
             # about 20 µs of the event loop's CPU per append at 64 clients.
             gc.freeze()
+            if indexer is not None:
+                nursery.start_soon(_freeze_when_open, indexer)
             where = "sockets from systemd" if activated else str(config.socket_path)
             log.info("ready: listening on %s (data in %s)", where, store.where)
             systemd.ready(f"listening on {where}")
@@ -334,6 +337,13 @@ async def _serve(
             await http.aclose()
             await store.close()
         log.info("stopped")
+
+
+async def _freeze_when_open(indexer: Indexer) -> None:
+    """``gc.freeze`` again once the index has opened (in the background, after the
+    start's): LanceDB's modules are most of the objects the freeze is for."""
+    await indexer.wait_open()
+    gc.freeze()
 
 
 def _sweep_duty(store: Store) -> Duty | None:

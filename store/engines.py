@@ -8,17 +8,20 @@ and the lock stay on local disk. The daemon's composition root calls
 ``open_store`` and never names an engine's classes.
 
 An engine's package is imported here, when that engine is opened, and
-LanceDB only when the file engine's index opens (the indexer's first
-step, still before the daemon serves): a daemon on PostgreSQL never loads
-the file engine or LanceDB.
+LanceDB only when the file engine's index opens, on a worker thread while
+the daemon already serves (docs/design.md, "Start-up"): a daemon on
+PostgreSQL never loads the file engine or LanceDB.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import trio
 
 from reverie.config import ClusterConfig, ConfigError, IndexConfig, InvalidArgument, StoreConfig
 
@@ -105,7 +108,10 @@ def _files(config: StoreConfig, data_dir: Path) -> Store:
     files = MemoryFiles(data_dir / "memory")
 
     async def open_index(embedder: PrimedEmbedder, index: IndexConfig) -> LiveIndex:
-        from .files.index import open_index  # LanceDB: imported when the index opens
+        # LanceDB's import is most of a default daemon's start (2 s of 3.5 on two quiet
+        # cores, 5-7 s loaded): on a worker thread, so the event loop serves meanwhile.
+        await trio.to_thread.run_sync(importlib.import_module, "reverie.store.files.index")
+        from .files.index import open_index
 
         return await open_index(db, data_dir, embedder, index)
 

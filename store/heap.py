@@ -35,9 +35,8 @@ import ctypes
 import ctypes.util
 import functools
 import logging
+import sys
 from collections.abc import Callable
-
-import pyarrow as pa
 
 __all__ = ["heap_usage", "libc_function", "release_free_memory", "tune_allocator"]
 
@@ -124,13 +123,18 @@ def heap_usage() -> dict[str, int]:
     where it was touched; a trim hands back only its whole pages). All C and Rust
     allocations of the process count (the interpreter's objects over 512 bytes,
     SQLite, onnxruntime, LanceDB),
-    but not Python-side Arrow buffers: ``arrow_in_use_bytes`` is their own pool's.
-    The two C figures are zeros without glibc 2.33+.
+    but not Python-side Arrow buffers: ``arrow_in_use_bytes`` is their own pool's
+    (0 while Arrow is not loaded: it is LanceDB's, whose import is not waited
+    for at start, docs/design.md "Start-up"). The two C figures are zeros
+    without glibc 2.33+.
 
     It locks each arena and walks its free lists: under a millisecond for the
     daemon's two arenas, called by ``status``, not per request.
     """
-    arrow = {"arrow_in_use_bytes": pa.total_allocated_bytes()}
+    # Arrow may be half imported (on the index's thread): its function is there only
+    # once its compiled library, which defines it, has loaded.
+    arrow_bytes = getattr(sys.modules.get("pyarrow"), "total_allocated_bytes", None)
+    arrow = {"arrow_in_use_bytes": 0 if arrow_bytes is None else int(arrow_bytes())}
     if _MALLINFO2 is None:
         return {"heap_in_use_bytes": 0, "heap_free_bytes": 0, **arrow}
     info = _MALLINFO2()

@@ -43,6 +43,13 @@ def poll(predicate: Callable[[], Any], timeout: float = 30.0, what: str = "condi
     return value
 
 
+def index_open(client: Client) -> None:
+    """Until ``status`` says the search index is open (bounded): a daemon serves before it
+    is (docs/design.md, "Start-up"), and a search waits for it, so a search polled under a
+    short deadline starts that deadline after this."""
+    poll(lambda: client.status().index.ready, 120, "the search index open")
+
+
 def hup_and_wait(daemon: Any, reloads: int) -> p.DaemonStatus:
     """SIGHUP the daemon (a ``DaemonProcess``), then its status once it counts ``reloads``."""
     assert daemon.proc is not None

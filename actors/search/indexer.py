@@ -24,7 +24,7 @@ from typing import Any
 
 import trio
 
-from reverie.config import IndexConfig, NotFound, default_scope
+from reverie.config import Busy, IndexConfig, NotFound, default_scope
 from reverie.store import (
     Embedder,
     LiveIndex,
@@ -115,8 +115,10 @@ class Indexer(SessionHooks):
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
         """Open (or rebuild) the index in the background, then follow the log until cancelled.
 
-        Ready at once: opening LanceDB must not delay the daemon's socket;
-        searches wait for it instead.
+        Ready at once: opening the index (LanceDB's import is most of a default
+        daemon's start) must not delay the daemon's socket; a search or a
+        reindex waits for it instead (``opened``), and ``status`` says
+        ``ready`` once it is open.
         """
         try:
             async with trio.open_nursery() as nursery:
@@ -207,9 +209,10 @@ class Indexer(SessionHooks):
         since = follower.lag.since()
         seconds = 0.0 if since is None else max(0.0, time.time() - since)
         reason = backlog_reason(behind, self.services.config.index.max_backlog)
+        ready = self._ready.is_set() and self.index is not None
         return {
             "enabled": True,
-            "ready": self._ready.is_set() and self.index is not None,
+            "ready": ready,
             "error": self._open_error,
             "path": self.index.location if self.index is not None else "",
             "cursor": pos.cursor,
@@ -218,7 +221,8 @@ class Indexer(SessionHooks):
             "indexed": follower.indexed,
             "batches": follower.batches,
             "optimized": follower.optimized,
-            "settled": follower.settled(behind),
+            # An index not open yet may still be found stale and rebuilt: not settled.
+            "settled": ready and follower.settled(behind),
             "failures": follower.failures,
             "reindex": dataclasses.asdict(self.reindex_progress),
             "cache_bytes": self.index.cached_bytes() if self.index is not None else 0,
@@ -234,13 +238,34 @@ class Indexer(SessionHooks):
             "degraded_reason": reason,
         }
 
-    async def search(self, query: SearchQuery) -> SearchResult:
-        """The ``k`` best hits, every acknowledged message included (``query.search``)."""
+    async def wait_open(self) -> None:
+        """Until the open is over, whether it opened the index or failed (no deadline)."""
         await self._ready.wait()
+
+    async def opened(self) -> LiveIndex:
+        """The index, once open: a request that comes while it opens waits, up to
+        ``index.open_wait`` seconds, and never gets an answer from no index.
+
+        Raises ``Busy`` (retry) if it is still opening then, ``NotFound`` if it
+        could not be opened (the error is in ``status`` and the log).
+        """
+        wait = self.services.config.index.open_wait
+        with trio.move_on_after(wait):
+            await self._ready.wait()
+        if not self._ready.is_set():
+            raise Busy(
+                f"the search index is still opening after {wait:g} s (index.open_wait; the"
+                " daemon has just started): retry in a moment"
+            )
         if self.index is None:
             raise NotFound(f"the search index is unavailable: {self._open_error}")
+        return self.index
+
+    async def search(self, query: SearchQuery) -> SearchResult:
+        """The ``k`` best hits, every acknowledged message included (``query.search``)."""
+        index = await self.opened()
         hidden = set(self._follower.dirty.forgotten)
-        return await search(self.services.db, self.index, self.memory, query, hidden)
+        return await search(self.services.db, index, self.memory, query, hidden)
 
     async def embed(self, texts: list[str]) -> list[list[float]]:
         """``texts``' vectors from the index's embedder, for a host (``embed``)."""
@@ -328,13 +353,13 @@ class Indexer(SessionHooks):
 
     # -- reindex ------------------------------------------------------------------------
 
-    def start_reindex(self) -> bool:
-        """Start a rebuild in the background; False when one is already running."""
+    async def start_reindex(self) -> bool:
+        """Start a rebuild in the background (once the index is open); False when one is
+        already running."""
+        index = await self.opened()
         if self.rebuilding():
             return False
-        if self._nursery is None or self.index is None:
-            raise NotFound("the search index is not open yet; retry in a moment")
-        index = self.index
+        assert self._nursery is not None  # set before the index opens
         # LanceDB: a new directory, swapped in; a table: every doc written again in place.
         rebuild = Rebuild(self.services, self.memory, index.for_rebuild(), self._follower.add)
         self.reindex_progress = rebuild.progress

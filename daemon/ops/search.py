@@ -80,7 +80,7 @@ class SearchHandlers:
         )
 
     async def _reindex(self) -> bool:
-        return self._indexer().start_reindex()
+        return await self._indexer().start_reindex()
 
     async def status(self) -> dict[str, Any]:
         if self.indexer is None:

@@ -133,6 +133,7 @@ class IndexStatus(Data):
     """The search index; with ``enabled`` false (``index.enabled = false``) the rest is unset."""
 
     enabled: bool
+    #: The index is open; not yet for the first seconds after a start (docs/search.md).
     ready: bool = False
     error: str | None = None
     path: str = ""

@@ -26,6 +26,9 @@ from tests.protocol_fuzz import raw
 
 Make = Callable[..., DaemonProcess]
 
+# In this process (tests/inprocess.py), but for the tests that stop or kill a daemon's process.
+pytestmark = pytest.mark.in_process
+
 
 @pytest.fixture
 def pair(make_daemon: Make, pg_url: str) -> tuple[DaemonProcess, DaemonProcess]:
@@ -65,6 +68,7 @@ def test_one_session_appended_through_two_daemons_keeps_one_gap_free_log(
     assert sorted(stored) == sorted(acked)  # each ack is the row that is stored
 
 
+@pytest.mark.in_process(False)  # SIGSTOP
 def test_a_frozen_daemons_late_write_is_refused_and_its_retry_lands_after_the_takeover(
     pair: tuple[DaemonProcess, DaemonProcess],
 ) -> None:
@@ -118,6 +122,7 @@ def test_a_host_catches_the_refusal_of_the_daemon_the_session_moved_from_by_clas
         assert client.append("s", "user", "late, through a", id="m3").seq == 3
 
 
+@pytest.mark.in_process(False)  # kill -9
 def test_a_killed_daemons_session_is_written_through_another_at_once(
     pair: tuple[DaemonProcess, DaemonProcess],
 ) -> None:

@@ -6,9 +6,13 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+import pytest
+
 from reverie.config import Conflict
 from reverie.daemon import Client
 from tests.daemon_process import DaemonProcess
+
+pytestmark = pytest.mark.in_process  # the daemons in this process (tests/inprocess.py)
 
 Make = Callable[..., DaemonProcess]
 SCOPE = "user/carl"

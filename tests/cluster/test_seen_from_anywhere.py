@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from reverie.daemon import Client
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, extractive_config
 
 from .worker_process import WorkerProcess
+
+pytestmark = pytest.mark.in_process  # the daemons in this process (tests/inprocess.py)
 
 Make = Callable[..., DaemonProcess]
 SCOPE = "user/carl"

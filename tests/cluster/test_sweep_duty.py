@@ -6,9 +6,12 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import psycopg
+import pytest
 
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
+
+pytestmark = pytest.mark.in_process  # the daemons in this process (tests/inprocess.py)
 
 CONFIG = "[cluster]\nowner_ttl = 1.0\njob_lease = 5.0\n"
 

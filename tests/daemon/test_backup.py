@@ -16,6 +16,7 @@ from reverie.config import InvalidArgument, ReverieError
 from reverie.daemon import Client
 from tests.checks import assert_each_id_once, poll, whole_history
 from tests.daemon_process import DaemonProcess
+from tests.inprocess import InProcessDaemon
 from tests.postgres import PgServer
 
 CLIENTS = 64
@@ -160,7 +161,7 @@ def test_a_postgresql_store_refuses_backup_and_names_its_own_tools(
     backed up by its own tools, and nothing is written to ``dest``."""
     database = pg_server.create_database()
     (tmp_path / "d").mkdir()
-    daemon = DaemonProcess(tmp_path / "d", env={"REVERIE_STORE__URL": pg_server.url(database)})
+    daemon = InProcessDaemon(tmp_path / "d", env={"REVERIE_STORE__URL": pg_server.url(database)})
     daemon.start()
     try:
         with Client(daemon.socket) as client, pytest.raises(InvalidArgument, match="pg_dump"):

@@ -12,7 +12,8 @@ from tests.checks import poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM, status
 
-pytestmark = pytest.mark.engines
+# In this process (tests/inprocess.py), but for the tests that read the daemon's log file.
+pytestmark = [pytest.mark.engines, pytest.mark.in_process]
 
 UNREACHABLE = "http://127.0.0.1:9/v1"  # the discard port: connection refused
 
@@ -59,6 +60,7 @@ def _consolidate_cli(daemon: DaemonProcess, session: str) -> subprocess.Complete
     )
 
 
+@pytest.mark.in_process(False)  # reads the log
 def test_unreachable_llm_keeps_turns_in_the_tail_and_consolidate_fails(make_daemon) -> None:
     daemon: DaemonProcess = make_daemon(config=_config(UNREACHABLE))
     with daemon.client() as client:
@@ -117,6 +119,7 @@ def test_a_healthy_backend_is_probed_at_start(make_daemon, fake_llm: FakeLLM) ->
     assert [r.path for r in fake_llm.all_requests if r.path.endswith("/models")] == ["/v1/models"]
 
 
+@pytest.mark.in_process(False)  # reads the log
 def test_credentials_reach_no_error_and_no_log_line(make_daemon, fake_llm: FakeLLM) -> None:
     """A password in llm.base_url and a key the server echoes back are masked everywhere."""
     echo = "bad request with header Authorization: Bearer sk-echoed-0123456789"

@@ -11,14 +11,16 @@ import pytest
 from reverie import StoreError
 from reverie.daemon import Client
 from reverie.store.files.memory_files import encode_scope
-from tests.checks import poll
+from tests.checks import index_open, poll
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import extractive_config
 from tests.inprocess import InProcessDaemon
 
 pytestmark = [pytest.mark.engines, pytest.mark.in_process]
 
-EDIT_DEADLINE = 5.0  # generous for a loaded machine; the watcher polls twice a second
+# Generous for a loaded machine (the watcher polls twice a second), counted once the index
+# is open (``index_open``): its open, after a start, may take longer.
+EDIT_DEADLINE = 5.0
 
 
 def _facts(client: Client, query: str, scope: str) -> list[str]:
@@ -32,6 +34,7 @@ def _found(client: Client, word: str, scope: str) -> bool:
 def test_memory_edit_reaches_fact_search_without_reindex(make_daemon, fake_llm) -> None:
     daemon: InProcessDaemon = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:
+        index_open(client)
         client.append("s", "user", "hello there")
         assert client.memory_edit("session/s", "- Carl likes saxophone jazz\n") == []
         poll(lambda: _found(client, "saxophone", "session/s"), EDIT_DEADLINE, "edit indexed")
@@ -48,6 +51,7 @@ def test_memory_edit_reaches_fact_search_without_reindex(make_daemon, fake_llm) 
 def test_hand_edit_is_noticed_and_reaches_prompt_and_search(make_daemon, fake_llm) -> None:
     daemon: InProcessDaemon = make_daemon(config=extractive_config(fake_llm))
     with daemon.client() as client:
+        index_open(client)
         client.append("s", "user", "My locker code is 4417 and I live in Porto.")
         assert client.consolidate("s", wait=True) is not None
         poll(lambda: _found(client, "Porto", "session/s"), EDIT_DEADLINE, "fact indexed")
