@@ -65,7 +65,11 @@ every target no module measured."""
 def benchmark_modules(kind: Kind = BENCH) -> list[str]:
     """Names of the package's modules and suites, sorted (``_private`` ones excluded)."""
     folder = REPO / kind.package
-    return sorted(m.name for m in pkgutil.iter_modules([str(folder)]) if not m.name.startswith("_"))
+    return sorted(
+        m.name
+        for m in pkgutil.iter_modules([str(folder)])
+        if m.ispkg and not m.name.startswith("_")
+    )
 
 
 def run_module(kind: Kind, name: str, module: object) -> Section:

@@ -170,17 +170,17 @@ TARGETS: dict[str, tuple[int, str, str]] = {
         59,
         "facts that change, extractive, both modes: recall ≥ 0.95, stale ≤ 0.05, distractors"
         " kept ≥ 0.95, chatter ≤ 1 line",
-        "bench.memory_truth",
+        "evals.memory_truth",
     ),
     "truth.tail_cpu": (
         59,
         "the extractive consolidation of a 4,000-token tail under 3 s CPU, model loads included",
-        "bench.memory_truth",
+        "evals.memory_truth",
     ),
     "truth.scripted": (
         47,
         "facts that change, scripted model: recall ≥ 0.95, stale 0, updates and deletes by id",
-        "bench.memory_truth",
+        "evals.memory_truth",
     ),
     "unread.reader_p99": (
         48,

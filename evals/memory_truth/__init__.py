@@ -21,7 +21,7 @@ user". Per path it prints:
   the revisions dropped (``status``'s ``facts`` counts).
 
 Paths (``paths()``): ``extractive`` (no LLM), ``scripted`` (the fake LLM of
-``tests/fakellm.py`` answering with ``bench.truth_script.answer``, a careful
+``tests/fakellm.py`` answering with ``evals.memory_truth.script.answer``, a careful
 model's rules, so reverie's update and delete by id is measured without a
 model's noise) and, with ``--llm-url`` or ``$REVERIE_TRUTH_LLM_URL`` (e.g. a
 ``make llm`` server), ``model``. A path is a context manager that yields the
@@ -35,7 +35,7 @@ they are absent. Two modes (``LAYOUTS``): consolidated at the end of each
 day, and once after all days (``one job``); ``--no-name`` adds the unnamed
 layout, ``--scripted`` the scripted path.
 
-Run: ``python -m bench memory_truth`` or ``python -m bench.memory_truth --llm-url URL``.
+Run: ``python -m evals memory_truth [--scripted]`` or ``python -m evals.memory_truth --llm-url URL``.
 """
 
 from __future__ import annotations
@@ -53,11 +53,11 @@ from pathlib import Path
 
 from bench._machine import mark, say
 from bench.report import Section
-from bench.truth_script import answer
+from evals.memory_truth.script import answer
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 DEFAULT_DATA = REPO.parent / "shared" / "evaldata"
 #: The development files (``../shared/evaldata/README.md``): issue 47's twelve, issue 59's 24.
 FILES = ("truth-dev.json", "truth-dev-2.json")
@@ -96,7 +96,7 @@ def _llm(url: str, model: str, timeout: float) -> str:
 
 @contextlib.contextmanager
 def scripted_path() -> Iterator[str]:
-    """The fake LLM answering as ``bench.truth_script.answer`` does: updates and deletes by id."""
+    """The fake LLM answering as ``script.answer`` does: updates and deletes by id."""
     with FakeLLM(default=answer) as llm:
         yield _llm(llm.base_url, "scripted", 30.0)
 
@@ -294,7 +294,7 @@ def tail_cpu(data: list[dict], tokens: int = 4000) -> float:
 def main(argv: list[str] | None = None) -> Section:
     argv = sys.argv[1:] if argv is None else argv
     say(__doc__.strip().splitlines()[0])
-    section = Section(title="Memory that stays true (`bench/memory_truth.py`, issues 47, 59)")
+    section = Section(title="Memory that stays true (`evals/memory_truth/`, issues 47, 59)")
     data = load()
     if data is None:
         section.intro = f"Skipped: no data ({DEFAULT_DATA}/{FILES} or `$REVERIE_TRUTH`)."
@@ -387,7 +387,3 @@ def _met(name: str, score: Score) -> bool:
             score.recall >= 0.95 and not score.stale_found and not score.chatter_lines and exercised
         )
     return True
-
-
-if __name__ == "__main__":
-    main()

@@ -12,7 +12,6 @@ Run from the repository root: ``python -m bench.working_memory``.
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from collections.abc import Awaitable, Callable
@@ -201,7 +200,3 @@ def main(argv: list[str] | None = None) -> Section:
     t.row(f"live scope ({live_count:,} live)", f"{per_live:,.0f} B")
     t.row(f"passivated scope ({args.scopes:,}, steady state)", f"{per_passive:,.0f} B")
     return section
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

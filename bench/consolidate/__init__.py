@@ -18,7 +18,7 @@ import threading
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bench._machine import mark  # noqa: E402
@@ -135,7 +135,3 @@ def main() -> Section:
     if done < SESSIONS:
         section.notes = f"Only {done} of {SESSIONS} jobs finished within the 120 s limit."
     return section
-
-
-if __name__ == "__main__":
-    main()

@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bench._machine import say  # noqa: E402
@@ -192,7 +192,3 @@ def _measure(
     for fact in bad[:5]:
         say(f"  ungrounded: {fact}")
     return section
-
-
-if __name__ == "__main__":
-    main()

@@ -35,7 +35,7 @@ from typing import Any
 
 import httpx
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from bench._machine import say  # noqa: E402
@@ -242,7 +242,3 @@ def _report(section: Section, runs: list[Run]) -> Section:
             f"  {row[0]:10s} evaluated {row[1]:6d}  mean {row[2]}  ({row[3]} tokens, {row[4]} latency)"
         )
     return section
-
-
-if __name__ == "__main__":
-    main()

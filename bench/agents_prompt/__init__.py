@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from agents import Agent, OpenAIChatCompletionsModel, Runner, set_tracing_disabled  # noqa: E402
@@ -98,7 +98,3 @@ def main() -> Section:
         table.row(n, mine, base, ratio(mine, base))
         print(f"turn {n:2}: context view {mine:5} tokens, log view {base:5} ({ratio(mine, base)})")
     return section
-
-
-if __name__ == "__main__":
-    main()

@@ -162,7 +162,3 @@ def main() -> Section:
             + (" (already over at a smaller size)" if hybrid_scope[largest] >= 30 else ""),
         )
     return section
-
-
-if __name__ == "__main__":
-    main()

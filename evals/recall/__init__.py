@@ -234,7 +234,3 @@ def main() -> Section:
         f"{CLEARLY - worst:.2f} short at worst",
     )
     return section
-
-
-if __name__ == "__main__":
-    main()

@@ -21,7 +21,6 @@ the issue's unbounded scope.
 from __future__ import annotations
 
 import argparse
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -200,7 +199,3 @@ def main(argv: list[str] | None = None) -> Section:
         t.row(f"`checkpoint_{name}`", _ms(values, 0.0), _ms(values, 0.5), _ms(values, 1.0))
         print(f"in-process {name:>8}: min {_ms(values, 0.0)}, p50 {_ms(values, 0.5)}")
     return section
-
-
-if __name__ == "__main__":
-    main(sys.argv[1:])

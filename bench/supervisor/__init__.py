@@ -191,7 +191,3 @@ def main(sizes: tuple[int, ...] = SIZES) -> Section:
         " deadline); a periodic scan grows with every session ever seen."
     )
     return section
-
-
-if __name__ == "__main__":
-    main()

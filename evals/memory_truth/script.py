@@ -17,7 +17,7 @@ and the turns. It writes what a careful model writes for facts that change:
 
 It is there to test reverie's update and delete mechanism (ids, grounding,
 in-place replacement), not a model: its rules are a few dozen patterns.
-``bench/memory_truth.py`` runs it as its ``scripted`` path.
+``evals/memory_truth/`` runs it as its ``scripted`` path.
 """
 
 from __future__ import annotations
