@@ -67,6 +67,7 @@ def _work_unit(nodeid: str) -> str:
     return "heavy" if path in HEAVY_FILES else path
 
 
+@pytest.hookimpl(optionalhook=True)  # a plain `pytest` without xdist installed still runs
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """``--dist loadfile`` with the heavy files as one unit (xdist 3.8's ``xdist_group``
     marks do not reach its scheduler under pytest 9: they rename ``item._nodeid``)."""

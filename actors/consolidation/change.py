@@ -29,7 +29,7 @@ from reverie.store import Fact, LocalEmbedder
 
 from .third_person import DEFAULT_SPEAKER
 
-__all__ = ["Embed", "displaced", "meaning", "named", "owner", "people", "signalled"]
+__all__ = ["Embed", "displaced", "ending", "meaning", "named", "owner", "people", "signalled"]
 
 #: The words that say a state changed (not what it is about: that is the embedder's).
 _CUE = re.compile(
@@ -114,6 +114,15 @@ def named(text: str, known: set[str]) -> set[str]:
     found = _LEAD.match(text)
     lead = found["who"] if found else ""
     return known | {lead} if lead and lead.casefold() not in _STARTERS else known
+
+
+#: The change words that end a state ("quit Pixelworks"): what they name is the old value.
+_ENDING = re.compile(r"\b(?:quit|left|resigned|sold|no longer|stopped)\b", re.IGNORECASE)
+
+
+def ending(text: str) -> bool:
+    """``text`` ends a state of its speaker ("quit Pixelworks", "sold the Vespa")."""
+    return bool(_ENDING.search(text)) and not _HEDGE.search(text)
 
 
 def signalled(text: str) -> bool:

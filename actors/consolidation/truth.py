@@ -48,7 +48,7 @@ from typing import NamedTuple
 from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_memory
 
 from .attributes import MONTHS, WEEKDAYS, Key, keys, same_subject
-from .change import Embed, displaced, meaning, named, owner, people
+from .change import Embed, displaced, ending, meaning, named, owner, people
 from .chatter import is_chatter, split_opener, strip_banter
 from .grounding import supports
 from .retraction import retraction_topics, retracts
@@ -253,7 +253,9 @@ def _supersede(
         rest = [b for b in theirs if not any(b is s for _, s in shared)]
         says_more = rest or len(old.text.split()) > len(new.text.split()) + 2
         swaps = [(b.value, a.value or _there(new.text)) for a, b in shared]
-        rewritten = _rewrite(old, new, swaps, turns) if says_more else None
+        # "quit Pixelworks" ends the line naming Pixelworks: nothing to carry into it
+        ends = ending(new.text) and all(was == value for was, value in swaps)
+        rewritten = _rewrite(old, new, swaps, turns) if says_more and not ends else None
         at = facts.index(old)
         retire(old)
         if rewritten is not None:

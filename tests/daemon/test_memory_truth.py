@@ -196,6 +196,22 @@ def test_in_a_shared_scope_one_persons_words_retire_nobody_elses_facts(
         assert word in before and word in after, word
 
 
+def test_quitting_a_job_retires_the_role_held_there(daemon: DaemonProcess) -> None:
+    """The issue's Pixelworks case: the line naming the job quit does not stay current."""
+    with daemon.client() as client:
+        _say(client, "maya", 0, "I'm a graphic designer at Pixelworks.", name="Maya")
+        _say(
+            client,
+            "maya",
+            1,
+            "I quit Pixelworks and joined Studio Nine as an art director.",
+            name="Maya",
+        )
+        memory = _memory(client, "maya")
+    assert "designer at Pixelworks" not in memory, memory
+    assert "Studio Nine as an art director" in memory
+
+
 def test_one_job_over_four_days_keeps_what_four_daily_jobs_keep(daemon: DaemonProcess) -> None:
     """No cap before truth: ten claims and two changes, consolidated once or day by day."""
     days = [
