@@ -115,3 +115,15 @@ async def store_messages(db: PostgresDatabase, docs: list[IndexDoc]) -> None:
 async def search_hits(index: PostgresSearchIndex, query: str, **kw: Any) -> list[SearchHit]:
     """``index.search`` of a ``SearchQuery`` made of ``query`` and ``kw``."""
     return await index.search(SearchQuery(query=query, **kw))
+
+
+def waits_on_lock(url: str, statement: str) -> bool:
+    """Whether a query starting with ``statement`` (another member's forget, in the race
+    tests) waits on a lock now."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+            " AND query LIKE %s",
+            (statement + "%",),
+        ).fetchone()
+    return bool(row and row[0])

@@ -27,6 +27,7 @@ from .index_fixtures import (
     pg_db,  # noqa: F401  (the ``db`` fixture)
     primed_embedder,  # noqa: F401  (the ``primed`` fixture)
     store_messages,
+    waits_on_lock,
 )
 
 pytestmark = pytest.mark.trio
@@ -97,7 +98,9 @@ async def test_a_forget_waits_for_an_upsert_in_flight_and_leaves_nothing(
             nursery.start_soon(forget)
             # The forget is blocked on the upsert's locks: it waits until it is seen waiting.
             with trio.fail_after(60):
-                while not await trio.to_thread.run_sync(_forget_waits, db.url):
+                while not await trio.to_thread.run_sync(
+                    waits_on_lock, db.url, "DELETE FROM messages"
+                ):
                     await trio.sleep(0.01)
             history.append("forget waiting")
             assert not forgot.is_set(), history
@@ -105,16 +108,6 @@ async def test_a_forget_waits_for_an_upsert_in_flight_and_leaves_nothing(
             history.append("upsert committed")
     assert history[-1] == "forget done", history
     assert await _stored(db) == [], history
-
-
-def _forget_waits(url: str) -> bool:
-    """Whether a ``DELETE FROM messages`` waits on a lock now."""
-    with psycopg.connect(url, autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-            " AND query LIKE 'DELETE FROM messages%%'"
-        ).fetchone()
-    return bool(row and row[0])
 
 
 async def test_stale_docs_are_not_written_to_a_session_made_again_under_the_name(

@@ -39,6 +39,7 @@ from .index_fixtures import (
     opened_db,
     pg_db,  # noqa: F401  (the ``db`` fixture)
     primed_embedder,  # noqa: F401  (the ``primed`` fixture)
+    waits_on_lock,
 )
 
 pytestmark = pytest.mark.trio
@@ -192,16 +193,6 @@ async def test_a_forget_between_the_read_and_the_write_is_not_undone(
     assert len(kept) == (2 if len(case.sessions) > 1 else 0), await _docs(db)
 
 
-def _waiting(url: str) -> bool:
-    """Whether a statement of the forget waits on a lock now."""
-    with psycopg.connect(url, autocommit=True) as conn:
-        row = conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-            " AND query LIKE 'DELETE FROM memory_versions%%'"
-        ).fetchone()
-    return bool(row and row[0])
-
-
 async def test_a_forget_waits_for_a_scope_write_in_flight_and_leaves_nothing(
     db: PostgresDatabase, other: Member, primed: PrimedEmbedder
 ) -> None:
@@ -234,7 +225,9 @@ async def test_a_forget_waits_for_a_scope_write_in_flight_and_leaves_nothing(
 
             nursery.start_soon(forget_then_purge)
             with trio.fail_after(60):  # the forget is seen waiting on the write's locks
-                while not await trio.to_thread.run_sync(_waiting, db.url):
+                while not await trio.to_thread.run_sync(
+                    waits_on_lock, db.url, "DELETE FROM memory_versions"
+                ):
                     assert not forgot.is_set(), history  # it went through them
                     await trio.sleep(0.01)
             history.append("forget waiting")
