@@ -175,15 +175,8 @@ def displaced(
     """The fact of ``older`` that ``new`` (``said`` with its opener) replaces: one of
     ``speaker``'s, near enough in meaning and clearly the nearest; else None."""
     persons = people([speaker], older)
-    if (
-        not speaker
-        or not signalled(said)
-        or owner(new.text, named(new.text, persons))
-        not in (
-            speaker,
-            "",
-        )
-    ):
+    whose = owner(new.text, named(new.text, persons))
+    if not speaker or not signalled(said) or whose not in (speaker, ""):
         return None  # someone else's change ("Nadia's sister moved …", "Yasmine moved …")
     # a line that names nobody is the speaker's when the scope's facts are about nobody else
     alone = persons <= {speaker, DEFAULT_SPEAKER}

@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import NamedTuple
 
 from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_memory
@@ -177,29 +178,13 @@ def merge(
             retired.append(fact)
             added[:] = [f for f in added if f is not fact]
 
-    def _theirs(old: Fact, retraction: Fact) -> bool:
-        """``old`` is a fact of the person ``retraction`` is about (or of their relatives:
-        "Lucia's partner Javier …" is Lucia's): the one it names ("Carl is single now",
-        "Bob's colleague Tom broke up"), else its speaker; never anyone else's, in a
-        shared scope too (a line that names nobody: its speaker's only)."""
-        persons = people(speakers.values(), facts)
-        speaker = _speaker(retraction, speakers)
-        about = owner(retraction.text, named(retraction.text, persons)) or speaker
-        whose = owner(old.text, named(old.text, persons))
-        return whose.split("'s ")[0] == about or (not whose and about == speaker)
-
-    def same_person(old: Fact, new: Fact) -> bool:
-        """``new`` is no relative's fact replacing someone else's ("Nilufar's colleague
-        Dilshod's show moved" is not Nilufar's show); the keys' own subjects decide the rest
-        (``attributes.same_subject``: "Carl's dog Rex … Carl lives in Porto" is Carl's home)."""
-        persons = people(speakers.values(), facts)
-        theirs, mine = owner(old.text, persons), owner(new.text, persons)
-        return "'s " not in mine or mine == theirs
-
     def add(opener: str, fact: Fact, embed: Embed) -> None:
         topics = retraction_topics(fact.text)
         if topics is not None:
-            for old in [f for f in facts if retracts(topics, f.text) and _theirs(f, fact)]:
+            theirs = partial(
+                _theirs, fact, _speaker(fact, speakers), people(speakers.values(), facts)
+            )
+            for old in [f for f in facts if retracts(topics, f.text) and theirs(f)]:
                 retire(old)
             if not topics.keep:
                 return
@@ -208,7 +193,7 @@ def merge(
         said = f"{opener} {fact.text}"
         untouched = [id(f) for f in facts]
         if (
-            not _supersede(facts, fact, retire, turns, same_person)
+            not _supersede(facts, fact, retire, turns, people(speakers.values(), facts))
             and (_CORRECTION.search(said) or _RENAME.search(fact.text))
             and _revise(facts, fact, said, retire, turns)
             and len(fact.text.split()) < 4
@@ -237,14 +222,14 @@ def _supersede(
     new: Fact,
     retire: Callable[[Fact], None],
     turns: Sequence[MessageRecord],
-    same_person: Callable[[Fact, Fact], bool],
+    persons: set[str],
 ) -> bool:
     """Retire (or rewrite in place) the older facts of the same person that share a key with
     ``new``."""
     mine = keys(new.text)
     done = False
     for old in list(facts):
-        if not _comparable(old, new) or not same_person(old, new):
+        if not _comparable(old, new) or not _same_person(old, new, persons):
             continue
         theirs = keys(old.text)
         shared = [(a, b) for a in mine for b in theirs if _same(a, b)]
@@ -262,6 +247,25 @@ def _supersede(
             facts.insert(at, rewritten)
         done = True
     return done
+
+
+def _theirs(retraction: Fact, speaker: str, persons: set[str], old: Fact) -> bool:
+    """``old`` is a fact of the person ``retraction`` is about (or of their relatives:
+    "Lucia's partner Javier …" is Lucia's): the one it names ("Carl is single now",
+    "Bob's colleague Tom broke up"), else its ``speaker``; never anyone else's, in a
+    shared scope too (a line that names nobody: its speaker's only). ``persons``:
+    ``change.people`` of the scope."""
+    about = owner(retraction.text, named(retraction.text, persons)) or speaker
+    whose = owner(old.text, named(old.text, persons))
+    return whose.split("'s ")[0] == about or (not whose and about == speaker)
+
+
+def _same_person(old: Fact, new: Fact, persons: set[str]) -> bool:
+    """``new`` is no relative's fact replacing someone else's ("Nilufar's colleague
+    Dilshod's show moved" is not Nilufar's show); the keys' own subjects decide the rest
+    (``attributes.same_subject``: "Carl's dog Rex … Carl lives in Porto" is Carl's home)."""
+    theirs, mine = owner(old.text, persons), owner(new.text, persons)
+    return "'s " not in mine or mine == theirs
 
 
 def _same(a: Key, b: Key) -> bool:
