@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from .third_person import DEFAULT_SPEAKER
 
-__all__ = ["MONTHS", "WEEKDAYS", "Key", "keys", "same_subject"]
+__all__ = ["MONTHS", "RELATIVES", "WEEKDAYS", "Key", "keys", "same_subject"]
 
 MONTHS = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
@@ -91,17 +91,22 @@ _NAMED = re.compile(
     r"\b(?:called|named|codenamed|calling (?:him|her|it|them)|name is|name:)\s+"
     r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
 )
-_WHEN = re.compile(rf"(?:{WEEKDAYS}|{MONTHS})\b", re.IGNORECASE)
+_WHEN = re.compile(rf"(?:{WEEKDAYS}s?|{MONTHS})\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[,;]\s|\s(?:so|but|because)\s")
 _BOUNDARY = re.compile(r"[,;:]\s|\s(?:so|and|but|because|then)\s")
-_RELATIVES = (
-    r"sister|brother|mum|mom|mother|dad|father|son|daughter|friend|boss|colleague|partner|wife|"
-    r"husband|girlfriend|boyfriend|fianc[eé]e?|cousin|aunt|uncle|niece|nephew|grandma|grandpa|"
-    r"neighbour|neighbor"
+#: The people a person names by their relation to them ("Maya's sister", "Bob's best friend").
+RELATIVES = (
+    r"sister|brother|mum|mom|mother|dad|father|parents|son|daughter|kids?|children|friend|"
+    r"boss|colleague|coworker|partner|wife|husband|girlfriend|boyfriend|fianc[eé]e?|cousin|"
+    r"aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|neighbou?r|roommate|"
+    r"flatmate|housemate"
 )
-_RELATION = re.compile(rf"^(?P<who>{DEFAULT_SPEAKER}|[A-Z][\w-]*)'s (?P<rel>{_RELATIVES})\b")
+_RELATION = re.compile(
+    rf"^(?P<who>{DEFAULT_SPEAKER}|[A-Z][\w-]*)'s (?:[a-z]+ )?(?P<rel>{RELATIVES})\b"
+)
 #: The subject of "The user lives in …" (``third_person.DEFAULT_SPEAKER``, folded).
 _UNNAMED = DEFAULT_SPEAKER.casefold()
+_THERE = re.compile(r"\b(?:there|here)\b")
 _UNNAMED_SPAN = re.compile(rf"(?:^|\s){DEFAULT_SPEAKER}(?!\S)")
 _PRONOUNS = frozenset(
     [
@@ -139,6 +144,8 @@ def keys(fact: str) -> list[Key]:
             match, value = next(((m, v) for m, v in valued if v), valued[0])
             if attribute == "age":
                 value = _number(fact, match.start())
+            elif attribute == "residence" and not value and not _THERE.search(fact):
+                continue  # "moved the run to 6:15", "the bird lives with their aunt": no place
             found.append(Key(_subject(fact, match.start()), attribute, value))
     if _AGE.match(fact) and not any(k.attribute == "age" for k in found):
         found.append(Key(_subject(fact, fact.index(" ")), "age", _number(fact, 0)))

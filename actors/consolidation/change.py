@@ -27,9 +27,22 @@ import numpy.typing as npt
 
 from reverie.store import Fact, LocalEmbedder
 
+from .attributes import RELATIVES
 from .third_person import DEFAULT_SPEAKER
 
-__all__ = ["Embed", "displaced", "ending", "meaning", "named", "owner", "people", "signalled"]
+__all__ = [
+    "NEAR_OF_KIND",
+    "Embed",
+    "displaced",
+    "ending",
+    "meaning",
+    "named",
+    "nearest",
+    "owner",
+    "people",
+    "signalled",
+    "theirs",
+]
 
 #: The words that say a state changed (not what it is about: that is the embedder's).
 _CUE = re.compile(
@@ -45,47 +58,21 @@ _HEDGE = re.compile(
     r"someday|one day|wish|hope|plan(?:s|ning)? to|want(?:s)? to|going to|will|'ll)\b|\?",
     re.IGNORECASE,
 )
-_RELATIVES = (
-    r"sister|brother|mum|mom|mother|dad|father|parents|son|daughter|kids?|children|friend|"
-    r"boss|colleague|coworker|partner|wife|husband|girlfriend|boyfriend|fianc[eé]e?|cousin|"
-    r"aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|neighbou?r|roommate|"
-    r"flatmate|housemate"
-)
 _LEAD = re.compile(r"^(?P<who>The user|[A-Z][\w-]*)(?P<poss>'s)?\b(?P<rest>.*)$", re.DOTALL)
 _SOMEONE_ELSE = re.compile(
-    rf"^\s+(?:[a-z]+ )?(?i:{_RELATIVES})\b(?: [A-Z][\w-]*)?|^\s+[a-z]+ [A-Z][\w-]*"
+    rf"^\s+(?:[a-z]+ )?(?i:{RELATIVES})\b(?: [A-Z][\w-]*)?|^\s+[a-z]+ [A-Z][\w-]*"
 )
 #: Words that open a fact without naming anyone ("The heating …", "Our fridge …").
-_STARTERS = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "it",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "our",
-        "my",
-        "their",
-        "his",
-        "her",
-        "new",
-        "quick",
-        "also",
-        "so",
-        "and",
-        "but",
-        "from",
-        "forget",
-        "scratch",
-    ]
+_STARTERS = re.compile(
+    r"the|an?|its?|this|that|these|those|our|my|their|his|her|we|you|there|here|new|quick|"
+    r"also|so|and|but|from|forget|scratch|now|then|before|after|first|still|just|right|yes|"
+    r"no|oh|well|okay|today|tonight|yesterday|tomorrow|everyone|nobody|someone"
 )
 #: How near in meaning the replaced fact must be, and how much nearer than the next one.
 NEAR = 0.35
 MARGIN = 0.05
+#: How near a line holding a value of the change's kind must be (the kind is evidence too).
+NEAR_OF_KIND = 0.2
 
 
 def owner(text: str, people: set[str]) -> str:
@@ -105,7 +92,7 @@ def people(speakers: Iterable[str], facts: Iterable[Fact]) -> set[str]:
     opens two facts or more ("Carl lives …", "Carl's dog …"; a word that opens one line is
     as likely "Site visits on Mondays …")."""
     leads = Counter(m["who"] for f in facts if (m := _LEAD.match(f.text)))
-    frequent = {who for who, n in leads.items() if n > 1 and who.casefold() not in _STARTERS}
+    frequent = {who for who, n in leads.items() if n > 1 and not _common(who)}
     return {*speakers, DEFAULT_SPEAKER, *frequent}
 
 
@@ -113,7 +100,14 @@ def named(text: str, known: set[str]) -> set[str]:
     """``known`` and the name ``text`` opens with, if it opens with one ("Carl is single now")."""
     found = _LEAD.match(text)
     lead = found["who"] if found else ""
-    return known | {lead} if lead and lead.casefold() not in _STARTERS else known
+    return known | {lead} if lead and not _common(lead) else known
+
+
+def _common(word: str) -> bool:
+    """``word`` opens a sentence without naming anyone: a closed-class word, or a word of
+    the forms no name has ("Training's moved …", "Finally replaced …")."""
+    word = word.casefold()
+    return bool(_STARTERS.fullmatch(word)) or (len(word) > 6 and word.endswith(("ing", "ly")))
 
 
 #: The change words that end a state ("quit Pixelworks"): what they name is the old value.
@@ -165,6 +159,31 @@ def meaning() -> Iterator[Embed]:
             timer.start()
 
 
+def theirs(older: Sequence[Fact], new: Fact, said: str, speaker: str) -> list[Fact] | None:
+    """The facts of ``older`` a change ``new`` (``said`` with its opener) by ``speaker`` may
+    replace: the speaker's own (a line naming nobody too, when the scope is about nobody
+    else); None when ``new`` is no change of the speaker's ("Nadia's sister moved …")."""
+    persons = people([speaker], older)
+    whose = owner(new.text, named(new.text, persons))
+    if not speaker or not signalled(said) or whose not in (speaker, ""):
+        return None
+    mine = {speaker, ""} if persons <= {speaker, DEFAULT_SPEAKER} else {speaker}
+    return [f for f in older if f is not new and owner(f.text, persons) in mine]
+
+
+def nearest(new: Fact, candidates: Sequence[Fact], embed: Embed, near: float = NEAR) -> int | None:
+    """The index of the candidate nearest ``new`` in meaning, when it is near enough and
+    clearly the nearest; else None."""
+    if not candidates:
+        return None
+    vectors = embed([_gist(new.text), *(_gist(f.text) for f in candidates)])
+    scores = vectors[1:] @ vectors[0]
+    order = np.argsort(-scores)
+    best = float(scores[order[0]])
+    runner = float(scores[order[1]]) if len(order) > 1 else 0.0
+    return int(order[0]) if best >= near and best - runner >= MARGIN else None
+
+
 def displaced(
     older: Sequence[Fact],
     new: Fact,
@@ -174,31 +193,14 @@ def displaced(
 ) -> Fact | None:
     """The fact of ``older`` that ``new`` (``said`` with its opener) replaces: one of
     ``speaker``'s, near enough in meaning and clearly the nearest; else None."""
-    persons = people([speaker], older)
-    whose = owner(new.text, named(new.text, persons))
-    if not speaker or not signalled(said) or whose not in (speaker, ""):
-        return None  # someone else's change ("Nadia's sister moved …", "Yasmine moved …")
-    # a line that names nobody is the speaker's when the scope's facts are about nobody else
-    alone = persons <= {speaker, DEFAULT_SPEAKER}
-    mine = {speaker, ""} if alone else {speaker}
     values = _values(new.text) - {speaker}
     candidates = [
         f
-        for f in older
-        if f is not new
-        and owner(f.text, persons) in mine
-        and not (values and values <= _values(f.text))
+        for f in theirs(older, new, said, speaker) or ()
+        if not (values and values <= _values(f.text))
     ]  # a line that already names every new value says the same thing: it is not replaced
-    if not candidates:
-        return None
-    vectors = embed([_gist(new.text), *(_gist(f.text) for f in candidates)])
-    scores = vectors[1:] @ vectors[0]
-    order = np.argsort(-scores)
-    best = float(scores[order[0]])
-    runner = float(scores[order[1]]) if len(order) > 1 else 0.0
-    if best < NEAR or best - runner < MARGIN:
-        return None
-    return candidates[int(order[0])]
+    found = nearest(new, candidates, embed)
+    return None if found is None else candidates[found]
 
 
 _OWNER_LEAD = re.compile(r"^(?:The user|[A-Z][\w-]*)(?:'s| and others)?\s+")

@@ -49,7 +49,18 @@ from typing import NamedTuple
 from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_memory
 
 from .attributes import MONTHS, WEEKDAYS, Key, keys, same_subject
-from .change import Embed, displaced, ending, meaning, named, owner, people
+from .change import (
+    NEAR_OF_KIND,
+    Embed,
+    displaced,
+    ending,
+    meaning,
+    named,
+    nearest,
+    owner,
+    people,
+    theirs,
+)
 from .chatter import is_chatter, split_opener, strip_banter
 from .grounding import supports
 from .retraction import retraction_topics, retracts
@@ -68,8 +79,8 @@ _RENAME = re.compile(
 )
 _KINDS = [
     re.compile(rf"\b{MONTHS}\b", re.IGNORECASE),
-    re.compile(rf"\b{WEEKDAYS}\b", re.IGNORECASE),
-    re.compile(r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\bat \d{1,2}\b", re.IGNORECASE),
+    re.compile(rf"\b{WEEKDAYS}s?(?: (?:morning|afternoon|evening|night)s?)?\b", re.IGNORECASE),
+    re.compile(r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b|\bat \d{1,2}\b", re.IGNORECASE),
     re.compile(r"\b\d+(?:st|nd|rd|th)?\b"),
 ]
 _NEW_NAME = re.compile(
@@ -192,17 +203,25 @@ def merge(
             return
         said = f"{opener} {fact.text}"
         untouched = [id(f) for f in facts]
+        speaker = _speaker(fact, speakers)
         if (
             not _supersede(facts, fact, retire, turns, people(speakers.values(), facts))
-            and (_CORRECTION.search(said) or _RENAME.search(fact.text))
-            and _revise(facts, fact, said, retire, turns)
+            and _revise(
+                facts,
+                fact,
+                said,
+                retire,
+                turns,
+                partial(nearest, embed=embed, near=NEAR_OF_KIND),
+                speaker,
+            )
             and len(fact.text.split()) < 4
         ):
             return  # "Sorry, I meant Tuesday": said by the line it corrected
         if [id(f) for f in facts] == untouched and not _RENAME.search(said):
             # no key, correction or rename took a line: a change in other words (change.py)
             older = [f for f in facts if _comparable(f, fact)]
-            if replaced := displaced(older, fact, said, _speaker(fact, speakers), embed):
+            if replaced := displaced(older, fact, said, speaker, embed):
                 retire(replaced)
         facts.append(fact)
         added.append(fact)
@@ -315,19 +334,35 @@ def _revise(
     said: str,
     retire: Callable[[Fact], None],
     turns: Sequence[MessageRecord],
+    nearest: Callable[[Fact, Sequence[Fact]], int | None],
+    speaker: str,
 ) -> bool:
-    """Replace the value ``new`` corrects in the most recent fact on its topic; whether the
-    value went into that line (when it cannot, the line is retired and ``new`` stands alone)."""
-    changes = _changes(new.text)
+    """Replace the value ``new`` changes in the fact that held it; whether the value went
+    into that line (when it cannot, the line is retired and ``new`` stands alone).
+
+    A correction or a rename takes the most recent fact on its topic. A change said in
+    other words ("kick-off is 8:30 from now on") takes, among the speaker's own facts
+    holding a value of the same kind (a weekday, a time, a number…: the slot's type, issue
+    59 item 3), the one nearest to it in meaning (``change.nearest``)."""
+    corrects = bool(_CORRECTION.search(said) or _RENAME.search(new.text))
+    own = None if corrects else theirs(facts, new, said, speaker)
+    if not corrects and not own:
+        return False
     topic = _topic(said)
-    for kind, value in changes:
+    for kind, value in _changes(new.text):
         candidates = [
             (bool(topic & _topic(f.text)), i, f, was)
             for i, f in enumerate(facts)
             if _comparable(f, new)
+            # in other words, only a line with one value of the kind: which one would it be?
+            and (own is None or (any(f is m for m in own) and len(kind.findall(f.text)) == 1))
             and (found := kind.search(f.text))
-            and (was := found.group("name") if kind.groupindex else found.group(0)) != value
+            and _root(was := found.group("name") if kind.groupindex else found.group(0))
+            != _root(value)
         ]
+        if own is not None:
+            best = nearest(new, [c[2] for c in candidates]) if candidates else None
+            candidates = [] if best is None else [candidates[best]]
         if not candidates:
             continue
         _, at, old, was = max(candidates, key=lambda c: (c[0], c[1]))
@@ -348,6 +383,11 @@ def _changes(text: str) -> list[tuple[re.Pattern[str], str]]:
         if value := kind.search(text):
             found.append((kind, value.group(0)))
     return found
+
+
+def _root(value: str) -> str:
+    """A value less its plural and part of day: "Tuesday mornings" is on a Tuesday."""
+    return value.casefold().split()[0].removesuffix("s") if value.strip() else ""
 
 
 def _topic(text: str) -> set[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from reverie.actors.consolidation.truth import merge
+from reverie.actors.consolidation.truth import Merged, merge
 from reverie.store import Fact, MessageRecord, render_memory
 
 ROWS = [
@@ -67,12 +67,15 @@ ROWS = [
 ]
 
 
-def _merge(speaker: str, older: list[str], new: str) -> list[str]:
+def _merged(speaker: str, older: list[str], new: str) -> Merged:
     facts = [Fact(text=t, date="2026-01-01", sources={"s": [f"m{i}"]}) for i, t in enumerate(older)]
     turn = MessageRecord(seq=9, id="m9", role="user", content=new, ts=1.8e9, tokens=9, name=speaker)
     fact = Fact(text=new, date="2026-01-02", sources={"s": ["m9"]})
-    merged = merge(render_memory(facts), [fact], 2000, lambda t: len(t.split()), turns=[turn])
-    return [f.text for f in merged.retired]
+    return merge(render_memory(facts), [fact], 2000, lambda t: len(t.split()), turns=[turn])
+
+
+def _merge(speaker: str, older: list[str], new: str) -> list[str]:
+    return [f.text for f in _merged(speaker, older, new).retired]
 
 
 @pytest.mark.parametrize(("speaker", "older", "new", "retired"), ROWS)
@@ -80,3 +83,57 @@ def test_a_change_retires_the_speakers_nearest_line_or_nothing(
     speaker: str, older: list[str], new: str, retired: str | None
 ) -> None:
     assert _merge(speaker, older, new) == ([retired] if retired else [])
+
+
+#: A change of a value of a kind closed word classes tell (a weekday, a time, a number):
+#: the speaker's line holding one value of that kind, nearest in meaning, takes the new
+#: value and keeps its other claims; a line with two values of the kind is not guessed at.
+#: Rows: speaker, older lines, new fact, lines the memory then holds, words it no longer has.
+KINDS = [
+    (
+        "Ana",
+        ["Ana and others play Thursdays at Riverside Park, kick-off 6pm.", "Ana is a nurse."],
+        "From now on kick-off is 7:45, the pitch was double-booked.",
+        ["Ana and others play Thursdays at Riverside Park, kick-off 7:45."],
+        "6pm",
+    ),
+    (
+        "Ines",
+        ["Ines paddles on Saturday mornings.", "Ines is a dentist in a big clinic."],
+        "Training's moved to Sunday afternoons from now on.",
+        ["Ines paddles on Sunday afternoons.", "Ines is a dentist in a big clinic."],
+        "Saturday",
+    ),
+    (
+        "Nora",
+        ["Site visits on Mondays, and a yoga class on Tuesday evenings.", "Nora is a surveyor."],
+        "The studio changed the timetable, so yoga is on Fridays from now on.",
+        ["Nora is a surveyor.", "The studio changed the timetable, so yoga is on Fridays from now on."],
+        "Site visits on Fridays",
+    ),
+    (
+        "Nora",
+        ["Nora swims on Tuesdays at 7am.", "Nora is a surveyor."],
+        "Nora's sister's swim club moved to Wednesdays from now on.",
+        ["Nora swims on Tuesdays at 7am."],
+        "Wednesdays at 7am",
+    ),
+]
+
+
+@pytest.mark.parametrize(("speaker", "older", "new", "holds", "gone"), KINDS)
+def test_a_change_of_a_kind_takes_the_value_of_the_speakers_line(
+    speaker: str, older: list[str], new: str, holds: list[str], gone: str
+) -> None:
+    memory = _merged(speaker, older, new).memory
+    for line in holds:
+        assert line in memory
+    assert gone not in memory
+
+
+def test_a_move_of_a_thing_is_no_move_of_its_speaker() -> None:
+    """"Moved the run to 6:15" names no place: the speaker's home stays."""
+    older = ["Ines is a dentist.", "Ines lives in Braga."]
+    assert _merge("Ines", older, "The club moved the run to 6:15 from now on.") == []
+    assert _merge("Ines", older, "The coach moved training to Mondays.") == []
+    assert _merge("Ines", older, "Ines moved to Porto last week.") == ["Ines lives in Braga."]
