@@ -27,7 +27,7 @@ import numpy.typing as npt
 
 from reverie.store import Fact, LocalEmbedder
 
-from .attributes import RELATIVES
+from .attributes import MONTHS, RELATIVES, WEEKDAYS
 from .third_person import DEFAULT_SPEAKER
 
 __all__ = [
@@ -49,7 +49,8 @@ _CUE = re.compile(
     r"\b(?:now|new|newly|instead|switch(?:ed|ing)?|chang(?:ed|es|ing)|replac(?:ed|ing)|"
     r"no longer|any ?more|from now on|these days|nowadays|moved|quit|left|dropp(?:ed|ing)|"
     r"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|actually|"
-    r"meant|renamed|rebranded|old one|previous|former|became|promoted|took over)\b",
+    r"meant|renamed|rebranded|old one|previous|former|became|promoted|took over|shifted|"
+    r"rescheduled|postponed|retired)\b",
     re.IGNORECASE,
 )
 #: Not (yet) the speaker's state: a plan, a wish, a hypothetical, a question.
@@ -68,6 +69,7 @@ _STARTERS = re.compile(
     r"also|so|and|but|from|forget|scratch|now|then|before|after|first|still|just|right|yes|"
     r"no|oh|well|okay|today|tonight|yesterday|tomorrow|everyone|nobody|someone"
 )
+_WHEN = re.compile(rf"{WEEKDAYS}s?|{MONTHS}")
 #: How near in meaning the replaced fact must be, and how much nearer than the next one.
 NEAR = 0.35
 MARGIN = 0.05
@@ -107,7 +109,9 @@ def _common(word: str) -> bool:
     """``word`` opens a sentence without naming anyone: a closed-class word, or a word of
     the forms no name has ("Training's moved …", "Finally replaced …")."""
     word = word.casefold()
-    return bool(_STARTERS.fullmatch(word)) or (len(word) > 6 and word.endswith(("ing", "ly")))
+    return bool(_STARTERS.fullmatch(word) or _WHEN.fullmatch(word)) or (
+        len(word) > 6 and word.endswith(("ing", "ly"))
+    )
 
 
 #: The change words that end a state ("quit Pixelworks"): what they name is the old value.
@@ -168,7 +172,13 @@ def theirs(older: Sequence[Fact], new: Fact, said: str, speaker: str) -> list[Fa
     if not speaker or not signalled(said) or whose not in (speaker, ""):
         return None
     mine = {speaker, ""} if persons <= {speaker, DEFAULT_SPEAKER} else {speaker}
-    return [f for f in older if f is not new and owner(f.text, persons) in mine]
+    said_with = {(s, m) for s, ids in new.sources.items() for m in ids}
+    return [
+        f
+        for f in older
+        if owner(f.text, persons) in mine  # and not said in the same turn: both are true
+        and not said_with & {(s, m) for s, ids in f.sources.items() for m in ids}
+    ]
 
 
 def nearest(new: Fact, candidates: Sequence[Fact], embed: Embed, near: float = NEAR) -> int | None:

@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from reverie.store import Fact, MessageRecord
 
-from .attributes import keys
+from .attributes import MONTHS, WEEKDAYS, keys
 from .change import signalled
 from .chatter import split_opener
 from .clauses import clauses
@@ -65,6 +65,10 @@ _CHANGE = re.compile(
     r"no longer|forget|scratch|cancelled|is off|not happening)\b|\bcalled [A-Z]\w* now\b",
     re.IGNORECASE,
 )
+#: "We practise on Thursdays": the speaker doing something, whatever the verb.
+_SUBJECT_VERB = re.compile(
+    r"^(?:[^:]+: )?(?:I|We) (?!(?:would|might|could|should|will|may)\b)[a-z]{3,}\b"
+)
 #: A speaker giving their name in two or three words ("I'm Maya.", "Call me Ines!").
 _INTRODUCTION = re.compile(r"^(?:I'm|I am|Call me|My name's|Name's) [A-Z][\w'-]*[.!]?$")
 #: A fragment that only names what the sentence before introduced: "A beagle called Rex."
@@ -72,9 +76,8 @@ _APPOSITION = re.compile(r"^(?:(?:A|An) [^.!?]{0,40}\b(?:called|named)|(?:His|He
 #: A clause that says nothing on its own: "I love it", "I did that".
 _ONLY_PRONOUN = re.compile(r"^\S+ \S+ (?:it|this|that|them)[.!]?$", re.IGNORECASE)
 _DATE = re.compile(
-    r"\b(\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(/\d{2,4})?|today|tomorrow|yesterday|"
-    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"january|february|march|april|may|june|july|august|september|october|november|december)\b",
+    rf"\b(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|today|tomorrow|yesterday|"
+    rf"{WEEKDAYS}s?|{MONTHS})\b",
     re.IGNORECASE,
 )
 _NUMBER = re.compile(r"\d")
@@ -86,6 +89,14 @@ _THERE = re.compile(r"\b(?:(moved|relocated|moving) )?there\b")
 _OPENING_VERBS = frozenset(
     ["got", "bought", "sold", "took", "went", "left", "met", "found", "made", "began", "became"]
 )
+
+
+#: "Going freelance from next month": a present participle whose "I'm" was left out.
+_UNSAID_I_AM = re.compile(
+    r"^(?!(?:[Nn]o|[Ss]ome|[Aa]ny|[Ee]very)thing|[Mm]orning|[Ee]vening|[Dd]uring)[A-Z][a-z]+ing [a-z]"
+)
+#: A clause that opens with its speaker stating something ("I …", "My …").
+_STATES = re.compile(r"^(?:\w+,? )?(?:I|I'm|I've|My|We|We're|Our)\b")
 
 
 class _Sentence(NamedTuple):
@@ -109,7 +120,7 @@ def _score(text: str, role: str) -> int:
     if retraction_topics(text) is not None:  # takes a fact back: the merge must see it
         score += 3
     if _FIRST_PERSON.search(text):
-        score += 3 if _STATEMENT.search(text) else 1
+        score += 3 if _STATEMENT.search(text) or _SUBJECT_VERB.match(text) else 1
     if _DATE.search(text):
         score += 2
     if _NUMBER.search(text):
@@ -180,8 +191,8 @@ def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
     statements = [
         sentence._replace(text=text, score=_score(text, sentence.role))
         for sentence in sentences
-        if sentence.role == "user" and not sentence.text.endswith("?")
-        for text in _statements(sentence.text)
+        if sentence.role == "user"
+        for text in _statements(_asserted(sentence.text))
         if not _ONLY_PRONOUN.match(text)
     ]
     return [_fact(s, session) for s in statements if s.score >= FACT_MIN_SCORE]
@@ -192,10 +203,12 @@ def _statements(sentence: str) -> list[str]:
     which the merge reads for its cue; a clause without a subject ("Moved last week") is the
     speaker's."""
     opener, body = split_opener(sentence)
-    first = body.split(" ", 1)[0]
-    if first[:1].isupper() and _past(first):
-        body = f"I {first.lower()}{body[len(first) :]}"
     found = clauses(body)
+    first = found[0].split(" ", 1)[0] if found else ""
+    if _past(first):
+        found[0] = f"I {first.lower()}{found[0][len(first) :]}"
+    elif _UNSAID_I_AM.match(found[0] if found else ""):
+        found[0] = f"I'm {first.lower()}{found[0][len(first) :]}"
     for i in range(1, len(found)):
         places = _PLACE.findall(" ".join(found[:i]))
         if places:
@@ -203,6 +216,15 @@ def _statements(sentence: str) -> list[str]:
     if opener and found:
         found[0] = f"{opener}: {found[0]}"
     return found
+
+
+def _asserted(sentence: str) -> str:
+    """What ``sentence`` states: all of it, or of a question the statement before its last
+    comma ("I live in Peckham and climb on Wednesdays, maybe add that?"); "" for none."""
+    if not sentence.endswith("?"):
+        return sentence
+    head = sentence.rpartition(", ")[0]
+    return f"{head}." if _STATES.match(head) and "?" not in head else ""
 
 
 def _place(place: str, there: re.Match[str]) -> str:

@@ -75,7 +75,8 @@ _CORRECTION = re.compile(
 )
 _RENAME = re.compile(
     r"\b(?:new name|renamed|rebranded|now called|officially|called [A-Z][\w' -]* now|"
-    r"is now [A-Z]|name is now)",
+    r"is now [A-Z]|name is now|(?:is|are|'re) (?:the )?[A-Z][\w'-]*(?: [A-Z][\w'-]*)* "
+    r"(?:now|from (?:now on|this \w+|next \w+)))",
 )
 _KINDS = [
     re.compile(rf"\b{MONTHS}\b", re.IGNORECASE),
@@ -84,7 +85,7 @@ _KINDS = [
     re.compile(r"\b\d+(?:st|nd|rd|th)?\b"),
 ]
 _NEW_NAME = re.compile(
-    r"(?:\b(?:called|named|name is|name:|to|officially|is now|is)\s+)"
+    r"(?:\b(?:called|named|name is|name:|to|officially|is now|is|are|'re)\s+(?:the )?)"
     r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
 )
 _OLD_NAME = re.compile(

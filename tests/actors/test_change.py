@@ -59,6 +59,18 @@ ROWS = [
         None,
     ),
     (
+        "Lena",
+        ["Lena sings in a choir called Blue Notes.", "Lena is a dentist."],
+        "Lena and others are the Night Owls now.",
+        "Lena sings in a choir called Blue Notes.",
+    ),
+    (
+        "Lena",
+        ["Lena's yoga class is at 6:30 before work.", "Lena is a dentist."],
+        "Our instructor shifted the yoga class to 7:15.",
+        "Lena's yoga class is at 6:30 before work.",
+    ),
+    (
         "Diego",
         ["Diego and others are calling the garage Taller Sur.", "Diego is a mechanic."],
         "Diego is full time at Taller Sur now.",
@@ -108,7 +120,10 @@ KINDS = [
         "Nora",
         ["Site visits on Mondays, and a yoga class on Tuesday evenings.", "Nora is a surveyor."],
         "The studio changed the timetable, so yoga is on Fridays from now on.",
-        ["Nora is a surveyor.", "The studio changed the timetable, so yoga is on Fridays from now on."],
+        [
+            "Nora is a surveyor.",
+            "The studio changed the timetable, so yoga is on Fridays from now on.",
+        ],
         "Site visits on Fridays",
     ),
     (
@@ -132,8 +147,18 @@ def test_a_change_of_a_kind_takes_the_value_of_the_speakers_line(
 
 
 def test_a_move_of_a_thing_is_no_move_of_its_speaker() -> None:
-    """"Moved the run to 6:15" names no place: the speaker's home stays."""
+    """ "Moved the run to 6:15" names no place: the speaker's home stays."""
     older = ["Ines is a dentist.", "Ines lives in Braga."]
     assert _merge("Ines", older, "The club moved the run to 6:15 from now on.") == []
     assert _merge("Ines", older, "The coach moved training to Mondays.") == []
     assert _merge("Ines", older, "Ines moved to Porto last week.") == ["Ines lives in Braga."]
+
+
+def test_what_one_turn_says_stands_together() -> None:
+    """ "Our bassist quit, so I switched to bass": both clauses are true, neither replaces
+    the other."""
+    turn = MessageRecord(seq=9, id="m9", role="user", content="", ts=1.8e9, tokens=9, name="Lena")
+    said = ["Our bassist quit.", "Lena switched to bass."]
+    facts = [Fact(text=t, date="2026-01-02", sources={"s": ["m9"]}) for t in said]
+    merged = merge("", facts, 2000, lambda t: len(t.split()), turns=[turn])
+    assert merged.retired == [] and all(t in merged.memory for t in said)

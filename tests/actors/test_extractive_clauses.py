@@ -40,8 +40,25 @@ TABLE = [
         "I was really scared when we got into the accident in July.",
         ["Carl was really scared when Carl and others got into the accident in July."],
     ),
-    ("I got the idea from that trip to England a few years ago.", []),
-    ("I don't eat meat, but my wife Ana loves steak.", ["Carl's wife Ana loves steak."]),
+    ("Going freelance from next month.", ["Carl is going freelance from next month."]),
+    (
+        "Also got a Framework laptop, repairable and fast.",
+        ["Carl got a Framework laptop, repairable and fast."],
+    ),
+    ("I live in Peckham, can you add that to the page?", ["Carl lives in Peckham."]),
+    ("Should I move to Porto, or stay?", []),
+    (
+        "We practise on Thursdays in the old garage.",
+        ["Carl and others practise on Thursdays in the old garage."],
+    ),
+    (
+        "I got the idea from that trip to England a few years ago.",
+        ["Carl got the idea from that trip to England a few years ago."],
+    ),
+    (
+        "I don't eat meat, but my wife Ana loves steak.",
+        ["Carl doesn't eat meat.", "Carl's wife Ana loves steak."],
+    ),
     ("My daughter's birthday is on March 3rd.", ["Carl's daughter's birthday is on March 3rd."]),
     (
         "I'm allergic to peanuts; my son is allergic to shellfish.",
