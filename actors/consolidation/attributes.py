@@ -49,10 +49,14 @@ _TABLE: list[tuple[str, str]] = [
         r"\b(?:lives?|living|lived|moved|moving|relocated|based|resides?|settled|flat|"
         r"apartment|hometown)\b",
     ),
-    (
+    (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")
         "work",
-        r"\b(?:works? (?:at|for|as|in)|working (?:at|for|as)|job (?:at|with|as|in)|employer|"
-        r"employed|hired|notice|promot\w+|transferred|quit|resigned|start(?:s|ed)? at)\b|"
+        r"\b(?:works? (?:at|for|in)|working (?:at|for)|job (?:at|with|in)|employer|employed|"
+        r"hired|notice|transferred|quit|resigned|start(?:s|ed)? at)\b",
+    ),
+    (
+        "trade",
+        r"\b(?:works? as|working as|job as|promot\w+)\b|"
         r"\b(?:is|am|'m) an? (?:[\w-]+ ){0,3}?(?:teacher|nurse|engineer|developer|designer|"
         r"manager|pharmacist|translator|doctor|lawyer|accountant|chef|writer|programmer|"
         r"consultant|analyst|scientist|architect|student|researcher|officer|assistant)\b",

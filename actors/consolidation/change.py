@@ -116,6 +116,12 @@ def _common(word: str) -> bool:
 
 #: The change words that end a state ("quit Pixelworks"): what they name is the old value.
 _ENDING = re.compile(r"\b(?:quit|left|resigned|sold|no longer|stopped)\b", re.IGNORECASE)
+#: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
+_GONE = re.compile(
+    r"\b(?:sold|gave (?:up|away)|got rid of|retired|scrapped|died|passed away|gone|stolen|"
+    r"broke down|wrote off|rehomed)\b",
+    re.IGNORECASE,
+)
 
 
 def ending(text: str) -> bool:
@@ -125,7 +131,7 @@ def ending(text: str) -> bool:
 
 def signalled(text: str) -> bool:
     """``text`` says a state of its own speaker changed (and is no plan or question)."""
-    return bool(_CUE.search(text)) and not _HEDGE.search(text)
+    return bool(_CUE.search(text) or _GONE.search(text)) and not _HEDGE.search(text)
 
 
 #: Unit vectors of texts, one row each (``LocalEmbedder.embed``).
@@ -209,7 +215,9 @@ def displaced(
         for f in theirs(older, new, said, speaker) or ()
         if not (values and values <= _values(f.text))
     ]  # a line that already names every new value says the same thing: it is not replaced
-    found = nearest(new, candidates, embed)
+    # a thing said to end ("sold my bike", "the old laptop died") is named by its kind, not
+    # its make: nearness is weaker evidence than the ending itself
+    found = nearest(new, candidates, embed, NEAR_OF_KIND if _GONE.search(said) else NEAR)
     return None if found is None else candidates[found]
 
 

@@ -99,6 +99,14 @@ _NO_LONGER = re.compile(
 )
 #: "Sofie is Sofie, a designer at …": the introduction, less the tautology.
 _SELF_NAMED = re.compile(r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b)", re.IGNORECASE)
+#: "Sofie is a graphic designer at a studio called Inkwell in Aarhus": trade, employer, place.
+_TRADE_AT_IN = re.compile(
+    r"^(?P<who>The user|[A-Z][\w-]*) (?P<trade>(?:is an?|works as an?|(?:took|got|accepted|"
+    r"started) an? (?:new )?(?:job|post|position|role) as an?) (?:[a-z][\w'-]* ){0,4}?"
+    r"[a-z][\w'-]*)(?: at (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}(?:called|named) )?"
+    r"[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*|an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*))?"
+    r"(?:(?: up| down| out)? in (?P<where>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*))?[.!]?$"
+)
 _THERE = re.compile(r"\b(?:there|here)\b")
 #: A sentence ends inside the text: a line that says two things is never rewritten.
 _TWO_SENTENCES = re.compile(r"[.!?]\s+\S")
@@ -230,11 +238,25 @@ def merge(
     with meaning() as embed:
         for raw in new_facts:
             opener, cleaned = clean(raw)
-            if cleaned is not None:
-                add(opener, cleaned, embed)
+            for claim in _claims(cleaned) if cleaned is not None else ():
+                add(opener, claim, embed)
     while facts and count_tokens(render_memory(facts)) > max_tokens:
         facts.pop(0)
     return Merged(render_memory(facts), added, retired)
+
+
+def _claims(fact: Fact) -> list[Fact]:
+    """``fact`` as the claims it makes, which change apart: "Sofie is a designer at a studio
+    called Inkwell in Aarhus" says her trade, who employs her and where she is (a move keeps
+    the job, a new employer the trade); any other fact is one claim."""
+    found = _TRADE_AT_IN.match(fact.text)
+    if found is None or not (found["at"] or found["where"]):
+        return [fact]
+    who = found["who"]
+    texts = [f"{who} {found['trade']}."]
+    texts += [f"{who} works at {found['at']}."] if found["at"] else []
+    texts += [f"{who} is based in {found['where']}."] if found["where"] else []
+    return [Fact(text=text, date=fact.date, sources=fact.sources) for text in texts]
 
 
 def _supersede(

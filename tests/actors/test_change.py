@@ -71,6 +71,12 @@ ROWS = [
         "Lena's yoga class is at 6:30 before work.",
     ),
     (
+        "Lena",
+        ["Lena rides an old Vespa to the market.", "Lena is a dentist.", "Lena lives in Turin."],
+        "The scooter's gone, Lena sold it.",
+        "Lena rides an old Vespa to the market.",
+    ),
+    (
         "Diego",
         ["Diego and others are calling the garage Taller Sur.", "Diego is a mechanic."],
         "Diego is full time at Taller Sur now.",
@@ -162,3 +168,17 @@ def test_what_one_turn_says_stands_together() -> None:
     facts = [Fact(text=t, date="2026-01-02", sources={"s": ["m9"]}) for t in said]
     merged = merge("", facts, 2000, lambda t: len(t.split()), turns=[turn])
     assert merged.retired == [] and all(t in merged.memory for t in said)
+
+
+def test_a_trade_an_employer_and_a_place_change_apart() -> None:
+    """ "A designer at a studio called Inkwell in Aarhus" is three claims: a notice ends the
+    employer, a move the place, and neither the trade; a new employer keeps the trade."""
+    memory = _merged(
+        "Sofie", [], "Sofie is a graphic designer at a studio called Inkwell in Aarhus."
+    )
+    claims = ["Sofie is a graphic designer.", "Sofie works at a studio called Inkwell."]
+    assert all(f"{c} <!--" in memory.memory for c in [*claims, "Sofie is based in Aarhus."])
+    older = [*claims, "Sofie is based in Aarhus."]
+    assert _merge("Sofie", older, "Sofie handed in their notice at the studio.") == [claims[1]]
+    assert _merge("Sofie", older, "Sofie moved to Copenhagen.") == ["Sofie is based in Aarhus."]
+    assert _merge("Sofie", [claims[0]], "Sofie works at Pillarbox Studio.") == []

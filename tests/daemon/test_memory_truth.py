@@ -162,7 +162,7 @@ def test_a_change_in_other_words_retires_the_speakers_nearest_fact(daemon: Daemo
         memory = _memory(client, "ruth")
     assert "Korg Minilogue" in memory and "Italian" in memory
     assert "Roland" not in memory and "Portuguese" not in memory
-    assert "pharmacist in Leiden" in memory
+    assert "Ruth works as a pharmacist." in memory and "Ruth is based in Leiden." in memory
 
 
 def test_in_a_shared_scope_one_persons_words_retire_nobody_elses_facts(
