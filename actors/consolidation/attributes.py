@@ -77,7 +77,8 @@ _TABLE: list[tuple[str, str]] = [
         r"mercedes|seat|dacia|jeep|chevrolet)\b",
     ),
     ("diet", r"\b(?:vegetarian|vegan|pescatarian|carnivore|keto|eating (?:meat|fish))\b"),
-    ("drink", r"\b(?:coffee|tea|caffeine|espresso|decaf|rooibos|matcha)\b"),
+    # what they drink, not a business that sells it ("a bubble tea shop")
+    ("drink", r"\b(?:coffee|tea|caffeine|espresso|decaf|rooibos|matcha)\b(?! (?:shop|house|bar))"),
     ("age", r"\b(?:\d{1,3} years? old|age is|aged|turned \d|turning \d|here, \d{1,3}\b)"),
 ]
 _ATTRIBUTES = [(name, re.compile(pattern, re.IGNORECASE)) for name, pattern in _TABLE]

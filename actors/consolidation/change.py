@@ -53,6 +53,9 @@ _CUE = re.compile(
     r"rescheduled|postponed|retired)\b",
     re.IGNORECASE,
 )
+#: Cues that also open news of a new thing ("our new menu"): a change only when the
+#: sentence names its speaker.
+_WEAK = re.compile(r"\b(?:new|newly|(?<!from )now(?! on)|finally|actually)\b", re.IGNORECASE)
 #: Not (yet) the speaker's state: a plan, a wish, a hypothetical, a question.
 _HEDGE = re.compile(
     r"\b(?:might|could|would|maybe|perhaps|thinking (?:about|of)|considering|if|should|"
@@ -177,6 +180,8 @@ def theirs(older: Sequence[Fact], new: Fact, said: str, speaker: str) -> list[Fa
     whose = owner(new.text, named(new.text, persons))
     if not speaker or not signalled(said) or whose not in (speaker, ""):
         return None
+    if not whose and not _CUE.search(_WEAK.sub(" ", said)) and not _GONE.search(said):
+        return None  # "Our new oolong milk tea": a new thing, not a change of the speaker's
     mine = {speaker, ""} if persons <= {speaker, DEFAULT_SPEAKER} else {speaker}
     said_with = {(s, m) for s, ids in new.sources.items() for m in ids}
     return [

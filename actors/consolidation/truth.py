@@ -75,8 +75,9 @@ _CORRECTION = re.compile(
 )
 _RENAME = re.compile(
     r"\b(?:new name|renamed|rebranded|now called|officially|called [A-Z][\w' -]* now|"
-    r"is now [A-Z]|name is now|(?:is|are|'re) (?:the )?[A-Z][\w'-]*(?: [A-Z][\w'-]*)* "
-    r"(?:now|from (?:now on|this \w+|next \w+)))",
+    r"sign (?:now )?(?:says|reads)|"
+    rf"is now [A-Z]|name is now|(?:is|are|'re) (?:the )?(?!(?i:{WEEKDAYS}|{MONTHS}))[A-Z][\w'-]*"
+    r"(?: [A-Z][\w'-]*)* (?:now|from (?:now on|this \w+|next \w+)))",
 )
 _KINDS = [
     re.compile(rf"\b{MONTHS}\b", re.IGNORECASE),
@@ -85,11 +86,12 @@ _KINDS = [
     re.compile(r"\b\d+(?:st|nd|rd|th)?\b"),
 ]
 _NEW_NAME = re.compile(
-    r"(?:\b(?:called|named|name is|name:|to|officially|is now|is|are|'re)\s+(?:the )?)"
+    r"(?:\b(?:called|named|name is|name:|name,|to|officially|is now|is|are|'re|says|reads)\s+"
+    rf"(?:the )?)(?!(?i:{WEEKDAYS}|{MONTHS}))"
     r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
 )
 _OLD_NAME = re.compile(
-    r"\b(?:called|named|codenamed|calling (?:him|her|it|them))\s+"
+    r"\b(?:called|named|codenamed|calling (?:him|her|it|them))\s+(?:the )?"
     r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
 )
 _NO_LONGER = re.compile(

@@ -77,6 +77,24 @@ ROWS = [
         "Lena rides an old Vespa to the market.",
     ),
     (
+        "Nell",
+        ["Nell runs a little bakery called Crumb in Leeds.", "Nell is a baker."],
+        "Our new rhubarb tart.",
+        None,
+    ),
+    (
+        "Nell",
+        ["Nell runs a little bakery called Crumb in Leeds.", "Nell is a baker."],
+        "From next week the sign says Rise.",
+        "Nell runs a little bakery called Crumb in Leeds.",
+    ),
+    (
+        "Nell",
+        ["Nell runs a little bakery called Crumb in Leeds.", "Nell is a baker."],
+        "Our day off is Wednesday from now on.",
+        None,
+    ),
+    (
         "Diego",
         ["Diego and others are calling the garage Taller Sur.", "Diego is a mechanic."],
         "Diego is full time at Taller Sur now.",

@@ -40,6 +40,10 @@ TABLE = [
         "I was really scared when we got into the accident in July.",
         ["Carl was really scared when Carl and others got into the accident in July."],
     ),
+    (
+        "I live in Peckham and go climbing on Wednesdays.",
+        ["Carl lives in Peckham.", "Carl goes climbing on Wednesdays."],
+    ),
     ("Going freelance from next month.", ["Carl is going freelance from next month."]),
     (
         "Also got a Framework laptop, repairable and fast.",
