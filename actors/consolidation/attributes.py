@@ -27,7 +27,7 @@ from typing import NamedTuple
 
 from .third_person import DEFAULT_SPEAKER
 
-__all__ = ["MONTHS", "RELATIVES", "WEEKDAYS", "Key", "keys", "same_subject"]
+__all__ = ["MONTHS", "PET", "RELATIVES", "WEEKDAYS", "Key", "keys", "same_subject"]
 
 MONTHS = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
@@ -83,7 +83,7 @@ _TABLE: list[tuple[str, str]] = [
 ]
 _ATTRIBUTES = [(name, re.compile(pattern, re.IGNORECASE)) for name, pattern in _TABLE]
 _AGE = re.compile(r"^(?:the user|[A-Z][\w'-]*) (?:is|am) (?:actually |now |just )?\d{1,3}\b")
-_PET = re.compile(
+PET = re.compile(
     r"\b(?:dog|cat|kitten|puppy|rabbit|bunny|hamster|parrot|budgie|tortoise|turtle|pony|horse|"
     r"ferret|guinea pig|beagle|terrier|retriever|spaniel|poodle)\b",
     re.IGNORECASE,
@@ -157,7 +157,7 @@ def keys(fact: str) -> list[Key]:
     if (owned := _OWNED.match(fact)) and owned["noun"].split()[-1] not in {k[1] for k in found}:
         noun = owned["noun"].split()[-1]
         found.append(Key(_subject(fact, len(owned["who"])), f"{noun}", ""))
-    for pet in _PET.finditer(fact):  # a named pet is its own key; an unnamed one has none
+    for pet in PET.finditer(fact):  # a named pet is its own key; an unnamed one has none
         named = _NAMED.search(fact, pet.end()) or _PET_NAME.match(fact, pet.end())
         if named:
             name = named.group(named.lastindex or 0)

@@ -21,17 +21,19 @@ import re
 import threading
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
 from reverie.store import Fact, LocalEmbedder
 
-from .attributes import MONTHS, RELATIVES, WEEKDAYS
+from .attributes import MONTHS, PET, RELATIVES, WEEKDAYS, keys
 from .third_person import DEFAULT_SPEAKER
 
 __all__ = [
     "NEAR_OF_KIND",
+    "Displaced",
     "Embed",
     "displaced",
     "ending",
@@ -51,6 +53,11 @@ _CUE = re.compile(
     r"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|actually|"
     r"meant|renamed|rebranded|old one|previous|former|became|promoted|took over|shifted|"
     r"rescheduled|postponed|retired)\b",
+    re.IGNORECASE,
+)
+#: A pet's life with the speaker ended: it died, or lives elsewhere now.
+_LIFE_ENDS = re.compile(
+    r"\b(?:died|passed away|put (?:down|to sleep)|rehomed|went to live|lives with .+ now)\b",
     re.IGNORECASE,
 )
 #: Cues that also open news of a new thing ("our new menu"): a change only when the
@@ -122,7 +129,7 @@ _ENDING = re.compile(r"\b(?:quit|left|resigned|sold|no longer|stopped)\b", re.IG
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
 _GONE = re.compile(
     r"\b(?:sold|gave (?:up|away)|got rid of|retired|scrapped|died|passed away|gone|stolen|"
-    r"broke down|wrote off|rehomed)\b",
+    r"broke down|wrote off|rehomed|went to live)\b",
     re.IGNORECASE,
 )
 
@@ -172,7 +179,9 @@ def meaning() -> Iterator[Embed]:
             timer.start()
 
 
-def theirs(older: Sequence[Fact], new: Fact, said: str, speaker: str) -> list[Fact] | None:
+def theirs(
+    older: Sequence[Fact], new: Fact, said: str, speaker: str, *, kin: bool = False
+) -> list[Fact] | None:
     """The facts of ``older`` a change ``new`` (``said`` with its opener) by ``speaker`` may
     replace: the speaker's own (a line naming nobody too, when the scope is about nobody
     else); None when ``new`` is no change of the speaker's ("Nadia's sister moved …")."""
@@ -187,7 +196,9 @@ def theirs(older: Sequence[Fact], new: Fact, said: str, speaker: str) -> list[Fa
     return [
         f
         for f in older
-        if owner(f.text, persons) in mine  # and not said in the same turn: both are true
+        # with ``kin``, the lines of those they name theirs too ("Ines's dog Rufo …")
+        if ((line := owner(f.text, persons)) in mine or (kin and line.startswith(f"{speaker}'s ")))
+        # and not said in the same turn: both are true
         and not said_with & {(s, m) for s, ids in f.sources.items() for m in ids}
     ]
 
@@ -205,13 +216,21 @@ def nearest(new: Fact, candidates: Sequence[Fact], embed: Embed, near: float = N
     return int(order[0]) if best >= near and best - runner >= MARGIN else None
 
 
+class Displaced(NamedTuple):
+    """The line a change retires, and what else it said that stays true (a line of its own),
+    if anything: "She steals Kluska's bed and terrorises the rabbit" loses only the rabbit."""
+
+    old: Fact
+    rest: Fact | None
+
+
 def displaced(
     older: Sequence[Fact],
     new: Fact,
     said: str,
     speaker: str,
     embed: Embed,
-) -> Fact | None:
+) -> Displaced | None:
     """The fact of ``older`` that ``new`` (``said`` with its opener) replaces: one of
     ``speaker``'s, near enough in meaning and clearly the nearest; else None."""
     values = _values(new.text) - {speaker}
@@ -220,10 +239,44 @@ def displaced(
         for f in theirs(older, new, said, speaker) or ()
         if not (values and values <= _values(f.text))
     ]  # a line that already names every new value says the same thing: it is not replaced
+    if _LIFE_ENDS.search(said):  # "my old boy died", "the rabbit went to live on a farm"
+        kind = {m.casefold() for m in PET.findall(new.text)}
+        pets = [
+            f
+            for f in theirs(older, new, said, speaker, kin=True) or ()
+            if any(k.attribute.startswith("pet:") for k in keys(f.text))
+            and {m.casefold() for m in PET.findall(f.text)} >= kind
+        ]
+        if len(pets) == 1:
+            named = kind or {m.casefold() for m in PET.findall(pets[0].text)}
+            return _apart(
+                pets[0], lambda part: bool(named & {m.casefold() for m in PET.findall(part)})
+            )
     # a thing said to end ("sold my bike", "the old laptop died") is named by its kind, not
     # its make: nearness is weaker evidence than the ending itself
     found = nearest(new, candidates, embed, NEAR_OF_KIND if _GONE.search(said) else NEAR)
-    return None if found is None else candidates[found]
+    # which clause of it changed, meaning alone cannot tell: the line goes whole
+    return None if found is None else Displaced(candidates[found], None)
+
+
+#: Where a line's clauses meet ("…, so …", "… and terrorises …"; not "Carl and others").
+_CLAUSE = re.compile(r",\s+(?:and\s+|but\s+|so\s+)?|;\s+|\s+and\s+(?!others\b)(?=[a-z])")
+
+
+def _clauses(fact: Fact) -> list[str]:
+    return [c for c in _CLAUSE.split(fact.text.strip().rstrip(".!")) if c]
+
+
+def _apart(old: Fact, changed: Callable[[str], bool]) -> Displaced:
+    """``old`` retired; when the one clause that ``changed`` is not its first, which holds
+    the subject, the other clauses stay as a line."""
+    parts = _clauses(old)
+    hits = [i for i, part in enumerate(parts) if changed(part)]
+    at = hits[0] if len(hits) == 1 else 0
+    if at == 0:
+        return Displaced(old, None)
+    rest = ", ".join(p for i, p in enumerate(parts) if i != at)
+    return Displaced(old, Fact(text=f"{rest}.", date=old.date, sources=old.sources))
 
 
 _OWNER_LEAD = re.compile(r"^(?:The user|[A-Z][\w-]*)(?:'s| and others)?\s+")

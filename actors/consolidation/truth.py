@@ -232,8 +232,10 @@ def merge(
         if [id(f) for f in facts] == untouched and not _RENAME.search(said):
             # no key, correction or rename took a line: a change in other words (change.py)
             older = [f for f in facts if _comparable(f, fact)]
-            if replaced := displaced(older, fact, said, speaker, embed):
-                retire(replaced)
+            if found := displaced(older, fact, said, speaker, embed):
+                at = facts.index(found.old)
+                retire(found.old)
+                facts[at:at] = [found.rest] if found.rest else []
         facts.append(fact)
         added.append(fact)
 

@@ -95,6 +95,12 @@ ROWS = [
         None,
     ),
     (
+        "Ines",
+        ["Ines's old cat Tigre needs pills every morning.", "Ines is a dentist."],
+        "Ines's old boy died on Sunday, he was seventeen.",
+        "Ines's old cat Tigre needs pills every morning.",
+    ),
+    (
         "Diego",
         ["Diego and others are calling the garage Taller Sur.", "Diego is a mechanic."],
         "Diego is full time at Taller Sur now.",
@@ -200,3 +206,11 @@ def test_a_trade_an_employer_and_a_place_change_apart() -> None:
     assert _merge("Sofie", older, "Sofie handed in their notice at the studio.") == [claims[1]]
     assert _merge("Sofie", older, "Sofie moved to Copenhagen.") == ["Sofie is based in Aarhus."]
     assert _merge("Sofie", [claims[0]], "Sofie works at Pillarbox Studio.") == []
+
+
+def test_a_pet_that_left_takes_only_its_clause() -> None:
+    """The rabbit went to live on a farm: the dog in the same line stays."""
+    line = "Ines's dog Rufo steals the bed and chases our rabbit Nube."
+    merged = _merged("Ines", [line, "Ines is a dentist."], "The rabbit went to live on a farm.")
+    assert [f.text for f in merged.retired] == [line]
+    assert "Ines's dog Rufo steals the bed. <!--" in merged.memory and "Nube" not in merged.memory
