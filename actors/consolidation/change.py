@@ -57,7 +57,8 @@ _CUE = re.compile(
 )
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.
 _LIFE_ENDS = re.compile(
-    r"\b(?:died|passed away|put (?:down|to sleep)|rehomed|went to live|lives with .+ now)\b",
+    r"\b(?:died|passed away|put (?:\w+ ){0,2}(?:down|to sleep)|rehomed|went to live|"
+    r"lives with .+ now)\b",
     re.IGNORECASE,
 )
 #: Cues that also open news of a new thing ("our new menu"): a change only when the
@@ -76,6 +77,7 @@ _SOMEONE_ELSE = re.compile(
 #: Words that open a fact without naming anyone ("The heating …", "Our fridge …").
 _STARTERS = re.compile(
     r"the|an?|its?|this|that|these|those|our|my|their|his|her|we|you|there|here|new|quick|"
+    r"had|has|have|was|were|is|are|got|been|did|does|do|can|could|would|will|"
     r"also|so|and|but|from|forget|scratch|now|then|before|after|first|still|just|right|yes|"
     r"no|oh|well|okay|today|tonight|yesterday|tomorrow|everyone|nobody|someone"
 )
@@ -184,23 +186,35 @@ def theirs(
 ) -> list[Fact] | None:
     """The facts of ``older`` a change ``new`` (``said`` with its opener) by ``speaker`` may
     replace: the speaker's own (a line naming nobody too, when the scope is about nobody
-    else); None when ``new`` is no change of the speaker's ("Nadia's sister moved …")."""
+    else), or when ``new`` is about someone else ("Minh sold the motorbike"), only that
+    person's; None when ``new`` signals no change."""
     persons = people([speaker], older)
     whose = owner(new.text, named(new.text, persons))
-    if not speaker or not signalled(said) or whose not in (speaker, ""):
+    if not speaker or not signalled(said):
         return None
-    if not whose and not _CUE.search(_WEAK.sub(" ", said)) and not _GONE.search(said):
-        return None  # "Our new oolong milk tea": a new thing, not a change of the speaker's
     mine = {speaker, ""} if persons <= {speaker, DEFAULT_SPEAKER} else {speaker}
+
+    def of(text: str) -> bool:
+        if whose not in (speaker, ""):  # someone else's change: only their lines
+            return _same_one(owner(text, named(text, persons)), whose)
+        line = owner(text, persons)
+        # with ``kin``, the lines of those they name theirs too ("Ines's dog Rufo …")
+        return line in mine or (kin and line.startswith(f"{speaker}'s "))
+
     said_with = {(s, m) for s, ids in new.sources.items() for m in ids}
     return [
         f
         for f in older
-        # with ``kin``, the lines of those they name theirs too ("Ines's dog Rufo …")
-        if ((line := owner(f.text, persons)) in mine or (kin and line.startswith(f"{speaker}'s ")))
+        if of(f.text)
         # and not said in the same turn: both are true
         and not said_with & {(s, m) for s, ids in f.sources.items() for m in ids}
     ]
+
+
+def _same_one(a: str, b: str) -> bool:
+    """Two owners name one person: "Minh" and "Thao's husband Minh" (not "Bob's colleague
+    Tom" and "Alice's friend Tom")."""
+    return a == b or (a.split()[-1:] == b.split()[-1:] and (" " in a) != (" " in b))
 
 
 def nearest(new: Fact, candidates: Sequence[Fact], embed: Embed, near: float = NEAR) -> int | None:
@@ -233,6 +247,10 @@ def displaced(
 ) -> Displaced | None:
     """The fact of ``older`` that ``new`` (``said`` with its opener) replaces: one of
     ``speaker``'s, near enough in meaning and clearly the nearest; else None."""
+    persons = people([speaker], older)
+    weak = not _CUE.search(_WEAK.sub(" ", said)) and not _GONE.search(said)
+    if weak and not owner(new.text, named(new.text, persons)):
+        return None  # "Our new oolong milk tea": a new thing, not a change of the speaker's
     values = _values(new.text) - {speaker}
     candidates = [
         f
@@ -248,13 +266,15 @@ def displaced(
             and {m.casefold() for m in PET.findall(f.text)} >= kind
         ]
         if len(pets) == 1:
-            named = kind or {m.casefold() for m in PET.findall(pets[0].text)}
+            species = kind or {m.casefold() for m in PET.findall(pets[0].text)}
             return _apart(
-                pets[0], lambda part: bool(named & {m.casefold() for m in PET.findall(part)})
+                pets[0], lambda part: bool(species & {m.casefold() for m in PET.findall(part)})
             )
     # a thing said to end ("sold my bike", "the old laptop died") is named by its kind, not
     # its make: nearness is weaker evidence than the ending itself
-    found = nearest(new, candidates, embed, NEAR_OF_KIND if _GONE.search(said) else NEAR)
+    # (with one candidate there is no runner-up to be clearly nearer than: only near counts)
+    gone = _GONE.search(said) and len(candidates) > 1
+    found = nearest(new, candidates, embed, NEAR_OF_KIND if gone else NEAR)
     # which clause of it changed, meaning alone cannot tell: the line goes whole
     return None if found is None else Displaced(candidates[found], None)
 

@@ -83,7 +83,7 @@ _KINDS = [
     re.compile(rf"\b{MONTHS}\b", re.IGNORECASE),
     re.compile(rf"\b{WEEKDAYS}s?(?: (?:morning|afternoon|evening|night)s?)?\b", re.IGNORECASE),
     re.compile(r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b|\bat \d{1,2}\b", re.IGNORECASE),
-    re.compile(r"\b\d+(?:st|nd|rd|th)?\b"),
+    re.compile(r"\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:st|nd|rd|th)?\b"),
 ]
 _NEW_NAME = re.compile(
     r"(?:\b(?:called|named|name is|name:|name,|to|officially|is now|is|are|'re|says|reads)\s+"

@@ -101,6 +101,18 @@ ROWS = [
         "Ines's old cat Tigre needs pills every morning.",
     ),
     (
+        "Thao",
+        ["Thao's husband Minh does the deliveries on an old Honda.", "Thao sells ceramics."],
+        "Minh sold the motorbike.",
+        "Thao's husband Minh does the deliveries on an old Honda.",
+    ),
+    (
+        "Thao",
+        ["Thao rides a Honda to the market.", "Thao's husband Minh is a chef in a hotel."],
+        "Minh sold his motorbike.",
+        None,
+    ),
+    (
         "Diego",
         ["Diego and others are calling the garage Taller Sur.", "Diego is a mechanic."],
         "Diego is full time at Taller Sur now.",
