@@ -85,6 +85,8 @@ _WHEN = re.compile(rf"{WEEKDAYS}s?|{MONTHS}")
 #: How near in meaning the replaced fact must be, and how much nearer than the next one.
 NEAR = 0.35
 MARGIN = 0.05
+#: What a word in common adds to nearness.
+SHARED = 0.1
 #: How near a line holding a value of the change's kind must be (the kind is evidence too).
 NEAR_OF_KIND = 0.2
 
@@ -217,13 +219,60 @@ def _same_one(a: str, b: str) -> bool:
     return a == b or (a.split()[-1:] == b.split()[-1:] and (" " in a) != (" " in b))
 
 
+#: Words too common to say two facts are about one thing.
+_COMMON = frozenset(
+    [
+        "their",
+        "they",
+        "them",
+        "they're",
+        "with",
+        "from",
+        "that",
+        "this",
+        "have",
+        "been",
+        "were",
+        "also",
+        "just",
+        "than",
+        "then",
+        "there",
+        "here",
+        "what",
+        "when",
+        "will",
+        "would",
+        "about",
+        "into",
+        "over",
+        "some",
+        "more",
+        "most",
+        "very",
+        "really",
+        "still",
+    ]
+)
+_WORD = re.compile(r"[a-z][a-z'-]{3,}")
+
+
+def _content(text: str) -> set[str]:
+    """The lower-case words of four letters or more that ``text`` is about."""
+    return {w.removesuffix("s") for w in _WORD.findall(text)} - _COMMON
+
+
 def nearest(new: Fact, candidates: Sequence[Fact], embed: Embed, near: float = NEAR) -> int | None:
     """The index of the candidate nearest ``new`` in meaning, when it is near enough and
     clearly the nearest; else None."""
     if not candidates:
         return None
-    vectors = embed([_gist(new.text), *(_gist(f.text) for f in candidates)])
-    scores = vectors[1:] @ vectors[0]
+    gist = _gist(new.text)
+    vectors = embed([gist, *(_gist(f.text) for f in candidates)])
+    # a word in common ("traded the pickup" … "an old Ford pickup") is evidence the small
+    # model underweighs next to the sentence's other words
+    shared = [SHARED if _content(gist) & _content(_gist(f.text)) else 0.0 for f in candidates]
+    scores = vectors[1:] @ vectors[0] + np.array(shared, dtype=np.float32)
     order = np.argsort(-scores)
     best = float(scores[order[0]])
     runner = float(scores[order[1]]) if len(order) > 1 else 0.0

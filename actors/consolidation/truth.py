@@ -109,6 +109,10 @@ _TRADE_AT_IN = re.compile(
     r"[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*|an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*))?"
     r"(?:(?: up| down| out)? in (?P<where>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*))?[.!]?$"
 )
+_AT_HOME_IN = re.compile(
+    r"^(?P<who>The user|[A-Z][\w-]*) (?P<what>[^,;]+?),? (?:at|from) (?:their |the )?home in "
+    r"(?P<where>[A-Z][\w'-]*(?:,? [A-Z][\w'-]*)*)[.!]?$"
+)
 _THERE = re.compile(r"\b(?:there|here)\b")
 #: A sentence ends inside the text: a line that says two things is never rewritten.
 _TWO_SENTENCES = re.compile(r"[.!?]\s+\S")
@@ -253,6 +257,9 @@ def _claims(fact: Fact) -> list[Fact]:
     """``fact`` as the claims it makes, which change apart: "Sofie is a designer at a studio
     called Inkwell in Aarhus" says her trade, who employs her and where she is (a move keeps
     the job, a new employer the trade); any other fact is one claim."""
+    if home := _AT_HOME_IN.match(fact.text):  # "draws at home in Mapo": and lives there
+        texts = [f"{home['who']} {home['what']}.", f"{home['who']} lives in {home['where']}."]
+        return [Fact(text=text, date=fact.date, sources=fact.sources) for text in texts]
     found = _TRADE_AT_IN.match(fact.text)
     if found is None or not (found["at"] or found["where"]):
         return [fact]

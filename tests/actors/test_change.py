@@ -113,6 +113,16 @@ ROWS = [
         None,
     ),
     (
+        "Kofi",
+        [
+            "Kofi rolls to the station in an old Ford pickup with a cooler in the back.",
+            "Kofi made lieutenant.",
+            "Kofi feeds Brutus twice a day.",
+        ],
+        "Kofi traded the pickup in for a Rivian.",
+        "Kofi rolls to the station in an old Ford pickup with a cooler in the back.",
+    ),
+    (
         "Diego",
         ["Diego and others are calling the garage Taller Sur.", "Diego is a mechanic."],
         "Diego is full time at Taller Sur now.",
@@ -218,6 +228,8 @@ def test_a_trade_an_employer_and_a_place_change_apart() -> None:
     assert _merge("Sofie", older, "Sofie handed in their notice at the studio.") == [claims[1]]
     assert _merge("Sofie", older, "Sofie moved to Copenhagen.") == ["Sofie is based in Aarhus."]
     assert _merge("Sofie", [claims[0]], "Sofie works at Pillarbox Studio.") == []
+    home = _merged("Jun", [], "Jun draws on a tablet at home in Mapo, Seoul.").memory
+    assert "Jun draws on a tablet. <!--" in home and "Jun lives in Mapo, Seoul. <!--" in home
 
 
 def test_a_pet_that_left_takes_only_its_clause() -> None:
