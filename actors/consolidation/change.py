@@ -57,7 +57,7 @@ _CUE = re.compile(
 )
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.
 _LIFE_ENDS = re.compile(
-    r"\b(?:died|passed away|put (?:\w+ ){0,2}(?:down|to sleep)|rehomed|went to live|"
+    r"\b(?:died|passed(?: away)?(?! (?:the|my|his|her|their|an?|it)\b)|put (?:\w+ ){0,2}(?:down|to sleep)|rehomed|went to live|"
     r"lives with .+ now)\b",
     re.IGNORECASE,
 )
@@ -70,6 +70,7 @@ _HEDGE = re.compile(
     r"someday|one day|wish|hope|plan(?:s|ning)? to|want(?:s)? to|going to|will|'ll)\b|\?",
     re.IGNORECASE,
 )
+_RELATIVE = re.compile(rf"\b(?:{RELATIVES})\b", re.IGNORECASE)
 _LEAD = re.compile(r"^(?P<who>The user|[A-Z][\w-]*)(?P<poss>'s)?\b(?P<rest>.*)$", re.DOTALL)
 _SOMEONE_ELSE = re.compile(
     rf"^\s+(?:[a-z]+ )?(?i:{RELATIVES})\b(?: [A-Z][\w-]*)?|^\s+[a-z]+ [A-Z][\w-]*"
@@ -133,7 +134,7 @@ _ENDING = re.compile(r"\b(?:quit|left|resigned|sold|no longer|stopped)\b", re.IG
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
 _GONE = re.compile(
     r"\b(?:sold|gave (?:up|away)|got rid of|retired|scrapped|died|passed away|gone|stolen|"
-    r"broke down|wrote off|rehomed|went to live)\b",
+    r"broke down|wrote off|rehomed|went to live|passed(?! (?:the|my|his|her|their|an?|it)\b))\b",
     re.IGNORECASE,
 )
 
@@ -184,15 +185,21 @@ def meaning() -> Iterator[Embed]:
 
 
 def theirs(
-    older: Sequence[Fact], new: Fact, said: str, speaker: str, *, kin: bool = False
+    older: Sequence[Fact],
+    new: Fact,
+    said: str,
+    speaker: str,
+    *,
+    kin: bool = False,
+    cue: bool = True,
 ) -> list[Fact] | None:
     """The facts of ``older`` a change ``new`` (``said`` with its opener) by ``speaker`` may
     replace: the speaker's own (a line naming nobody too, when the scope is about nobody
     else), or when ``new`` is about someone else ("Minh sold the motorbike"), only that
-    person's; None when ``new`` signals no change."""
+    person's; None when ``new`` signals no change (and ``cue`` asks for a signal)."""
     persons = people([speaker], older)
     whose = owner(new.text, named(new.text, persons))
-    if not speaker or not signalled(said):
+    if not speaker or (cue and not signalled(said)):
         return None
     mine = {speaker, ""} if persons <= {speaker, DEFAULT_SPEAKER} else {speaker}
 
@@ -308,11 +315,17 @@ def displaced(
     ]  # a line that already names every new value says the same thing: it is not replaced
     if _LIFE_ENDS.search(said):  # "my old boy died", "the rabbit went to live on a farm"
         kind = {m.casefold() for m in PET.findall(new.text)}
+        kin = theirs(older, new, said, speaker, kin=True) or []
         pets = [
             f
-            for f in theirs(older, new, said, speaker, kin=True) or ()
+            for f in kin
             if any(k.attribute.startswith("pet:") for k in keys(f.text))
             and {m.casefold() for m in PET.findall(f.text)} >= kind
+        ] or [  # else the one named being of theirs who is no relative ("Bo's kelpie Nugget")
+            f
+            for f in kin
+            if (line := owner(f.text, people([speaker], older))).startswith(f"{speaker}'s ")
+            and not _RELATIVE.search(line)
         ]
         if len(pets) == 1:
             species = kind or {m.casefold() for m in PET.findall(pets[0].text)}

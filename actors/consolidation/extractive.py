@@ -67,7 +67,7 @@ _CHANGE = re.compile(
 )
 #: "We practise on Thursdays": the speaker doing something, whatever the verb.
 _SUBJECT_VERB = re.compile(
-    r"^(?:[^:]+: )?(?:I|We) (?!(?:would|might|could|should|will|may)\b)[a-z]{3,}\b"
+    r"^(?:[^:]+: )?(?:I|[Ww]e)(?:'re|'ve)? (?!(?:would|might|could|should|will|may)\b)[a-z]{2,}\b"
 )
 #: A speaker giving their name in two or three words ("I'm Maya.", "Call me Ines!").
 _INTRODUCTION = re.compile(r"^(?:I'm|I am|Call me|My name's|Name's) [A-Z][\w'-]*[.!]?$")

@@ -85,6 +85,9 @@ _KINDS = [
     re.compile(r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b|\bat \d{1,2}\b", re.IGNORECASE),
     re.compile(r"\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:st|nd|rd|th)?\b"),
 ]
+_AMOUNT = r"\b(?:\d{1,3}(?:,\d{3})+|\d+)"
+#: An amount of a named thing ("1,450 head", "3 kids", "2,800 złoty").
+_COUNTED = re.compile(rf"({_AMOUNT}) (?P<unit>[^\W\d_]{{2,}})\b")
 _NEW_NAME = re.compile(
     r"(?:\b(?:called|named|name is|name:|name,|to|officially|is now|is|are|'re|says|reads)\s+"
     rf"(?:the )?)(?!(?i:{WEEKDAYS}|{MONTHS}))"
@@ -379,11 +382,16 @@ def _revise(
     holding a value of the same kind (a weekday, a time, a number…: the slot's type, issue
     59 item 3), the one nearest to it in meaning (``change.nearest``)."""
     corrects = bool(_CORRECTION.search(said) or _RENAME.search(new.text))
+    changes = _changes(new.text)
     own = None if corrects else theirs(facts, new, said, speaker)
+    if not corrects and own is None and (counted := _COUNTED.search(new.text)):
+        # "we're at 1,450 head": an amount of the same thing needs no change word
+        changes = [(re.compile(rf"{_AMOUNT}(?= {re.escape(counted['unit'])}\b)"), counted[1])]
+        own = theirs(facts, new, said, speaker, cue=False)
     if not corrects and not own:
         return False
     topic = _topic(said)
-    for kind, value in _changes(new.text):
+    for kind, value in changes:
         candidates = [
             (bool(topic & _topic(f.text)), i, f, was)
             for i, f in enumerate(facts)

@@ -95,6 +95,12 @@ ROWS = [
         None,
     ),
     (
+        "Bo",
+        ["Bo runs sheep on a farm outside Dubbo, about 1,200 head.", "Bo is a farmer."],
+        "Bo and others are at 1,450 head after a good season.",
+        "Bo runs sheep on a farm outside Dubbo, about 1,200 head.",
+    ),
+    (
         "Ines",
         ["Ines's old cat Tigre needs pills every morning.", "Ines is a dentist."],
         "Ines's old boy died on Sunday, he was seventeen.",
@@ -121,6 +127,12 @@ ROWS = [
         ],
         "Kofi traded the pickup in for a Rivian.",
         "Kofi rolls to the station in an old Ford pickup with a cooler in the back.",
+    ),
+    (
+        "Bo",
+        ["Bo's kelpie Nugget does most of the work.", "Bo runs sheep.", "Bo drives a ute."],
+        "Bo's old dog passed last week, fifteen years on the farm.",
+        "Bo's kelpie Nugget does most of the work.",
     ),
     (
         "Diego",

@@ -44,6 +44,10 @@ TABLE = [
         "I live in Peckham and go climbing on Wednesdays.",
         ["Carl lives in Peckham.", "Carl goes climbing on Wednesdays."],
     ),
+    (
+        "Lambing's done, we're at 1,450 head after a good season.",
+        ["Carl and others are at 1,450 head after a good season."],
+    ),
     ("Going freelance from next month.", ["Carl is going freelance from next month."]),
     (
         "Also got a Framework laptop, repairable and fast.",
