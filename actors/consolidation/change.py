@@ -33,10 +33,12 @@ from .third_person import DEFAULT_SPEAKER
 
 __all__ = [
     "NEAR_OF_KIND",
+    "RELATIVE",
     "Displaced",
     "Embed",
     "displaced",
     "ending",
+    "hedged",
     "meaning",
     "named",
     "nearest",
@@ -67,10 +69,11 @@ _WEAK = re.compile(r"\b(?:new|newly|(?<!from )now(?! on)|finally|actually)\b", r
 #: Not (yet) the speaker's state: a plan, a wish, a hypothetical, a question.
 _HEDGE = re.compile(
     r"\b(?:might|could|would|maybe|perhaps|thinking (?:about|of)|considering|if|should|"
-    r"someday|one day|wish|hope|plan(?:s|ning)? to|want(?:s)? to|going to|will|'ll)\b|\?",
+    r"someday|one day|wish|hope|plan(?:s|ning)? to|want(?:s)? to|going to|will|'ll|"
+    r"dream(?:s|ing)? (?:about|of))\b|\?",
     re.IGNORECASE,
 )
-_RELATIVE = re.compile(rf"\b(?:{RELATIVES})\b", re.IGNORECASE)
+RELATIVE = re.compile(rf"\b(?:{RELATIVES})\b", re.IGNORECASE)
 _LEAD = re.compile(r"^(?P<who>The user|[A-Z][\w-]*)(?P<poss>'s)?\b(?P<rest>.*)$", re.DOTALL)
 _SOMEONE_ELSE = re.compile(
     rf"^\s+(?:[a-z]+ )?(?i:{RELATIVES})\b(?: [A-Z][\w-]*)?|^\s+[a-z]+ [A-Z][\w-]*"
@@ -134,7 +137,7 @@ _ENDING = re.compile(r"\b(?:quit|left|resigned|sold|no longer|stopped)\b", re.IG
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
 _GONE = re.compile(
     r"\b(?:sold|gave (?:up|away)|got rid of|retired|scrapped|died|passed away|gone|stolen|"
-    r"broke down|wrote off|rehomed|went to live|passed(?! (?:the|my|his|her|their|an?|it)\b))\b",
+    r"broke down|wrote off|rehomed|went to live|stole|no more|passed(?! (?:the|my|his|her|their|an?|it)\b))\b",
     re.IGNORECASE,
 )
 
@@ -142,6 +145,12 @@ _GONE = re.compile(
 def ending(text: str) -> bool:
     """``text`` ends a state of its speaker ("quit Pixelworks", "sold the Vespa")."""
     return bool(_ENDING.search(text)) and not _HEDGE.search(text)
+
+
+def hedged(text: str) -> bool:
+    """``text`` says a plan, a wish, a hypothetical or a question, not a state (in its first
+    clause: "… a Fairphone, the audio should be better" is a state)."""
+    return bool(_HEDGE.search(_CLAUSE.split(text, maxsplit=1)[0]))
 
 
 def signalled(text: str) -> bool:
@@ -325,7 +334,7 @@ def displaced(
             f
             for f in kin
             if (line := owner(f.text, people([speaker], older))).startswith(f"{speaker}'s ")
-            and not _RELATIVE.search(line)
+            and not RELATIVE.search(line)
         ]
         if len(pets) == 1:
             species = kind or {m.casefold() for m in PET.findall(pets[0].text)}

@@ -92,8 +92,10 @@ _OPENING_VERBS = frozenset(
 
 
 #: "Going freelance from next month": a present participle whose "I'm" was left out.
+#: (an action, so followed by an object, a place or a way: not "Hiring managers mostly")
 _UNSAID_I_AM = re.compile(
-    r"^(?!(?:[Nn]o|[Ss]ome|[Aa]ny|[Ee]very)thing|[Mm]orning|[Ee]vening|[Dd]uring)[A-Z][a-z]+ing [a-z]"
+    r"^(?!(?:[Nn]o|[Ss]ome|[Aa]ny|[Ee]very)thing|[Mm]orning|[Ee]vening|[Dd]uring)[A-Z][a-z]+ing "
+    r"(?:an?|the|to|from|for|at|in|on|into|back|out|home|my|our|with|freelance|full|part)\b"
 )
 #: A clause that opens with its speaker stating something ("I …", "My …").
 _STATES = re.compile(r"^(?:\w+,? )?(?:I|I'm|I've|My|We|We're|Our)\b")

@@ -54,11 +54,13 @@ from .change import (
     Embed,
     displaced,
     ending,
+    hedged,
     meaning,
     named,
     nearest,
     owner,
     people,
+    signalled,
     theirs,
 )
 from .chatter import is_chatter, split_opener, strip_banter
@@ -104,14 +106,25 @@ _NO_LONGER = re.compile(
 )
 #: "Sofie is Sofie, a designer at …": the introduction, less the tautology.
 _SELF_NAMED = re.compile(r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b)", re.IGNORECASE)
+#: A place's name, not a day's or a month's ("saving up for a bike in June").
+_PLACE = rf"(?P<where>(?!(?i:{WEEKDAYS}|{MONTHS})\b)[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)"
 #: "Sofie is a graphic designer at a studio called Inkwell in Aarhus": trade, employer, place.
 _TRADE_AT_IN = re.compile(
     r"^(?P<who>The user|[A-Z][\w-]*) (?P<trade>(?:is an?|works as an?|(?:took|got|accepted|"
     r"started) an? (?:new )?(?:job|post|position|role) as an?) (?:[a-z][\w'-]* ){0,4}?"
     r"[a-z][\w'-]*)(?: at (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}(?:called|named) )?"
     r"[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*|an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*))?"
-    r"(?:(?: up| down| out)? in (?P<where>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*))?[.!]?$"
+    rf"(?:(?: up| down| out)? in {_PLACE})?[.!]?$"
 )
+#: What someone does, then (last) the place they do it in: two claims.
+_DOING_IN = re.compile(
+    r"^(?P<who>The user|[A-Z][\w-]*) (?P<what>(?!lives\b|was\b|has\b)[a-z]+s (?:[\w'-]+ )*?"
+    rf"[\w'-]+)(?<!ing)(?: here)? in {_PLACE}[.!]?$"
+)
+#: A place said with someone's work ("a designer in London", ``_claims``), less exact than
+#: where they live: a move replaces it, a neighbourhood does not.
+_BASED = re.compile(r"^\S+ is based in ")
+_LIVES = re.compile(r"\b(?:lives?|living|flat|apartment|home)\b")
 _AT_HOME_IN = re.compile(
     r"^(?P<who>The user|[A-Z][\w-]*) (?P<what>[^,;]+?),? (?:at|from) (?:their |the )?home in "
     r"(?P<where>[A-Z][\w'-]*(?:,? [A-Z][\w'-]*)*)[.!]?$"
@@ -265,6 +278,14 @@ def _claims(fact: Fact) -> list[Fact]:
         return [Fact(text=text, date=fact.date, sources=fact.sources) for text in texts]
     found = _TRADE_AT_IN.match(fact.text)
     if found is None or not (found["at"] or found["where"]):
+        if doing := _DOING_IN.match(
+            fact.text
+        ):  # "teaches yoga in Haifa", "… for Flinkr here in Hamburg"
+            texts = [
+                f"{doing['who']} {doing['what']}.",
+                f"{doing['who']} is based in {doing['where']}.",
+            ]
+            return [Fact(text=text, date=fact.date, sources=fact.sources) for text in texts]
         return [fact]
     who = found["who"]
     texts = [f"{who} {found['trade']}."]
@@ -282,15 +303,17 @@ def _supersede(
 ) -> bool:
     """Retire (or rewrite in place) the older facts of the same person that share a key with
     ``new``."""
-    mine = keys(new.text)
+    mine = [] if hedged(new.text) else keys(new.text)  # a plan or a wish replaces nothing
     done = False
     for old in list(facts):
         if not _comparable(old, new) or not _same_person(old, new, persons):
             continue
         theirs = keys(old.text)
         shared = [(a, b) for a in mine for b in theirs if _same(a, b)]
-        if not shared:
-            continue
+        if not shared or (
+            _BASED.match(old.text) and _LIVES.search(new.text) and not signalled(new.text)
+        ):
+            continue  # "lives in Peckham" says where in the city "based in London" is
         rest = [b for b in theirs if not any(b is s for _, s in shared)]
         says_more = rest or len(old.text.split()) > len(new.text.split()) + 2
         swaps = [(b.value, a.value or _there(new.text)) for a, b in shared]

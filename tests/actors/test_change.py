@@ -250,3 +250,16 @@ def test_a_pet_that_left_takes_only_its_clause() -> None:
     merged = _merged("Ines", [line, "Ines is a dentist."], "The rabbit went to live on a farm.")
     assert [f.text for f in merged.retired] == [line]
     assert "Ines's dog Rufo steals the bed. <!--" in merged.memory and "Nube" not in merged.memory
+
+
+def test_what_someone_does_and_where_change_apart() -> None:
+    """ "Delivers food for Flinkr here in Hamburg" is the work and the city: leaving the work
+    keeps the city; a neighbourhood refines the city, a move replaces it; a dream moves
+    nothing."""
+    memory = _merged("Farhad", [], "Farhad delivers food by bike for Flinkr here in Hamburg.")
+    said = ["Farhad delivers food by bike for Flinkr.", "Farhad is based in Hamburg."]
+    assert all(f"{line} <!--" in memory.memory for line in said)
+    assert _merge("Farhad", said, "No more delivering food!") == [said[0]]
+    assert _merge("Farhad", said, "Farhad lives in Wilhelmsburg.") == []
+    assert _merge("Farhad", said, "Farhad moved to Munich.") == [said[1]]
+    assert _merge("Farhad", said, "Sometimes Farhad dreams about moving to Munich.") == []
