@@ -27,11 +27,13 @@ from typing import NamedTuple
 
 from .third_person import DEFAULT_SPEAKER
 
-__all__ = ["MONTHS", "PET", "RELATIVES", "WEEKDAYS", "Key", "keys", "same_subject"]
+__all__ = ["MONTHS", "PET", "RELATIVES", "UPPER", "WEEKDAYS", "Key", "keys", "same_subject"]
 
 MONTHS = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 )
+#: A capital letter, in the names of most European languages too ("Étienne", "Łódź").
+UPPER = "A-ZÀ-ÖØ-ÞĀ-ſ"
 WEEKDAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 
 

@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from reverie.store import Fact, LocalEmbedder
 
-from .attributes import MONTHS, PET, RELATIVES, WEEKDAYS, keys
+from .attributes import MONTHS, PET, RELATIVES, UPPER, WEEKDAYS, keys
 from .third_person import DEFAULT_SPEAKER
 
 __all__ = [
@@ -74,7 +74,7 @@ _HEDGE = re.compile(
     re.IGNORECASE,
 )
 RELATIVE = re.compile(rf"\b(?:{RELATIVES})\b", re.IGNORECASE)
-_LEAD = re.compile(r"^(?P<who>The user|[A-Z][\w-]*)(?P<poss>'s)?\b(?P<rest>.*)$", re.DOTALL)
+_LEAD = re.compile(rf"^(?P<who>The user|[{UPPER}][\w-]*)(?P<poss>'s)?\b(?P<rest>.*)$", re.DOTALL)
 _SOMEONE_ELSE = re.compile(
     rf"^\s+(?:[a-z]+ )?(?i:{RELATIVES})\b(?: [A-Z][\w-]*)?|^\s+[a-z]+ [A-Z][\w-]*"
 )
@@ -116,11 +116,14 @@ def people(speakers: Iterable[str], facts: Iterable[Fact]) -> set[str]:
     return {*speakers, DEFAULT_SPEAKER, *frequent}
 
 
-def named(text: str, known: set[str]) -> set[str]:
-    """``known`` and the name ``text`` opens with, if it opens with one ("Carl is single now")."""
+def named(text: str, known: set[str], written: str = "") -> set[str]:
+    """``known`` and the name ``text`` opens with, if it opens with one ("Carl is single now");
+    a word also ``written`` in lower case is none ("Hockey's on Sundays" after "hockey")."""
     found = _LEAD.match(text)
     lead = found["who"] if found else ""
-    return known | {lead} if lead and not _common(lead) else known
+    if not lead or _common(lead) or re.search(rf"\b{re.escape(lead.lower())}\b", written):
+        return known
+    return known | {lead}
 
 
 def _common(word: str) -> bool:
@@ -207,7 +210,7 @@ def theirs(
     else), or when ``new`` is about someone else ("Minh sold the motorbike"), only that
     person's; None when ``new`` signals no change (and ``cue`` asks for a signal)."""
     persons = people([speaker], older)
-    whose = owner(new.text, named(new.text, persons))
+    whose = owner(new.text, named(new.text, persons, " ".join(f.text for f in older)))
     if not speaker or (cue and not signalled(said)):
         return None
     mine = {speaker, ""} if persons <= {speaker, DEFAULT_SPEAKER} else {speaker}
@@ -370,7 +373,7 @@ def _apart(old: Fact, changed: Callable[[str], bool]) -> Displaced:
     return Displaced(old, Fact(text=f"{rest}.", date=old.date, sources=old.sources))
 
 
-_OWNER_LEAD = re.compile(r"^(?:The user|[A-Z][\w-]*)(?:'s| and others)?\s+")
+_OWNER_LEAD = re.compile(rf"^(?:The user|[{UPPER}][\w-]*)(?:'s| and others)?\s+")
 
 
 def _gist(text: str) -> str:

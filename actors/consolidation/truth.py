@@ -48,7 +48,7 @@ from typing import NamedTuple
 
 from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_memory
 
-from .attributes import MONTHS, WEEKDAYS, Key, keys, same_subject
+from .attributes import MONTHS, UPPER, WEEKDAYS, Key, keys, same_subject
 from .change import (
     NEAR_OF_KIND,
     Embed,
@@ -107,10 +107,12 @@ _NO_LONGER = re.compile(
 #: "Sofie is Sofie, a designer at …": the introduction, less the tautology.
 _SELF_NAMED = re.compile(r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b)", re.IGNORECASE)
 #: A place's name, not a day's or a month's ("saving up for a bike in June").
-_PLACE = rf"(?P<where>(?!(?i:{WEEKDAYS}|{MONTHS})\b)[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)"
+_PLACE = rf"(?P<where>(?!(?i:{WEEKDAYS}|{MONTHS})\b)[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)"
+#: Whose a fact is, at its start.
+_WHO = rf"^(?P<who>The user|[{UPPER}][\w-]*)"
 #: "Sofie is a graphic designer at a studio called Inkwell in Aarhus": trade, employer, place.
 _TRADE_AT_IN = re.compile(
-    r"^(?P<who>The user|[A-Z][\w-]*) (?P<trade>(?:is an?|works as an?|(?:took|got|accepted|"
+    rf"{_WHO} (?P<trade>(?:is an?|works as an?|(?:took|got|accepted|"
     r"started) an? (?:new )?(?:job|post|position|role) as an?) (?:[a-z][\w'-]* ){0,4}?"
     r"[a-z][\w'-]*)(?: at (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}(?:called|named) )?"
     r"[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*|an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*))?"
@@ -118,7 +120,7 @@ _TRADE_AT_IN = re.compile(
 )
 #: What someone does, then (last) the place they do it in: two claims.
 _DOING_IN = re.compile(
-    r"^(?P<who>The user|[A-Z][\w-]*) (?P<what>(?!lives\b|was\b|has\b)[a-z]+s (?:[\w'-]+ )*?"
+    rf"{_WHO} (?P<what>(?!lives\b|was\b|has\b)[a-z]+s (?:[\w'-]+ )*?"
     rf"[\w'-]+)(?<!ing)(?: here)? in {_PLACE}[.!]?$"
 )
 #: A place said with someone's work ("a designer in London", ``_claims``), less exact than
@@ -126,7 +128,7 @@ _DOING_IN = re.compile(
 _BASED = re.compile(r"^\S+ is based in ")
 _LIVES = re.compile(r"\b(?:lives?|living|flat|apartment|home)\b")
 _AT_HOME_IN = re.compile(
-    r"^(?P<who>The user|[A-Z][\w-]*) (?P<what>[^,;]+?),? (?:at|from) (?:their |the )?home in "
+    rf"{_WHO} (?P<what>[^,;]+?),? (?:at|from) (?:their |the )?home in "
     r"(?P<where>[A-Z][\w'-]*(?:,? [A-Z][\w'-]*)*)[.!]?$"
 )
 _THERE = re.compile(r"\b(?:there|here)\b")

@@ -263,3 +263,13 @@ def test_what_someone_does_and_where_change_apart() -> None:
     assert _merge("Farhad", said, "Farhad lives in Wilhelmsburg.") == []
     assert _merge("Farhad", said, "Farhad moved to Munich.") == [said[1]]
     assert _merge("Farhad", said, "Sometimes Farhad dreams about moving to Munich.") == []
+
+
+def test_a_thing_written_in_lower_case_elsewhere_is_no_person() -> None:
+    """ "Hockey's Sunday nights now" after "plays hockey on Tuesday nights": hockey is no
+    one, so the change is the speaker's; a name with an accent is a name ("Étienne …")."""
+    older = ["Étienne plays beer-league hockey on Tuesday nights.", "Étienne is a sound engineer."]
+    memory = _merged("Étienne", older, "Hockey's Sunday nights this season, new league.").memory
+    assert "Étienne plays beer-league hockey on Sunday nights." in memory
+    intro = _merged("Étienne", [], "Étienne is a sound engineer at Studio Boréal in Montreal.")
+    assert "Étienne is based in Montreal. <!--" in intro.memory
