@@ -317,6 +317,12 @@ def displaced(
     ``speaker``'s, near enough in meaning and clearly the nearest; else None."""
     persons = people([speaker], older)
     weak = not _CUE.search(_WEAK.sub(" ", said)) and not _GONE.search(said)
+    if weak and (got := _GOT.search(said)):  # "got a (new) Chuwi laptop": a thing of a kind
+        same = _same_kind(older, new, said, speaker, got["head"].lower().removesuffix("s"))
+        # "a new bike helmet" for the bike of a line: a thing for it, not a new one of it
+        add_on = set(got["kind"].lower().split()) & _content(" ".join(f.text for f in older))
+        if same or not signalled(said) or add_on:
+            return same
     if weak and not owner(new.text, named(new.text, persons)):
         return None  # "Our new oolong milk tea": a new thing, not a change of the speaker's
     values = _values(new.text) - {speaker}
@@ -351,6 +357,26 @@ def displaced(
     found = nearest(new, candidates, embed, NEAR_OF_KIND if gone else NEAR)
     # which clause of it changed, meaning alone cannot tell: the line goes whole
     return None if found is None else Displaced(candidates[found], None)
+
+
+#: A thing acquired, by the head noun of its kind ("got a Chuwi laptop, cheap but …").
+_GOT = re.compile(
+    r"\b(?:got|bought|picked up|ordered)\s+(?:an?|the|my|their|our)?\s*(?:new |used )?"
+    r"(?P<kind>(?:[\w'-]+ ){0,3}?)(?P<head>[a-z][a-z-]+)"
+    r"(?=\s+(?:with|for|from|at|in|on|to|because|so|and|but)\b|[,.;!]|$)"
+)
+
+
+def _same_kind(
+    older: Sequence[Fact], new: Fact, said: str, speaker: str, head: str
+) -> Displaced | None:
+    """The speaker's one line with a thing of the kind just acquired ("Acer laptop" for
+    "got a Chuwi laptop"): it is replaced; two such lines (or a pet) leave it open."""
+    if PET.fullmatch(head):
+        return None
+    kind = re.compile(rf"\b{re.escape(head)}s?\b")
+    same = [f for f in theirs(older, new, said, speaker, cue=False) or () if kind.search(f.text)]
+    return Displaced(same[0], None) if len(same) == 1 else None
 
 
 #: Where a line's clauses meet ("…, so …", "… and terrorises …"; not "Carl and others").

@@ -135,6 +135,18 @@ ROWS = [
         "Bo's kelpie Nugget does most of the work.",
     ),
     (
+        "Dilan",
+        ["Dilan's Acer laptop is slow.", "Dilan studies chemistry.", "Dilan works at a café."],
+        "Dilan got a Chuwi laptop, cheap but runs Python fine.",
+        "Dilan's Acer laptop is slow.",
+    ),
+    (
+        "Dilan",
+        ["Dilan rides a Gazelle bike to work.", "Dilan studies chemistry."],
+        "Dilan got a new bike helmet.",
+        None,
+    ),
+    (
         "Diego",
         ["Diego and others are calling the garage Taller Sur.", "Diego is a mechanic."],
         "Diego is full time at Taller Sur now.",
