@@ -25,9 +25,18 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .third_person import DEFAULT_SPEAKER
+from .third_person import DEFAULT_SPEAKER, word_set
 
-__all__ = ["MONTHS", "PET", "RELATIVES", "UPPER", "WEEKDAYS", "Key", "keys", "same_subject"]
+__all__ = [
+    "MONTHS",
+    "PET",
+    "RELATIVES",
+    "UPPER",
+    "WEEKDAYS",
+    "Key",
+    "keys",
+    "same_subject",
+]
 
 MONTHS = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
@@ -115,29 +124,8 @@ _RELATION = re.compile(
 _UNNAMED = DEFAULT_SPEAKER.casefold()
 _THERE = re.compile(r"\b(?:there|here)\b")
 _UNNAMED_SPAN = re.compile(rf"(?:^|\s){DEFAULT_SPEAKER}(?!\S)")
-_PRONOUNS = frozenset(
-    [
-        "i",
-        "others",
-        "they",
-        "they're",
-        "their",
-        "them",
-        "he",
-        "she",
-        "his",
-        "her",
-        "we",
-        "our",
-        "it",
-        "its",
-        "the",
-        "a",
-        "an",
-        "this",
-        "that",
-        "there",
-    ]
+_PRONOUNS = word_set(
+    "i others they they're their them he she his her we our it its the a an this that there"
 )
 
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from .third_person import word_set
+
 __all__ = ["is_chatter", "split_opener", "strip_banter"]
 
 _OPENER_WORDS = (
@@ -54,26 +56,7 @@ _TALK = re.compile(
 _BANTER = re.compile(r"(?:[\s,]+(?:lol|haha+|hehe|xd|:\)|:d|!+))+(?=[.!?]*$)", re.IGNORECASE)
 _TAUTOLOGY = re.compile(r"^(?P<a>[\w' -]+?) (?:is|am|are) (?P<b>[\w' -]+?)[.!]?$", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z0-9][\w'-]*")
-_EMPTY = frozenset(
-    [
-        "it",
-        "this",
-        "that",
-        "them",
-        "there",
-        "here",
-        "so",
-        "too",
-        "very",
-        "really",
-        "just",
-        "now",
-        "then",
-        "one",
-        "thing",
-        "things",
-    ]
-)
+_EMPTY = word_set("it this that them there here so too very really just now then one thing things")
 
 
 def split_opener(text: str) -> tuple[str, str]:

@@ -15,6 +15,7 @@ import re
 from typing import NamedTuple
 
 from .attributes import keys
+from .third_person import word_set
 
 __all__ = ["Topics", "retraction_topics", "retracts"]
 
@@ -63,51 +64,10 @@ _NEAR = [
     frozenset(["bike", "bicycle"]),
     frozenset(["job", "work"]),
 ]
-_SMALL = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "that",
-        "this",
-        "it",
-        "what",
-        "about",
-        "said",
-        "mentioned",
-        "told",
-        "wrote",
-        "worked",
-        "on",
-        "we",
-        "i",
-        "they",
-        "he",
-        "she",
-        "you",
-        "me",
-        "them",
-        "their",
-        "my",
-        "our",
-        "to",
-        "of",
-        "in",
-        "for",
-        "with",
-        "and",
-        "others",
-        "thing",
-        "stuff",
-        "plan",
-        "plans",
-        "idea",
-        "old",
-        "new",
-        "little",
-        "big",
-        "small",
-    ]
+_SMALL = word_set(
+    "the a an that this it what about said mentioned told wrote worked on we i they he she "
+    "you me them their my our to of in for with and others thing stuff plan plans idea old "
+    "new little big small"
 )
 _MENTIONED = re.compile(
     r"\b(?:\w+ and others|i|they|he|she|we|\w+) (?:mentioned|worked on|said|talked about)\b.*"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["DEFAULT_SPEAKER", "third_person"]
+__all__ = ["DEFAULT_SPEAKER", "third_person", "word_set"]
 
 #: Whose a fact is when its speaker gave no name.
 DEFAULT_SPEAKER = "The user"
@@ -39,81 +39,22 @@ _IRREGULAR = {
     "don't": "doesn't",
 }
 #: Past tenses that do not end in -ed (left as they are).
-_PAST = frozenset(
-    [
-        "got",
-        "went",
-        "took",
-        "made",
-        "said",
-        "felt",
-        "found",
-        "saw",
-        "came",
-        "gave",
-        "knew",
-        "thought",
-        "told",
-        "bought",
-        "brought",
-        "left",
-        "lost",
-        "met",
-        "paid",
-        "ran",
-        "sat",
-        "sent",
-        "spent",
-        "stood",
-        "taught",
-        "won",
-        "wrote",
-        "began",
-        "became",
-        "ate",
-        "drove",
-        "flew",
-        "grew",
-        "kept",
-        "heard",
-        "held",
-        "built",
-        "caught",
-        "chose",
-        "fell",
-        "forgot",
-        "led",
-        "tried",
-        "meant",
-        "quit",
-        "sold",
-        "put",
-        "set",
-        "cut",
-        "misread",
-    ]
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The words of ``text``: a closed class of English words, written as a sentence is."""
+    return frozenset(text.split())
+
+
+_PAST = word_set(
+    "got went took made said felt found saw came gave knew thought told bought brought left "
+    "lost met paid ran sat sent spent stood taught won wrote began became ate drove flew grew "
+    "kept heard held built caught chose fell forgot led tried meant quit sold put set cut "
+    "misread"
 )
-_UNCHANGED = frozenset(
-    [
-        "can",
-        "could",
-        "will",
-        "would",
-        "should",
-        "shall",
-        "must",
-        "may",
-        "might",
-        "did",
-        "had",
-        "was",
-        "were",
-        "don't",
-        "didn't",
-        "can't",
-        "won't",
-        "wouldn't",
-    ]
+_UNCHANGED = word_set(
+    "can could will would should shall must may might did had was were don't didn't can't "
+    "won't wouldn't"
 )
 _ADVERBS = frozenset(
     ["always", "never", "usually", "often", "sometimes", "also", "still", "just", "really", "now"]

@@ -66,7 +66,7 @@ from .change import (
 from .chatter import is_chatter, split_opener, strip_banter
 from .grounding import supports
 from .retraction import retraction_topics, retracts
-from .third_person import DEFAULT_SPEAKER
+from .third_person import DEFAULT_SPEAKER, word_set
 
 __all__ = ["Merged", "clean", "merge"]
 
@@ -138,44 +138,9 @@ _UNNAMED_IS = re.compile(rf"^{UNNAMED} is ([A-Z][\w'-]*)[.!]?$")
 #: "The user is Sofie, a designer at …" (the unnamed "I'm Sofie, a designer"): the user is
 #: the subject, the name an aside, as "Sofie is Sofie, a designer" loses its tautology.
 _UNNAMED_INTRO = re.compile(rf"^{UNNAMED} is ([A-Z][\w'-]*),\s+(?=an?\b)")
-_TOPIC_STOP = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "it",
-        "its",
-        "it's",
-        "is",
-        "was",
-        "are",
-        "and",
-        "or",
-        "to",
-        "of",
-        "in",
-        "on",
-        "at",
-        "for",
-        "my",
-        "their",
-        "his",
-        "her",
-        "our",
-        "this",
-        "that",
-        "with",
-        "from",
-        "by",
-        "now",
-        "actually",
-        "so",
-        "just",
-        "also",
-        "correction",
-        "small",
-        "typo",
-    ]
+_TOPIC_STOP = word_set(
+    "the a an it its it's is was are and or to of in on at for my their his her our this that "
+    "with from by now actually so just also correction small typo"
 )
 
 
