@@ -29,7 +29,7 @@ import numpy.typing as npt
 from reverie.store import Fact, LocalEmbedder
 
 from .attributes import MONTHS, PET, RELATIVES, UPPER, WEEKDAYS, keys
-from .third_person import DEFAULT_SPEAKER
+from .third_person import DEFAULT_SPEAKER, word_set
 
 __all__ = [
     "NEAR_OF_KIND",
@@ -239,39 +239,9 @@ def _same_one(a: str, b: str) -> bool:
 
 
 #: Words too common to say two facts are about one thing.
-_COMMON = frozenset(
-    [
-        "their",
-        "they",
-        "them",
-        "they're",
-        "with",
-        "from",
-        "that",
-        "this",
-        "have",
-        "been",
-        "were",
-        "also",
-        "just",
-        "than",
-        "then",
-        "there",
-        "here",
-        "what",
-        "when",
-        "will",
-        "would",
-        "about",
-        "into",
-        "over",
-        "some",
-        "more",
-        "most",
-        "very",
-        "really",
-        "still",
-    ]
+_COMMON = word_set(
+    "their they them they're with from that this have been were also just than then there "
+    "here what when will would about into over some more most very really still"
 )
 _WORD = re.compile(r"[a-z][a-z'-]{3,}")
 
