@@ -58,12 +58,13 @@ _TABLE: list[tuple[str, str]] = [
     (
         "residence",
         r"\b(?:lives?|living|lived|moved|moving|relocated|based|resides?|settled|flat|"
-        r"apartment|hometown)\b",
+        r"apartment|hometown|unpacked|new (?:house|home|place|kitchen))\b",
     ),
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")
         "work",
         r"\b(?:works? (?:at|for|in)|working (?:at|for)|job (?:at|with|in)|employer|employed|"
-        r"hired|notice|transferred|quit|resigned|start(?:s|ed)? at)\b",
+        r"hired|notice|transferred|quit|resigned|start(?:s|ed)? at|"
+        r"first (?:day|week|month|shift) at)\b",
     ),
     (
         "trade",
@@ -87,7 +88,11 @@ _TABLE: list[tuple[str, str]] = [
         r"audi|tesla|renault|fiat|tata|kia|hyundai|nissan|peugeot|mazda|subaru|citroen|opel|"
         r"mercedes|seat|dacia|jeep|chevrolet)\b",
     ),
-    ("diet", r"\b(?:vegetarian|vegan|pescatarian|carnivore|keto|eating (?:meat|fish))\b"),
+    (
+        "diet",
+        r"\b(?:vegetarian|vegan|pescatarian|carnivore|keto|diet|"
+        r"eat(?:s|ing)? (?:meat|fish|chicken))\b",
+    ),
     # what they drink, not a business that sells it ("a bubble tea shop")
     ("drink", r"\b(?:coffee|tea|caffeine|espresso|decaf|rooibos|matcha)\b(?! (?:shop|house|bar))"),
     ("age", r"\b(?:\d{1,3} years? old|age is|aged|turned \d|turning \d|here, \d{1,3}\b)"),

@@ -285,3 +285,39 @@ def test_a_thing_written_in_lower_case_elsewhere_is_no_person() -> None:
     assert "Étienne plays beer-league hockey on Sunday nights." in memory
     intro = _merged("Étienne", [], "Étienne is a sound engineer at Studio Boréal in Montreal.")
     assert "Étienne is based in Montreal. <!--" in intro.memory
+
+
+#: Everyday ways of saying a slot changed, with no change word: (speaker, older, new, retired).
+IDIOMS = [
+    (
+        "Vale",
+        ["Vale works at Forno Ricci.", "Vale is a pastry chef."],
+        "First week at Bertone done.",
+        "Vale works at Forno Ricci.",
+    ),
+    (
+        "Priya",
+        ["Priya lives in Kothrud, so the commute is short.", "Priya is a manager."],
+        "The boxes are finally unpacked in Baner.",
+        "Priya lives in Kothrud, so the commute is short.",
+    ),
+    (
+        "Hana",
+        ["Hana is 19, vegan.", "Hana studies architecture."],
+        "Hana eats fish again, doctor's orders.",
+        "Hana is 19, vegan.",
+    ),
+    (
+        "Elena",
+        ["Elena is on keto, so meal prep on Sundays.", "Elena studies biology."],
+        "Elena quit that diet, it was making her miserable.",
+        "Elena is on keto, so meal prep on Sundays.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("speaker", "older", "new", "retired"), IDIOMS)
+def test_an_everyday_idiom_replaces_its_slot(
+    speaker: str, older: list[str], new: str, retired: str
+) -> None:
+    assert _merge(speaker, older, new) == [retired]
