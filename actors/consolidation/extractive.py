@@ -32,11 +32,11 @@ from reverie.store import Fact, MessageRecord
 
 from .attributes import MONTHS, WEEKDAYS, keys
 from .change import signalled
-from .chatter import split_opener
+from .chatter import is_chatter, split_opener
 from .clauses import clauses
 from .result import ConsolidationResult
 from .retraction import retraction_topics
-from .third_person import DEFAULT_SPEAKER, third_person
+from .third_person import DEFAULT_SPEAKER, third_person, word_set
 from .truth import merge
 
 __all__ = [
@@ -69,6 +69,24 @@ _CHANGE = re.compile(
 _SUBJECT_VERB = re.compile(
     r"^(?:[^:]+: )?(?:I|[Ww]e)(?:'re|'ve)? (?!(?:would|might|could|should|will|may)\b)[a-z]{2,}\b"
 )
+#: A question asking for a fact, not a yes or no ("What do you shoot with?").
+_ASKS = re.compile(
+    r"^(?:what|which|where|who|when|how (?:many|much|early|often|long|old))\b.*\?$", re.I
+)
+#: What follows a verb whose "I" was left out: "Moved to …", "Bought a …", "Picked up …".
+_OBJECT = re.compile(
+    r"(?:an?|the|my|our|it|them|this|that|some|someone|myself|me|us|him|her|to|up|in|at|on|"
+    r"for|from|with|into|back|out|"
+    r"off|last|yesterday|today)\b"
+)
+#: Words that answer without saying anything ("Yes please.", "Later, thanks.").
+_REPLY_WORDS = word_set(
+    "yes yeah yep no nope please thanks thank sure ok okay maybe later grand exactly true "
+    "probably not really fine good great perfect cool nice lovely definitely absolutely"
+)
+#: The assistant's question, about the speaker: "you" is them.
+_YOU = re.compile(r"\b(?:you're|you are|your|you)\b", re.IGNORECASE)
+_THEY = {"you're": "they're", "you are": "they are", "your": "their", "you": "they"}
 #: A speaker giving their name in two or three words ("I'm Maya.", "Call me Ines!").
 _INTRODUCTION = re.compile(r"^(?:I'm|I am|Call me|My name's|Name's) [A-Z][\w'-]*[.!]?$")
 #: A fragment that only names what the sentence before introduced: "A beagle called Rex."
@@ -155,11 +173,15 @@ def _best(candidates: list[_Sentence], n: int) -> list[_Sentence]:
 
 
 def _fact(sentence: _Sentence, session: str) -> Fact:
-    turn = sentence.turn
     opener, body = split_opener(sentence.text)
-    text = third_person(body, turn.name or DEFAULT_SPEAKER)
+    text = third_person(body, sentence.turn.name or DEFAULT_SPEAKER)
+    return _said(sentence.turn, session, f"{opener}: {text}" if opener else text)
+
+
+def _said(turn: MessageRecord, session: str, text: str) -> Fact:
+    """``text`` as a fact dated with ``turn``'s UTC day and sourced to it."""
     return Fact(
-        text=f"{opener}: {text}" if opener else text,
+        text=text,
         date=datetime.fromtimestamp(turn.ts, UTC).strftime("%Y-%m-%d"),
         sources={session: [turn.id]} if session else {},
     )
@@ -190,14 +212,41 @@ def _summary(sentences: list[_Sentence]) -> str:
 
 
 def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
-    statements = [
-        sentence._replace(text=text, score=_score(text, sentence.role))
-        for sentence in sentences
-        if sentence.role == "user"
-        for text in _statements(_asserted(sentence.text))
-        if not _ONLY_PRONOUN.match(text)
-    ]
-    return [_fact(s, session) for s in statements if s.score >= FACT_MIN_SCORE]
+    facts: list[Fact] = []
+    for before, sentence in zip([None, *sentences], sentences, strict=False):
+        if sentence.role != "user":
+            continue
+        statements = [
+            sentence._replace(text=text, score=_score(text, sentence.role))
+            for text in _statements(_asserted(sentence.text))
+            if not _ONLY_PRONOUN.match(text)
+        ]
+        kept = [_fact(s, session) for s in statements if s.score >= FACT_MIN_SCORE]
+        if not kept and before is not None and (answer := _answer(before, sentence, session)):
+            kept = [answer]
+        facts += kept
+    return facts
+
+
+def _answer(question: _Sentence, reply: _Sentence, session: str) -> Fact | None:
+    """A reply that only answers the question before it ("What kind of food do you serve?"
+    "Wood-fired everything."), kept with its question: alone it says nothing."""
+    words = {w.casefold() for w in re.findall(r"[\w'-]+", reply.text)}
+    if (
+        question.role != "assistant"
+        or not _ASKS.match(question.text)
+        or reply.turn is question.turn
+        or len(words) < 2
+        or words <= _REPLY_WORDS
+        or reply.text.endswith("?")
+        or _FIRST_PERSON.search(reply.text)
+        or (len(words) > 2 and is_chatter(reply.text))
+    ):
+        return None
+    name = reply.turn.name or DEFAULT_SPEAKER
+    asked = _YOU.sub(lambda you: _THEY[you[0].casefold()], question.text)
+    said = third_person(reply.text, name)
+    return _said(reply.turn, session, f'{name}, asked "{asked}", answered "{said}"')
 
 
 def _statements(sentence: str) -> list[str]:
@@ -206,8 +255,8 @@ def _statements(sentence: str) -> list[str]:
     speaker's."""
     opener, body = split_opener(sentence)
     found = clauses(body)
-    first = found[0].split(" ", 1)[0] if found else ""
-    if _past(first):
+    first, _, after = found[0].partition(" ") if found else ("", "", "")
+    if _past(first) and _OBJECT.match(after):  # "Moved to Leeds", not "Wood-fired everything"
         found[0] = f"I {first.lower()}{found[0][len(first) :]}"
     elif _UNSAID_I_AM.match(found[0] if found else ""):
         found[0] = f"I'm {first.lower()}{found[0][len(first) :]}"

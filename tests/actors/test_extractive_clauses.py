@@ -48,6 +48,8 @@ TABLE = [
         "Lambing's done, we're at 1,450 head after a good season.",
         ["Carl and others are at 1,450 head after a good season."],
     ),
+    ("Wood-fired everything, even the peaches.", []),
+    ("Moved to Leeds last week.", ["Carl moved to Leeds last week."]),
     ("Going freelance from next month.", ["Carl is going freelance from next month."]),
     (
         "Also got a Framework laptop, repairable and fast.",
@@ -181,3 +183,32 @@ def test_the_unnamed_user_of_every_session_of_a_scope_is_one_person() -> None:
         ("I moved to Faro.", None, "s-2"),
     )
     assert _facts(memory) == ["The user's sister lives in Paris.", "The user moved to Faro."]
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "facts"),
+    [
+        (
+            "Sounds fun. What kind of food do you serve?",
+            "Wood-fired everything.",
+            ['Carl, asked "What kind of food do they serve?", answered "Wood-fired everything."'],
+        ),
+        (
+            "How many guests?",
+            "About 120.",
+            ['Carl, asked "How many guests?", answered "About 120."'],
+        ),
+        ("Want me to add walk times?", "Yes please, 7 and 19.", []),
+        ("How are you settling in?", "Grand, thanks.", []),
+    ],
+)
+def test_a_reply_that_only_answers_keeps_its_question(
+    question: str, reply: str, facts: list[str]
+) -> None:
+    """A fragment says something only with the question it answers (and a yes/no question,
+    or a reply of pleasantries, makes no fact)."""
+    turns = [
+        MessageRecord(seq=1, id="a", role="assistant", content=question, ts=0, tokens=1),
+        MessageRecord(seq=2, id="u", role="user", content=reply, ts=0, tokens=1, name="Carl"),
+    ]
+    assert [f.text for f in extractive_facts(turns)] == facts
