@@ -63,6 +63,12 @@ _LIFE_ENDS = re.compile(
     r"lives with .+ now)\b",
     re.IGNORECASE,
 )
+#: A state of the past, over before now.
+_OVER = re.compile(
+    r"\b(?:lived|grew up|used to|was born|as a (?:kid|child|teen(?:ager)?)|years ago|"
+    r"until \d{4}|in the \w+ties|back then|when (?:i|they|he|she) was)\b",
+    re.IGNORECASE,
+)
 #: Cues that also open news of a new thing ("our new menu"): a change only when the
 #: sentence names its speaker.
 _WEAK = re.compile(r"\b(?:new|newly|(?<!from )now(?! on)|finally|actually)\b", re.IGNORECASE)
@@ -151,9 +157,11 @@ def ending(text: str) -> bool:
 
 
 def hedged(text: str) -> bool:
-    """``text`` says a plan, a wish, a hypothetical or a question, not a state (in its first
-    clause: "… a Fairphone, the audio should be better" is a state)."""
-    return bool(_HEDGE.search(_CLAUSE.split(text, maxsplit=1)[0]))
+    """``text`` says a plan, a wish, a hypothetical, a question or a past now over ("lived in
+    Kharkiv until 2022"), not a state (in its first clause: "… a Fairphone, the audio
+    should be better" is a state)."""
+    first = _CLAUSE.split(text, maxsplit=1)[0]
+    return bool(_HEDGE.search(first) or _OVER.search(first))
 
 
 def signalled(text: str) -> bool:

@@ -147,6 +147,18 @@ ROWS = [
         None,
     ),
     (
+        "Oksana",
+        ["Oksana is Ukrainian, living in Kraków.", "Oksana is an accountant."],
+        "Oksana lived in Kharkiv until 2022.",
+        None,
+    ),
+    (
+        "Yusuf",
+        ["Yusuf's car is a Fiat Egea, white.", "Yusuf drives a taxi."],
+        "Yusuf drove a truck in Germany in the nineties.",
+        None,
+    ),
+    (
         "Diego",
         ["Diego and others are calling the garage Taller Sur.", "Diego is a mechanic."],
         "Diego is full time at Taller Sur now.",
