@@ -37,6 +37,9 @@ _IRREGULAR = {
     "go": "goes",
     "was": "was",
     "don't": "doesn't",
+    "gotta": "has to",
+    "wanna": "wants to",
+    "gonna": "is going to",
 }
 #: Past tenses that do not end in -ed (left as they are).
 
@@ -80,7 +83,8 @@ def _conjugate(verb: str) -> str:
     lower = verb.lower()
     if lower in _IRREGULAR:
         return _IRREGULAR[lower]
-    if lower in _UNCHANGED or lower in _PAST or lower.endswith("ed") or not lower.isalpha():
+    past = lower.endswith("ed") and not (lower.endswith("eed") and len(lower) <= 5)  # "need"
+    if lower in _UNCHANGED or lower in _PAST or past or not lower.isalpha():
         return verb
     if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"

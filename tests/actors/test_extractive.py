@@ -134,3 +134,5 @@ def test_an_adverb_before_the_verb_and_a_split_we_keep_the_grammar() -> None:
     assert third_person("I recently moved to Oslo", "Maya") == "Maya recently moved to Oslo"
     assert third_person("I are moving to Kaunas", "Jonas") == "Jonas is moving to Kaunas"
     assert third_person("I fly to Rome on Mondays", "Maya") == "Maya flies to Rome on Mondays"
+    assert third_person("I need a new menu", "Maya") == "Maya needs a new menu"
+    assert third_person("I gotta feed the dog", "Maya") == "Maya has to feed the dog"
