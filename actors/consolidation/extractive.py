@@ -245,7 +245,7 @@ def _answer(question: _Sentence, reply: _Sentence, session: str) -> Fact | None:
         return None
     name = reply.turn.name or DEFAULT_SPEAKER
     asked = _YOU.sub(lambda you: _THEY[you[0].casefold()], question.text)
-    said = third_person(reply.text, name)
+    said = third_person(reply.text, name).rstrip(".!")
     return _said(reply.turn, session, f'{name}, asked "{asked}", answered "{said}"')
 
 

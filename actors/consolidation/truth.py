@@ -282,7 +282,16 @@ def _supersede(
         ):
             continue  # "lives in Peckham" says where in the city "based in London" is
         rest = [b for b in theirs if not any(b is s for _, s in shared)]
-        says_more = rest or len(old.text.split()) > len(new.text.split()) + 2
+        says_more = (
+            rest
+            or len(old.text.split()) > len(new.text.split()) + 2
+            # "Otara in South Auckland": a move within it keeps the wider place
+            or any(
+                re.search(rf"\b{re.escape(b.value)},? in [{UPPER}]", old.text)
+                for _, b in shared
+                if b.value
+            )
+        )
         swaps = [(b.value, a.value or _there(new.text)) for a, b in shared]
         # "quit Pixelworks" ends the line naming Pixelworks: nothing to carry into it
         ends = ending(new.text) and all(was == value for was, value in swaps)

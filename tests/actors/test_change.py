@@ -333,3 +333,14 @@ def test_an_everyday_idiom_replaces_its_slot(
     speaker: str, older: list[str], new: str, retired: str
 ) -> None:
     assert _merge(speaker, older, new) == [retired]
+
+
+def test_a_move_within_a_place_keeps_the_wider_place() -> None:
+    """ "Moved house, Mangere now" after "live in Otara in South Auckland": the new
+    neighbourhood, still in South Auckland; the old line goes to history."""
+    line = "Tama and others live in Otara in South Auckland."
+    merged = _merged(
+        "Tama", [line, "Tama drives buses."], "Tama and others moved house, Mangere now."
+    )
+    assert [f.text for f in merged.retired] == [line]
+    assert "Tama and others live in Mangere in South Auckland." in merged.memory

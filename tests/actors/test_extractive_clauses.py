@@ -191,12 +191,12 @@ def test_the_unnamed_user_of_every_session_of_a_scope_is_one_person() -> None:
         (
             "Sounds fun. What kind of food do you serve?",
             "Wood-fired everything.",
-            ['Carl, asked "What kind of food do they serve?", answered "Wood-fired everything."'],
+            ['Carl, asked "What kind of food do they serve?", answered "Wood-fired everything"'],
         ),
         (
             "How many guests?",
             "About 120.",
-            ['Carl, asked "How many guests?", answered "About 120."'],
+            ['Carl, asked "How many guests?", answered "About 120"'],
         ),
         ("Want me to add walk times?", "Yes please, 7 and 19.", []),
         ("How are you settling in?", "Grand, thanks.", []),
