@@ -162,8 +162,9 @@ def keys(fact: str) -> list[Key]:
 
 
 def same_subject(a: str, b: str) -> bool:
-    """Two subjects name the same person; an empty one (nobody named) matches any."""
-    return not a or not b or a == b
+    """Two subjects name the same person; an empty one (nobody named: the speaker, or their
+    thing) matches any but someone's relative ("Priya's cousin moved …" is not Priya's)."""
+    return a == b or (not a and "'s " not in b) or (not b and "'s " not in a)
 
 
 def _subject(fact: str, at: int) -> str:

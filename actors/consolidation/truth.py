@@ -60,7 +60,6 @@ from .change import (
     nearest,
     owner,
     people,
-    signalled,
     theirs,
 )
 from .chatter import is_chatter, split_opener, strip_banter
@@ -84,7 +83,9 @@ _RENAME = re.compile(
 _KINDS = [
     re.compile(rf"\b{MONTHS}\b", re.IGNORECASE),
     re.compile(rf"\b{WEEKDAYS}s?(?: (?:morning|afternoon|evening|night)s?)?\b", re.IGNORECASE),
-    re.compile(r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b|\bat \d{1,2}\b", re.IGNORECASE),
+    re.compile(
+        r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b|\bat \d{1,2}\b(?!:)", re.IGNORECASE
+    ),
     re.compile(r"\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:st|nd|rd|th)?\b"),
 ]
 _AMOUNT = r"\b(?:\d{1,3}(?:,\d{3})+|\d+)"
@@ -126,7 +127,7 @@ _DOING_IN = re.compile(
 #: A place said with someone's work ("a designer in London", ``_claims``), less exact than
 #: where they live: a move replaces it, a neighbourhood does not.
 _BASED = re.compile(r"^\S+ is based in ")
-_LIVES = re.compile(r"\b(?:lives?|living|flat|apartment|home)\b")
+_MOVE = re.compile(r"\b(?:moved|moving|relocated|relocating|based)\b")
 _AT_HOME_IN = re.compile(
     rf"{_WHO} (?P<what>[^,;]+?),? (?:at|from) (?:their |the )?home in "
     r"(?P<where>[A-Z][\w'-]*(?:,? [A-Z][\w'-]*)*)[.!]?$"
@@ -277,9 +278,7 @@ def _supersede(
             continue
         theirs = keys(old.text)
         shared = [(a, b) for a in mine for b in theirs if _same(a, b)]
-        if not shared or (
-            _BASED.match(old.text) and _LIVES.search(new.text) and not signalled(new.text)
-        ):
+        if not shared or (_BASED.match(old.text) and not _MOVE.search(new.text)):
             continue  # "lives in Peckham" says where in the city "based in London" is
         rest = [b for b in theirs if not any(b is s for _, s in shared)]
         says_more = (

@@ -344,3 +344,19 @@ def test_a_move_within_a_place_keeps_the_wider_place() -> None:
     )
     assert [f.text for f in merged.retired] == [line]
     assert "Tama and others live in Mangere in South Auckland." in merged.memory
+
+
+def test_a_change_naming_nobody_never_rewrites_a_relatives_line() -> None:
+    """ "The boxes are unpacked in Baner" is the speaker's home, never their cousin's: the
+    cousin's move to Bangalore stays as it was said."""
+    cousin = "Priya's cousin Arjun just moved to Bangalore for work."
+    older = [cousin, "Priya lives in Kothrud.", "Priya is a manager."]
+    merged = _merged("Priya", older, "The boxes are finally unpacked in Baner.")
+    assert cousin in merged.memory and "Arjun just moved to Baner" not in merged.memory
+
+
+def test_a_new_time_replaces_the_whole_time() -> None:
+    """ "Shifted the yoga batch to 7:15" after "yoga at 6:30": 7:15, not "7:15:30"."""
+    older = ["Priya does yoga at 6:30 on Tuesdays.", "Priya is a manager."]
+    memory = _merged("Priya", older, "Our instructor shifted the yoga batch to 7:15.").memory
+    assert "7:15:30" not in memory and "6:30" not in memory
