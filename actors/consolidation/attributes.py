@@ -188,7 +188,8 @@ def _value(fact: str, match: re.Match[str]) -> str:
     """The first name-like phrase from the attribute's word to the end of its clause
     (the place, the employer, the car's model)."""
     end = _CLAUSE_END.search(fact, match.end())
-    named = _NAME.search(fact[: end.start() if end else len(fact)], match.start())
+    # (not the capital a sentence opens with: "First week at Animalia done")
+    named = _NAME.search(fact[: end.start() if end else len(fact)], match.start() or 1)
     if named is None and end and (after := _NAME.match(fact, end.end())):
         named = after  # "moved house, Mangere now": the place opens the next clause
     return named.group(0) if named and not _WHEN.match(named.group(0)) else ""

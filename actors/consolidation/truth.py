@@ -127,6 +127,7 @@ _DOING_IN = re.compile(
 #: A place said with someone's work ("a designer in London", ``_claims``), less exact than
 #: where they live: a move replaces it, a neighbourhood does not.
 _BASED = re.compile(r"^\S+ is based in ")
+_VALUED = frozenset(["residence", "age"])
 _MOVE = re.compile(r"\b(?:moved|moving|relocated|relocating|based)\b")
 _AT_HOME_IN = re.compile(
     rf"{_WHO} (?P<what>[^,;]+?),? (?:at|from) (?:their |the )?home in "
@@ -294,7 +295,10 @@ def _supersede(
         swaps = [(b.value, a.value or _there(new.text)) for a, b in shared]
         # "quit Pixelworks" ends the line naming Pixelworks: nothing to carry into it
         ends = ending(new.text) and all(was == value for was, value in swaps)
-        rewritten = _rewrite(old, new, swaps, turns) if says_more and not ends else None
+        # a place or an age is a value; an employer, a partner, a car is a thing the old
+        # line describes ("a small clinic called Pazur"): its words do not fit the new one
+        values = all(a.attribute in _VALUED for a, _ in shared)
+        rewritten = _rewrite(old, new, swaps, turns) if says_more and values and not ends else None
         at = facts.index(old)
         retire(old)
         if rewritten is not None:

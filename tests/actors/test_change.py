@@ -360,3 +360,14 @@ def test_a_new_time_replaces_the_whole_time() -> None:
     older = ["Priya does yoga at 6:30 on Tuesdays.", "Priya is a manager."]
     memory = _merged("Priya", older, "Our instructor shifted the yoga batch to 7:15.").memory
     assert "7:15:30" not in memory and "6:30" not in memory
+
+
+def test_a_new_employer_or_partner_is_never_written_into_the_old_line() -> None:
+    """The old line's words describe the old one ("a small clinic called Pazur", "boyfriend
+    Leo"): the new one stands in its own words, the old line goes to history."""
+    clinic = "Aga works at a small clinic called Pazur, and fosters cats."
+    memory = _merged("Aga", [clinic, "Aga is a vet nurse."], "First week at Animalia done.").memory
+    assert "small clinic called" not in memory and "First week at Animalia done." in memory
+    home = "Maya lives in Manchester with her boyfriend Leo."
+    memory = _merged("Maya", [home], "Maya's girlfriend Priya is coming over tonight.").memory
+    assert "boyfriend Priya" not in memory
