@@ -341,8 +341,8 @@ def _rewrite(
 ) -> Fact | None:
     """``old`` with each (old value, new value) of ``swaps`` swapped, or None when the result
     would not be a claim the turns support (see the module's docstring)."""
-    if _TWO_SENTENCES.search(old.text.strip()):
-        return None
+    if _TWO_SENTENCES.search(old.text.strip()) or '"' in old.text:
+        return None  # two claims, or someone's words quoted: not rewritten
     text = old.text
     for was, value in swaps:
         spans = list(re.finditer(rf"(?<!\w){re.escape(was)}(?!\w)", text)) if was else []

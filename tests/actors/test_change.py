@@ -371,3 +371,11 @@ def test_a_new_employer_or_partner_is_never_written_into_the_old_line() -> None:
     home = "Maya lives in Manchester with her boyfriend Leo."
     memory = _merged("Maya", [home], "Maya's girlfriend Priya is coming over tonight.").memory
     assert "boyfriend Priya" not in memory
+
+
+def test_a_quoted_answer_is_never_rewritten() -> None:
+    """What someone answered stays what they answered: a correction retires it, it does not
+    put new words in their mouth."""
+    quote = 'Grace, asked "How many guests?", answered "140 guests"'
+    memory = _merged("Grace", [quote], "Correction: the couple says 180.").memory
+    assert '"180 guests"' not in memory and "180" in memory
