@@ -1,42 +1,22 @@
 """New facts merged into ``MEMORY.md`` so that it stays true: the one place both paths pass.
 
 ``merge`` takes a job's new facts (extractive or the model's, third person,
-possibly still opening with "Quick update:") and, for each in order:
+possibly still opening with "Quick update:") and, for each in order, cuts
+its opener and chatter and its claims apart, lets a retraction retire what
+it names, a shared key (``attributes.keys``) or a value of the same kind
+replace the older line, and a change in other words retire the speaker's
+nearest one (``change.displaced``); the steps, and why each is as narrow as
+it is, are in docs/design.md, "Facts that stay true".
 
-1. cuts its opener (read for a correction cue, never kept) and trailing
-   banter, turns "no longer X, only Y" into Y, and drops it if it is
-   chatter (``chatter.is_chatter``);
-2. a retraction ("forget what I said about the trip", "that trip is off",
-   "Carl is single now") retires the facts it names and, when it says
-   nothing else, is not kept;
-3. a fact sharing a key (subject, attribute: ``attributes.keys``) with an
-   older one replaces it; when the older line says more (its work and its
-   home), only the value is replaced in place;
-4. a correction ("Small correction: it's June 5", "I'm actually 31") or a
-   rename ("it's called Rise now") with no key in common replaces the value
-   of the same kind (a month, a weekday, a time, a number, a name) in the
-   most recent fact on the same topic;
-5. a change that none of these placed ("pottery is on Thursdays from now
-   on", "swapped the old keyboard for a Nord") retires the speaker's own
-   older fact nearest to it in meaning (``change.displaced``);
-6. anything else is appended.
-
-A value replaced in place (3, 4) must leave a claim the turns support: the
-old line is one sentence naming the old value once, the new value is in the
-job's ``turns``, and the line passes the grounding check (``grounding.supports``,
-against the turns and the old line's words) and the chatter filter. Else the
-old line is retired and the new fact kept as its own line: a rewrite of
+A value replaced in place must leave a claim the turns support (one
+sentence naming the old value once, the new value in the job's ``turns``,
+the line grounded against the turns and the old line's words): a rewrite of
 "Rex comes to the beach in Porto. Carl lives in Porto." would have put
-Carl's dog on a beach in Lisbon.
-
-``MEMORY.md`` stays append-ordered: a replaced line goes (or is rewritten
-where it stands); the lines before it are untouched. What stopped being
-true is returned as ``retired`` (for the history entry): a fact that left
-the file, and one said and replaced within the same job ("I live in Porto
-… I moved to Lisbon"), which is then not among the ``added``; what the
-token cap cut is not. The rewritten line is dated by the new fact and
-sourced to both, so a forget of either session takes it. The result depends
-only on the arguments.
+Carl's dog on a beach in Lisbon. What stopped being true is returned as
+``retired`` (for the history entry), including a fact said and replaced
+within the same job; what the token cap cut is not. The rewritten line is
+dated by the new fact and sourced to both, so a forget of either session
+takes it. The result depends only on the arguments.
 """
 
 from __future__ import annotations
