@@ -296,7 +296,7 @@ def displaced(
     persons = people([speaker], older)
     weak = not _CUE.search(_WEAK.sub(" ", said)) and not _GONE.search(said)
     if weak and (got := _GOT.search(said)):  # "got a (new) Chuwi laptop": a thing of a kind
-        same = _same_kind(older, new, said, speaker, got["head"].lower().removesuffix("s"))
+        same = _same_kind(older, new, said, speaker, got["head"].lower().removesuffix("s"), embed)
         # "a new bike helmet" for the bike of a line: a thing for it, not a new one of it
         add_on = set(got["kind"].lower().split()) & _content(" ".join(f.text for f in older))
         if same or not signalled(said) or add_on:
@@ -346,15 +346,34 @@ _GOT = re.compile(
 
 
 def _same_kind(
-    older: Sequence[Fact], new: Fact, said: str, speaker: str, head: str
+    older: Sequence[Fact], new: Fact, said: str, speaker: str, head: str, embed: Embed
 ) -> Displaced | None:
     """The speaker's one line with a thing of the kind just acquired ("Acer laptop" for
-    "got a Chuwi laptop"): it is replaced; two such lines (or a pet) leave it open."""
-    if PET.fullmatch(head):
+    "got a Chuwi laptop"), or else with a make of that kind ("a ThinkPad" for "a new
+    laptop": the embedder knows what a ThinkPad is): it is replaced; two such lines (or a
+    pet) leave it open."""
+    if PET.fullmatch(head) or head in _NOT_A_KIND:
         return None
     kind = re.compile(rf"\b{re.escape(head)}s?\b")
-    same = [f for f in theirs(older, new, said, speaker, cue=False) or () if kind.search(f.text)]
-    return Displaced(same[0], None) if len(same) == 1 else None
+    own = theirs(older, new, said, speaker, cue=False) or []
+    same = [f for f in own if kind.search(f.text)]
+    if same:
+        return Displaced(same[0], None) if len(same) == 1 else None
+    makes = [(f, make) for f in own for make in _values(f.text) - _values(new.text) - {speaker}]
+    if not makes:
+        return None
+    vectors = embed([head, *(make for _, make in makes)])
+    scores = sorted(zip(vectors[1:] @ vectors[0], range(len(makes)), strict=True), reverse=True)
+    best, runner = scores[0][0], scores[1][0] if len(scores) > 1 else 0.0
+    return (
+        Displaced(makes[scores[0][1]][0], None) if best >= MAKE and best - runner >= 0.1 else None
+    )
+
+
+#: Words that end a phrase without naming a kind of thing ("a Chery Tiggo yesterday").
+_NOT_A_KIND = word_set("yesterday today tonight tomorrow now again too also though instead")
+#: How near a make must be to the kind of thing acquired ("ThinkPad" to "laptop").
+MAKE = 0.45
 
 
 #: Where a line's clauses meet ("…, so …", "… and terrorises …"; not "Carl and others").

@@ -159,6 +159,22 @@ ROWS = [
         None,
     ),
     (
+        "Nadia",
+        [
+            "Nadia does her drawings on a ThinkPad that's getting painfully slow with big models.",
+            "Nadia is an architect.",
+            "Nadia is based in Rabat.",
+        ],
+        "Nadia bought a new laptop, an ASUS ProArt.",
+        "Nadia does her drawings on a ThinkPad that's getting painfully slow with big models.",
+    ),
+    (
+        "Bo",
+        ["Bo records the podcast on Saturday mornings.", "Bo drives an old Datsun."],
+        "Bo picked up a Chery Tiggo yesterday.",
+        None,
+    ),
+    (
         "Diego",
         ["Diego and others are calling the garage Taller Sur.", "Diego is a mechanic."],
         "Diego is full time at Taller Sur now.",
