@@ -108,6 +108,7 @@ _PET_NAME = re.compile(r",? (?P<name>[A-Z][\w'-]*)")
 #: "Carl's birthday is …", "Carl's phone number is …": keyed by the possessed noun.
 _OWNED = re.compile(r"^(?P<who>[\w' ]+?)'s (?P<noun>[a-z][\w ]{0,30}?) (?:is|was|are)\b")
 _NAME = re.compile(r"\b[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*")
+_NAME_ALONE = re.compile(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*(?=(?: now)?(?:[,.;!]|$))")
 _NAMED = re.compile(
     r"\b(?:called|named|codenamed|calling (?:him|her|it|them)|name is|name:)\s+"
     r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
@@ -190,8 +191,8 @@ def _value(fact: str, match: re.Match[str]) -> str:
     end = _CLAUSE_END.search(fact, match.end())
     # (not the capital a sentence opens with: "First week at Animalia done")
     named = _NAME.search(fact[: end.start() if end else len(fact)], match.start() or 1)
-    if named is None and end and (after := _NAME.match(fact, end.end())):
-        named = after  # "moved house, Mangere now": the place opens the next clause
+    if named is None and end and (after := _NAME_ALONE.match(fact, end.end())):
+        named = after  # "moved house, Mangere now": the place is the next clause
     return named.group(0) if named and not _WHEN.match(named.group(0)) else ""
 
 

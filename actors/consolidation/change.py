@@ -127,7 +127,9 @@ def named(text: str, known: set[str], written: str = "") -> set[str]:
     a word also ``written`` in lower case is none ("Hockey's on Sundays" after "hockey")."""
     found = _LEAD.match(text)
     lead = found["who"] if found else ""
-    if not lead or _common(lead) or re.search(rf"\b{re.escape(lead.lower())}\b", written):
+    if found is None or _common(lead) or found["rest"].startswith(","):  # "Moved, unpacked, …"
+        return known
+    if re.search(rf"\b{re.escape(lead.lower())}\b", written):
         return known
     return known | {lead}
 
@@ -294,6 +296,10 @@ def displaced(
     """The fact of ``older`` that ``new`` (``said`` with its opener) replaces: one of
     ``speaker``'s, near enough in meaning and clearly the nearest; else None."""
     persons = people([speaker], older)
+    if (ended := _ENDED.search(said)) and (
+        same := _same_kind(older, new, said, speaker, ended["head"] or ended["sold"], embed)
+    ):
+        return same  # "my old laptop died": the line with a laptop, or a make of one
     weak = not _CUE.search(_WEAK.sub(" ", said)) and not _GONE.search(said)
     if weak and (got := _GOT.search(said)):  # "got a (new) Chuwi laptop": a thing of a kind
         same = _same_kind(older, new, said, speaker, got["head"].lower().removesuffix("s"), embed)
@@ -370,6 +376,15 @@ def _same_kind(
     )
 
 
+#: A thing of the speaker's said to end, by its kind ("the old laptop finally died", "sold
+#: my bike", "the scooter's gone").
+_ENDED = re.compile(
+    rf"(?:(?:\b(?:my|the|our|their)|[{UPPER}][\w-]*'s) (?:old |little |ancient )?"
+    r"(?P<head>[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
+    r"(?:died|gone|broke down|was stolen|got stolen|for scrap)|"
+    r"\b(?:sold|scrapped|retired|traded in|got rid of) (?:my|the|our|their) (?:old |little )?"
+    r"(?P<sold>[a-z]{3,}))\b"
+)
 #: Words that end a phrase without naming a kind of thing ("a Chery Tiggo yesterday").
 _NOT_A_KIND = word_set("yesterday today tonight tomorrow now again too also though instead")
 #: How near a make must be to the kind of thing acquired ("ThinkPad" to "laptop").

@@ -175,6 +175,17 @@ ROWS = [
         None,
     ),
     (
+        "Jonas",
+        [
+            "Jonas codes on a Dell XPS that sounds like a jet engine when he compiles.",
+            "Jonas is a programmer.",
+            "Jonas lives in Kaunas.",
+            "Jonas's fiancée Rasa is a nurse.",
+        ],
+        "Moved, unpacked, and Jonas's old laptop finally died.",
+        "Jonas codes on a Dell XPS that sounds like a jet engine when he compiles.",
+    ),
+    (
         "Diego",
         ["Diego and others are calling the garage Taller Sur.", "Diego is a mechanic."],
         "Diego is full time at Taller Sur now.",
