@@ -148,7 +148,8 @@ _ENDING = re.compile(r"\b(?:quit|left|resigned|sold|no longer|stopped)\b", re.IG
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
 _GONE = re.compile(
     r"\b(?:sold|gave (?:up|away)|got rid of|retired|scrapped|died|passed away|gone|stolen|"
-    r"broke down|wrote off|rehomed|went to live|stole|no more|passed(?! (?:the|my|his|her|their|an?|it)\b))\b",
+    r"broke down|wrote off|rehomed|went to live|stole|no more|said goodbye to|"
+    r"passed(?! (?:the|my|his|her|their|an?|it)\b))\b",
     re.IGNORECASE,
 )
 

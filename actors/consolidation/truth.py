@@ -96,7 +96,8 @@ _TRADE_AT_IN = re.compile(
     rf"{_WHO} (?P<trade>(?:is an?|works as an?|(?:took|got|accepted|"
     r"started) an? (?:new )?(?:job|post|position|role) as an?) (?:[a-z][\w'-]* ){0,4}?"
     r"[a-z][\w'-]*)(?: at (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}(?:called|named) )?"
-    r"[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*|an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*))?"
+    r"[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*(?:, an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*)?|"
+    r"an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*))?"
     rf"(?:(?: up| down| out)? in {_PLACE})?[.!]?$"
 )
 #: What someone does, then (last) the place they do it in: two claims.

@@ -291,6 +291,8 @@ def test_a_trade_an_employer_and_a_place_change_apart() -> None:
     assert _merge("Sofie", older, "Sofie handed in their notice at the studio.") == [claims[1]]
     assert _merge("Sofie", older, "Sofie moved to Copenhagen.") == ["Sofie is based in Aarhus."]
     assert _merge("Sofie", [claims[0]], "Sofie works at Pillarbox Studio.") == []
+    firm = _merged("Oksana", [], "Oksana is an accountant at Baltic Ledger, a small firm.")
+    assert "Oksana works at Baltic Ledger, a small firm. <!--" in firm.memory
     home = _merged("Jun", [], "Jun draws on a tablet at home in Mapo, Seoul.").memory
     assert "Jun draws on a tablet. <!--" in home and "Jun lives in Mapo, Seoul. <!--" in home
 
@@ -328,6 +330,24 @@ def test_a_thing_written_in_lower_case_elsewhere_is_no_person() -> None:
 
 #: Everyday ways of saying a slot changed, with no change word: (speaker, older, new, retired).
 IDIOMS = [
+    (
+        "Elena",
+        ["Elena's boyfriend Andrei helps with the cooking.", "Elena studies biology."],
+        "It's over with their boyfriend.",
+        "Elena's boyfriend Andrei helps with the cooking.",
+    ),
+    (
+        "Carlos",
+        ["Carlos drives an old Nissan Tsuru.", "Carlos is retired.", "Carlos dances salsa."],
+        "Carlos said goodbye to the car and bought a Chirey.",
+        "Carlos drives an old Nissan Tsuru.",
+    ),
+    (
+        "Oksana",
+        ["Oksana is an accountant.", "Oksana works at Baltic Ledger, a small firm."],
+        "Oksana finished their first week at Wawel Finance!",
+        "Oksana works at Baltic Ledger, a small firm.",
+    ),
     (
         "Vale",
         ["Vale works at Forno Ricci.", "Vale is a pastry chef."],
