@@ -57,7 +57,7 @@ class Key(NamedTuple):
 _TABLE: list[tuple[str, str]] = [
     (
         "residence",
-        r"\b(?:lives?|living|lived|moved|moving|relocated|based|resides?|settled|flat|"
+        r"\b(?:lives?|living|lived|move|moved|moving|relocated|based|resides?|settled|flat|"
         r"apartment|hometown|unpacked|new (?:house|home|place|kitchen))\b",
     ),
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")

@@ -103,6 +103,10 @@ _NAME = re.compile(r"\b[A-Z][\w'-]+")
 _PLACE = re.compile(r"\b(?:in|at|to) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)")
 #: "moved there", "a flat there": the place the sentence named before.
 _THERE = re.compile(r"\b(?:(moved|relocated|moving) )?there\b")
+_BARE_MOVE = re.compile(
+    r"\b(?:move|moving|moved|relocate|relocating|relocated)\b"
+    r"(?! (?:to|in|into|there|here|back|out|away|house|home|on|over|up|down)\b)"
+)
 #: Past tenses that open a sentence whose "I" was left out: "Bought a car", "Moved!".
 _OPENING_VERBS = frozenset(
     ["got", "bought", "sold", "took", "went", "left", "met", "found", "made", "began", "became"]
@@ -116,7 +120,11 @@ _UNSAID_I_AM = re.compile(
     r"(?:an?|the|to|from|for|at|in|on|into|back|out|home|my|our|with|freelance|full|part)\b"
 )
 #: A clause that opens with its speaker stating something ("I …", "My …").
-_STATES = re.compile(r"^(?:\w+,? )?(?:I|I'm|I've|My|We|We're|Our)\b")
+_STATES = re.compile(
+    r"^(?:(?!(?:should|would|could|can|do|does|did|is|are|am|will|shall|may|might|must)\b)"
+    r"\w+,? )?(?:I|I'm|I've|My|We|We're|Our)\b",
+    re.IGNORECASE,
+)
 
 
 class _Sentence(NamedTuple):
@@ -264,6 +272,8 @@ def _statements(sentence: str) -> list[str]:
         places = _PLACE.findall(" ".join(found[:i]))
         if places:
             found[i] = _THERE.sub(partial(_place, places[-1]), found[i])
+            # "It's in Salvador, we move at the end of the month": the move is to Salvador
+            found[i] = _BARE_MOVE.sub(rf"\g<0> to {places[-1]}", found[i], count=1)
     if opener and found:
         found[0] = f"{opener}: {found[0]}"
     return found

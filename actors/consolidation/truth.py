@@ -109,7 +109,7 @@ _DOING_IN = re.compile(
 #: where they live: a move replaces it, a neighbourhood does not.
 _BASED = re.compile(r"^\S+ is based in ")
 _VALUED = frozenset(["residence", "age"])
-_MOVE = re.compile(r"\b(?:moved|moving|relocated|relocating|based)\b")
+_MOVE = re.compile(r"\b(?:move|moved|moving|relocated|relocating|based)\b")
 _AT_HOME_IN = re.compile(
     rf"{_WHO} (?P<what>[^,;]+?),? (?:at|from) (?:their |the )?home in "
     r"(?P<where>[A-Z][\w'-]*(?:,? [A-Z][\w'-]*)*)[.!]?$"

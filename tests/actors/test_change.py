@@ -331,6 +331,12 @@ def test_a_thing_written_in_lower_case_elsewhere_is_no_person() -> None:
 #: Everyday ways of saying a slot changed, with no change word: (speaker, older, new, retired).
 IDIOMS = [
     (
+        "Bea",
+        ["Bea is based in Recife.", "Bea is a midwife."],
+        "Bea and others move to Salvador at the end of the month.",
+        "Bea is based in Recife.",
+    ),
+    (
         "Elena",
         ["Elena's boyfriend Andrei helps with the cooking.", "Elena studies biology."],
         "It's over with their boyfriend.",

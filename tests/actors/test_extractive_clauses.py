@@ -50,6 +50,10 @@ TABLE = [
     ),
     ("Wood-fired everything, even the peaches.", []),
     ("Moved to Leeds last week.", ["Carl moved to Leeds last week."]),
+    (
+        "It's in Salvador, we move at the end of the month.",
+        ["Carl and others move to Salvador at the end of the month."],
+    ),
     ("Going freelance from next month.", ["Carl is going freelance from next month."]),
     (
         "Also got a Framework laptop, repairable and fast.",
