@@ -59,8 +59,8 @@ _CUE = re.compile(
 )
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.
 _LIFE_ENDS = re.compile(
-    r"\b(?:died|passed(?: away)?(?! (?:the|my|his|her|their|an?|it)\b)|put (?:\w+ ){0,2}(?:down|to sleep)|rehomed|went to live|"
-    r"lives with .+ now)\b",
+    r"\b(?:died|passed(?: away)?(?! (?:the|my|his|her|their|an?|it)\b)|"
+    r"put (?:\w+ ){0,2}(?:down|to sleep)|rehomed|went to live|lives with .+ now)\b",
     re.IGNORECASE,
 )
 #: A state of the past, over before now.
@@ -147,7 +147,7 @@ def _common(word: str) -> bool:
 _ENDING = re.compile(r"\b(?:quit|left|resigned|sold|no longer|stopped)\b", re.IGNORECASE)
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
 _GONE = re.compile(
-    r"\b(?:sold|gave (?:up|away)|got rid of|retired|scrapped|died|passed away|gone|stolen|"
+    r"\b(?:sold|gave (?:up|away)|got rid of|retired|scrapped|died|gone|stolen|"
     r"broke down|wrote off|rehomed|went to live|stole|no more|said goodbye to|"
     r"passed(?! (?:the|my|his|her|their|an?|it)\b))\b",
     re.IGNORECASE,
@@ -272,11 +272,18 @@ def nearest(new: Fact, candidates: Sequence[Fact], embed: Embed, near: float = N
     # a word in common ("traded the pickup" … "an old Ford pickup") is evidence the small
     # model underweighs next to the sentence's other words
     shared = [SHARED if _content(gist) & _content(_gist(f.text)) else 0.0 for f in candidates]
-    scores = vectors[1:] @ vectors[0] + np.array(shared, dtype=np.float32)
+    return _clearly_best(vectors[1:] @ vectors[0] + np.array(shared, dtype=np.float32), near)
+
+
+def _clearly_best(
+    scores: npt.NDArray[np.float32], near: float, margin: float = MARGIN
+) -> int | None:
+    """The index of the best of ``scores`` when it reaches ``near`` and leads the next by
+    ``margin``; else None."""
     order = np.argsort(-scores)
     best = float(scores[order[0]])
     runner = float(scores[order[1]]) if len(order) > 1 else 0.0
-    return int(order[0]) if best >= near and best - runner >= MARGIN else None
+    return int(order[0]) if best >= near and best - runner >= margin else None
 
 
 class Displaced(NamedTuple):
@@ -327,7 +334,7 @@ def displaced(
         ] or [  # else the one named being of theirs who is no relative ("Bo's kelpie Nugget")
             f
             for f in kin
-            if (line := owner(f.text, people([speaker], older))).startswith(f"{speaker}'s ")
+            if (line := owner(f.text, persons)).startswith(f"{speaker}'s ")
             and not RELATIVE.search(line)
         ]
         if len(pets) == 1:
@@ -370,11 +377,8 @@ def _same_kind(
     if not makes:
         return None
     vectors = embed([head, *(make for _, make in makes)])
-    scores = sorted(zip(vectors[1:] @ vectors[0], range(len(makes)), strict=True), reverse=True)
-    best, runner = scores[0][0], scores[1][0] if len(scores) > 1 else 0.0
-    return (
-        Displaced(makes[scores[0][1]][0], None) if best >= MAKE and best - runner >= 0.1 else None
-    )
+    found = _clearly_best(vectors[1:] @ vectors[0], MAKE, margin=0.1)
+    return None if found is None else Displaced(makes[found][0], None)
 
 
 #: A thing of the speaker's said to end, by its kind ("the old laptop finally died", "sold

@@ -225,22 +225,18 @@ def _claims(fact: Fact) -> list[Fact]:
     the job, a new employer the trade); any other fact is one claim."""
     if home := _AT_HOME_IN.match(fact.text):  # "draws at home in Mapo": and lives there
         texts = [f"{home['who']} {home['what']}.", f"{home['who']} lives in {home['where']}."]
-        return [Fact(text=text, date=fact.date, sources=fact.sources) for text in texts]
-    found = _TRADE_AT_IN.match(fact.text)
-    if found is None or not (found["at"] or found["where"]):
-        if doing := _DOING_IN.match(
-            fact.text
-        ):  # "teaches yoga in Haifa", "… for Flinkr here in Hamburg"
-            texts = [
-                f"{doing['who']} {doing['what']}.",
-                f"{doing['who']} is based in {doing['where']}.",
-            ]
-            return [Fact(text=text, date=fact.date, sources=fact.sources) for text in texts]
+    elif (found := _TRADE_AT_IN.match(fact.text)) and (found["at"] or found["where"]):
+        who = found["who"]
+        texts = [f"{who} {found['trade']}."]
+        texts += [f"{who} works at {found['at']}."] if found["at"] else []
+        texts += [f"{who} is based in {found['where']}."] if found["where"] else []
+    elif doing := _DOING_IN.match(fact.text):  # "teaches yoga in Haifa", "… here in Hamburg"
+        texts = [
+            f"{doing['who']} {doing['what']}.",
+            f"{doing['who']} is based in {doing['where']}.",
+        ]
+    else:
         return [fact]
-    who = found["who"]
-    texts = [f"{who} {found['trade']}."]
-    texts += [f"{who} works at {found['at']}."] if found["at"] else []
-    texts += [f"{who} is based in {found['where']}."] if found["where"] else []
     return [Fact(text=text, date=fact.date, sources=fact.sources) for text in texts]
 
 
