@@ -90,7 +90,7 @@ _SELF_NAMED = re.compile(r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b)", re.IGNORECASE
 #: A place's name, not a day's or a month's ("saving up for a bike in June").
 _PLACE = rf"(?P<where>(?!(?i:{WEEKDAYS}|{MONTHS})\b)[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)"
 #: Whose a fact is, at its start.
-_WHO = rf"^(?P<who>The user|[{UPPER}][\w-]*)"
+_WHO = rf"^(?P<who>The user(?: \([{UPPER}][\w-]*\))?|[{UPPER}][\w-]*)"
 #: "Sofie is a graphic designer at a studio called Inkwell in Aarhus": trade, employer, place.
 _TRADE_AT_IN = re.compile(
     rf"{_WHO} (?P<trade>(?:is an?|works as an?|(?:took|got|accepted|"
