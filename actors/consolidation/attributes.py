@@ -57,8 +57,9 @@ class Key(NamedTuple):
 _TABLE: list[tuple[str, str]] = [
     (
         "residence",
-        r"\b(?:lives?|living|lived|move|moved|moving|relocated|based|resides?|settled|flat|"
-        r"apartment|hometown|unpacked|new (?:house|home|place|kitchen))\b",
+        r"\b(?:lives?|living|lived|(?:move|moved|moving|relocated)(?! (?:the|my|our|their|his|"
+        r"her|its?|them|everything|a|an)\b)|based|resides?|settled|flat|apartment|hometown|"
+        r"unpacked|new (?:house|home|place|kitchen))\b",
     ),
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")
         "work",

@@ -69,6 +69,9 @@ _KINDS = [
     re.compile(r"\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:st|nd|rd|th)?\b"),
 ]
 _AMOUNT = r"\b(?:\d{1,3}(?:,\d{3})+|\d+)"
+#: The word after an amount, and the words that name no unit ("3,900 a month", "4,400 now").
+_UNIT = re.compile(r" (?P<unit>[^\W\d_]+)")
+_NOT_UNIT = re.compile(r"now|an?|the|per|from|on|in|at|to|and|or|this|next|last|if|so|but")
 #: An amount of a named thing ("1,450 head", "3 kids", "2,800 złoty").
 _COUNTED = re.compile(rf"({_AMOUNT}) (?P<unit>[^\W\d_]{{2,}})\b")
 _NEW_NAME = re.compile(
@@ -402,8 +405,23 @@ def _changes(text: str) -> list[tuple[re.Pattern[str], str]]:
         found.append((_OLD_NAME, name["name"]))
     for kind in _KINDS:
         if value := kind.search(text):
-            found.append((kind, value.group(0)))
+            found.append((_counted(kind, text, value) or kind, value.group(0)))
     return found
+
+
+def _counted(kind: re.Pattern[str], text: str, value: re.Match[str]) -> re.Pattern[str] | None:
+    """For an amount, the amounts of the same thing only: "76 kg" is no age ("Greta is 57"),
+    "4,400 now" is "3,900 a month"."""
+    if kind is not _KINDS[-1] or value.group(0)[-2:] in ("st", "nd", "rd", "th"):
+        return None
+    unit = _UNIT.match(text, value.end())
+    counted = unit["unit"] if unit and not _NOT_UNIT.fullmatch(unit["unit"]) else None
+    after = (
+        rf"(?= {re.escape(counted)}\b)"
+        if counted
+        else r"(?! (?!(?:" + _NOT_UNIT.pattern + r")\b)[a-z])"
+    )
+    return re.compile(rf"{_AMOUNT}{after}")
 
 
 def _root(value: str) -> str:

@@ -186,6 +186,12 @@ ROWS = [
         "Jonas codes on a Dell XPS that sounds like a jet engine when he compiles.",
     ),
     (
+        "Maya",
+        ["Maya is based in Haifa.", "Maya teaches yoga."],
+        "Maya and others moved everything to a courtyard in Akko.",
+        None,
+    ),
+    (
         "Diego",
         ["Diego and others are calling the garage Taller Sur.", "Diego is a mechanic."],
         "Diego is full time at Taller Sur now.",
@@ -432,3 +438,11 @@ def test_a_quoted_answer_is_never_rewritten() -> None:
     quote = 'Grace, asked "How many guests?", answered "140 guests"'
     memory = _merged("Grace", [quote], "Correction: the couple says 180.").memory
     assert '"180 guests"' not in memory and "180" in memory
+
+
+def test_an_amount_of_another_thing_is_not_the_one_that_changed() -> None:
+    """ "Aim for 76 kg instead" changes a target weight, not Greta's age of 57."""
+    older = ["Greta is 57, not what she wrote.", "Greta is a librarian."]
+    new = "Greta's doctor said aim for 76 kg instead, so let's use that."
+    memory = _merged("Greta", older, new).memory
+    assert "Greta is 57" in memory and "Greta is 76" not in memory
