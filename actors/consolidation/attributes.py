@@ -33,6 +33,7 @@ __all__ = [
     "RELATIVES",
     "UPPER",
     "WEEKDAYS",
+    "WHEN",
     "Key",
     "keys",
     "same_subject",
@@ -114,7 +115,8 @@ _NAMED = re.compile(
     r"\b(?:called|named|codenamed|calling (?:him|her|it|them)|name is|name:)\s+"
     r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
 )
-_WHEN = re.compile(rf"(?:{WEEKDAYS}s?|{MONTHS})\b", re.IGNORECASE)
+#: A day of the week (or days) or a month: when, never a name or a place.
+WHEN = re.compile(rf"(?:{WEEKDAYS}s?|{MONTHS})\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[,;]\s|\s(?:so|but|because)\s")
 _BOUNDARY = re.compile(r"[,;:]\s|\s(?:so|and|but|because|then)\s")
 #: The people a person names by their relation to them ("Maya's sister", "Bob's best friend").
@@ -194,7 +196,7 @@ def _value(fact: str, match: re.Match[str]) -> str:
     named = _NAME.search(fact[: end.start() if end else len(fact)], match.start() or 1)
     if named is None and end and (after := _NAME_ALONE.match(fact, end.end())):
         named = after  # "moved house, Mangere now": the place is the next clause
-    return named.group(0) if named and not _WHEN.match(named.group(0)) else ""
+    return named.group(0) if named and not WHEN.match(named.group(0)) else ""
 
 
 def _number(fact: str, at: int) -> str:

@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from reverie.store import Fact, LocalEmbedder
 
-from .attributes import MONTHS, PET, RELATIVES, UPPER, WEEKDAYS, keys
+from .attributes import PET, RELATIVES, UPPER, WHEN, keys
 from .third_person import DEFAULT_SPEAKER, word_set
 
 __all__ = [
@@ -91,7 +91,6 @@ _STARTERS = re.compile(
     r"also|so|and|but|from|forget|scratch|now|then|before|after|first|still|just|right|yes|"
     r"no|oh|well|okay|today|tonight|yesterday|tomorrow|everyone|nobody|someone"
 )
-_WHEN = re.compile(rf"{WEEKDAYS}s?|{MONTHS}")
 #: How near in meaning the replaced fact must be, and how much nearer than the next one.
 NEAR = 0.35
 MARGIN = 0.05
@@ -138,7 +137,7 @@ def _common(word: str) -> bool:
     """``word`` opens a sentence without naming anyone: a closed-class word, or a word of
     the forms no name has ("Training's moved …", "Finally replaced …")."""
     word = word.casefold()
-    return bool(_STARTERS.fullmatch(word) or _WHEN.fullmatch(word)) or (
+    return bool(_STARTERS.fullmatch(word) or WHEN.fullmatch(word)) or (
         len(word) > 6 and word.endswith(("ing", "ly"))
     )
 
