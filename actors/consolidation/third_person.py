@@ -104,6 +104,21 @@ def _later(text: str) -> str:
     return text
 
 
+#: The speaker's first mention when the sentence does not open with them: by name.
+_FIRST_MENTION = re.compile(r"\b(?:I was|I'm|I've|I|myself|mine|my|me)\b", re.IGNORECASE)
+_NAMED = {"i was": "{} was", "i'm": "{} is", "i've": "{} has", "mine": "{}'s", "my": "{}'s"}
+
+
+def _named_first(text: str, who: str) -> str:
+    """ "Someone stole my bike" → "Someone stole Farhad's bike": nobody before the speaker's
+    first mention to say "their" of, so it names them; later mentions are pronouns."""
+    found = _FIRST_MENTION.search(text)
+    if found is None or (found[0] == "I" and found.start() == 0):
+        return _later(text)
+    name = _NAMED.get(found[0].lower(), "{}").format(who)
+    return text[: found.start()] + name + _later(text[found.end() :])
+
+
 def third_person(sentence: str, who: str) -> str:
     """``sentence`` with its first-person speaker named ``who``."""
     sentence = _AND_I.sub(rf"\1 and {who}", sentence)
@@ -120,4 +135,4 @@ def third_person(sentence: str, who: str) -> str:
         return " ".join([who, rest[0], _later(" ".join(rest[1:]))]).strip()
     if first == "my" and len(words) > 1:
         return " ".join([f"{who}'s", _later(" ".join(words[1:]))])
-    return _later(sentence)
+    return _named_first(sentence, who)

@@ -131,6 +131,12 @@ TABLE = [
         "We adopted a puppy named Biscuit last week.",
         ["Carl and others adopted a puppy named Biscuit last week."],
     ),
+    # nobody before the speaker to say "their" of: their first mention is their name
+    ("Someone stole my bike outside the gym!", ["Someone stole Carl's bike outside the gym!"]),
+    (
+        "They promoted me: I'm the head chef now.",
+        ["They promoted Carl.", "Carl is the head chef now."],
+    ),
 ]
 
 
