@@ -59,7 +59,7 @@ _TABLE: list[tuple[str, str]] = [
     (
         "residence",
         r"\b(?:lives?|living|lived|(?:move|moved|moving|relocated)(?! (?:the|my|our|their|his|"
-        r"her|its?|them|everything|a|an)\b)|based|resides?|settled|flat|apartment|hometown|"
+        r"her|its?|them|everything|a|an|[\w-]+'s)\b)|based|resides?|settled|flat|apartment|hometown|"
         r"unpacked|new (?:house|home|place|kitchen))\b",
     ),
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")

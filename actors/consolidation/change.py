@@ -60,7 +60,7 @@ _CUE = re.compile(
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.
 _LIFE_ENDS = re.compile(
     r"\b(?:died|passed(?: away)?(?! (?:the|my|his|her|their|an?|it)\b)|"
-    r"put (?:\w+ ){0,2}(?:down|to sleep)|rehomed|went to live|lives with .+ now)\b",
+    r"put (?:[\w']+ ){0,2}(?:down|to sleep)|rehomed|went to live|lives with .+ now)\b",
     re.IGNORECASE,
 )
 #: A state of the past, over before now.
@@ -123,12 +123,13 @@ def people(speakers: Iterable[str], facts: Iterable[Fact]) -> set[str]:
 
 def named(text: str, known: set[str], written: str = "") -> set[str]:
     """``known`` and the name ``text`` opens with, if it opens with one ("Carl is single now");
-    a word also ``written`` in lower case is none ("Hockey's on Sundays" after "hockey")."""
+    with ``written``, only a word it also holds inside a sentence is one ("my brother Carl";
+    not "Practice moved to Saturdays", nor "Hockey's on Sundays" after "hockey")."""
     found = _LEAD.match(text)
     lead = found["who"] if found else ""
     if found is None or _common(lead) or found["rest"].startswith(","):  # "Moved, unpacked, …"
         return known
-    if re.search(rf"\b{re.escape(lead.lower())}\b", written):
+    if written and not re.search(rf"[\w,] {re.escape(lead)}\b", written):
         return known
     return known | {lead}
 
@@ -251,9 +252,10 @@ def _same_one(a: str, b: str) -> bool:
 #: Words too common to say two facts are about one thing.
 _COMMON = word_set(
     "their they them they're with from that this have been were also just than then there "
-    "here what when will would about into over some more most very really still"
+    "here what when will would about into over some more most very really still "
+    "little small large tiny huge good great nice best"  # a size or a liking: any thing's
 )
-_WORD = re.compile(r"[a-z][a-z'-]{3,}")
+_WORD = re.compile(r"\b[a-z][a-z'-]{3,}")
 
 
 def _content(text: str) -> set[str]:
@@ -261,16 +263,18 @@ def _content(text: str) -> set[str]:
     return {w.removesuffix("s") for w in _WORD.findall(text)} - _COMMON
 
 
-def nearest(new: Fact, candidates: Sequence[Fact], embed: Embed, near: float = NEAR) -> int | None:
+def nearest(
+    new: Fact, candidates: Sequence[Fact], embed: Embed, near: float = NEAR, speaker: str = ""
+) -> int | None:
     """The index of the candidate nearest ``new`` in meaning, when it is near enough and
-    clearly the nearest; else None."""
+    clearly the nearest; else None. (``speaker``, whose facts they are, is no evidence.)"""
     if not candidates:
         return None
-    gist = _gist(new.text)
-    vectors = embed([gist, *(_gist(f.text) for f in candidates)])
+    gists = [_gist(f.text, speaker) for f in [new, *candidates]]
+    vectors = embed(gists)
     # a word in common ("traded the pickup" … "an old Ford pickup") is evidence the small
     # model underweighs next to the sentence's other words
-    shared = [SHARED if _content(gist) & _content(_gist(f.text)) else 0.0 for f in candidates]
+    shared = [SHARED if _content(gists[0]) & _content(gist) else 0.0 for gist in gists[1:]]
     return _clearly_best(vectors[1:] @ vectors[0] + np.array(shared, dtype=np.float32), near)
 
 
@@ -345,7 +349,7 @@ def displaced(
     # its make: nearness is weaker evidence than the ending itself
     # (with one candidate there is no runner-up to be clearly nearer than: only near counts)
     gone = _GONE.search(said) and len(candidates) > 1
-    found = nearest(new, candidates, embed, NEAR_OF_KIND if gone else NEAR)
+    found = nearest(new, candidates, embed, NEAR_OF_KIND if gone else NEAR, speaker)
     # which clause of it changed, meaning alone cannot tell: the line goes whole
     return None if found is None else Displaced(candidates[found], None)
 
@@ -418,10 +422,14 @@ def _apart(old: Fact, changed: Callable[[str], bool]) -> Displaced:
 _OWNER_LEAD = re.compile(rf"^(?:The user|[{UPPER}][\w-]*)(?:'s| and others)?\s+")
 
 
-def _gist(text: str) -> str:
+def _gist(text: str, speaker: str = "") -> str:
     """What ``text`` says, less whose it is and the change words: both would make every fact
-    of the speaker near every change of theirs."""
-    return " ".join(_CUE.sub(" ", _OWNER_LEAD.sub("", text)).split())
+    of the speaker near every change of theirs ("Losa gave Tama a Kamaka" is no nearer to
+    "the old one went to Tama's nephew" for naming Tama)."""
+    text = _CUE.sub(" ", _OWNER_LEAD.sub("", text))
+    if speaker:
+        text = re.sub(rf"\b{re.escape(speaker)}(?:'s)?\b", "their", text)
+    return " ".join(text.split())
 
 
 _VALUE = re.compile(r"(?<=\S )[A-Z][\w-]*(?: [A-Z][\w-]*)*|\d[\d:,.]*\d|\d")

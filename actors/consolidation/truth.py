@@ -99,7 +99,8 @@ _TRADE_AT_IN = re.compile(
     rf"{_WHO} (?P<trade>(?:is an?|works as an?|(?:took|got|accepted|"
     r"started) an? (?:new )?(?:job|post|position|role) as an?) (?:[a-z][\w'-]* ){0,4}?"
     r"[a-z][\w'-]*)(?: at (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}(?:called|named) )?"
-    r"[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*(?:, an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*)?|"
+    r"[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*(?:, an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*"
+    rf"(?: (?:in|outside|near) {_PLACE.replace('where', 'near')})?)?|"
     r"an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*))?"
     rf"(?:(?: up| down| out)? in {_PLACE})?[.!]?$"
 )
@@ -196,7 +197,7 @@ def merge(
                 said,
                 retire,
                 turns,
-                partial(nearest, embed=embed, near=NEAR_OF_KIND),
+                partial(nearest, embed=embed, near=NEAR_OF_KIND, speaker=speaker),
                 speaker,
             )
             and len(fact.text.split()) < 4

@@ -272,6 +272,7 @@ def test_a_move_of_a_thing_is_no_move_of_its_speaker() -> None:
     older = ["Ines is a dentist.", "Ines lives in Braga."]
     assert _merge("Ines", older, "The club moved the run to 6:15 from now on.") == []
     assert _merge("Ines", older, "The coach moved training to Mondays.") == []
+    assert _merge("Ines", older, "The school moved Ines's course to Thursdays.") == []
     assert _merge("Ines", older, "Ines moved to Porto last week.") == ["Ines lives in Braga."]
 
 
@@ -299,6 +300,8 @@ def test_a_trade_an_employer_and_a_place_change_apart() -> None:
     assert _merge("Sofie", [claims[0]], "Sofie works at Pillarbox Studio.") == []
     firm = _merged("Oksana", [], "Oksana is an accountant at Baltic Ledger, a small firm.")
     assert "Oksana works at Baltic Ledger, a small firm. <!--" in firm.memory
+    farm = _merged("Nacho", [], "Nacho is a sommelier at Viña Sol, a winery outside Santiago.")
+    assert "Nacho works at Viña Sol, a winery outside Santiago. <!--" in farm.memory
     home = _merged("Jun", [], "Jun draws on a tablet at home in Mapo, Seoul.").memory
     assert "Jun draws on a tablet. <!--" in home and "Jun lives in Mapo, Seoul. <!--" in home
 
@@ -332,6 +335,10 @@ def test_a_thing_written_in_lower_case_elsewhere_is_no_person() -> None:
     assert "Étienne plays beer-league hockey on Sunday nights." in memory
     intro = _merged("Étienne", [], "Étienne is a sound engineer at Studio Boréal in Montreal.")
     assert "Étienne is based in Montreal. <!--" in intro.memory
+    # "Practice" opens the sentence but is written nowhere as a name: the speaker's practice
+    older = ["Mateo and others practise Thursdays in a garage.", "Mateo plays a cheap Giannini."]
+    memory = _merged("Mateo", older, "Practice moved to Saturdays, the garage is free then.")
+    assert "Mateo and others practise Saturdays in a garage." in memory.memory
 
 
 #: Everyday ways of saying a slot changed, with no change word: (speaker, older, new, retired).
@@ -446,3 +453,15 @@ def test_an_amount_of_another_thing_is_not_the_one_that_changed() -> None:
     new = "Greta's doctor said aim for 76 kg instead, so let's use that."
     memory = _merged("Greta", older, new).memory
     assert "Greta is 57" in memory and "Greta is 76" not in memory
+
+
+def test_what_any_line_shares_is_no_evidence_of_the_thing_that_changed() -> None:
+    """Nearness counts what two lines are about: not the speaker's own name ("… Sione's
+    nephew" is not near "… surprised Sione") nor a size ("the little guitar" is not the
+    "little flower shop")."""
+    gift = "Ana surprised Sione for their birthday with a Kamaka, a real Hawaiian one!"
+    older = ["Sione's wife Ana sings.", gift, "Sione drives buses for Harbourline."]
+    assert gift not in _merge("Sione", older, "The old one went to Sione's nephew.")
+    shop = "Elodie owns a little flower shop in Nantes called Verdure."
+    older = [shop, "Elodie is also learning the ukulele on the side, so they'll practise."]
+    assert shop not in _merge("Elodie", older, "Elodie gave up the little guitar.")
