@@ -42,6 +42,7 @@ __all__ = [
     "meaning",
     "named",
     "nearest",
+    "over",
     "owner",
     "people",
     "signalled",
@@ -165,6 +166,12 @@ def hedged(text: str) -> bool:
     should be better" is a state)."""
     first = _CLAUSE.split(text, maxsplit=1)[0]
     return bool(_HEDGE.search(first) or _OVER.search(first))
+
+
+def over(text: str) -> bool:
+    """``text`` says a state that ended before it was said ("drove a truck in the nineties"):
+    no later change or retraction ends it again."""
+    return bool(_OVER.search(text))
 
 
 def signalled(text: str) -> bool:

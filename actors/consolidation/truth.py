@@ -38,6 +38,7 @@ from .change import (
     meaning,
     named,
     nearest,
+    over,
     owner,
     people,
     theirs,
@@ -175,19 +176,21 @@ def merge(
             added[:] = [f for f in added if f is not fact]
 
     def add(opener: str, fact: Fact, embed: Embed) -> None:
+        untouched = [id(f) for f in facts]  # a line retracted is the change: no other goes
         topics = retraction_topics(fact.text)
         if topics is not None:
             theirs = partial(
                 _theirs, fact, _speaker(fact, speakers), people(speakers.values(), facts)
             )
-            for old in [f for f in facts if retracts(topics, f.text) and theirs(f)]:
+            for old in [
+                f for f in facts if retracts(topics, f.text) and theirs(f) and not over(f.text)
+            ]:
                 retire(old)
             if not topics.keep:
                 return
         if any(fact_key(f.text) == fact_key(fact.text) for f in facts):
             return
         said = f"{opener} {fact.text}"
-        untouched = [id(f) for f in facts]
         speaker = _speaker(fact, speakers)
         if (
             not _supersede(facts, fact, retire, turns, people(speakers.values(), facts))
@@ -256,8 +259,8 @@ def _supersede(
     mine = [] if hedged(new.text) else keys(new.text)  # a plan or a wish replaces nothing
     done = False
     for old in list(facts):
-        if not _comparable(old, new) or not _same_person(old, new, persons):
-            continue
+        if not _comparable(old, new) or not _same_person(old, new, persons) or over(old.text):
+            continue  # (a state already over, "drove a truck in the nineties", stays as said)
         theirs = keys(old.text)
         shared = [(a, b) for a in mine for b in theirs if _same(a, b)]
         if not shared or (_BASED.match(old.text) and not _MOVE.search(new.text)):

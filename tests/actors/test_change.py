@@ -465,3 +465,11 @@ def test_what_any_line_shares_is_no_evidence_of_the_thing_that_changed() -> None
     shop = "Elodie owns a little flower shop in Nantes called Verdure."
     older = [shop, "Elodie is also learning the ukulele on the side, so they'll practise."]
     assert shop not in _merge("Elodie", older, "Elodie gave up the little guitar.")
+
+
+def test_a_thing_sold_ends_its_own_line_only() -> None:
+    """ "Sold my car" ends the car: not a truck driven in the nineties (a state already
+    over), nor the school the same sentence names."""
+    car = "Emre's car is a Fiat Egea, white."
+    older = [car, "Emre drove a truck in Germany in the nineties.", "Emre works at a school."]
+    assert _merge("Emre", older, "Emre sold their car, the school gives them a Togg.") == [car]
