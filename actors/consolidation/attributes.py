@@ -31,6 +31,7 @@ __all__ = [
     "MONTHS",
     "PET",
     "RELATIVES",
+    "SOMEONE",
     "UPPER",
     "WEEKDAYS",
     "WHEN",
@@ -126,6 +127,11 @@ RELATIVES = (
     r"aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|neighbou?r|roommate|"
     r"flatmate|housemate"
 )
+#: Another person named by a common noun ("a colleague", "someone"): a subject of their own.
+SOMEONE = re.compile(
+    rf"\b(?:(?:an?|the|one|another|some) (?:[a-z-]+ ){{0,2}}?(?i:{RELATIVES})s?|someone|somebody)\b",
+    re.IGNORECASE,
+)
 _RELATION = re.compile(
     rf"^(?P<who>{DEFAULT_SPEAKER}|[A-Z][\w-]*)'s (?:[a-z]+ )?(?P<rel>{RELATIVES})\b"
 )
@@ -179,6 +185,8 @@ def _subject(fact: str, at: int) -> str:
             return f"{relation['who']}'s {relation['rel']}".casefold()
         if _UNNAMED_SPAN.search(span):
             return _UNNAMED
+        if someone := SOMEONE.search(span):  # "a colleague just moved": theirs, not anyone's
+            return someone[0].casefold()
         words = [w.strip("',.") for w in span.split()]
         names = [w for w in words if w[:1].isupper() and w.casefold() not in _PRONOUNS]
         if names:

@@ -28,7 +28,7 @@ import numpy.typing as npt
 
 from reverie.store import Fact, LocalEmbedder
 
-from .attributes import PET, RELATIVES, UPPER, WHEN, keys
+from .attributes import PET, RELATIVES, SOMEONE, UPPER, WHEN, keys
 from .third_person import DEFAULT_SPEAKER, word_set
 
 __all__ = [
@@ -46,6 +46,7 @@ __all__ = [
     "owner",
     "people",
     "signalled",
+    "someone_else",
     "theirs",
 ]
 
@@ -99,6 +100,12 @@ MARGIN = 0.05
 SHARED = 0.1
 #: How near a line holding a value of the change's kind must be (the kind is evidence too).
 NEAR_OF_KIND = 0.2
+
+
+def someone_else(text: str) -> bool:
+    """``text`` opens with another person named by a common noun ("A colleague …",
+    "Someone …"): it is their fact, not the speaker's (nor anyone the scope knows)."""
+    return bool(SOMEONE.match(text))
 
 
 def owner(text: str, people: set[str]) -> str:
@@ -231,6 +238,8 @@ def theirs(
     whose = owner(new.text, named(new.text, persons, " ".join(f.text for f in older)))
     if not speaker or (cue and not signalled(said)):
         return None
+    if someone_else(new.text):
+        return []
     mine = {speaker, ""} if persons <= {speaker, DEFAULT_SPEAKER} else {speaker}
 
     def of(text: str) -> bool:
@@ -394,7 +403,7 @@ def _same_kind(
 #: A thing of the speaker's said to end, by its kind ("the old laptop finally died", "sold
 #: my bike", "the scooter's gone").
 _ENDED = re.compile(
-    rf"(?:(?:\b(?:my|the|our|their)|[{UPPER}][\w-]*'s) (?:old |little |ancient )?"
+    rf"(?:(?:\b(?i:my|the|our|their)|[{UPPER}][\w-]*'s) (?:old |little |ancient )?"
     r"(?P<head>[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
     r"(?:died|gone|broke down|was stolen|got stolen|for scrap)|"
     r"\b(?:sold|scrapped|retired|traded in|got rid of) (?:my|the|our|their) (?:old |little )?"

@@ -41,6 +41,7 @@ from .change import (
     over,
     owner,
     people,
+    someone_else,
     theirs,
 )
 from .chatter import is_chatter, split_opener, strip_banter
@@ -63,7 +64,12 @@ _RENAME = re.compile(
 )
 _KINDS = [
     re.compile(rf"\b{MONTHS}\b", re.IGNORECASE),
-    re.compile(rf"\b{WEEKDAYS}s?(?: (?:morning|afternoon|evening|night)s?)?\b", re.IGNORECASE),
+    # (a day things start or end on, "from Monday I'm on my own", is a date, not a schedule)
+    re.compile(
+        "".join(rf"(?<!{w} )" for w in ("from", "since", "until", "starting", "next", "last"))
+        + rf"\b{WEEKDAYS}s?(?: (?:morning|afternoon|evening|night)s?)?\b",
+        re.IGNORECASE,
+    ),
     re.compile(
         r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b|\bat \d{1,2}\b(?!:)", re.IGNORECASE
     ),
@@ -297,6 +303,8 @@ def _theirs(retraction: Fact, speaker: str, persons: set[str], old: Fact) -> boo
     "Bob's colleague Tom broke up"), else its ``speaker``; never anyone else's, in a
     shared scope too (a line that names nobody: its speaker's only). ``persons``:
     ``change.people`` of the scope."""
+    if someone_else(retraction.text):
+        return False
     about = owner(retraction.text, named(retraction.text, persons)) or speaker
     whose = owner(old.text, named(old.text, persons))
     return whose.split("'s ")[0] == about or (not whose and about == speaker)

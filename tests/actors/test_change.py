@@ -473,3 +473,24 @@ def test_a_thing_sold_ends_its_own_line_only() -> None:
     car = "Emre's car is a Fiat Egea, white."
     older = [car, "Emre drove a truck in Germany in the nineties.", "Emre works at a school."]
     assert _merge("Emre", older, "Emre sold their car, the school gives them a Togg.") == [car]
+
+
+def test_someone_named_by_a_common_noun_changes_only_their_own_things() -> None:
+    """ "A colleague just moved to Lisbon", "A colleague broke up with his girlfriend": the
+    colleague's news, never the speaker's rent, home or partner."""
+    rent = "Rafa pays 2,100 reais a month for a one-bedroom in Água Verde."
+    older = [rent, "Rafa lives in Curitiba.", "Rafa's girlfriend is Ana.", "Rafa is a developer."]
+    for said in [
+        "A colleague just moved to Lisbon and pays double.",
+        "A colleague broke up with his girlfriend.",
+        "Someone from the gym sold his car and quit his job.",
+    ]:
+        assert _merge("Rafa", older, said) == [], said
+
+
+def test_a_day_something_starts_is_no_new_weekday_of_a_schedule() -> None:
+    """ "From Monday I'm on my own" is a date: the sailing stays on Saturdays."""
+    sailing = "Henrik sails with the club on Saturday mornings."
+    older = [sailing, "Henrik is a carpenter."]
+    memory = _merged("Henrik", older, "From Monday Henrik is working for themselves now.").memory
+    assert sailing in memory and "Monday mornings" not in memory
