@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from reverie.store import Fact, MessageRecord
 
-from .attributes import MONTHS, WEEKDAYS, keys
+from .attributes import MONTHS, UPPER, WEEKDAYS, keys
 from .change import signalled
 from .chatter import is_chatter, split_opener
 from .clauses import clauses
@@ -262,7 +262,7 @@ def _statements(sentence: str) -> list[str]:
     which the merge reads for its cue; a clause without a subject ("Moved last week") is the
     speaker's."""
     opener, body = split_opener(sentence)
-    found = clauses(body)
+    found = _here(body) or clauses(body)
     first, _, after = found[0].partition(" ") if found else ("", "", "")
     if _past(first) and _OBJECT.match(after):  # "Moved to Leeds", not "Wood-fired everything"
         found[0] = f"I {first.lower()}{found[0][len(first) :]}"
@@ -277,6 +277,37 @@ def _statements(sentence: str) -> list[str]:
     if opener and found:
         found[0] = f"{opener}: {found[0]}"
     return found
+
+
+#: "Siobhan here, physio in Galway", "Firefighter in Atlanta here, need …": who is speaking.
+_HERE = re.compile(
+    rf"^(?P<who>[{UPPER}][\w'-]*)(?P<where> (?:in|from) [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)?"
+    r" here(?:[,.!]\s*|$)(?P<rest>.*)$"
+)
+_NOBODY = word_set("anyone anybody nobody everyone everybody someone somebody nothing it who")
+#: What they do and where, after their name (and age): "44, nurse in the ER at Nordvik".
+_TRADE_IN = re.compile(
+    rf"^(?:(?P<age>\d{{1,3}}), )?"
+    rf"(?P<trade>[a-z][\w-]*(?: [a-z][\w-]*){{0,2}}? (?:in|at) [^,.!?]*?[{UPPER}][^,.!?]*)"
+)
+
+
+def _here(body: str) -> list[str]:
+    """The statements of an introduction that says "… here" ("Siobhan here, physio in
+    Galway." → "I'm Siobhan.", "I'm a physio in Galway."); [] for any other sentence."""
+    found = _HERE.match(body)
+    if found is None or found["who"].lower() in _NOBODY or body.endswith("?"):
+        return []
+    who, rest = found["who"], found["rest"]
+    if found["where"]:  # a trade and a place: "Firefighter in Atlanta here"
+        said = [f"I'm a {who.lower()}{found['where']}."]
+    elif rest and (trade := _TRADE_IN.match(rest)):
+        age = [f"I'm {trade['age']} years old."] if trade["age"] else []
+        said, rest = [f"I'm {who}.", *age, f"I'm a {trade['trade']}."], rest[trade.end() :]
+    else:
+        said = [f"I'm {who}."]
+    rest = rest.strip(" ,.!")
+    return said + (clauses(f"{rest}.") if rest else [])
 
 
 def _asserted(sentence: str) -> str:

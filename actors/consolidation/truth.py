@@ -126,6 +126,8 @@ _AT_HOME_IN = re.compile(
     r"(?P<where>[A-Z][\w'-]*(?:,? [A-Z][\w'-]*)*)[.!]?$"
 )
 _THERE = re.compile(r"\b(?:there|here)\b")
+_SAME = re.compile(r"\bthe same\b", re.IGNORECASE)
+_AGED = re.compile(rf"{_WHO} is (?P<age>\d{{1,3}}), (?P<rest>an? .+)$")
 #: A sentence ends inside the text: a line that says two things is never rewritten.
 _TWO_SENTENCES = re.compile(r"[.!?]\s+\S")
 _UNNAMED_IS = re.compile(rf"^{UNNAMED} is ([A-Z][\w'-]*)[.!]?$")
@@ -236,6 +238,11 @@ def _claims(fact: Fact) -> list[Fact]:
     """``fact`` as the claims it makes, which change apart: "Sofie is a designer at a studio
     called Inkwell in Aarhus" says her trade, who employs her and where she is (a move keeps
     the job, a new employer the trade); any other fact is one claim."""
+    if aged := _AGED.match(fact.text):  # "Henrik is 52, a carpenter at …": an age, and more
+        said = [f"{aged['who']} is {aged['age']}.", f"{aged['who']} is {aged['rest']}"]
+        return [
+            c for t in said for c in _claims(Fact(text=t, date=fact.date, sources=fact.sources))
+        ]
     if home := _AT_HOME_IN.match(fact.text):  # "draws at home in Mapo": and lives there
         texts = [f"{home['who']} {home['what']}.", f"{home['who']} lives in {home['where']}."]
     elif (found := _TRADE_AT_IN.match(fact.text)) and (found["at"] or found["where"]):
@@ -269,6 +276,8 @@ def _supersede(
             continue  # (a state already over, "drove a truck in the nineties", stays as said)
         theirs = keys(old.text)
         shared = [(a, b) for a in mine for b in theirs if _same(a, b)]
+        if all(not a.value for a, _ in shared) and _SAME.search(new.text):
+            continue  # "transferred to another ward at the same hospital": the employer stays
         if not shared or (_BASED.match(old.text) and not _MOVE.search(new.text)):
             continue  # "lives in Peckham" says where in the city "based in London" is
         rest = [b for b in theirs if not any(b is s for _, s in shared)]

@@ -494,3 +494,14 @@ def test_a_day_something_starts_is_no_new_weekday_of_a_schedule() -> None:
     older = [sailing, "Henrik is a carpenter."]
     memory = _merged("Henrik", older, "From Monday Henrik is working for themselves now.").memory
     assert sailing in memory and "Monday mornings" not in memory
+
+
+def test_an_age_said_with_a_trade_is_a_claim_of_its_own() -> None:
+    """ "Henrik is 52, a carpenter at Hansen in Aarhus": quitting ends the employer, not the
+    age; a transfer "at the same hospital" keeps the employer."""
+    memory = _merged("Henrik", [], "Henrik is 52, a carpenter at Hansen Snedkeri in Aarhus.")
+    for claim in ["Henrik is 52.", "Henrik is a carpenter.", "Henrik works at Hansen Snedkeri."]:
+        assert f"{claim} <!--" in memory.memory
+    older = ["Oskar is a nurse.", "Oskar works at Nordvik Hospital."]
+    said = "Oskar transferred to the pediatric ward at the same hospital."
+    assert _merge("Oskar", older, said) == []

@@ -222,3 +222,20 @@ def test_a_reply_that_only_answers_keeps_its_question(
         MessageRecord(seq=2, id="u", role="user", content=reply, ts=0, tokens=1, name="Carl"),
     ]
     assert [f.text for f in extractive_facts(turns)] == facts
+
+
+def test_an_introduction_that_says_here_is_who_is_speaking() -> None:
+    """ "Carl here, 38, pharmacist at a clinic in Pune": a name, an age, a trade, an employer
+    and a place; "Firefighter in Atlanta here" a trade and a place; "Anyone here?" nothing."""
+    memory = _memory_after(("Hey! Carl here, 38, pharmacist at a clinic in Pune.", None, "s"))
+    for fact in [
+        "The user's name is Carl.",
+        "The user is 38 years old.",
+        "The user is a pharmacist.",
+        "The user works at a clinic.",
+        "The user is based in Pune.",
+    ]:
+        assert f"{fact} <!--" in memory
+    memory = _memory_after(("Firefighter in Atlanta here, need help with meal prep.", "Dee", "s"))
+    assert _facts(memory) == ["Dee is a firefighter.", "Dee is based in Atlanta."]
+    assert _facts(_memory_after(("Anyone here? Nobody here knows.", "Dee", "s"))) == []
