@@ -271,12 +271,12 @@ _COMMON = word_set(
     "here what when will would about into over some more most very really still "
     "little small large tiny huge good great nice best"  # a size or a liking: any thing's
 )
-_WORD = re.compile(r"\b[a-z][a-z'-]{3,}")
+_WORD = re.compile(r"\b[^\W\d_][\w'-]{3,}")
 
 
 def _content(text: str) -> set[str]:
-    """The lower-case words of four letters or more that ``text`` is about."""
-    return {w.removesuffix("s") for w in _WORD.findall(text)} - _COMMON
+    """The lower-case words of four letters or more that ``text`` is about ("café" too)."""
+    return {w.removesuffix("s") for w in _WORD.findall(text) if w[0].islower()} - _COMMON
 
 
 def nearest(

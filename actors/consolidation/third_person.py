@@ -116,7 +116,10 @@ def _named_first(text: str, who: str) -> str:
     if found is None or (found[0] == "I" and found.start() == 0):
         return _later(text)
     name = _NAMED.get(found[0].lower(), "{}").format(who)
-    return text[: found.start()] + name + _later(text[found.end() :])
+    rest = text[found.end() :]
+    if found[0] == "I" and (verb := re.match(r" (\w+)", rest)):  # "now I drive" → "drives"
+        rest = f" {_conjugate(verb[1])}{rest[verb.end() :]}"
+    return text[: found.start()] + name + _later(rest)
 
 
 def third_person(sentence: str, who: str) -> str:

@@ -82,14 +82,13 @@ _NOT_UNIT = re.compile(r"now|an?|the|per|from|on|in|at|to|and|or|this|next|last|
 #: An amount of a named thing ("1,450 head", "3 kids", "2,800 złoty").
 _COUNTED = re.compile(rf"({_AMOUNT}) (?P<unit>[^\W\d_]{{2,}})\b")
 _NEW_NAME = re.compile(
-    r"(?:\b(?:called|named|name is|name:|name,|to|officially|is now|is|are|'re|says|reads)\s+"
+    r"(?:\b(?:called|named|name is|name:|name,|to|officially|is now|is|are|'re|it's|says|reads)\s+"
     rf"(?:the )?)(?!(?i:{WEEKDAYS}|{MONTHS}))"
     r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
 )
-_OLD_NAME = re.compile(
-    r"\b(?:called|named|codenamed|calling (?:him|her|it|them))\s+(?:the )?"
-    r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
-)
+_CALLED = r"called|named|codenamed|calling (?:him|her|it|them)"
+_NAME_AFTER = r"\s+(?:the )?(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
+_OLD_NAME = re.compile(rf"\b(?:{_CALLED}){_NAME_AFTER}")
 _NO_LONGER = re.compile(
     r"^(?P<who>.+?) (?:does not|doesn't|do not|don't|no longer) (?P<verb>\w+) .+?"
     r"(?: anymore| any more)?,? (?:only|just|but now) (?P<new>[^,.;]+)[.!]?$",
@@ -423,11 +422,22 @@ def _changes(text: str) -> list[tuple[re.Pattern[str], str]]:
     """The values ``text`` states, by kind: a name it is now called, a month, a number…"""
     found = []
     if _RENAME.search(text) and (name := _NEW_NAME.search(text)):
-        found.append((_OLD_NAME, name["name"]))
+        found.append((_old_name(text[: name.start()]), name["name"]))
     for kind in _KINDS:
         if value := kind.search(text):
             found.append((_counted(kind, text, value) or kind, value.group(0)))
     return found
+
+
+def _old_name(said: str) -> re.Pattern[str]:
+    """Where a line holds the name a rename replaces: after "called" ("a shop called
+    Petalia"), or after the thing ``said`` renames ("rebranded the clinic, it's …" →
+    "Nour's clinic is Lumina Dental")."""
+    things = [w for w in re.findall(r"\b[a-z]{4,}\b", said) if w not in _TOPIC_STOP]
+    if not things:
+        return _OLD_NAME
+    named = "|".join(map(re.escape, things))
+    return re.compile(rf"\b(?:{_CALLED}|(?:{named})(?:'s name)? is){_NAME_AFTER}")
 
 
 def _counted(kind: re.Pattern[str], text: str, value: re.Match[str]) -> re.Pattern[str] | None:

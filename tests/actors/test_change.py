@@ -505,3 +505,12 @@ def test_an_age_said_with_a_trade_is_a_claim_of_its_own() -> None:
     older = ["Oskar is a nurse.", "Oskar works at Nordvik Hospital."]
     said = "Oskar transferred to the pediatric ward at the same hospital."
     assert _merge("Oskar", older, said) == []
+
+
+def test_a_rename_takes_the_name_of_the_thing_it_renames() -> None:
+    """ "Rebranded the clinic, it's Pharos Dental now" renames the clinic of "Nour's clinic is
+    Lumina Dental" (no "called" needed), not the running club."""
+    older = ["Nour's clinic is Lumina Dental.", "Nour's running club is Corniche Striders."]
+    memory = _merged("Nour", older, "Nour rebranded the clinic, it's Pharos Dental now.").memory
+    assert "Nour's clinic is Pharos Dental." in memory and "Lumina" not in memory
+    assert "Nour's running club is Corniche Striders." in memory

@@ -137,6 +137,14 @@ TABLE = [
         "They promoted me: I'm the head chef now.",
         ["They promoted Carl.", "Carl is the head chef now."],
     ),
+    (
+        "Got rid of the old car, now I drive a Chery Tiggo.",
+        ["Got rid of the old car, now Carl drives a Chery Tiggo."],
+    ),
+    (
+        "I work evenings at Hill Brew café and play cricket on Saturdays.",
+        ["Carl works evenings at Hill Brew café.", "Carl plays cricket on Saturdays."],
+    ),
 ]
 
 
