@@ -156,7 +156,7 @@ _ENDING = re.compile(r"\b(?:quit|left|resigned|sold|no longer|stopped)\b", re.IG
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
 _GONE = re.compile(
     r"\b(?:sold|gave (?:up|away)|got rid of|retired|scrapped|died|gone|stolen|"
-    r"broke down|wrote off|rehomed|went to live|stole|no more|said goodbye to|"
+    r"broke(?! up)|wrote off|rehomed|went to live|stole|no more|said goodbye to|"
     r"passed(?! (?:the|my|his|her|their|an?|it)\b))\b",
     re.IGNORECASE,
 )
@@ -405,7 +405,7 @@ def _same_kind(
 _ENDED = re.compile(
     rf"(?:(?:\b(?i:my|the|our|their)|[{UPPER}][\w-]*'s) (?:old |little |ancient )?"
     r"(?P<head>[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
-    r"(?:died|gone|broke down|was stolen|got stolen|for scrap)|"
+    r"(?:died|gone|broke(?! up)(?: down)?|was stolen|got stolen|for scrap)|"
     r"\b(?:sold|scrapped|retired|traded in|got rid of) (?:my|the|our|their) (?:old |little )?"
     r"(?P<sold>[a-z]{3,}))\b"
 )

@@ -67,7 +67,8 @@ _CHANGE = re.compile(
 )
 #: "We practise on Thursdays": the speaker doing something, whatever the verb.
 _SUBJECT_VERB = re.compile(
-    r"^(?:[^:]+: )?(?:I|[Ww]e)(?:'re|'ve)? (?!(?:would|might|could|should|will|may)\b)[a-z]{2,}\b"
+    r"^(?:[^:]+: )?(?:I|[Ww]e|[Mm]y [a-z]+)(?:'re|'ve)? "
+    r"(?!(?:would|might|could|should|will|may)\b)[a-z]{2,}\b"
 )
 #: A question asking for a fact, not a yes or no ("What do you shoot with?").
 _ASKS = re.compile(
@@ -281,7 +282,8 @@ def _statements(sentence: str) -> list[str]:
 
 #: "Siobhan here, physio in Galway", "Firefighter in Atlanta here, need …": who is speaking.
 _HERE = re.compile(
-    rf"^(?P<who>[{UPPER}][\w'-]*)(?P<where> (?:in|from) [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)?"
+    rf"^(?:(?P<who>[{UPPER}][\w'-]*)|(?P<trade>[{UPPER}][\w'-]*(?: [a-z][\w-]*){{0,2}}?)"
+    rf"(?P<where> (?:in|from) [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*))"
     r" here(?:[,.!]\s*|$)(?P<rest>.*)$"
 )
 _NOBODY = word_set("anyone anybody nobody everyone everybody someone somebody nothing it who")
@@ -296,11 +298,11 @@ def _here(body: str) -> list[str]:
     """The statements of an introduction that says "… here" ("Siobhan here, physio in
     Galway." → "I'm Siobhan.", "I'm a physio in Galway."); [] for any other sentence."""
     found = _HERE.match(body)
-    if found is None or found["who"].lower() in _NOBODY or body.endswith("?"):
+    if found is None or (found["who"] or "").lower() in _NOBODY or body.endswith("?"):
         return []
     who, rest = found["who"], found["rest"]
-    if found["where"]:  # a trade and a place: "Firefighter in Atlanta here"
-        said = [f"I'm a {who.lower()}{found['where']}."]
+    if found["trade"]:  # a trade and a place: "Firefighter in Atlanta here"
+        said = [f"I'm a {found['trade'].lower()}{found['where']}."]
     elif rest and (trade := _TRADE_IN.match(rest)):
         age = [f"I'm {trade['age']} years old."] if trade["age"] else []
         said, rest = [f"I'm {who}.", *age, f"I'm a {trade['trade']}."], rest[trade.end() :]

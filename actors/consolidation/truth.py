@@ -95,7 +95,7 @@ _NO_LONGER = re.compile(
     re.IGNORECASE,
 )
 #: "Sofie is Sofie, a designer at …": the introduction, less the tautology.
-_SELF_NAMED = re.compile(r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b)", re.IGNORECASE)
+_SELF_NAMED = re.compile(r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b|\d)", re.IGNORECASE)
 #: A place's name, not a day's or a month's ("saving up for a bike in June").
 _PLACE = rf"(?P<where>(?!(?i:{WEEKDAYS}|{MONTHS})\b)[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)"
 #: Whose a fact is, at its start.

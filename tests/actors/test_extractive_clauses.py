@@ -247,3 +247,21 @@ def test_an_introduction_that_says_here_is_who_is_speaking() -> None:
     memory = _memory_after(("Firefighter in Atlanta here, need help with meal prep.", "Dee", "s"))
     assert _facts(memory) == ["Dee is a firefighter.", "Dee is based in Atlanta."]
     assert _facts(_memory_after(("Anyone here? Nobody here knows.", "Dee", "s"))) == []
+
+
+def test_everyday_statements_of_who_and_what_are_kept() -> None:
+    """An age after a name is an age ("I am Rosa, 70 years old"), a trade from a place an
+    introduction ("Game developer from Oulu here"), and a relative's gift a statement; the
+    phone that broke is ended by the one given."""
+    memory = _memory_after(("I am Rosa, 70 years old, and I weave textiles in Cusco.", "Rosa", "s"))
+    assert _facts(memory)[0] == "Rosa is 70 years old."
+    memory = _memory_after(("Game developer from Oulu here.", "Mikko", "s"))
+    assert _facts(memory) == ["Mikko is a game developer from Oulu."]
+    memory = _memory_after(
+        ("My phone is an Alcatel.", "Rosa", "s"),
+        ("The phone broke, so my granddaughter gave me a Hisense with big letters.", "Rosa", "s"),
+    )
+    assert _facts(memory) == [
+        "The phone broke.",
+        "Rosa's granddaughter gave them a Hisense with big letters.",
+    ]
