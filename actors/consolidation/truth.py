@@ -125,6 +125,11 @@ _AT_HOME_IN = re.compile(
     r"(?P<where>[A-Z][\w'-]*(?:,? [A-Z][\w'-]*)*)[.!]?$"
 )
 _THERE = re.compile(r"\b(?:there|here)\b")
+_LOCAL_MOVE = re.compile(
+    r"\bmoved (?:house|flats?|apartments?|places|across town|down the road|"
+    r"(?:a)?round the corner)|\bnearby\b|\bsame (?:city|town|area)\b",
+    re.IGNORECASE,
+)
 _SAME = re.compile(r"\bthe same\b", re.IGNORECASE)
 _AGED = re.compile(rf"{_WHO} is (?P<age>\d{{1,3}}), (?P<rest>an? .+)$")
 #: A sentence ends inside the text: a line that says two things is never rewritten.
@@ -282,12 +287,15 @@ def _supersede(
         rest = [b for b in theirs if not any(b is s for _, s in shared)]
         says_more = (
             rest
-            or len(old.text.split()) > len(new.text.split()) + 2
-            # "Otara in South Auckland": a move within it keeps the wider place
-            or any(
-                re.search(rf"\b{re.escape(b.value)},? in [{UPPER}]", old.text)
-                for _, b in shared
-                if b.value
+            # "Otara in South Auckland": a move said to be within it ("moved house") keeps the
+            # wider place; a move to a name alone may be anywhere ("Busan, Seoul" is no claim)
+            or (
+                bool(_LOCAL_MOVE.search(new.text))
+                and any(
+                    re.search(rf"\b{re.escape(b.value)}(?:,? in|,) [{UPPER}]", old.text)
+                    for _, b in shared
+                    if b.value
+                )
             )
         )
         swaps = [(b.value, a.value or _there(new.text)) for a, b in shared]

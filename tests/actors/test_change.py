@@ -410,6 +410,15 @@ def test_a_move_within_a_place_keeps_the_wider_place() -> None:
     )
     assert [f.text for f in merged.retired] == [line]
     assert "Tama and others live in Mangere in South Auckland." in merged.memory
+    # "Mapo, Seoul" too; but a move to a name alone may be anywhere: no "Busan, Seoul"
+    said = "Minjun moved house, Seongsu now."
+    assert (
+        "Minjun lives in Seongsu, Seoul."
+        in _merged("Minjun", ["Minjun lives in Mapo, Seoul."], said).memory
+    )
+    for old_line in ["Minjun lives in Mapo, Seoul.", "Minjun lives in Otara in South Auckland."]:
+        memory = _merged("Minjun", [old_line], "Minjun moved to Busan.").memory
+        assert "Busan, Seoul" not in memory and "Busan in South" not in memory
 
 
 def test_a_change_naming_nobody_never_rewrites_a_relatives_line() -> None:

@@ -265,3 +265,5 @@ def test_everyday_statements_of_who_and_what_are_kept() -> None:
         "The phone broke.",
         "Rosa's granddaughter gave them a Hisense with big letters.",
     ]
+    memory = _memory_after(("My dachshund Bublyk misses me during the day.", "Oksana", "s"))
+    assert _facts(memory) == ["Oksana's dachshund Bublyk misses them during the day."]
