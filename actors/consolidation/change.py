@@ -55,7 +55,7 @@ _CUE = re.compile(
     r"\b(?:now|new|newly|instead|switch(?:ed|ing)?|chang(?:ed|es|ing)|replac(?:ed|ing)|"
     r"no longer|any ?more|from now on|these days|nowadays|moved|quit|left|dropp(?:ed|ing)|"
     r"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|actually|"
-    r"meant|renamed|rebranded|old one|previous|former|became|promoted|took over|shifted|"
+    r"meant|renamed|rebranded|retitled|old one|previous|former|became|promoted|took over|shifted|"
     r"rescheduled|postponed|retired)\b",
     re.IGNORECASE,
 )

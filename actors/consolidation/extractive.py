@@ -61,7 +61,7 @@ _STATEMENT = re.compile(
 )
 #: A sentence that changes or takes back a fact: always worth a look by the merge.
 _CHANGE = re.compile(
-    r"\b(?:new name|renamed|rebranded|now called|officially|correction|typo|actually|anymore|"
+    r"\b(?:new name|renamed|rebranded|retitled|now called|officially|correction|typo|actually|anymore|"
     r"no longer|forget|scratch|cancelled|is off|not happening)\b|\bcalled [A-Z]\w* now\b",
     re.IGNORECASE,
 )

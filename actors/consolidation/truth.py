@@ -57,7 +57,7 @@ _CORRECTION = re.compile(
     r"\b(?:correction|typo|mistake|wrong|meant|misread|mixing|mixed up|actually)\b", re.IGNORECASE
 )
 _RENAME = re.compile(
-    r"\b(?:new name|renamed|rebranded|now called|officially|called [A-Z][\w' -]* now|"
+    r"\b(?:new name|renamed|rebranded|retitled|now called|officially|called [A-Z][\w' -]* now|"
     r"sign (?:now )?(?:says|reads)|"
     rf"is now [A-Z]|name is now|(?:is|are|'re) (?:the )?(?!(?i:{WEEKDAYS}|{MONTHS}))[A-Z][\w'-]*"
     r"(?: [A-Z][\w'-]*)* (?:now|from (?:now on|this \w+|next \w+)))",
@@ -82,12 +82,14 @@ _NOT_UNIT = re.compile(r"now|an?|the|per|from|on|in|at|to|and|or|this|next|last|
 #: An amount of a named thing ("1,450 head", "3 kids", "2,800 złoty").
 _COUNTED = re.compile(rf"({_AMOUNT}) (?P<unit>[^\W\d_]{{2,}})\b")
 _NEW_NAME = re.compile(
-    r"(?:\b(?:called|named|name is|name:|name,|to|officially|is now|is|are|'re|it's|says|reads)\s+"
+    r"(?:\b(?:called|named|name is|name:|name,|to|officially|is now|is|are|'re|it's|says|reads|"
+    r"(?:renamed|retitled|rebranded) (?:the |our |my |their )?[a-z]+)\s+"
     rf"(?:the )?)(?!(?i:{WEEKDAYS}|{MONTHS}))"
     r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
 )
-_CALLED = r"called|named|codenamed|calling (?:him|her|it|them)"
-_NAME_AFTER = r"\s+(?:the )?(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
+#: What a name follows: "called", or the answer to "What's it called?" (``extractive``).
+_CALLED = r"called|named|codenamed|calling (?:him|her|it|them)|(?:called|name)\?\", answered"
+_NAME_AFTER = r"\s+\"?(?:the )?(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
 _OLD_NAME = re.compile(rf"\b(?:{_CALLED}){_NAME_AFTER}")
 _NO_LONGER = re.compile(
     r"^(?P<who>.+?) (?:does not|doesn't|do not|don't|no longer) (?P<verb>\w+) .+?"
@@ -125,6 +127,12 @@ _AT_HOME_IN = re.compile(
     r"(?P<where>[A-Z][\w'-]*(?:,? [A-Z][\w'-]*)*)[.!]?$"
 )
 _THERE = re.compile(r"\b(?:there|here)\b")
+#: A thing that is not the speaker's: "the shop across the street renamed itself Boba Lab".
+_ELSEWHERE = re.compile(
+    r"\b(?:across the (?:street|road)|next door|opposite|down the (?:street|road)|another|"
+    r"other|itself|themselves)\b",
+    re.IGNORECASE,
+)
 _LOCAL_MOVE = re.compile(
     r"\bmoved (?:house|flats?|apartments?|places|across town|down the road|"
     r"(?:a)?round the corner)|\bnearby\b|\bsame (?:city|town|area)\b",
@@ -429,7 +437,7 @@ def _revise(
 def _changes(text: str) -> list[tuple[re.Pattern[str], str]]:
     """The values ``text`` states, by kind: a name it is now called, a month, a number…"""
     found = []
-    if _RENAME.search(text) and (name := _NEW_NAME.search(text)):
+    if _RENAME.search(text) and not _ELSEWHERE.search(text) and (name := _NEW_NAME.search(text)):
         found.append((_old_name(text[: name.start()]), name["name"]))
     for kind in _KINDS:
         if value := kind.search(text):

@@ -523,3 +523,15 @@ def test_a_rename_takes_the_name_of_the_thing_it_renames() -> None:
     memory = _merged("Nour", older, "Nour rebranded the clinic, it's Pharos Dental now.").memory
     assert "Nour's clinic is Pharos Dental." in memory and "Lumina" not in memory
     assert "Nour's running club is Corniche Striders." in memory
+
+
+def test_a_new_title_replaces_the_answered_name_and_no_one_elses_rename_does() -> None:
+    """ "Retitled the album Third Mainland" replaces the answer to "What's it called?"; the
+    shop across the street renaming itself leaves the speaker's shop its name."""
+    answer = 'Femi, asked "What\'s it called?", answered "Midnight Danfo"'
+    said = "Femi and others have retitled the album Third Mainland."
+    assert _merge("Femi", [answer, "Femi is a producer."], said) == [answer]
+    shop = "Weijun runs a small bubble tea shop called Cloudpearl."
+    said = "Funny, the shop across the street just renamed itself Boba Lab, copying us."
+    memory = _merged("Weijun", [shop, "Weijun is based in Taichung."], said).memory
+    assert shop in memory and "called Boba Lab" not in memory
