@@ -66,7 +66,7 @@ _TABLE: list[tuple[str, str]] = [
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")
         "work",
         r"\b(?:works? (?:at|for|in)|working (?:at|for)|job (?:at|with|in)|employer|employed|"
-        r"hired|notice|transferred|quit|resigned|start(?:s|ed)? at|"
+        r"hired|notice|resignation|transferred|quit|resigned|start(?:s|ed)? at|"
         r"first (?:day|week|month|shift) at)\b",
     ),
     (

@@ -444,7 +444,7 @@ def _gist(text: str, speaker: str = "") -> str:
     "the old one went to Tama's nephew" for naming Tama)."""
     text = _CUE.sub(" ", _OWNER_LEAD.sub("", text))
     if speaker:
-        text = re.sub(rf"\b{re.escape(speaker)}(?:'s)?\b", "their", text)
+        text = re.sub(rf"\b{re.escape(speaker)}(?:'s)?\b", "", text)
     return " ".join(text.split())
 
 

@@ -96,6 +96,8 @@ _NO_LONGER = re.compile(
     r"(?: anymore| any more)?,? (?:only|just|but now) (?P<new>[^,.;]+)[.!]?$",
     re.IGNORECASE,
 )
+#: "Thandi's name's Thandi, by the way": says nothing every fact of hers does not.
+_TAUTOLOGY = re.compile(r"^([A-Z][\w'-]*)(?:'s name(?:'s| is)| is) \1\b[^A-Z\d]*$")
 #: "Sofie is Sofie, a designer at …": the introduction, less the tautology.
 _SELF_NAMED = re.compile(r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b|\d)", re.IGNORECASE)
 #: A place's name, not a day's or a month's ("saving up for a bike in June").
@@ -106,8 +108,9 @@ _WHO = rf"^(?P<who>The user(?: \([{UPPER}][\w-]*\))?|[{UPPER}][\w-]*)"
 _TRADE_AT_IN = re.compile(
     rf"{_WHO} (?P<trade>(?:is an?|works as an?|(?:took|got|accepted|"
     r"started) an? (?:new )?(?:job|post|position|role) as an?) (?:[a-z][\w'-]* ){0,4}?"
-    r"[a-z][\w'-]*)(?: at (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}(?:called|named) )?"
-    r"[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*(?:, an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*"
+    r"[a-z][\w'-]*)(?: at (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}(?:called|named) |the )?"
+    r"[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*(?: [a-z]+(?=[.!]?$| in ))?"
+    r"(?:, an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*"
     rf"(?: (?:in|outside|near) {_PLACE.replace('where', 'near')})?)?|"
     r"an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*))?"
     rf"(?:(?: up| down| out)? in {_PLACE})?[.!]?$"
@@ -169,7 +172,7 @@ def clean(fact: Fact) -> tuple[str, Fact | None]:
         text = f"{found['who']} {_third(found['verb'])} {found['new'].strip()}."
     if unnamed := _UNNAMED_IS.match(text):  # "I am Carl" from an unnamed speaker: a name
         text = f"{UNNAMED}'s name is {unnamed[1]}."
-    if is_chatter(text):
+    if is_chatter(text) or _TAUTOLOGY.match(text):
         return opener, None
     return opener, Fact(text=text, date=fact.date, sources=fact.sources)
 

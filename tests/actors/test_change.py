@@ -535,3 +535,13 @@ def test_a_new_title_replaces_the_answered_name_and_no_one_elses_rename_does() -
     said = "Funny, the shop across the street just renamed itself Boba Lab, copying us."
     memory = _merged("Weijun", [shop, "Weijun is based in Taichung."], said).memory
     assert shop in memory and "called Boba Lab" not in memory
+
+
+def test_a_resignation_ends_the_employer_said_with_the_trade() -> None:
+    """ "A mechanic at the AutoPlaza dealership" is a trade and an employer: a resignation
+    ends the employer and keeps the trade."""
+    memory = _merged("Diego", [], "Diego is a mechanic at the AutoPlaza dealership in Guadalajara.")
+    older = ["Diego is a mechanic.", "Diego works at the AutoPlaza dealership."]
+    assert all(f"{line} <!--" in memory.memory for line in older)
+    said = "Diego handed in their resignation."
+    assert _merge("Diego", [*older, "Diego is based in Guadalajara."], said) == [older[1]]

@@ -187,7 +187,6 @@ def test_a_relative_or_a_pet_is_their_own_subject() -> None:
         ("My dog is called Rex.", "Carl", "s"),
     )
     assert _facts(memory) == [
-        "Carl's name is Carl.",
         "Carl lives in Porto.",
         "Carl's brother lives in Paris.",
         "Carl's dog is called Rex.",
@@ -267,3 +266,9 @@ def test_everyday_statements_of_who_and_what_are_kept() -> None:
     ]
     memory = _memory_after(("My dachshund Bublyk misses me during the day.", "Oksana", "s"))
     assert _facts(memory) == ["Oksana's dachshund Bublyk misses them during the day."]
+
+
+def test_a_name_said_again_is_no_fact() -> None:
+    """ "My name's Thandi" from Thandi says nothing every fact of hers does not."""
+    memory = _memory_after(("My name's Thandi, by the way. I drive a Polo.", "Thandi", "s"))
+    assert _facts(memory) == ["Thandi drives a Polo."]
