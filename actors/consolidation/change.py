@@ -392,7 +392,12 @@ def _same_kind(
     same = [f for f in own if kind.search(f.text)]
     if same:
         return Displaced(same[0], None) if len(same) == 1 else None
-    makes = [(f, make) for f in own for make in _values(f.text) - _values(new.text) - {speaker}]
+    makes = [
+        (f, make)
+        for f in own
+        for make in _values(f.text) - _values(new.text) - {speaker}
+        if not WHEN.match(make)  # "Tuesdays" is no make of anything
+    ]
     if not makes:
         return None
     vectors = embed([head, *(make for _, make in makes)])
@@ -406,13 +411,13 @@ _ENDED = re.compile(
     rf"(?:(?:\b(?i:my|the|our|their)|[{UPPER}][\w-]*'s) (?:old |little |ancient )?"
     r"(?P<head>[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
     r"(?:died|gone|broke(?! up)(?: down)?|was stolen|got stolen|for scrap)|"
-    r"\b(?:sold|scrapped|retired|traded in|got rid of) (?:my|the|our|their) (?:old |little )?"
+    rf"\b(?:sold|scrapped|retired|traded in|got rid of|replaced) (?:my|the|our|their|[{UPPER}][\w-]*'s) (?:old |little )?"
     r"(?P<sold>[a-z]{3,}))\b"
 )
 #: Words that end a phrase without naming a kind of thing ("a Chery Tiggo yesterday").
 _NOT_A_KIND = word_set("yesterday today tonight tomorrow now again too also though instead")
 #: How near a make must be to the kind of thing acquired ("ThinkPad" to "laptop").
-MAKE = 0.45
+MAKE = 0.3
 
 
 #: Where a line's clauses meet ("…, so …", "… and terrorises …"; not "Carl and others").

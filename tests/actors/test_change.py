@@ -545,3 +545,11 @@ def test_a_resignation_ends_the_employer_said_with_the_trade() -> None:
     assert all(f"{line} <!--" in memory.memory for line in older)
     said = "Diego handed in their resignation."
     assert _merge("Diego", [*older, "Diego is based in Guadalajara."], said) == [older[1]]
+
+
+def test_a_thing_replaced_by_its_kind_takes_the_line_of_its_make() -> None:
+    """ "Finally replaced my car" ends the line with the Polo (a make of car, the embedder
+    knows)."""
+    polo = "Quick breakfasts Thandi can eat in their Polo on the way."
+    older = [polo, "Thandi is based in Durban.", "Thandi's best friend Lerato moved to Cape Town."]
+    assert _merge("Thandi", older, "Finally replaced Thandi's car.") == [polo]
