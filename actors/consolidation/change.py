@@ -48,6 +48,7 @@ __all__ = [
     "signalled",
     "someone_else",
     "theirs",
+    "values",
 ]
 
 #: The words that say a state changed (not what it is about: that is the embedder's).
@@ -68,6 +69,7 @@ _LIFE_ENDS = re.compile(
 #: A state of the past, over before now.
 _OVER = re.compile(
     r"\b(?:lived|grew up|used to|was born|as a (?:kid|child|teen(?:ager)?)|years ago|"
+    r"before (?:i|they|he|she|we|[A-Z][\w-]*) \w+ed|"
     r"until \d{4}|in the \w+ties|back then|when (?:i|they|he|she) was)\b",
     re.IGNORECASE,
 )
@@ -116,6 +118,8 @@ def owner(text: str, people: set[str]) -> str:
     if found is None or found["who"] not in people:
         return ""
     if found["poss"] and (other := _SOMEONE_ELSE.match(found["rest"])):
+        if found["rest"][other.end() :].startswith(f" and {found['who']} "):
+            return found["who"]  # "Maya's fiancé Noam and Maya booked …": hers too
         return f"{found['who']}'s{other[0]}".strip()
     return found["who"]
 
@@ -322,6 +326,8 @@ def displaced(
 ) -> Displaced | None:
     """The fact of ``older`` that ``new`` (``said`` with its opener) replaces: one of
     ``speaker``'s, near enough in meaning and clearly the nearest; else None."""
+    if over(_CLAUSE.split(new.text, maxsplit=1)[0]):
+        return None  # "Before Rosa moved back here they taught in Turin": the past
     persons = people([speaker], older)
     if (ended := _ENDED.search(said)) and (
         same := _same_kind(older, new, said, speaker, ended["head"] or ended["sold"], embed)
@@ -336,11 +342,11 @@ def displaced(
             return same
     if weak and not owner(new.text, named(new.text, persons)):
         return None  # "Our new oolong milk tea": a new thing, not a change of the speaker's
-    values = _values(new.text) - {speaker}
+    stated = values(new.text) - {speaker}
     candidates = [
         f
         for f in theirs(older, new, said, speaker) or ()
-        if not (values and values <= _values(f.text))
+        if not (stated and stated <= values(f.text))
     ]  # a line that already names every new value says the same thing: it is not replaced
     if _LIFE_ENDS.search(said):  # "my old boy died", "the rabbit went to live on a farm"
         kind = {m.casefold() for m in PET.findall(new.text)}
@@ -395,7 +401,7 @@ def _same_kind(
     makes = [
         (f, make)
         for f in own
-        for make in _values(f.text) - _values(new.text) - {speaker}
+        for make in values(f.text) - values(new.text) - {speaker}
         if not WHEN.match(make)  # "Tuesdays" is no make of anything
     ]
     if not makes:
@@ -456,6 +462,6 @@ def _gist(text: str, speaker: str = "") -> str:
 _VALUE = re.compile(r"(?<=\S )[A-Z][\w-]*(?: [A-Z][\w-]*)*|\d[\d:,.]*\d|\d")
 
 
-def _values(text: str) -> set[str]:
+def values(text: str) -> set[str]:
     """The names and numbers a fact states (not the word it opens with)."""
     return set(_VALUE.findall(text))

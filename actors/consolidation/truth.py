@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_memory
 
-from .attributes import MONTHS, UPPER, WEEKDAYS, Key, keys, same_subject
+from .attributes import MONTHS, UPPER, WEEKDAYS, WHEN, Key, keys, same_subject
 from .change import (
     NEAR_OF_KIND,
     Embed,
@@ -43,6 +43,7 @@ from .change import (
     people,
     someone_else,
     theirs,
+    values,
 )
 from .chatter import is_chatter, split_opener, strip_banter
 from .grounding import supports
@@ -430,7 +431,14 @@ def _revise(
             continue
         _, at, old, was = max(candidates, key=lambda c: (c[0], c[1]))
         retire(old)
-        rewritten = _rewrite(old, new, [(was, value)], turns)
+        # a change that names another thing too ("moved everything to Akko, and the date is
+        # now the 21st") changed more of the line than one value: it stands alone
+        more = {
+            name
+            for name in values(new.text) - values(old.text) - {value, speaker}
+            if name[0].isupper() and not WHEN.match(name)
+        }
+        rewritten = None if more else _rewrite(old, new, [(was, value)], turns)
         if rewritten is not None:
             facts.insert(at, rewritten)
         return rewritten is not None

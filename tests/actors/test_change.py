@@ -553,3 +553,22 @@ def test_a_thing_replaced_by_its_kind_takes_the_line_of_its_make() -> None:
     polo = "Quick breakfasts Thandi can eat in their Polo on the way."
     older = [polo, "Thandi is based in Durban.", "Thandi's best friend Lerato moved to Cape Town."]
     assert _merge("Thandi", older, "Finally replaced Thandi's car.") == [polo]
+
+
+def test_the_past_said_in_passing_changes_nothing() -> None:
+    """ "Before Rosa moved back here she taught in Turin" is her past, not a move now."""
+    trip = "Two weeks in Sardinia in August."
+    older = [trip, "Rosa is a teacher.", "Rosa is based in Naples."]
+    said = "Before Rosa moved back here they taught in Turin for three years."
+    assert _merge("Rosa", older, said) == []
+
+
+def test_a_change_of_a_shared_plan_names_what_else_changed() -> None:
+    """ "We moved everything to Akko, and the date is now the 21st": the plan made with her
+    fiancé is the speaker's too, and a change naming a new place besides the new date is
+    not written into the old line (no "Caesarea … on the 21st")."""
+    venue = "Maya's fiancé Noam and Maya booked a venue in Caesarea on the 14th of September."
+    said = "Maya and others moved everything to a courtyard in Akko, and the date is now the 21st."
+    merged = _merged("Maya", [venue, "Maya teaches yoga."], said)
+    assert [f.text for f in merged.retired] == [venue]
+    assert "Caesarea" not in merged.memory
