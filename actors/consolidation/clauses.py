@@ -5,7 +5,7 @@ at different times: a move to Lisbon supersedes the first, never the
 second. So the extractive path makes one fact per clause: it cuts where a
 conjunction or a semicolon starts a new first-person clause ("…, and I
 work…", "…; my…"), and where "and" joins a second verb to the same "I"
-("I live in Lisbon and work nights" → "I live in Lisbon", "I work nights").
+("I live in Lisbon and work nights" → "I live in Lisbon", "I work nights"; "we" too).
 Openers that carry no fact ("Actually", "So", "Well, ") are dropped first,
 so "Actually I moved to Berlin" still starts with its subject. Anything
 the rules do not recognise stays one clause, as it was written.
@@ -24,7 +24,7 @@ _OPENER = re.compile(
 )
 #: A new first-person clause: after ", and", "; ", ", but", ", so" or a bare ", ".
 _NEW_SUBJECT = re.compile(
-    r"(?:,?\s+(?:and|but|so)\s+|[;:]\s+|,\s+)(?=(?:I|I'm|I've|I'd|I'll|my|My|we|we're|our)\b)"
+    r"(?:,?\s+(?:and|but|so|plus)\s+|[;:]\s+|,\s+)(?=(?:I|I'm|I've|I'd|I'll|my|My|we|we're|our)\b)"
 )
 #: "and" before a verb that shares the clause's "I": "I live in Lisbon and work nights".
 #: Only verbs that are rarely nouns ("I love tea and love songs" stays whole).
@@ -47,7 +47,8 @@ def clauses(sentence: str) -> list[str]:
     for part in _NEW_SUBJECT.split(_strip_opener(body)):
         part = _strip_opener(part)
         pieces = _SHARED_I.split(part) if _starts_with_i(part) else [part]
-        found += [pieces[0], *(f"I {piece}" for piece in pieces[1:])]
+        subject = "We" if part[:2].lower() == "we" else "I"
+        found += [pieces[0], *(f"{subject} {piece}" for piece in pieces[1:])]
     return [f"{c}{ending}".replace(" &I", " and I") for c in found if c]
 
 
@@ -56,4 +57,4 @@ def _strip_opener(text: str) -> str:
 
 
 def _starts_with_i(text: str) -> bool:
-    return text.startswith(("I ", "I'm ", "I've "))
+    return text.startswith(("I ", "I'm ", "I've ", "We ", "we "))

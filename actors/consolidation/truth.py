@@ -91,7 +91,8 @@ _NEW_NAME = re.compile(
 #: What a name follows: "called", or the answer to "What's it called?" (``extractive``).
 _CALLED = r"called|named|codenamed|calling (?:him|her|it|them)|(?:called|name)\?\", answered"
 _NAME_AFTER = r"\s+\"?(?:the )?(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
-_OLD_NAME = re.compile(rf"\b(?:{_CALLED}){_NAME_AFTER}")
+#: (or a name in apposition: "coaches a team in Kumasi, the Zongo Stars")
+_OLD_NAME = re.compile(rf"(?:\b(?:{_CALLED})|,(?= the [A-Z])){_NAME_AFTER}")
 _NO_LONGER = re.compile(
     r"^(?P<who>.+?) (?:does not|doesn't|do not|don't|no longer) (?P<verb>\w+) .+?"
     r"(?: anymore| any more)?,? (?:only|just|but now) (?P<new>[^,.;]+)[.!]?$",
@@ -118,7 +119,9 @@ _TRADE_AT_IN = re.compile(
 )
 #: What someone does, then (last) the place they do it in: two claims.
 _DOING_IN = re.compile(
-    rf"{_WHO} (?P<what>(?!lives\b|was\b|has\b)[a-z]+s (?:[\w'-]+ )*?"
+    # (what they do: not what they want, "needs help writing a CV in English")
+    rf"{_WHO} (?P<what>(?!(?:lives|was|has|needs|wants|hopes|plans|tries|likes|loves)\b)"
+    r"[a-z]+s (?:[\w'-]+ )*?"
     rf"[\w'-]+)(?<!ing)(?: here)? in {_PLACE}[.!]?$"
 )
 #: A place said with someone's work ("a designer in London", ``_claims``), less exact than
@@ -464,7 +467,9 @@ def _old_name(said: str) -> re.Pattern[str]:
     if not things:
         return _OLD_NAME
     named = "|".join(map(re.escape, things))
-    return re.compile(rf"\b(?:{_CALLED}|(?:{named})(?:'s name)? is){_NAME_AFTER}")
+    return re.compile(
+        rf"(?:\b(?:{_CALLED}|(?:{named})(?:'s name)? is)|,(?= the [A-Z])){_NAME_AFTER}"
+    )
 
 
 def _counted(kind: re.Pattern[str], text: str, value: re.Match[str]) -> re.Pattern[str] | None:

@@ -572,3 +572,15 @@ def test_a_change_of_a_shared_plan_names_what_else_changed() -> None:
     merged = _merged("Maya", [venue, "Maya teaches yoga."], said)
     assert [f.text for f in merged.retired] == [venue]
     assert "Caesarea" not in merged.memory
+
+
+def test_a_name_in_apposition_is_renamed_and_a_language_is_no_place() -> None:
+    """ "Coaches a team in Kumasi, the Zongo Stars" holds the team's name for "we're the
+    Kejetia Kings from this season"; "needs help writing a CV in English" says nothing of
+    where she is."""
+    team = "Kwame coaches an under-15 football team in Kumasi, the Zongo Stars."
+    said = "Kwame and others are the Kejetia Kings from this season."
+    memory = _merged("Kwame", [team, "Kwame drives a Nissan."], said).memory
+    assert "Zongo" not in memory and "Kejetia Kings" in memory
+    memory = _merged("Vale", [], "Vale needs help writing a CV in English.").memory
+    assert "based in English" not in memory

@@ -142,6 +142,17 @@ TABLE = [
         ["Got rid of the old car, now Carl drives a Chery Tiggo."],
     ),
     (
+        "We train on Saturdays at 7 and play league matches on Sundays.",
+        [
+            "Carl and others train on Saturdays at 7.",
+            "Carl and others play league matches on Sundays.",
+        ],
+    ),
+    (
+        "Eight years of laminated doughs, plus I'm learning German twice a week.",
+        ["Carl is learning German twice a week."],
+    ),
+    (
         "I work evenings at Hill Brew café and play cricket on Saturdays.",
         ["Carl works evenings at Hill Brew café.", "Carl plays cricket on Saturdays."],
     ),
