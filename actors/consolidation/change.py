@@ -393,7 +393,7 @@ def _same_kind(
     pet) leave it open."""
     if PET.fullmatch(head) or head in _NOT_A_KIND:
         return None
-    kind = re.compile(rf"\b{re.escape(head)}s?\b")
+    kind = re.compile(rf"(?<!\bby )\b{re.escape(head)}s?\b")  # ("by bike" is a way to go)
     own = theirs(older, new, said, speaker, cue=False) or []
     same = [f for f in own if kind.search(f.text)]
     if same:
@@ -417,7 +417,7 @@ _ENDED = re.compile(
     rf"(?:(?:\b(?i:my|the|our|their)|[{UPPER}][\w-]*'s) (?:old |little |ancient )?"
     r"(?P<head>[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
     r"(?:died|gone|broke(?! up)(?: down)?|was stolen|got stolen|for scrap)|"
-    rf"\b(?:sold|scrapped|retired|traded in|got rid of|replaced) (?:my|the|our|their|[{UPPER}][\w-]*'s) (?:old |little )?"
+    rf"\b(?:sold|scrapped|retired|traded in|got rid of|replaced|stole) (?:my|the|our|their|[{UPPER}][\w-]*'s) (?:old |little )?"
     r"(?P<sold>[a-z]{3,}))\b"
 )
 #: Words that end a phrase without naming a kind of thing ("a Chery Tiggo yesterday").

@@ -30,7 +30,7 @@ _NEW_SUBJECT = re.compile(
 #: Only verbs that are rarely nouns ("I love tea and love songs" stays whole).
 _SHARED_I = re.compile(
     r",?\s+and\s+(?=(?:work|live|moved|started|joined|studied|study|teach|speak|own|bought|"
-    r"sold|adopted|replaced|took|go|do|cycle|swim|sing|coach|play)\b)",
+    r"sold|adopted|replaced|took|go|do|cycle|swim|sing|coach|play|want|need)\b)",
     re.IGNORECASE,
 )
 #: "Abena and I …", "My fiancee Abena and I …" at the start: a subject of two, not two clauses.

@@ -225,9 +225,11 @@ def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
     for before, sentence in zip([None, *sentences], sentences, strict=False):
         if sentence.role != "user":
             continue
+        said = before.text if before is not None and before.turn is sentence.turn else ""
+        place = (_PLACE.findall(said) or [""])[-1]
         statements = [
             sentence._replace(text=text, score=_score(text, sentence.role))
-            for text in _statements(_asserted(sentence.text))
+            for text in _statements(_asserted(sentence.text), place)
             if not _ONLY_PRONOUN.match(text)
         ]
         kept = [_fact(s, session) for s in statements if s.score >= FACT_MIN_SCORE]
@@ -258,10 +260,11 @@ def _answer(question: _Sentence, reply: _Sentence, session: str) -> Fact | None:
     return _said(reply.turn, session, f'{name}, asked "{asked}", answered "{said}"')
 
 
-def _statements(sentence: str) -> list[str]:
+def _statements(sentence: str, place: str = "") -> list[str]:
     """The clauses of ``sentence``, the first still led by its opener ("Small correction: …"),
     which the merge reads for its cue; a clause without a subject ("Moved last week") is the
-    speaker's."""
+    speaker's; "there" or a bare move is to the last ``place`` named before ("… at Klangwerk
+    in Berlin. Moved last weekend!")."""
     opener, body = split_opener(sentence)
     found = _here(body) or clauses(body)
     first, _, after = found[0].partition(" ") if found else ("", "", "")
@@ -269,8 +272,8 @@ def _statements(sentence: str) -> list[str]:
         found[0] = f"I {first.lower()}{found[0][len(first) :]}"
     elif _UNSAID_I_AM.match(found[0] if found else ""):
         found[0] = f"I'm {first.lower()}{found[0][len(first) :]}"
-    for i in range(1, len(found)):
-        places = _PLACE.findall(" ".join(found[:i]))
+    for i in range(len(found)):
+        places = [p for p in [place, *_PLACE.findall(" ".join(found[:i]))] if p]
         if places:
             found[i] = _THERE.sub(partial(_place, places[-1]), found[i])
             # "It's in Salvador, we move at the end of the month": the move is to Salvador

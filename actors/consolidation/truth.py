@@ -202,7 +202,7 @@ def merge(
             retired.append(fact)
             added[:] = [f for f in added if f is not fact]
 
-    def add(opener: str, fact: Fact, embed: Embed) -> None:
+    def add(opener: str, fact: Fact, embed: Embed, whole: str) -> None:
         untouched = [id(f) for f in facts]  # a line retracted is the change: no other goes
         topics = retraction_topics(fact.text)
         if topics is not None:
@@ -220,7 +220,7 @@ def merge(
         said = f"{opener} {fact.text}"
         speaker = _speaker(fact, speakers)
         if (
-            not _supersede(facts, fact, retire, turns, people(speakers.values(), facts))
+            not _supersede(facts, fact, whole, retire, turns, people(speakers.values(), facts))
             and _revise(
                 facts,
                 fact,
@@ -246,8 +246,9 @@ def merge(
     with meaning() as embed:
         for raw in new_facts:
             opener, cleaned = clean(raw)
-            for claim in _claims(cleaned) if cleaned is not None else ():
-                add(opener, claim, embed)
+            if cleaned is not None:
+                for claim in _claims(cleaned):
+                    add(opener, claim, embed, cleaned.text)
     while facts and count_tokens(render_memory(facts)) > max_tokens:
         facts.pop(0)
     return Merged(render_memory(facts), added, retired)
@@ -282,12 +283,13 @@ def _claims(fact: Fact) -> list[Fact]:
 def _supersede(
     facts: list[Fact],
     new: Fact,
+    whole: str,
     retire: Callable[[Fact], None],
     turns: Sequence[MessageRecord],
     persons: set[str],
 ) -> bool:
     """Retire (or rewrite in place) the older facts of the same person that share a key with
-    ``new``."""
+    ``new`` (a claim of ``whole``, the fact as said)."""
     mine = [] if hedged(new.text) else keys(new.text)  # a plan or a wish replaces nothing
     done = False
     for old in list(facts):
@@ -297,7 +299,8 @@ def _supersede(
         shared = [(a, b) for a in mine for b in theirs if _same(a, b)]
         if all(not a.value for a, _ in shared) and _SAME.search(new.text):
             continue  # "transferred to another ward at the same hospital": the employer stays
-        if not shared or (_BASED.match(old.text) and not _MOVE.search(new.text)):
+        # (said as a move: "based in Bornova" from "an instructor at a school in Bornova" is not)
+        if not shared or (_BASED.match(old.text) and not _MOVE.search(whole)):
             continue  # "lives in Peckham" says where in the city "based in London" is
         rest = [b for b in theirs if not any(b is s for _, s in shared)]
         says_more = (

@@ -283,3 +283,20 @@ def test_a_name_said_again_is_no_fact() -> None:
     """ "My name's Thandi" from Thandi says nothing every fact of hers does not."""
     memory = _memory_after(("My name's Thandi, by the way. I drive a Polo.", "Thandi", "s"))
     assert _facts(memory) == ["Thandi drives a Polo."]
+
+
+def test_a_bare_move_is_to_the_place_the_turn_named_before() -> None:
+    """ "… a job at Klangwerk in Berlin. Moved last weekend!": the move is to Berlin, and it
+    replaces the city said with the old job; a new job in a district ("at a school in
+    Bornova") is no move from the city ("Izmir")."""
+    memory = _memory_after(
+        ("I'm a sound engineer at Havstudio in Bergen.", "Henrik", "s"),
+        ("I took a job at Klangwerk in Berlin. Moved last weekend!", "Henrik", "s"),
+    )
+    assert "Henrik moved to Berlin last weekend!" in _facts(memory) and "Bergen" not in memory
+    memory = _memory_after(
+        ("I drive a taxi in Izmir and want to learn English.", "Yusuf", "s"),
+        ("I'm a driving instructor now at a school in Bornova.", "Yusuf", "s"),
+    )
+    assert "Yusuf is based in Izmir." in _facts(memory)
+    assert "Yusuf drives a taxi." not in _facts(memory)
