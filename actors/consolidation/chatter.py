@@ -56,6 +56,14 @@ _TALK = re.compile(
 _BANTER = re.compile(r"(?:[\s,]+(?:lol|haha+|hehe|xd|:\)|:d|!+))+(?=[.!?]*$)", re.IGNORECASE)
 _TAUTOLOGY = re.compile(r"^(?P<a>[\w' -]+?) (?:is|am|are) (?P<b>[\w' -]+?)[.!]?$", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z0-9][\w'-]*")
+#: A name said again: it says nothing every fact of theirs does not.
+_SELF_NAMED = re.compile(r"^([A-Z][\w'-]*)(?:'s name(?:'s| is)| is) \1\b[^A-Z\d]*$")
+#: A short sentence that ends in a goodbye.
+_FAREWELL = re.compile(
+    r"\b(?:bye|goodbye|see you(?: soon| later)?|talk (?:soon|later)|speak soon|"
+    r"catch you later|until next time)(?: for now)?\W*$",
+    re.IGNORECASE,
+)
 _EMPTY = word_set("it this that them there here so too very really just now then one thing things")
 
 
@@ -98,5 +106,9 @@ def is_chatter(text: str) -> bool:
         return True
     if (same := _TAUTOLOGY.match(text)) and same["a"].casefold() == same["b"].casefold():
         return True
+    if _SELF_NAMED.match(text):  # "Thandi's name's Thandi, by the way"
+        return True
     words = [w.casefold() for w in _WORD.findall(text)]
+    if _FAREWELL.search(text) and len(words) <= 6:  # "that's all for today, bye!"
+        return True
     return len(words) < 3 or all(w in _EMPTY for w in words[2:])

@@ -98,8 +98,6 @@ _NO_LONGER = re.compile(
     r"(?: anymore| any more)?,? (?:only|just|but now) (?P<new>[^,.;]+)[.!]?$",
     re.IGNORECASE,
 )
-#: "Thandi's name's Thandi, by the way": says nothing every fact of hers does not.
-_TAUTOLOGY = re.compile(r"^([A-Z][\w'-]*)(?:'s name(?:'s| is)| is) \1\b[^A-Z\d]*$")
 #: "Sofie is Sofie, a designer at …": the introduction, less the tautology.
 _SELF_NAMED = re.compile(r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b|\d)", re.IGNORECASE)
 #: A place's name, not a day's or a month's ("saving up for a bike in June").
@@ -176,7 +174,7 @@ def clean(fact: Fact) -> tuple[str, Fact | None]:
         text = f"{found['who']} {_third(found['verb'])} {found['new'].strip()}."
     if unnamed := _UNNAMED_IS.match(text):  # "I am Carl" from an unnamed speaker: a name
         text = f"{UNNAMED}'s name is {unnamed[1]}."
-    if is_chatter(text) or _TAUTOLOGY.match(text):
+    if is_chatter(text):
         return opener, None
     return opener, Fact(text=text, date=fact.date, sources=fact.sources)
 

@@ -300,3 +300,12 @@ def test_a_bare_move_is_to_the_place_the_turn_named_before() -> None:
     )
     assert "Yusuf is based in Izmir." in _facts(memory)
     assert "Yusuf drives a taxi." not in _facts(memory)
+
+
+def test_a_goodbye_is_no_fact() -> None:
+    """ "That's all for today, bye!" says goodbye; "I'm swimming instead for now" a fact."""
+    memory = _memory_after(
+        ("That's all for today, bye! Arigatou, goodbye for now.", "Yuki", "s"),
+        ("I'm swimming instead for now.", "Yuki", "s"),
+    )
+    assert _facts(memory) == ["Yuki is swimming instead for now."]
