@@ -138,6 +138,10 @@ TABLE = [
         ["They promoted Carl.", "Carl is the head chef now."],
     ),
     (
+        "They're in Kaunas, so my fiancée Rasa and I are moving there.",
+        ["Carl's fiancée Rasa and Carl are moving to Kaunas."],
+    ),
+    (
         "Got rid of the old car, now I drive a Chery Tiggo.",
         ["Got rid of the old car, now Carl drives a Chery Tiggo."],
     ),
