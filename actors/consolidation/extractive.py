@@ -91,7 +91,10 @@ _THEY = {"you're": "they're", "you are": "they are", "your": "their", "you": "th
 #: A speaker giving their name in two or three words ("I'm Maya.", "Call me Ines!").
 _INTRODUCTION = re.compile(r"^(?:I'm|I am|Call me|My name's|Name's) [A-Z][\w'-]*[.!]?$")
 #: A fragment that only names what the sentence before introduced: "A beagle called Rex."
-_APPOSITION = re.compile(r"^(?:(?:A|An) [^.!?]{0,40}\b(?:called|named)|(?:His|Her|Its) name is)\b")
+_APPOSITION = re.compile(
+    r"^(?:(?:A|An) [^.!?]{0,40}\b(?:called|named)|(?:His|Her|Its) name is|"
+    r"(?:They|We|I) (?:named|called) (?:him|her|it)\b)"
+)
 #: A clause that says nothing on its own: "I love it", "I did that".
 _ONLY_PRONOUN = re.compile(r"^\S+ \S+ (?:it|this|that|them)[.!]?$", re.IGNORECASE)
 _DATE = re.compile(
@@ -222,6 +225,7 @@ def _summary(sentences: list[_Sentence]) -> str:
 
 def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
     facts: list[Fact] = []
+    answered: MessageRecord | None = None  # the turn whose last fact is an answer
     for before, sentence in zip([None, *sentences], sentences, strict=False):
         if sentence.role != "user":
             continue
@@ -235,8 +239,30 @@ def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
         kept = [_fact(s, session) for s in statements if s.score >= FACT_MIN_SCORE]
         if not kept and before is not None and (answer := _answer(before, sentence, session)):
             kept = [answer]
+            answered = sentence.turn
+        elif not kept and answered is sentence.turn and _continues(sentence.text):
+            # "Midnight Danfo. It's afrobeats with a lot of live horns.": the answer goes on
+            last = facts.pop()
+            said = third_person(sentence.text, sentence.turn.name or DEFAULT_SPEAKER)
+            kept = [
+                Fact(
+                    text=f'{last.text[:-1]}. {said.rstrip(".!")}"',
+                    date=last.date,
+                    sources=last.sources,
+                )
+            ]
         facts += kept
+        if kept and answered is not sentence.turn:
+            answered = None
     return facts
+
+
+def _continues(text: str) -> bool:
+    """``text`` goes on about what an answer named ("It's afrobeats …"), and is no goodbye."""
+    return bool(_IT.match(text)) and not is_chatter(text) and not text.endswith("?")
+
+
+_IT = re.compile(r"^(?:It|It's|It is|They|They're|She|She's|He|He's)\b")
 
 
 def _answer(question: _Sentence, reply: _Sentence, session: str) -> Fact | None:
@@ -245,12 +271,13 @@ def _answer(question: _Sentence, reply: _Sentence, session: str) -> Fact | None:
     words = {w.casefold() for w in re.findall(r"[\w'-]+", reply.text)}
     if (
         question.role != "assistant"
-        or not _ASKS.match(question.text)
+        or not question.text.endswith("?")
+        # (a yes or no question only with a reply that names something: "Yep, along the Svratka")
+        or not (_ASKS.match(question.text) or _NAME.search(reply.text, 1))
         or reply.turn is question.turn
         or len(words) < 2
         or words <= _REPLY_WORDS
         or reply.text.endswith("?")
-        or _FIRST_PERSON.search(reply.text)
         or (len(words) > 2 and is_chatter(reply.text))
     ):
         return None

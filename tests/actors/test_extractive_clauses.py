@@ -231,14 +231,32 @@ def test_the_unnamed_user_of_every_session_of_a_scope_is_one_person() -> None:
             ['Carl, asked "How many guests?", answered "About 120"'],
         ),
         ("Want me to add walk times?", "Yes please, 7 and 19.", []),
+        (
+            "New fieldwork sites, then?",
+            "Yep, along the Svratka.",
+            ['Carl, asked "New fieldwork sites, then?", answered "Yep, along the Svratka"'],
+        ),
+        (
+            "Would you be on your own?",
+            "With my cousin Rodrigo.",
+            ['Carl, asked "Would they be on their own?", answered "With Carl\'s cousin Rodrigo"'],
+        ),
+        (
+            "What's it called?",
+            "Midnight Danfo. It's afrobeats with live horns.",
+            [
+                'Carl, asked "What\'s it called?", answered "Midnight Danfo. It\'s afrobeats with live horns"'
+            ],
+        ),
         ("How are you settling in?", "Grand, thanks.", []),
     ],
 )
 def test_a_reply_that_only_answers_keeps_its_question(
     question: str, reply: str, facts: list[str]
 ) -> None:
-    """A fragment says something only with the question it answers (and a yes/no question,
-    or a reply of pleasantries, makes no fact)."""
+    """A fragment says something only with the question it answers, and what it goes on to
+    say of it ("It's afrobeats …"); a yes/no question answered without naming anything, or a
+    reply of pleasantries, makes no fact."""
     turns = [
         MessageRecord(seq=1, id="a", role="assistant", content=question, ts=0, tokens=1),
         MessageRecord(seq=2, id="u", role="user", content=reply, ts=0, tokens=1, name="Carl"),
@@ -313,3 +331,11 @@ def test_a_goodbye_is_no_fact() -> None:
         ("I'm swimming instead for now.", "Yuki", "s"),
     )
     assert _facts(memory) == ["Yuki is swimming instead for now."]
+
+
+def test_a_pet_named_in_the_next_sentence_is_named() -> None:
+    """ "We got the boys a tortoise instead. They named him Gennaro." names the tortoise."""
+    memory = _memory_after(
+        ("We got the boys a tortoise instead. They named him Gennaro.", "Rosa", "s")
+    )
+    assert any("tortoise" in f and "Gennaro" in f for f in _facts(memory))
