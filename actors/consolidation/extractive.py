@@ -37,7 +37,7 @@ from .clauses import clauses
 from .result import ConsolidationResult
 from .retraction import retraction_topics
 from .third_person import DEFAULT_SPEAKER, third_person, word_set
-from .truth import merge
+from .truth import merge, renames
 
 __all__ = [
     "extractive_consolidation",
@@ -61,8 +61,8 @@ _STATEMENT = re.compile(
 )
 #: A sentence that changes or takes back a fact: always worth a look by the merge.
 _CHANGE = re.compile(
-    r"\b(?:new name|renamed|rebranded|retitled|now called|officially|correction|typo|actually|anymore|"
-    r"no longer|forget|scratch|cancelled|is off|not happening)\b|\bcalled [A-Z]\w* now\b",
+    r"\b(?:correction|typo|actually|anymore|no longer|forget|scratch|cancelled|is off|"
+    r"not happening)\b",
     re.IGNORECASE,
 )
 #: "We practise on Thursdays": the speaker doing something, whatever the verb.
@@ -146,7 +146,7 @@ def _score(text: str, role: str) -> int:
         return FACT_MIN_SCORE if role == "user" else 0  # "I'm Maya.": short, but a name
     if len(words) < 3:
         return 0
-    score = 3 if _CHANGE.search(text) or signalled(text) else 0
+    score = 3 if _CHANGE.search(text) or signalled(text) or renames(text) else 0
     if keys(text):  # about a home, a job, a partner, a pet…: what memory is for
         score += 2
     if retraction_topics(text) is not None:  # takes a fact back: the merge must see it

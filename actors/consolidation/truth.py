@@ -50,7 +50,7 @@ from .grounding import supports
 from .retraction import retraction_topics, retracts
 from .third_person import DEFAULT_SPEAKER, word_set
 
-__all__ = ["Merged", "clean", "merge"]
+__all__ = ["Merged", "clean", "merge", "renames"]
 
 UNNAMED = "The user"
 
@@ -59,7 +59,7 @@ _CORRECTION = re.compile(
 )
 _RENAME = re.compile(
     r"\b(?:new name|renamed|rebranded|retitled|now called|officially|called [A-Z][\w' -]* now|"
-    r"sign (?:now )?(?:says|reads)|"
+    r"sign (?:now )?(?:says|reads)|[A-Z][\w'-]* it is\b|"
     rf"is now [A-Z]|name is now|(?:is|are|'re) (?:the )?(?!(?i:{WEEKDAYS}|{MONTHS}))[A-Z][\w'-]*"
     r"(?: [A-Z][\w'-]*)* (?:now|from (?:now on|this \w+|next \w+)))",
 )
@@ -88,6 +88,8 @@ _NEW_NAME = re.compile(
     rf"(?:the )?)(?!(?i:{WEEKDAYS}|{MONTHS}))"
     r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
 )
+#: A name chosen: "Emberfall is cool but no, Lanternfall it is."
+_CHOSEN = re.compile(r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*) it is\b")
 #: What a name follows: "called", or the answer to "What's it called?" (``extractive``).
 _CALLED = r"called|named|codenamed|calling (?:him|her|it|them)|(?:called|name)\?\", answered"
 _NAME_AFTER = r"\s+\"?(?:the )?(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
@@ -449,10 +451,16 @@ def _revise(
     return False
 
 
+def renames(text: str) -> bool:
+    """``text`` gives something a new name ("the sign says Brasa", "Lanternfall it is")."""
+    return bool(_RENAME.search(text))
+
+
 def _changes(text: str) -> list[tuple[re.Pattern[str], str]]:
     """The values ``text`` states, by kind: a name it is now called, a month, a number…"""
     found = []
-    if _RENAME.search(text) and not _ELSEWHERE.search(text) and (name := _NEW_NAME.search(text)):
+    name = _NEW_NAME.search(text) or _CHOSEN.search(text)
+    if _RENAME.search(text) and not _ELSEWHERE.search(text) and name:
         found.append((_old_name(text[: name.start()]), name["name"]))
     for kind in _KINDS:
         if value := kind.search(text):

@@ -339,3 +339,18 @@ def test_a_pet_named_in_the_next_sentence_is_named() -> None:
         ("We got the boys a tortoise instead. They named him Gennaro.", "Rosa", "s")
     )
     assert any("tortoise" in f and "Gennaro" in f for f in _facts(memory))
+
+
+def test_a_new_name_said_without_a_first_person_is_read() -> None:
+    """ "From next week the sign says Brasa", "Lanternfall it is": renames, though they name
+    nobody."""
+    memory = _memory_after(
+        ("I run a little restaurant called Candela.", "Mateo", "s"),
+        ("Update: we're changing the name. From next week the sign says Brasa.", "Mateo", "s"),
+    )
+    assert "Candela" not in memory and "called Brasa" in memory
+    memory = _memory_after(
+        ("I'm making a small indie game at night called Fogwalker.", "Jonas", "s"),
+        ("Emberfall is cool but no, Lanternfall it is.", "Jonas", "s"),
+    )
+    assert "Fogwalker" not in memory and "called Lanternfall" in memory
