@@ -24,7 +24,10 @@ _OPENER = re.compile(
 )
 #: A new first-person clause: after ", and", "; ", ", but", ", so" or a bare ", ".
 _NEW_SUBJECT = re.compile(
-    r"(?:,?\s+(?:and|but|so|plus)\s+|[;:]\s+|,\s+)(?=(?:I|I'm|I've|I'd|I'll|my|My|we|we're|our)\b)"
+    r"(?:,?\s+(?:and|but|so|plus)\s+|[;:]\s+|"
+    # (not "my" in apposition: "Brutus, my pitbull, …", "Holm Træ, my own workshop")
+    r",\s+(?![Mm]y (?:[\w'-]+ ){0,2}[\w'-]+(?:,|$)))"
+    r"(?=(?:I|I'm|I've|I'd|I'll|my|My|we|we're|our)\b)"
 )
 #: "and" before a verb that shares the clause's "I": "I live in Lisbon and work nights".
 #: Only verbs that are rarely nouns ("I love tea and love songs" stays whole).

@@ -141,6 +141,12 @@ TABLE = [
         "They're in Kaunas, so my fiancée Rasa and I are moving there.",
         ["Carl's fiancée Rasa and Carl are moving to Kaunas."],
     ),
+    # "my" in apposition opens no clause
+    ("Holm Træ, my own workshop.", ["Holm Træ, Carl's own workshop."]),
+    (
+        "And I gotta feed Brutus too, my pitbull, he eats more than me.",
+        ["Carl has to feed Brutus too, their pitbull, he eats more than them."],
+    ),
     (
         "Got rid of the old car, now I drive a Chery Tiggo.",
         ["Got rid of the old car, now Carl drives a Chery Tiggo."],
