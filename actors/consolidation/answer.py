@@ -63,12 +63,14 @@ from dataclasses import dataclass
 from reverie.store import Fact, MessageRecord, fact_id, fact_key, parse_memory, render_memory
 
 from .attributes import keys, same_subject
+from .change import named, owner, people
 from .chatter import split_opener
 from .extractive import extractive_facts, extractive_summary
 from .grounding import content_stems, ground, ground_summary, sentences
 from .prompt import ModelAnswer, within_caps
 from .result import ConsolidationResult
 from .revisable import revisable_ids, said_by_users
+from .third_person import DEFAULT_SPEAKER
 from .truth import clean, merge
 
 __all__ = [
@@ -143,6 +145,7 @@ def revise(
     replacements: list[Fact] = []
     retired: list[Fact] = []
     users = said_by_users(turns)
+    speakers = {t.name or DEFAULT_SPEAKER for t in users}
     for update in answer.updates:
         at = _position(facts, update.id)
         if at is None:
@@ -158,6 +161,10 @@ def revise(
         new = clean(grounded[0])[1]
         if new is None:
             counts["update_chatter"] += 1
+            continue
+        persons = people(speakers, facts)
+        if owner(new.text, named(new.text, persons)) != owner(facts[at].text, persons):
+            counts["update_refused"] += 1  # "Lerato moved to Cape Town" is no fact of Thandi's
             continue
         if fact_key(new.text) == fact_key(facts[at].text):
             continue  # the same words: nothing changed

@@ -190,3 +190,18 @@ def test_what_the_merge_retires_joins_what_the_updates_replaced() -> None:
     assert "Porto" not in accepted.result.memory
     assert accepted.result.facts[:2] == [new, "Carl moved to Lisbon in 2021."]
     assert not any("Porto" in f for f in accepted.result.facts)
+
+
+def test_an_update_never_makes_a_fact_someone_elses() -> None:
+    """ "Carl likes tea." updated to "Ana moved to Porto." (someone else's news, though
+    grounded in a turn) is refused: an update keeps whose fact it is."""
+    tea = fact_id("Carl likes tea.")
+    turns = [*TURNS, turn(4, "My friend Ana moved to Porto, she says hi to my tea plant.")]
+    accepted = run(
+        ModelAnswer("", [], updates=[FactUpdate(tea, "Ana moved to Porto.")]), turns=turns
+    )
+    assert "Carl likes tea." in accepted.result.memory
+    assert accepted.counts["updated"] == 0 and accepted.counts["update_refused"] == 1
+    turns = [*TURNS, turn(4, "I like coffee now.")]
+    answer = ModelAnswer("", [], updates=[FactUpdate(tea, "Carl likes coffee now.")])
+    assert run(answer, turns=turns).counts["updated"] == 1
