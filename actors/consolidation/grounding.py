@@ -7,7 +7,10 @@ one costs more than a missing one. ``ground`` keeps a fact only when
 
 - every name (a capitalised word that is not a function word) and every
   number in it occurs in the turns, and
-- at least ``MIN_SHARE`` of its content words do,
+- at least ``MIN_SHARE`` of its content words do, with its names and numbers,
+  in one sentence a user said (a claim stated, not one recombined from words
+  said apart: "Vienna feels tiny" from "a weekend in Vienna. Brno feels tiny
+  after that"),
 
 where words match by a crude stem (``moved``/``move``, ``lives``/``living``),
 and the turns' vocabulary includes the speakers' names, the roles and the
@@ -104,12 +107,20 @@ class _Turns:
     turns: Sequence[MessageRecord]
     stems: list[frozenset[str]] = field(default_factory=list)
     seen: set[str] = field(default_factory=set)
+    #: each user sentence's stems, with what its turn's header says (who said it, when)
+    said: list[frozenset[str]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         for turn in self.turns:
-            stems = frozenset(_stem(w) for w in [*words(turn.content), *_header_words(turn)])
+            header = {_stem(w) for w in _header_words(turn)}
+            stems = frozenset({_stem(w) for w in words(turn.content)} | header)
             self.stems.append(stems)
             self.seen |= stems
+            if turn.role == "user":
+                self.said += [
+                    frozenset({_stem(w) for w in words(s)} | header)
+                    for s in sentences(turn.content)
+                ]
 
     def sources(self, needed: set[str]) -> list[int]:
         """Indexes of the fewest turns (greedy, at most ``MAX_SOURCES``) that hold ``needed``."""
@@ -132,8 +143,11 @@ def content_stems(text: str) -> set[str]:
     return {_stem(w) for w in _content(text)}
 
 
-def _supported(text: str, turns: _Turns) -> set[str] | None:
-    """The stems of ``text`` found in the turns, or None when ``text`` is not grounded."""
+def _supported(text: str, turns: _Turns, *, stated: bool = False) -> set[str] | None:
+    """The stems of ``text`` found in the turns, or None when ``text`` is not grounded; with
+    ``stated``, its names and numbers and enough of its words in one user sentence (a claim
+    said, not one recombined from words said apart: "Vienna feels tiny" from "a weekend in
+    Vienna. Brno feels tiny after that")."""
     content = _content(text)
     if not content:
         return None
@@ -141,6 +155,10 @@ def _supported(text: str, turns: _Turns) -> set[str] | None:
     stems = {_stem(w) for w in content}
     found = stems & turns.seen
     if not strict <= found or len(found) < MIN_SHARE * len(stems):
+        return None
+    if stated and not any(
+        strict <= said and len(stems & said) >= MIN_SHARE * len(stems) for said in turns.said
+    ):
         return None
     return found
 
@@ -160,7 +178,7 @@ def ground(texts: Iterable[str], turns: Sequence[MessageRecord], session: str) -
     dropped = 0
     for raw in texts:
         text = " ".join(raw.split())
-        found = _supported(text, index)
+        found = _supported(text, index, stated=True)
         if found is None:
             dropped += 1
             continue

@@ -54,3 +54,11 @@ def test_summary_keeps_grounded_sentences_once() -> None:
     )
     assert summary == "Carl moved to Lisbon in 2021."
     assert dropped == 2
+
+
+def test_a_claim_recombined_from_two_sentences_is_not_grounded() -> None:
+    """ "Vienna feels tiny" takes a name from one sentence and a claim from the next."""
+    said = [turn(1, "Back from a weekend in Vienna with friends. Brno feels tiny after that.")]
+    found = ground(["Vienna feels tiny after that.", "Brno feels tiny after that."], said, "s")
+    assert [f.text for f in found.facts] == ["Brno feels tiny after that."]
+    assert found.dropped == 1
