@@ -52,11 +52,14 @@ MAX_SENTENCE_CHARS = 300
 
 _SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|mine|we|we're|our)\b", re.IGNORECASE)
+#: The speaker as what others did something to ("They made me operations manager"), said
+#: not asked ("Can you help me …?" is a request).
+_ME = re.compile(r"\bme\b(?!.*\?$)", re.IGNORECASE)
 _STATEMENT = re.compile(
     r"\b(i'm|i've|am|is|are|was|have|has|prefer|prefers|like|likes|love|loves|hate|dislike|want|"
     r"need|use|work|works|live|lives|moved|relocated|always|never|usually|favou?rite|allergic|"
     r"name|called|born|birthday|plan|decided|remember|teach|teaches|study|studies|speak|speaks|"
-    r"own|owns|bought|adopted|joined|started|play|plays)\b",
+    r"own|owns|bought|adopted|joined|started|play|plays|made|promoted|hired|gave)\b",
     re.IGNORECASE,
 )
 #: A sentence that changes or takes back a fact: always worth a look by the merge.
@@ -151,7 +154,7 @@ def _score(text: str, role: str) -> int:
         score += 2
     if retraction_topics(text) is not None:  # takes a fact back: the merge must see it
         score += 3
-    if _FIRST_PERSON.search(text):
+    if _FIRST_PERSON.search(text) or _ME.search(text):
         score += 3 if _STATEMENT.search(text) or _SUBJECT_VERB.match(text) else 1
     if _DATE.search(text):
         score += 2

@@ -141,6 +141,10 @@ TABLE = [
         "They're in Kaunas, so my fiancée Rasa and I are moving there.",
         ["Carl's fiancée Rasa and Carl are moving to Kaunas."],
     ),
+    (
+        "They made me operations manager, I run the whole team now.",
+        ["They made Carl operations manager.", "Carl runs the whole team now."],
+    ),
     # "my" in apposition opens no clause
     ("Holm Træ, my own workshop.", ["Holm Træ, Carl's own workshop."]),
     (
