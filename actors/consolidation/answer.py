@@ -199,7 +199,9 @@ def restates(said: str, extracted: str) -> bool:
         return True
     theirs = keys(said)
     if any(
-        a.attribute == b.attribute and same_subject(a.subject, b.subject)
+        a.attribute == b.attribute
+        and same_subject(a.subject, b.subject)
+        and a.value.casefold() == b.value.casefold()  # (another value is a change, not this)
         for a in keys(extracted)
         for b in theirs
     ):
@@ -236,9 +238,15 @@ def accept(
         for fact in extractive_facts(turns, session, openers=True)
         if not any(restates(text, split_opener(fact.text)[1]) for text in said)
     ]
-    merged = merge(
-        revised.memory, [*grounded.facts, *beside], max_tokens, count_tokens, turns=turns
+    # in the order they were said: a later change supersedes, whichever path wrote it
+    said_at = {turn.id: i for i, turn in enumerate(turns)}
+    new = sorted(
+        [*grounded.facts, *beside],
+        key=lambda f: max(
+            (said_at.get(m, -1) for ids in f.sources.values() for m in ids), default=-1
+        ),
     )
+    merged = merge(revised.memory, new, max_tokens, count_tokens, turns=turns)
     gone = {f.text for f in merged.retired}
     replaced = {f.text for f in revised.replacements}
     kept = [f for f in revised.replacements if f.text not in gone]

@@ -45,6 +45,7 @@ __all__ = [
     "over",
     "owner",
     "people",
+    "same_turn",
     "signalled",
     "someone_else",
     "theirs",
@@ -156,7 +157,9 @@ def _common(word: str) -> bool:
 
 
 #: The change words that end a state ("quit Pixelworks"): what they name is the old value.
-_ENDING = re.compile(r"\b(?:quit|left|resigned|sold|no longer|stopped)\b", re.IGNORECASE)
+_ENDING = re.compile(
+    r"\b(?:quit|left|resigned|resignation|notice|sold|no longer|stopped)\b", re.IGNORECASE
+)
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
 _GONE = re.compile(
     r"\b(?:sold|gave (?:up|away)|got rid of|retired|scrapped|died|gone|stolen|"
@@ -253,14 +256,15 @@ def theirs(
         # with ``kin``, the lines of those they name theirs too ("Ines's dog Rufo …")
         return line in mine or (kin and line.startswith(f"{speaker}'s "))
 
-    said_with = {(s, m) for s, ids in new.sources.items() for m in ids}
-    return [
-        f
-        for f in older
-        if of(f.text)
-        # and not said in the same turn: both are true
-        and not said_with & {(s, m) for s, ids in f.sources.items() for m in ids}
-    ]
+    return [f for f in older if of(f.text) and not same_turn(f, new)]
+
+
+def same_turn(a: Fact, b: Fact) -> bool:
+    """``a`` and ``b`` were said in one turn: both are true, neither replaces the other."""
+    return bool(
+        {(s, m) for s, ids in a.sources.items() for m in ids}
+        & {(s, m) for s, ids in b.sources.items() for m in ids}
+    )
 
 
 def _same_one(a: str, b: str) -> bool:

@@ -41,6 +41,7 @@ from .change import (
     over,
     owner,
     people,
+    same_turn,
     someone_else,
     theirs,
     values,
@@ -293,8 +294,14 @@ def _supersede(
     mine = [] if hedged(new.text) else keys(new.text)  # a plan or a wish replaces nothing
     done = False
     for old in list(facts):
-        if not _comparable(old, new) or not _same_person(old, new, persons) or over(old.text):
-            continue  # (a state already over, "drove a truck in the nineties", stays as said)
+        if (
+            not _comparable(old, new)
+            or not _same_person(old, new, persons)
+            or over(old.text)  # (a state already over, "drove a truck in the nineties")
+            # (what a turn ends is older than what it starts: "quit the studio, I start at Fjord")
+            or (same_turn(old, new) and ending(new.text))
+        ):
+            continue
         theirs = keys(old.text)
         shared = [(a, b) for a in mine for b in theirs if _same(a, b)]
         if all(not a.value for a, _ in shared) and _SAME.search(new.text):

@@ -205,3 +205,13 @@ def test_an_update_never_makes_a_fact_someone_elses() -> None:
     turns = [*TURNS, turn(4, "I like coffee now.")]
     answer = ModelAnswer("", [], updates=[FactUpdate(tea, "Carl likes coffee now.")])
     assert run(answer, turns=turns).counts["updated"] == 1
+
+
+def test_a_change_is_no_restatement_and_what_was_said_later_comes_later() -> None:
+    """The model wrote only the old home: "moved to Salzburg", said later, is another value
+    (not a restatement of it) and is merged after it, so it replaces it."""
+    assert not restates("Carl lives in Graz.", "Carl moved to Salzburg.")
+    assert restates("Carl lives in Graz.", "Carl lives in Graz now.")
+    turns = [turn(1, "I live in Graz."), turn(2, "I moved to Salzburg last week.")]
+    accepted = run(ModelAnswer("", ["Carl lives in Graz."]), memory="", turns=turns)
+    assert "Salzburg" in accepted.result.memory and "Graz" not in accepted.result.memory

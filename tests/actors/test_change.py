@@ -284,6 +284,11 @@ def test_what_one_turn_says_stands_together() -> None:
     facts = [Fact(text=t, date="2026-01-02", sources={"s": ["m9"]}) for t in said]
     merged = merge("", facts, 2000, lambda t: len(t.split()), turns=[turn])
     assert merged.retired == [] and all(t in merged.memory for t in said)
+    # what a turn ends is older than what it starts, whichever is merged first
+    said = ["Sofie starts at Fjord Creative.", "Sofie quit the studio."]
+    facts = [Fact(text=t, date="2026-01-02", sources={"s": ["m9"]}) for t in said]
+    merged = merge("", facts, 2000, lambda t: len(t.split()), turns=[turn])
+    assert "Sofie starts at Fjord Creative." in merged.memory
 
 
 def test_a_trade_an_employer_and_a_place_change_apart() -> None:
