@@ -49,6 +49,7 @@ _PLEASANTRY = re.compile(
 #: Talk to or about the assistant, or a feeling of the moment: not about the user's life.
 _TALK = re.compile(
     r"\b(?:thanks?|thank you|you'?re|you are|can you|could you|would you|do you|"
+    r"for (?:all )?(?:the|your) help|"
     r"nice to meet|(?:is|are|am|'m) (?:so |really |very )?(?:over the moon|thrilled|excited|"
     r"nervous|happy|glad|grateful|tired|bored|stressed|hopeless|rubbish|sad|upset))\b",
     re.IGNORECASE,
@@ -58,6 +59,8 @@ _TAUTOLOGY = re.compile(r"^(?P<a>[\w' -]+?) (?:is|am|are) (?P<b>[\w' -]+?)[.!]?$
 _WORD = re.compile(r"[A-Za-z0-9][\w'-]*")
 #: A name said again: it says nothing every fact of theirs does not.
 _SELF_NAMED = re.compile(r"^([A-Z][\w'-]*)(?:'s name(?:'s| is)| is) \1\b[^A-Z\d]*$")
+#: A sentence that ends by calling someone by name.
+_ADDRESSED = re.compile(r",\s+[A-Z][\w'-]*!+$")
 #: A short sentence that ends in a goodbye.
 _FAREWELL = re.compile(
     r"\b(?:bye|goodbye|see you(?: soon| later)?|talk (?:soon|later)|speak soon|"
@@ -110,5 +113,7 @@ def is_chatter(text: str) -> bool:
         return True
     words = [w.casefold() for w in _WORD.findall(text)]
     if _FAREWELL.search(text) and len(words) <= 6:  # "that's all for today, bye!"
+        return True
+    if _ADDRESSED.search(text) and len(words) <= 3:  # "Bis bald, Greta!": said to someone
         return True
     return len(words) < 3 or all(w in _EMPTY for w in words[2:])

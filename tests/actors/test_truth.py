@@ -48,6 +48,10 @@ def test_a_model_s_pleasantry_is_dropped_by_the_merge() -> None:
     said = [Fact(text=t) for t in ("Nice to meet you, Carl!", "Carl is Carl.", "Sounds good.")]
 
     assert merge_new_facts("", said, 10_000, _words) == ""
+    said = [Fact(text=t) for t in ("Bis bald, Greta!", "Ngiyabonga for all the help!")]
+    assert merge_new_facts("", said, 10_000, _words) == ""
+    moved = [Fact(text="Moved to Cork, Ireland!")]  # a place, not someone addressed
+    assert "Cork" in merge_new_facts("", moved, 10_000, _words)
 
 
 def test_an_opener_is_cut_and_read_as_a_correction() -> None:
