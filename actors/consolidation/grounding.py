@@ -156,8 +156,11 @@ def _supported(text: str, turns: _Turns, *, stated: bool = False) -> set[str] | 
     found = stems & turns.seen
     if not strict <= found or len(found) < MIN_SHARE * len(stems):
         return None
+    # (the share counts what it says of them, not the names: "Hana lives in Vienna" is not
+    # "a weekend in Vienna" for sharing "Hana" and "Vienna")
+    claim = stems - strict
     if stated and not any(
-        strict <= said and len(stems & said) >= MIN_SHARE * len(stems) for said in turns.said
+        strict <= said and len(claim & said) >= MIN_SHARE * len(claim) for said in turns.said
     ):
         return None
     return found

@@ -162,9 +162,9 @@ def test_the_assistants_words_are_never_a_fact_or_a_replacement() -> None:
 
 
 def test_an_extractive_fact_the_model_already_said_is_not_added_twice() -> None:
-    accepted = run(ModelAnswer("", ["Carl lives in Lisbon since 2021.", "Carl works at Acme."]))
+    accepted = run(ModelAnswer("", ["Carl moved to Lisbon in 2021.", "Carl works at Acme."]))
     lines = [t for t in texts(accepted.result.memory) if "Lisbon" in t or "Acme" in t]
-    assert lines == ["Carl lives in Lisbon since 2021.", "Carl works at Acme."]
+    assert lines == ["Carl moved to Lisbon in 2021.", "Carl works at Acme."]
     assert restates("Carl lives in Lisbon.", "Carl moved to Lisbon in 2021")  # same subject
     assert restates("Carl repairs delivery robots at night.", "Carl repairs robots")
     assert not restates("Carl lives in Lisbon.", "Carl repairs delivery robots")

@@ -62,3 +62,11 @@ def test_a_claim_recombined_from_two_sentences_is_not_grounded() -> None:
     found = ground(["Vienna feels tiny after that.", "Brno feels tiny after that."], said, "s")
     assert [f.text for f in found.facts] == ["Brno feels tiny after that."]
     assert found.dropped == 1
+
+
+def test_names_said_together_do_not_ground_what_was_not_said_of_them() -> None:
+    """ "Hana lives in Vienna" shares Hana and Vienna with "a weekend in Vienna", not what it
+    says of them; "Hana was in Vienna for a weekend" is said."""
+    said = [turn(1, "Back from a weekend in Vienna with friends, so much cake.", name="Hana")]
+    found = ground(["Hana lives in Vienna.", "Hana was in Vienna for a weekend."], said, "s")
+    assert [f.text for f in found.facts] == ["Hana was in Vienna for a weekend."]
