@@ -129,7 +129,7 @@ RELATIVES = (
 )
 #: Another person named by a common noun ("a colleague", "someone"): a subject of their own.
 SOMEONE = re.compile(
-    rf"\b(?:(?:an?|the|one|another|some) (?:[a-z-]+ ){{0,2}}?(?i:{RELATIVES})s?|someone|somebody)\b",
+    rf"\b(?:(?:an?|the|one|another|some) (?:[a-z-]+ ){{0,2}}?(?:{RELATIVES})s?|someone|somebody)\b",
     re.IGNORECASE,
 )
 _RELATION = re.compile(

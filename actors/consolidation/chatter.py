@@ -58,7 +58,7 @@ _BANTER = re.compile(r"(?:[\s,]+(?:lol|haha+|hehe|xd|:\)|:d|!+))+(?=[.!?]*$)", r
 _TAUTOLOGY = re.compile(r"^(?P<a>[\w' -]+?) (?:is|am|are) (?P<b>[\w' -]+?)[.!]?$", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z0-9][\w'-]*")
 #: A name said again: it says nothing every fact of theirs does not.
-_SELF_NAMED = re.compile(r"^([A-Z][\w'-]*)(?:'s name(?:'s| is)| is) \1\b[^A-Z\d]*$")
+_NAME_AGAIN = re.compile(r"^([A-Z][\w'-]*)(?:'s name(?:'s| is)| is) \1\b[^A-Z\d]*$")
 #: A sentence that ends by calling someone by name.
 _ADDRESSED = re.compile(r",\s+[A-Z][\w'-]*!+$")
 #: A short sentence that ends in a goodbye.
@@ -109,7 +109,7 @@ def is_chatter(text: str) -> bool:
         return True
     if (same := _TAUTOLOGY.match(text)) and same["a"].casefold() == same["b"].casefold():
         return True
-    if _SELF_NAMED.match(text):  # "Thandi's name's Thandi, by the way"
+    if _NAME_AGAIN.match(text):  # "Thandi's name's Thandi, by the way"
         return True
     words = [w.casefold() for w in _WORD.findall(text)]
     if _FAREWELL.search(text) and len(words) <= 6:  # "that's all for today, bye!"
