@@ -85,9 +85,11 @@ _HEDGE = re.compile(
     re.IGNORECASE,
 )
 RELATIVE = re.compile(rf"\b(?:{RELATIVES})\b", re.IGNORECASE)
+#: Words that say how a thing of someone's is, not who they are ("Mateo's old Vespa").
+_OF_A_THING = "old|new|little|first|second|trusty|beloved|favou?rite|current|last|former"
 _LEAD = re.compile(rf"^(?P<who>The user|[{UPPER}][\w-]*)(?P<poss>'s)?\b(?P<rest>.*)$", re.DOTALL)
 _SOMEONE_ELSE = re.compile(
-    rf"^\s+(?:[a-z]+ )?(?i:{RELATIVES})\b(?: [A-Z][\w-]*)?|^\s+[a-z]+ [A-Z][\w-]*"
+    rf"^\s+(?:[a-z]+ )?(?i:{RELATIVES})\b(?: [A-Z][\w-]*)?|^\s+(?!{_OF_A_THING}\b)[a-z]+ [A-Z][\w-]*"
 )
 #: Words that open a fact without naming anyone ("The heating …", "Our fridge …").
 _STARTERS = re.compile(

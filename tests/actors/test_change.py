@@ -76,6 +76,12 @@ ROWS = [
         "The scooter's gone, Lena sold it.",
         "Lena rides an old Vespa to the market.",
     ),
+    (  # "Lena's old Vespa" is a thing of hers, not a person ("Lena's coach Jim")
+        "Lena",
+        ["Lena's old Vespa does the market run.", "Lena is a dentist.", "Lena lives in Turin."],
+        "The scooter's gone, sold it.",
+        "Lena's old Vespa does the market run.",
+    ),
     (
         "Nell",
         ["Nell runs a little bakery called Crumb in Leeds.", "Nell is a baker."],
