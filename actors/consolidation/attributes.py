@@ -72,7 +72,9 @@ _TABLE: list[tuple[str, str]] = [
     (
         "trade",
         r"\b(?:works? as|working as|job as|promot\w+)\b|"
-        r"\b(?:is|am|'m) an? (?:[\w-]+ ){0,3}?(?:teacher|nurse|engineer|developer|designer|"
+        # ("they made me operations manager": a role given is a trade held)
+        r"\b(?:(?:is|am|'m) an?|made (?:me|him|her|them|[A-Z][\w-]*)(?: an?| the)?) "
+        r"(?:[\w-]+ ){0,3}?(?:teacher|nurse|engineer|developer|designer|"
         r"manager|pharmacist|translator|doctor|lawyer|accountant|chef|writer|programmer|"
         r"consultant|analyst|scientist|architect|student|researcher|officer|assistant)\b",
     ),

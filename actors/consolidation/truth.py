@@ -118,6 +118,8 @@ _TRADE_AT_IN = re.compile(
     r"an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*))?"
     rf"(?:(?: up| down| out)? in {_PLACE})?[.!]?$"
 )
+_IS_A = re.compile(r"^is (an?) ")
+_WORKS_AS = r"works as \1 "
 #: What someone does, then (last) the place they do it in: two claims.
 _DOING_IN = re.compile(
     # (what they do: not what they want, "needs help writing a CV in English")
@@ -267,8 +269,9 @@ def _claims(fact: Fact) -> list[Fact]:
     if home := _AT_HOME_IN.match(fact.text):  # "draws at home in Mapo": and lives there
         texts = [f"{home['who']} {home['what']}.", f"{home['who']} lives in {home['where']}."]
     elif (found := _TRADE_AT_IN.match(fact.text)) and (found["at"] or found["where"]):
-        who = found["who"]
-        texts = [f"{who} {found['trade']}."]
+        who, trade = found["who"], found["trade"]
+        # "is a dispatcher at TransBalkan" says it is a trade: kept as one, whatever its noun
+        texts = [f"{who} {_IS_A.sub(_WORKS_AS, trade)}."]
         texts += [f"{who} works at {found['at']}."] if found["at"] else []
         texts += [f"{who} is based in {found['where']}."] if found["where"] else []
     elif doing := _DOING_IN.match(fact.text):  # "teaches yoga in Haifa", "… here in Hamburg"

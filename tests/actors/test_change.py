@@ -303,7 +303,7 @@ def test_a_trade_an_employer_and_a_place_change_apart() -> None:
     memory = _merged(
         "Sofie", [], "Sofie is a graphic designer at a studio called Inkwell in Aarhus."
     )
-    claims = ["Sofie is a graphic designer.", "Sofie works at a studio called Inkwell."]
+    claims = ["Sofie works as a graphic designer.", "Sofie works at a studio called Inkwell."]
     assert all(f"{c} <!--" in memory.memory for c in [*claims, "Sofie is based in Aarhus."])
     older = [*claims, "Sofie is based in Aarhus."]
     assert _merge("Sofie", older, "Sofie handed in their notice at the studio.") == [claims[1]]
@@ -520,7 +520,11 @@ def test_an_age_said_with_a_trade_is_a_claim_of_its_own() -> None:
     """ "Henrik is 52, a carpenter at Hansen in Aarhus": quitting ends the employer, not the
     age; a transfer "at the same hospital" keeps the employer."""
     memory = _merged("Henrik", [], "Henrik is 52, a carpenter at Hansen Snedkeri in Aarhus.")
-    for claim in ["Henrik is 52.", "Henrik is a carpenter.", "Henrik works at Hansen Snedkeri."]:
+    for claim in [
+        "Henrik is 52.",
+        "Henrik works as a carpenter.",
+        "Henrik works at Hansen Snedkeri.",
+    ]:
         assert f"{claim} <!--" in memory.memory
     older = ["Oskar is a nurse.", "Oskar works at Nordvik Hospital."]
     said = "Oskar transferred to the pediatric ward at the same hospital."
@@ -548,11 +552,21 @@ def test_a_new_title_replaces_the_answered_name_and_no_one_elses_rename_does() -
     assert shop in memory and "called Boba Lab" not in memory
 
 
+def test_a_role_given_replaces_a_trade_said_with_an_employer() -> None:
+    """ "A dispatcher at TransBalkan" says a trade whatever its noun (no list knows it);
+    "they made me operations manager" gives the speaker a new one."""
+    memory = _merged("Pavel", [], "Pavel is a dispatcher at TransBalkan Logistics in Plovdiv.")
+    older = ["Pavel works as a dispatcher.", "Pavel works at TransBalkan Logistics."]
+    assert all(f"{line} <!--" in memory.memory for line in older)
+    said = "They made Pavel operations manager."
+    assert _merge("Pavel", [*older, "Pavel is based in Plovdiv."], said) == [older[0]]
+
+
 def test_a_resignation_ends_the_employer_said_with_the_trade() -> None:
     """ "A mechanic at the AutoPlaza dealership" is a trade and an employer: a resignation
     ends the employer and keeps the trade."""
     memory = _merged("Diego", [], "Diego is a mechanic at the AutoPlaza dealership in Guadalajara.")
-    older = ["Diego is a mechanic.", "Diego works at the AutoPlaza dealership."]
+    older = ["Diego works as a mechanic.", "Diego works at the AutoPlaza dealership."]
     assert all(f"{line} <!--" in memory.memory for line in older)
     said = "Diego handed in their resignation."
     assert _merge("Diego", [*older, "Diego is based in Guadalajara."], said) == [older[1]]

@@ -281,13 +281,13 @@ def test_an_introduction_that_says_here_is_who_is_speaking() -> None:
     for fact in [
         "The user's name is Carl.",
         "The user is 38 years old.",
-        "The user is a pharmacist.",
+        "The user works as a pharmacist.",
         "The user works at a clinic.",
         "The user is based in Pune.",
     ]:
         assert f"{fact} <!--" in memory
     memory = _memory_after(("Firefighter in Atlanta here, need help with meal prep.", "Dee", "s"))
-    assert _facts(memory) == ["Dee is a firefighter.", "Dee is based in Atlanta."]
+    assert _facts(memory) == ["Dee works as a firefighter.", "Dee is based in Atlanta."]
     assert _facts(_memory_after(("Anyone here? Nobody here knows.", "Dee", "s"))) == []
 
 
