@@ -336,7 +336,15 @@ def displaced(
         return None  # "Before Rosa moved back here they taught in Turin": the past
     persons = people([speaker], older)
     if (ended := _ENDED.search(said)) and (
-        same := _same_kind(older, new, said, speaker, ended["head"] or ended["sold"], embed)
+        same := _same_kind(
+            older,
+            _clause_of(new, said, ended.start()),
+            said,
+            speaker,
+            ended["head"] or ended["sold"],
+            embed,
+            ended=True,
+        )
     ):
         return same  # "my old laptop died": the line with a laptop, or a make of one
     weak = not _CUE.search(_WEAK.sub(" ", said)) and not _GONE.search(said)
@@ -391,12 +399,21 @@ _GOT = re.compile(
 
 
 def _same_kind(
-    older: Sequence[Fact], new: Fact, said: str, speaker: str, head: str, embed: Embed
+    older: Sequence[Fact],
+    new: Fact,
+    said: str,
+    speaker: str,
+    head: str,
+    embed: Embed,
+    *,
+    ended: bool = False,
 ) -> Displaced | None:
     """The speaker's one line with a thing of the kind just acquired ("Acer laptop" for
     "got a Chuwi laptop"), or else with a make of that kind ("a ThinkPad" for "a new
     laptop": the embedder knows what a ThinkPad is): it is replaced; two such lines (or a
-    pet) leave it open."""
+    pet) leave it open. A thing that ``ended`` may be named by a wider kind than its line's
+    noun ("the little guitar" for a ukulele); what is acquired is not always a thing ("got
+    a job"), so it is matched by its noun or a make only."""
     if PET.fullmatch(head) or head in _NOT_A_KIND:
         return None
     kind = re.compile(rf"(?<!\bby )\b{re.escape(head)}s?\b")  # ("by bike" is a way to go)
@@ -410,11 +427,15 @@ def _same_kind(
         for make in values(f.text) - values(new.text) - {speaker}
         if not WHEN.match(make)  # "Tuesdays" is no make of anything
     ]
-    if not makes:
-        return None
-    vectors = embed([head, *(make for _, make in makes)])
-    found = _clearly_best(vectors[1:] @ vectors[0], MAKE, margin=0.1)
-    return None if found is None else Displaced(makes[found][0], None)
+    # else a word of a narrower kind ("the ukulele" for "the little guitar", "a canary" for
+    # "the bird"): a noun is weaker evidence than a make, so it must be nearer
+    words = [(f, w) for f in own for w in _content(f.text) - _content(new.text) if ended]
+    for things, near in ((makes, MAKE), (words, WORD)):
+        if things:
+            vectors = embed([head, *(thing for _, thing in things)])
+            if (found := _clearly_best(vectors[1:] @ vectors[0], near, margin=0.1)) is not None:
+                return Displaced(things[found][0], None)
+    return None
 
 
 #: A thing of the speaker's said to end, by its kind ("the old laptop finally died", "sold
@@ -422,14 +443,18 @@ def _same_kind(
 _ENDED = re.compile(
     rf"(?:(?:\b(?i:my|the|our|their)|[{UPPER}][\w-]*'s) (?:old |little |ancient )?"
     r"(?P<head>[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
-    r"(?:died|gone|broke(?! up)(?: down)?|was stolen|got stolen|for scrap)|"
-    rf"\b(?:sold|scrapped|retired|traded in|got rid of|replaced|stole) (?:my|the|our|their|[{UPPER}][\w-]*'s) (?:old |little )?"
+    r"(?:died|gone|broke(?! up)(?: down)?|was stolen|got stolen|for scrap|lives with|"
+    r"went to live|(?:was|got) rehomed)|"
+    rf"\b(?:sold|scrapped|retired|traded in|got rid of|gave (?:up|away)|replaced|stole) "
+    rf"(?:my|the|our|their|[{UPPER}][\w-]*'s) (?:old |little )?"
     r"(?P<sold>[a-z]{3,}))\b"
 )
 #: Words that end a phrase without naming a kind of thing ("a Chery Tiggo yesterday").
 _NOT_A_KIND = word_set("yesterday today tonight tomorrow now again too also though instead")
-#: How near a make must be to the kind of thing acquired ("ThinkPad" to "laptop").
+#: How near a make must be to the kind of thing acquired ("ThinkPad" to "laptop"), and how
+#: much nearer a word of a narrower kind ("ukulele" to "guitar").
 MAKE = 0.3
+WORD = 0.4
 
 
 #: Where a line's clauses meet ("…, so …", "… and terrorises …"; not "Carl and others").
@@ -438,6 +463,15 @@ _CLAUSE = re.compile(r",\s+(?:and\s+|but\s+|so\s+)?|;\s+|\s+and\s+(?!others\b)(?
 
 def _clauses(fact: Fact) -> list[str]:
     return [c for c in _CLAUSE.split(fact.text.strip().rstrip(".!")) if c]
+
+
+def _clause_of(fact: Fact, said: str, at: int) -> Fact:
+    """The clause of ``fact`` (``said`` with its opener) that holds ``said[at]``: whose thing
+    ended is that clause's ("Luca is allergic, so the bird lives with their aunt now" is no
+    bird of Luca's)."""
+    start = max((m.end() for m in _CLAUSE.finditer(said, 0, at)), default=0)
+    end = m.start() if (m := _CLAUSE.search(said, at)) else len(said)
+    return Fact(text=said[start:end], date=fact.date, sources=fact.sources)
 
 
 def _apart(old: Fact, changed: Callable[[str], bool]) -> Displaced:

@@ -76,6 +76,26 @@ ROWS = [
         "The scooter's gone, Lena sold it.",
         "Lena rides an old Vespa to the market.",
     ),
+    (  # a thing ended by a wider kind than its line names: "guitar" for the ukulele
+        "Elodie",
+        [
+            "Elodie owns a flower shop in Nantes.",
+            "Elodie is learning the ukulele on the side.",
+            "Elodie has a boyfriend, Julien.",
+        ],
+        "Elodie gave up the little guitar.",
+        "Elodie is learning the ukulele on the side.",
+    ),
+    (  # whose thing ended is its clause's: the bird is no bird of Luca's
+        "Rosa",
+        [
+            "Rosa's sons Marco and Luca built a volcano in the kitchen.",
+            "Our canary Pavarotti was not impressed.",
+            "Rosa misses the sea.",
+        ],
+        "Luca is allergic to feathers, so the bird lives with Rosa's aunt now.",
+        "Our canary Pavarotti was not impressed.",
+    ),
     (  # "Lena's old Vespa" is a thing of hers, not a person ("Lena's coach Jim")
         "Lena",
         ["Lena's old Vespa does the market run.", "Lena is a dentist.", "Lena lives in Turin."],
