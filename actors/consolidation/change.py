@@ -300,7 +300,9 @@ def nearest(
     vectors = embed(gists)
     # a word in common ("traded the pickup" … "an old Ford pickup") is evidence the small
     # model underweighs next to the sentence's other words
-    shared = [SHARED if _content(gists[0]) & _content(gist) else 0.0 for gist in gists[1:]]
+    leads = [_lead(f.text, speaker) for f in [new, *candidates]]
+    words = [_content(gist) | _content(lead) for gist, lead in zip(gists, leads, strict=True)]
+    shared = [SHARED if words[0] & theirs else 0.0 for theirs in words[1:]]
     return _clearly_best(vectors[1:] @ vectors[0] + np.array(shared, dtype=np.float32), near)
 
 
@@ -487,6 +489,15 @@ def _apart(old: Fact, changed: Callable[[str], bool]) -> Displaced:
 
 
 _OWNER_LEAD = re.compile(rf"^(?:The user|[{UPPER}][\w-]*)(?:'s| and others)?\s+")
+
+
+def _lead(text: str, speaker: str) -> str:
+    """The word ``text`` opens with, in lower case, unless it says whose the fact is: what
+    "Badminton has moved …" is about (``_gist`` cuts it, with any capitalised opener)."""
+    found = _LEAD.match(text)
+    if found is None or found["poss"] or found["who"] in (speaker, DEFAULT_SPEAKER):
+        return ""
+    return found["who"].casefold()
 
 
 def _gist(text: str, speaker: str = "") -> str:

@@ -76,6 +76,16 @@ ROWS = [
         "The scooter's gone, Lena sold it.",
         "Lena rides an old Vespa to the market.",
     ),
+    (  # a sentence's capital opener is what it is about, not whose: "Badminton has moved"
+        "Linh",
+        [
+            "Tuesday evenings Linh plays badminton with their team.",
+            "Linh is based in Danang.",
+            "Linh lives with their mom.",
+        ],
+        "Badminton has moved to Thursday because the court was double booked.",
+        "Tuesday evenings Linh plays badminton with their team.",
+    ),
     (  # a thing ended by a wider kind than its line names: "guitar" for the ukulele
         "Elodie",
         [
