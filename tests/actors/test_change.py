@@ -79,12 +79,12 @@ ROWS = [
     (  # a sentence's capital opener is what it is about, not whose: "Badminton has moved"
         "Linh",
         [
-            "Tuesday evenings Linh plays badminton with their team.",
+            "Tuesday evenings Linh plays badminton with their team, so small talk helps.",
             "Linh is based in Danang.",
             "Linh lives with their mom.",
         ],
         "Badminton has moved to Thursday because the court was double booked.",
-        "Tuesday evenings Linh plays badminton with their team.",
+        "Tuesday evenings Linh plays badminton with their team, so small talk helps.",
     ),
     (  # a thing ended by a wider kind than its line names: "guitar" for the ukulele
         "Elodie",
