@@ -66,7 +66,10 @@ _TABLE: list[tuple[str, str]] = [
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")
         "work",
         r"\b(?:works? (?:at|for|in)|working (?:at|for)|job (?:at|with|in)|employer|employed|"
-        r"hired|notice|resignation|transferred|quit|resigned|start(?:s|ed)? at|"
+        r"hired|notice|resignation|transferred|quit|resigned|"
+        # (starting "as a sound engineer at Tengri"; joining or signing with a name, not "a gym")
+        r"start(?:s|ed|ing)? (?:as an? (?:[\w-]+ ){1,3})?at|(?:join(?:s|ed|ing)?|signed (?:on )?with) "
+        r"(?-i:[A-Z])[\w-]*|"
         r"first (?:day|week|month|shift) at)\b",
     ),
     (
@@ -142,7 +145,8 @@ _UNNAMED = DEFAULT_SPEAKER.casefold()
 _THERE = re.compile(r"\b(?:there|here)\b")
 _UNNAMED_SPAN = re.compile(rf"(?:^|\s){DEFAULT_SPEAKER}(?!\S)")
 _PRONOUNS = word_set(
-    "i others they they're their them he she his her we our it its the a an this that there"
+    "i others they they're their them he she his her we our it its the a an this that there "
+    "on in at from next last after since starting"  # (when: "On Monday Temuulen starts …")
 )
 
 
@@ -190,7 +194,11 @@ def _subject(fact: str, at: int) -> str:
         if someone := SOMEONE.search(span):  # "a colleague just moved": theirs, not anyone's
             return someone[0].casefold()
         words = [w.strip("',.") for w in span.split()]
-        names = [w for w in words if w[:1].isupper() and w.casefold() not in _PRONOUNS]
+        names = [
+            w
+            for w in words
+            if w[:1].isupper() and w.casefold() not in _PRONOUNS and not WHEN.fullmatch(w)
+        ]
         if names:
             return names[0].removesuffix("'s").casefold()
         if any(w.casefold() not in _PRONOUNS for w in words):

@@ -27,7 +27,9 @@ _NEW_SUBJECT = re.compile(
     r"(?:,?\s+(?:and|but|so|plus)\s+|[;:]\s+|"
     # (not "my" in apposition: "Brutus, my pitbull, …", "Holm Træ, my own workshop")
     r",\s+(?![Mm]y (?:[\w'-]+ ){0,2}[\w'-]+(?:,|$)))"
-    r"(?=(?:I|I'm|I've|I'd|I'll|my|My|we|we're|our)\b)"
+    # (after when it happens, if said first: "…, and on Monday I start at Tengri")
+    r"(?=(?:(?:on|from|next|last|this|since|after|starting|in) [\w-]+(?: [\w-]+)?,? )?"
+    r"(?:I|I'm|I've|I'd|I'll|my|My|we|we're|our)\b)"
 )
 #: "and" before a verb that shares the clause's "I": "I live in Lisbon and work nights".
 #: Only verbs that are rarely nouns ("I love tea and love songs" stays whole).
@@ -53,7 +55,7 @@ def clauses(sentence: str) -> list[str]:
         pieces = _SHARED_I.split(part) if _starts_with_i(part) else [part]
         subject = "We" if part[:2].lower() == "we" else "I"
         found += [pieces[0], *(f"{subject} {piece}" for piece in pieces[1:])]
-    return [f"{c}{ending}".replace(" &I", " and I") for c in found if c]
+    return [f"{c[:1].upper()}{c[1:]}{ending}".replace(" &I", " and I") for c in found if c]
 
 
 def _strip_opener(text: str) -> str:

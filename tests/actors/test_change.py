@@ -592,6 +592,21 @@ def test_a_role_given_replaces_a_trade_said_with_an_employer() -> None:
     assert _merge("Pavel", [*older, "Pavel is based in Plovdiv."], said) == [older[0]]
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Next month Ines joins Kelp Watch, a small charity.",
+        "After nine years Ines signed with Dockside Works.",
+        "On Monday Ines starts as a welder at Dockside Works.",
+    ],
+)
+def test_joining_signing_or_starting_at_a_named_employer_replaces_the_old_one(said: str) -> None:
+    older = ["Ines works at Harbour Yard.", "Ines is based in Vigo.", "Ines swims on Fridays."]
+    assert _merge("Ines", older, said) == [older[0]]
+    # joining a thing no name calls is no new employer ("joined a swimming club")
+    assert _merge("Ines", older, "Ines joined a rowing club on Fridays.") == []
+
+
 def test_a_resignation_ends_the_employer_said_with_the_trade() -> None:
     """ "A mechanic at the AutoPlaza dealership" is a trade and an employer: a resignation
     ends the employer and keeps the trade."""

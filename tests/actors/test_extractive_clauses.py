@@ -170,6 +170,17 @@ TABLE = [
         "I work evenings at Hill Brew café and play cricket on Saturdays.",
         ["Carl works evenings at Hill Brew café.", "Carl plays cricket on Saturdays."],
     ),
+    (  # a clause that says when first still has its own subject
+        "I handed in my keys on Friday, and on Monday I start as a welder at Dockside Works.",
+        [
+            "Carl handed in their keys on Friday.",
+            "On Monday Carl starts as a welder at Dockside Works.",
+        ],
+    ),
+    (
+        "I'm leaving the lab: next month I join Kelp Watch, a small charity.",
+        ["Carl is leaving the lab.", "Next month Carl joins Kelp Watch, a small charity."],
+    ),
 ]
 
 
