@@ -48,7 +48,8 @@ _PLEASANTRY = re.compile(
 )
 #: Talk to or about the assistant, or a feeling of the moment: not about the user's life.
 _TALK = re.compile(
-    r"\b(?:thanks?|thank you|you'?re|you are|can you|could you|would you|do you|"
+    # (thanks said, not someone thanking someone: "my back thanks me")
+    r"\b(?:thanks?(?! (?:me|them|him|her|us)\b)|thank you|you'?re|you are|can you|could you|would you|do you|"
     r"for (?:all )?(?:the|your) help|"
     r"nice to meet|(?:is|are|am|'m) (?:so |really |very )?(?:over the moon|thrilled|excited|"
     r"nervous|happy|glad|grateful|tired|bored|stressed|hopeless|rubbish|sad|upset))\b",

@@ -354,6 +354,15 @@ def test_a_goodbye_is_no_fact() -> None:
     assert _facts(memory) == ["Yuki is swimming instead for now."]
 
 
+def test_thanks_said_is_chatter_and_someone_thanking_is_not() -> None:
+    """ "Thanks for the captions!" talks to the assistant; "my back thanks me" is a fact's tail."""
+    memory = _memory_after(
+        ("Thanks for the captions, they got loads of likes!", "Reka", "s"),
+        ("I've started yoga on Monday mornings, my back thanks me.", "Reka", "s"),
+    )
+    assert _facts(memory) == ["Reka has started yoga on Monday mornings, their back thanks them."]
+
+
 def test_a_pet_named_in_the_next_sentence_is_named() -> None:
     """ "We got the boys a tortoise instead. They named him Gennaro." names the tortoise."""
     memory = _memory_after(
