@@ -106,11 +106,16 @@ _SELF_NAMED = re.compile(r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b|\d)", re.IGNOREC
 #: A place's name, not a day's or a month's ("saving up for a bike in June").
 _PLACE = rf"(?P<where>(?!(?i:{WEEKDAYS}|{MONTHS})\b)[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)"
 #: Whose a fact is, at its start.
-_WHO = rf"^(?P<who>The user(?: \([{UPPER}][\w-]*\))?|[{UPPER}][\w-]*)"
+_WHO = (  # (not a number or a determiner: "Two weeks in our new flat in Chittagong")
+    rf"^(?P<who>The user(?: \([{UPPER}][\w-]*\))?|"
+    rf"(?!(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Our|My|Their|The|This|That|"
+    rf"These|Those|Some|All|Both|Most|Many)\b)[{UPPER}][\w-]*)"
+)
 #: "Sofie is a graphic designer at a studio called Inkwell in Aarhus": trade, employer, place.
 _TRADE_AT_IN = re.compile(
     rf"{_WHO} (?P<trade>(?:is an?|works as an?|(?:took|got|accepted|"
-    r"started) an? (?:new )?(?:job|post|position|role) as an?) (?:[a-z][\w'-]* ){0,4}?"
+    # (a trade's words may hold an acronym: "a QA tester")
+    r"started) an? (?:new )?(?:job|post|position|role) as an?) (?:(?:[a-z][\w'-]*|[A-Z]{2,}) ){0,4}?"
     r"[a-z][\w'-]*)(?: at (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}(?:called|named) |the )?"
     r"[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*(?: [a-z]+(?=[.!]?$| in ))?"
     r"(?:, an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*"

@@ -607,6 +607,17 @@ def test_joining_signing_or_starting_at_a_named_employer_replaces_the_old_one(sa
     assert _merge("Ines", older, "Ines joined a rowing club on Fridays.") == []
 
 
+def test_a_trade_with_an_acronym_is_a_trade_and_a_count_of_weeks_is_nobody() -> None:
+    """ "A QA tester at FPT Software" is a trade and an employer, and a promotion replaces the
+    trade; "Two weeks in our new flat in Chittagong" is said by nobody called Two."""
+    memory = _merged("Linh", [], "Linh is a QA tester at FPT Software.").memory
+    older = ["Linh works as a QA tester.", "Linh works at FPT Software."]
+    assert all(f"{line} <!--" in memory for line in older)
+    assert _merge("Linh", older, "They promoted Linh to QA lead.") == [older[0]]
+    memory = _merged("Nusrat", [], "Two weeks in our new flat in Chittagong.").memory
+    assert "Two is based" not in memory
+
+
 def test_a_resignation_ends_the_employer_said_with_the_trade() -> None:
     """ "A mechanic at the AutoPlaza dealership" is a trade and an employer: a resignation
     ends the employer and keeps the trade."""
