@@ -58,7 +58,8 @@ _CUE = re.compile(
     r"no longer|any ?more|from now on|these days|nowadays|moved|quit|left|dropp(?:ed|ing)|"
     r"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|actually|"
     r"meant|renamed|rebranded|retitled|old one|previous|former|became|promoted|took over|shifted|"
-    r"rescheduled|postponed|retired)\b",
+    r"rescheduled|postponed|retired|raised|increased|reduced|lowered|(?:went|goes|gone) up|"
+    r"put (?:\w+ ){1,3}up)\b",
     re.IGNORECASE,
 )
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.

@@ -106,6 +106,7 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _NUMBER = re.compile(r"\d")
+_IS = re.compile(r"\b(?:is|are)\b")
 _NAME = re.compile(r"\b[A-Z][\w'-]+")
 _PLACE = re.compile(r"\b(?:in|at|to) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)")
 #: "moved there", "a flat there": the place the sentence named before.
@@ -156,6 +157,8 @@ def _score(text: str, role: str) -> int:
         score += 3
     if _FIRST_PERSON.search(text) or _ME.search(text):
         score += 3 if _STATEMENT.search(text) or _SUBJECT_VERB.match(text) else 1
+    elif _IS.search(text):  # "the rent is 925 pounds", "Thursday mornings are pilates"
+        score += 1
     if _DATE.search(text):
         score += 2
     if _NUMBER.search(text):

@@ -442,6 +442,7 @@ def _revise(
             # in other words, only a line with one value of the kind: which one would it be?
             and (own is None or (any(f is m for m in own) and len(kind.findall(f.text)) == 1))
             and (found := kind.search(f.text))
+            and (kind is not _TOPICAL_AMOUNT or topic & _topic(f.text, subject=True))
             and _root(was := found.group("name") if kind.groupindex else found.group(0))
             != _root(value)
         ]
@@ -479,7 +480,11 @@ def _changes(text: str) -> list[tuple[re.Pattern[str], str]]:
         found.append((_old_name(text[: name.start()]), name["name"]))
     for kind in _KINDS:
         if value := kind.search(text):
-            found.append((_counted(kind, text, value) or kind, value.group(0)))
+            found.append((counted := _counted(kind, text, value) or kind, value.group(0)))
+            if counted is not kind and not _unit(text, value.end()):
+                # "put the rent up to 10,500": an amount said without its unit is the one
+                # of a line on the same thing ("Rent is 9,000 crowns"), if no bare one is
+                found.append((_TOPICAL_AMOUNT, value.group(0)))
     return found
 
 
@@ -496,13 +501,17 @@ def _old_name(said: str) -> re.Pattern[str]:
     )
 
 
+#: Any amount, for a line on the same topic (``_changes``; a pattern of its own, not the
+#: cached ``_KINDS[-1]``, which it is told apart from by identity).
+_TOPICAL_AMOUNT = re.compile(f"(?:{_KINDS[-1].pattern})")
+
+
 def _counted(kind: re.Pattern[str], text: str, value: re.Match[str]) -> re.Pattern[str] | None:
     """For an amount, the amounts of the same thing only: "76 kg" is no age ("Greta is 57"),
     "4,400 now" is "3,900 a month"."""
     if kind is not _KINDS[-1] or value.group(0)[-2:] in ("st", "nd", "rd", "th"):
         return None
-    unit = _UNIT.match(text, value.end())
-    counted = unit["unit"] if unit and not _NOT_UNIT.fullmatch(unit["unit"]) else None
+    counted = _unit(text, value.end())
     after = (
         rf"(?= {re.escape(counted)}\b)"
         if counted
@@ -511,14 +520,21 @@ def _counted(kind: re.Pattern[str], text: str, value: re.Match[str]) -> re.Patte
     return re.compile(rf"{_AMOUNT}{after}")
 
 
+def _unit(text: str, at: int) -> str | None:
+    """The unit of the amount that ends at ``at`` ("3,900 euros"), if one follows it."""
+    unit = _UNIT.match(text, at)
+    return unit["unit"] if unit and not _NOT_UNIT.fullmatch(unit["unit"]) else None
+
+
 def _root(value: str) -> str:
     """A value less its plural and part of day: "Tuesday mornings" is on a Tuesday."""
     return value.casefold().split()[0].removesuffix("s") if value.strip() else ""
 
 
-def _topic(text: str) -> set[str]:
-    """The words a fact is about, less its subject (its first word) and small words."""
-    words = {w.casefold() for w in re.findall(r"[A-Za-z][\w'-]+", text)[1:]}
+def _topic(text: str, subject: bool = False) -> set[str]:
+    """The words a fact is about, less small words and (unless ``subject``: "Rent is 9,000
+    crowns" is about rent) its subject, its first word."""
+    words = {w.casefold() for w in re.findall(r"[A-Za-z][\w'-]+", text)[0 if subject else 1 :]}
     return {w.removesuffix("'s") for w in words if w not in _TOPIC_STOP and len(w) > 2}
 
 

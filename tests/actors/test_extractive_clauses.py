@@ -363,6 +363,20 @@ def test_thanks_said_is_chatter_and_someone_thanking_is_not() -> None:
     assert _facts(memory) == ["Reka has started yoga on Monday mornings, their back thanks them."]
 
 
+def test_an_amount_said_without_its_unit_replaces_the_one_on_the_same_thing() -> None:
+    """ "Rent is 9,000 crowns." is a statement though it names nobody; "put the rent up to
+    10,500" is a change of it, said without the unit (and not of the stipend's 7,000)."""
+    memory = _memory_after(
+        ("Rent is 9,000 crowns. My stipend is 7,000 crowns.", "Hana", "s"),
+        ("My landlord put the rent up to 10,500 from next month.", "Hana", "s"),
+    )
+    assert _facts(memory) == [
+        "Rent is 10,500 crowns.",  # (the value swapped into the line that held it)
+        "Hana's stipend is 7,000 crowns.",
+        "Hana's landlord put the rent up to 10,500 from next month.",
+    ]
+
+
 def test_a_pet_named_in_the_next_sentence_is_named() -> None:
     """ "We got the boys a tortoise instead. They named him Gennaro." names the tortoise."""
     memory = _memory_after(
