@@ -435,6 +435,10 @@ def _revise(
         return False
     topic = _topic(said)
     for kind, value in changes:
+        if own and any(_root(m[0]) == _root(value) for f in own for m in kind.finditer(f.text)):
+            # a value a line of the speaker's already holds changed nothing of its kind: "a
+            # curling team that plays Thursdays instead" of the crochet circle on Thursdays
+            continue
         candidates = [
             (bool(topic & _topic(f.text)), i, f, was)
             for i, f in enumerate(facts)

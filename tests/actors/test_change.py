@@ -76,6 +76,16 @@ ROWS = [
         "The scooter's gone, Lena sold it.",
         "Lena rides an old Vespa to the market.",
     ),
+    (  # the day it keeps is no new day of another line: the hobby changed, not the day
+        "Ada",
+        [
+            "Ada goes to a crochet circle every Thursday.",
+            "Ada starts at the new lab on Monday.",
+            "Ada is based in Tromsø.",
+        ],
+        "Ada joined a curling team that plays Thursdays instead.",
+        "Ada goes to a crochet circle every Thursday.",
+    ),
     (  # a sentence's capital opener is what it is about, not whose: "Badminton has moved"
         "Linh",
         [
