@@ -102,9 +102,10 @@ _NO_LONGER = re.compile(
     re.IGNORECASE,
 )
 #: "Sofie is Sofie, a designer at …": the introduction, less the tautology.
-_SELF_NAMED = re.compile(r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b|\d)", re.IGNORECASE)
+_SELF_NAMED = re.compile(r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b|\d|[a-z])", re.IGNORECASE)
 #: A place's name, not a day's or a month's ("saving up for a bike in June").
-_PLACE = rf"(?P<where>(?!(?i:{WEEKDAYS}|{MONTHS})\b)[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)"
+_PLACE_NAME = rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*"
+_PLACE = rf"(?P<where>{_PLACE_NAME})"
 #: Whose a fact is, at its start.
 _WHO = (  # (not a number or a determiner: "Two weeks in our new flat in Chittagong")
     rf"^(?P<who>The user(?: \([{UPPER}][\w-]*\))?|"
@@ -117,11 +118,14 @@ _TRADE_AT_IN = re.compile(
     # (a trade's words may hold an acronym: "a QA tester")
     r"started) an? (?:new )?(?:job|post|position|role) as an?) (?:(?:[a-z][\w'-]*|[A-Z]{2,}) ){0,4}?"
     r"[a-z][\w'-]*)(?: at (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}(?:called|named) |the )?"
-    r"[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*(?: [a-z]+(?=[.!]?$| in ))?"
+    r"[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*(?: (?!here\b)[a-z]+(?=[.!]?$| in ))?"
     r"(?:, an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*"
     rf"(?: (?:in|outside|near) {_PLACE.replace('where', 'near')})?)?|"
     r"an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*))?"
-    rf"(?:(?: up| down| out)? in {_PLACE})?[.!]?$"
+    # (and where: "living in Kazimierz in Krakow" is one place, said with the wider one)
+    rf"(?:(?: up| down| out| here| living| based)? in "
+    rf"(?P<where>{_PLACE_NAME}(?:,? in {_PLACE_NAME})?))?"
+    r"[.!]?$"
 )
 _IS_A = re.compile(r"^is (an?) ")
 _WORKS_AS = r"works as \1 "
@@ -178,7 +182,7 @@ class Merged(NamedTuple):
 def clean(fact: Fact) -> tuple[str, Fact | None]:
     """The fact's opener and the fact without it (None when what is left is chatter)."""
     opener, text = split_opener(fact.text)
-    text = _SELF_NAMED.sub(r"\1 is ", strip_banter(text))
+    text = _SELF_NAMED.sub(_introduced, strip_banter(text))
     text = _UNNAMED_INTRO.sub(rf"{UNNAMED} (\1) is ", text)
     if found := _NO_LONGER.match(text):
         text = f"{found['who']} {_third(found['verb'])} {found['new'].strip()}."
@@ -187,6 +191,19 @@ def clean(fact: Fact) -> tuple[str, Fact | None]:
     if is_chatter(text):
         return opener, None
     return opener, Fact(text=text, date=fact.date, sources=fact.sources)
+
+
+def _introduced(found: re.Match[str]) -> str:
+    """ "Chidi is Chidi, backend engineer at …" → "Chidi is a backend engineer at …"."""
+    after = found.string[found.end() :]
+    article = (
+        ""
+        if re.match(r"(?:an?\b|\d)", after, re.IGNORECASE)
+        else "an "
+        if after[:1] in "aeiou"
+        else "a "
+    )
+    return f"{found[1]} is {article}"
 
 
 def merge(

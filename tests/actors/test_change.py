@@ -628,6 +628,34 @@ def test_a_trade_with_an_acronym_is_a_trade_and_a_count_of_weeks_is_nobody() -> 
     assert "Two is based" not in memory
 
 
+@pytest.mark.parametrize(
+    ("said", "claims"),
+    [
+        (
+            "Chidi is Chidi, backend engineer at Kobopay here in Abuja.",
+            [
+                "Chidi works as a backend engineer.",
+                "Chidi works at Kobopay.",
+                "Chidi is based in Abuja.",
+            ],
+        ),
+        (
+            "Chidi is a freelance translator living in Kazimierz in Krakow.",
+            ["Chidi works as a freelance translator.", "Chidi is based in Kazimierz in Krakow."],
+        ),
+        (
+            "Chidi is a paramedic based in Aberystwyth.",
+            ["Chidi works as a paramedic.", "Chidi is based in Aberystwyth."],
+        ),
+    ],
+)
+def test_an_introduction_without_an_article_or_with_where_they_live_is_cut(
+    said: str, claims: list[str]
+) -> None:
+    memory = _merged("Chidi", [], said).memory
+    assert [line.split("] ", 1)[1].split(" <!--")[0] for line in memory.splitlines()[2:]] == claims
+
+
 def test_a_resignation_ends_the_employer_said_with_the_trade() -> None:
     """ "A mechanic at the AutoPlaza dealership" is a trade and an employer: a resignation
     ends the employer and keeps the trade."""
