@@ -505,7 +505,7 @@ def _gist(text: str, speaker: str = "") -> str:
     """What ``text`` says, less whose it is and the change words: both would make every fact
     of the speaker near every change of theirs ("Losa gave Tama a Kamaka" is no nearer to
     "the old one went to Tama's nephew" for naming Tama)."""
-    text = _CUE.sub(" ", _OWNER_LEAD.sub("", text))
+    text = _GONE.sub(" ", _CUE.sub(" ", _OWNER_LEAD.sub("", text)))
     if speaker:
         text = re.sub(rf"\b{re.escape(speaker)}(?:'s)?\b", "", text)
     return " ".join(text.split())

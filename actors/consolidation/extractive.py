@@ -59,7 +59,8 @@ _STATEMENT = re.compile(
     r"\b(i'm|i've|am|is|are|was|have|has|prefer|prefers|like|likes|love|loves|hate|dislike|want|"
     r"need|use|work|works|live|lives|moved|relocated|always|never|usually|favou?rite|allergic|"
     r"name|called|born|birthday|plan|decided|remember|teach|teaches|study|studies|speak|speaks|"
-    r"own|owns|bought|adopted|joined|started|play|plays|made|promoted|hired|gave)\b",
+    r"own|owns|bought|adopted|joined|started|play|plays|made|promoted|hired|gave|"
+    r"till i die|for life|through and through)\b",  # (a team supported: "Arsenal for life")
     re.IGNORECASE,
 )
 #: A sentence that changes or takes back a fact: always worth a look by the merge.

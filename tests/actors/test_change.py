@@ -76,6 +76,16 @@ ROWS = [
         "The scooter's gone, Lena sold it.",
         "Lena rides an old Vespa to the market.",
     ),
+    (  # a death is no nearness to a line that says "die" in a figure of speech
+        "Giorgos",
+        [
+            "Giorgos is PAOK till they die.",
+            "Giorgos works at Vergina Constructions.",
+            "Giorgos lives in Thessaloniki.",
+        ],
+        "Our little yellow bird died this morning, he was eleven years old.",
+        None,
+    ),
     (  # the day it keeps is no new day of another line: the hobby changed, not the day
         "Ada",
         [

@@ -377,6 +377,13 @@ def test_an_amount_said_without_its_unit_replaces_the_one_on_the_same_thing() ->
     ]
 
 
+def test_a_team_supported_for_life_is_a_fact() -> None:
+    memory = _memory_after(
+        ("Football, yes. Arsenal for life, even when they stress me.", "Chidi", "s")
+    )
+    assert _facts(memory) == ["Arsenal for life, even when they stress Chidi."]
+
+
 def test_a_pet_named_in_the_next_sentence_is_named() -> None:
     """ "We got the boys a tortoise instead. They named him Gennaro." names the tortoise."""
     memory = _memory_after(
