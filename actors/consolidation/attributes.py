@@ -59,7 +59,7 @@ class Key(NamedTuple):
 _TABLE: list[tuple[str, str]] = [
     (
         "residence",
-        r"\b(?:lives?|living|lived|(?:move|moved|moving|relocated)(?! (?:the|my|our|their|his|"
+        r"\b(?:lives?|living|lived|(?:move|moved|moving|relocat(?:e|ed|es|ing))(?! (?:the|my|our|their|his|"
         r"her|its?|them|everything|a|an|[\w-]+'s)\b)|based|resides?|settled|flat|apartment|hometown|"
         r"unpacked|new (?:house|home|place|kitchen))\b",
     ),
@@ -70,6 +70,10 @@ _TABLE: list[tuple[str, str]] = [
         # (starting "as a sound engineer at Tengri"; joining or signing with a name, not "a gym")
         r"start(?:s|ed|ing)? (?:as an? (?:[\w-]+ ){1,3})?at|(?:join(?:s|ed|ing)?|signed (?:on )?with) "
         r"(?-i:[A-Z])[\w-]*|"
+        # (their own employer now: "gone out on my own", "opening my own shop, Sankofa")
+        r"(?:go(?:ing|ne|es)?|went|set(?:ting|s)? up|struck|striking) (?:out )?on (?:my|their|his|her) own|"
+        r"(?:my|their|his|her) own (?:[\w-]+ ){0,2}(?:business|company|shop|firm|practice|studio|"
+        r"clinic|agency|label)|"
         r"first (?:day|week|month|shift) at)\b",
     ),
     (

@@ -327,7 +327,7 @@ _NOBODY = word_set("anyone anybody nobody everyone everybody someone somebody no
 #: What they do and where, after their name (and age): "44, nurse in the ER at Nordvik".
 _TRADE_IN = re.compile(
     rf"^(?:(?P<age>\d{{1,3}}), )?"
-    rf"(?P<trade>[a-z][\w-]*(?: [a-z][\w-]*){{0,2}}? (?:in|at) [^,.!?]*?[{UPPER}][^,.!?]*)"
+    rf"(?P<trade>[a-z][\w-]*(?: [a-z][\w-]*){{0,2}}? (?:in|at|with|for) [^,.!?]*?[{UPPER}][^,.!?]*)"
 )
 
 
@@ -339,14 +339,22 @@ def _here(body: str) -> list[str]:
         return []
     who, rest = found["who"], found["rest"]
     if found["trade"]:  # a trade and a place: "Firefighter in Atlanta here"
-        said = [f"I'm a {found['trade'].lower()}{found['where']}."]
+        said = [f"I'm {_a(found['trade'])} {found['trade'].lower()}{found['where']}."]
     elif rest and (trade := _TRADE_IN.match(rest)):
         age = [f"I'm {trade['age']} years old."] if trade["age"] else []
-        said, rest = [f"I'm {who}.", *age, f"I'm a {trade['trade']}."], rest[trade.end() :]
+        said, rest = (
+            [f"I'm {who}.", *age, f"I'm {_a(trade['trade'])} {trade['trade']}."],
+            rest[trade.end() :],
+        )
     else:
         said = [f"I'm {who}."]
     rest = rest.strip(" ,.!")
     return said + (clauses(f"{rest}.") if rest else [])
+
+
+def _a(noun: str) -> str:
+    """The indefinite article ``noun`` takes ("an electrician")."""
+    return "an" if noun[:1].lower() in "aeiou" else "a"
 
 
 def _asserted(sentence: str) -> str:

@@ -117,7 +117,9 @@ _TRADE_AT_IN = re.compile(
     rf"{_WHO} (?P<trade>(?:is an?|works as an?|(?:took|got|accepted|"
     # (a trade's words may hold an acronym: "a QA tester")
     r"started) an? (?:new )?(?:job|post|position|role) as an?) (?:(?:[a-z][\w'-]*|[A-Z]{2,}) ){0,4}?"
-    r"[a-z][\w'-]*)(?: at (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}(?:called|named) |the )?"
+    # (who employs them: "at", or "with" and "for" a name: "a plumber with Redpipe Ltd")
+    r"[a-z][\w'-]*)(?: (?:at|(?:with|for)(?= [A-Z])) (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}"
+    r"(?:called|named) |the )?"
     r"[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*(?: (?!here\b)[a-z]+(?=[.!]?$| in ))?"
     r"(?:, an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*"
     rf"(?: (?:in|outside|near) {_PLACE.replace('where', 'near')})?)?|"
@@ -140,7 +142,7 @@ _DOING_IN = re.compile(
 #: where they live: a move replaces it, a neighbourhood does not.
 _BASED = re.compile(r"^\S+ is based in ")
 _VALUED = frozenset(["residence", "age"])
-_MOVE = re.compile(r"\b(?:move|moved|moving|relocated|relocating|based)\b")
+_MOVE = re.compile(r"\b(?:move|moved|moving|relocated|relocating|based|settled)\b")
 _AT_HOME_IN = re.compile(
     rf"{_WHO} (?P<what>[^,;]+?),? (?:at|from) (?:their |the )?home in "
     r"(?P<where>[A-Z][\w'-]*(?:,? [A-Z][\w'-]*)*)[.!]?$"

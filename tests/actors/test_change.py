@@ -618,6 +618,8 @@ def test_a_role_given_replaces_a_trade_said_with_an_employer() -> None:
         "Next month Ines joins Kelp Watch, a small charity.",
         "After nine years Ines signed with Dockside Works.",
         "On Monday Ines starts as a welder at Dockside Works.",
+        "Ines has gone out on their own!",  # their own employer now
+        "Ines is opening their own shop, Weld & Co, next month.",
     ],
 )
 def test_joining_signing_or_starting_at_a_named_employer_replaces_the_old_one(said: str) -> None:
@@ -664,6 +666,14 @@ def test_an_introduction_without_an_article_or_with_where_they_live_is_cut(
 ) -> None:
     memory = _merged("Chidi", [], said).memory
     assert [line.split("] ", 1)[1].split(" <!--")[0] for line in memory.splitlines()[2:]] == claims
+
+
+def test_relocating_or_settling_in_a_place_is_a_move() -> None:
+    older = ["Bilal works at Ravi Physio Centre.", "Bilal is based in Lahore."]
+    assert _merge("Bilal", older, "Bilal and others are relocating to Islamabad.") == [older[1]]
+    assert _merge("Bilal", older, "Bilal and others are settled in Islamabad now.") == [older[1]]
+    # (on their own after a break-up is no new employer)
+    assert _merge("Bilal", older, "Bilal is on their own now.") == []
 
 
 def test_a_resignation_ends_the_employer_said_with_the_trade() -> None:

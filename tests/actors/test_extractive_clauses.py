@@ -299,6 +299,9 @@ def test_an_introduction_that_says_here_is_who_is_speaking() -> None:
         assert f"{fact} <!--" in memory
     memory = _memory_after(("Firefighter in Atlanta here, need help with meal prep.", "Dee", "s"))
     assert _facts(memory) == ["Dee works as a firefighter.", "Dee is based in Atlanta."]
+    memory = _memory_after(("Gunnar here, electrician with Rafstraumur in Reykjavik.", None, "s"))
+    assert "The user works as an electrician. <!--" in memory
+    assert "The user works at Rafstraumur. <!--" in memory
     assert _facts(_memory_after(("Anyone here? Nobody here knows.", "Dee", "s"))) == []
 
 
