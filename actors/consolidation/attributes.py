@@ -68,11 +68,12 @@ _TABLE: list[tuple[str, str]] = [
         r"\b(?:works? (?:at|for|in)|working (?:at|for)|job (?:at|with|in)|employer|employed|"
         r"hired|notice|resignation|transferred|quit|resigned|"
         # (starting "as a sound engineer at Tengri"; joining or signing with a name, not "a gym")
-        r"start(?:s|ed|ing)? (?:as an? (?:[\w-]+ ){1,3})?at|(?:join(?:s|ed|ing)?|signed (?:on )?with) "
+        r"start(?:s|ed|ing)? (?:as an? (?:[\w-]+ ){1,3})?at|(?:join(?:s|ed|ing)?|signed (?:on )?with|"
+        r"(?:accepted|took|got) (?:an? |the )?(?:job )?offer (?:from|at)) "
         r"(?-i:[A-Z])[\w-]*|"
         # (their own employer now: "gone out on my own", "opening my own shop, Sankofa")
         r"(?:go(?:ing|ne|es)?|went|set(?:ting|s)? up|struck|striking) (?:out )?on (?:my|their|his|her) own|"
-        r"(?:my|their|his|her) own (?:[\w-]+ ){0,2}(?:business|company|shop|firm|practice|studio|"
+        r"(?:my|their|his|her|our) own (?:[\w-]+ ){0,2}(?:business|company|shop|firm|practice|studio|"
         r"clinic|agency|label)|"
         r"first (?:day|week|month|shift) at)\b",
     ),

@@ -120,12 +120,12 @@ _TRADE_AT_IN = re.compile(
     # (who employs them: "at", or "with" and "for" a name: "a plumber with Redpipe Ltd")
     r"[a-z][\w'-]*)(?: (?:at|(?:with|for)(?= [A-Z])) (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}"
     r"(?:called|named) |the )?"
-    r"[A-Z][\w'&-]*(?: [A-Z][\w'&-]*)*(?: (?!here\b)[a-z]+(?=[.!]?$| in ))?"
+    r"[A-Z][\w'&-]*(?:(?: & | of | )[A-Z][\w'&-]*)*(?: (?!here\b)[a-z]+(?=[.!]?$| in ))?"
     r"(?:, an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*"
     rf"(?: (?:in|outside|near) {_PLACE.replace('where', 'near')})?)?|"
     r"an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*))?"
     # (and where: "living in Kazimierz in Krakow" is one place, said with the wider one)
-    rf"(?:(?: up| down| out| here| living| based)? in "
+    rf"(?:(?: up| down| out| here|,? living|,? based)? in "
     rf"(?P<where>{_PLACE_NAME}(?:,? in {_PLACE_NAME})?))?"
     r"[.!]?$"
 )
@@ -160,6 +160,8 @@ _LOCAL_MOVE = re.compile(
     re.IGNORECASE,
 )
 _SAME = re.compile(r"\bthe same\b", re.IGNORECASE)
+_THE_NEW = re.compile(r"\b(?:the|my|their|our|his|her) new\b", re.IGNORECASE)
+_THE_OLD = re.compile(r"\b(?:the|my|their|our|his|her) (?:old|previous|former)\b", re.IGNORECASE)
 _AGED = re.compile(rf"{_WHO} is (?P<age>\d{{1,3}}), (?P<rest>an? .+)$")
 #: A sentence ends inside the text: a line that says two things is never rewritten.
 _TWO_SENTENCES = re.compile(r"[.!?]\s+\S")
@@ -331,8 +333,18 @@ def _supersede(
             continue
         theirs = keys(old.text)
         shared = [(a, b) for a in mine for b in theirs if _same(a, b)]
-        if all(not a.value for a, _ in shared) and _SAME.search(new.text):
-            continue  # "transferred to another ward at the same hospital": the employer stays
+        if (
+            shared
+            and all(not a.value for a, _ in shared)
+            and (
+                _SAME.search(new.text)
+                or _THE_NEW.search(new.text)
+                or (_THE_OLD.search(new.text) and _newest(old, facts, shared))
+            )
+        ):
+            # "transferred to another ward at the same hospital": the employer stays; "first
+            # week at the new hospital" is the latest line's, "notice at the old job" not it
+            continue
         # (said as a move: "based in Bornova" from "an instructor at a school in Bornova" is not)
         if not shared or (_BASED.match(old.text) and not _MOVE.search(whole)):
             continue  # "lives in Peckham" says where in the city "based in London" is
@@ -363,6 +375,13 @@ def _supersede(
             facts.insert(at, rewritten)
         done = True
     return done
+
+
+def _newest(old: Fact, facts: list[Fact], shared: list[tuple[Key, Key]]) -> bool:
+    """``old`` is the most recent of ``facts`` holding the attributes of ``shared``."""
+    attributes = {b.attribute for _, b in shared}
+    holding = [f for f in facts if any(k.attribute in attributes for k in keys(f.text))]
+    return max(holding, key=lambda f: (f.date, facts.index(f))) is old
 
 
 def _theirs(retraction: Fact, speaker: str, persons: set[str], old: Fact) -> bool:

@@ -620,6 +620,7 @@ def test_a_role_given_replaces_a_trade_said_with_an_employer() -> None:
         "On Monday Ines starts as a welder at Dockside Works.",
         "Ines has gone out on their own!",  # their own employer now
         "Ines is opening their own shop, Weld & Co, next month.",
+        "Ines accepted an offer from Horak Legal in Prague.",
     ],
 )
 def test_joining_signing_or_starting_at_a_named_employer_replaces_the_old_one(said: str) -> None:
@@ -659,6 +660,22 @@ def test_a_trade_with_an_acronym_is_a_trade_and_a_count_of_weeks_is_nobody() -> 
             "Chidi is a paramedic based in Aberystwyth.",
             ["Chidi works as a paramedic.", "Chidi is based in Aberystwyth."],
         ),
+        (
+            "Chidi is a flight attendant with Haneul Air, based in Busan.",
+            [
+                "Chidi works as a flight attendant.",
+                "Chidi works at Haneul Air.",
+                "Chidi is based in Busan.",
+            ],
+        ),
+        (
+            "Chidi is a lawyer at Novak & Partners in Brno.",
+            [
+                "Chidi works as a lawyer.",
+                "Chidi works at Novak & Partners.",
+                "Chidi is based in Brno.",
+            ],
+        ),
     ],
 )
 def test_an_introduction_without_an_article_or_with_where_they_live_is_cut(
@@ -666,6 +683,15 @@ def test_an_introduction_without_an_article_or_with_where_they_live_is_cut(
 ) -> None:
     memory = _merged("Chidi", [], said).memory
     assert [line.split("] ", 1)[1].split(" <!--")[0] for line in memory.splitlines()[2:]] == claims
+
+
+def test_the_new_job_is_the_latest_line_s_and_the_old_job_is_not() -> None:
+    """An employer said without its name ("the new hospital", "the old job") is the latest
+    line's or an older one's: neither retires the employer just said."""
+    older = ["Yuki works at Teine Clinic.", "Yuki accepted an offer from Maruyama Hospital."]
+    memory = _merged("Yuki", older, "First week at the new hospital done.").memory
+    assert all(f"{line} <!--" in memory for line in older)
+    assert _merge("Yuki", older, "Yuki handed in their notice at the old job.") == [older[0]]
 
 
 def test_relocating_or_settling_in_a_place_is_a_move() -> None:
