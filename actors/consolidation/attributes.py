@@ -147,6 +147,12 @@ _RELATION = re.compile(
 )
 #: The subject of "The user lives in …" (``third_person.DEFAULT_SPEAKER``, folded).
 _UNNAMED = DEFAULT_SPEAKER.casefold()
+#: A clause that opens with a thing ("The studio …", "our office …"), not a person.
+_A_THING = re.compile(
+    r"(?:^|[,;]\s+|\b(?:and|so|but)\s+)(?:the|our|my|their|his|her|its) "
+    rf"(?!(?:user|family|household|{RELATIVES})s?\b)[a-z]+(?: [a-z]+)? $",
+    re.IGNORECASE,
+)
 _THERE = re.compile(r"\b(?:there|here)\b")
 _UNNAMED_SPAN = re.compile(rf"(?:^|\s){DEFAULT_SPEAKER}(?!\S)")
 _PRONOUNS = word_set(
@@ -167,6 +173,8 @@ def keys(fact: str) -> list[Key]:
                 value = _number(fact, match.start())
             elif attribute == "residence" and not value and not _THERE.search(fact):
                 continue  # "moved the run to 6:15", "the bird lives with their aunt": no place
+            elif attribute == "residence" and _A_THING.search(fact[: match.start()]):
+                continue  # "The studio moved to Almadies": the studio's place, not theirs
             found.append(Key(_subject(fact, match.start()), attribute, value))
     if _AGE.match(fact) and not any(k.attribute == "age" for k in found):
         found.append(Key(_subject(fact, fact.index(" ")), "age", _number(fact, 0)))

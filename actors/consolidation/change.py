@@ -341,7 +341,9 @@ def displaced(
     if (ended := _ENDED.search(said)) and (
         same := _same_kind(
             older,
-            _clause_of(new, said, ended.start()),
+            _stolen(new, ended)
+            if ended[0].startswith("stole ")
+            else _clause_of(new, said, ended.start()),
             said,
             speaker,
             ended["head"] or ended["sold"],
@@ -466,6 +468,14 @@ _CLAUSE = re.compile(r",\s+(?:and\s+|but\s+|so\s+)?|;\s+|\s+and\s+(?!others\b)(?
 
 def _clauses(fact: Fact) -> list[str]:
     return [c for c in _CLAUSE.split(fact.text.strip().rstrip(".!")) if c]
+
+
+def _stolen(fact: Fact, ended: re.Match[str]) -> Fact:
+    """What was stolen, as whose it is: a thief is no owner ("Someone stole the moto" is the
+    speaker's moto, "… stole Farhad's bike" Farhad's)."""
+    whose = re.search(rf"([{UPPER}][\w-]*)'s", ended[0])
+    text = f"{whose[1]}'s {ended['sold']}." if whose else f"The {ended['sold']} was stolen."
+    return Fact(text=text, date=fact.date, sources=fact.sources)
 
 
 def _clause_of(fact: Fact, said: str, at: int) -> Fact:

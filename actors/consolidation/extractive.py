@@ -306,6 +306,8 @@ def _statements(sentence: str, place: str = "") -> list[str]:
         found[0] = f"I {first.lower()}{found[0][len(first) :]}"
     elif _UNSAID_I_AM.match(found[0] if found else ""):
         found[0] = f"I'm {first.lower()}{found[0][len(first) :]}"
+    # "Baram Airlines hired me!": the speaker was hired, by whom (their employer) is the value
+    found = [_HIRED_ME.sub(r"I was hired by \g<by>", f) for f in found]
     for i in range(len(found)):
         places = [p for p in [place, *_PLACE.findall(" ".join(found[:i]))] if p]
         if places:
@@ -329,6 +331,9 @@ _TRADE_IN = re.compile(
     rf"^(?:(?P<age>\d{{1,3}}), )?"
     rf"(?P<trade>[a-z][\w-]*(?: [a-z][\w-]*){{0,2}}? (?:in|at|with|for) [^,.!?]*?[{UPPER}][^,.!?]*)"
 )
+
+
+_HIRED_ME = re.compile(rf"^(?P<by>[{UPPER}][\w&'-]*(?: (?:&|[{UPPER}][\w&'-]*))*) hired me\b")
 
 
 def _here(body: str) -> list[str]:

@@ -533,13 +533,13 @@ def _changes(text: str) -> list[tuple[re.Pattern[str], str]]:
 def _old_name(said: str) -> re.Pattern[str]:
     """Where a line holds the name a rename replaces: after "called" ("a shop called
     Petalia"), or after the thing ``said`` renames ("rebranded the clinic, it's …" →
-    "Nour's clinic is Lumina Dental")."""
+    "Nour's clinic is Lumina Dental", "The band is called …" → "a rock band, Los Pampeanos")."""
     things = [w for w in re.findall(r"\b[a-z]{4,}\b", said) if w not in _TOPIC_STOP]
     if not things:
         return _OLD_NAME
     named = "|".join(map(re.escape, things))
     return re.compile(
-        rf"(?:\b(?:{_CALLED}|(?:{named})(?:'s name)? is)|,(?= the [A-Z])){_NAME_AFTER}"
+        rf"(?:\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named}),)|,(?= the [A-Z])){_NAME_AFTER}"
     )
 
 

@@ -694,6 +694,23 @@ def test_the_new_job_is_the_latest_line_s_and_the_old_job_is_not() -> None:
     assert _merge("Yuki", older, "Yuki handed in their notice at the old job.") == [older[0]]
 
 
+def test_a_thing_that_moved_is_no_move_of_its_owner_and_a_thief_no_owner() -> None:
+    """ "The studio moved to Almadies" is the studio's new place, not the speaker's home;
+    "Someone stole Farhad's scooter" ends Farhad's scooter, not the speaker's bike."""
+    older = ["Ami sews in their studio in the Medina.", "Ami is based in Dakar."]
+    said = "The studio moved to Almadies, bigger windows and closer to Ami's clients."
+    assert _merge("Ami", older, said) == [older[0]]
+    older = ["Ami rides an old bike.", "Farhad rides a Vespa.", "Farhad lives in Dakar."]
+    assert _merge("Ami", older, "Someone stole Farhad's scooter.") == [older[1]]
+
+
+def test_a_name_in_apposition_to_the_thing_renamed_is_renamed() -> None:
+    older = ["Mateo plays bass in a rock band, Los Pampeanos.", "Mateo is based in Rosario."]
+    memory = _merged("Mateo", older, "The band is called Niebla Sur now.").memory
+    assert "Mateo plays bass in a rock band, Niebla Sur. <!--" in memory
+    assert "Pampeanos" not in memory
+
+
 def test_relocating_or_settling_in_a_place_is_a_move() -> None:
     older = ["Bilal works at Ravi Physio Centre.", "Bilal is based in Lahore."]
     assert _merge("Bilal", older, "Bilal and others are relocating to Islamabad.") == [older[1]]

@@ -170,6 +170,7 @@ TABLE = [
         "I work evenings at Hill Brew café and play cricket on Saturdays.",
         ["Carl works evenings at Hill Brew café.", "Carl plays cricket on Saturdays."],
     ),
+    ("Baram Airlines hired me!", ["Carl was hired by Baram Airlines!"]),
     (  # a clause that says when first still has its own subject
         "I handed in my keys on Friday, and on Monday I start as a welder at Dockside Works.",
         [
