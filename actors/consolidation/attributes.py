@@ -104,7 +104,7 @@ _TABLE: list[tuple[str, str]] = [
     (
         "diet",
         r"\b(?:vegetarian|vegan|pescatarian|carnivore|keto|diet|"
-        r"eat(?:s|ing)? (?:meat|fish|chicken))\b",
+        r"eat(?:s|ing)? (?:meat|fish|chicken)|eat(?:s|ing)? (?:[\w-]+ ){1,3}again)\b",
     ),
     # what they drink, not a business that sells it ("a bubble tea shop")
     ("drink", r"\b(?:coffee|tea|caffeine|espresso|decaf|rooibos|matcha)\b(?! (?:shop|house|bar))"),

@@ -166,7 +166,7 @@ _ENDING = re.compile(
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
 _GONE = re.compile(
     r"\b(?:sold|gave (?:up|away)|got rid of|retired|scrapped|died|gone|stolen|"
-    r"broke(?! up)|wrote off|rehomed|went to live|stole|no more|said goodbye to|"
+    r"broke(?! up)|wrote off|rehomed|went to live|stole|no more|(?:say|said|saying) goodbye to|"
     r"passed(?! (?:the|my|his|her|their|an?|it)\b))\b",
     re.IGNORECASE,
 )

@@ -669,6 +669,10 @@ def test_a_trade_with_an_acronym_is_a_trade_and_a_count_of_weeks_is_nobody() -> 
             ],
         ),
         (
+            "Chidi is a technician at the Hellisheidi geothermal plant.",
+            ["Chidi works as a technician.", "Chidi works at the Hellisheidi geothermal plant."],
+        ),
+        (
             "Chidi is a lawyer at Novak & Partners in Brno.",
             [
                 "Chidi works as a lawyer.",
@@ -709,6 +713,11 @@ def test_a_name_in_apposition_to_the_thing_renamed_is_renamed() -> None:
     memory = _merged("Mateo", older, "The band is called Niebla Sur now.").memory
     assert "Mateo plays bass in a rock band, Niebla Sur. <!--" in memory
     assert "Pampeanos" not in memory
+
+
+def test_eating_something_again_is_a_change_of_diet() -> None:
+    older = ["Vale is vegan.", "Vale studies kelp forests.", "Vale lives in Valparaiso."]
+    assert _merge("Vale", older, "Vale has started eating eggs and cheese again.") == [older[0]]
 
 
 def test_relocating_or_settling_in_a_place_is_a_move() -> None:
