@@ -233,14 +233,20 @@ def _summary(sentences: list[_Sentence]) -> str:
 def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
     facts: list[Fact] = []
     answered: MessageRecord | None = None  # the turn whose last fact is an answer
-    for before, sentence in zip([None, *sentences], sentences, strict=False):
+    for before, sentence, after in zip(
+        [None, *sentences], sentences, [*sentences[1:], None], strict=False
+    ):
         if sentence.role != "user":
             continue
         said = before.text if before is not None and before.turn is sentence.turn else ""
         place = (_PLACE.findall(said) or [""])[-1]
+        # ("We have moved. The air in Malang is so cool": a bare move is to the place said next)
+        then = after.text if after is not None and after.turn is sentence.turn else ""
         statements = [
             sentence._replace(text=text, score=_score(text, sentence.role))
-            for text in _statements(_asserted(sentence.text), place)
+            for text in _statements(
+                _asserted(sentence.text), place, (_PLACE.findall(then) or [""])[0]
+            )
             if not _ONLY_PRONOUN.match(text)
         ]
         kept = [_fact(s, session) for s in statements if s.score >= FACT_MIN_SCORE]
@@ -294,11 +300,12 @@ def _answer(question: _Sentence, reply: _Sentence, session: str) -> Fact | None:
     return _said(reply.turn, session, f'{name}, asked "{asked}", answered "{said}"')
 
 
-def _statements(sentence: str, place: str = "") -> list[str]:
+def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     """The clauses of ``sentence``, the first still led by its opener ("Small correction: …"),
     which the merge reads for its cue; a clause without a subject ("Moved last week") is the
     speaker's; "there" or a bare move is to the last ``place`` named before ("… at Klangwerk
-    in Berlin. Moved last weekend!")."""
+    in Berlin. Moved last weekend!"), else a bare move to the place named ``then``, in the
+    sentence after it."""
     opener, body = split_opener(sentence)
     found = _here(body) or clauses(body)
     first, _, after = found[0].partition(" ") if found else ("", "", "")
@@ -312,8 +319,9 @@ def _statements(sentence: str, place: str = "") -> list[str]:
         places = [p for p in [place, *_PLACE.findall(" ".join(found[:i]))] if p]
         if places:
             found[i] = _THERE.sub(partial(_place, places[-1]), found[i])
+        if places or then:
             # "It's in Salvador, we move at the end of the month": the move is to Salvador
-            found[i] = _BARE_MOVE.sub(rf"\g<0> to {places[-1]}", found[i], count=1)
+            found[i] = _BARE_MOVE.sub(rf"\g<0> to {(places or [then])[-1]}", found[i], count=1)
     if opener and found:
         found[0] = f"{opener}: {found[0]}"
     return found

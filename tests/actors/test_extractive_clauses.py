@@ -347,6 +347,12 @@ def test_a_bare_move_is_to_the_place_the_turn_named_before() -> None:
     )
     assert "Yusuf is based in Izmir." in _facts(memory)
     assert "Yusuf drives a taxi." not in _facts(memory)
+    # a bare move with nothing before it is to the place the next sentence names
+    memory = _memory_after(
+        ("I'm a teacher at SD Harapan in Surabaya.", "Budi", "s"),
+        ("We have moved. The air in Malang is so cool!", "Budi", "s"),
+    )
+    assert "Budi and others have moved to Malang." in _facts(memory) and "Surabaya" not in memory
 
 
 def test_a_goodbye_is_no_fact() -> None:
