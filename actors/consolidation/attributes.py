@@ -69,7 +69,7 @@ _TABLE: list[tuple[str, str]] = [
         r"hired|notice|resignation|transferred|quit|resigned|"
         # (starting "as a sound engineer at Tengri"; joining or signing with a name, not "a gym")
         r"start(?:s|ed|ing)? (?:as an? (?:[\w-]+ ){1,3})?at|(?:join(?:s|ed|ing)?|signed (?:on )?with|"
-        r"(?:accepted|took|got) (?:an? |the )?(?:job )?offer (?:from|at)) "
+        r"(?:accepted|took|got) (?:an? |the )?(?:job )?offer(?: too)?,? (?:from|at)) "
         r"(?-i:[A-Z])[\w-]*|"
         # (their own employer now: "gone out on my own", "opening my own shop, Sankofa")
         r"(?:go(?:ing|ne|es)?|went|set(?:ting|s)? up|struck|striking) (?:out )?on (?:my|their|his|her) own|"
@@ -157,7 +157,7 @@ _THERE = re.compile(r"\b(?:there|here)\b")
 _UNNAMED_SPAN = re.compile(rf"(?:^|\s){DEFAULT_SPEAKER}(?!\S)")
 _PRONOUNS = word_set(
     "i others they they're their them he she his her we our it its the a an this that there "
-    "on in at from next last after since starting"  # (when: "On Monday Temuulen starts …")
+    "on in at from next last first after since starting"  # (when: "On Monday Temuulen starts")
 )
 
 

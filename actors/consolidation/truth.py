@@ -142,7 +142,11 @@ _DOING_IN = re.compile(
 #: where they live: a move replaces it, a neighbourhood does not.
 _BASED = re.compile(r"^\S+ is based in ")
 _VALUED = frozenset(["residence", "age"])
-_MOVE = re.compile(r"\b(?:move|moved|moving|relocated|relocating|based|settled)\b")
+_MOVE = re.compile(
+    r"\b(?:move|moved|moving|relocated|relocating|based|settled|unpacked|now (?:live|lives|living)|"
+    r"(?:first night|keys to) (?:in|to|at) (?:our|my|their|the) )\b",
+    re.IGNORECASE,
+)
 _AT_HOME_IN = re.compile(
     rf"{_WHO} (?P<what>[^,;]+?),? (?:at|from) (?:their |the )?home in "
     r"(?P<where>[A-Z][\w'-]*(?:,? [A-Z][\w'-]*)*)[.!]?$"

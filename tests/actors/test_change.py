@@ -621,6 +621,7 @@ def test_a_role_given_replaces_a_trade_said_with_an_employer() -> None:
         "Ines has gone out on their own!",  # their own employer now
         "Ines is opening their own shop, Weld & Co, next month.",
         "Ines accepted an offer from Horak Legal in Prague.",
+        "Ines has already got an offer too, at Horak Legal.",
     ],
 )
 def test_joining_signing_or_starting_at_a_named_employer_replaces_the_old_one(said: str) -> None:
@@ -720,10 +721,22 @@ def test_eating_something_again_is_a_change_of_diet() -> None:
     assert _merge("Vale", older, "Vale has started eating eggs and cheese again.") == [older[0]]
 
 
-def test_relocating_or_settling_in_a_place_is_a_move() -> None:
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Bilal and others are relocating to Islamabad.",
+        "Bilal and others are settled in Islamabad now.",
+        "Bilal needed a fresh start, so Pulla and Bilal now live in Islamabad.",
+        "First night in our flat in Islamabad, with a view of the hills.",
+    ],
+)
+def test_relocating_settling_or_living_somewhere_now_is_a_move(said: str) -> None:
     older = ["Bilal works at Ravi Physio Centre.", "Bilal is based in Lahore."]
-    assert _merge("Bilal", older, "Bilal and others are relocating to Islamabad.") == [older[1]]
-    assert _merge("Bilal", older, "Bilal and others are settled in Islamabad now.") == [older[1]]
+    assert _merge("Bilal", older, said) == [older[1]]
+
+
+def test_someone_on_their_own_is_no_new_employer() -> None:
+    older = ["Bilal works at Ravi Physio Centre.", "Bilal is based in Lahore."]
     # (on their own after a break-up is no new employer)
     assert _merge("Bilal", older, "Bilal is on their own now.") == []
 
