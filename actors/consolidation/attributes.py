@@ -73,9 +73,10 @@ _TABLE: list[tuple[str, str]] = [
         r"(?-i:[A-Z])[\w-]*|"
         # (their own employer now: "gone out on my own", "opening my own shop, Sankofa")
         r"(?:go(?:ing|ne|es)?|went|set(?:ting|s)? up|struck|striking) (?:out )?on (?:my|their|his|her) own|"
+        r"(?:my|their|his|her|our) own boss|"
         r"(?:my|their|his|her|our) own (?:[\w-]+ ){0,2}(?:business|company|shop|firm|practice|studio|"
         r"clinic|agency|label)|"
-        r"first (?:day|week|month|shift) at)\b",
+        r"(?:first|last) (?:day|week|month|shift) at)\b",
     ),
     (
         "trade",

@@ -338,7 +338,8 @@ def displaced(
     if over(_CLAUSE.split(new.text, maxsplit=1)[0]):
         return None  # "Before Rosa moved back here they taught in Turin": the past
     persons = people([speaker], older)
-    if (ended := _ENDED.search(said)) and (
+    ended = _ENDED.search(said)
+    if ended and (
         same := _same_kind(
             older,
             _stolen(new, ended)
@@ -346,7 +347,7 @@ def displaced(
             else _clause_of(new, said, ended.start()),
             said,
             speaker,
-            ended["head"] or ended["sold"],
+            ended["head"] or ended["sold"] or ended["given"],
             embed,
             ended=True,
         )
@@ -389,7 +390,9 @@ def displaced(
     # a thing said to end ("sold my bike", "the old laptop died") is named by its kind, not
     # its make: nearness is weaker evidence than the ending itself
     # (with one candidate there is no runner-up to be clearly nearer than: only near counts)
-    gone = _GONE.search(said) and len(candidates) > 1
+    # (a thing named by a kind no line holds is nearer by meaning only if plainly so: "sold
+    # the old van" is not the line of "the company is called Rurex")
+    gone = _GONE.search(said) and len(candidates) > 1 and not ended
     found = nearest(new, candidates, embed, NEAR_OF_KIND if gone else NEAR, speaker)
     # which clause of it changed, meaning alone cannot tell: the line goes whole
     return None if found is None else Displaced(candidates[found], None)
@@ -438,8 +441,18 @@ def _same_kind(
     for things, near in ((makes, MAKE), (words, WORD)):
         if things:
             vectors = embed([head, *(thing for _, thing in things)])
-            if (found := _clearly_best(vectors[1:] @ vectors[0], near, margin=0.1)) is not None:
-                return Displaced(things[found][0], None)
+            # a line's score is its nearest thing's ("cello" and "orchestra" are one line)
+            lines = list({id(f): f for f, _ in things}.values())
+            scores = vectors[1:] @ vectors[0]
+            best = np.array(
+                [
+                    max(x for (f, _), x in zip(things, scores, strict=True) if f is line)
+                    for line in lines
+                ],
+                dtype=np.float32,
+            )
+            if (found := _clearly_best(best, near, margin=0.1)) is not None:
+                return Displaced(lines[found], None)
     return None
 
 
@@ -450,12 +463,16 @@ _ENDED = re.compile(
     r"(?P<head>[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
     r"(?:died|gone|broke(?! up)(?: down)?|was stolen|got stolen|for scrap|lives with|"
     r"went to live|(?:was|got) rehomed)|"
+    # ("the old laptop went to my cousin": an old thing given on)
+    r"\b(?i:my|the|our|their) old (?P<given>[a-z]{3,}) went to|"
     rf"\b(?:sold|scrapped|retired|traded in|got rid of|gave (?:up|away)|replaced|stole) "
     rf"(?:my|the|our|their|[{UPPER}][\w-]*'s) (?:old |little )?"
     r"(?P<sold>[a-z]{3,}))\b"
 )
 #: Words that end a phrase without naming a kind of thing ("a Chery Tiggo yesterday").
-_NOT_A_KIND = word_set("yesterday today tonight tomorrow now again too also though instead")
+_NOT_A_KIND = word_set(
+    "yesterday today tonight tomorrow now again too also though instead one ones thing things"
+)
 #: How near a make must be to the kind of thing acquired ("ThinkPad" to "laptop"), and how
 #: much nearer a word of a narrower kind ("ukulele" to "guitar").
 MAKE = 0.3

@@ -125,7 +125,7 @@ _TRADE_AT_IN = re.compile(
     rf"(?: (?:in|outside|near) {_PLACE.replace('where', 'near')})?)?|"
     r"an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*))?"
     # (and where: "living in Kazimierz in Krakow" is one place, said with the wider one)
-    rf"(?:(?: up| down| out| here|,? living|,? based)? in "
+    rf"(?:(?: up| down| out| here|,? living|,? based)? in (?:the )?"
     rf"(?P<where>{_PLACE_NAME}(?:,? in {_PLACE_NAME})?))?"
     r"[.!]?$"
 )
@@ -144,6 +144,8 @@ _BASED = re.compile(r"^\S+ is based in ")
 _VALUED = frozenset(["residence", "age"])
 _MOVE = re.compile(
     r"\b(?:move|moved|moving|relocated|relocating|based|settled|unpacked|now (?:live|lives|living)|"
+    r"(?:taken|took|got|found|rented|bought|signed for) an? (?:new |bigger |smaller )?"
+    r"(?:flat|house|apartment|place)|"
     r"(?:first night|keys to) (?:in|to|at) (?:our|my|their|the) )\b",
     re.IGNORECASE,
 )
@@ -325,7 +327,7 @@ def _supersede(
     """Retire (or rewrite in place) the older facts of the same person that share a key with
     ``new`` (a claim of ``whole``, the fact as said)."""
     mine = [] if hedged(new.text) else keys(new.text)  # a plan or a wish replaces nothing
-    done = False
+    done, before = False, list(facts)
     for old in list(facts):
         if (
             not _comparable(old, new)
@@ -343,7 +345,7 @@ def _supersede(
             and (
                 _SAME.search(new.text)
                 or _THE_NEW.search(new.text)
-                or (_THE_OLD.search(new.text) and _newest(old, facts, shared))
+                or (_THE_OLD.search(new.text) and _newest(old, before, shared))
             )
         ):
             # "transferred to another ward at the same hospital": the employer stays; "first
@@ -382,10 +384,11 @@ def _supersede(
 
 
 def _newest(old: Fact, facts: list[Fact], shared: list[tuple[Key, Key]]) -> bool:
-    """``old`` is the most recent of ``facts`` holding the attributes of ``shared``."""
+    """``old`` is the most recent of two or more ``facts`` holding the attributes of
+    ``shared`` (with one, "the old job" can only be that one)."""
     attributes = {b.attribute for _, b in shared}
     holding = [f for f in facts if any(k.attribute in attributes for k in keys(f.text))]
-    return max(holding, key=lambda f: (f.date, facts.index(f))) is old
+    return len(holding) > 1 and max(holding, key=lambda f: (f.date, facts.index(f))) is old
 
 
 def _theirs(retraction: Fact, speaker: str, persons: set[str], old: Fact) -> bool:

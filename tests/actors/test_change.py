@@ -76,6 +76,32 @@ ROWS = [
         "The scooter's gone, Lena sold it.",
         "Lena rides an old Vespa to the market.",
     ),
+    (  # an old thing given on ends the line of its kind (the embedder knows a ThinkPad)
+        "Emre",
+        ["Emre's ThinkPad is crying from all the open tabs.", "Emre lives in Kadikoy."],
+        "They gave Emre a MacBook Pro, and the old laptop went to their little cousin.",
+        "Emre's ThinkPad is crying from all the open tabs.",
+    ),
+    (  # a thing of a kind no line holds was never in memory: nothing nearer is taken
+        "Tomasz",
+        [
+            "Tomasz works as a plumber.",
+            "From Monday Tomasz is their own boss, the company is called Rurex Instalacje.",
+            "Tomasz is based in Gdansk.",
+        ],
+        "Tomasz also sold the old van to their cousin and leased a Renault Master.",
+        None,
+    ),
+    (  # a line's nearness is its nearest word's: "orchestra" beside "cello" is no rival
+        "Hyun",
+        [
+            "Outside work Hyun plays cello in an amateur orchestra.",
+            "Hyun is based in Busan.",
+            "Hyun works as a marine biologist.",
+        ],
+        "Hyun sold their instrument, rehearsals clashed with lab hours.",
+        "Outside work Hyun plays cello in an amateur orchestra.",
+    ),
     (  # a death is no nearness to a line that says "die" in a figure of speech
         "Giorgos",
         [
@@ -622,6 +648,7 @@ def test_a_role_given_replaces_a_trade_said_with_an_employer() -> None:
         "Ines is opening their own shop, Weld & Co, next month.",
         "Ines accepted an offer from Horak Legal in Prague.",
         "Ines has already got an offer too, at Horak Legal.",
+        "Ines's last day at the old firm was Friday.",
     ],
 )
 def test_joining_signing_or_starting_at_a_named_employer_replaces_the_old_one(said: str) -> None:
@@ -672,6 +699,14 @@ def test_a_trade_with_an_acronym_is_a_trade_and_a_count_of_weeks_is_nobody() -> 
         (
             "Chidi is a technician at the Hellisheidi geothermal plant.",
             ["Chidi works as a technician.", "Chidi works at the Hellisheidi geothermal plant."],
+        ),
+        (
+            "Chidi is a baker at Boulangerie Vernet in the Croix-Rousse.",
+            [
+                "Chidi works as a baker.",
+                "Chidi works at Boulangerie Vernet.",
+                "Chidi is based in Croix-Rousse.",
+            ],
         ),
         (
             "Chidi is a lawyer at Novak & Partners in Brno.",
@@ -728,6 +763,7 @@ def test_eating_something_again_is_a_change_of_diet() -> None:
         "Bilal and others are settled in Islamabad now.",
         "Bilal needed a fresh start, so Pulla and Bilal now live in Islamabad.",
         "First night in our flat in Islamabad, with a view of the hills.",
+        "Bilal and others have taken a flat in Islamabad.",
     ],
 )
 def test_relocating_settling_or_living_somewhere_now_is_a_move(said: str) -> None:
