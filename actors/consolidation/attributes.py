@@ -61,7 +61,7 @@ _TABLE: list[tuple[str, str]] = [
         "residence",
         r"\b(?:lives?|living|lived|(?:move|moved|moving|relocat(?:e|ed|es|ing))(?! (?:the|my|our|their|his|"
         r"her|its?|them|everything|a|an|[\w-]+'s)\b)|based|resides?|settled|flat|apartment|hometown|"
-        r"unpacked|new (?:house|home|place|kitchen))\b",
+        r"unpacked|new (?:house|home|place|kitchen)|keys to (?:our|my|their|the) (?:new )?place)\b",
     ),
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")
         "work",

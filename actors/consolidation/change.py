@@ -432,7 +432,7 @@ def _same_kind(
     makes = [
         (f, make)
         for f in own
-        for make in values(f.text) - values(new.text) - {speaker}
+        for make in _named_things(f.text) - values(new.text) - {speaker}
         if not WHEN.match(make)  # "Tuesdays" is no make of anything
     ]
     # else a word of a narrower kind ("the ukulele" for "the little guitar", "a canary" for
@@ -456,12 +456,23 @@ def _same_kind(
     return None
 
 
+#: A name that says where or who, not what: "in Bristol", "boyfriend Tunde".
+_PLACE_OR_PERSON = re.compile(
+    rf"\b(?:in|at|from|to|near|outside|with|(?i:{RELATIVES})),? $", re.IGNORECASE
+)
+
+
+def _named_things(text: str) -> set[str]:
+    """The names of ``text`` that may name a thing (a make), not a place or a person."""
+    return {m[0] for m in _VALUE.finditer(text) if not _PLACE_OR_PERSON.search(text[: m.start()])}
+
+
 #: A thing of the speaker's said to end, by its kind ("the old laptop finally died", "sold
 #: my bike", "the scooter's gone").
 _ENDED = re.compile(
     rf"(?:(?:\b(?i:my|the|our|their)|[{UPPER}][\w-]*'s) (?:old |little |ancient )?"
     r"(?P<head>[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
-    r"(?:died|gone|broke(?! up)(?: down)?|was stolen|got stolen|for scrap|lives with|"
+    r"(?:died|gone|gave (?:up|out)|broke(?! up)(?: down)?|was stolen|got stolen|for scrap|lives with|"
     r"went to live|(?:was|got) rehomed)|"
     # ("the old laptop went to my cousin": an old thing given on)
     r"\b(?i:my|the|our|their) old (?P<given>[a-z]{3,}) went to|"

@@ -90,7 +90,7 @@ _NEW_NAME = re.compile(
     r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
 )
 #: A name chosen: "Emberfall is cool but no, Lanternfall it is."
-_CHOSEN = re.compile(r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*) it is\b")
+_CHOSEN = re.compile(r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*) it is(?=[.!,;]|$)")
 #: What a name follows: "called", or the answer to "What's it called?" (``extractive``).
 _CALLED = r"called|named|codenamed|calling (?:him|her|it|them)|(?:called|name)\?\", answered"
 _NAME_AFTER = r"\s+\"?(?:the )?(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
@@ -146,7 +146,7 @@ _MOVE = re.compile(
     r"\b(?:move|moved|moving|relocated|relocating|based|settled|unpacked|now (?:live|lives|living)|"
     r"(?:taken|took|got|found|rented|bought|signed for) an? (?:new |bigger |smaller )?"
     r"(?:flat|house|apartment|place)|"
-    r"(?:first night|keys to) (?:in|to|at) (?:our|my|their|the) )\b",
+    r"(?:first night (?:in|at)|keys to) (?:our|my|their|the) )\b",
     re.IGNORECASE,
 )
 _AT_HOME_IN = re.compile(

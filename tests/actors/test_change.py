@@ -102,6 +102,12 @@ ROWS = [
         "Hyun sold their instrument, rehearsals clashed with lab hours.",
         "Outside work Hyun plays cello in an amateur orchestra.",
     ),
+    (  # a place is no make: "the van gave up" is not the bakery in Bristol
+        "Amara",
+        ["Amara runs a small bakery in Bristol called Rise.", "Amara sings on Sundays."],
+        "And the van finally gave up.",
+        None,
+    ),
     (  # a death is no nearness to a line that says "die" in a figure of speech
         "Giorgos",
         [
@@ -744,6 +750,23 @@ def test_a_thing_that_moved_is_no_move_of_its_owner_and_a_thief_no_owner() -> No
     assert _merge("Ami", older, "Someone stole Farhad's scooter.") == [older[1]]
 
 
+@pytest.mark.parametrize("said", ["Lucia called it quits on Sunday.", "We went our separate ways."])
+def test_calling_it_quits_ends_the_partner(said: str) -> None:
+    older = [
+        "Lucia's boyfriend Tomas can't cook.",
+        "Lucia plays bass.",
+        "Lucia lives in Valparaiso.",
+    ]
+    assert _merge("Lucia", older, said) == [older[0]]
+
+
+def test_a_name_chosen_ends_its_clause() -> None:
+    """ "Lanternfall it is." chooses a name; "Charging it is a whole new hobby" does not."""
+    older = ["Callum does a podcast called Summit Talk.", "Callum lives in Inverness."]
+    memory = _merged("Callum", older, "Charging it is a whole new hobby.").memory
+    assert "Callum does a podcast called Summit Talk. <!--" in memory
+
+
 def test_a_name_in_apposition_to_the_thing_renamed_is_renamed() -> None:
     older = ["Mateo plays bass in a rock band, Los Pampeanos.", "Mateo is based in Rosario."]
     memory = _merged("Mateo", older, "The band is called Niebla Sur now.").memory
@@ -764,6 +787,7 @@ def test_eating_something_again_is_a_change_of_diet() -> None:
         "Bilal needed a fresh start, so Pulla and Bilal now live in Islamabad.",
         "First night in our flat in Islamabad, with a view of the hills.",
         "Bilal and others have taken a flat in Islamabad.",
+        "Bilal and others got the keys to our place in Islamabad on Saturday!",
     ],
 )
 def test_relocating_settling_or_living_somewhere_now_is_a_move(said: str) -> None:
