@@ -68,6 +68,12 @@ _LIFE_ENDS = re.compile(
     r"put (?:[\w']+ ){0,2}(?:down|to sleep)|rehomed|went to live|lives with .+ now)\b",
     re.IGNORECASE,
 )
+#: A thing named by its noun that died ("the delivery car finally died").
+_BEING = rf"boy|girl|man|lady|fellow|guy|chap|one|pal|buddy|baby|{RELATIVES}"
+_THING_DIED = re.compile(
+    rf"\b(?i:the|my|our|their|his|her) (?:[a-z]+ ){{0,2}}(?!(?:{_BEING})\b)[a-z]+ "
+    r"(?:finally |just )?(?:died|passed away)\b"
+)
 #: A state of the past, over before now.
 _OVER = re.compile(
     r"\b(?:lived|grew up|used to|was born|as a (?:kid|child|teen(?:ager)?)|years ago|"
@@ -339,20 +345,23 @@ def displaced(
         return None  # "Before Rosa moved back here they taught in Turin": the past
     persons = people([speaker], older)
     ended = _ENDED.search(said)
-    if ended and (
-        same := _same_kind(
+    head = (ended["head"] or ended["sold"] or ended["given"]) if ended else ""
+    thing = bool(ended) and not PET.fullmatch(head) and not re.fullmatch(_BEING, head)
+    if ended and thing:
+        # "my old laptop died": the line with a laptop, or a make of one (two, and none goes)
+        whose = _stolen(new, ended) if ended[0].startswith("stole ") else new
+        if same := _same_kind(
             older,
-            _stolen(new, ended)
-            if ended[0].startswith("stole ")
-            else _clause_of(new, said, ended.start()),
+            _clause_of(whose, said, ended.start()) if whose is new else whose,
             said,
             speaker,
-            ended["head"] or ended["sold"] or ended["given"],
+            head,
             embed,
             ended=True,
-        )
-    ):
-        return same  # "my old laptop died": the line with a laptop, or a make of one
+        ):
+            return same
+        if sum(bool(re.search(rf"\b{re.escape(head)}s?\b", f.text)) for f in older) > 1:
+            return None
     weak = not _CUE.search(_WEAK.sub(" ", said)) and not _GONE.search(said)
     if weak and (got := _GOT.search(said)):  # "got a (new) Chuwi laptop": a thing of a kind
         same = _same_kind(older, new, said, speaker, got["head"].lower().removesuffix("s"), embed)
@@ -368,8 +377,10 @@ def displaced(
         for f in theirs(older, new, said, speaker) or ()
         if not (stated and stated <= values(f.text))
     ]  # a line that already names every new value says the same thing: it is not replaced
-    if _LIFE_ENDS.search(said):  # "my old boy died", "the rabbit went to live on a farm"
-        kind = {m.casefold() for m in PET.findall(new.text)}
+    kind = {m.casefold() for m in PET.findall(new.text)}
+    # "my old boy died", "the rabbit went to live on a farm"; not a thing ("the old ute died",
+    # "the delivery car finally died": no pet's line goes with it)
+    if _LIFE_ENDS.search(said) and (kind or not _THING_DIED.search(said)):
         kin = theirs(older, new, said, speaker, kin=True) or []
         pets = [
             f
@@ -390,9 +401,9 @@ def displaced(
     # a thing said to end ("sold my bike", "the old laptop died") is named by its kind, not
     # its make: nearness is weaker evidence than the ending itself
     # (with one candidate there is no runner-up to be clearly nearer than: only near counts)
-    # (a thing named by a kind no line holds is nearer by meaning only if plainly so: "sold
-    # the old van" is not the line of "the company is called Rurex")
-    gone = _GONE.search(said) and len(candidates) > 1 and not ended
+    # (a thing of a kind no line holds is nearer by meaning only if plainly so: "sold the old
+    # van" is not the line of "the company is called Rurex")
+    gone = _GONE.search(said) and len(candidates) > 1 and not thing
     found = nearest(new, candidates, embed, NEAR_OF_KIND if gone else NEAR, speaker)
     # which clause of it changed, meaning alone cannot tell: the line goes whole
     return None if found is None else Displaced(candidates[found], None)

@@ -108,6 +108,7 @@ _DATE = re.compile(
 )
 _NUMBER = re.compile(r"\d")
 _IS = re.compile(r"\b(?:is|are)\b")
+_NAMED_OWN = re.compile(rf"^(?i:my|our) (?:[a-z-]+ ){{1,2}}[{UPPER}][\w'-]+ [a-z]")
 _NAME = re.compile(r"\b[A-Z][\w'-]+")
 _PLACE = re.compile(r"\b(?:in|at|to) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)")
 #: "moved there", "a flat there": the place the sentence named before.
@@ -160,6 +161,8 @@ def _score(text: str, role: str) -> int:
         score += 3 if _STATEMENT.search(text) or _SUBJECT_VERB.match(text) else 1
     elif _IS.search(text):  # "the rent is 925 pounds", "Thursday mornings are pilates"
         score += 1
+    if _NAMED_OWN.match(text):  # "Our husky Muki got …": who is in their life, said of them
+        score += 2
     if _DATE.search(text):
         score += 2
     if _NUMBER.search(text):

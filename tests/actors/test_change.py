@@ -102,6 +102,22 @@ ROWS = [
         "Hyun sold their instrument, rehearsals clashed with lab hours.",
         "Outside work Hyun plays cello in an amateur orchestra.",
     ),
+    (  # a thing that died is no pet: the dog's line stays (two lines name a ute: neither)
+        "Losana",
+        [
+            "Our dog Bobo jumped in the ute this morning.",
+            "Losana drives a Ford Ranger ute full of fittings.",
+            "Losana lives in Suva.",
+        ],
+        "Also: The old ute died on Losana.",
+        None,
+    ),
+    (
+        "Reka",
+        ["Our dog Pamacs got fan comments.", "Reka owns a bakery in Debrecen."],
+        "The delivery car finally died on a hill last week.",
+        None,
+    ),
     (  # a place is no make: "the van gave up" is not the bakery in Bristol
         "Amara",
         ["Amara runs a small bakery in Bristol called Rise.", "Amara sings on Sundays."],

@@ -171,6 +171,10 @@ TABLE = [
         ["Carl works evenings at Hill Brew café.", "Carl plays cricket on Saturdays."],
     ),
     ("Baram Airlines hired me!", ["Carl was hired by Baram Airlines!"]),
+    (  # a named being of theirs, whatever the verb
+        "Our husky Muki got leftover foam on his nose somehow.",
+        ["Our husky Muki got leftover foam on his nose somehow."],
+    ),
     (  # a clause that says when first still has its own subject
         "I handed in my keys on Friday, and on Monday I start as a welder at Dockside Works.",
         [
