@@ -50,7 +50,11 @@ SUMMARY_SENTENCES = 5
 FACT_MIN_SCORE = 3
 MAX_SENTENCE_CHARS = 300
 
-_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
+#: Where a sentence ends: not after a title's abbreviation ("St. Nicholas", "Dr. Ospanova").
+_SPLIT = re.compile(
+    "".join(rf"(?<!\b{t}\.)" for t in ("Dr", "St", "Mr", "Mrs", "Ms", "Prof", "Mt", "Jr", "Sr"))
+    + r"(?<=[.!?])\s+|\n+"
+)
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|mine|we|we're|our)\b", re.IGNORECASE)
 #: The speaker as what others did something to ("They made me operations manager"), said
 #: not asked ("Can you help me …?" is a request).

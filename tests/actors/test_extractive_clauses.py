@@ -171,6 +171,10 @@ TABLE = [
         ["Carl works evenings at Hill Brew café.", "Carl plays cricket on Saturdays."],
     ),
     ("Baram Airlines hired me!", ["Carl was hired by Baram Airlines!"]),
+    (  # a title's abbreviation ends no sentence
+        "On Monday I start at St. Nicholas Hospital, and I work with Dr. Okafor.",
+        ["On Monday Carl starts at St. Nicholas Hospital.", "Carl works with Dr. Okafor."],
+    ),
     (  # a named being of theirs, whatever the verb
         "Our husky Muki got leftover foam on his nose somehow.",
         ["Our husky Muki got leftover foam on his nose somehow."],
