@@ -71,6 +71,9 @@ _TABLE: list[tuple[str, str]] = [
         r"start(?:s|ed|ing)? (?:as an? (?:[\w-]+ ){1,3})?at|(?:join(?:s|ed|ing)?|signed (?:on )?with|"
         r"(?:accepted|took|got) (?:an? |the )?(?:job )?offer(?: too)?,? (?:from|at)) "
         r"(?-i:[A-Z])[\w-]*|"
+        # (a trade done for a named employer: "drives a Kenworth for Maplewood Freight")
+        r"(?:drives?|driving|drove|hauls?|hauling|delivers?|delivering|writes?|writing|"
+        r"freelances?|freelancing) (?:[\w-]+ ){0,3}?for (?-i:[A-Z])[\w-]*|"
         # (their own employer now: "gone out on my own", "opening my own shop, Sankofa")
         r"(?:go(?:ing|ne|es)?|went|set(?:ting|s)? up|struck|striking) (?:out )?on (?:my|their|his|her) own|"
         r"(?:my|their|his|her|our) own boss|"

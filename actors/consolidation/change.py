@@ -448,7 +448,13 @@ def _same_kind(
     ]
     # else a word of a narrower kind ("the ukulele" for "the little guitar", "a canary" for
     # "the bird"): a noun is weaker evidence than a make, so it must be nearer
-    words = [(f, w) for f in own for w in _content(f.text) - _content(new.text) if ended]
+    said_words = set(_WORD.findall(new.text))
+    words = [
+        (f, w)  # (as written: "buses", not the stem "buse", which the embedder misreads)
+        for f in own
+        for w in set(_WORD.findall(f.text)) - said_words
+        if ended and w[0].islower() and w not in _COMMON
+    ]
     for things, near in ((makes, MAKE), (words, WORD)):
         if things:
             vectors = embed([head, *(thing for _, thing in things)])
@@ -469,7 +475,7 @@ def _same_kind(
 
 #: A name that says where or who, not what: "in Bristol", "boyfriend Tunde".
 _PLACE_OR_PERSON = re.compile(
-    rf"\b(?:in|at|from|to|near|outside|with|(?i:{RELATIVES})),? $", re.IGNORECASE
+    rf"\b(?:in|at|from|to|near|outside|with|for|by|(?i:{RELATIVES})),? $", re.IGNORECASE
 )
 
 
@@ -487,7 +493,7 @@ _ENDED = re.compile(
     r"went to live|(?:was|got) rehomed)|"
     # ("the old laptop went to my cousin": an old thing given on)
     r"\b(?i:my|the|our|their) old (?P<given>[a-z]{3,}) went to|"
-    rf"\b(?:sold|scrapped|retired|traded in|got rid of|gave (?:up|away)|replaced|stole) "
+    rf"\b(?:sold|scrapped|retired|traded(?: in)?|swapped|got rid of|gave (?:up|away)|replaced|stole) "
     rf"(?:my|the|our|their|[{UPPER}][\w-]*'s) (?:old |little )?"
     r"(?P<sold>[a-z]{3,}))\b"
 )

@@ -790,6 +790,15 @@ def test_a_name_in_apposition_to_the_thing_renamed_is_renamed() -> None:
     assert "Pampeanos" not in memory
 
 
+def test_a_trade_done_for_a_named_employer_changes_with_it() -> None:
+    older = ["Jesse drives a Kenworth for Maplewood Freight.", "Jesse lives in Winnipeg."]
+    said = "Monday Jesse is hauling for Northbound Logistics, better home time."
+    assert _merge("Jesse", older, said) == [older[0]]
+    # a thing swapped by its kind is not the line of a near word as stemmed ("buse")
+    older = ["Sione drives buses for Auckland Transport.", "Sione lives in Mangere."]
+    assert _merge("Sione", older, "Sione traded the ute in for a Ford Ranger.") == []
+
+
 def test_eating_something_again_is_a_change_of_diet() -> None:
     older = ["Vale is vegan.", "Vale studies kelp forests.", "Vale lives in Valparaiso."]
     assert _merge("Vale", older, "Vale has started eating eggs and cheese again.") == [older[0]]
