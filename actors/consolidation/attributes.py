@@ -74,6 +74,7 @@ _TABLE: list[tuple[str, str]] = [
         # (a trade done for a named employer: "drives a Kenworth for Maplewood Freight")
         r"(?:drives?|driving|drove|hauls?|hauling|delivers?|delivering|writes?|writing|"
         r"freelances?|freelancing) (?:[\w-]+ ){0,3}?for (?-i:[A-Z])[\w-]*|"
+        r"teach(?:es|ing)? (?:[\w-]+ ){0,3}?at (?:the )?(?-i:[A-Z])[\w-]*|"
         # (their own employer now: "gone out on my own", "opening my own shop, Sankofa")
         r"(?:go(?:ing|ne|es)?|went|set(?:ting|s)? up|struck|striking) (?:out )?on (?:my|their|his|her) own|"
         r"(?:my|their|his|her|our) own boss|"

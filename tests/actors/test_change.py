@@ -794,6 +794,9 @@ def test_a_trade_done_for_a_named_employer_changes_with_it() -> None:
     older = ["Jesse drives a Kenworth for Maplewood Freight.", "Jesse lives in Winnipeg."]
     said = "Monday Jesse is hauling for Northbound Logistics, better home time."
     assert _merge("Jesse", older, said) == [older[0]]
+    older = ["Stoyan teaches history at the Vazov High School.", "Stoyan lives in Plovdiv."]
+    said = "Stoyan has started at the Geo Milev English Language School this week."
+    assert _merge("Stoyan", older, said) == [older[0]]
     # a thing swapped by its kind is not the line of a near word as stemmed ("buse")
     older = ["Sione drives buses for Auckland Transport.", "Sione lives in Mangere."]
     assert _merge("Sione", older, "Sione traded the ute in for a Ford Ranger.") == []
