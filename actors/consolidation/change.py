@@ -172,7 +172,7 @@ _ENDING = re.compile(
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
 _GONE = re.compile(
     r"\b(?:sold|gave (?:up|away)|got rid of|retired|scrapped|died|gone|stolen|"
-    r"broke(?! up)|wrote off|rehomed|went to live|stole|no more|(?:say|said|saying) goodbye to|"
+    r"broke(?! up)|wrote off|rehomed|went to live|stole|no more|(?:up )?for sale|(?:say|said|saying) goodbye to|"
     r"passed(?! (?:the|my|his|her|their|an?|it)\b))\b",
     re.IGNORECASE,
 )
@@ -489,7 +489,8 @@ def _named_things(text: str) -> set[str]:
 _ENDED = re.compile(
     rf"(?:(?:\b(?i:my|the|our|their)|[{UPPER}][\w-]*'s) (?:old |little |ancient )?"
     r"(?P<head>[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
-    r"(?:died|gone|gave (?:up|out)|broke(?! up)(?: down)?|was stolen|got stolen|for scrap|lives with|"
+    r"(?:died|gone|gave (?:up|out)|broke(?! up)(?: down)?|was stolen|got stolen|for scrap|"
+    r"(?:up )?for sale|lives with|"
     r"went to live|(?:was|got) rehomed)|"
     # ("the old laptop went to my cousin": an old thing given on)
     r"\b(?i:my|the|our|their) old (?P<given>[a-z]{3,}) went to|"

@@ -118,6 +118,16 @@ ROWS = [
         "The delivery car finally died on a hill last week.",
         None,
     ),
+    (  # a thing up for sale is ended: the line of its make (a person or a place is none)
+        "Ploy",
+        [
+            "Ploy draws everything on a Wacom Cintiq that's older than their nephew.",
+            "Ploy's boyfriend Tawan brought them khao soi.",
+            "Ploy is based in Chiang Mai.",
+        ],
+        "The old tablet is up for sale.",
+        "Ploy draws everything on a Wacom Cintiq that's older than their nephew.",
+    ),
     (  # a place is no make: "the van gave up" is not the bakery in Bristol
         "Amara",
         ["Amara runs a small bakery in Bristol called Rise.", "Amara sings on Sundays."],
