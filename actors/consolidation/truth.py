@@ -102,7 +102,12 @@ _NO_LONGER = re.compile(
     re.IGNORECASE,
 )
 #: "Sofie is Sofie, a designer at …": the introduction, less the tautology.
-_SELF_NAMED = re.compile(r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b|\d|[a-z])", re.IGNORECASE)
+_SELF_NAMED = re.compile(
+    # (or, without an article, a trade said with where: "Chidi, backend engineer at Kobopay";
+    # not "Greta is Greta, by the way")
+    r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b|\d|[a-z]+(?: [a-z]+){0,3} (?:at|in|for|with) )",
+    re.IGNORECASE,
+)
 #: A place's name, not a day's or a month's ("saving up for a bike in June").
 _PLACE_NAME = rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*"
 _PLACE = rf"(?P<where>{_PLACE_NAME})"

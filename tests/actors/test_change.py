@@ -839,6 +839,12 @@ def test_someone_on_their_own_is_no_new_employer() -> None:
     assert _merge("Bilal", older, "Bilal is on their own now.") == []
 
 
+def test_a_name_said_again_is_no_introduction_of_a_trade() -> None:
+    older = ["Greta works as a librarian.", "Greta is based in Freiburg."]
+    memory = _merged("Greta", older, "Greta is Greta, by the way.").memory
+    assert all(f"{line} <!--" in memory for line in older) and "by the way" not in memory
+
+
 def test_a_resignation_ends_the_employer_said_with_the_trade() -> None:
     """ "A mechanic at the AutoPlaza dealership" is a trade and an employer: a resignation
     ends the employer and keeps the trade."""
