@@ -47,6 +47,7 @@ from .change import (
     values,
 )
 from .chatter import is_chatter, split_opener, strip_banter
+from .claims import claims
 from .grounding import supports
 from .retraction import retraction_topics, retracts
 from .third_person import DEFAULT_SPEAKER, word_set
@@ -108,42 +109,7 @@ _SELF_NAMED = re.compile(
     r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b|\d|[a-z]+(?: [a-z]+){0,3} (?:at|in|for|with) )",
     re.IGNORECASE,
 )
-#: A place's name, not a day's or a month's ("saving up for a bike in June").
-_PLACE_NAME = rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*"
-_PLACE = rf"(?P<where>{_PLACE_NAME})"
-#: Whose a fact is, at its start.
-_WHO = (  # (not a number or a determiner: "Two weeks in our new flat in Chittagong")
-    rf"^(?P<who>The user(?: \([{UPPER}][\w-]*\))?|"
-    rf"(?!(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Our|My|Their|The|This|That|"
-    rf"These|Those|Some|All|Both|Most|Many)\b)[{UPPER}][\w-]*)"
-)
-#: "Sofie is a graphic designer at a studio called Inkwell in Aarhus": trade, employer, place.
-_TRADE_AT_IN = re.compile(
-    rf"{_WHO} (?P<trade>(?:is an?|works as an?|(?:took|got|accepted|"
-    # (a trade's words may hold an acronym: "a QA tester")
-    r"started) an? (?:new )?(?:job|post|position|role) as an?) (?:(?:[a-z][\w'-]*|[A-Z]{2,}) ){0,4}?"
-    # (who employs them: "at", or "with" and "for" a name: "a plumber with Redpipe Ltd")
-    r"[a-z][\w'-]*)(?: (?:at|(?:with|for)(?= [A-Z])) (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}"
-    r"(?:called|named) |the )?"
-    r"[A-Z][\w'&-]*(?:(?: & | of | )[A-Z][\w'&-]*)*(?:(?: (?!here\b)[a-z]+){1,2}(?=[.!]?$| in ))?"
-    r"(?:, an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*"
-    rf"(?: (?:in|outside|near) {_PLACE.replace('where', 'near')})?)?|"
-    r"an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*))?"
-    # (and where: "living in Kazimierz in Krakow" is one place, said with the wider one)
-    rf"(?:(?: up| down| out| here|,? living|,? based)? in (?:the )?"
-    rf"(?P<where>{_PLACE_NAME}(?:,? in {_PLACE_NAME})?))?"
-    r"[.!]?$"
-)
-_IS_A = re.compile(r"^is (an?) ")
-_WORKS_AS = r"works as \1 "
-#: What someone does, then (last) the place they do it in: two claims.
-_DOING_IN = re.compile(
-    # (what they do: not what they want, "needs help writing a CV in English")
-    rf"{_WHO} (?P<what>(?!(?:lives|was|has|needs|wants|hopes|plans|tries|likes|loves)\b)"
-    r"[a-z]+s (?:[\w'-]+ )*?"
-    rf"[\w'-]+)(?<!ing)(?: here)? in {_PLACE}[.!]?$"
-)
-#: A place said with someone's work ("a designer in London", ``_claims``), less exact than
+#: A place said with someone's work ("a designer in London", ``claims``), less exact than
 #: where they live: a move replaces it, a neighbourhood does not.
 _BASED = re.compile(r"^\S+ is based in ")
 _VALUED = frozenset(["residence", "age"])
@@ -153,10 +119,6 @@ _MOVE = re.compile(
     r"(?:flat|house|apartment|place)|"
     r"(?:first night (?:in|at)|keys to) (?:our|my|their|the) )\b",
     re.IGNORECASE,
-)
-_AT_HOME_IN = re.compile(
-    rf"{_WHO} (?P<what>[^,;]+?),? (?:at|from) (?:their |the )?home in "
-    r"(?P<where>[A-Z][\w'-]*(?:,? [A-Z][\w'-]*)*)[.!]?$"
 )
 _THERE = re.compile(r"\b(?:there|here)\b")
 #: A thing that is not the speaker's: "the shop across the street renamed itself Boba Lab".
@@ -173,7 +135,6 @@ _LOCAL_MOVE = re.compile(
 _SAME = re.compile(r"\bthe same\b", re.IGNORECASE)
 _THE_NEW = re.compile(r"\b(?:the|my|their|our|his|her) new\b", re.IGNORECASE)
 _THE_OLD = re.compile(r"\b(?:the|my|their|our|his|her) (?:old|previous|former)\b", re.IGNORECASE)
-_AGED = re.compile(rf"{_WHO} is (?P<age>\d{{1,3}}), (?P<rest>an? .+)$")
 #: A sentence ends inside the text: a line that says two things is never rewritten.
 _TWO_SENTENCES = re.compile(r"[.!?]\s+\S")
 _UNNAMED_IS = re.compile(rf"^{UNNAMED} is ([A-Z][\w'-]*)[.!]?$")
@@ -287,38 +248,11 @@ def merge(
         for raw in new_facts:
             opener, cleaned = clean(raw)
             if cleaned is not None:
-                for claim in _claims(cleaned):
+                for claim in claims(cleaned):
                     add(opener, claim, embed, cleaned.text)
     while facts and count_tokens(render_memory(facts)) > max_tokens:
         facts.pop(0)
     return Merged(render_memory(facts), added, retired)
-
-
-def _claims(fact: Fact) -> list[Fact]:
-    """``fact`` as the claims it makes, which change apart: "Sofie is a designer at a studio
-    called Inkwell in Aarhus" says her trade, who employs her and where she is (a move keeps
-    the job, a new employer the trade); any other fact is one claim."""
-    if aged := _AGED.match(fact.text):  # "Henrik is 52, a carpenter at …": an age, and more
-        said = [f"{aged['who']} is {aged['age']}.", f"{aged['who']} is {aged['rest']}"]
-        return [
-            c for t in said for c in _claims(Fact(text=t, date=fact.date, sources=fact.sources))
-        ]
-    if home := _AT_HOME_IN.match(fact.text):  # "draws at home in Mapo": and lives there
-        texts = [f"{home['who']} {home['what']}.", f"{home['who']} lives in {home['where']}."]
-    elif (found := _TRADE_AT_IN.match(fact.text)) and (found["at"] or found["where"]):
-        who, trade = found["who"], found["trade"]
-        # "is a dispatcher at TransBalkan" says it is a trade: kept as one, whatever its noun
-        texts = [f"{who} {_IS_A.sub(_WORKS_AS, trade)}."]
-        texts += [f"{who} works at {found['at']}."] if found["at"] else []
-        texts += [f"{who} is based in {found['where']}."] if found["where"] else []
-    elif doing := _DOING_IN.match(fact.text):  # "teaches yoga in Haifa", "… here in Hamburg"
-        texts = [
-            f"{doing['who']} {doing['what']}.",
-            f"{doing['who']} is based in {doing['where']}.",
-        ]
-    else:
-        return [fact]
-    return [Fact(text=text, date=fact.date, sources=fact.sources) for text in texts]
 
 
 def _supersede(
