@@ -360,7 +360,7 @@ def displaced(
             ended=True,
         ):
             return same
-        if sum(bool(re.search(rf"\b{re.escape(head)}s?\b", f.text)) for f in older) > 1:
+        if sum(bool(_kind(head).search(f.text)) for f in older) > 1:
             return None
     weak = not _CUE.search(_WEAK.sub(" ", said)) and not _GONE.search(said)
     if weak and (got := _GOT.search(said)):  # "got a (new) Chuwi laptop": a thing of a kind
@@ -417,6 +417,11 @@ _GOT = re.compile(
 )
 
 
+def _kind(head: str) -> re.Pattern[str]:
+    """Where a line names a thing of the kind ``head`` ("by bike" is a way to go, not one)."""
+    return re.compile(rf"(?<!\bby )\b{re.escape(head)}s?\b")
+
+
 def _same_kind(
     older: Sequence[Fact],
     new: Fact,
@@ -435,7 +440,7 @@ def _same_kind(
     a job"), so it is matched by its noun or a make only."""
     if PET.fullmatch(head) or head in _NOT_A_KIND:
         return None
-    kind = re.compile(rf"(?<!\bby )\b{re.escape(head)}s?\b")  # ("by bike" is a way to go)
+    kind = _kind(head)
     own = theirs(older, new, said, speaker, cue=False) or []
     same = [f for f in own if kind.search(f.text)]
     if same:
