@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import pytest
 
-from reverie.actors.consolidation.truth import Merged, merge
-from reverie.store import Fact, MessageRecord, render_memory
+from reverie.actors.consolidation.truth import merge
+from reverie.store import Fact, MessageRecord
+from tests.actors.merging import merge_retired as _merge
+from tests.actors.merging import merged as _merged
 
 ROWS = [
     (
@@ -314,17 +316,6 @@ ROWS = [
 ]
 
 
-def _merged(speaker: str, older: list[str], new: str) -> Merged:
-    facts = [Fact(text=t, date="2026-01-01", sources={"s": [f"m{i}"]}) for i, t in enumerate(older)]
-    turn = MessageRecord(seq=9, id="m9", role="user", content=new, ts=1.8e9, tokens=9, name=speaker)
-    fact = Fact(text=new, date="2026-01-02", sources={"s": ["m9"]})
-    return merge(render_memory(facts), [fact], 2000, lambda t: len(t.split()), turns=[turn])
-
-
-def _merge(speaker: str, older: list[str], new: str) -> list[str]:
-    return [f.text for f in _merged(speaker, older, new).retired]
-
-
 @pytest.mark.parametrize(("speaker", "older", "new", "retired"), ROWS)
 def test_a_change_retires_the_speakers_nearest_line_or_nothing(
     speaker: str, older: list[str], new: str, retired: str | None
@@ -405,45 +396,12 @@ def test_what_one_turn_says_stands_together() -> None:
     assert "Sofie starts at Fjord Creative." in merged.memory
 
 
-def test_a_trade_an_employer_and_a_place_change_apart() -> None:
-    """ "A designer at a studio called Inkwell in Aarhus" is three claims: a notice ends the
-    employer, a move the place, and neither the trade; a new employer keeps the trade."""
-    memory = _merged(
-        "Sofie", [], "Sofie is a graphic designer at a studio called Inkwell in Aarhus."
-    )
-    claims = ["Sofie works as a graphic designer.", "Sofie works at a studio called Inkwell."]
-    assert all(f"{c} <!--" in memory.memory for c in [*claims, "Sofie is based in Aarhus."])
-    older = [*claims, "Sofie is based in Aarhus."]
-    assert _merge("Sofie", older, "Sofie handed in their notice at the studio.") == [claims[1]]
-    assert _merge("Sofie", older, "Sofie moved to Copenhagen.") == ["Sofie is based in Aarhus."]
-    assert _merge("Sofie", [claims[0]], "Sofie works at Pillarbox Studio.") == []
-    firm = _merged("Oksana", [], "Oksana is an accountant at Baltic Ledger, a small firm.")
-    assert "Oksana works at Baltic Ledger, a small firm. <!--" in firm.memory
-    farm = _merged("Nacho", [], "Nacho is a sommelier at Viña Sol, a winery outside Santiago.")
-    assert "Nacho works at Viña Sol, a winery outside Santiago. <!--" in farm.memory
-    home = _merged("Jun", [], "Jun draws on a tablet at home in Mapo, Seoul.").memory
-    assert "Jun draws on a tablet. <!--" in home and "Jun lives in Mapo, Seoul. <!--" in home
-
-
 def test_a_pet_that_left_takes_only_its_clause() -> None:
     """The rabbit went to live on a farm: the dog in the same line stays."""
     line = "Ines's dog Rufo steals the bed and chases our rabbit Nube."
     merged = _merged("Ines", [line, "Ines is a dentist."], "The rabbit went to live on a farm.")
     assert [f.text for f in merged.retired] == [line]
     assert "Ines's dog Rufo steals the bed. <!--" in merged.memory and "Nube" not in merged.memory
-
-
-def test_what_someone_does_and_where_change_apart() -> None:
-    """ "Delivers food for Flinkr here in Hamburg" is the work and the city: leaving the work
-    keeps the city; a neighbourhood refines the city, a move replaces it; a dream moves
-    nothing."""
-    memory = _merged("Farhad", [], "Farhad delivers food by bike for Flinkr here in Hamburg.")
-    said = ["Farhad delivers food by bike for Flinkr.", "Farhad is based in Hamburg."]
-    assert all(f"{line} <!--" in memory.memory for line in said)
-    assert _merge("Farhad", said, "No more delivering food!") == [said[0]]
-    assert _merge("Farhad", said, "Farhad lives in Wilhelmsburg.") == []
-    assert _merge("Farhad", said, "Farhad moved to Munich.") == [said[1]]
-    assert _merge("Farhad", said, "Sometimes Farhad dreams about moving to Munich.") == []
 
 
 def test_a_thing_written_in_lower_case_elsewhere_is_no_person() -> None:
@@ -624,21 +582,6 @@ def test_a_day_something_starts_is_no_new_weekday_of_a_schedule() -> None:
     assert sailing in memory and "Monday mornings" not in memory
 
 
-def test_an_age_said_with_a_trade_is_a_claim_of_its_own() -> None:
-    """ "Henrik is 52, a carpenter at Hansen in Aarhus": quitting ends the employer, not the
-    age; a transfer "at the same hospital" keeps the employer."""
-    memory = _merged("Henrik", [], "Henrik is 52, a carpenter at Hansen Snedkeri in Aarhus.")
-    for claim in [
-        "Henrik is 52.",
-        "Henrik works as a carpenter.",
-        "Henrik works at Hansen Snedkeri.",
-    ]:
-        assert f"{claim} <!--" in memory.memory
-    older = ["Oskar is a nurse.", "Oskar works at Nordvik Hospital."]
-    said = "Oskar transferred to the pediatric ward at the same hospital."
-    assert _merge("Oskar", older, said) == []
-
-
 def test_a_rename_takes_the_name_of_the_thing_it_renames() -> None:
     """ "Rebranded the clinic, it's Pharos Dental now" renames the clinic of "Nour's clinic is
     Lumina Dental" (no "called" needed), not the running club."""
@@ -658,201 +601,6 @@ def test_a_new_title_replaces_the_answered_name_and_no_one_elses_rename_does() -
     said = "Funny, the shop across the street just renamed itself Boba Lab, copying us."
     memory = _merged("Weijun", [shop, "Weijun is based in Taichung."], said).memory
     assert shop in memory and "called Boba Lab" not in memory
-
-
-def test_a_role_given_replaces_a_trade_said_with_an_employer() -> None:
-    """ "A dispatcher at TransBalkan" says a trade whatever its noun (no list knows it);
-    "they made me operations manager" gives the speaker a new one."""
-    memory = _merged("Pavel", [], "Pavel is a dispatcher at TransBalkan Logistics in Plovdiv.")
-    older = ["Pavel works as a dispatcher.", "Pavel works at TransBalkan Logistics."]
-    assert all(f"{line} <!--" in memory.memory for line in older)
-    said = "They made Pavel operations manager."
-    assert _merge("Pavel", [*older, "Pavel is based in Plovdiv."], said) == [older[0]]
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "Next month Ines joins Kelp Watch, a small charity.",
-        "After nine years Ines signed with Dockside Works.",
-        "On Monday Ines starts as a welder at Dockside Works.",
-        "Ines has gone out on their own!",  # their own employer now
-        "Ines is opening their own shop, Weld & Co, next month.",
-        "Ines accepted an offer from Horak Legal in Prague.",
-        "Ines has already got an offer too, at Horak Legal.",
-        "Ines's last day at the old firm was Friday.",
-    ],
-)
-def test_joining_signing_or_starting_at_a_named_employer_replaces_the_old_one(said: str) -> None:
-    older = ["Ines works at Harbour Yard.", "Ines is based in Vigo.", "Ines swims on Fridays."]
-    assert _merge("Ines", older, said) == [older[0]]
-    # joining a thing no name calls is no new employer ("joined a swimming club")
-    assert _merge("Ines", older, "Ines joined a rowing club on Fridays.") == []
-
-
-def test_a_trade_with_an_acronym_is_a_trade_and_a_count_of_weeks_is_nobody() -> None:
-    """ "A QA tester at FPT Software" is a trade and an employer, and a promotion replaces the
-    trade; "Two weeks in our new flat in Chittagong" is said by nobody called Two."""
-    memory = _merged("Linh", [], "Linh is a QA tester at FPT Software.").memory
-    older = ["Linh works as a QA tester.", "Linh works at FPT Software."]
-    assert all(f"{line} <!--" in memory for line in older)
-    assert _merge("Linh", older, "They promoted Linh to QA lead.") == [older[0]]
-    memory = _merged("Nusrat", [], "Two weeks in our new flat in Chittagong.").memory
-    assert "Two is based" not in memory
-
-
-@pytest.mark.parametrize(
-    ("said", "claims"),
-    [
-        (
-            "Chidi is Chidi, backend engineer at Kobopay here in Abuja.",
-            [
-                "Chidi works as a backend engineer.",
-                "Chidi works at Kobopay.",
-                "Chidi is based in Abuja.",
-            ],
-        ),
-        (
-            "Chidi is a freelance translator living in Kazimierz in Krakow.",
-            ["Chidi works as a freelance translator.", "Chidi is based in Kazimierz in Krakow."],
-        ),
-        (
-            "Chidi is a paramedic based in Aberystwyth.",
-            ["Chidi works as a paramedic.", "Chidi is based in Aberystwyth."],
-        ),
-        (
-            "Chidi is a flight attendant with Haneul Air, based in Busan.",
-            [
-                "Chidi works as a flight attendant.",
-                "Chidi works at Haneul Air.",
-                "Chidi is based in Busan.",
-            ],
-        ),
-        (
-            "Chidi is a technician at the Hellisheidi geothermal plant.",
-            ["Chidi works as a technician.", "Chidi works at the Hellisheidi geothermal plant."],
-        ),
-        (
-            "Chidi is a baker at Boulangerie Vernet in the Croix-Rousse.",
-            [
-                "Chidi works as a baker.",
-                "Chidi works at Boulangerie Vernet.",
-                "Chidi is based in Croix-Rousse.",
-            ],
-        ),
-        (
-            "Chidi is a lawyer at Novak & Partners in Brno.",
-            [
-                "Chidi works as a lawyer.",
-                "Chidi works at Novak & Partners.",
-                "Chidi is based in Brno.",
-            ],
-        ),
-    ],
-)
-def test_an_introduction_without_an_article_or_with_where_they_live_is_cut(
-    said: str, claims: list[str]
-) -> None:
-    memory = _merged("Chidi", [], said).memory
-    assert [line.split("] ", 1)[1].split(" <!--")[0] for line in memory.splitlines()[2:]] == claims
-
-
-def test_the_new_job_is_the_latest_line_s_and_the_old_job_is_not() -> None:
-    """An employer said without its name ("the new hospital", "the old job") is the latest
-    line's or an older one's: neither retires the employer just said."""
-    older = ["Yuki works at Teine Clinic.", "Yuki accepted an offer from Maruyama Hospital."]
-    memory = _merged("Yuki", older, "First week at the new hospital done.").memory
-    assert all(f"{line} <!--" in memory for line in older)
-    assert _merge("Yuki", older, "Yuki handed in their notice at the old job.") == [older[0]]
-
-
-def test_a_thing_that_moved_is_no_move_of_its_owner_and_a_thief_no_owner() -> None:
-    """ "The studio moved to Almadies" is the studio's new place, not the speaker's home;
-    "Someone stole Farhad's scooter" ends Farhad's scooter, not the speaker's bike."""
-    older = ["Ami sews in their studio in the Medina.", "Ami is based in Dakar."]
-    said = "The studio moved to Almadies, bigger windows and closer to Ami's clients."
-    assert _merge("Ami", older, said) == [older[0]]
-    older = ["Ami rides an old bike.", "Farhad rides a Vespa.", "Farhad lives in Dakar."]
-    assert _merge("Ami", older, "Someone stole Farhad's scooter.") == [older[1]]
-
-
-@pytest.mark.parametrize("said", ["Lucia called it quits on Sunday.", "We went our separate ways."])
-def test_calling_it_quits_ends_the_partner(said: str) -> None:
-    older = [
-        "Lucia's boyfriend Tomas can't cook.",
-        "Lucia plays bass.",
-        "Lucia lives in Valparaiso.",
-    ]
-    assert _merge("Lucia", older, said) == [older[0]]
-
-
-def test_a_name_chosen_ends_its_clause() -> None:
-    """ "Lanternfall it is." chooses a name; "Charging it is a whole new hobby" does not."""
-    older = ["Callum does a podcast called Summit Talk.", "Callum lives in Inverness."]
-    memory = _merged("Callum", older, "Charging it is a whole new hobby.").memory
-    assert "Callum does a podcast called Summit Talk. <!--" in memory
-
-
-def test_a_name_in_apposition_to_the_thing_renamed_is_renamed() -> None:
-    older = ["Mateo plays bass in a rock band, Los Pampeanos.", "Mateo is based in Rosario."]
-    memory = _merged("Mateo", older, "The band is called Niebla Sur now.").memory
-    assert "Mateo plays bass in a rock band, Niebla Sur. <!--" in memory
-    assert "Pampeanos" not in memory
-
-
-def test_a_trade_done_for_a_named_employer_changes_with_it() -> None:
-    older = ["Jesse drives a Kenworth for Maplewood Freight.", "Jesse lives in Winnipeg."]
-    said = "Monday Jesse is hauling for Northbound Logistics, better home time."
-    assert _merge("Jesse", older, said) == [older[0]]
-    older = ["Stoyan teaches history at the Vazov High School.", "Stoyan lives in Plovdiv."]
-    said = "Stoyan has started at the Geo Milev English Language School this week."
-    assert _merge("Stoyan", older, said) == [older[0]]
-    # a thing swapped by its kind is not the line of a near word as stemmed ("buse")
-    older = ["Sione drives buses for Auckland Transport.", "Sione lives in Mangere."]
-    assert _merge("Sione", older, "Sione traded the ute in for a Ford Ranger.") == []
-
-
-def test_eating_something_again_is_a_change_of_diet() -> None:
-    older = ["Vale is vegan.", "Vale studies kelp forests.", "Vale lives in Valparaiso."]
-    assert _merge("Vale", older, "Vale has started eating eggs and cheese again.") == [older[0]]
-
-
-@pytest.mark.parametrize(
-    "said",
-    [
-        "Bilal and others are relocating to Islamabad.",
-        "Bilal and others are settled in Islamabad now.",
-        "Bilal needed a fresh start, so Pulla and Bilal now live in Islamabad.",
-        "First night in our flat in Islamabad, with a view of the hills.",
-        "Bilal and others have taken a flat in Islamabad.",
-        "Bilal and others got the keys to our place in Islamabad on Saturday!",
-    ],
-)
-def test_relocating_settling_or_living_somewhere_now_is_a_move(said: str) -> None:
-    older = ["Bilal works at Ravi Physio Centre.", "Bilal is based in Lahore."]
-    assert _merge("Bilal", older, said) == [older[1]]
-
-
-def test_someone_on_their_own_is_no_new_employer() -> None:
-    older = ["Bilal works at Ravi Physio Centre.", "Bilal is based in Lahore."]
-    # (on their own after a break-up is no new employer)
-    assert _merge("Bilal", older, "Bilal is on their own now.") == []
-
-
-def test_a_name_said_again_is_no_introduction_of_a_trade() -> None:
-    older = ["Greta works as a librarian.", "Greta is based in Freiburg."]
-    memory = _merged("Greta", older, "Greta is Greta, by the way.").memory
-    assert all(f"{line} <!--" in memory for line in older) and "by the way" not in memory
-
-
-def test_a_resignation_ends_the_employer_said_with_the_trade() -> None:
-    """ "A mechanic at the AutoPlaza dealership" is a trade and an employer: a resignation
-    ends the employer and keeps the trade."""
-    memory = _merged("Diego", [], "Diego is a mechanic at the AutoPlaza dealership in Guadalajara.")
-    older = ["Diego works as a mechanic.", "Diego works at the AutoPlaza dealership."]
-    assert all(f"{line} <!--" in memory.memory for line in older)
-    said = "Diego handed in their resignation."
-    assert _merge("Diego", [*older, "Diego is based in Guadalajara."], said) == [older[1]]
 
 
 def test_a_thing_replaced_by_its_kind_takes_the_line_of_its_make() -> None:

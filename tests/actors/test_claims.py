@@ -1,0 +1,130 @@
+"""One claim per fact (``claims.py``, through ``truth.merge``): a sentence cut into its trade,
+employer and place, each of which changes apart."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.actors.merging import merge_retired as _merge
+from tests.actors.merging import merged as _merged
+
+
+def test_a_trade_an_employer_and_a_place_change_apart() -> None:
+    """ "A designer at a studio called Inkwell in Aarhus" is three claims: a notice ends the
+    employer, a move the place, and neither the trade; a new employer keeps the trade."""
+    memory = _merged(
+        "Sofie", [], "Sofie is a graphic designer at a studio called Inkwell in Aarhus."
+    )
+    claims = ["Sofie works as a graphic designer.", "Sofie works at a studio called Inkwell."]
+    assert all(f"{c} <!--" in memory.memory for c in [*claims, "Sofie is based in Aarhus."])
+    older = [*claims, "Sofie is based in Aarhus."]
+    assert _merge("Sofie", older, "Sofie handed in their notice at the studio.") == [claims[1]]
+    assert _merge("Sofie", older, "Sofie moved to Copenhagen.") == ["Sofie is based in Aarhus."]
+    assert _merge("Sofie", [claims[0]], "Sofie works at Pillarbox Studio.") == []
+    firm = _merged("Oksana", [], "Oksana is an accountant at Baltic Ledger, a small firm.")
+    assert "Oksana works at Baltic Ledger, a small firm. <!--" in firm.memory
+    farm = _merged("Nacho", [], "Nacho is a sommelier at Viña Sol, a winery outside Santiago.")
+    assert "Nacho works at Viña Sol, a winery outside Santiago. <!--" in farm.memory
+    home = _merged("Jun", [], "Jun draws on a tablet at home in Mapo, Seoul.").memory
+    assert "Jun draws on a tablet. <!--" in home and "Jun lives in Mapo, Seoul. <!--" in home
+
+
+def test_what_someone_does_and_where_change_apart() -> None:
+    """ "Delivers food for Flinkr here in Hamburg" is the work and the city: leaving the work
+    keeps the city; a neighbourhood refines the city, a move replaces it; a dream moves
+    nothing."""
+    memory = _merged("Farhad", [], "Farhad delivers food by bike for Flinkr here in Hamburg.")
+    said = ["Farhad delivers food by bike for Flinkr.", "Farhad is based in Hamburg."]
+    assert all(f"{line} <!--" in memory.memory for line in said)
+    assert _merge("Farhad", said, "No more delivering food!") == [said[0]]
+    assert _merge("Farhad", said, "Farhad lives in Wilhelmsburg.") == []
+    assert _merge("Farhad", said, "Farhad moved to Munich.") == [said[1]]
+    assert _merge("Farhad", said, "Sometimes Farhad dreams about moving to Munich.") == []
+
+
+def test_an_age_said_with_a_trade_is_a_claim_of_its_own() -> None:
+    """ "Henrik is 52, a carpenter at Hansen in Aarhus": quitting ends the employer, not the
+    age; a transfer "at the same hospital" keeps the employer."""
+    memory = _merged("Henrik", [], "Henrik is 52, a carpenter at Hansen Snedkeri in Aarhus.")
+    for claim in [
+        "Henrik is 52.",
+        "Henrik works as a carpenter.",
+        "Henrik works at Hansen Snedkeri.",
+    ]:
+        assert f"{claim} <!--" in memory.memory
+    older = ["Oskar is a nurse.", "Oskar works at Nordvik Hospital."]
+    said = "Oskar transferred to the pediatric ward at the same hospital."
+    assert _merge("Oskar", older, said) == []
+
+
+def test_a_trade_with_an_acronym_is_a_trade_and_a_count_of_weeks_is_nobody() -> None:
+    """ "A QA tester at FPT Software" is a trade and an employer, and a promotion replaces the
+    trade; "Two weeks in our new flat in Chittagong" is said by nobody called Two."""
+    memory = _merged("Linh", [], "Linh is a QA tester at FPT Software.").memory
+    older = ["Linh works as a QA tester.", "Linh works at FPT Software."]
+    assert all(f"{line} <!--" in memory for line in older)
+    assert _merge("Linh", older, "They promoted Linh to QA lead.") == [older[0]]
+    memory = _merged("Nusrat", [], "Two weeks in our new flat in Chittagong.").memory
+    assert "Two is based" not in memory
+
+
+@pytest.mark.parametrize(
+    ("said", "claims"),
+    [
+        (
+            "Chidi is Chidi, backend engineer at Kobopay here in Abuja.",
+            [
+                "Chidi works as a backend engineer.",
+                "Chidi works at Kobopay.",
+                "Chidi is based in Abuja.",
+            ],
+        ),
+        (
+            "Chidi is a freelance translator living in Kazimierz in Krakow.",
+            ["Chidi works as a freelance translator.", "Chidi is based in Kazimierz in Krakow."],
+        ),
+        (
+            "Chidi is a paramedic based in Aberystwyth.",
+            ["Chidi works as a paramedic.", "Chidi is based in Aberystwyth."],
+        ),
+        (
+            "Chidi is a flight attendant with Haneul Air, based in Busan.",
+            [
+                "Chidi works as a flight attendant.",
+                "Chidi works at Haneul Air.",
+                "Chidi is based in Busan.",
+            ],
+        ),
+        (
+            "Chidi is a technician at the Hellisheidi geothermal plant.",
+            ["Chidi works as a technician.", "Chidi works at the Hellisheidi geothermal plant."],
+        ),
+        (
+            "Chidi is a baker at Boulangerie Vernet in the Croix-Rousse.",
+            [
+                "Chidi works as a baker.",
+                "Chidi works at Boulangerie Vernet.",
+                "Chidi is based in Croix-Rousse.",
+            ],
+        ),
+        (
+            "Chidi is a lawyer at Novak & Partners in Brno.",
+            [
+                "Chidi works as a lawyer.",
+                "Chidi works at Novak & Partners.",
+                "Chidi is based in Brno.",
+            ],
+        ),
+    ],
+)
+def test_an_introduction_without_an_article_or_with_where_they_live_is_cut(
+    said: str, claims: list[str]
+) -> None:
+    memory = _merged("Chidi", [], said).memory
+    assert [line.split("] ", 1)[1].split(" <!--")[0] for line in memory.splitlines()[2:]] == claims
+
+
+def test_a_name_said_again_is_no_introduction_of_a_trade() -> None:
+    older = ["Greta works as a librarian.", "Greta is based in Freiburg."]
+    memory = _merged("Greta", older, "Greta is Greta, by the way.").memory
+    assert all(f"{line} <!--" in memory for line in older) and "by the way" not in memory

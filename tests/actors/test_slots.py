@@ -1,0 +1,131 @@
+"""Facts about the same thing (``attributes.keys``, through ``truth.merge``): a new employer,
+trade, home, partner or diet replaces the old one, in the many ways people say it."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.actors.merging import merge_retired as _merge
+from tests.actors.merging import merged as _merged
+
+
+def test_a_role_given_replaces_a_trade_said_with_an_employer() -> None:
+    """ "A dispatcher at TransBalkan" says a trade whatever its noun (no list knows it);
+    "they made me operations manager" gives the speaker a new one."""
+    memory = _merged("Pavel", [], "Pavel is a dispatcher at TransBalkan Logistics in Plovdiv.")
+    older = ["Pavel works as a dispatcher.", "Pavel works at TransBalkan Logistics."]
+    assert all(f"{line} <!--" in memory.memory for line in older)
+    said = "They made Pavel operations manager."
+    assert _merge("Pavel", [*older, "Pavel is based in Plovdiv."], said) == [older[0]]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Next month Ines joins Kelp Watch, a small charity.",
+        "After nine years Ines signed with Dockside Works.",
+        "On Monday Ines starts as a welder at Dockside Works.",
+        "Ines has gone out on their own!",  # their own employer now
+        "Ines is opening their own shop, Weld & Co, next month.",
+        "Ines accepted an offer from Horak Legal in Prague.",
+        "Ines has already got an offer too, at Horak Legal.",
+        "Ines's last day at the old firm was Friday.",
+    ],
+)
+def test_joining_signing_or_starting_at_a_named_employer_replaces_the_old_one(said: str) -> None:
+    older = ["Ines works at Harbour Yard.", "Ines is based in Vigo.", "Ines swims on Fridays."]
+    assert _merge("Ines", older, said) == [older[0]]
+    # joining a thing no name calls is no new employer ("joined a swimming club")
+    assert _merge("Ines", older, "Ines joined a rowing club on Fridays.") == []
+
+
+def test_the_new_job_is_the_latest_line_s_and_the_old_job_is_not() -> None:
+    """An employer said without its name ("the new hospital", "the old job") is the latest
+    line's or an older one's: neither retires the employer just said."""
+    older = ["Yuki works at Teine Clinic.", "Yuki accepted an offer from Maruyama Hospital."]
+    memory = _merged("Yuki", older, "First week at the new hospital done.").memory
+    assert all(f"{line} <!--" in memory for line in older)
+    assert _merge("Yuki", older, "Yuki handed in their notice at the old job.") == [older[0]]
+
+
+def test_a_thing_that_moved_is_no_move_of_its_owner_and_a_thief_no_owner() -> None:
+    """ "The studio moved to Almadies" is the studio's new place, not the speaker's home;
+    "Someone stole Farhad's scooter" ends Farhad's scooter, not the speaker's bike."""
+    older = ["Ami sews in their studio in the Medina.", "Ami is based in Dakar."]
+    said = "The studio moved to Almadies, bigger windows and closer to Ami's clients."
+    assert _merge("Ami", older, said) == [older[0]]
+    older = ["Ami rides an old bike.", "Farhad rides a Vespa.", "Farhad lives in Dakar."]
+    assert _merge("Ami", older, "Someone stole Farhad's scooter.") == [older[1]]
+
+
+@pytest.mark.parametrize("said", ["Lucia called it quits on Sunday.", "We went our separate ways."])
+def test_calling_it_quits_ends_the_partner(said: str) -> None:
+    older = [
+        "Lucia's boyfriend Tomas can't cook.",
+        "Lucia plays bass.",
+        "Lucia lives in Valparaiso.",
+    ]
+    assert _merge("Lucia", older, said) == [older[0]]
+
+
+def test_a_name_chosen_ends_its_clause() -> None:
+    """ "Lanternfall it is." chooses a name; "Charging it is a whole new hobby" does not."""
+    older = ["Callum does a podcast called Summit Talk.", "Callum lives in Inverness."]
+    memory = _merged("Callum", older, "Charging it is a whole new hobby.").memory
+    assert "Callum does a podcast called Summit Talk. <!--" in memory
+
+
+def test_a_name_in_apposition_to_the_thing_renamed_is_renamed() -> None:
+    older = ["Mateo plays bass in a rock band, Los Pampeanos.", "Mateo is based in Rosario."]
+    memory = _merged("Mateo", older, "The band is called Niebla Sur now.").memory
+    assert "Mateo plays bass in a rock band, Niebla Sur. <!--" in memory
+    assert "Pampeanos" not in memory
+
+
+def test_a_trade_done_for_a_named_employer_changes_with_it() -> None:
+    older = ["Jesse drives a Kenworth for Maplewood Freight.", "Jesse lives in Winnipeg."]
+    said = "Monday Jesse is hauling for Northbound Logistics, better home time."
+    assert _merge("Jesse", older, said) == [older[0]]
+    older = ["Stoyan teaches history at the Vazov High School.", "Stoyan lives in Plovdiv."]
+    said = "Stoyan has started at the Geo Milev English Language School this week."
+    assert _merge("Stoyan", older, said) == [older[0]]
+    # a thing swapped by its kind is not the line of a near word as stemmed ("buse")
+    older = ["Sione drives buses for Auckland Transport.", "Sione lives in Mangere."]
+    assert _merge("Sione", older, "Sione traded the ute in for a Ford Ranger.") == []
+
+
+def test_eating_something_again_is_a_change_of_diet() -> None:
+    older = ["Vale is vegan.", "Vale studies kelp forests.", "Vale lives in Valparaiso."]
+    assert _merge("Vale", older, "Vale has started eating eggs and cheese again.") == [older[0]]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Bilal and others are relocating to Islamabad.",
+        "Bilal and others are settled in Islamabad now.",
+        "Bilal needed a fresh start, so Pulla and Bilal now live in Islamabad.",
+        "First night in our flat in Islamabad, with a view of the hills.",
+        "Bilal and others have taken a flat in Islamabad.",
+        "Bilal and others got the keys to our place in Islamabad on Saturday!",
+    ],
+)
+def test_relocating_settling_or_living_somewhere_now_is_a_move(said: str) -> None:
+    older = ["Bilal works at Ravi Physio Centre.", "Bilal is based in Lahore."]
+    assert _merge("Bilal", older, said) == [older[1]]
+
+
+def test_someone_on_their_own_is_no_new_employer() -> None:
+    older = ["Bilal works at Ravi Physio Centre.", "Bilal is based in Lahore."]
+    # (on their own after a break-up is no new employer)
+    assert _merge("Bilal", older, "Bilal is on their own now.") == []
+
+
+def test_a_resignation_ends_the_employer_said_with_the_trade() -> None:
+    """ "A mechanic at the AutoPlaza dealership" is a trade and an employer: a resignation
+    ends the employer and keeps the trade."""
+    memory = _merged("Diego", [], "Diego is a mechanic at the AutoPlaza dealership in Guadalajara.")
+    older = ["Diego works as a mechanic.", "Diego works at the AutoPlaza dealership."]
+    assert all(f"{line} <!--" in memory.memory for line in older)
+    said = "Diego handed in their resignation."
+    assert _merge("Diego", [*older, "Diego is based in Guadalajara."], said) == [older[1]]
