@@ -346,19 +346,12 @@ def displaced(
     persons = people([speaker], older)
     ended = _ENDED.search(said)
     head = (ended["head"] or ended["sold"] or ended["given"]) if ended else ""
-    thing = bool(ended) and not PET.fullmatch(head) and not re.fullmatch(_BEING, head)
+    thing = ended is not None and not PET.fullmatch(head) and not re.fullmatch(_BEING, head)
     if ended and thing:
         # "my old laptop died": the line with a laptop, or a make of one (two, and none goes)
-        whose = _stolen(new, ended) if ended[0].startswith("stole ") else new
-        if same := _same_kind(
-            older,
-            _clause_of(whose, said, ended.start()) if whose is new else whose,
-            said,
-            speaker,
-            head,
-            embed,
-            ended=True,
-        ):
+        stolen = ended[0].startswith("stole ")
+        what = _stolen(new, ended) if stolen else _clause_of(new, said, ended.start())
+        if same := _same_kind(older, what, said, speaker, head, embed, ended=True):
             return same
         if sum(bool(_kind(head).search(f.text)) for f in older) > 1:
             return None
@@ -456,9 +449,9 @@ def _same_kind(
     said_words = set(_WORD.findall(new.text))
     words = [
         (f, w)  # (as written: "buses", not the stem "buse", which the embedder misreads)
-        for f in own
+        for f in (own if ended else ())
         for w in set(_WORD.findall(f.text)) - said_words
-        if ended and w[0].islower() and w not in _COMMON
+        if w[0].islower() and w not in _COMMON
     ]
     for things, near in ((makes, MAKE), (words, WORD)):
         if things:

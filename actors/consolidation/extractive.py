@@ -36,7 +36,7 @@ from .chatter import is_chatter, split_opener
 from .clauses import clauses
 from .result import ConsolidationResult
 from .retraction import retraction_topics
-from .third_person import DEFAULT_SPEAKER, third_person, word_set
+from .third_person import DEFAULT_SPEAKER, article, third_person, word_set
 from .truth import merge, renames
 
 __all__ = [
@@ -359,22 +359,17 @@ def _here(body: str) -> list[str]:
         return []
     who, rest = found["who"], found["rest"]
     if found["trade"]:  # a trade and a place: "Firefighter in Atlanta here"
-        said = [f"I'm {_a(found['trade'])} {found['trade'].lower()}{found['where']}."]
+        said = [f"I'm {article(found['trade'])} {found['trade'].lower()}{found['where']}."]
     elif rest and (trade := _TRADE_IN.match(rest)):
         age = [f"I'm {trade['age']} years old."] if trade["age"] else []
         said, rest = (
-            [f"I'm {who}.", *age, f"I'm {_a(trade['trade'])} {trade['trade']}."],
+            [f"I'm {who}.", *age, f"I'm {article(trade['trade'])} {trade['trade']}."],
             rest[trade.end() :],
         )
     else:
         said = [f"I'm {who}."]
     rest = rest.strip(" ,.!")
     return said + (clauses(f"{rest}.") if rest else [])
-
-
-def _a(noun: str) -> str:
-    """The indefinite article ``noun`` takes ("an electrician")."""
-    return "an" if noun[:1].lower() in "aeiou" else "a"
 
 
 def _asserted(sentence: str) -> str:

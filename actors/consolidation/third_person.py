@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["DEFAULT_SPEAKER", "third_person", "word_set"]
+__all__ = ["DEFAULT_SPEAKER", "article", "third_person", "word_set"]
 
 #: Whose a fact is when its speaker gave no name.
 DEFAULT_SPEAKER = "The user"
@@ -42,6 +42,11 @@ _IRREGULAR = {
     "gonna": "is going to",
 }
 #: Past tenses that do not end in -ed (left as they are).
+
+
+def article(noun: str) -> str:
+    """The indefinite article ``noun`` takes ("an electrician")."""
+    return "an" if noun[:1].lower() in "aeiou" else "a"
 
 
 def word_set(text: str) -> frozenset[str]:

@@ -50,7 +50,7 @@ from .chatter import is_chatter, split_opener, strip_banter
 from .claims import claims
 from .grounding import supports
 from .retraction import retraction_topics, retracts
-from .third_person import DEFAULT_SPEAKER, word_set
+from .third_person import DEFAULT_SPEAKER, article, word_set
 
 __all__ = ["Merged", "clean", "merge", "renames"]
 
@@ -172,14 +172,8 @@ def clean(fact: Fact) -> tuple[str, Fact | None]:
 def _introduced(found: re.Match[str]) -> str:
     """ "Chidi is Chidi, backend engineer at …" → "Chidi is a backend engineer at …"."""
     after = found.string[found.end() :]
-    article = (
-        ""
-        if re.match(r"(?:an?\b|\d)", after, re.IGNORECASE)
-        else "an "
-        if after[:1] in "aeiou"
-        else "a "
-    )
-    return f"{found[1]} is {article}"
+    said = "" if re.match(r"(?:an?\b|\d)", after, re.IGNORECASE) else f"{article(after)} "
+    return f"{found[1]} is {said}"
 
 
 def merge(
