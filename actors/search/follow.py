@@ -105,6 +105,9 @@ class Follower:
         self.failures = 0
         self.optimized = 0  # optimizes run, settled or under load
         self.unsettled = False  # written to since the last optimize
+        #: A drain is running: what it read is not in the index yet (a pop's marker, taken
+        #: off ``pops_pending`` before its row is deleted), so the index is not settled.
+        self.draining = False
         self._unoptimized_rows = 0  # messages indexed since the last optimize
         self._first_write: float | None = None  # trio time of the first write since then
         self._optimized_at = 0.0  # trio time the last optimize ended
@@ -142,13 +145,18 @@ class Follower:
     def settled(self, messages_behind: int) -> bool:
         """Caught up and optimized: answers now equal those of an index rebuilt from scratch."""
         dirty = self.dirty.scopes or self.dirty.forgotten or self.dirty.edited or self.pops_pending
-        return not (messages_behind or dirty or self.unsettled or self._wake.is_set())
+        busy = self.draining or self.unsettled or self._wake.is_set()
+        return not (messages_behind or dirty or busy)
 
     async def run(self) -> None:
         """Drain, settle once quiet, wait for a poke; a failed round is counted and retried."""
         while True:
             try:
-                await self._drain()
+                self.draining = True
+                try:
+                    await self._drain()
+                finally:
+                    self.draining = False
                 if self.unsettled and await self._quiet(max(SETTLE_AFTER, self._pace_wait())):
                     async with self.write_lock:
                         await self.optimize()

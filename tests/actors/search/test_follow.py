@@ -240,3 +240,48 @@ async def test_an_edited_scope_is_embedded_without_the_write_lock_and_read_again
     assert follower.index is not None
     hits = await follower.index.search(SearchQuery(query="servers", mode="text", k=10))
     assert [h.text for h in hits if h.kind == "fact"] == ["The build runs on teal servers."]
+
+
+@pytest.mark.trio
+async def test_an_index_applying_a_pop_is_not_settled(tmp_path: Path, db: Database) -> None:
+    """A pop's marker is taken off ``pops_pending`` before its row is deleted and the message
+    that took its seq is written back: ``status`` must not say settled in between (a search
+    could still find the popped row)."""
+    gate = _GatedEmbedder()
+    follower = await _follower(
+        tmp_path,
+        db,
+        write_interval="0",
+        optimize_rows="100000",
+        optimize_seconds="3600",
+        embedder=gate,
+    )
+    await follower._drain()
+
+    def pop(t: Tx) -> None:
+        session = t.load_session("s")
+        assert session is not None and t.pop_newest(session) is not None
+
+    await db.write(pop)
+    await _append(db, "took the popped seq")
+    await follower._index_batch()  # indexed before the pop's marker is applied
+    await follower.optimize()
+    follower.pops_pending = True  # what the pop's hook says (``Indexer.popped``)
+    gate.open.clear()
+    gate.entered.clear()
+    async with trio.open_nursery() as nursery:
+        nursery.start_soon(follower.run)
+        try:
+            with trio.fail_after(60):  # real seconds: a follower that never embeds must not hang
+                await trio.to_thread.run_sync(gate.entered.wait, abandon_on_cancel=True)
+            settled_meanwhile = follower.settled(0)  # the message written back is embedded now
+        finally:
+            gate.open.set()  # a failed assertion must not leave the embedding thread held
+        assert not settled_meanwhile
+        with trio.fail_after(60):
+            while not follower.settled(0):
+                await trio.sleep(0.01)
+        nursery.cancel_scope.cancel()
+    assert follower.index is not None
+    hits = await follower.index.search(SearchQuery(query="popped", mode="vector", k=100))
+    assert [h.uid for h in hits].count(message_uid("s", MESSAGES)) == 1
