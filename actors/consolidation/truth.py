@@ -230,7 +230,7 @@ def merge(
             return  # "Sorry, I meant Tuesday": said by the line it corrected
         if [id(f) for f in facts] == untouched and not _RENAME.search(said):
             # no key, correction or rename took a line: a change in other words (change.py)
-            older = [f for f in facts if _comparable(f, fact)]
+            older = [f for f in facts if _comparable(f, fact) and not over(f.text)]
             if found := displaced(older, fact, said, speaker, embed):
                 at = facts.index(found.old)
                 retire(found.old)

@@ -313,6 +313,15 @@ ROWS = [
         "Diego is full time at Taller Sur now.",
         None,
     ),
+    (  # a state already over ("as a teenager … lived") is history: no change retires it
+        "Ingrid",
+        [
+            "As a teenager Ingrid lived in Bergen, and it rained so much they barely saw snow.",
+            "Ingrid is coeliac, so strictly gluten-free.",
+        ],
+        "After Ingrid wrecked their knee they gave up the winter trails completely.",
+        None,
+    ),
 ]
 
 
