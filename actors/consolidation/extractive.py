@@ -334,12 +334,16 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     return found
 
 
-#: "Siobhan here, physio in Galway", "Firefighter in Atlanta here, need …": who is speaking.
+#: "Siobhan here, physio in Galway", "Firefighter in Atlanta here, need …", "I'm Kenji,
+#: sous-chef at Kaiyo": who is speaking, and what they are.
 _HERE = re.compile(
-    rf"^(?:(?P<who>[{UPPER}][\w'-]*)|(?P<trade>[{UPPER}][\w'-]*(?: [a-z][\w-]*){{0,2}}?)"
+    rf"^(?:(?:(?P<who>[{UPPER}][\w'-]*)|(?P<trade>[{UPPER}][\w'-]*(?: [a-z][\w-]*){{0,2}}?)"
     rf"(?P<where> (?:in|from) [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*))"
-    r" here(?:[,.!]\s*|$)(?P<rest>.*)$"
+    rf" here(?:[,.!]\s*|$)|(?:I'm|I am|My name is|My name's) (?P<named>[{UPPER}][\w'-]*), )"
+    r"(?P<rest>.*)$"
 )
+#: What an introduction's apposition says of the speaker as it stands: "from Trondheim".
+_SAID_OF_ME = re.compile(r"^(?:an?|the|from|originally|based|born|living) ")
 _NOBODY = word_set("anyone anybody nobody everyone everybody someone somebody nothing it who")
 #: What they do and where, after their name (and age): "44, nurse in the ER at Nordvik".
 _TRADE_IN = re.compile(
@@ -357,7 +361,12 @@ def _here(body: str) -> list[str]:
     found = _HERE.match(body)
     if found is None or (found["who"] or "").lower() in _NOBODY or body.endswith("?"):
         return []
-    who, rest = found["who"], found["rest"]
+    who, rest = found["who"] or found["named"], found["rest"]
+    if found["named"]:  # "I'm Ingrid, from Trondheim"; not "I'm Ana, and I'm new": as said
+        if _SAID_OF_ME.match(rest):
+            return [f"I'm {who}.", *clauses(f"I'm {rest}")]
+        trade = _TRADE_IN.match(rest)
+        return [f"I'm {who}.", *clauses(f"I'm {article(trade['trade'])} {rest}")] if trade else []
     if found["trade"]:  # a trade and a place: "Firefighter in Atlanta here"
         said = [f"I'm {article(found['trade'])} {found['trade'].lower()}{found['where']}."]
     elif rest and (trade := _TRADE_IN.match(rest)):

@@ -314,6 +314,29 @@ def test_an_introduction_that_says_here_is_who_is_speaking() -> None:
     assert _facts(_memory_after(("Anyone here? Nobody here knows.", "Dee", "s"))) == []
 
 
+def test_an_introduction_with_an_apposition_says_what_and_where_they_are() -> None:
+    """ "I'm Kenji, sous-chef at Kaiyo, a seafood place in Osaka": a trade, an employer and a
+    place, not "Kenji is Kenji, …"; "I'm Ingrid, from Trondheim" where she is from; an
+    apposition that is no trade or place ("I'm Ana, and I'm new") stays as said."""
+    memory = _memory_after(
+        ("I'm Kenji, sous-chef at Kaiyo, a seafood place in Osaka.", "Kenji", "s")
+    )
+    assert _facts(memory) == [
+        "Kenji works as a sous-chef.",
+        "Kenji works at Kaiyo, a seafood place in Osaka.",
+        "Kenji is based in Osaka.",
+    ]
+    memory = _memory_after(("Hei! I'm Ingrid, from Trondheim.", "Ingrid", "s"))
+    assert _facts(memory) == ["Ingrid is from Trondheim."]
+    memory = _memory_after(("I'm Nino, a tour guide in Tbilisi, I work for Narikala.", "Nino", "s"))
+    assert _facts(memory) == [
+        "Nino works as a tour guide.",
+        "Nino is based in Tbilisi.",
+        "Nino works for Narikala.",
+    ]
+    assert "Ana is Ana" not in _memory_after(("I'm Ana, and I love rowing.", "Ana", "s"))
+
+
 def test_everyday_statements_of_who_and_what_are_kept() -> None:
     """An age after a name is an age ("I am Rosa, 70 years old"), a trade from a place an
     introduction ("Game developer from Oulu here"), and a relative's gift a statement; the

@@ -90,7 +90,8 @@ def test_an_unnamed_introduction_is_replaced_like_a_named_one(client: Client) ->
     _say(client, "p-0", "I'm Sofie, a graphic designer at Inkwell.")
     _say(client, "p-1", "I handed in my notice, I start at Fjord Creative on Monday.")
     assert _facts(client) == [
-        "The user (Sofie) works as a graphic designer.",
+        "The user's name is Sofie.",
+        "The user works as a graphic designer.",
         "The user starts at Fjord Creative on Monday.",
     ]
 
