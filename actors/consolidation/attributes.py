@@ -68,7 +68,7 @@ _TABLE: list[tuple[str, str]] = [
         r"\b(?:works? (?:at|for|in)|working (?:at|for)|job (?:at|with|in)|employer|employed|"
         r"hired|notice|resignation|transferred|quit|resigned|"
         # (starting "as a sound engineer at Tengri"; joining or signing with a name, not "a gym")
-        r"start(?:s|ed|ing)? (?:as an? (?:[\w-]+ ){1,3})?at|(?:join(?:s|ed|ing)?|signed (?:on )?with|"
+        r"start(?:s|ed|ing)? (?:as (?:an? )?(?:[\w-]+ ){1,3})?at|(?:join(?:s|ed|ing)?|signed (?:on )?with|"
         r"(?:accepted|took|got) (?:an? |the )?(?:job )?offer(?: too)?,? (?:from|at)) "
         r"(?-i:[A-Z])[\w-]*|"
         # (a trade done for a named employer: "drives a Kenworth for Maplewood Freight")

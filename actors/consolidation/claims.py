@@ -14,6 +14,7 @@ import re
 from reverie.store import Fact
 
 from .attributes import MONTHS, UPPER, WEEKDAYS
+from .third_person import article
 
 __all__ = ["claims"]
 
@@ -22,13 +23,14 @@ _PLACE_NAME = rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)[{UPPER}][\w'-]*(?: [{UPPER}][\w'
 _PLACE = rf"(?P<where>{_PLACE_NAME})"
 #: Whose a fact is, at its start.
 _WHO = (  # (not a number or a determiner: "Two weeks in our new flat in Chittagong")
-    rf"^(?P<who>The user(?: \([{UPPER}][\w-]*\))?|"
+    # (after a day it is said of: "Monday Kenji starts as head chef at Hanabi Bistro")
+    rf"^(?:(?:On |From |Next |This )?(?i:{WEEKDAYS}|{MONTHS}|today|tomorrow),? )?(?P<who>The user(?: \([{UPPER}][\w-]*\))?|"
     rf"(?!(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Our|My|Their|The|This|That|"
     rf"These|Those|Some|All|Both|Most|Many)\b)[{UPPER}][\w-]*)"
 )
 #: "Sofie is a graphic designer at a studio called Inkwell in Aarhus": trade, employer, place.
 _TRADE_AT_IN = re.compile(
-    rf"{_WHO} (?P<trade>(?:is an?|works as an?|(?:took|got|accepted|"
+    rf"{_WHO} (?P<trade>(?:is an?|works as an?|starts as(?: an?)?|(?:took|got|accepted|"
     # (a trade's words may hold an acronym: "a QA tester")
     r"started) an? (?:new )?(?:job|post|position|role) as an?) (?:(?:[a-z][\w'-]*|[A-Z]{2,}) ){0,4}?"
     # (who employs them: "at", or "with" and "for" a name: "a plumber with Redpipe Ltd")
@@ -43,8 +45,10 @@ _TRADE_AT_IN = re.compile(
     rf"(?P<where>{_PLACE_NAME}(?:,? in {_PLACE_NAME})?))?"
     r"[.!]?$"
 )
-_IS_A = re.compile(r"^is (an?) ")
+_IS_A = re.compile(r"^(?:is|starts as) (an?) ")
 _WORKS_AS = r"works as \1 "
+#: A trade said without its article ("starts as head chef"), which "works as" needs.
+_BARE_TRADE = re.compile(r"^starts as (?!an? )")
 #: What someone does, then (last) the place they do it in: two claims.
 _DOING_IN = re.compile(
     # (what they do: not what they want, "needs help writing a CV in English")
@@ -71,9 +75,12 @@ def claims(fact: Fact) -> list[Fact]:
     elif (found := _TRADE_AT_IN.match(fact.text)) and (found["at"] or found["where"]):
         who, trade = found["who"], found["trade"]
         # "is a dispatcher at TransBalkan" says it is a trade: kept as one, whatever its noun
+        trade = _BARE_TRADE.sub(lambda _: f"works as {article(trade[10:])} ", trade)
         texts = [f"{who} {_IS_A.sub(_WORKS_AS, trade)}."]
         texts += [f"{who} works at {found['at']}."] if found["at"] else []
-        texts += [f"{who} is based in {found['where']}."] if found["where"] else []
+        # (where they are: said of them, or of their employer, "Kaiyo, a seafood place in Osaka")
+        where = found["where"] or (found["near"] if f" in {found['near']}" in fact.text else "")
+        texts += [f"{who} is based in {where}."] if where else []
     elif doing := _DOING_IN.match(fact.text):  # "teaches yoga in Haifa", "… here in Hamburg"
         texts = [
             f"{doing['who']} {doing['what']}.",

@@ -107,6 +107,18 @@ def test_a_trade_with_an_acronym_is_a_trade_and_a_count_of_weeks_is_nobody() -> 
                 "Chidi is based in Croix-Rousse.",
             ],
         ),
+        (  # a trade started, after the day it starts on
+            "Monday Chidi starts as head chef at Hanabi Bistro.",
+            ["Chidi works as a head chef.", "Chidi works at Hanabi Bistro."],
+        ),
+        (  # where the employer is, where they are
+            "Chidi is a sous-chef at Kaiyo, a seafood place in Osaka.",
+            [
+                "Chidi works as a sous-chef.",
+                "Chidi works at Kaiyo, a seafood place in Osaka.",
+                "Chidi is based in Osaka.",
+            ],
+        ),
         (
             "Chidi is a lawyer at Novak & Partners in Brno.",
             [
