@@ -65,7 +65,7 @@ _CUE = re.compile(
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.
 _LIFE_ENDS = re.compile(
     r"\b(?:died|passed(?: away)?(?! (?:the|my|his|her|their|an?|it)\b)|"
-    r"put (?:[\w']+ ){0,2}(?:down|to sleep)|rehomed|went to live|lives with .+ now)\b",
+    r"put (?:[\w']+ ){0,2}(?:down|to sleep)|rehomed?|went to live|lives with .+ now)\b",
     re.IGNORECASE,
 )
 #: A thing named by its noun that died ("the delivery car finally died").
@@ -172,7 +172,8 @@ _ENDING = re.compile(
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
 _GONE = re.compile(
     r"\b(?:sold|gave (?:up|away)|got rid of|retired|scrapped|died|gone|stolen|"
-    r"broke(?! up)|wrote off|rehomed|went to live|stole|no more|(?:up )?for sale|(?:say|said|saying) goodbye to|"
+    r"broke(?! up)|wrote off|rehomed?|went to live|stole|no more|(?:up )?for sale|(?:say|said|saying) goodbye to|"
+    r"(?:is|are|was) over|ended|packed in|"
     r"passed(?! (?:the|my|his|her|their|an?|it)\b))\b",
     re.IGNORECASE,
 )
@@ -364,12 +365,14 @@ def displaced(
             return same
     if weak and not owner(new.text, named(new.text, persons)):
         return None  # "Our new oolong milk tea": a new thing, not a change of the speaker's
-    stated = values(new.text) - {speaker}
+    # a line that already names every new value says the same thing: it is not replaced
+    # (unless the new one ends it: "Saturday football is over" ends the Saturday line)
+    stated = set() if _GONE.search(said) else values(new.text) - {speaker}
     candidates = [
         f
         for f in theirs(older, new, said, speaker) or ()
         if not (stated and stated <= values(f.text))
-    ]  # a line that already names every new value says the same thing: it is not replaced
+    ]
     kind = {m.casefold() for m in PET.findall(new.text)}
     # "my old boy died", "the rabbit went to live on a farm"; not a thing ("the old ute died",
     # "the delivery car finally died": no pet's line goes with it)

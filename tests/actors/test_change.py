@@ -322,6 +322,18 @@ ROWS = [
         "After Ingrid wrecked their knee they gave up the winter trails completely.",
         None,
     ),
+    (  # a thing said to be over ends the line that names it, its day too
+        "Kwame",
+        ["Kwame wants to get fitter and eat better.", "Kwame plays five-a-side every Saturday."],
+        "Saturday football is over for Kwame.",
+        "Kwame plays five-a-side every Saturday.",
+    ),
+    (  # a pet rehomed, said in the present tense
+        "Kwame",
+        ["Our dog Bingo gets more exercise than Kwame.", "Kwame's wife Efua is the cook at home."],
+        "Kwame had to rehome our dog with Kwame's uncle on his farm.",
+        "Our dog Bingo gets more exercise than Kwame.",
+    ),
 ]
 
 
