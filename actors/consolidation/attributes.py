@@ -61,14 +61,18 @@ _TABLE: list[tuple[str, str]] = [
         "residence",
         r"\b(?:lives?|living|lived|(?:move|moved|moving|relocat(?:e|ed|es|ing))(?! (?:the|my|our|their|his|"
         r"her|its?|them|everything|a|an|[\w-]+'s)\b)|based|resides?|settled|flat|apartment|hometown|"
-        r"unpacked|new (?:house|home|place|kitchen)|keys to (?:our|my|their|the) (?:new )?place)\b",
+        r"unpacked|new (?:house|home|place|kitchen)|"
+        # (a home taken: "the keys to a townhouse in Burnaby", "signed the lease on a studio")
+        r"(?:keys to|lease (?:on|for)|signed for) (?:our|my|their|the|an?) (?:new )?(?:[\w-]+ )?"
+        r"(?:place|house|home|flat|apartment|townhouse|studio|cottage|room))\b",
     ),
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")
         "work",
         r"\b(?:works? (?:at|for|in)|working (?:at|for)|job (?:at|with|in)|employer|employed|"
         r"hired|notice|resignation|transferred|quit|resigned|"
         # (starting "as a sound engineer at Tengri"; joining or signing with a name, not "a gym")
-        r"start(?:s|ed|ing)? (?:as (?:an? )?(?:[\w-]+ ){1,3})?at|(?:join(?:s|ed|ing)?|signed (?:on )?with|"
+        rf"start(?:s|ed|ing)? (?:(?:on |this |next )?(?:today|tomorrow|{WEEKDAYS}) )?"
+        r"(?:as (?:an? )?(?:[\w-]+ ){1,3})?at|(?:join(?:s|ed|ing)?|signed (?:on )?with|"
         r"(?:accepted|took|got) (?:an? |the )?(?:job )?offer(?: too)?,? (?:from|at)) "
         r"(?-i:[A-Z])[\w-]*|"
         # (a trade done for a named employer: "drives a Kenworth for Maplewood Freight")

@@ -495,7 +495,7 @@ _ENDED = re.compile(
     r"went to live|(?:was|got) rehomed)|"
     # ("the old laptop went to my cousin": an old thing given on)
     r"\b(?i:my|the|our|their) old (?P<given>[a-z]{3,}) went to|"
-    rf"\b(?:sold|scrapped|retired|traded(?: in)?|swapped|got rid of|gave (?:up|away)|replaced|stole) "
+    rf"\b(?:sold|scrapped|retired|traded(?: in)?|swapped|got rid of|g[ai]ven? (?:up(?: on)?|away)|replaced|stole) "
     rf"(?:my|the|our|their|[{UPPER}][\w-]*'s) (?:old |little )?"
     r"(?P<sold>[a-z]{3,}))\b"
 )

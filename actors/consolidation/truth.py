@@ -117,7 +117,7 @@ _MOVE = re.compile(
     r"\b(?:move|moved|moving|relocated|relocating|based|settled|unpacked|now (?:live|lives|living)|"
     r"(?:taken|took|got|found|rented|bought|signed for) an? (?:new |bigger |smaller )?"
     r"(?:flat|house|apartment|place)|"
-    r"(?:first night (?:in|at)|keys to) (?:our|my|their|the) )\b",
+    r"(?:first night (?:in|at)|keys to|lease (?:on|for)) (?:our|my|their|the|an?) )\b",
     re.IGNORECASE,
 )
 _THERE = re.compile(r"\b(?:there|here)\b")

@@ -334,6 +334,12 @@ ROWS = [
         "Kwame had to rehome our dog with Kwame's uncle on his farm.",
         "Our dog Bingo gets more exercise than Kwame.",
     ),
+    (  # a wider kind, given up on ("the strings" for the guitar)
+        "Mateo",
+        ["Mateo is learning guitar at night.", "Mateo works as an accountant."],
+        "Mateo has given up on the strings, their fingertips hurt too much.",
+        "Mateo is learning guitar at night.",
+    ),
 ]
 
 

@@ -30,6 +30,7 @@ def test_a_role_given_replaces_a_trade_said_with_an_employer() -> None:
         "Ines accepted an offer from Horak Legal in Prague.",
         "Ines has already got an offer too, at Horak Legal.",
         "Ines's last day at the old firm was Friday.",
+        "Ines started Monday at Dockside Works.",  # the day between the verb and the name
     ],
 )
 def test_joining_signing_or_starting_at_a_named_employer_replaces_the_old_one(said: str) -> None:
@@ -108,6 +109,8 @@ def test_eating_something_again_is_a_change_of_diet() -> None:
         "First night in our flat in Islamabad, with a view of the hills.",
         "Bilal and others have taken a flat in Islamabad.",
         "Bilal and others got the keys to our place in Islamabad on Saturday!",
+        "Bilal and others got the keys to a townhouse in Islamabad!",
+        "Bilal signed the lease on a studio in Islamabad, with a little garden.",
     ],
 )
 def test_relocating_settling_or_living_somewhere_now_is_a_move(said: str) -> None:
