@@ -84,7 +84,7 @@ _TABLE: list[tuple[str, str]] = [
         r"(?:my|their|his|her|our) own boss|"
         r"(?:my|their|his|her|our) own (?:[\w-]+ ){0,2}(?:business|company|shop|firm|practice|studio|"
         r"clinic|agency|label)|"
-        r"(?:first|last) (?:day|week|month|shift) at)\b",
+        r"(?:first|last|final) (?:day|week|month|shift|service) (?:at|there|in that)\b)",
     ),
     (
         "trade",

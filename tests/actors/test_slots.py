@@ -31,6 +31,7 @@ def test_a_role_given_replaces_a_trade_said_with_an_employer() -> None:
         "Ines has already got an offer too, at Horak Legal.",
         "Ines's last day at the old firm was Friday.",
         "Ines started Monday at Dockside Works.",  # the day between the verb and the name
+        "Saturday was Ines's final shift there.",  # "there": the employer the line names
     ],
 )
 def test_joining_signing_or_starting_at_a_named_employer_replaces_the_old_one(said: str) -> None:
