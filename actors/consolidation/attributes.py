@@ -28,6 +28,7 @@ from typing import NamedTuple
 from .third_person import DEFAULT_SPEAKER, word_set
 
 __all__ = [
+    "HOME_TAKEN",
     "MONTHS",
     "PET",
     "RELATIVES",
@@ -46,6 +47,11 @@ MONTHS = (
 #: A capital letter, in the names of most European languages too ("Étienne", "Łódź").
 UPPER = "A-ZÀ-ÖØ-ÞĀ-ſ"
 WEEKDAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+#: A home taken: "the keys to a townhouse in Burnaby", "signed the lease on a studio".
+HOME_TAKEN = (
+    r"(?:keys to|lease (?:on|for)|signed for) (?:our|my|their|the|an?) (?:new )?(?:[\w-]+ )?"
+    r"(?:place|house|home|flat|apartment|townhouse|studio|cottage|room)"
+)
 
 
 class Key(NamedTuple):
@@ -61,10 +67,7 @@ _TABLE: list[tuple[str, str]] = [
         "residence",
         r"\b(?:lives?|living|lived|(?:move|moved|moving|relocat(?:e|ed|es|ing))(?! (?:the|my|our|their|his|"
         r"her|its?|them|everything|a|an|[\w-]+'s)\b)|based|resides?|settled|flat|apartment|hometown|"
-        r"unpacked|new (?:house|home|place|kitchen)|"
-        # (a home taken: "the keys to a townhouse in Burnaby", "signed the lease on a studio")
-        r"(?:keys to|lease (?:on|for)|signed for) (?:our|my|their|the|an?) (?:new )?(?:[\w-]+ )?"
-        r"(?:place|house|home|flat|apartment|townhouse|studio|cottage|room))\b",
+        rf"unpacked|new (?:house|home|place|kitchen)|{HOME_TAKEN})\b",
     ),
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")
         "work",

@@ -45,10 +45,8 @@ _TRADE_AT_IN = re.compile(
     rf"(?P<where>{_PLACE_NAME}(?:,? in {_PLACE_NAME})?))?"
     r"[.!]?$"
 )
-_IS_A = re.compile(r"^(?:is|starts as) (an?) ")
-_WORKS_AS = r"works as \1 "
-#: A trade said without its article ("starts as head chef"), which "works as" needs.
-_BARE_TRADE = re.compile(r"^starts as (?!an? )")
+#: A trade said as one ("is a dispatcher", "starts as head chef"), kept as "works as a …".
+_AS_TRADE = re.compile(r"^(?:is|starts as) (?:(an?) )?")
 #: What someone does, then (last) the place they do it in: two claims.
 _DOING_IN = re.compile(
     # (what they do: not what they want, "needs help writing a CV in English")
@@ -75,8 +73,10 @@ def claims(fact: Fact) -> list[Fact]:
     elif (found := _TRADE_AT_IN.match(fact.text)) and (found["at"] or found["where"]):
         who, trade = found["who"], found["trade"]
         # "is a dispatcher at TransBalkan" says it is a trade: kept as one, whatever its noun
-        trade = _BARE_TRADE.sub(lambda _: f"works as {article(trade[10:])} ", trade)
-        texts = [f"{who} {_IS_A.sub(_WORKS_AS, trade)}."]
+        if said_as := _AS_TRADE.match(trade):
+            noun = trade[said_as.end() :]
+            trade = f"works as {said_as[1] or article(noun)} {noun}"
+        texts = [f"{who} {trade}."]
         texts += [f"{who} works at {found['at']}."] if found["at"] else []
         # (where they are: said of them, or of their employer, "Kaiyo, a seafood place in Osaka")
         where = found["where"] or (found["near"] if f" in {found['near']}" in fact.text else "")

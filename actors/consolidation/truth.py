@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_memory
 
-from .attributes import MONTHS, UPPER, WEEKDAYS, WHEN, Key, keys, same_subject
+from .attributes import HOME_TAKEN, MONTHS, UPPER, WEEKDAYS, WHEN, Key, keys, same_subject
 from .change import (
     NEAR_OF_KIND,
     Embed,
@@ -117,7 +117,7 @@ _MOVE = re.compile(
     r"\b(?:move|moved|moving|relocated|relocating|based|settled|unpacked|now (?:live|lives|living)|"
     r"(?:taken|took|got|found|rented|bought|signed for) an? (?:new |bigger |smaller )?"
     r"(?:flat|house|apartment|place)|"
-    r"(?:first night (?:in|at)|keys to|lease (?:on|for)) (?:our|my|their|the|an?) )\b",
+    rf"first night (?:in|at) (?:our|my|their|the|an?) |{HOME_TAKEN})\b",
     re.IGNORECASE,
 )
 _THERE = re.compile(r"\b(?:there|here)\b")
