@@ -31,7 +31,8 @@ _OPENER = re.compile(rf"^(?:(?:{_OPENER_WORDS})\b[\s,!.:;—–-]*\s)+", re.IGNO
 #: A short lead-in before a colon or a dash: "Small typo in my intro: …", "Big news — …".
 _LEAD_IN = re.compile(r"^(?P<lead>[^.:!?—–]{1,40}?)\s*(?::|\s[—–-])\s+(?=\S)")
 _CUE = re.compile(
-    r"\b(?:update|correction|typo|news|note|confession|intro|fyi|heads|btw|stuff|reminder)\b",
+    r"\b(?:update|correction|typo|news|note|confession|intro|fyi|heads|btw|stuff|reminder|"
+    r"wrong|mistake|mixed up)\b",
     re.IGNORECASE,
 )
 _SELF = re.compile(r"\b(?:i|my|me|i'm|we|our)\b|\d", re.IGNORECASE)
@@ -56,6 +57,16 @@ _TALK = re.compile(
     re.IGNORECASE,
 )
 _BANTER = re.compile(r"(?:[\s,]+(?:lol|haha+|hehe|xd|:\)|:d|!+))+(?=[.!?]*$)", re.IGNORECASE)
+#: What a fact ends by saying it is not ("it's March 15, not March 14"): the memory says what
+#: is, its history what was, and the old value in a current line reads as current.
+_NOT_TAIL = re.compile(r",\s+not\s+[^,;]+?(?=[.!]*$)")
+#: What a fact ends by asking of the assistant ("…, so keep things lightweight", "…, so no
+#: fancy cafes needed", "…, so nothing fancy please"): an instruction, not a claim.
+_ASKED = re.compile(
+    r",\s+so\s+(?:(?:keep|watch|avoid|skip|go easy|don't|do not|remember|make sure)\b|"
+    r"no (?!more\b|longer\b)|nothing\b|[^.!?]*\b(?:please|needed)\b)[^.!?]*(?=[.!]*$)",
+    re.IGNORECASE,
+)
 _TAUTOLOGY = re.compile(r"^(?P<a>[\w' -]+?) (?:is|am|are) (?P<b>[\w' -]+?)[.!]?$", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z0-9][\w'-]*")
 #: A name said again: it says nothing every fact of theirs does not.
@@ -81,7 +92,7 @@ def split_opener(text: str) -> tuple[str, str]:
             rest = rest[found.end() :]
             continue
         lead = _LEAD_IN.match(rest)
-        if lead and len(lead["lead"].split()) <= 5 and _lead_in(lead["lead"]):
+        if lead and _lead_in(lead["lead"]):
             opened.append(lead.group(0))
             rest = rest[lead.end() :]
             continue
@@ -91,13 +102,17 @@ def split_opener(text: str) -> tuple[str, str]:
 
 
 def _lead_in(words: str) -> bool:
-    """A lead-in that announces (an update, a correction) or names nobody and no number."""
-    return bool(_CUE.search(words)) or not _SELF.search(words)
+    """A lead-in that announces (an update, a correction: "I got my birthday wrong earlier")
+    or, said in five words or fewer, names nobody and no number."""
+    if len(words.split()) > 8:
+        return False
+    return bool(_CUE.search(words)) or (len(words.split()) <= 5 and not _SELF.search(words))
 
 
 def strip_banter(text: str) -> str:
-    """``text`` without a trailing "lol", "haha" or a run of exclamation marks."""
-    stripped = _BANTER.sub("", text).rstrip()
+    """``text`` without a trailing "lol", "haha" or run of exclamation marks, what it says it
+    is not, or what it asks of the assistant."""
+    stripped = _ASKED.sub("", _NOT_TAIL.sub("", _BANTER.sub("", text))).rstrip()
     return stripped + ("." if stripped and stripped[-1] not in ".!?" else "")
 
 

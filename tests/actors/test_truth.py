@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from reverie.actors.consolidation.extractive import merge_new_facts
 from reverie.actors.consolidation.truth import merge
 from reverie.store import Fact, MessageRecord, parse_memory, render_memory
@@ -62,6 +64,37 @@ def test_an_opener_is_cut_and_read_as_a_correction() -> None:
 
     assert "Carl's party is on Friday at 7 pm." in merged.memory
     assert "correction" not in merged.memory.lower() and merged.retired == [party]
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        # what a fact ends by saying it is not: the old value would read as current
+        ("Maya's birthday is March 15, not March 14.", "Maya's birthday is March 15."),
+        # what it asks of the assistant: an instruction, not a claim
+        ("Noor has asthma, so no dusty hobbies please.", "Noor has asthma."),
+        ("Dmitri's ThinkPad is ten years old, so keep things lightweight.", None),
+        ("Maya found a flat near the park, so no fancy cafes needed.", None),
+        # a change said in the tail stays: "no more" ends a state
+        ("Maya sold the car, so no more driving.", "Maya sold the car, so no more driving."),
+    ],
+)
+def test_a_tail_that_says_what_is_not_or_asks_something_is_cut(said: str, kept: str | None) -> None:
+    merged = merge("", [Fact(text=said)], 10_000, _words, turns=[_turn(said)])
+    facts, _ = parse_memory(merged.memory)
+    expected = kept or said.split(", so")[0] + "."
+    assert [f.text for f in facts] == [expected]
+
+
+def test_a_lead_in_owning_up_to_a_mistake_is_an_opener() -> None:
+    """ "Sorry, I got my birthday wrong earlier: it's March 15": the correction leaves the
+    birthday, and neither itself nor the old date, in the memory."""
+    birthday = Fact(text="Maya's birthday is March 14.", date="2026-01-01")
+    said = "Maya got their birthday wrong earlier: it's March 15, not March 14."
+    fix = Fact(text=said, date="2026-01-02")
+    merged = merge(render_memory([birthday]), [fix], 10_000, _words, turns=[_turn(said)])
+    facts, _ = parse_memory(merged.memory)
+    assert [f.text for f in facts] == ["Maya's birthday is March 15."]
 
 
 def _sentences(text: str) -> list[set[str]]:
