@@ -65,7 +65,7 @@ class Key(NamedTuple):
 _TABLE: list[tuple[str, str]] = [
     (
         "residence",
-        r"\b(?:lives?|living|lived|(?:move|moved|moving|relocat(?:e|ed|es|ing))(?! (?:the|my|our|their|his|"
+        r"\b(?:(?:lives?|living|lived)(?! with\b)|(?:move|moved|moving|relocat(?:e|ed|es|ing))(?! (?:the|my|our|their|his|"
         r"her|its?|them|everything|a|an|[\w-]+'s)\b)|based|resides?|settled|flat|apartment|hometown|"
         rf"unpacked|new (?:house|home|place|kitchen)|{HOME_TAKEN})\b",
     ),
@@ -142,6 +142,10 @@ _NAMED = re.compile(
 WHEN = re.compile(rf"(?:{WEEKDAYS}s?|{MONTHS})\b", re.IGNORECASE)
 _CLAUSE_END = re.compile(r"[,;]\s|\s(?:so|but|because)\s")
 _BOUNDARY = re.compile(r"[,;:]\s|\s(?:so|and|but|because|then)\s")
+#: Two people a clause opens with, as one subject ("Maya and Leo", "Jonas and their fiancée Rasa").
+_JOINT = re.compile(
+    r"(?:^|(?<=[,;:] )|(?<= so ))([A-Z][\w-]*) and (?=(?:their |his |her )?(?:[^\W\d_]+ )?[A-Z])"
+)
 #: The people a person names by their relation to them ("Maya's sister", "Bob's best friend").
 RELATIVES = (
     r"sister|brother|mum|mom|mother|dad|father|parents|son|daughter|kids?|children|friend|"
@@ -211,7 +215,8 @@ def same_subject(a: str, b: str) -> bool:
 def _subject(fact: str, at: int) -> str:
     """The person the words before ``at`` name: the name of the nearest part of the sentence
     that says who ("…, so Dmitri and others moved"), empty for a thing ("the van broke")."""
-    for span in reversed(_BOUNDARY.split(fact[:at])):
+    # ("Jonas and their fiancée Rasa are moving": one subject of two, the first named first)
+    for span in reversed(_BOUNDARY.split(_JOINT.sub(r"\1 & ", fact[:at]))):
         if relation := _RELATION.search(span.strip()):
             return f"{relation['who']}'s {relation['rel']}".casefold()
         if _UNNAMED_SPAN.search(span):

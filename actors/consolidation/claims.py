@@ -3,7 +3,8 @@
 "Sofie is a graphic designer at a studio called Inkwell in Aarhus" says her
 trade ("works as a graphic designer": said with an employer or a place, a
 noun is a trade whatever it is), who employs her and where she is; a move
-keeps the job, a new employer the trade (issue 59, item 1). See
+keeps the job, a new employer the trade (issue 59, item 1); "lives in
+Manchester with their boyfriend Leo" is where and with whom. See
 docs/design.md, "Facts that stay true", step 1.
 """
 
@@ -50,13 +51,23 @@ _AS_TRADE = re.compile(r"^(?:is|starts as) (?:(an?) )?")
 #: What someone does, then (last) the place they do it in: two claims.
 _DOING_IN = re.compile(
     # (what they do: not what they want, "needs help writing a CV in English")
-    rf"{_WHO} (?P<what>(?!(?:lives|was|has|needs|wants|hopes|plans|tries|likes|loves)\b)"
+    rf"{_WHO} (?P<what>(?!(?:lives|is based|was|has|needs|wants|hopes|plans|tries|likes|loves)\b)"
     r"[a-z]+s (?:[\w'-]+ )*?"
     rf"[\w'-]+)(?<!ing)(?: here)? in {_PLACE}[.!]?$"
 )
 _AT_HOME_IN = re.compile(
     rf"{_WHO} (?P<what>[^,;]+?),? (?:at|from) (?:their |the )?home in "
     r"(?P<where>[A-Z][\w'-]*(?:,? [A-Z][\w'-]*)*)[.!]?$"
+)
+#: Where someone lives and with whom: two claims ("moved to Leeds" is no move of Leo's).
+_LIVES_WITH = re.compile(
+    rf"{_WHO} (?:lives|is based|is living) (?:in (?P<where>{_PLACE_NAME}(?:,? {_PLACE_NAME})?) "
+    rf"with (?P<whom>[^,;]+?)|with (?P<whom2>[^,;]+?) in (?P<where2>{_PLACE_NAME}))[.!]?$"
+)
+#: "joined Studio Nine as an art director": an employer and a trade.
+_JOINED_AS = re.compile(
+    rf"{_WHO} (?:has )?(?:joined|started at) (?P<at>[{UPPER}][\w'&-]*(?: [{UPPER}][\w'&-]*)*) "
+    r"as (?:(?P<a>an?) )?(?P<trade>[a-z][\w'-]*(?: [a-z][\w'-]*){0,3})[.!]?$"
 )
 _AGED = re.compile(rf"{_WHO} is (?P<age>\d{{1,3}}), (?P<rest>an? .+)$")
 
@@ -68,7 +79,16 @@ def claims(fact: Fact) -> list[Fact]:
     if aged := _AGED.match(fact.text):  # "Henrik is 52, a carpenter at …": an age, and more
         said = [f"{aged['who']} is {aged['age']}.", f"{aged['who']} is {aged['rest']}"]
         return [c for t in said for c in claims(Fact(text=t, date=fact.date, sources=fact.sources))]
-    if home := _AT_HOME_IN.match(fact.text):  # "draws at home in Mapo": and lives there
+    if home := _LIVES_WITH.match(fact.text):
+        who, where = home["who"], home["where"] or home["where2"]
+        texts = [f"{who} lives in {where}.", f"{who} lives with {home['whom'] or home['whom2']}."]
+    elif joined := _JOINED_AS.match(fact.text):
+        who, trade = joined["who"], joined["trade"]
+        texts = [
+            f"{who} works as {joined['a'] or article(trade)} {trade}.",
+            f"{who} works at {joined['at']}.",
+        ]
+    elif home := _AT_HOME_IN.match(fact.text):  # "draws at home in Mapo": and lives there
         texts = [f"{home['who']} {home['what']}.", f"{home['who']} lives in {home['where']}."]
     elif (found := _TRADE_AT_IN.match(fact.text)) and (found["at"] or found["where"]):
         who, trade = found["who"], found["trade"]

@@ -77,8 +77,11 @@ _LATER = [
     (re.compile(r"\bmy\b", re.IGNORECASE), "their"),
     (re.compile(r"\bme\b", re.IGNORECASE), "them"),
 ]
-#: "Abena and I got married": the speaker by name, not "they".
-_AND_I = re.compile(r"\b([A-Z][\w'-]*) and I\b")
+#: "Abena and I got married", "my fiancée Rasa and I": the speaker by name, not "they", and
+#: first, so the fact opens with whose it is ("Maya and Leo broke up" is Maya's news).
+_AND_I = re.compile(
+    r"\b(?:[Mm]y (?P<kin>[\w-]+) )?(?!(?:He|She|They|You|It)\b)(?P<name>[A-Z][\w'-]*) and I\b"
+)
 #: "we moved there": the speaker and others, so the fact still says whose it is.
 _WE = re.compile(r"\b(we're|we've|we)\b", re.IGNORECASE)
 _WE_VERB = {"we're": "are", "we've": "have", "we": ""}
@@ -129,7 +132,9 @@ def _named_first(text: str, who: str) -> str:
 
 def third_person(sentence: str, who: str) -> str:
     """``sentence`` with its first-person speaker named ``who``."""
-    sentence = _AND_I.sub(rf"\1 and {who}", sentence)
+    sentence = _AND_I.sub(
+        lambda m: f"{who} and {'their ' + m['kin'] + ' ' if m['kin'] else ''}{m['name']}", sentence
+    )
     sentence = _WE.sub(lambda m: f"{who} and others {_WE_VERB.get(m[1].lower(), '')}", sentence)
     sentence = " ".join(sentence.split())
     words = sentence.split(" ")

@@ -119,6 +119,22 @@ def test_a_trade_with_an_acronym_is_a_trade_and_a_count_of_weeks_is_nobody() -> 
                 "Chidi is based in Osaka.",
             ],
         ),
+        (  # an employer joined in a trade
+            "Chidi joined Studio Nine as an art director.",
+            ["Chidi works as an art director.", "Chidi works at Studio Nine."],
+        ),
+        (  # where, and with whom: a move is no move of theirs, a break-up no move
+            "Chidi lives in Manchester with their boyfriend Leo.",
+            ["Chidi lives in Manchester.", "Chidi lives with their boyfriend Leo."],
+        ),
+        (
+            "Chidi lives with their sister Ada in Enugu.",
+            ["Chidi lives in Enugu.", "Chidi lives with their sister Ada."],
+        ),
+        (  # "based in" is the place, not a claim of its own besides it ("Chidi is based.")
+            "Chidi is based in Leeds.",
+            ["Chidi is based in Leeds."],
+        ),
         (
             "Chidi is a lawyer at Novak & Partners in Brno.",
             [
@@ -140,3 +156,17 @@ def test_a_name_said_again_is_no_introduction_of_a_trade() -> None:
     older = ["Greta works as a librarian.", "Greta is based in Freiburg."]
     memory = _merged("Greta", older, "Greta is Greta, by the way.").memory
     assert all(f"{line} <!--" in memory for line in older) and "by the way" not in memory
+
+
+def test_a_move_takes_the_city_and_a_break_up_the_partner_never_the_other() -> None:
+    """The issue's Manchester case: "lives in Manchester with their boyfriend Leo" is two
+    claims, so a move rewrites no Leo into Leeds and a break-up ("Maya and Leo broke up", the
+    speaker named first as third_person writes it) retires no city."""
+    older = ["Maya lives in Manchester.", "Maya lives with their boyfriend Leo."]
+    assert _merge("Maya", older, "These days Maya is based in Leeds.") == [older[0]]
+    moved = _merged("Maya", older, "Maya is based in Leeds.").memory.splitlines()
+    assert not [line for line in moved if "Leo" in line and "Leeds" in line], moved
+    assert _merge("Maya", older, "Maya and Leo broke up last weekend.") == [older[1]]
+    # a joint subject is its first person's: Jonas moves, with Rasa
+    both = "Jonas and their fiancée Rasa are moving to Kaunas."
+    assert _merge("Jonas", ["Jonas is based in Vilnius."], both) == ["Jonas is based in Vilnius."]

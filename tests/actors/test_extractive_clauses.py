@@ -139,7 +139,7 @@ TABLE = [
     ),
     (
         "They're in Kaunas, so my fiancée Rasa and I are moving there.",
-        ["Carl's fiancée Rasa and Carl are moving to Kaunas."],
+        ["Carl and their fiancée Rasa are moving to Kaunas."],
     ),
     (
         "They made me operations manager, I run the whole team now.",
