@@ -31,7 +31,7 @@ _WHO = (  # (not a number or a determiner: "Two weeks in our new flat in Chittag
 )
 #: "Sofie is a graphic designer at a studio called Inkwell in Aarhus": trade, employer, place.
 _TRADE_AT_IN = re.compile(
-    rf"{_WHO} (?P<trade>(?:is an?|works as an?|starts as(?: an?)?|(?:took|got|accepted|"
+    rf"{_WHO} (?P<trade>(?:is (?:now )?an?|works as an?|starts as(?: an?)?|(?:took|got|accepted|"
     # (a trade's words may hold an acronym: "a QA tester")
     r"started) an? (?:new )?(?:job|post|position|role) as an?) (?:(?:[a-z][\w'-]*|[A-Z]{2,}) ){0,4}?"
     # (who employs them: "at", or "with" and "for" a name: "a plumber with Redpipe Ltd")
@@ -47,7 +47,7 @@ _TRADE_AT_IN = re.compile(
     r"[.!]?$"
 )
 #: A trade said as one ("is a dispatcher", "starts as head chef"), kept as "works as a …".
-_AS_TRADE = re.compile(r"^(?:is|starts as) (?:(an?) )?")
+_AS_TRADE = re.compile(r"^(?:is|starts as) (?:now )?(?:(an?) )?")
 #: What someone does, then (last) the place they do it in: two claims.
 _DOING_IN = re.compile(
     # (what they do: not what they want, "needs help writing a CV in English")
@@ -67,7 +67,9 @@ _LIVES_WITH = re.compile(
 #: "joined Studio Nine as an art director": an employer and a trade.
 _JOINED_AS = re.compile(
     rf"{_WHO} (?:has )?(?:joined|started at) (?P<at>[{UPPER}][\w'&-]*(?: [{UPPER}][\w'&-]*)*) "
-    r"as (?:(?P<a>an?) )?(?P<trade>[a-z][\w'-]*(?: [a-z][\w'-]*){0,3})[.!]?$"
+    r"as (?:(?P<a>an?) )?(?P<trade>[a-z][\w'-]*(?: [a-z][\w'-]*){0,3}?)"
+    # (and when: "started at Studio Nine as art director on Monday")
+    rf"(?: (?:on |this |last |next )?(?:(?i:{WEEKDAYS})|today|yesterday|week|month))?[.!]?$"
 )
 _AGED = re.compile(rf"{_WHO} is (?P<age>\d{{1,3}}), (?P<rest>an? .+)$")
 

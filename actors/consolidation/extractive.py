@@ -84,7 +84,9 @@ _ASKS = re.compile(
 )
 #: What follows a verb whose "I" was left out: "Moved to …", "Bought a …", "Picked up …".
 _OBJECT = re.compile(
-    r"(?:an?|the|my|our|it|them|this|that|some|someone|myself|me|us|him|her|to|up|in|at|on|"
+    # (or a name: "Left Pixelworks last month")
+    r"[A-Z][\w'-]*\b(?! (?:is|are|was|were|has|have)\b)|"
+    r"(?:an?|one|the|my|our|it|them|this|that|some|someone|myself|me|us|him|her|to|up|in|at|on|"
     r"for|from|with|into|back|out|"
     r"off|last|yesterday|today)\b"
 )

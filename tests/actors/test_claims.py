@@ -123,6 +123,14 @@ def test_a_trade_with_an_acronym_is_a_trade_and_a_count_of_weeks_is_nobody() -> 
             "Chidi joined Studio Nine as an art director.",
             ["Chidi works as an art director.", "Chidi works at Studio Nine."],
         ),
+        (  # ("New job too: I'm now an art director at Studio Nine", the issue's)
+            "Chidi is now an art director at Studio Nine.",
+            ["Chidi works as an art director.", "Chidi works at Studio Nine."],
+        ),
+        (
+            "Chidi started at Studio Nine as art director on Monday.",
+            ["Chidi works as an art director.", "Chidi works at Studio Nine."],
+        ),
         (  # where, and with whom: a move is no move of theirs, a break-up no move
             "Chidi lives in Manchester with their boyfriend Leo.",
             ["Chidi lives in Manchester.", "Chidi lives with their boyfriend Leo."],

@@ -29,6 +29,12 @@ TABLE = [
         ["Carl lives in Lisbon.", "Carl works nights at the hospital."],
     ),
     ("My brother lives in Paris.", ["Carl's brother lives in Paris."]),
+    # a verb whose "I" was left out, before a name or "one"
+    ("Left Pixelworks last month.", ["Carl left Pixelworks last month."]),
+    (
+        "Found one, moved into a one-bed in Drumcondra.",
+        ["Carl found one, moved into a one-bed in Drumcondra."],
+    ),
     (
         "My dog is called Rex and my cat is called Miso.",
         ["Carl's dog is called Rex.", "Carl's cat is called Miso."],
