@@ -56,7 +56,9 @@ _TALK = re.compile(
     r"nervous|happy|glad|grateful|tired|bored|stressed|hopeless|rubbish|sad|upset))\b",
     re.IGNORECASE,
 )
-_BANTER = re.compile(r"(?:[\s,]+(?:lol|haha+|hehe|xd|:\)|:d|!+))+(?=[.!?]*$)", re.IGNORECASE)
+_BANTER = re.compile(
+    r"(?:[\s,]+(?:lol|haha+|hehe|xd|:\)|:d|!+|by the way|btw))+(?=[.!?]*$)", re.IGNORECASE
+)
 #: What a fact ends by saying it is not ("it's March 15, not March 14"): the memory says what
 #: is, its history what was, and the old value in a current line reads as current.
 _NOT_TAIL = re.compile(r",\s+not\s+[^,;]+?(?=[.!]*$)")

@@ -121,6 +121,7 @@ _MOVE = re.compile(
     re.IGNORECASE,
 )
 _THERE = re.compile(r"\b(?:there|here)\b")
+_ACTUALLY = re.compile(r"(?<=\w) actually\b(?= \w)")
 #: A thing that is not the speaker's: "the shop across the street renamed itself Boba Lab".
 _ELSEWHERE = re.compile(
     r"\b(?:across the (?:street|road)|next door|opposite|down the (?:street|road)|another|"
@@ -158,6 +159,8 @@ class Merged(NamedTuple):
 def clean(fact: Fact) -> tuple[str, Fact | None]:
     """The fact's opener and the fact without it (None when what is left is chatter)."""
     opener, text = split_opener(fact.text)
+    if _ACTUALLY.search(text):  # "is actually March 15": a correction's cue, not its claim
+        opener, text = f"{opener} actually".strip(), _ACTUALLY.sub("", text)
     text = _SELF_NAMED.sub(_introduced, strip_banter(text))
     text = _UNNAMED_INTRO.sub(rf"{UNNAMED} (\1) is ", text)
     if found := _NO_LONGER.match(text):
@@ -225,9 +228,11 @@ def merge(
                 partial(nearest, embed=embed, near=NEAR_OF_KIND, speaker=speaker),
                 speaker,
             )
-            and len(fact.text.split()) < 4
+            and (len(fact.text.split()) < 4 or _held(fact, facts))
         ):
-            return  # "Sorry, I meant Tuesday": said by the line it corrected
+            # "Sorry, I meant Tuesday", "my birthday is actually March 15": said by the line
+            # it corrected
+            return
         if [id(f) for f in facts] == untouched and not _RENAME.search(said):
             # no key, correction or rename took a line: a change in other words (change.py)
             older = [f for f in facts if _comparable(f, fact) and not over(f.text)]
@@ -518,6 +523,12 @@ def _topic(text: str, subject: bool = False) -> set[str]:
     crowns" is about rent) its subject, its first word."""
     words = {w.casefold() for w in re.findall(r"[A-Za-z][\w'-]+", text)[0 if subject else 1 :]}
     return {w.removesuffix("'s") for w in words if w not in _TOPIC_STOP and len(w) > 2}
+
+
+def _held(fact: Fact, facts: list[Fact]) -> bool:
+    """Another of ``facts`` holds every word ``fact`` is about, its subject's too."""
+    words = _topic(fact.text, subject=True)
+    return any(words <= _topic(f.text, subject=True) for f in facts if f is not fact)
 
 
 def _third(verb: str) -> str:

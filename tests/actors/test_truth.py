@@ -75,6 +75,8 @@ def test_an_opener_is_cut_and_read_as_a_correction() -> None:
         ("Noor has asthma, so no dusty hobbies please.", "Noor has asthma."),
         ("Dmitri's ThinkPad is ten years old, so keep things lightweight.", None),
         ("Maya found a flat near the park, so no fancy cafes needed.", None),
+        # an aside
+        ("Maya's birthday is March 14, by the way.", "Maya's birthday is March 14."),
         # a change said in the tail stays: "no more" ends a state
         ("Maya sold the car, so no more driving.", "Maya sold the car, so no more driving."),
     ],
@@ -91,6 +93,12 @@ def test_a_lead_in_owning_up_to_a_mistake_is_an_opener() -> None:
     birthday, and neither itself nor the old date, in the memory."""
     birthday = Fact(text="Maya's birthday is March 14.", date="2026-01-01")
     said = "Maya got their birthday wrong earlier: it's March 15, not March 14."
+    fix = Fact(text=said, date="2026-01-02")
+    merged = merge(render_memory([birthday]), [fix], 10_000, _words, turns=[_turn(said)])
+    facts, _ = parse_memory(merged.memory)
+    assert [f.text for f in facts] == ["Maya's birthday is March 15."]
+    # (a correction the corrected line says, "actually" and all, is not a line of its own)
+    said = "Maya's birthday is actually March 15."
     fix = Fact(text=said, date="2026-01-02")
     merged = merge(render_memory([birthday]), [fix], 10_000, _words, turns=[_turn(said)])
     facts, _ = parse_memory(merged.memory)

@@ -246,56 +246,84 @@ def test_one_job_over_four_days_keeps_what_four_daily_jobs_keep(daemon: DaemonPr
     assert "Roland" not in memory and "Braga" in memory and "Rex" in memory
 
 
-#: The issue's four days (issue 59): a new job, a move, a corrected birthday, a break-up.
-MAYA = [
+#: The issue's four days (issue 59) as one user says them: a new job, a move, a corrected
+#: birthday, a break-up; (the lines a person would write, what no line may say).
+MAYA = (
     [
-        "Hi! I'm Maya.",
-        "I'm a graphic designer at Pixelworks.",
-        "I live in Manchester with my boyfriend Leo.",
-        "My birthday is March 14.",
+        [
+            "Hi! I'm Maya.",
+            "I'm a graphic designer at Pixelworks.",
+            "I live in Manchester with my boyfriend Leo.",
+            "My birthday is March 14.",
+        ],
+        [
+            "I quit Pixelworks and joined Studio Nine as an art director.",
+            "These days I'm based in Leeds.",
+            "We found a flat near the park, so no fancy cafes needed.",
+        ],
+        ["Sorry, I got my birthday wrong earlier: it's March 15, not March 14."],
+        ["Leo and I broke up last weekend."],
     ],
     [
-        "I quit Pixelworks and joined Studio Nine as an art director.",
-        "These days I'm based in Leeds.",
-        "We found a flat near the park, so no fancy cafes needed.",
-    ],
-    ["Sorry, I got my birthday wrong earlier: it's March 15, not March 14."],
-    ["Leo and I broke up last weekend."],
-]
-
-
-@pytest.mark.parametrize("once", [False, True], ids=["day-by-day", "one-job"])
-def test_the_issues_four_days_give_the_memory_a_person_would_write(
-    daemon: DaemonProcess, once: bool
-) -> None:
-    """One claim per line, none carried into a line it was never said with: the move takes
-    the city and not Leo (no "lives in Leeds with their boyfriend"), the break-up takes Leo and
-    not the city, the correction leaves the birthday and not itself, the instruction tail
-    goes, and no half-claim ("Maya is based.") is written."""
-    with daemon.client() as client:
-        if once:
-            for day, texts in enumerate(MAYA):
-                for i, text in enumerate(texts):
-                    ts = DAY0 + day * DAY + 60 * i
-                    client.append("maya", "user", text, name="Maya", ts=ts, scope="user/maya")
-            assert client.consolidate("maya", wait=True) is not None
-        else:
-            for day, texts in enumerate(MAYA):
-                _say(client, "maya", day, *texts, name="Maya")
-        memory = _memory(client, "maya")
-    for line in [
         "Maya works as an art director.",
         "Maya works at Studio Nine.",
         "Maya is based in Leeds.",
         "Maya's birthday is March 15.",
         "Maya and others found a flat near the park.",
         "Maya and Leo broke up last weekend.",
-    ]:
+    ],
+    ["Pixelworks", "graphic designer", "Manchester", "March 14", "boyfriend", "Maya is based."],
+)
+#: And as another says them: "now an art director at", a job left with no "I", a
+#: correction said with "actually", a break-up said as being single.
+MAYA_AGAIN = (
+    [
+        [
+            "Hi, I'm Maya, a graphic designer at Pixelworks in Manchester.",
+            "I live with my boyfriend Leo.",
+            "My birthday's March 14, by the way.",
+        ],
+        ["New job too: I'm now an art director at Studio Nine.", "Left Pixelworks last month."],
+        ["Oops, my birthday is actually March 15."],
+        ["I'm single again."],
+    ],
+    [
+        "Maya works as an art director.",
+        "Maya works at Studio Nine.",
+        "Maya is based in Manchester.",
+        "Maya's birthday's March 15.",
+        "Maya left Pixelworks last month.",
+    ],
+    ["graphic designer", "works at Pixelworks", "March 14", "Leo", "by the way", "actually"],
+)
+
+
+@pytest.mark.parametrize("once", [False, True], ids=["day-by-day", "one-job"])
+@pytest.mark.parametrize("said", [MAYA, MAYA_AGAIN], ids=["first", "again"])
+def test_the_issues_four_days_give_the_memory_a_person_would_write(
+    daemon: DaemonProcess, said: tuple[list[list[str]], list[str], list[str]], once: bool
+) -> None:
+    """One claim per line, none carried into a line it was never said with: the move takes
+    the city and not Leo (no "lives in Leeds with their boyfriend"), the break-up takes Leo and
+    not the city, a new trade the old one, the correction leaves the birthday and not itself,
+    the instruction and the aside go, and no half-claim ("Maya is based.") is written."""
+    days, lines, never = said
+    with daemon.client() as client:
+        if once:
+            for day, texts in enumerate(days):
+                for i, text in enumerate(texts):
+                    ts = DAY0 + day * DAY + 60 * i
+                    client.append("maya", "user", text, name="Maya", ts=ts, scope="user/maya")
+            assert client.consolidate("maya", wait=True) is not None
+        else:
+            for day, texts in enumerate(days):
+                _say(client, "maya", day, *texts, name="Maya")
+        memory = _memory(client, "maya")
+    for line in lines:
         assert f"] {line}\n" in f"{memory}\n", (line, memory)
-    for stale in ["Pixelworks", "graphic designer", "Manchester", "March 14", "boyfriend"]:
-        assert stale not in memory, (stale, memory)
-    for said_badly in ["Maya is based.", "fancy cafes", "wrong", "Leo and Maya"]:
-        assert said_badly not in memory, (said_badly, memory)
+    for word in never:
+        assert word not in memory, (word, memory)
+    assert len(re.findall("birthday", memory)) == 1, memory
 
 
 def test_chatter_is_not_memory(daemon: DaemonProcess) -> None:
