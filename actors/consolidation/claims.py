@@ -62,7 +62,9 @@ _AT_HOME_IN = re.compile(
 #: Where someone lives and with whom: two claims ("moved to Leeds" is no move of Leo's).
 _LIVES_WITH = re.compile(
     rf"{_WHO} (?:lives|is based|is living) (?:in (?P<where>{_PLACE_NAME}(?:,? {_PLACE_NAME})?) "
-    rf"with (?P<whom>[^,;]+?)|with (?P<whom2>[^,;]+?) in (?P<where2>{_PLACE_NAME}))[.!]?$"
+    # (with whom, and who they are: "with Leo, their boyfriend")
+    rf"with (?P<whom>[^,;]+?(?:, (?:their|his|her) [a-z]+)?)|"
+    rf"with (?P<whom2>[^,;]+?) in (?P<where2>{_PLACE_NAME}))[.!]?$"
 )
 #: "joined Studio Nine as an art director": an employer and a trade.
 _JOINED_AS = re.compile(

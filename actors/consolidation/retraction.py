@@ -53,6 +53,7 @@ _GONE = re.compile(
 )
 _PARTNER_ENDED = re.compile(
     r"\b(?:(?:is|are|'s) single|ended things|broke up|split up|separated|divorced|"
+    r"(?:no longer|not) together|"
     r"on (?:their|his|her|my) own now|(?:it's|it is) over (?:with|between)|called it quits|"
     r"went (?:our|their) separate ways)\b",
     re.IGNORECASE,
