@@ -261,7 +261,10 @@ def theirs(
 
     def of(text: str) -> bool:
         if whose not in (speaker, ""):  # someone else's change: only their lines
-            return _same_one(owner(text, named(text, persons)), whose)
+            line = owner(text, named(text, persons))
+            # (and not another's relative: Bob's cousin Carl is not Alice's brother Carl)
+            kin_of_mine = "'s " not in line or line.startswith(f"{speaker}'s ")
+            return _same_one(line, whose) and kin_of_mine
         line = owner(text, persons)
         # with ``kin``, the lines of those they name theirs too ("Ines's dog Rufo …")
         return line in mine or (kin and line.startswith(f"{speaker}'s "))

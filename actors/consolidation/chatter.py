@@ -56,6 +56,14 @@ _TALK = re.compile(
     r"nervous|happy|glad|grateful|tired|bored|stressed|hopeless|rubbish|sad|upset))\b",
     re.IGNORECASE,
 )
+#: A state of the moment said alone ("I'm fine.", "Yuki is hooked!"), not one that lasts.
+_MOMENT = re.compile(
+    r"^\S+ (?:is|am|are|'m) (?:so |really |very |a bit )?(?:fine|good|okay|ok|alright|back|done|"
+    r"sorry|ready|busy|late|confused|exhausted|sick|awake|hungry|starving|knackered|shattered|"
+    r"hooked|biased|jealous|obsessed|lucky|kidding|joking|serious|curious|impressed|proud|"
+    r"relieved|gutted|devastated|stoked|buzzing|sure|in|out|off|away)[.!]*$",
+    re.IGNORECASE,
+)
 _BANTER = re.compile(
     r"(?:[\s,]+(?:lol|haha+|hehe|xd|:\)|:d|!+|by the way|btw))+(?=[.!?]*$)", re.IGNORECASE
 )
@@ -123,7 +131,7 @@ def is_chatter(text: str) -> bool:
     text = text.strip()
     if not text or text.endswith("?"):
         return True
-    if _PLEASANTRY.match(text) or _TALK.search(text):
+    if _PLEASANTRY.match(text) or _TALK.search(text) or _MOMENT.match(text):
         return True
     if (same := _TAUTOLOGY.match(text)) and same["a"].casefold() == same["b"].casefold():
         return True

@@ -98,8 +98,11 @@ _REPLY_WORDS = word_set(
 #: The assistant's question, about the speaker: "you" is them.
 _YOU = re.compile(r"\b(?:you're|you are|your|you)\b", re.IGNORECASE)
 _THEY = {"you're": "they're", "you are": "they are", "your": "their", "you": "they"}
-#: A speaker giving their name in two or three words ("I'm Maya.", "Call me Ines!").
-_INTRODUCTION = re.compile(r"^(?:I'm|I am|Call me|My name's|Name's) [A-Z][\w'-]*[.!]?$")
+#: A speaker giving their name in two or three words ("I'm Maya.", "Call me Ines!"), or a
+#: state of theirs in one ("I'm vegetarian."; a feeling of the moment is ``is_chatter``'s).
+_INTRODUCTION = re.compile(
+    r"^(?:(?:I'm|I am|Call me|My name's|Name's) [A-Z][\w'-]*|(?:I'm|I am) [a-z][a-z-]{3,})[.!]?$"
+)
 #: A fragment that only names what the sentence before introduced: "A beagle called Rex."
 _APPOSITION = re.compile(
     r"^(?:(?:A|An) [^.!?]{0,40}\b(?:called|named)|(?:His|Her|Its) name is|"

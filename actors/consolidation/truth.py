@@ -218,7 +218,9 @@ def merge(
         said = f"{opener} {fact.text}"
         speaker = _speaker(fact, speakers)
         if (
-            not _supersede(facts, fact, whole, retire, turns, people(speakers.values(), facts))
+            not _supersede(
+                facts, fact, whole, retire, turns, people(speakers.values(), facts), speaker
+            )
             and _revise(
                 facts,
                 fact,
@@ -261,15 +263,16 @@ def _supersede(
     retire: Callable[[Fact], None],
     turns: Sequence[MessageRecord],
     persons: set[str],
+    speaker: str,
 ) -> bool:
     """Retire (or rewrite in place) the older facts of the same person that share a key with
-    ``new`` (a claim of ``whole``, the fact as said)."""
+    ``new`` (a claim of ``whole``, the fact as said, by ``speaker``)."""
     mine = [] if hedged(new.text) else keys(new.text)  # a plan or a wish replaces nothing
     done, before = False, list(facts)
     for old in list(facts):
         if (
             not _comparable(old, new)
-            or not _same_person(old, new, persons)
+            or not _same_person(old, new, persons, speaker)
             or over(old.text)  # (a state already over, "drove a truck in the nineties")
             # (what a turn ends is older than what it starts: "quit the studio, I start at Fjord")
             or (same_turn(old, new) and ending(new.text))
@@ -342,12 +345,17 @@ def _theirs(retraction: Fact, speaker: str, persons: set[str], old: Fact) -> boo
     return whose.split("'s ")[0] == about or (not whose and about == speaker)
 
 
-def _same_person(old: Fact, new: Fact, persons: set[str]) -> bool:
+def _same_person(old: Fact, new: Fact, persons: set[str], speaker: str) -> bool:
     """``new`` is no relative's fact replacing someone else's ("Nilufar's colleague
-    Dilshod's show moved" is not Nilufar's show); the keys' own subjects decide the rest
-    (``attributes.same_subject``: "Carl's dog Rex … Carl lives in Porto" is Carl's home)."""
+    Dilshod's show moved" is not Nilufar's show), nor, naming nobody, a fact of another
+    person the scope knows (Bob's "The Tesla is for sale" is his, not Alice's red Tesla);
+    the keys' own subjects decide the rest (``attributes.same_subject``: "Carl's dog Rex …
+    Carl lives in Porto" is Carl's home)."""
     theirs, mine = owner(old.text, persons), owner(new.text, persons)
-    return "'s " not in mine or mine == theirs
+    if "'s " in mine and mine != theirs:
+        return False
+    who = mine or speaker
+    return not who or theirs in ("", who, UNNAMED) or theirs.startswith(f"{who}'s ")
 
 
 def _same(a: Key, b: Key) -> bool:
@@ -410,6 +418,9 @@ def _revise(
     corrects = bool(_CORRECTION.search(said) or _RENAME.search(new.text))
     changes = _changes(new.text)
     own = None if corrects else theirs(facts, new, said, speaker)
+    # (a correction or a rename, too, is of the speaker's own lines: Bob's "we renamed the
+    # team Falcons" is no new name for Alice's husband)
+    whose = theirs(facts, new, said, speaker, kin=True, cue=False) if corrects else None
     if not corrects and own is None and (counted := _COUNTED.search(new.text)):
         # "we're at 1,450 head": an amount of the same thing needs no change word
         changes = [(re.compile(rf"{_AMOUNT}(?= {re.escape(counted['unit'])}\b)"), counted[1])]
@@ -426,6 +437,7 @@ def _revise(
             (bool(topic & _topic(f.text)), i, f, was)
             for i, f in enumerate(facts)
             if _comparable(f, new)
+            and (whose is None or any(f is w for w in whose))
             # in other words, only a line with one value of the kind: which one would it be?
             and (own is None or (any(f is m for m in own) and len(kind.findall(f.text)) == 1))
             and (found := kind.search(f.text))

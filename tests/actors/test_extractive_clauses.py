@@ -89,6 +89,9 @@ TABLE = [
         ["Carl has known these friends for 4 years, since they moved from Brazil."],
     ),
     ("Hey, how are you doing today?", []),
+    # a state in one word ("Which diet do I follow?"; a passing one is the merge's chatter)
+    ("I'm vegetarian.", ["Carl is vegetarian."]),
+    ("I'm married.", ["Carl is married."]),
     ("That sounds great, thanks!", []),
     (
         "I love the self-acceptance and love theme of the book.",
@@ -452,3 +455,9 @@ def test_a_new_name_said_without_a_first_person_is_read() -> None:
         ("Emberfall is cool but no, Lanternfall it is.", "Jonas", "s"),
     )
     assert "Fogwalker" not in memory and "called Lanternfall" in memory
+
+
+def test_a_passing_state_said_alone_is_not_memory_and_a_lasting_one_is() -> None:
+    for passing in ["I'm fine.", "I'm back!", "I'm so hooked!", "I'm exhausted."]:
+        assert "- [" not in _memory_after((passing, "Carl", "s")), passing
+    assert "Carl is vegetarian." in _memory_after(("I'm vegetarian.", "Carl", "s"))

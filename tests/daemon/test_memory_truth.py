@@ -168,15 +168,26 @@ def test_a_change_in_other_words_retires_the_speakers_nearest_fact(daemon: Daemo
 def test_in_a_shared_scope_one_persons_words_retire_nobody_elses_facts(
     daemon: DaemonProcess,
 ) -> None:
-    """The red team's sentences (issue 59): Bob's break-up, sale, cancellation and "forget"
-    act on Bob's facts, never on Alice's."""
-    alice = ["I'm married to Anna.", "I drive a red Tesla Model 3.", "We have gas heating."]
+    """The red team's sentences (issue 59), and more of Bob's everyday ones: his break-up,
+    sale, cancellation, "forget", rename, diet and cousin act on Bob's facts, never on
+    Alice's (a line that names nobody is its speaker's; Bob's cousin Carl is not her brother)."""
+    alice = [
+        "I'm married to Anna.",
+        "I drive a red Tesla Model 3.",
+        "We have gas heating.",
+        "I'm vegetarian.",
+        "My husband is called Pedro.",
+    ]
     bob = [
         "My colleague Tom broke up with his girlfriend last week.",
         "I'm single now.",
         "My neighbour Jim sold his car.",
         "The heating is off again.",
         "Forget what I said about Carl.",
+        "We renamed the team Falcons.",
+        "We're vegan now.",
+        "The Tesla is for sale.",
+        "Carl is my cousin, he moved to Spain.",
     ]
     with daemon.client() as client:
         _say(
@@ -192,8 +203,8 @@ def test_in_a_shared_scope_one_persons_words_retire_nobody_elses_facts(
         before = _memory(client, "alice")
         _say(client, "bob", 1, *bob, name="Bob", scope="team/x")
         after = _memory(client, "alice")
-    for word in ("Anna", "Tesla", "gas heating", "Carl"):
-        assert word in before and word in after, word
+    for word in ("Anna", "Tesla", "gas heating", "Carl", "Oslo", "vegetarian", "Pedro"):
+        assert word in before and word in after, (word, after)
 
 
 def test_quitting_a_job_retires_the_role_held_there(daemon: DaemonProcess) -> None:

@@ -26,7 +26,7 @@ pytestmark = [pytest.mark.engines, pytest.mark.in_process]
 DAY = 86400.0
 DAY0 = 1767571200.0  # 2026-01-05 00:00 UTC
 SCOPE = "user/maya"
-DAYS = [["I live in Manchester.", "I'm a vegetarian."], ["I moved to Leeds last week."]]
+DAYS = [["I live in Manchester.", "I'm vegetarian."], ["I moved to Leeds last week."]]
 MOVED = "2026-01-06"  # the second day: Manchester stopped being true
 
 
