@@ -126,6 +126,8 @@ _BARE_MOVE = re.compile(
     r"\b(?:move|moving|moved|relocate|relocating|relocated)\b"
     r"(?! (?:to|in|into|there|here|back|out|away|house|home|on|over|up|down)\b)"
 )
+#: An adverb before a verb whose "I" was left out: "Just got a Pixel 9", "Finally sold it".
+_JUST = re.compile(r"(?:Just|Finally|Also|Recently|Already|Then)$")
 #: Past tenses that open a sentence whose "I" was left out: "Bought a car", "Moved!".
 _OPENING_VERBS = frozenset(
     ["got", "bought", "sold", "took", "went", "left", "met", "found", "made", "began", "became"]
@@ -321,8 +323,11 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     opener, body = split_opener(sentence)
     found = _here(body) or clauses(body)
     first, _, after = found[0].partition(" ") if found else ("", "", "")
+    adverb = ""
+    if _JUST.match(first) and after:  # "Just got a Pixel 9": the verb after the adverb
+        adverb, (first, _, after) = f"{first.lower()} ", after.partition(" ")
     if _past(first) and _OBJECT.match(after):  # "Moved to Leeds", not "Wood-fired everything"
-        found[0] = f"I {first.lower()}{found[0][len(first) :]}"
+        found[0] = f"I {adverb}{first.lower()} {after}".rstrip()
     elif _UNSAID_I_AM.match(found[0] if found else ""):
         found[0] = f"I'm {first.lower()}{found[0][len(first) :]}"
     # "Baram Airlines hired me!": the speaker was hired, by whom (their employer) is the value

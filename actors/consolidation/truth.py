@@ -295,6 +295,11 @@ def _supersede(
         # (said as a move: "based in Bornova" from "an instructor at a school in Bornova" is not)
         if not shared or (_BASED.match(old.text) and not _MOVE.search(whole)):
             continue  # "lives in Peckham" says where in the city "based in London" is
+        if not ending(new.text) and all(
+            not a.value and b.value and re.search(rf"\b{re.escape(b.value)}\b", new.text)
+            for a, b in shared
+        ):
+            continue  # "Lena and Jonas got engaged": the same partner, Jonas, goes on
         rest = [b for b in theirs if not any(b is s for _, s in shared)]
         says_more = (
             rest

@@ -180,6 +180,8 @@ def test_a_move_takes_the_city_and_a_break_up_the_partner_never_the_other() -> N
     assert not [line for line in moved if "Leo" in line and "Leeds" in line], moved
     for said in ["Maya and Leo broke up last weekend.", "Maya and Leo are no longer together."]:
         assert _merge("Maya", older, said) == [older[1]], said
+    # an engagement to the partner the line names is no new partner
+    assert _merge("Maya", older, "Maya and Leo got engaged!") == []
     # a joint subject is its first person's: Jonas moves, with Rasa
     both = "Jonas and their fiancée Rasa are moving to Kaunas."
     assert _merge("Jonas", ["Jonas is based in Vilnius."], both) == ["Jonas is based in Vilnius."]

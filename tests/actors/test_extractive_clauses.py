@@ -31,6 +31,7 @@ TABLE = [
     ("My brother lives in Paris.", ["Carl's brother lives in Paris."]),
     # a verb whose "I" was left out, before a name or "one"
     ("Left Pixelworks last month.", ["Carl left Pixelworks last month."]),
+    ("Just got a Pixel 9.", ["Carl just got a Pixel 9."]),
     (
         "Found one, moved into a one-bed in Drumcondra.",
         ["Carl found one, moved into a one-bed in Drumcondra."],
