@@ -36,7 +36,7 @@ from .chatter import is_chatter, split_opener
 from .clauses import clauses
 from .result import ConsolidationResult
 from .retraction import retraction_topics
-from .third_person import DEFAULT_SPEAKER, article, third_person, word_set
+from .third_person import DEFAULT_SPEAKER, PAST, article, third_person, word_set
 from .truth import merge, renames
 
 __all__ = [
@@ -88,7 +88,7 @@ _OBJECT = re.compile(
     r"[A-Z][\w'-]*\b(?! (?:is|are|was|were|has|have)\b)|"
     r"(?:an?|one|the|my|our|it|them|this|that|some|someone|myself|me|us|him|her|to|up|in|at|on|"
     r"for|from|with|into|back|out|"
-    r"off|last|yesterday|today)\b"
+    r"off|last|yesterday|today|\d+)\b"
 )
 #: Words that answer without saying anything ("Yes please.", "Later, thanks.").
 _REPLY_WORDS = word_set(
@@ -128,10 +128,6 @@ _BARE_MOVE = re.compile(
 )
 #: An adverb before a verb whose "I" was left out: "Just got a Pixel 9", "Finally sold it".
 _JUST = re.compile(r"(?:Just|Finally|Also|Recently|Already|Then)$")
-#: Past tenses that open a sentence whose "I" was left out: "Bought a car", "Moved!".
-_OPENING_VERBS = frozenset(
-    ["got", "bought", "sold", "took", "went", "left", "met", "found", "made", "began", "became"]
-)
 
 
 #: "Going freelance from next month": a present participle whose "I'm" was left out.
@@ -408,7 +404,7 @@ def _place(place: str, there: re.Match[str]) -> str:
 def _past(word: str) -> bool:
     """A verb in the past tense that can open a sentence without its "I"."""
     lower = word.lower()
-    return lower in _OPENING_VERBS or (len(lower) > 4 and lower.endswith("ed"))
+    return lower in PAST or (len(lower) > 4 and lower.endswith("ed"))
 
 
 def merge_new_facts(

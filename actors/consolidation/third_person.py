@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["DEFAULT_SPEAKER", "article", "third_person", "word_set"]
+__all__ = ["DEFAULT_SPEAKER", "PAST", "article", "third_person", "word_set"]
 
 #: Whose a fact is when its speaker gave no name.
 DEFAULT_SPEAKER = "The user"
@@ -54,7 +54,7 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
-_PAST = word_set(
+PAST = word_set(
     "got went took made said felt found saw came gave knew thought told bought brought left "
     "lost met paid ran sat sent spent stood taught won wrote began became ate drove flew grew "
     "kept heard held built caught chose fell forgot led tried meant quit sold put set cut "
@@ -92,7 +92,7 @@ def _conjugate(verb: str) -> str:
     if lower in _IRREGULAR:
         return _IRREGULAR[lower]
     past = lower.endswith("ed") and not (lower.endswith("eed") and len(lower) <= 5)  # "need"
-    if lower in _UNCHANGED or lower in _PAST or past or not lower.isalpha():
+    if lower in _UNCHANGED or lower in PAST or past or not lower.isalpha():
         return verb
     if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"

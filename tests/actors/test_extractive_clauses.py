@@ -32,6 +32,12 @@ TABLE = [
     # a verb whose "I" was left out, before a name or "one"
     ("Left Pixelworks last month.", ["Carl left Pixelworks last month."]),
     ("Just got a Pixel 9.", ["Carl just got a Pixel 9."]),
+    # (any past tense the third person keeps as it is; an age)
+    (
+        "Quit the deliveries, they were killing me.",
+        ["Carl quit the deliveries, they were killing them."],
+    ),
+    ("Turned 30 on Saturday!", ["Carl turned 30 on Saturday!"]),
     (
         "Found one, moved into a one-bed in Drumcondra.",
         ["Carl found one, moved into a one-bed in Drumcondra."],
