@@ -69,5 +69,7 @@ class DueScan:
         self._failing = False
         self.scans += 1
         for name in due:
+            if not self.queue.holds(name):  # (said once, as the idle timer says it)
+                log.info("session %r idle and over budget: queued", name, extra={"session": name})
             self.queue.enqueue(name, target=cfg.target_tokens)
         return due

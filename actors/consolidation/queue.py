@@ -56,6 +56,10 @@ class JobQueue:
             pending.again = target if pending.again is None else min(pending.again, target)
         return pending
 
+    def holds(self, session: str) -> bool:
+        """``session`` is queued or its job is running."""
+        return session in self._pending
+
     def taken(self, session: str) -> Pending:
         """The job a worker just took from its backend's queue."""
         pending = self._pending[session]
