@@ -128,3 +128,19 @@ def test_a_two_sentence_fact_is_not_rewritten_into_a_claim_nobody_made() -> None
             assert any(sentence <= source for source in said), f"{fact.text!r} was never said"
     assert "Porto" not in merged.memory and merged.retired == [old]
     assert [f.text for f in facts] == [new.text]
+
+
+def test_a_remark_of_the_moment_naming_nobody_is_not_memory() -> None:
+    """ "Sandstorm today, the whole sky is orange" says nothing that lasts; news of the day
+    that changes something ("the bird died this morning", "the shop is … now") or names
+    whose it is ("our dog Bobo …") still does."""
+    for said in ["Sandstorm today, the whole sky is orange.", "Hot and sticky today, ugh."]:
+        merged = merge("", [Fact(text=said)], 10_000, _words, turns=[_turn(said)])
+        assert parse_memory(merged.memory)[0] == [], said
+    for said in [
+        "The old van finally died this morning.",
+        "The signwriter finished the board today: the shop is Adinkra House now.",
+        "Our dog Bobo jumped in the ute this morning.",
+    ]:
+        merged = merge("", [Fact(text=said)], 10_000, _words, turns=[_turn(said)])
+        assert [f.text for f in parse_memory(merged.memory)[0]] == [said]
