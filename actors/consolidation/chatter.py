@@ -69,14 +69,16 @@ _BANTER = re.compile(
 )
 #: What a fact ends by saying it is not ("it's March 15, not March 14"): the memory says what
 #: is, its history what was, and the old value in a current line reads as current.
-_NOT_TAIL = re.compile(r",\s+not\s+[^,;]+?(?=[.!]*$)")
+_NOT = re.compile(r",\s+not\s+[^,;]")
 #: What a fact ends by asking of the assistant ("…, so keep things lightweight", "…, so no
 #: fancy cafes needed", "…, so nothing fancy please"): an instruction, not a claim.
-_ASKED = re.compile(
-    r",\s+so\s+(?:(?:keep|watch|avoid|skip|go easy|don't|do not|remember|make sure)\b|"
-    r"no (?!more\b|longer\b)|nothing\b|[^.!?]*\b(?:please|needed)\b)[^.!?]*(?=[.!]*$)",
+_SO = re.compile(r",\s+so\s+", re.IGNORECASE)
+_ASK = re.compile(
+    r"(?:keep|watch|avoid|skip|go easy|don't|do not|remember|make sure)\b|"
+    r"no (?!more\b|longer\b)|nothing\b",
     re.IGNORECASE,
 )
+_ASK_WORD = re.compile(r"\b(?:please|needed)\b", re.IGNORECASE)
 _TAUTOLOGY = re.compile(r"^(?P<a>[\w' -]+?) (?:is|am|are) (?P<b>[\w' -]+?)[.!]?$", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z0-9][\w'-]*")
 #: A name said again: it says nothing every fact of theirs does not.
@@ -122,8 +124,24 @@ def _lead_in(words: str) -> bool:
 def strip_banter(text: str) -> str:
     """``text`` without a trailing "lol", "haha" or run of exclamation marks, what it says it
     is not, or what it asks of the assistant."""
-    stripped = _ASKED.sub("", _NOT_TAIL.sub("", _BANTER.sub("", text))).rstrip()
+    stripped = _without_tails(_BANTER.sub("", text)).rstrip()
     return stripped + ("." if stripped and stripped[-1] not in ".!?" else "")
+
+
+def _without_tails(text: str) -> str:
+    """``text`` less a last clause saying what it is not or asking the assistant, found in
+    one pass (a regular expression for it backtracks on a long sentence of ", so" clauses)."""
+    end = len(text.rstrip(".!"))
+    body, stops = text[:end], text[end:]
+    comma = max(body.rfind(","), body.rfind(";"))
+    if comma >= 0 and _NOT.match(body, comma):
+        body = body[:comma]
+    last = max(body.rfind(stop) for stop in ".!?") + 1  # the last sentence
+    asked = _ASK_WORD.search(body, last)
+    for so in _SO.finditer(body, last):
+        if _ASK.match(body, so.end()) or (asked and so.end() <= asked.start()):
+            return body[: so.start()] + stops
+    return body + stops
 
 
 def is_chatter(text: str) -> bool:
