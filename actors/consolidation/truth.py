@@ -42,7 +42,6 @@ from .change import (
     owner,
     people,
     same_turn,
-    signalled,
     someone_else,
     theirs,
     values,
@@ -122,9 +121,6 @@ _MOVE = re.compile(
     re.IGNORECASE,
 )
 _THERE = re.compile(r"\b(?:there|here)\b")
-#: Said of the moment it was said in ("today", "tonight", "this morning", "right now").
-_TODAY = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now)\b", re.I)
-_OURS = re.compile(r"\b(?:our|my|we|us)\b", re.I)
 _ACTUALLY = re.compile(r"(?<=\w) actually\b(?= \w)")
 #: A thing that is not the speaker's: "the shop across the street renamed itself Boba Lab".
 _ELSEWHERE = re.compile(
@@ -217,14 +213,6 @@ def merge(
                 retire(old)
             if not topics.keep:
                 return
-        if (
-            _TODAY.search(fact.text)
-            and not _OURS.search(fact.text)
-            and not signalled(said := f"{opener} {fact.text}")
-            and not _RENAME.search(said)
-            and not owner(fact.text, people(speakers.values(), facts))
-        ):
-            return  # "Sandstorm today, the whole sky is orange": a remark of the moment
         if any(fact_key(f.text) == fact_key(fact.text) for f in facts):
             return
         said = f"{opener} {fact.text}"

@@ -130,22 +130,6 @@ def test_a_two_sentence_fact_is_not_rewritten_into_a_claim_nobody_made() -> None
     assert [f.text for f in facts] == [new.text]
 
 
-def test_a_remark_of_the_moment_naming_nobody_is_not_memory() -> None:
-    """ "Sandstorm today, the whole sky is orange" says nothing that lasts; news of the day
-    that changes something ("the bird died this morning", "the shop is … now") or names
-    whose it is ("our dog Bobo …") still does."""
-    for said in ["Sandstorm today, the whole sky is orange.", "Hot and sticky today, ugh."]:
-        merged = merge("", [Fact(text=said)], 10_000, _words, turns=[_turn(said)])
-        assert parse_memory(merged.memory)[0] == [], said
-    for said in [
-        "The old van finally died this morning.",
-        "The signwriter finished the board today: the shop is Adinkra House now.",
-        "Our dog Bobo jumped in the ute this morning.",
-    ]:
-        merged = merge("", [Fact(text=said)], 10_000, _words, turns=[_turn(said)])
-        assert [f.text for f in parse_memory(merged.memory)[0]] == [said]
-
-
 def test_a_sentence_of_a_thousand_so_clauses_is_read_in_one_pass() -> None:
     """Hostile input: the tails are found without a backtracking expression (one took
     seconds on a 20,000-character sentence of ", so" clauses, minutes on a longer one)."""
