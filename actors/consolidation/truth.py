@@ -230,10 +230,10 @@ def merge(
                 partial(nearest, embed=embed, near=NEAR_OF_KIND, speaker=speaker),
                 speaker,
             )
-            and (len(fact.text.split()) < 4 or _held(fact, facts))
+            and (len(fact.text.split()) < 4 or (_CORRECTION.search(said) and _held(fact, facts)))
         ):
             # "Sorry, I meant Tuesday", "my birthday is actually March 15": said by the line
-            # it corrected
+            # it corrected (a rename keeps its line: "the podcast is now called Ward Talk")
             return
         if [id(f) for f in facts] == untouched and not _RENAME.search(said):
             # no key, correction or rename took a line: a change in other words (change.py)

@@ -137,3 +137,15 @@ def test_a_sentence_of_a_thousand_so_clauses_is_read_in_one_pass() -> None:
     merged = merge("", [Fact(text=said)], 10**6, _words, turns=[_turn(said)])
     [fact] = parse_memory(merged.memory)[0]
     assert fact.text.endswith(", so x.") and "keep it short" not in fact.text
+
+
+def test_a_rename_keeps_its_own_line_beside_the_line_it_renamed() -> None:
+    """A correction the corrected line says goes ("my birthday is actually March 15"); a
+    rename stays a line of its own, so a model's later update of the renamed line (which may
+    drop the name) does not take the new name with it."""
+    podcast = Fact(text="Oskar runs a podcast called Nightowl Radio.", date="2026-01-01")
+    said = "The podcast is now called Ward Talk."
+    new = Fact(text=said, date="2026-01-02")
+    merged = merge(render_memory([podcast]), [new], 10_000, _words, turns=[_turn(said)])
+    texts = [f.text for f in parse_memory(merged.memory)[0]]
+    assert texts == ["Oskar runs a podcast called Ward Talk.", said], texts
