@@ -41,7 +41,6 @@ _IRREGULAR = {
     "wanna": "wants to",
     "gonna": "is going to",
 }
-#: Past tenses that do not end in -ed (left as they are).
 
 
 def article(noun: str) -> str:
@@ -54,6 +53,7 @@ def word_set(text: str) -> frozenset[str]:
     return frozenset(text.split())
 
 
+#: Past tenses that do not end in -ed (left as they are; a verb whose "I" was left out).
 PAST = word_set(
     "got went took made said felt found saw came gave knew thought told bought brought left "
     "lost met paid ran sat sent spent stood taught won wrote began became ate drove flew grew "

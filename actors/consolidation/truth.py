@@ -423,9 +423,9 @@ def _revise(
     corrects = bool(_CORRECTION.search(said) or _RENAME.search(new.text))
     changes = _changes(new.text)
     own = None if corrects else theirs(facts, new, said, speaker)
-    # (a correction or a rename, too, is of the speaker's own lines: Bob's "we renamed the
-    # team Falcons" is no new name for Alice's husband)
-    whose = theirs(facts, new, said, speaker, kin=True, cue=False) if corrects else None
+    # (a correction or a rename acts on no other person's line: Bob's "we renamed the team
+    # Falcons" is no new name for Alice's husband; a line that names nobody may be his)
+    persons = people([speaker], facts)
     if not corrects and own is None and (counted := _COUNTED.search(new.text)):
         # "we're at 1,450 head": an amount of the same thing needs no change word
         changes = [(re.compile(rf"{_AMOUNT}(?= {re.escape(counted['unit'])}\b)"), counted[1])]
@@ -442,7 +442,7 @@ def _revise(
             (bool(topic & _topic(f.text)), i, f, was)
             for i, f in enumerate(facts)
             if _comparable(f, new)
-            and (whose is None or any(f is w for w in whose))
+            and (not corrects or _same_person(f, new, persons, speaker))
             # in other words, only a line with one value of the kind: which one would it be?
             and (own is None or (any(f is m for m in own) and len(kind.findall(f.text)) == 1))
             and (found := kind.search(f.text))

@@ -149,3 +149,17 @@ def test_a_rename_keeps_its_own_line_beside_the_line_it_renamed() -> None:
     merged = merge(render_memory([podcast]), [new], 10_000, _words, turns=[_turn(said)])
     texts = [f.text for f in parse_memory(merged.memory)[0]]
     assert texts == ["Oskar runs a podcast called Ward Talk.", said], texts
+
+
+def test_a_correction_reaches_a_line_naming_nobody_though_the_scope_knows_others() -> None:
+    """Only another person's line is out of a correction's reach: with Leena named in two
+    lines, "Small correction: it's at 7 pm" still fixes the party line that names nobody."""
+    older = [
+        Fact(text="Leena works in Helsinki.", date="2026-01-01", sources={"s": ["m1"]}),
+        Fact(text="Leena plays the cello.", date="2026-01-01", sources={"s": ["m2"]}),
+        Fact(text="The party is on Friday at 8 pm.", date="2026-01-01", sources={"s": ["m3"]}),
+    ]
+    said = "Small correction: it's at 7 pm."
+    fix = Fact(text=said, date="2026-01-02", sources={"s": ["m9"]})
+    merged = merge(render_memory(older), [fix], 10_000, _words, turns=[_turn(said)])
+    assert "The party is on Friday at 7 pm." in merged.memory, merged.memory
