@@ -38,6 +38,7 @@ __all__ = [
     "Embed",
     "displaced",
     "ending",
+    "gone",
     "hedged",
     "meaning",
     "named",
@@ -182,6 +183,12 @@ _GONE = re.compile(
 def ending(text: str) -> bool:
     """``text`` ends a state of its speaker ("quit Pixelworks", "sold the Vespa")."""
     return bool(_ENDING.search(text)) and not _HEDGE.search(text)
+
+
+def gone(text: str) -> bool:
+    """``text`` says a thing of its speaker's ended ("sold the Vespa", "our Sunday barbecues
+    are over"): a value it names is the old one's, never a new value of its kind."""
+    return bool(_GONE.search(text))
 
 
 def hedged(text: str) -> bool:
@@ -368,13 +375,18 @@ def displaced(
             return same
     if weak and not owner(new.text, named(new.text, persons)):
         return None  # "Our new oolong milk tea": a new thing, not a change of the speaker's
-    # a line that already names every new value says the same thing: it is not replaced
-    # (unless the new one ends it: "Saturday football is over" ends the Saturday line)
-    stated = set() if _GONE.search(said) else values(new.text) - {speaker}
+    # a line that already names every new value says the same thing: it is not replaced;
+    # a thing that ended is the one its values name ("Saturday football is over" ends the
+    # Saturday line, "our Sunday barbecues are over" no line of futsal on Wednesdays)
+    stated = values(new.text) - {speaker}
     candidates = [
         f
         for f in theirs(older, new, said, speaker) or ()
-        if not (stated and stated <= values(f.text))
+        if (
+            _singular(stated) & _singular(values(f.text))
+            if gone(said) and stated
+            else not (stated and stated <= values(f.text))
+        )
     ]
     kind = {m.casefold() for m in PET.findall(new.text)}
     # "my old boy died", "the rabbit went to live on a farm"; not a thing ("the old ute died",
@@ -402,8 +414,8 @@ def displaced(
     # (with one candidate there is no runner-up to be clearly nearer than: only near counts)
     # (a thing of a kind no line holds is nearer by meaning only if plainly so: "sold the old
     # van" is not the line of "the company is called Rurex")
-    gone = _GONE.search(said) and len(candidates) > 1 and not thing
-    found = nearest(new, candidates, embed, NEAR_OF_KIND if gone else NEAR, speaker)
+    among = gone(said) and len(candidates) > 1 and not thing
+    found = nearest(new, candidates, embed, NEAR_OF_KIND if among else NEAR, speaker)
     # which clause of it changed, meaning alone cannot tell: the line goes whole
     return None if found is None else Displaced(candidates[found], None)
 
@@ -572,6 +584,11 @@ def _gist(text: str, speaker: str = "") -> str:
 
 
 _VALUE = re.compile(r"(?<=\S )[A-Z][\w-]*(?: [A-Z][\w-]*)*|\d[\d:,.]*\d|\d")
+
+
+def _singular(names: set[str]) -> set[str]:
+    """``names`` folded, one "Sunday" for "Sundays"."""
+    return {n.casefold().removesuffix("s") for n in names}
 
 
 def values(text: str) -> set[str]:

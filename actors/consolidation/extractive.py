@@ -329,7 +329,10 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     # "Baram Airlines hired me!": the speaker was hired, by whom (their employer) is the value
     found = [_HIRED_ME.sub(r"I was hired by \g<by>", f) for f in found]
     for i in range(len(found)):
-        places = [p for p in [place, *_PLACE.findall(" ".join(found[:i]))] if p]
+        # (named before it in its own clause too: "got an offer in Bengaluru and is moving")
+        moved = _BARE_MOVE.search(found[i])
+        before = " ".join([*found[:i], found[i][: moved.start()] if moved else ""])
+        places = [p for p in [place, *_PLACE.findall(before)] if p]
         if places:
             found[i] = _THERE.sub(partial(_place, places[-1]), found[i])
         if places or then:

@@ -34,6 +34,7 @@ from .change import (
     Embed,
     displaced,
     ending,
+    gone,
     hedged,
     meaning,
     named,
@@ -204,6 +205,9 @@ def merge(
         untouched = [id(f) for f in facts]  # a line retracted is the change: no other goes
         topics = retraction_topics(fact.text)
         if topics is not None:
+            # (every line of the speaker's names them: their name is no topic of their own)
+            name = set(_speaker(fact, speakers).casefold().split())
+            topics = topics._replace(words=topics.words - name)
             theirs = partial(
                 _theirs, fact, _speaker(fact, speakers), people(speakers.values(), facts)
             )
@@ -421,6 +425,8 @@ def _revise(
     holding a value of the same kind (a weekday, a time, a number…: the slot's type, issue
     59 item 3), the one nearest to it in meaning (``change.nearest``)."""
     corrects = bool(_CORRECTION.search(said) or _RENAME.search(new.text))
+    if not corrects and gone(said):
+        return False  # "our Sunday barbecues are over": Sunday is no new day of futsal
     changes = _changes(new.text)
     own = None if corrects else theirs(facts, new, said, speaker)
     # (a correction or a rename acts on no other person's line: Bob's "we renamed the team

@@ -340,6 +340,18 @@ ROWS = [
         "Mateo has given up on the strings, their fingertips hurt too much.",
         "Mateo is learning guitar at night.",
     ),
+    (  # a thing that ended is the one its values name: Sunday barbecues are no futsal
+        "Hamid",
+        ["Futsal on Wednesdays with guys from work.", "Hamid sits at a desk all day."],
+        "Our Sunday barbecues are over.",
+        None,
+    ),
+    (
+        "Hamid",
+        ["Futsal on Wednesdays with guys from work.", "Barbecues with Farid on Sundays."],
+        "Our Sunday barbecues are over.",
+        "Barbecues with Farid on Sundays.",
+    ),
 ]
 
 

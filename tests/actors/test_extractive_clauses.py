@@ -400,6 +400,15 @@ def test_a_bare_move_is_to_the_place_the_turn_named_before() -> None:
         ("We have moved. The air in Malang is so cool!", "Budi", "s"),
     )
     assert "Budi and others have moved to Malang." in _facts(memory) and "Surabaya" not in memory
+    # a place named before it in its own clause comes before the next sentence's
+    memory = _memory_after(
+        (
+            "My cousin Rhea got an offer in Bengaluru and is moving next month. I'm happy in Pune.",
+            "Arjun",
+            "s",
+        )
+    )
+    assert "moving to Bengaluru next month" in memory and "moving to Pune" not in memory
 
 
 def test_a_goodbye_is_no_fact() -> None:

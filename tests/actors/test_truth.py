@@ -9,6 +9,7 @@ import pytest
 from reverie.actors.consolidation.extractive import merge_new_facts
 from reverie.actors.consolidation.truth import merge
 from reverie.store import Fact, MessageRecord, parse_memory, render_memory
+from tests.actors.merging import merge_retired as _merge
 
 
 def _words(text: str) -> int:
@@ -163,3 +164,20 @@ def test_a_correction_reaches_a_line_naming_nobody_though_the_scope_knows_others
     fix = Fact(text=said, date="2026-01-02", sources={"s": ["m9"]})
     merged = merge(render_memory(older), [fix], 10_000, _words, turns=[_turn(said)])
     assert "The party is on Friday at 7 pm." in merged.memory, merged.memory
+
+
+def test_a_person_going_away_retracts_nothing_and_a_trip_called_off_does() -> None:
+    """ "I'm off to Rome" is a trip, not a cancellation whose topic is its speaker (it took
+    every line naming Maya); "the heating is off again" is a state; "the trip is off" is
+    the retraction."""
+    older = ["Maya works as a nurse.", "Maya is based in Leeds.", "Maya's trip to Rome is booked."]
+    for said in [
+        "Maya is off to Rome tomorrow.",
+        "Maya and others are off to Thessaloniki this weekend.",
+        "Maya is off sick today.",
+        "The heating is off again.",
+    ]:
+        assert _merge("Maya", older, said) == [], said
+    assert _merge("Maya", older, "The trip is off.") == ["Maya's trip to Rome is booked."]
+    # (a topic that names the speaker is still no topic of every line of theirs)
+    assert _merge("Maya", older, "Maya is cancelled.") == []

@@ -99,6 +99,22 @@ def test_openers_never_reach_a_fact_and_the_name_survives(daemon: DaemonProcess)
         assert not re.search(r"update|by the way|fyi|correction|guess|btw|\bps\b|they", line, re.I)
 
 
+def test_going_away_for_the_weekend_retracts_none_of_the_speakers_facts(
+    daemon: DaemonProcess,
+) -> None:
+    """ "We're off to Thessaloniki this weekend" read as a cancellation whose topic was the
+    speaker, and every line naming Carl went; a trip called off still goes."""
+    with daemon.client() as client:
+        _say(client, "carl", 0, *CARL, "My trip to Rome is booked for May.")
+        _say(client, "carl", 1, "We're off to Thessaloniki this weekend, how much should I pack?")
+        _say(client, "carl", 2, "I'm off to the gym, bye!")
+        memory = _memory(client, "carl")
+        assert all(word in memory for word in ("Porto", "Acme", "Rex", "coffee", "Rome"))
+        _say(client, "carl", 3, "The Rome trip is off.")
+        memory = _memory(client, "carl")
+    assert "Rome" not in memory and all(word in memory for word in ("Porto", "Acme", "Rex"))
+
+
 def test_a_named_pet_does_not_erase_another(daemon: DaemonProcess) -> None:
     with daemon.client() as client:
         _say(client, "carl", 0, "I have a dog called Rex.")
