@@ -47,9 +47,11 @@ MONTHS = (
 #: A capital letter, in the names of most European languages too ("Étienne", "Łódź").
 UPPER = "A-ZÀ-ÖØ-ÞĀ-ſ"
 WEEKDAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
-#: A home taken: "the keys to a townhouse in Burnaby", "signed the lease on a studio".
+#: A home taken: "the keys to a townhouse in Burnaby", "signed the lease on a studio",
+#: "renting a cottage in Kurtistown".
 HOME_TAKEN = (
-    r"(?:keys to|lease (?:on|for)|signed for) (?:our|my|their|the|an?) (?:new )?(?:[\w-]+ )?"
+    r"(?:keys to|lease (?:on|for)|signed for|renting|rented|rent|bought) (?:our|my|their|the|an?) "
+    r"(?:new )?(?:[\w-]+ )?"
     r"(?:place|house|home|flat|apartment|townhouse|studio|cottage|room)"
 )
 
@@ -72,7 +74,8 @@ _TABLE: list[tuple[str, str]] = [
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")
         "work",
         r"\b(?:works? (?:at|for|in)|working (?:at|for)|job (?:at|with|in)|employer|employed|"
-        r"hired|notice|resignation|transferred|quit|resigned|"
+        # (not "transferred": to another ward, branch or programme of the same employer)
+        r"hired|notice|resignation|quit|resigned|"
         # (starting "as a sound engineer at Tengri"; joining or signing with a name, not "a gym")
         rf"start(?:s|ed|ing)? (?:(?:on |this |next )?(?:today|tomorrow|{WEEKDAYS}) )?"
         r"(?:as (?:an? )?(?:[\w-]+ ){1,3})?at|(?:join(?:s|ed|ing)?|signed (?:on )?with|"

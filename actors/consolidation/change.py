@@ -85,11 +85,11 @@ _OVER = re.compile(
 #: Cues that also open news of a new thing ("our new menu"): a change only when the
 #: sentence names its speaker.
 _WEAK = re.compile(r"\b(?:new|newly|(?<!from )now(?! on)|finally|actually)\b", re.IGNORECASE)
-#: Not (yet) the speaker's state: a plan, a wish, a hypothetical, a question.
+#: Not (yet) the speaker's state: a plan, a wish, a hypothetical, a suggestion, a question.
 _HEDGE = re.compile(
     r"\b(?:might|could|would|maybe|perhaps|thinking (?:about|of)|considering|if|should|"
     r"someday|one day|wish|hope|plan(?:s|ning)? to|want(?:s)? to|going to|will|'ll|"
-    r"dream(?:s|ing)? (?:about|of))\b|\?",
+    r"dream(?:s|ing)? (?:about|of)|suggest(?:s|ed|ing)?|recommend(?:s|ed|ing)?|advis(?:es|ed))\b|\?",
     re.IGNORECASE,
 )
 RELATIVE = re.compile(rf"\b(?:{RELATIVES})\b", re.IGNORECASE)

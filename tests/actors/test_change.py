@@ -352,6 +352,27 @@ ROWS = [
         "Our Sunday barbecues are over.",
         "Barbecues with Farid on Sundays.",
     ),
+    (  # a suggestion is no state: the food truck of Addis stays
+        "Hirut",
+        [
+            "Hirut runs a coffee and sambusa food truck in Addis Ababa called Tizita.",
+            "Hirut has two sons.",
+        ],
+        "A friend suggested Hirut opens a second truck in Hawassa.",
+        None,
+    ),
+    (  # a home rented is a move: the town, not the trade near it in meaning ("the park")
+        "Kalani",
+        ["Kalani works as a park ranger.", "Kalani lives in Hilo."],
+        "Kalani is renting a cottage in Kurtistown now, way closer to the park.",
+        "Kalani lives in Hilo.",
+    ),
+    (  # a transfer is within the employer: a ward, a branch, a programme
+        "Nomvula",
+        ["Nomvula works at Umgeni Bay Hospital.", "Nomvula works as a nurse."],
+        "Nomvula transferred to the oncology unit this week.",
+        None,
+    ),
 ]
 
 
