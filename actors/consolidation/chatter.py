@@ -16,7 +16,7 @@ import re
 
 from .third_person import word_set
 
-__all__ = ["is_chatter", "split_opener", "strip_banter"]
+__all__ = ["is_chatter", "remark", "split_opener", "strip_banter"]
 
 _OPENER_WORDS = (
     r"quick update|update|small correction|correction|small typo|typo|fyi|btw|p\.?s\.?|"
@@ -62,6 +62,12 @@ _MOMENT = re.compile(
     r"sorry|ready|busy|late|confused|exhausted|sick|awake|hungry|starving|knackered|shattered|"
     r"hooked|biased|jealous|obsessed|lucky|kidding|joking|serious|curious|impressed|proud|"
     r"relieved|gutted|devastated|stoked|buzzing|sure|in|out|off|away)[.!]*$",
+    re.IGNORECASE,
+)
+_TODAY = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now)\b", re.I)
+_EVENT = re.compile(
+    r"\b(?:born|died|passed|married|engaged|pregnant|graduated|arrived|started|moved|quit|"
+    r"sold|bought|adopted|hired|fired|promoted|opened|closed|broke up|retired)\b",
     re.IGNORECASE,
 )
 _BANTER = re.compile(
@@ -142,6 +148,20 @@ def _without_tails(text: str) -> str:
         if _ASK.match(body, so.end()) or (asked and so.end() <= asked.start()):
             return body[: so.start()] + stops
     return body + stops
+
+
+def remark(text: str, persons: set[str]) -> bool:
+    """``text`` remarks on the moment and names nobody and nothing ("Sandstorm today, the
+    whole sky is orange", "Hot and sticky today"): no name, number or first person, not
+    opening with one of ``persons`` or someone's thing ("Dmitri's bike got stolen this
+    morning"), and no life event ("Baby Lily was born today!")."""
+    first = text.split(" ", 1)[0]
+    return bool(
+        _TODAY.search(text)
+        and not (_SELF.search(text) or re.search(r"[A-Z]", text[1:]) or _EVENT.search(text))
+        and first not in persons
+        and not first.endswith("'s")
+    )
 
 
 def is_chatter(text: str) -> bool:

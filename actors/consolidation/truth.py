@@ -47,7 +47,7 @@ from .change import (
     theirs,
     values,
 )
-from .chatter import is_chatter, split_opener, strip_banter
+from .chatter import is_chatter, remark, split_opener, strip_banter
 from .claims import claims
 from .grounding import supports
 from .retraction import retraction_topics, retracts
@@ -217,7 +217,9 @@ def merge(
                 retire(old)
             if not topics.keep:
                 return
-        if any(fact_key(f.text) == fact_key(fact.text) for f in facts):
+        if remark(fact.text, people(speakers.values(), facts)) or any(
+            fact_key(f.text) == fact_key(fact.text) for f in facts
+        ):
             return
         said = f"{opener} {fact.text}"
         speaker = _speaker(fact, speakers)

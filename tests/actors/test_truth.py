@@ -10,6 +10,7 @@ from reverie.actors.consolidation.extractive import merge_new_facts
 from reverie.actors.consolidation.truth import merge
 from reverie.store import Fact, MessageRecord, parse_memory, render_memory
 from tests.actors.merging import merge_retired as _merge
+from tests.actors.merging import merged as _merged
 
 
 def _words(text: str) -> int:
@@ -181,3 +182,19 @@ def test_a_person_going_away_retracts_nothing_and_a_trip_called_off_does() -> No
     assert _merge("Maya", older, "The trip is off.") == ["Maya's trip to Rome is booked."]
     # (a topic that names the speaker is still no topic of every line of theirs)
     assert _merge("Maya", older, "Maya is cancelled.") == []
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
+        ("Sandstorm today, the whole sky is orange.", False),
+        ("Hot and sticky today, the humidity is unreal.", False),
+        ("Dmitri's folding bike got stolen from outside the library this morning.", True),
+        ("Dmitri is exhausted but happy tonight.", True),
+        ("Baby Lily was born today!", True),
+        ("Vog is thick today, can barely see Mauna Kea.", True),  # (a name: not a remark)
+    ],
+)
+def test_a_remark_of_the_moment_naming_nobody_is_not_memory(said: str, kept: bool) -> None:
+    added = _merged("Dmitri", ["Dmitri works as a courier."], said).added
+    assert [f.text for f in added] == ([said] if kept else [])
