@@ -66,9 +66,11 @@ _LIVES_WITH = re.compile(
     rf"with (?P<whom>[^,;]+?(?:, (?:their|his|her) [a-z]+)?)|"
     rf"with (?P<whom2>[^,;]+?) in (?P<where2>{_PLACE_NAME}))[.!]?$"
 )
-#: "joined Studio Nine as an art director": an employer and a trade.
+#: "joined Studio Nine as an art director", "was hired by Derwent Sparks as a first-year
+#: apprentice electrician": an employer and a trade.
 _JOINED_AS = re.compile(
-    rf"{_WHO} (?:has )?(?:joined|started at) (?P<at>[{UPPER}][\w'&-]*(?: [{UPPER}][\w'&-]*)*) "
+    rf"{_WHO} (?:has )?(?:joined|started at|was hired by) "
+    rf"(?P<at>[{UPPER}][\w'&-]*(?: [{UPPER}][\w'&-]*)*) "
     r"as (?:(?P<a>an?) )?(?P<trade>[a-z][\w'-]*(?: [a-z][\w'-]*){0,3}?)"
     # (and when: "started at Studio Nine as art director on Monday")
     rf"(?: (?:on |this |last |next )?(?:(?i:{WEEKDAYS})|today|yesterday|week|month))?[.!]?$"

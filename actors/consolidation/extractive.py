@@ -326,7 +326,8 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
         found[0] = f"I {adverb}{first.lower()} {after}".rstrip()
     elif _UNSAID_I_AM.match(found[0] if found else ""):
         found[0] = f"I'm {first.lower()}{found[0][len(first) :]}"
-    # "Baram Airlines hired me!": the speaker was hired, by whom (their employer) is the value
+    # "Baram Airlines hired me!", "Derwent Sparks took me on as …": the speaker was hired,
+    # by whom (their employer) is the value
     found = [_HIRED_ME.sub(r"I was hired by \g<by>", f) for f in found]
     for i in range(len(found)):
         # (named before it in its own clause too: "got an offer in Bengaluru and is moving")
@@ -361,7 +362,9 @@ _TRADE_IN = re.compile(
 )
 
 
-_HIRED_ME = re.compile(rf"^(?P<by>[{UPPER}][\w&'-]*(?: (?:&|[{UPPER}][\w&'-]*))*) hired me\b")
+_HIRED_ME = re.compile(
+    rf"^(?P<by>[{UPPER}][\w&'-]*(?: (?:&|[{UPPER}][\w&'-]*))*) (?:hired me|took me on)\b"
+)
 
 
 def _here(body: str) -> list[str]:

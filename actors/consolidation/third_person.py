@@ -58,7 +58,10 @@ PAST = word_set(
     "got went took made said felt found saw came gave knew thought told bought brought left "
     "lost met paid ran sat sent spent stood taught won wrote began became ate drove flew grew "
     "kept heard held built caught chose fell forgot led tried meant quit sold put set cut "
-    "misread"
+    "misread hung rode swam sang drank broke spoke stole woke wore threw shot slept hid blew "
+    "fought fled froze forgave knelt lent mistook overtook rang sought shook shone sank slid "
+    "spun sprang stuck stung struck swore swept swung tore understood withdrew wept dealt dug "
+    "dreamt leapt burnt bent"  # (not "Drew" nor "Rose": names too)
 )
 _UNCHANGED = word_set(
     "can could will would should shall must may might did had was were don't didn't can't "
