@@ -114,7 +114,7 @@ _TABLE: list[tuple[str, str]] = [
         "car",
         r"\b(?:car|van|truck|suv|motorbike|toyota|honda|ford|volkswagen|vw|skoda|volvo|bmw|"
         r"audi|tesla|renault|fiat|tata|kia|hyundai|nissan|peugeot|mazda|subaru|citroen|opel|"
-        r"mercedes|seat|dacia|jeep|chevrolet)\b",
+        r"mercedes|dacia|jeep|chevrolet)\b",
     ),
     (
         "diet",
@@ -122,7 +122,11 @@ _TABLE: list[tuple[str, str]] = [
         r"eat(?:s|ing)? (?:meat|fish|chicken)|eat(?:s|ing)? (?:[\w-]+ ){1,3}again)\b",
     ),
     # what they drink, not a business that sells it ("a bubble tea shop")
-    ("drink", r"\b(?:coffee|tea|caffeine|espresso|decaf|rooibos|matcha)\b(?! (?:shop|house|bar))"),
+    # (the drink itself is the value; "Qingshan Tea" is a name)
+    (
+        "drink",
+        r"\b(?-i:coffee|tea|caffeine|espresso|decaf|rooibos|matcha)\b(?! (?:shop|house|bar))",
+    ),
     ("age", r"\b(?:\d{1,3} years? old|age is|aged|turned \d|turning \d|here, \d{1,3}\b)"),
 ]
 _ATTRIBUTES = [(name, re.compile(pattern, re.IGNORECASE)) for name, pattern in _TABLE]
@@ -135,7 +139,8 @@ PET = re.compile(
 _PET_NAME = re.compile(r",? (?P<name>[A-Z][\w'-]*)")
 #: "Carl's birthday is …", "Carl's phone number is …": keyed by the possessed noun.
 _OWNED = re.compile(r"^(?P<who>[\w' ]+?)'s (?P<noun>[a-z][\w ]{0,30}?) (?:is|was|are)\b")
-_NAME = re.compile(r"\b[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*")
+#: (a make written with a small i too: "iPhone 12")
+_NAME = re.compile(r"\b(?:[A-Z]|i[A-Z])[\w'-]*(?: [A-Z0-9][\w'-]*)*")
 _NAME_ALONE = re.compile(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*(?=(?: now)?(?:[,.;!]|$))")
 _NAMED = re.compile(
     r"\b(?:called|named|codenamed|calling (?:him|her|it|them)|name is|name:)\s+"
@@ -154,11 +159,13 @@ RELATIVES = (
     r"sister|brother|mum|mom|mother|dad|father|parents|son|daughter|kids?|children|friend|"
     r"boss|colleague|coworker|partner|wife|husband|girlfriend|boyfriend|fianc[eé]e?|cousin|"
     r"aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|neighbou?r|roommate|"
-    r"flatmate|housemate"
+    r"flatmate|housemate|mate|pal|buddy|bestie|ex"
 )
 #: Another person named by a common noun ("a colleague", "someone"): a subject of their own.
 SOMEONE = re.compile(
-    rf"\b(?:(?:an?|the|one|another|some) (?:[a-z-]+ ){{0,2}}?(?:{RELATIVES})s?|someone|somebody)\b",
+    # ("our neighbour", "her fiancé": the speaker's own are written "Maya's", "their")
+    rf"\b(?:(?:an?|the|one|another|some|our|his|her) (?:[a-z-]+ ){{0,2}}?(?:{RELATIVES})s?|"
+    r"someone|somebody)\b",
     re.IGNORECASE,
 )
 _RELATION = re.compile(
@@ -173,6 +180,8 @@ _A_THING = re.compile(
     re.IGNORECASE,
 )
 _THERE = re.compile(r"\b(?:there|here)\b")
+_OTHERS = re.compile(r"\b(?:his|her|our) $", re.IGNORECASE)
+_KIN = re.compile(RELATIVES, re.IGNORECASE)
 _UNNAMED_SPAN = re.compile(rf"(?:^|\s){DEFAULT_SPEAKER}(?!\S)")
 _PRONOUNS = word_set(
     "i others they they're their them he she his her we our it its the a an this that there "
@@ -190,11 +199,16 @@ def keys(fact: str) -> list[Key]:
             match, value = next(((m, v) for m, v in valued if v), valued[0])
             if attribute == "age":
                 value = _number(fact, match.start())
+            elif attribute == "drink":
+                value = match[0]
             elif attribute == "residence" and not value and not _THERE.search(fact):
                 continue  # "moved the run to 6:15", "the bird lives with their aunt": no place
             elif attribute == "residence" and _A_THING.search(fact[: match.start()]):
                 continue  # "The studio moved to Almadies": the studio's place, not theirs
-            found.append(Key(_subject(fact, match.start()), attribute, value))
+            # ("Her fiancé proposed": someone else's partner, the speaker's are "Maya's")
+            whose = _KIN.fullmatch(match[0]) and _OTHERS.search(fact[: match.start()])
+            subject = f"{whose[0]}{match[0]}".casefold() if whose else _subject(fact, match.start())
+            found.append(Key(subject, attribute, value))
     if _AGE.match(fact) and not any(k.attribute == "age" for k in found):
         found.append(Key(_subject(fact, fact.index(" ")), "age", _number(fact, 0)))
     if (owned := _OWNED.match(fact)) and owned["noun"].split()[-1] not in {k[1] for k in found}:

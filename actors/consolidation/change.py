@@ -378,16 +378,17 @@ def displaced(
     # a line that already names every new value says the same thing: it is not replaced;
     # a thing that ended is the one its values name ("Saturday football is over" ends the
     # Saturday line, "our Sunday barbecues are over" no line of futsal on Wednesdays)
-    stated = values(new.text) - {speaker}
-    candidates = [
-        f
-        for f in theirs(older, new, said, speaker) or ()
-        if (
-            _singular(stated) & _singular(values(f.text))
-            if gone(said) and stated
-            else not (stated and stated <= values(f.text))
-        )
-    ]
+    stated, mine = values(new.text) - {speaker}, theirs(older, new, said, speaker) or []
+    candidates = [f for f in mine if not (stated and stated <= values(f.text))]
+    if (gone(said) or ending(said)) and stated:
+        # what ended is the line naming its value ("left Pixelworks"; "Saturday football is
+        # over" the Saturday line, "our Sunday barbecues are over" no line of futsal on
+        # Wednesdays); a name no line holds may be the new thing ("sold it, got a Trek")
+        naming = [f for f in mine if _folded(stated) & _folded(values(f.text))]
+        if len(naming) == 1:
+            return Displaced(naming[0], None)
+        if naming or all(WHEN.fullmatch(v) for v in stated):
+            candidates = naming
     kind = {m.casefold() for m in PET.findall(new.text)}
     # "my old boy died", "the rabbit went to live on a farm"; not a thing ("the old ute died",
     # "the delivery car finally died": no pet's line goes with it)
@@ -586,9 +587,8 @@ def _gist(text: str, speaker: str = "") -> str:
 _VALUE = re.compile(r"(?<=\S )[A-Z][\w-]*(?: [A-Z][\w-]*)*|\d[\d:,.]*\d|\d")
 
 
-def _singular(names: set[str]) -> set[str]:
-    """``names`` folded, one "Sunday" for "Sundays"."""
-    return {n.casefold().removesuffix("s") for n in names}
+def _folded(names: set[str]) -> set[str]:
+    return {n.casefold().removesuffix("s") for n in names}  # (one "Sunday" for "Sundays")
 
 
 def values(text: str) -> set[str]:

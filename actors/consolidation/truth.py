@@ -43,6 +43,7 @@ from .change import (
     owner,
     people,
     same_turn,
+    signalled,
     someone_else,
     theirs,
     values,
@@ -61,7 +62,7 @@ _CORRECTION = re.compile(
     r"\b(?:correction|typo|mistake|wrong|meant|misread|mixing|mixed up|actually)\b", re.IGNORECASE
 )
 _RENAME = re.compile(
-    r"\b(?:new name|renamed|rebranded|retitled|now called|officially|called [A-Z][\w' -]* now|"
+    r"\b(?:new name|renamed|rebranded|retitled|now called|officially (?:called |named )?[A-Z]|called [A-Z][\w' -]* now|"
     r"sign (?:now )?(?:says|reads)|[A-Z][\w'-]* it is\b|"
     rf"is now [A-Z]|name is now|(?:is|are|'re) (?:the )?(?!(?i:{WEEKDAYS}|{MONTHS}))[A-Z][\w'-]*"
     r"(?: [A-Z][\w'-]*)* (?:now|from (?:now on|this \w+|next \w+)))",
@@ -114,6 +115,9 @@ _SELF_NAMED = re.compile(
 #: where they live: a move replaces it, a neighbourhood does not.
 _BASED = re.compile(r"^\S+ is based in ")
 _VALUED = frozenset(["residence", "age"])
+#: Things one has one of, told apart by their make (or drink): a new one is named or said
+#: to be new.
+_THINGS = frozenset(["phone", "car", "drink"])
 _MOVE = re.compile(
     r"\b(?:move|moved|moving|relocated|relocating|based|settled|unpacked|now (?:live|lives|living)|"
     r"(?:taken|took|got|found|rented|bought|signed for) an? (?:new |bigger |smaller )?"
@@ -298,6 +302,16 @@ def _supersede(
             # "transferred to another ward at the same hospital": the employer stays; "first
             # week at the new hospital" is the latest line's, "notice at the old job" not it
             continue
+        if (
+            shared
+            and all(
+                b.attribute in _THINGS and (not a.value or _same_make(a.value, b.value))
+                for a, b in shared
+            )
+            and not (signalled(new.text) or ending(new.text))
+        ):
+            continue  # "my phone is on 5%", "skipped my green tea": the same thing's state
+
         # (said as a move: "based in Bornova" from "an instructor at a school in Bornova" is not)
         if not shared or (_BASED.match(old.text) and not _MOVE.search(whole)):
             continue  # "lives in Peckham" says where in the city "based in London" is
@@ -333,6 +347,11 @@ def _supersede(
             facts.insert(at, rewritten)
         done = True
     return done
+
+
+def _same_make(new: str, old: str) -> bool:
+    """The old one's make, or its shorter ("the iPhone" of "an iPhone 12")."""
+    return f"{old.casefold()} ".startswith(f"{new.casefold()} ")
 
 
 def _newest(old: Fact, facts: list[Fact], shared: list[tuple[Key, Key]]) -> bool:

@@ -700,3 +700,32 @@ def test_a_name_in_apposition_is_renamed_and_a_language_is_no_place() -> None:
     assert "Zongo" not in memory and "Kejetia Kings" in memory
     memory = _merged("Vale", [], "Vale needs help writing a CV in English.").memory
     assert "based in English" not in memory
+
+
+MAYA = [
+    "Maya works as a graphic designer.",
+    "Maya works at Pixelworks.",
+    "Maya lives in Manchester.",
+    "Maya's boyfriend is Leo.",
+    "Maya drives a blue Fiat Panda.",
+    "Maya's phone is an iPhone 12.",
+    "Maya drinks green tea every morning.",
+]
+#: Everyday sentences a red team said (third person, as the extractive path writes them):
+#: another person's news, a state of the same thing, a word of a table in another sense.
+EVERYDAY = [
+    ("Maya's best mate Priya is moving to Glasgow.", None),
+    ("Our neighbour moved out and there's a new couple next door.", None),
+    ("Her fiancé proposed on a boat on the Douro.", None),
+    ("Maya's phone is on 5%.", None),
+    ("Maya updated their iPhone to the latest iOS.", None),
+    ("Our office moved to the second floor and now Maya has a window seat.", None),
+    ("Maya skipped their green tea this morning because Maya and others ran out.", None),
+    ("Maya has stopped drinking green tea, it was giving them stomach aches.", MAYA[6]),
+    ("Maya has officially left Pixelworks, today was their last day.", MAYA[1]),
+]
+
+
+@pytest.mark.parametrize(("new", "retired"), EVERYDAY)
+def test_an_everyday_sentence_retires_only_what_it_ends(new: str, retired: str | None) -> None:
+    assert _merge("Maya", MAYA, new) == ([retired] if retired else [])

@@ -131,6 +131,13 @@ def test_a_trade_with_an_acronym_is_a_trade_and_a_count_of_weeks_is_nobody() -> 
             "Chidi started at Studio Nine as art director on Monday.",
             ["Chidi works as an art director.", "Chidi works at Studio Nine."],
         ),
+        (  # ("Derwent Sparks took me on as …", as the extractive path writes it)
+            "Chidi was hired by Derwent Sparks as a first-year apprentice electrician.",
+            [
+                "Chidi works as a first-year apprentice electrician.",
+                "Chidi works at Derwent Sparks.",
+            ],
+        ),
         (  # where, and with whom: a move is no move of theirs, a break-up no move
             "Chidi lives in Manchester with their boyfriend Leo.",
             ["Chidi lives in Manchester.", "Chidi lives with their boyfriend Leo."],

@@ -411,6 +411,24 @@ def test_a_bare_move_is_to_the_place_the_turn_named_before() -> None:
     assert "moving to Bengaluru next month" in memory and "moving to Pune" not in memory
 
 
+def test_an_employer_taking_the_speaker_on_is_their_employer() -> None:
+    """ "Derwent Sparks took me on as …" is who employs them and their trade; a verb whose
+    "I" was left out may be any irregular past ("Hung up my apron")."""
+    memory = _memory_after(
+        ("I'm a barista at Salamanca Grind in Hobart.", "Matilda", "s"),
+        (
+            "Derwent Sparks took me on as a first-year apprentice electrician. "
+            "Hung up my apron on Friday.",
+            "Matilda",
+            "s",
+        ),
+    )
+    assert "Matilda works at Derwent Sparks." in _facts(memory)
+    assert "Matilda works as a first-year apprentice electrician." in _facts(memory)
+    assert "Matilda hung up their apron on Friday." in _facts(memory)
+    assert "Salamanca Grind" not in memory and "barista" not in memory
+
+
 def test_a_goodbye_is_no_fact() -> None:
     """ "That's all for today, bye!" says goodbye; "I'm swimming instead for now" a fact."""
     memory = _memory_after(
