@@ -75,7 +75,7 @@ _TABLE: list[tuple[str, str]] = [
         "work",
         r"\b(?:works? (?:at|for|in)|working (?:at|for)|job (?:at|with|in)|employer|employed|"
         # (not "transferred": to another ward, branch or programme of the same employer)
-        r"hired|notice|resignation|quit|resigned|"
+        r"hired|notice|resignation|quit(?! [a-z]+ing\b)|resigned|"
         # (starting "as a sound engineer at Tengri"; joining or signing with a name, not "a gym")
         rf"start(?:s|ed|ing)? (?:(?:on |this |next )?(?:today|tomorrow|{WEEKDAYS}) )?"
         r"(?:as (?:an? )?(?:[\w-]+ ){1,3})?at|(?:join(?:s|ed|ing)?|signed (?:on )?with|"

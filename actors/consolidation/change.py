@@ -29,6 +29,7 @@ import numpy.typing as npt
 from reverie.store import Fact, LocalEmbedder
 
 from .attributes import PET, RELATIVES, SOMEONE, UPPER, WHEN, keys
+from .signals import CLAUSE, ending, gone, over, signalled, weakly, without_cues
 from .third_person import DEFAULT_SPEAKER, word_set
 
 __all__ = [
@@ -37,32 +38,17 @@ __all__ = [
     "Displaced",
     "Embed",
     "displaced",
-    "ending",
-    "gone",
-    "hedged",
     "meaning",
     "named",
     "nearest",
-    "over",
     "owner",
     "people",
     "same_turn",
-    "signalled",
     "someone_else",
     "theirs",
     "values",
 ]
 
-#: The words that say a state changed (not what it is about: that is the embedder's).
-_CUE = re.compile(
-    r"\b(?:now|new|newly|instead|switch(?:ed|ing)?|chang(?:ed|es|ing)|replac(?:ed|ing)|"
-    r"no longer|any ?more|from now on|these days|nowadays|moved|quit|left|dropp(?:ed|ing)|"
-    r"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|actually|"
-    r"meant|renamed|rebranded|retitled|old one|previous|former|became|promoted|took over|shifted|"
-    r"rescheduled|postponed|retired|raised|increased|reduced|lowered|(?:went|goes|gone) up|"
-    r"put (?:\w+ ){1,3}up)\b",
-    re.IGNORECASE,
-)
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.
 _LIFE_ENDS = re.compile(
     r"\b(?:died|passed(?: away)?(?! (?:the|my|his|her|their|an?|it)\b)|"
@@ -74,23 +60,6 @@ _BEING = rf"boy|girl|man|lady|fellow|guy|chap|one|pal|buddy|baby|{RELATIVES}"
 _THING_DIED = re.compile(
     rf"\b(?i:the|my|our|their|his|her) (?:[a-z]+ ){{0,2}}(?!(?:{_BEING})\b)[a-z]+ "
     r"(?:finally |just )?(?:died|passed away)\b"
-)
-#: A state of the past, over before now.
-_OVER = re.compile(
-    r"\b(?:lived|grew up|used to|was born|as a (?:kid|child|teen(?:ager)?)|years ago|"
-    r"before (?:i|they|he|she|we|[A-Z][\w-]*) \w+ed|"
-    r"until \d{4}|in the \w+ties|back then|when (?:i|they|he|she) was)\b",
-    re.IGNORECASE,
-)
-#: Cues that also open news of a new thing ("our new menu"): a change only when the
-#: sentence names its speaker.
-_WEAK = re.compile(r"\b(?:new|newly|(?<!from )now(?! on)|finally|actually)\b", re.IGNORECASE)
-#: Not (yet) the speaker's state: a plan, a wish, a hypothetical, a suggestion, a question.
-_HEDGE = re.compile(
-    r"\b(?:might|could|would|maybe|perhaps|thinking (?:about|of)|considering|if|should|"
-    r"someday|one day|wish|hope|plan(?:s|ning)? to|want(?:s)? to|going to|will|'ll|"
-    r"dream(?:s|ing)? (?:about|of)|suggest(?:s|ed|ing)?|recommend(?:s|ed|ing)?|advis(?:es|ed))\b|\?",
-    re.IGNORECASE,
 )
 RELATIVE = re.compile(rf"\b(?:{RELATIVES})\b", re.IGNORECASE)
 #: Words that say how a thing of someone's is, not who they are ("Mateo's old Vespa").
@@ -164,50 +133,6 @@ def _common(word: str) -> bool:
     return bool(_STARTERS.fullmatch(word) or WHEN.fullmatch(word)) or (
         len(word) > 6 and word.endswith(("ing", "ly"))
     )
-
-
-#: The change words that end a state ("quit Pixelworks"): what they name is the old value.
-_ENDING = re.compile(
-    r"\b(?:quit|left|resigned|resignation|notice|sold|no longer|stopped)\b", re.IGNORECASE
-)
-#: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
-_GONE = re.compile(
-    r"\b(?:sold|gave (?:up|away)|got rid of|retired|scrapped|died|gone|stolen|"
-    r"broke(?! up)|wrote off|rehomed?|went to live|stole|no more|(?:up )?for sale|(?:say|said|saying) goodbye to|"
-    r"(?:is|are|was) over|ended|packed in|"
-    r"passed(?! (?:the|my|his|her|their|an?|it)\b))\b",
-    re.IGNORECASE,
-)
-
-
-def ending(text: str) -> bool:
-    """``text`` ends a state of its speaker ("quit Pixelworks", "sold the Vespa")."""
-    return bool(_ENDING.search(text)) and not _HEDGE.search(text)
-
-
-def gone(text: str) -> bool:
-    """``text`` says a thing of its speaker's ended ("sold the Vespa", "our Sunday barbecues
-    are over"): a value it names is the old one's, never a new value of its kind."""
-    return bool(_GONE.search(text))
-
-
-def hedged(text: str) -> bool:
-    """``text`` says a plan, a wish, a hypothetical, a question or a past now over ("lived in
-    Kharkiv until 2022"), not a state (in its first clause: "… a Fairphone, the audio
-    should be better" is a state)."""
-    first = _CLAUSE.split(text, maxsplit=1)[0]
-    return bool(_HEDGE.search(first) or _OVER.search(first))
-
-
-def over(text: str) -> bool:
-    """``text`` says a state that ended before it was said ("drove a truck in the nineties"):
-    no later change or retraction ends it again."""
-    return bool(_OVER.search(text))
-
-
-def signalled(text: str) -> bool:
-    """``text`` says a state of its own speaker changed (and is no plan or question)."""
-    return bool(_CUE.search(text) or _GONE.search(text)) and not _HEDGE.search(text)
 
 
 #: Unit vectors of texts, one row each (``LocalEmbedder.embed``).
@@ -352,7 +277,7 @@ def displaced(
 ) -> Displaced | None:
     """The fact of ``older`` that ``new`` (``said`` with its opener) replaces: one of
     ``speaker``'s, near enough in meaning and clearly the nearest; else None."""
-    if over(_CLAUSE.split(new.text, maxsplit=1)[0]):
+    if over(CLAUSE.split(new.text, maxsplit=1)[0]):
         return None  # "Before Rosa moved back here they taught in Turin": the past
     persons = people([speaker], older)
     ended = _ENDED.search(said)
@@ -366,12 +291,15 @@ def displaced(
             return same
         if sum(bool(_kind(head).search(f.text)) for f in older) > 1:
             return None
-    weak = not _CUE.search(_WEAK.sub(" ", said)) and not _GONE.search(said)
+    weak = weakly(said)
     if weak and (got := _GOT.search(said)):  # "got a (new) Chuwi laptop": a thing of a kind
         same = _same_kind(older, new, said, speaker, got["head"].lower().removesuffix("s"), embed)
         # "a new bike helmet" for the bike of a line: a thing for it, not a new one of it
-        add_on = set(got["kind"].lower().split()) & _content(" ".join(f.text for f in older))
-        if same or not signalled(said) or add_on:
+        lines = " ".join(f.text for f in older)
+        add_on = set(got["kind"].lower().split()) & _content(lines)
+        # (and with "new" its only cue, a thing sharing no word with a line is just new:
+        # "started a new book")
+        if same or not signalled(said) or add_on or not _content(got[0]) & _content(lines):
             return same
     if weak and not owner(new.text, named(new.text, persons)):
         return None  # "Our new oolong milk tea": a new thing, not a change of the speaker's
@@ -423,9 +351,10 @@ def displaced(
 
 #: A thing acquired, by the head noun of its kind ("got a Chuwi laptop, cheap but …").
 _GOT = re.compile(
-    r"\b(?:got|bought|picked up|ordered)\s+(?:an?|the|my|their|our)?\s*(?:new |used )?"
+    r"\b(?:got|bought|picked up|ordered|started|began)\s+(?:an?|the|my|their|our)?\s*"
+    r"(?:new |used )?"
     r"(?P<kind>(?:[\w'-]+ ){0,3}?)(?P<head>[a-z][a-z-]+)"
-    r"(?=\s+(?:with|for|from|at|in|on|to|because|so|and|but)\b|[,.;!]|$)"
+    r"(?=\s+(?:with|for|from|at|in|on|to|because|so|and|but|last|this|yesterday|today)\b|[,.;!]|$)"
 )
 
 
@@ -526,11 +455,10 @@ WORD = 0.4
 
 
 #: Where a line's clauses meet ("…, so …", "… and terrorises …"; not "Carl and others").
-_CLAUSE = re.compile(r",\s+(?:and\s+|but\s+|so\s+)?|;\s+|\s+and\s+(?!others\b)(?=[a-z])")
 
 
 def _clauses(fact: Fact) -> list[str]:
-    return [c for c in _CLAUSE.split(fact.text.strip().rstrip(".!")) if c]
+    return [c for c in CLAUSE.split(fact.text.strip().rstrip(".!")) if c]
 
 
 def _stolen(fact: Fact, ended: re.Match[str]) -> Fact:
@@ -545,8 +473,8 @@ def _clause_of(fact: Fact, said: str, at: int) -> Fact:
     """The clause of ``fact`` (``said`` with its opener) that holds ``said[at]``: whose thing
     ended is that clause's ("Luca is allergic, so the bird lives with their aunt now" is no
     bird of Luca's)."""
-    start = max((m.end() for m in _CLAUSE.finditer(said, 0, at)), default=0)
-    end = m.start() if (m := _CLAUSE.search(said, at)) else len(said)
+    start = max((m.end() for m in CLAUSE.finditer(said, 0, at)), default=0)
+    end = m.start() if (m := CLAUSE.search(said, at)) else len(said)
     return Fact(text=said[start:end], date=fact.date, sources=fact.sources)
 
 
@@ -578,7 +506,7 @@ def _gist(text: str, speaker: str = "") -> str:
     """What ``text`` says, less whose it is and the change words: both would make every fact
     of the speaker near every change of theirs ("Losa gave Tama a Kamaka" is no nearer to
     "the old one went to Tama's nephew" for naming Tama)."""
-    text = _GONE.sub(" ", _CUE.sub(" ", _OWNER_LEAD.sub("", text)))
+    text = without_cues(_OWNER_LEAD.sub("", text))
     if speaker:
         text = re.sub(rf"\b{re.escape(speaker)}(?:'s)?\b", "", text)
     return " ".join(text.split())

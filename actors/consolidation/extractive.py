@@ -31,11 +31,11 @@ from typing import NamedTuple
 from reverie.store import Fact, MessageRecord
 
 from .attributes import MONTHS, UPPER, WEEKDAYS, keys
-from .change import signalled
 from .chatter import is_chatter, split_opener
 from .clauses import clauses
 from .result import ConsolidationResult
 from .retraction import retraction_topics
+from .signals import signalled
 from .third_person import DEFAULT_SPEAKER, PAST, article, third_person, word_set
 from .truth import merge, renames
 

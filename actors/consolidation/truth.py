@@ -33,17 +33,12 @@ from .change import (
     NEAR_OF_KIND,
     Embed,
     displaced,
-    ending,
-    gone,
-    hedged,
     meaning,
     named,
     nearest,
-    over,
     owner,
     people,
     same_turn,
-    signalled,
     someone_else,
     theirs,
     values,
@@ -52,6 +47,7 @@ from .chatter import is_chatter, remark, split_opener, strip_banter
 from .claims import claims
 from .grounding import supports
 from .retraction import retraction_topics, retracts
+from .signals import ending, gone, hedged, over, signalled
 from .third_person import DEFAULT_SPEAKER, article, word_set
 
 __all__ = ["Merged", "clean", "merge", "renames"]

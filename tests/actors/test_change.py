@@ -710,6 +710,9 @@ MAYA = [
     "Maya drives a blue Fiat Panda.",
     "Maya's phone is an iPhone 12.",
     "Maya drinks green tea every morning.",
+    "Maya is vegetarian.",
+    "Maya has a cat called Miso.",
+    "Maya plays volleyball on Thursday evenings.",
 ]
 #: Everyday sentences a red team said (third person, as the extractive path writes them):
 #: another person's news, a state of the same thing, a word of a table in another sense.
@@ -723,6 +726,16 @@ EVERYDAY = [
     ("Maya skipped their green tea this morning because Maya and others ran out.", None),
     ("Maya has stopped drinking green tea, it was giving them stomach aches.", MAYA[6]),
     ("Maya has officially left Pixelworks, today was their last day.", MAYA[1]),
+    # a wish, a hypothetical, the past, an idiom, a new thing that replaces nothing
+    ("Maya is tempted to try eating fish again.", None),
+    ("A recruiter messaged Maya saying they'd be perfect for a UX job in London.", None),
+    ("Maya's first car was an old Corsa that broke down every winter.", None),
+    ("When Maya was a teenager they ate meat every day, hard to imagine now.", None),
+    ("Maya's old flat in Didsbury was only 600 a month, those were the days.", None),
+    ("Maya sold Leo on the idea of a cooking class.", None),
+    ("Maya quit scrolling TikTok for Lent and so far so good.", None),
+    ("Our team ended the season top of the league!", None),
+    ("Maya started a new book last night and couldn't put it down.", None),
 ]
 
 

@@ -1,0 +1,115 @@
+"""What says a state changed, ended, or is not (yet) a state at all.
+
+A change said in other words is found by meaning (``change.py``), but
+*that* something changed is said in a small, closed set of English words:
+"now", "instead", "switched", "no longer", "sold", "quit", a correction;
+and what is not a state is said in another: a plan, a wish, a suggestion,
+a question, a past already over. Both sets live here, in one place, so the
+golden tables can show what each word does. See docs/design.md, "Memory
+that stays true", step 5.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "CLAUSE",
+    "ending",
+    "gone",
+    "hedged",
+    "over",
+    "signalled",
+    "weakly",
+    "without_cues",
+]
+
+#: Where a fact's clauses meet: a state is said in its first clause.
+CLAUSE = re.compile(r",\s+(?:and\s+|but\s+|so\s+)?|;\s+|\s+and\s+(?!others\b)(?=[a-z])")
+
+#: The words that say a state changed (not what it is about: that is the embedder's).
+_CUE = re.compile(
+    r"\b(?:now|new|newly|instead|switch(?:ed|ing)?|chang(?:ed|es|ing)|replac(?:ed|ing)|"
+    r"no longer|any ?more|from now on|these days|nowadays|moved|quit|left|dropp(?:ed|ing)|"
+    r"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|actually|"
+    r"meant|renamed|rebranded|retitled|old one|previous|former|became|promoted|took over|shifted|"
+    r"rescheduled|postponed|retired|raised|increased|reduced|lowered|(?:went|goes|gone) up|"
+    r"put (?:\w+ ){1,3}up)\b",
+    re.IGNORECASE,
+)
+#: A state of the past, over before now.
+_OVER = re.compile(
+    r"\b(?:lived|grew up|used to|was born|as a (?:kid|child|teen(?:ager)?)|years ago|"
+    # ("My first car was an old Corsa", "my old flat in Didsbury was only 600")
+    r"(?:'s|\bmy|\btheir|\bhis|\bher|\bour) (?:first|old|previous|former) (?:[\w-]+ ){0,3}(?:was|were)|"
+    r"before (?:i|they|he|she|we|[A-Z][\w-]*) \w+ed|"
+    r"until \d{4}|in the \w+ties|back then|when (?:i|they|he|she|(?-i:[A-Z])[\w-]*) was)\b",
+    re.IGNORECASE,
+)
+#: Cues that also open news of a new thing ("our new menu"): a change only when the
+#: sentence names its speaker.
+_WEAK = re.compile(r"\b(?:new|newly|(?<!from )now(?! on)|finally|actually)\b", re.IGNORECASE)
+#: Not (yet) the speaker's state: a plan, a wish, a hypothetical, a suggestion, a question.
+_HEDGE = re.compile(
+    r"\b(?:might|could|would|maybe|perhaps|thinking (?:about|of)|considering|if|should|"
+    r"someday|one day|wish|hope|plan(?:s|ning)? to|want(?:s)? to|going to|will|'ll|"
+    r"dream(?:s|ing)? (?:about|of)|suggest(?:s|ed|ing)?|recommend(?:s|ed|ing)?|advis(?:es|ed)|"
+    r"tempted|'d(?! (?:been|already|just|never|finally|[a-z]+ed)\b))\b|\?",
+    re.IGNORECASE,
+)
+#: The change words that end a state ("quit Pixelworks"): what they name is the old value.
+_ENDING = re.compile(
+    # (not "quit scrolling", "sold Leo on the idea")
+    r"\b(?:quit(?! [a-z]+ing\b)|left|resigned|resignation|notice|sold(?! [A-Z][\w-]* on\b)|"
+    r"no longer|stopped)\b",
+    re.IGNORECASE,
+)
+#: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
+_GONE = re.compile(
+    r"\b(?:sold(?! [A-Z][\w-]* on\b)|gave (?:up|away)|got rid of|retired|scrapped|died|gone|stolen|"
+    r"broke(?! up)|wrote off|rehomed?|went to live|stole|no more|(?:up )?for sale|(?:say|said|saying) goodbye to|"
+    r"(?:is|are|was) over|ended(?! (?:the|a|an|up|with|our|my|their)\b)|packed in|"
+    r"passed(?! (?:the|my|his|her|their|an?|it)\b))\b",
+    re.IGNORECASE,
+)
+
+
+def ending(text: str) -> bool:
+    """``text`` ends a state of its speaker ("quit Pixelworks", "sold the Vespa")."""
+    return bool(_ENDING.search(text)) and not _HEDGE.search(text)
+
+
+def gone(text: str) -> bool:
+    """``text`` says a thing of its speaker's ended ("sold the Vespa", "our Sunday barbecues
+    are over"): a value it names is the old one's, never a new value of its kind."""
+    return bool(_GONE.search(text))
+
+
+def hedged(text: str) -> bool:
+    """``text`` says a plan, a wish, a hypothetical, a question or a past now over ("lived in
+    Kharkiv until 2022"), not a state (in its first clause: "… a Fairphone, the audio
+    should be better" is a state)."""
+    first = CLAUSE.split(text, maxsplit=1)[0]
+    return bool(_HEDGE.search(first) or _OVER.search(first))
+
+
+def over(text: str) -> bool:
+    """``text`` says a state that ended before it was said ("drove a truck in the nineties"):
+    no later change or retraction ends it again."""
+    return bool(_OVER.search(text))
+
+
+def signalled(text: str) -> bool:
+    """``text`` says a state of its own speaker changed (and is no plan or question)."""
+    return bool(_CUE.search(text) or _GONE.search(text)) and not _HEDGE.search(text)
+
+
+def weakly(text: str) -> bool:
+    """``text`` is signalled by a weak cue alone ("new", "now", "finally"), which also opens
+    news of a new thing ("our new menu")."""
+    return not _CUE.search(_WEAK.sub(" ", text)) and not _GONE.search(text)
+
+
+def without_cues(text: str) -> str:
+    """``text`` less the words that say it changed: what it is about."""
+    return _GONE.sub(" ", _CUE.sub(" ", text))
