@@ -75,7 +75,9 @@ _TABLE: list[tuple[str, str]] = [
         "work",
         r"\b(?:works? (?:at|for|in)|working (?:at|for)|job (?:at|with|in)|employer|employed|"
         # (not "transferred": to another ward, branch or programme of the same employer)
-        r"hired|notice|resignation|quit(?! [a-z]+ing\b)|resigned|"
+        # (a job quit, "quit the paper", not a habit or a sport: "quit volleyball")
+        r"hired|notice|resignation|resigned|"
+        r"quit\b(?= (?:my|their|his|her|the|this) | (?-i:[A-Z])|[.!,]|$)|"
         # (starting "as a sound engineer at Tengri"; joining or signing with a name, not "a gym")
         rf"start(?:s|ed|ing)? (?:(?:on |this |next )?(?:today|tomorrow|{WEEKDAYS}) )?"
         r"(?:as (?:an? )?(?:[\w-]+ ){1,3})?at|(?:join(?:s|ed|ing)?|signed (?:on )?with|"

@@ -196,7 +196,9 @@ def theirs(
             line = owner(text, named(text, persons))
             # (and not another's relative: Bob's cousin Carl is not Alice's brother Carl)
             kin_of_mine = "'s " not in line or line.startswith(f"{speaker}'s ")
-            return _same_one(line, whose) and kin_of_mine
+            # (with ``kin``, a line of the speaker's naming them: "Maya has a cat called Miso")
+            named_mine = kin and line == speaker and re.search(rf"\b{re.escape(whose)}\b", text)
+            return (_same_one(line, whose) and kin_of_mine) or bool(named_mine)
         line = owner(text, persons)
         # with ``kin``, the lines of those they name theirs too ("Ines's dog Rufo …")
         return line in mine or (kin and line.startswith(f"{speaker}'s "))

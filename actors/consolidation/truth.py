@@ -378,6 +378,8 @@ def _same_person(old: Fact, new: Fact, persons: set[str], speaker: str) -> bool:
     the keys' own subjects decide the rest (``attributes.same_subject``: "Carl's dog Rex …
     Carl lives in Porto" is Carl's home)."""
     theirs, mine = owner(old.text, persons), owner(new.text, persons)
+    if "'s " in mine and f"{theirs} ".startswith(f"{mine} "):
+        return True  # "Maya's sister" is "Maya's sister Ana"
     if "'s " in mine and mine != theirs:
         return False
     who = mine or speaker

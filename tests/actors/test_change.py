@@ -713,6 +713,7 @@ MAYA = [
     "Maya is vegetarian.",
     "Maya has a cat called Miso.",
     "Maya plays volleyball on Thursday evenings.",
+    "Maya's sister Ana lives in Porto.",
 ]
 #: Everyday sentences a red team said (third person, as the extractive path writes them):
 #: another person's news, a state of the same thing, a word of a table in another sense.
@@ -736,6 +737,11 @@ EVERYDAY = [
     ("Maya quit scrolling TikTok for Lent and so far so good.", None),
     ("Our team ended the season top of the league!", None),
     ("Maya started a new book last night and couldn't put it down.", None),
+    # a pet named, a relative not named again, a sport quit (no employer)
+    ("Miso passed away this morning.", "Maya has a cat called Miso."),
+    ("Miso lives with Maya's parents now, their garden suits her better.", MAYA[8]),
+    ("Maya's sister lives in Madrid now for her new job.", "Maya's sister Ana lives in Porto."),
+    ("Maya and Leo called it quits.", "Maya's boyfriend is Leo."),
 ]
 
 
