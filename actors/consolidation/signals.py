@@ -34,7 +34,7 @@ _CUE = re.compile(
     r"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|actually|"
     r"meant|renamed|rebranded|retitled|old one|previous|former|became|promoted|took over|shifted|"
     r"rescheduled|postponed|retired|raised|increased|reduced|lowered|(?:went|goes|gone) up|"
-    r"put (?:\w+ ){1,3}up)\b",
+    r"put (?:[\w']+ ){1,3}up)\b",
     re.IGNORECASE,
 )
 #: A state of the past, over before now.

@@ -714,6 +714,7 @@ MAYA = [
     "Maya has a cat called Miso.",
     "Maya plays volleyball on Thursday evenings.",
     "Maya's sister Ana lives in Porto.",
+    "Maya's rent is 950 pounds a month.",
 ]
 #: Everyday sentences a red team said (third person, as the extractive path writes them):
 #: another person's news, a state of the same thing, a word of a table in another sense.
@@ -742,6 +743,7 @@ EVERYDAY = [
     ("Miso lives with Maya's parents now, their garden suits her better.", MAYA[8]),
     ("Maya's sister lives in Madrid now for her new job.", "Maya's sister Ana lives in Porto."),
     ("Maya and Leo called it quits.", "Maya's boyfriend is Leo."),
+    ("The landlord put Maya's rent up to 1,000 a month.", "Maya's rent is 950 pounds a month."),
 ]
 
 
