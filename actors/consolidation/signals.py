@@ -101,7 +101,9 @@ def over(text: str) -> bool:
 
 def signalled(text: str) -> bool:
     """``text`` says a state of its own speaker changed (and is no plan or question)."""
-    return bool(_CUE.search(text) or _GONE.search(text)) and not _HEDGE.search(text)
+    return bool(_CUE.search(text) or _GONE.search(text) or _ENDING.search(text)) and not (
+        _HEDGE.search(text)
+    )
 
 
 def weakly(text: str) -> bool:

@@ -715,6 +715,7 @@ MAYA = [
     "Maya plays volleyball on Thursday evenings.",
     "Maya's sister Ana lives in Porto.",
     "Maya's rent is 950 pounds a month.",
+    "Maya is learning Spanish on Duolingo.",
 ]
 #: Everyday sentences a red team said (third person, as the extractive path writes them):
 #: another person's news, a state of the same thing, a word of a table in another sense.
@@ -744,6 +745,7 @@ EVERYDAY = [
     ("Maya's sister lives in Madrid now for her new job.", "Maya's sister Ana lives in Porto."),
     ("Maya and Leo called it quits.", "Maya's boyfriend is Leo."),
     ("The landlord put Maya's rent up to 1,000 a month.", "Maya's rent is 950 pounds a month."),
+    ("Maya stopped using Duolingo.", "Maya is learning Spanish on Duolingo."),
 ]
 
 
