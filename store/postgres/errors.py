@@ -19,6 +19,8 @@ from .url import redact_secrets
 
 __all__ = ["translate"]
 
+_ENDED_BY_SERVER = errors.IdleInTransactionSessionTimeout | errors.IdleSessionTimeout
+
 
 def translate(exc: BaseException) -> StoreError:
     """The StoreError to raise for a failure of psycopg (or of the connection under it)."""
@@ -32,7 +34,9 @@ def translate(exc: BaseException) -> StoreError:
             f"the database rolled the write back to resolve a conflict with another writer:"
             f" {text}; retry (appends with the same ids are idempotent)"
         )
-    if isinstance(exc, psycopg.OperationalError):
+    # (the server ended the session, a transaction idle past ``owner_ttl`` too: nothing of
+    # it was committed, and a new connection serves)
+    if isinstance(exc, psycopg.OperationalError | _ENDED_BY_SERVER):
         return StoreUnavailable(
             f"the database cannot be reached: {text}; retry (appends with the same ids are"
             " idempotent); the daemon reconnects by itself"

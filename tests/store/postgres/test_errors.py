@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
@@ -51,10 +52,30 @@ def test_a_server_shut_down_under_an_open_connection_is_unavailable(
         errors.CannotConnectNow("the database system is starting up"),
         errors.ConnectionFailure("connection failure"),
         psycopg.OperationalError("the connection is closed"),
+        errors.IdleInTransactionSessionTimeout("terminating connection due to idle-in-tr…"),
+        errors.IdleSessionTimeout("terminating connection due to idle-session timeout"),
     ],
 )
 def test_every_connection_class_failure_is_unavailable(exc: BaseException) -> None:
     assert type(translate(exc)) is StoreUnavailable
+
+
+def test_a_transaction_the_server_ended_for_idling_is_unavailable(pg_url: str) -> None:
+    """A daemon frozen inside a transaction past ``owner_ttl``: the server ends it, and the
+    write that wakes up to that is retryable (nothing of it was committed)."""
+    with pg_connect(pg_url) as conn, pg_connect(pg_url) as watcher:
+        conn.execute("SET idle_in_transaction_session_timeout = 50")
+        conn.execute("BEGIN")
+        conn.execute("SELECT 1")
+        pid = conn.info.backend_pid
+        watcher.autocommit = True  # (pg_stat_activity is a snapshot within a transaction)
+        alive = "SELECT count(*) FROM pg_stat_activity WHERE pid = %s"
+        for _ in range(1200):  # the server's timer, not ours: until it ended the session
+            if watcher.execute(alive, (pid,)).fetchone() == (0,):
+                break
+            time.sleep(0.05)
+        error = translate(_caught(lambda: conn.execute("SELECT 1")))
+    assert type(error) is StoreUnavailable and "retry" in str(error), error
 
 
 def test_a_full_disk_is_store_full() -> None:
