@@ -67,7 +67,9 @@ class Key(NamedTuple):
 _TABLE: list[tuple[str, str]] = [
     (
         "residence",
-        r"\b(?:(?:lives?|living|lived)(?! with\b)|(?:move|moved|moving|relocat(?:e|ed|es|ing))(?! (?:the|my|our|their|his|"
+        # (the verb, not "a live episode": where, or how, they live)
+        r"\b(?:(?:lives?|living|lived)(?= (?:in|at|on|near|by|here|there|alone|together|"
+        r"abroad|downtown|just|right|close|next|across|outside|upstairs|nearby)\b)|(?:move|moved|moving|relocat(?:e|ed|es|ing))(?! (?:the|my|our|their|his|"
         r"her|its?|them|everything|a|an|[\w-]+'s)\b)|based|resides?|settled|flat|apartment|hometown|"
         rf"unpacked|new (?:house|home|place|kitchen)|{HOME_TAKEN})\b",
     ),

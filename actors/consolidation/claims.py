@@ -99,11 +99,14 @@ def claims(fact: Fact) -> list[Fact]:
     elif (found := _TRADE_AT_IN.match(fact.text)) and (found["at"] or found["where"]):
         who, trade = found["who"], found["trade"]
         # "is a dispatcher at TransBalkan" says it is a trade: kept as one, whatever its noun
-        if said_as := _AS_TRADE.match(trade):
+        # (a student studies where they are one: "a second-year student at Alexandria University")
+        studies = trade.endswith(("student", "pupil"))
+        if (said_as := _AS_TRADE.match(trade)) and not studies:
             noun = trade[said_as.end() :]
             trade = f"works as {said_as[1] or article(noun)} {noun}"
         texts = [f"{who} {trade}."]
-        texts += [f"{who} works at {found['at']}."] if found["at"] else []
+        at = "studies at" if studies else "works at"
+        texts += [f"{who} {at} {found['at']}."] if found["at"] else []
         # (where they are: said of them, or of their employer, "Kaiyo, a seafood place in Osaka")
         where = found["where"] or (found["near"] if f" in {found['near']}" in fact.text else "")
         texts += [f"{who} is based in {where}."] if where else []

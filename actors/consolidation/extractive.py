@@ -377,8 +377,12 @@ def _here(body: str) -> list[str]:
     if found["named"]:  # "I'm Ingrid, from Trondheim"; not "I'm Ana, and I'm new": as said
         if _SAID_OF_ME.match(rest):
             return [f"I'm {who}.", *clauses(f"I'm {rest}")]
-        trade = _TRADE_IN.match(rest)
-        return [f"I'm {who}.", *clauses(f"I'm {article(trade['trade'])} {rest}")] if trade else []
+        if (trade := _TRADE_IN.match(rest)) is None:
+            return []
+        # (an age first: "I'm Eero, 31, junior programmer at …")
+        age = [f"I'm {trade['age']} years old."] if trade["age"] else []
+        work = rest[trade.start("trade") :]
+        return [f"I'm {who}.", *age, *clauses(f"I'm {article(trade['trade'])} {work}")]
     if found["trade"]:  # a trade and a place: "Firefighter in Atlanta here"
         said = [f"I'm {article(found['trade'])} {found['trade'].lower()}{found['where']}."]
     elif rest and (trade := _TRADE_IN.match(rest)):

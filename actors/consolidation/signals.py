@@ -51,12 +51,28 @@ _OVER = re.compile(
 _WEAK = re.compile(r"\b(?:new|newly|(?<!from )now(?! on)|finally|actually)\b", re.IGNORECASE)
 #: Not (yet) the speaker's state: a plan, a wish, a hypothetical, a suggestion, a question.
 _HEDGE = re.compile(
-    r"\b(?:might|could|would|maybe|perhaps|thinking (?:about|of)|considering|if|should|"
-    r"someday|one day|wish|hope|plan(?:s|ning)? to|want(?:s)? to|going to|will|'ll|"
-    r"dream(?:s|ing)? (?:about|of)|suggest(?:s|ed|ing)?|recommend(?:s|ed|ing)?|advis(?:es|ed)|"
-    r"tempted|'d(?! (?:been|already|just|never|finally|[a-z]+ed)\b))\b|\?",
+    r"\b(?:might|could|maybe|perhaps|thinking (?:about|of)|considering|if|should|"
+    r"someday|one day|wish|hope|dream(?:s|ing)? (?:about|of)|suggest(?:s|ed|ing)?|"
+    r"recommend(?:s|ed|ing)?|advis(?:es|ed)|tempted)\b|\?",
     re.IGNORECASE,
 )
+#: The future or a wish, a plan unless it says what it replaces ("we'll be shut on Tuesdays
+#: instead", "I'm going to be at Fjord from Monday" is decided).
+_FUTURE = re.compile(
+    r"\b(?:would|plan(?:s|ning)? to|want(?:s)? to|going to|will)\b|'ll\b|"
+    r"'d(?! (?:been|already|just|never|finally|[a-z]+ed)\b)",
+    re.IGNORECASE,
+)
+_DECIDED = re.compile(
+    r"\b(?:instead|from now on|from (?:next|this) \w+|starting (?:next|this|on) \w+|anymore)\b",
+    re.IGNORECASE,
+)
+
+
+def _hedging(text: str) -> bool:
+    return bool(_HEDGE.search(text) or (_FUTURE.search(text) and not _DECIDED.search(text)))
+
+
 #: The change words that end a state ("quit Pixelworks"): what they name is the old value.
 _ENDING = re.compile(
     # (not "quit scrolling", "sold Leo on the idea")
@@ -76,7 +92,7 @@ _GONE = re.compile(
 
 def ending(text: str) -> bool:
     """``text`` ends a state of its speaker ("quit Pixelworks", "sold the Vespa")."""
-    return bool(_ENDING.search(text)) and not _HEDGE.search(text)
+    return bool(_ENDING.search(text)) and not _hedging(text)
 
 
 def gone(text: str) -> bool:
@@ -90,7 +106,7 @@ def hedged(text: str) -> bool:
     Kharkiv until 2022"), not a state (in its first clause: "… a Fairphone, the audio
     should be better" is a state)."""
     first = CLAUSE.split(text, maxsplit=1)[0]
-    return bool(_HEDGE.search(first) or _OVER.search(first))
+    return _hedging(first) or bool(_OVER.search(first))
 
 
 def over(text: str) -> bool:
@@ -102,7 +118,7 @@ def over(text: str) -> bool:
 def signalled(text: str) -> bool:
     """``text`` says a state of its own speaker changed (and is no plan or question)."""
     return bool(_CUE.search(text) or _GONE.search(text) or _ENDING.search(text)) and not (
-        _HEDGE.search(text)
+        _hedging(text)
     )
 
 

@@ -86,8 +86,16 @@ _AND_I = re.compile(
     r"\b(?:[Mm]y (?P<kin>[\w-]+) )?(?!(?:He|She|They|You|It)\b)(?P<name>[A-Z][\w'-]*) and I\b"
 )
 #: "we moved there": the speaker and others, so the fact still says whose it is.
-_WE = re.compile(r"\b(we're|we've|we)\b", re.IGNORECASE)
-_WE_VERB = {"we're": "are", "we've": "have", "we": ""}
+_WE = re.compile(r"\b(we're|we've|we'll|we'd|we)\b", re.IGNORECASE)
+#: After "we'd", a verb of the past: "we'd been", "we'd moved" ("we'd love" is "would").
+_HAD = re.compile(r" (?:been|[a-z]+ed)\b")
+_WE_VERB = {"we're": "are", "we've": "have", "we'll": "will", "we'd": "would", "we": ""}
+
+
+def _we_verb(found: re.Match[str]) -> str:
+    """The verb "we" was contracted with, said out."""
+    said = found[1].lower()
+    return "had" if said == "we'd" and _HAD.match(found.string, found.end()) else _WE_VERB[said]
 
 
 def _conjugate(verb: str) -> str:
@@ -138,7 +146,7 @@ def third_person(sentence: str, who: str) -> str:
     sentence = _AND_I.sub(
         lambda m: f"{who} and {'their ' + m['kin'] + ' ' if m['kin'] else ''}{m['name']}", sentence
     )
-    sentence = _WE.sub(lambda m: f"{who} and others {_WE_VERB.get(m[1].lower(), '')}", sentence)
+    sentence = _WE.sub(lambda m: f"{who} and others {_we_verb(m)}", sentence)
     sentence = " ".join(sentence.split())
     words = sentence.split(" ")
     first = words[0].lower() if words else ""

@@ -47,6 +47,7 @@ from .chatter import is_chatter, remark, split_opener, strip_banter
 from .claims import claims
 from .grounding import supports
 from .retraction import retraction_topics, retracts
+from .roles import promoted
 from .signals import ending, gone, hedged, over, signalled
 from .third_person import DEFAULT_SPEAKER, article, word_set
 
@@ -104,7 +105,7 @@ _NO_LONGER = re.compile(
 _SELF_NAMED = re.compile(
     # (or, without an article, a trade said with where: "Chidi, backend engineer at Kobopay";
     # not "Greta is Greta, by the way")
-    r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b|\d|[a-z]+(?: [a-z]+){0,3} (?:at|in|for|with) )",
+    r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b|\d|[a-z][\w-]*(?: [a-z][\w-]*){0,3} (?:at|in|for|with) )",
     re.IGNORECASE,
 )
 #: A place said with someone's work ("a designer in London", ``claims``), less exact than
@@ -244,7 +245,11 @@ def merge(
         if [id(f) for f in facts] == untouched and not _RENAME.search(said):
             # no key, correction or rename took a line: a change in other words (change.py)
             older = [f for f in facts if _comparable(f, fact) and not over(f.text)]
-            if found := displaced(older, fact, said, speaker, embed):
+            ids = {m for sources in fact.sources.values() for m in sources}
+            turn = " ".join(t.content for t in turns if t.id in ids)
+            if role := promoted(older, fact, turn, speaker):  # a new role, its trade (roles.py)
+                retire(role)
+            elif found := displaced(older, fact, said, speaker, embed):
                 at = facts.index(found.old)
                 retire(found.old)
                 facts[at:at] = [found.rest] if found.rest else []

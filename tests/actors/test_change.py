@@ -752,3 +752,31 @@ EVERYDAY = [
 @pytest.mark.parametrize(("new", "retired"), EVERYDAY)
 def test_an_everyday_sentence_retires_only_what_it_ends(new: str, retired: str | None) -> None:
     assert _merge("Maya", MAYA, new) == ([retired] if retired else [])
+
+
+BEN = ["Ben works as a junior developer.", "Ben works at Acme.", "Ben lives in Leeds."]
+#: A new role of the speaker (``roles.promoted``): the trade line goes when the turn says a
+#: promotion, the role keeps the trade's field, or a rank is given; "a dad now" is no role.
+ROLES = [
+    ("They made Ben head of engineering.", BEN[0]),
+    ("Ben is the team lead now.", BEN[0]),
+    ("As of this month Ben is a senior developer.", BEN[0]),
+    ("Ben is a dad now!", None),
+    ("Mum made Ben dinner.", None),
+    ("Ben is moving to a bigger desk now.", None),
+]
+
+
+@pytest.mark.parametrize(("new", "retired"), ROLES)
+def test_a_new_role_replaces_the_trade_it_follows(new: str, retired: str | None) -> None:
+    assert _merge("Ben", BEN, new) == ([retired] if retired else [])
+
+
+def test_a_future_change_that_says_what_it_replaces_is_decided() -> None:
+    """ "we'll be shut on Tuesdays instead" is a decision; "we'll maybe shut on Tuesdays" a
+    plan, and "will" alone a plan too."""
+    older = ["Mateo and others are closed on Mondays.", "Mateo runs a restaurant."]
+    decided = "Mateo and others will be shut on Tuesdays instead."
+    assert _merge("Mateo", older, decided) == [older[0]]
+    assert _merge("Mateo", older, "Mateo and others might be shut on Tuesdays instead.") == []
+    assert _merge("Mateo", older, "Mateo and others will be shut on Tuesdays.") == []

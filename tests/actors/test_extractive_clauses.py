@@ -429,6 +429,39 @@ def test_an_employer_taking_the_speaker_on_is_their_employer() -> None:
     assert "Salamanca Grind" not in memory and "barista" not in memory
 
 
+def test_an_introduction_with_an_age_and_a_trade_without_an_article() -> None:
+    """ "I'm Eero, 31, junior programmer at …" is an age, a trade, an employer and a place;
+    "I'm Omar, second-year civil engineering student at …" is where he studies."""
+    memory = _memory_after(
+        ("Hei! I'm Eero, 31, junior programmer at a studio called Lumikko in Tampere.", "Eero", "s")
+    )
+    assert _facts(memory) == [
+        "Eero is 31 years old.",
+        "Eero works as a junior programmer.",
+        "Eero works at a studio called Lumikko.",
+        "Eero is based in Tampere.",
+    ]
+    memory = _memory_after(
+        ("I'm Omar, second-year civil engineering student at Alexandria University.", "Omar", "s")
+    )
+    assert _facts(memory) == [
+        "Omar is a second-year civil engineering student.",
+        "Omar studies at Alexandria University.",
+    ]
+
+
+def test_we_will_and_we_had_are_said_out() -> None:
+    """ "we'll" is "will", "we'd been" is "had been", and "a live episode" is no home."""
+    memory = _memory_after(
+        ("Maybe we'll record a live episode in Brussels one day.", "Vikram", "s"),
+        ("We'd been living in Pune for years.", "Vikram", "s"),
+    )
+    assert _facts(memory) == [
+        "Maybe Vikram and others will record a live episode in Brussels one day.",
+        "Vikram and others had been living in Pune for years.",
+    ]
+
+
 def test_a_goodbye_is_no_fact() -> None:
     """ "That's all for today, bye!" says goodbye; "I'm swimming instead for now" a fact."""
     memory = _memory_after(

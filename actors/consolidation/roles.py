@@ -1,0 +1,62 @@
+"""A new role of the speaker: the trade line it replaces, with no table of trades.
+
+"Maya works as a junior developer" and then "Maya got promoted to senior
+developer", "they made Maya head coach", "Maya is lead programmer now": a
+role said of its speaker replaces their trade when the turn says it was a
+promotion, or when the role keeps the trade's field (a word of the old
+trade other than its rank: "senior accountant" for "junior accountant",
+"orchard supervisor" for "orchard hand"). "Maya is a dad now" shares no
+field and says no promotion: it replaces nothing. See docs/design.md,
+"Memory that stays true", step 3.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from reverie.store import Fact
+
+from .third_person import word_set
+
+__all__ = ["promoted"]
+
+#: A role said of someone: "X got promoted to senior developer", "X is now the team lead",
+#: "they made X head coach", "X became deputy head", "As of this month X is a senior …".
+_ROLE = re.compile(
+    r"^(?:(?P<since>(?:As of|From|Since|Starting) [\w ]+?),? )?"
+    r"(?:(?P<who>[A-Z][\w-]*) (?:(?:got|was|has been|'s been) promoted to|(?P<became>became)|"
+    r"(?:is|'s) (?P<now>now )?)|(?:[\w' ]+ )?(?:made|promoted) (?P<whom>[A-Z][\w-]*) (?:to )?)"
+    r"(?:an? |the |our |their )?(?P<role>(?:(?!now\b)[a-z][\w-]* ){0,3}(?!now\b)[a-z][\w-]*)(?P<later> now)?"
+    r"(?: (?:at|on|of|for|in|from|starting|as of) [^.!]*)?[.!]*$"
+)
+#: A trade line of someone's: "X works as a junior developer."
+_TRADE = re.compile(r"^(?P<who>[A-Z][\w-]*) works as (?:an? )?(?P<trade>[^,.;]+)[.!]?$")
+#: Words of rank, not of a field: "senior", "head", "assistant".
+_RANK = word_set(
+    "junior senior head lead chief deputy assistant associate trainee apprentice principal "
+    "first-year second-year new acting interim staff"
+)
+_PROMOTED = re.compile(r"\bpromot(?:ed|ion)\b", re.IGNORECASE)
+
+
+def promoted(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact | None:
+    """The speaker's trade line of ``older`` that the role ``new`` states replaces (said in
+    ``turn``): the one such line, when the turn says a promotion or the role keeps its
+    field; else None."""
+    found = _ROLE.match(new.text)
+    if found is None or (found["who"] or found["whom"]) != speaker:
+        return None
+    role = found["role"].split()
+    if role[0].endswith(("ed", "ing")):
+        return None  # "is based in Leeds now", "is moving": no role
+    trades = [(f, m["trade"].split()) for f in older if (m := _TRADE.match(f.text))]
+    trades = [(f, trade) for f, trade in trades if f.text.startswith(f"{speaker} ")]
+    if len(trades) != 1 or trades[0][1] == role:
+        return None
+    line, trade = trades[0]
+    field = (set(trade) & set(role)) - _RANK
+    # (a rank given is a promotion too: "made Maya head of design", "is the team lead now")
+    given = found["whom"] or found["became"] or found["now"] or found["later"] or found["since"]
+    ranked = bool(_RANK & set(role)) and bool(given)
+    return line if field or ranked or _PROMOTED.search(turn) else None
