@@ -282,6 +282,11 @@ def displaced(
     if over(CLAUSE.split(new.text, maxsplit=1)[0]):
         return None  # "Before Rosa moved back here they taught in Turin": the past
     persons = people([speaker], older)
+    if (was := _FROM.search(said)) and (mine := theirs(older, new, said, speaker)):
+        # "switched from pottery to watercolour": the one line of theirs the old one names
+        naming = [f for f in mine if _content(was["old"]) <= _content(f.text)]
+        if len(naming) == 1 and _content(was["old"]):
+            return Displaced(naming[0], None)
     ended = _ENDED.search(said)
     head = (ended["head"] or ended["sold"] or ended["given"]) if ended else ""
     thing = ended is not None and not PET.fullmatch(head) and not re.fullmatch(_BEING, head)
@@ -351,6 +356,12 @@ def displaced(
     return None if found is None else Displaced(candidates[found], None)
 
 
+#: A change that names what it changed from: "switched from pottery to a watercolour class".
+_FROM = re.compile(
+    r"\b(?:switch|swapp?|chang|mov|went|gone|upgrad|downgrad|transferr?)\w* from "
+    r"(?:the |my |our |their |an? )?(?P<old>[\w' -]+?) (?:to|for)\b",
+    re.IGNORECASE,
+)
 #: A thing acquired, by the head noun of its kind ("got a Chuwi laptop, cheap but …").
 _GOT = re.compile(
     r"\b(?:got|bought|picked up|ordered|started|began)\s+(?:an?|the|my|their|our)?\s*"

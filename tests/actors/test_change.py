@@ -367,6 +367,12 @@ ROWS = [
         "Kalani is renting a cottage in Kurtistown now, way closer to the park.",
         "Kalani lives in Hilo.",
     ),
+    (  # a change that names what it changed from: the line naming it, whatever else it holds
+        "Lia",
+        ["Lia is doing a pottery course on Mondays.", "Lia works as a nurse on Mondays."],
+        "Lia switched from pottery to a watercolour class, still Mondays.",
+        "Lia is doing a pottery course on Mondays.",
+    ),
     (  # a transfer is within the employer: a ward, a branch, a programme
         "Nomvula",
         ["Nomvula works at Umgeni Bay Hospital.", "Nomvula works as a nurse."],
