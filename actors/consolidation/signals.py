@@ -85,6 +85,8 @@ _GONE = re.compile(
     r"\b(?:sold(?! [A-Z][\w-]* on\b)|gave (?:up|away)|got rid of|retired|scrapped|died|gone|stolen|"
     r"broke(?! up)|wrote off|rehomed?|went to live|stole|no more|(?:up )?for sale|(?:say|said|saying) goodbye to|"
     r"(?:is|are|was) over|ended(?! (?:the|a|an|up|with|our|my|their)\b)|packed in|"
+    # (a thing given up by its name, "dropped Babbel", not "dropped my phone")
+    r"dropped(?= (?-i:[A-Z]))|dropped out|"
     r"passed(?! (?:the|my|his|her|their|an?|it)\b))\b",
     re.IGNORECASE,
 )

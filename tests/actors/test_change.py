@@ -752,6 +752,7 @@ EVERYDAY = [
     ("Maya and Leo called it quits.", "Maya's boyfriend is Leo."),
     ("The landlord put Maya's rent up to 1,000 a month.", "Maya's rent is 950 pounds a month."),
     ("Maya stopped using Duolingo.", "Maya is learning Spanish on Duolingo."),
+    ("Maya has dropped Duolingo.", "Maya is learning Spanish on Duolingo."),
 ]
 
 
