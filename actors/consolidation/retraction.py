@@ -100,7 +100,12 @@ def retracts(topics: Topics, fact: str) -> bool:
     if topics.attributes and any(k.attribute in topics.attributes for k in keys(fact)):
         return True
     words = {w.casefold() for w in re.findall(r"[\w'-]+", fact)}
-    return bool(topics.words & words)
+    return bool(_folded(topics.words) & _folded(words))  # ("work" is what "works at" says)
+
+
+def _folded(words: frozenset[str] | set[str]) -> set[str]:
+    """One word for "work" and "works" (not for a short one: "run" is no "runs too")."""
+    return {w.removesuffix("s") if len(w) > 4 else w for w in words}
 
 
 def _words(topic: str) -> frozenset[str]:

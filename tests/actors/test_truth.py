@@ -198,3 +198,12 @@ def test_a_person_going_away_retracts_nothing_and_a_trip_called_off_does() -> No
 def test_a_remark_of_the_moment_naming_nobody_is_not_memory(said: str, kept: bool) -> None:
     added = _merged("Dmitri", ["Dmitri works as a courier."], said).added
     assert [f.text for f in added] == ([said] if kept else [])
+
+
+def test_a_retraction_reaches_what_its_topic_names_in_another_form() -> None:
+    """ "Forget what I said about work" takes "works at" and "works as" lines; a short near
+    word is not folded ("scratch the race" is no news of a husband who "runs too")."""
+    older = ["Maya works as a designer.", "Maya works at Pixelworks.", "Maya lives in Leeds."]
+    assert _merge("Maya", older, "Forget what Maya said about work.") == older[:2]
+    older = ["Yuki signed up for a half marathon.", "Yuki's husband Daichi runs too."]
+    assert _merge("Yuki", older, "Scratch the race Yuki mentioned.") == older[:1]
