@@ -77,7 +77,7 @@ def _hedging(text: str) -> bool:
 _ENDING = re.compile(
     # (not "quit scrolling", "sold Leo on the idea")
     r"\b(?:quit(?! [a-z]+ing\b)|left|resigned|resignation|notice|sold(?! [A-Z][\w-]* on\b)|"
-    r"no longer|stopped)\b",
+    r"no longer|stopped|cancell?ed)\b",
     re.IGNORECASE,
 )
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.

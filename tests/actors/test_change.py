@@ -753,6 +753,7 @@ EVERYDAY = [
     ("The landlord put Maya's rent up to 1,000 a month.", "Maya's rent is 950 pounds a month."),
     ("Maya stopped using Duolingo.", "Maya is learning Spanish on Duolingo."),
     ("Maya has dropped Duolingo.", "Maya is learning Spanish on Duolingo."),
+    ("Maya cancelled Duolingo, the owl won.", "Maya is learning Spanish on Duolingo."),
 ]
 
 
