@@ -99,9 +99,11 @@ _REPLY_WORDS = word_set(
 _YOU = re.compile(r"\b(?:you're|you are|your|you)\b", re.IGNORECASE)
 _THEY = {"you're": "they're", "you are": "they are", "your": "their", "you": "they"}
 #: A speaker giving their name in two or three words ("I'm Maya.", "Call me Ines!"), or a
-#: state of theirs in one ("I'm vegetarian."; a feeling of the moment is ``is_chatter``'s).
+#: state of theirs in one ("I'm vegetarian.", "We're engaged!"; a feeling of the moment is
+#: ``is_chatter``'s).
 _INTRODUCTION = re.compile(
-    r"^(?:(?:I'm|I am|Call me|My name's|Name's) [A-Z][\w'-]*|(?:I'm|I am) [a-z][a-z-]{3,})[.!]?$"
+    r"^(?:(?:I'm|I am|Call me|My name's|Name's) [A-Z][\w'-]*|"
+    r"(?:I'm|I am|We're|We are) (?:now |finally |officially )?[a-z][a-z-]{3,})[.!]*$"
 )
 #: A fragment that only names what the sentence before introduced: "A beagle called Rex."
 _APPOSITION = re.compile(

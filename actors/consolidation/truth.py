@@ -245,9 +245,7 @@ def merge(
         if [id(f) for f in facts] == untouched and not _RENAME.search(said):
             # no key, correction or rename took a line: a change in other words (change.py)
             older = [f for f in facts if _comparable(f, fact) and not over(f.text)]
-            ids = {m for sources in fact.sources.values() for m in sources}
-            turn = " ".join(t.content for t in turns if t.id in ids)
-            if role := promoted(older, fact, turn, speaker):  # a new role, its trade (roles.py)
+            if role := promoted(older, fact, _turn_of(fact, turns), speaker):  # (roles.py)
                 retire(role)
             elif found := displaced(older, fact, said, speaker, embed):
                 at = facts.index(found.old)
@@ -279,6 +277,7 @@ def _supersede(
     """Retire (or rewrite in place) the older facts of the same person that share a key with
     ``new`` (a claim of ``whole``, the fact as said, by ``speaker``)."""
     mine = [] if hedged(new.text) else keys(new.text)  # a plan or a wish replaces nothing
+    said_in = f"{new.text} {_turn_of(new, turns)}"
     done, before = False, list(facts)
     for old in list(facts):
         if (
@@ -317,10 +316,10 @@ def _supersede(
         if not shared or (_BASED.match(old.text) and not _MOVE.search(whole)):
             continue  # "lives in Peckham" says where in the city "based in London" is
         if not ending(new.text) and all(
-            not a.value and b.value and re.search(rf"\b{re.escape(b.value)}\b", new.text)
+            not a.value and b.value and re.search(rf"\b{re.escape(b.value)}\b", said_in)
             for a, b in shared
         ):
-            continue  # "Lena and Jonas got engaged": the same partner, Jonas, goes on
+            continue  # "Lena and Jonas got engaged", "Jonas proposed! We're engaged!": Jonas
         rest = [b for b in theirs if not any(b is s for _, s in shared)]
         says_more = (
             rest
@@ -581,6 +580,12 @@ def _held(fact: Fact, facts: list[Fact]) -> bool:
 def _third(verb: str) -> str:
     verb = verb.casefold()
     return verb + ("es" if verb.endswith(("s", "sh", "ch", "o")) else "s")
+
+
+def _turn_of(fact: Fact, turns: Sequence[MessageRecord]) -> str:
+    """What the turns ``fact`` was said in say, whole ("Jonas proposed! We're engaged!")."""
+    ids = {m for sources in fact.sources.values() for m in sources}
+    return " ".join(t.content for t in turns if t.id in ids)
 
 
 def _speaker(fact: Fact, speakers: dict[str, str]) -> str:

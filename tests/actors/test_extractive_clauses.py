@@ -462,6 +462,16 @@ def test_we_will_and_we_had_are_said_out() -> None:
     ]
 
 
+def test_a_life_event_in_two_words_is_a_fact_and_keeps_the_partner_it_names() -> None:
+    """ "Jordan proposed! We're engaged!": the engagement is a fact, and Jordan, named in the
+    turn, is still the partner; "We're exhausted!" is a feeling of the moment."""
+    memory = _memory_after(
+        ("My boyfriend is Jordan.", "Ana", "s"),
+        ("Jordan proposed! We're engaged! We're exhausted!", "Ana", "s"),
+    )
+    assert _facts(memory) == ["Ana's boyfriend is Jordan.", "Ana and others are engaged!"]
+
+
 def test_a_goodbye_is_no_fact() -> None:
     """ "That's all for today, bye!" says goodbye; "I'm swimming instead for now" a fact."""
     memory = _memory_after(
