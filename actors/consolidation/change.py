@@ -29,7 +29,7 @@ import numpy.typing as npt
 from reverie.store import Fact, LocalEmbedder
 
 from .attributes import PET, RELATIVES, SOMEONE, UPPER, WHEN, keys
-from .signals import CLAUSE, ending, gone, over, signalled, weakly, without_cues
+from .signals import CLAUSE, ended_at, ending, gone, over, signalled, weakly, without_cues
 from .third_person import DEFAULT_SPEAKER, word_set
 
 __all__ = [
@@ -313,9 +313,14 @@ def displaced(
     # a line that already names every new value says the same thing: it is not replaced;
     # a thing that ended is the one its values name ("Saturday football is over" ends the
     # Saturday line, "our Sunday barbecues are over" no line of futsal on Wednesdays)
-    stated, mine = values(new.text) - {speaker}, theirs(older, new, said, speaker) or []
+    at, stated = ended_at(new.text), values(new.text) - {speaker}
+    whose = _OF_THEIRS.match(new.text, len(speaker)) if new.text.startswith(speaker) else None
+    if whose and at >= 0 and stated and all(new.text.find(v) > at for v in stated):
+        # "Maya's manager left Pixelworks": the manager's ending, only a line of the manager's
+        older = [f for f in older if re.search(rf"\b{whose['noun']}\b", f.text)]
+    mine = theirs(older, new, said, speaker) or []
     candidates = [f for f in mine if not (stated and stated <= values(f.text))]
-    if (gone(said) or ending(said)) and stated:
+    if (gone(said) or ending(said)) and stated and at >= 0:
         # what ended is the line naming its value ("left Pixelworks"; "Saturday football is
         # over" the Saturday line, "our Sunday barbecues are over" no line of futsal on
         # Wednesdays); a name no line holds may be the new thing ("sold it, got a Trek")
@@ -356,6 +361,8 @@ def displaced(
     return None if found is None else Displaced(candidates[found], None)
 
 
+#: Someone or something of the speaker's, after their name: "'s manager", "'s old car".
+_OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")
 #: A change that names what it changed from: "switched from pottery to a watercolour class".
 _FROM = re.compile(
     r"\b(?:switch|swapp?|chang|mov|went|gone|upgrad|downgrad|transferr?)\w* from "

@@ -15,6 +15,7 @@ import re
 
 __all__ = [
     "CLAUSE",
+    "ended_at",
     "ending",
     "gone",
     "hedged",
@@ -95,6 +96,12 @@ _GONE = re.compile(
 def ending(text: str) -> bool:
     """``text`` ends a state of its speaker ("quit Pixelworks", "sold the Vespa")."""
     return bool(_ENDING.search(text)) and not _hedging(text)
+
+
+def ended_at(text: str) -> int:
+    """Where ``text`` says a state ended ("sold", "left", "is over"…): -1 if it does not."""
+    found = [m.start() for m in (_ENDING.search(text), _GONE.search(text)) if m]
+    return min(found) if found and not _hedging(text) else -1
 
 
 def gone(text: str) -> bool:

@@ -367,6 +367,12 @@ ROWS = [
         "Kalani is renting a cottage in Kurtistown now, way closer to the park.",
         "Kalani lives in Hilo.",
     ),
+    (  # someone of theirs ended something: the line of that someone (a supervisor retired)
+        "Aigerim",
+        ["Aigerim's supervisor is Professor Bekov.", "Aigerim studies glaciers in Almaty."],
+        "Aigerim's supervisor retired last week, so now Aigerim works with Dr. Ospanova.",
+        "Aigerim's supervisor is Professor Bekov.",
+    ),
     (  # a change that names what it changed from: the line naming it, whatever else it holds
         "Lia",
         ["Lia is doing a pottery course on Mondays.", "Lia works as a nurse on Mondays."],
@@ -754,6 +760,8 @@ EVERYDAY = [
     ("Maya stopped using Duolingo.", "Maya is learning Spanish on Duolingo."),
     ("Maya has dropped Duolingo.", "Maya is learning Spanish on Duolingo."),
     ("Maya cancelled Duolingo, the owl won.", "Maya is learning Spanish on Duolingo."),
+    # someone of theirs ended something: only a line of that someone's
+    ("Maya's manager left Pixelworks.", None),
 ]
 
 
