@@ -229,6 +229,11 @@ _COMMON = word_set(
 _WORD = re.compile(r"\b[^\W\d_][\w'-]{3,}")
 
 
+def _words(text: str) -> set[str]:
+    """The words of ``text`` of four letters or more, names too, folded ("Duolingo")."""
+    return {w.casefold() for w in _WORD.findall(text)} - _COMMON
+
+
 def _content(text: str) -> set[str]:
     """The lower-case words of four letters or more that ``text`` is about ("café" too)."""
     return {w.removesuffix("s") for w in _WORD.findall(text) if w[0].islower()} - _COMMON
@@ -284,8 +289,9 @@ def displaced(
     persons = people([speaker], older)
     if (was := _FROM.search(said)) and (mine := theirs(older, new, said, speaker)):
         # "switched from pottery to watercolour": the one line of theirs the old one names
-        naming = [f for f in mine if _content(was["old"]) <= _content(f.text)]
-        if len(naming) == 1 and _content(was["old"]):
+        old = _words(was["old"])
+        naming = [f for f in mine if old <= _words(f.text)]
+        if len(naming) == 1 and old:
             return Displaced(naming[0], None)
     ended = _ENDED.search(said)
     head = (ended["head"] or ended["sold"] or ended["given"]) if ended else ""

@@ -331,6 +331,7 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     # "Baram Airlines hired me!", "Derwent Sparks took me on as …": the speaker was hired,
     # by whom (their employer) is the value
     found = [_HIRED_ME.sub(r"I was hired by \g<by>", f) for f in found]
+    found = [_LET_ME_GO.sub(r"I was let go by \g<by>", f) for f in found]
     for i in range(len(found)):
         # (named before it in its own clause too: "got an offer in Bengaluru and is moving")
         moved = _BARE_MOVE.search(found[i])
@@ -366,6 +367,11 @@ _TRADE_IN = re.compile(
 
 _HIRED_ME = re.compile(
     rf"^(?P<by>[{UPPER}][\w&'-]*(?: (?:&|[{UPPER}][\w&'-]*))*) (?:hired me|took me on)\b"
+)
+#: "Pixelworks let me go", "Acme laid me off": the speaker's employer ended, by its name.
+_LET_ME_GO = re.compile(
+    rf"^(?P<by>[{UPPER}][\w&'-]*(?: (?:&|[{UPPER}][\w&'-]*))*) "
+    r"(?:let me go|laid me off|made me redundant|fired me)\b"
 )
 
 

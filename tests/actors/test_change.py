@@ -762,6 +762,8 @@ EVERYDAY = [
     ("Maya cancelled Duolingo, the owl won.", "Maya is learning Spanish on Duolingo."),
     # someone of theirs ended something: only a line of that someone's
     ("Maya's manager left Pixelworks.", None),
+    ("Maya switched from Duolingo to a Spanish class at the library.", MAYA[12]),
+    ("Maya was let go by Pixelworks.", MAYA[1]),
 ]
 
 

@@ -427,6 +427,10 @@ def test_an_employer_taking_the_speaker_on_is_their_employer() -> None:
     assert "Matilda works as a first-year apprentice electrician." in _facts(memory)
     assert "Matilda hung up their apron on Friday." in _facts(memory)
     assert "Salamanca Grind" not in memory and "barista" not in memory
+    memory = _memory_after(
+        ("I work at Pixelworks.", "Maya", "s"), ("Pixelworks let me go last week.", "Maya", "s")
+    )
+    assert _facts(memory) == ["Maya was let go by Pixelworks last week."]
 
 
 def test_an_introduction_with_an_age_and_a_trade_without_an_article() -> None:
