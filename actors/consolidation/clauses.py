@@ -29,7 +29,7 @@ _NEW_SUBJECT = re.compile(
     r",\s+(?![Mm]y (?:[\w'-]+ ){0,2}[\w'-]+(?:,|$)))"
     # (after when it happens, if said first: "…, and on Monday I start at Tengri")
     r"(?=(?:(?:on|from|next|last|this|since|after|starting|in) [\w-]+(?: [\w-]+)?,? )?"
-    r"(?:I|I'm|I've|I'd|I'll|my|My|we|we're|our)\b)"
+    r"(?:I|I'm|I've|I'd|I'll|my|My|we|we're|our)\b|(?:[\w'-]+ ){1,2}&I\b)"
 )
 #: "and" before a verb that shares the clause's "I": "I live in Lisbon and work nights".
 #: Only verbs that are rarely nouns ("I love tea and love songs" stays whole).
@@ -40,7 +40,9 @@ _SHARED_I = re.compile(
 )
 #: "Abena and I …", "(so) my fiancee Abena and I …" opening a clause: a subject of two, not two
 #: clauses.
-_NAME_AND_I = re.compile(r"(?:^|(?<=, so )|(?<=, and ))((?:[Mm]y [\w-]+ )?[A-Z][\w'-]*) and I\b")
+_NAME_AND_I = re.compile(
+    r"(?:^|(?<=, so )|(?<=, and )|(?<=, ))((?:[Mm]y [\w-]+ )?[A-Z][\w'-]*) and I\b"
+)
 _END = re.compile(r"[.!?]$")
 
 

@@ -75,7 +75,8 @@ _CHANGE = re.compile(
 )
 #: "We practise on Thursdays": the speaker doing something, whatever the verb.
 _SUBJECT_VERB = re.compile(
-    r"^(?:[^:]+: )?(?:I|[Ww]e|[Mm]y [a-z]+(?: [A-Z][\w-]*)?)(?:'re|'ve)? "
+    r"^(?:[^:]+: )?(?:I|[Ww]e|[Mm]y [a-z]+(?: [A-Z][\w-]*)?|(?:[Mm]y [\w-]+ )?[A-Z][\w'-]* and I)"
+    r"(?:'re|'ve)? "
     r"(?!(?:would|might|could|should|will|may)\b)[a-z]{2,}\b"
 )
 #: A question asking for a fact, not a yes or no ("What do you shoot with?").

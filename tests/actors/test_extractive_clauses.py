@@ -29,6 +29,11 @@ TABLE = [
         ["Carl lives in Lisbon.", "Carl works nights at the hospital."],
     ),
     ("My brother lives in Paris.", ["Carl's brother lives in Paris."]),
+    # a subject of two after a comma opens a clause of its own
+    (
+        "We love it here, Leo and I got a dog.",
+        ["Carl and others love it here.", "Carl and Leo got a dog."],
+    ),
     # a verb whose "I" was left out, before a name or "one"
     ("Left Pixelworks last month.", ["Carl left Pixelworks last month."]),
     ("Just got a Pixel 9.", ["Carl just got a Pixel 9."]),
