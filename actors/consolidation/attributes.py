@@ -185,6 +185,8 @@ _A_THING = re.compile(
 )
 _THERE = re.compile(r"\b(?:there|here)\b")
 _OTHERS = re.compile(r"\b(?:his|her|our) $", re.IGNORECASE)
+#: Someone already named, by a pronoun the speaker is never written with (they are "they").
+_HE_SHE = re.compile(r"(?:he|she)(?:'s|'d|'ll)?", re.IGNORECASE)
 _KIN = re.compile(RELATIVES, re.IGNORECASE)
 _UNNAMED_SPAN = re.compile(rf"(?:^|\s){DEFAULT_SPEAKER}(?!\S)")
 _PRONOUNS = word_set(
@@ -245,6 +247,8 @@ def _subject(fact: str, at: int) -> str:
         if someone := SOMEONE.search(span):  # "a colleague just moved": theirs, not anyone's
             return someone[0].casefold()
         words = [w.strip("',.") for w in span.split()]
+        if words and _HE_SHE.fullmatch(words[0]):
+            continue  # "Ana came home, she's renting …": the one named before, never the speaker
         names = [
             w
             for w in words

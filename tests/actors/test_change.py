@@ -764,6 +764,9 @@ EVERYDAY = [
     ("Maya's manager left Pixelworks.", None),
     ("Maya switched from Duolingo to a Spanish class at the library.", MAYA[12]),
     ("Maya was let go by Pixelworks.", MAYA[1]),
+    # "she" is someone named before, never the speaker ("they"); "Leo and I split" ends Leo
+    ("Ana finally came home, she's renting a place in Stockport.", None),
+    ("Maya and Leo split and he took Miso.", "Maya's boyfriend is Leo."),
 ]
 
 
