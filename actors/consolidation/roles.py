@@ -3,11 +3,12 @@
 "Maya works as a junior developer" and then "Maya got promoted to senior
 developer", "they made Maya head coach", "Maya is lead programmer now": a
 role said of its speaker replaces their trade when the turn says it was a
-promotion, or when the role keeps the trade's field (a word of the old
-trade other than its rank: "senior accountant" for "junior accountant",
-"orchard supervisor" for "orchard hand"). "Maya is a dad now" shares no
-field and says no promotion: it replaces nothing. See docs/design.md,
-"Memory that stays true", step 3.
+promotion, when the role keeps the trade's field (a word of the old trade
+other than its rank: "senior accountant" for "junior accountant", "orchard
+supervisor" for "orchard hand"), or when a rank is given ("made Maya head
+of design"). "Maya is a dad now" shares no field, says no promotion and
+gives no rank: it replaces nothing. See docs/design.md, "Memory that stays
+true", step 3.
 """
 
 from __future__ import annotations
@@ -50,8 +51,11 @@ def promoted(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact 
     role = found["role"].split()
     if role[0].endswith(("ed", "ing")):
         return None  # "is based in Leeds now", "is moving": no role
-    trades = [(f, m["trade"].split()) for f in older if (m := _TRADE.match(f.text))]
-    trades = [(f, trade) for f, trade in trades if f.text.startswith(f"{speaker} ")]
+    trades = [
+        (f, m["trade"].split())
+        for f in older
+        if (m := _TRADE.match(f.text)) and m["who"] == speaker
+    ]
     if len(trades) != 1 or trades[0][1] == role:
         return None
     line, trade = trades[0]
