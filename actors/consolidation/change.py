@@ -29,7 +29,7 @@ import numpy.typing as npt
 from reverie.store import Fact, LocalEmbedder
 
 from .attributes import PET, RELATIVES, SOMEONE, UPPER, WHEN, keys
-from .signals import CLAUSE, ended_at, ending, gone, over, signalled, weakly, without_cues
+from .signals import CLAUSE, ended_at, gone, over, signalled, weakly, without_cues
 from .third_person import DEFAULT_SPEAKER, word_set
 
 __all__ = [
@@ -326,7 +326,7 @@ def displaced(
         older = [f for f in older if re.search(rf"\b{whose['noun']}\b", f.text)]
     mine = theirs(older, new, said, speaker) or []
     candidates = [f for f in mine if not (stated and stated <= values(f.text))]
-    if (gone(said) or ending(said)) and stated and at >= 0:
+    if stated and at >= 0:
         # what ended is the line naming its value ("left Pixelworks"; "Saturday football is
         # over" the Saturday line, "our Sunday barbecues are over" no line of futsal on
         # Wednesdays); a name no line holds may be the new thing ("sold it, got a Trek")

@@ -308,10 +308,9 @@ def _supersede(
                 b.attribute in _THINGS and (not a.value or _same_make(a.value, b.value))
                 for a, b in shared
             )
-            and not (signalled(new.text) or ending(new.text))
+            and not signalled(new.text)  # (an ending too: "stopped drinking green tea")
         ):
             continue  # "my phone is on 5%", "skipped my green tea": the same thing's state
-
         # (said as a move: "based in Bornova" from "an instructor at a school in Bornova" is not)
         if not shared or (_BASED.match(old.text) and not _MOVE.search(whole)):
             continue  # "lives in Peckham" says where in the city "based in London" is
