@@ -1,0 +1,161 @@
+"""Everyday sentences against one memory (``truth.merge``): what each may retire.
+
+A red team's single-scope findings, as golden rows (third person, as the extractive
+path writes them): another person's news, a state of the same thing, a word of a table
+in another sense, a wish, the past, an ending that names what it ends, and a new role.
+``evals/everyday/`` counts the same over 220 sentences written blind to the code.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.actors.merging import merge_retired as _merge
+
+MAYA = [
+    "Maya works as a graphic designer.",
+    "Maya works at Pixelworks.",
+    "Maya lives in Manchester.",
+    "Maya's boyfriend is Leo.",
+    "Maya drives a blue Fiat Panda.",
+    "Maya's phone is an iPhone 12.",
+    "Maya drinks green tea every morning.",
+    "Maya is vegetarian.",
+    "Maya has a cat called Miso.",
+    "Maya plays volleyball on Thursday evenings.",
+    "Maya's sister Ana lives in Porto.",
+    "Maya's rent is 950 pounds a month.",
+    "Maya is learning Spanish on Duolingo.",
+]
+#: Everyday sentences a red team said (third person, as the extractive path writes them):
+#: another person's news, a state of the same thing, a word of a table in another sense.
+EVERYDAY = [
+    ("Maya's best mate Priya is moving to Glasgow.", None),
+    ("Our neighbour moved out and there's a new couple next door.", None),
+    ("Her fiancé proposed on a boat on the Douro.", None),
+    ("Maya's phone is on 5%.", None),
+    ("Maya updated their iPhone to the latest iOS.", None),
+    ("Our office moved to the second floor and now Maya has a window seat.", None),
+    ("Maya skipped their green tea this morning because Maya and others ran out.", None),
+    ("Maya has stopped drinking green tea, it was giving them stomach aches.", MAYA[6]),
+    ("Maya has officially left Pixelworks, today was their last day.", MAYA[1]),
+    # a wish, a hypothetical, the past, an idiom, a new thing that replaces nothing
+    ("Maya is tempted to try eating fish again.", None),
+    ("A recruiter messaged Maya saying they'd be perfect for a UX job in London.", None),
+    ("Maya's first car was an old Corsa that broke down every winter.", None),
+    ("When Maya was a teenager they ate meat every day, hard to imagine now.", None),
+    ("Maya's old flat in Didsbury was only 600 a month, those were the days.", None),
+    ("Maya sold Leo on the idea of a cooking class.", None),
+    ("Maya quit scrolling TikTok for Lent and so far so good.", None),
+    ("Our team ended the season top of the league!", None),
+    ("Maya started a new book last night and couldn't put it down.", None),
+    # a pet named, a relative not named again, a sport quit (no employer)
+    ("Miso passed away this morning.", "Maya has a cat called Miso."),
+    ("Miso lives with Maya's parents now, their garden suits her better.", MAYA[8]),
+    ("Maya's sister lives in Madrid now for her new job.", "Maya's sister Ana lives in Porto."),
+    ("Maya and Leo called it quits.", "Maya's boyfriend is Leo."),
+    ("The landlord put Maya's rent up to 1,000 a month.", "Maya's rent is 950 pounds a month."),
+    ("Maya stopped using Duolingo.", "Maya is learning Spanish on Duolingo."),
+    ("Maya has dropped Duolingo.", "Maya is learning Spanish on Duolingo."),
+    ("Maya cancelled Duolingo, the owl won.", "Maya is learning Spanish on Duolingo."),
+    # someone of theirs ended something: only a line of that someone's
+    ("Maya's manager left Pixelworks.", None),
+    ("Maya switched from Duolingo to a Spanish class at the library.", MAYA[12]),
+    ("Maya was let go by Pixelworks.", MAYA[1]),
+    # "she" is someone named before, never the speaker ("they"); "Leo and I split" ends Leo
+    ("Ana finally came home, she's renting a place in Stockport.", None),
+    ("Maya and Leo split and he took Miso.", "Maya's boyfriend is Leo."),
+]
+
+
+@pytest.mark.parametrize(("new", "retired"), EVERYDAY)
+def test_an_everyday_sentence_retires_only_what_it_ends(new: str, retired: str | None) -> None:
+    assert _merge("Maya", MAYA, new) == ([retired] if retired else [])
+
+
+BEN = ["Ben works as a junior developer.", "Ben works at Acme.", "Ben lives in Leeds."]
+#: A new role of the speaker (``roles.promoted``): the trade line goes when the turn says a
+#: promotion, the role keeps the trade's field, or a rank is given; "a dad now" is no role.
+ROLES = [
+    ("They made Ben head of engineering.", BEN[0]),
+    ("Ben is the team lead now.", BEN[0]),
+    ("As of this month Ben is a senior developer.", BEN[0]),
+    ("Ben is a dad now!", None),
+    ("Mum made Ben dinner.", None),
+    ("Ben is moving to a bigger desk now.", None),
+]
+
+
+@pytest.mark.parametrize(("new", "retired"), ROLES)
+def test_a_new_role_replaces_the_trade_it_follows(new: str, retired: str | None) -> None:
+    assert _merge("Ben", BEN, new) == ([retired] if retired else [])
+
+
+def test_a_future_change_that_says_what_it_replaces_is_decided() -> None:
+    """ "we'll be shut on Tuesdays instead" is a decision; "we'll maybe shut on Tuesdays" a
+    plan, and "will" alone a plan too."""
+    older = ["Mateo and others are closed on Mondays.", "Mateo runs a restaurant."]
+    decided = "Mateo and others will be shut on Tuesdays instead."
+    assert _merge("Mateo", older, decided) == [older[0]]
+    assert _merge("Mateo", older, "Mateo and others might be shut on Tuesdays instead.") == []
+    assert _merge("Mateo", older, "Mateo and others will be shut on Tuesdays.") == []
+
+
+#: Everyday ways of saying a slot changed, with no change word: (speaker, older, new, retired).
+IDIOMS = [
+    (
+        "Bea",
+        ["Bea is based in Recife.", "Bea is a midwife."],
+        "Bea and others move to Salvador at the end of the month.",
+        "Bea is based in Recife.",
+    ),
+    (
+        "Elena",
+        ["Elena's boyfriend Andrei helps with the cooking.", "Elena studies biology."],
+        "It's over with their boyfriend.",
+        "Elena's boyfriend Andrei helps with the cooking.",
+    ),
+    (
+        "Carlos",
+        ["Carlos drives an old Nissan Tsuru.", "Carlos is retired.", "Carlos dances salsa."],
+        "Carlos said goodbye to the car and bought a Chirey.",
+        "Carlos drives an old Nissan Tsuru.",
+    ),
+    (
+        "Oksana",
+        ["Oksana is an accountant.", "Oksana works at Baltic Ledger, a small firm."],
+        "Oksana finished their first week at Wawel Finance!",
+        "Oksana works at Baltic Ledger, a small firm.",
+    ),
+    (
+        "Vale",
+        ["Vale works at Forno Ricci.", "Vale is a pastry chef."],
+        "First week at Bertone done.",
+        "Vale works at Forno Ricci.",
+    ),
+    (
+        "Priya",
+        ["Priya lives in Kothrud, so the commute is short.", "Priya is a manager."],
+        "The boxes are finally unpacked in Baner.",
+        "Priya lives in Kothrud, so the commute is short.",
+    ),
+    (
+        "Hana",
+        ["Hana is 19, vegan.", "Hana studies architecture."],
+        "Hana eats fish again, doctor's orders.",
+        "Hana is 19, vegan.",
+    ),
+    (
+        "Elena",
+        ["Elena is on keto, so meal prep on Sundays.", "Elena studies biology."],
+        "Elena quit that diet, it was making her miserable.",
+        "Elena is on keto, so meal prep on Sundays.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("speaker", "older", "new", "retired"), IDIOMS)
+def test_an_everyday_idiom_replaces_its_slot(
+    speaker: str, older: list[str], new: str, retired: str
+) -> None:
+    assert _merge(speaker, older, new) == [retired]
