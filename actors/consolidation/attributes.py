@@ -31,6 +31,7 @@ __all__ = [
     "HOME_TAKEN",
     "MONTHS",
     "PET",
+    "RELATIVE",
     "RELATIVES",
     "SOMEONE",
     "UPPER",
@@ -165,6 +166,8 @@ RELATIVES = (
     r"aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|neighbou?r|roommate|"
     r"flatmate|housemate|mate|pal|buddy|bestie|ex"
 )
+#: A word for a person by their relation to someone ("sister", "fiancé", "mate").
+RELATIVE = re.compile(rf"\b(?:{RELATIVES})\b", re.IGNORECASE)
 #: Another person named by a common noun ("a colleague", "someone"): a subject of their own.
 SOMEONE = re.compile(
     # ("our neighbour", "her fiancé": the speaker's own are written "Maya's", "their")
@@ -187,7 +190,6 @@ _THERE = re.compile(r"\b(?:there|here)\b")
 _OTHERS = re.compile(r"\b(?:his|her|our) $", re.IGNORECASE)
 #: Someone already named, by a pronoun the speaker is never written with (they are "they").
 _HE_SHE = re.compile(r"(?:he|she)(?:'s|'d|'ll)?", re.IGNORECASE)
-_KIN = re.compile(RELATIVES, re.IGNORECASE)
 _UNNAMED_SPAN = re.compile(rf"(?:^|\s){DEFAULT_SPEAKER}(?!\S)")
 _PRONOUNS = word_set(
     "i others they they're their them he she his her we our it its the a an this that there "
@@ -212,7 +214,7 @@ def keys(fact: str) -> list[Key]:
             elif attribute == "residence" and _A_THING.search(fact[: match.start()]):
                 continue  # "The studio moved to Almadies": the studio's place, not theirs
             # ("Her fiancé proposed": someone else's partner, the speaker's are "Maya's")
-            whose = _KIN.fullmatch(match[0]) and _OTHERS.search(fact[: match.start()])
+            whose = RELATIVE.fullmatch(match[0]) and _OTHERS.search(fact[: match.start()])
             subject = f"{whose[0]}{match[0]}".casefold() if whose else _subject(fact, match.start())
             found.append(Key(subject, attribute, value))
     if _AGE.match(fact) and not any(k.attribute == "age" for k in found):

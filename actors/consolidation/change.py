@@ -28,13 +28,12 @@ import numpy.typing as npt
 
 from reverie.store import Fact, LocalEmbedder
 
-from .attributes import PET, RELATIVES, SOMEONE, UPPER, WHEN, keys
+from .attributes import PET, RELATIVE, RELATIVES, SOMEONE, UPPER, WHEN, keys
 from .signals import CLAUSE, ended_at, gone, over, signalled, weakly, without_cues
 from .third_person import DEFAULT_SPEAKER, word_set
 
 __all__ = [
     "NEAR_OF_KIND",
-    "RELATIVE",
     "Displaced",
     "Embed",
     "displaced",
@@ -61,7 +60,6 @@ _THING_DIED = re.compile(
     rf"\b(?i:the|my|our|their|his|her) (?:[a-z]+ ){{0,2}}(?!(?:{_BEING})\b)[a-z]+ "
     r"(?:finally |just )?(?:died|passed away)\b"
 )
-RELATIVE = re.compile(rf"\b(?:{RELATIVES})\b", re.IGNORECASE)
 #: Words that say how a thing of someone's is, not who they are ("Mateo's old Vespa").
 _OF_A_THING = "old|new|little|first|second|trusty|beloved|favou?rite|current|last|former"
 _LEAD = re.compile(rf"^(?P<who>The user|[{UPPER}][\w-]*)(?P<poss>'s)?\b(?P<rest>.*)$", re.DOTALL)

@@ -366,14 +366,11 @@ _TRADE_IN = re.compile(
 )
 
 
-_HIRED_ME = re.compile(
-    rf"^(?P<by>[{UPPER}][\w&'-]*(?: (?:&|[{UPPER}][\w&'-]*))*) (?:hired me|took me on)\b"
-)
+#: An employer's name opening a sentence ("Baram Airlines", "Smith & Daughters").
+_EMPLOYER = rf"^(?P<by>[{UPPER}][\w&'-]*(?: (?:&|[{UPPER}][\w&'-]*))*) "
+_HIRED_ME = re.compile(rf"{_EMPLOYER}(?:hired me|took me on)\b")
 #: "Pixelworks let me go", "Acme laid me off": the speaker's employer ended, by its name.
-_LET_ME_GO = re.compile(
-    rf"^(?P<by>[{UPPER}][\w&'-]*(?: (?:&|[{UPPER}][\w&'-]*))*) "
-    r"(?:let me go|laid me off|made me redundant|fired me)\b"
-)
+_LET_ME_GO = re.compile(rf"{_EMPLOYER}(?:let me go|laid me off|made me redundant|fired me)\b")
 
 
 def _here(body: str) -> list[str]:

@@ -204,30 +204,26 @@ def merge(
 
     def add(opener: str, fact: Fact, embed: Embed, whole: str) -> None:
         untouched = [id(f) for f in facts]  # a line retracted is the change: no other goes
+        speaker = _speaker(fact, speakers)
         topics = retraction_topics(fact.text)
         if topics is not None:
             # (every line of the speaker's names them: their name is no topic of their own)
-            name = set(_speaker(fact, speakers).casefold().split())
-            topics = topics._replace(words=topics.words - name)
-            theirs = partial(
-                _theirs, fact, _speaker(fact, speakers), people(speakers.values(), facts)
-            )
+            topics = topics._replace(words=topics.words - set(speaker.casefold().split()))
+            theirs = partial(_theirs, fact, speaker, people(speakers.values(), facts))
             for old in [
                 f for f in facts if retracts(topics, f.text) and theirs(f) and not over(f.text)
             ]:
                 retire(old)
             if not topics.keep:
                 return
-        if remark(fact.text, people(speakers.values(), facts)) or any(
+        persons = people(speakers.values(), facts)  # (after what the retraction retired)
+        if remark(fact.text, persons) or any(
             fact_key(f.text) == fact_key(fact.text) for f in facts
         ):
             return
         said = f"{opener} {fact.text}"
-        speaker = _speaker(fact, speakers)
         if (
-            not _supersede(
-                facts, fact, whole, retire, turns, people(speakers.values(), facts), speaker
-            )
+            not _supersede(facts, fact, whole, retire, turns, persons, speaker)
             and _revise(
                 facts,
                 fact,
