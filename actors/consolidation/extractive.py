@@ -89,8 +89,11 @@ _OBJECT = re.compile(
     r"[A-Z][\w'-]*\b(?! (?:is|are|was|were|has|have)\b)|"
     r"(?:an?|one|the|my|our|it|them|this|that|some|someone|myself|me|us|him|her|to|up|in|at|on|"
     r"for|from|with|into|back|out|"
-    r"off|last|yesterday|today|\d+)\b"
+    r"off|last|yesterday|today|\d+|"
+    r"(?![a-z]*(?:thing|morning|evening)\b)[a-z]{2,}ing)\b"  # ("Started eating", "Quit smoking")
 )
+#: A past verb that says what the speaker became: any word may follow ("Turned vegetarian").
+_BECAME = re.compile(r"(?:turned|became)$", re.IGNORECASE)
 #: Words that answer without saying anything ("Yes please.", "Later, thanks.").
 _REPLY_WORDS = word_set(
     "yes yeah yep no nope please thanks thank sure ok okay maybe later grand exactly true "
@@ -325,7 +328,8 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     adverb = ""
     if _JUST.match(first) and after:  # "Just got a Pixel 9": the verb after the adverb
         adverb, (first, _, after) = f"{first.lower()} ", after.partition(" ")
-    if _past(first) and _OBJECT.match(after):  # "Moved to Leeds", not "Wood-fired everything"
+    # "Moved to Leeds", "Turned vegan", not "Wood-fired everything"
+    if _past(first) and (_OBJECT.match(after) or (_BECAME.match(first) and after)):
         found[0] = f"I {adverb}{first.lower()} {after}".rstrip()
     elif _UNSAID_I_AM.match(found[0] if found else ""):
         found[0] = f"I'm {first.lower()}{found[0][len(first) :]}"

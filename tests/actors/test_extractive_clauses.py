@@ -207,6 +207,9 @@ TABLE = [
             "On Monday Carl starts as a welder at Dockside Works.",
         ],
     ),
+    # a verb whose "I" was left out, before a gerund or what the speaker became
+    ("Started eating meat again after years.", ["Carl started eating meat again after years."]),
+    ("Turned vegan last month.", ["Carl turned vegan last month."]),
     (
         "I'm leaving the lab: next month I join Kelp Watch, a small charity.",
         ["Carl is leaving the lab.", "Next month Carl joins Kelp Watch, a small charity."],
