@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from .third_person import DEFAULT_SPEAKER, word_set
+from .third_person import DEFAULT_SPEAKER, PAST, word_set
 
 __all__ = [
     "HOME_TAKEN",
@@ -34,11 +34,14 @@ __all__ = [
     "RELATIVE",
     "RELATIVES",
     "SOMEONE",
+    "THINGS",
     "UPPER",
     "WEEKDAYS",
     "WHEN",
     "Key",
+    "held_by_another",
     "keys",
+    "modifiers",
     "same_subject",
 ]
 
@@ -135,6 +138,24 @@ _TABLE: list[tuple[str, str]] = [
     ("age", r"\b(?:\d{1,3} years? old|age is|aged|turned \d|turning \d|here, \d{1,3}\b)"),
 ]
 _ATTRIBUTES = [(name, re.compile(pattern, re.IGNORECASE)) for name, pattern in _TABLE]
+#: Things one has one of, told apart by their make (or drink): a new one is named or said
+#: to be new (``truth``).
+THINGS = frozenset(["phone", "car", "drink"])
+#: Words that may follow a thing's noun when it is the thing itself ("my phone died", "the
+#: car is", "a car last week"); any other small word makes it a modifier of the noun after
+#: it ("phone wallpaper", "car park", "coffee machine"), which is another thing.
+_AFTER_A_THING = word_set(
+    "is was are were has had have 's will would can could won't can't doesn't didn't isn't "
+    "wasn't needs keeps got went broke just finally still now again too though instead anymore "
+    "today yesterday tonight tomorrow last this next every a an the my his her their our its "
+    "to for from at in on of with by into onto about after before since until and or but so "
+    "because while when that which who as than if like back up down out off over away here there"
+)
+#: Whose a thing is, when it is not the subject's: "Ana's phone", "bought Leo a new phone".
+_HELD_BY = re.compile(
+    rf"(?:(?P<owner>[{UPPER}][\w-]*)'s|\b[a-z]+ (?P<given>[{UPPER}][\w-]*) (?:an?|some))"
+    r" (?:[\w-]+ ){0,2}$"
+)
 _AGE = re.compile(r"^(?:the user|[A-Z][\w'-]*) (?:is|am) (?:actually |now |just )?\d{1,3}\b")
 PET = re.compile(
     r"\b(?:dog|cat|kitten|puppy|rabbit|bunny|hamster|parrot|budgie|tortoise|turtle|pony|horse|"
@@ -153,6 +174,11 @@ _NAMED = re.compile(
 )
 #: A day of the week (or days) or a month: when, never a name or a place.
 WHEN = re.compile(rf"(?:{WEEKDAYS}s?|{MONTHS})\b", re.IGNORECASE)
+#: The words before a name that say where, what for or whose ("for its MOT", "of Miso").
+_WHERE_OR_WHOSE = re.compile(
+    r"\b(?:in|at|from|to|near|outside|with|for|by|of|its|his|her|their|our)(?: the)? $",
+    re.IGNORECASE,
+)
 _CLAUSE_END = re.compile(r"[,;]\s|\s(?:so|but|because)\s")
 _BOUNDARY = re.compile(r"[,;:]\s|\s(?:so|and|but|because|then)\s")
 #: Two people a clause opens with, as one subject ("Maya and Leo", "Jonas and their fiancée Rasa").
@@ -167,7 +193,7 @@ RELATIVES = (
     r"flatmate|housemate|mate|pal|buddy|bestie|ex"
 )
 #: A word for a person by their relation to someone ("sister", "fiancé", "mate").
-RELATIVE = re.compile(rf"\b(?:{RELATIVES})\b", re.IGNORECASE)
+RELATIVE = re.compile(rf"\b(?:{RELATIVES})s?\b", re.IGNORECASE)
 #: Another person named by a common noun ("a colleague", "someone"): a subject of their own.
 SOMEONE = re.compile(
     # ("our neighbour", "her fiancé": the speaker's own are written "Maya's", "their")
@@ -176,7 +202,7 @@ SOMEONE = re.compile(
     re.IGNORECASE,
 )
 _RELATION = re.compile(
-    rf"^(?P<who>{DEFAULT_SPEAKER}|[A-Z][\w-]*)'s (?:[a-z]+ )?(?P<rel>{RELATIVES})\b"
+    rf"^(?P<who>{DEFAULT_SPEAKER}|[A-Z][\w-]*)'s (?:[a-z]+ )?(?P<rel>{RELATIVES})s?\b"
 )
 #: The subject of "The user lives in …" (``third_person.DEFAULT_SPEAKER``, folded).
 _UNNAMED = DEFAULT_SPEAKER.casefold()
@@ -202,8 +228,10 @@ def keys(fact: str) -> list[Key]:
     found: list[Key] = []
     for attribute, pattern in _ATTRIBUTES:
         matches = list(pattern.finditer(fact))
+        if attribute in THINGS:
+            matches = [m for m in matches if not _modifier(fact, m.end())]
         if matches:
-            valued = [(m, _value(fact, m)) for m in matches]
+            valued = [(m, _value(fact, m, thing=attribute in THINGS)) for m in matches]
             match, value = next(((m, v) for m, v in valued if v), valued[0])
             if attribute == "age":
                 value = _number(fact, match.start())
@@ -215,7 +243,13 @@ def keys(fact: str) -> list[Key]:
                 continue  # "The studio moved to Almadies": the studio's place, not theirs
             # ("Her fiancé proposed": someone else's partner, the speaker's are "Maya's")
             whose = RELATIVE.fullmatch(match[0]) and _OTHERS.search(fact[: match.start()])
-            subject = f"{whose[0]}{match[0]}".casefold() if whose else _subject(fact, match.start())
+            held = attribute in THINGS and _holder(fact, matches[0].start())
+            if whose:
+                subject = f"{whose[0]}{match[0]}".casefold()
+            elif held:
+                subject = held.casefold()
+            else:
+                subject = _subject(fact, match.start())
             found.append(Key(subject, attribute, value))
     if _AGE.match(fact) and not any(k.attribute == "age" for k in found):
         found.append(Key(_subject(fact, fact.index(" ")), "age", _number(fact, 0)))
@@ -263,12 +297,50 @@ def _subject(fact: str, at: int) -> str:
     return ""
 
 
-def _value(fact: str, match: re.Match[str]) -> str:
+def held_by_another(fact: str, speaker: str) -> bool:
+    """``fact`` names a thing of someone else's than ``speaker``: "borrowed Ana's phone",
+    "bought Leo a new phone … a Pixel" (by the thing's first mention)."""
+    for attribute, pattern in _ATTRIBUTES:
+        if attribute in THINGS and (found := pattern.search(fact)):
+            holder = _holder(fact, found.start())
+            if holder and holder != speaker:
+                return True
+    return False
+
+
+def _holder(fact: str, at: int) -> str:
+    held = _HELD_BY.search(fact[:at])
+    return (held["owner"] or held["given"]) if held else ""
+
+
+def modifiers(text: str) -> set[str]:
+    """The nouns of ``text`` that qualify the noun after them ("phone" of "phone wallpaper")."""
+    return {m[0] for m in re.finditer(r"\b[a-z][\w-]*", text) if _modifier(text, m.end())}
+
+
+def _modifier(fact: str, at: int) -> bool:
+    """The noun ending at ``at`` qualifies the word after it ("phone wallpaper")."""
+    after = re.match(r" ([a-z][\w'-]*)", fact[at:])
+    word = after[1] if after else ""
+    return bool(word) and not (
+        word in _AFTER_A_THING or word.endswith(("ed", "s", "ly")) or word in PAST
+    )
+
+
+def _value(fact: str, match: re.Match[str], *, thing: bool = False) -> str:
     """The first name-like phrase from the attribute's word to the end of its clause
-    (the place, the employer, the car's model)."""
+    (the place, the employer, the car's model); of a ``thing``, not one that says where,
+    what for or whose ("the car's at the garage for its MOT")."""
     end = _CLAUSE_END.search(fact, match.end())
     # (not the capital a sentence opens with: "First week at Animalia done")
     named = _NAME.search(fact[: end.start() if end else len(fact)], match.start() or 1)
+    while (
+        thing
+        and named
+        and named.start() > match.start()
+        and _WHERE_OR_WHOSE.search(fact[: named.start()])
+    ):
+        named = _NAME.search(fact[: end.start() if end else len(fact)], named.end())
     if named is None and end and (after := _NAME_ALONE.match(fact, end.end())):
         named = after  # "moved house, Mangere now": the place is the next clause
     return named.group(0) if named and not WHEN.match(named.group(0)) else ""

@@ -28,7 +28,17 @@ import numpy.typing as npt
 
 from reverie.store import Fact, LocalEmbedder
 
-from .attributes import PET, RELATIVE, RELATIVES, SOMEONE, UPPER, WHEN, keys
+from .attributes import (
+    PET,
+    RELATIVE,
+    RELATIVES,
+    SOMEONE,
+    UPPER,
+    WHEN,
+    held_by_another,
+    keys,
+    modifiers,
+)
 from .signals import CLAUSE, ended_at, gone, over, signalled, weakly, without_cues
 from .third_person import DEFAULT_SPEAKER, word_set
 
@@ -250,6 +260,8 @@ def nearest(
     # model underweighs next to the sentence's other words
     leads = [_lead(f.text, speaker) for f in [new, *candidates]]
     words = [_content(gist) | _content(lead) for gist, lead in zip(gists, leads, strict=True)]
+    # (a noun qualifying another is not what the change is about: "changed my phone wallpaper")
+    words[0] -= {w.removesuffix("s") for w in modifiers(new.text)}
     shared = [SHARED if words[0] & theirs else 0.0 for theirs in words[1:]]
     return _clearly_best(vectors[1:] @ vectors[0] + np.array(shared, dtype=np.float32), near)
 
@@ -284,6 +296,8 @@ def displaced(
     ``speaker``'s, near enough in meaning and clearly the nearest; else None."""
     if over(CLAUSE.split(new.text, maxsplit=1)[0]):
         return None  # "Before Rosa moved back here they taught in Turin": the past
+    if held_by_another(new.text, speaker):
+        return None  # "borrowed Ana's phone", "bought Leo a new phone": someone else's thing
     persons = people([speaker], older)
     if (was := _FROM.search(said)) and (mine := theirs(older, new, said, speaker)):
         # "switched from pottery to watercolour": the one line of theirs the old one names
@@ -323,7 +337,10 @@ def displaced(
         # "Maya's manager left Pixelworks": the manager's ending, only a line of the manager's
         older = [f for f in older if re.search(rf"\b{whose['noun']}\b", f.text)]
     mine = theirs(older, new, said, speaker) or []
-    candidates = [f for f in mine if not (stated and stated <= values(f.text))]
+    # (a day alone is no thing: "swimming on Saturday mornings instead of running" is the
+    # Saturday line's change)
+    a_thing = not all(WHEN.fullmatch(v) for v in stated)
+    candidates = [f for f in mine if not (stated and a_thing and stated <= values(f.text))]
     if stated and at >= 0:
         # what ended is the line naming its value ("left Pixelworks"; "Saturday football is
         # over" the Saturday line, "our Sunday barbecues are over" no line of futsal on
@@ -377,6 +394,7 @@ _FROM = re.compile(
 _GOT = re.compile(
     r"\b(?:got|bought|picked up|ordered|started|began)\s+(?:an?|the|my|their|our)?\s*"
     r"(?:new |used )?"
+    r"(?!(?:\S+ ){1,2}(?:an?|some) )"  # (not a thing for someone: "bought Leo a new phone")
     r"(?P<kind>(?:[\w'-]+ ){0,3}?)(?P<head>[a-z][a-z-]+)"
     r"(?=\s+(?:with|for|from|at|in|on|to|because|so|and|but|last|this|yesterday|today)\b|[,.;!]|$)"
 )

@@ -78,7 +78,9 @@ def _hedging(text: str) -> bool:
 _ENDING = re.compile(
     # (not "quit scrolling", "sold Leo on the idea")
     r"\b(?:quit(?! [a-z]+ing\b)|left|resigned|resignation|notice|sold(?! [A-Z][\w-]* on\b)|"
-    r"no longer|stopped|cancell?ed|let go|laid off|made redundant|(?:got|was|been) fired)\b",
+    r"no longer|stopped|cancell?ed|let go|laid off|made redundant|(?:got|was|been) fired|"
+    # (what is replaced by its name: "got a ThinkPad to replace the old Dell")
+    r"replac(?:e|ed|es|ing)(?= (?:the |my |our |their )?(?:old )?(?-i:[A-Z])))\b",
     re.IGNORECASE,
 )
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.

@@ -28,7 +28,17 @@ from typing import NamedTuple
 
 from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_memory
 
-from .attributes import HOME_TAKEN, MONTHS, UPPER, WEEKDAYS, WHEN, Key, keys, same_subject
+from .attributes import (
+    HOME_TAKEN,
+    MONTHS,
+    THINGS,
+    UPPER,
+    WEEKDAYS,
+    WHEN,
+    Key,
+    keys,
+    same_subject,
+)
 from .change import (
     NEAR_OF_KIND,
     Embed,
@@ -112,9 +122,6 @@ _SELF_NAMED = re.compile(
 #: where they live: a move replaces it, a neighbourhood does not.
 _BASED = re.compile(r"^\S+ is based in ")
 _VALUED = frozenset(["residence", "age"])
-#: Things one has one of, told apart by their make (or drink): a new one is named or said
-#: to be new.
-_THINGS = frozenset(["phone", "car", "drink"])
 _MOVE = re.compile(
     r"\b(?:move|moved|moving|relocated|relocating|based|settled|unpacked|now (?:live|lives|living)|"
     r"(?:taken|took|got|found|rented|bought|signed for) an? (?:new |bigger |smaller )?"
@@ -301,7 +308,7 @@ def _supersede(
         if (
             shared
             and all(
-                b.attribute in _THINGS and (not a.value or _same_make(a.value, b.value))
+                b.attribute in THINGS and (not a.value or _same_make(a.value, b.value))
                 for a, b in shared
             )
             and not signalled(new.text)  # (an ending too: "stopped drinking green tea")

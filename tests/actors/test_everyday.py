@@ -65,12 +65,32 @@ EVERYDAY = [
     # "she" is someone named before, never the speaker ("they"); "Leo and I split" ends Leo
     ("Ana finally came home, she's renting a place in Stockport.", None),
     ("Maya and Leo split and he took Miso.", "Maya's boyfriend is Leo."),
+    # a thing's noun qualifying another is that other thing; someone else's thing is theirs;
+    # a name that says where or what for is no make
+    ("Maya changed their phone wallpaper to a photo of Miso.", None),
+    ("The car park at work changed to permit only, so annoying.", None),
+    ("The car's at the garage for its MOT.", None),
+    ("Maya borrowed Ana's phone while they were in Porto because theirs died.", None),
+    ("Maya bought Leo a new phone for his birthday, a Pixel.", None),
 ]
 
 
 @pytest.mark.parametrize(("new", "retired"), EVERYDAY)
 def test_an_everyday_sentence_retires_only_what_it_ends(new: str, retired: str | None) -> None:
     assert _merge("Maya", MAYA, new) == ([retired] if retired else [])
+
+
+def test_a_thing_replaced_by_its_name_is_the_line_naming_it() -> None:
+    laptop = "Maya's laptop is a Dell XPS 13."
+    assert _merge("Maya", [*MAYA, laptop], "Maya got a ThinkPad to replace the old Dell.") == [
+        laptop
+    ]
+
+
+def test_a_day_alone_names_no_thing_the_line_on_that_day_changes() -> None:
+    runs, coffee = "Maya runs with a club on Saturday mornings.", "Maya drinks a flat white."
+    new = "Maya is swimming on Saturday mornings instead of running now."
+    assert _merge("Maya", [runs, coffee], new) == [runs]
 
 
 BEN = ["Ben works as a junior developer.", "Ben works at Acme.", "Ben lives in Leeds."]
