@@ -1,13 +1,16 @@
 """Everyday sentences against one memory: what each retires (issue 59's red team, single scope).
 
-``sentences.json`` (220 messages, written blind to the code by a helper for stop 67): 160
-that must change none of Maya's 14 facts (trips, other people's news, plans,
-suggestions, the past, states of the moment, idioms with change words in another
-sense, additions, feelings) and 60 that change named ones, half of them implicitly
-("handed the keys of the Panda to its new owner"). Each message is consolidated alone
-on the extractive path, in-process, on the same 14-line memory; a fact is retired when
-its line is gone from the new memory. Reported: messages that retired a fact they
-should not have, and for the changes, those exactly right and those that missed one.
+Two sets, each written blind to the code by a helper: ``sentences.json`` (stop 67, 220
+messages of Maya's, 160 that must change none of her 14 facts and 60 that change named
+ones) and ``tomas.json`` (stop 68, 240 of Tomás's, 160 and 80, on 14 facts of other kinds:
+a bike, a laptop, a gym, a class, his children; measured blind once, before any rule read
+it). The messages that must change nothing are trips, other people's news, plans,
+suggestions, the past, states of the moment, idioms with change words in another sense,
+additions, feelings and compound nouns; half the changes are implicit ("handed the keys
+of the Panda to its new owner"). Each message is consolidated alone on the extractive
+path, in-process, on its memory; a fact is retired when its line is gone from the new
+memory. Reported: messages that retired a fact they should not have, and for the
+changes, those exactly right and those that missed one.
 
 Run: ``python -m evals everyday``.
 """
@@ -40,51 +43,83 @@ FACTS = {
     "rent": "Maya's rent is 950 pounds a month.",
     "course": "Maya is learning Spanish on Duolingo.",
 }
+#: Tomás's memory before each message: the ids ``tomas.json`` names.
+TOMAS = {
+    "job": "Tomás works as a paramedic.",
+    "employer": "Tomás works at the West Midlands Ambulance Service.",
+    "city": "Tomás lives in Birmingham.",
+    "partner": "Tomás's wife is Hana.",
+    "pet": "Tomás has a dog called Biscuit.",
+    "bike": "Tomás rides a Brompton to work.",
+    "laptop": "Tomás's laptop is a Dell XPS 13.",
+    "diet": "Tomás doesn't eat pork.",
+    "drink": "Tomás drinks a flat white every morning.",
+    "sport": "Tomás runs with a club on Saturday mornings.",
+    "brother": "Tomás's brother Diego lives in Valencia.",
+    "kids": "Tomás has two daughters.",
+    "gym": "Tomás has a membership at PureGym.",
+    "class": "Tomás takes guitar lessons on Tuesday evenings.",
+}
+#: Each set: its messages, whose they are, and the memory they are said against.
+SETS = [(SENTENCES, "Maya", FACTS), (SENTENCES.with_name("tomas.json"), "Tomás", TOMAS)]
 #: The day the memory was written, and the message's five days later.
 WRITTEN, SAID = "2026-01-01", 1767571200.0 + 5 * 86400.0
 
 
-def retired(text: str, count: TokenCounter) -> set[str]:
-    """The ids of ``FACTS`` whose lines Maya's ``text``, consolidated alone, retired."""
+def retired(
+    text: str, count: TokenCounter, speaker: str = "Maya", facts: dict[str, str] = FACTS
+) -> set[str]:
+    """The ids of ``facts`` whose lines ``speaker``'s ``text``, consolidated alone, retired."""
     memory = render_memory(
-        [Fact(text=t, date=WRITTEN, sources={"s": [f"m{i}"]}) for i, t in enumerate(FACTS.values())]
+        [Fact(text=t, date=WRITTEN, sources={"s": [f"m{i}"]}) for i, t in enumerate(facts.values())]
     )
     turn = MessageRecord(
-        seq=99, id="m99", role="user", content=text, ts=SAID, tokens=1, name="Maya"
+        seq=99, id="m99", role="user", content=text, ts=SAID, tokens=1, name=speaker
     )
     after = extractive_consolidation(
-        memory, [turn], max_tokens=4000, count_tokens=count.count, session="maya"
+        memory, [turn], max_tokens=4000, count_tokens=count.count, session=speaker.casefold()
     )
-    return {key for key, line in FACTS.items() if f"] {line} " not in after.memory}
+    return {key for key, line in facts.items() if f"] {line} " not in after.memory}
 
 
 def main(argv: list[str] | None = None) -> Section:
     say(__doc__.strip().splitlines()[0])
     section = Section(title="Everyday sentences against one memory (`evals/everyday/`, issue 59)")
     section.intro = (
-        "220 messages written blind to the code, each consolidated alone on Maya's 14 facts"
+        "Messages written blind to the code, each consolidated alone on its speaker's 14 facts"
         " (extractive, in-process); a change is right when it retires exactly the facts it"
         " names."
     )
-    count, wrong, right, missed, also = TokenCounter(), 0, 0, 0, 0
-    messages = json.loads(SENTENCES.read_text())
-    for message in messages:
-        expected, gone = set(message["changes"]), retired(message["text"], count)
-        if gone - expected:
-            say(f"  retired {sorted(gone - expected)}: {message['text']}")
-        if not expected:
-            wrong += bool(gone)
-            continue
-        right += gone == expected
-        missed += bool(expected - gone)
-        also += bool(gone - expected)
-    keep = sum(1 for m in messages if not m["changes"])
-    changes = len(messages) - keep
-    say(f"must change nothing: {wrong} of {keep} retired a fact")
-    say(f"changes: {right} of {changes} exactly right, {missed} missed one, {also} retired another")
     table = section.table(
-        "messages", "count", "retired a fact they should not", "exactly right", "missed a change"
+        "memory",
+        "messages",
+        "count",
+        "retired a fact they should not",
+        "exactly right",
+        "missed a change",
     )
-    table.row("must change nothing", keep, wrong, "–", "–")
-    table.row("change named facts", changes, also, right, missed)
+    count = TokenCounter()
+    for path, speaker, facts in SETS:
+        wrong, right, missed, also = 0, 0, 0, 0
+        messages = json.loads(path.read_text())
+        for message in messages:
+            expected = set(message["changes"])
+            gone = retired(message["text"], count, speaker, facts)
+            if gone - expected:
+                say(f"  {speaker}: retired {sorted(gone - expected)}: {message['text']}")
+            if not expected:
+                wrong += bool(gone)
+                continue
+            right += gone == expected
+            missed += bool(expected - gone)
+            also += bool(gone - expected)
+        keep = sum(1 for m in messages if not m["changes"])
+        changes = len(messages) - keep
+        say(f"{speaker}: must change nothing: {wrong} of {keep} retired a fact")
+        say(
+            f"{speaker}: changes: {right} of {changes} exactly right, {missed} missed one,"
+            f" {also} retired another"
+        )
+        table.row(speaker, "must change nothing", keep, wrong, "–", "–")
+        table.row(speaker, "change named facts", changes, also, right, missed)
     return section
