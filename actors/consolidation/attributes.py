@@ -111,7 +111,7 @@ _TABLE: list[tuple[str, str]] = [
     ),
     (
         "partner",
-        r"\b(?:girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?|spouse|married|engaged|"
+        r"\b(?:girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?|spouse|(?:re)?married|engaged|"
         r"dating|seeing someone|proposed)\b",
     ),
     (
@@ -203,6 +203,7 @@ SOMEONE = re.compile(
 )
 _RELATION = re.compile(
     rf"^(?P<who>{DEFAULT_SPEAKER}|[A-Z][\w-]*)'s (?:[a-z]+ )?(?P<rel>{RELATIVES})s?\b"
+    rf"(?:,? (?P<name>[{UPPER}][\w-]*)\b(?!'s))?"
 )
 #: The subject of "The user lives in …" (``third_person.DEFAULT_SPEAKER``, folded).
 _UNNAMED = DEFAULT_SPEAKER.casefold()
@@ -267,8 +268,15 @@ def keys(fact: str) -> list[Key]:
 
 def same_subject(a: str, b: str) -> bool:
     """Two subjects name the same person; an empty one (nobody named: the speaker, or their
-    thing) matches any but someone's relative ("Priya's cousin moved …" is not Priya's)."""
-    return a == b or (not a and "'s " not in b) or (not b and "'s " not in a)
+    thing) matches any but someone's relative ("Priya's cousin moved …" is not Priya's); a
+    relative named is the relative unnamed and the name alone ("maya's sister ana" is
+    "maya's sister" and "ana", not "bob's cousin ana")."""
+    if a == b or (not a and "'s " not in b) or (not b and "'s " not in a):
+        return True
+    short, named = sorted((a, b), key=len)
+    if "'s " not in named or not short:
+        return False
+    return named.startswith(f"{short} ") or (" " not in short and named.endswith(f" {short}"))
 
 
 def _subject(fact: str, at: int) -> str:
@@ -277,7 +285,9 @@ def _subject(fact: str, at: int) -> str:
     # ("Jonas and their fiancée Rasa are moving": one subject of two, the first named first)
     for span in reversed(_BOUNDARY.split(_JOINT.sub(r"\1 & ", fact[:at]))):
         if relation := _RELATION.search(span.strip()):
-            return f"{relation['who']}'s {relation['rel']}".casefold()
+            # (named too: "Tomás's brother Diego", one person with "Diego")
+            name = f" {relation['name']}" if relation["name"] else ""
+            return f"{relation['who']}'s {relation['rel']}{name}".casefold()
         if _UNNAMED_SPAN.search(span):
             return _UNNAMED
         if someone := SOMEONE.search(span):  # "a colleague just moved": theirs, not anyone's

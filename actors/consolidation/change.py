@@ -345,7 +345,8 @@ def displaced(
         # what ended is the line naming its value ("left Pixelworks"; "Saturday football is
         # over" the Saturday line, "our Sunday barbecues are over" no line of futsal on
         # Wednesdays); a name no line holds may be the new thing ("sold it, got a Trek")
-        naming = [f for f in mine if _folded(stated) & _folded(values(f.text))]
+        # (or a word of its value: "the XPS died" names "a Dell XPS 13")
+        naming = [f for f in mine if _folded(stated) & _folded(values(f.text) | _parts(f.text))]
         if len(naming) == 1:
             return Displaced(naming[0], None)
         if naming or all(WHEN.fullmatch(v) for v in stated):
@@ -555,6 +556,11 @@ def _gist(text: str, speaker: str = "") -> str:
 
 
 _VALUE = re.compile(r"(?<=\S )[A-Z][\w-]*(?: [A-Z][\w-]*)*|\d[\d:,.]*\d|\d")
+
+
+def _parts(text: str) -> set[str]:
+    """The words of the names of ``text`` that are names themselves ("XPS" of "Dell XPS")."""
+    return {word for value in values(text) for word in value.split()[1:] if word[0].isupper()}
 
 
 def _folded(names: set[str]) -> set[str]:

@@ -62,8 +62,9 @@ EVERYDAY = [
     ("Maya's manager left Pixelworks.", None),
     ("Maya switched from Duolingo to a Spanish class at the library.", MAYA[12]),
     ("Maya was let go by Pixelworks.", MAYA[1]),
-    # "she" is someone named before, never the speaker ("they"); "Leo and I split" ends Leo
-    ("Ana finally came home, she's renting a place in Stockport.", None),
+    # "she" is someone named before, never the speaker ("they"), and a relative named is the
+    # relative: Ana's home changes, not Maya's; "Leo and I split" ends Leo
+    ("Ana finally came home, she's renting a place in Stockport.", MAYA[10]),
     ("Maya and Leo split and he took Miso.", "Maya's boyfriend is Leo."),
     # a thing's noun qualifying another is that other thing; someone else's thing is theirs;
     # a name that says where or what for is no make
@@ -85,6 +86,28 @@ def test_a_thing_replaced_by_its_name_is_the_line_naming_it() -> None:
     assert _merge("Maya", [*MAYA, laptop], "Maya got a ThinkPad to replace the old Dell.") == [
         laptop
     ]
+
+
+TOMAS = [
+    "Tomás's wife is Hana.",
+    "Tomás has a dog called Biscuit.",
+    "Tomás's laptop is a Dell XPS 13.",
+    "Tomás's brother Diego lives in Valencia.",
+]
+#: A relative named once is the same person by name alone; an ending said in other words
+#: (a separation, a thing that died by a word of its make).
+ENDINGS = [
+    ("Diego has moved back to Seville.", TOMAS[3]),
+    ("Tomás and Hana are separating.", TOMAS[0]),
+    ("Tomás got remarried last spring, to Lucía.", TOMAS[0]),
+    ("The XPS died for good, typing this on a Lenovo Yoga.", TOMAS[2]),
+    ("Bob's brother Diego moved to Oslo.", None),
+]
+
+
+@pytest.mark.parametrize(("new", "retired"), ENDINGS)
+def test_an_ending_in_other_words_retires_the_line_it_names(new: str, retired: str | None) -> None:
+    assert _merge("Tomás", TOMAS, new) == ([retired] if retired else [])
 
 
 def test_a_day_alone_names_no_thing_the_line_on_that_day_changes() -> None:
