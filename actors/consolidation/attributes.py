@@ -12,7 +12,8 @@ recognises has no key and is never superseded, only retracted or corrected.
 
 The subject is the nearest name before the attribute's word ("…, so Dmitri
 and others moved there" is Dmitri's home, "Leena got a job" is Leena's
-work), "<name>'s <relation>" for a relative, and empty when the sentence
+work), "<name>'s <relation>" for a relative (with their name when it is said: "Tomás's
+brother Diego" is the same person as "Diego" and "Tomás's brother"), and empty when the sentence
 names nobody (the speaker, in a scope of one person): an empty subject
 matches any. "The user" (the speaker of a session with no name) is a
 subject of its own, ``the user``, one person in every session of the scope
