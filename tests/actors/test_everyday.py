@@ -102,6 +102,7 @@ ENDINGS = [
     ("Tomás got remarried last spring, to Lucía.", TOMAS[0]),
     ("The XPS died for good, typing this on a Lenovo Yoga.", TOMAS[2]),
     ("Bob's brother Diego moved to Oslo.", None),
+    ("Tomás and Hana are separating the recycling better now.", None),
 ]
 
 
