@@ -80,7 +80,7 @@ _TABLE: list[tuple[str, str]] = [
     ),
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")
         "work",
-        r"\b(?:works? (?:at|for|in)|working (?:at|for)|job (?:at|with|in)|employer|employed|"
+        r"\b(?:works? (?:at|for|in)\b|working (?:at|for)\b|job (?:at|with|in)\b|employer|employed|"
         # (not "transferred": to another ward, branch or programme of the same employer)
         # (a job quit, "quit the paper", not a habit or a sport: "quit volleyball")
         r"hired|notice|resignation|resigned|"

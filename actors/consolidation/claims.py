@@ -46,6 +46,8 @@ _TRADE_AT_IN = re.compile(
     rf"(?P<where>{_PLACE_NAME}(?:,? in {_PLACE_NAME})?))?"
     r"[.!]?$"
 )
+#: What one is at a place without working there.
+_NOT_A_TRADE = frozenset(["member", "regular", "customer", "client", "patient", "guest", "fan"])
 #: A trade said as one ("is a dispatcher", "starts as head chef"), kept as "works as a …".
 _AS_TRADE = re.compile(r"^(?:is|starts as) (?:now )?(?:(an?) )?")
 #: What someone does, then (last) the place they do it in: two claims.
@@ -96,7 +98,12 @@ def claims(fact: Fact) -> list[Fact]:
         ]
     elif home := _AT_HOME_IN.match(fact.text):  # "draws at home in Mapo": and lives there
         texts = [f"{home['who']} {home['what']}.", f"{home['who']} lives in {home['where']}."]
-    elif (found := _TRADE_AT_IN.match(fact.text)) and (found["at"] or found["where"]):
+    elif (
+        (found := _TRADE_AT_IN.match(fact.text))
+        and (found["at"] or found["where"])
+        # (a member or a regular of a place works for nobody there: "a member at David Lloyd")
+        and found["trade"].split()[-1] not in _NOT_A_TRADE
+    ):
         who, trade = found["who"], found["trade"]
         # "is a dispatcher at TransBalkan" says it is a trade: kept as one, whatever its noun
         # (a student studies where they are one: "a second-year student at Alexandria University")

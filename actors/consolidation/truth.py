@@ -55,6 +55,7 @@ from .change import (
 )
 from .chatter import is_chatter, remark, split_opener, strip_banter
 from .claims import claims
+from .family import family_grew
 from .grounding import supports
 from .retraction import retraction_topics, retracts
 from .roles import promoted
@@ -248,8 +249,11 @@ def merge(
         if [id(f) for f in facts] == untouched and not _RENAME.search(said):
             # no key, correction or rename took a line: a change in other words (change.py)
             older = [f for f in facts if _comparable(f, fact) and not over(f.text)]
-            if role := promoted(older, fact, _turn_of(fact, turns), speaker):  # (roles.py)
+            # (roles.py, family.py)
+            if role := promoted(older, fact, _turn_of(fact, turns), speaker):
                 retire(role)
+            elif count := family_grew(older, fact, speaker):
+                retire(count)
             elif found := displaced(older, fact, said, speaker, embed):
                 at = facts.index(found.old)
                 retire(found.old)

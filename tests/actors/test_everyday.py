@@ -103,12 +103,44 @@ ENDINGS = [
     ("The XPS died for good, typing this on a Lenovo Yoga.", TOMAS[2]),
     ("Bob's brother Diego moved to Oslo.", None),
     ("Tomás and Hana are separating the recycling better now.", None),
+    ("The divorce came through last week.", TOMAS[0]),
+    ("Tomás and others gave Biscuit to Tomás's parents.", TOMAS[1]),
 ]
 
 
 @pytest.mark.parametrize(("new", "retired"), ENDINGS)
 def test_an_ending_in_other_words_retires_the_line_it_names(new: str, retired: str | None) -> None:
     assert _merge("Tomás", TOMAS, new) == ([retired] if retired else [])
+
+
+def test_a_membership_is_no_job_and_work_instead_names_no_employer() -> None:
+    work = ["Tomás works as a paramedic.", "Tomás works at the Ambulance Service."]
+    gym = "Tomás has a membership at PureGym."
+    assert _merge("Tomás", [*work, gym], "Tomás is a member at David Lloyd now.") == [gym]
+    assert _merge("Tomás", work, "Tomás cycles to work instead of driving.") == []
+
+
+KIDS = ["Tomás has two daughters.", "Tomás works as a paramedic."]
+#: A child of the speaker's born or adopted retires the count of their children; a
+#: relative's or a friend's baby, or a barbecue "had", does not.
+BIRTHS = [
+    ("Tomás and others had a baby boy last week!", KIDS[0]),
+    ("Baby number three arrived on Tuesday, a little girl.", KIDS[0]),
+    ("Tomás and others have adopted a son, Leo, he's six.", KIDS[0]),
+    ("Our twins were born on Friday, so four kids now.", KIDS[0]),
+    ("Hana gave birth to our son yesterday.", KIDS[0]),
+    ("Tomás's sister had a baby boy last week!", None),
+    ("Diego and his wife had a baby girl.", None),
+    ("Baby Lily was born today!", None),
+    ("Tomás and others had a barbecue for the girls.", None),
+]
+
+
+@pytest.mark.parametrize(("new", "retired"), BIRTHS)
+def test_a_child_born_to_the_speaker_retires_the_count_of_their_children(
+    new: str, retired: str | None
+) -> None:
+    assert _merge("Tomás", KIDS, new) == ([retired] if retired else [])
 
 
 def test_a_day_alone_names_no_thing_the_line_on_that_day_changes() -> None:

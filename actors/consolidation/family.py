@@ -1,0 +1,50 @@
+"""A child born or adopted: the speaker's count of children it makes untrue.
+
+"Tomás has two daughters" stops being true when "our son was born", "we had a
+baby boy", "we've adopted a little girl" or "baby number three arrived": no key
+names a count of children and no change word is said, but the news is of the
+speaker's own family (their name, "we", "our", a child of theirs) and a count
+of children is the one line it can change. A relative's or a friend's baby ("my
+sister had a baby boy") changes nothing of the speaker's. See docs/design.md,
+"Memory that stays true", step 3.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from reverie.store import Fact
+
+__all__ = ["family_grew"]
+
+_CHILD = r"(?:baby|son|daughter|boy|girl|child|twins|triplets|little one)"
+#: A child born or adopted ("were born", "gave birth", "had a baby boy", "adopted a son").
+_BIRTH = re.compile(
+    rf"\b(?:(?:was|were) born|gave birth|had (?:(?:a|our|the) (?:[\w-]+ )?{_CHILD}|twins)|"
+    rf"adopted (?:an?|our|two|twins) (?:[\w-]+ )?{_CHILD}|"
+    rf"{_CHILD}s? (?:number \w+ )?(?:has |have )?(?:arrived|came along))",
+    re.IGNORECASE,
+)
+#: The speaker's own family: "we" (written "<speaker> and others"), "our", "number three".
+_OURS = re.compile(r"\b(?:our|number (?:two|three|four|five|six|\d))\b", re.IGNORECASE)
+#: A line counting the speaker's children: "has two daughters", "three kids".
+_COUNT = re.compile(
+    r"\b(?:\d+|two|three|four|five|six|seven|eight) (?:[a-z-]+ )?"
+    r"(?:kids|children|daughters|sons|boys|girls)\b|\bhas an? (?:son|daughter)\b",
+    re.IGNORECASE,
+)
+
+
+def family_grew(older: Sequence[Fact], new: Fact, speaker: str) -> Fact | None:
+    """The speaker's one line of ``older`` counting their children, when ``new`` says a
+    child of theirs was born or adopted; else None."""
+    if not speaker or not _BIRTH.search(new.text):
+        return None
+    who = re.escape(speaker)
+    # (a child of theirs, not a relative's: "Tomás's sister had a baby boy")
+    theirs = re.match(rf"{who} |{who}'s (?:[\w-]+ )?{_CHILD}", new.text, re.IGNORECASE)
+    if not (theirs or (_OURS.search(new.text) and not new.text.startswith(f"{speaker}'s "))):
+        return None
+    counts = [f for f in older if f.text.startswith(f"{speaker} ") and _COUNT.search(f.text)]
+    return counts[0] if len(counts) == 1 else None
