@@ -99,11 +99,11 @@ _TABLE: list[tuple[str, str]] = [
         r"(?:my|their|his|her|our) own boss|"
         r"(?:my|their|his|her|our) own (?:[\w-]+ ){0,2}(?:business|company|shop|firm|practice|studio|"
         r"clinic|agency|label)|"
-        r"(?:first|last|final) (?:day|week|month|shift|service) (?:at|there|in that)\b)",
+        r"(?:first|last|final) (?:day|week|month|shift|service) (?:at|with|there|in that)\b)",
     ),
     (
         "trade",
-        r"\b(?:works? as|working as|job as|promot\w+)\b|"
+        r"\b(?:works? as|working as|job as|promot\w+|(?:re)?trained as|qualified as)\b|"
         # ("they made me operations manager": a role given is a trade held)
         r"\b(?:(?:is|am|'m) an?|made (?:me|him|her|them|[A-Z][\w-]*)(?: an?| the)?) "
         r"(?:[\w-]+ ){0,3}?(?:teacher|nurse|engineer|developer|designer|"

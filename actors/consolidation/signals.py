@@ -78,14 +78,14 @@ def _hedging(text: str) -> bool:
 _ENDING = re.compile(
     # (not "quit scrolling", "sold Leo on the idea")
     r"\b(?:quit(?! [a-z]+ing\b)|left|resigned|resignation|notice|sold(?! [A-Z][\w-]* on\b)|"
-    r"no longer|stopped|cancell?ed|let go|laid off|made redundant|(?:got|was|been) fired|"
+    r"no longer|stopped|cancell?ed|let (?:(?-i:[A-Z])[\w-]* )?go|laid off|made redundant|(?:got|was|been) fired|"
     # (what is replaced by its name: "got a ThinkPad to replace the old Dell")
     r"replac(?:e|ed|es|ing)(?= (?:the |my |our |their )?(?:old )?(?-i:[A-Z])))\b",
     re.IGNORECASE,
 )
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
 _GONE = re.compile(
-    r"\b(?:sold(?! [A-Z][\w-]* on\b)|gave (?:up|away)|gave (?:him|her|them|[A-Z][\w-]*) (?:away|to)|got rid of|retired|scrapped|died|gone|stolen|"
+    r"\b(?:sold(?! [A-Z][\w-]* on\b)|nicked|pinched|gave (?:up|away)|gave (?:him|her|them|[A-Z][\w-]*) (?:away|to)|got rid of|retired|scrapped|died|gone|stolen|"
     r"broke(?! up)|wrote off|rehomed?|went to live|stole|no more|(?:up )?for sale|(?:say|said|saying) goodbye to|"
     r"(?:is|are|was) over|ended(?! (?:the|a|an|up|with|our|my|their)\b)|packed in|"
     # (a thing given up by its name, "dropped Babbel", not "dropped my phone")

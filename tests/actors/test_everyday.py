@@ -113,6 +113,18 @@ def test_an_ending_in_other_words_retires_the_line_it_names(new: str, retired: s
     assert _merge("Tomás", TOMAS, new) == ([retired] if retired else [])
 
 
+def test_a_trade_retrained_for_a_first_shift_with_and_a_thing_let_go_or_nicked() -> None:
+    job, work = "Tomás works as a paramedic.", "Tomás works at the Ambulance Service."
+    gym, bike = "Tomás has a membership at PureGym.", "Tomás rides a Brompton to work."
+    older = [job, work, gym, bike]
+    assert _merge("Tomás", older, "Tomás has retrained as a physiotherapist.") == [job]
+    assert _merge("Tomás", older, "Tomás qualified as a nurse last month.") == [job]
+    new = "Tomás's first shift with London Ambulance Service is tomorrow."
+    assert _merge("Tomás", older, new) == [work]
+    assert _merge("Tomás", older, "Tomás let PureGym go.") == [gym]
+    assert _merge("Tomás", older, "The Brompton got nicked, so Tomás bought a Carrera.") == [bike]
+
+
 def test_a_membership_is_no_job_and_work_instead_names_no_employer() -> None:
     work = ["Tomás works as a paramedic.", "Tomás works at the Ambulance Service."]
     gym = "Tomás has a membership at PureGym."
