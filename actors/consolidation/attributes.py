@@ -41,6 +41,7 @@ __all__ = [
     "WHEN",
     "Key",
     "held_by_another",
+    "is_modifier",
     "keys",
     "modifiers",
     "same_subject",
@@ -231,7 +232,7 @@ def keys(fact: str) -> list[Key]:
     for attribute, pattern in _ATTRIBUTES:
         matches = list(pattern.finditer(fact))
         if attribute in THINGS:
-            matches = [m for m in matches if not _modifier(fact, m.end())]
+            matches = [m for m in matches if not is_modifier(fact, m.end())]
         if matches:
             valued = [(m, _value(fact, m, thing=attribute in THINGS)) for m in matches]
             match, value = next(((m, v) for m, v in valued if v), valued[0])
@@ -326,10 +327,10 @@ def _holder(fact: str, at: int) -> str:
 
 def modifiers(text: str) -> set[str]:
     """The nouns of ``text`` that qualify the noun after them ("phone" of "phone wallpaper")."""
-    return {m[0] for m in re.finditer(r"\b[a-z][\w-]*", text) if _modifier(text, m.end())}
+    return {m[0] for m in re.finditer(r"\b[a-z][\w-]*", text) if is_modifier(text, m.end())}
 
 
-def _modifier(fact: str, at: int) -> bool:
+def is_modifier(fact: str, at: int) -> bool:
     """The noun ending at ``at`` qualifies the word after it ("phone wallpaper")."""
     after = re.match(r" ([a-z][\w'-]*)", fact[at:])
     word = after[1] if after else ""

@@ -16,6 +16,8 @@ from collections.abc import Sequence
 
 from reverie.store import Fact
 
+from .attributes import is_modifier
+
 __all__ = ["family_grew"]
 
 _CHILD = r"(?:baby|son|daughter|boy|girl|child|twins|triplets|little one)"
@@ -39,7 +41,9 @@ _COUNT = re.compile(
 def family_grew(older: Sequence[Fact], new: Fact, speaker: str) -> Fact | None:
     """The speaker's one line of ``older`` counting their children, when ``new`` says a
     child of theirs was born or adopted; else None."""
-    if not speaker or not _BIRTH.search(new.text):
+    birth = _BIRTH.search(new.text)
+    # (a child's noun qualifying another is no child: "had a baby shower", "a baby tooth")
+    if not speaker or not birth or is_modifier(new.text, birth.end()):
         return None
     who = re.escape(speaker)
     # (a child of theirs, not a relative's: "Tomás's sister had a baby boy")

@@ -56,7 +56,7 @@ _GONE = re.compile(
 )
 _PARTNER_ENDED = re.compile(
     r"\b(?:(?:is|are|'s) single|ended things|broke up|split(?: up)?(?! (?:the|a|an|it|our|my|"
-    r"their|his|her|them|into|between)\b)|separat(?:ed|ing)(?! (?:the|a|an|it|our|my|their|his|her|them)\b)|divorc(?:ed|ing)|"
+    r"their|his|her|them|into|between)\b)|separat(?:ed|ing)(?! (?:the|it|our|my|their|his|her|them)\b)|divorc(?:ed|ing)|"
     r"(?:no longer|not) together|divorce (?:came|went) through|"
     r"on (?:their|his|her|my) own now|(?:it's|it is) over (?:with|between)|called it quits|"
     r"went (?:our|their) separate ways)\b",

@@ -99,6 +99,7 @@ TOMAS = [
 ENDINGS = [
     ("Diego has moved back to Seville.", TOMAS[3]),
     ("Tomás and Hana are separating.", TOMAS[0]),
+    ("Tomás and Hana separated a few weeks ago.", TOMAS[0]),
     ("Tomás got remarried last spring, to Lucía.", TOMAS[0]),
     ("The XPS died for good, typing this on a Lenovo Yoga.", TOMAS[2]),
     ("Bob's brother Diego moved to Oslo.", None),
@@ -145,6 +146,8 @@ BIRTHS = [
     ("Diego and his wife had a baby girl.", None),
     ("Baby Lily was born today!", None),
     ("Tomás and others had a barbecue for the girls.", None),
+    ("Tomás and others had a baby shower for Hana's sister.", None),
+    ("Tomás's daughter had a baby tooth fall out!", None),
 ]
 
 
