@@ -44,6 +44,7 @@ __all__ = [
     "is_modifier",
     "keys",
     "modifiers",
+    "same_make",
     "same_subject",
 ]
 
@@ -266,6 +267,11 @@ def keys(fact: str) -> list[Key]:
             found.append(Key(_subject(fact, pet.start()), f"pet:{name.casefold()}", name))
         break
     return found
+
+
+def same_make(new: str, old: str) -> bool:
+    """The old thing's make, or its shorter ("the iPhone" of "an iPhone 12")."""
+    return f"{old.casefold()} ".startswith(f"{new.casefold()} ")
 
 
 def same_subject(a: str, b: str) -> bool:

@@ -37,6 +37,7 @@ from .attributes import (
     WHEN,
     Key,
     keys,
+    same_make,
     same_subject,
 )
 from .change import (
@@ -287,16 +288,19 @@ def _supersede(
     said_in = f"{new.text} {_turn_of(new, turns)}"
     done, before = False, list(facts)
     for old in list(facts):
+        theirs = keys(old.text)
+        shared = [(a, b) for a in mine for b in theirs if _same(a, b)]
+        # (a partner, said on a later day, is its holder's: "Tomás's girlfriend is Sara")
+        partners = bool(shared) and new.date > old.date
+        partners &= all(a.attribute == "partner" and a.subject and b.subject for a, b in shared)
         if (
             not _comparable(old, new)
-            or not _same_person(old, new, persons, speaker)
+            or not (partners or _same_person(old, new, persons, speaker))
             or over(old.text)  # (a state already over, "drove a truck in the nineties")
             # (what a turn ends is older than what it starts: "quit the studio, I start at Fjord")
             or (same_turn(old, new) and ending(new.text))
         ):
             continue
-        theirs = keys(old.text)
-        shared = [(a, b) for a in mine for b in theirs if _same(a, b)]
         if (
             shared
             and all(not a.value for a, _ in shared)
@@ -312,7 +316,7 @@ def _supersede(
         if (
             shared
             and all(
-                b.attribute in THINGS and (not a.value or _same_make(a.value, b.value))
+                b.attribute in THINGS and (not a.value or same_make(a.value, b.value))
                 for a, b in shared
             )
             and not signalled(new.text)  # (an ending too: "stopped drinking green tea")
@@ -353,11 +357,6 @@ def _supersede(
             facts.insert(at, rewritten)
         done = True
     return done
-
-
-def _same_make(new: str, old: str) -> bool:
-    """The old one's make, or its shorter ("the iPhone" of "an iPhone 12")."""
-    return f"{old.casefold()} ".startswith(f"{new.casefold()} ")
 
 
 def _newest(old: Fact, facts: list[Fact], shared: list[tuple[Key, Key]]) -> bool:

@@ -100,6 +100,10 @@ ENDINGS = [
     ("Diego has moved back to Seville.", TOMAS[3]),
     ("Tomás and Hana are separating.", TOMAS[0]),
     ("Tomás and Hana separated a few weeks ago.", TOMAS[0]),
+    # a partner is the holder's: "Tomás's girlfriend" is Tomás's partner, not someone else
+    ("Tomás's girlfriend is Sara now.", TOMAS[0]),
+    ("Tomás's girlfriend Sara is moving in with them.", TOMAS[0]),
+    ("Hana's new boyfriend is nice.", None),
     ("Tomás got remarried last spring, to Lucía.", TOMAS[0]),
     ("The XPS died for good, typing this on a Lenovo Yoga.", TOMAS[2]),
     ("Bob's brother Diego moved to Oslo.", None),
@@ -107,6 +111,11 @@ ENDINGS = [
     ("The divorce came through last week.", TOMAS[0]),
     ("Tomás and others gave Biscuit to Tomás's parents.", TOMAS[1]),
 ]
+
+
+def test_a_partner_said_by_one_person_is_no_change_of_anothers() -> None:
+    alice = ["Alice's husband is Pedro.", "Alice lives in Porto."]
+    assert _merge("Bob", alice, "Bob's girlfriend is Sara now.") == []
 
 
 @pytest.mark.parametrize(("new", "retired"), ENDINGS)
