@@ -62,7 +62,7 @@ __all__ = [
 _LIFE_ENDS = re.compile(
     r"\b(?:died|passed(?: away)?(?! (?:the|my|his|her|their|an?|it)\b)|"
     r"put (?:[\w']+ ){0,2}(?:down|to sleep)|rehomed?|went to live|lives with .+ now|"
-    r"gave (?:him|her|them|[A-Z][\w-]*) (?:away|to)|g[ai]ven? (?:away|to))\b",
+    r"gave (?:him|her|them|[A-Z][\w-]*) away|given away)\b",
     re.IGNORECASE,
 )
 #: A thing named by its noun that died ("the delivery car finally died").

@@ -109,7 +109,9 @@ ENDINGS = [
     ("Bob's brother Diego moved to Oslo.", None),
     ("Tomás and Hana are separating the recycling better now.", None),
     ("The divorce came through last week.", TOMAS[0]),
-    ("Tomás and others gave Biscuit to Tomás's parents.", TOMAS[1]),
+    ("Tomás and others gave Biscuit away to a family with a farm.", TOMAS[1]),
+    # (a dog handed over for a while is still theirs)
+    ("Tomás and others gave Biscuit to Tomás's mum for the weekend.", None),
 ]
 
 
