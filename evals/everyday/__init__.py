@@ -2,9 +2,11 @@
 
 Two sets, each written blind to the code by a helper: ``sentences.json`` (stop 67, 220
 messages of Maya's, 160 that must change none of her 14 facts and 60 that change named
-ones) and ``tomas.json`` (stop 68, 240 of Tomás's, 160 and 80, on 14 facts of other kinds:
-a bike, a laptop, a gym, a class, his children; measured blind once, before any rule read
-it). The messages that must change nothing are trips, other people's news, plans,
+ones), ``tomas.json`` (stop 68, 240 of Tomás's, 160 and 80, on 14 facts of other kinds:
+a bike, a laptop, a gym, a class, his children; measured before any rule read it) and
+``team.json`` (stop 68, 200 of Bob's in a team's memory that also holds 11 of Alice's
+facts, none of which his words may retire: 150 that must change nothing, tempting ones
+with her words, and 50 that change his own). The messages that must change nothing are trips, other people's news, plans,
 suggestions, the past, states of the moment, idioms with change words in another sense,
 additions, feelings and compound nouns; half the changes are implicit ("handed the keys
 of the Panda to its new owner"). Each message is consolidated alone on the extractive
@@ -60,8 +62,34 @@ TOMAS = {
     "gym": "Tomás has a membership at PureGym.",
     "class": "Tomás takes guitar lessons on Tuesday evenings.",
 }
+#: A team's memory, Alice's facts and Bob's: the ids ``team.json`` names (Bob's messages).
+TEAM = {
+    "a_job": "Alice works as a nurse.",
+    "a_employer": "Alice works at St Mary's Hospital.",
+    "a_city": "Alice lives in Bristol.",
+    "a_partner": "Alice's husband is Pedro.",
+    "a_pet": "Alice has a cat called Luna.",
+    "a_car": "Alice drives a grey Honda Jazz.",
+    "a_phone": "Alice's phone is a Pixel 7.",
+    "a_diet": "Alice is vegan.",
+    "a_sport": "Alice swims on Monday evenings.",
+    "a_brother": "Alice's brother Carl lives in Oslo.",
+    "a_kids": "Alice has a son called Theo.",
+    "b_job": "Bob works as an accountant.",
+    "b_employer": "Bob works at Globex.",
+    "b_city": "Bob lives in Bath.",
+    "b_partner": "Bob's girlfriend is Mia.",
+    "b_pet": "Bob has a dog called Rex.",
+    "b_car": "Bob drives a red Ford Fiesta.",
+    "b_sport": "Bob plays five-a-side football on Thursdays.",
+    "b_drink": "Bob drinks black coffee.",
+}
 #: Each set: its messages, whose they are, and the memory they are said against.
-SETS = [(SENTENCES, "Maya", FACTS), (SENTENCES.with_name("tomas.json"), "Tomás", TOMAS)]
+SETS = [
+    (SENTENCES, "Maya", FACTS),
+    (SENTENCES.with_name("tomas.json"), "Tomás", TOMAS),
+    (SENTENCES.with_name("team.json"), "Bob", TEAM),
+]
 #: The day the memory was written, and the message's five days later.
 WRITTEN, SAID = "2026-01-01", 1767571200.0 + 5 * 86400.0
 
@@ -86,7 +114,8 @@ def main(argv: list[str] | None = None) -> Section:
     say(__doc__.strip().splitlines()[0])
     section = Section(title="Everyday sentences against one memory (`evals/everyday/`, issue 59)")
     section.intro = (
-        "Messages written blind to the code, each consolidated alone on its speaker's 14 facts"
+        "Messages written blind to the code, each consolidated alone on its memory (14 facts,"
+        " or a team's 19: Bob's words never retire Alice's)"
         " (extractive, in-process); a change is right when it retires exactly the facts it"
         " names."
     )
@@ -95,18 +124,21 @@ def main(argv: list[str] | None = None) -> Section:
         "messages",
         "count",
         "retired a fact they should not",
+        "of another person's",
         "exactly right",
         "missed a change",
     )
     count = TokenCounter()
     for path, speaker, facts in SETS:
-        wrong, right, missed, also = 0, 0, 0, 0
+        wrong, right, missed, also, others = 0, 0, 0, 0, 0
         messages = json.loads(path.read_text())
         for message in messages:
             expected = set(message["changes"])
             gone = retired(message["text"], count, speaker, facts)
             if gone - expected:
                 say(f"  {speaker}: retired {sorted(gone - expected)}: {message['text']}")
+            # (a line not opening with the speaker's name is someone else's: Alice's, for Bob)
+            others += any(not facts[key].startswith(speaker) for key in gone)
             if not expected:
                 wrong += bool(gone)
                 continue
@@ -120,6 +152,8 @@ def main(argv: list[str] | None = None) -> Section:
             f"{speaker}: changes: {right} of {changes} exactly right, {missed} missed one,"
             f" {also} retired another"
         )
-        table.row(speaker, "must change nothing", keep, wrong, "–", "–")
-        table.row(speaker, "change named facts", changes, also, right, missed)
+        say(f"{speaker}: {others} of {len(messages)} retired a fact of another person's")
+        table.row(speaker, "must change nothing", keep, wrong, "–", "–", "–")
+        table.row(speaker, "change named facts", changes, also, "–", right, missed)
+        table.row(speaker, "all", len(messages), "–", others, "–", "–")
     return section
