@@ -25,7 +25,6 @@ DEFAULT_SPEAKER = "The user"
 _CONTRACTIONS = {
     "i'm": "is",
     "i've": "has",
-    "i'd": "would",
     "i'll": "will",
 }
 _IRREGULAR = {
@@ -89,13 +88,13 @@ _AND_I = re.compile(
 _WE = re.compile(r"\b(we're|we've|we'll|we'd|we)\b", re.IGNORECASE)
 #: After "we'd", a verb of the past: "we'd been", "we'd moved" ("we'd love" is "would").
 _HAD = re.compile(r" (?:been|[a-z]+ed)\b")
-_WE_VERB = {"we're": "are", "we've": "have", "we'll": "will", "we'd": "would", "we": ""}
+_WE_VERB = {"we're": "are", "we've": "have", "we'll": "will", "we": ""}
 
 
 def _we_verb(found: re.Match[str]) -> str:
     """The verb "we" was contracted with, said out."""
     said = found[1].lower()
-    return "had" if said == "we'd" and _HAD.match(found.string, found.end()) else _WE_VERB[said]
+    return _would_or_had(found.string, found.end()) if said == "we'd" else _WE_VERB[said]
 
 
 def _conjugate(verb: str) -> str:
@@ -117,6 +116,23 @@ def _adverb(word: str) -> bool:
     return word in _ADVERBS or (len(word) > 5 and word.endswith("ly"))
 
 
+def _conjugated(words: list[str]) -> list[str]:
+    """``words`` after a subject "I", with their verb (after any adverb) in the third person:
+    "basically live on rice" → "basically lives on rice"."""
+    at = 1 if words and _adverb(words[0].lower()) else 0
+    if at >= len(words):
+        return words
+    verb = words[at].rstrip(".,;:!?")  # ("I always cycle.")
+    said = _conjugate(verb) + words[at][len(verb) :] if verb else words[at]
+    return [*words[:at], said, *words[at + 1 :]]
+
+
+def _would_or_had(text: str, end: int) -> str:
+    """What "'d" says after "I" or "we": "had" before a past participle ("I'd been"), else
+    "would" ("I'd love")."""
+    return "had" if _HAD.match(text, end) else "would"
+
+
 def _later(text: str) -> str:
     for pattern, replacement in _LATER:
         text = pattern.sub(replacement, text)
@@ -124,8 +140,15 @@ def _later(text: str) -> str:
 
 
 #: The speaker's first mention when the sentence does not open with them: by name.
-_FIRST_MENTION = re.compile(r"\b(?:I was|I'm|I've|I|myself|mine|my|me)\b", re.IGNORECASE)
-_NAMED = {"i was": "{} was", "i'm": "{} is", "i've": "{} has", "mine": "{}'s", "my": "{}'s"}
+_FIRST_MENTION = re.compile(r"\b(?:I was|I'm|I've|I'll|I'd|I|myself|mine|my|me)\b", re.IGNORECASE)
+_NAMED = {
+    "i was": "{} was",
+    "i'm": "{} is",
+    "i've": "{} has",
+    "i'll": "{} will",
+    "mine": "{}'s",
+    "my": "{}'s",
+}
 
 
 def _named_first(text: str, who: str) -> str:
@@ -134,11 +157,12 @@ def _named_first(text: str, who: str) -> str:
     found = _FIRST_MENTION.search(text)
     if found is None or (found[0] == "I" and found.start() == 0):
         return _later(text)
-    name = _NAMED.get(found[0].lower(), "{}").format(who)
+    said = found[0].lower()
+    name = f"{{}} {_would_or_had(text, found.end())}" if said == "i'd" else _NAMED.get(said, "{}")
     rest = text[found.end() :]
-    if found[0] == "I" and (verb := re.match(r" (\w+)", rest)):  # "now I drive" → "drives"
-        rest = f" {_conjugate(verb[1])}{rest[verb.end() :]}"
-    return text[: found.start()] + name + _later(rest)
+    if found[0] == "I" and rest.startswith(" "):  # "now I drive" → "drives"
+        rest = " " + " ".join(_conjugated(rest[1:].split(" ")))
+    return text[: found.start()] + name.format(who) + _later(rest)
 
 
 def third_person(sentence: str, who: str) -> str:
@@ -150,12 +174,13 @@ def third_person(sentence: str, who: str) -> str:
     sentence = " ".join(sentence.split())
     words = sentence.split(" ")
     first = words[0].lower() if words else ""
+    if first == "i'd":
+        verb = _would_or_had(sentence, len(words[0]))
+        return " ".join([who, verb, _later(" ".join(words[1:]))]).strip()
     if first in _CONTRACTIONS:
         return " ".join([who, _CONTRACTIONS[first], _later(" ".join(words[1:]))]).strip()
     if first == "i" and len(words) > 1:
-        rest = words[1:]
-        at = 1 if _adverb(rest[0].lower()) and len(rest) > 1 else 0
-        rest[at] = _conjugate(rest[at])
+        rest = _conjugated(words[1:])
         return " ".join([who, rest[0], _later(" ".join(rest[1:]))]).strip()
     if first == "my" and len(words) > 1:
         return " ".join([f"{who}'s", _later(" ".join(words[1:]))])

@@ -136,3 +136,22 @@ def test_an_adverb_before_the_verb_and_a_split_we_keep_the_grammar() -> None:
     assert third_person("I fly to Rome on Mondays", "Maya") == "Maya flies to Rome on Mondays"
     assert third_person("I need a new menu", "Maya") == "Maya needs a new menu"
     assert third_person("I gotta feed the dog", "Maya") == "Maya has to feed the dog"
+
+
+def test_a_speaker_mentioned_mid_sentence_keeps_the_grammar() -> None:
+    """An adverb before the verb is no verb, a verb may end the sentence, and "I'd" and
+    "I'll" are said out: "Kenji'd love" is no English."""
+    assert (
+        third_person("Now I basically live on rice.", "Obi") == "Now Obi basically lives on rice."
+    )
+    assert third_person("I always cycle.", "Maya") == "Maya always cycles."
+    assert third_person("Someday I'd love a boat.", "Kenji") == "Someday Kenji would love a boat."
+    assert (
+        third_person("Honestly I'd been eyeing it.", "Kalani")
+        == "Honestly Kalani had been eyeing it."
+    )
+    assert third_person("I'd been there before.", "Maya") == "Maya had been there before."
+    assert (
+        third_person("After that I'll charge a fee.", "Tom") == "After that Tom will charge a fee."
+    )
+    assert third_person("Maybe I'd go, I'd say.", "Maya") == "Maybe Maya would go, they'd say."
