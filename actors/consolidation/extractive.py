@@ -141,6 +141,8 @@ _JUST = re.compile(r"(?:Just|Finally|Also|Recently|Already|Then)$")
 _UNSAID_I_AM = re.compile(
     r"^(?!(?:[Nn]o|[Ss]ome|[Aa]ny|[Ee]very)thing|[Mm]orning|[Ee]vening|[Dd]uring)[A-Z][a-z]+ing "
     r"(?:an?|the|to|from|for|at|in|on|into|back|out|home|my|our|with|freelance|full|part)\b"
+    # (not the subject of a verb of its own: "Arriving at school not sweaty is life-changing")
+    r"(?![^,;]*\b(?:is|was|has been|feels|felt|makes|made)\b)"
 )
 #: A clause that opens with its speaker stating something ("I …", "My …").
 _STATES = re.compile(

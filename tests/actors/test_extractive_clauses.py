@@ -73,6 +73,11 @@ TABLE = [
         ["Carl and others move to Salvador at the end of the month."],
     ),
     ("Going freelance from next month.", ["Carl is going freelance from next month."]),
+    # (a gerund that is the subject of its own verb: no "I'm" was left out)
+    (
+        "Arriving at work not sweaty is life-changing.",
+        ["Arriving at work not sweaty is life-changing."],
+    ),
     (
         "Also got a Framework laptop, repairable and fast.",
         ["Carl got a Framework laptop, repairable and fast."],
