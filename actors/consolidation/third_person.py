@@ -170,7 +170,10 @@ def third_person(sentence: str, who: str) -> str:
     sentence = _AND_I.sub(
         lambda m: f"{who} and {'their ' + m['kin'] + ' ' if m['kin'] else ''}{m['name']}", sentence
     )
-    sentence = _WE.sub(lambda m: f"{who} and others {_we_verb(m)}", sentence)
+    if first_we := _WE.search(sentence):
+        # (by name once, then "they": "when Omar and others were little they lived in Kuwait")
+        later = _WE.sub(lambda m: "they" + m[1][2:], sentence[first_we.end() :])
+        sentence = f"{sentence[: first_we.start()]}{who} and others {_we_verb(first_we)}{later}"
     sentence = " ".join(sentence.split())
     words = sentence.split(" ")
     first = words[0].lower() if words else ""

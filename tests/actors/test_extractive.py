@@ -155,3 +155,16 @@ def test_a_speaker_mentioned_mid_sentence_keeps_the_grammar() -> None:
         third_person("After that I'll charge a fee.", "Tom") == "After that Tom will charge a fee."
     )
     assert third_person("Maybe I'd go, I'd say.", "Maya") == "Maybe Maya would go, they'd say."
+
+
+def test_a_second_we_in_one_clause_is_they() -> None:
+    """ "We" is named once: "When Omar and others were little Omar and others lived …" is
+    not how anyone writes."""
+    assert (
+        third_person("When we were little we lived in Kuwait.", "Omar")
+        == "When Omar and others were little they lived in Kuwait."
+    )
+    assert (
+        third_person("We're moving and we'll be happy.", "Omar")
+        == "Omar and others are moving and they'll be happy."
+    )
