@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 from reverie.store import Fact, MessageRecord
 
+from .anaphora import named_pronoun
 from .attributes import MONTHS, UPPER, WEEKDAYS, keys
 from .chatter import is_chatter, split_opener
 from .clauses import clauses
@@ -251,12 +252,20 @@ def _summary(sentences: list[_Sentence]) -> str:
 def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
     facts: list[Fact] = []
     answered: MessageRecord | None = None  # the turn whose last fact is an answer
+    earlier: list[str] = []  # what the turn said before the sentence
     for before, sentence, after in zip(
         [None, *sentences], sentences, [*sentences[1:], None], strict=False
     ):
         if sentence.role != "user":
             continue
         said = before.text if before is not None and before.turn is sentence.turn else ""
+        # ("My brother Bold moved. He keeps sending me photos": the second is Bold's too)
+        earlier = earlier if said else []
+        who = sentence.turn.name or DEFAULT_SPEAKER
+        earlier.append(sentence.text)
+        sentence = sentence._replace(
+            text=named_pronoun(sentence.text, " ".join(earlier[-4:-1]), who)
+        )
         place = (_PLACE.findall(said) or [""])[-1]
         # ("We have moved. The air in Malang is so cool": a bare move is to the place said next)
         then = after.text if after is not None and after.turn is sentence.turn else ""

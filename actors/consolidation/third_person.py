@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["DEFAULT_SPEAKER", "PAST", "article", "third_person", "word_set"]
+__all__ = ["DEFAULT_SPEAKER", "PAST", "article", "third_person", "word_set", "would_or_had"]
 
 #: Whose a fact is when its speaker gave no name.
 DEFAULT_SPEAKER = "The user"
@@ -94,7 +94,7 @@ _WE_VERB = {"we're": "are", "we've": "have", "we'll": "will", "we": ""}
 def _we_verb(found: re.Match[str]) -> str:
     """The verb "we" was contracted with, said out."""
     said = found[1].lower()
-    return _would_or_had(found.string, found.end()) if said == "we'd" else _WE_VERB[said]
+    return would_or_had(found.string, found.end()) if said == "we'd" else _WE_VERB[said]
 
 
 def _conjugate(verb: str) -> str:
@@ -127,7 +127,7 @@ def _conjugated(words: list[str]) -> list[str]:
     return [*words[:at], said, *words[at + 1 :]]
 
 
-def _would_or_had(text: str, end: int) -> str:
+def would_or_had(text: str, end: int) -> str:
     """What "'d" says after "I" or "we": "had" before a past participle ("I'd been"), else
     "would" ("I'd love")."""
     return "had" if _HAD.match(text, end) else "would"
@@ -158,7 +158,7 @@ def _named_first(text: str, who: str) -> str:
     if found is None or (found[0] == "I" and found.start() == 0):
         return _later(text)
     said = found[0].lower()
-    name = f"{{}} {_would_or_had(text, found.end())}" if said == "i'd" else _NAMED.get(said, "{}")
+    name = f"{{}} {would_or_had(text, found.end())}" if said == "i'd" else _NAMED.get(said, "{}")
     rest = text[found.end() :]
     if found[0] == "I" and rest.startswith(" "):  # "now I drive" → "drives"
         rest = " " + " ".join(_conjugated(rest[1:].split(" ")))
@@ -178,7 +178,7 @@ def third_person(sentence: str, who: str) -> str:
     words = sentence.split(" ")
     first = words[0].lower() if words else ""
     if first == "i'd":
-        verb = _would_or_had(sentence, len(words[0]))
+        verb = would_or_had(sentence, len(words[0]))
         return " ".join([who, verb, _later(" ".join(words[1:]))]).strip()
     if first in _CONTRACTIONS:
         return " ".join([who, _CONTRACTIONS[first], _later(" ".join(words[1:]))]).strip()

@@ -1,0 +1,71 @@
+"""A sentence opening with "he" or "she" is the fact of the person its turn just named."""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie.actors.consolidation.extractive import extractive_consolidation, extractive_facts
+from reverie.store import MessageRecord, TokenCounter
+
+COUNT = TokenCounter().count
+
+#: (one turn of Carl's, the facts kept): whom "he" or "she" stands for, or nobody.
+TABLE = [
+    (
+        "My daughter Kayla is sixteen. She's saving for her first car.",
+        ["Carl's daughter Kayla is sixteen.", "Kayla is saving for her first car."],
+    ),
+    (
+        "Even my son joined by video. He moved to Melbourne last year.",
+        ["Even Carl's son joined by video.", "Carl's son moved to Melbourne last year."],
+    ),
+    (  # the relation says which of two
+        "My sister Ana and my brother Leo came over. He's been in Oslo since May.",
+        ["Carl's brother Leo came over.", "Leo has been in Oslo since May."],
+    ),
+    (  # a sister is no "he"
+        "My sister Ana visited. He's a nice guy, her new boyfriend.",
+        ["Carl's sister Ana visited.", "He's a nice guy, her new boyfriend."],
+    ),
+    (  # two named, neither nearer by what they are
+        "My friend Tom and my cousin Ana came over. She's moving to Oslo in May.",
+        ["Carl's cousin Ana came over.", "She's moving to Oslo in May."],
+    ),
+    (  # nobody named before it in the turn
+        "She's moving to Oslo in May.",
+        ["She's moving to Oslo in May."],
+    ),
+]
+
+
+@pytest.mark.parametrize(("said", "facts"), TABLE, ids=[s[:40] for s, _ in TABLE])
+def test_he_or_she_is_the_person_named_before(said: str, facts: list[str]) -> None:
+    turn = MessageRecord(seq=1, id="m", role="user", content=said, ts=0, tokens=1, name="Carl")
+    assert [f.text for f in extractive_facts([turn])] == facts
+
+
+def test_a_relatives_move_said_with_she_replaces_her_home_not_the_speakers() -> None:
+    """ "She moved to …" after naming the speaker's mum is the mum's move: it retires her old
+    home, and the speaker's own stays."""
+    memory = ""
+    said = [
+        "I live in Inverness. My mum lives in Oban.",
+        "Quick update about my mum. She moved to Fort William last month.",
+    ]
+    for day, text in enumerate(said):
+        turn = MessageRecord(
+            seq=day + 1,
+            id=f"m{day}",
+            role="user",
+            content=text,
+            ts=day * 86400.0,
+            tokens=1,
+            name="Ruairi",
+        )
+        memory = extractive_consolidation(
+            memory, [turn], max_tokens=2000, count_tokens=COUNT
+        ).memory
+    lines = [line.split("] ", 1)[1] for line in memory.splitlines()[2:]]
+    assert "Ruairi lives in Inverness." in lines
+    assert "Ruairi's mum moved to Fort William last month." in lines
+    assert not any("Oban" in line for line in lines)
