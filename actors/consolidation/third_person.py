@@ -5,7 +5,7 @@ later, beside facts of other people in a shared scope, must say whose it
 is. The rewrite is rule-based and small (the extractive path has no model):
 the subject "I" at the start takes the speaker's name and its verb is
 conjugated (``live`` → ``lives``, ``am`` → ``is``, ``have`` → ``has``,
-past tenses and modals unchanged); "my" at the start becomes "Carl's";
+past tenses and modals unchanged); "my" or "our" at the start becomes "Carl's";
 later "I", "me", "my", "mine", "myself" become "they", "them", "their",
 "theirs", "themselves"; "we" becomes "Carl and others" and "Abena and I"
 "Abena and Carl", so a fact never loses whose it is. What it does not
@@ -185,6 +185,6 @@ def third_person(sentence: str, who: str) -> str:
     if first == "i" and len(words) > 1:
         rest = _conjugated(words[1:])
         return " ".join([who, rest[0], _later(" ".join(rest[1:]))]).strip()
-    if first == "my" and len(words) > 1:
+    if first in ("my", "our") and len(words) > 1:
         return " ".join([f"{who}'s", _later(" ".join(words[1:]))])
     return _named_first(sentence, who)

@@ -168,3 +168,11 @@ def test_a_second_we_in_one_clause_is_they() -> None:
         third_person("We're moving and we'll be happy.", "Omar")
         == "Omar and others are moving and they'll be happy."
     )
+
+
+def test_our_opening_a_sentence_is_the_speakers() -> None:
+    """ "Our cook Dilnoza" in a memory says nobody's cook."""
+    assert (
+        third_person("Our cook Dilnoza makes the best bread.", "Farida")
+        == "Farida's cook Dilnoza makes the best bread."
+    )

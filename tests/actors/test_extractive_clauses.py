@@ -203,7 +203,7 @@ TABLE = [
     ),
     (  # a named being of theirs, whatever the verb
         "Our husky Muki got leftover foam on his nose somehow.",
-        ["Our husky Muki got leftover foam on his nose somehow."],
+        ["Carl's husky Muki got leftover foam on his nose somehow."],
     ),
     (  # a clause that says when first still has its own subject
         "I handed in my keys on Friday, and on Monday I start as a welder at Dockside Works.",
