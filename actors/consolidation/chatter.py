@@ -51,7 +51,7 @@ _PLEASANTRY = re.compile(
 _TALK = re.compile(
     # (thanks said, not someone thanking someone: "my back thanks me")
     r"\b(?:thanks?(?! (?:me|them|him|her|us)\b)|thank you|you'?re|you are|can you|could you|would you|do you|"
-    r"for (?:all )?(?:the|your) help|"
+    r"for (?:all )?(?:the|your) help|needs? you|^let's|"  # (a proposal: "let's do Tuesday")
     r"nice to meet|(?:is|are|am|'m) (?:so |really |very )?(?:over the moon|thrilled|excited|"
     r"nervous|happy|glad|grateful|tired|bored|stressed|hopeless|rubbish|sad|upset))\b",
     re.IGNORECASE,
@@ -62,6 +62,12 @@ _MOMENT = re.compile(
     r"sorry|ready|busy|late|confused|exhausted|sick|awake|hungry|starving|knackered|shattered|"
     r"hooked|biased|jealous|obsessed|lucky|kidding|joking|serious|curious|impressed|proud|"
     r"relieved|gutted|devastated|stoked|buzzing|sure|in|out|off|away)[.!]*$",
+    re.IGNORECASE,
+)
+#: The assistant's suggestion weighed: "Automating it is a good idea", "That sounds like a plan".
+_WEIGHED = re.compile(
+    r"^(?:it|that|this|[a-z]+ing\b[^,;]*?) (?:is|'s|was|sounds like) (?:a )?(?:really )?"
+    r"(?:good|great|nice|smart|brilliant|solid)? ?(?:idea|plan|call|point|shout)[.!]*$",
     re.IGNORECASE,
 )
 _TODAY = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now)\b", re.I)
@@ -169,7 +175,7 @@ def is_chatter(text: str) -> bool:
     text = text.strip()
     if not text or text.endswith("?"):
         return True
-    if _PLEASANTRY.match(text) or _TALK.search(text) or _MOMENT.match(text):
+    if _PLEASANTRY.match(text) or _TALK.search(text) or _MOMENT.match(text) or _WEIGHED.match(text):
         return True
     if (same := _TAUTOLOGY.match(text)) and same["a"].casefold() == same["b"].casefold():
         return True

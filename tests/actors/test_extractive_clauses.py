@@ -498,6 +498,18 @@ def test_a_goodbye_is_no_fact() -> None:
     assert _facts(memory) == ["Yuki is swimming instead for now."]
 
 
+def test_talk_to_the_assistant_is_no_fact() -> None:
+    """What the assistant is needed for, a proposal to it and its suggestion weighed are talk;
+    a move that was a good idea is a move."""
+    memory = _memory_after(
+        ("Exactly why I need you.", "Carl", "s"),
+        ("Let's rebuild the budget with the new salary next time.", "Carl", "s"),
+        ("Automating it is a good idea.", "Carl", "s"),
+        ("I moved to Leeds, which was a good idea.", "Carl", "s"),
+    )
+    assert _facts(memory) == ["Carl moved to Leeds, which was a good idea."]
+
+
 def test_thanks_said_is_chatter_and_someone_thanking_is_not() -> None:
     """ "Thanks for the captions!" talks to the assistant; "my back thanks me" is a fact's tail."""
     memory = _memory_after(
