@@ -58,7 +58,7 @@ _TALK = re.compile(
 )
 #: A state of the moment said alone ("I'm fine.", "Yuki is hooked!"), not one that lasts.
 _MOMENT = re.compile(
-    r"^\S+(?: and others)? (?:is|am|are|'m) (?:so |really |very |a bit )?(?:fine|good|okay|ok|alright|back|done|"
+    r"^(?:[a-z]+ly,? )?\S+(?: and others)? (?:is|am|are|'m) (?:so |really |very |a bit )?(?:fine|good|okay|ok|alright|back|done|"
     r"sorry|ready|busy|late|confused|exhausted|sick|awake|hungry|starving|knackered|shattered|"
     r"hooked|biased|jealous|obsessed|lucky|kidding|joking|serious|curious|impressed|proud|"
     r"relieved|gutted|devastated|stoked|buzzing|sure|in|out|off|away)[.!]*$",
