@@ -77,7 +77,8 @@ _TABLE: list[tuple[str, str]] = [
         # (the verb, not "a live episode": where, or how, they live)
         r"\b(?:(?:lives?|living|lived)(?= (?:in|at|on|near|by|here|there|alone|together|"
         r"abroad|downtown|just|right|close|next|across|outside|upstairs|nearby)\b)|(?:move|moved|moving|relocat(?:e|ed|es|ing))(?! (?:the|my|our|their|his|"
-        r"her|its?|them|everything|a|an|[\w-]+'s)\b)|based|resides?|settled|flat|apartment|hometown|"
+        # (someone moved, not the subject: "they moved Eilidh to the Monday group")
+        r"her|its?|them|him|everything|a|an|[\w-]+'s|(?-i:[A-Z])[\w-]* (?:to|from|into|up|down))\b)|based|resides?|settled|flat|apartment|hometown|"
         rf"unpacked|new (?:house|home|place|kitchen)|{HOME_TAKEN})\b",
     ),
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")

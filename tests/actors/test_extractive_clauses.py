@@ -568,3 +568,15 @@ def test_a_passing_state_said_alone_is_not_memory_and_a_lasting_one_is() -> None
     for passing in ["I'm fine.", "I'm back!", "I'm so hooked!", "I'm exhausted."]:
         assert "- [" not in _memory_after((passing, "Carl", "s")), passing
     assert "Carl is vegetarian." in _memory_after(("I'm vegetarian.", "Carl", "s"))
+
+
+def test_someone_moving_the_speaker_to_a_group_is_no_move_of_home() -> None:
+    """ "They moved me to their Monday group" moves a class, not a home: the city stays, and
+    no line says the speaker lives in themselves."""
+    memory = _memory_after(
+        ("I live in Inverness. I have a class every Wednesday evening.", "Eilidh", "s"),
+        ("They moved me to their Monday online group instead.", "Eilidh", "s"),
+    )
+    facts = _facts(memory)
+    assert "Eilidh lives in Inverness." in facts
+    assert not any("in Eilidh" in fact for fact in facts)
