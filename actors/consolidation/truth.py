@@ -476,6 +476,7 @@ def _revise(
             (bool(topic & _topic(f.text)), i, f, was)
             for i, f in enumerate(facts)
             if _comparable(f, new)
+            and not same_turn(f, new)  # (both said at once: both true)
             and (not corrects or _same_person(f, new, persons, speaker))
             # in other words, only a line with one value of the kind: which one would it be?
             and (own is None or (any(f is m for m in own) and len(kind.findall(f.text)) == 1))

@@ -580,3 +580,21 @@ def test_someone_moving_the_speaker_to_a_group_is_no_move_of_home() -> None:
     facts = _facts(memory)
     assert "Eilidh lives in Inverness." in facts
     assert not any("in Eilidh" in fact for fact in facts)
+
+
+def test_a_correction_never_rewrites_a_line_said_in_its_own_turn() -> None:
+    """ "Tuesday is my daughter's netball. Our training is actually Thursday": the netball is
+    on Tuesday, as said in the same breath; the correction is the training's."""
+    memory = _memory_after(
+        ("Training is Tuesday at 5:30.", "Tevita", "s"),
+        (
+            "Sorry, mixed that up. Tuesday is my daughter's netball. "
+            "Our training is actually Thursday at 5:30.",
+            "Tevita",
+            "s",
+        ),
+    )
+    facts = _facts(memory)
+    assert "Tuesday is Tevita's daughter's netball." in facts
+    assert not any("Thursday" in fact and "netball" in fact for fact in facts)
+    assert not any("Tuesday" in fact and "raining" in fact for fact in facts)
