@@ -64,6 +64,13 @@ _MOMENT = re.compile(
     r"relieved|gutted|devastated|stoked|buzzing|sure|in|out|off|away)[.!]*$",
     re.IGNORECASE,
 )
+#: A mistake owned and nothing else ("Mixed that up.", "I got that wrong"): the cue of the
+#: correction said next, no claim of its own.
+_OWNED_UP = re.compile(
+    r"^(?:\S+ )?(?:mixed (?:that|it|them|those) up|got (?:that|it|this) wrong|"
+    r"made a mistake|misspoke|misread(?: that| it)?)(?: earlier| before)?[.!]*$",
+    re.IGNORECASE,
+)
 #: The assistant's suggestion weighed: "Automating it is a good idea", "That sounds like a plan".
 _WEIGHED = re.compile(
     r"^(?:it|that|this|[a-z]+ing\b[^,;]*?) (?:is|'s|was|sounds like) (?:a )?(?:really )?"
@@ -175,7 +182,9 @@ def is_chatter(text: str) -> bool:
     text = text.strip()
     if not text or text.endswith("?"):
         return True
-    if _PLEASANTRY.match(text) or _TALK.search(text) or _MOMENT.match(text) or _WEIGHED.match(text):
+    if _PLEASANTRY.match(text) or _TALK.search(text) or _MOMENT.match(text):
+        return True
+    if _WEIGHED.match(text) or _OWNED_UP.match(text):
         return True
     if (same := _TAUTOLOGY.match(text)) and same["a"].casefold() == same["b"].casefold():
         return True
