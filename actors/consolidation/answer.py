@@ -63,7 +63,7 @@ from dataclasses import dataclass
 from reverie.store import Fact, MessageRecord, fact_id, fact_key, parse_memory, render_memory
 
 from .attributes import keys, same_subject
-from .change import named, owner, people
+from .change import named, owner, people, same_turn
 from .chatter import split_opener
 from .extractive import extractive_facts, extractive_summary
 from .grounding import content_stems, ground, ground_summary, sentences
@@ -210,6 +210,49 @@ def restates(said: str, extracted: str) -> bool:
     return bool(claims) and claims <= content_stems(said)
 
 
+def one_claim_each(
+    model: list[Fact], extracted: list[Fact], replacements: Sequence[Fact] = ()
+) -> tuple[list[Fact], list[Fact]]:
+    """The model's facts and the extractive facts of the same turns, each claim said once,
+    in the finer of the two cuts (issue 59 item 1): a model fact whose words all come from
+    two extractive facts of its turn, neither saying it alone, gives way to them
+    ("Agnieszka is a vet nurse at Pazur, and they foster cats"), and an extractive fact the model said in two facts or more of its
+    turn, all but a word or two, gives way to those ("plays cello in an orchestra, they say
+    hobbies come up in interviews"); else an extractive fact a model fact already says
+    (``restates``) is dropped. Whichever was kept twice, a later change would retire one
+    and leave the other stale."""
+    bodies = [split_opener(fact.text)[1] for fact in extracted]
+    stems = [content_stems(body) for body in bodies]
+
+    def compound(fact: Fact) -> bool:
+        mine = content_stems(fact.text)
+        parts = [
+            s
+            for e, s in zip(extracted, stems, strict=True)
+            if same_turn(e, fact) and len(s & mine) > 1
+        ]
+        return len(parts) > 1 and mine <= set().union(*parts) and not any(mine <= s for s in parts)
+
+    kept = [fact for fact in model if not compound(fact)]
+    said = [f.text for f in (*kept, *replacements)]
+
+    def finer(fact: Fact, whole: set[str]) -> bool:
+        parts = [content_stems(m.text) for m in kept if same_turn(m, fact)]
+        parts = [part for part in parts if part and part <= whole]
+        return len(parts) > 1 and len(whole - set().union(*parts)) <= _LEFT_OVER
+
+    beside = [
+        fact
+        for fact, body, whole in zip(extracted, bodies, stems, strict=True)
+        if not any(restates(text, body) for text in said) and not finer(fact, whole)
+    ]
+    return kept, beside
+
+
+#: The words an extractive fact may say beyond the model facts that split it ("Outside work").
+_LEFT_OVER = 2
+
+
 @dataclass(slots=True)
 class Accepted:
     """A job's result from a model's answer, and what the checks made of it (``ANSWER_COUNTS``)."""
@@ -232,16 +275,13 @@ def accept(
     users = said_by_users(turns)
     grounded = ground([s for fact in answer.facts for s in sentences(fact)], users, session)
     revised = revise(answer, memory, turns, session)
-    said = [f.text for f in (*grounded.facts, *revised.replacements)]
-    beside = [
-        fact
-        for fact in extractive_facts(turns, session, openers=True)
-        if not any(restates(text, split_opener(fact.text)[1]) for text in said)
-    ]
+    model, beside = one_claim_each(
+        grounded.facts, extractive_facts(turns, session, openers=True), revised.replacements
+    )
     # in the order they were said: a later change supersedes, whichever path wrote it
     said_at = {turn.id: i for i, turn in enumerate(turns)}
     new = sorted(
-        [*grounded.facts, *beside],
+        [*model, *beside],
         key=lambda f: max(
             (said_at.get(m, -1) for ids in f.sources.values() for m in ids), default=-1
         ),

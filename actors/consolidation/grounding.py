@@ -78,11 +78,12 @@ def words(text: str) -> list[str]:
 
 
 def _stem(word: str) -> str:
-    """A crude stem: lower case, no possessive, one common suffix off (a stem keeps 3 letters)."""
+    """A crude stem: lower case, no possessive, up to two common suffixes off, so "fosters"
+    and "foster" meet (a stem keeps 3 letters)."""
     word = word.casefold().removesuffix("'s")
-    for suffix in _SUFFIXES:
-        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)]
+    for _ in range(2):
+        suffix = next((s for s in _SUFFIXES if word.endswith(s) and len(word) - len(s) >= 3), "")
+        word = word[: len(word) - len(suffix)]
     return word
 
 

@@ -215,3 +215,23 @@ def test_a_change_is_no_restatement_and_what_was_said_later_comes_later() -> Non
     turns = [turn(1, "I live in Graz."), turn(2, "I moved to Salzburg last week.")]
     accepted = run(ModelAnswer("", ["Carl lives in Graz."]), memory="", turns=turns)
     assert "Salzburg" in accepted.result.memory and "Graz" not in accepted.result.memory
+
+
+def test_each_claim_is_kept_once_in_the_finer_cut() -> None:
+    """Kept twice, a claim outlives its change: "quit the orchestra" retires one line of the
+    cello and leaves the other. A model fact that joins two extractive facts gives way to
+    them; an extractive fact the model split gives way to its parts."""
+    joined = [
+        turn(1, "I'm a vet nurse at a clinic called Pazur, and I foster cats for the shelter.")
+    ]
+    answer = ModelAnswer(
+        "", ["Carl is a vet nurse at a clinic called Pazur, and they foster cats."]
+    )
+    lines = texts(run(answer, memory="", turns=joined).result.memory)
+    assert not any("Pazur" in line and "cats" in line for line in lines)
+    assert any("Pazur" in line for line in lines) and any("cats" in line for line in lines)
+
+    split = [turn(1, "Outside work I play cello in an orchestra, they say hobbies come up.")]
+    answer = ModelAnswer("", ["Carl plays cello in an orchestra.", "They say hobbies come up."])
+    lines = texts(run(answer, memory="", turns=split).result.memory)
+    assert [line for line in lines if "cello" in line] == ["Carl plays cello in an orchestra."]
