@@ -42,7 +42,9 @@ new text) and ``deletes`` (ids). ``accept`` decides what of it stands:
   (``attributes.keys``: the same subject and attribute), or every content
   word of the extractive fact in one model fact. So one grounded but empty
   model fact ("Nice to meet you, Carl!") costs the memory nothing it would
-  have had without a model.
+  have had without a model.  Each claim is kept once, in the finer cut
+  (``one_claim_each``): a model fact joining two extractive facts gives way
+  to them, an extractive fact the model split gives way to its parts.
 - **New facts enter through ``truth.merge``**, the one entry point that
   decides how new facts join ``MEMORY.md`` (chatter, repeats, facts
   superseded, corrected or retracted, the token cap), whichever path wrote
