@@ -3,18 +3,21 @@
 "My older brother Bold moved to Darkhan. He keeps sending me photos" is two
 facts, and the second is Bold's: written "He keeps sending Temuulen photos",
 it says nobody's, and a reader of ``MEMORY.md`` (or the merge, which keys a
-fact by whom it names) cannot tell. The person is the last one the same
-turn named by a relation of the speaker's ("my brother Bold", "my son",
+fact by whom it names) cannot tell. The person is the last one the speaker
+named (in this turn, or in their turn before it when this one opens with
+"he") by a relation of the speaker's ("my brother Bold", "my son",
 "Mum"), by a name given ("a kitten called Kasza", "his name is Wei-lun") or
 by a name opening a sentence ("Tevita is turning seven"), of the pronoun's
-gender where the relation says one. With nobody named, or two of whom
-neither is nearer, the sentence is left as it was. See docs/design.md,
+gender where the relation says one; the nearest sentence naming someone
+decides. With nobody named, or two in that sentence and nothing to tell
+them apart, the sentence is left as it was. See docs/design.md,
 "Facts that stay true".
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from .attributes import RELATIVES, UPPER
 from .third_person import would_or_had
@@ -52,17 +55,22 @@ def _people(before: str, who: str) -> list[tuple[str, str]]:
     return found
 
 
-def named_pronoun(sentence: str, before: str, who: str) -> str:
-    """``sentence`` with its opening "he" or "she" written as the person ``before`` (what the
-    same turn said before it) last named, ``who`` being the speaker; else as it was."""
+def named_pronoun(sentence: str, before: Sequence[str], who: str) -> str:
+    """``sentence`` with its opening "he" or "she" written as the person last named in
+    ``before`` (what its speaker, ``who``, said just before it, in order); else as it was."""
     opening = _PRONOUN.match(sentence)
     if opening is None:
         return sentence
     pronoun = opening["pronoun"].lower()
-    people = [(name, g) for name, g in _people(before, who) if g in ("", pronoun)]
-    if not people or (len(people) > 1 and people[-1] != people[-2] and not people[-1][1]):
+    people: dict[str, str] = {}
+    for said in reversed(before):  # the nearest sentence that names someone it can be
+        if people := {name: g for name, g in _people(said, who) if g in ("", pronoun)}:
+            break
+    if len(people) > 1:  # two of them: the one the pronoun's gender names, if one does
+        people = {name: g for name, g in people.items() if g}
+    if len(people) != 1:
         return sentence  # nobody, or two people and no telling which
-    name = people[-1][0]
+    name = next(iter(people))
     verb = {
         None: "",
         "'s": " has" if _HAS.match(sentence, opening.end()) else " is",

@@ -252,20 +252,20 @@ def _summary(sentences: list[_Sentence]) -> str:
 def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
     facts: list[Fact] = []
     answered: MessageRecord | None = None  # the turn whose last fact is an answer
-    earlier: list[str] = []  # what the turn said before the sentence
+    earlier: list[str] = []  # what the speaker said last, up to the sentence
+    by = ""  # who said it
     for before, sentence, after in zip(
         [None, *sentences], sentences, [*sentences[1:], None], strict=False
     ):
         if sentence.role != "user":
             continue
         said = before.text if before is not None and before.turn is sentence.turn else ""
-        # ("My brother Bold moved. He keeps sending me photos": the second is Bold's too)
-        earlier = earlier if said else []
+        # ("My brother Bold moved. He keeps sending me photos": the second is Bold's too; so
+        # is a turn that opens with "He …", after the same speaker's turn naming him)
         who = sentence.turn.name or DEFAULT_SPEAKER
-        earlier.append(sentence.text)
-        sentence = sentence._replace(
-            text=named_pronoun(sentence.text, " ".join(earlier[-4:-1]), who)
-        )
+        earlier = [*(earlier[-3:] if who == by else []), sentence.text]
+        by = who
+        sentence = sentence._replace(text=named_pronoun(sentence.text, earlier[:-1], who))
         place = (_PLACE.findall(said) or [""])[-1]
         # ("We have moved. The air in Malang is so cool": a bare move is to the place said next)
         then = after.text if after is not None and after.turn is sentence.turn else ""

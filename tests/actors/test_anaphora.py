@@ -44,6 +44,31 @@ def test_he_or_she_is_the_person_named_before(said: str, facts: list[str]) -> No
     assert [f.text for f in extractive_facts([turn])] == facts
 
 
+def _turn(seq: int, text: str, name: str | None = "Carl", role: str = "user") -> MessageRecord:
+    return MessageRecord(
+        seq=seq, id=f"m{seq}", role=role, content=text, ts=seq, tokens=1, name=name
+    )
+
+
+def test_a_turn_opening_with_she_is_the_speakers_last_named_person() -> None:
+    """A turn may open with "she", the speaker having named her in their turn before; the
+    nearest sentence naming someone decides ("my son" before, "Tevita" just now), and
+    another speaker's words name nobody for them."""
+    turns = [
+        _turn(1, "My son's birthday is in May."),
+        _turn(2, "How old will he be?", name=None, role="assistant"),
+        _turn(3, "Tevita is turning seven. He's rugby mad, just like me."),
+        _turn(4, "Our daughter Ana is learning to drive."),
+        _turn(5, "Any tips?", name=None, role="assistant"),
+        _turn(6, "Thanks. She's saving for her first car."),
+        _turn(7, "She's moving to Oslo.", name="Bob"),
+    ]
+    facts = [f.text for f in extractive_facts(turns)]
+    assert "Tevita is rugby mad, just like Carl." in facts
+    assert "Ana is saving for her first car." in facts
+    assert "She's moving to Oslo." in facts
+
+
 def test_a_relatives_move_said_with_she_replaces_her_home_not_the_speakers() -> None:
     """ "She moved to …" after naming the speaker's mum is the mum's move: it retires her old
     home, and the speaker's own stays."""
