@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
-from .third_person import word_set
+from .third_person import article, word_set
 
-__all__ = ["is_chatter", "remark", "split_opener", "strip_banter"]
+__all__ = ["is_chatter", "remark", "split_opener", "strip_banter", "without_echo"]
 
 _OPENER_WORDS = (
     r"quick update|update|small correction|correction|small typo|typo|fyi|btw|p\.?s\.?|"
@@ -145,6 +145,30 @@ def strip_banter(text: str) -> str:
     is not, or what it asks of the assistant."""
     stripped = _without_tails(_BANTER.sub("", text)).rstrip()
     return stripped + ("." if stripped and stripped[-1] not in ".!?" else "")
+
+
+#: "Sofie is Sofie, a designer at …", "Femi here, Femi is …": the introduction, less the echo.
+_SELF_NAMED = re.compile(
+    # (or, without an article, a trade said with where: "Chidi, backend engineer at Kobopay";
+    # not "Greta is Greta, by the way")
+    r"^([A-Z][\w'-]*) (?:here,?\s+(?=\1 )|is \1\b,?\s+"
+    r"(?=an?\b|\d|[a-z][\w-]*(?: [a-z][\w-]*){0,3} (?:at|in|for|with) ))",
+    re.IGNORECASE,
+)
+
+
+def without_echo(text: str) -> str:
+    """``text`` less a name said twice: "Chidi is Chidi, backend engineer at …" is "Chidi is
+    a backend engineer at …", "Femi here, Femi is …" is "Femi is …"."""
+    return _SELF_NAMED.sub(_introduced, text)
+
+
+def _introduced(found: re.Match[str]) -> str:
+    after = found.string[found.end() :]
+    if after.startswith(found[1]):  # "Femi here, Femi is …"
+        return ""
+    said = "" if re.match(r"(?:an?\b|\d)", after, re.IGNORECASE) else f"{article(after)} "
+    return f"{found[1]} is {said}"
 
 
 def _without_tails(text: str) -> str:

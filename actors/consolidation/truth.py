@@ -54,14 +54,14 @@ from .change import (
     theirs,
     values,
 )
-from .chatter import is_chatter, remark, split_opener, strip_banter
+from .chatter import is_chatter, remark, split_opener, strip_banter, without_echo
 from .claims import claims
 from .family import family_grew
 from .grounding import supports
 from .retraction import retraction_topics, retracts
 from .roles import promoted
 from .signals import ending, gone, hedged, over, signalled
-from .third_person import DEFAULT_SPEAKER, article, word_set
+from .third_person import DEFAULT_SPEAKER, word_set
 
 __all__ = ["Merged", "clean", "merge", "renames"]
 
@@ -111,13 +111,6 @@ _OLD_NAME = re.compile(rf"(?:\b(?:{_CALLED})|,(?= the [A-Z])){_NAME_AFTER}")
 _NO_LONGER = re.compile(
     r"^(?P<who>.+?) (?:does not|doesn't|do not|don't|no longer) (?P<verb>\w+) .+?"
     r"(?: anymore| any more)?,? (?:only|just|but now) (?P<new>[^,.;]+)[.!]?$",
-    re.IGNORECASE,
-)
-#: "Sofie is Sofie, a designer at …": the introduction, less the tautology.
-_SELF_NAMED = re.compile(
-    # (or, without an article, a trade said with where: "Chidi, backend engineer at Kobopay";
-    # not "Greta is Greta, by the way")
-    r"^([A-Z][\w'-]*) is \1\b,?\s+(?=an?\b|\d|[a-z][\w-]*(?: [a-z][\w-]*){0,3} (?:at|in|for|with) )",
     re.IGNORECASE,
 )
 #: A place said with someone's work ("a designer in London", ``claims``), less exact than
@@ -172,7 +165,7 @@ def clean(fact: Fact) -> tuple[str, Fact | None]:
     opener, text = split_opener(fact.text)
     if _ACTUALLY.search(text):  # "is actually March 15": a correction's cue, not its claim
         opener, text = f"{opener} actually".strip(), _ACTUALLY.sub("", text)
-    text = _SELF_NAMED.sub(_introduced, strip_banter(text))
+    text = without_echo(strip_banter(text))
     text = _UNNAMED_INTRO.sub(rf"{UNNAMED} (\1) is ", text)
     if found := _NO_LONGER.match(text):
         text = f"{found['who']} {_third(found['verb'])} {found['new'].strip()}."
@@ -181,13 +174,6 @@ def clean(fact: Fact) -> tuple[str, Fact | None]:
     if is_chatter(text):
         return opener, None
     return opener, Fact(text=text, date=fact.date, sources=fact.sources)
-
-
-def _introduced(found: re.Match[str]) -> str:
-    """ "Chidi is Chidi, backend engineer at …" → "Chidi is a backend engineer at …"."""
-    after = found.string[found.end() :]
-    said = "" if re.match(r"(?:an?\b|\d)", after, re.IGNORECASE) else f"{article(after)} "
-    return f"{found[1]} is {said}"
 
 
 def merge(

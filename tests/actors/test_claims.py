@@ -79,6 +79,10 @@ def test_a_trade_with_an_acronym_is_a_trade_and_a_count_of_weeks_is_nobody() -> 
                 "Chidi is based in Abuja.",
             ],
         ),
+        (  # (a model's echo of an introduction)
+            "Chidi here, Chidi is a music producer in Lagos.",
+            ["Chidi works as a music producer.", "Chidi is based in Lagos."],
+        ),
         (
             "Chidi is a freelance translator living in Kazimierz in Krakow.",
             ["Chidi works as a freelance translator.", "Chidi is based in Kazimierz in Krakow."],
