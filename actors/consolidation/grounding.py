@@ -175,14 +175,32 @@ class Grounded:
     dropped: int
 
 
+#: A sentence cut short ("The podcast is called."), a name that is nobody's "I" ("in Haifa'm")
+#: or a speaker where a place goes ("a physiotherapist in Thandi"): a small model's slip, no
+#: claim anyone made.
+_CUT_SHORT = re.compile(
+    r"\b(?:called|named|is|are|was|were|the|an?|and|or|of|to|in|at|for|with|my|their|his|her|"
+    r"they)\W*$|\b(?!I')[\w-]+'m\b",
+    re.IGNORECASE,
+)
+
+
+def _malformed(text: str, speakers: set[str]) -> bool:
+    if _CUT_SHORT.search(text):
+        return True
+    return any(re.search(rf"\b(?:in|at|from) {re.escape(name)}\b", text) for name in speakers)
+
+
 def ground(texts: Iterable[str], turns: Sequence[MessageRecord], session: str) -> Grounded:
-    """The model's facts that the turns support, each sourced to the turns that hold its words."""
+    """The model's facts that the turns support, each sourced to the turns that hold its words
+    (and said in whole English: ``_malformed``)."""
     index = _Turns(turns)
     kept: list[Fact] = []
     dropped = 0
+    users = {t.name for t in turns if t.role == "user" and t.name}
     for raw in texts:
         text = " ".join(raw.split())
-        found = _supported(text, index, stated=True)
+        found = None if _malformed(text, users) else _supported(text, index, stated=True)
         if found is None:
             dropped += 1
             continue

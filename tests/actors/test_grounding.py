@@ -42,6 +42,23 @@ def test_invented_facts_are_dropped_and_grounded_ones_kept_with_their_turns() ->
     assert found.facts[1].date == "2026-11-21"  # the day of its own turn, not the batch's last
 
 
+def test_a_fact_cut_short_or_with_its_speaker_for_a_place_is_dropped() -> None:
+    """A small model's slips, made of the turns' own words: no one said them."""
+    turns = [turn(1, "I'm a nurse in Lisbon and I run a podcast called Night Shift.")]
+    found = ground(
+        [
+            "Carl runs a podcast called.",
+            "Carl is a nurse in Carl and Lisbon.",
+            "Carl is a nurse in Lisbon'm running a podcast.",
+            "Carl runs a podcast called Night Shift.",
+        ],
+        turns,
+        "s",
+    )
+    assert [f.text for f in found.facts] == ["Carl runs a podcast called Night Shift."]
+    assert found.dropped == 3
+
+
 def test_a_first_person_copy_is_said_of_its_speaker() -> None:
     (fact,) = ground(["I work at Acme."], TURNS, "s").facts
     assert fact.text == "Carl works at Acme."
