@@ -87,6 +87,7 @@ _AND_I = re.compile(
 #: "we moved there": the speaker and others, so the fact still says whose it is.
 _WE = re.compile(r"\b(we're|we've|we'll|we'd|we)\b", re.IGNORECASE)
 #: After "we'd", a verb of the past: "we'd been", "we'd moved" ("we'd love" is "would").
+_OUR_US = re.compile(r"\b(?:our|us)\b")
 _HAD = re.compile(r" (?:been|[a-z]+ed)\b")
 _WE_VERB = {"we're": "are", "we've": "have", "we'll": "will", "we": ""}
 
@@ -171,8 +172,10 @@ def third_person(sentence: str, who: str) -> str:
         lambda m: f"{who} and {'their ' + m['kin'] + ' ' if m['kin'] else ''}{m['name']}", sentence
     )
     if first_we := _WE.search(sentence):
-        # (by name once, then "they": "when Omar and others were little they lived in Kuwait")
+        # (by name once, then "they": "when Omar and others were little they lived in Kuwait";
+        # "we had to rehome our dog": "their dog")
         later = _WE.sub(lambda m: "they" + m[1][2:], sentence[first_we.end() :])
+        later = _OUR_US.sub(lambda m: "their" if m[0] == "our" else "them", later)
         sentence = f"{sentence[: first_we.start()]}{who} and others {_we_verb(first_we)}{later}"
     sentence = " ".join(sentence.split())
     words = sentence.split(" ")

@@ -157,7 +157,7 @@ def test_a_speaker_mentioned_mid_sentence_keeps_the_grammar() -> None:
     assert third_person("Maybe I'd go, I'd say.", "Maya") == "Maybe Maya would go, they'd say."
 
 
-def test_a_second_we_in_one_clause_is_they() -> None:
+def test_a_second_we_in_one_clause_is_they_and_our_is_their() -> None:
     """ "We" is named once: "When Omar and others were little Omar and others lived …" is
     not how anyone writes."""
     assert (
@@ -167,6 +167,10 @@ def test_a_second_we_in_one_clause_is_they() -> None:
     assert (
         third_person("We're moving and we'll be happy.", "Omar")
         == "Omar and others are moving and they'll be happy."
+    )
+    assert (
+        third_person("We had to rehome our dog, the kids miss us.", "Kwame")
+        == "Kwame and others had to rehome their dog, the kids miss them."
     )
 
 
