@@ -14,7 +14,7 @@ import re
 
 from reverie.store import Fact
 
-from .attributes import MONTHS, UPPER, WEEKDAYS
+from .attributes import MONTHS, PET, RELATIVE, UPPER, WEEKDAYS
 from .third_person import article
 
 __all__ = ["claims"]
@@ -77,6 +77,9 @@ _JOINED_AS = re.compile(
     # (and when: "started at Studio Nine as art director on Monday")
     rf"(?: (?:on |this |last |next )?(?:(?i:{WEEKDAYS})|today|yesterday|week|month))?[.!]?$"
 )
+#: Someone named and nothing said of them ("Yuki's husband Haruto.", "Thiago's dog Pipoca."),
+#: what is left of "my husband Haruto and I …" cut apart: who they are, said in full.
+_NAMED_ONLY = re.compile(rf"{_WHO}'s (?P<noun>(?:[a-z]+ )?[a-z]+) (?P<name>[{UPPER}][\w'-]*)[.!]?$")
 _AGED = re.compile(rf"{_WHO} is (?P<age>\d{{1,3}}), (?P<rest>an? .+)$")
 
 
@@ -87,7 +90,12 @@ def claims(fact: Fact) -> list[Fact]:
     if aged := _AGED.match(fact.text):  # "Henrik is 52, a carpenter at …": an age, and more
         said = [f"{aged['who']} is {aged['age']}.", f"{aged['who']} is {aged['rest']}"]
         return [c for t in said for c in claims(Fact(text=t, date=fact.date, sources=fact.sources))]
-    if home := _LIVES_WITH.match(fact.text):
+    named = _NAMED_ONLY.match(fact.text)
+    noun = named["noun"].split()[-1] if named else ""
+    if named and (RELATIVE.fullmatch(noun) or PET.fullmatch(noun)):
+        verb = "is" if RELATIVE.fullmatch(noun) else "is called"
+        texts = [f"{named['who']}'s {named['noun']} {verb} {named['name']}."]
+    elif home := _LIVES_WITH.match(fact.text):
         who, where = home["who"], home["where"] or home["where2"]
         texts = [f"{who} lives in {where}.", f"{who} lives with {home['whom'] or home['whom2']}."]
     elif joined := _JOINED_AS.match(fact.text):

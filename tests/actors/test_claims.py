@@ -79,6 +79,12 @@ def test_a_trade_with_an_acronym_is_a_trade_and_a_count_of_weeks_is_nobody() -> 
                 "Chidi is based in Abuja.",
             ],
         ),
+        (  # (someone named and nothing said of them: who they are, said in full)
+            "Chidi's husband Haruto.",
+            ["Chidi's husband is Haruto."],
+        ),
+        ("Chidi's dog Pipoca.", ["Chidi's dog is called Pipoca."]),
+        ("It's based in Eldoret.", ["It's based in Eldoret."]),
         (  # (a model's echo of an introduction)
             "Chidi here, Chidi is a music producer in Lagos.",
             ["Chidi works as a music producer.", "Chidi is based in Lagos."],
