@@ -376,7 +376,7 @@ _SAID_OF_ME = re.compile(r"^(?:an?|the|from|originally|based|born|living) ")
 _NOBODY = word_set("anyone anybody nobody everyone everybody someone somebody nothing it who")
 #: What they do and where, after their name (and age): "44, nurse in the ER at Nordvik".
 _TRADE_IN = re.compile(
-    rf"^(?:(?P<age>\d{{1,3}}), )?"
+    rf"^(?:(?P<age>\d{{1,3}}), )?(?:an? )?"  # (its own article: "26, a data analyst at …")
     rf"(?P<trade>[a-z][\w-]*(?: [a-z][\w-]*){{0,2}}? (?:in|at|with|for) [^,.!?]*?[{UPPER}][^,.!?]*)"
 )
 

@@ -465,6 +465,12 @@ def test_an_introduction_with_an_age_and_a_trade_without_an_article() -> None:
         "Omar is a second-year civil engineering student.",
         "Omar studies at Alexandria University.",
     ]
+    memory = _memory_after(("Hi! I'm Priya, 26, a data analyst at Zentrix.", "Priya", "s"))
+    assert _facts(memory) == [  # (with its own article: not "an a data analyst")
+        "Priya is 26 years old.",
+        "Priya works as a data analyst.",
+        "Priya works at Zentrix.",
+    ]
 
 
 def test_we_will_and_we_had_are_said_out() -> None:
