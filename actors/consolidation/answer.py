@@ -59,6 +59,7 @@ Everything here depends only on its arguments.
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -239,7 +240,8 @@ def one_claim_each(
     said = [f.text for f in (*kept, *replacements)]
 
     def finer(fact: Fact, whole: set[str]) -> bool:
-        parts = [content_stems(m.text) for m in kept if same_turn(m, fact)]
+        # (each part a claim of someone's, not a fragment: "Zentrix in Bengaluru.")
+        parts = [content_stems(m.text) for m in kept if same_turn(m, fact) and _CLAIM.match(m.text)]
         parts = [part for part in parts if part and part <= whole]
         return len(parts) > 1 and len(whole - set().union(*parts)) <= _LEFT_OVER
 
@@ -251,6 +253,8 @@ def one_claim_each(
     return kept, beside
 
 
+#: A fact that opens with whom it is about: a name that says something, or a pronoun.
+_CLAIM = re.compile(r"^(?:(?:He|She|They|It)\b|[A-Z][\w'-]*(?:'s)? (?!in\b|at\b|on\b)[a-z])")
 #: The words an extractive fact may say beyond the model facts that split it ("Outside work").
 _LEFT_OVER = 2
 

@@ -235,3 +235,9 @@ def test_each_claim_is_kept_once_in_the_finer_cut() -> None:
     answer = ModelAnswer("", ["Carl plays cello in an orchestra.", "They say hobbies come up."])
     lines = texts(run(answer, memory="", turns=split).result.memory)
     assert [line for line in lines if "cello" in line] == ["Carl plays cello in an orchestra."]
+
+    # (a fragment is no part: "Zentrix in Bengaluru." says nobody's claim)
+    whole = [turn(1, "I'm a data analyst at Zentrix in Bengaluru.")]
+    answer = ModelAnswer("", ["Carl is a data analyst.", "Zentrix in Bengaluru."])
+    lines = texts(run(answer, memory="", turns=whole).result.memory)
+    assert "Carl works at Zentrix." in lines and "Carl is based in Bengaluru." in lines
