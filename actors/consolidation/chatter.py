@@ -71,10 +71,12 @@ _OWNED_UP = re.compile(
     r"made a mistake|misspoke|misread(?: that| it)?)(?: earlier| before)?[.!]*$",
     re.IGNORECASE,
 )
-#: The assistant's suggestion weighed: "Automating it is a good idea", "That sounds like a plan".
+#: The assistant's suggestion weighed, or its help praised: "Automating it is a good idea",
+#: "That sounds like a plan", "That practice session was so helpful".
 _WEIGHED = re.compile(
-    r"^(?:it|that|this|[a-z]+ing\b[^,;]*?) (?:is|'s|was|sounds like) (?:a )?(?:really )?"
-    r"(?:good|great|nice|smart|brilliant|solid)? ?(?:idea|plan|call|point|shout)[.!]*$",
+    r"^(?:it|that|this|the [^,;]*?|[a-z]+ing\b[^,;]*?) (?:is|'s|was|were|has been|sounds like) "
+    r"(?:(?:a )?(?:really )?(?:good|great|nice|smart|brilliant|solid)? ?(?:idea|plan|call|point|"
+    r"shout)|(?:so |really |very |super )?(?:helpful|useful))[.!]*$",
     re.IGNORECASE,
 )
 _TODAY = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)|right now)\b", re.I)
