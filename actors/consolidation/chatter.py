@@ -74,7 +74,8 @@ _OWNED_UP = re.compile(
 #: The assistant's suggestion weighed, or its help praised: "Automating it is a good idea",
 #: "That sounds like a plan", "That practice session was so helpful".
 _WEIGHED = re.compile(
-    r"^(?:it|that|this|the [^,;]*?|[a-z]+ing\b[^,;]*?) (?:is|'s|was|were|has been|sounds like) "
+    r"^(?:it|that|this|(?:that|this|the) [^,;]*?|[a-z]+ing\b[^,;]*?) "
+    r"(?:is|'s|was|were|has been|sounds like) "
     r"(?:(?:a )?(?:really )?(?:good|great|nice|smart|brilliant|solid)? ?(?:idea|plan|call|point|"
     r"shout)|(?:so |really |very |super )?(?:helpful|useful))[.!]*$",
     re.IGNORECASE,

@@ -241,3 +241,12 @@ def test_each_claim_is_kept_once_in_the_finer_cut() -> None:
     answer = ModelAnswer("", ["Carl is a data analyst.", "Zentrix in Bengaluru."])
     lines = texts(run(answer, memory="", turns=whole).result.memory)
     assert "Carl works at Zentrix." in lines and "Carl is based in Bengaluru." in lines
+
+
+def test_the_assistants_help_praised_is_no_fact() -> None:
+    """The packaged model kept "that practice session was so helpful." as a fact."""
+    turns = [turn(1, "Honestly, that practice session was so helpful. I start at Acme on Monday.")]
+    answer = ModelAnswer("", ["That practice session was so helpful.", "Carl starts at Acme."])
+    lines = texts(run(answer, memory="", turns=turns).result.memory)
+    assert not any("helpful" in line for line in lines)
+    assert any("Acme" in line for line in lines)

@@ -513,7 +513,6 @@ def test_talk_to_the_assistant_is_no_fact() -> None:
         ("Automating it is a good idea.", "Carl", "s"),
         ("Weirdly I'm relieved.", "Carl", "s"),  # (and a feeling of the moment, after an adverb)
         ("Sorry, I mixed that up.", "Carl", "s"),  # (a mistake owned, with no claim)
-        ("That practice session was so helpful.", "Carl", "s"),  # (its help praised)
         ("I moved to Leeds, which was a good idea.", "Carl", "s"),
     )
     assert _facts(memory) == ["Carl moved to Leeds, which was a good idea."]
