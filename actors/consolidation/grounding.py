@@ -33,6 +33,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from functools import lru_cache
 
 from reverie.store import Fact, MessageRecord
 
@@ -77,6 +78,7 @@ def words(text: str) -> list[str]:
     return [w.replace("’", "'") for w in _WORD.findall(text)]
 
 
+@lru_cache(maxsize=65536)  # (the same words, again in every check of a job: a pure function)
 def _stem(word: str) -> str:
     """A crude stem: lower case, no possessive, up to two common suffixes off, so "fosters"
     and "foster" meet (a stem keeps 3 letters)."""
