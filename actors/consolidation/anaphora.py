@@ -1,4 +1,4 @@
-"""A sentence that opens with "he" or "she", said of the person the turn just named.
+"""A sentence that opens with "he" or "she", said of the person its speaker just named.
 
 "My older brother Bold moved to Darkhan. He keeps sending me photos" is two
 facts, and the second is Bold's: written "He keeps sending Temuulen photos",

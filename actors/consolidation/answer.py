@@ -42,7 +42,7 @@ new text) and ``deletes`` (ids). ``accept`` decides what of it stands:
   (``attributes.keys``: the same subject and attribute), or every content
   word of the extractive fact in one model fact. So one grounded but empty
   model fact ("Nice to meet you, Carl!") costs the memory nothing it would
-  have had without a model.  Each claim is kept once, in the finer cut
+  have had without a model. Each claim is kept once, in the finer cut
   (``one_claim_each``): a model fact joining two extractive facts gives way
   to them, an extractive fact the model split gives way to its parts.
 - **New facts enter through ``truth.merge``**, the one entry point that
@@ -219,11 +219,11 @@ def one_claim_each(
     """The model's facts and the extractive facts of the same turns, each claim said once,
     in the finer of the two cuts (issue 59 item 1): a model fact whose words all come from
     two extractive facts of its turn, neither saying it alone, gives way to them
-    ("Agnieszka is a vet nurse at Pazur, and they foster cats"), and an extractive fact the model said in two facts or more of its
-    turn, all but a word or two, gives way to those ("plays cello in an orchestra, they say
-    hobbies come up in interviews"); else an extractive fact a model fact already says
-    (``restates``) is dropped. Whichever was kept twice, a later change would retire one
-    and leave the other stale."""
+    ("Agnieszka is a vet nurse at Pazur, and they foster cats"), and an extractive fact the
+    model said in two facts or more of its turn, all but a word or two, gives way to those
+    ("plays cello in an orchestra, they say hobbies come up in interviews"); else an
+    extractive fact a model fact already says (``restates``) is dropped. Kept twice, a
+    claim's later change would retire one line and leave the other stale."""
     bodies = [split_opener(fact.text)[1] for fact in extracted]
     stems = [content_stems(body) for body in bodies]
 
@@ -304,7 +304,7 @@ def accept(
         retired=[*revised.retired, *(f for f in merged.retired if f.text not in replaced)],
     )
     counts = {
-        "kept": len(grounded.facts),
+        "kept": len(model),  # (a model fact that gave way to the extractive claims is not)
         "dropped": grounded.dropped,
         "extractive": len(beside),
         "summary_dropped": cut,

@@ -227,7 +227,9 @@ def test_each_claim_is_kept_once_in_the_finer_cut() -> None:
     answer = ModelAnswer(
         "", ["Carl is a vet nurse at a clinic called Pazur, and they foster cats."]
     )
-    lines = texts(run(answer, memory="", turns=joined).result.memory)
+    accepted = run(answer, memory="", turns=joined)
+    assert accepted.counts["kept"] == 0  # (it gave way: no model fact of it is kept)
+    lines = texts(accepted.result.memory)
     assert not any("Pazur" in line and "cats" in line for line in lines)
     assert any("Pazur" in line for line in lines) and any("cats" in line for line in lines)
 
