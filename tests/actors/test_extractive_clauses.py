@@ -495,38 +495,6 @@ def test_a_life_event_in_two_words_is_a_fact_and_keeps_the_partner_it_names() ->
     assert _facts(memory) == ["Ana's boyfriend is Jordan.", "Ana and others are engaged!"]
 
 
-def test_a_goodbye_is_no_fact() -> None:
-    """ "That's all for today, bye!" says goodbye; "I'm swimming instead for now" a fact."""
-    memory = _memory_after(
-        ("That's all for today, bye! Arigatou, goodbye for now.", "Yuki", "s"),
-        ("I'm swimming instead for now.", "Yuki", "s"),
-    )
-    assert _facts(memory) == ["Yuki is swimming instead for now."]
-
-
-def test_talk_to_the_assistant_is_no_fact() -> None:
-    """What the assistant is needed for, a proposal to it and its suggestion weighed are talk;
-    a move that was a good idea is a move."""
-    memory = _memory_after(
-        ("Exactly why I need you.", "Carl", "s"),
-        ("Let's rebuild the budget with the new salary next time.", "Carl", "s"),
-        ("Automating it is a good idea.", "Carl", "s"),
-        ("Weirdly I'm relieved.", "Carl", "s"),  # (and a feeling of the moment, after an adverb)
-        ("Sorry, I mixed that up.", "Carl", "s"),  # (a mistake owned, with no claim)
-        ("I moved to Leeds, which was a good idea.", "Carl", "s"),
-    )
-    assert _facts(memory) == ["Carl moved to Leeds, which was a good idea."]
-
-
-def test_thanks_said_is_chatter_and_someone_thanking_is_not() -> None:
-    """ "Thanks for the captions!" talks to the assistant; "my back thanks me" is a fact's tail."""
-    memory = _memory_after(
-        ("Thanks for the captions, they got loads of likes!", "Reka", "s"),
-        ("I've started yoga on Monday mornings, my back thanks me.", "Reka", "s"),
-    )
-    assert _facts(memory) == ["Reka has started yoga on Monday mornings, their back thanks them."]
-
-
 def test_an_amount_said_without_its_unit_replaces_the_one_on_the_same_thing() -> None:
     """ "Rent is 9,000 crowns." is a statement though it names nobody; "put the rent up to
     10,500" is a change of it, said without the unit (and not of the stipend's 7,000)."""

@@ -1,0 +1,38 @@
+"""What is not memory, kept out whichever path wrote it: goodbyes, thanks said, and talk to
+the assistant (docs/design.md, "Facts that stay true", step 1)."""
+
+from __future__ import annotations
+
+from tests.actors.test_extractive_clauses import _facts, _memory_after
+
+
+def test_talk_to_the_assistant_is_no_fact() -> None:
+    """What the assistant is needed for, a proposal to it and its suggestion weighed are talk;
+    a move that was a good idea is a move."""
+    memory = _memory_after(
+        ("Exactly why I need you.", "Carl", "s"),
+        ("Let's rebuild the budget with the new salary next time.", "Carl", "s"),
+        ("Automating it is a good idea.", "Carl", "s"),
+        ("Weirdly I'm relieved.", "Carl", "s"),  # (and a feeling of the moment, after an adverb)
+        ("Sorry, I mixed that up.", "Carl", "s"),  # (a mistake owned, with no claim)
+        ("I moved to Leeds, which was a good idea.", "Carl", "s"),
+    )
+    assert _facts(memory) == ["Carl moved to Leeds, which was a good idea."]
+
+
+def test_thanks_said_is_chatter_and_someone_thanking_is_not() -> None:
+    """ "Thanks for the captions!" talks to the assistant; "my back thanks me" is a fact's tail."""
+    memory = _memory_after(
+        ("Thanks for the captions, they got loads of likes!", "Reka", "s"),
+        ("I've started yoga on Monday mornings, my back thanks me.", "Reka", "s"),
+    )
+    assert _facts(memory) == ["Reka has started yoga on Monday mornings, their back thanks them."]
+
+
+def test_a_goodbye_is_no_fact() -> None:
+    """ "That's all for today, bye!" says goodbye; "I'm swimming instead for now" a fact."""
+    memory = _memory_after(
+        ("That's all for today, bye! Arigatou, goodbye for now.", "Yuki", "s"),
+        ("I'm swimming instead for now.", "Yuki", "s"),
+    )
+    assert _facts(memory) == ["Yuki is swimming instead for now."]
