@@ -239,10 +239,11 @@ def one_claim_each(
     kept = [fact for fact in model if not compound(fact)]
     said = [f.text for f in (*kept, *replacements)]
 
+    # (each part a claim of someone's, not a fragment: "Zentrix in Bengaluru.")
+    claimed = [(m, content_stems(m.text)) for m in kept if _CLAIM.match(m.text)]
+
     def finer(fact: Fact, whole: set[str]) -> bool:
-        # (each part a claim of someone's, not a fragment: "Zentrix in Bengaluru.")
-        parts = [content_stems(m.text) for m in kept if same_turn(m, fact) and _CLAIM.match(m.text)]
-        parts = [part for part in parts if part and part <= whole]
+        parts = [part for m, part in claimed if same_turn(m, fact) and part and part <= whole]
         return len(parts) > 1 and len(whole - set().union(*parts)) <= _LEFT_OVER
 
     beside = [

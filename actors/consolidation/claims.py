@@ -92,8 +92,9 @@ def claims(fact: Fact) -> list[Fact]:
         return [c for t in said for c in claims(Fact(text=t, date=fact.date, sources=fact.sources))]
     named = _NAMED_ONLY.match(fact.text)
     noun = named["noun"].split()[-1] if named else ""
-    if named and (RELATIVE.fullmatch(noun) or PET.fullmatch(noun)):
-        verb = "is" if RELATIVE.fullmatch(noun) else "is called"
+    relative = bool(RELATIVE.fullmatch(noun))
+    if named and (relative or PET.fullmatch(noun)):
+        verb = "is" if relative else "is called"
         texts = [f"{named['who']}'s {named['noun']} {verb} {named['name']}."]
     elif home := _LIVES_WITH.match(fact.text):
         who, where = home["who"], home["where"] or home["where2"]
