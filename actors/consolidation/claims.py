@@ -52,8 +52,10 @@ _NOT_A_TRADE = frozenset(["member", "regular", "customer", "client", "patient", 
 _AS_TRADE = re.compile(r"^(?:is|starts as) (?:now )?(?:(an?) )?")
 #: What someone does, then (last) the place they do it in: two claims.
 _DOING_IN = re.compile(
-    # (what they do: not what they want, "needs help writing a CV in English")
+    # (what they do: not what they want, "needs help writing a CV in English"; nor a part in
+    # an ensemble, "plays bass in Pakkanen", a band's name as well as a place's, unless "here")
     rf"{_WHO} (?P<what>(?!(?:lives|is based|was|has|needs|wants|hopes|plans|tries|likes|loves)\b)"
+    r"(?!(?:plays|sings|performs|drums|dances)\b(?!.* here in ))"
     r"[a-z]+s (?:[\w'-]+ )*?"
     rf"[\w'-]+)(?<!ing)(?: here)? in {_PLACE}[.!]?$"
 )
@@ -73,7 +75,7 @@ _LIVES_WITH = re.compile(
 _JOINED_AS = re.compile(
     rf"{_WHO} (?:has )?(?:joined|started at|was hired by) "
     rf"(?P<at>[{UPPER}][\w'&-]*(?: [{UPPER}][\w'&-]*)*) "
-    r"as (?:(?P<a>an?) )?(?P<trade>[a-z][\w'-]*(?: [a-z][\w'-]*){0,3}?)"
+    r"as (?:(?P<a>an?) )?(?P<trade>(?:[a-z][\w'-]*|[A-Z]{2,4})(?: [a-z][\w'-]*){0,3}?)"
     # (and when: "started at Studio Nine as art director on Monday")
     rf"(?: (?:on |this |last |next )?(?:(?i:{WEEKDAYS})|today|yesterday|week|month))?[.!]?$"
 )

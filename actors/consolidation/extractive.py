@@ -377,7 +377,9 @@ _NOBODY = word_set("anyone anybody nobody everyone everybody someone somebody no
 #: What they do and where, after their name (and age): "44, nurse in the ER at Nordvik".
 _TRADE_IN = re.compile(
     rf"^(?:(?P<age>\d{{1,3}}), )?(?:an? )?"  # (its own article: "26, a data analyst at …")
-    rf"(?P<trade>[a-z][\w-]*(?: [a-z][\w-]*){{0,2}}? (?:in|at|with|for) [^,.!?]*?[{UPPER}][^,.!?]*)"
+    # (a trade may open with an initialism: "UX designer at Kvist Design")
+    rf"(?P<trade>(?:[a-z][\w-]*|[A-Z]{{2,4}})(?: [a-z][\w-]*){{0,2}}? (?:in|at|with|for) "
+    rf"[^,.!?]*?[{UPPER}][^,.!?]*)"
 )
 
 

@@ -42,9 +42,26 @@ _IRREGULAR = {
 }
 
 
+#: Letters whose name opens with a vowel sound: an initialism read letter by letter takes
+#: "an" after them ("an MBA student", "an SEO consultant"), "a" after the others ("a UX
+#: designer", "a QA engineer").
+_VOWEL_NAMED = "AEFHILMNORSX"
+#: Words spelt with a vowel and said with a consonant ("a university", "a one-room flat",
+#: "a European"), or spelt with a consonant and said with a vowel ("an hour").
+_SAID_AS_CONSONANT = re.compile(r"uni(?![mn])|us[eu]|ur[aeo]|uti|uk|eu|ewe|one\b|once", re.I)
+_SAID_AS_VOWEL = re.compile(r"hour|honou?r|honest|heir", re.I)
+
+
 def article(noun: str) -> str:
-    """The indefinite article ``noun`` takes ("an electrician")."""
-    return "an" if noun[:1].lower() in "aeiou" else "a"
+    """The indefinite article ``noun`` takes, by how its first word is said ("an
+    electrician", "a university lecturer", "a UX designer", "an hour")."""
+    first = noun.split(maxsplit=1)[0] if noun.strip() else ""
+    if len(first) > 1 and first.isupper():
+        return "an" if first[0] in _VOWEL_NAMED else "a"
+    if _SAID_AS_CONSONANT.match(first):
+        return "a"
+    vowel = bool(first) and first[0].lower() in "aeiou"
+    return "an" if vowel or _SAID_AS_VOWEL.match(first) else "a"
 
 
 def word_set(text: str) -> frozenset[str]:

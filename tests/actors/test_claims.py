@@ -164,6 +164,26 @@ def test_a_trade_with_an_acronym_is_a_trade_and_a_count_of_weeks_is_nobody() -> 
             "Chidi is based in Leeds.",
             ["Chidi is based in Leeds."],
         ),
+        (  # a part in an ensemble: "Pakkanen" may be a band's name as well as a place's
+            "Chidi plays bass in Pakkanen.",
+            ["Chidi plays bass in Pakkanen."],
+        ),
+        (
+            "Chidi plays bass in a band called Marea Alta here in Valparaiso.",
+            ["Chidi plays bass in a band called Marea Alta.", "Chidi is based in Valparaiso."],
+        ),
+        (  # the article as a trade is said: "a UX designer", "an MBA student", "an hour"
+            "Chidi is a UX designer at Kvist Design.",
+            ["Chidi works as a UX designer.", "Chidi works at Kvist Design."],
+        ),
+        (
+            "Chidi joined Lumen Health as SEO lead.",
+            ["Chidi works as an SEO lead.", "Chidi works at Lumen Health."],
+        ),
+        (
+            "Chidi joined Ghent University as university lecturer.",
+            ["Chidi works as a university lecturer.", "Chidi works at Ghent University."],
+        ),
         (
             "Chidi is a lawyer at Novak & Partners in Brno.",
             [

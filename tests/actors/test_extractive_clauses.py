@@ -471,6 +471,16 @@ def test_an_introduction_with_an_age_and_a_trade_without_an_article() -> None:
         "Priya works as a data analyst.",
         "Priya works at Zentrix.",
     ]
+    # (a trade that opens with an initialism, said with "here" or with "I'm")
+    for said in (
+        "Hej! Rasmus here, UX designer at Kvist Design in Aarhus.",
+        "Hi! I'm Rasmus, a UX designer at Kvist Design in Aarhus.",
+    ):
+        assert _facts(_memory_after((said, "Rasmus", "s"))) == [
+            "Rasmus works as a UX designer.",
+            "Rasmus works at Kvist Design.",
+            "Rasmus is based in Aarhus.",
+        ], said
 
 
 def test_we_will_and_we_had_are_said_out() -> None:
