@@ -89,6 +89,8 @@ _KINDS = [
     ),
     re.compile(r"\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:st|nd|rd|th)?\b"),
 ]
+#: The plural of a day: a day said once ("on a Monday") takes the number of the old one.
+_DAYS = re.compile(rf"\b((?i:{WEEKDAYS})|morning|afternoon|evening|night)s\b")
 _AMOUNT = r"\b(?:\d{1,3}(?:,\d{3})+|\d+)"
 #: The word after an amount, and the words that name no unit ("3,900 a month", "4,400 now").
 _UNIT = re.compile(r" (?P<unit>[^\W\d_]+)")
@@ -400,6 +402,8 @@ def _rewrite(
         return None  # two claims, or someone's words quoted: not rewritten
     text = old.text
     for was, value in swaps:
+        if _KINDS[1].fullmatch(was) and not was.endswith("s"):  # "every Saturday morning"
+            value = _DAYS.sub(r"\1", value)  # … "every Sunday morning", not "mornings"
         spans = list(re.finditer(rf"(?<!\w){re.escape(was)}(?!\w)", text)) if was else []
         if len(spans) != 1 or not supports(turns, value):
             return None

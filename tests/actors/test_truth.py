@@ -153,6 +153,37 @@ def test_a_rename_keeps_its_own_line_beside_the_line_it_renamed() -> None:
     assert texts == ["Oskar runs a podcast called Ward Talk.", said], texts
 
 
+@pytest.mark.parametrize(
+    ("speaker", "older", "said", "now"),
+    [
+        (
+            "Vikram",
+            "Vikram plays at a bridge club every Thursday morning.",
+            "Vikram's bridge club is on Friday mornings now.",
+            "Vikram plays at a bridge club every Friday morning.",
+        ),
+        (
+            "Tomasz",
+            "Never book Tomasz anything on a Monday, that's football.",
+            "Tomasz's football is Tuesdays now.",
+            "Never book Tomasz anything on a Tuesday, that's football.",
+        ),
+        (  # (a day said as many keeps the new one's number)
+            "Nino",
+            "Nino sings in a choir on Tuesdays.",
+            "Nino's choir is on Wednesdays now.",
+            "Nino sings in a choir on Wednesdays.",
+        ),
+    ],
+)
+def test_a_day_moved_takes_the_number_the_line_said_it_in(
+    speaker: str, older: str, said: str, now: str
+) -> None:
+    """ "every Thursday morning" moved to "Friday mornings" is "every Friday morning"."""
+    memory = _merged(speaker, [older], said).memory
+    assert f"] {now} <!--" in memory, memory
+
+
 def test_a_correction_reaches_a_line_naming_nobody_though_the_scope_knows_others() -> None:
     """Only another person's line is out of a correction's reach: with Leena named in two
     lines, "Small correction: it's at 7 pm" still fixes the party line that names nobody."""
