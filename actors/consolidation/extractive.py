@@ -60,6 +60,11 @@ _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|mine|we|we're|our)\b", re.IGNO
 #: The speaker as what others did something to ("They made me operations manager"), said
 #: not asked ("Can you help me …?" is a request).
 _ME = re.compile(r"\bme\b(?!.*\?$)", re.IGNORECASE)
+#: Others doing something to the speaker ("they offered me a full-time analyst role"): said
+#: of the speaker as a statement is.
+_DONE_TO_ME = re.compile(
+    r"^(?:[^:]+: )?(?:they|he|she|[A-Z][\w'-]*) (?:\w+ed|made|gave) me\b", re.I
+)
 _STATEMENT = re.compile(
     r"\b(i'm|i've|am|is|are|was|have|has|prefer|prefers|like|likes|love|loves|hate|dislike|want|"
     r"need|use|work|works|live|lives|moved|relocated|always|never|usually|favou?rite|allergic|"
@@ -76,7 +81,9 @@ _CHANGE = re.compile(
 )
 #: "We practise on Thursdays": the speaker doing something, whatever the verb.
 _SUBJECT_VERB = re.compile(
-    r"^(?:[^:]+: )?(?:I|[Ww]e|[Mm]y [a-z]+(?: [A-Z][\w-]*)?|(?:[Mm]y [\w-]+ )?[A-Z][\w'-]* and I)"
+    # (after when it holds from: "From next month we pay 750 leva")
+    r"^(?:[^:]+: )?(?:(?:From|Since|Starting|As of|Until) (?:next |this |last )?\w+,? )?"
+    r"(?:I|[Ww]e|[Mm]y [a-z]+(?: [A-Z][\w-]*)?|(?:[Mm]y [\w-]+ )?[A-Z][\w'-]* and I)"
     r"(?:'re|'ve)? "
     r"(?!(?:would|might|could|should|will|may)\b)[a-z]{2,}\b"
 )
@@ -174,7 +181,8 @@ def _score(text: str, role: str) -> int:
     if retraction_topics(text) is not None:  # takes a fact back: the merge must see it
         score += 3
     if _FIRST_PERSON.search(text) or _ME.search(text):
-        score += 3 if _STATEMENT.search(text) or _SUBJECT_VERB.match(text) else 1
+        statement = _STATEMENT.search(text) or _SUBJECT_VERB.match(text)
+        score += 3 if statement or _DONE_TO_ME.match(text) else 1
     elif _IS.search(text):  # "the rent is 925 pounds", "Thursday mornings are pilates"
         score += 1
     if _NAMED_OWN.match(text):  # "Our husky Muki got …": who is in their life, said of them

@@ -197,6 +197,12 @@ TABLE = [
         ["Carl works evenings at Hill Brew café.", "Carl plays cricket on Saturdays."],
     ),
     ("Baram Airlines hired me!", ["Carl was hired by Baram Airlines!"]),
+    # (others doing something to the speaker, whatever the verb; a time the state holds from)
+    (
+        "Amazing news: they offered me a full-time analyst role!",
+        ["They offered Carl a full-time analyst role!"],
+    ),
+    ("From next month we pay 750 leva.", ["From next month Carl and others pay 750 leva."]),
     (  # a title's abbreviation ends no sentence
         "On Monday I start at St. Nicholas Hospital, and I work with Dr. Okafor.",
         ["On Monday Carl starts at St. Nicholas Hospital.", "Carl works with Dr. Okafor."],
