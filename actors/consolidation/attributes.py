@@ -31,6 +31,7 @@ from .third_person import DEFAULT_SPEAKER, PAST, word_set
 __all__ = [
     "HOME_TAKEN",
     "MONTHS",
+    "OF_A_THING",
     "PET",
     "RELATIVE",
     "RELATIVES",
@@ -205,9 +206,16 @@ SOMEONE = re.compile(
     r"someone|somebody)\b",
     re.IGNORECASE,
 )
+#: Words that say how a thing of someone's is, not who they are ("Mateo's old Vespa").
+OF_A_THING = "old|new|little|first|second|trusty|beloved|favou?rite|current|last|former"
+#: Someone of someone's: by their relation ("Tomás's brother Diego", "Ana's mum"), or by any
+#: noun before their name ("Jurgis's co-host Lukas", "Eero's drummer Ville").
 _RELATION = re.compile(
-    rf"^(?P<who>{DEFAULT_SPEAKER}|[A-Z][\w-]*)'s (?:[a-z]+ )?(?P<rel>{RELATIVES})s?\b"
-    rf"(?:,? (?P<name>[{UPPER}][\w-]*)\b(?!'s))?"
+    rf"^(?P<who>{DEFAULT_SPEAKER}|[A-Z][\w-]*)'s (?:(?:[a-z]+ )?(?P<rel>{RELATIVES})s?\b"
+    rf"(?:,? (?P<name>[{UPPER}][\w-]*)\b(?!'s))?|"
+    # (the one who does what follows, in the same sentence)
+    rf"(?!(?:{OF_A_THING})\b)(?P<noun>[a-z][\w-]*) (?P<named>[{UPPER}][\w-]*)\b(?!'s)"
+    r"(?=[^.!?;]*$))"
 )
 #: The subject of "The user lives in …" (``third_person.DEFAULT_SPEAKER``, folded).
 _UNNAMED = DEFAULT_SPEAKER.casefold()
@@ -295,8 +303,8 @@ def _subject(fact: str, at: int) -> str:
     for span in reversed(_BOUNDARY.split(_JOINT.sub(r"\1 & ", fact[:at]))):
         if relation := _RELATION.search(span.strip()):
             # (named too: "Tomás's brother Diego", one person with "Diego")
-            name = f" {relation['name']}" if relation["name"] else ""
-            return f"{relation['who']}'s {relation['rel']}{name}".casefold()
+            rel, name = relation["rel"] or relation["noun"], relation["name"] or relation["named"]
+            return f"{relation['who']}'s {rel}{f' {name}' if name else ''}".casefold()
         if _UNNAMED_SPAN.search(span):
             return _UNNAMED
         if someone := SOMEONE.search(span):  # "a colleague just moved": theirs, not anyone's

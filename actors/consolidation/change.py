@@ -29,6 +29,7 @@ import numpy.typing as npt
 from reverie.store import Fact, LocalEmbedder
 
 from .attributes import (
+    OF_A_THING,
     PET,
     RELATIVE,
     RELATIVES,
@@ -71,11 +72,9 @@ _THING_DIED = re.compile(
     rf"\b(?i:the|my|our|their|his|her) (?:[a-z]+ ){{0,2}}(?!(?:{_BEING})\b)[a-z]+ "
     r"(?:finally |just )?(?:died|passed away)\b"
 )
-#: Words that say how a thing of someone's is, not who they are ("Mateo's old Vespa").
-_OF_A_THING = "old|new|little|first|second|trusty|beloved|favou?rite|current|last|former"
 _LEAD = re.compile(rf"^(?P<who>The user|[{UPPER}][\w-]*)(?P<poss>'s)?\b(?P<rest>.*)$", re.DOTALL)
 _SOMEONE_ELSE = re.compile(
-    rf"^\s+(?:[a-z]+ )?(?i:{RELATIVES})\b(?: [A-Z][\w-]*)?|^\s+(?!{_OF_A_THING}\b)[a-z]+ [A-Z][\w-]*"
+    rf"^\s+(?:[a-z]+ )?(?i:{RELATIVES})\b(?: [A-Z][\w-]*)?|^\s+(?!{OF_A_THING}\b)[a-z]+ [A-Z][\w-]*"
 )
 #: Words that open a fact without naming anyone ("The heating …", "Our fridge …").
 _STARTERS = re.compile(

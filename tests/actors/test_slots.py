@@ -60,6 +60,26 @@ def test_a_thing_that_moved_is_no_move_of_its_owner_and_a_thief_no_owner() -> No
     assert _merge("Ami", older, "Someone stole Farhad's scooter.") == [older[1]]
 
 
+@pytest.mark.parametrize(
+    ("older", "said"),
+    [
+        ("Jurgis is based in Vilnius.", "Jurgis's co-host Lukas is moving to Riga in spring."),
+        ("Jurgis's drummer Rocio just went fully vegan.", "Jurgis is staying vegetarian."),
+        (
+            "Jurgis's batchmate Rowena just flew to the UK to work for the NHS.",
+            "Jurgis is staying here in Vilnius with their family.",
+        ),
+    ],
+)
+def test_someone_of_the_speakers_named_after_any_noun_is_someone_else(
+    older: str, said: str
+) -> None:
+    """A noun and a name after the speaker's ("co-host Lukas") is another person, whatever
+    the noun (no list of relations names every one): their change is not the speaker's, nor
+    the speaker's theirs."""
+    assert _merge("Jurgis", [older], said) == []
+
+
 @pytest.mark.parametrize("said", ["Lucia called it quits on Sunday.", "We went our separate ways."])
 def test_calling_it_quits_ends_the_partner(said: str) -> None:
     older = [
