@@ -34,11 +34,12 @@ from .anaphora import named_pronoun
 from .attributes import MONTHS, UPPER, WEEKDAYS, keys
 from .chatter import is_chatter, split_opener
 from .clauses import clauses
+from .renaming import renames
 from .result import ConsolidationResult
 from .retraction import retraction_topics
 from .signals import signalled
 from .third_person import DEFAULT_SPEAKER, PAST, article, third_person, word_set
-from .truth import merge, renames
+from .truth import merge
 
 __all__ = [
     "extractive_consolidation",

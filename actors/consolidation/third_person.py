@@ -120,7 +120,8 @@ def _conjugate(verb: str) -> str:
     if lower in _IRREGULAR:
         return _IRREGULAR[lower]
     past = lower.endswith("ed") and not (lower.endswith("eed") and len(lower) <= 5)  # "need"
-    if lower in _UNCHANGED or lower in PAST or past or not lower.isalpha():
+    # (a verb of two words is one: "co-host" is "co-hosts")
+    if lower in _UNCHANGED or lower in PAST or past or not lower.replace("-", "").isalpha():
         return verb
     if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
         return verb + "es"

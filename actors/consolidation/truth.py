@@ -58,23 +58,18 @@ from .chatter import is_chatter, remark, split_opener, strip_banter, without_ech
 from .claims import claims
 from .family import family_grew
 from .grounding import supports
+from .renaming import SMALL_WORDS, new_name, renamed, renames
 from .retraction import retraction_topics, retracts
 from .roles import promoted
 from .signals import ending, gone, hedged, over, signalled
-from .third_person import DEFAULT_SPEAKER, word_set
+from .third_person import DEFAULT_SPEAKER
 
-__all__ = ["Merged", "clean", "merge", "renames"]
+__all__ = ["Merged", "clean", "merge"]
 
 UNNAMED = "The user"
 
 _CORRECTION = re.compile(
     r"\b(?:correction|typo|mistake|wrong|meant|misread|mixing|mixed up|actually)\b", re.IGNORECASE
-)
-_RENAME = re.compile(
-    r"\b(?:new name|renamed|rebranded|retitled|now called|officially (?:called |named )?[A-Z]|called [A-Z][\w' -]* now|"
-    r"sign (?:now )?(?:says|reads)|[A-Z][\w'-]* it is\b|"
-    rf"is now [A-Z]|name is now|(?:is|are|'re) (?:the )?(?!(?i:{WEEKDAYS}|{MONTHS}))[A-Z][\w'-]*"
-    r"(?: [A-Z][\w'-]*)* (?:now|from (?:now on|this \w+|next \w+)))",
 )
 _KINDS = [
     re.compile(rf"\b{MONTHS}\b", re.IGNORECASE),
@@ -97,19 +92,6 @@ _UNIT = re.compile(r" (?P<unit>[^\W\d_]+)")
 _NOT_UNIT = re.compile(r"now|an?|the|per|from|on|in|at|to|and|or|this|next|last|if|so|but")
 #: An amount of a named thing ("1,450 head", "3 kids", "2,800 złoty").
 _COUNTED = re.compile(rf"({_AMOUNT}) (?P<unit>[^\W\d_]{{2,}})\b")
-_NEW_NAME = re.compile(
-    r"(?:\b(?:called|named|name is|name:|name,|to|officially|is now|is|are|'re|it's|says|reads|"
-    r"(?:renamed|retitled|rebranded) (?:the |our |my |their )?[a-z]+)\s+"
-    rf"(?:the )?)(?!(?i:{WEEKDAYS}|{MONTHS}))"
-    r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
-)
-#: A name chosen: "Emberfall is cool but no, Lanternfall it is."
-_CHOSEN = re.compile(r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*) it is(?=[.!,;]|$)")
-#: What a name follows: "called", or the answer to "What's it called?" (``extractive``).
-_CALLED = r"called|named|codenamed|calling (?:him|her|it|them)|(?:called|name)\?\", answered"
-_NAME_AFTER = r"\s+\"?(?:the )?(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
-#: (or a name in apposition: "coaches a team in Kumasi, the Zongo Stars")
-_OLD_NAME = re.compile(rf"(?:\b(?:{_CALLED})|,(?= the [A-Z])){_NAME_AFTER}")
 _NO_LONGER = re.compile(
     r"^(?P<who>.+?) (?:does not|doesn't|do not|don't|no longer) (?P<verb>\w+) .+?"
     r"(?: anymore| any more)?,? (?:only|just|but now) (?P<new>[^,.;]+)[.!]?$",
@@ -128,12 +110,6 @@ _MOVE = re.compile(
 )
 _THERE = re.compile(r"\b(?:there|here)\b")
 _ACTUALLY = re.compile(r"(?<=\w) actually\b(?= \w)")
-#: A thing that is not the speaker's: "the shop across the street renamed itself Boba Lab".
-_ELSEWHERE = re.compile(
-    r"\b(?:across the (?:street|road)|next door|opposite|down the (?:street|road)|another|"
-    r"other|itself|themselves)\b",
-    re.IGNORECASE,
-)
 _LOCAL_MOVE = re.compile(
     r"\bmoved (?:house|flats?|apartments?|places|across town|down the road|"
     r"(?:a)?round the corner)|\bnearby\b|\bsame (?:city|town|area)\b",
@@ -148,10 +124,6 @@ _UNNAMED_IS = re.compile(rf"^{UNNAMED} is ([A-Z][\w'-]*)[.!]?$")
 #: "The user is Sofie, a designer at …" (the unnamed "I'm Sofie, a designer"): the user is
 #: the subject, the name an aside, as "Sofie is Sofie, a designer" loses its tautology.
 _UNNAMED_INTRO = re.compile(rf"^{UNNAMED} is ([A-Z][\w'-]*),\s+(?=an?\b)")
-_TOPIC_STOP = word_set(
-    "the a an it its it's is was are and or to of in on at for my their his her our this that "
-    "with from by now actually so just also correction small typo"
-)
 
 
 class Merged(NamedTuple):
@@ -219,7 +191,9 @@ def merge(
         ):
             return
         said = f"{opener} {fact.text}"
-        if (
+        if _renamed(facts, fact, retire, turns, persons, speaker):
+            pass  # "Pho Saigon Corner sounds dated, so we're Little Mekong": the line holding it
+        elif (
             not _supersede(facts, fact, whole, retire, turns, persons, speaker)
             and _revise(
                 facts,
@@ -235,7 +209,7 @@ def merge(
             # "Sorry, I meant Tuesday", "my birthday is actually March 15": said by the line
             # it corrected (a rename keeps its line: "the podcast is now called Ward Talk")
             return
-        if [id(f) for f in facts] == untouched and not _RENAME.search(said):
+        if [id(f) for f in facts] == untouched and not renames(said):
             # no key, correction or rename took a line: a change in other words (change.py)
             older = [f for f in facts if _comparable(f, fact) and not over(f.text)]
             # (roles.py, family.py)
@@ -259,6 +233,32 @@ def merge(
     while facts and count_tokens(render_memory(facts)) > max_tokens:
         facts.pop(0)
     return Merged(render_memory(facts), added, retired)
+
+
+def _renamed(
+    facts: list[Fact],
+    new: Fact,
+    retire: Callable[[Fact], None],
+    turns: Sequence[MessageRecord],
+    persons: set[str],
+    speaker: str,
+) -> bool:
+    """Rename the line of the speaker's holding the old name the turn of ``new`` says beside
+    the new one (``renaming.renamed``); whether one was."""
+    lines = [
+        f
+        for f in facts
+        if _comparable(f, new) and not same_turn(f, new) and _same_person(f, new, persons, speaker)
+    ]
+    if (found := renamed(new.text, _turn_of(new, turns), lines)) is None:
+        return False
+    rewritten = _rewrite(found.line, new, [(found.was, found.name)], turns)
+    if rewritten is None:
+        return False
+    at = facts.index(found.line)
+    retire(found.line)
+    facts.insert(at, rewritten)
+    return True
 
 
 def _supersede(
@@ -442,10 +442,11 @@ def _revise(
     other words ("kick-off is 8:30 from now on") takes, among the speaker's own facts
     holding a value of the same kind (a weekday, a time, a number…: the slot's type, issue
     59 item 3), the one nearest to it in meaning (``change.nearest``)."""
-    corrects = bool(_CORRECTION.search(said) or _RENAME.search(new.text))
+    turn = _turn_of(new, turns)
+    corrects = bool(_CORRECTION.search(said) or renames(new.text))
     if not corrects and gone(said):
         return False  # "our Sunday barbecues are over": Sunday is no new day of futsal
-    changes = _changes(new.text)
+    changes = _changes(new.text, turn)
     own = None if corrects else theirs(facts, new, said, speaker)
     # (a correction or a rename acts on no other person's line: Bob's "we renamed the team
     # Falcons" is no new name for Alice's husband; a line that names nobody may be his)
@@ -496,17 +497,12 @@ def _revise(
     return False
 
 
-def renames(text: str) -> bool:
-    """``text`` gives something a new name ("the sign says Brasa", "Lanternfall it is")."""
-    return bool(_RENAME.search(text))
-
-
-def _changes(text: str) -> list[tuple[re.Pattern[str], str]]:
-    """The values ``text`` states, by kind: a name it is now called, a month, a number…"""
+def _changes(text: str, turn: str) -> list[tuple[re.Pattern[str], str]]:
+    """The values ``text`` (said in ``turn``) states, by kind: a name it is now called, a
+    month, a number…"""
     found = []
-    name = _NEW_NAME.search(text) or _CHOSEN.search(text)
-    if _RENAME.search(text) and not _ELSEWHERE.search(text) and name:
-        found.append((_old_name(text[: name.start()]), name["name"]))
+    if renaming := new_name(text, turn):
+        found.append(renaming)
     for kind in _KINDS:
         if value := kind.search(text):
             found.append((counted := _counted(kind, text, value) or kind, value.group(0)))
@@ -515,19 +511,6 @@ def _changes(text: str) -> list[tuple[re.Pattern[str], str]]:
                 # of a line on the same thing ("Rent is 9,000 crowns"), if no bare one is
                 found.append((_TOPICAL_AMOUNT, value.group(0)))
     return found
-
-
-def _old_name(said: str) -> re.Pattern[str]:
-    """Where a line holds the name a rename replaces: after "called" ("a shop called
-    Petalia"), or after the thing ``said`` renames ("rebranded the clinic, it's …" →
-    "Nour's clinic is Lumina Dental", "The band is called …" → "a rock band, Los Pampeanos")."""
-    things = [w for w in re.findall(r"\b[a-z]{4,}\b", said) if w not in _TOPIC_STOP]
-    if not things:
-        return _OLD_NAME
-    named = "|".join(map(re.escape, things))
-    return re.compile(
-        rf"(?:\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named}),)|,(?= the [A-Z])){_NAME_AFTER}"
-    )
 
 
 #: Any amount, for a line on the same topic (``_changes``; a pattern of its own, not the
@@ -564,7 +547,7 @@ def _topic(text: str, subject: bool = False) -> set[str]:
     """The words a fact is about, less small words and (unless ``subject``: "Rent is 9,000
     crowns" is about rent) its subject, its first word."""
     words = {w.casefold() for w in re.findall(r"[A-Za-z][\w'-]+", text)[0 if subject else 1 :]}
-    return {w.removesuffix("'s") for w in words if w not in _TOPIC_STOP and len(w) > 2}
+    return {w.removesuffix("'s") for w in words if w not in SMALL_WORDS and len(w) > 2}
 
 
 def _held(fact: Fact, facts: list[Fact]) -> bool:

@@ -1,0 +1,134 @@
+"""A thing given a new name: which line held the old one, and what the new one is.
+
+A rename is said in a closed set of words ("renamed", "rebranded", "the new
+name is", "we're … now", "Lanternfall it is"); the new name follows them. The
+old name is found two ways. Where the turn says it ("Pho Saigon Corner
+sounds dated, so from the 1st we're Little Mekong"; "Mangere Colts is gone,
+we're the Southside Sharks now"), the line of the speaker's that holds that
+name is the one renamed, whatever words it was said in ("at a stall under the
+name Akos Bakes"). Where it does not, the one line holding a name of the same
+kind ("Ness Water Distillery" for "rebranded as Glen Corran Distillery"), or
+else the line that calls something by a name ("a podcast called Hop Talk") and
+names the thing the turn renames. A rename by someone else ("the shop across
+the street"), or in a line of another person's, takes nothing. See
+docs/design.md, "Facts that stay true".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from reverie.store import Fact
+
+from .attributes import MONTHS, WEEKDAYS
+from .third_person import word_set
+
+__all__ = ["SMALL_WORDS", "Renamed", "new_name", "renamed", "renames"]
+
+#: Words too small to say what a fact is about.
+SMALL_WORDS = word_set(
+    "the a an it its it's is was are and or to of in on at for my their his her our this that "
+    "with from by now actually so just also correction small typo"
+)
+#: A name: capitalised words, joined by "&" too ("Foam & Folklore", "Smith & Daughters").
+_NAME = r"[A-Z][\w'-]*(?:(?: &)? [A-Z0-9][\w'-]*)*"
+_NOT_A_DAY = rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)"
+_RENAME = re.compile(
+    r"\b(?:new name|renamed|rebranded|retitled|now called|officially (?:called |named )?[A-Z]|called [A-Z][\w' -]* now|"
+    r"sign (?:now )?(?:says|reads)|[A-Z][\w'-]* it is\b|"
+    rf"is now [A-Z]|name is now|(?:is|are|'re) (?:the )?{_NOT_A_DAY}{_NAME}"
+    r" (?:now|from (?:now on|this \w+|next \w+)))",
+)
+#: A turn that renames something, in any of its sentences ("We're rebranding. … we're X").
+_RENAMING = re.compile(r"\b(?:renam|rebrand|retitl)\w*|\b(?:new|old) name\b", re.IGNORECASE)
+_NEW_NAME = re.compile(
+    r"(?:\b(?:called|named|name is|name:|name,|to|officially|is now|is|are|'re|it's|says|reads|"
+    r"(?:renamed|retitled|rebranded) (?:the |our |my |their )?[a-z]+)\s+"
+    rf"(?:the )?){_NOT_A_DAY}(?P<name>{_NAME})"
+)
+#: A name chosen: "Emberfall is cool but no, Lanternfall it is."
+_CHOSEN = re.compile(rf"(?P<name>{_NAME}) it is(?=[.!,;]|$)")
+#: What a name follows: "called", or the answer to "What's it called?" (``extractive``).
+_CALLED = r"called|named|codenamed|calling (?:him|her|it|them)|(?:called|name)\?\", answered"
+_NAME_AFTER = rf"\s+\"?(?:the )?(?P<name>{_NAME})"
+#: (or a name in apposition: "coaches a team in Kumasi, the Zongo Stars")
+_OLD_NAME = re.compile(rf"(?:\b(?:{_CALLED})|,(?= the [A-Z])){_NAME_AFTER}")
+#: A thing that is not the speaker's: "the shop across the street renamed itself Boba Lab".
+_ELSEWHERE = re.compile(
+    r"\b(?:across the (?:street|road)|next door|opposite|down the (?:street|road)|another|"
+    r"other|itself|themselves)\b",
+    re.IGNORECASE,
+)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+def renames(text: str) -> bool:
+    """``text`` gives something a new name ("the sign says Brasa", "Lanternfall it is")."""
+    return bool(_RENAME.search(text))
+
+
+def new_name(text: str, turn: str) -> tuple[re.Pattern[str], str] | None:
+    """Where a line holds the name ``text`` (said in ``turn``) replaces, and the new name;
+    None when it renames nothing of the speaker's."""
+    name = _NEW_NAME.search(text) or _CHOSEN.search(text)
+    # (not someone else's: "the shop across the street renamed itself. It's Boba Lab now")
+    if not renames(text) or _ELSEWHERE.search(f"{text} {turn}") or name is None:
+        return None
+    return _old_name(text[: name.start()]), name["name"]
+
+
+class Renamed(NamedTuple):
+    """The line a rename takes, the old name in it, and the new name."""
+
+    line: Fact
+    was: str
+    name: str
+
+
+def renamed(fact: str, turn: str, lines: Sequence[Fact]) -> Renamed | None:
+    """The one line of ``lines`` holding the name that ``fact`` (said in ``turn``) renames,
+    where the sentence that says the new name says the old one too; else None."""
+    name = _NEW_NAME.search(fact) or _CHOSEN.search(fact)
+    if name is None or not _RENAMING.search(turn) or _ELSEWHERE.search(turn):
+        return None
+    new = name["name"]
+    said = next((s for s in _SENTENCE.split(turn) if new in s), "")
+    olds = {
+        m[0]
+        for m in re.finditer(rf"(?<![\w'-]){_NOT_A_DAY}{_NAME}", said)
+        if m.start() > 0 or m.end() < len(said)
+    } - {new}
+    holding = [
+        (line, was)
+        for line in lines
+        for was in olds
+        if not (was in new or new in was)
+        and re.search(rf"(?<=\S )(?:the )?{re.escape(was)}(?![\w'-])", line.text)
+    ]
+    if not holding and " " in new:  # or the name of the same kind ("… Distillery")
+        kind = re.escape(new.rsplit(" ", 1)[1])
+        holding = [
+            (line, m[0])
+            for line in lines
+            for m in re.finditer(rf"(?<=\S )(?:[A-Z][\w'-]* )+{kind}(?![\w'-])", line.text)
+            if m[0] != new
+        ]
+    if len(holding) != 1:
+        return None
+    line, was = holding[0]
+    return Renamed(line, was, new)
+
+
+def _old_name(said: str) -> re.Pattern[str]:
+    """Where a line holds the name a rename replaces: after "called" ("a shop called
+    Petalia"), or after the thing ``said`` renames ("rebranded the clinic, it's …" →
+    "Nour's clinic is Lumina Dental", "The band is called …" → "a rock band, Los Pampeanos")."""
+    things = [w for w in re.findall(r"\b[a-z]{4,}\b", said) if w not in SMALL_WORDS]
+    if not things:
+        return _OLD_NAME
+    named = "|".join(map(re.escape, things))
+    return re.compile(
+        rf"(?:\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named}),)|,(?= the [A-Z])){_NAME_AFTER}"
+    )

@@ -1,0 +1,82 @@
+"""A thing given a new name (``renaming.py``, through the extractive path): the line that
+held the old name carries the new one, however the old one was said, and nobody else's."""
+
+from __future__ import annotations
+
+import pytest
+
+from reverie.actors.consolidation.extractive import extractive_consolidation
+from reverie.store import MessageRecord, TokenCounter
+
+COUNT = TokenCounter().count
+
+
+def _lines(*said: tuple[str, str]) -> list[str]:
+    """The memory's lines after one job per (speaker, turn), a day apart, in one scope."""
+    memory = ""
+    for day, (speaker, text) in enumerate(said):
+        turn = MessageRecord(
+            seq=day + 1,
+            id=f"m{day}",
+            role="user",
+            content=text,
+            ts=day * 86400.0,
+            tokens=1,
+            name=speaker,
+        )
+        memory = extractive_consolidation(
+            memory, [turn], max_tokens=4000, count_tokens=COUNT, session="s"
+        ).memory
+    return [line.split("] ", 1)[1].split(" <!--")[0] for line in memory.splitlines()[2:]]
+
+
+@pytest.mark.parametrize(
+    ("first", "then", "now", "gone"),
+    [
+        (  # the old name said beside the new one, in the line "called"
+            "I own a small pho restaurant in Houston called Pho Saigon Corner.",
+            "We're rebranding. Pho Saigon Corner sounds dated, so from the 1st we're Little Mekong.",
+            "Quang owns a small pho restaurant in Houston called Little Mekong.",
+            "restaurant in Houston called Pho Saigon Corner",
+        ),
+        (  # … in a line that says it in other words
+            "On Saturdays I sell bread at a stall in Peckham under the name Akos Bakes.",
+            "Also we're rebranding. Akos Bakes was a placeholder; the new name is Sika Crust.",
+            "On Saturdays Quang sells bread at a stall in Peckham under the name Sika Crust.",
+            "under the name Akos Bakes",
+        ),
+        (  # … where the rename is said in the sentence before, and the name has an "&"
+            "I co-host a small beer podcast called Hop Talk.",
+            "We renamed the podcast! Hop Talk felt generic, so it's Foam & Folklore now.",
+            "Quang co-hosts a small beer podcast called Foam & Folklore.",
+            "podcast called Hop Talk",
+        ),
+        (  # the old name not said: the name of the same kind
+            "I'm a tour guide at Ness Water Distillery just outside Inverness.",
+            "We got bought and the whole place is rebranded as Glen Corran Distillery.",
+            "Quang is a tour guide at Glen Corran Distillery just outside Inverness.",
+            "Ness Water",
+        ),
+    ],
+)
+def test_the_line_holding_the_old_name_takes_the_new_one(
+    first: str, then: str, now: str, gone: str
+) -> None:
+    lines = _lines(("Quang", first), ("Quang", then))
+    assert now in lines, lines
+    assert not any(gone in line for line in lines), lines
+
+
+def test_a_rename_takes_no_line_of_another_person_nor_a_name_said_elsewhere() -> None:
+    """Bob's "Flourish sounds dated, we're Rise now" is his shop's, not Ana's bakery; a
+    rename by the shop across the street renames nothing of the speaker's."""
+    ana = "I run a small bakery in Bristol called Flourish. I bake every night."
+    lines = _lines(
+        ("Ana", ana), ("Bob", "We're rebranding. Flourish sounds dated, so we're Rise now.")
+    )
+    assert "Ana runs a small bakery in Bristol called Flourish." in lines, lines
+    lines = _lines(
+        ("Ana", ana),
+        ("Ana", "The shop across the street renamed itself. Flourish Two is now Boba Lab."),
+    )
+    assert "Ana runs a small bakery in Bristol called Flourish." in lines, lines
