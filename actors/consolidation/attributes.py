@@ -103,6 +103,8 @@ _TABLE: list[tuple[str, str]] = [
         r"(?:my|their|his|her|our) own boss|"
         r"(?:my|their|his|her|our) own (?:[\w-]+ ){0,2}(?:business|company|shop|firm|practice|studio|"
         r"clinic|agency|label)|"
+        # (whatever it is: "opened their own pharmacy", "started my own bakery")
+        r"(?:open|start|launch|found)(?:s|ed|ing)? (?:up )?(?:my|their|his|her|our) own\b|"
         r"(?:first|last|final) (?:day|week|month|shift|service) (?:at|with|there|in that)\b)",
     ),
     (

@@ -43,7 +43,8 @@ _TRADE_AT_IN = re.compile(
     r"an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*))?"
     # (and where: "living in Kazimierz in Krakow" is one place, said with the wider one)
     rf"(?:(?: up| down| out| here|,? living|,? based)? in (?:the )?"
-    rf"(?P<where>{_PLACE_NAME}(?:,? in {_PLACE_NAME})?))?"
+    # (or with the wider one after a comma: "in Coyoacán, Mexico City")
+    rf"(?P<where>{_PLACE_NAME}(?:,? in {_PLACE_NAME}|, {_PLACE_NAME})?))?"
     r"[.!]?$"
 )
 #: What one is at a place without working there.

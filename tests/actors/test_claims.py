@@ -164,6 +164,14 @@ def test_a_trade_with_an_acronym_is_a_trade_and_a_count_of_weeks_is_nobody() -> 
             "Chidi is based in Leeds.",
             ["Chidi is based in Leeds."],
         ),
+        (  # a place with the wider one after a comma
+            "Chidi is a line cook at La Fonda Azul in Coyoacán, Mexico City.",
+            [
+                "Chidi works as a line cook.",
+                "Chidi works at La Fonda Azul.",
+                "Chidi is based in Coyoacán, Mexico City.",
+            ],
+        ),
         (  # a part in an ensemble: "Pakkanen" may be a band's name as well as a place's
             "Chidi plays bass in Pakkanen.",
             ["Chidi plays bass in Pakkanen."],
