@@ -76,7 +76,7 @@ def new_name(text: str, turn: str) -> tuple[re.Pattern[str], str] | None:
     # (not someone else's: "the shop across the street renamed itself. It's Boba Lab now")
     if not renames(text) or _ELSEWHERE.search(f"{text} {turn}") or name is None:
         return None
-    return _old_name(text[: name.start()]), name["name"]
+    return _old_name(text[: name.start("name")]), name["name"]
 
 
 class Renamed(NamedTuple):

@@ -51,7 +51,13 @@ def _lines(*said: tuple[str, str]) -> list[str]:
             "Quang co-hosts a small beer podcast called Foam & Folklore.",
             "podcast called Hop Talk",
         ),
-        (  # the old name not said: the name of the same kind
+        (  # the old name not said: the name after the thing renamed
+            "I run my own business, Voltwise Electrics, so weeknights I'm knackered.",
+            "I've renamed the business Northlight Electrical, the old name sounded silly.",
+            "Quang runs their own business, Northlight Electrical, so weeknights they're knackered.",
+            "Voltwise",
+        ),
+        (  # … or the name of the same kind
             "I'm a tour guide at Ness Water Distillery just outside Inverness.",
             "We got bought and the whole place is rebranded as Glen Corran Distillery.",
             "Quang is a tour guide at Glen Corran Distillery just outside Inverness.",
