@@ -89,6 +89,7 @@ _TABLE: list[tuple[str, str]] = [
         # (a job quit, "quit the paper", not a habit or a sport: "quit volleyball")
         r"hired|notice|resignation|resigned|"
         r"quit\b(?= (?:my|their|his|her|the|this) | (?-i:[A-Z])|[.!,]|$)|"
+        r"(?:left|lost) (?:my|their|his|her|the) (?:[\w-]+ )?job\b|"
         # (starting "as a sound engineer at Tengri"; joining or signing with a name, not "a gym")
         rf"start(?:s|ed|ing)? (?:(?:on |this |next )?(?:today|tomorrow|{WEEKDAYS}) )?"
         r"(?:as (?:an? )?(?:[\w-]+ ){1,3})?at|(?:join(?:s|ed|ing)?|signed (?:on )?with|"

@@ -44,14 +44,18 @@ _RENAME = re.compile(
 #: A turn that renames something, in any of its sentences ("We're rebranding. … we're X").
 _RENAMING = re.compile(r"\b(?:renam|rebrand|retitl)\w*|\b(?:new|old) name\b", re.IGNORECASE)
 _NEW_NAME = re.compile(
-    r"(?:\b(?:called|named|name is|name:|name,|to|officially|is now|is|are|'re|it's|says|reads|"
+    # (or what it goes out "as": "invoices now go out as Baltic Lingo")
+    r"(?:\b(?:called|named|name is|name:|name,|to|as|officially|is now|is|are|'re|it's|says|reads|"
     r"(?:renamed|retitled|rebranded) (?:the |our |my |their )?[a-z]+)\s+"
     rf"(?:the )?){_NOT_A_DAY}(?P<name>{_NAME})"
 )
 #: A name chosen: "Emberfall is cool but no, Lanternfall it is."
 _CHOSEN = re.compile(rf"(?P<name>{_NAME}) it is(?=[.!,;]|$)")
 #: What a name follows: "called", or the answer to "What's it called?" (``extractive``).
-_CALLED = r"called|named|codenamed|calling (?:him|her|it|them)|(?:called|name)\?\", answered"
+_CALLED = (
+    r"called|named|codenamed|calling (?:him|her|it|them)|(?:by|under) the name|"
+    r"(?:called|name)\?\", answered"
+)
 _NAME_AFTER = rf"\s+\"?(?:the )?(?P<name>{_NAME})"
 #: (or a name in apposition: "coaches a team in Kumasi, the Zongo Stars")
 _OLD_NAME = re.compile(rf"(?:\b(?:{_CALLED})|,(?= the [A-Z])){_NAME_AFTER}")
@@ -69,12 +73,12 @@ def renames(text: str) -> bool:
     return bool(_RENAME.search(text))
 
 
-def new_name(text: str, turn: str) -> tuple[re.Pattern[str], str] | None:
-    """Where a line holds the name ``text`` (said in ``turn``) replaces, and the new name;
-    None when it renames nothing of the speaker's."""
+def new_name(text: str, turn: str, said: str) -> tuple[re.Pattern[str], str] | None:
+    """Where a line holds the name ``text`` (``said`` with its opener, in ``turn``) replaces,
+    and the new name; None when it renames nothing of the speaker's."""
     name = _NEW_NAME.search(text) or _CHOSEN.search(text)
     # (not someone else's: "the shop across the street renamed itself. It's Boba Lab now")
-    if not renames(text) or _ELSEWHERE.search(f"{text} {turn}") or name is None:
+    if not renames(said) or _ELSEWHERE.search(f"{text} {turn}") or name is None:
         return None
     return _old_name(text[: name.start("name")]), name["name"]
 

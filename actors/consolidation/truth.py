@@ -443,10 +443,10 @@ def _revise(
     holding a value of the same kind (a weekday, a time, a number…: the slot's type, issue
     59 item 3), the one nearest to it in meaning (``change.nearest``)."""
     turn = _turn_of(new, turns)
-    corrects = bool(_CORRECTION.search(said) or renames(new.text))
+    corrects = bool(_CORRECTION.search(said) or renames(said))
     if not corrects and gone(said):
         return False  # "our Sunday barbecues are over": Sunday is no new day of futsal
-    changes = _changes(new.text, turn)
+    changes = _changes(new.text, turn, said)
     own = None if corrects else theirs(facts, new, said, speaker)
     # (a correction or a rename acts on no other person's line: Bob's "we renamed the team
     # Falcons" is no new name for Alice's husband; a line that names nobody may be his)
@@ -497,11 +497,11 @@ def _revise(
     return False
 
 
-def _changes(text: str, turn: str) -> list[tuple[re.Pattern[str], str]]:
-    """The values ``text`` (said in ``turn``) states, by kind: a name it is now called, a
-    month, a number…"""
+def _changes(text: str, turn: str, said: str) -> list[tuple[re.Pattern[str], str]]:
+    """The values ``text`` (``said`` with its opener, in ``turn``) states, by kind: a name it
+    is now called, a month, a number…"""
     found = []
-    if renaming := new_name(text, turn):
+    if renaming := new_name(text, turn, said):
         found.append(renaming)
     for kind in _KINDS:
         if value := kind.search(text):

@@ -57,6 +57,12 @@ def _lines(*said: tuple[str, str]) -> list[str]:
             "Quang runs their own business, Northlight Electrical, so weeknights they're knackered.",
             "Voltwise",
         ),
+        (  # … said in an opener, the name it goes out "as"
+            "I work under the name WordBridge, and I need help tracking invoices.",
+            "I've rebranded: invoices now go out as Baltic Lingo.",
+            "Quang works under the name Baltic Lingo.",
+            "WordBridge",
+        ),
         (  # … or the name of the same kind
             "I'm a tour guide at Ness Water Distillery just outside Inverness.",
             "We got bought and the whole place is rebranded as Glen Corran Distillery.",

@@ -28,6 +28,8 @@ def test_a_role_given_replaces_a_trade_said_with_an_employer() -> None:
         "Ines has gone out on their own!",  # their own employer now
         "Ines is opening their own shop, Weld & Co, next month.",
         "Ines left the chain and opened their own pharmacy with a cousin.",  # whatever it is
+        "Ines has left their job.",
+        "Ines lost their job at the yard.",
         "Ines accepted an offer from Horak Legal in Prague.",
         "Ines has already got an offer too, at Horak Legal.",
         "Ines's last day at the old firm was Friday.",
