@@ -123,6 +123,16 @@ _APPOSITION = re.compile(
     r"^(?:(?:A|An) [^.!?]{0,40}\b(?:called|named)|(?:His|Her|Its) name is|"
     r"(?:They|We|I) (?:named|called) (?:him|her|it)\b)"
 )
+#: A name given, ending its sentence: "Hi there, I'm Kwame.", "Siobhan here."
+_NAME_SAID = re.compile(
+    r"(?:^|[,:] )(?:I'm|I am|My name's|My name is|Name's) [A-Z][\w'-]*[.!]*$|^[A-Z][\w'-]* here[.!]*$"
+)
+#: What they do, said in the next sentence without a verb: "Backend developer at Nkwa Labs
+#: here in Accra." (the introduction's apposition, cut off by a full stop).
+_TRADE_NEXT = re.compile(
+    rf"^[A-Z][a-z-]+(?: [a-z-]+){{0,3}} (?:at|in|with|for) (?!.*\b(?:is|are|was|were|has|have)\b)"
+    rf"[{UPPER}][^.!?]*[.!]?$"
+)
 #: A clause that says nothing on its own: "I love it", "I did that".
 _ONLY_PRONOUN = re.compile(r"^\S+ \S+ (?:it|this|that|them)[.!]?$", re.IGNORECASE)
 _DATE = re.compile(
@@ -204,7 +214,13 @@ def _sentences(turns: list[MessageRecord]) -> list[_Sentence]:
             continue
         for piece in _SPLIT.split(turn.content):
             text = " ".join(piece.split())[:MAX_SENTENCE_CHARS]
-            if text and _APPOSITION.match(text) and found and found[-1].turn is turn:
+            after_name = bool(found) and bool(_NAME_SAID.search(found[-1].text))
+            if (
+                text
+                and (_APPOSITION.match(text) or (after_name and _TRADE_NEXT.match(text)))
+                and found
+                and found[-1].turn is turn
+            ):
                 last = found.pop()
                 text = f"{last.text.rstrip('.!')}, {text[0].lower()}{text[1:]}"
             if text:

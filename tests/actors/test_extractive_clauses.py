@@ -347,6 +347,15 @@ def test_an_introduction_that_says_here_is_who_is_speaking() -> None:
     assert "The user works as an electrician. <!--" in memory
     assert "The user works at Rafstraumur. <!--" in memory
     assert _facts(_memory_after(("Anyone here? Nobody here knows.", "Dee", "s"))) == []
+    # (what they do in the next sentence, without a verb: the introduction's apposition)
+    said = "Hi there, I'm Kwame. Backend developer at Nkwa Labs here in Accra."
+    assert _facts(_memory_after((said, "Kwame", "s"))) == [
+        "Kwame works as a backend developer.",
+        "Kwame works at Nkwa Labs.",
+        "Kwame is based in Accra.",
+    ]
+    said = "I'm Kwame. Coffee in Accra is amazing."  # (a sentence with a verb is no apposition)
+    assert not any("works as" in fact for fact in _facts(_memory_after((said, "Kwame", "s"))))
 
 
 def test_an_introduction_with_an_apposition_says_what_and_where_they_are() -> None:
