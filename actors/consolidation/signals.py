@@ -30,7 +30,8 @@ CLAUSE = re.compile(r",\s+(?:and\s+|but\s+|so\s+)?|;\s+|\s+and\s+(?!others\b)(?=
 
 #: The words that say a state changed (not what it is about: that is the embedder's).
 _CUE = re.compile(
-    r"\b(?:now|new|newly|instead|switch(?:ed|ing)?|chang(?:ed|es|ing)|replac(?:ed|ing)|"
+    # ("not now": a suggestion declined, nothing changed)
+    r"\b(?:(?<!\bnot )now|new|newly|instead|switch(?:ed|ing)?|chang(?:ed|es|ing)|replac(?:ed|ing)|"
     r"no longer|any ?more|from now on|these days|nowadays|moved|quit|left|dropp(?:ed|ing)|"
     r"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|actually|"
     r"meant|renamed|rebranded|retitled|old one|previous|former|became|promoted|took over|shifted|"
@@ -49,7 +50,9 @@ _OVER = re.compile(
 )
 #: Cues that also open news of a new thing ("our new menu"): a change only when the
 #: sentence names its speaker.
-_WEAK = re.compile(r"\b(?:new|newly|(?<!from )now(?! on)|finally|actually)\b", re.IGNORECASE)
+_WEAK = re.compile(
+    r"\b(?:new|newly|(?<!from )(?<!\bnot )now(?! on)|finally|actually)\b", re.IGNORECASE
+)
 #: Not (yet) the speaker's state: a plan, a wish, a hypothetical, a suggestion, a question.
 _HEDGE = re.compile(
     r"\b(?:might|could|maybe|perhaps|thinking (?:about|of)|considering|if|should|"

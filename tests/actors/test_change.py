@@ -48,6 +48,12 @@ ROWS = [
         "Ruth's brother swapped his old synth for a new one.",
         None,
     ),
+    (  # a suggestion declined: "not now" changes nothing
+        "Tigist",
+        ["Tigist owns a small cafe called Buna Corner in Bole.", "Tigist drives a Suzuki."],
+        "Not now, one cafe in Piassa is enough work.",
+        None,
+    ),
     (
         "Bob",
         ["Alice plays all the keys on her old Roland synth.", "Alice works in Leiden."],
