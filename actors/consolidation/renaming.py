@@ -25,7 +25,7 @@ from reverie.store import Fact
 from .attributes import MONTHS, WEEKDAYS
 from .third_person import word_set
 
-__all__ = ["SMALL_WORDS", "Renamed", "new_name", "renamed", "renames"]
+__all__ = ["SMALL_WORDS", "Renamed", "new_name", "renamed", "renames", "says_renamed"]
 
 #: Words too small to say what a fact is about.
 SMALL_WORDS = word_set(
@@ -66,6 +66,12 @@ _ELSEWHERE = re.compile(
     re.IGNORECASE,
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+def says_renamed(text: str) -> bool:
+    """``text`` says in so many words that something was renamed ("renamed", "a new name"),
+    not only that it is called something now (a thing just bought may be)."""
+    return bool(_RENAMING.search(text))
 
 
 def renames(text: str) -> bool:

@@ -58,7 +58,7 @@ from .chatter import is_chatter, remark, split_opener, strip_banter, without_ech
 from .claims import claims
 from .family import family_grew
 from .grounding import supports
-from .renaming import SMALL_WORDS, new_name, renamed, renames
+from .renaming import SMALL_WORDS, new_name, renamed, renames, says_renamed
 from .retraction import retraction_topics, retracts
 from .roles import promoted
 from .signals import ending, gone, hedged, over, signalled
@@ -194,7 +194,7 @@ def merge(
         if _renamed(facts, fact, retire, turns, persons, speaker):
             pass  # "Pho Saigon Corner sounds dated, so we're Little Mekong": the line holding it
         elif (
-            not _supersede(facts, fact, whole, retire, turns, persons, speaker)
+            not _supersede(facts, fact, whole, retire, turns, persons, speaker, says_renamed(said))
             and _revise(
                 facts,
                 fact,
@@ -269,10 +269,14 @@ def _supersede(
     turns: Sequence[MessageRecord],
     persons: set[str],
     speaker: str,
+    renaming: bool,
 ) -> bool:
     """Retire (or rewrite in place) the older facts of the same person that share a key with
-    ``new`` (a claim of ``whole``, the fact as said, by ``speaker``)."""
+    ``new`` (a claim of ``whole``, the fact as said, by ``speaker``; ``renaming``: it gives
+    something a new name)."""
     mine = [] if hedged(new.text) else keys(new.text)  # a plan or a wish replaces nothing
+    if renaming:  # a thing given a new name is the same thing: "gave the truck a new name, Abol"
+        mine = [key for key in mine if key.attribute not in THINGS]
     said_in = f"{new.text} {_turn_of(new, turns)}"
     done, before = False, list(facts)
     for old in list(facts):

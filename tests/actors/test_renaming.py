@@ -57,6 +57,12 @@ def _lines(*said: tuple[str, str]) -> list[str]:
             "Quang runs their own business, Northlight Electrical, so weeknights they're knackered.",
             "Voltwise",
         ),
+        (  # a thing given a new name is the same thing, not a new one of its kind
+            "I run a coffee truck in Addis Ababa called Tizita.",
+            "We gave the truck a new name, Abol.",
+            "Quang runs a coffee truck in Addis Ababa called Abol.",
+            "Tizita",
+        ),
         (  # … said in an opener, the name it goes out "as"
             "I work under the name WordBridge, and I need help tracking invoices.",
             "I've rebranded: invoices now go out as Baltic Lingo.",
