@@ -52,8 +52,14 @@ _TALK = re.compile(
     # (thanks said, not someone thanking someone: "my back thanks me")
     r"\b(?:thanks?(?! (?:me|them|him|her|us)\b)|thank you|you'?re|you are|can you|could you|would you|do you|"
     r"for (?:all )?(?:the|your) help|needs? you|^let's|"  # (a proposal: "let's do Tuesday")
-    r"nice to meet|(?:is|are|am|'m) (?:so |really |very )?(?:over the moon|thrilled|excited|"
-    r"nervous|happy|glad|grateful|tired|bored|stressed|hopeless|rubbish|sad|upset))\b",
+    r"nice to meet)\b",
+    re.IGNORECASE,
+)
+#: A feeling of the moment, in the sentence's first clause ("Tomás is so excited"; not
+#: "picked up a Nissan Leaf, the drummer is thrilled", which says what was picked up).
+_FEELING = re.compile(
+    r"^[^,;]*\b(?:is|are|am|'m) (?:so |really |very )?(?:over the moon|thrilled|excited|"
+    r"nervous|happy|glad|grateful|tired|bored|stressed|hopeless|rubbish|sad|upset)\b",
     re.IGNORECASE,
 )
 #: A state of the moment said alone ("I'm fine.", "Yuki is hooked!"), not one that lasts.
@@ -209,7 +215,7 @@ def is_chatter(text: str) -> bool:
     text = text.strip()
     if not text or text.endswith("?"):
         return True
-    if _PLEASANTRY.match(text) or _TALK.search(text) or _MOMENT.match(text):
+    if _PLEASANTRY.match(text) or _TALK.search(text) or _FEELING.match(text) or _MOMENT.match(text):
         return True
     if _WEIGHED.match(text) or _OWNED_UP.match(text):
         return True

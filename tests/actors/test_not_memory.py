@@ -36,3 +36,19 @@ def test_a_goodbye_is_no_fact() -> None:
         ("I'm swimming instead for now.", "Yuki", "s"),
     )
     assert _facts(memory) == ["Yuki is swimming instead for now."]
+
+
+def test_a_feeling_of_the_moment_is_no_fact_and_a_fact_with_one_is() -> None:
+    """ "Tomás is so excited" is a feeling and nothing else; "picked up a Nissan Leaf, the
+    drummer is thrilled" says what was picked up first."""
+    memory = _memory_after(
+        ("I'm so excited!", "Eero", "s"),
+        (
+            "Picked up a used Nissan Leaf, the drummer is thrilled because it has heated seats.",
+            "Eero",
+            "s",
+        ),
+    )
+    assert _facts(memory) == [
+        "Eero picked up a used Nissan Leaf, the drummer is thrilled because it has heated seats."
+    ]
