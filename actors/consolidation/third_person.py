@@ -88,6 +88,7 @@ _ADVERBS = frozenset(
 )
 _LATER = [
     (re.compile(r"\bI was\b"), "they were"),
+    (re.compile(r"\bI am\b"), "they are"),  # ("happy where I am")
     (re.compile(r"\bI'm\b"), "they're"),
     (re.compile(r"\bI've\b"), "they've"),
     (re.compile(r"\bI\b"), "they"),

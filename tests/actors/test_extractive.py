@@ -155,6 +155,11 @@ def test_a_speaker_mentioned_mid_sentence_keeps_the_grammar() -> None:
         third_person("After that I'll charge a fee.", "Tom") == "After that Tom will charge a fee."
     )
     assert third_person("Maybe I'd go, I'd say.", "Maya") == "Maybe Maya would go, they'd say."
+    assert (  # (a later "I am" is "they are", not "they am")
+        third_person("Lucie says it makes me sound cooler than I am.", "Tereza")
+        == "Lucie says it makes Tereza sound cooler than they are."
+    )
+    assert third_person("I co-host a podcast.", "Jurgis") == "Jurgis co-hosts a podcast."
 
 
 def test_a_second_we_in_one_clause_is_they_and_our_is_their() -> None:
