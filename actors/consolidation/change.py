@@ -485,7 +485,7 @@ _ENDED = re.compile(
     r"\b(?i:my|the|our|their) old (?P<given>[a-z]{3,}) went to|"
     rf"\b(?:sold|scrapped|retired|traded(?: in)?|swapped|got rid of|g[ai]ven? (?:up(?: on)?|away)|replaced|stole) "
     rf"(?:my|the|our|their|[{UPPER}][\w-]*'s) (?:old |little )?"
-    r"(?P<sold>[a-z]{3,}))\b"
+    r"(?P<sold>(?!(?:old|little)\b)[a-z]{3,}))\b"  # (not "old" itself: "traded in the old 12")
 )
 #: Words that end a phrase without naming a kind of thing ("a Chery Tiggo yesterday").
 _NOT_A_KIND = word_set(

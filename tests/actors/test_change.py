@@ -410,6 +410,14 @@ def test_a_move_of_a_thing_is_no_move_of_its_speaker() -> None:
     assert _merge("Ines", older, "Ines moved to Porto last week.") == ["Ines lives in Braga."]
 
 
+def test_the_old_thing_traded_in_is_named_by_its_noun_not_by_old() -> None:
+    """ "Traded in the old 12 … walked out with a 14": "old" is no kind of thing, so no line
+    of the speaker's is taken for the thing that ended by meaning alone (it took the age)."""
+    older = ["Maya is 31.", "Maya's phone is an iPhone 12.", "Maya lives in Manchester."]
+    said = "Maya traded in the old 12 at the Apple Store and walked out with a 14."
+    assert "Maya is 31." not in _merge("Maya", older, said)
+
+
 def test_what_one_turn_says_stands_together() -> None:
     """ "Our bassist quit, so I switched to bass": both clauses are true, neither replaces
     the other."""
