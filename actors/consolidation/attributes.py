@@ -143,7 +143,12 @@ _TABLE: list[tuple[str, str]] = [
         "drink",
         r"\b(?-i:coffee|tea|caffeine|espresso|decaf|rooibos|matcha)\b(?! (?:shop|house|bar))",
     ),
-    ("age", r"\b(?:\d{1,3} years? old|age is|aged|turned \d|turning \d|here, \d{1,3}\b)"),
+    (
+        "age",
+        r"\b(?:\d{1,3} years? old|age is|aged|turned \d|turning \d|here, \d{1,3}\b)|"
+        # (a person's number said alone: "Maya is 31.", "can't believe they're 32")
+        r"(?:(?<=\w )is|'re|'m) (?:now |finally |almost )?\d{1,3}(?![.,]\d)(?=[.!?,;]|$| now\b)",
+    ),
 ]
 _ATTRIBUTES = [(name, re.compile(pattern, re.IGNORECASE)) for name, pattern in _TABLE]
 #: Things one has one of, told apart by their make (or drink): a new one is named or said
@@ -250,6 +255,9 @@ def keys(fact: str) -> list[Key]:
             valued = [(m, _value(fact, m, thing=attribute in THINGS)) for m in matches]
             match, value = next(((m, v) for m, v in valued if v), valued[0])
             if attribute == "age":
+                before = fact[: match.start()].split()
+                if match[0].startswith("is") and not (before and before[-1][:1].isupper()):
+                    continue  # "the score is 3": a thing's number, not someone's age
                 value = _number(fact, match.start())
             elif attribute == "drink":
                 value = match[0]

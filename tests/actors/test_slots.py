@@ -156,3 +156,12 @@ def test_a_resignation_ends_the_employer_said_with_the_trade() -> None:
     assert all(f"{line} <!--" in memory.memory for line in older)
     said = "Diego handed in their resignation."
     assert _merge("Diego", [*older, "Diego is based in Guadalajara."], said) == [older[1]]
+
+
+def test_an_age_said_in_passing_replaces_the_age() -> None:
+    """ "can't believe I'm 32" is an age whatever opens the sentence; "the score is 3" and
+    "rent is 21,000" are no one's."""
+    older = ["Maya is 31.", "Maya lives in Manchester."]
+    said = "Leo threw Maya a surprise party last night, can't believe they're 32."
+    assert _merge("Maya", older, said) == ["Maya is 31."]
+    assert _merge("Maya", older, "Maya thinks the score is 3.") == []
