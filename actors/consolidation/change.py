@@ -62,7 +62,7 @@ __all__ = [
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.
 _LIFE_ENDS = re.compile(
     r"\b(?:died|passed(?: away)?(?! (?:the|my|his|her|their|an?|it)\b)|"
-    r"put (?:[\w']+ ){0,2}(?:down|to sleep)|rehomed?|went to live|lives with .+ now|"
+    r"put (?:[\w']+ ){0,3}(?:down|to sleep)|rehomed?|went to live|lives with .+ now|"
     r"gave (?:him|her|them|[A-Z][\w-]*) away|given away)\b",
     re.IGNORECASE,
 )

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import re
 
+from .attributes import PET
+
 __all__ = [
     "CLAUSE",
     "ended_at",
@@ -93,7 +95,9 @@ _GONE = re.compile(
     r"(?:is|are|was) over|ended(?! (?:the|a|an|up|with|our|my|their)\b)|packed in|"
     # (a thing given up by its name, "dropped Babbel", not "dropped my phone")
     r"dropped(?= (?-i:[A-Z]))|dropped out|"
-    r"passed(?! (?:the|my|his|her|their|an?|it)\b))\b",
+    r"passed(?! (?:the|my|his|her|their|an?|it)\b)|"
+    # (a pet's life ended: "had to put our old dog to sleep"; not "put the kids to sleep")
+    rf"put (?:[\w']+ ){{0,3}}?{PET.pattern}s? (?:down|to sleep))\b",
     re.IGNORECASE,
 )
 

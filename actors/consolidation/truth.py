@@ -162,6 +162,7 @@ def merge(
     facts, _ = parse_memory(memory)
     before = {id(f) for f in facts}
     retired: list[Fact] = []
+    taken: list[tuple[Fact, Fact]] = []  # (a line retired, the new fact that retired it)
     added: list[Fact] = []
     speakers = {turn.id: turn.name or DEFAULT_SPEAKER for turn in turns}
 
@@ -172,6 +173,11 @@ def merge(
             added[:] = [f for f in added if f is not fact]
 
     def add(opener: str, fact: Fact, embed: Embed, whole: str) -> None:
+        lines = list(facts)
+        _add(opener, fact, embed, whole)
+        taken.extend((f, fact) for f in lines if all(f is not g for g in facts))
+
+    def _add(opener: str, fact: Fact, embed: Embed, whole: str) -> None:
         untouched = [id(f) for f in facts]  # a line retracted is the change: no other goes
         speaker = _speaker(fact, speakers)
         topics = retraction_topics(fact.text)
@@ -217,7 +223,11 @@ def merge(
                 retire(role)
             elif count := family_grew(older, fact, speaker):
                 retire(count)
-            elif found := displaced(older, fact, said, speaker, embed):
+            # (a change its own turn already made: "switched roles, I'm a UX researcher now,
+            # no more graphic design" changes the trade once, not the trade and then the employer)
+            elif (
+                found := displaced([*older, *_again(taken, fact)], fact, said, speaker, embed)
+            ) and all(found.old is not f for f, _ in taken):
                 at = facts.index(found.old)
                 retire(found.old)
                 facts[at:at] = [found.rest] if found.rest else []
@@ -233,6 +243,11 @@ def merge(
     while facts and count_tokens(render_memory(facts)) > max_tokens:
         facts.pop(0)
     return Merged(render_memory(facts), added, retired)
+
+
+def _again(taken: list[tuple[Fact, Fact]], new: Fact) -> list[Fact]:
+    """The lines a fact said in ``new``'s turn already retired (``taken``)."""
+    return [old for old, by in taken if same_turn(by, new)]
 
 
 def _renamed(

@@ -13,7 +13,7 @@ from __future__ import annotations
 import pytest
 
 from reverie.actors.consolidation.truth import merge
-from reverie.store import Fact, MessageRecord
+from reverie.store import Fact, MessageRecord, render_memory
 from tests.actors.merging import merge_retired as _merge
 from tests.actors.merging import merged as _merged
 
@@ -416,6 +416,38 @@ def test_the_old_thing_traded_in_is_named_by_its_noun_not_by_old() -> None:
     older = ["Maya is 31.", "Maya's phone is an iPhone 12.", "Maya lives in Manchester."]
     said = "Maya traded in the old 12 at the Apple Store and walked out with a 14."
     assert "Maya is 31." not in _merge("Maya", older, said)
+
+
+def test_a_turn_changes_a_thing_once_though_two_of_its_clauses_say_it() -> None:
+    """ "I've switched roles at Pixelworks, I'm a UX researcher now, no more graphic design":
+    the first clause retires the trade; the second, nearest that same line, takes no other
+    (it took the employer)."""
+    said = "Big news: I've switched roles at Pixelworks, I'm a UX researcher now, no more design."
+    turn = MessageRecord(seq=9, id="m9", role="user", content=said, ts=1.8e9, tokens=9, name="Maya")
+    older = [
+        "Maya works as a graphic designer.",
+        "Maya works at Pixelworks.",
+        "Maya lives in Leeds.",
+    ]
+    memory = render_memory(
+        [Fact(text=t, date="2026-01-01", sources={"s": [f"m{i}"]}) for i, t in enumerate(older)]
+    )
+    new = [
+        Fact(text=t, date="2026-01-02", sources={"s": ["m9"]})
+        for t in [
+            "Maya has switched roles at Pixelworks.",
+            "Maya is a UX researcher now, no more graphic design.",
+        ]
+    ]
+    merged = merge(memory, new, 2000, lambda t: len(t.split()), turns=[turn])
+    assert [f.text for f in merged.retired] == [older[0]]
+
+
+def test_a_pet_put_to_sleep_is_gone() -> None:
+    older = ["Tomasz's old dog Burek comes out on the boat.", "Tomasz is a fisherman."]
+    said = "Tomasz and others had to put their old dog to sleep yesterday."
+    assert _merge("Tomasz", older, said) == [older[0]]
+    assert _merge("Tomasz", older, "Tomasz put the kids to sleep early.") == []
 
 
 def test_what_one_turn_says_stands_together() -> None:
