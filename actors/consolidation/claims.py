@@ -15,7 +15,7 @@ import re
 from reverie.store import Fact
 
 from .attributes import MONTHS, PET, RELATIVE, UPPER, WEEKDAYS
-from .third_person import article
+from .third_person import PAST, article
 
 __all__ = ["claims"]
 
@@ -84,6 +84,18 @@ _JOINED_AS = re.compile(
 #: what is left of "my husband Haruto and I …" cut apart: who they are, said in full.
 _NAMED_ONLY = re.compile(rf"{_WHO}'s (?P<noun>(?:[a-z]+ )?[a-z]+) (?P<name>[{UPPER}][\w'-]*)[.!]?$")
 _AGED = re.compile(rf"{_WHO} is (?P<age>\d{{1,3}}), (?P<rest>an? .+)$")
+#: Two things ended in one breath: "quit Pixelworks and volleyball in the same week", "left
+#: Pixelworks and graphic design behind" (each ends apart; not "left work and went home").
+_THING = r"(?:(?:the|their|my|his|her) )?[\w'-]+(?: [a-z][\w'-]*)?"
+_ENDED_BOTH = re.compile(
+    rf"{_WHO} (?P<verb>(?:has )?(?:left|quit|dropped|sold|ditched|gave up|stopped)) "
+    rf"(?P<a>{_THING}) and (?P<b>{_THING})"
+    r"(?P<rest>(?: behind| for good| in the same \w+| (?:last|this) \w+| on \w+)?)"
+    r"(?P<tail>,.*?)?[.!]?$"
+)
+
+
+_VERB = re.compile(rf"(?:[a-z]+ed|{'|'.join(sorted(PAST))})$")
 
 
 def claims(fact: Fact) -> list[Fact]:
@@ -93,6 +105,10 @@ def claims(fact: Fact) -> list[Fact]:
     if aged := _AGED.match(fact.text):  # "Henrik is 52, a carpenter at …": an age, and more
         said = [f"{aged['who']} is {aged['age']}.", f"{aged['who']} is {aged['rest']}"]
         return [c for t in said for c in claims(Fact(text=t, date=fact.date, sources=fact.sources))]
+    if (both := _ENDED_BOTH.match(fact.text)) and not _VERB.match(both["b"].split()[0]):
+        who, verb, rest, tail = both["who"], both["verb"], both["rest"], both["tail"] or ""
+        said = [f"{who} {verb} {both['a']}{rest}.", f"{who} {verb} {both['b']}{rest}{tail}."]
+        return [Fact(text=text, date=fact.date, sources=fact.sources) for text in said]
     named = _NAMED_ONLY.match(fact.text)
     noun = named["noun"].split()[-1] if named else ""
     relative = bool(RELATIVE.fullmatch(noun))

@@ -164,6 +164,14 @@ def test_a_trade_with_an_acronym_is_a_trade_and_a_count_of_weeks_is_nobody() -> 
             "Chidi is based in Leeds.",
             ["Chidi is based in Leeds."],
         ),
+        (  # two things ended in one breath end apart; a second verb is no second thing
+            "Chidi quit Pixelworks and volleyball in the same week, big life reset.",
+            [
+                "Chidi quit Pixelworks in the same week.",
+                "Chidi quit volleyball in the same week, big life reset.",
+            ],
+        ),
+        ("Chidi sold the car and moved to Leeds.", ["Chidi sold the car and moved to Leeds."]),
         (  # a place with the wider one after a comma
             "Chidi is a line cook at La Fonda Azul in Coyoacán, Mexico City.",
             [
