@@ -67,7 +67,7 @@ _MOMENT = re.compile(
     r"^(?:[a-z]+ly,? )?\S+(?: and others)? (?:is|am|are|'m) (?:so |really |very |a bit )?(?:fine|good|okay|ok|alright|back|done|"
     r"sorry|ready|busy|late|confused|exhausted|sick|awake|hungry|starving|knackered|shattered|"
     r"hooked|biased|jealous|obsessed|lucky|kidding|joking|serious|curious|impressed|proud|"
-    r"relieved|gutted|devastated|stoked|buzzing|sure|in|out|off|away)[.!]*$",
+    r"relieved|gutted|devastated|stoked|buzzing|sure|in|out|off|away)(?: now| again| today)?[.!]*$",
     re.IGNORECASE,
 )
 #: A mistake owned and nothing else ("Mixed that up.", "I got that wrong"): the cue of the

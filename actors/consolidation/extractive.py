@@ -163,6 +163,14 @@ _UNSAID_I_AM = re.compile(
     # (not the subject of a verb of its own: "Arriving at school not sweaty is life-changing")
     r"(?![^,;]*\b(?:is|was|has been|feels|felt|makes|made)\b)"
 )
+#: A state said alone, its "I'm" left out: "Officially retired now.", "Engaged again!" (a
+#: participle, or a word after an adverb; not "Snowing again", "Hei again!")
+_UNSAID_STATE = re.compile(r"^(?:[A-Z][a-z]+ly [a-z]+|[A-Z][a-z]+ed) (?:now|again)[.!]*$")
+#: A number had, its "I have" left out: "Nine employees now.", "Three kids now!"
+_UNSAID_HAVE = re.compile(
+    r"^(?P<count>\d+|[Tt]wo|[Tt]hree|[Ff]our|[Ff]ive|[Ss]ix|[Ss]even|[Ee]ight|[Nn]ine|[Tt]en) "
+    r"(?!(?:times|days|weeks|months|years|hours|minutes)\b)(?P<what>[a-z]+s) now[.!]*$"
+)
 #: A clause that opens with its speaker stating something ("I …", "My …").
 _STATES = re.compile(
     r"^(?:(?!(?:should|would|could|can|do|does|did|is|are|am|will|shall|may|might|must)\b)"
@@ -369,6 +377,10 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
         found[0] = f"I {adverb}{first.lower()} {after}".rstrip()
     elif _UNSAID_I_AM.match(found[0] if found else ""):
         found[0] = f"I'm {first.lower()}{found[0][len(first) :]}"
+    elif found and _UNSAID_STATE.match(found[0]):
+        found[0] = f"I'm {found[0][0].lower()}{found[0][1:]}"
+    elif found and _UNSAID_HAVE.match(found[0]):
+        found[0] = f"I have {found[0][0].lower()}{found[0][1:]}"
     # "Baram Airlines hired me!", "Derwent Sparks took me on as …": the speaker was hired,
     # by whom (their employer) is the value
     found = [_HIRED_ME.sub(r"I was hired by \g<by>", f) for f in found]

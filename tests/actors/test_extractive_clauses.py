@@ -203,6 +203,10 @@ TABLE = [
         ["They offered Carl a full-time analyst role!"],
     ),
     ("From next month we pay 750 leva.", ["From next month Carl and others pay 750 leva."]),
+    # (a state or a number said alone, its "I'm" or "I have" left out; not a greeting)
+    ("Officially retired now. Feels strange.", ["Carl is officially retired now."]),
+    ("Nine employees now.", ["Carl has nine employees now."]),
+    ("Three times now.", ["Three times now."]),  # (a count of times is nothing had)
     (  # a title's abbreviation ends no sentence
         "On Monday I start at St. Nicholas Hospital, and I work with Dr. Okafor.",
         ["On Monday Carl starts at St. Nicholas Hospital.", "Carl works with Dr. Okafor."],
