@@ -130,8 +130,10 @@ _NAME_SAID = re.compile(
 #: What they do, said in the next sentence without a verb: "Backend developer at Nkwa Labs
 #: here in Accra." (the introduction's apposition, cut off by a full stop).
 _TRADE_NEXT = re.compile(
-    rf"^[A-Z][a-z-]+(?: [a-z-]+){{0,3}} (?:at|in|with|for) (?!.*\b(?:is|are|was|were|has|have)\b)"
-    rf"[{UPPER}][^.!?]*[.!]?$"
+    rf"^(?:[A-Z][a-z-]+|[A-Z]{{2,4}})(?: [a-z-]+){{0,3}} (?:at|in|with|for) "
+    r"(?!.*\b(?:is|are|was|were|has|have)\b)"
+    # (the name, or a thing called by one: "at a fintech startup called Pinewheel")
+    rf"(?:(?:an?|the) (?:[a-z][\w-]* ){{1,4}})?[{UPPER}][^.!?]*[.!]?$"
 )
 #: A clause that says nothing on its own: "I love it", "I did that".
 _ONLY_PRONOUN = re.compile(r"^\S+ \S+ (?:it|this|that|them)[.!]?$", re.IGNORECASE)
@@ -230,7 +232,9 @@ def _sentences(turns: list[MessageRecord]) -> list[_Sentence]:
                 and found[-1].turn is turn
             ):
                 last = found.pop()
-                text = f"{last.text.rstrip('.!')}, {text[0].lower()}{text[1:]}"
+                # (lower case, unless an initialism: "UX designer at …")
+                first = text[0] if re.match(r"[A-Z]{2}", text) else text[0].lower()
+                text = f"{last.text.rstrip('.!')}, {first}{text[1:]}"
             if text:
                 score = _score(text, turn.role)
                 found.append(_Sentence(len(found), turn.role, text, score, turn))
@@ -405,7 +409,7 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
 _HERE = re.compile(
     rf"^(?:(?:(?P<who>[{UPPER}][\w'-]*)|(?P<trade>[{UPPER}][\w'-]*(?: [a-z][\w-]*){{0,2}}?)"
     rf"(?P<where> (?:in|from) [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*))"
-    rf" here(?:[,.!]\s*|$)|(?:I'm|I am|My name is|My name's) (?P<named>[{UPPER}][\w'-]*), )"
+    rf" here(?:[,.!]\s*|$)|(?:I'm|I am|My name is|My name's) (?P<named>[{UPPER}][\w'-]*)(?:, | [—–-] ))"
     r"(?P<rest>.*)$"
 )
 #: What an introduction's apposition says of the speaker as it stands: "from Trondheim".

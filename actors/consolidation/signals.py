@@ -59,7 +59,9 @@ _WEAK = re.compile(
 _HEDGE = re.compile(
     r"\b(?:might|could|maybe|perhaps|thinking (?:about|of)|considering|if|should|"
     r"someday|one day|wish|hope|dream(?:s|ing)? (?:about|of)|suggest(?:s|ed|ing)?|"
-    r"recommend(?:s|ed|ing)?|advis(?:es|ed)|tempted)\b|\?",
+    r"recommend(?:s|ed|ing)?|advis(?:es|ed)|tempted|"
+    # (a change said not to happen: "we're not moving to Rabat", "not going anywhere")
+    r"(?:not|n't|never) (?:be )?(?:moving|relocating|leaving|switching|going anywhere))\b|\?",
     re.IGNORECASE,
 )
 #: The future or a wish, a plan unless it says what it replaces ("we'll be shut on Tuesdays

@@ -48,6 +48,12 @@ ROWS = [
         "Ruth's brother swapped his old synth for a new one.",
         None,
     ),
+    (  # a change said not to happen
+        "Fatima",
+        ["Fatima lives in Mohammedia.", "Fatima works as a nurse."],
+        "Fatima and others are not moving to Rabat.",
+        None,
+    ),
     (  # a suggestion declined: "not now" changes nothing
         "Tigist",
         ["Tigist owns a small cafe called Buna Corner in Bole.", "Tigist drives a Suzuki."],

@@ -358,6 +358,18 @@ def test_an_introduction_that_says_here_is_who_is_speaking() -> None:
         "Kwame works at Nkwa Labs.",
         "Kwame is based in Accra.",
     ]
+    said = "Hi, I'm Priya! UX designer at a fintech startup called Pinewheel in Bengaluru."
+    assert _facts(_memory_after((said, "Priya", "s"))) == [
+        "Priya works as a UX designer.",
+        "Priya works at a fintech startup called Pinewheel.",
+        "Priya is based in Bengaluru.",
+    ]
+    said = "Hi! I'm Marta — physio at a clinic called FisioMar in Valencia."  # (after a dash)
+    assert _facts(_memory_after((said, "Marta", "s"))) == [
+        "Marta works as a physio.",
+        "Marta works at a clinic called FisioMar.",
+        "Marta is based in Valencia.",
+    ]
     said = "I'm Kwame. Coffee in Accra is amazing."  # (a sentence with a verb is no apposition)
     assert not any("works as" in fact for fact in _facts(_memory_after((said, "Kwame", "s"))))
 

@@ -63,6 +63,12 @@ def _lines(*said: tuple[str, str]) -> list[str]:
             "Quang runs a coffee truck in Addis Ababa called Abol.",
             "Tizita",
         ),
+        (  # … said as its name changed
+            "I run a taco truck called Los Compas in Guadalajara.",
+            "We changed the truck's name, it's La Fogata now.",
+            "Quang runs a taco truck called La Fogata.",
+            "Los Compas",
+        ),
         (  # … said in an opener, the name it goes out "as"
             "I work under the name WordBridge, and I need help tracking invoices.",
             "I've rebranded: invoices now go out as Baltic Lingo.",
