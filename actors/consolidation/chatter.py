@@ -59,7 +59,8 @@ _TALK = re.compile(
 #: "picked up a Nissan Leaf, the drummer is thrilled", which says what was picked up).
 _FEELING = re.compile(
     r"^[^,;]*\b(?:is|are|am|'m) (?:so |really |very )?(?:over the moon|thrilled|excited|"
-    r"nervous|happy|glad|grateful|tired|bored|stressed|hopeless|rubbish|sad|upset)\b",
+    r"nervous|happy|glad|grateful|tired|bored|stressed|hopeless|rubbish|sad|upset|furious|"
+    r"annoyed)\b",
     re.IGNORECASE,
 )
 #: A state of the moment said alone ("I'm fine.", "Yuki is hooked!"), not one that lasts.
@@ -93,7 +94,9 @@ _EVENT = re.compile(
     re.IGNORECASE,
 )
 _BANTER = re.compile(
-    r"(?:[\s,]+(?:lol|haha+|hehe|xd|:\)|:d|!+|by the way|btw))+(?=[.!?]*$)", re.IGNORECASE
+    # (and a shrug: "rent's mad but what can you do")
+    r"(?:[\s,]+(?:lol|haha+|hehe|xd|:\)|:d|!+|by the way|btw|(?:but )?what can you do))+(?=[.!?]*$)",
+    re.IGNORECASE,
 )
 #: What a fact ends by saying it is not ("it's March 15, not March 14"): the memory says what
 #: is, its history what was, and the old value in a current line reads as current.

@@ -165,6 +165,8 @@ _UNSAID_I_AM = re.compile(
     # (not the subject of a verb of its own: "Arriving at school not sweaty is life-changing")
     r"(?![^,;]*\b(?:is|was|has been|feels|felt|makes|made)\b)"
 )
+#: Where one lives or works, its "I" left out: "Live in Westside with my boyfriend Cian."
+_UNSAID_I = re.compile(r"^(?:Live|Work|Teach|Study) (?:in|at|for|near|with|from)\b")
 #: A state said alone, its "I'm" left out: "Officially retired now.", "Engaged again!" (a
 #: participle, or a word after an adverb; not "Snowing again", "Hei again!")
 _UNSAID_STATE = re.compile(r"^(?:[A-Z][a-z]+ly [a-z]+|[A-Z][a-z]+ed) (?:now|again)[.!]*$")
@@ -381,6 +383,8 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
         found[0] = f"I {adverb}{first.lower()} {after}".rstrip()
     elif _UNSAID_I_AM.match(found[0] if found else ""):
         found[0] = f"I'm {first.lower()}{found[0][len(first) :]}"
+    elif found and _UNSAID_I.match(found[0]):
+        found[0] = f"I {found[0][0].lower()}{found[0][1:]}"
     elif found and _UNSAID_STATE.match(found[0]):
         found[0] = f"I'm {found[0][0].lower()}{found[0][1:]}"
     elif found and _UNSAID_HAVE.match(found[0]):

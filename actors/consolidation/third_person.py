@@ -17,7 +17,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["DEFAULT_SPEAKER", "PAST", "article", "third_person", "word_set", "would_or_had"]
+__all__ = [
+    "DEFAULT_SPEAKER",
+    "PAST",
+    "article",
+    "conjugate",
+    "third_person",
+    "word_set",
+    "would_or_had",
+]
 
 #: Whose a fact is when its speaker gave no name.
 DEFAULT_SPEAKER = "The user"
@@ -116,7 +124,8 @@ def _we_verb(found: re.Match[str]) -> str:
     return would_or_had(found.string, found.end()) if said == "we'd" else _WE_VERB[said]
 
 
-def _conjugate(verb: str) -> str:
+def conjugate(verb: str) -> str:
+    """``verb`` said of one other person ("live" → "lives", "am" → "is", "moved" as it is)."""
     lower = verb.lower()
     if lower in _IRREGULAR:
         return _IRREGULAR[lower]
@@ -143,7 +152,7 @@ def _conjugated(words: list[str]) -> list[str]:
     if at >= len(words):
         return words
     verb = words[at].rstrip(".,;:!?")  # ("I always cycle.")
-    said = _conjugate(verb) + words[at][len(verb) :] if verb else words[at]
+    said = conjugate(verb) + words[at][len(verb) :] if verb else words[at]
     return [*words[:at], said, *words[at + 1 :]]
 
 

@@ -62,7 +62,7 @@ from .renaming import SMALL_WORDS, new_name, renamed, renames, says_renamed
 from .retraction import retraction_topics, retracts
 from .roles import promoted
 from .signals import ending, gone, hedged, over, signalled
-from .third_person import DEFAULT_SPEAKER
+from .third_person import DEFAULT_SPEAKER, conjugate
 
 __all__ = ["Merged", "clean", "merge"]
 
@@ -142,7 +142,7 @@ def clean(fact: Fact) -> tuple[str, Fact | None]:
     text = without_echo(strip_banter(text))
     text = _UNNAMED_INTRO.sub(rf"{UNNAMED} (\1) is ", text)
     if found := _NO_LONGER.match(text):
-        text = f"{found['who']} {_third(found['verb'])} {found['new'].strip()}."
+        text = f"{found['who']} {conjugate(found['verb'].casefold())} {found['new'].strip()}."
     if unnamed := _UNNAMED_IS.match(text):  # "I am Carl" from an unnamed speaker: a name
         text = f"{UNNAMED}'s name is {unnamed[1]}."
     if is_chatter(text):
@@ -218,16 +218,17 @@ def merge(
         if [id(f) for f in facts] == untouched and not renames(said):
             # no key, correction or rename took a line: a change in other words (change.py)
             older = [f for f in facts if _comparable(f, fact) and not over(f.text)]
+            # (a change its own turn already made: "switched roles, I'm a UX researcher now,
+            # no more graphic design" changes the trade once, not the trade and then the employer)
+            again = [old for old, by in taken if same_turn(by, fact)]
             # (roles.py, family.py)
             if role := promoted(older, fact, _turn_of(fact, turns), speaker):
                 retire(role)
             elif count := family_grew(older, fact, speaker):
                 retire(count)
-            # (a change its own turn already made: "switched roles, I'm a UX researcher now,
-            # no more graphic design" changes the trade once, not the trade and then the employer)
-            elif (
-                found := displaced([*older, *_again(taken, fact)], fact, said, speaker, embed)
-            ) and all(found.old is not f for f, _ in taken):
+            elif (found := displaced([*older, *again], fact, said, speaker, embed)) and all(
+                found.old is not f for f, _ in taken
+            ):
                 at = facts.index(found.old)
                 retire(found.old)
                 facts[at:at] = [found.rest] if found.rest else []
@@ -243,11 +244,6 @@ def merge(
     while facts and count_tokens(render_memory(facts)) > max_tokens:
         facts.pop(0)
     return Merged(render_memory(facts), added, retired)
-
-
-def _again(taken: list[tuple[Fact, Fact]], new: Fact) -> list[Fact]:
-    """The lines a fact said in ``new``'s turn already retired (``taken``)."""
-    return [old for old, by in taken if same_turn(by, new)]
 
 
 def _renamed(
@@ -330,8 +326,12 @@ def _supersede(
         ):
             continue  # "my phone is on 5%", "skipped my green tea": the same thing's state
         # (said as a move: "based in Bornova" from "an instructor at a school in Bornova" is not)
-        if not shared or (_BASED.match(old.text) and not _MOVE.search(whole)):
-            continue  # "lives in Peckham" says where in the city "based in London" is
+        if not shared or (
+            _BASED.match(old.text) and (not _MOVE.search(whole) or _finer(old, before, shared))
+        ):
+            # "lives in Peckham" says where in the city "based in London" is; and a move from
+            # the Westside "based in Galway" and "lives in Westside" both held is the finer one's
+            continue
         if not ending(new.text) and all(
             not a.value and b.value and re.search(rf"\b{re.escape(b.value)}\b", said_in)
             for a, b in shared
@@ -364,6 +364,18 @@ def _supersede(
             facts.insert(at, rewritten)
         done = True
     return done
+
+
+def _finer(old: Fact, facts: list[Fact], shared: list[tuple[Key, Key]]) -> bool:
+    """Another of ``facts`` than ``old`` (a city said with someone's work) holds the same
+    attributes of ``shared`` of the same subject, not said with work: where in it they live."""
+    held = {(b.subject, b.attribute) for _, b in shared}
+    return any(
+        f is not old
+        and not _BASED.match(f.text)
+        and any((k.subject, k.attribute) in held for k in keys(f.text))
+        for f in facts
+    )
 
 
 def _newest(old: Fact, facts: list[Fact], shared: list[tuple[Key, Key]]) -> bool:
@@ -573,11 +585,6 @@ def _held(fact: Fact, facts: list[Fact]) -> bool:
     """Another of ``facts`` holds every word ``fact`` is about, its subject's too."""
     words = _topic(fact.text, subject=True)
     return any(words <= _topic(f.text, subject=True) for f in facts if f is not fact)
-
-
-def _third(verb: str) -> str:
-    verb = verb.casefold()
-    return verb + ("es" if verb.endswith(("s", "sh", "ch", "o")) else "s")
 
 
 def _turn_of(fact: Fact, turns: Sequence[MessageRecord]) -> str:

@@ -206,6 +206,10 @@ TABLE = [
     # (a state or a number said alone, its "I'm" or "I have" left out; not a greeting)
     ("Officially retired now. Feels strange.", ["Carl is officially retired now."]),
     ("Nine employees now.", ["Carl has nine employees now."]),
+    (
+        "Live in Westside with my boyfriend Cian.",
+        ["Carl lives in Westside with their boyfriend Cian."],
+    ),
     ("Three times now.", ["Three times now."]),  # (a count of times is nothing had)
     (  # a title's abbreviation ends no sentence
         "On Monday I start at St. Nicholas Hospital, and I work with Dr. Okafor.",

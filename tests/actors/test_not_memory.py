@@ -52,3 +52,13 @@ def test_a_feeling_of_the_moment_is_no_fact_and_a_fact_with_one_is() -> None:
     assert _facts(memory) == [
         "Eero picked up a used Nissan Leaf, the drummer is thrilled because it has heated seats."
     ]
+
+
+def test_a_shrug_is_no_fact_and_leaves_the_fact_it_follows() -> None:
+    """ "I'm furious but what can you do" says a feeling; "rent's mad but what can you do"
+    after a home keeps the home."""
+    memory = _memory_after(
+        ("I'm furious but what can you do.", "Cian", "s"),
+        ("I live in Westside, rent's mad but what can you do.", "Cian", "s"),
+    )
+    assert _facts(memory) == ["Cian lives in Westside, rent's mad."]
