@@ -511,6 +511,11 @@ def test_a_move_within_a_place_keeps_the_wider_place() -> None:
     for old_line in ["Minjun lives in Mapo, Seoul.", "Minjun lives in Otara in South Auckland."]:
         memory = _merged("Minjun", [old_line], "Minjun moved to Busan.").memory
         assert "Busan, Seoul" not in memory and "Busan in South" not in memory
+    # the city said with their work stays when a finer line said where in it they live
+    older = ["Siobhan is based in Galway.", "Siobhan lives in Westside.", "Siobhan is a nurse."]
+    said = "Siobhan and others moved out to Salthill last weekend!"
+    assert _merge("Siobhan", older, said) == ["Siobhan lives in Westside."]
+    assert _merge("Siobhan", [older[0], older[2]], said) == [older[0]]
 
 
 def test_a_change_naming_nobody_never_rewrites_a_relatives_line() -> None:
