@@ -36,6 +36,7 @@ _CUE = re.compile(
     re.IGNORECASE,
 )
 _SELF = re.compile(r"\b(?:i|my|me|i'm|we|our)\b|\d", re.IGNORECASE)
+_STATES = re.compile(r"\b(?:is|are|was|were|has|have)\b")
 
 #: Whole sentences that are talk, not claims (checked after the opener went).
 _PLEASANTRY = re.compile(
@@ -149,7 +150,10 @@ def _lead_in(words: str) -> bool:
     or, said in five words or fewer, names nobody and no number."""
     if len(words.split()) > 8:
         return False
-    return bool(_CUE.search(words)) or (len(words.split()) <= 5 and not _SELF.search(words))
+    # (not a statement of its own: "Omar is pescatarian now — fish and veg", "Podcast has a
+    # new name: Lupulo Sul")
+    short = len(words.split()) <= 5 and not _SELF.search(words) and not _STATES.search(words)
+    return bool(_CUE.search(words)) or short
 
 
 def strip_banter(text: str) -> str:

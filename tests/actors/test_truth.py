@@ -71,6 +71,20 @@ def test_an_opener_is_cut_and_read_as_a_correction() -> None:
 @pytest.mark.parametrize(
     ("said", "kept"),
     [
+        ("Big news — Carl moved to Leeds.", "Carl moved to Leeds."),
+        ("Carl is pescatarian now — fish and veg.", "Carl is pescatarian now — fish and veg."),
+        ("Podcast has a new name: Lupulo Sul.", "Podcast has a new name: Lupulo Sul."),
+    ],
+)
+def test_a_lead_in_that_states_something_is_no_opener(said: str, kept: str) -> None:
+    """A short lead-in before a dash or a colon is cut, unless it is a statement itself."""
+    memory = _merged("Carl", [], said).memory
+    assert f"] {kept} <!--" in memory, memory
+
+
+@pytest.mark.parametrize(
+    ("said", "kept"),
+    [
         # what a fact ends by saying it is not: the old value would read as current
         ("Maya's birthday is March 15, not March 14.", "Maya's birthday is March 15."),
         # what it asks of the assistant: an instruction, not a claim
