@@ -428,6 +428,13 @@ _TRADE_IN = re.compile(
 )
 
 
+#: A trade alone after the name, with no article ("I'm Ahmed, pediatric dentist."): words
+#: that may be one (not "nice to meet you", "new here", "obviously", "a bit tired").
+_TRADE_ALONE = re.compile(
+    r"(?!.*\b(?:an?|the|to|you|and|so|just|here|too|now|again|nice|new|back|fine|good|ok|okay|"
+    r"sorry|tired|happy|bit|very|really)\b)(?:[a-z][\w-]*|[A-Z]{2,4})(?: [a-z][\w-]*){0,2}"
+    r"(?<!ly)(?<!ing)"
+)
 #: An employer's name opening a sentence ("Baram Airlines", "Smith & Daughters").
 _EMPLOYER = rf"^(?P<by>[{UPPER}][\w&'-]*(?: (?:&|[{UPPER}][\w&'-]*))*) "
 _HIRED_ME = re.compile(rf"{_EMPLOYER}(?:hired me|took me on)\b")
@@ -446,6 +453,10 @@ def _here(body: str) -> list[str]:
         if _SAID_OF_ME.match(rest):
             return [f"I'm {who}.", *clauses(f"I'm {rest}")]
         if (trade := _TRADE_IN.match(rest)) is None:
+            if alone := _TRADE_ALONE.fullmatch(
+                rest.rstrip(".! ")
+            ):  # "I'm Ahmed, pediatric dentist."
+                return [f"I'm {who}.", f"I'm {article(alone[0])} {alone[0]}."]
             return []
         # (an age first: "I'm Eero, 31, junior programmer at …")
         age = [f"I'm {trade['age']} years old."] if trade["age"] else []

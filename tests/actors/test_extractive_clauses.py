@@ -374,6 +374,10 @@ def test_an_introduction_that_says_here_is_who_is_speaking() -> None:
         "Marta works at a clinic called FisioMar.",
         "Marta is based in Valencia.",
     ]
+    said = (
+        "Hello, I'm Ahmed, pediatric dentist. Hi, I'm Ahmed, nice to meet you."  # (a trade alone)
+    )
+    assert _facts(_memory_after((said, "Ahmed", "s"))) == ["Ahmed is a pediatric dentist."]
     said = "I'm Kwame. Coffee in Accra is amazing."  # (a sentence with a verb is no apposition)
     assert not any("works as" in fact for fact in _facts(_memory_after((said, "Kwame", "s"))))
 
