@@ -63,9 +63,7 @@ _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|mine|we|we're|our)\b", re.IGNO
 _ME = re.compile(r"\bme\b(?!.*\?$)", re.IGNORECASE)
 #: Others doing something to the speaker ("they offered me a full-time analyst role"): said
 #: of the speaker as a statement is.
-_DONE_TO_ME = re.compile(
-    r"^(?:[^:]+: )?(?:they|he|she|[A-Z][\w'-]*) (?:\w+ed|made|gave) me\b", re.I
-)
+_DONE_TO_ME = re.compile(r"^(?:[^:]+: )?(?:(?i:they|he|she)|[A-Z][\w'-]*) (?:\w+ed|made|gave) me\b")
 _STATEMENT = re.compile(
     r"\b(i'm|i've|am|is|are|was|have|has|prefer|prefers|like|likes|love|loves|hate|dislike|want|"
     r"need|use|work|works|live|lives|moved|relocated|always|never|usually|favou?rite|allergic|"
@@ -172,9 +170,11 @@ _UNSAID_I = re.compile(r"^(?:Live|Work|Teach|Study) (?:in|at|for|near|with|from)
 _UNSAID_STATE = re.compile(r"^(?:[A-Z][a-z]+ly [a-z]+|[A-Z][a-z]+ed) (?:now|again)[.!]*$")
 #: A number had, its "I have" left out: "Nine employees now.", "Three kids now!"
 _UNSAID_HAVE = re.compile(
-    r"^(?P<count>\d+|[Tt]wo|[Tt]hree|[Ff]our|[Ff]ive|[Ss]ix|[Ss]even|[Ee]ight|[Nn]ine|[Tt]en) "
-    r"(?!(?:times|days|weeks|months|years|hours|minutes)\b)(?P<what>[a-z]+s) now[.!]*$"
+    r"^(?:\d+|[Tt]wo|[Tt]hree|[Ff]our|[Ff]ive|[Ss]ix|[Ss]even|[Ee]ight|[Nn]ine|[Tt]en) "
+    r"(?!(?:times|days|weeks|months|years|hours|minutes)\b)[a-z]+s now[.!]*$"
 )
+#: What each of those left out.
+_UNSAID = ((_UNSAID_I, "I"), (_UNSAID_STATE, "I'm"), (_UNSAID_HAVE, "I have"))
 #: A clause that opens with its speaker stating something ("I …", "My …").
 _STATES = re.compile(
     r"^(?:(?!(?:should|would|could|can|do|does|did|is|are|am|will|shall|may|might|must)\b)"
@@ -383,12 +383,8 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
         found[0] = f"I {adverb}{first.lower()} {after}".rstrip()
     elif _UNSAID_I_AM.match(found[0] if found else ""):
         found[0] = f"I'm {first.lower()}{found[0][len(first) :]}"
-    elif found and _UNSAID_I.match(found[0]):
-        found[0] = f"I {found[0][0].lower()}{found[0][1:]}"
-    elif found and _UNSAID_STATE.match(found[0]):
-        found[0] = f"I'm {found[0][0].lower()}{found[0][1:]}"
-    elif found and _UNSAID_HAVE.match(found[0]):
-        found[0] = f"I have {found[0][0].lower()}{found[0][1:]}"
+    elif found and (unsaid := next((s for p, s in _UNSAID if p.match(found[0])), "")):
+        found[0] = f"{unsaid} {found[0][0].lower()}{found[0][1:]}"
     # "Baram Airlines hired me!", "Derwent Sparks took me on as …": the speaker was hired,
     # by whom (their employer) is the value
     found = [_HIRED_ME.sub(r"I was hired by \g<by>", f) for f in found]
