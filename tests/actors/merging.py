@@ -1,9 +1,13 @@
-"""Merging one new fact into a scope's older lines, as a test states it (``truth.merge``)."""
+"""Merging new facts into a scope's older lines, as a test states it: one fact through
+``truth.merge``, or turns through the whole extractive path a day apart."""
 
 from __future__ import annotations
 
+from reverie.actors.consolidation.extractive import extractive_consolidation
 from reverie.actors.consolidation.truth import Merged, merge
-from reverie.store import Fact, MessageRecord, render_memory
+from reverie.store import Fact, MessageRecord, TokenCounter, render_memory
+
+COUNT = TokenCounter().count
 
 
 def merged(speaker: str, older: list[str], new: str) -> Merged:
@@ -15,3 +19,27 @@ def merged(speaker: str, older: list[str], new: str) -> Merged:
 
 def merge_retired(speaker: str, older: list[str], new: str) -> list[str]:
     return [f.text for f in merged(speaker, older, new).retired]
+
+
+def memory_after(*said: tuple[str, str | None, str]) -> str:
+    """MEMORY.md after one extractive job per (text, speaker name, session), a day apart."""
+    memory = ""
+    for day, (text, name, source) in enumerate(said):
+        turn = MessageRecord(
+            seq=day + 1,
+            id=f"m{day}",
+            role="user",
+            content=text,
+            ts=day * 86400.0,
+            tokens=1,
+            name=name,
+        )
+        memory = extractive_consolidation(
+            memory, [turn], max_tokens=2000, count_tokens=COUNT, session=source
+        ).memory
+    return memory
+
+
+def facts_of(memory: str) -> list[str]:
+    """The lines of ``memory`` as written, without their dates and sources."""
+    return [line.split("] ", 1)[1].split(" <!--")[0] for line in memory.splitlines()[2:]]

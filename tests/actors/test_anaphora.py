@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from reverie.actors.consolidation.extractive import extractive_consolidation, extractive_facts
-from reverie.store import MessageRecord, TokenCounter
-
-COUNT = TokenCounter().count
+from reverie.actors.consolidation.extractive import extractive_facts
+from reverie.store import MessageRecord
+from tests.actors.merging import facts_of, memory_after
 
 #: (one turn of Carl's, the facts kept): whom "he" or "she" stands for, or nobody.
 TABLE = [
@@ -72,25 +71,12 @@ def test_a_turn_opening_with_she_is_the_speakers_last_named_person() -> None:
 def test_a_relatives_move_said_with_she_replaces_her_home_not_the_speakers() -> None:
     """ "She moved to …" after naming the speaker's mum is the mum's move: it retires her old
     home, and the speaker's own stays."""
-    memory = ""
-    said = [
-        "I live in Inverness. My mum lives in Oban.",
-        "Quick update about my mum. She moved to Fort William last month.",
-    ]
-    for day, text in enumerate(said):
-        turn = MessageRecord(
-            seq=day + 1,
-            id=f"m{day}",
-            role="user",
-            content=text,
-            ts=day * 86400.0,
-            tokens=1,
-            name="Ruairi",
+    lines = facts_of(
+        memory_after(
+            ("I live in Inverness. My mum lives in Oban.", "Ruairi", "s"),
+            ("Quick update about my mum. She moved to Fort William last month.", "Ruairi", "s"),
         )
-        memory = extractive_consolidation(
-            memory, [turn], max_tokens=2000, count_tokens=COUNT
-        ).memory
-    lines = [line.split("] ", 1)[1] for line in memory.splitlines()[2:]]
+    )
     assert "Ruairi lives in Inverness." in lines
     assert "Ruairi's mum moved to Fort William last month." in lines
     assert not any("Oban" in line for line in lines)

@@ -3,7 +3,8 @@ the assistant (docs/design.md, "Facts that stay true", step 1)."""
 
 from __future__ import annotations
 
-from tests.actors.test_extractive_clauses import _facts, _memory_after
+from tests.actors.merging import facts_of as _facts
+from tests.actors.merging import memory_after as _memory_after
 
 
 def test_talk_to_the_assistant_is_no_fact() -> None:

@@ -5,29 +5,15 @@ from __future__ import annotations
 
 import pytest
 
-from reverie.actors.consolidation.extractive import extractive_consolidation
-from reverie.store import MessageRecord, TokenCounter
-
-COUNT = TokenCounter().count
+from tests.actors.merging import facts_of as _facts
+from tests.actors.merging import memory_after as _memory_after
+from tests.actors.merging import merge_retired as _merge
+from tests.actors.merging import merged as _merged
 
 
 def _lines(*said: tuple[str, str]) -> list[str]:
     """The memory's lines after one job per (speaker, turn), a day apart, in one scope."""
-    memory = ""
-    for day, (speaker, text) in enumerate(said):
-        turn = MessageRecord(
-            seq=day + 1,
-            id=f"m{day}",
-            role="user",
-            content=text,
-            ts=day * 86400.0,
-            tokens=1,
-            name=speaker,
-        )
-        memory = extractive_consolidation(
-            memory, [turn], max_tokens=4000, count_tokens=COUNT, session="s"
-        ).memory
-    return [line.split("] ", 1)[1].split(" <!--")[0] for line in memory.splitlines()[2:]]
+    return _facts(_memory_after(*((text, speaker, "s") for speaker, text in said)))
 
 
 @pytest.mark.parametrize(
@@ -104,3 +90,36 @@ def test_a_rename_takes_no_line_of_another_person_nor_a_name_said_elsewhere() ->
         ("Ana", "The shop across the street renamed itself. Flourish Two is now Boba Lab."),
     )
     assert "Ana runs a small bakery in Bristol called Flourish." in lines, lines
+
+
+def test_a_rename_takes_the_name_of_the_thing_it_renames() -> None:
+    """ "Rebranded the clinic, it's Pharos Dental now" renames the clinic of "Nour's clinic is
+    Lumina Dental" (no "called" needed), not the running club."""
+    older = ["Nour's clinic is Lumina Dental.", "Nour's running club is Corniche Striders."]
+    memory = _merged("Nour", older, "Nour rebranded the clinic, it's Pharos Dental now.").memory
+    assert "Nour's clinic is Pharos Dental." in memory and "Lumina" not in memory
+    assert "Nour's running club is Corniche Striders." in memory
+
+
+def test_a_new_title_replaces_the_answered_name_and_no_one_elses_rename_does() -> None:
+    """ "Retitled the album Third Mainland" replaces the answer to "What's it called?"; the
+    shop across the street renaming itself leaves the speaker's shop its name."""
+    answer = 'Femi, asked "What\'s it called?", answered "Midnight Danfo"'
+    said = "Femi and others have retitled the album Third Mainland."
+    assert _merge("Femi", [answer, "Femi is a producer."], said) == [answer]
+    shop = "Weijun runs a small bubble tea shop called Cloudpearl."
+    said = "Funny, the shop across the street just renamed itself Boba Lab, copying us."
+    memory = _merged("Weijun", [shop, "Weijun is based in Taichung."], said).memory
+    assert shop in memory and "called Boba Lab" not in memory
+
+
+def test_a_name_in_apposition_is_renamed_and_a_language_is_no_place() -> None:
+    """ "Coaches a team in Kumasi, the Zongo Stars" holds the team's name for "we're the
+    Kejetia Kings from this season"; "needs help writing a CV in English" says nothing of
+    where she is."""
+    team = "Kwame coaches an under-15 football team in Kumasi, the Zongo Stars."
+    said = "Kwame and others are the Kejetia Kings from this season."
+    memory = _merged("Kwame", [team, "Kwame drives a Nissan."], said).memory
+    assert "Zongo" not in memory and "Kejetia Kings" in memory
+    memory = _merged("Vale", [], "Vale needs help writing a CV in English.").memory
+    assert "based in English" not in memory

@@ -165,3 +165,37 @@ def test_an_age_said_in_passing_replaces_the_age() -> None:
     said = "Leo threw Maya a surprise party last night, can't believe they're 32."
     assert _merge("Maya", older, said) == ["Maya is 31."]
     assert _merge("Maya", older, "Maya thinks the score is 3.") == []
+
+
+def test_a_move_of_a_thing_is_no_move_of_its_speaker() -> None:
+    """ "Moved the run to 6:15" names no place: the speaker's home stays."""
+    older = ["Ines is a dentist.", "Ines lives in Braga."]
+    assert _merge("Ines", older, "The club moved the run to 6:15 from now on.") == []
+    assert _merge("Ines", older, "The coach moved training to Mondays.") == []
+    assert _merge("Ines", older, "The school moved Ines's course to Thursdays.") == []
+    assert _merge("Ines", older, "Ines moved to Porto last week.") == ["Ines lives in Braga."]
+
+
+def test_a_move_within_a_place_keeps_the_wider_place() -> None:
+    """ "Moved house, Mangere now" after "live in Otara in South Auckland": the new
+    neighbourhood, still in South Auckland; the old line goes to history."""
+    line = "Tama and others live in Otara in South Auckland."
+    merged = _merged(
+        "Tama", [line, "Tama drives buses."], "Tama and others moved house, Mangere now."
+    )
+    assert [f.text for f in merged.retired] == [line]
+    assert "Tama and others live in Mangere in South Auckland." in merged.memory
+    # "Mapo, Seoul" too; but a move to a name alone may be anywhere: no "Busan, Seoul"
+    said = "Minjun moved house, Seongsu now."
+    assert (
+        "Minjun lives in Seongsu, Seoul."
+        in _merged("Minjun", ["Minjun lives in Mapo, Seoul."], said).memory
+    )
+    for old_line in ["Minjun lives in Mapo, Seoul.", "Minjun lives in Otara in South Auckland."]:
+        memory = _merged("Minjun", [old_line], "Minjun moved to Busan.").memory
+        assert "Busan, Seoul" not in memory and "Busan in South" not in memory
+    # the city said with their work stays when a finer line said where in it they live
+    older = ["Siobhan is based in Galway.", "Siobhan lives in Westside.", "Siobhan is a nurse."]
+    said = "Siobhan and others moved out to Salthill last weekend!"
+    assert _merge("Siobhan", older, said) == ["Siobhan lives in Westside."]
+    assert _merge("Siobhan", [older[0], older[2]], said) == [older[0]]

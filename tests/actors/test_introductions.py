@@ -1,0 +1,118 @@
+"""An introduction, however it is said (``extractive._here``): who is speaking, their age,
+trade, employer and city, each a fact of its own (docs/design.md, "Facts that stay true")."""
+
+from __future__ import annotations
+
+from tests.actors.merging import facts_of as _facts
+from tests.actors.merging import memory_after as _memory_after
+
+
+def test_an_introduction_that_says_here_is_who_is_speaking() -> None:
+    """ "Carl here, 38, pharmacist at a clinic in Pune": a name, an age, a trade, an employer
+    and a place; "Firefighter in Atlanta here" a trade and a place; "Anyone here?" nothing."""
+    memory = _memory_after(("Hey! Carl here, 38, pharmacist at a clinic in Pune.", None, "s"))
+    for fact in [
+        "The user's name is Carl.",
+        "The user is 38 years old.",
+        "The user works as a pharmacist.",
+        "The user works at a clinic.",
+        "The user is based in Pune.",
+    ]:
+        assert f"{fact} <!--" in memory
+    memory = _memory_after(("Firefighter in Atlanta here, need help with meal prep.", "Dee", "s"))
+    assert _facts(memory) == ["Dee works as a firefighter.", "Dee is based in Atlanta."]
+    memory = _memory_after(("Gunnar here, electrician with Rafstraumur in Reykjavik.", None, "s"))
+    assert "The user works as an electrician. <!--" in memory
+    assert "The user works at Rafstraumur. <!--" in memory
+    assert _facts(_memory_after(("Anyone here? Nobody here knows.", "Dee", "s"))) == []
+    # (what they do in the next sentence, without a verb: the introduction's apposition)
+    said = "Hi there, I'm Kwame. Backend developer at Nkwa Labs here in Accra."
+    assert _facts(_memory_after((said, "Kwame", "s"))) == [
+        "Kwame works as a backend developer.",
+        "Kwame works at Nkwa Labs.",
+        "Kwame is based in Accra.",
+    ]
+    said = "Hi, I'm Priya! UX designer at a fintech startup called Pinewheel in Bengaluru."
+    assert _facts(_memory_after((said, "Priya", "s"))) == [
+        "Priya works as a UX designer.",
+        "Priya works at a fintech startup called Pinewheel.",
+        "Priya is based in Bengaluru.",
+    ]
+    said = "Hi! I'm Marta — physio at a clinic called FisioMar in Valencia."  # (after a dash)
+    assert _facts(_memory_after((said, "Marta", "s"))) == [
+        "Marta works as a physio.",
+        "Marta works at a clinic called FisioMar.",
+        "Marta is based in Valencia.",
+    ]
+    said = (
+        "Hello, I'm Ahmed, pediatric dentist. Hi, I'm Ahmed, nice to meet you."  # (a trade alone)
+    )
+    assert _facts(_memory_after((said, "Ahmed", "s"))) == ["Ahmed is a pediatric dentist."]
+    said = "I'm Kwame. Coffee in Accra is amazing."  # (a sentence with a verb is no apposition)
+    assert not any("works as" in fact for fact in _facts(_memory_after((said, "Kwame", "s"))))
+
+
+def test_an_introduction_with_an_apposition_says_what_and_where_they_are() -> None:
+    """ "I'm Kenji, sous-chef at Kaiyo, a seafood place in Osaka": a trade, an employer and a
+    place, not "Kenji is Kenji, …"; "I'm Ingrid, from Trondheim" where she is from; an
+    apposition that is no trade or place ("I'm Ana, and I'm new") stays as said."""
+    memory = _memory_after(
+        ("I'm Kenji, sous-chef at Kaiyo, a seafood place in Osaka.", "Kenji", "s")
+    )
+    assert _facts(memory) == [
+        "Kenji works as a sous-chef.",
+        "Kenji works at Kaiyo, a seafood place in Osaka.",
+        "Kenji is based in Osaka.",
+    ]
+    memory = _memory_after(("Hei! I'm Ingrid, from Trondheim.", "Ingrid", "s"))
+    assert _facts(memory) == ["Ingrid is from Trondheim."]
+    memory = _memory_after(("I'm Nino, a tour guide in Tbilisi, I work for Narikala.", "Nino", "s"))
+    assert _facts(memory) == [
+        "Nino works as a tour guide.",
+        "Nino is based in Tbilisi.",
+        "Nino works for Narikala.",
+    ]
+    assert "Ana is Ana" not in _memory_after(("I'm Ana, and I love rowing.", "Ana", "s"))
+
+
+def test_a_name_said_again_is_no_fact() -> None:
+    """ "My name's Thandi" from Thandi says nothing every fact of hers does not."""
+    memory = _memory_after(("My name's Thandi, by the way. I drive a Polo.", "Thandi", "s"))
+    assert _facts(memory) == ["Thandi drives a Polo."]
+
+
+def test_an_introduction_with_an_age_and_a_trade_without_an_article() -> None:
+    """ "I'm Eero, 31, junior programmer at …" is an age, a trade, an employer and a place;
+    "I'm Omar, second-year civil engineering student at …" is where he studies."""
+    memory = _memory_after(
+        ("Hei! I'm Eero, 31, junior programmer at a studio called Lumikko in Tampere.", "Eero", "s")
+    )
+    assert _facts(memory) == [
+        "Eero is 31 years old.",
+        "Eero works as a junior programmer.",
+        "Eero works at a studio called Lumikko.",
+        "Eero is based in Tampere.",
+    ]
+    memory = _memory_after(
+        ("I'm Omar, second-year civil engineering student at Alexandria University.", "Omar", "s")
+    )
+    assert _facts(memory) == [
+        "Omar is a second-year civil engineering student.",
+        "Omar studies at Alexandria University.",
+    ]
+    memory = _memory_after(("Hi! I'm Priya, 26, a data analyst at Zentrix.", "Priya", "s"))
+    assert _facts(memory) == [  # (with its own article: not "an a data analyst")
+        "Priya is 26 years old.",
+        "Priya works as a data analyst.",
+        "Priya works at Zentrix.",
+    ]
+    # (a trade that opens with an initialism, said with "here" or with "I'm")
+    for said in (
+        "Hej! Rasmus here, UX designer at Kvist Design in Aarhus.",
+        "Hi! I'm Rasmus, a UX designer at Kvist Design in Aarhus.",
+    ):
+        assert _facts(_memory_after((said, "Rasmus", "s"))) == [
+            "Rasmus works as a UX designer.",
+            "Rasmus works at Kvist Design.",
+            "Rasmus is based in Aarhus.",
+        ], said
