@@ -83,7 +83,18 @@ _JOINED_AS = re.compile(
 #: Someone named and nothing said of them ("Yuki's husband Haruto.", "Thiago's dog Pipoca."),
 #: what is left of "my husband Haruto and I …" cut apart: who they are, said in full.
 _NAMED_ONLY = re.compile(rf"{_WHO}'s (?P<noun>(?:[a-z]+ )?[a-z]+) (?P<name>[{UPPER}][\w'-]*)[.!]?$")
-_AGED = re.compile(rf"{_WHO} is (?P<age>\d{{1,3}}), (?P<rest>an? .+)$")
+#: An age, then what else they are: "Henrik is 52, a carpenter at …", "Margaret is 74, from
+#: Harrogate", "Jonas is 25, finishing their master's in Hamburg".
+_AGED = re.compile(
+    rf"{_WHO} is (?P<age>\d{{1,3}}), (?P<rest>(?:an?|from|originally|based|born|[a-z]{{3,}}ing) .+)$"
+)
+#: What they do besides, said as a participle after what they are: "is a vet in Guadalajara,
+#: working as an associate vet at a clinic in Zapopan", "… and working part-time at Hapag".
+_ALSO_DOING = re.compile(
+    rf"{_WHO} (?P<first>(?:is|works|lives)\b[^,]*?)(?:,| and) "
+    r"(?P<verb>working|living|studying|teaching) (?P<rest>.+)$"
+)
+_SAID_OF_ONE = {"working": "works", "living": "lives", "studying": "studies", "teaching": "teaches"}
 #: Two things ended in one breath: "quit Pixelworks and volleyball in the same week", "left
 #: Pixelworks and graphic design behind" (each ends apart; not "left work and went home").
 _THING = r"(?:(?:the|their|my|his|her) )?[\w'-]+(?: [a-z][\w'-]*)?"
@@ -105,6 +116,13 @@ def claims(fact: Fact) -> list[Fact]:
     if aged := _AGED.match(fact.text):  # "Henrik is 52, a carpenter at …": an age, and more
         said = [f"{aged['who']} is {aged['age']}.", f"{aged['who']} is {aged['rest']}"]
         return [c for t in said for c in claims(Fact(text=t, date=fact.date, sources=fact.sources))]
+    if doing := _ALSO_DOING.match(fact.text):
+        who, verb = doing["who"], _SAID_OF_ONE[doing["verb"]]
+        first = claims(Fact(text=f"{who} {doing['first']}.", date=fact.date, sources=fact.sources))
+        also = Fact(text=f"{who} {verb} {doing['rest']}", date=fact.date, sources=fact.sources)
+        # (a place said already is where they are; the next is where they work: "a vet in
+        # Guadalajara, working at a clinic in Zapopan" is not based in Zapopan too)
+        return first + ([also] if " in " in doing["first"] else claims(also))
     if (both := _ENDED_BOTH.match(fact.text)) and not _VERB.match(both["b"].split()[0]):
         who, verb, rest, tail = both["who"], both["verb"], both["rest"], both["tail"] or ""
         said = [f"{who} {verb} {both['a']}{rest}.", f"{who} {verb} {both['b']}{rest}{tail}."]

@@ -56,7 +56,11 @@ MAX_SENTENCE_CHARS = 300
 _SPLIT = re.compile(
     "".join(rf"(?<!\b{t}\.)" for t in ("Dr", "St", "Mr", "Mrs", "Ms", "Prof", "Mt", "Jr", "Sr"))
     + r"(?<=[.!?])\s+|\n+"
+    # (an emoji may end one: "Laptop died mid-export 😭 Bought a Dell XPS 15")
+    r"|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=[A-Z])"
 )
+#: The speaker's "I" typed in lower case: "i coach a team", "i'm outnumbered" (not "i.e.").
+_LOWER_I = re.compile(r"(?<![\w'’.-])i(?=(?:['’](?:m|ve|d|ll))?(?![\w'’-]|\.\w))")
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|mine|we|we're|our)\b", re.IGNORECASE)
 #: The speaker as what others did something to ("They made me operations manager"), said
 #: not asked ("Can you help me …?" is a request).
@@ -121,6 +125,8 @@ _APPOSITION = re.compile(
     r"^(?:(?:A|An) [^.!?]{0,40}\b(?:called|named)|(?:His|Her|Its) name is|"
     r"(?:They|We|I) (?:named|called) (?:him|her|it)\b)"
 )
+#: A trade's initialism: "UX designer", "PhD student", "MSc student".
+_INITIALISM = r"(?=[A-Za-z]{2,4}\b)[A-Z][a-z]?[A-Z][A-Za-z]?"
 #: A name given, ending its sentence: "Hi there, I'm Kwame.", "Siobhan here."
 _NAME_SAID = re.compile(
     r"(?:^|[,:] )(?:I'm|I am|My name's|My name is|Name's) [A-Z][\w'-]*[.!]*$|^[A-Z][\w'-]* here[.!]*$"
@@ -128,7 +134,7 @@ _NAME_SAID = re.compile(
 #: What they do, said in the next sentence without a verb: "Backend developer at Nkwa Labs
 #: here in Accra." (the introduction's apposition, cut off by a full stop).
 _TRADE_NEXT = re.compile(
-    rf"^(?:[A-Z][a-z-]+|[A-Z]{{2,4}})(?: [a-z-]+){{0,3}} (?:at|in|with|for) "
+    rf"^(?:[A-Z][a-z-]+|{_INITIALISM})(?: [a-z-]+){{0,3}} (?:at|in|with|for) "
     r"(?!.*\b(?:is|are|was|were|has|have)\b)"
     # (the name, or a thing called by one: "at a fintech startup called Pinewheel")
     rf"(?:(?:an?|the) (?:[a-z][\w-]* ){{1,4}})?[{UPPER}][^.!?]*[.!]?$"
@@ -243,6 +249,18 @@ def _sentences(turns: list[MessageRecord]) -> list[_Sentence]:
     return found
 
 
+def _as_meant(text: str, name: str | None) -> str:
+    """A user's sentence as a careful writer would type it: its first word and "I" in capitals
+    ("name's Marcus, i coach …"), and an introduction by the speaker's bare name ("Grace
+    Wambui, senior auditor at KPMG.", "Zeynep, 27, PhD student …") with its "I'm"."""
+    text = _LOWER_I.sub("I", text)
+    if re.match(r"[a-z]+\b(?!['’]?[A-Z])", text):
+        text = text[0].upper() + text[1:]
+    if name and (bare := re.match(rf"{re.escape(name)}(?: [{UPPER}][\w'-]*)?, ", text)):
+        text = f"I'm {name}, {text[bare.end() :]}"
+    return text
+
+
 def _best(candidates: list[_Sentence], n: int) -> list[_Sentence]:
     """The ``n`` highest-scoring sentences (earlier wins ties), back in original order."""
     ranked = sorted(candidates, key=lambda s: (-s.score, s.order))[:n]
@@ -304,7 +322,8 @@ def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
         who = sentence.turn.name or DEFAULT_SPEAKER
         earlier = [*(earlier[-3:] if who == by else []), sentence.text]
         by = who
-        sentence = sentence._replace(text=named_pronoun(sentence.text, earlier[:-1], who))
+        text = _as_meant(sentence.text, sentence.turn.name)
+        sentence = sentence._replace(text=named_pronoun(text, earlier[:-1], who))
         place = (_PLACE.findall(said) or [""])[-1]
         # ("We have moved. The air in Malang is so cool": a bare move is to the place said next)
         then = after.text if after is not None and after.turn is sentence.turn else ""
@@ -419,7 +438,7 @@ _NOBODY = word_set("anyone anybody nobody everyone everybody someone somebody no
 _TRADE_IN = re.compile(
     rf"^(?:(?P<age>\d{{1,3}}), )?(?:an? )?"  # (its own article: "26, a data analyst at …")
     # (a trade may open with an initialism: "UX designer at Kvist Design")
-    rf"(?P<trade>(?:[a-z][\w-]*|[A-Z]{{2,4}})(?: [a-z][\w-]*){{0,2}}? (?:in|at|with|for) "
+    rf"(?P<trade>(?:[a-z][\w-]*|{_INITIALISM})(?: [a-z][\w-]*){{0,2}}? (?:in|at|with|for) "
     rf"[^,.!?]*?[{UPPER}][^,.!?]*)"
 )
 
@@ -428,7 +447,7 @@ _TRADE_IN = re.compile(
 #: that may be one (not "nice to meet you", "new here", "obviously", "a bit tired").
 _TRADE_ALONE = re.compile(
     r"(?!.*\b(?:an?|the|to|you|and|so|just|here|too|now|again|nice|new|back|fine|good|ok|okay|"
-    r"sorry|tired|happy|bit|very|really)\b)(?:[a-z][\w-]*|[A-Z]{2,4})(?: [a-z][\w-]*){0,2}"
+    rf"sorry|tired|happy|bit|very|really)\b)(?:[a-z][\w-]*|{_INITIALISM})(?: [a-z][\w-]*){{0,2}}"
     r"(?<!ly)(?<!ing)"
 )
 #: An employer's name opening a sentence ("Baram Airlines", "Smith & Daughters").
@@ -469,6 +488,8 @@ def _here(body: str) -> list[str]:
     else:
         said = [f"I'm {who}."]
     rest = rest.strip(" ,.!")
+    if re.match(r"[a-z]+ing\b", rest):  # "…, working remote for Lumora": still of the speaker
+        rest = f"I'm {rest}"
     return said + (clauses(f"{rest}.") if rest else [])
 
 

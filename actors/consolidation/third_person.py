@@ -91,8 +91,9 @@ _UNCHANGED = word_set(
     "can could will would should shall must may might did had was were don't didn't can't "
     "won't wouldn't"
 )
-_ADVERBS = frozenset(
-    ["always", "never", "usually", "often", "sometimes", "also", "still", "just", "really", "now"]
+_ADVERBS = word_set(
+    "always never usually often sometimes also still just really now only even almost already "
+    "ever seldom once"
 )
 _LATER = [
     (re.compile(r"\bI was\b"), "they were"),
@@ -148,7 +149,9 @@ def _adverb(word: str) -> bool:
 def _conjugated(words: list[str]) -> list[str]:
     """``words`` after a subject "I", with their verb (after any adverb) in the third person:
     "basically live on rice" → "basically lives on rice"."""
-    at = 1 if words and _adverb(words[0].lower()) else 0
+    at = 0  # ("I also only drink tea": past every adverb)
+    while at < len(words) - 1 and _adverb(words[at].lower()):
+        at += 1
     if at >= len(words):
         return words
     verb = words[at].rstrip(".,;:!?")  # ("I always cycle.")

@@ -145,6 +145,8 @@ def test_a_speaker_mentioned_mid_sentence_keeps_the_grammar() -> None:
         third_person("Now I basically live on rice.", "Obi") == "Now Obi basically lives on rice."
     )
     assert third_person("I always cycle.", "Maya") == "Maya always cycles."
+    assert third_person("Now I only drink tea.", "Ana") == "Now Ana only drinks tea."
+    assert third_person("I also only eat fish.", "Ana") == "Ana also only eats fish."
     assert third_person("Someday I'd love a boat.", "Kenji") == "Someday Kenji would love a boat."
     assert (
         third_person("Honestly I'd been eyeing it.", "Kalani")

@@ -116,3 +116,54 @@ def test_an_introduction_with_an_age_and_a_trade_without_an_article() -> None:
             "Rasmus works at Kvist Design.",
             "Rasmus is based in Aarhus.",
         ], said
+
+
+def test_an_introduction_by_the_bare_name_and_as_typed_in_lower_case() -> None:
+    """ "Grace Wambui, senior auditor at KPMG in Nairobi.": the speaker's own name and an
+    apposition, without "I'm", is an introduction; so is "name's Marcus, i coach …" typed in
+    lower case; a name that is not the speaker's is someone else's."""
+    said = "Hello there. Grace Wambui, senior auditor at KPMG in Nairobi. I need a routine."
+    assert _facts(_memory_after((said, "Grace", "s"))) == [
+        "Grace works as a senior auditor.",
+        "Grace works at KPMG.",
+        "Grace is based in Nairobi.",
+        "Grace needs a routine.",
+    ]
+    said = "Merhaba! Zeynep, 27, PhD student in marine biology at Istanbul University."
+    assert _facts(_memory_after((said, "Zeynep", "s"))) == [
+        "Zeynep is 27 years old.",
+        "Zeynep is a PhD student in marine biology at Istanbul University.",
+    ]
+    said = "yo. name's Marcus, i coach a 10U flag football team in Columbus."
+    assert _facts(_memory_after((said, "Marcus", "s"))) == [
+        "Marcus coaches a 10U flag football team.",
+        "Marcus is based in Columbus.",
+    ]
+    said = "Laptop died mid-export 😭 Bought a Dell XPS 15 this morning."  # (an emoji ends one)
+    assert "Marcus bought a Dell XPS 15 this morning." in _facts(
+        _memory_after((said, "Marcus", "s"))
+    )
+    said = "Priya, my sister, works at Infosys."  # (not the speaker's name)
+    assert not any(f.startswith("Priya is") for f in _facts(_memory_after((said, "Grace", "s"))))
+
+
+def test_what_they_do_besides_said_as_a_participle_is_a_claim_of_its_own() -> None:
+    """ "a pharmacist in Amman, working at an Al-Dawaa branch in Sweifieh": the trade and
+    city, and the employer with its own place (no second city); "…, working remote for a
+    Singapore company called Lumora" after an introduction is theirs too."""
+    said = "I'm Amira, a pharmacist in Amman, working at an Al-Dawaa branch in Sweifieh."
+    assert _facts(_memory_after((said, "Amira", "s"))) == [
+        "Amira works as a pharmacist.",
+        "Amira is based in Amman.",
+        "Amira works at an Al-Dawaa branch in Sweifieh.",
+    ]
+    said = "Minh here, backend dev in Saigon, working remote for a company called Lumora."
+    assert _facts(_memory_after((said, "Minh", "s")))[-1] == (
+        "Minh is working remote for a company called Lumora."
+    )
+    said = "Moin! Jonas, 25, finishing my master's and working part-time at Hapag-Lloyd."
+    assert _facts(_memory_after((said, "Jonas", "s"))) == [
+        "Jonas is 25.",
+        "Jonas is finishing their master's.",
+        "Jonas works part-time at Hapag-Lloyd.",
+    ]
