@@ -84,7 +84,14 @@ _TABLE: list[tuple[str, str]] = [
     ),
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")
         "work",
-        r"\b(?:works? (?:at|for|in)\b|working (?:at|for)\b|job (?:at|with|in)\b|employer|employed|"
+        r"\b(?:works? (?:remote(?:ly)? )?(?:at|for|in)\b|working (?:remote(?:ly)? )?(?:at|for)\b|"
+        r"job (?:at|with|in)\b|employer|employed|"
+        # (a role at a name, said as theirs now: "to become finance manager at SunKiosk", "now
+        # backend lead at Tessa AI"; not one who goes there, "a member at David Lloyd", nor
+        # a doing, "staying at Leo's")
+        r"(?:become|becoming|became|now|as|I'm|am|is) (?:an? |the )?(?:new )?(?:[\w-]+ ){0,2}"
+        r"(?!(?:member|regular|customer|client|patient|guest|fan|student)s? )[\w-]+(?<!ing)(?<!ed) "
+        r"at (?-i:[A-Z])|"
         # (not "transferred": to another ward, branch or programme of the same employer)
         # (a job quit, "quit the paper", not a habit or a sport: "quit volleyball")
         r"hired|notice|resignation|resigned|"
@@ -112,7 +119,8 @@ _TABLE: list[tuple[str, str]] = [
         "trade",
         r"\b(?:works? as|working as|job as|promot\w+|(?:re)?trained as|qualified as)\b|"
         # ("they made me operations manager": a role given is a trade held)
-        r"\b(?:(?:is|am|'m) an?|made (?:me|him|her|them|[A-Z][\w-]*)(?: an?| the)?) "
+        r"\b(?:(?:is|am|'m) an?|become|became|becoming|"
+        r"made (?:me|him|her|them|[A-Z][\w-]*)(?: an?| the)?) "
         r"(?:[\w-]+ ){0,3}?(?:teacher|nurse|engineer|developer|designer|"
         r"manager|pharmacist|translator|doctor|lawyer|accountant|chef|writer|programmer|"
         r"consultant|analyst|scientist|architect|student|researcher|officer|assistant)\b",
@@ -202,8 +210,8 @@ _JOINT = re.compile(
 RELATIVES = (
     r"sister|brother|mum|mom|mother|dad|father|parents|son|daughter|kids?|children|friend|"
     r"boss|colleague|coworker|partner|wife|husband|girlfriend|boyfriend|fianc[eé]e?|cousin|"
-    r"aunt|uncle|niece|nephew|grandma|grandpa|grandmother|grandfather|neighbou?r|roommate|"
-    r"flatmate|housemate|mate|pal|buddy|bestie|ex"
+    r"aunt|uncle|niece|nephew|grand(?:ma|pa|mother|father|son|daughter|child|children|kids?)|"
+    r"in-laws|neighbou?r|(?:room|flat|house|class|team|band|work)?mate|pal|buddy|bestie|ex"
 )
 #: A word for a person by their relation to someone ("sister", "fiancé", "mate").
 RELATIVE = re.compile(rf"\b(?:{RELATIVES})s?\b", re.IGNORECASE)
@@ -233,6 +241,8 @@ _A_THING = re.compile(
     rf"(?!(?:user|family|household|{RELATIVES})s?\b)[a-z]+(?: [a-z]+)? $",
     re.IGNORECASE,
 )
+#: A noun said just before what it is: "a startup based in …".
+_A_NOUN = re.compile(r"\b(?:an?|the) (?:[\w-]+ ){0,2}[a-z]+ $")
 _THERE = re.compile(r"\b(?:there|here)\b")
 _OTHERS = re.compile(r"\b(?:his|her|our) $", re.IGNORECASE)
 #: Someone already named, by a pronoun the speaker is never written with (they are "they").
@@ -265,6 +275,8 @@ def keys(fact: str) -> list[Key]:
                 continue  # "moved the run to 6:15", "the bird lives with their aunt": no place
             elif attribute == "residence" and _A_THING.search(fact[: match.start()]):
                 continue  # "The studio moved to Almadies": the studio's place, not theirs
+            elif match[0] == "based" and _A_NOUN.search(fact[: match.start()]):
+                continue  # "Tessa AI, a startup based in Hanoi": the startup's place
             # ("Her fiancé proposed": someone else's partner, the speaker's are "Maya's")
             whose = RELATIVE.fullmatch(match[0]) and _OTHERS.search(fact[: match.start()])
             held = attribute in THINGS and _holder(fact, matches[0].start())

@@ -24,7 +24,9 @@ _OPENER_WORDS = (
     r"happy news|news|heads up|personal stuff|weird confession|confession|fun fact|"
     r"on a brighter note|on the plus side|random|quick intro|oops|ugh|well|so|also|anyway|"
     r"and|but|yeah|yes|ok|okay|hey|hmm|um|honestly|basically|plus|haha|lol|wow|sorry|hi|"
-    r"hello|hiya|morning|right|alright|actually|these days|nowadays|lately|small update|reminder|just so you know|side note"
+    r"hello|hiya|morning|right|alright|actually|these days|nowadays|lately|small update|reminder|just so you know|side note|"
+    # (what the assistant is asked to write down: "add that I'm vegetarian", "note that …")
+    r"(?:please )?(?:add|note|mention|remember|include|put (?:down|in)) that"
 )
 #: Known openers, one after the other: "Oh, by the way, …", "Quick update: …".
 _OPENER = re.compile(rf"^(?:(?:{_OPENER_WORDS})\b[\s,!.:;—–-]*\s)+", re.IGNORECASE)

@@ -450,8 +450,9 @@ _TRADE_ALONE = re.compile(
     rf"sorry|tired|happy|bit|very|really)\b)(?:[a-z][\w-]*|{_INITIALISM})(?: [a-z][\w-]*){{0,2}}"
     r"(?<!ly)(?<!ing)"
 )
-#: An employer's name opening a sentence ("Baram Airlines", "Smith & Daughters").
-_EMPLOYER = rf"^(?P<by>[{UPPER}][\w&'-]*(?: (?:&|[{UPPER}][\w&'-]*))*) "
+#: An employer's name opening a sentence ("Baram Airlines", "Smith & Daughters"; "They hired
+#: me away" names nobody).
+_EMPLOYER = rf"^(?!(?:They|We|He|She|It|You|Someone)\b)(?P<by>[{UPPER}][\w&'-]*(?: (?:&|[{UPPER}][\w&'-]*))*) "
 _HIRED_ME = re.compile(rf"{_EMPLOYER}(?:hired me|took me on)\b")
 #: "Pixelworks let me go", "Acme laid me off": the speaker's employer ended, by its name.
 _LET_ME_GO = re.compile(rf"{_EMPLOYER}(?:let me go|laid me off|made me redundant|fired me)\b")

@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_memory
 
+from .amounts import counted, of_the_same, unit
 from .attributes import (
     HOME_TAKEN,
     MONTHS,
@@ -86,12 +87,6 @@ _KINDS = [
 ]
 #: The plural of a day: a day said once ("on a Monday") takes the number of the old one.
 _DAYS = re.compile(rf"\b((?i:{WEEKDAYS})|morning|afternoon|evening|night)s\b")
-_AMOUNT = r"\b(?:\d{1,3}(?:,\d{3})+|\d+)"
-#: The word after an amount, and the words that name no unit ("3,900 a month", "4,400 now").
-_UNIT = re.compile(r" (?P<unit>[^\W\d_]+)")
-_NOT_UNIT = re.compile(r"now|an?|the|per|from|on|in|at|to|and|or|this|next|last|if|so|but")
-#: An amount of a named thing ("1,450 head", "3 kids", "2,800 złoty").
-_COUNTED = re.compile(rf"({_AMOUNT}) (?P<unit>[^\W\d_]{{2,}})\b")
 _NO_LONGER = re.compile(
     r"^(?P<who>.+?) (?:does not|doesn't|do not|don't|no longer) (?P<verb>\w+) .+?"
     r"(?: anymore| any more)?,? (?:only|just|but now) (?P<new>[^,.;]+)[.!]?$",
@@ -300,8 +295,12 @@ def _supersede(
             not _comparable(old, new)
             or not (partners or _same_person(old, new, persons, speaker))
             or over(old.text)  # (a state already over, "drove a truck in the nineties")
-            # (what a turn ends is older than what it starts: "quit the studio, I start at Fjord")
-            or (same_turn(old, new) and ending(new.text))
+            # (what a turn ends is older than what it starts: "quit the studio, I start at Fjord";
+            # what it says of it without a new value is the same: "They hired me away …")
+            or (
+                same_turn(old, new)
+                and (ending(new.text) or {a.value for a in mine} <= {"", speaker})
+            )
         ):
             continue
         if (
@@ -482,10 +481,11 @@ def _revise(
     # (a correction or a rename acts on no other person's line: Bob's "we renamed the team
     # Falcons" is no new name for Alice's husband; a line that names nobody may be his)
     persons = people([speaker], facts)
-    if not corrects and own is None and (counted := _COUNTED.search(new.text)):
-        # "we're at 1,450 head": an amount of the same thing needs no change word
-        changes = [(re.compile(rf"{_AMOUNT}(?= {re.escape(counted['unit'])}\b)"), counted[1])]
-        own = theirs(facts, new, said, speaker, cue=False)
+    amount = None if over(new.text) else counted(new.text)  # (not "was only 600 a month")
+    if not corrects and amount and (own is None or not changes):
+        # "we're at 1,450 head", "agreed to 11,000 a month": no change word needed
+        changes = [amount]
+        own = own or theirs(facts, new, said, speaker, cue=False)
     if not corrects and not own:
         return False
     topic = _topic(said)
@@ -537,7 +537,7 @@ def _changes(text: str, turn: str, said: str) -> list[tuple[re.Pattern[str], str
     for kind in _KINDS:
         if value := kind.search(text):
             found.append((counted := _counted(kind, text, value) or kind, value.group(0)))
-            if counted is not kind and not _unit(text, value.end()):
+            if counted is not kind and not unit(text, value.end()):
                 # "put the rent up to 10,500": an amount said without its unit is the one
                 # of a line on the same thing ("Rent is 9,000 crowns"), if no bare one is
                 found.append((_TOPICAL_AMOUNT, value.group(0)))
@@ -550,23 +550,10 @@ _TOPICAL_AMOUNT = re.compile(f"(?:{_KINDS[-1].pattern})")
 
 
 def _counted(kind: re.Pattern[str], text: str, value: re.Match[str]) -> re.Pattern[str] | None:
-    """For an amount, the amounts of the same thing only: "76 kg" is no age ("Greta is 57"),
-    "4,400 now" is "3,900 a month"."""
+    """For an amount, the amounts of the same thing only (``amounts.of_the_same``)."""
     if kind is not _KINDS[-1] or value.group(0)[-2:] in ("st", "nd", "rd", "th"):
         return None
-    counted = _unit(text, value.end())
-    after = (
-        rf"(?= {re.escape(counted)}\b)"
-        if counted
-        else r"(?! (?!(?:" + _NOT_UNIT.pattern + r")\b)[a-z])"
-    )
-    return re.compile(rf"{_AMOUNT}{after}")
-
-
-def _unit(text: str, at: int) -> str | None:
-    """The unit of the amount that ends at ``at`` ("3,900 euros"), if one follows it."""
-    unit = _UNIT.match(text, at)
-    return unit["unit"] if unit and not _NOT_UNIT.fullmatch(unit["unit"]) else None
+    return of_the_same(text, value.end())
 
 
 def _root(value: str) -> str:

@@ -14,6 +14,7 @@ import pytest
 
 from reverie.actors.consolidation.truth import merge
 from reverie.store import Fact, MessageRecord, render_memory
+from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 from tests.actors.merging import merged as _merged
 
@@ -593,3 +594,28 @@ def test_a_change_of_a_shared_plan_names_what_else_changed() -> None:
     merged = _merged("Maya", [venue, "Maya teaches yoga."], said)
     assert [f.text for f in merged.retired] == [venue]
     assert "Caesarea" not in merged.memory
+
+
+def test_an_amount_of_the_same_period_needs_no_change_word() -> None:
+    """ "the owner agreed to 11,000 a month" is the rent "12,000 pesos a month" (a line of a
+    month's amount), with no change word; the past ("was only 600 a month") is none."""
+    older = ["Rent is 12,000 pesos a month, on Calle Chapala.", "Diego is 31."]
+    said = "The owner agreed to 11,000 a month if Diego and others sign for two years."
+    assert _merged("Diego", older, said).memory.count("11,000 pesos a month") == 1
+    said = "Diego's old flat in Jalisco was only 6,000 a month, those were the days."
+    assert _merge("Diego", older, said) == []
+
+
+def test_a_count_said_in_words_is_an_amount_of_the_same_thing() -> None:
+    """ "Now we have four grandchildren" replaces "three grandchildren"; "two weeks" is a
+    time, not a count of anything the memory holds."""
+    memory = _memory_after(
+        ("I have three grandchildren who help me carry the pots.", "Kenji", "s"),
+        ("Happy news! Now we have four grandchildren.", "Kenji", "s"),
+    )
+    assert "three" not in memory and "Kenji has four grandchildren" in memory
+    memory = _memory_after(
+        ("I have three grandchildren.", "Kenji", "s"),
+        ("I'm off to Kyoto for two weeks now.", "Kenji", "s"),
+    )
+    assert "Kenji has three grandchildren." in memory

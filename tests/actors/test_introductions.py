@@ -167,3 +167,20 @@ def test_what_they_do_besides_said_as_a_participle_is_a_claim_of_its_own() -> No
         "Jonas is finishing their master's.",
         "Jonas works part-time at Hapag-Lloyd.",
     ]
+
+
+def test_what_the_assistant_is_asked_to_write_down_is_the_speakers_claim() -> None:
+    """ "add that I'm vegetarian" is Lucía's diet (a later "went fully vegan" replaces it);
+    "They hired me away from the old place" names no employer and keeps the one just said."""
+    memory = _memory_after(("And add that I'm vegetarian, lol.", "Lucía", "s"))
+    assert _facts(memory) == ["Lucía is vegetarian."]
+    memory = _memory_after(
+        ("And add that I'm vegetarian, lol.", "Lucía", "s"),
+        ("Also, I went fully vegan last week.", "Lucía", "s"),
+    )
+    assert _facts(memory) == ["Lucía went fully vegan last week."]
+    said = "I'm the new manager at Bluestone Café. They hired me away from the old place!"
+    assert _facts(_memory_after((said, "Tash", "s"))) == [
+        "Tash is the new manager at Bluestone Café.",
+        "They hired Tash away from the old place!",
+    ]

@@ -35,6 +35,9 @@ def test_a_role_given_replaces_a_trade_said_with_an_employer() -> None:
         "Ines's last day at the old firm was Friday.",
         "Ines started Monday at Dockside Works.",  # the day between the verb and the name
         "Saturday was Ines's final shift there.",  # "there": the employer the line names
+        # (a role at a name, said as theirs now)
+        "Ines is leaving to become finance manager at SunKiosk, a solar startup.",
+        "Ines switched jobs, now backend lead at Tessa AI.",
     ],
 )
 def test_joining_signing_or_starting_at_a_named_employer_replaces_the_old_one(said: str) -> None:
@@ -42,6 +45,7 @@ def test_joining_signing_or_starting_at_a_named_employer_replaces_the_old_one(sa
     assert _merge("Ines", older, said) == [older[0]]
     # joining a thing no name calls is no new employer ("joined a swimming club")
     assert _merge("Ines", older, "Ines joined a rowing club on Fridays.") == []
+    assert _merge("Ines", older, "Ines is staying at Leo's for a few days.") == []  # (a doing)
 
 
 def test_the_new_job_is_the_latest_line_s_and_the_old_job_is_not() -> None:
@@ -199,3 +203,14 @@ def test_a_move_within_a_place_keeps_the_wider_place() -> None:
     said = "Siobhan and others moved out to Salthill last weekend!"
     assert _merge("Siobhan", older, said) == ["Siobhan lives in Westside."]
     assert _merge("Siobhan", [older[0], older[2]], said) == [older[0]]
+
+
+def test_a_place_said_of_a_thing_or_a_relatives_move_is_no_move_of_theirs() -> None:
+    """ "Tessa AI, a startup based in Hanoi" is the startup's place; a grandson moving to
+    Leeds is the grandson's move (a grandchild, an in-law or a teammate is someone else)."""
+    older = ["Minh is based in Da Nang.", "Minh works at Lumora."]
+    said = "Minh switched jobs, now backend lead at Tessa AI, a startup based in Hanoi."
+    assert _merge("Minh", older, said) == [older[1]]
+    older = ["Margaret moved into a retirement flat in Ripon."]
+    for who in ("grandson", "brother-in-law", "teammate"):
+        assert _merge("Margaret", older, f"Margaret's {who} is moving to Leeds.") == []
