@@ -100,8 +100,8 @@ _TABLE: list[tuple[str, str]] = [
         # (starting "as a sound engineer at Tengri"; joining or signing with a name, not "a gym")
         rf"start(?:s|ed|ing)? (?:(?:on |this |next )?(?:today|tomorrow|{WEEKDAYS}) )?"
         r"(?:as (?:an? )?(?:[\w-]+ ){1,3})?at|(?:join(?:s|ed|ing)?|signed (?:on )?with|"
-        r"(?:accepted|took|got) (?:an? |the )?(?:job )?offer(?: too)?,? (?:from|at)) "
-        r"(?-i:[A-Z])[\w-]*|"
+        r"(?:accepted|took|got|landed) (?:an? |the )?(?:job |new )?(?:offer|position|job|role|post)"
+        r"(?: too)?,? (?:from|at|with)) (?:the )?(?-i:[A-Z])[\w-]*|"
         # (a trade done for a named employer: "drives a Kenworth for Maplewood Freight")
         r"(?:drives?|driving|drove|hauls?|hauling|delivers?|delivering|writes?|writing|"
         r"freelances?|freelancing) (?:[\w-]+ ){0,3}?for (?-i:[A-Z])[\w-]*|"

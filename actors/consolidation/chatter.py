@@ -23,6 +23,7 @@ _OPENER_WORDS = (
     r"guess what|oh|by the way|big news|good news|bad news|great news|sad news|happier news|"
     r"happy news|news|heads up|personal stuff|weird confession|confession|fun fact|"
     r"on a brighter note|on the plus side|random|quick intro|oops|ugh|well|so|also|anyway|"
+    r"change of plans?|"
     r"and|but|yeah|yes|ok|okay|hey|hmm|um|honestly|basically|plus|haha|lol|wow|sorry|hi|"
     r"hello|hiya|morning|right|alright|actually|these days|nowadays|lately|small update|reminder|just so you know|side note|"
     # (what the assistant is asked to write down: "add that I'm vegetarian", "note that …")
@@ -52,8 +53,8 @@ _PLEASANTRY = re.compile(
 )
 #: Talk to or about the assistant, or a feeling of the moment: not about the user's life.
 _TALK = re.compile(
-    # (thanks said, not someone thanking someone: "my back thanks me")
-    r"\b(?:thanks?(?! (?:me|them|him|her|us)\b)|thank you|you'?re|you are|can you|could you|would you|do you|"
+    # (thanks said, not someone thanking someone, "my back thanks me", nor relief, "thank God")
+    r"\b(?:thanks?(?! (?:me|them|him|her|us|god|goodness|heavens)\b)|thank you|you'?re|you are|can you|could you|would you|do you|"
     r"for (?:all )?(?:the|your) help|needs? you|^let's|"  # (a proposal: "let's do Tuesday")
     r"nice to meet)\b",
     re.IGNORECASE,

@@ -37,7 +37,8 @@ _CUE = re.compile(
     r"no longer|any ?more|from now on|these days|nowadays|moved|quit|left|dropp(?:ed|ing)|"
     r"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|actually|"
     r"meant|renamed|rebranded|retitled|old one|previous|former|became|promoted|took over|shifted|"
-    r"rescheduled|postponed|retired|raised|increased|reduced|lowered|(?:went|goes|gone) up|"
+    r"rescheduled|postponed|pushed (?:back )?to|brought forward|change of plans?|"
+    r"retired|raised|increased|reduced|lowered|(?:went|goes|gone) up|"
     r"put (?:[\w']+ ){1,3}up)\b",
     re.IGNORECASE,
 )

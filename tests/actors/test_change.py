@@ -619,3 +619,13 @@ def test_a_count_said_in_words_is_an_amount_of_the_same_thing() -> None:
         ("I'm off to Kyoto for two weeks now.", "Kenji", "s"),
     )
     assert "Kenji has three grandchildren." in memory
+
+
+def test_a_date_pushed_back_is_a_change_of_its_month() -> None:
+    """ "Change of plans, the wedding is pushed to September" replaces "the wedding is in
+    June" (the opener is cut; "pushed to" says the change)."""
+    memory = _memory_after(
+        ("Also the wedding is in June, so the month before is going to be chaos.", "Amira", "s"),
+        ("Change of plans, the wedding is pushed to September.", "Amira", "s"),
+    )
+    assert "June" not in memory and "] The wedding is pushed to September. <!--" in memory

@@ -28,6 +28,10 @@ def test_thanks_said_is_chatter_and_someone_thanking_is_not() -> None:
         ("I've started yoga on Monday mornings, my back thanks me.", "Reka", "s"),
     )
     assert _facts(memory) == ["Reka has started yoga on Monday mornings, their back thanks them."]
+    said = "My fiancé Omar is handling the hall, thank God."  # (relief, not thanks)
+    assert _facts(_memory_after((said, "Amira", "s"))) == [
+        "Amira's fiancé Omar is handling the hall, thank God."
+    ]
 
 
 def test_a_goodbye_is_no_fact() -> None:
