@@ -84,7 +84,8 @@ _TABLE: list[tuple[str, str]] = [
     ),
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")
         "work",
-        r"\b(?:works? (?:remote(?:ly)? )?(?:at|for|in)\b|working (?:remote(?:ly)? )?(?:at|for)\b|"
+        r"\b(?:works? (?:remote(?:ly)? |part-time |full-time )?(?:at|for|in)\b|"
+        r"working (?:remote(?:ly)? |part-time |full-time )?(?:at|for)\b|"
         r"job (?:at|with|in)\b|employer|employed|"
         # (a role at a name, said as theirs now: "to become finance manager at SunKiosk", "now
         # backend lead at Tessa AI"; not one who goes there, "a member at David Lloyd", nor

@@ -533,7 +533,7 @@ def _apart(old: Fact, changed: Callable[[str], bool]) -> Displaced:
     return Displaced(old, Fact(text=f"{rest}.", date=old.date, sources=old.sources))
 
 
-_OWNER_LEAD = re.compile(rf"^(?:The user|[{UPPER}][\w-]*)(?:'s| and others)?\s+")
+_OWNER_LEAD = re.compile(rf"^(?:The user|[{UPPER}][\w-]*)(?:'s| and others| and their [\w-]+)?\s+")
 
 
 def _lead(text: str, speaker: str) -> str:

@@ -38,10 +38,10 @@ _SHARED_I = re.compile(
     r"sold|adopted|replaced|took|go|do|cycle|swim|sing|coach|play|want|need)\b)",
     re.IGNORECASE,
 )
-#: "Abena and I …", "(so) my fiancee Abena and I …" opening a clause: a subject of two, not two
+#: "Abena and I …", "(so) my fiancee Abena and I …", "my girlfriend and I …" opening a clause: a subject of two, not two
 #: clauses.
 _NAME_AND_I = re.compile(
-    r"(?:^|(?<=, so )|(?<=, and )|(?<=, ))((?:[Mm]y [\w-]+ )?[A-Z][\w'-]*) and I\b"
+    r"(?:^|(?<=, so )|(?<=, and )|(?<=, ))((?:[Mm]y [\w-]+ )?[A-Z][\w'-]*|[Mm]y [a-z][\w-]*) and I\b"
 )
 _END = re.compile(r"[.!?]$")
 

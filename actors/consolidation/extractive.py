@@ -31,7 +31,7 @@ from typing import NamedTuple
 from reverie.store import Fact, MessageRecord
 
 from .anaphora import named_pronoun
-from .attributes import MONTHS, UPPER, WEEKDAYS, keys
+from .attributes import MONTHS, RELATIVES, UPPER, WEEKDAYS, keys
 from .chatter import is_chatter, split_opener
 from .clauses import clauses
 from .renaming import renames
@@ -249,6 +249,10 @@ def _sentences(turns: list[MessageRecord]) -> list[_Sentence]:
     return found
 
 
+#: A relative of the speaker's opening a terse sentence without its "my" (not "Mate, …").
+_KIN_OPENS = re.compile(rf"(?=[A-Z])(?i:{RELATIVES}) (?=[A-Z]|just |[a-z]+s\b)")
+
+
 def _as_meant(text: str, name: str | None) -> str:
     """A user's sentence as a careful writer would type it: its first word and "I" in capitals
     ("name's Marcus, i coach …"), and an introduction by the speaker's bare name ("Grace
@@ -256,6 +260,10 @@ def _as_meant(text: str, name: str | None) -> str:
     text = _LOWER_I.sub("I", text)
     if re.match(r"[a-z]+\b(?!['’]?[A-Z])", text):
         text = text[0].upper() + text[1:]
+    # ("me and my girlfriend split up": "my girlfriend and I", one subject, not two clauses)
+    text = re.sub(r"(?:^|(?<=[,:;] ))[Mm]e and my ([a-z][\w-]*)", r"My \1 and I", text)
+    if _KIN_OPENS.match(text):  # "Girlfriend Sigrid joins some Sundays", "Brother just got …"
+        text = f"My {text[0].lower()}{text[1:]}"
     if name and (bare := re.match(rf"{re.escape(name)}(?: [{UPPER}][\w'-]*)?, ", text)):
         text = f"I'm {name}, {text[bare.end() :]}"
     return text
@@ -330,7 +338,7 @@ def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
         statements = [
             sentence._replace(text=text, score=_score(text, sentence.role))
             for text in _statements(
-                _asserted(sentence.text), place, (_PLACE.findall(then) or [""])[0]
+                _role(_asserted(sentence.text), said), place, (_PLACE.findall(then) or [""])[0]
             )
             if not _ONLY_PRONOUN.match(text)
         ]
@@ -383,6 +391,26 @@ def _answer(question: _Sentence, reply: _Sentence, session: str) -> Fact | None:
     asked = _YOU.sub(lambda you: _THEY[you[0].casefold()], question.text)
     said = third_person(reply.text, name).rstrip(".!")
     return _said(reply.turn, session, f'{name}, asked "{asked}", answered "{said}"')
+
+
+#: What says a job was got or given: "I got the job:", "Got promoted."
+_JOB_SAID = re.compile(r"\b(?:job|position|role|promot\w*|hired|offer)\b", re.IGNORECASE)
+#: A role said alone and now: "First mate now." (after "Got promoted.").
+_ROLE_NOW = re.compile(r"[A-Z][a-z-]+(?: [a-z-]+){0,2} now[.!]*")
+
+
+def _role(sentence: str, before: str) -> str:
+    """``sentence`` with the "I'm" a role said alone left out, after words that say a job
+    was got ("And I got the job: junior engineer at Airbus.", "Got promoted. First mate
+    now."); else as it is."""
+    lead, _, body = sentence.rpartition(": ")
+    if not _JOB_SAID.search(f"{before} {lead}"):
+        return sentence
+    said = f"{body[:1].upper()}{body[1:]}"  # (as a sentence of its own)
+    if not (_TRADE_NEXT.match(said) or _ROLE_NOW.fullmatch(said)):
+        return sentence
+    role = f"I'm {article(body)} {body[0].lower()}{body[1:]}"
+    return f"{lead}: {role}" if lead else role
 
 
 def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:

@@ -111,6 +111,8 @@ _LATER = [
 _AND_I = re.compile(
     r"\b(?:[Mm]y (?P<kin>[\w-]+) )?(?!(?:He|She|They|You|It)\b)(?P<name>[A-Z][\w'-]*) and I\b"
 )
+#: "My girlfriend and I split up": the speaker by name, and first, as ``_AND_I``.
+_KIN_AND_I = re.compile(r"\b[Mm]y (?P<kin>[a-z][\w-]*) and I\b")
 #: "we moved there": the speaker and others, so the fact still says whose it is.
 _WE = re.compile(r"\b(we're|we've|we'll|we'd|we)\b", re.IGNORECASE)
 #: After "we'd", a verb of the past: "we'd been", "we'd moved" ("we'd love" is "would").
@@ -202,6 +204,9 @@ def third_person(sentence: str, who: str) -> str:
     sentence = _AND_I.sub(
         lambda m: f"{who} and {'their ' + m['kin'] + ' ' if m['kin'] else ''}{m['name']}", sentence
     )
+    sentence = _KIN_AND_I.sub(lambda m: f"{who} and their {m['kin']}", sentence)
+    if sentence.startswith(f"{who} and "):  # (then "their": "… moved their thesis")
+        return _later(sentence)
     if first_we := _WE.search(sentence):
         # (by name once, then "they": "when Omar and others were little they lived in Kuwait";
         # "we had to rehome our dog": "their dog")

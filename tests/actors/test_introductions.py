@@ -184,3 +184,34 @@ def test_what_the_assistant_is_asked_to_write_down_is_the_speakers_claim() -> No
         "Tash is the new manager at Bluestone Café.",
         "They hired Tash away from the old place!",
     ]
+
+
+def test_a_role_said_alone_after_the_job_is_theirs() -> None:
+    """ "And I got the job: junior engineer at Airbus." and "Got promoted. First mate now."
+    say the speaker's new role (and employer); a fragment after other words is as said."""
+    memory = _memory_after(
+        ("I work part-time at Hapag-Lloyd.", "Jonas", "s"),
+        ("Thesis submitted!! And I got the job: junior engineer at Airbus.", "Jonas", "s"),
+    )
+    assert "Hapag" not in memory
+    assert {"Jonas works as a junior engineer.", "Jonas works at Airbus."} <= set(_facts(memory))
+    said = "Got promoted. First mate now. Better pay, worse hours."
+    assert "Henrik is a first mate now." in _facts(_memory_after((said, "Henrik", "s")))
+    said = "Lovely walk today. Sunset at Bondi now."  # (no job said before it)
+    assert not any("I'm" in f or "is a" in f for f in _facts(_memory_after((said, "Tash", "s"))))
+
+
+def test_a_relative_named_tersely_is_theirs_and_a_couple_is_one_subject() -> None:
+    """ "Girlfriend Sigrid joins some Sundays." is Henrik's girlfriend; "me and my girlfriend
+    split up" is Henrik and her, which ends the partner."""
+    memory = _memory_after(("Girlfriend Sigrid joins some Sundays.", "Henrik", "s"))
+    assert _facts(memory) == ["Henrik's girlfriend Sigrid joins some Sundays."]
+    memory = _memory_after(
+        ("Girlfriend Sigrid joins some Sundays.", "Henrik", "s"),
+        ("Also, me and my girlfriend split up. Amicable.", "Henrik", "s"),
+    )
+    assert _facts(memory) == ["Henrik and their girlfriend split up."]
+    said = "My supervisor and I moved my thesis to river otters instead."
+    assert _facts(_memory_after((said, "Hana", "s"))) == [
+        "Hana and their supervisor moved their thesis to river otters instead."
+    ]
