@@ -94,9 +94,11 @@ _TABLE: list[tuple[str, str]] = [
         r"(?!(?:member|regular|customer|client|patient|guest|fan|student)s? )[\w-]+(?<!ing)(?<!ed) "
         r"at (?-i:[A-Z])|"
         # (not "transferred": to another ward, branch or programme of the same employer)
-        # (a job quit, "quit the paper", not a habit or a sport: "quit volleyball")
+        # (a job quit, "quit the paper", not a habit, a sport or a membership: "quit
+        # volleyball", "quit the rowing club")
         r"hired|notice|resignation|resigned|"
-        r"quit\b(?= (?:my|their|his|her|the|this) | (?-i:[A-Z])|[.!,]|$)|"
+        r"quit\b(?= (?:my|their|his|her|the|this) (?!(?:[\w-]+ )?(?:club|team|choir|band|group|class|"
+        r"course|gym|league)\b)| (?-i:[A-Z])|[.!,]|$)|"
         r"(?:left|lost) (?:my|their|his|her|the) (?:[\w-]+ )?job\b|"
         # (starting "as a sound engineer at Tengri"; joining or signing with a name, not "a gym")
         rf"start(?:s|ed|ing)? (?:(?:on |this |next )?(?:today|tomorrow|{WEEKDAYS}) )?"

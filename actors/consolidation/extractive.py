@@ -174,10 +174,10 @@ _UNSAID_I = re.compile(r"^(?:Live|Work|Teach|Study) (?:in|at|for|near|with|from)
 #: A state said alone, its "I'm" left out: "Officially retired now.", "Engaged again!" (a
 #: participle, or a word after an adverb; not "Snowing again", "Hei again!")
 _UNSAID_STATE = re.compile(r"^(?:[A-Z][a-z]+ly [a-z]+|[A-Z][a-z]+ed) (?:now|again)[.!]*$")
-#: A number had, its "I have" left out: "Nine employees now.", "Three kids now!"
+#: A number had, its "I have" left out: "Nine employees now.", "Three kids now, …"
 _UNSAID_HAVE = re.compile(
     r"^(?:\d+|[Tt]wo|[Tt]hree|[Ff]our|[Ff]ive|[Ss]ix|[Ss]even|[Ee]ight|[Nn]ine|[Tt]en) "
-    r"(?!(?:times|days|weeks|months|years|hours|minutes)\b)[a-z]+s now[.!]*$"
+    r"(?!(?:times|days|weeks|months|years|hours|minutes)\b)[a-z]+s now(?:[.!]*$|,)"
 )
 #: What each of those left out.
 _UNSAID = ((_UNSAID_I, "I"), (_UNSAID_STATE, "I'm"), (_UNSAID_HAVE, "I have"))

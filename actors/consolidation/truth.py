@@ -74,9 +74,13 @@ _CORRECTION = re.compile(
 )
 _KINDS = [
     re.compile(rf"\b{MONTHS}\b", re.IGNORECASE),
-    # (a day things start or end on, "from Monday I'm on my own", is a date, not a schedule)
+    # (a day things start or end on, "from Monday I'm on my own", "Marc starts Monday", is
+    # a date, not a schedule)
     re.compile(
-        "".join(rf"(?<!{w} )" for w in ("from", "since", "until", "starting", "next", "last"))
+        "".join(
+            rf"(?<!{w} )"
+            for w in ("from", "since", "until", "starting", "next", "last", "starts", "start")
+        )
         + rf"\b{WEEKDAYS}s?(?: (?:morning|afternoon|evening|night)s?)?\b",
         re.IGNORECASE,
     ),

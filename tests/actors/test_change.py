@@ -629,3 +629,21 @@ def test_a_date_pushed_back_is_a_change_of_its_month() -> None:
         ("Change of plans, the wedding is pushed to September.", "Amira", "s"),
     )
     assert "June" not in memory and "] The wedding is pushed to September. <!--" in memory
+
+
+def test_a_membership_quit_is_no_job_and_a_start_day_no_schedule() -> None:
+    """ "I quit the rowing club" ends the rowing line (no employer's), and the new hobby's
+    Mondays go into no other line; "Marc-André starts Monday" is a date, not the day the
+    league plays; "Three apprentices now, …" is the count of the speaker's apprentices."""
+    memory = _memory_after(
+        ("I row with a club on the Alster on Saturday mornings.", "Jonas", "s"),
+        ("I quit the rowing club, the early mornings were killing me.", "Jonas", "s"),
+        ("Bouldering now, Mondays after work.", "Jonas", "s"),
+    )
+    assert "Alster" not in memory and "Mondays after work" in memory
+    memory = _memory_after(
+        ("We play Tuesday at 9pm. Right now I have two apprentices.", "Mathieu", "s"),
+        ("I hired someone! Three apprentices now, Marc-André starts Monday.", "Mathieu", "s"),
+    )
+    assert "Mathieu and others play Tuesday at 9pm." in memory
+    assert "two" not in memory and "Mathieu has three apprentices now" in memory
