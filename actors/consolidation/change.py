@@ -483,9 +483,13 @@ _ENDED = re.compile(
     r"went to live|(?:was|got) rehomed)|"
     # ("the old laptop went to my cousin": an old thing given on)
     r"\b(?i:my|the|our|their) old (?P<given>[a-z]{3,}) went to|"
-    rf"\b(?:sold|scrapped|retired|traded(?: in)?|swapped|got rid of|g[ai]ven? (?:up(?: on)?|away)|replaced|stole) "
+    rf"\b(?:sold|scrapped|retired|traded(?: in)?|swapped|got rid of|g[ai]ven? (?:up(?: on)?|away)|replaced|stole|"
+    # (a habit or a membership ended by its kind: "stopped the coffee" for the americano;
+    # not a job, which is an employer's: "quit my job"; nor "dropped the girls off")
+    r"stopped|quit|dropped|ditched|cut out) "
     rf"(?:my|the|our|their|[{UPPER}][\w-]*'s) (?:old |little )?"
-    r"(?P<sold>(?!(?:old|little)\b)[a-z]{3,}))\b"  # (not "old" itself: "traded in the old 12")
+    # (not "old" itself: "traded in the old 12")
+    r"(?P<sold>(?!(?:old|little|job|work|position|role)\b)[a-z]{3,}))\b(?! off\b)"
 )
 #: Words that end a phrase without naming a kind of thing ("a Chery Tiggo yesterday").
 _NOT_A_KIND = word_set(

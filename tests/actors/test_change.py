@@ -647,3 +647,16 @@ def test_a_membership_quit_is_no_job_and_a_start_day_no_schedule() -> None:
     )
     assert "Mathieu and others play Tuesday at 9pm." in memory
     assert "two" not in memory and "Mathieu has three apprentices now" in memory
+
+
+def test_a_habit_stopped_is_named_by_its_kind() -> None:
+    """ "I've stopped the coffee" ends the iced americano (a coffee, by meaning); "dropped
+    the girls off at school" ends nothing."""
+    older = "I usually grab an iced americano on the way to the office."
+    memory = _memory_after((older, "Ji-woo", "s"), ("I've stopped the coffee btw.", "Ji-woo", "s"))
+    assert "americano" not in memory
+    memory = _memory_after(
+        ("I have two daughters.", "Tomás", "s"),
+        ("Dropped the girls off at school and went straight back to bed.", "Tomás", "s"),
+    )
+    assert "Tomás has two daughters." in memory
