@@ -80,7 +80,9 @@ _TABLE: list[tuple[str, str]] = [
         r"abroad|downtown|just|right|close|next|across|outside|upstairs|nearby)\b)|(?:move|moved|moving|relocat(?:e|ed|es|ing))(?! (?:the|my|our|their|his|"
         # (someone moved, not the subject: "they moved Eilidh to the Monday group")
         r"her|its?|them|him|everything|a|an|[\w-]+'s|(?-i:[A-Z])[\w-]* (?:to|from|into|up|down))\b)|based|resides?|settled|flat|apartment|hometown|"
-        rf"unpacked|new (?:house|home|place|kitchen)|{HOME_TAKEN})\b",
+        # (where they are: "in the new place"; not what it costs, "the rent on the new place")
+        rf"unpacked|(?:in|into|to|at) (?:our|my|their|his|her|the|a) new (?:house|home|place|kitchen)|"
+        rf"{HOME_TAKEN})\b",
     ),
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")
         "work",

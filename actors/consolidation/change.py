@@ -339,8 +339,9 @@ def displaced(
     mine = theirs(older, new, said, speaker) or []
     # (a day alone is no thing: "swimming on Saturday mornings instead of running" is the
     # Saturday line's change)
-    a_thing = not all(WHEN.fullmatch(v) for v in stated)
-    candidates = [f for f in mine if not (stated and a_thing and stated <= values(f.text))]
+    # (nor is a day said with it: "moved into Borrowdale on Saturday" of "lives in Borrowdale")
+    things = {v for v in stated if not WHEN.fullmatch(v)}
+    candidates = [f for f in mine if not (things and things <= values(f.text))]
     if stated and at >= 0:
         # what ended is the line naming its value ("left Pixelworks"; "Saturday football is
         # over" the Saturday line, "our Sunday barbecues are over" no line of futsal on

@@ -101,7 +101,8 @@ _OBJECT = re.compile(
     r"(?:an?|one|the|my|our|it|them|this|that|some|someone|myself|me|us|him|her|to|up|in|at|on|"
     r"for|from|with|into|back|out|"
     r"off|last|yesterday|today|\d+|"
-    r"(?![a-z]*(?:thing|morning|evening)\b)[a-z]{2,}ing)\b"  # ("Started eating", "Quit smoking")
+    r"(?![a-z]*(?:thing|morning|evening)\b)[a-z]{2,}ing|"  # ("Started eating", "Quit smoking")
+    r"[a-z]{3,}s(?=[,.!]|$))\b"  # ("Switched jobs, joined …", "Changed banks.")
 )
 #: A past verb that says what the speaker became: any word may follow ("Turned vegetarian").
 _BECAME = re.compile(r"(?:turned|became)$", re.IGNORECASE)

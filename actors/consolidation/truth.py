@@ -330,7 +330,13 @@ def _supersede(
             continue  # "my phone is on 5%", "skipped my green tea": the same thing's state
         # (said as a move: "based in Bornova" from "an instructor at a school in Bornova" is not)
         if not shared or (
-            _BASED.match(old.text) and (not _MOVE.search(whole) or _finer(old, before, shared))
+            # (the same place said again: "Officially moved into Borrowdale" of "the new flat
+            # is in Borrowdale"; a partner's is news, "Mia is my fiancée now")
+            all(
+                a.attribute == "residence" and a.value and a.value.casefold() == b.value.casefold()
+                for a, b in shared
+            )
+            or (_BASED.match(old.text) and (not _MOVE.search(whole) or _finer(old, before, shared)))
         ):
             # "lives in Peckham" says where in the city "based in London" is; and a move from
             # the Westside "based in Galway" and "lives in Westside" both held is the finer one's

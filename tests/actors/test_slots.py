@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.actors.merging import facts_of as _facts
+from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 from tests.actors.merging import merged as _merged
 
@@ -215,3 +217,17 @@ def test_a_place_said_of_a_thing_or_a_relatives_move_is_no_move_of_theirs() -> N
     older = ["Margaret moved into a retirement flat in Ripon."]
     for who in ("grandson", "brother-in-law", "teammate"):
         assert _merge("Margaret", older, f"Margaret's {who} is moving to Leeds.") == []
+
+
+def test_the_same_place_said_again_is_no_move_and_a_homes_rent_no_home() -> None:
+    """ "Officially moved into Borrowdale" retires no line that says Tendai lives there, and
+    "the rent on the new place is 520 USD" says what it costs, not where anyone lives (a
+    move takes no such line); "switched jobs, joined Jamuna Tech" is the speaker's."""
+    older = ["Tendai lives in Borrowdale, in a flat with a balcony.", "Tendai works at Kopje."]
+    assert _merge("Tendai", older, "Tendai moved into Borrowdale on Saturday.") == []
+    older = ["The rent on the new place is 520 USD.", "Tendai lives in Avondale."]
+    assert _merge("Tendai", older, "Tendai has moved to Borrowdale.") == [older[1]]
+    said = "update: switched jobs, joined Jamuna Tech as backend dev."
+    assert _facts(_memory_after((said, "Farhan", "s"))) == [
+        "Farhan switched jobs, joined Jamuna Tech as backend dev."
+    ]
