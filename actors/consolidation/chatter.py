@@ -20,10 +20,10 @@ __all__ = ["is_chatter", "remark", "split_opener", "strip_banter", "without_echo
 
 _OPENER_WORDS = (
     r"quick update|update|small correction|correction|small typo|typo|fyi|btw|p\.?s\.?|"
-    r"guess what|oh|by the way|big news|good news|bad news|great news|sad news|happier news|"
-    r"happy news|news|heads up|personal stuff|weird confession|confession|fun fact|"
+    # (any kind of news: "big news", "mean news", "career news")
+    r"guess what|oh|by the way|(?:(?!the\b)[a-z]+ )?news|heads up|personal stuff|weird confession|confession|fun fact|"
     r"on a brighter note|on the plus side|random|quick intro|oops|ugh|well|so|also|anyway|"
-    r"change of plans?|"
+    r"change of plans?|(?:slight|small|quick|big|one) change|"
     r"and|but|yeah|yes|ok|okay|hey|hmm|um|honestly|basically|plus|haha|lol|wow|sorry|hi|"
     r"hello|hiya|morning|right|alright|actually|these days|nowadays|lately|small update|reminder|just so you know|side note|"
     # (what the assistant is asked to write down: "add that I'm vegetarian", "note that …")

@@ -59,6 +59,8 @@ _SPLIT = re.compile(
     # (an emoji may end one: "Laptop died mid-export 😭 Bought a Dell XPS 15")
     r"|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=[A-Z])"
 )
+#: "I'm" typed without its apostrophe: "im mateo, 22", "Im staying here".
+_IM = re.compile(r"\b[Ii]m\b(?!['’-])")
 #: The speaker's "I" typed in lower case: "i coach a team", "i'm outnumbered" (not "i.e.").
 _LOWER_I = re.compile(r"(?<![\w'’.-])i(?=(?:['’](?:m|ve|d|ll))?(?![\w'’-]|\.\w))")
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|mine|we|we're|our)\b", re.IGNORECASE)
@@ -258,7 +260,7 @@ def _as_meant(text: str, name: str | None) -> str:
     """A user's sentence as a careful writer would type it: its first word and "I" in capitals
     ("name's Marcus, i coach …"), and an introduction by the speaker's bare name ("Grace
     Wambui, senior auditor at KPMG.", "Zeynep, 27, PhD student …") with its "I'm"."""
-    text = _LOWER_I.sub("I", text)
+    text = _IM.sub("I'm", _LOWER_I.sub("I", text))
     if re.match(r"[a-z]+\b(?!['’]?[A-Z])", text):
         text = text[0].upper() + text[1:]
     # ("me and my girlfriend split up": "my girlfriend and I", one subject, not two clauses)
@@ -518,7 +520,8 @@ def _here(body: str) -> list[str]:
     else:
         said = [f"I'm {who}."]
     rest = rest.strip(" ,.!")
-    if re.match(r"[a-z]+ing\b", rest):  # "…, working remote for Lumora": still of the speaker
+    # ("…, working remote for Lumora", "…, from Otahuhu": still of the speaker)
+    if re.match(r"[a-z]+ing\b", rest) or _SAID_OF_ME.match(rest):
         rest = f"I'm {rest}"
     return said + (clauses(f"{rest}.") if rest else [])
 

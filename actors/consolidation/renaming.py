@@ -36,7 +36,7 @@ SMALL_WORDS = word_set(
 _NAME = r"[A-Z][\w'-]*(?:(?: &)? [A-Z0-9][\w'-]*)*"
 _NOT_A_DAY = rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)"
 _RENAME = re.compile(
-    r"\b(?:new name|renamed|rebranded|retitled|now called|officially (?:called |named )?[A-Z]|called [A-Z][\w' -]* now|"
+    r"\b(?:new name|renamed|rebranded|retitled|now called|officially (?:called |named )?[A-Z]|called (?:the )?[A-Z][\w' -]* now|"
     r"sign (?:now )?(?:says|reads)|[A-Z][\w'-]* it is\b|"
     rf"is now [A-Z]|name is now|(?:is|are|'re|'s) (?:the )?{_NOT_A_DAY}{_NAME}"
     r" (?:now|from (?:now on|this \w+|next \w+)))",
@@ -138,11 +138,12 @@ def renamed(fact: str, turn: str, lines: Sequence[Fact]) -> Renamed | None:
 def _old_name(said: str) -> re.Pattern[str]:
     """Where a line holds the name a rename replaces: after "called" ("a shop called
     Petalia"), or after the thing ``said`` renames ("rebranded the clinic, it's …" →
-    "Nour's clinic is Lumina Dental", "The band is called …" → "a rock band, Los Pampeanos")."""
+    "Nour's clinic is Lumina Dental", "The band is called …" → "a rock band, Los Pampeanos",
+    "the label is now …" → "under their label Kaftan Kulture")."""
     things = [w for w in re.findall(r"\b[a-z]{4,}\b", said) if w not in SMALL_WORDS]
     if not things:
         return _OLD_NAME
     named = "|".join(map(re.escape, things))
     return re.compile(
-        rf"(?:\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named}),)|,(?= the [A-Z])){_NAME_AFTER}"
+        rf"(?:\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named}),?)|,(?= the [A-Z])){_NAME_AFTER}"
     )

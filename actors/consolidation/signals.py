@@ -38,6 +38,7 @@ _CUE = re.compile(
     r"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|actually|"
     r"meant|renamed|rebranded|retitled|old one|previous|former|became|promoted|took over|shifted|"
     r"rescheduled|postponed|pushed (?:back )?to|brought forward|change of plans?|"
+    r"(?:slight|small|quick|big|one) change|"
     r"retired|raised|increased|reduced|lowered|(?:went|goes|gone) up|"
     r"put (?:[\w']+ ){1,3}up)\b",
     re.IGNORECASE,

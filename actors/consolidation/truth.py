@@ -567,8 +567,11 @@ def _counted(kind: re.Pattern[str], text: str, value: re.Match[str]) -> re.Patte
 
 
 def _root(value: str) -> str:
-    """A value less its plural and part of day: "Tuesday mornings" is on a Tuesday."""
-    return value.casefold().split()[0].removesuffix("s") if value.strip() else ""
+    """A value less its plural and part of day ("Tuesday mornings" is on a Tuesday); a name
+    whole ("Otahuhu Hawks" is not "Otahuhu Tigers")."""
+    if not value.strip():
+        return ""
+    return value.casefold().split()[0].removesuffix("s") if WHEN.match(value) else value.casefold()
 
 
 def _topic(text: str, subject: bool = False) -> set[str]:

@@ -215,3 +215,15 @@ def test_a_relative_named_tersely_is_theirs_and_a_couple_is_one_subject() -> Non
     assert _facts(_memory_after((said, "Hana", "s"))) == [
         "Hana and their supervisor moved their thesis to river otters instead."
     ]
+
+
+def test_an_introduction_typed_casually_still_says_who_and_where() -> None:
+    """ "im mateo, 22, studying logistics …" (an "I'm" without its apostrophe) and "Sione here,
+    from Otahuhu in South Auckland" (where, after the name) are the speaker's."""
+    said = "ok so i need help w a cover letter. im Mateo, 22, studying logistics at the uni."
+    assert "Mateo is 22." in _facts(_memory_after((said, "Mateo", "s")))
+    said = "Kia ora! Sione here, from Otahuhu in South Auckland. I coach a rugby team."
+    assert _facts(_memory_after((said, "Sione", "s")))[:2] == [
+        "Sione is from Otahuhu.",
+        "Sione is based in South Auckland.",
+    ]

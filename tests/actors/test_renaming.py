@@ -123,3 +123,24 @@ def test_a_name_in_apposition_is_renamed_and_a_language_is_no_place() -> None:
     assert "Zongo" not in memory and "Kejetia Kings" in memory
     memory = _merged("Vale", [], "Vale needs help writing a CV in English.").memory
     assert "based in English" not in memory
+
+
+def test_a_new_name_sharing_a_word_with_the_old_one_and_a_name_after_its_noun() -> None:
+    """ "the team's called the Otahuhu Hawks now" renames "the Otahuhu Tigers" (a word in
+    common is no same name), after any kind of news ("Mean news, …"); "the label is now
+    Adire House" renames "their label Kaftan Kulture" (a name right after the thing's noun)."""
+    assert (
+        _lines(
+            ("Sione", "I coach a kids rugby league team, the Otahuhu Tigers, under-10s."),
+            (
+                "Sione",
+                "Mean news, the club got a new sponsor and the team's called the Otahuhu Hawks now",
+            ),
+        )[0]
+        == "Sione coaches a kids rugby league team, the Otahuhu Hawks, under-10s."
+    )
+    lines = _lines(
+        ("Amara", "I sell ready-to-wear under my label Kaftan Kulture."),
+        ("Amara", "We're rebranding! The label is now Adire House, new logo drops Friday."),
+    )
+    assert "Kulture" not in " ".join(lines) and "Adire House" in lines[0]
