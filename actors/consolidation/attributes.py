@@ -82,6 +82,8 @@ _TABLE: list[tuple[str, str]] = [
         r"her|its?|them|him|everything|a|an|[\w-]+'s|(?-i:[A-Z])[\w-]* (?:to|from|into|up|down))\b)|based|resides?|settled|flat|apartment|hometown|"
         # (where they are: "in the new place"; not what it costs, "the rent on the new place")
         rf"unpacked|(?:in|into|to|at) (?:our|my|their|his|her|the|a) new (?:house|home|place|kitchen)|"
+        # (somewhere now: "we're in Lautoka now"; not "in Sydney this weekend")
+        r"(?:'re|'m|\bare|\bam) in (?=(?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* now\b)|"
         rf"{HOME_TAKEN})\b",
     ),
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")
@@ -182,7 +184,11 @@ _HELD_BY = re.compile(
     rf"(?:(?P<owner>[{UPPER}][\w-]*)'s|\b[a-z]+ (?P<given>[{UPPER}][\w-]*) (?:an?|some))"
     r" (?:[\w-]+ ){0,2}$"
 )
-_AGE = re.compile(r"^(?:the user|[A-Z][\w'-]*) (?:is|am) (?:actually |now |just )?\d{1,3}\b")
+#: A person's age said plainly: "Maya is 31.", "Maya is 31 and …" (not "is 82 kilos").
+_AGE = re.compile(
+    r"^(?:the user|[A-Z][\w'-]*) (?:is|am) (?:actually |now |just )?\d{1,3}"
+    r"(?:(?=[.!?,;:]|$)| (?=(?:years?|yrs?|now|and|but|so|as|today|already|next|this|too|again)\b))"
+)
 PET = re.compile(
     r"\b(?:dog|cat|kitten|puppy|rabbit|bunny|hamster|parrot|budgie|tortoise|turtle|pony|horse|"
     r"ferret|guinea pig|beagle|terrier|retriever|spaniel|poodle)\b",
@@ -328,6 +334,7 @@ def _subject(fact: str, at: int) -> str:
     """The person the words before ``at`` name: the name of the nearest part of the sentence
     that says who ("…, so Dmitri and others moved"), empty for a thing ("the van broke")."""
     # ("Jonas and their fiancée Rasa are moving": one subject of two, the first named first)
+    pronoun = ""
     for span in reversed(_BOUNDARY.split(_JOINT.sub(r"\1 & ", fact[:at]))):
         if relation := _RELATION.search(span.strip()):
             # (named too: "Tomás's brother Diego", one person with "Diego")
@@ -339,7 +346,10 @@ def _subject(fact: str, at: int) -> str:
             return someone[0].casefold()
         words = [w.strip("',.") for w in span.split()]
         if words and _HE_SHE.fullmatch(words[0]):
-            continue  # "Ana came home, she's renting …": the one named before, never the speaker
+            # "Ana came home, she's renting …": the one named before, never the speaker (and
+            # with no one named before, someone of their own: "He … lives near Bistrita")
+            pronoun = words[0].casefold()
+            continue
         names = [
             w
             for w in words
@@ -349,7 +359,7 @@ def _subject(fact: str, at: int) -> str:
             return names[0].removesuffix("'s").casefold()
         if any(w.casefold() not in _PRONOUNS for w in words):
             return ""
-    return ""
+    return pronoun
 
 
 def held_by_another(fact: str, speaker: str) -> bool:

@@ -488,7 +488,7 @@ _ENDED = re.compile(
     # (a habit or a membership ended by its kind: "stopped the coffee" for the americano;
     # not a job, which is an employer's: "quit my job"; nor "dropped the girls off")
     r"stopped|quit|dropped|ditched|cut out) "
-    rf"(?:my|the|our|their|[{UPPER}][\w-]*'s) (?:old |little )?"
+    rf"(?:my|the|our|their|[{UPPER}][\w-]*'s) (?:(?:old|little|big|small|first|trusty) )?"
     # (not "old" itself: "traded in the old 12")
     r"(?P<sold>(?!(?:old|little|job|work|position|role)\b)[a-z]{3,}))\b(?! off\b)"
 )

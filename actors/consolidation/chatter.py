@@ -38,7 +38,10 @@ _CUE = re.compile(
     r"wrong|mistake|mixed up)\b",
     re.IGNORECASE,
 )
-_SELF = re.compile(r"\b(?:i|my|me|i'm|we|our)\b|\d", re.IGNORECASE)
+#: The speaker, as said or as written in the third person ("weighed themselves this morning").
+_SELF = re.compile(
+    r"\b(?:i|my|me|i'm|we|our|they|their|them|themselves|themself)\b|\d", re.IGNORECASE
+)
 _STATES = re.compile(r"\b(?:is|are|was|were|has|have)\b")
 
 #: Whole sentences that are talk, not claims (checked after the opener went).

@@ -92,9 +92,17 @@ _AGED = re.compile(
 #: working as an associate vet at a clinic in Zapopan", "… and working part-time at Hapag".
 _ALSO_DOING = re.compile(
     rf"{_WHO} (?P<first>(?:is|works|lives)\b[^,]*?)(?:,| and) "
-    r"(?P<verb>working|living|studying|teaching) (?P<rest>.+)$"
+    r"(?P<verb>working|living|studying|teaching|running|managing|owning) (?P<rest>.+)$"
 )
-_SAID_OF_ONE = {"working": "works", "living": "lives", "studying": "studies", "teaching": "teaches"}
+_SAID_OF_ONE = {
+    "working": "works",
+    "living": "lives",
+    "studying": "studies",
+    "teaching": "teaches",
+    "running": "runs",
+    "managing": "manages",
+    "owning": "owns",
+}
 #: Two things ended in one breath: "quit Pixelworks and volleyball in the same week", "left
 #: Pixelworks and graphic design behind" (each ends apart; not "left work and went home").
 _THING = r"(?:(?:the|their|my|his|her) )?[\w'-]+(?: [a-z][\w'-]*)?"

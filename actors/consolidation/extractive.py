@@ -31,7 +31,8 @@ from typing import NamedTuple
 from reverie.store import Fact, MessageRecord
 
 from .anaphora import named_pronoun
-from .attributes import MONTHS, RELATIVES, UPPER, WEEKDAYS, keys
+from .attributes import MONTHS, UPPER, WEEKDAYS, keys
+from .casual import as_meant, labelled
 from .chatter import is_chatter, split_opener
 from .clauses import clauses
 from .renaming import renames
@@ -59,10 +60,6 @@ _SPLIT = re.compile(
     # (an emoji may end one: "Laptop died mid-export 😭 Bought a Dell XPS 15")
     r"|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=[A-Z])"
 )
-#: "I'm" typed without its apostrophe: "im mateo, 22", "Im staying here".
-_IM = re.compile(r"\b[Ii]m\b(?!['’-])")
-#: The speaker's "I" typed in lower case: "i coach a team", "i'm outnumbered" (not "i.e.").
-_LOWER_I = re.compile(r"(?<![\w'’.-])i(?=(?:['’](?:m|ve|d|ll))?(?![\w'’-]|\.\w))")
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|mine|we|we're|our)\b", re.IGNORECASE)
 #: The speaker as what others did something to ("They made me operations manager"), said
 #: not asked ("Can you help me …?" is a request).
@@ -157,7 +154,8 @@ _PLACE = re.compile(r"\b(?:in|at|to) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)")
 #: "moved there", "a flat there": the place the sentence named before.
 _THERE = re.compile(r"\b(?:(moved|relocated|moving) )?there\b")
 _BARE_MOVE = re.compile(
-    r"\b(?:move|moving|moved|relocate|relocating|relocated)\b"
+    # (the speaker's, not a thing's: "the car refused to move", "it won't move")
+    r"(?<!\bto )(?<!n't )(?<!\bnot )\b(?:move|moving|moved|relocate|relocating|relocated)\b"
     r"(?! (?:to|in|into|there|here|back|out|away|house|home|on|over|up|down)\b)"
 )
 #: An adverb before a verb whose "I" was left out: "Just got a Pixel 9", "Finally sold it".
@@ -252,26 +250,6 @@ def _sentences(turns: list[MessageRecord]) -> list[_Sentence]:
     return found
 
 
-#: A relative of the speaker's opening a terse sentence without its "my" (not "Mate, …").
-_KIN_OPENS = re.compile(rf"(?=[A-Z])(?i:{RELATIVES}) (?=[A-Z]|just |[a-z]+s\b)")
-
-
-def _as_meant(text: str, name: str | None) -> str:
-    """A user's sentence as a careful writer would type it: its first word and "I" in capitals
-    ("name's Marcus, i coach …"), and an introduction by the speaker's bare name ("Grace
-    Wambui, senior auditor at KPMG.", "Zeynep, 27, PhD student …") with its "I'm"."""
-    text = _IM.sub("I'm", _LOWER_I.sub("I", text))
-    if re.match(r"[a-z]+\b(?!['’]?[A-Z])", text):
-        text = text[0].upper() + text[1:]
-    # ("me and my girlfriend split up": "my girlfriend and I", one subject, not two clauses)
-    text = re.sub(r"(?:^|(?<=[,:;] ))[Mm]e and my ([a-z][\w-]*)", r"My \1 and I", text)
-    if _KIN_OPENS.match(text):  # "Girlfriend Sigrid joins some Sundays", "Brother just got …"
-        text = f"My {text[0].lower()}{text[1:]}"
-    if name and (bare := re.match(rf"{re.escape(name)}(?: [{UPPER}][\w'-]*)?, ", text)):
-        text = f"I'm {name}, {text[bare.end() :]}"
-    return text
-
-
 def _best(candidates: list[_Sentence], n: int) -> list[_Sentence]:
     """The ``n`` highest-scoring sentences (earlier wins ties), back in original order."""
     ranked = sorted(candidates, key=lambda s: (-s.score, s.order))[:n]
@@ -333,7 +311,7 @@ def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
         who = sentence.turn.name or DEFAULT_SPEAKER
         earlier = [*(earlier[-3:] if who == by else []), sentence.text]
         by = who
-        text = _as_meant(sentence.text, sentence.turn.name)
+        text = as_meant(sentence.text, sentence.turn.name)
         sentence = sentence._replace(text=named_pronoun(text, earlier[:-1], who))
         place = (_PLACE.findall(said) or [""])[-1]
         # ("We have moved. The air in Malang is so cool": a bare move is to the place said next)
@@ -341,7 +319,9 @@ def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
         statements = [
             sentence._replace(text=text, score=_score(text, sentence.role))
             for text in _statements(
-                _role(_asserted(sentence.text), said), place, (_PLACE.findall(then) or [""])[0]
+                _role(labelled(_asserted(sentence.text)), said),
+                place,
+                (_PLACE.findall(then) or [""])[0],
             )
             if not _ONLY_PRONOUN.match(text)
         ]
@@ -407,13 +387,24 @@ def _role(sentence: str, before: str) -> str:
     was got ("And I got the job: junior engineer at Airbus.", "Got promoted. First mate
     now."); else as it is."""
     lead, _, body = sentence.rpartition(": ")
-    if not _JOB_SAID.search(f"{before} {lead}"):
+    if not body.strip() or not _JOB_SAID.search(f"{before} {lead}"):
         return sentence
     said = f"{body[:1].upper()}{body[1:]}"  # (as a sentence of its own)
-    if not (_TRADE_NEXT.match(said) or _ROLE_NOW.fullmatch(said)):
+    if _past(said.split()[0]) or not (_TRADE_NEXT.match(said) or _ROLE_NOW.fullmatch(said)):
+        # (a verb is no role: "I've left my job. Started at Tengri Labs on Monday.")
         return sentence
     role = f"I'm {article(body)} {body[0].lower()}{body[1:]}"
     return f"{lead}: {role}" if lead else role
+
+
+#: A lead-in that says which thing changed: "The Polish course also changed", "Our
+#: schedule has moved".
+_THING_CHANGED = re.compile(
+    r"(?P<thing>(?:The|Our|My) [\w' -]+?) (?:also |has |have |just )*"
+    r"(?:changed|moved|switched|shifted)$"
+)
+#: What such a lead-in's next words call it: "it is now …", "it's now …".
+_IT = re.compile(r"It(?=(?:'s| is| was| will| moves| has)\b)")
 
 
 def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
@@ -423,6 +414,9 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     in Berlin. Moved last weekend!"), else a bare move to the place named ``then``, in the
     sentence after it."""
     opener, body = split_opener(sentence)
+    if (thing := _THING_CHANGED.match(opener)) and (it := _IT.match(body)):
+        # "The Polish course also changed: it is now on Saturday mornings": the course is
+        body = f"{thing['thing']}{body[it.end() :]}"
     found = _here(body) or clauses(body)
     first, _, after = found[0].partition(" ") if found else ("", "", "")
     adverb = ""
@@ -459,7 +453,7 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
 _HERE = re.compile(
     rf"^(?:(?:(?P<who>[{UPPER}][\w'-]*)|(?P<trade>[{UPPER}][\w'-]*(?: [a-z][\w-]*){{0,2}}?)"
     rf"(?P<where> (?:in|from) [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*))"
-    rf" here(?:[,.!]\s*|$)|(?:I'm|I am|My name is|My name's) (?P<named>[{UPPER}][\w'-]*)(?:, | [—–-] ))"
+    rf" here(?:[,.!]\s*|$)|(?:I'm|I am|My name is|My name's|Name's) (?P<named>[{UPPER}][\w'-]*)(?:, | [—–-] ))"
     r"(?P<rest>.*)$"
 )
 #: What an introduction's apposition says of the speaker as it stands: "from Trondheim".

@@ -33,7 +33,9 @@ SMALL_WORDS = word_set(
     "with from by now actually so just also correction small typo"
 )
 #: A name: capitalised words, joined by "&" too ("Foam & Folklore", "Smith & Daughters").
-_NAME = r"[A-Z][\w'-]*(?:(?: &)? [A-Z0-9][\w'-]*)*"
+_NAME = (  # (and the small words inside a name: "Las Lectoras del Paraná", "Bank of Ireland")
+    r"[A-Z][\w'-]*(?:(?: &| (?:de|del|della|da|di|do|dos|du|la|le|van|von|der|of|y))? [A-Z0-9][\w'-]*)*"
+)
 _NOT_A_DAY = rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)"
 _RENAME = re.compile(
     r"\b(?:new name|renamed|rebranded|retitled|now called|officially (?:called |named )?[A-Z]|called (?:the )?[A-Z][\w' -]* now|"

@@ -28,10 +28,8 @@ from typing import NamedTuple
 
 from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_memory
 
-from .amounts import counted, of_the_same, unit
 from .attributes import (
     HOME_TAKEN,
-    MONTHS,
     THINGS,
     UPPER,
     WEEKDAYS,
@@ -59,6 +57,7 @@ from .chatter import is_chatter, remark, split_opener, strip_banter, without_ech
 from .claims import claims
 from .family import family_grew
 from .grounding import supports
+from .kinds import KINDS, TOPICAL_AMOUNT, WEEKDAY, counted, of_the_kind, root, unit
 from .renaming import SMALL_WORDS, new_name, renamed, renames, says_renamed
 from .retraction import retraction_topics, retracts
 from .roles import promoted
@@ -72,23 +71,6 @@ UNNAMED = "The user"
 _CORRECTION = re.compile(
     r"\b(?:correction|typo|mistake|wrong|meant|misread|mixing|mixed up|actually)\b", re.IGNORECASE
 )
-_KINDS = [
-    re.compile(rf"\b{MONTHS}\b", re.IGNORECASE),
-    # (a day things start or end on, "from Monday I'm on my own", "Marc starts Monday", is
-    # a date, not a schedule)
-    re.compile(
-        "".join(
-            rf"(?<!{w} )"
-            for w in ("from", "since", "until", "starting", "next", "last", "starts", "start")
-        )
-        + rf"\b{WEEKDAYS}s?(?: (?:morning|afternoon|evening|night)s?)?\b",
-        re.IGNORECASE,
-    ),
-    re.compile(
-        r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b|\bat \d{1,2}\b(?!:)", re.IGNORECASE
-    ),
-    re.compile(r"\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:st|nd|rd|th)?\b"),
-]
 #: The plural of a day: a day said once ("on a Monday") takes the number of the old one.
 _DAYS = re.compile(rf"\b((?i:{WEEKDAYS})|morning|afternoon|evening|night)s\b")
 _NO_LONGER = re.compile(
@@ -102,6 +84,7 @@ _BASED = re.compile(r"^\S+ is based in ")
 _VALUED = frozenset(["residence", "age"])
 _MOVE = re.compile(
     r"\b(?:move|moved|moving|relocated|relocating|based|settled|unpacked|now (?:live|lives|living)|"
+    r"packed up|in (?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* now|"
     r"(?:taken|took|got|found|rented|bought|signed for) an? (?:new |bigger |smaller )?"
     r"(?:flat|house|apartment|place)|"
     rf"first night (?:in|at) (?:our|my|their|the|an?) |{HOME_TAKEN})\b",
@@ -442,7 +425,7 @@ def _rewrite(
         return None  # two claims, or someone's words quoted: not rewritten
     text = old.text
     for was, value in swaps:
-        if _KINDS[1].fullmatch(was) and not was.endswith("s"):  # "every Saturday morning"
+        if WEEKDAY.fullmatch(was) and not was.endswith("s"):  # "every Saturday morning"
             value = _DAYS.sub(r"\1", value)  # … "every Sunday morning", not "mornings"
         spans = list(re.finditer(rf"(?<!\w){re.escape(was)}(?!\w)", text)) if was else []
         if len(spans) != 1 or not supports(turns, value):
@@ -500,7 +483,7 @@ def _revise(
         return False
     topic = _topic(said)
     for kind, value in changes:
-        if own and any(_root(m[0]) == _root(value) for f in own for m in kind.finditer(f.text)):
+        if own and any(root(m[0]) == root(value) for f in own for m in kind.finditer(f.text)):
             # a value a line of the speaker's already holds changed nothing of its kind: "a
             # curling team that plays Thursdays instead" of the crochet circle on Thursdays
             continue
@@ -513,9 +496,9 @@ def _revise(
             # in other words, only a line with one value of the kind: which one would it be?
             and (own is None or (any(f is m for m in own) and len(kind.findall(f.text)) == 1))
             and (found := kind.search(f.text))
-            and (kind is not _TOPICAL_AMOUNT or topic & _topic(f.text, subject=True))
-            and _root(was := found.group("name") if kind.groupindex else found.group(0))
-            != _root(value)
+            and (kind is not TOPICAL_AMOUNT or topic & _topic(f.text, subject=True))
+            and root(was := found.group("name") if kind.groupindex else found.group(0))
+            != root(value)
         ]
         if own is not None:
             best = nearest(new, [c[2] for c in candidates]) if candidates else None
@@ -544,34 +527,14 @@ def _changes(text: str, turn: str, said: str) -> list[tuple[re.Pattern[str], str
     found = []
     if renaming := new_name(text, turn, said):
         found.append(renaming)
-    for kind in _KINDS:
+    for kind in KINDS:
         if value := kind.search(text):
-            found.append((counted := _counted(kind, text, value) or kind, value.group(0)))
+            found.append((counted := of_the_kind(kind, text, value) or kind, value.group(0)))
             if counted is not kind and not unit(text, value.end()):
                 # "put the rent up to 10,500": an amount said without its unit is the one
                 # of a line on the same thing ("Rent is 9,000 crowns"), if no bare one is
-                found.append((_TOPICAL_AMOUNT, value.group(0)))
+                found.append((TOPICAL_AMOUNT, value.group(0)))
     return found
-
-
-#: Any amount, for a line on the same topic (``_changes``; a pattern of its own, not the
-#: cached ``_KINDS[-1]``, which it is told apart from by identity).
-_TOPICAL_AMOUNT = re.compile(f"(?:{_KINDS[-1].pattern})")
-
-
-def _counted(kind: re.Pattern[str], text: str, value: re.Match[str]) -> re.Pattern[str] | None:
-    """For an amount, the amounts of the same thing only (``amounts.of_the_same``)."""
-    if kind is not _KINDS[-1] or value.group(0)[-2:] in ("st", "nd", "rd", "th"):
-        return None
-    return of_the_same(text, value.end())
-
-
-def _root(value: str) -> str:
-    """A value less its plural and part of day ("Tuesday mornings" is on a Tuesday); a name
-    whole ("Otahuhu Hawks" is not "Otahuhu Tigers")."""
-    if not value.strip():
-        return ""
-    return value.casefold().split()[0].removesuffix("s") if WHEN.match(value) else value.casefold()
 
 
 def _topic(text: str, subject: bool = False) -> set[str]:

@@ -660,3 +660,46 @@ def test_a_habit_stopped_is_named_by_its_kind() -> None:
         ("Dropped the girls off at school and went straight back to bed.", "Tomás", "s"),
     )
     assert "Tomás has two daughters." in memory
+
+
+def test_a_date_changes_whole_and_a_thing_that_will_not_move_is_no_move() -> None:
+    """ "going out November 30 instead" makes "March 31" "November 30" (not "November 31");
+    "the car refused to move" moves nobody, and "he lives near Bistrita", with no one named
+    before him, is no line of the speaker's."""
+    memory = _memory_after(
+        ("March 31 is the date I gave the hall.", "Marcus", "s"),
+        ("The hall asked me to stay, so I'm going out November 30 instead.", "Marcus", "s"),
+    )
+    assert "November 31" not in memory and "November 30 is the date" in memory
+    memory = _memory_after(
+        ("Bogdan here, a teacher in Cluj. My Dacia Logan simply refused to move.", "Bogdan", "s"),
+        ("He went for four-wheel drive; he lives in the mountains near Bistrita.", "Bogdan", "s"),
+    )
+    assert "refused to move." in memory and "Bogdan is based in Cluj." in memory
+
+
+def test_a_weight_is_no_age_and_a_lead_in_that_says_something_is_kept() -> None:
+    """ "I'm 82 kilos right now" is no age (the line "52 years old" stays); "I weighed myself
+    this morning: 76 kilos!" is a statement, not a lead-in, and the new weight."""
+    memory = _memory_after(
+        ("I'm a nurse at Hospital Civil, 52 years old.", "Lola", "s"),
+        ("I'm 82 kilos right now, I'd love to get to 75.", "Lola", "s"),
+        ("I weighed myself this morning: 76 kilos!", "Lola", "s"),
+    )
+    assert "52 years old" in memory and "82" not in memory
+    assert "Lola weighed themselves this morning: 76 kilos!" in memory
+
+
+def test_a_lead_in_names_what_it_is_and_a_thing_sold_by_its_size() -> None:
+    """ "The Polish course also changed: it is now on Saturday mornings" is the course's
+    day; "so glad I sold the big car" names a car, not a thing called "big"."""
+    memory = _memory_after(
+        ("I attend a Polish language course on Tuesday evenings.", "Olena", "s"),
+        ("The Polish course also changed: it is now on Saturday mornings.", "Olena", "s"),
+    )
+    assert "Tuesday" not in memory and "The Polish course is now on Saturday mornings." in memory
+    memory = _memory_after(
+        ("I drive an old Honda Civic to work. I have a cat called Miso.", "Bec", "s"),
+        ("The RAV4 fits everything, so glad I sold the big car.", "Bec", "s"),
+    )
+    assert "Civic" not in memory and "Miso" in memory

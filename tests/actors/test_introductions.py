@@ -227,3 +227,35 @@ def test_an_introduction_typed_casually_still_says_who_and_where() -> None:
         "Sione is from Otahuhu.",
         "Sione is based in South Auckland.",
     ]
+
+
+def test_a_value_under_a_label_is_theirs_and_a_verb_after_the_job_is_no_role() -> None:
+    """ "Bike: Specialized Allez." is the speaker's bike ("Update: Leeds." is no label);
+    "Name's Ana, from Lisbon" is where Ana is from; "I've left my job. Started at Tengri
+    Labs" is a new employer, not a role called "started"; a question after the job is
+    asked, not stated."""
+    memory = _memory_after(("Need a plan. Bike: Specialized Allez. Weight: 74.", "Jakub", "s"))
+    assert _facts(memory)[-2:] == ["Jakub's bike is Specialized Allez.", "Jakub's weight is 74."]
+    assert _facts(_memory_after(("Name's Ana, from Lisbon.", "Ana", "s"))) == [
+        "Ana is from Lisbon."
+    ]
+    said = "I've left my job. Started at Tengri Labs on Monday, leading their mobile team."
+    assert _facts(_memory_after((said, "Aigerim", "s")))[-1] == (
+        "Aigerim started at Tengri Labs on Monday, leading their mobile team."
+    )
+    said = "I got the job! What should I wear on day one?"
+    assert _facts(_memory_after((said, "Aigerim", "s"))) == ["Aigerim got the job!"]
+
+
+def test_a_business_run_besides_a_trade_is_a_claim_of_its_own() -> None:
+    """ "a wedding photographer based in Kandy, running a small studio called Petal Frames":
+    a move takes the city and leaves the trade."""
+    memory = _memory_after(
+        (
+            "I'm a wedding photographer based in Kandy, running a studio called Petal Frames.",
+            "Dilani",
+            "s",
+        ),
+        ("We have moved, we're in a flat in Nugegoda now.", "Dilani", "s"),
+    )
+    assert "Kandy" not in memory and "Dilani works as a wedding photographer." in memory

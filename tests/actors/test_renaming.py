@@ -144,3 +144,13 @@ def test_a_new_name_sharing_a_word_with_the_old_one_and_a_name_after_its_noun() 
         ("Amara", "We're rebranding! The label is now Adire House, new logo drops Friday."),
     )
     assert "Kulture" not in " ".join(lines) and "Adire House" in lines[0]
+
+
+def test_a_name_with_small_words_inside_is_renamed_whole() -> None:
+    """ "Las Lectoras del Paraná" is one name: "we're Club Rayuela now" replaces all of it
+    (not "Club Rayuela del Paraná")."""
+    lines = _lines(
+        ("Florencia", "I run a little book club called Las Lectoras del Paraná."),
+        ("Florencia", "The group voted for a new name, we're Club Rayuela now."),
+    )
+    assert lines[0] == "Florencia runs a little book club called Club Rayuela."

@@ -231,3 +231,18 @@ def test_the_same_place_said_again_is_no_move_and_a_homes_rent_no_home() -> None
     assert _facts(_memory_after((said, "Farhan", "s"))) == [
         "Farhan switched jobs, joined Jamuna Tech as backend dev."
     ]
+
+
+def test_somewhere_now_is_a_move() -> None:
+    """ "we packed up and we're in Lautoka now" is a move from the city said with their work;
+    "in Sydney this weekend" is a trip."""
+    memory = _memory_after(
+        ("I teach Year 4 at Draiba Primary here in Suva.", "Litia", "s"),
+        ("My husband got transferred, so we packed up and we're in Lautoka now.", "Litia", "s"),
+    )
+    assert "Suva" not in memory and "Lautoka now" in memory
+    memory = _memory_after(
+        ("I teach Year 4 at Draiba Primary here in Suva.", "Litia", "s"),
+        ("I'm in Sydney this weekend for a bout.", "Litia", "s"),
+    )
+    assert "Litia is based in Suva." in memory

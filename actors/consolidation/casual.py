@@ -1,0 +1,53 @@
+"""A user's casual typing, read as a careful writer's: "i" and "im" for "I" and "I'm", a
+sentence's first word in capitals, "me and my girlfriend", a relative named without "my",
+an introduction by the bare name, and a value under a label ("Bike: Specialized Allez.").
+The rules that read sentences for facts assume the careful writer (issue 59; see
+docs/design.md, "Facts that stay true", the extractive path).
+"""
+
+from __future__ import annotations
+
+import re
+
+from .attributes import RELATIVES, UPPER
+
+__all__ = ["as_meant", "labelled"]
+
+#: "I'm" typed without its apostrophe: "im mateo, 22", "Im staying here".
+_IM = re.compile(r"\b[Ii]m\b(?!['’-])")
+#: The speaker's "I" typed in lower case: "i coach a team", "i'm outnumbered" (not "i.e.").
+_LOWER_I = re.compile(r"(?<![\w'’.-])i(?=(?:['’](?:m|ve|d|ll))?(?![\w'’-]|\.\w))")
+
+#: A relative of the speaker's opening a terse sentence without its "my" (not "Mate, …").
+_KIN_OPENS = re.compile(rf"(?=[A-Z])(?i:{RELATIVES}) (?=[A-Z]|just |[a-z]+s\b)")
+
+
+def as_meant(text: str, name: str | None) -> str:
+    """A user's sentence as a careful writer would type it: its first word and "I" in capitals
+    ("name's Marcus, i coach …"), and an introduction by the speaker's bare name ("Grace
+    Wambui, senior auditor at KPMG.", "Zeynep, 27, PhD student …") with its "I'm"."""
+    text = _IM.sub("I'm", _LOWER_I.sub("I", text))
+    if re.match(r"[a-z]+\b(?!['’]?[A-Z])", text):
+        text = text[0].upper() + text[1:]
+    # ("me and my girlfriend split up": "my girlfriend and I", one subject, not two clauses)
+    text = re.sub(r"(?:^|(?<=[,:;] ))[Mm]e and my ([a-z][\w-]*)", r"My \1 and I", text)
+    if _KIN_OPENS.match(text):  # "Girlfriend Sigrid joins some Sundays", "Brother just got …"
+        text = f"My {text[0].lower()}{text[1:]}"
+    if name and (bare := re.match(rf"{re.escape(name)}(?: [{UPPER}][\w'-]*)?, ", text)):
+        text = f"I'm {name}, {text[bare.end() :]}"
+    return text
+
+
+#: A value given under a label, tersely: "Bike: Specialized Allez.", "Weight: 74." (not an
+#: announcement: "Update: Leeds.")
+_LABELLED = re.compile(
+    r"(?!(?:Update|News|Correction|Note|Reminder|Edit|Context|Fyi|Btw|Ps)\b)"
+    r"(?P<label>[A-Z][a-z]+(?: [a-z]+)?): (?P<value>[A-Z0-9][\w'&.,-]*(?: [A-Z0-9][\w'&.-]*){0,3})[.!]?"
+)
+
+
+def labelled(sentence: str) -> str:
+    """A value said under a label as the speaker's: "Bike: Specialized Allez." → "My bike is
+    Specialized Allez."; else the sentence as it is."""
+    found = _LABELLED.fullmatch(sentence)
+    return f"My {found['label'].lower()} is {found['value'].rstrip('.,')}." if found else sentence

@@ -1,0 +1,102 @@
+"""Values of a closed kind, which a change may name without saying what changed: a month
+(with its day), a weekday, a time, an amount and what it counts ("3,900 euros", "1,450 head",
+"three grandchildren", "12,000 pesos a month"). A new value of the same kind replaces the old
+one in the line holding it (issue 59, item 3: the slot's type); see docs/design.md, "Facts
+that stay true", step 4.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .attributes import MONTHS, WEEKDAYS, WHEN
+
+__all__ = ["KINDS", "TOPICAL_AMOUNT", "WEEKDAY", "counted", "of_the_kind", "root", "unit"]
+
+#: The kinds, in the order a change is read for them.
+KINDS = [
+    # (with its day: "March 31" → "November 30", not "November 31")
+    re.compile(
+        rf"\b(?:\d{{1,2}}(?:st|nd|rd|th)? (?:of )?)?{MONTHS}\b(?: \d{{1,2}}(?:st|nd|rd|th)?\b)?",
+        re.IGNORECASE,
+    ),
+    # (a day things start or end on, "from Monday I'm on my own", "Marc starts Monday", is
+    # a date, not a schedule)
+    re.compile(
+        "".join(
+            rf"(?<!{w} )"
+            for w in ("from", "since", "until", "starting", "next", "last", "starts", "start")
+        )
+        + rf"\b{WEEKDAYS}s?(?: (?:morning|afternoon|evening|night)s?)?\b",
+        re.IGNORECASE,
+    ),
+    re.compile(
+        r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b|\bat \d{1,2}\b(?!:)", re.IGNORECASE
+    ),
+    re.compile(r"\b\d{1,3}(?:,\d{3})+\b|\b\d+(?:st|nd|rd|th)?\b"),
+]
+#: A weekday, as a schedule says it ("Tuesday mornings").
+WEEKDAY = KINDS[1]
+_AMOUNT = r"\b(?:\d{1,3}(?:,\d{3})+|\d+)"
+#: The word after an amount, and the words that name no unit ("3,900 a month", "4,400 now").
+_UNIT = re.compile(r" (?P<unit>[^\W\d_]+)")
+_NOT_UNIT = re.compile(r"now|an?|the|per|from|on|in|at|to|and|or|this|next|last|if|so|but")
+#: An amount of a period: "a month", "per week".
+_PERIOD = r"(?P<period>(?:a|per) (?:month|week|year|night|hour))"
+#: A count said in words ("three grandchildren", "Three apprentices now"; not "two weeks").
+_IN_WORDS = (
+    r"\b(?i:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+    r"(?= (?!(?:times|days|weeks|months|years|hours|minutes)\b))"
+)
+#: An amount of a named thing ("1,450 head", "3 kids", "2,800 złoty") or of a period.
+_COUNTED = re.compile(rf"({_AMOUNT}|{_IN_WORDS})(?: {_PERIOD}| (?P<unit>[^\W\d_]{{2,}}))\b")
+
+
+def unit(text: str, at: int) -> str | None:
+    """The unit of the amount that ends at ``at`` ("3,900 euros"), if one follows it."""
+    found = _UNIT.match(text, at)
+    return found["unit"] if found and not _NOT_UNIT.fullmatch(found["unit"]) else None
+
+
+def _of_the_same(text: str, at: int) -> re.Pattern[str]:
+    """The amounts of what the amount ending at ``at`` counts: "76 kg" is no age ("Greta is
+    57"), "4,400 now" (no unit) is "3,900 a month" (none either)."""
+    counts = unit(text, at)
+    after = (
+        rf"(?= {re.escape(counts)}\b)"
+        if counts
+        else r"(?! (?!(?:" + _NOT_UNIT.pattern + r")\b)[a-z])"
+    )
+    return re.compile(rf"{_AMOUNT}{after}")
+
+
+def counted(text: str) -> tuple[re.Pattern[str], str] | None:
+    """The first amount of a named thing or a period in ``text``, as the pattern of that
+    thing's amounts and the value: "agreed to 11,000 a month" is "12,000 pesos a month"."""
+    found = _COUNTED.search(text)
+    if found is None:
+        return None
+    period = found["period"]
+    counts = f"(?:[a-z]+ )?{period}" if period else found["unit"]
+    return re.compile(rf"(?:{_AMOUNT}|{_IN_WORDS})(?= {counts}\b)"), found[1]
+
+
+#: Any amount, for a line on the same topic (``truth._changes``; a pattern of its own, not the
+#: cached ``KINDS[-1]``, which it is told apart from by identity).
+TOPICAL_AMOUNT = re.compile(f"(?:{KINDS[-1].pattern})")
+
+
+def of_the_kind(kind: re.Pattern[str], text: str, value: re.Match[str]) -> re.Pattern[str] | None:
+    """For an amount, the amounts of the same thing only (``_of_the_same``)."""
+    if kind is not KINDS[-1] or value.group(0)[-2:] in ("st", "nd", "rd", "th"):
+        return None
+    return _of_the_same(text, value.end())
+
+
+def root(value: str) -> str:
+    """A value less its plural and part of day ("Tuesday mornings" is on a Tuesday); a name or
+    a date whole ("Otahuhu Hawks" is not "Otahuhu Tigers", "March 15" not "March 14")."""
+    if not value.strip():
+        return ""
+    day = WHEN.match(value) and not re.search(r"\d", value)
+    return value.casefold().split()[0].removesuffix("s") if day else value.casefold()
