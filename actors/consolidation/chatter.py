@@ -29,8 +29,9 @@ _OPENER_WORDS = (
     # (what the assistant is asked to write down: "add that I'm vegetarian", "note that …")
     r"(?:please )?(?:add|note|mention|remember|include|put (?:down|in)) that"
 )
-#: Known openers, one after the other: "Oh, by the way, …", "Quick update: …".
-_OPENER = re.compile(rf"^(?:(?:{_OPENER_WORDS})\b[\s,!.:;—–-]*\s)+", re.IGNORECASE)
+#: Known openers, one after the other: "Oh, by the way, …", "Quick update: …" (or alone:
+#: "Change of plans.").
+_OPENER = re.compile(rf"^(?:(?:{_OPENER_WORDS})\b[\s,!.:;—–-]*(?:\s|$))+", re.IGNORECASE)
 #: A short lead-in before a colon or a dash: "Small typo in my intro: …", "Big news — …".
 _LEAD_IN = re.compile(r"^(?P<lead>[^.:!?—–]{1,40}?)\s*(?::|\s[—–-])\s+(?=\S)")
 _CUE = re.compile(

@@ -162,7 +162,9 @@ def claims(fact: Fact) -> list[Fact]:
         # "is a dispatcher at TransBalkan" says it is a trade: kept as one, whatever its noun
         # (a student studies where they are one: "a second-year student at Alexandria University")
         studies = trade.endswith(("student", "pupil"))
-        if (said_as := _AS_TRADE.match(trade)) and not studies:
+        # (nor does one retired from it: "a retired mathematics teacher")
+        retired = re.search(r"\b(?:retired|former|ex-)", trade)
+        if (said_as := _AS_TRADE.match(trade)) and not studies and not retired:
             noun = trade[said_as.end() :]
             trade = f"works as {said_as[1] or article(noun)} {noun}"
         texts = [f"{who} {trade}."]

@@ -397,6 +397,8 @@ def _role(sentence: str, before: str) -> str:
     return f"{lead}: {role}" if lead else role
 
 
+#: A mistake owned in a clause of its own, before the clauses that correct it.
+_OWNED_WRONG = re.compile(r"\b(?:wrong|mistake|typo|misread|mixed (?:\w+ )*up)\b", re.IGNORECASE)
 #: A lead-in that says which thing changed: "The Polish course also changed", "Our
 #: schedule has moved".
 _THING_CHANGED = re.compile(
@@ -443,6 +445,9 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
         if places or then:
             # "It's in Salvador, we move at the end of the month": the move is to Salvador
             found[i] = _BARE_MOVE.sub(rf"\g<0> to {(places or [then])[-1]}", found[i], count=1)
+    if len(found) > 1 and _OWNED_WRONG.search(found[0]):
+        # "I gave you the wrong plot number; my plot is number 22": what follows corrects
+        found[1:] = [f"Correction: {clause}" for clause in found[1:]]
     if opener and found:
         found[0] = f"{opener}: {found[0]}"
     return found
@@ -453,7 +458,9 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
 _HERE = re.compile(
     rf"^(?:(?:(?P<who>[{UPPER}][\w'-]*)|(?P<trade>[{UPPER}][\w'-]*(?: [a-z][\w-]*){{0,2}}?)"
     rf"(?P<where> (?:in|from) [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*))"
-    rf" here(?:[,.!]\s*|$)|(?:I'm|I am|My name is|My name's|Name's) (?P<named>[{UPPER}][\w'-]*)(?:, | [—–-] ))"
+    rf" here(?:[,.!]\s*|$)|(?:I'm|I am|My name is|My name's|Name's) (?P<named>[{UPPER}][\w'-]*)"
+    # (and a surname: "I am Hiroshi Tanaka, a retired teacher")
+    rf"(?: [{UPPER}][\w'-]*)?(?:, | [—–-] ))"
     r"(?P<rest>.*)$"
 )
 #: What an introduction's apposition says of the speaker as it stands: "from Trondheim".

@@ -103,7 +103,7 @@ _LATER = [
     (re.compile(r"\bI\b"), "they"),
     (re.compile(r"\bmyself\b", re.IGNORECASE), "themselves"),
     (re.compile(r"\bmine\b", re.IGNORECASE), "theirs"),
-    (re.compile(r"\bmy\b", re.IGNORECASE), "their"),
+    (re.compile(r"\b(?:my|My(?! [A-Z]))\b"), "their"),  # (not a name's: "near My Khe beach")
     (re.compile(r"\bme\b", re.IGNORECASE), "them"),
 ]
 #: "Abena and I got married", "my fiancée Rasa and I": the speaker by name, not "they", and
@@ -174,7 +174,9 @@ def _later(text: str) -> str:
 
 
 #: The speaker's first mention when the sentence does not open with them: by name.
-_FIRST_MENTION = re.compile(r"\b(?:I was|I'm|I've|I'll|I'd|I|myself|mine|my|me)\b", re.IGNORECASE)
+_FIRST_MENTION = re.compile(
+    r"\b(?:(?i:I was|I'm|I've|I'll|I'd|I|myself|mine|me)|my|My(?! [A-Z]))\b"
+)
 _NAMED = {
     "i was": "{} was",
     "i'm": "{} is",

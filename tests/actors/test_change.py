@@ -703,3 +703,12 @@ def test_a_lead_in_names_what_it_is_and_a_thing_sold_by_its_size() -> None:
         ("The RAV4 fits everything, so glad I sold the big car.", "Bec", "s"),
     )
     assert "Civic" not in memory and "Miso" in memory
+
+
+def test_a_mistake_owned_in_one_clause_makes_the_next_a_correction() -> None:
+    """ "I gave you the wrong plot number; my plot is number 22" corrects "plot 14"."""
+    memory = _memory_after(
+        ("I rent a small allotment, plot 14 at the community garden.", "Hiroshi", "s"),
+        ("I gave you the wrong plot number; my plot is number 22.", "Hiroshi", "s"),
+    )
+    assert "14" not in memory and "plot 22 at the community garden" in memory

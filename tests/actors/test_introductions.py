@@ -259,3 +259,18 @@ def test_a_business_run_besides_a_trade_is_a_claim_of_its_own() -> None:
         ("We have moved, we're in a flat in Nugegoda now.", "Dilani", "s"),
     )
     assert "Kandy" not in memory and "Dilani works as a wedding photographer." in memory
+
+
+def test_a_full_name_a_retired_trade_and_a_place_called_my() -> None:
+    """ "I am Hiroshi Tanaka, a retired mathematics teacher living in Sakai": no "Hiroshi is
+    Hiroshi Tanaka", and no work as a retired teacher; "near My Khe beach" is a place's
+    name, not "their Khe beach"; "Change of plans." alone is an opener and nothing else."""
+    said = "Good afternoon. I am Hiroshi Tanaka, a retired mathematics teacher living in Sakai."
+    assert _facts(_memory_after((said, "Hiroshi", "s"))) == [
+        "Hiroshi is a retired mathematics teacher.",
+        "Hiroshi is based in Sakai.",
+    ]
+    said = "Change of plans. I'm opening a homestay near My Khe beach."
+    assert _facts(_memory_after((said, "Phuong", "s"))) == [
+        "Phuong is opening a homestay near My Khe beach."
+    ]
