@@ -152,7 +152,11 @@ _NAMED_OWN = re.compile(rf"^(?i:my|our) (?:[a-z-]+ ){{1,2}}[{UPPER}][\w'-]+ [a-z
 _NAME = re.compile(r"\b[A-Z][\w'-]+")
 _PLACE = re.compile(r"\b(?:in|at|to) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)")
 #: "moved there", "a flat there": the place the sentence named before.
-_THERE = re.compile(r"\b(?:(moved|relocated|moving) )?there\b")
+_THERE = re.compile(
+    # (not a way to get somewhere: "no idea how I'll get there with the amplifier")
+    r"\b(?:(moved|relocated|moving) |(?P<kept>(?:flat|house|home|place|live|lives|work|works|job) ))"
+    r"there\b"
+)
 _BARE_MOVE = re.compile(
     # (the speaker's, not a thing's: "the car refused to move", "it won't move")
     r"(?<!\bto )(?<!n't )(?<!\bnot )\b(?:move|moving|moved|relocate|relocating|relocated)\b"
@@ -538,7 +542,7 @@ def _asserted(sentence: str) -> str:
 
 def _place(place: str, there: re.Match[str]) -> str:
     """ "moved there" → "moved to Salzburg", "a flat there" → "a flat in Salzburg"."""
-    return f"{there[1]} to {place}" if there[1] else f"in {place}"
+    return f"{there[1]} to {place}" if there[1] else f"{there['kept']}in {place}"
 
 
 def _past(word: str) -> bool:

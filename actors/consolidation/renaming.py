@@ -92,7 +92,10 @@ def new_name(text: str, turn: str, said: str) -> tuple[re.Pattern[str], str] | N
     # (not someone else's: "the shop across the street renamed itself. It's Boba Lab now")
     if not renames(said) or _ELSEWHERE.search(f"{text} {turn}") or name is None:
         return None
-    return _old_name(text[: name.start("name")]), name["name"]
+    # (what is renamed may be said in the turn's sentence that says so: "Our band got a new
+    # name this week: we're Strada Brass now")
+    renaming = next((s for s in _SENTENCE.split(turn) if _RENAMING.search(s)), "")
+    return _old_name(f"{text[: name.start('name')]} {renaming}"), name["name"]
 
 
 class Renamed(NamedTuple):
@@ -147,5 +150,8 @@ def _old_name(said: str) -> re.Pattern[str]:
         return _OLD_NAME
     named = "|".join(map(re.escape, things))
     return re.compile(
-        rf"(?:\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named}),?)|,(?= the [A-Z])){_NAME_AFTER}"
+        rf"(?:(?P<after>\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named}),?)|,(?= the [A-Z]))"
+        rf"\s+\"?(?:the )?|(?<=\S ))(?P<name>{_NAME})"
+        # (or the name before the thing, in apposition: "Fanfara Veche, a little … band")
+        rf"(?(after)|(?=, an? (?:[\w-]+ ){{0,3}}(?:{named})\b))"
     )

@@ -154,3 +154,22 @@ def test_a_name_with_small_words_inside_is_renamed_whole() -> None:
         ("Florencia", "The group voted for a new name, we're Club Rayuela now."),
     )
     assert lines[0] == "Florencia runs a little book club called Club Rayuela."
+
+
+def test_a_name_before_its_thing_is_renamed_by_the_turn_that_says_so() -> None:
+    """ "Our band got a new name this week: we're Strada Brass now" renames "Fanfara Veche, a
+    little brass-and-folk band" (the thing is said in the turn, the name before it); "no
+    idea how I'll get there" puts nobody in a band."""
+    lines = _lines(
+        (
+            "Bogdan",
+            "I play bass in Fanfara Veche, a little brass-and-folk band, Thursdays at eight.",
+        ),
+        ("Bogdan", "Also, our band got a new name this week: we're Strada Brass now."),
+    )
+    assert (
+        lines[0]
+        == "Bogdan plays bass in Strada Brass, a little brass-and-folk band, Thursdays at eight."
+    )
+    said = "I play bass in Fanfara Veche, and I have no idea how I'll get there with the amp."
+    assert "get there" in " ".join(_lines(("Bogdan", said)))
