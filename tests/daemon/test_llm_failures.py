@@ -95,10 +95,12 @@ def test_past_hard_tokens_the_turns_are_archived_with_their_facts(make_daemon) -
         poll(lambda: _outcomes(client)["retried"] >= 1, what="a job given up and kept")
         acked |= _statements(client, "s", range(2003, 2010))  # now over hard_tokens
         poll(lambda: _outcomes(client)["extractive"] >= 1, what="the extractive fallback")
-        entries = client.memory("session/s").entries
-        assert entries and all(e.raw for e in entries)
-        memory = client.memory("session/s").memory
+        # (the tail first, then the memory and its history in one read: a later job may
+        # archive more in between, and what left the tail before is in the history after)
         tail = {m.id for m in client.context("s").messages}
+        view = client.memory("session/s")
+        entries, memory = view.entries, view.memory
+        assert entries and all(e.raw for e in entries)
         archived = {i for e in entries for i in e.message_ids}
         # A newer code supersedes an older one (issue 47): the older stays in history.
         retired = " ".join(r for e in entries for r in e.retired)
