@@ -494,13 +494,6 @@ def test_a_change_naming_nobody_never_rewrites_a_relatives_line() -> None:
     assert cousin in merged.memory and "Arjun just moved to Baner" not in merged.memory
 
 
-def test_a_new_time_replaces_the_whole_time() -> None:
-    """ "Shifted the yoga batch to 7:15" after "yoga at 6:30": 7:15, not "7:15:30"."""
-    older = ["Priya does yoga at 6:30 on Tuesdays.", "Priya is a manager."]
-    memory = _merged("Priya", older, "Our instructor shifted the yoga batch to 7:15.").memory
-    assert "7:15:30" not in memory and "6:30" not in memory
-
-
 def test_a_new_employer_or_partner_is_never_written_into_the_old_line() -> None:
     """The old line's words describe the old one ("a small clinic called Pazur", "boyfriend
     Leo"): the new one stands in its own words, the old line goes to history."""
@@ -518,14 +511,6 @@ def test_a_quoted_answer_is_never_rewritten() -> None:
     quote = 'Grace, asked "How many guests?", answered "140 guests"'
     memory = _merged("Grace", [quote], "Correction: the couple says 180.").memory
     assert '"180 guests"' not in memory and "180" in memory
-
-
-def test_an_amount_of_another_thing_is_not_the_one_that_changed() -> None:
-    """ "Aim for 76 kg instead" changes a target weight, not Greta's age of 57."""
-    older = ["Greta is 57, not what she wrote.", "Greta is a librarian."]
-    new = "Greta's doctor said aim for 76 kg instead, so let's use that."
-    memory = _merged("Greta", older, new).memory
-    assert "Greta is 57" in memory and "Greta is 76" not in memory
 
 
 def test_what_any_line_shares_is_no_evidence_of_the_thing_that_changed() -> None:
@@ -561,14 +546,6 @@ def test_someone_named_by_a_common_noun_changes_only_their_own_things() -> None:
         assert _merge("Rafa", older, said) == [], said
 
 
-def test_a_day_something_starts_is_no_new_weekday_of_a_schedule() -> None:
-    """ "From Monday I'm on my own" is a date: the sailing stays on Saturdays."""
-    sailing = "Henrik sails with the club on Saturday mornings."
-    older = [sailing, "Henrik is a carpenter."]
-    memory = _merged("Henrik", older, "From Monday Henrik is working for themselves now.").memory
-    assert sailing in memory and "Monday mornings" not in memory
-
-
 def test_a_thing_replaced_by_its_kind_takes_the_line_of_its_make() -> None:
     """ "Finally replaced my car" ends the line with the Polo (a make of car, the embedder
     knows)."""
@@ -596,59 +573,6 @@ def test_a_change_of_a_shared_plan_names_what_else_changed() -> None:
     assert "Caesarea" not in merged.memory
 
 
-def test_an_amount_of_the_same_period_needs_no_change_word() -> None:
-    """ "the owner agreed to 11,000 a month" is the rent "12,000 pesos a month" (a line of a
-    month's amount), with no change word; the past ("was only 600 a month") is none."""
-    older = ["Rent is 12,000 pesos a month, on Calle Chapala.", "Diego is 31."]
-    said = "The owner agreed to 11,000 a month if Diego and others sign for two years."
-    assert _merged("Diego", older, said).memory.count("11,000 pesos a month") == 1
-    said = "Diego's old flat in Jalisco was only 6,000 a month, those were the days."
-    assert _merge("Diego", older, said) == []
-
-
-def test_a_count_said_in_words_is_an_amount_of_the_same_thing() -> None:
-    """ "Now we have four grandchildren" replaces "three grandchildren"; "two weeks" is a
-    time, not a count of anything the memory holds."""
-    memory = _memory_after(
-        ("I have three grandchildren who help me carry the pots.", "Kenji", "s"),
-        ("Happy news! Now we have four grandchildren.", "Kenji", "s"),
-    )
-    assert "three" not in memory and "Kenji has four grandchildren" in memory
-    memory = _memory_after(
-        ("I have three grandchildren.", "Kenji", "s"),
-        ("I'm off to Kyoto for two weeks now.", "Kenji", "s"),
-    )
-    assert "Kenji has three grandchildren." in memory
-
-
-def test_a_date_pushed_back_is_a_change_of_its_month() -> None:
-    """ "Change of plans, the wedding is pushed to September" replaces "the wedding is in
-    June" (the opener is cut; "pushed to" says the change)."""
-    memory = _memory_after(
-        ("Also the wedding is in June, so the month before is going to be chaos.", "Amira", "s"),
-        ("Change of plans, the wedding is pushed to September.", "Amira", "s"),
-    )
-    assert "June" not in memory and "] The wedding is pushed to September. <!--" in memory
-
-
-def test_a_membership_quit_is_no_job_and_a_start_day_no_schedule() -> None:
-    """ "I quit the rowing club" ends the rowing line (no employer's), and the new hobby's
-    Mondays go into no other line; "Marc-André starts Monday" is a date, not the day the
-    league plays; "Three apprentices now, …" is the count of the speaker's apprentices."""
-    memory = _memory_after(
-        ("I row with a club on the Alster on Saturday mornings.", "Jonas", "s"),
-        ("I quit the rowing club, the early mornings were killing me.", "Jonas", "s"),
-        ("Bouldering now, Mondays after work.", "Jonas", "s"),
-    )
-    assert "Alster" not in memory and "Mondays after work" in memory
-    memory = _memory_after(
-        ("We play Tuesday at 9pm. Right now I have two apprentices.", "Mathieu", "s"),
-        ("I hired someone! Three apprentices now, Marc-André starts Monday.", "Mathieu", "s"),
-    )
-    assert "Mathieu and others play Tuesday at 9pm." in memory
-    assert "two" not in memory and "Mathieu has three apprentices now" in memory
-
-
 def test_a_habit_stopped_is_named_by_its_kind() -> None:
     """ "I've stopped the coffee" ends the iced americano (a coffee, by meaning); "dropped
     the girls off at school" ends nothing."""
@@ -660,55 +584,3 @@ def test_a_habit_stopped_is_named_by_its_kind() -> None:
         ("Dropped the girls off at school and went straight back to bed.", "Tomás", "s"),
     )
     assert "Tomás has two daughters." in memory
-
-
-def test_a_date_changes_whole_and_a_thing_that_will_not_move_is_no_move() -> None:
-    """ "going out November 30 instead" makes "March 31" "November 30" (not "November 31");
-    "the car refused to move" moves nobody, and "he lives near Bistrita", with no one named
-    before him, is no line of the speaker's."""
-    memory = _memory_after(
-        ("March 31 is the date I gave the hall.", "Marcus", "s"),
-        ("The hall asked me to stay, so I'm going out November 30 instead.", "Marcus", "s"),
-    )
-    assert "November 31" not in memory and "November 30 is the date" in memory
-    memory = _memory_after(
-        ("Bogdan here, a teacher in Cluj. My Dacia Logan simply refused to move.", "Bogdan", "s"),
-        ("He went for four-wheel drive; he lives in the mountains near Bistrita.", "Bogdan", "s"),
-    )
-    assert "refused to move." in memory and "Bogdan is based in Cluj." in memory
-
-
-def test_a_weight_is_no_age_and_a_lead_in_that_says_something_is_kept() -> None:
-    """ "I'm 82 kilos right now" is no age (the line "52 years old" stays); "I weighed myself
-    this morning: 76 kilos!" is a statement, not a lead-in, and the new weight."""
-    memory = _memory_after(
-        ("I'm a nurse at Hospital Civil, 52 years old.", "Lola", "s"),
-        ("I'm 82 kilos right now, I'd love to get to 75.", "Lola", "s"),
-        ("I weighed myself this morning: 76 kilos!", "Lola", "s"),
-    )
-    assert "52 years old" in memory and "82" not in memory
-    assert "Lola weighed themselves this morning: 76 kilos!" in memory
-
-
-def test_a_lead_in_names_what_it_is_and_a_thing_sold_by_its_size() -> None:
-    """ "The Polish course also changed: it is now on Saturday mornings" is the course's
-    day; "so glad I sold the big car" names a car, not a thing called "big"."""
-    memory = _memory_after(
-        ("I attend a Polish language course on Tuesday evenings.", "Olena", "s"),
-        ("The Polish course also changed: it is now on Saturday mornings.", "Olena", "s"),
-    )
-    assert "Tuesday" not in memory and "The Polish course is now on Saturday mornings." in memory
-    memory = _memory_after(
-        ("I drive an old Honda Civic to work. I have a cat called Miso.", "Bec", "s"),
-        ("The RAV4 fits everything, so glad I sold the big car.", "Bec", "s"),
-    )
-    assert "Civic" not in memory and "Miso" in memory
-
-
-def test_a_mistake_owned_in_one_clause_makes_the_next_a_correction() -> None:
-    """ "I gave you the wrong plot number; my plot is number 22" corrects "plot 14"."""
-    memory = _memory_after(
-        ("I rent a small allotment, plot 14 at the community garden.", "Hiroshi", "s"),
-        ("I gave you the wrong plot number; my plot is number 22.", "Hiroshi", "s"),
-    )
-    assert "14" not in memory and "plot 22 at the community garden" in memory
