@@ -316,6 +316,10 @@ def displaced(
             return same
         if sum(bool(_kind(head).search(f.text)) for f in older) > 1:
             return None
+    if (make := _GOT_MAKE.search(said)) and (
+        same := _same_kind(older, new, said, speaker, make["make"], embed)
+    ):
+        return same  # "got a Galaxy S24", "riding a Canyon Endurace now": one of its makes
     weak = weakly(said)
     if weak and (got := _GOT.search(said)):  # "got a (new) Chuwi laptop": a thing of a kind
         same = _same_kind(older, new, said, speaker, got["head"].lower().removesuffix("s"), embed)
@@ -394,11 +398,25 @@ _FROM = re.compile(
 )
 #: A thing acquired, by the head noun of its kind ("got a Chuwi laptop, cheap but …").
 _GOT = re.compile(
-    r"\b(?:got|bought|picked up|ordered|started|began)\s+(?:an?|the|my|their|our)?\s*"
+    # ("got" with no article says a state: "got stuck in traffic", "got married")
+    r"\b(?:got(?=\s+(?:an?|the|my|their|our|new|used)\b)|bought|picked up|ordered|started|began)\s+"
+    r"(?:an?|the|my|their|our)?\s*"
     r"(?:new |used )?"
     r"(?!(?:\S+ ){1,2}(?:an?|some) )"  # (not a thing for someone: "bought Leo a new phone")
     r"(?P<kind>(?:[\w'-]+ ){0,3}?)(?P<head>[a-z][a-z-]+)"
     r"(?=\s+(?:with|for|from|at|in|on|to|because|so|and|but|last|this|yesterday|today)\b|[,.;!]|$)"
+)
+
+#: A thing acquired or now used, by its make alone ("picked up a used Silverado", "riding a
+#: Canyon Endurace now"); not a thing of a kind named after it ("a Spotify subscription").
+_GOT_MAKE = re.compile(
+    r"\b(?:(?:got|bought|picked up|ordered|upgraded to|went with|settled on)(?: myself| us)?|"
+    r"(?P<now>riding|driving|using|shooting on|on)) (?:an?|the|my|our) "
+    r"(?:(?:new|used|second-hand|secondhand|refurbished|shiny|cheap) )?"
+    rf"(?P<make>[{UPPER}][\w-]*(?: [{UPPER}\d][\w-]*)*)"
+    # (what is now used says so; a thing got for someone is theirs: "a Chromebook for the girls")
+    r"(?(now)\s+now\b|(?=[,.;!)]|$|\s+(?:now|today|yesterday|last|this|at|from|with|in|on|"
+    r"and|so|but|because|which|that)\b))"
 )
 
 

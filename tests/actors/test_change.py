@@ -300,8 +300,8 @@ ROWS = [
     (
         "Bo",
         ["Bo records the podcast on Saturday mornings.", "Bo drives an old Datsun."],
-        "Bo picked up a Chery Tiggo yesterday.",
-        None,
+        "Bo picked up a Chery Tiggo yesterday.",  # ("yesterday" is no kind: the make is)
+        "Bo drives an old Datsun.",
     ),
     (
         "Jonas",

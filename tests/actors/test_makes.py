@@ -1,0 +1,61 @@
+"""A thing acquired or now used, named by its make alone (``change._GOT_MAKE``, through
+``truth.merge``; docs/design.md "Facts that stay true"): the speaker's one line whose make
+the embedder puts nearest, and clearly so, is the thing it replaces. No brand list says
+what a Silverado is: the real embedder decides.
+
+Rows: speaker, older lines, the new fact, the line it retires (None: nothing)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.actors.merging import merge_retired as _merge
+
+ROWS = [
+    (
+        "Marcus",
+        ["Marcus drives an old Ford F-150.", "Marcus is an electrician in Detroit."],
+        "Marcus picked up a used Silverado, the towing package is better for the boat.",
+        "Marcus drives an old Ford F-150.",
+    ),
+    (
+        "Jakub",
+        ["Jakub rides a Specialized Allez.", "Jakub works at an architecture studio."],
+        "Jakub is riding a Canyon Endurace now.",
+        "Jakub rides a Specialized Allez.",
+    ),
+    # what is used without "now" is not said to be new: "stuck in traffic on the M6"
+    (
+        "Tomás",
+        ["Tomás rides a Brompton to work.", "Tomás's laptop is a Dell XPS 13."],
+        "Tomás got stuck in traffic on the M6, so much for a quick trip.",
+        None,
+    ),
+    # a thing got for someone is theirs, and a thing of another kind is new
+    (
+        "Tomás",
+        ["Tomás's laptop is a Dell XPS 13.", "Tomás lives in Birmingham."],
+        "Tomás picked up a cheap Chromebook for the girls to do homework on.",
+        None,
+    ),
+    (
+        "Maya",
+        ["Maya drives a blue Fiat Panda.", "Maya's phone is an iPhone 12."],
+        "Maya bought a Kindle for the train.",
+        None,
+    ),
+    # a make already held is no new thing ("got new tyres on the Panda")
+    (
+        "Maya",
+        ["Maya drives a blue Fiat Panda.", "Maya's phone is an iPhone 12."],
+        "Maya got new tyres on the Panda.",
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(("speaker", "older", "new", "retired"), ROWS)
+def test_a_make_named_alone_replaces_the_speakers_thing_of_its_kind(
+    speaker: str, older: list[str], new: str, retired: str | None
+) -> None:
+    assert _merge(speaker, older, new) == ([retired] if retired else [])
