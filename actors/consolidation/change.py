@@ -16,17 +16,15 @@ See docs/design.md, "Memory that stays true".
 
 from __future__ import annotations
 
-import contextlib
 import re
-import threading
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
-from reverie.store import Fact, LocalEmbedder
+from reverie.store import Fact
 
 from .attributes import (
     OF_A_THING,
@@ -40,15 +38,14 @@ from .attributes import (
     keys,
     modifiers,
 )
+from .meaning import Embed
 from .signals import CLAUSE, ended_at, gone, over, signalled, weakly, without_cues
 from .third_person import DEFAULT_SPEAKER, word_set
 
 __all__ = [
     "NEAR_OF_KIND",
     "Displaced",
-    "Embed",
     "displaced",
-    "meaning",
     "named",
     "nearest",
     "owner",
@@ -143,41 +140,6 @@ def _common(word: str) -> bool:
     )
 
 
-#: Unit vectors of texts, one row each (``LocalEmbedder.embed``).
-Embed = Callable[[Sequence[str]], "npt.NDArray[np.float32]"]
-#: Seconds the model stays loaded after a job, for the next one (loading it takes ~1 s).
-UNLOAD_AFTER = 120.0
-
-_lock = threading.Lock()
-_embedder: LocalEmbedder | None = None
-
-
-@contextlib.contextmanager
-def meaning() -> Iterator[Embed]:
-    """The shipped embedder for one job: loaded on its first call, dropped ``UNLOAD_AFTER``
-    seconds after the last job that used it, as the index's embedder is when idle."""
-    global _embedder
-    with _lock:
-        if _embedder is None:
-            _embedder = LocalEmbedder(threads=1)  # the model itself loads on the first embed
-        embedder = _embedder
-    cache: dict[str, npt.NDArray[np.float32]] = {}
-
-    def embed(texts: Sequence[str]) -> npt.NDArray[np.float32]:
-        new = [t for t in dict.fromkeys(texts) if t not in cache]
-        if new:
-            cache.update(zip(new, embedder.embed(new), strict=True))
-        return np.stack([cache[t] for t in texts])
-
-    try:
-        yield embed
-    finally:
-        if cache:  # it was loaded: release it once idle
-            timer = threading.Timer(UNLOAD_AFTER, embedder.release_idle, (UNLOAD_AFTER,))
-            timer.daemon = True
-            timer.start()
-
-
 def theirs(
     older: Sequence[Fact],
     new: Fact,
@@ -255,7 +217,11 @@ def nearest(
     if not candidates:
         return None
     gists = [_gist(f.text, speaker) for f in [new, *candidates]]
-    vectors = embed(gists)
+    # a thing left, apart from why ("left the singing group, the new conductor was awful"):
+    # its clause alone says what ended
+    first, *why = new.text.split(", ", 1)
+    alone = _gist(first, speaker) if why and _LEFT.search(first) else ""
+    vectors = embed([*gists, alone] if alone else gists)
     # a word in common ("traded the pickup" … "an old Ford pickup") is evidence the small
     # model underweighs next to the sentence's other words
     leads = [_lead(f.text, speaker) for f in [new, *candidates]]
@@ -263,7 +229,17 @@ def nearest(
     # (a noun qualifying another is not what the change is about: "changed my phone wallpaper")
     words[0] -= {w.removesuffix("s") for w in modifiers(new.text)}
     shared = [SHARED if words[0] & theirs else 0.0 for theirs in words[1:]]
-    return _clearly_best(vectors[1:] @ vectors[0] + np.array(shared, dtype=np.float32), near)
+    scores = vectors[1 : len(gists)] @ vectors[0]
+    if alone:
+        scores = np.maximum(scores, vectors[1 : len(gists)] @ vectors[-1])
+    return _clearly_best(scores + np.array(shared, dtype=np.float32), near)
+
+
+#: A thing of the speaker's left by its noun ("quit the choir", "left the singing group").
+_LEFT = re.compile(
+    r"\b(?:left|quit|dropped|stopped|ditched|gave up(?: on)?|packed in) (?:the|my|our)\b",
+    re.IGNORECASE,
+)
 
 
 def _clearly_best(

@@ -41,9 +41,7 @@ from .attributes import (
 )
 from .change import (
     NEAR_OF_KIND,
-    Embed,
     displaced,
-    meaning,
     named,
     nearest,
     owner,
@@ -58,6 +56,7 @@ from .claims import claims
 from .family import family_grew
 from .grounding import supports
 from .kinds import KINDS, TOPICAL_AMOUNT, WEEKDAY, counted, of_the_kind, root, unit
+from .meaning import Embed, meaning
 from .renaming import SMALL_WORDS, new_name, renamed, renames, says_renamed
 from .retraction import retraction_topics, retracts
 from .roles import promoted

@@ -297,6 +297,12 @@ ROWS = [
         "Nadia bought a new laptop, an ASUS ProArt.",
         "Nadia does her drawings on a ThinkPad that's getting painfully slow with big models.",
     ),
+    (  # the thing left, apart from why: its clause alone is what ended
+        "Ewa",
+        ["Ewa is a nurse in Gdynia.", "Ewa plays in a brass band on Tuesdays."],
+        "Ewa left the wind band, the new director shouts at everyone.",
+        "Ewa plays in a brass band on Tuesdays.",
+    ),
     (
         "Bo",
         ["Bo records the podcast on Saturday mornings.", "Bo drives an old Datsun."],
