@@ -37,7 +37,9 @@ _TRADE_AT_IN = re.compile(
     # (who employs them: "at", or "with" and "for" a name: "a plumber with Redpipe Ltd")
     r"[a-z][\w'-]*)(?: (?:at|(?:with|for)(?= [A-Z])) (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}"
     r"(?:called|named) |the )?"
-    r"[A-Z][\w'&-]*(?:(?: & | of | )[A-Z][\w'&-]*)*(?:(?: (?!here\b)[a-z]+){1,2}(?=[.!]?$| in ))?"
+    # (a title's abbreviation is in the name: "St. Joseph's Matriculation School")
+    r"[A-Z][\w'&-]*(?:\.(?= [A-Z]))?(?:(?: & | of | )[A-Z][\w'&-]*)*"
+    r"(?:(?: (?!here\b)[a-z]+){1,2}(?=[.!]?$| in ))?"
     r"(?:, an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*"
     rf"(?: (?:in|outside|near) {_PLACE.replace('where', 'near')})?)?|"
     r"an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*))?"

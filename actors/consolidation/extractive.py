@@ -174,8 +174,11 @@ _UNSAID_I_AM = re.compile(
     # (not the subject of a verb of its own: "Arriving at school not sweaty is life-changing")
     r"(?![^,;]*\b(?:is|was|has been|feels|felt|makes|made)\b)"
 )
-#: Where one lives or works, its "I" left out: "Live in Westside with my boyfriend Cian."
-_UNSAID_I = re.compile(r"^(?:Live|Work|Teach|Study) (?:in|at|for|near|with|from)\b")
+#: Where one lives or works, or what one has of one's own, its "I" left out: "Live in
+#: Westside with my boyfriend Cian.", "Run my own show called Reef Plumbing."
+_UNSAID_I = re.compile(
+    r"^(?:(?:Live|Work|Teach|Study) (?:in|at|for|near|with|from)|[A-Z][a-z]+ my own)\b"
+)
 #: A state said alone, its "I'm" left out: "Officially retired now.", "Engaged again!" (a
 #: participle, or a word after an adverb; not "Snowing again", "Hei again!")
 _UNSAID_STATE = re.compile(r"^(?:[A-Z][a-z]+ly [a-z]+|[A-Z][a-z]+ed) (?:now|again)[.!]*$")
@@ -460,7 +463,9 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
 #: "Siobhan here, physio in Galway", "Firefighter in Atlanta here, need …", "I'm Kenji,
 #: sous-chef at Kaiyo": who is speaking, and what they are.
 _HERE = re.compile(
-    rf"^(?:(?:(?P<who>[{UPPER}][\w'-]*)|(?P<trade>[{UPPER}][\w'-]*(?: [a-z][\w-]*){{0,2}}?)"
+    # (after a greeting no list holds: "G'day, Brad here", "Selam, I'm Dawit")
+    rf"^(?:[\w'’-]+(?: [\w'’-]+)?, (?=[{UPPER}][\w'-]* here\b|I'm |I am |My name))?"
+    rf"(?:(?:(?P<who>[{UPPER}][\w'-]*)|(?P<trade>[{UPPER}][\w'-]*(?: [a-z][\w-]*){{0,2}}?)"
     rf"(?P<where> (?:in|from) [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*))"
     rf" here(?:[,.!]\s*|$)|(?:I'm|I am|My name is|My name's|Name's) (?P<named>[{UPPER}][\w'-]*)"
     # (and a surname: "I am Hiroshi Tanaka, a retired teacher")

@@ -274,3 +274,22 @@ def test_a_full_name_a_retired_trade_and_a_place_called_my() -> None:
     assert _facts(_memory_after((said, "Phuong", "s"))) == [
         "Phuong is opening a homestay near My Khe beach."
     ]
+
+
+def test_an_introduction_after_any_greeting_says_each_claim_apart() -> None:
+    """A greeting no list holds ("Howdy, …", "Selam, …") opens an introduction all the same;
+    "Run my own show" has its "I" left out; a title's abbreviation is part of an employer's
+    name ("St. Mary's"), so the trade, the employer and the place are three claims."""
+    said = "Howdy, Wade here, 41, welder up in Mackay. Run my own shop called Hot Bead."
+    assert _facts(_memory_after((said, "Wade", "s"))) == [
+        "Wade is 41 years old.",
+        "Wade works as a welder.",
+        "Wade is based in Mackay.",
+        "Wade runs their own shop called Hot Bead.",
+    ]
+    said = "Salam, I'm Amina, a nurse at St. Mary's Hospital in Kisumu."
+    assert _facts(_memory_after((said, "Amina", "s"))) == [
+        "Amina works as a nurse.",
+        "Amina works at St. Mary's Hospital.",
+        "Amina is based in Kisumu.",
+    ]
