@@ -59,7 +59,7 @@ __all__ = [
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.
 _LIFE_ENDS = re.compile(
     r"\b(?:died|passed(?: away)?(?! (?:the|my|his|her|their|an?|it)\b)|"
-    r"put (?:[\w']+ ){0,3}(?:down|to sleep)|rehomed?|went to live|lives with .+ now|"
+    r"put (?:[\w']+ ){0,3}(?:down|to sleep)|rehomed?|(?:went|gone) to live|lives with .+ now|"
     r"gave (?:him|her|them|[A-Z][\w-]*) away|given away)\b",
     re.IGNORECASE,
 )
@@ -353,6 +353,9 @@ def displaced(
             return _apart(
                 pets[0], lambda part: bool(species & {m.casefold() for m in PET.findall(part)})
             )
+        if kind:  # "the dog's gone to live with …": the one line naming a dog, or no line
+            dogs = [f for f in kin if kind & {m.casefold() for m in PET.findall(f.text)}]
+            return Displaced(dogs[0], None) if len(dogs) == 1 else None
     # a thing said to end ("sold my bike", "the old laptop died") is named by its kind, not
     # its make: nearness is weaker evidence than the ending itself
     # (with one candidate there is no runner-up to be clearly nearer than: only near counts)

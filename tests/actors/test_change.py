@@ -297,6 +297,12 @@ ROWS = [
         "Nadia bought a new laptop, an ASUS ProArt.",
         "Nadia does her drawings on a ThinkPad that's getting painfully slow with big models.",
     ),
+    (  # a pet gone to live elsewhere: the line naming its kind, never the home's
+        "Kiri",
+        ["Kiri is based in Napier.", "Kiri's partner Ana says the dog is the boss, Bruno's ours."],
+        "The dog's gone to live with Ana's parents out west, heaps more room to run.",
+        "Kiri's partner Ana says the dog is the boss, Bruno's ours.",
+    ),
     (  # the thing left, apart from why: its clause alone is what ended
         "Ewa",
         ["Ewa is a nurse in Gdynia.", "Ewa plays in a brass band on Tuesdays."],
