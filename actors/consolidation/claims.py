@@ -49,6 +49,11 @@ _TRADE_AT_IN = re.compile(
     rf"(?P<where>{_PLACE_NAME}(?:,? in {_PLACE_NAME}|, {_PLACE_NAME})?))?"
     r"[.!]?$"
 )
+#: A place said to be their home after it: "mostly buildings in Bole, where Dawit also lives".
+_WHERE_THEY_LIVE = re.compile(
+    rf"^(?P<head>.+? in {_PLACE}), where (?P<who>The user|[{UPPER}][\w-]*) "
+    r"(?:also |now |still )?lives?[.!]?$"
+)
 #: What one is at a place without working there.
 _NOT_A_TRADE = frozenset(["member", "regular", "customer", "client", "patient", "guest", "fan"])
 #: A trade said as one ("is a dispatcher", "starts as head chef"), kept as "works as a …".
@@ -136,6 +141,9 @@ def claims(fact: Fact) -> list[Fact]:
     if (both := _ENDED_BOTH.match(fact.text)) and not _VERB.match(both["b"].split()[0]):
         who, verb, rest, tail = both["who"], both["verb"], both["rest"], both["tail"] or ""
         said = [f"{who} {verb} {both['a']}{rest}.", f"{who} {verb} {both['b']}{rest}{tail}."]
+        return [Fact(text=text, date=fact.date, sources=fact.sources) for text in said]
+    if home := _WHERE_THEY_LIVE.match(fact.text):  # "… in Bole, where Dawit also lives"
+        said = [f"{home['head']}.", f"{home['who']} lives in {home['where']}."]
         return [Fact(text=text, date=fact.date, sources=fact.sources) for text in said]
     named = _NAMED_ONLY.match(fact.text)
     noun = named["noun"].split()[-1] if named else ""

@@ -158,8 +158,9 @@ _THERE = re.compile(
     r"there\b"
 )
 _BARE_MOVE = re.compile(
-    # (the speaker's, not a thing's: "the car refused to move", "it won't move")
-    r"(?<!\bto )(?<!n't )(?<!\bnot )\b(?:move|moving|moved|relocate|relocating|relocated)\b"
+    # (the speaker's, not a thing's: "the car refused to move", "it won't move"; nor a move
+    # talked of: "too old for moving again", "tired of moving")
+    r"(?<!\bto )(?<!n't )(?<!\bnot )(?<!\bfor )(?<!\bof )(?<!\babout )\b(?:move|moving|moved|relocate|relocating|relocated)\b"
     r"(?! (?:to|in|into|there|here|back|out|away|house|home|on|over|up|down)\b)"
 )
 #: An adverb before a verb whose "I" was left out: "Just got a Pixel 9", "Finally sold it".

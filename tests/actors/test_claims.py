@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 from tests.actors.merging import merged as _merged
 
@@ -238,3 +239,21 @@ def test_a_move_takes_the_city_and_a_break_up_the_partner_never_the_other() -> N
     # a joint subject is its first person's: Jonas moves, with Rasa
     both = "Jonas and their fiancée Rasa are moving to Kaunas."
     assert _merge("Jonas", ["Jonas is based in Vilnius."], both) == ["Jonas is based in Vilnius."]
+
+
+def test_a_home_said_after_its_place_is_a_claim_a_move_within_the_city_takes() -> None:
+    """ "… buildings in Bole, where I also live" says where they live, a claim of its own: a
+    move to another part of town takes it and leaves the city the introduction named; and
+    being "too old for moving again" moves nobody to the place named before."""
+    said = [
+        ("I'm Tesfaye, a driver with Selam Bus in Addis Ababa.", "Tesfaye", "s"),
+        ("Mostly routes in Piassa, where I also live.", "Tesfaye", "s"),
+    ]
+    assert "Tesfaye lives in Piassa. <!--" in _memory_after(*said)
+    memory = _memory_after(*said, ("We moved into a flat in Ayat, near the depot.", "Tesfaye", "s"))
+    assert "Tesfaye is based in Addis Ababa. <!--" in memory and "lives in Piassa" not in memory
+    memory = _memory_after(
+        ("I moved in with my daughter in Drohobych last month.", "Olena", "s"),
+        ("My friend says I should move to Kraków. No, I'm too old for moving again!", "Olena", "s"),
+    )
+    assert "Olena moved in with their daughter in Drohobych last month. <!--" in memory
