@@ -47,6 +47,13 @@ KINDS = [
         ["Nora swims on Tuesdays at 7am."],
         "Wednesdays at 7am",
     ),
+    (  # a move said in the present tense
+        "Hemi",
+        ["Wednesday night is darts with the club.", "Hemi is a builder."],
+        "Darts move to Monday nights, the pub needs the room in midweek.",
+        ["Hemi is a builder."],
+        "Wednesday",
+    ),
 ]
 
 
