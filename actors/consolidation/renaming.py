@@ -89,12 +89,13 @@ def new_name(text: str, turn: str, said: str) -> tuple[re.Pattern[str], str] | N
     """Where a line holds the name ``text`` (``said`` with its opener, in ``turn``) replaces,
     and the new name; None when it renames nothing of the speaker's."""
     name = _NEW_NAME.search(text) or _CHOSEN.search(text)
-    # (not someone else's: "the shop across the street renamed itself. It's Boba Lab now")
-    if not renames(said) or _ELSEWHERE.search(f"{text} {turn}") or name is None:
-        return None
     # (what is renamed may be said in the turn's sentence that says so: "Our band got a new
     # name this week: we're Strada Brass now")
     renaming = next((s for s in _SENTENCE.split(turn) if _RENAMING.search(s)), "")
+    # (not someone else's: "the shop across the street renamed itself. It's Boba Lab now";
+    # another sentence may speak of others: "Three other salons had the old name")
+    if not renames(said) or _ELSEWHERE.search(f"{text} {renaming}") or name is None:
+        return None
     return _old_name(f"{text[: name.start('name')]} {renaming}"), name["name"]
 
 
@@ -110,10 +111,13 @@ def renamed(fact: str, turn: str, lines: Sequence[Fact]) -> Renamed | None:
     """The one line of ``lines`` holding the name that ``fact`` (said in ``turn``) renames,
     where the sentence that says the new name says the old one too; else None."""
     name = _NEW_NAME.search(fact) or _CHOSEN.search(fact)
-    if name is None or not _RENAMING.search(turn) or _ELSEWHERE.search(turn):
+    renaming = next((s for s in _SENTENCE.split(turn) if _RENAMING.search(s)), "")
+    if name is None or not renaming:
         return None
     new = name["name"]
     said = next((s for s in _SENTENCE.split(turn) if new in s), "")
+    if _ELSEWHERE.search(f"{said} {renaming}"):
+        return None
     olds = {
         m[0]
         for m in re.finditer(rf"(?<![\w'-]){_NOT_A_DAY}{_NAME}", said)

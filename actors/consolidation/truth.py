@@ -511,7 +511,7 @@ def _revise(
         more = {
             name
             for name in values(new.text) - values(old.text) - {value, speaker}
-            if name[0].isupper() and not WHEN.match(name)
+            if name[0].isupper() and not WHEN.match(name) and name not in value
         }
         rewritten = None if more else _rewrite(old, new, [(was, value)], turns)
         if rewritten is not None:

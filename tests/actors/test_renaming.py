@@ -173,3 +173,18 @@ def test_a_name_before_its_thing_is_renamed_by_the_turn_that_says_so() -> None:
     )
     said = "I play bass in Fanfara Veche, and I have no idea how I'll get there with the amp."
     assert "get there" in " ".join(_lines(("Bogdan", said)))
+
+
+def test_a_rename_beside_others_and_a_name_holding_the_speakers_own() -> None:
+    """A rename is the speaker's though another sentence of the turn speaks of others
+    ("Three other salons had the old name"), and a new name that holds the speaker's own
+    ("Wiremu's Barber Co") is one name: the line keeps its other claims (where it is)."""
+    lines = _lines(
+        ("Wiremu", "I run a barbershop called Sharp Edge in Rotorua."),
+        ("Wiremu", "Rebrand! We're Wiremu's Barber Co now. Two other shops had the old name."),
+    )
+    assert lines[:2] == [
+        "Wiremu runs a barbershop called Wiremu's Barber Co.",
+        "Wiremu is based in Rotorua.",
+    ]
+    assert not any("Sharp Edge" in line for line in lines)
