@@ -51,7 +51,7 @@ _RENAMING = re.compile(
 )
 _NEW_NAME = re.compile(
     # (or what it goes out "as": "invoices now go out as Baltic Lingo")
-    r"(?:\b(?:called|named|name is|name:|name,|to|as|officially|is now|is|are|'re|it's|says|reads|"
+    r"(?:\b(?:called|named|name is|name(?: also| too)?[:,]|to|as|officially|is now|is|are|'re|it's|says|reads|"
     r"(?:renamed|retitled|rebranded) (?:the |our |my |their )?[a-z]+)\s+"
     rf"(?:the )?){_NOT_A_DAY}(?P<name>{_NAME})"
 )

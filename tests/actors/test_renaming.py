@@ -188,3 +188,13 @@ def test_a_rename_beside_others_and_a_name_holding_the_speakers_own() -> None:
         "Wiremu is based in Rotorua.",
     ]
     assert not any("Sharp Edge" in line for line in lines)
+
+
+def test_a_new_name_said_with_too() -> None:
+    """ "The trio has a new name too, Tres Lunas": the line that called it by the old name
+    takes the new one."""
+    lines = _lines(
+        ("Inés", "On Thursdays I sing with my trio, Las Voces del Sur, at a café in Salta."),
+        ("Inés", "The trio has a new name too, Tres Lunas, because a band up north had ours."),
+    )
+    assert not any("Voces" in line for line in lines) and any("Tres Lunas" in x for x in lines)
