@@ -104,6 +104,9 @@ _LATER = [
     (re.compile(r"\bmyself\b", re.IGNORECASE), "themselves"),
     (re.compile(r"\bmine\b", re.IGNORECASE), "theirs"),
     (re.compile(r"\b(?:my|My(?! [A-Z]))\b"), "their"),  # (not a name's: "near My Khe beach")
+    # (and theirs with others: "my boyfriend does the deliveries in our old van")
+    (re.compile(r"\bour\b"), "their"),
+    (re.compile(r"\bours\b"), "theirs"),
     (re.compile(r"\bme\b", re.IGNORECASE), "them"),
 ]
 #: "Abena and I got married", "my fiancée Rasa and I": the speaker by name, not "they", and

@@ -156,6 +156,11 @@ TABLE = [
         "We adopted a puppy named Biscuit last week.",
         ["Carl and others adopted a puppy named Biscuit last week."],
     ),
+    # a thing of theirs and someone's: "our" is "their" as "my" is
+    (
+        "My husband does the school run in our old Skoda.",
+        ["Carl's husband does the school run in their old Skoda."],
+    ),
     # nobody before the speaker to say "their" of: their first mention is their name
     ("Someone stole my bike outside the gym!", ["Someone stole Carl's bike outside the gym!"]),
     (
