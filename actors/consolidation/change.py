@@ -424,6 +424,10 @@ def _same_kind(
         return None
     kind = _kind(head)
     own = theirs(older, new, said, speaker, cue=False) or []
+    if ended:  # (a thing they share, in a relative's line: "the deliveries in their old van")
+        shared = re.compile(rf"\btheir (?:[a-z-]+ ){{0,2}}(?:{re.escape(head)}s?\b|[{UPPER}])")
+        kin = theirs(older, new, said, speaker, kin=True, cue=False) or []
+        own = [*own, *(f for f in kin if shared.search(f.text) and f not in own)]
     same = [f for f in own if kind.search(f.text)]
     if same:
         return Displaced(same[0], None) if len(same) == 1 else None

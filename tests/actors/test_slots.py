@@ -70,6 +70,17 @@ def test_a_thing_that_moved_is_no_move_of_its_owner_and_a_thief_no_owner() -> No
     assert _merge("Ami", older, "Someone stole Farhad's scooter.") == [older[1]]
 
 
+def test_a_thing_shared_with_a_relative_ends_with_the_speakers_words() -> None:
+    """ "My husband does the school run in our old Skoda": the car is the speaker's too, so
+    "the car died" ends that line though it is about the husband; his own thing does not."""
+    said = [("My husband Ruben does the school run in our old Skoda Fabia.", "Ilse", "s")]
+    memory = _memory_after(*said, ("The car finally died, we got a Kia Ceed.", "Ilse", "s"))
+    assert "Skoda" not in memory and "Kia Ceed" in memory
+    said = [("My husband Ruben rides his Skoda Fabia to work.", "Ilse", "s")]
+    memory = _memory_after(*said, ("The car finally died, we got a Kia Ceed.", "Ilse", "s"))
+    assert "Skoda" in memory
+
+
 @pytest.mark.parametrize(
     ("older", "said"),
     [
