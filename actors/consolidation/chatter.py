@@ -59,7 +59,8 @@ _PLEASANTRY = re.compile(
 _TALK = re.compile(
     # (thanks said, not someone thanking someone, "my back thanks me", nor relief, "thank God")
     r"\b(?:thanks?(?! (?:me|them|him|her|us|god|goodness|heavens)\b)|thank you|you'?re|you are|can you|could you|would you|do you|"
-    r"for (?:all )?(?:the|your) help|needs? you|^let's|"  # (a proposal: "let's do Tuesday")
+    # (a proposal, "let's do Tuesday", or a leave taken, "let me go and prepare the bus")
+    r"for (?:all )?(?:the|your) help|needs? you|^let(?:'s| (?:me|us|the user|[A-Z][\w-]*) )|"
     r"nice to meet)\b",
     re.IGNORECASE,
 )

@@ -35,9 +35,11 @@ def test_thanks_said_is_chatter_and_someone_thanking_is_not() -> None:
 
 
 def test_a_goodbye_is_no_fact() -> None:
-    """ "That's all for today, bye!" says goodbye; "I'm swimming instead for now" a fact."""
+    """ "That's all for today, bye!" and "let me go and prepare the lesson" take leave; "I'm swimming
+    instead for now" is a fact."""
     memory = _memory_after(
         ("That's all for today, bye! Arigatou, goodbye for now.", "Yuki", "s"),
+        ("let me go and prepare the lesson for tomorrow.", "Yuki", "s"),  # (a leave taken)
         ("I'm swimming instead for now.", "Yuki", "s"),
     )
     assert _facts(memory) == ["Yuki is swimming instead for now."]
