@@ -10,7 +10,8 @@ named (in this turn, or in their turn before it when this one opens with
 by a name opening a sentence ("Tevita is turning seven"), of the pronoun's
 gender where the relation says one; the nearest sentence naming someone
 decides. With nobody named, or two in that sentence and nothing to tell
-them apart, the sentence is left as it was. See docs/design.md,
+them apart, the sentence is left as it was. Likewise "It's 5,400 a month"
+after "I wrote the rent wrong." is the rent, corrected. See docs/design.md,
 "Facts that stay true".
 """
 
@@ -22,7 +23,7 @@ from collections.abc import Sequence
 from .attributes import RELATIVES, UPPER
 from .third_person import would_or_had
 
-__all__ = ["named_pronoun"]
+__all__ = ["it_corrected", "named_pronoun"]
 
 _HIS = re.compile(
     r"brother|son|husband|boyfriend|dad|father|uncle|grandpa|grandfather|nephew|fiancé"
@@ -78,3 +79,17 @@ def named_pronoun(sentence: str, before: Sequence[str], who: str) -> str:
         "'ll": " will",
     }[opening["verb"]]
     return f"{name}{verb}{sentence[opening.end() :]}"
+
+
+#: The thing a mistake owned names: "I wrote the rent wrong", "gave you the wrong date".
+_WRONG_ABOUT = re.compile(
+    r"\b(?:the|my) (?:wrong (?P<a>[a-z]+(?: [a-z]+)?)\b|(?P<b>[a-z]+(?: [a-z]+)?) wrong\b)"
+)
+_IT_IS = re.compile(r"^It(?:'s| is)\b")
+
+
+def it_corrected(text: str, said: str) -> str:
+    """ "It's 5,400 a month" after "I wrote the rent wrong." (``said``): the rent, corrected."""
+    if (it := _IT_IS.match(text)) and (wrong := _WRONG_ABOUT.search(said)):
+        return f"Correction: my {wrong['a'] or wrong['b']} is{text[it.end() :]}"
+    return text

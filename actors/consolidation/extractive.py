@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from reverie.store import Fact, MessageRecord
 
-from .anaphora import named_pronoun
+from .anaphora import it_corrected, named_pronoun
 from .attributes import MONTHS, UPPER, WEEKDAYS, keys
 from .casual import as_meant, labelled
 from .chatter import is_chatter, split_opener
@@ -319,7 +319,7 @@ def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
         who = sentence.turn.name or DEFAULT_SPEAKER
         earlier = [*(earlier[-3:] if who == by else []), sentence.text]
         by = who
-        text = as_meant(sentence.text, sentence.turn.name)
+        text = it_corrected(as_meant(sentence.text, sentence.turn.name), said)
         sentence = sentence._replace(text=named_pronoun(text, earlier[:-1], who))
         place = (_PLACE.findall(said) or [""])[-1]
         # ("We have moved. The air in Malang is so cool": a bare move is to the place said next)

@@ -37,7 +37,7 @@ KINDS = [
 ]
 #: A weekday, as a schedule says it ("Tuesday mornings").
 WEEKDAY = KINDS[1]
-_AMOUNT = r"\b(?:\d{1,3}(?:,\d{3})+|\d+)"
+_AMOUNT = r"\b(?:\d{1,3}(?:,\d{3})+|\d+)(?![,.]?\d)"  # (whole: not the "4" of "4,500")
 #: The word after an amount, and the words that name no unit ("3,900 a month", "4,400 now").
 _UNIT = re.compile(r" (?P<unit>[^\W\d_]+)")
 _NOT_UNIT = re.compile(r"now|an?|the|per|from|on|in|at|to|and|or|this|next|last|if|so|but")

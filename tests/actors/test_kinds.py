@@ -169,12 +169,24 @@ def test_a_lead_in_names_what_it_is_and_a_thing_sold_by_its_size() -> None:
 
 
 def test_a_mistake_owned_in_one_clause_makes_the_next_a_correction() -> None:
-    """ "I gave you the wrong plot number; my plot is number 22" corrects "plot 14"."""
+    """ "I gave you the wrong plot number; my plot is number 22" corrects "plot 14", and "I
+    typed the rent wrong. It's 2,300 a month" the rent."""
     memory = _memory_after(
         ("I rent a small allotment, plot 14 at the community garden.", "Hiroshi", "s"),
         ("I gave you the wrong plot number; my plot is number 22.", "Hiroshi", "s"),
     )
     assert "14" not in memory and "plot 22 at the community garden" in memory
+    # "It's …" in the sentence after the mistake is the thing it named; an amount is whole
+    memory = _memory_after(
+        ("Our rent is 3,200 cedis a month, which is steep.", "Kojo", "s"),
+        ("I typed the rent wrong. It's 2,300 a month, I swapped the digits.", "Kojo", "s"),
+    )
+    assert "3,200" not in memory and "Kojo's rent is 2,300 a month. <!--" in memory
+    memory = _memory_after(
+        ("My rent is 3,200 cedis a month.", "Kojo", "s"),
+        ("I got the rent wrong, it's 2,300 a month.", "Kojo", "s"),
+    )
+    assert "Kojo's rent is 2,300 cedis a month. <!--" in memory  # (not "2,300,200")
 
 
 def test_a_membership_quit_is_no_job_and_a_start_day_no_schedule() -> None:
