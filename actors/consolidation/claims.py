@@ -95,6 +95,10 @@ _NAMED_ONLY = re.compile(rf"{_WHO}'s (?P<noun>(?:[a-z]+ )?[a-z]+) (?P<name>[{UPP
 _AGED = re.compile(
     rf"{_WHO} is (?P<age>\d{{1,3}}), (?P<rest>(?:an?|from|originally|based|born|[a-z]{{3,}}ing) .+)$"
 )
+#: An age said after the rest: "is a postman in Aberystwyth, 58 years of age".
+_AGED_AFTER = re.compile(
+    rf"{_WHO} (?P<rest>is .+), (?:aged )?(?P<age>\d{{1,3}})(?: years (?:of age|old))?[.!]?$"
+)
 #: What they do besides, said as a participle after what they are: "is a vet in Guadalajara,
 #: working as an associate vet at a clinic in Zapopan", "… and working part-time at Hapag".
 _ALSO_DOING = re.compile(
@@ -128,8 +132,11 @@ def claims(fact: Fact) -> list[Fact]:
     """``fact`` as the claims it makes, which change apart: "Sofie is a designer at a studio
     called Inkwell in Aarhus" says her trade, who employs her and where she is (a move keeps
     the job, a new employer the trade); any other fact is one claim."""
-    if aged := _AGED.match(fact.text):  # "Henrik is 52, a carpenter at …": an age, and more
-        said = [f"{aged['who']} is {aged['age']}.", f"{aged['who']} is {aged['rest']}"]
+    # "Henrik is 52, a carpenter at …", "… a postman in Aberystwyth, 58 years of age": an age,
+    # and more
+    if aged := _AGED.match(fact.text) or _AGED_AFTER.match(fact.text):
+        rest = aged["rest"].removeprefix("is ")
+        said = [f"{aged['who']} is {aged['age']}.", f"{aged['who']} is {rest.rstrip('.!')}."]
         return [c for t in said for c in claims(Fact(text=t, date=fact.date, sources=fact.sources))]
     if doing := _ALSO_DOING.match(fact.text):
         who, verb = doing["who"], _SAID_OF_ONE[doing["verb"]]

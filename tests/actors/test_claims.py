@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.actors.merging import facts_of as _facts
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 from tests.actors.merging import merged as _merged
@@ -257,3 +258,16 @@ def test_a_home_said_after_its_place_is_a_claim_a_move_within_the_city_takes() -
         ("My friend says I should move to Kraków. No, I'm too old for moving again!", "Olena", "s"),
     )
     assert "Olena moved in with their daughter in Drohobych last month. <!--" in memory
+
+
+def test_an_age_said_after_the_rest_is_a_claim_of_its_own() -> None:
+    """ "I'm a postman in Aberystwyth, 58 years of age" is a trade, a place and an age: a
+    birthday takes the age, a move the place, and neither the trade."""
+    said = ("Dafydd here, I'm a ferryman in Fishguard, 61 years of age.", "Dafydd", "s")
+    assert _facts(_memory_after(said)) == [
+        "Dafydd is 61.",
+        "Dafydd works as a ferryman.",
+        "Dafydd is based in Fishguard.",
+    ]
+    memory = _memory_after(said, ("I turned 62 on Sunday, and we moved to Tenby.", "Dafydd", "s"))
+    assert "61" not in memory and "Fishguard" not in memory and "ferryman" in memory

@@ -142,14 +142,14 @@ def test_a_date_changes_whole_and_a_thing_that_will_not_move_is_no_move() -> Non
 
 
 def test_a_weight_is_no_age_and_a_lead_in_that_says_something_is_kept() -> None:
-    """ "I'm 82 kilos right now" is no age (the line "52 years old" stays); "I weighed myself
+    """ "I'm 82 kilos right now" is no age (the age, 52, stays); "I weighed myself
     this morning: 76 kilos!" is a statement, not a lead-in, and the new weight."""
     memory = _memory_after(
         ("I'm a nurse at Hospital Civil, 52 years old.", "Lola", "s"),
         ("I'm 82 kilos right now, I'd love to get to 75.", "Lola", "s"),
         ("I weighed myself this morning: 76 kilos!", "Lola", "s"),
     )
-    assert "52 years old" in memory and "82" not in memory
+    assert "Lola is 52. <!--" in memory and "82" not in memory
     assert "Lola weighed themselves this morning: 76 kilos!" in memory
 
 
