@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from .signals import ending
 from .third_person import article, word_set
 
 __all__ = ["is_chatter", "remark", "split_opener", "strip_banter", "without_echo"]
@@ -243,4 +244,6 @@ def is_chatter(text: str) -> bool:
         return True
     if _ADDRESSED.search(text) and len(words) <= 3:  # "Bis bald, Greta!": said to someone
         return True
+    if ending(text):  # "Nyoman resigned.": short, and an ending all the same
+        return False
     return len(words) < 3 or all(w in _EMPTY for w in words[2:])

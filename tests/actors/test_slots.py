@@ -257,3 +257,12 @@ def test_somewhere_now_is_a_move() -> None:
         ("I'm in Sydney this weekend for a bout.", "Litia", "s"),
     )
     assert "Litia is based in Suva." in memory
+
+
+def test_a_job_ended_in_two_words_is_said_and_ends_the_employer() -> None:
+    """ "Big news: I resigned." is short, but an ending all the same: not dropped as talk."""
+    memory = _memory_after(
+        ("I work at the front desk of the Harbour Inn in Oban.", "Morag", "s"),
+        ("Big news: I resigned. We opened a tea room in Tobermory.", "Morag", "s"),
+    )
+    assert "Morag resigned. <!--" in memory and "Harbour Inn" not in memory
