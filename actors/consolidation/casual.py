@@ -1,6 +1,7 @@
-"""A user's casual typing, read as a careful writer's: "i" and "im" for "I" and "I'm", a
-sentence's first word in capitals, "me and my girlfriend", a relative named without "my",
-an introduction by the bare name, and a value under a label ("Bike: Specialized Allez.").
+"""A user's casual typing, read as a careful writer's: "i" and "im" for "I" and "I'm", "dont"
+for "don't", a sentence's first word in capitals, "me and my girlfriend", a relative named
+without "my", an introduction by the bare name, and a value under a label ("Bike:
+Specialized Allez.").
 The rules that read sentences for facts assume the careful writer (issue 59; see
 docs/design.md, "Facts that stay true", the extractive path).
 """
@@ -18,6 +19,8 @@ _IM = re.compile(r"\b[Ii]m\b(?!['’-])")
 #: The speaker's "I" typed in lower case: "i coach a team", "i'm outnumbered" (not "i.e.").
 _LOWER_I = re.compile(r"(?<![\w'’.-])i(?=(?:['’](?:m|ve|d|ll))?(?![\w'’-]|\.\w))")
 
+#: A negation typed without its apostrophe: "i dont want", "cant make it", "didnt".
+_NT = re.compile(r"\b(do|does|did|ca|wo|is|are|was|were|have|has|had|could|would|should)nt\b")
 #: A relative of the speaker's opening a terse sentence without its "my" (not "Mate, …").
 _KIN_OPENS = re.compile(rf"(?=[A-Z])(?i:{RELATIVES}) (?=[A-Z]|just |[a-z]+s\b)")
 
@@ -26,7 +29,7 @@ def as_meant(text: str, name: str | None) -> str:
     """A user's sentence as a careful writer would type it: its first word and "I" in capitals
     ("name's Marcus, i coach …"), and an introduction by the speaker's bare name ("Grace
     Wambui, senior auditor at KPMG.", "Zeynep, 27, PhD student …") with its "I'm"."""
-    text = _IM.sub("I'm", _LOWER_I.sub("I", text))
+    text = _NT.sub(r"\1n't", _IM.sub("I'm", _LOWER_I.sub("I", text)))
     if re.match(r"[a-z]+\b(?!['’]?[A-Z])", text):
         text = text[0].upper() + text[1:]
     # ("me and my girlfriend split up": "my girlfriend and I", one subject, not two clauses)

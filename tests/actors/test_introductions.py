@@ -293,3 +293,10 @@ def test_an_introduction_after_any_greeting_says_each_claim_apart() -> None:
         "Amina works at St. Mary's Hospital.",
         "Amina is based in Kisumu.",
     ]
+
+
+def test_a_negation_typed_without_its_apostrophe_is_read_as_one() -> None:
+    """ "i dont want to miss that" is "doesn't want", not a verb "donts"."""
+    said = "wednesday evening is zumba at the hall, i dont want to miss that"
+    facts = _facts(_memory_after((said, "Mele", "s")))
+    assert "Mele doesn't want to miss that." in facts, facts
