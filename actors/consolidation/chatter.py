@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from .attributes import RELATIVES
 from .signals import ending
 from .third_person import article, word_set
 
@@ -65,6 +66,12 @@ _TALK = re.compile(
     r"nice to meet)\b",
     re.IGNORECASE,
 )
+#: The assistant, outside a quoted question: "put you on their tablet", "took your advice".
+_YOU = re.compile(r"\b(?:you|your)\b", re.IGNORECASE)
+_QUOTED = re.compile(r'"[^"]*"')
+_NAMED_KIN = re.compile(rf"\b(?:{RELATIVES}) [A-Z]")
+#: What is left of a sentence whose claim went elsewhere: "For the letter."
+_FRAGMENT = re.compile(r"^(?i:for|with|at|on|to|from|about)\b[^,;A-Z]{0,25}[.!]*$")
 #: A feeling of the moment, in the sentence's first clause ("Tomás is so excited"; not
 #: "picked up a Nissan Leaf, the drummer is thrilled", which says what was picked up).
 _FEELING = re.compile(
@@ -233,7 +240,11 @@ def is_chatter(text: str) -> bool:
         return True
     if _PLEASANTRY.match(text) or _TALK.search(text) or _FEELING.match(text) or _MOMENT.match(text):
         return True
-    if _WEIGHED.match(text) or _OWNED_UP.match(text):
+    if _WEIGHED.match(text) or _OWNED_UP.match(text) or _FRAGMENT.match(text):
+        return True
+    # (about the assistant, not the user's life; unless it names someone of theirs, "their
+    # wife Made says their English is getting better because of you", or says more)
+    if _YOU.search(_QUOTED.sub("", text)) and not _NAMED_KIN.search(text) and " and " not in text:
         return True
     if (same := _TAUTOLOGY.match(text)) and same["a"].casefold() == same["b"].casefold():
         return True

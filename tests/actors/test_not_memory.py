@@ -69,3 +69,19 @@ def test_a_shrug_is_no_fact_and_leaves_the_fact_it_follows() -> None:
         ("I live in Westside, rent's mad but what can you do.", "Cian", "s"),
     )
     assert _facts(memory) == ["Cian lives in Westside, rent's mad."]
+
+
+def test_what_is_said_of_the_assistant_and_a_fragment_are_no_facts() -> None:
+    """ "I took your advice" and "my nephew put you on my phone" are about the assistant; "For
+    the report." is what is left of a sentence; a relative's words about it still say who the
+    relative is, and an answer "With my cousin Rodrigo" keeps its question (elsewhere)."""
+    memory = _memory_after(
+        ("Well, I took your advice. I asked for a raise.", "Ines", "s"),
+        ("My nephew put you on my phone last week.", "Ines", "s"),
+        ("Sorry, small correction for the report.", "Ines", "s"),
+        ("My husband Tiago says my emails are better because of you.", "Ines", "s"),
+    )
+    assert _facts(memory) == [
+        "Ines asked for a raise.",
+        "Ines's husband Tiago says their emails are better because of you.",
+    ]
