@@ -165,7 +165,8 @@ def merge(
         if topics is not None:
             # (every line of the speaker's names them: their name is no topic of their own)
             topics = topics._replace(words=topics.words - set(speaker.casefold().split()))
-            theirs = partial(_theirs, fact, speaker, people(speakers.values(), facts))
+            lines = " ".join(f.text for f in facts)
+            theirs = partial(_theirs, fact, speaker, people(speakers.values(), facts), lines)
             for old in [
                 f for f in facts if retracts(topics, f.text) and theirs(f) and not over(f.text)
             ]:
@@ -377,16 +378,17 @@ def _newest(old: Fact, facts: list[Fact], shared: list[tuple[Key, Key]]) -> bool
     return len(holding) > 1 and max(holding, key=lambda f: (f.date, facts.index(f))) is old
 
 
-def _theirs(retraction: Fact, speaker: str, persons: set[str], old: Fact) -> bool:
+def _theirs(retraction: Fact, speaker: str, persons: set[str], lines: str, old: Fact) -> bool:
     """``old`` is a fact of the person ``retraction`` is about (or of their relatives:
     "Lucia's partner Javier …" is Lucia's): the one it names ("Carl is single now",
     "Bob's colleague Tom broke up"), else its ``speaker``; never anyone else's, in a
-    shared scope too (a line that names nobody: its speaker's only). ``persons``:
-    ``change.people`` of the scope."""
+    shared scope too (a line that names nobody: its speaker's only; "Summer is sorted …"
+    names nobody, as no line holds "Summer" inside it). ``persons``: ``change.people`` of
+    the scope; ``lines``: its facts' text."""
     if someone_else(retraction.text):
         return False
     about = owner(retraction.text, named(retraction.text, persons)) or speaker
-    whose = owner(old.text, named(old.text, persons))
+    whose = owner(old.text, named(old.text, persons, lines))
     return whose.split("'s ")[0] == about or (not whose and about == speaker)
 
 

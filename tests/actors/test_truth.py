@@ -252,3 +252,11 @@ def test_a_retraction_reaches_what_its_topic_names_in_another_form() -> None:
     assert _merge("Maya", older, "Forget what Maya said about work.") == older[:2]
     older = ["Yuki signed up for a half marathon.", "Yuki's husband Daichi runs too."]
     assert _merge("Yuki", older, "Scratch the race Yuki mentioned.") == older[:1]
+
+
+def test_a_retraction_reaches_a_line_opening_with_a_common_noun() -> None:
+    """ "Summer is sorted: two weeks in Sardinia" names nobody ("Summer" is held inside no
+    line as a name), so "scratch that summer plan" reaches it, as it reaches a line that
+    opens with "The"."""
+    older = ["Summer is sorted: two weeks in Sardinia in August.", "Rosa is a teacher."]
+    assert _merge("Rosa", older, "Scratch that summer plan.") == older[:1]
