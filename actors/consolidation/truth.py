@@ -251,6 +251,7 @@ def _renamed(
     at = facts.index(found.line)
     retire(found.line)
     facts.insert(at, rewritten)
+    _named_again(facts, rewritten, found.was, found.name, retire)
     return True
 
 
@@ -518,8 +519,24 @@ def _revise(
         rewritten = None if more else _rewrite(old, new, [(was, value)], turns)
         if rewritten is not None:
             facts.insert(at, rewritten)
+            if renames(said):
+                _named_again(facts, rewritten, was, value, retire)
         return rewritten is not None
     return False
+
+
+def _named_again(
+    facts: list[Fact], renamed: Fact, was: str, name: str, retire: Callable[[Fact], None]
+) -> None:
+    """The other lines of the renamed line's person that call the thing by its old name,
+    quotes too ('asked "What's Fogwalker about?"'): the same thing, by its new name."""
+    old_name = re.compile(rf"(?<![\w'-]){re.escape(was)}(?![\w'-])")
+    whose = renamed.text.split(" ", 1)[0].removesuffix("'s")
+    for at, line in enumerate(list(facts)):
+        if line is not renamed and old_name.search(line.text) and line.text.startswith(whose):
+            retire(line)
+            text = old_name.sub(name, line.text)
+            facts.insert(at, Fact(text=text, date=line.date, sources=line.sources))
 
 
 def _changes(text: str, turn: str, said: str) -> list[tuple[re.Pattern[str], str]]:

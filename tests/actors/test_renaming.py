@@ -198,3 +198,15 @@ def test_a_new_name_said_with_too() -> None:
         ("Inés", "The trio has a new name too, Tres Lunas, because a band up north had ours."),
     )
     assert not any("Voces" in line for line in lines) and any("Tres Lunas" in x for x in lines)
+
+
+def test_a_rename_reaches_every_line_that_calls_the_thing_by_its_old_name() -> None:
+    """An answer about the thing, kept with its question ('asked "What's Driftwood about?"'),
+    calls it by the new name too once it is renamed; nothing else of the line changes."""
+    older = [
+        "Ilka is writing a novel at night called Driftwood.",
+        'Ilka, asked "What\'s Driftwood about?", answered "A ferry in the fog".',
+    ]
+    memory = _merged("Ilka", older, "Ilka renamed the novel Tidewater.").memory
+    assert "Driftwood" not in memory
+    assert 'Ilka, asked "What\'s Tidewater about?", answered "A ferry in the fog". <!--' in memory
