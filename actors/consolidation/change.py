@@ -435,7 +435,8 @@ def _same_kind(
         (f, make)
         for f in own
         for make in _named_things(f.text) - values(new.text) - {speaker}
-        if not WHEN.match(make)  # "Tuesdays" is no make of anything
+        # ("Tuesdays" is no make; nor, of a thing that ended, "19": "After 19 years … sold")
+        if not WHEN.match(make) and not (ended and make[0].isdigit())
     ]
     # else a word of a narrower kind ("the ukulele" for "the little guitar", "a canary" for
     # "the bird"): a noun is weaker evidence than a make, so it must be nearer
@@ -466,7 +467,10 @@ def _same_kind(
 
 #: A name that says where or who, not what: "in Bristol", "boyfriend Tunde".
 _PLACE_OR_PERSON = re.compile(
-    rf"\b(?:in|at|from|to|near|outside|with|for|by|(?i:{RELATIVES})),? $", re.IGNORECASE
+    rf"\b(?:in|at|from|to|near|outside|with|for|by|(?i:{RELATIVES})),? "
+    # (or the wider place after a place: "a kiosk in Kalamaria, Thessaloniki")
+    r"(?-i:(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*)*, )?)$",
+    re.IGNORECASE,
 )
 
 

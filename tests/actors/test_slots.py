@@ -266,3 +266,15 @@ def test_a_job_ended_in_two_words_is_said_and_ends_the_employer() -> None:
         ("Big news: I resigned. We opened a tea room in Tobermory.", "Morag", "s"),
     )
     assert "Morag resigned. <!--" in memory and "Harbour Inn" not in memory
+
+
+def test_a_number_or_a_wider_place_is_no_make_of_a_thing_that_ended() -> None:
+    """ "The car died" takes the line with a Suzuki Swift though other lines hold "19" ("After
+    19 years … sold the business") and a wider place ("a kiosk in Kalamaria, Thessaloniki"):
+    neither is a make the car could be."""
+    older = [
+        "Ilse has a kiosk in Kalamaria, Thessaloniki.",
+        "Ilse's husband Ruben does the deliveries with their little Suzuki Swift.",
+        "After 19 years Ilse sold the business to a young couple.",
+    ]
+    assert _merge("Ilse", older, "The car died on the way to Chalkidiki.") == [older[1]]
