@@ -91,12 +91,17 @@ def new_name(text: str, turn: str, said: str) -> tuple[re.Pattern[str], str] | N
     name = _NEW_NAME.search(text) or _CHOSEN.search(text)
     # (what is renamed may be said in the turn's sentence that says so: "Our band got a new
     # name this week: we're Strada Brass now")
-    renaming = next((s for s in _SENTENCE.split(turn) if _RENAMING.search(s)), "")
+    renaming = _renaming(turn)
     # (not someone else's: "the shop across the street renamed itself. It's Boba Lab now";
     # another sentence may speak of others: "Three other salons had the old name")
     if not renames(said) or _ELSEWHERE.search(f"{text} {renaming}") or name is None:
         return None
     return _old_name(f"{text[: name.start('name')]} {renaming}"), name["name"]
+
+
+def _renaming(turn: str) -> str:
+    """The sentence of ``turn`` that says something was renamed, or ""."""
+    return next((s for s in _SENTENCE.split(turn) if _RENAMING.search(s)), "")
 
 
 class Renamed(NamedTuple):
@@ -111,7 +116,7 @@ def renamed(fact: str, turn: str, lines: Sequence[Fact]) -> Renamed | None:
     """The one line of ``lines`` holding the name that ``fact`` (said in ``turn``) renames,
     where the sentence that says the new name says the old one too; else None."""
     name = _NEW_NAME.search(fact) or _CHOSEN.search(fact)
-    renaming = next((s for s in _SENTENCE.split(turn) if _RENAMING.search(s)), "")
+    renaming = _renaming(turn)
     if name is None or not renaming:
         return None
     new = name["name"]

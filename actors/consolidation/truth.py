@@ -526,14 +526,14 @@ def _revise(
 
 
 def _named_again(
-    facts: list[Fact], renamed: Fact, was: str, name: str, retire: Callable[[Fact], None]
+    facts: list[Fact], taken: Fact, was: str, name: str, retire: Callable[[Fact], None]
 ) -> None:
-    """The other lines of the renamed line's person that call the thing by its old name,
-    quotes too ('asked "What's Fogwalker about?"'): the same thing, by its new name."""
+    """The other lines of the person of ``taken`` (the line just renamed) that call the thing
+    by its old name, quotes too ('asked "What's Fogwalker about?"'): by its new name."""
     old_name = re.compile(rf"(?<![\w'-]){re.escape(was)}(?![\w'-])")
-    whose = renamed.text.split(" ", 1)[0].removesuffix("'s")
+    whose = taken.text.split(" ", 1)[0].removesuffix("'s")
     for at, line in enumerate(list(facts)):
-        if line is not renamed and old_name.search(line.text) and line.text.startswith(whose):
+        if line is not taken and old_name.search(line.text) and line.text.startswith(whose):
             retire(line)
             text = old_name.sub(name, line.text)
             facts.insert(at, Fact(text=text, date=line.date, sources=line.sources))
