@@ -61,6 +61,8 @@ _WEAK = re.compile(
 #: Not (yet) the speaker's state: a plan, a wish, a hypothetical, a suggestion, a question.
 _HEDGE = re.compile(
     r"\b(?:might|could|maybe|perhaps|thinking (?:about|of)|considering|if|should|"
+    # (an idea of one, not a state: "I was thinking 85 soles")
+    r"(?:was|were|am|'m|is|are|'re) (?:just |only )?thinking|"
     r"someday|one day|wish|hope|dream(?:s|ing)? (?:about|of)|suggest(?:s|ed|ing)?|"
     r"recommend(?:s|ed|ing)?|advis(?:es|ed)|tempted|"
     # (a change said not to happen: "we're not moving to Rabat", "not going anywhere")

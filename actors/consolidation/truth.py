@@ -477,6 +477,8 @@ def _revise(
     # Falcons" is no new name for Alice's husband; a line that names nobody may be his)
     persons = people([speaker], facts)
     amount = None if over(new.text) else counted(new.text)  # (not "was only 600 a month")
+    if amount and hedged(new.text[: new.text.find(amount[1])]):
+        amount = None  # an idea, "I was thinking 85 soles" (not "agreed to 11,000 if we sign")
     if not corrects and amount and (own is None or not changes):
         # "we're at 1,450 head", "agreed to 11,000 a month": no change word needed
         changes = [amount]

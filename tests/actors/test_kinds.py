@@ -100,6 +100,15 @@ def test_an_amount_of_the_same_period_needs_no_change_word() -> None:
     assert _merge("Diego", older, said) == []
 
 
+def test_an_amount_thought_of_is_no_change() -> None:
+    """ "I was thinking 85 soles" (a price for an order) is an idea, no new pay of "pay them
+    10 soles the hour"; what is said before the amount decides, not a condition after it."""
+    older = ["Ayo pays them 10 soles the hour.", "Ayo is 44."]
+    for said in ["Ayo was thinking 85 soles.", "Ayo is just thinking 150 soles for the lot."]:
+        assert _merge("Ayo", older, said) == []
+    assert _merge("Ayo", older, "Ayo pays them 12 soles the hour from now on.") == [older[0]]
+
+
 def test_a_count_said_in_words_is_an_amount_of_the_same_thing() -> None:
     """ "Now we have four grandchildren" replaces "three grandchildren"; "two weeks" is a
     time, not a count of anything the memory holds."""
