@@ -21,6 +21,8 @@ _LOWER_I = re.compile(r"(?<![\w'’.-])i(?=(?:['’](?:m|ve|d|ll))?(?![\w'’-]|
 
 #: A negation typed without its apostrophe: "i dont want", "cant make it", "didnt".
 _NT = re.compile(r"\b(do|does|did|ca|wo|is|are|was|were|have|has|had|could|would|should)nt\b")
+#: An aside inside a sentence, before its comma.
+_ASIDE = re.compile(r",? (?i:by the way|btw)(?=, )")
 #: A relative of the speaker's opening a terse sentence without its "my" (not "Mate, …").
 _KIN_OPENS = re.compile(rf"(?=[A-Z])(?i:{RELATIVES}) (?=[A-Z]|just |[a-z]+s\b)")
 
@@ -30,6 +32,7 @@ def as_meant(text: str, name: str | None) -> str:
     ("name's Marcus, i coach …"), and an introduction by the speaker's bare name ("Grace
     Wambui, senior auditor at KPMG.", "Zeynep, 27, PhD student …") with its "I'm"."""
     text = _NT.sub(r"\1n't", _IM.sub("I'm", _LOWER_I.sub("I", text)))
+    text = _ASIDE.sub("", text)  # "I'm Hiroshi by the way, a baker": "I'm Hiroshi, a baker"
     if re.match(r"[a-z]+\b(?!['’]?[A-Z])", text):
         text = text[0].upper() + text[1:]
     # ("me and my girlfriend split up": "my girlfriend and I", one subject, not two clauses)

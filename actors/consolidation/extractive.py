@@ -134,7 +134,9 @@ _NAME_SAID = re.compile(
 #: What they do, said in the next sentence without a verb: "Backend developer at Nkwa Labs
 #: here in Accra." (the introduction's apposition, cut off by a full stop).
 _TRADE_NEXT = re.compile(
-    rf"^(?:[A-Z][a-z-]+|{_INITIALISM})(?: [a-z-]+){{0,3}} (?:at|in|with|for) "
+    # (not a sentence with a subject of its own: "We live in a flat in Kaimuki")
+    r"^(?!(?:We|They|He|She|It|You|My|Our|His|Her|Their|This|That|There)\b)"
+    rf"(?:[A-Z][a-z-]+|{_INITIALISM})(?: [a-z-]+){{0,3}} (?:at|in|with|for) "
     r"(?!.*\b(?:is|are|was|were|has|have)\b)"
     # (the name, or a thing called by one: "at a fintech startup called Pinewheel")
     rf"(?:(?:an?|the) (?:[a-z][\w-]* ){{1,4}})?[{UPPER}][^.!?]*[.!]?$"

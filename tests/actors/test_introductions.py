@@ -300,3 +300,18 @@ def test_a_negation_typed_without_its_apostrophe_is_read_as_one() -> None:
     said = "wednesday evening is zumba at the hall, i dont want to miss that"
     facts = _facts(_memory_after((said, "Mele", "s")))
     assert "Mele doesn't want to miss that." in facts, facts
+
+
+def test_an_aside_inside_an_introduction_and_a_sentence_of_its_own_after_it() -> None:
+    """ "I'm Joon by the way, a potter." is a name and a trade; "We live in …" after "I'm
+    Joon." is a sentence with its own subject, not what Joon is ("Joon is a Joon and …")."""
+    said = "Thanks. I'm Joon by the way, a potter. We live in a tiny flat in Mapo, Seoul."
+    assert _facts(_memory_after((said, "Joon", "s"))) == [
+        "Joon is a potter.",
+        "Joon and others live in a tiny flat in Mapo, Seoul.",
+    ]
+    said = "I'm Joon btw, a potter at Clay Lab."
+    assert _facts(_memory_after((said, "Joon", "s"))) == [
+        "Joon works as a potter.",
+        "Joon works at Clay Lab.",
+    ]
