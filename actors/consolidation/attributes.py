@@ -109,7 +109,8 @@ _TABLE: list[tuple[str, str]] = [
         rf"start(?:s|ed|ing)? (?:(?:on |this |next )?(?:today|tomorrow|{WEEKDAYS}) )?"
         r"(?:as (?:an? )?(?:[\w-]+ ){1,3})?at|(?:join(?:s|ed|ing)?|signed (?:on )?with|"
         r"(?:accepted|took|got|landed) (?:an? |the )?(?:job |new )?(?:offer|position|job|role|post)"
-        r"(?: too)?,? (?:from|at|with)) (?:the )?(?-i:[A-Z])[\w-]*|"
+        # (and what as: "got an offer to be head baker at Pan no Mori")
+        r"(?: to be (?:an? |the )?[\w-]+(?: [\w-]+){0,2}?)?(?: too)?,? (?:from|at|with)) (?:the )?(?-i:[A-Z])[\w-]*|"
         # (a trade done for a named employer: "drives a Kenworth for Maplewood Freight")
         r"(?:drives?|driving|drove|hauls?|hauling|delivers?|delivering|writes?|writing|"
         r"freelances?|freelancing) (?:[\w-]+ ){0,3}?for (?-i:[A-Z])[\w-]*|"

@@ -41,6 +41,7 @@ def test_a_role_given_replaces_a_trade_said_with_an_employer() -> None:
         "Ines is leaving to become finance manager at SunKiosk, a solar startup.",
         "Ines switched jobs, now backend lead at Tessa AI.",
         "Ines accepted a position at the Khalidi Hospital pharmacy.",
+        "Ines got an offer to be head welder at Ría Steel.",  # (and what as)
     ],
 )
 def test_joining_signing_or_starting_at_a_named_employer_replaces_the_old_one(said: str) -> None:
