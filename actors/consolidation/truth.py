@@ -29,9 +29,7 @@ from typing import NamedTuple
 from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_memory
 
 from .attributes import (
-    HOME_TAKEN,
     THINGS,
-    UPPER,
     WEEKDAYS,
     WHEN,
     Key,
@@ -57,6 +55,7 @@ from .family import family_grew
 from .grounding import supports
 from .kinds import KINDS, TOPICAL_AMOUNT, WEEKDAY, counted, of_the_kind, root, unit
 from .meaning import Embed, meaning
+from .places import based, finer, moved_within, moves, there, within
 from .renaming import SMALL_WORDS, new_name, renamed, renames, says_renamed
 from .retraction import retraction_topics, retracts
 from .roles import promoted
@@ -77,25 +76,8 @@ _NO_LONGER = re.compile(
     r"(?: anymore| any more)?,? (?:only|just|but now) (?P<new>[^,.;]+)[.!]?$",
     re.IGNORECASE,
 )
-#: A place said with someone's work ("a designer in London", ``claims``), less exact than
-#: where they live: a move replaces it, a neighbourhood does not.
-_BASED = re.compile(r"^\S+ is based in ")
 _VALUED = frozenset(["residence", "age"])
-_MOVE = re.compile(
-    r"\b(?:move|moved|moving|relocated|relocating|based|settled|unpacked|now (?:live|lives|living)|"
-    r"packed up|in (?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* now|"
-    r"(?:taken|took|got|found|rented|bought|signed for) an? (?:new |bigger |smaller )?"
-    r"(?:flat|house|apartment|place)|"
-    rf"first night (?:in|at) (?:our|my|their|the|an?) |{HOME_TAKEN})\b",
-    re.IGNORECASE,
-)
-_THERE = re.compile(r"\b(?:there|here)\b")
 _ACTUALLY = re.compile(r"(?<=\w) actually\b(?= \w)")
-_LOCAL_MOVE = re.compile(
-    r"\bmoved (?:house|flats?|apartments?|places|across town|down the road|"
-    r"(?:a)?round the corner)|\bnearby\b|\bsame (?:city|town|area)\b",
-    re.IGNORECASE,
-)
 _SAME = re.compile(r"\bthe same\b", re.IGNORECASE)
 _THE_NEW = re.compile(r"\b(?:the|my|their|our|his|her) new\b", re.IGNORECASE)
 _THE_OLD = re.compile(r"\b(?:the|my|their|our|his|her) (?:old|previous|former)\b", re.IGNORECASE)
@@ -213,7 +195,9 @@ def merge(
             ):
                 at = facts.index(found.old)
                 retire(found.old)
-                facts[at:at] = [found.rest] if found.rest else []
+                moved = moved_within(found.old.text, fact.text)
+                kept = (moved and _rewrite(found.old, fact, [moved], turns)) or found.rest
+                facts[at:at] = [kept] if kept else []
         facts.append(fact)
         added.append(fact)
 
@@ -320,7 +304,7 @@ def _supersede(
                 a.attribute == "residence" and a.value and a.value.casefold() == b.value.casefold()
                 for a, b in shared
             )
-            or (_BASED.match(old.text) and (not _MOVE.search(whole) or _finer(old, before, shared)))
+            or (based(old.text) and (not moves(whole) or finer(old, before, shared)))
         ):
             # "lives in Peckham" says where in the city "based in London" is; and a move from
             # the Westside "based in Galway" and "lives in Westside" both held is the finer one's
@@ -331,44 +315,22 @@ def _supersede(
         ):
             continue  # "Lena and Jonas got engaged", "Jonas proposed! We're engaged!": Jonas
         rest = [b for b in theirs if not any(b is s for _, s in shared)]
-        says_more = (
-            rest
-            # "Otara in South Auckland": a move said to be within it ("moved house") keeps the
-            # wider place; a move to a name alone may be anywhere ("Busan, Seoul" is no claim)
-            or (
-                bool(_LOCAL_MOVE.search(new.text))
-                and any(
-                    re.search(rf"\b{re.escape(b.value)}(?:,? in|,) [{UPPER}]", old.text)
-                    for _, b in shared
-                    if b.value
-                )
-            )
-        )
-        swaps = [(b.value, a.value or _there(new.text)) for a, b in shared]
+        # "Otara in South Auckland": a move said to be within it keeps the wider place
+        cut = within(old, new, shared)
+        swaps = [(b.value, a.value or there(new.text)) for a, b in shared]
         # "quit Pixelworks" ends the line naming Pixelworks: nothing to carry into it
         ends = ending(new.text) and all(was == value for was, value in swaps)
         # a place or an age is a value; an employer, a partner, a car is a thing the old
         # line describes ("a small clinic called Pazur"): its words do not fit the new one
         values = all(a.attribute in _VALUED for a, _ in shared)
-        rewritten = _rewrite(old, new, swaps, turns) if says_more and values and not ends else None
+        kept = cut or (old if rest else None)
+        rewritten = _rewrite(kept, new, swaps, turns) if kept and values and not ends else None
         at = facts.index(old)
         retire(old)
         if rewritten is not None:
             facts.insert(at, rewritten)
         done = True
     return done
-
-
-def _finer(old: Fact, facts: list[Fact], shared: list[tuple[Key, Key]]) -> bool:
-    """Another of ``facts`` than ``old`` (a city said with someone's work) holds the same
-    attributes of ``shared`` of the same subject, not said with work: where in it they live."""
-    held = {(b.subject, b.attribute) for _, b in shared}
-    return any(
-        f is not old
-        and not _BASED.match(f.text)
-        and any((k.subject, k.attribute) in held for k in keys(f.text))
-        for f in facts
-    )
 
 
 def _newest(old: Fact, facts: list[Fact], shared: list[tuple[Key, Key]]) -> bool:
@@ -440,15 +402,6 @@ def _rewrite(
         for session in old.sources | new.sources
     }
     return Fact(text=text, date=new.date or old.date, sources=sources)
-
-
-def _there(text: str) -> str:
-    """The place "there" stands for: the last name before it ("a job in Helsinki, so … there")."""
-    found = _THERE.search(text)
-    if found is None:
-        return ""
-    names = re.findall(r"\b(?:in|at|to) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)", text[: found.start()])
-    return names[-1] if names else ""
 
 
 def _revise(

@@ -220,6 +220,35 @@ def test_a_move_within_a_place_keeps_the_wider_place() -> None:
     assert _merge("Siobhan", [older[0], older[2]], said) == [older[0]]
 
 
+def test_a_home_or_premises_described_in_a_place_is_a_move_within_the_wider_one() -> None:
+    """ "A bigger flat in Manoa" after "a tiny flat in Kaimuki, Honolulu" names a home, not a
+    town: still in Honolulu, and the line says only where ("the roof leaks" was the old
+    flat's). A business moved to "a bigger shop in Surco" is in Surco, Lima; a move to a
+    name alone ("moved to Hilo") may be anywhere, and takes the whole line."""
+    line = "Keala and others live in a tiny flat in Kaimuki, Honolulu, the roof leaks."
+    for said in [
+        "Keala and others moved on Sunday, a bigger flat in Manoa!",
+        "Keala rented a room in Manoa, closer to work.",
+    ]:
+        merged = _merged("Keala", [line, "Keala is a nurse."], said)
+        assert [f.text for f in merged.retired] == [line]
+        assert "Keala and others live in Manoa, Honolulu. <!--" in merged.memory
+        assert "Kaimuki" not in merged.memory and "roof" not in merged.memory
+    memory = _merged("Keala", [line], "Keala moved to Hilo.").memory
+    assert "Honolulu" not in memory and "Hilo, " not in memory
+    bakery = "Hi, I'm Oksana. I have a little bakery, Pan Dulce, in Miraflores, Lima."
+    memory = _memory_after(
+        (bakery, "Oksana", "s"),
+        ("Big week! We moved the bakery to a bigger shop in Surco, more space.", "Oksana", "s"),
+    )
+    assert "Oksana has a little bakery, Pan Dulce, in Surco, Lima. <!--" in memory
+    assert "Miraflores" not in memory
+    memory = _memory_after(
+        (bakery, "Oksana", "s"), ("We moved the bakery to Cusco.", "Oksana", "s")
+    )
+    assert "Lima" not in memory
+
+
 def test_a_place_said_of_a_thing_or_a_relatives_move_is_no_move_of_theirs() -> None:
     """ "Tessa AI, a startup based in Hanoi" is the startup's place; a grandson moving to
     Leeds is the grandson's move (a grandchild, an in-law or a teammate is someone else)."""

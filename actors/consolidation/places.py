@@ -1,0 +1,104 @@
+"""Where someone is: a place said with their work, a move, and a move within a wider place.
+
+"a designer in London" says less than "lives in Peckham"; "a bigger flat in Atsubetsu"
+after "an old flat in Kita-ku, Sapporo" is a new neighbourhood of the same city, while
+"moved to Busan" may be anywhere. ``truth.merge`` asks these questions of a change of
+residence. See docs/design.md, "Facts that stay true".
+"""
+
+from __future__ import annotations
+
+import re
+
+import msgspec
+
+from reverie.store import Fact
+
+from .attributes import HOME_TAKEN, UPPER, Key, keys
+
+__all__ = ["based", "finer", "moved_within", "moves", "there", "within"]
+
+#: A place said with someone's work ("a designer in London", ``claims``), less exact than
+#: where they live: a move replaces it, a neighbourhood does not.
+_BASED = re.compile(r"^\S+ is based in ")
+_MOVE = re.compile(
+    r"\b(?:move|moved|moving|relocated|relocating|based|settled|unpacked|now (?:live|lives|living)|"
+    r"packed up|in (?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* now|"
+    r"(?:taken|took|got|found|rented|bought|signed for) an? (?:new |bigger |smaller )?"
+    r"(?:flat|house|apartment|place)|"
+    rf"first night (?:in|at) (?:our|my|their|the|an?) |{HOME_TAKEN})\b",
+    re.IGNORECASE,
+)
+_THERE = re.compile(r"\b(?:there|here)\b")
+#: A move said to be within the place it leaves.
+_LOCAL_MOVE = re.compile(
+    r"\bmoved (?:house|flats?|apartments?|places|across town|down the road|"
+    r"(?:a)?round the corner)|\bnearby\b|\bsame (?:city|town|area)\b|"
+    # (a home or premises described, not a town named: "a bigger flat in Atsubetsu", "a room
+    # in Cayma"; "closer to work")
+    r"\b(?:flat|apartment|studio|room|house|condo|bedsit|place|shop|office|unit|premises)"
+    r"(?: [\w-]+){0,2}? in (?-i:[A-Z])|"
+    r"\bcloser to (?:the |my |our |their )?(?:office|work|job|school)\b",
+    re.IGNORECASE,
+)
+_NAME = rf"[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*"
+#: The wider place said after a place: "Kita-ku, Sapporo", "Otara in South Auckland".
+_WIDER = rf"(?:,? in|,) {_NAME}"
+
+
+def based(text: str) -> bool:
+    """``text`` is a place said with someone's work: "Sofie is based in Aarhus"."""
+    return bool(_BASED.match(text))
+
+
+def moves(text: str) -> bool:
+    """``text`` says a move of home ("settled in", "first night in the new flat")."""
+    return bool(_MOVE.search(text))
+
+
+def finer(old: Fact, facts: list[Fact], shared: list[tuple[Key, Key]]) -> bool:
+    """Another of ``facts`` than ``old`` (a city said with someone's work) holds the same
+    attributes of ``shared`` of the same subject, not said with work: where in it they live."""
+    held = {(b.subject, b.attribute) for _, b in shared}
+    return any(
+        f is not old
+        and not _BASED.match(f.text)
+        and any((k.subject, k.attribute) in held for k in keys(f.text))
+        for f in facts
+    )
+
+
+def within(old: Fact, new: Fact, shared: list[tuple[Key, Key]]) -> Fact | None:
+    """``old`` cut to where it says they live, when ``new`` is a move within its wider place
+    ("moved house", "a bigger flat in Atsubetsu" after "an old flat in Kita-ku, Sapporo"):
+    "… live in Kita-ku, Sapporo", to take the new neighbourhood; None for a move to a name
+    alone, which may be anywhere ("moved to Busan": "Busan, Seoul" is no claim)."""
+    if not _LOCAL_MOVE.search(new.text):
+        return None
+    for _, b in shared:
+        said = b.value and re.search(
+            rf"^(?P<who>.+?) (?P<verb>lives?|(?:is|are) based)\b.*?\b"
+            rf"(?P<place>{re.escape(b.value)}{_WIDER})",
+            old.text,
+        )
+        if said:
+            text = f"{said['who']} {said['verb']} in {said['place']}."
+            return msgspec.structs.replace(old, text=text)
+    return None
+
+
+def moved_within(old: str, new: str) -> tuple[str, str] | None:
+    """The place of ``old``, a thing "in Yanahuara, Arequipa", and the one a move within its
+    wider place names ("moved the workshop to a bigger room in Cayma"); else None."""
+    was = re.search(rf"\bin (?P<place>{_NAME}){_WIDER}", old)
+    now = re.findall(rf"\b(?:in|to) ({_NAME})(?!{_WIDER}|[\w'-])", new)
+    return (was["place"], now[-1]) if was and now and _LOCAL_MOVE.search(new) else None
+
+
+def there(text: str) -> str:
+    """The place "there" stands for: the last name before it ("a job in Helsinki, so … there")."""
+    found = _THERE.search(text)
+    if found is None:
+        return ""
+    names = re.findall(r"\b(?:in|at|to) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)", text[: found.start()])
+    return names[-1] if names else ""
