@@ -257,6 +257,12 @@ _A_THING = re.compile(
 #: A noun said just before what it is: "a startup based in …".
 _A_NOUN = re.compile(r"\b(?:an?|the) (?:[\w-]+ ){0,2}[a-z]+ $")
 _THERE = re.compile(r"\b(?:there|here)\b")
+#: A thing given a name of its own: "named the car 'Ryzhyk'" is no new car.
+_NAMING = re.compile(
+    r"\b(?:named|called|nicknamed|christened|call|calls) (?:the|my|our|their|his|her|its) "
+    r"(?:[\w-]+ )?$",
+    re.IGNORECASE,
+)
 _OTHERS = re.compile(r"\b(?:his|her|our) $", re.IGNORECASE)
 #: Someone already named, by a pronoun the speaker is never written with (they are "they").
 _HE_SHE = re.compile(r"(?:he|she)(?:'s|'d|'ll)?", re.IGNORECASE)
@@ -297,6 +303,8 @@ def _keys(fact: str) -> tuple[Key, ...]:
                 continue  # "The studio moved to Almadies": the studio's place, not theirs
             elif match[0] == "based" and _A_NOUN.search(fact[: match.start()]):
                 continue  # "Tessa AI, a startup based in Hanoi": the startup's place
+            elif attribute in THINGS and _NAMING.search(fact[: match.start()]):
+                value = ""  # "named the car Ryzhyk": the same car, by a name of its own
             # ("Her fiancé proposed": someone else's partner, the speaker's are "Maya's")
             whose = RELATIVE.fullmatch(match[0]) and _OTHERS.search(fact[: match.start()])
             held = attribute in THINGS and _holder(fact, matches[0].start())

@@ -59,3 +59,11 @@ def test_a_make_named_alone_replaces_the_speakers_thing_of_its_kind(
     speaker: str, older: list[str], new: str, retired: str | None
 ) -> None:
     assert _merge(speaker, older, new) == ([retired] if retired else [])
+
+
+def test_a_name_given_to_a_thing_is_no_new_thing() -> None:
+    """ "The kids named the car Bluey" names the car the speaker has, not a new one."""
+    older = ["Goran and others bought a used Skoda Fabia.", "Goran is a welder."]
+    for said in ["The kids named the car 'Bluey'.", "Goran calls the new car Bluey."]:
+        assert _merge("Goran", older, said) == []
+    assert _merge("Goran", older, "Goran bought a Dacia Sandero.") == [older[0]]
