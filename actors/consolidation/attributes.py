@@ -122,7 +122,9 @@ _TABLE: list[tuple[str, str]] = [
         r"clinic|agency|label)|"
         # (whatever it is: "opened their own pharmacy", "started my own bakery")
         r"(?:open|start|launch|found)(?:s|ed|ing)? (?:up )?(?:my|their|his|her|our) own\b|"
-        r"(?:first|last|final) (?:day|week|month|shift|service) (?:at|with|there|in that)\b)",
+        r"(?:first|last|final) (?:day|week|month|shift|service) (?:at|with|there|in that)\b|"
+        # (the noun left out: "this week was my first at Nofima")
+        r"(?:my|their|his|her|'s) (?:first|last) at (?-i:[A-Z]))",
     ),
     (
         "trade",

@@ -42,6 +42,7 @@ def test_a_role_given_replaces_a_trade_said_with_an_employer() -> None:
         "Ines switched jobs, now backend lead at Tessa AI.",
         "Ines accepted a position at the Khalidi Hospital pharmacy.",
         "Ines got an offer to be head welder at Ría Steel.",  # (and what as)
+        "This week was Ines's first at Ría Steel.",  # (the noun left out)
     ],
 )
 def test_joining_signing_or_starting_at_a_named_employer_replaces_the_old_one(said: str) -> None:
