@@ -159,7 +159,9 @@ def _old_name(said: str) -> re.Pattern[str]:
         return _OLD_NAME
     named = "|".join(map(re.escape, things))
     return re.compile(
-        rf"(?:(?P<after>\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named}),?)|,(?= the [A-Z]))"
+        # (or what they run: "runs Fresh Fade Barbershop in Adum" for "the shop")
+        rf"(?:(?P<after>\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named}),?|runs?|owns?)|"
+        r",(?= the [A-Z]))"
         rf"\s+\"?(?:the )?|(?<=\S ))(?P<name>{_NAME})"
         # (or the name before the thing, in apposition: "Fanfara Veche, a little … band")
         rf"(?(after)|(?=, an? (?:[\w-]+ ){{0,3}}(?:{named})\b))"

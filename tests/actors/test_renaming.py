@@ -210,3 +210,14 @@ def test_a_rename_reaches_every_line_that_calls_the_thing_by_its_old_name() -> N
     memory = _merged("Ilka", older, "Ilka renamed the novel Tidewater.").memory
     assert "Driftwood" not in memory
     assert 'Ilka, asked "What\'s Tidewater about?", answered "A ferry in the fog". <!--' in memory
+
+
+def test_a_business_run_by_its_name_is_renamed_by_its_noun() -> None:
+    """ "I run Golden Scissors Salon in Osu" holds the name "we changed the salon's name"
+    takes, though no "called" says it is one."""
+    lines = _lines(
+        ("Efua", "I'm Efua, I run Golden Scissors Salon in Osu, Accra."),
+        ("Efua", "Big news, we changed the salon's name, it's Velvet Crown now."),
+    )
+    assert "Efua runs Velvet Crown in Osu, Accra." in lines, lines
+    assert not any("Golden Scissors" in line for line in lines)
