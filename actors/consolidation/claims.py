@@ -47,7 +47,8 @@ _TRADE_AT_IN = re.compile(
     rf"(?:(?: up| down| out| here|,? living|,? based)? in (?:the )?"
     # (or with the wider one after a comma: "in Coyoacán, Mexico City")
     rf"(?P<where>{_PLACE_NAME}(?:,? in {_PLACE_NAME}|, {_PLACE_NAME})?))?"
-    r"[.!]?$"
+    # (and the field, after it all: "… in Trondheim, microbiology")
+    r"(?:, (?P<field>[a-z][\w-]*(?: [a-z][\w-]*){0,2}))?[.!]?$"
 )
 #: A place said to be their home after it: "mostly buildings in Bole, where Dawit also lives".
 _WHERE_THEY_LIVE = re.compile(
@@ -184,7 +185,8 @@ def claims(fact: Fact) -> list[Fact]:
         if (said_as := _AS_TRADE.match(trade)) and not studies and not retired:
             noun = trade[said_as.end() :]
             trade = f"works as {said_as[1] or article(noun)} {noun}"
-        texts = [f"{who} {trade}."]
+        field = f", {found['field']}" if found["field"] else ""
+        texts = [f"{who} {trade}{field}."]
         at = "studies at" if studies else "works at"
         texts += [f"{who} {at} {found['at']}."] if found["at"] else []
         # (where they are: said of them, or of their employer, "Kaiyo, a seafood place in Osaka")

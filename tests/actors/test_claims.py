@@ -271,3 +271,15 @@ def test_an_age_said_after_the_rest_is_a_claim_of_its_own() -> None:
     ]
     memory = _memory_after(said, ("I turned 62 on Sunday, and we moved to Tenby.", "Dafydd", "s"))
     assert "61" not in memory and "Fishguard" not in memory and "ferryman" in memory
+
+
+def test_a_field_after_the_place_stays_with_the_trade() -> None:
+    """ "a radiographer at Groote Schuur in Cape Town, paediatrics" is still a trade, an
+    employer and a place: the field goes with the trade, and a new employer keeps both."""
+    said = "Hi! I'm Lindiwe, I work as a radiographer at Groote Schuur in Cape Town, paediatrics."
+    lines = _facts(_memory_after((said, "Lindiwe", "s")))
+    assert lines == [
+        "Lindiwe works as a radiographer, paediatrics.",
+        "Lindiwe works at Groote Schuur.",
+        "Lindiwe is based in Cape Town.",
+    ]
