@@ -89,7 +89,9 @@ _TABLE: list[tuple[str, str]] = [
     ),
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")
         "work",
-        r"\b(?:works? (?:remote(?:ly)? |part-time |full-time )?(?:at|for|in)\b|"
+        # (the verb, not the noun of a day's work: "finished work at 6", "after work at the gym")
+        r"\b(?:(?<!finished )(?<!after )(?<!before )(?<!from )(?<!off )(?<!to )"
+        r"works? (?:remote(?:ly)? |part-time |full-time )?(?:at|for|in)\b|"
         r"working (?:remote(?:ly)? |part-time |full-time )?(?:at|for)\b|"
         r"job (?:at|with|in)\b|employer|employed|"
         # (a role at a name, said as theirs now: "to become finance manager at SunKiosk", "now
