@@ -283,6 +283,8 @@ def displaced(
             return Displaced(naming[0], None)
     ended = _ENDED.search(said)
     head = (ended["head"] or ended["sold"] or ended["given"]) if ended else ""
+    if ended and ended["sold"] and (noun := _COMPOUND.match(said, ended.end())):
+        head = noun[1]  # "stopped their art class, …": a class
     thing = ended is not None and not PET.fullmatch(head) and not re.fullmatch(_BEING, head)
     if ended and thing:
         # "my old laptop died": the line with a laptop, or a make of one (two, and none goes)
@@ -497,6 +499,8 @@ _ENDED = re.compile(
     # (not "old" itself: "traded in the old 12")
     r"(?P<sold>(?!(?:old|little|job|work|position|role)\b)[a-z]{3,}))\b(?! off\b)"
 )
+#: The noun a thing's name ends with, after its first word ("art class", "bread machine").
+_COMPOUND = re.compile(r" ([a-z]{3,})(?=[,.;!]|$)")
 #: Words that end a phrase without naming a kind of thing ("a Chery Tiggo yesterday").
 _NOT_A_KIND = word_set(
     "yesterday today tonight tomorrow now again too also though instead one ones thing things"

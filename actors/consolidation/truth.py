@@ -59,7 +59,7 @@ from .places import based, finer, moved_within, moves, there, within
 from .renaming import SMALL_WORDS, new_name, renamed, renames, says_renamed
 from .retraction import retraction_topics, retracts
 from .roles import promoted
-from .signals import ending, gone, hedged, over, signalled
+from .signals import CLAUSE, ending, gone, hedged, over, signalled
 from .third_person import DEFAULT_SPEAKER, conjugate
 
 __all__ = ["Merged", "clean", "merge"]
@@ -422,8 +422,10 @@ def _revise(
     59 item 3), the one nearest to it in meaning (``change.nearest``)."""
     turn = _turn_of(new, turns)
     corrects = bool(_CORRECTION.search(said) or renames(said))
-    if not corrects and gone(said):
-        return False  # "our Sunday barbecues are over": Sunday is no new day of futsal
+    if not corrects and (gone(said) or ending(CLAUSE.split(said, maxsplit=1)[0])):
+        # "our Sunday barbecues are over": Sunday is no new day of futsal; "stopped my art
+        # class, now I do pottery on Sundays": the class ended, Sunday is pottery's
+        return False
     changes = _changes(new.text, turn, said)
     own = None if corrects else theirs(facts, new, said, speaker)
     # (a correction or a rename acts on no other person's line: Bob's "we renamed the team

@@ -5,6 +5,7 @@ that line (docs/design.md, "Facts that stay true")."""
 from __future__ import annotations
 
 from tests.actors.merging import merge_retired as _merge
+from tests.actors.merging import merged as _merged
 
 
 def test_a_course_finished_ends_its_line_and_work_finished_nothing() -> None:
@@ -15,3 +16,17 @@ def test_a_course_finished_ends_its_line_and_work_finished_nothing() -> None:
     ]
     assert _merge("Mere", older, "Mere finished the Excel course.") == [older[0]]
     assert _merge("Mere", older, "Mere finished work at 6 and went home.") == []
+
+
+def test_a_thing_stopped_is_named_by_the_last_noun_and_keeps_no_new_day() -> None:
+    """ "Stopped my art class, now I do pottery on Sundays" ends the line with a class (its
+    noun is "class", not "art"), and Sunday is pottery's: it is written into no old line."""
+    older = [
+        "After school, Noor's watercolour painting class on Saturday morning, a treat.",
+        "Noor teaches Year 2.",
+    ]
+    said = "Noor stopped their art class, now they do pottery on Sunday afternoons."
+    merged = _merged("Noor", older, said)
+    assert [f.text for f in merged.retired] == [older[0]]
+    assert "Noor teaches Year 2. <!--" in merged.memory
+    assert "Sunday afternoon, a treat" not in merged.memory
