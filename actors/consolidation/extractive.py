@@ -180,7 +180,9 @@ _UNSAID_I_AM = re.compile(
 #: Where one lives or works, or what one has of one's own, its "I" left out: "Live in
 #: Westside with my boyfriend Cian.", "Run my own show called Reef Plumbing."
 _UNSAID_I = re.compile(
-    r"^(?:(?:Live|Work|Teach|Study) (?:in|at|for|near|with|from)|[A-Z][a-z]+ my own)\b"
+    r"^(?:(?:Live|Work|Teach|Study) (?:in|at|for|near|with|from)|[A-Z][a-z]+ my own|"
+    # (what was done to them: "Also got promoted to shift leader.")
+    r"Got [a-z]+(?:ed|en) (?:to|as|at|by|in|last|this|yesterday|today)|Got (?:promoted|engaged|married|hired))\b"
 )
 #: A state said alone, its "I'm" left out: "Officially retired now.", "Engaged again!" (a
 #: participle, or a word after an adverb; not "Snowing again", "Hei again!")

@@ -498,3 +498,12 @@ def test_a_correction_never_rewrites_a_line_said_in_its_own_turn() -> None:
     assert "Tuesday is Tevita's daughter's netball." in facts
     assert not any("Thursday" in fact and "netball" in fact for fact in facts)
     assert not any("Tuesday" in fact and "raining" in fact for fact in facts)
+
+
+def test_what_was_done_to_the_speaker_said_without_i_is_theirs() -> None:
+    """ "Also got promoted to shift leader at work" is the speaker's, written with their name;
+    "Got stuck in traffic" is no fact at all."""
+    said = "Moved in with my girlfriend Rasa in Antakalnis. Also got promoted to shift leader."
+    facts = _facts(_memory_after((said, "Jonas", "s")))
+    assert "Jonas got promoted to shift leader." in facts, facts
+    assert _facts(_memory_after(("Got stuck in traffic on the ring road.", "Jonas", "s"))) == []
