@@ -51,8 +51,9 @@ _RENAMING = re.compile(
 )
 _NEW_NAME = re.compile(
     # (or what it goes out "as": "invoices now go out as Baltic Lingo")
-    r"(?:\b(?:called|named|name is|name(?: also| too)?[:,]|to|as|officially|is now|is|are|'re|it's|says|reads|"
-    r"(?:renamed|retitled|rebranded) (?:the |our |my |their )?[a-z]+)\s+"
+    # (or after a colon: "a new name with the new sign: Salong Norrsken")
+    r"(?:(?:\b(?:called|named|name is|name(?: also| too)?[:,]|to|as|officially|is now|is|are|'re|it's|"
+    r"says|reads|(?:renamed|retitled|rebranded) (?:the |our |my |their )?[a-z]+)|:)\s+"
     rf"(?:the )?){_NOT_A_DAY}(?P<name>{_NAME})"
 )
 #: A name chosen: "Emberfall is cool but no, Lanternfall it is."

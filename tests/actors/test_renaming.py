@@ -221,3 +221,12 @@ def test_a_business_run_by_its_name_is_renamed_by_its_noun() -> None:
     )
     assert "Efua runs Velvet Crown in Osu, Accra." in lines, lines
     assert not any("Golden Scissors" in line for line in lines)
+
+
+def test_a_new_name_said_after_a_colon() -> None:
+    """ "The café has a new name with the new awning: Mokka Hus" renames the café."""
+    lines = _lines(
+        ("Sigrid", "I own a tiny café in Tromsø called Kaffekoppen."),
+        ("Sigrid", "And the café has a new name with the new awning: Mokka Hus."),
+    )
+    assert "Sigrid owns a tiny café in Tromsø called Mokka Hus." in lines, lines
