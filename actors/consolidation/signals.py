@@ -92,8 +92,11 @@ _ENDING = re.compile(
     r"\b(?:quit(?! [a-z]+ing\b)|left|resigned|resignation|notice|sold(?! [A-Z][\w-]* on\b)|"
     r"no longer|stopped|cancell?ed|let (?:(?-i:[A-Z])[\w-]* )?go|laid off|made redundant|(?:got|was|been) fired|"
     # (a course or a programme done: "finished the Excel course"; not "finished work at 6")
-    r"(?:finished|completed) (?:the|my|their|his|her|our) (?:[\w-]+ ){0,2}"
-    r"(?:course|class|classes|diploma|degree|certificate|programme|program|training|apprenticeship)|"
+    r"(?:finished|completed) (?:all )?(?:the|my|their|his|her|our) (?:[\w-]+ ){0,2}"
+    r"(?:course|class|classes|diploma|degree|certificate|programme|program|training|"
+    r"apprenticeship|exams?)|"
+    # (one thing swapped for another: "swapped the hiking for a cycling group")
+    r"swapped(?= (?:the|my|their|his|her|our) [\w -]+ for\b)|"
     # (what is replaced by its name: "got a ThinkPad to replace the old Dell")
     r"replac(?:e|ed|es|ing)(?= (?:the |my |our |their )?(?:old )?(?-i:[A-Z])))\b",
     re.IGNORECASE,

@@ -30,3 +30,15 @@ def test_a_thing_stopped_is_named_by_the_last_noun_and_keeps_no_new_day() -> Non
     assert [f.text for f in merged.retired] == [older[0]]
     assert "Noor teaches Year 2. <!--" in merged.memory
     assert "Sunday afternoon, a treat" not in merged.memory
+
+
+def test_a_thing_swapped_for_another_ends_and_exams_finished_end_their_study() -> None:
+    """ "Swapped the climbing for a running club on Thursdays" ends the climbing line (it
+    does not take Thursday); "Finished all my exams!" ends the studying for them."""
+    older = ["Abebe climbs at Entoto on Tuesday evenings.", "Abebe is a pharmacist."]
+    said = "Abebe swapped the climbing for a running club on Thursday evenings."
+    merged = _merged("Abebe", older, said)
+    assert [f.text for f in merged.retired] == [older[0]]
+    assert "Entoto on Thursday" not in merged.memory
+    older = ["Abebe is studying for ACCA part-time, exams in June.", "Abebe is a pharmacist."]
+    assert _merge("Abebe", older, "Abebe finished all their exams!") == [older[0]]
