@@ -182,7 +182,9 @@ _UNSAID_I_AM = re.compile(
 _UNSAID_I = re.compile(
     r"^(?:(?:Live|Work|Teach|Study) (?:in|at|for|near|with|from)|[A-Z][a-z]+ my own|"
     # (what was done to them: "Also got promoted to shift leader.")
-    r"Got [a-z]+(?:ed|en) (?:to|as|at|by|in|last|this|yesterday|today)|Got (?:promoted|engaged|married|hired))\b"
+    r"Got [a-z]+(?:ed|en) (?:to|as|at|by|in|last|this|yesterday|today)|Got (?:promoted|engaged|married|hired)|"
+    # (what they did to a thing of theirs: "Finished all my exams!", "Sold our old van.")
+    r"[A-Z][a-z]+ed (?:all |both )?(?:my|our)\b)\b"
 )
 #: A state said alone, its "I'm" left out: "Officially retired now.", "Engaged again!" (a
 #: participle, or a word after an adverb; not "Snowing again", "Hei again!")

@@ -507,3 +507,5 @@ def test_what_was_done_to_the_speaker_said_without_i_is_theirs() -> None:
     facts = _facts(_memory_after((said, "Jonas", "s")))
     assert "Jonas got promoted to shift leader." in facts, facts
     assert _facts(_memory_after(("Got stuck in traffic on the ring road.", "Jonas", "s"))) == []
+    facts = _facts(_memory_after(("Finished all my exams! Sold our old van too.", "Jonas", "s")))
+    assert facts == ["Jonas finished all their exams!", "Jonas sold their old van too."], facts
