@@ -178,7 +178,8 @@ def _later(text: str) -> str:
 
 #: The speaker's first mention when the sentence does not open with them: by name.
 _FIRST_MENTION = re.compile(
-    r"\b(?:(?i:I was|I'm|I've|I'll|I'd|I|myself|mine|me)|my|My(?! [A-Z]))\b"
+    # (and "our", "us": "Rent is $520 for our place" is the speaker's and their family's)
+    r"\b(?:(?i:I was|I'm|I've|I'll|I'd|I|myself|mine|me)|my|My(?! [A-Z])|our|us)\b"
 )
 _NAMED = {
     "i was": "{} was",
@@ -187,6 +188,8 @@ _NAMED = {
     "i'll": "{} will",
     "mine": "{}'s",
     "my": "{}'s",
+    "our": "{}'s",
+    "us": "{} and others",
 }
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from reverie.actors.consolidation.extractive import extractive_consolidation
 from reverie.actors.consolidation.third_person import third_person
 from reverie.store import MessageRecord, TokenCounter
+from tests.actors.merging import facts_of as _facts
+from tests.actors.merging import memory_after as _memory_after
 
 COUNT = TokenCounter().count
 
@@ -187,3 +189,12 @@ def test_our_opening_a_sentence_is_the_speakers() -> None:
         third_person("Our cook Dilnoza makes the best bread.", "Farida")
         == "Farida's cook Dilnoza makes the best bread."
     )
+
+
+def test_the_speakers_family_said_first_as_our_is_named() -> None:
+    """ "Rent is $700 a week for our place in Mangere" names whose place, as "my" would."""
+    said = "Rent is $700 a week for our place in Mangere. Someone stole our van last night."
+    assert _facts(_memory_after((said, "Losa", "s"))) == [
+        "Rent is $700 a week for Losa's place in Mangere.",
+        "Someone stole Losa's van last night.",
+    ]
