@@ -60,7 +60,7 @@ __all__ = [
 _LIFE_ENDS = re.compile(
     r"\b(?:died|passed(?: away)?(?! (?:the|my|his|her|their|an?|it)\b)|"
     r"put (?:[\w']+ ){0,3}(?:down|to sleep)|rehomed?|(?:went|gone) to live|lives with .+ now|"
-    r"gave (?:him|her|them|[A-Z][\w-]*) away|given away)\b",
+    r"gave (?:him|her|them|[A-Z][\w-]*) away|given away|(?:got|was|been|gets|is) adopted)\b",
     re.IGNORECASE,
 )
 #: A thing named by its noun that died ("the delivery car finally died").

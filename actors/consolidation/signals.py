@@ -40,7 +40,7 @@ _CUE = re.compile(
     r"meant|renamed|rebranded|retitled|old one|previous|former|became|promoted|took over|shifted|"
     r"rescheduled|postponed|pushed (?:back )?to|brought forward|change of plans?|"
     r"(?:slight|small|quick|big|one) change|"
-    r"retired|raised|increased|reduced|lowered|(?:went|goes|gone) up|"
+    r"(?<!\ba )(?<!\ban )retired|raised|increased|reduced|lowered|(?:went|goes|gone) up|"
     r"put (?:[\w']+ ){1,3}up)\b",
     re.IGNORECASE,
 )
@@ -103,8 +103,10 @@ _ENDING = re.compile(
 )
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
 _GONE = re.compile(
-    r"\b(?:sold(?! [A-Z][\w-]* on\b)|nicked|pinched|gave (?:up|away)|gave (?:him|her|them|[A-Z][\w-]*) away|got rid of|retired|scrapped|died|gone|stolen|"
+    r"\b(?:sold(?! [A-Z][\w-]* on\b)|nicked|pinched|gave (?:up|away)|gave (?:him|her|them|[A-Z][\w-]*) away|got rid of|(?<!\ba )(?<!\ban )retired|scrapped|died|gone|stolen|"
     r"broke(?! up)|wrote off|rehomed?|went to live|stole|no more|(?:up )?for sale|(?:say|said|saying) goodbye to|"
+    # (a pet of theirs taken in by others: "my foster cat got adopted"; not "we adopted a dog")
+    r"(?:got|was|been|gets|is) adopted|"
     r"(?:is|are|was) over|ended(?! (?:the|a|an|up|with|our|my|their)\b)|packed in|"
     # (a thing given up by its name, "dropped Babbel", not "dropped my phone")
     r"dropped(?= (?-i:[A-Z]))|dropped out|"

@@ -42,3 +42,12 @@ def test_a_thing_swapped_for_another_ends_and_exams_finished_end_their_study() -
     assert "Entoto on Thursday" not in merged.memory
     older = ["Abebe is studying for ACCA part-time, exams in June.", "Abebe is a pharmacist."]
     assert _merge("Abebe", older, "Abebe finished all their exams!") == [older[0]]
+
+
+def test_a_pet_adopted_by_others_ends_and_one_adopted_by_them_begins() -> None:
+    """ "My foster dog got adopted!!" ends the foster's line; "adopted a retired greyhound"
+    is a new pet, and a sister's cat adopted is hers."""
+    older = ["Kiri is fostering a dog called Biscuit for the shelter.", "Kiri is a barista."]
+    assert _merge("Kiri", older, "Kiri's foster dog got adopted!!") == [older[0]]
+    assert _merge("Kiri", older, "Kiri adopted a retired greyhound!") == []
+    assert _merge("Kiri", older, "Kiri's sister's dog got adopted.") == []
