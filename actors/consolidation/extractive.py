@@ -122,7 +122,7 @@ _INTRODUCTION = re.compile(
 )
 #: A fragment that only names what the sentence before introduced: "A beagle called Rex."
 _APPOSITION = re.compile(
-    r"^(?:(?:A|An) [^.!?]{0,40}\b(?:called|named)|(?:His|Her|Its) name is|"
+    r"^(?:(?:A|An) [^.!?]{0,40}\b(?:called|named)|(?:His|Her|Its) name(?: is|'s)|"
     r"(?:They|We|I) (?:named|called) (?:him|her|it)\b)"
 )
 #: A trade's initialism: "UX designer", "PhD student", "MSc student".

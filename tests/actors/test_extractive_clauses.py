@@ -447,6 +447,8 @@ def test_a_pet_named_in_the_next_sentence_is_named() -> None:
         ("We got the boys a tortoise instead. They named him Gennaro.", "Rosa", "s")
     )
     assert any("tortoise" in f and "Gennaro" in f for f in _facts(memory))
+    memory = _memory_after(("Adopted a rescue whippet! His name's Noodle.", "Kiri", "s"))
+    assert _facts(memory) == ["Kiri adopted a rescue whippet, his name's Noodle."]
 
 
 def test_a_new_name_said_without_a_first_person_is_read() -> None:
