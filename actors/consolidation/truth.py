@@ -458,6 +458,9 @@ def _revise(
             and (kind is not TOPICAL_AMOUNT or topic & _topic(f.text, subject=True))
             and root(was := found.group("name") if kind.groupindex else found.group(0))
             != root(value)
+            # (a name holding another whole is named after it: "Zainab Textiles, after the
+            # baby" is no new name of the baby Zainab)
+            and not (kind.groupindex and re.search(rf"\b{re.escape(was)}\b", value))
         ]
         if own is not None:
             best = nearest(new, [c[2] for c in candidates]) if candidates else None

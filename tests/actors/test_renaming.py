@@ -230,3 +230,13 @@ def test_a_new_name_said_after_a_colon() -> None:
         ("Sigrid", "And the café has a new name with the new awning: Mokka Hus."),
     )
     assert "Sigrid owns a tiny café in Tromsø called Mokka Hus." in lines, lines
+
+
+def test_a_new_name_named_after_someone_is_no_new_name_of_theirs() -> None:
+    """ "A new name for the new place: Amara Crafts, after the baby" does not rename the
+    daughter "Her name is Amara" into "Amara Crafts"."""
+    lines = _lines(
+        ("Kofi", "We had another daughter on Monday! Her name is Amara."),
+        ("Kofi", "And a new name for the new place: Amara Crafts, after the baby."),
+    )
+    assert not any("name is Amara Crafts" in line for line in lines), lines
