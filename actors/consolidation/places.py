@@ -36,7 +36,7 @@ _LOCAL_MOVE = re.compile(
     r"(?:a)?round the corner)|\bnearby\b|\bsame (?:city|town|area)\b|"
     # (a home or premises described, not a town named: "a bigger flat in Atsubetsu", "a room
     # in Cayma"; "closer to work")
-    r"\b(?:flat|apartment|studio|room|house|condo|bedsit|place|shop|office|unit|premises)"
+    r"\b(?:flat|apartment|studio|room|house|condo|bedsit|place|shop|office|unit|premises|space)"
     r"(?: [\w-]+){0,2}? in (?-i:[A-Z])|"
     r"\bcloser to (?:the |my |our |their )?(?:office|work|job|school)\b",
     re.IGNORECASE,

@@ -245,6 +245,11 @@ def test_a_home_or_premises_described_in_a_place_is_a_move_within_the_wider_one(
     assert "Oksana has a little bakery, Pan Dulce, in Surco, Lima. <!--" in memory
     assert "Miraflores" not in memory
     memory = _memory_after(
+        (bakery, "Oksana", "s"),
+        ("We moved the bakery to a bigger space in Barranco.", "Oksana", "s"),
+    )
+    assert "Oksana has a little bakery, Pan Dulce, in Barranco, Lima. <!--" in memory
+    memory = _memory_after(
         (bakery, "Oksana", "s"), ("We moved the bakery to Cusco.", "Oksana", "s")
     )
     assert "Lima" not in memory
