@@ -109,6 +109,23 @@ def test_an_amount_thought_of_is_no_change() -> None:
     assert _merge("Ayo", older, "Ayo pays them 12 soles the hour from now on.") == [older[0]]
 
 
+def test_a_correction_of_someone_elses_goes_to_a_line_of_theirs() -> None:
+    """ "Sorry, my mistake: Nilufar is nine, her birthday was in March" corrects the
+    daughter, not the month of the speaker's exam in June; "Mum is coming in April" the mum's
+    visit in March."""
+    older = [
+        "Dilnoza needs help with their English for the IELTS exam in June.",
+        "Dilnoza's daughter Nilufar is eight years old.",
+    ]
+    said = "Sorry, my mistake: Nilufar is nine years old, her birthday was in March."
+    memory = _merged("Dilnoza", older, said).memory
+    assert "IELTS exam in June. <!--" in memory and "exam in March" not in memory
+    older = ["Dilnoza's mum is visiting in March.", "Dilnoza's IELTS exam is in June."]
+    merged = _merged("Dilnoza", older, "Small correction: Mum is coming in April.")
+    assert "Dilnoza's mum is visiting in April. <!--" in merged.memory
+    assert "IELTS exam is in June. <!--" in merged.memory
+
+
 def test_a_count_said_in_words_is_an_amount_of_the_same_thing() -> None:
     """ "Now we have four grandchildren" replaces "three grandchildren"; "two weeks" is a
     time, not a count of anything the memory holds."""
