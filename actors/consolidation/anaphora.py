@@ -36,7 +36,8 @@ _NAME = rf"[{UPPER}][\w-]*"
 _PERSON = re.compile(
     rf"\b(?:(?P<my>[Mm]y|[Oo]ur) (?:[a-z]+ )?(?P<rel>{RELATIVES})\b(?:,? (?P<rname>{_NAME})\b(?!'s))?"
     rf"|(?:^|(?<=[.!?] ))(?P<bare>Mum|Mom|Dad)\b"
-    rf"|\b(?:called|named|name is) (?P<called>{_NAME})"
+    # (or a name given: "I named him Biscuit", "we called her Luna")
+    rf"|\b(?:called|named|name is)(?: (?P<given>him|her))? (?P<called>{_NAME})"
     rf"|(?:^|(?<=[.!?] ))(?P<opens>{_NAME}) (?:is|was|has|had|just|turned|got)\b)"
 )
 _PRONOUN = re.compile(r"^(?P<pronoun>He|She)(?P<verb>'s|'d|'ll)?\b")
@@ -49,6 +50,7 @@ def _people(before: str, who: str) -> list[tuple[str, str]]:
     for match in _PERSON.finditer(before):
         relation = (match["rel"] or match["bare"] or "").lower()
         gender = "he" if _HIS.fullmatch(relation) else "she" if _HERS.fullmatch(relation) else ""
+        gender = {"him": "he", "her": "she"}.get(match["given"] or "", gender)
         name = match["rname"] or match["called"] or match["opens"]
         if name is None:
             name = f"{who}'s {relation}"

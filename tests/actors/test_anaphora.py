@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from reverie.actors.consolidation.anaphora import named_pronoun
 from reverie.actors.consolidation.extractive import extractive_facts
 from reverie.store import MessageRecord
 from tests.actors.merging import facts_of, memory_after
@@ -80,3 +81,11 @@ def test_a_relatives_move_said_with_she_replaces_her_home_not_the_speakers() -> 
     assert "Ruairi lives in Inverness." in lines
     assert "Ruairi's mum moved to Fort William last month." in lines
     assert not any("Oban" in line for line in lines)
+
+
+def test_he_after_a_name_given_is_the_one_named() -> None:
+    """ "I named him Mango. He's very calm." is the new cat, not the son named a turn before."""
+    before = ["My son moved to Tempe.", "And I adopted a cat, an orange one.", "I named him Mango."]
+    assert named_pronoun("He's very calm.", before, "Rosa") == "Mango is very calm."
+    before = ["My son moved to Tempe.", "We adopted a kitten. We called her Luna."]
+    assert named_pronoun("She sleeps all day.", before, "Rosa") == "Luna sleeps all day."
