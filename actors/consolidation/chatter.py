@@ -28,6 +28,8 @@ _OPENER_WORDS = (
     r"change of plans?|(?:slight|small|quick|big|one) change|"
     r"and|but|yeah|yes|ok|okay|hey|hmm|um|honestly|basically|plus|haha|lol|wow|sorry|hi|"
     r"hello|hiya|morning|right|alright|actually|these days|nowadays|lately|small update|reminder|just so you know|side note|"
+    # (what the assistant did for it: "I took your advice, now I …", "thanks to you")
+    r"I (?:took|take|follow|followed|tried) your advice|thanks to you|as you (?:said|suggested)|"
     # (what the assistant is asked to write down: "add that I'm vegetarian", "note that …")
     r"(?:please )?(?:add|note|mention|remember|include|put (?:down|in)) that"
 )

@@ -85,3 +85,6 @@ def test_what_is_said_of_the_assistant_and_a_fragment_are_no_facts() -> None:
         "Ines asked for a raise.",
         "Ines's husband Tiago says their emails are better because of you.",
     ]
+    # (the assistant's part before a claim of theirs: the claim is kept, without it)
+    memory = _memory_after(("I followed your advice, now I drink only rooibos.", "Ines", "s"))
+    assert _facts(memory) == ["Now Ines drinks only rooibos."]
