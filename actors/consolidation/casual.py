@@ -33,6 +33,9 @@ def as_meant(text: str, name: str | None) -> str:
     Wambui, senior auditor at KPMG.", "Zeynep, 27, PhD student …") with its "I'm"."""
     text = _NT.sub(r"\1n't", _IM.sub("I'm", _LOWER_I.sub("I", text)))
     text = _ASIDE.sub("", text)  # "I'm Hiroshi by the way, a baker": "I'm Hiroshi, a baker"
+    if name and name[:1].isupper():  # their own name typed in lower case: "im itzel, 19"
+        said = rf"(?:\bI'm|\bI am|\bname is|\bname's|\bcall me|^) {re.escape(name.lower())}\b"
+        text = re.sub(said, lambda m: m[0][: -len(name)] + name, text)
     if re.match(r"[a-z]+\b(?!['’]?[A-Z])", text):
         text = text[0].upper() + text[1:]
     # ("me and my girlfriend split up": "my girlfriend and I", one subject, not two clauses)

@@ -471,7 +471,9 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
 #: sous-chef at Kaiyo": who is speaking, and what they are.
 _HERE = re.compile(
     # (after a greeting no list holds: "G'day, Brad here", "Selam, I'm Dawit")
-    rf"^(?:[\w'’-]+(?: [\w'’-]+)?, (?=[{UPPER}][\w'-]* here\b|I'm |I am |My name))?"
+    # (after a greeting: "Howdy, Wade here", "hiii I'm Itzel, 19")
+    rf"^(?:[\w'’-]+(?: [\w'’-]+)?(?:, (?=[{UPPER}][\w'-]* here\b|I'm |I am |My name)|"
+    r" (?=I'm |I am |My name)))?"
     rf"(?:(?:(?P<who>[{UPPER}][\w'-]*)|(?P<trade>[{UPPER}][\w'-]*(?: [a-z][\w-]*){{0,2}}?)"
     rf"(?P<where> (?:in|from) [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*))"
     rf" here(?:[,.!]\s*|$)|(?:I'm|I am|My name is|My name's|Name's) (?P<named>[{UPPER}][\w'-]*)"
@@ -514,8 +516,11 @@ def _here(body: str) -> list[str]:
         return []
     who, rest = found["who"] or found["named"], found["rest"]
     if found["named"]:  # "I'm Ingrid, from Trondheim"; not "I'm Ana, and I'm new": as said
-        if _SAID_OF_ME.match(rest):
-            return [f"I'm {who}.", *clauses(f"I'm {rest}")]
+        # (an age first: "I'm Itzel, 19, from Guadalajara")
+        aged = re.match(r"(\d{1,3}), (?=(?:an?|the|from|originally|based|born|living) )", rest)
+        if aged or _SAID_OF_ME.match(rest):
+            age = [f"I'm {aged[1]} years old."] if aged else []
+            return [f"I'm {who}.", *age, *clauses(f"I'm {rest[aged.end() if aged else 0 :]}")]
         if (trade := _TRADE_IN.match(rest)) is None:
             if alone := _TRADE_ALONE.fullmatch(
                 rest.rstrip(".! ")

@@ -315,3 +315,16 @@ def test_an_aside_inside_an_introduction_and_a_sentence_of_its_own_after_it() ->
         "Joon works as a potter.",
         "Joon works at Clay Lab.",
     ]
+
+
+def test_an_introduction_typed_all_in_lower_case_with_an_age_and_a_town() -> None:
+    """ "hiii im paola, 20, from monterrey" is a name, an age and a town: the speaker's own
+    name typed in lower case is theirs, and a greeting needs no comma; "i will go" is no
+    name of a speaker called Will."""
+    said = "hiii im paola, 20, from monterrey. i study law at UANL"
+    assert _facts(_memory_after((said, "Paola", "s"))) == [
+        "Paola is 20 years old.",
+        "Paola is from monterrey.",
+        "Paola studies law at UANL.",
+    ]
+    assert "Will" not in " ".join(_facts(_memory_after(("i will cook tonight", "Will", "s"))))
