@@ -40,19 +40,20 @@ _NOT_A_DAY = rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)"
 _RENAME = re.compile(
     r"\b(?:new name|renamed|rebranded|retitled|now called|officially (?:called |named )?[A-Z]|called (?:the )?[A-Z][\w' -]* now|"
     r"sign (?:now )?(?:says|reads)|[A-Z][\w'-]* it is\b|"
-    rf"is now [A-Z]|name is now|(?:is|are|'re|'s) (?:the )?{_NOT_A_DAY}{_NAME}"
+    rf"is now [A-Z]|name is now|(?:is|are|'re|'s|will be) (?:the )?{_NOT_A_DAY}{_NAME}"
     r" (?:now|from (?:now on|this \w+|next \w+)))",
 )
 #: A turn that renames something, in any of its sentences ("We're rebranding. … we're X").
 _RENAMING = re.compile(
     r"\b(?:renam|rebrand|retitl)\w*|\b(?:new|old) name\b|"
-    r"\bchang\w* (?:the |our |my |its |their )?(?:[\w-]+'s )?name\b",  # "changed the truck's name"
+    # ("changed the truck's name", "changed the band name")
+    r"\bchang\w* (?:the |our |my |its |their )?(?:[\w-]+(?:'s)? )?name\b",
     re.IGNORECASE,
 )
 _NEW_NAME = re.compile(
     # (or what it goes out "as": "invoices now go out as Baltic Lingo")
     # (or after a colon: "a new name with the new sign: Salong Norrsken")
-    r"(?:(?:\b(?:called|named|name is|name(?: also| too)?[:,]|to|as|officially|is now|is|are|'re|it's|"
+    r"(?:(?:\b(?:called|named|name is|name(?: also| too)?[:,]|to|as|officially|is now|is|are|'re|be|it's|"
     r"says|reads|(?:renamed|retitled|rebranded) (?:the |our |my |their )?[a-z]+)|:)\s+"
     rf"(?:the )?){_NOT_A_DAY}(?P<name>{_NAME})"
 )

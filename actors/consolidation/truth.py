@@ -179,7 +179,7 @@ def merge(
             # "Sorry, I meant Tuesday", "my birthday is actually March 15": said by the line
             # it corrected (a rename keeps its line: "the podcast is now called Ward Talk")
             return
-        if [id(f) for f in facts] == untouched and not renames(said):
+        if [id(f) for f in facts] == untouched and not (renames(said) or says_renamed(said)):
             # no key, correction or rename took a line: a change in other words (change.py)
             older = [f for f in facts if _comparable(f, fact) and not over(f.text)]
             # (a change its own turn already made: "switched roles, I'm a UX researcher now,

@@ -240,3 +240,19 @@ def test_a_new_name_named_after_someone_is_no_new_name_of_theirs() -> None:
         ("Kofi", "And a new name for the new place: Amara Crafts, after the baby."),
     )
     assert not any("name is Amara Crafts" in line for line in lines), lines
+
+
+def test_a_name_changed_by_the_things_noun_renames_the_line_naming_it_after_a_comma() -> None:
+    """ "We changed the band name, we're Maré Cheia now" renames "a band, Os Carapaus", and
+    "the shop will be Thread & Co from now on" the shop: a rename said before its new name
+    retires nothing by itself."""
+    lines = _lines(
+        ("Tiago", "I play bass in a band, Os Carapaus."),
+        ("Tiago", "We changed the band name, we're Maré Cheia now."),
+    )
+    assert "Tiago plays bass in a band, Maré Cheia." in lines, lines
+    lines = _lines(
+        ("Nimal", "I'm a tailor, running a small shop called Silk Route."),
+        ("Nimal", "And I'm rebranding: the shop will be Thread & Co from now on."),
+    )
+    assert "Nimal runs a small shop called Thread & Co." in lines, lines
