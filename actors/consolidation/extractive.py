@@ -470,8 +470,7 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
 #: "Siobhan here, physio in Galway", "Firefighter in Atlanta here, need …", "I'm Kenji,
 #: sous-chef at Kaiyo": who is speaking, and what they are.
 _HERE = re.compile(
-    # (after a greeting no list holds: "G'day, Brad here", "Selam, I'm Dawit")
-    # (after a greeting: "Howdy, Wade here", "hiii I'm Itzel, 19")
+    # (after a greeting no list holds: "G'day, Brad here", "Selam, I'm Dawit", "hiii I'm Itzel")
     rf"^(?:[\w'’-]+(?: [\w'’-]+)?(?:, (?=[{UPPER}][\w'-]* here\b|I'm |I am |My name)|"
     r" (?=I'm |I am |My name)))?"
     rf"(?:(?:(?P<who>[{UPPER}][\w'-]*)|(?P<trade>[{UPPER}][\w'-]*(?: [a-z][\w-]*){{0,2}}?)"

@@ -441,7 +441,11 @@ def _revise(
     if not corrects and not own:
         return False
     topic = _topic(said)
-    lines = " ".join(f.text for f in facts)
+    # a correction of someone else's ("Valentina is nine years old, her birthday was in
+    # March") goes to a line of theirs, not to the speaker's latest month
+    whose = ""
+    if corrects and not renames(said):
+        whose = owner(new.text, named(new.text, persons, " ".join(f.text for f in facts)))
     for kind, value in changes:
         if own and any(root(m[0]) == root(value) for f in own for m in kind.finditer(f.text)):
             # a value a line of the speaker's already holds changed nothing of its kind: "a
@@ -466,16 +470,9 @@ def _revise(
         if own is not None:
             best = nearest(new, [c[2] for c in candidates]) if candidates else None
             candidates = [] if best is None else [candidates[best]]
-        elif not renames(said) and (
-            about := owner(new.text, named(new.text, persons, lines))
-        ) not in (
-            "",
-            speaker,
-        ):
-            # a correction of someone else's ("Valentina is nine years old, her birthday was
-            # in March"): a line of theirs, not the speaker's latest month
-            theirs_ = about.casefold()
-            candidates = [c for c in candidates if theirs_ in owner(c[2].text, persons).casefold()]
+        elif whose not in ("", speaker):
+            of = whose.casefold()
+            candidates = [c for c in candidates if of in owner(c[2].text, persons).casefold()]
         if not candidates:
             continue
         _, at, old, was = max(candidates, key=lambda c: (c[0], c[1]))
