@@ -161,7 +161,7 @@ def revise(
         if not grounded:
             counts["update_ungrounded"] += 1
             continue
-        new = clean(grounded[0])[1]
+        new = clean(grounded[0], speakers)[1]
         if new is None:
             counts["update_chatter"] += 1
             continue

@@ -13,10 +13,11 @@ kept as a claim.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from .attributes import RELATIVES
 from .signals import ending
-from .third_person import article, word_set
+from .third_person import PAST, article, word_set
 
 __all__ = ["is_chatter", "remark", "split_opener", "strip_banter", "without_echo"]
 
@@ -48,6 +49,9 @@ _SELF = re.compile(
     r"\b(?:i|my|me|i'm|we|our|they|their|them|themselves|themself)\b|\d", re.IGNORECASE
 )
 _STATES = re.compile(r"\b(?:is|are|was|were|has|have)\b")
+#: A verb of a thing done, its "I" left out, and what it was done to: "Ran a new PB".
+_DONE = re.compile(rf"(?:{'|'.join(sorted(PAST))}|[a-z]{{3,}}ed)")
+_ITS_OBJECT = re.compile(r"an?|the|my|our|their")
 
 #: Whole sentences that are talk, not claims (checked after the opener went).
 _PLEASANTRY = re.compile(
@@ -144,8 +148,9 @@ _FAREWELL = re.compile(
 _EMPTY = word_set("it this that them there here so too very really just now then one thing things")
 
 
-def split_opener(text: str) -> tuple[str, str]:
-    """``text`` cut into its opener ("" if none) and the rest, which carries any claim."""
+def split_opener(text: str, names: Collection[str] = ()) -> tuple[str, str]:
+    """``text`` cut into its opener ("" if none) and the rest, which carries any claim; a
+    lead that names one of ``names`` (who speaks) says something of them, and is no opener."""
     rest = text.strip()
     opened = []
     while True:
@@ -154,7 +159,7 @@ def split_opener(text: str) -> tuple[str, str]:
             rest = rest[found.end() :]
             continue
         lead = _LEAD_IN.match(rest)
-        if lead and _lead_in(lead["lead"]):
+        if lead and _lead_in(lead["lead"], names):
             opened.append(lead.group(0))
             rest = rest[lead.end() :]
             continue
@@ -163,10 +168,17 @@ def split_opener(text: str) -> tuple[str, str]:
     return opener, rest[:1].upper() + rest[1:] if opener else rest
 
 
-def _lead_in(words: str) -> bool:
+def _lead_in(words: str, names: Collection[str] = ()) -> bool:
     """A lead-in that announces (an update, a correction: "I got my birthday wrong earlier")
-    or, said in five words or fewer, names nobody and no number."""
+    or, said in five words or fewer, names nobody and no number: not a thing done, by
+    someone of ``names`` or by the speaker unsaid ("Ran a new PB: 1:47")."""
     if len(words.split()) > 8:
+        return False
+    first, *rest = said = [w.removesuffix("'s") for w in words.split()]
+    if not _CUE.search(words) and (
+        set(names) & {*said, " ".join(said[:2])}
+        or (rest and _DONE.fullmatch(first.casefold()) and _ITS_OBJECT.fullmatch(rest[0]))
+    ):
         return False
     # (not a statement of its own: "Omar is pescatarian now — fish and veg", "Podcast has a
     # new name: Lupulo Sul")

@@ -22,7 +22,7 @@ takes it. The result depends only on the arguments.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from functools import partial
 from typing import NamedTuple
 
@@ -97,9 +97,10 @@ class Merged(NamedTuple):
     retired: list[Fact]
 
 
-def clean(fact: Fact) -> tuple[str, Fact | None]:
-    """The fact's opener and the fact without it (None when what is left is chatter)."""
-    opener, text = split_opener(fact.text)
+def clean(fact: Fact, speakers: Collection[str] = ()) -> tuple[str, Fact | None]:
+    """The fact's opener and the fact without it (None when what is left is chatter); a lead
+    naming one of ``speakers`` is what they did ("Rahul ran a new PB: 1:47"), no opener."""
+    opener, text = split_opener(fact.text, speakers)
     if _ACTUALLY.search(text):  # "is actually March 15": a correction's cue, not its claim
         opener, text = f"{opener} actually".strip(), _ACTUALLY.sub("", text)
     text = without_echo(strip_banter(text))
@@ -203,7 +204,7 @@ def merge(
 
     with meaning() as embed:
         for raw in new_facts:
-            opener, cleaned = clean(raw)
+            opener, cleaned = clean(raw, {*speakers.values(), DEFAULT_SPEAKER})
             if cleaned is not None:
                 for claim in claims(cleaned):
                     add(opener, claim, embed, cleaned.text)
@@ -440,7 +441,8 @@ def _revise(
         own = own or theirs(facts, new, said, speaker, cue=False)
     if not corrects and not own:
         return False
-    topic = _topic(said)
+    # (whom it is about is no topic: every line of theirs names them)
+    topic = _topic(said) - {p.casefold() for p in persons}
     # a correction of someone else's ("Valentina is nine years old, her birthday was in
     # March") goes to a line of theirs, not to the speaker's latest month
     whose = ""

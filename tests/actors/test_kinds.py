@@ -179,6 +179,19 @@ def test_a_weight_is_no_age_and_a_lead_in_that_says_something_is_kept() -> None:
     assert "Lola weighed themselves this morning: 76 kilos!" in memory
 
 
+def test_a_lead_in_that_is_something_done_is_kept() -> None:
+    """A lead-in with a subject ("I lifted a new deadlift best: 140 kilos", "Ines lifted
+    …") or a verb whose "I" was left out ("Set a new record: 58.2 seconds") is no opener."""
+    memory = _memory_after(
+        ("I lifted a new deadlift best: 140 kilos.", "Ines", "s"),
+        ("Set a new record at the gala: 58.2 seconds!", "Ines", "s"),
+        ("Small typo in my intro: I'm 29.", "Ines", "s"),
+    )
+    assert "Ines lifted a new deadlift best: 140 kilos." in memory
+    assert "Ines set a new record at the gala: 58.2 seconds!" in memory
+    assert "Ines is 29." in memory and "typo" not in memory
+
+
 def test_a_lead_in_names_what_it_is_and_a_thing_sold_by_its_size() -> None:
     """ "The Polish course also changed: it is now on Saturday mornings" is the course's
     day; "so glad I sold the big car" names a car, not a thing called "big"."""
