@@ -164,6 +164,8 @@ _BARE_MOVE = re.compile(
     # talked of: "too old for moving again", "tired of moving")
     r"(?<!\bto )(?<!n't )(?<!\bnot )(?<!\bfor )(?<!\bof )(?<!\babout )\b(?:move|moving|moved|relocate|relocating|relocated)\b"
     r"(?! (?:to|in|into|there|here|back|out|away|house|home|on|over|up|down)\b)"
+    # (nor a thing moved: "I've moved my class to a hall", "moved the bakery")
+    r"(?! (?:my|our|the|his|her|their|its|it|them|everything)\b)"
 )
 #: An adverb before a verb whose "I" was left out: "Just got a Pixel 9", "Finally sold it".
 _JUST = re.compile(r"(?:Just|Finally|Also|Recently|Already|Then)$")

@@ -484,6 +484,23 @@ def test_someone_moving_the_speaker_to_a_group_is_no_move_of_home() -> None:
     assert not any("in Eilidh" in fact for fact in facts)
 
 
+def test_a_thing_moved_after_a_move_is_no_move_of_home() -> None:
+    """After "I moved to Vake", "I've moved my choir to a hall by the river, Mondays now"
+    moves the choir, not the speaker to Vake again, and the rehearsals are on Monday."""
+    memory = _memory_after(
+        ("I lead a community choir in Tbilisi, we rehearse on Friday evenings.", "Nino", "s"),
+        (
+            "I moved! Found a flat in Vake. I've moved my choir to a hall by the river, on "
+            "Monday evenings now.",
+            "Nino",
+            "s",
+        ),
+    )
+    facts = _facts(memory)
+    assert "Nino and others rehearse on Monday evenings." in facts and "Friday" not in memory
+    assert "Nino has moved their choir to a hall by the river, on Monday evenings now." in facts
+
+
 def test_a_correction_never_rewrites_a_line_said_in_its_own_turn() -> None:
     """ "Tuesday is my daughter's netball. Our training is actually Thursday": the netball is
     on Tuesday, as said in the same breath; the correction is the training's."""
