@@ -285,6 +285,12 @@ def displaced(
     head = (ended["head"] or ended["sold"] or ended["given"]) if ended else ""
     if ended and ended["sold"] and (noun := _COMPOUND.match(said, ended.end())):
         head = noun[1]  # "stopped their art class, …": a class
+    if (
+        ended
+        and ended[0].startswith("left ")
+        and not any(_kind(head).search(f.text) for f in older)
+    ):
+        ended = None  # ("left the tiny kitchen" may be a room: a line's thing, else by meaning)
     thing = ended is not None and not PET.fullmatch(head) and not re.fullmatch(_BEING, head)
     if ended and thing:
         # "my old laptop died": the line with a laptop, or a make of one (two, and none goes)
@@ -402,8 +408,9 @@ _GOT_MAKE = re.compile(
 
 
 def _kind(head: str) -> re.Pattern[str]:
-    """Where a line names a thing of the kind ``head`` ("by bike" is a way to go, not one)."""
-    return re.compile(rf"(?<!\bby )\b{re.escape(head)}s?\b")
+    """Where a line names a thing of the kind ``head`` ("by bike" is a way to go, not one),
+    in a name too ("the old club" is "Wendouree Bowls Club")."""
+    return re.compile(rf"(?<!\bby )\b(?:{re.escape(head)}|{re.escape(head.capitalize())})s?\b")
 
 
 def _same_kind(
@@ -494,7 +501,7 @@ _ENDED = re.compile(
     rf"\b(?:sold|scrapped|retired|traded(?: in)?|swapped|got rid of|g[ai]ven? (?:up(?: on)?|away)|replaced|stole|"
     # (a habit or a membership ended by its kind: "stopped the coffee" for the americano;
     # not a job, which is an employer's: "quit my job"; nor "dropped the girls off")
-    r"stopped|quit|dropped|ditched|cut out) "
+    r"stopped|quit|left|dropped|ditched|cut out) "
     rf"(?:my|the|our|their|[{UPPER}][\w-]*'s) (?:(?:old|little|big|small|first|trusty) )?"
     # (not "old" itself: "traded in the old 12")
     r"(?P<sold>(?!(?:old|little|job|work|position|role)\b)[a-z]{3,}))\b(?! off\b)"

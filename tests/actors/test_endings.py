@@ -51,3 +51,14 @@ def test_a_pet_adopted_by_others_ends_and_one_adopted_by_them_begins() -> None:
     assert _merge("Kiri", older, "Kiri's foster dog got adopted!!") == [older[0]]
     assert _merge("Kiri", older, "Kiri adopted a retired greyhound!") == []
     assert _merge("Kiri", older, "Kiri's sister's dog got adopted.") == []
+
+
+def test_a_thing_left_is_named_by_its_kind_in_a_name_too_and_a_room_left_ends_nothing() -> None:
+    """ "Left the old club" ends the line at "Otter Swimming Club"; "finally left the tiny
+    bedsit" names no line's thing, and retires nobody's studies by a make's meaning."""
+    older = [
+        "Priya swims with the Otter Swimming Club on Tuesday evenings.",
+        "Priya is doing a PhD in hydrology at the University of Leeds.",
+    ]
+    assert _merge("Priya", older, "Priya left the old club last month.") == [older[0]]
+    assert _merge("Priya", older, "Priya finally left the tiny bedsit.") == []
