@@ -71,7 +71,7 @@ _THING_DIED = re.compile(
 )
 _LEAD = re.compile(rf"^(?P<who>The user|[{UPPER}][\w-]*)(?P<poss>'s)?\b(?P<rest>.*)$", re.DOTALL)
 _SOMEONE_ELSE = re.compile(
-    rf"^\s+(?:[a-z]+ )?(?i:{RELATIVES})\b(?: [A-Z][\w-]*)?|^\s+(?!{OF_A_THING}\b)[a-z]+ [A-Z][\w-]*"
+    rf"^\s+(?:[a-z]+ )?(?i:{RELATIVES})\b(?: [A-Z][\w-]*)?|^\s+(?!{OF_A_THING}\b)[a-z][a-z-]* [A-Z][\w-]*"
 )
 #: Words that open a fact without naming anyone ("The heating …", "Our fridge …").
 _STARTERS = re.compile(

@@ -34,7 +34,7 @@ CLAUSE = re.compile(r",\s+(?:and\s+|but\s+|so\s+)?|;\s+|\s+and\s+(?!others\b)(?=
 _CUE = re.compile(
     # ("not now": a suggestion declined, nothing changed)
     r"\b(?:(?<!\bnot )now|new|newly|instead|switch(?:ed|ing)?|chang(?:ed|es|ing)|replac(?:ed|ing)|"
-    r"no longer|any ?more|from now on|these days|nowadays|moved|moves?(?= to\b)|quit|left|"
+    r"no longer|any ?more|from now on|these days|nowadays|moved|moves?(?= to\b)|moving(?= (?:\w+ ){0,2}to\b)|quit|left|"
     r"dropp(?:ed|ing)|"
     r"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|actually|"
     r"meant|renamed|rebranded|retitled|old one|previous|former|became|promoted|took over|shifted|"
@@ -60,7 +60,7 @@ _WEAK = re.compile(
 )
 #: Not (yet) the speaker's state: a plan, a wish, a hypothetical, a suggestion, a question.
 _HEDGE = re.compile(
-    r"\b(?:might|could|maybe|perhaps|thinking (?:about|of)|considering|if|should|"
+    r"\b(?:might|could|maybe|perhaps|(?:thinking|talk(?:s|ing)?) (?:about|of)|considering|if|should|"
     # (an idea of one, not a state: "I was thinking 85 soles")
     r"(?:was|were|am|'m|is|are|'re) (?:just |only )?thinking|"
     r"someday|one day|wish|hope|dream(?:s|ing)? (?:about|of)|suggest(?:s|ed|ing)?|"

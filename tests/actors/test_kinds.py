@@ -244,3 +244,16 @@ def test_a_membership_quit_is_no_job_and_a_start_day_no_schedule() -> None:
     )
     assert "Mathieu and others play Tuesday at 9pm." in memory
     assert "two" not in memory and "Mathieu has three apprentices now" in memory
+
+
+def test_a_thing_being_moved_to_a_day_is_a_change_and_talk_of_moving_is_none() -> None:
+    """ "We're moving the meetups to Thursdays" changes the meetups' day (said with
+    "moving", not only "moved"); "we keep talking about moving to Porto now" is talk,
+    and Braga stays."""
+    memory = _memory_after(
+        ("I live in Braga. New meetups of my sketch club are every Tuesday.", "Inês", "s"),
+        ("Mum and I keep talking about moving to Porto now, the rent is lower.", "Inês", "s"),
+        ("And we're moving the meetups to Thursdays, the cafe is quieter.", "Inês", "s"),
+    )
+    assert "Inês lives in Braga." in memory
+    assert "Tuesday" not in memory and "Thursdays" in memory
