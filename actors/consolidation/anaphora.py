@@ -11,8 +11,9 @@ by a name opening a sentence ("Tevita is turning seven"), of the pronoun's
 gender where the relation says one; the nearest sentence naming someone
 decides. With nobody named, or two in that sentence and nothing to tell
 them apart, the sentence is left as it was. Likewise "It's 5,400 a month"
-after "I wrote the rent wrong." is the rent, corrected. See docs/design.md,
-"Facts that stay true".
+after "I wrote the rent wrong." is the rent, corrected, and "the old one went
+back" after "a new laptop" is the old laptop. See docs/design.md, "Facts that
+stay true".
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from collections.abc import Sequence
 from .attributes import RELATIVES, UPPER
 from .third_person import would_or_had
 
-__all__ = ["it_corrected", "named_pronoun"]
+__all__ = ["it_corrected", "named_pronoun", "old_one"]
 
 _HIS = re.compile(
     r"brother|son|husband|boyfriend|dad|father|uncle|grandpa|grandfather|nephew|fiancé"
@@ -95,3 +96,25 @@ def it_corrected(text: str, said: str) -> str:
     if (it := _IT_IS.match(text)) and (wrong := _WRONG_ABOUT.search(said)):
         return f"Correction: my {wrong['a'] or wrong['b']} is{text[it.end() :]}"
     return text
+
+
+#: "The old one", "my old one": a thing of the kind the speaker just called new.
+_OLD_ONE = re.compile(r"\b(?P<whose>[Tt]he|[Mm]y|[Oo]ur|[Tt]heir) old one\b")
+#: The kind of a new thing: "a new laptop, an HP Spectre", "got a new phone".
+_NEW_KIND = re.compile(
+    r"\bnew (?:[a-z-]+ ){0,2}?(?P<kind>[a-z][a-z-]{2,})(?=[,.;!:]|$| (?:an?|the)\b)"
+)
+
+
+def old_one(sentence: str, before: Sequence[str]) -> str:
+    """``sentence`` with "the old one" written as the old thing of the kind the nearest of
+    ``before`` (what its speaker said just before it) called new; else as it was."""
+    if (one := _OLD_ONE.search(sentence)) is None:
+        return sentence
+    for said in reversed(before):
+        if kinds := {m["kind"] for m in _NEW_KIND.finditer(said)}:
+            if len(kinds) == 1:
+                old = f"{one['whose']} old {kinds.pop()}"
+                return f"{sentence[: one.start()]}{old}{sentence[one.end() :]}"
+            break
+    return sentence

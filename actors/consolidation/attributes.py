@@ -93,7 +93,8 @@ _TABLE: list[tuple[str, str]] = [
         r"\b(?:(?<!finished )(?<!after )(?<!before )(?<!from )(?<!off )(?<!to )"
         r"works? (?:remote(?:ly)? |part-time |full-time )?(?:at|for|in)\b|"
         r"working (?:remote(?:ly)? |part-time |full-time )?(?:at|for)\b|"
-        r"job (?:at|with|in)\b|employer|employed|"
+        # (a past one is no claim: "the old laptop went back to my previous employer")
+        r"job (?:at|with|in)\b|(?<!previous )(?<!former )(?<!old )employer|employed|"
         # (a role at a name, said as theirs now: "to become finance manager at SunKiosk", "now
         # backend lead at Tessa AI"; not one who goes there, "a member at David Lloyd", nor
         # a doing, "staying at Leo's")

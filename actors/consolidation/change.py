@@ -497,7 +497,7 @@ _ENDED = re.compile(
     r"(?:up )?for sale|lives with|"
     r"went to live|(?:was|got) rehomed)|"
     # ("the old laptop went to my cousin": an old thing given on)
-    r"\b(?i:my|the|our|their) old (?P<given>[a-z]{3,}) went to|"
+    r"\b(?i:my|the|our|their) old (?P<given>[a-z]{3,}) went (?:back )?to|"
     rf"\b(?:sold|scrapped|retired|traded(?: in)?|swapped|got rid of|g[ai]ven? (?:up(?: on)?|away)|replaced|stole|"
     # (a habit or a membership ended by its kind: "stopped the coffee" for the americano;
     # not a job, which is an employer's: "quit my job"; nor "dropped the girls off")

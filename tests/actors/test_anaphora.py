@@ -1,4 +1,5 @@
-"""A sentence opening with "he" or "she" is the fact of the person its turn just named."""
+"""A sentence opening with "he" or "she" is the fact of the person its turn just named; "the
+old one" after "a new laptop" is the old laptop."""
 
 from __future__ import annotations
 
@@ -89,3 +90,22 @@ def test_he_after_a_name_given_is_the_one_named() -> None:
     assert named_pronoun("He's very calm.", before, "Rosa") == "Mango is very calm."
     before = ["My son moved to Tempe.", "We adopted a kitten. We called her Luna."]
     assert named_pronoun("She sleeps all day.", before, "Rosa") == "Luna sleeps all day."
+
+
+def test_the_old_one_is_the_old_thing_of_the_kind_just_called_new() -> None:
+    """ "My school gave me a new tablet, a Galaxy Tab. The old one went back to my former
+    employer.": the old tablet ends the line with the iPad; the former employer is no claim
+    of work, so the new job stays."""
+    memory = memory_after(
+        ("I plan every lesson on my iPad Air.", "Kofi", "s"),
+        ("I accepted an offer from Ridgeway Academy as head of science.", "Kofi", "s"),
+        (
+            "My school gave me a new tablet, a Galaxy Tab. The old one went back to my "
+            "former employer.",
+            "Kofi",
+            "s",
+        ),
+    )
+    facts = facts_of(memory)
+    assert "iPad" not in memory and "The old tablet went back to Kofi's former employer." in facts
+    assert "Kofi accepted an offer from Ridgeway Academy as head of science." in facts
