@@ -35,6 +35,7 @@ from .attributes import MONTHS, UPPER, WEEKDAYS, keys
 from .casual import as_meant, labelled
 from .chatter import is_chatter, split_opener
 from .clauses import clauses
+from .introduction import INITIALISM, introduced
 from .renaming import renames
 from .result import ConsolidationResult
 from .retraction import retraction_topics
@@ -125,8 +126,6 @@ _APPOSITION = re.compile(
     r"^(?:(?:A|An) [^.!?]{0,40}\b(?:called|named)|(?:His|Her|Its) name(?: is|'s)|"
     r"(?:They|We|I) (?:named|called) (?:him|her|it)\b)"
 )
-#: A trade's initialism: "UX designer", "PhD student", "MSc student".
-_INITIALISM = r"(?=[A-Za-z]{2,4}\b)[A-Z][a-z]?[A-Z][A-Za-z]?"
 #: A name given, ending its sentence: "Hi there, I'm Kwame.", "Siobhan here."
 _NAME_SAID = re.compile(
     r"(?:^|[,:] )(?:I'm|I am|My name's|My name is|Name's) [A-Z][\w'-]*[.!]*$|^[A-Z][\w'-]* here[.!]*$"
@@ -136,7 +135,7 @@ _NAME_SAID = re.compile(
 _TRADE_NEXT = re.compile(
     # (not a sentence with a subject of its own: "We live in a flat in Kaimuki")
     r"^(?!(?:We|They|He|She|It|You|My|Our|His|Her|Their|This|That|There)\b)"
-    rf"(?:[A-Z][a-z-]+|{_INITIALISM})(?: [a-z-]+){{0,3}} (?:at|in|with|for) "
+    rf"(?:[A-Z][a-z-]+|{INITIALISM})(?: [a-z-]+){{0,3}} (?:at|in|with|for) "
     r"(?!.*\b(?:is|are|was|were|has|have)\b)"
     # (the name, or a thing called by one: "at a fintech startup called Pinewheel")
     rf"(?:(?:an?|the) (?:[a-z][\w-]* ){{1,4}})?[{UPPER}][^.!?]*[.!]?$"
@@ -436,7 +435,7 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     if (thing := _THING_CHANGED.match(opener)) and (it := _IT.match(body)):
         # "The Polish course also changed: it is now on Saturday mornings": the course is
         body = f"{thing['thing']}{body[it.end() :]}"
-    found = _here(body) or clauses(body)
+    found = introduced(body) or clauses(body)
     first, _, after = found[0].partition(" ") if found else ("", "", "")
     adverb = ""
     if _JUST.match(first) and after:  # "Just got a Pixel 9": the verb after the adverb
@@ -470,84 +469,12 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     return found
 
 
-#: "Siobhan here, physio in Galway", "Firefighter in Atlanta here, need …", "I'm Kenji,
-#: sous-chef at Kaiyo": who is speaking, and what they are.
-_HERE = re.compile(
-    # (after a greeting no list holds: "G'day, Brad here", "Selam, I'm Dawit", "hiii I'm Itzel")
-    rf"^(?:[\w'’-]+(?: [\w'’-]+)?(?:, (?=[{UPPER}][\w'-]* here\b|I'm |I am |My name)|"
-    r" (?=I'm |I am |My name)))?"
-    rf"(?:(?:(?P<who>[{UPPER}][\w'-]*)|(?P<trade>[{UPPER}][\w'-]*(?: [a-z][\w-]*){{0,2}}?)"
-    rf"(?P<where> (?:in|from) [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*))"
-    rf" here(?:[,.!]\s*|$)|(?:I'm|I am|My name is|My name's|Name's) (?P<named>[{UPPER}][\w'-]*)"
-    # (and a surname: "I am Hiroshi Tanaka, a retired teacher")
-    rf"(?: [{UPPER}][\w'-]*)?(?:, | [—–-] ))"
-    r"(?P<rest>.*)$"
-)
-#: What an introduction's apposition says of the speaker as it stands: "from Trondheim".
-_SAID_OF_ME = re.compile(r"^(?:an?|the|from|originally|based|born|living) ")
-_NOBODY = word_set("anyone anybody nobody everyone everybody someone somebody nothing it who")
-#: What they do and where, after their name (and age): "44, nurse in the ER at Nordvik".
-_TRADE_IN = re.compile(
-    rf"^(?:(?P<age>\d{{1,3}}), )?(?:an? )?"  # (its own article: "26, a data analyst at …")
-    # (a trade may open with an initialism: "UX designer at Kvist Design")
-    rf"(?P<trade>(?:[a-z][\w-]*|{_INITIALISM})(?: [a-z][\w-]*){{0,2}}? (?:in|at|with|for) "
-    rf"[^,.!?]*?[{UPPER}][^,.!?]*)"
-)
-
-
-#: A trade alone after the name, with no article ("I'm Ahmed, pediatric dentist."): words
-#: that may be one (not "nice to meet you", "new here", "obviously", "a bit tired").
-_TRADE_ALONE = re.compile(
-    r"(?!.*\b(?:an?|the|to|you|and|so|just|here|too|now|again|nice|new|back|fine|good|ok|okay|"
-    rf"sorry|tired|happy|bit|very|really)\b)(?:[a-z][\w-]*|{_INITIALISM})(?: [a-z][\w-]*){{0,2}}"
-    r"(?<!ly)(?<!ing)"
-)
 #: An employer's name opening a sentence ("Baram Airlines", "Smith & Daughters"; "They hired
 #: me away" names nobody).
 _EMPLOYER = rf"^(?!(?:They|We|He|She|It|You|Someone)\b)(?P<by>[{UPPER}][\w&'-]*(?: (?:&|[{UPPER}][\w&'-]*))*) "
 _HIRED_ME = re.compile(rf"{_EMPLOYER}(?:hired me|took me on)\b")
 #: "Pixelworks let me go", "Acme laid me off": the speaker's employer ended, by its name.
 _LET_ME_GO = re.compile(rf"{_EMPLOYER}(?:let me go|laid me off|made me redundant|fired me)\b")
-
-
-def _here(body: str) -> list[str]:
-    """The statements of an introduction that says "… here" ("Siobhan here, physio in
-    Galway." → "I'm Siobhan.", "I'm a physio in Galway."); [] for any other sentence."""
-    found = _HERE.match(body)
-    if found is None or (found["who"] or "").lower() in _NOBODY or body.endswith("?"):
-        return []
-    who, rest = found["who"] or found["named"], found["rest"]
-    if found["named"]:  # "I'm Ingrid, from Trondheim"; not "I'm Ana, and I'm new": as said
-        # (an age first: "I'm Itzel, 19, from Guadalajara")
-        aged = re.match(r"(\d{1,3}), (?=(?:an?|the|from|originally|based|born|living) )", rest)
-        if aged or _SAID_OF_ME.match(rest):
-            age = [f"I'm {aged[1]} years old."] if aged else []
-            return [f"I'm {who}.", *age, *clauses(f"I'm {rest[aged.end() if aged else 0 :]}")]
-        if (trade := _TRADE_IN.match(rest)) is None:
-            if alone := _TRADE_ALONE.fullmatch(
-                rest.rstrip(".! ")
-            ):  # "I'm Ahmed, pediatric dentist."
-                return [f"I'm {who}.", f"I'm {article(alone[0])} {alone[0]}."]
-            return []
-        # (an age first: "I'm Eero, 31, junior programmer at …")
-        age = [f"I'm {trade['age']} years old."] if trade["age"] else []
-        work = rest[trade.start("trade") :]
-        return [f"I'm {who}.", *age, *clauses(f"I'm {article(trade['trade'])} {work}")]
-    if found["trade"]:  # a trade and a place: "Firefighter in Atlanta here"
-        said = [f"I'm {article(found['trade'])} {found['trade'].lower()}{found['where']}."]
-    elif rest and (trade := _TRADE_IN.match(rest)):
-        age = [f"I'm {trade['age']} years old."] if trade["age"] else []
-        said, rest = (
-            [f"I'm {who}.", *age, f"I'm {article(trade['trade'])} {trade['trade']}."],
-            rest[trade.end() :],
-        )
-    else:
-        said = [f"I'm {who}."]
-    rest = rest.strip(" ,.!")
-    # ("…, working remote for Lumora", "…, from Otahuhu": still of the speaker)
-    if re.match(r"[a-z]+ing\b", rest) or _SAID_OF_ME.match(rest):
-        rest = f"I'm {rest}"
-    return said + (clauses(f"{rest}.") if rest else [])
 
 
 def _asserted(sentence: str) -> str:

@@ -9,7 +9,8 @@ from tests.actors.merging import memory_after as _memory_after
 
 def test_an_introduction_that_says_here_is_who_is_speaking() -> None:
     """ "Carl here, 38, pharmacist at a clinic in Pune": a name, an age, a trade, an employer
-    and a place; "Firefighter in Atlanta here" a trade and a place; "Anyone here?" nothing."""
+    and a place; "Firefighter in Atlanta here" a trade and a place ("Line cook at Casa Brava
+    here, 27" an employer and an age); "Anyone here?" nothing."""
     memory = _memory_after(("Hey! Carl here, 38, pharmacist at a clinic in Pune.", None, "s"))
     for fact in [
         "The user's name is Carl.",
@@ -21,6 +22,12 @@ def test_an_introduction_that_says_here_is_who_is_speaking() -> None:
         assert f"{fact} <!--" in memory
     memory = _memory_after(("Firefighter in Atlanta here, need help with meal prep.", "Dee", "s"))
     assert _facts(memory) == ["Dee works as a firefighter.", "Dee is based in Atlanta."]
+    memory = _memory_after(("Hiya! Line cook at Casa Brava here, 27. Need recipes.", "Dee", "s"))
+    assert _facts(memory) == [
+        "Dee works as a line cook.",
+        "Dee works at Casa Brava.",
+        "Dee is 27 years old.",
+    ]
     memory = _memory_after(("Gunnar here, electrician with Rafstraumur in Reykjavik.", None, "s"))
     assert "The user works as an electrician. <!--" in memory
     assert "The user works at Rafstraumur. <!--" in memory

@@ -1,0 +1,92 @@
+"""Who is speaking, and what they are, said in an introduction: "Siobhan here, physio in
+Galway", "I'm Kenji, sous-chef at Kaiyo", "Team lead at Nexcall Cebu here, 33". Each is cut
+into first-person statements the rest of the extractive path reads as any other ("I'm
+Siobhan.", "I'm a physio in Galway."). See docs/design.md, "Facts that stay true"."""
+
+from __future__ import annotations
+
+import re
+
+from .attributes import UPPER
+from .clauses import clauses
+from .third_person import article, word_set
+
+__all__ = ["INITIALISM", "introduced"]
+
+#: A trade's initialism: "UX designer", "PhD student", "MSc student".
+INITIALISM = r"(?=[A-Za-z]{2,4}\b)[A-Z][a-z]?[A-Z][A-Za-z]?"
+
+#: "Siobhan here, physio in Galway", "Firefighter in Atlanta here, need …", "I'm Kenji,
+#: sous-chef at Kaiyo": who is speaking, and what they are.
+_HERE = re.compile(
+    # (after a greeting no list holds: "G'day, Brad here", "Selam, I'm Dawit", "hiii I'm Itzel")
+    rf"^(?:[\w'’-]+(?: [\w'’-]+)?(?:, (?=[{UPPER}][\w'-]* here\b|I'm |I am |My name)|"
+    r" (?=I'm |I am |My name)))?"
+    rf"(?:(?:(?P<who>[{UPPER}][\w'-]*)|(?P<trade>[{UPPER}][\w'-]*(?: [a-z][\w-]*){{0,2}}?)"
+    rf"(?P<where> (?:in|from|at) [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*))"
+    rf" here(?:[,.!]\s*|$)|(?:I'm|I am|My name is|My name's|Name's) (?P<named>[{UPPER}][\w'-]*)"
+    # (and a surname: "I am Hiroshi Tanaka, a retired teacher")
+    rf"(?: [{UPPER}][\w'-]*)?(?:, | [—–-] ))"
+    r"(?P<rest>.*)$"
+)
+#: What an introduction's apposition says of the speaker as it stands: "from Trondheim".
+_SAID_OF_ME = re.compile(r"^(?:an?|the|from|originally|based|born|living) ")
+_NOBODY = word_set("anyone anybody nobody everyone everybody someone somebody nothing it who")
+#: What they do and where, after their name (and age): "44, nurse in the ER at Nordvik".
+_TRADE_IN = re.compile(
+    rf"^(?:(?P<age>\d{{1,3}}), )?(?:an? )?"  # (its own article: "26, a data analyst at …")
+    # (a trade may open with an initialism: "UX designer at Kvist Design")
+    rf"(?P<trade>(?:[a-z][\w-]*|{INITIALISM})(?: [a-z][\w-]*){{0,2}}? (?:in|at|with|for) "
+    rf"[^,.!?]*?[{UPPER}][^,.!?]*)"
+)
+
+
+#: A trade alone after the name, with no article ("I'm Ahmed, pediatric dentist."): words
+#: that may be one (not "nice to meet you", "new here", "obviously", "a bit tired").
+_TRADE_ALONE = re.compile(
+    r"(?!.*\b(?:an?|the|to|you|and|so|just|here|too|now|again|nice|new|back|fine|good|ok|okay|"
+    rf"sorry|tired|happy|bit|very|really)\b)(?:[a-z][\w-]*|{INITIALISM})(?: [a-z][\w-]*){{0,2}}"
+    r"(?<!ly)(?<!ing)"
+)
+
+
+def introduced(body: str) -> list[str]:
+    """The statements of an introduction that says "… here" ("Siobhan here, physio in
+    Galway." → "I'm Siobhan.", "I'm a physio in Galway."); [] for any other sentence."""
+    found = _HERE.match(body)
+    if found is None or (found["who"] or "").lower() in _NOBODY or body.endswith("?"):
+        return []
+    who, rest = found["who"] or found["named"], found["rest"]
+    if found["named"]:  # "I'm Ingrid, from Trondheim"; not "I'm Ana, and I'm new": as said
+        # (an age first: "I'm Itzel, 19, from Guadalajara")
+        aged = re.match(r"(\d{1,3}), (?=(?:an?|the|from|originally|based|born|living) )", rest)
+        if aged or _SAID_OF_ME.match(rest):
+            age = [f"I'm {aged[1]} years old."] if aged else []
+            return [f"I'm {who}.", *age, *clauses(f"I'm {rest[aged.end() if aged else 0 :]}")]
+        if (trade := _TRADE_IN.match(rest)) is None:
+            if alone := _TRADE_ALONE.fullmatch(
+                rest.rstrip(".! ")
+            ):  # "I'm Ahmed, pediatric dentist."
+                return [f"I'm {who}.", f"I'm {article(alone[0])} {alone[0]}."]
+            return []
+        # (an age first: "I'm Eero, 31, junior programmer at …")
+        age = [f"I'm {trade['age']} years old."] if trade["age"] else []
+        work = rest[trade.start("trade") :]
+        return [f"I'm {who}.", *age, *clauses(f"I'm {article(trade['trade'])} {work}")]
+    if found["trade"]:  # a trade and a place: "Firefighter in Atlanta here"
+        said = [f"I'm {article(found['trade'])} {found['trade'].lower()}{found['where']}."]
+    elif rest and (trade := _TRADE_IN.match(rest)):
+        age = [f"I'm {trade['age']} years old."] if trade["age"] else []
+        said, rest = (
+            [f"I'm {who}.", *age, f"I'm {article(trade['trade'])} {trade['trade']}."],
+            rest[trade.end() :],
+        )
+    else:
+        said = [f"I'm {who}."]
+    rest = rest.strip(" ,.!")
+    if aged := re.match(r"(\d{1,3})(?:, |$)", rest):  # ("Team lead at Nexcall here, 33")
+        said, rest = [*said, f"I'm {aged[1]} years old."], rest[aged.end() :]
+    # ("…, working remote for Lumora", "…, from Otahuhu": still of the speaker)
+    if re.match(r"[a-z]+ing\b", rest) or _SAID_OF_ME.match(rest):
+        rest = f"I'm {rest}"
+    return said + (clauses(f"{rest}.") if rest else [])
