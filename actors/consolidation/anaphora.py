@@ -88,12 +88,14 @@ def named_pronoun(sentence: str, before: Sequence[str], who: str) -> str:
 _WRONG_ABOUT = re.compile(
     r"\b(?:the|my) (?:wrong (?P<a>[a-z]+(?: [a-z]+)?)\b|(?P<b>[a-z]+(?: [a-z]+)?) wrong\b)"
 )
-_IT_IS = re.compile(r"^It(?:'s| is)\b")
+#: "It's …" opening a sentence or its last clause ("Just checked the agreement, it's …").
+_IT_IS = re.compile(r"^It(?:'s| is)\b|, it(?:'s| is)\b(?!.*, )")
 
 
 def it_corrected(text: str, said: str) -> str:
-    """ "It's 5,400 a month" after "I wrote the rent wrong." (``said``): the rent, corrected."""
-    if (it := _IT_IS.match(text)) and (wrong := _WRONG_ABOUT.search(said)):
+    """ "It's 5,400 a month" after "I wrote the rent wrong." (``said``): the rent, corrected
+    (what led to it, "Just checked the agreement, …", says no more)."""
+    if (it := _IT_IS.search(text)) and (wrong := _WRONG_ABOUT.search(said)):
         return f"Correction: my {wrong['a'] or wrong['b']} is{text[it.end() :]}"
     return text
 

@@ -36,6 +36,7 @@ from .casual import as_meant, labelled
 from .chatter import is_chatter, split_opener
 from .clauses import clauses
 from .introduction import INITIALISM, introduced
+from .kinds import counted
 from .renaming import renames
 from .result import ConsolidationResult
 from .retraction import retraction_topics
@@ -148,6 +149,7 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _NUMBER = re.compile(r"\d")
+_CURRENCY = re.compile(r"[$€£¥₹₦₱]\s?\d")
 _IS = re.compile(r"\b(?:is|are)\b")
 _NAMED_OWN = re.compile(rf"^(?i:my|our) (?:[a-z-]+ ){{1,2}}[{UPPER}][\w'-]+ [a-z]")
 _NAME = re.compile(r"\b[A-Z][\w'-]+")
@@ -235,7 +237,8 @@ def _score(text: str, role: str) -> int:
     if _DATE.search(text):
         score += 2
     if _NUMBER.search(text):
-        score += 1
+        # (an amount of something more: "FTP is 214 watts", not "at 6")
+        score += 2 if counted(text) or _CURRENCY.search(text) else 1
     names = {w for w in _NAME.findall(" ".join(words[1:])) if w != "I" and not w.startswith("I'")}
     score += min(len(names), 2)
     return score if role == "user" else score // 2

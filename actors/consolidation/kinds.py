@@ -49,8 +49,11 @@ _IN_WORDS = (
     r"\b(?i:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
     r"(?= (?!(?:times|days|weeks|months|years|hours|minutes)\b))"
 )
-#: An amount of a named thing ("1,450 head", "3 kids", "2,800 złoty") or of a period.
-_COUNTED = re.compile(rf"({_AMOUNT}|{_IN_WORDS})(?: {_PERIOD}| (?P<unit>[^\W\d_]{{2,}}))\b")
+#: An amount of a named thing ("1,450 head", "3 kids", "2,800 złoty"; not "7 and 19") or of
+#: a period.
+_COUNTED = re.compile(
+    rf"({_AMOUNT}|{_IN_WORDS})(?: {_PERIOD}| (?P<unit>(?!(?:{_NOT_UNIT.pattern})\b)[^\W\d_]{{2,}}))\b"
+)
 
 
 def unit(text: str, at: int) -> str | None:

@@ -454,7 +454,7 @@ def _revise(
             # curling team that plays Thursdays instead" of the crochet circle on Thursdays
             continue
         candidates = [
-            (bool(topic & _topic(f.text)), i, f, was)
+            (bool(topic & _topic(f.text, subject=True)), i, f, was)
             for i, f in enumerate(facts)
             if _comparable(f, new)
             and not same_turn(f, new)  # (both said at once: both true)
@@ -462,7 +462,12 @@ def _revise(
             # in other words, only a line with one value of the kind: which one would it be?
             and (own is None or (any(f is m for m in own) and len(kind.findall(f.text)) == 1))
             and (found := kind.search(f.text))
-            and (kind is not TOPICAL_AMOUNT or topic & _topic(f.text, subject=True))
+            # (an amount on a topic, corrected too: "the deposit is actually €2,400" is no
+            # new number of "a Pixel 7")
+            and (
+                not (kind is TOPICAL_AMOUNT or (corrects and topic and KINDS[-1].fullmatch(value)))
+                or topic & _topic(f.text, subject=True)
+            )
             and root(was := found.group("name") if kind.groupindex else found.group(0))
             != root(value)
             # (a name holding another whole is named after it: "Zainab Textiles, after the

@@ -257,3 +257,31 @@ def test_a_thing_being_moved_to_a_day_is_a_change_and_talk_of_moving_is_none() -
     )
     assert "Inês lives in Braga." in memory
     assert "Tuesday" not in memory and "Thursdays" in memory
+
+
+def test_an_amount_of_something_is_kept_and_changes_said_as_a_move_of_it() -> None:
+    """ "VO2max is 48 ml" is kept though it names nobody (an amount of something); "the
+    fees jumped to 1,200" and a lead-in "Retested VO2max: 52 ml" change it."""
+    memory = _memory_after(
+        ("Gym fees are 950 rand a month. VO2max is 48 ml, I run with a Garmin.", "Sipho", "s"),
+        ("The gym renewed my contract but the fees jumped to 1,200.", "Sipho", "s"),
+        ("Retested VO2max yesterday: 52 ml!", "Sipho", "s"),
+    )
+    assert "950" not in memory and "Gym fees are 1,200 rand a month." in memory
+    assert "48" not in memory and "Sipho retested VO2max yesterday: 52 ml!" in memory
+
+
+def test_a_correction_said_after_what_led_to_it_is_of_the_thing_said_wrong() -> None:
+    """ "I gave you the wrong deposit figure. Just checked the contract, it's actually
+    €2,400.": the deposit, not the latest line with a number ("a Pixel 7")."""
+    memory = _memory_after(
+        ("The deposit is €1,800. I still pay off my Pixel 7.", "Lucía", "s"),
+        (
+            "Correction, I gave you the wrong deposit figure. Just checked the contract, "
+            "it's actually €2,400.",
+            "Lucía",
+            "s",
+        ),
+    )
+    assert "1,800" not in memory and "The deposit is €2,400." in memory
+    assert "Lucía still pays off their Pixel 7." in memory
