@@ -36,7 +36,7 @@ _OPENER_WORDS = (
 )
 #: Known openers, one after the other: "Oh, by the way, …", "Quick update: …" (or alone:
 #: "Change of plans.").
-_OPENER = re.compile(rf"^(?:(?:{_OPENER_WORDS})\b[\s,!.:;—–-]*(?:\s|$))+", re.IGNORECASE)
+_OPENER = re.compile(rf"^(?:(?:{_OPENER_WORDS})\b[\s,!.:;—–…-]*(?:\s|$))+", re.IGNORECASE)
 #: A short lead-in before a colon or a dash: "Small typo in my intro: …", "Big news — …".
 _LEAD_IN = re.compile(r"^(?P<lead>[^.:!?—–]{1,40}?)\s*(?::|\s[—–-])\s+(?=\S)")
 _CUE = re.compile(
@@ -77,7 +77,13 @@ _YOU = re.compile(r"\b(?:you|your)\b", re.IGNORECASE)
 _QUOTED = re.compile(r'"[^"]*"')
 _NAMED_KIN = re.compile(rf"\b(?:{RELATIVES}) [A-Z]")
 #: What is left of a sentence whose claim went elsewhere: "For the letter."
-_FRAGMENT = re.compile(r"^(?i:for|with|at|on|to|from|about)\b[^,;A-Z]{0,25}[.!]*$")
+_FRAGMENT = re.compile(
+    r"^(?:(?i:for|with|at|on|to|from|about)\b[^,;A-Z]{0,25}|"
+    # (or a reason or condition whose main clause went: "Since Linh can work from anywhere.")
+    r"(?:Since|Because|Although|Though|While|Whereas|Unless|If) (?:[A-Z][\w'-]*|we|they|he|she|it) "
+    r"(?:can|could|will|would|was|were|is|are|am|have|has|had|do|does|did|must|should)\b[^,;]*)"
+    r"[.!]*$"
+)
 #: A feeling of the moment, in the sentence's first clause ("Tomás is so excited"; not
 #: "picked up a Nissan Leaf, the drummer is thrilled", which says what was picked up).
 _FEELING = re.compile(

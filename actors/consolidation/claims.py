@@ -79,15 +79,22 @@ _LIVES_WITH = re.compile(
     rf"with (?P<whom>[^,;]+?(?:, (?:their|his|her) [a-z]+)?)|"
     rf"with (?P<whom2>[^,;]+?) in (?P<where2>{_PLACE_NAME}))[.!]?$"
 )
+_EMPLOYER = rf"(?P<at>[{UPPER}][\w'&-]*(?: [{UPPER}][\w'&-]*)*)"
+_AS = r"as (?:(?P<a>an?) )?(?P<trade>(?:[a-z][\w'-]*|[A-Z]{2,4})(?: [a-z][\w'-]*){0,3}?)"
+#: And when: "started at Studio Nine as art director on Monday".
+_WHEN = rf"(?: (?:on |this |last |next )?(?:(?i:{WEEKDAYS})|today|yesterday|week|month))?[.!]?$"
 #: "joined Studio Nine as an art director", "was hired by Derwent Sparks as a first-year
-#: apprentice electrician": an employer and a trade.
-_JOINED_AS = re.compile(
-    rf"{_WHO} (?:has )?(?:joined|started at|was hired by) "
-    rf"(?P<at>[{UPPER}][\w'&-]*(?: [{UPPER}][\w'&-]*)*) "
-    r"as (?:(?P<a>an?) )?(?P<trade>(?:[a-z][\w'-]*|[A-Z]{2,4})(?: [a-z][\w'-]*){0,3}?)"
-    # (and when: "started at Studio Nine as art director on Monday")
-    rf"(?: (?:on |this |last |next )?(?:(?i:{WEEKDAYS})|today|yesterday|week|month))?[.!]?$"
-)
+#: apprentice electrician", "accepted an offer from Suez Gate as technical director"; or
+#: the trade first, "got hired as sous-chef at Maíz Azul": an employer and a trade.
+_JOINED_AS = [
+    re.compile(
+        rf"{_WHO} (?:has |just )?(?:joined|started at|was hired by|accepted an? (?:job )?offer "
+        rf"from) {_EMPLOYER} {_AS}{_WHEN}"
+    ),
+    re.compile(
+        rf"{_WHO} (?:has |just )?(?:got|was|has been) (?:hired|taken on|appointed) {_AS} at {_EMPLOYER}{_WHEN}"
+    ),
+]
 #: Someone named and nothing said of them ("Yuki's husband Haruto.", "Thiago's dog Pipoca."),
 #: what is left of "my husband Haruto and I …" cut apart: who they are, said in full.
 _NAMED_ONLY = re.compile(rf"{_WHO}'s (?P<noun>(?:[a-z]+ )?[a-z]+) (?P<name>[{UPPER}][\w'-]*)[.!]?$")
@@ -162,7 +169,7 @@ def claims(fact: Fact) -> list[Fact]:
     elif home := _LIVES_WITH.match(fact.text):
         who, where = home["who"], home["where"] or home["where2"]
         texts = [f"{who} lives in {where}.", f"{who} lives with {home['whom'] or home['whom2']}."]
-    elif joined := _JOINED_AS.match(fact.text):
+    elif joined := next(filter(None, (form.match(fact.text) for form in _JOINED_AS)), None):
         who, trade = joined["who"], joined["trade"]
         texts = [
             f"{who} works as {joined['a'] or article(trade)} {trade}.",

@@ -108,4 +108,4 @@ def test_the_old_one_is_the_old_thing_of_the_kind_just_called_new() -> None:
     )
     facts = facts_of(memory)
     assert "iPad" not in memory and "The old tablet went back to Kofi's former employer." in facts
-    assert "Kofi accepted an offer from Ridgeway Academy as head of science." in facts
+    assert "Kofi works at Ridgeway Academy." in facts

@@ -150,6 +150,14 @@ def test_a_trade_with_an_acronym_is_a_trade_and_a_count_of_weeks_is_nobody() -> 
                 "Chidi works at Derwent Sparks.",
             ],
         ),
+        (  # an offer accepted, and the trade said first
+            "Chidi has accepted an offer from Harbour Foods as head of logistics.",
+            ["Chidi works as a head of logistics.", "Chidi works at Harbour Foods."],
+        ),
+        (
+            "Chidi got hired as pastry chef at Le Petit Four!",
+            ["Chidi works as a pastry chef.", "Chidi works at Le Petit Four."],
+        ),
         (  # where, and with whom: a move is no move of theirs, a break-up no move
             "Chidi lives in Manchester with their boyfriend Leo.",
             ["Chidi lives in Manchester.", "Chidi lives with their boyfriend Leo."],

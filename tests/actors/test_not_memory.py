@@ -88,3 +88,19 @@ def test_what_is_said_of_the_assistant_and_a_fragment_are_no_facts() -> None:
     # (the assistant's part before a claim of theirs: the claim is kept, without it)
     memory = _memory_after(("I followed your advice, now I drink only rooibos.", "Ines", "s"))
     assert _facts(memory) == ["Now Ines drinks only rooibos."]
+
+
+def test_an_opener_after_an_ellipsis_and_a_reason_cut_from_its_clause_are_no_fact() -> None:
+    """ "Also… I quit my job" is the job quit (it ends the employer's line); "since I can work
+    from anywhere", cut from "…, Lan and I are moving to Hue", is a reason, no claim, and the
+    move, a plan said without a change word, replaces no trade."""
+    memory = _memory_after(
+        ("I work at Song Hong Travel, a tour agency in Hanoi.", "Mai", "s"),
+        ("Also… I quit my job 😳 I'm going freelance as a translator.", "Mai", "s"),
+        ("And since I can work from anywhere, Lan and I are moving to Hue next month.", "Mai", "s"),
+    )
+    assert _facts(memory) == [
+        "Mai quit their job 😳.",
+        "Mai is going freelance as a translator.",
+        "Mai and Lan are moving to Hue next month.",
+    ]
