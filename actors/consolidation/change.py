@@ -69,7 +69,12 @@ _THING_DIED = re.compile(
     rf"\b(?i:the|my|our|their|his|her) (?:[a-z]+ ){{0,2}}(?!(?:{_BEING})\b)[a-z]+ "
     r"(?:finally |just )?(?:died|passed away)\b"
 )
-_LEAD = re.compile(rf"^(?P<who>The user|[{UPPER}][\w-]*)(?P<poss>'s)?\b(?P<rest>.*)$", re.DOTALL)
+#: Whom a fact opens with (after an adverb of time: "Now Daisuke drinks only green tea").
+_LEAD = re.compile(
+    rf"^(?:(?:Now|Also|Then|Finally|Today),? (?=The user\b|[{UPPER}]))?"
+    rf"(?P<who>The user|[{UPPER}][\w-]*)(?P<poss>'s)?\b(?P<rest>.*)$",
+    re.DOTALL,
+)
 _SOMEONE_ELSE = re.compile(
     rf"^\s+(?:[a-z]+ )?(?i:{RELATIVES})\b(?: [A-Z][\w-]*)?|^\s+(?!{OF_A_THING}\b)[a-z][a-z-]* [A-Z][\w-]*"
 )

@@ -104,3 +104,14 @@ def test_an_opener_after_an_ellipsis_and_a_reason_cut_from_its_clause_are_no_fac
         "Mai is going freelance as a translator.",
         "Mai and Lan are moving to Hue next month.",
     ]
+
+
+def test_a_change_opening_with_now_is_the_speakers() -> None:
+    """ "I followed your advice, now I drink only water at my desk" (written "Now Kenta
+    drinks …") is Kenta's change: it replaces the cola, said by the same verb."""
+    memory = _memory_after(
+        ("I live in Sendai. I drink three cans of cola at my desk every day.", "Kenta", "s"),
+        ("I followed your advice, now I drink only water at my desk.", "Kenta", "s"),
+    )
+    assert "cola" not in memory and "Now Kenta drinks only water at their desk." in memory
+    assert "Kenta lives in Sendai." in memory
