@@ -17,8 +17,7 @@ See docs/design.md, "Memory that stays true".
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import numpy as np
@@ -27,11 +26,9 @@ import numpy.typing as npt
 from reverie.store import Fact
 
 from .attributes import (
-    OF_A_THING,
     PET,
     RELATIVE,
     RELATIVES,
-    SOMEONE,
     UPPER,
     WHEN,
     held_by_another,
@@ -39,22 +36,11 @@ from .attributes import (
     modifiers,
 )
 from .meaning import Embed
+from .ownership import LEAD, named, owner, people, theirs
 from .signals import CLAUSE, ended_at, gone, over, signalled, weakly, without_cues
 from .third_person import DEFAULT_SPEAKER, word_set
 
-__all__ = [
-    "NEAR_OF_KIND",
-    "Displaced",
-    "displaced",
-    "named",
-    "nearest",
-    "owner",
-    "people",
-    "same_turn",
-    "someone_else",
-    "theirs",
-    "values",
-]
+__all__ = ["NEAR_OF_KIND", "Displaced", "displaced", "nearest", "values"]
 
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.
 _LIFE_ENDS = re.compile(
@@ -69,22 +55,6 @@ _THING_DIED = re.compile(
     rf"\b(?i:the|my|our|their|his|her) (?:[a-z]+ ){{0,2}}(?!(?:{_BEING})\b)[a-z]+ "
     r"(?:finally |just )?(?:died|passed away)\b"
 )
-#: Whom a fact opens with (after an adverb of time: "Now Daisuke drinks only green tea").
-_LEAD = re.compile(
-    rf"^(?:(?:Now|Also|Then|Finally|Today),? (?=The user\b|[{UPPER}]))?"
-    rf"(?P<who>The user|[{UPPER}][\w-]*)(?P<poss>'s)?\b(?P<rest>.*)$",
-    re.DOTALL,
-)
-_SOMEONE_ELSE = re.compile(
-    rf"^\s+(?:[a-z]+ )?(?i:{RELATIVES})\b(?: [A-Z][\w-]*)?|^\s+(?!{OF_A_THING}\b)[a-z][a-z-]* [A-Z][\w-]*"
-)
-#: Words that open a fact without naming anyone ("The heating …", "Our fridge …").
-_STARTERS = re.compile(
-    r"the|an?|its?|this|that|these|those|our|my|their|his|her|we|you|there|here|new|quick|"
-    r"had|has|have|was|were|is|are|got|been|did|does|do|can|could|would|will|"
-    r"also|so|and|but|from|forget|scratch|now|then|before|after|first|still|just|right|yes|"
-    r"no|oh|well|okay|today|tonight|yesterday|tomorrow|everyone|nobody|someone"
-)
 #: How near in meaning the replaced fact must be, and how much nearer than the next one.
 NEAR = 0.35
 MARGIN = 0.05
@@ -92,107 +62,6 @@ MARGIN = 0.05
 SHARED = 0.1
 #: How near a line holding a value of the change's kind must be (the kind is evidence too).
 NEAR_OF_KIND = 0.2
-
-
-def someone_else(text: str) -> bool:
-    """``text`` opens with another person named by a common noun ("A colleague …",
-    "Someone …"): it is their fact, not the speaker's (nor anyone the scope knows)."""
-    return bool(SOMEONE.match(text))
-
-
-def owner(text: str, people: set[str]) -> str:
-    """Whose fact ``text`` is: the person of ``people`` it opens with ("Maya …", "Maya's
-    phone …"), or that person's relative ("Maya's sister …", "Bob's neighbour Jim …": someone
-    else, named by the whole phrase); "" when it opens with nobody of ``people``."""
-    found = _LEAD.match(text)
-    if found is None or found["who"] not in people:
-        return ""
-    if found["poss"] and (other := _SOMEONE_ELSE.match(found["rest"])):
-        if found["rest"][other.end() :].startswith(f" and {found['who']} "):
-            return found["who"]  # "Maya's fiancé Noam and Maya booked …": hers too
-        return f"{found['who']}'s{other[0]}".strip()
-    return found["who"]
-
-
-def people(speakers: Iterable[str], facts: Iterable[Fact]) -> set[str]:
-    """Who the scope's facts are about: the job's speakers, "The user", and every name that
-    opens two facts or more ("Carl lives …", "Carl's dog …"; a word that opens one line is
-    as likely "Site visits on Mondays …")."""
-    leads = Counter(m["who"] for f in facts if (m := _LEAD.match(f.text)))
-    frequent = {who for who, n in leads.items() if n > 1 and not _common(who)}
-    return {*speakers, DEFAULT_SPEAKER, *frequent}
-
-
-def named(text: str, known: set[str], written: str = "") -> set[str]:
-    """``known`` and the name ``text`` opens with, if it opens with one ("Carl is single now");
-    with ``written``, only a word it also holds inside a sentence is one ("my brother Carl";
-    not "Practice moved to Saturdays", nor "Hockey's on Sundays" after "hockey")."""
-    found = _LEAD.match(text)
-    lead = found["who"] if found else ""
-    if found is None or _common(lead) or found["rest"].startswith(","):  # "Moved, unpacked, …"
-        return known
-    if written and not re.search(rf"[\w,] {re.escape(lead)}\b", written):
-        return known
-    return known | {lead}
-
-
-def _common(word: str) -> bool:
-    """``word`` opens a sentence without naming anyone: a closed-class word, or a word of
-    the forms no name has ("Training's moved …", "Finally replaced …")."""
-    word = word.casefold()
-    return bool(_STARTERS.fullmatch(word) or WHEN.fullmatch(word)) or (
-        len(word) > 6 and word.endswith(("ing", "ly"))
-    )
-
-
-def theirs(
-    older: Sequence[Fact],
-    new: Fact,
-    said: str,
-    speaker: str,
-    *,
-    kin: bool = False,
-    cue: bool = True,
-) -> list[Fact] | None:
-    """The facts of ``older`` a change ``new`` (``said`` with its opener) by ``speaker`` may
-    replace: the speaker's own (a line naming nobody too, when the scope is about nobody
-    else), or when ``new`` is about someone else ("Minh sold the motorbike"), only that
-    person's; None when ``new`` signals no change (and ``cue`` asks for a signal)."""
-    persons = people([speaker], older)
-    whose = owner(new.text, named(new.text, persons, " ".join(f.text for f in older)))
-    if not speaker or (cue and not signalled(said)):
-        return None
-    if someone_else(new.text):
-        return []
-    mine = {speaker, ""} if persons <= {speaker, DEFAULT_SPEAKER} else {speaker}
-
-    def of(text: str) -> bool:
-        if whose not in (speaker, ""):  # someone else's change: only their lines
-            line = owner(text, named(text, persons))
-            # (and not another's relative: Bob's cousin Carl is not Alice's brother Carl)
-            kin_of_mine = "'s " not in line or line.startswith(f"{speaker}'s ")
-            # (with ``kin``, a line of the speaker's naming them: "Maya has a cat called Miso")
-            named_mine = kin and line == speaker and re.search(rf"\b{re.escape(whose)}\b", text)
-            return (_same_one(line, whose) and kin_of_mine) or bool(named_mine)
-        line = owner(text, persons)
-        # with ``kin``, the lines of those they name theirs too ("Ines's dog Rufo …")
-        return line in mine or (kin and line.startswith(f"{speaker}'s "))
-
-    return [f for f in older if of(f.text) and not same_turn(f, new)]
-
-
-def same_turn(a: Fact, b: Fact) -> bool:
-    """``a`` and ``b`` were said in one turn: both are true, neither replaces the other."""
-    return bool(
-        {(s, m) for s, ids in a.sources.items() for m in ids}
-        & {(s, m) for s, ids in b.sources.items() for m in ids}
-    )
-
-
-def _same_one(a: str, b: str) -> bool:
-    """Two owners name one person: "Minh" and "Thao's husband Minh" (not "Bob's colleague
-    Tom" and "Alice's friend Tom")."""
-    return a == b or (a.split()[-1:] == b.split()[-1:] and (" " in a) != (" " in b))
 
 
 #: Words too common to say two facts are about one thing.
@@ -374,6 +243,14 @@ def displaced(
     # (with one candidate there is no runner-up to be clearly nearer than: only near counts)
     # (a thing of a kind no line holds is nearer by meaning only if plainly so: "sold the old
     # van" is not the line of "the company is called Rurex")
+    # a line naming less of the same thing than another ("The salon is now Glow Studio" beside
+    # "… a salon called Glow Studio in Osu"): the fuller one is what changed
+    names = [values(f.text) - {speaker} for f in candidates]
+    candidates = [
+        f
+        for f, own in zip(candidates, names, strict=True)
+        if not (own and any(own < n for n in names))
+    ]
     among = gone(said) and len(candidates) > 1 and not thing
     found = nearest(new, candidates, embed, NEAR_OF_KIND if among else NEAR, speaker)
     # which clause of it changed, meaning alone cannot tell: the line goes whole
@@ -565,7 +442,7 @@ _OWNER_LEAD = re.compile(rf"^(?:The user|[{UPPER}][\w-]*)(?:'s| and others| and 
 def _lead(text: str, speaker: str) -> str:
     """The word ``text`` opens with, in lower case, unless it says whose the fact is: what
     "Badminton has moved …" is about (``_gist`` cuts it, with any capitalised opener)."""
-    found = _LEAD.match(text)
+    found = LEAD.match(text)
     if found is None or found["poss"] or found["who"] in (speaker, DEFAULT_SPEAKER):
         return ""
     return found["who"].casefold()

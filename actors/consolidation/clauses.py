@@ -30,6 +30,8 @@ _NEW_SUBJECT = re.compile(
     # (after when it happens, if said first: "…, and on Monday I start at Tengri")
     r"(?=(?:(?:on|from|next|last|this|since|after|starting|in) [\w-]+(?: [\w-]+)?,? )?"
     r"(?:I|I'm|I've|I'd|I'll|my|My|we|we're|our)\b|(?:[\w'-]+ ){1,2}&I\b)"
+    # (or a thing's state after a colon: "My daughter convinced me: the shop is now Rangtuli")
+    r"|:\s+(?=[Tt]he (?:[\w'-]+ ){0,2}(?:is|are|was|were|has|had|moved|changed)\b)"
 )
 #: "and" before a verb that shares the clause's "I": "I live in Lisbon and work nights".
 #: Only verbs that are rarely nouns ("I love tea and love songs" stays whole).

@@ -41,6 +41,14 @@ _LOCAL_MOVE = re.compile(
     r"\bcloser to (?:the |my |our |their )?(?:office|work|job|school)\b",
     re.IGNORECASE,
 )
+#: Premises moved to a name alone ("shifted the whole shop to Gulshan 2", "moved the bakery
+#: to Cusco"): the business's new place, in a town that may or may not be the old one.
+_PREMISES_MOVED = re.compile(
+    r"\b(?:moved|shifted|relocated) (?:the|our|my|their) (?:whole )?(?:shop|business|bakery|"
+    r"studio|office|workshop|store|salon|restaurant|cafe|café|clinic|boutique|kitchen) to "
+    rf"(?-i:[{UPPER}])",
+    re.IGNORECASE,
+)
 _NAME = rf"[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*"
 #: The wider place said after a place: "Kita-ku, Sapporo", "Otara in South Auckland".
 _WIDER = rf"(?:,? in|,) {_NAME}"
@@ -89,10 +97,16 @@ def within(old: Fact, new: Fact, shared: list[tuple[Key, Key]]) -> Fact | None:
 
 def moved_within(old: str, new: str) -> tuple[str, str] | None:
     """The place of ``old``, a thing "in Yanahuara, Arequipa", and the one a move within its
-    wider place names ("moved the workshop to a bigger room in Cayma"); else None."""
-    was = re.search(rf"\bin (?P<place>{_NAME}){_WIDER}", old)
+    wider place names ("moved the workshop to a bigger room in Cayma"); premises moved to a
+    name alone take the old place whole, as nothing says in which town the new one is
+    ("moved the bakery to Westlands": "in Westlands"); else None."""
+    was = re.search(rf"\bin (?P<place>{_NAME})(?P<wider>{_WIDER})", old)
     now = re.findall(rf"\b(?:in|to) ({_NAME})(?!{_WIDER}|[\w'-])", new)
-    return (was["place"], now[-1]) if was and now and _LOCAL_MOVE.search(new) else None
+    if not (was and now):
+        return None
+    if _LOCAL_MOVE.search(new):
+        return was["place"], now[-1]
+    return (was["place"] + was["wider"], now[-1]) if _PREMISES_MOVED.search(new) else None
 
 
 def there(text: str) -> str:

@@ -37,24 +37,14 @@ from .attributes import (
     same_make,
     same_subject,
 )
-from .change import (
-    NEAR_OF_KIND,
-    displaced,
-    named,
-    nearest,
-    owner,
-    people,
-    same_turn,
-    someone_else,
-    theirs,
-    values,
-)
+from .change import NEAR_OF_KIND, displaced, nearest, values
 from .chatter import is_chatter, remark, split_opener, strip_banter, without_echo
 from .claims import claims
 from .family import family_grew
 from .grounding import supports
 from .kinds import KINDS, TOPICAL_AMOUNT, WEEKDAY, counted, of_the_kind, root, unit
 from .meaning import Embed, meaning
+from .ownership import named, owner, people, same_turn, someone_else, theirs
 from .places import based, finer, moved_within, moves, there, within
 from .renaming import SMALL_WORDS, new_name, renamed, renames, says_renamed
 from .retraction import retraction_topics, retracts
@@ -347,7 +337,7 @@ def _theirs(retraction: Fact, speaker: str, persons: set[str], lines: str, old: 
     "Lucia's partner Javier …" is Lucia's): the one it names ("Carl is single now",
     "Bob's colleague Tom broke up"), else its ``speaker``; never anyone else's, in a
     shared scope too (a line that names nobody: its speaker's only; "Summer is sorted …"
-    names nobody, as no line holds "Summer" inside it). ``persons``: ``change.people`` of
+    names nobody, as no line holds "Summer" inside it). ``persons``: ``ownership.people`` of
     the scope; ``lines``: its facts' text."""
     if someone_else(retraction.text):
         return False

@@ -256,3 +256,17 @@ def test_a_name_changed_by_the_things_noun_renames_the_line_naming_it_after_a_co
         ("Nimal", "And I'm rebranding: the shop will be Thread & Co from now on."),
     )
     assert "Nimal runs a small shop called Thread & Co." in lines, lines
+
+
+def test_a_new_name_after_a_colon_clause_and_premises_moved_to_a_name() -> None:
+    """ "My son talked me into it: the salon is now Glow Studio" renames the salon (the clause
+    after the colon is its own statement); "we moved the salon to Kaneshie" moves the salon's
+    line, and no town is claimed for Kaneshie: nothing said which one it is in."""
+    memory = _memory_after(
+        ("I own a small hair salon called Ama's Touch in Osu, Accra.", "Ama", "s"),
+        ("New name! My son talked me into it: the salon is now Glow Studio.", "Ama", "s"),
+        ("The rent doubled, so we moved the salon to Kaneshie.", "Ama", "s"),
+    )
+    facts = _facts(memory)
+    assert "Ama owns a small hair salon called Glow Studio in Kaneshie." in facts
+    assert "Osu" not in memory and "Ama's Touch" not in memory
