@@ -504,12 +504,23 @@ def _named_again(
             facts.insert(at, Fact(text=text, date=line.date, sources=line.sources))
 
 
+#: A thing of the speaker's somewhere else now: "The studio is in Lekki now".
+_THING_IN = re.compile(
+    r"^(?:The|Our|My|Their) (?P<thing>[a-z]{3,}) (?:is|are) (?:now )?in "
+    r"(?P<place>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)(?: now)?\b"
+)
+
+
 def _changes(text: str, turn: str, said: str) -> list[tuple[re.Pattern[str], str]]:
     """The values ``text`` (``said`` with its opener, in ``turn``) states, by kind: a name it
-    is now called, a month, a number…"""
+    is now called, a place a thing is in, a month, a number…"""
     found = []
     if renaming := new_name(text, turn, said):
         found.append(renaming)
+    if moved := _THING_IN.match(text):
+        # (where the line says the same thing is: "working from a tiny studio in Yaba")
+        at = rf"\b{moved['thing']}s? in (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)"
+        found.append((re.compile(at), moved["place"]))
     for kind in KINDS:
         if value := kind.search(text):
             found.append((counted := of_the_kind(kind, text, value) or kind, value.group(0)))

@@ -314,3 +314,21 @@ def test_a_number_or_a_wider_place_is_no_make_of_a_thing_that_ended() -> None:
         "After 19 years Ilse sold the business to a young couple.",
     ]
     assert _merge("Ilse", older, "The car died on the way to Chalkidiki.") == [older[1]]
+
+
+def test_a_thing_somewhere_else_now_takes_its_new_place_in_the_line_holding_it() -> None:
+    """ "The workshop is in Kalamaria now" moves the workshop of a line that also says what
+    is made there: the line keeps the rest, with the new place."""
+    memory = _memory_after(
+        (
+            "I make leather bags under my brand Tanned, working from a small workshop in Toumba.",
+            "Eleni",
+            "s",
+        ),
+        ("Update! The workshop is in Kalamaria now, the old roof leaked.", "Eleni", "s"),
+    )
+    assert (
+        "Eleni makes leather bags under their brand Tanned, working from a small workshop in Kalamaria."
+        in memory
+    )
+    assert "Toumba" not in memory
