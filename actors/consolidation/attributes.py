@@ -126,6 +126,8 @@ _TABLE: list[tuple[str, str]] = [
         # (whatever it is: "opened their own pharmacy", "started my own bakery")
         r"(?:open|start|launch|found)(?:s|ed|ing)? (?:up )?(?:my|their|his|her|our) own\b|"
         r"(?:first|last|final) (?:day|week|month|shift|service) (?:at|with|there|in that)\b|"
+        # (paid by them: "first payslip from Kopje Systems landed today")
+        r"(?:first|last|final) (?:payslip|paycheck|paycheque|pay cheque|salary) from (?-i:[A-Z])|"
         # (the noun left out: "this week was my first at Nofima")
         r"(?:my|their|his|her|'s) (?:first|last) at (?-i:[A-Z]))",
     ),

@@ -9,6 +9,7 @@ import pytest
 from reverie.actors.consolidation.extractive import merge_new_facts
 from reverie.actors.consolidation.truth import merge
 from reverie.store import Fact, MessageRecord, parse_memory, render_memory
+from tests.actors.merging import memory_after
 from tests.actors.merging import merge_retired as _merge
 from tests.actors.merging import merged as _merged
 
@@ -260,3 +261,14 @@ def test_a_retraction_reaches_a_line_opening_with_a_common_noun() -> None:
     opens with "The"."""
     older = ["Summer is sorted: two weeks in Sardinia in August.", "Rosa is a teacher."]
     assert _merge("Rosa", older, "Scratch that summer plan.") == older[:1]
+
+
+def test_a_first_payslip_from_a_name_is_a_new_employer() -> None:
+    """ "First payslip from Nakuru Dairies landed today" says who pays them now: the old
+    employer goes, the trade stays."""
+    memory = memory_after(
+        ("Wambui here, I'm an accountant at Rift Valley Mills in Nakuru.", "Wambui", "s"),
+        ("First payslip from Nakuru Dairies landed today, same work.", "Wambui", "s"),
+    )
+    assert "Rift Valley Mills" not in memory and "Nakuru Dairies" in memory
+    assert "Wambui works as an accountant." in memory
