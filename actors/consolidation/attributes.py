@@ -65,6 +65,12 @@ HOME_TAKEN = (
 )
 
 
+#: A place of work by its kind, in its name: "Hospital San Javier", "Riverside Primary School".
+_WORKPLACE = (
+    r"(?-i:Hospital|Clinic|Clínica|Clinica|School|College|University|Bank|Academy|Institute)"
+)
+
+
 class Key(NamedTuple):
     """One thing a fact says: whose (``subject``), what (``attribute``), and the value's span."""
 
@@ -126,6 +132,9 @@ _TABLE: list[tuple[str, str]] = [
         # (whatever it is: "opened their own pharmacy", "started my own bakery")
         r"(?:open|start|launch|found)(?:s|ed|ing)? (?:up )?(?:my|their|his|her|our) own\b|"
         r"(?:first|last|final) (?:day|week|month|shift|service) (?:at|with|there|in that)\b|"
+        # (moved to a workplace, by its kind: "moved to Hospital San Javier")
+        rf"(?:moved|transferred|switched) to (?:the )?(?=(?:(?-i:[A-Z])[\w'-]* ){{1,3}}{_WORKPLACE}\b|"
+        rf"{_WORKPLACE} (?-i:[A-Z]))|"
         # (paid by them: "first payslip from Kopje Systems landed today")
         r"(?:first|last|final) (?:payslip|paycheck|paycheque|pay cheque|salary) from (?-i:[A-Z])|"
         # (the noun left out: "this week was my first at Nofima")
@@ -306,6 +315,8 @@ def _keys(fact: str) -> tuple[Key, ...]:
                 value = match[0]
             elif attribute == "residence" and not value and not _THERE.search(fact):
                 continue  # "moved the run to 6:15", "the bird lives with their aunt": no place
+            elif attribute == "residence" and re.search(rf"\b{_WORKPLACE}\b", value):
+                continue  # "moved to Hospital San Javier": a workplace, not a home
             elif attribute == "residence" and _A_THING.search(fact[: match.start()]):
                 continue  # "The studio moved to Almadies": the studio's place, not theirs
             elif match[0] == "based" and _A_NOUN.search(fact[: match.start()]):

@@ -272,3 +272,13 @@ def test_a_first_payslip_from_a_name_is_a_new_employer() -> None:
     )
     assert "Rift Valley Mills" not in memory and "Nakuru Dairies" in memory
     assert "Wambui works as an accountant." in memory
+
+
+def test_a_move_to_a_workplace_by_its_kind_is_a_new_employer_not_a_home() -> None:
+    """ "I moved to Hospital Santa Rita" changes who employs them; the city stays."""
+    memory = memory_after(
+        ("I'm a nurse at Clinica Alemana in Valdivia.", "Paz", "s"),
+        ("More news: I moved to Hospital Santa Rita, day shifts only.", "Paz", "s"),
+    )
+    assert "Clinica Alemana" not in memory and "Hospital Santa Rita" in memory
+    assert "Paz is based in Valdivia." in memory
