@@ -97,8 +97,11 @@ _TABLE: list[tuple[str, str]] = [
         "work",
         # (the verb, not the noun of a day's work: "finished work at 6", "after work at the gym")
         r"\b(?:(?<!finished )(?<!after )(?<!before )(?<!from )(?<!off )(?<!to )"
-        r"works? (?:remote(?:ly)? |part-time |full-time )?(?:at|for|in)\b|"
-        r"working (?:remote(?:ly)? |part-time |full-time )?(?:at|for)\b|"
+        # (and when: "works nights at Skyhaven", "work weekends at the i-SITE")
+        r"works? (?:remote(?:ly)? |part-time |full-time |(?:nights|days|weekends|evenings) )?"
+        r"(?:at|for|in)\b|"
+        r"working (?:remote(?:ly)? |part-time |full-time |(?:nights|days|weekends|evenings) )?"
+        r"(?:at|for)\b|"
         # (a past one is no claim: "the old laptop went back to my previous employer")
         r"job (?:at|with|in)\b|(?<!previous )(?<!former )(?<!old )employer|employed|"
         # (a role at a name, said as theirs now: "to become finance manager at SunKiosk", "now

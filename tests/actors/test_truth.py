@@ -282,3 +282,13 @@ def test_a_move_to_a_workplace_by_its_kind_is_a_new_employer_not_a_home() -> Non
     )
     assert "Clinica Alemana" not in memory and "Hospital Santa Rita" in memory
     assert "Paz is based in Valdivia." in memory
+
+
+def test_work_said_with_when_is_work_and_a_resignation_ends_it() -> None:
+    """ "I work evenings at Lakeside Cinema" names an employer; "resigned from the cinema"
+    ends it."""
+    memory = memory_after(
+        ("I work evenings at Lakeside Cinema and I study law.", "Joy", "s"),
+        ("Big day! Resigned from the cinema already.", "Joy", "s"),
+    )
+    assert "Lakeside Cinema" not in memory and "Joy studies law." in memory
