@@ -285,10 +285,10 @@ def test_a_move_to_a_workplace_by_its_kind_is_a_new_employer_not_a_home() -> Non
 
 
 def test_work_said_with_when_is_work_and_a_resignation_ends_it() -> None:
-    """ "I work evenings at Lakeside Cinema" names an employer; "resigned from the cinema"
-    ends it."""
+    """ "I work nights at Harbourview Contact Centre" names an employer; "resigned from the
+    call centre" ends it."""
     memory = memory_after(
-        ("I work evenings at Lakeside Cinema and I study law.", "Joy", "s"),
-        ("Big day! Resigned from the cinema already.", "Joy", "s"),
+        ("I work nights at Harbourview Contact Centre and I study law.", "Joy", "s"),
+        ("I PASSED! resigned from the call centre already.", "Joy", "s"),
     )
-    assert "Lakeside Cinema" not in memory and "Joy studies law." in memory
+    assert "Harbourview" not in memory and "Joy studies law." in memory
