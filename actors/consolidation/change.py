@@ -37,7 +37,7 @@ from .attributes import (
 )
 from .meaning import Embed
 from .ownership import LEAD, named, owner, people, theirs
-from .signals import CLAUSE, ended_at, gone, over, signalled, weakly, without_cues
+from .signals import CLAUSE, ended_at, gone, hedged, over, signalled, weakly, without_cues
 from .third_person import DEFAULT_SPEAKER, word_set
 
 __all__ = ["NEAR_OF_KIND", "Displaced", "displaced", "nearest", "values"]
@@ -159,9 +159,11 @@ def displaced(
     head = (ended["head"] or ended["sold"] or ended["given"]) if ended else ""
     if ended and ended["sold"] and (noun := _COMPOUND.match(said, ended.end())):
         head = noun[1]  # "stopped their art class, …": a class
+    if ended and hedged(said[: ended.start()]):
+        return None  # "thinking of leaving the dealership": a plan
     if (
         ended
-        and ended[0].startswith("left ")
+        and ended[0].startswith(("left ", "leaving "))
         and not any(_kind(head).search(f.text) for f in older)
     ):
         ended = None  # ("left the tiny kitchen" may be a room: a line's thing, else by meaning)
@@ -383,7 +385,7 @@ _ENDED = re.compile(
     rf"\b(?:sold|scrapped|retired|traded(?: in)?|swapped|got rid of|g[ai]ven? (?:up(?: on)?|away)|replaced|stole|"
     # (a habit or a membership ended by its kind: "stopped the coffee" for the americano;
     # not a job, which is an employer's: "quit my job"; nor "dropped the girls off")
-    r"stopped|quit|left|dropped|ditched|cut out) "
+    r"stopped|quit|left|leaving|dropped|ditched|cut out) "
     rf"(?:my|the|our|their|[{UPPER}][\w-]*'s) (?:(?:old|little|big|small|first|trusty) )?"
     # (not "old" itself: "traded in the old 12")
     r"(?P<sold>(?!(?:old|little|job|work|position|role)\b)[a-z]{3,}))\b(?! off\b)"

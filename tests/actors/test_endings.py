@@ -62,3 +62,11 @@ def test_a_thing_left_is_named_by_its_kind_in_a_name_too_and_a_room_left_ends_no
     ]
     assert _merge("Priya", older, "Priya left the old club last month.") == [older[0]]
     assert _merge("Priya", older, "Priya finally left the tiny bedsit.") == []
+
+
+def test_a_place_of_work_being_left_ends_its_line_and_a_thought_of_leaving_does_not() -> None:
+    """ "I'm leaving the bakery" ends the line at a bakery; "thinking of leaving the bakery"
+    is a plan and ends nothing."""
+    older = ["Kofi works as a baker at a bakery in Kumasi.", "Kofi plays the drums."]
+    assert _merge("Kofi", older, "Kofi is leaving the bakery.") == [older[0]]
+    assert _merge("Kofi", older, "Kofi is thinking of leaving the bakery.") == []
