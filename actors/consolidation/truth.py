@@ -449,9 +449,10 @@ def _revise(
             if _comparable(f, new)
             and not same_turn(f, new)  # (both said at once: both true)
             and (not corrects or _same_person(f, new, persons, speaker))
-            # in other words, only a line with one value of the kind: which one would it be?
-            and (own is None or (any(f is m for m in own) and len(kind.findall(f.text)) == 1))
-            and (found := kind.search(f.text))
+            # in other words, only a line with one value of the kind, or one said right after
+            # a word of the change ("Intervals on Tuesdays, long ride Sunday"): which else?
+            and (own is None or any(f is m for m in own))
+            and (found := kind.search(f.text) if own is None else _the_one(kind, f.text, said))
             # (an amount on a topic, corrected too: "the deposit is actually €2,400" is no
             # new number of "a Pixel 7")
             and (
@@ -502,6 +503,24 @@ def _named_again(
             retire(line)
             text = old_name.sub(name, line.text)
             facts.insert(at, Fact(text=text, date=line.date, sources=line.sources))
+
+
+def _the_one(kind: re.Pattern[str], line: str, said: str) -> re.Match[str] | None:
+    """The value of ``kind`` in ``line`` a change (``said``) changes: the only one, or the one
+    said just after a word of the change ("intervals go to Fridays": of "Intervals on
+    Tuesdays, long ride Sunday", Tuesdays); else None."""
+    found = list(kind.finditer(line))
+    if len(found) < 2:
+        return found[0] if found else None
+    words = _topic(said, subject=True)
+    # (what is said between the value before it and it: "long ride" for Sunday)
+    ends = [0, *(m.end() for m in found)]
+    near = [
+        m
+        for m, at in zip(found, ends, strict=False)
+        if _topic(line[at : m.start()], subject=True) & words
+    ]
+    return near[0] if len(near) == 1 else None
 
 
 #: A thing of the speaker's somewhere else now: "The studio is in Lekki now".

@@ -285,3 +285,13 @@ def test_a_correction_said_after_what_led_to_it_is_of_the_thing_said_wrong() -> 
     )
     assert "1,800" not in memory and "The deposit is €2,400." in memory
     assert "Lucía still pays off their Pixel 7." in memory
+
+
+def test_of_two_days_in_a_line_the_change_takes_the_one_said_after_its_word() -> None:
+    """ "Sprints on Mondays, long swim Saturday" then "sprints go to Wednesdays from now on":
+    the sprints' day changes, the long swim's stays."""
+    memory = _memory_after(
+        ("Sprints on Mondays, long swim Saturday. I teach maths.", "Ayasha", "s"),
+        ("Timetable changed, so sprints go to Wednesdays from now on.", "Ayasha", "s"),
+    )
+    assert "Sprints on Wednesdays, long swim Saturday." in memory and "Mondays" not in memory
