@@ -76,6 +76,17 @@ _ELSEWHERE = re.compile(
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 
 
+def _elsewhere(said: str, renaming: str) -> bool:
+    """A rename of someone else's: said of another place (``said``, "It's Boba Lab now"
+    after "the shop across the street renamed itself"), or by a sentence that names another
+    before its rename ("another café renamed"; not "we had to rename, another team had the
+    same name")."""
+    cue = _RENAMING.search(renaming)
+    return bool(
+        _ELSEWHERE.search(said) or _ELSEWHERE.search(renaming[: cue.start() if cue else None])
+    ) or bool(re.search(r"\b(?:itself|themselves)\b", renaming))
+
+
 def says_renamed(text: str) -> bool:
     """``text`` says in so many words that something was renamed ("renamed", "a new name"),
     not only that it is called something now (a thing just bought may be)."""
@@ -96,7 +107,7 @@ def new_name(text: str, turn: str, said: str) -> tuple[re.Pattern[str], str] | N
     renaming = _renaming(turn)
     # (not someone else's: "the shop across the street renamed itself. It's Boba Lab now";
     # another sentence may speak of others: "Three other salons had the old name")
-    if not renames(said) or _ELSEWHERE.search(f"{text} {renaming}") or name is None:
+    if not renames(said) or _elsewhere(text, renaming) or name is None:
         return None
     return _old_name(f"{text[: name.start('name')]} {renaming}"), name["name"]
 
@@ -123,7 +134,7 @@ def renamed(fact: str, turn: str, lines: Sequence[Fact]) -> Renamed | None:
         return None
     new = name["name"]
     said = next((s for s in _SENTENCE.split(turn) if new in s), "")
-    if _ELSEWHERE.search(f"{said} {renaming}"):
+    if _elsewhere(said, renaming):
         return None
     olds = {
         m[0]

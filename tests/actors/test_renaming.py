@@ -270,3 +270,19 @@ def test_a_new_name_after_a_colon_clause_and_premises_moved_to_a_name() -> None:
     facts = _facts(memory)
     assert "Ama owns a small hair salon called Glow Studio in Kaneshie." in facts
     assert "Osu" not in memory and "Ama's Touch" not in memory
+
+
+def test_a_rename_forced_by_another_name_is_the_speakers() -> None:
+    """ "The league made us rename, another club in the division had nearly the same name.
+    We're the Harbour Gulls now": "another" names why, not whose rename it is."""
+    memory = _memory_after(
+        ("I coach an under-9s netball team in Napier, the Harbour Terns.", "Mere", "s"),
+        (
+            "The league made us rename, another club in the division had nearly the same "
+            "name. We're the Harbour Gulls now.",
+            "Mere",
+            "s",
+        ),
+    )
+    assert "Mere coaches an under-9s netball team in Napier, the Harbour Gulls." in memory
+    assert "Terns" not in memory
