@@ -198,3 +198,14 @@ def test_the_speakers_family_said_first_as_our_is_named() -> None:
         "Rent is $700 a week for Losa's place in Mangere.",
         "Someone stole Losa's van last night.",
     ]
+
+
+def test_an_emoji_ends_a_sentence_typed_in_lower_case() -> None:
+    """ "first week at Kaito done ✅ i sold my old laptop" is two sentences: the job's news, and
+    the laptop sold, which ends the line with the laptop."""
+    memory = _memory_after(
+        ("im Thu, tester at Bloom Soft in hue. my thinkpad laptop is soooo slow lol", "Thu", "s"),
+        ("first week at Kaito done ✅ i sold my old laptop to my cousin", "Thu", "s"),
+    )
+    assert "thinkpad" not in memory and "Bloom Soft" not in memory
+    assert "Thu sold their old laptop to their cousin." in _facts(memory)
