@@ -20,6 +20,7 @@ import re
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
+import msgspec
 import numpy as np
 import numpy.typing as npt
 
@@ -146,6 +147,12 @@ def displaced(
     ``speaker``'s, near enough in meaning and clearly the nearest; else None."""
     if over(CLAUSE.split(new.text, maxsplit=1)[0]):
         return None  # "Before Rosa moved back here they taught in Turin": the past
+    given = _GIVEN.search(new.text)
+    if given and given["whom"] in ("them", speaker):
+        # "Kuba set them up with a smartphone, a Motorola": the speaker got a new one
+        gift = re.sub(r"^(an?|the) (?!new )", r"\1 new ", given["thing"])
+        said = f"{speaker} got {gift}"
+        new = msgspec.structs.replace(new, text=said)
     if held_by_another(new.text, speaker):
         return None  # "borrowed Ana's phone", "bought Leo a new phone": someone else's thing
     persons = people([speaker], older)
@@ -259,6 +266,12 @@ def displaced(
     return None if found is None else Displaced(candidates[found], None)
 
 
+#: A thing given to someone: "gave them a smartphone, an iPhone SE", "Suez Gate has given
+#: Ahmed a new laptop", "set them up with a Motorola", "mum got them a samsung".
+_GIVEN = re.compile(
+    rf"\b(?:gave|given|got|bought|set)\s+(?P<whom>them|[{UPPER}][\w-]*)\s+(?:up with\s+)?"
+    r"(?:an? (?:early |birthday )?(?:present|gift):\s+)?(?P<thing>(?:an?|the)\s.+)$"
+)
 #: Someone or something of the speaker's, after their name: "'s manager", "'s old car".
 _OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")
 #: A change that names what it changed from: "switched from pottery to a watercolour class".

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 
 ROWS = [
@@ -67,3 +68,13 @@ def test_a_name_given_to_a_thing_is_no_new_thing() -> None:
     for said in ["The kids named the car 'Bluey'.", "Goran calls the new car Bluey."]:
         assert _merge("Goran", older, said) == []
     assert _merge("Goran", older, "Goran bought a Dacia Sandero.") == [older[0]]
+
+
+def test_a_thing_given_to_the_speaker_is_theirs_and_replaces_their_old_one() -> None:
+    """ "My niece set me up with a tablet, a Lenovo Tab" is the speaker's new tablet (not the
+    niece's): it replaces the line with their old MatePad; "my niece got a Kindle" does not."""
+    said = ("I read the news on my old Huawei MatePad every morning. I live in Tartu.", "Aino", "s")
+    memory = _memory_after(said, ("My niece got a Kindle, a Paperwhite.", "Aino", "s"))
+    assert "MatePad" in memory
+    memory = _memory_after(said, ("My niece set me up with a tablet, a Lenovo Tab.", "Aino", "s"))
+    assert "MatePad" not in memory and "Aino lives in Tartu." in memory
