@@ -125,7 +125,9 @@ _TABLE: list[tuple[str, str]] = [
         r"(?: to be (?:an? |the )?[\w-]+(?: [\w-]+){0,2}?)?(?: too)?,? (?:from|at|with)) (?:the )?(?-i:[A-Z])[\w-]*|"
         # (a trade done for a named employer: "drives a Kenworth for Maplewood Freight")
         r"(?:drives?|driving|drove|hauls?|hauling|delivers?|delivering|writes?|writing|"
-        r"freelances?|freelancing) (?:[\w-]+ ){0,3}?for (?-i:[A-Z])[\w-]*|"
+        # (or at one, by the hours: "drives a forklift nights at Buckeye Logistics")
+        r"freelances?|freelancing) (?:[\w-]+ ){0,3}?(?:for|(?:nights|days|weekends) at) "
+        r"(?-i:[A-Z])[\w-]*|"
         r"teach(?:es|ing)? (?:[\w-]+ ){0,3}?at (?:the )?(?-i:[A-Z])[\w-]*|"
         # (their own employer now: "gone out on my own", "opening my own shop, Sankofa")
         r"(?:go(?:ing|ne|es)?|went|set(?:ting|s)? up|struck|striking) (?:out )?on (?:my|their|his|her) own|"

@@ -38,6 +38,7 @@ from .attributes import (
 )
 from .meaning import Embed
 from .ownership import LEAD, named, owner, people, theirs
+from .places import premises_moved
 from .signals import CLAUSE, ended_at, gone, hedged, over, signalled, weakly, without_cues
 from .third_person import DEFAULT_SPEAKER, word_set
 
@@ -155,6 +156,14 @@ def displaced(
         new = msgspec.structs.replace(new, text=said)
     if held_by_another(new.text, speaker):
         return None  # "borrowed Ana's phone", "bought Leo a new phone": someone else's thing
+    if (premises := premises_moved(said)) and not signalled(said):
+        # "the shop is moving to Liberty Market": the one line of theirs with a shop moves
+        held = [
+            f
+            for f in theirs(older, new, said, speaker, cue=False) or []
+            if re.search(rf"\b{premises}\b", f.text, re.IGNORECASE)
+        ]
+        return Displaced(held[0], None) if len(held) == 1 else None
     persons = people([speaker], older)
     if (was := _FROM.search(said)) and (mine := theirs(older, new, said, speaker)):
         # "switched from pottery to watercolour": the one line of theirs the old one names

@@ -16,7 +16,7 @@ from reverie.store import Fact
 
 from .attributes import HOME_TAKEN, UPPER, Key, keys
 
-__all__ = ["based", "finer", "moved_within", "moves", "there", "within"]
+__all__ = ["based", "finer", "moved_within", "moves", "premises_moved", "there", "within"]
 
 #: A place said with someone's work ("a designer in London", ``claims``), less exact than
 #: where they live: a move replaces it, a neighbourhood does not.
@@ -43,9 +43,15 @@ _LOCAL_MOVE = re.compile(
 )
 #: Premises moved to a name alone ("shifted the whole shop to Gulshan 2", "moved the bakery
 #: to Cusco"): the business's new place, in a town that may or may not be the old one.
+_PREMISES = (
+    r"(?:whole )?(?P<{}>shop|business|bakery|studio|office|workshop|store|salon|restaurant|cafe|"
+    r"café|clinic|boutique|kitchen)"
+)
 _PREMISES_MOVED = re.compile(
-    r"\b(?:moved|shifted|relocated) (?:the|our|my|their) (?:whole )?(?:shop|business|bakery|"
-    r"studio|office|workshop|store|salon|restaurant|cafe|café|clinic|boutique|kitchen) to "
+    rf"\b(?:(?:moved|shifted|relocated) (?:the|our|my|their) {_PREMISES.format('moved')}|"
+    # (or said of them: "the shop is moving to Liberty Market")
+    rf"(?:the|our|my|their) {_PREMISES.format('moving')} (?:is |has )?"
+    r"(?:moving|moved|moves|relocat\w+)) to "
     rf"(?-i:[{UPPER}])",
     re.IGNORECASE,
 )
@@ -93,6 +99,13 @@ def within(old: Fact, new: Fact, shared: list[tuple[Key, Key]]) -> Fact | None:
             text = f"{said['who']} {said['verb']} in {said['place']}."
             return msgspec.structs.replace(old, text=text)
     return None
+
+
+def premises_moved(text: str) -> str:
+    """The premises ``text`` says moved to a named place ("the shop is moving to Liberty
+    Market", "moved the bakery to Westlands"): a change however it is said; else ""."""
+    found = _PREMISES_MOVED.search(text)
+    return (found["moved"] or found["moving"]).casefold() if found else ""
 
 
 def moved_within(old: str, new: str) -> tuple[str, str] | None:

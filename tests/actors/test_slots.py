@@ -332,3 +332,14 @@ def test_a_thing_somewhere_else_now_takes_its_new_place_in_the_line_holding_it()
         in memory
     )
     assert "Toumba" not in memory
+
+
+def test_premises_said_to_move_take_the_new_place() -> None:
+    """ "The salon is moving to Woodstock" moves the one line with a salon; the old place
+    and its town are no longer claimed for it, and the rest of the line stays."""
+    memory = _memory_after(
+        ("I have a hair salon, Curl Up, in Observatory, Cape Town. I cycle to work.", "Zola", "s"),
+        ("Big step: the salon is moving to Woodstock, more parking.", "Zola", "s"),
+    )
+    assert "Zola has a hair salon, Curl Up, in Woodstock." in _facts(memory)
+    assert "Observatory" not in memory and "Zola cycles to work." in memory

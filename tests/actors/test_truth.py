@@ -292,3 +292,13 @@ def test_work_said_with_when_is_work_and_a_resignation_ends_it() -> None:
         ("I PASSED! resigned from the call centre already.", "Joy", "s"),
     )
     assert "Harbourview" not in memory and "Joy studies law." in memory
+
+
+def test_a_trade_done_by_the_hours_at_a_name_is_work() -> None:
+    """ "I drive a forklift nights at Buckeye Logistics" names an employer: a new one
+    ("I'm a billing specialist at OhioHealth now") replaces it."""
+    memory = memory_after(
+        ("I drive a forklift nights at Harbor Freightways and I'm studying billing.", "Tam", "s"),
+        ("first week done, I'm a billing specialist at Summit Health now.", "Tam", "s"),
+    )
+    assert "Harbor Freightways" not in memory and "Summit Health" in memory
