@@ -130,5 +130,5 @@ class DaemonProcess:
         )
         return out.stdout.strip() or out.stderr
 
-    def client(self) -> Client:
-        return Client(self.socket)
+    def client(self, timeout: float | None = 60.0) -> Client:
+        return Client(self.socket, timeout=timeout)

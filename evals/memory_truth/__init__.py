@@ -54,6 +54,7 @@ from pathlib import Path
 from bench._machine import mark, say
 from bench.report import Section
 from evals.memory_truth.script import answer
+from reverie.daemon.cli.sessions import WAIT
 from tests.daemon_process import DaemonProcess
 from tests.fakellm import FakeLLM
 
@@ -233,7 +234,8 @@ def run_path(
     with config() as toml, tempfile.TemporaryDirectory() as tmp:
         daemon = DaemonProcess(Path(tmp), config=toml).start()
         try:
-            with daemon.client() as client:
+            # (a model's job may take minutes on a loaded machine: wait as the CLI does)
+            with daemon.client(timeout=WAIT) as client:
                 for conversation in data:
                     memory = run_conversation(client, conversation, layout, score)
                     score.add(conversation, memory, named=layout.named)
