@@ -80,11 +80,16 @@ def _elsewhere(said: str, renaming: str) -> bool:
     """A rename of someone else's: said of another place (``said``, "It's Boba Lab now"
     after "the shop across the street renamed itself"), or by a sentence that names another
     before its rename ("another café renamed"; not "we had to rename, another team had the
-    same name")."""
-    cue = _RENAMING.search(renaming)
-    return bool(
-        _ELSEWHERE.search(said) or _ELSEWHERE.search(renaming[: cue.start() if cue else None])
-    ) or bool(re.search(r"\b(?:itself|themselves)\b", renaming))
+    same name", nor "a new name, Kusi Kusi, because another group used ours")."""
+    return any(_ELSEWHERE.search(_before_cue(text)) for text in (said, renaming)) or bool(
+        re.search(r"\b(?:itself|themselves)\b", renaming)
+    )
+
+
+def _before_cue(text: str) -> str:
+    """``text`` up to the words that say a rename, if it says one."""
+    cue = _RENAMING.search(text)
+    return text[: cue.start()] if cue else text
 
 
 def says_renamed(text: str) -> bool:

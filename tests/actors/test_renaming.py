@@ -286,3 +286,17 @@ def test_a_rename_forced_by_another_name_is_the_speakers() -> None:
     )
     assert "Mere coaches an under-9s netball team in Napier, the Harbour Gulls." in memory
     assert "Terns" not in memory
+
+
+def test_a_new_name_given_with_another_as_the_reason_is_the_speakers() -> None:
+    """ "The choir has a new name, Sea Shanty Six, because another group already used ours":
+    the other group is why, after the rename; the choir's line takes the name."""
+    memory = _memory_after(
+        ("I sing in a choir, Harbour Voices, on Tuesdays.", "Kai", "s"),
+        (
+            "The choir has a new name, Sea Shanty Six, because another group already used ours.",
+            "Kai",
+            "s",
+        ),
+    )
+    assert "Kai sings in a choir, Sea Shanty Six, on Tuesdays." in memory
