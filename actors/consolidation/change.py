@@ -48,7 +48,9 @@ __all__ = ["NEAR_OF_KIND", "Displaced", "displaced", "nearest", "values"]
 _LIFE_ENDS = re.compile(
     r"\b(?:died|passed(?: away)?(?! (?:the|my|his|her|their|an?|it)\b)|"
     r"put (?:[\w']+ ){0,3}(?:down|to sleep)|rehomed?|(?:went|gone) to live|lives with .+ now|"
-    r"gave (?:him|her|them|[A-Z][\w-]*) away|given away|(?:got|was|been|gets|is) adopted)\b",
+    r"gave (?:him|her|them|[A-Z][\w-]*) away|given away|(?:got|was|been|gets|is) adopted|"
+    # (or retired to another home: "he's retired to my brother's house in town")
+    r"(?:is|has|'s) retired to)\b",
     re.IGNORECASE,
 )
 #: A thing named by its noun that died ("the delivery car finally died").

@@ -70,3 +70,10 @@ def test_a_place_of_work_being_left_ends_its_line_and_a_thought_of_leaving_does_
     older = ["Kofi works as a baker at a bakery in Kumasi.", "Kofi plays the drums."]
     assert _merge("Kofi", older, "Kofi is leaving the bakery.") == [older[0]]
     assert _merge("Kofi", older, "Kofi is thinking of leaving the bakery.") == []
+
+
+def test_a_pet_retired_to_another_home_ends_its_line() -> None:
+    """ "The dog has retired to my parents' farm": the dog lives elsewhere now."""
+    older = ["Ana's old dog Rex sleeps all day.", "Ana works at a bakery."]
+    said = "Rex is too stiff for walks now, so the dog has retired to Ana's parents' farm."
+    assert _merge("Ana", older, said) == [older[0]]
