@@ -52,8 +52,14 @@ _TRADE_ALONE = re.compile(
 
 def introduced(body: str) -> list[str]:
     """The statements of an introduction that says "… here" ("Siobhan here, physio in
-    Galway." → "I'm Siobhan.", "I'm a physio in Galway."); [] for any other sentence."""
+    Galway." → "I'm Siobhan.", "I'm a physio in Galway.") or opens with an age and a trade
+    ("31, product manager at Steppe Pay"); [] for any other sentence."""
     found = _HERE.match(body)
+    if found is None and (aged := _TRADE_IN.match(body)) and aged["age"]:
+        # "31, product manager at Steppe Pay in Almaty, getting married": an age, then a trade
+        rest = body[aged.end() :].strip(" ,.!")
+        said = [f"I'm {aged['age']} years old.", f"I'm {article(aged['trade'])} {aged['trade']}."]
+        return said + (clauses(f"I'm {rest}.") if re.match(r"[a-z]+ing\b", rest) else [])
     if found is None or (found["who"] or "").lower() in _NOBODY or body.endswith("?"):
         return []
     who, rest = found["who"] or found["named"], found["rest"]

@@ -10,7 +10,8 @@ from tests.actors.merging import memory_after as _memory_after
 def test_an_introduction_that_says_here_is_who_is_speaking() -> None:
     """ "Carl here, 38, pharmacist at a clinic in Pune": a name, an age, a trade, an employer
     and a place; "Firefighter in Atlanta here" a trade and a place ("Line cook at Casa Brava
-    here, 27" an employer and an age); "Anyone here?" nothing."""
+    here, 27" an employer and an age; "44, sound engineer at Tonhalle" an age first); "Anyone
+    here?" nothing."""
     memory = _memory_after(("Hey! Carl here, 38, pharmacist at a clinic in Pune.", None, "s"))
     for fact in [
         "The user's name is Carl.",
@@ -22,6 +23,13 @@ def test_an_introduction_that_says_here_is_who_is_speaking() -> None:
         assert f"{fact} <!--" in memory
     memory = _memory_after(("Firefighter in Atlanta here, need help with meal prep.", "Dee", "s"))
     assert _facts(memory) == ["Dee works as a firefighter.", "Dee is based in Atlanta."]
+    memory = _memory_after(("Hi. 44, sound engineer at Tonhalle in Zurich. Help!", "Dee", "s"))
+    assert _facts(memory) == [
+        "Dee is 44 years old.",
+        "Dee works as a sound engineer.",
+        "Dee works at Tonhalle.",
+        "Dee is based in Zurich.",
+    ]
     memory = _memory_after(("Hiya! Line cook at Casa Brava here, 27. Need recipes.", "Dee", "s"))
     assert _facts(memory) == [
         "Dee works as a line cook.",
