@@ -84,6 +84,9 @@ _FRAGMENT = re.compile(
     r"(?:can|could|will|would|was|were|is|are|am|have|has|had|do|does|did|must|should)\b[^,;]*)"
     r"[.!]*$"
 )
+#: A request, its verb after "please": "Please revise the split", "pls keep it short" (not
+#: what takes a fact back: "Please forget what I said about the diet").
+_PLEASE = re.compile(r"^(?i:please|pls|plz),? (?!(?:forget|scratch|ignore|disregard)\b)[a-z]+\b")
 #: A feeling of the moment, in the sentence's first clause ("Tomás is so excited"; not
 #: "picked up a Nissan Leaf, the drummer is thrilled", which says what was picked up).
 _FEELING = re.compile(
@@ -261,6 +264,8 @@ def is_chatter(text: str) -> bool:
     if _PLEASANTRY.match(text) or _TALK.search(text) or _FEELING.match(text) or _MOMENT.match(text):
         return True
     if _WEIGHED.match(text) or _OWNED_UP.match(text) or _FRAGMENT.match(text):
+        return True
+    if _PLEASE.match(text):  # "Please revise the split.": asked of the assistant
         return True
     # (about the assistant, not the user's life; unless it names someone of theirs, "their
     # wife Made says their English is getting better because of you", or says more)

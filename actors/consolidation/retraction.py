@@ -83,7 +83,10 @@ _MENTIONED = re.compile(
 def retraction_topics(text: str) -> Topics | None:
     """What ``text`` takes back, or None when it is not a retraction."""
     if found := _FORGET.match(text):
-        return Topics(_words(found["topic"]), frozenset(), keep=False)
+        # (a topic that names its attribute, "the diet", takes back "has started keto")
+        words = _words(found["topic"])
+        named = frozenset(k.attribute for k in keys(found["topic"]) if k.attribute in words)
+        return Topics(words, named, keep=False)
     if found := _OFF.search(text):
         return Topics(_words(found["topic"]), frozenset(), keep=False)
     if found := _NOT_DOING.search(text):

@@ -115,3 +115,17 @@ def test_a_change_opening_with_now_is_the_speakers() -> None:
     )
     assert "cola" not in memory and "Now Kenta drinks only water at their desk." in memory
     assert "Kenta lives in Sendai." in memory
+
+
+def test_a_request_after_please_is_no_fact_and_a_retraction_naming_its_kind_takes_it_back() -> None:
+    """ "Please revise the split." asks the assistant and retires nothing; "Please forget what
+    I said about the diet" takes back "I have started keto": it names the kind of claim."""
+    memory = _memory_after(
+        ("We are renovating our flat in Gdynia. I have started keto.", "Ola", "s"),
+        ("The real budget is 90,000 zloty. Please revise the split.", "Ola", "s"),
+        ("Please forget what I said about the diet. I lasted a week.", "Ola", "s"),
+        ("Please note that I'm vegetarian.", "Ola", "s"),
+    )
+    facts = _facts(memory)
+    assert "Ola and others are renovating their flat in Gdynia." in facts
+    assert "keto" not in memory and "revise" not in memory and "Ola is vegetarian." in facts
