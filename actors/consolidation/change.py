@@ -153,7 +153,8 @@ def displaced(
     given = _GIVEN.search(new.text)
     if given and given["whom"] in ("them", speaker):
         # "Kuba set them up with a smartphone, a Motorola": the speaker got a new one
-        gift = re.sub(r"^(an?|the) (?!new )", r"\1 new ", given["thing"])
+        # (the giver's old one is the speaker's new one: "sold them her iPhone 11")
+        gift = re.sub(r"^(?:an?|the|her|his|their) (?!new )", "a new ", given["thing"])
         said = f"{speaker} got {gift}"
         new = msgspec.structs.replace(new, text=said)
     if held_by_another(new.text, speaker):
@@ -278,10 +279,10 @@ def displaced(
 
 
 #: A thing given to someone: "gave them a smartphone, an iPhone SE", "Suez Gate has given
-#: Ahmed a new laptop", "set them up with a Motorola", "mum got them a samsung".
+#: Ahmed a new laptop", "set them up with a Motorola", "my cousin sold them her iPhone 11".
 _GIVEN = re.compile(
-    rf"\b(?:gave|given|got|bought|set)\s+(?P<whom>them|[{UPPER}][\w-]*)\s+(?:up with\s+)?"
-    r"(?:an? (?:early |birthday )?(?:present|gift):\s+)?(?P<thing>(?:an?|the)\s.+)$"
+    rf"\b(?:gave|given|got|bought|set|sold)\s+(?P<whom>them|[{UPPER}][\w-]*)\s+(?:up with\s+)?"
+    r"(?:an? (?:early |birthday )?(?:present|gift):\s+)?(?P<thing>(?:an?|the|her|his|their)\s.+)$"
 )
 #: Someone or something of the speaker's, after their name: "'s manager", "'s old car".
 _OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")

@@ -40,6 +40,8 @@ _NOT_A_DAY = rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)"
 _RENAME = re.compile(
     r"\b(?:new name|renamed|rebranded|retitled|now called|officially (?:called |named )?[A-Z]|called (?:the )?[A-Z][\w' -]* now|"
     r"sign (?:now )?(?:says|reads)|[A-Z][\w'-]* it is\b|"
+    # ("we changed our crew name to Neon Hanbok")
+    r"chang\w* (?:the |our |my |its |their )?(?:[\w-]+(?:'s)? )?name to [A-Z]|"
     rf"is now [A-Z]|name is now|(?:is|are|'re|'s|will be) (?:the )?{_NOT_A_DAY}{_NAME}"
     r" (?:now|from (?:now on|this \w+|next \w+)))",
 )

@@ -78,3 +78,16 @@ def test_a_thing_given_to_the_speaker_is_theirs_and_replaces_their_old_one() -> 
     assert "MatePad" in memory
     memory = _memory_after(said, ("My niece set me up with a tablet, a Lenovo Tab.", "Aino", "s"))
     assert "MatePad" not in memory and "Aino lives in Tartu." in memory
+
+
+def test_a_thing_sold_to_the_speaker_by_someone_is_their_new_one() -> None:
+    """ "My cousin sold me her Pixel 6" replaces the speaker's old phone, a Redmi Note."""
+    memory = _memory_after(
+        ("My phone plan is $30 (it's on the old Redmi Note 9).", "Mele", "s"),
+        (
+            "Bad news, the phone fell in the sea 😩 my cousin sold me her Pixel 6 for $150.",
+            "Mele",
+            "s",
+        ),
+    )
+    assert "Redmi" not in memory and "Pixel 6" in memory

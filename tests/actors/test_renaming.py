@@ -300,3 +300,13 @@ def test_a_new_name_given_with_another_as_the_reason_is_the_speakers() -> None:
         ),
     )
     assert "Kai sings in a choir, Sea Shanty Six, on Tuesdays." in memory
+
+
+def test_a_name_changed_to_a_new_one_after_an_emoji_line_is_renamed() -> None:
+    """ "I lead a dance crew called Starlit in Busan 🌙 we need a schedule" is two sentences
+    (an emoji ends one before "we"); "we changed our crew name to Velvet Tiger" renames it."""
+    memory = _memory_after(
+        ("I lead a dance crew called Starlit in Busan 🌙 we need a schedule!!", "Jiwoo", "s"),
+        ("NEWS 📣 we changed our crew name to Velvet Tiger!!", "Jiwoo", "s"),
+    )
+    assert "Jiwoo leads a dance crew called Velvet Tiger in Busan 🌙." in _facts(memory)
