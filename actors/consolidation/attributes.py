@@ -91,6 +91,10 @@ _TABLE: list[tuple[str, str]] = [
         rf"unpacked|(?:in|into|to|at) (?:our|my|their|his|her|the|a) new (?:house|home|place|kitchen)|"
         # (somewhere now: "we're in Lautoka now"; not "in Sydney this weekend")
         r"(?:'re|'m|\bare|\bam) in (?=(?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* now\b)|"
+        # (or where they are up, out or down: "We're up in Joondalup"; not a stay, "while I'm
+        # up in Edinburgh")
+        r"(?<!while I)(?<!while we)(?<!while they)(?<!when I)(?<!when we)(?<!when they)"
+        r"(?:'re|'m|\bare|\bam) (?:up|out|down) in (?=(?-i:[A-Z]))|"
         rf"{HOME_TAKEN})\b",
     ),
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")

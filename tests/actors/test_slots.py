@@ -343,3 +343,18 @@ def test_premises_said_to_move_take_the_new_place() -> None:
     )
     assert "Zola has a hair salon, Curl Up, in Woodstock." in _facts(memory)
     assert "Observatory" not in memory and "Zola cycles to work." in memory
+
+
+def test_where_they_are_up_is_a_home_and_a_stay_while_up_somewhere_is_not() -> None:
+    """ "We're up in Joondalup" says where they live: a move to Fremantle replaces it;
+    "while I'm up in Broome" is a stay, and the home stays."""
+    memory = _memory_after(
+        ("I'm a nurse. We're up in Joondalup.", "Bec", "s"),
+        ("Got a rental ute while I'm up in Broome for work.", "Bec", "s"),
+    )
+    assert "Joondalup" in memory
+    memory = _memory_after(
+        ("I'm a nurse. We're up in Joondalup.", "Bec", "s"),
+        ("Big news, we've moved to Fremantle, settled in last weekend.", "Bec", "s"),
+    )
+    assert "Joondalup" not in memory and "Fremantle" in memory
