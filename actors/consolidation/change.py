@@ -42,7 +42,7 @@ from .places import premises_moved
 from .signals import CLAUSE, ended_at, gone, hedged, over, signalled, weakly, without_cues
 from .third_person import DEFAULT_SPEAKER, word_set
 
-__all__ = ["NEAR_OF_KIND", "Displaced", "displaced", "nearest", "values"]
+__all__ = ["NEAR_OF_KIND", "Displaced", "acquired", "displaced", "nearest", "values"]
 
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.
 _LIFE_ENDS = re.compile(
@@ -314,6 +314,11 @@ _GOT_MAKE = re.compile(
     r"(?(now)\s+now\b|(?=[,.;!)]|$|\s+(?:now|today|yesterday|last|this|at|from|with|in|on|"
     r"and|so|but|because|which|that)\b))"
 )
+
+
+def acquired(said: str) -> bool:
+    """``said`` tells of a thing got by its make ("Got a Galaxy S24 at the airport")."""
+    return _GOT_MAKE.search(said) is not None
 
 
 def _kind(head: str) -> re.Pattern[str]:

@@ -37,7 +37,7 @@ from .attributes import (
     same_make,
     same_subject,
 )
-from .change import NEAR_OF_KIND, displaced, nearest, values
+from .change import NEAR_OF_KIND, acquired, displaced, nearest, values
 from .chatter import is_chatter, remark, split_opener, strip_banter, without_echo
 from .claims import claims
 from .family import family_grew
@@ -170,7 +170,11 @@ def merge(
             # "Sorry, I meant Tuesday", "my birthday is actually March 15": said by the line
             # it corrected (a rename keeps its line: "the podcast is now called Ward Talk")
             return
-        if [id(f) for f in facts] == untouched and not (renames(said) or says_renamed(said)):
+        # (a make acquired replaces the thing it is of as well as what its key took: "Got a
+        # Galaxy S24" after "needs a new phone" and "the Huawei's camera died")
+        if ([id(f) for f in facts] == untouched or acquired(said)) and not (
+            renames(said) or says_renamed(said)
+        ):
             # no key, correction or rename took a line: a change in other words (change.py)
             older = [f for f in facts if _comparable(f, fact) and not over(f.text)]
             # (a change its own turn already made: "switched roles, I'm a UX researcher now,

@@ -91,3 +91,18 @@ def test_a_thing_sold_to_the_speaker_by_someone_is_their_new_one() -> None:
         ),
     )
     assert "Redmi" not in memory and "Pixel 6" in memory
+
+
+def test_a_make_acquired_replaces_the_old_thing_and_the_need_it_meets() -> None:
+    """ "Got a Pixel 7 at the airport" meets "needs a new phone" (its key) and replaces the
+    Sony Xperia whose camera died (its make, by meaning): both lines go."""
+    memory = _memory_after(
+        (
+            "I'm a nurse. My Sony Xperia's camera died, I need a new phone before the move.",
+            "Omar",
+            "s",
+        ),
+        ("Got a Pixel 7 at the airport, the camera is great for Noor's photos.", "Omar", "s"),
+    )
+    assert "Xperia" not in memory and "needs a new phone" not in memory
+    assert "Omar got a Pixel 7 at the airport, the camera is great for Noor's photos." in memory
