@@ -36,7 +36,6 @@ from .casual import as_meant, labelled
 from .chatter import is_chatter, split_opener
 from .clauses import clauses
 from .introduction import INITIALISM, introduced
-from .kinds import counted
 from .renaming import renames
 from .result import ConsolidationResult
 from .retraction import retraction_topics
@@ -150,6 +149,8 @@ _DATE = re.compile(
 )
 _NUMBER = re.compile(r"\d")
 _CURRENCY = re.compile(r"[$€£¥₹₦₱]\s?\d")
+#: A value stated: "is 214 watts", "are now 40,000 a month", "is a scary 1,400 a month".
+_VALUE_IS = re.compile(r"\b(?:is|are)\s+(?:[a-z]+\s+){0,2}[^\w\s]?\d")
 _IS = re.compile(r"\b(?:is|are)\b")
 _NAMED_OWN = re.compile(rf"^(?i:my|our) (?:[a-z-]+ ){{1,2}}[{UPPER}][\w'-]+ [a-z]")
 _NAME = re.compile(r"\b[A-Z][\w'-]+")
@@ -237,8 +238,8 @@ def _score(text: str, role: str) -> int:
     if _DATE.search(text):
         score += 2
     if _NUMBER.search(text):
-        # (an amount of something more: "FTP is 214 watts", not "at 6")
-        score += 2 if counted(text) or _CURRENCY.search(text) else 1
+        # (a value stated as one more: "FTP is 214 watts", "deposit is €1,800"; not "at 6")
+        score += 2 if _VALUE_IS.search(text) or _CURRENCY.search(text) else 1
     names = {w for w in _NAME.findall(" ".join(words[1:])) if w != "I" and not w.startswith("I'")}
     score += min(len(names), 2)
     return score if role == "user" else score // 2

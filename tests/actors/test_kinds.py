@@ -295,3 +295,13 @@ def test_of_two_days_in_a_line_the_change_takes_the_one_said_after_its_word() ->
         ("Timetable changed, so sprints go to Wednesdays from now on.", "Ayasha", "s"),
     )
     assert "Sprints on Wednesdays, long swim Saturday." in memory and "Mondays" not in memory
+
+
+def test_a_number_before_a_verb_is_no_amount_of_anything() -> None:
+    """ "client 3 says the river is high, note 12" states no value ("3 says" counts no
+    "says"): it is no fact, and the next such message rewrites nothing."""
+    memory = _memory_after(
+        ("client 3 says the river is high, note 12", "Ana", "s"),
+        ("client 7 says the river is high, note 13", "Ana", "s"),
+    )
+    assert "river" not in memory
