@@ -180,11 +180,9 @@ def displaced(
         head = noun[1]  # "stopped their art class, …": a class
     if ended and hedged(said[: ended.start()]):
         return None  # "thinking of leaving the dealership": a plan
-    if (
-        ended
-        and ended[0].startswith(("left ", "leaving "))
-        and not any(_kind(head).search(f.text) for f in older)
-    ):
+    # (the lines naming a thing of the kind that ended)
+    of_kind = [f for f in older if _kind(head).search(f.text)] if ended else []
+    if ended and ended[0].startswith(("left ", "leaving ")) and not of_kind:
         ended = None  # ("left the tiny kitchen" may be a room: a line's thing, else by meaning)
     thing = ended is not None and not PET.fullmatch(head) and not re.fullmatch(_BEING, head)
     if ended and thing:
@@ -193,7 +191,7 @@ def displaced(
         what = _stolen(new, ended) if stolen else _clause_of(new, said, ended.start())
         if same := _same_kind(older, what, said, speaker, head, embed, ended=True):
             return same
-        if sum(bool(_kind(head).search(f.text)) for f in older) > 1:
+        if len(of_kind) > 1:
             return None
     if (make := _GOT_MAKE.search(said)) and (
         same := _same_kind(older, new, said, speaker, make["make"], embed)

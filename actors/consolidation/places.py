@@ -119,7 +119,7 @@ def moved_within(old: str, new: str) -> tuple[str, str] | None:
         return None
     if _LOCAL_MOVE.search(new):
         return was["place"], now[-1]
-    return (was["place"] + was["wider"], now[-1]) if _PREMISES_MOVED.search(new) else None
+    return (was["place"] + was["wider"], now[-1]) if premises_moved(new) else None
 
 
 def there(text: str) -> str:

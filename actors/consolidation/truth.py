@@ -196,9 +196,10 @@ def merge(
         facts.append(fact)
         added.append(fact)
 
+    names = {*speakers.values(), DEFAULT_SPEAKER}
     with meaning() as embed:
         for raw in new_facts:
-            opener, cleaned = clean(raw, {*speakers.values(), DEFAULT_SPEAKER})
+            opener, cleaned = clean(raw, names)
             if cleaned is not None:
                 for claim in claims(cleaned):
                     add(opener, claim, embed, cleaned.text)
