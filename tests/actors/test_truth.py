@@ -263,42 +263,48 @@ def test_a_retraction_reaches_a_line_opening_with_a_common_noun() -> None:
     assert _merge("Rosa", older, "Scratch that summer plan.") == older[:1]
 
 
-def test_a_first_payslip_from_a_name_is_a_new_employer() -> None:
-    """ "First payslip from Nakuru Dairies landed today" says who pays them now: the old
-    employer goes, the trade stays."""
-    memory = memory_after(
-        ("Wambui here, I'm an accountant at Rift Valley Mills in Nakuru.", "Wambui", "s"),
-        ("First payslip from Nakuru Dairies landed today, same work.", "Wambui", "s"),
-    )
-    assert "Rift Valley Mills" not in memory and "Nakuru Dairies" in memory
-    assert "Wambui works as an accountant." in memory
+#: (speaker, what they said first, what they said next, the employer gone, what stays): who
+#: employs them, however it is said and however it ends.
+EMPLOYERS = [
+    (  # a first payslip from a name says who pays them now; the trade stays
+        "Wambui",
+        "Wambui here, I'm an accountant at Rift Valley Mills in Nakuru.",
+        "First payslip from Nakuru Dairies landed today, same work.",
+        "Rift Valley Mills",
+        ["Nakuru Dairies", "Wambui works as an accountant."],
+    ),
+    (  # a move to a workplace named by its kind is a new employer, not a home
+        "Paz",
+        "I'm a nurse at Clinica Alemana in Valdivia.",
+        "More news: I moved to Hospital Santa Rita, day shifts only.",
+        "Clinica Alemana",
+        ["Hospital Santa Rita", "Paz is based in Valdivia."],
+    ),
+    (  # work said with its hours is work, and a resignation ends it
+        "Joy",
+        "I work nights at Harbourview Contact Centre and I study law.",
+        "I PASSED! resigned from the call centre already.",
+        "Harbourview",
+        ["Joy studies law."],
+    ),
+    (  # a trade done by the hours at a name is work: a new employer replaces it
+        "Tam",
+        "I drive a forklift nights at Harbor Freightways and I'm studying billing.",
+        "first week done, I'm a billing specialist at Summit Health now.",
+        "Harbor Freightways",
+        ["Summit Health"],
+    ),
+]
 
 
-def test_a_move_to_a_workplace_by_its_kind_is_a_new_employer_not_a_home() -> None:
-    """ "I moved to Hospital Santa Rita" changes who employs them; the city stays."""
-    memory = memory_after(
-        ("I'm a nurse at Clinica Alemana in Valdivia.", "Paz", "s"),
-        ("More news: I moved to Hospital Santa Rita, day shifts only.", "Paz", "s"),
-    )
-    assert "Clinica Alemana" not in memory and "Hospital Santa Rita" in memory
-    assert "Paz is based in Valdivia." in memory
-
-
-def test_work_said_with_when_is_work_and_a_resignation_ends_it() -> None:
-    """ "I work nights at Harbourview Contact Centre" names an employer; "resigned from the
-    call centre" ends it."""
-    memory = memory_after(
-        ("I work nights at Harbourview Contact Centre and I study law.", "Joy", "s"),
-        ("I PASSED! resigned from the call centre already.", "Joy", "s"),
-    )
-    assert "Harbourview" not in memory and "Joy studies law." in memory
-
-
-def test_a_trade_done_by_the_hours_at_a_name_is_work() -> None:
-    """ "I drive a forklift nights at Buckeye Logistics" names an employer: a new one
-    ("I'm a billing specialist at OhioHealth now") replaces it."""
-    memory = memory_after(
-        ("I drive a forklift nights at Harbor Freightways and I'm studying billing.", "Tam", "s"),
-        ("first week done, I'm a billing specialist at Summit Health now.", "Tam", "s"),
-    )
-    assert "Harbor Freightways" not in memory and "Summit Health" in memory
+@pytest.mark.parametrize(("speaker", "first", "then", "gone", "kept"), EMPLOYERS)
+def test_who_employs_them_however_it_is_said(
+    speaker: str, first: str, then: str, gone: str, kept: list[str]
+) -> None:
+    """ "First payslip from Nakuru Dairies", "moved to Hospital Santa Rita", "works nights at
+    Harbourview", "drives a forklift nights at Harbor Freightways": each says who employs
+    them, so the old employer goes and the rest stays."""
+    memory = memory_after((first, speaker, "s"), (then, speaker, "s"))
+    assert gone not in memory
+    for text in kept:
+        assert text in memory
