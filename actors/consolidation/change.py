@@ -175,7 +175,7 @@ def displaced(
         if len(naming) == 1 and old:
             return Displaced(naming[0], None)
     ended = _ENDED.search(said)
-    head = (ended["head"] or ended["sold"] or ended["given"]) if ended else ""
+    head = next(filter(None, ended.groups()), "") if ended else ""
     if ended and ended["sold"] and (noun := _COMPOUND.match(said, ended.end())):
         head = noun[1]  # "stopped their art class, …": a class
     if ended and hedged(said[: ended.start()]):
@@ -345,6 +345,7 @@ def _same_kind(
         return None
     kind = _kind(head)
     own = theirs(older, new, said, speaker, cue=False) or []
+    persons = people([speaker], older)
     if ended:  # (a thing they share, in a relative's line: "the deliveries in their old van")
         shared = re.compile(rf"\btheir (?:[a-z-]+ ){{0,2}}(?:{re.escape(head)}s?\b|[{UPPER}])")
         kin = theirs(older, new, said, speaker, kin=True, cue=False) or []
@@ -383,6 +384,12 @@ def _same_kind(
             )
             if (found := _clearly_best(best, near, margin=0.1)) is not None:
                 return Displaced(lines[found], None)
+    # the small embedder knows few makes ("Tecno Camon" is no nearer "phone" than "Lagos"
+    # is), but an old thing that ended is what the speaker owned: their one line owning a
+    # thing by its name ("Dayo's Infinix Hot dies by noon") is it
+    owned = {id(f): f for f in own for m in _OWNED.finditer(f.text) if m["make"] not in persons}
+    if ended and len(owned) == 1 and _REPLACED.search(said):
+        return Displaced(next(iter(owned.values())), None)
     return None
 
 
@@ -410,14 +417,27 @@ _ENDED = re.compile(
     r"went to live|(?:was|got) rehomed)|"
     # ("the old laptop went to my cousin": an old thing given on)
     r"\b(?i:my|the|our|their) old (?P<given>[a-z]{3,}) went (?:back )?to|"
+    # (a thing retired is an old one: "my boss retired" is a person's news)
+    r"\b(?i:my|the|our|their|that) old (?P<retired>[a-z]{3,}) (?:is|was|got|has been) retired\b(?! to)|"
+    # ("the old car was too tired, so I sold it"; "gave the car to my grandson")
+    r"\b(?i:my|the|our|their|that) old (?P<it>[a-z]{3,})\b[^.;!?]*\b(?:sold|scrapped|traded) it\b|"
+    r"\b(?:gave|given|handed)(?: on| down)? (?:my|the|our|that) (?:old )?(?P<handed>[a-z]{3,}) to\b|"
     rf"\b(?:sold|scrapped|retired|traded(?: in)?|swapped|got rid of|g[ai]ven? (?:up(?: on)?|away)|replaced|stole|"
     # (a habit or a membership ended by its kind: "stopped the coffee" for the americano;
     # not a job, which is an employer's: "quit my job"; nor "dropped the girls off")
     r"stopped|quit|left|leaving|dropped|ditched|cut out) "
-    rf"(?:my|the|our|their|[{UPPER}][\w-]*'s) (?:(?:old|little|big|small|first|trusty) )?"
+    rf"(?:my|the|our|their|that|this|[{UPPER}][\w-]*'s) (?:(?:old|little|big|small|first|trusty) )?"
     # (not "old" itself: "traded in the old 12")
     r"(?P<sold>(?!(?:old|little|job|work|position|role)\b)[a-z]{3,}))\b(?! off\b)"
 )
+#: A thing owned, by its name: "Dayo's Infinix Hot", "on their Intuos", "my Nissan Almera".
+_OWNED = re.compile(
+    rf"(?:\b(?:my|our|their|his|her)|'s) (?:(?:old|trusty|beloved|little) )?"
+    rf"(?P<make>[{UPPER}][\w-]*(?: [{UPPER}\d][\w-]*)*)"
+)
+#: A thing that ended was the old one, or another took its place ("… the old tablet is
+#: retired", "sold my bike, got a Honda Ace", "Pixel 8 now").
+_REPLACED = re.compile(r"\b(?:old|now|new|got|bought|replaced)\b")
 #: The noun a thing's name ends with, after its first word ("art class", "bread machine").
 _COMPOUND = re.compile(r" ([a-z]{3,})(?=[,.;!]|$)")
 #: Words that end a phrase without naming a kind of thing ("a Chery Tiggo yesterday").

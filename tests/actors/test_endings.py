@@ -77,3 +77,21 @@ def test_a_pet_retired_to_another_home_ends_its_line() -> None:
     older = ["Ana's old dog Rex sleeps all day.", "Ana works at a bakery."]
     said = "Rex is too stiff for walks now, so the dog has retired to Ana's parents' farm."
     assert _merge("Ana", older, said) == [older[0]]
+
+
+def test_an_old_thing_that_ended_is_the_one_thing_the_speaker_owns_by_name() -> None:
+    """The embedder knows few makes ("Infinix Hot" is no nearer "phone" than a city is), but
+    the old thing that ended is the speaker's one line owning a thing by its name, however
+    the ending is said; with two such lines, or no old or new one said, nothing goes."""
+    older = ["Dayo's Infinix Hot dies by noon every day.", "Dayo works as a nurse in Ikeja."]
+    for said in (
+        "Dayo finally retired that old phone. Pixel 8 now, the battery lasts all day.",
+        "The clinic gave Dayo a Galaxy A35, the old phone is retired.",
+        "The old phone was too slow, so Dayo sold it.",
+        "Dayo has given the old phone to their nephew.",
+    ):
+        assert _merge("Dayo", older, said) == [older[0]], said
+    assert _merge("Dayo", older, "Dayo's boss retired last week.") == []
+    assert _merge("Dayo", older, "Dayo sold a bike at the market.") == []
+    two = [*older, "Dayo drives their Toyota Vitz to work."]
+    assert _merge("Dayo", two, "Dayo finally retired that old phone.") == []
