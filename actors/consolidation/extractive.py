@@ -59,7 +59,7 @@ _SPLIT = re.compile(
     "".join(rf"(?<!\b{t}\.)" for t in ("Dr", "St", "Mr", "Mrs", "Ms", "Prof", "Mt", "Jr", "Sr"))
     + r"(?<=[.!?])\s+|\n+"
     # (an emoji may end one: "Laptop died mid-export 😭 Bought a Dell XPS 15", "done ✅ i sold")
-    r"|(?<=[\u2600-\u27bf\U0001f300-\U0001faff])\s+(?=[A-Z]|(?:i|im|we|my|our)\b)"
+    r"|(?<=[\u2600-\u27bf\U0001f1e6-\U0001f1ff\U0001f300-\U0001faff])\s+(?=[A-Z]|(?:i|im|we|my|our)\b)"
 )
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|mine|we|we're|our)\b", re.IGNORECASE)
 #: The speaker as what others did something to ("They made me operations manager"), said

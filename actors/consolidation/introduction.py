@@ -23,7 +23,7 @@ _HERE = re.compile(
     rf"^(?:[\w'’-]+(?: [\w'’-]+)?(?:, (?=[{UPPER}][\w'-]* here\b|I'm |I am |My name)|"
     r" (?=I'm |I am |My name)))?"
     rf"(?:(?:(?P<who>[{UPPER}][\w'-]*)|(?P<trade>[{UPPER}][\w'-]*(?: [a-z][\w-]*){{0,2}}?)"
-    rf"(?P<where> (?:in|from|at) [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*))"
+    rf"(?P<where> (?:in|from|at|near|outside) [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*))"
     rf" here(?:[,.!]\s*|$)|(?:I'm|I am|My name is|My name's|Name's) (?P<named>[{UPPER}][\w'-]*)"
     # (and a surname: "I am Hiroshi Tanaka, a retired teacher")
     rf"(?: [{UPPER}][\w'-]*)?(?:, | [—–-] ))"
@@ -36,7 +36,7 @@ _NOBODY = word_set("anyone anybody nobody everyone everybody someone somebody no
 _TRADE_IN = re.compile(
     rf"^(?:(?P<age>\d{{1,3}}), )?(?:an? )?"  # (its own article: "26, a data analyst at …")
     # (a trade may open with an initialism: "UX designer at Kvist Design")
-    rf"(?P<trade>(?:[a-z][\w-]*|{INITIALISM})(?: [a-z][\w-]*){{0,2}}? (?:in|at|with|for) "
+    rf"(?P<trade>(?:[a-z][\w-]*|{INITIALISM})(?: [a-z][\w-]*){{0,2}}? (?:in|at|with|for|near|outside) "
     rf"[^,.!?]*?[{UPPER}][^,.!?]*)"
 )
 

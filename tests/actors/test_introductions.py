@@ -343,3 +343,15 @@ def test_an_introduction_typed_all_in_lower_case_with_an_age_and_a_town() -> Non
         "Paola studies law at UANL.",
     ]
     assert "Will" not in " ".join(_facts(_memory_after(("i will cook tonight", "Will", "s"))))
+
+
+def test_a_trade_near_a_place_and_a_flag_that_ends_a_sentence() -> None:
+    """ "Aksel here, sheep farmer near Røros." says a trade and where, as "in" would; a flag
+    ends a sentence as any emoji does: "… 🇳🇴 I do the books for Fjellgard" is a claim."""
+    assert _facts(_memory_after(("Hello. Aksel here, sheep farmer near Røros.", "Aksel", "s"))) == [
+        "Aksel is a sheep farmer near Røros."
+    ]
+    said = "Hei 👋 greetings from the north 🇳🇴 I do the books for Fjellgard Dairy."
+    assert _facts(_memory_after((said, "Aksel", "s"))) == [
+        "Aksel does the books for Fjellgard Dairy."
+    ]
