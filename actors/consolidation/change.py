@@ -178,8 +178,10 @@ def displaced(
     head = next(filter(None, ended.groups()), "") if ended else ""
     if ended and ended["sold"] and (noun := _COMPOUND.match(said, ended.end())):
         head = noun[1]  # "stopped their art class, …": a class
-    if ended and hedged(said[: ended.start()]):
-        return None  # "thinking of leaving the dealership": a plan
+    if ended and (hedged(said[: ended.start()]) or head == "one"):
+        # "thinking of leaving the dealership": a plan; "traded the old one in", of a kind
+        # no sentence before it named (``anaphora.old_one``): which thing, nothing says
+        return None
     # (the lines naming a thing of the kind that ended)
     of_kind = [f for f in older if _kind(head).search(f.text)] if ended else []
     if ended and ended[0].startswith(("left ", "leaving ")) and not of_kind:

@@ -25,25 +25,38 @@ from reverie.store import Fact
 from .attributes import MONTHS, WEEKDAYS
 from .third_person import word_set
 
-__all__ = ["SMALL_WORDS", "Renamed", "new_name", "renamed", "renames", "says_renamed"]
+__all__ = [
+    "SMALL_WORDS",
+    "Renamed",
+    "new_name",
+    "renamed",
+    "renames",
+    "renaming",
+    "says_renamed",
+]
 
 #: Words too small to say what a fact is about.
 SMALL_WORDS = word_set(
     "the a an it its it's is was are and or to of in on at for my their his her our this that "
-    "with from by now actually so just also correction small typo"
+    "with from by now actually so just also correction small typo others"
 )
 #: A name: capitalised words, joined by "&" too ("Foam & Folklore", "Smith & Daughters").
 _NAME = (  # (and the small words inside a name: "Las Lectoras del Paraná", "Bank of Ireland")
     r"[A-Z][\w'-]*(?:(?: &| (?:de|del|della|da|di|do|dos|du|la|le|van|von|der|of|y))? [A-Z0-9][\w'-]*)*"
 )
 _NOT_A_DAY = rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)"
+#: A name may be quoted: "we are 'Kita no Kaze'".
+_QUOTE = "['\"‘“]"
 _RENAME = re.compile(
     r"\b(?:new name|renamed|rebranded|retitled|now called|officially (?:called |named )?[A-Z]|called (?:the )?[A-Z][\w' -]* now|"
     r"sign (?:now )?(?:says|reads)|[A-Z][\w'-]* it is\b|"
     # ("we changed our crew name to Neon Hanbok")
     r"chang\w* (?:the |our |my |its |their )?(?:[\w-]+(?:'s)? )?name to [A-Z]|"
     rf"is now [A-Z]|name is now|(?:is|are|'re|'s|will be) (?:the )?{_NOT_A_DAY}{_NAME}"
-    r" (?:now|from (?:now on|this \w+|next \w+)))",
+    r" (?:now|from (?:now on|this \w+|next \w+))|"
+    # ("From now on we are 'Nordlys'", "Solkorn from now on.")
+    rf"(?i:from now on),? (?:\w+ ){{0,3}}?\w+(?:'re| are| is|'s| will be) (?:the )?{_QUOTE}?[A-Z])|"
+    rf"^\s*{_QUOTE}?{_NOT_A_DAY}{_NAME}{_QUOTE}? from now on\b",
 )
 #: A turn that renames something, in any of its sentences ("We're rebranding. … we're X").
 _RENAMING = re.compile(
@@ -57,10 +70,13 @@ _NEW_NAME = re.compile(
     # (or after a colon: "a new name with the new sign: Salong Norrsken")
     r"(?:(?:\b(?:called|named|name is|name(?: also| too)?[:,]|to|as|officially|is now|is|are|'re|be|it's|"
     r"says|reads|(?:renamed|retitled|rebranded) (?:the |our |my |their )?[a-z]+)|:)\s+"
-    rf"(?:the )?){_NOT_A_DAY}(?P<name>{_NAME})"
+    rf"(?:the )?{_QUOTE}?){_NOT_A_DAY}(?P<name>{_NAME})"
 )
 #: A name chosen: "Emberfall is cool but no, Lanternfall it is."
-_CHOSEN = re.compile(rf"(?P<name>{_NAME}) it is(?=[.!,;]|$)")
+_CHOSEN = re.compile(
+    rf"(?P<name>{_NAME}) it is(?=[.!,;]|$)|(?=^{_QUOTE}?{_NAME}{_QUOTE}? from now on\b)"
+    rf"{_QUOTE}?(?P<first>{_NAME})"
+)
 #: What a name follows: "called", or the answer to "What's it called?" (``extractive``).
 _CALLED = (
     r"called|named|codenamed|calling (?:him|her|it|them)|(?:by|under) the name|"
@@ -108,18 +124,28 @@ def renames(text: str) -> bool:
 def new_name(text: str, turn: str, said: str) -> tuple[re.Pattern[str], str] | None:
     """Where a line holds the name ``text`` (``said`` with its opener, in ``turn``) replaces,
     and the new name; None when it renames nothing of the speaker's."""
-    name = _NEW_NAME.search(text) or _CHOSEN.search(text)
+    name = _named(text)
     # (what is renamed may be said in the turn's sentence that says so: "Our band got a new
     # name this week: we're Strada Brass now")
-    renaming = _renaming(turn)
+    sentence = renaming(turn)
     # (not someone else's: "the shop across the street renamed itself. It's Boba Lab now";
     # another sentence may speak of others: "Three other salons had the old name")
-    if not renames(said) or _elsewhere(text, renaming) or name is None:
+    if not renames(said) or _elsewhere(text, sentence) or name is None:
         return None
-    return _old_name(f"{text[: name.start('name')]} {renaming}"), name["name"]
+    return _old_name(f"{text[: name[0]]} {sentence}"), name[1]
 
 
-def _renaming(turn: str) -> str:
+def _named(text: str) -> tuple[int, str] | None:
+    """Where ``text`` says a new name, and the name: after its words ("is now"), or chosen
+    ("Lanternfall it is", "'Solkorn' from now on")."""
+    found = _NEW_NAME.search(text) or _CHOSEN.search(text)
+    if found is None:
+        return None
+    group = "first" if found.re is _CHOSEN and found["first"] else "name"
+    return found.start(group), found[group].rstrip("'’")
+
+
+def renaming(turn: str) -> str:
     """The sentence of ``turn`` that says something was renamed, or ""."""
     return next((s for s in _SENTENCE.split(turn) if _RENAMING.search(s)), "")
 
@@ -135,13 +161,13 @@ class Renamed(NamedTuple):
 def renamed(fact: str, turn: str, lines: Sequence[Fact]) -> Renamed | None:
     """The one line of ``lines`` holding the name that ``fact`` (said in ``turn``) renames,
     where the sentence that says the new name says the old one too; else None."""
-    name = _NEW_NAME.search(fact) or _CHOSEN.search(fact)
-    renaming = _renaming(turn)
-    if name is None or not renaming:
+    name = _named(fact)
+    sentence = renaming(turn)
+    if name is None or not sentence:
         return None
-    new = name["name"]
+    new = name[1]
     said = next((s for s in _SENTENCE.split(turn) if new in s), "")
-    if _elsewhere(said, renaming):
+    if _elsewhere(said, sentence):
         return None
     olds = {
         m[0]

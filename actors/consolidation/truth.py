@@ -46,7 +46,7 @@ from .kinds import KINDS, TOPICAL_AMOUNT, WEEKDAY, counted, of_the_kind, root, u
 from .meaning import Embed, meaning
 from .ownership import named, owner, people, same_turn, someone_else, theirs
 from .places import based, finer, moved_within, moves, there, within
-from .renaming import SMALL_WORDS, new_name, renamed, renames, says_renamed
+from .renaming import SMALL_WORDS, new_name, renamed, renames, renaming, says_renamed
 from .retraction import retraction_topics, retracts
 from .roles import promoted
 from .signals import CLAUSE, ending, gone, hedged, over, signalled
@@ -437,7 +437,10 @@ def _revise(
     if not corrects and not own:
         return False
     # (whom it is about is no topic: every line of theirs names them)
-    topic = _topic(said) - {p.casefold() for p in persons}
+    # (and a rename's is what the turn says was renamed: "the club voted on a new name")
+    topic = _topic(f"{said} {renaming(turn) if renames(said) else ''}") - {
+        p.casefold() for p in persons
+    }
     # a correction of someone else's ("Valentina is nine years old, her birthday was in
     # March") goes to a line of theirs, not to the speaker's latest month
     whose = ""

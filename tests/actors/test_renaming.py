@@ -310,3 +310,26 @@ def test_a_name_changed_to_a_new_one_after_an_emoji_line_is_renamed() -> None:
         ("NEWS 📣 we changed our crew name to Velvet Tiger!!", "Jiwoo", "s"),
     )
     assert "Jiwoo leads a dance crew called Velvet Tiger in Busan 🌙." in _facts(memory)
+
+
+def test_a_new_name_said_after_the_rename_and_from_now_on_quoted_or_alone() -> None:
+    """ "The choir voted on a new name. From now on we are 'Nordlys'." renames the choir's
+    line, not the latest line calling anything by a name (a cat "named Pus"); "Solkorn from
+    now on." after "we change the bakery name" renames the bakery's; an old one traded in,
+    of a kind nothing named, takes no line by meaning."""
+    memory = _memory_after(
+        ("My choir, the Lindholm Singers, has a concert in May.", "Hanna", "s"),
+        ("We adopted a grey cat named Pus.", "Hanna", "s"),
+        ("First, the choir voted on a new name. From now on we are 'Nordlys'.", "Hanna", "s"),
+    )
+    lines = _facts(memory)
+    assert "Hanna's choir, the Nordlys, has a concert in May." in lines
+    assert "Hanna and others adopted a grey cat named Pus." in lines
+    memory = _memory_after(
+        ("My bakery is called Brødhuset.", "Hanna", "s"),
+        ("Also we change the bakery name. Solkorn from now on.", "Hanna", "s"),
+        ("Bakery news: traded the old one in.", "Hanna", "s"),
+    )
+    lines = _facts(memory)
+    assert "Hanna's bakery is called Solkorn." in lines
+    assert "Solkorn from now on." in lines
