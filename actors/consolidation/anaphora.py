@@ -12,8 +12,8 @@ gender where the relation says one; the nearest sentence naming someone
 decides. With nobody named, or two in that sentence and nothing to tell
 them apart, the sentence is left as it was. Likewise "It's 5,400 a month"
 after "I wrote the rent wrong." is the rent, corrected, and "the old one went
-back" after "a new laptop" is the old laptop. See docs/design.md, "Facts that
-stay true".
+back" after "a new laptop" is the old laptop, and "the old car was too tired,
+so I sold it" is the old car sold. See docs/design.md, "Facts that stay true".
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from .attributes import RELATIVES, UPPER
 from .third_person import would_or_had
 
-__all__ = ["it_corrected", "named_pronoun", "old_one"]
+__all__ = ["it_corrected", "it_sold", "named_pronoun", "old_one"]
 
 _HIS = re.compile(
     r"brother|son|husband|boyfriend|dad|father|uncle|grandpa|grandfather|nephew|fiancé"
@@ -120,3 +120,20 @@ def old_one(sentence: str, before: Sequence[str]) -> str:
                 return f"{sentence[: one.start()]}{old}{sentence[one.end() :]}"
             break
     return sentence
+
+
+#: "The old car was too tired, so I sold it": a thing, why, and what the speaker did to it.
+_SOLD_IT = re.compile(
+    r"^(?:(?:And|But|So|Also),? )?(?P<thing>(?:[Tt]he|[Mm]y|[Oo]ur) (?:old )?[a-z]{3,}) "
+    r"(?P<why>[^,;]+?),? (?:so|and) (?:I|we) (?:finally |just )?"
+    r"(?P<did>sold|scrapped|traded in|gave away|got rid of|donated|retired) it\b"
+)
+
+
+def it_sold(sentence: str) -> str:
+    """ "The old car was too tired, so I sold it." as "I sold the old car, it was too
+    tired.": the thing that ended is named where the ending is said; else as it was."""
+    if (found := _SOLD_IT.match(sentence)) is None:
+        return sentence
+    thing = found["thing"][0].lower() + found["thing"][1:]
+    return f"I {found['did']} {thing}, it {found['why']}{sentence[found.end() :]}"

@@ -307,6 +307,8 @@ _GOT = re.compile(
 #: Canyon Endurace now"); not a thing of a kind named after it ("a Spotify subscription").
 _GOT_MAKE = re.compile(
     r"\b(?:(?:got|bought|picked up|ordered|upgraded to|went with|settled on)(?: myself| us)?|"
+    # ("Now I drive a Kia Picanto")
+    r"(?<=\b[Nn]ow )(?:I|we|[A-Z][\w-]*) (?:drive|drives|ride|rides|use|uses)|"
     r"(?P<now>riding|driving|using|shooting on|on)) (?:an?|the|my|our) "
     r"(?:(?:new|used|second-hand|secondhand|refurbished|shiny|cheap) )?"
     rf"(?P<make>[{UPPER}][\w-]*(?: [{UPPER}\d][\w-]*)*)"

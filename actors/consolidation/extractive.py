@@ -30,7 +30,7 @@ from typing import NamedTuple
 
 from reverie.store import Fact, MessageRecord
 
-from .anaphora import it_corrected, named_pronoun, old_one
+from .anaphora import it_corrected, it_sold, named_pronoun, old_one
 from .attributes import MONTHS, UPPER, WEEKDAYS, keys
 from .casual import as_meant, labelled
 from .chatter import is_chatter, split_opener
@@ -331,7 +331,7 @@ def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
         earlier = [*(earlier[-3:] if who == by else []), sentence.text]
         by = who
         text = it_corrected(as_meant(sentence.text, sentence.turn.name), said)
-        text = old_one(named_pronoun(text, earlier[:-1], who), earlier[:-1])
+        text = old_one(named_pronoun(it_sold(text), earlier[:-1], who), earlier[:-1])
         sentence = sentence._replace(text=text)
         place = (_PLACE.findall(said) or [""])[-1]
         # ("We have moved. The air in Malang is so cool": a bare move is to the place said next)

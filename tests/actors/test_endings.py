@@ -4,6 +4,7 @@ that line (docs/design.md, "Facts that stay true")."""
 
 from __future__ import annotations
 
+from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 from tests.actors.merging import merged as _merged
 
@@ -95,3 +96,13 @@ def test_an_old_thing_that_ended_is_the_one_thing_the_speaker_owns_by_name() -> 
     assert _merge("Dayo", older, "Dayo sold a bike at the market.") == []
     two = [*older, "Dayo drives their Toyota Vitz to work."]
     assert _merge("Dayo", two, "Dayo finally retired that old phone.") == []
+
+
+def test_a_thing_that_ended_said_before_the_ending_by_it() -> None:
+    """ "And the old car was too tired, so I sold it." is the old car sold: the sentence
+    opens with the thing, not the speaker, and is kept all the same."""
+    memory = _memory_after(
+        ("My Toyota Vitz is making a noise again.", "Kojo", "s"),
+        ("And the old car was too tired, so I sold it.", "Kojo", "s"),
+    )
+    assert "Vitz" not in memory and "Kojo sold the old car" in memory

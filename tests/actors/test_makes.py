@@ -25,6 +25,12 @@ ROWS = [
         "Jakub is riding a Canyon Endurace now.",
         "Jakub rides a Specialized Allez.",
     ),
+    (
+        "Jakub",
+        ["Jakub's Skoda Fabia is making a noise.", "Jakub works at an architecture studio."],
+        "Now Jakub drives a Kia Picanto, small but economical.",
+        "Jakub's Skoda Fabia is making a noise.",
+    ),
     # what is used without "now" is not said to be new: "stuck in traffic on the M6"
     (
         "Tomás",
