@@ -89,6 +89,8 @@ _TABLE: list[tuple[str, str]] = [
         r"her|its?|them|him|everything|a|an|[\w-]+'s|(?-i:[A-Z])[\w-]* (?:to|from|into|up|down))\b)|based|resides?|settled|flat|apartment|hometown|"
         # (where they are: "in the new place"; not what it costs, "the rent on the new place")
         rf"unpacked|(?:in|into|to|at) (?:our|my|their|his|her|the|a) new (?:house|home|place|kitchen)|"
+        # (a move in the English of South Asia: "we shifted to Johar Town"; not "to Tuesdays")
+        rf"shift(?:ed|ing)(?= (?:to|into) (?!(?i:{WEEKDAYS}|{MONTHS})\b)(?-i:[A-Z]))|"
         # (somewhere now: "we're in Lautoka now"; not "in Sydney this weekend")
         r"(?:'re|'m|\bare|\bam) in (?=(?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* now\b)|"
         # (or where they are up, out or down: "We're up in Joondalup"; not a stay, "while I'm
@@ -141,8 +143,10 @@ _TABLE: list[tuple[str, str]] = [
         # (whatever it is: "opened their own pharmacy", "started my own bakery")
         r"(?:open|start|launch|found)(?:s|ed|ing)? (?:up )?(?:my|their|his|her|our) own\b|"
         r"(?:first|last|final) (?:day|week|month|shift|service) (?:at|with|there|in that)\b|"
-        # (moved to a workplace, by its kind: "moved to Hospital San Javier")
-        rf"(?:moved|transferred|switched) to (?:the )?(?=(?:(?-i:[A-Z])[\w'-]* ){{1,3}}{_WORKPLACE}\b|"
+        # (moved to a workplace, by its kind: "moved to Hospital San Javier"; "the service
+        # transferred me to Adisadel College")
+        r"(?:moved|transferred|switched|posted)(?: (?:me|him|her|them|(?-i:[A-Z])[\w-]*))? "
+        rf"to (?:the )?(?=(?:(?-i:[A-Z])[\w'-]* ){{1,3}}{_WORKPLACE}\b|"
         rf"{_WORKPLACE} (?-i:[A-Z]))|"
         # (paid by them: "first payslip from Kopje Systems landed today")
         r"(?:first|last|final) (?:payslip|paycheck|paycheque|pay cheque|salary) from (?-i:[A-Z])|"

@@ -44,7 +44,15 @@ def as_meant(text: str, name: str | None) -> str:
         text = f"My {text[0].lower()}{text[1:]}"
     if name and (bare := re.match(rf"{re.escape(name)}(?: [{UPPER}][\w'-]*)?, ", text)):
         text = f"I'm {name}, {text[bare.end() :]}"
-    return text
+    # ("the Education Service has transferred me to Adisadel College": the speaker's move)
+    return _SENT_ME.sub(r"I was \g<how> to", text)
+
+
+#: Someone sending the speaker to work elsewhere, said of them: "… has posted me to Tamale".
+_SENT_ME = re.compile(
+    r"(?:^|(?<=: ))(?:(?:[Tt]he|[Mm]y|[Oo]ur) )?[\w' ]{0,40}? (?:has |have |had |just )*"
+    r"(?P<how>transferred|posted|reassigned|seconded) me to\b"
+)
 
 
 #: A value given under a label, tersely: "Bike: Specialized Allez.", "Weight: 74." (not an

@@ -358,3 +358,18 @@ def test_where_they_are_up_is_a_home_and_a_stay_while_up_somewhere_is_not() -> N
         ("Big news, we've moved to Fremantle, settled in last weekend.", "Bec", "s"),
     )
     assert "Joondalup" not in memory and "Fremantle" in memory
+
+
+def test_a_home_shifted_to_is_a_move_and_a_meeting_shifted_to_a_day_is_not() -> None:
+    """ "We shifted to Tema last week" (a move, as said in South Asia and West Africa)
+    replaces "We live in Osu"; "the meeting shifted to Tuesday" moves no home."""
+    memory = _memory_after(
+        ("We live in Osu, near the market.", "Esi", "s"),
+        ("The meeting shifted to Tuesday.", "Esi", "s"),
+    )
+    assert "Osu" in memory
+    memory = _memory_after(
+        ("We live in Osu, near the market.", "Esi", "s"),
+        ("We shifted to Tema last week, much closer to the new office.", "Esi", "s"),
+    )
+    assert "Osu" not in memory and "Tema" in memory

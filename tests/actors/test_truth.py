@@ -294,6 +294,13 @@ EMPLOYERS = [
         "Harbor Freightways",
         ["Summit Health"],
     ),
+    (  # sent by someone to a workplace named by its kind: the speaker's new employer
+        "Abena",
+        "I am Abena, a science teacher at Wesley Girls School in Cape Coast.",
+        "Good news: the Education Service has posted me to Aburi Girls School.",
+        "Wesley",
+        ["Aburi Girls School", "Abena works as a science teacher."],
+    ),
 ]
 
 
