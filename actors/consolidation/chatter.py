@@ -74,7 +74,9 @@ _TALK = re.compile(
 )
 #: The assistant, outside a quoted question: "put you on their tablet", "took your advice".
 _YOU = re.compile(r"\b(?:you|your)\b", re.IGNORECASE)
-_QUOTED = re.compile(r'"[^"]*"')
+#: What is not about the assistant though it says "you": a quote, or what was told to it
+#: ("ignore what I told you about the class" takes back a claim of the speaker's).
+_QUOTED = re.compile(r'"[^"]*"|\bwhat (?:\w+ ){1,2}(?:told|wrote|said to) you\b')
 _NAMED_KIN = re.compile(rf"\b(?:{RELATIVES}) [A-Z]")
 #: What is left of a sentence whose claim went elsewhere: "For the letter."
 _FRAGMENT = re.compile(

@@ -129,3 +129,13 @@ def test_a_request_after_please_is_no_fact_and_a_retraction_naming_its_kind_take
     facts = _facts(memory)
     assert "Ola and others are renovating their flat in Gdynia." in facts
     assert "keto" not in memory and "revise" not in memory and "Ola is vegetarian." in facts
+
+
+def test_what_was_told_to_the_assistant_can_be_taken_back() -> None:
+    """ "Please ignore what I told you about the class" says "you" of the assistant only as
+    whom it was told to: it takes the class back, and the reason after it stays."""
+    memory = _memory_after(
+        ("I also joined a pottery class on Thursday evenings.", "Esi", "s"),
+        ("Please ignore what I told you about the class, I never actually enrolled.", "Esi", "s"),
+    )
+    assert "pottery" not in memory and "Esi never enrolled." in _facts(memory)
