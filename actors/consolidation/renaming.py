@@ -52,8 +52,8 @@ _RENAME = re.compile(
     r"sign (?:now )?(?:says|reads)|[A-Z][\w'-]* it is\b|"
     # ("we changed our crew name to Neon Hanbok")
     r"chang\w* (?:the |our |my |its |their )?(?:[\w-]+(?:'s)? )?name to [A-Z]|"
-    rf"is now [A-Z]|name is now|(?:is|are|'re|'s|will be) (?:the )?{_NOT_A_DAY}{_NAME}"
-    r" (?:now|from (?:now on|this \w+|next \w+))|"
+    rf"is now [A-Z]|name is now|(?:is|are|'re|'s|will be) (?:the )?{_QUOTE}?{_NOT_A_DAY}{_NAME}"
+    rf"{_QUOTE}? (?:now|from (?:now on|this \w+|next \w+))|"
     # ("From now on we are 'Nordlys'", "Solkorn from now on.")
     rf"(?i:from now on),? (?:\w+ ){{0,3}}?\w+(?:'re| are| is|'s| will be) (?:the )?{_QUOTE}?[A-Z])|"
     rf"^\s*{_QUOTE}?{_NOT_A_DAY}{_NAME}{_QUOTE}? from now on\b",

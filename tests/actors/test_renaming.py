@@ -333,3 +333,12 @@ def test_a_new_name_said_after_the_rename_and_from_now_on_quoted_or_alone() -> N
     lines = _facts(memory)
     assert "Hanna's bakery is called Solkorn." in lines
     assert "Solkorn from now on." in lines
+    memory = _memory_after(
+        ("I run a podcast called Chalk Talk.", "Hanna", "s"),
+        (
+            "Also, we renamed the podcast. It is 'Sum It Up' now, my students chose it.",
+            "Hanna",
+            "s",
+        ),
+    )
+    assert "Hanna runs a podcast called Sum It Up." in _facts(memory)
