@@ -73,6 +73,16 @@ def test_a_new_time_replaces_the_whole_time() -> None:
     memory = _merged("Priya", older, "Our instructor shifted the yoga batch to 7:15.").memory
     assert "7:15:30" not in memory and "6:30" not in memory
 
+    # (a time is no number: "6:15" is no new "8 weeks" of a line on training)
+    memory = _memory_after(
+        ("i coach the Henderson Hawks under 10s, need a training plan for 8 weeks", "Sefa", "s"),
+        ("16 kids, 1 hour, monday and wednesday at 5:30 after school", "Sefa", "s"),
+        ("my forklift shift at the Pak'nSave depot starts at 6am lol", "Sefa", "s"),
+        ("club had an AGM, we're Henderson Kahu now, new jerseys coming.", "Sefa", "s"),
+        ("also training moves to 6:15 from next week, the lights only come on then", "Sefa", "s"),
+    )
+    assert "8 weeks" in memory and "6 weeks" not in memory
+
 
 def test_an_amount_of_another_thing_is_not_the_one_that_changed() -> None:
     """ "Aim for 76 kg instead" changes a target weight, not Greta's age of 57."""
