@@ -24,7 +24,9 @@ _HERE = re.compile(
     r" (?=I'm |I am |My name)))?"
     rf"(?:(?:(?P<who>[{UPPER}][\w'-]*)|(?P<trade>[{UPPER}][\w'-]*(?: [a-z][\w-]*){{0,2}}?)"
     rf"(?P<where> (?:in|from|at|near|outside) [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*))"
-    rf" here(?:[,.!]\s*|$)|(?:I'm|I am|My name is|My name's|Name's) (?P<named>[{UPPER}][\w'-]*)"
+    # (or where from: "Sione here from South Auckland")
+    rf" here(?:[,.!]\s*|$|\s(?=from [{UPPER}]))|"
+    rf"(?:I'm|I am|My name is|My name's|Name's) (?P<named>[{UPPER}][\w'-]*)"
     # (and a surname: "I am Hiroshi Tanaka, a retired teacher")
     rf"(?: [{UPPER}][\w'-]*)?(?:, | [—–-] ))"
     r"(?P<rest>.*)$"

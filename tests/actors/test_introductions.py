@@ -351,6 +351,12 @@ def test_a_trade_near_a_place_and_a_flag_that_ends_a_sentence() -> None:
     assert _facts(_memory_after(("Hello. Aksel here, sheep farmer near Røros.", "Aksel", "s"))) == [
         "Aksel is a sheep farmer near Røros."
     ]
+    # (or where from, after "here": "Sefa here from West Auckland")
+    said = "kia ora 😄 Sefa here from West Auckland. i coach the Henderson Hawks"
+    assert _facts(_memory_after((said, "Sefa", "s"))) == [
+        "Sefa is from West Auckland.",
+        "Sefa coaches the Henderson Hawks.",
+    ]
     said = "Hei 👋 greetings from the north 🇳🇴 I do the books for Fjellgard Dairy."
     assert _facts(_memory_after((said, "Aksel", "s"))) == [
         "Aksel does the books for Fjellgard Dairy."
