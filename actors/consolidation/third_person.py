@@ -88,8 +88,8 @@ PAST = word_set(
     "dreamt leapt burnt bent"  # (not "Drew" nor "Rose": names too)
 )
 _UNCHANGED = word_set(
-    "can could will would should shall must may might did had was were don't didn't can't "
-    "won't wouldn't"
+    "can cannot could will would should shall must may might did had was were don't didn't can't "
+    "won't wouldn't ought"
 )
 _ADVERBS = word_set(
     "always never usually often sometimes also still just really now only even almost already "

@@ -138,6 +138,9 @@ def test_an_adverb_before_the_verb_and_a_split_we_keep_the_grammar() -> None:
     assert third_person("I fly to Rome on Mondays", "Maya") == "Maya flies to Rome on Mondays"
     assert third_person("I need a new menu", "Maya") == "Maya needs a new menu"
     assert third_person("I gotta feed the dog", "Maya") == "Maya has to feed the dog"
+    # (a modal is the same for everyone: "Walt cannots" is no English)
+    assert third_person("I cannot drive at night", "Walt") == "Walt cannot drive at night"
+    assert third_person("I ought to sell the house", "Walt") == "Walt ought to sell the house"
 
 
 def test_a_speaker_mentioned_mid_sentence_keeps_the_grammar() -> None:
