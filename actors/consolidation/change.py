@@ -389,10 +389,11 @@ def _same_kind(
             if (found := _clearly_best(best, near, margin=0.1)) is not None:
                 return Displaced(lines[found], None)
     # the small embedder knows few makes ("Tecno Camon" is no nearer "phone" than "Lagos"
-    # is), but an old thing that ended is what the speaker owned: their one line owning a
-    # thing by its name ("Dayo's Infinix Hot dies by noon") is it
+    # is), but an old thing that ended, or that a make just got replaces, is what the
+    # speaker owned: their one line owning a thing by its name ("Dayo's Infinix Hot dies by
+    # noon") is it
     owned = {id(f): f for f in own for m in _OWNED.finditer(f.text) if m["make"] not in persons}
-    if ended and len(owned) == 1 and _REPLACED.search(said):
+    if (ended or head[:1].isupper()) and len(owned) == 1 and _REPLACED.search(said):
         return Displaced(next(iter(owned.values())), None)
     return None
 
@@ -436,7 +437,7 @@ _ENDED = re.compile(
 )
 #: A thing owned, by its name: "Dayo's Infinix Hot", "on their Intuos", "my Nissan Almera".
 _OWNED = re.compile(
-    rf"(?:\b(?:my|our|their|his|her)|'s) (?:(?:old|trusty|beloved|little) )?"
+    rf"(?:\b(?:my|our|their|his|her)|\b[{UPPER}][\w-]*'s) (?:(?:old|trusty|beloved|little) )?"
     rf"(?P<make>[{UPPER}][\w-]*(?: [{UPPER}\d][\w-]*)*)"
 )
 #: A thing that ended was the old one, or another took its place ("… the old tablet is

@@ -31,6 +31,20 @@ ROWS = [
         "Now Jakub drives a Kia Picanto, small but economical.",
         "Jakub's Skoda Fabia is making a noise.",
     ),
+    # a make the embedder does not know: the speaker's one thing owned by its name
+    (
+        "Efua",
+        ["Efua takes photos on their Tecno Camon 20.", "Efua runs a salon in Osu."],
+        "Efua bought a Samsung Galaxy A54, the camera is much better.",
+        "Efua takes photos on their Tecno Camon 20.",
+    ),
+    # ("it's Kofi Talks now" owns nothing: "it's" is no one's)
+    (
+        "Efua",
+        ["Efua and others renamed the show, it's Kofi Talks now.", "Efua records on their Yeti."],
+        "Efua got a Shure MV7 and it sounds much warmer.",
+        "Efua records on their Yeti.",
+    ),
     # what is used without "now" is not said to be new: "stuck in traffic on the M6"
     (
         "Tomás",
