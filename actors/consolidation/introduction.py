@@ -27,8 +27,9 @@ _HERE = re.compile(
     # (or where from: "Sione here from South Auckland")
     rf" here(?:[,.!]\s*|$|\s(?=from [{UPPER}]))|"
     rf"(?:I'm|I am|My name is|My name's|Name's) (?P<named>[{UPPER}][\w'-]*)"
-    # (and a surname: "I am Hiroshi Tanaka, a retired teacher")
-    rf"(?: [{UPPER}][\w'-]*)?(?:, | [—–-] ))"
+    # (and a surname: "I am Hiroshi Tanaka, a retired teacher"; or where from, "I am Kenji
+    # from Osaka")
+    rf"(?: [{UPPER}][\w'-]*)?(?:, | [—–-] | (?=(?:from|based in|living in) [{UPPER}])))"
     r"(?P<rest>.*)$"
 )
 #: What an introduction's apposition says of the speaker as it stands: "from Trondheim".
@@ -76,7 +77,7 @@ def introduced(body: str) -> list[str]:
                 rest.rstrip(".! ")
             ):  # "I'm Ahmed, pediatric dentist."
                 return [f"I'm {who}.", f"I'm {article(alone[0])} {alone[0]}."]
-            return []
+            return [f"I'm {who}.", *said] if (said := _apposed(rest)) else []
         # (an age first: "I'm Eero, 31, junior programmer at …")
         age = [f"I'm {trade['age']} years old."] if trade["age"] else []
         work = rest[trade.start("trade") :]
@@ -98,3 +99,25 @@ def introduced(body: str) -> list[str]:
     if re.match(r"[a-z]+ing\b", rest) or _SAID_OF_ME.match(rest):
         rest = f"I'm {rest}"
     return said + (clauses(f"{rest}.") if rest else [])
+
+
+#: One thing said of the speaker in a list after their name: an age ("67 years old").
+_AGE = re.compile(r"(\d{1,3})(?: years old)?")
+
+
+def _apposed(rest: str) -> list[str]:
+    """ "retired maths teacher, 67 years old, living in Pune": each part said of the speaker
+    ("I'm a retired maths teacher.", "I'm 67 years old.", "I'm living in Pune."), when every
+    part is a trade, an age or where they are, and one is a trade; else []."""
+    said, trade = [], False
+    for part in rest.rstrip(".! ").split(", "):
+        if age := _AGE.fullmatch(part):
+            said.append(f"I'm {age[1]} years old.")
+        elif _SAID_OF_ME.match(part) or re.match(r"[a-z]+ing\b", part):
+            said.extend(clauses(f"I'm {part}."))
+        elif _TRADE_ALONE.fullmatch(part) or _TRADE_IN.fullmatch(part):
+            said.append(f"I'm {article(part)} {part}.")
+            trade = True
+        else:
+            return []
+    return said if trade and len(said) > 1 else []

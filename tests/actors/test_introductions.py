@@ -361,3 +361,18 @@ def test_a_trade_near_a_place_and_a_flag_that_ends_a_sentence() -> None:
     assert _facts(_memory_after((said, "Aksel", "s"))) == [
         "Aksel does the books for Fjellgard Dairy."
     ]
+
+
+def test_an_introduction_from_a_place_and_a_list_said_after_the_name() -> None:
+    """ "I am Kenji from Osaka" is a name and a town, not "Kenji is Kenji from Osaka"; "I am
+    Ravi, retired maths teacher, 67 years old, living in Pune" is a trade, an age and a home,
+    each a claim of its own."""
+    assert _facts(_memory_after(("Hello. I am Daisuke from Sendai.", "Daisuke", "s"))) == [
+        "Daisuke is from Sendai."
+    ]
+    said = "Namaste. I am Mohan, retired chemistry teacher, 71 years old, living in Nashik."
+    assert _facts(_memory_after((said, "Mohan", "s"))) == [
+        "Mohan is a retired chemistry teacher.",
+        "Mohan is 71 years old.",
+        "Mohan is living in Nashik.",
+    ]
