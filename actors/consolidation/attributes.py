@@ -440,6 +440,10 @@ def is_modifier(fact: str, at: int) -> bool:
     )
 
 
+#: A noun after a possessive: "'s daughter", not "'s in Leeds".
+_OF_A_NOUN = re.compile(r" (?!(?:in|at|on|for|and|with|near|from|to|by|or|but|so)\b)[a-z]")
+
+
 def _value(fact: str, match: re.Match[str], *, thing: bool = False) -> str:
     """The first name-like phrase from the attribute's word to the end of its clause
     (the place, the employer, the car's model); of a ``thing``, not one that says where,
@@ -453,6 +457,10 @@ def _value(fact: str, match: re.Match[str], *, thing: bool = False) -> str:
         and named.start() > match.start()
         and _WHERE_OR_WHOSE.search(fact[: named.start()])
     ):
+        named = _NAME.search(fact[: end.start() if end else len(fact)], named.end())
+    while named and named[0].endswith("'s") and _OF_A_NOUN.match(fact, named.end()):
+        # a person's, not the value: "shifted to Ravi's daughter's flat in Baner" (not a
+        # name of its own: "works at McDonald's in Leeds")
         named = _NAME.search(fact[: end.start() if end else len(fact)], named.end())
     if named is None and end and (after := _NAME_ALONE.match(fact, end.end())):
         named = after  # "moved house, Mangere now": the place is the next clause
