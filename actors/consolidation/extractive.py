@@ -104,8 +104,13 @@ _OBJECT = re.compile(
     r"(?![a-z]*(?:thing|morning|evening)\b)[a-z]{2,}ing|"  # ("Started eating", "Quit smoking")
     r"[a-z]{3,}s(?=[,.!]|$))\b"  # ("Switched jobs, joined …", "Changed banks.")
 )
-#: A past verb that says what the speaker became: any word may follow ("Turned vegetarian").
-_BECAME = re.compile(r"(?:turned|became)$", re.IGNORECASE)
+#: A past verb that says what the speaker became: any word may follow ("Turned vegetarian",
+#: "Went fully vegan last week"; not "Got stuck in traffic").
+_BECAME = re.compile(r"(?:turned|became|went)$", re.IGNORECASE)
+#: Where one went, not what one became: "Went home early".
+_WENT_SOMEWHERE = re.compile(
+    r"(?:home|out|back|away|there|here|off|over|around|on|up|down|in|inside|outside|lost)\b"
+)
 #: Words that answer without saying anything ("Yes please.", "Later, thanks.").
 _REPLY_WORDS = word_set(
     "yes yeah yep no nope please thanks thank sure ok okay maybe later grand exactly true "
@@ -445,7 +450,8 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     if _JUST.match(first) and after:  # "Just got a Pixel 9": the verb after the adverb
         adverb, (first, _, after) = f"{first.lower()} ", after.partition(" ")
     # "Moved to Leeds", "Turned vegan", not "Wood-fired everything"
-    if _past(first) and (_OBJECT.match(after) or (_BECAME.match(first) and after)):
+    became = _BECAME.match(first) and after and not _WENT_SOMEWHERE.match(after)
+    if _past(first) and (_OBJECT.match(after) or became):
         found[0] = f"I {adverb}{first.lower()} {after}".rstrip()
     elif _UNSAID_I_AM.match(found[0] if found else ""):
         found[0] = f"I'm {first.lower()}{found[0][len(first) :]}"

@@ -526,5 +526,10 @@ def test_what_was_done_to_the_speaker_said_without_i_is_theirs() -> None:
     facts = _facts(_memory_after((said, "Jonas", "s")))
     assert "Jonas got promoted to shift leader." in facts, facts
     assert _facts(_memory_after(("Got stuck in traffic on the ring road.", "Jonas", "s"))) == []
+    # ("Went fully vegan" says what they became; "Went home early" where they went)
+    assert _facts(_memory_after(("Went fully vegan last week.", "Jonas", "s"))) == [
+        "Jonas went fully vegan last week."
+    ]
+    assert _facts(_memory_after(("Went home early, so tired.", "Jonas", "s"))) == []
     facts = _facts(_memory_after(("Finished all my exams! Sold our old van too.", "Jonas", "s")))
     assert facts == ["Jonas finished all their exams!", "Jonas sold their old van too."], facts
