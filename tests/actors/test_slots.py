@@ -373,9 +373,8 @@ def test_a_home_shifted_to_is_a_move_and_a_meeting_shifted_to_a_day_is_not() -> 
         ("We shifted to Tema last week, much closer to the new office.", "Esi", "s"),
     )
     assert "Osu" not in memory and "Tema" in memory
-    # (the place of a home named by whose it is: "my daughter's flat in Baner", not "Esi's")
-    memory = _memory_after(
-        ("I am Esi, retired nurse, 67 years old, living in Accra.", "Esi", "s"),
-        ("We have moved to my daughter's flat in Kumasi.", "Esi", "s"),
-    )
-    assert "Accra" not in memory and "living in Esi's" not in memory
+    # (the place of a home named by whose it is: "my daughter's flat in Kumasi", not "Esi's")
+    older = ["Esi is a retired nurse, living in Accra with their son's family in Osu."]
+    said = "Esi and others have shifted to Esi's daughter's flat in Kumasi."
+    memory = _merged("Esi", older, said).memory
+    assert "Accra" not in memory and "in Esi's" not in memory
