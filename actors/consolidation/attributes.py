@@ -65,6 +65,11 @@ HOME_TAKEN = (
 )
 
 
+#: When or how someone works, between "works" and where: "nights", "weekend shifts".
+_WHEN_WORKED = (
+    r"(?:remote(?:ly)? |part-time |full-time |(?:nights|days|weekends|evenings) |"
+    r"(?:(?:weekend|night|day|early|late|evening|morning|double) )?shifts )?"
+)
 #: A place of work by its kind, in its name: "Hospital San Javier", "Riverside Primary School".
 _WORKPLACE = (
     r"(?-i:Hospital|Clinic|Clínica|Clinica|School|College|University|Bank|Academy|Institute)"
@@ -103,11 +108,9 @@ _TABLE: list[tuple[str, str]] = [
         "work",
         # (the verb, not the noun of a day's work: "finished work at 6", "after work at the gym")
         r"\b(?:(?<!finished )(?<!after )(?<!before )(?<!from )(?<!off )(?<!to )"
-        # (and when: "works nights at Skyhaven", "work weekends at the i-SITE")
-        r"works? (?:remote(?:ly)? |part-time |full-time |(?:nights|days|weekends|evenings) )?"
-        r"(?:at|for|in)\b|"
-        r"working (?:remote(?:ly)? |part-time |full-time |(?:nights|days|weekends|evenings) )?"
-        r"(?:at|for)\b|"
+        # (and when: "works nights at Skyhaven", "work weekends at the i-SITE", "works weekend
+        # shifts at a Żabka")
+        rf"works? {_WHEN_WORKED}(?:at|for|in)\b|working {_WHEN_WORKED}(?:at|for)\b|"
         # (a past one is no claim: "the old laptop went back to my previous employer")
         r"job (?:at|with|in)\b|(?<!previous )(?<!former )(?<!old )employer|employed|"
         # (a role at a name, said as theirs now: "to become finance manager at SunKiosk", "now
@@ -228,6 +231,11 @@ PET = re.compile(
 _PET_NAME = re.compile(r",? (?P<name>[A-Z][\w'-]*)")
 #: "Carl's birthday is …", "Carl's phone number is …": keyed by the possessed noun.
 _OWNED = re.compile(r"^(?P<who>[\w' ]+?)'s (?P<noun>[a-z][\w ]{0,30}?) (?:is|was|are)\b")
+#: A thing of theirs the speaker changed whole: "Piotr is switching the thesis to vision".
+_SWITCHED = re.compile(
+    r"^(?P<who>[\w' ]+?) (?:is |are |has |have )?(?:just )?(?:switch|chang|shift)(?:ed|es|e|ing)? "
+    r"(?:the|their|his|her) (?P<noun>[a-z]{3,}) (?:over )?to\b"
+)
 #: (a make written with a small i too: "iPhone 12")
 _NAME = re.compile(r"\b(?:[A-Z]|i[A-Z])[\w'-]*(?: [A-Z0-9][\w'-]*)*")
 _NAME_ALONE = re.compile(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*(?=(?: now)?(?:[,.;!]|$))")
@@ -348,7 +356,8 @@ def _keys(fact: str) -> tuple[Key, ...]:
             found.append(Key(subject, attribute, value))
     if _AGE.match(fact) and not any(k.attribute == "age" for k in found):
         found.append(Key(_subject(fact, fact.index(" ")), "age", _number(fact, 0)))
-    if (owned := _OWNED.match(fact)) and owned["noun"].split()[-1] not in {k[1] for k in found}:
+    owned = _OWNED.match(fact) or _SWITCHED.match(fact)
+    if owned and owned["noun"].split()[-1] not in {k[1] for k in found}:
         noun = owned["noun"].split()[-1]
         found.append(Key(_subject(fact, len(owned["who"])), f"{noun}", ""))
     for pet in PET.finditer(fact):  # a named pet is its own key; an unnamed one has none

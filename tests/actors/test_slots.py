@@ -378,3 +378,17 @@ def test_a_home_shifted_to_is_a_move_and_a_meeting_shifted_to_a_day_is_not() -> 
     said = "Esi and others have shifted to Esi's daughter's flat in Kumasi."
     memory = _merged("Esi", older, said).memory
     assert "Accra" not in memory and "in Esi's" not in memory
+
+
+def test_work_by_its_shifts_ends_with_the_job_and_a_thing_switched_whole_is_replaced() -> None:
+    """ "I work weekend shifts at a Carrefour" is work: "I left the shop job" ends it; "my
+    thesis is on blockchain" is replaced by "I'm switching the thesis to computer vision"
+    (the thesis is the slot; the new line says what it is now)."""
+    memory = _memory_after(
+        ("I work weekend shifts at a Carrefour near the port.", "Hamid", "s"),
+        ("My thesis is on blockchain consensus.", "Hamid", "s"),
+        ("I'm switching the thesis to computer vision for crop monitoring.", "Hamid", "s"),
+        ("I left the shop job. I'm tutoring maths now.", "Hamid", "s"),
+    )
+    assert "Carrefour" not in memory and "blockchain" not in memory
+    assert "Hamid is switching the thesis to computer vision for crop monitoring." in memory
