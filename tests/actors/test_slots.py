@@ -381,14 +381,31 @@ def test_a_home_shifted_to_is_a_move_and_a_meeting_shifted_to_a_day_is_not() -> 
 
 
 def test_work_by_its_shifts_ends_with_the_job_and_a_thing_switched_whole_is_replaced() -> None:
-    """ "I work weekend shifts at a Carrefour" is work: "I left the shop job" ends it; "my
+    """ "I work weekend shifts at a Lidl" is work: "I left the shop job" ends it; "my
     thesis is on blockchain" is replaced by "I'm switching the thesis to computer vision"
     (the thesis is the slot; the new line says what it is now)."""
     memory = _memory_after(
-        ("I work weekend shifts at a Carrefour near the port.", "Hamid", "s"),
-        ("My thesis is on blockchain consensus.", "Hamid", "s"),
-        ("I'm switching the thesis to computer vision for crop monitoring.", "Hamid", "s"),
-        ("I left the shop job. I'm tutoring maths now.", "Hamid", "s"),
+        (
+            "I work weekend shifts at a Lidl near the Ring, Saturday and Sunday mornings.",
+            "Hamid",
+            "s",
+        ),
+        (
+            "Also my thesis is on blockchain consensus algorithms and I'm super behind.",
+            "Hamid",
+            "s",
+        ),
+        (
+            "Also I talked to my supervisor and I'm switching the thesis to computer vision for "
+            "crop monitoring. Less hype, more data.",
+            "Hamid",
+            "s",
+        ),
+        (
+            "I left the shop job. I'm tutoring maths to two high school kids now, way better money.",
+            "Hamid",
+            "s",
+        ),
     )
-    assert "Carrefour" not in memory and "blockchain" not in memory
+    assert "Lidl" not in memory and "blockchain" not in memory
     assert "Hamid is switching the thesis to computer vision for crop monitoring." in memory
