@@ -154,7 +154,8 @@ def displaced(
     if given and given["whom"] in ("them", speaker):
         # "Kuba set them up with a smartphone, a Motorola": the speaker got a new one
         # (the giver's old one is the speaker's new one: "sold them her iPhone 11")
-        gift = re.sub(r"^(?:an?|the|her|his|their) (?!new )", "a new ", given["thing"])
+        # (with no article too: "gave them Swarovski binoculars")
+        gift = re.sub(r"^(?:(?:an?|the|her|his|their) )?(?!new )", "a new ", given["thing"])
         said = f"{speaker} got {gift}"
         new = msgspec.structs.replace(new, text=said)
     if held_by_another(new.text, speaker):
@@ -282,7 +283,8 @@ def displaced(
 #: Ahmed a new laptop", "set them up with a Motorola", "my cousin sold them her iPhone 11".
 _GIVEN = re.compile(
     rf"\b(?:gave|given|got|bought|set|sold)\s+(?P<whom>them|[{UPPER}][\w-]*)\s+(?:up with\s+)?"
-    r"(?:an? (?:early |birthday )?(?:present|gift):\s+)?(?P<thing>(?:an?|the|her|his|their)\s.+)$"
+    r"(?:an? (?:early |birthday )?(?:present|gift):\s+)?"
+    r"(?P<thing>(?:(?:an?|the|her|his|their)\s|[A-Z][\w-]* [a-z]+s\b).+)$"
 )
 #: Someone or something of the speaker's, after their name: "'s manager", "'s old car".
 _OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")

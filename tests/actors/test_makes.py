@@ -111,6 +111,12 @@ def test_a_thing_sold_to_the_speaker_by_someone_is_their_new_one() -> None:
         ),
     )
     assert "Redmi" not in memory and "Pixel 6" in memory
+    # (a thing given with no article: "my son gave me Leica binoculars")
+    memory = _memory_after(
+        ("I use my old Nikon binoculars, they were my husband's.", "Mele", "s"),
+        ("Also my son gave me Leica binoculars for my birthday. Sharp!", "Mele", "s"),
+    )
+    assert "Nikon" not in memory and "Leica binoculars" in memory
 
 
 def test_a_make_acquired_replaces_the_old_thing_and_the_need_it_meets() -> None:
