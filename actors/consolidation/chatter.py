@@ -16,6 +16,7 @@ import re
 from collections.abc import Collection
 
 from .attributes import RELATIVES
+from .renaming import renames
 from .signals import ending
 from .third_person import PAST, article, word_set
 
@@ -282,6 +283,6 @@ def is_chatter(text: str) -> bool:
         return True
     if _ADDRESSED.search(text) and len(words) <= 3:  # "Bis bald, Greta!": said to someone
         return True
-    if ending(text):  # "Nyoman resigned.": short, and an ending all the same
-        return False
+    if ending(text) or renames(text):  # "Nyoman resigned.", "It's Bukka now.": short, but
+        return False  # an ending or a new name all the same
     return len(words) < 3 or all(w in _EMPTY for w in words[2:])

@@ -68,7 +68,7 @@ _RENAMING = re.compile(
 _NEW_NAME = re.compile(
     # (or what it goes out "as": "invoices now go out as Baltic Lingo")
     # (or after a colon: "a new name with the new sign: Salong Norrsken")
-    r"(?:(?:\b(?:called|named|name is|name(?: also| too)?[:,]|to|as|officially|is now|is|are|'re|be|it's|"
+    r"(?:(?:\b(?:called|named|name is|name(?: also| too)?[:,]|to|as|officially|is now|is|are|'re|be|[Ii]t's|"
     r"says|reads|(?:renamed|retitled|rebranded) (?:the |our |my |their )?[a-z]+)|:)\s+"
     rf"(?:the )?{_QUOTE}?){_NOT_A_DAY}(?P<name>{_NAME})"
 )

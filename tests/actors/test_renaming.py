@@ -342,3 +342,13 @@ def test_a_new_name_said_after_the_rename_and_from_now_on_quoted_or_alone() -> N
         ),
     )
     assert "Hanna runs a podcast called Sum It Up." in _facts(memory)
+
+
+def test_a_new_name_said_as_its_own_short_sentence() -> None:
+    """ "Renamed the app! It's Bukka now." is no chatter: "It's Bukka now" names the app the
+    line "an app called ChopList" held."""
+    memory = _memory_after(
+        ("I'm building an app called Listo, a grocery list for flatmates.", "Amara", "s"),
+        ("Renamed the app! It's Kanda now. Shorter.", "Amara", "s"),
+    )
+    assert "Amara is building an app called Kanda, a grocery list for flatmates." in _facts(memory)
