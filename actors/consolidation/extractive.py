@@ -39,7 +39,7 @@ from .introduction import INITIALISM, introduced
 from .renaming import renames
 from .result import ConsolidationResult
 from .retraction import retraction_topics
-from .signals import signalled
+from .signals import ending, signalled
 from .third_person import DEFAULT_SPEAKER, PAST, article, third_person, word_set
 from .truth import merge
 
@@ -226,7 +226,9 @@ def _score(text: str, role: str) -> int:
     words = text.split()
     if _INTRODUCTION.match(text):
         return FACT_MIN_SCORE if role == "user" else 0  # "I'm Maya.": short, but a name
-    if len(words) < 3:
+    if len(words) < 3 and not (keys(text) and ending(text) and not _QUIT.search(text)):
+        # (but a short end of a claim is one: "I resigned."; "I quit!" may be of a habit,
+        # said after it: "I quit! …sugar, I mean")
         return 0
     score = 3 if _CHANGE.search(text) or signalled(text) or renames(text) else 0
     if keys(text):  # about a home, a job, a partner, a pet…: what memory is for
@@ -415,13 +417,21 @@ def _role(sentence: str, before: str) -> str:
     if not body.strip() or not _JOB_SAID.search(f"{before} {lead}"):
         return sentence
     said = f"{body[:1].upper()}{body[1:]}"  # (as a sentence of its own)
-    if _past(said.split()[0]) or not (_TRADE_NEXT.match(said) or _ROLE_NOW.fullmatch(said)):
-        # (a verb is no role: "I've left my job. Started at Tengri Labs on Monday.")
+    if (
+        _past(said.split()[0])
+        or _FINITE.search(said)
+        or not (_TRADE_NEXT.match(said) or _ROLE_NOW.fullmatch(said))
+    ):
+        # (a verb is no role: "I've left my job. Started at Tengri Labs on Monday."; nor is a
+        # statement, "Giulia is moving in June" after "Giulia got offered a job")
         return sentence
     role = f"I'm {article(body)} {body[0].lower()}{body[1:]}"
     return f"{lead}: {role}" if lead else role
 
 
+_QUIT = re.compile(r"\bquit\b", re.IGNORECASE)
+#: A verb that makes a clause a statement, not a role said alone.
+_FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|will)\b|'s\b|'re\b|'ll\b")
 #: A mistake owned in a clause of its own, before the clauses that correct it.
 _OWNED_WRONG = re.compile(r"\b(?:wrong|mistake|typo|misread|mixed (?:\w+ )*up)\b", re.IGNORECASE)
 #: A lead-in that says which thing changed: "The Polish course also changed", "Our

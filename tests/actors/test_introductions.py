@@ -214,6 +214,12 @@ def test_a_role_said_alone_after_the_job_is_theirs() -> None:
     assert "Henrik is a first mate now." in _facts(_memory_after((said, "Henrik", "s")))
     said = "Lovely walk today. Sunset at Bondi now."  # (no job said before it)
     assert not any("I'm" in f or "is a" in f for f in _facts(_memory_after((said, "Tash", "s"))))
+    # (a statement after a job someone else got is no role: "She's moving in June")
+    said = "My girlfriend Marta got offered a job in Turin. She's moving in June."
+    assert _facts(_memory_after((said, "Tash", "s"))) == [
+        "Tash's girlfriend Marta got offered a job in Turin.",
+        "Marta is moving in June.",
+    ]
 
 
 def test_a_relative_named_tersely_is_theirs_and_a_couple_is_one_subject() -> None:

@@ -294,6 +294,13 @@ EMPLOYERS = [
         "Harbor Freightways",
         ["Summit Health"],
     ),
+    (  # a resignation said in two words ends the employer
+        "Linh",
+        "I'm Linh, marketing manager at Saigon Dairy in Thu Duc.",
+        "I did it, I resigned. So scared.",
+        "Saigon Dairy",
+        ["Linh is based in Thu Duc."],
+    ),
     (  # sent by someone to a workplace named by its kind: the speaker's new employer
         "Abena",
         "I am Abena, a science teacher at Wesley Girls School in Cape Coast.",
