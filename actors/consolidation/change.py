@@ -437,9 +437,11 @@ _ENDED = re.compile(
     # (not "old" itself: "traded in the old 12")
     r"(?P<sold>(?!(?:old|little|job|work|position|role)\b)[a-z]{3,}))\b(?! off\b)"
 )
-#: A thing owned, by its name: "Dayo's Infinix Hot", "on their Intuos", "my Nissan Almera".
+#: A thing owned, by its name: "Dayo's Infinix Hot", "on their Intuos", "my Nissan Almera",
+#: or ridden in: "drive down in the Saab".
 _OWNED = re.compile(
-    rf"(?:\b(?:my|our|their|his|her)|\b[{UPPER}][\w-]*'s) (?:(?:old|trusty|beloved|little) )?"
+    rf"(?:\b(?:my|our|their|his|her)|\b[{UPPER}][\w-]*'s|\b(?:in|on|drives?|rides?) the) "
+    r"(?:(?:old|trusty|beloved|little) )?"
     rf"(?P<make>[{UPPER}][\w-]*(?: [{UPPER}\d][\w-]*)*)"
 )
 #: A thing that ended was the old one, or another took its place ("… the old tablet is

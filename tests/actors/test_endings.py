@@ -96,6 +96,10 @@ def test_an_old_thing_that_ended_is_the_one_thing_the_speaker_owns_by_name() -> 
     assert _merge("Dayo", older, "Dayo sold a bike at the market.") == []
     two = [*older, "Dayo drives their Toyota Vitz to work."]
     assert _merge("Dayo", two, "Dayo finally retired that old phone.") == []
+    # (or the one it rides in: "in the Saab")
+    sven = ["Sven may drive down in the Saab this summer.", "Sven lives in Uppsala."]
+    said = "Sven and others traded their old estate car for a small Kia Niro hybrid."
+    assert _merge("Sven", sven, said) == [sven[0]]
 
 
 def test_a_thing_that_ended_said_before_the_ending_by_it() -> None:

@@ -82,6 +82,12 @@ def test_a_new_time_replaces_the_whole_time() -> None:
         ("also training moves to 6:15 from next week, the lights only come on then", "Sefa", "s"),
     )
     assert "8 weeks" in memory and "6 weeks" not in memory
+    # (thousands said with a k are an amount, and a rent being raised changes)
+    memory = _memory_after(
+        ("My rent is 180k pesos a month for a tiny room.", "Sefa", "s"),
+        ("ok update: the landlord is raising the rent to 240k starting next month.", "Sefa", "s"),
+    )
+    assert "180k" not in memory and "240k" in memory
 
 
 def test_an_amount_of_another_thing_is_not_the_one_that_changed() -> None:
