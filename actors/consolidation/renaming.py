@@ -41,10 +41,13 @@ SMALL_WORDS = word_set(
     "with from by now actually so just also correction small typo others"
 )
 #: A name: capitalised words, joined by "&" too ("Foam & Folklore", "Smith & Daughters").
-_NAME = (  # (and the small words inside a name: "Las Lectoras del Paraná", "Bank of Ireland")
-    r"[A-Z][\w'-]*(?:(?: &| (?:de|del|della|da|di|do|dos|du|la|le|van|von|der|of|y))? [A-Z0-9][\w'-]*)*"
+_NAME = (  # (and the small words inside a name: "Las Lectoras del Paraná", "Bank of Ireland",
+    # "Tide and Thistle")
+    # (not a closing quote: "the club 'Black Bishop'")
+    r"[A-Z](?:[\w'-]*[\w-])?(?:(?: &| (?:and|de|del|della|da|di|do|dos|du|la|le|van|von|der|of|y))? "
+    r"[A-Z0-9](?:[\w'-]*[\w-])?)*"
 )
-_NOT_A_DAY = rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)"
+_NOT_A_DAY = rf"(?!(?i:{WEEKDAYS}|{MONTHS})s?\b)"
 #: A name may be quoted: "we are 'Kita no Kaze'".
 _QUOTE = "['\"‘“]"
 _RENAME = re.compile(
@@ -52,7 +55,7 @@ _RENAME = re.compile(
     r"sign (?:now )?(?:says|reads)|[A-Z][\w'-]* it is\b|"
     # ("we changed our crew name to Neon Hanbok")
     r"chang\w* (?:the |our |my |its |their )?(?:[\w-]+(?:'s)? )?name to [A-Z]|"
-    rf"is now [A-Z]|name is now|(?:is|are|'re|'s|will be) (?:the )?{_QUOTE}?{_NOT_A_DAY}{_NAME}"
+    rf"(?:is|are|'re) now {_QUOTE}?[A-Z]|name is now|(?:is|are|'re|'s|will be) (?:the )?{_QUOTE}?{_NOT_A_DAY}{_NAME}"
     rf"{_QUOTE}? (?:now|from (?:now on|this \w+|next \w+))|"
     # ("From now on we are 'Nordlys'", "Solkorn from now on.")
     rf"(?i:from now on),? (?:\w+ ){{0,3}}?\w+(?:'re| are| is|'s| will be) (?:the )?{_QUOTE}?[A-Z])|"
@@ -68,7 +71,7 @@ _RENAMING = re.compile(
 _NEW_NAME = re.compile(
     # (or what it goes out "as": "invoices now go out as Baltic Lingo")
     # (or after a colon: "a new name with the new sign: Salong Norrsken")
-    r"(?:(?:\b(?:called|named|name is|name(?: also| too)?[:,]|to|as|officially|is now|is|are|'re|be|[Ii]t's|"
+    r"(?:(?:\b(?:called|named|name is|name(?: also| too)?[:,]|to|as|officially|(?:is|are|'re) now|is|are|'re|be|[Ii]t's|"
     r"says|reads|(?:renamed|retitled|rebranded) (?:the |our |my |their )?[a-z]+)|:)\s+"
     rf"(?:the )?{_QUOTE}?){_NOT_A_DAY}(?P<name>{_NAME})"
 )
@@ -82,7 +85,7 @@ _CALLED = (
     r"called|named|codenamed|calling (?:him|her|it|them)|(?:by|under) the name|"
     r"(?:called|name)\?\", answered"
 )
-_NAME_AFTER = rf"\s+\"?(?:the )?(?P<name>{_NAME})"
+_NAME_AFTER = rf"\s+{_QUOTE}?(?:the )?(?P<name>{_NAME})"
 #: (or a name in apposition: "coaches a team in Kumasi, the Zongo Stars")
 _OLD_NAME = re.compile(rf"(?:\b(?:{_CALLED})|,(?= the [A-Z])){_NAME_AFTER}")
 #: A thing that is not the speaker's: "the shop across the street renamed itself Boba Lab".
@@ -132,7 +135,7 @@ def new_name(text: str, turn: str, said: str) -> tuple[re.Pattern[str], str] | N
     # another sentence may speak of others: "Three other salons had the old name")
     if not renames(said) or _elsewhere(text, sentence) or name is None:
         return None
-    return _old_name(f"{text[: name[0]]} {sentence}"), name[1]
+    return _old_name(f"{text[: name[0]]}. {sentence}"), name[1]
 
 
 def _named(text: str) -> tuple[int, str] | None:
@@ -200,7 +203,9 @@ def _old_name(said: str) -> re.Pattern[str]:
     Petalia"), or after the thing ``said`` renames ("rebranded the clinic, it's …" →
     "Nour's clinic is Lumina Dental", "The band is called …" → "a rock band, Los Pampeanos",
     "the label is now …" → "under their label Kaftan Kulture")."""
-    things = [w for w in re.findall(r"\b[a-z]{4,}\b", said) if w not in SMALL_WORDS]
+    # (a sentence's first word too: "Club director decided new name")
+    words = re.findall(r"(?:^|(?<=[.!?] ))[A-Z][a-z]{3,}\b|\b[a-z]{4,}\b", said)
+    things = [w.lower() for w in words if w.lower() not in SMALL_WORDS]
     if not things:
         return _OLD_NAME
     named = "|".join(map(re.escape, things))
@@ -208,7 +213,7 @@ def _old_name(said: str) -> re.Pattern[str]:
         # (or what they run: "runs Fresh Fade Barbershop in Adum" for "the shop")
         rf"(?:(?P<after>\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named}),?|runs?|owns?)|"
         r",(?= the [A-Z]))"
-        rf"\s+\"?(?:the )?|(?<=\S ))(?P<name>{_NAME})"
+        rf"\s+{_QUOTE}?(?:the )?|(?<=\S ))(?P<name>{_NAME})"
         # (or the name before the thing, in apposition: "Fanfara Veche, a little … band")
         rf"(?(after)|(?=, an? (?:[\w-]+ ){{0,3}}(?:{named})\b))"
     )

@@ -352,3 +352,22 @@ def test_a_new_name_said_as_its_own_short_sentence() -> None:
         ("Renamed the app! It's Kanda now. Shorter.", "Amara", "s"),
     )
     assert "Amara is building an app called Kanda, a grocery list for flatmates." in _facts(memory)
+
+
+def test_a_quoted_name_with_and_and_a_day_that_is_no_name() -> None:
+    """ "We are now 'Rook and Pawn Academy'" renames "the club 'Black Bishop'" whole, quotes
+    kept; "rehearsals are Sundays from now on" beside a new band name is a day, not a name."""
+    memory = _memory_after(
+        ("Lessons are Mondays at 17:00 in the club 'White Knight', near my flat.", "Giga", "s"),
+        ("Club director decided new name: we are now 'Queen and Pawn Academy'.", "Giga", "s"),
+    )
+    assert "in the club 'Queen and Pawn Academy', near" in memory
+    memory = _memory_after(
+        ("I play fiddle in a trad band called The Galway Geese.", "Giga", "s"),
+        (
+            "New name, we're Reed and Rowan now. And rehearsals are Sundays from now on.",
+            "Giga",
+            "s",
+        ),
+    )
+    assert "Giga plays fiddle in a trad band called Reed and Rowan." in _facts(memory)
