@@ -66,7 +66,8 @@ _DOING_IN = re.compile(
     rf"{_WHO} (?P<what>(?!(?:lives|is based|was|has|needs|wants|hopes|plans|tries|likes|loves)\b)"
     r"(?!(?:plays|sings|performs|drums|dances)\b(?!.* here in ))"
     r"[a-z]+s (?:[\w'-]+ )*?"
-    rf"[\w'-]+)(?<!ing)(?: here)? in {_PLACE}[.!]?$"
+    # ("… translator based in Gatineau": "based" is where, not what)
+    rf"[\w'-]+?)(?<!ing)(?: here| based| located)? in {_PLACE}[.!]?$"
 )
 _AT_HOME_IN = re.compile(
     rf"{_WHO} (?P<what>[^,;]+?),? (?:at|from) (?:their |the )?home in "

@@ -376,6 +376,12 @@ def test_an_introduction_from_a_place_and_a_list_said_after_the_name() -> None:
     assert _facts(_memory_after(("Hello. I am Daisuke from Sendai.", "Daisuke", "s"))) == [
         "Daisuke is from Sendai."
     ]
+    # (a trade "based in" a place: the place is no word of the trade)
+    said = "Bonjour! I'm Margo, a freelance French-English translator based in Hull."
+    assert _facts(_memory_after((said, "Margo", "s"))) == [
+        "Margo is a freelance French-English translator.",
+        "Margo is based in Hull.",
+    ]
     said = "Namaste. I am Mohan, retired chemistry teacher, 71 years old, living in Nashik."
     assert _facts(_memory_after((said, "Mohan", "s"))) == [
         "Mohan is a retired chemistry teacher.",
