@@ -49,8 +49,9 @@ _LIFE_ENDS = re.compile(
     r"\b(?:died|passed(?: away)?(?! (?:the|my|his|her|their|an?|it)\b)|"
     r"put (?:[\w']+ ){0,3}(?:down|to sleep)|rehomed?|(?:went|gone) to live|lives with .+ now|"
     r"gave (?:him|her|them|[A-Z][\w-]*) away|given away|(?:got|was|been|gets|is) adopted|"
-    # (or retired to another home: "he's retired to my brother's house in town")
-    r"(?:is|has|'s) retired to)\b",
+    # (or retired to another home: "he's retired to my brother's house in town"; or given
+    # one: "we found our cat a new home with my aunt")
+    r"(?:is|has|'s) retired to|found (?:[\w']+ ){1,3}an? (?:new |loving |good |forever )?home)\b",
     re.IGNORECASE,
 )
 #: A thing named by its noun that died ("the delivery car finally died").
@@ -150,6 +151,15 @@ def displaced(
     ``speaker``'s, near enough in meaning and clearly the nearest; else None."""
     if over(CLAUSE.split(new.text, maxsplit=1)[0]):
         return None  # "Before Rosa moved back here they taught in Turin": the past
+    role = _NEW_ONE.search(new.text)
+    if role and (role["whose"] or role["whose2"]) in ("my", "their", "our", f"{speaker}'s"):
+        # "Prof. Esposito is my new supervisor": the one line of theirs naming their supervisor
+        noun = role["noun"] or role["noun2"]
+        # (the new one is someone else: whose the line is, its words say)
+        of_theirs = rf"^{re.escape(speaker)}(?:'s| and others'?) (?:old )?{noun}\b"
+        held = [f for f in older if re.search(of_theirs, f.text)]
+        if len(held) == 1:
+            return Displaced(held[0], None)
     given = _GIVEN.search(new.text)
     if given and given["whom"] in ("them", speaker):
         # "Kuba set them up with a smartphone, a Motorola": the speaker got a new one
@@ -285,6 +295,12 @@ _GIVEN = re.compile(
     rf"\b(?:gave|given|got|bought|set|sold)\s+(?P<whom>them|[{UPPER}][\w-]*)\s+(?:up with\s+)?"
     r"(?:an? (?:early |birthday )?(?:present|gift):\s+)?"
     r"(?P<thing>(?:(?:an?|the|her|his|their)\s|[A-Z][\w-]* [a-z]+s\b).+)$"
+)
+#: Someone who took the place of another of theirs: "Prof. Esposito is my new supervisor",
+#: "my new landlord is Mr Osei".
+_NEW_ONE = re.compile(
+    rf"\b(?:is|'s) (?P<whose>my|their|our|[{UPPER}][\w-]*'s) new (?P<noun>[a-z]{{3,}})\b|"
+    rf"\b(?P<whose2>my|their|our|[{UPPER}][\w-]*'s) new (?P<noun2>[a-z]{{3,}}) is [{UPPER}]"
 )
 #: Someone or something of the speaker's, after their name: "'s manager", "'s old car".
 _OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")

@@ -110,3 +110,13 @@ def test_a_thing_that_ended_said_before_the_ending_by_it() -> None:
         ("And the old car was too tired, so I sold it.", "Kojo", "s"),
     )
     assert "Vitz" not in memory and "Kojo sold the old car" in memory
+
+
+def test_a_pet_given_a_new_home_and_a_new_supervisor_end_the_old_ones() -> None:
+    """ "We found our cat a new home with my aunt" ends the cat's line; "Prof. Esposito is my
+    new supervisor" ends the line naming the old one (someone else's new boss does not)."""
+    older = ["Margo's cat Tartine needs a sitter, he's fussy.", "Margo is a translator."]
+    assert _merge("Margo", older, "Margo found their cat a new home with their aunt.") == [older[0]]
+    older = ["Margo's supervisor, Prof. Rossi, wants results first.", "Margo lives in Pisa."]
+    assert _merge("Margo", older, "Prof. Bassi is Margo's new supervisor.") == [older[0]]
+    assert _merge("Margo", older, "Prof. Bassi is Ana's new supervisor.") == []
