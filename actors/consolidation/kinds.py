@@ -14,6 +14,9 @@ from .attributes import MONTHS, WEEKDAYS, WHEN
 __all__ = ["KINDS", "TOPICAL_AMOUNT", "WEEKDAY", "counted", "of_the_kind", "root", "unit"]
 
 #: The kinds, in the order a change is read for them.
+#: Where an amount in thousands starts: at a word's start, or after a currency's letter
+#: ("R2,800" rand, "N45,000" naira, "K1,200" kwacha).
+_MONEY = r"(?:\b|(?<=\b[RNKP]))"
 KINDS = [
     # (with its day: "March 31" → "November 30", not "November 31")
     re.compile(
@@ -34,13 +37,15 @@ KINDS = [
         r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b|\bat \d{1,2}\b(?!:)", re.IGNORECASE
     ),
     # (a decimal whole: "58.2 seconds" is no 58; nor is a time a number, "6:15" no 6)
-    # (and thousands said with a k: "rent is 180k")
-    re.compile(r"\b\d{1,3}(?:,\d{3})+\b|(?<!:)\b\d+(?:\.\d+\b|(?:st|nd|rd|th|k)?\b(?![.:]\d))"),
+    # (and thousands said with a k: "rent is 180k"; or after a currency's letter: "R2,800")
+    re.compile(
+        rf"{_MONEY}\d{{1,3}}(?:,\d{{3}})+\b|(?<!:)\b\d+(?:\.\d+\b|(?:st|nd|rd|th|k)?\b(?![.:]\d))"
+    ),
 ]
 #: A weekday, as a schedule says it ("Tuesday mornings").
 WEEKDAY = KINDS[1]
 #: (whole: not the "4" of "4,500", nor the 6 of "6:15")
-_AMOUNT = r"(?<!:)\b(?:\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?k?)(?![,.:]?\d)"
+_AMOUNT = rf"(?<!:)(?:{_MONEY}\d{{1,3}}(?:,\d{{3}})+|\b\d+(?:\.\d+)?k?)(?![,.:]?\d)"
 #: The word after an amount, and the words that name no unit ("3,900 a month", "4,400 now").
 _UNIT = re.compile(r" (?P<unit>[^\W\d_]+)")
 _NOT_UNIT = re.compile(r"now|an?|the|per|from|on|in|at|to|and|or|this|next|last|if|so|but")

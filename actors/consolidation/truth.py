@@ -30,6 +30,7 @@ from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_me
 
 from .attributes import (
     THINGS,
+    UPPER,
     WEEKDAYS,
     WHEN,
     Key,
@@ -434,6 +435,10 @@ def _revise(
         # "we're at 1,450 head", "agreed to 11,000 a month": no change word needed
         changes = [amount]
         own = own or theirs(facts, new, said, speaker, cue=False)
+    elif not corrects and own is None and (stated := _VALUE_OF.match(new.text)):
+        # "The rent is R6,500": a topic's value stated, for the line on that topic
+        changes = [(TOPICAL_AMOUNT, stated["value"])]
+        own = theirs(facts, new, said, speaker, cue=False)
     if not corrects and not own:
         return False
     # (whom it is about is no topic: every line of theirs names them)
@@ -531,6 +536,11 @@ def _the_one(kind: re.Pattern[str], line: str, said: str) -> re.Match[str] | Non
     return near[0] if len(near) == 1 else None
 
 
+#: A topic's amount stated: "The rent is R6,500", "My salary is 35,000 now".
+_VALUE_OF = re.compile(
+    rf"^(?:The|My|Our|Their|[{UPPER}][\w-]*'s) (?:[a-z]+ )?[a-z]+ (?:is|are) (?:now )?"
+    rf"(?:[^\w\s]|[RNKP])?(?P<value>{KINDS[-1].pattern})"
+)
 #: A thing of the speaker's somewhere else now: "The studio is in Lekki now".
 _THING_IN = re.compile(
     r"^(?:The|Our|My|Their) (?P<thing>[a-z]{3,}) (?:is|are) (?:now )?in "

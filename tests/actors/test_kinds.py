@@ -88,6 +88,16 @@ def test_a_new_time_replaces_the_whole_time() -> None:
         ("ok update: the landlord is raising the rent to 240k starting next month.", "Sefa", "s"),
     )
     assert "180k" not in memory and "240k" in memory
+    # (an amount after its currency's letter, stated as the topic's value with no change word)
+    memory = _memory_after(
+        ("My stall rent is R2,800 a month and I sell about R14,000 a month.", "Sefa", "s"),
+        (
+            "We signed a lease on a shop. The rent is R6,500, but the foot traffic is better.",
+            "Sefa",
+            "s",
+        ),
+    )
+    assert "R2,800" not in memory and "R6,500" in memory and "R14,000" in memory
 
 
 def test_an_amount_of_another_thing_is_not_the_one_that_changed() -> None:
