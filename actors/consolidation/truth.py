@@ -431,6 +431,7 @@ def _revise(
     amount = None if over(new.text) else counted(new.text)  # (not "was only 600 a month")
     if amount and hedged(new.text[: new.text.find(amount[1])]):
         amount = None  # an idea, "I was thinking 85 soles" (not "agreed to 11,000 if we sign")
+    whole = False  # (whether the fact's first word is its topic: "Rent is GH₵1,350")
     if not corrects and amount and (own is None or not changes):
         # "we're at 1,450 head", "agreed to 11,000 a month": no change word needed
         changes = [amount]
@@ -438,12 +439,12 @@ def _revise(
     elif not corrects and own is None and (stated := _VALUE_OF.match(new.text)):
         # "The rent is R6,500": a topic's value stated, for the line on that topic
         changes = [(TOPICAL_AMOUNT, stated["value"])]
-        own = theirs(facts, new, said, speaker, cue=False)
+        own, whole = theirs(facts, new, said, speaker, cue=False), True
     if not corrects and not own:
         return False
     # (whom it is about is no topic: every line of theirs names them)
     # (and a rename's is what the turn says was renamed: "the club voted on a new name")
-    topic = _topic(f"{said} {renaming(turn) if renames(said) else ''}") - {
+    topic = _topic(f"{said} {renaming(turn) if renames(said) else ''}", whole) - {
         p.casefold() for p in persons
     }
     # a correction of someone else's ("Valentina is nine years old, her birthday was in
@@ -526,6 +527,11 @@ def _the_one(kind: re.Pattern[str], line: str, said: str) -> re.Match[str] | Non
     if len(found) < 2:
         return found[0] if found else None
     words = _topic(said, subject=True)
+    # (what it is an amount of, said right after it: "pay GH₵950 rent", not the next amount
+    # "… rent …, and earn about GH₵6,800")
+    of = [m for m in found if _topic(" ".join(line[m.end() :].split()[:1]), subject=True) & words]
+    if len(of) == 1:
+        return of[0]
     # (what is said between the value before it and it: "long ride" for Sunday)
     ends = [0, *(m.end() for m in found)]
     near = [
@@ -538,8 +544,9 @@ def _the_one(kind: re.Pattern[str], line: str, said: str) -> re.Match[str] | Non
 
 #: A topic's amount stated: "The rent is R6,500", "My salary is 35,000 now".
 _VALUE_OF = re.compile(
-    rf"^(?:The|My|Our|Their|[{UPPER}][\w-]*'s) (?:[a-z]+ )?[a-z]+ (?:is|are) (?:now )?"
-    rf"(?:[^\w\s]|[RNKP])?(?P<value>{KINDS[-1].pattern})"
+    rf"^(?:(?:The|My|Our|Their|[{UPPER}][\w-]*'s) )?(?:[a-z]+ )?[A-Za-z]+ (?:is|are) (?:now )?"
+    # (after its currency: "GH₵1,350", "$900", "R6,500")
+    rf"(?:[A-Z]{{0,3}}[^\w\s]|[RNKP])?(?P<value>{KINDS[-1].pattern})"
 )
 #: A thing of the speaker's somewhere else now: "The studio is in Lekki now".
 _THING_IN = re.compile(

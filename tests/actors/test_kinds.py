@@ -98,6 +98,16 @@ def test_a_new_time_replaces_the_whole_time() -> None:
         ),
     )
     assert "R2,800" not in memory and "R6,500" in memory and "R14,000" in memory
+    # (the topic first: "Rent is GH₵1,350" takes the amount said with "rent", not the next one)
+    memory = _memory_after(
+        (
+            "We pay GH₵800 rent for our room in Tafo, and together we earn about GH₵5,900.",
+            "Esi",
+            "s",
+        ),
+        ("We moved last weekend. Rent is GH₵1,200 but it's bigger.", "Esi", "s"),
+    )
+    assert "GH₵800" not in memory and "GH₵5,900" in memory and "GH₵1,200 rent" in memory
 
 
 def test_an_amount_of_another_thing_is_not_the_one_that_changed() -> None:
