@@ -9,9 +9,20 @@ from __future__ import annotations
 
 import re
 
-from .attributes import MONTHS, WEEKDAYS, WHEN
+from .attributes import MONTHS, UPPER, WEEKDAYS, WHEN
+from .renaming import new_name
 
-__all__ = ["KINDS", "TOPICAL_AMOUNT", "WEEKDAY", "counted", "of_the_kind", "root", "unit"]
+__all__ = [
+    "KINDS",
+    "TOPICAL_AMOUNT",
+    "WEEKDAY",
+    "counted",
+    "of_the_kind",
+    "root",
+    "stated_amount",
+    "stated_values",
+    "unit",
+]
 
 #: The kinds, in the order a change is read for them.
 #: Where an amount in thousands starts: at a word's start, or after a currency's letter
@@ -111,3 +122,44 @@ def root(value: str) -> str:
         return ""
     day = WHEN.match(value) and not re.search(r"\d", value)
     return value.casefold().split()[0].removesuffix("s") if day else value.casefold()
+
+
+#: A topic's amount stated: "The rent is R6,500", "My salary is 35,000 now".
+_VALUE_OF = re.compile(
+    rf"^(?:(?:The|My|Our|Their|[{UPPER}][\w-]*'s) )?(?:[a-z]+ )?[A-Za-z]+ (?:is|are) (?:now )?"
+    # (after its currency: "GH₵1,350", "$900", "R6,500")
+    rf"(?:[A-Z]{{0,3}}[^\w\s]|[RNKP])?(?P<value>{KINDS[-1].pattern})"
+)
+
+
+def stated_amount(text: str) -> str:
+    """The amount ``text`` states of its topic ("The rent is R6,500" → "6,500"), or ""."""
+    found = _VALUE_OF.match(text)
+    return found["value"] if found else ""
+
+
+#: A thing of the speaker's somewhere else now: "The studio is in Lekki now".
+_THING_IN = re.compile(
+    r"^(?:The|Our|My|Their) (?P<thing>[a-z]{3,}) (?:is|are) (?:now )?in "
+    r"(?P<place>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)(?: now)?\b"
+)
+
+
+def stated_values(text: str, turn: str, said: str) -> list[tuple[re.Pattern[str], str]]:
+    """The values ``text`` (``said`` with its opener, in ``turn``) states, by kind: a name it
+    is now called, a place a thing is in, a month, a number…"""
+    found = []
+    if renaming := new_name(text, turn, said):
+        found.append(renaming)
+    if moved := _THING_IN.match(text):
+        # (where the line says the same thing is: "working from a tiny studio in Yaba")
+        at = rf"\b{moved['thing']}s? in (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)"
+        found.append((re.compile(at), moved["place"]))
+    for kind in KINDS:
+        if value := kind.search(text):
+            found.append((counted := of_the_kind(kind, text, value) or kind, value.group(0)))
+            if counted is not kind and not unit(text, value.end()):
+                # "put the rent up to 10,500": an amount said without its unit is the one
+                # of a line on the same thing ("Rent is 9,000 crowns"), if no bare one is
+                found.append((TOPICAL_AMOUNT, value.group(0)))
+    return found

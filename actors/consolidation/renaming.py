@@ -17,7 +17,7 @@ docs/design.md, "Facts that stay true".
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import NamedTuple
 
 from reverie.store import Fact
@@ -161,9 +161,12 @@ class Renamed(NamedTuple):
     name: str
 
 
-def renamed(fact: str, turn: str, lines: Sequence[Fact]) -> Renamed | None:
+def renamed(
+    fact: str, turn: str, lines: Sequence[Fact], persons: Collection[str] = ()
+) -> Renamed | None:
     """The one line of ``lines`` holding the name that ``fact`` (said in ``turn``) renames,
-    where the sentence that says the new name says the old one too; else None."""
+    where the sentence that says the new name says the old one too (not a person of
+    ``persons``: "Diego and I decided the brand is now Casa Tlaque"); else None."""
     name = _named(fact)
     sentence = renaming(turn)
     if name is None or not sentence:
@@ -176,7 +179,7 @@ def renamed(fact: str, turn: str, lines: Sequence[Fact]) -> Renamed | None:
         m[0]
         for m in re.finditer(rf"(?<![\w'-]){_NOT_A_DAY}{_NAME}", said)
         if m.start() > 0 or m.end() < len(said)
-    } - {new}
+    } - {new, *persons}
     holding = [
         (line, was)
         for line in lines
@@ -212,8 +215,10 @@ def _old_name(said: str) -> re.Pattern[str]:
     return re.compile(
         # (or what they run: "runs Fresh Fade Barbershop in Adum" for "the shop")
         rf"(?:(?P<after>\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named}),?|runs?|owns?)|"
-        r",(?= the [A-Z]))"
+        # (a name in apposition after a comma, "a team in Kumasi, the Zongo Stars"; not the
+        # subject of a clause, "…, the Outlander does the job")
+        r"(?P<apposed>,(?= the [A-Z])))"
         rf"\s+{_QUOTE}?(?:the )?|(?<=\S ))(?P<name>{_NAME})"
         # (or the name before the thing, in apposition: "Fanfara Veche, a little … band")
-        rf"(?(after)|(?=, an? (?:[\w-]+ ){{0,3}}(?:{named})\b))"
+        rf"(?(after)|(?=, an? (?:[\w-]+ ){{0,3}}(?:{named})\b))(?(apposed)(?=[.,;!]|$))"
     )

@@ -29,6 +29,7 @@ from typing import NamedTuple
 from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_memory
 
 from .attributes import (
+    RELATIVES,
     THINGS,
     UPPER,
     WEEKDAYS,
@@ -43,11 +44,11 @@ from .chatter import is_chatter, remark, split_opener, strip_banter, without_ech
 from .claims import claims
 from .family import family_grew
 from .grounding import supports
-from .kinds import KINDS, TOPICAL_AMOUNT, WEEKDAY, counted, of_the_kind, root, unit
+from .kinds import KINDS, TOPICAL_AMOUNT, WEEKDAY, counted, root, stated_amount, stated_values
 from .meaning import Embed, meaning
 from .ownership import named, owner, people, same_turn, someone_else, theirs
 from .places import based, finer, moved_within, moves, there, within
-from .renaming import SMALL_WORDS, new_name, renamed, renames, renaming, says_renamed
+from .renaming import SMALL_WORDS, renamed, renames, renaming, says_renamed
 from .retraction import retraction_topics, retracts
 from .roles import promoted
 from .signals import CLAUSE, ending, gone, hedged, over, signalled
@@ -224,7 +225,12 @@ def _renamed(
         for f in facts
         if _comparable(f, new) and not same_turn(f, new) and _same_person(f, new, persons, speaker)
     ]
-    if (found := renamed(new.text, _turn_of(new, turns), lines)) is None:
+    # (a person named by a relation is no old name: "my partner Diego" in "Diego and I
+    # decided the brand is now Casa Tlaque")
+    kin = {
+        m[1] for f in facts for m in re.finditer(rf"\b(?:{RELATIVES}) ([{UPPER}][\w-]*)", f.text)
+    }
+    if (found := renamed(new.text, _turn_of(new, turns), lines, persons | kin)) is None:
         return False
     rewritten = _rewrite(found.line, new, [(found.was, found.name)], turns)
     if rewritten is None:
@@ -423,7 +429,7 @@ def _revise(
         # "our Sunday barbecues are over": Sunday is no new day of futsal; "stopped my art
         # class, now I do pottery on Sundays": the class ended, Sunday is pottery's
         return False
-    changes = _changes(new.text, turn, said)
+    changes = stated_values(new.text, turn, said)
     own = None if corrects else theirs(facts, new, said, speaker)
     # (a correction or a rename acts on no other person's line: Bob's "we renamed the team
     # Falcons" is no new name for Alice's husband; a line that names nobody may be his)
@@ -436,9 +442,9 @@ def _revise(
         # "we're at 1,450 head", "agreed to 11,000 a month": no change word needed
         changes = [amount]
         own = own or theirs(facts, new, said, speaker, cue=False)
-    elif not corrects and own is None and (stated := _VALUE_OF.match(new.text)):
+    elif not corrects and own is None and (stated := stated_amount(new.text)):
         # "The rent is R6,500": a topic's value stated, for the line on that topic
-        changes = [(TOPICAL_AMOUNT, stated["value"])]
+        changes = [(TOPICAL_AMOUNT, stated)]
         own, whole = theirs(facts, new, said, speaker, cue=False), True
     if not corrects and not own:
         return False
@@ -540,39 +546,6 @@ def _the_one(kind: re.Pattern[str], line: str, said: str) -> re.Match[str] | Non
         if _topic(line[at : m.start()], subject=True) & words
     ]
     return near[0] if len(near) == 1 else None
-
-
-#: A topic's amount stated: "The rent is R6,500", "My salary is 35,000 now".
-_VALUE_OF = re.compile(
-    rf"^(?:(?:The|My|Our|Their|[{UPPER}][\w-]*'s) )?(?:[a-z]+ )?[A-Za-z]+ (?:is|are) (?:now )?"
-    # (after its currency: "GH₵1,350", "$900", "R6,500")
-    rf"(?:[A-Z]{{0,3}}[^\w\s]|[RNKP])?(?P<value>{KINDS[-1].pattern})"
-)
-#: A thing of the speaker's somewhere else now: "The studio is in Lekki now".
-_THING_IN = re.compile(
-    r"^(?:The|Our|My|Their) (?P<thing>[a-z]{3,}) (?:is|are) (?:now )?in "
-    r"(?P<place>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)(?: now)?\b"
-)
-
-
-def _changes(text: str, turn: str, said: str) -> list[tuple[re.Pattern[str], str]]:
-    """The values ``text`` (``said`` with its opener, in ``turn``) states, by kind: a name it
-    is now called, a place a thing is in, a month, a number…"""
-    found = []
-    if renaming := new_name(text, turn, said):
-        found.append(renaming)
-    if moved := _THING_IN.match(text):
-        # (where the line says the same thing is: "working from a tiny studio in Yaba")
-        at = rf"\b{moved['thing']}s? in (?P<name>[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)"
-        found.append((re.compile(at), moved["place"]))
-    for kind in KINDS:
-        if value := kind.search(text):
-            found.append((counted := of_the_kind(kind, text, value) or kind, value.group(0)))
-            if counted is not kind and not unit(text, value.end()):
-                # "put the rent up to 10,500": an amount said without its unit is the one
-                # of a line on the same thing ("Rent is 9,000 crowns"), if no bare one is
-                found.append((TOPICAL_AMOUNT, value.group(0)))
-    return found
 
 
 def _topic(text: str, subject: bool = False) -> set[str]:

@@ -371,3 +371,20 @@ def test_a_quoted_name_with_and_and_a_day_that_is_no_name() -> None:
         ),
     )
     assert "Giga plays fiddle in a trad band called Reed and Rowan." in _facts(memory)
+
+
+def test_a_new_name_is_no_person_s_and_no_subject_s_after_a_comma() -> None:
+    """ "Diego and I decided the brand is now Casa Tlaque" renames no partner Diego; "our
+    club rebranded, we're the Downs Thunder now" is no new name of "…, the Outlander does the
+    job" (a name after a comma is in apposition only when nothing follows it)."""
+    memory = _memory_after(
+        ("i have a little ceramics brand called Barro Rojo.", "Luz", "s"),
+        ("my partner Mateo says i shouldn't get involved.", "Luz", "s"),
+        ("new name!! Mateo and i decided the brand is now Casa Nube.", "Luz", "s"),
+    )
+    assert "Luz's partner Mateo says they shouldn't get involved." in _facts(memory)
+    memory = _memory_after(
+        ("Not happening on our budget, the Outlander does the job.", "Luz", "s"),
+        ("Our netball club rebranded, we're the Valley Storm now.", "Luz", "s"),
+    )
+    assert "the Outlander does the job" in memory
