@@ -287,8 +287,10 @@ _RELATION = re.compile(
 _UNNAMED = DEFAULT_SPEAKER.casefold()
 #: A clause that opens with a thing ("The studio …", "our office …"), not a person.
 _A_THING = re.compile(
-    r"(?:^|[,;]\s+|\b(?:and|so|but)\s+)(?:the|our|my|their|his|her|its) "
-    rf"(?!(?:user|family|household|{RELATIVES})s?\b)[a-z]+(?: [a-z]+)? $",
+    # (or a being of someone's: "Ruth's collie has gone to live on a farm")
+    r"(?:^|[,;]\s+|\b(?:and|so|but)\s+)(?:the|our|my|their|his|her|its|(?-i:[A-Z])[\w-]*'s) "
+    rf"(?!(?:user|family|household|{RELATIVES})s?\b)[a-z]+(?: [a-z]+)? "
+    r"(?:(?:has|have|had|is|was) )?(?:gone to |come to )?$",
     re.IGNORECASE,
 )
 #: A noun said just before what it is: "a startup based in …".

@@ -409,3 +409,14 @@ def test_work_by_its_shifts_ends_with_the_job_and_a_thing_switched_whole_is_repl
     )
     assert "Lidl" not in memory and "blockchain" not in memory
     assert "Hamid is switching the thesis to computer vision for crop monitoring." in memory
+
+
+def test_a_pet_gone_to_live_elsewhere_moves_no_home_of_the_speaker() -> None:
+    """ "Our collie has gone to live on my cousin's farm near Tregaron" ends the collie's
+    stay, and the speaker still lives in Borth."""
+    memory = _memory_after(
+        ("I'm a retired nurse, 66, living in Borth near Aberystwyth.", "Ruth", "s"),
+        ("Our collie Mot is driving us mad, he herds the post van.", "Ruth", "s"),
+        ("Our collie has gone to live on my cousin's sheep farm near Tregaron.", "Ruth", "s"),
+    )
+    assert "Borth" in memory and "living in Tregaron" not in memory
