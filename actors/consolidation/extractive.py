@@ -339,6 +339,9 @@ def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
         by = who
         text = it_corrected(as_meant(sentence.text, sentence.turn.name), said)
         text = old_one(named_pronoun(it_sold(text), earlier[:-1], who), earlier[:-1])
+        if _OWNED_WRONG.search(said) and not _OWNED_WRONG.search(text):
+            # "Sorry, I made a mistake in the numbers. … the rent is KSh 54,000": corrects
+            text = f"Correction: {text}"
         sentence = sentence._replace(text=text)
         place = (_PLACE.findall(said) or [""])[-1]
         # ("We have moved. The air in Malang is so cool": a bare move is to the place said next)

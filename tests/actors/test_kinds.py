@@ -262,6 +262,16 @@ def test_a_mistake_owned_in_one_clause_makes_the_next_a_correction() -> None:
         ("I got the rent wrong, it's 2,300 a month.", "Kojo", "s"),
     )
     assert "Kojo's rent is 2,300 cedis a month. <!--" in memory  # (not "2,300,200")
+    # (a mistake owned in a sentence of its own makes the turn's next sentence a correction)
+    memory = _memory_after(
+        ("Now I want to know my profit. Rent is KSh 38,000 per month.", "Kojo", "s"),
+        (
+            "Sorry, I made a mistake in the numbers. Amina checked and the rent is KSh 43,000.",
+            "Kojo",
+            "s",
+        ),
+    )
+    assert "38,000" not in memory and "43,000" in memory
 
 
 def test_a_membership_quit_is_no_job_and_a_start_day_no_schedule() -> None:
