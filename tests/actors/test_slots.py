@@ -420,3 +420,18 @@ def test_a_pet_gone_to_live_elsewhere_moves_no_home_of_the_speaker() -> None:
         ("Our collie has gone to live on my cousin's sheep farm near Tregaron.", "Ruth", "s"),
     )
     assert "Borth" in memory and "living in Tregaron" not in memory
+
+
+def test_a_new_home_said_where_it_is_is_a_move() -> None:
+    """ "The new apartment in Suita is bigger" says where they live now: "I live in Tennoji"
+    goes; "my sister loves the new flat in Leeds" is the sister's."""
+    memory = _memory_after(
+        ("I live in Abeno and I work as an engineer at Kintetsu.", "Sota", "s"),
+        ("First week done! Also the new apartment in Toyonaka is bigger.", "Sota", "s"),
+    )
+    assert "Abeno" not in memory and "Toyonaka" in memory
+    memory = _memory_after(
+        ("I live in Abeno and I work as an engineer at Kintetsu.", "Sota", "s"),
+        ("My sister loves her new flat in Leeds.", "Sota", "s"),
+    )
+    assert "Abeno" in memory
