@@ -227,6 +227,7 @@ def displaced(
     # Saturday line, "our Sunday barbecues are over" no line of futsal on Wednesdays)
     at, stated = ended_at(new.text), values(new.text) - {speaker}
     whose = _OF_THEIRS.match(new.text, len(speaker)) if new.text.startswith(speaker) else None
+    every = older
     if whose and at >= 0 and stated and all(new.text.find(v) > at for v in stated):
         # "Maya's manager left Pixelworks": the manager's ending, only a line of the manager's
         older = [f for f in older if re.search(rf"\b{whose['noun']}\b", f.text)]
@@ -269,6 +270,8 @@ def displaced(
             )
         if kind:  # "the dog's gone to live with …": the one line naming a dog, or no line
             dogs = [f for f in kin if kind & {m.casefold() for m in PET.findall(f.text)}]
+            if not dogs:  # (or a dog by its breed: "Dolores's dachshund Pepper")
+                dogs = _of_breed(every, speaker, kind, embed)
             return Displaced(dogs[0], None) if len(dogs) == 1 else None
     # a thing said to end ("sold my bike", "the old laptop died") is named by its kind, not
     # its make: nearness is weaker evidence than the ending itself
@@ -287,6 +290,28 @@ def displaced(
     found = nearest(new, candidates, embed, NEAR_OF_KIND if among else NEAR, speaker)
     # which clause of it changed, meaning alone cannot tell: the line goes whole
     return None if found is None else Displaced(candidates[found], None)
+
+
+#: A named being of the speaker's by its kind: "Dolores's dachshund Pepper".
+_NAMED_BEING = re.compile(rf"'s (?:[a-z]+ )?(?P<noun>[a-z]+) [{UPPER}][\w-]*\b")
+#: How near a breed must be to its kind ("dachshund" is 0.61 from "dog"; a boss is 0.43).
+BREED = 0.5
+
+
+def _of_breed(lines: Sequence[Fact], speaker: str, kind: set[str], embed: Embed) -> list[Fact]:
+    """The lines naming a being of the speaker's whose noun is a breed of ``kind``."""
+    named = [
+        (f, m["noun"])
+        for f in lines
+        if f.text.startswith(f"{speaker}'s ")
+        and (m := _NAMED_BEING.search(f.text))
+        and not RELATIVE.fullmatch(m["noun"])
+    ]
+    if not named:
+        return []
+    vectors = embed([*sorted(kind), *(noun for _, noun in named)])
+    near = vectors[len(kind) :] @ vectors[: len(kind)].T
+    return [f for (f, _), x in zip(named, near.max(axis=1), strict=True) if x >= BREED]
 
 
 #: A thing given to someone: "gave them a smartphone, an iPhone SE", "Suez Gate has given

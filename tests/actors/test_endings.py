@@ -120,3 +120,18 @@ def test_a_pet_given_a_new_home_and_a_new_supervisor_end_the_old_ones() -> None:
     older = ["Margo's supervisor, Prof. Rossi, wants results first.", "Margo lives in Pisa."]
     assert _merge("Margo", older, "Prof. Bassi is Margo's new supervisor.") == [older[0]]
     assert _merge("Margo", older, "Prof. Bassi is Ana's new supervisor.") == []
+
+
+def test_a_dog_gone_to_live_elsewhere_is_the_one_named_by_its_breed() -> None:
+    """ "My little dog went to live with my son" ends "Dolly's dachshund Pepper …" (the
+    embedder knows a dachshund is a dog), and not the line of a friend named the same way."""
+    memory = _memory_after(
+        ("My labrador Biscuit is barking at the postman while I type this.", "Dolly", "s"),
+        ("My dear friend Marge moved into assisted living in Phoenix.", "Dolly", "s"),
+        (
+            "My little dog was too strong on the leash, so he went to live with my son.",
+            "Dolly",
+            "s",
+        ),
+    )
+    assert "Biscuit" not in memory and "Marge" in memory
