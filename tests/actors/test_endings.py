@@ -123,13 +123,19 @@ def test_a_pet_given_a_new_home_and_a_new_supervisor_end_the_old_ones() -> None:
 
 
 def test_a_dog_gone_to_live_elsewhere_is_the_one_named_by_its_breed() -> None:
-    """ "My little dog went to live with my son" ends "Dolly's dachshund Pepper …" (the
+    """ "My little dog went to live with my son" ends "Dolly's dachshund Biscuit …" (the
     embedder knows a dachshund is a dog), and not the line of a friend named the same way."""
     memory = _memory_after(
-        ("My labrador Biscuit is barking at the postman while I type this.", "Dolly", "s"),
+        (
+            "I have water aerobics on Monday mornings. My dachshund Biscuit is barking at "
+            "the mailman while I type this.",
+            "Dolly",
+            "s",
+        ),
         ("My dear friend Marge moved into assisted living in Phoenix.", "Dolly", "s"),
         (
-            "My little dog was too strong on the leash, so he went to live with my son.",
+            "And I made a hard decision. My little dog was too strong on the leash for my hip, "
+            "so he went to live with my son in Marana.",
             "Dolly",
             "s",
         ),
