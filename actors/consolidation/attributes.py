@@ -310,7 +310,8 @@ _HE_SHE = re.compile(r"(?:he|she)(?:'s|'d|'ll)?", re.IGNORECASE)
 _UNNAMED_SPAN = re.compile(rf"(?:^|\s){DEFAULT_SPEAKER}(?!\S)")
 _PRONOUNS = word_set(
     "i others they they're their them he she his her we our it its the a an this that there "
-    "on in at from next last first after since starting"  # (when: "On Monday Temuulen starts")
+    "on in at from next last first after since starting today yesterday tonight tomorrow"
+    # (when: "On Monday Temuulen starts", "Today was Marisol's first day")
 )
 
 

@@ -294,6 +294,13 @@ EMPLOYERS = [
         "Harbor Freightways",
         ["Summit Health"],
     ),
+    (  # a first day said with "today" first is the speaker's, not today's
+        "Rosa",
+        "I'm Rosa, a nurse at Clinica Sur in Valencia.",
+        "Today was my first day at Hospital Levante, in cardiology!",
+        "Clinica Sur",
+        ["Rosa is based in Valencia."],
+    ),
     (  # a resignation said in two words ends the employer
         "Linh",
         "I'm Linh, marketing manager at Saigon Dairy in Thu Duc.",
