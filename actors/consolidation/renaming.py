@@ -58,14 +58,17 @@ _RENAME = re.compile(
     rf"(?:is|are|'re) now {_QUOTE}?[A-Z]|name is now|(?:is|are|'re|'s|will be) (?:the )?{_QUOTE}?{_NOT_A_DAY}{_NAME}"
     rf"{_QUOTE}? (?:now|from (?:now on|this \w+|next \w+))|"
     # ("From now on we are 'Nordlys'", "Solkorn from now on.")
-    rf"(?i:from now on),? (?:\w+ ){{0,3}}?\w+(?:'re| are| is|'s| will be) (?:the )?{_QUOTE}?[A-Z])|"
+    rf"(?i:from (?:now on|this \w+|next \w+|today)),? (?:\w+ ){{0,3}}?\w+(?:'re| are| is|'s| will be) "
+    rf"(?:the )?{_QUOTE}?[A-Z])|"
     rf"^\s*{_QUOTE}?{_NOT_A_DAY}{_NAME}{_QUOTE}? from now on\b",
 )
 #: A turn that renames something, in any of its sentences ("We're rebranding. … we're X").
 _RENAMING = re.compile(
     r"\b(?:renam|rebrand|retitl)\w*|\b(?:new|old) name\b|"
     # ("changed the truck's name", "changed the band name")
-    r"\bchang\w* (?:the |our |my |its |their )?(?:[\w-]+(?:'s)? )?name\b",
+    r"\bchang\w* (?:the |our |my |its |their )?(?:[\w-]+(?:'s)? )?name\b|"
+    # ("Efua and I agreed the podcast name was too niche")
+    r"\b(?:the|our) [a-z]+ name (?:was|is|felt|sounded)\b",
     re.IGNORECASE,
 )
 _NEW_NAME = re.compile(

@@ -388,3 +388,18 @@ def test_a_new_name_is_no_person_s_and_no_subject_s_after_a_comma() -> None:
         ("Our netball club rebranded, we're the Valley Storm now.", "Luz", "s"),
     )
     assert "the Outlander does the job" in memory
+
+
+def test_a_name_found_wanting_and_a_new_one_from_this_episode() -> None:
+    """ "We agreed the podcast name was too niche, so from this episode we're Jollof Stack"
+    says the podcast is renamed, and names it."""
+    memory = _memory_after(
+        ("I co-host a small tech podcast, Code & Banku.", "Kofi", "s"),
+        (
+            "Efua and I agreed the podcast name was too niche, so from this episode we're "
+            "Waakye Stack.",
+            "Kofi",
+            "s",
+        ),
+    )
+    assert "Kofi co-hosts a small tech podcast, Waakye Stack." in _facts(memory)
