@@ -349,7 +349,7 @@ _GOT = re.compile(
 #: A thing acquired or now used, by its make alone ("picked up a used Silverado", "riding a
 #: Canyon Endurace now"); not a thing of a kind named after it ("a Spotify subscription").
 _GOT_MAKE = re.compile(
-    r"\b(?:(?:got|bought|picked up|ordered|upgraded to|went with|settled on)(?: myself| us)?|"
+    r"\b(?:(?:got|bought|picked up|ordered|upgraded to|went (?:with|for)|settled on)(?: myself| us)?|"
     # ("Now I drive a Kia Picanto")
     r"(?<=\b[Nn]ow )(?:I|we|[A-Z][\w-]*) (?:drive|drives|ride|rides|use|uses)|"
     r"(?P<now>riding|driving|using|shooting on|on)) (?:an?|the|my|our) "

@@ -126,7 +126,8 @@ def root(value: str) -> str:
 
 #: A topic's amount stated: "The rent is R6,500", "My salary is 35,000 now".
 _VALUE_OF = re.compile(
-    rf"^(?:(?:The|My|Our|Their|[{UPPER}][\w-]*'s) )?(?:[a-z]+ )?[A-Za-z]+ (?:is|are) (?:now )?"
+    rf"^(?:(?:But|And|So|Also),? )?(?:(?:The|My|Our|Their|[{UPPER}][\w-]*'s|the|my|our|their) )?"
+    r"(?:[A-Za-z]+ )?[A-Za-z]+ (?:is|are) (?:now )?"
     # (after its currency: "GH₵1,350", "$900", "R6,500")
     rf"(?:[A-Z]{{0,3}}[^\w\s]|[RNKP])?(?P<value>{KINDS[-1].pattern})"
 )

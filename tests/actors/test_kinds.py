@@ -108,6 +108,12 @@ def test_a_new_time_replaces_the_whole_time() -> None:
         ("We moved last weekend. Rent is GH₵1,200 but it's bigger.", "Esi", "s"),
     )
     assert "GH₵800" not in memory and "GH₵5,900" in memory and "GH₵1,200 rent" in memory
+    # (after "but" and with "there": "But rent there is $2250")
+    memory = _memory_after(
+        ("My rent is $1900 a month so I must be careful.", "Esi", "s"),
+        ("The landlord sold the plaza, so we moved the shop. But rent there is $2250.", "Esi", "s"),
+    )
+    assert "$1900" not in memory and "$2250" in memory
 
 
 def test_an_amount_of_another_thing_is_not_the_one_that_changed() -> None:

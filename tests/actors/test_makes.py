@@ -31,6 +31,12 @@ ROWS = [
         "Now Jakub drives a Kia Picanto, small but economical.",
         "Jakub's Skoda Fabia is making a noise.",
     ),
+    (  # (chosen: "went for a MacBook Air")
+        "Kofi",
+        ["Kofi's Dell XPS fan sounds like a jet engine.", "Kofi works at Hubtel."],
+        "Kofi went for a MacBook Air M3 in the end, silent and the battery lasts forever.",
+        "Kofi's Dell XPS fan sounds like a jet engine.",
+    ),
     # a make the embedder does not know: the speaker's one thing owned by its name
     (
         "Efua",
