@@ -198,6 +198,14 @@ def renamed(
             for m in re.finditer(rf"(?<=\S )(?:[A-Z][\w'-]* )+{kind}(?![\w'-])", line.text)
             if m[0] != new
         ]
+    if not holding and " " in new:  # or a name sharing a word ("Darling Downs Dynamos")
+        words = {w for w in new.split() if len(w) > 3}
+        holding = [
+            (line, m[0])
+            for line in lines
+            for m in re.finditer(rf"(?<=\S ){_NAME}", line.text)
+            if " " in m[0] and m[0] != new and words & set(m[0].split())
+        ]
     if len(holding) != 1:
         return None
     line, was = holding[0]

@@ -403,3 +403,13 @@ def test_a_name_found_wanting_and_a_new_one_from_this_episode() -> None:
         ),
     )
     assert "Kofi co-hosts a small tech podcast, Waakye Stack." in _facts(memory)
+
+
+def test_a_new_name_sharing_a_word_with_the_old_one_renames_it() -> None:
+    """ "Our netball club rebranded, we're the Downs Thunder now" renames the line at "the
+    Darling Downs Dynamos": the names share "Downs", and nothing else is named."""
+    memory = _memory_after(
+        ("I play wing attack for the Lockyer Valley Vipers, Saturday comp.", "Grace", "s"),
+        ("Our netball club rebranded over the break, we're the Valley Storm now.", "Grace", "s"),
+    )
+    assert "Grace plays wing attack for the Valley Storm, Saturday comp." in _facts(memory)
