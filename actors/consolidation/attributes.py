@@ -170,7 +170,7 @@ _TABLE: list[tuple[str, str]] = [
     ),
     (
         "partner",
-        r"\b(?:girlfriend|boyfriend|partner|wife|husband|fianc[eé]e?|spouse|(?:re)?married|engaged|"
+        r"\b(?:girlfriend|boyfriend|gf|bf|partner|wife|husband|fianc[eé]e?|spouse|(?:re)?married|engaged|"
         r"dating|seeing someone|proposed)\b",
     ),
     (
@@ -261,7 +261,7 @@ _JOINT = re.compile(
 #: The people a person names by their relation to them ("Maya's sister", "Bob's best friend").
 RELATIVES = (
     r"sister|brother|mum|mom|mother|dad|father|parents|son|daughter|kids?|children|friend|"
-    r"boss|colleague|coworker|partner|wife|husband|girlfriend|boyfriend|fianc[eé]e?|cousin|"
+    r"boss|colleague|coworker|partner|wife|husband|girlfriend|boyfriend|gf|bf|fianc[eé]e?|cousin|"
     r"aunt|uncle|niece|nephew|grand(?:ma|pa|mother|father|son|daughter|child|children|kids?)|"
     r"in-laws|neighbou?r|(?:room|flat|house|class|team|band|work)?mate|pal|buddy|bestie|ex"
 )

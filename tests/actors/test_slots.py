@@ -435,3 +435,12 @@ def test_a_new_home_said_where_it_is_is_a_move() -> None:
         ("My sister loves her new flat in Leeds.", "Sota", "s"),
     )
     assert "Abeno" in memory
+
+
+def test_a_partner_called_bf_or_gf_is_a_partner() -> None:
+    """ "my bf Marcus wants to cook me dinner" names a partner: "we broke up" ends it."""
+    memory = _memory_after(
+        ("My bf Tane wants to cook me dinner for our anniversary.", "Linh", "s"),
+        ("So uh. We broke up. It was mutual-ish.", "Linh", "s"),
+    )
+    assert "Tane" not in memory
