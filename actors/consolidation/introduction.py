@@ -23,9 +23,11 @@ _HERE = re.compile(
     rf"^(?:[\w'’-]+(?: [\w'’-]+)?(?:, (?=[{UPPER}][\w'-]* here\b|I'm |I am |My name)|"
     r" (?=I'm |I am |My name)))?"
     rf"(?:(?:(?P<who>[{UPPER}][\w'-]*)|(?P<trade>[{UPPER}][\w'-]*(?: [a-z][\w-]*){{0,2}}?)"
-    rf"(?P<where> (?:in|from|at|near|outside) [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*))"
-    # (or where from: "Sione here from South Auckland")
-    rf" here(?:[,.!]\s*|$|\s(?=from [{UPPER}]))|"
+    rf"(?P<where> (?:in|from|at|near|outside) [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)|"
+    # (or what they are, then where: "Mum of three here in Toowoomba")
+    rf"(?P<being>[{UPPER}][a-z]+(?: [a-z]+){{1,3}}(?= here in [{UPPER}])))"
+    # (or where from or in: "Sione here from South Auckland")
+    rf" here(?:[,.!]\s*|$|\s(?=(?:from|in) [{UPPER}]))|"
     rf"(?:I'm|I am|My name is|My name's|Name's) (?P<named>[{UPPER}][\w'-]*)"
     # (and a surname: "I am Hiroshi Tanaka, a retired teacher"; or where from, "I am Kenji
     # from Osaka")
@@ -65,7 +67,7 @@ def introduced(body: str) -> list[str]:
         return said + (clauses(f"I'm {rest}.") if re.match(r"[a-z]+ing\b", rest) else [])
     if found is None or (found["who"] or "").lower() in _NOBODY or body.endswith("?"):
         return []
-    who, rest = found["who"] or found["named"], found["rest"]
+    who, rest = found["who"] or found["named"] or "", found["rest"]
     if found["named"]:  # "I'm Ingrid, from Trondheim"; not "I'm Ana, and I'm new": as said
         # (an age first: "I'm Itzel, 19, from Guadalajara")
         aged = re.match(r"(\d{1,3}), (?=(?:an?|the|from|originally|based|born|living) )", rest)
@@ -84,6 +86,8 @@ def introduced(body: str) -> list[str]:
         return [f"I'm {who}.", *age, *clauses(f"I'm {article(trade['trade'])} {work}")]
     if found["trade"]:  # a trade and a place: "Firefighter in Atlanta here"
         said = [f"I'm {article(found['trade'])} {found['trade'].lower()}{found['where']}."]
+    elif found["being"]:  # "Mum of three here in Toowoomba"
+        said = [f"I'm {article(found['being'])} {found['being'].lower()}."]
     elif rest and (trade := _TRADE_IN.match(rest)):
         age = [f"I'm {trade['age']} years old."] if trade["age"] else []
         said, rest = (
@@ -98,6 +102,9 @@ def introduced(body: str) -> list[str]:
     # ("…, working remote for Lumora", "…, from Otahuhu": still of the speaker)
     if re.match(r"[a-z]+ing\b", rest) or _SAID_OF_ME.match(rest):
         rest = f"I'm {rest}"
+    elif place := re.match(rf"in ([{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*),? ?", rest):
+        # ("… here in Toowoomba, completely frazzled": where, and what else is said apart)
+        said, rest = [*said, f"I'm based in {place[1]}."], rest[place.end() :]
     return said + (clauses(f"{rest}.") if rest else [])
 
 

@@ -357,6 +357,12 @@ def test_a_trade_near_a_place_and_a_flag_that_ends_a_sentence() -> None:
     assert _facts(_memory_after(("Hello. Aksel here, sheep farmer near Røros.", "Aksel", "s"))) == [
         "Aksel is a sheep farmer near Røros."
     ]
+    # (or what they are and where, after "here": "Mum of three here in Toowoomba")
+    said = "G'day! Dad of two here in Ballarat, completely frazzled."
+    assert _facts(_memory_after((said, "Nick", "s"))) == [
+        "Nick is a dad of two.",
+        "Nick is based in Ballarat.",
+    ]
     # (or where from, after "here": "Sefa here from West Auckland")
     said = "kia ora 😄 Sefa here from West Auckland. i coach the Henderson Hawks"
     assert _facts(_memory_after((said, "Sefa", "s"))) == [
