@@ -141,3 +141,18 @@ def test_a_dog_gone_to_live_elsewhere_is_the_one_named_by_its_breed() -> None:
         ),
     )
     assert "Biscuit" not in memory and "Marge" in memory
+
+
+def test_a_thing_cancelled_ends_the_line_of_its_make() -> None:
+    """ "I cancelled my old magazine" ends "… my Reader's Digest …" (the embedder knows what
+    a Reader's Digest is), and the tablet stays."""
+    memory = _memory_after(
+        ("My granddaughter set up this app on my iPad for me.", "Dolly", "s"),
+        ("I'll sit with my Reader's Digest and a cup of tea.", "Dolly", "s"),
+        (
+            "I cancelled my old magazine, the print was too small. Now I get Guideposts.",
+            "Dolly",
+            "s",
+        ),
+    )
+    assert "Digest" not in memory and "iPad" in memory
