@@ -94,6 +94,10 @@ _TABLE: list[tuple[str, str]] = [
         r"her|its?|them|him|everything|a|an|[\w-]+'s|(?-i:[A-Z])[\w-]* (?:to|from|into|up|down))\b)|based|resides?|settled|flat|apartment|hometown|"
         # (where they are: "in the new place"; not what it costs, "the rent on the new place")
         rf"unpacked|(?:in|into|to|at) (?:our|my|their|his|her|the|a) new (?:house|home|place|kitchen)|"
+        # (where they are, said in passing: "our quilting group here in Socorro"; not a stay,
+        # "here in Rome for the weekend")
+        r"\bhere in (?=(?-i:[A-Z]))(?!.*\b(?:for (?:the|a|an|two|three|\d+)|this (?:week|weekend)|"
+        r"until|till|visiting|holiday|vacation|trip|conference)\b)|"
         # (a new home said where it is: "the new apartment in Suita is bigger")
         r"\b(?:the|our|my|their) new (?:house|home|place|flat|apartment|condo)(?= in (?-i:[A-Z]))|"
         # (a move in the English of South Asia: "we shifted to Johar Town"; not "to Tuesdays")

@@ -444,3 +444,22 @@ def test_a_partner_called_bf_or_gf_is_a_partner() -> None:
         ("So uh. We broke up. It was mutual-ish.", "Linh", "s"),
     )
     assert "Tane" not in memory
+
+
+def test_here_in_a_place_says_where_they_live_and_a_stay_there_does_not() -> None:
+    """ "a piece for the parish newsletter here in Bad Aibling" says where they live: a move
+    replaces it; "I'm here in Rome for the weekend" is a stay."""
+    memory = _memory_after(
+        (
+            "I would like help with a piece for the parish newsletter here in Bad Aibling.",
+            "Gerda",
+            "s",
+        ),
+        ("Well, it is done! I have moved to Kolbermoor, near my daughter.", "Gerda", "s"),
+    )
+    assert "Aibling" not in memory and "Kolbermoor" in memory
+    memory = _memory_after(
+        ("I live in Bad Aibling with my cat.", "Gerda", "s"),
+        ("I'm here in Rome for the weekend with my sister.", "Gerda", "s"),
+    )
+    assert "Aibling" in memory
