@@ -202,17 +202,18 @@ def displaced(
         # "my old laptop died": the line with a laptop, or a make of one (two, and none goes)
         stolen = ended[0].startswith("stole ")
         what = _stolen(new, ended) if stolen else _clause_of(new, said, ended.start())
-        if same := _same_kind(older, what, said, speaker, head, embed, ended=True):
+        if same := _same_kind(older, what, said, speaker, persons, head, embed, ended=True):
             return same
         if len(of_kind) > 1:
             return None
     if (make := _GOT_MAKE.search(said)) and (
-        same := _same_kind(older, new, said, speaker, make["make"], embed)
+        same := _same_kind(older, new, said, speaker, persons, make["make"], embed)
     ):
         return same  # "got a Galaxy S24", "riding a Canyon Endurace now": one of its makes
     weak = weakly(said)
     if weak and (got := _GOT.search(said)):  # "got a (new) Chuwi laptop": a thing of a kind
-        same = _same_kind(older, new, said, speaker, got["head"].lower().removesuffix("s"), embed)
+        acquired_kind = got["head"].lower().removesuffix("s")
+        same = _same_kind(older, new, said, speaker, persons, acquired_kind, embed)
         # "a new bike helmet" for the bike of a line: a thing for it, not a new one of it
         lines = " ".join(f.text for f in older)
         add_on = set(got["kind"].lower().split()) & _content(lines)
@@ -227,11 +228,11 @@ def displaced(
     # Saturday line, "our Sunday barbecues are over" no line of futsal on Wednesdays)
     at, stated = ended_at(new.text), values(new.text) - {speaker}
     whose = _OF_THEIRS.match(new.text, len(speaker)) if new.text.startswith(speaker) else None
-    every = older
+    scope = older
     if whose and at >= 0 and stated and all(new.text.find(v) > at for v in stated):
         # "Maya's manager left Pixelworks": the manager's ending, only a line of the manager's
-        older = [f for f in older if re.search(rf"\b{whose['noun']}\b", f.text)]
-    mine = theirs(older, new, said, speaker) or []
+        scope = [f for f in older if re.search(rf"\b{whose['noun']}\b", f.text)]
+    mine = theirs(scope, new, said, speaker) or []
     # (a day alone is no thing: "swimming on Saturday mornings instead of running" is the
     # Saturday line's change)
     # (nor is a day said with it: "moved into Borrowdale on Saturday" of "lives in Borrowdale")
@@ -251,7 +252,7 @@ def displaced(
     # "my old boy died", "the rabbit went to live on a farm"; not a thing ("the old ute died",
     # "the delivery car finally died": no pet's line goes with it)
     if _LIFE_ENDS.search(said) and (kind or not _THING_DIED.search(said)):
-        kin = theirs(older, new, said, speaker, kin=True) or []
+        kin = theirs(scope, new, said, speaker, kin=True) or []
         pets = [
             f
             for f in kin
@@ -271,7 +272,7 @@ def displaced(
         if kind:  # "the dog's gone to live with …": the one line naming a dog, or no line
             dogs = [f for f in kin if kind & {m.casefold() for m in PET.findall(f.text)}]
             if not dogs:  # (or a dog by its breed: "Dolores's dachshund Pepper")
-                dogs = _of_breed(every, speaker, kind, embed)
+                dogs = _of_breed(older, speaker, kind, embed)
             return Displaced(dogs[0], None) if len(dogs) == 1 else None
     # a thing said to end ("sold my bike", "the old laptop died") is named by its kind, not
     # its make: nearness is weaker evidence than the ending itself
@@ -377,6 +378,7 @@ def _same_kind(
     new: Fact,
     said: str,
     speaker: str,
+    persons: set[str],
     head: str,
     embed: Embed,
     *,
@@ -392,7 +394,6 @@ def _same_kind(
         return None
     kind = _kind(head)
     own = theirs(older, new, said, speaker, cue=False) or []
-    persons = people([speaker], older)
     if ended:  # (a thing they share, in a relative's line: "the deliveries in their old van")
         shared = re.compile(rf"\btheir (?:[a-z-]+ ){{0,2}}(?:{re.escape(head)}s?\b|[{UPPER}])")
         kin = theirs(older, new, said, speaker, kin=True, cue=False) or []
