@@ -58,8 +58,11 @@ MAX_SENTENCE_CHARS = 300
 _SPLIT = re.compile(
     "".join(rf"(?<!\b{t}\.)" for t in ("Dr", "St", "Mr", "Mrs", "Ms", "Prof", "Mt", "Jr", "Sr"))
     + r"(?<=[.!?])\s+|\n+"
-    # (an emoji may end one: "Laptop died mid-export 😭 Bought a Dell XPS 15", "done ✅ i sold")
-    r"|(?<=[\u2600-\u27bf\U0001f1e6-\U0001f1ff\U0001f300-\U0001faff])\s+(?=[A-Z]|(?:i|im|we|my|our)\b)"
+    # (an emoji may end one: "Laptop died mid-export 😭 Bought a Dell XPS 15", "done ✅ i sold",
+    # "62,000 taka 😭🙏 can u help me …"; not before a word that goes on its clause: "my dog 🐶 is")
+    r"|(?<=[\u2600-\u27bf\U0001f1e6-\U0001f1ff\U0001f300-\U0001faff])\s+"
+    r"(?=[A-Z]|(?!(?:a|an|the|of|to|for|with|in|on|at|from|by|as|than|or|and|but|so|because|is|are|was|were|"
+    r"has|have)\b)[a-z])"
 )
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|mine|we|we're|our)\b", re.IGNORECASE)
 #: The speaker as what others did something to ("They made me operations manager"), said

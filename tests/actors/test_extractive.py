@@ -212,3 +212,18 @@ def test_an_emoji_ends_a_sentence_typed_in_lower_case() -> None:
     )
     assert "thinkpad" not in memory and "Bloom Soft" not in memory
     assert "Thu sold their old laptop to their cousin." in _facts(memory)
+
+
+def test_an_emoji_ends_a_statement_before_a_question_in_lower_case() -> None:
+    """ "the new rent is 9,000 pesos 😤🙏 can u check my budget?" states the rent and asks
+    something else: the question does not take the statement with it. A word that goes on
+    the clause ("🐶 is", "🙃 but") keeps one sentence."""
+    memory = _memory_after(
+        ("my rent is 7,500 pesos, how do i budget for it?", "Inés", "s"),
+        ("ugh the new rent is 9,000 pesos 😤🙏 can u check my budget again?", "Inés", "s"),
+        ("my dog Mole 🐶 is a rescue", "Inés", "s"),
+    )
+    facts = _facts(memory)
+    assert "7,500" not in memory
+    assert any("9,000 pesos" in f and "?" not in f for f in facts), facts
+    assert any("Mole" in f and "rescue" in f for f in facts), facts
