@@ -270,6 +270,8 @@ def _supersede(
             not _comparable(old, new)
             or not (partners or _same_person(old, new, persons, speaker))
             or over(old.text)  # (a state already over, "drove a truck in the nineties")
+            # (a wish naming no value is no state: "wants to improve their diet")
+            or (hedged(old.text) and not any(b.value for b in theirs))
             # (what a turn ends is older than what it starts: "quit the studio, I start at Fjord";
             # what it says of it without a new value is the same: "They hired me away …")
             or (

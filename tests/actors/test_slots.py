@@ -463,3 +463,20 @@ def test_here_in_a_place_says_where_they_live_and_a_stay_there_does_not() -> Non
         ("I'm here in Rome for the weekend with my sister.", "Gerda", "s"),
     )
     assert "Aibling" in memory
+
+
+def test_a_wish_naming_no_value_is_no_slot_to_replace() -> None:
+    """ "wants to improve their diet" names no diet: a diet said later does not replace the
+    wish, which stays true; the line that says what they eat goes, by meaning."""
+    memory = _memory_after(
+        (
+            "Other thing, I am 31 and I study Nursing at UCT. I want to improve my diet for "
+            "rowing, I eat a lot of chicken and pap, like 3 times a day.",
+            "Kofi",
+            "s",
+        ),
+        ("ok. and I stopped eating meat, I am vegetarian for a month now.", "Kofi", "s"),
+    )
+    assert "chicken" not in memory
+    assert "Kofi wants to improve their diet for rowing." in _facts(memory)
+    assert "Kofi is vegetarian for a month now." in _facts(memory)
