@@ -107,13 +107,21 @@ _NEW_KIND = re.compile(
     r"\bnew (?:[a-z-]+ ){0,2}?(?P<kind>[a-z][a-z-]{2,})(?=[,.;!:]|$| (?:an?|the)\b)"
 )
 
+#: A thing got by its make, said before "the old one" in its sentence: "a Lenovo ThinkPad".
+_A_MAKE = re.compile(r"\b(?:an?|the|my|our|their) (?:new )?[A-Z][\w-]*")
+
 
 def old_one(sentence: str, before: Sequence[str]) -> str:
     """``sentence`` with "the old one" written as the old thing of the kind the nearest of
     ``before`` (what its speaker said just before it) called new; else as it was."""
     if (one := _OLD_ONE.search(sentence)) is None:
         return sentence
-    for said in reversed(before):
+    ahead = sentence[: one.start()]
+    if not _NEW_KIND.search(ahead) and _A_MAKE.search(ahead):
+        # "gifted me a Lenovo ThinkPad, so the old one is retired": the nearest thing is the
+        # one just got, of a kind no word says (its make is for the merge to place)
+        return sentence
+    for said in [ahead, *reversed(before)]:
         if kinds := {m["kind"] for m in _NEW_KIND.finditer(said)}:
             if len(kinds) == 1:
                 old = f"{one['whose']} old {kinds.pop()}"

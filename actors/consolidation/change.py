@@ -165,7 +165,9 @@ def displaced(
         # "Kuba set them up with a smartphone, a Motorola": the speaker got a new one
         # (the giver's old one is the speaker's new one: "sold them her iPhone 11")
         # (with no article too: "gave them Swarovski binoculars")
-        gift = re.sub(r"^(?:(?:an?|the|her|his|their) )?(?!new )", "a new ", given["thing"])
+        # (the thing alone, not why: "a Lenovo ThinkPad for their birthday, so …")
+        alone = re.sub(r" for (?:an?|the|my|their|his|her|our) [^,]+", "", given["thing"], count=1)
+        gift = re.sub(r"^(?:(?:an?|the|her|his|their) )?(?!new )", "a new ", alone)
         said = f"{speaker} got {gift}"
         new = msgspec.structs.replace(new, text=said)
     if held_by_another(new.text, speaker):
@@ -189,7 +191,9 @@ def displaced(
     head = next(filter(None, ended.groups()), "") if ended else ""
     if ended and ended["sold"] and (noun := _COMPOUND.match(said, ended.end())):
         head = noun[1]  # "stopped their art class, …": a class
-    if ended and (hedged(said[: ended.start()]) or head == "one"):
+    if ended and head == "one" and acquired(said[: ended.start()]):
+        ended = None  # "got a new Lenovo ThinkPad, so the old one is retired": one of its make
+    elif ended and (hedged(said[: ended.start()]) or head == "one"):
         # "thinking of leaving the dealership": a plan; "traded the old one in", of a kind
         # no sentence before it named (``anaphora.old_one``): which thing, nothing says
         return None
@@ -318,7 +322,7 @@ def _of_breed(lines: Sequence[Fact], speaker: str, kind: set[str], embed: Embed)
 #: A thing given to someone: "gave them a smartphone, an iPhone SE", "Suez Gate has given
 #: Ahmed a new laptop", "set them up with a Motorola", "my cousin sold them her iPhone 11".
 _GIVEN = re.compile(
-    rf"\b(?:gave|given|got|bought|set|sold)\s+(?P<whom>them|[{UPPER}][\w-]*)\s+(?:up with\s+)?"
+    rf"\b(?:gave|given|gifted|got|bought|set|sold)\s+(?P<whom>them|[{UPPER}][\w-]*)\s+(?:up with\s+)?"
     r"(?:an? (?:early |birthday )?(?:present|gift):\s+)?"
     r"(?P<thing>(?:(?:an?|the|her|his|their)\s|[A-Z][\w-]* [a-z]+s\b).+)$"
 )

@@ -109,3 +109,22 @@ def test_the_old_one_is_the_old_thing_of_the_kind_just_called_new() -> None:
     facts = facts_of(memory)
     assert "iPad" not in memory and "The old tablet went back to Kofi's former employer." in facts
     assert "Kofi works at Ridgeway Academy." in facts
+
+
+def test_the_old_one_after_a_make_just_given_is_of_that_make() -> None:
+    """ "my aunt gifted me a Samsung Galaxy Tab for my graduation, so the old one is retired":
+    the nearest thing is the one just given, of a kind no word says. "The old one" is not the
+    kind an earlier turn called new ("new ward timings"); the make's kind is the tablet of
+    the line it replaces."""
+    memory = memory_after(
+        ("My tablet is a Huawei MatePad and it lags a lot when I draw.", "Pita", "s"),
+        ("I moved my lessons to Fridays because of my new ward timings.", "Pita", "s"),
+        (
+            "Good news, my aunt gifted me a Samsung Galaxy Tab for my graduation, so the old "
+            "one is retired.",
+            "Pita",
+            "s",
+        ),
+    )
+    assert "MatePad" not in memory
+    assert "timings is retired" not in memory
