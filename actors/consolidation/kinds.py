@@ -14,9 +14,11 @@ from .renaming import new_name
 
 __all__ = [
     "KINDS",
+    "SCALED_AMOUNT",
     "TOPICAL_AMOUNT",
     "WEEKDAY",
     "counted",
+    "of_a_scale",
     "of_the_kind",
     "root",
     "stated_amount",
@@ -106,6 +108,32 @@ def counted(text: str) -> tuple[re.Pattern[str], str] | None:
 #: Any amount, for a line on the same topic (``truth._changes``; a pattern of its own, not the
 #: cached ``KINDS[-1]``, which it is told apart from by identity).
 TOPICAL_AMOUNT = re.compile(f"(?:{KINDS[-1].pattern})")
+#: Any amount, for the one line of the speaker's holding an amount of the same scale ("I'm on
+#: 31,500 now" of "a salary of 29,000 SEK"): a pattern of its own, told apart by identity.
+SCALED_AMOUNT = re.compile(f"(?:(?:{KINDS[-1].pattern}))")  # (not the cached TOPICAL_AMOUNT)
+#: How far apart two amounts of one thing may be: a raise, a rent put up, a new record.
+SCALE = 1.5
+
+
+def _number(amount: str) -> float | None:
+    digits = amount.replace(",", "")
+    thousands = digits.endswith("k")
+    try:
+        number = float(digits.removesuffix("k"))
+    except ValueError:
+        return None
+    return number * 1000 if thousands else number
+
+
+def of_a_scale(was: str, value: str) -> bool:
+    """``was`` and ``value`` are amounts of the same scale, of a hundred or more, not years:
+    a change of one thing, not another thing's number ("31,500" of "29,000", not of "12")."""
+    old, new = _number(was), _number(value)
+    if old is None or new is None or min(old, new) < 100:
+        return False
+    if all(re.fullmatch(r"(?:19|20)\d\d", v) for v in (was, value)):
+        return False  # two years
+    return old != new and max(old, new) / min(old, new) <= SCALE
 
 
 def of_the_kind(kind: re.Pattern[str], text: str, value: re.Match[str]) -> re.Pattern[str] | None:
@@ -163,4 +191,5 @@ def stated_values(text: str, turn: str, said: str) -> list[tuple[re.Pattern[str]
                 # "put the rent up to 10,500": an amount said without its unit is the one
                 # of a line on the same thing ("Rent is 9,000 crowns"), if no bare one is
                 found.append((TOPICAL_AMOUNT, value.group(0)))
+                found.append((SCALED_AMOUNT, value.group(0)))
     return found

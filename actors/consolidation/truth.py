@@ -44,7 +44,17 @@ from .chatter import is_chatter, remark, split_opener, strip_banter, without_ech
 from .claims import claims
 from .family import family_grew
 from .grounding import supports
-from .kinds import KINDS, TOPICAL_AMOUNT, WEEKDAY, counted, root, stated_amount, stated_values
+from .kinds import (
+    KINDS,
+    SCALED_AMOUNT,
+    TOPICAL_AMOUNT,
+    WEEKDAY,
+    counted,
+    of_a_scale,
+    root,
+    stated_amount,
+    stated_values,
+)
 from .meaning import Embed, meaning
 from .ownership import named, owner, people, same_turn, someone_else, theirs
 from .places import based, finer, moved_within, moves, there, within
@@ -439,22 +449,23 @@ def _revise(
     amount = None if over(new.text) else counted(new.text)  # (not "was only 600 a month")
     if amount and hedged(new.text[: new.text.find(amount[1])]):
         amount = None  # an idea, "I was thinking 85 soles" (not "agreed to 11,000 if we sign")
-    whole = False  # (whether the fact's first word is its topic: "Rent is GH₵1,350")
-    if not corrects and amount and (own is None or not changes):
+    whole = ""  # (a topic's amount stated: what is said before it is the topic, "Rent is …")
+    if not corrects and own is None and (stated := stated_amount(new.text)):
+        # "The rent is R6,500": a topic's value stated, for the line on that topic (not
+        # another amount of the same unit: "Our rent is 16,900 kroner a month" is no pay)
+        changes = [(TOPICAL_AMOUNT, stated)]
+        own, whole = theirs(facts, new, said, speaker, cue=False), new.text[: new.text.find(stated)]
+    elif not corrects and amount and (own is None or not changes):
         # "we're at 1,450 head", "agreed to 11,000 a month": no change word needed
         changes = [amount]
         own = own or theirs(facts, new, said, speaker, cue=False)
-    elif not corrects and own is None and (stated := stated_amount(new.text)):
-        # "The rent is R6,500": a topic's value stated, for the line on that topic
-        changes = [(TOPICAL_AMOUNT, stated)]
-        own, whole = theirs(facts, new, said, speaker, cue=False), True
     if not corrects and not own:
         return False
     # (whom it is about is no topic: every line of theirs names them)
     # (and a rename's is what the turn says was renamed: "the club voted on a new name")
-    topic = _topic(f"{said} {renaming(turn) if renames(said) else ''}", whole) - {
-        p.casefold() for p in persons
-    }
+    # (and a topic's amount's is what is said before it: not "kroner a month")
+    about = whole or f"{said} {renaming(turn) if renames(said) else ''}"
+    topic = _topic(about, bool(whole)) - {p.casefold() for p in persons}
     # a correction of someone else's ("Valentina is nine years old, her birthday was in
     # March") goes to a line of theirs, not to the speaker's latest month
     whose = ""
@@ -483,11 +494,15 @@ def _revise(
             )
             and root(was := found.group("name") if kind.groupindex else found.group(0))
             != root(value)
+            and (kind is not SCALED_AMOUNT or of_a_scale(was, value))
             # (a name holding another whole is named after it: "Zainab Textiles, after the
             # baby" is no new name of the baby Zainab)
             and not (kind.groupindex and re.search(rf"\b{re.escape(was)}\b", value))
         ]
-        if own is not None:
+        if kind is SCALED_AMOUNT:
+            # an amount of the same scale is the evidence: one such line, not meaning
+            candidates = candidates if len(candidates) == 1 else []
+        elif own is not None:
             best = nearest(new, [c[2] for c in candidates]) if candidates else None
             candidates = [] if best is None else [candidates[best]]
         elif whose not in ("", speaker):

@@ -357,3 +357,22 @@ def test_a_number_before_a_verb_is_no_amount_of_anything() -> None:
         ("client 7 says the river is high, note 13", "Ana", "s"),
     )
     assert "river" not in memory
+
+
+def test_an_amount_said_bare_takes_the_one_line_of_its_scale() -> None:
+    """ "I'm on 21,000 now!" names no topic and no unit: the speaker's one line holding an
+    amount of the same scale (a raise of 18,400) takes it; the rent (7,000) and the weekly
+    kilometres are other things. Two lines of that scale leave it open."""
+    memory = _memory_after(
+        ("My take-home is 18,400 kroner a month and my rent is 7,000 kroner.", "Sunniva", "s"),
+        ("I run about 30 km a week.", "Sunniva", "s"),
+        ("Update: the yearly pay step came through, I'm on 21,000 now!", "Sunniva", "s"),
+    )
+    assert "18,400" not in memory and "21,000 kroner a month" in memory
+    assert "7,000 kroner" in memory and "30 km a week" in memory
+    both = _memory_after(
+        ("My take-home is 18,400 kroner a month.", "Sunniva", "s"),
+        ("Our rent is 16,900 kroner a month.", "Sunniva", "s"),
+        ("Update: the yearly pay step came through, I'm on 21,000 now!", "Sunniva", "s"),
+    )
+    assert "18,400" in both and "16,900" in both
