@@ -89,7 +89,7 @@ _TABLE: list[tuple[str, str]] = [
         "residence",
         # (the verb, not "a live episode": where, or how, they live)
         r"\b(?:(?:lives?|living|lived)(?= (?:in|at|on|near|by|here|there|alone|together|"
-        r"abroad|downtown|just|right|close|next|across|outside|upstairs|nearby)\b)|(?:move|moved|moving|relocat(?:e|ed|es|ing))(?! (?:the|my|our|their|his|"
+        r"abroad|downtown|just|right|close|next|across|outside|upstairs|nearby)\b)|(?:move|moved|moving|relocat(?:e|ed|es|ing))(?! (?:to )?(?:an? )?(?:new )?(?:company|employer|job|firm)\b)(?! (?:the|my|our|their|his|"
         # (someone moved, not the subject: "they moved Eilidh to the Monday group")
         r"her|its?|them|him|everything|a|an|[\w-]+'s|(?-i:[A-Z])[\w-]* (?:to|from|into|up|down))\b)|based|resides?|settled|flat|apartment|hometown|"
         # (where they are: "in the new place"; not what it costs, "the rent on the new place")
@@ -124,7 +124,13 @@ _TABLE: list[tuple[str, str]] = [
         # a doing, "staying at Leo's")
         r"(?:become|becoming|became|now|as|I'm|am|is) (?:an? |the )?(?:new )?(?:[\w-]+ ){0,2}"
         r"(?!(?:member|regular|customer|client|patient|guest|fan|student)s? )[\w-]+(?<!ing)(?<!ed) "
-        r"at (?-i:[A-Z])|"
+        r"at (?:the )?(?-i:[A-Z])|"
+        # (an employer changed by its kind: "moved to a new company, Gobi Cashmere", "changed
+        # company!")
+        r"(?P<changed>(?:moved|switched|changed|went) (?:to )?(?:a |my |their )?(?:new )?"
+        r"(?:company|companies|employer|employers|job|jobs|firm|firms))\b|"
+        # (whom they work with, by name: "works with Blue Poppy Treks")
+        r"works? with (?-i:[A-Z])|"
         # (not "transferred": to another ward, branch or programme of the same employer)
         # (a job quit, "quit the paper", not a habit, a sport or a membership: "quit
         # volleyball", "quit the rowing club")
@@ -164,7 +170,11 @@ _TABLE: list[tuple[str, str]] = [
     ),
     (
         "trade",
-        r"\b(?:works? as|working as|job as|promot\w+|(?:re)?trained as|qualified as)\b|"
+        r"\b(?:works? as|working as|job as|promot\w+|(?:re)?trained as|qualified as|confirmed as|"
+        # (a role held by its name: "my title is Customer Care Consultant")
+        r"(?:title|role|position) is)\b|"
+        # (a role given by its name: "they made Hana QA lead")
+        r"\bmade (?:me|him|her|them|[A-Z][\w-]*) (?:an? |the )?(?-i:[A-Z])[\w-]*\b|"
         # ("they made me operations manager": a role given is a trade held)
         r"\b(?:(?:is|am|'m) an?|become|became|becoming|"
         r"made (?:me|him|her|them|[A-Z][\w-]*)(?: an?| the)?) "
@@ -362,6 +372,8 @@ def _keys(fact: str) -> tuple[Key, ...]:
                 subject = held.casefold()
             else:
                 subject = _subject(fact, match.start())
+            if not subject and "changed" in pattern.groupindex and match["changed"]:
+                continue  # "because the teacher changed jobs": someone's, not the line's
             found.append(Key(subject, attribute, value))
     if _AGE.match(fact) and not any(k.attribute == "age" for k in found):
         found.append(Key(_subject(fact, fact.index(" ")), "age", _number(fact, 0)))

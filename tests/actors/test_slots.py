@@ -480,3 +480,52 @@ def test_a_wish_naming_no_value_is_no_slot_to_replace() -> None:
     assert "chicken" not in memory
     assert "Kofi wants to improve their diet for rowing." in _facts(memory)
     assert "Kofi is vegetarian for a month now." in _facts(memory)
+
+
+@pytest.mark.parametrize(
+    ("older", "said", "gone", "kept"),
+    [
+        (  # (a role at "the" workplace is work there)
+            [
+                "I am an ICU nurse at the Galway University Hospital, currently on a rotating "
+                "night-shift pattern. I also coach a hurling team.",
+                "I live in Salthill.",
+            ],
+            "An update: I have accepted a position at Harbourside Clinic, a private hospital.",
+            "Galway University",
+            "Salthill",
+        ),
+        (  # (whom they work with, by name; an employer changed by its kind)
+            ["I work with Condor Expeditions as a guide.", "I live in Cusco."],
+            "Big news, I changed company!",
+            "Condor",
+            "Cusco",
+        ),
+        (  # (a new company is no new home)
+            ["I work as an interpreter at Taiga Minerals.", "I live in Darkhan."],
+            "I moved to a new company, Altai Wool Co, now I am a sales assistant.",
+            "Taiga",
+            "Darkhan",
+        ),
+        (  # (a title is a trade; a role given by its name is a new one)
+            [
+                "my title is Junior Claims Handler lol fancy. i keep getting angry customers.",
+                "I live in Bolton.",
+            ],
+            "big news!! got promoted to Claims Supervisor 🙌 12 people under me.",
+            "Junior Claims Handler",
+            "Bolton",
+        ),
+        (
+            ["I work as a night porter.", "I live in Galway."],
+            "Big news, they made me Head Porter, starting Monday!",
+            "night porter",
+            "Galway",
+        ),
+    ],
+)
+def test_a_new_employer_or_role_said_by_its_kind_replaces_the_old(
+    older: list[str], said: str, gone: str, kept: str
+) -> None:
+    memory = _memory_after(*((line, "Wren", "s") for line in [*older, said]))
+    assert gone not in memory and kept in memory
