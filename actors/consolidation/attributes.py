@@ -122,8 +122,11 @@ _TABLE: list[tuple[str, str]] = [
         # (a role at a name, said as theirs now: "to become finance manager at SunKiosk", "now
         # backend lead at Tessa AI"; not one who goes there, "a member at David Lloyd", nor
         # a doing, "staying at Leo's")
-        r"(?:become|becoming|became|now|as|I'm|am|is) (?:an? |the )?(?:new )?(?:[\w-]+ ){0,2}"
-        r"(?!(?:member|regular|customer|client|patient|guest|fan|student)s? )[\w-]+(?<!ing)(?<!ed) "
+        # (a role's words, not a clause's: "the old one is far now - they are at Fit Zone")
+        r"(?:become|becoming|became|now|as|I'm|am|is) (?:an? |the )?(?:new )?"
+        r"(?:(?!(?:they|we|he|she|are|is|was|were)\b)[^\W_][\w-]* ){0,2}"
+        r"(?!(?:member|regular|customer|client|patient|guest|fan|student)s? )"
+        r"(?!(?:are|is|was|were)\b)[^\W_][\w-]*(?<!ing)(?<!ed) "
         r"at (?:the )?(?-i:[A-Z])|"
         # (an employer changed by its kind: "moved to a new company, Gobi Cashmere", "changed
         # company!")

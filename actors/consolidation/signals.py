@@ -67,6 +67,9 @@ _HEDGE = re.compile(
     r"(?:was|were|am|'m|is|are|'re) (?:just |only )?thinking|"
     r"someday|one day|wish|hope|dream(?:s|ing)? (?:about|of)|suggest(?:s|ed|ing)?|"
     r"recommend(?:s|ed|ing)?|advis(?:es|ed)|tempted|"
+    # (an offer, not yet taken: "a guest offered me a job in his hotel")
+    r"offer(?:s|ed)? (?:me|him|her|them|us|[A-Z][\w-]*) (?:an? |the )?(?:[\w-]+ )?"
+    r"(?:job|role|position|post|contract)|"
     # (a change said not to happen: "we're not moving to Rabat", "not going anywhere")
     r"(?:not|n't|never) (?:be )?(?:moving|relocating|leaving|switching|going anywhere))\b|\?",
     re.IGNORECASE,

@@ -529,3 +529,26 @@ def test_a_new_employer_or_role_said_by_its_kind_replaces_the_old(
 ) -> None:
     memory = _memory_after(*((line, "Wren", "s") for line in [*older, said]))
     assert gone not in memory and kept in memory
+
+
+def test_a_clause_after_a_dash_and_an_offer_are_no_new_employer() -> None:
+    """ "the old one is far now - I am at Forma Gym": "- I am" is no role at a workplace, so
+    the employer stays (the gym changes); "a guest offered me a job in his hotel" is an
+    offer, not a job taken."""
+    memory = _memory_after(
+        ("I work as an accountant at Atlas Textiles SA.", "Driss", "s"),
+        ("I also train at Oxygen Gym in Maarif three times a week.", "Driss", "s"),
+        (
+            "We are in the new flat since one week. I changed gym also, the old one is far "
+            "now - I am at Forma Gym Anfa, 5 minutes walk.",
+            "Driss",
+            "s",
+        ),
+    )
+    assert "Atlas Textiles" in memory
+    assert "Oxygen" not in memory and "Forma Gym" in memory
+    offered = _memory_after(
+        ("I changed job, now I work at Riad Zitoun, first week finished.", "Driss", "s"),
+        ("A guest from Lyon offered me a job in his hotel there, but I said no.", "Driss", "s"),
+    )
+    assert "Riad Zitoun" in offered
