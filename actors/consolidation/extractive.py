@@ -36,6 +36,7 @@ from .casual import as_meant, labelled
 from .chatter import is_chatter, split_opener
 from .clauses import clauses
 from .introduction import INITIALISM, introduced
+from .kinds import record_time
 from .renaming import renames
 from .result import ConsolidationResult
 from .retraction import retraction_topics
@@ -224,8 +225,10 @@ class _Sentence(NamedTuple):
     turn: MessageRecord
 
 
-def _score(text: str, role: str) -> int:
-    """Salience of one sentence; 0 means never worth keeping."""
+def _score(text: str, role: str, turn: str = "") -> int:
+    """Salience of one sentence (of ``turn``); 0 means never worth keeping."""
+    if role == "user" and record_time(text, turn):
+        return FACT_MIN_SCORE  # "7:38!!! sub 7:40 done": a new best time, however short
     words = text.split()
     if _INTRODUCTION.match(text):
         return FACT_MIN_SCORE if role == "user" else 0  # "I'm Maya.": short, but a name
@@ -274,7 +277,7 @@ def _sentences(turns: list[MessageRecord]) -> list[_Sentence]:
                 first = text[0] if re.match(r"[A-Z]{2}", text) else text[0].lower()
                 text = f"{last.text.rstrip('.!')}, {first}{text[1:]}"
             if text:
-                score = _score(text, turn.role)
+                score = _score(text, turn.role, turn.content)
                 found.append(_Sentence(len(found), turn.role, text, score, turn))
     return found
 
@@ -350,7 +353,7 @@ def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
         # ("We have moved. The air in Malang is so cool": a bare move is to the place said next)
         then = after.text if after is not None and after.turn is sentence.turn else ""
         statements = [
-            sentence._replace(text=text, score=_score(text, sentence.role))
+            sentence._replace(text=text, score=_score(text, sentence.role, sentence.turn.content))
             for text in _statements(
                 _role(labelled(_asserted(sentence.text)), said),
                 place,

@@ -10,19 +10,24 @@ from __future__ import annotations
 import re
 
 from .attributes import MONTHS, UPPER, WEEKDAYS, WHEN
-from .renaming import new_name
+from .renaming import SMALL_WORDS, new_name
 
 __all__ = [
     "KINDS",
+    "RECORD",
+    "RECORD_TIME",
     "SCALED_AMOUNT",
     "TOPICAL_AMOUNT",
     "WEEKDAY",
     "counted",
     "of_a_scale",
     "of_the_kind",
+    "record_time",
     "root",
     "stated_amount",
     "stated_values",
+    "the_one",
+    "topic_of",
     "unit",
 ]
 
@@ -152,6 +157,25 @@ def root(value: str) -> str:
     return value.casefold().split()[0].removesuffix("s") if day else value.casefold()
 
 
+#: A best time, said with its word: "my 2k erg PB is 7:45", "New PR by a lot", "sub 7:40 done".
+RECORD = re.compile(
+    r"\b(?:pb|pr|personal (?:best|record)|(?:new|my|their|'s) best|record|sub[ -]?\d)", re.I
+)
+#: A time a race took ("1:47", "3:29:12"): the value of the speaker's one line of a record.
+RECORD_TIME = re.compile(
+    # (not a time to beat: "sub 7:40", "under 1:50")
+    r"(?<![\d:])(?<!sub )(?<!sub-)(?<!under )\d{1,2}:\d\d(?::\d\d)?(?![\d:])(?!\s?(?:am|pm)\b)",
+    re.I,
+)
+
+
+def record_time(text: str, turn: str) -> str:
+    """The time ``text`` gives when its ``turn`` says it is a record ("RACE REPORT: 1:47:12!!!
+    new PB"), or ""."""
+    found = RECORD_TIME.search(text)
+    return found[0] if found and RECORD.search(turn) else ""
+
+
 #: A topic's amount stated: "The rent is R6,500", "My salary is 35,000 now".
 _VALUE_OF = re.compile(
     rf"^(?:(?:But|And|So|Also),? )?(?:(?:The|My|Our|Their|[{UPPER}][\w-]*'s|the|my|our|their) )?"
@@ -193,3 +217,33 @@ def stated_values(text: str, turn: str, said: str) -> list[tuple[re.Pattern[str]
                 found.append((TOPICAL_AMOUNT, value.group(0)))
                 found.append((SCALED_AMOUNT, value.group(0)))
     return found
+
+
+def the_one(kind: re.Pattern[str], line: str, said: str) -> re.Match[str] | None:
+    """The value of ``kind`` in ``line`` a change (``said``) changes: the only one, or the one
+    said just after a word of the change ("intervals go to Fridays": of "Intervals on
+    Tuesdays, long ride Sunday", Tuesdays); else None."""
+    found = list(kind.finditer(line))
+    if len(found) < 2:
+        return found[0] if found else None
+    words = topic_of(said, subject=True)
+    # (what it is an amount of, said right after it: "pay GH₵950 rent", not the next amount
+    # "… rent …, and earn about GH₵6,800")
+    of = [m for m in found if topic_of(" ".join(line[m.end() :].split()[:1]), subject=True) & words]
+    if len(of) == 1:
+        return of[0]
+    # (what is said between the value before it and it: "long ride" for Sunday)
+    ends = [0, *(m.end() for m in found)]
+    near = [
+        m
+        for m, at in zip(found, ends, strict=False)
+        if topic_of(line[at : m.start()], subject=True) & words
+    ]
+    return near[0] if len(near) == 1 else None
+
+
+def topic_of(text: str, subject: bool = False) -> set[str]:
+    """The words a fact is about, less small words and (unless ``subject``: "Rent is 9,000
+    crowns" is about rent) its subject, its first word."""
+    words = {w.casefold() for w in re.findall(r"[A-Za-z][\w'-]+", text)[0 if subject else 1 :]}
+    return {w.removesuffix("'s") for w in words if w not in SMALL_WORDS and len(w) > 2}

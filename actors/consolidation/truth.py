@@ -46,19 +46,24 @@ from .family import family_grew
 from .grounding import supports
 from .kinds import (
     KINDS,
+    RECORD,
+    RECORD_TIME,
     SCALED_AMOUNT,
     TOPICAL_AMOUNT,
     WEEKDAY,
     counted,
     of_a_scale,
+    record_time,
     root,
     stated_amount,
     stated_values,
+    the_one,
+    topic_of,
 )
 from .meaning import Embed, meaning
 from .ownership import named, owner, people, same_turn, someone_else, theirs
 from .places import based, finer, moved_within, moves, there, within
-from .renaming import SMALL_WORDS, renamed, renames, renaming, says_renamed
+from .renaming import renamed, renames, renaming, says_renamed
 from .retraction import retraction_topics, retracts
 from .roles import promoted
 from .signals import CLAUSE, ending, gone, hedged, over, signalled
@@ -450,7 +455,15 @@ def _revise(
     if amount and hedged(new.text[: new.text.find(amount[1])]):
         amount = None  # an idea, "I was thinking 85 soles" (not "agreed to 11,000 if we sign")
     whole = ""  # (a topic's amount stated: what is said before it is the topic, "Rent is …")
-    if not corrects and own is None and (stated := stated_amount(new.text)):
+    if not corrects and (record := record_time(new.text, turn)):
+        # "RACE REPORT: 1:47:12!!! new PB": the one line of theirs holding a record's time
+        changes = [(RECORD_TIME, record)]
+        own = [
+            f
+            for f in theirs(facts, new, said, speaker, cue=False) or []
+            if RECORD.search(f.text) and not hedged(f.text)  # (not a goal: "wants sub 7:40")
+        ]
+    elif not corrects and own is None and (stated := stated_amount(new.text)):
         # "The rent is R6,500": a topic's value stated, for the line on that topic (not
         # another amount of the same unit: "Our rent is 16,900 kroner a month" is no pay)
         changes = [(TOPICAL_AMOUNT, stated)]
@@ -465,7 +478,7 @@ def _revise(
     # (and a rename's is what the turn says was renamed: "the club voted on a new name")
     # (and a topic's amount's is what is said before it: not "kroner a month")
     about = whole or f"{said} {renaming(turn) if renames(said) else ''}"
-    topic = _topic(about, bool(whole)) - {p.casefold() for p in persons}
+    topic = topic_of(about, bool(whole)) - {p.casefold() for p in persons}
     # a correction of someone else's ("Valentina is nine years old, her birthday was in
     # March") goes to a line of theirs, not to the speaker's latest month
     whose = ""
@@ -477,7 +490,7 @@ def _revise(
             # curling team that plays Thursdays instead" of the crochet circle on Thursdays
             continue
         candidates = [
-            (bool(topic & _topic(f.text, subject=True)), i, f, was)
+            (bool(topic & topic_of(f.text, subject=True)), i, f, was)
             for i, f in enumerate(facts)
             if _comparable(f, new)
             and not same_turn(f, new)  # (both said at once: both true)
@@ -485,12 +498,12 @@ def _revise(
             # in other words, only a line with one value of the kind, or one said right after
             # a word of the change ("Intervals on Tuesdays, long ride Sunday"): which else?
             and (own is None or any(f is m for m in own))
-            and (found := kind.search(f.text) if own is None else _the_one(kind, f.text, said))
+            and (found := kind.search(f.text) if own is None else the_one(kind, f.text, said))
             # (an amount on a topic, corrected too: "the deposit is actually €2,400" is no
             # new number of "a Pixel 7")
             and (
                 not (kind is TOPICAL_AMOUNT or (corrects and topic and KINDS[-1].fullmatch(value)))
-                or topic & _topic(f.text, subject=True)
+                or topic & topic_of(f.text, subject=True)
             )
             and root(was := found.group("name") if kind.groupindex else found.group(0))
             != root(value)
@@ -499,8 +512,9 @@ def _revise(
             # baby" is no new name of the baby Zainab)
             and not (kind.groupindex and re.search(rf"\b{re.escape(was)}\b", value))
         ]
-        if kind is SCALED_AMOUNT:
-            # an amount of the same scale is the evidence: one such line, not meaning
+        if kind in (SCALED_AMOUNT, RECORD_TIME):
+            # an amount of the same scale, a best time: one such line is the evidence, not
+            # meaning
             candidates = candidates if len(candidates) == 1 else []
         elif own is not None:
             best = nearest(new, [c[2] for c in candidates]) if candidates else None
@@ -542,40 +556,10 @@ def _named_again(
             facts.insert(at, Fact(text=text, date=line.date, sources=line.sources))
 
 
-def _the_one(kind: re.Pattern[str], line: str, said: str) -> re.Match[str] | None:
-    """The value of ``kind`` in ``line`` a change (``said``) changes: the only one, or the one
-    said just after a word of the change ("intervals go to Fridays": of "Intervals on
-    Tuesdays, long ride Sunday", Tuesdays); else None."""
-    found = list(kind.finditer(line))
-    if len(found) < 2:
-        return found[0] if found else None
-    words = _topic(said, subject=True)
-    # (what it is an amount of, said right after it: "pay GH₵950 rent", not the next amount
-    # "… rent …, and earn about GH₵6,800")
-    of = [m for m in found if _topic(" ".join(line[m.end() :].split()[:1]), subject=True) & words]
-    if len(of) == 1:
-        return of[0]
-    # (what is said between the value before it and it: "long ride" for Sunday)
-    ends = [0, *(m.end() for m in found)]
-    near = [
-        m
-        for m, at in zip(found, ends, strict=False)
-        if _topic(line[at : m.start()], subject=True) & words
-    ]
-    return near[0] if len(near) == 1 else None
-
-
-def _topic(text: str, subject: bool = False) -> set[str]:
-    """The words a fact is about, less small words and (unless ``subject``: "Rent is 9,000
-    crowns" is about rent) its subject, its first word."""
-    words = {w.casefold() for w in re.findall(r"[A-Za-z][\w'-]+", text)[0 if subject else 1 :]}
-    return {w.removesuffix("'s") for w in words if w not in SMALL_WORDS and len(w) > 2}
-
-
 def _held(fact: Fact, facts: list[Fact]) -> bool:
     """Another of ``facts`` holds every word ``fact`` is about, its subject's too."""
-    words = _topic(fact.text, subject=True)
-    return any(words <= _topic(f.text, subject=True) for f in facts if f is not fact)
+    words = topic_of(fact.text, subject=True)
+    return any(words <= topic_of(f.text, subject=True) for f in facts if f is not fact)
 
 
 def _turn_of(fact: Fact, turns: Sequence[MessageRecord]) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.actors.merging import facts_of as _facts
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 from tests.actors.merging import merged as _merged
@@ -376,3 +377,19 @@ def test_an_amount_said_bare_takes_the_one_line_of_its_scale() -> None:
         ("Update: the yearly pay step came through, I'm on 21,000 now!", "Sunniva", "s"),
     )
     assert "18,400" in both and "16,900" in both
+
+
+def test_a_new_best_time_takes_the_line_of_the_old_one() -> None:
+    """ "RACE REPORT: 1:52:40!!! new PB" is a new best, however short the sentence: it takes
+    the one line holding a best time, not the goal ("under 1:55") nor a time of day."""
+    memory = _memory_after(
+        (
+            "i run about 40 km per week, my best half is 1:58 and i want under 1:55. "
+            "my long run is always at 7:30.",
+            "Ilse",
+            "s",
+        ),
+        ("RACE REPORT: 1:52:40!!! new PB, still shaking. sub 1:55 smashed 🎉", "Ilse", "s"),
+    )
+    assert "1:58" not in memory and "Ilse's best half is 1:52:40." in _facts(memory)
+    assert "under 1:55" in memory and "7:30" in memory
