@@ -44,6 +44,7 @@ from .embed.embeddings import (
     make_embedder,
 )
 from .embed.primed_embedder import PrimedEmbedder
+from .embed.vocabulary import known_word
 from .engines import Store, open_store
 from .errors import (
     MemoryUnreadable,
@@ -199,6 +200,7 @@ __all__ = [
     "hit_from_doc",
     "is_retired",
     "job_entry",
+    "known_word",
     "make_embedder",
     "meaning_score",
     "memory_docs",

@@ -34,6 +34,7 @@ __all__ = [
     "MONTHS",
     "OF_A_THING",
     "PET",
+    "PREMISES",
     "RELATIVE",
     "RELATIVES",
     "SOMEONE",
@@ -65,6 +66,12 @@ HOME_TAKEN = (
 )
 
 
+#: Where a business is, which moves without its owner moving home.
+PREMISES = (
+    "shop|business|bakery|studio|office|workshop|store|salon|restaurant|cafe|café|clinic|"
+    "boutique|kitchen|stall|kiosk"
+)
+
 #: When or how someone works, between "works" and where: "nights", "weekend shifts".
 _WHEN_WORKED = (
     r"(?:remote(?:ly)? |part-time |full-time |(?:nights|days|weekends|evenings) |"
@@ -89,7 +96,10 @@ _TABLE: list[tuple[str, str]] = [
         "residence",
         # (the verb, not "a live episode": where, or how, they live)
         r"\b(?:(?:lives?|living|lived)(?= (?:in|at|on|near|by|here|there|alone|together|"
-        r"abroad|downtown|just|right|close|next|across|outside|upstairs|nearby)\b)|(?:move|moved|moving|relocat(?:e|ed|es|ing))(?! (?:to )?(?:an? )?(?:new )?(?:company|employer|job|firm)\b)(?! (?:the|my|our|their|his|"
+        r"abroad|downtown|just|right|close|next|across|outside|upstairs|nearby)\b)|(?:move|moved|moving|relocat(?:e|ed|es|ing))(?! (?:to )?(?:an? )?(?:new )?(?:company|employer|job|firm)\b)"
+        # (a business's premises, not a home: "moved from the stall to a small shop in Ngara")
+        rf"(?!(?: from [\w ]{{1,30}}?)? to (?:an?|the|our|my|their) (?:[\w-]+ )?(?:{PREMISES})\b)"
+        r"(?! (?:the|my|our|their|his|"
         # (someone moved, not the subject: "they moved Eilidh to the Monday group")
         r"her|its?|them|him|everything|a|an|[\w-]+'s|(?-i:[A-Z])[\w-]* (?:to|from|into|up|down))\b)|based|resides?|settled|flat|apartment|hometown|"
         # (where they are: "in the new place"; not what it costs, "the rent on the new place")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from reverie.store import known_word
+
 from .attributes import RELATIVES, UPPER
 
 __all__ = ["as_meant", "labelled"]
@@ -27,11 +29,102 @@ _ASIDE = re.compile(r",? (?i:by the way|btw)(?=, )")
 _KIN_OPENS = re.compile(rf"(?=[A-Z])(?i:{RELATIVES}) (?=[A-Z]|just |[a-z]+s\b)")
 
 
+#: Where a name goes: after a word that places, joins or names a thing ("moved to grbavica",
+#: "first week with pedidosya"; not a trade after "a": "a barista").
+_BEFORE_A_NAME = re.compile(
+    r"\b(?:in|at|for|with|from|near|called|named|joined|"
+    # ("to" a place gone to, not a verb: "need to restock", "allergic to shellfish")
+    r"(?:move|moved|moving|relocated|switched|transferred|posted|went|going|back) to)$"
+)
+#: Chat's own words, no names though no dictionary holds them.
+_CHAT = frozenset(
+    [
+        "lol",
+        "lmao",
+        "haha",
+        "hahaha",
+        "hehe",
+        "pls",
+        "plz",
+        "thx",
+        "thanx",
+        "tmrw",
+        "tmr",
+        "tbh",
+        "idk",
+        "omg",
+        "btw",
+        "imo",
+        "ngl",
+        "rn",
+        "ty",
+        "tysm",
+        "ya",
+        "yea",
+        "yeah",
+        "yep",
+        "nope",
+        "ok",
+        "okay",
+        "wk",
+        "wks",
+        "yr",
+        "yrs",
+        "hr",
+        "hrs",
+        "min",
+        "mins",
+        "sec",
+        "secs",
+        "bday",
+        "bro",
+        "bruh",
+        "sis",
+        "gonna",
+        "wanna",
+        "gotta",
+        "kinda",
+        "sorta",
+        "dunno",
+        "lemme",
+        "gimme",
+        "cuz",
+        "coz",
+        "tho",
+        "thru",
+    ]
+)
+
+
+def _cased(text: str) -> str:
+    """A sentence typed all in lower case, with the names in it capitalised where a name goes:
+    a word the embedder's vocabulary does not hold (``store.known_word``) is a name ("we
+    moved to grbavica", "first week with pedidosya done"), chat's own words aside."""
+    if re.search(rf"[{UPPER}]", text.replace("I", "")):
+        return text  # (capitals typed: the writer's own names stand)
+    words = text.split(" ")
+    named = False  # (the word before was made a name: "grain mill" goes on one)
+    for at in range(1, len(words)):
+        word = words[at]
+        bare = word.strip(",.!?;:)(\"'")
+        named = (
+            len(bare) >= 3
+            and bare.isalpha()
+            and not known_word(bare)
+            and bare not in _CHAT
+            and (named or bool(_BEFORE_A_NAME.search(" ".join(words[max(at - 2, 0) : at]))))
+        )
+        if named:
+            words[at] = word.replace(bare, bare.capitalize(), 1)
+        named = named and word == bare  # (a name ends at its punctuation)
+    return " ".join(words)
+
+
 def as_meant(text: str, name: str | None) -> str:
     """A user's sentence as a careful writer would type it: its first word and "I" in capitals
     ("name's Marcus, i coach …"), and an introduction by the speaker's bare name ("Grace
     Wambui, senior auditor at KPMG.", "Zeynep, 27, PhD student …") with its "I'm"."""
-    text = _NT.sub(r"\1n't", _IM.sub("I'm", _LOWER_I.sub("I", text)))
+    text = _cased(_NT.sub(r"\1n't", _IM.sub("I'm", _LOWER_I.sub("I", text))))
     text = _ASIDE.sub("", text)  # "I'm Hiroshi by the way, a baker": "I'm Hiroshi, a baker"
     if name and name[:1].isupper():  # their own name typed in lower case: "im itzel, 19"
         said = rf"(?:\bI'm|\bI am|\bname is|\bname's|\bcall me|^) {re.escape(name.lower())}\b"

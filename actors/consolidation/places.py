@@ -14,7 +14,7 @@ import msgspec
 
 from reverie.store import Fact
 
-from .attributes import HOME_TAKEN, UPPER, Key, keys
+from .attributes import HOME_TAKEN, PREMISES, UPPER, Key, keys
 
 __all__ = ["based", "finer", "moved_within", "moves", "premises_moved", "there", "within"]
 
@@ -43,10 +43,7 @@ _LOCAL_MOVE = re.compile(
 )
 #: Premises moved to a name alone ("shifted the whole shop to Gulshan 2", "moved the bakery
 #: to Cusco"): the business's new place, in a town that may or may not be the old one.
-_PREMISES = (
-    r"(?:whole )?(?P<{}>shop|business|bakery|studio|office|workshop|store|salon|restaurant|cafe|"
-    r"café|clinic|boutique|kitchen)"
-)
+_PREMISES = rf"(?:whole )?(?P<{{}}>{PREMISES})"
 _PREMISES_MOVED = re.compile(
     rf"\b(?:(?:moved|shifted|relocated) (?:the|our|my|their) {_PREMISES.format('moved')}|"
     # (or said of them: "the shop is moving to Liberty Market")

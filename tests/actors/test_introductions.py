@@ -394,3 +394,21 @@ def test_an_introduction_from_a_place_and_a_list_said_after_the_name() -> None:
         "Mohan is 71 years old.",
         "Mohan is living in Nashik.",
     ]
+
+
+def test_a_lower_case_name_where_a_name_goes_is_a_name() -> None:
+    """A user who types all in lower case still names places: "i live in dolac", "we moved to
+    trnje" (words the embedder's vocabulary does not hold, where a name goes) are names, so
+    the move replaces the home and keeps the partner said with it. A word of the language
+    stays one ("allergic to shellfish", "need to restock")."""
+    memory = _memory_after(
+        ("i live in dolac with my bf luka, i play pickup volleyball on thursdays", "Ana", "s"),
+        ("update lol. we moved to trnje, the flat is bigger", "Ana", "s"),
+        ("im allergic to shellfish and i need to restock my pantry", "Ana", "s"),
+    )
+    facts = _facts(memory)
+    assert "dolac" not in memory.casefold() and "Ana and others moved to Trnje" in memory
+    assert "Ana lives with their bf luka." in facts
+    assert (
+        "Ana is allergic to shellfish." in facts and "Ana needs to restock their pantry." in facts
+    )
