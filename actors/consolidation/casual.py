@@ -13,6 +13,7 @@ import re
 from reverie.store import known_word
 
 from .attributes import RELATIVES, UPPER
+from .third_person import word_set
 
 __all__ = ["as_meant", "labelled"]
 
@@ -37,62 +38,10 @@ _BEFORE_A_NAME = re.compile(
     r"(?:move|moved|moving|relocated|switched|transferred|posted|went|going|back) to)$"
 )
 #: Chat's own words, no names though no dictionary holds them.
-_CHAT = frozenset(
-    [
-        "lol",
-        "lmao",
-        "haha",
-        "hahaha",
-        "hehe",
-        "pls",
-        "plz",
-        "thx",
-        "thanx",
-        "tmrw",
-        "tmr",
-        "tbh",
-        "idk",
-        "omg",
-        "btw",
-        "imo",
-        "ngl",
-        "rn",
-        "ty",
-        "tysm",
-        "ya",
-        "yea",
-        "yeah",
-        "yep",
-        "nope",
-        "ok",
-        "okay",
-        "wk",
-        "wks",
-        "yr",
-        "yrs",
-        "hr",
-        "hrs",
-        "min",
-        "mins",
-        "sec",
-        "secs",
-        "bday",
-        "bro",
-        "bruh",
-        "sis",
-        "gonna",
-        "wanna",
-        "gotta",
-        "kinda",
-        "sorta",
-        "dunno",
-        "lemme",
-        "gimme",
-        "cuz",
-        "coz",
-        "tho",
-        "thru",
-    ]
+_CHAT = word_set(
+    "lol lmao haha hahaha hehe pls plz thx thanx tmrw tmr tbh idk omg btw imo ngl rn ty tysm "
+    "ya yea yeah yep nope ok okay wk wks yr yrs hr hrs min mins sec secs bday bro bruh sis "
+    "gonna wanna gotta kinda sorta dunno lemme gimme cuz coz tho thru"
 )
 
 
