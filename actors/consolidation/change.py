@@ -96,6 +96,10 @@ def nearest(
     if not candidates:
         return None
     gists = [_gist(f.text, speaker) for f in [new, *candidates]]
+    if named := _NAMED_THEN.match(new.text):
+        # a thing named, then described ("found a new supplier, Namosi Highlands Coffee, grown
+        # an hour from Suva"): what changed is the thing, not where it comes from
+        gists[0] = _gist(named["claim"], speaker)
     # a thing left, apart from why ("left the singing group, the new conductor was awful"):
     # its clause alone says what ended
     first, *why = new.text.split(", ", 1)
@@ -114,6 +118,9 @@ def nearest(
     return _clearly_best(scores + np.array(shared, dtype=np.float32), near)
 
 
+#: A claim with the name of its thing, before what is said of it: "found a new supplier,
+#: Namosi Highlands Coffee, grown just an hour from Suva".
+_NAMED_THEN = re.compile(rf"(?P<claim>[^,]+, [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*), [a-z]")
 #: A thing of the speaker's left by its noun ("quit the choir", "left the singing group").
 _LEFT = re.compile(
     r"\b(?:left|quit|dropped|stopped|ditched|gave up(?: on)?|packed in) (?:the|my|our)\b",

@@ -14,6 +14,7 @@ import pytest
 
 from reverie.actors.consolidation.truth import merge
 from reverie.store import Fact, MessageRecord, render_memory
+from tests.actors.merging import facts_of as _facts
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 from tests.actors.merging import merged as _merged
@@ -596,3 +597,18 @@ def test_a_habit_stopped_is_named_by_its_kind() -> None:
         ("Dropped the girls off at school and went straight back to bed.", "Tomás", "s"),
     )
     assert "Tomás has two daughters." in memory
+
+
+def test_what_is_said_of_a_thing_named_is_not_what_changed() -> None:
+    """ "found a new roaster, Koro Island Coffee, grown an hour from Suva": the change is of
+    the roaster; where its beans grow says nothing of where the speaker lives."""
+    memory = _memory_after(
+        ("I run a tea stall in Suva.", "Mere", "s"),
+        (
+            "Also we found a new roaster, Koro Island Coffee, grown just an hour from Suva 🌱 "
+            "and cheaper too.",
+            "Mere",
+            "s",
+        ),
+    )
+    assert "Mere is based in Suva." in _facts(memory)
