@@ -53,6 +53,8 @@ _QUOTE = "['\"‘“]"
 _RENAME = re.compile(
     r"\b(?:new name|renamed|rebranded|retitled|now called|officially (?:called |named )?[A-Z]|called (?:the )?[A-Z][\w' -]* now|"
     r"sign (?:now )?(?:says|reads)|[A-Z][\w'-]* it is\b|"
+    # ("Now the studio is called Lumbre Estudio", "now it's called Kabati")
+    r"\b[Nn]ow,? (?:(?:the|our|my|their|it|it's) )?(?:[\w-]+ ){0,3}?(?:is |are |'s )?called [A-Z]|"
     # ("we changed our crew name to Neon Hanbok")
     r"chang\w* (?:the |our |my |its |their )?(?:[\w-]+(?:'s)? )?name to [A-Z]|"
     rf"(?:is|are|'re) now {_QUOTE}?[A-Z]|name is now|(?:is|are|'re|'s|will be) (?:the )?{_QUOTE}?{_NOT_A_DAY}{_NAME}"

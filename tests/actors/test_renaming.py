@@ -413,3 +413,17 @@ def test_a_new_name_sharing_a_word_with_the_old_one_renames_it() -> None:
         ("Our netball club rebranded over the break, we're the Valley Storm now.", "Grace", "s"),
     )
     assert "Grace plays wing attack for the Valley Storm, Saturday comp." in _facts(memory)
+
+
+def test_now_a_thing_is_called_is_a_new_name() -> None:
+    """ "Now the studio is called Brasa Norte" after "we rebranded!" renames the speaker's
+    business, whatever noun the new sentence calls it by."""
+    memory = _memory_after(
+        ("My little business is called FotoRiso, mostly weddings and birthdays.", "Tiago", "s"),
+        (
+            "Big news: we rebranded! Now the studio is called Brasa Norte, more portraits.",
+            "Tiago",
+            "s",
+        ),
+    )
+    assert "FotoRiso" not in memory and "business is called Brasa Norte" in memory
