@@ -34,7 +34,12 @@ CLAUSE = re.compile(r",\s+(?:and\s+|but\s+|so\s+)?|;\s+|\s+and\s+(?!others\b)(?=
 _CUE = re.compile(
     # ("not now": a suggestion declined, nothing changed)
     r"\b(?:(?<!\bnot )now|new|newly|instead|switch(?:ed|ing)?|chang(?:ed|es|ing)|replac(?:ed|ing)|"
-    r"no longer|any ?more|from now on|these days|nowadays|moved|moves?(?= to\b)|moving(?= (?:(?:the|my|our|their|his|her) )?(?!(?:back|out|away|over|home|abroad|house|down|up|in|on|to)\b)[a-z]+(?: [a-z]+)? to\b)|quit|left|"
+    r"no longer|any ?more|from now on|these days|nowadays|moved|moves?(?= to\b)|"
+    # (a change said in the present, of a thing to a new value: "we change football to
+    # Thursday", "move the workshop to Pylaia", "raises the latte to 28k")
+    r"(?:change|changes|move|moves|shift|shifts|raise|raises)"
+    r"(?= (?:(?:the|my|our|their|his|her|it|them) )?(?:[\w-]+ ){0,2}?(?:to|up to)\b)|"
+    r"moving(?= (?:(?:the|my|our|their|his|her) )?(?!(?:back|out|away|over|home|abroad|house|down|up|in|on|to)\b)[a-z]+(?: [a-z]+)? to\b)|quit|left|"
     r"dropp(?:ed|ing)|"
     r"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|actually|"
     r"meant|renamed|rebranded|retitled|old one|previous|former|became|promoted|took over|shifted|"

@@ -393,3 +393,29 @@ def test_a_new_best_time_takes_the_line_of_the_old_one() -> None:
     )
     assert "1:58" not in memory and "Ilse's best half is 1:52:40." in _facts(memory)
     assert "under 1:55" in memory and "7:30" in memory
+
+
+@pytest.mark.parametrize(
+    ("older", "said", "gone", "now"),
+    [
+        (
+            "I play futsal with friends every Monday night.",
+            "From next week we change futsal to Thursday, the pitch is cheaper.",
+            "Monday",
+            "Thursday",
+        ),
+        (
+            "I have small workshop, Oak Joinery, in Toumba. I make furniture.",
+            "We move the workshop to Kalamaria, bigger space and three-phase power.",
+            "Toumba",
+            "Kalamaria",
+        ),
+    ],
+)
+def test_a_change_said_in_the_present_is_a_change(
+    older: str, said: str, gone: str, now: str
+) -> None:
+    """Said in the present, as many write it ("we change futsal to Thursday", "we move the
+    workshop to Kalamaria"), a thing moved to a new value is a change, not news."""
+    memory = _memory_after((older, "Nikos", "s"), (said, "Nikos", "s"))
+    assert gone not in memory and now in memory
