@@ -76,6 +76,8 @@ UNNAMED = "The user"
 _CORRECTION = re.compile(
     r"\b(?:correction|typo|mistake|wrong|meant|misread|mixing|mixed up|actually)\b", re.IGNORECASE
 )
+#: Where a change's reason starts: what follows says why, not what else changed.
+_WHY = re.compile(r" [—–] | - |,? because |,? since ")
 #: The plural of a day: a day said once ("on a Monday") takes the number of the old one.
 _DAYS = re.compile(rf"\b((?i:{WEEKDAYS})|morning|afternoon|evening|night)s\b")
 _NO_LONGER = re.compile(
@@ -528,9 +530,12 @@ def _revise(
         retire(old)
         # a change that names another thing too ("moved everything to Akko, and the date is
         # now the 21st") changed more of the line than one value: it stands alone
+        # (not why, said after it: "… now Lumeira Ceramics — I wanted something that works
+        # in both English and Portuguese")
+        claim = _WHY.split(new.text, maxsplit=1)[0]
         more = {
             name
-            for name in values(new.text) - values(old.text) - {value, speaker}
+            for name in values(claim) - values(old.text) - {value, speaker}
             if name[0].isupper() and not WHEN.match(name) and name not in value
         }
         rewritten = None if more else _rewrite(old, new, [(was, value)], turns)

@@ -427,3 +427,23 @@ def test_now_a_thing_is_called_is_a_new_name() -> None:
         ),
     )
     assert "FotoRiso" not in memory and "business is called Brasa Norte" in memory
+
+
+def test_names_said_in_why_do_not_stop_a_rename_in_place() -> None:
+    """ "the studio is now Ria Ceramics — it works in both English and Portuguese": the
+    languages are why, not more that changed, so the line keeps where the studio is."""
+    memory = _memory_after(
+        (
+            "I'm a ceramicist with a small studio in Bonfim, Porto — it's called Barro Azul.",
+            "Rita",
+            "s",
+        ),
+        (
+            "Big news: the studio is now Ria Ceramics — I wanted something that works in both "
+            "English and Portuguese.",
+            "Rita",
+            "s",
+        ),
+    )
+    assert "Barro Azul" not in memory
+    assert "small studio in Bonfim, Porto — it's called Ria Ceramics." in memory
