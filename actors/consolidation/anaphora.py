@@ -21,10 +21,10 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .attributes import RELATIVES, UPPER
+from .attributes import OF_A_THING, RELATIVES, UPPER
 from .third_person import would_or_had
 
-__all__ = ["it_corrected", "it_sold", "named_pronoun", "old_one"]
+__all__ = ["it_corrected", "it_named", "it_sold", "named_pronoun", "old_one"]
 
 _HIS = re.compile(
     r"brother|son|husband|boyfriend|dad|father|uncle|grandpa|grandfather|nephew|fiancé"
@@ -128,6 +128,24 @@ def old_one(sentence: str, before: Sequence[str]) -> str:
                 return f"{sentence[: one.start()]}{old}{sentence[one.end() :]}"
             break
     return sentence
+
+
+#: "It's a Redmi Note 12." opening a sentence: a make or a name, of the thing said before.
+_IT_IS_A = re.compile(r"^It(?:'s| is) (?=(?:an? )?[A-Z])")
+#: The speaker's one thing a sentence names: "my phone fell in the sea".
+_MY_THING = re.compile(rf"\b[Mm]y (?:(?:{OF_A_THING}) )?(?P<noun>[a-z]{{3,}})\b")
+
+
+def it_named(sentence: str, before: Sequence[str]) -> str:
+    """ "It's a Redmi Note 12." after "my phone fell in the sea" (the last of ``before``) as
+    "My phone is a Redmi Note 12.": whose thing, and which, the sentence before says; else
+    as it was (two things of theirs there, or none)."""
+    if not before or (it := _IT_IS_A.match(sentence)) is None:
+        return sentence
+    things = {m["noun"] for m in _MY_THING.finditer(before[-1])}
+    if len(things) != 1:
+        return sentence
+    return f"My {things.pop()} is {sentence[it.end() :]}"
 
 
 #: "The old car was too tired, so I sold it": a thing, why, and what the speaker did to it.

@@ -128,3 +128,18 @@ def test_the_old_one_after_a_make_just_given_is_of_that_make() -> None:
     )
     assert "MatePad" not in memory
     assert "timings is retired" not in memory
+
+
+def test_it_is_a_make_is_the_thing_said_just_before() -> None:
+    """ "my phone fell in the lake 😭 It's a Moto G54." says what the phone is: the phone's
+    line, whose, which a new phone then replaces; with two things said before, "it" stays
+    open."""
+    said = ("Disaster, my phone fell in the lake 😭 It's a Moto G54. Can I save it?", "Inês", "s")
+    assert "Inês's phone is a Moto G54." in facts_of(memory_after(said))
+    memory = memory_after(
+        said,
+        ("The phone was dead, so I bought a Pixel 8a, the camera is much better!", "Inês", "s"),
+    )
+    assert "Moto" not in memory and "Pixel 8a" in memory
+    two = memory_after(("My phone and my laptop are both old. It's a Moto G54.", "Inês", "s"))
+    assert "It's a Moto G54." in facts_of(two)
