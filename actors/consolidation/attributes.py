@@ -37,11 +37,13 @@ __all__ = [
     "PREMISES",
     "RELATIVE",
     "RELATIVES",
+    "ROLES",
     "SOMEONE",
     "THINGS",
     "UPPER",
     "WEEKDAYS",
     "WHEN",
+    "WORKPLACE",
     "Key",
     "held_by_another",
     "is_modifier",
@@ -78,8 +80,16 @@ _WHEN_WORKED = (
     r"(?:(?:weekend|night|day|early|late|evening|morning|double) )?shifts )?"
 )
 #: A place of work by its kind, in its name: "Hospital San Javier", "Riverside Primary School".
-_WORKPLACE = (
+WORKPLACE = (
     r"(?-i:Hospital|Clinic|Clínica|Clinica|School|College|University|Bank|Academy|Institute)"
+)
+
+
+#: The trades a role is most often said by.
+ROLES = (
+    "teacher|nurse|engineer|developer|designer|manager|pharmacist|translator|doctor|lawyer|"
+    "accountant|chef|writer|programmer|consultant|analyst|scientist|architect|researcher|"
+    "officer|assistant"
 )
 
 
@@ -174,8 +184,8 @@ _TABLE: list[tuple[str, str]] = [
         # (moved to a workplace, by its kind: "moved to Hospital San Javier"; "the service
         # transferred me to Adisadel College")
         r"(?:moved|transferred|switched|posted)(?: (?:me|him|her|them|(?-i:[A-Z])[\w-]*))? "
-        rf"to (?:the )?(?=(?:(?-i:[A-Z])[\w'-]* ){{1,3}}{_WORKPLACE}\b|"
-        rf"{_WORKPLACE} (?-i:[A-Z]))|"
+        rf"to (?:the )?(?=(?:(?-i:[A-Z])[\w'-]* ){{1,3}}{WORKPLACE}\b|"
+        rf"{WORKPLACE} (?-i:[A-Z]))|"
         # (paid by them: "first payslip from Kopje Systems landed today")
         r"(?:first|last|final) (?:payslip|paycheck|paycheque|pay cheque|salary) from (?-i:[A-Z])|"
         # (the noun left out: "this week was my first at Nofima")
@@ -191,9 +201,10 @@ _TABLE: list[tuple[str, str]] = [
         # ("they made me operations manager": a role given is a trade held)
         r"\b(?:(?:is|am|'m) an?|become|became|becoming|"
         r"made (?:me|him|her|them|[A-Z][\w-]*)(?: an?| the)?) "
-        r"(?:[\w-]+ ){0,3}?(?:teacher|nurse|engineer|developer|designer|"
-        r"manager|pharmacist|translator|doctor|lawyer|accountant|chef|writer|programmer|"
-        r"consultant|analyst|scientist|architect|student|researcher|officer|assistant)\b",
+        rf"(?:[\w-]+ ){{0,3}}?(?:{ROLES}|student)\b|"
+        # (with no article, as many write it: "I'm sous chef at Coral Cove", "is head nurse")
+        r"\b(?:is|am|'m) (?:(?!(?:the|my|his|her|their|our|your|not)\b)[\w-]+(?<!ing) )?"
+        rf"(?:{ROLES})\b",
     ),
     (
         "partner",
@@ -368,7 +379,7 @@ def _keys(fact: str) -> tuple[Key, ...]:
                 value = match[0]
             elif attribute == "residence" and not value and not _THERE.search(fact):
                 continue  # "moved the run to 6:15", "the bird lives with their aunt": no place
-            elif attribute == "residence" and re.search(rf"\b{_WORKPLACE}\b", value):
+            elif attribute == "residence" and re.search(rf"\b{WORKPLACE}\b", value):
                 continue  # "moved to Hospital San Javier": a workplace, not a home
             elif attribute == "residence" and _A_THING.search(fact[: match.start()]):
                 continue  # "The studio moved to Almadies": the studio's place, not theirs

@@ -14,7 +14,7 @@ import re
 
 from reverie.store import Fact
 
-from .attributes import MONTHS, PET, RELATIVE, UPPER, WEEKDAYS
+from .attributes import MONTHS, PET, RELATIVE, ROLES, UPPER, WEEKDAYS, WORKPLACE
 from .third_person import PAST, article
 
 __all__ = ["claims"]
@@ -31,7 +31,9 @@ _WHO = (  # (not a number or a determiner: "Two weeks in our new flat in Chittag
 )
 #: "Sofie is a graphic designer at a studio called Inkwell in Aarhus": trade, employer, place.
 _TRADE_AT_IN = re.compile(
-    rf"{_WHO} (?P<trade>(?:is (?:now )?an?|works as an?|starts as(?: an?)?|(?:took|got|accepted|"
+    rf"{_WHO} (?P<trade>(?:is (?:now )?an?|works as an?|starts as(?: an?)?|"
+    # (a trade with no article, as many write it: "is sous chef at Coral Cove")
+    rf"is(?: now)?(?= (?:[\w-]+ )?(?:{ROLES})\b)|(?:took|got|accepted|"
     # (a trade's words may hold an acronym: "a QA tester")
     r"started) an? (?:new )?(?:job|post|position|role) as an?) (?:(?:[a-z][\w'-]*|[A-Z]{2,}) ){0,4}?"
     # (who employs them: "at", or "with" and "for" a name: "a plumber with Redpipe Ltd")
@@ -199,7 +201,9 @@ def claims(fact: Fact) -> list[Fact]:
         texts += [f"{who} {at} {found['at']}."] if found["at"] else []
         # (where they are: said of them, or of their employer, "Kaiyo, a seafood place in Osaka")
         where = found["where"] or (found["near"] if f" in {found['near']}" in fact.text else "")
-        texts += [f"{who} is based in {where}."] if where else []
+        # (a workplace by its kind is where they work: "nurse in the Hospital La Paz")
+        workplace = bool(where) and re.search(rf"\b{WORKPLACE}\b", where)
+        texts += [f"{who} {'works at' if workplace else 'is based in'} {where}."] if where else []
     elif doing := _DOING_IN.match(fact.text):  # "teaches yoga in Haifa", "… here in Hamburg"
         texts = [
             f"{doing['who']} {doing['what']}.",

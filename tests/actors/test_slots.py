@@ -552,3 +552,18 @@ def test_a_clause_after_a_dash_and_an_offer_are_no_new_employer() -> None:
         ("A guest from Lyon offered me a job in his hotel there, but I said no.", "Driss", "s"),
     )
     assert "Riad Zitoun" in offered
+
+
+def test_a_role_said_without_its_article_is_a_trade() -> None:
+    """ "I'm sous chef at Palm Bay Resort" (no "a", as many write it) is a trade and an
+    employer: "they made me executive chef" replaces the trade, the employer stays. A
+    workplace by its kind is where they work, not where they live ("nurse in the Hospital
+    San Carlos")."""
+    memory = _memory_after(
+        ("I'm sous chef at Palm Bay Resort, long shifts.", "Andre", "s"),
+        ("Big news, they made me executive chef!! 🎉", "Andre", "s"),
+    )
+    assert "sous" not in memory and "executive chef" in memory
+    assert "Andre works at Palm Bay Resort." in _facts(memory)
+    nurse = _memory_after(("I am nurse in the Hospital San Carlos in Lima.", "Rosa", "s"))
+    assert _facts(nurse) == ["Rosa works as a nurse.", "Rosa works at Hospital San Carlos in Lima."]
