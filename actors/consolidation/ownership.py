@@ -67,12 +67,15 @@ def people(speakers: Iterable[str], facts: Iterable[Fact]) -> set[str]:
 def named(text: str, known: set[str], written: str = "") -> set[str]:
     """``known`` and the name ``text`` opens with, if it opens with one ("Carl is single now");
     with ``written``, only a word it also holds inside a sentence is one ("my brother Carl";
-    not "Practice moved to Saturdays", nor "Hockey's on Sundays" after "hockey")."""
+    not "Practice moved to Saturdays", nor "Hockey's on Sundays" after "hockey", nor "Choir
+    moved …" after "Grace Tabernacle Choir")."""
     found = LEAD.match(text)
     lead = found["who"] if found else ""
     if found is None or _common(lead) or found["rest"].startswith(","):  # "Moved, unpacked, …"
         return known
-    if written and not re.search(rf"[\w,] {re.escape(lead)}\b", written):
+    # (nor a word of a longer name: "Choir moved rehearsal" after "Grace Tabernacle Choir")
+    inside = re.finditer(rf"([\w,'-]+) {re.escape(lead)}\b", written)
+    if written and not any(not before[1][:1].isupper() for before in inside):
         return known
     return known | {lead}
 

@@ -419,3 +419,14 @@ def test_a_change_said_in_the_present_is_a_change(
     workshop to Kalamaria"), a thing moved to a new value is a change, not news."""
     memory = _memory_after((older, "Nikos", "s"), (said, "Nikos", "s"))
     assert gone not in memory and now in memory
+
+
+def test_a_word_of_a_longer_name_opening_a_sentence_is_nobody() -> None:
+    """ "Choir moved rehearsal to Fridays now" after "my choir, Grace Tabernacle Choir": a
+    word of a longer name is not a person whose line the change must be, so the speaker's
+    choir line takes the new day."""
+    memory = _memory_after(
+        ("Also my choir, Zion Gospel Choir, rehearses Wednesday nights.", "Shanice", "s"),
+        ("Also choir moved rehearsal to Fridays now, the pastor needs the church.", "Shanice", "s"),
+    )
+    assert "Wednesday" not in memory and "Zion Gospel Choir, rehearses Fridays" in memory
