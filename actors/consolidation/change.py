@@ -179,14 +179,19 @@ def displaced(
         new = msgspec.structs.replace(new, text=said)
     if held_by_another(new.text, speaker):
         return None  # "borrowed Ana's phone", "bought Leo a new phone": someone else's thing
-    if (premises := premises_moved(said)) and not signalled(said):
-        # "the shop is moving to Liberty Market": the one line of theirs with a shop moves
+    if premises := premises_moved(said):
+        # "the shop is moving to Liberty Market": the one line of theirs with a shop moves (of
+        # two, the one saying where it is: not "likes their own workshop")
         held = [
             f
             for f in theirs(older, new, said, speaker, cue=False) or []
             if re.search(rf"\b{premises}\b", f.text, re.IGNORECASE)
         ]
-        return Displaced(held[0], None) if len(held) == 1 else None
+        placed = [f for f in held if re.search(rf"\b(?:in|at) [{UPPER}]", f.text)]
+        if len(placed) == 1 or len(held) == 1:
+            return Displaced((placed or held)[0], None)
+        if not signalled(said):
+            return None
     persons = people([speaker], older)
     if (was := _FROM.search(said)) and (mine := theirs(older, new, said, speaker)):
         # "switched from pottery to watercolour": the one line of theirs the old one names

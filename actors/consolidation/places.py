@@ -45,7 +45,9 @@ _LOCAL_MOVE = re.compile(
 #: to Cusco"): the business's new place, in a town that may or may not be the old one.
 _PREMISES = rf"(?:whole )?(?P<{{}}>{PREMISES})"
 _PREMISES_MOVED = re.compile(
-    rf"\b(?:(?:moved|shifted|relocated) (?:the|our|my|their) {_PREMISES.format('moved')}|"
+    # (in the present too, as many write it: "we move the workshop to Pylaia")
+    rf"\b(?:(?:moved?|moves|shift(?:ed|s)?|relocat(?:ed|es|e)) (?:the|our|my|their) "
+    rf"{_PREMISES.format('moved')}|"
     # (or said of them: "the shop is moving to Liberty Market")
     rf"(?:the|our|my|their) {_PREMISES.format('moving')} (?:is |has )?"
     r"(?:moving|moved|moves|relocat\w+)) to "
@@ -106,17 +108,17 @@ def premises_moved(text: str) -> str:
 
 
 def moved_within(old: str, new: str) -> tuple[str, str] | None:
-    """The place of ``old``, a thing "in Yanahuara, Arequipa", and the one a move within its
+    """The place of ``old``, a thing "in Yanahuara, Arequipa" (or "in Kalamaria"), and the one a move within its
     wider place names ("moved the workshop to a bigger room in Cayma"); premises moved to a
     name alone take the old place whole, as nothing says in which town the new one is
     ("moved the bakery to Westlands": "in Westlands"); else None."""
-    was = re.search(rf"\bin (?P<place>{_NAME})(?P<wider>{_WIDER})", old)
+    was = re.search(rf"\bin (?P<place>{_NAME})(?P<wider>{_WIDER})?", old)
     now = re.findall(rf"\b(?:in|to) ({_NAME})(?!{_WIDER}|[\w'-])", new)
     if not (was and now):
         return None
-    if _LOCAL_MOVE.search(new):
+    if _LOCAL_MOVE.search(new) and was["wider"]:
         return was["place"], now[-1]
-    return (was["place"] + was["wider"], now[-1]) if premises_moved(new) else None
+    return (was["place"] + (was["wider"] or ""), now[-1]) if premises_moved(new) else None
 
 
 def there(text: str) -> str:

@@ -612,3 +612,16 @@ def test_what_is_said_of_a_thing_named_is_not_what_changed() -> None:
         ),
     )
     assert "Mere is based in Suva." in _facts(memory)
+
+
+def test_premises_moved_take_the_line_saying_where_they_are() -> None:
+    """ "We move the workshop to Pylaia" (said in the present): of two lines with a workshop,
+    the one saying where it is moves, in place; "likes their own workshop" stays."""
+    memory = _memory_after(
+        ("I have small workshop, Oak Joinery, in Toumba. I make furniture.", "Nikos", "s"),
+        ("I like my own workshop, no boss.", "Nikos", "s"),
+        ("We move the workshop to Pylaia, bigger space.", "Nikos", "s"),
+    )
+    facts = _facts(memory)
+    assert "Nikos has small workshop, Oak Joinery, in Pylaia." in facts
+    assert "Toumba" not in memory and any("likes their own workshop" in f for f in facts)
