@@ -320,10 +320,13 @@ def _supersede(
             continue  # "my phone is on 5%", "skipped my green tea": the same thing's state
         # (said as a move: "based in Bornova" from "an instructor at a school in Bornova" is not)
         if not shared or (
-            # (the same place said again: "Officially moved into Borrowdale" of "the new flat
-            # is in Borrowdale"; a partner's is news, "Mia is my fiancée now")
+            # (the same place or employer said again: "Officially moved into Borrowdale" of "the
+            # new flat is in Borrowdale", "First week at Saigonmove done" of "signed with
+            # SaigonMove Rehab"; a partner's is news, "Mia is my fiancée now")
             all(
-                a.attribute == "residence" and a.value and a.value.casefold() == b.value.casefold()
+                a.attribute in ("residence", "work")
+                and a.value
+                and f"{b.value.casefold()} ".startswith(f"{a.value.casefold()} ")
                 for a, b in shared
             )
             or (based(old.text) and (not moves(whole) or finer(old, before, shared)))

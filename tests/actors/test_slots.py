@@ -567,3 +567,14 @@ def test_a_role_said_without_its_article_is_a_trade() -> None:
     assert "Andre works at Palm Bay Resort." in _facts(memory)
     nurse = _memory_after(("I am nurse in the Hospital San Carlos in Lima.", "Rosa", "s"))
     assert _facts(nurse) == ["Rosa works as a nurse.", "Rosa works at Hospital San Carlos in Lima."]
+
+
+def test_the_same_employer_said_again_keeps_the_fuller_line() -> None:
+    """ "first week at saigonmove done" after "signed with SaigonMove Rehab, sports rehab, more
+    money" says the same employer again (in other capitals, its name shortened): the line
+    saying more of it stays."""
+    memory = _memory_after(
+        ("Big news, I signed with KestrelMove Rehab, sports rehab, more money!", "Mai", "s"),
+        ("first week at kestrelmove done 😅 lots of knee problems", "Mai", "s"),
+    )
+    assert "KestrelMove Rehab, sports rehab, more money" in memory
