@@ -578,3 +578,13 @@ def test_the_same_employer_said_again_keeps_the_fuller_line() -> None:
         ("first week at kestrelmove done 😅 lots of knee problems", "Mai", "s"),
     )
     assert "KestrelMove Rehab, sports rehab, more money" in memory
+
+
+def test_their_home_in_a_place_said_in_passing_is_where_they_live() -> None:
+    """ "a five-minute drive from our place in Highlands" says where they live, so a move
+    replaces it."""
+    memory = _memory_after(
+        ("The daycare is a five-minute drive from our place in Kingsway.", "Emily", "s"),
+        ("We moved to Alta Vista last weekend, boxes everywhere.", "Emily", "s"),
+    )
+    assert "Kingsway" not in memory and "Alta Vista" in memory
