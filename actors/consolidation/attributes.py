@@ -120,7 +120,8 @@ _TABLE: list[tuple[str, str]] = [
         r"until|till|visiting|holiday|vacation|trip|conference)\b)|"
         # (a new home said where it is: "the new apartment in Suita is bigger"; or their home,
         # "a five-minute drive from our place in Highlands")
-        r"\b(?:the|our|my|their) new (?:house|home|place|flat|apartment|condo)(?= in (?-i:[A-Z]))|"
+        # (the article left out too: "New flat in Leith is tiny")
+        r"(?:^|\b(?:the|our|my|their) )new (?:house|home|place|flat|apartment|condo)(?= in (?-i:[A-Z]))|"
         r"(?:\b(?:our|my|their)|'s) (?:house|home|place|flat|apartment|condo)(?= in (?-i:[A-Z]))|"
         # (a move in the English of South Asia: "we shifted to Johar Town"; not "to Tuesdays")
         rf"shift(?:ed|ing)(?= (?:to|into) (?!(?i:{WEEKDAYS}|{MONTHS})\b)(?-i:[A-Z]))|"

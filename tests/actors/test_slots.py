@@ -588,3 +588,12 @@ def test_their_home_in_a_place_said_in_passing_is_where_they_live() -> None:
         ("We moved to Alta Vista last weekend, boxes everywhere.", "Emily", "s"),
     )
     assert "Kingsway" not in memory and "Alta Vista" in memory
+
+
+def test_a_new_home_said_without_its_article_is_a_move() -> None:
+    """ "New flat in Leith is bigger" (the article left out) says where they live now."""
+    memory = _memory_after(
+        ("I live in Morningside, my flat is tiny.", "Isla", "s"),
+        ("New flat in Leith is bigger, we moved on Saturday.", "Isla", "s"),
+    )
+    assert "Morningside" not in memory and "Leith" in memory
