@@ -37,6 +37,9 @@ _CUE = re.compile(
     r"no longer|any ?more|from now on|these days|nowadays|moved|moves?(?= to\b)|"
     # (a change said in the present, of a thing to a new value: "we change football to
     # Thursday", "move the workshop to Pylaia", "raises the latte to 28k")
+    # (a first time with a new group or place: "first rehearsal with the Inntal Kantorei")
+    r"first (?:rehearsal|class|session|training|practice|lesson|game|match|shift|day|week)s? "
+    r"(?:with|at)(?= (?:the )?(?-i:[A-Z]))|"
     r"(?:change|changes|move|moves|shift|shifts|raise|raises)"
     r"(?= (?:(?:the|my|our|their|his|her|it|them) )?(?:[\w-]+ ){0,2}?(?:to|up to)\b)|"
     r"moving(?= (?:(?:the|my|our|their|his|her) )?(?!(?:back|out|away|over|home|abroad|house|down|up|in|on|to)\b)[a-z]+(?: [a-z]+)? to\b)|quit|left|"

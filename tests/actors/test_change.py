@@ -625,3 +625,22 @@ def test_premises_moved_take_the_line_saying_where_they_are() -> None:
     facts = _facts(memory)
     assert "Nikos has small workshop, Oak Joinery, in Pylaia." in facts
     assert "Toumba" not in memory and any("likes their own workshop" in f for f in facts)
+
+
+def test_a_first_time_with_a_new_group_is_a_change() -> None:
+    """ "my first rehearsal with the Inntal Kantorei, a mixed choir" after moving: a first
+    time with a group named says the speaker is with it now, and the old choir's line goes."""
+    memory = _memory_after(
+        (
+            "My choir, the Liederkranz Tegernsee, celebrates its 60th anniversary this autumn.",
+            "Greta",
+            "s",
+        ),
+        (
+            "On Thursday evening I went to my first rehearsal with the Inntal Kantorei, a mixed "
+            "choir of about forty people.",
+            "Greta",
+            "s",
+        ),
+    )
+    assert "Tegernsee" not in memory and "Inntal Kantorei" in memory
