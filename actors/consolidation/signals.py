@@ -37,6 +37,8 @@ _CUE = re.compile(
     r"no longer|any ?more|from now on|these days|nowadays|moved|moves?(?= to\b)|"
     # (a change said in the present, of a thing to a new value: "we change football to
     # Thursday", "move the workshop to Pylaia", "raises the latte to 28k")
+    # (signed up with a new one: "registered with Dr. Aydin", "enrolled at Hanze")
+    r"(?:registered|enrolled|signed up) (?:with|at)(?= (?:the )?(?-i:[A-Z]))|"
     # (a first time with a new group or place: "first rehearsal with the Inntal Kantorei")
     r"first (?:rehearsal|class|session|training|practice|lesson|game|match|shift|day|week)s? "
     r"(?:with|at)(?= (?:the )?(?-i:[A-Z]))|"

@@ -644,3 +644,17 @@ def test_a_first_time_with_a_new_group_is_a_change() -> None:
         ),
     )
     assert "Tegernsee" not in memory and "Inntal Kantorei" in memory
+
+
+def test_signed_up_with_a_new_one_is_a_change() -> None:
+    """ "I have registered with Dr. Aydin, very patient" after the move: a new family doctor,
+    so the old doctor's line goes by meaning."""
+    memory = _memory_after(
+        (
+            "My family doctor, Dr. Brandl, wants a fasting blood test before my knee appointment.",
+            "Greta",
+            "s",
+        ),
+        ("I have registered with Dr. Aydin, a young woman, very patient.", "Greta", "s"),
+    )
+    assert "Brandl" not in memory and "Aydin" in memory
