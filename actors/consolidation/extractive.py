@@ -157,7 +157,9 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _NUMBER = re.compile(r"\d")
-_CURRENCY = re.compile(r"[$€£¥₹₦₱]\s?\d")
+#: Money: a symbol or a currency's code on either side of an amount ("$900", "450 €",
+#: "2,300,000 MNT", "KSh 54,000").
+_CURRENCY = re.compile(r"[$€£¥₹₦₱]\s?\d|\d\s?(?:[€£¥₹₦₱]|[A-Z]{3}\b)|\b[A-Z]{2,3}\s?\d")
 #: A value stated: "is 214 watts", "are now 40,000 a month", "is a scary 1,400 a month".
 _VALUE_IS = re.compile(r"\b(?:is|are)\s+(?:[a-z]+\s+){0,2}[^\w\s]?\d")
 _IS = re.compile(r"\b(?:is|are)\b")

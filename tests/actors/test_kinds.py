@@ -430,3 +430,17 @@ def test_a_word_of_a_longer_name_opening_a_sentence_is_nobody() -> None:
         ("Also choir moved rehearsal to Fridays now, the pastor needs the church.", "Shanice", "s"),
     )
     assert "Wednesday" not in memory and "Zion Gospel Choir, rehearses Fridays" in memory
+
+
+def test_an_amount_in_a_currency_by_its_code_is_a_value_stated() -> None:
+    """ "Salary also better, 17,500 UAH." states an amount of money by its currency's code
+    (as "$" or "€" say it): kept, it takes the line with the old salary."""
+    memory = _memory_after(
+        ("My salary is 14,500 UAH per month, I live with my parents.", "Oksana", "s"),
+        (
+            "Big news! New company, more creative work! Salary also better, 17,500 UAH.",
+            "Oksana",
+            "s",
+        ),
+    )
+    assert "14,500" not in memory and "17,500 UAH" in memory
