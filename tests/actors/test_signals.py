@@ -1,0 +1,40 @@
+"""Words that say a state changed though they name no old value (``signals.py``): a first
+time with a group or place named, signing up with a name. Through the whole extractive path;
+see docs/design.md, "Facts that stay true"."""
+
+from __future__ import annotations
+
+from tests.actors.merging import memory_after as _memory_after
+
+
+def test_a_first_time_with_a_new_group_is_a_change() -> None:
+    """ "my first rehearsal with the Inntal Kantorei, a mixed choir" after moving: a first
+    time with a group named says the speaker is with it now, and the old choir's line goes."""
+    memory = _memory_after(
+        (
+            "My choir, the Liederkranz Tegernsee, celebrates its 60th anniversary this autumn.",
+            "Greta",
+            "s",
+        ),
+        (
+            "On Thursday evening I went to my first rehearsal with the Inntal Kantorei, a mixed "
+            "choir of about forty people.",
+            "Greta",
+            "s",
+        ),
+    )
+    assert "Tegernsee" not in memory and "Inntal Kantorei" in memory
+
+
+def test_signed_up_with_a_new_one_is_a_change() -> None:
+    """ "I have registered with Dr. Aydin, very patient" after the move: a new family doctor,
+    so the old doctor's line goes by meaning."""
+    memory = _memory_after(
+        (
+            "My family doctor, Dr. Brandl, wants a fasting blood test before my knee appointment.",
+            "Greta",
+            "s",
+        ),
+        ("I have registered with Dr. Aydin, a young woman, very patient.", "Greta", "s"),
+    )
+    assert "Brandl" not in memory and "Aydin" in memory
