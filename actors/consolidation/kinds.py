@@ -56,14 +56,16 @@ KINDS = [
     ),
     # (a decimal whole: "58.2 seconds" is no 58; nor is a time a number, "6:15" no 6)
     # (and thousands said with a k: "rent is 180k"; or after a currency's letter: "R2,800")
+    # (not by how much it changed: "put the rent up by 50, so it's 950 now")
     re.compile(
-        rf"{_MONEY}\d{{1,3}}(?:,\d{{3}})+\b|(?<!:)\b\d+(?:\.\d+\b|(?:st|nd|rd|th|k)?\b(?![.:]\d))"
+        rf"(?<!\bby )(?<!\bby [^\w\s])(?:{_MONEY}\d{{1,3}}(?:,\d{{3}})+\b"
+        rf"|(?<!:)\b\d+(?:\.\d+\b|(?:st|nd|rd|th|k)?\b(?![.:]\d)))"
     ),
 ]
 #: A weekday, as a schedule says it ("Tuesday mornings").
 WEEKDAY = KINDS[1]
 #: (whole: not the "4" of "4,500", nor the 6 of "6:15")
-_AMOUNT = rf"(?<!:)(?:{_MONEY}\d{{1,3}}(?:,\d{{3}})+|\b\d+(?:\.\d+)?k?)(?![,.:]?\d)"
+_AMOUNT = rf"(?<!:)(?<!\bby )(?<!\bby [^\w\s])(?:{_MONEY}\d{{1,3}}(?:,\d{{3}})+|\b\d+(?:\.\d+)?k?)(?![,.:]?\d)"
 #: The word after an amount, and the words that name no unit ("3,900 a month", "4,400 now").
 _UNIT = re.compile(r" (?P<unit>[^\W\d_]+)")
 _NOT_UNIT = re.compile(r"now|an?|the|per|from|on|in|at|to|and|or|this|next|last|if|so|but")

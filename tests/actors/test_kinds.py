@@ -125,6 +125,18 @@ def test_an_amount_of_another_thing_is_not_the_one_that_changed() -> None:
     assert "Greta is 57" in memory and "Greta is 76" not in memory
 
 
+def test_how_much_an_amount_changed_is_not_its_new_value() -> None:
+    """ "put the fee up by 40, so it's 610 now": 610, not 40; the difference alone ("cut by
+    €25") is no new value written into the line."""
+    older = ["Oksana's course fee is 570 dollars a term.", "Oksana is a welder."]
+    said = "The college put the fee up by 40, so it's 610 now."
+    memory = _merged("Oksana", older, said).memory
+    assert "fee is 610 dollars" in memory and "40 dollars" not in memory
+    older = ["Oksana pays €180 a month for the allotment.", "Oksana is a welder."]
+    memory = _merged("Oksana", older, "The council cut the allotment charge by €25.").memory
+    assert "€25 a month" not in memory
+
+
 def test_a_day_something_starts_is_no_new_weekday_of_a_schedule() -> None:
     """ "From Monday I'm on my own" is a date: the sailing stays on Saturdays."""
     sailing = "Henrik sails with the club on Saturday mornings."
