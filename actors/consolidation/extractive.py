@@ -146,6 +146,8 @@ _TRADE_NEXT = re.compile(
     r"^(?!(?:We|They|He|She|It|You|My|Our|His|Her|Their|This|That|There)\b)"
     rf"(?:[A-Z][a-z-]+|{INITIALISM})(?: [a-z-]+){{0,3}} (?:at|in|with|for) "
     r"(?!.*\b(?:is|are|was|were|has|have)\b)"
+    # (a day is no place of work: "Start in June.", "Back on Monday.")
+    rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)"
     # (the name, or a thing called by one: "at a fintech startup called Pinewheel")
     rf"(?:(?:an?|the) (?:[a-z][\w-]* ){{1,4}})?[{UPPER}][^.!?]*[.!]?$"
 )

@@ -266,6 +266,9 @@ def test_a_value_under_a_label_is_theirs_and_a_verb_after_the_job_is_no_role() -
     )
     said = "I got the job! What should I wear on day one?"
     assert _facts(_memory_after((said, "Aigerim", "s"))) == ["Aigerim got the job!"]
+    # (nor a day: "Start in July." is when, no role called "start")
+    said = "They offered me the position at Kestrel Freight! Start in July."
+    assert not any("is a start" in f for f in _facts(_memory_after((said, "Aigerim", "s"))))
 
 
 def test_a_business_run_besides_a_trade_is_a_claim_of_its_own() -> None:
