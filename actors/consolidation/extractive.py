@@ -128,7 +128,9 @@ _THEY = {"you're": "they're", "you are": "they are", "your": "their", "you": "th
 #: ``is_chatter``'s).
 _INTRODUCTION = re.compile(
     r"^(?:(?:I'm|I am|Call me|My name's|Name's) [A-Z][\w'-]*|"
-    r"(?:I'm|I am|We're|We are) (?:now |finally |officially )?[a-z][a-z-]{3,})[.!]*$"
+    r"(?:I'm|I am|We're|We are) (?:now |finally |officially )?[a-z][a-z-]{3,}|"
+    # (an age: "I'm 29.")
+    r"(?:I'm|I am) (?:now |just )?\d{1,3})[.!]*$"
 )
 #: A fragment that only names what the sentence before introduced: "A beagle called Rex."
 _APPOSITION = re.compile(

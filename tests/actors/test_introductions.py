@@ -131,6 +131,10 @@ def test_an_introduction_with_an_age_and_a_trade_without_an_article() -> None:
             "Rasmus works at Kvist Design.",
             "Rasmus is based in Aarhus.",
         ], said
+    # (an age said in a sentence of its own, however short, and before another claim)
+    assert _facts(_memory_after(("Sure. I'm 47.", "Rasmus", "s"))) == ["Rasmus is 47."]
+    memory = _memory_after(("I am 38 and my daughter Freja is 9.", "Rasmus", "s"))
+    assert _facts(memory) == ["Rasmus is 38.", "Rasmus's daughter Freja is 9."]
 
 
 def test_an_introduction_by_the_bare_name_and_as_typed_in_lower_case() -> None:
