@@ -62,7 +62,7 @@ WEEKDAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 #: A home taken: "the keys to a townhouse in Burnaby", "signed the lease on a studio",
 #: "renting a cottage in Kurtistown".
 HOME_TAKEN = (
-    r"(?:keys to|lease (?:on|for)|signed for|renting|rented|rent|bought) (?:our|my|their|the|an?) "
+    r"(?:keys to|lease (?:on|for)|signed for|renting|rented|rent|bought|got|found) (?:our|my|their|the|an?) "
     r"(?:new )?(?:[\w-]+ )?"
     r"(?:place|house|home|flat|apartment|townhouse|studio|cottage|room)"
 )

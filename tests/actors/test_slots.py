@@ -155,6 +155,8 @@ def test_eating_something_again_is_a_change_of_diet() -> None:
         "Bilal and others got the keys to our place in Islamabad on Saturday!",
         "Bilal and others got the keys to a townhouse in Islamabad!",
         "Bilal signed the lease on a studio in Islamabad, with a little garden.",
+        "Bilal and others got a place in Islamabad, boxes everywhere.",
+        "Bilal found a flat in Islamabad near the park.",
     ],
 )
 def test_relocating_settling_or_living_somewhere_now_is_a_move(said: str) -> None:
