@@ -183,6 +183,10 @@ _BARE_MOVE = re.compile(
     r"(?! (?:to|in|into|there|here|back|out|away|house|home|on|over|up|down)\b)"
     # (nor a thing moved: "I've moved my class to a hall", "moved the bakery")
     r"(?! (?:my|our|the|his|her|their|its|it|them|everything)\b)"
+    # (nor a noun the move names, "moving boxes everywhere": what follows is when, why or how)
+    r"(?=$|[^\w ]| (?:[A-Z]|\d|(?:last|next|this|soon|today|tomorrow|tonight|yesterday|"
+    r"finally|again|and|so|but|because|since|with|from|early|later|after|before|by|when|once|"
+    r"for|at|around|now|already|just|officially|end|within|a|an|as|if|or)\b))"
 )
 #: An adverb before a verb whose "I" was left out: "Just got a Pixel 9", "Finally sold it".
 _JUST = re.compile(r"(?:Just|Finally|Also|Recently|Already|Then)$")

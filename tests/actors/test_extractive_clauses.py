@@ -365,6 +365,9 @@ def test_a_bare_move_is_to_the_place_the_turn_named_before() -> None:
         ("We have moved. The air in Malang is so cool!", "Budi", "s"),
     )
     assert "Budi and others have moved to Malang." in _facts(memory) and "Surabaya" not in memory
+    # (a noun named by the move is none: "moving boxes" are no move to where the turn named)
+    said = "We took a flat in Malang, moving crates all over the hallway."
+    assert not any("to Malang crates" in f for f in _facts(_memory_after((said, "Budi", "s"))))
     # a place named before it in its own clause comes before the next sentence's
     memory = _memory_after(
         (
