@@ -84,20 +84,34 @@ def named_pronoun(sentence: str, before: Sequence[str], who: str) -> str:
     return f"{name}{verb}{sentence[opening.end() :]}"
 
 
-#: The thing a mistake owned names: "I wrote the rent wrong", "gave you the wrong date".
+#: The thing a mistake owned names: "I wrote the rent wrong", "gave you the wrong date",
+#: "misread the listing", "the salary I gave you was off", "Guest list correction".
 _WRONG_ABOUT = re.compile(
     r"\b(?:the|my) (?:wrong (?P<a>[a-z]+(?: [a-z]+)?)\b|(?P<b>[a-z]+(?: [a-z]+)?) wrong\b)"
+    r"|\bmisread (?:the|my) (?P<c>[a-z]+)\b"
+    r"|\b(?:[Tt]he|[Mm]y) (?P<d>[a-z]+(?: [a-z]+)?)(?: I (?:gave you|said|told you|wrote|typed))?"
+    r" (?:was|were) (?:wrong|off|incorrect)\b"
+    r"|^(?P<e>[A-Za-z]+(?: [a-z]+)?) correction\b"
 )
-#: "It's …" opening a sentence or its last clause ("Just checked the agreement, it's …").
-_IT_IS = re.compile(r"^It(?:'s| is)\b|, it(?:'s| is)\b(?!.*, )")
+#: "It's …" opening a sentence or a clause ("Just checked the agreement, it's …").
+_IT_IS = re.compile(r"^It(?:'s| is)\b|[,:] it(?:'s| is)\b")
 
 
 def it_corrected(text: str, said: str) -> str:
-    """ "It's 5,400 a month" after "I wrote the rent wrong." (``said``): the rent, corrected
-    (what led to it, "Just checked the agreement, …", says no more)."""
-    if (it := _IT_IS.search(text)) and (wrong := _WRONG_ABOUT.search(said)):
-        return f"Correction: my {wrong['a'] or wrong['b']} is{text[it.end() :]}"
-    return text
+    """ "It's 5,400 a month" after "I wrote the rent wrong." (``said``), or after the mistake
+    in its own sentence ("misread the listing, it's 41,500"): the thing, corrected (what led
+    to it, "Just checked the agreement, …", says no more)."""
+    if (it := _IT_IS.search(text)) is None:
+        return text
+    wrong = _WRONG_ABOUT.search(said)
+    if (here := _WRONG_ABOUT.search(text[: it.start()])) and not (here["a"] or here["b"]):
+        # (in its own sentence only where the mistake's clause says nothing by itself; "I
+        # got the rent wrong, it's 2,300" is read whole, the line it corrects rewritten)
+        wrong = here
+    if wrong is None:
+        return text
+    thing = next(v for v in wrong.groups() if v).lower()
+    return f"Correction: my {thing} is{text[it.end() :]}"
 
 
 #: "The old one", "my old one": a thing of the kind the speaker just called new.

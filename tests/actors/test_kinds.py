@@ -352,6 +352,22 @@ def test_a_correction_said_after_what_led_to_it_is_of_the_thing_said_wrong() -> 
     assert "Lucía still pays off their Pixel 7." in memory
 
 
+def test_a_mistake_said_in_the_sentence_that_corrects_it_names_what_it_is() -> None:
+    """ "misread the invoice, it's 3,150", "the deposit I told you was off, it's …", "Fare
+    correction: it's …": the "it" is the thing said wrong, so the old amount goes."""
+    for said, old, new in [
+        ("Sorry, misread the invoice, it's 3,150 with the VAT.", "The invoice is 2,700.", "3,150"),
+        (
+            "Oh, the deposit I told you was off, it's 1,950, the agent added a fee.",
+            "Tomasz put down a deposit of 1,600 for the flat.",
+            "1,950",
+        ),
+        ("Fare correction: it's 460 kroner, I looked at the child price.", "The fare is 380 kroner.", "460"),
+    ]:
+        memory = _memory_after((old, "Tomasz", "s"), (said, "Tomasz", "s"))
+        assert new in memory and old not in memory, said
+
+
 def test_of_two_days_in_a_line_the_change_takes_the_one_said_after_its_word() -> None:
     """ "Sprints on Mondays, long swim Saturday" then "sprints go to Wednesdays from now on":
     the sprints' day changes, the long swim's stays."""
