@@ -180,7 +180,9 @@ def record_time(text: str, turn: str) -> str:
 
 #: A topic's amount stated: "The rent is R6,500", "My salary is 35,000 now".
 _VALUE_OF = re.compile(
-    rf"^(?:(?:But|And|So|Also),? )?(?:(?:The|My|Our|Their|[{UPPER}][\w-]*'s|the|my|our|their) )?"
+    # (after a word that leads in: "Wait, fee is 14,750")
+    rf"^(?:(?:But|And|So|Also),? |[A-Z][a-z]*, )?"
+    rf"(?:(?:The|My|Our|Their|[{UPPER}][\w-]*'s|the|my|our|their) )?"
     r"(?:[A-Za-z]+ )?[A-Za-z]+ (?:is|are) (?:now )?"
     # (after its currency: "GH₵1,350", "$900", "R6,500")
     rf"(?:[A-Z]{{0,3}}[^\w\s]|[RNKP])?(?P<value>{KINDS[-1].pattern})"

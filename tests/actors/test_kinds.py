@@ -115,6 +115,12 @@ def test_a_new_time_replaces_the_whole_time() -> None:
         ("The landlord sold the plaza, so we moved the shop. But rent there is $2250.", "Esi", "s"),
     )
     assert "$1900" not in memory and "$2250" in memory
+    # (after a word that leads in: "Argh, membership is 1,100 …")
+    memory = _memory_after(
+        ("Membership is 950 a year, courts on Mondays.", "Esi", "s"),
+        ("Argh, membership is 1,100, I forgot the locker.", "Esi", "s"),
+    )
+    assert "950" not in memory and "Membership is 1,100 a year" in memory
 
 
 def test_an_amount_of_another_thing_is_not_the_one_that_changed() -> None:
@@ -362,7 +368,11 @@ def test_a_mistake_said_in_the_sentence_that_corrects_it_names_what_it_is() -> N
             "Tomasz put down a deposit of 1,600 for the flat.",
             "1,950",
         ),
-        ("Fare correction: it's 460 kroner, I looked at the child price.", "The fare is 380 kroner.", "460"),
+        (
+            "Fare correction: it's 460 kroner, I looked at the child price.",
+            "The fare is 380 kroner.",
+            "460",
+        ),
     ]:
         memory = _memory_after((old, "Tomasz", "s"), (said, "Tomasz", "s"))
         assert new in memory and old not in memory, said
