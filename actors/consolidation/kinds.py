@@ -68,7 +68,11 @@ WEEKDAY = KINDS[1]
 _AMOUNT = rf"(?<!:)(?<!\bby )(?<!\bby [^\w\s])(?:{_MONEY}\d{{1,3}}(?:,\d{{3}})+|\b\d+(?:\.\d+)?k?)(?![,.:]?\d)"
 #: The word after an amount, and the words that name no unit ("3,900 a month", "4,400 now").
 _UNIT = re.compile(r" (?P<unit>[^\W\d_]+)")
-_NOT_UNIT = re.compile(r"now|an?|the|per|from|on|in|at|to|and|or|this|next|last|if|so|but")
+_NOT_UNIT = re.compile(
+    r"now|an?|the|per|from|on|in|at|to|and|or|this|next|last|if|so|but|these|those|with|for|"
+    r"since|instead|again|too|though|already|as|until|each|every|once|plus|after|before|when|"
+    r"because"
+)
 #: An amount of a period: "a month", "per week".
 _PERIOD = r"(?P<period>(?:a|per) (?:month|week|year|night|hour))"
 #: A count said in words ("three grandchildren", "Three apprentices now"; not "two weeks").

@@ -143,6 +143,16 @@ def test_how_much_an_amount_changed_is_not_its_new_value() -> None:
     assert "€25 a month" not in memory
 
 
+def test_a_word_after_an_amount_that_counts_nothing_is_no_unit() -> None:
+    """ "I'm on the 745 these days" counts no "these": the amount is the one of the speaker's
+    line holding one of its scale ("the 712 out of Ballina depot")."""
+    memory = _memory_after(
+        ("I drive trams, mostly the 712 out of Ballina depot.", "Orla", "s"),
+        ("Earlier starts now, I'm on the 745 these days.", "Orla", "s"),
+    )
+    assert "712" not in memory and "the 745 out of Ballina depot" in memory
+
+
 def test_a_day_something_starts_is_no_new_weekday_of_a_schedule() -> None:
     """ "From Monday I'm on my own" is a date: the sailing stays on Saturdays."""
     sailing = "Henrik sails with the club on Saturday mornings."
