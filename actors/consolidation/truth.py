@@ -250,10 +250,12 @@ def _renamed(
     if (found := renamed(new.text, _turn_of(new, turns), lines, persons | kin)) is None:
         return False
     rewritten = _rewrite(found.line, new, [(found.was, found.name)], turns)
-    if rewritten is None:
-        return False
     at = facts.index(found.line)
     retire(found.line)
+    if rewritten is None:
+        # (a line that cannot take the new name, a quote or two claims, no longer holds: it
+        # goes, and the new name stands alone, as a change in other words does)
+        return False
     facts.insert(at, rewritten)
     _named_again(facts, rewritten, found.was, found.name, retire)
     return True

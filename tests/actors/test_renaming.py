@@ -107,6 +107,10 @@ def test_a_new_title_replaces_the_answered_name_and_no_one_elses_rename_does() -
     answer = 'Femi, asked "What\'s it called?", answered "Midnight Danfo"'
     said = "Femi and others have retitled the album Third Mainland."
     assert _merge("Femi", [answer, "Femi is a producer."], said) == [answer]
+    # (a quoted line cannot take the new name: it goes, and the rename stands alone)
+    answer = 'Femi, asked "Any plans?", answered "The label will be Eko Tapes"'
+    said = "Femi renamed it Lagoon Tapes, the other name was taken."
+    assert _merge("Femi", [answer, "Femi is a producer."], said) == [answer]
     shop = "Weijun runs a small bubble tea shop called Cloudpearl."
     said = "Funny, the shop across the street just renamed itself Boba Lab, copying us."
     memory = _merged("Weijun", [shop, "Weijun is based in Taichung."], said).memory
