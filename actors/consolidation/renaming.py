@@ -51,7 +51,8 @@ _NOT_A_DAY = rf"(?!(?i:{WEEKDAYS}|{MONTHS})s?\b)"
 #: A name may be quoted: "we are 'Kita no Kaze'".
 _QUOTE = "['\"‘“]"
 _RENAME = re.compile(
-    r"\b(?:new name|renamed|rebranded|retitled|now called|officially (?:called |named )?[A-Z]|called (?:the )?[A-Z][\w' -]* now|"
+    r"\b(?:new name|renamed|rebranded|retitled|now called|officially (?:called |named )?[A-Z]|"
+    r"(?:called|calling (?:it|them)) (?:the )?[A-Z][\w' -]* now|chang\w* (?:it|them) to [A-Z]|"
     r"sign (?:now )?(?:says|reads)|[A-Z][\w'-]* it is\b|"
     # ("Now the studio is called Lumbre Estudio", "now it's called Kabati")
     r"\b[Nn]ow,? (?:(?:the|our|my|their|it|it's) )?(?:[\w-]+ ){0,3}?(?:is |are |'s )?called [A-Z]|"
@@ -70,13 +71,13 @@ _RENAMING = re.compile(
     # ("changed the truck's name", "changed the band name")
     r"\bchang\w* (?:the |our |my |its |their )?(?:[\w-]+(?:'s)? )?name\b|"
     # ("Efua and I agreed the podcast name was too niche")
-    r"\b(?:the|our) [a-z]+ name (?:was|is|felt|sounded)\b",
+    r"\b(?:the|our) (?:[a-z]+ )?name (?:was|is|felt|sounded|sounds)\b",
     re.IGNORECASE,
 )
 _NEW_NAME = re.compile(
     # (or what it goes out "as": "invoices now go out as Baltic Lingo")
     # (or after a colon: "a new name with the new sign: Salong Norrsken")
-    r"(?:(?:\b(?:called|named|name is|name(?: also| too)?[:,]|to|as|officially|(?:is|are|'re) now|is|are|'re|be|[Ii]t's|"
+    r"(?:(?:\b(?:called|named|calling (?:it|them)|name is|name(?: also| too)?[:,]|to|as|officially|(?:is|are|'re) now|is|are|'re|be|[Ii]t's|"
     r"says|reads|(?:renamed|retitled|rebranded) (?:the |our |my |their )?[a-z]+)|:)\s+"
     rf"(?:the )?{_QUOTE}?){_NOT_A_DAY}(?P<name>{_NAME})"
 )
@@ -87,7 +88,9 @@ _CHOSEN = re.compile(
 )
 #: What a name follows: "called", or the answer to "What's it called?" (``extractive``).
 _CALLED = (
-    r"called|named|codenamed|calling (?:him|her|it|them)|(?:by|under) the name|"
+    r"called|named|codenamed|call(?:ing)? (?:him|her|it|them)|(?:by|under) the name|"
+    # (or what a group of theirs is: "We're Lakehead Harmony", "The brand is Medova Khata")
+    r"(?:and others|[Ww]e) (?:are|'re)|(?:[Bb]rand|[Nn]ame) is|"
     r"(?:called|name)\?\", answered"
 )
 _NAME_AFTER = rf"\s+{_QUOTE}?(?:the )?(?P<name>{_NAME})"

@@ -451,3 +451,31 @@ def test_names_said_in_why_do_not_stop_a_rename_in_place() -> None:
     )
     assert "Barro Azul" not in memory
     assert "small studio in Bonfim, Porto — it's called Ria Ceramics." in memory
+
+
+def test_a_group_or_brand_said_with_are_or_is_takes_a_new_name() -> None:
+    """ "We're Harbour Voices" then "we're the Tidewater Chorus from now on"; "The brand is
+    Kora Goods" then "the name sounds dated, so we're calling it Baobab Goods now"; "We call
+    them Casas Ribera" then "the name is too plain … We changed it to Casas Alto"."""
+    for first, then, old, new in [
+        (
+            "We're Harbour Voices, about 30 singers, rehearsals on Mondays.",
+            "We needed a fresher name, so we're the Tidewater Chorus from now on.",
+            "Harbour Voices",
+            "Tidewater Chorus, about 30 singers",
+        ),
+        (
+            "The brand is Kora Goods, my nephew made the logo.",
+            "My nephew says the name sounds dated, so we're calling it Baobab Goods now.",
+            "Kora Goods",
+            "The brand is Baobab Goods.",
+        ),
+        (
+            "We call them Casas Ribera, because they sit by the river.",
+            "A friend said the name is too plain. We changed it to Casas Alto.",
+            "Casas Ribera",
+            "call them Casas Alto",
+        ),
+    ]:
+        memory = _memory_after((first, "Nkechi", "s"), (then, "Nkechi", "s"))
+        assert old not in memory and new in memory, then
