@@ -38,3 +38,13 @@ def test_signed_up_with_a_new_one_is_a_change() -> None:
         ("I have registered with Dr. Aydin, a young woman, very patient.", "Greta", "s"),
     )
     assert "Brandl" not in memory and "Aydin" in memory
+
+
+def test_a_date_a_value_holds_from_is_a_change() -> None:
+    """ "honey is €14 a jar from today": a value said with the day it holds from replaces the
+    speaker's line holding one of its kind ("at the Saturday market, €11 a jar")."""
+    memory = _memory_after(
+        ("I sell honey at the Saturday market, €11 a jar.", "Greta", "s"),
+        ("sugar cost me more this winter, so honey is €14 a jar from today", "Greta", "s"),
+    )
+    assert "€11" not in memory and "at the Saturday market, €14 a jar" in memory
