@@ -309,8 +309,12 @@ def displaced(
     return None if found is None else Displaced(candidates[found], None)
 
 
-#: A named being of the speaker's by its kind: "Dolores's dachshund Pepper".
-_NAMED_BEING = re.compile(rf"'s (?:[a-z]+ )?(?P<noun>[a-z]+) [{UPPER}][\w-]*\b")
+#: A named being of the speaker's by its kind: "Dolores's dachshund Pepper", "lives with a
+#: stubborn beagle called Pancho".
+_NAMED_BEING = re.compile(
+    rf"(?:'s|\b(?:an?|my|our|their)(?= (?:[a-z]+ )?[a-z]+ (?:called|named) ))"
+    rf" (?:[a-z]+ )?(?P<noun>[a-z]+) (?:(?:called|named) )?[{UPPER}][\w-]*\b"
+)
 #: How near a breed must be to its kind ("dachshund" is 0.61 from "dog"; a boss is 0.43).
 BREED = 0.5
 
@@ -320,7 +324,7 @@ def _of_breed(lines: Sequence[Fact], speaker: str, kind: set[str], embed: Embed)
     named = [
         (f, m["noun"])
         for f in lines
-        if f.text.startswith(f"{speaker}'s ")
+        if f.text.startswith((f"{speaker}'s ", f"{speaker} "))
         and (m := _NAMED_BEING.search(f.text))
         and not RELATIVE.fullmatch(m["noun"])
     ]

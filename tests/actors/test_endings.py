@@ -141,6 +141,12 @@ def test_a_dog_gone_to_live_elsewhere_is_the_one_named_by_its_breed() -> None:
         ),
     )
     assert "Biscuit" not in memory and "Marge" in memory
+    # (or called by its name after its breed: "with a lazy dachshund called Noodle")
+    memory = _memory_after(
+        ("I live in Tucson with a lazy dachshund called Noodle.", "Dolly", "s"),
+        ("The dog went to live with my daughter, she has a yard.", "Dolly", "s"),
+    )
+    assert "Noodle" not in memory and "Tucson" in memory
 
 
 def test_a_thing_cancelled_ends_the_line_of_its_make() -> None:
