@@ -227,7 +227,8 @@ def displaced(
     ):
         return same  # "got a Galaxy S24", "riding a Canyon Endurace now": one of its makes
     weak = weakly(said)
-    if weak and (got := _GOT.search(said)):  # "got a (new) Chuwi laptop": a thing of a kind
+    # (not a thing to get: "might visit him once we've got the van")
+    if weak and not hedged(said) and (got := _GOT.search(said)):  # "got a (new) Chuwi laptop"
         acquired_kind = got["head"].lower().removesuffix("s")
         same = _same_kind(older, new, said, speaker, persons, acquired_kind, embed)
         # "a new bike helmet" for the bike of a line: a thing for it, not a new one of it

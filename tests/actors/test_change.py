@@ -276,6 +276,12 @@ ROWS = [
         "Dilan got a new bike helmet.",
         None,
     ),
+    (  # (a thing to get, when something else happens: no change yet)
+        "Dilan",
+        ["Dilan rides a Gazelle bike to work.", "Dilan studies chemistry."],
+        "Might visit the coast once Dilan has got the cargo bike.",
+        None,
+    ),
     (
         "Oksana",
         ["Oksana is Ukrainian, living in Kraków.", "Oksana is an accountant."],
