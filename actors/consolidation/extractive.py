@@ -36,7 +36,7 @@ from .casual import as_meant, labelled
 from .chatter import is_chatter, split_opener
 from .clauses import clauses
 from .introduction import INITIALISM, introduced
-from .kinds import record_time
+from .kinds import KINDS, record_time
 from .renaming import renames
 from .result import ConsolidationResult
 from .retraction import retraction_topics
@@ -454,6 +454,11 @@ _QUIT = re.compile(r"\bquit\b", re.IGNORECASE)
 _FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|will)\b|'s\b|'re\b|'ll\b")
 #: A mistake owned in a clause of its own, before the clauses that correct it.
 _OWNED_WRONG = re.compile(r"\b(?:wrong|mistake|typo|misread|mixed (?:\w+ )*up)\b", re.IGNORECASE)
+#: A clause that says the one before it corrects: "not the day I told you".
+_NOT_AS_SAID = re.compile(
+    r"[,;] (?:and )?not (?:the|what) (?:[a-z]+ )?I (?:told you|said|gave you|wrote|mentioned)\b.*",
+    re.IGNORECASE,
+)
 #: A lead-in that says which thing changed: "The Polish course also changed", "Our
 #: schedule has moved".
 _THING_CHANGED = re.compile(
@@ -504,6 +509,13 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     if len(found) > 1 and _OWNED_WRONG.search(found[0]):
         # "I gave you the wrong plot number; my plot is number 22": what follows corrects
         found[1:] = [f"Correction: {clause}" for clause in found[1:]]
+    for i, clause in enumerate(found):
+        denied = _NOT_AS_SAID.search(clause)
+        kept = clause[: denied.start()].rstrip(" ,;") if denied else ""
+        if kept and any(kind.search(kept) for kind in KINDS):
+            # "pilates is on Thursdays, not the day I told you": what comes before corrects a
+            # value of a kind (a name so corrected, "the goats are Alpines", is no line's)
+            found[i] = f"{'' if kept.startswith('Correction: ') else 'Correction: '}{kept}."
     if opener and found:
         found[0] = f"{opener}: {found[0]}"
     return found

@@ -388,6 +388,27 @@ def test_a_mistake_said_in_the_sentence_that_corrects_it_names_what_it_is() -> N
         assert new in memory and old not in memory, said
 
 
+def test_a_value_said_before_not_what_i_told_you_corrects_it() -> None:
+    """ "choir is on Wednesdays, not the day I told you": the day is corrected in its line;
+    a name so said ("the hens are Sussex, not the breed I said") retires no other line."""
+    memory = _memory_after(
+        ("I sing in a choir on Monday evenings, it keeps me sane.", "Ilse", "s"),
+        ("oops, choir is on Wednesdays, not the day I told you.", "Ilse", "s"),
+    )
+    assert "Monday" not in memory and "choir on Wednesdays" in memory
+    memory = _memory_after(
+        ("I have a small hen farm near Ghent, in Flanders. I need help pricing eggs.", "Ilse", "s"),
+        ("Eggs from my 30 Leghorn hens, feed, straw, maybe 3 euros a dozen?", "Ilse", "s"),
+        (
+            "Oh, I must correct myself, my daughter laughed at me: the hens are Sussex, not the "
+            "breed I said. The brown ones belong to the neighbour.",
+            "Ilse",
+            "s",
+        ),
+    )
+    assert "hen farm near Ghent" in memory
+
+
 def test_of_two_days_in_a_line_the_change_takes_the_one_said_after_its_word() -> None:
     """ "Sprints on Mondays, long swim Saturday" then "sprints go to Wednesdays from now on":
     the sprints' day changes, the long swim's stays."""
