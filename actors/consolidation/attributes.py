@@ -212,7 +212,9 @@ _TABLE: list[tuple[str, str]] = [
     (
         "partner",
         r"\b(?:girlfriend|boyfriend|gf|bf|partner|wife|husband|fianc[eé]e?|spouse|(?:re)?married|engaged|"
-        r"dating|seeing someone|proposed)\b",
+        r"dating|seeing someone|proposed|lady friend|gentleman friend|"
+        # (a name said with it: "been seeing Anne", "seeing Marcus now"; not "seeing Dr. Ito")
+        rf"(?:been|started) seeing [{UPPER}][\w-]*|seeing [{UPPER}][\w-]* (?:now|these days))\b",
     ),
     (
         "phone",

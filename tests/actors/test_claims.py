@@ -245,6 +245,15 @@ def test_a_move_takes_the_city_and_a_break_up_the_partner_never_the_other() -> N
         assert _merge("Maya", older, said) == [older[1]], said
     # an engagement to the partner the line names is no new partner
     assert _merge("Maya", older, "Maya and Leo got engaged!") == []
+    # (a relationship said to have ended; a new one said by the name, "been seeing Priya")
+    assert _merge("Maya", older, "Maya has been seeing Priya.") == [older[1]]
+    friend = ["Maya lives in Manchester.", "Maya's lady friend Judy likes jazz."]
+    for said in [
+        "Maya is seeing Priya now.",
+        "Maya will keep it short: that relationship has ended, no hard feelings.",
+    ]:
+        assert _merge("Maya", friend, said) == [friend[1]], said
+    assert _merge("Maya", friend, "Maya is seeing Dr. Ito on Friday.") == []
     # a joint subject is its first person's: Jonas moves, with Rasa
     both = "Jonas and their fiancée Rasa are moving to Kaunas."
     assert _merge("Jonas", ["Jonas is based in Vilnius."], both) == ["Jonas is based in Vilnius."]
