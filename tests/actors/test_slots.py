@@ -164,6 +164,15 @@ def test_relocating_settling_or_living_somewhere_now_is_a_move(said: str) -> Non
     assert _merge("Bilal", older, said) == [older[1]]
 
 
+def test_where_someone_stays_is_where_they_live() -> None:
+    """ "stays in the staff quarters in Lahore" says where Bilal lives: a new home replaces
+    it; staying in for the evening, or a cousin's stay, says no place of theirs."""
+    older = ["Bilal stays in the staff quarters in Lahore with four other drivers."]
+    said = "Bilal got the keys to the flat in Islamabad on Monday."
+    assert _merge("Bilal", [*older, "Bilal drives a bus."], said) == older
+    assert _merge("Bilal", ["Bilal lives in Lahore."], "Bilal stays in on Fridays.") == []
+
+
 def test_someone_on_their_own_is_no_new_employer() -> None:
     older = ["Bilal works at Ravi Physio Centre.", "Bilal is based in Lahore."]
     # (on their own after a break-up is no new employer)
