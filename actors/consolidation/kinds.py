@@ -18,6 +18,7 @@ __all__ = [
     "RECORD_TIME",
     "SCALED_AMOUNT",
     "TOPICAL_AMOUNT",
+    "TOPICAL_TIME",
     "WEEKDAY",
     "counted",
     "of_a_scale",
@@ -182,21 +183,27 @@ def record_time(text: str, turn: str) -> str:
     return found[0] if found and RECORD.search(turn) else ""
 
 
-#: A topic's amount stated: "The rent is R6,500", "My salary is 35,000 now".
+#: A time, for a line on the same topic ("Start time is 7:15" of "Start at 6:30"): a pattern
+#: of its own, told apart from the cached ``KINDS[2]`` by identity.
+TOPICAL_TIME = re.compile(f"(?:{KINDS[2].pattern})", re.IGNORECASE)
+#: A topic's amount or time stated: "The rent is R6,500", "My salary is 35,000 now", "Start
+#: time is 7:15".
 _VALUE_OF = re.compile(
     # (after a word that leads in: "Wait, fee is 14,750")
     rf"^(?:(?:But|And|So|Also),? |[A-Z][a-z]*, )?"
     rf"(?:(?:The|My|Our|Their|[{UPPER}][\w-]*'s|the|my|our|their) )?"
-    r"(?:[A-Za-z]+ )?[A-Za-z]+ (?:is|are) (?:now )?"
+    r"(?:[A-Za-z-]+ )?[A-Za-z-]+ (?:is|are) (?:now )?"
     # (after its currency: "GH₵1,350", "$900", "R6,500")
-    rf"(?:[A-Z]{{0,3}}[^\w\s]|[RNKP])?(?P<value>{KINDS[-1].pattern})"
+    rf"(?:(?:[A-Z]{{0,3}}[^\w\s]|[RNKP])?(?P<value>{KINDS[-1].pattern})|(?P<time>{KINDS[2].pattern}))"
 )
 
 
-def stated_amount(text: str) -> str:
-    """The amount ``text`` states of its topic ("The rent is R6,500" → "6,500"), or ""."""
-    found = _VALUE_OF.match(text)
-    return found["value"] if found else ""
+def stated_amount(text: str) -> tuple[re.Pattern[str], str] | None:
+    """The amount or time ``text`` states of its topic ("The rent is R6,500" → "6,500"), as
+    the pattern of values of its kind on a topic, and the value; or None."""
+    if (found := _VALUE_OF.match(text)) is None:
+        return None
+    return (TOPICAL_TIME, found["time"]) if found["time"] else (TOPICAL_AMOUNT, found["value"])
 
 
 #: A thing of the speaker's somewhere else now: "The studio is in Lekki now".

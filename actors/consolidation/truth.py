@@ -50,6 +50,7 @@ from .kinds import (
     RECORD_TIME,
     SCALED_AMOUNT,
     TOPICAL_AMOUNT,
+    TOPICAL_TIME,
     WEEKDAY,
     counted,
     of_a_scale,
@@ -473,8 +474,9 @@ def _revise(
     elif not corrects and own is None and (stated := stated_amount(new.text)):
         # "The rent is R6,500": a topic's value stated, for the line on that topic (not
         # another amount of the same unit: "Our rent is 16,900 kroner a month" is no pay)
-        changes = [(TOPICAL_AMOUNT, stated)]
-        own, whole = theirs(facts, new, said, speaker, cue=False), new.text[: new.text.find(stated)]
+        changes = [stated]
+        own = theirs(facts, new, said, speaker, cue=False)
+        whole = new.text[: new.text.find(stated[1])]
     elif not corrects and amount and (own is None or not changes):
         # "we're at 1,450 head", "agreed to 11,000 a month": no change word needed
         changes = [amount]
@@ -509,7 +511,10 @@ def _revise(
             # (an amount on a topic, corrected too: "the deposit is actually €2,400" is no
             # new number of "a Pixel 7")
             and (
-                not (kind is TOPICAL_AMOUNT or (corrects and topic and KINDS[-1].fullmatch(value)))
+                not (
+                    kind in (TOPICAL_AMOUNT, TOPICAL_TIME)
+                    or (corrects and topic and KINDS[-1].fullmatch(value))
+                )
                 or topic & topic_of(f.text, subject=True)
             )
             and root(was := found.group("name") if kind.groupindex else found.group(0))

@@ -153,6 +153,15 @@ def test_a_word_after_an_amount_that_counts_nothing_is_no_unit() -> None:
     assert "712" not in memory and "the 745 out of Ballina depot" in memory
 
 
+def test_a_topics_time_stated_takes_the_line_on_that_topic() -> None:
+    """ "Warm-up time is 8:40" (no change word) takes the time of "Warm-up at 8:15, matches
+    by noon"; a time of another topic ("Dinner is 7:30 tonight") takes none."""
+    older = ["Warm-up at 8:15, matches by noon.", "Lior coaches under-12s."]
+    memory = _merged("Lior", older, "Warm-up time is 8:40.").memory
+    assert "Warm-up at 8:40, matches by noon." in memory and "8:15" not in memory
+    assert "8:15" in _merged("Lior", older, "Dinner is 7:30 tonight.").memory
+
+
 def test_a_day_something_starts_is_no_new_weekday_of_a_schedule() -> None:
     """ "From Monday I'm on my own" is a date: the sailing stays on Saturdays."""
     sailing = "Henrik sails with the club on Saturday mornings."
