@@ -330,6 +330,10 @@ _RELATION = re.compile(
     rf"(?!(?:{OF_A_THING})\b)(?P<noun>[a-z][\w-]*) (?P<named>[{UPPER}][\w-]*)\b(?!'s)"
     r"(?=[^.!?;]*$))"
 )
+#: A name with who they are in apposition, opening a fact: "Dragan, Nikola's prim player, …".
+_APPOSED = re.compile(
+    rf"^([{UPPER}][\w-]*), (?:[{UPPER}][\w-]*'s|[Mm]y|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er) [^,]+, "
+)
 #: The subject of "The user lives in …" (``third_person.DEFAULT_SPEAKER``, folded).
 _UNNAMED = DEFAULT_SPEAKER.casefold()
 #: A clause that opens with a thing ("The studio …", "our office …"), not a person.
@@ -442,6 +446,9 @@ def same_subject(a: str, b: str) -> bool:
 def _subject(fact: str, at: int) -> str:
     """The person the words before ``at`` name: the name of the nearest part of the sentence
     that says who ("…, so Dmitri and others moved"), empty for a thing ("the van broke")."""
+    # ("Dragan, Nikola's prim player, just moved": the name the apposition is of)
+    if (apposed := _APPOSED.match(fact)) and not _BOUNDARY.search(fact[apposed.end() : at]):
+        return apposed[1].casefold()
     # ("Jonas and their fiancée Rasa are moving": one subject of two, the first named first)
     pronoun = ""
     for span in reversed(_BOUNDARY.split(_JOINT.sub(r"\1 & ", fact[:at]))):

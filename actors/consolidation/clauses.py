@@ -25,8 +25,9 @@ _OPENER = re.compile(
 #: A new first-person clause: after ", and", "; ", ", but", ", so" or a bare ", ".
 _NEW_SUBJECT = re.compile(
     r"(?:,?\s+(?:and|but|so|plus)\s+|[;:]\s+|"
-    # (not "my" in apposition: "Brutus, my pitbull, …", "Holm Træ, my own workshop")
-    r",\s+(?![Mm]y (?:[\w'-]+ ){0,2}[\w'-]+(?:,|$)))"
+    # (not "my" or "our" in apposition: "Brutus, my pitbull, …", "Holm Træ, my own workshop",
+    # "Dragan, our prim player, …")
+    r",\s+(?!(?:[Mm]y|[Oo]ur) (?:[\w'-]+ ){0,2}[\w'-]+(?:,|$)))"
     # (after when it happens, if said first: "…, and on Monday I start at Tengri")
     r"(?=(?:(?:on|from|next|last|this|since|after|starting|in) [\w-]+(?: [\w-]+)?,? )?"
     r"(?:I|I'm|I've|I'd|I'll|my|My|we|we're|our)\b|(?:[\w'-]+ ){1,2}&I\b)"

@@ -536,3 +536,16 @@ def test_what_was_done_to_the_speaker_said_without_i_is_theirs() -> None:
     assert _facts(_memory_after(("Went home early, so tired.", "Jonas", "s"))) == []
     facts = _facts(_memory_after(("Finished all my exams! Sold our old van too.", "Jonas", "s")))
     assert facts == ["Jonas finished all their exams!", "Jonas sold their old van too."], facts
+
+
+def test_a_person_with_who_they_are_in_apposition_is_the_one_who_moved() -> None:
+    """ "Milos, our drummer, just moved to Split for work": Milos moved, not the speaker, whose
+    home stays; "Dunja, my flatmate, …" likewise."""
+    for said in [
+        "Milos, our drummer, just moved to Split for work, but he'll come back for gigs.",
+        "Dunja, my flatmate, moved to Split last week.",
+    ]:
+        memory = _memory_after(
+            ("I live in Zadar. I play bass.", "Ivana", "s"), (said, "Ivana", "s")
+        )
+        assert "Ivana lives in Zadar." in _facts(memory), said
