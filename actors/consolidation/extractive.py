@@ -170,6 +170,12 @@ _IS = re.compile(r"\b(?:is|are)\b")
 _NAMED_OWN = re.compile(rf"^(?i:my|our) (?:[a-z-]+ ){{1,2}}[{UPPER}][\w'-]+ [a-z]")
 _NAME = re.compile(r"\b[A-Z][\w'-]+")
 _PLACE = re.compile(r"\b(?:in|at|to) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)")
+#: Where a group meets, not where anyone lives: "We meet at the community centre in Teika now"
+#: after "so we moved" (the club moved, not the speaker's home).
+_VENUE = re.compile(
+    r"\b(?:meet|meets|rehearse|rehearses|rehearsals?|train|trains|training|practi[cs]es?|gather)\b",
+    re.IGNORECASE,
+)
 #: "moved there", "a flat there": the place the sentence named before.
 _THERE = re.compile(
     # (not a way to get somewhere: "no idea how I'll get there with the amplifier")
@@ -368,7 +374,7 @@ def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
             for text in _statements(
                 _role(labelled(_asserted(sentence.text)), said),
                 place,
-                (_PLACE.findall(then) or [""])[0],
+                "" if _VENUE.search(then) else (_PLACE.findall(then) or [""])[0],
             )
             if not _ONLY_PRONOUN.match(text)
         ]

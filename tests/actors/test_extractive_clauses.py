@@ -549,3 +549,17 @@ def test_a_person_with_who_they_are_in_apposition_is_the_one_who_moved() -> None
             ("I live in Zadar. I play bass.", "Ivana", "s"), (said, "Ivana", "s")
         )
         assert "Ivana lives in Zadar." in _facts(memory), said
+
+
+def test_a_bare_move_before_where_a_group_meets_is_no_move_of_home() -> None:
+    """ "The hall is being painted, so we moved. We rehearse at the school in Hareid now": the
+    choir moved, the speaker still lives where they did."""
+    memory = _memory_after(
+        ("I live in Volda and sing in a choir at the church hall.", "Ragnhild", "s"),
+        (
+            "The hall is being painted, so we moved. We rehearse at the school in Hareid now.",
+            "Ragnhild",
+            "s",
+        ),
+    )
+    assert "Ragnhild lives in Volda." in _facts(memory)
