@@ -284,11 +284,12 @@ _SWITCHED = re.compile(
     r"(?:the|their|his|her) (?P<noun>[a-z]{3,}) (?:over )?to\b"
 )
 #: (a make written with a small i too: "iPhone 12")
-_NAME = re.compile(r"\b(?:[A-Z]|i[A-Z])[\w'-]*(?: [A-Z0-9][\w'-]*)*")
-_NAME_ALONE = re.compile(r"[A-Z][\w'-]*(?: [A-Z][\w'-]*)*(?=(?: now)?(?:[,.;!]|$))")
+# (with a capital of any Latin alphabet: "Łódź", "Ørsta", "Évora")
+_NAME = re.compile(rf"\b(?:[{UPPER}]|i[A-Z])[\w'-]*(?: [{UPPER}0-9][\w'-]*)*")
+_NAME_ALONE = re.compile(rf"[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*(?=(?: now)?(?:[,.;!]|$))")
 _NAMED = re.compile(
     r"\b(?:called|named|codenamed|calling (?:him|her|it|them)|name is|name:)\s+"
-    r"(?P<name>[A-Z][\w'-]*(?: [A-Z0-9][\w'-]*)*)"
+    rf"(?P<name>[{UPPER}][\w'-]*(?: [{UPPER}0-9][\w'-]*)*)"
 )
 #: A day of the week (or days) or a month: when, never a name or a place.
 WHEN = re.compile(rf"(?:{WEEKDAYS}s?|{MONTHS})\b", re.IGNORECASE)

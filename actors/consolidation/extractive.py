@@ -169,7 +169,7 @@ _VALUE_IS = re.compile(r"\b(?:is|are)\s+(?:[a-z]+\s+){0,2}[^\w\s]?\d")
 _IS = re.compile(r"\b(?:is|are)\b")
 _NAMED_OWN = re.compile(rf"^(?i:my|our) (?:[a-z-]+ ){{1,2}}[{UPPER}][\w'-]+ [a-z]")
 _NAME = re.compile(r"\b[A-Z][\w'-]+")
-_PLACE = re.compile(r"\b(?:in|at|to) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)")
+_PLACE = re.compile(rf"\b(?:in|at|to) ([{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)")
 #: Where a group meets, not where anyone lives: "We meet at the community centre in Teika now"
 #: after "so we moved" (the club moved, not the speaker's home).
 _VENUE = re.compile(

@@ -173,6 +173,13 @@ def test_where_someone_stays_is_where_they_live() -> None:
     assert _merge("Bilal", ["Bilal lives in Lahore."], "Bilal stays in on Fridays.") == []
 
 
+def test_a_place_whose_name_opens_with_any_latin_capital_is_a_place() -> None:
+    """ "Łódź", "Ørsta", "Évora": a move there replaces the home, as one to "Lodz" would."""
+    older = ["Bilal works at Ravi Physio Centre.", "Bilal is based in Lahore."]
+    for place in ["Łódź", "Ørsta", "Évora"]:
+        assert _merge("Bilal", older, f"Bilal moved to {place} last month.") == [older[1]], place
+
+
 def test_someone_on_their_own_is_no_new_employer() -> None:
     older = ["Bilal works at Ravi Physio Centre.", "Bilal is based in Lahore."]
     # (on their own after a break-up is no new employer)
