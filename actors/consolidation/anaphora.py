@@ -91,10 +91,14 @@ _WRONG_ABOUT = re.compile(
     r"|\bmisread (?:the|my) (?P<c>[a-z]+)\b"
     r"|\b(?:[Tt]he|[Mm]y) (?P<d>[a-z]+(?: [a-z]+)?)(?: I (?:gave you|said|told you|wrote|typed))?"
     r" (?:was|were) (?:wrong|off|incorrect)\b"
-    r"|^(?P<e>[A-Za-z]+(?: [a-z]+)?) correction\b"
+    r"|^(?!(?i:small|quick|tiny|slight|minor|big|major|one|another|a)\b)"
+    r"(?P<e>[A-Za-z]+(?: [a-z]+)?) correction\b"
+    # ("the seeds I started aren't the variety I told you")
+    r"|\b(?:[Tt]he|[Mm]y) (?P<f>[a-z]+)(?: [^,.:;]*?)? (?:is|are|was|were)(?:n't| not) the [a-z]+ I "
+    r"(?:told you|said|mentioned|wrote)\b"
 )
 #: "It's …" opening a sentence or a clause ("Just checked the agreement, it's …").
-_IT_IS = re.compile(r"^It(?:'s| is)\b|[,:] it(?:'s| is)\b")
+_IT_IS = re.compile(r"^It(?:'s| is)\b|(?:[,:]| and) it(?:'s| is)\b")
 
 
 def it_corrected(text: str, said: str) -> str:
@@ -111,7 +115,8 @@ def it_corrected(text: str, said: str) -> str:
     if wrong is None:
         return text
     thing = next(v for v in wrong.groups() if v).lower()
-    return f"Correction: my {thing} is{text[it.end() :]}"
+    verb = "are" if thing.endswith("s") and not thing.endswith("ss") else "is"
+    return f"Correction: my {thing} {verb}{text[it.end() :]}"
 
 
 #: "The old one", "my old one": a thing of the kind the speaker just called new.

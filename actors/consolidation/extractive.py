@@ -37,7 +37,7 @@ from .chatter import is_chatter, split_opener
 from .clauses import clauses
 from .introduction import INITIALISM, introduced
 from .kinds import KINDS, record_time
-from .renaming import renames
+from .renaming import corrected_name, renames
 from .result import ConsolidationResult
 from .retraction import retraction_topics
 from .signals import ending, signalled
@@ -518,9 +518,9 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     for i, clause in enumerate(found):
         denied = _NOT_AS_SAID.search(clause)
         kept = clause[: denied.start()].rstrip(" ,;") if denied else ""
-        if kept and any(kind.search(kept) for kind in KINDS):
-            # "pilates is on Thursdays, not the day I told you": what comes before corrects a
-            # value of a kind (a name so corrected, "the goats are Alpines", is no line's)
+        if kept and (any(kind.search(kept) for kind in KINDS) or corrected_name(kept)):
+            # "pilates is on Thursdays, not the day I told you", "the goats are Alpines, not
+            # the breed I said": what comes before corrects a value of a kind, or a name
             found[i] = f"{'' if kept.startswith('Correction: ') else 'Correction: '}{kept}."
     if opener and found:
         found[0] = f"{opener}: {found[0]}"

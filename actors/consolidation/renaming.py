@@ -22,12 +22,13 @@ from typing import NamedTuple
 
 from reverie.store import Fact
 
-from .attributes import MONTHS, WEEKDAYS
+from .attributes import MONTHS, UPPER, WEEKDAYS
 from .third_person import word_set
 
 __all__ = [
     "SMALL_WORDS",
     "Renamed",
+    "corrected_name",
     "new_name",
     "renamed",
     "renames",
@@ -238,3 +239,37 @@ def _old_name(said: str) -> re.Pattern[str]:
         # (or the name before the thing, in apposition: "Fanfara Veche, a little … band")
         rf"(?(after)|(?=, an? (?:[\w-]+ ){{0,3}}(?:{named})\b))(?(apposed)(?=[.,;!]|$))"
     )
+
+
+#: A name a correction gives a thing: "the goats are Alpines", "the vines are actually Rară
+#: Neagră", "my bike is a Merida".
+_CORRECTED = re.compile(
+    # (or its own clause: "my father checked and the vines are actually Rară Neagră")
+    rf"(?:^(?:Correction: )?|, |\band )"
+    rf"(?:[Tt]he|[Mm]y|[Oo]ur|[{UPPER}][\w-]*'s|[{UPPER}][\w-]* and others') "
+    r"(?P<thing>[a-z]+(?: [a-z]+){0,3}?) (?:is|are|was|were) (?:actually |really |in fact )?"
+    rf"(?:an? |the )?{_NOT_A_DAY}(?P<name>{_NAME})(?=[,.;!]|$| not\b)"
+)
+
+
+def corrected_name(text: str) -> tuple[re.Pattern[str], str] | None:
+    """Where a line holds the name a correction (``text``) replaces, and the new name: the
+    name said just before the thing's word ("14 Saanen goats", "Cherokee Purple from seed"),
+    or one sharing a word with the new name ("Fetească Neagră" for "Rară Neagră"); None when
+    ``text`` names no thing anew."""
+    if (found := _CORRECTED.search(text)) is None:
+        return None
+    things = [w.removesuffix("s") for w in found["thing"].split() if w not in SMALL_WORDS]
+    name = found["name"]
+    if not things or not re.search(r"[a-z]", name):
+        return None
+    if name.endswith("s") and not name.endswith("ss") and found["thing"].endswith("s"):
+        name = name[:-1]  # ("the goats are Alpines": "Alpine goats")
+    thing = "(?:" + "|".join(map(re.escape, things)) + ")s?"
+    shared = [re.escape(w) for w in name.split() if len(w) > 3]
+    alike = rf"|(?:[{UPPER}][\w-]* )*(?:{'|'.join(shared)})(?: [{UPPER}][\w-]*)*" if shared else ""
+    # (a name of words alone, not whose: "Marisol's 14 Saanen goats" is "Saanen")
+    plain = rf"[{UPPER}][\w-]*(?: [{UPPER}][\w-]*)*"
+    return re.compile(
+        rf"(?<![\w'-])(?P<name>{plain}(?=(?: [a-z]+){{0,2}} {thing}\b){alike})(?![\w'-])"
+    ), name

@@ -64,7 +64,7 @@ from .kinds import (
 from .meaning import Embed, meaning
 from .ownership import named, owner, people, same_turn, someone_else, theirs
 from .places import based, finer, moved_within, moves, there, within
-from .renaming import renamed, renames, renaming, says_renamed
+from .renaming import corrected_name, renamed, renames, renaming, says_renamed
 from .retraction import retraction_topics, retracts
 from .roles import promoted
 from .signals import CLAUSE, ending, gone, hedged, over, signalled
@@ -193,7 +193,11 @@ def merge(
         # (a make acquired replaces the thing it is of as well as what its key took: "Got a
         # Galaxy S24" after "needs a new phone" and "the Huawei's camera died")
         if ([id(f) for f in facts] == untouched or acquired(said)) and not (
-            renames(said) or says_renamed(said)
+            renames(said)
+            or says_renamed(said)
+            # (a name corrected that no line holds corrects no other line: "the hens are
+            # Sussex, not the breed I said" leaves the farm)
+            or (_CORRECTION.search(said) and corrected_name(fact.text))
         ):
             # no key, correction or rename took a line: a change in other words (change.py)
             older = [f for f in facts if _comparable(f, fact) and not over(f.text)]
@@ -455,6 +459,8 @@ def _revise(
         # class, now I do pottery on Sundays": the class ended, Sunday is pottery's
         return False
     changes = stated_values(new.text, turn, said)
+    if corrects and not renames(said) and (anew := corrected_name(new.text)):
+        changes = [anew, *changes]  # "the goats are Alpines, not the breed I said"
     own = None if corrects else theirs(facts, new, said, speaker)
     # (a correction or a rename acts on no other person's line: Bob's "we renamed the team
     # Falcons" is no new name for Alice's husband; a line that names nobody may be his)
@@ -546,7 +552,7 @@ def _revise(
         more = {
             name
             for name in values(claim) - values(old.text) - {value, speaker}
-            if name[0].isupper() and not WHEN.match(name) and name not in value
+            if name[0].isupper() and not WHEN.match(name) and not (name in value or value in name)
         }
         rewritten = None if more else _rewrite(old, new, [(was, value)], turns)
         if rewritten is not None:

@@ -479,3 +479,23 @@ def test_a_group_or_brand_said_with_are_or_is_takes_a_new_name() -> None:
     ]:
         memory = _memory_after((first, "Nkechi", "s"), (then, "Nkechi", "s"))
         assert old not in memory and new in memory, then
+
+
+def test_a_name_corrected_takes_the_line_naming_the_thing_by_the_old_one() -> None:
+    """ "the rams are Texels, not the breed I said" corrects "40 Merino rams"; "the bulbs I
+    planted aren't the kind I told you … it's Queen of Night" corrects "Ballerina from bulb"."""
+    memory = _memory_after(
+        ("Wool from my 40 Merino rams, shearing in May.", "Aroha", "s"),
+        ("Oh, I must correct myself: the rams are Texels, not the breed I said.", "Aroha", "s"),
+    )
+    assert "Merino" not in memory and "40 Texel rams" in memory
+    memory = _memory_after(
+        ("I'm growing Ballerina from bulb this year, plus some herbs.", "Aroha", "s"),
+        (
+            "Small correction: the bulbs I planted aren't the kind I told you. I checked the bag "
+            "and it's Queen of Night, the dark ones.",
+            "Aroha",
+            "s",
+        ),
+    )
+    assert "Ballerina" not in memory and "growing Queen of Night from bulb" in memory
