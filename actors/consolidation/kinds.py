@@ -8,6 +8,7 @@ that stay true", step 4.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from .attributes import MONTHS, UPPER, WEEKDAYS, WHEN
 from .renaming import SMALL_WORDS, new_name
@@ -234,17 +235,24 @@ def stated_values(text: str, turn: str, said: str) -> list[tuple[re.Pattern[str]
     return found
 
 
-def the_one(kind: re.Pattern[str], line: str, said: str) -> re.Match[str] | None:
+def the_one(
+    kind: re.Pattern[str], line: str, said: str, persons: Collection[str] = ()
+) -> re.Match[str] | None:
     """The value of ``kind`` in ``line`` a change (``said``) changes: the only one, or the one
     said just after a word of the change ("intervals go to Fridays": of "Intervals on
-    Tuesdays, long ride Sunday", Tuesdays); else None."""
+    Tuesdays, long ride Sunday", Tuesdays; "closes at 23:00" of "opens at 11 and close at
+    21:00", whoever of ``persons`` both name); else None."""
     found = list(kind.finditer(line))
     if len(found) < 2:
         return found[0] if found else None
-    words = topic_of(said, subject=True)
+    words = _stems(topic_of(said, subject=True) - {p.casefold() for p in persons})
     # (what it is an amount of, said right after it: "pay GH₵950 rent", not the next amount
     # "… rent …, and earn about GH₵6,800")
-    of = [m for m in found if topic_of(" ".join(line[m.end() :].split()[:1]), subject=True) & words]
+    of = [
+        m
+        for m in found
+        if _stems(topic_of(" ".join(line[m.end() :].split()[:1]), subject=True)) & words
+    ]
     if len(of) == 1:
         return of[0]
     # (what is said between the value before it and it: "long ride" for Sunday)
@@ -252,9 +260,14 @@ def the_one(kind: re.Pattern[str], line: str, said: str) -> re.Match[str] | None
     near = [
         m
         for m, at in zip(found, ends, strict=False)
-        if topic_of(line[at : m.start()], subject=True) & words
+        if _stems(topic_of(line[at : m.start()], subject=True)) & words
     ]
     return near[0] if len(near) == 1 else None
+
+
+def _stems(words: set[str]) -> set[str]:
+    """``words`` less a plural's or a verb's "s" ("closes" is "close", "standups" "standup")."""
+    return {w.removesuffix("s") for w in words}
 
 
 def topic_of(text: str, subject: bool = False) -> set[str]:

@@ -513,7 +513,11 @@ def _revise(
             # in other words, only a line with one value of the kind, or one said right after
             # a word of the change ("Intervals on Tuesdays, long ride Sunday"): which else?
             and (own is None or any(f is m for m in own))
-            and (found := kind.search(f.text) if own is None else the_one(kind, f.text, said))
+            and (
+                found := kind.search(f.text)
+                if own is None
+                else the_one(kind, f.text, said, persons)
+            )
             # (an amount on a topic, corrected too: "the deposit is actually €2,400" is no
             # new number of "a Pixel 7")
             and (

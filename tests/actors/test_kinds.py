@@ -162,6 +162,16 @@ def test_a_topics_time_stated_takes_the_line_on_that_topic() -> None:
     assert "8:15" in _merged("Lior", older, "Dinner is 7:30 tonight.").memory
 
 
+def test_of_two_times_in_a_line_the_change_takes_the_one_of_its_word() -> None:
+    """ "I close at 22:30 now" of "Tamar opens at 10 and close at 20:00": the closing time,
+    though the speaker's name sits before the opening one ("closes" is "close")."""
+    memory = _memory_after(
+        ("I open at 10 and close at 20:00, five days a week.", "Tamar", "s"),
+        ("The evening crowd is big, so I close at 22:30 now.", "Tamar", "s"),
+    )
+    assert "opens at 10 and close at 22:30" in memory
+
+
 def test_a_day_something_starts_is_no_new_weekday_of_a_schedule() -> None:
     """ "From Monday I'm on my own" is a date: the sailing stays on Saturdays."""
     sailing = "Henrik sails with the club on Saturday mornings."
