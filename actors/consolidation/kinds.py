@@ -22,6 +22,7 @@ __all__ = [
     "TOPICAL_TIME",
     "WEEKDAY",
     "counted",
+    "faster",
     "of_a_scale",
     "of_the_kind",
     "record_time",
@@ -172,16 +173,31 @@ RECORD = re.compile(
 #: A time a race took ("1:47", "3:29:12"): the value of the speaker's one line of a record.
 RECORD_TIME = re.compile(
     # (not a time to beat: "sub 7:40", "under 1:50")
-    r"(?<![\d:])(?<!sub )(?<!sub-)(?<!under )\d{1,2}:\d\d(?::\d\d)?(?![\d:])(?!\s?(?:am|pm)\b)",
+    # (with its tenths: "1:09.8")
+    r"(?<![\d:])(?<!sub )(?<!sub-)(?<!under )\d{1,2}:\d\d(?::\d\d)?(?:\.\d+)?(?![\d:])"
+    r"(?!\s?(?:am|pm)\b)",
     re.I,
 )
+#: A race done, whose time may beat the best: "I swam 1:09.8 in the 100 free", "Raced the
+#: qualifier on Sunday: 37:12".
+_RACED = re.compile(r"\b(?:raced|ran|swam|rode|rowed|finished|clocked)\b", re.I)
 
 
 def record_time(text: str, turn: str) -> str:
     """The time ``text`` gives when its ``turn`` says it is a record ("RACE REPORT: 1:47:12!!!
-    new PB"), or ""."""
+    new PB") or a race was done (a best only if faster: ``faster``), or ""."""
     found = RECORD_TIME.search(text)
-    return found[0] if found and RECORD.search(turn) else ""
+    return found[0] if found and (RECORD.search(turn) or _RACED.search(text)) else ""
+
+
+def faster(time: str, than: str) -> bool:
+    """``time`` ("1:09.8") is less than ``than`` ("1:12.4"), both said the same way."""
+    if time.count(":") != than.count(":"):
+        return False
+    seconds = [
+        sum(float(p) * 60.0**i for i, p in enumerate(reversed(t.split(":")))) for t in (time, than)
+    ]
+    return bool(seconds[0] < seconds[1])
 
 
 #: A time, for a line on the same topic ("Start time is 7:15" of "Start at 6:30"): a pattern

@@ -53,6 +53,7 @@ from .kinds import (
     TOPICAL_TIME,
     WEEKDAY,
     counted,
+    faster,
     of_a_scale,
     record_time,
     root,
@@ -195,8 +196,7 @@ def merge(
         if ([id(f) for f in facts] == untouched or acquired(said)) and not (
             renames(said)
             or says_renamed(said)
-            # (a name corrected that no line holds corrects no other line: "the hens are
-            # Sussex, not the breed I said" leaves the farm)
+            # (a name no line holds, corrected, leaves the others: "the hens are Sussex")
             or (_CORRECTION.search(said) and corrected_name(fact.text))
         ):
             # no key, correction or rename took a line: a change in other words (change.py)
@@ -258,8 +258,7 @@ def _renamed(
     at = facts.index(found.line)
     retire(found.line)
     if rewritten is None:
-        # (a line that cannot take the new name, a quote or two claims, no longer holds: it
-        # goes, and the new name stands alone, as a change in other words does)
+        # (a line that cannot take it, a quote or two claims, goes: the new name stands alone)
         return False
     facts.insert(at, rewritten)
     _named_again(facts, rewritten, found.was, found.name, retire)
@@ -530,6 +529,8 @@ def _revise(
             and root(was := found.group("name") if kind.groupindex else found.group(0))
             != root(value)
             and (kind is not SCALED_AMOUNT or of_a_scale(was, value))
+            # (a race's time is a new best when its turn says so, or when it is faster)
+            and (kind is not RECORD_TIME or bool(RECORD.search(turn)) or faster(value, was))
             # (a name holding another whole is named after it: "Zainab Textiles, after the
             # baby" is no new name of the baby Zainab)
             and not (kind.groupindex and re.search(rf"\b{re.escape(was)}\b", value))

@@ -481,6 +481,14 @@ def test_a_new_best_time_takes_the_line_of_the_old_one() -> None:
     )
     assert "1:58" not in memory and "Ilse's best half is 1:52:40." in _facts(memory)
     assert "under 1:55" in memory and "7:30" in memory
+    # (a race done faster than the best is a new best, with its tenths; a slower one is none)
+    said = "Right now my best in the 200 back is 2:31.6, want under 2:30."
+    for race, best in [
+        ("At the gala on Saturday I swam 2:28.9 in the 200 back!!", "2:28.9"),
+        ("I swam 2:35.2 at the gala on Saturday, tired arms.", "2:31.6"),
+    ]:
+        memory = _memory_after((said, "Ilse", "s"), (race, "Ilse", "s"))
+        assert f"Ilse's best in the 200 back is {best}" in memory, race
 
 
 @pytest.mark.parametrize(
