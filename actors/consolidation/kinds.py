@@ -25,6 +25,7 @@ __all__ = [
     "faster",
     "of_a_scale",
     "of_the_kind",
+    "on_topic",
     "record_time",
     "root",
     "stated_amount",
@@ -211,7 +212,7 @@ _VALUE_OF = re.compile(
     rf"(?:(?:The|My|Our|Their|[{UPPER}][\w-]*'s|the|my|our|their) )?"
     r"(?:[A-Za-z-]+ )?[A-Za-z-]+ (?:is|are) (?:now )?"
     # (after its currency: "GH₵1,350", "$900", "R6,500")
-    rf"(?:(?:[A-Z]{{0,3}}[^\w\s]|[RNKP])?(?P<value>{KINDS[-1].pattern})|(?P<time>{KINDS[2].pattern}))"
+    rf"(?:(?:[A-Z]{{0,3}}[^\w\s]|[RNKP])?(?P<value>{KINDS[-1].pattern})|(?:at )?(?P<time>{KINDS[2].pattern}))"
 )
 
 
@@ -279,6 +280,12 @@ def the_one(
         if _stems(topic_of(line[at : m.start()], subject=True)) & words
     ]
     return near[0] if len(near) == 1 else None
+
+
+def on_topic(topic: set[str], line: str) -> bool:
+    """``line`` is about a word of ``topic`` (``topic_of``), a plural for its singular too
+    ("Standups are at 10:15" of "Their daily standup is at 9:30")."""
+    return bool(_stems(topic) & _stems(topic_of(line, subject=True)))
 
 
 def _stems(words: set[str]) -> set[str]:

@@ -55,6 +55,7 @@ from .kinds import (
     counted,
     faster,
     of_a_scale,
+    on_topic,
     record_time,
     root,
     stated_amount,
@@ -504,7 +505,7 @@ def _revise(
             # curling team that plays Thursdays instead" of the crochet circle on Thursdays
             continue
         candidates = [
-            (bool(topic & topic_of(f.text, subject=True)), i, f, was)
+            (on_topic(topic, f.text), i, f, was)
             for i, f in enumerate(facts)
             if _comparable(f, new)
             and not same_turn(f, new)  # (both said at once: both true)
@@ -517,14 +518,13 @@ def _revise(
                 if own is None
                 else the_one(kind, f.text, said, persons)
             )
-            # (an amount on a topic, corrected too: "the deposit is actually €2,400" is no
-            # new number of "a Pixel 7")
+            # (a topic's amount or time, corrected too: "the deposit is €2,400" of no Pixel 7)
             and (
                 not (
                     kind in (TOPICAL_AMOUNT, TOPICAL_TIME)
                     or (corrects and topic and KINDS[-1].fullmatch(value))
                 )
-                or topic & topic_of(f.text, subject=True)
+                or on_topic(topic, f.text)
             )
             and root(was := found.group("name") if kind.groupindex else found.group(0))
             != root(value)

@@ -160,6 +160,10 @@ def test_a_topics_time_stated_takes_the_line_on_that_topic() -> None:
     memory = _merged("Lior", older, "Warm-up time is 8:40.").memory
     assert "Warm-up at 8:40, matches by noon." in memory and "8:15" not in memory
     assert "8:15" in _merged("Lior", older, "Dinner is 7:30 tonight.").memory
+    # (said "at", and of the plural: "Check-ins are at 9:45" of "The team check-in is at 9:00")
+    older = ["The team check-in is at 9:00, before the school run.", "Lior coaches under-12s."]
+    memory = _merged("Lior", older, "Check-ins are at 9:45, which suits everyone.").memory
+    assert "check-in is at 9:45, before the school run" in memory and "9:00" not in memory
 
 
 def test_of_two_times_in_a_line_the_change_takes_the_one_of_its_word() -> None:
