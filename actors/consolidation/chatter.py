@@ -29,6 +29,7 @@ _OPENER_WORDS = (
     r"on a brighter note|on the plus side|random|quick intro|oops|ugh|well|so|also|anyway|"
     r"change of plans?|(?:slight|small|quick|big|one) change|"
     r"and|but|yeah|yes|ok|okay|hey|hmm|um|honestly|basically|plus|haha|lol|wow|sorry|hi|"
+    r"surprise|yay|phew|omg|oof|ah|"
     r"hello|hiya|morning|right|alright|actually|these days|nowadays|lately|small update|reminder|just so you know|side note|"
     # (what the assistant did for it: "I took your advice, now I …", "thanks to you")
     r"I (?:took|take|follow|followed|tried) your advice|thanks to you|as you (?:said|suggested)|"

@@ -69,6 +69,16 @@ def test_an_opener_is_cut_and_read_as_a_correction() -> None:
     assert "correction" not in merged.memory.lower() and merged.retired == [party]
 
 
+def test_an_interjection_before_a_change_is_an_opener() -> None:
+    """ "Also, surprise, they promoted me to head chef!": the promotion, read without its
+    interjection, takes the old role."""
+    memory = memory_after(
+        ("I'm a line cook at Brasserie Nord in Aarhus.", "Mads", "s"),
+        ("Also, surprise, they promoted me to head chef!", "Mads", "s"),
+    )
+    assert "line cook" not in memory and "Surprise" not in memory
+
+
 @pytest.mark.parametrize(
     ("said", "kept"),
     [
