@@ -36,6 +36,7 @@ from .attributes import (
     keys,
     modifiers,
 )
+from .kinds import KINDS, amount_moved
 from .meaning import Embed
 from .ownership import LEAD, named, owner, people, theirs
 from .places import premises_moved
@@ -298,6 +299,8 @@ def displaced(
     # van" is not the line of "the company is called Rurex")
     # a line naming less of the same thing than another ("The salon is now Glow Studio" beside
     # "… a salon called Glow Studio in Osu"): the fuller one is what changed
+    if amount_moved(new.text):  # (of a line holding one: not "a truck called Smoky Pot")
+        candidates = [f for f in candidates if KINDS[-1].search(f.text)]
     names = [values(f.text) - {speaker} for f in candidates]
     candidates = [
         f

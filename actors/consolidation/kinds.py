@@ -21,6 +21,7 @@ __all__ = [
     "TOPICAL_AMOUNT",
     "TOPICAL_TIME",
     "WEEKDAY",
+    "amount_moved",
     "counted",
     "faster",
     "of_a_scale",
@@ -138,6 +139,18 @@ def _number(amount: str) -> float | None:
     except ValueError:
         return None
     return number * 1000 if thousands else number
+
+
+#: An amount said to move: "goes up to 42 cedis", "raising the rent to 950".
+_MOVED_TO = re.compile(
+    r"\b(?:up|down|rais\w*|increas\w*|lower\w*|cut|dropp\w*|reduc\w*)\b[^.]*?\bto [^\w\s]?\d",
+    re.IGNORECASE,
+)
+
+
+def amount_moved(text: str) -> bool:
+    """``text`` says an amount moved to a new one ("jollof goes up to 42 cedis")."""
+    return bool(_MOVED_TO.search(text))
 
 
 def of_a_scale(was: str, value: str) -> bool:

@@ -276,6 +276,12 @@ ROWS = [
         "Dilan got a new bike helmet.",
         None,
     ),
+    (  # (an amount moved is of a line holding an amount, not of one that shares a word)
+        "Dilan",
+        ["Dilan runs a juice stall called Green Cup, mostly mango and ginger.", "Dilan is 30."],
+        "From Monday the mango smoothie goes up to 18 lira.",
+        None,
+    ),
     (  # (a thing to get, when something else happens: no change yet)
         "Dilan",
         ["Dilan rides a Gazelle bike to work.", "Dilan studies chemistry."],
