@@ -54,6 +54,8 @@ _QUOTE = "['\"‘“]"
 _RENAME = re.compile(
     r"\b(?:new name|renamed|rebranded|retitled|now called|officially (?:called |named )?[A-Z]|"
     r"(?:called|calling (?:it|them)) (?:the )?[A-Z][\w' -]* now|chang\w* (?:it|them) to [A-Z]|"
+    # ("I'm renaming the truck to Jollof Junction")
+    r"renaming (?:(?:the|our|my|it|them) )?(?:[\w-]+ )?(?:to|as) [A-Z]|"
     r"sign (?:now )?(?:says|reads)|[A-Z][\w'-]* it is\b|"
     # ("Now the studio is called Lumbre Estudio", "now it's called Kabati")
     r"\b[Nn]ow,? (?:(?:the|our|my|their|it|it's) )?(?:[\w-]+ ){0,3}?(?:is |are |'s )?called [A-Z]|"

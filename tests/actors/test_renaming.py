@@ -499,3 +499,12 @@ def test_a_name_corrected_takes_the_line_naming_the_thing_by_the_old_one() -> No
         ),
     )
     assert "Ballerina" not in memory and "growing Queen of Night from bulb" in memory
+
+
+def test_a_rename_said_while_it_is_done() -> None:
+    """ "I'm renaming the van to Dumpling Express" renames "a food van called Bao Wagon"."""
+    memory = _memory_after(
+        ("I run a food van in Leeds called Bao Wagon, mostly buns.", "Mei", "s"),
+        ("Also I'm renaming the van to Dumpling Express, nobody knew what bao was.", "Mei", "s"),
+    )
+    assert "Bao Wagon" not in memory and "food van in Leeds called Dumpling Express" in memory
