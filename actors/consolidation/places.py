@@ -55,6 +55,8 @@ _PREMISES_MOVED = re.compile(
     re.IGNORECASE,
 )
 _NAME = rf"[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*"
+#: The noun a place's name is of: "Kermel market", "Otse crag".
+_PLACE_NOUN = re.compile(rf"{_NAME} (?P<noun>[a-z]{{4,}})\b")
 #: The wider place said after a place: "Kita-ku, Sapporo", "Otara in South Auckland".
 _WIDER = rf"(?:,? in|,) {_NAME}"
 
@@ -102,9 +104,14 @@ def within(old: Fact, new: Fact, shared: list[tuple[Key, Key]]) -> Fact | None:
 
 def premises_moved(text: str) -> str:
     """The premises ``text`` says moved to a named place ("the shop is moving to Liberty
-    Market", "moved the bakery to Westlands"): a change however it is said; else ""."""
+    Market", "moved the bakery to Westlands"), as a pattern of the words a line names them
+    by: the place's own noun too ("to Kermel market" of "at Sandaga market"); else ""."""
     found = _PREMISES_MOVED.search(text)
-    return (found["moved"] or found["moving"]).casefold() if found else ""
+    if found is None:
+        return ""
+    premises = (found["moved"] or found["moving"]).casefold()
+    head = _PLACE_NOUN.match(text, found.end() - 1)
+    return f"(?:{premises}|{head['noun']})" if head else premises
 
 
 def moved_within(old: str, new: str) -> tuple[str, str] | None:

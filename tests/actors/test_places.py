@@ -18,3 +18,25 @@ def test_premises_moved_take_the_line_saying_where_they_are() -> None:
     facts = _facts(memory)
     assert "Nikos has small workshop, Oak Joinery, in Pylaia." in facts
     assert "Toumba" not in memory and any("likes their own workshop" in f for f in facts)
+
+
+def test_premises_moved_to_a_place_of_the_lines_noun_take_that_line() -> None:
+    """ "moved the stall to Bolhão market" takes "sells lemonade at Anjos market" (the
+    market's noun, where no line names a stall), not the line of where they study."""
+    memory = _memory_after(
+        (
+            "Ola! I'm Rui, I study nursing at ESEP in Porto and I sell homemade lemonade at "
+            "Anjos market to pay for school. Can you help me plan my week?",
+            "Rui",
+            "s",
+        ),
+        ("I sell about 60 cups a day, 1.50 each.", "Rui", "s"),
+        ("Quick update! I'm raising the price to 2 euros a cup, lemons went up a lot.", "Rui", "s"),
+        (
+            "Long week! Exam prep, a pharmacology test, and I moved the stall to Bolhão market, "
+            "which is cleaner and full of tourists. Sold out by 3pm!",
+            "Rui",
+            "s",
+        ),
+    )
+    assert "Anjos" not in memory and "ESEP" in memory
