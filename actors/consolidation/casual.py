@@ -101,7 +101,9 @@ _SENT_ME = re.compile(
 #: announcement: "Update: Leeds.")
 _LABELLED = re.compile(
     r"(?!(?:Update|News|Correction|Note|Reminder|Edit|Context|Fyi|Btw|Ps)\b)"
-    r"(?P<label>[A-Z][a-z]+(?: [a-z]+)?): (?P<value>[A-Z0-9][\w'&.,-]*(?: [A-Z0-9][\w'&.-]*){0,3})[.!]?"
+    r"(?P<label>[A-Z][a-z]+(?: [a-z]+)?): (?P<value>[A-Z0-9][\w'&.,-]*(?: [A-Z0-9][\w'&.-]*){0,3})"
+    # (and what is said of it after: "New phone: Redmi Note 13, so much faster.")
+    r"(?P<more>, [^:]+?)?[.!]?"
 )
 
 
@@ -109,4 +111,6 @@ def labelled(sentence: str) -> str:
     """A value said under a label as the speaker's: "Bike: Specialized Allez." → "My bike is
     Specialized Allez."; else the sentence as it is."""
     found = _LABELLED.fullmatch(sentence)
-    return f"My {found['label'].lower()} is {found['value'].rstrip('.,')}." if found else sentence
+    if found is None:
+        return sentence
+    return f"My {found['label'].lower()} is {found['value'].rstrip('.,')}{found['more'] or ''}."

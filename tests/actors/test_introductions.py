@@ -261,6 +261,9 @@ def test_a_value_under_a_label_is_theirs_and_a_verb_after_the_job_is_no_role() -
     asked, not stated."""
     memory = _memory_after(("Need a plan. Bike: Specialized Allez. Weight: 74.", "Jakub", "s"))
     assert _facts(memory)[-2:] == ["Jakub's bike is Specialized Allez.", "Jakub's weight is 74."]
+    # (and what is said of it after: "New laptop: ThinkPad X1, so much lighter.")
+    memory = _memory_after(("New laptop: ThinkPad X1, so much lighter.", "Jakub", "s"))
+    assert _facts(memory) == ["Jakub's new laptop is ThinkPad X1, so much lighter."]
     assert _facts(_memory_after(("Name's Ana, from Lisbon.", "Ana", "s"))) == [
         "Ana is from Lisbon."
     ]
