@@ -36,6 +36,7 @@ from .attributes import (
     keys,
     modifiers,
 )
+from .breeds import of_breed
 from .kinds import KINDS, amount_moved
 from .meaning import Embed
 from .ownership import LEAD, named, owner, people, theirs
@@ -290,7 +291,7 @@ def displaced(
         if kind:  # "the dog's gone to live with …": the one line naming a dog, or no line
             dogs = [f for f in kin if kind & {m.casefold() for m in PET.findall(f.text)}]
             if not dogs:  # (or a dog by its breed: "Dolores's dachshund Pepper")
-                dogs = _of_breed(older, speaker, kind, embed)
+                dogs = of_breed(older, speaker, kind, embed)
             return Displaced(dogs[0], None) if len(dogs) == 1 else None
     # a thing said to end ("sold my bike", "the old laptop died") is named by its kind, not
     # its make: nearness is weaker evidence than the ending itself
@@ -311,32 +312,6 @@ def displaced(
     found = nearest(new, candidates, embed, NEAR_OF_KIND if among else NEAR, speaker)
     # which clause of it changed, meaning alone cannot tell: the line goes whole
     return None if found is None else Displaced(candidates[found], None)
-
-
-#: A named being of the speaker's by its kind: "Dolores's dachshund Pepper", "lives with a
-#: stubborn beagle called Pancho".
-_NAMED_BEING = re.compile(
-    rf"(?:'s|\b(?:an?|my|our|their)(?= (?:[a-z]+ )?[a-z]+ (?:called|named) ))"
-    rf" (?:[a-z]+ )?(?P<noun>[a-z]+) (?:(?:called|named) )?[{UPPER}][\w-]*\b"
-)
-#: How near a breed must be to its kind ("dachshund" is 0.61 from "dog"; a boss is 0.43).
-BREED = 0.5
-
-
-def _of_breed(lines: Sequence[Fact], speaker: str, kind: set[str], embed: Embed) -> list[Fact]:
-    """The lines naming a being of the speaker's whose noun is a breed of ``kind``."""
-    named = [
-        (f, m["noun"])
-        for f in lines
-        if f.text.startswith((f"{speaker}'s ", f"{speaker} "))
-        and (m := _NAMED_BEING.search(f.text))
-        and not RELATIVE.fullmatch(m["noun"])
-    ]
-    if not named:
-        return []
-    vectors = embed([*sorted(kind), *(noun for _, noun in named)])
-    near = vectors[len(kind) :] @ vectors[: len(kind)].T
-    return [f for (f, _), x in zip(named, near.max(axis=1), strict=True) if x >= BREED]
 
 
 #: A thing given to someone: "gave them a smartphone, an iPhone SE", "Suez Gate has given
