@@ -256,7 +256,16 @@ def displaced(
     # Saturday line's change)
     # (nor is a day said with it: "moved into Borrowdale on Saturday" of "lives in Borrowdale")
     things = {v for v in stated if not WHEN.fullmatch(v)}
-    candidates = [f for f in mine if not (things and things <= values(f.text))]
+    # (a new name is of a line holding a name: not "nights are Fridays" for "the NICU rota")
+    candidates = [
+        f
+        for f in mine
+        if not (things and things <= values(f.text))
+        and not (
+            any(v[0].isupper() for v in things)
+            and all(WHEN.fullmatch(v) for v in values(f.text) - {speaker})
+        )
+    ]
     if stated and at >= 0:
         # what ended is the line naming its value ("left Pixelworks"; "Saturday football is
         # over" the Saturday line, "our Sunday barbecues are over" no line of futsal on
@@ -558,7 +567,7 @@ def _gist(text: str, speaker: str = "") -> str:
     return " ".join(text.split())
 
 
-_VALUE = re.compile(r"(?<=\S )[A-Z][\w-]*(?: [A-Z][\w-]*)*|\d[\d:,.]*\d|\d")
+_VALUE = re.compile(rf"(?<=\S )[{UPPER}][\w-]*(?: [{UPPER}][\w-]*)*|\d[\d:,.]*\d|\d")
 
 
 def _parts(text: str) -> set[str]:

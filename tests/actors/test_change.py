@@ -276,6 +276,12 @@ ROWS = [
         "Dilan got a new bike helmet.",
         None,
     ),
+    (  # (a new name is of a line holding a name: not of one holding days only)
+        "Dilan",
+        ["Dilan's shifts are Mondays and Tuesdays, the rota is brutal.", "Dilan is 30."],
+        "Dilan is on the Ward 7 rota now.",
+        None,
+    ),
     (  # (an amount moved is of a line holding an amount, not of one that shares a word)
         "Dilan",
         ["Dilan runs a juice stall called Green Cup, mostly mango and ginger.", "Dilan is 30."],
