@@ -27,18 +27,23 @@ __all__ = ["promoted"]
 _ROLE = re.compile(
     r"^(?:(?P<since>(?:As of|From|Since|Starting) [\w ]+?),? )?"
     r"(?:(?P<who>[A-Z][\w-]*) (?:(?:got|was|has been|'s been) promoted to|(?P<became>became)|"
-    r"(?:is|'s) (?P<now>now )?)|(?:[\w' ]+ )?(?:made|promoted) (?P<whom>[A-Z][\w-]*) (?:to )?)"
+    r"(?:is|'s) (?P<now>now )?)|(?:[\w' ]+ )?(?:made|promoted|elected|appointed|voted) "
+    r"(?P<whom>[A-Z][\w-]*) (?:to |as )?)"
     r"(?:an? |the |our |their )?(?P<role>(?:(?!now\b)[a-z][\w-]* ){0,3}(?!now\b)[a-z][\w-]*)(?P<later> now)?"
     r"(?: (?:at|on|of|for|in|from|starting|as of) [^.!]*)?[.!]*$"
 )
-#: A trade line of someone's: "X works as a junior developer."
-_TRADE = re.compile(r"^(?P<who>[A-Z][\w-]*) works as (?:an? )?(?P<trade>[^,.;]+)[.!]?$")
+#: A trade line of someone's: "X works as a junior developer."; or a post held in a group, said
+#: without an article: "X is treasurer of the producers' co-op".
+_TRADE = re.compile(
+    r"^(?P<who>[A-Z][\w-]*) (?:works as (?:an? )?(?P<trade>[^,.;]+)|is (?P<post>[a-z]+) (?:of|at|for) "
+    r"(?:the|a|an|their|our) [^,.;]+)[.!]?$"
+)
 #: Words of rank, not of a field: "senior", "head", "assistant".
 _RANK = word_set(
     "junior senior head lead chief deputy assistant associate trainee apprentice principal "
     "first-year second-year new acting interim staff"
 )
-_PROMOTED = re.compile(r"\bpromot(?:ed|ion)\b", re.IGNORECASE)
+_PROMOTED = re.compile(r"\b(?:promot(?:ed|ion)|elected|appointed)\b", re.IGNORECASE)
 
 
 def promoted(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact | None:
@@ -52,7 +57,7 @@ def promoted(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact 
     if role[0].endswith(("ed", "ing")):
         return None  # "is based in Leeds now", "is moving": no role
     trades = [
-        (f, m["trade"].split())
+        (f, (m["trade"] or m["post"]).split())
         for f in older
         if (m := _TRADE.match(f.text)) and m["who"] == speaker
     ]

@@ -193,6 +193,14 @@ def test_a_new_role_replaces_the_trade_it_follows(new: str, retired: str | None)
     assert _merge("Ben", BEN, new) == ([retired] if retired else [])
 
 
+def test_a_post_in_a_group_is_replaced_by_the_one_they_were_elected_to() -> None:
+    """ "They elected Ben chair" replaces "Ben is secretary of the allotment society" (a post
+    said without an article); someone else elected replaces nothing."""
+    post = ["Ben is secretary of the allotment society.", "Ben lives in Leeds."]
+    assert _merge("Ben", post, "They elected Ben chair at the AGM.") == [post[0]]
+    assert _merge("Ben", post, "They elected Anna chair at the AGM.") == []
+
+
 def test_a_future_change_that_says_what_it_replaces_is_decided() -> None:
     """ "we'll be shut on Tuesdays instead" is a decision; "we'll maybe shut on Tuesdays" a
     plan, and "will" alone a plan too."""
