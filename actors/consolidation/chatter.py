@@ -149,7 +149,10 @@ _ASK_WORD = re.compile(r"\b(?:please|needed)\b", re.IGNORECASE)
 _TAUTOLOGY = re.compile(r"^(?P<a>[\w' -]+?) (?:is|am|are) (?P<b>[\w' -]+?)[.!]?$", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z0-9][\w'-]*")
 #: A name said again: it says nothing every fact of theirs does not.
-_NAME_AGAIN = re.compile(r"^([A-Z][\w'-]*)(?:'s name(?:'s| is)| is) \1\b[^A-Z\d]*$")
+#: (after a greeting too, as typed: "buenas tardes, marisol's name's marisol")
+_NAME_AGAIN = re.compile(
+    r"^(?:[^,]+, )?([A-Za-z][\w'-]*)(?:'s name(?:'s| is)| is) \1\b[^A-Z\d]*$", re.IGNORECASE
+)
 #: A sentence that ends by calling someone by name.
 _ADDRESSED = re.compile(r",\s+[A-Z][\w'-]*!+$")
 #: A short sentence that ends in a goodbye.

@@ -94,6 +94,9 @@ def test_a_name_said_again_is_no_fact() -> None:
     """ "My name's Thandi" from Thandi says nothing every fact of hers does not."""
     memory = _memory_after(("My name's Thandi, by the way. I drive a Polo.", "Thandi", "s"))
     assert _facts(memory) == ["Thandi drives a Polo."]
+    # (after a greeting, and as typed in lower case)
+    memory = _memory_after(("buenas noches, my name's thandi. I drive a Polo.", "Thandi", "s"))
+    assert _facts(memory) == ["Thandi drives a Polo."]
 
 
 def test_an_introduction_with_an_age_and_a_trade_without_an_article() -> None:
