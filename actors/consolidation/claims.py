@@ -113,7 +113,8 @@ _AGED_AFTER = re.compile(
 #: What they do besides, said as a participle after what they are: "is a vet in Guadalajara,
 #: working as an associate vet at a clinic in Zapopan", "… and working part-time at Hapag".
 _ALSO_DOING = re.compile(
-    rf"{_WHO} (?P<first>(?:is|works|lives)\b[^,]*?)(?:,| and) "
+    # (or any verb of what they do, where: "does security in Kingston, working for Ironwall")
+    rf"{_WHO} (?P<first>(?:is|works|lives)\b[^,]*?|[a-z]{{2,}}s\b[^,]*? in [{UPPER}][^,]*?)(?:,| and) "
     r"(?P<verb>working|living|studying|teaching|running|managing|owning) (?P<rest>.+)$"
 )
 _SAID_OF_ONE = {

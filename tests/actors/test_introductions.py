@@ -281,6 +281,16 @@ def test_a_value_under_a_label_is_theirs_and_a_verb_after_the_job_is_no_role() -
     assert not any("is a start" in f for f in _facts(_memory_after((said, "Aigerim", "s"))))
 
 
+def test_work_done_somewhere_with_an_employer_after_it_is_three_claims() -> None:
+    """ "I do security in Kingston, working for Ironwall at a mall": a new employer takes the
+    employer's claim and leaves the trade and the city."""
+    memory = _memory_after(
+        ("I drive a taxi in Kisumu, working for Lakeside Cabs at the airport.", "Otieno", "s"),
+        ("Update: Nyanza Motors took me on last week, better pay.", "Otieno", "s"),
+    )
+    assert "Lakeside" not in memory and "Otieno is based in Kisumu." in _facts(memory)
+
+
 def test_a_business_run_besides_a_trade_is_a_claim_of_its_own() -> None:
     """ "a wedding photographer based in Kandy, running a small studio called Petal Frames":
     a move takes the city and leaves the trade."""
