@@ -216,7 +216,9 @@ _TABLE: list[tuple[str, str]] = [
         r"\b(?:girlfriend|boyfriend|gf|bf|partner|wife|husband|fianc[eé]e?|spouse|(?:re)?married|engaged|"
         r"dating|seeing someone|proposed|lady friend|gentleman friend|"
         # (a name said with it: "been seeing Anne", "seeing Marcus now"; not "seeing Dr. Ito")
-        rf"(?:been|started) seeing [{UPPER}][\w-]*|seeing [{UPPER}][\w-]* (?:now|these days))\b",
+        rf"(?:been|started) seeing [{UPPER}][\w-]*|seeing [{UPPER}][\w-]* (?:now|these days)|"
+        # (a couple said as one subject: "Brenda and I have been together a month now")
+        r"(?:have been|are|got) (?:together|seeing each other)|been seeing each other)\b",
     ),
     (
         "phone",

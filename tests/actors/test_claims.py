@@ -254,6 +254,12 @@ def test_a_move_takes_the_city_and_a_break_up_the_partner_never_the_other() -> N
     ]:
         assert _merge("Maya", friend, said) == [friend[1]], said
     assert _merge("Maya", friend, "Maya is seeing Dr. Ito on Friday.") == []
+    # (a couple said as one subject: "Maya and Priya have been together a month now"; not
+    # another couple, "Ana and Tom have been together ten years")
+    said = "Maya and Priya have been together a month now, she's great."
+    assert _merge("Maya", older, said) == [older[1]]
+    sister = [*older, "Maya's sister Ana lives in Porto."]
+    assert _merge("Maya", sister, "Ana and Tom have been together ten years now.") == []
     # a joint subject is its first person's: Jonas moves, with Rasa
     both = "Jonas and their fiancée Rasa are moving to Kaunas."
     assert _merge("Jonas", ["Jonas is based in Vilnius."], both) == ["Jonas is based in Vilnius."]
