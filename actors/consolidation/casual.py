@@ -86,10 +86,17 @@ def as_meant(text: str, name: str | None) -> str:
         text = f"My {text[0].lower()}{text[1:]}"
     if name and (bare := re.match(rf"{re.escape(name)}(?: [{UPPER}][\w'-]*)?, ", text)):
         text = f"I'm {name}, {text[bare.end() :]}"
+    # ("Weighed at the clinic: 97 kilos!", "Scale says 87 this morning": what they weigh)
+    text = _WEIGHED.sub(r"I weigh \g<n>", text)
     # ("the Education Service has transferred me to Adisadel College": the speaker's move)
     return _SENT_ME.sub(r"I was \g<how> to", text)
 
 
+#: A weighing of the speaker's, said without its "I": "Weighed in this morning: 81.9!".
+_WEIGHED = re.compile(
+    r"^(?:(?:I )?[Ww]eighed (?:myself |in )?[^:!.?]*?[:,] |(?:[Tt]he )?[Ss]cale (?:says|said|showed) )"
+    r"(?P<n>\d+(?:\.\d+)?)(?=[ !.,]|$)"
+)
 #: Someone sending the speaker to work elsewhere, said of them: "… has posted me to Tamale".
 _SENT_ME = re.compile(
     r"(?:^|(?<=: ))(?:(?:[Tt]he|[Mm]y|[Oo]ur) )?[\w' ]{0,40}? (?:has |have |had |just )*"

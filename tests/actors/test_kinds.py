@@ -263,14 +263,20 @@ def test_a_date_changes_whole_and_a_thing_that_will_not_move_is_no_move() -> Non
 
 def test_a_weight_is_no_age_and_a_lead_in_that_says_something_is_kept() -> None:
     """ "I'm 82 kilos right now" is no age (the age, 52, stays); "I weighed myself
-    this morning: 76 kilos!" is a statement, not a lead-in, and the new weight."""
+    this morning: 76 kilos!" is a statement, not a lead-in: what they weigh now, as it is
+    said without its "I" too ("Weighed in at the gym: 74 kilos")."""
     memory = _memory_after(
         ("I'm a nurse at Hospital Civil, 52 years old.", "Lola", "s"),
         ("I'm 82 kilos right now, I'd love to get to 75.", "Lola", "s"),
         ("I weighed myself this morning: 76 kilos!", "Lola", "s"),
     )
     assert "Lola is 52. <!--" in memory and "82" not in memory
-    assert "Lola weighed themselves this morning: 76 kilos!" in memory
+    assert "Lola weighs 76 kilos!" in _facts(memory)
+    memory = _memory_after(
+        ("I weigh 82 kilos, I'd love to get to 75.", "Lola", "s"),
+        ("Weighed in at the gym: 74 kilos! Getting there.", "Lola", "s"),
+    )
+    assert "82" not in memory and "Lola weighs 74 kilos" in memory
 
 
 def test_a_lead_in_that_is_something_done_is_kept() -> None:
