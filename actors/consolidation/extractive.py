@@ -459,7 +459,7 @@ _QUIT = re.compile(r"\bquit\b", re.IGNORECASE)
 #: A verb that makes a clause a statement, not a role said alone.
 _FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|will)\b|'s\b|'re\b|'ll\b")
 #: A mistake owned in a clause of its own, before the clauses that correct it.
-_OWNED_WRONG = re.compile(r"\b(?:wrong|mistake|typo|misread|mixed (?:\w+ )*up)\b", re.IGNORECASE)
+_OWNED_WRONG = re.compile(r"\b(?:wrong|mistakes?|typo|misread|mixed (?:\w+ )*up)\b", re.IGNORECASE)
 #: A clause that says the one before it corrects: "not the day I told you".
 _NOT_AS_SAID = re.compile(
     r"[,;] (?:and )?not (?:the|what) (?:[a-z]+ )?I (?:told you|said|gave you|wrote|mentioned)\b.*",

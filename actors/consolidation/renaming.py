@@ -249,7 +249,8 @@ _CORRECTED = re.compile(
     # (or its own clause: "my father checked and the vines are actually Rară Neagră")
     rf"(?:^(?:Correction: )?|, |\band )"
     rf"(?:[Tt]he|[Mm]y|[Oo]ur|[{UPPER}][\w-]*'s|[{UPPER}][\w-]* and others') "
-    r"(?P<thing>[a-z]+(?: [a-z]+){0,3}?) (?:is|are|was|were) (?:actually |really |in fact )?"
+    # (or its name: "the dog's name is Sansón")
+    r"(?P<thing>[a-z]+(?: [a-z]+){0,3}?)(?:'s name)? (?:is|are|was|were) (?:actually |really |in fact )?"
     rf"(?:an? |the )?{_NOT_A_DAY}(?P<name>{_NAME})(?=[,.;!]|$| not\b)"
 )
 
@@ -272,6 +273,9 @@ def corrected_name(text: str) -> tuple[re.Pattern[str], str] | None:
     alike = rf"|(?:[{UPPER}][\w-]* )*(?:{'|'.join(shared)})(?: [{UPPER}][\w-]*)*" if shared else ""
     # (a name of words alone, not whose: "Marisol's 14 Saanen goats" is "Saanen")
     plain = rf"[{UPPER}][\w-]*(?: [{UPPER}][\w-]*)*"
+    # (or just after it: "Ernesto's dog Sultán", "a dog called Sultán")
+    after = "|".join(rf"(?<=\b{re.escape(w)} )|(?<=\b{re.escape(w)} called )" for w in things)
     return re.compile(
-        rf"(?<![\w'-])(?P<name>{plain}(?=(?: [a-z]+){{0,2}} {thing}\b){alike})(?![\w'-])"
+        rf"(?<![\w'-])(?P<name>{plain}(?=(?: [a-z]+){{0,2}} {thing}\b)|(?:{after}){plain}{alike})"
+        r"(?![\w'-])"
     ), name

@@ -77,7 +77,7 @@ __all__ = ["Merged", "clean", "merge"]
 UNNAMED = "The user"
 
 _CORRECTION = re.compile(
-    r"\b(?:correction|typo|mistake|wrong|meant|misread|mixing|mixed up|actually)\b", re.IGNORECASE
+    r"\b(?:correction|typo|mistakes?|wrong|meant|misread|mixing|mixed up|actually)\b", re.IGNORECASE
 )
 #: Where a change's reason starts: what follows says why, not what else changed.
 _WHY = re.compile(r" [—–] | - |,? because |,? since ")

@@ -508,3 +508,19 @@ def test_a_rename_said_while_it_is_done() -> None:
         ("Also I'm renaming the van to Dumpling Express, nobody knew what bao was.", "Mei", "s"),
     )
     assert "Bao Wagon" not in memory and "food van in Leeds called Dumpling Express" in memory
+
+
+def test_a_name_corrected_after_mistakes_owned_takes_the_beings_line() -> None:
+    """ "Two mistakes! The cat's name is Mochi, … And my day off is Friday, not what I wrote":
+    the cat called by its old name after its kind takes the new one, the day its own."""
+    memory = _memory_after(
+        ("Tell them my cat Biscuit sleeps on the counter. My day off is Tuesday.", "Nia", "s"),
+        (
+            "Oops, two mistakes! The cat's name is Mochi, I was thinking of my sister's cat. "
+            "And my day off is Friday, not what I wrote.",
+            "Nia",
+            "s",
+        ),
+    )
+    assert "Biscuit" not in memory and "cat Mochi sleeps on the counter" in memory
+    assert "Tuesday" not in memory
