@@ -53,7 +53,9 @@ _LIFE_ENDS = re.compile(
     r"gave (?:him|her|them|[A-Z][\w-]*) away|given away|(?:got|was|been|gets|is) adopted|"
     # (or retired to another home: "he's retired to my brother's house in town"; or given
     # one: "we found our cat a new home with my aunt")
-    r"(?:is|has|'s) retired to|found (?:[\w']+ ){1,3}an? (?:new |loving |good |forever )?home)\b",
+    r"(?:is|has|'s) retired to|found (?:[\w']+ ){1,3}an? (?:new |loving |good |forever )?home|"
+    # (or buried, or taken to live elsewhere: "my mom took the dog to her farm")
+    r"buried|took (?:the|our|my|their|him|her) (?:[a-z]+ )?(?:to (?:her|his|their)\b|home))\b",
     re.IGNORECASE,
 )
 #: A thing named by its noun that died ("the delivery car finally died").

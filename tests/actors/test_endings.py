@@ -147,6 +147,16 @@ def test_a_dog_gone_to_live_elsewhere_is_the_one_named_by_its_breed() -> None:
         ("The dog went to live with my daughter, she has a yard.", "Dolly", "s"),
     )
     assert "Noodle" not in memory and "Tucson" in memory
+    # (buried, or taken to live elsewhere; not taken to the vet)
+    for said, gone in [
+        ("My dad took the dog to his farm in Bisbee, more room to run.", True),
+        ("We buried the dog under the lemon tree on Sunday.", True),
+        ("I took the dog to the vet, he has a cough.", False),
+    ]:
+        memory = _memory_after(
+            ("My dog Noodle naps all day. I live in Tucson.", "Dolly", "s"), (said, "Dolly", "s")
+        )
+        assert ("Noodle" not in memory) is gone, said
 
 
 def test_a_thing_cancelled_ends_the_line_of_its_make() -> None:
