@@ -40,6 +40,8 @@ __all__ = [
 #: Where an amount in thousands starts: at a word's start, or after a currency's letter
 #: ("R2,800" rand, "N45,000" naira, "K1,200" kwacha).
 _MONEY = r"(?:\b|(?<=\b[RNKP]))"
+#: Not by how much an amount changed: "put the rent up by 50, so it's 950 now".
+_NOT_BY = r"(?<!\bby )(?<!\bby [^\w\s])"
 KINDS = [
     # (with its day: "March 31" → "November 30", not "November 31")
     re.compile(
@@ -61,16 +63,16 @@ KINDS = [
     ),
     # (a decimal whole: "58.2 seconds" is no 58; nor is a time a number, "6:15" no 6)
     # (and thousands said with a k: "rent is 180k"; or after a currency's letter: "R2,800")
-    # (not by how much it changed: "put the rent up by 50, so it's 950 now")
+    # (not by how much it changed: ``_NOT_BY``)
     re.compile(
-        rf"(?<!\bby )(?<!\bby [^\w\s])(?:{_MONEY}\d{{1,3}}(?:,\d{{3}})+\b"
+        rf"{_NOT_BY}(?:{_MONEY}\d{{1,3}}(?:,\d{{3}})+\b"
         rf"|(?<!:)\b\d+(?:\.\d+\b|(?:st|nd|rd|th|k)?\b(?![.:]\d)))"
     ),
 ]
 #: A weekday, as a schedule says it ("Tuesday mornings").
 WEEKDAY = KINDS[1]
 #: (whole: not the "4" of "4,500", nor the 6 of "6:15")
-_AMOUNT = rf"(?<!:)(?<!\bby )(?<!\bby [^\w\s])(?:{_MONEY}\d{{1,3}}(?:,\d{{3}})+|\b\d+(?:\.\d+)?k?)(?![,.:]?\d)"
+_AMOUNT = rf"(?<!:){_NOT_BY}(?:{_MONEY}\d{{1,3}}(?:,\d{{3}})+|\b\d+(?:\.\d+)?k?)(?![,.:]?\d)"
 #: The word after an amount, and the words that name no unit ("3,900 a month", "4,400 now").
 _UNIT = re.compile(r" (?P<unit>[^\W\d_]+)")
 _NOT_UNIT = re.compile(
@@ -275,23 +277,15 @@ def the_one(
     found = list(kind.finditer(line))
     if len(found) < 2:
         return found[0] if found else None
-    words = _stems(topic_of(said, subject=True) - {p.casefold() for p in persons})
+    words = topic_of(said, subject=True) - {p.casefold() for p in persons}
     # (what it is an amount of, said right after it: "pay GH₵950 rent", not the next amount
     # "… rent …, and earn about GH₵6,800")
-    of = [
-        m
-        for m in found
-        if _stems(topic_of(" ".join(line[m.end() :].split()[:1]), subject=True)) & words
-    ]
+    of = [m for m in found if on_topic(words, " ".join(line[m.end() :].split()[:1]))]
     if len(of) == 1:
         return of[0]
     # (what is said between the value before it and it: "long ride" for Sunday)
     ends = [0, *(m.end() for m in found)]
-    near = [
-        m
-        for m, at in zip(found, ends, strict=False)
-        if _stems(topic_of(line[at : m.start()], subject=True)) & words
-    ]
+    near = [m for m, at in zip(found, ends, strict=False) if on_topic(words, line[at : m.start()])]
     return near[0] if len(near) == 1 else None
 
 
