@@ -46,7 +46,8 @@ _TRADE_AT_IN = re.compile(
     rf"(?: (?:in|outside|near) {_PLACE.replace('where', 'near')})?)?|"
     r"an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*))?"
     # (and where: "living in Kazimierz in Krakow" is one place, said with the wider one)
-    rf"(?:(?: up| down| out| here|,? living|,? based)? in (?:the )?"
+    # (or just outside it: "at Kijani Lodge outside Arusha")
+    rf"(?:(?: up| down| out| here|,? living|,? based)? (?:in|outside|near) (?:the )?"
     # (or with the wider one after a comma: "in Coyoacán, Mexico City")
     rf"(?P<where>{_PLACE_NAME}(?:,? in {_PLACE_NAME}|, {_PLACE_NAME})?))?"
     # (and the field, after it all: "… in Trondheim, microbiology")

@@ -375,10 +375,18 @@ def test_an_introduction_typed_all_in_lower_case_with_an_age_and_a_town() -> Non
 
 
 def test_a_trade_near_a_place_and_a_flag_that_ends_a_sentence() -> None:
-    """ "Aksel here, sheep farmer near Røros." says a trade and where, as "in" would; a flag
-    ends a sentence as any emoji does: "… 🇳🇴 I do the books for Fjellgard" is a claim."""
+    """ "Aksel here, sheep farmer near Røros." says a trade and where, as "in" would (each a
+    claim of its own, so a move keeps the trade; "at Kijani Lodge outside Arusha" likewise); a
+    flag ends a sentence as any emoji does: "… 🇳🇴 I do the books for Fjellgard" is a claim."""
     assert _facts(_memory_after(("Hello. Aksel here, sheep farmer near Røros.", "Aksel", "s"))) == [
-        "Aksel is a sheep farmer near Røros."
+        "Aksel works as a sheep farmer.",
+        "Aksel is based in Røros.",
+    ]
+    said = "Habari! I'm Neema, sous-chef at Kijani Lodge outside Arusha."
+    assert _facts(_memory_after((said, "Neema", "s"))) == [
+        "Neema works as a sous-chef.",
+        "Neema works at Kijani Lodge.",
+        "Neema is based in Arusha.",
     ]
     # (or what they are and where, after "here": "Mum of three here in Toowoomba")
     said = "G'day! Dad of two here in Ballarat, completely frazzled."
