@@ -68,8 +68,6 @@ HOME_TAKEN = (
 )
 
 
-_HOME_TAKEN = re.compile(HOME_TAKEN, re.IGNORECASE)
-
 #: Where a business is, which moves without its owner moving home.
 PREMISES = (
     "shop|business|bakery|studio|office|workshop|store|salon|restaurant|cafe|café|clinic|"
@@ -393,13 +391,7 @@ def _keys(fact: str) -> tuple[Key, ...]:
                 value = _number(fact, match.start())
             elif attribute == "drink":
                 value = match[0]
-            elif (
-                attribute == "residence"
-                and not value
-                and not _THERE.search(fact)
-                # (a home of their own got is one, wherever: not "got the place to myself")
-                and not (_HOME_TAKEN.fullmatch(match[0]) and " the " not in match[0])
-            ):
+            elif attribute == "residence" and not value and not _THERE.search(fact):
                 continue  # "moved the run to 6:15", "the bird lives with their aunt": no place
             elif attribute == "residence" and re.search(rf"\b{WORKPLACE}\b", value):
                 continue  # "moved to Hospital San Javier": a workplace, not a home
