@@ -228,7 +228,12 @@ _TABLE: list[tuple[str, str]] = [
         "car",
         r"\b(?:car|van|truck|suv|motorbike|toyota|honda|ford|volkswagen|vw|skoda|volvo|bmw|"
         r"audi|tesla|renault|fiat|tata|kia|hyundai|nissan|peugeot|mazda|subaru|citroen|opel|"
-        r"mercedes|dacia|jeep|chevrolet)\b",
+        r"mercedes|dacia|jeep|chevrolet)\b|"
+        # (any make, by the verb: "drive a little Suzuki Swift"; not where, "drove the kids to
+        # Leeds")
+        r"\b(?:drives?|driving|drove) (?:an?|the|my|our|their|his|her) "
+        rf"(?:(?!(?:to|for|in|at|from|with|on|into|past|by|around|back|home)\b)(?-i:[a-z0-9])[\w-]* ){{0,2}}"
+        rf"(?=(?-i:[{UPPER}]))",
     ),
     (
         "diet",

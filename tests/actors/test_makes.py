@@ -71,6 +71,13 @@ ROWS = [
         "Maya bought a Kindle for the train.",
         None,
     ),
+    # a make of any name, by the verb it is driven with (no list names Proton or Perodua)
+    (
+        "Ngozi",
+        ["Ngozi drives a battered Proton Saga to the depot.", "Ngozi lives in Klang."],
+        "Ngozi is driving a Perodua Axia to the depot now, the old one died on Federal Highway.",
+        "Ngozi drives a battered Proton Saga to the depot.",
+    ),
     # a make already held is no new thing ("got new tyres on the Panda")
     (
         "Maya",
