@@ -156,13 +156,21 @@ def hedged(text: str) -> bool:
     Kharkiv until 2022"), not a state (in its first clause: "… a Fairphone, the audio
     should be better" is a state)."""
     first = CLAUSE.split(text, maxsplit=1)[0]
-    return _hedging(first) or bool(_OVER.search(first))
+    return _hedging(first) or over(first)
 
 
 def over(text: str) -> bool:
     """``text`` says a state that ended before it was said ("drove a truck in the nineties"):
-    no later change or retraction ends it again."""
-    return bool(_OVER.search(text))
+    no later change or retraction ends it again. A past it is compared with is not its own
+    ("my flat in Abuja is so quiet compared to where I lived before" is now)."""
+    return bool(_OVER.search(_COMPARED.sub("", text)))
+
+
+#: A comparison with a place or thing, to the end of its clause: what it measures the state
+#: against ("than where I lived before"; not a time, "easier now than ten years ago").
+_COMPARED = re.compile(
+    r"\b(?:compared (?:to|with)|than) (?:where|what|the) [^,;:.!?]*", re.IGNORECASE
+)
 
 
 def signalled(text: str) -> bool:

@@ -48,3 +48,19 @@ def test_a_date_a_value_holds_from_is_a_change() -> None:
         ("sugar cost me more this winter, so honey is €14 a jar from today", "Greta", "s"),
     )
     assert "€11" not in memory and "at the Saturday market, €14 a jar" in memory
+
+
+def test_a_past_it_is_compared_with_is_no_past_of_the_state() -> None:
+    """ "my flat in Takoradi is much bigger than where I lived before" is where they live now:
+    the past it is measured against ("lived") is not its own, so it replaces Kumasi."""
+    memory = _memory_after(
+        ("I live in Kumasi, close to the market.", "Abena", "s"),
+        ("My flat in Takoradi is much bigger than where I lived before.", "Abena", "s"),
+    )
+    assert "Kumasi" not in memory and "Takoradi" in memory
+    # (the past of its own stays a past: "I lived in Takoradi as a kid")
+    memory = _memory_after(
+        ("I live in Kumasi, close to the market.", "Abena", "s"),
+        ("I lived in Takoradi before we came here.", "Abena", "s"),
+    )
+    assert "Kumasi" in memory
