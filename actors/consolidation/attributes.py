@@ -142,6 +142,8 @@ _TABLE: list[tuple[str, str]] = [
         # (and when: "works nights at Skyhaven", "work weekends at the i-SITE", "works weekend
         # shifts at a Żabka")
         rf"works? {_WHEN_WORKED}(?:at|for|in)\b|working {_WHEN_WORKED}(?:at|for)\b|"
+        # (and what there: "works the front desk at Eko Palms", "working the bar at Lola's")
+        r"work(?:s|ing)? (?:the|a) (?-i:[a-z])[\w-]*(?: (?-i:[a-z])[\w-]*)? (?:at|for) (?:the )?(?-i:[A-Z])|"
         # (a past one is no claim: "the old laptop went back to my previous employer")
         r"job (?:at|with|in)\b|(?<!previous )(?<!former )(?<!old )employer|employed|"
         # (a role at a name, said as theirs now: "to become finance manager at SunKiosk", "now

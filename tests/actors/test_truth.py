@@ -318,6 +318,13 @@ EMPLOYERS = [
         "Saigon Dairy",
         ["Linh is based in Thu Duc."],
     ),
+    (  # work said by what is worked there is work: a job got elsewhere replaces it
+        "Kojo",
+        "Kojo here, I work the night desk at Labadi Sands Resort in Accra.",
+        "I got the job at Coco Bay Lodge! Started Monday.",
+        "Labadi",
+        ["Coco Bay Lodge"],
+    ),
     (  # sent by someone to a workplace named by its kind: the speaker's new employer
         "Abena",
         "I am Abena, a science teacher at Wesley Girls School in Cape Coast.",
