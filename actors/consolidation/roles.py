@@ -35,8 +35,11 @@ _ROLE = re.compile(
 #: A trade line of someone's: "X works as a junior developer."; or a post held in a group, said
 #: without an article: "X is treasurer of the producers' co-op".
 _TRADE = re.compile(
-    r"^(?P<who>[A-Z][\w-]*) (?:works as (?:an? )?(?P<trade>[^,.;]+)|is (?P<post>[a-z]+) (?:of|at|for) "
-    r"(?:the|a|an|their|our) [^,.;]+)[.!]?$"
+    r"^(?P<who>[A-Z][\w-]*) (?:works as (?:an? )?(?P<trade>[^,.;]+)|is "
+    # (or with an article, at a workplace of a kind: "X is the concierge at a beach hotel"; not
+    # one who goes there, "a regular at the Crown")
+    r"(?:(?:the|an?) (?!(?:member|regular|customer|client|patient|guest|fan)\b))?"
+    r"(?!(?:the|an?) )(?P<post>[a-z]+(?: [a-z]+){0,2}?) (?:of|at|for) (?:the|a|an|their|our) [^,.;]+)[.!]?$"
 )
 #: Words of rank, not of a field: "senior", "head", "assistant".
 _RANK = word_set(

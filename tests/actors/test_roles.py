@@ -1,0 +1,31 @@
+"""A new role of the speaker and the trade line it replaces (``roles.promoted``), with no
+table of trades. Through the whole extractive path; see docs/design.md, "Memory that stays
+true"."""
+
+from __future__ import annotations
+
+from tests.actors.merging import memory_after as _memory_after
+
+
+def test_a_promotion_replaces_a_post_said_with_its_article_at_a_workplace() -> None:
+    """ "I'm the night porter at a guesthouse in Galle", then "they promoted me! I'm front
+    office supervisor from this month": the post said with "the" is the trade replaced;
+    "a regular at the Crown" is nobody's post and stays."""
+    memory = _memory_after(
+        ("Ayubowan! Nimal here, I'm the night porter at a guesthouse in Galle.", "Nimal", "s"),
+        (
+            "Guess what, they promoted me! I'm front office supervisor from this month.",
+            "Nimal",
+            "s",
+        ),
+    )
+    assert "night porter" not in memory and "front office supervisor" in memory
+    memory = _memory_after(
+        ("I'm Nimal, a regular at the Crown on quiz nights.", "Nimal", "s"),
+        (
+            "Guess what, they promoted me! I'm front office supervisor from this month.",
+            "Nimal",
+            "s",
+        ),
+    )
+    assert "regular at the Crown" in memory and "front office supervisor" in memory
