@@ -258,14 +258,19 @@ def displaced(
     # Saturday line's change)
     # (nor is a day said with it: "moved into Borrowdale on Saturday" of "lives in Borrowdale")
     things = {v for v in stated if not WHEN.fullmatch(v)}
-    # (a new name is of a line holding a name: not "nights are Fridays" for "the NICU rota")
+    # (a new name is of a line holding a name, or a number when it says one too: not "nights
+    # are Fridays" for "the NICU rota", nor "rental is 9,000 a week" for "switched to Bolt")
+    counts = any(v[0].isdigit() for v in things)
     candidates = [
         f
         for f in mine
         if not (things and things <= values(f.text))
         and not (
             any(v[0].isupper() for v in things)
-            and all(WHEN.fullmatch(v) for v in values(f.text) - {speaker})
+            and not any(
+                (v[0].isupper() or counts) and not WHEN.fullmatch(v)
+                for v in values(f.text) - {speaker}
+            )
         )
     ]
     if stated and at >= 0:

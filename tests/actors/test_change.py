@@ -429,6 +429,19 @@ ROWS = [
         "Nomvula transferred to the oncology unit this week.",
         None,
     ),
+    # a new name is weighed against lines holding a name: not a line of an amount
+    (
+        "Priya",
+        ["Priya sells candles on Etsy.", "Shipping costs Priya 4 pounds a parcel."],
+        "Priya switched the shop over to Shopify, shipping is simpler.",
+        None,
+    ),
+    (
+        "Lars",
+        ["Lars streams on Twitch.", "Lars earns about 300 a month from subscribers."],
+        "Lars switched to Kick this month, better cut for subscribers.",
+        None,
+    ),
 ]
 
 
