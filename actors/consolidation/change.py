@@ -33,6 +33,7 @@ from .attributes import (
     UPPER,
     WHEN,
     held_by_another,
+    is_modifier,
     keys,
     modifiers,
 )
@@ -214,7 +215,7 @@ def displaced(
         # no sentence before it named (``anaphora.old_one``): which thing, nothing says
         return None
     # (the lines naming a thing of the kind that ended)
-    of_kind = [f for f in older if _kind(head).search(f.text)] if ended else []
+    of_kind = [f for f in older if _holds(head, f.text)] if ended else []
     if ended and ended[0].startswith(("left ", "leaving ")) and not of_kind:
         ended = None  # ("left the tiny kitchen" may be a room: a line's thing, else by meaning)
     thing = ended is not None and not PET.fullmatch(head) and not re.fullmatch(_BEING, head)
@@ -388,6 +389,15 @@ def _kind(head: str) -> re.Pattern[str]:
     return re.compile(rf"(?<!\bby )\b(?:{re.escape(head)}|{re.escape(head.capitalize())})s?\b")
 
 
+def _holds(head: str, text: str) -> bool:
+    """``text`` names a thing of the kind ``head``, not a noun it qualifies ("a small bike
+    shop" holds no bike; "a ute full of fittings" holds a ute)."""
+    return any(
+        not is_modifier(text, m.end()) or re.match(r" \S+ of\b", text[m.end() :])
+        for m in _kind(head).finditer(text)
+    )
+
+
 def _same_kind(
     older: Sequence[Fact],
     new: Fact,
@@ -407,13 +417,12 @@ def _same_kind(
     a job"), so it is matched by its noun or a make only."""
     if PET.fullmatch(head) or head in _NOT_A_KIND:
         return None
-    kind = _kind(head)
     own = theirs(older, new, said, speaker, cue=False) or []
     if ended:  # (a thing they share, in a relative's line: "the deliveries in their old van")
         shared = re.compile(rf"\btheir (?:[a-z-]+ ){{0,2}}(?:{re.escape(head)}s?\b|[{UPPER}])")
         kin = theirs(older, new, said, speaker, kin=True, cue=False) or []
         own = [*own, *(f for f in kin if shared.search(f.text) and f not in own)]
-    same = [f for f in own if kind.search(f.text)]
+    same = [f for f in own if _holds(head, f.text)]
     if same:
         return Displaced(same[0], None) if len(same) == 1 else None
     makes = [

@@ -429,6 +429,13 @@ ROWS = [
         "Nomvula transferred to the oncology unit this week.",
         None,
     ),
+    # a thing of a kind is not a noun it qualifies: "a camera shop" holds no camera
+    (
+        "Ines",
+        ["Ines has a small camera shop in Braga.", "Ines shoots on an old Pentax camera."],
+        "Ines picked up a Fujifilm X-T5 from a friend, the old camera went to their niece.",
+        "Ines shoots on an old Pentax camera.",
+    ),
     # a new name is weighed against lines holding a name: not a line of an amount
     (
         "Priya",
