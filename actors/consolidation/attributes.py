@@ -231,9 +231,9 @@ _TABLE: list[tuple[str, str]] = [
         r"\b(?:car|van|truck|suv|motorbike|toyota|honda|ford|volkswagen|vw|skoda|volvo|bmw|"
         r"audi|tesla|renault|fiat|tata|kia|hyundai|nissan|peugeot|mazda|subaru|citroen|opel|"
         r"mercedes|dacia|jeep|chevrolet)\b|"
-        # (any make, by the verb: "drive a little Suzuki Swift"; not where, "drove the kids to
-        # Leeds")
-        r"\b(?:drives?|driving|drove) (?:an?|the|my|our|their|his|her) "
+        # (any make, by the verb: "drive a little Suzuki Swift"; not where, "drive the kids to
+        # Leeds", nor once, "drove a Polestar on a test drive")
+        r"\b(?:drives?|driving) (?:an?|the|my|our|their|his|her) "
         rf"(?:(?!(?:to|for|in|at|from|with|on|into|past|by|around|back|home)\b)(?-i:[a-z0-9])[\w-]* ){{0,2}}"
         rf"(?=(?-i:[{UPPER}]))",
     ),
@@ -268,6 +268,11 @@ _AFTER_A_THING = word_set(
     "today yesterday tonight tomorrow last this next every a an the my his her their our its "
     "to for from at in on of with by into onto about after before since until and or but so "
     "because while when that which who as than if like back up down out off over away here there"
+)
+#: A thing used for a while, not one's own: "drove a rental Kia", "driving a borrowed van".
+_NOT_OWNED = re.compile(
+    r"\b(?:rental|rented|hired|hire|borrowed|loaner|loan|courtesy|test)(?: [\w-]+)?(?: [\w-]+)? ?$",
+    re.IGNORECASE,
 )
 #: Whose a thing is, when it is not the subject's: "Ana's phone", "bought Leo a new phone".
 _HELD_BY = re.compile(
@@ -387,7 +392,11 @@ def _keys(fact: str) -> tuple[Key, ...]:
     for attribute, pattern in _ATTRIBUTES:
         matches = list(pattern.finditer(fact))
         if attribute in THINGS:
-            matches = [m for m in matches if not is_modifier(fact, m.end())]
+            matches = [
+                m
+                for m in matches
+                if not is_modifier(fact, m.end()) and not _NOT_OWNED.search(fact, 0, m.end())
+            ]
         if matches:
             valued = [(m, _value(fact, m, thing=attribute in THINGS)) for m in matches]
             match, value = next(((m, v) for m, v in valued if v), valued[0])
@@ -436,8 +445,9 @@ def _keys(fact: str) -> tuple[Key, ...]:
 
 
 def same_make(new: str, old: str) -> bool:
-    """The old thing's make, or its shorter ("the iPhone" of "an iPhone 12")."""
-    return f"{old.casefold()} ".startswith(f"{new.casefold()} ")
+    """The old thing's make, or a part of it ("the iPhone" of "an iPhone 12", "the Octavia"
+    of "a Skoda Octavia")."""
+    return set(new.casefold().split()) <= set(old.casefold().split())
 
 
 def same_subject(a: str, b: str) -> bool:

@@ -78,6 +78,32 @@ ROWS = [
         "Ngozi is driving a Perodua Axia to the depot now, the old one died on Federal Highway.",
         "Ngozi drives a battered Proton Saga to the depot.",
     ),
+    # a car used for a while is not one's own: rented, borrowed, driven once on a test drive;
+    # and the one they drive, said by its model alone, is the same car
+    (
+        "Ngozi",
+        ["Ngozi drives a Toyota Corolla.", "Ngozi lives in Klang."],
+        "Ngozi drove a rental Kia in Penang last week, the roads were lovely.",
+        None,
+    ),
+    (
+        "Ngozi",
+        ["Ngozi drives a Toyota Corolla.", "Ngozi lives in Klang."],
+        "Ngozi is driving a borrowed Proton Saga while the Corolla is at the garage.",
+        None,
+    ),
+    (
+        "Ngozi",
+        ["Ngozi drives a Toyota Corolla.", "Ngozi lives in Klang."],
+        "Ngozi drove a Polestar 2 on a test drive, fun but no.",
+        None,
+    ),
+    (
+        "Ngozi",
+        ["Ngozi drives a battered Proton Saga.", "Ngozi lives in Klang."],
+        "Ngozi drives the Saga to the depot every morning.",
+        None,
+    ),
     # a make already held is no new thing ("got new tyres on the Panda")
     (
         "Maya",
