@@ -26,6 +26,7 @@ import numpy.typing as npt
 
 from reverie.store import Fact
 
+from .acquiring import GIVEN, GOT, GOT_MAKE, acquired
 from .attributes import (
     PET,
     RELATIVE,
@@ -42,10 +43,19 @@ from .kinds import KINDS, amount_moved
 from .meaning import Embed
 from .ownership import LEAD, named, owner, people, theirs
 from .places import premises_moved
-from .signals import CLAUSE, ended_at, gone, hedged, over, signalled, weakly, without_cues
+from .signals import (
+    CLAUSE,
+    ended_at,
+    gone,
+    hedged,
+    over,
+    signalled,
+    weakly,
+    without_cues,
+)
 from .third_person import DEFAULT_SPEAKER, word_set
 
-__all__ = ["NEAR_OF_KIND", "Displaced", "acquired", "displaced", "nearest", "values"]
+__all__ = ["NEAR_OF_KIND", "Displaced", "displaced", "nearest", "values"]
 
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.
 _LIFE_ENDS = re.compile(
@@ -172,7 +182,7 @@ def displaced(
         held = [f for f in older if re.search(of_theirs, f.text)]
         if len(held) == 1:
             return Displaced(held[0], None)
-    given = _GIVEN.search(new.text)
+    given = GIVEN.search(new.text)
     if given and given["whom"] in ("them", speaker):
         # "Kuba set them up with a smartphone, a Motorola": the speaker got a new one
         # (the giver's old one is the speaker's new one: "sold them her iPhone 11")
@@ -227,13 +237,13 @@ def displaced(
             return same
         if len(of_kind) > 1:
             return None
-    if (make := _GOT_MAKE.search(said)) and (
+    if (make := GOT_MAKE.search(said)) and (
         same := _same_kind(older, new, said, speaker, persons, make["make"], embed)
     ):
         return same  # "got a Galaxy S24", "riding a Canyon Endurace now": one of its makes
     weak = weakly(said)
     # (not a thing to get: "might visit him once we've got the van")
-    if weak and not hedged(said) and (got := _GOT.search(said)):  # "got a (new) Chuwi laptop"
+    if weak and not hedged(said) and (got := GOT.search(said)):  # "got a (new) Chuwi laptop"
         acquired_kind = got["head"].lower().removesuffix("s")
         same = _same_kind(older, new, said, speaker, persons, acquired_kind, embed)
         # "a new bike helmet" for the bike of a line: a thing for it, not a new one of it
@@ -331,13 +341,6 @@ def displaced(
     return None if found is None else Displaced(candidates[found], None)
 
 
-#: A thing given to someone: "gave them a smartphone, an iPhone SE", "Suez Gate has given
-#: Ahmed a new laptop", "set them up with a Motorola", "my cousin sold them her iPhone 11".
-_GIVEN = re.compile(
-    rf"\b(?:gave|given|gifted|got|bought|set|sold)\s+(?P<whom>them|[{UPPER}][\w-]*)\s+(?:up with\s+)?"
-    r"(?:an? (?:early |birthday )?(?:present|gift):\s+)?"
-    r"(?P<thing>(?:(?:an?|the|her|his|their)\s|[A-Z][\w-]* [a-z]+s\b).+)$"
-)
 #: Someone who took the place of another of theirs: "Prof. Esposito is my new supervisor",
 #: "my new landlord is Mr Osei".
 _NEW_ONE = re.compile(
@@ -352,35 +355,6 @@ _FROM = re.compile(
     r"(?:the |my |our |their |an? )?(?P<old>[\w' -]+?) (?:to|for)\b",
     re.IGNORECASE,
 )
-#: A thing acquired, by the head noun of its kind ("got a Chuwi laptop, cheap but …").
-_GOT = re.compile(
-    # ("got" with no article says a state: "got stuck in traffic", "got married")
-    r"\b(?:got(?=\s+(?:an?|the|my|their|our|new|used)\b)|bought|picked up|ordered|started|began)\s+"
-    r"(?:an?|the|my|their|our)?\s*"
-    r"(?:new |used )?"
-    r"(?!(?:\S+ ){1,2}(?:an?|some) )"  # (not a thing for someone: "bought Leo a new phone")
-    r"(?P<kind>(?:[\w'-]+ ){0,3}?)(?P<head>[a-z][a-z-]+)"
-    r"(?=\s+(?:with|for|from|at|in|on|to|because|so|and|but|last|this|yesterday|today)\b|[,.;!]|$)"
-)
-
-#: A thing acquired or now used, by its make alone ("picked up a used Silverado", "riding a
-#: Canyon Endurace now"); not a thing of a kind named after it ("a Spotify subscription").
-_GOT_MAKE = re.compile(
-    r"\b(?:(?:got|bought|picked up|ordered|upgraded to|went (?:with|for)|settled on)(?: myself| us)?|"
-    # ("Now I drive a Kia Picanto")
-    r"(?<=\b[Nn]ow )(?:I|we|[A-Z][\w-]*) (?:drive|drives|ride|rides|use|uses)|"
-    r"(?P<now>riding|driving|using|shooting on|on)) (?:an?|the|my|our) "
-    r"(?:(?:new|used|second-hand|secondhand|refurbished|shiny|cheap) )?"
-    rf"(?P<make>[{UPPER}][\w-]*(?: [{UPPER}\d][\w-]*)*)"
-    # (what is now used says so; a thing got for someone is theirs: "a Chromebook for the girls")
-    r"(?(now)\s+now\b|(?=[,.;!)]|$|\s+(?:now|today|yesterday|last|this|at|from|with|in|on|"
-    r"and|so|but|because|which|that)\b))"
-)
-
-
-def acquired(said: str) -> bool:
-    """``said`` tells of a thing got by its make ("Got a Galaxy S24 at the airport")."""
-    return _GOT_MAKE.search(said) is not None
 
 
 def _kind(head: str) -> re.Pattern[str]:

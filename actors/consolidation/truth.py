@@ -28,6 +28,7 @@ from typing import NamedTuple
 
 from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_memory
 
+from .acquiring import acquired
 from .attributes import (
     RELATIVES,
     THINGS,
@@ -39,7 +40,7 @@ from .attributes import (
     same_make,
     same_subject,
 )
-from .change import NEAR_OF_KIND, acquired, displaced, nearest, values
+from .change import NEAR_OF_KIND, displaced, nearest, values
 from .chatter import is_chatter, remark, split_opener, strip_banter, without_echo
 from .claims import claims
 from .family import family_grew
@@ -192,8 +193,7 @@ def merge(
             # "Sorry, I meant Tuesday", "my birthday is actually March 15": said by the line
             # it corrected (a rename keeps its line: "the podcast is now called Ward Talk")
             return
-        # (a make acquired replaces the thing it is of as well as what its key took: "Got a
-        # Galaxy S24" after "needs a new phone" and "the Huawei's camera died")
+        # (a make got replaces its thing and what its key took: "Got a Galaxy S24", "the Huawei")
         if ([id(f) for f in facts] == untouched or acquired(said)) and not (
             renames(said)
             or says_renamed(said)

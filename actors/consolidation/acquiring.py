@@ -1,0 +1,52 @@
+"""A thing got, given, or now used: the words that say the speaker has a new one.
+
+A new thing replaces the old one of its kind (``change.displaced``); which
+line that is, the kind's noun or the embedder decides. Here are only the
+words that say a thing was acquired, by its kind's noun or by its make
+alone. See docs/design.md, "Facts that stay true".
+"""
+
+from __future__ import annotations
+
+import re
+
+from .attributes import UPPER
+
+__all__ = ["GIVEN", "GOT", "GOT_MAKE", "acquired"]
+
+#: A thing given to someone: "gave them a smartphone, an iPhone SE", "Suez Gate has given
+#: Ahmed a new laptop", "set them up with a Motorola", "my cousin sold them her iPhone 11".
+GIVEN = re.compile(
+    rf"\b(?:gave|given|gifted|got|bought|set|sold)\s+(?P<whom>them|[{UPPER}][\w-]*)\s+(?:up with\s+)?"
+    r"(?:an? (?:early |birthday )?(?:present|gift):\s+)?"
+    r"(?P<thing>(?:(?:an?|the|her|his|their)\s|[A-Z][\w-]* [a-z]+s\b).+)$"
+)
+#: A thing acquired, by the head noun of its kind ("got a Chuwi laptop, cheap but …").
+GOT = re.compile(
+    # ("got" with no article says a state: "got stuck in traffic", "got married")
+    r"\b(?:got(?=\s+(?:an?|the|my|their|our|new|used)\b)|bought|picked up|ordered|started|began)\s+"
+    r"(?:an?|the|my|their|our)?\s*"
+    r"(?:new |used )?"
+    r"(?!(?:\S+ ){1,2}(?:an?|some) )"  # (not a thing for someone: "bought Leo a new phone")
+    r"(?P<kind>(?:[\w'-]+ ){0,3}?)(?P<head>[a-z][a-z-]+)"
+    r"(?=\s+(?:with|for|from|at|in|on|to|because|so|and|but|last|this|yesterday|today)\b|[,.;!]|$)"
+)
+
+#: A thing acquired or now used, by its make alone ("picked up a used Silverado", "riding a
+#: Canyon Endurace now"); not a thing of a kind named after it ("a Spotify subscription").
+GOT_MAKE = re.compile(
+    r"\b(?:(?:got|bought|picked up|ordered|upgraded to|went (?:with|for)|settled on)(?: myself| us)?|"
+    # ("Now I drive a Kia Picanto")
+    r"(?<=\b[Nn]ow )(?:I|we|[A-Z][\w-]*) (?:drive|drives|ride|rides|use|uses)|"
+    r"(?P<now>riding|driving|using|shooting on|on)) (?:an?|the|my|our) "
+    r"(?:(?:new|used|second-hand|secondhand|refurbished|shiny|cheap) )?"
+    rf"(?P<make>[{UPPER}][\w-]*(?: [{UPPER}\d][\w-]*)*)"
+    # (what is now used says so; a thing got for someone is theirs: "a Chromebook for the girls")
+    r"(?(now)\s+now\b|(?=[,.;!)]|$|\s+(?:now|today|yesterday|last|this|at|from|with|in|on|"
+    r"and|so|but|because|which|that)\b))"
+)
+
+
+def acquired(said: str) -> bool:
+    """``said`` tells of a thing got by its make ("Got a Galaxy S24 at the airport")."""
+    return GOT_MAKE.search(said) is not None
