@@ -12,7 +12,7 @@ import re
 
 from .attributes import UPPER
 
-__all__ = ["GIVEN", "GOT", "GOT_MAKE", "acquired"]
+__all__ = ["GIVEN", "GOT", "GOT_MAKE", "THE_MAKE", "acquired"]
 
 #: A thing given to someone: "gave them a smartphone, an iPhone SE", "Suez Gate has given
 #: Ahmed a new laptop", "set them up with a Motorola", "my cousin sold them her iPhone 11".
@@ -50,3 +50,7 @@ GOT_MAKE = re.compile(
 def acquired(said: str) -> bool:
     """``said`` tells of a thing got by its make ("Got a Galaxy S24 at the airport")."""
     return GOT_MAKE.search(said) is not None
+
+
+#: A thing by its make with "the", as one already known: "The Porter is …", "in the Aveo".
+THE_MAKE = re.compile(rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) (?P<make>[{UPPER}][\w-]*(?: [{UPPER}][\w-]*)*)")

@@ -26,7 +26,7 @@ import numpy.typing as npt
 
 from reverie.store import Fact
 
-from .acquiring import GIVEN, GOT, GOT_MAKE, acquired
+from .acquiring import GIVEN, GOT, GOT_MAKE, THE_MAKE, acquired
 from .attributes import (
     PET,
     RELATIVE,
@@ -45,6 +45,7 @@ from .ownership import LEAD, named, owner, people, theirs
 from .places import premises_moved
 from .signals import (
     CLAUSE,
+    THAN_THE_OLD,
     ended_at,
     gone,
     hedged,
@@ -237,6 +238,16 @@ def displaced(
             return same
         if len(of_kind) > 1:
             return None
+    if (than := THAN_THE_OLD.search(said)) and (make := THE_MAKE.search(said)):
+        # "The Porter is so much better than the old car": a make said with "the" beside the
+        # old thing it is measured against is the speaker's new one of its kind
+        lines = " ".join(f.text for f in older)
+        if make["make"] not in lines and (
+            same := _same_kind(
+                older, new, said, speaker, persons, than["head"] or than["was"], embed, ended=True
+            )
+        ):
+            return same
     if (make := GOT_MAKE.search(said)) and (
         same := _same_kind(older, new, said, speaker, persons, make["make"], embed)
     ):

@@ -17,6 +17,7 @@ from .attributes import PET
 
 __all__ = [
     "CLAUSE",
+    "THAN_THE_OLD",
     "ended_at",
     "ending",
     "gone",
@@ -30,6 +31,12 @@ __all__ = [
 #: Where a fact's clauses meet: a state is said in its first clause.
 CLAUSE = re.compile(r",\s+(?:and\s+|but\s+|so\s+)?|;\s+|\s+and\s+(?!others\b)(?=[a-z])")
 
+#: The old thing a new one is measured against: "than the old car", "like the old bike did",
+#: "than the tuk-tuk before".
+THAN_THE_OLD = re.compile(
+    r"\b(?:than|like) (?:the|my|our) (?:old (?P<head>[a-z]{3,}(?:-[a-z]+)?)\b(?! (?:one|ones)\b)|"
+    r"(?P<was>[a-z]{3,}(?:-[a-z]+)?) (?:before|did)\b)"
+)
 #: The words that say a state changed (not what it is about: that is the embedder's).
 _CUE = re.compile(
     # ("not now": a suggestion declined, nothing changed)
@@ -55,7 +62,9 @@ _CUE = re.compile(
     r"(?<!\ba )(?<!\ban )retired|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|lower(?:ed|ing)|(?:went|goes|gone) up|"
     # (an amount that moved: "the rent jumped to 95,000", "fell to 1,200")
     r"(?:jump(?:ed|s)?|rose|rises|climb(?:ed|s)?|f[ae]ll|falls) to(?= [^\w\s]?\d)|"
-    r"put (?:[\w']+ ){1,3}up)\b",
+    r"put (?:[\w']+ ){1,3}up)\b|"
+    # (a new one measured against the old: "the Janus doesn't stall like the old bike did")
+    rf"{THAN_THE_OLD.pattern}",
     re.IGNORECASE,
 )
 #: A state of the past, over before now.

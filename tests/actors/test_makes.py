@@ -171,3 +171,25 @@ def test_a_make_acquired_replaces_the_old_thing_and_the_need_it_meets() -> None:
     )
     assert "Xperia" not in memory and "needs a new phone" not in memory
     assert "Omar got a Pixel 7 at the airport, the camera is great for Noor's photos." in memory
+
+
+def test_a_make_measured_against_the_old_thing_is_the_new_one() -> None:
+    """ "The Sprinter is so much better for the bakery run than the old van": a make said
+    with "the", measured against the old thing of its kind, is the speaker's new one; it
+    replaces the line of their van (by its make, when no line says "van")."""
+    memory = _memory_after(
+        ("I do the bakery run every morning in my old Ford Transit.", "Ilse", "s"),
+        ("The Sprinter is so much better for the bakery run than the old van.", "Ilse", "s"),
+    )
+    assert "Transit" not in memory and "The Sprinter is so much better" in memory
+    memory = _memory_after(
+        ("I sew everything on my Singer, it's older than me.", "Ilse", "s"),
+        ("The Janome never jams on denim like the old machine did.", "Ilse", "s"),
+    )
+    assert "Singer" not in memory and "Janome" in memory
+    # (a thing of someone else's measured so is theirs: nothing of the speaker's goes)
+    memory = _memory_after(
+        ("I do the bakery run every morning in my old Ford Transit.", "Ilse", "s"),
+        ("My sister says her Sprinter is better than her old van.", "Ilse", "s"),
+    )
+    assert "Transit" in memory
