@@ -123,7 +123,10 @@ _TABLE: list[tuple[str, str]] = [
         # (a new home said where it is: "the new apartment in Suita is bigger"; or their home,
         # "a five-minute drive from our place in Highlands")
         # (the article left out too: "New flat in Leith is tiny")
-        r"(?:^|\b(?:the|our|my|their) )new (?:house|home|place|flat|apartment|condo)(?= in (?-i:[A-Z]))|"
+        # (or whose, and where it is up or down: "Ana's new flat in São Vicente", "our new place
+        # is up in Varoš")
+        r"(?:^|\b(?:the|our|my|their) |'s )new (?:house|home|place|flat|apartment|condo)"
+        rf"(?= (?:is (?:up |down |out )?)?in [{UPPER}])|"
         r"(?:\b(?:our|my|their)|'s) (?:house|home|place|flat|apartment|condo)(?= in (?-i:[A-Z]))|"
         # (a move in the English of South Asia: "we shifted to Johar Town"; not "to Tuesdays")
         rf"shift(?:ed|ing)(?= (?:to|into) (?!(?i:{WEEKDAYS}|{MONTHS})\b)(?-i:[A-Z]))|"

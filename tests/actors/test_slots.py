@@ -157,6 +157,8 @@ def test_eating_something_again_is_a_change_of_diet() -> None:
         "Bilal signed the lease on a studio in Islamabad, with a little garden.",
         "Bilal and others got a place in Islamabad, boxes everywhere.",
         "Bilal found a flat in Islamabad near the park.",
+        "Bilal's new flat in Islamabad is two streets from the clinic.",
+        "Bilal's new place is up in Islamabad, near the hills.",
     ],
 )
 def test_relocating_settling_or_living_somewhere_now_is_a_move(said: str) -> None:
