@@ -157,13 +157,23 @@ def test_eating_something_again_is_a_change_of_diet() -> None:
         "Bilal signed the lease on a studio in Islamabad, with a little garden.",
         "Bilal and others got a place in Islamabad, boxes everywhere.",
         "Bilal found a flat in Islamabad near the park.",
-        "Bilal's new flat in Islamabad is two streets from the clinic.",
-        "Bilal's new place is up in Islamabad, near the hills.",
     ],
 )
 def test_relocating_settling_or_living_somewhere_now_is_a_move(said: str) -> None:
     older = ["Bilal works at Ravi Physio Centre.", "Bilal is based in Lahore."]
     assert _merge("Bilal", older, said) == [older[1]]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Bilal's new flat in Gulberg has a balcony.",
+        "Bilal's new place is up in Gulberg, with the steps and the tiny mosque.",
+    ],
+)
+def test_someones_new_home_said_where_it_is_or_is_up_is_a_move(said: str) -> None:
+    older = ["Bilal lives in Murree, so it's a long bus ride to the clinic.", "Bilal drives a bus."]
+    assert _merge("Bilal", older, said) == [older[0]]
 
 
 def test_where_someone_stays_is_where_they_live() -> None:
