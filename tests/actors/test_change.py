@@ -492,13 +492,6 @@ def test_a_turn_changes_a_thing_once_though_two_of_its_clauses_say_it() -> None:
     assert [f.text for f in merged.retired] == [older[0]]
 
 
-def test_a_pet_put_to_sleep_is_gone() -> None:
-    older = ["Tomasz's old dog Burek comes out on the boat.", "Tomasz is a fisherman."]
-    said = "Tomasz and others had to put their old dog to sleep yesterday."
-    assert _merge("Tomasz", older, said) == [older[0]]
-    assert _merge("Tomasz", older, "Tomasz put the kids to sleep early.") == []
-
-
 def test_what_one_turn_says_stands_together() -> None:
     """ "Our bassist quit, so I switched to bass": both clauses are true, neither replaces
     the other."""
@@ -512,14 +505,6 @@ def test_what_one_turn_says_stands_together() -> None:
     facts = [Fact(text=t, date="2026-01-02", sources={"s": ["m9"]}) for t in said]
     merged = merge("", facts, 2000, lambda t: len(t.split()), turns=[turn])
     assert "Sofie starts at Fjord Creative." in merged.memory
-
-
-def test_a_pet_that_left_takes_only_its_clause() -> None:
-    """The rabbit went to live on a farm: the dog in the same line stays."""
-    line = "Ines's dog Rufo steals the bed and chases our rabbit Nube."
-    merged = _merged("Ines", [line, "Ines is a dentist."], "The rabbit went to live on a farm.")
-    assert [f.text for f in merged.retired] == [line]
-    assert "Ines's dog Rufo steals the bed. <!--" in merged.memory and "Nube" not in merged.memory
 
 
 def test_a_thing_written_in_lower_case_elsewhere_is_no_person() -> None:

@@ -172,3 +172,18 @@ def test_a_thing_cancelled_ends_the_line_of_its_make() -> None:
         ),
     )
     assert "Digest" not in memory and "iPad" in memory
+
+
+def test_a_pet_put_to_sleep_is_gone() -> None:
+    older = ["Tomasz's old dog Burek comes out on the boat.", "Tomasz is a fisherman."]
+    said = "Tomasz and others had to put their old dog to sleep yesterday."
+    assert _merge("Tomasz", older, said) == [older[0]]
+    assert _merge("Tomasz", older, "Tomasz put the kids to sleep early.") == []
+
+
+def test_a_pet_that_left_takes_only_its_clause() -> None:
+    """The rabbit went to live on a farm: the dog in the same line stays."""
+    line = "Ines's dog Rufo steals the bed and chases our rabbit Nube."
+    merged = _merged("Ines", [line, "Ines is a dentist."], "The rabbit went to live on a farm.")
+    assert [f.text for f in merged.retired] == [line]
+    assert "Ines's dog Rufo steals the bed. <!--" in merged.memory and "Nube" not in merged.memory
