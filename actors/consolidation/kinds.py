@@ -225,7 +225,8 @@ _VALUE_OF = re.compile(
     # (after a word that leads in: "Wait, fee is 14,750")
     rf"^(?:(?:But|And|So|Also),? |[A-Z][a-z]*, )?"
     rf"(?:(?:The|My|Our|Their|[{UPPER}][\w-]*'s|the|my|our|their) )?"
-    r"(?:[A-Za-z-]+ )?[A-Za-z-]+ (?:is|are) (?:now )?"
+    # (or its price: "Dorm beds go for 32 this summer", "A nata costs 1.30")
+    r"(?:[A-Za-z-]+ )?[A-Za-z-]+ (?:is|are|costs?|go(?:es)? for|sells? for) (?:now )?"
     # (after its currency: "GH₵1,350", "$900", "R6,500")
     rf"(?:(?:[A-Z]{{0,3}}[^\w\s]|[RNKP])?(?P<value>{KINDS[-1].pattern})|(?:at )?(?P<time>{KINDS[2].pattern}))"
 )

@@ -550,3 +550,11 @@ def test_an_amount_in_a_currency_by_its_code_is_a_value_stated() -> None:
         ),
     )
     assert "14,500" not in memory and "17,500 UAH" in memory
+
+
+def test_a_topics_price_said_with_go_for_or_costs_is_its_amount() -> None:
+    """ "Kayaks go for 18 this summer": a topic's price said by what it goes for, sells for
+    or costs is its amount stated, and replaces the line's ("kayak hire is 15 euro an hour")."""
+    older = ["Kayak hire is 15 euro an hour, by the jetty.", "Nuno lives in Tavira."]
+    for said in ["Kayaks go for 18 this summer.", "Kayak hire costs 18 now."]:
+        assert _merge("Nuno", older, said) == [older[0]], said
