@@ -35,7 +35,7 @@ CLAUSE = re.compile(r",\s+(?:and\s+|but\s+|so\s+)?|;\s+|\s+and\s+(?!others\b)(?=
 #: "than the tuk-tuk before".
 THAN_THE_OLD = re.compile(
     r"\b(?:than|like) (?:the|my|our) (?:old (?P<head>[a-z]{3,}(?:-[a-z]+)?)\b(?! (?:one|ones)\b)|"
-    r"(?P<was>[a-z]{3,}(?:-[a-z]+)?) (?:before|did)\b)"
+    r"(?P<was>[a-z]{3,}(?:-[a-z]+)?) before\b)"
 )
 #: The words that say a state changed (not what it is about: that is the embedder's).
 _CUE = re.compile(

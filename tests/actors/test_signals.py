@@ -4,6 +4,7 @@ see docs/design.md, "Facts that stay true"."""
 
 from __future__ import annotations
 
+from reverie.actors.consolidation.signals import signalled
 from tests.actors.merging import memory_after as _memory_after
 
 
@@ -64,3 +65,11 @@ def test_a_past_it_is_compared_with_is_no_past_of_the_state() -> None:
         ("I lived in Takoradi before we came here.", "Abena", "s"),
     )
     assert "Kumasi" in memory
+
+
+def test_a_new_one_measured_against_the_old_is_a_change_and_against_someone_is_not() -> None:
+    """ "like the old bike did", "than the tuk-tuk before" measure a new thing against the old
+    one: a change; "faster than the kids did" measures against someone: none."""
+    assert signalled("The Janome never jams like the old machine did.")
+    assert signalled("The Piaggio is quieter than the tuk-tuk before.")
+    assert not signalled("Efe swims faster than the kids did.")
