@@ -66,8 +66,10 @@ _LIFE_ENDS = re.compile(
     # (or retired to another home: "he's retired to my brother's house in town"; or given
     # one: "we found our cat a new home with my aunt")
     r"(?:is|has|'s) retired to|found (?:[\w']+ ){1,3}an? (?:new |loving |good |forever )?home|"
-    # (or buried, or taken to live elsewhere: "my mom took the dog to her farm")
-    r"buried|took (?:the|our|my|their|him|her) (?:[a-z]+ )?(?:to (?:her|his|their)\b|home))\b",
+    # (or buried, or taken to live elsewhere: "my mom took the dog to her farm", "took the cat
+    # back to her house"; or taken by someone, "my uncle took the dog, he has a yard")
+    r"buried|took (?:the|our|my|their|him|her) (?:[a-z]+ )?(?:back )?(?:to (?:her|his|their)\b|home)|"
+    rf"took (?:the|our|my) {PET.pattern}(?=[,.;!]|$))\b",
     re.IGNORECASE,
 )
 #: A thing named by its noun that died ("the delivery car finally died").

@@ -187,3 +187,15 @@ def test_a_pet_that_left_takes_only_its_clause() -> None:
     merged = _merged("Ines", [line, "Ines is a dentist."], "The rabbit went to live on a farm.")
     assert [f.text for f in merged.retired] == [line]
     assert "Ines's dog Rufo steals the bed. <!--" in merged.memory and "Nube" not in merged.memory
+
+
+def test_a_pet_taken_back_or_taken_by_someone_is_gone() -> None:
+    """ "My gran took the rabbit back to her house" and "my uncle took the parrot, he has an
+    aviary" end the pet's line; "my uncle took the tram" is no pet's."""
+    older = ["Wiremu's rabbit Kūmara chews the cables.", "Wiremu lives in Rotorua."]
+    for said in [
+        "Wiremu's gran took the rabbit back to her house, it's calmer there.",
+        "Wiremu's uncle took the rabbit, he has a big garden.",
+    ]:
+        assert _merge("Wiremu", older, said) == [older[0]], said
+    assert _merge("Wiremu", older, "Wiremu's uncle took the tram.") == []
