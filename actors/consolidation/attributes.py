@@ -153,7 +153,7 @@ _TABLE: list[tuple[str, str]] = [
         # backend lead at Tessa AI"; not one who goes there, "a member at David Lloyd", nor
         # a doing, "staying at Leo's")
         # (a role's words, not a clause's: "the old one is far now - they are at Fit Zone")
-        r"(?:become|becoming|became|now|as|I'm|am|is) (?:an? |the )?(?:new )?"
+        r"(?:become|becoming|became|been|now|as|I'm|am|is) (?:an? |the )?(?:new )?"
         r"(?:(?!(?:they|we|he|she|are|is|was|were)\b)[^\W_][\w-]* ){0,2}"
         r"(?!(?:member|regular|customer|client|patient|guest|fan|student)s? )"
         r"(?!(?:are|is|was|were)\b)[^\W_][\w-]*(?<!ing)(?<!ed) "
@@ -377,8 +377,10 @@ _HE_SHE = re.compile(r"(?:he|she)(?:'s|'d|'ll)?", re.IGNORECASE)
 _UNNAMED_SPAN = re.compile(rf"(?:^|\s){DEFAULT_SPEAKER}(?!\S)")
 _PRONOUNS = word_set(
     "i others they they're their them he she his her we our it its the a an this that there "
-    "on in at from next last first after since starting today yesterday tonight tomorrow"
-    # (when: "On Monday Temuulen starts", "Today was Marisol's first day")
+    "on in at from next last first after since starting today yesterday tonight tomorrow "
+    # (when: "On Monday Temuulen starts", "Today was Marisol's first day", "For eight years
+    # Valentina has been …")
+    "for during before until by"
 )
 
 

@@ -325,6 +325,13 @@ EMPLOYERS = [
         "Labadi",
         ["Coco Bay Lodge"],
     ),
+    (  # a role held for years at a name is who employs them, whatever opens the sentence
+        "Inês",
+        "Olá, I'm Inês. For six years I've been a sous-chef at Casa Lúcio.",
+        "Handed in my notice today! From next week I'm my own boss.",
+        "Casa Lúcio",
+        ["Inês is their own boss."],
+    ),
     (  # sent by someone to a workplace named by its kind: the speaker's new employer
         "Abena",
         "I am Abena, a science teacher at Wesley Girls School in Cape Coast.",
