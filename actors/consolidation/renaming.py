@@ -261,7 +261,7 @@ def corrected_name(text: str) -> tuple[re.Pattern[str], str] | None:
     or one sharing a word with the new name ("Fetească Neagră" for "Rară Neagră"); None when
     ``text`` names no thing anew."""
     if (found := _CORRECTED.search(text)) is None:
-        return None
+        return _person_renamed(text)
     things = [w.removesuffix("s") for w in found["thing"].split() if w not in SMALL_WORDS]
     name = found["name"]
     if not things or not re.search(r"[a-z]", name):
@@ -279,3 +279,25 @@ def corrected_name(text: str) -> tuple[re.Pattern[str], str] | None:
         rf"(?<![\w'-])(?P<name>{plain}(?=(?: [a-z]+){{0,2}} {thing}\b)|(?:{after}){plain}{alike})"
         r"(?![\w'-])"
     ), name
+
+
+#: A person's name corrected by whose it is: "his name is Anan", "I wrote her name wrong,
+#: it's Miss Glenda", "wrote my roommate's name wrong, it's Hiwot".
+_PERSON_CORRECTED = re.compile(
+    r"(?:\b(?:his|her|their)|'s) name(?: (?:is|was) | (?:wrong|wrongly)\b[^.!?]*?,? it's )"
+    rf"(?:actually )?(?:(?:Miss|Mrs|Mr|Ms|Dr)\.? )?(?P<name>[{UPPER}][\w'-]*)(?![\w'-])"
+)
+#: A person named in a line, after a title or a noun that says who they are ("with Miss
+#: Gloria", "their friend Hanna", "Somchai's mechanic Arthit"; not where, "in Bole").
+_PERSON = re.compile(
+    r"(?:\b(?:Miss|Mrs|Mr|Ms|Dr)\.? |\b(?!(?:in|at|on|to|from|near|with|for|by|of|and|or|the|an?|"
+    r"is|was|are|were|called|named)\b)(?-i:[a-z]{3,}) )"
+    rf"(?P<name>[{UPPER}][\w'-]*)(?![\w'-])"
+)
+
+
+def _person_renamed(text: str) -> tuple[re.Pattern[str], str] | None:
+    """A person's name corrected (``_PERSON_CORRECTED``): where a line names a person, and
+    the new name."""
+    found = _PERSON_CORRECTED.search(text)
+    return (_PERSON, found["name"]) if found else None

@@ -78,7 +78,8 @@ __all__ = ["Merged", "clean", "merge"]
 UNNAMED = "The user"
 
 _CORRECTION = re.compile(
-    r"\b(?:correction|typo|mistakes?|wrong|meant|misread|mixing|mixed up|actually)\b", re.IGNORECASE
+    r"\b(?:correction|autocorrect|typo|mistakes?|wrong|meant|misread|mix(?:ing|ed up)|actually)\b",
+    re.I,
 )
 #: Where a change's reason starts: what follows says why, not what else changed.
 _WHY = re.compile(r" [—–] | - |,? because |,? since ")
@@ -536,8 +537,7 @@ def _revise(
             and not (kind.groupindex and re.search(rf"\b{re.escape(was)}\b", value))
         ]
         if kind in (SCALED_AMOUNT, RECORD_TIME):
-            # an amount of the same scale, a best time: one such line is the evidence, not
-            # meaning
+            # an amount of the same scale, a best time: one such line is the evidence
             candidates = candidates if len(candidates) == 1 else []
         elif own is not None:
             best = nearest(new, [c[2] for c in candidates]) if candidates else None

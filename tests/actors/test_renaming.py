@@ -524,3 +524,19 @@ def test_a_name_corrected_after_mistakes_owned_takes_the_beings_line() -> None:
     )
     assert "Biscuit" not in memory and "cat Mochi sleeps on the counter" in memory
     assert "Tuesday" not in memory
+
+
+def test_a_persons_name_corrected_by_whose_it_is_takes_the_line_naming_them() -> None:
+    """ "I wrote his name wrong, it's Mr Okonkwo", "autocorrect again, her name is Saoirse":
+    a person's name corrected takes the line naming them after a title or who they are;
+    "Her name is Nneka, she's new" corrects nothing."""
+    older = ["Emeka does pottery with Mr Okafor on Saturdays.", "Emeka lives in Enugu."]
+    said = "Sorry, I wrote his name wrong, it's Mr Okonkwo."
+    assert _merge("Emeka", older, said) == [older[0]]
+    older = ["Emeka shares a flat in Enugu with their flatmate Siobhan.", "Emeka is a nurse."]
+    memory = _memory_after(
+        ("I share a flat in Enugu with my flatmate Siobhan. I'm a nurse.", "Emeka", "s"),
+        ("Ugh, autocorrect again, her name is Saoirse.", "Emeka", "s"),
+    )
+    assert "Siobhan" not in memory and "flatmate Saoirse" in memory
+    assert _merge("Emeka", older, "Her name is Nneka, she's new at the clinic.") == []
