@@ -52,7 +52,7 @@ _SELF = re.compile(
 )
 _STATES = re.compile(r"\b(?:is|are|was|were|has|have)\b")
 #: A verb of a thing done, its "I" left out, and what it was done to: "Ran a new PB".
-_DONE = re.compile(rf"(?:{'|'.join(sorted(PAST))}|[a-z]{{3,}}ed)")
+_DONE = re.compile(rf"(?:{'|'.join(sorted(PAST))}|did|[a-z]{{3,}}ed)")  # ("Did a time trial: …")
 _ITS_OBJECT = re.compile(r"an?|the|my|our|their|[A-Z][A-Z\d]+")
 
 #: Whole sentences that are talk, not claims (checked after the opener went).

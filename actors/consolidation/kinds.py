@@ -184,7 +184,8 @@ def root(value: str) -> str:
 
 #: A best time, said with its word: "my 2k erg PB is 7:45", "New PR by a lot", "sub 7:40 done".
 RECORD = re.compile(
-    r"\b(?:pb|pr|personal (?:best|record)|(?:new|my|their|'s) best|record|sub[ -]?\d)", re.I
+    r"\b(?:pb|pr|personal (?:best|record)|(?:new|my|their|'s)(?: [\w-]+)? best|record|sub[ -]?\d)",
+    re.I,
 )
 #: A time a race took ("1:47", "3:29:12"): the value of the speaker's one line of a record.
 RECORD_TIME = re.compile(
@@ -196,7 +197,11 @@ RECORD_TIME = re.compile(
 )
 #: A race done, whose time may beat the best: "I swam 1:09.8 in the 100 free", "Raced the
 #: qualifier on Sunday: 37:12".
-_RACED = re.compile(r"\b(?:raced|ran|swam|rode|rowed|finished|clocked)\b", re.I)
+_RACED = re.compile(
+    # (or a race said by its noun: "Did a time trial Sunday: 54:15")
+    r"\b(?:raced|ran|swam|rode|rowed|finished|clocked|did (?:a|the|my) (?:time trial|race|parkrun))\b",
+    re.I,
+)
 
 
 def record_time(text: str, turn: str) -> str:

@@ -499,6 +499,12 @@ def test_a_new_best_time_takes_the_line_of_the_old_one() -> None:
     ]:
         memory = _memory_after((said, "Ilse", "s"), (race, "Ilse", "s"))
         assert f"Ilse's best in the 200 back is {best}" in memory, race
+    # (a race said by its noun, its time after a colon)
+    memory = _memory_after(
+        ("My 5K best is 22:30, from a parkrun in May.", "Ilse", "s"),
+        ("Did a time trial on Tuesday: 21:48!!", "Ilse", "s"),
+    )
+    assert "22:30" not in memory and "21:48" in memory
 
 
 @pytest.mark.parametrize(
