@@ -499,7 +499,7 @@ _OWNED = re.compile(
 )
 #: A thing that ended was the old one, or another took its place ("… the old tablet is
 #: retired", "sold my bike, got a Honda Ace", "Pixel 8 now").
-_REPLACED = re.compile(r"\b(?:old|now|new|got|bought|replaced)\b")
+_REPLACED = re.compile(r"\b(?:old|now|new|got|bought|replaced|these days|nowadays)\b")
 #: The noun a thing's name ends with, after its first word ("art class", "bread machine").
 _COMPOUND = re.compile(r" ([a-z]{3,})(?=[,.;!]|$)")
 #: Words that end a phrase without naming a kind of thing ("a Chery Tiggo yesterday").

@@ -104,6 +104,13 @@ ROWS = [
         "Ngozi drives the Saga to the depot every morning.",
         None,
     ),
+    # what is used "these days", as "now": a make of the thing they go about on
+    (
+        "Aroha",
+        ["Aroha gets around on their old Pashley bicycle.", "Aroha cleans baches in Raglan."],
+        "Good thing Aroha is on a Sym Jet these days, the hills would kill them.",
+        "Aroha gets around on their old Pashley bicycle.",
+    ),
     # a make already held is no new thing ("got new tyres on the Panda")
     (
         "Maya",
