@@ -117,12 +117,17 @@ def counted(text: str) -> tuple[re.Pattern[str], str] | None:
     thing's amounts and the value: "agreed to 11,000 a month" is "12,000 pesos a month"."""
     found = _COUNTED.search(text)
     if found is None:
-        return None
+        # (what they weigh, said without its unit: "Weighed in this morning: 81.9!")
+        weighs = _WEIGHS.search(text)
+        return (_WEIGHT, weighs["value"]) if weighs else None
     period = found["period"]
     counts = f"(?:[a-z]+ )?{period}" if period else found["unit"]
     return re.compile(rf"(?:{_AMOUNT}|{_IN_WORDS})(?= {counts}\b)"), found[1]
 
 
+#: A weight of the speaker's said with no unit, and the amounts of a weight, by its units.
+_WEIGHS = re.compile(rf"\bweigh(?:s|ed|ing)?\b[^.!?\d]*(?P<value>{_AMOUNT})(?! ?[a-z])", re.I)
+_WEIGHT = re.compile(rf"{_AMOUNT}(?= ?(?:kg|kgs|kilos?|kilograms?|lbs?|pounds)\b)")
 #: Any amount, for a line on the same topic (``truth._changes``; a pattern of its own, not the
 #: cached ``KINDS[-1]``, which it is told apart from by identity).
 TOPICAL_AMOUNT = re.compile(f"(?:{KINDS[-1].pattern})")

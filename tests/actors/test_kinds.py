@@ -564,3 +564,16 @@ def test_a_topics_price_said_with_go_for_or_costs_is_its_amount() -> None:
     older = ["Kayak hire is 15 euro an hour, by the jetty.", "Nuno lives in Tavira."]
     for said in ["Kayaks go for 18 this summer.", "Kayak hire costs 18 now."]:
         assert _merge("Nuno", older, said) == [older[0]], said
+
+
+def test_a_weight_said_without_its_unit_is_what_they_weigh() -> None:
+    """ "Weighed myself this morning: 91!" is what they weigh: it takes the line holding
+    their weight in kilos or pounds, not another amount ("a 10K in 58 minutes"); what a
+    son weighs is his."""
+    memory = _memory_after(
+        ("I'm 96 kg right now and I run a 10K in 58 minutes.", "Tevita", "s"),
+        ("Weighed myself this morning: 91! 🎉", "Tevita", "s"),
+    )
+    assert "96" not in memory and "91 kg" in memory and "58 minutes" in memory
+    older = ["Tevita is 96 kg right now.", "Tevita lives in Nuku'alofa."]
+    assert _merge("Tevita", older, "Tevita's son weighs 30 now.") == []
