@@ -126,7 +126,10 @@ def counted(text: str) -> tuple[re.Pattern[str], str] | None:
 
 
 #: A weight of the speaker's said with no unit, and the amounts of a weight, by its units.
-_WEIGHS = re.compile(rf"\bweigh(?:s|ed|ing)?\b[^.!?\d]*(?P<value>{_AMOUNT})(?! ?[a-z])", re.I)
+_WEIGHS = re.compile(
+    rf"\bweigh(?:s|ed|ing)?\b[^.!?\d]*(?P<value>{_AMOUNT})(?! (?!(?:{_NOT_UNIT.pattern})\b)[a-z])",
+    re.I,
+)
 _WEIGHT = re.compile(rf"{_AMOUNT}(?= ?(?:kg|kgs|kilos?|kilograms?|lbs?|pounds)\b)")
 #: Any amount, for a line on the same topic (``truth._changes``; a pattern of its own, not the
 #: cached ``KINDS[-1]``, which it is told apart from by identity).

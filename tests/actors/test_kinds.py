@@ -575,5 +575,11 @@ def test_a_weight_said_without_its_unit_is_what_they_weigh() -> None:
         ("Weighed myself this morning: 91! 🎉", "Tevita", "s"),
     )
     assert "96" not in memory and "91 kg" in memory and "58 minutes" in memory
+    # (with a word after it that is no unit: "Scale says 89 this morning")
+    memory = _memory_after(
+        ("I'm 96 kg right now and I run a 10K in 58 minutes.", "Tevita", "s"),
+        ("Scale says 89 this morning!!", "Tevita", "s"),
+    )
+    assert "96" not in memory and "89 kg" in memory
     older = ["Tevita is 96 kg right now.", "Tevita lives in Nuku'alofa."]
     assert _merge("Tevita", older, "Tevita's son weighs 30 now.") == []
