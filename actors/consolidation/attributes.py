@@ -223,7 +223,9 @@ _TABLE: list[tuple[str, str]] = [
         # (a name said with it: "been seeing Anne", "seeing Marcus now"; not "seeing Dr. Ito")
         rf"(?:been|started) seeing [{UPPER}][\w-]*|seeing [{UPPER}][\w-]* (?:now|these days)|"
         # (a couple said as one subject: "Brenda and I have been together a month now")
-        r"(?:have been|are|got) (?:together|seeing each other)|been seeing each other)\b",
+        r"(?:have been|are|got) (?:together|seeing each other)|been seeing each other|"
+        # (someone of no relation who moved in with them: "Sofia … she moved in with me")
+        r"moved in with (?:me|them|us))\b",
     ),
     (
         "phone",

@@ -373,3 +373,12 @@ def test_the_same_employer_said_again_keeps_the_fuller_line() -> None:
         ("first week at kestrelmove done 😅 lots of knee problems", "Mai", "s"),
     )
     assert "KestrelMove Rehab, sports rehab, more money" in memory
+
+
+def test_someone_who_moved_in_with_them_is_their_partner() -> None:
+    """ "Ana and I painted the shed, she moved in with me last month": the one who moved in
+    is the partner now, and the old one's line goes; a mum who moved in is no partner."""
+    older = ["Tomás's boyfriend Rui cooks on Sundays.", "Tomás lives in Braga."]
+    said = "Tomás and Ana painted the shed, she moved in with them last month."
+    assert _merge("Tomás", older, said) == [older[0]]
+    assert _merge("Tomás", older, "Tomás's mum moved in with them last month.") == []
