@@ -359,8 +359,9 @@ _UNNAMED = DEFAULT_SPEAKER.casefold()
 #: A clause that opens with a thing ("The studio …", "our office …"), not a person.
 _A_THING = re.compile(
     # (or a being of someone's: "Ruth's collie has gone to live on a farm")
-    r"(?:^|[,;]\s+|\b(?:and|so|but)\s+)(?:the|our|my|their|his|her|its|(?-i:[A-Z])[\w-]*'s) "
-    rf"(?!(?:user|family|household|{RELATIVES})s?\b)[a-z]+(?: [a-z]+)? "
+    # (said with its "'s": "Sad news: the cat's moved in with my parents")
+    r"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?:the|our|my|their|his|her|its|(?-i:[A-Z])[\w-]*'s) "
+    rf"(?!(?:user|family|household|{RELATIVES})s?\b)[a-z]+(?:'s)?(?: [a-z]+)? "
     r"(?:(?:has|have|had|is|was) )?(?:gone to |come to )?$",
     re.IGNORECASE,
 )

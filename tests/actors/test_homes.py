@@ -212,6 +212,10 @@ def test_a_pet_gone_to_live_elsewhere_moves_no_home_of_the_speaker() -> None:
         ("Our collie has gone to live on my cousin's sheep farm near Tregaron.", "Ruth", "s"),
     )
     assert "Borth" in memory and "living in Tregaron" not in memory
+    # (said with its "'s" after a lead: "Sad news: the cat's moved in with my parents")
+    older = ["Ruth lives in Borth.", "Ruth's cat Tansy sleeps on the Aga."]
+    said = "Sad news: the cat's moved in with Ruth's parents in Tregaron, she hated the new dog."
+    assert "Ruth lives in Borth." not in _merge("Ruth", older, said)
 
 
 def test_a_new_home_said_where_it_is_is_a_move() -> None:
