@@ -82,7 +82,7 @@ _STATEMENT = re.compile(
 )
 #: A sentence that changes or takes back a fact: always worth a look by the merge.
 _CHANGE = re.compile(
-    r"\b(?:correction|typo|actually|anymore|no longer|forget|scratch|cancelled|is off|"
+    r"\b(?:correction|typo|actually|anymore|no longer|forget|scratch|scrap|cancelled|is off|"
     r"not happening)\b",
     re.IGNORECASE,
 )

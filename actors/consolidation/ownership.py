@@ -30,7 +30,7 @@ _SOMEONE_ELSE = re.compile(
 _STARTERS = re.compile(
     r"the|an?|its?|this|that|these|those|our|my|their|his|her|we|you|there|here|new|quick|"
     r"had|has|have|was|were|is|are|got|been|did|does|do|can|could|would|will|"
-    r"also|so|and|but|from|forget|scratch|now|then|before|after|first|still|just|right|yes|"
+    r"also|so|and|but|from|forget|scratch|scrap|ignore|now|then|before|after|first|still|just|right|yes|"
     r"no|oh|well|okay|please|sorry|today|tonight|yesterday|tomorrow|everyone|nobody|someone"
 )
 

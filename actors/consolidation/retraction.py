@@ -29,7 +29,7 @@ class Topics(NamedTuple):
 
 
 _FORGET = re.compile(
-    r"^(?:\S+ )?(?:please )?(?:forget|scratch|ignore|disregard|cancel|drop|never mind)\b"
+    r"^(?:\S+ )?(?:please )?(?:forget|scratch|scrap|ignore|disregard|cancel|drop|never mind)\b"
     r"(?: (?:what|everything|all)(?: \S+)? (?:said|told you|mentioned|wrote)(?: about)?)?"
     r"(?P<topic>[^,.;!]*)",
     re.IGNORECASE,

@@ -263,6 +263,10 @@ def test_a_retraction_reaches_what_its_topic_names_in_another_form() -> None:
     assert _merge("Maya", older, "Forget what Maya said about work.") == older[:2]
     older = ["Yuki signed up for a half marathon.", "Yuki's husband Daichi runs too."]
     assert _merge("Yuki", older, "Scratch the race Yuki mentioned.") == older[:1]
+    # ("scrap what I said about" takes back as "forget" does)
+    older = ["Yuki has started pottery lessons on Mondays.", "Yuki lives in Sapporo."]
+    said = "Scrap what Yuki said about the clay lessons, no time with the kids' clubs."
+    assert _merge("Yuki", older, said) == older[:1]
 
 
 def test_a_retraction_reaches_a_line_opening_with_a_common_noun() -> None:
