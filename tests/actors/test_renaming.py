@@ -540,3 +540,17 @@ def test_a_persons_name_corrected_by_whose_it_is_takes_the_line_naming_them() ->
     )
     assert "Siobhan" not in memory and "flatmate Saoirse" in memory
     assert _merge("Emeka", older, "Her name is Nneka, she's new at the clinic.") == []
+
+
+def test_a_group_that_voted_to_rename_itself_takes_its_new_name() -> None:
+    """ "the quiz team voted to rename ourselves Brain Drain" renames the group they are
+    called by."""
+    memory = _memory_after(
+        (
+            "On Tuesdays our quiz team, we're called Quizzly Bears, plays at the Crown.",
+            "Ffion",
+            "s",
+        ),
+        ("Oh and the quiz team voted to rename ourselves Brain Drain, a bit naff.", "Ffion", "s"),
+    )
+    assert "Quizzly" not in memory and "Brain Drain" in memory
