@@ -583,3 +583,10 @@ def test_a_weight_said_without_its_unit_is_what_they_weigh() -> None:
     assert "96" not in memory and "89 kg" in memory
     older = ["Tevita is 96 kg right now.", "Tevita lives in Nuku'alofa."]
     assert _merge("Tevita", older, "Tevita's son weighs 30 now.") == []
+
+
+def test_an_amount_an_hour_is_of_the_period_whatever_it_counts() -> None:
+    """ "They raised the target to 135 an hour" takes "Target is 120 picks an hour": "an
+    hour" is a period, as "a week" is."""
+    older = ["Target is 120 picks an hour.", "Tomek lives in Kettering."]
+    assert _merge("Tomek", older, "They raised the target to 135 an hour, mad.") == older[:1]
