@@ -586,7 +586,9 @@ def test_a_weight_said_without_its_unit_is_what_they_weigh() -> None:
 
 
 def test_an_amount_an_hour_is_of_the_period_whatever_it_counts() -> None:
-    """ "They raised the target to 135 an hour" takes "Target is 120 picks an hour": "an
-    hour" is a period, as "a week" is."""
+    """ "Got a raise, 15.50 an hour from Monday" takes "gets paid 14 pounds an hour": "an
+    hour" is a period, as "a week" is (the target's topic says it without one)."""
     older = ["Target is 120 picks an hour.", "Tomek lives in Kettering."]
     assert _merge("Tomek", older, "They raised the target to 135 an hour, mad.") == older[:1]
+    older = ["Tomek gets paid 14 pounds an hour.", "Tomek lives in Kettering."]
+    assert _merge("Tomek", older, "Got a raise, 15.50 an hour from Monday.") == older[:1]
