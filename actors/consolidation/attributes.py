@@ -432,8 +432,8 @@ def _keys(fact: str) -> tuple[Key, ...]:
                 subject = f"{whose[0]}{match[0]}".casefold()
             elif held:
                 subject = held.casefold()
-            else:
-                subject = _subject(fact, match.start())
+            else:  # (a thing's holder by its first mention: "got a new phone, a Samsung …")
+                subject = _subject(fact, (matches[0] if attribute in THINGS else match).start())
             if not subject and "changed" in pattern.groupindex and match["changed"]:
                 continue  # "because the teacher changed jobs": someone's, not the line's
             found.append(Key(subject, attribute, value))

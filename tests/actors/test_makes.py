@@ -111,6 +111,13 @@ ROWS = [
         "Good thing Aroha is on a Sym Jet these days, the hills would kill them.",
         "Aroha gets around on their old Pashley bicycle.",
     ),
+    # a thing's holder is said by its first mention, not by the make named after it
+    (
+        "Kwabena",
+        ["Kwabena reads on their Nokia G21 mostly, the screen's cracked.", "Kwabena is a guard."],
+        "Kwabena got a new phone as well, a Samsung Galaxy A54, big screen.",
+        "Kwabena reads on their Nokia G21 mostly, the screen's cracked.",
+    ),
     # a make already held is no new thing ("got new tyres on the Panda")
     (
         "Maya",
