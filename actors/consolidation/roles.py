@@ -26,7 +26,7 @@ __all__ = ["promoted"]
 #: "they made X head coach", "X became deputy head", "As of this month X is a senior …".
 _ROLE = re.compile(
     r"^(?:(?P<since>(?:As of|From|Since|Starting) [\w ]+?),? )?"
-    r"(?:(?P<who>[A-Z][\w-]*) (?:(?:got|was|has been|'s been) promoted to|(?P<became>became)|"
+    r"(?:(?P<who>[A-Z][\w-]*) (?:(?:(?:got|was|has been|'s been) (?:promoted to|made)|(?P<became>became)) |"
     r"(?:is|'s) (?P<now>now )?)|(?:[\w' ]+ )?(?:made|promoted|elected|appointed|voted) "
     r"(?P<whom>[A-Z][\w-]*) (?:to |as )?)"
     r"(?:an? |the |our |their )?(?P<role>(?:(?!now\b)[a-z][\w-]* ){0,3}(?!now\b)[a-z][\w-]*)(?P<later> now)?"
@@ -39,14 +39,18 @@ _TRADE = re.compile(
     # (or with an article, at a workplace of a kind: "X is the concierge at a beach hotel"; not
     # one who goes there, "a regular at the Crown")
     r"(?:(?:the|an?) (?!(?:member|regular|customer|client|patient|guest|fan)\b))?"
-    r"(?!(?:the|an?) )(?P<post>[a-z]+(?: [a-z]+){0,2}?) (?:of|at|for) (?:the|a|an|their|our) [^,.;]+)[.!]?$"
+    r"(?!(?:the|an?) )(?P<post>[a-z]+(?: [a-z]+){0,2}?) (?:of|at|for) (?:the|a|an|their|our|[A-Z])[^,.;]*"
+    # (and what the workplace is: "at Claddagh Court, a care home in Galway")
+    r"(?:, an? [^,.;]+)?)[.!]?$"
 )
 #: Words of rank, not of a field: "senior", "head", "assistant".
 _RANK = word_set(
     "junior senior head lead chief deputy assistant associate trainee apprentice principal "
     "first-year second-year new acting interim staff"
 )
-_PROMOTED = re.compile(r"\b(?:promot(?:ed|ion)|elected|appointed)\b", re.IGNORECASE)
+_PROMOTED = re.compile(
+    r"\b(?:promot(?:ed|ion)|elected|appointed|(?:been|got|was) made)\b", re.IGNORECASE
+)
 
 
 def promoted(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact | None:

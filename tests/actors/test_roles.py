@@ -29,3 +29,16 @@ def test_a_promotion_replaces_a_post_said_with_its_article_at_a_workplace() -> N
         ),
     )
     assert "regular at the Crown" in memory and "front office supervisor" in memory
+
+
+def test_a_role_given_by_got_promoted_became_or_been_made_replaces_the_post() -> None:
+    """ "I've been made deputy manager!" and "I became deputy manager" say the new role as
+    "is" does; the post held at a workplace said with what it is ("at Corrib House, a care
+    home in Galway") is the one replaced."""
+    older = "Hi, I'm Aoife. I'm the activities coordinator at Corrib House, a care home in Galway."
+    for said in [
+        "Guess what, I've been made deputy manager!",
+        "I became deputy manager this week!",
+    ]:
+        memory = _memory_after((older, "Aoife", "s"), (said, "Aoife", "s"))
+        assert "activities coordinator" not in memory and "deputy manager" in memory, said
