@@ -37,9 +37,10 @@ _FORGET = re.compile(
 #: "The trip is off", not a person going away or off duty ("Maya and others are off to
 #: Rome", "Carl is off sick") nor a state ("the heating is off again"): "off" ends the clause.
 _OFF = re.compile(
-    r"(?:^|[,;]\s)(?P<topic>[\w' ]{2,40}?) (?:is|'s|are|was) (?:off(?=\s*(?:[,.;!?]|$|"
+    r"(?:^|[,;]\s)(?P<topic>[\w' ]{2,40}?) (?:(?:is|'s|are|was) (?:off(?=\s*(?:[,.;!?]|$|"
     r"(?:now|too|then|for good|for now|completely)\b))|cancelled|canceled|"
-    r"not happening|called off|not going ahead)\b",
+    # (or it came to nothing: "the land thing fell through")
+    r"not happening|called off|not going ahead)|fell through|didn't work out)\b",
     re.IGNORECASE,
 )
 _NOT_DOING = re.compile(

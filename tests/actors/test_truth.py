@@ -267,6 +267,9 @@ def test_a_retraction_reaches_what_its_topic_names_in_another_form() -> None:
     older = ["Yuki has started pottery lessons on Mondays.", "Yuki lives in Sapporo."]
     said = "Scrap what Yuki said about the clay lessons, no time with the kids' clubs."
     assert _merge("Yuki", older, said) == older[:1]
+    # (a plan that came to nothing: "the lessons thing fell through")
+    said = "And the pottery thing fell through, the studio closed."
+    assert _merge("Yuki", older, said) == older[:1]
 
 
 def test_a_retraction_reaches_a_line_opening_with_a_common_noun() -> None:
