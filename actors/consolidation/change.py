@@ -211,8 +211,11 @@ def displaced(
         if not signalled(said):
             return None
     persons = people([speaker], older)
-    if (was := _FROM.search(said)) and (mine := theirs(older, new, said, speaker)):
-        # "switched from pottery to watercolour": the one line of theirs the old one names
+    if (was := _FROM.search(said) or _SWITCHED_TO.search(said)) and (
+        mine := theirs(older, new, said, speaker)
+    ):
+        # "switched from pottery to watercolour", "switched my module to computing": the one
+        # line of theirs naming the old one, or the thing switched
         old = _words(was["old"])
         naming = [f for f in mine if old <= _words(f.text)]
         if len(naming) == 1 and old:
@@ -362,6 +365,10 @@ _NEW_ONE = re.compile(
 )
 #: Someone or something of the speaker's, after their name: "'s manager", "'s old car".
 _OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")
+#: A thing switched whole, by its noun: "switched my module to computing".
+_SWITCHED_TO = re.compile(
+    r"\b(?:switch|chang|swapp?)\w* (?:my|our|their|the) (?P<old>[a-z]{3,}) (?:over )?to\b", re.I
+)
 #: A change that names what it changed from: "switched from pottery to a watercolour class".
 _FROM = re.compile(
     r"\b(?:switch|swapp?|chang|mov|went|gone|upgrad|downgrad|transferr?)\w* from "

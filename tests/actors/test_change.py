@@ -423,6 +423,12 @@ ROWS = [
         "Lia switched from pottery to a watercolour class, still Mondays.",
         "Lia is doing a pottery course on Mondays.",
     ),
+    (  # a thing switched whole by its noun: the one line naming it
+        "Kofi",
+        ["Kofi is doing a first-year geology module with the Open University.", "Kofi is a guard."],
+        "Kofi switched their module to statistics, the old one wasn't clicking.",
+        "Kofi is doing a first-year geology module with the Open University.",
+    ),
     (  # a transfer is within the employer: a ward, a branch, a programme
         "Nomvula",
         ["Nomvula works at Umgeni Bay Hospital.", "Nomvula works as a nurse."],
