@@ -274,6 +274,8 @@ _AFTER_A_THING = word_set(
     "to for from at in on of with by into onto about after before since until and or but so "
     "because while when that which who as than if like back up down out off over away here there"
 )
+#: A part of a workplace after its name: "Cedar ward", "Queensferry station".
+_A_UNIT = re.compile(r" (?:ward|unit|department|team|branch|depot|site|station)\b")
 #: A thing used for a while, not one's own: "drove a rental Kia", "driving a borrowed van".
 _NOT_OWNED = re.compile(
     r"\b(?:rental|rented|hired|hire|borrowed|loaner|loan|courtesy|test)(?: [\w-]+)?(?: [\w-]+)? ?$",
@@ -417,8 +419,11 @@ def _keys(fact: str) -> tuple[Key, ...]:
                 value = match[0]
             elif attribute == "residence" and not value and not _THERE.search(fact):
                 continue  # "moved the run to 6:15", "the bird lives with their aunt": no place
-            elif attribute == "residence" and re.search(rf"\b{WORKPLACE}\b", value):
-                continue  # "moved to Hospital San Javier": a workplace, not a home
+            elif attribute == "residence" and (
+                re.search(rf"\b{WORKPLACE}\b", value)
+                or _A_UNIT.match(fact, fact.find(value, match.start()) + len(value))
+            ):
+                continue  # "moved to Hospital San Javier", "to Cedar ward": a workplace, not a home
             elif attribute == "residence" and _A_THING.search(fact[: match.start()]):
                 continue  # "The studio moved to Almadies": the studio's place, not theirs
             elif match[0] == "based" and _A_NOUN.search(fact[: match.start()]):

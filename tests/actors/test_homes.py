@@ -269,3 +269,10 @@ def test_a_new_home_said_without_its_article_is_a_move() -> None:
         ("New flat in Leith is bigger, we moved on Saturday.", "Isla", "s"),
     )
     assert "Morningside" not in memory and "Leith" in memory
+
+
+def test_a_move_to_a_part_of_a_workplace_is_no_move_of_home() -> None:
+    """ "I've moved to Cedar ward": a ward (a station, a depot) is where they work, never
+    where they live; the old ward's line goes, the city stays."""
+    older = ["Priya is based in Leicester.", "Priya works on Jasmine ward."]
+    assert _merge("Priya", older, "Priya has moved to Cedar ward, it's respiratory.") == [older[1]]
