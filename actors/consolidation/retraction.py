@@ -43,6 +43,12 @@ _OFF = re.compile(
     r"not happening|called off|not going ahead)|fell through|didn't work out)\b",
     re.IGNORECASE,
 )
+#: A plan left: "I've pulled out of the race", "dropped out of the course".
+_PULLED_OUT = re.compile(
+    r"\b(?:pulled out of|withdrew from|withdrawn from|dropped out of) (?:the|my|our|their) "
+    r"(?P<topic>[^,.;!]+)",
+    re.IGNORECASE,
+)
 _NOT_DOING = re.compile(
     r"\b(?:is|are|am|'s|'re) not (?:getting|buying|going to|doing|taking|having|running)"
     r"(?P<topic>[^,.;!]*)",
@@ -92,7 +98,7 @@ def retraction_topics(text: str) -> Topics | None:
         return Topics(words, named, keep=False)
     if found := _OFF.search(text):
         return Topics(_words(found["topic"]), frozenset(), keep=False)
-    if found := _NOT_DOING.search(text):
+    if found := _PULLED_OUT.search(text) or _NOT_DOING.search(text):
         return Topics(_words(found["topic"]), frozenset(), keep=True)
     if found := _GONE.search(text):
         attributes = frozenset(k.attribute for k in keys(found["topic"]))

@@ -267,6 +267,10 @@ def test_a_retraction_reaches_what_its_topic_names_in_another_form() -> None:
     older = ["Yuki has started pottery lessons on Mondays.", "Yuki lives in Sapporo."]
     said = "Scrap what Yuki said about the clay lessons, no time with the kids' clubs."
     assert _merge("Yuki", older, said) == older[:1]
+    # (a plan left: "I've pulled out of the race")
+    older = ["Yuki signed up for the Sapporo half marathon in May.", "Yuki is a nurse."]
+    assert _merge("Yuki", older, "Yuki has pulled out of the race, their knee hurts.") == older[:1]
+    older = ["Yuki has started pottery lessons on Mondays.", "Yuki lives in Sapporo."]
     # (a plan that came to nothing: "the lessons thing fell through")
     said = "And the pottery thing fell through, the studio closed."
     assert _merge("Yuki", older, said) == older[:1]
