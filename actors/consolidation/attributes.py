@@ -408,7 +408,10 @@ def _keys(fact: str) -> tuple[Key, ...]:
                 if not is_modifier(fact, m.end()) and not _NOT_OWNED.search(fact, 0, m.end())
             ]
         if matches:
-            valued = [(m, _value(fact, m, thing=attribute in THINGS)) for m in matches]
+            valued = [
+                (m, _value(fact, m, thing=attribute in THINGS, place=attribute == "residence"))
+                for m in matches
+            ]
             match, value = next(((m, v) for m, v in valued if v), valued[0])
             if attribute == "age":
                 before = fact[: match.start()].split()
@@ -541,11 +544,13 @@ def is_modifier(fact: str, at: int) -> bool:
     )
 
 
+#: Where, said in the next clause: "finally in Pontypridd now".
+_IN_NEXT = re.compile(rf"(?:[a-z]+ )?in (?P<place>[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)")
 #: A noun after a possessive: "'s daughter", not "'s in Leeds".
 _OF_A_NOUN = re.compile(r" (?!(?:in|at|on|for|and|with|near|from|to|by|or|but|so)\b)[a-z]")
 
 
-def _value(fact: str, match: re.Match[str], *, thing: bool = False) -> str:
+def _value(fact: str, match: re.Match[str], *, thing: bool = False, place: bool = False) -> str:
     """The first name-like phrase from the attribute's word to the end of its clause
     (the place, the employer, the car's model); of a ``thing``, not one that says where,
     what for or whose ("the car's at the garage for its MOT")."""
@@ -565,6 +570,8 @@ def _value(fact: str, match: re.Match[str], *, thing: bool = False) -> str:
         named = _NAME.search(fact[: end.start() if end else len(fact)], named.end())
     if named is None and end and (after := _NAME_ALONE.match(fact, end.end())):
         named = after  # "moved house, Mangere now": the place is the next clause
+    elif named is None and end and place and (there := _IN_NEXT.match(fact, end.end())):
+        return there["place"]  # ("moved house, finally in Pontypridd now")
     return named.group(0) if named and not WHEN.match(named.group(0)) else ""
 
 

@@ -276,3 +276,14 @@ def test_a_move_to_a_part_of_a_workplace_is_no_move_of_home() -> None:
     where they live; the old ward's line goes, the city stays."""
     older = ["Priya is based in Leicester.", "Priya works on Jasmine ward."]
     assert _merge("Priya", older, "Priya has moved to Cedar ward, it's respiratory.") == [older[1]]
+
+
+def test_a_move_of_house_said_with_where_in_the_next_clause_is_a_move() -> None:
+    """ "We've moved house, finally in Treorchy now": the place of a bare move of house may be
+    said in the next clause, after "in"."""
+    older = [
+        "Bryn lives in Porthcawl, about 25 minutes from the station.",
+        "Bryn is a firefighter.",
+    ]
+    said = "Bryn and others have moved house, finally in Treorchy now, closer to Bryn's mum."
+    assert _merge("Bryn", older, said) == older[:1]
