@@ -39,7 +39,7 @@ _TRADE = re.compile(
     # (or with an article, at a workplace of a kind: "X is the concierge at a beach hotel"; not
     # one who goes there, "a regular at the Crown")
     r"(?:(?:the|an?) (?!(?:member|regular|customer|client|patient|guest|fan)\b))?"
-    r"(?!(?:the|an?) )(?P<post>[a-z]+(?: [a-z]+){0,2}?) (?:of|at|for) (?:the|a|an|their|our|[A-Z])[^,.;]*"
+    r"(?!(?:the|an?) )(?P<post>(?:(?!\w+ing\b|to\b)[a-z]+ ){0,2}?(?!\w+ing\b)[a-z]+) (?:of|at|for) (?:the|a|an|their|our|[A-Z])[^,.;]*"
     # (and what the workplace is: "at Claddagh Court, a care home in Galway")
     r"(?:, an? [^,.;]+)?)[.!]?$"
 )
