@@ -42,3 +42,10 @@ def test_a_role_given_by_got_promoted_became_or_been_made_replaces_the_post() ->
     ]:
         memory = _memory_after((older, "Aoife", "s"), (said, "Aoife", "s"))
         assert "activities coordinator" not in memory and "deputy manager" in memory, said
+    # (a plan said with "for" is no post: "I'm going to push for a music budget")
+    memory = _memory_after(
+        (older, "Aoife", "s"),
+        ("I'm going to push for a proper music budget.", "Aoife", "s"),
+        ("Guess what, I've been made deputy manager!", "Aoife", "s"),
+    )
+    assert "activities coordinator" not in memory and "music budget" in memory
