@@ -235,7 +235,7 @@ def _old_name(said: str) -> re.Pattern[str]:
     named = "|".join(map(re.escape, things))
     return re.compile(
         # (or what they run: "runs Fresh Fade Barbershop in Adum" for "the shop")
-        rf"(?:(?P<after>\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named}),?|runs?|owns?)|"
+        rf"(?:(?P<after>\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named}),?|runs?|owns?|plays? for)|"
         # (a name in apposition after a comma, "a team in Kumasi, the Zongo Stars"; not the
         # subject of a clause, "…, the Outlander does the job")
         r"(?P<apposed>,(?= the [A-Z])))"

@@ -554,3 +554,13 @@ def test_a_group_that_voted_to_rename_itself_takes_its_new_name() -> None:
         ("Oh and the quiz team voted to rename ourselves Brain Drain, a bit naff.", "Ffion", "s"),
     )
     assert "Quizzly" not in memory and "Brain Drain" in memory
+
+
+def test_a_team_renamed_takes_the_name_they_play_for() -> None:
+    """ "The team got a new name, we're Tide Runners now" renames the team the speaker
+    plays for ("plays for the Harbour Hawks on Thursdays")."""
+    memory = _memory_after(
+        ("Evenings are netball though! I play for the Harbour Hawks on Thursdays.", "Ana", "s"),
+        ("The team got a new name, we're Tide Runners now, the league asked.", "Ana", "s"),
+    )
+    assert "Harbour Hawks" not in memory and "plays for the Tide Runners" in memory
