@@ -81,7 +81,7 @@ _NOT_UNIT = re.compile(
     r"because"
 )
 #: An amount of a period: "a month", "per week".
-_PERIOD = r"(?P<period>(?:an?|per) (?:month|week|year|night|hour))"
+_PERIOD = r"(?P<period>(?:an?|per) (?:month|week|year|night|day|hour))"
 #: A count said in words ("three grandchildren", "Three apprentices now"; not "two weeks").
 _IN_WORDS = (
     r"\b(?i:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"

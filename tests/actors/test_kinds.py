@@ -592,3 +592,10 @@ def test_an_amount_an_hour_is_of_the_period_whatever_it_counts() -> None:
     assert _merge("Tomek", older, "They raised the target to 135 an hour, mad.") == older[:1]
     older = ["Tomek gets paid 14 pounds an hour.", "Tomek lives in Kettering."]
     assert _merge("Tomek", older, "Got a raise, 15.50 an hour from Monday.") == older[:1]
+
+
+def test_an_amount_a_day_is_of_the_period() -> None:
+    """ "Kojo is on 60 a day since this month" takes "pays Kojo 50 cedis a day": "a day" is
+    a period, as "a week" is."""
+    older = ["Ama's driver Kojo gets 50 cedis a day, more on Saturdays.", "Ama lives in Accra."]
+    assert _merge("Ama", older, "Kojo is on 60 a day since this month, he earned it.") == older[:1]
