@@ -207,7 +207,7 @@ RECORD_TIME = re.compile(
 #: qualifier on Sunday: 37:12".
 _RACED = re.compile(
     # (or a race said by its noun: "Did a time trial Sunday: 54:15")
-    r"\b(?:raced|ran|swam|rode|rowed|finished|clocked|did (?:a|the|my) (?:time trial|race|parkrun))\b",
+    r"\b(?:raced|ran|swam|rode|rowed|finished|clocked|did (?:a|the|my) (?:[\w-]+ )?(?:time trial|race|parkrun|century|marathon))\b",
     re.I,
 )
 

@@ -505,6 +505,11 @@ def test_a_new_best_time_takes_the_line_of_the_old_one() -> None:
         ("Did a time trial on Tuesday: 21:48!!", "Ilse", "s"),
     )
     assert "22:30" not in memory and "21:48" in memory
+    memory = _memory_after(
+        ("My 100-mile best is 6:40, from last year's sportive.", "Ilse", "s"),
+        ("Did a test century on Sunday, 6:05!!", "Ilse", "s"),
+    )
+    assert "6:40" not in memory and "6:05" in memory
 
 
 @pytest.mark.parametrize(
