@@ -48,7 +48,8 @@ _NAME = (  # (and the small words inside a name: "Las Lectoras del Paraná", "Ba
     r"[A-Z](?:[\w'-]*[\w-])?(?:(?: &| (?:and|de|del|della|da|di|do|dos|du|la|le|van|von|der|of|y))? "
     r"[A-Z0-9](?:[\w'-]*[\w-])?)*"
 )
-_NOT_A_DAY = rf"(?!(?i:{WEEKDAYS}|{MONTHS})s?\b)"
+#: Not a day or a month alone (a name may open with one: "May Roastery").
+_NOT_A_DAY = rf"(?!(?i:{WEEKDAYS}|{MONTHS})s?\b(?! [{UPPER}]))"
 #: A name may be quoted: "we are 'Kita no Kaze'".
 _QUOTE = "['\"‘“]"
 _RENAME = re.compile(

@@ -564,3 +564,12 @@ def test_a_team_renamed_takes_the_name_they_play_for() -> None:
         ("The team got a new name, we're Tide Runners now, the league asked.", "Ana", "s"),
     )
     assert "Harbour Hawks" not in memory and "plays for the Tide Runners" in memory
+
+
+def test_a_new_name_may_open_with_a_month() -> None:
+    """ "we have a new name: June Bakehouse" is a name, though "June" alone is a month."""
+    memory = _memory_after(
+        ("I bake sourdough in Tartu. The bakery is tiny and it's called Leivakoda.", "Aino", "s"),
+        ("And we have a new name: June Bakehouse, after my daughter.", "Aino", "s"),
+    )
+    assert "Leivakoda" not in memory and "June Bakehouse" in memory
