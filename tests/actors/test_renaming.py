@@ -567,9 +567,9 @@ def test_a_team_renamed_takes_the_name_they_play_for() -> None:
 
 
 def test_a_new_name_may_open_with_a_month() -> None:
-    """ "we have a new name: June Bakehouse" is a name, though "June" alone is a month."""
+    """ "we have a new name: May Roastery" is a name, though "May" alone is a month."""
     memory = _memory_after(
-        ("I bake sourdough in Tartu. The bakery is tiny and it's called Leivakoda.", "Aino", "s"),
-        ("And we have a new name: June Bakehouse, after my daughter.", "Aino", "s"),
+        ("I roast coffee in Kandy. The roastery is tiny and it's called Hill Bean.", "Nuwan", "s"),
+        ("And we have a new name: May Roastery, because the mist looks like clouds.", "Nuwan", "s"),
     )
-    assert "Leivakoda" not in memory and "June Bakehouse" in memory
+    assert "Hill Bean" not in memory and "May Roastery" in memory
