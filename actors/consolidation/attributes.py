@@ -145,6 +145,8 @@ _TABLE: list[tuple[str, str]] = [
         # (and when: "works nights at Skyhaven", "work weekends at the i-SITE", "works weekend
         # shifts at a Żabka")
         rf"works? {_WHEN_WORKED}(?:at|for|in)\b|working {_WHEN_WORKED}(?:at|for)\b|"
+        # (or a part of a workplace they are on: "on the surgical ward at Derwent Private")
+        r"(?:'m|\bam|\bis) on the (?:[\w-]+ ){0,2}(?:ward|unit|team|desk|line) at (?:the )?(?-i:[A-Z])|"
         # (and what there: "works the front desk at Eko Palms", "working the bar at Lola's")
         r"work(?:s|ing)? (?:the|a) (?-i:[a-z])[\w-]*(?: (?-i:[a-z])[\w-]*)? (?:at|for) (?:the )?(?-i:[A-Z])|"
         # (a past one is no claim: "the old laptop went back to my previous employer")

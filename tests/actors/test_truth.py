@@ -343,6 +343,13 @@ EMPLOYERS = [
         "Casa Lúcio",
         ["Inês is their own boss."],
     ),
+    (  # a part of a workplace they are on, at a name, says who employs them
+        "Tess",
+        "I'm a nurse at Wattle Grove, an aged care home.",
+        "These days I'm on the renal unit at Calvary North, nights mostly.",
+        "Wattle Grove",
+        ["Calvary North"],
+    ),
     (  # sent by someone to a workplace named by its kind: the speaker's new employer
         "Abena",
         "I am Abena, a science teacher at Wesley Girls School in Cape Coast.",
