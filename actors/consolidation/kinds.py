@@ -80,6 +80,8 @@ _NOT_UNIT = re.compile(
     r"since|instead|again|too|though|already|as|until|each|every|once|plus|after|before|when|"
     r"because"
 )
+#: No unit after an amount: no word follows it, or one that names no unit ("4,400 now").
+_NO_UNIT_AFTER = rf"(?! (?!(?:{_NOT_UNIT.pattern})\b)[a-z])"
 #: An amount of a period: "a month", "per week".
 _PERIOD = r"(?P<period>(?:an?|per) (?:month|week|year|night|day|hour))"
 #: A count said in words ("three grandchildren", "Three apprentices now"; not "two weeks").
@@ -104,11 +106,7 @@ def _of_the_same(text: str, at: int) -> re.Pattern[str]:
     """The amounts of what the amount ending at ``at`` counts: "76 kg" is no age ("Greta is
     57"), "4,400 now" (no unit) is "3,900 a month" (none either)."""
     counts = unit(text, at)
-    after = (
-        rf"(?= {re.escape(counts)}\b)"
-        if counts
-        else r"(?! (?!(?:" + _NOT_UNIT.pattern + r")\b)[a-z])"
-    )
+    after = rf"(?= {re.escape(counts)}\b)" if counts else _NO_UNIT_AFTER
     return re.compile(rf"{_AMOUNT}{after}")
 
 
@@ -127,7 +125,7 @@ def counted(text: str) -> tuple[re.Pattern[str], str] | None:
 
 #: A weight of the speaker's said with no unit, and the amounts of a weight, by its units.
 _WEIGHS = re.compile(
-    rf"\bweigh(?:s|ed|ing)?\b[^.!?\d]*(?P<value>{_AMOUNT})(?! (?!(?:{_NOT_UNIT.pattern})\b)[a-z])",
+    rf"\bweigh(?:s|ed|ing)?\b[^.!?\d]*(?P<value>{_AMOUNT}){_NO_UNIT_AFTER}",
     re.I,
 )
 _WEIGHT = re.compile(rf"{_AMOUNT}(?= ?(?:kg|kgs|kilos?|kilograms?|lbs?|pounds)\b)")
