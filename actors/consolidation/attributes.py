@@ -33,6 +33,7 @@ __all__ = [
     "HOME_TAKEN",
     "MONTHS",
     "OF_A_THING",
+    "PATRONS",
     "PET",
     "PREMISES",
     "RELATIVE",
@@ -91,6 +92,11 @@ ROLES = (
     "accountant|chef|writer|programmer|consultant|analyst|scientist|architect|researcher|"
     "officer|assistant"
 )
+
+
+#: Who goes to a place without holding a post there: "a member at David Lloyd", "a regular
+#: at the Crown".
+PATRONS = "member|regular|customer|client|patient|guest|fan"
 
 
 class Key(NamedTuple):
@@ -157,7 +163,7 @@ _TABLE: list[tuple[str, str]] = [
         # (a role's words, not a clause's: "the old one is far now - they are at Fit Zone")
         r"(?:become|becoming|became|been|now|as|I'm|am|is) (?:an? |the )?(?:new )?"
         r"(?:(?!(?:they|we|he|she|are|is|was|were)\b)[^\W_][\w-]* ){0,2}"
-        r"(?!(?:member|regular|customer|client|patient|guest|fan|student)s? )"
+        rf"(?!(?:{PATRONS}|student)s? )"
         r"(?!(?:are|is|was|were)\b)[^\W_][\w-]*(?<!ing)(?<!ed) "
         r"at (?:the )?(?-i:[A-Z])|"
         # (an employer changed by its kind: "moved to a new company, Gobi Cashmere", "changed

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 
 from reverie.store import Fact
 
+from .attributes import PATRONS
 from .third_person import word_set
 
 __all__ = ["promoted"]
@@ -38,7 +39,7 @@ _TRADE = re.compile(
     r"^(?P<who>[A-Z][\w-]*) (?:works as (?:an? )?(?P<trade>[^,.;]+)|is "
     # (or with an article, at a workplace of a kind: "X is the concierge at a beach hotel"; not
     # one who goes there, "a regular at the Crown")
-    r"(?:(?:the|an?) (?!(?:member|regular|customer|client|patient|guest|fan)\b))?"
+    rf"(?:(?:the|an?) (?!(?:{PATRONS})\b))?"
     r"(?!(?:the|an?) )(?P<post>(?:(?!\w+ing\b|to\b)[a-z]+ ){0,2}?(?!\w+ing\b)[a-z]+) (?:of|at|for) (?:the|a|an|their|our|[A-Z])[^,.;]*"
     # (and what the workplace is: "at Claddagh Court, a care home in Galway")
     r"(?:, an? [^,.;]+)?)[.!]?$"
