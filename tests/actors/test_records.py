@@ -1,0 +1,43 @@
+"""A best time (``kinds.RECORD_TIME``, ``kinds.faster``, through the whole extractive
+path): a new best takes the one line holding the old one; a goal, a time of day or a slower
+race does not. See docs/design.md, "Facts that stay true"."""
+
+from __future__ import annotations
+
+from tests.actors.merging import facts_of as _facts
+from tests.actors.merging import memory_after as _memory_after
+
+
+def test_a_new_best_time_takes_the_line_of_the_old_one() -> None:
+    """ "RACE REPORT: 1:52:40!!! new PB" is a new best, however short the sentence: it takes
+    the one line holding a best time, not the goal ("under 1:55") nor a time of day."""
+    memory = _memory_after(
+        (
+            "i run about 40 km per week, my best half is 1:58 and i want under 1:55. "
+            "my long run is always at 7:30.",
+            "Ilse",
+            "s",
+        ),
+        ("RACE REPORT: 1:52:40!!! new PB, still shaking. sub 1:55 smashed 🎉", "Ilse", "s"),
+    )
+    assert "1:58" not in memory and "Ilse's best half is 1:52:40." in _facts(memory)
+    assert "under 1:55" in memory and "7:30" in memory
+    # (a race done faster than the best is a new best, with its tenths; a slower one is none)
+    said = "Right now my best in the 200 back is 2:31.6, want under 2:30."
+    for race, best in [
+        ("At the gala on Saturday I swam 2:28.9 in the 200 back!!", "2:28.9"),
+        ("I swam 2:35.2 at the gala on Saturday, tired arms.", "2:31.6"),
+    ]:
+        memory = _memory_after((said, "Ilse", "s"), (race, "Ilse", "s"))
+        assert f"Ilse's best in the 200 back is {best}" in memory, race
+    # (a race said by its noun, its time after a colon)
+    memory = _memory_after(
+        ("My 5K best is 22:30, from a parkrun in May.", "Ilse", "s"),
+        ("Did a time trial on Tuesday: 21:48!!", "Ilse", "s"),
+    )
+    assert "22:30" not in memory and "21:48" in memory
+    memory = _memory_after(
+        ("My 100-mile best is 6:40, from last year's sportive.", "Ilse", "s"),
+        ("Did a test century on Sunday, 6:05!!", "Ilse", "s"),
+    )
+    assert "6:40" not in memory and "6:05" in memory
