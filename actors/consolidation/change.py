@@ -237,7 +237,7 @@ def displaced(
     thing = ended is not None and not PET.fullmatch(head) and not re.fullmatch(_BEING, head)
     if ended and thing:
         # "my old laptop died": the line with a laptop, or a make of one (two, and none goes)
-        stolen = ended[0].startswith("stole ")
+        stolen = re.match(rf"{_THEFT} ", ended[0]) is not None
         what = _stolen(new, ended) if stolen else _clause_of(new, said, ended.start())
         if same := _same_kind(older, what, said, speaker, persons, head, embed, ended=True):
             return same
@@ -474,12 +474,15 @@ def _named_things(text: str) -> set[str]:
     return {m[0] for m in _VALUE.finditer(text) if not _PLACE_OR_PERSON.search(text[: m.start()])}
 
 
+#: The verbs a theft is told with.
+_THEFT = "(?:stole|nicked|pinched|swiped)"
 #: A thing of the speaker's said to end, by its kind ("the old laptop finally died", "sold
 #: my bike", "the scooter's gone").
 _ENDED = re.compile(
     rf"(?:(?:\b(?i:my|the|our|their)|[{UPPER}][\w-]*'s) (?:old |little |ancient )?"
     r"(?P<head>[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
-    r"(?:died|gone|gave (?:up|out)|broke(?! up)(?: down)?|was stolen|got stolen|for scrap|"
+    r"(?:died|gone|gave (?:up|out)|broke(?! up)(?: down)?|(?:was|got) (?:stolen|nicked|pinched|swiped)|"
+    r"for scrap|"
     r"(?:up )?for sale|lives with|"
     r"went to live|(?:was|got) rehomed)|"
     # ("the old laptop went to my cousin": an old thing given on)
@@ -489,7 +492,9 @@ _ENDED = re.compile(
     # ("the old car was too tired, so I sold it"; "gave the car to my grandson")
     r"\b(?i:my|the|our|their|that) old (?P<it>[a-z]{3,})\b[^.;!?]*\b(?:sold|scrapped|traded) it\b|"
     r"\b(?:gave|given|handed)(?: on| down)? (?:my|the|our|that) (?:old )?(?P<handed>[a-z]{3,}) to\b|"
-    rf"\b(?:sold|scrapped|retired|traded(?: in)?|swapped|got rid of|g[ai]ven? (?:up(?: on)?|away)|replaced|stole|cancell?ed|"
+    rf"\b(?:sold|scrapped|retired|traded(?: in)?|swapped|got rid of|g[ai]ven? (?:up(?: on)?|away)|replaced|"
+    # (a theft, as it is said: "someone nicked my bike")
+    rf"{_THEFT}|cancell?ed|"
     # (a habit or a membership ended by its kind: "stopped the coffee" for the americano;
     # not a job, which is an employer's: "quit my job"; nor "dropped the girls off")
     r"stopped|quit|left|leaving|dropped|ditched|cut out) "

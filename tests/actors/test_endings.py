@@ -199,3 +199,13 @@ def test_a_pet_taken_back_or_taken_by_someone_is_gone() -> None:
     ]:
         assert _merge("Wiremu", older, said) == [older[0]], said
     assert _merge("Wiremu", older, "Wiremu's uncle took the tram.") == []
+
+
+def test_a_thing_stolen_is_told_with_the_words_a_theft_is_told_with() -> None:
+    """ "Somebody pinched my scooter" is a theft as "stole" is: the one thing of theirs owned
+    by its name ends, whatever the thief's verb; a verb of no theft ends nothing."""
+    older = ["Oisin rides their Vespa to the bakery.", "Oisin bakes sourdough for a living."]
+    for verb in ("stole", "nicked", "pinched", "swiped"):
+        said = f"Somebody {verb} Oisin's scooter outside the gym."
+        assert _merge("Oisin", older, said) == [older[0]], said
+    assert _merge("Oisin", older, "Somebody parked Oisin's scooter outside the gym.") == []
