@@ -52,6 +52,9 @@ def test_joining_signing_or_starting_at_a_named_employer_replaces_the_old_one(sa
     # joining a thing no name calls is no new employer ("joined a swimming club")
     assert _merge("Ines", older, "Ines joined a rowing club on Fridays.") == []
     assert _merge("Ines", older, "Ines is staying at Leo's for a few days.") == []  # (a doing)
+    # (nor a time they start at: "I start at 7am and finish at 3pm")
+    for when in ("6am", "half seven", "noon"):
+        assert _merge("Ines", older, f"Ines starts at {when}.") == [], when
 
 
 def test_the_new_job_is_the_latest_line_s_and_the_old_job_is_not() -> None:
