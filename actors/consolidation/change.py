@@ -39,6 +39,7 @@ from .attributes import (
     modifiers,
 )
 from .breeds import of_breed
+from .endings import ENDED, thing_ended
 from .kinds import KINDS, amount_moved
 from .meaning import Embed
 from .ownership import LEAD, named, owner, people, theirs
@@ -220,7 +221,7 @@ def displaced(
         naming = [f for f in mine if old <= _words(f.text)]
         if len(naming) == 1 and old:
             return Displaced(naming[0], None)
-    ended = _ENDED.search(said)
+    ended = ENDED.search(said)
     head = next(filter(None, ended.groups()), "") if ended else ""
     if ended and ended["sold"] and (noun := _COMPOUND.match(said, ended.end())):
         head = noun[1]  # "stopped their art class, …": a class
@@ -237,8 +238,7 @@ def displaced(
     thing = ended is not None and not PET.fullmatch(head) and not re.fullmatch(_BEING, head)
     if ended and thing:
         # "my old laptop died": the line with a laptop, or a make of one (two, and none goes)
-        stolen = re.match(rf"{_THEFT} ", ended[0]) is not None
-        what = _stolen(new, ended) if stolen else _clause_of(new, said, ended.start())
+        what = thing_ended(new, said, ended)
         if same := _same_kind(older, what, said, speaker, persons, head, embed, ended=True):
             return same
         if len(of_kind) > 1:
@@ -474,34 +474,6 @@ def _named_things(text: str) -> set[str]:
     return {m[0] for m in _VALUE.finditer(text) if not _PLACE_OR_PERSON.search(text[: m.start()])}
 
 
-#: The verbs a theft is told with.
-_THEFT = "(?:stole|nicked|pinched|swiped)"
-#: A thing of the speaker's said to end, by its kind ("the old laptop finally died", "sold
-#: my bike", "the scooter's gone").
-_ENDED = re.compile(
-    rf"(?:(?:\b(?i:my|the|our|their)|[{UPPER}][\w-]*'s) (?:old |little |ancient )?"
-    r"(?P<head>[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
-    r"(?:died|gone|gave (?:up|out)|broke(?! up)(?: down)?|(?:was|got) (?:stolen|nicked|pinched|swiped)|"
-    r"for scrap|"
-    r"(?:up )?for sale|lives with|"
-    r"went to live|(?:was|got) rehomed)|"
-    # ("the old laptop went to my cousin": an old thing given on)
-    r"\b(?i:my|the|our|their) old (?P<given>[a-z]{3,}) went (?:back )?to|"
-    # (a thing retired is an old one: "my boss retired" is a person's news)
-    r"\b(?i:my|the|our|their|that) old (?P<retired>[a-z]{3,}) (?:is|was|got|has been) retired\b(?! to)|"
-    # ("the old car was too tired, so I sold it"; "gave the car to my grandson")
-    r"\b(?i:my|the|our|their|that) old (?P<it>[a-z]{3,})\b[^.;!?]*\b(?:sold|scrapped|traded) it\b|"
-    r"\b(?:gave|given|handed)(?: on| down)? (?:my|the|our|that) (?:old )?(?P<handed>[a-z]{3,}) to\b|"
-    rf"\b(?:sold|scrapped|retired|traded(?: in)?|swapped|got rid of|g[ai]ven? (?:up(?: on)?|away)|replaced|"
-    # (a theft, as it is said: "someone nicked my bike")
-    rf"{_THEFT}|cancell?ed|"
-    # (a habit or a membership ended by its kind: "stopped the coffee" for the americano;
-    # not a job, which is an employer's: "quit my job"; nor "dropped the girls off")
-    r"stopped|quit|left|leaving|dropped|ditched|cut out) "
-    rf"(?:my|the|our|their|that|this|[{UPPER}][\w-]*'s) (?:(?:old|little|big|small|first|trusty) )?"
-    # (not "old" itself: "traded in the old 12")
-    r"(?P<sold>(?!(?:old|little|job|work|position|role)\b)[a-z]{3,}))\b(?! off\b)"
-)
 #: A thing owned, by its name: "Dayo's Infinix Hot", "on their Intuos", "my Nissan Almera",
 #: or ridden in: "drive down in the Saab".
 _OWNED = re.compile(
@@ -524,28 +496,8 @@ MAKE = 0.3
 WORD = 0.4
 
 
-#: Where a line's clauses meet ("…, so …", "… and terrorises …"; not "Carl and others").
-
-
 def _clauses(fact: Fact) -> list[str]:
     return [c for c in CLAUSE.split(fact.text.strip().rstrip(".!")) if c]
-
-
-def _stolen(fact: Fact, ended: re.Match[str]) -> Fact:
-    """What was stolen, as whose it is: a thief is no owner ("Someone stole the moto" is the
-    speaker's moto, "… stole Farhad's bike" Farhad's)."""
-    whose = re.search(rf"([{UPPER}][\w-]*)'s", ended[0])
-    text = f"{whose[1]}'s {ended['sold']}." if whose else f"The {ended['sold']} was stolen."
-    return Fact(text=text, date=fact.date, sources=fact.sources)
-
-
-def _clause_of(fact: Fact, said: str, at: int) -> Fact:
-    """The clause of ``fact`` (``said`` with its opener) that holds ``said[at]``: whose thing
-    ended is that clause's ("Luca is allergic, so the bird lives with their aunt now" is no
-    bird of Luca's)."""
-    start = max((m.end() for m in CLAUSE.finditer(said, 0, at)), default=0)
-    end = m.start() if (m := CLAUSE.search(said, at)) else len(said)
-    return Fact(text=said[start:end], date=fact.date, sources=fact.sources)
 
 
 def _apart(old: Fact, changed: Callable[[str], bool]) -> Displaced:

@@ -1,0 +1,73 @@
+"""A thing of the speaker's said to end, by its kind: "the old laptop finally died", "sold
+my bike", "someone nicked my scooter".
+
+An ending names the thing's kind, not its make, so the line it ends is found
+by the kind's noun or the speaker's one thing owned by name (``change``).
+Here are the words of an ending, and what ended, as whose it is. See
+docs/design.md, "Facts that stay true".
+"""
+
+from __future__ import annotations
+
+import re
+
+from reverie.store import Fact
+
+from .attributes import UPPER
+from .signals import CLAUSE
+
+__all__ = ["ENDED", "thing_ended"]
+
+#: The verbs a theft is told with.
+_THEFT = "(?:stole|nicked|pinched|swiped)"
+#: A thing of the speaker's said to end, by its kind ("the old laptop finally died", "sold
+#: my bike", "the scooter's gone").
+ENDED = re.compile(
+    rf"(?:(?:\b(?i:my|the|our|their)|[{UPPER}][\w-]*'s) (?:old |little |ancient )?"
+    r"(?P<head>[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
+    rf"(?:died|gone|gave (?:up|out)|broke(?! up)(?: down)?|(?:was|got) (?:stolen|{_THEFT})|"
+    r"for scrap|"
+    r"(?:up )?for sale|lives with|"
+    r"went to live|(?:was|got) rehomed)|"
+    # ("the old laptop went to my cousin": an old thing given on)
+    r"\b(?i:my|the|our|their) old (?P<given>[a-z]{3,}) went (?:back )?to|"
+    # (a thing retired is an old one: "my boss retired" is a person's news)
+    r"\b(?i:my|the|our|their|that) old (?P<retired>[a-z]{3,}) (?:is|was|got|has been) retired\b(?! to)|"
+    # ("the old car was too tired, so I sold it"; "gave the car to my grandson")
+    r"\b(?i:my|the|our|their|that) old (?P<it>[a-z]{3,})\b[^.;!?]*\b(?:sold|scrapped|traded) it\b|"
+    r"\b(?:gave|given|handed)(?: on| down)? (?:my|the|our|that) (?:old )?(?P<handed>[a-z]{3,}) to\b|"
+    rf"\b(?:sold|scrapped|retired|traded(?: in)?|swapped|got rid of|g[ai]ven? (?:up(?: on)?|away)|replaced|"
+    # (a theft, as it is said: "someone nicked my bike")
+    rf"{_THEFT}|cancell?ed|"
+    # (a habit or a membership ended by its kind: "stopped the coffee" for the americano;
+    # not a job, which is an employer's: "quit my job"; nor "dropped the girls off")
+    r"stopped|quit|left|leaving|dropped|ditched|cut out) "
+    rf"(?:my|the|our|their|that|this|[{UPPER}][\w-]*'s) (?:(?:old|little|big|small|first|trusty) )?"
+    # (not "old" itself: "traded in the old 12")
+    r"(?P<sold>(?!(?:old|little|job|work|position|role)\b)[a-z]{3,}))\b(?! off\b)"
+)
+
+
+def thing_ended(fact: Fact, said: str, ended: re.Match[str]) -> Fact:
+    """What ``ended`` (found in ``said``, ``fact`` with its opener) says ended: the clause
+    holding it, or, for a theft, the thing as whose it is."""
+    if re.match(rf"{_THEFT} ", ended[0]):
+        return _stolen(fact, ended)
+    return _clause_of(fact, said, ended.start())
+
+
+def _stolen(fact: Fact, ended: re.Match[str]) -> Fact:
+    """What was stolen, as whose it is: a thief is no owner ("Someone stole the moto" is the
+    speaker's moto, "… stole Farhad's bike" Farhad's)."""
+    whose = re.search(rf"([{UPPER}][\w-]*)'s", ended[0])
+    text = f"{whose[1]}'s {ended['sold']}." if whose else f"The {ended['sold']} was stolen."
+    return Fact(text=text, date=fact.date, sources=fact.sources)
+
+
+def _clause_of(fact: Fact, said: str, at: int) -> Fact:
+    """The clause of ``fact`` (``said`` with its opener) that holds ``said[at]``: whose thing
+    ended is that clause's ("Luca is allergic, so the bird lives with their aunt now" is no
+    bird of Luca's)."""
+    start = max((m.end() for m in CLAUSE.finditer(said, 0, at)), default=0)
+    end = m.start() if (m := CLAUSE.search(said, at)) else len(said)
+    return Fact(text=said[start:end], date=fact.date, sources=fact.sources)
