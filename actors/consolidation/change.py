@@ -263,7 +263,7 @@ def displaced(
         acquired_kind = got["head"].lower().removesuffix("s")
         same = _same_kind(older, new, said, speaker, persons, acquired_kind, embed)
         # "a new bike helmet" for the bike of a line: a thing for it, not a new one of it
-        lines = " ".join(f.text for f in older)
+        lines = _MANY.sub("", " ".join(f.text for f in older))
         add_on = set(got["kind"].lower().split()) & _content(lines)
         # (and with "new" its only cue, a thing sharing no word with a line is just new:
         # "started a new book")
@@ -385,11 +385,21 @@ def _kind(head: str) -> re.Pattern[str]:
 
 def _holds(head: str, text: str) -> bool:
     """``text`` names a thing of the kind ``head``, not a noun it qualifies ("a small bike
-    shop" holds no bike; "a ute full of fittings" holds a ute)."""
+    shop" holds no bike; "a ute full of fittings" holds a ute), nor many of them ("so
+    there's loads of routes" holds no route of theirs)."""
+    text = _MANY.sub("", text)
     return any(
         not is_modifier(text, m.end()) or re.match(r" \S+ of\b", text[m.end() :])
         for m in _kind(head).finditer(text)
     )
+
+
+#: Many of a kind: "loads of routes", "two bikes", "a few phones"; none of them is the one
+#: thing of its kind a person has.
+_MANY = re.compile(
+    r"\b(?:(?:loads|lots|plenty|tons|dozens|hundreds|a couple|a lot) of|many|several|a few|"
+    r"\d+|two|three|four|five|six|seven|eight|nine|ten) (?:[a-z]+ )?[a-z]+s\b"
+)
 
 
 def _same_kind(

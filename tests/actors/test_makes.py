@@ -207,3 +207,14 @@ def test_a_make_measured_against_the_old_thing_is_the_new_one() -> None:
         ("My sister says her Sprinter is better than her old van.", "Ilse", "s"),
     )
     assert "Transit" in memory
+
+
+def test_many_of_a_kind_are_not_the_one_thing_a_new_one_replaces() -> None:
+    """ "Got a new route to run to" replaces no line that says there are loads of routes, nor
+    one with two bikes; a line holding the one thing of its kind goes."""
+    older = ["Nadia lives in Kelvinside so there's loads of routes.", "Nadia is a pharmacist."]
+    assert _merge("Nadia", older, "Nadia has got a new route to run to.") == []
+    older = ["Nadia keeps two bikes in the hall.", "Nadia is a pharmacist."]
+    assert _merge("Nadia", older, "Nadia got a new bike for the commute.") == []
+    older = ["Nadia's bike is a rusty old thing.", "Nadia is a pharmacist."]
+    assert _merge("Nadia", older, "Nadia got a new bike for the commute.") == [older[0]]
