@@ -368,6 +368,11 @@ def test_a_bare_move_is_to_the_place_the_turn_named_before() -> None:
     # (a noun named by the move is none: "moving boxes" are no move to where the turn named)
     said = "We took a flat in Malang, moving crates all over the hallway."
     assert not any("to Malang crates" in f for f in _facts(_memory_after((said, "Budi", "s"))))
+    # (nor are people moved by others: "they moved a few of us around" moves nobody's home)
+    for moved in ("they moved a few of us around", "they moved me", "the firm moved half of us"):
+        said = f"I'm at Hillhead depot now, {moved}."
+        memory = _memory_after(("We live in Dennistoun.", "Budi", "s"), (said, "Budi", "s"))
+        assert "Dennistoun" in memory and "to Hillhead" not in memory, memory
     # a place named before it in its own clause comes before the next sentence's
     memory = _memory_after(
         (
