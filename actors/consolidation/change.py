@@ -175,8 +175,11 @@ def displaced(
 ) -> Displaced | None:
     """The fact of ``older`` that ``new`` (``said`` with its opener) replaces: one of
     ``speaker``'s, near enough in meaning and clearly the nearest; else None."""
-    if over(CLAUSE.split(new.text, maxsplit=1)[0]):
+    first = CLAUSE.split(new.text, maxsplit=1)[0]
+    if over(first):
         return None  # "Before Rosa moved back here they taught in Turin": the past
+    if re.search(r"\bhere\b", first) and not values(new.text) - {speaker}:
+        return None  # "we're settled here now": where they are, no new place
     role = _NEW_ONE.search(new.text)
     if role and (role["whose"] or role["whose2"]) in ("my", "their", "our", f"{speaker}'s"):
         # "Prof. Esposito is my new supervisor": the one line of theirs naming their supervisor

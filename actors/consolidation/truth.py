@@ -92,7 +92,7 @@ _NO_LONGER = re.compile(
 )
 _VALUED = frozenset(["residence", "age"])
 _ACTUALLY = re.compile(r"(?<=\w) actually\b(?= \w)")
-_SAME = re.compile(r"\bthe same\b", re.IGNORECASE)
+_SAME = re.compile(r"\b(?:the same|here)\b", re.IGNORECASE)
 _THE_NEW = re.compile(r"\b(?:the|my|their|our|his|her) new\b", re.IGNORECASE)
 _THE_OLD = re.compile(r"\b(?:the|my|their|our|his|her) (?:old|previous|former)\b", re.IGNORECASE)
 #: A sentence ends inside the text: a line that says two things is never rewritten.
@@ -314,8 +314,8 @@ def _supersede(
                 or (_THE_OLD.search(new.text) and _newest(old, before, shared))
             )
         ):
-            # "transferred to another ward at the same hospital": the employer stays; "first
-            # week at the new hospital" is the latest line's, "notice at the old job" not it
+            # "another ward at the same hospital", "settled here now": the employer or home
+            # stays; "first week at the new hospital" is the latest line's, "the old job" not it
             continue
         if (
             shared

@@ -287,3 +287,12 @@ def test_a_move_of_house_said_with_where_in_the_next_clause_is_a_move() -> None:
     ]
     said = "Bryn and others have moved house, finally in Treorchy now, closer to Bryn's mum."
     assert _merge("Bryn", older, said) == older[:1]
+
+
+def test_a_home_said_to_be_here_is_the_one_already_held() -> None:
+    """ "We're settled here now" and "I live here now" name no new place: the home they hold
+    stays, as the employer does "at the same hospital"."""
+    older = ["Wiktor lives in Kettering.", "Wiktor works nights at a bakery."]
+    for said in ("Wiktor and others are settled here now.", "Wiktor lives here now."):
+        assert _merge("Wiktor", older, said) == [], said
+    assert _merge("Wiktor", older, "Wiktor lives in Corby now.") == [older[0]]
