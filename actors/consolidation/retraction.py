@@ -37,10 +37,11 @@ _FORGET = re.compile(
 #: "The trip is off", not a person going away or off duty ("Maya and others are off to
 #: Rome", "Carl is off sick") nor a state ("the heating is off again"): "off" ends the clause.
 _OFF = re.compile(
-    r"(?:^|[,;]\s)(?P<topic>[\w' ]{2,40}?) (?:(?:is|'s|are|was) (?:off(?=\s*(?:[,.;!?]|$|"
+    # (with "is" said short too: "the trip's off")
+    r"(?:^|[,;:]\s)(?P<topic>[\w' ]{2,40}?)(?:(?: is| are| was|'s) (?:off(?=\s*(?:[,.;!?]|$|"
     r"(?:now|too|then|for good|for now|completely)\b))|cancelled|canceled|"
     # (or it came to nothing: "the land thing fell through")
-    r"not happening|called off|not going ahead)|fell through|didn't work out)\b",
+    r"not happening|called off|not going ahead)| fell through| didn't work out)\b",
     re.IGNORECASE,
 )
 #: A plan left: "I've pulled out of the race", "dropped out of the course".

@@ -274,6 +274,12 @@ def test_a_retraction_reaches_what_its_topic_names_in_another_form() -> None:
     # (a plan that came to nothing: "the lessons thing fell through")
     said = "And the pottery thing fell through, the studio closed."
     assert _merge("Yuki", older, said) == older[:1]
+    # (with "is" said short, after an opener: "So the holiday's off, we cancelled it")
+    memory = memory_after(
+        ("I've booked a holiday in Crete for our anniversary in May.", "Yuki", "s"),
+        ("So the holiday's off, we cancelled it.", "Yuki", "s"),
+    )
+    assert "Crete" not in memory, memory
 
 
 def test_a_retraction_reaches_a_line_opening_with_a_common_noun() -> None:
