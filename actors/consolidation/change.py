@@ -70,7 +70,11 @@ _LIFE_ENDS = re.compile(
     # (or buried, or taken to live elsewhere: "my mom took the dog to her farm", "took the cat
     # back to her house"; or taken by someone, "my uncle took the dog, he has a yard")
     r"buried|took (?:the|our|my|their|him|her) (?:[a-z]+ )?(?:back )?(?:to (?:her|his|their)\b|home)|"
-    rf"took (?:the|our|my) {PET.pattern}(?=[,.;!]|$))\b",
+    rf"took (?:the|our|my) {PET.pattern}(?=[,.;!]|$)|"
+    # (or gone to live with someone, said of the pet: "the cat's gone to my aunt's", "the dog
+    # has moved in with my parents")
+    rf"{PET.pattern}(?:'s| has| is) (?:gone|moved(?: in)?) (?:to|with) "
+    r"(?:my|our|their|his|her|[A-Z][\w-]*'s))\b",
     re.IGNORECASE,
 )
 #: A thing named by its noun that died ("the delivery car finally died").

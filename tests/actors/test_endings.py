@@ -209,3 +209,19 @@ def test_a_thing_stolen_is_told_with_the_words_a_theft_is_told_with() -> None:
         said = f"Somebody {verb} Oisin's scooter outside the gym."
         assert _merge("Oisin", older, said) == [older[0]], said
     assert _merge("Oisin", older, "Somebody parked Oisin's scooter outside the gym.") == []
+
+
+def test_a_pet_gone_to_live_with_someone_ends_and_a_person_gone_there_does_not() -> None:
+    """ "The cat's gone to my aunt's" and "the dog has moved in with my parents" end the
+    pet's line; a sister who moved in with them ends nothing."""
+    older = ["Tamsin has a cat, Luna, who hates being alone.", "Tamsin works at a garden centre."]
+    said = "The cat's gone to Tamsin's aunt's, Dad's allergic."
+    assert _merge("Tamsin", older, said) == [older[0]]
+    older = [
+        "Tamsin has a dog, Bramble, who steals socks.",
+        "Tamsin works at a garden centre.",
+        "Tamsin lives in Truro with their partner.",
+    ]
+    said = "The dog has moved in with Tamsin's parents in Penzance."
+    assert _merge("Tamsin", older, said) == [older[0]]
+    assert _merge("Tamsin", older, "Tamsin's sister has moved in with Tamsin's parents.") == []
