@@ -260,6 +260,26 @@ def displaced(
             )
         ):
             return same
+    known = THE_MAKE.search(new.text)
+    if (
+        known
+        and known["make"] not in persons
+        and known["make"].split()[0] not in " ".join(f.text for f in older)
+        and not hedged(said)
+        and not signalled(said)
+    ):
+        # "The Duster is a blessing for port pickups": a make said with "the", as one known,
+        # that no line holds is the speaker's new one, in the use of the old one it is nearest
+        owned = [
+            f
+            for f in theirs(older, new, said, speaker, cue=False) or []
+            if any(
+                m["make"] not in persons
+                for m in (*_OWNED.finditer(f.text), *THE_MAKE.finditer(f.text))
+            )
+        ]
+        if (found := nearest(new, owned, embed, NEAR, speaker)) is not None:
+            return Displaced(owned[found], None)
     if (make := GOT_MAKE.search(said)) and (
         same := _same_kind(older, new, said, speaker, persons, make["make"], embed)
     ):

@@ -30,6 +30,7 @@ from typing import NamedTuple
 
 from reverie.store import Fact, MessageRecord
 
+from .acquiring import THE_MAKE
 from .anaphora import it_corrected, it_named, it_sold, named_pronoun, old_one
 from .attributes import MONTHS, UPPER, WEEKDAYS, keys
 from .casual import as_meant, labelled
@@ -266,6 +267,8 @@ def _score(text: str, role: str, turn: str = "") -> int:
         score += 1
     if _NAMED_OWN.match(text):  # "Our husky Muki got …": who is in their life, said of them
         score += 2
+    elif THE_MAKE.match(text):  # "The Duster is a blessing for port pickups": a thing known
+        score += 1
     if _DATE.search(text):
         score += 2
     if _NUMBER.search(text):

@@ -218,3 +218,24 @@ def test_many_of_a_kind_are_not_the_one_thing_a_new_one_replaces() -> None:
     assert _merge("Nadia", older, "Nadia got a new bike for the commute.") == []
     older = ["Nadia's bike is a rusty old thing.", "Nadia is a pharmacist."]
     assert _merge("Nadia", older, "Nadia got a new bike for the commute.") == [older[0]]
+
+
+def test_a_make_said_with_the_that_no_line_holds_is_the_new_thing_of_that_use() -> None:
+    """ "The Kangoo is brilliant for the cake runs" speaks of a thing as known that no line
+    holds: it is the speaker's new one, in place of the thing of theirs nearest in use. A make
+    a line holds is the same thing; a question, or no thing of theirs near, replaces nothing."""
+    older = [
+        "Ama delivers cakes around Kumasi in their Fiat Doblo, it fits ten boxes.",
+        "Ama is a baker.",
+    ]
+    said = "The Kangoo is brilliant for the cake deliveries, twenty boxes fit."
+    assert _merge("Ama", older, said) == [older[0]]
+    assert _merge("Ama", older, "The Doblo is brilliant for the cake deliveries.") == []
+    assert _merge("Ama", older, "Should Ama get the Kangoo for the cake deliveries?") == []
+    assert _merge("Ama", older[1:], said) == []
+    # (said alone, with no "I", it is a fact all the same)
+    memory = _memory_after(
+        ("I deliver cakes around Kumasi in my Fiat Doblo, it fits ten boxes.", "Ama", "s"),
+        ("The Kangoo is brilliant for the cake deliveries, twenty boxes fit.", "Ama", "s"),
+    )
+    assert "Doblo" not in memory and "Kangoo" in memory, memory
