@@ -15,7 +15,16 @@ from .attributes import OF_A_THING, RELATIVES, SOMEONE, UPPER, WHEN
 from .signals import signalled
 from .third_person import DEFAULT_SPEAKER
 
-__all__ = ["LEAD", "named", "owner", "people", "same_turn", "someone_else", "theirs"]
+__all__ = [
+    "LEAD",
+    "named",
+    "owner",
+    "people",
+    "same_person",
+    "same_turn",
+    "someone_else",
+    "theirs",
+]
 
 #: Whom a fact opens with (after an adverb of time: "Now Daisuke drinks only green tea").
 LEAD = re.compile(
@@ -137,3 +146,18 @@ def _same_one(a: str, b: str) -> bool:
     """Two owners name one person: "Minh" and "Thao's husband Minh" (not "Bob's colleague
     Tom" and "Alice's friend Tom")."""
     return a == b or (a.split()[-1:] == b.split()[-1:] and (" " in a) != (" " in b))
+
+
+def same_person(old: Fact, new: Fact, persons: set[str], speaker: str) -> bool:
+    """``new`` is no relative's fact replacing someone else's ("Nilufar's colleague
+    Dilshod's show moved" is not Nilufar's show), nor, naming nobody, a fact of another
+    person the scope knows (Bob's "The Tesla is for sale" is his, not Alice's red Tesla);
+    the keys' own subjects decide the rest (``attributes.same_subject``: "Carl's dog Rex …
+    Carl lives in Porto" is Carl's home)."""
+    theirs, mine = owner(old.text, persons), owner(new.text, persons)
+    if "'s " in mine and f"{theirs} ".startswith(f"{mine} "):
+        return True  # "Maya's sister" is "Maya's sister Ana"
+    if "'s " in mine and mine != theirs:
+        return False
+    who = mine or speaker
+    return not who or theirs in ("", who, DEFAULT_SPEAKER) or theirs.startswith(f"{who}'s ")

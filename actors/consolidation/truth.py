@@ -33,58 +33,32 @@ from .attributes import (
     RELATIVES,
     THINGS,
     UPPER,
-    WEEKDAYS,
-    WHEN,
     Key,
     keys,
     same_make,
     same_subject,
 )
-from .change import NEAR_OF_KIND, displaced, nearest, values
+from .change import NEAR_OF_KIND, displaced, nearest
 from .chatter import is_chatter, remark, split_opener, strip_banter, without_echo
 from .claims import claims
 from .family import family_grew
-from .grounding import supports
 from .kinds import (
-    KINDS,
-    RECORD,
-    RECORD_TIME,
-    SCALED_AMOUNT,
-    TOPICAL_AMOUNT,
-    TOPICAL_TIME,
-    WEEKDAY,
-    counted,
-    faster,
-    of_a_scale,
-    on_topic,
-    record_time,
-    root,
-    stated_amount,
-    stated_values,
-    the_one,
     topic_of,
 )
 from .meaning import Embed, meaning
-from .ownership import named, owner, people, same_turn, someone_else, theirs
+from .ownership import named, owner, people, same_person, same_turn, someone_else
 from .places import based, finer, moved_within, moves, there, within
-from .renaming import corrected_name, renamed, renames, renaming, says_renamed
+from .renaming import corrected_name, renamed, renames, says_renamed
 from .retraction import retraction_topics, retracts
+from .revision import CORRECTION, comparable, named_again, revise, rewrite, turn_of
 from .roles import promoted
-from .signals import CLAUSE, ending, gone, hedged, over, signalled
+from .signals import ending, hedged, over, signalled
 from .third_person import DEFAULT_SPEAKER, conjugate
 
 __all__ = ["Merged", "clean", "merge"]
 
 UNNAMED = "The user"
 
-_CORRECTION = re.compile(
-    r"\b(?:correction|autocorrect|typo|mistakes?|wrong|meant|misread|mix(?:ing|ed up)|actually)\b",
-    re.I,
-)
-#: Where a change's reason starts: what follows says why, not what else changed.
-_WHY = re.compile(r" [—–] | - |,? because |,? since ")
-#: The plural of a day: a day said once ("on a Monday") takes the number of the old one.
-_DAYS = re.compile(rf"\b((?i:{WEEKDAYS})|morning|afternoon|evening|night)s\b")
 _NO_LONGER = re.compile(
     r"^(?P<who>.+?) (?:does not|doesn't|do not|don't|no longer) (?P<verb>\w+) .+?"
     r"(?: anymore| any more)?,? (?:only|just|but now) (?P<new>[^,.;]+)[.!]?$",
@@ -95,8 +69,6 @@ _ACTUALLY = re.compile(r"(?<=\w) actually\b(?= \w)")
 _SAME = re.compile(r"\b(?:the same|here)\b", re.IGNORECASE)
 _THE_NEW = re.compile(r"\b(?:the|my|their|our|his|her) new\b", re.IGNORECASE)
 _THE_OLD = re.compile(r"\b(?:the|my|their|our|his|her) (?:old|previous|former)\b", re.IGNORECASE)
-#: A sentence ends inside the text: a line that says two things is never rewritten.
-_TWO_SENTENCES = re.compile(r"[.!?]\s+\S")
 _UNNAMED_IS = re.compile(rf"^{UNNAMED} is ([A-Z][\w'-]*)[.!]?$")
 #: "The user is Sofie, a designer at …" (the unnamed "I'm Sofie, a designer"): the user is
 #: the subject, the name an aside, as "Sofie is Sofie, a designer" loses its tautology.
@@ -180,7 +152,7 @@ def merge(
             pass  # "Pho Saigon Corner sounds dated, so we're Little Mekong": the line holding it
         elif (
             not _supersede(facts, fact, whole, retire, turns, persons, speaker, says_renamed(said))
-            and _revise(
+            and revise(
                 facts,
                 fact,
                 said,
@@ -189,7 +161,7 @@ def merge(
                 partial(nearest, embed=embed, near=NEAR_OF_KIND, speaker=speaker),
                 speaker,
             )
-            and (len(fact.text.split()) < 4 or (_CORRECTION.search(said) and _held(fact, facts)))
+            and (len(fact.text.split()) < 4 or (CORRECTION.search(said) and _held(fact, facts)))
         ):
             # "Sorry, I meant Tuesday", "my birthday is actually March 15": said by the line
             # it corrected (a rename keeps its line: "the podcast is now called Ward Talk")
@@ -199,15 +171,15 @@ def merge(
             renames(said)
             or says_renamed(said)
             # (a name no line holds, corrected, leaves the others: "the hens are Sussex")
-            or (_CORRECTION.search(said) and corrected_name(fact.text))
+            or (CORRECTION.search(said) and corrected_name(fact.text))
         ):
             # no key, correction or rename took a line: a change in other words (change.py)
-            older = [f for f in facts if _comparable(f, fact) and not over(f.text)]
+            older = [f for f in facts if comparable(f, fact) and not over(f.text)]
             # (a change its own turn already made: "switched roles, I'm a UX researcher now,
             # no more graphic design" changes the trade once, not the trade and then the employer)
             again = [old for old, by in taken if same_turn(by, fact)]
             # (roles.py, family.py)
-            if role := promoted(older, fact, _turn_of(fact, turns), speaker):
+            if role := promoted(older, fact, turn_of(fact, turns), speaker):
                 retire(role)
             elif count := family_grew(older, fact, speaker):
                 retire(count)
@@ -217,7 +189,7 @@ def merge(
                 at = facts.index(found.old)
                 retire(found.old)
                 moved = moved_within(found.old.text, fact.text)
-                kept = (moved and _rewrite(found.old, fact, [moved], turns)) or found.rest
+                kept = (moved and rewrite(found.old, fact, [moved], turns)) or found.rest
                 facts[at:at] = [kept] if kept else []
         facts.append(fact)
         added.append(fact)
@@ -247,23 +219,23 @@ def _renamed(
     lines = [
         f
         for f in facts
-        if _comparable(f, new) and not same_turn(f, new) and _same_person(f, new, persons, speaker)
+        if comparable(f, new) and not same_turn(f, new) and same_person(f, new, persons, speaker)
     ]
     # (a person named by a relation is no old name: "my partner Diego" in "Diego and I
     # decided the brand is now Casa Tlaque")
     kin = {
         m[1] for f in facts for m in re.finditer(rf"\b(?:{RELATIVES}) ([{UPPER}][\w-]*)", f.text)
     }
-    if (found := renamed(new.text, _turn_of(new, turns), lines, persons | kin)) is None:
+    if (found := renamed(new.text, turn_of(new, turns), lines, persons | kin)) is None:
         return False
-    rewritten = _rewrite(found.line, new, [(found.was, found.name)], turns)
+    rewritten = rewrite(found.line, new, [(found.was, found.name)], turns)
     at = facts.index(found.line)
     retire(found.line)
     if rewritten is None:
         # (a line that cannot take it, a quote or two claims, goes: the new name stands alone)
         return False
     facts.insert(at, rewritten)
-    _named_again(facts, rewritten, found.was, found.name, retire)
+    named_again(facts, rewritten, found.was, found.name, retire)
     return True
 
 
@@ -283,7 +255,7 @@ def _supersede(
     mine = [] if hedged(new.text) else keys(new.text)  # a plan or a wish replaces nothing
     if renaming:  # a thing given a new name is the same thing: "gave the truck a new name, Abol"
         mine = [key for key in mine if key.attribute not in THINGS]
-    said_in = f"{new.text} {_turn_of(new, turns)}"
+    said_in = f"{new.text} {turn_of(new, turns)}"
     done, before = False, list(facts)
     for old in list(facts):
         theirs = keys(old.text)
@@ -292,8 +264,8 @@ def _supersede(
         partners = bool(shared) and new.date > old.date
         partners &= all(a.attribute == "partner" and a.subject and b.subject for a, b in shared)
         if (
-            not _comparable(old, new)
-            or not (partners or _same_person(old, new, persons, speaker))
+            not comparable(old, new)
+            or not (partners or same_person(old, new, persons, speaker))
             or over(old.text)  # (a state already over, "drove a truck in the nineties")
             # (a wish naming no value is no state: "wants to improve their diet")
             or (hedged(old.text) and not any(b.value for b in theirs))
@@ -357,7 +329,7 @@ def _supersede(
         # line describes ("a small clinic called Pazur"): its words do not fit the new one
         values = all(a.attribute in _VALUED for a, _ in shared)
         kept = cut or (old if rest else None)
-        rewritten = _rewrite(kept, new, swaps, turns) if kept and values and not ends else None
+        rewritten = rewrite(kept, new, swaps, turns) if kept and values and not ends else None
         at = facts.index(old)
         retire(old)
         if rewritten is not None:
@@ -388,210 +360,14 @@ def _theirs(retraction: Fact, speaker: str, persons: set[str], lines: str, old: 
     return whose.split("'s ")[0] == about or (not whose and about == speaker)
 
 
-def _same_person(old: Fact, new: Fact, persons: set[str], speaker: str) -> bool:
-    """``new`` is no relative's fact replacing someone else's ("Nilufar's colleague
-    Dilshod's show moved" is not Nilufar's show), nor, naming nobody, a fact of another
-    person the scope knows (Bob's "The Tesla is for sale" is his, not Alice's red Tesla);
-    the keys' own subjects decide the rest (``attributes.same_subject``: "Carl's dog Rex …
-    Carl lives in Porto" is Carl's home)."""
-    theirs, mine = owner(old.text, persons), owner(new.text, persons)
-    if "'s " in mine and f"{theirs} ".startswith(f"{mine} "):
-        return True  # "Maya's sister" is "Maya's sister Ana"
-    if "'s " in mine and mine != theirs:
-        return False
-    who = mine or speaker
-    return not who or theirs in ("", who, UNNAMED) or theirs.startswith(f"{who}'s ")
-
-
 def _same(a: Key, b: Key) -> bool:
     return a.attribute == b.attribute and same_subject(a.subject, b.subject)
-
-
-def _comparable(old: Fact, new: Fact) -> bool:
-    """Older or as old, whichever session of the scope said it: a scope is one memory, and
-    its unnamed user is "The user" in every session (and to the agent reading it)."""
-    return not (new.date and old.date and new.date < old.date)
-
-
-def _rewrite(
-    old: Fact, new: Fact, swaps: list[tuple[str, str]], turns: Sequence[MessageRecord]
-) -> Fact | None:
-    """``old`` with each (old value, new value) of ``swaps`` swapped, or None when the result
-    would not be a claim the turns support (see the module's docstring)."""
-    if _TWO_SENTENCES.search(old.text.strip()) or '"' in old.text:
-        return None  # two claims, or someone's words quoted: not rewritten
-    text = old.text
-    for was, value in swaps:
-        if WEEKDAY.fullmatch(was) and not was.endswith("s"):  # "every Saturday morning"
-            value = _DAYS.sub(r"\1", value)  # … "every Sunday morning", not "mornings"
-        spans = list(re.finditer(rf"(?<!\w){re.escape(was)}(?!\w)", text)) if was else []
-        if len(spans) != 1 or not supports(turns, value):
-            return None
-        text = text[: spans[0].start()] + value + text[spans[0].end() :]
-    if is_chatter(text) or not supports(turns, text, given=old.text):
-        return None
-    sources = {
-        session: sorted({*old.sources.get(session, ()), *new.sources.get(session, ())})
-        for session in old.sources | new.sources
-    }
-    return Fact(text=text, date=new.date or old.date, sources=sources)
-
-
-def _revise(
-    facts: list[Fact],
-    new: Fact,
-    said: str,
-    retire: Callable[[Fact], None],
-    turns: Sequence[MessageRecord],
-    nearest: Callable[[Fact, Sequence[Fact]], int | None],
-    speaker: str,
-) -> bool:
-    """Replace the value ``new`` changes in the fact that held it; whether the value went
-    into that line (when it cannot, the line is retired and ``new`` stands alone).
-
-    A correction or a rename takes the most recent fact on its topic. A change said in
-    other words ("kick-off is 8:30 from now on") takes, among the speaker's own facts
-    holding a value of the same kind (a weekday, a time, a number…: the slot's type, issue
-    59 item 3), the one nearest to it in meaning (``change.nearest``)."""
-    turn = _turn_of(new, turns)
-    corrects = bool(_CORRECTION.search(said) or renames(said))
-    if not corrects and (gone(said) or ending(CLAUSE.split(said, maxsplit=1)[0])):
-        # "our Sunday barbecues are over": Sunday is no new day of futsal; "stopped my art
-        # class, now I do pottery on Sundays": the class ended, Sunday is pottery's
-        return False
-    changes = stated_values(new.text, turn, said)
-    if corrects and not renames(said) and (anew := corrected_name(new.text)):
-        changes = [anew, *changes]  # "the goats are Alpines, not the breed I said"
-    own = None if corrects else theirs(facts, new, said, speaker)
-    # (a correction or a rename acts on no other person's line: Bob's "we renamed the team
-    # Falcons" is no new name for Alice's husband; a line that names nobody may be his)
-    persons = people([speaker], facts)
-    amount = None if over(new.text) else counted(new.text)  # (not "was only 600 a month")
-    if amount and hedged(new.text[: new.text.find(amount[1])]):
-        amount = None  # an idea, "I was thinking 85 soles" (not "agreed to 11,000 if we sign")
-    whole = ""  # (a topic's amount stated: what is said before it is the topic, "Rent is …")
-    if not corrects and (record := record_time(new.text, turn)):
-        # "RACE REPORT: 1:47:12!!! new PB": the one line of theirs holding a record's time
-        changes = [(RECORD_TIME, record)]
-        own = [
-            f
-            for f in theirs(facts, new, said, speaker, cue=False) or []
-            if RECORD.search(f.text) and not hedged(f.text)  # (not a goal: "wants sub 7:40")
-        ]
-    elif not corrects and own is None and (stated := stated_amount(new.text)):
-        # "The rent is R6,500": a topic's value stated, for the line on that topic (not
-        # another amount of the same unit: "Our rent is 16,900 kroner a month" is no pay)
-        changes = [stated]
-        own = theirs(facts, new, said, speaker, cue=False)
-        whole = new.text[: new.text.find(stated[1])]
-    elif not corrects and amount and (own is None or not changes):
-        # "we're at 1,450 head", "agreed to 11,000 a month": no change word needed
-        changes = [amount]
-        own = own or theirs(facts, new, said, speaker, cue=False)
-    if not corrects and not own:
-        return False
-    # (whom it is about is no topic: every line of theirs names them)
-    # (and a rename's is what the turn says was renamed: "the club voted on a new name")
-    # (and a topic's amount's is what is said before it: not "kroner a month")
-    about = whole or f"{said} {renaming(turn) if renames(said) else ''}"
-    topic = topic_of(about, bool(whole)) - {p.casefold() for p in persons}
-    # a correction of someone else's ("Valentina is nine years old, her birthday was in
-    # March") goes to a line of theirs, not to the speaker's latest month
-    whose = ""
-    if corrects and not renames(said):
-        whose = owner(new.text, named(new.text, persons, " ".join(f.text for f in facts)))
-    for kind, value in changes:
-        if own and any(root(m[0]) == root(value) for f in own for m in kind.finditer(f.text)):
-            # a value a line of the speaker's already holds changed nothing of its kind: "a
-            # curling team that plays Thursdays instead" of the crochet circle on Thursdays
-            continue
-        candidates = [
-            (on_topic(topic, f.text), i, f, was)
-            for i, f in enumerate(facts)
-            if _comparable(f, new)
-            and not same_turn(f, new)  # (both said at once: both true)
-            and (not corrects or _same_person(f, new, persons, speaker))
-            # in other words, only a line with one value of the kind, or one said right after
-            # a word of the change ("Intervals on Tuesdays, long ride Sunday"): which else?
-            and (own is None or any(f is m for m in own))
-            and (
-                found := kind.search(f.text)
-                if own is None
-                else the_one(kind, f.text, said, persons)
-            )
-            # (a topic's amount or time, corrected too: "the deposit is €2,400" of no Pixel 7)
-            and (
-                not (
-                    kind in (TOPICAL_AMOUNT, TOPICAL_TIME)
-                    or (corrects and topic and KINDS[-1].fullmatch(value))
-                )
-                or on_topic(topic, f.text)
-            )
-            and root(was := found.group("name") if kind.groupindex else found.group(0))
-            != root(value)
-            and (kind is not SCALED_AMOUNT or of_a_scale(was, value))
-            # (a race's time is a new best when its turn says so, or when it is faster)
-            and (kind is not RECORD_TIME or bool(RECORD.search(turn)) or faster(value, was))
-            # (a name holding another whole is named after it: "Zainab Textiles, after the
-            # baby" is no new name of the baby Zainab)
-            and not (kind.groupindex and re.search(rf"\b{re.escape(was)}\b", value))
-        ]
-        if kind in (SCALED_AMOUNT, RECORD_TIME):
-            # an amount of the same scale, a best time: one such line is the evidence
-            candidates = candidates if len(candidates) == 1 else []
-        elif own is not None:
-            best = nearest(new, [c[2] for c in candidates]) if candidates else None
-            candidates = [] if best is None else [candidates[best]]
-        elif whose not in ("", speaker):
-            of = whose.casefold()
-            candidates = [c for c in candidates if of in owner(c[2].text, persons).casefold()]
-        if not candidates:
-            continue
-        _, at, old, was = max(candidates, key=lambda c: (c[0], c[1]))
-        retire(old)
-        # a change that names another thing too ("moved everything to Akko, and the date is
-        # now the 21st") changed more of the line than one value: it stands alone
-        # (not why, said after it: "… now Lumeira Ceramics — I wanted something that works
-        # in both English and Portuguese")
-        claim = _WHY.split(new.text, maxsplit=1)[0]
-        more = {
-            name
-            for name in values(claim) - values(old.text) - {value, speaker}
-            if name[0].isupper() and not WHEN.match(name) and not (name in value or value in name)
-        }
-        rewritten = None if more else _rewrite(old, new, [(was, value)], turns)
-        if rewritten is not None:
-            facts.insert(at, rewritten)
-            if renames(said):
-                _named_again(facts, rewritten, was, value, retire)
-        return rewritten is not None
-    return False
-
-
-def _named_again(
-    facts: list[Fact], taken: Fact, was: str, name: str, retire: Callable[[Fact], None]
-) -> None:
-    """The other lines of the person of ``taken`` (the line just renamed) that call the thing
-    by its old name, quotes too ('asked "What's Fogwalker about?"'): by its new name."""
-    old_name = re.compile(rf"(?<![\w'-]){re.escape(was)}(?![\w'-])")
-    whose = taken.text.split(" ", 1)[0].removesuffix("'s")
-    for at, line in enumerate(list(facts)):
-        if line is not taken and old_name.search(line.text) and line.text.startswith(whose):
-            retire(line)
-            text = old_name.sub(name, line.text)
-            facts.insert(at, Fact(text=text, date=line.date, sources=line.sources))
 
 
 def _held(fact: Fact, facts: list[Fact]) -> bool:
     """Another of ``facts`` holds every word ``fact`` is about, its subject's too."""
     words = topic_of(fact.text, subject=True)
     return any(words <= topic_of(f.text, subject=True) for f in facts if f is not fact)
-
-
-def _turn_of(fact: Fact, turns: Sequence[MessageRecord]) -> str:
-    """What the turns ``fact`` was said in say, whole ("Jonas proposed! We're engaged!")."""
-    ids = {m for sources in fact.sources.values() for m in sources}
-    return " ".join(t.content for t in turns if t.id in ids)
 
 
 def _speaker(fact: Fact, speakers: dict[str, str]) -> str:

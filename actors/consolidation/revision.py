@@ -1,0 +1,237 @@
+"""A value changed inside a line: the line that held it takes the new one, or goes.
+
+"Kick-off is 8:30 from now on", "my birthday is actually March 15", "the rent
+went up to 1,480": a value of a kind (a time, a day, an amount, a name) said
+anew takes the place of the one the speaker's line on that topic held, in a
+rewrite the turns support, or the line is retired and the new fact stands
+alone (``truth.merge``). See docs/design.md, "Facts that stay true".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from reverie.store import Fact, MessageRecord
+
+from .attributes import WEEKDAYS, WHEN
+from .change import values
+from .chatter import is_chatter
+from .grounding import supports
+from .kinds import (
+    KINDS,
+    RECORD,
+    RECORD_TIME,
+    SCALED_AMOUNT,
+    TOPICAL_AMOUNT,
+    TOPICAL_TIME,
+    WEEKDAY,
+    counted,
+    faster,
+    of_a_scale,
+    on_topic,
+    record_time,
+    root,
+    stated_amount,
+    stated_values,
+    the_one,
+    topic_of,
+)
+from .ownership import named, owner, people, same_person, same_turn, theirs
+from .renaming import corrected_name, renames, renaming
+from .signals import CLAUSE, ending, gone, hedged, over
+
+__all__ = ["CORRECTION", "comparable", "named_again", "revise", "rewrite", "turn_of"]
+
+#: A sentence that corrects what was said before.
+CORRECTION = re.compile(
+    r"\b(?:correction|autocorrect|typo|mistakes?|wrong|meant|misread|mix(?:ing|ed up)|actually)\b",
+    re.I,
+)
+#: Where a change's reason starts: what follows says why, not what else changed.
+_WHY = re.compile(r" [—–] | - |,? because |,? since ")
+#: The plural of a day: a day said once ("on a Monday") takes the number of the old one.
+_DAYS = re.compile(rf"\b((?i:{WEEKDAYS})|morning|afternoon|evening|night)s\b")
+#: A sentence ends inside the text: a line that says two things is never rewritten.
+_TWO_SENTENCES = re.compile(r"[.!?]\s+\S")
+
+
+def comparable(old: Fact, new: Fact) -> bool:
+    """Older or as old, whichever session of the scope said it: a scope is one memory, and
+    its unnamed user is "The user" in every session (and to the agent reading it)."""
+    return not (new.date and old.date and new.date < old.date)
+
+
+def turn_of(fact: Fact, turns: Sequence[MessageRecord]) -> str:
+    """What the turns ``fact`` was said in say, whole ("Jonas proposed! We're engaged!")."""
+    ids = {m for sources in fact.sources.values() for m in sources}
+    return " ".join(t.content for t in turns if t.id in ids)
+
+
+def rewrite(
+    old: Fact, new: Fact, swaps: list[tuple[str, str]], turns: Sequence[MessageRecord]
+) -> Fact | None:
+    """``old`` with each (old value, new value) of ``swaps`` swapped, or None when the result
+    would not be a claim the turns support (see the module's docstring)."""
+    if _TWO_SENTENCES.search(old.text.strip()) or '"' in old.text:
+        return None  # two claims, or someone's words quoted: not rewritten
+    text = old.text
+    for was, value in swaps:
+        if WEEKDAY.fullmatch(was) and not was.endswith("s"):  # "every Saturday morning"
+            value = _DAYS.sub(r"\1", value)  # … "every Sunday morning", not "mornings"
+        spans = list(re.finditer(rf"(?<!\w){re.escape(was)}(?!\w)", text)) if was else []
+        if len(spans) != 1 or not supports(turns, value):
+            return None
+        text = text[: spans[0].start()] + value + text[spans[0].end() :]
+    if is_chatter(text) or not supports(turns, text, given=old.text):
+        return None
+    sources = {
+        session: sorted({*old.sources.get(session, ()), *new.sources.get(session, ())})
+        for session in old.sources | new.sources
+    }
+    return Fact(text=text, date=new.date or old.date, sources=sources)
+
+
+def revise(
+    facts: list[Fact],
+    new: Fact,
+    said: str,
+    retire: Callable[[Fact], None],
+    turns: Sequence[MessageRecord],
+    nearest: Callable[[Fact, Sequence[Fact]], int | None],
+    speaker: str,
+) -> bool:
+    """Replace the value ``new`` changes in the fact that held it; whether the value went
+    into that line (when it cannot, the line is retired and ``new`` stands alone).
+
+    A correction or a rename takes the most recent fact on its topic. A change said in
+    other words ("kick-off is 8:30 from now on") takes, among the speaker's own facts
+    holding a value of the same kind (a weekday, a time, a number…: the slot's type, issue
+    59 item 3), the one nearest to it in meaning (``change.nearest``)."""
+    turn = turn_of(new, turns)
+    corrects = bool(CORRECTION.search(said) or renames(said))
+    if not corrects and (gone(said) or ending(CLAUSE.split(said, maxsplit=1)[0])):
+        # "our Sunday barbecues are over": Sunday is no new day of futsal; "stopped my art
+        # class, now I do pottery on Sundays": the class ended, Sunday is pottery's
+        return False
+    changes = stated_values(new.text, turn, said)
+    if corrects and not renames(said) and (anew := corrected_name(new.text)):
+        changes = [anew, *changes]  # "the goats are Alpines, not the breed I said"
+    own = None if corrects else theirs(facts, new, said, speaker)
+    # (a correction or a rename acts on no other person's line: Bob's "we renamed the team
+    # Falcons" is no new name for Alice's husband; a line that names nobody may be his)
+    persons = people([speaker], facts)
+    amount = None if over(new.text) else counted(new.text)  # (not "was only 600 a month")
+    if amount and hedged(new.text[: new.text.find(amount[1])]):
+        amount = None  # an idea, "I was thinking 85 soles" (not "agreed to 11,000 if we sign")
+    whole = ""  # (a topic's amount stated: what is said before it is the topic, "Rent is …")
+    if not corrects and (record := record_time(new.text, turn)):
+        # "RACE REPORT: 1:47:12!!! new PB": the one line of theirs holding a record's time
+        changes = [(RECORD_TIME, record)]
+        own = [
+            f
+            for f in theirs(facts, new, said, speaker, cue=False) or []
+            if RECORD.search(f.text) and not hedged(f.text)  # (not a goal: "wants sub 7:40")
+        ]
+    elif not corrects and own is None and (stated := stated_amount(new.text)):
+        # "The rent is R6,500": a topic's value stated, for the line on that topic (not
+        # another amount of the same unit: "Our rent is 16,900 kroner a month" is no pay)
+        changes = [stated]
+        own = theirs(facts, new, said, speaker, cue=False)
+        whole = new.text[: new.text.find(stated[1])]
+    elif not corrects and amount and (own is None or not changes):
+        # "we're at 1,450 head", "agreed to 11,000 a month": no change word needed
+        changes = [amount]
+        own = own or theirs(facts, new, said, speaker, cue=False)
+    if not corrects and not own:
+        return False
+    # (whom it is about is no topic: every line of theirs names them)
+    # (and a rename's is what the turn says was renamed: "the club voted on a new name")
+    # (and a topic's amount's is what is said before it: not "kroner a month")
+    about = whole or f"{said} {renaming(turn) if renames(said) else ''}"
+    topic = topic_of(about, bool(whole)) - {p.casefold() for p in persons}
+    # a correction of someone else's ("Valentina is nine years old, her birthday was in
+    # March") goes to a line of theirs, not to the speaker's latest month
+    whose = ""
+    if corrects and not renames(said):
+        whose = owner(new.text, named(new.text, persons, " ".join(f.text for f in facts)))
+    for kind, value in changes:
+        if own and any(root(m[0]) == root(value) for f in own for m in kind.finditer(f.text)):
+            # a value a line of the speaker's already holds changed nothing of its kind: "a
+            # curling team that plays Thursdays instead" of the crochet circle on Thursdays
+            continue
+        candidates = [
+            (on_topic(topic, f.text), i, f, was)
+            for i, f in enumerate(facts)
+            if comparable(f, new)
+            and not same_turn(f, new)  # (both said at once: both true)
+            and (not corrects or same_person(f, new, persons, speaker))
+            # in other words, only a line with one value of the kind, or one said right after
+            # a word of the change ("Intervals on Tuesdays, long ride Sunday"): which else?
+            and (own is None or any(f is m for m in own))
+            and (
+                found := kind.search(f.text)
+                if own is None
+                else the_one(kind, f.text, said, persons)
+            )
+            # (a topic's amount or time, corrected too: "the deposit is €2,400" of no Pixel 7)
+            and (
+                not (
+                    kind in (TOPICAL_AMOUNT, TOPICAL_TIME)
+                    or (corrects and topic and KINDS[-1].fullmatch(value))
+                )
+                or on_topic(topic, f.text)
+            )
+            and root(was := found.group("name") if kind.groupindex else found.group(0))
+            != root(value)
+            and (kind is not SCALED_AMOUNT or of_a_scale(was, value))
+            # (a race's time is a new best when its turn says so, or when it is faster)
+            and (kind is not RECORD_TIME or bool(RECORD.search(turn)) or faster(value, was))
+            # (a name holding another whole is named after it: "Zainab Textiles, after the
+            # baby" is no new name of the baby Zainab)
+            and not (kind.groupindex and re.search(rf"\b{re.escape(was)}\b", value))
+        ]
+        if kind in (SCALED_AMOUNT, RECORD_TIME):
+            # an amount of the same scale, a best time: one such line is the evidence
+            candidates = candidates if len(candidates) == 1 else []
+        elif own is not None:
+            best = nearest(new, [c[2] for c in candidates]) if candidates else None
+            candidates = [] if best is None else [candidates[best]]
+        elif whose not in ("", speaker):
+            of = whose.casefold()
+            candidates = [c for c in candidates if of in owner(c[2].text, persons).casefold()]
+        if not candidates:
+            continue
+        _, at, old, was = max(candidates, key=lambda c: (c[0], c[1]))
+        retire(old)
+        # a change that names another thing too ("moved everything to Akko, and the date is
+        # now the 21st") changed more of the line than one value: it stands alone
+        # (not why, said after it: "… now Lumeira Ceramics — I wanted something that works
+        # in both English and Portuguese")
+        claim = _WHY.split(new.text, maxsplit=1)[0]
+        more = {
+            name
+            for name in values(claim) - values(old.text) - {value, speaker}
+            if name[0].isupper() and not WHEN.match(name) and not (name in value or value in name)
+        }
+        rewritten = None if more else rewrite(old, new, [(was, value)], turns)
+        if rewritten is not None:
+            facts.insert(at, rewritten)
+            if renames(said):
+                named_again(facts, rewritten, was, value, retire)
+        return rewritten is not None
+    return False
+
+
+def named_again(
+    facts: list[Fact], taken: Fact, was: str, name: str, retire: Callable[[Fact], None]
+) -> None:
+    """The other lines of the person of ``taken`` (the line just renamed) that call the thing
+    by its old name, quotes too ('asked "What's Fogwalker about?"'): by its new name."""
+    old_name = re.compile(rf"(?<![\w'-]){re.escape(was)}(?![\w'-])")
+    whose = taken.text.split(" ", 1)[0].removesuffix("'s")
+    for at, line in enumerate(list(facts)):
+        if line is not taken and old_name.search(line.text) and line.text.startswith(whose):
+            retire(line)
+            text = old_name.sub(name, line.text)
+            facts.insert(at, Fact(text=text, date=line.date, sources=line.sources))
