@@ -236,13 +236,17 @@ def _old_name(said: str) -> re.Pattern[str]:
     named = "|".join(map(re.escape, things))
     return re.compile(
         # (or what they run: "runs Fresh Fade Barbershop in Adum" for "the shop")
-        rf"(?:(?P<after>\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named}),?|runs?|owns?|plays? for)|"
+        # (or what they belong to: "treasurer of our Mahila Mandal")
+        rf"(?:(?P<after>\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named}),?|runs?|owns?|plays? for|"
+        r"of (?:our|their|my|his|her))|"
         # (a name in apposition after a comma, "a team in Kumasi, the Zongo Stars"; not the
         # subject of a clause, "…, the Outlander does the job")
         r"(?P<apposed>,(?= the [A-Z])))"
         rf"\s+{_QUOTE}?(?:the )?|(?<=\S ))(?P<name>{_NAME})"
         # (or the name before the thing, in apposition: "Fanfara Veche, a little … band")
-        rf"(?(after)|(?=, an? (?:[\w-]+ ){{0,3}}(?:{named})\b))(?(apposed)(?=[.,;!]|$))"
+        # (or "…, that's our men's group")
+        rf"(?(after)|(?=, (?:an?|that's (?:our|my|their|his|her)) (?:[\w'-]+ ){{0,3}}(?:{named})\b))"
+        r"(?(apposed)(?=[.,;!]|$))"
     )
 
 

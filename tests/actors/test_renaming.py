@@ -573,3 +573,18 @@ def test_a_new_name_may_open_with_a_month() -> None:
         ("And we have a new name: May Roastery, because the mist looks like clouds.", "Nuwan", "s"),
     )
     assert "Hill Bean" not in memory and "May Roastery" in memory
+
+
+def test_a_group_named_before_that_s_our_group_or_after_of_our_is_renamed() -> None:
+    """ "The Harbour Lads, that's our walking group" and "secretary of our Sahara Circle"
+    hold the name a rename of the group takes, when no line says "called"."""
+    lines = _lines(
+        ("Wendell", "On Fridays I walk with the Harbour Lads, that's our walking group."),
+        ("Wendell", "The walking group picked a new name, we're the Quay Striders now."),
+    )
+    assert "Quay Striders, that's their walking group" in lines[0] and "Harbour" not in lines[0]
+    lines = _lines(
+        ("Meera", "I am secretary of our Sahara Circle, we meet on Sundays."),
+        ("Meera", "Our group has a new name, we are now called Nisarg Kendra."),
+    )
+    assert "secretary of their Nisarg Kendra" in lines[0] and "Sahara" not in " ".join(lines)
