@@ -228,6 +228,11 @@ def displaced(
         naming = [f for f in mine if old <= _words(f.text)]
         if len(naming) == 1 and old:
             return Displaced(naming[0], None)
+    # ("switched gyms", "changed carriers": the one of that kind they had is the old one)
+    if (kinds := _SWITCHED_KINDS.search(said)) and (
+        same := _same_kind(older, new, said, speaker, persons, kinds["kind"][:-1], embed)
+    ):
+        return same
     ended = ENDED.search(said)
     head = next(filter(None, ended.groups()), "") if ended else ""
     if ended and ended["sold"] and (noun := _COMPOUND.match(said, ended.end())):
@@ -395,6 +400,10 @@ _OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")
 #: A thing switched whole, by its noun: "switched my module to computing".
 _SWITCHED_TO = re.compile(
     r"\b(?:switch|chang|swapp?)\w* (?:my|our|their|the) (?P<old>[a-z]{3,}) (?:over )?to\b", re.I
+)
+#: A thing switched for another of its kind, by the kind's plural: "switched gyms".
+_SWITCHED_KINDS = re.compile(
+    r"\b(?:switch|chang|swapp?)(?:ed|ing|es|e)? (?P<kind>(?!(?:to|over|back|from|it|them)\b)[a-z]{3,}s)\b"
 )
 #: A change that names what it changed from: "switched from pottery to a watercolour class".
 _FROM = re.compile(

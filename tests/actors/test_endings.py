@@ -225,3 +225,13 @@ def test_a_pet_gone_to_live_with_someone_ends_and_a_person_gone_there_does_not()
     said = "The dog has moved in with Tamsin's parents in Penzance."
     assert _merge("Tamsin", older, said) == [older[0]]
     assert _merge("Tamsin", older, "Tamsin's sister has moved in with Tamsin's parents.") == []
+
+
+def test_a_thing_switched_by_its_kinds_plural_ends_the_one_of_that_kind() -> None:
+    """ "Switched gyms" ends the gym they had, named by its make alone ("a Snap Fitness
+    membership": the embedder knows it is a gym), not the classes they go to."""
+    older = [
+        "Tunde has a Snap Fitness membership.",
+        "Tunde goes for strength classes twice a week.",
+    ]
+    assert _merge("Tunde", older, "Tunde switched gyms.") == [older[0]]
