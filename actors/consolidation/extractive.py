@@ -197,6 +197,8 @@ _BARE_MOVE = re.compile(
     r"finally|again|and|so|but|because|since|with|from|early|later|after|before|by|when|once|"
     r"for|at|around|now|already|just|officially|end|within|a|an|as|if|or)\b))"
 )
+#: A weight said by its noun, as a lead-in to the value: "weigh-in this morning: 198!!!".
+_WEIGH_IN = re.compile(r"\bweigh-?ins?\b", re.IGNORECASE)
 #: An adverb before a verb whose "I" was left out: "Just got a Pixel 9", "Finally sold it".
 _JUST = re.compile(r"(?:Just|Finally|Also|Recently|Already|Then)$")
 
@@ -487,6 +489,8 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     in Berlin. Moved last weekend!"), else a bare move to the place named ``then``, in the
     sentence after it."""
     opener, body = split_opener(sentence)
+    if _WEIGH_IN.search(opener) and re.match(r"\d", body):
+        opener, body = "", f"I weigh {body}"  # "weigh-in this morning: 198!!!": by its noun
     if (thing := _THING_CHANGED.match(opener)) and (it := _IT.match(body)):
         # "The Polish course also changed: it is now on Saturday mornings": the course is
         body = f"{thing['thing']}{body[it.end() :]}"

@@ -553,6 +553,12 @@ def test_a_weight_said_without_its_unit_is_what_they_weigh() -> None:
     assert "96" not in memory and "89 kg" in memory
     older = ["Tevita is 96 kg right now.", "Tevita lives in Nuku'alofa."]
     assert _merge("Tevita", older, "Tevita's son weighs 30 now.") == []
+    # (said by its noun, with no "I": "weigh-in this morning: 88!!!" names what the value is)
+    memory = _memory_after(
+        ("I'm 96 kg right now and I run a 10K in 58 minutes.", "Tevita", "s"),
+        ("weigh-in this morning: 88!!! lowest in years", "Tevita", "s"),
+    )
+    assert "96" not in memory and "88 kg" in memory
 
 
 def test_an_amount_an_hour_is_of_the_period_whatever_it_counts() -> None:
