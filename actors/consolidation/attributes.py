@@ -134,6 +134,9 @@ _TABLE: list[tuple[str, str]] = [
         r"(?:^|\b(?:the|our|my|their) |'s )new (?:house|home|place|flat|apartment|condo)"
         rf"(?= (?:is (?:up |down |out )?)?in [{UPPER}])|"
         r"(?:\b(?:our|my|their)|'s) (?:house|home|place|flat|apartment|condo)(?= in (?-i:[A-Z]))|"
+        # (or the home they rent: "I rent a one-bedroom in Stone Oak"; not a car on a trip)
+        r"\brent(?:s|ing|ed)? (?:an?|the) (?:[\w-]+ )?(?:house|home|place|flat|apartment|condo|room|"
+        r"studio|bedsit|(?:one|two|three)-bed(?:room)?)(?= in (?-i:[A-Z]))|"
         # (a move in the English of South Asia: "we shifted to Johar Town"; not "to Tuesdays")
         rf"shift(?:ed|ing)(?= (?:to|into) (?!(?i:{WEEKDAYS}|{MONTHS})\b)(?-i:[A-Z]))|"
         # (somewhere now: "we're in Lautoka now"; not "in Sydney this weekend")

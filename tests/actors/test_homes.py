@@ -296,3 +296,12 @@ def test_a_home_said_to_be_here_is_the_one_already_held() -> None:
     for said in ("Wiktor and others are settled here now.", "Wiktor lives here now."):
         assert _merge("Wiktor", older, said) == [], said
     assert _merge("Wiktor", older, "Wiktor lives in Corby now.") == [older[0]]
+
+
+def test_a_home_they_rent_is_where_they_live() -> None:
+    """ "I rent a studio in Marrickville" says where they live, as "I live in" does: a move
+    replaces it; a car rented on a trip is no home."""
+    older = ["Keri rents a studio in Marrickville, close to the station.", "Keri is a nurse."]
+    assert _merge("Keri", older, "Keri moved into a flat in Newtown with a garden.") == [older[0]]
+    older = ["Keri rented a car in Hobart.", "Keri lives in Newtown."]
+    assert _merge("Keri", older, "Keri moved into a flat in Glebe.") == [older[1]]
