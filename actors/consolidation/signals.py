@@ -59,7 +59,7 @@ _CUE = re.compile(
     r"meant|renamed|rebranded|retitled|old one|previous|former|became|promoted|took over|shifted|"
     r"rescheduled|postponed|pushed (?:back )?to|brought forward|change of plans?|"
     r"(?:slight|small|quick|big|one) change|"
-    r"(?<!\ba )(?<!\ban )retired|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|lower(?:ed|ing)|(?:went|goes|gone) up|"
+    r"(?<!\ba )(?<!\ban )retired|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|lower(?:ed|ing)|(?:went|goes|gone|going) up|"
     # (an amount that moved: "the rent jumped to 95,000", "fell to 1,200")
     r"(?:jump(?:ed|s)?|rose|rises|climb(?:ed|s)?|f[ae]ll|falls) to(?= [^\w\s]?\d)|"
     r"put (?:[\w']+ ){1,3}up)\b|"

@@ -561,6 +561,15 @@ def test_a_weight_said_without_its_unit_is_what_they_weigh() -> None:
     assert "96" not in memory and "88 kg" in memory
 
 
+def test_an_amount_going_up_to_a_value_is_the_new_one() -> None:
+    """ "The rent is going up to 1,600" is said as "went up to" is: the rent line takes it."""
+    memory = _memory_after(
+        ("Rent is 1,450 a month for our flat in Tartu.", "Liis", "s"),
+        ("ugh, the rent is going up to 1,600.", "Liis", "s"),
+    )
+    assert "1,450" not in memory and "Rent is 1,600 a month" in memory
+
+
 def test_an_amount_an_hour_is_of_the_period_whatever_it_counts() -> None:
     """ "Got a raise, 15.50 an hour from Monday" takes "gets paid 14 pounds an hour": "an
     hour" is a period, as "a week" is (the target's topic says it without one)."""
