@@ -185,9 +185,10 @@ def displaced(
     if re.search(r"\bhere\b", first) and not values(new.text) - {speaker}:
         return None  # "we're settled here now": where they are, no new place
     role = _NEW_ONE.search(new.text)
-    if role and (role["whose"] or role["whose2"]) in ("my", "their", "our", f"{speaker}'s"):
+    whose = role and (role["whose"] or role["whose2"] or f"{role['whose3']}'s")
+    if role and whose in ("my", "their", "our", f"{speaker}'s"):
         # "Prof. Esposito is my new supervisor": the one line of theirs naming their supervisor
-        noun = role["noun"] or role["noun2"]
+        noun = role["noun"] or role["noun2"] or "(?:boss|manager|supervisor|line manager)"
         # (the new one is someone else: whose the line is, its words say)
         of_theirs = rf"^{re.escape(speaker)}(?:'s| and others'?) (?:old )?{noun}\b"
         held = [f for f in older if re.search(of_theirs, f.text)]
@@ -390,10 +391,12 @@ def displaced(
 
 
 #: Someone who took the place of another of theirs: "Prof. Esposito is my new supervisor",
-#: "my new landlord is Mr Osei".
+#: "my new landlord is Mr Osei", "I report to Yolanda now" (their boss).
 _NEW_ONE = re.compile(
     rf"\b(?:is|'s) (?P<whose>my|their|our|[{UPPER}][\w-]*'s) new (?P<noun>[a-z]{{3,}})\b|"
-    rf"\b(?P<whose2>my|their|our|[{UPPER}][\w-]*'s) new (?P<noun2>[a-z]{{3,}}) is [{UPPER}]"
+    rf"\b(?P<whose2>my|their|our|[{UPPER}][\w-]*'s) new (?P<noun2>[a-z]{{3,}}) is [{UPPER}]|"
+    # (or the one they report to now: "I report to Yolanda now")
+    rf"^(?P<whose3>[{UPPER}][\w-]*) (?:now )?reports? to [{UPPER}][\w-]*(?: now\b)?"
 )
 #: Someone or something of the speaker's, after their name: "'s manager", "'s old car".
 _OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")

@@ -235,3 +235,12 @@ def test_a_thing_switched_by_its_kinds_plural_ends_the_one_of_that_kind() -> Non
         "Tunde goes for strength classes twice a week.",
     ]
     assert _merge("Tunde", older, "Tunde switched gyms.") == [older[0]]
+
+
+def test_the_one_they_report_to_now_is_their_new_boss() -> None:
+    """ "I report to Fontana now" ends the line naming their boss; a sister's boss is hers."""
+    older = ["Margo's boss Rinaldi wants reports on Fridays.", "Margo lives in Pisa."]
+    assert _merge("Margo", older, "Margo reports to Fontana now, she's the new director.") == [
+        older[0]
+    ]
+    assert _merge("Margo", older, "Margo's sister reports to Fontana now.") == []
