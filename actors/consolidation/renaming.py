@@ -234,11 +234,13 @@ def _old_name(said: str) -> re.Pattern[str]:
     if not things:
         return _OLD_NAME
     named = "|".join(map(re.escape, things))
+    # (the thing's noun opening its name: "Project Falcon" for "rebranded the project")
+    titled = "|".join(re.escape(t.capitalize()) for t in things)
     return re.compile(
         # (or what they run: "runs Fresh Fade Barbershop in Adum" for "the shop")
         # (or what they belong to: "treasurer of our Mahila Mandal")
-        rf"(?:(?P<after>\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named}),?|runs?|owns?|plays? for|"
-        r"of (?:our|their|my|his|her))|"
+        rf"(?:(?P<after>\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named}),?|{titled}|runs?|owns?|"
+        r"plays? for|of (?:our|their|my|his|her))|"
         # (a name in apposition after a comma, "a team in Kumasi, the Zongo Stars"; not the
         # subject of a clause, "…, the Outlander does the job")
         r"(?P<apposed>,(?= the [A-Z])))"

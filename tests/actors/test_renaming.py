@@ -588,3 +588,13 @@ def test_a_group_named_before_that_s_our_group_or_after_of_our_is_renamed() -> N
         ("Meera", "Our group has a new name, we are now called Nisarg Kendra."),
     )
     assert "secretary of their Nisarg Kendra" in lines[0] and "Sahara" not in " ".join(lines)
+
+
+def test_a_name_opening_with_the_things_noun_is_renamed() -> None:
+    """ "Project Heron" is the project's name: "rebranded the project, it's called Blue
+    Harbour now" takes it."""
+    lines = _lines(
+        ("Ngozi", "Main thing is Project Heron, a data migration due in May."),
+        ("Ngozi", "They rebranded the project, it's called Blue Harbour now."),
+    )
+    assert "Heron" not in " ".join(lines) and "Blue Harbour, a data migration" in lines[0]
