@@ -246,8 +246,8 @@ def _old_name(said: str) -> re.Pattern[str]:
         r"(?P<apposed>,(?= the [A-Z])))"
         rf"\s+{_QUOTE}?(?:the )?|(?<=\S ))(?P<name>{_NAME})"
         # (or the name before the thing, in apposition: "Fanfara Veche, a little … band")
-        # (or "…, that's our men's group")
-        rf"(?(after)|(?=, (?:an?|that's (?:our|my|their|his|her)) (?:[\w'-]+ ){{0,3}}(?:{named})\b))"
+        # (or "…, that's our men's group", "Vachan Katta, their reading group")
+        rf"(?(after)|(?=, (?:an?|(?:that's )?(?:our|my|their|his|her)) (?:[\w'-]+ ){{0,3}}(?:{named})\b))"
         r"(?(apposed)(?=[.,;!]|$))"
     )
 

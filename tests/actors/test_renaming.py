@@ -588,6 +588,12 @@ def test_a_group_named_before_that_s_our_group_or_after_of_our_is_renamed() -> N
         ("Meera", "Our group has a new name, we are now called Nisarg Kendra."),
     )
     assert "secretary of their Nisarg Kendra" in lines[0] and "Sahara" not in " ".join(lines)
+    # (or before "their … group", with no "that's")
+    lines = _lines(
+        ("Meera", "I am secretary of Sahara Circle, our Sunday reading group."),
+        ("Meera", "The group decided on a new name, it is Nisarg Kendra now."),
+    )
+    assert "secretary of Nisarg Kendra" in lines[0] and "Sahara" not in " ".join(lines)
 
 
 def test_a_name_opening_with_the_things_noun_is_renamed() -> None:
