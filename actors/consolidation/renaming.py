@@ -82,7 +82,8 @@ _RENAMING = re.compile(
 _NEW_NAME = re.compile(
     # (or what it goes out "as": "invoices now go out as Baltic Lingo")
     # (or after a colon: "a new name with the new sign: Salong Norrsken")
-    r"(?:(?:\b(?:called|named|calling (?:it|them)|name is|name(?: also| too)?[:,]|to|as|officially|(?:is|are|'re) now|is|are|'re|be|[Ii]t's|"
+    # (or what a pet is now: "renamed the dog, he's Taco now")
+    r"(?:(?:\b(?:called|named|calling (?:it|them)|name is|name(?: also| too)?[:,]|to|as|officially|(?:is|are|'re) now|is|are|'re|be|[Ii]t's|[Hh]e's|[Ss]he's|"
     # (or "voted to rename ourselves Taff Vale Ten")
     r"says|reads|(?:renamed|retitled|rebranded|rename) (?:the |our |my |their )?[a-z]+)|:)\s+"
     rf"(?:the )?{_QUOTE}?){_NOT_A_DAY}(?P<name>{_NAME})"
@@ -94,7 +95,8 @@ _CHOSEN = re.compile(
 )
 #: What a name follows: "called", or the answer to "What's it called?" (``extractive``).
 _CALLED = (
-    r"called|named|codenamed|call(?:ing)? (?:him|her|it|them)|(?:by|under) the name|"
+    r"(?:called|named) (?:him|her|it|them)|called|named|codenamed|call(?:ing)? (?:him|her|it|them)|"
+    r"(?:by|under) the name|"
     # (or what a group of theirs is: "We're Lakehead Harmony", "The brand is Medova Khata")
     r"(?:and others|[Ww]e) (?:are|'re)|(?:[Bb]rand|[Nn]ame) is|"
     r"(?:called|name)\?\", answered"

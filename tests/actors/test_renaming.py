@@ -604,3 +604,13 @@ def test_a_name_opening_with_the_things_noun_is_renamed() -> None:
         ("Ngozi", "They rebranded the project, it's called Blue Harbour now."),
     )
     assert "Heron" not in " ".join(lines) and "Blue Harbour, a data migration" in lines[0]
+
+
+def test_a_pet_renamed_takes_the_name_it_was_given() -> None:
+    """ "They had named her Pepper" holds the name "we renamed the cat, she's Mango now"
+    replaces."""
+    lines = _lines(
+        ("Ama", "We adopted a cat from the shelter, they had named her Pepper."),
+        ("Ama", "we renamed the cat, she's Mango now."),
+    )
+    assert "Pepper" not in " ".join(lines) and "named her Mango" in lines[0]
