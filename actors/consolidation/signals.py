@@ -62,6 +62,8 @@ _CUE = re.compile(
     r"(?<!\ba )(?<!\ban )retired|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|lower(?:ed|ing)|(?:went|goes|gone|going) up|"
     # (an amount that moved: "the rent jumped to 95,000", "fell to 1,200")
     r"(?:jump(?:ed|s)?|rose|rises|climb(?:ed|s)?|f[ae]ll|falls) to(?= [^\w\s]?\d)|"
+    # ("the landlord bumped it to $1,325")
+    r"bump(?:ed|s)?(?: (?:it|them|that|the \w+))?(?: up)? to(?= [^\w\s]?\d)|"
     r"put (?:[\w']+ ){1,3}up)\b|"
     # (a new one measured against the old: "the Janus doesn't stall like the old bike did")
     rf"{THAN_THE_OLD.pattern}",

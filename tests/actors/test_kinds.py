@@ -568,6 +568,12 @@ def test_an_amount_going_up_to_a_value_is_the_new_one() -> None:
         ("ugh, the rent is going up to 1,600.", "Liis", "s"),
     )
     assert "1,450" not in memory and "Rent is 1,600 a month" in memory
+    # (or "bumped it to": "the landlord bumped it to $1,020")
+    memory = _memory_after(
+        ("Rent is $950 for a studio in Dayton.", "Liis", "s"),
+        ("ugh, the landlord bumped it to $1,020.", "Liis", "s"),
+    )
+    assert "950" not in memory and "1,020" in memory
 
 
 def test_an_amount_an_hour_is_of_the_period_whatever_it_counts() -> None:
