@@ -114,7 +114,8 @@ _TABLE: list[tuple[str, str]] = [
         r"\b(?:(?:lives?|living|lived)(?= (?:in|at|on|near|by|here|there|alone|together|"
         r"abroad|downtown|just|right|close|next|across|outside|upstairs|nearby)\b)|"
         # (where they stay, as many say where they live: "stays in the staff quarters in Deira")
-        r"\bstays?(?= in\b)|(?:move|moved|moving|relocat(?:e|ed|es|ing))(?! (?:to )?(?:an? )?(?:new )?(?:company|employer|job|firm)\b)"
+        r"\bstays?(?= in\b)|(?:move|moved|moving|relocat(?:e|ed|es|ing))"
+        r"(?! (?:to )?(?:an? )?(?:new )?(?:company|companies|employers?|jobs?|firms?)\b)"
         # (a business's premises, not a home: "moved from the stall to a small shop in Ngara")
         rf"(?!(?: from [\w ]{{1,30}}?)? to (?:an?|the|our|my|their) (?:[\w-]+ )?(?:{PREMISES})\b)"
         r"(?! (?:the|my|our|their|his|"

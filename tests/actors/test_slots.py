@@ -385,3 +385,16 @@ def test_someone_who_moved_in_with_them_is_their_partner() -> None:
     said = "Tomás and Ana painted the shed, she moved in with them last month."
     assert _merge("Tomás", older, said) == [older[0]]
     assert _merge("Tomás", older, "Tomás's mum moved in with them last month.") == []
+
+
+def test_jobs_moved_in_the_plural_are_no_move_of_home() -> None:
+    """ "I moved jobs — started at Casa Norte" changes the employer, not where they are based."""
+    memory = _memory_after(
+        ("I'm a junior architect at Bruna Studio in Porto.", "Ines", "s"),
+        (
+            "Big news: I moved jobs — started at Casa Norte on Monday, and the hours are better.",
+            "Ines",
+            "s",
+        ),
+    )
+    assert "Ines is based in Porto." in _facts(memory) and "Bruna" not in memory
