@@ -74,8 +74,8 @@ TABLE = [
     ("Going freelance from next month.", ["Carl is going freelance from next month."]),
     # (a gerund that is the subject of its own verb: no "I'm" was left out)
     (
-        "Arriving at work not sweaty is life-changing.",
-        ["Arriving at work not sweaty is life-changing."],
+        "Arriving at work not sweaty is the best thing about the new bike.",
+        ["Arriving at work not sweaty is the best thing about the new bike."],
     ),
     (
         "Also got a Framework laptop, repairable and fast.",

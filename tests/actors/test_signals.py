@@ -73,3 +73,23 @@ def test_a_new_one_measured_against_the_old_is_a_change_and_against_someone_is_n
     assert signalled("The Janome never jams like the old machine did.")
     assert signalled("The Piaggio is quieter than the tuk-tuk before.")
     assert not signalled("Efe swims faster than the kids did.")
+
+
+def test_a_change_word_inside_a_compound_is_no_change() -> None:
+    """ "a talk on code-switching" changes nothing ("switching" is part of a noun), so a
+    conference's city retires no line of theirs, not the city they are based in."""
+    memory = _memory_after(
+        (
+            "Hi! I'm Olena, a PhD candidate in linguistics at Charles University in Prague. "
+            "I have a conference talk coming up.",
+            "Olena",
+            "s",
+        ),
+        (
+            "It's in Vilnius in June, a 20-minute talk on code-switching in bilingual homes.",
+            "Olena",
+            "s",
+        ),
+    )
+    assert "Olena is based in Prague." in memory
+    assert signalled("Olena switched to Vilnius University.")
