@@ -57,12 +57,14 @@ FACT_MIN_SCORE = 3
 MAX_SENTENCE_CHARS = 300
 
 #: Where a sentence ends: not after a title's abbreviation ("St. Nicholas", "Dr. Ospanova").
+#: An emoji, which may end a sentence as a full stop does.
+_EMOJI = "[\u2600-\u27bf\U0001f1e6-\U0001f1ff\U0001f300-\U0001faff]"
 _SPLIT = re.compile(
     "".join(rf"(?<!\b{t}\.)" for t in ("Dr", "St", "Mr", "Mrs", "Ms", "Prof", "Mt", "Jr", "Sr"))
     + r"(?<=[.!?])\s+|\n+"
     # (an emoji may end one: "Laptop died mid-export 😭 Bought a Dell XPS 15", "done ✅ i sold",
     # "62,000 taka 😭🙏 can u help me …"; not before a word that goes on its clause: "my dog 🐶 is")
-    r"|(?<=[\u2600-\u27bf\U0001f1e6-\U0001f1ff\U0001f300-\U0001faff])\s+"
+    rf"|(?<={_EMOJI})\s+"
     r"(?=[A-Z]|(?!(?:a|an|the|of|to|for|with|in|on|at|from|by|as|than|or|and|but|so|because|is|are|was|were|"
     r"has|have)\b)[a-z])"
 )
@@ -140,14 +142,17 @@ _APPOSITION = re.compile(
 )
 #: A name given, ending its sentence: "Hi there, I'm Kwame.", "Siobhan here."
 _NAME_SAID = re.compile(
-    r"(?:^|[,:] )(?:I'm|I am|My name's|My name is|Name's) [A-Z][\w'-]*[.!]*$|^[A-Z][\w'-]* here[.!]*$"
+    r"(?:^|[,:] )(?:I'm|I am|My name's|My name is|Name's) [A-Z][\w'-]*[.!]*$|^[A-Z][\w'-]* here[.!]*$|"
+    # (or an emoji: "hi, I'm Jisoo 👋")
+    rf"(?:^|[,:] )(?:I'm|I am|My name's|My name is|Name's) [A-Z][\w'-]* ?{_EMOJI}+$"
 )
 #: What they do, said in the next sentence without a verb: "Backend developer at Nkwa Labs
 #: here in Accra." (the introduction's apposition, cut off by a full stop).
 _TRADE_NEXT = re.compile(
     # (not a sentence with a subject of its own: "We live in a flat in Kaimuki")
-    r"^(?!(?:We|They|He|She|It|You|My|Our|His|Her|Their|This|That|There)\b)"
-    rf"(?:[A-Z][a-z-]+|{INITIALISM})(?: [a-z-]+){{0,3}} (?:at|in|with|for) "
+    # (in lower case too: "junior lawyer at Hanul Law")
+    r"^(?!(?i:we|they|he|she|it|you|my|our|his|her|their|this|that|there|i)\b)"
+    rf"(?:[A-Za-z][a-z-]+|{INITIALISM})(?: [a-z-]+){{0,3}} (?:at|in|with|for) "
     r"(?!.*\b(?:is|are|was|were|has|have)\b)"
     # (a day is no place of work: "Start in June.", "Back on Monday.")
     rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)"
@@ -298,7 +303,7 @@ def _sentences(turns: list[MessageRecord]) -> list[_Sentence]:
                 last = found.pop()
                 # (lower case, unless an initialism: "UX designer at …")
                 first = text[0] if re.match(r"[A-Z]{2}", text) else text[0].lower()
-                text = f"{last.text.rstrip('.!')}, {first}{text[1:]}"
+                text = f"{re.sub(rf'[.! ]*{_EMOJI}*$', '', last.text)}, {first}{text[1:]}"
             if text:
                 score = _score(text, turn.role, turn.content)
                 found.append(_Sentence(len(found), turn.role, text, score, turn))

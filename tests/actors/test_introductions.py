@@ -63,6 +63,16 @@ def test_an_introduction_that_says_here_is_who_is_speaking() -> None:
         "Hello, I'm Ahmed, pediatric dentist. Hi, I'm Ahmed, nice to meet you."  # (a trade alone)
     )
     assert _facts(_memory_after((said, "Ahmed", "s"))) == ["Ahmed is a pediatric dentist."]
+    # (after an emoji, or in lower case: "hi, I'm Mirae 👋 junior designer at …")
+    for said in (
+        "hi, I'm Mirae 👋 junior designer at Orbit Labs in Busan.",
+        "Hi there, I'm Mirae. junior designer at Orbit Labs in Busan.",
+    ):
+        assert _facts(_memory_after((said, "Mirae", "s"))) == [
+            "Mirae works as a junior designer.",
+            "Mirae works at Orbit Labs.",
+            "Mirae is based in Busan.",
+        ], said
     said = "I'm Kwame. Coffee in Accra is amazing."  # (a sentence with a verb is no apposition)
     assert not any("works as" in fact for fact in _facts(_memory_after((said, "Kwame", "s"))))
 
