@@ -22,7 +22,6 @@ from typing import NamedTuple
 
 import msgspec
 import numpy as np
-import numpy.typing as npt
 
 from reverie.store import Fact
 
@@ -36,13 +35,13 @@ from .attributes import (
     held_by_another,
     is_modifier,
     keys,
-    modifiers,
 )
 from .breeds import of_breed
 from .endings import ENDED, thing_ended
 from .kinds import KINDS, amount_moved
 from .meaning import Embed
-from .ownership import LEAD, named, owner, people, theirs
+from .nearness import COMMON, LONG_WORD, NEAR, NEAR_OF_KIND, clearly_best, content, nearest, words
+from .ownership import named, owner, people, theirs
 from .places import premises_moved
 from .signals import (
     CLAUSE,
@@ -53,11 +52,10 @@ from .signals import (
     over,
     signalled,
     weakly,
-    without_cues,
 )
-from .third_person import DEFAULT_SPEAKER, word_set
+from .third_person import word_set
 
-__all__ = ["NEAR_OF_KIND", "Displaced", "displaced", "nearest", "values"]
+__all__ = ["Displaced", "displaced", "values"]
 
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.
 _LIFE_ENDS = re.compile(
@@ -83,83 +81,6 @@ _THING_DIED = re.compile(
     rf"\b(?i:the|my|our|their|his|her) (?:[a-z]+ ){{0,2}}(?!(?:{_BEING})\b)[a-z]+ "
     r"(?:finally |just )?(?:died|passed away)\b"
 )
-#: How near in meaning the replaced fact must be, and how much nearer than the next one.
-NEAR = 0.35
-MARGIN = 0.05
-#: What a word in common adds to nearness.
-SHARED = 0.1
-#: How near a line holding a value of the change's kind must be (the kind is evidence too).
-NEAR_OF_KIND = 0.2
-
-
-#: Words too common to say two facts are about one thing.
-_COMMON = word_set(
-    "their they them they're with from that this have been were also just than then there "
-    "here what when will would about into over some more most very really still "
-    "little small large tiny huge good great nice best"  # a size or a liking: any thing's
-)
-_WORD = re.compile(r"\b[^\W\d_][\w'-]{3,}")
-
-
-def _words(text: str) -> set[str]:
-    """The words of ``text`` of four letters or more, names too, folded ("Duolingo")."""
-    return {w.casefold() for w in _WORD.findall(text)} - _COMMON
-
-
-def _content(text: str) -> set[str]:
-    """The lower-case words of four letters or more that ``text`` is about ("café" too)."""
-    return {w.removesuffix("s") for w in _WORD.findall(text) if w[0].islower()} - _COMMON
-
-
-def nearest(
-    new: Fact, candidates: Sequence[Fact], embed: Embed, near: float = NEAR, speaker: str = ""
-) -> int | None:
-    """The index of the candidate nearest ``new`` in meaning, when it is near enough and
-    clearly the nearest; else None. (``speaker``, whose facts they are, is no evidence.)"""
-    if not candidates:
-        return None
-    gists = [_gist(f.text, speaker) for f in [new, *candidates]]
-    if named := _NAMED_THEN.match(new.text):
-        # a thing named, then described ("found a new supplier, Namosi Highlands Coffee, grown
-        # an hour from Suva"): what changed is the thing, not where it comes from
-        gists[0] = _gist(named["claim"], speaker)
-    # a thing left, apart from why ("left the singing group, the new conductor was awful"):
-    # its clause alone says what ended
-    first, *why = new.text.split(", ", 1)
-    alone = _gist(first, speaker) if why and _LEFT.search(first) else ""
-    vectors = embed([*gists, alone] if alone else gists)
-    # a word in common ("traded the pickup" … "an old Ford pickup") is evidence the small
-    # model underweighs next to the sentence's other words
-    leads = [_lead(f.text, speaker) for f in [new, *candidates]]
-    words = [_content(gist) | _content(lead) for gist, lead in zip(gists, leads, strict=True)]
-    # (a noun qualifying another is not what the change is about: "changed my phone wallpaper")
-    words[0] -= {w.removesuffix("s") for w in modifiers(new.text)}
-    shared = [SHARED if words[0] & theirs else 0.0 for theirs in words[1:]]
-    scores = vectors[1 : len(gists)] @ vectors[0]
-    if alone:
-        scores = np.maximum(scores, vectors[1 : len(gists)] @ vectors[-1])
-    return _clearly_best(scores + np.array(shared, dtype=np.float32), near)
-
-
-#: A claim with the name of its thing, before what is said of it: "found a new supplier,
-#: Namosi Highlands Coffee, grown just an hour from Suva".
-_NAMED_THEN = re.compile(rf"(?P<claim>[^,]+, [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*), [a-z]")
-#: A thing of the speaker's left by its noun ("quit the choir", "left the singing group").
-_LEFT = re.compile(
-    r"\b(?:left|quit|dropped|stopped|ditched|gave up(?: on)?|packed in) (?:the|my|our)\b",
-    re.IGNORECASE,
-)
-
-
-def _clearly_best(
-    scores: npt.NDArray[np.float32], near: float, margin: float = MARGIN
-) -> int | None:
-    """The index of the best of ``scores`` when it reaches ``near`` and leads the next by
-    ``margin``; else None."""
-    order = np.argsort(-scores)
-    best = float(scores[order[0]])
-    runner = float(scores[order[1]]) if len(order) > 1 else 0.0
-    return int(order[0]) if best >= near and best - runner >= margin else None
 
 
 class Displaced(NamedTuple):
@@ -225,8 +146,8 @@ def displaced(
     ):
         # "switched from pottery to watercolour", "switched my module to computing": the one
         # line of theirs naming the old one, or the thing switched
-        old = _words(was["old"])
-        naming = [f for f in mine if old <= _words(f.text)]
+        old = words(was["old"])
+        naming = [f for f in mine if old <= words(f.text)]
         if len(naming) == 1 and old:
             return Displaced(naming[0], None)
     # ("switched gyms", "changed carriers": the one of that kind they had is the old one)
@@ -297,10 +218,10 @@ def displaced(
         same = _same_kind(older, new, said, speaker, persons, acquired_kind, embed)
         # "a new bike helmet" for the bike of a line: a thing for it, not a new one of it
         lines = _MANY.sub("", " ".join(f.text for f in older))
-        add_on = set(got["kind"].lower().split()) & _content(lines)
+        add_on = set(got["kind"].lower().split()) & content(lines)
         # (and with "new" its only cue, a thing sharing no word with a line is just new:
         # "started a new book")
-        if same or not signalled(said) or add_on or not _content(got[0]) & _content(lines):
+        if same or not signalled(said) or add_on or not content(got[0]) & content(lines):
             return same
     if weak and not owner(new.text, named(new.text, persons)):
         return None  # "Our new oolong milk tea": a new thing, not a change of the speaker's
@@ -477,12 +398,12 @@ def _same_kind(
     ]
     # else a word of a narrower kind ("the ukulele" for "the little guitar", "a canary" for
     # "the bird"): a noun is weaker evidence than a make, so it must be nearer
-    said_words = set(_WORD.findall(new.text))
+    said_words = set(LONG_WORD.findall(new.text))
     words = [
         (f, w)  # (as written: "buses", not the stem "buse", which the embedder misreads)
         for f in (own if ended else ())
-        for w in set(_WORD.findall(f.text)) - said_words
-        if w[0].islower() and w not in _COMMON
+        for w in set(LONG_WORD.findall(f.text)) - said_words
+        if w[0].islower() and w not in COMMON
     ]
     for things, near in ((makes, MAKE), (words, WORD)):
         if things:
@@ -497,7 +418,7 @@ def _same_kind(
                 ],
                 dtype=np.float32,
             )
-            if (found := _clearly_best(best, near, margin=0.1)) is not None:
+            if (found := clearly_best(best, near, margin=0.1)) is not None:
                 return Displaced(lines[found], None)
     # the small embedder knows few makes ("Tecno Camon" is no nearer "phone" than "Lagos"
     # is), but an old thing that ended, or that a make just got replaces, is what the
@@ -559,28 +480,6 @@ def _apart(old: Fact, changed: Callable[[str], bool]) -> Displaced:
         return Displaced(old, None)
     rest = ", ".join(p for i, p in enumerate(parts) if i != at)
     return Displaced(old, Fact(text=f"{rest}.", date=old.date, sources=old.sources))
-
-
-_OWNER_LEAD = re.compile(rf"^(?:The user|[{UPPER}][\w-]*)(?:'s| and others| and their [\w-]+)?\s+")
-
-
-def _lead(text: str, speaker: str) -> str:
-    """The word ``text`` opens with, in lower case, unless it says whose the fact is: what
-    "Badminton has moved …" is about (``_gist`` cuts it, with any capitalised opener)."""
-    found = LEAD.match(text)
-    if found is None or found["poss"] or found["who"] in (speaker, DEFAULT_SPEAKER):
-        return ""
-    return found["who"].casefold()
-
-
-def _gist(text: str, speaker: str = "") -> str:
-    """What ``text`` says, less whose it is and the change words: both would make every fact
-    of the speaker near every change of theirs ("Losa gave Tama a Kamaka" is no nearer to
-    "the old one went to Tama's nephew" for naming Tama)."""
-    text = without_cues(_OWNER_LEAD.sub("", text))
-    if speaker:
-        text = re.sub(rf"\b{re.escape(speaker)}(?:'s)?\b", "", text)
-    return " ".join(text.split())
 
 
 _VALUE = re.compile(rf"(?<=\S )[{UPPER}][\w-]*(?: [{UPPER}][\w-]*)*|\d[\d:,.]*\d|\d")

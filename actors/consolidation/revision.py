@@ -107,7 +107,7 @@ def revise(
     A correction or a rename takes the most recent fact on its topic. A change said in
     other words ("kick-off is 8:30 from now on") takes, among the speaker's own facts
     holding a value of the same kind (a weekday, a time, a number…: the slot's type, issue
-    59 item 3), the one nearest to it in meaning (``change.nearest``)."""
+    59 item 3), the one nearest to it in meaning (``nearness.nearest``)."""
     turn = turn_of(new, turns)
     corrects = bool(CORRECTION.search(said) or renames(said))
     if not corrects and (gone(said) or ending(CLAUSE.split(said, maxsplit=1)[0])):

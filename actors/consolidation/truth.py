@@ -38,7 +38,7 @@ from .attributes import (
     same_make,
     same_subject,
 )
-from .change import NEAR_OF_KIND, displaced, nearest
+from .change import displaced
 from .chatter import is_chatter, remark, split_opener, strip_banter, without_echo
 from .claims import claims
 from .family import family_grew
@@ -46,6 +46,7 @@ from .kinds import (
     topic_of,
 )
 from .meaning import Embed, meaning
+from .nearness import NEAR_OF_KIND, nearest
 from .ownership import named, owner, people, same_person, same_turn, someone_else
 from .places import based, finer, moved_within, moves, there, within
 from .renaming import corrected_name, renamed, renames, says_renamed

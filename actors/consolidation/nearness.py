@@ -1,0 +1,135 @@
+"""How near in meaning a change is to a line of the speaker's: the evidence a change said
+in other words is weighed by.
+
+The shipped embedder (``store.embed.LocalEmbedder``) compares what each says,
+less whose it is and the words that say a change ("now", "switched"); a word
+in common adds to it, and the nearest line must be near enough and clearly
+nearer than the next. See docs/design.md, "Memory that stays true".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from reverie.store import Fact
+
+from .attributes import UPPER, modifiers
+from .meaning import Embed
+from .ownership import LEAD
+from .signals import without_cues
+from .third_person import DEFAULT_SPEAKER, word_set
+
+__all__ = [
+    "COMMON",
+    "LONG_WORD",
+    "NEAR",
+    "NEAR_OF_KIND",
+    "clearly_best",
+    "content",
+    "nearest",
+    "words",
+]
+
+#: How near in meaning the replaced fact must be, and how much nearer than the next one.
+NEAR = 0.35
+MARGIN = 0.05
+#: What a word in common adds to nearness.
+SHARED = 0.1
+#: How near a line holding a value of the change's kind must be (the kind is evidence too).
+NEAR_OF_KIND = 0.2
+
+
+#: Words too common to say two facts are about one thing.
+COMMON = word_set(
+    "their they them they're with from that this have been were also just than then there "
+    "here what when will would about into over some more most very really still "
+    "little small large tiny huge good great nice best"  # a size or a liking: any thing's
+)
+LONG_WORD = re.compile(r"\b[^\W\d_][\w'-]{3,}")
+
+
+def words(text: str) -> set[str]:
+    """The words of ``text`` of four letters or more, names too, folded ("Duolingo")."""
+    return {w.casefold() for w in LONG_WORD.findall(text)} - COMMON
+
+
+def content(text: str) -> set[str]:
+    """The lower-case words of four letters or more that ``text`` is about ("café" too)."""
+    return {w.removesuffix("s") for w in LONG_WORD.findall(text) if w[0].islower()} - COMMON
+
+
+def nearest(
+    new: Fact, candidates: Sequence[Fact], embed: Embed, near: float = NEAR, speaker: str = ""
+) -> int | None:
+    """The index of the candidate nearest ``new`` in meaning, when it is near enough and
+    clearly the nearest; else None. (``speaker``, whose facts they are, is no evidence.)"""
+    if not candidates:
+        return None
+    gists = [_gist(f.text, speaker) for f in [new, *candidates]]
+    if named := _NAMED_THEN.match(new.text):
+        # a thing named, then described ("found a new supplier, Namosi Highlands Coffee, grown
+        # an hour from Suva"): what changed is the thing, not where it comes from
+        gists[0] = _gist(named["claim"], speaker)
+    # a thing left, apart from why ("left the singing group, the new conductor was awful"):
+    # its clause alone says what ended
+    first, *why = new.text.split(", ", 1)
+    alone = _gist(first, speaker) if why and _LEFT.search(first) else ""
+    vectors = embed([*gists, alone] if alone else gists)
+    # a word in common ("traded the pickup" … "an old Ford pickup") is evidence the small
+    # model underweighs next to the sentence's other words
+    leads = [_lead(f.text, speaker) for f in [new, *candidates]]
+    words = [content(gist) | content(lead) for gist, lead in zip(gists, leads, strict=True)]
+    # (a noun qualifying another is not what the change is about: "changed my phone wallpaper")
+    words[0] -= {w.removesuffix("s") for w in modifiers(new.text)}
+    shared = [SHARED if words[0] & theirs else 0.0 for theirs in words[1:]]
+    scores = vectors[1 : len(gists)] @ vectors[0]
+    if alone:
+        scores = np.maximum(scores, vectors[1 : len(gists)] @ vectors[-1])
+    return clearly_best(scores + np.array(shared, dtype=np.float32), near)
+
+
+#: A claim with the name of its thing, before what is said of it: "found a new supplier,
+#: Namosi Highlands Coffee, grown just an hour from Suva".
+_NAMED_THEN = re.compile(rf"(?P<claim>[^,]+, [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*), [a-z]")
+#: A thing of the speaker's left by its noun ("quit the choir", "left the singing group").
+_LEFT = re.compile(
+    r"\b(?:left|quit|dropped|stopped|ditched|gave up(?: on)?|packed in) (?:the|my|our)\b",
+    re.IGNORECASE,
+)
+
+
+def clearly_best(
+    scores: npt.NDArray[np.float32], near: float, margin: float = MARGIN
+) -> int | None:
+    """The index of the best of ``scores`` when it reaches ``near`` and leads the next by
+    ``margin``; else None."""
+    order = np.argsort(-scores)
+    best = float(scores[order[0]])
+    runner = float(scores[order[1]]) if len(order) > 1 else 0.0
+    return int(order[0]) if best >= near and best - runner >= margin else None
+
+
+_OWNER_LEAD = re.compile(rf"^(?:The user|[{UPPER}][\w-]*)(?:'s| and others| and their [\w-]+)?\s+")
+
+
+def _lead(text: str, speaker: str) -> str:
+    """The word ``text`` opens with, in lower case, unless it says whose the fact is: what
+    "Badminton has moved …" is about (``_gist`` cuts it, with any capitalised opener)."""
+    found = LEAD.match(text)
+    if found is None or found["poss"] or found["who"] in (speaker, DEFAULT_SPEAKER):
+        return ""
+    return found["who"].casefold()
+
+
+def _gist(text: str, speaker: str = "") -> str:
+    """What ``text`` says, less whose it is and the change words: both would make every fact
+    of the speaker near every change of theirs ("Losa gave Tama a Kamaka" is no nearer to
+    "the old one went to Tama's nephew" for naming Tama)."""
+    text = without_cues(_OWNER_LEAD.sub("", text))
+    if speaker:
+        text = re.sub(rf"\b{re.escape(speaker)}(?:'s)?\b", "", text)
+    return " ".join(text.split())
