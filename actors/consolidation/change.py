@@ -430,9 +430,10 @@ def _same_kind(
     return None
 
 
-#: A name that says where or who, not what: "in Bristol", "boyfriend Tunde".
+#: A name that says where or who, not what: "in Bristol", "boyfriend Tunde"; nor a game
+#: played, "plays Mobile Legends".
 _PLACE_OR_PERSON = re.compile(
-    rf"\b(?:in|at|from|to|near|outside|with|for|by|(?i:{RELATIVES})),? "
+    rf"\b(?:in|at|from|to|near|outside|with|for|by|play(?:s|ing|ed)?|(?i:{RELATIVES})),? "
     # (or the wider place after a place: "a kiosk in Kalamaria, Thessaloniki")
     r"(?-i:(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*)*, )?)$",
     re.IGNORECASE,

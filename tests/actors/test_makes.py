@@ -239,3 +239,10 @@ def test_a_make_said_with_the_that_no_line_holds_is_the_new_thing_of_that_use() 
         ("The Kangoo is brilliant for the cake deliveries, twenty boxes fit.", "Ama", "s"),
     )
     assert "Doblo" not in memory and "Kangoo" in memory, memory
+
+
+def test_a_game_played_is_no_make_of_a_thing_acquired() -> None:
+    """ "Plays Mobile Legends" names a game, not a phone: a new phone replaces no line of the
+    game the embedder finds near "phone"."""
+    older = ["Pau plays Mobile Legends for a semi-pro team.", "Pau studies civil engineering."]
+    assert _merge("Pau", older, "Pau got a ROG Phone 8 with the prize money.") == []
