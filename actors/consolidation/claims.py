@@ -68,6 +68,9 @@ _DOING_IN = re.compile(
     # an ensemble, "plays bass in Pakkanen", a band's name as well as a place's, unless "here")
     rf"{_WHO} (?P<what>(?!(?:lives|is based|was|has|needs|wants|hopes|plans|tries|likes|loves)\b)"
     r"(?!(?:plays|sings|performs|drums|dances)\b(?!.* here in ))"
+    # (nor where a thing got is: "is buying a plot of land in Kasoa", "gets them from a farmer
+    # in Baní")
+    r"(?!(?:is )?(?:buying|buys|bought|gets|getting|orders|ordering|sources|sourcing)\b)"
     r"[a-z]+s (?:[\w'-]+ )*?"
     # ("… translator based in Gatineau": "based" is where, not what)
     rf"[\w'-]+?)(?<!ing)(?: here| based| located)? in {_PLACE}[.!]?$"

@@ -44,6 +44,19 @@ def test_what_someone_does_and_where_change_apart() -> None:
     assert _merge("Farhad", said, "Sometimes Farhad dreams about moving to Munich.") == []
 
 
+def test_where_a_thing_got_is_no_place_of_theirs() -> None:
+    """ "I'm buying a plot of land in Kasoa" and "I get them from a farmer in Baní" say where
+    the land and the farmer are, not where the speaker is based."""
+    for said in (
+        "I'm buying a small plot of land in Mampong.",
+        "I get the mangoes from a farmer in Azua.",
+    ):
+        memory = _memory_after((said, "Efua", "s"))
+        assert "is based in" not in memory, memory
+    memory = _memory_after(("I teach yoga in Haifa.", "Efua", "s"))
+    assert "Efua is based in Haifa." in _facts(memory)
+
+
 def test_an_age_said_with_a_trade_is_a_claim_of_its_own() -> None:
     """ "Henrik is 52, a carpenter at Hansen in Aarhus": quitting ends the employer, not the
     age; a transfer "at the same hospital" keeps the employer."""
