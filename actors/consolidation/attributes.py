@@ -257,7 +257,9 @@ _TABLE: list[tuple[str, str]] = [
     ),
     (
         "diet",
-        r"\b(?:vegetarian|vegan|pescatarian|carnivore|keto|diet|"
+        r"\b(?:vegetarian|vegan|pescatarian|carnivore|keto|diet|low-carb|paleo|plant-based|"
+        # (a way of eating said by what it is: "intermittent fasting", "eating Mediterranean")
+        r"intermittent fasting|(?:eat(?:s|ing)?|doing|on) (?:the )?mediterranean|"
         r"eat(?:s|ing)? (?:meat|fish|chicken)|eat(?:s|ing)? (?:[\w-]+ ){1,3}again)\b",
     ),
     # what they drink, not a business that sells it ("a bubble tea shop")

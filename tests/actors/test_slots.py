@@ -146,6 +146,14 @@ def test_a_trade_done_for_a_named_employer_changes_with_it() -> None:
 def test_eating_something_again_is_a_change_of_diet() -> None:
     older = ["Vale is vegan.", "Vale studies kelp forests.", "Vale lives in Valparaiso."]
     assert _merge("Vale", older, "Vale has started eating eggs and cheese again.") == [older[0]]
+    # (a way of eating said by what it is: "intermittent fasting", "eating Mediterranean")
+    for said in (
+        "Vale is doing intermittent fasting now, eating between 12 and 8.",
+        "Vale is eating Mediterranean now, lots of fish and beans.",
+        "Vale went low-carb this month.",
+    ):
+        assert _merge("Vale", older, said) == [older[0]], said
+    assert _merge("Vale", older, "Vale swam in the Mediterranean last summer.") == []
 
 
 def test_someone_on_their_own_is_no_new_employer() -> None:
