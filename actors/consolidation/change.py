@@ -425,6 +425,14 @@ def _same_kind(
     # speaker owned: their one line owning a thing by its name ("Dayo's Infinix Hot dies by
     # noon") is it
     owned = {id(f): f for f in own for m in _OWNED.finditer(f.text) if m["make"] not in persons}
+    # (or, with none, the one said with "the", as known, of which something is said: "the
+    # Tecno is finished")
+    owned = owned or {
+        id(f): f
+        for f in own
+        for m in THE_MAKE.finditer(f.text)
+        if m["make"] not in persons and re.match(r"(?:'s| is| was| has)\b", f.text[m.end() :])
+    }
     if (ended or head[:1].isupper()) and len(owned) == 1 and _REPLACED.search(said):
         return Displaced(next(iter(owned.values())), None)
     return None

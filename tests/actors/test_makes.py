@@ -246,3 +246,12 @@ def test_a_game_played_is_no_make_of_a_thing_acquired() -> None:
     game the embedder finds near "phone"."""
     older = ["Pau plays Mobile Legends for a semi-pro team.", "Pau studies civil engineering."]
     assert _merge("Pau", older, "Pau got a ROG Phone 8 with the prize money.") == []
+
+
+def test_a_thing_said_with_the_of_which_something_is_said_is_the_one_a_make_replaces() -> None:
+    """ "The Tecno is finished" is the speaker's thing, said as known: with no thing of theirs
+    said otherwise, a make got replaces it; "the Scottish Ambulance Service" is no thing."""
+    older = ["Imran's screen cracked again, the Tecno is finished.", "Imran teaches at a school."]
+    assert _merge("Imran", older, "Imran got a Redmi Note 13 from the market.") == [older[0]]
+    older = ["Euan is a paramedic with the Scottish Ambulance Service.", "Euan lives in Leith."]
+    assert _merge("Euan", older, "Euan finally binned the old phone, got a Pixel 8.") == []
