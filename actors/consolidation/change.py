@@ -40,7 +40,16 @@ from .breeds import of_breed
 from .endings import ENDED, thing_ended
 from .kinds import KINDS, amount_moved
 from .meaning import Embed
-from .nearness import COMMON, LONG_WORD, NEAR, NEAR_OF_KIND, clearly_best, content, nearest, words
+from .nearness import (
+    COMMON,
+    LONG_WORD,
+    NEAR,
+    NEAR_OF_KIND,
+    clearly_best,
+    content,
+    long_words,
+    nearest,
+)
 from .ownership import named, owner, people, theirs
 from .places import premises_moved
 from .signals import (
@@ -146,8 +155,8 @@ def displaced(
     ):
         # "switched from pottery to watercolour", "switched my module to computing": the one
         # line of theirs naming the old one, or the thing switched
-        old = words(was["old"])
-        naming = [f for f in mine if old <= words(f.text)]
+        old = long_words(was["old"])
+        naming = [f for f in mine if old <= long_words(f.text)]
         if len(naming) == 1 and old:
             return Displaced(naming[0], None)
     # ("switched gyms", "changed carriers": the one of that kind they had is the old one)
@@ -327,7 +336,8 @@ _SWITCHED_TO = re.compile(
 )
 #: A thing switched for another of its kind, by the kind's plural: "switched gyms".
 _SWITCHED_KINDS = re.compile(
-    r"\b(?:switch|chang|swapp?)(?:ed|ing|es|e)? (?P<kind>(?!(?:to|over|back|from|it|them)\b)[a-z]{3,}s)\b"
+    r"\b(?:switch|chang|swapp?)(?:ed|ing|es|e)? "
+    r"(?P<kind>(?!(?:to|over|back|from|it|them)\b)[a-z]{3,}s)\b"
 )
 #: A change that names what it changed from: "switched from pottery to a watercolour class".
 _FROM = re.compile(

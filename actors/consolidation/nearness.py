@@ -30,8 +30,8 @@ __all__ = [
     "NEAR_OF_KIND",
     "clearly_best",
     "content",
+    "long_words",
     "nearest",
-    "words",
 ]
 
 #: How near in meaning the replaced fact must be, and how much nearer than the next one.
@@ -52,7 +52,7 @@ COMMON = word_set(
 LONG_WORD = re.compile(r"\b[^\W\d_][\w'-]{3,}")
 
 
-def words(text: str) -> set[str]:
+def long_words(text: str) -> set[str]:
     """The words of ``text`` of four letters or more, names too, folded ("Duolingo")."""
     return {w.casefold() for w in LONG_WORD.findall(text)} - COMMON
 
