@@ -330,14 +330,15 @@ _NEW_ONE = re.compile(
 )
 #: Someone or something of the speaker's, after their name: "'s manager", "'s old car".
 _OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")
+#: The verbs a switch is told with.
+_SWITCH = "(?:switch|chang|swapp?)"
 #: A thing switched whole, by its noun: "switched my module to computing".
 _SWITCHED_TO = re.compile(
-    r"\b(?:switch|chang|swapp?)\w* (?:my|our|their|the) (?P<old>[a-z]{3,}) (?:over )?to\b", re.I
+    rf"\b{_SWITCH}\w* (?:my|our|their|the) (?P<old>[a-z]{{3,}}) (?:over )?to\b", re.I
 )
 #: A thing switched for another of its kind, by the kind's plural: "switched gyms".
 _SWITCHED_KINDS = re.compile(
-    r"\b(?:switch|chang|swapp?)(?:ed|ing|es|e)? "
-    r"(?P<kind>(?!(?:to|over|back|from|it|them)\b)[a-z]{3,}s)\b"
+    rf"\b{_SWITCH}(?:ed|ing|es|e)? (?P<kind>(?!(?:to|over|back|from|it|them)\b)[a-z]{{3,}}s)\b"
 )
 #: A change that names what it changed from: "switched from pottery to a watercolour class".
 _FROM = re.compile(

@@ -95,8 +95,7 @@ _CHOSEN = re.compile(
 )
 #: What a name follows: "called", or the answer to "What's it called?" (``extractive``).
 _CALLED = (
-    r"(?:called|named) (?:him|her|it|them)|called|named|codenamed|call(?:ing)? (?:him|her|it|them)|"
-    r"(?:by|under) the name|"
+    r"(?:call(?:ed|ing)?|named) (?:him|her|it|them)|called|named|codenamed|(?:by|under) the name|"
     # (or what a group of theirs is: "We're Lakehead Harmony", "The brand is Medova Khata")
     r"(?:and others|[Ww]e) (?:are|'re)|(?:[Bb]rand|[Nn]ame) is|"
     r"(?:called|name)\?\", answered"
