@@ -209,10 +209,7 @@ def displaced(
         owned = [
             f
             for f in theirs(older, new, said, speaker, cue=False) or []
-            if any(
-                m["make"] not in persons
-                for m in (*_OWNED.finditer(f.text), *THE_MAKE.finditer(f.text))
-            )
+            if _owns(f.text, persons) or _known(f.text, persons)
         ]
         if (found := nearest(new, owned, embed, NEAR, speaker)) is not None:
             return Displaced(owned[found], None)
@@ -435,14 +432,9 @@ def _same_kind(
     # is), but an old thing that ended, or that a make just got replaces, is what the
     # speaker owned: their one line owning a thing by its name ("Dayo's Infinix Hot dies by
     # noon") is it
-    owned = {id(f): f for f in own for m in _OWNED.finditer(f.text) if m["make"] not in persons}
-    # (or, with none, the one said with "the", as known, of which something is said: "the
-    # Tecno is finished")
-    owned = owned or {
-        id(f): f
-        for f in own
-        for m in THE_MAKE.finditer(f.text)
-        if m["make"] not in persons and re.match(r"(?:'s| is| was| has)\b", f.text[m.end() :])
+    # (or, with none, the one said with "the", as known: "the Tecno is finished")
+    owned = {id(f): f for f in own if _owns(f.text, persons)} or {
+        id(f): f for f in own if _known(f.text, persons)
     }
     if (ended or head[:1].isupper()) and len(owned) == 1 and _REPLACED.search(said):
         return Displaced(next(iter(owned.values())), None)
@@ -471,6 +463,22 @@ _OWNED = re.compile(
     r"(?:(?:old|trusty|beloved|little) )?"
     rf"(?P<make>[{UPPER}][\w-]*(?: [{UPPER}\d][\w-]*)*)"
 )
+
+
+def _owns(text: str, persons: set[str]) -> bool:
+    """``text`` owns a thing by its name ("Dayo's Infinix Hot", "in the Saab")."""
+    return any(m["make"] not in persons for m in _OWNED.finditer(text))
+
+
+def _known(text: str, persons: set[str]) -> bool:
+    """``text`` says something of a thing by its name with "the", as one known ("the Tecno
+    is finished"; not "a paramedic with the Scottish Ambulance Service")."""
+    return any(
+        m["make"] not in persons and re.match(r"(?:'s| is| was| has)\b", text[m.end() :])
+        for m in THE_MAKE.finditer(text)
+    )
+
+
 #: A thing that ended was the old one, or another took its place ("… the old tablet is
 #: retired", "sold my bike, got a Honda Ace", "Pixel 8 now").
 _REPLACED = re.compile(r"\b(?:old|now|new|got|bought|replaced|these days|nowadays)\b")
