@@ -51,7 +51,7 @@ from .nearness import (
     nearest,
 )
 from .ownership import named, owner, people, theirs
-from .places import premises_moved
+from .places import premises_elsewhere, premises_moved
 from .signals import (
     CLAUSE,
     THAN_THE_OLD,
@@ -149,6 +149,14 @@ def displaced(
             return Displaced((placed or held)[0], None)
         if not signalled(said):
             return None
+    # ("Customers are finding the shop on Armenian Street": of "the shop is on Chulia Street")
+    elsewhere = [
+        f
+        for f in theirs(older, new, said, speaker, cue=False) or []
+        if premises_elsewhere(f.text, new.text)
+    ]
+    if len(elsewhere) == 1 and not hedged(said):
+        return Displaced(elsewhere[0], None)
     persons = people([speaker], older)
     if (was := _FROM.search(said) or _SWITCHED_TO.search(said)) and (
         mine := theirs(older, new, said, speaker)

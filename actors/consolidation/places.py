@@ -16,7 +16,16 @@ from reverie.store import Fact
 
 from .attributes import HOME_TAKEN, PREMISES, UPPER, Key, keys
 
-__all__ = ["based", "finer", "moved_within", "moves", "premises_moved", "there", "within"]
+__all__ = [
+    "based",
+    "finer",
+    "moved_within",
+    "moves",
+    "premises_elsewhere",
+    "premises_moved",
+    "there",
+    "within",
+]
 
 #: A place said with someone's work ("a designer in London", ``claims``), less exact than
 #: where they live: a move replaces it, a neighbourhood does not.
@@ -112,6 +121,27 @@ def premises_moved(text: str) -> str:
     premises = (found["moved"] or found["moving"]).casefold()
     head = _PLACE_NOUN.match(text, found.end() - 1)
     return f"(?:{premises}|{head['noun']})" if head else premises
+
+
+#: Premises, and a place by a name whose last word says what kind of place it is ("Chulia
+#: Street", "Maxwell Food Centre"; a one-word name, "Paphos", is a kind of its own).
+_PREMISES_WORD = re.compile(rf"\b(?:{PREMISES})\b", re.IGNORECASE)
+_ON_A_NAMED = re.compile(rf"\b(?:on|at|in) (?P<name>{_NAME})")
+
+
+def premises_elsewhere(old: str, new: str) -> bool:
+    """``new`` speaks of the premises ``old`` names at another place of the same kind: "the
+    shop on Armenian Street" of "the shop is on Chulia Street" (not "a café on Oxford Street"
+    of a shop, nor "in Paphos" of "in Limassol")."""
+    premises = {m[0].casefold() for m in _PREMISES_WORD.finditer(old)}
+    if not premises & {m[0].casefold() for m in _PREMISES_WORD.finditer(new)}:
+        return False
+    was = {m["name"] for m in _ON_A_NAMED.finditer(old) if " " in m["name"]}
+    now = {m["name"] for m in _ON_A_NAMED.finditer(new) if " " in m["name"]}
+    return (
+        any(a.rsplit(" ", 1)[1] == b.rsplit(" ", 1)[1] for a in was for b in now - was)
+        and not now & was
+    )
 
 
 def moved_within(old: str, new: str) -> tuple[str, str] | None:

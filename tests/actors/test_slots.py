@@ -231,6 +231,16 @@ def test_premises_said_to_move_take_the_new_place() -> None:
     assert "Observatory" not in memory and "Zola cycles to work." in memory
 
 
+def test_premises_spoken_of_at_another_place_of_the_same_kind_have_moved() -> None:
+    """ "Customers find the bakery on Mill Lane easily" says the bakery is no longer on
+    Church Lane; a café on another lane, or the bakery in another town, says nothing of it."""
+    older = ["Ruth's bakery is on Church Lane, by the post office.", "Ruth lives in Hexham."]
+    said = "Customers are finding the bakery on Mill Lane easily, it's by the bridge."
+    assert _merge("Ruth", older, said) == [older[0]]
+    assert _merge("Ruth", older, "Ruth had lunch at a café on Mill Lane.") == []
+    assert _merge("Ruth", older, "Ruth's bakery gets busy in Hexham on market days.") == []
+
+
 def test_work_by_its_shifts_ends_with_the_job_and_a_thing_switched_whole_is_replaced() -> None:
     """ "I work weekend shifts at a Lidl" is work: "I left the shop job" ends it; "my
     thesis is on blockchain" is replaced by "I'm switching the thesis to computer vision"
