@@ -118,6 +118,13 @@ def revise(
     if corrects and not renames(said) and (anew := corrected_name(new.text)):
         changes = [anew, *changes]  # "the goats are Alpines, not the breed I said"
     own = None if corrects else theirs(facts, new, said, speaker)
+    # (a topic's amount stated is that topic's line's, when one is on it: "Take-home is
+    # 41,000 now" is no amount given at home)
+    stated = None if corrects else stated_amount(new.text)
+    said_of = topic_of(new.text[: new.text.find(stated[1])], subject=True) if stated else set()
+    on_it = [
+        f for f in facts if said_of and on_topic(said_of, f.text) and TOPICAL_AMOUNT.search(f.text)
+    ]
     # (a correction or a rename acts on no other person's line: Bob's "we renamed the team
     # Falcons" is no new name for Alice's husband; a line that names nobody may be his)
     persons = people([speaker], facts)
@@ -133,7 +140,7 @@ def revise(
             for f in theirs(facts, new, said, speaker, cue=False) or []
             if RECORD.search(f.text) and not hedged(f.text)  # (not a goal: "wants sub 7:40")
         ]
-    elif not corrects and own is None and (stated := stated_amount(new.text)):
+    elif own is None and stated:
         # "The rent is R6,500": a topic's value stated, for the line on that topic (not
         # another amount of the same unit: "Our rent is 16,900 kroner a month" is no pay)
         changes = [stated]
@@ -191,6 +198,8 @@ def revise(
             # baby" is no new name of the baby Zainab)
             and not (kind.groupindex and re.search(rf"\b{re.escape(was)}\b", value))
         ]
+        if on_it:  # (the lines on the topic stated, when any holds an amount)
+            candidates = [c for c in candidates if any(c[2] is f for f in on_it)]
         if kind in (SCALED_AMOUNT, RECORD_TIME):
             # an amount of the same scale, a best time: one such line is the evidence
             candidates = candidates if len(candidates) == 1 else []

@@ -377,3 +377,16 @@ def test_who_employs_them_however_it_is_said(
     assert gone not in memory
     for text in kept:
         assert text in memory
+
+
+def test_a_topics_amount_stated_is_the_line_on_that_topic_when_one_holds_an_amount() -> None:
+    """ "Take-home is 41,000 now" is the take-home a quoted answer gave, not the amount they
+    give at home, which the embedder finds near; with no line on the topic ("new rate"), the
+    amount goes to the nearest as before."""
+    older = [
+        "Deepa gives 8,000 at home.",
+        'Deepa, asked "What\'s their monthly take-home?", answered "32,000 rupees"',
+    ]
+    assert _merge("Deepa", older, "Take-home is 41,000 now.") == [older[1]]
+    older = ["Paolo charges ₱900 an hour for editing.", "Paolo lives in Dumaguete."]
+    assert _merge("Paolo", older, "Update: new rate is ₱1,200 an hour.") == [older[0]]
