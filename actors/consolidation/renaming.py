@@ -57,7 +57,7 @@ _RENAME = re.compile(
     r"(?:called|calling (?:it|them)) (?:the )?[A-Z][\w' -]* now|chang\w* (?:it|them) to [A-Z]|"
     # ("I'm renaming the truck to Jollof Junction")
     r"renaming (?:(?:the|our|my|it|them) )?(?:[\w-]+ )?(?:to|as) [A-Z]|"
-    r"\brename (?:ourselves|themselves|us|it|them) [A-Z]|"
+    r"\b(?:rename|call) (?:ourselves|themselves) (?:the )?[A-Z]|\brename (?:us|it|them) [A-Z]|"
     r"sign (?:now )?(?:says|reads)|[A-Z][\w'-]* it is\b|"
     # ("Now the studio is called Lumbre Estudio", "now it's called Kabati")
     r"\b[Nn]ow,? (?:(?:the|our|my|their|it|it's) )?(?:[\w-]+ ){0,3}?(?:is |are |'s )?called [A-Z]|"
@@ -85,7 +85,9 @@ _NEW_NAME = re.compile(
     # (or what a pet is now: "renamed the dog, he's Taco now")
     r"(?:(?:\b(?:called|named|calling (?:it|them)|name is|name(?: also| too)?[:,]|to|as|officially|(?:is|are|'re) now|is|are|'re|be|[Ii]t's|[Hh]e's|[Ss]he's|"
     # (or "voted to rename ourselves Taff Vale Ten")
-    r"says|reads|(?:renamed|retitled|rebranded|rename) (?:the |our |my |their )?[a-z]+)|:)\s+"
+    r"says|reads|(?:renamed|retitled|rebranded|rename) (?:the |our |my |their )?[a-z]+|"
+    # (or "voted to call ourselves the Kitchen Kings")
+    r"call (?:ourselves|themselves))|:)\s+"
     rf"(?:the )?{_QUOTE}?){_NOT_A_DAY}(?P<name>{_NAME})"
 )
 #: A name chosen: "Emberfall is cool but no, Lanternfall it is."

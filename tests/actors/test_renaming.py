@@ -554,6 +554,12 @@ def test_a_group_that_voted_to_rename_itself_takes_its_new_name() -> None:
         ("Oh and the quiz team voted to rename ourselves Brain Drain, a bit naff.", "Ffion", "s"),
     )
     assert "Quizzly" not in memory and "Brain Drain" in memory
+    # (or to "call ourselves the …", the old name in apposition after the team)
+    memory = _memory_after(
+        ("I bowl on Fridays with my team, the Pin Pals, at the Lanes.", "Ffion", "s"),
+        ("The team voted to call ourselves the Gutter Kings. I lost that vote.", "Ffion", "s"),
+    )
+    assert "Pin Pals" not in memory and "the Gutter Kings, at the Lanes" in memory, memory
 
 
 def test_a_team_renamed_takes_the_name_they_play_for() -> None:
