@@ -196,7 +196,7 @@ _TABLE: list[tuple[str, str]] = [
         # (or at one, by the hours: "drives a forklift nights at Buckeye Logistics")
         r"freelances?|freelancing) (?:[\w-]+ ){0,3}?(?:for|(?:nights|days|weekends) at) "
         r"(?-i:[A-Z])[\w-]*|"
-        r"teach(?:es|ing)? (?:[\w-]+ ){0,3}?at (?:the )?(?-i:[A-Z])[\w-]*|"
+        r"teach(?:es|ing)? (?:[\w-]+ ){0,5}?at (?:the )?(?-i:[A-Z])[\w-]*|"
         # (their own employer now: "gone out on my own", "opening my own shop, Sankofa")
         r"(?:go(?:ing|ne|es)?|went|set(?:ting|s)? up|struck|striking) (?:out )?on (?:my|their|his|her) own|"
         r"(?:my|their|his|her|our) own boss|"

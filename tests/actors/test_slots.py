@@ -138,6 +138,10 @@ def test_a_trade_done_for_a_named_employer_changes_with_it() -> None:
     older = ["Stoyan teaches history at the Vazov High School.", "Stoyan lives in Plovdiv."]
     said = "Stoyan has started at the Geo Milev English Language School this week."
     assert _merge("Stoyan", older, said) == [older[0]]
+    # (with more words between what they teach and where: "maths to class 10 at …")
+    older = ["Stoyan teaches maths to class 10 at Vazov High.", "Stoyan lives in Plovdiv."]
+    said = "Starting this week Stoyan is teaching at Geo Milev School, the pay is better."
+    assert _merge("Stoyan", older, said) == [older[0]]
     # a thing swapped by its kind is not the line of a near word as stemmed ("buse")
     older = ["Sione drives buses for Auckland Transport.", "Sione lives in Mangere."]
     assert _merge("Sione", older, "Sione traded the ute in for a Ford Ranger.") == []
