@@ -150,13 +150,15 @@ def displaced(
         if not signalled(said):
             return None
     # ("Customers are finding the shop on Armenian Street": of "the shop is on Chulia Street")
-    elsewhere = [
-        f
-        for f in theirs(older, new, said, speaker, cue=False) or []
-        if premises_elsewhere(f.text, new.text)
-    ]
-    if len(elsewhere) == 1 and not hedged(said):
-        return Displaced(elsewhere[0], None)
+    # (whose the lines are is asked only when a line's premises are somewhere else now)
+    if any(premises_elsewhere(f.text, new.text) for f in older):
+        elsewhere = [
+            f
+            for f in theirs(older, new, said, speaker, cue=False) or []
+            if premises_elsewhere(f.text, new.text)
+        ]
+        if len(elsewhere) == 1 and not hedged(said):
+            return Displaced(elsewhere[0], None)
     persons = people([speaker], older)
     if (was := _FROM.search(said) or _SWITCHED_TO.search(said)) and (
         mine := theirs(older, new, said, speaker)
