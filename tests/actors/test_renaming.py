@@ -481,26 +481,6 @@ def test_a_group_or_brand_said_with_are_or_is_takes_a_new_name() -> None:
         assert old not in memory and new in memory, then
 
 
-def test_a_name_corrected_takes_the_line_naming_the_thing_by_the_old_one() -> None:
-    """ "the rams are Texels, not the breed I said" corrects "40 Merino rams"; "the bulbs I
-    planted aren't the kind I told you … it's Queen of Night" corrects "Ballerina from bulb"."""
-    memory = _memory_after(
-        ("Wool from my 40 Merino rams, shearing in May.", "Aroha", "s"),
-        ("Oh, I must correct myself: the rams are Texels, not the breed I said.", "Aroha", "s"),
-    )
-    assert "Merino" not in memory and "40 Texel rams" in memory
-    memory = _memory_after(
-        ("I'm growing Ballerina from bulb this year, plus some herbs.", "Aroha", "s"),
-        (
-            "Small correction: the bulbs I planted aren't the kind I told you. I checked the bag "
-            "and it's Queen of Night, the dark ones.",
-            "Aroha",
-            "s",
-        ),
-    )
-    assert "Ballerina" not in memory and "growing Queen of Night from bulb" in memory
-
-
 def test_a_rename_said_while_it_is_done() -> None:
     """ "I'm renaming the van to Dumpling Express" renames "a food van called Bao Wagon"."""
     memory = _memory_after(
@@ -508,38 +488,6 @@ def test_a_rename_said_while_it_is_done() -> None:
         ("Also I'm renaming the van to Dumpling Express, nobody knew what bao was.", "Mei", "s"),
     )
     assert "Bao Wagon" not in memory and "food van in Leeds called Dumpling Express" in memory
-
-
-def test_a_name_corrected_after_mistakes_owned_takes_the_beings_line() -> None:
-    """ "Two mistakes! The cat's name is Mochi, … And my day off is Friday, not what I wrote":
-    the cat called by its old name after its kind takes the new one, the day its own."""
-    memory = _memory_after(
-        ("Tell them my cat Biscuit sleeps on the counter. My day off is Tuesday.", "Nia", "s"),
-        (
-            "Oops, two mistakes! The cat's name is Mochi, I was thinking of my sister's cat. "
-            "And my day off is Friday, not what I wrote.",
-            "Nia",
-            "s",
-        ),
-    )
-    assert "Biscuit" not in memory and "cat Mochi sleeps on the counter" in memory
-    assert "Tuesday" not in memory
-
-
-def test_a_persons_name_corrected_by_whose_it_is_takes_the_line_naming_them() -> None:
-    """ "I wrote his name wrong, it's Mr Okonkwo", "autocorrect again, her name is Saoirse":
-    a person's name corrected takes the line naming them after a title or who they are;
-    "Her name is Nneka, she's new" corrects nothing."""
-    older = ["Emeka does pottery with Mr Okafor on Saturdays.", "Emeka lives in Enugu."]
-    said = "Sorry, I wrote his name wrong, it's Mr Okonkwo."
-    assert _merge("Emeka", older, said) == [older[0]]
-    older = ["Emeka shares a flat in Enugu with their flatmate Siobhan.", "Emeka is a nurse."]
-    memory = _memory_after(
-        ("I share a flat in Enugu with my flatmate Siobhan. I'm a nurse.", "Emeka", "s"),
-        ("Ugh, autocorrect again, her name is Saoirse.", "Emeka", "s"),
-    )
-    assert "Siobhan" not in memory and "flatmate Saoirse" in memory
-    assert _merge("Emeka", older, "Her name is Nneka, she's new at the clinic.") == []
 
 
 def test_a_group_that_voted_to_rename_itself_takes_its_new_name() -> None:
