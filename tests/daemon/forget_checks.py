@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import shutil
+import tempfile
 import uuid
+from pathlib import Path
 
+import apsw
 import psycopg
 from psycopg import sql
 
@@ -24,14 +28,64 @@ def holders(daemon: DaemonProcess | InProcessDaemon, needle: str) -> list[str]:
     found = []
     for path in sorted(root.rglob("*")):
         try:
-            if path.is_file() and raw in path.read_bytes():
-                found.append(str(path.relative_to(root)))
+            if path.is_file() and raw in (data := path.read_bytes()):
+                where = str(path.relative_to(root))
+                if path.suffix == ".sqlite3":
+                    where += f" ({_pages_holding(path, data, raw)})"
+                found.append(where)
         except FileNotFoundError:  # a temp file that went while we walked
             continue
     url = daemon.env.get("REVERIE_STORE__URL")
     if url:
         found += [f"table:{name}" for name in tables_holding(url, needle)]
     return found
+
+
+def _pages_holding(path: Path, data: bytes, raw: bytes) -> str:
+    """Which b-trees of the SQLite file ``path`` have a page whose bytes hold ``raw``,
+    and whether a live row does: a failure says whether a row was left or written back,
+    or deleted bytes stayed in a page (read from a copy, so the daemon is not held)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        copy = Path(tmp) / path.name
+        shutil.copy(path, copy)
+        conn = apsw.Connection(str(copy), flags=apsw.SQLITE_OPEN_READONLY)
+        try:
+            size = conn.execute("PRAGMA page_size").fetchone()[0]
+            pages = {at // size + 1 for at in _offsets(data, raw)}
+            trees = sorted(
+                f"{name}:{kind}:{page}"
+                for page in pages
+                for name, kind in conn.execute(
+                    "SELECT name, pagetype FROM dbstat WHERE pageno = ?", (page,)
+                )
+            )
+            tables = [
+                t for (t,) in conn.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")
+            ]
+            live = [t for t in tables if _row_holds(conn, t, raw.decode())]
+        finally:
+            conn.close()
+    return f"pages {trees or sorted(pages)}, live rows in {live}"
+
+
+def _offsets(data: bytes, raw: bytes) -> list[int]:
+    found, at = [], data.find(raw)
+    while at >= 0:
+        found.append(at)
+        at = data.find(raw, at + 1)
+    return found
+
+
+def _row_holds(conn: apsw.Connection, table: str, needle: str) -> bool:
+    columns = [row[1] for row in conn.execute(f'PRAGMA table_info("{table}")')]
+    for column in columns:
+        try:
+            query = f'SELECT 1 FROM "{table}" WHERE CAST("{column}" AS TEXT) LIKE ? LIMIT 1'
+            if conn.execute(query, (f"%{needle}%",)).fetchone():
+                return True
+        except apsw.Error:  # a virtual table that cannot be scanned by a column
+            continue
+    return False
 
 
 def _scrubbed(daemon: DaemonProcess | InProcessDaemon) -> None:
