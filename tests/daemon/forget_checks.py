@@ -50,7 +50,7 @@ def _pages_holding(path: Path, data: bytes, raw: bytes) -> str:
         shutil.copy(path, copy)
         conn = apsw.Connection(str(copy), flags=apsw.SQLITE_OPEN_READONLY)
         try:
-            size = conn.execute("PRAGMA page_size").fetchone()[0]
+            size = int(conn.execute("PRAGMA page_size").get)
             pages = {at // size + 1 for at in _offsets(data, raw)}
             trees = sorted(
                 f"{name}:{kind}:{page}"
