@@ -125,11 +125,19 @@ def _lead(text: str, speaker: str) -> str:
     return found["who"].casefold()
 
 
+#: When a change starts, not what it is of: "starting next month" is no gas bill's "a
+#: month". (Not "last month": "left Pixelworks last month" is the job's line by its when.)
+_WHEN = re.compile(
+    r"\b(?:(?:starting|from|since|as of|until|till) )?(?:next|this|the following) "
+    r"(?:week|month|year)\b"
+)
+
+
 def _gist(text: str, speaker: str = "") -> str:
     """What ``text`` says, less whose it is and the change words: both would make every fact
     of the speaker near every change of theirs ("Losa gave Tama a Kamaka" is no nearer to
     "the old one went to Tama's nephew" for naming Tama)."""
-    text = without_cues(_OWNER_LEAD.sub("", text))
+    text = _WHEN.sub("", without_cues(_OWNER_LEAD.sub("", text)))
     if speaker:
         text = re.sub(rf"\b{re.escape(speaker)}(?:'s)?\b", "", text)
     return " ".join(text.split())

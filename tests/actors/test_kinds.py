@@ -131,6 +131,17 @@ def test_an_amount_of_another_thing_is_not_the_one_that_changed() -> None:
     assert "Greta is 57" in memory and "Greta is 76" not in memory
 
 
+def test_when_an_amount_starts_is_not_what_it_is_an_amount_of() -> None:
+    """ "the landlord bumped it to €960 starting next month": "next month" says when, and is
+    no likeness to the "€140 a month" of the heating oil, which stays."""
+    memory = _memory_after(
+        ("Rent is €890 for a studio in Ranelagh.", "Nia", "s"),
+        ("Heating oil is maybe €140 a month.", "Nia", "s"),
+        ("ugh, renewal came in. the landlord bumped it to €960 starting next month.", "Nia", "s"),
+    )
+    assert "Heating oil is maybe €140 a month" in memory and "€960" in memory
+
+
 def test_how_much_an_amount_changed_is_not_its_new_value() -> None:
     """ "put the fee up by 40, so it's 610 now": 610, not 40; the difference alone ("cut by
     €25") is no new value written into the line."""
