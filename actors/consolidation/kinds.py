@@ -71,8 +71,11 @@ KINDS = [
 ]
 #: A weekday, as a schedule says it ("Tuesday mornings").
 WEEKDAY = KINDS[1]
-#: (whole: not the "4" of "4,500", nor the 6 of "6:15")
-_AMOUNT = rf"(?<!:){_NOT_BY}(?:{_MONEY}\d{{1,3}}(?:,\d{{3}})+|\b\d+(?:\.\d+)?k?)(?![,.:]?\d)"
+#: (whole: not the "4" of "4,500", nor the 6 of "6:15"; nor a time, the 7 of "7am")
+_AMOUNT = (
+    rf"(?<!:){_NOT_BY}(?:{_MONEY}\d{{1,3}}(?:,\d{{3}})+|\b\d+(?:\.\d+)?k?)(?![,.:]?\d)"
+    r"(?!\s?[ap]\.?m\b)"
+)
 #: The word after an amount, and the words that name no unit ("3,900 a month", "4,400 now").
 _UNIT = re.compile(r" (?P<unit>[^\W\d_]+)")
 _NOT_UNIT = re.compile(

@@ -142,6 +142,18 @@ def test_when_an_amount_starts_is_not_what_it_is_an_amount_of() -> None:
     assert "Heating oil is maybe €140 a month" in memory and "€960" in memory
 
 
+def test_a_time_of_day_is_no_amount() -> None:
+    """ "raised the quota to 90 an hour" is the quota's line, not the "2pm till 10pm" of the
+    hours worked: the 2 of "2pm" is a time, no amount."""
+    older = [
+        'Efe, asked "What hours are they on?", answered "Lates, 2pm till 10pm".',
+        "Quota is 70 boxes an hour.",
+        "Efe is a packer.",
+    ]
+    merged = _merged("Efe", older, "They raised the quota to 90 an hour, brutal.")
+    assert "Quota is 90 boxes an hour" in merged.memory and "2pm till 10pm" in merged.memory
+
+
 def test_how_much_an_amount_changed_is_not_its_new_value() -> None:
     """ "put the fee up by 40, so it's 610 now": 610, not 40; the difference alone ("cut by
     €25") is no new value written into the line."""
