@@ -18,6 +18,7 @@ __all__ = [
     "RECORD",
     "RECORD_TIME",
     "SCALED_AMOUNT",
+    "TIME",
     "TOPICAL_AMOUNT",
     "TOPICAL_TIME",
     "WEEKDAY",
@@ -71,6 +72,8 @@ KINDS = [
 ]
 #: A weekday, as a schedule says it ("Tuesday mornings").
 WEEKDAY = KINDS[1]
+#: A time of day ("7am", "6:40", "at 9").
+TIME = KINDS[2]
 #: (whole: not the "4" of "4,500", nor the 6 of "6:15"; nor a time, the 7 of "7am")
 _AMOUNT = (
     rf"(?<!:){_NOT_BY}(?:{_MONEY}\d{{1,3}}(?:,\d{{3}})+|\b\d+(?:\.\d+)?k?)(?![,.:]?\d)"

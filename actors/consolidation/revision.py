@@ -23,6 +23,7 @@ from .kinds import (
     RECORD,
     RECORD_TIME,
     SCALED_AMOUNT,
+    TIME,
     TOPICAL_AMOUNT,
     TOPICAL_TIME,
     WEEKDAY,
@@ -118,6 +119,12 @@ def revise(
     if corrects and not renames(said) and (anew := corrected_name(new.text)):
         changes = [anew, *changes]  # "the goats are Alpines, not the breed I said"
     own = None if corrects else theirs(facts, new, said, speaker)
+    if own and (hours := _hours(facts, own, new)):
+        # "I start at 7am and finish at 3pm" of "nights, 10pm till 6am": hours from one time
+        # to another are the line's that held hours so, not a time in another ("gets home
+        # around 6:40")
+        retire(hours)
+        return False
     # (a topic's amount stated is that topic's line's, when one is on it: "Take-home is
     # 41,000 now" is no amount given at home)
     stated = None if corrects else stated_amount(new.text)
@@ -230,6 +237,19 @@ def revise(
                 named_again(facts, rewritten, was, value, retire)
         return rewritten is not None
     return False
+
+
+def _hours(facts: list[Fact], own: list[Fact], new: Fact) -> Fact | None:
+    """The one line of ``own`` holding hours from one time to another, when ``new`` says such
+    hours too (two times or more); else None."""
+    if len(TIME.findall(new.text)) < 2:
+        return None
+    ranges = [
+        f
+        for f in own
+        if len(TIME.findall(f.text)) > 1 and comparable(f, new) and not same_turn(f, new)
+    ]
+    return ranges[0] if len(ranges) == 1 and ranges[0] in facts else None
 
 
 def named_again(

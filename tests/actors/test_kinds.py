@@ -613,3 +613,16 @@ def test_an_amount_a_day_is_of_the_period() -> None:
     a period, as "a week" is."""
     older = ["Ama's driver Kojo gets 50 cedis a day, more on Saturdays.", "Ama lives in Accra."]
     assert _merge("Ama", older, "Kojo is on 60 a day since this month, he earned it.") == older[:1]
+
+
+def test_hours_from_one_time_to_another_replace_the_line_of_such_hours() -> None:
+    """ "I start at 6am and finish at 2pm now" of nights "9pm till 5am": the hours are that
+    line's, and no time of another line ("gets home around 5:30") is rewritten."""
+    older = [
+        'Efe, asked "What hours are they on?", answered "Nights, 9pm till 5am".',
+        "Efe gets home around 5:30.",
+        "Efe is a packer.",
+    ]
+    merged = _merged("Efe", older, "I'm on earlies, I start at 6am and finish at 2pm now.")
+    assert "9pm till 5am" not in merged.memory
+    assert "Efe gets home around 5:30." in merged.memory and "around 6am" not in merged.memory
