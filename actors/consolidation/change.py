@@ -64,7 +64,7 @@ from .signals import (
 )
 from .third_person import word_set
 
-__all__ = ["Displaced", "displaced", "values"]
+__all__ = ["SWITCH", "Displaced", "displaced", "values"]
 
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.
 _LIFE_ENDS = re.compile(
@@ -338,14 +338,15 @@ _NEW_ONE = re.compile(
 #: Someone or something of the speaker's, after their name: "'s manager", "'s old car".
 _OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")
 #: The verbs a switch is told with.
-_SWITCH = "(?:switch|chang|swapp?)"
+#: The verbs of a switch: "switched", "changing", "swapped".
+SWITCH = "(?:switch|chang|swapp?)"
 #: A thing switched whole, by its noun: "switched my module to computing".
 _SWITCHED_TO = re.compile(
-    rf"\b{_SWITCH}\w* (?:my|our|their|the) (?P<old>[a-z]{{3,}}) (?:over )?to\b", re.I
+    rf"\b{SWITCH}\w* (?:my|our|their|the) (?P<old>[a-z]{{3,}}) (?:over )?to\b", re.I
 )
 #: A thing switched for another of its kind, by the kind's plural: "switched gyms".
 _SWITCHED_KINDS = re.compile(
-    rf"\b{_SWITCH}(?:ed|ing|es|e)? (?P<kind>(?!(?:to|over|back|from|it|them)\b)[a-z]{{3,}}s)\b"
+    rf"\b{SWITCH}(?:ed|ing|es|e)? (?P<kind>(?!(?:to|over|back|from|it|them)\b)[a-z]{{3,}}s)\b"
 )
 #: A change that names what it changed from: "switched from pottery to a watercolour class".
 _FROM = re.compile(

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from reverie.store import Fact, MessageRecord
 
 from .attributes import WEEKDAYS, WHEN
-from .change import values
+from .change import SWITCH, values
 from .chatter import is_chatter
 from .grounding import supports
 from .kinds import (
@@ -169,6 +169,9 @@ def revise(
     whose = ""
     if corrects and not renames(said):
         whose = owner(new.text, named(new.text, persons, " ".join(f.text for f in facts)))
+    claim = _WHY.split(new.text, maxsplit=1)[0]
+    lines = [f.text for f in facts]
+    switched = own is not None and re.search(rf"\b{SWITCH}", turn, re.I)
     for kind, value in changes:
         if own and any(root(m[0]) == root(value) for f in own for m in kind.finditer(f.text)):
             # a value a line of the speaker's already holds changed nothing of its kind: "a
@@ -205,6 +208,11 @@ def revise(
             # baby" is no new name of the baby Zainab)
             and not (kind.groupindex and re.search(rf"\b{re.escape(was)}\b", value))
         ]
+        if switched and (new_names := _things(claim) - _things(" ".join(lines))):
+            # "switched to Cricket, $40 a month now": a thing switched to is what changed, and
+            # its amount goes with the line of a thing (the phone plan "AT&T, $85"), not
+            # with an amount of nothing named ("$60 a month on supplies")
+            candidates = [c for c in candidates if _things(c[2].text) - new_names - persons]
         if on_it:  # (the lines on the topic stated, when any holds an amount)
             candidates = [c for c in candidates if any(c[2] is f for f in on_it)]
         if kind in (SCALED_AMOUNT, RECORD_TIME):
@@ -224,7 +232,6 @@ def revise(
         # now the 21st") changed more of the line than one value: it stands alone
         # (not why, said after it: "… now Lumeira Ceramics — I wanted something that works
         # in both English and Portuguese")
-        claim = _WHY.split(new.text, maxsplit=1)[0]
         more = {
             name
             for name in values(claim) - values(old.text) - {value, speaker}
@@ -250,6 +257,11 @@ def _hours(facts: list[Fact], own: list[Fact], new: Fact) -> Fact | None:
         if len(TIME.findall(f.text)) > 1 and comparable(f, new) and not same_turn(f, new)
     ]
     return ranges[0] if len(ranges) == 1 and ranges[0] in facts else None
+
+
+def _things(text: str) -> set[str]:
+    """The names ``text`` states of things, not of days or months, nor of whom it opens with."""
+    return {name for name in values(text) if name[0].isupper() and not WHEN.match(name)}
 
 
 def named_again(

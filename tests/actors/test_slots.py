@@ -420,3 +420,14 @@ def test_jobs_moved_in_the_plural_are_no_move_of_home() -> None:
         ),
     )
     assert "Ines is based in Porto." in _facts(memory) and "Bruna" not in memory
+
+
+def test_a_thing_switched_to_takes_its_amount_to_the_line_of_the_thing_it_replaced() -> None:
+    """ "Switched to Tesco Mobile, £8 a month now": the phone plan's line ("Lebara, £12")
+    goes, not the amount of nothing named that is nearer in words ("£50 a month on bus
+    fares")."""
+    older = ["Phone is Lebara, £12 for just Idris.", "Idris spends £50 a month on bus fares."]
+    memory = _merged(
+        "Idris", [*older, "Idris is a welder."], "Switched to Tesco Mobile, £8 a month now."
+    ).memory
+    assert "Lebara" not in memory and "£50 a month on bus fares" in memory
