@@ -12,7 +12,7 @@ import re
 
 from .attributes import UPPER
 
-__all__ = ["GIVEN", "GOT", "GOT_MAKE", "THE_MAKE", "acquired"]
+__all__ = ["GIVEN", "GOT", "GOT_MAKE", "NEW_OF_MAKE", "THE_MAKE", "acquired"]
 
 #: A thing given to someone: "gave them a smartphone, an iPhone SE", "Suez Gate has given
 #: Ahmed a new laptop", "set them up with a Motorola", "my cousin sold them her iPhone 11".
@@ -30,6 +30,12 @@ GOT = re.compile(
     r"(?!(?:\S+ ){1,2}(?:an?|some) )"  # (not a thing for someone: "bought Leo a new phone")
     r"(?P<kind>(?:[\w'-]+ ){0,3}?)(?P<head>[a-z][a-z-]+)"
     r"(?=\s+(?:with|for|from|at|in|on|to|because|so|and|but|last|this|yesterday|today)\b|[,.;!]|$)"
+)
+
+#: One's new thing by its make and kind, whatever is done with it: "broke in my new La
+#: Sportiva boots" (not "my new job").
+NEW_OF_MAKE = re.compile(
+    rf"\b(?:[Mm]y|[Oo]ur|their) new (?P<kind>(?:[{UPPER}][\w'-]* ){{1,3}})(?P<head>[a-z][a-z-]+)\b"
 )
 
 #: A thing acquired or now used, by its make alone ("picked up a used Silverado", "riding a

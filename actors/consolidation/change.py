@@ -25,7 +25,7 @@ import numpy as np
 
 from reverie.store import Fact
 
-from .acquiring import GIVEN, GOT, GOT_MAKE, THE_MAKE, acquired
+from .acquiring import GIVEN, GOT, GOT_MAKE, NEW_OF_MAKE, THE_MAKE, acquired
 from .attributes import (
     PET,
     RELATIVE,
@@ -229,7 +229,8 @@ def displaced(
         return same  # "got a Galaxy S24", "riding a Canyon Endurace now": one of its makes
     weak = weakly(said)
     # (not a thing to get: "might visit him once we've got the van")
-    if weak and not hedged(said) and (got := GOT.search(said)):  # "got a (new) Chuwi laptop"
+    # "got a (new) Chuwi laptop", "broke in my new La Sportiva boots"
+    if weak and not hedged(said) and (got := GOT.search(said) or NEW_OF_MAKE.search(said)):
         acquired_kind = got["head"].lower().removesuffix("s")
         same = _same_kind(older, new, said, speaker, persons, acquired_kind, embed)
         # "a new bike helmet" for the bike of a line: a thing for it, not a new one of it

@@ -25,7 +25,7 @@ _THEFT = "(?:stole|nicked|pinched|swiped)"
 ENDED = re.compile(
     rf"(?:(?:\b(?i:my|the|our|their)|[{UPPER}][\w-]*'s) (?:old |little |ancient )?"
     r"(?P<head>[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
-    rf"(?:died|gone|gave (?:up|out)|broke(?! up)(?: down)?|(?:was|got) (?:stolen|{_THEFT})|"
+    rf"(?:died|gone|gave (?:up|out)|broke(?! up| in\b)(?: down)?|(?:was|got) (?:stolen|{_THEFT})|"
     r"for scrap|"
     r"(?:up )?for sale|lives with|"
     r"went to live|(?:was|got) rehomed)|"

@@ -133,7 +133,7 @@ _ENDING = re.compile(
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
 _GONE = re.compile(
     r"\b(?:sold(?! [A-Z][\w-]* on\b)|nicked|pinched|gave (?:up|away)|gave (?:him|her|them|[A-Z][\w-]*) away|got rid of|(?<!\ba )(?<!\ban )retired|scrapped|died|gone|stolen|"
-    r"broke(?! up)|wrote off|rehomed?|went to live|stole|no more|(?:up )?for sale|(?:say|said|saying) goodbye to|"
+    r"broke(?! up| in\b)|wrote off|rehomed?|went to live|stole|no more|(?:up )?for sale|(?:say|said|saying) goodbye to|"
     # (a pet of theirs taken in by others: "my foster cat got adopted"; not "we adopted a dog")
     r"(?:got|was|been|gets|is) adopted|"
     r"(?:is|are|was) over|ended(?! (?:the|a|an|up|with|our|my|their)\b)|packed in|"

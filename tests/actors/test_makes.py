@@ -11,6 +11,7 @@ import pytest
 
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
+from tests.actors.merging import merged as _merged
 
 ROWS = [
     (
@@ -255,3 +256,18 @@ def test_a_thing_said_with_the_of_which_something_is_said_is_the_one_a_make_repl
     assert _merge("Imran", older, "Imran got a Redmi Note 13 from the market.") == [older[0]]
     older = ["Euan is a paramedic with the Scottish Ambulance Service.", "Euan lives in Leith."]
     assert _merge("Euan", older, "Euan finally binned the old phone, got a Pixel 8.") == []
+
+
+def test_ones_new_thing_by_its_make_and_kind_replaces_the_old_one_of_that_kind() -> None:
+    """ "Broke in my new Scarpa boots on the Wicklow hike": new boots, whatever is done with
+    them, replace the old ones ("Karrimor boots"); breaking them in ends nothing (not the
+    day hikes, nearer in words)."""
+    older = [
+        'Dara, asked "Have they hiked before?", answered "Only day hikes to Howth".',
+        "Dara has some old Karrimor boots from their brother.",
+        "Dara is a baker.",
+    ]
+    memory = _merged(
+        "Dara", older, "Broke in my new Scarpa boots on the Wicklow hike, no blisters."
+    ).memory
+    assert "Karrimor" not in memory and "Only day hikes to Howth" in memory
