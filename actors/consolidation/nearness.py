@@ -86,11 +86,21 @@ def nearest(
     # (a noun qualifying another is not what the change is about: "changed my phone wallpaper")
     words[0] -= {w.removesuffix("s") for w in modifiers(new.text)}
     shared = [SHARED if words[0] & theirs else 0.0 for theirs in words[1:]]
+    # and so is a name said in the same frame ("swims at Kokrobite now" of "twice a week at
+    # Labadi Pool"): the slot's preposition (issue 59 item 3)
+    frames = [set(_FRAME.findall(f.text)) for f in [new, *candidates]]
+    shared = [
+        x + (SHARED if frames[0] & theirs else 0.0)
+        for x, theirs in zip(shared, frames[1:], strict=True)
+    ]
     scores = vectors[1 : len(gists)] @ vectors[0]
     if alone:
         scores = np.maximum(scores, vectors[1 : len(gists)] @ vectors[-1])
     return clearly_best(scores + np.array(shared, dtype=np.float32), near)
 
+
+#: The preposition a name is said with: "for SLTB", "at the Royal Infirmary".
+_FRAME = re.compile(rf"\b(for|at|with) (?:the )?[{UPPER}]")
 
 #: A claim with the name of its thing, before what is said of it: "found a new supplier,
 #: Namosi Highlands Coffee, grown just an hour from Suva".

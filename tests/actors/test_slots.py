@@ -431,3 +431,16 @@ def test_a_thing_switched_to_takes_its_amount_to_the_line_of_the_thing_it_replac
         "Idris", [*older, "Idris is a welder."], "Switched to Tesco Mobile, £8 a month now."
     ).memory
     assert "Lebara" not in memory and "£50 a month on bus fares" in memory
+
+
+def test_a_name_said_in_the_same_frame_is_evidence_of_the_same_slot() -> None:
+    """ "I swim at Kokrobite now" of the answer "Twice a week at Labadi Pool": the name said
+    "at" as the old one was is nearer for it, past the other lines."""
+    older = [
+        "Abena is based in Accra.",
+        'Abena, asked "How often do they go, and where?", answered "Twice a week at Labadi Pool,'
+        ' after work".',
+        "Abena started at Osu Clinic last Monday, a smaller ward.",
+    ]
+    memory = _merged("Abena", older, "I swim at Kokrobite now since it's closer.").memory
+    assert "Labadi Pool" not in memory and "Osu Clinic" in memory and "based in Accra" in memory
