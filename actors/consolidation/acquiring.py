@@ -32,8 +32,8 @@ GOT = re.compile(
     r"(?=\s+(?:with|for|from|at|in|on|to|because|so|and|but|last|this|yesterday|today)\b|[,.;!]|$)"
 )
 
-#: One's new thing by its make and kind, whatever is done with it: "broke in my new La
-#: Sportiva boots" (not "my new job").
+#: One's new thing by its make and kind, whatever is done with it: "broke in my new Scarpa
+#: boots" (not "my new job").
 NEW_OF_MAKE = re.compile(
     rf"\b(?:[Mm]y|[Oo]ur|their) new (?P<kind>(?:[{UPPER}][\w'-]* ){{1,3}})(?P<head>[a-z][a-z-]+)\b"
 )

@@ -229,7 +229,7 @@ def displaced(
         return same  # "got a Galaxy S24", "riding a Canyon Endurace now": one of its makes
     weak = weakly(said)
     # (not a thing to get: "might visit him once we've got the van")
-    # "got a (new) Chuwi laptop", "broke in my new La Sportiva boots"
+    # "got a (new) Chuwi laptop", "broke in my new Scarpa boots"
     if weak and not hedged(said) and (got := GOT.search(said) or NEW_OF_MAKE.search(said)):
         acquired_kind = got["head"].lower().removesuffix("s")
         same = _same_kind(older, new, said, speaker, persons, acquired_kind, embed)

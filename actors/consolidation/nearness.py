@@ -99,7 +99,7 @@ def nearest(
     return clearly_best(scores + np.array(shared, dtype=np.float32), near)
 
 
-#: The preposition a name is said with: "for SLTB", "at the Royal Infirmary".
+#: The preposition a name is said with: "for Volta Haulage", "at the Osu Clinic".
 _FRAME = re.compile(rf"\b(for|at|with) (?:the )?[{UPPER}]")
 
 #: A claim with the name of its thing, before what is said of it: "found a new supplier,
@@ -135,7 +135,7 @@ def _lead(text: str, speaker: str) -> str:
     return found["who"].casefold()
 
 
-#: When a change starts, not what it is of: "starting next month" is no gas bill's "a
+#: When a change starts, not what it is of: "starting next month" is no heating oil's "a
 #: month". (Not "last month": "left Pixelworks last month" is the job's line by its when.)
 _WHEN = re.compile(
     r"\b(?:(?:starting|from|since|as of|until|till) )?(?:next|this|the following) "

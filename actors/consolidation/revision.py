@@ -120,9 +120,9 @@ def revise(
         changes = [anew, *changes]  # "the goats are Alpines, not the breed I said"
     own = None if corrects else theirs(facts, new, said, speaker)
     if own and (hours := _hours(facts, own, new)):
-        # "I start at 7am and finish at 3pm" of "nights, 10pm till 6am": hours from one time
+        # "I start at 6am and finish at 2pm now" of "nights, 9pm till 5am": hours from one time
         # to another are the line's that held hours so, not a time in another ("gets home
-        # around 6:40")
+        # around 5:30")
         retire(hours)
         return False
     # (a topic's amount stated is that topic's line's, when one is on it: "Take-home is
@@ -209,9 +209,9 @@ def revise(
             and not (kind.groupindex and re.search(rf"\b{re.escape(was)}\b", value))
         ]
         if switched and (new_names := _things(claim) - _things(" ".join(lines))):
-            # "switched to Cricket, $40 a month now": a thing switched to is what changed, and
-            # its amount goes with the line of a thing (the phone plan "AT&T, $85"), not
-            # with an amount of nothing named ("$60 a month on supplies")
+            # "Switched to Tesco Mobile, £8 a month now": a thing switched to is what changed,
+            # and its amount goes with the line of a thing (the phone plan "Lebara, £12"), not
+            # with an amount of nothing named ("£50 a month on bus fares")
             candidates = [c for c in candidates if _things(c[2].text) - new_names - persons]
         if on_it:  # (the lines on the topic stated, when any holds an amount)
             candidates = [c for c in candidates if any(c[2] is f for f in on_it)]
