@@ -27,7 +27,8 @@ import functools
 import re
 from typing import NamedTuple
 
-from .third_person import DEFAULT_SPEAKER, PAST, word_set
+from .modifiers import is_modifier
+from .third_person import DEFAULT_SPEAKER, word_set
 
 __all__ = [
     "HOME_TAKEN",
@@ -47,9 +48,7 @@ __all__ = [
     "WORKPLACE",
     "Key",
     "held_by_another",
-    "is_modifier",
     "keys",
-    "modifiers",
     "same_make",
     "same_subject",
 ]
@@ -280,16 +279,6 @@ _ATTRIBUTES = [(name, re.compile(pattern, re.IGNORECASE)) for name, pattern in _
 #: Things one has one of, told apart by their make (or drink): a new one is named or said
 #: to be new (``truth``).
 THINGS = frozenset(["phone", "car", "drink"])
-#: Words that may follow a thing's noun when it is the thing itself ("my phone died", "the
-#: car is", "a car last week"); any other small word makes it a modifier of the noun after
-#: it ("phone wallpaper", "car park", "coffee machine"), which is another thing.
-_AFTER_A_THING = word_set(
-    "is was are were has had have 's will would can could won't can't doesn't didn't isn't "
-    "wasn't needs keeps got went broke just finally still now again too though instead anymore "
-    "today yesterday tonight tomorrow last this next every a an the my his her their our its "
-    "to for from at in on of with by into onto about after before since until and or but so "
-    "because while when that which who as than if like back up down out off over away here there"
-)
 #: A part of a workplace after its name: "Cedar ward", "Queensferry station".
 _A_UNIT = re.compile(r" (?:ward|unit|department|team|branch|depot|site|station)\b")
 #: A thing used for a while, not one's own: "drove a rental Kia", "driving a borrowed van".
@@ -544,20 +533,6 @@ def held_by_another(fact: str, speaker: str) -> bool:
 def _holder(fact: str, at: int) -> str:
     held = _HELD_BY.search(fact[:at])
     return (held["owner"] or held["given"]) if held else ""
-
-
-def modifiers(text: str) -> set[str]:
-    """The nouns of ``text`` that qualify the noun after them ("phone" of "phone wallpaper")."""
-    return {m[0] for m in re.finditer(r"\b[a-z][\w-]*", text) if is_modifier(text, m.end())}
-
-
-def is_modifier(fact: str, at: int) -> bool:
-    """The noun ending at ``at`` qualifies the word after it ("phone wallpaper")."""
-    after = re.match(r" ([a-z][\w'-]*)", fact[at:])
-    word = after[1] if after else ""
-    return bool(word) and not (
-        word in _AFTER_A_THING or word.endswith(("ed", "s", "ly")) or word in PAST
-    )
 
 
 #: Where, said in the next clause: "finally in Pontypridd now".

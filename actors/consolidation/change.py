@@ -33,13 +33,13 @@ from .attributes import (
     UPPER,
     WHEN,
     held_by_another,
-    is_modifier,
     keys,
 )
 from .breeds import of_breed
 from .endings import ENDED, thing_ended
 from .kinds import KINDS, amount_moved
 from .meaning import Embed
+from .modifiers import is_modifier
 from .nearness import (
     COMMON,
     LONG_WORD,

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from reverie.store import Fact
 
-from .attributes import is_modifier
+from .modifiers import is_modifier
 
 __all__ = ["family_grew"]
 

@@ -17,8 +17,9 @@ import numpy.typing as npt
 
 from reverie.store import Fact
 
-from .attributes import UPPER, modifiers
+from .attributes import UPPER
 from .meaning import Embed
+from .modifiers import modifiers
 from .ownership import LEAD
 from .signals import without_cues
 from .third_person import DEFAULT_SPEAKER, word_set
