@@ -59,12 +59,16 @@ MONTHS = (
 #: A capital letter, in the names of most European languages too ("Étienne", "Łódź").
 UPPER = "A-ZÀ-ÖØ-ÞĀ-ſ"
 WEEKDAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+#: The nouns of a home: "a flat", "my room", "the new condo".
+_HOMES = (
+    r"(?:place|house|home|flat|apartment|condo|townhouse|studio|cottage|room|bedsit|"
+    r"(?:one|two|three)-bed(?:room)?)"
+)
 #: A home taken: "the keys to a townhouse in Burnaby", "signed the lease on a studio",
 #: "renting a cottage in Kurtistown".
 HOME_TAKEN = (
     r"(?:keys to|lease (?:on|for)|signed for|renting|rented|rent|bought|got|found) (?:our|my|their|the|an?) "
-    r"(?:new )?(?:[\w-]+ )?"
-    r"(?:place|house|home|flat|apartment|townhouse|studio|cottage|room)"
+    rf"(?:new )?(?:[\w-]+ )?{_HOMES}"
 )
 
 
@@ -131,12 +135,11 @@ _TABLE: list[tuple[str, str]] = [
         # (the article left out too: "New flat in Leith is tiny")
         # (or whose, and where it is up or down: "Ana's new flat in São Vicente", "our new place
         # is up in Varoš")
-        r"(?:^|\b(?:the|our|my|their) |'s )new (?:house|home|place|flat|apartment|condo)"
+        rf"(?:^|\b(?:the|our|my|their) |'s )new {_HOMES}"
         rf"(?= (?:is (?:up |down |out )?)?in [{UPPER}])|"
-        r"(?:\b(?:our|my|their)|'s) (?:house|home|place|flat|apartment|condo)(?= in (?-i:[A-Z]))|"
+        rf"(?:\b(?:our|my|their)|'s) {_HOMES}(?= in (?-i:[A-Z]))|"
         # (or the home they rent: "I rent a one-bedroom in Stone Oak"; not a car on a trip)
-        r"\brent(?:s|ing|ed)? (?:an?|the) (?:[\w-]+ )?(?:house|home|place|flat|apartment|condo|room|"
-        r"studio|bedsit|(?:one|two|three)-bed(?:room)?)(?= in (?-i:[A-Z]))|"
+        rf"\brent(?:s|ing|ed)? (?:an?|the) (?:[\w-]+ )?{_HOMES}(?= in (?-i:[A-Z]))|"
         # (a move in the English of South Asia: "we shifted to Johar Town"; not "to Tuesdays")
         rf"shift(?:ed|ing)(?= (?:to|into) (?!(?i:{WEEKDAYS}|{MONTHS})\b)(?-i:[A-Z]))|"
         # (somewhere now: "we're in Lautoka now"; not "in Sydney this weekend")
@@ -484,6 +487,26 @@ def same_subject(a: str, b: str) -> bool:
     return named.startswith(f"{short} ") or (" " not in short and named.endswith(f" {short}"))
 
 
+#: Words that open a fact without naming anyone ("The heating …", "Our fridge …").
+_STARTERS = re.compile(
+    r"the|an?|its?|this|that|these|those|our|my|their|his|her|we|you|there|here|new|quick|"
+    r"had|has|have|was|were|is|are|got|been|did|does|do|can|could|would|will|"
+    r"also|so|and|but|from|forget|scratch|scrap|ignore|now|then|before|after|first|still|just|right|yes|"
+    r"no|oh|well|okay|please|sorry|today|tonight|yesterday|tomorrow|everyone|nobody|someone|"
+    # (or how much or how sure: "Only 15 minutes from …", "About 40 minutes in …")
+    r"only|about|around|nearly|almost|roughly|maybe|probably"
+)
+
+
+def common_opener(word: str) -> bool:
+    """``word`` opens a sentence without naming anyone: a closed-class word, or a word of
+    the forms no name has ("Training's moved …", "Finally replaced …")."""
+    word = word.casefold()
+    return bool(_STARTERS.fullmatch(word) or WHEN.fullmatch(word)) or (
+        len(word) > 6 and word.endswith(("ing", "ly"))
+    )
+
+
 def _subject(fact: str, at: int) -> str:
     """The person the words before ``at`` name: the name of the nearest part of the sentence
     that says who ("…, so Dmitri and others moved"), empty for a thing ("the van broke")."""
@@ -492,7 +515,8 @@ def _subject(fact: str, at: int) -> str:
         return apposed[1].casefold()
     # ("Jonas and their fiancée Rasa are moving": one subject of two, the first named first)
     pronoun = ""
-    for span in reversed(_BOUNDARY.split(_JOINT.sub(r"\1 & ", fact[:at]))):
+    spans = _BOUNDARY.split(_JOINT.sub(r"\1 & ", fact[:at]))
+    for index, span in reversed(list(enumerate(spans))):
         if relation := _RELATION.search(span.strip()):
             # (named too: "Tomás's brother Diego", one person with "Diego")
             rel, name = relation["rel"] or relation["noun"], relation["name"] or relation["named"]
@@ -509,8 +533,12 @@ def _subject(fact: str, at: int) -> str:
             continue
         names = [
             w
-            for w in words
-            if w[:1].isupper() and w.casefold() not in _PRONOUNS and not WHEN.fullmatch(w)
+            for at_word, w in enumerate(words)
+            if w[:1].isupper()
+            and w.casefold() not in _PRONOUNS
+            and not WHEN.fullmatch(w)
+            # (the fact's first word, capitalised for opening it: "Only 15 minutes from …")
+            and not (index == at_word == 0 and common_opener(w))
         ]
         if names:
             return names[0].removesuffix("'s").casefold()

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from reverie.store import Fact
 
-from .attributes import OF_A_THING, RELATIVES, SOMEONE, UPPER, WHEN
+from .attributes import OF_A_THING, RELATIVES, SOMEONE, UPPER, common_opener
 from .signals import signalled
 from .third_person import DEFAULT_SPEAKER
 
@@ -34,13 +34,6 @@ LEAD = re.compile(
 )
 _SOMEONE_ELSE = re.compile(
     rf"^\s+(?:[a-z]+ )?(?i:{RELATIVES})\b(?: [A-Z][\w-]*)?|^\s+(?!{OF_A_THING}\b)[a-z][a-z-]* [A-Z][\w-]*"
-)
-#: Words that open a fact without naming anyone ("The heating …", "Our fridge …").
-_STARTERS = re.compile(
-    r"the|an?|its?|this|that|these|those|our|my|their|his|her|we|you|there|here|new|quick|"
-    r"had|has|have|was|were|is|are|got|been|did|does|do|can|could|would|will|"
-    r"also|so|and|but|from|forget|scratch|scrap|ignore|now|then|before|after|first|still|just|right|yes|"
-    r"no|oh|well|okay|please|sorry|today|tonight|yesterday|tomorrow|everyone|nobody|someone"
 )
 
 
@@ -69,7 +62,7 @@ def people(speakers: Iterable[str], facts: Iterable[Fact]) -> set[str]:
     opens two facts or more ("Carl lives …", "Carl's dog …"; a word that opens one line is
     as likely "Site visits on Mondays …")."""
     leads = Counter(m["who"] for f in facts if (m := LEAD.match(f.text)))
-    frequent = {who for who, n in leads.items() if n > 1 and not _common(who)}
+    frequent = {who for who, n in leads.items() if n > 1 and not common_opener(who)}
     return {*speakers, DEFAULT_SPEAKER, *frequent}
 
 
@@ -80,22 +73,15 @@ def named(text: str, known: set[str], written: str = "") -> set[str]:
     moved …" after "Grace Tabernacle Choir")."""
     found = LEAD.match(text)
     lead = found["who"] if found else ""
-    if found is None or _common(lead) or found["rest"].startswith(","):  # "Moved, unpacked, …"
+    if (
+        found is None or common_opener(lead) or found["rest"].startswith(",")
+    ):  # "Moved, unpacked, …"
         return known
     # (nor a word of a longer name: "Choir moved rehearsal" after "Grace Tabernacle Choir")
     inside = re.finditer(rf"([\w,'-]+) {re.escape(lead)}\b", written)
     if written and not any(not before[1][:1].isupper() for before in inside):
         return known
     return known | {lead}
-
-
-def _common(word: str) -> bool:
-    """``word`` opens a sentence without naming anyone: a closed-class word, or a word of
-    the forms no name has ("Training's moved …", "Finally replaced …")."""
-    word = word.casefold()
-    return bool(_STARTERS.fullmatch(word) or WHEN.fullmatch(word)) or (
-        len(word) > 6 and word.endswith(("ing", "ly"))
-    )
 
 
 def theirs(

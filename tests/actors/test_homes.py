@@ -305,3 +305,13 @@ def test_a_home_they_rent_is_where_they_live() -> None:
     assert _merge("Keri", older, "Keri moved into a flat in Newtown with a garden.") == [older[0]]
     older = ["Keri rented a car in Hobart.", "Keri lives in Newtown."]
     assert _merge("Keri", older, "Keri moved into a flat in Glebe.") == [older[1]]
+
+
+def test_a_room_of_theirs_somewhere_is_where_they_live_whatever_opens_the_sentence() -> None:
+    """ "Only 10 minutes from my room in Karlín": a room is a home, and "Only" opening the
+    sentence names nobody, so the room is the speaker's and their home moved."""
+    memory = _memory_after(
+        ("I live in Smíchov, I work nights at the bakery.", "Radek", "s"),
+        ("Only 10 minutes from my room in Karlín, and the landlady cooks.", "Radek", "s"),
+    )
+    assert "Smíchov" not in memory and "Karlín" in memory
