@@ -97,6 +97,8 @@ _WRONG_ABOUT = re.compile(
     r"|\b(?:[Tt]he|[Mm]y) (?P<f>[a-z]+)(?: [^,.:;]*?)? (?:is|are|was|were)(?:n't| not) the [a-z]+ I "
     r"(?:told you|said|mentioned|wrote)\b"
 )
+#: A name after "it's": "it's Iron Works".
+_A_NAME = re.compile(r" [A-Z][\w'-]*")
 #: "It's …" opening a sentence or a clause ("Just checked the agreement, it's …").
 _IT_IS = re.compile(r"^It(?:'s| is)\b|(?:[,:]| and) it(?:'s| is)\b")
 
@@ -108,13 +110,17 @@ def it_corrected(text: str, said: str) -> str:
     if (it := _IT_IS.search(text)) is None:
         return text
     wrong = _WRONG_ABOUT.search(said)
-    if (here := _WRONG_ABOUT.search(text[: it.start()])) and not (here["a"] or here["b"]):
-        # (in its own sentence only where the mistake's clause says nothing by itself; "I
-        # got the rent wrong, it's 2,300" is read whole, the line it corrects rewritten)
+    if (here := _WRONG_ABOUT.search(text[: it.start()])) and not (
+        (here["a"] or here["b"]) and not _A_NAME.match(text, it.end())
+    ):
+        # (in its own sentence only where the mistake's clause says nothing by itself, or
+        # where what it is now is a name: "gave you the wrong gym name, it's Iron
+        # Works"; "I got the rent wrong, it's 2,300" is read whole, the line it corrects
+        # rewritten)
         wrong = here
     if wrong is None:
         return text
-    thing = next(v for v in wrong.groups() if v).lower()
+    thing = next(v for v in wrong.groups() if v).lower().removesuffix(" name")
     verb = "are" if thing.endswith("s") and not thing.endswith("ss") else "is"
     return f"Correction: my {thing} {verb}{text[it.end() :]}"
 

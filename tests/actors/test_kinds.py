@@ -361,6 +361,16 @@ def test_a_mistake_owned_in_one_clause_makes_the_next_a_correction() -> None:
     assert "38,000" not in memory and "43,000" in memory
 
 
+def test_a_wrong_name_owned_then_its_right_one_is_said_of_the_thing() -> None:
+    """ "I gave you the wrong gym name, it's Iron Works": the name corrects the gym, said
+    whole ("Wiremu's gym is Iron Works"), though the mistake's clause says a thing itself."""
+    memory = _memory_after(
+        ("My gym is Peak Fitness, I go after work.", "Wiremu", "s"),
+        ("Sorry, I gave you the wrong gym name, it's Iron Works, I mix them up.", "Wiremu", "s"),
+    )
+    assert "Peak Fitness" not in memory and "Wiremu's gym is Iron Works" in memory
+
+
 def test_a_membership_quit_is_no_job_and_a_start_day_no_schedule() -> None:
     """ "I quit the rowing club" ends the rowing line (no employer's), and the new hobby's
     Mondays go into no other line; "Marc-André starts Monday" is a date, not the day the
