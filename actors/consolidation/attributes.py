@@ -138,8 +138,9 @@ _TABLE: list[tuple[str, str]] = [
         rf"(?:^|\b(?:the|our|my|their) |'s )new {_HOMES}"
         rf"(?= (?:is (?:up |down |out )?)?in [{UPPER}])|"
         rf"(?:\b(?:our|my|their)|'s) {_HOMES}(?= in (?-i:[A-Z]))|"
-        # (or the home they rent: "I rent a one-bedroom in Stone Oak"; not a car on a trip)
-        rf"\brent(?:s|ing|ed)? (?:an?|the) (?:[\w-]+ )?{_HOMES}(?= in (?-i:[A-Z]))|"
+        # (or the home they rent or share: "I rent a one-bedroom in Stone Oak"; no trip's car)
+        rf"\b(?:rent(?:s|ing|ed)?|shar(?:e|es|ed|ing)) (?:an?|the) (?:[\w-]+ )?{_HOMES}"
+        r"(?= in (?-i:[A-Z]))|"
         # (a move in the English of South Asia: "we shifted to Johar Town"; not "to Tuesdays")
         rf"shift(?:ed|ing)(?= (?:to|into) (?!(?i:{WEEKDAYS}|{MONTHS})\b)(?-i:[A-Z]))|"
         # (somewhere now: "we're in Lautoka now"; not "in Sydney this weekend")

@@ -315,3 +315,23 @@ def test_a_room_of_theirs_somewhere_is_where_they_live_whatever_opens_the_senten
         ("Only 10 minutes from my room in Karlín, and the landlady cooks.", "Radek", "s"),
     )
     assert "Smíchov" not in memory and "Karlín" in memory
+
+
+def test_a_home_they_share_is_where_they_live_and_a_move_takes_it_not_the_city() -> None:
+    """ "I share a place in Adabraka with my friend Efua" is their home, finer than the city
+    of their introduction; a move to a flat elsewhere takes it, and the city stays."""
+    memory = _memory_after(
+        ("Hi, I'm Akua. I'm a waitress at Buka Kitchen in Accra and I want to bake.", "Akua", "s"),
+        (
+            "Rent is 900 cedis, I share a place in Adabraka with my friend Efua. Transport is"
+            " cheap because I walk to the café.",
+            "Akua",
+            "s",
+        ),
+        (
+            "And Abena and I moved on Saturday, to a flat in Osu that's closer to the café.",
+            "Akua",
+            "s",
+        ),
+    )
+    assert "Adabraka" not in memory and "Osu" in memory and "based in Accra" in memory
