@@ -207,6 +207,9 @@ def revise(
             # (a name holding another whole is named after it: "Zainab Textiles, after the
             # baby" is no new name of the baby Zainab)
             and not (kind.groupindex and re.search(rf"\b{re.escape(was)}\b", value))
+            # (nor is the speaker's own name one of the names they correct: "wrote my
+            # roommate's name wrong, it's Hiwot" is no new name for them)
+            and was != speaker
         ]
         if switched and (new_names := _things(claim) - _things(" ".join(lines))):
             # "Switched to Tesco Mobile, £8 a month now": a thing switched to is what changed,

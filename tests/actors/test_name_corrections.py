@@ -58,3 +58,19 @@ def test_a_persons_name_corrected_by_whose_it_is_takes_the_line_naming_them() ->
     )
     assert "Siobhan" not in memory and "flatmate Saoirse" in memory
     assert _merge("Emeka", older, "Her name is Nneka, she's new at the clinic.") == []
+
+
+def test_a_name_corrected_is_never_the_speakers_own_in_a_line_of_theirs() -> None:
+    """ "I wrote my roommate's name wrong, it's Abena": the roommate's name, in the line
+    naming her, and not the speaker's in "… because Akua walks to the café"."""
+    memory = _memory_after(
+        (
+            "Rent is 900 cedis, I share a place in Adabraka with my friend Efua. Transport is"
+            " cheap because I walk to the café.",
+            "Akua",
+            "s",
+        ),
+        ("Oops, I wrote my roommate's name wrong, it's Abena 🙈", "Akua", "s"),
+    )
+    assert "because Akua walks to the café" in memory and "Abena walks" not in memory
+    assert "with their friend Abena" in memory
