@@ -271,3 +271,18 @@ def test_ones_new_thing_by_its_make_and_kind_replaces_the_old_one_of_that_kind()
         "Dara", older, "Broke in my new Scarpa boots on the Wicklow hike, no blisters."
     ).memory
     assert "Karrimor" not in memory and "Only day hikes to Howth" in memory
+
+
+def test_a_make_said_with_the_and_what_it_does_is_kept_and_replaces_the_old_one() -> None:
+    """ "The Vario handles the hill way better, and it carries two crates of fruit": a make
+    known by "the" doing something is a fact of theirs though no "I" is said, and takes the
+    place of the thing used for the same ("the fruit … on my Lambretta")."""
+    memory = _memory_after(
+        ("I get the fruit every morning on my Lambretta from the market in Tabanan.", "Wayan", "s"),
+        (
+            "The Vario handles the hill way better, and it carries two crates of fruit.",
+            "Wayan",
+            "s",
+        ),
+    )
+    assert "Lambretta" not in memory and "The Vario handles the hill" in memory
