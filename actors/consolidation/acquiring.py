@@ -44,7 +44,8 @@ GOT_MAKE = re.compile(
     r"\b(?:(?:got|bought|picked up|ordered|upgraded to|went (?:with|for)|settled on)(?: myself| us)?|"
     # ("Now I drive a Kia Picanto")
     r"(?<=\b[Nn]ow )(?:I|we|[A-Z][\w-]*) (?:drive|drives|ride|rides|use|uses)|"
-    r"(?P<now>riding|driving|using|shooting on|on)) (?:an?|the|my|our) "
+    # (or "rides a Cube Stereo now", the present said with "now")
+    r"(?P<now>riding|driving|using|shooting on|on|(?:ride|drive|use)s?)) (?:an?|the|my|our) "
     r"(?:(?:new|used|second-hand|secondhand|refurbished|shiny|cheap) )?"
     rf"(?P<make>[{UPPER}][\w-]*(?: [{UPPER}\d][\w-]*)*)"
     # (what is now used says so; a thing got for someone is theirs: "a Chromebook for the girls")

@@ -477,9 +477,17 @@ _OWNED = re.compile(
 )
 
 
+#: A thing owned, by its kind and then its name: "Nikos's own bike is a Marin Rift Zone".
+_OWNED_AS = re.compile(
+    rf"\b[{UPPER}][\w-]*'s (?:own )?[a-z]+ (?:is|was) an? (?P<make>[{UPPER}][\w-]*)"
+)
+
+
 def _owns(text: str, persons: set[str]) -> bool:
-    """``text`` owns a thing by its name ("Dayo's Infinix Hot", "in the Saab")."""
-    return any(m["make"] not in persons for m in _OWNED.finditer(text))
+    """``text`` owns a thing by its name ("Dayo's Infinix Hot", "in the Saab", "Ana's phone
+    is a Pixel 7")."""
+    found = [*_OWNED.finditer(text), *_OWNED_AS.finditer(text)]
+    return any(m["make"] not in persons for m in found)
 
 
 def _known(text: str, persons: set[str]) -> bool:

@@ -286,3 +286,13 @@ def test_a_make_said_with_the_and_what_it_does_is_kept_and_replaces_the_old_one(
         ),
     )
     assert "Lambretta" not in memory and "The Vario handles the hill" in memory
+
+
+def test_a_make_used_now_replaces_the_one_their_thing_of_that_kind_was() -> None:
+    """ "I ride a Cube Stereo now" of "my own bike is a Marin Rift Zone": a thing owned by its
+    kind and then its make is theirs, and the make used now takes its place."""
+    memory = _memory_after(
+        ("My own bike is a Marin Rift Zone, which is heavy on the climbs.", "Nikos", "s"),
+        ("On the trails I ride a Cube Stereo now, lighter and quicker.", "Nikos", "s"),
+    )
+    assert "Marin" not in memory and "Cube Stereo" in memory
