@@ -471,7 +471,9 @@ def _named_things(text: str) -> set[str]:
 #: A thing owned, by its name: "Dayo's Infinix Hot", "on their Intuos", "my Nissan Almera",
 #: or ridden in: "drive down in the Saab".
 _OWNED = re.compile(
-    rf"(?:\b(?:my|our|their|his|her)|\b[{UPPER}][\w-]*'s|\b(?:in|on|drives?|rides?) the) "
+    rf"(?:\b(?:my|our|their|his|her)|\b[{UPPER}][\w-]*'s|\b(?:in|on|drives?|rides?) the|"
+    # (or worked on: "works on a Husqvarna"; not a day, "on a Monday")
+    r"\b[a-z]+ on an?) "
     r"(?:(?:old|trusty|beloved|little) )?"
     rf"(?P<make>[{UPPER}][\w-]*(?: [{UPPER}\d][\w-]*)*)"
 )
@@ -487,7 +489,7 @@ def _owns(text: str, persons: set[str]) -> bool:
     """``text`` owns a thing by its name ("Dayo's Infinix Hot", "in the Saab", "Ana's phone
     is a Pixel 7")."""
     found = [*_OWNED.finditer(text), *_OWNED_AS.finditer(text)]
-    return any(m["make"] not in persons for m in found)
+    return any(m["make"] not in persons and not WHEN.match(m["make"]) for m in found)
 
 
 def _known(text: str, persons: set[str]) -> bool:

@@ -296,3 +296,17 @@ def test_a_make_used_now_replaces_the_one_their_thing_of_that_kind_was() -> None
         ("On the trails I ride a Cube Stereo now, lighter and quicker.", "Nikos", "s"),
     )
     assert "Marin" not in memory and "Cube Stereo" in memory
+
+
+def test_a_thing_worked_on_by_its_make_is_theirs_and_a_new_one_takes_its_place() -> None:
+    """ "works on a Husqvarna that's fully paid off", then "stitches on a Juki now, the old
+    machine died": what they work on is theirs by its make, and the make used now replaces
+    it (not "on a Monday": a day is no make)."""
+    older = [
+        "The workshop rent is 430 a month, electricity maybe 55.",
+        "Ines works on a Husqvarna that's fully paid off.",
+        "Orders come in on a Monday, so that's Ines's busy day.",
+    ]
+    said = "Ines stitches on a Juki now, the motor on the old machine died the week of the move."
+    memory = _merged("Ines", older, said).memory
+    assert "Husqvarna" not in memory and "Juki" in memory and "on a Monday" in memory
