@@ -119,7 +119,7 @@ def revise(
     if corrects and not renames(said) and (anew := corrected_name(new.text)):
         changes = [anew, *changes]  # "the goats are Alpines, not the breed I said"
     own = None if corrects else theirs(facts, new, said, speaker)
-    if own and (hours := _hours(facts, own, new)):
+    if own and (hours := _hours(own, new)):
         # "I start at 6am and finish at 2pm now" of "nights, 9pm till 5am": hours from one time
         # to another are the line's that held hours so, not a time in another ("gets home
         # around 5:30")
@@ -170,8 +170,12 @@ def revise(
     if corrects and not renames(said):
         whose = owner(new.text, named(new.text, persons, " ".join(f.text for f in facts)))
     claim = _WHY.split(new.text, maxsplit=1)[0]
-    lines = [f.text for f in facts]
-    switched = own is not None and re.search(rf"\b{SWITCH}", turn, re.I)
+    # "Switched to Tesco Mobile, £8 a month now": a thing switched to is what changed, and its
+    # amount goes with the line of a thing (the phone plan "Lebara, £12"), not with an amount
+    # of nothing named ("£50 a month on bus fares")
+    switched_to = set()
+    if own is not None and re.search(rf"\b{SWITCH}", turn, re.I):
+        switched_to = _things(claim) - _things(" ".join(f.text for f in facts))
     for kind, value in changes:
         if own and any(root(m[0]) == root(value) for f in own for m in kind.finditer(f.text)):
             # a value a line of the speaker's already holds changed nothing of its kind: "a
@@ -208,14 +212,11 @@ def revise(
             # baby" is no new name of the baby Zainab)
             and not (kind.groupindex and re.search(rf"\b{re.escape(was)}\b", value))
             # (nor is the speaker's own name one of the names they correct: "wrote my
-            # roommate's name wrong, it's Hiwot" is no new name for them)
+            # roommate's name wrong, it's Abena" is no new name for them)
             and was != speaker
         ]
-        if switched and (new_names := _things(claim) - _things(" ".join(lines))):
-            # "Switched to Tesco Mobile, £8 a month now": a thing switched to is what changed,
-            # and its amount goes with the line of a thing (the phone plan "Lebara, £12"), not
-            # with an amount of nothing named ("£50 a month on bus fares")
-            candidates = [c for c in candidates if _things(c[2].text) - new_names - persons]
+        if switched_to:
+            candidates = [c for c in candidates if _things(c[2].text) - switched_to - persons]
         if on_it:  # (the lines on the topic stated, when any holds an amount)
             candidates = [c for c in candidates if any(c[2] is f for f in on_it)]
         if kind in (SCALED_AMOUNT, RECORD_TIME):
@@ -249,7 +250,7 @@ def revise(
     return False
 
 
-def _hours(facts: list[Fact], own: list[Fact], new: Fact) -> Fact | None:
+def _hours(own: list[Fact], new: Fact) -> Fact | None:
     """The one line of ``own`` holding hours from one time to another, when ``new`` says such
     hours too (two times or more); else None."""
     if len(TIME.findall(new.text)) < 2:
@@ -259,7 +260,7 @@ def _hours(facts: list[Fact], own: list[Fact], new: Fact) -> Fact | None:
         for f in own
         if len(TIME.findall(f.text)) > 1 and comparable(f, new) and not same_turn(f, new)
     ]
-    return ranges[0] if len(ranges) == 1 and ranges[0] in facts else None
+    return ranges[0] if len(ranges) == 1 else None
 
 
 def _things(text: str) -> set[str]:
