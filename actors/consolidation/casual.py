@@ -95,7 +95,8 @@ def as_meant(text: str, name: str | None) -> str:
 #: A weighing of the speaker's, said without its "I": "Weighed in this morning: 81.9!".
 _WEIGHED = re.compile(
     r"^(?:(?:I )?[Ww]eighed (?:myself |in )?[^:!.?]*?[:,] |(?:[Tt]he )?[Ss]cale (?:says|said|showed) )"
-    r"(?P<n>\d+(?:\.\d+)?)(?=[ !.,]|$)"
+    # (with its unit too: "Weighed myself this morning: 86kg!!")
+    r"(?P<n>\d+(?:\.\d+)?(?: ?(?:kg|kgs|kilos?|lbs?|pounds|st)\b)?)(?=[ !.,]|$)"
 )
 #: Someone sending the speaker to work elsewhere, said of them: "… has posted me to Tamale".
 _SENT_ME = re.compile(

@@ -592,6 +592,12 @@ def test_a_weight_said_without_its_unit_is_what_they_weigh() -> None:
         ("weigh-in this morning: 88!!! lowest in years", "Tevita", "s"),
     )
     assert "96" not in memory and "88 kg" in memory
+    # (and with its unit: "Weighed myself after the run: 90kg!!")
+    memory = _memory_after(
+        ("I'm 96 kg right now and I run a 10K in 58 minutes.", "Tevita", "s"),
+        ("Weighed myself after the run: 90kg!! 🎉", "Tevita", "s"),
+    )
+    assert "96" not in memory and "Tevita weighs 90kg" in memory
 
 
 def test_an_amount_going_up_to_a_value_is_the_new_one() -> None:
