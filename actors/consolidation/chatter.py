@@ -26,7 +26,8 @@ _OPENER_WORDS = (
     r"quick update|update|small correction|correction|small typo|typo|fyi|btw|p\.?s\.?|"
     # (any kind of news: "big news", "mean news", "career news")
     r"guess what|oh|by the way|(?:(?!the\b)[a-z]+ )?news|heads up|personal stuff|weird confession|confession|fun fact|"
-    r"on a brighter note|on the plus side|random|quick intro|oops|ugh|well|so|also|anyway|"
+    r"on a brighter note|on the (?:plus|bright) side|in other news|random|quick intro|oops|ugh|well|so|also|"
+    r"anyway|"
     r"change of plans?|(?:slight|small|quick|big|one) change|"
     r"and|but|yeah|yes|ok|okay|hey|hmm|um|honestly|basically|plus|haha|lol|wow|sorry|hi|"
     r"surprise|yay|phew|omg|oof|ah|"

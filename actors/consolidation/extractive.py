@@ -72,9 +72,12 @@ _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|mine|we|we're|our)\b", re.IGNO
 #: The speaker as what others did something to ("They made me operations manager"), said
 #: not asked ("Can you help me …?" is a request).
 _ME = re.compile(r"\bme\b(?!.*\?$)", re.IGNORECASE)
-#: Others doing something to the speaker ("they offered me a full-time analyst role"): said
-#: of the speaker as a statement is.
-_DONE_TO_ME = re.compile(r"^(?:[^:]+: )?(?:(?i:they|he|she)|[A-Z][\w'-]*) (?:\w+ed|made|gave) me\b")
+#: Others doing something to the speaker or a thing of theirs ("they offered me a role", "the
+#: club bumped my pay to …"): said of the speaker as a statement is.
+_DONE_TO_ME = re.compile(
+    r"^(?:[^:]+: )?(?:(?i:they|he|she)|[Tt]he [a-z]+|[A-Z][\w'-]*) (?:\w+ed|made|gave|put|cut|set) "
+    r"(?:me|my [a-z]+)\b"
+)
 _STATEMENT = re.compile(
     r"\b(i'm|i've|am|is|are|was|have|has|prefer|prefers|like|likes|love|loves|hate|dislike|want|"
     r"need|use|work|works|live|lives|moved|relocated|always|never|usually|favou?rite|allergic|"
@@ -85,9 +88,8 @@ _STATEMENT = re.compile(
 )
 #: A sentence that changes or takes back a fact: always worth a look by the merge.
 _CHANGE = re.compile(
-    r"\b(?:correction|typo|actually|anymore|no longer|forget|scratch|scrap|cancelled|is off|"
-    r"not happening)\b",
-    re.IGNORECASE,
+    r"(?i)\b(?:correction|typo|actually|anymore|no longer|forget|scratch|scrap|cancelled|is off|"
+    r"not happening)\b"
 )
 #: "We practise on Thursdays": the speaker doing something, whatever the verb.
 _SUBJECT_VERB = re.compile(
@@ -179,8 +181,7 @@ _PLACE = re.compile(rf"\b(?:in|at|to) ([{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)")
 #: Where a group meets, not where anyone lives: "We meet at the community centre in Teika now"
 #: after "so we moved" (the club moved, not the speaker's home).
 _VENUE = re.compile(
-    r"\b(?:meet|meets|rehearse|rehearses|rehearsals?|train|trains|training|practi[cs]es?|gather)\b",
-    re.IGNORECASE,
+    r"(?i)\b(?:meets?|rehearses?|rehearsals?|trains?|training|practi[cs]es?|gather)\b"
 )
 #: "moved there", "a flat there": the place the sentence named before.
 _THERE = re.compile(

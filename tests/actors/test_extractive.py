@@ -227,3 +227,23 @@ def test_an_emoji_ends_a_statement_before_a_question_in_lower_case() -> None:
     assert "7,500" not in memory
     assert any("9,000 pesos" in f and "?" not in f for f in facts), facts
     assert any("Mole" in f and "rescue" in f for f in facts), facts
+
+
+def test_what_others_did_to_a_thing_of_theirs_is_kept_after_a_discourse_opener() -> None:
+    """ "on the bright side we came 3rd and the club bumped my pay to 15,000 a month": what
+    others did to the speaker's pay is said of them, and "on the bright side" opens it."""
+    memory = _memory_after(
+        ("I earn 11,000 a month from the club.", "Tama", "s"),
+        ("The club bumped my pay to 13,000 a month.", "Tama", "s"),
+    )
+    assert "11,000" not in memory and "13,000 a month" in memory
+    memory = _memory_after(
+        ("I earn 11,000 a month from the club.", "Tama", "s"),
+        (
+            "meh. on the bright side we came 3rd in the league and the club bumped my pay to"
+            " 15,000 a month",
+            "Tama",
+            "s",
+        ),
+    )
+    assert "11,000" not in memory and "15,000 a month" in memory
