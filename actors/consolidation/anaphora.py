@@ -93,6 +93,8 @@ _WRONG_ABOUT = re.compile(
     r" (?:was|were) (?:wrong|off|incorrect)\b"
     r"|^(?!(?i:small|quick|tiny|slight|minor|big|major|one|another|a)\b)"
     r"(?P<e>[A-Za-z]+(?: [a-z]+)?) correction\b"
+    # ("Correction on that rent number")
+    r"|\b[Cc]orrection (?:on|to) (?:that|the|my) (?P<g>[a-z]+)(?: number| figure)?\b"
     # ("the seeds I started aren't the variety I told you")
     r"|\b(?:[Tt]he|[Mm]y) (?P<f>[a-z]+)(?: [^,.:;]*?)? (?:is|are|was|were)(?:n't| not) the [a-z]+ I "
     r"(?:told you|said|mentioned|wrote)\b"

@@ -371,6 +371,15 @@ def test_a_wrong_name_owned_then_its_right_one_is_said_of_the_thing() -> None:
     assert "Peak Fitness" not in memory and "Wiremu's gym is Iron Works" in memory
 
 
+def test_a_correction_on_a_number_then_its_value_is_the_things() -> None:
+    """ "Correction on that rent number, I swapped the digits. It's 1,390.": the rent's."""
+    memory = _memory_after(
+        ("My rent is 1,930 a month, bills included.", "Ewa", "s"),
+        ("Correction on that rent number, I swapped the digits. It's 1,390.", "Ewa", "s"),
+    )
+    assert "1,930" not in memory and "1,390" in memory
+
+
 def test_a_membership_quit_is_no_job_and_a_start_day_no_schedule() -> None:
     """ "I quit the rowing club" ends the rowing line (no employer's), and the new hobby's
     Mondays go into no other line; "Marc-André starts Monday" is a date, not the day the
