@@ -10,6 +10,7 @@ append must be readable afterwards.
 from __future__ import annotations
 
 import contextlib
+import time
 from collections import Counter
 
 import trio
@@ -100,8 +101,19 @@ def test_connections_past_the_limit_get_busy_and_the_rest_no_error(make_daemon) 
     assert extras == Counter({Busy.code: 36}), "each connection past the limit gets busy"
     assert acked == 64 * ROUNDS
     assert all_stored, "an acknowledged append is missing"
-    with daemon.client() as client:
-        assert client.status().errors.get(Busy.code) == 36
+    # The daemon may not have seen every held connection close yet: a status asked before is
+    # refused busy too (and counted), so each refusal here is counted with the 36.
+    refused = 0
+    while True:
+        try:
+            with daemon.client() as client:
+                busy = client.status().errors.get(Busy.code)
+                break
+        except Busy:
+            refused += 1
+            assert refused < 600, "the held connections never closed (30 s)"
+            time.sleep(0.05)
+    assert busy == 36 + refused
 
 
 def test_connections_within_the_limit_never_get_busy(make_daemon) -> None:
