@@ -74,3 +74,13 @@ def test_a_name_corrected_is_never_the_speakers_own_in_a_line_of_theirs() -> Non
     )
     assert "because Akua walks to the café" in memory and "Abena walks" not in memory
     assert "with their friend Abena" in memory
+
+
+def test_a_wrong_name_owned_then_its_right_one_is_said_of_the_thing() -> None:
+    """ "I gave you the wrong gym name, it's Iron Works": the name corrects the gym, said
+    whole ("Wiremu's gym is Iron Works"), though the mistake's clause says a thing itself."""
+    memory = _memory_after(
+        ("My gym is Peak Fitness, I go after work.", "Wiremu", "s"),
+        ("Sorry, I gave you the wrong gym name, it's Iron Works, I mix them up.", "Wiremu", "s"),
+    )
+    assert "Peak Fitness" not in memory and "Wiremu's gym is Iron Works" in memory

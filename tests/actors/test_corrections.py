@@ -1,0 +1,123 @@
+"""A value said wrong and corrected (``anaphora.it_corrected``, ``revision.CORRECTION``,
+through the extractive path): a mistake owned names its thing ("I typed the rent wrong",
+"correction on that rent number"), and the value said with or after it is that thing's, in
+the line of the person it is about. Names corrected are ``test_name_corrections.py``'s."""
+
+from __future__ import annotations
+
+from tests.actors.merging import memory_after as _memory_after
+from tests.actors.merging import merged as _merged
+
+
+def test_a_correction_of_someone_elses_goes_to_a_line_of_theirs() -> None:
+    """ "Sorry, my mistake: Nilufar is nine, her birthday was in March" corrects the
+    daughter, not the month of the speaker's exam in June; "Mum is coming in April" the mum's
+    visit in March."""
+    older = [
+        "Dilnoza needs help with their English for the IELTS exam in June.",
+        "Dilnoza's daughter Nilufar is eight years old.",
+    ]
+    said = "Sorry, my mistake: Nilufar is nine years old, her birthday was in March."
+    memory = _merged("Dilnoza", older, said).memory
+    assert "IELTS exam in June. <!--" in memory and "exam in March" not in memory
+    older = ["Dilnoza's mum is visiting in March.", "Dilnoza's IELTS exam is in June."]
+    merged = _merged("Dilnoza", older, "Small correction: Mum is coming in April.")
+    assert "Dilnoza's mum is visiting in April. <!--" in merged.memory
+    assert "IELTS exam is in June. <!--" in merged.memory
+
+
+def test_a_mistake_owned_in_one_clause_makes_the_next_a_correction() -> None:
+    """ "I gave you the wrong plot number; my plot is number 22" corrects "plot 14", and "I
+    typed the rent wrong. It's 2,300 a month" the rent."""
+    memory = _memory_after(
+        ("I rent a small allotment, plot 14 at the community garden.", "Hiroshi", "s"),
+        ("I gave you the wrong plot number; my plot is number 22.", "Hiroshi", "s"),
+    )
+    assert "14" not in memory and "plot 22 at the community garden" in memory
+    # "It's …" in the sentence after the mistake is the thing it named; an amount is whole
+    memory = _memory_after(
+        ("Our rent is 3,200 cedis a month, which is steep.", "Kojo", "s"),
+        ("I typed the rent wrong. It's 2,300 a month, I swapped the digits.", "Kojo", "s"),
+    )
+    assert "3,200" not in memory and "Kojo's rent is 2,300 a month. <!--" in memory
+    memory = _memory_after(
+        ("My rent is 3,200 cedis a month.", "Kojo", "s"),
+        ("I got the rent wrong, it's 2,300 a month.", "Kojo", "s"),
+    )
+    assert "Kojo's rent is 2,300 cedis a month. <!--" in memory  # (not "2,300,200")
+    # (a mistake owned in a sentence of its own makes the turn's next sentence a correction)
+    memory = _memory_after(
+        ("Now I want to know my profit. Rent is KSh 38,000 per month.", "Kojo", "s"),
+        (
+            "Sorry, I made a mistake in the numbers. Amina checked and the rent is KSh 43,000.",
+            "Kojo",
+            "s",
+        ),
+    )
+    assert "38,000" not in memory and "43,000" in memory
+
+
+def test_a_correction_on_a_number_then_its_value_is_the_things() -> None:
+    """ "Correction on that rent number, I swapped the digits. It's 1,390.": the rent's."""
+    memory = _memory_after(
+        ("My rent is 1,930 a month, bills included.", "Ewa", "s"),
+        ("Correction on that rent number, I swapped the digits. It's 1,390.", "Ewa", "s"),
+    )
+    assert "1,930" not in memory and "1,390" in memory
+
+
+def test_a_correction_said_after_what_led_to_it_is_of_the_thing_said_wrong() -> None:
+    """ "I gave you the wrong deposit figure. Just checked the contract, it's actually
+    €2,400.": the deposit, not the latest line with a number ("a Pixel 7")."""
+    memory = _memory_after(
+        ("The deposit is €1,800. I still pay off my Pixel 7.", "Lucía", "s"),
+        (
+            "Correction, I gave you the wrong deposit figure. Just checked the contract, "
+            "it's actually €2,400.",
+            "Lucía",
+            "s",
+        ),
+    )
+    assert "1,800" not in memory and "The deposit is €2,400." in memory
+    assert "Lucía still pays off their Pixel 7." in memory
+
+
+def test_a_mistake_said_in_the_sentence_that_corrects_it_names_what_it_is() -> None:
+    """ "misread the invoice, it's 3,150", "the deposit I told you was off, it's …", "Fare
+    correction: it's …": the "it" is the thing said wrong, so the old amount goes."""
+    for said, old, new in [
+        ("Sorry, misread the invoice, it's 3,150 with the VAT.", "The invoice is 2,700.", "3,150"),
+        (
+            "Oh, the deposit I told you was off, it's 1,950, the agent added a fee.",
+            "Tomasz put down a deposit of 1,600 for the flat.",
+            "1,950",
+        ),
+        (
+            "Fare correction: it's 460 kroner, I looked at the child price.",
+            "The fare is 380 kroner.",
+            "460",
+        ),
+    ]:
+        memory = _memory_after((old, "Tomasz", "s"), (said, "Tomasz", "s"))
+        assert new in memory and old not in memory, said
+
+
+def test_a_value_said_before_not_what_i_told_you_corrects_it() -> None:
+    """ "choir is on Wednesdays, not the day I told you": the day is corrected in its line;
+    a name so said ("the hens are Sussex, not the breed I said") retires no other line."""
+    memory = _memory_after(
+        ("I sing in a choir on Monday evenings, it keeps me sane.", "Ilse", "s"),
+        ("oops, choir is on Wednesdays, not the day I told you.", "Ilse", "s"),
+    )
+    assert "Monday" not in memory and "choir on Wednesdays" in memory
+    memory = _memory_after(
+        ("I have a small hen farm near Ghent, in Flanders. I need help pricing eggs.", "Ilse", "s"),
+        ("Eggs from my 30 Leghorn hens, feed, straw, maybe 3 euros a dozen?", "Ilse", "s"),
+        (
+            "Oh, I must correct myself, my daughter laughed at me: the hens are Sussex, not the "
+            "breed I said. The brown ones belong to the neighbour.",
+            "Ilse",
+            "s",
+        ),
+    )
+    assert "hen farm near Ghent" in memory
