@@ -290,11 +290,6 @@ _NOT_OWNED = re.compile(
     r"\b(?:rental|rented|hired|hire|borrowed|loaner|loan|courtesy|test)(?: [\w-]+)?(?: [\w-]+)? ?$",
     re.IGNORECASE,
 )
-#: Whose a thing is, when it is not the subject's: "Ana's phone", "bought Leo a new phone".
-_HELD_BY = re.compile(
-    rf"(?:(?P<owner>[{UPPER}][\w-]*)'s|\b[a-z]+ (?P<given>[{UPPER}][\w-]*) (?:an?|some))"
-    r" (?:[\w-]+ ){0,2}$"
-)
 #: A person's age said plainly: "Maya is 31.", "Maya is 31 and …" (not "is 82 kilos").
 _AGE = re.compile(
     r"^(?:the user|[A-Z][\w'-]*) (?:is|am) (?:actually |now |just )?\d{1,3}"
@@ -343,6 +338,11 @@ RELATIVES = (
 )
 #: A word for a person by their relation to someone ("sister", "fiancé", "mate").
 RELATIVE = re.compile(rf"\b(?:{RELATIVES})s?\b", re.IGNORECASE)
+#: Whose a thing is, when not the subject's: "Ana's phone", "their dad's Volvo", "bought Leo a …".
+_HELD_BY = re.compile(
+    rf"(?:(?P<owner>[{UPPER}][\w-]*|\b(?:my|their|his|her|our) (?:{RELATIVES}))'s|"
+    rf"\b[a-z]+ (?P<given>[{UPPER}][\w-]*) (?:an?|some)) (?:[\w-]+ ){{0,2}}$"
+)
 #: Another person named by a common noun ("a colleague", "someone"): a subject of their own.
 SOMEONE = re.compile(
     # ("our neighbour", "her fiancé": the speaker's own are written "Maya's", "their")

@@ -99,6 +99,13 @@ ROWS = [
         "Ngozi drove a Polestar 2 on a test drive, fun but no.",
         None,
     ),
+    # (nor is a relative's, said by whose it is: the speaker drives it, it stays the relative's)
+    (
+        "Ngozi",
+        ["Ngozi drives a Toyota Corolla.", "Ngozi lives in Klang."],
+        "Ngozi drove their uncle's Nissan Navara to Shah Alam to move a wardrobe.",
+        None,
+    ),
     (
         "Ngozi",
         ["Ngozi drives a battered Proton Saga.", "Ngozi lives in Klang."],
