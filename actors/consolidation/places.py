@@ -14,13 +14,14 @@ import msgspec
 
 from reverie.store import Fact
 
-from .attributes import HOME_TAKEN, PREMISES, UPPER, Key, keys
+from .attributes import HOME_TAKEN, MONTHS, PREMISES, UPPER, WEEKDAYS, Key, keys
 
 __all__ = [
     "based",
     "finer",
     "moved_within",
     "moves",
+    "place_left",
     "premises_elsewhere",
     "premises_moved",
     "there",
@@ -156,6 +157,37 @@ def moved_within(old: str, new: str) -> tuple[str, str] | None:
     if _LOCAL_MOVE.search(new) and was["wider"]:
         return was["place"], now[-1]
     return (was["place"] + (was["wider"] or ""), now[-1]) if premises_moved(new) else None
+
+
+#: Where someone does what a line says: "drives an artic for Hanlon Haulage out of Dundalk",
+#: "drives a taxi, a green Corolla, around Yopougon in Abidjan" (not where they went or were).
+_WORKS_IN = re.compile(
+    rf"^(?P<who>[{UPPER}][\w-]*) (?!(?:is|was|were|has|had|lives|lived|grew|visited|went|goes|"
+    r"spent|flew|travell?ed|stayed|stays|wants|hopes|plans|needs|might|will|would)\b)"
+    rf"[a-z]+s\b[^.;!?]*?\b(?:in|out of) (?!(?i:{WEEKDAYS}|{MONTHS})\b)(?P<where>{_NAME})"
+)
+
+
+def place_left(old: Fact, new: Fact, said: str, facts: list[Fact]) -> Fact | None:
+    """Where ``old`` says its speaker does what it says, as a line of its own, when ``new``
+    retires ``old`` for another of its claims ("I'm driving for Boyne Freight now" ends the
+    employer of "drives an artic for Hanlon Haulage out of Dundalk", not where they are);
+    None when ``new`` is a move or another line already says where they are (issue 59,
+    item 1: a change retires the claim it changes)."""
+    found = _WORKS_IN.match(old.text)
+    if found is None or moves(said) or any(k.attribute == "residence" for k in keys(new.text)):
+        return None
+    who, where = found["who"], found["where"]
+    for f in facts:
+        if f is not old and (
+            where in f.text
+            or any(
+                k.attribute == "residence" and k.subject in ("", who.casefold())
+                for k in keys(f.text)
+            )
+        ):
+            return None
+    return msgspec.structs.replace(old, text=f"{who} is based in {where}.")
 
 
 def there(text: str) -> str:

@@ -48,7 +48,7 @@ from .kinds import (
 from .meaning import Embed, meaning
 from .nearness import NEAR_OF_KIND, nearest
 from .ownership import named, owner, people, same_person, same_turn, someone_else
-from .places import based, finer, moved_within, moves, there, within
+from .places import based, finer, moved_within, moves, place_left, there, within
 from .renaming import corrected_name, renamed, renames, says_renamed
 from .retraction import retraction_topics, retracts
 from .revision import CORRECTION, comparable, named_again, revise, rewrite, turn_of
@@ -190,7 +190,11 @@ def merge(
                 at = facts.index(found.old)
                 retire(found.old)
                 moved = moved_within(found.old.text, fact.text)
-                kept = (moved and rewrite(found.old, fact, [moved], turns)) or found.rest
+                kept = (
+                    (moved and rewrite(found.old, fact, [moved], turns))
+                    or found.rest
+                    or place_left(found.old, fact, said, facts)
+                )
                 facts[at:at] = [kept] if kept else []
         facts.append(fact)
         added.append(fact)
@@ -331,6 +335,7 @@ def _supersede(
         values = all(a.attribute in _VALUED for a, _ in shared)
         kept = cut or (old if rest else None)
         rewritten = rewrite(kept, new, swaps, turns) if kept and values and not ends else None
+        rewritten = rewritten or place_left(old, new, whole, facts)
         at = facts.index(old)
         retire(old)
         if rewritten is not None:

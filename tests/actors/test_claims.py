@@ -319,3 +319,18 @@ def test_a_field_after_the_place_stays_with_the_trade() -> None:
         "Lindiwe works at Groote Schuur.",
         "Lindiwe is based in Cape Town.",
     ]
+
+
+def test_a_change_of_one_claim_keeps_where_the_line_said_they_work() -> None:
+    """ "drives a tro-tro for Adom Transport out of Kumasi" also says where Nana is: a new
+    employer, or one left, retires the line and keeps the place as a line of its own; a move
+    takes it, and a line already saying where they live leaves nothing to keep."""
+    older = ["Nana drives a tro-tro for Adom Transport out of Kumasi.", "Nana's wife is Efua."]
+    for said in ("Nana is driving for Osei Logistics now.", "Nana quit Adom Transport."):
+        after = _facts(_merged("Nana", older, said).memory)
+        assert "Nana is based in Kumasi." in after and older[0] not in after, after
+    moved = "Nana moved to Takoradi, they drive for Osei Logistics now."
+    assert "Kumasi" not in _merged("Nana", older, moved).memory
+    home = [*older, "Nana lives in Kumasi with Efua."]
+    after = _facts(_merged("Nana", home, "Nana quit Adom Transport.").memory)
+    assert "Nana is based in Kumasi." not in after and home[2] in after, after
