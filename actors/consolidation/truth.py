@@ -184,8 +184,10 @@ def merge(
                 retire(role)
             elif count := family_grew(older, fact, speaker):
                 retire(count)
-            elif (found := displaced([*older, *again], fact, said, speaker, embed)) and all(
-                found.old is not f for f, _ in taken
+            elif (
+                (found := displaced([*older, *again], fact, said, speaker, embed))
+                and all(found.old is not f for f, _ in taken)
+                and not _home_kept(found.old, fact, said)
             ):
                 at = facts.index(found.old)
                 retire(found.old)
@@ -342,6 +344,17 @@ def _supersede(
             facts.insert(at, rewritten)
         done = True
     return done
+
+
+def _home_kept(old: Fact, new: Fact, said: str) -> bool:
+    """``old`` says where its speaker lives and ``new``, no move, is of their work."""
+    mine = {k.attribute for k in keys(new.text)}
+    return (
+        any(k.attribute == "residence" for k in keys(old.text))
+        and not moves(said)
+        and "work" in mine
+        and "residence" not in mine
+    )
 
 
 def _newest(old: Fact, facts: list[Fact], shared: list[tuple[Key, Key]]) -> bool:

@@ -335,3 +335,15 @@ def test_a_home_they_share_is_where_they_live_and_a_move_takes_it_not_the_city()
         ),
     )
     assert "Adabraka" not in memory and "Osu" in memory and "based in Accra" in memory
+
+
+def test_a_new_employer_is_no_move_whatever_the_home_line_says_beside() -> None:
+    """ "lives in Moseley, so there's loads of bus routes" is the line nearest in meaning to a
+    first week at a train company or a bus firm: a change of work ends no home; a move does."""
+    older = ["Tariq lives in Moseley, so there's loads of bus routes.", "Tariq works as a porter."]
+    for said in (
+        "First week at West Midlands Trains done!",
+        "Tariq works at Arriva now, the shifts suit the bus routes.",
+    ):
+        assert _merge("Tariq", older, said) == [], said
+    assert _merge("Tariq", older, "Tariq moved to Erdington.") == [older[0]]
