@@ -168,14 +168,14 @@ _WORKS_IN = re.compile(
 )
 
 
-def place_left(old: Fact, new: Fact, said: str, facts: list[Fact]) -> Fact | None:
+def place_left(old: Fact, new: Fact, facts: list[Fact]) -> Fact | None:
     """Where ``old`` says its speaker does what it says, as a line of its own, when ``new``
     retires ``old`` for another of its claims ("I'm driving for Boyne Freight now" ends the
-    employer of "drives an artic for Hanlon Haulage out of Dundalk", not where they are);
-    None when ``new`` is a move or another line already says where they are (issue 59,
-    item 1: a change retires the claim it changes)."""
+    employer of "drives an artic for Hanlon Haulage out of Dundalk", not where they are;
+    "the company moved me to a new Scania" the truck); None when ``new`` says where they
+    live, or another line does (issue 59, item 1: a change retires the claim it changes)."""
     found = _WORKS_IN.match(old.text)
-    if found is None or moves(said) or any(k.attribute == "residence" for k in keys(new.text)):
+    if found is None or any(k.attribute == "residence" for k in keys(new.text)):
         return None
     who, where = found["who"], found["where"]
     for f in facts:

@@ -195,7 +195,7 @@ def merge(
                 kept = (
                     (moved and rewrite(found.old, fact, [moved], turns))
                     or found.rest
-                    or place_left(found.old, fact, said, facts)
+                    or place_left(found.old, fact, facts)
                 )
                 facts[at:at] = [kept] if kept else []
         facts.append(fact)
@@ -337,7 +337,7 @@ def _supersede(
         values = all(a.attribute in _VALUED for a, _ in shared)
         kept = cut or (old if rest else None)
         rewritten = rewrite(kept, new, swaps, turns) if kept and values and not ends else None
-        rewritten = rewritten or place_left(old, new, whole, facts)
+        rewritten = rewritten or place_left(old, new, facts)
         at = facts.index(old)
         retire(old)
         if rewritten is not None:

@@ -326,7 +326,11 @@ def test_a_change_of_one_claim_keeps_where_the_line_said_they_work() -> None:
     employer, or one left, retires the line and keeps the place as a line of its own; a move
     takes it, and a line already saying where they live leaves nothing to keep."""
     older = ["Nana drives a tro-tro for Adom Transport out of Kumasi.", "Nana's wife is Efua."]
-    for said in ("Nana is driving for Osei Logistics now.", "Nana quit Adom Transport."):
+    for said in (
+        "Nana is driving for Osei Logistics now.",
+        "Nana quit Adom Transport.",
+        "The depot moved Nana to a new tro-tro, a Sprinter.",
+    ):
         after = _facts(_merged("Nana", older, said).memory)
         assert "Nana is based in Kumasi." in after and older[0] not in after, after
     moved = "Nana moved to Takoradi, they drive for Osei Logistics now."
