@@ -106,9 +106,10 @@ def displaced(
     said: str,
     speaker: str,
     embed: Embed,
+    turn: str = "",
 ) -> Displaced | None:
-    """The fact of ``older`` that ``new`` (``said`` with its opener) replaces: one of
-    ``speaker``'s, near enough in meaning and clearly the nearest; else None."""
+    """The fact of ``older`` that ``new`` (``said`` with its opener, in ``turn``) replaces:
+    one of ``speaker``'s, near enough in meaning and clearly the nearest; else None."""
     first = CLAUSE.split(new.text, maxsplit=1)[0]
     if over(first):
         return None  # "Before Rosa moved back here they taught in Turin": the past
@@ -192,7 +193,11 @@ def displaced(
     if ended and thing:
         # "my old laptop died": the line with a laptop, or a make of one (two, and none goes)
         what = thing_ended(new, said, ended)
-        if same := _same_kind(older, what, said, speaker, persons, head, embed, ended=True):
+        # (what took its place may be said in the next sentence of the turn: "someone nicked
+        # my bike. Got a folding Brompton now")
+        if same := _same_kind(
+            older, what, said, speaker, persons, head, embed, ended=True, turn=turn
+        ):
             return same
         if len(of_kind) > 1:
             return None
@@ -392,6 +397,7 @@ def _same_kind(
     embed: Embed,
     *,
     ended: bool = False,
+    turn: str = "",
 ) -> Displaced | None:
     """The speaker's one line with a thing of the kind just acquired ("Acer laptop" for
     "got a Chuwi laptop"), or else with a make of that kind ("a ThinkPad" for "a new
@@ -448,7 +454,7 @@ def _same_kind(
     owned = {id(f): f for f in own if _owns(f.text, persons)} or {
         id(f): f for f in own if _known(f.text, persons)
     }
-    if (ended or head[:1].isupper()) and len(owned) == 1 and _REPLACED.search(said):
+    if (ended or head[:1].isupper()) and len(owned) == 1 and _REPLACED.search(turn or said):
         return Displaced(next(iter(owned.values())), None)
     return None
 

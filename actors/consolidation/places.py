@@ -160,34 +160,45 @@ def moved_within(old: str, new: str) -> tuple[str, str] | None:
 
 
 #: Where someone does what a line says: "drives an artic for Hanlon Haulage out of Dundalk",
-#: "drives a taxi, a green Corolla, around Yopougon in Abidjan" (not where they went or were).
+#: "drives a taxi, a green Corolla, around Yopougon in Abidjan" (not where they went or were);
+#: or where they come in from: "cycle in on my Boardman from Bedminster".
 _WORKS_IN = re.compile(
-    rf"^(?P<who>[{UPPER}][\w-]*) (?!(?:is|was|were|has|had|lives|lived|grew|visited|went|goes|"
-    r"spent|flew|travell?ed|stayed|stays|wants|hopes|plans|needs|might|will|would)\b)"
-    rf"[a-z]+s\b[^.;!?]*?\b(?:in|out of) (?!(?i:{WEEKDAYS}|{MONTHS})\b)(?P<where>{_NAME})"
+    rf"^(?P<who>[{UPPER}][\w-]*) (?!(?:is|was|were|has|had|lives|lived|grew|visited|went|"
+    r"goes|spent|flew|travell?ed|stayed|stays|wants|hopes|plans|needs|might|will|would)\b)"
+    rf"[a-z]+s\b[^.;!?]*?\b(?:in|out of) (?!(?i:{WEEKDAYS}|{MONTHS})\b)(?P<where>{_NAME})|"
+    r"\b(?i:cycles?|drives?|walks?|commutes?|rides?|bikes?) (?:in|over|to work)\b[^.;!?]*?"
+    rf"\bfrom (?P<home>{_NAME})"
 )
 
 
-def place_left(old: Fact, new: Fact, facts: list[Fact]) -> Fact | None:
-    """Where ``old`` says its speaker does what it says, as a line of its own, when ``new``
-    retires ``old`` for another of its claims ("I'm driving for Boyne Freight now" ends the
-    employer of "drives an artic for Hanlon Haulage out of Dundalk", not where they are;
-    "the company moved me to a new Scania" the truck); None when ``new`` says where they
-    live, or another line does (issue 59, item 1: a change retires the claim it changes)."""
-    found = _WORKS_IN.match(old.text)
-    if found is None or any(k.attribute == "residence" for k in keys(new.text)):
+def place_left(old: Fact, new: Fact, facts: list[Fact], speaker: str) -> Fact | None:
+    """Where ``old`` says ``speaker`` does what it says, or comes in from, as a line of its
+    own, when ``new`` retires ``old`` for another of its claims ("I'm driving for Boyne
+    Freight now" ends the employer of "drives an artic for Hanlon Haulage out of Dundalk",
+    not where they are; "the company moved me to a new Scania" the truck); None when ``new``
+    says where they live, or another line does (one only said with their work, "based in
+    Bristol", says less than where they come in from) (issue 59, item 1: a change retires
+    the claim it changes)."""
+    found = _WORKS_IN.search(old.text)
+    if found is None or found["who"] not in (None, speaker):
         return None
-    who, where = found["who"], found["where"]
+    if any(k.attribute == "residence" for k in keys(new.text)):
+        return None
+    home = found["home"]
     for f in facts:
         if f is not old and (
-            where in f.text
-            or any(
-                k.attribute == "residence" and k.subject in ("", who.casefold())
-                for k in keys(f.text)
+            (found["where"] or home) in f.text
+            or (
+                any(
+                    k.attribute == "residence" and k.subject in ("", speaker.casefold())
+                    for k in keys(f.text)
+                )
+                and not (home and based(f.text))
             )
         ):
             return None
-    return msgspec.structs.replace(old, text=f"{who} is based in {where}.")
+    said = f"lives in {home}" if home else f"is based in {found['where']}"
+    return msgspec.structs.replace(old, text=f"{speaker} {said}.")
 
 
 def there(text: str) -> str:

@@ -185,7 +185,11 @@ def merge(
             elif count := family_grew(older, fact, speaker):
                 retire(count)
             elif (
-                (found := displaced([*older, *again], fact, said, speaker, embed))
+                (
+                    found := displaced(
+                        [*older, *again], fact, said, speaker, embed, turn_of(fact, turns)
+                    )
+                )
                 and all(found.old is not f for f, _ in taken)
                 and not _home_kept(found.old, fact, said)
             ):
@@ -195,7 +199,7 @@ def merge(
                 kept = (
                     (moved and rewrite(found.old, fact, [moved], turns))
                     or found.rest
-                    or place_left(found.old, fact, facts)
+                    or place_left(found.old, fact, facts, speaker)
                 )
                 facts[at:at] = [kept] if kept else []
         facts.append(fact)
@@ -337,7 +341,7 @@ def _supersede(
         values = all(a.attribute in _VALUED for a, _ in shared)
         kept = cut or (old if rest else None)
         rewritten = rewrite(kept, new, swaps, turns) if kept and values and not ends else None
-        rewritten = rewritten or place_left(old, new, facts)
+        rewritten = rewritten or place_left(old, new, facts, speaker)
         at = facts.index(old)
         retire(old)
         if rewritten is not None:

@@ -338,3 +338,17 @@ def test_a_change_of_one_claim_keeps_where_the_line_said_they_work() -> None:
     home = [*older, "Nana lives in Kumasi with Efua."]
     after = _facts(_merged("Nana", home, "Nana quit Adom Transport.").memory)
     assert "Nana is based in Kumasi." not in after and home[2] in after, after
+
+
+def test_where_someone_comes_in_from_stays_when_what_they_come_in_on_goes() -> None:
+    """ "Drive in on my Dacia from Moda": the car ends with "the car died … got a little Kia
+    now", not where Oskar lives; a line saying only where they are based (their work's city)
+    says less than that, and leaves it to be kept."""
+    said = [
+        ("Hi, Oskar here, I'm a lab technician in Istanbul.", "Oskar", "s"),
+        ("Drive in on my Dacia from Moda, about 20 minutes.", "Oskar", "s"),
+        ("The car died on the ring road. Got a little Kia now.", "Oskar", "s"),
+    ]
+    memory = _facts(_memory_after(*said))
+    assert "Oskar lives in Moda." in memory and "Oskar is based in Istanbul." in memory, memory
+    assert not any("Dacia" in line for line in memory), memory
