@@ -157,7 +157,7 @@ def revise(
         if fact_id(facts[at].text) not in offered:
             counts["update_refused"] += 1
             continue
-        grounded = ground([update.text], users, session).facts
+        grounded = ground([update.text], users, session, new=False).facts
         if not grounded:
             counts["update_ungrounded"] += 1
             continue

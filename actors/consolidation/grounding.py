@@ -193,16 +193,24 @@ def _malformed(text: str, speakers: set[str]) -> bool:
     return any(re.search(rf"\b(?:in|at|from) {re.escape(name)}\b", text) for name in speakers)
 
 
-def ground(texts: Iterable[str], turns: Sequence[MessageRecord], session: str) -> Grounded:
+def ground(
+    texts: Iterable[str], turns: Sequence[MessageRecord], session: str, *, new: bool = True
+) -> Grounded:
     """The model's facts that the turns support, each sourced to the turns that hold its words
-    (and said in whole English: ``_malformed``)."""
+    (and said in whole English: ``_malformed``). A ``new`` fact copied as it was typed, in
+    lower case ("breathe in, breathe out.", "it's just a random question.") is none: where
+    it holds a claim, the extractive fact of its turn says it, with whose it is
+    (``answer.one_claim_each``); an update's text has no such stand-in."""
     index = _Turns(turns)
     kept: list[Fact] = []
     dropped = 0
     users = {t.name for t in turns if t.role == "user" and t.name}
     for raw in texts:
         text = " ".join(raw.split())
-        found = None if _malformed(text, users) else _supported(text, index, stated=True)
+        if _malformed(text, users) or (new and text[:1].islower()):
+            found = None
+        else:
+            found = _supported(text, index, stated=True)
         if found is None:
             dropped += 1
             continue

@@ -252,3 +252,16 @@ def test_the_assistants_help_praised_is_no_fact() -> None:
     lines = texts(run(answer, memory="", turns=turns).result.memory)
     assert not any("helpful" in line for line in lines)
     assert any("Acme" in line for line in lines)
+
+
+def test_a_sentence_copied_in_lower_case_is_no_fact_and_its_turns_claim_stays() -> None:
+    """A small model copies a turn typed in lower case: "breathe in, breathe out." is no
+    claim; "i moved to leeds last week" is one, and the extractive fact of its turn says it
+    of its speaker, as it would without a model."""
+    said = [turn(1, "breathe in, breathe out. i moved to Leeds last week, still unpacking.")]
+    copied = ["breathe in, breathe out.", "i moved to Leeds last week, still unpacking."]
+    accepted = run(ModelAnswer("", copied), memory="", turns=said)
+    lines = texts(accepted.result.memory)
+    assert not [line for line in lines if line[:1].islower()], lines
+    assert any(line.startswith("Carl moved to Leeds") for line in lines), lines
+    assert accepted.counts["dropped"] == 2 and accepted.counts["kept"] == 0
