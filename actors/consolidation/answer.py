@@ -65,11 +65,11 @@ from dataclasses import dataclass
 
 from reverie.store import Fact, MessageRecord, fact_id, fact_key, parse_memory, render_memory
 
-from .attributes import keys, same_subject
+from .attributes import keys
 from .chatter import split_opener
 from .extractive import extractive_facts, extractive_summary
 from .grounding import content_stems, ground, ground_summary, sentences
-from .ownership import named, owner, people, same_turn
+from .ownership import named, owner, people, same_subject, same_turn
 from .prompt import ModelAnswer, within_caps
 from .result import ConsolidationResult
 from .revisable import revisable_ids, said_by_users

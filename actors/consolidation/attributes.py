@@ -50,7 +50,6 @@ __all__ = [
     "held_by_another",
     "keys",
     "same_make",
-    "same_subject",
 ]
 
 MONTHS = (
@@ -473,19 +472,6 @@ def same_make(new: str, old: str) -> bool:
     """The old thing's make, or a part of it ("the iPhone" of "an iPhone 12", "the Octavia"
     of "a Skoda Octavia")."""
     return set(new.casefold().split()) <= set(old.casefold().split())
-
-
-def same_subject(a: str, b: str) -> bool:
-    """Two subjects name the same person; an empty one (nobody named: the speaker, or their
-    thing) matches any but someone's relative ("Priya's cousin moved …" is not Priya's); a
-    relative named is the relative unnamed and the name alone ("maya's sister ana" is
-    "maya's sister" and "ana", not "bob's cousin ana")."""
-    if a == b or (not a and "'s " not in b) or (not b and "'s " not in a):
-        return True
-    short, named = sorted((a, b), key=len)
-    if "'s " not in named or not short:
-        return False
-    return named.startswith(f"{short} ") or (" " not in short and named.endswith(f" {short}"))
 
 
 #: Words that open a fact without naming anyone ("The heating …", "Our fridge …").

@@ -21,6 +21,7 @@ __all__ = [
     "owner",
     "people",
     "same_person",
+    "same_subject",
     "same_turn",
     "someone_else",
     "theirs",
@@ -138,7 +139,7 @@ def same_person(old: Fact, new: Fact, persons: set[str], speaker: str) -> bool:
     """``new`` is no relative's fact replacing someone else's ("Nilufar's colleague
     Dilshod's show moved" is not Nilufar's show), nor, naming nobody, a fact of another
     person the scope knows (Bob's "The Tesla is for sale" is his, not Alice's red Tesla);
-    the keys' own subjects decide the rest (``attributes.same_subject``: "Carl's dog Rex …
+    the keys' own subjects decide the rest (``same_subject``: "Carl's dog Rex …
     Carl lives in Porto" is Carl's home)."""
     theirs, mine = owner(old.text, persons), owner(new.text, persons)
     if "'s " in mine and f"{theirs} ".startswith(f"{mine} "):
@@ -147,3 +148,16 @@ def same_person(old: Fact, new: Fact, persons: set[str], speaker: str) -> bool:
         return False
     who = mine or speaker
     return not who or theirs in ("", who, DEFAULT_SPEAKER) or theirs.startswith(f"{who}'s ")
+
+
+def same_subject(a: str, b: str) -> bool:
+    """Two subjects name the same person; an empty one (nobody named: the speaker, or their
+    thing) matches any but someone's relative ("Priya's cousin moved …" is not Priya's); a
+    relative named is the relative unnamed and the name alone ("maya's sister ana" is
+    "maya's sister" and "ana", not "bob's cousin ana")."""
+    if a == b or (not a and "'s " not in b) or (not b and "'s " not in a):
+        return True
+    short, named = sorted((a, b), key=len)
+    if "'s " not in named or not short:
+        return False
+    return named.startswith(f"{short} ") or (" " not in short and named.endswith(f" {short}"))

@@ -36,7 +36,6 @@ from .attributes import (
     Key,
     keys,
     same_make,
-    same_subject,
 )
 from .change import displaced
 from .chatter import is_chatter, remark, split_opener, strip_banter, without_echo
@@ -47,7 +46,7 @@ from .kinds import (
 )
 from .meaning import Embed, meaning
 from .nearness import NEAR_OF_KIND, nearest
-from .ownership import named, owner, people, same_person, same_turn, someone_else
+from .ownership import named, owner, people, same_person, same_subject, same_turn, someone_else
 from .places import based, finer, moved_within, moves, place_left, there, within
 from .renaming import corrected_name, renamed, renames, says_renamed
 from .retraction import retraction_topics, retracts
