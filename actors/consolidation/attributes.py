@@ -385,6 +385,11 @@ _NAMING = re.compile(
     re.IGNORECASE,
 )
 _OTHERS = re.compile(r"\b(?:his|her|our) $", re.IGNORECASE)
+#: Someone a verb of helping, letting, making or seeing has do a thing: "helped their sister".
+_BARE_INFINITIVE = re.compile(
+    r"\b(?:help|helps|helped|helping|watch|watched|watching|saw|seeing|let|letting|made|making) "
+    rf"(?P<who>(?:their|his|her|my|our) (?:{RELATIVES})|[{UPPER}][\w-]*) $"
+)
 #: Someone already named, by a pronoun the speaker is never written with (they are "they").
 _HE_SHE = re.compile(r"(?:he|she)(?:'s|'d|'ll)?", re.IGNORECASE)
 _UNNAMED_SPAN = re.compile(rf"(?:^|\s){DEFAULT_SPEAKER}(?!\S)")
@@ -497,6 +502,9 @@ def common_opener(word: str) -> bool:
 def _subject(fact: str, at: int) -> str:
     """The person the words before ``at`` name: the name of the nearest part of the sentence
     that says who ("…, so Dmitri and others moved"), empty for a thing ("the van broke")."""
+    # ("helped their sister move", "watched Ana move": the one a verb lets, makes or sees do it)
+    if bare := _BARE_INFINITIVE.search(fact, 0, at):
+        return bare["who"].casefold()
     # ("Dragan, Nikola's prim player, just moved": the name the apposition is of)
     if (apposed := _APPOSED.match(fact)) and not _BOUNDARY.search(fact[apposed.end() : at]):
         return apposed[1].casefold()

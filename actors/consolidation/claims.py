@@ -71,6 +71,8 @@ _DOING_IN = re.compile(
     # (nor where a thing got is: "is buying a plot of land in Kasoa", "gets them from a farmer
     # in Baní")
     r"(?!(?:is )?(?:buying|buys|bought|gets|getting|orders|ordering|sources|sourcing)\b)"
+    # (nor where someone moves: "is helping Ruth move into a flat in York", a move of Ruth's)
+    r"(?![^.!?]*\b(?:move|moves|moved|moving|relocat\w*)\b)"
     r"[a-z]+s (?:[\w'-]+ )*?"
     # ("… translator based in Gatineau": "based" is where, not what)
     rf"[\w'-]+?)(?<!ing)(?: here| based| located)? in {_PLACE}[.!]?$"

@@ -347,3 +347,15 @@ def test_a_new_employer_is_no_move_whatever_the_home_line_says_beside() -> None:
     ):
         assert _merge("Tariq", older, said) == [], said
     assert _merge("Tariq", older, "Tariq moved to Erdington.") == [older[0]]
+
+
+def test_someone_helped_or_seen_to_move_is_the_one_who_moves() -> None:
+    """ "helped my nephew move to Leeds", "watched Ruth move into her flat in York": the move
+    is of the one a verb of helping or seeing has do it, not of the speaker."""
+    older = ["Margaret lives in Ripon.", "Margaret volunteers at the library."]
+    for said in (
+        "Margaret helped their nephew move to Leeds at the weekend, what a job.",
+        "Margaret is helping Ruth move into a flat in York.",
+    ):
+        assert _merge("Margaret", older, said) == [], said
+    assert _merge("Margaret", older, "Margaret moved to Leeds to be near family.") == [older[0]]
