@@ -37,6 +37,12 @@ THAN_THE_OLD = re.compile(
     r"\b(?:than|like) (?:the|my|our) (?:old (?P<head>[a-z]{3,}(?:-[a-z]+)?)\b(?! (?:one|ones)\b)|"
     r"(?P<was>[a-z]{3,}(?:-[a-z]+)?) before\b)"
 )
+#: Not a thing let fall or left somewhere, nor dropped off: "dropped my phone in the bath",
+#: "left my phone in the car", "dropping the kids off at school".
+_LET_FALL = (
+    r"(?! (?:my|the|their|his|her|our|a|an) (?:[\w-]+ ){0,2}?"
+    r"(?:into|onto|down|off|out of|in the (?!end\b))\b)"
+)
 #: The words that say a state changed (not what it is about: that is the embedder's).
 _CUE = re.compile(
     # ("not now": a suggestion declined, nothing changed; nor a word inside a compound,
@@ -54,8 +60,8 @@ _CUE = re.compile(
     r"(?:with|at)(?= (?:the )?(?-i:[A-Z]))|"
     r"(?:change|changes|move|moves|shift|shifts|raise|raises)"
     r"(?= (?:(?:the|my|our|their|his|her|it|them) )?(?:[\w-]+ ){0,2}?(?:to|up to)\b)|"
-    r"moving(?= (?:(?:the|my|our|their|his|her) )?(?!(?:back|out|away|over|home|abroad|house|down|up|in|on|to)\b)[a-z]+(?: [a-z]+)? to\b)|quit|left|"
-    r"dropp(?:ed|ing)|"
+    r"moving(?= (?:(?:the|my|our|their|his|her) )?(?!(?:back|out|away|over|home|abroad|house|down|up|in|on|to)\b)[a-z]+(?: [a-z]+)? to\b)|quit|"
+    rf"(?:dropp(?:ed|ing)|left){_LET_FALL}|"
     r"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|actually|"
     r"meant|renamed|rebranded|retitled|old one|previous|former|became|promoted|took over|shifted|"
     r"rescheduled|postponed|pushed (?:back )?to|brought forward|change of plans?|"
@@ -118,7 +124,7 @@ def _hedging(text: str) -> bool:
 #: The change words that end a state ("quit Pixelworks"): what they name is the old value.
 _ENDING = re.compile(
     # (not "quit scrolling", "sold Leo on the idea")
-    r"\b(?:quit(?! [a-z]+ing\b)|left|resigned|resignation|notice|sold(?! [A-Z][\w-]* on\b)|"
+    rf"\b(?:quit(?! [a-z]+ing\b)|left{_LET_FALL}|resigned|resignation|notice|sold(?! [A-Z][\w-]* on\b)|"
     r"no longer|stopped|cancell?ed|let (?:(?-i:[A-Z])[\w-]* )?go|laid off|made redundant|(?:got|was|been) fired|"
     # (a course or a programme done: "finished the Excel course"; not "finished work at 6")
     r"(?:finished|completed) (?:all )?(?:the|my|their|his|her|our) (?:[\w-]+ ){0,2}"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from reverie.actors.consolidation.signals import signalled
 from tests.actors.merging import memory_after as _memory_after
+from tests.actors.merging import merge_retired as _merge
 
 
 def test_a_first_time_with_a_new_group_is_a_change() -> None:
@@ -93,3 +94,17 @@ def test_a_change_word_inside_a_compound_is_no_change() -> None:
     )
     assert "Olena is based in Prague." in memory
     assert signalled("Olena switched to Vilnius University.")
+
+
+def test_a_thing_let_fall_or_left_somewhere_has_not_ended() -> None:
+    """ "dropped my goggles in the pool", "left my phone in the car": a thing let fall or left
+    somewhere, not a habit dropped or a thing left for good ("dropped the Sunday swim")."""
+    older = ["Olena swims at the Lido on Sunday mornings.", "Olena's phone is a Pixel 7."]
+    for said in (
+        "Olena dropped their goggles in the pool again, so annoying.",
+        "Olena dropped their phone down the stairs, the screen is fine though.",
+        "Olena left their phone in the car again.",
+    ):
+        assert _merge("Olena", older, said) == [], said
+    assert _merge("Olena", older, "Olena dropped the Sunday swim, too cold now.") == [older[0]]
+    assert signalled("Olena dropped the choir in the end.")
