@@ -337,7 +337,7 @@ RELATIVES = (
 )
 #: A word for a person by their relation to someone ("sister", "fiancé", "mate").
 RELATIVE = re.compile(rf"\b(?:{RELATIVES})s?\b", re.IGNORECASE)
-#: Whose a thing is, when not the subject's: "Ana's phone", "their dad's Volvo", "bought Leo a …".
+#: Whose a thing is, when not the subject's: "Ana's phone", "their aunt's Skoda", "bought Leo a …".
 _HELD_BY = re.compile(
     rf"(?:(?P<owner>[{UPPER}][\w-]*|\b(?:my|their|his|her|our) (?:{RELATIVES}))'s|"
     rf"\b[a-z]+ (?P<given>[{UPPER}][\w-]*) (?:an?|some)) (?:[\w-]+ ){{0,2}}$"

@@ -193,8 +193,8 @@ def displaced(
     if ended and thing:
         # "my old laptop died": the line with a laptop, or a make of one (two, and none goes)
         what = thing_ended(new, said, ended)
-        # (what took its place may be said in the next sentence of the turn: "someone nicked
-        # my bike. Got a folding Brompton now")
+        # (what took its place may be said in the next sentence of the turn: "someone pinched
+        # my bike. Got a Ribble now")
         if same := _same_kind(
             older, what, said, speaker, persons, head, embed, ended=True, turn=turn
         ):

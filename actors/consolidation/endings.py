@@ -44,8 +44,8 @@ ENDED = re.compile(
     r"stopped|quit|left|leaving|dropped|ditched|cut out) "
     rf"(?:my|the|our|their|that|this|[{UPPER}][\w-]*'s) (?:(?:old|little|big|small|first|trusty) )?"
     # (not "old" itself: "traded in the old 12")
-    # (nor a thing let fall or left somewhere: "dropped my goggles in the pool", "left my
-    # phone in the car")
+    # (nor a thing let fall or left somewhere: "dropped my keys down the drain", "left my
+    # wallet in the car")
     r"(?P<sold>(?!(?:old|little|job|work|position|role)\b)[a-z]{3,}))\b"
     r"(?! (?:off|into|onto|down|out of|in the (?!end\b))\b)"
 )

@@ -198,7 +198,7 @@ def ground(
 ) -> Grounded:
     """The model's facts that the turns support, each sourced to the turns that hold its words
     (and said in whole English: ``_malformed``). A ``new`` fact copied as it was typed, in
-    lower case ("breathe in, breathe out.", "it's just a random question.") is none: where
+    lower case ("ok so the dog's at my mum's now lol") is none: where
     it holds a claim, the extractive fact of its turn says it, with whose it is
     (``answer.one_claim_each``); an update's text has no such stand-in."""
     index = _Turns(turns)

@@ -159,9 +159,9 @@ def moved_within(old: str, new: str) -> tuple[str, str] | None:
     return (was["place"] + (was["wider"] or ""), now[-1]) if premises_moved(new) else None
 
 
-#: Where someone does what a line says: "drives an artic for Hanlon Haulage out of Dundalk",
-#: "drives a taxi, a green Corolla, around Yopougon in Abidjan" (not where they went or were);
-#: or where they come in from: "cycle in on my Boardman from Bedminster".
+#: Where someone does what a line says: "drives a rig for a haulier out of Drogheda", "drives
+#: a taxi, a white Sunny, around Medina in Accra" (not where they went or were); or where they
+#: come in from: "cycle in on my Ribble from Clontarf".
 _WORKS_IN = re.compile(
     rf"^(?P<who>[{UPPER}][\w-]*) (?!(?:is|was|were|has|had|lives|lived|grew|visited|went|"
     r"goes|spent|flew|travell?ed|stayed|stays|wants|hopes|plans|needs|might|will|would)\b)"
@@ -173,11 +173,11 @@ _WORKS_IN = re.compile(
 
 def place_left(old: Fact, new: Fact, facts: list[Fact], speaker: str) -> Fact | None:
     """Where ``old`` says ``speaker`` does what it says, or comes in from, as a line of its
-    own, when ``new`` retires ``old`` for another of its claims ("I'm driving for Boyne
-    Freight now" ends the employer of "drives an artic for Hanlon Haulage out of Dundalk",
-    not where they are; "the company moved me to a new Scania" the truck); None when ``new``
+    own, when ``new`` retires ``old`` for another of its claims ("I'm driving for Celtic
+    Freight now" ends the employer of "drives a rig for a haulier out of Drogheda", not
+    where they are; "the depot moved me to a new Volvo FH" the truck); None when ``new``
     says where they live, or another line does (one only said with their work, "based in
-    Bristol", says less than where they come in from) (issue 59, item 1: a change retires
+    Dublin", says less than where they come in from) (issue 59, item 1: a change retires
     the claim it changes)."""
     found = _WORKS_IN.search(old.text)
     if found is None or found["who"] not in (None, speaker):

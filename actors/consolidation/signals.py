@@ -37,8 +37,8 @@ THAN_THE_OLD = re.compile(
     r"\b(?:than|like) (?:the|my|our) (?:old (?P<head>[a-z]{3,}(?:-[a-z]+)?)\b(?! (?:one|ones)\b)|"
     r"(?P<was>[a-z]{3,}(?:-[a-z]+)?) before\b)"
 )
-#: Not a thing let fall or left somewhere, nor dropped off: "dropped my phone in the bath",
-#: "left my phone in the car", "dropping the kids off at school".
+#: Not a thing let fall or left somewhere, nor dropped off: "dropped my keys down the drain",
+#: "left my wallet in the car", "dropping the kids off at school".
 _LET_FALL = (
     r"(?! (?:my|the|their|his|her|our|a|an) (?:[\w-]+ ){0,2}?"
     r"(?:into|onto|down|off|out of|in the (?!end\b))\b)"

@@ -320,16 +320,16 @@ def test_a_thing_worked_on_by_its_make_is_theirs_and_a_new_one_takes_its_place()
 
 
 def test_a_thing_lost_and_the_make_that_replaced_it_may_be_said_apart_in_one_turn() -> None:
-    """ "Someone pinched my bike at the lab. Got a folding Brompton now": the theft ends the
+    """ "Someone pinched my bike at the lab. Got a folding Dahon now": the theft ends the
     one thing of theirs owned by a name the embedder does not know (a Bombtrack), as "sold
-    my bike, got a Brompton" does in one sentence; the bike got back ends nothing."""
+    my bike, got a Dahon" does in one sentence; the bike got back ends nothing."""
     said = [
         ("Hi, Oskar here, I'm a lab technician.", "Oskar", "s"),
         ("Cycle in on my Bombtrack from Moda, about 20 minutes.", "Oskar", "s"),
     ]
     for last in (
-        "Someone pinched my bike at the lab. Got a folding Brompton now, it lives under my desk.",
-        "Also someone nicked my bike from the lab, so I've got a folding Brompton now.",
+        "Someone pinched my bike at the lab. Got a folding Dahon now, it lives under my desk.",
+        "Also someone nicked my bike from the lab, so I've got a folding Dahon now.",
     ):
         assert "Bombtrack" not in _memory_after(*said, (last, "Oskar", "s")), last
     back = "Someone pinched my bike at the lab. Got it back from the police though!"
