@@ -14,7 +14,7 @@ import re
 from reverie.store import Fact
 
 from .attributes import UPPER
-from .signals import CLAUSE
+from .signals import CLAUSE, FELL_TO
 
 __all__ = ["ENDED", "thing_ended"]
 
@@ -47,7 +47,7 @@ ENDED = re.compile(
     # (nor a thing let fall or left somewhere: "dropped my keys down the drain", "left my
     # wallet in the car")
     r"(?P<sold>(?!(?:old|little|job|work|position|role)\b)[a-z]{3,}))\b"
-    r"(?! (?:off|into|onto|down|out of|in the (?!end\b))\b)"
+    rf"(?! {FELL_TO})"
 )
 
 

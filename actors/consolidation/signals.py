@@ -17,6 +17,7 @@ from .attributes import PET
 
 __all__ = [
     "CLAUSE",
+    "FELL_TO",
     "THAN_THE_OLD",
     "ended_at",
     "ending",
@@ -37,12 +38,12 @@ THAN_THE_OLD = re.compile(
     r"\b(?:than|like) (?:the|my|our) (?:old (?P<head>[a-z]{3,}(?:-[a-z]+)?)\b(?! (?:one|ones)\b)|"
     r"(?P<was>[a-z]{3,}(?:-[a-z]+)?) before\b)"
 )
+#: Where a thing let fall or left goes, or dropped off: "… down the drain", "… in the car" (not
+#: "in the end"), "… the kids off at school".
+FELL_TO = r"(?:into|onto|down|off|out of|in the (?!end\b))\b"
 #: Not a thing let fall or left somewhere, nor dropped off: "dropped my keys down the drain",
 #: "left my wallet in the car", "dropping the kids off at school".
-_LET_FALL = (
-    r"(?! (?:my|the|their|his|her|our|a|an) (?:[\w-]+ ){0,2}?"
-    r"(?:into|onto|down|off|out of|in the (?!end\b))\b)"
-)
+_LET_FALL = rf"(?! (?:my|the|their|his|her|our|a|an) (?:[\w-]+ ){{0,2}}?{FELL_TO})"
 #: The words that say a state changed (not what it is about: that is the embedder's).
 _CUE = re.compile(
     # ("not now": a suggestion declined, nothing changed; nor a word inside a compound,
