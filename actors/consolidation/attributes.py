@@ -333,7 +333,7 @@ RELATIVES = (
     r"sister|brother|mum|mom|mother|dad|father|parents|son|daughter|kids?|children|friend|"
     r"boss|colleague|coworker|partner|wife|husband|girlfriend|boyfriend|gf|bf|fianc[eé]e?|cousin|"
     r"aunt|uncle|niece|nephew|grand(?:ma|pa|mother|father|son|daughter|child|children|kids?)|"
-    r"in-laws|neighbou?r|(?:room|flat|house|class|team|band|work)?mate|pal|buddy|bestie|ex"
+    r"eldest|youngest|in-laws|neighbou?r|(?:room|flat|house|class|team|band|work)?mate|pal|buddy|bestie|ex"
 )
 #: A word for a person by their relation to someone ("sister", "fiancé", "mate").
 RELATIVE = re.compile(rf"\b(?:{RELATIVES})s?\b", re.IGNORECASE)

@@ -36,7 +36,7 @@ from .attributes import (
     keys,
 )
 from .breeds import of_breed
-from .endings import ENDED, thing_ended
+from .endings import ENDED, stolen, thing_ended
 from .kinds import KINDS, amount_moved
 from .meaning import Embed
 from .modifiers import is_modifier
@@ -55,6 +55,7 @@ from .places import premises_elsewhere, premises_moved
 from .signals import (
     CLAUSE,
     THAN_THE_OLD,
+    added,
     ended_at,
     gone,
     hedged,
@@ -177,6 +178,10 @@ def displaced(
         return same
     ended = ENDED.search(said)
     head = next(filter(None, ended.groups()), "") if ended else ""
+    # (said before the thing, or as the ending's noun: "sold their aunt's old sofa")
+    whose = _WHOSE.search(said[ended.start() : ended.end() + 3]) if ended else None
+    if ended and whose and whose[1] != speaker and not stolen(ended):
+        return None  # "sold Mia's old sofa for her": someone else's thing
     if ended and ended["sold"] and (noun := _COMPOUND.match(said, ended.end())):
         head = noun[1]  # "stopped their art class, …": a class
     if ended and head == "one" and acquired(said[: ended.start()]):
@@ -243,10 +248,14 @@ def displaced(
         add_on = set(got["kind"].lower().split()) & content(lines)
         # (and with "new" its only cue, a thing sharing no word with a line is just new:
         # "started a new book")
+        if added(said):
+            return None  # (nor one beside it: "an electric guitar to go with my acoustic")
         if same or not signalled(said) or add_on or not content(got[0]) & content(lines):
             return same
-    if weak and not owner(new.text, named(new.text, persons)):
-        return None  # "Our new oolong milk tea": a new thing, not a change of the speaker's
+    if weak and (_WANTS.search(said) or not owner(new.text, named(new.text, persons))):
+        # "Our new oolong milk tea": a new thing, not a change of the speaker's; "the team
+        # needs a new keeper": a want
+        return None
     # a line that already names every new value says the same thing: it is not replaced;
     # a thing that ended is the one its values name ("Saturday football is over" ends the
     # Saturday line, "our Sunday barbecues are over" no line of futsal on Wednesdays)
@@ -343,6 +352,11 @@ _NEW_ONE = re.compile(
 )
 #: Someone or something of the speaker's, after their name: "'s manager", "'s old car".
 _OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")
+#: A want, which news of a new thing may be: "the team needs a new keeper" (a state of its
+#: own, that a thing got meets: not a plan).
+_WANTS = re.compile(r"\b(?:need|want)s? (?:an? |some )?new\b", re.IGNORECASE)
+#: Whose a thing is, by a name or a relative: "Mia's old sofa", "my aunt's old car".
+_WHOSE = re.compile(rf"\b([{UPPER}][\w-]*|(?:my|their|his|her|our) (?:{RELATIVES}))'s ")
 #: The verbs a switch is told with.
 #: The verbs of a switch: "switched", "changing", "swapped".
 SWITCH = "(?:switch|chang|swapp?)"

@@ -14,9 +14,9 @@ import re
 from reverie.store import Fact
 
 from .attributes import UPPER
-from .signals import CLAUSE, FELL_TO
+from .signals import BROKE, CLAUSE, FELL_TO, GONE
 
-__all__ = ["ENDED", "thing_ended"]
+__all__ = ["ENDED", "stolen", "thing_ended"]
 
 #: The verbs a theft is told with.
 _THEFT = "(?:stole|nicked|pinched|swiped)"
@@ -25,7 +25,7 @@ _THEFT = "(?:stole|nicked|pinched|swiped)"
 ENDED = re.compile(
     rf"(?:(?:\b(?i:my|the|our|their)|[{UPPER}][\w-]*'s) (?:old |little |ancient )?"
     r"(?P<head>[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
-    rf"(?:died|gone|gave (?:up|out)|broke(?! up| in\b)(?: down)?|(?:was|got) (?:stolen|{_THEFT})|"
+    rf"(?:died|{GONE}|gave (?:up|out)|{BROKE}|(?:was|got) (?:stolen|{_THEFT})|"
     r"for scrap|"
     r"(?:up )?for sale|lives with|"
     r"went to live|(?:was|got) rehomed)|"
@@ -54,9 +54,15 @@ ENDED = re.compile(
 def thing_ended(fact: Fact, said: str, ended: re.Match[str]) -> Fact:
     """What ``ended`` (found in ``said``, ``fact`` with its opener) says ended: the clause
     holding it, or, for a theft, the thing as whose it is."""
-    if re.match(rf"{_THEFT} ", ended[0]):
+    if stolen(ended):
         return _stolen(fact, ended)
     return _clause_of(fact, said, ended.start())
+
+
+def stolen(ended: re.Match[str]) -> bool:
+    """``ended`` tells a theft, which ends a thing whoever's it is ("someone stole Farhad's
+    scooter" ends Farhad's): not the speaker's doing, as a sale or a gift is."""
+    return bool(re.match(rf"{_THEFT} ", ended[0]))
 
 
 def _stolen(fact: Fact, ended: re.Match[str]) -> Fact:

@@ -16,9 +16,12 @@ import re
 from .attributes import PET
 
 __all__ = [
+    "BROKE",
     "CLAUSE",
     "FELL_TO",
+    "GONE",
     "THAN_THE_OLD",
+    "added",
     "ended_at",
     "ending",
     "gone",
@@ -44,6 +47,20 @@ FELL_TO = r"(?:into|onto|down|off|out of|in the (?!end\b))\b"
 #: Not a thing let fall or left somewhere, nor dropped off: "dropped my keys down the drain",
 #: "left my wallet in the car", "dropping the kids off at school".
 _LET_FALL = rf"(?! (?:my|the|their|his|her|our|a|an) (?:[\w-]+ ){{0,2}}?{FELL_TO})"
+#: A thing that broke for good: not a breakdown, nor a break-up or a break-in ("the car broke
+#: down on the motorway" is towed and mended).
+BROKE = r"broke(?! (?:up|in|down)\b)"
+#: A thing gone for good: not a part of it failing ("the strap's gone on mine"), nor a price or
+#: a light ("rent's gone up", "the power's gone out").
+GONE = r"gone(?! (?:on|up|down|out)\b)"
+#: A thing got beside the one a person has, not in its place: "so now I carry two", "to go
+#: with my acoustic" (not "as well", which is as often "also": "got a new phone as well" is
+#: news besides other news; nor "a second", as often a moment as a second one).
+_ADDED = re.compile(
+    r"\b(?:an extra|a spare|to go with|alongside|in addition to|"
+    r"(?:carry|have|own|run|use) (?:two|both))\b",
+    re.IGNORECASE,
+)
 #: The words that say a state changed (not what it is about: that is the embedder's).
 _CUE = re.compile(
     # ("not now": a suggestion declined, nothing changed; nor a word inside a compound,
@@ -139,8 +156,8 @@ _ENDING = re.compile(
 )
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
 _GONE = re.compile(
-    r"\b(?:sold(?! [A-Z][\w-]* on\b)|nicked|pinched|gave (?:up|away)|gave (?:him|her|them|[A-Z][\w-]*) away|got rid of|(?<!\ba )(?<!\ban )retired|scrapped|died|gone|stolen|"
-    r"broke(?! up| in\b)|wrote off|rehomed?|went to live|stole|no more|(?:up )?for sale|(?:say|said|saying) goodbye to|"
+    rf"\b(?:sold(?! [A-Z][\w-]* on\b)|nicked|pinched|gave (?:up|away)|gave (?:him|her|them|[A-Z][\w-]*) away|got rid of|(?<!\ba )(?<!\ban )retired|scrapped|died|{GONE}|stolen|"
+    rf"{BROKE}|wrote off|rehomed?|went to live|stole|no more|(?:up )?for sale|(?:say|said|saying) goodbye to|"
     # (a pet of theirs taken in by others: "my foster cat got adopted"; not "we adopted a dog")
     r"(?:got|was|been|gets|is) adopted|"
     r"(?:is|are|was) over|ended(?! (?:the|a|an|up|with|our|my|their)\b)|packed in|"
@@ -197,6 +214,11 @@ def signalled(text: str) -> bool:
     return bool(_CUE.search(text) or _GONE.search(text) or _ENDING.search(text)) and not (
         _hedging(text)
     )
+
+
+def added(text: str) -> bool:
+    """``text`` says a thing was got beside one of its kind, not in its place."""
+    return bool(_ADDED.search(text))
 
 
 def weakly(text: str) -> bool:

@@ -52,7 +52,7 @@ from .renaming import corrected_name, renamed, renames, says_renamed
 from .retraction import retraction_topics, retracts
 from .revision import CORRECTION, comparable, named_again, revise, rewrite, turn_of
 from .roles import promoted
-from .signals import ending, hedged, over, signalled
+from .signals import added, ending, hedged, over, signalled
 from .third_person import DEFAULT_SPEAKER, conjugate
 
 __all__ = ["Merged", "clean", "merge"]
@@ -308,6 +308,8 @@ def _supersede(
             and not signalled(new.text)  # (an ending too: "stopped drinking green tea")
         ):
             continue  # "my phone is on 5%", "skipped my green tea": the same thing's state
+        if shared and added(new.text) and all(b.attribute in THINGS for _, b in shared):
+            continue  # "got a work phone as well, a Samsung": a second one, beside it
         # (said as a move: "based in Bornova" from "an instructor at a school in Bornova" is not)
         if not shared or (
             # (the same place or employer said again: "Officially moved into Borrowdale" of "the

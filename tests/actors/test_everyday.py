@@ -269,3 +269,43 @@ def test_an_everyday_idiom_replaces_its_slot(
     speaker: str, older: list[str], new: str, retired: str
 ) -> None:
     assert _merge(speaker, older, new) == [retired]
+
+
+ROSA = [
+    "Rosa drives a white Seat Ibiza.",
+    "Rosa takes bass lessons on Fridays.",
+    "Rosa sings in a choir on Mondays.",
+    "Rosa's laptop is a Lenovo Yoga 7.",
+    "Rosa's phone is a Pixel 7.",
+    "Rosa has a dog called Canela.",
+]
+#: Everyday news of a thing that is not the end of one of the speaker's: someone else's
+#: thing sold, a breakdown, a part worn out, a want, one got beside theirs, a child's.
+NOT_ENDED = [
+    "Rosa sold Inés's old couch for her.",
+    "Rosa sold their aunt's old sofa for her.",
+    "The Ibiza broke down on the A-4, waiting for the tow truck.",
+    "Rosa needs a new laptop sleeve, the zip's gone on hers.",
+    "Rosa's choir needs a new alto.",
+    "Rosa got an acoustic bass to go with their electric.",
+    "Rosa got a work phone, a Nokia, so now they carry two.",
+    "Rosa's eldest got a new laptop for uni.",
+]
+#: The same things said to end, or to be replaced ("as well" is also "besides other news").
+ENDED = [
+    ("Rosa sold their old Ibiza to a neighbour.", ROSA[0]),
+    ("The Ibiza finally broke, it's gone for scrap.", ROSA[0]),
+    ("Rosa got a new phone as well, a Nokia, the screen is huge.", ROSA[4]),
+]
+
+
+@pytest.mark.parametrize("new", NOT_ENDED)
+def test_news_of_a_thing_that_is_not_the_end_of_the_speakers_retires_nothing(new: str) -> None:
+    assert _merge("Rosa", ROSA, new) == []
+
+
+@pytest.mark.parametrize(("new", "retired"), ENDED)
+def test_the_same_things_said_to_end_or_be_replaced_retire_their_line(
+    new: str, retired: str
+) -> None:
+    assert _merge("Rosa", ROSA, new) == [retired]
