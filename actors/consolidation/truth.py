@@ -128,6 +128,7 @@ def merge(
         taken.extend((f, fact) for f in lines if all(f is not g for g in facts))
 
     def _add(opener: str, fact: Fact, embed: Embed, whole: str) -> None:
+        start = list(facts)
         untouched = [id(f) for f in facts]  # a line retracted is the change: no other goes
         speaker = _speaker(fact, speakers)
         topics = retraction_topics(fact.text)
@@ -177,7 +178,9 @@ def merge(
             older = [f for f in facts if comparable(f, fact) and not over(f.text)]
             # (a change its own turn already made: "switched roles, I'm a UX researcher now,
             # no more graphic design" changes the trade once, not the trade and then the employer)
-            again = [old for old, by in taken if same_turn(by, fact)]
+            # (or this fact already made by its key: "got a Nokia, the Pixel is retired")
+            now = [f for f in start if all(f is not g for g in facts)]
+            again = [*(old for old, by in taken if same_turn(by, fact)), *now]
             # (roles.py, family.py)
             if role := promoted(older, fact, turn_of(fact, turns), speaker):
                 retire(role)
@@ -189,7 +192,7 @@ def merge(
                         [*older, *again], fact, said, speaker, embed, turn_of(fact, turns)
                     )
                 )
-                and all(found.old is not f for f, _ in taken)
+                and all(found.old is not f for f in [*(old for old, _ in taken), *now])
                 and not _home_kept(found.old, fact, said)
             ):
                 at = facts.index(found.old)

@@ -296,6 +296,8 @@ ENDED = [
     ("Rosa sold their old Ibiza to a neighbour.", ROSA[0]),
     ("The Ibiza finally broke, it's gone for scrap.", ROSA[0]),
     ("Rosa got a new phone as well, a Nokia, the screen is huge.", ROSA[4]),
+    # (once: the old one said to end where the make got has replaced it is no second thing)
+    ("Rosa got a second-hand Nokia, so the Pixel is retired.", ROSA[4]),
 ]
 
 
