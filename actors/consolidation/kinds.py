@@ -155,9 +155,12 @@ def _number(amount: str) -> float | None:
     return number * 1000 if thousands else number
 
 
-#: An amount said to move: "goes up to 42 cedis", "raising the rent to 950".
+#: An amount said to move: "goes up to 42 cedis", "raising the rent to 950"; or to have risen
+#: or fallen, by no figure: "the price went up again" (not a place gone up to, "went up to
+#: Leeds").
 _MOVED_TO = re.compile(
-    r"\b(?:up|down|rais\w*|increas\w*|lower\w*|cut|dropp\w*|reduc\w*)\b[^.]*?\bto [^\w\s]?\d",
+    r"\b(?:up|down|rais\w*|increas\w*|lower\w*|cut|dropp\w*|reduc\w*)\b[^.]*?\bto [^\w\s]?\d|"
+    r"\b(?:went|gone|goes|going) (?:up|down)\b(?! to\b)",
     re.IGNORECASE,
 )
 

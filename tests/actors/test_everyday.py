@@ -290,6 +290,8 @@ NOT_ENDED = [
     "Rosa got an acoustic bass to go with their electric.",
     "Rosa got a work phone, a Nokia, so now they carry two.",
     "Rosa's eldest got a new laptop for uni.",
+    # (a price risen by no figure is an amount's change: no line holds one)
+    "Rosa renewed the Ibiza's insurance, the price went up again.",
 ]
 #: The same things said to end, or to be replaced ("as well" is also "besides other news").
 ENDED = [
