@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from reverie.store import Fact, MessageRecord
 
-from .attributes import WEEKDAYS, WHEN
+from .attributes import RELATIVES, WEEKDAYS, WHEN
 from .change import SWITCH, values
 from .chatter import is_chatter
 from .grounding import supports
@@ -228,6 +228,8 @@ def revise(
         elif whose not in ("", speaker):
             of = whose.casefold()
             candidates = [c for c in candidates if of in owner(c[2].text, persons).casefold()]
+        if not candidates and corrects and kind.groupindex and not re.search(r"\d", value):
+            candidates = _named_on_topic(facts, new, topic, value, persons, speaker)
         if not candidates:
             continue
         _, at, old, was = max(candidates, key=lambda c: (c[0], c[1]))
@@ -248,6 +250,39 @@ def revise(
                 named_again(facts, rewritten, was, value, retire)
         return rewritten is not None
     return False
+
+
+def _named_on_topic(
+    facts: list[Fact], new: Fact, topic: set[str], value: str, persons: set[str], speaker: str
+) -> list[tuple[bool, int, Fact, str]]:
+    """A name corrected where its line says it apart from the word it is of ("the wrong
+    school name, it's Bright Stars" of "school for their son, he goes to Little Acorns"):
+    the one line of the speaker's on that word holding one name of no person, as a
+    candidate of ``revise``; else none."""
+    words = topic - {w.casefold() for w in value.split()}
+    found = [
+        (True, i, f, names[0])
+        for i, f in enumerate(facts)
+        if comparable(f, new)
+        and not same_turn(f, new)
+        and same_person(f, new, persons, speaker)
+        and on_topic(words, f.text)
+        and len(
+            names := [
+                v
+                for v in values(f.text)
+                if v[0].isupper()
+                and v not in persons
+                and v != speaker
+                and not WHEN.match(v)
+                # (nor someone of theirs: "their son Tevita")
+                and not re.search(rf"\b(?:{RELATIVES}),? {re.escape(v)}\b", f.text)
+            ]
+        )
+        == 1
+        and names[0] != value
+    ]
+    return found if len(found) == 1 else []
 
 
 def _hours(own: list[Fact], new: Fact) -> Fact | None:

@@ -84,3 +84,27 @@ def test_a_wrong_name_owned_then_its_right_one_is_said_of_the_thing() -> None:
         ("Sorry, I gave you the wrong gym name, it's Iron Works, I mix them up.", "Wiremu", "s"),
     )
     assert "Peak Fitness" not in memory and "Wiremu's gym is Iron Works" in memory
+
+
+def test_a_name_corrected_apart_from_its_noun_takes_the_one_line_on_that_noun() -> None:
+    """ "the wrong school name, it's Hillcrest" corrects the one line on the school holding one
+    name of no person, however far from the word "school" the name is said; a price said
+    with a correction's word is no name."""
+    memory = _memory_after(
+        (
+            "Fees, uniforms and school for my son Tevita, he goes to Kingsgate five days a week.",
+            "Losa",
+            "s",
+        ),
+        (
+            "Sorry, I gave you the wrong school name, it's Hillcrest, I always mix them up.",
+            "Losa",
+            "s",
+        ),
+    )
+    assert "Kingsgate" not in memory and "Hillcrest" in memory
+    memory = _memory_after(
+        ("I'm a tailor in Kota Bharu, mostly baju melayu and shirts.", "Aini", "s"),
+        ("So a baju melayu is RM150 now, the rent is higher and nobody has blinked.", "Aini", "s"),
+    )
+    assert "tailor in Kota Bharu" in memory
