@@ -41,6 +41,7 @@ from .kinds import KINDS, record_time
 from .renaming import corrected_name, renames
 from .result import ConsolidationResult
 from .retraction import retraction_topics
+from .sentences import EMOJI, sentences
 from .signals import ending, signalled
 from .third_person import DEFAULT_SPEAKER, PAST, article, third_person, word_set
 from .truth import merge
@@ -54,20 +55,6 @@ __all__ = [
 
 SUMMARY_SENTENCES = 5
 FACT_MIN_SCORE = 3
-MAX_SENTENCE_CHARS = 300
-
-#: Where a sentence ends: not after a title's abbreviation ("St. Nicholas", "Dr. Ospanova").
-#: An emoji, which may end a sentence as a full stop does.
-_EMOJI = "[\u2600-\u27bf\U0001f1e6-\U0001f1ff\U0001f300-\U0001faff]"
-_SPLIT = re.compile(
-    "".join(rf"(?<!\b{t}\.)" for t in ("Dr", "St", "Mr", "Mrs", "Ms", "Prof", "Mt", "Jr", "Sr"))
-    + r"(?<=[.!?])\s+|\n+"
-    # (an emoji may end one: "Laptop died mid-export 😭 Bought a Dell XPS 15", "done ✅ i sold",
-    # "62,000 taka 😭🙏 can u help me …"; not before a word that goes on its clause: "my dog 🐶 is")
-    rf"|(?<={_EMOJI})\s+"
-    r"(?=[A-Z]|(?!(?:a|an|the|of|to|for|with|in|on|at|from|by|as|than|or|and|but|so|because|is|are|was|were|"
-    r"has|have)\b)[a-z])"
-)
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|mine|we|we're|our)\b", re.IGNORECASE)
 #: The speaker as what others did something to ("They made me operations manager"), said
 #: not asked ("Can you help me …?" is a request).
@@ -146,7 +133,7 @@ _APPOSITION = re.compile(
 _NAME_SAID = re.compile(
     r"(?:^|[,:] )(?:I'm|I am|My name's|My name is|Name's) [A-Z][\w'-]*[.!]*$|^[A-Z][\w'-]* here[.!]*$|"
     # (or an emoji: "hi, I'm Jisoo 👋")
-    rf"(?:^|[,:] )(?:I'm|I am|My name's|My name is|Name's) [A-Z][\w'-]* ?{_EMOJI}+$"
+    rf"(?:^|[,:] )(?:I'm|I am|My name's|My name is|Name's) [A-Z][\w'-]* ?{EMOJI}+$"
 )
 #: What they do, said in the next sentence without a verb: "Backend developer at Nkwa Labs
 #: here in Accra." (the introduction's apposition, cut off by a full stop).
@@ -292,8 +279,7 @@ def _sentences(turns: list[MessageRecord]) -> list[_Sentence]:
     for turn in turns:
         if turn.role not in ("user", "assistant"):
             continue
-        for piece in _SPLIT.split(turn.content):
-            text = " ".join(piece.split())[:MAX_SENTENCE_CHARS]
+        for text in sentences(turn.content):
             after_name = bool(found) and bool(_NAME_SAID.search(found[-1].text))
             if (
                 text
@@ -304,7 +290,7 @@ def _sentences(turns: list[MessageRecord]) -> list[_Sentence]:
                 last = found.pop()
                 # (lower case, unless an initialism: "UX designer at …")
                 first = text[0] if re.match(r"[A-Z]{2}", text) else text[0].lower()
-                text = f"{re.sub(rf'[.! ]*{_EMOJI}*$', '', last.text)}, {first}{text[1:]}"
+                text = f"{re.sub(rf'[.! ]*{EMOJI}*$', '', last.text)}, {first}{text[1:]}"
             if text:
                 score = _score(text, turn.role, turn.content)
                 found.append(_Sentence(len(found), turn.role, text, score, turn))

@@ -247,3 +247,19 @@ def test_what_others_did_to_a_thing_of_theirs_is_kept_after_a_discourse_opener()
         ),
     )
     assert "11,000" not in memory and "15,000 a month" in memory
+
+
+def test_a_sentence_opening_with_the_emoji_that_closed_the_one_before_is_a_sentence() -> None:
+    """ "kia ora! 🚗 the Ranger's been brilliant …": the emoji is no word of the fact, and the
+    fact opens as a sentence does."""
+    memory = _memory_after(
+        ("Hi, I'm Wiremu. I drive an old Hilux around Rotorua.", "Wiremu", "s"),
+        (
+            "kia ora! 🚗 the Ranger's been brilliant on the forestry roads, the heater works "
+            "and the seat is comfy.",
+            "Wiremu",
+            "s",
+        ),
+    )
+    assert "] The Ranger's been brilliant on the forestry roads" in memory
+    assert "🚗" not in memory
