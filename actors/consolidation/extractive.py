@@ -162,6 +162,7 @@ _CURRENCY = re.compile(r"[$€£¥₹₦₱]\s?\d|\d\s?(?:[€£¥₹₦₱]|[A-
 #: A value stated: "is 214 watts", "are now 40,000 a month", "is a scary 1,400 a month".
 _VALUE_IS = re.compile(r"\b(?:is|are)\s+(?:[a-z]+\s+){0,2}[^\w\s]?\d")
 _IS = re.compile(r"\b(?:is|are)\b")
+_RATE = re.compile(r"\d\s?(?:[^\W\d]+\s)?(?:a|an|per|each)\s(?:month|week|night|day|year|hour)\b")
 _NAMED_OWN = re.compile(rf"^(?i:my|our) (?:[a-z-]+ ){{1,2}}[{UPPER}][\w'-]+ [a-z]")
 _NAME = re.compile(r"\b[A-Z][\w'-]+")
 _PLACE = re.compile(rf"\b(?:in|at|to) ([{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)")
@@ -268,7 +269,14 @@ def _score(text: str, role: str, turn: str = "") -> int:
         score += 2
     if _NUMBER.search(text):
         # (a value stated as one more: "FTP is 214 watts", "deposit is €1,800"; not "at 6")
-        score += 2 if _VALUE_IS.search(text) or _CURRENCY.search(text) else 1
+        # (or an amount by the period it recurs: "95,000 yen a month", "$22 a night")
+        score += (
+            3
+            if _RATE.search(text)
+            else 2
+            if _VALUE_IS.search(text) or _CURRENCY.search(text)
+            else 1
+        )
     names = {w for w in _NAME.findall(" ".join(words[1:])) if w != "I" and not w.startswith("I'")}
     score += min(len(names), 2)
     return score if role == "user" else score // 2

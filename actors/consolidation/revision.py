@@ -164,6 +164,9 @@ def revise(
     # (and a topic's amount's is what is said before it: not "kroner a month")
     about = whole or f"{said} {renaming(turn) if renames(said) else ''}"
     topic = topic_of(about, bool(whole)) - {p.casefold() for p in persons}
+    if not topic and CORRECTION.search(said) and not renames(said):
+        # "It is 36,500": of what, its turn said ("… a mistake about the pension")
+        topic = topic_of(turn) - {p.casefold() for p in persons}
     # a correction of someone else's ("Valentina is nine years old, her birthday was in
     # March") goes to a line of theirs, not to the speaker's latest month
     whose = ""
@@ -220,8 +223,12 @@ def revise(
         if on_it:  # (the lines on the topic stated, when any holds an amount)
             candidates = [c for c in candidates if any(c[2] is f for f in on_it)]
         if kind in (SCALED_AMOUNT, RECORD_TIME):
-            # an amount of the same scale, a best time: one such line is the evidence
-            candidates = candidates if len(candidates) == 1 else []
+            # an amount of the same scale, a best time: one such line is the evidence (or the
+            # one of them on its topic: "a mistake about the pension, it is 36,500")
+            topical = [c for c in candidates if c[0]]
+            candidates = (
+                candidates if len(candidates) == 1 else topical if len(topical) == 1 else []
+            )
         elif own is not None:
             best = nearest(new, [c[2] for c in candidates]) if candidates else None
             candidates = [] if best is None else [candidates[best]]

@@ -527,3 +527,37 @@ def test_hours_from_one_time_to_another_replace_the_line_of_such_hours() -> None
     merged = _merged("Efe", older, "I'm on earlies, I start at 6am and finish at 2pm now.")
     assert "9pm till 5am" not in merged.memory
     assert "Efe gets home around 5:30." in merged.memory and "around 6am" not in merged.memory
+
+
+def test_an_amount_by_the_period_it_recurs_is_kept_and_takes_the_old_one() -> None:
+    """ "780 lari a month, worth it for the light" says no subject, but an amount that recurs
+    by a period is a value of the speaker's: kept, it takes the rent it replaces."""
+    memory = _memory_after(
+        ("Rent here is 640 lari, so I cannot splurge on a new camera yet.", "Nino", "s"),
+        (
+            "Moving update: the new place in Vake is bigger. 780 lari a month, worth it.",
+            "Nino",
+            "s",
+        ),
+    )
+    assert "640" not in memory and "780 lari" in memory
+
+
+def test_an_amount_corrected_as_it_is_of_what_its_turn_says_it_corrects() -> None:
+    """ "I made a mistake about the pension. It is 1,150": "it" is the pension, not the flat
+    nor the choir's fee, which other amounts of the scope also are."""
+    memory = _memory_after(
+        (
+            "My pension is 1,200 lari a month. Members of my choir pay 300 lari each month. "
+            "The flat costs me 900 lari a month.",
+            "Nino",
+            "s",
+        ),
+        (
+            "Sorry, I made a mistake about the pension. It is 1,150, I forgot the deduction.",
+            "Nino",
+            "s",
+        ),
+    )
+    assert "pension is 1,150 lari a month" in memory
+    assert "pay 300 lari each month" in memory and "costs Nino 900 lari" in memory
