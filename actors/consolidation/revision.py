@@ -46,7 +46,9 @@ __all__ = ["CORRECTION", "comparable", "named_again", "revise", "rewrite", "turn
 
 #: A sentence that corrects what was said before.
 CORRECTION = re.compile(
-    r"\b(?:correction|autocorrect|typo|mistakes?|wrong|meant|misread|mix(?:ing|ed up)|actually)\b",
+    r"\b(?:correction|autocorrect|typo|mistakes?|wrong|meant|misread|mix(?:ing|ed up)|actually|"
+    # (an amount worked out again: "I recalculated, total is 62,000")
+    r"recalculat\w*)\b",
     re.I,
 )
 #: Where a change's reason starts: what follows says why, not what else changed.
@@ -198,11 +200,18 @@ def revise(
                 if own is None
                 else the_one(kind, f.text, said, persons)
             )
-            # (a topic's amount or time, corrected too: "the deposit is €2,400" of no Pixel 7)
+            # (a topic's amount or time, corrected too: "the deposit is €2,400" of no Pixel 7;
+            # an amount of one scale is its own evidence, "recalculated, total is 62,000" of
+            # "the whole trek is 45,000")
             and (
                 not (
                     kind in (TOPICAL_AMOUNT, TOPICAL_TIME)
-                    or (corrects and topic and KINDS[-1].fullmatch(value))
+                    or (
+                        corrects
+                        and topic
+                        and KINDS[-1].fullmatch(value)
+                        and kind is not SCALED_AMOUNT
+                    )
                 )
                 or on_topic(topic, f.text)
             )

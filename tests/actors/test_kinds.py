@@ -561,3 +561,19 @@ def test_an_amount_corrected_as_it_is_of_what_its_turn_says_it_corrects() -> Non
     )
     assert "pension is 1,150 lari a month" in memory
     assert "pay 300 lari each month" in memory and "costs Nino 900 lari" in memory
+
+
+def test_an_amount_worked_out_again_or_said_to_be_off_corrects_the_one_of_its_scale() -> None:
+    """ "I recalculated …, total is 9,800" is a correction; an amount of the same scale is a
+    correction's old value whatever its words ("the whole course is 8,500", "We've saved
+    $52,000" of "the savings number was off"), not the rent of another scale."""
+    memory = _memory_after(
+        ("Budget-wise the whole course with the exam is 8,500 lari.", "Nino", "s"),
+        ("ok I recalculated with the books and the fees, total is 9,800 😬", "Nino", "s"),
+    )
+    assert "8,500" not in memory and "course with the exam is 9,800 lari" in memory
+    memory = _memory_after(
+        ("We've saved $52,000. We rent in Parramatta for $610 a week.", "Nino", "s"),
+        ("hmm, the savings number was off, it's $57,400 with the tax refund.", "Nino", "s"),
+    )
+    assert "have saved $57,400" in memory and "for $610 a week" in memory
