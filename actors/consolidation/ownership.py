@@ -58,12 +58,22 @@ def owner(text: str, people: set[str]) -> str:
     return found["who"]
 
 
+#: A word that opens a line with where or when, never a name: "In June …", "At work …".
+_WHERE_OR_WHEN = re.compile(
+    r"(?i:in|on|at|for|with|by|of|to|into|since|until|during|when|while|if|because|once|as)"
+)
+
+
 def people(speakers: Iterable[str], facts: Iterable[Fact]) -> set[str]:
     """Who the scope's facts are about: the job's speakers, "The user", and every name that
     opens two facts or more ("Carl lives …", "Carl's dog …"; a word that opens one line is
     as likely "Site visits on Mondays …")."""
     leads = Counter(m["who"] for f in facts if (m := LEAD.match(f.text)))
-    frequent = {who for who, n in leads.items() if n > 1 and not common_opener(who)}
+    frequent = {
+        who
+        for who, n in leads.items()
+        if n > 1 and not common_opener(who) and not _WHERE_OR_WHEN.fullmatch(who)
+    }
     return {*speakers, DEFAULT_SPEAKER, *frequent}
 
 
@@ -107,6 +117,10 @@ def theirs(
     mine = {speaker, ""} if persons <= {speaker, DEFAULT_SPEAKER} else {speaker}
 
     def of(text: str) -> bool:
+        # (a line of no one's holding a thing of theirs: "In Halyna's old Lada Niva, …")
+        held = f"{speaker}'s " in text and not owner(text, persons)
+        if held and whose in (speaker, "", f"{speaker} and others"):
+            return True
         if whose not in (speaker, ""):  # someone else's change: only their lines
             line = owner(text, named(text, persons))
             # (and not another's relative: Bob's cousin Carl is not Alice's brother Carl)

@@ -334,3 +334,17 @@ def test_a_thing_lost_and_the_make_that_replaced_it_may_be_said_apart_in_one_tur
         assert "Bombtrack" not in _memory_after(*said, (last, "Oskar", "s")), last
     back = "Someone pinched my bike at the lab. Got it back from the police though!"
     assert "Bombtrack" in _memory_after(*said, (back, "Oskar", "s"))
+
+
+def test_a_thing_of_theirs_said_in_a_line_opening_with_where_is_theirs_to_replace() -> None:
+    """ "In Wiremu's old Nissan Navara, which rattles …" names no one as its subject (and "In"
+    opening two lines is no person), but the Navara is the speaker's: a make bought replaces
+    it, its end ends it, and the car of Aroha (someone else of the scope) stays hers."""
+    older = [
+        "In Wiremu's old Nissan Navara, which rattles like a tractor.",
+        "In June Wiremu will run the Rotorua marathon.",
+        "Aroha lives in Taupō.",
+        "Aroha drives a Mazda 3.",
+    ]
+    assert _merge("Wiremu", older, "Wiremu bought a used Ford Ranger 🚙.") == [older[0]]
+    assert _merge("Wiremu", older, "The Navara is gone, sold it to a mate.") == [older[0]]
