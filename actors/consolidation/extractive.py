@@ -96,7 +96,7 @@ _OBJECT = re.compile(
     r"[A-Z][\w'-]*\b(?! (?:is|are|was|were|has|have)\b)|"
     r"(?:an?|one|the|my|our|it|them|this|that|some|someone|myself|me|us|him|her|to|up|in|at|on|"
     r"for|from|with|into|back|out|"
-    r"off|last|yesterday|today|\d+|"
+    r"off|last|yesterday|today|\d+|new|used|second-hand|"  # ("Got new shoes, Asics …")
     r"(?![a-z]*(?:thing|morning|evening)\b)[a-z]{2,}ing|"  # ("Started eating", "Quit smoking")
     r"[a-z]{3,}s(?=[,.!]|$))\b"  # ("Switched jobs, joined …", "Changed banks.")
 )

@@ -348,3 +348,13 @@ def test_a_thing_of_theirs_said_in_a_line_opening_with_where_is_theirs_to_replac
     ]
     assert _merge("Wiremu", older, "Wiremu bought a used Ford Ranger 🚙.") == [older[0]]
     assert _merge("Wiremu", older, "The Navara is gone, sold it to a mate.") == [older[0]]
+
+
+def test_new_things_got_without_an_i_are_the_speakers_and_replace_the_old_ones() -> None:
+    """ "Got new boots, Scarpa Zodiacs, …" leaves its "I" out as "Got a Pixel 7" does: the
+    speaker got them, and the boots of a line are the old ones."""
+    memory = _memory_after(
+        ("My boots are Salomon X Ultras, pretty worn though.", "Tavita", "s"),
+        ("also got new boots, Scarpa Zodiacs, they feel like slippers", "Tavita", "s"),
+    )
+    assert "Salomon" not in memory and "Tavita got new boots, Scarpa Zodiacs" in memory
