@@ -120,7 +120,7 @@ def revise(
     changes = stated_values(new.text, turn, said)
     if corrects and not renames(said) and (anew := corrected_name(new.text)):
         changes = [anew, *changes]  # "the goats are Alpines, not the breed I said"
-    own = None if corrects else theirs(facts, new, said, speaker)
+    own = None if corrects else theirs(facts, new, said, speaker, kin=True)
     if own and (hours := _hours(own, new)):
         # "I start at 6am and finish at 2pm now" of "nights, 9pm till 5am": hours from one time
         # to another are the line's that held hours so, not a time in another ("gets home

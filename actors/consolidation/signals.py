@@ -142,7 +142,9 @@ def _hedging(text: str) -> bool:
 #: The change words that end a state ("quit Pixelworks"): what they name is the old value.
 _ENDING = re.compile(
     # (not "quit scrolling", "sold Leo on the idea")
-    rf"\b(?:quit(?! [a-z]+ing\b)|left{_LET_FALL}|resigned|resignation|notice|sold(?! [A-Z][\w-]* on\b)|"
+    # (one's notice, not one sent: "handed in my notice", not "school sent a notice")
+    rf"\b(?:quit(?! [a-z]+ing\b)|left{_LET_FALL}|resigned|resignation|"
+    r"(?:in|my|their|his|her|our|gave|given|giving|handed) notice|sold(?! [A-Z][\w-]* on\b)|"
     r"no longer|stopped|cancell?ed|let (?:(?-i:[A-Z])[\w-]* )?go|laid off|made redundant|(?:got|was|been) fired|"
     # (a course or a programme done: "finished the Excel course"; not "finished work at 6")
     r"(?:finished|completed) (?:all )?(?:the|my|their|his|her|our) (?:[\w-]+ ){0,2}"

@@ -577,3 +577,19 @@ def test_an_amount_worked_out_again_or_said_to_be_off_corrects_the_one_of_its_sc
         ("hmm, the savings number was off, it's $57,400 with the tax refund.", "Nino", "s"),
     )
     assert "have saved $57,400" in memory and "for $610 a week" in memory
+
+
+def test_an_amount_of_someone_of_theirs_the_speaker_pays_changes_with_a_notice_sent() -> None:
+    """ "Our son's school fee is 5,100 a month" is a line of the speaker's household; "the
+    school sent a notice, the fee is going up to 5,900" changes it (a notice sent is no
+    notice handed in), not the 7,000 they give for the household."""
+    memory = _memory_after(
+        (
+            "My salary is 38,000. Our son's school fee is 5,100 a month. "
+            "We contribute 7,000 for the household.",
+            "Farid",
+            "s",
+        ),
+        ("School sent a notice, the fee is going up to 5,900 from April.", "Farid", "s"),
+    )
+    assert "school fee is 5,900 a month" in memory and "contribute 7,000" in memory
