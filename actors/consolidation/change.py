@@ -488,10 +488,13 @@ def _named_things(text: str) -> set[str]:
     return {m[0] for m in _VALUE.finditer(text) if not _PLACE_OR_PERSON.search(text[: m.start()])}
 
 
+#: Words whose "'s" is "is" or "has", never whose: "It's", "That's", "She's".
+_IS_NOT_OWNER = "(?:It|That|This|There|Here|What|Who|Where|How|He|She|Let)"
 #: A thing owned, by its name: "Dayo's Infinix Hot", "on their Intuos", "my Nissan Almera",
 #: or ridden in: "drive down in the Saab".
 _OWNED = re.compile(
-    rf"(?:\b(?:my|our|their|his|her)|\b[{UPPER}][\w-]*'s|\b(?:in|on|drives?|rides?) the|"
+    # (not a word's "is": "It's Ink Society now")
+    rf"(?:\b(?:my|our|their|his|her)|\b(?!{_IS_NOT_OWNER}'s)[{UPPER}][\w-]*'s|\b(?:in|on|drives?|rides?) the|"
     # (or worked on: "works on a Husqvarna"; not a day, "on a Monday")
     r"\b[a-z]+ on an?) "
     r"(?:(?:old|trusty|beloved|little) )?"

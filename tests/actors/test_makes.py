@@ -358,3 +358,15 @@ def test_new_things_got_without_an_i_are_the_speakers_and_replace_the_old_ones()
         ("also got new boots, Scarpa Zodiacs, they feel like slippers", "Tavita", "s"),
     )
     assert "Salomon" not in memory and "Tavita got new boots, Scarpa Zodiacs" in memory
+
+
+def test_a_words_is_written_with_an_s_owns_nothing() -> None:
+    """ "It's Paper Moths now" says what something is, not whose: the one thing the speaker
+    owns by its name is the e-reader, which a make bought replaces."""
+    older = [
+        "Greta reads on a PocketBook Era mostly.",
+        "Greta runs a small book club called Paper Moths.",
+        "It's Paper Moths now, it sounded less stuffy.",
+    ]
+    new = "First thing Greta did: bought a Tolino Vision."
+    assert _merge("Greta", older, new) == [older[0]]
