@@ -360,9 +360,11 @@ _RELATION = re.compile(
     rf"(?!(?:{OF_A_THING})\b)(?P<noun>[a-z][\w-]*) (?P<named>[{UPPER}][\w-]*)\b(?!'s)"
     r"(?=[^.!?;]*$))"
 )
-#: A name with who they are in apposition, opening a fact: "Dragan, Nikola's prim player, …".
+_WHOSE = rf"(?:[{UPPER}][\w-]*'s|[Mm]y|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er)"
+#: A name with who they are in apposition, opening a fact: "Dragan, Nikola's prim player, …",
+#: or after it: "One of Réka's members, Eszter, …".
 _APPOSED = re.compile(
-    rf"^([{UPPER}][\w-]*), (?:[{UPPER}][\w-]*'s|[Mm]y|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er) [^,]+, "
+    rf"^(?:([{UPPER}][\w-]*), {_WHOSE} [^,]+, |(?:[Oo]ne of )?{_WHOSE} [^,]+, ([{UPPER}][\w-]*), )"
 )
 #: The subject of "The user lives in …" (``third_person.DEFAULT_SPEAKER``, folded).
 _UNNAMED = DEFAULT_SPEAKER.casefold()
@@ -507,7 +509,7 @@ def _subject(fact: str, at: int) -> str:
         return bare["who"].casefold()
     # ("Dragan, Nikola's prim player, just moved": the name the apposition is of)
     if (apposed := _APPOSED.match(fact)) and not _BOUNDARY.search(fact[apposed.end() : at]):
-        return apposed[1].casefold()
+        return (apposed[1] or apposed[2]).casefold()
     # ("Jonas and their fiancée Rasa are moving": one subject of two, the first named first)
     pronoun = ""
     spans = _BOUNDARY.split(_JOINT.sub(r"\1 & ", fact[:at]))

@@ -313,3 +313,14 @@ def test_the_same_things_said_to_end_or_be_replaced_retire_their_line(
     new: str, retired: str
 ) -> None:
     assert _merge("Rosa", ROSA, new) == [retired]
+
+
+def test_someone_named_after_who_they_are_to_the_speaker_moves_alone() -> None:
+    """ "One of Nadia's students, Omar, is moving to Leeds" is Omar's move, as "Omar,
+    Nadia's student, is moving" is: the speaker's home stays."""
+    older = ["Nadia lives in York.", "Nadia teaches piano."]
+    for new in (
+        "One of Nadia's students, Omar, is moving to Leeds next month.",
+        "Nadia's best student, Omar, is moving to Leeds next month.",
+    ):
+        assert _merge("Nadia", older, new) == []
