@@ -362,7 +362,7 @@ _RELATION = re.compile(
 )
 _WHOSE = rf"(?:[{UPPER}][\w-]*'s|[Mm]y|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er)"
 #: A name with who they are in apposition, opening a fact: "Dragan, Nikola's prim player, …",
-#: or after it: "One of Réka's members, Eszter, …".
+#: or after it: "One of Nadia's students, Omar, …".
 _APPOSED = re.compile(
     rf"^(?:([{UPPER}][\w-]*), {_WHOSE} [^,]+, |(?:[Oo]ne of )?{_WHOSE} [^,]+, ([{UPPER}][\w-]*), )"
 )

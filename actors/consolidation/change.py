@@ -181,7 +181,7 @@ def displaced(
     # (said before the thing, or as the ending's noun: "sold their aunt's old sofa")
     whose = _WHOSE.search(said[ended.start() : ended.end() + 3]) if ended else None
     if ended and whose and whose[1] != speaker and not stolen(ended):
-        return None  # "sold Mia's old sofa for her": someone else's thing
+        return None  # "sold Ines's old armchair for her": someone else's thing
     if ended and ended["sold"] and (noun := _COMPOUND.match(said, ended.end())):
         head = noun[1]  # "stopped their art class, …": a class
     if ended and head == "one" and acquired(said[: ended.start()]):
@@ -254,7 +254,7 @@ def displaced(
             return same
     if weak and (_WANTS.search(said) or not owner(new.text, named(new.text, persons))):
         # "Our new oolong milk tea": a new thing, not a change of the speaker's; "the team
-        # needs a new keeper": a want
+        # needs a new tenor": a want
         return None
     # a line that already names every new value says the same thing: it is not replaced;
     # a thing that ended is the one its values name ("Saturday football is over" ends the
@@ -352,10 +352,10 @@ _NEW_ONE = re.compile(
 )
 #: Someone or something of the speaker's, after their name: "'s manager", "'s old car".
 _OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")
-#: A want, which news of a new thing may be: "the team needs a new keeper" (a state of its
+#: A want, which news of a new thing may be: "the choir needs a new tenor" (a state of its
 #: own, that a thing got meets: not a plan).
 _WANTS = re.compile(r"\b(?:need|want)s? (?:an? |some )?new\b", re.IGNORECASE)
-#: Whose a thing is, by a name or a relative: "Mia's old sofa", "my aunt's old car".
+#: Whose a thing is, by a name or a relative: "Ines's old armchair", "my aunt's old car".
 _WHOSE = re.compile(rf"\b([{UPPER}][\w-]*|(?:my|their|his|her|our) (?:{RELATIVES}))'s ")
 #: The verbs a switch is told with.
 #: The verbs of a switch: "switched", "changing", "swapped".
@@ -493,7 +493,7 @@ _IS_NOT_OWNER = "(?:It|That|This|There|Here|What|Who|Where|How|He|She|Let)"
 #: A thing owned, by its name: "Dayo's Infinix Hot", "on their Intuos", "my Nissan Almera",
 #: or ridden in: "drive down in the Saab".
 _OWNED = re.compile(
-    # (not a word's "is": "It's Ink Society now")
+    # (not a word's "is": "It's Paper Moths now")
     rf"(?:\b(?:my|our|their|his|her)|\b(?!{_IS_NOT_OWNER}'s)[{UPPER}][\w-]*'s|\b(?:in|on|drives?|rides?) the|"
     # (or worked on: "works on a Husqvarna"; not a day, "on a Monday")
     r"\b[a-z]+ on an?) "

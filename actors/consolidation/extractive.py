@@ -96,7 +96,7 @@ _OBJECT = re.compile(
     r"[A-Z][\w'-]*\b(?! (?:is|are|was|were|has|have)\b)|"
     r"(?:an?|one|the|my|our|it|them|this|that|some|someone|myself|me|us|him|her|to|up|in|at|on|"
     r"for|from|with|into|back|out|"
-    r"off|last|yesterday|today|\d+|new|used|second-hand|"  # ("Got new shoes, Asics …")
+    r"off|last|yesterday|today|\d+|new|used|second-hand|"  # ("Got new boots, Scarpa …")
     r"(?![a-z]*(?:thing|morning|evening)\b)[a-z]{2,}ing|"  # ("Started eating", "Quit smoking")
     r"[a-z]{3,}s(?=[,.!]|$))\b"  # ("Switched jobs, joined …", "Changed banks.")
 )
@@ -269,7 +269,7 @@ def _score(text: str, role: str, turn: str = "") -> int:
         score += 2
     if _NUMBER.search(text):
         # (a value stated as one more: "FTP is 214 watts", "deposit is €1,800"; not "at 6")
-        # (or an amount by the period it recurs: "95,000 yen a month", "$22 a night")
+        # (or an amount by the period it recurs: "780 lari a month", "$40 a night")
         score += (
             3
             if _RATE.search(text)

@@ -117,7 +117,7 @@ def theirs(
     mine = {speaker, ""} if persons <= {speaker, DEFAULT_SPEAKER} else {speaker}
 
     def of(text: str) -> bool:
-        # (a line of no one's holding a thing of theirs: "In Halyna's old Lada Niva, …")
+        # (a line of no one's holding a thing of theirs: "In Wiremu's old Nissan Navara, …")
         held = f"{speaker}'s " in text and not owner(text, persons)
         if held and whose in (speaker, "", f"{speaker} and others"):
             return True

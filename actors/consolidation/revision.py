@@ -47,7 +47,7 @@ __all__ = ["CORRECTION", "comparable", "named_again", "revise", "rewrite", "turn
 #: A sentence that corrects what was said before.
 CORRECTION = re.compile(
     r"\b(?:correction|autocorrect|typo|mistakes?|wrong|meant|misread|mix(?:ing|ed up)|actually|"
-    # (an amount worked out again: "I recalculated, total is 62,000")
+    # (an amount worked out again: "I recalculated, total is 9,800")
     r"recalculat\w*)\b",
     re.I,
 )
@@ -167,7 +167,7 @@ def revise(
     about = whole or f"{said} {renaming(turn) if renames(said) else ''}"
     topic = topic_of(about, bool(whole)) - {p.casefold() for p in persons}
     if not topic and CORRECTION.search(said) and not renames(said):
-        # "It is 36,500": of what, its turn said ("… a mistake about the pension")
+        # "It is 1,150": of what, its turn said ("… a mistake about the pension")
         topic = topic_of(turn) - {p.casefold() for p in persons}
     # a correction of someone else's ("Valentina is nine years old, her birthday was in
     # March") goes to a line of theirs, not to the speaker's latest month
@@ -201,8 +201,8 @@ def revise(
                 else the_one(kind, f.text, said, persons)
             )
             # (a topic's amount or time, corrected too: "the deposit is €2,400" of no Pixel 7;
-            # an amount of one scale is its own evidence, "recalculated, total is 62,000" of
-            # "the whole trek is 45,000")
+            # an amount of one scale is its own evidence, "recalculated, total is 9,800" of
+            # "the whole course is 8,500")
             and (
                 not (
                     kind in (TOPICAL_AMOUNT, TOPICAL_TIME)
@@ -233,7 +233,7 @@ def revise(
             candidates = [c for c in candidates if any(c[2] is f for f in on_it)]
         if kind in (SCALED_AMOUNT, RECORD_TIME):
             # an amount of the same scale, a best time: one such line is the evidence (or the
-            # one of them on its topic: "a mistake about the pension, it is 36,500")
+            # one of them on its topic: "a mistake about the pension, it is 1,150")
             topical = [c for c in candidates if c[0]]
             candidates = (
                 candidates if len(candidates) == 1 else topical if len(topical) == 1 else []
@@ -272,7 +272,7 @@ def _named_on_topic(
     facts: list[Fact], new: Fact, topic: set[str], value: str, persons: set[str], speaker: str
 ) -> list[tuple[bool, int, Fact, str]]:
     """A name corrected where its line says it apart from the word it is of ("the wrong
-    school name, it's Bright Stars" of "school for their son, he goes to Little Acorns"):
+    school name, it's Hillcrest" of "school for their son, he goes to Kingsgate"):
     the one line of the speaker's on that word holding one name of no person, as a
     candidate of ``revise``; else none."""
     words = topic - {w.casefold() for w in value.split()}

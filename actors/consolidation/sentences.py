@@ -26,7 +26,7 @@ _SPLIT = re.compile(
     r"(?=[A-Z]|(?!(?:a|an|the|of|to|for|with|in|on|at|from|by|as|than|or|and|but|so|because|is|are|was|were|"
     r"has|have)\b)[a-z])"
 )
-#: The emoji that closed the sentence before, opening this one ("hiya! 🙂 the Corolla's …"),
+#: The emoji that closed the sentence before, opening this one ("kia ora! 🚗 the Ranger's …"),
 #: and the lower-case letter after it, which opens a sentence (not "iPhone").
 _LEADING_EMOJI = re.compile(rf"^(?:{EMOJI}|[\ufe0f\u200d\s])+(?:([a-z])(?=[a-z' ]))?")
 

@@ -178,7 +178,7 @@ def merge(
             older = [f for f in facts if comparable(f, fact) and not over(f.text)]
             # (a change its own turn already made: "switched roles, I'm a UX researcher now,
             # no more graphic design" changes the trade once, not the trade and then the employer)
-            # (or this fact already made by its key: "got a Nokia, the Pixel is retired")
+            # (or this fact already made by its key: "got a Moto, the Nokia is retired")
             now = [f for f in start if all(f is not g for g in facts)]
             again = [*(old for old, by in taken if same_turn(by, fact)), *now]
             # (roles.py, family.py)
@@ -312,7 +312,7 @@ def _supersede(
         ):
             continue  # "my phone is on 5%", "skipped my green tea": the same thing's state
         if shared and added(new.text) and all(b.attribute in THINGS for _, b in shared):
-            continue  # "got a work phone as well, a Samsung": a second one, beside it
+            continue  # "got a work phone, a Nokia, so now I carry two": beside it
         # (said as a move: "based in Bornova" from "an instructor at a school in Bornova" is not)
         if not shared or (
             # (the same place or employer said again: "Officially moved into Borrowdale" of "the
