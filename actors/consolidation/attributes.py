@@ -31,6 +31,7 @@ from .modifiers import is_modifier
 from .third_person import DEFAULT_SPEAKER, word_set
 
 __all__ = [
+    "HOLDER",
     "HOME_TAKEN",
     "MONTHS",
     "OF_A_THING",
@@ -338,8 +339,10 @@ RELATIVES = (
 #: A word for a person by their relation to someone ("sister", "fiancé", "mate").
 RELATIVE = re.compile(rf"\b(?:{RELATIVES})s?\b", re.IGNORECASE)
 #: Whose a thing is, when not the subject's: "Ana's phone", "their aunt's Skoda", "bought Leo a …".
+#: Who holds a thing, said before "'s": a name or a relative ("Ana", "their aunt").
+HOLDER = rf"(?:[{UPPER}][\w-]*|\b(?:my|their|his|her|our) (?:{RELATIVES}))"
 _HELD_BY = re.compile(
-    rf"(?:(?P<owner>[{UPPER}][\w-]*|\b(?:my|their|his|her|our) (?:{RELATIVES}))'s|"
+    rf"(?:(?P<owner>{HOLDER})'s|"
     rf"\b[a-z]+ (?P<given>[{UPPER}][\w-]*) (?:an?|some)) (?:[\w-]+ ){{0,2}}$"
 )
 #: Another person named by a common noun ("a colleague", "someone"): a subject of their own.
@@ -360,11 +363,11 @@ _RELATION = re.compile(
     rf"(?!(?:{OF_A_THING})\b)(?P<noun>[a-z][\w-]*) (?P<named>[{UPPER}][\w-]*)\b(?!'s)"
     r"(?=[^.!?;]*$))"
 )
-_WHOSE = rf"(?:[{UPPER}][\w-]*'s|[Mm]y|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er)"
+_POSSESSIVE = rf"(?:[{UPPER}][\w-]*'s|[Mm]y|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er)"
 #: A name with who they are in apposition, opening a fact: "Dragan, Nikola's prim player, …",
 #: or after it: "One of Nadia's students, Omar, …".
 _APPOSED = re.compile(
-    rf"^(?:([{UPPER}][\w-]*), {_WHOSE} [^,]+, |(?:[Oo]ne of )?{_WHOSE} [^,]+, ([{UPPER}][\w-]*), )"
+    rf"^(?:([{UPPER}][\w-]*), {_POSSESSIVE} [^,]+, |(?:[Oo]ne of )?{_POSSESSIVE} [^,]+, ([{UPPER}][\w-]*), )"
 )
 #: The subject of "The user lives in …" (``third_person.DEFAULT_SPEAKER``, folded).
 _UNNAMED = DEFAULT_SPEAKER.casefold()

@@ -27,6 +27,7 @@ from reverie.store import Fact
 
 from .acquiring import GIVEN, GOT, GOT_MAKE, NEW_OF_MAKE, THE_MAKE, acquired
 from .attributes import (
+    HOLDER,
     PET,
     RELATIVE,
     RELATIVES,
@@ -356,7 +357,7 @@ _OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")
 #: own, that a thing got meets: not a plan).
 _WANTS = re.compile(r"\b(?:need|want)s? (?:an? |some )?new\b", re.IGNORECASE)
 #: Whose a thing is, by a name or a relative: "Ines's old armchair", "my aunt's old car".
-_WHOSE = re.compile(rf"\b([{UPPER}][\w-]*|(?:my|their|his|her|our) (?:{RELATIVES}))'s ")
+_WHOSE = re.compile(rf"\b({HOLDER})'s ")
 #: The verbs a switch is told with.
 #: The verbs of a switch: "switched", "changing", "swapped".
 SWITCH = "(?:switch|chang|swapp?)"

@@ -269,14 +269,11 @@ def _score(text: str, role: str, turn: str = "") -> int:
         score += 2
     if _NUMBER.search(text):
         # (a value stated as one more: "FTP is 214 watts", "deposit is €1,800"; not "at 6")
-        # (or an amount by the period it recurs: "780 lari a month", "$40 a night")
-        score += (
-            3
-            if _RATE.search(text)
-            else 2
-            if _VALUE_IS.search(text) or _CURRENCY.search(text)
-            else 1
-        )
+        # (or an amount by the period it recurs, a value of theirs: "780 lari a month")
+        if _RATE.search(text):
+            score += 3
+        else:
+            score += 2 if _VALUE_IS.search(text) or _CURRENCY.search(text) else 1
     names = {w for w in _NAME.findall(" ".join(words[1:])) if w != "I" and not w.startswith("I'")}
     score += min(len(names), 2)
     return score if role == "user" else score // 2

@@ -117,18 +117,19 @@ def theirs(
     mine = {speaker, ""} if persons <= {speaker, DEFAULT_SPEAKER} else {speaker}
 
     def of(text: str) -> bool:
+        line = owner(text, persons)
         # (a line of no one's holding a thing of theirs: "In Wiremu's old Nissan Navara, …")
-        held = f"{speaker}'s " in text and not owner(text, persons)
-        if held and whose in (speaker, "", f"{speaker} and others"):
+        if not line and f"{speaker}'s " in text and whose in (speaker, "", f"{speaker} and others"):
             return True
         if whose not in (speaker, ""):  # someone else's change: only their lines
-            line = owner(text, named(text, persons))
+            named_line = owner(text, named(text, persons))
             # (and not another's relative: Bob's cousin Carl is not Alice's brother Carl)
-            kin_of_mine = "'s " not in line or line.startswith(f"{speaker}'s ")
+            kin_of_mine = "'s " not in named_line or named_line.startswith(f"{speaker}'s ")
             # (with ``kin``, a line of the speaker's naming them: "Maya has a cat called Miso")
-            named_mine = kin and line == speaker and re.search(rf"\b{re.escape(whose)}\b", text)
-            return (_same_one(line, whose) and kin_of_mine) or bool(named_mine)
-        line = owner(text, persons)
+            named_mine = (
+                kin and named_line == speaker and re.search(rf"\b{re.escape(whose)}\b", text)
+            )
+            return (_same_one(named_line, whose) and kin_of_mine) or bool(named_mine)
         # with ``kin``, the lines of those they name theirs too ("Ines's dog Rufo …")
         return line in mine or (kin and line.startswith(f"{speaker}'s "))
 
