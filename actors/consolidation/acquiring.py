@@ -50,7 +50,7 @@ GOT_MAKE = re.compile(
     rf"(?P<make>[{UPPER}][\w-]*(?: [{UPPER}\d][\w-]*)*)"
     # (what is now used says so; a thing got for someone is theirs: "a Chromebook for the girls")
     r"(?(now)\s+(?:now|these days|nowadays)\b|(?=[,.;!)]|$|\s+(?:now|today|yesterday|last|this|at|from|with|in|on|"
-    r"and|so|but|because|which|that)\b))"
+    r"and|so|but|because|which|that|off)\b))"
 )
 
 

@@ -370,3 +370,14 @@ def test_a_words_is_written_with_an_s_owns_nothing() -> None:
     ]
     new = "First thing Greta did: bought a Tolino Vision."
     assert _merge("Greta", older, new) == [older[0]]
+
+
+def test_a_make_got_off_someone_is_the_speakers_new_one() -> None:
+    """ "got a Raleigh off Gumtree" says whom it came from, as "from" does: the make is the
+    speaker's new thing, and the one they rode to work on is the old."""
+    older = [
+        "Ahmed cycles to work on their Giant, saves a fortune on the bus.",
+        "Ahmed lives in Leith.",
+    ]
+    new = "Ahmed got a Raleigh off Gumtree, it's actually nicer."
+    assert _merge("Ahmed", older, new) == [older[0]]
