@@ -1,4 +1,5 @@
-"""A child born or adopted: the speaker's count of children it makes untrue.
+"""The speaker's family: the count of children a child born makes untrue, and who of
+theirs a line another change retires still names.
 
 "Tomás has two daughters" stops being true when "our son was born", "we had a
 baby boy", "we've adopted a little girl" or "baby number three arrived": no key
@@ -18,7 +19,7 @@ from reverie.store import Fact
 
 from .modifiers import is_modifier
 
-__all__ = ["family_grew"]
+__all__ = ["family_grew", "kin_left"]
 
 _CHILD = r"(?:baby|son|daughter|boy|girl|child|twins|triplets|little one)"
 #: A child born or adopted ("were born", "gave birth", "had a baby boy", "adopted a son").
@@ -52,3 +53,29 @@ def family_grew(older: Sequence[Fact], new: Fact, speaker: str) -> Fact | None:
         return None
     counts = [f for f in older if f.text.startswith(f"{speaker} ") and _COUNT.search(f.text)]
     return counts[0] if len(counts) == 1 else None
+
+
+#: Someone of the speaker's family by their relation and name, in a line about something
+#: else: "their daughter Vesna" of "weekends are for their daughter Vesna and the river".
+#: (Not a partner: a change of partner is what such a line is about: "I'm single now".)
+_KIN = (
+    r"sister|brother|mum|mom|mother|dad|father|son|daughter|cousin|aunt|uncle|niece|nephew|"
+    r"grand(?:ma|pa|mother|father|son|daughter)"
+)
+
+
+def kin_left(old: Fact, new: Fact, facts: Sequence[Fact], speaker: str) -> Fact | None:
+    """Who of ``speaker``'s family ``old`` names ("their daughter Vesna"), as a line of its
+    own, when ``new`` retires ``old`` for another of its claims and names them nowhere, nor
+    does any other line (issue 59, item 1: a change retires the claim it changes)."""
+    found = re.search(
+        rf"(?:\b{re.escape(speaker)}'s|\btheir) (?P<kin>{_KIN}) (?P<name>[A-Z][\w-]*)\b(?!'s)",
+        old.text,
+    )
+    if found is None or re.search(rf"\b{found['name']}\b", new.text):
+        return None
+    if any(f is not old and re.search(rf"\b{found['name']}\b", f.text) for f in facts):
+        return None
+    return Fact(
+        text=f"{speaker}'s {found['kin']} is {found['name']}.", date=old.date, sources=old.sources
+    )

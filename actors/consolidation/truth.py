@@ -40,7 +40,7 @@ from .attributes import (
 from .change import displaced
 from .chatter import is_chatter, remark, split_opener, strip_banter, without_echo
 from .claims import claims
-from .family import family_grew
+from .family import family_grew, kin_left
 from .kinds import (
     topic_of,
 )
@@ -202,6 +202,7 @@ def merge(
                     (moved and rewrite(found.old, fact, [moved], turns))
                     or found.rest
                     or place_left(found.old, fact, facts, speaker)
+                    or kin_left(found.old, fact, facts, speaker)
                 )
                 facts[at:at] = [kept] if kept else []
         facts.append(fact)

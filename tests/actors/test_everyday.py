@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 
 MAYA = [
@@ -324,3 +325,24 @@ def test_someone_named_after_who_they_are_to_the_speaker_moves_alone() -> None:
         "Nadia's best student, Omar, is moving to Leeds next month.",
     ):
         assert _merge("Nadia", older, new) == []
+
+
+def test_someone_of_the_family_a_retired_line_named_stays_as_a_line_of_their_own() -> None:
+    """ "Weekends are for my daughter Vesna and fishing on the Sava" names Vesna; a new hobby
+    in place of the fishing ends the fishing, not the daughter. A partner named so is not
+    kept: a change of partner is what such a line is about."""
+    memory = _memory_after(
+        (
+            "Good. My weekends are for my daughter Vesna and fishing on the Sava, so it has to "
+            "work without me.",
+            "Goran",
+            "s",
+        ),
+        (
+            "With a newborn there's no time for the river, so I gave my rods to my brother. "
+            "Chess on my phone is my hobby now.",
+            "Goran",
+            "s",
+        ),
+    )
+    assert "fishing on the Sava" not in memory and "Goran's daughter is Vesna." in memory
