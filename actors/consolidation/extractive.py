@@ -37,7 +37,7 @@ from .casual import as_meant, labelled
 from .chatter import is_chatter, split_opener
 from .clauses import clauses
 from .introduction import INITIALISM, introduced
-from .kinds import KINDS, record_time
+from .kinds import KINDS, record_time, recurs
 from .renaming import corrected_name, renames
 from .result import ConsolidationResult
 from .retraction import retraction_topics
@@ -162,7 +162,6 @@ _CURRENCY = re.compile(r"[$€£¥₹₦₱]\s?\d|\d\s?(?:[€£¥₹₦₱]|[A-
 #: A value stated: "is 214 watts", "are now 40,000 a month", "is a scary 1,400 a month".
 _VALUE_IS = re.compile(r"\b(?:is|are)\s+(?:[a-z]+\s+){0,2}[^\w\s]?\d")
 _IS = re.compile(r"\b(?:is|are)\b")
-_RATE = re.compile(r"\d\s?(?:[^\W\d]+\s)?(?:a|an|per|each)\s(?:month|week|night|day|year|hour)\b")
 _NAMED_OWN = re.compile(rf"^(?i:my|our) (?:[a-z-]+ ){{1,2}}[{UPPER}][\w'-]+ [a-z]")
 _NAME = re.compile(r"\b[A-Z][\w'-]+")
 _PLACE = re.compile(rf"\b(?:in|at|to) ([{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)")
@@ -270,7 +269,7 @@ def _score(text: str, role: str, turn: str = "") -> int:
     if _NUMBER.search(text):
         # (a value stated as one more: "FTP is 214 watts", "deposit is €1,800"; not "at 6")
         # (or an amount by the period it recurs, a value of theirs: "780 lari a month")
-        if _RATE.search(text):
+        if recurs(text):
             score += 3
         else:
             score += 2 if _VALUE_IS.search(text) or _CURRENCY.search(text) else 1

@@ -29,6 +29,7 @@ __all__ = [
     "of_the_kind",
     "on_topic",
     "record_time",
+    "recurs",
     "root",
     "stated_amount",
     "stated_values",
@@ -88,8 +89,12 @@ _NOT_UNIT = re.compile(
 )
 #: No unit after an amount: no word follows it, or one that names no unit ("4,400 now").
 _NO_UNIT_AFTER = rf"(?! (?!(?:{_NOT_UNIT.pattern})\b)[a-z])"
+#: The periods an amount recurs by.
+_PERIODS = "month|week|year|night|day|hour"
 #: An amount of a period: "a month", "per week".
-_PERIOD = r"(?P<period>(?:an?|per) (?:month|week|year|night|day|hour))"
+_PERIOD = rf"(?P<period>(?:an?|per) (?:{_PERIODS}))"
+#: An amount by the period it recurs, with its unit between: "780 lari a month".
+_RATE = re.compile(rf"\d\s?(?:[^\W\d]+\s)?(?:a|an|per|each)\s(?:{_PERIODS})\b")
 #: A count said in words ("three grandchildren", "Three apprentices now"; not "two weeks").
 _IN_WORDS = (
     r"\b(?i:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
@@ -163,6 +168,12 @@ _MOVED_TO = re.compile(
     r"\b(?:went|gone|goes|going) (?:up|down)\b(?! to\b)",
     re.IGNORECASE,
 )
+
+
+def recurs(text: str) -> bool:
+    """``text`` says an amount by the period it recurs ("780 lari a month", "$40 a night"):
+    a value of its speaker's, with or without a subject."""
+    return bool(_RATE.search(text))
 
 
 def amount_moved(text: str) -> bool:

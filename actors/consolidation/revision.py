@@ -288,8 +288,7 @@ def _named_on_topic(
                 v
                 for v in values(f.text)
                 if v[0].isupper()
-                and v not in persons
-                and v != speaker
+                and v not in persons  # (the speaker too: they are one of the scope's people)
                 and not WHEN.match(v)
                 # (nor someone of theirs: "their son Tevita")
                 and not re.search(rf"\b(?:{RELATIVES}),? {re.escape(v)}\b", f.text)

@@ -129,7 +129,7 @@ def merge(
 
     def _add(opener: str, fact: Fact, embed: Embed, whole: str) -> None:
         start = list(facts)
-        untouched = [id(f) for f in facts]  # a line retracted is the change: no other goes
+        untouched = [id(f) for f in start]  # a line retracted is the change: no other goes
         speaker = _speaker(fact, speakers)
         topics = retraction_topics(fact.text)
         if topics is not None:
