@@ -8,9 +8,11 @@ scope's Markdown (the whole scope directory when the scope is the session's
 own), and the index rows, rewritten so no file keeps their bytes
 (``Indexer.purge``); while the index is off, its directories are deleted
 instead (``drop_index``) and rebuilt at the next start with it on. Last,
-the job is deleted and SQLite's WAL checkpointed and truncated; with
-``secure_delete`` on, the database file holds no deleted bytes either. Only
-then does ``forget`` return, unless a reader's snapshot keeps the WAL busy:
+the job is deleted, the database compacted (SQLite: ``VACUUM``, which also
+takes the copies of deleted rows that ``secure_delete`` cannot reach) and
+its WAL checkpointed and truncated, so the database files hold no deleted
+bytes either. Only then does ``forget`` return, unless a reader's snapshot
+keeps the WAL busy:
 the truncation is then not waited for (the writer would stall every append)
 but left pending, shown in ``status`` (``checkpoint_pending``) and retried
 in the background until it is done.
@@ -204,12 +206,12 @@ class Forgetter:
             self.running -= 1
 
     async def _checkpoint(self) -> None:
-        """Scrub the store now (SQLite: truncate the WAL; Postgres: VACUUM), unless it
-        cannot run yet (a reader's snapshot in the WAL's way): then the scrub is left
-        pending (``status``) and retried in the background, so the writer, and every
-        append behind it, never waits for a reader."""
+        """Compact the store and scrub its log now (SQLite: VACUUM, then truncate the
+        WAL; Postgres: VACUUM), unless it cannot run yet (a reader's snapshot in the
+        WAL's way): then it is left pending (``status``) and retried in the background,
+        so the writer, and every append behind it, never waits for a reader."""
         try:
-            await self.services.db.scrub()
+            await self._scrub()
         except StoreError as exc:
             if not self.checkpoint_pending and self._nursery is not None:
                 self.checkpoint_pending = True
@@ -221,13 +223,23 @@ class Forgetter:
         while True:
             await trio.sleep(delay)
             try:
-                await self.services.db.scrub()
+                await self._scrub()
             except StoreError:
                 delay = min(delay * 2, _CHECKPOINT_RETRY_MAX)
                 continue
             self.checkpoint_pending = False
             log.info("WAL truncated: the forgotten bytes have left it")
             return
+
+    async def _scrub(self) -> None:
+        """Compact if a forget finished since the last compaction (a retry that only
+        waits for the WAL does not rewrite the file again; a stop before it leaves the
+        count for the next start), then scrub."""
+        due = await self.services.db.read(Tx.compaction_due)
+        if due:
+            await self.services.db.compact()
+            await self.services.db.write(lambda t: t.compacted(due))
+        await self.services.db.scrub()
 
     def status(self) -> dict[str, Any]:
         return {

@@ -1,7 +1,7 @@
 """How an engine plugs into the group-commit database (``GroupCommit``).
 
 The engine's connections (apsw, psycopg) never leave the engine: it says
-how to open one, run a transaction on it, clean up after a forget, and name
+how to open one, run a transaction on it, scrub its files after a forget, and name
 its failures as the store's typed errors.
 """
 
@@ -48,7 +48,13 @@ class Connector(Protocol[C]):
         ``StoreError``, or a ``ConfigError`` for a store URL that cannot be read)."""
         ...
 
+    def compact(self, conn: C) -> None:
+        """Rewrite the tables so that no page keeps the bytes of deleted rows (after a
+        forget's deletes), run between transactions; the ``scrub`` that follows takes
+        them out of the log too. Raises ``StoreError`` if it cannot now: retry later."""
+        ...
+
     def scrub(self, conn: C) -> None:
-        """Make the bytes of deleted rows leave the disk files (after a forget); run
+        """Make the bytes of deleted rows leave the engine's log, after ``compact``; run
         between transactions. Raises ``StoreError`` if it cannot now: retry later."""
         ...

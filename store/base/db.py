@@ -179,6 +179,10 @@ class GroupCommit(Generic[C]):
         its size in bytes, its durability, and the batches and writes since start."""
         return {"batches": self.batches, "writes": self.writes}
 
+    async def compact(self) -> None:
+        """The engine's ``compact`` on the write connection, between two batches."""
+        await self.outside(self.connector.compact)
+
     async def scrub(self) -> None:
         """The engine's ``scrub`` on the write connection, between two batches."""
         await self.outside(self.connector.scrub)

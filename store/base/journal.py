@@ -165,6 +165,9 @@ class ForgetJob(msgspec.Struct, frozen=True, kw_only=True):
 
 
 _FORGET_PREFIX = "forget:"
+#: The ``meta`` key counting the forgets finished since the store was last compacted
+#: (``Connector.compact``): a stop before the compaction leaves it for the next start.
+_COMPACTION_DUE = "compaction due"
 
 
 class JournalSql(Protocol):
@@ -201,9 +204,20 @@ class JournalSql(Protocol):
 
     def record_forget(self, conn: Any, job: ForgetJob, /) -> None: ...
 
-    def finish_forget(self, conn: Any, job: ForgetJob, /) -> None: ...
+    def finish_forget(self, conn: Any, job: ForgetJob, /) -> None:
+        """Drop the job's marker and count one more forget that a compaction is due for."""
+        ...
 
     def pending_forgets(self, conn: Any, /) -> list[ForgetJob]: ...
+
+    def compaction_due(self, conn: Any, /) -> int:
+        """The forgets finished since the last compaction (``finish_forget`` counts them)."""
+        ...
+
+    def compacted(self, conn: Any, due: int, /) -> None:
+        """A compaction covered the ``due`` forgets ``compaction_due`` read: none is due
+        now, unless another forget finished since (the count then says so)."""
+        ...
 
 
 class JournalTx:
@@ -257,3 +271,9 @@ class JournalTx:
 
     def pending_forgets(self) -> list[ForgetJob]:
         return self._journal.pending_forgets(self.conn)
+
+    def compaction_due(self) -> int:
+        return self._journal.compaction_due(self.conn)
+
+    def compacted(self, due: int) -> None:
+        return self._journal.compacted(self.conn, due)

@@ -4,7 +4,7 @@
 the outcomes; this module says how SQLite is opened (WAL, the durability
 chosen, ``secure_delete`` so a forget leaves no bytes in free pages), how a
 write transaction starts (``BEGIN IMMEDIATE``: the writer never upgrades a
-read lock) and how the WAL is truncated after a forget.
+read lock) and how the file is rewritten and the WAL truncated after a forget.
 """
 
 from __future__ import annotations
@@ -77,10 +77,21 @@ class SqliteConnector:
     def close(self, conn: apsw.Connection) -> None:
         conn.close()
 
+    def compact(self, conn: apsw.Connection) -> None:
+        """``VACUUM``: the file is written anew from its live rows.
+
+        ``secure_delete`` zeroes a row's bytes where the row is when it is
+        deleted, but not the copies a page split or rebalance left earlier in
+        a page's free gap (SQLite rebuilds a page without clearing that gap),
+        so only a rewrite leaves no byte of it. It costs a pass over the file;
+        forgets are rare, and a forget already rewrites the full-text index.
+        """
+        conn.execute("VACUUM")
+
     def scrub(self, conn: apsw.Connection) -> None:
         """Copy the WAL into the database file and truncate the WAL to zero bytes.
 
-        With ``secure_delete`` this is what makes deleted rows' bytes leave the
+        After ``compact`` this is what makes deleted rows' bytes leave the
         disk files: until then the WAL still holds the pages that had them.
         Raises ``StoreError`` at once (within ``_CHECKPOINT_BUSY_MS``) if a
         reader's snapshot keeps the WAL busy: the writer never waits it out.

@@ -10,6 +10,7 @@ import apsw
 from reverie.config import Conflict, default_scope
 
 from ..base.journal import (
+    _COMPACTION_DUE,
     _FORGET_PREFIX,
     _MSG_COLUMNS,
     _SESSION_COLUMNS,
@@ -33,6 +34,8 @@ from .working_memory import delete_scope_state
 __all__ = [
     "append_requests",
     "claim_session",
+    "compacted",
+    "compaction_due",
     "count_sessions",
     "delete_session",
     "finish_forget",
@@ -236,11 +239,25 @@ def record_forget(conn: apsw.Connection, job: ForgetJob) -> None:
 
 def finish_forget(conn: apsw.Connection, job: ForgetJob) -> None:
     drop_markers(conn, [job.key])
+    conn.execute(
+        "INSERT INTO meta (key, value) VALUES (?, 1)"
+        " ON CONFLICT (key) DO UPDATE SET value = value + 1",
+        (_COMPACTION_DUE,),
+    )
 
 
 def pending_forgets(conn: apsw.Connection) -> list[ForgetJob]:
     """Forget jobs a crash or a stop left unfinished, oldest key first."""
     return read_markers(conn, _FORGET_PREFIX, ForgetJob)
+
+
+def compaction_due(conn: apsw.Connection) -> int:
+    row = conn.execute("SELECT value FROM meta WHERE key = ?", (_COMPACTION_DUE,)).fetchone()
+    return 0 if row is None else int(row[0])
+
+
+def compacted(conn: apsw.Connection, due: int) -> None:
+    conn.execute("DELETE FROM meta WHERE key = ? AND value = ?", (_COMPACTION_DUE, due))
 
 
 if TYPE_CHECKING:  # this module is the engine's ``JournalSql``: mypy checks what ``Tx`` calls

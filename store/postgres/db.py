@@ -36,7 +36,7 @@ from .url import redact_secrets, redact_url
 
 __all__ = ["PostgresConnector", "PostgresDatabase"]
 
-#: The tables a forget deletes rows from, vacuumed by ``scrub``.
+#: The tables a forget deletes rows from, vacuumed by ``compact``.
 _FORGET_TABLES = (
     "messages",
     "sessions",
@@ -113,13 +113,17 @@ class PostgresConnector:
         self._writers.discard(id(conn))
         conn.close()
 
-    def scrub(self, conn: psycopg.Connection[Any]) -> None:
+    def compact(self, conn: psycopg.Connection[Any]) -> None:
         """VACUUM the tables a forget deletes from: their dead rows' space is reclaimed
-        (a deleted row's bytes stay in the data files until then)."""
+        (a deleted row's bytes stay in the data files until then; docs/security.md says
+        what VACUUM does not reach)."""
         for table in _FORGET_TABLES:
             # the index's table is made when the index opens (or never, with it off)
             if conn.execute("SELECT to_regclass(%s)", (table,)).fetchone() != (None,):
                 conn.execute(sql.SQL("VACUUM {}").format(sql.Identifier(table)))
+
+    def scrub(self, conn: psycopg.Connection[Any]) -> None:
+        """Nothing: the server's WAL is its own to recycle, not a file reverie keeps."""
 
     def usable(self, conn: psycopg.Connection[Any]) -> bool:
         return not (conn.closed or conn.broken)

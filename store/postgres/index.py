@@ -19,7 +19,7 @@ out: no generations, fragments or versions to fold (``optimize`` has
 nothing to do: the HNSW and GIN indexes take each row as it commits, and
 the words' statistics are exact at every commit), no table to close when
 idle, no directory to copy, merge or remove. A deleted row's bytes leave
-the disk at the next VACUUM (``Database.scrub`` after a forget).
+the disk at the next VACUUM (``Database.compact`` after a forget).
 
 Writes go through the database's writer (``db.write``), one transaction
 each: a forget's rows all go or none do. Searches go through its readers.
@@ -226,7 +226,7 @@ class PostgresSearchIndex:
         return []
 
     async def compacted(self, merge: list[str] | None = None) -> PostgresSearchIndex:
-        """Itself: its rows are gone, and the forget's scrub reclaims their bytes."""
+        """Itself: its rows are gone, and the forget's compaction reclaims their bytes."""
         return self
 
     def for_rebuild(self) -> PostgresSearchIndex:

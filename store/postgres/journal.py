@@ -38,6 +38,7 @@ from reverie.store import (
     SessionRecord,
 )
 from reverie.store.base.journal import (
+    _COMPACTION_DUE,
     _FORGET_PREFIX,
     _MSG_COLUMNS,
     _SESSION_COLUMNS,
@@ -56,6 +57,8 @@ from .working_memory import delete_scope_state
 __all__ = [
     "append_requests",
     "claim_session",
+    "compacted",
+    "compaction_due",
     "count_sessions",
     "delete_session",
     "finish_forget",
@@ -347,11 +350,27 @@ def record_forget(conn: psycopg.Connection[Any], job: ForgetJob) -> None:
 
 def finish_forget(conn: psycopg.Connection[Any], job: ForgetJob) -> None:
     drop_markers(conn, [job.key])
+    conn.execute(  # one statement: members finishing forgets at once each count theirs
+        "INSERT INTO meta (key, value) VALUES (%s, '1'::jsonb) ON CONFLICT (key)"
+        " DO UPDATE SET value = to_jsonb(meta.value::bigint + 1)",
+        (_COMPACTION_DUE,),
+    )
 
 
 def pending_forgets(conn: psycopg.Connection[Any]) -> list[ForgetJob]:
     """Forget jobs a crash or a stop left unfinished, oldest key first."""
     return read_markers(conn, _FORGET_PREFIX, ForgetJob)
+
+
+def compaction_due(conn: psycopg.Connection[Any]) -> int:
+    row = conn.execute("SELECT value FROM meta WHERE key = %s", (_COMPACTION_DUE,)).fetchone()
+    return 0 if row is None else int(row[0])
+
+
+def compacted(conn: psycopg.Connection[Any], due: int) -> None:
+    conn.execute(
+        "DELETE FROM meta WHERE key = %s AND value = to_jsonb(%s::bigint)", (_COMPACTION_DUE, due)
+    )
 
 
 if TYPE_CHECKING:  # this module is the engine's ``JournalSql``: mypy checks what ``Tx`` calls

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import random
 import sqlite3
 import threading
 import uuid
 
+import apsw
 import pytest
 
 from reverie.config import NotFound
 from reverie.daemon import Client, ConnectionLost
 from reverie.daemon import protocol as p
+from reverie.store.base.journal import _COMPACTION_DUE
 from reverie.store.files.index_tables import Keys
 from tests.checks import poll
 from tests.daemon_process import DaemonProcess
@@ -253,6 +256,65 @@ def test_a_reader_holding_the_wal_leaves_the_truncation_pending_not_the_writer_s
 
         poll(lambda: not client.status().forgets.checkpoint_pending, what="the WAL truncated")
         assert holders(daemon, secret) == []
+
+
+def _left_in_a_gap(client: Client) -> str:
+    """A session of two messages whose index entry SQLite also copied into a page's free
+    gap, where it stays after a delete: the session's name.
+
+    When SQLite splits or rebalances a b-tree page it rewrites the page's cells and
+    leaves the bytes where cells were in the gap, out of ``secure_delete``'s reach.
+    These ids (seeded) make it do so with the session's entry.
+    """
+    rng = random.Random(11)
+    name = f"bob-{rng.getrandbits(40):010x}"
+
+    def turns(session: str, n: int) -> list[dict[str, str]]:
+        return [
+            {"role": "user", "content": f"{session} line {i}", "id": f"{rng.getrandbits(128):032x}"}
+            for i in range(n)
+        ]
+
+    client.append_many("early", turns("early", 1100))
+    client.append_many(name, turns(name, 2))
+    client.append_many("late", turns("late", 1100))
+    return name
+
+
+@pytest.mark.files
+def test_a_forget_leaves_no_copy_that_sqlite_left_when_it_rebuilt_a_page(
+    daemon: InProcessDaemon,
+) -> None:
+    with daemon.client() as client:
+        name = _left_in_a_gap(client)
+
+        assert client.forget(name) == 2
+
+        assert holders(daemon, name) == []
+        assert [m.content for m in client.history("late", after_seq=1099)] == ["late line 1099"]
+
+
+@pytest.mark.files
+def test_a_compaction_a_stop_left_due_is_made_at_the_next_start(daemon: InProcessDaemon) -> None:
+    with daemon.client() as client:
+        name = _left_in_a_gap(client)
+    daemon.stop()
+    # Where a stop between a forget's last commit and its compaction leaves the file.
+    db = apsw.Connection(str(daemon.data_dir / "reverie.sqlite3"))
+    db.execute("PRAGMA secure_delete=ON")
+    with db:
+        db.execute("DELETE FROM messages WHERE session = ?", (name,))
+        db.execute("DELETE FROM sessions WHERE name = ?", (name,))
+        db.execute("INSERT INTO meta (key, value) VALUES (?, 1)", (_COMPACTION_DUE,))
+    db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    db.close()
+    assert holders(daemon, name) != []  # the copy in the gap
+
+    daemon.start()
+    poll(lambda: holders(daemon, name) == [], what="the file compacted at start")
+    with daemon.client() as client:
+        assert client.history(name) == []
+        assert [m.content for m in client.history("early", after_seq=1099)] == ["early line 1099"]
 
 
 def test_forget_of_the_newest_messages_leaves_the_index_cursor_at_the_log_end(

@@ -141,6 +141,22 @@ def test_pending_forgets_come_oldest_key_first(engine: Engine) -> None:
     assert engine.journal.pending_forgets(engine.conn) == sorted(jobs, key=lambda j: j.key.encode())
 
 
+def test_finished_forgets_are_counted_until_a_compaction_covers_them(engine: Engine) -> None:
+    assert engine.journal.compaction_due(engine.conn) == 0
+    for job in (ForgetJob(scope="a", session="s"), ForgetJob(scope="b", fact="f")):
+        engine.journal.record_forget(engine.conn, job)
+        engine.journal.finish_forget(engine.conn, job)
+    engine.commit()
+    assert engine.journal.compaction_due(engine.conn) == 2
+    assert engine.journal.pending_forgets(engine.conn) == []  # the count is no job
+
+    engine.journal.compacted(engine.conn, 1)  # read before the second finished: still due
+    assert engine.journal.compaction_due(engine.conn) == 2
+    engine.journal.compacted(engine.conn, 2)
+    engine.commit()
+    assert engine.journal.compaction_due(engine.conn) == 0
+
+
 def test_delete_takes_the_working_memory_of_the_sessions_own_scope_only(engine: Engine) -> None:
     """Keys, task, scratchpad, checkpoints and the swept count of ``session/gone``; not keep's."""
     wm, conn = engine.working_memory, engine.conn
