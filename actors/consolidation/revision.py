@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from reverie.store import Fact, MessageRecord
 
-from .attributes import RELATIVES, WEEKDAYS, WHEN
+from .attributes import RELATIVES, UPPER, WEEKDAYS, WHEN
 from .change import SWITCH, values
 from .chatter import is_chatter
 from .grounding import supports
@@ -259,7 +259,8 @@ def revise(
             for name in values(claim) - values(old.text) - {value, speaker}
             if name[0].isupper() and not WHEN.match(name) and not (name in value or value in name)
         }
-        rewritten = None if more else rewrite(old, new, [(was, value)], turns)
+        swaps = [(was, value), *_alongside(old.text, turn, was, persons)]
+        rewritten = None if more else rewrite(old, new, swaps, turns)
         if rewritten is not None:
             facts.insert(at, rewritten)
             if renames(said):
@@ -298,6 +299,27 @@ def _named_on_topic(
         and names[0] != value
     ]
     return found if len(found) == 1 else []
+
+
+def _alongside(line: str, turn: str, was: str, persons: set[str]) -> list[tuple[str, str]]:
+    """The other names of ``line`` its changing turn says anew in the same words around them
+    ("… out of the Eastgate depot" of a line's "out of Northfield depot"): they changed
+    with it, in the line the turn revises (not a name the line holds twice)."""
+    swaps = []
+    for name in re.finditer(rf"(?<=[a-z] )[{UPPER}][\w-]*(?: [{UPPER}][\w-]*)*", line):
+        if name.group() in was or name.group() in persons or line.count(name.group()) != 1:
+            continue
+        before = re.search(r"([a-z]+) $", line[: name.start()])
+        after = re.match(r" ([a-z]+)\b", line[name.end() :])
+        if before is None or after is None:  # ("in Lisbon." is any place: no frame)
+            continue
+        frame = (
+            rf"\b{before.group(1)} (?P<new>[{UPPER}][\w-]*(?: [{UPPER}][\w-]*)*) {after.group(1)}\b"
+        )
+        said = {m.group("new") for m in re.finditer(frame, turn)}
+        if len(said) == 1 and (new := said.pop()) not in name.group() and name.group() not in new:
+            swaps.append((name.group(), new))
+    return swaps
 
 
 def _hours(own: list[Fact], new: Fact) -> Fact | None:

@@ -444,3 +444,25 @@ def test_a_name_said_in_the_same_frame_is_evidence_of_the_same_slot() -> None:
     ]
     memory = _merged("Abena", older, "I swim at Kokrobite now since it's closer.").memory
     assert "Labadi Pool" not in memory and "Osu Clinic" in memory and "based in Accra" in memory
+
+
+@pytest.mark.parametrize(
+    ("said", "depot"),
+    [
+        (
+            "Starting at 6:20 out of Massarelos depot is rough, I'm on the 415 these days.",
+            "Massarelos",
+        ),
+        ("Lunch out of Massarelos market is rough, I'm on the 415 these days.", "Boavista"),
+    ],
+)
+def test_a_name_said_anew_in_the_same_words_changes_with_the_value_its_line_takes(
+    said: str, depot: str
+) -> None:
+    """A turn that changes the route of "the 410 out of Boavista depot" and says "out of
+    Massarelos depot" moved the depot too; "out of Massarelos market" is no depot."""
+    memory = _memory_after(
+        ("I drive trams in Porto, mostly the 410 out of Boavista depot.", "Tomás", "s"),
+        (said, "Tomás", "s"),
+    )
+    assert f"Tomás drives trams in Porto, mostly the 415 out of {depot} depot." in memory
