@@ -35,7 +35,11 @@ _OPENER_WORDS = (
     # (what the assistant did for it: "I took your advice, now I …", "thanks to you")
     r"I (?:took|take|follow|followed|tried) your advice|thanks to you|as you (?:said|suggested)|"
     # (what the assistant is asked to write down: "add that I'm vegetarian", "note that …")
-    r"(?:please )?(?:add|note|mention|remember|include|put (?:down|in)) that"
+    r"(?:please )?(?:add|note|mention|remember|include|put (?:down|in)) that|"
+    # (or what the speaker says they are saying: "I should mention I'm diabetic", "I forgot to
+    # say that …", "I have to admit …")
+    r"I (?:should|must|have to|need to|forgot to|meant to|wanted to|want to|ought to) "
+    r"(?:mention|say|add|tell you|admit|confess)(?: that)?"
 )
 #: Known openers, one after the other: "Oh, by the way, …", "Quick update: …" (or alone:
 #: "Change of plans.").

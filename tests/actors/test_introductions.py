@@ -3,6 +3,8 @@ trade, employer and city, each a fact of its own (docs/design.md, "Facts that st
 
 from __future__ import annotations
 
+import pytest
+
 from tests.actors.merging import facts_of as _facts
 from tests.actors.merging import memory_after as _memory_after
 
@@ -216,6 +218,25 @@ def test_what_the_assistant_is_asked_to_write_down_is_the_speakers_claim() -> No
         "Tash is the new manager at Bluestone Café.",
         "They hired Tash away from the old place!",
     ]
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "A Yamaha P-45 at home. And I should mention I'm vegan, so no cheese boards for me.",
+        "I forgot to say that I'm vegan.",
+        "I have to admit I'm vegan these days.",
+    ],
+)
+def test_what_the_speaker_says_they_are_saying_is_their_claim(said: str) -> None:
+    """ "I should mention I'm vegan" is Marta's diet, which "I'm vegetarian now" replaces; the
+    words that say she is saying it are no part of it."""
+    memory = _memory_after((said, "Marta", "s"))
+    assert any(f.startswith("Marta is vegan") for f in _facts(memory)), memory
+    memory = _memory_after(
+        (said, "Marta", "s"), ("I eat eggs again, so I'm vegetarian now.", "Marta", "s")
+    )
+    assert "vegan" not in memory and "Marta is vegetarian now." in _facts(memory)
 
 
 def test_a_role_said_alone_after_the_job_is_theirs() -> None:
