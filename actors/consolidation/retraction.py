@@ -67,7 +67,7 @@ _PARTNER_ENDED = re.compile(
     r"their|his|her|them|into|between)\b)|separat(?:ed|ing)(?! (?:the|it|our|my|their|his|her|them)\b)|divorc(?:ed|ing)|"
     r"(?:no longer|not) together|divorce (?:came|went) through|"
     r"on (?:their|his|her|my) own now|(?:it's|it is) over (?:with|between)|called it quits|"
-    r"went (?:our|their) separate ways|"
+    r"went (?:our|their) separate ways|parted (?:ways|company)(?! with)|"
     # ("that relationship has ended, no hard feelings")
     r"(?:relationship|marriage|engagement) (?:has |is |was )?(?:ended|over))\b",
     re.IGNORECASE,

@@ -107,7 +107,14 @@ def test_someone_of_the_speakers_named_after_any_noun_is_someone_else(
     assert _merge("Jurgis", [older], said) == []
 
 
-@pytest.mark.parametrize("said", ["Lucia called it quits on Sunday.", "We went our separate ways."])
+@pytest.mark.parametrize(
+    "said",
+    [
+        "Lucia called it quits on Sunday.",
+        "We went our separate ways.",
+        "We have parted ways, amicably.",
+    ],
+)
 def test_calling_it_quits_ends_the_partner(said: str) -> None:
     older = [
         "Lucia's boyfriend Tomas can't cook.",
@@ -115,6 +122,8 @@ def test_calling_it_quits_ends_the_partner(said: str) -> None:
         "Lucia lives in Valparaiso.",
     ]
     assert _merge("Lucia", older, said) == [older[0]]
+    # (parting with something else is no break-up)
+    assert _merge("Lucia", older, "Lucia parted ways with the old band last month.") == []
 
 
 def test_a_name_chosen_ends_its_clause() -> None:
