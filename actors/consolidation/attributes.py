@@ -156,8 +156,9 @@ _TABLE: list[tuple[str, str]] = [
         # (the verb, not the noun of a day's work: "finished work at 6", "after work at the gym")
         r"\b(?:(?<!finished )(?<!after )(?<!before )(?<!from )(?<!off )(?<!to )"
         # (and when: "works nights at Skyhaven", "work weekends at the i-SITE", "works weekend
-        # shifts at a Żabka")
+        # shifts at a Żabka"; or the shifts alone, not extra ones, "shifts at Blue Heron end at 2")
         rf"works? {_WHEN_WORKED}(?:at|for|in)\b|working {_WHEN_WORKED}(?:at|for)\b|"
+        r"(?<!extra )(?<!volunteer )shifts? at (?:the )?(?-i:[A-Z])|"
         # (or a part of a workplace they are on: "on the surgical ward at Derwent Private")
         r"(?:'m|\bam|\bis) on the (?:[\w-]+ ){0,2}(?:ward|unit|team|desk|line) at (?:the )?(?-i:[A-Z])|"
         # (and what there: "works the front desk at Eko Palms", "working the bar at Lola's")

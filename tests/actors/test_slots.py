@@ -475,3 +475,14 @@ def test_a_name_said_anew_in_the_same_words_changes_with_the_value_its_line_take
         (said, "Tomás", "s"),
     )
     assert f"Tomás drives trams in Porto, mostly the 415 out of {depot} depot." in memory
+
+
+def test_shifts_at_a_named_place_are_work_there() -> None:
+    """ "Shifts at Blue Heron finish at 2am" says where Nadia works now; extra shifts at a
+    food bank are no job."""
+    older = ["Nadia works at the Harbour Grill.", "Nadia runs before work."]
+    said = "Shifts at Blue Heron finish at 2am, so I run more at lunchtime."
+    assert _merge("Nadia", older, said) == [older[0]]
+    assert (
+        _merge("Nadia", older, "Extra shifts at the Food Bank this month, so I run at lunch.") == []
+    )
