@@ -28,6 +28,7 @@ __all__ = [
     "of_a_scale",
     "of_the_kind",
     "on_topic",
+    "per",
     "record_time",
     "recurs",
     "root",
@@ -174,6 +175,20 @@ def recurs(text: str) -> bool:
     """``text`` says an amount by the period it recurs ("780 lari a month", "$40 a night"):
     a value of its speaker's, with or without a subject."""
     return bool(_RATE.search(text))
+
+
+#: What an amount is of, said after it: "4,200 each class", "£9 per head" (not a period).
+_PER = re.compile(
+    rf"\s?(?:[^\W\d]+\s)?(?:each|per|a|an|every)\s(?!(?:{_PERIODS})s?\b)(?P<unit>[a-z]{{3,}})\b"
+)
+
+
+def per(text: str, amount: str) -> str:
+    """What ``amount`` in ``text`` is each of, as a word of its topic (" class" of "is 4,200
+    each class"), or ""."""
+    at = text.find(amount)
+    found = _PER.match(text, at + len(amount)) if at >= 0 else None
+    return f" {found['unit']}" if found else ""
 
 
 def amount_moved(text: str) -> bool:

@@ -31,6 +31,7 @@ from .kinds import (
     faster,
     of_a_scale,
     on_topic,
+    per,
     record_time,
     root,
     stated_amount,
@@ -154,7 +155,7 @@ def revise(
         # another amount of the same unit: "Our rent is 16,900 kroner a month" is no pay)
         changes = [stated]
         own = theirs(facts, new, said, speaker, cue=False)
-        whole = new.text[: new.text.find(stated[1])]
+        whole = new.text[: new.text.find(stated[1])] + per(new.text, stated[1])
     elif not corrects and amount and (own is None or not changes):
         # "we're at 1,450 head", "agreed to 11,000 a month": no change word needed
         changes = [amount]

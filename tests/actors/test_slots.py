@@ -486,3 +486,20 @@ def test_shifts_at_a_named_place_are_work_there() -> None:
     assert (
         _merge("Nadia", older, "Extra shifts at the Food Bank this month, so I run at lunch.") == []
     )
+
+
+@pytest.mark.parametrize(
+    ("said", "lesson"),
+    [
+        ("Sorry sorry, the tutoring is 2,800 each lesson. New term price.", "2,800"),
+        ("The parking is 2,800 each visit, crazy.", "2,500"),
+    ],
+)
+def test_an_amount_stated_of_what_it_is_each_of_is_that_lines(said: str, lesson: str) -> None:
+    """ "The tutoring is 2,800 each lesson" is the amount of the line on lessons, though it
+    names the tutoring; 2,800 each visit is of no lesson."""
+    memory = _memory_after(
+        ("My daughter does piano. Lesson is 2,500 pesos each, twice a week.", "Inés", "s"),
+        (said, "Inés", "s"),
+    )
+    assert f"Lesson is {lesson} pesos each, twice a week." in memory
