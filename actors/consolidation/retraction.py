@@ -74,7 +74,19 @@ _PARTNER_ENDED = re.compile(
 )
 #: Near words: a retraction says "the trip", the fact said "holiday on Crete".
 _NEAR = [
-    frozenset(["trip", "holiday", "vacation", "journey", "travel", "itinerary", "flight", "visit"]),
+    frozenset(
+        [
+            "trip",
+            "holiday",
+            "vacation",
+            "journey",
+            "travel",
+            "itinerary",
+            "flight",
+            "visit",
+            "booked",
+        ]
+    ),
     frozenset(["race", "marathon", "triathlon", "run"]),
     frozenset(["party", "celebration", "dinner"]),
     frozenset(["bike", "bicycle"]),

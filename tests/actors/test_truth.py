@@ -238,6 +238,10 @@ def test_a_person_going_away_retracts_nothing_and_a_trip_called_off_does() -> No
     assert _merge("Maya", older, "The trip is off.") == ["Maya's trip to Rome is booked."]
     # (a topic that names the speaker is still no topic of every line of theirs)
     assert _merge("Maya", older, "Maya is cancelled.") == []
+    # (a place booked is a trip too, "booked Lisbon for the anniversary"; a party's end is not it)
+    older = ["Maya has booked Lisbon for their anniversary in June.", "Maya is based in Leeds."]
+    assert _merge("Maya", older, "So the trip's off, we cancelled it.") == [older[0]]
+    assert _merge("Maya", older, "So the party's off, we cancelled it.") == []
 
 
 @pytest.mark.parametrize(
