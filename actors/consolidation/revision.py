@@ -113,7 +113,7 @@ def revise(
     holding a value of the same kind (a weekday, a time, a number…: the slot's type, issue
     59 item 3), the one nearest to it in meaning (``nearness.nearest``)."""
     turn = turn_of(new, turns)
-    corrects = bool(CORRECTION.search(said) or renames(said))
+    corrects = bool(CORRECTION.search(said) or renames(said) or _corrected_beside(new.text, turn))
     if not corrects and (gone(said) or ending(CLAUSE.split(said, maxsplit=1)[0])):
         # "our Sunday barbecues are over": Sunday is no new day of futsal; "stopped my art
         # class, now I do pottery on Sundays": the class ended, Sunday is pottery's
@@ -268,6 +268,19 @@ def revise(
                 named_again(facts, rewritten, was, value, retire)
         return rewritten is not None
     return False
+
+
+#: A correction said in a clause of its own (not "actually", "meant": as often no correction).
+_CORRECTED_BESIDE = re.compile(r"\b(?:typo|mistakes?|wrong|misread|recalculat\w*)\b", re.I)
+
+
+def _corrected_beside(text: str, turn: str) -> bool:
+    """``text`` states a number its turn says was wrong or worked out again, in a clause with
+    no number of its own ("A double room is 95, I recalculated with the new tax")."""
+    return bool(re.search(r"\d", text)) and any(
+        _CORRECTED_BESIDE.search(clause) and not re.search(r"\d", clause)
+        for clause in CLAUSE.split(turn)
+    )
 
 
 def _named_on_topic(

@@ -5,6 +5,8 @@ the line of the person it is about. Names corrected are ``test_name_corrections.
 
 from __future__ import annotations
 
+import pytest
+
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merged as _merged
 
@@ -121,3 +123,27 @@ def test_a_value_said_before_not_what_i_told_you_corrects_it() -> None:
         ),
     )
     assert "hen farm near Ghent" in memory
+
+
+@pytest.mark.parametrize(
+    ("said", "stays"),
+    [
+        ("A double room at Casa Lume is 95, I recalculated with the new tax.", False),
+        ("A double room at Casa Lume is 95, the guests love it.", True),
+    ],
+)
+def test_an_amount_worked_out_again_in_a_clause_of_its_own_corrects_the_old_one(
+    said: str, stays: bool
+) -> None:
+    """ "…is 95, I recalculated with the new tax": the correction is said beside the
+    amount, in a clause without one; the same amount said with praise is no correction."""
+    memory = _memory_after(
+        (
+            "I run a guesthouse in Évora. Our rate is 80 for a double room, breakfast included.",
+            "Rita",
+            "s",
+        ),
+        (said, "Rita", "s"),
+    )
+    assert ("Rita's rate is 80 for a double room" in memory) is stays
+    assert "A double room at Casa Lume is 95" in memory
