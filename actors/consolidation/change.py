@@ -71,7 +71,7 @@ __all__ = ["SWITCH", "Displaced", "displaced", "values"]
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.
 _LIFE_ENDS = re.compile(
     r"\b(?:died|passed(?: away)?(?! (?:the|my|his|her|their|an?|it)\b)|"
-    r"put (?:[\w']+ ){0,3}(?:down|to sleep)|rehomed?|(?:went|gone) to live|lives with .+ now|"
+    r"put (?:[\w']+ ){0,3}(?:down|to sleep)|rehomed?|(?:went|gone) to live|(?:lives|is living|'s living) with .+ now|"
     r"gave (?:him|her|them|[A-Z][\w-]*) away|given away|(?:got|was|been|gets|is) adopted|"
     # (or retired to another home: "he's retired to my brother's house in town"; or given
     # one: "we found our cat a new home with my aunt")

@@ -27,7 +27,7 @@ ENDED = re.compile(
     r"(?P<head>[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
     rf"(?:died|{GONE}|gave (?:up|out)|{BROKE}|(?:was|got) (?:stolen|{_THEFT})|"
     r"for scrap|"
-    r"(?:up )?for sale|lives with|"
+    r"(?:up )?for sale|lives with|(?:is|'s) living with|"
     r"went to live|(?:was|got) rehomed)|"
     # ("the old laptop went to my cousin": an old thing given on)
     r"\b(?i:my|the|our|their) old (?P<given>[a-z]{3,}) went (?:back )?to|"

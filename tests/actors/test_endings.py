@@ -54,6 +54,15 @@ def test_a_pet_adopted_by_others_ends_and_one_adopted_by_them_begins() -> None:
     assert _merge("Kiri", older, "Kiri's sister's dog got adopted.") == []
 
 
+def test_a_pet_living_with_someone_else_now_has_left_the_speaker() -> None:
+    """ "Ines's pup is living with her sister in Tavira now" ends the line of her dog; her
+    sister living with someone is no pet's news."""
+    older = ["Ines's dog Bolacha chews the sofa.", "Ines lives in Faro."]
+    said = "Ines's pup is living with her sister in Tavira now, the flat doesn't allow dogs."
+    assert _merge("Ines", older, said) == [older[0]]
+    assert _merge("Ines", older, "Ines's sister is living with her boyfriend in Tavira now.") == []
+
+
 def test_a_thing_left_is_named_by_its_kind_in_a_name_too_and_a_room_left_ends_nothing() -> None:
     """ "Left the old club" ends the line at "Otter Swimming Club"; "finally left the tiny
     bedsit" names no line's thing, and retires nobody's studies by a make's meaning."""
