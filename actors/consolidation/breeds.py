@@ -17,10 +17,11 @@ from .meaning import Embed
 __all__ = ["BREED", "of_breed"]
 
 #: A named being of the speaker's by its kind: "Dolores's dachshund Pepper", "lives with a
-#: stubborn beagle called Pancho".
+#: stubborn beagle called Pancho"; or named first, "Pepper, Dolores's dachshund".
 _NAMED_BEING = re.compile(
     rf"(?:'s|\b(?:an?|my|our|their)(?= (?:[a-z]+ )?[a-z]+ (?:called|named) ))"
-    rf" (?:[a-z]+ )?(?P<noun>[a-z]+) (?:(?:called|named) )?[{UPPER}][\w-]*\b"
+    rf" (?:[a-z]+ )?(?P<noun>[a-z]+) (?:(?:called|named) )?[{UPPER}][\w-]*\b|"
+    rf"\b[{UPPER}][\w-]*, [{UPPER}][\w-]*'s (?P<after>[a-z]+)\b"
 )
 #: How near a breed must be to its kind ("dachshund" is 0.61 from "dog"; a boss is 0.43).
 BREED = 0.5
@@ -29,11 +30,12 @@ BREED = 0.5
 def of_breed(lines: Sequence[Fact], speaker: str, kind: set[str], embed: Embed) -> list[Fact]:
     """The lines naming a being of the speaker's whose noun is a breed of ``kind``."""
     named = [
-        (f, m["noun"])
+        (f, m["noun"] or m["after"])
         for f in lines
-        if f.text.startswith((f"{speaker}'s ", f"{speaker} "))
+        # (the speaker's answer too: "Dolores, asked …, answered …")
+        if f.text.startswith((f"{speaker}'s ", f"{speaker} ", f"{speaker}, asked "))
         and (m := _NAMED_BEING.search(f.text))
-        and not RELATIVE.fullmatch(m["noun"])
+        and not RELATIVE.fullmatch(m["noun"] or m["after"])
     ]
     if not named:
         return []

@@ -63,6 +63,19 @@ def test_a_pet_living_with_someone_else_now_has_left_the_speaker() -> None:
     assert _merge("Ines", older, "Ines's sister is living with her boyfriend in Tavira now.") == []
 
 
+def test_a_pet_named_before_its_breed_in_an_answer_goes_when_its_kind_does() -> None:
+    """ "The dog went to live with my nephew" ends the answer that named a beagle, its name
+    first ("Walking Bolacha, Ines's beagle"); not a line of a relative's beagle."""
+    older = [
+        'Ines, asked "Anything else daily?", answered "Walking Bolacha, Ines\'s beagle, twice a day".',
+        "Ines lives in Faro.",
+    ]
+    said = "Sad news, the dog went to live with my nephew in Tavira."
+    assert _merge("Ines", older, said) == [older[0]]
+    relative = ["Ines's sister walks Bolacha, Marta's beagle, every day.", older[1]]
+    assert _merge("Ines", relative, said) == []
+
+
 def test_a_thing_left_is_named_by_its_kind_in_a_name_too_and_a_room_left_ends_nothing() -> None:
     """ "Left the old club" ends the line at "Otter Swimming Club"; "finally left the tiny
     bedsit" names no line's thing, and retires nobody's studies by a make's meaning."""
