@@ -135,6 +135,7 @@ def test_the_feed_horizon_waits_for_an_append_that_took_a_lower_gid_and_commits_
     pg_connect(pg_url).close()
     slow = psycopg.connect(pg_url, options="-c reverie.member=a")  # a transaction left open
     quick, feed = _member(pg_url, "b"), _member(pg_url, "c")
+    commit_later = threading.Timer(0.3, slow.commit)
     try:
         journal.append_requests(
             slow, SessionRecord(name="x", scope="s", created=1.0), [[_msg("1")]]
@@ -144,12 +145,17 @@ def test_the_feed_horizon_waits_for_an_append_that_took_a_lower_gid_and_commits_
         )
         visible = [gid for gid, _ in index_feed.messages_after(feed, 0, 10)]
         assert len(visible) == 1  # the higher gid, committed; the lower one still open
-        threading.Timer(0.3, slow.commit).start()
+        commit_later.start()
         horizon = index_feed.feed_horizon(feed)  # waits for the open append, not a later one
         assert horizon >= visible[0]
         final = [doc.session for _, doc in index_feed.messages_after(feed, 0, 10, upto=horizon)]
         assert sorted(final) == ["x", "y"]
     finally:
+        # (the commit's reply may still be on its way when the horizon has seen it: closing
+        # the connection under it would fail the timer's thread)
+        commit_later.cancel()
+        if commit_later.is_alive():
+            commit_later.join()
         slow.close()
         quick.close()
         feed.close()
