@@ -113,7 +113,13 @@ def revise(
     holding a value of the same kind (a weekday, a time, a number…: the slot's type, issue
     59 item 3), the one nearest to it in meaning (``nearness.nearest``)."""
     turn = turn_of(new, turns)
-    corrects = bool(CORRECTION.search(said) or renames(said) or _corrected_beside(new.text, turn))
+    # ("good news actually" before the claim is no correction; "Actually, it's 9" is)
+    plain = re.sub(r"(?<=\w) actually$", "", said[: len(said) - len(new.text)].rstrip(" ,.!"))
+    corrects = bool(
+        CORRECTION.search(f"{plain} {new.text}")
+        or renames(said)
+        or _corrected_beside(new.text, turn)
+    )
     if not corrects and (gone(said) or ending(CLAUSE.split(said, maxsplit=1)[0])):
         # "our Sunday barbecues are over": Sunday is no new day of futsal; "stopped my art
         # class, now I do pottery on Sundays": the class ended, Sunday is pottery's

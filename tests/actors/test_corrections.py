@@ -147,3 +147,15 @@ def test_an_amount_worked_out_again_in_a_clause_of_its_own_corrects_the_old_one(
     )
     assert ("Rita's rate is 80 for a double room" in memory) is stays
     assert "A double room at Casa Lume is 95" in memory
+
+
+def test_actually_after_other_words_before_a_claim_corrects_nothing() -> None:
+    """ "Yes, good news actually, the budget was topped up to 11,500 zł" is news, not a
+    correction that must find its line by topic: the one amount of zł takes it. "Actually,"
+    opening the claim still corrects."""
+    older = ["Ola and others got 9,000 zł for fieldwork.", "Ola is based in Poznań."]
+    news = _merged("Ola", older, "Yes, good news actually, the budget was topped up to 11,500 zł.")
+    assert "Ola and others got 11,500 zł for fieldwork." in news.memory
+    older = ["Ola's birthday is March 14.", "Ola is based in Poznań."]
+    fixed = _merged("Ola", older, "Actually, my birthday is March 15.")
+    assert "Ola's birthday is March 15." in fixed.memory and "March 14" not in fixed.memory
