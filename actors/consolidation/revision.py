@@ -45,12 +45,12 @@ from .signals import CLAUSE, ending, gone, hedged, over
 
 __all__ = ["CORRECTION", "comparable", "named_again", "revise", "rewrite", "turn_of"]
 
+#: The words that say what was said is wrong, in a clause of their own too ("…, I
+#: recalculated with the new tax"; not "actually", "meant": as often no correction).
+_SAID_WRONG = r"typo|mistakes?|wrong|misread|recalculat\w*"
 #: A sentence that corrects what was said before.
 CORRECTION = re.compile(
-    r"\b(?:correction|autocorrect|typo|mistakes?|wrong|meant|misread|mix(?:ing|ed up)|actually|"
-    # (an amount worked out again: "I recalculated, total is 9,800")
-    r"recalculat\w*)\b",
-    re.I,
+    rf"\b(?:correction|autocorrect|meant|mix(?:ing|ed up)|actually|{_SAID_WRONG})\b", re.I
 )
 #: Where a change's reason starts: what follows says why, not what else changed.
 _WHY = re.compile(r" [—–] | - |,? because |,? since ")
@@ -276,8 +276,7 @@ def revise(
     return False
 
 
-#: A correction said in a clause of its own (not "actually", "meant": as often no correction).
-_CORRECTED_BESIDE = re.compile(r"\b(?:typo|mistakes?|wrong|misread|recalculat\w*)\b", re.I)
+_CORRECTED_BESIDE = re.compile(rf"\b(?:{_SAID_WRONG})\b", re.I)
 
 
 def _corrected_beside(text: str, turn: str) -> bool:
