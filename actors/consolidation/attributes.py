@@ -468,8 +468,7 @@ def _keys(fact: str) -> tuple[Key, ...]:
         found.append(Key(_subject(fact, fact.index(" ")), "age", _number(fact, 0)))
     owned = _OWNED.match(fact) or _SWITCHED.match(fact)
     if owned and owned["noun"].split()[-1] not in {k[1] for k in found}:
-        noun = owned["noun"].split()[-1]
-        found.append(Key(_subject(fact, len(owned["who"])), f"{noun}", ""))
+        found.append(Key(_subject(fact, len(owned["who"])), owned["noun"].split()[-1], ""))
     for pet in PET.finditer(fact):  # a named pet is its own key; an unnamed one has none
         named = _NAMED.search(fact, pet.end()) or _PET_NAME.match(fact, pet.end())
         if named:
@@ -538,8 +537,9 @@ def _subject(fact: str, at: int) -> str:
             if w[:1].isupper()
             and w.casefold() not in _PRONOUNS
             and not WHEN.fullmatch(w)
-            # (the fact's first word, capitalised for opening it: "Only 15 minutes from …")
-            and not (index == at_word == 0 and common_opener(w))
+            # (the fact's first word, capitalised for opening it: "Only 15 minutes from …", or a
+            # plural, which no one's name is: "Mornings are calmer since …")
+            and not (index == at_word == 0 and (common_opener(w) or words[1:2] == ["are"]))
         ]
         if names:
             return names[0].removesuffix("'s").casefold()

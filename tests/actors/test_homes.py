@@ -359,3 +359,14 @@ def test_someone_helped_or_seen_to_move_is_the_one_who_moves() -> None:
     ):
         assert _merge("Margaret", older, said) == [], said
     assert _merge("Margaret", older, "Margaret moved to Leeds to be near family.") == [older[0]]
+
+
+def test_a_home_said_after_a_plural_that_opens_the_sentence_is_the_speakers() -> None:
+    """ "Mornings are calmer since the flat in Gulberg …": the plural that opens the
+    sentence names no one (one person's name takes "is"), so the flat is the speaker's."""
+    older = ["Bilal lives in Murree.", "Bilal drives a bus."]
+    said = "Mornings are calmer since the flat in Gulberg is next to the depot."
+    assert _merge("Bilal", older, said) == [older[0]]
+    assert (
+        _merge("Bilal", older, "Sana is calmer since the flat in Gulberg is near her work.") == []
+    )
