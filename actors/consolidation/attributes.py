@@ -50,7 +50,6 @@ __all__ = [
     "Key",
     "held_by_another",
     "keys",
-    "same_make",
 ]
 
 MONTHS = (
@@ -149,6 +148,10 @@ _TABLE: list[tuple[str, str]] = [
         # up in Edinburgh")
         r"(?<!while I)(?<!while we)(?<!while they)(?<!when I)(?<!when we)(?<!when they)"
         r"(?:'re|'m|\bare|\bam) (?:up|out|down) in (?=(?-i:[A-Z]))|"
+        # (where the day's trip to work starts: "the commute from Uttara", "the walk to school
+        # from Annandale"; not a trip's drive, "the drive from Cairns")
+        r"\bcommut(?:e|es|ing)(?: in)?(?= from (?-i:[A-Z]))|(?:walk|cycle|ride|drive|bus)s? "
+        r"(?:in|to (?:work|school|uni|the (?:office|hospital|station|depot)))(?= from (?-i:[A-Z]))|"
         rf"{HOME_TAKEN})\b",
     ),
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")
@@ -476,12 +479,6 @@ def _keys(fact: str) -> tuple[Key, ...]:
             found.append(Key(_subject(fact, pet.start()), f"pet:{name.casefold()}", name))
         break
     return tuple(found)
-
-
-def same_make(new: str, old: str) -> bool:
-    """The old thing's make, or a part of it ("the iPhone" of "an iPhone 12", "the Octavia"
-    of "a Skoda Octavia")."""
-    return set(new.casefold().split()) <= set(old.casefold().split())
 
 
 #: Words that open a fact without naming anyone ("The heating …", "Our fridge …").

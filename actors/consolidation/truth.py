@@ -35,7 +35,6 @@ from .attributes import (
     UPPER,
     Key,
     keys,
-    same_make,
 )
 from .change import displaced
 from .chatter import is_chatter, remark, split_opener, strip_banter, without_echo
@@ -306,7 +305,7 @@ def _supersede(
         if (
             shared
             and all(
-                b.attribute in THINGS and (not a.value or same_make(a.value, b.value))
+                b.attribute in THINGS and (not a.value or _same_make(a.value, b.value))
                 for a, b in shared
             )
             and not signalled(new.text)  # (an ending too: "stopped drinking green tea")
@@ -402,3 +401,9 @@ def _speaker(fact: Fact, speakers: dict[str, str]) -> str:
     """Who said ``fact``: the name on its first source turn of this job."""
     said = [speakers[m] for ids in fact.sources.values() for m in ids if m in speakers]
     return said[0] if said else ""
+
+
+def _same_make(new: str, old: str) -> bool:
+    """The old thing's make, or a part of it ("the iPhone" of "an iPhone 12", "the Octavia"
+    of "a Skoda Octavia")."""
+    return set(new.casefold().split()) <= set(old.casefold().split())

@@ -370,3 +370,19 @@ def test_a_home_said_after_a_plural_that_opens_the_sentence_is_the_speakers() ->
     assert (
         _merge("Bilal", older, "Sana is calmer since the flat in Gulberg is near her work.") == []
     )
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "The commute from Gulberg is worse, but the clinic pays more.",
+        "Enjoying the walk to work from Gulberg, only ten minutes.",
+        "Bilal commutes in from Gulberg on the early bus.",
+    ],
+)
+def test_where_the_trip_to_work_starts_is_home(said: str) -> None:
+    """Where the day's trip to work or school starts is where someone lives; a trip's drive
+    ("the drive from Multan was long") says nothing of their home."""
+    older = ["Bilal lives in Murree.", "Bilal drives a bus."]
+    assert _merge("Bilal", older, said) == [older[0]]
+    assert _merge("Bilal", older, "The drive from Multan was long.") == []
