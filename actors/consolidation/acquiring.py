@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from .attributes import UPPER
+from .words import UPPER
 
 __all__ = ["GIVEN", "GOT", "GOT_MAKE", "NEW_OF_MAKE", "THE_MAKE", "acquired"]
 

@@ -21,8 +21,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .attributes import OF_A_THING, RELATIVES, UPPER
+from .subjects import OF_A_THING
 from .third_person import would_or_had
+from .words import RELATIVES, UPPER
 
 __all__ = ["it_corrected", "it_named", "it_sold", "named_pronoun", "old_one"]
 

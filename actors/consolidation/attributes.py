@@ -10,15 +10,9 @@ value, the first name-like phrase after it. Pets are keyed by their name
 coffee, tea; ``diet``); "X's birthday is …" by its noun. A fact no rule
 recognises has no key and is never superseded, only retracted or corrected.
 
-The subject is the nearest name before the attribute's word ("…, so Dmitri
-and others moved there" is Dmitri's home, "Leena got a job" is Leena's
-work), "<name>'s <relation>" for a relative (with their name when it is said: "Tomás's
-brother Diego" is the same person as "Diego" and "Tomás's brother"), and empty when the sentence
-names nobody (the speaker, in a scope of one person): an empty subject
-matches any. "The user" (the speaker of a session with no name) is a
-subject of its own, ``the user``, one person in every session of the scope
-and never their relative ("The user's sister") nor anyone else they name
-("Leena got a job in Helsinki, so the user moved there").
+The subject is the person the words before the attribute's word name
+(``subjects.subject``): empty when the sentence names nobody (the speaker, in a scope of
+one person), and an empty subject matches any.
 """
 
 from __future__ import annotations
@@ -28,36 +22,22 @@ import re
 from typing import NamedTuple
 
 from .modifiers import is_modifier
-from .third_person import DEFAULT_SPEAKER, word_set
+from .subjects import holder, subject
+from .words import MONTHS, RELATIVE, RELATIVES, UPPER, WEEKDAYS, WHEN
 
 __all__ = [
-    "HOLDER",
     "HOME_TAKEN",
-    "MONTHS",
-    "OF_A_THING",
     "PATRONS",
     "PET",
     "PREMISES",
-    "RELATIVE",
-    "RELATIVES",
     "ROLES",
-    "SOMEONE",
     "THINGS",
-    "UPPER",
-    "WEEKDAYS",
-    "WHEN",
     "WORKPLACE",
     "Key",
     "held_by_another",
     "keys",
 ]
 
-MONTHS = (
-    r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
-)
-#: A capital letter, in the names of most European languages too ("Étienne", "Łódź").
-UPPER = "A-ZÀ-ÖØ-ÞĀ-ſ"
-WEEKDAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 #: The nouns of a home: "a flat", "my room", "the new condo".
 _HOMES = (
     r"(?:place|house|home|flat|apartment|condo|townhouse|studio|cottage|room|bedsit|"
@@ -320,61 +300,12 @@ _NAMED = re.compile(
     r"\b(?:called|named|codenamed|calling (?:him|her|it|them)|name is|name:)\s+"
     rf"(?P<name>[{UPPER}][\w'-]*(?: [{UPPER}0-9][\w'-]*)*)"
 )
-#: A day of the week (or days) or a month: when, never a name or a place.
-WHEN = re.compile(rf"(?:{WEEKDAYS}s?|{MONTHS})\b", re.IGNORECASE)
 #: The words before a name that say where, what for or whose ("for its MOT", "of Miso").
 _WHERE_OR_WHOSE = re.compile(
     r"\b(?:in|at|from|to|near|outside|with|for|by|of|its|his|her|their|our)(?: the)? $",
     re.IGNORECASE,
 )
 _CLAUSE_END = re.compile(r"[,;]\s|\s(?:so|but|because)\s")
-_BOUNDARY = re.compile(r"[,;:]\s|\s(?:so|and|but|because|then)\s")
-#: Two people a clause opens with, as one subject ("Maya and Leo", "Jonas and their fiancée Rasa").
-_JOINT = re.compile(
-    r"(?:^|(?<=[,;:] )|(?<= so ))([A-Z][\w-]*) and (?=(?:their |his |her )?(?:[^\W\d_]+ )?[A-Z])"
-)
-#: The people a person names by their relation to them ("Maya's sister", "Bob's best friend").
-RELATIVES = (
-    r"sister|brother|mum|mom|mother|dad|father|parents|son|daughter|kids?|children|friend|"
-    r"boss|colleague|coworker|partner|wife|husband|girlfriend|boyfriend|gf|bf|fianc[eé]e?|cousin|"
-    r"aunt|uncle|niece|nephew|grand(?:ma|pa|mother|father|son|daughter|child|children|kids?)|"
-    r"eldest|youngest|in-laws|neighbou?r|(?:room|flat|house|class|team|band|work)?mate|pal|buddy|bestie|ex"
-)
-#: A word for a person by their relation to someone ("sister", "fiancé", "mate").
-RELATIVE = re.compile(rf"\b(?:{RELATIVES})s?\b", re.IGNORECASE)
-#: Whose a thing is, when not the subject's: "Ana's phone", "their aunt's Skoda", "bought Leo a …".
-#: Who holds a thing, said before "'s": a name or a relative ("Ana", "their aunt").
-HOLDER = rf"(?:[{UPPER}][\w-]*|\b(?:my|their|his|her|our) (?:{RELATIVES}))"
-_HELD_BY = re.compile(
-    rf"(?:(?P<owner>{HOLDER})'s|"
-    rf"\b[a-z]+ (?P<given>[{UPPER}][\w-]*) (?:an?|some)) (?:[\w-]+ ){{0,2}}$"
-)
-#: Another person named by a common noun ("a colleague", "someone"): a subject of their own.
-SOMEONE = re.compile(
-    # ("our neighbour", "her fiancé": the speaker's own are written "Maya's", "their")
-    rf"\b(?:(?:an?|the|one|another|some|our|his|her) (?:[a-z-]+ ){{0,2}}?(?:{RELATIVES})s?|"
-    r"someone|somebody)\b",
-    re.IGNORECASE,
-)
-#: Words that say how a thing of someone's is, not who they are ("Mateo's old Vespa").
-OF_A_THING = "old|new|little|first|second|trusty|beloved|favou?rite|current|last|former"
-#: Someone of someone's: by their relation ("Tomás's brother Diego", "Ana's mum"), or by any
-#: noun before their name ("Jurgis's co-host Lukas", "Eero's drummer Ville").
-_RELATION = re.compile(
-    rf"^(?P<who>{DEFAULT_SPEAKER}|[A-Z][\w-]*)'s (?:(?:[a-z]+ )?(?P<rel>{RELATIVES})s?\b"
-    rf"(?:,? (?P<name>[{UPPER}][\w-]*)\b(?!'s))?|"
-    # (the one who does what follows, in the same sentence)
-    rf"(?!(?:{OF_A_THING})\b)(?P<noun>[a-z][\w-]*) (?P<named>[{UPPER}][\w-]*)\b(?!'s)"
-    r"(?=[^.!?;]*$))"
-)
-_POSSESSIVE = rf"(?:[{UPPER}][\w-]*'s|[Mm]y|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er)"
-#: A name with who they are in apposition, opening a fact: "Dragan, Nikola's prim player, …",
-#: or after it: "One of Nadia's students, Omar, …".
-_APPOSED = re.compile(
-    rf"^(?:([{UPPER}][\w-]*), {_POSSESSIVE} [^,]+, |(?:[Oo]ne of )?{_POSSESSIVE} [^,]+, ([{UPPER}][\w-]*), )"
-)
-#: The subject of "The user lives in …" (``third_person.DEFAULT_SPEAKER``, folded).
-_UNNAMED = DEFAULT_SPEAKER.casefold()
 #: A clause that opens with a thing ("The studio …", "our office …"), not a person.
 _A_THING = re.compile(
     # (or a being of someone's: "Ruth's collie has gone to live on a farm")
@@ -394,21 +325,6 @@ _NAMING = re.compile(
     re.IGNORECASE,
 )
 _OTHERS = re.compile(r"\b(?:his|her|our) $", re.IGNORECASE)
-#: Someone a verb of helping, letting, making or seeing has do a thing: "helped their sister".
-_BARE_INFINITIVE = re.compile(
-    r"\b(?:help|helps|helped|helping|watch|watched|watching|saw|seeing|let|letting|made|making) "
-    rf"(?P<who>(?:their|his|her|my|our) (?:{RELATIVES})|[{UPPER}][\w-]*) $"
-)
-#: Someone already named, by a pronoun the speaker is never written with (they are "they").
-_HE_SHE = re.compile(r"(?:he|she)(?:'s|'d|'ll)?", re.IGNORECASE)
-_UNNAMED_SPAN = re.compile(rf"(?:^|\s){DEFAULT_SPEAKER}(?!\S)")
-_PRONOUNS = word_set(
-    "i others they they're their them he she his her we our it its the a an this that there "
-    "on in at from next last first after since starting today yesterday tonight tomorrow "
-    # (when: "On Monday Temuulen starts", "Today was Marisol's first day", "For eight years
-    # Valentina has been …")
-    "for during before until by"
-)
 
 
 def keys(fact: str) -> list[Key]:
@@ -457,92 +373,28 @@ def _keys(fact: str) -> tuple[Key, ...]:
                 value = ""  # "named the car Ryzhyk": the same car, by a name of its own
             # ("Her fiancé proposed": someone else's partner, the speaker's are "Maya's")
             whose = RELATIVE.fullmatch(match[0]) and _OTHERS.search(fact[: match.start()])
-            held = attribute in THINGS and _holder(fact, matches[0].start())
+            held = attribute in THINGS and holder(fact, matches[0].start())
             if whose:
-                subject = f"{whose[0]}{match[0]}".casefold()
+                who = f"{whose[0]}{match[0]}".casefold()
             elif held:
-                subject = held.casefold()
+                who = held.casefold()
             else:  # (a thing's holder by its first mention: "got a new phone, a Samsung …")
-                subject = _subject(fact, (matches[0] if attribute in THINGS else match).start())
-            if not subject and "changed" in pattern.groupindex and match["changed"]:
+                who = subject(fact, (matches[0] if attribute in THINGS else match).start())
+            if not who and "changed" in pattern.groupindex and match["changed"]:
                 continue  # "because the teacher changed jobs": someone's, not the line's
-            found.append(Key(subject, attribute, value))
+            found.append(Key(who, attribute, value))
     if _AGE.match(fact) and not any(k.attribute == "age" for k in found):
-        found.append(Key(_subject(fact, fact.index(" ")), "age", _number(fact, 0)))
+        found.append(Key(subject(fact, fact.index(" ")), "age", _number(fact, 0)))
     owned = _OWNED.match(fact) or _SWITCHED.match(fact)
     if owned and owned["noun"].split()[-1] not in {k[1] for k in found}:
-        found.append(Key(_subject(fact, len(owned["who"])), owned["noun"].split()[-1], ""))
+        found.append(Key(subject(fact, len(owned["who"])), owned["noun"].split()[-1], ""))
     for pet in PET.finditer(fact):  # a named pet is its own key; an unnamed one has none
         named = _NAMED.search(fact, pet.end()) or _PET_NAME.match(fact, pet.end())
         if named:
             name = named.group(named.lastindex or 0)
-            found.append(Key(_subject(fact, pet.start()), f"pet:{name.casefold()}", name))
+            found.append(Key(subject(fact, pet.start()), f"pet:{name.casefold()}", name))
         break
     return tuple(found)
-
-
-#: Words that open a fact without naming anyone ("The heating …", "Our fridge …").
-_STARTERS = re.compile(
-    r"the|an?|its?|this|that|these|those|our|my|their|his|her|we|you|there|here|new|quick|"
-    r"had|has|have|was|were|is|are|got|been|did|does|do|can|could|would|will|"
-    r"also|so|and|but|from|forget|scratch|scrap|ignore|now|then|before|after|first|still|just|right|yes|"
-    r"no|oh|well|okay|please|sorry|today|tonight|yesterday|tomorrow|everyone|nobody|someone|"
-    # (or how much or how sure: "Only 15 minutes from …", "About 40 minutes in …")
-    r"only|about|around|nearly|almost|roughly|maybe|probably"
-)
-
-
-def common_opener(word: str) -> bool:
-    """``word`` opens a sentence without naming anyone: a closed-class word, or a word of
-    the forms no name has ("Training's moved …", "Finally replaced …")."""
-    word = word.casefold()
-    return bool(_STARTERS.fullmatch(word) or WHEN.fullmatch(word)) or (
-        len(word) > 6 and word.endswith(("ing", "ly"))
-    )
-
-
-def _subject(fact: str, at: int) -> str:
-    """The person the words before ``at`` name: the name of the nearest part of the sentence
-    that says who ("…, so Dmitri and others moved"), empty for a thing ("the van broke")."""
-    # ("helped their sister move", "watched Ana move": the one a verb lets, makes or sees do it)
-    if bare := _BARE_INFINITIVE.search(fact, 0, at):
-        return bare["who"].casefold()
-    # ("Dragan, Nikola's prim player, just moved": the name the apposition is of)
-    if (apposed := _APPOSED.match(fact)) and not _BOUNDARY.search(fact[apposed.end() : at]):
-        return (apposed[1] or apposed[2]).casefold()
-    # ("Jonas and their fiancée Rasa are moving": one subject of two, the first named first)
-    pronoun = ""
-    spans = _BOUNDARY.split(_JOINT.sub(r"\1 & ", fact[:at]))
-    for index, span in reversed(list(enumerate(spans))):
-        if relation := _RELATION.search(span.strip()):
-            # (named too: "Tomás's brother Diego", one person with "Diego")
-            rel, name = relation["rel"] or relation["noun"], relation["name"] or relation["named"]
-            return f"{relation['who']}'s {rel}{f' {name}' if name else ''}".casefold()
-        if _UNNAMED_SPAN.search(span):
-            return _UNNAMED
-        if someone := SOMEONE.search(span):  # "a colleague just moved": theirs, not anyone's
-            return someone[0].casefold()
-        words = [w.strip("',.") for w in span.split()]
-        if words and _HE_SHE.fullmatch(words[0]):
-            # "Ana came home, she's renting …": the one named before, never the speaker (and
-            # with no one named before, someone of their own: "He … lives near Bistrita")
-            pronoun = words[0].casefold()
-            continue
-        names = [
-            w
-            for at_word, w in enumerate(words)
-            if w[:1].isupper()
-            and w.casefold() not in _PRONOUNS
-            and not WHEN.fullmatch(w)
-            # (the fact's first word, capitalised for opening it: "Only 15 minutes from …", or a
-            # plural, which no one's name is: "Mornings are calmer since …")
-            and not (index == at_word == 0 and (common_opener(w) or words[1:2] == ["are"]))
-        ]
-        if names:
-            return names[0].removesuffix("'s").casefold()
-        if any(w.casefold() not in _PRONOUNS for w in words):
-            return ""
-    return pronoun
 
 
 def held_by_another(fact: str, speaker: str) -> bool:
@@ -550,15 +402,10 @@ def held_by_another(fact: str, speaker: str) -> bool:
     "bought Leo a new phone … a Pixel" (by the thing's first mention)."""
     for attribute, pattern in _ATTRIBUTES:
         if attribute in THINGS and (found := pattern.search(fact)):
-            holder = _holder(fact, found.start())
-            if holder and holder != speaker:
+            held = holder(fact, found.start())
+            if held and held != speaker:
                 return True
     return False
-
-
-def _holder(fact: str, at: int) -> str:
-    held = _HELD_BY.search(fact[:at])
-    return (held["owner"] or held["given"]) if held else ""
 
 
 #: Where, said in the next clause: "finally in Pontypridd now".

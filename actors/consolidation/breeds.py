@@ -11,8 +11,8 @@ from collections.abc import Sequence
 
 from reverie.store import Fact
 
-from .attributes import RELATIVE, UPPER
 from .meaning import Embed
+from .words import RELATIVE, UPPER
 
 __all__ = ["BREED", "of_breed"]
 

@@ -12,8 +12,8 @@ import re
 
 from reverie.store import known_word
 
-from .attributes import RELATIVES, UPPER
 from .third_person import word_set
+from .words import RELATIVES, UPPER
 
 __all__ = ["as_meant", "labelled"]
 

@@ -26,16 +26,7 @@ import numpy as np
 from reverie.store import Fact
 
 from .acquiring import GIVEN, GOT, GOT_MAKE, NEW_OF_MAKE, THE_MAKE, acquired
-from .attributes import (
-    HOLDER,
-    PET,
-    RELATIVE,
-    RELATIVES,
-    UPPER,
-    WHEN,
-    held_by_another,
-    keys,
-)
+from .attributes import PET, held_by_another, keys
 from .breeds import of_breed
 from .endings import ENDED, stolen, thing_ended
 from .kinds import KINDS, amount_moved
@@ -64,7 +55,9 @@ from .signals import (
     signalled,
     weakly,
 )
+from .subjects import HOLDER
 from .third_person import word_set
+from .words import RELATIVE, RELATIVES, UPPER, WHEN
 
 __all__ = ["SWITCH", "Displaced", "displaced", "values"]
 

@@ -15,10 +15,10 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from .attributes import RELATIVES
 from .renaming import renames
 from .signals import ending
 from .third_person import PAST, article, word_set
+from .words import RELATIVES
 
 __all__ = ["is_chatter", "remark", "split_opener", "strip_banter", "without_echo"]
 

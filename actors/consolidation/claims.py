@@ -14,8 +14,9 @@ import re
 
 from reverie.store import Fact
 
-from .attributes import MONTHS, PET, RELATIVE, ROLES, UPPER, WEEKDAYS, WORKPLACE
+from .attributes import PET, ROLES, WORKPLACE
 from .third_person import PAST, article
+from .words import MONTHS, RELATIVE, UPPER, WEEKDAYS
 
 __all__ = ["claims"]
 

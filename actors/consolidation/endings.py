@@ -13,8 +13,8 @@ import re
 
 from reverie.store import Fact
 
-from .attributes import UPPER
 from .signals import BROKE, CLAUSE, FELL_TO, GONE
+from .words import UPPER
 
 __all__ = ["ENDED", "stolen", "thing_ended"]
 

@@ -32,7 +32,7 @@ from reverie.store import Fact, MessageRecord
 
 from .acquiring import THE_MAKE
 from .anaphora import it_corrected, it_named, it_sold, named_pronoun, old_one
-from .attributes import MONTHS, UPPER, WEEKDAYS, keys
+from .attributes import keys
 from .casual import as_meant, labelled
 from .chatter import is_chatter, split_opener
 from .clauses import clauses
@@ -45,6 +45,7 @@ from .sentences import EMOJI, sentences
 from .signals import ending, signalled
 from .third_person import DEFAULT_SPEAKER, PAST, article, third_person, word_set
 from .truth import merge
+from .words import MONTHS, UPPER, WEEKDAYS
 
 __all__ = [
     "extractive_consolidation",

@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from .attributes import UPPER
 from .clauses import clauses
 from .third_person import article, word_set
+from .words import UPPER
 
 __all__ = ["INITIALISM", "introduced"]
 

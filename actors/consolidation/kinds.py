@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
-from .attributes import MONTHS, UPPER, WEEKDAYS, WHEN
 from .renaming import SMALL_WORDS, new_name
+from .words import MONTHS, UPPER, WEEKDAYS, WHEN
 
 __all__ = [
     "KINDS",

@@ -17,12 +17,12 @@ import numpy.typing as npt
 
 from reverie.store import Fact
 
-from .attributes import UPPER
 from .meaning import Embed
 from .modifiers import modifiers
 from .ownership import LEAD
 from .signals import without_cues
 from .third_person import DEFAULT_SPEAKER, word_set
+from .words import UPPER
 
 __all__ = [
     "COMMON",

@@ -11,9 +11,10 @@ from collections.abc import Iterable, Sequence
 
 from reverie.store import Fact
 
-from .attributes import OF_A_THING, RELATIVES, SOMEONE, UPPER, common_opener
 from .signals import signalled
+from .subjects import OF_A_THING, SOMEONE, common_opener
 from .third_person import DEFAULT_SPEAKER
+from .words import RELATIVES, UPPER
 
 __all__ = [
     "LEAD",

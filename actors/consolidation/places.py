@@ -14,7 +14,8 @@ import msgspec
 
 from reverie.store import Fact
 
-from .attributes import HOME_TAKEN, MONTHS, PREMISES, UPPER, WEEKDAYS, Key, keys
+from .attributes import HOME_TAKEN, PREMISES, Key, keys
+from .words import MONTHS, UPPER, WEEKDAYS
 
 __all__ = [
     "based",
@@ -36,6 +37,7 @@ _MOVE = re.compile(
     r"packed up|in (?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* now|"
     r"(?:taken|took|got|found|rented|bought|signed for) an? (?:new |bigger |smaller )?"
     r"(?:flat|house|apartment|place)|"
+    r"(?:my|our|their|'s) new (?:flat|house|apartment|place|home) in (?=(?-i:[A-Z]))|"
     rf"first night (?:in|at) (?:our|my|their|the|an?) |{HOME_TAKEN})\b",
     re.IGNORECASE,
 )

@@ -22,8 +22,8 @@ from typing import NamedTuple
 
 from reverie.store import Fact
 
-from .attributes import MONTHS, UPPER, WEEKDAYS
 from .third_person import word_set
+from .words import MONTHS, UPPER, WEEKDAYS
 
 __all__ = [
     "SMALL_WORDS",

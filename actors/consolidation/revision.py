@@ -14,7 +14,6 @@ from collections.abc import Callable, Sequence
 
 from reverie.store import Fact, MessageRecord
 
-from .attributes import RELATIVES, UPPER, WEEKDAYS, WHEN
 from .change import SWITCH, values
 from .chatter import is_chatter
 from .grounding import supports
@@ -42,6 +41,7 @@ from .kinds import (
 from .ownership import named, owner, people, same_person, same_turn, theirs
 from .renaming import corrected_name, renames, renaming
 from .signals import CLAUSE, ending, gone, hedged, over
+from .words import RELATIVES, UPPER, WEEKDAYS, WHEN
 
 __all__ = ["CORRECTION", "comparable", "named_again", "revise", "rewrite", "turn_of"]
 

@@ -29,13 +29,7 @@ from typing import NamedTuple
 from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_memory
 
 from .acquiring import acquired
-from .attributes import (
-    RELATIVES,
-    THINGS,
-    UPPER,
-    Key,
-    keys,
-)
+from .attributes import THINGS, Key, keys
 from .change import displaced
 from .chatter import is_chatter, remark, split_opener, strip_banter, without_echo
 from .claims import claims
@@ -53,6 +47,7 @@ from .revision import CORRECTION, comparable, named_again, revise, rewrite, turn
 from .roles import promoted
 from .signals import added, ending, hedged, over, signalled
 from .third_person import DEFAULT_SPEAKER, conjugate
+from .words import RELATIVES, UPPER
 
 __all__ = ["Merged", "clean", "merge"]
 

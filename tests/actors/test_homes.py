@@ -386,3 +386,13 @@ def test_where_the_trip_to_work_starts_is_home(said: str) -> None:
     older = ["Bilal lives in Murree.", "Bilal drives a bus."]
     assert _merge("Bilal", older, said) == [older[0]]
     assert _merge("Bilal", older, "The drive from Multan was long.") == []
+
+
+def test_someones_new_home_after_a_greeting_is_a_move_of_theirs() -> None:
+    """ "Salaam from Bilal's new apartment in Gulberg": the home is Bilal's (whose it is, not
+    the greeting's first word), and a new home somewhere is a move, so it replaces a city said
+    with his work."""
+    older = ["Bilal is based in Murree.", "Bilal drives a bus."]
+    said = "Salaam from Bilal's new apartment in Gulberg!!"
+    assert _merge("Bilal", older, said) == [older[0]]
+    assert _merge("Bilal", older, "Salaam from Sana's new apartment in Gulberg!!") == []

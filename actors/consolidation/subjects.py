@@ -1,0 +1,154 @@
+"""Whom a fact's words are about: the person the words before a claim name.
+
+"…, so Dmitri and others moved" is Dmitri's move, "Tomás's brother Diego moved" his
+brother's, "the van broke" nobody's, and "Hi from Dana's new flat" Dana's. ``attributes``
+asks it of each claim it keys; see docs/design.md, "Facts that stay true".
+
+A relative is "<name>'s <relation>", with their name when it is said ("Tomás's brother
+Diego" is the same person as "Diego"). "The user" (the speaker of a session with no name)
+is a subject of its own, ``the user``, one person in every session of the scope and never
+their relative ("The user's sister") nor anyone else they name ("Leena got a job in
+Helsinki, so the user moved there").
+"""
+
+from __future__ import annotations
+
+import re
+
+from .third_person import DEFAULT_SPEAKER, word_set
+from .words import RELATIVES, UPPER, WHEN
+
+__all__ = ["HOLDER", "OF_A_THING", "SOMEONE", "common_opener", "holder", "subject"]
+
+_BOUNDARY = re.compile(r"[,;:]\s|\s(?:so|and|but|because|then)\s")
+
+#: Two people a clause opens with, as one subject ("Maya and Leo", "Jonas and their fiancée Rasa").
+_JOINT = re.compile(
+    r"(?:^|(?<=[,;:] )|(?<= so ))([A-Z][\w-]*) and (?=(?:their |his |her )?(?:[^\W\d_]+ )?[A-Z])"
+)
+
+#: Whose a thing is, when not the subject's: "Ana's phone", "their aunt's Skoda", "bought Leo a …".
+#: Who holds a thing, said before "'s": a name or a relative ("Ana", "their aunt").
+HOLDER = rf"(?:[{UPPER}][\w-]*|\b(?:my|their|his|her|our) (?:{RELATIVES}))"
+_HELD_BY = re.compile(
+    rf"(?:(?P<owner>{HOLDER})'s|"
+    rf"\b[a-z]+ (?P<given>[{UPPER}][\w-]*) (?:an?|some)) (?:[\w-]+ ){{0,2}}$"
+)
+#: Another person named by a common noun ("a colleague", "someone"): a subject of their own.
+SOMEONE = re.compile(
+    # ("our neighbour", "her fiancé": the speaker's own are written "Maya's", "their")
+    rf"\b(?:(?:an?|the|one|another|some|our|his|her) (?:[a-z-]+ ){{0,2}}?(?:{RELATIVES})s?|"
+    r"someone|somebody)\b",
+    re.IGNORECASE,
+)
+#: Words that say how a thing of someone's is, not who they are ("Mateo's old Vespa").
+OF_A_THING = "old|new|little|first|second|trusty|beloved|favou?rite|current|last|former"
+
+#: Someone of someone's: by their relation ("Tomás's brother Diego", "Ana's mum"), or by any
+#: noun before their name ("Jurgis's co-host Lukas", "Eero's drummer Ville").
+_RELATION = re.compile(
+    rf"^(?P<who>{DEFAULT_SPEAKER}|[A-Z][\w-]*)'s (?:(?:[a-z]+ )?(?P<rel>{RELATIVES})s?\b"
+    rf"(?:,? (?P<name>[{UPPER}][\w-]*)\b(?!'s))?|"
+    # (the one who does what follows, in the same sentence)
+    rf"(?!(?:{OF_A_THING})\b)(?P<noun>[a-z][\w-]*) (?P<named>[{UPPER}][\w-]*)\b(?!'s)"
+    r"(?=[^.!?;]*$))"
+)
+_POSSESSIVE = rf"(?:[{UPPER}][\w-]*'s|[Mm]y|[Oo]ur|[Tt]heir|[Hh]is|[Hh]er)"
+#: A name with who they are in apposition, opening a fact: "Dragan, Nikola's prim player, …",
+#: or after it: "One of Nadia's students, Omar, …".
+_APPOSED = re.compile(
+    rf"^(?:([{UPPER}][\w-]*), {_POSSESSIVE} [^,]+, |(?:[Oo]ne of )?{_POSSESSIVE} [^,]+, ([{UPPER}][\w-]*), )"
+)
+#: The subject of "The user lives in …" (``third_person.DEFAULT_SPEAKER``, folded).
+_UNNAMED = DEFAULT_SPEAKER.casefold()
+
+#: Someone a verb of helping, letting, making or seeing has do a thing: "helped their sister".
+_BARE_INFINITIVE = re.compile(
+    r"\b(?:help|helps|helped|helping|watch|watched|watching|saw|seeing|let|letting|made|making) "
+    rf"(?P<who>(?:their|his|her|my|our) (?:{RELATIVES})|[{UPPER}][\w-]*) $"
+)
+#: Someone already named, by a pronoun the speaker is never written with (they are "they").
+_HE_SHE = re.compile(r"(?:he|she)(?:'s|'d|'ll)?", re.IGNORECASE)
+_UNNAMED_SPAN = re.compile(rf"(?:^|\s){DEFAULT_SPEAKER}(?!\S)")
+_PRONOUNS = word_set(
+    "i others they they're their them he she his her we our it its the a an this that there "
+    "on in at from next last first after since starting today yesterday tonight tomorrow "
+    # (when: "On Monday Temuulen starts", "Today was Marisol's first day", "For eight years
+    # Valentina has been …")
+    "for during before until by"
+)
+
+#: Words that open a fact without naming anyone ("The heating …", "Our fridge …").
+_STARTERS = re.compile(
+    r"the|an?|its?|this|that|these|those|our|my|their|his|her|we|you|there|here|new|quick|"
+    r"had|has|have|was|were|is|are|got|been|did|does|do|can|could|would|will|"
+    r"also|so|and|but|from|forget|scratch|scrap|ignore|now|then|before|after|first|still|just|right|yes|"
+    r"no|oh|well|okay|please|sorry|today|tonight|yesterday|tomorrow|everyone|nobody|someone|"
+    # (or how much or how sure: "Only 15 minutes from …", "About 40 minutes in …")
+    r"only|about|around|nearly|almost|roughly|maybe|probably"
+)
+
+
+def common_opener(word: str) -> bool:
+    """``word`` opens a sentence without naming anyone: a closed-class word, or a word of
+    the forms no name has ("Training's moved …", "Finally replaced …")."""
+    word = word.casefold()
+    return bool(_STARTERS.fullmatch(word) or WHEN.fullmatch(word)) or (
+        len(word) > 6 and word.endswith(("ing", "ly"))
+    )
+
+
+_WHOSE = re.compile(rf"(?<![\w'])[{UPPER}][\w-]*$")
+
+
+def subject(fact: str, at: int) -> str:
+    """The person the words before ``at`` name: the name of the nearest part of the sentence
+    that says who ("…, so Dmitri and others moved"), empty for a thing ("the van broke")."""
+    # ("helped their sister move", "watched Ana move": the one a verb lets, makes or sees do it)
+    if bare := _BARE_INFINITIVE.search(fact, 0, at):
+        return bare["who"].casefold()
+    if fact.startswith("'s", at) and (whose := _WHOSE.search(fact, 0, at)):
+        return whose[0].casefold()  # ("Hi from Dana's new flat …": Dana's, not "Hi")
+    # ("Dragan, Nikola's prim player, just moved": the name the apposition is of)
+    if (apposed := _APPOSED.match(fact)) and not _BOUNDARY.search(fact[apposed.end() : at]):
+        return (apposed[1] or apposed[2]).casefold()
+    # ("Jonas and their fiancée Rasa are moving": one subject of two, the first named first)
+    pronoun = ""
+    spans = _BOUNDARY.split(_JOINT.sub(r"\1 & ", fact[:at]))
+    for index, span in reversed(list(enumerate(spans))):
+        if relation := _RELATION.search(span.strip()):
+            # (named too: "Tomás's brother Diego", one person with "Diego")
+            rel, name = relation["rel"] or relation["noun"], relation["name"] or relation["named"]
+            return f"{relation['who']}'s {rel}{f' {name}' if name else ''}".casefold()
+        if _UNNAMED_SPAN.search(span):
+            return _UNNAMED
+        if someone := SOMEONE.search(span):  # "a colleague just moved": theirs, not anyone's
+            return someone[0].casefold()
+        words = [w.strip("',.") for w in span.split()]
+        if words and _HE_SHE.fullmatch(words[0]):
+            # "Ana came home, she's renting …": the one named before, never the speaker (and
+            # with no one named before, someone of their own: "He … lives near Bistrita")
+            pronoun = words[0].casefold()
+            continue
+        names = [
+            w
+            for at_word, w in enumerate(words)
+            if w[:1].isupper()
+            and w.casefold() not in _PRONOUNS
+            and not WHEN.fullmatch(w)
+            # (the fact's first word, capitalised for opening it: "Only 15 minutes from …", or a
+            # plural, which no one's name is: "Mornings are calmer since …")
+            and not (index == at_word == 0 and (common_opener(w) or words[1:2] == ["are"]))
+        ]
+        if names:
+            return names[0].removesuffix("'s").casefold()
+        if any(w.casefold() not in _PRONOUNS for w in words):
+            return ""
+    return pronoun
+
+
+def holder(fact: str, at: int) -> str:
+    """Who holds the thing named at ``at``, when it is said before it ("Ana's phone",
+    "bought Leo a …"), or empty."""
+    held = _HELD_BY.search(fact[:at])
+    return (held["owner"] or held["given"]) if held else ""

@@ -1,0 +1,29 @@
+"""The closed classes of words the English rules share: capitals, weekdays, months, relations.
+
+Kept apart so that the modules that read a fact (``attributes``, ``subjects`` and the rest)
+spell them once. See docs/design.md, "Facts that stay true".
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["MONTHS", "RELATIVE", "RELATIVES", "UPPER", "WEEKDAYS", "WHEN"]
+
+MONTHS = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
+)
+#: A capital letter, in the names of most European languages too ("Étienne", "Łódź").
+UPPER = "A-ZÀ-ÖØ-ÞĀ-ſ"
+WEEKDAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+#: A day of the week (or days) or a month: when, never a name or a place.
+WHEN = re.compile(rf"(?:{WEEKDAYS}s?|{MONTHS})\b", re.IGNORECASE)
+#: The people a person names by their relation to them ("Maya's sister", "Bob's best friend").
+RELATIVES = (
+    r"sister|brother|mum|mom|mother|dad|father|parents|son|daughter|kids?|children|friend|"
+    r"boss|colleague|coworker|partner|wife|husband|girlfriend|boyfriend|gf|bf|fianc[eé]e?|cousin|"
+    r"aunt|uncle|niece|nephew|grand(?:ma|pa|mother|father|son|daughter|child|children|kids?)|"
+    r"eldest|youngest|in-laws|neighbou?r|(?:room|flat|house|class|team|band|work)?mate|pal|buddy|bestie|ex"
+)
+#: A word for a person by their relation to someone ("sister", "fiancé", "mate").
+RELATIVE = re.compile(rf"\b(?:{RELATIVES})s?\b", re.IGNORECASE)
