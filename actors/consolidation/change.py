@@ -55,7 +55,7 @@ from .signals import (
     signalled,
     weakly,
 )
-from .subjects import HOLDER
+from .subjects import HOLDER, by_common_noun, subject
 from .third_person import word_set
 from .words import RELATIVE, RELATIVES, UPPER, WHEN
 
@@ -176,6 +176,12 @@ def displaced(
     whose = _WHOSE.search(said[ended.start() : ended.end() + 3]) if ended else None
     if ended and whose and whose[1] != speaker and not stolen(ended):
         return None  # "sold Ines's old armchair for her": someone else's thing
+    if ended and ended["sold"] and not stolen(ended) and _by_another(said, ended.start(), speaker):
+        # "The landlord sold the house", "Ana's brother sold his car": their act, no change of
+        # the speaker's (what the sentence says after it may be: "…, so now we rehearse in X")
+        cut = said[ended.start() : ended.end()]
+        said, ended = said.replace(cut, "", 1), None
+        new = msgspec.structs.replace(new, text=new.text.replace(cut, "", 1))
     if ended and ended["sold"] and (noun := _COMPOUND.match(said, ended.end())):
         head = noun[1]  # "stopped their art class, …": a class
     if ended and head == "one" and acquired(said[: ended.start()]):
@@ -521,7 +527,18 @@ def _known(text: str, persons: set[str]) -> bool:
 #: A thing that ended was the old one, or another took its place ("… the old tablet is
 #: retired", "sold my bike, got a Honda Ace", "Pixel 8 now").
 _REPLACED = re.compile(r"\b(?:old|now|new|got|bought|replaced|these days|nowadays)\b")
+
+
 #: The noun a thing's name ends with, after its first word ("art class", "bread machine").
+def _by_another(said: str, at: int, speaker: str) -> bool:
+    """The act said at ``at`` is done by someone other than ``speaker``: a person named, one of
+    someone's ("Ana's brother"), or one a common noun names ("the garage owner")."""
+    if said[:at].removesuffix(" and others ").split()[-1:] == speaker.split()[-1:]:
+        return False  # ("News: Femi left …": the name just before it, not the opener's word)
+    who = subject(said, at)
+    return bool(who and who != speaker.casefold()) or by_common_noun(said, at)
+
+
 _COMPOUND = re.compile(r" ([a-z]{3,})(?=[,.;!]|$)")
 #: Words that end a phrase without naming a kind of thing ("a Chery Tiggo yesterday").
 _NOT_A_KIND = word_set(

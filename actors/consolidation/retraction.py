@@ -15,6 +15,7 @@ import re
 from typing import NamedTuple
 
 from .attributes import keys
+from .subjects import by_common_noun
 from .third_person import word_set
 
 __all__ = ["Topics", "retraction_topics", "retracts"]
@@ -113,7 +114,7 @@ def retraction_topics(text: str) -> Topics | None:
         return Topics(_words(found["topic"]), frozenset(), keep=False)
     if found := _PULLED_OUT.search(text) or _NOT_DOING.search(text):
         return Topics(_words(found["topic"]), frozenset(), keep=True)
-    if found := _GONE.search(text):
+    if (found := _GONE.search(text)) and not by_common_noun(text, found.start()):
         attributes = frozenset(k.attribute for k in keys(found["topic"]))
         return Topics(_words(found["topic"]), attributes, keep=True)
     if _PARTNER_ENDED.search(text):

@@ -18,7 +18,15 @@ import re
 from .third_person import DEFAULT_SPEAKER, word_set
 from .words import RELATIVES, UPPER, WHEN
 
-__all__ = ["HOLDER", "OF_A_THING", "SOMEONE", "common_opener", "holder", "subject"]
+__all__ = [
+    "HOLDER",
+    "OF_A_THING",
+    "SOMEONE",
+    "by_common_noun",
+    "common_opener",
+    "holder",
+    "subject",
+]
 
 _BOUNDARY = re.compile(r"[,;:]\s|\s(?:so|and|but|because|then)\s")
 
@@ -152,3 +160,18 @@ def holder(fact: str, at: int) -> str:
     "bought Leo a …"), or empty."""
     held = _HELD_BY.search(fact[:at])
     return (held["owner"] or held["given"]) if held else ""
+
+
+#: Someone a common noun names, doing what follows: "the landlord ", "a neighbour "; not a
+#: thing that was or got something done to it ("the old car got ").
+_AGENT = re.compile(
+    r"(?:^\s*|[,;:.!?] |\b(?:so|and|but|then) )(?i:the|an?) (?:[a-z-]+ ){0,2}?"
+    r"(?!(?:was|were|is|are|got|get|has|had|have|been|finally|just|already|also|recently)\b)"
+    r"[a-z-]+ $"
+)
+
+
+def by_common_noun(text: str, at: int) -> bool:
+    """What ``text`` says at ``at`` is done by someone a common noun names, just before it:
+    "The landlord sold the house", "so a neighbour gave away …" (not the speaker's act)."""
+    return bool(_AGENT.search(text, 0, at))

@@ -266,3 +266,15 @@ def test_the_one_they_report_to_now_is_their_new_boss() -> None:
         older[0]
     ]
     assert _merge("Margo", older, "Margo's sister reports to Fontana now.") == []
+
+
+def test_a_thing_someone_else_sold_or_gave_away_ends_nothing_of_the_speakers() -> None:
+    """The one who sells is the one whose thing ends: "The landlord sold the house" leaves
+    the speaker's home, "Iva's cousin sold his old phone" their phone; the speaker's own
+    sale, with or without their name before it, ends the line."""
+    older = ["Iva lives in a house in Split.", "Iva has an old Nokia."]
+    assert _merge("Iva", older, "The landlord sold the house.") == []
+    assert _merge("Iva", older, "Good news: a neighbour gave away the old phone.") == []
+    assert _merge("Iva", older, "Iva's cousin sold his old phone.") == []
+    assert _merge("Iva", older, "News: Iva sold the old phone.") == [older[1]]
+    assert _merge("Iva", older, "Finally sold the old phone.") == [older[1]]
