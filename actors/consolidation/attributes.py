@@ -223,6 +223,8 @@ _TABLE: list[tuple[str, str]] = [
         r"dating|seeing someone|proposed|lady friend|gentleman friend|"
         # (a name said with it: "been seeing Anne", "seeing Marcus now"; not "seeing Dr. Ito")
         rf"(?:been|started) seeing [{UPPER}][\w-]*|seeing [{UPPER}][\w-]* (?:now|these days)|"
+        # (or who they are with now: "I'm with Tove now"; not where, "with Ana at the market")
+        rf"(?:'m|\bam|\bis) with [{UPPER}][\w-]*(?= now\b)|"
         # (a couple said as one subject: "Brenda and I have been together a month now")
         r"(?:have been|are|got) (?:together|seeing each other)|been seeing each other|"
         # (someone of no relation who moved in with them: "Sofia … she moved in with me")

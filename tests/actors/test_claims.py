@@ -352,3 +352,12 @@ def test_where_someone_comes_in_from_stays_when_what_they_come_in_on_goes() -> N
     memory = _facts(_memory_after(*said))
     assert "Oskar lives in Moda." in memory and "Oskar is based in Istanbul." in memory, memory
     assert not any("Dacia" in line for line in memory), memory
+
+
+def test_who_someone_is_with_now_is_their_partner() -> None:
+    """ "I'm with Priya now" says a new partner, as "been seeing Priya" does; being with
+    someone somewhere ("Maya is with Priya at the market") says nothing of a partner."""
+    older = ["Maya lives in Manchester.", "Maya and their boyfriend Leo are getting a puppy."]
+    said = "Things ended a while back, and Maya is with Priya now."
+    assert _merge("Maya", older, said) == [older[1]]
+    assert _merge("Maya", older, "Maya is with Priya at the market.") == []
