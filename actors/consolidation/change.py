@@ -120,6 +120,16 @@ def displaced(
         held = [f for f in older if re.search(of_theirs, f.text)]
         if len(held) == 1:
             return Displaced(held[0], None)
+    if (now := _DOES_NOW.match(new.text)) and now["who"] != speaker:
+        # "Auntie Salmah helps every morning now": the one line of someone else's doing it for
+        # them ("Hafiz's nephew Irfan helps them") had that place
+        did = [
+            f
+            for f in older
+            if re.search(rf"\b{now['verb']} them\b", f.text) and now["who"] not in f.text
+        ]
+        if len(did) == 1:
+            return Displaced(did[0], None)
     given = GIVEN.search(new.text)
     if given and given["whom"] in ("them", speaker):
         # "Kuba set them up with a smartphone, a Motorola": the speaker got a new one
@@ -349,6 +359,10 @@ _NEW_ONE = re.compile(
     rf"\b(?P<whose2>my|their|our|[{UPPER}][\w-]*'s) new (?P<noun2>[a-z]{{3,}}) is [{UPPER}]|"
     # (or the one they report to now: "I report to Yolanda now")
     rf"^(?P<whose3>[{UPPER}][\w-]*) (?:now )?reports? to [{UPPER}][\w-]*(?: now\b)?"
+)
+#: Someone who does a thing for the speaker now: "Hidayah from Siti's street helps them now".
+_DOES_NOW = re.compile(
+    rf"^(?P<who>[{UPPER}][\w-]*)(?: [\w'-]+){{0,6}}? (?P<verb>[a-z]{{3,}}s)\b[^,.;]*\bnow\b"
 )
 #: Someone or something of the speaker's, after their name: "'s manager", "'s old car".
 _OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")

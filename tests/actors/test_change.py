@@ -641,3 +641,13 @@ def test_what_is_said_of_a_thing_named_is_not_what_changed() -> None:
         ),
     )
     assert "Mere is based in Suva." in _facts(memory)
+
+
+def test_someone_doing_a_thing_for_the_speaker_now_takes_the_place_of_the_one_who_did() -> None:
+    """ "Auntie Rosa helps every morning now" takes the place of "Iva's nephew Marko helps
+    them" (he stays their nephew, a line of its own); helping too takes no one's place."""
+    older = ["Iva's nephew Marko helps them.", "Iva sells burek at the market."]
+    merged = _merged("Iva", older, "Auntie Rosa from the next street helps every morning now.")
+    assert [f.text for f in merged.retired] == [older[0]]
+    assert "Iva's nephew is Marko." in merged.memory
+    assert _merge("Iva", older, "Auntie Rosa helps every morning too.") == []
