@@ -42,7 +42,10 @@ __all__ = [
 #: The kinds, in the order a change is read for them.
 #: Where an amount in thousands starts: at a word's start, or after a currency's letter
 #: ("R2,800" rand, "N45,000" naira, "K1,200" kwacha).
-_MONEY = r"(?:\b|(?<=\b[RNKP]))"
+_MONEY = r"(?:\b|(?<=\b[RNKP])|(?<=\b[A-Z][A-Za-z]))"
+#: Where any other amount starts: at a word's start, or after a currency of two letters
+#: ("RM180" ringgit, "Rs450" rupees).
+_START = r"(?:\b|(?<=\b[A-Z][A-Za-z]))"
 #: Not by how much an amount changed: "put the rent up by 50, so it's 950 now".
 _NOT_BY = r"(?<!\bby )(?<!\bby [^\w\s])"
 KINDS = [
@@ -69,7 +72,7 @@ KINDS = [
     # (not by how much it changed: ``_NOT_BY``)
     re.compile(
         rf"{_NOT_BY}(?:{_MONEY}\d{{1,3}}(?:,\d{{3}})+\b"
-        rf"|(?<!:)\b\d+(?:\.\d+\b|(?:st|nd|rd|th|k)?\b(?![.:]\d)))"
+        rf"|(?<!:){_START}\d+(?:\.\d+\b|(?:st|nd|rd|th|k)?\b(?![.:]\d)))"
     ),
 ]
 #: A weekday, as a schedule says it ("Tuesday mornings").
@@ -78,7 +81,7 @@ WEEKDAY = KINDS[1]
 TIME = KINDS[2]
 #: (whole: not the "4" of "4,500", nor the 6 of "6:15"; nor a time, the 7 of "7am")
 _AMOUNT = (
-    rf"(?<!:){_NOT_BY}(?:{_MONEY}\d{{1,3}}(?:,\d{{3}})+|\b\d+(?:\.\d+)?k?)(?![,.:]?\d)"
+    rf"(?<!:){_NOT_BY}(?:{_MONEY}\d{{1,3}}(?:,\d{{3}})+|{_START}\d+(?:\.\d+)?k?)(?![,.:]?\d)"
     r"(?!\s?[ap]\.?m\b)"
 )
 #: The word after an amount, and the words that name no unit ("3,900 a month", "4,400 now").

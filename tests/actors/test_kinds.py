@@ -593,3 +593,10 @@ def test_an_amount_of_someone_of_theirs_the_speaker_pays_changes_with_a_notice_s
         ("School sent a notice, the fee is going up to 5,900 from April.", "Farid", "s"),
     )
     assert "school fee is 5,900 a month" in memory and "contribute 7,000" in memory
+
+
+def test_an_amount_after_a_currency_of_two_letters_is_an_amount() -> None:
+    """ "RM180", "Rs450": the number after a currency's two letters is the amount, which a new
+    one of the same topic replaces in the line holding it."""
+    older = ["Rs450 for a haircut with a shave, more for colour.", "Aisha runs a salon in Pune."]
+    assert _merge("Aisha", older, "A haircut is Rs520 now, the rent went up.") == [older[0]]
