@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 
 from .attributes import PET
+from .words import MONTHS, WEEKDAYS
 
 __all__ = [
     "BROKE",
@@ -130,7 +131,9 @@ _FUTURE = re.compile(
     re.IGNORECASE,
 )
 _DECIDED = re.compile(
-    r"\b(?:instead|from now on|from (?:next|this) \w+|starting (?:next|this|on) \w+|anymore)\b",
+    r"\b(?:instead|from now on|from (?:next|this) \w+|starting (?:next|this|on) \w+|anymore|"
+    # (or the day it starts: "I'll go to 4,000 from Monday", "starting March")
+    rf"(?:from|starting) (?:{WEEKDAYS}|{MONTHS}|tomorrow))\b",
     re.IGNORECASE,
 )
 

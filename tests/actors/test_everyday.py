@@ -212,6 +212,18 @@ def test_a_future_change_that_says_what_it_replaces_is_decided() -> None:
     assert _merge("Mateo", older, "Mateo and others will be shut on Tuesdays.") == []
 
 
+def test_a_future_change_that_says_the_day_it_starts_is_decided() -> None:
+    """ "will work at Kestrel from Monday" says when the change starts: a decision, as
+    "starting March" is; "will work at Kestrel one day" stays a plan."""
+    older = ["Sana works at Pixelworks.", "Sana lives in Leeds."]
+    for said in [
+        "Sana will work at Kestrel from Monday.",
+        "Sana will work at Kestrel starting March.",
+    ]:
+        assert _merge("Sana", older, said) == [older[0]], said
+    assert _merge("Sana", older, "Sana will work at Kestrel one day.") == []
+
+
 #: Everyday ways of saying a slot changed, with no change word: (speaker, older, new, retired).
 IDIOMS = [
     (
