@@ -148,6 +148,8 @@ _TABLE: list[tuple[str, str]] = [
         r"work(?:s|ing)? (?:the|a) (?-i:[a-z])[\w-]*(?: (?-i:[a-z])[\w-]*)? (?:at|for) (?:the )?(?-i:[A-Z])|"
         # (a past one is no claim: "the old laptop went back to my previous employer")
         r"job (?:at|with|in)\b|(?<!previous )(?<!former )(?<!old )employer|employed|"
+        # (or where they were sent to work: "transferred to Vicente Sotto Memorial")
+        r"transferred to (?:the )?(?-i:[A-Z])|"
         # (a role at a name, said as theirs now: "to become finance manager at SunKiosk", "now
         # backend lead at Tessa AI"; not one who goes there, "a member at David Lloyd", nor
         # a doing, "staying at Leo's")

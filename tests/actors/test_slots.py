@@ -503,3 +503,12 @@ def test_an_amount_stated_of_what_it_is_each_of_is_that_lines(said: str, lesson:
         (said, "Inés", "s"),
     )
     assert f"Lesson is {lesson} pesos each, twice a week." in memory
+
+
+def test_a_transfer_to_a_named_place_is_a_new_employer() -> None:
+    """ "Transferred to Vicente Sotto Memorial" takes the employer; "transferred to the night
+    shift" names no employer."""
+    older = ["Ana is a staff nurse at St Luke's Hospital.", "Ana lives in Cebu."]
+    said = "Ana transferred to Vicente Sotto Memorial last month."
+    assert _merge("Ana", older, said) == [older[0]]
+    assert _merge("Ana", older, "Ana transferred to the night shift.") == []
