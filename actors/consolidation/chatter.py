@@ -112,11 +112,19 @@ _MOMENT = re.compile(
     r"relieved|gutted|devastated|stoked|buzzing|sure|in|out|off|away)(?: now| again| today)?[.!]*$",
     re.IGNORECASE,
 )
-#: A mistake owned and nothing else ("Mixed that up.", "I got that wrong"): the cue of the
-#: correction said next, no claim of its own.
+#: A mistake owned and nothing else ("Mixed that up.", "I got the rent wrong the other day",
+#: "misread the email", "confused it with the old form", and why): the cue of the correction
+#: said beside it, no claim of its own.
+_THE_SAID = r"(?:that|it|this|them|those|him|her|(?:the|their|my|his|her) [\w' -]+?)"
+#: (two things taken for each other, or one for another: "mixed up the dates", "mixed him up")
+_MIXED = r"(?:that|it|this|them|those|him|her|(?:the|their|my|his|her) [\w-]+s)"
+#: (what it was taken for, a few words and no second verb: "with last year's")
+_WHAT = r"(?:(?!and\b)[\w'-]+ ?){1,5}?"
 _OWNED_UP = re.compile(
-    r"^(?:\S+ )?(?:mixed (?:that|it|them|those) up|got (?:that|it|this) wrong|"
-    r"made a mistake|misspoke|misread(?: that| it)?)(?: earlier| before)?[.!]*$",
+    rf"^(?:\S+ )?(?:mixed (?:{_MIXED} up|up {_MIXED})(?: with {_WHAT})?|got {_THE_SAID} (?:wrong|mixed up)|"
+    rf"made a mistake(?: (?:about|on|with|in) {_WHAT})?|misspoke|mistyped|"
+    rf"misread(?: {_THE_SAID})?|confused {_THE_SAID} with {_WHAT})"
+    r"(?: earlier| before| the other day| last time)?(?: because [^;]+?)?[^\w]*$",
     re.IGNORECASE,
 )
 #: The assistant's suggestion weighed, or its help praised: "Automating it is a good idea",

@@ -139,3 +139,22 @@ def test_what_was_told_to_the_assistant_can_be_taken_back() -> None:
         ("Please ignore what I told you about the class, I never actually enrolled.", "Esi", "s"),
     )
     assert "pottery" not in memory and "Esi never enrolled." in _facts(memory)
+
+
+def test_a_mistake_owned_with_what_and_why_is_no_fact_and_the_claim_beside_it_is() -> None:
+    """ "I got the rent wrong the other day", "misread the email", "confused it with the old
+    form", "mixed up the names" and why say only that a correction follows; a claim in the
+    same sentence is kept, and a mix that is a deed ("mixed the paint up with water") is one."""
+    memory = _memory_after(
+        ("I got the rent wrong the other day because I was tired.", "Carl", "s"),
+        ("I misread the acceptance email 🙈", "Carl", "s"),
+        ("I confused it with the scholarship form.", "Carl", "s"),
+        ("I mixed up the names the other day.", "Carl", "s"),
+        ("I made a mistake about the pension.", "Carl", "s"),
+        ("I got the date wrong before, the test is on March 21.", "Carl", "s"),
+        ("I mixed the paint up with water for the mural.", "Carl", "s"),
+    )
+    assert _facts(memory) == [
+        "Carl got the date wrong before, the test is on March 21.",
+        "Carl mixed the paint up with water for the mural.",
+    ]
