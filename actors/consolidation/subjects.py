@@ -109,6 +109,11 @@ def common_opener(word: str) -> bool:
 _WHOSE = re.compile(rf"(?<![\w'])[{UPPER}][\w-]*$")
 
 
+#: A name alone, in apposition to the noun before it: "a choir, Cantamus, …".
+_NAME_ONLY = re.compile(rf"[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*){{0,3}}")
+_A_NOUN_END = re.compile(r"\b(?:an?|the|my|our|their|his|her) (?:[\w-]+ ){0,3}[a-z][\w-]*$")
+
+
 def subject(fact: str, at: int) -> str:
     """The person the words before ``at`` name: the name of the nearest part of the sentence
     that says who ("…, so Dmitri and others moved"), empty for a thing ("the van broke")."""
@@ -124,6 +129,8 @@ def subject(fact: str, at: int) -> str:
     pronoun = ""
     spans = _BOUNDARY.split(_JOINT.sub(r"\1 & ", fact[:at]))
     for index, span in reversed(list(enumerate(spans))):
+        if index and _NAME_ONLY.fullmatch(span.strip()) and _A_NOUN_END.search(spans[index - 1]):
+            continue  # ("sings in a choir, Cantamus, here in Kraków": the choir's name)
         if relation := _RELATION.search(span.strip()):
             # (named too: "Tomás's brother Diego", one person with "Diego")
             rel, name = relation["rel"] or relation["noun"], relation["name"] or relation["named"]

@@ -396,3 +396,14 @@ def test_someones_new_home_after_a_greeting_is_a_move_of_theirs() -> None:
     said = "Salaam from Bilal's new apartment in Gulberg!!"
     assert _merge("Bilal", older, said) == [older[0]]
     assert _merge("Bilal", older, "Salaam from Sana's new apartment in Gulberg!!") == []
+
+
+def test_a_name_in_apposition_to_a_thing_is_not_who_lives_there() -> None:
+    """ "sings in a choir, Cantamus, here in Kraków" is where the singer lives (the name is
+    the choir's), so a move replaces it; "Bilal's cousin, Sana, lives in Kraków" stays
+    Sana's."""
+    older = ["Bilal sings in an amateur choir, Cantamus, here in Kraków.", "Bilal drives a bus."]
+    said = "From this week Bilal lives in Gdańsk, close to the shipyard."
+    assert _merge("Bilal", older, said) == [older[0]]
+    cousin = ["Bilal's cousin, Sana, lives in Kraków.", "Bilal drives a bus."]
+    assert _merge("Bilal", cousin, said) == []
