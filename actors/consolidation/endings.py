@@ -37,6 +37,8 @@ ENDED = re.compile(
     r"\b(?i:my|the|our|their|that) old (?P<it>[a-z]{3,})\b[^.;!?]*\b(?:sold|scrapped|traded) it\b|"
     r"\b(?:gave|given|handed)(?: on| down)? (?:my|the|our|that) (?:old )?(?P<handed>[a-z]{3,}) to\b|"
     rf"\b(?:sold|scrapped|retired|traded(?: in)?|swapped|got rid of|g[ai]ven? (?:up(?: on)?|away)|replaced|"
+    # (a being that died, said by its burial: "we buried the hamster on Sunday")
+    r"buried|"
     # (a theft, as it is said: "someone nicked my bike")
     rf"{_THEFT}|cancell?ed|"
     # (a habit or a membership ended by its kind: "stopped the coffee" for the americano;

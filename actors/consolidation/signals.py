@@ -161,7 +161,7 @@ _ENDING = re.compile(
 )
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
 _GONE = re.compile(
-    rf"\b(?:sold(?! [A-Z][\w-]* on\b)|nicked|pinched|gave (?:up|away)|gave (?:him|her|them|[A-Z][\w-]*) away|got rid of|(?<!\ba )(?<!\ban )retired|scrapped|died|{GONE}|stolen|"
+    rf"\b(?:sold(?! [A-Z][\w-]* on\b)|nicked|pinched|gave (?:up|away)|gave (?:him|her|them|[A-Z][\w-]*) away|got rid of|(?<!\ba )(?<!\ban )retired|scrapped|died|buried|{GONE}|stolen|"
     rf"{BROKE}|wrote off|rehomed?|went to live|stole|no more|(?:up )?for sale|(?:say|said|saying) goodbye to|"
     # (a pet of theirs taken in by others: "my foster cat got adopted"; not "we adopted a dog")
     r"(?:got|was|been|gets|is) adopted|"

@@ -278,3 +278,13 @@ def test_a_thing_someone_else_sold_or_gave_away_ends_nothing_of_the_speakers() -
     assert _merge("Iva", older, "Iva's cousin sold his old phone.") == []
     assert _merge("Iva", older, "News: Iva sold the old phone.") == [older[1]]
     assert _merge("Iva", older, "Finally sold the old phone.") == [older[1]]
+
+
+def test_a_pet_buried_has_died() -> None:
+    """ "We buried the hamster on Sunday" ends the line with the hamster, as "died" would; a
+    thing buried somewhere by a relative ("Iva's dad buried the old safe") ends nothing."""
+    older = ["Iva's kids keep talking to the hamster Biscuit.", "Iva lives in Split."]
+    assert _merge("Iva", older, "We buried the hamster on Sunday, the kids were so sad.") == [
+        older[0]
+    ]
+    assert _merge("Iva", older, "Iva's dad buried the old safe in the garden.") == []
