@@ -150,6 +150,9 @@ _TABLE: list[tuple[str, str]] = [
         r"job (?:at|with|in)\b|(?<!previous )(?<!former )(?<!old )employer|employed|"
         # (or where they were sent to work: "transferred to Vicente Sotto Memorial")
         r"transferred to (?:the )?(?-i:[A-Z])|"
+        # (or where the day's trip goes, a workplace by its name: "the walk to Hillside Academy")
+        rf"\b(?:walk|drive|commute|ride|cycle|bus)s? (?:in )?to (?:the )?"
+        rf"(?=(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)* {WORKPLACE}\b)|"
         # (a role at a name, said as theirs now: "to become finance manager at SunKiosk", "now
         # backend lead at Tessa AI"; not one who goes there, "a member at David Lloyd", nor
         # a doing, "staying at Leo's")

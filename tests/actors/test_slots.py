@@ -512,3 +512,12 @@ def test_a_transfer_to_a_named_place_is_a_new_employer() -> None:
     said = "Ana transferred to Vicente Sotto Memorial last month."
     assert _merge("Ana", older, said) == [older[0]]
     assert _merge("Ana", older, "Ana transferred to the night shift.") == []
+
+
+def test_where_the_trip_to_work_goes_by_a_workplace_name_is_the_employer() -> None:
+    """ "the walk to Hillside Academy is ten minutes" says where they work when the name says
+    a workplace; "the walk to Hillside Park" names no employer."""
+    older = ["Ana teaches chemistry at Bagmati Secondary.", "Ana lives in Patan."]
+    said = "These days the walk to Hillside Academy is ten minutes instead of forty."
+    assert _merge("Ana", older, said) == [older[0]]
+    assert _merge("Ana", older, "These days the walk to Hillside Park is ten minutes.") == []
