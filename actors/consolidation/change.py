@@ -543,7 +543,6 @@ def _known(text: str, persons: set[str]) -> bool:
 _REPLACED = re.compile(r"\b(?:old|now|new|got|bought|replaced|these days|nowadays)\b")
 
 
-#: The noun a thing's name ends with, after its first word ("art class", "bread machine").
 def _by_another(said: str, at: int, speaker: str) -> bool:
     """The act said at ``at`` is done by someone other than ``speaker``: a person named, one of
     someone's ("Ana's brother"), or one a common noun names ("the garage owner")."""
@@ -553,6 +552,7 @@ def _by_another(said: str, at: int, speaker: str) -> bool:
     return bool(who and who != speaker.casefold()) or by_common_noun(said, at)
 
 
+#: The noun a thing's name ends with, after its first word ("art class", "bread machine").
 _COMPOUND = re.compile(r" ([a-z]{3,})(?=[,.;!]|$)")
 #: Words that end a phrase without naming a kind of thing ("a Chery Tiggo yesterday").
 _NOT_A_KIND = word_set(

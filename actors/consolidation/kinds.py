@@ -40,8 +40,8 @@ __all__ = [
 ]
 
 #: The kinds, in the order a change is read for them.
-#: Where an amount in thousands starts: at a word's start, or after a currency's letter
-#: ("R2,800" rand, "N45,000" naira, "K1,200" kwacha).
+#: Where an amount in thousands starts: at a word's start, or after a currency's letter or
+#: two ("R2,800" rand, "N45,000" naira, "K1,200" kwacha, "RM1,200" ringgit).
 _MONEY = r"(?:\b|(?<=\b[RNKP])|(?<=\b[A-Z][A-Za-z]))"
 #: Where any other amount starts: at a word's start, or after a currency of two letters
 #: ("RM180" ringgit, "Rs450" rupees).

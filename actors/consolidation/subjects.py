@@ -28,8 +28,8 @@ __all__ = [
     "subject",
 ]
 
+#: Where a part of a sentence that may say who ends: ", ", "; ", " so ", " and ".
 _BOUNDARY = re.compile(r"[,;:]\s|\s(?:so|and|but|because|then)\s")
-
 #: Two people a clause opens with, as one subject ("Maya and Leo", "Jonas and their fiancée Rasa").
 _JOINT = re.compile(
     r"(?:^|(?<=[,;:] )|(?<= so ))([A-Z][\w-]*) and (?=(?:their |his |her )?(?:[^\W\d_]+ )?[A-Z])"
@@ -51,7 +51,6 @@ SOMEONE = re.compile(
 )
 #: Words that say how a thing of someone's is, not who they are ("Mateo's old Vespa").
 OF_A_THING = "old|new|little|first|second|trusty|beloved|favou?rite|current|last|former"
-
 #: Someone of someone's: by their relation ("Tomás's brother Diego", "Ana's mum"), or by any
 #: noun before their name ("Jurgis's co-host Lukas", "Eero's drummer Ville").
 _RELATION = re.compile(
