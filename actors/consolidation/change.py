@@ -189,9 +189,9 @@ def displaced(
     if ended and ended["sold"] and not stolen(ended) and _by_another(said, ended.start(), speaker):
         # "The landlord sold the house", "Ana's brother sold his car": their act, no change of
         # the speaker's (what the sentence says after it may be: "…, so now we rehearse in X")
-        cut = said[ended.start() : ended.end()]
-        said, ended = said.replace(cut, "", 1), None
-        new = msgspec.structs.replace(new, text=new.text.replace(cut, "", 1))
+        rest = CLAUSE.split(said[ended.end() :], maxsplit=1)[1:]
+        said, ended = (rest[0] if rest else ""), None
+        new = msgspec.structs.replace(new, text=said[:1].upper() + said[1:])
     if ended and ended["sold"] and (noun := _COMPOUND.match(said, ended.end())):
         head = noun[1]  # "stopped their art class, …": a class
     if ended and head == "one" and acquired(said[: ended.start()]):

@@ -278,6 +278,10 @@ def test_a_thing_someone_else_sold_or_gave_away_ends_nothing_of_the_speakers() -
     assert _merge("Iva", older, "Iva's cousin sold his old phone.") == []
     assert _merge("Iva", older, "News: Iva sold the old phone.") == [older[1]]
     assert _merge("Iva", older, "Finally sold the old phone.") == [older[1]]
+    # (what the sentence says after another's sale is still the speaker's change)
+    band = ["Iva's band rehearses in a garage in Split.", *older]
+    said = "The garage owner sold the house, so now Iva's band rehearses in Zadar."
+    assert _merge("Iva", band, said) == [band[0]]
 
 
 def test_a_pet_buried_has_died() -> None:
