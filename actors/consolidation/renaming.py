@@ -278,6 +278,9 @@ def corrected_name(text: str) -> tuple[re.Pattern[str], str] | None:
     name = found["name"]
     if not things or not re.search(r"[a-z]", name):
         return None
+    # (a thing known by whose it is: "the group is Coach Bekele's", "Coach Tesfaye's group")
+    whose = "'s" if name.endswith("'s") else ""
+    name = name.removesuffix("'s")
     if name.endswith("s") and not name.endswith("ss") and found["thing"].endswith("s"):
         name = name[:-1]  # ("the goats are Alpines": "Alpine goats")
     thing = "(?:" + "|".join(map(re.escape, things)) + ")s?"
@@ -288,8 +291,8 @@ def corrected_name(text: str) -> tuple[re.Pattern[str], str] | None:
     # (or just after it: "Ernesto's dog Sultán", "a dog called Sultán")
     after = "|".join(rf"(?<=\b{re.escape(w)} )|(?<=\b{re.escape(w)} called )" for w in things)
     return re.compile(
-        rf"(?<![\w'-])(?P<name>{plain}(?=(?: [a-z]+){{0,2}} {thing}\b)|(?:{after}){plain}{alike})"
-        r"(?![\w'-])"
+        rf"(?<![\w'-])(?P<name>{plain}(?={whose}(?: [a-z]+){{0,2}} {thing}\b)|(?:{after}){plain}{alike})"
+        + (r"(?![\w-])" if whose else r"(?![\w'-])")
     ), name
 
 

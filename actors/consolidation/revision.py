@@ -281,9 +281,15 @@ _CORRECTED_BESIDE = re.compile(rf"\b(?:{_SAID_WRONG})\b", re.I)
 
 def _corrected_beside(text: str, turn: str) -> bool:
     """``text`` states a number its turn says was wrong or worked out again, in a clause with
-    no number of its own ("A double room is 95, I recalculated with the new tax")."""
-    return bool(re.search(r"\d", text)) and any(
-        _CORRECTED_BESIDE.search(clause) and not re.search(r"\d", clause)
+    no number of its own ("A double room is 95, I recalculated with the new tax"), or a name
+    its turn says was the wrong name ("gave you the wrong name for my coach. The group is
+    Coach Bekele's")."""
+    number = bool(re.search(r"\d", text))
+    named = bool(re.search(rf"(?<=\w )[{UPPER}]", text))
+    return (number or named) and any(
+        _CORRECTED_BESIDE.search(clause)
+        and not re.search(r"\d", clause)
+        and (number or re.search(r"\bnames?\b", clause, re.I))
         for clause in CLAUSE.split(turn)
     )
 

@@ -4,6 +4,7 @@ said anew corrects nothing. Renames are ``test_renaming.py``'s."""
 
 from __future__ import annotations
 
+from tests.actors.merging import facts_of as _facts
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 
@@ -108,3 +109,24 @@ def test_a_name_corrected_apart_from_its_noun_takes_the_one_line_on_that_noun() 
         ("So a baju melayu is RM150 now, the rent is higher and nobody has blinked.", "Aini", "s"),
     )
     assert "tailor in Kota Bharu" in memory
+
+
+def test_a_thing_known_by_whose_it_is_takes_the_name_its_turn_says_was_wrong() -> None:
+    """ "I gave you the wrong name for my coach. The group is Coach Bekele's" corrects "Coach
+    Tesfaye's group": the turn says a name was wrong, and the thing is known by whose it is.
+    Without a word of a wrong name, someone else's group is no correction of the speaker's."""
+    memory = _memory_after(
+        ("I train with Coach Tesfaye's group on Tuesdays at Meskel Square.", "Selam", "s"),
+        (
+            "Sorry, I gave you the wrong name for my coach. The group is Coach Bekele's.",
+            "Selam",
+            "s",
+        ),
+    )
+    assert "Selam trains with Coach Bekele's group on Tuesdays at Meskel Square." in _facts(memory)
+    assert "Tesfaye" not in memory.split("# Memory")[-1]
+    news = _memory_after(
+        ("I train with Coach Tesfaye's group on Tuesdays at Meskel Square.", "Selam", "s"),
+        ("My cousin's running group is Coach Bekele's.", "Selam", "s"),
+    )
+    assert "Tesfaye" in news
