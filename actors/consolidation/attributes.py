@@ -148,8 +148,11 @@ _TABLE: list[tuple[str, str]] = [
         r"work(?:s|ing)? (?:the|a) (?-i:[a-z])[\w-]*(?: (?-i:[a-z])[\w-]*)? (?:at|for) (?:the )?(?-i:[A-Z])|"
         # (a past one is no claim: "the old laptop went back to my previous employer")
         r"job (?:at|with|in)\b|(?<!previous )(?<!former )(?<!old )employer|employed|"
-        # (or where they were sent to work: "transferred to Vicente Sotto Memorial")
-        r"transferred to (?:the )?(?-i:[A-Z])|"
+        # (or where they were sent to work, by a name of two words or more: "transferred to
+        # Vicente Sotto Memorial"; not a part of the same employer, "transferred to Cedar ward",
+        # "to the Leeds branch", "to Oncology")
+        r"transferred to (?:the )?(?=(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)+"
+        r"(?![\w'-])(?! (?:ward|unit|department|team|branch|depot|site|station|office)\b))|"
         # (or where the day's trip goes, a workplace by its name: "the walk to Hillside Academy")
         rf"\b(?:walk|drive|commute|ride|cycle|bus)s? (?:in )?to (?:the )?"
         rf"(?=(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)* {WORKPLACE}\b)|"
@@ -168,7 +171,8 @@ _TABLE: list[tuple[str, str]] = [
         r"(?:company|companies|employer|employers|job|jobs|firm|firms))\b|"
         # (whom they work with, by name: "works with Blue Poppy Treks")
         r"works? with (?-i:[A-Z])|"
-        # (not "transferred": to another ward, branch or programme of the same employer)
+        # ("transferred" only to a named place, above: a ward, a branch or a programme is the
+        # same employer's)
         # (a job quit, "quit the paper", not a habit, a sport or a membership: "quit
         # volleyball", "quit the rowing club")
         r"hired|notice|resignation|resigned|"

@@ -506,12 +506,13 @@ def test_an_amount_stated_of_what_it_is_each_of_is_that_lines(said: str, lesson:
 
 
 def test_a_transfer_to_a_named_place_is_a_new_employer() -> None:
-    """ "Transferred to Vicente Sotto Memorial" takes the employer; "transferred to the night
-    shift" names no employer."""
+    """ "Transferred to Vicente Sotto Memorial" takes the employer; a transfer within the same
+    employer (the night shift, a ward, a branch, a department) names no new one."""
     older = ["Ana is a staff nurse at St Luke's Hospital.", "Ana lives in Cebu."]
     said = "Ana transferred to Vicente Sotto Memorial last month."
     assert _merge("Ana", older, said) == [older[0]]
-    assert _merge("Ana", older, "Ana transferred to the night shift.") == []
+    for within in ["the night shift", "Cedar ward", "the Leeds branch", "Oncology"]:
+        assert _merge("Ana", older, f"Ana transferred to {within}.") == [], within
 
 
 def test_where_the_trip_to_work_goes_by_a_workplace_name_is_the_employer() -> None:
