@@ -36,6 +36,7 @@ __all__ = [
     "Key",
     "held_by_another",
     "keys",
+    "with_no_love",
 ]
 
 #: The nouns of a home: "a flat", "my room", "the new condo".
@@ -278,6 +279,11 @@ _ATTRIBUTES = [(name, re.compile(pattern, re.IGNORECASE)) for name, pattern in _
 #: Things one has one of, told apart by their make (or drink): a new one is named or said
 #: to be new (``truth``).
 THINGS = frozenset(["phone", "car", "drink"])
+_WITH_NOW = re.compile(rf"(?:'m|\bam|\bis) with [{UPPER}][\w-]* now\b")
+#: Words of a relationship, beside "I'm with Tove now": what makes a name a partner.
+_LOVE = re.compile(
+    r"\b(?:ended|over|split|broke up|single|new start|relationship|dating|in love|ex)\b", re.I
+)
 #: A part of a workplace after its name: "Cedar ward", "Queensferry station".
 _A_UNIT = re.compile(r" (?:ward|unit|department|team|branch|depot|site|station)\b")
 #: A thing used for a while, not one's own: "drove a rental Kia", "driving a borrowed van".
@@ -336,6 +342,12 @@ _NAMING = re.compile(
     re.IGNORECASE,
 )
 _OTHERS = re.compile(r"\b(?:his|her|our) $", re.IGNORECASE)
+
+
+def with_no_love(fact: str, turn: str) -> bool:
+    """``fact`` says whom someone is with now ("I'm with Vodafone now") and its ``turn`` has
+    no word of a relationship ("things ended, I'm with Tove now"): no partner of theirs."""
+    return bool(_WITH_NOW.search(fact)) and not _LOVE.search(turn)
 
 
 def keys(fact: str) -> list[Key]:

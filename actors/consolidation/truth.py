@@ -29,7 +29,7 @@ from typing import NamedTuple
 from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_memory
 
 from .acquiring import acquired
-from .attributes import THINGS, Key, keys
+from .attributes import THINGS, Key, keys, with_no_love
 from .change import displaced
 from .chatter import is_chatter, remark, split_opener, strip_banter, without_echo
 from .claims import claims
@@ -264,6 +264,8 @@ def _supersede(
     if renaming:  # a thing given a new name is the same thing: "gave the truck a new name, Abol"
         mine = [key for key in mine if key.attribute not in THINGS]
     said_in = f"{new.text} {turn_of(new, turns)}"
+    if with_no_love(new.text, said_in):  # "I'm with Vodafone now": no partner
+        mine = [key for key in mine if key.attribute != "partner"]
     done, before = False, list(facts)
     for old in list(facts):
         theirs = keys(old.text)

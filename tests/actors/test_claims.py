@@ -355,9 +355,11 @@ def test_where_someone_comes_in_from_stays_when_what_they_come_in_on_goes() -> N
 
 
 def test_who_someone_is_with_now_is_their_partner() -> None:
-    """ "I'm with Priya now" says a new partner, as "been seeing Priya" does; being with
-    someone somewhere ("Maya is with Priya at the market") says nothing of a partner."""
+    """ "Things ended, I'm with Priya now" says a new partner, as "been seeing Priya" does;
+    being with someone somewhere ("Maya is with Priya at the market"), or with a company
+    with no word of a relationship ("I'm with Vodafone now"), says nothing of a partner."""
     older = ["Maya lives in Manchester.", "Maya and their boyfriend Leo are getting a puppy."]
     said = "Things ended a while back, and Maya is with Priya now."
     assert _merge("Maya", older, said) == [older[1]]
     assert _merge("Maya", older, "Maya is with Priya at the market.") == []
+    assert _merge("Maya", older, "Maya is with Vodafone now, it's cheaper.") == []
