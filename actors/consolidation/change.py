@@ -360,9 +360,11 @@ _NEW_ONE = re.compile(
     # (or the one they report to now: "I report to Yolanda now")
     rf"^(?P<whose3>[{UPPER}][\w-]*) (?:now )?reports? to [{UPPER}][\w-]*(?: now\b)?"
 )
-#: Someone who does a thing for the speaker now: "Hidayah from Siti's street helps them now".
+#: Someone who does a thing for the speaker now: "Hidayah from Siti's street helps them now"
+#: (not beside the one who did: "helps now too").
 _DOES_NOW = re.compile(
     rf"^(?P<who>[{UPPER}][\w-]*)(?: [\w'-]+){{0,6}}? (?P<verb>[a-z]{{3,}}s)\b[^,.;]*\bnow\b"
+    r"(?![^,.;]*\b(?:too|as well|also)\b)"
 )
 #: Someone or something of the speaker's, after their name: "'s manager", "'s old car".
 _OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")

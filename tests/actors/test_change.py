@@ -651,3 +651,4 @@ def test_someone_doing_a_thing_for_the_speaker_now_takes_the_place_of_the_one_wh
     assert [f.text for f in merged.retired] == [older[0]]
     assert "Iva's nephew is Marko." in merged.memory
     assert _merge("Iva", older, "Auntie Rosa helps every morning too.") == []
+    assert _merge("Iva", older, "Auntie Rosa helps every morning now as well.") == []
