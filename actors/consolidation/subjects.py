@@ -74,8 +74,9 @@ _BARE_INFINITIVE = re.compile(
     r"\b(?:help|helps|helped|helping|watch|watched|watching|saw|seeing|let|letting|made|making) "
     rf"(?P<who>(?:their|his|her|my|our) (?:{RELATIVES})|[{UPPER}][\w-]*) $"
 )
-#: Someone already named, by a pronoun the speaker is never written with (they are "they").
-_HE_SHE = re.compile(r"(?:he|she)(?:'s|'d|'ll)?", re.IGNORECASE)
+#: Someone already named, by a pronoun the speaker is never written with (they are "they"),
+#: or by "who" after their name ("a guy, Marco, who just moved").
+_HE_SHE = re.compile(r"(?:he|she|who)(?:'s|'d|'ll)?", re.IGNORECASE)
 _UNNAMED_SPAN = re.compile(rf"(?:^|\s){DEFAULT_SPEAKER}(?!\S)")
 _PRONOUNS = word_set(
     "i others they they're their them he she his her we our it its the a an this that there "
@@ -128,7 +129,12 @@ def subject(fact: str, at: int) -> str:
     pronoun = ""
     spans = _BOUNDARY.split(_JOINT.sub(r"\1 & ", fact[:at]))
     for index, span in reversed(list(enumerate(spans))):
-        if index and _NAME_ONLY.fullmatch(span.strip()) and _A_NOUN_END.search(spans[index - 1]):
+        if (
+            index
+            and not pronoun
+            and _NAME_ONLY.fullmatch(span.strip())
+            and _A_NOUN_END.search(spans[index - 1])
+        ):
             continue  # ("sings in a choir, Cantamus, here in Kraków": the choir's name)
         if relation := _RELATION.search(span.strip()):
             # (named too: "Tomás's brother Diego", one person with "Diego")

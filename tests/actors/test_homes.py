@@ -407,3 +407,13 @@ def test_a_name_in_apposition_to_a_thing_is_not_who_lives_there() -> None:
     assert _merge("Bilal", older, said) == [older[0]]
     cousin = ["Bilal's cousin, Sana, lives in Kraków.", "Bilal drives a bus."]
     assert _merge("Bilal", cousin, said) == []
+
+
+def test_someone_named_then_who_moved_is_the_one_who_moved() -> None:
+    """ "Met a guy, Marco, who just moved to Gdańsk": Marco moved, not the speaker."""
+    older = ["Bilal lives in Kraków.", "Bilal drives a bus."]
+    for said in [
+        "Bilal met a guy, Marco, who just moved to Gdańsk.",
+        "Bilal has a new colleague, Marco, who lives in Gdańsk.",
+    ]:
+        assert _merge("Bilal", older, said) == [], said
