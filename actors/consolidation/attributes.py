@@ -155,8 +155,8 @@ _TABLE: list[tuple[str, str]] = [
         r"transferred to (?:the )?(?=(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)+"
         r"(?![\w'-])(?! (?:ward|unit|department|team|branch|depot|site|station|office)\b))|"
         # (or where the day's trip goes, a workplace by its name: "the walk to Hillside Academy")
-        rf"\b(?:walk|drive|commute|ride|cycle|bus)s? (?:in )?to (?:the )?"
-        rf"(?=(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)* {WORKPLACE}\b)|"
+        rf"(?P<trip>\b(?:walk|drive|commute|ride|cycle|bus)s? (?:in )?to (?:the )?"
+        rf"(?=(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)* {WORKPLACE}\b))|"
         # (a role at a name, said as theirs now: "to become finance manager at SunKiosk", "now
         # backend lead at Tessa AI"; not one who goes there, "a member at David Lloyd", nor
         # a doing, "staying at Leo's")
@@ -403,6 +403,8 @@ def _keys(fact: str) -> tuple[Key, ...]:
                 who = held.casefold()
             else:  # (a thing's holder by its first mention: "got a new phone, a Samsung …")
                 who = subject(fact, (matches[0] if attribute in THINGS else match).start())
+            if "trip" in pattern.groupindex and match["trip"] and RELATIVE.search(fact):
+                continue  # "the walk to Hillside School with the kids": theirs, maybe
             if not who and "changed" in pattern.groupindex and match["changed"]:
                 continue  # "because the teacher changed jobs": someone's, not the line's
             found.append(Key(who, attribute, value))

@@ -522,3 +522,6 @@ def test_where_the_trip_to_work_goes_by_a_workplace_name_is_the_employer() -> No
     said = "These days the walk to Hillside Academy is ten minutes instead of forty."
     assert _merge("Ana", older, said) == [older[0]]
     assert _merge("Ana", older, "These days the walk to Hillside Park is ten minutes.") == []
+    # (nor a trip with a child, to their school)
+    kids = "These days the walk to Hillside School with the kids is ten minutes."
+    assert _merge("Ana", older, kids) == []
