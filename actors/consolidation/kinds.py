@@ -55,13 +55,13 @@ KINDS = [
         re.IGNORECASE,
     ),
     # (a day things start or end on, "from Monday I'm on my own", "Marc starts Monday", is
-    # a date, not a schedule)
+    # a date, not a schedule; "the last Thursday of the month" is one)
     re.compile(
         "".join(
-            rf"(?<!{w} )"
-            for w in ("from", "since", "until", "starting", "next", "last", "starts", "start")
+            rf"(?<!{w} )" for w in ("from", "since", "until", "starting", "next", "starts", "start")
         )
-        + rf"\b{WEEKDAYS}s?(?: (?:morning|afternoon|evening|night)s?)?\b",
+        + rf"(?<!\blast )\b{WEEKDAYS}s?(?: (?:morning|afternoon|evening|night)s?)?\b"
+        + rf"|(?<=\blast ){WEEKDAYS}(?= of (?:the|every|each) month\b)",
         re.IGNORECASE,
     ),
     re.compile(

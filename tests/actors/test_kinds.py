@@ -600,3 +600,15 @@ def test_an_amount_after_a_currency_of_two_letters_is_an_amount() -> None:
     one of the same topic replaces in the line holding it."""
     older = ["Rs450 for a haircut with a shave, more for colour.", "Aisha runs a salon in Pune."]
     assert _merge("Aisha", older, "A haircut is Rs520 now, the rent went up.") == [older[0]]
+
+
+def test_the_last_weekday_of_the_month_is_a_schedule_and_moving_to_it_a_change() -> None:
+    """ "Meetings are moving to the last Thursday of the month" takes "the first Tuesday of
+    every month"; "last Thursday" alone is a date ("last Thursday we met at the pub")."""
+    older = [
+        "Diego and others meet the first Tuesday of every month at the library.",
+        "Diego teaches.",
+    ]
+    said = "Meetings are moving to the last Thursday of the month."
+    assert _merge("Diego", older, said) == [older[0]]
+    assert _merge("Diego", older, "Last Thursday Diego and others met at the pub.") == []
