@@ -20,6 +20,7 @@ __all__ = [
     "SCALED_AMOUNT",
     "TIME",
     "TOPICAL_AMOUNT",
+    "TOPICAL_DAY",
     "TOPICAL_TIME",
     "WEEKDAY",
     "amount_moved",
@@ -268,24 +269,31 @@ def faster(time: str, than: str) -> bool:
 #: A time, for a line on the same topic ("Start time is 7:15" of "Start at 6:30"): a pattern
 #: of its own, told apart from the cached ``KINDS[2]`` by identity.
 TOPICAL_TIME = re.compile(f"(?:{KINDS[2].pattern})", re.IGNORECASE)
-#: A topic's amount or time stated: "The rent is R6,500", "My salary is 35,000 now", "Start
-#: time is 7:15".
+#: A weekday on a topic ("the extra session is on Sunday mornings"): told apart by identity.
+TOPICAL_DAY = re.compile(f"(?:{KINDS[1].pattern})", re.IGNORECASE)
+_DAY = rf"{WEEKDAYS}s?(?: (?:morning|afternoon|evening|night)s?)?"
+#: A topic's amount, time or day stated: "The rent is R6,500", "My salary is 35,000 now",
+#: "Start time is 7:15", "The extra session here is on Sunday mornings".
 _VALUE_OF = re.compile(
     # (after a word that leads in: "Wait, fee is 14,750")
     rf"^(?:(?:But|And|So|Also),? |[A-Z][a-z]*, )?"
     rf"(?:(?:The|My|Our|Their|[{UPPER}][\w-]*'s|the|my|our|their) )?"
     # (or its price: "Dorm beds go for 32 this summer", "A nata costs 1.30")
-    r"(?:[A-Za-z-]+ )?[A-Za-z-]+ (?:is|are|costs?|go(?:es)? for|sells? for) (?:now )?"
+    r"(?:[A-Za-z-]+ )?[A-Za-z-]+ (?:here |there )?(?:is|are|costs?|go(?:es)? for|sells? for) (?:now )?"
     # (after its currency: "GH₵1,350", "$900", "R6,500")
-    rf"(?:(?:[A-Z]{{0,3}}[^\w\s]|[RNKP])?(?P<value>{KINDS[-1].pattern})|(?:at )?(?P<time>{KINDS[2].pattern}))"
+    rf"(?:(?:[A-Z]{{0,3}}[^\w\s]|[RNKP])?(?P<value>{KINDS[-1].pattern})|(?:at )?(?P<time>{KINDS[2].pattern})"
+    # (a day that recurs, not one occasion: "on Wednesday this week only")
+    rf"|on (?P<day>(?i:{_DAY}))\b(?![^,.;]*\b(?:this|next|only|once|tomorrow)\b))"
 )
 
 
 def stated_amount(text: str) -> tuple[re.Pattern[str], str] | None:
-    """The amount or time ``text`` states of its topic ("The rent is R6,500" → "6,500"), as
-    the pattern of values of its kind on a topic, and the value; or None."""
+    """The amount, time or day ``text`` states of its topic ("The rent is R6,500" → "6,500"),
+    as the pattern of values of its kind on a topic, and the value; or None."""
     if (found := _VALUE_OF.match(text)) is None:
         return None
+    if found["day"]:
+        return TOPICAL_DAY, found["day"]
     return (TOPICAL_TIME, found["time"]) if found["time"] else (TOPICAL_AMOUNT, found["value"])
 
 

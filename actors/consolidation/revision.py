@@ -24,6 +24,7 @@ from .kinds import (
     SCALED_AMOUNT,
     TIME,
     TOPICAL_AMOUNT,
+    TOPICAL_DAY,
     TOPICAL_TIME,
     WEEKDAY,
     counted,
@@ -138,9 +139,9 @@ def revise(
     # 41,000 now" is no amount given at home)
     stated = None if corrects else stated_amount(new.text)
     said_of = topic_of(new.text[: new.text.find(stated[1])], subject=True) if stated else set()
-    on_it = [
-        f for f in facts if said_of and on_topic(said_of, f.text) and TOPICAL_AMOUNT.search(f.text)
-    ]
+    # (a day stated, for a line on it holding a day; else one holding an amount)
+    held = TOPICAL_DAY if stated and stated[0] is TOPICAL_DAY else TOPICAL_AMOUNT
+    on_it = [f for f in facts if said_of and on_topic(said_of, f.text) and held.search(f.text)]
     # (a correction or a rename acts on no other person's line: Bob's "we renamed the team
     # Falcons" is no new name for Alice's husband; a line that names nobody may be his)
     persons = people([speaker], facts)
@@ -212,7 +213,7 @@ def revise(
             # "the whole course is 8,500")
             and (
                 not (
-                    kind in (TOPICAL_AMOUNT, TOPICAL_TIME)
+                    kind in (TOPICAL_AMOUNT, TOPICAL_TIME, TOPICAL_DAY)
                     or (
                         corrects
                         and topic

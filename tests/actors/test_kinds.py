@@ -612,3 +612,16 @@ def test_the_last_weekday_of_the_month_is_a_schedule_and_moving_to_it_a_change()
     said = "Meetings are moving to the last Thursday of the month."
     assert _merge("Diego", older, said) == [older[0]]
     assert _merge("Diego", older, "Last Thursday Diego and others met at the pub.") == []
+
+
+def test_a_topics_day_stated_is_that_topics_lines_and_one_occasion_is_not() -> None:
+    """ "The extra session here is on Sunday mornings" takes the line on the extra session;
+    "on Wednesday this week only" is one occasion, no new day."""
+    older = [
+        "Regular classes on weekdays, plus an extra revision session on Saturday mornings.",
+        "Diego teaches maths.",
+    ]
+    said = "And the extra session here is on Sunday mornings."
+    assert _merge("Diego", older, said) == [older[0]]
+    once = "The extra session is on Wednesday this week only, because of the holiday."
+    assert _merge("Diego", older, once) == []
