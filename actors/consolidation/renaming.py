@@ -86,6 +86,8 @@ _NEW_NAME = re.compile(
     r"(?:(?:\b(?:called|named|calling (?:it|them)|name is|name(?: also| too)?[:,]|to|as|officially|(?:is|are|'re) now|is|are|'re|be|[Ii]t's|[Hh]e's|[Ss]he's|"
     # (or "voted to rename ourselves Taff Vale Ten")
     r"says|reads|(?:renamed|retitled|rebranded|rename) (?:the |our |my |their )?[a-z]+|"
+    # (or a passive one: "the home's been taken over and renamed Tamar House")
+    r"(?:been|was|got|and) (?:renamed|retitled|rebranded)|"
     # (or "voted to call ourselves the Kitchen Kings")
     r"call (?:ourselves|themselves))|:)\s+"
     rf"(?:the )?{_QUOTE}?){_NOT_A_DAY}(?P<name>{_NAME})"

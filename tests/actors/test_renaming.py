@@ -568,3 +568,11 @@ def test_a_pet_renamed_takes_the_name_it_was_given() -> None:
         ("Ama", "we renamed the cat, she's Mango now."),
     )
     assert "Pepper" not in " ".join(lines) and "named her Mango" in lines[0]
+
+
+def test_a_name_given_in_the_passive_renames_the_line() -> None:
+    """ "The home's been taken over and renamed Tamar House" renames the home's line, as
+    "they renamed the home Tamar House" does."""
+    older = ["The home Hollie works at is Seaview, it's dementia care.", "Hollie lives in Leeds."]
+    said = "The home's been taken over and renamed Tamar House."
+    assert _merge("Hollie", older, said) == [older[0]]
