@@ -56,8 +56,8 @@ _TRADE_AT_IN = re.compile(
 )
 #: A place said to be their home after it: "mostly buildings in Bole, where Dawit also lives".
 _WHERE_THEY_LIVE = re.compile(
-    rf"^(?P<head>.+? in {_PLACE}), where (?P<who>The user|[{UPPER}][\w-]*) "
-    r"(?:also |now |still )?lives?[.!]?$"
+    rf"^(?P<head>.+? in {_PLACE}), (?:which is )?where (?P<who>The user|[{UPPER}][\w-]*) "
+    r"(?:also |now |still )?lives?(?: too)?[.!]?$"
 )
 #: What one is at a place without working there.
 _NOT_A_TRADE = frozenset(["member", "regular", "customer", "client", "patient", "guest", "fan"])

@@ -417,3 +417,18 @@ def test_someone_named_then_who_moved_is_the_one_who_moved() -> None:
         "Bilal has a new colleague, Marco, who lives in Gdańsk.",
     ]:
         assert _merge("Bilal", older, said) == [], said
+
+
+def test_which_is_where_someone_lives_too_is_a_claim_of_its_own() -> None:
+    """ "rehearse in Salthill, which is where I live too" says two things: a move ends the
+    home and keeps where the rehearsals are."""
+    memory = _memory_after(
+        ("We rehearse on Monday nights in Salthill, which is where I live too.", "Maeve", "s"),
+        (
+            "The drive in from Oranmore is only 15 minutes, delighted we bought out here.",
+            "Maeve",
+            "s",
+        ),
+    )
+    assert "Maeve and others rehearse on Monday nights in Salthill." in _facts(memory)
+    assert not [f for f in _facts(memory) if "lives" in f and "Salthill" in f], memory
