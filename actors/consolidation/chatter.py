@@ -123,7 +123,12 @@ _WHAT = r"(?:(?!and\b)[\w'-]+ ?){1,5}?"
 _OWNED_UP = re.compile(
     rf"^(?:\S+ )?(?:mixed (?:{_MIXED} up|up {_MIXED})(?: with {_WHAT})?|got {_THE_SAID} (?:wrong|mixed up)|"
     rf"made a mistake(?: (?:about|on|with|in) {_WHAT})?|misspoke|mistyped|"
-    rf"misread(?: {_THE_SAID})?|confused {_THE_SAID} with {_WHAT})"
+    rf"misread(?: {_THE_SAID})?|confused {_THE_SAID} with {_WHAT}|"
+    # (or how it came to be said wrong: "was thinking of my uncle", "was half asleep when I
+    # wrote that", "swapped the digits when I typed it")
+    r"(?:was|were) thinking of (?:my|their|his|her|the) (?!\S+ing\b)[\w' ]+?|"
+    r"(?:was|were|swapped|mixed|typed|wrote) [\w' ]+? when (?:I|they|he|she|we) "
+    r"(?:wrote|typed|said|sent) (?:that|it|this))"
     r"(?: earlier| before| the other day| last time)?(?: because [^;]+?)?[^\w]*$",
     re.IGNORECASE,
 )

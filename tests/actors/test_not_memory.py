@@ -151,6 +151,8 @@ def test_a_mistake_owned_with_what_and_why_is_no_fact_and_the_claim_beside_it_is
         ("I confused it with the scholarship form.", "Carl", "s"),
         ("I mixed up the names the other day.", "Carl", "s"),
         ("I made a mistake about the pension.", "Carl", "s"),
+        ("I was thinking of my uncle.", "Carl", "s"),
+        ("I was half asleep when I wrote that.", "Carl", "s"),
         ("I got the date wrong before, the test is on March 21.", "Carl", "s"),
         ("I mixed the paint up with water for the mural.", "Carl", "s"),
     )
