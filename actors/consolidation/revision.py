@@ -152,10 +152,11 @@ def revise(
     if not corrects and (record := record_time(new.text, turn)):
         # "RACE REPORT: 1:47:12!!! new PB": the one line of theirs holding a record's time
         changes = [(RECORD_TIME, record)]
-        own = [
-            f
-            for f in theirs(facts, new, said, speaker, cue=False) or []
-            if RECORD.search(f.text) and not hedged(f.text)  # (not a goal: "wants sub 7:40")
+        mine = [f for f in theirs(facts, new, said, speaker, cue=False) or [] if not hedged(f.text)]
+        # (not a goal: "wants sub 7:40"; and with no line saying it is a record, the one line
+        # holding a time of a race's form: "Any% at 31:42", its "PB" said in another line)
+        own = [f for f in mine if RECORD.search(f.text)] or [
+            f for f in mine if RECORD_TIME.search(f.text)
         ]
     elif own is None and stated:
         # "The rent is R6,500": a topic's value stated, for the line on that topic (not

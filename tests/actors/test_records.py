@@ -41,3 +41,18 @@ def test_a_new_best_time_takes_the_line_of_the_old_one() -> None:
         ("Did a test century on Sunday, 6:05!!", "Ilse", "s"),
     )
     assert "6:40" not in memory and "6:05" in memory
+
+
+def test_a_new_best_takes_the_one_time_of_a_race_when_no_line_says_it_is_a_best() -> None:
+    """ "My 10K time is 52:10 at the moment" says no "best", yet it is the time a new PB
+    beats: the one line holding a race's time takes it."""
+    memory = _memory_after(
+        ("My 10K time is 52:10 at the moment.", "Ana", "s"),
+        ("PB!!! 49:30 at the river 10K today.", "Ana", "s"),
+    )
+    assert "52:10" not in memory and "Ana's 10K time is 49:30 at the moment." in _facts(memory)
+    swim = _memory_after(
+        ("I swim the 100 free in 1:12.4 right now.", "Ana", "s"),
+        ("New personal best today, 1:09.8 in the 100 free!", "Ana", "s"),
+    )
+    assert "Ana swims the 100 free in 1:09.8 right now." in _facts(swim)
