@@ -80,6 +80,11 @@ ROLES = (
 #: Who goes to a place without holding a post there: "a member at David Lloyd", "a regular
 #: at the Crown".
 PATRONS = "member|regular|customer|client|patient|guest|fan"
+#: The ways a day's trip to work or school is said: "the walk to …", "cycle in from …".
+_TRIP = "walk|cycle|ride|drive|bus"
+#: Whom someone is with now, by name: a partner beside a word of a relationship only
+#: (``with_no_love``).
+_WITH_NOW = rf"(?:'m|\bam|\bis) with [{UPPER}][\w-]*(?= now\b)"
 
 
 class Key(NamedTuple):
@@ -131,7 +136,7 @@ _TABLE: list[tuple[str, str]] = [
         r"(?:'re|'m|\bare|\bam) (?:up|out|down) in (?=(?-i:[A-Z]))|"
         # (where the day's trip to work starts: "the commute from Uttara", "the walk to school
         # from Annandale"; not a trip's drive, "the drive from Cairns")
-        r"\bcommut(?:e|es|ing)(?: in)?(?= from (?-i:[A-Z]))|(?:walk|cycle|ride|drive|bus)s? "
+        rf"\bcommut(?:e|es|ing)(?: in)?(?= from (?-i:[A-Z]))|(?:{_TRIP})s? "
         r"(?:in|to (?:work|school|uni|the (?:office|hospital|station|depot)))(?= from (?-i:[A-Z]))|"
         rf"{HOME_TAKEN})\b",
     ),
@@ -155,7 +160,7 @@ _TABLE: list[tuple[str, str]] = [
         r"transferred to (?:the )?(?=(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)+"
         r"(?![\w'-])(?! (?:ward|unit|department|team|branch|depot|site|station|office)\b))|"
         # (or where the day's trip goes, a workplace by its name: "the walk to Hillside Academy")
-        rf"(?P<trip>\b(?:walk|drive|commute|ride|cycle|bus)s? (?:in )?to (?:the )?"
+        rf"(?P<trip>\b(?:{_TRIP}|commute)s? (?:in )?to (?:the )?"
         rf"(?=(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)* {WORKPLACE}\b))|"
         # (a role at a name, said as theirs now: "to become finance manager at SunKiosk", "now
         # backend lead at Tessa AI"; not one who goes there, "a member at David Lloyd", nor
@@ -234,7 +239,7 @@ _TABLE: list[tuple[str, str]] = [
         # (a name said with it: "been seeing Anne", "seeing Marcus now"; not "seeing Dr. Ito")
         rf"(?:been|started) seeing [{UPPER}][\w-]*|seeing [{UPPER}][\w-]* (?:now|these days)|"
         # (or who they are with now: "I'm with Tove now"; not where, "with Ana at the market")
-        rf"(?:'m|\bam|\bis) with [{UPPER}][\w-]*(?= now\b)|"
+        rf"{_WITH_NOW}|"
         # (a couple said as one subject: "Brenda and I have been together a month now")
         r"(?:have been|are|got) (?:together|seeing each other)|been seeing each other|"
         # (someone of no relation who moved in with them: "Sofia … she moved in with me")
@@ -279,7 +284,6 @@ _ATTRIBUTES = [(name, re.compile(pattern, re.IGNORECASE)) for name, pattern in _
 #: Things one has one of, told apart by their make (or drink): a new one is named or said
 #: to be new (``truth``).
 THINGS = frozenset(["phone", "car", "drink"])
-_WITH_NOW = re.compile(rf"(?:'m|\bam|\bis) with [{UPPER}][\w-]* now\b")
 #: Words of a relationship, beside "I'm with Tove now": what makes a name a partner.
 _LOVE = re.compile(
     r"\b(?:ended|over|split|broke up|single|new start|relationship|dating|in love|ex)\b", re.I
@@ -347,7 +351,7 @@ _OTHERS = re.compile(r"\b(?:his|her|our) $", re.IGNORECASE)
 def with_no_love(fact: str, turn: str) -> bool:
     """``fact`` says whom someone is with now ("I'm with Vodafone now") and its ``turn`` has
     no word of a relationship ("things ended, I'm with Tove now"): no partner of theirs."""
-    return bool(_WITH_NOW.search(fact)) and not _LOVE.search(turn)
+    return bool(re.search(_WITH_NOW, fact)) and not _LOVE.search(turn)
 
 
 def keys(fact: str) -> list[Key]:

@@ -115,9 +115,11 @@ _MOMENT = re.compile(
 #: A mistake owned and nothing else ("Mixed that up.", "I got the rent wrong the other day",
 #: "misread the email", "confused it with the old form", and why): the cue of the correction
 #: said beside it, no claim of its own.
-_THE_SAID = r"(?:that|it|this|them|those|him|her|(?:the|their|my|his|her) [\w' -]+?)"
+_IT = r"that|it|this|them|those|him|her"
+_THE = r"(?:the|their|my|his|her)"
+_THE_SAID = rf"(?:{_IT}|{_THE} [\w' -]+?)"
 #: (two things taken for each other, or one for another: "mixed up the dates", "mixed him up")
-_MIXED = r"(?:that|it|this|them|those|him|her|(?:the|their|my|his|her) [\w-]+s)"
+_MIXED = rf"(?:{_IT}|{_THE} [\w-]+s)"
 #: (what it was taken for, a few words and no second verb: "with last year's")
 _WHAT = r"(?:(?!and\b)[\w'-]+ ?){1,5}?"
 _OWNED_UP = re.compile(
@@ -126,7 +128,7 @@ _OWNED_UP = re.compile(
     rf"misread(?: {_THE_SAID})?|confused {_THE_SAID} with {_WHAT}|"
     # (or how it came to be said wrong: "was thinking of my uncle", "was half asleep when I
     # wrote that", "swapped the digits when I typed it")
-    r"(?:was|were) thinking of (?:my|their|his|her|the) (?!\S+ing\b)[\w' ]+?|"
+    rf"(?:was|were) thinking of {_THE} (?!\S+ing\b)[\w' ]+?|"
     r"(?:was|were|swapped|mixed|typed|wrote) [\w' ]+? when (?:I|they|he|she|we) "
     r"(?:wrote|typed|said|sent) (?:that|it|this))"
     r"(?: earlier| before| the other day| last time)?(?: because [^;]+?)?[^\w]*$",

@@ -40,15 +40,17 @@ __all__ = [
     "unit",
 ]
 
-#: The kinds, in the order a change is read for them.
-#: Where an amount in thousands starts: at a word's start, or after a currency's letter or
-#: two ("R2,800" rand, "N45,000" naira, "K1,200" kwacha, "RM1,200" ringgit).
-_MONEY = r"(?:\b|(?<=\b[RNKP])|(?<=\b[A-Z][A-Za-z]))"
-#: Where any other amount starts: at a word's start, or after a currency of two letters
+#: Where an amount starts: at a word's start, or after a currency of two letters
 #: ("RM180" ringgit, "Rs450" rupees).
 _START = r"(?:\b|(?<=\b[A-Z][A-Za-z]))"
+#: Where an amount in thousands starts: there, or after a currency's one letter too ("R2,800"
+#: rand, "N45,000" naira, "K1,200" kwacha, "RM1,200" ringgit).
+_MONEY = rf"(?:{_START}|(?<=\b[RNKP]))"
+#: A weekday, or the part of one, as a schedule says it ("Tuesday mornings").
+_DAY = rf"{WEEKDAYS}s?(?: (?:morning|afternoon|evening|night)s?)?"
 #: Not by how much an amount changed: "put the rent up by 50, so it's 950 now".
 _NOT_BY = r"(?<!\bby )(?<!\bby [^\w\s])"
+#: The kinds, in the order a change is read for them.
 KINDS = [
     # (with its day: "March 31" → "November 30", not "November 31")
     re.compile(
@@ -61,7 +63,7 @@ KINDS = [
         "".join(
             rf"(?<!{w} )" for w in ("from", "since", "until", "starting", "next", "starts", "start")
         )
-        + rf"(?<!\blast )\b{WEEKDAYS}s?(?: (?:morning|afternoon|evening|night)s?)?\b"
+        + rf"(?<!\blast )\b{_DAY}\b"
         + rf"|(?<=\blast ){WEEKDAYS}(?= of (?:the|every|each) month\b)",
         re.IGNORECASE,
     ),
@@ -271,7 +273,6 @@ def faster(time: str, than: str) -> bool:
 TOPICAL_TIME = re.compile(f"(?:{KINDS[2].pattern})", re.IGNORECASE)
 #: A weekday on a topic ("the extra session is on Sunday mornings"): told apart by identity.
 TOPICAL_DAY = re.compile(f"(?:{KINDS[1].pattern})", re.IGNORECASE)
-_DAY = rf"{WEEKDAYS}s?(?: (?:morning|afternoon|evening|night)s?)?"
 #: A topic's amount, time or day stated: "The rent is R6,500", "My salary is 35,000 now",
 #: "Start time is 7:15", "The extra session here is on Sunday mornings".
 _VALUE_OF = re.compile(
