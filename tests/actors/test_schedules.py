@@ -1,0 +1,156 @@
+"""A day or a time of a schedule (``kinds.py``'s weekday and time kinds, through
+``truth.merge``; docs/design.md "Facts that stay true", step 4): a new one takes the line
+holding the old one, whole; a day something starts, a date or one occasion is no new day."""
+
+from __future__ import annotations
+
+from tests.actors.merging import memory_after as _memory_after
+from tests.actors.merging import merge_retired as _merge
+from tests.actors.merging import merged as _merged
+
+
+def test_a_new_time_replaces_the_whole_time() -> None:
+    """ "Shifted the yoga batch to 7:15" after "yoga at 6:30": 7:15, not "7:15:30"."""
+    older = ["Priya does yoga at 6:30 on Tuesdays.", "Priya is a manager."]
+    memory = _merged("Priya", older, "Our instructor shifted the yoga batch to 7:15.").memory
+    assert "7:15:30" not in memory and "6:30" not in memory
+
+    # (a time is no number: "6:15" is no new "8 weeks" of a line on training)
+    memory = _memory_after(
+        ("i coach the Henderson Hawks under 10s, need a training plan for 8 weeks", "Sefa", "s"),
+        ("16 kids, 1 hour, monday and wednesday at 5:30 after school", "Sefa", "s"),
+        ("my forklift shift at the Pak'nSave depot starts at 6am lol", "Sefa", "s"),
+        ("club had an AGM, we're Henderson Kahu now, new jerseys coming.", "Sefa", "s"),
+        ("also training moves to 6:15 from next week, the lights only come on then", "Sefa", "s"),
+    )
+    assert "8 weeks" in memory and "6 weeks" not in memory
+    # (thousands said with a k are an amount, and a rent being raised changes)
+    memory = _memory_after(
+        ("My rent is 180k pesos a month for a tiny room.", "Sefa", "s"),
+        ("ok update: the landlord is raising the rent to 240k starting next month.", "Sefa", "s"),
+    )
+    assert "180k" not in memory and "240k" in memory
+    # (an amount after its currency's letter, stated as the topic's value with no change word)
+    memory = _memory_after(
+        ("My stall rent is R2,800 a month and I sell about R14,000 a month.", "Sefa", "s"),
+        (
+            "We signed a lease on a shop. The rent is R6,500, but the foot traffic is better.",
+            "Sefa",
+            "s",
+        ),
+    )
+    assert "R2,800" not in memory and "R6,500" in memory and "R14,000" in memory
+    # (the topic first: "Rent is GH₵1,350" takes the amount said with "rent", not the next one)
+    memory = _memory_after(
+        (
+            "We pay GH₵800 rent for our room in Tafo, and together we earn about GH₵5,900.",
+            "Esi",
+            "s",
+        ),
+        ("We moved last weekend. Rent is GH₵1,200 but it's bigger.", "Esi", "s"),
+    )
+    assert "GH₵800" not in memory and "GH₵5,900" in memory and "GH₵1,200 rent" in memory
+    # (after "but" and with "there": "But rent there is $2250")
+    memory = _memory_after(
+        ("My rent is $1900 a month so I must be careful.", "Esi", "s"),
+        ("The landlord sold the plaza, so we moved the shop. But rent there is $2250.", "Esi", "s"),
+    )
+    assert "$1900" not in memory and "$2250" in memory
+    # (after a word that leads in: "Argh, membership is 1,100 …")
+    memory = _memory_after(
+        ("Membership is 950 a year, courts on Mondays.", "Esi", "s"),
+        ("Argh, membership is 1,100, I forgot the locker.", "Esi", "s"),
+    )
+    assert "950" not in memory and "Membership is 1,100 a year" in memory
+
+
+def test_a_topics_time_stated_takes_the_line_on_that_topic() -> None:
+    """ "Warm-up time is 8:40" (no change word) takes the time of "Warm-up at 8:15, matches
+    by noon"; a time of another topic ("Dinner is 7:30 tonight") takes none."""
+    older = ["Warm-up at 8:15, matches by noon.", "Lior coaches under-12s."]
+    memory = _merged("Lior", older, "Warm-up time is 8:40.").memory
+    assert "Warm-up at 8:40, matches by noon." in memory and "8:15" not in memory
+    assert "8:15" in _merged("Lior", older, "Dinner is 7:30 tonight.").memory
+    # (said "at", and of the plural: "Check-ins are at 9:45" of "The team check-in is at 9:00")
+    older = ["The team check-in is at 9:00, before the school run.", "Lior coaches under-12s."]
+    memory = _merged("Lior", older, "Check-ins are at 9:45, which suits everyone.").memory
+    assert "check-in is at 9:45, before the school run" in memory and "9:00" not in memory
+
+
+def test_of_two_times_in_a_line_the_change_takes_the_one_of_its_word() -> None:
+    """ "I close at 22:30 now" of "Tamar opens at 10 and close at 20:00": the closing time,
+    though the speaker's name sits before the opening one ("closes" is "close")."""
+    memory = _memory_after(
+        ("I open at 10 and close at 20:00, five days a week.", "Tamar", "s"),
+        ("The evening crowd is big, so I close at 22:30 now.", "Tamar", "s"),
+    )
+    assert "opens at 10 and close at 22:30" in memory
+
+
+def test_a_day_something_starts_is_no_new_weekday_of_a_schedule() -> None:
+    """ "From Monday I'm on my own" is a date: the sailing stays on Saturdays."""
+    sailing = "Henrik sails with the club on Saturday mornings."
+    older = [sailing, "Henrik is a carpenter."]
+    memory = _merged("Henrik", older, "From Monday Henrik is working for themselves now.").memory
+    assert sailing in memory and "Monday mornings" not in memory
+
+
+def test_a_thing_being_moved_to_a_day_is_a_change_and_talk_of_moving_is_none() -> None:
+    """ "We're moving the meetups to Thursdays" changes the meetups' day (said with
+    "moving", not only "moved"); "we keep talking about moving to Porto now" is talk,
+    and Braga stays."""
+    memory = _memory_after(
+        ("I live in Braga. New meetups of my sketch club are every Tuesday.", "Inês", "s"),
+        ("Mum and I keep talking about moving to Porto now, the rent is lower.", "Inês", "s"),
+        ("And we're moving the meetups to Thursdays, the cafe is quieter.", "Inês", "s"),
+    )
+    assert "Inês lives in Braga." in memory
+    assert "Tuesday" not in memory and "Thursdays" in memory
+
+
+def test_of_two_days_in_a_line_the_change_takes_the_one_said_after_its_word() -> None:
+    """ "Sprints on Mondays, long swim Saturday" then "sprints go to Wednesdays from now on":
+    the sprints' day changes, the long swim's stays."""
+    memory = _memory_after(
+        ("Sprints on Mondays, long swim Saturday. I teach maths.", "Ayasha", "s"),
+        ("Timetable changed, so sprints go to Wednesdays from now on.", "Ayasha", "s"),
+    )
+    assert "Sprints on Wednesdays, long swim Saturday." in memory and "Mondays" not in memory
+
+
+def test_hours_from_one_time_to_another_replace_the_line_of_such_hours() -> None:
+    """ "I start at 6am and finish at 2pm now" of nights "9pm till 5am": the hours are that
+    line's, and no time of another line ("gets home around 5:30") is rewritten."""
+    older = [
+        'Efe, asked "What hours are they on?", answered "Nights, 9pm till 5am".',
+        "Efe gets home around 5:30.",
+        "Efe is a packer.",
+    ]
+    merged = _merged("Efe", older, "I'm on earlies, I start at 6am and finish at 2pm now.")
+    assert "9pm till 5am" not in merged.memory
+    assert "Efe gets home around 5:30." in merged.memory and "around 6am" not in merged.memory
+
+
+def test_the_last_weekday_of_the_month_is_a_schedule_and_moving_to_it_a_change() -> None:
+    """ "Meetings are moving to the last Thursday of the month" takes "the first Tuesday of
+    every month"; "last Thursday" alone is a date ("last Thursday we met at the pub")."""
+    older = [
+        "Diego and others meet the first Tuesday of every month at the library.",
+        "Diego teaches.",
+    ]
+    said = "Meetings are moving to the last Thursday of the month."
+    assert _merge("Diego", older, said) == [older[0]]
+    assert _merge("Diego", older, "Last Thursday Diego and others met at the pub.") == []
+
+
+def test_a_topics_day_stated_is_that_topics_lines_and_one_occasion_is_not() -> None:
+    """ "The extra session here is on Sunday mornings" takes the line on the extra session;
+    "on Wednesday this week only" is one occasion, no new day."""
+    older = [
+        "Regular classes on weekdays, plus an extra revision session on Saturday mornings.",
+        "Diego teaches maths.",
+    ]
+    said = "And the extra session here is on Sunday mornings."
+    assert _merge("Diego", older, said) == [older[0]]
+    once = "The extra session is on Wednesday this week only, because of the holiday."
+    assert _merge("Diego", older, once) == []
