@@ -38,7 +38,10 @@ _MOVE = re.compile(
     r"(?:taken|took|got|found|rented|bought|signed for) an? (?:new |bigger |smaller )?"
     r"(?:flat|house|apartment|place)|"
     r"(?:my|our|their|'s) new (?:flat|house|apartment|place|home) in (?=(?-i:[A-Z]))|"
-    rf"first night (?:in|at) (?:our|my|their|the|an?) |{HOME_TAKEN})\b",
+    rf"first night (?:in|at) (?:our|my|their|the|an?) |{HOME_TAKEN}|"
+    # (the home left, said beside the new one: "so quiet compared to where I lived before")
+    r"where (?:I|we|they|he|she) (?:used to live|lived)|"
+    r"(?:my|our|their|his|her) (?:old|previous|last) (?:flat|house|apartment|place|home))\b",
     re.IGNORECASE,
 )
 _THERE = re.compile(r"\b(?:there|here)\b")

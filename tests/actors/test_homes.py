@@ -25,11 +25,20 @@ from tests.actors.merging import merged as _merged
         "Bilal signed the lease on a studio in Islamabad, with a little garden.",
         "Bilal and others got a place in Islamabad, boxes everywhere.",
         "Bilal found a flat in Islamabad near the park.",
+        # (the home left, said beside the new one)
+        "Bilal's flat in Islamabad is so quiet compared to where he lived before.",
+        "Bilal's flat in Islamabad is twice the size of his old place.",
     ],
 )
 def test_relocating_settling_or_living_somewhere_now_is_a_move(said: str) -> None:
     older = ["Bilal works at Ravi Physio Centre.", "Bilal is based in Lahore."]
     assert _merge("Bilal", older, said) == [older[1]]
+
+
+def test_a_home_said_with_no_move_keeps_the_city_said_with_their_work() -> None:
+    """ "My flat in Islamabad is so quiet" may be where Bilal has lived all along."""
+    older = ["Bilal works at Ravi Physio Centre.", "Bilal is based in Lahore."]
+    assert _merge("Bilal", older, "Bilal's flat in Islamabad is so quiet.") == []
 
 
 @pytest.mark.parametrize(
