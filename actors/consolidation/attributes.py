@@ -389,7 +389,11 @@ def _keys(fact: str) -> tuple[Key, ...]:
                 continue  # "moved the run to 6:15", "the bird lives with their aunt": no place
             elif attribute == "residence" and (
                 re.search(rf"\b{WORKPLACE}\b", value)
-                or _A_UNIT.match(fact, fact.find(value, match.start()) + len(value))
+                or (
+                    _A_UNIT.match(fact, fact.find(value, match.start()) + len(value))
+                    # (a home taken is one: "got our own place, the Palm Beach unit …")
+                    and not re.fullmatch(HOME_TAKEN, match[0])
+                )
             ):
                 continue  # "moved to Hospital San Javier", "to Cedar ward": a workplace, not a home
             elif attribute == "residence" and _A_THING.search(fact[: match.start()]):
@@ -438,7 +442,11 @@ def held_by_another(fact: str, speaker: str) -> bool:
 
 
 #: Where, said in the next clause: "finally in Pontypridd now".
-_IN_NEXT = re.compile(rf"(?:[a-z]+ )?in (?P<place>[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)")
+_IN_NEXT = re.compile(
+    rf"(?:[a-z]+ )?in (?P<place>[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)|"
+    # (or the home said by its place: "got our own place, the Palm Beach unit has a yard")
+    rf"(?:the|our|my|their) (?P<home>[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*) (?:{_HOMES}|unit)\b"
+)
 #: A noun after a possessive: "'s daughter", not "'s in Leeds".
 _OF_A_NOUN = re.compile(r" (?!(?:in|at|on|for|and|with|near|from|to|by|or|but|so)\b)[a-z]")
 
@@ -464,7 +472,7 @@ def _value(fact: str, match: re.Match[str], *, thing: bool = False, place: bool 
     if named is None and end and (after := _NAME_ALONE.match(fact, end.end())):
         named = after  # "moved house, Mangere now": the place is the next clause
     elif named is None and end and place and (there := _IN_NEXT.match(fact, end.end())):
-        return there["place"]  # ("moved house, finally in Pontypridd now")
+        return there["place"] or there["home"]  # ("moved house, finally in Pontypridd now")
     return named.group(0) if named and not WHEN.match(named.group(0)) else ""
 
 

@@ -41,6 +41,17 @@ def test_a_home_said_with_no_move_keeps_the_city_said_with_their_work() -> None:
     assert _merge("Bilal", older, "Bilal's flat in Islamabad is so quiet.") == []
 
 
+def test_a_home_taken_and_then_named_by_its_place_is_a_move_there() -> None:
+    """ "Got our own place, the Palm Beach unit has a courtyard": the next clause says where
+    (a unit of a home taken is a home, not a ward's)."""
+    older = ["Jarrah lives in a share house in Burleigh with two mates.", "Jarrah is a plumber."]
+    for said in [
+        "Jarrah and Ellie got their own place, the Palm Beach unit has a little courtyard.",
+        "Jarrah found a flat, the Currumbin one-bed is tiny.",
+    ]:
+        assert _merge("Jarrah", older, said) == [older[0]], said
+
+
 @pytest.mark.parametrize(
     "said",
     [
