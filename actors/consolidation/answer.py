@@ -221,9 +221,12 @@ def one_claim_each(
     two extractive facts of its turn, neither saying it alone, gives way to them
     ("Agnieszka is a vet nurse at Pazur, and they foster cats"), and an extractive fact the
     model said in two facts or more of its turn, all but a word or two, gives way to those
-    ("plays cello in an orchestra, they say hobbies come up in interviews"); else an
-    extractive fact a model fact already says (``restates``) is dropped. Kept twice, a
-    claim's later change would retire one line and leave the other stale."""
+    ("plays cello in an orchestra, they say hobbies come up in interviews"); a model fact
+    whose words one extractive fact of its turn all says, and maybe more, gives way to it
+    (a relation it left out, "Tobias and Annika are planning …" of "… their girlfriend
+    Annika …", or a fragment, "Havstudio in Bergen."); else an extractive fact a model fact
+    already says (``restates``) is dropped. Kept twice, a claim's later change would retire
+    one line and leave the other stale."""
     bodies = [split_opener(fact.text)[1] for fact in extracted]
     stems = [content_stems(body) for body in bodies]
 
@@ -236,20 +239,28 @@ def one_claim_each(
         ]
         return len(parts) > 1 and mine <= set().union(*parts) and not any(mine <= s for s in parts)
 
-    kept = [fact for fact in model if not compound(fact)]
-    said = [f.text for f in (*kept, *replacements)]
-
+    whole = [fact for fact in model if not compound(fact)]
     # (each part a claim of someone's, not a fragment: "Zentrix in Bengaluru.")
-    claimed = [(m, content_stems(m.text)) for m in kept if _CLAIM.match(m.text)]
+    claimed = [(m, content_stems(m.text)) for m in whole if _CLAIM.match(m.text)]
 
-    def finer(fact: Fact, whole: set[str]) -> bool:
-        parts = [part for m, part in claimed if same_turn(m, fact) and part and part <= whole]
-        return len(parts) > 1 and len(whole - set().union(*parts)) <= _LEFT_OVER
+    def finer(fact: Fact, words: set[str]) -> bool:
+        parts = [part for m, part in claimed if same_turn(m, fact) and part and part <= words]
+        return len(parts) > 1 and len(words - set().union(*parts)) <= _LEFT_OVER
+
+    def covered(fact: Fact) -> bool:
+        mine = content_stems(fact.text)
+        return bool(mine) and any(
+            same_turn(e, fact) and mine <= s and not finer(e, s)
+            for e, s in zip(extracted, stems, strict=True)
+        )
+
+    kept = [fact for fact in whole if not covered(fact)]
+    said = [f.text for f in (*kept, *replacements)]
 
     beside = [
         fact
-        for fact, body, whole in zip(extracted, bodies, stems, strict=True)
-        if not any(restates(text, body) for text in said) and not finer(fact, whole)
+        for fact, body, words in zip(extracted, bodies, stems, strict=True)
+        if not any(restates(text, body) for text in said) and not finer(fact, words)
     ]
     return kept, beside
 
