@@ -45,7 +45,7 @@ from .renaming import corrected_name, renamed, renames, says_renamed
 from .retraction import retraction_topics, retracts
 from .revision import CORRECTION, comparable, named_again, revise, rewrite, turn_of
 from .roles import promoted
-from .signals import added, ending, hedged, over, signalled
+from .signals import ACTUALLY_BESIDE, added, ending, hedged, over, signalled
 from .third_person import DEFAULT_SPEAKER, conjugate
 from .words import RELATIVES, UPPER
 
@@ -59,7 +59,8 @@ _NO_LONGER = re.compile(
     re.IGNORECASE,
 )
 _VALUED = frozenset(["residence", "age"])
-_ACTUALLY = re.compile(r"(?<=\w) actually\b(?= \w)")
+#: "actually" that corrects: "is actually March 15" (not "the heater actually works").
+_ACTUALLY = re.compile(ACTUALLY_BESIDE, re.IGNORECASE)
 _SAME = re.compile(r"\b(?:the same|here)\b", re.IGNORECASE)
 _THE_NEW = re.compile(r"\b(?:the|my|their|our|his|her) new\b", re.IGNORECASE)
 _THE_OLD = re.compile(r"\b(?:the|my|their|our|his|her) (?:old|previous|former)\b", re.IGNORECASE)
@@ -82,7 +83,10 @@ def clean(fact: Fact, speakers: Collection[str] = ()) -> tuple[str, Fact | None]
     naming one of ``speakers`` is what they did ("Rahul ran a new PB: 1:47"), no opener."""
     opener, text = split_opener(fact.text, speakers)
     if _ACTUALLY.search(text):  # "is actually March 15": a correction's cue, not its claim
-        opener, text = f"{opener} actually".strip(), _ACTUALLY.sub("", text)
+        opener = f"{opener} actually".strip()
+        text = " ".join(
+            _ACTUALLY.sub(lambda cue: cue[0].removesuffix("actually").rstrip(), text).split()
+        )
     text = without_echo(strip_banter(text))
     text = _UNNAMED_INTRO.sub(rf"{UNNAMED} (\1) is ", text)
     if found := _NO_LONGER.match(text):

@@ -159,3 +159,16 @@ def test_actually_after_other_words_before_a_claim_corrects_nothing() -> None:
     older = ["Ola's birthday is March 14.", "Ola is based in Poznań."]
     fixed = _merged("Ola", older, "Actually, my birthday is March 15.")
     assert "Ola's birthday is March 15." in fixed.memory and "March 14" not in fixed.memory
+    # (beside the value it puts right, before or after it, "actually" corrects too)
+    for said in ["My birthday is actually March 15.", "My birthday is March 15 actually."]:
+        fixed = _merged("Ola", older, said)
+        assert "Ola's birthday is March 15." in fixed.memory and "March 14" not in fixed.memory
+
+
+def test_actually_as_emphasis_is_no_cue_and_stays_in_the_claim() -> None:
+    """ "The heater is actually decent", "the heater actually works": a word of emphasis,
+    neither a correction's cue moved to the opener nor a change of anything."""
+    older = ["Ola drives a Fiat Panda.", "Ola is based in Poznań."]
+    for said in ["The Panda's heater is actually decent.", "The Panda's heater actually works."]:
+        merged = _merged("Ola", older, said)
+        assert merged.retired == [] and said in merged.memory, merged.memory

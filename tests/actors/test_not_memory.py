@@ -138,7 +138,8 @@ def test_what_was_told_to_the_assistant_can_be_taken_back() -> None:
         ("I also joined a pottery class on Thursday evenings.", "Esi", "s"),
         ("Please ignore what I told you about the class, I never actually enrolled.", "Esi", "s"),
     )
-    assert "pottery" not in memory and "Esi never enrolled." in _facts(memory)
+    # ("actually" here is emphasis, no correction's cue: it stays)
+    assert "pottery" not in memory and "Esi never actually enrolled." in _facts(memory)
 
 
 def test_a_mistake_owned_with_what_and_why_is_no_fact_and_the_claim_beside_it_is() -> None:
