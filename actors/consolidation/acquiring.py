@@ -3,16 +3,27 @@
 A new thing replaces the old one of its kind (``change.displaced``); which
 line that is, the kind's noun or the embedder decides. Here are only the
 words that say a thing was acquired, by its kind's noun or by its make
-alone. See docs/design.md, "Facts that stay true".
+alone, and those that say a line holds one by its name (owned, or known by
+"the"). See docs/design.md, "Facts that stay true".
 """
 
 from __future__ import annotations
 
 import re
 
-from .words import UPPER
+from .words import UPPER, WHEN
 
-__all__ = ["GIVEN", "GOT", "GOT_MAKE", "NEW_OF_MAKE", "THE_MAKE", "acquired"]
+__all__ = [
+    "GIVEN",
+    "GOT",
+    "GOT_MAKE",
+    "NEW_OF_MAKE",
+    "SAID_OF",
+    "THE_MAKE",
+    "acquired",
+    "known_thing",
+    "owns",
+]
 
 #: A thing given to someone: "gave them a smartphone, an iPhone SE", "Suez Gate has given
 #: Ahmed a new laptop", "set them up with a Motorola", "my cousin sold them her iPhone 11".
@@ -61,3 +72,41 @@ def acquired(said: str) -> bool:
 
 #: A thing by its make with "the", as one already known: "The Porter is …", "in the Aveo".
 THE_MAKE = re.compile(rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) (?P<make>[{UPPER}][\w-]*(?: [{UPPER}][\w-]*)*)")
+
+
+#: What is said of a thing, after its name: "'s been brilliant", "'s heater", " is finished".
+SAID_OF = re.compile(r"'s\b| (?:is|was|has|had)\b")
+
+#: Words whose "'s" is "is" or "has", never whose: "It's", "That's", "She's".
+_IS_NOT_OWNER = "(?:It|That|This|There|Here|What|Who|Where|How|He|She|Let)"
+#: A thing owned, by its name: "Dayo's Infinix Hot", "on their Intuos", "my Nissan Almera",
+#: or ridden in: "drive down in the Saab".
+_OWNED = re.compile(
+    # (not a word's "is": "It's Paper Moths now")
+    rf"(?:\b(?:my|our|their|his|her)|\b(?!{_IS_NOT_OWNER}'s)[{UPPER}][\w-]*'s|\b(?:in|on|drives?|rides?) the|"
+    # (or worked on: "works on a Husqvarna"; not a day, "on a Monday")
+    r"\b[a-z]+ on an?) "
+    r"(?:(?:old|trusty|beloved|little) )?"
+    rf"(?P<make>[{UPPER}][\w-]*(?: [{UPPER}\d][\w-]*)*)"
+)
+
+
+#: A thing owned, by its kind and then its name: "Nikos's own bike is a Marin Rift Zone".
+_OWNED_AS = re.compile(
+    rf"\b[{UPPER}][\w-]*'s (?:own )?[a-z]+ (?:is|was) an? (?P<make>[{UPPER}][\w-]*)"
+)
+
+
+def owns(text: str, persons: set[str]) -> bool:
+    """``text`` owns a thing by its name ("Dayo's Infinix Hot", "in the Saab", "Ana's phone
+    is a Pixel 7")."""
+    found = [*_OWNED.finditer(text), *_OWNED_AS.finditer(text)]
+    return any(m["make"] not in persons and not WHEN.match(m["make"]) for m in found)
+
+
+def known_thing(text: str, persons: set[str]) -> bool:
+    """``text`` says something of a thing by its name with "the", as one known ("the Tecno
+    is finished"; not "a paramedic with the Scottish Ambulance Service")."""
+    return any(
+        m["make"] not in persons and SAID_OF.match(text, m.end()) for m in THE_MAKE.finditer(text)
+    )

@@ -25,7 +25,17 @@ import numpy as np
 
 from reverie.store import Fact
 
-from .acquiring import GIVEN, GOT, GOT_MAKE, NEW_OF_MAKE, THE_MAKE, acquired
+from .acquiring import (
+    GIVEN,
+    GOT,
+    GOT_MAKE,
+    NEW_OF_MAKE,
+    SAID_OF,
+    THE_MAKE,
+    acquired,
+    known_thing,
+    owns,
+)
 from .attributes import PET, held_by_another, keys
 from .breeds import of_breed
 from .endings import ENDED, stolen, thing_ended
@@ -239,9 +249,12 @@ def displaced(
         owned = [
             f
             for f in theirs(older, new, said, speaker, cue=False) or []
-            if _owns(f.text, persons) or _known(f.text, persons)
+            if owns(f.text, persons) or known_thing(f.text, persons)
         ]
-        if (found := nearest(new, owned, embed, NEAR, speaker)) is not None:
+        # (the one thing of theirs, and this make the subject of what is said of it, "The
+        # Corolla's been brilliant": nearness of its kind is enough; not "the Iten marathon")
+        near = NEAR_OF_KIND if len(owned) == 1 and SAID_OF.match(new.text, known.end()) else NEAR
+        if (found := nearest(new, owned, embed, near, speaker)) is not None:
             return Displaced(owned[found], None)
     if (make := GOT_MAKE.search(said)) and (
         same := _same_kind(older, new, said, speaker, persons, make["make"], embed)
@@ -481,8 +494,8 @@ def _same_kind(
     # speaker owned: their one line owning a thing by its name ("Dayo's Infinix Hot dies by
     # noon") is it
     # (or, with none, the one said with "the", as known: "the Tecno is finished")
-    owned = {id(f): f for f in own if _owns(f.text, persons)} or {
-        id(f): f for f in own if _known(f.text, persons)
+    owned = {id(f): f for f in own if owns(f.text, persons)} or {
+        id(f): f for f in own if known_thing(f.text, persons)
     }
     if (ended or head[:1].isupper()) and len(owned) == 1 and _REPLACED.search(turn or said):
         return Displaced(next(iter(owned.values())), None)
@@ -502,42 +515,6 @@ _PLACE_OR_PERSON = re.compile(
 def _named_things(text: str) -> set[str]:
     """The names of ``text`` that may name a thing (a make), not a place or a person."""
     return {m[0] for m in _VALUE.finditer(text) if not _PLACE_OR_PERSON.search(text[: m.start()])}
-
-
-#: Words whose "'s" is "is" or "has", never whose: "It's", "That's", "She's".
-_IS_NOT_OWNER = "(?:It|That|This|There|Here|What|Who|Where|How|He|She|Let)"
-#: A thing owned, by its name: "Dayo's Infinix Hot", "on their Intuos", "my Nissan Almera",
-#: or ridden in: "drive down in the Saab".
-_OWNED = re.compile(
-    # (not a word's "is": "It's Paper Moths now")
-    rf"(?:\b(?:my|our|their|his|her)|\b(?!{_IS_NOT_OWNER}'s)[{UPPER}][\w-]*'s|\b(?:in|on|drives?|rides?) the|"
-    # (or worked on: "works on a Husqvarna"; not a day, "on a Monday")
-    r"\b[a-z]+ on an?) "
-    r"(?:(?:old|trusty|beloved|little) )?"
-    rf"(?P<make>[{UPPER}][\w-]*(?: [{UPPER}\d][\w-]*)*)"
-)
-
-
-#: A thing owned, by its kind and then its name: "Nikos's own bike is a Marin Rift Zone".
-_OWNED_AS = re.compile(
-    rf"\b[{UPPER}][\w-]*'s (?:own )?[a-z]+ (?:is|was) an? (?P<make>[{UPPER}][\w-]*)"
-)
-
-
-def _owns(text: str, persons: set[str]) -> bool:
-    """``text`` owns a thing by its name ("Dayo's Infinix Hot", "in the Saab", "Ana's phone
-    is a Pixel 7")."""
-    found = [*_OWNED.finditer(text), *_OWNED_AS.finditer(text)]
-    return any(m["make"] not in persons and not WHEN.match(m["make"]) for m in found)
-
-
-def _known(text: str, persons: set[str]) -> bool:
-    """``text`` says something of a thing by its name with "the", as one known ("the Tecno
-    is finished"; not "a paramedic with the Scottish Ambulance Service")."""
-    return any(
-        m["make"] not in persons and re.match(r"(?:'s| is| was| has)\b", text[m.end() :])
-        for m in THE_MAKE.finditer(text)
-    )
 
 
 #: A thing that ended was the old one, or another took its place ("… the old tablet is

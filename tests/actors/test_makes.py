@@ -249,6 +249,25 @@ def test_a_make_said_with_the_that_no_line_holds_is_the_new_thing_of_that_use() 
     assert "Doblo" not in memory and "Kangoo" in memory, memory
 
 
+def test_a_make_whose_state_is_said_replaces_the_one_thing_of_theirs_nearer_its_kind() -> None:
+    """ "The Corolla's been brilliant on the night runs, heater actually works": the one thing
+    of theirs ("… in Siobhan's Skoda Fabia") is it, near as a thing of its kind; "actually"
+    there is emphasis, no correction. A make that names a thing by its noun ("the Iten
+    marathon") is no new one of theirs."""
+    older = [
+        "About 40 minutes in Siobhan's Skoda Fabia, which is on its last legs to be honest.",
+        "Siobhan's base is Bandon station.",
+        "Siobhan is on nights Wednesday to Saturday now, same hours.",
+    ]
+    said = (
+        "The Corolla's been brilliant on the night runs, heater actually works and the seat's "
+        "comfy."
+    )
+    assert _merge("Siobhan", older, said) == [older[0]]
+    said = "Siobhan jumped into the Iten marathon last weekend as a training run."
+    assert _merge("Siobhan", older, said) == []
+
+
 def test_a_game_played_is_no_make_of_a_thing_acquired() -> None:
     """ "Plays Mobile Legends" names a game, not a phone: a new phone replaces no line of the
     game the embedder finds near "phone"."""
