@@ -47,7 +47,7 @@ _HOMES = (
 #: A home taken: "the keys to a townhouse in Burnaby", "signed the lease on a studio",
 #: "renting a cottage in Kurtistown".
 HOME_TAKEN = (
-    r"(?:keys to|lease (?:on|for)|signed for|renting|rented|rent|bought|got|found) (?:our|my|their|the|an?) "
+    r"(?:keys to|lease (?:on|for)|signed for|closed on|renting|rented|rent|bought|got|found) (?:our|my|their|the|an?) "
     rf"(?:new )?(?:[\w-]+ )?{_HOMES}"
 )
 

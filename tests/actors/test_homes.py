@@ -25,6 +25,7 @@ from tests.actors.merging import merged as _merged
         "Bilal signed the lease on a studio in Islamabad, with a little garden.",
         "Bilal and others got a place in Islamabad, boxes everywhere.",
         "Bilal found a flat in Islamabad near the park.",
+        "Bilal and others closed on a house in Islamabad, way more room.",
         # (the home left, said beside the new one)
         "Bilal's flat in Islamabad is so quiet compared to where he lived before.",
         "Bilal's flat in Islamabad is twice the size of his old place.",
