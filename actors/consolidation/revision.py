@@ -57,6 +57,8 @@ CORRECTION = re.compile(
 _WHY = re.compile(r" [—–] | - |,? because |,? since ")
 #: The plural of a day: a day said once ("on a Monday") takes the number of the old one.
 _DAYS = re.compile(rf"\b((?i:{WEEKDAYS})|morning|afternoon|evening|night)s\b")
+#: Which of a month's days a value is, just before it: "the first Tuesday", "last Friday".
+_ORDINAL = re.compile(r"\b(?:first|second|third|fourth|last) $")
 #: A sentence ends inside the text: a line that says two things is never rewritten.
 _TWO_SENTENCES = re.compile(r"[.!?]\s+\S")
 
@@ -87,6 +89,10 @@ def rewrite(
         spans = list(re.finditer(rf"(?<!\w){re.escape(was)}(?!\w)", text)) if was else []
         if len(spans) != 1 or not supports(turns, value):
             return None
+        if (nth := _ORDINAL.search(text[: spans[0].start()])) and not re.search(
+            rf"\b{nth[0]}{re.escape(value)}\b", new.text
+        ):
+            return None  # "the first Tuesday" is not "the first Thursday" of "the last Thursday"
         text = text[: spans[0].start()] + value + text[spans[0].end() :]
     if is_chatter(text) or not supports(turns, text, given=old.text):
         return None

@@ -141,6 +141,8 @@ def test_the_last_weekday_of_the_month_is_a_schedule_and_moving_to_it_a_change()
     said = "Meetings are moving to the last Thursday of the month."
     assert _merge("Diego", older, said) == [older[0]]
     assert _merge("Diego", older, "Last Thursday Diego and others met at the pub.") == []
+    # (the line is not rewritten into a day nobody said: "the first Thursday")
+    assert "first Thursday" not in _merged("Diego", older, said).memory
 
 
 def test_a_topics_day_stated_is_that_topics_lines_and_one_occasion_is_not() -> None:
