@@ -57,6 +57,16 @@ CORRECTION = re.compile(
 _WHY = re.compile(r" [—–] | - |,? because |,? since ")
 #: The plural of a day: a day said once ("on a Monday") takes the number of the old one.
 _DAYS = re.compile(rf"\b((?i:{WEEKDAYS})|morning|afternoon|evening|night)s\b")
+#: What is between single quotes: "'Great value at $18 a night', one review said".
+_QUOTED = re.compile(r"(?:^|(?<=[\s(:]))'[^\s'][^']*'(?=[\s.,;:!?)]|$)")
+
+
+def _quotes_words(text: str) -> bool:
+    """``text`` quotes someone's words between single quotes, not a name ("the club 'Queen
+    and Pawn Academy'", which a rename changes): three small words or more."""
+    return any(len(re.findall(r"\b[a-z]{2,}\b", q[0])) >= 3 for q in _QUOTED.finditer(text))
+
+
 #: Which of a month's days a value is, just before it: "the first Tuesday", "last Friday".
 _ORDINAL = re.compile(r"\b(?:first|second|third|fourth|last) $")
 #: A sentence ends inside the text: a line that says two things is never rewritten.
@@ -80,7 +90,7 @@ def rewrite(
 ) -> Fact | None:
     """``old`` with each (old value, new value) of ``swaps`` swapped, or None when the result
     would not be a claim the turns support (see the module's docstring)."""
-    if _TWO_SENTENCES.search(old.text.strip()) or '"' in old.text:
+    if _TWO_SENTENCES.search(old.text.strip()) or '"' in old.text or _quotes_words(old.text):
         return None  # two claims, or someone's words quoted: not rewritten
     text = old.text
     for was, value in swaps:

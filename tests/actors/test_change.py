@@ -553,6 +553,10 @@ def test_a_quoted_answer_is_never_rewritten() -> None:
     quote = 'Grace, asked "How many guests?", answered "140 guests"'
     memory = _merged("Grace", [quote], "Correction: the couple says 180.").memory
     assert '"180 guests"' not in memory and "180" in memory
+    # (nor a review quoted between single quotes: the guest wrote $18)
+    review = "'Great value at $18 a night, but the wifi was slow.' Rooms are fan rooms."
+    memory = _merged("Sokha", [review], "Sokha added air-con, so a room is $22 a night now.").memory
+    assert "'Great value at $22" not in memory and "$22" in memory
 
 
 def test_what_any_line_shares_is_no_evidence_of_the_thing_that_changed() -> None:
