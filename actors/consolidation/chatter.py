@@ -90,7 +90,9 @@ _FRAGMENT = re.compile(
     r"^(?:(?i:for|with|at|on|to|from|about)\b[^,;A-Z]{0,25}|"
     # (or a reason or condition whose main clause went: "Since Linh can work from anywhere.")
     r"(?:Since|Because|Although|Though|While|Whereas|Unless|If) (?:[A-Z][\w'-]*|we|they|he|she|it) "
-    r"(?:can|could|will|would|was|were|is|are|am|have|has|had|do|does|did|must|should)\b[^,;]*)"
+    r"(?:can|could|will|would|was|were|is|are|am|have|has|had|do|does|did|must|should)\b[^,;]*|"
+    # (a condition alone, whatever its verb, is no state: "If Sokha ever gets a Toyota Hilux.")
+    r"(?:If|Unless) [^,;]*)"
     r"[.!]*$"
 )
 #: A request, its verb after "please": "Please revise the split", "pls keep it short" (not

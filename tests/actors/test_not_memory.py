@@ -90,6 +90,16 @@ def test_what_is_said_of_the_assistant_and_a_fragment_are_no_facts() -> None:
     assert _facts(memory) == ["Now Ines drinks only rooibos."]
 
 
+def test_a_condition_whose_hedged_main_clause_went_is_no_fact() -> None:
+    """ "If I ever get a Toyota Hilux, I could do tours …": the plan is no fact, and neither
+    is the condition left of it ("If Sokha ever gets a Toyota Hilux.")."""
+    memory = _memory_after(
+        ("I pick up guests in my Bajaj tuk-tuk.", "Sokha", "s"),
+        ("If I ever get a Toyota Hilux, I could do tours to Bokor mountain too.", "Sokha", "s"),
+    )
+    assert "Hilux" not in memory and "tuk-tuk" in memory
+
+
 def test_an_opener_after_an_ellipsis_and_a_reason_cut_from_its_clause_are_no_fact() -> None:
     """ "Also… I quit my job" is the job quit (it ends the employer's line); "since I can work
     from anywhere", cut from "…, Lan and I are moving to Hue", is a reason, no claim, and the
