@@ -25,7 +25,7 @@ from .subjects import OF_A_THING
 from .third_person import would_or_had
 from .words import RELATIVES, UPPER
 
-__all__ = ["it_corrected", "it_named", "it_sold", "named_pronoun", "old_one"]
+__all__ = ["forgot_it", "it_corrected", "it_named", "it_sold", "named_pronoun", "old_one"]
 
 _HIS = re.compile(
     r"brother|son|husband|boyfriend|dad|father|uncle|grandpa|grandfather|nephew|fiancé"
@@ -174,6 +174,31 @@ def it_named(sentence: str, before: Sequence[str]) -> str:
     if len(things) != 1:
         return sentence
     return f"My {things.pop()} is {sentence[it.end() :]}"
+
+
+#: A retraction of "it" or "that" alone: "forget it then", "scrap that" (not "forget that I
+#: said …").
+_FORGET_IT = re.compile(
+    r"^(?P<head>(?:\S+ )?(?:forget|scratch|scrap|drop|never mind|ignore)) (?:it|that)\b"
+    r"(?! (?:I|we|they|you)\b)",
+    re.IGNORECASE,
+)
+#: A thing a sentence names, as known: "What about the machine, …", "my old bike".
+_THE_THING = re.compile(rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) (?:(?:{OF_A_THING}) )?(?P<noun>[a-z]{{3,}})\b")
+
+
+def forgot_it(sentence: str, before: Sequence[str]) -> str:
+    """ "forget it then" after "What about the machine, how long until it pays back?" as
+    "forget the machine then": the thing the nearest of ``before`` naming things names
+    (two there, and the sentence is left as it was)."""
+    if (found := _FORGET_IT.match(sentence)) is None:
+        return sentence
+    for prior in reversed(before):
+        if things := {m["noun"] for m in _THE_THING.finditer(prior)}:
+            if len(things) > 1:
+                return sentence
+            return f"{found['head']} the {things.pop()}{sentence[found.end() :]}"
+    return sentence
 
 
 #: "The old car was too tired, so I sold it": a thing, why, and what the speaker did to it.

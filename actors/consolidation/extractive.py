@@ -31,7 +31,7 @@ from typing import NamedTuple
 from reverie.store import Fact, MessageRecord
 
 from .acquiring import THE_MAKE
-from .anaphora import it_corrected, it_named, it_sold, named_pronoun, old_one
+from .anaphora import forgot_it, it_corrected, it_named, it_sold, named_pronoun, old_one
 from .attributes import keys
 from .casual import as_meant, labelled
 from .chatter import is_chatter, split_opener
@@ -365,7 +365,7 @@ def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
         by = who
         text = it_corrected(as_meant(sentence.text, sentence.turn.name), said)
         text = old_one(named_pronoun(it_sold(text), earlier[:-1], who), earlier[:-1])
-        text = it_named(text, earlier[:-1])
+        text = forgot_it(it_named(text, earlier[:-1]), earlier[:-1])
         if _OWNED_WRONG.search(said) and not _OWNED_WRONG.search(text):
             # "Sorry, I made a mistake in the numbers. … the rent is KSh 54,000": corrects
             text = f"Correction: {text}"

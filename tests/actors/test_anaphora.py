@@ -143,3 +143,23 @@ def test_it_is_a_make_is_the_thing_said_just_before() -> None:
     assert "Moto" not in memory and "Pixel 8a" in memory
     two = memory_after(("My phone and my laptop are both old. It's a Moto G54.", "Inês", "s"))
     assert "It's a Moto G54." in facts_of(two)
+
+
+def test_forget_it_takes_back_the_thing_the_speaker_just_named() -> None:
+    """ "forget it then, too expensive" after "What about the machine, how long until it pays
+    back?" takes back the machine being bought; after two things named, "it" stays open."""
+    memory = memory_after(
+        ("I'm buying a Milkline milking machine next month.", "Marisol", "s"),
+        (
+            "What about the machine, how long until it pays back? Mmm. Forget it then, too "
+            "expensive, I'll keep milking by hand.",
+            "Marisol",
+            "s",
+        ),
+    )
+    assert "Milkline" not in memory
+    memory = memory_after(
+        ("I'm buying a Milkline milking machine next month.", "Marisol", "s"),
+        ("The machine or the van? Forget it, too expensive.", "Marisol", "s"),
+    )
+    assert "Milkline" in memory
