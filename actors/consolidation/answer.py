@@ -224,7 +224,8 @@ def one_claim_each(
     ("plays cello in an orchestra, they say hobbies come up in interviews"); a model fact
     whose words one extractive fact of its turn all says, and maybe more, gives way to it
     (a relation it left out, "Tobias and Annika are planning …" of "… their girlfriend
-    Annika …", or a fragment, "Havstudio in Bergen."); else an extractive fact a model fact
+    Annika …", or a fragment, "Havstudio in Bergen."), and one that names no one it is about
+    is none ("Breathe in, breathe out."); else an extractive fact a model fact
     already says (``restates``) is dropped. Kept twice, a claim's later change would retire
     one line and leave the other stale."""
     bodies = [split_opener(fact.text)[1] for fact in extracted]
@@ -254,7 +255,8 @@ def one_claim_each(
             for e, s in zip(extracted, stems, strict=True)
         )
 
-    kept = [fact for fact in whole if not covered(fact)]
+    # (and a model fact that names no one it is about is no claim: "Breathe in, breathe out.")
+    kept = [fact for fact in whole if _CLAIM.match(fact.text) and not covered(fact)]
     said = [f.text for f in (*kept, *replacements)]
 
     beside = [

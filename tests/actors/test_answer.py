@@ -275,6 +275,10 @@ def test_a_model_fact_one_extractive_fact_says_in_full_gives_way_to_it() -> None
         lines = texts(accepted.result.memory)
         assert model not in lines and extracted in lines, lines
         assert accepted.counts["kept"] == 0 and accepted.counts["dropped"] == 0
+    # (a model fact that names no one it is about is no claim: an instruction to oneself)
+    calm = [turn(1, "Breathe in, breathe out. Thanks for keeping me calm.")]
+    accepted = run(ModelAnswer("", ["Breathe in, breathe out."]), memory="", turns=calm)
+    assert "Breathe" not in accepted.result.memory and accepted.counts["kept"] == 0
     # (what the model splits finer than the extractive fact is still kept: "each claim once")
     split = [turn(1, "Outside work I play cello in an orchestra, they say hobbies come up.")]
     answer = ModelAnswer("", ["Carl plays cello in an orchestra.", "They say hobbies come up."])
