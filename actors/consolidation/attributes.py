@@ -101,6 +101,9 @@ _TABLE: list[tuple[str, str]] = [
         # (the verb, not "a live episode": where, or how, they live)
         r"\b(?:(?:lives?|living|lived)(?= (?:in|at|on|near|by|here|there|alone|together|"
         r"abroad|downtown|just|right|close|next|across|outside|upstairs|nearby)\b)|"
+        # (with whom, and where: "still lives with my parents in Florești"; not a pet gone
+        # "to live with my nephew in Tavira")
+        r"(?:lives|living)(?= with (?:[\w'-]+ ){1,3}?(?:in|near|outside) (?-i:[A-Z]))|"
         # (where they stay, as many say where they live: "stays in the staff quarters in Deira")
         r"\bstays?(?= in\b)|(?:move|moved|moving|relocat(?:e|ed|es|ing))"
         r"(?! (?:to )?(?:an? )?(?:new )?(?:company|companies|employers?|jobs?|firms?)\b)"

@@ -36,6 +36,16 @@ def test_relocating_settling_or_living_somewhere_now_is_a_move(said: str) -> Non
     assert _merge("Bilal", older, said) == [older[1]]
 
 
+def test_whom_one_lives_with_and_where_is_a_home_a_new_one_replaces() -> None:
+    """ "Still lives with their parents in Florești" says where they live: their own flat
+    somewhere else replaces it; whom a pet lives with says no place."""
+    older = ["Andrei still lives with their parents in Florești.", "Andrei streams Celeste."]
+    said = "Andrei's flat in Mănăștur is tiny but the stream corner is great."
+    assert _merge("Andrei", older, said) == [older[0]]
+    older = ["The bird lives with Andrei's aunt.", "Andrei streams Celeste."]
+    assert _merge("Andrei", older, said) == []
+
+
 def test_a_home_said_with_no_move_keeps_the_city_said_with_their_work() -> None:
     """ "My flat in Islamabad is so quiet" may be where Bilal has lived all along."""
     older = ["Bilal works at Ravi Physio Centre.", "Bilal is based in Lahore."]
