@@ -244,7 +244,9 @@ def _old_name(said: str) -> re.Pattern[str]:
     return re.compile(
         # (or what they run: "runs Fresh Fade Barbershop in Adum" for "the shop")
         # (or what they belong to: "treasurer of our Mahila Mandal")
-        rf"(?:(?P<after>\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named}),?|{titled}|runs?|owns?|"
+        # (and where, between: "runs the debate club here, Minerva Debate")
+        rf"(?:(?P<after>\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named})(?: here| there)?,?|"
+        rf"{titled}|runs?|owns?|"
         r"plays? for|of (?:our|their|my|his|her))|"
         # (a name in apposition after a comma, "a team in Kumasi, the Zongo Stars"; not the
         # subject of a clause, "…, the Outlander does the job")

@@ -576,3 +576,16 @@ def test_a_name_given_in_the_passive_renames_the_line() -> None:
     older = ["The home Hollie works at is Seaview, it's dementia care.", "Hollie lives in Leeds."]
     said = "The home's been taken over and renamed Tamar House."
     assert _merge("Hollie", older, said) == [older[0]]
+
+
+def test_a_thing_named_after_where_it_is_takes_a_new_name_whoever_had_the_idea() -> None:
+    """ "Renamed the club to Agora, new logo and all, Selin's idea" renames "the debate club
+    here, Minerva Debate": "here" may stand between the thing and its name, and whose idea
+    it was names no old name (a line naming Selin stays)."""
+    older = [
+        "Zeynep runs the debate club here, Minerva Debate.",
+        'Zeynep, asked "Who\'s a likely candidate?", answered "Probably Selin".',
+        "Zeynep studies economics.",
+    ]
+    said = "Zeynep and others renamed the club to Agora, new logo and all, Selin's idea."
+    assert _merge("Zeynep", older, said) == [older[0]]
