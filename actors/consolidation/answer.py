@@ -67,6 +67,7 @@ from reverie.store import Fact, MessageRecord, fact_id, fact_key, parse_memory, 
 
 from .attributes import keys
 from .chatter import split_opener
+from .claims import claims
 from .extractive import extractive_facts, extractive_summary
 from .grounding import content_stems, ground, ground_summary, sentences
 from .ownership import named, owner, people, same_subject, same_turn
@@ -244,9 +245,21 @@ def one_claim_each(
     # (each part a claim of someone's, not a fragment: "Zentrix in Bengaluru.")
     claimed = [(m, content_stems(m.text)) for m in whole if _CLAIM.match(m.text)]
 
+    # (an extractive fact the merge cuts into claims of its own is as fine: "… a sound engineer
+    # at Havstudio in Bergen" is the trade, the employer and the place, each keyed)
+    cut = {
+        id(fact)
+        for fact, body in zip(extracted, bodies, strict=True)
+        if len(claims(Fact(text=body))) > 1
+    }
+
     def finer(fact: Fact, words: set[str]) -> bool:
         parts = [part for m, part in claimed if same_turn(m, fact) and part and part <= words]
-        return len(parts) > 1 and len(words - set().union(*parts)) <= _LEFT_OVER
+        return (
+            id(fact) not in cut
+            and len(parts) > 1
+            and len(words - set().union(*parts)) <= _LEFT_OVER
+        )
 
     def covered(fact: Fact) -> bool:
         mine = content_stems(fact.text)

@@ -275,6 +275,12 @@ def test_a_model_fact_one_extractive_fact_says_in_full_gives_way_to_it() -> None
         lines = texts(accepted.result.memory)
         assert model not in lines and extracted in lines, lines
         assert accepted.counts["kept"] == 0 and accepted.counts["dropped"] == 0
+    # (nor do parts of an extractive fact the merge cuts into keyed claims itself: "is in
+    # Bergen" is no home a move retires, "is based in Bergen" is)
+    bergen = [turn(1, "Hei! I'm Carl, a sound engineer at Havstudio in Bergen.")]
+    answer = ModelAnswer("", ["Carl is at Havstudio.", "Carl is in Bergen."])
+    lines = texts(run(answer, memory="", turns=bergen).result.memory)
+    assert "Carl is based in Bergen." in lines and "Carl is in Bergen." not in lines, lines
     # (a model fact that names no one it is about is no claim: an instruction to oneself)
     calm = [turn(1, "Breathe in, breathe out. Thanks for keeping me calm.")]
     accepted = run(ModelAnswer("", ["Breathe in, breathe out."]), memory="", turns=calm)
