@@ -389,6 +389,10 @@ def test_an_amount_going_up_to_a_value_is_the_new_one() -> None:
         ("ugh, the landlord bumped it to $1,020.", "Liis", "s"),
     )
     assert "950" not in memory and "1,020" in memory
+    # (or a price one goes to: "I'll go to 4,000 from Monday")
+    older = ["A plate is 3,500 shillings.", "Amani opens at 11 and closes at 21:00."]
+    assert _merge("Amani", older, "Amani will go to 4,000 from Monday.") == older[:1]
+    assert _merge("Amani", older, "Amani will go to 2 weddings this month.") == []
 
 
 def test_an_amount_an_hour_is_of_the_period_whatever_it_counts() -> None:
