@@ -85,10 +85,13 @@ _LIFE_ENDS = re.compile(
     rf"took (?:the|our|my) {PET.pattern}(?=[,.;!]|$)|"
     # (or gone to live with someone, said of the pet: "the cat's gone to my aunt's", "the dog
     # has moved in with my parents")
-    rf"{PET.pattern}(?:'s| has| is) (?:gone|moved(?: in)?) (?:to|with) "
-    r"(?:my|our|their|his|her|[A-Z][\w-]*'s))\b",
+    # (or "the other one went to my aunt", of a pet just said)
+    rf"(?:{PET.pattern}(?:'s| has| is)|(?:other|old) one(?: has|'s)?) (?:gone|went|moved(?: in)?) "
+    r"(?:to|with) (?:my|our|their|his|her|[A-Z][\w-]*'s))\b",
     re.IGNORECASE,
 )
+#: Another than the one just named: "so the other one went to my aunt".
+_OTHER_ONE = re.compile(r"\b(?:the|our|my) (?:other|old) one\b")
 #: A thing named by its noun that died ("the delivery car finally died").
 _BEING = rf"boy|girl|man|lady|fellow|guy|chap|one|pal|buddy|baby|{RELATIVES}"
 _THING_DIED = re.compile(
@@ -319,6 +322,9 @@ def displaced(
         if naming or all(WHEN.fullmatch(v) for v in stated):
             candidates = naming
     kind = {m.casefold() for m in PET.findall(new.text)}
+    # ("got a tortoise now, so the other one went to my aunt": not the pet just got)
+    just_got = kind if _OTHER_ONE.search(said) else set()
+    kind -= just_got
     # "my old boy died", "the rabbit went to live on a farm"; not a thing ("the old ute died",
     # "the delivery car finally died": no pet's line goes with it)
     if _LIFE_ENDS.search(said) and (kind or not _THING_DIED.search(said)):
@@ -327,7 +333,8 @@ def displaced(
             f
             for f in kin
             if any(k.attribute.startswith("pet:") for k in keys(f.text))
-            and {m.casefold() for m in PET.findall(f.text)} >= kind
+            and kind <= (species := {m.casefold() for m in PET.findall(f.text)})
+            and not (just_got and species <= just_got)
         ] or [  # else the one named being of theirs who is no relative ("Bo's kelpie Nugget")
             f
             for f in kin

@@ -292,3 +292,14 @@ def test_a_pet_buried_has_died() -> None:
         older[0]
     ]
     assert _merge("Iva", older, "Iva's dad buried the old safe in the garden.") == []
+
+
+def test_the_other_one_gone_to_a_relative_is_the_pet_not_the_one_just_got() -> None:
+    """ "We have a tortoise now, Lenteur, because my son is allergic to cats, so the other one
+    went to my aunt": the cat's line goes, the tortoise is new."""
+    older = ["The cat Gribouille sleeps on Fatou's code book.", "Fatou lives in Ouakam."]
+    said = (
+        "Fatou and others have a tortoise now, Lenteur, because Fatou's son is allergic to "
+        "cats, so the other one went to their aunt."
+    )
+    assert _merge("Fatou", older, said) == [older[0]]
