@@ -113,9 +113,10 @@ _NAMED_ONLY = re.compile(rf"{_WHO}'s (?P<noun>(?:[a-z]+ )?[a-z]+) (?P<name>[{UPP
 _AGED = re.compile(
     rf"{_WHO} is (?P<age>\d{{1,3}}), (?P<rest>(?:an?|from|originally|based|born|[a-z]{{3,}}ing) .+)$"
 )
-#: An age said after the rest: "is a postman in Aberystwyth, 58 years of age".
+#: An age said after the rest: "is a postman in Aberystwyth, 58 years of age" ("74 years
+#: young").
 _AGED_AFTER = re.compile(
-    rf"{_WHO} (?P<rest>is .+), (?:aged )?(?P<age>\d{{1,3}})(?: years (?:of age|old))?[.!]?$"
+    rf"{_WHO} (?P<rest>is .+), (?:aged )?(?P<age>\d{{1,3}})(?: years (?:of age|old|young))?[.!]?$"
 )
 #: What they do besides, said as a participle after what they are: "is a vet in Guadalajara,
 #: working as an associate vet at a clinic in Zapopan", "… and working part-time at Hapag".

@@ -307,6 +307,13 @@ def test_an_age_said_after_the_rest_is_a_claim_of_its_own() -> None:
     ]
     memory = _memory_after(said, ("I turned 62 on Sunday, and we moved to Tenby.", "Dafydd", "s"))
     assert "61" not in memory and "Fishguard" not in memory and "ferryman" in memory
+    # (or "years young", as many say it of themselves)
+    said = ("I'm Raymond, retired fisheries officer in Halifax, 74 years young.", "Raymond", "s")
+    assert _facts(_memory_after(said)) == [
+        "Raymond is 74.",
+        "Raymond is a retired fisheries officer.",
+        "Raymond is based in Halifax.",
+    ]
 
 
 def test_a_field_after_the_place_stays_with_the_trade() -> None:
