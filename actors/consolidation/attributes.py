@@ -116,8 +116,10 @@ _TABLE: list[tuple[str, str]] = [
         rf"unpacked|(?:in|into|to|at) (?:our|my|their|his|her|the|a) new (?:house|home|place|kitchen)|"
         # (where they are, said in passing: "our quilting group here in Socorro"; not a stay,
         # "here in Rome for the weekend")
-        r"\bhere in (?=(?-i:[A-Z]))(?!.*\b(?:for (?:the|a|an|two|three|\d+)|this (?:week|weekend)|"
-        r"until|till|visiting|holiday|vacation|trip|conference)\b)|"
+        # (a stay's length, not what for: "for the weekend", not "for the coast road")
+        r"\bhere in (?=(?-i:[A-Z]))(?!.*\b(?:for (?:(?:the|a|an) (?:(?:whole|next|coming) )?"
+        r"(?:week|weekend|day|night|month|summer|winter|holidays?|festival|conference|wedding)s?|"
+        r"two|three|\d+)|this (?:week|weekend)|until|till|visiting|holiday|vacation|trip|conference)\b)|"
         # (a new home said where it is: "the new apartment in Suita is bigger"; or their home,
         # "a five-minute drive from our place in Highlands")
         # (the article left out too: "New flat in Leith is tiny")
@@ -291,6 +293,9 @@ THINGS = frozenset(["phone", "car", "drink"])
 _LOVE = re.compile(
     r"\b(?:ended|over|split|broke up|single|new start|relationship|dating|in love|ex)\b", re.I
 )
+#: Whose "here" a sentence says, by the name of theirs it opens with: "Most of Andreas's
+#: customers are here in Paphos".
+_WHOSE_HERE = re.compile(rf"^(?:[\w ]+ of )?([{UPPER}][\w-]*)'s ")
 #: A part of a workplace after its name: "Cedar ward", "Queensferry station".
 _A_UNIT = re.compile(r" (?:ward|unit|department|team|branch|depot|site|station)\b")
 #: A thing used for a while, not one's own: "drove a rental Kia", "driving a borrowed van".
@@ -408,10 +413,13 @@ def _keys(fact: str) -> tuple[Key, ...]:
             # ("Her fiancé proposed": someone else's partner, the speaker's are "Maya's")
             whose = RELATIVE.fullmatch(match[0]) and _OTHERS.search(fact[: match.start()])
             held = attribute in THINGS and holder(fact, matches[0].start())
+            here = match[0].startswith("here") and _WHOSE_HERE.search(fact, 0, match.start())
             if whose:
                 who = f"{whose[0]}{match[0]}".casefold()
             elif held:
                 who = held.casefold()
+            elif here:  # "Most of Andreas's customers are here in Paphos": Andreas's "here"
+                who = here[1].casefold()
             else:  # (a thing's holder by its first mention: "got a new phone, a Samsung …")
                 who = subject(fact, (matches[0] if attribute in THINGS else match).start())
             if "trip" in pattern.groupindex and match["trip"] and RELATIVE.search(fact):

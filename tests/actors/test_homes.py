@@ -46,6 +46,18 @@ def test_whom_one_lives_with_and_where_is_a_home_a_new_one_replaces() -> None:
     assert _merge("Andrei", older, said) == []
 
 
+def test_here_is_the_speakers_whoever_the_sentence_is_about_and_a_stay_is_no_home() -> None:
+    """ "Most of my customers are here in Paphos, … bikes for the coast road" says where the
+    speaker is now; "here in Paphos for the weekend" is a stay, "for the coast road" no
+    stay's length."""
+    older = ["Andreas lives in Limassol, above their little repair shop.", "Andreas fixes bikes."]
+    said = (
+        "Most of Andreas's customers are here in Paphos, tourists renting bikes for the coast road."
+    )
+    assert _merge("Andreas", older, said) == [older[0]]
+    assert _merge("Andreas", older, "Andreas is here in Paphos for the weekend.") == []
+
+
 def test_a_home_said_with_no_move_keeps_the_city_said_with_their_work() -> None:
     """ "My flat in Islamabad is so quiet" may be where Bilal has lived all along."""
     older = ["Bilal works at Ravi Physio Centre.", "Bilal is based in Lahore."]
