@@ -135,6 +135,10 @@ _TABLE: list[tuple[str, str]] = [
         rf"shift(?:ed|ing)(?= (?:to|into) (?!(?i:{WEEKDAYS}|{MONTHS})\b)(?-i:[A-Z]))|"
         # (somewhere now: "we're in Lautoka now"; not "in Sydney this weekend")
         r"(?:'re|'m|\bare|\bam) in (?=(?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* now\b)|"
+        # (or at a place of theirs there for good: "I'm at the farm in Dalcahue full-time")
+        # (a home, or a farm: not "at the office in Castro now")
+        rf"(?:'re|'m|\bare|\bam|\bis) at (?:the|our|my|their) (?:{_HOMES}|farm|ranch|village) in "
+        r"(?=(?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* (?:full-time|for good|now)\b)|"
         # (or where they are up, out or down: "We're up in Joondalup"; not a stay, "while I'm
         # up in Edinburgh")
         r"(?<!while I)(?<!while we)(?<!while they)(?<!when I)(?<!when we)(?<!when they)"

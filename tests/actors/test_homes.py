@@ -58,6 +58,15 @@ def test_here_is_the_speakers_whoever_the_sentence_is_about_and_a_stay_is_no_hom
     assert _merge("Andreas", older, "Andreas is here in Paphos for the weekend.") == []
 
 
+def test_at_the_farm_somewhere_full_time_is_where_one_lives_and_at_the_office_is_not() -> None:
+    """ "These days I'm at the farm in Dalcahue full-time" is a home; "at the office in
+    Castro now" is a workplace."""
+    older = ["Joaquín lives in Castro, on Chiloé island.", "Joaquín keeps sheep."]
+    said = "Joaquín is at the farm in Dalcahue full-time, rented out the house in town."
+    assert _merge("Joaquín", older, said) == [older[0]]
+    assert _merge("Joaquín", older, "Joaquín is at the office in Ancud now.") == []
+
+
 def test_a_home_said_with_no_move_keeps_the_city_said_with_their_work() -> None:
     """ "My flat in Islamabad is so quiet" may be where Bilal has lived all along."""
     older = ["Bilal works at Ravi Physio Centre.", "Bilal is based in Lahore."]
