@@ -297,6 +297,12 @@ THINGS = frozenset(["phone", "car", "drink"])
 _LOVE = re.compile(
     r"\b(?:ended|over|split|broke up|single|new start|relationship|dating|in love|ex)\b", re.I
 )
+#: A job for a while only: "for June", "for the summer", "for 4 weeks".
+_STINT = re.compile(
+    rf"[^.;]*? for (?:the )?(?:(?:{MONTHS})\b|(?:summer|winter)\b|"
+    r"(?:a|\d+|two|three|four) (?:weeks?|months?)\b)",
+    re.IGNORECASE,
+)
 #: Whose "here" a sentence says, by the name of theirs it opens with: "Most of Andreas's
 #: customers are here in Paphos".
 _WHOSE_HERE = re.compile(rf"^(?:[\w ]+ of )?([{UPPER}][\w-]*)'s ")
@@ -408,6 +414,8 @@ def _keys(fact: str) -> tuple[Key, ...]:
                 )
             ):
                 continue  # "moved to Hospital San Javier", "to Cedar ward": a workplace, not a home
+            elif attribute == "work" and _STINT.match(fact, match.end()):
+                continue  # "teaching summer school at Central for June": a stint, beside the job
             elif attribute == "residence" and _A_THING.search(fact[: match.start()]):
                 continue  # "The studio moved to Almadies": the studio's place, not theirs
             elif match[0] == "based" and _A_NOUN.search(fact[: match.start()]):

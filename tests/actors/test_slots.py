@@ -525,3 +525,13 @@ def test_where_the_trip_to_work_goes_by_a_workplace_name_is_the_employer() -> No
     # (nor a trip with a child, to their school)
     kids = "These days the walk to Hillside School with the kids is ten minutes."
     assert _merge("Ana", older, kids) == []
+
+
+def test_a_stint_somewhere_for_a_while_is_beside_the_job() -> None:
+    """ "Teaching summer school at Central for June, 4 weeks" is a stint, not a new employer:
+    the chemistry teacher at Millard North still is one; a job for years is a job."""
+    older = ["Jenna teaches chemistry at Millard North High.", "Jenna is based in Omaha."]
+    said = "Jenna is teaching summer school at Central for June, 4 weeks."
+    assert _merge("Jenna", older, said) == []
+    assert _merge("Jenna", older, "Jenna is teaching at Central for the summer.") == []
+    assert _merge("Jenna", older, "Jenna teaches at Central now.") == [older[0]]
