@@ -171,3 +171,18 @@ def test_a_mistake_owned_with_what_and_why_is_no_fact_and_the_claim_beside_it_is
         "Carl got the date wrong before, the test is on March 21.",
         "Carl mixed the paint up with water for the mural.",
     ]
+
+
+def test_a_feeling_about_a_thing_of_theirs_by_its_name_is_a_fact_of_it() -> None:
+    """ "I'm so happy with the photos from the Galaxy S23" says they take photos on a Galaxy
+    S23 (which replaces the iPhone they used); "so happy today" is only a feeling."""
+    memory = _memory_after(
+        ("I take all the listing photos on my iPhone 11, they look a bit grey.", "Ivana", "s"),
+        (
+            "I'm so happy with the photos from the Galaxy S23, the sea looks blue now 🌊",
+            "Ivana",
+            "s",
+        ),
+        ("I'm so happy today.", "Ivana", "s"),
+    )
+    assert "Galaxy S23" in memory and "iPhone" not in memory and "today" not in memory, memory
