@@ -71,6 +71,8 @@ _STATEMENT = re.compile(
     r"need|use|work|works|live|lives|moved|relocated|always|never|usually|favou?rite|allergic|"
     r"name|called|born|birthday|plan|decided|remember|teach|teaches|study|studies|speak|speaks|"
     r"own|owns|bought|adopted|joined|started|play|plays|made|promoted|hired|gave|"
+    # (a thing kept, decided: "I'll stay with Zotero", "sticking with the Pulsar")
+    r"(?:stay|stick|staying|sticking) with|"
     r"till i die|for life|through and through)\b",  # (a team supported: "Arsenal for life")
     re.IGNORECASE,
 )

@@ -263,3 +263,12 @@ def test_a_sentence_opening_with_the_emoji_that_closed_the_one_before_is_a_sente
     )
     assert "] The Ranger's been brilliant on the forestry roads" in memory
     assert "🚗" not in memory
+
+
+def test_a_thing_kept_by_decision_is_a_fact() -> None:
+    """ "Nah, I'll stay with Zotero" after "should I switch reference managers?" says what
+    they use, decided: a fact, as "I'll stick with the iPhone" is."""
+    memory = _memory_after(
+        ("Nah, I'll stay with Zotero, I just need to sort my folders.", "Kasia", "s")
+    )
+    assert "Kasia will stay with Zotero." in memory
