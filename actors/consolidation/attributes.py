@@ -274,7 +274,9 @@ _TABLE: list[tuple[str, str]] = [
         r"\b(?:vegetarian|vegan|pescatarian|carnivore|keto|diet|low-carb|paleo|plant-based|"
         # (a way of eating said by what it is: "intermittent fasting", "eating Mediterranean")
         r"intermittent fasting|(?:eat(?:s|ing)?|doing|on) (?:the )?mediterranean|"
-        r"eat(?:s|ing)? (?:meat|fish|chicken)|eat(?:s|ing)? (?:[\w-]+ ){1,3}again)\b",
+        r"eat(?:s|ing)? (?:meat|fish|chicken)|eat(?:s|ing)? (?:[\w-]+ ){1,3}again|"
+        # (or a meal of it again: "having paratha for breakfast again")
+        r"(?:eat(?:s|ing)?|ha(?:s|ve|ving)) (?:[\w-]+ ){1,2}for (?:breakfast|lunch|dinner) again)\b",
     ),
     # what they drink, not a business that sells it ("a bubble tea shop")
     # (the drink itself is the value; "Qingshan Tea" is a name)

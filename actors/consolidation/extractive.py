@@ -56,6 +56,8 @@ __all__ = [
 
 SUMMARY_SENTENCES = 5
 FACT_MIN_SCORE = 3
+#: A sentence that opens with what its speaker is doing, "I" left out: "Having paratha …".
+_DOING = re.compile(r"^[A-Z][a-z]{2,}ing\b")
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|mine|we|we're|our)\b", re.IGNORECASE)
 #: The speaker as what others did something to ("They made me operations manager"), said
 #: not asked ("Can you help me …?" is a request).
@@ -261,7 +263,9 @@ def _score(text: str, role: str, turn: str = "") -> int:
     if _FIRST_PERSON.search(text) or _ME.search(text):
         statement = _STATEMENT.search(text) or _SUBJECT_VERB.match(text)
         score += 3 if statement or _DONE_TO_ME.match(text) else 1
-    elif _IS.search(text):  # "the rent is 925 pounds", "Thursday mornings are pilates"
+    elif _IS.search(text) or _DOING.match(text):
+        # "the rent is 925 pounds", "Thursday mornings are pilates"; or the speaker's doing,
+        # "I" left out: "Having paratha for breakfast again"
         score += 1
     # "Our husky Muki got …": who is in their life, said of them; "The Duster is a blessing
     # for port pickups", "The Vario handles the hill": a thing of theirs known by its make

@@ -167,6 +167,12 @@ def test_eating_something_again_is_a_change_of_diet() -> None:
     ):
         assert _merge("Vale", older, said) == [older[0]], said
     assert _merge("Vale", older, "Vale swam in the Mediterranean last summer.") == []
+    # (or a meal of something again, "I" left out: "Having paratha for breakfast again")
+    memory = _memory_after(
+        ("Also I'm doing keto, trying to lose weight before the wedding.", "Ayesha", "s"),
+        ("Having paratha for breakfast again 😅 the wedding's done so whatever.", "Ayesha", "s"),
+    )
+    assert "keto" not in memory and "paratha" in memory, memory
 
 
 def test_someone_on_their_own_is_no_new_employer() -> None:
