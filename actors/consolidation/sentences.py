@@ -1,7 +1,7 @@
 """Where a message's sentences start and end, the pieces the extractive path scores.
 
-A sentence ends at a full stop, a question or exclamation mark, a line
-break, or an emoji (chat is written so: "Laptop died mid-export 😭 Bought a
+A sentence ends at a full stop, a question or exclamation mark, a semicolon, a
+line break, or an emoji (chat is written so: "Laptop died mid-export 😭 Bought a
 Dell XPS 15"), never after a title's abbreviation ("Dr. Ospanova"). See
 docs/design.md, "Consolidation, step by step".
 """
@@ -19,7 +19,8 @@ EMOJI = "[\u2600-\u27bf\U0001f1e6-\U0001f1ff\U0001f300-\U0001faff]"
 #: Where a sentence ends: not after a title's abbreviation ("St. Nicholas", "Dr. Ospanova").
 _SPLIT = re.compile(
     "".join(rf"(?<!\b{t}\.)" for t in ("Dr", "St", "Mr", "Mrs", "Ms", "Prof", "Mt", "Jr", "Sr"))
-    + r"(?<=[.!?])\s+|\n+"
+    # (or a semicolon, which joins two sentences: "she can't help anymore; Hidayah helps now")
+    + r"(?<=[.!?;])\s+|\n+"
     # (an emoji may end one: "Laptop died mid-export 😭 Bought a Dell XPS 15", "done ✅ i sold",
     # "62,000 taka 😭🙏 can u help me …"; not before a word that goes on its clause: "my dog 🐶 is")
     rf"|(?<={EMOJI})\s+"
@@ -34,9 +35,13 @@ _LEADING_EMOJI = re.compile(rf"^(?:{EMOJI}|[\ufe0f\u200d\s])+(?:([a-z])(?=[a-z' 
 def sentences(text: str) -> list[str]:
     """The sentences of ``text``, each on one line, cut at ``MAX_SENTENCE_CHARS``, without an
     emoji it opens with; empty pieces are empty strings."""
+    # (one a semicolon ended ends with a full stop, as a sentence does)
     return [
-        _LEADING_EMOJI.sub(lambda m: (m[1] or "").upper(), " ".join(piece.split()))[
-            :MAX_SENTENCE_CHARS
-        ]
+        _SEMICOLON.sub(
+            ".", _LEADING_EMOJI.sub(lambda m: (m[1] or "").upper(), " ".join(piece.split()))
+        )[:MAX_SENTENCE_CHARS]
         for piece in _SPLIT.split(text)
     ]
+
+
+_SEMICOLON = re.compile(r";$")

@@ -541,3 +541,19 @@ def test_a_stint_somewhere_for_a_while_is_beside_the_job() -> None:
     assert _merge("Jenna", older, said) == []
     assert _merge("Jenna", older, "Jenna is teaching at Central for the summer.") == []
     assert _merge("Jenna", older, "Jenna teaches at Central now.") == [older[0]]
+
+
+def test_a_semicolon_ends_a_sentence_and_each_claim_changes_apart() -> None:
+    """ "My niece started university so she can't help anymore; Hidayah from my street helps
+    me now" is two sentences: the second takes the helper's place."""
+    memory = _memory_after(
+        ("My niece Nurul helps me on the stall, I pay her RM60 a night.", "Siti", "s"),
+        (
+            "My niece started university so she can't help anymore; Hidayah from my street "
+            "helps me now.",
+            "Siti",
+            "s",
+        ),
+    )
+    assert "Nurul helps" not in memory and "Hidayah from Siti's street helps them now." in memory
+    assert ";." not in memory
