@@ -31,17 +31,16 @@ _SPLIT = re.compile(
 #: and the lower-case letter after it, which opens a sentence (not "iPhone").
 _LEADING_EMOJI = re.compile(rf"^(?:{EMOJI}|[\ufe0f\u200d\s])+(?:([a-z])(?=[a-z' ]))?")
 
+#: A semicolon that ended a sentence: it ends with a full stop, as a sentence does.
+_SEMICOLON = re.compile(r";$")
+
 
 def sentences(text: str) -> list[str]:
     """The sentences of ``text``, each on one line, cut at ``MAX_SENTENCE_CHARS``, without an
     emoji it opens with; empty pieces are empty strings."""
-    # (one a semicolon ended ends with a full stop, as a sentence does)
     return [
         _SEMICOLON.sub(
             ".", _LEADING_EMOJI.sub(lambda m: (m[1] or "").upper(), " ".join(piece.split()))
         )[:MAX_SENTENCE_CHARS]
         for piece in _SPLIT.split(text)
     ]
-
-
-_SEMICOLON = re.compile(r";$")
