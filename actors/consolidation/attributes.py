@@ -221,6 +221,8 @@ _TABLE: list[tuple[str, str]] = [
         r"(?:moved|transferred|switched|posted)(?: (?:me|him|her|them|(?-i:[A-Z])[\w-]*))? "
         rf"to (?:the )?(?=(?:(?-i:[A-Z])[\w'-]* ){{1,3}}{WORKPLACE}\b|"
         rf"{WORKPLACE} (?-i:[A-Z]))|"
+        # (taken on by a name: "got accepted at the Philippine Heart Center")
+        r"(?:got|been|was) accepted (?:at|by) (?:the )?(?=(?-i:[A-Z]))|"
         # (paid by them: "first payslip from Kopje Systems landed today")
         r"(?:first|last|final) (?:payslip|paycheck|paycheque|pay cheque|salary) from (?-i:[A-Z])|"
         # (the noun left out: "this week was my first at Nofima")
@@ -335,7 +337,8 @@ _SWITCHED = re.compile(
 )
 #: (a make written with a small i too: "iPhone 12")
 # (with a capital of any Latin alphabet: "Łódź", "Ørsta", "Évora")
-_NAME = re.compile(rf"\b(?:[{UPPER}]|i[A-Z])[\w'-]*(?: [{UPPER}0-9][\w'-]*)*")
+#: (a saint's or a mount's name is one: "St. Luke's", "Mt. Kenya Safaris")
+_NAME = re.compile(rf"\b(?:(?:St|Mt)\. |[{UPPER}]|i[A-Z])[\w'-]*(?: [{UPPER}0-9][\w'-]*)*")
 _NAME_ALONE = re.compile(rf"[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*(?=(?: now)?(?:[,.;!]|$))")
 _NAMED = re.compile(
     r"\b(?:called|named|codenamed|calling (?:him|her|it|them)|name is|name:)\s+"

@@ -557,3 +557,12 @@ def test_a_semicolon_ends_a_sentence_and_each_claim_changes_apart() -> None:
     )
     assert "Nurul helps" not in memory and "Hidayah from Siti's street helps them now." in memory
     assert ";." not in memory
+
+
+def test_accepted_at_a_named_employer_replaces_one_named_with_a_saints_abbreviation() -> None:
+    """ "Works at St. Luke's" names St. Luke's whole (not "St"); "got accepted at the
+    Philippine Heart Center" is the new employer."""
+    older = ["Maricel works at St. Luke's.", "Maricel works as an ER nurse."]
+    said = "Maricel got accepted at the Philippine Heart Center."
+    assert _merge("Maricel", older, said) == [older[0]]
+    assert _merge("Maricel", older, "Maricel's friend got a job at St. Luke's too.") == []
