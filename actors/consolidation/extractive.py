@@ -41,7 +41,7 @@ from .kinds import KINDS, record_time, recurs
 from .renaming import corrected_name, renames
 from .result import ConsolidationResult
 from .retraction import retraction_topics
-from .sentences import EMOJI, sentences
+from .sentences import EMOJI, claim_asked_of, sentences
 from .signals import ending, signalled
 from .third_person import DEFAULT_SPEAKER, PAST, article, third_person, word_set
 from .truth import merge
@@ -290,7 +290,10 @@ def _sentences(turns: list[MessageRecord]) -> list[_Sentence]:
     for turn in turns:
         if turn.role not in ("user", "assistant"):
             continue
-        for text in sentences(turn.content):
+        for said in sentences(turn.content):
+            # (a claim with a question after it is the claim: "the rent is going up to €1,240,
+            # is he even allowed do that?")
+            text = claim_asked_of(said) if turn.role == "user" else said
             after_name = bool(found) and bool(_NAME_SAID.search(found[-1].text))
             if (
                 text

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["EMOJI", "MAX_SENTENCE_CHARS", "sentences"]
+__all__ = ["EMOJI", "MAX_SENTENCE_CHARS", "claim_asked_of", "sentences"]
 
 #: The longest sentence kept, in characters: a pasted log is no statement.
 MAX_SENTENCE_CHARS = 300
@@ -44,3 +44,20 @@ def sentences(text: str) -> list[str]:
         )[:MAX_SENTENCE_CHARS]
         for piece in _SPLIT.split(text)
     ]
+
+
+#: A question asked after a claim, in a clause of its own: "…, is he even allowed do that?"
+#: (not a question from its start, "Should I raise it to 8,000, like my neighbour?"; nor one
+#: the words before only lead into, "Thinking out loud, should I move to Lexington?").
+_ASKED_AFTER = re.compile(
+    r"^(?!(?i:should|can|could|do|does|is|are|what|how|why|would|will|any|where|when|which|who)\b)"
+    r"(?P<claim>\S+(?: \S+){3,}?),\s+(?i:is|are|was|does|do (?:you|they)|what|how|why|any|right|"
+    r"isn't|aren't)\b[^,?]*\?$"
+)
+
+
+def claim_asked_of(sentence: str) -> str:
+    """``sentence`` without a question asked after its claim ("the rent is going up to
+    €1,240, is he even allowed do that?" is "the rent is going up to €1,240."); else as is."""
+    asked = _ASKED_AFTER.match(sentence)
+    return f"{asked['claim']}." if asked else sentence

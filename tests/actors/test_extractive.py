@@ -272,3 +272,19 @@ def test_a_thing_kept_by_decision_is_a_fact() -> None:
         ("Nah, I'll stay with Zotero, I just need to sort my folders.", "Kasia", "s")
     )
     assert "Kasia will stay with Zotero." in memory
+
+
+def test_a_claim_with_a_question_after_it_is_the_claim() -> None:
+    """ "The rent is going up to €1,240 from next month, is he even allowed do that?" says the
+    rent; "Thinking out loud, should I move to Lexington?" says nothing yet."""
+    memory = _memory_after(
+        ("I rent a room in Ballintemple for €1,150 a month.", "Orla", "s"),
+        (
+            "The landlord texted and the rent is going up to €1,240 from next month, is he even "
+            "allowed do that?",
+            "Orla",
+            "s",
+        ),
+        ("Thinking out loud, should I move to Lexington to be closer to my mom?", "Orla", "s"),
+    )
+    assert "1,150" not in memory and "1,240" in memory and "loud" not in memory, memory
