@@ -247,7 +247,8 @@ def _old_name(said: str) -> re.Pattern[str]:
         # (and where, between: "runs the debate club here, Minerva Debate")
         rf"(?:(?P<after>\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named})(?: here| there)?,?|"
         rf"{titled}|runs?|owns?|"
-        r"plays? for|of (?:our|their|my|his|her))|"
+        # (or whom they play with: "plays five-a-side on Tuesday nights with the Landore Lions")
+        r"plays? (?:[\w'-]+ ){0,5}?(?:for|with)|of (?:our|their|my|his|her))|"
         # (a name in apposition after a comma, "a team in Kumasi, the Zongo Stars"; not the
         # subject of a clause, "…, the Outlander does the job")
         r"(?P<apposed>,(?= the [A-Z])))"

@@ -589,3 +589,13 @@ def test_a_thing_named_after_where_it_is_takes_a_new_name_whoever_had_the_idea()
     ]
     said = "Zeynep and others renamed the club to Agora, new logo and all, Selin's idea."
     assert _merge("Zeynep", older, said) == [older[0]]
+
+
+def test_a_team_played_with_takes_the_new_name() -> None:
+    """ "Plays five-a-side on Tuesday nights with the Landore Lions" names the team: "the
+    team voted to rename ourselves, we're the Hafod Hornets now" renames it."""
+    memory = _memory_after(
+        ("I also play five-a-side on Tuesday nights with the Landore Lions.", "Dafydd", "s"),
+        ("Also the team voted to rename ourselves, we're the Hafod Hornets now.", "Dafydd", "s"),
+    )
+    assert "Landore" not in memory and "Hafod Hornets" in memory, memory
