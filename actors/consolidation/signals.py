@@ -99,6 +99,8 @@ _CUE = re.compile(
     r"(?<!\ba )(?<!\ban )retired|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|lower(?:ed|ing)|(?:went|goes|gone|going) up|"
     # (an amount that moved: "the rent jumped to 95,000", "fell to 1,200")
     r"(?:jump(?:ed|s)?|rose|rises|climb(?:ed|s)?|f[ae]ll|falls) to(?= [^\w\s]?\d)|"
+    # (or brought down: "knocked my 10k time down to 49:15", "got it down to 78 kg")
+    r"down to(?= [^\w\s]?\d)|"
     # (a price one goes to, of a hundred or more: "I'll go to 4,000 from Monday")
     r"(?:go|going|gone|went) to(?= [^\w\s]?\d[\d,.]{2,})|"
     # ("the landlord bumped it to $1,325")

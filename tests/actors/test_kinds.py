@@ -389,6 +389,10 @@ def test_an_amount_going_up_to_a_value_is_the_new_one() -> None:
         ("ugh, the landlord bumped it to $1,020.", "Liis", "s"),
     )
     assert "950" not in memory and "1,020" in memory
+    # (or brought down to one: "knocked my 10k time down to 49:15")
+    older = ["Dafydd's 10k PB is 52:40.", "Dafydd works as a porter."]
+    said = "Dafydd knocked their 10k time down to 49:15 at the Mumbles race on Sunday!!"
+    assert _merge("Dafydd", older, said) == older[:1]
     # (or a price one goes to: "I'll go to 4,000 from Monday")
     older = ["A plate is 3,500 shillings.", "Amani opens at 11 and closes at 21:00."]
     assert _merge("Amani", older, "Amani will go to 4,000 from Monday.") == older[:1]
