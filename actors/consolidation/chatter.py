@@ -129,6 +129,10 @@ _WHAT = r"(?:(?!and\b)[\w'-]+ ?){1,5}?"
 _OWNED_UP = re.compile(
     rf"^(?:\S+ )?(?:mixed (?:{_MIXED} up|up {_MIXED})(?: with {_WHAT})?|got {_THE_SAID} (?:wrong|mixed up)|"
     rf"made a mistake(?: (?:about|on|with|in) {_WHAT})?|misspoke|mistyped|"
+    # (or said, wrote or gave the wrong one: "said the wrong time the other day")
+    r"(?:said|wrote|gave|told you|typed) the wrong [\w' -]+?|"
+    # (or what it was mixed up with: "was mixing it up with their old roster")
+    rf"(?:was|were) mixing {_MIXED} up(?: with {_WHAT})?|"
     rf"misread(?: {_THE_SAID})?|confused {_THE_SAID} with {_WHAT}|"
     # (or how it came to be said wrong: "was thinking of my uncle", "was half asleep when I
     # wrote that", "swapped the digits when I typed it")

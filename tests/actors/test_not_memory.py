@@ -156,6 +156,12 @@ def test_a_mistake_owned_with_what_and_why_is_no_fact_and_the_claim_beside_it_is
     """ "I got the rent wrong the other day", "misread the email", "confused it with the old
     form", "mixed up the names" and why say only that a correction follows; a claim in the
     same sentence is kept, and a mix that is a deed ("mixed the paint up with water") is one."""
+    # (or said wrong, and what it was mixed up with)
+    memory = _memory_after(
+        ("Sorry, I said the wrong time the other day.", "Sorcha", "s"),
+        ("I was mixing it up with my old roster.", "Sorcha", "s"),
+    )
+    assert _facts(memory) == [], memory
     memory = _memory_after(
         ("I got the rent wrong the other day because I was tired.", "Carl", "s"),
         ("I misread the acceptance email 🙈", "Carl", "s"),
