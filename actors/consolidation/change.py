@@ -133,6 +133,13 @@ def displaced(
         held = [f for f in older if re.search(of_theirs, f.text)]
         if len(held) == 1:
             return Displaced(held[0], None)
+    if (someone := _SOMEONE_NEW.search(new.text)) and (role := _ROLE_LEAVING.search(turn)):
+        # "the childminder is retiring 😢 we've found someone new, Nuala": the one line of
+        # theirs with that childminder
+        of_theirs = rf"^{re.escape(speaker)}(?:'s| and others'?) {role['noun']} (?!{someone[1]})"
+        held = [f for f in older if re.search(of_theirs, f.text)]
+        if len(held) == 1:
+            return Displaced(held[0], None)
     if (now := _DOES_NOW.match(new.text)) and now["who"] != speaker:
         # "Auntie Salmah helps every morning now": the one line of someone else's doing it for
         # them ("Hafiz's nephew Irfan helps them") had that place
@@ -379,6 +386,13 @@ _NEW_ONE = re.compile(
     rf"\b(?P<whose2>my|their|our|[{UPPER}][\w-]*'s) new (?P<noun2>[a-z]{{3,}}) is [{UPPER}]|"
     # (or the one they report to now: "I report to Yolanda now")
     rf"^(?P<whose3>[{UPPER}][\w-]*) (?:now )?reports? to [{UPPER}][\w-]*(?: now\b)?"
+)
+#: Someone new in a role, by name: "we've found someone new, Nuala".
+_SOMEONE_NEW = re.compile(rf"\b(?:found|got|hired) (?:someone|somebody) new,? ([{UPPER}][\w-]*)")
+#: Whoever had the role leaving it: "the childminder is retiring in June".
+_ROLE_LEAVING = re.compile(
+    r"\b(?:the|our|my) (?P<noun>[a-z]{4,}) (?:is|was|has) (?:retiring|retired|leaving|left|quit|"
+    r"moving away|moved away)\b"
 )
 #: Someone who does a thing for the speaker now: "Hidayah from Siti's street helps them now"
 #: (not beside the one who did: "helps now too").

@@ -303,3 +303,22 @@ def test_the_other_one_gone_to_a_relative_is_the_pet_not_the_one_just_got() -> N
         "cats, so the other one went to their aunt."
     )
     assert _merge("Fatou", older, said) == [older[0]]
+
+
+def test_someone_new_found_for_a_role_that_is_being_left_takes_its_place() -> None:
+    """ "The childminder is retiring in June 😢 we've found someone new, Nuala" retires the
+    line of the childminder they had; someone new with no role left replaces nobody."""
+    older = ["Sorcha's childminder Bernie has them till 3.", "Sorcha drives for Dublin Bus."]
+    memory = _memory_after(
+        ("My childminder Bernie has them till 3.", "Sorcha", "s"),
+        (
+            "Bit of upheaval, the childminder is retiring in June 😢 we've found someone new, "
+            "Nuala, she's lovely.",
+            "Sorcha",
+            "s",
+        ),
+    )
+    assert "Bernie" not in memory and "Nuala" in memory, memory
+    assert (
+        _merge("Sorcha", older, "Sorcha and others found someone new, Nuala, for the choir.") == []
+    )
