@@ -262,10 +262,21 @@ def one_claim_each(
         )
 
     def covered(fact: Fact) -> bool:
+        # (fewer words that lost a slot the extractive fact holds, "Tobias and Annika are
+        # planning …" of "… and their girlfriend Annika …", a partner; or the same words in one
+        # line where the merge cuts the extractive fact into keyed claims, "Samir is Samir,
+        # they work as an accountant at Hadid Audit in Beirut")
         mine = content_stems(fact.text)
+        slots = {(k.attribute, k.value.casefold()) for k in keys(fact.text)}
         return bool(mine) and any(
-            same_turn(e, fact) and mine <= s and not finer(e, s)
-            for e, s in zip(extracted, stems, strict=True)
+            same_turn(e, fact)
+            and mine <= s
+            and not finer(e, s)
+            and (
+                (mine == s and id(e) in cut)
+                or any((k.attribute, k.value.casefold()) not in slots for k in keys(body))
+            )
+            for e, s, body in zip(extracted, stems, bodies, strict=True)
         )
 
     # (and a model fact that names no one it is about is no claim: "Breathe in, breathe out.")
