@@ -223,10 +223,10 @@ def one_claim_each(
     ("Agnieszka is a vet nurse at Pazur, and they foster cats"), and an extractive fact the
     model said in two facts or more of its turn, all but a word or two, gives way to those
     ("plays cello in an orchestra, they say hobbies come up in interviews"); a model fact
-    whose words one extractive fact of its turn all says, and maybe more, gives way to it
-    (a relation it left out, "Tobias and Annika are planning …" of "… their girlfriend
-    Annika …", or a fragment, "Havstudio in Bergen."), and one that names no one it is about
-    is none ("Breathe in, breathe out."); else an extractive fact a model fact
+    whose words one extractive fact of its turn all says gives way to it when it lost a slot
+    that one holds ("Tobias and Annika are planning …" of "… their girlfriend Annika …"),
+    and one that names no one it is about is none ("Havstudio in Bergen.", "Breathe in,
+    breathe out."); else an extractive fact a model fact
     already says (``restates``) is dropped. Kept twice, a claim's later change would retire
     one line and leave the other stale."""
     bodies = [split_opener(fact.text)[1] for fact in extracted]
