@@ -223,9 +223,10 @@ def one_claim_each(
     ("Agnieszka is a vet nurse at Pazur, and they foster cats"), and an extractive fact the
     model said in two facts or more of its turn, all but a word or two, gives way to those
     ("plays cello in an orchestra, they say hobbies come up in interviews"); a model fact
-    whose words one extractive fact of its turn all says gives way to it when it lost a slot
-    that one holds ("Tobias and Annika are planning …" of "… their girlfriend Annika …"),
-    and one that names no one it is about is none ("Havstudio in Bergen.", "Breathe in,
+    whose words one extractive fact of its turn all says gives way to it, so a claim is kept
+    in the words its change will be matched against ("Tobias and Annika are planning …" lost
+    "their girlfriend Annika" of the line a break-up retires), and one that names no one it
+    is about is none ("Havstudio in Bergen.", "Breathe in,
     breathe out."); else an extractive fact a model fact
     already says (``restates``) is dropped. Kept twice, a claim's later change would retire
     one line and leave the other stale."""
@@ -262,21 +263,10 @@ def one_claim_each(
         )
 
     def covered(fact: Fact) -> bool:
-        # (fewer words that lost a slot the extractive fact holds, "Tobias and Annika are
-        # planning …" of "… and their girlfriend Annika …", a partner; or the same words in one
-        # line where the merge cuts the extractive fact into keyed claims, "Samir is Samir,
-        # they work as an accountant at Hadid Audit in Beirut")
         mine = content_stems(fact.text)
-        slots = {(k.attribute, k.value.casefold()) for k in keys(fact.text)}
         return bool(mine) and any(
-            same_turn(e, fact)
-            and mine <= s
-            and not finer(e, s)
-            and (
-                (mine == s and id(e) in cut)
-                or any((k.attribute, k.value.casefold()) not in slots for k in keys(body))
-            )
-            for e, s, body in zip(extracted, stems, bodies, strict=True)
+            same_turn(e, fact) and mine <= s and not finer(e, s)
+            for e, s in zip(extracted, stems, strict=True)
         )
 
     # (and a model fact that names no one it is about is no claim: "Breathe in, breathe out.")

@@ -218,11 +218,11 @@ def test_system_prompt_is_byte_identical_and_prefix_stable(make_daemon, fake_llm
     answer = {"summary": "s", "facts": ["The user likes tea."]}
     fake_llm.script(ok(answer), ok(answer))
     with daemon.client() as client:
-        client.append("a", "user", "I like tea, green tea mostly.")
+        client.append("a", "user", "I like tea.")
         _turns(client, "a", 4, prefix="alpha ")
         poll(lambda: jobs(client).get("done") == 1)
         first = client.context("a").memory
-        # the model's fact first (dated; sources in the file), then the extractive ones
+        # the claim once, first (dated; sources in the file), then the other turns' facts
         fact = first.removeprefix("# Memory\n\n").splitlines()[0]
         assert fact.startswith("- [") and fact.endswith("] The user likes tea.")
         assert '] The user likes tea. <!-- from {"a":[' in client.memory("session/a").memory

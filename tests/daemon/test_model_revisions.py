@@ -34,10 +34,17 @@ FIRST = [
     ("user", "I work at Acme as a nurse, mostly night shifts."),
     ("user", "Also, I plan a trip to Rome in May with my sister Ana."),
 ]
-FIRST_FACTS = [
+FIRST_ANSWER = [
     "Carl plays the cello in an orchestra on Sundays.",
     "Carl works at Acme as a nurse.",
     "Carl plans a trip to Rome in May with his sister Ana.",
+]
+#: What the first job keeps: a model fact whose words the extractive fact of its turn all says
+#: gives way to that one, the wording a later change is matched against (docs/design.md).
+FIRST_FACTS = [
+    "Carl plays the cello in an orchestra on Sundays.",
+    "Carl works at Acme as a nurse, mostly night shifts.",
+    "Carl plans a trip to Rome in May with their sister Ana.",
 ]
 WORK, TRIP = FIRST_FACTS[1], FIRST_FACTS[2]
 
@@ -70,7 +77,7 @@ def carl(make_daemon, fake_llm: FakeLLM) -> Iterator[tuple[Client, str]]:
     """A client of a daemon whose scope holds ``FIRST_FACTS`` from a first job, and its memory."""
     daemon: InProcessDaemon = make_daemon(config=model_config(fake_llm))
     with daemon.client() as client:
-        yield client, _job(client, fake_llm, FIRST, {"facts": FIRST_FACTS})
+        yield client, _job(client, fake_llm, FIRST, {"facts": FIRST_ANSWER})
 
 
 def test_an_update_replaces_its_fact_in_place_and_a_delete_removes_one(
