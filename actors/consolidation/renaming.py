@@ -17,7 +17,7 @@ docs/design.md, "Facts that stay true".
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import NamedTuple
 
 from reverie.store import Fact
@@ -31,6 +31,7 @@ __all__ = [
     "corrected_name",
     "new_name",
     "renamed",
+    "renamed_by_meaning",
     "renames",
     "renaming",
     "says_renamed",
@@ -45,8 +46,8 @@ SMALL_WORDS = word_set(
 _NAME = (  # (and the small words inside a name: "Las Lectoras del Paraná", "Bank of Ireland",
     # "Tide and Thistle")
     # (not a closing quote: "the club 'Black Bishop'")
-    r"[A-Z](?:[\w'-]*[\w-])?(?:(?: &| (?:and|de|del|della|da|di|do|dos|du|la|le|van|von|der|of|y))? "
-    r"[A-Z0-9](?:[\w'-]*[\w-])?)*"
+    rf"[{UPPER}](?:[\w'-]*[\w-])?(?:(?: &| (?:and|de|del|della|da|di|do|dos|du|la|le|van|von|der|of|y))? "
+    rf"[{UPPER}0-9](?:[\w'-]*[\w-])?)*"
 )
 #: Not a day or a month alone (a name may open with one: "May Roastery").
 _NOT_A_DAY = rf"(?!(?i:{WEEKDAYS}|{MONTHS})s?\b(?! [{UPPER}]))"
@@ -65,8 +66,11 @@ _RENAME = re.compile(
     r"chang\w* (?:the |our |my |its |their )?(?:[\w-]+(?:'s)? )?name to [A-Z]|"
     rf"(?:is|are|'re) now {_QUOTE}?[A-Z]|name is now|(?:is|are|'re|'s|will be) (?:the )?{_QUOTE}?{_NOT_A_DAY}{_NAME}"
     rf"{_QUOTE}? (?:now|from (?:now on|this \w+|next \w+))|"
+    # ("so now we're the Coyotes de Roma.")
+    rf"\bnow,? (?:\w+ ){{0,3}}?(?:is|are|'re) (?:the )?{_QUOTE}?{_NOT_A_DAY}{_NAME}{_QUOTE}?[.!]?$|"
     # ("From now on we are 'Nordlys'", "Solkorn from now on.")
-    rf"(?i:from (?:now on|this \w+|next \w+|today)),? (?:\w+ ){{0,3}}?\w+(?:'re| are| is|'s| will be) "
+    rf"(?i:from (?:now on|this \w+|next \w+|today|{WEEKDAYS}|{MONTHS})),? (?:\w+ ){{0,3}}?\w+"
+    r"(?:'re| are| is|'s| will be)(?: called)? "
     rf"(?:the )?{_QUOTE}?[A-Z])|"
     rf"^\s*{_QUOTE}?{_NOT_A_DAY}{_NAME}{_QUOTE}? from now on\b",
 )
@@ -211,7 +215,7 @@ def renamed(
         holding = [
             (line, m[0])
             for line in lines
-            for m in re.finditer(rf"(?<=\S )(?:[A-Z][\w'-]* )+{kind}(?![\w'-])", line.text)
+            for m in re.finditer(rf"(?<=\S )(?:[{UPPER}][\w'-]* )+{kind}(?![\w'-])", line.text)
             if m[0] != new
         ]
     if not holding and " " in new:  # or a name sharing a word ("Darling Downs Dynamos")
@@ -220,12 +224,64 @@ def renamed(
             (line, m[0])
             for line in lines
             for m in re.finditer(rf"(?<=\S ){_NAME}", line.text)
-            if " " in m[0] and m[0] != new and words & set(m[0].split())
+            if " " in m[0]
+            and m[0] != new
+            and words & set(m[0].split())
+            # (not where they are: "lives in Roma Norte" for "we're the Coyotes de Roma")
+            and not _PLACED.search(line.text[: m.start()])
         ]
     if len(holding) != 1:
         return None
     line, was = holding[0]
     return Renamed(line, was, new)
+
+
+#: A name said where something is, not what it is called: "in Roma Norte".
+_PLACED = re.compile(r"\b(?:in|on|to|from|near|around|outside)(?: the)? $")
+#: A name said as what one belongs to, works or trades as: "at Cuillin Veterinary", "with the
+#: Te Aro Tuis", "trading as Patel Sparks" (not a thing had, "for an XP-Pen", nor a title's
+#: person, "with Mrs MacInnes").
+_BELONGS = re.compile(
+    rf"\b(?:at|with|as|for|joined) (?:the )?(?!(?:Mrs|Mr|Ms|Miss|Dr)\b\.?){_NOT_A_DAY}"
+    rf"(?P<name>{_NAME})"
+)
+
+
+def renamed_by_meaning(
+    fact: str,
+    turn: str,
+    lines: Sequence[Fact],
+    persons: Collection[str],
+    nearest: Callable[[Fact, Sequence[Fact]], int | None],
+) -> Renamed | None:
+    """The line holding the name ``fact`` (said in ``turn``) replaces when no word of the
+    turn points at it ("the practice got bought by a group, we're Harbour Vets now" of
+    "… a veterinary nurse at Cuillin Veterinary in Portree"): the one line of the speaker's
+    naming what they belong to (``_BELONGS``), not a person of ``persons``, or of several
+    the one ``nearest`` in meaning to the sentence that says the new name; else None."""
+    name = _named(fact)
+    if name is None or not renames(fact):
+        return None
+    new = name[1]
+    said = next((s for s in _SENTENCE.split(turn) if new in s), "")
+    if not said or _elsewhere(said, renaming(turn) or said):
+        return None
+    holding: list[tuple[Fact, str]] = []
+    for line in lines:
+        names = [
+            m["name"]
+            for m in _BELONGS.finditer(line.text)
+            # (nor whose something is: "at Rajesh's day rate")
+            if m["name"] not in persons
+            and not m["name"].endswith("'s")
+            and not (m["name"] in new or new in m["name"])
+        ]
+        if len(names) == 1:
+            holding.append((line, names[0]))
+    if len(holding) > 1:
+        found = nearest(Fact(text=said), [line for line, _ in holding])
+        holding = [] if found is None else [holding[found]]
+    return Renamed(*holding[0], new) if holding else None
 
 
 def _old_name(said: str) -> re.Pattern[str]:

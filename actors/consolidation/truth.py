@@ -41,7 +41,14 @@ from .meaning import Embed, meaning
 from .nearness import NEAR_OF_KIND, nearest
 from .ownership import named, owner, people, same_person, same_subject, same_turn, someone_else
 from .places import based, finer, moved_within, moves, place_left, there, within
-from .renaming import corrected_name, renamed, renames, says_renamed
+from .renaming import (
+    Renamed,
+    corrected_name,
+    renamed,
+    renamed_by_meaning,
+    renames,
+    says_renamed,
+)
 from .retraction import retraction_topics, retracts
 from .revision import CORRECTION, comparable, named_again, revise, rewrite, turn_of
 from .roles import promoted
@@ -147,7 +154,7 @@ def merge(
         ):
             return
         said = f"{opener} {fact.text}"
-        if _renamed(facts, fact, retire, turns, persons, speaker):
+        if _renamed(facts, fact, retire, turns, persons, speaker, renamed):
             pass  # "Pho Saigon Corner sounds dated, so we're Little Mekong": the line holding it
         elif (
             not _supersede(facts, fact, whole, retire, turns, persons, speaker, says_renamed(said))
@@ -203,6 +210,11 @@ def merge(
                     or kin_left(found.old, fact, facts, speaker)
                 )
                 facts[at:at] = [kept] if kept else []
+        if [id(f) for f in facts] == untouched and renames(fact.text):
+            # (no word of the turn named the old name, nor a key: "we're Harbour Vets now")
+            near = partial(nearest, embed=embed, near=NEAR_OF_KIND, speaker=speaker)
+            find = partial(renamed_by_meaning, nearest=near)
+            _renamed(facts, fact, retire, turns, persons, speaker, find)
         facts.append(fact)
         added.append(fact)
 
@@ -225,9 +237,11 @@ def _renamed(
     turns: Sequence[MessageRecord],
     persons: set[str],
     speaker: str,
+    find: Callable[[str, str, Sequence[Fact], Collection[str]], Renamed | None],
 ) -> bool:
-    """Rename the line of the speaker's holding the old name the turn of ``new`` says beside
-    the new one (``renaming.renamed``); whether one was."""
+    """Rename the line of the speaker's holding the old name that ``find`` finds
+    (``renaming.renamed``: the one the turn of ``new`` says beside the new one;
+    ``renaming.renamed_by_meaning``: the one nearest in meaning); whether one was."""
     lines = [
         f
         for f in facts
@@ -238,7 +252,7 @@ def _renamed(
     kin = {
         m[1] for f in facts for m in re.finditer(rf"\b(?:{RELATIVES}) ([{UPPER}][\w-]*)", f.text)
     }
-    if (found := renamed(new.text, turn_of(new, turns), lines, persons | kin)) is None:
+    if (found := find(new.text, turn_of(new, turns), lines, {*persons, *kin, speaker})) is None:
         return False
     rewritten = rewrite(found.line, new, [(found.was, found.name)], turns)
     at = facts.index(found.line)
