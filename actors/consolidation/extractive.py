@@ -134,9 +134,9 @@ _APPOSITION = re.compile(
     r"^(?:(?:A|An) [^.!?]{0,40}\b(?:called|named)|(?:His|Her|Its) name(?: is|'s)|"
     r"(?:They|We|I) (?:named|called) (?:him|her|it)\b)"
 )
-#: A name given, ending its sentence: "Hi there, I'm Kwame.", "Siobhan here."
+#: A name given, ending its sentence: "Hi there, I'm Kwame.", "hi, Tomasz here."
 _NAME_SAID = re.compile(
-    r"(?:^|[,:] )(?:I'm|I am|My name's|My name is|Name's) [A-Z][\w'-]*[.!]*$|^[A-Z][\w'-]* here[.!]*$|"
+    r"(?:^|[,:] )(?:I'm|I am|My name's|My name is|Name's) [A-Z][\w'-]*[.!]*$|(?:^|[,:] )[A-Z][\w'-]* here[.!]*$|"
     # (or an emoji: "hi, I'm Jisoo 👋")
     rf"(?:^|[,:] )(?:I'm|I am|My name's|My name is|Name's) [A-Z][\w'-]* ?{EMOJI}+$"
 )
@@ -150,8 +150,8 @@ _TRADE_NEXT = re.compile(
     r"(?!.*\b(?:is|are|was|were|has|have)\b)"
     # (a day is no place of work: "Start in June.", "Back on Monday.")
     rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)"
-    # (the name, or a thing called by one: "at a fintech startup called Pinewheel")
-    rf"(?:(?:an?|the) (?:[a-z][\w-]* ){{1,4}})?[{UPPER}][^.!?]*[.!]?$"
+    # (the name, or a thing called by one: "at a fintech startup called Pinewheel", "the X")
+    rf"(?:the |(?:an?|the) (?:[a-z][\w-]* ){{1,4}})?[{UPPER}][^.!?]*[.!]?$"
 )
 #: A clause that says nothing on its own: "I love it", "I did that".
 _ONLY_PRONOUN = re.compile(r"^\S+ \S+ (?:it|this|that|them)[.!]?$", re.IGNORECASE)
@@ -302,8 +302,8 @@ def _sentences(turns: list[MessageRecord]) -> list[_Sentence]:
                 and found[-1].turn is turn
             ):
                 last = found.pop()
-                # (lower case, unless an initialism: "UX designer at …")
-                first = text[0] if re.match(r"[A-Z]{2}", text) else text[0].lower()
+                # (lower case, unless an initialism: "UX designer at …", "PhD student")
+                first = text[0] if re.match(rf"{INITIALISM}\b", text) else text[0].lower()
                 text = f"{re.sub(rf'[.! ]*{EMOJI}*$', '', last.text)}, {first}{text[1:]}"
             if text:
                 score = _score(text, turn.role, turn.content)

@@ -474,3 +474,17 @@ def test_a_lower_case_name_where_a_name_goes_is_a_name() -> None:
     assert (
         "Ana is allergic to shellfish." in facts and "Ana needs to restock their pantry." in facts
     )
+
+
+def test_a_name_said_after_a_greeting_in_lower_case_takes_the_trade_after_it() -> None:
+    """ "hi, Tomasz here. PhD student in linguistics at the Jagiellonian in Krakow": the
+    trade said in the next sentence is the introduction's, its initialism as written."""
+    said = (
+        "hi, Tomasz here. PhD student in linguistics at the Jagiellonian in Krakow, "
+        "writing about Silesian dialect vocabulary."
+    )
+    assert _facts(_memory_after((said, "Tomasz", "s"))) == [
+        "Tomasz is a PhD student in linguistics at the Jagiellonian.",
+        "Tomasz is based in Krakow.",
+        "Tomasz is writing about Silesian dialect vocabulary.",
+    ]
