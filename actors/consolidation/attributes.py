@@ -354,8 +354,10 @@ _CLAUSE_END = re.compile(r"[,;]\s|\s(?:so|but|because)\s")
 _A_THING = re.compile(
     # (or a being of someone's: "Ruth's collie has gone to live on a farm")
     # (said with its "'s": "Sad news: the cat's moved in with my parents")
+    # (or with two words before its noun: "my old retainer client moved to Shopify")
     r"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?:the|our|my|their|his|her|its|(?-i:[A-Z])[\w-]*'s) "
-    rf"(?!(?:user|family|household|{RELATIVES})s?\b)[a-z]+(?:'s)?(?: [a-z]+)? "
+    rf"(?!(?:user|family|household|{RELATIVES})s?\b)[a-z]+(?:'s)?"
+    r"(?: (?!(?:are|is|was|were|has|have|had|been|finally|just|now|all|still|also)\b)[a-z]+){0,2} "
     r"(?:(?:has|have|had|is|was) )?(?:gone to |come to )?$",
     re.IGNORECASE,
 )

@@ -72,6 +72,9 @@ def test_a_thing_that_moved_is_no_move_of_its_owner_and_a_thief_no_owner() -> No
     older = ["Ami sews in their studio in the Medina.", "Ami is based in Dakar."]
     said = "The studio moved to Almadies, bigger windows and closer to Ami's clients."
     assert _merge("Ami", older, said) == [older[0]]
+    # (a thing named with two words before its noun: "old retainer client")
+    said = "Ami's old retainer client moved to Shopify and ended their contract."
+    assert _merge("Ami", ["Ami is based in Dakar."], said) == []
     older = ["Ami rides an old bike.", "Farhad rides a Vespa.", "Farhad lives in Dakar."]
     assert _merge("Ami", older, "Someone stole Farhad's scooter.") == [older[1]]
 
