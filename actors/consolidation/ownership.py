@@ -61,7 +61,8 @@ def owner(text: str, people: set[str]) -> str:
 
 #: A word that opens a line with where or when, never a name: "In June …", "At work …".
 _WHERE_OR_WHEN = re.compile(
-    r"(?i:in|on|at|for|with|by|of|to|into|since|until|during|when|while|if|because|once|as)"
+    r"(?i:in|on|at|for|with|by|of|to|into|since|until|during|when|while|if|because|once|as|"
+    r"after|before)"
 )
 
 
@@ -86,7 +87,10 @@ def named(text: str, known: set[str], written: str = "") -> set[str]:
     found = LEAD.match(text)
     lead = found["who"] if found else ""
     if (
-        found is None or common_opener(lead) or found["rest"].startswith(",")
+        found is None
+        or common_opener(lead)
+        or _WHERE_OR_WHEN.fullmatch(lead)  # ("Since the breakup …")
+        or found["rest"].startswith(",")
     ):  # "Moved, unpacked, …"
         return known
     # (nor a word of a longer name: "Choir moved rehearsal" after "Grace Tabernacle Choir")

@@ -69,6 +69,8 @@ _PARTNER_ENDED = re.compile(
     r"(?:no longer|not) together|divorce (?:came|went) through|"
     r"on (?:their|his|her|my) own now|(?:it's|it is) over (?:with|between)|called it quits|"
     r"went (?:our|their) separate ways|parted (?:ways|company)(?! with)|"
+    # ("since the breakup I've the flat to myself": the end, by its noun)
+    r"(?:since|after) (?:the|my|our) (?:break-?up|split|divorce|separation)|"
     # ("that relationship has ended, no hard feelings")
     r"(?:relationship|marriage|engagement) (?:has |is |was )?(?:ended|over))\b",
     re.IGNORECASE,

@@ -388,6 +388,10 @@ def _newest(old: Fact, facts: list[Fact], shared: list[tuple[Key, Key]]) -> bool
     return len(holding) > 1 and max(holding, key=lambda f: (f.date, facts.index(f))) is old
 
 
+#: When a sentence's claim holds from, before whom it is about: "Since the breakup, …".
+_SINCE = re.compile(r"^(?:Since|After|Before) (?:the|my|our) [\w-]+,? ")
+
+
 def _theirs(retraction: Fact, speaker: str, persons: set[str], lines: str, old: Fact) -> bool:
     """``old`` is a fact of the person ``retraction`` is about (or of their relatives:
     "Lucia's partner Javier …" is Lucia's): the one it names ("Carl is single now",
@@ -395,9 +399,11 @@ def _theirs(retraction: Fact, speaker: str, persons: set[str], lines: str, old: 
     shared scope too (a line that names nobody: its speaker's only; "Summer is sorted …"
     names nobody, as no line holds "Summer" inside it). ``persons``: ``ownership.people`` of
     the scope; ``lines``: its facts' text."""
-    if someone_else(retraction.text):
+    # (whose the sentence after "since the breakup" is: "… Siobhan's sister Ana lives alone")
+    text = _SINCE.sub("", retraction.text)
+    if someone_else(text):
         return False
-    about = owner(retraction.text, named(retraction.text, persons)) or speaker
+    about = owner(text, named(text, persons)) or speaker
     whose = owner(old.text, named(old.text, persons, lines))
     return whose.split("'s ")[0] == about or (not whose and about == speaker)
 

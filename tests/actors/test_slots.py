@@ -303,6 +303,26 @@ def test_a_partner_called_bf_or_gf_is_a_partner() -> None:
     assert "Tane" not in memory
 
 
+@pytest.mark.parametrize(
+    ("said", "ends"),
+    [
+        ("Rough weeks. Since the breakup it's just me and Tostada in the flat.", True),
+        ("Since the break-up I've the flat to myself, honestly I'm grand.", True),
+        ("Since the breakup my sister Ana lives alone.", False),  # (the sister's)
+        ("My colleague Tom is a mess since the breakup.", False),
+    ],
+)
+def test_a_break_up_said_by_its_noun_ends_the_speakers_partner(said: str, ends: bool) -> None:
+    """ "Since the breakup it's just me …" ends the speaker's partner, unnamed; the sentence
+    after it about someone else, or a colleague's break-up, ends nothing of theirs."""
+    memory = _memory_after(
+        ("I live in Palermo with my boyfriend Nico and our cat Tostada.", "Sofia", "s"),
+        (said, "Sofia", "s"),
+    )
+    assert ("Nico" not in memory) is ends, memory
+    assert "Palermo" in memory
+
+
 def test_a_wish_naming_no_value_is_no_slot_to_replace() -> None:
     """ "wants to improve their diet" names no diet: a diet said later does not replace the
     wish, which stays true; the line that says what they eat goes, by meaning."""
