@@ -95,6 +95,14 @@ class Key(NamedTuple):
     value: str
 
 
+#: What one belongs to, not works for: "quit the rowing club", "joined Ledgehouse, a climbing gym".
+_GROUPS = "club|team|choir|band|group|class|course|gym|league"
+#: A group joined, by its name and kind: "joined Ledgehouse, a climbing gym" (no employer).
+_JOINED_A_GROUP = re.compile(
+    rf"\bjoin(?:s|ed|ing)? (?:the )?[A-Z][\w'-]*(?: [A-Z][\w'-]*)*,? (?:an? |the )?"
+    rf"(?:[\w-]+ ){{0,2}}(?:{_GROUPS})\b"
+)
+
 _TABLE: list[tuple[str, str]] = [
     (
         "residence",
@@ -189,10 +197,9 @@ _TABLE: list[tuple[str, str]] = [
         # ("transferred" only to a named place, above: a ward, a branch or a programme is the
         # same employer's)
         # (a job quit, "quit the paper", not a habit, a sport or a membership: "quit
-        # volleyball", "quit the rowing club")
+        # volleyball", "quit the rowing club", "quit my old dance class")
         r"hired|notice|resignation|resigned|"
-        r"quit\b(?= (?:my|their|his|her|the|this) (?!(?:[\w-]+ )?(?:club|team|choir|band|group|class|"
-        r"course|gym|league)\b)| (?-i:[A-Z])|[.!,]|$)|"
+        rf"quit\b(?= (?:my|their|his|her|the|this) (?!(?:[\w-]+ ){{0,2}}(?:{_GROUPS})\b)| (?-i:[A-Z])|[.!,]|$)|"
         r"(?:left|lost) (?:my|their|his|her|the) (?:[\w-]+ )?job\b|"
         # (starting "as a sound engineer at Tengri"; joining or signing with a name, not "a gym")
         rf"start(?:s|ed|ing)? (?:(?:on |this |next )?(?:today|tomorrow|{WEEKDAYS}) )?"
@@ -293,6 +300,7 @@ _TABLE: list[tuple[str, str]] = [
         r"(?:(?<=\w )is|'re|'m) (?:now |finally |almost )?\d{1,3}(?![.,]\d)(?=[.!?,;]|$| now\b)",
     ),
 ]
+
 _ATTRIBUTES = [(name, re.compile(pattern, re.IGNORECASE)) for name, pattern in _TABLE]
 #: Things one has one of, told apart by their make (or drink): a new one is named or said
 #: to be new (``truth``).
@@ -421,6 +429,8 @@ def _keys(fact: str) -> tuple[Key, ...]:
                 )
             ):
                 continue  # "moved to Hospital San Javier", "to Cedar ward": a workplace, not a home
+            elif attribute == "work" and _JOINED_A_GROUP.match(fact, match.start()):
+                continue  # "joined Ledgehouse, a climbing gym": a membership, not a job
             elif attribute == "work" and _STINT.match(fact, match.end()):
                 continue  # "teaching summer school at Central for June": a stint, beside the job
             elif attribute == "residence" and _A_THING.search(fact[: match.start()]):

@@ -213,7 +213,10 @@ def displaced(
         said, ended = (rest[0] if rest else ""), None
         new = msgspec.structs.replace(new, text=said[:1].upper() + said[1:])
     if ended and ended["sold"] and (noun := _COMPOUND.match(said, ended.end())):
-        head = noun[1]  # "stopped their art class, …": a class
+        # "stopped their art class, …": a class ("cancelled their gym membership": the gym a
+        # line holds, where none holds a membership)
+        told = " ".join(f.text for f in older)
+        head = noun[1] if _holds(noun[1], told) or not _holds(head, told) else head
     if ended and head == "one" and acquired(said[: ended.start()]):
         ended = None  # "got a new Lenovo ThinkPad, so the old one is retired": one of its make
     elif ended and (hedged(said[: ended.start()]) or head == "one"):

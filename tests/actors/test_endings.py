@@ -322,3 +322,26 @@ def test_someone_new_found_for_a_role_that_is_being_left_takes_its_place() -> No
     assert (
         _merge("Sorcha", older, "Sorcha and others found someone new, Nuala, for the choir.") == []
     )
+
+
+def test_a_group_left_or_joined_by_its_kind_is_no_job_and_a_membership_is_its_group() -> None:
+    """ "Quit my old dance class" ends the class, not the job; "cancelled my gym membership"
+    the gym a line names (no line holds a membership), not the line nearest "membership";
+    "joined Ledgehouse, a climbing gym" is no new employer."""
+    older = [
+        "Linh works at Lotus Pixel, a branding studio in Saigon.",
+        "K-pop dance class Thursday 7pm, and feeding Linh's cat Mochi on time.",
+    ]
+    assert _merge("Linh", older, "Linh quit their old dance class.") == [older[1]]
+    older = [
+        "Marc goes to Gym Le Phare on Mondays and Wednesdays after their shift.",
+        "Marc will supervise the crews now, more meetings and less sitting in a truck.",
+    ]
+    said = "Marc cancelled their gym membership, the place was always packed."
+    assert _merge("Marc", older, said) == [older[0]]
+    older = [
+        "First week at Tandem Health done, remote-first, nice people.",
+        "Tyler is paying $45/month for IronWorks gym and barely goes.",
+    ]
+    said = "Tyler finally cancelled the gym and joined Ledgehouse, a climbing gym."
+    assert _merge("Tyler", older, said) == [older[1]]
