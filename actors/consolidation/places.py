@@ -15,6 +15,7 @@ import msgspec
 from reverie.store import Fact
 
 from .attributes import HOME_TAKEN, PREMISES, Key, keys
+from .signals import over
 from .words import MONTHS, UPPER, WEEKDAYS
 
 __all__ = [
@@ -88,11 +89,13 @@ def moves(text: str) -> bool:
 
 def finer(old: Fact, facts: list[Fact], shared: list[tuple[Key, Key]]) -> bool:
     """Another of ``facts`` than ``old`` (a city said with someone's work) holds the same
-    attributes of ``shared`` of the same subject, not said with work: where in it they live."""
+    attributes of ``shared`` of the same subject, not said with work: where in it they live
+    (not where they lived: "lived in Busan until uni")."""
     held = {(b.subject, b.attribute) for _, b in shared}
     return any(
         f is not old
         and not _BASED.match(f.text)
+        and not over(f.text)
         and any((k.subject, k.attribute) in held for k in keys(f.text))
         for f in facts
     )

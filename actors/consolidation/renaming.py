@@ -20,7 +20,7 @@ import re
 from collections.abc import Callable, Collection, Sequence
 from typing import NamedTuple
 
-from reverie.store import Fact
+from reverie.store import Fact, known_word
 
 from .third_person import word_set
 from .words import MONTHS, UPPER, WEEKDAYS
@@ -168,7 +168,10 @@ def _named(text: str) -> tuple[int, str] | None:
     if found is None:
         return None
     group = "first" if found.re is _CHOSEN and found["first"] else "name"
-    return found.start(group), found[group].rstrip("'’")
+    name = found[group].rstrip("'’")
+    if found.re is _CHOSEN and " " not in name and known_word(name.lower()):
+        return None  # a word of the language chosen, no name: "So farming it is, here in Tandil"
+    return found.start(group), name
 
 
 def renaming(turn: str) -> str:

@@ -484,3 +484,13 @@ def test_which_is_where_someone_lives_too_is_a_claim_of_its_own() -> None:
     )
     assert "Maeve and others rehearse on Monday nights in Salthill." in _facts(memory)
     assert not [f for f in _facts(memory) if "lives" in f and "Salthill" in f], memory
+
+
+def test_a_home_left_long_ago_is_no_finer_home_a_move_spares_the_city_for() -> None:
+    """ "Lived in Busan until uni" is where they lived: a move to Seongsu takes the home
+    "based in Mangwon-dong", as it would without that line."""
+    older = [
+        "Jiwoo is based in Mangwon-dong.",
+        "Jiwoo lived in Busan until uni, so Seoul still feels huge sometimes.",
+    ]
+    assert _merge("Jiwoo", older, "Jiwoo moved to Seongsu last weekend.") == [older[0]]

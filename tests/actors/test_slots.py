@@ -134,6 +134,10 @@ def test_a_name_chosen_ends_its_clause() -> None:
     older = ["Callum does a podcast called Summit Talk.", "Callum lives in Inverness."]
     memory = _merged("Callum", older, "Charging it is a whole new hobby.").memory
     assert "Callum does a podcast called Summit Talk. <!--" in memory
+    # (nor a word of the language chosen: "So farming it is, here in Tandil" names no place)
+    older = ["Rodrigo works as a dairy farmer.", "Rodrigo is based in Tandil."]
+    memory = _merged("Rodrigo", older, "So farming it is, here in Tandil.").memory
+    assert "Rodrigo is based in Tandil. <!--" in memory and "in Farming" not in memory
 
 
 def test_a_name_in_apposition_to_the_thing_renamed_is_renamed() -> None:
