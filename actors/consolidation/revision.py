@@ -41,7 +41,7 @@ from .kinds import (
 )
 from .ownership import named, owner, people, same_person, same_turn, theirs
 from .renaming import corrected_name, renames, renaming
-from .signals import CLAUSE, ending, gone, hedged, over
+from .signals import ACTUALLY, CLAUSE, ending, gone, hedged, over
 from .words import RELATIVES, UPPER, WEEKDAYS, WHEN
 
 __all__ = ["CORRECTION", "comparable", "named_again", "revise", "rewrite", "turn_of"]
@@ -51,7 +51,9 @@ __all__ = ["CORRECTION", "comparable", "named_again", "revise", "rewrite", "turn
 _SAID_WRONG = r"typo|mistakes?|wrong|misread|recalculat\w*"
 #: A sentence that corrects what was said before.
 CORRECTION = re.compile(
-    rf"\b(?:correction|autocorrect|meant|mix(?:ing|ed up)|actually|{_SAID_WRONG})\b", re.I
+    # ("actually" only where it corrects: not "which actually suits me better")
+    rf"\b(?:correction|autocorrect|meant|mix(?:ing|ed up)|{_SAID_WRONG})\b|{ACTUALLY}",
+    re.I,
 )
 #: Where a change's reason starts: what follows says why, not what else changed.
 _WHY = re.compile(r" [—–] | - |,? because |,? since ")

@@ -17,6 +17,7 @@ from .attributes import PET
 from .words import MONTHS, WEEKDAYS
 
 __all__ = [
+    "ACTUALLY",
     "ACTUALLY_BESIDE",
     "BROKE",
     "CLAUSE",
@@ -51,7 +52,7 @@ ACTUALLY_BESIDE = (
     r"(?-i:\b[A-Z0-9][\w,.:]*) actually(?=[,.;!?]|$))"
 )
 #: "actually" that corrects: opening the claim ("Actually, it's 9"), or beside its value.
-_ACTUALLY = rf"(?:(?:^|(?<=[.!?,:;] ))actually\b|{ACTUALLY_BESIDE})"
+ACTUALLY = rf"(?:(?:^|(?<=[.!?,:;] ))actually\b|{ACTUALLY_BESIDE})"
 #: Where a thing let fall or left goes, or dropped off: "… down the drain", "… in the car" (not
 #: "in the end"), "… the kids off at school".
 FELL_TO = r"(?:into|onto|down|off|out of|in the (?!end\b))\b"
@@ -91,7 +92,7 @@ _CUE = re.compile(
     r"(?= (?:(?:the|my|our|their|his|her|it|them) )?(?:[\w-]+ ){0,2}?(?:to|up to)\b)|"
     r"moving(?= (?:(?:the|my|our|their|his|her) )?(?!(?:back|out|away|over|home|abroad|house|down|up|in|on|to)\b)[a-z]+(?: [a-z]+)? to\b)|quit|"
     rf"(?:dropp(?:ed|ing)|left){_LET_FALL}|"
-    rf"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|{_ACTUALLY}|"
+    rf"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|{ACTUALLY}|"
     r"meant|renamed|rebranded|retitled|old one|previous|former|became|promoted|took over|shifted|"
     r"rescheduled|postponed|pushed (?:back )?to|brought forward|change of plans?|"
     r"(?:slight|small|quick|big|one) change|"

@@ -156,3 +156,22 @@ def test_a_topics_day_stated_is_that_topics_lines_and_one_occasion_is_not() -> N
     assert _merge("Diego", older, said) == [older[0]]
     once = "The extra session is on Wednesday this week only, because of the holiday."
     assert _merge("Diego", older, once) == []
+
+
+def test_actually_as_emphasis_after_a_change_is_no_correction_of_the_first_day() -> None:
+    """ "moved my cello lessons to Thursday evenings, which actually suits me better" is a
+    change of the cello's day, not a correction of the line's first day (parkrun's)."""
+    memory = _memory_after(
+        (
+            "Outside work I do parkrun on Saturdays and take cello lessons on Wednesday evenings.",
+            "Priya",
+            "s",
+        ),
+        (
+            "My teacher moved my cello lessons to Thursday evenings, which actually suits me better.",
+            "Priya",
+            "s",
+        ),
+    )
+    assert "parkrun on Saturdays" in memory and "parkrun on Thursday" not in memory, memory
+    assert "Wednesday" not in memory, memory
