@@ -47,7 +47,8 @@ _START = r"(?:\b|(?<=\b[A-Z][A-Za-z]))"
 #: rand, "N45,000" naira, "K1,200" kwacha, "RM1,200" ringgit).
 _MONEY = rf"(?:{_START}|(?<=\b[RNKP]))"
 #: A weekday, or the part of one, as a schedule says it ("Tuesday mornings").
-_DAY = rf"{WEEKDAYS}s?(?: (?:morning|afternoon|evening|night)s?)?"
+#: (two days are one value: "Tuesdays and Fridays" → "Mondays and Thursdays", whole)
+_DAY = rf"{WEEKDAYS}s?(?: (?:and|&) {WEEKDAYS}s?)?(?: (?:morning|afternoon|evening|night)s?)?"
 #: Not by how much an amount changed: "put the rent up by 50, so it's 950 now".
 _NOT_BY = r"(?<!\bby )(?<!\bby [^\w\s])"
 #: The kinds, in the order a change is read for them.

@@ -175,3 +175,18 @@ def test_actually_as_emphasis_after_a_change_is_no_correction_of_the_first_day()
     )
     assert "parkrun on Saturdays" in memory and "parkrun on Thursday" not in memory, memory
     assert "Wednesday" not in memory, memory
+
+
+def test_two_days_are_one_value_replaced_whole() -> None:
+    """ "practice is Mondays and Thursdays now" of "on Tuesdays and Fridays": both days go,
+    not the first alone (which kept "Mondays and Fridays", a day nobody said)."""
+    memory = _memory_after(
+        ("I also play volleyball for the uni team on Tuesdays and Fridays.", "Aigerim", "s"),
+        (
+            "volleyball change: we got a new coach and practice is Mondays and Thursdays now",
+            "Aigerim",
+            "s",
+        ),
+    )
+    assert "volleyball for the uni team on Mondays and Thursdays" in memory, memory
+    assert "Fridays" not in memory and "Tuesdays" not in memory, memory
