@@ -143,8 +143,7 @@ _NAME_SAID = re.compile(
 #: What they do, said in the next sentence without a verb: "Backend developer at Nkwa Labs
 #: here in Accra." (the introduction's apposition, cut off by a full stop).
 _TRADE_NEXT = re.compile(
-    # (not a sentence with a subject of its own: "We live in a flat in Kaimuki")
-    # (in lower case too: "junior lawyer at Hanul Law")
+    # (not a sentence with a subject of its own, "We live in …"; lower case too, "junior lawyer")
     r"^(?!(?i:we|they|he|she|it|you|my|our|his|her|their|this|that|there|i)\b)"
     rf"(?:[A-Za-z][a-z-]+|{INITIALISM})(?: [a-z-]+){{0,3}} (?:at|in|with|for) "
     r"(?!.*\b(?:is|are|was|were|has|have)\b)"
@@ -182,9 +181,10 @@ _THERE = re.compile(
     r"there\b"
 )
 _BARE_MOVE = re.compile(
-    # (the speaker's, not a thing's: "the car refused to move", "it won't move"; nor a move
-    # talked of: "too old for moving again", "tired of moving")
-    r"(?<!\bto )(?<!n't )(?<!\bnot )(?<!\bfor )(?<!\bof )(?<!\babout )\b(?:move|moving|moved|relocate|relocating|relocated)\b"
+    # (the speaker's, not a thing's: "the car refused to move"; nor a move talked of: "too old
+    # for moving again", "tired of moving", "first time back since the move")
+    r"(?<!\bto )(?<!n't )(?<!\bnot )(?<!\bfor )(?<!\bof )(?<!\babout )(?<!\bsince the )"
+    r"\b(?:move|moving|moved|relocate|relocating|relocated)\b"
     r"(?! (?:to|in|into|there|here|back|out|away|house|home|on|over|up|down)\b)"
     # (nor a thing moved: "I've moved my class to a hall", "moved the bakery")
     r"(?! (?:my|our|the|his|her|their|its|it|them|everything)\b)"

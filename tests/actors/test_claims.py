@@ -294,6 +294,12 @@ def test_a_home_said_after_its_place_is_a_claim_a_move_within_the_city_takes() -
         ("My friend says I should move to Kraków. No, I'm too old for moving again!", "Olena", "s"),
     )
     assert "Olena moved in with their daughter in Drohobych last month. <!--" in memory
+    # (nor is a trip back "since the move" one: "first time back in Kansai since the move")
+    memory = _memory_after(
+        ("We're settled in Koenji now, tiny apartment but we love it.", "Kenji", "s"),
+        ("In Kyoto for a wedding, first time back in Kansai since the move.", "Kenji", "s"),
+    )
+    assert "Koenji" in memory and "move to Kansai" not in memory, memory
 
 
 def test_an_age_said_after_the_rest_is_a_claim_of_its_own() -> None:
