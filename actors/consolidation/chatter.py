@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 
+from reverie.store import known_word
+
 from .renaming import renames
 from .signals import ending
 from .third_person import PAST, article, word_set
@@ -185,10 +187,14 @@ _NAME_AGAIN = re.compile(
 _ADDRESSED = re.compile(r",\s+[A-Z][\w'-]*!+$")
 #: A short sentence that ends in a goodbye.
 _FAREWELL = re.compile(
-    r"\b(?:bye|goodbye|see you(?: soon| later)?|talk (?:soon|later)|speak soon|"
-    r"catch you later|until next time)(?: for now)?\W*$",
+    r"\b(?:bye|goodbye|ta-ra|cheerio|see you(?: soon| later)?|talk (?:soon|later)|speak soon|"
+    r"catch you later|until next time|that's (?:all|everything|it))(?: for (?:now|today))?\W*$",
     re.IGNORECASE,
 )
+#: Thanks said in words of another language, before what for: "Mil gracias for the gear
+#: list", "Shukran for everything" (its word one the embedder's vocabulary does not hold; not
+#: "Agnieszka fosters cats for the city shelter").
+_THANKS_FOR = re.compile(r"^(?:[\w'-]+ )?(?P<word>[\w'-]+) for (?:the|your|all|everything)\b")
 _EMPTY = word_set("it this that them there here so too very really just now then one thing things")
 
 
@@ -314,6 +320,8 @@ def is_chatter(text: str) -> bool:
     if _FAREWELL.search(text) and len(words) <= 6:  # "that's all for today, bye!"
         return True
     if _ADDRESSED.search(text) and len(words) <= 3:  # "Bis bald, Greta!": said to someone
+        return True
+    if (thanks := _THANKS_FOR.match(text)) and not known_word(thanks["word"].casefold()):
         return True
     if ending(text) or renames(text):  # "Nyoman resigned.", "It's Bukka now.": short, but
         return False  # an ending or a new name all the same

@@ -28,6 +28,13 @@ def test_thanks_said_is_chatter_and_someone_thanking_is_not() -> None:
         ("I've started yoga on Monday mornings, my back thanks me.", "Reka", "s"),
     )
     assert _facts(memory) == ["Reka has started yoga on Monday mornings, their back thanks them."]
+    # (thanks in words of another language, before what for; not a claim opening with a name)
+    memory = _memory_after(
+        ("Mil gracias for the gear list, it saved me on Saturday's shoot.", "Reka", "s"),
+        ("Shukran for everything, my friend.", "Reka", "s"),
+        ("Kasia and I foster cats for the city shelter.", "Reka", "s"),
+    )
+    assert _facts(memory) == ["Reka and Kasia foster cats for the city shelter."]
     said = "My fiancé Omar is handling the hall, thank God."  # (relief, not thanks)
     assert _facts(_memory_after((said, "Amira", "s"))) == [
         "Amira's fiancé Omar is handling the hall, thank God."
@@ -41,6 +48,7 @@ def test_a_goodbye_is_no_fact() -> None:
         ("That's all for today, bye! Arigatou, goodbye for now.", "Yuki", "s"),
         ("let me go and prepare the lesson for tomorrow.", "Yuki", "s"),  # (a leave taken)
         ("I'm swimming instead for now.", "Yuki", "s"),
+        ("Ha, cheers mate. That's everything for now, ta-ra.", "Yuki", "s"),
     )
     assert _facts(memory) == ["Yuki is swimming instead for now."]
 
