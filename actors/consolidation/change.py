@@ -59,6 +59,7 @@ from .signals import (
     THAN_THE_OLD,
     added,
     ended_at,
+    ended_clause,
     gone,
     hedged,
     over,
@@ -134,8 +135,7 @@ def displaced(
         if len(held) == 1:
             return Displaced(held[0], None)
     if (someone := _SOMEONE_NEW.search(new.text)) and (role := _ROLE_LEAVING.search(turn)):
-        # "the childminder is retiring 😢 we've found someone new, Nuala": the one line of
-        # theirs with that childminder
+        # "the childminder is retiring 😢 we've found someone new, Nuala": their line with her
         of_theirs = rf"^{re.escape(speaker)}(?:'s| and others'?) {role['noun']} (?!{someone[1]})"
         held = [f for f in older if re.search(of_theirs, f.text)]
         if len(held) == 1:
@@ -152,10 +152,9 @@ def displaced(
             return Displaced(did[0], None)
     given = GIVEN.search(new.text)
     if given and given["whom"] in ("them", speaker):
-        # "Kuba set them up with a smartphone, a Motorola": the speaker got a new one
-        # (the giver's old one is the speaker's new one: "sold them her iPhone 11")
-        # (with no article too: "gave them Swarovski binoculars")
-        # (the thing alone, not why: "a Lenovo ThinkPad for their birthday, so …")
+        # "Kuba set them up with a smartphone, a Motorola": the speaker got a new one (the
+        # giver's old one too, "sold them her iPhone 11"; with no article, "gave them Swarovski
+        # binoculars"; the thing alone, not why: "a Lenovo ThinkPad for their birthday, so …")
         alone = re.sub(r" for (?:an?|the|my|their|his|her|our) [^,]+", "", given["thing"], count=1)
         gift = re.sub(r"^(?:(?:an?|the|her|his|their) )?(?!new )", "a new ", alone)
         said = f"{speaker} got {gift}"
@@ -231,8 +230,7 @@ def displaced(
     if ended and thing:
         # "my old laptop died": the line with a laptop, or a make of one (two, and none goes)
         what = thing_ended(new, said, ended)
-        # (what took its place may be said in the next sentence of the turn: "someone pinched
-        # my bike. Got a Ribble now")
+        # (what took its place may be said in the turn's next sentence: "… Got a Ribble now")
         if same := _same_kind(
             older, what, said, speaker, persons, head, embed, ended=True, turn=turn
         ):
@@ -274,16 +272,14 @@ def displaced(
     ):
         return same  # "got a Galaxy S24", "riding a Canyon Endurace now": one of its makes
     weak = weakly(said)
-    # (not a thing to get: "might visit him once we've got the van")
-    # "got a (new) Chuwi laptop", "broke in my new Scarpa boots"
+    # "got a (new) Chuwi laptop", "broke in my new Scarpa boots" (not "once we've got the van")
     if weak and not hedged(said) and (got := GOT.search(said) or NEW_OF_MAKE.search(said)):
         acquired_kind = got["head"].lower().removesuffix("s")
         same = _same_kind(older, new, said, speaker, persons, acquired_kind, embed)
         # "a new bike helmet" for the bike of a line: a thing for it, not a new one of it
         lines = _MANY.sub("", " ".join(f.text for f in older))
         add_on = set(got["kind"].lower().split()) & content(lines)
-        # (and with "new" its only cue, a thing sharing no word with a line is just new:
-        # "started a new book")
+        # (and with "new" its only cue, a thing sharing no word with a line is just new: a book)
         if added(said):
             return None  # (nor one beside it: "an electric guitar to go with my acoustic")
         if same or not signalled(said) or add_on or not content(got[0]) & content(lines):
@@ -302,10 +298,12 @@ def displaced(
         # "Maya's manager left Pixelworks": the manager's ending, only a line of the manager's
         scope = [f for f in older if re.search(rf"\b{whose['noun']}\b", f.text)]
     mine = theirs(scope, new, said, speaker) or []
-    # (a day alone is no thing: "swimming on Saturday mornings instead of running" is the
-    # Saturday line's change)
-    # (nor is a day said with it: "moved into Borrowdale on Saturday" of "lives in Borrowdale")
-    things = {v for v in stated if not WHEN.fullmatch(v)}
+    # (a day alone is no thing, "swimming on Saturday mornings instead of running", nor one said
+    # with it, "moved into Borrowdale on Saturday"; nor, of a thing that ended by its noun, what
+    # started after it: "left the school kitchen and now they cook at Taverna Thalassa")
+    ended_in = ended_clause(new.text) if at >= 0 else ""
+    ended_in = ended_in if re.search(r"\b(?:the|my|our|their) [a-z]", ended_in) else new.text
+    things = {v for v in stated if not WHEN.fullmatch(v) and v in ended_in}
     # (a new name is of a line holding a name, or a number when it says one too: not "nights
     # are Fridays" for "the NICU rota", nor "rental is 9,000 a week" for "switched to Bolt")
     counts = any(v[0].isdigit() for v in things)
@@ -325,8 +323,10 @@ def displaced(
         # what ended is the line naming its value ("left Pixelworks"; "Saturday football is
         # over" the Saturday line, "our Sunday barbecues are over" no line of futsal on
         # Wednesdays); a name no line holds may be the new thing ("sold it, got a Trek")
-        # (or a word of its value: "the XPS died" names "a Dell XPS 13")
-        naming = [f for f in mine if _folded(stated) & _folded(values(f.text) | _parts(f.text))]
+        # (or a word of its value: "the XPS died" names "a Dell XPS 13"; a value of its own
+        # clause: not "left the school kitchen and now they cook at Thalassa in Messini")
+        old_values = {v for v in stated if v in ended_clause(new.text)}
+        naming = [f for f in mine if _folded(old_values) & _folded(values(f.text) | _parts(f.text))]
         if len(naming) == 1:
             return Displaced(naming[0], None)
         if naming or all(WHEN.fullmatch(v) for v in stated):

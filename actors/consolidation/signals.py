@@ -26,6 +26,7 @@ __all__ = [
     "THAN_THE_OLD",
     "added",
     "ended_at",
+    "ended_clause",
     "ending",
     "gone",
     "hedged",
@@ -199,6 +200,19 @@ def ended_at(text: str) -> int:
     """Where ``text`` says a state ended ("sold", "left", "is over"…): -1 if it does not."""
     found = [m.start() for m in (_ENDING.search(text), _GONE.search(text)) if m]
     return min(found) if found and not _hedging(text) else -1
+
+
+#: Where what started follows what ended: "… and now they cook at …", "…, so now …".
+_NOW_ON = re.compile(r",? (?:and|so|but) (?:now|since)\b|, now\b|;")
+
+
+def ended_clause(text: str) -> str:
+    """The clause of ``text`` that says a state ended (``ended_at``), up to what started
+    after it: "left the school kitchen" of "… and now they cook at Thalassa in Messini"."""
+    at = ended_at(text)
+    start = max([0, *(m.end() for m in _NOW_ON.finditer(text, 0, max(at, 0)))])
+    end = m.start() if (m := _NOW_ON.search(text, max(at, 0))) else len(text)
+    return text[start:end]
 
 
 def gone(text: str) -> bool:

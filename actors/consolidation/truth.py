@@ -148,6 +148,9 @@ def merge(
                 retire(old)
             if not topics.keep:
                 return
+            if _SINCE.match(fact.text):
+                # ("Since the divorce I've been having tea instead …": a change of its own)
+                untouched = [id(f) for f in facts]
         persons = people(speakers.values(), facts)  # (after what the retraction retired)
         if remark(fact.text, persons) or any(
             fact_key(f.text) == fact_key(fact.text) for f in facts

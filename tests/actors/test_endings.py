@@ -345,3 +345,19 @@ def test_a_group_left_or_joined_by_its_kind_is_no_job_and_a_membership_is_its_gr
     ]
     said = "Tyler finally cancelled the gym and joined Ledgehouse, a climbing gym."
     assert _merge("Tyler", older, said) == [older[1]]
+
+
+def test_what_started_after_an_ending_is_not_what_ended() -> None:
+    """ "Left the school kitchen and now I cook at Taverna Thalassa in Messini": the line of
+    the school canteen ends, not the olive groves outside Messini, though the new place's
+    name and town are said; "since the divorce I've been having tea instead of my flat white"
+    ends the marriage and the coffee both."""
+    older = [
+        "Eleni and others have olive groves outside Messini, mostly Koroneiki trees.",
+        "In the mornings Eleni also cooks at the primary school canteen.",
+    ]
+    said = "Eleni left the school kitchen and now they cook at Taverna Thalassa in Messini."
+    assert _merge("Eleni", older, said) == [older[1]]
+    older = ["Tomás drinks a flat white every morning.", "Tomás is married to Lucía."]
+    said = "Since the divorce Tomás has been having tea in the mornings instead of a flat white."
+    assert sorted(_merge("Tomás", older, said)) == sorted(older)
