@@ -9,7 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from reverie.store import Fact
+from reverie.store import Fact, known_word
 
 from .signals import signalled
 from .subjects import OF_A_THING, SOMEONE, common_opener
@@ -100,6 +100,19 @@ def named(text: str, known: set[str], written: str = "") -> set[str]:
     return known | {lead}
 
 
+#: Someone named after a word that says how they are: "Young Saga is moving to Gothenburg".
+_EPITHET = re.compile(rf"^(?P<word>[A-Z][a-z]+) (?P<name>[{UPPER}][\w-]*) (?:is|was|has|'s)\b")
+
+
+def _by_epithet(text: str, speaker: str) -> bool:
+    """``text`` opens with someone else named after a word of the language ("Young Saga",
+    "Little Tomás"), not the speaker ("Today Ingrid is …") nor a name of two words."""
+    if (found := _EPITHET.match(text)) is None:
+        return False
+    mine = {*speaker.split(), DEFAULT_SPEAKER.split()[0]}
+    return not {found["name"], found["word"]} & mine and known_word(found["word"].casefold())
+
+
 def theirs(
     older: Sequence[Fact],
     new: Fact,
@@ -117,7 +130,7 @@ def theirs(
     whose = owner(new.text, named(new.text, persons, " ".join(f.text for f in older)))
     if not speaker or (cue and not signalled(said)):
         return None
-    if someone_else(new.text):
+    if someone_else(new.text) or _by_epithet(new.text, speaker):
         return []
     mine = {speaker, ""} if persons <= {speaker, DEFAULT_SPEAKER} else {speaker}
 

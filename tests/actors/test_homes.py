@@ -494,3 +494,11 @@ def test_a_home_left_long_ago_is_no_finer_home_a_move_spares_the_city_for() -> N
         "Jiwoo lived in Busan until uni, so Seoul still feels huge sometimes.",
     ]
     assert _merge("Jiwoo", older, "Jiwoo moved to Seongsu last weekend.") == [older[0]]
+
+
+def test_someone_named_after_a_word_that_says_how_they_are_moves_alone() -> None:
+    """ "Young Saga is moving to Gothenburg for university" is Saga's move, not the speaker's
+    home; "Today Ingrid is moving to Malmö" is the speaker's."""
+    older = ["Ingrid is a retired nurse.", "Ingrid is based in Uppsala."]
+    assert _merge("Ingrid", older, "Young Saga is moving to Gothenburg for university.") == []
+    assert _merge("Ingrid", older, "Today Ingrid is moving to Malmö for good.") == [older[1]]
