@@ -209,9 +209,25 @@ _SOLD_IT = re.compile(
 )
 
 
-def it_sold(sentence: str) -> str:
+#: A thing of theirs: "my e-reader", "our old van".
+_MINE = re.compile(rf"\b(?:[Mm]y|[Oo]ur) (?:(?:{OF_A_THING}) )?[a-z][\w-]{{2,}}\b")
+#: "It" of a thing replaced: "… replaced it with a PocketBook", "swapped it for a Kia".
+_REPLACED_IT = re.compile(
+    r"\b(?i:replaced|swapped|traded|exchanged|upgraded) it(?= (?:with|for)\b)"
+)
+
+
+def it_sold(sentence: str, before: Sequence[str] = ()) -> str:
     """ "The old car was too tired, so I sold it." as "I sold the old car, it was too
-    tired.": the thing that ended is named where the ending is said; else as it was."""
+    tired.": the thing that ended is named where the ending is said ("Dropped my e-reader in
+    the bath 🙃 replaced it with a PocketBook": the one thing of theirs named before it, in
+    the sentence or the one before); else as it was."""
+    if it := _REPLACED_IT.search(sentence):
+        for said in (sentence[: it.start()], *before[-1:]):
+            if things := {m[0].lower() for m in _MINE.finditer(said)}:
+                if len(things) == 1:
+                    return f"{sentence[: it.end() - 2]}{things.pop()}{sentence[it.end() :]}"
+                break
     if (found := _SOLD_IT.match(sentence)) is None:
         return sentence
     thing = found["thing"][0].lower() + found["thing"][1:]

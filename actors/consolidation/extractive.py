@@ -373,7 +373,7 @@ def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
         earlier = [*(earlier[-3:] if who == by else []), sentence.text]
         by = who
         text = it_corrected(as_meant(sentence.text, sentence.turn.name), said)
-        text = old_one(named_pronoun(it_sold(text), earlier[:-1], who), earlier[:-1])
+        text = old_one(named_pronoun(it_sold(text, earlier[:-1]), earlier[:-1], who), earlier[:-1])
         text = forgot_it(it_named(text, earlier[:-1]), earlier[:-1])
         if _OWNED_WRONG.search(said) and not _OWNED_WRONG.search(text):
             # "Sorry, I made a mistake in the numbers. … the rent is KSh 54,000": corrects

@@ -163,3 +163,18 @@ def test_forget_it_takes_back_the_thing_the_speaker_just_named() -> None:
         ("The machine or the van? Forget it, too expensive.", "Marisol", "s"),
     )
     assert "Milkline" in memory
+
+
+def test_it_replaced_is_the_one_thing_of_theirs_said_just_before() -> None:
+    """ "Dropped my e-reader in the bath 🙃 replaced it with a PocketBook": the e-reader, so
+    the Kobo line goes; with two things of theirs before it, "it" stays open."""
+    said = "Badminton on Sunday mornings. And books, I read on a Kobo, so ebooks add up."
+    memory = memory_after(
+        (said, "Priya", "s"),
+        ("Dropped my e-reader in the bath 🙃 replaced it with a PocketBook.", "Priya", "s"),
+    )
+    assert "Kobo" not in memory and "replaced their e-reader with a PocketBook" in memory
+    memory = memory_after(
+        ("Dropped my e-reader and my phone in the bath, replaced it with a Kindle.", "Priya", "s")
+    )
+    assert "replaced it with a Kindle" in memory
