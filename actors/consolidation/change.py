@@ -75,18 +75,18 @@ __all__ = ["SWITCH", "Displaced", "displaced", "values"]
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.
 _LIFE_ENDS = re.compile(
     r"\b(?:died|passed(?: away)?(?! (?:the|my|his|her|their|an?|it)\b)|"
+    rf"lost (?:our|my|their) (?:old |little |dear )?(?:boy|girl|{PET.pattern})\b|"
     r"put (?:[\w']+ ){0,3}(?:down|to sleep)|rehomed?|(?:went|gone) to live|(?:lives|is living|'s living) with .+ now|"
     r"gave (?:him|her|them|[A-Z][\w-]*) away|given away|(?:got|was|been|gets|is) adopted|"
     # (or retired to another home: "he's retired to my brother's house in town"; or given
     # one: "we found our cat a new home with my aunt")
     r"(?:is|has|'s) retired to|found (?:[\w']+ ){1,3}an? (?:new |loving |good |forever )?home|"
-    # (or buried, or taken to live elsewhere: "my mom took the dog to her farm", "took the cat
-    # back to her house"; or taken by someone, "my uncle took the dog, he has a yard")
+    # (or lost, buried, or taken to live elsewhere: "we lost our old boy", "my mom took the dog
+    # to her farm", "took the cat back", "my uncle took the dog")
     r"buried|took (?:the|our|my|their|him|her) (?:[a-z]+ )?(?:back )?(?:to (?:her|his|their)\b|home)|"
     rf"took (?:the|our|my) {PET.pattern}(?=[,.;!]|$)|"
-    # (or gone to live with someone, said of the pet: "the cat's gone to my aunt's", "the dog
-    # has moved in with my parents")
-    # (or "the other one went to my aunt", of a pet just said)
+    # (or gone to live with someone: "the cat's gone to my aunt's", "the other one went to my
+    # aunt", of a pet just said)
     rf"(?:{PET.pattern}(?:'s| has| is)|(?:other|old) one(?: has|'s)?) (?:gone|went|moved(?: in)?) "
     r"(?:to|with) (?:my|our|their|his|her|[A-Z][\w-]*'s))\b",
     re.IGNORECASE,
@@ -338,7 +338,9 @@ def displaced(
     # "my old boy died", "the rabbit went to live on a farm"; not a thing ("the old ute died",
     # "the delivery car finally died": no pet's line goes with it)
     if _LIFE_ENDS.search(said) and (kind or not _THING_DIED.search(said)):
-        kin = theirs(scope, new, said, speaker, kin=True) or []
+        # (the end is its own cue, of a pet said or named: "lost our dog", "put Biscuit down")
+        cue = not (kind or re.search(r"\blost (?:our|my|their)\b|\bput [A-Z]", said))
+        kin = theirs(scope, new, said, speaker, kin=True, cue=cue) or []
         pets = [
             f
             for f in kin
@@ -361,11 +363,9 @@ def displaced(
             if not dogs:  # (or a dog by its breed: "Dolores's dachshund Pepper")
                 dogs = of_breed(older, speaker, kind, embed)
             return Displaced(dogs[0], None) if len(dogs) == 1 else None
-    # a thing said to end ("sold my bike", "the old laptop died") is named by its kind, not
-    # its make: nearness is weaker evidence than the ending itself
-    # (with one candidate there is no runner-up to be clearly nearer than: only near counts)
-    # (a thing of a kind no line holds is nearer by meaning only if plainly so: "sold the old
-    # van" is not the line of "the company is called Rurex")
+    # a thing said to end ("sold my bike") is named by its kind, not its make: nearness is
+    # weaker evidence than the ending (with one candidate, only near counts; a kind no line
+    # holds is nearer only if plainly so: "sold the old van" is not "… is called Rurex")
     # a line naming less of the same thing than another ("The salon is now Glow Studio" beside
     # "… a salon called Glow Studio in Osu"): the fuller one is what changed
     if amount_moved(new.text):  # (of a line holding one: not "a truck called Smoky Pot")

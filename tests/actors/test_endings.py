@@ -361,3 +361,14 @@ def test_what_started_after_an_ending_is_not_what_ended() -> None:
     older = ["Tomás drinks a flat white every morning.", "Tomás is married to Lucía."]
     said = "Since the divorce Tomás has been having tea in the mornings instead of a flat white."
     assert sorted(_merge("Tomás", older, said)) == sorted(older)
+
+
+def test_a_being_lost_or_put_down_ends_the_pet_and_lost_keys_nothing() -> None:
+    """ "We lost our dog last week" and "we had to put Biscuit down" end the pet (the end is
+    its own cue); "lost my keys" ends nothing, "lost my job" the employer."""
+    older = ["Siobhan has a dog called Biscuit.", "Siobhan works at Acme."]
+    assert _merge("Siobhan", older, "Siobhan lost their dog last week.") == [older[0]]
+    said = "Siobhan had to put Biscuit down on Thursday, the house feels so empty."
+    assert _merge("Siobhan", older, said) == [older[0]]
+    assert _merge("Siobhan", older, "Siobhan lost their keys on Monday.") == []
+    assert _merge("Siobhan", older, "Siobhan lost their job on Monday.") == [older[1]]
