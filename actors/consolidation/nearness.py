@@ -84,9 +84,14 @@ def nearest(
     # model underweighs next to the sentence's other words
     leads = [_lead(f.text, speaker) for f in [new, *candidates]]
     words = [content(gist) | content(lead) for gist, lead in zip(gists, leads, strict=True)]
-    # (a noun qualifying another is not what the change is about: "changed my phone wallpaper")
-    words[0] -= {w.removesuffix("s") for w in modifiers(new.text)}
-    shared = [SHARED if words[0] & theirs else 0.0 for theirs in words[1:]]
+    # (a noun qualifying another is not what the change is about: "changed my phone wallpaper";
+    # unless a line opens with it, as what it is about: "a futsal group" of "Futsal on Mondays")
+    mods = {w.removesuffix("s") for w in modifiers(new.text)}
+    words[0] -= mods
+    shared = [
+        SHARED if words[0] & theirs or mods & content(lead) else 0.0
+        for theirs, lead in zip(words[1:], leads[1:], strict=True)
+    ]
     # and so is a name said in the same frame ("swims at Kokrobite now" of "twice a week at
     # Labadi Pool"): the slot's preposition (issue 59 item 3)
     frames = [set(_FRAME.findall(f.text)) for f in [new, *candidates]]

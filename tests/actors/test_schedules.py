@@ -190,3 +190,15 @@ def test_two_days_are_one_value_replaced_whole() -> None:
     )
     assert "volleyball for the uni team on Mondays and Thursdays" in memory, memory
     assert "Fridays" not in memory and "Tuesdays" not in memory, memory
+
+
+def test_a_new_group_of_the_activity_a_line_opens_with_takes_its_day() -> None:
+    """ "Found a new futsal group that plays Wednesdays now": "futsal" qualifies "group", and
+    the line "Futsal on Mondays …" is about it, so that line is the one the day changes."""
+    older = [
+        "Futsal on Mondays with the Umeda Raccoons, that's fixed.",
+        "Other nights Kenji just scrolls on their phone honestly.",
+        "Kenji works at Kurobune Games.",
+    ]
+    said = "Kenji found a new futsal group in Shimokitazawa that plays Wednesdays now."
+    assert _merge("Kenji", older, said) == [older[0]]
