@@ -301,8 +301,8 @@ def displaced(
     # (a day alone is no thing, "swimming on Saturday mornings instead of running", nor one said
     # with it, "moved into Borrowdale on Saturday"; nor, of a thing that ended by its noun, what
     # started after it: "left the school kitchen and now they cook at Taverna Thalassa")
-    ended_in = ended_clause(new.text) if at >= 0 else ""
-    ended_in = ended_in if re.search(r"\b(?:the|my|our|their) [a-z]", ended_in) else new.text
+    ends = ended_clause(new.text) if at >= 0 else ""
+    ended_in = ends if re.search(r"\b(?:the|my|our|their) [a-z]", ends) else new.text
     things = {v for v in stated if not WHEN.fullmatch(v) and v in ended_in}
     # (a new name is of a line holding a name, or a number when it says one too: not "nights
     # are Fridays" for "the NICU rota", nor "rental is 9,000 a week" for "switched to Bolt")
@@ -325,7 +325,7 @@ def displaced(
         # Wednesdays); a name no line holds may be the new thing ("sold it, got a Trek")
         # (or a word of its value: "the XPS died" names "a Dell XPS 13"; a value of its own
         # clause: not "left the school kitchen and now they cook at Thalassa in Messini")
-        old_values = {v for v in stated if v in ended_clause(new.text)}
+        old_values = {v for v in stated if v in ends}
         naming = [f for f in mine if _folded(old_values) & _folded(values(f.text) | _parts(f.text))]
         if len(naming) == 1:
             return Displaced(naming[0], None)

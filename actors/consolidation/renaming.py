@@ -187,20 +187,25 @@ class Renamed(NamedTuple):
     name: str
 
 
+def _given(fact: str, turn: str) -> tuple[str, str] | None:
+    """The new name ``fact`` gives and the sentence of ``turn`` that says it; None when it
+    gives none, or the rename is of something not the speaker's ("the shop across the street
+    renamed itself")."""
+    if (name := _named(fact)) is None:
+        return None
+    said = next((s for s in _SENTENCE.split(turn) if name[1] in s), "")
+    return None if _elsewhere(said, renaming(turn) or said) else (name[1], said)
+
+
 def renamed(
     fact: str, turn: str, lines: Sequence[Fact], persons: Collection[str] = ()
 ) -> Renamed | None:
     """The one line of ``lines`` holding the name that ``fact`` (said in ``turn``) renames,
     where the sentence that says the new name says the old one too (not a person of
     ``persons``: "Diego and I decided the brand is now Casa Tlaque"); else None."""
-    name = _named(fact)
-    sentence = renaming(turn)
-    if name is None or not sentence:
+    if not renaming(turn) or (given := _given(fact, turn)) is None:
         return None
-    new = name[1]
-    said = next((s for s in _SENTENCE.split(turn) if new in s), "")
-    if _elsewhere(said, sentence):
-        return None
+    new, said = given
     olds = {
         m[0]
         for m in re.finditer(rf"(?<![\w'-]){_NOT_A_DAY}{_NAME}", said)
@@ -262,13 +267,9 @@ def renamed_by_meaning(
     "… a veterinary nurse at Cuillin Veterinary in Portree"): the one line of the speaker's
     naming what they belong to (``_BELONGS``), not a person of ``persons``, or of several
     the one ``nearest`` in meaning to the sentence that says the new name; else None."""
-    name = _named(fact)
-    if name is None or not renames(fact):
+    if not renames(fact) or (given := _given(fact, turn)) is None or not given[1]:
         return None
-    new = name[1]
-    said = next((s for s in _SENTENCE.split(turn) if new in s), "")
-    if not said or _elsewhere(said, renaming(turn) or said):
-        return None
+    new, said = given
     holding: list[tuple[Fact, str]] = []
     for line in lines:
         names = [
