@@ -26,9 +26,11 @@ __all__ = [
 ]
 
 #: A thing given to someone: "gave them a smartphone, an iPhone SE", "Suez Gate has given
-#: Ahmed a new laptop", "set them up with a Motorola", "my cousin sold them her iPhone 11".
+#: Ahmed a new laptop", "set them up with a Motorola", "my cousin sold them her iPhone 11",
+#: "Lars talked them into an electric car, a Kia Niro".
 GIVEN = re.compile(
-    rf"\b(?:gave|given|gifted|got|bought|set|sold)\s+(?P<whom>them|[{UPPER}][\w-]*)\s+(?:up with\s+)?"
+    rf"\b(?:gave|given|gifted|got|bought|set|sold|(?P<into>talked|persuaded|convinced))\s+"
+    rf"(?P<whom>them|[{UPPER}][\w-]*)\s+(?(into)into\s+|(?:up with\s+)?)"
     r"(?:an? (?:early |birthday )?(?:present|gift):\s+)?"
     r"(?P<thing>(?:(?:an?|the|her|his|their)\s|[A-Z][\w-]* [a-z]+s\b).+)$"
 )

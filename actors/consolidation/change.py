@@ -23,7 +23,7 @@ from typing import NamedTuple
 import msgspec
 import numpy as np
 
-from reverie.store import Fact
+from reverie.store import Fact, known_word
 
 from .acquiring import (
     GIVEN,
@@ -67,6 +67,7 @@ from .signals import (
     weakly,
 )
 from .subjects import HOLDER, by_common_noun, subject
+from .successors import succeeded
 from .third_person import word_set
 from .words import RELATIVE, RELATIVES, UPPER, WHEN
 
@@ -124,32 +125,8 @@ def displaced(
         return None  # "Before Rosa moved back here they taught in Turin": the past
     if re.search(r"\bhere\b", first) and not values(new.text) - {speaker}:
         return None  # "we're settled here now": where they are, no new place
-    role = _NEW_ONE.search(new.text)
-    whose = role and (role["whose"] or role["whose2"] or f"{role['whose3']}'s")
-    if role and whose in ("my", "their", "our", f"{speaker}'s"):
-        # "Prof. Esposito is my new supervisor": the one line of theirs naming their supervisor
-        noun = role["noun"] or role["noun2"] or "(?:boss|manager|supervisor|line manager)"
-        # (the new one is someone else: whose the line is, its words say)
-        of_theirs = rf"^{re.escape(speaker)}(?:'s| and others'?) (?:old )?{noun}\b"
-        held = [f for f in older if re.search(of_theirs, f.text)]
-        if len(held) == 1:
-            return Displaced(held[0], None)
-    if (someone := _SOMEONE_NEW.search(new.text)) and (role := _ROLE_LEAVING.search(turn)):
-        # "the childminder is retiring 😢 we've found someone new, Nuala": their line with her
-        of_theirs = rf"^{re.escape(speaker)}(?:'s| and others'?) {role['noun']} (?!{someone[1]})"
-        held = [f for f in older if re.search(of_theirs, f.text)]
-        if len(held) == 1:
-            return Displaced(held[0], None)
-    if (now := _DOES_NOW.match(new.text)) and now["who"] != speaker:
-        # "Auntie Salmah helps every morning now": the one line of someone else's doing it for
-        # them ("Hafiz's nephew Irfan helps them") had that place
-        did = [
-            f
-            for f in older
-            if re.search(rf"\b{now['verb']} them\b", f.text) and now["who"] not in f.text
-        ]
-        if len(did) == 1:
-            return Displaced(did[0], None)
+    if (predecessor := succeeded(older, new, turn, speaker)) is not None:
+        return Displaced(predecessor, None)  # "Prof. Esposito is my new supervisor"
     given = GIVEN.search(new.text)
     if given and given["whom"] in ("them", speaker):
         # "Kuba set them up with a smartphone, a Motorola": the speaker got a new one (the
@@ -194,6 +171,11 @@ def displaced(
         naming = [f for f in mine if old <= long_words(f.text)]
         if len(naming) == 1 and old:
             return Displaced(naming[0], None)
+    if _MEDICINE_CHANGED.search(said) and (mine := theirs(older, new, said, speaker, cue=False)):
+        # "the GP changed my tablets": the one line of a medicine they take ("takes warfarin")
+        taken = [f for f in mine if _takes_medicine(f.text)]
+        if len(taken) == 1:
+            return Displaced(taken[0], None)
     # ("switched gyms", "changed carriers": the one of that kind they had is the old one)
     if (kinds := _SWITCHED_KINDS.search(said)) and (
         same := _same_kind(older, new, said, speaker, persons, kinds["kind"][:-1], embed)
@@ -382,27 +364,6 @@ def displaced(
     return None if found is None else Displaced(candidates[found], None)
 
 
-#: Someone who took the place of another of theirs: "Prof. Esposito is my new supervisor",
-#: "my new landlord is Mr Osei", "I report to Yolanda now" (their boss).
-_NEW_ONE = re.compile(
-    rf"\b(?:is|'s) (?P<whose>my|their|our|[{UPPER}][\w-]*'s) new (?P<noun>[a-z]{{3,}})\b|"
-    rf"\b(?P<whose2>my|their|our|[{UPPER}][\w-]*'s) new (?P<noun2>[a-z]{{3,}}) is [{UPPER}]|"
-    # (or the one they report to now: "I report to Yolanda now")
-    rf"^(?P<whose3>[{UPPER}][\w-]*) (?:now )?reports? to [{UPPER}][\w-]*(?: now\b)?"
-)
-#: Someone new in a role, by name: "we've found someone new, Nuala".
-_SOMEONE_NEW = re.compile(rf"\b(?:found|got|hired) (?:someone|somebody) new,? ([{UPPER}][\w-]*)")
-#: Whoever had the role leaving it: "the childminder is retiring in June".
-_ROLE_LEAVING = re.compile(
-    r"\b(?:the|our|my) (?P<noun>[a-z]{4,}) (?:is|was|has) (?:retiring|retired|leaving|left|quit|"
-    r"moving away|moved away)\b"
-)
-#: Someone who does a thing for the speaker now: "Hidayah from Siti's street helps them now"
-#: (not beside the one who did: "helps now too").
-_DOES_NOW = re.compile(
-    rf"^(?P<who>[{UPPER}][\w-]*)(?: [\w'-]+){{0,6}}? (?P<verb>[a-z]{{3,}}s)\b[^,.;]*\bnow\b"
-    r"(?![^,.;]*\b(?:too|as well|also)\b)"
-)
 #: Someone or something of the speaker's, after their name: "'s manager", "'s old car".
 _OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")
 #: A want, which news of a new thing may be: "the choir needs a new tenor" (a state of its
@@ -417,6 +378,24 @@ SWITCH = "(?:switch|chang|swapp?)"
 _SWITCHED_TO = re.compile(
     rf"\b{SWITCH}\w* (?:my|our|their|the) (?P<old>[a-z]{{3,}}) (?:over )?to\b", re.I
 )
+#: What one takes as a medicine, by its noun; a medicine switched by it ("changed my tablets",
+#: "switched their blood pressure meds"); a line of one taken ("takes warfarin every day",
+#: "takes a weekly tablet, alendronate": a word the vocabulary does not hold is a drug's name).
+_MEDICINE = r"(?:tablets?|pills?|medicines?|medications?|meds|prescriptions?|doses?|inhalers?)"
+_MEDICINE_CHANGED = re.compile(
+    rf"\b(?:{SWITCH}|adjust|increas|lower|upp)\w* (?:my|our|their|the|[{UPPER}][\w-]*'s) "
+    rf"(?:[a-z]+ ){{0,2}}{_MEDICINE}\b"
+)
+_TAKES = re.compile(r"\btak(?:es|ing)\b((?: [a-z,]+){1,4})")
+
+
+def _takes_medicine(text: str) -> bool:
+    """``text`` says a medicine is taken, by its noun or a drug's name."""
+    taken = _TAKES.search(text)
+    words = re.findall(r"[a-z]{4,}", taken[1]) if taken else []
+    return any(re.fullmatch(_MEDICINE, w) or not known_word(w) for w in words)
+
+
 #: A thing switched for another of its kind, by the kind's plural: "switched gyms".
 _SWITCHED_KINDS = re.compile(
     rf"\b{SWITCH}(?:ed|ing|es|e)? (?P<kind>(?!(?:to|over|back|from|it|them)\b)[a-z]{{3,}}s)\b"
@@ -482,6 +461,8 @@ def _same_kind(
     same = [f for f in own if _holds(head, f.text)]
     if same:
         return Displaced(same[0], None) if len(same) == 1 else None
+    if ended and any(_holds(head, f.text) for f in older):
+        return None  # (another's line names it: "Ingrid's husband Lars calls it the ambulance")
     makes = [
         (f, make)
         for f in own

@@ -1,0 +1,82 @@
+"""Someone who took another's place for the speaker: the line of the one they replaced.
+
+"Prof. Esposito is my new supervisor", "the agency sent a new carer, Fatima",
+"the childminder is retiring, we've found someone new, Nuala": a person new in a
+role of the speaker's replaces the one line of theirs naming that role with someone
+else in it. The role is the noun the sentence says ("supervisor", "carer"), matched
+in the speaker's lines, so no table of roles is needed. See docs/design.md, "Memory
+that stays true".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from reverie.store import Fact
+
+from .ownership import theirs
+from .words import UPPER
+
+__all__ = ["succeeded"]
+
+#: Someone who took the place of another of theirs: "Prof. Esposito is my new supervisor",
+#: "my new landlord is Mr Osei", "I report to Yolanda now" (their boss).
+_NEW_ONE = re.compile(
+    rf"\b(?:is|'s) (?P<whose>my|their|our|[{UPPER}][\w-]*'s) new (?P<noun>[a-z]{{3,}})\b|"
+    rf"\b(?P<whose2>my|their|our|[{UPPER}][\w-]*'s) new (?P<noun2>[a-z]{{3,}}) is [{UPPER}]|"
+    # (or the one they report to now: "I report to Yolanda now")
+    rf"^(?P<whose3>[{UPPER}][\w-]*) (?:now )?reports? to [{UPPER}][\w-]*(?: now\b)?"
+)
+#: Someone new in a role, by name: "we've found someone new, Nuala".
+_SOMEONE_NEW = re.compile(rf"\b(?:found|got|hired) (?:someone|somebody) new,? ([{UPPER}][\w-]*)")
+#: Whoever had the role leaving it: "the childminder is retiring in June".
+_ROLE_LEAVING = re.compile(
+    r"\b(?:the|our|my) (?P<noun>[a-z]{4,}) (?:is|was|has) (?:retiring|retired|leaving|left|quit|"
+    r"moving away|moved away)\b"
+)
+#: A new one in a role, named after it: "the agency sent a new carer, Fatima", "we have a new
+#: cleaner called Rui" (not a thing: "a new bike, a Brompton", which names no line's person).
+_NEW_NAMED = re.compile(
+    rf"\b(?:a|our|my|their) new (?P<noun>[a-z]{{3,}}),? (?:called |named )?(?P<name>[{UPPER}][a-z]+)"
+    r"\b(?! [A-Z])"
+)
+#: Someone who does a thing for the speaker now: "Hidayah from Siti's street helps them now"
+#: (not beside the one who did: "helps now too").
+_DOES_NOW = re.compile(
+    rf"^(?P<who>[{UPPER}][\w-]*)(?: [\w'-]+){{0,6}}? (?P<verb>[a-z]{{3,}}s)\b[^,.;]*\bnow\b"
+    r"(?![^,.;]*\b(?:too|as well|also)\b)"
+)
+
+
+def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact | None:
+    """The line of ``older`` naming whom the person ``new`` (said in ``turn``) tells of took
+    over from, for ``speaker``: the one such line, else None."""
+    role = _NEW_ONE.search(new.text)
+    whose = role and (role["whose"] or role["whose2"] or f"{role['whose3']}'s")
+    found = None
+    if role and whose in ("my", "their", "our", f"{speaker}'s"):
+        noun = role["noun"] or role["noun2"] or "(?:boss|manager|supervisor|line manager)"
+        # (the new one is someone else: whose the line is, its words say)
+        found = _one(older, rf"^{re.escape(speaker)}(?:'s| and others'?) (?:old )?{noun}\b")
+    someone = _SOMEONE_NEW.search(new.text)
+    if found is None and someone and (leaving := _ROLE_LEAVING.search(turn)):
+        # "the childminder is retiring 😢 we've found someone new, Nuala": their line with her
+        of_theirs = rf"^{re.escape(speaker)}(?:'s| and others'?) {leaving['noun']} "
+        found = _one(older, f"{of_theirs}(?!{someone[1]})")
+    if found is None and (named := _NEW_NAMED.search(new.text)) and named["name"] != speaker:
+        # "the agency sent a new carer, Fatima": their line with a carer someone else is
+        mine = theirs(older, new, new.text, speaker, cue=False) or []
+        found = _one(
+            mine, rf"\b{named['noun']}s?\b(?!.*\b{named['name']}\b).*(?<=\S )[{UPPER}][a-z]"
+        )
+    if found is None and (now := _DOES_NOW.match(new.text)) and now["who"] != speaker:
+        # "Auntie Salmah helps every morning now": the one line of someone else's doing it for
+        # them ("Hafiz's nephew Irfan helps them") had that place
+        found = _one(older, rf"^(?!.*\b{now['who']}\b).*\b{now['verb']} them\b")
+    return found
+
+
+def _one(older: Sequence[Fact], pattern: str) -> Fact | None:
+    held = [f for f in older if re.search(pattern, f.text)]
+    return held[0] if len(held) == 1 else None

@@ -1,0 +1,59 @@
+"""A medicine the speaker takes, switched by its noun ("the GP changed my tablets"), and a
+thing got by someone else's persuasion (``change.displaced``, through ``truth.merge``): the
+one line of what they take goes, whatever the drug's name; a class taken stays."""
+
+from __future__ import annotations
+
+from tests.actors.merging import memory_after as _memory_after
+
+
+def test_a_medicine_switched_by_its_noun_retires_the_one_taken() -> None:
+    """By whoever switched it: "The GP saw my log and changed my tablets" retires "takes
+    amlodipine"; "changed my bone medicine" retires "a weekly tablet, alendronate"."""
+    memory = _memory_after(
+        ("I take amlodipine every morning and I must check my pressure before work.", "Kwame", "s"),
+        (
+            "The GP saw my log and changed my tablets. Now it is ramipril, in the evening.",
+            "Kwame",
+            "s",
+        ),
+    )
+    assert "amlodipine" not in memory and "ramipril" in memory, memory
+    assert "check their pressure before work" in memory, memory
+    memory = _memory_after(
+        ("I take a weekly tablet, alendronate, every Sunday morning.", "Haruko", "s"),
+        (
+            "And the doctor changed my bone medicine. Now it is an injection once a month.",
+            "Haruko",
+            "s",
+        ),
+    )
+    assert "alendronate" not in memory and "injection" in memory, memory
+
+
+def test_a_thing_taken_that_is_no_medicine_stays() -> None:
+    memory = _memory_after(
+        ("I take English class on Saturday mornings.", "Rosa", "s"),
+        ("The doctor changed my tablets.", "Rosa", "s"),
+    )
+    assert "English class on Saturday mornings" in memory, memory
+
+
+def test_a_thing_someone_talked_the_speaker_into_replaces_theirs() -> None:
+    """ "Lars talked me into an electric car, a Kia Niro" retires the Volvo; "The ambulance is
+    gone", a name for the Volvo only Lars's line holds, guesses at no other line."""
+    memory = _memory_after(
+        (
+            "I drive an old Volvo V70 for the volunteers. My husband Lars calls it the ambulance.",
+            "Ingrid",
+            "s",
+        ),
+        ("I do my own shift at the Red Cross café on Tuesdays.", "Ingrid", "s"),
+        (
+            "Big news: Lars talked me into an electric car, a Kia Niro. The ambulance is gone.",
+            "Ingrid",
+            "s",
+        ),
+    )
+    assert "Volvo" not in memory and "Kia Niro" in memory, memory
+    assert "Red Cross café on Tuesdays" in memory, memory
