@@ -15,6 +15,7 @@ from .words import MONTHS, UPPER, WEEKDAYS, WHEN
 
 __all__ = [
     "KINDS",
+    "PRICE",
     "RECORD",
     "RECORD_TIME",
     "SCALED_AMOUNT",
@@ -69,7 +70,8 @@ KINDS = [
         re.IGNORECASE,
     ),
     re.compile(
-        r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b|\bat \d{1,2}\b(?!:)", re.IGNORECASE
+        r"\b\d{1,2}(?::\d\d)?\s?(?:am|pm)\b|\b\d{1,2}:\d\d\b|(?<=\bat )\d{1,2}\b(?!:)",
+        re.IGNORECASE,
     ),
     # (a decimal whole: "58.2 seconds" is no 58; nor is a time a number, "6:15" no 6)
     # (and thousands said with a k: "rent is 180k"; or after a currency's letter: "R2,800")
@@ -133,6 +135,10 @@ def counted(text: str) -> tuple[re.Pattern[str], str] | None:
     """The first amount of a named thing or a period in ``text``, as the pattern of that
     thing's amounts and the value: "agreed to 11,000 a month" is "12,000 pesos a month"."""
     found = _COUNTED.search(text)
+    if found is None and (price := _PRICE_MOVED.search(text)):
+        # (a price moved, said by its currency alone: "rates go up to £110 from June" is the
+        # one line's amount in pounds, "£95 a night")
+        return PRICE, price["value"]
     if found is None:
         # (what they weigh, said without its unit: "Weighed in this morning: 81.9!")
         weighs = _WEIGHS.search(text)
@@ -142,6 +148,9 @@ def counted(text: str) -> tuple[re.Pattern[str], str] | None:
     return re.compile(rf"(?:{_AMOUNT}|{_IN_WORDS})(?= {counts}\b)"), found[1]
 
 
+#: An amount after a currency's sign, and a price moved to one: "go up to £110", "down to $40".
+PRICE = re.compile(rf"(?<=[£$€¥₹₦₵₱₩₺₽₴₸฿₫]){_AMOUNT}")
+_PRICE_MOVED = re.compile(rf"\b(?:up|down) to [£$€¥₹₦₵₱₩₺₽₴₸฿₫](?P<value>{_AMOUNT})")
 #: A weight of the speaker's said with no unit, and the amounts of a weight, by its units.
 _WEIGHS = re.compile(
     rf"\bweigh(?:s|ed|ing)?\b[^.!?\d]*(?P<value>{_AMOUNT}){_NO_UNIT_AFTER}",

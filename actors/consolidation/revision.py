@@ -19,6 +19,7 @@ from .chatter import is_chatter
 from .grounding import supports
 from .kinds import (
     KINDS,
+    PRICE,
     RECORD,
     RECORD_TIME,
     SCALED_AMOUNT,
@@ -41,6 +42,7 @@ from .kinds import (
 )
 from .ownership import named, owner, people, same_person, same_turn, theirs
 from .renaming import corrected_name, renames, renaming
+from .sentences import sentences
 from .signals import ACTUALLY, CLAUSE, ending, gone, hedged, over
 from .words import RELATIVES, UPPER, WEEKDAYS, WHEN
 
@@ -258,14 +260,20 @@ def revise(
             candidates = [c for c in candidates if _things(c[2].text) - switched_to - persons]
         if on_it:  # (the lines on the topic stated, when any holds an amount)
             candidates = [c for c in candidates if any(c[2] is f for f in on_it)]
-        if kind in (SCALED_AMOUNT, RECORD_TIME):
-            # an amount of the same scale, a best time: one such line is the evidence (or the
+        if kind in (SCALED_AMOUNT, RECORD_TIME, PRICE):
+            # an amount of the same scale, a best time, a price: one such line is the evidence (or the
             # one of them on its topic: "a mistake about the pension, it is 1,150")
             topical = [c for c in candidates if c[0]]
             candidates = (
                 candidates if len(candidates) == 1 else topical if len(topical) == 1 else []
             )
         elif own is not None:
+            # (a claim naming no thing, "I'm on Fridays now": its sentence says of what, "the
+            # food bank reorganized their shifts, so …": the one line on that, if any)
+            context = _told_with(turn, value, topic | {p.casefold() for p in persons})
+            if not any(c[0] for c in candidates) and context:
+                of_it = [c for c in candidates if on_topic(context, c[2].text)]
+                candidates = of_it if len(of_it) == 1 else candidates
             best = nearest(new, [c[2] for c in candidates]) if candidates else None
             candidates = [] if best is None else [candidates[best]]
         elif whose not in ("", speaker):
@@ -294,6 +302,12 @@ def revise(
                 named_again(facts, rewritten, was, value, retire)
         return rewritten is not None
     return False
+
+
+def _told_with(turn: str, value: str, known: set[str]) -> set[str]:
+    """What else the sentence of ``turn`` saying ``value`` is about, beside ``known``."""
+    said = [s for s in sentences(turn) if re.search(rf"\b{re.escape(value)}\b", s, re.I)]
+    return topic_of(said[0], subject=True) - known - {value.casefold()} if len(said) == 1 else set()
 
 
 _CORRECTED_BESIDE = re.compile(rf"\b(?:{_SAID_WRONG})\b", re.I)

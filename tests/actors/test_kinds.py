@@ -486,3 +486,17 @@ def test_an_amount_after_a_currency_of_two_letters_is_an_amount() -> None:
     one of the same topic replaces in the line holding it."""
     older = ["Rs450 for a haircut with a shave, more for colour.", "Aisha runs a salon in Pune."]
     assert _merge("Aisha", older, "A haircut is Rs520 now, the rent went up.") == [older[0]]
+
+
+def test_a_price_moved_by_its_currency_is_the_one_line_priced_so() -> None:
+    """ "rates go up to £110 from June" of "Four rooms, £95 a night": the one line holding an
+    amount in a currency; with two such lines ("£40 a week on petrol"), which one is not
+    guessed."""
+    said = ("And rates go up to £110 from June, everything's costing more.", "Fiona", "s")
+    memory = _memory_after(
+        ("I run a B&B in Dunvegan. Four rooms, £95 a night.", "Fiona", "s"), said
+    )
+    assert "£110 a night" in memory and "£95" not in memory, memory
+    two = ("Four rooms, £95 a night. I spend £40 a week on petrol.", "Fiona", "s")
+    memory = _memory_after(two, said)
+    assert "£95 a night" in memory and "£40 a week" in memory, memory

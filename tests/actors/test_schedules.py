@@ -202,3 +202,33 @@ def test_a_new_group_of_the_activity_a_line_opens_with_takes_its_day() -> None:
     ]
     said = "Kenji found a new futsal group in Shimokitazawa that plays Wednesdays now."
     assert _merge("Kenji", older, said) == [older[0]]
+
+
+def test_a_day_said_of_no_thing_is_of_the_thing_its_sentence_names() -> None:
+    """ "the food bank reorganized their shifts, so I'm on Fridays now": the claim "Dee is on
+    Fridays now" names no thing, its sentence does; the food bank's day changes, not the book
+    club's "First Monday of the month"."""
+    memory = _memory_after(
+        (
+            "I volunteer at the Community Food Bank every Wednesday, and I run a book club.",
+            "Dee",
+            "s",
+        ),
+        ("First Monday of the month, in my living room.", "Dee", "s"),
+        (
+            "Well, the food bank reorganized their volunteer shifts, so I'm on Fridays now.",
+            "Dee",
+            "s",
+        ),
+    )
+    assert "Food Bank every Friday" in memory, memory
+    assert "Wednesday" not in memory and "First Monday of the month" in memory, memory
+
+
+def test_a_time_said_with_at_takes_the_place_of_the_time_alone() -> None:
+    """ "now it starts at 9" of "tai chi at 7am": "tai chi at 9", never "at at 9"."""
+    memory = _memory_after(
+        ("My own time is tai chi at 7am in Minoru Park, three mornings a week.", "Mei", "s"),
+        ("My tai chi group moved indoors, and now it starts at 9.", "Mei", "s"),
+    )
+    assert "tai chi at 9 in Minoru Park" in memory and "at at" not in memory, memory
