@@ -38,6 +38,7 @@ from .chatter import is_chatter, split_opener
 from .clauses import clauses
 from .introduction import INITIALISM, introduced
 from .kinds import KINDS, record_time, recurs
+from .ownership import named_theirs, of_theirs
 from .renaming import corrected_name, renames
 from .result import ConsolidationResult
 from .retraction import retraction_topics
@@ -80,8 +81,7 @@ _STATEMENT = re.compile(
 )
 #: A sentence that changes or takes back a fact: always worth a look by the merge.
 _CHANGE = re.compile(
-    r"(?i)\b(?:correction|typo|actually|anymore|no longer|forget|scratch|scrap|cancelled|is off|"
-    r"not happening)\b"
+    r"(?i)\b(?:correction|typo|actually|anymore|no longer|forget|scratch|scrap|cancelled|is off|not happening)\b"
 )
 #: "We practise on Thursdays": the speaker doing something, whatever the verb.
 _SUBJECT_VERB = re.compile(
@@ -93,7 +93,7 @@ _SUBJECT_VERB = re.compile(
 )
 #: A question asking for a fact, not a yes or no ("What do you shoot with?").
 _ASKS = re.compile(
-    r"^(?:what|which|where|who|when|how (?:many|much|early|often|long|old))\b.*\?$", re.I
+    r"(?i)^(?:what|which|where|who|when|how (?:many|much|early|often|long|old))\b.*\?$"
 )
 #: What follows a verb whose "I" was left out: "Moved to …", "Bought a …", "Picked up …".
 _OBJECT = re.compile(
@@ -169,8 +169,7 @@ _IS = re.compile(r"\b(?:is|are)\b")
 _NAMED_OWN = re.compile(rf"^(?i:my|our) (?:[a-z-]+ ){{1,2}}[{UPPER}][\w'-]+ [a-z]")
 _NAME = re.compile(r"\b[A-Z][\w'-]+")
 _PLACE = re.compile(rf"\b(?:in|at|to) ([{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)")
-#: Where a group meets, not where anyone lives: "We meet at the community centre in Teika now"
-#: after "so we moved" (the club moved, not the speaker's home).
+#: Where a group meets, not anyone's home: "We meet at the community centre in Teika now".
 _VENUE = re.compile(
     r"(?i)\b(?:meets?|rehearses?|rehearsals?|trains?|training|practi[cs]es?|gather)\b"
 )
@@ -199,8 +198,6 @@ _BARE_MOVE = re.compile(
 _WEIGH_IN = re.compile(r"\bweigh-?ins?\b", re.IGNORECASE)
 #: An adverb before a verb whose "I" was left out: "Just got a Pixel 9", "Finally sold it".
 _JUST = re.compile(r"(?:Just|Finally|Also|Recently|Already|Then)$")
-
-
 #: "Going freelance from next month": a present participle whose "I'm" was left out.
 #: (an action, so followed by an object, a place or a way: not "Hiring managers mostly")
 _UNSAID_I_AM = re.compile(
@@ -244,8 +241,8 @@ class _Sentence(NamedTuple):
     turn: MessageRecord
 
 
-def _score(text: str, role: str, turn: str = "") -> int:
-    """Salience of one sentence (of ``turn``); 0 means never worth keeping."""
+def _score(text: str, role: str, turn: str = "", theirs: frozenset[str] = frozenset()) -> int:
+    """Salience of one sentence (of ``turn``, by one with ``theirs``); 0: never worth keeping."""
     if role == "user" and record_time(text, turn):
         return FACT_MIN_SCORE  # "7:38!!! sub 7:40 done": a new best time, however short
     words = text.split()
@@ -271,6 +268,7 @@ def _score(text: str, role: str, turn: str = "") -> int:
     # for port pickups", "The Vario handles the hill": a thing of theirs known by its make
     if _NAMED_OWN.match(text) or THE_MAKE.match(text):
         score += 2
+    score += 3 if of_theirs(text, theirs) else 0  # "Carla has dementia", of "my wife Carla"
     if _DATE.search(text):
         score += 2
     if _NUMBER.search(text):
@@ -285,7 +283,7 @@ def _score(text: str, role: str, turn: str = "") -> int:
     return score if role == "user" else score // 2
 
 
-def _sentences(turns: list[MessageRecord]) -> list[_Sentence]:
+def _sentences(turns: list[MessageRecord], theirs: frozenset[str]) -> list[_Sentence]:
     found: list[_Sentence] = []
     for turn in turns:
         if turn.role not in ("user", "assistant"):
@@ -306,7 +304,7 @@ def _sentences(turns: list[MessageRecord]) -> list[_Sentence]:
                 first = text[0] if re.match(rf"{INITIALISM}\b", text) else text[0].lower()
                 text = f"{re.sub(rf'[.! ]*{EMOJI}*$', '', last.text)}, {first}{text[1:]}"
             if text:
-                score = _score(text, turn.role, turn.content)
+                score = _score(text, turn.role, turn.content, theirs)
                 found.append(_Sentence(len(found), turn.role, text, score, turn))
     return found
 
@@ -334,7 +332,7 @@ def _said(turn: MessageRecord, session: str, text: str) -> Fact:
 
 def extractive_summary(turns: list[MessageRecord]) -> str:
     """The turns' most salient sentences, in their order (the first user one if none scores)."""
-    return _summary(_sentences(turns))
+    return _summary(_sentences(turns, frozenset()))
 
 
 def extractive_facts(
@@ -343,7 +341,7 @@ def extractive_facts(
     """The best user statements as third-person facts, dated and sourced to their message;
     with ``openers`` a sentence's first fact keeps its opener ("Small correction: …") for
     the merge to read, as ``extractive_consolidation`` does."""
-    facts = _facts(_sentences(turns), session)
+    facts = _facts(_sentences(turns, theirs := named_theirs("", turns)), session, theirs)
     if openers:
         return facts
     return [Fact(text=split_opener(f.text)[1], date=f.date, sources=f.sources) for f in facts]
@@ -356,7 +354,7 @@ def _summary(sentences: list[_Sentence]) -> str:
     return "\n".join(f"{s.role}: {s.text}" for s in chosen)
 
 
-def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
+def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> list[Fact]:
     facts: list[Fact] = []
     answered: MessageRecord | None = None  # the turn whose last fact is an answer
     earlier: list[str] = []  # what the speaker said last, up to the sentence
@@ -383,13 +381,13 @@ def _facts(sentences: list[_Sentence], session: str) -> list[Fact]:
         # ("We have moved. The air in Malang is so cool": a bare move is to the place said next)
         then = after.text if after is not None and after.turn is sentence.turn else ""
         statements = [
-            sentence._replace(text=text, score=_score(text, sentence.role, sentence.turn.content))
-            for text in _statements(
+            sentence._replace(text=t, score=_score(t, sentence.role, sentence.turn.content, theirs))
+            for t in _statements(
                 _role(labelled(_asserted(sentence.text)), said),
                 place,
                 "" if _VENUE.search(then) else (_PLACE.findall(then) or [""])[0],
             )
-            if not _ONLY_PRONOUN.match(text)
+            if not _ONLY_PRONOUN.match(t)
         ]
         kept = [_fact(s, session) for s in statements if s.score >= FACT_MIN_SCORE]
         if not kept and before is not None and (answer := _answer(before, sentence, session)):
@@ -590,8 +588,10 @@ def extractive_consolidation(
 
     ``session`` names the facts' source (none when empty).
     """
-    sentences = _sentences(turns)
-    merged = merge(memory, _facts(sentences, session), max_tokens, count_tokens, turns=turns)
+    sentences = _sentences(turns, theirs := named_theirs(memory, turns))
+    merged = merge(
+        memory, _facts(sentences, session, theirs), max_tokens, count_tokens, turns=turns
+    )
     return ConsolidationResult(
         summary=_summary(sentences),
         facts=[f.text for f in merged.added],

@@ -9,7 +9,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from reverie.store import Fact, known_word
+from reverie.store import Fact, MessageRecord, known_word
 
 from .signals import signalled
 from .subjects import OF_A_THING, SOMEONE, common_opener
@@ -19,6 +19,8 @@ from .words import RELATIVES, UPPER
 __all__ = [
     "LEAD",
     "named",
+    "named_theirs",
+    "of_theirs",
     "owner",
     "people",
     "same_person",
@@ -37,6 +39,26 @@ LEAD = re.compile(
 _SOMEONE_ELSE = re.compile(
     rf"^\s+(?:[a-z]+ )?(?i:{RELATIVES})\b(?: [A-Z][\w-]*)?|^\s+(?!{OF_A_THING}\b)[a-z][a-z-]* [A-Z][\w-]*"
 )
+
+
+#: Someone the speaker names as theirs ("my wife Carla", "our cat Mochi", "Gianni's wife
+#: Carla"), and a statement opening with a name.
+_THEIR_NAMED = re.compile(
+    rf"\b(?:(?i:my|our|their)|[{UPPER}][\w-]*'s) (?:[a-z-]+ ){{1,2}}([{UPPER}][\w'-]+)"
+)
+_LEAD_VERB = re.compile(rf"^([{UPPER}][\w'-]+) (?:has|had|is|was|got|started|loves|works)\b")
+
+
+def named_theirs(memory: str, turns: Iterable[MessageRecord]) -> frozenset[str]:
+    """Whom the speaker's turns or the memory name as someone of theirs."""
+    said = [memory, *(t.content for t in turns if t.role == "user")]
+    return frozenset(m[1] for text in said for m in _THEIR_NAMED.finditer(text))
+
+
+def of_theirs(text: str, theirs: frozenset[str]) -> bool:
+    """``text`` states something of someone of the speaker's by name ("Carla has dementia"
+    after "my wife Carla"): as worth keeping as a statement of their own."""
+    return bool((lead := _LEAD_VERB.match(text)) and lead[1] in theirs)
 
 
 def someone_else(text: str) -> bool:

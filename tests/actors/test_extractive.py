@@ -288,3 +288,13 @@ def test_a_claim_with_a_question_after_it_is_the_claim() -> None:
         ("Thinking out loud, should I move to Lexington to be closer to my mom?", "Orla", "s"),
     )
     assert "1,150" not in memory and "1,240" in memory and "loud" not in memory, memory
+
+
+def test_a_statement_of_someone_the_speaker_named_as_theirs_is_a_fact() -> None:
+    """ "Carla has the early dementia" after "my wife Carla" (in the same job, or in the memory
+    from an earlier one) is about someone of theirs; the same words of a stranger are not."""
+    said = ("Carla has the early dementia.", "Gianni", "s")
+    memory = _memory_after(("I live in Brunswick with my wife Carla.", "Gianni", "s"), said)
+    assert "Carla has the early dementia." in memory, memory
+    memory = _memory_after(("I live in Brunswick with my wife.", "Gianni", "s"), said)
+    assert "dementia" not in memory, memory
