@@ -141,8 +141,9 @@ _TABLE: list[tuple[str, str]] = [
         r"(?= in (?-i:[A-Z]))|"
         # (a move in the English of South Asia: "we shifted to Johar Town"; not "to Tuesdays")
         rf"shift(?:ed|ing)(?= (?:to|into) (?!(?i:{WEEKDAYS}|{MONTHS})\b)(?-i:[A-Z]))|"
-        # (somewhere now: "we're in Lautoka now"; not "in Sydney this weekend")
-        r"(?:'re|'m|\bare|\bam) in (?=(?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* now\b)|"
+        # (somewhere now: "we're in Lautoka now", "is in Porto at the moment"; not "in Sydney
+        # this weekend")
+        r"(?:'re|'m|\bare|\bam|\bis) in (?=(?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* (?:now|at the moment)\b)|"
         # (or at a place of theirs there for good: "I'm at the farm in Dalcahue full-time")
         # (a home, or a farm: not "at the office in Castro now")
         rf"(?:'re|'m|\bare|\bam|\bis) at (?:the|our|my|their) (?:{_HOMES}|farm|ranch|village) in "
@@ -199,6 +200,9 @@ _TABLE: list[tuple[str, str]] = [
         # (a job quit, "quit the paper", not a habit, a sport or a membership: "quit
         # volleyball", "quit the rowing club", "quit my old dance class")
         r"hired|notice|resignation|resigned|"
+        # (a job lost: "got laid off", "was made redundant", "laid off half of us, me included")
+        r"(?:got|was|were|been|being) (?:laid off|made redundant|let go|sacked)\b|"
+        r"laid off\b(?=[^.;!?]*\b(?:them|me|us) included\b)|"
         rf"quit\b(?= (?:my|their|his|her|the|this) (?!(?:[\w-]+ ){{0,2}}(?:{_GROUPS})\b)| (?-i:[A-Z])|[.!,]|$)|"
         r"(?:left|lost) (?:my|their|his|her|the) (?:[\w-]+ )?job\b|"
         # (starting "as a sound engineer at Tengri"; joining or signing with a name, not "a gym")

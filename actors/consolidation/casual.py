@@ -88,6 +88,8 @@ def as_meant(text: str, name: str | None) -> str:
         text = f"I'm {name}, {text[bare.end() :]}"
     # ("Weighed at the clinic: 97 kilos!", "Scale says 87 this morning": what they weigh)
     text = _WEIGHED.sub(r"I weigh \g<n>", text)
+    # ("For now Austin is home.": where they live)
+    text = _HOME_IS.sub(r"I live in \g<place> now", text)
     # ("the Education Service has transferred me to Adisadel College": the speaker's move)
     return _SENT_ME.sub(r"I was \g<how> to", text)
 
@@ -97,6 +99,12 @@ _WEIGHED = re.compile(
     r"^(?:(?:I )?[Ww]eighed (?:myself |in )?[^:!.?]*?[:,] |(?:[Tt]he )?[Ss]cale (?:says|said|showed) )"
     # (with its unit too: "Weighed myself this morning: 86kg!!")
     r"(?P<n>\d+(?:\.\d+)?(?: ?(?:kg|kgs|kilos?|lbs?|pounds|st)\b)?)(?=[ !.,]|$)"
+)
+#: A place said to be home, opening its sentence: "For now Austin is home.", "Sakai is home now,
+#: my son is close" (not "Not happening, Durban is home and …", said against a move).
+_HOME_IS = re.compile(
+    rf"^(?:(?:For now|Now|So|But),? )?(?P<place>[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*) is "
+    r"(?:my |our )?home(?: now)?(?=[.!,]|$)"
 )
 #: Someone sending the speaker to work elsewhere, said of them: "… has posted me to Tamale".
 _SENT_ME = re.compile(

@@ -125,6 +125,12 @@ def displaced(
         return None  # "Before Rosa moved back here they taught in Turin": the past
     if re.search(r"\bhere\b", first) and not values(new.text) - {speaker}:
         return None  # "we're settled here now": where they are, no new place
+    homes = {k.value for f in older for k in keys(f.text) if k.attribute == "residence"}
+    if (
+        any(k.attribute == "residence" for k in keys(new.text))
+        and values(new.text) - {speaker} <= homes
+    ):
+        return None  # "Sakai is home now, my son is close": the home a line holds, said again
     if (predecessor := succeeded(older, new, turn, speaker)) is not None:
         return Displaced(predecessor, None)  # "Prof. Esposito is my new supervisor"
     given = GIVEN.search(new.text)

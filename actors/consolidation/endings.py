@@ -21,12 +21,12 @@ __all__ = ["ENDED", "stolen", "thing_ended"]
 #: The verbs a theft is told with.
 _THEFT = "(?:stole|nicked|pinched|swiped)"
 #: A thing of the speaker's said to end, by its kind ("the old laptop finally died", "sold
-#: my bike", "the scooter's gone").
+#: my bike", "the scooter's gone", "the fair's been cancelled").
 ENDED = re.compile(
     rf"(?:(?:\b(?i:my|the|our|their)|[{UPPER}][\w-]*'s) (?:old |little |ancient )?"
     r"(?P<head>[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
     rf"(?:died|{GONE}|gave (?:up|out)|{BROKE}|(?:was|got) (?:stolen|{_THEFT})|"
-    r"for scrap|"
+    r"for scrap|(?:been |got )?(?:cancell?ed|called off)|"
     r"(?:up )?for sale|lives with|(?:is|'s) living with|"
     r"went to live|(?:was|got) rehomed)|"
     # ("the old laptop went to my cousin": an old thing given on)

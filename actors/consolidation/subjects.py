@@ -29,6 +29,8 @@ __all__ = [
 ]
 
 #: Where a part of a sentence that may say who ends: ", ", "; ", " so ", " and ".
+#: The words after which a name is a place, not who does what follows.
+_PLACE_BEFORE = frozenset({"in", "at", "to", "from", "near", "into", "outside"})
 _BOUNDARY = re.compile(r"[,;:]\s|\s(?:so|and|but|because|then)\s")
 #: Two people a clause opens with, as one subject ("Maya and Leo", "Jonas and their fiancée Rasa").
 _JOINT = re.compile(
@@ -156,6 +158,8 @@ def subject(fact: str, at: int) -> str:
             if w[:1].isupper()
             and w.casefold() not in _PRONOUNS
             and not WHEN.fullmatch(w)
+            # (nor a place: "others arrived in Austin … and rented a house in Round Rock")
+            and not (at_word and words[at_word - 1] in _PLACE_BEFORE)
             # (the fact's first word, capitalised for opening it: "Only 15 minutes from …", or a
             # plural, which no one's name is: "Mornings are calmer since …")
             and not (index == at_word == 0 and (common_opener(w) or words[1:2] == ["are"]))

@@ -372,3 +372,31 @@ def test_a_being_lost_or_put_down_ends_the_pet_and_lost_keys_nothing() -> None:
     assert _merge("Siobhan", older, said) == [older[0]]
     assert _merge("Siobhan", older, "Siobhan lost their keys on Monday.") == []
     assert _merge("Siobhan", older, "Siobhan lost their job on Monday.") == [older[1]]
+
+
+def test_a_job_lost_ends_the_employer_and_keeps_the_trade() -> None:
+    """ "I got laid off", "my studio laid off half of us, me included": the speaker's
+    employer line goes, their trade stays; a brother laid off ends nothing of theirs."""
+    older = ("I work as a QA tester at Frostline Games. I live in Columbus.", "Marcus", "s")
+    for said in (
+        "I got laid off last week.",
+        "bad news, my studio laid off half of us, me included.",
+    ):
+        memory = _memory_after(older, (said, "Marcus", "s"))
+        assert "Frostline" not in memory and "QA tester" in memory, memory
+    memory = _memory_after(older, ("My brother got laid off last week.", "Marcus", "s"))
+    assert "works at Frostline Games" in memory, memory
+
+
+def test_an_event_cancelled_ends_its_line() -> None:
+    """ "The fair's been cancelled" ends "doing the Cork Christmas craft fair"; a sister's
+    wedding cancelled ends nothing of the speaker's."""
+    fair = (
+        "I'm doing the Cork Christmas craft fair in December, my first big one.",
+        "Saoirse",
+        "s",
+    )
+    memory = _memory_after(fair, ("The fair's been cancelled, the venue flooded.", "Saoirse", "s"))
+    assert "Cork" not in memory, memory
+    memory = _memory_after(fair, ("My sister's wedding got cancelled.", "Saoirse", "s"))
+    assert "Cork Christmas craft fair" in memory, memory

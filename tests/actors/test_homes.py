@@ -502,3 +502,62 @@ def test_someone_named_after_a_word_that_says_how_they_are_moves_alone() -> None
     older = ["Ingrid is a retired nurse.", "Ingrid is based in Uppsala."]
     assert _merge("Ingrid", older, "Young Saga is moving to Gothenburg for university.") == []
     assert _merge("Ingrid", older, "Today Ingrid is moving to Malmö for good.") == [older[1]]
+
+
+def test_a_home_taken_after_arriving_somewhere_is_a_move() -> None:
+    """ "We arrived in Austin two weeks ago and rented a house in Round Rock": Austin, after
+    "in", is where they arrived, not who rented; the house is their home."""
+    memory = _memory_after(
+        ("I am Kenji, embedded software engineer at Hoshizora Robotics in Nagoya.", "Kenji", "s"),
+        (
+            "Hello from Texas! We arrived in Austin two weeks ago and rented a house in Round Rock.",
+            "Kenji",
+            "s",
+        ),
+    )
+    assert "Nagoya" not in memory and "Round Rock" in memory, memory
+
+
+def test_a_place_said_to_be_home_is_where_they_live() -> None:
+    """ "For now Austin is home." is a home; "Not happening, Durban is home and …", said
+    against a move, keeps the home it names (and names no other)."""
+    memory = _memory_after(
+        ("I am Kenji, an engineer. I live in Nagoya.", "Kenji", "s"),
+        ("For now Austin is home. Thank you for all help.", "Kenji", "s"),
+    )
+    assert "Nagoya" not in memory and "Kenji lives in Austin now." in memory, memory
+    memory = _memory_after(
+        ("I'm Zanele, a muralist based in Durban.", "Zanele", "s"),
+        ("Not happening, Durban is home and the light here is better for painting.", "Zanele", "s"),
+    )
+    assert "based in Durban" in memory, memory
+
+
+def test_somewhere_at_the_moment_is_a_home_a_move_replaces() -> None:
+    """ "I'm in Porto at the moment, but the company is transferring me to Rotterdam next
+    month", then "we officially live in Rotterdam now": the line of Porto goes, though it
+    named Rotterdam as a plan."""
+    memory = _memory_after(
+        (
+            "I'm in Porto at the moment, but the company is transferring me to their Rotterdam office next month.",
+            "Tiago",
+            "s",
+        ),
+        (
+            "Signed for a flat in Kralingen last week, so we officially live in Rotterdam now.",
+            "Tiago",
+            "s",
+        ),
+    )
+    assert "Porto" not in memory and "live in Rotterdam now" in memory, memory
+
+
+def test_the_home_said_again_retires_nothing() -> None:
+    """ "But Sakai is home now, my son is close" of a home in Sakai: no change, so the line
+    of the grandchildren collected "Monday to Thursday" stays."""
+    memory = _memory_after(
+        ("I am 70 years old and live in Sakai, near Osaka.", "Haruko", "s"),
+        ("Monday to Thursday I collect my grandchildren Riku and Aoi from school.", "Haruko", "s"),
+        ("But Sakai is home now, my son is close.", "Haruko", "s"),
+    )
+    assert "grandchildren Riku and Aoi" in memory, memory
