@@ -37,7 +37,8 @@ _HERE = re.compile(
 #: What an introduction's apposition says of the speaker as it stands: "from Trondheim".
 _SAID_OF_ME = re.compile(r"^(?:an?|the|from|originally|based|born|living) ")
 _NOBODY = word_set(
-    "anyone anybody nobody everyone everybody someone somebody nothing it who i i'm we we're"
+    "anyone anybody nobody everyone everybody someone somebody nothing it who i i'm we we're "
+    "he he's she she's it's they they're you you're"
 )
 #: What they do and where, after their name (and age): "44, nurse in the ER at Nordvik".
 _TRADE_IN = re.compile(

@@ -48,8 +48,11 @@ _START = r"(?:\b|(?<=\b[A-Z][A-Za-z]))"
 #: rand, "N45,000" naira, "K1,200" kwacha, "RM1,200" ringgit).
 _MONEY = rf"(?:{_START}|(?<=\b[RNKP]))"
 #: A weekday, or the part of one, as a schedule says it ("Tuesday mornings").
-#: (two days are one value: "Tuesdays and Fridays" → "Mondays and Thursdays", whole)
-_DAY = rf"{WEEKDAYS}s?(?: (?:and|&) {WEEKDAYS}s?)?(?: (?:morning|afternoon|evening|night)s?)?"
+#: (days said together are one value: "Tuesdays and Fridays" → "Mondays and Thursdays",
+#: "tuesday thursday saturday" → "friday and sunday", whole)
+_DAY = (
+    rf"{WEEKDAYS}s?(?:(?:,? (?:and|&)|,)? {WEEKDAYS}s?)*(?: (?:morning|afternoon|evening|night)s?)?"
+)
 #: Not by how much an amount changed: "put the rent up by 50, so it's 950 now".
 _NOT_BY = r"(?<!\bby )(?<!\bby [^\w\s])"
 #: The kinds, in the order a change is read for them.
@@ -148,9 +151,13 @@ def counted(text: str) -> tuple[re.Pattern[str], str] | None:
     return re.compile(rf"(?:{_AMOUNT}|{_IN_WORDS})(?= {counts}\b)"), found[1]
 
 
-#: An amount after a currency's sign, and a price moved to one: "go up to £110", "down to $40".
+#: An amount after a currency's sign, and a price moved to one: "go up to £110", "raised my
+#: lesson rate to $75".
 PRICE = re.compile(rf"(?<=[£$€¥₹₦₵₱₩₺₽₴₸฿₫]){_AMOUNT}")
-_PRICE_MOVED = re.compile(rf"\b(?:up|down) to [£$€¥₹₦₵₱₩₺₽₴₸฿₫](?P<value>{_AMOUNT})")
+_PRICE_MOVED = re.compile(
+    r"\b(?:(?:up|down) |(?:rais|increas|lower|dropp|bump|hik)\w* (?:[\w'-]+ ){0,4}?)"
+    rf"to [£$€¥₹₦₵₱₩₺₽₴₸฿₫](?P<value>{_AMOUNT})"
+)
 #: A weight of the speaker's said with no unit, and the amounts of a weight, by its units.
 _WEIGHS = re.compile(
     rf"\bweigh(?:s|ed|ing)?\b[^.!?\d]*(?P<value>{_AMOUNT}){_NO_UNIT_AFTER}",

@@ -23,7 +23,7 @@ from typing import NamedTuple
 from reverie.store import Fact, known_word
 
 from .third_person import word_set
-from .words import MONTHS, UPPER, WEEKDAYS
+from .words import MONTHS, UPPER, WEEKDAYS, WHEN
 
 __all__ = [
     "SMALL_WORDS",
@@ -171,6 +171,8 @@ def _named(text: str) -> tuple[int, str] | None:
     name = found[group].rstrip("'’")
     if found.re is _CHOSEN and " " not in name and known_word(name.lower()):
         return None  # a word of the language chosen, no name: "So farming it is, here in Tandil"
+    if found.re is _CHOSEN and WHEN.match(name):
+        return None  # a day chosen, no name: "Tuesdays and Fridays it is"
     return found.start(group), name
 
 

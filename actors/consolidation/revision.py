@@ -219,7 +219,8 @@ def revise(
             (on_topic(topic, f.text), i, f, was)
             for i, f in enumerate(facts)
             if comparable(f, new)
-            and not same_turn(f, new)  # (both said at once: both true)
+            # (both said at once: both true; not a line said before that this turn rewrote)
+            and not (same_turn(f, new) and _sources(f) <= _sources(new))
             and (not corrects or same_person(f, new, persons, speaker))
             # in other words, only a line with one value of the kind, or one said right after
             # a word of the change ("Intervals on Tuesdays, long ride Sunday"): which else?
@@ -258,6 +259,10 @@ def revise(
         ]
         if switched_to:
             candidates = [c for c in candidates if _things(c[2].text) - switched_to - persons]
+        if renames(said) and not any(c[0] for c in candidates):
+            # (a rename off the topic of a thing called by its noun is of another thing: "the
+            # run club rebranded" never renames the cat "called Mochi")
+            candidates = [c for c in candidates if not _THING_CALLED.search(c[2].text)]
         if on_it:  # (the lines on the topic stated, when any holds an amount)
             candidates = [c for c in candidates if any(c[2] is f for f in on_it)]
         if kind in (SCALED_AMOUNT, RECORD_TIME, PRICE):
@@ -295,6 +300,14 @@ def revise(
             if name[0].isupper() and not WHEN.match(name) and not (name in value or value in name)
         }
         swaps = [(was, value), *_alongside(old.text, turn, was, persons)]
+        # (a schedule's day and time said anew together: "practice is now Tuesdays and Fridays
+        # at 18:00" of "Mondays and Thursdays at 17:30", both)
+        swaps += [
+            (ones[0].group(0), also)
+            for other, also in changes
+            if other is not kind and other in (WEEKDAY, TIME) and kind in (WEEKDAY, TIME)
+            if len(ones := list(other.finditer(old.text))) == 1 and root(ones[0][0]) != root(also)
+        ]
         rewritten = None if more else rewrite(old, new, swaps, turns)
         if rewritten is not None:
             facts.insert(at, rewritten)
@@ -302,6 +315,16 @@ def revise(
                 named_again(facts, rewritten, was, value, retire)
         return rewritten is not None
     return False
+
+
+#: A thing of someone's called by its noun: "Grace's cat is called Mochi".
+_THING_CALLED = re.compile(
+    r"(?:'s|\b(?:my|their|our|his|her)) [a-z]{3,} (?:is |was )?(?:called|named)\b"
+)
+
+
+def _sources(fact: Fact) -> set[tuple[str, str]]:
+    return {(session, m) for session, ids in fact.sources.items() for m in ids}
 
 
 def _told_with(turn: str, value: str, known: set[str]) -> set[str]:

@@ -488,3 +488,12 @@ def test_a_name_said_after_a_greeting_in_lower_case_takes_the_trade_after_it() -
         "Tomasz is based in Krakow.",
         "Tomasz is writing about Silesian dialect vocabulary.",
     ]
+
+
+def test_a_pronoun_here_is_no_name_given() -> None:
+    """ "He's here!! Cai, 7lb 2oz" announces a baby; it is no one introducing themselves."""
+    memory = _memory_after(
+        ("I'm an electrician in Cardiff.", "Owen", "s"),
+        ("He's here!! Cai, 7lb 2oz, born on Tuesday at the Heath.", "Owen", "s"),
+    )
+    assert "He's" not in memory and "electrician" in memory, memory

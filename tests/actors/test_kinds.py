@@ -500,3 +500,9 @@ def test_a_price_moved_by_its_currency_is_the_one_line_priced_so() -> None:
     two = ("Four rooms, £95 a night. I spend £40 a week on petrol.", "Fiona", "s")
     memory = _memory_after(two, said)
     assert "£95 a night" in memory and "£40 a week" in memory, memory
+    # (a price raised to a new amount: "Raised my lesson rate to $75")
+    memory = _memory_after(
+        ("I teach bass lessons on the side too, $60 an hour.", "Aroha", "s"),
+        ("Raised my lesson rate to $75, nobody complained.", "Aroha", "s"),
+    )
+    assert "$75 an hour" in memory and "$60" not in memory, memory

@@ -79,3 +79,37 @@ def test_a_person_a_thing_had_and_someone_elses_team_are_no_old_name() -> None:
         ("Aroha", "My sister's club renamed itself, they're the Red Kites now."),
     )
     assert any("Te Aro Tuis" in line for line in lines), lines
+
+
+def test_a_rename_off_the_topic_of_a_thing_called_by_its_noun_is_not_its() -> None:
+    """ "the run club rebranded. It's Lakeshore Pacers now" renames the club the speaker runs
+    with, never their cat "called Mochi"."""
+    memory = memory_after(
+        ("I share a one-bedroom with my boyfriend Eric and our cat Mochi.", "Grace", "s"),
+        ("I also run with the Beaches Run Club on Sunday mornings.", "Grace", "s"),
+        (
+            "Funny thing, the run club rebranded. It's Lakeshore Pacers now since we got a sponsor.",
+            "Grace",
+            "s",
+        ),
+    )
+    assert "cat is called Mochi" in memory and "Beaches" not in memory, memory
+    assert "runs with the Lakeshore Pacers" in memory, memory
+
+
+def test_a_line_a_turn_rewrote_takes_that_turns_rename_too() -> None:
+    """ "We've moved sessions to Sunday afternoons …, and we restarted the story arc under a
+    new name, Ashes of Brynmor": the campaign line takes both, and the line of a birth "at the
+    Heath" keeps its place."""
+    memory = memory_after(
+        ("I run a campaign called The Sunken Crown every Thursday for five mates.", "Owen", "s"),
+        ("Cai, 7lb 2oz, born on Tuesday at the Heath.", "Owen", "s"),
+        (
+            "We've moved sessions to Sunday afternoons so I'm home for bedtime, and we restarted"
+            " the story arc under a new name, Ashes of Brynmor.",
+            "Owen",
+            "s",
+        ),
+    )
+    assert "campaign called Ashes of Brynmor every Sunday afternoon" in memory, memory
+    assert "at the Heath" in memory, memory

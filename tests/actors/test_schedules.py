@@ -232,3 +232,38 @@ def test_a_time_said_with_at_takes_the_place_of_the_time_alone() -> None:
         ("My tai chi group moved indoors, and now it starts at 9.", "Mei", "s"),
     )
     assert "tai chi at 9 in Minoru Park" in memory and "at at" not in memory, memory
+
+
+def test_a_day_chosen_is_no_new_name() -> None:
+    """ "Tuesdays and Fridays it is." decides a schedule; it renames no team ("coaches … at
+    Felsina Volley Navile" keeps its name)."""
+    memory = _memory_after(
+        ("I coach a volleyball team at Felsina Volley Navile in Bologna.", "Chiara", "s"),
+        ("Nice idea, but no. Tuesdays and Fridays it is.", "Chiara", "s"),
+    )
+    assert "at Felsina Volley Navile" in memory and "at Tuesdays" not in memory, memory
+
+
+def test_a_schedules_day_and_time_said_anew_together_both_change() -> None:
+    """ "practice is now Tuesdays and Fridays at 18:00" of "Mondays and Thursdays at 17:30";
+    days listed without "and" are one value too ("tuesday thursday saturday")."""
+    memory = _memory_after(
+        ("Mondays and Thursdays at 17:30 in a school gym.", "Chiara", "s"),
+        (
+            "The school needs the gym, so practice is now Tuesdays and Fridays at 18:00.",
+            "Chiara",
+            "s",
+        ),
+    )
+    assert "Tuesdays and Fridays at 18:00 in a school gym" in memory, memory
+    assert "17:30" not in memory and "Mondays" not in memory, memory
+    memory = _memory_after(
+        ("i stream tuesday thursday saturday from 8pm.", "Marcus", "s"),
+        (
+            "new job hours run later so the schedule is now friday and sunday from 9pm.",
+            "Marcus",
+            "s",
+        ),
+    )
+    assert "Marcus streams friday and sunday from 9pm." in memory, memory
+    assert "saturday" not in memory and "8pm" not in memory, memory
