@@ -31,6 +31,7 @@ __all__ = [
     "PET",
     "PREMISES",
     "ROLES",
+    "TEAM",
     "THINGS",
     "WORKPLACE",
     "Key",
@@ -97,10 +98,14 @@ class Key(NamedTuple):
 
 #: What one belongs to, not works for: "quit the rowing club", "joined Ledgehouse, a climbing gym".
 _GROUPS = "club|team|choir|band|group|class|course|gym|league"
+#: A team by its plural name, as teams are named: "the Southside Stingers", "the Kaleva Bears".
+TEAM = r"the (?:[A-Z][\w'-]* )*[A-Z][\w'-]*[a-z]s\b(?! [A-Z])"
 #: A group joined, by its name and kind: "joined Ledgehouse, a climbing gym" (no employer).
 _JOINED_A_GROUP = re.compile(
     rf"\bjoin(?:s|ed|ing)? (?:the )?[A-Z][\w'-]*(?: [A-Z][\w'-]*)*,? (?:an? |the )?"
-    rf"(?:[\w-]+ ){{0,2}}(?:{_GROUPS})\b"
+    rf"(?:[\w-]+ ){{0,2}}(?:{_GROUPS})\b|"
+    # (or a team, by its plural name: "joined the Southside Stingers")
+    rf"\bjoin(?:s|ed|ing)? {TEAM}"
 )
 
 _TABLE: list[tuple[str, str]] = [

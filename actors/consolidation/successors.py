@@ -1,11 +1,12 @@
-"""Someone who took another's place for the speaker: the line of the one they replaced.
+"""Someone (or a team) who took another's place for the speaker: the line of the one replaced.
 
 "Prof. Esposito is my new supervisor", "the agency sent a new carer, Fatima",
 "the childminder is retiring, we've found someone new, Nuala": a person new in a
 role of the speaker's replaces the one line of theirs naming that role with someone
 else in it. The role is the noun the sentence says ("supervisor", "carer"), matched
-in the speaker's lines, so no table of roles is needed. See docs/design.md, "Memory
-that stays true".
+in the speaker's lines, so no table of roles is needed. A team joined ("a bunch of us joined
+the Southside Stingers") takes the place of the one team of theirs. See docs/design.md,
+"Memory that stays true".
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Sequence
 
 from reverie.store import Fact
 
+from .attributes import TEAM
 from .ownership import theirs
 from .words import UPPER
 
@@ -41,6 +43,10 @@ _NEW_NAMED = re.compile(
     rf"\b(?:a|our|my|their) new (?P<noun>[a-z]{{3,}}),? (?:called |named )?(?P<name>[{UPPER}][a-z]+)"
     r"\b(?! [A-Z])"
 )
+#: A team joined, by its plural name (not beside another: "also joined the Harriers"); a line of
+#: a team one plays with or for: "netball Saturdays with the Manurewa Mavericks".
+_JOINED_TEAM = re.compile(rf"\bjoin(?:s|ed|ing)? {TEAM}(?!.*\b(?:too|as well)\b)")
+_IN_A_TEAM = re.compile(rf"\b(?:with|for|in) {TEAM}")
 #: Someone who does a thing for the speaker now: "Hidayah from Siti's street helps them now"
 #: (not beside the one who did: "helps now too").
 _DOES_NOW = re.compile(
@@ -70,6 +76,10 @@ def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact
         found = _one(
             mine, rf"\b{named['noun']}s?\b(?!.*\b{named['name']}\b).*(?<=\S )[{UPPER}][a-z]"
         )
+    if found is None and _JOINED_TEAM.search(new.text) and not re.search(r"\balso\b", new.text):
+        # "a bunch of us joined the Southside Stingers": the one team of theirs it replaces
+        mine = theirs(older, new, new.text, speaker, cue=False) or []
+        found = _one(mine, _IN_A_TEAM.pattern)
     if found is None and (now := _DOES_NOW.match(new.text)) and now["who"] != speaker:
         # "Auntie Salmah helps every morning now": the one line of someone else's doing it for
         # them ("Hafiz's nephew Irfan helps them") had that place

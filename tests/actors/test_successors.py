@@ -4,6 +4,7 @@ thing is no one in a role."""
 
 from __future__ import annotations
 
+from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 
 CARER = "A carer from the agency comes Tuesday and Friday, a nice girl called Anh."
@@ -21,3 +22,18 @@ def test_a_new_one_in_a_role_named_after_it_replaces_the_line_of_that_role() -> 
 def test_a_new_thing_named_after_its_kind_is_no_one_in_a_role() -> None:
     """ "bought a new bike, a Brompton" names a make, not a person; the carer stays."""
     assert _merge("Gianni", [CARER], "Gianni bought a new bike, a Brompton.") == []
+
+
+def test_a_team_joined_replaces_the_one_team_of_theirs_and_no_employer() -> None:
+    """ "a bunch of us joined the Southside Stingers" (a team, by its plural name) replaces
+    "netball with the Manurewa Mavericks" and leaves the employer; "also joined" is beside."""
+    older = (
+        "I play netball on Saturdays with the Manurewa Mavericks. I work at Aramex.",
+        "Aroha",
+        "s",
+    )
+    said = ("Half our team quit so a bunch of us joined the Southside Stingers.", "Aroha", "s")
+    memory = _memory_after(older, said)
+    assert "Mavericks" not in memory and "works at Aramex" in memory, memory
+    memory = _memory_after(older, ("I also joined the Harbour Harriers.", "Aroha", "s"))
+    assert "Mavericks" in memory and "works at Aramex" in memory, memory
