@@ -14,7 +14,7 @@ from .words import UPPER
 __all__ = ["INITIALISM", "introduced"]
 
 #: A trade's initialism: "UX designer", "PhD student", "MSc student".
-INITIALISM = r"(?=[A-Za-z]{2,4}\b)[A-Z][a-z]?[A-Z][A-Za-z]?"
+INITIALISM = r"(?=[A-Za-z]{2,4}\b)[A-Z][a-z]?[A-Z][A-Za-z]{0,2}"
 
 #: "Siobhan here, physio in Galway", "Firefighter in Atlanta here, need …", "I'm Kenji,
 #: sous-chef at Kaiyo": who is speaking, and what they are.
@@ -44,7 +44,9 @@ _NOBODY = word_set(
 _TRADE_IN = re.compile(
     rf"^(?:(?P<age>\d{{1,3}}), )?(?:an? )?"  # (its own article: "26, a data analyst at …")
     # (a trade may open with an initialism: "UX designer at Kvist Design")
-    rf"(?P<trade>(?:[a-z][\w-]*|{INITIALISM})(?: [a-z][\w-]*){{0,2}}? (?:in|at|with|for|near|outside) "
+    # (and where they live: "retired railway signalman living in Shrewsbury")
+    rf"(?P<trade>(?:[a-z][\w-]*|{INITIALISM})(?: [a-z][\w-]*){{0,2}}?(?: living| based)? "
+    r"(?:in|at|with|for|near|outside) "
     rf"[^,.!?]*?[{UPPER}][^,.!?]*)"
 )
 

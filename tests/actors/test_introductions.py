@@ -497,3 +497,18 @@ def test_a_pronoun_here_is_no_name_given() -> None:
         ("He's here!! Cai, 7lb 2oz, born on Tuesday at the Heath.", "Owen", "s"),
     )
     assert "He's" not in memory and "electrician" in memory, memory
+
+
+def test_a_trade_said_with_where_they_live_or_by_initialism_is_the_speakers() -> None:
+    """ "Walter here, 71, retired railway signalman living in Shrewsbury": the trade is
+    Walter's; "Niko here, HVAC engineer in Tampere": an initialism of four letters too."""
+    memory = _memory_after(
+        (
+            "Good morning! Walter here, 71, retired railway signalman living in Shrewsbury.",
+            "Walter",
+            "s",
+        )
+    )
+    assert "Walter is a retired railway signalman." in memory, memory
+    memory = _memory_after(("Niko here, HVAC engineer in Tampere.", "Niko", "s"))
+    assert "Niko works as an HVAC engineer." in memory and "Tampere" in memory, memory
