@@ -24,6 +24,10 @@ _LOWER_I = re.compile(r"(?<![\w'’.-])i(?=(?:['’](?:m|ve|d|ll))?(?![\w'’-]|
 
 #: A negation typed without its apostrophe: "i dont want", "cant make it", "didnt".
 _NT = re.compile(r"\b(do|does|did|ca|wo|is|are|was|were|have|has|had|could|would|should)nt\b")
+#: "I am" before a name in the languages users greet in: "Soy Valentina", "Ich bin Lena".
+_I_AM_ABROAD = re.compile(
+    rf"^(?:Soy|Sono|Ich bin|Je suis|Eu sou|Ik ben|Jestem|Jag är|Jeg er) (?=[{UPPER}])"
+)
 #: An aside inside a sentence, before its comma.
 _ASIDE = re.compile(r",? (?i:by the way|btw)(?=, )")
 #: A relative of the speaker's opening a terse sentence without its "my" (not "Mate, …").
@@ -75,6 +79,7 @@ def as_meant(text: str, name: str | None) -> str:
     Wambui, senior auditor at KPMG.", "Zeynep, 27, PhD student …") with its "I'm"."""
     text = _cased(_NT.sub(r"\1n't", _IM.sub("I'm", _LOWER_I.sub("I", text))))
     text = _ASIDE.sub("", text)  # "I'm Hiroshi by the way, a baker": "I'm Hiroshi, a baker"
+    text = _I_AM_ABROAD.sub("I'm ", text)  # "Soy Valentina, wedding photographer …"
     if name and name[:1].isupper():  # their own name typed in lower case: "im itzel, 19"
         said = rf"(?:\bI'm|\bI am|\bname is|\bname's|\bcall me|^) {re.escape(name.lower())}\b"
         text = re.sub(said, lambda m: m[0][: -len(name)] + name, text)

@@ -483,7 +483,10 @@ def _same_kind(
         (f, w)  # (as written: "buses", not the stem "buse", which the embedder misreads)
         for f in (own if ended else ())
         for w in set(LONG_WORD.findall(f.text)) - said_words
-        if w[0].islower() and w not in COMMON
+        if w[0].islower()
+        and w not in COMMON
+        # (not what someone is: "Diego is a photographer" holds no camera)
+        and not re.search(rf"\b(?:is|works as) an? (?:[\w-]+ )?{w}\b", f.text)
     ]
     for things, near in ((makes, MAKE), (words, WORD)):
         if things:

@@ -45,7 +45,8 @@ _TRADE_IN = re.compile(
     rf"^(?:(?P<age>\d{{1,3}}), )?(?:an? )?"  # (its own article: "26, a data analyst at …")
     # (a trade may open with an initialism: "UX designer at Kvist Design")
     # (and where they live: "retired railway signalman living in Shrewsbury")
-    rf"(?P<trade>(?:[a-z][\w-]*|{INITIALISM})(?: [a-z][\w-]*){{0,2}}?(?: living| based)? "
+    # (or a digit: "3D artist at Basalt Pixels")
+    rf"(?P<trade>(?:[a-z][\w-]*|\d[A-Z]|{INITIALISM})(?: [a-z][\w-]*){{0,2}}?(?: living| based)? "
     r"(?:in|at|with|for|near|outside) "
     rf"[^,.!?]*?[{UPPER}][^,.!?]*)"
 )
@@ -99,6 +100,8 @@ def introduced(body: str) -> list[str]:
             [f"I'm {who}.", *age, f"I'm {article(trade['trade'])} {trade['trade']}."],
             rest[trade.end() :],
         )
+        # (what the employer is, said after it: "…, a small VFX studio in Amman", not them)
+        rest = re.sub(r"^, an? [^,.!]*?(?= in [A-Z]|[,.!]|$)", "", rest)
     else:
         said = [f"I'm {who}."]
     rest = rest.strip(" ,.!")

@@ -400,3 +400,17 @@ def test_an_event_cancelled_ends_its_line() -> None:
     assert "Cork" not in memory, memory
     memory = _memory_after(fair, ("My sister's wedding got cancelled.", "Saoirse", "s"))
     assert "Cork Christmas craft fair" in memory, memory
+
+
+def test_a_thing_that_ended_is_never_what_someone_is() -> None:
+    """ "sold my old camera body and got a Lumix S5": "Diego is a photographer" holds no
+    camera, though the embedder puts the words near."""
+    memory = _memory_after(
+        (
+            "I'm Diego, a photographer in Mexico City, mostly food and editorial stuff.",
+            "Diego",
+            "s",
+        ),
+        ("I sold my old camera body and got a Lumix S5.", "Diego", "s"),
+    )
+    assert "Diego is a photographer" in memory, memory

@@ -512,3 +512,25 @@ def test_a_trade_said_with_where_they_live_or_by_initialism_is_the_speakers() ->
     assert "Walter is a retired railway signalman." in memory, memory
     memory = _memory_after(("Niko here, HVAC engineer in Tampere.", "Niko", "s"))
     assert "Niko works as an HVAC engineer." in memory and "Tampere" in memory, memory
+
+
+def test_a_trade_opening_with_a_digit_and_the_employer_said_after_it() -> None:
+    """ "Omar here, 3D artist at Basalt Pixels, a small VFX studio in Amman": the trade is
+    Omar's, the studio is the employer's, not what Omar is."""
+    memory = _memory_after(
+        (
+            "Marhaba! Omar here, 3D artist at Basalt Pixels, a small VFX studio in Amman.",
+            "Omar",
+            "s",
+        )
+    )
+    assert "Omar is a 3D artist at Basalt Pixels." in memory and "based in Amman" in memory, memory
+    assert "works as a small" not in memory, memory
+
+
+def test_i_am_said_in_the_language_they_greet_in_introduces_them() -> None:
+    """ "Hola! Soy Valentina, wedding photographer in Valparaíso.": "Soy" is "I'm"."""
+    memory = _memory_after(
+        ("Hola! Soy Valentina, wedding photographer in Valparaíso.", "Valentina", "s")
+    )
+    assert "Valentina works as a wedding photographer." in memory and "Valparaíso" in memory, memory
