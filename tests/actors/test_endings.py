@@ -414,3 +414,17 @@ def test_a_thing_that_ended_is_never_what_someone_is() -> None:
         ("I sold my old camera body and got a Lumix S5.", "Diego", "s"),
     )
     assert "Diego is a photographer" in memory, memory
+
+
+def test_a_job_left_by_where_it_was_ends_the_employer() -> None:
+    """ "handed in my notice at the hospital" ends "works nights … at riverside hospital"
+    (however it is typed); a sister's notice ends nothing of the speaker's."""
+    job = ("i also work nights as a pharmacy tech at riverside hospital.", "Priya", "s")
+    said = (
+        "i handed in my notice at the hospital, starting at oakwood pharmacy on the 1st.",
+        "Priya",
+        "s",
+    )
+    assert "riverside" not in _memory_after(job, said)
+    sister = ("My sister handed in her notice at the hospital.", "Priya", "s")
+    assert "riverside hospital" in _memory_after(job, sister)
