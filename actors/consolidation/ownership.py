@@ -23,6 +23,7 @@ __all__ = [
     "of_theirs",
     "owner",
     "people",
+    "said_in",
     "same_person",
     "same_subject",
     "same_turn",
@@ -176,12 +177,14 @@ def theirs(
     return [f for f in older if of(f.text) and not same_turn(f, new)]
 
 
+def said_in(fact: Fact) -> set[tuple[str, str]]:
+    """The (session, message id) pairs ``fact`` was said in."""
+    return {(session, m) for session, ids in fact.sources.items() for m in ids}
+
+
 def same_turn(a: Fact, b: Fact) -> bool:
     """``a`` and ``b`` were said in one turn: both are true, neither replaces the other."""
-    return bool(
-        {(s, m) for s, ids in a.sources.items() for m in ids}
-        & {(s, m) for s, ids in b.sources.items() for m in ids}
-    )
+    return bool(said_in(a) & said_in(b))
 
 
 def _same_one(a: str, b: str) -> bool:

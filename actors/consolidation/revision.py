@@ -40,7 +40,7 @@ from .kinds import (
     the_one,
     topic_of,
 )
-from .ownership import named, owner, people, same_person, same_turn, theirs
+from .ownership import named, owner, people, said_in, same_person, same_turn, theirs
 from .renaming import corrected_name, renames, renaming
 from .sentences import sentences
 from .signals import ACTUALLY, CLAUSE, ending, gone, hedged, over
@@ -220,7 +220,7 @@ def revise(
             for i, f in enumerate(facts)
             if comparable(f, new)
             # (both said at once: both true; not a line said before that this turn rewrote)
-            and not (same_turn(f, new) and _sources(f) <= _sources(new))
+            and not (same_turn(f, new) and said_in(f) <= said_in(new))
             and (not corrects or same_person(f, new, persons, speaker))
             # in other words, only a line with one value of the kind, or one said right after
             # a word of the change ("Intervals on Tuesdays, long ride Sunday"): which else?
@@ -321,10 +321,6 @@ def revise(
 _THING_CALLED = re.compile(
     r"(?:'s|\b(?:my|their|our|his|her)) [a-z]{3,} (?:is |was )?(?:called|named)\b"
 )
-
-
-def _sources(fact: Fact) -> set[tuple[str, str]]:
-    return {(session, m) for session, ids in fact.sources.items() for m in ids}
 
 
 def _told_with(turn: str, value: str, known: set[str]) -> set[str]:
