@@ -125,11 +125,8 @@ def displaced(
         return None  # "Before Rosa moved back here they taught in Turin": the past
     if re.search(r"\bhere\b", first) and not values(new.text) - {speaker}:
         return None  # "we're settled here now": where they are, no new place
-    homes = {k.value for f in older for k in keys(f.text) if k.attribute == "residence"}
-    if (
-        any(k.attribute == "residence" for k in keys(new.text))
-        and values(new.text) - {speaker} <= homes
-    ):
+    said_home = any(k.attribute == "residence" for k in keys(new.text))
+    if said_home and values(new.text) - {speaker} <= _homes(older):
         return None  # "Sakai is home now, my son is close": the home a line holds, said again
     if (predecessor := succeeded(older, new, turn, speaker)) is not None:
         return Displaced(predecessor, None)  # "Prof. Esposito is my new supervisor"
@@ -418,6 +415,11 @@ def _kind(head: str) -> re.Pattern[str]:
     """Where a line names a thing of the kind ``head`` ("by bike" is a way to go, not one),
     in a name too ("the old club" is "Wendouree Bowls Club")."""
     return re.compile(rf"(?<!\bby )\b(?:{re.escape(head)}|{re.escape(head.capitalize())})s?\b")
+
+
+def _homes(facts: Sequence[Fact]) -> set[str]:
+    """The homes ``facts`` say someone lives in."""
+    return {k.value for f in facts for k in keys(f.text) if k.attribute == "residence"}
 
 
 def _holds(head: str, text: str) -> bool:

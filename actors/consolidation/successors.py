@@ -83,7 +83,8 @@ def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact
     if found is None and (now := _DOES_NOW.match(new.text)) and now["who"] != speaker:
         # "Auntie Salmah helps every morning now": the one line of someone else's doing it for
         # them ("Hafiz's nephew Irfan helps them") had that place
-        found = _one(older, rf"^(?!.*\b{now['who']}\b).*\b{now['verb']} them\b")
+        others = [f for f in older if now["who"] not in f.text]
+        found = _one(others, rf"\b{now['verb']} them\b")
     return found
 
 
