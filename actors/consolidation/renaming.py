@@ -164,7 +164,9 @@ def new_name(text: str, turn: str, said: str) -> tuple[re.Pattern[str], str] | N
 def _named(text: str) -> tuple[int, str] | None:
     """Where ``text`` says a new name, and the name: after its words ("is now"), or chosen
     ("Lanternfall it is", "'Solkorn' from now on")."""
-    found = _NEW_NAME.search(text) or _CHOSEN.search(text)
+    # (the choice said last is the one made: "Joost says I should switch to Ironman Hamburg,
+    # but no, Almere it is")
+    found = _CHOSEN.search(text) or _NEW_NAME.search(text)
     if found is None:
         return None
     group = "first" if found.re is _CHOSEN and found["first"] else "name"
@@ -253,7 +255,8 @@ _PLACED = re.compile(r"\b(?:in|on|to|from|near|around|outside)(?: the)? $")
 #: person, "with Mrs MacInnes").
 _BELONGS = re.compile(
     rf"\b(?:at|with|as|for|joined) (?:the )?(?!(?:Mrs|Mr|Ms|Miss|Dr)\b\.?){_NOT_A_DAY}"
-    rf"(?P<name>{_NAME})"
+    # (not a currency's letter: "sells it for R$45")
+    rf"(?P<name>{_NAME})(?![$€£¥₵])"
 )
 
 
@@ -272,6 +275,8 @@ def renamed_by_meaning(
     if not renames(fact) or (given := _given(fact, turn)) is None or not given[1]:
         return None
     new, said = given
+    if any(re.search(rf"(?<![\w'-]){re.escape(new)}(?![\w'])", line.text) for line in lines):
+        return None  # a name they already had, chosen again: "Campinas it is"
     holding: list[tuple[Fact, str]] = []
     for line in lines:
         names = [
@@ -307,7 +312,7 @@ def _old_name(said: str) -> re.Pattern[str]:
         # (or what they run: "runs Fresh Fade Barbershop in Adum" for "the shop")
         # (or what they belong to: "treasurer of our Mahila Mandal")
         # (and where, between: "runs the debate club here, Minerva Debate")
-        rf"(?:(?P<after>\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named})(?: here| there)?,?|"
+        rf"(?:(?P<after>\b(?:{_CALLED}|(?:{named})(?:'s name)? is|(?:{named})(?:'s)? name|(?:{named})(?: here| there)?,?|"
         rf"{titled}|runs?|owns?|"
         # (or whom they play with: "plays five-a-side on Tuesday nights with the Landore Lions")
         r"plays? (?:[\w'-]+ ){0,5}?(?:for|with)|of (?:our|their|my|his|her))|"

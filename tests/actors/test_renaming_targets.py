@@ -1,0 +1,50 @@
+"""Which line a rename takes (``renaming.py``, through the extractive path): the one naming
+the thing renamed by its noun, and none for a name chosen that the memory already holds, a
+name suggested and declined, or a currency's letter."""
+
+from __future__ import annotations
+
+from tests.actors.merging import facts_of, memory_after
+
+
+def _lines(speaker: str, *turns: str) -> list[str]:
+    """The memory's lines after one job per turn, a day apart, in one scope."""
+    return facts_of(memory_after(*((turn, speaker, "s") for turn in turns)))
+
+
+def test_a_thing_renamed_by_its_noun_is_the_line_naming_it() -> None:
+    """ "renamed the shop" renames the shop "under the shop name KadrajLab", not the
+    employer the speaker works at."""
+    lines = _lines(
+        "Mehmet",
+        "Auditor at Deloitte in Istanbul by day, but what I actually love is fixing old film "
+        "cameras. I sell them on Etsy under the shop name KadrajLab.",
+        "Good news round: I renamed the shop to Obscura Camera Co., felt more grown-up.",
+    )
+    assert any("Deloitte" in line for line in lines)
+    assert any("shop name Obscura Camera Co" in line for line in lines)
+    assert not any("KadrajLab" in line for line in lines)
+
+
+def test_a_name_chosen_again_renames_nothing() -> None:
+    """ "Campinas it is", of where they already live, is a decision, no rename; nor is
+    "R$45" a name to replace."""
+    lines = _lines(
+        "Larissa",
+        "I'm from Campinas. A box of 12 costs me R$28 and I sell it for R$45.",
+        "Nah, just dreaming. My clients are here. Campinas it is.",
+    )
+    assert any("sells it for R$45" in line for line in lines), lines
+
+
+def test_a_name_suggested_and_declined_renames_nothing() -> None:
+    """ "Joost keeps saying I should switch to Ironman Hamburg, but no, Almere it is": the
+    choice said last is the one made, and it is a race they already entered."""
+    lines = _lines(
+        "Femke",
+        "My husband Joost works shifts for the NS so time is tight lol",
+        "I cancelled and entered Challenge Almere-Amsterdam in September instead.",
+        "Yes pls, extend to September. Joost keeps saying I should switch to Ironman "
+        "Hamburg, but no, Almere it is.",
+    )
+    assert any("works shifts for the NS" in line for line in lines), lines
