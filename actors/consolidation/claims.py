@@ -32,7 +32,8 @@ _WHO = (  # (not a number or a determiner: "Two weeks in our new flat in Chittag
 )
 #: "Sofie is a graphic designer at a studio called Inkwell in Aarhus": trade, employer, place.
 _TRADE_AT_IN = re.compile(
-    rf"{_WHO} (?P<trade>(?:is (?:now )?an?|works as an?|starts as(?: an?)?|"
+    # (and how much: "works part-time as a pharmacy technician")
+    rf"{_WHO} (?P<trade>(?:is (?:now )?an?|works (?:(?:part|full)-time )?as an?|starts as(?: an?)?|"
     # (a trade with no article, as many write it: "is sous chef at Coral Cove")
     rf"is(?: now)?(?= (?:[\w-]+ )?(?:{ROLES})\b)|(?:took|got|accepted|"
     # (a trade's words may hold an acronym: "a QA tester")
@@ -52,7 +53,8 @@ _TRADE_AT_IN = re.compile(
     # (or with the wider one after a comma: "in Coyoacán, Mexico City")
     rf"(?P<where>{_PLACE_NAME}(?:,? in {_PLACE_NAME}|, {_PLACE_NAME})?))?"
     # (and the field, after it all: "… in Trondheim, microbiology")
-    r"(?:, (?P<field>[a-z][\w-]*(?: [a-z][\w-]*){0,2}))?[.!]?$"
+    # (or how often: "…, three days a week")
+    r"(?:, (?P<field>[a-z][\w-]*(?: [a-z][\w-]*){0,2}|[\w-]+ (?:days|shifts|nights) a week))?[.!]?$"
 )
 #: A place said to be their home after it: "mostly buildings in Bole, where Dawit also lives".
 _WHERE_THEY_LIVE = re.compile(

@@ -376,3 +376,21 @@ def test_who_someone_is_with_now_is_their_partner() -> None:
     assert _merge("Maya", older, said) == [older[1]]
     assert _merge("Maya", older, "Maya is with Priya at the market.") == []
     assert _merge("Maya", older, "Maya is with Vodafone now, it's cheaper.") == []
+
+
+def test_a_trade_said_with_its_hours_is_apart_from_its_employer() -> None:
+    """ "I work part-time as a pharmacy technician at McCabes in Douglas, three days a week"
+    is a trade, an employer and a place: "first week at Hickey's done" takes the employer and
+    leaves the trade."""
+    said = [
+        (
+            "Well, I work part-time as a pharmacy technician at McCabes in Douglas, three "
+            "days a week.",
+            "Gráinne",
+            "s",
+        ),
+        ("Well, first week at Hickey's done, and what a difference.", "Gráinne", "s"),
+    ]
+    memory = _facts(_memory_after(*said))
+    assert "Gráinne works part-time as a pharmacy technician, three days a week." in memory
+    assert not any("McCabes" in line for line in memory), memory
