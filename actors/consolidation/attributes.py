@@ -98,6 +98,8 @@ class Key(NamedTuple):
 
 #: What one belongs to, not works for: "quit the rowing club", "joined Ledgehouse, a climbing gym".
 _GROUPS = "club|team|choir|band|group|class|course|gym|league"
+#: The nouns of a job itself, not of where it is done: "quit my job", "quit the post".
+_JOB = "job|post|position|role|work|company|firm|employer|career"
 #: A team by its plural name, as teams are named: "the Southside Stingers", "the Kaleva Bears".
 TEAM = r"the (?:[A-Z][\w'-]* )*[A-Z][\w'-]*[a-z]s\b(?! [A-Z])"
 #: A group joined, by its name and kind: "joined Ledgehouse, a climbing gym" (no employer).
@@ -145,7 +147,9 @@ _TABLE: list[tuple[str, str]] = [
         rf"\b(?:rent(?:s|ing|ed)?|shar(?:e|es|ed|ing)) (?:an?|the) (?:[\w-]+ )?{_HOMES}"
         r"(?= in (?-i:[A-Z]))|"
         # (a move in the English of South Asia: "we shifted to Johar Town"; not "to Tuesdays")
-        rf"shift(?:ed|ing)(?= (?:to|into) (?!(?i:{WEEKDAYS}|{MONTHS})\b)(?-i:[A-Z]))|"
+        # (or to a home there: "shifted to a ground floor independent house in HSR Layout")
+        rf"shift(?:ed|ing)(?= (?:to|into) (?:(?:an?|the|our|my|their) (?:[\w-]+ ){{0,3}}?{_HOMES} in )?"
+        rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)(?-i:[A-Z]))|"
         # (somewhere now: "we're in Lautoka now", "is in Porto at the moment"; not "in Sydney
         # this weekend")
         r"(?:'re|'m|\bare|\bam|\bis) in (?=(?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* (?:now|at the moment)\b)|"
@@ -177,6 +181,8 @@ _TABLE: list[tuple[str, str]] = [
         r"work(?:s|ing)? (?:the|a) (?-i:[a-z])[\w-]*(?: (?-i:[a-z])[\w-]*)? (?:at|for) (?:the )?(?-i:[A-Z])|"
         # (a past one is no claim: "the old laptop went back to my previous employer")
         r"job (?:at|with|in)\b|(?<!previous )(?<!former )(?<!old )employer|employed|"
+        # (or on leave from it: "on maternity leave from Iberdrola")
+        r"on (?:[\w-]+ )?leave from (?:the )?(?-i:[A-Z])|"
         # (or where they were sent to work, by a name of two words or more: "transferred to
         # Vicente Sotto Memorial"; not a part of the same employer, "transferred to Cedar ward",
         # "to the Leeds branch", "to Oncology")
@@ -208,7 +214,9 @@ _TABLE: list[tuple[str, str]] = [
         # (a job lost: "got laid off", "was made redundant", "laid off half of us, me included")
         r"(?:got|was|were|been|being) (?:laid off|made redundant|let go|sacked)\b|"
         r"laid off\b(?=[^.;!?]*\b(?:them|me|us) included\b)|"
-        rf"quit\b(?= (?:my|their|his|her|the|this) (?!(?:[\w-]+ ){{0,2}}(?:{_GROUPS})\b)| (?-i:[A-Z])|[.!,]|$)|"
+        # (a thing quit by its noun is a job by a job's noun; another, "quit the martial art",
+        # "quit the production house", is the line nearest it: change.py)
+        rf"quit\b(?= (?:my|their|his|her|the|this) (?:[\w-]+ ){{0,2}}?(?:{_JOB})\b| (?-i:[A-Z])|[.!,]|$)|"
         r"(?:left|lost) (?:my|their|his|her|the) (?:[\w-]+ )?job\b|"
         # (starting "as a sound engineer at Tengri"; joining or signing with a name, not "a gym")
         rf"start(?:s|ed|ing)? (?:(?:on |this |next )?(?:today|tomorrow|{WEEKDAYS}) )?"

@@ -20,7 +20,7 @@ __all__ = ["BREED", "of_breed"]
 #: stubborn beagle called Pancho"; or named first, "Pepper, Dolores's dachshund".
 _NAMED_BEING = re.compile(
     rf"(?:'s|\b(?:an?|my|our|their)(?= (?:[a-z]+ )?[a-z]+ (?:called|named) ))"
-    rf" (?:[a-z]+ )?(?P<noun>[a-z]+) (?:(?:called|named) )?[{UPPER}][\w-]*\b|"
+    rf" (?:[a-z]+ )?(?P<noun>(?!(?:called|named)\b)[a-z]+) (?:(?:called|named) )?[{UPPER}][\w-]*\b|"
     rf"\b[{UPPER}][\w-]*, [{UPPER}][\w-]*'s (?P<after>[a-z]+)\b"
 )
 #: How near a breed must be to its kind ("dachshund" is 0.61 from "dog"; a boss is 0.43).
@@ -32,9 +32,13 @@ def of_breed(lines: Sequence[Fact], speaker: str, kind: set[str], embed: Embed) 
     named = [
         (f, m["noun"] or m["after"])
         for f in lines
-        # (the speaker's answer too: "Dolores, asked …, answered …")
-        if f.text.startswith((f"{speaker}'s ", f"{speaker} ", f"{speaker}, asked "))
-        and (m := _NAMED_BEING.search(f.text))
+        if (m := _NAMED_BEING.search(f.text))
+        # (the speaker's answer too: "Dolores, asked …, answered …"; or theirs wherever the
+        # line names it: "How to handle Sofía's beagle Churro …")
+        and (
+            f.text.startswith((f"{speaker}'s ", f"{speaker} ", f"{speaker}, asked "))
+            or f.text[: m.start() + 3].endswith(f"{speaker}'s ")
+        )
         and not RELATIVE.fullmatch(m["noun"] or m["after"])
     ]
     if not named:

@@ -77,7 +77,7 @@ __all__ = ["SWITCH", "Displaced", "displaced", "values"]
 _LIFE_ENDS = re.compile(
     r"\b(?:died|passed(?: away)?(?! (?:the|my|his|her|their|an?|it)\b)|"
     rf"lost (?:our|my|their) (?:old |little |dear )?(?:boy|girl|{PET.pattern})\b|"
-    r"put (?:[\w']+ ){0,3}(?:down|to sleep)|rehomed?|(?:went|gone) to live|(?:lives|is living|'s living) with .+ now|"
+    r"put (?:[\w']+ ){0,3}(?:down|to sleep)|rehomed?|(?:went|gone) to live|(?:lives|is living|'s living) with .+ now|now (?:lives|is living) with|"
     r"gave (?:him|her|them|[A-Z][\w-]*) away|given away|(?:got|was|been|gets|is) adopted|"
     # (or retired to another home: "he's retired to my brother's house in town"; or given
     # one: "we found our cat a new home with my aunt")
@@ -278,9 +278,11 @@ def displaced(
     # Saturday line, "our Sunday barbecues are over" no line of futsal on Wednesdays)
     at, stated = ended_at(new.text), values(new.text) - {speaker}
     whose = _OF_THEIRS.match(new.text, len(speaker)) if new.text.startswith(speaker) else None
+    whose = None if whose and PET.fullmatch(whose["noun"]) else whose
     scope = older
     if whose and at >= 0 and stated and all(new.text.find(v) > at for v in stated):
         # "Maya's manager left Pixelworks": the manager's ending, only a line of the manager's
+        # (not a pet's, "Sofía's dog now lives with their parents in Segovia": it left them)
         scope = [f for f in older if re.search(rf"\b{whose['noun']}\b", f.text)]
     mine = theirs(scope, new, said, speaker) or []
     # (a day alone is no thing, "swimming on Saturday mornings instead of running", nor one said
@@ -346,7 +348,9 @@ def displaced(
         if kind:  # "the dog's gone to live with …": the one line naming a dog, or no line
             dogs = [f for f in kin if kind & {m.casefold() for m in PET.findall(f.text)}]
             if not dogs:  # (or a dog by its breed: "Dolores's dachshund Pepper")
-                dogs = of_breed(older, speaker, kind, embed)
+                # (not a relative's dog: "Kiri's sister's dog got adopted")
+                of_kin = re.search(rf"\b(?:{RELATIVES})'s (?:[a-z]+ )?{PET.pattern}", said, re.I)
+                dogs = of_breed(kin if of_kin else older, speaker, kind, embed)
             return Displaced(dogs[0], None) if len(dogs) == 1 else None
     # a thing said to end ("sold my bike") is named by its kind, not its make: nearness is
     # weaker evidence than the ending (with one candidate, only near counts; a kind no line
@@ -519,9 +523,9 @@ def _same_kind(
 
 
 #: A name that says where or who, not what: "in Bristol", "boyfriend Tunde"; nor a game
-#: played, "plays Mobile Legends".
+#: played, "plays Mobile Legends", nor a trade, "as a QA engineer".
 _PLACE_OR_PERSON = re.compile(
-    rf"\b(?:in|at|from|to|near|outside|with|for|by|play(?:s|ing|ed)?|(?i:{RELATIVES})),? "
+    rf"\b(?:in|at|from|to|near|outside|with|for|by|as an?|play(?:s|ing|ed)?|(?i:{RELATIVES})),? "
     # (or the wider place after a place: "a kiosk in Kalamaria, Thessaloniki")
     r"(?-i:(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*)*, )?)$",
     re.IGNORECASE,

@@ -64,8 +64,14 @@ def of_theirs(text: str, theirs: frozenset[str]) -> bool:
 
 def someone_else(text: str) -> bool:
     """``text`` opens with another person named by a common noun ("A colleague …",
-    "Someone …"): it is their fact, not the speaker's (nor anyone the scope knows)."""
-    return bool(SOMEONE.match(text))
+    "Someone …", or the relation alone: "Mother fell, now she is in a care home"): it is
+    their fact, not the speaker's (nor anyone the scope knows)."""
+    return bool(SOMEONE.match(text) or _RELATION_ALONE.match(text))
+
+
+#: A relative named by the relation alone, as the subject ("Mother fell", "Dad is …"; not
+#: with the speaker, "Partner and I moved").
+_RELATION_ALONE = re.compile(rf"(?i:{RELATIVES})s?\b(?! and\b)")
 
 
 def owner(text: str, people: set[str]) -> str:

@@ -57,6 +57,8 @@ CORRECTION = re.compile(
     rf"\b(?:correction|autocorrect|meant|mix(?:ing|ed up)|{_SAID_WRONG})\b|{ACTUALLY}",
     re.I,
 )
+#: A thing done in place of another: "Swimming instead, Sunday 7am".
+_INSTEAD = re.compile(r"\binstead\b", re.I)
 #: Where a change's reason starts: what follows says why, not what else changed.
 _WHY = re.compile(r" [—–] | - |,? because |,? since ")
 #: The plural of a day: a day said once ("on a Monday") takes the number of the old one.
@@ -299,6 +301,11 @@ def revise(
             for name in values(claim) - values(old.text) - {value, speaker}
             if name[0].isupper() and not WHEN.match(name) and not (name in value or value in name)
         }
+        if _INSTEAD.search(claim) and (doing := topic_of(claim[: claim.find(value)], True)):
+            # (another thing done instead, "Swimming instead, Sunday 7am", is no new day of
+            # the line's aikido: the line goes and the new thing stands alone)
+            doing.discard("instead")
+            more |= {value} if doing and not on_topic(doing, old.text) else set()
         swaps = [(was, value), *_alongside(old.text, turn, was, persons)]
         # (a schedule's day and time said anew together: "practice is now Tuesdays and Fridays
         # at 18:00" of "Mondays and Thursdays at 17:30", both)

@@ -1,0 +1,48 @@
+"""What the speaker left: a pet that lives with someone else now, a job on leave they do
+not go back to, a home they shifted from (through the extractive path)."""
+
+from __future__ import annotations
+
+from tests.actors.merging import facts_of, memory_after
+
+
+def _lines(speaker: str, *turns: str) -> list[str]:
+    """The memory's lines after one job per turn, a day apart, in one scope."""
+    return facts_of(memory_after(*((turn, speaker, "s") for turn in turns)))
+
+
+def test_a_pet_that_now_lives_with_others_is_gone_whatever_its_breed() -> None:
+    """ "Our dog now lives with my parents in Segovia" ends the beagle "called Churro" (a
+    breed of the kind said), in a line that names it anywhere as theirs too."""
+    for first in (
+        "We have a beagle called Churro who is very jealous of the baby.",
+        "Also how to handle our beagle Churro who is very jealous of the baby.",
+    ):
+        lines = _lines(
+            "Sofia",
+            first,
+            "Sad news, we made the hard decision: our dog now lives with my parents in Segovia.",
+        )
+        assert not any("Churro" in line for line in lines), lines
+
+
+def test_a_job_on_leave_ends_when_they_do_not_go_back() -> None:
+    """ "On maternity leave from Iberdrola" is where they work; "I'm not going back to my
+    old job" ends it."""
+    lines = _lines(
+        "Sofia",
+        "Also I'm on maternity leave from Iberdrola (marketing team) until March.",
+        "Okay bigger news: I'm not going back to my old job in March.",
+    )
+    assert not any("Iberdrola" in line for line in lines), lines
+
+
+def test_a_move_in_south_asian_english_to_a_home_somewhere() -> None:
+    """ "Shifted to a ground floor independent house in HSR Layout" is a move from where
+    they lived."""
+    lines = _lines(
+        "Ananya",
+        "I live in Whitefield.",
+        "we did it!! shifted to a ground floor independent house in HSR Layout last weekend.",
+    )
+    assert not any("Whitefield" in line for line in lines), lines

@@ -1,0 +1,62 @@
+"""A change of someone else's, or of another doing, is not the change of the speaker's line
+beside it: "Mother fell, now she is in a care home" is the mother's; "quit the martial art"
+is no job quit; "Swimming instead, Sunday 7am" is a new thing, not aikido's new day."""
+
+from __future__ import annotations
+
+from tests.actors.merging import facts_of, memory_after
+
+
+def _lines(speaker: str, *turns: str) -> list[str]:
+    """The memory's lines after one job per turn, a day apart, in one scope."""
+    return facts_of(memory_after(*((turn, speaker, "s") for turn in turns)))
+
+
+def test_a_relative_named_by_the_relation_alone_changes_none_of_the_speakers_lines() -> None:
+    """ "Mother fell, now she is in Koivupirtti care home" is the mother's news: the visits
+    stay the speaker's, and "I visit Wednesdays and Sundays now" changes their days, not
+    the ski club's."""
+    lines = _lines(
+        "Matti",
+        "My mother Aino is 84, lives alone in Pirkkala. I visit her Tuesdays and Saturdays "
+        "with my old Volvo. I train with Hervanta Ski Club on Thursday evenings.",
+        "Thanks. Also mother fell, now she is in Koivupirtti care home in Pirkkala, long term. "
+        "So I visit Wednesdays and Sundays now, when they have family lunch.",
+    )
+    assert "Matti visits her Wednesdays and Sundays with their old Volvo." in lines, lines
+    assert "Matti trains with Hervanta Ski Club on Thursday evenings." in lines, lines
+
+
+def test_a_thing_quit_by_its_noun_is_a_job_only_by_a_jobs_noun() -> None:
+    """ "quit the martial art" keeps the job and its trade ("QA" is no make of a thing);
+    "quit my job" and "quit the production house" (the employer's kind) end the employer."""
+    lines = _lines(
+        "Kenji",
+        "I'm a QA engineer at Keyence. I also have aikido Wednesday 7pm.",
+        "Also quit the martial art. No time.",
+    )
+    assert "Kenji works at Keyence." in lines and "Kenji works as a QA engineer." in lines
+    lines = _lines(
+        "Sofia",
+        "I'm a video editor at Fotograma, a small production house in Buenos Aires.",
+        "And I quit the production house! Going freelance.",
+    )
+    assert not any("Fotograma" in line for line in lines), lines
+    lines = _lines("Sofia", "I'm a video editor at Fotograma.", "I quit my job today.")
+    assert not any("Fotograma" in line for line in lines), lines
+
+
+def test_another_thing_done_instead_is_no_new_value_of_the_old_line() -> None:
+    """ "Swimming instead, Sunday 7am at the ward pool" retires the aikido line rather than
+    giving aikido a new day; "Pottery is on Thursdays instead" is pottery's new day."""
+    lines = _lines(
+        "Kenji",
+        "I also have aikido Wednesday 7pm.",
+        "Also quit the martial art. No time. Swimming instead, Sunday 7am at the ward pool.",
+    )
+    assert not any("aikido" in line for line in lines), lines
+    assert any("Swimming" in line and "Sunday" in line for line in lines), lines
+    lines = _lines(
+        "Nadia", "I have a pottery class on Tuesday evenings.", "Pottery is on Thursdays instead."
+    )
+    assert "Nadia has a pottery class on Thursdays." in lines, lines
