@@ -36,9 +36,10 @@ from .attributes import keys
 from .casual import as_meant, labelled
 from .chatter import is_chatter, split_opener
 from .clauses import clauses
-from .introduction import INITIALISM, introduced
+from .introduction import INITIALISM, introduced, opened_by_name
 from .kinds import KINDS, record_time, recurs
 from .ownership import named_theirs, of_theirs
+from .places import PLACE_NAMED, VENUE
 from .renaming import corrected_name, renames
 from .result import ConsolidationResult
 from .retraction import retraction_topics
@@ -155,9 +156,8 @@ _TRADE_NEXT = re.compile(
 #: A clause that says nothing on its own: "I love it", "I did that".
 _ONLY_PRONOUN = re.compile(r"^\S+ \S+ (?:it|this|that|them)[.!]?$", re.IGNORECASE)
 _DATE = re.compile(
-    rf"\b(?:\d{{4}}-\d{{2}}-\d{{2}}|\d{{1,2}}/\d{{1,2}}(?:/\d{{2,4}})?|today|tomorrow|yesterday|"
-    rf"{WEEKDAYS}s?|{MONTHS})\b",
-    re.IGNORECASE,
+    r"(?i)\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|today|tomorrow|yesterday|"
+    rf"(?:{WEEKDAYS})s?|{MONTHS})\b"
 )
 _NUMBER = re.compile(r"\d")
 #: Money: a symbol or a currency's code on either side of an amount ("$900", "450 €",
@@ -168,11 +168,6 @@ _VALUE_IS = re.compile(r"\b(?:is|are)\s+(?:[a-z]+\s+){0,2}[^\w\s]?\d")
 _IS = re.compile(r"\b(?:is|are)\b")
 _NAMED_OWN = re.compile(rf"^(?i:my|our) (?:[a-z-]+ ){{1,2}}[{UPPER}][\w'-]+ [a-z]")
 _NAME = re.compile(r"\b[A-Z][\w'-]+")
-_PLACE = re.compile(rf"\b(?:in|at|to) ([{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)")
-#: Where a group meets, not anyone's home: "We meet at the community centre in Teika now".
-_VENUE = re.compile(
-    r"(?i)\b(?:meets?|rehearses?|rehearsals?|trains?|training|practi[cs]es?|gather)\b"
-)
 #: "moved there", "a flat there": the place the sentence named before.
 _THERE = re.compile(
     # (not a way to get somewhere: "no idea how I'll get there with the amplifier")
@@ -288,7 +283,7 @@ def _sentences(turns: list[MessageRecord], theirs: frozenset[str]) -> list[_Sent
     for turn in turns:
         if turn.role not in ("user", "assistant"):
             continue
-        for said in sentences(turn.content):
+        for said in sentences(opened_by_name(turn.content, turn.name)):
             # (a claim with a question after it is the claim: "the rent is going up to €1,240,
             # is he even allowed do that?")
             text = claim_asked_of(said) if turn.role == "user" else said
@@ -377,7 +372,7 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
             # "Sorry, I made a mistake in the numbers. … the rent is KSh 54,000": corrects
             text = f"Correction: {text}"
         sentence = sentence._replace(text=text)
-        place = (_PLACE.findall(said) or [""])[-1]
+        place = (PLACE_NAMED.findall(said) or [""])[-1]
         # ("We have moved. The air in Malang is so cool": a bare move is to the place said next)
         then = after.text if after is not None and after.turn is sentence.turn else ""
         statements = [
@@ -385,7 +380,7 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
             for t in _statements(
                 _role(labelled(_asserted(sentence.text)), said),
                 place,
-                "" if _VENUE.search(then) else (_PLACE.findall(then) or [""])[0],
+                "" if VENUE.search(then) else (PLACE_NAMED.findall(then) or [""])[0],
             )
             if not _ONLY_PRONOUN.match(t)
         ]
@@ -519,7 +514,7 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
         # (named before it in its own clause too: "got an offer in Bengaluru and is moving")
         moved = _BARE_MOVE.search(found[i])
         before = " ".join([*found[:i], found[i][: moved.start()] if moved else ""])
-        places = [p for p in [place, *_PLACE.findall(before)] if p]
+        places = [p for p in [place, *PLACE_NAMED.findall(before)] if p]
         if places:
             found[i] = _THERE.sub(partial(_place, places[-1]), found[i])
         if places or then:

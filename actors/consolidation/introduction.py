@@ -11,7 +11,7 @@ from .clauses import clauses
 from .third_person import article, word_set
 from .words import UPPER
 
-__all__ = ["INITIALISM", "introduced"]
+__all__ = ["INITIALISM", "introduced", "opened_by_name"]
 
 #: A trade's initialism: "UX designer", "PhD student", "MSc student".
 INITIALISM = r"(?=[A-Za-z]{2,4}\b)[A-Z][a-z]?[A-Z][A-Za-z]{0,2}"
@@ -118,21 +118,59 @@ def introduced(body: str) -> list[str]:
 
 #: One thing said of the speaker in a list after their name: an age ("67 years old").
 _AGE = re.compile(r"(\d{1,3})(?: years old)?")
+#: … or where they are ("Osaka"; not an initialism, "CEO"), or live ("live in Mumbles").
+_PLACE = re.compile(rf"[{UPPER}][a-z][\w'-]*(?: [{UPPER}][\w'-]*)*")
+_LIVE_IN = re.compile(rf"(?:live|lives) in [{UPPER}][^,]*")
+#: A turn opened by the speaker's name alone, as a sentence or before a comma: "Gareth. 58,
+#: plumber, live in Mumbles.", "Kenji. 34. Osaka.", "Matti, Tampere. 55."
+_NAME_FIRST = re.compile(
+    r"^(?:(?:hi|hey|yo|hiya|hello)[,.!]*\s+)?(?P<name>[^\W\d_][\w'-]*)(?:[.!]\s+|, )"
+)
+
+
+def opened_by_name(text: str, name: str | None) -> str:
+    """``text`` with a telegraphic introduction said in full ("Kenji. 34. Osaka. New dad" →
+    "I'm Kenji. I'm 34 years old. I'm based in Osaka. New dad"): the speaker's name alone,
+    then the sentences after it that are only an age, a place, a trade or where they live;
+    ``text`` as it is otherwise."""
+    found = _NAME_FIRST.match(text)
+    if not name or found is None or found["name"] != name:
+        return text
+    said, rest = [f"I'm {name}."], text[found.end() :]
+    while piece := re.match(r"([^.!?]+)(?:[.!]+\s*|$)", rest):
+        parts = [_part(p) for p in piece[1].strip().split(", ")]
+        if not all(parts):
+            break
+        said, rest = [*said, *(s for part in parts for s in part)], rest[piece.end() :]
+    if len(said) == 1 and found[0].endswith(", "):
+        return text  # "Kwame, quick question: …": no introduction
+    return " ".join([*said, rest]).rstrip()
+
+
+def _part(part: str) -> list[str]:
+    """What one part of a list after a name says of the speaker ("58", "plumber", "live in
+    Mumbles", "Tampere"), in the first person; [] when it is none of these."""
+    if age := _AGE.fullmatch(part):
+        return [f"I'm {age[1]} years old."]
+    if _SAID_OF_ME.match(part) or re.match(r"[a-z]+ing\b", part):
+        return clauses(f"I'm {part}.")
+    if _LIVE_IN.fullmatch(part):
+        return [f"I {part.replace('lives', 'live')}."]
+    if _PLACE.fullmatch(part):
+        return [f"I'm based in {part}."]
+    if _TRADE_ALONE.fullmatch(part) or _TRADE_IN.fullmatch(part):
+        return [f"I'm {article(part)} {part}."]
+    return []
 
 
 def _apposed(rest: str) -> list[str]:
     """ "retired maths teacher, 67 years old, living in Pune": each part said of the speaker
     ("I'm a retired maths teacher.", "I'm 67 years old.", "I'm living in Pune."), when every
     part is a trade, an age or where they are, and one is a trade; else []."""
-    said, trade = [], False
+    said, what = [], False
     for part in rest.rstrip(".! ").split(", "):
-        if age := _AGE.fullmatch(part):
-            said.append(f"I'm {age[1]} years old.")
-        elif _SAID_OF_ME.match(part) or re.match(r"[a-z]+ing\b", part):
-            said.extend(clauses(f"I'm {part}."))
-        elif _TRADE_ALONE.fullmatch(part) or _TRADE_IN.fullmatch(part):
-            said.append(f"I'm {article(part)} {part}.")
-            trade = True
-        else:
+        if not (of_me := _part(part)):
             return []
-    return said if trade and len(said) > 1 else []
+        said.extend(of_me)
+        what = what or bool(_TRADE_ALONE.fullmatch(part) or _TRADE_IN.fullmatch(part))
+    return said if what and len(said) > 1 else []

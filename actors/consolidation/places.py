@@ -19,6 +19,8 @@ from .signals import over
 from .words import MONTHS, UPPER, WEEKDAYS
 
 __all__ = [
+    "PLACE_NAMED",
+    "VENUE",
     "based",
     "finer",
     "moved_within",
@@ -30,6 +32,16 @@ __all__ = [
     "within",
 ]
 
+#: A place named where one is, goes or works: "in Leeds", "to Bad Cannstatt"; or a sentence
+#: of a place alone, "We moved last weekend. Nara now."
+PLACE_NAMED = re.compile(
+    rf"(?:\b(?:in|at|to) |^(?=[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)* now[.!]*$))"
+    rf"([{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)"
+)
+#: Where a group meets, not anyone's home: "We meet at the community centre in Teika now".
+VENUE = re.compile(
+    r"(?i)\b(?:meets?|rehearses?|rehearsals?|trains?|training|practi[cs]es?|gather)\b"
+)
 #: A place said with someone's work ("a designer in London", ``claims``), less exact than
 #: where they live: a move replaces it, a neighbourhood does not.
 _BASED = re.compile(r"^\S+ is based in ")

@@ -1,0 +1,53 @@
+"""An introduction typed as fragments (``introduction.opened_by_name``): the speaker's name
+alone, then an age, a place, a trade or where they live, each a sentence or a list; and a
+move said with the place alone after it ("Nara now.")."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.actors.merging import facts_of, memory_after
+
+
+def _lines(speaker: str, *turns: str) -> list[str]:
+    """The memory's lines after one job per turn, a day apart, in one scope."""
+    return facts_of(memory_after(*((turn, speaker, "s") for turn in turns)))
+
+
+@pytest.mark.parametrize(
+    ("speaker", "said", "facts"),
+    [
+        (
+            "Gareth",
+            "Gareth. 58, plumber, live in Mumbles. I let out two flats.",
+            ["Gareth is 58 years old.", "Gareth is a plumber.", "Gareth lives in Mumbles."],
+        ),
+        (
+            "Kenji",
+            "Kenji. 34. Osaka. New dad, 3 weeks in.",
+            ["Kenji is 34 years old.", "Kenji is based in Osaka."],
+        ),
+        (
+            "Matti",
+            "Matti, Tampere. 55. I drive trams for Tampere Tramway.",
+            ["Matti is based in Tampere.", "Matti is 55 years old."],
+        ),
+    ],
+)
+def test_an_introduction_in_fragments_says_who_they_are(
+    speaker: str, said: str, facts: list[str]
+) -> None:
+    lines = _lines(speaker, said)
+    assert all(fact in lines for fact in facts), lines
+
+
+def test_a_name_before_a_question_is_no_introduction() -> None:
+    """ "Kwame, quick question: …" says nothing of Kwame."""
+    assert _lines("Kwame", "Kwame, quick question: what's a good bike lock?") == []
+
+
+def test_a_move_then_the_place_alone_now_is_a_move_there() -> None:
+    """ "We moved last weekend. Nara now." is a move to Nara: the old home goes."""
+    lines = _lines("Kenji", "I live in Osaka.", "We moved last weekend. Nara now. Bigger flat.")
+    assert "Kenji and others moved to Nara last weekend." in lines, lines
+    assert not any("Osaka" in line for line in lines), lines
