@@ -29,15 +29,18 @@ __all__ = [
 #: Ahmed a new laptop", "set them up with a Motorola", "my cousin sold them her iPhone 11",
 #: "Lars talked them into an electric car, a Kia Niro".
 GIVEN = re.compile(
-    rf"\b(?:gave|given|gifted|got|bought|set|sold|(?P<into>talked|persuaded|convinced))\s+"
-    rf"(?P<whom>them|[{UPPER}][\w-]*)\s+(?(into)into\s+|(?:up with\s+)?)"
+    # (or helped them get it: "gogo helped me get a Xiaomi Redmi")
+    rf"\b(?:gave|given|gifted|got|bought|set|sold|(?P<into>talked|persuaded|convinced)|(?P<help>helped))\s+"
+    rf"(?P<whom>them|[{UPPER}][\w-]*)\s+(?(into)into\s+|(?(help)(?:to )?(?:get|buy|pick up)\s+|(?:up with\s+)?))"
     r"(?:an? (?:early |birthday )?(?:present|gift):\s+)?"
     r"(?P<thing>(?:(?:an?|the|her|his|their)\s|[A-Z][\w-]* [a-z]+s\b).+)$"
 )
 #: A thing acquired, by the head noun of its kind ("got a Chuwi laptop, cheap but …").
 GOT = re.compile(
     # ("got" with no article says a state: "got stuck in traffic", "got married")
-    r"\b(?:got(?=\s+(?:an?|the|my|their|our|new|used)\b)|bought|picked up|ordered|started|began)\s+"
+    # (or found one to buy: "found a used Camry hybrid")
+    r"\b(?:got(?=\s+(?:an?|the|my|their|our|new|used)\b)|found(?= an? (?:used|new|second-hand)\b)|"
+    r"bought|picked up|ordered|started|began)\s+"
     r"(?:an?|the|my|their|our)?\s*"
     r"(?:new |used )?"
     r"(?!(?:\S+ ){1,2}(?:an?|some) )"  # (not a thing for someone: "bought Leo a new phone")

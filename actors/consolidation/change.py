@@ -38,7 +38,7 @@ from .acquiring import (
 )
 from .attributes import PET, held_by_another, keys
 from .breeds import of_breed
-from .endings import ENDED, stolen, thing_ended
+from .endings import ENDED, done_without, stolen, thing_ended
 from .kinds import KINDS, amount_moved
 from .meaning import Embed
 from .modifiers import is_modifier
@@ -508,7 +508,8 @@ def _same_kind(
                 dtype=np.float32,
             )
             if (found := clearly_best(best, near, margin=0.1)) is not None:
-                return Displaced(lines[found], None)
+                names = [thing for f, thing in things if f is lines[found]]
+                return Displaced(lines[found], done_without(lines[found], names) if ended else None)
     # the small embedder knows few makes ("Tecno Camon" is no nearer "phone" than "Lagos"
     # is), but an old thing that ended, or that a make just got replaces, is what the
     # speaker owned: their one line owning a thing by its name ("Dayo's Infinix Hot dies by
@@ -523,9 +524,9 @@ def _same_kind(
 
 
 #: A name that says where or who, not what: "in Bristol", "boyfriend Tunde"; nor a game
-#: played, "plays Mobile Legends", nor a trade, "as a QA engineer".
+#: played or driven for, "plays Mobile Legends", "drives Uber", nor a trade, "as a QA engineer".
 _PLACE_OR_PERSON = re.compile(
-    rf"\b(?:in|at|from|to|near|outside|with|for|by|as an?|play(?:s|ing|ed)?|(?i:{RELATIVES})),? "
+    rf"\b(?:in|at|from|to|near|outside|with|for|by|as an?|play(?:s|ing|ed)?|dr(?:ives?|iving|ove)|(?i:{RELATIVES})),? "
     # (or the wider place after a place: "a kiosk in Kalamaria, Thessaloniki")
     r"(?-i:(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*)*, )?)$",
     re.IGNORECASE,

@@ -16,7 +16,7 @@ from reverie.store import Fact
 from .signals import BROKE, CLAUSE, FELL_TO, GONE
 from .words import UPPER
 
-__all__ = ["ENDED", "stolen", "thing_ended"]
+__all__ = ["ENDED", "done_without", "stolen", "thing_ended"]
 
 #: The verbs a theft is told with.
 _THEFT = "(?:stole|nicked|pinched|swiped)"
@@ -25,7 +25,8 @@ _THEFT = "(?:stole|nicked|pinched|swiped)"
 ENDED = re.compile(
     rf"(?:(?:\b(?i:my|the|our|their)|[{UPPER}][\w-]*'s) (?:old |little |ancient )?"
     r"(?P<head>[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
-    rf"(?:died|{GONE}|gave (?:up|out)|{BROKE}|(?:was|got) (?:stolen|{_THEFT})|"
+    # (or wrecked past repair: "the car is totaled", "written off")
+    rf"(?:died|{GONE}|gave (?:up|out)|{BROKE}|(?:was|got) (?:stolen|{_THEFT})|totall?ed|written off|"
     r"for scrap|(?:been |got )?(?:cancell?ed|called off)|"
     r"(?:up )?for sale|lives with|(?:is|'s) living with|"
     r"went to live|(?:was|got) rehomed)|"
@@ -85,3 +86,14 @@ def _clause_of(fact: Fact, said: str, at: int) -> Fact:
     start = max((m.end() for m in CLAUSE.finditer(said, 0, at)), default=0)
     end = m.start() if (m := CLAUSE.search(said, at)) else len(said)
     return Fact(text=said[start:end], date=fact.date, sources=fact.sources)
+
+
+def done_without(line: Fact, names: list[str]) -> Fact | None:
+    """What ``line`` says of the speaker less the thing that ended, when that thing (one of
+    ``names``) is only what they did it with, said last: "drives Uber in Houston, full time,
+    in their Toyota Prius" → "drives Uber in Houston, full time." (issue 59, item 1)."""
+    for name in names:
+        said = r",? (?:in|on|with) (?:my|their|his|her|our|the) (?:[\w-]+ ){0,2}"
+        if found := re.search(rf"{said}{re.escape(name)}[.!]?$", line.text):
+            return Fact(text=f"{line.text[: found.start()]}.", date=line.date, sources=line.sources)
+    return None

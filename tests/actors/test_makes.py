@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.actors.merging import facts_of
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 from tests.actors.merging import merged as _merged
@@ -400,3 +401,23 @@ def test_a_make_got_off_someone_is_the_speakers_new_one() -> None:
     ]
     new = "Ahmed got a Raleigh off Gumtree, it's actually nicer."
     assert _merge("Ahmed", older, new) == [older[0]]
+
+
+def test_a_thing_someone_helped_the_speaker_get_is_their_new_one() -> None:
+    """ "gogo helped me get a Xiaomi Redmi" retires the slow Samsung: the speaker got it."""
+    older = ["Zanele's Samsung is sooo slow, it's an A14.", "Zanele lives in Soweto."]
+    new = "Gogo helped Zanele get a Xiaomi Redmi on contract, the camera is actually lekker."
+    assert _merge("Zanele", older, new) == [older[0]]
+
+
+def test_a_car_written_off_leaves_what_was_done_with_it() -> None:
+    """ "The car is totaled" ends the Prius, and what they did with it stays ("drives Uber …,
+    full time"); "found a used Camry hybrid" is a new car, not a new Uber."""
+    said = [
+        ("I drive Uber in Houston, full time, in my Toyota Prius.", "Rafael", "s"),
+        ("A guy ran a red light and hit me. I'm ok but the car is totaled.", "Rafael", "s"),
+        ("Insurance paid, and I found a used Camry hybrid, 2019.", "Rafael", "s"),
+    ]
+    lines = facts_of(_memory_after(*said))
+    assert "Rafael drives Uber in Houston, full time." in lines, lines
+    assert not any("Prius" in line for line in lines), lines
