@@ -204,8 +204,10 @@ _TABLE: list[tuple[str, str]] = [
         # company!")
         r"(?P<changed>(?:moved|switched|changed|went) (?:to )?(?:a |my |their )?(?:new )?"
         r"(?:company|companies|employer|employers|job|jobs|firm|firms))\b|"
-        # (whom they work with, by name: "works with Blue Poppy Treks")
-        r"works? with (?-i:[A-Z])|"
+        # (whom they work with, by name: "works with Blue Poppy Treks"; or for, as a trade,
+        # "is a courier driver for Mainfreight")
+        r"works? with (?-i:[A-Z])|(?:'m|\bam|\bis) an? (?:[a-z-]+ ){1,2}for "
+        rf"(?!(?:{RELATIVES})\b)(?-i:[A-Z])[\w-]*(?!'s)|"
         # ("transferred" only to a named place, above: a ward, a branch or a programme is the
         # same employer's)
         # (a job quit, "quit the paper", not a habit, a sport or a membership: "quit

@@ -44,6 +44,8 @@ _TRADE_AT_IN = re.compile(
     # (a title's abbreviation is in the name: "St. Joseph's Matriculation School")
     r"[A-Z][\w'&-]*(?:\.(?= [A-Z]))?(?:(?: & | of | )[A-Z][\w'&-]*)*"
     r"(?:(?: (?!here\b)[a-z]+){1,2}(?=[.!]?$| in ))?"
+    # (and where from: "for Mainfreight out of the South Auckland depot")
+    r"(?: out of (?:the )?[A-Z][^,.!]*)?"
     r"(?:, an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*"
     rf"(?: (?:in|outside|near) {_PLACE.replace('where', 'near')})?)?|"
     r"an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*))?"

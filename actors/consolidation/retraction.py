@@ -133,8 +133,19 @@ def retracts(topics: Topics, fact: str) -> bool:
 
 
 def _folded(words: frozenset[str] | set[str]) -> set[str]:
-    """One word for "work" and "works" (not for a short one: "run" is no "runs too")."""
-    return {w.removesuffix("s") if len(w) > 4 else w for w in words}
+    """One word for "work", "works" and "working", "sings" and "singing", "swims" and
+    "swimming" (not for a short one: "run" is no "runs too")."""
+    return {_stem(w) for w in words}
+
+
+def _stem(word: str) -> str:
+    """``word`` less a plural's or a verb's "s", a participle's "ing" (and the consonant it
+    doubled, "swimm"), and a last "e" ("dances", "dancing": "danc")."""
+    word = word.removesuffix("s") if len(word) > 4 else word
+    if len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+        word = word[:-1] if len(word) > 3 and word[-1] == word[-2] else word
+    return word.removesuffix("e") if len(word) > 4 else word
 
 
 def _words(topic: str) -> frozenset[str]:

@@ -394,3 +394,26 @@ def test_a_trade_said_with_its_hours_is_apart_from_its_employer() -> None:
     memory = _facts(_memory_after(*said))
     assert "Gráinne works part-time as a pharmacy technician, three days a week." in memory
     assert not any("McCabes" in line for line in memory), memory
+
+
+def test_a_trade_for_an_employer_out_of_a_depot_and_a_resignation_said_alone() -> None:
+    """ "Courier driver for Mainfreight out of the South Auckland depot" is a trade and an
+    employer; "resigned, registered Kahu Freight" is the speaker's (no subject said), and ends
+    the employer, not the trade."""
+    said = [
+        (
+            "Kia ora. Tane here, 27, courier driver for Mainfreight out of the South Auckland "
+            "depot. Live in Otahuhu.",
+            "Tane",
+            "s",
+        ),
+        (
+            "did it bro. resigned, registered Kahu Freight, first contract with two bakeries",
+            "Tane",
+            "s",
+        ),
+    ]
+    memory = _facts(_memory_after(*said))
+    assert "Tane works as a courier driver." in memory, memory
+    assert not any("Mainfreight" in line for line in memory), memory
+    assert any(line.startswith("Tane resigned, registered Kahu Freight") for line in memory)

@@ -271,6 +271,10 @@ def test_a_retraction_reaches_what_its_topic_names_in_another_form() -> None:
     older = ["Yuki has started pottery lessons on Mondays.", "Yuki lives in Sapporo."]
     said = "Scrap what Yuki said about the clay lessons, no time with the kids' clubs."
     assert _merge("Yuki", older, said) == older[:1]
+    # (a doing by its participle: "singing" takes "sings", "swimming" "swims")
+    older = ["Pekka sings in the Sampo Male Choir.", "Pekka swims on Fridays.", "Pekka is 72."]
+    assert _merge("Pekka", older, "Scratch what Pekka said about singing.") == older[:1]
+    assert _merge("Pekka", older, "Forget what Pekka said about swimming.") == older[1:2]
     # (a plan left: "I've pulled out of the race")
     older = ["Yuki signed up for the Sapporo half marathon in May.", "Yuki is a nurse."]
     assert _merge("Yuki", older, "Yuki has pulled out of the race, their knee hurts.") == older[:1]
