@@ -331,11 +331,13 @@ def _old_name(said: str) -> re.Pattern[str]:
 #: Neagră", "my bike is a Merida".
 _CORRECTED = re.compile(
     # (or its own clause: "my father checked and the vines are actually Rară Neagră")
+    # (or, after a comma, a thing by its noun alone, and where it is: "got the ground wrong
+    # before, touch is at Sturges Park")
     rf"(?:^(?:Correction: )?|, |\band )"
-    rf"(?:[Tt]he|[Mm]y|[Oo]ur|[{UPPER}][\w-]*'s|[{UPPER}][\w-]* and others') "
+    rf"(?:(?:[Tt]he|[Mm]y|[Oo]ur|[{UPPER}][\w-]*'s|[{UPPER}][\w-]* and others') |(?<=, )(?=[a-z]+ is at ))"
     # (or its name: "the dog's name is Sansón")
-    r"(?P<thing>[a-z]+(?: [a-z]+){0,3}?)(?:'s name)? (?:is|are|was|were) (?:actually |really |in fact )?"
-    rf"(?:an? |the )?{_NOT_A_DAY}(?P<name>{_NAME})(?=[,.;!]|$| not\b)"
+    r"(?P<thing>[a-z]+(?: [a-z]+){0,3}?)(?:'s name)? (?:is|are|was|were) (?:actually |really |in fact |at )?"
+    rf"(?:an? |the )?{_NOT_A_DAY}(?P<name>{_NAME})(?=(?: this \w+)?(?:[,.;!]|$)| not\b)"
 )
 
 

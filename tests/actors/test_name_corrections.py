@@ -130,3 +130,20 @@ def test_a_thing_known_by_whose_it_is_takes_the_name_its_turn_says_was_wrong() -
         ("My cousin's running group is Coach Bekele's.", "Selam", "s"),
     )
     assert "Tesfaye" in news
+
+
+def test_where_a_thing_is_corrected_by_its_noun_alone_takes_its_line() -> None:
+    """ "got the ground wrong before, touch is at Sturges Park this season" corrects where
+    touch rugby is played: "Bledisloe Park" in its line."""
+    said = [
+        ("also touch rugby Monday nights at Bledisloe Park, so no late runs Mondays", "Tane", "s"),
+        (
+            "oops got the ground wrong before, touch is at Sturges Park this season, dunno why "
+            "I said the other one lol",
+            "Tane",
+            "s",
+        ),
+    ]
+    memory = _facts(_memory_after(*said))
+    assert "Touch rugby Monday nights at Sturges Park." in memory, memory
+    assert not any("Bledisloe" in line for line in memory), memory
