@@ -30,6 +30,9 @@ _I_AM_ABROAD = re.compile(
 )
 #: An aside inside a sentence, before its comma.
 _ASIDE = re.compile(r",? (?i:by the way|btw)(?=, )")
+#: A thing of the speaker's named, opening a terse sentence without its "my", in lower case
+#: (typed so, it is no name: "Mateo's called Teo" is Mateo's).
+_THING_CALLED = re.compile(r"[a-z]+(?:'s| is) (?:called|named) (?=[A-Z])")
 #: A relative of the speaker's opening a terse sentence without its "my" (not "Mate, …").
 _KIN_OPENS = re.compile(rf"(?=[A-Z])(?i:{RELATIVES}) (?=[A-Z]|just |[a-z]+s\b)")
 
@@ -83,6 +86,8 @@ def as_meant(text: str, name: str | None) -> str:
     if name and name[:1].isupper():  # their own name typed in lower case: "im itzel, 19"
         said = rf"(?:\bI'm|\bI am|\bname is|\bname's|\bcall me|^) {re.escape(name.lower())}\b"
         text = re.sub(said, lambda m: m[0][: -len(name)] + name, text)
+    # (a thing of theirs typed without its "my", in lower case: "band's called The Velvet Okra")
+    text = f"my {text}" if _THING_CALLED.match(text) else text
     if re.match(r"[a-z]+\b(?!['’]?[A-Z])", text):
         text = text[0].upper() + text[1:]
     # ("me and my girlfriend split up": "my girlfriend and I", one subject, not two clauses)

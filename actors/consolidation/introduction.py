@@ -102,6 +102,8 @@ def introduced(body: str) -> list[str]:
         )
         # (what the employer is, said after it: "…, a small VFX studio in Amman", not them)
         rest = re.sub(r"^, an? [^,.!]*?(?= in [A-Z]|[,.!]|$)", "", rest)
+    elif apposed := _apposed(rest):  # "Ilse here, cellist, based in Utrecht"
+        said, rest = [f"I'm {who}.", *apposed], ""
     else:
         said = [f"I'm {who}."]
     rest = rest.strip(" ,.!")
@@ -119,12 +121,14 @@ def introduced(body: str) -> list[str]:
 #: One thing said of the speaker in a list after their name: an age ("67 years old").
 _AGE = re.compile(r"(\d{1,3})(?: years old)?")
 #: … or where they are ("Osaka"; not an initialism, "CEO"), or live ("live in Mumbles").
-_PLACE = re.compile(rf"[{UPPER}][a-z][\w'-]*(?: [{UPPER}][\w'-]*)*")
+_PLACE = re.compile(
+    rf"(?:(?:north|south|east|west|central) )?[{UPPER}][a-z][\w'-]*(?: [{UPPER}][\w'-]*)*"
+)
 _LIVE_IN = re.compile(rf"(?:live|lives) in [{UPPER}][^,]*")
 #: A turn opened by the speaker's name alone, as a sentence or before a comma: "Gareth. 58,
 #: plumber, live in Mumbles.", "Kenji. 34. Osaka.", "Matti, Tampere. 55."
-_NAME_FIRST = re.compile(
-    r"^(?:(?:hi|hey|yo|hiya|hello)[,.!]*\s+)?(?P<name>[^\W\d_][\w'-]*)(?:[.!]\s+|, )"
+_NAME_FIRST = (  # (after a greeting: "alright, Segun here. drummer, south London")
+    r"^(?:(?!{name}\b)[\w'’-]+[,.!]+\s+)?(?P<name>{name})(?:(?P<here> here)?[.!]\s+|, )"
 )
 
 
@@ -133,8 +137,11 @@ def opened_by_name(text: str, name: str | None) -> str:
     "I'm Kenji. I'm 34 years old. I'm based in Osaka. New dad"): the speaker's name alone,
     then the sentences after it that are only an age, a place, a trade or where they live;
     ``text`` as it is otherwise."""
-    found = _NAME_FIRST.match(text)
-    if not name or found is None or found["name"] != name:
+    if not name:
+        return text
+    # (a dash after "here" is the introduction's comma: "Ilse here — cellist, in Utrecht")
+    text = re.sub(rf"^((?:\S+\s+)?{re.escape(name)} here)\s+[—–-]\s+", r"\1, ", text)
+    if (found := re.match(_NAME_FIRST.format(name=re.escape(name)), text)) is None:
         return text
     said, rest = [f"I'm {name}."], text[found.end() :]
     while piece := re.match(r"([^.!?]+)(?:[.!]+\s*|$)", rest):
@@ -142,8 +149,8 @@ def opened_by_name(text: str, name: str | None) -> str:
         if not all(parts):
             break
         said, rest = [*said, *(s for part in parts for s in part)], rest[piece.end() :]
-    if len(said) == 1 and found[0].endswith(", "):
-        return text  # "Kwame, quick question: …": no introduction
+    if len(said) == 1 and (found[0].endswith(", ") or found["here"]):
+        return text  # "Kwame, quick question: …": no introduction ("Kwame here." is one)
     return " ".join([*said, rest]).rstrip()
 
 

@@ -197,7 +197,7 @@ def test_what_they_do_besides_said_as_a_participle_is_a_claim_of_its_own() -> No
     )
     said = "Moin! Jonas, 25, finishing my master's and working part-time at Hapag-Lloyd."
     assert _facts(_memory_after((said, "Jonas", "s"))) == [
-        "Jonas is 25.",
+        "Jonas is 25 years old.",
         "Jonas is finishing their master's.",
         "Jonas works part-time at Hapag-Lloyd.",
     ]

@@ -51,3 +51,23 @@ def test_a_move_then_the_place_alone_now_is_a_move_there() -> None:
     lines = _lines("Kenji", "I live in Osaka.", "We moved last weekend. Nara now. Bigger flat.")
     assert "Kenji and others moved to Nara last weekend." in lines, lines
     assert not any("Osaka" in line for line in lines), lines
+
+
+def test_an_introduction_after_a_dash_lists_what_they_are() -> None:
+    """ "Ilse here — cellist, based in Utrecht": a trade and a place, the dash a comma."""
+    lines = _lines("Ilse", "Hoi! Ilse here — cellist, based in Utrecht. I need help with gigs.")
+    assert "Ilse is a cellist." in lines and "Ilse is based in Utrecht." in lines, lines
+
+
+def test_a_name_said_here_then_fragments_and_a_thing_typed_without_my() -> None:
+    """ "alright, Segun here. drummer, south London, Peckham.": a trade and where; "band's
+    called The Velvet Okra", typed without "my", is their band, which a rename then takes."""
+    lines = _lines(
+        "Segun",
+        "alright, Segun here. drummer, south London, Peckham. need help with gig admin",
+        "band's called The Velvet Okra, afrobeat-ish. i also do 3 days a week at Bassline Records",
+        "and we voted on a new name, the old one sounded like a veggie box. we're Lagos Lullaby now.",
+    )
+    assert "Segun is a drummer." in lines and "Segun is based in Peckham." in lines, lines
+    assert "Segun's band's called Lagos Lullaby, afrobeat-ish." in lines, lines
+    assert any("Bassline Records" in line for line in lines), lines
