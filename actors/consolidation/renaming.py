@@ -23,7 +23,7 @@ from typing import NamedTuple
 from reverie.store import Fact, known_word
 
 from .third_person import word_set
-from .words import MONTHS, UPPER, WEEKDAYS, WHEN
+from .words import MONTHS, RELATIVE, RELATIVES, UPPER, WEEKDAYS, WHEN
 
 __all__ = [
     "SMALL_WORDS",
@@ -89,7 +89,9 @@ _NEW_NAME = re.compile(
     # (or what a pet is now: "renamed the dog, he's Taco now")
     r"(?:(?:\b(?:called|named|calling (?:it|them)|name is|name(?: also| too)?[:,]|to|as|officially|(?:is|are|'re) now|is|are|'re|be|[Ii]t's|[Hh]e's|[Ss]he's|"
     # (or "voted to rename ourselves Taff Vale Ten")
-    r"says|reads|(?:renamed|retitled|rebranded|rename) (?:the |our |my |their )?[a-z]+|"
+    # (its thing's noun, not an article: "rebranded the DJ business" gives no name "DJ")
+    r"says|reads|(?:renamed|retitled|rebranded|rename) (?:the |our |my |their )?"
+    r"(?!(?:the|our|my|their)\b)[a-z]+|"
     # (or a passive one: "the home's been taken over and renamed Tamar House")
     r"(?:been|was|got|and) (?:renamed|retitled|rebranded)|"
     # (or "voted to call ourselves the Kitchen Kings")
@@ -254,7 +256,7 @@ _PLACED = re.compile(r"\b(?:in|on|to|from|near|around|outside)(?: the)? $")
 #: Te Aro Tuis", "trading as Patel Sparks" (not a thing had, "for an XP-Pen", nor a title's
 #: person, "with Mrs MacInnes").
 _BELONGS = re.compile(
-    rf"\b(?:at|with|as|for|joined) (?:the )?(?!(?:Mrs|Mr|Ms|Miss|Dr)\b\.?){_NOT_A_DAY}"
+    rf"\b(?:at|with|as|for|joined) (?:the )?(?!(?:Mrs|Mr|Ms|Miss|Dr|Prof)\b\.?){_NOT_A_DAY}"
     # (not a currency's letter: "sells it for R$45")
     rf"(?P<name>{_NAME})(?![$€£¥₵])"
 )
@@ -289,10 +291,20 @@ def renamed_by_meaning(
         ]
         if len(names) == 1:
             holding.append((line, names[0]))
+    # (of several, the one naming what the turn says was renamed: "Rebranded the DJ business"
+    # of "weddings as DJ Kwamzy"; else the nearest in meaning)
+    about = _words(renaming(turn)) - _words(new)
+    if len(sharing := [h for h in holding if about & _words(h[0].text)]) == 1:
+        holding = sharing
     if len(holding) > 1:
         found = nearest(Fact(text=said), [line for line, _ in holding])
         holding = [] if found is None else [holding[found]]
     return Renamed(*holding[0], new) if holding else None
+
+
+def _words(text: str) -> set[str]:
+    """The words of ``text`` that may say what it is about, folded ("DJ", "business")."""
+    return {w.casefold() for w in re.findall(r"[\w'-]{2,}", text)} - SMALL_WORDS
 
 
 def _old_name(said: str) -> re.Pattern[str]:
@@ -370,23 +382,31 @@ def corrected_name(text: str) -> tuple[re.Pattern[str], str] | None:
     ), name
 
 
+#: A person's title before their name.
+_TITLES = "Miss|Mrs|Mr|Ms|Dr|Prof|Professor"
 #: A person's name corrected by whose it is: "his name is Anan", "I wrote her name wrong,
 #: it's Miss Glenda", "wrote my roommate's name wrong, it's Hiwot".
 _PERSON_CORRECTED = re.compile(
-    r"(?:\b(?:his|her|their)|'s) name(?: (?:is|was) | (?:wrong|wrongly)\b[^.!?]*?,? it's )"
-    rf"(?:actually )?(?:(?:Miss|Mrs|Mr|Ms|Dr)\.? )?(?P<name>[{UPPER}][\w'-]*)(?![\w'-])"
+    r"(?:\b(?:his|her|their)|(?:\b(?P<role>[A-Za-z]+))?'s) name(?: (?:is|was) | (?:wrong|wrongly)\b"
+    rf"[^.!?]*?,? it's )(?:actually )?(?:(?:{_TITLES})\.? )?(?P<name>[{UPPER}][\w'-]*)(?![\w'-])"
 )
 #: A person named in a line, after a title or a noun that says who they are ("with Miss
-#: Gloria", "their friend Hanna", "Somchai's mechanic Arthit"; not where, "in Bole").
-_PERSON = re.compile(
-    r"(?:\b(?:Miss|Mrs|Mr|Ms|Dr)\.? |\b(?!(?:in|at|on|to|from|near|with|for|by|of|and|or|the|an?|"
-    r"is|was|are|were|called|named)\b)(?-i:[a-z]{3,}) )"
-    rf"(?P<name>[{UPPER}][\w'-]*)(?![\w'-])"
+#: Gloria", "their friend Hanna", "Somchai's mechanic Arthit"; not where, "in Bole"): the
+#: name, up to whose ("Prof. Hartmann's group").
+_PERSON = (
+    r"(?:\b(?:{titles})\.? |\b(?!(?:in|at|on|to|from|near|with|for|by|of|and|or|the|an?|"
+    r"is|was|are|were|called|named)\b){noun} )"
+    rf"(?P<name>[{UPPER}](?:[\w-]|'(?!s\b))*)(?![\w-])"
 )
 
 
 def _person_renamed(text: str) -> tuple[re.Pattern[str], str] | None:
     """A person's name corrected (``_PERSON_CORRECTED``): where a line names a person, and
     the new name."""
-    found = _PERSON_CORRECTED.search(text)
-    return (_PERSON, found["name"]) if found else None
+    if (found := _PERSON_CORRECTED.search(text)) is None:
+        return None
+    # (a role that is no relation, "PI", is no one named by a relation: not "boyfriend Can")
+    role = found["role"] or ""
+    other = role and not role.istitle() and not RELATIVE.fullmatch(role)
+    noun = rf"(?!(?:{RELATIVES})\b)(?-i:[a-z]{{3,}})" if other else "(?-i:[a-z]{3,})"
+    return re.compile(_PERSON.format(titles=_TITLES, noun=noun)), found["name"]

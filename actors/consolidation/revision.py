@@ -75,8 +75,9 @@ def _quotes_words(text: str) -> bool:
 
 #: Which of a month's days a value is, just before it: "the first Tuesday", "last Friday".
 _ORDINAL = re.compile(r"\b(?:first|second|third|fourth|last) $")
-#: A sentence ends inside the text: a line that says two things is never rewritten.
-_TWO_SENTENCES = re.compile(r"[.!?]\s+\S")
+#: A sentence ends inside the text (not a title's: "Prof. Hartmann"): a line that says two
+#: things is never rewritten.
+_TWO_SENTENCES = re.compile(r"(?<!\bProf)(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)[.!?]\s+\S")
 
 
 def comparable(old: Fact, new: Fact) -> bool:
@@ -299,7 +300,10 @@ def revise(
         more = {
             name
             for name in values(claim) - values(old.text) - {value, speaker}
-            if name[0].isupper() and not WHEN.match(name) and not (name in value or value in name)
+            if name[0].isupper()
+            and not WHEN.match(name)
+            and not (name in value or value in name)
+            and f"{name}'s " not in claim  # (whose, not another thing: "my PI's name is …")
         }
         if _INSTEAD.search(claim) and (doing := topic_of(claim[: claim.find(value)], True)):
             # (another thing done instead, "Swimming instead, Sunday 7am", is no new day of

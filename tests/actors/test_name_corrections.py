@@ -147,3 +147,20 @@ def test_where_a_thing_is_corrected_by_its_noun_alone_takes_its_line() -> None:
     memory = _facts(_memory_after(*said))
     assert "Touch rugby Monday nights at Sturges Park." in memory, memory
     assert not any("Bledisloe" in line for line in memory), memory
+
+
+def test_a_roles_name_corrected_takes_the_titled_one_not_a_partner() -> None:
+    """ "my PI's name is Hartung" renames "Prof. Hartmann's group", up to whose it is, and
+    never "boyfriend Can", named by a relation the PI is not."""
+    said = [
+        (
+            "I work on perovskite solar cells in Prof. Hartmann's group. My boyfriend Can is "
+            "still in Istanbul, so lots of video calls.",
+            "Elif",
+            "s",
+        ),
+        ("Small correction from my side: my PI's name is Hartung, not what I wrote.", "Elif", "s"),
+    ]
+    memory = _facts(_memory_after(*said))
+    assert "Elif works on perovskite solar cells in Prof. Hartung's group." in memory, memory
+    assert any("boyfriend Can" in line for line in memory), memory

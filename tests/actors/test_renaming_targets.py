@@ -48,3 +48,16 @@ def test_a_name_suggested_and_declined_renames_nothing() -> None:
         "Hamburg, but no, Almere it is.",
     )
     assert any("works shifts for the NS" in line for line in lines), lines
+
+
+def test_of_lines_naming_what_they_belong_to_a_rename_takes_the_one_it_names() -> None:
+    """ "Rebranded the DJ business. It's Kente Sound now" renames "as DJ Kwamzy" (the line
+    naming the DJ business), never the curling club's Granite."""
+    lines = _lines(
+        "Kwame",
+        "I DJ weddings on weekends as DJ Kwamzy. I curl with the Granite club Wednesday nights.",
+        "Rebranded the DJ business. It's Kente Sound now, Abena's idea.",
+    )
+    assert "Kwame curls with the Granite club Wednesday nights." in lines, lines
+    assert any("as Kente Sound" in line for line in lines), lines
+    assert not any("Kwamzy" in line for line in lines), lines
