@@ -12,7 +12,7 @@ import re
 
 from reverie.store import known_word
 
-from .third_person import word_set
+from .third_person import article, word_set
 from .words import RELATIVES, UPPER
 
 __all__ = ["as_meant", "labelled"]
@@ -32,7 +32,12 @@ _I_AM_ABROAD = re.compile(
 _ASIDE = re.compile(r",? (?i:by the way|btw)(?=, )")
 #: A thing of the speaker's named, opening a terse sentence without its "my", in lower case
 #: (typed so, it is no name: "Mateo's called Teo" is Mateo's).
-_THING_CALLED = re.compile(r"[a-z]+(?:'s| is) (?:called|named) (?=[A-Z])")
+_THING_CALLED = re.compile(
+    # (or said to be a thing named or counted: "day job is QA tester at Frostline Games", "rig
+    # is a ryzen 7 with an rtx 3070")
+    r"(?!(?:i|it|this|that|there|he|she|they|we|you|what|who|where|how)\b)[a-z]+(?: [a-z]+)?"
+    r"(?:'s| is) (?:(?:called|named) (?=[A-Z])|(?=[^.!?]*(?:[A-Z]|\d)))"
+)
 #: A relative of the speaker's opening a terse sentence without its "my" (not "Mate, …").
 _KIN_OPENS = re.compile(rf"(?=[A-Z])(?i:{RELATIVES}) (?=[A-Z]|just |[a-z]+s\b)")
 
@@ -86,7 +91,8 @@ def as_meant(text: str, name: str | None) -> str:
     if name and name[:1].isupper():  # their own name typed in lower case: "im itzel, 19"
         said = rf"(?:\bI'm|\bI am|\bname is|\bname's|\bcall me|^) {re.escape(name.lower())}\b"
         text = re.sub(said, lambda m: m[0][: -len(name)] + name, text)
-    # (a thing of theirs typed without its "my", in lower case: "band's called The Velvet Okra")
+    # (a thing of theirs typed without its "my", in lower case: "band's called The Velvet Okra",
+    # "day job is QA tester at Frostline Games")
     text = f"my {text}" if _THING_CALLED.match(text) else text
     if re.match(r"[a-z]+\b(?!['’]?[A-Z])", text):
         text = text[0].upper() + text[1:]
@@ -98,12 +104,17 @@ def as_meant(text: str, name: str | None) -> str:
         text = f"I'm {name}, {text[bare.end() :]}"
     # ("Weighed at the clinic: 97 kilos!", "Scale says 87 this morning": what they weigh)
     text = _WEIGHED.sub(r"I weigh \g<n>", text)
+    # ("day job is QA tester at Frostline Games": their trade and employer)
+    if job := _JOB_IS.match(text):
+        text = f"I work as {article(text[job.end() :])} {text[job.end() :]}"
     # ("For now Austin is home.": where they live)
     text = _HOME_IS.sub(r"I live in \g<place> now", text)
     # ("the Education Service has transferred me to Adisadel College": the speaker's move)
     return _SENT_ME.sub(r"I was \g<how> to", text)
 
 
+#: A job said to be a trade somewhere: "My day job is QA tester at Frostline Games".
+_JOB_IS = re.compile(r"^(?:[Mm]y )?(?:[Dd]ay |[Mm]ain )?[Jj]ob is (?:an? )?(?=[^.!?,]* at [A-Z])")
 #: A weighing of the speaker's, said without its "I": "Weighed in this morning: 81.9!".
 _WEIGHED = re.compile(
     r"^(?:(?:I )?[Ww]eighed (?:myself |in )?[^:!.?]*?[:,] |(?:[Tt]he )?[Ss]cale (?:says|said|showed) )"

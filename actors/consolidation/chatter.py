@@ -171,7 +171,8 @@ _NOT = re.compile(r",\s+not\s+[^,;]")
 #: fancy cafes needed", "…, so nothing fancy please"): an instruction, not a claim.
 _SO = re.compile(r",\s+so\s+", re.IGNORECASE)
 _ASK = re.compile(
-    r"(?:keep|watch|avoid|skip|go easy|don't|do not|remember|make sure)\b|"
+    # (or a word to the assistant: "…, so if I message you at 4am that's why")
+    r"(?:keep|watch|avoid|skip|go easy|don't|do not|remember|make sure)\b|if [^.!?]*\byou\b|"
     r"no (?!more\b|longer\b)|nothing\b",
     re.IGNORECASE,
 )

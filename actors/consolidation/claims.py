@@ -55,8 +55,10 @@ _TRADE_AT_IN = re.compile(
     # (or with the wider one after a comma: "in Coyoacán, Mexico City")
     rf"(?P<where>{_PLACE_NAME}(?:,? in {_PLACE_NAME}|, {_PLACE_NAME})?))?"
     # (and the field, after it all: "… in Trondheim, microbiology")
-    # (or how often: "…, three days a week")
-    r"(?:, (?P<field>[a-z][\w-]*(?: [a-z][\w-]*){0,2}|[\w-]+ (?:days|shifts|nights) a week))?[.!]?$"
+    # (or how often: "…, three days a week"; or on what, a claim of its own: "…, currently on
+    # nights Tuesday to Thursday")
+    r"(?:, (?P<field>[a-z][\w-]*(?: [a-z][\w-]*){0,2}|[\w-]+ (?:days|shifts|nights) a week|\d+ to \d+))?"
+    r"(?:, (?P<on>(?:currently |now )?on [^,.!]+))?[.!]?$"
 )
 #: A place said to be their home after it: "mostly buildings in Bole, where Dawit also lives".
 _WHERE_THEY_LIVE = re.compile(
@@ -217,6 +219,7 @@ def claims(fact: Fact) -> list[Fact]:
         # (a workplace by its kind is where they work: "nurse in the Hospital La Paz")
         workplace = bool(where) and re.search(rf"\b{WORKPLACE}\b", where)
         texts += [f"{who} {'works at' if workplace else 'is based in'} {where}."] if where else []
+        texts += [f"{who} is {found['on']}."] if found["on"] else []
     elif doing := _DOING_IN.match(fact.text):  # "teaches yoga in Haifa", "… here in Hamburg"
         texts = [
             f"{doing['who']} {doing['what']}.",

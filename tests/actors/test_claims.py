@@ -417,3 +417,39 @@ def test_a_trade_for_an_employer_out_of_a_depot_and_a_resignation_said_alone() -
     assert "Tane works as a courier driver." in memory, memory
     assert not any("Mainfreight" in line for line in memory), memory
     assert any(line.startswith("Tane resigned, registered Kahu Freight") for line in memory)
+
+
+def test_what_shifts_they_are_on_is_a_claim_apart_from_the_trade() -> None:
+    """ "an ICU nurse at Royal Derby Hospital, currently on nights Tuesday to Thursday": a new
+    rota ("on long days now, Fridays and Saturdays") replaces the shifts, not the job."""
+    said = [
+        (
+            "Hiya, Adaeze here. I'm an ICU nurse at Royal Derby Hospital, currently on nights "
+            "Tuesday to Thursday, so if I message you at 4am that's why",
+            "Adaeze",
+            "s",
+        ),
+        (
+            "Ugh, the rota's been redone. I'm on long days now, Fridays and Saturdays.",
+            "Adaeze",
+            "s",
+        ),
+    ]
+    memory = _facts(_memory_after(*said))
+    assert "Adaeze works as an ICU nurse." in memory, memory
+    assert "Adaeze works at Royal Derby Hospital." in memory, memory
+    assert not any("Tuesday" in line for line in memory), memory
+
+
+def test_a_day_job_typed_tersely_is_a_trade_and_an_employer() -> None:
+    """ "day job is QA tester at Frostline Games, 9 to 5": a layoff ends the employer and
+    leaves the trade; "rig is a ryzen 7", typed without "my", is theirs."""
+    said = [
+        ("day job is QA tester at Frostline Games, 9 to 5.", "Marcus", "s"),
+        ("rig is a ryzen 7 with an rtx 3070", "Marcus", "s"),
+        ("bad news, my studio laid off half of us, me included.", "Marcus", "s"),
+    ]
+    memory = _facts(_memory_after(*said))
+    assert "Marcus works as a QA tester, 9 to 5." in memory, memory
+    assert "Marcus's rig is a ryzen 7 with an rtx 3070." in memory, memory
+    assert not any("Frostline" in line for line in memory), memory

@@ -102,6 +102,11 @@ def test_a_lead_in_that_states_something_is_no_opener(said: str, kept: str) -> N
         ("Noor has asthma, so no dusty hobbies please.", "Noor has asthma."),
         ("Dmitri's ThinkPad is ten years old, so keep things lightweight.", None),
         ("Maya found a flat near the park, so no fancy cafes needed.", None),
+        # a word to the assistant on what is to come
+        (
+            "Adaeze is an ICU nurse, on nights now, so if they message you at 4am that's why.",
+            "Adaeze is an ICU nurse, on nights now.",
+        ),
         # an aside
         ("Maya's birthday is March 14, by the way.", "Maya's birthday is March 14."),
         # a change said in the tail stays: "no more" ends a state
