@@ -126,7 +126,7 @@ _TABLE: list[tuple[str, str]] = [
         rf"(?!(?: from [\w ]{{1,30}}?)? to (?:an?|the|our|my|their) (?:[\w-]+ )?(?:{PREMISES})\b)"
         r"(?! (?:the|my|our|their|his|"
         # (someone moved, not the subject: "they moved Eilidh to the Monday group")
-        r"her|its?|them|him|everything|a|an|[\w-]+'s|(?-i:[A-Z])[\w-]* (?:to|from|into|up|down))\b)|based|resides?|settled|flat|apartment|hometown|"
+        r"her|its?|them|him|everything|a|an|[\w-]+'s|(?-i:[A-Z])[\w-]* (?:to|from|into|onto|up|down))\b)|based|resides?|settled|flat|apartment|hometown|"
         # (where they are: "in the new place"; not what it costs, "the rent on the new place")
         rf"unpacked|(?:in|into|to|at) (?:our|my|their|his|her|the|a) new (?:house|home|place|kitchen)|"
         # (where they are, said in passing: "our quilting group here in Socorro"; not a stay,
@@ -153,6 +153,8 @@ _TABLE: list[tuple[str, str]] = [
         # (somewhere now: "we're in Lautoka now", "is in Porto at the moment"; not "in Sydney
         # this weekend")
         r"(?:'re|'m|\bare|\bam|\bis) in (?=(?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* (?:now|at the moment)\b)|"
+        # (or still there, until a move: "Can is still in Istanbul")
+        r"(?:'re|'m|\bare|\bam|\bis) still (?:in|based in|living in) (?=(?-i:[A-Z]))|"
         # (or at a place of theirs there for good: "I'm at the farm in Dalcahue full-time")
         # (a home, or a farm: not "at the office in Castro now")
         rf"(?:'re|'m|\bare|\bam|\bis) at (?:the|our|my|their) (?:{_HOMES}|farm|ranch|village) in "

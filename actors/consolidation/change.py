@@ -418,7 +418,9 @@ _FROM = re.compile(
 def _kind(head: str) -> re.Pattern[str]:
     """Where a line names a thing of the kind ``head`` ("by bike" is a way to go, not one),
     in a name too ("the old club" is "Wendouree Bowls Club")."""
-    return re.compile(rf"(?<!\bby )\b(?:{re.escape(head)}|{re.escape(head.capitalize())})s?\b")
+    # (a long noun in another language's ending too: "the cooperative" of "Cooperativa El Molino")
+    stem, end = (head[:-1], r"\w{0,2}") if len(head) >= 8 else (head, "s?")
+    return re.compile(rf"(?<!\bby )\b(?:{re.escape(stem)}|{re.escape(stem.capitalize())}){end}\b")
 
 
 def _homes(facts: Sequence[Fact]) -> set[str]:

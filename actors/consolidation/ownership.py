@@ -117,7 +117,7 @@ def named(text: str, known: set[str], written: str = "") -> set[str]:
     lead = found["who"] if found else ""
     if (
         found is None
-        or common_opener(lead)
+        or (common_opener(lead) and not kin_named(text, written))
         or _WHERE_OR_WHEN.fullmatch(lead)  # ("Since the breakup …")
         or found["rest"].startswith(",")
     ):  # "Moved, unpacked, …"
@@ -127,6 +127,17 @@ def named(text: str, known: set[str], written: str = "") -> set[str]:
     if written and not any(not before[1][:1].isupper() for before in inside):
         return known
     return known | {lead}
+
+
+def kin_named(text: str, written: str) -> set[str]:
+    """The word ``text`` opens with, when it opens sentences ("Can", "Will") and ``written``
+    names someone so after a relation ("boyfriend Can"): a name; else nothing."""
+    found = LEAD.match(text)
+    lead = found["who"] if found else ""
+    kin = lead and common_opener(lead)
+    return (
+        {lead} if kin and re.search(rf"\b(?:{RELATIVES}) {re.escape(lead)}\b", written) else set()
+    )
 
 
 #: Someone named after a word that says how they are: "Young Saga is moving to Gothenburg".
@@ -211,6 +222,8 @@ def same_person(old: Fact, new: Fact, persons: set[str], speaker: str) -> bool:
     if "'s " in mine and mine != theirs:
         return False
     who = mine or speaker
+    if theirs.endswith(f" {who}") and "'s " in theirs:
+        return True  # "Can moved here" is "Elif's boyfriend Can"'s
     return not who or theirs in ("", who, DEFAULT_SPEAKER) or theirs.startswith(f"{who}'s ")
 
 

@@ -108,7 +108,8 @@ def finer(old: Fact, facts: list[Fact], shared: list[tuple[Key, Key]]) -> bool:
         f is not old
         and not _BASED.match(f.text)
         and not over(f.text)
-        and any((k.subject, k.attribute) in held for k in keys(f.text))
+        # (a place: not "wants to understand the cost of living there")
+        and any((k.subject, k.attribute) in held and k.value for k in keys(f.text))
         for f in facts
     )
 

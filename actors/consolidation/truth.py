@@ -39,7 +39,16 @@ from .kinds import (
 )
 from .meaning import Embed, meaning
 from .nearness import NEAR_OF_KIND, nearest
-from .ownership import named, owner, people, same_person, same_subject, same_turn, someone_else
+from .ownership import (
+    kin_named,
+    named,
+    owner,
+    people,
+    same_person,
+    same_subject,
+    same_turn,
+    someone_else,
+)
 from .places import based, finer, moved_within, moves, place_left, there, within
 from .renaming import (
     Renamed,
@@ -152,6 +161,9 @@ def merge(
                 # ("Since the divorce I've been having tea instead …": a change of its own)
                 untouched = [id(f) for f in facts]
         persons = people(speakers.values(), facts)  # (after what the retraction retired)
+        # (and whom it opens with, a word that opens sentences, where the memory names them
+        # so: "Can got a job in Mannheim" after "boyfriend Can")
+        persons |= kin_named(fact.text, " ".join(f.text for f in facts))
         if remark(fact.text, persons) or any(
             fact_key(f.text) == fact_key(fact.text) for f in facts
         ):
@@ -282,6 +294,8 @@ def _supersede(
     ``new`` (a claim of ``whole``, the fact as said, by ``speaker``; ``renaming``: it gives
     something a new name)."""
     mine = [] if hedged(new.text) else keys(new.text)  # a plan or a wish replaces nothing
+    if (lead := owner(new.text, persons)) not in ("", speaker):  # ("Can moved here": Can's)
+        mine = [key if key.subject else key._replace(subject=lead.casefold()) for key in mine]
     if renaming:  # a thing given a new name is the same thing: "gave the truck a new name, Abol"
         mine = [key for key in mine if key.attribute not in THINGS]
     said_in = f"{new.text} {turn_of(new, turns)}"
@@ -311,6 +325,7 @@ def _supersede(
         if (
             shared
             and all(not a.value for a, _ in shared)
+            and lead in ("", speaker)  # (another's "moved here" is to the speaker's home)
             and (
                 _SAME.search(new.text)
                 or _THE_NEW.search(new.text)
@@ -362,8 +377,14 @@ def _supersede(
         # line describes ("a small clinic called Pazur"): its words do not fit the new one
         values = all(a.attribute in _VALUED for a, _ in shared)
         kept = cut or (old if rest else None)
+        # ("still in Istanbul" is not "still in Mannheim": what waited is over)
+        values &= not re.search(r"\bstill\b", old.text)
         rewritten = rewrite(kept, new, swaps, turns) if kept and values and not ends else None
-        rewritten = rewritten or place_left(old, new, facts, speaker)
+        rewritten = (
+            rewritten
+            or place_left(old, new, facts, speaker)
+            or kin_left(old, new, facts, speaker, partner=True)
+        )
         at = facts.index(old)
         retire(old)
         if rewritten is not None:

@@ -428,3 +428,9 @@ def test_a_job_left_by_where_it_was_ends_the_employer() -> None:
     assert "riverside" not in _memory_after(job, said)
     sister = ("My sister handed in her notice at the hospital.", "Priya", "s")
     assert "riverside hospital" in _memory_after(job, sister)
+
+
+def test_a_thing_left_by_its_noun_ends_the_line_naming_it_in_another_language() -> None:
+    """ "we left the cooperative" ends "sells everything to the Cooperativa El Molino"."""
+    older = ["Rodrigo sells everything to the Cooperativa El Molino.", "Rodrigo milks 85 cows."]
+    assert _merge("Rodrigo", older, "Rodrigo and others left the cooperative.") == [older[0]]

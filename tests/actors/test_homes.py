@@ -561,3 +561,11 @@ def test_the_home_said_again_retires_nothing() -> None:
         ("But Sakai is home now, my son is close.", "Haruko", "s"),
     )
     assert "grandchildren Riku and Aoi" in memory, memory
+
+
+def test_a_home_said_without_a_place_is_no_finer_home() -> None:
+    """ "Wants to understand the cost of living there" names no place: a house rented in
+    Round Rock replaces "based in Nagoya" all the same."""
+    older = ["Kenji is based in Nagoya.", "Kenji wants to understand the cost of living there."]
+    new = "Kenji and others arrived in Austin and rented a house in Round Rock."
+    assert _merge("Kenji", older, new) == [older[0]]

@@ -4,6 +4,7 @@ is no job quit; "Swimming instead, Sunday 7am" is a new thing, not aikido's new 
 
 from __future__ import annotations
 
+from reverie.actors.consolidation.attributes import keys
 from tests.actors.merging import facts_of, memory_after
 
 
@@ -60,3 +61,47 @@ def test_another_thing_done_instead_is_no_new_value_of_the_old_line() -> None:
         "Nadia", "I have a pottery class on Tuesday evenings.", "Pottery is on Thursdays instead."
     )
     assert "Nadia has a pottery class on Thursdays." in lines, lines
+
+
+def test_someone_named_by_a_word_of_the_language_is_someone_else() -> None:
+    """ "Can got a job in Mannheim and moved here" after "my boyfriend Can" is Can's news:
+    the speaker's job and trade stay; "Hartung moved me onto sodium-ion batteries" is no
+    move of home."""
+    lines = _lines(
+        "Elif",
+        "I'm Elif, a chemist from Ankara, now doing a postdoc at Heidelberg University. My "
+        "boyfriend Can is still in Istanbul.",
+        "Best news: Can got a job at an engineering firm in Mannheim and moved here last week.",
+    )
+    assert any(line.startswith("Elif is a chemist") for line in lines), lines
+    lines = _lines(
+        "Elif",
+        "Big twist: Hartung moved me onto sodium-ion batteries.",
+        "Found a small studio in Handschuhsheim, 720 a month, but so quiet.",
+    )
+    assert "Hartung moved Elif onto sodium-ion batteries." in lines, lines
+    said = "The group got a new grant and Hartung moved Elif onto sodium-ion batteries."
+    assert not any(key.attribute == "residence" for key in keys(said))
+
+
+def test_someone_of_theirs_moving_here_ends_where_they_were() -> None:
+    """ "Can got a job in Mannheim and moved here" ends "boyfriend Can is still in Istanbul"
+    (not rewritten: "still in Mannheim" was never said), and keeps who Can is."""
+    lines = _lines(
+        "Elif",
+        "I'm a chemist. My boyfriend Can is still in Istanbul, so lots of video calls.",
+        "Best news: Can got a job at an engineering firm in Mannheim and moved here last week.",
+    )
+    assert not any("Istanbul" in line for line in lines), lines
+    assert "Elif's boyfriend is Can." in lines, lines
+
+
+def test_a_partner_replaced_by_a_new_one_is_not_kept_as_a_relation() -> None:
+    """ "I'm seeing someone new, Deniz" after a break-up keeps no "girlfriend is Elif"."""
+    lines = _lines(
+        "Mehmet",
+        "My girlfriend Elif helps with the photos.",
+        "Things ended with my girlfriend, we'd been drifting.",
+        "And I'm seeing someone new, Deniz.",
+    )
+    assert not any("Elif" in line for line in lines), lines
