@@ -59,7 +59,7 @@ _RENAME = re.compile(
     # ("I'm renaming the truck to Jollof Junction")
     r"renaming (?:(?:the|our|my|it|them) )?(?:[\w-]+ )?(?:to|as) [A-Z]|"
     r"\b(?:rename|call) (?:ourselves|themselves) (?:the )?[A-Z]|\brename (?:us|it|them) [A-Z]|"
-    r"sign (?:now )?(?:says|reads)|[A-Z][\w'-]* it is\b|"
+    r"sign(?:board)? (?:now )?(?:says|reads)|[A-Z][\w'-]* it is\b|"
     # ("Now the studio is called Lumbre Estudio", "now it's called Kabati")
     r"\b[Nn]ow,? (?:(?:the|our|my|their|it|it's) )?(?:[\w-]+ ){0,3}?(?:is |are |'s )?called [A-Z]|"
     # ("we changed our crew name to Neon Hanbok")

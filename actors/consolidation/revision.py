@@ -251,6 +251,13 @@ def revise(
             and root(was := found.group("name") if kind.groupindex else found.group(0))
             != root(value)
             and (kind is not SCALED_AMOUNT or of_a_scale(was, value))
+            # (nor a number of a name, a model's: "Massey Ferguson 135" is no count of cows;
+            # a currency's code is short, "KSh 38,000")
+            and not (
+                was[:1].isdigit()
+                and (model := re.search(rf"([{UPPER}][\w-]{{3,}}) {re.escape(was)}\b", f.text))
+                and f"{model[1]} {value}" not in new.text  # ("Station 7 now" of "Station 31")
+            )
             # (a race's time is a new best when its turn says so, or when it is faster)
             and (kind is not RECORD_TIME or bool(RECORD.search(turn)) or faster(value, was))
             # (a name holding another whole is named after it: "Zainab Textiles, after the

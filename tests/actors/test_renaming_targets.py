@@ -61,3 +61,14 @@ def test_of_lines_naming_what_they_belong_to_a_rename_takes_the_one_it_names() -
     assert "Kwame curls with the Granite club Wednesday nights." in lines, lines
     assert any("as Kente Sound" in line for line in lines), lines
     assert not any("Kwamzy" in line for line in lines), lines
+
+
+def test_a_new_signboard_says_the_new_name() -> None:
+    """ "New signboard says Adire House" renames the shop "called Golden Needle Fabrics"."""
+    lines = _lines(
+        "Chiamaka",
+        "I run a fabric shop called Golden Needle Fabrics in Balogun Market, Lagos.",
+        "And we don rebrand. New signboard says Adire House. My daughter designed the logo.",
+    )
+    assert any("shop called Adire House" in line for line in lines), lines
+    assert not any("Golden Needle" in line for line in lines), lines
