@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from .clauses import clauses
+from .sentences import EMOJI
 from .third_person import article, word_set
 from .words import UPPER
 
@@ -127,8 +128,8 @@ _PLACE = re.compile(
 _LIVE_IN = re.compile(rf"(?:live|lives) in [{UPPER}][^,]*")
 #: A turn opened by the speaker's name alone, as a sentence or before a comma: "Gareth. 58,
 #: plumber, live in Mumbles.", "Kenji. 34. Osaka.", "Matti, Tampere. 55."
-_NAME_FIRST = (  # (after a greeting: "alright, Segun here. drummer, south London")
-    r"^(?:(?!{name}\b)[\w'’-]+[,.!]+\s+)?(?P<name>{name})(?:(?P<here> here)?[.!]\s+|, )"
+_NAME_FIRST = (  # (after a greeting: "alright, Segun here. drummer", "Kia ora. Tane. Paramedic")
+    r"^(?:(?!{name}\b)[\w'’-]+(?: [\w'’-]+)?[,.!]+\s+)?(?P<name>{name})(?:(?P<here> here)?[.!]\s+|, )"
 )
 
 
@@ -139,8 +140,9 @@ def opened_by_name(text: str, name: str | None) -> str:
     ``text`` as it is otherwise."""
     if not name:
         return text
-    # (a dash after "here" is the introduction's comma: "Ilse here — cellist, in Utrecht")
-    text = re.sub(rf"^((?:\S+\s+)?{re.escape(name)} here)\s+[—–-]\s+", r"\1, ", text)
+    # (a dash or an emoji after "here" is the introduction's comma: "Ilse here — cellist, in
+    # Utrecht", "Leilani here 🌺 29, dental hygienist at …")
+    text = re.sub(rf"^((?:\S+\s+)?{re.escape(name)} here)\s*(?:[—–-]|{EMOJI}+)\s+", r"\1, ", text)
     if (found := re.match(_NAME_FIRST.format(name=re.escape(name)), text)) is None:
         return text
     said, rest = [f"I'm {name}."], text[found.end() :]
@@ -159,12 +161,14 @@ def _part(part: str) -> list[str]:
     Mumbles", "Tampere"), in the first person; [] when it is none of these."""
     if age := _AGE.fullmatch(part):
         return [f"I'm {age[1]} years old."]
+    if _PLACE.fullmatch(part):
+        return [f"I'm based in {part}."]
+    # (a sentence's first word in capitals: "Paramedic with St John", "Live in Riccarton")
+    part = part[0].lower() + part[1:] if re.match(r"[A-Z][a-z]+\b(?!['-])", part) else part
     if _SAID_OF_ME.match(part) or re.match(r"[a-z]+ing\b", part):
         return clauses(f"I'm {part}.")
     if _LIVE_IN.fullmatch(part):
         return [f"I {part.replace('lives', 'live')}."]
-    if _PLACE.fullmatch(part):
-        return [f"I'm based in {part}."]
     if _TRADE_ALONE.fullmatch(part) or _TRADE_IN.fullmatch(part):
         return [f"I'm {article(part)} {part}."]
     return []

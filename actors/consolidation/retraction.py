@@ -30,7 +30,8 @@ class Topics(NamedTuple):
 
 
 _FORGET = re.compile(
-    r"^(?:\S+ )?(?:please )?(?:forget|scratch|scrap|ignore|disregard|cancel|drop|never mind)\b"
+    # (or after a clause saying why: "The DNA test came back, ignore what I said about …")
+    r"(?:^(?:\S+ )?|(?<=, ))(?:please )?(?:forget|scratch|scrap|ignore|disregard|cancel|drop|never mind)\b"
     r"(?: (?:what|everything|all)(?: \S+)? (?:said|told you|mentioned|wrote)(?: about)?)?"
     r"(?P<topic>[^,.;!]*)",
     re.IGNORECASE,
@@ -107,11 +108,13 @@ _MENTIONED = re.compile(
 
 def retraction_topics(text: str) -> Topics | None:
     """What ``text`` takes back, or None when it is not a retraction."""
-    if found := _FORGET.match(text):
+    if found := _FORGET.search(text):
         # (a topic that names its attribute, "the diet", takes back "has started keto")
         words = _words(found["topic"])
         named = frozenset(k.attribute for k in keys(found["topic"]) if k.attribute in words)
-        return Topics(words, named, keep=False)
+        # (what is said after it is the claim that holds: "…, she's mostly pit bull and husky")
+        after = text[found.end() :].strip(" ,.!")
+        return Topics(words, named, keep=len(after.split()) >= 3)
     if found := _OFF.search(text):
         return Topics(_words(found["topic"]), frozenset(), keep=False)
     if found := _PULLED_OUT.search(text) or _NOT_DOING.search(text):
@@ -151,6 +154,7 @@ def _stem(word: str) -> str:
 def _words(topic: str) -> frozenset[str]:
     """The topic's content words and their near words."""
     topic = _MENTIONED.sub("", topic.casefold())
-    words = {w for w in re.findall(r"[\w'-]+", topic) if w not in _SMALL and len(w) > 2}
+    words = {w.removesuffix("'s") for w in re.findall(r"[\w'-]+", topic)}  # ("Poi's breed")
+    words = {w for w in words if w not in _SMALL and len(w) > 2}
     near = {n for w in words for group in _NEAR if w in group for n in group}
     return frozenset(words | near)

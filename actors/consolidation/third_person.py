@@ -100,8 +100,9 @@ _LATER = [
     (re.compile(r"\bI am\b"), "they are"),  # ("happy where I am")
     (re.compile(r"\bI'm\b"), "they're"),
     (re.compile(r"\bI've\b"), "they've"),
-    (re.compile(r"\bI\b"), "they"),
+    (re.compile(r"\bI\b(?!-\d)"), "they"),  # (not a road: "I-110")
     (re.compile(r"\bmyself\b", re.IGNORECASE), "themselves"),
+    (re.compile(r"\bmine's\b", re.IGNORECASE), "theirs is"),
     (re.compile(r"\bmine\b", re.IGNORECASE), "theirs"),
     (re.compile(r"\b(?:my|My(?! [A-Z]))\b"), "their"),  # (not a name's: "near My Khe beach")
     # (and theirs with others: "my boyfriend does the deliveries in our old van")
@@ -179,7 +180,8 @@ def _later(text: str) -> str:
 #: The speaker's first mention when the sentence does not open with them: by name.
 _FIRST_MENTION = re.compile(
     # (and "our", "us": "Rent is $520 for our place" is the speaker's and their family's)
-    r"\b(?:(?i:I was|I'm|I've|I'll|I'd|I|myself|mine|me)|my|My(?! [A-Z])|our|us)\b"
+    # (not a road's letter: "died on I-110")
+    r"\b(?:(?i:I was|I'm|I've|I'll|I'd|mine's|I|myself|mine|me)|my|My(?! [A-Z])|our|us)\b(?!-\d)"
 )
 _NAMED = {
     "i was": "{} was",
@@ -187,6 +189,7 @@ _NAMED = {
     "i've": "{} has",
     "i'll": "{} will",
     "mine": "{}'s",
+    "mine's": "{}'s is",
     "my": "{}'s",
     "our": "{}'s",
     "us": "{} and others",

@@ -71,3 +71,35 @@ def test_a_name_said_here_then_fragments_and_a_thing_typed_without_my() -> None:
     assert "Segun is a drummer." in lines and "Segun is based in Peckham." in lines, lines
     assert "Segun's band's called Lagos Lullaby, afrobeat-ish." in lines, lines
     assert any("Bassline Records" in line for line in lines), lines
+
+
+def test_an_emoji_after_here_is_the_introductions_comma() -> None:
+    """ "Leilani here 🌺 29, dental hygienist at Kapiolani Smiles in Honolulu"."""
+    lines = _lines("Leilani", "Aloha! Leilani here 🌺 29, dental hygienist at Kapiolani Smiles.")
+    assert "Leilani is 29 years old." in lines and "Leilani works as a dental hygienist." in lines
+
+
+def test_a_roads_letter_and_a_thing_of_theirs_said_as_mine() -> None:
+    """ "died on I-110" keeps the road's name; "Mine's Fridays" is theirs."""
+    lines = _lines("Thanh", "Truck finally died on I-110. Picked up a used Tundra.")
+    assert any("I-110" in line for line in lines), lines
+    lines = _lines(
+        "Thanh", "I told you the wrong day. That's my cousin's stall. Mine's Fridays, same hours."
+    )
+    assert not any("'s's" in line for line in lines), lines
+
+
+def test_a_name_after_a_two_word_greeting_then_capitalised_fragments() -> None:
+    """ "Kia ora. Tane. Paramedic with St John, based at the Christchurch station. Live in
+    Riccarton with my partner Mere.": a trade, an employer, where they work and live."""
+    lines = _lines(
+        "Tane",
+        "Kia ora. Tane. Paramedic with St John, based at the Christchurch station. Live in "
+        "Riccarton with my partner Mere and our two girls.",
+    )
+    for fact in [
+        "Tane works as a paramedic.",
+        "Tane works at St John.",
+        "Tane lives in Riccarton.",
+    ]:
+        assert fact in lines, lines

@@ -403,3 +403,16 @@ def test_a_topics_amount_stated_is_the_line_on_that_topic_when_one_holds_an_amou
     assert _merge("Deepa", older, "Take-home is 41,000 now.") == [older[1]]
     older = ["Paolo charges ₱900 an hour for editing.", "Paolo lives in Dumaguete."]
     assert _merge("Paolo", older, "Update: new rate is ₱1,200 an hour.") == [older[0]]
+
+
+def test_a_retraction_after_why_keeps_what_holds_instead() -> None:
+    """ "The DNA test came back, ignore what I said about Poi's breed, she's mostly pit bull
+    and husky" retires the Labrador line and keeps what it says now."""
+    older = ["Leilani's rescue pup Poi, she's a Labrador mix.", "Leilani lives in Kaimuki."]
+    said = (
+        "The DNA test came back, ignore what Leilani said about Poi's breed, she's mostly pit "
+        "bull and husky."
+    )
+    merged = _merged("Leilani", older, said)
+    assert [f.text for f in merged.retired] == [older[0]]
+    assert "husky" in merged.memory
