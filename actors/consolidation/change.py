@@ -37,7 +37,7 @@ from .acquiring import (
     owns,
 )
 from .attributes import PET, held_by_another, keys
-from .breeds import of_breed
+from .breeds import named_beings, of_breed
 from .endings import ENDED, done_without, stolen, thing_ended
 from .kinds import KINDS, amount_moved
 from .meaning import Embed
@@ -69,7 +69,7 @@ from .signals import (
 from .subjects import HOLDER, by_common_noun, subject
 from .successors import succeeded
 from .third_person import word_set
-from .words import RELATIVE, RELATIVES, UPPER, WHEN
+from .words import RELATIVES, UPPER, WHEN
 
 __all__ = ["SWITCH", "Displaced", "displaced", "values"]
 
@@ -98,7 +98,7 @@ _OTHER_ONE = re.compile(r"\b(?:the|our|my) (?:other|old) one\b")
 _BEING = rf"boy|girl|man|lady|fellow|guy|chap|one|pal|buddy|baby|{RELATIVES}"
 _THING_DIED = re.compile(
     rf"\b(?i:the|my|our|their|his|her) (?:[a-z]+ ){{0,2}}(?!(?:{_BEING})\b)[a-z]+ "
-    r"(?:finally |just )?(?:died|passed away)\b"
+    r"(?:finally |just )?died\b"  # ("passed away" is said of a being: "our little bird")
 )
 
 
@@ -326,7 +326,7 @@ def displaced(
     # "the delivery car finally died": no pet's line goes with it)
     if _LIFE_ENDS.search(said) and (kind or not _THING_DIED.search(said)):
         # (the end is its own cue, of a pet said or named: "lost our dog", "put Biscuit down")
-        cue = not (kind or re.search(r"\blost (?:our|my|their)\b|\bput [A-Z]", said))
+        cue = not (kind or re.search(r"\blost (?:our|my|their)\b|\bput [A-Z]|passed away", said))
         kin = theirs(scope, new, said, speaker, kin=True, cue=cue) or []
         pets = [
             f
@@ -334,12 +334,7 @@ def displaced(
             if any(k.attribute.startswith("pet:") for k in keys(f.text))
             and kind <= (species := {m.casefold() for m in PET.findall(f.text)})
             and not (just_got and species <= just_got)
-        ] or [  # else the one named being of theirs who is no relative ("Bo's kelpie Nugget")
-            f
-            for f in kin
-            if (line := owner(f.text, persons)).startswith(f"{speaker}'s ")
-            and not RELATIVE.search(line)
-        ]
+        ] or named_beings(kin, speaker, persons)  # (else a named being of theirs, "Bo's kelpie")
         if len(pets) == 1:
             species = kind or {m.casefold() for m in PET.findall(pets[0].text)}
             return _apart(

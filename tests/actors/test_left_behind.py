@@ -46,3 +46,18 @@ def test_a_move_in_south_asian_english_to_a_home_somewhere() -> None:
         "we did it!! shifted to a ground floor independent house in HSR Layout last weekend.",
     )
     assert not any("Whitefield" in line for line in lines), lines
+
+
+def test_a_being_passed_away_is_the_one_they_named_whatever_its_kind() -> None:
+    """ "Our little bird passed away" ends "a small budgerigar named Piko" (no word list, nor
+    the embedder, knows a budgerigar); "the delivery car finally died" ends no pet."""
+    lines = _lines(
+        "Hiroshi",
+        "We also keep a small budgerigar named Piko. Keiko talks to him more than to me.",
+        "I have some sad news. Our little bird passed away this week. He was nine years old.",
+    )
+    assert not any("Piko" in line for line in lines), lines
+    lines = _lines(
+        "Hiroshi", "We keep a small budgerigar named Piko.", "The delivery car finally died."
+    )
+    assert any("Piko" in line for line in lines), lines
