@@ -63,7 +63,8 @@ GOT_MAKE = re.compile(
     # (or "rides a Cube Stereo now", the present said with "now")
     r"(?P<now>riding|driving|using|shooting on|on|(?:ride|drive|use)s?)) (?:an?|the|my|our) "
     r"(?:(?:new|used|second-hand|secondhand|refurbished|shiny|cheap) )?"
-    rf"(?P<make>[{UPPER}][\w-]*(?: [{UPPER}\d][\w-]*)*)"
+    # (a make may open in lower case: "an iPad", "an iPhone 15")
+    rf"(?P<make>(?:[{UPPER}]|[ie](?=[A-Z]))[\w-]*(?: [{UPPER}\d][\w-]*)*)"
     # (what is now used says so; a thing got for someone is theirs: "a Chromebook for the girls")
     r"(?(now)\s+(?:now|these days|nowadays)\b|(?=[,.;!)]|$|\s+(?:now|today|yesterday|last|this|at|from|with|in|on|"
     r"and|so|but|because|which|that|off)\b))"
@@ -92,7 +93,8 @@ _OWNED = re.compile(
     # (or worked on: "works on a Husqvarna"; not a day, "on a Monday")
     r"\b[a-z]+ on an?) "
     r"(?:(?:old|trusty|beloved|little) )?"
-    rf"(?P<make>[{UPPER}][\w-]*(?: [{UPPER}\d][\w-]*)*)"
+    # (a make may open in lower case: "an iPad", "an iPhone 15")
+    rf"(?P<make>(?:[{UPPER}]|[ie](?=[A-Z]))[\w-]*(?: [{UPPER}\d][\w-]*)*)"
 )
 
 

@@ -148,8 +148,9 @@ _TABLE: list[tuple[str, str]] = [
         r"(?= in (?-i:[A-Z]))|"
         # (a move in the English of South Asia: "we shifted to Johar Town"; not "to Tuesdays")
         # (or to a home there: "shifted to a ground floor independent house in HSR Layout")
-        rf"shift(?:ed|ing)(?= (?:to|into) (?:(?:an?|the|our|my|their) (?:[\w-]+ ){{0,3}}?{_HOMES} in )?"
-        rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)(?-i:[A-Z]))|"
+        # (or to someone's: "shifted to my in-laws' place in Aundh", where, not whose)
+        rf"shift(?:ed|ing)(?= (?:to|into) (?:(?:an?|the|our|my|their|[\w-]+'s) (?:[\w'-]+ ){{0,3}}?"
+        rf"{_HOMES} in )?(?!(?i:{WEEKDAYS}|{MONTHS})\b)(?-i:[A-Z])(?![\w-]*'s\b))|"
         # (somewhere now: "we're in Lautoka now", "is in Porto at the moment"; not "in Sydney
         # this weekend")
         r"(?:'re|'m|\bare|\bam|\bis) in (?=(?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* (?:now|at the moment)\b)|"
@@ -509,7 +510,7 @@ _IN_NEXT = re.compile(
     rf"(?:the|our|my|their) (?P<home>[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*) (?:{_HOMES}|unit)\b"
 )
 #: A noun after a possessive: "'s daughter", not "'s in Leeds".
-_OF_A_NOUN = re.compile(r" (?!(?:in|at|on|for|and|with|near|from|to|by|or|but|so)\b)[a-z]")
+_OF_A_NOUN = re.compile(r" (?!(?:in|at|on|for|and|with|near|from|to|by|or|but|so)\b(?!-))[a-z]")
 
 
 def _value(fact: str, match: re.Match[str], *, thing: bool = False, place: bool = False) -> str:

@@ -520,10 +520,11 @@ def _same_kind(
     return None
 
 
-#: A name that says where or who, not what: "in Bristol", "boyfriend Tunde"; nor a game
+#: A name that says where or who, not what: "in Bristol", "boyfriend Tunde", "dog Lola"; nor a game
 #: played or driven for, "plays Mobile Legends", "drives Uber", nor a trade, "as a QA engineer".
 _PLACE_OR_PERSON = re.compile(
-    rf"\b(?:in|at|from|to|near|outside|with|for|by|as an?|play(?:s|ing|ed)?|dr(?:ives?|iving|ove)|(?i:{RELATIVES})),? "
+    rf"\b(?:in|at|from|to|near|outside|with|for|by|as an?|play(?:s|ing|ed)?|dr(?:ives?|iving|ove)|"
+    rf"(?i:{RELATIVES})|{PET.pattern}),? "
     # (or the wider place after a place: "a kiosk in Kalamaria, Thessaloniki")
     r"(?-i:(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*)*, )?)$",
     re.IGNORECASE,

@@ -67,7 +67,7 @@ _RENAME = re.compile(
     rf"(?:is|are|'re) now {_QUOTE}?[A-Z]|name is now|(?:is|are|'re|'s|will be) (?:the )?{_QUOTE}?{_NOT_A_DAY}{_NAME}"
     rf"{_QUOTE}? (?:now|from (?:now on|this \w+|next \w+))|"
     # ("so now we're the Coyotes de Roma.")
-    rf"\bnow,? (?:\w+ ){{0,3}}?(?:is|are|'re) (?:the )?{_QUOTE}?{_NOT_A_DAY}{_NAME}{_QUOTE}?[.!]?$|"
+    rf"\bnow,? (?:(?:\w+ ){{0,3}}?(?:is|are|'re)|(?:\w+ ){{0,2}}?\w+'s) (?:the )?{_QUOTE}?{_NOT_A_DAY}{_NAME}{_QUOTE}?[.!]?$|"
     # ("From now on we are 'Nordlys'", "Solkorn from now on.")
     rf"(?i:from (?:now on|this \w+|next \w+|today|{WEEKDAYS}|{MONTHS})),? (?:\w+ ){{0,3}}?\w+"
     r"(?:'re| are| is|'s| will be)(?: called)? "

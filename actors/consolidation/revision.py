@@ -148,7 +148,8 @@ def revise(
         # "our Sunday barbecues are over": Sunday is no new day of futsal; "stopped my art
         # class, now I do pottery on Sundays": the class ended, Sunday is pottery's
         return False
-    changes = stated_values(new.text, turn, said)
+    # (the speaker is no new value: "For now it's me and my old Vespa" is no rename to Mateo)
+    changes = [c for c in stated_values(new.text, turn, said) if c[1] != speaker]
     if corrects and not renames(said) and (anew := corrected_name(new.text)):
         changes = [anew, *changes]  # "the goats are Alpines, not the breed I said"
     own = None if corrects else theirs(facts, new, said, speaker, kin=True)

@@ -269,6 +269,8 @@ def _renamed(
     }
     if (found := find(new.text, turn_of(new, turns), lines, {*persons, *kin, speaker})) is None:
         return False
+    if found.name in {*persons, speaker}:
+        return False  # (no one is a thing's new name: "For now it's me" is "it's Mateo")
     rewritten = rewrite(found.line, new, [(found.was, found.name)], turns)
     at = facts.index(found.line)
     retire(found.line)

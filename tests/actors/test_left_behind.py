@@ -61,3 +61,12 @@ def test_a_being_passed_away_is_the_one_they_named_whatever_its_kind() -> None:
         "Hiroshi", "We keep a small budgerigar named Piko.", "The delivery car finally died."
     )
     assert any("Piko" in line for line in lines), lines
+
+
+def test_a_move_to_someones_place_somewhere_is_a_move_there() -> None:
+    """ "we've shifted to my in-laws' place in Aundh" is a move to Aundh, not to "Priya's"."""
+    lines = _lines(
+        "Priya", "We live in Baner, Pune.", "Also we've shifted to my in-laws' place in Aundh."
+    )
+    assert not any("Baner" in line or "live in Priya's" in line for line in lines), lines
+    assert any("Aundh" in line for line in lines), lines

@@ -421,3 +421,20 @@ def test_a_car_written_off_leaves_what_was_done_with_it() -> None:
     lines = facts_of(_memory_after(*said))
     assert "Rafael drives Uber in Houston, full time." in lines, lines
     assert not any("Prius" in line for line in lines), lines
+
+
+def test_a_make_that_opens_in_lower_case_given_to_them_replaces_their_old_one() -> None:
+    """ "My grandchildren gave me an iPad" retires the slow Samsung tablet; the dog's name
+    "Lola" is no make to compare."""
+    said = [
+        (
+            "My little dog Lola, schnauzer, she is 9. I use an old Samsung tablet for the "
+            "WhatsApp with my children, but is very slow.",
+            "Carmen",
+            "s",
+        ),
+        ("My grandchildren gave me an iPad for my santo. Is so fast!", "Carmen", "s"),
+    ]
+    lines = facts_of(_memory_after(*said))
+    assert not any("Samsung" in line for line in lines), lines
+    assert any("Lola" in line for line in lines), lines

@@ -72,3 +72,24 @@ def test_a_new_signboard_says_the_new_name() -> None:
     )
     assert any("shop called Adire House" in line for line in lines), lines
     assert not any("Golden Needle" in line for line in lines), lines
+
+
+def test_a_new_name_said_as_now_its() -> None:
+    """ "New name for the shop! … so now it's Spaak & Ketting" renames "called Fietsdokter
+    Lombok"."""
+    lines = _lines(
+        "Youssef",
+        "I run a small bike repair shop in Lombok, Utrecht, called Fietsdokter Lombok.",
+        "New name for the shop! Samira said we need something modern, so now it's Spaak & Ketting.",
+    )
+    assert any("called Spaak & Ketting" in line for line in lines), lines
+
+
+def test_the_speaker_is_never_a_things_new_name() -> None:
+    """ "For now it's me and my old Vespa doing the market run" names no new restaurant."""
+    lines = _lines(
+        "Mateo",
+        "Hola! I'm Mateo, I run a little restaurant in Montevideo called Candela.",
+        "For now it's me and my old Vespa doing the market run at 6am.",
+    )
+    assert any("called Candela" in line for line in lines), lines
