@@ -506,3 +506,15 @@ def test_a_price_moved_by_its_currency_is_the_one_line_priced_so() -> None:
         ("Raised my lesson rate to $75, nobody complained.", "Aroha", "s"),
     )
     assert "$75 an hour" in memory and "$60" not in memory, memory
+
+
+def test_a_count_changed_is_never_a_models_number() -> None:
+    """ "we're milking 62 now" changes "milking 85 cows", not "Massey Ferguson 135"."""
+    lines = _facts(
+        _memory_after(
+            ("We're milking 85 cows. The tractor is an old Massey Ferguson 135.", "Declan", "s"),
+            ("We let a few of the older girls go, we're milking 62 now.", "Declan", "s"),
+        )
+    )
+    assert "Declan and others are milking 62 cows." in lines, lines
+    assert any("Massey Ferguson 135" in line for line in lines), lines

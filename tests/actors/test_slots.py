@@ -593,15 +593,3 @@ def test_accepted_at_a_named_employer_replaces_one_named_with_a_saints_abbreviat
     said = "Maricel got accepted at the Philippine Heart Center."
     assert _merge("Maricel", older, said) == [older[0]]
     assert _merge("Maricel", older, "Maricel's friend got a job at St. Luke's too.") == []
-
-
-def test_a_count_changed_is_never_a_models_number() -> None:
-    """ "we're milking 62 now" changes "milking 85 cows", not "Massey Ferguson 135"."""
-    lines = _facts(
-        _memory_after(
-            ("We're milking 85 cows. The tractor is an old Massey Ferguson 135.", "Declan", "s"),
-            ("We let a few of the older girls go, we're milking 62 now.", "Declan", "s"),
-        )
-    )
-    assert "Declan and others are milking 62 cows." in lines, lines
-    assert any("Massey Ferguson 135" in line for line in lines), lines
