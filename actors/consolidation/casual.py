@@ -32,7 +32,7 @@ _I_AM_ABROAD = re.compile(
 _ASIDE = re.compile(r",? (?i:by the way|btw)(?=, )")
 #: A thing of the speaker's named, opening a terse sentence without its "my", in lower case
 #: (typed so, it is no name: "Mateo's called Teo" is Mateo's).
-_THING_CALLED = re.compile(
+_THEIRS_UNSAID = re.compile(
     # (or said to be a thing named or counted: "day job is QA tester at Frostline Games", "rig
     # is a ryzen 7 with an rtx 3070")
     r"(?!(?:i|it|this|that|there|he|she|they|we|you|what|who|where|how)\b)[a-z]+(?: [a-z]+)?"
@@ -93,7 +93,7 @@ def as_meant(text: str, name: str | None) -> str:
         text = re.sub(said, lambda m: m[0][: -len(name)] + name, text)
     # (a thing of theirs typed without its "my", in lower case: "band's called The Velvet Okra",
     # "day job is QA tester at Frostline Games")
-    text = f"my {text}" if _THING_CALLED.match(text) else text
+    text = f"my {text}" if _THEIRS_UNSAID.match(text) else text
     if re.match(r"[a-z]+\b(?!['’]?[A-Z])", text):
         text = text[0].upper() + text[1:]
     # ("me and my girlfriend split up": "my girlfriend and I", one subject, not two clauses)

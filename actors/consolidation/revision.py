@@ -42,7 +42,7 @@ from .kinds import (
 )
 from .ownership import named, owner, people, said_in, same_person, same_turn, theirs
 from .renaming import corrected_name, renames, renaming
-from .sentences import sentences
+from .sentences import NOT_AFTER_A_TITLE, sentences
 from .signals import ACTUALLY, CLAUSE, ending, gone, hedged, over
 from .words import RELATIVES, UPPER, WEEKDAYS, WHEN
 
@@ -77,7 +77,7 @@ def _quotes_words(text: str) -> bool:
 _ORDINAL = re.compile(r"\b(?:first|second|third|fourth|last) $")
 #: A sentence ends inside the text (not a title's: "Prof. Hartmann"): a line that says two
 #: things is never rewritten.
-_TWO_SENTENCES = re.compile(r"(?<!\bProf)(?<!\bDr)(?<!\bMr)(?<!\bMrs)(?<!\bMs)(?<!\bSt)[.!?]\s+\S")
+_TWO_SENTENCES = re.compile(rf"(?<=[.!?]){NOT_AFTER_A_TITLE}\s+\S")
 
 
 def comparable(old: Fact, new: Fact) -> bool:

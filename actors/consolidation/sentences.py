@@ -10,15 +10,19 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["EMOJI", "MAX_SENTENCE_CHARS", "claim_asked_of", "sentences"]
+__all__ = ["EMOJI", "MAX_SENTENCE_CHARS", "NOT_AFTER_A_TITLE", "claim_asked_of", "sentences"]
 
 #: The longest sentence kept, in characters: a pasted log is no statement.
 MAX_SENTENCE_CHARS = 300
 #: An emoji, which may end a sentence as a full stop does.
 EMOJI = "[\u2600-\u27bf\U0001f1e6-\U0001f1ff\U0001f300-\U0001faff]"
-#: Where a sentence ends: not after a title's abbreviation ("St. Nicholas", "Dr. Ospanova").
+#: Not just after a title's abbreviation ("St. Nicholas", "Dr. Ospanova"), which ends no sentence.
+NOT_AFTER_A_TITLE = "".join(
+    rf"(?<!\b{t}\.)" for t in ("Dr", "St", "Mr", "Mrs", "Ms", "Prof", "Mt", "Jr", "Sr")
+)
+#: Where a sentence ends: not after a title's abbreviation.
 _SPLIT = re.compile(
-    "".join(rf"(?<!\b{t}\.)" for t in ("Dr", "St", "Mr", "Mrs", "Ms", "Prof", "Mt", "Jr", "Sr"))
+    NOT_AFTER_A_TITLE
     # (or a semicolon, which joins two sentences: "she can't help anymore; Hidayah helps now")
     + r"(?<=[.!?;])\s+|\n+"
     # (an emoji may end one: "Laptop died mid-export 😭 Bought a Dell XPS 15", "done ✅ i sold",
