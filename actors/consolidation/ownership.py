@@ -66,9 +66,12 @@ def someone_else(text: str) -> bool:
     """``text`` opens with another person named by a common noun ("A colleague …",
     "Someone …", or the relation alone: "Mother fell, now she is in a care home"): it is
     their fact, not the speaker's (nor anyone the scope knows)."""
-    return bool(SOMEONE.match(text) or _RELATION_ALONE.match(text))
+    return bool(SOMEONE.match(text) or _RELATION_ALONE.match(text) or _HIS_OR_HER.match(text))
 
 
+#: A thing of another's, by the pronoun of whose it is ("Her physio is on Fridays": the
+#: speaker's own are written by name, "Siobhan's physio").
+_HIS_OR_HER = re.compile(r"(His|Her)\s")
 #: A relative named by the relation alone, as the subject ("Mother fell", "Dad is …"; not
 #: with the speaker, "Partner and I moved").
 _RELATION_ALONE = re.compile(rf"(?i:{RELATIVES})s?\b(?! and\b)")
@@ -78,6 +81,8 @@ def owner(text: str, people: set[str]) -> str:
     """Whose fact ``text`` is: the person of ``people`` it opens with ("Maya …", "Maya's
     phone …"), or that person's relative ("Maya's sister …", "Bob's neighbour Jim …": someone
     else, named by the whole phrase); "" when it opens with nobody of ``people``."""
+    if his_or_hers := _HIS_OR_HER.match(text):
+        return his_or_hers[1].casefold()  # ("Her physio is on Fridays": whoever she is)
     found = LEAD.match(text)
     if found is None or found["who"] not in people:
         return ""

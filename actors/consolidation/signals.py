@@ -148,6 +148,8 @@ _FUTURE = re.compile(
 )
 _DECIDED = re.compile(
     r"\b(?:instead|from now on|from (?:next|this) \w+|starting (?:next|this|on) \w+|anymore|"
+    # (what will be so now is so: "my supervisor will be Dr. Bakker now")
+    r"(?:will|'ll) be [^,;!?]*\bnow|"
     # (or the day it starts: "I'll go to 4,000 from Monday", "starting March")
     rf"(?:from|starting) (?:{WEEKDAYS}|{MONTHS}|tomorrow))\b",
     re.IGNORECASE,

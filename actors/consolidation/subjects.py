@@ -147,6 +147,8 @@ def subject(fact: str, at: int) -> str:
         if someone := SOMEONE.search(span):  # "a colleague just moved": theirs, not anyone's
             return someone[0].casefold()
         words = [w.strip("',.") for w in span.split()]
+        if words[:1] in (["and"], ["so"], ["but"], ["then"]):
+            words = words[1:]  # (", and he says …": the clause after the comma is his)
         if words and _HE_SHE.fullmatch(words[0]):
             # "Ana came home, she's renting …": the one named before, never the speaker (and
             # with no one named before, someone of their own: "He … lives near Bistrita")

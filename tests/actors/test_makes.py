@@ -160,6 +160,13 @@ def test_a_thing_given_to_the_speaker_is_theirs_and_replaces_their_old_one() -> 
     assert "MatePad" in memory
     memory = _memory_after(said, ("My niece set me up with a tablet, a Lenovo Tab.", "Aino", "s"))
     assert "MatePad" not in memory and "Aino lives in Tartu." in memory
+    # (written as many who learnt English late write it: "give me her old phone")
+    said = ("I have only an old Nokia phone.", "Rui", "s")
+    given = (
+        "My daughter Inês give me her old phone, a Samsung Galaxy A54, because she buy a new one."
+    )
+    memory = _memory_after(said, (given, "Rui", "s"))
+    assert "Nokia" not in memory and "Galaxy A54" in memory, memory
 
 
 def test_a_thing_sold_to_the_speaker_by_someone_is_their_new_one() -> None:

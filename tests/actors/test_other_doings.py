@@ -105,3 +105,33 @@ def test_a_partner_replaced_by_a_new_one_is_not_kept_as_a_relation() -> None:
         "And I'm seeing someone new, Deniz.",
     )
     assert not any("Elif" in line for line in lines), lines
+
+
+def test_a_thing_of_hers_or_his_is_not_the_speakers() -> None:
+    """ "Her physio is on Fridays", said of the sister just named, leaves the speaker's physio
+    on Mondays; the speaker's own "physio is now Wednesdays" then moves it."""
+    lines = _lines(
+        "Siobhan",
+        "Physio every Monday at 9:30 at a clinic on the Douglas Road.",
+        "My sister Niamh broke her wrist falling off her bike last week, so the two of us are "
+        "a right pair. Her physio is on Fridays.",
+    )
+    assert any("Monday" in line for line in lines), lines
+    lines = _lines(
+        "Siobhan",
+        "Physio every Monday at 9:30 at a clinic on the Douglas Road.",
+        "My sister Niamh broke her wrist last week. Her physio is on Fridays.",
+        "And the clinic changed my slot, physio is now Wednesdays at 11 with a new physio, Aoife.",
+    )
+    assert not any("Monday" in line or "Friday at 9:30" in line for line in lines), lines
+
+
+def test_the_clause_after_and_is_of_whom_it_names() -> None:
+    """ "Three years, and he says he wants to move to London alone": the ex-boyfriend's wish,
+    which moves neither the speaker's home nor anything else of theirs."""
+    lines = _lines(
+        "Paola",
+        "I live in Leith, Edinburgh.",
+        "Three years, and he says he wants to move to London alone.",
+    )
+    assert any("Leith" in line for line in lines), lines

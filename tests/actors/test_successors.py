@@ -37,3 +37,16 @@ def test_a_team_joined_replaces_the_one_team_of_theirs_and_no_employer() -> None
     assert "Mavericks" not in memory and "works at Aramex" in memory, memory
     memory = _memory_after(older, ("I also joined the Harbour Harriers.", "Aroha", "s"))
     assert "Mavericks" in memory and "works at Aramex" in memory, memory
+
+
+def test_one_who_will_be_in_a_role_now_is_in_it() -> None:
+    """ "my supervisor will be Dr. Bakker now" is decided, not a plan: Prof. de Vries goes
+    (a plan still replaces nothing: "my supervisor will be Dr. Bakker next year, maybe")."""
+    older = ("My supervisor is Prof. de Vries.", "Ji-woo", "s")
+    said = "Our professor retires at the end of the month, so my supervisor will be Dr. Bakker now."
+    memory = _memory_after(older, (said, "Ji-woo", "s"))
+    assert "de Vries" not in memory and "Bakker" in memory, memory
+    memory = _memory_after(
+        older, ("Maybe my supervisor will be Dr. Bakker one day.", "Ji-woo", "s")
+    )
+    assert "de Vries" in memory, memory
