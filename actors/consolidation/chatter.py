@@ -81,11 +81,18 @@ _TALK = re.compile(
     r"nice to meet)\b",
     re.IGNORECASE,
 )
+#: An aside crediting the assistant, after the claim it is about: "bought a Gazelle with two
+#: locks like you say", "…, as you suggested".
+_AS_YOU_SAID = re.compile(
+    r",?\s+(?:just )?(?:like|as) you (?:said|say|suggested|suggest|told me|recommended|advised)\b"
+)
 #: The assistant, outside a quoted question: "put you on their tablet", "took your advice".
 _YOU = re.compile(r"\b(?:you|your)\b", re.IGNORECASE)
 #: What is not about the assistant though it says "you": a quote, or what was told to it
 #: ("ignore what I told you about the class" takes back a claim of the speaker's).
-_QUOTED = re.compile(r'"[^"]*"|\bwhat (?:\w+ ){1,2}(?:told|wrote|said to) you\b')
+_QUOTED = re.compile(
+    rf'"[^"]*"|\bwhat (?:\w+ ){{1,2}}(?:told|wrote|said to) you\b|{_AS_YOU_SAID.pattern}'
+)
 _NAMED_KIN = re.compile(rf"\b(?:{RELATIVES}) [A-Z]")
 #: What is left of a sentence whose claim went elsewhere: "For the letter."
 _FRAGMENT = re.compile(
@@ -240,7 +247,7 @@ def _lead_in(words: str, names: Collection[str] = ()) -> bool:
 def strip_banter(text: str) -> str:
     """``text`` without a trailing "lol", "haha" or run of exclamation marks, what it says it
     is not, or what it asks of the assistant."""
-    stripped = _without_tails(_BANTER.sub("", text)).rstrip()
+    stripped = _without_tails(_BANTER.sub("", _AS_YOU_SAID.sub("", text))).rstrip()
     return stripped + ("." if stripped and stripped[-1] not in ".!?" else "")
 
 

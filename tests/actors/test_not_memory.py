@@ -96,6 +96,11 @@ def test_what_is_said_of_the_assistant_and_a_fragment_are_no_facts() -> None:
     # (the assistant's part before a claim of theirs: the claim is kept, without it)
     memory = _memory_after(("I followed your advice, now I drink only rooibos.", "Ines", "s"))
     assert _facts(memory) == ["Now Ines drinks only rooibos."]
+    # (and its part after one: "with two locks like you say" is the bike, less the credit)
+    said = "I bought a new bike, a second-hand Gazelle, with two locks like you say."
+    assert _facts(_memory_after((said, "Ji-woo", "s"))) == [
+        "Ji-woo bought a new bike, a second-hand Gazelle, with two locks."
+    ]
 
 
 def test_a_condition_whose_hedged_main_clause_went_is_no_fact() -> None:
