@@ -38,7 +38,7 @@ from .acquiring import (
 )
 from .attributes import PET, held_by_another, keys
 from .breeds import named_beings, of_breed
-from .endings import ENDED, done_without, stolen, thing_ended
+from .endings import ENDED, done_without, no_longer_on, stolen, thing_ended
 from .kinds import KINDS, amount_moved
 from .meaning import Embed
 from .modifiers import is_modifier
@@ -130,6 +130,8 @@ def displaced(
         return None  # "Sakai is home now, my son is close": the home a line holds, said again
     if (predecessor := succeeded(older, new, turn, speaker)) is not None:
         return Displaced(predecessor, None)  # "Prof. Esposito is my new supervisor"
+    if stopped := no_longer_on(said, theirs(older, new, said, speaker, cue=False) or []):
+        return Displaced(stopped, None)  # "took me off the tablets I was on"
     given = GIVEN.search(new.text)
     if given and given["whom"] in ("them", speaker):
         # "Kuba set them up with a smartphone, a Motorola": the speaker got a new one (the

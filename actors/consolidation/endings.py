@@ -10,13 +10,14 @@ docs/design.md, "Facts that stay true".
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 from reverie.store import Fact
 
 from .signals import BROKE, CLAUSE, FELL_TO, GONE
 from .words import UPPER
 
-__all__ = ["ENDED", "done_without", "stolen", "thing_ended"]
+__all__ = ["ENDED", "done_without", "no_longer_on", "stolen", "thing_ended"]
 
 #: The verbs a theft is told with.
 _THEFT = "(?:stole|nicked|pinched|swiped)"
@@ -97,3 +98,29 @@ def done_without(line: Fact, names: list[str]) -> Fact | None:
         if found := re.search(rf"{said}{re.escape(name)}[.!]?$", line.text):
             return Fact(text=f"{line.text[: found.start()]}.", date=line.date, sources=line.sources)
     return None
+
+
+#: What the speaker stopped, by what they were doing with it: "stop the sleep pills I was
+#: taking", "took me off the tablets I was on", "dropped the app I was using".
+_WAS_ON = re.compile(
+    r"\b(?:stop|stopped|stopping|off|quit|dropped|ditched|no longer on) (?:the|my|their|those|these) "
+    r"(?:[\w-]+ ){0,2}?[a-z]+ (?:I|they|we) (?:was|were|had been|'d been|have been|'ve been) "
+    r"(?P<doing>on|taking|using)\b"
+)
+#: A line of what one is on, takes or uses: "is on naproxen", "takes melatonin".
+_DOING = {
+    "on": re.compile(r"\b(?:is|are|am|was|been) (?:still )?on (?!(?:the|a|an|my|their)\b)[\w-]+"),
+    "taking": re.compile(r"\btak(?:e|es|ing)\b"),
+    "using": re.compile(r"\bus(?:e|es|ing)\b"),
+}
+
+
+def no_longer_on(said: str, theirs: Sequence[Fact]) -> Fact | None:
+    """The one line of ``theirs`` (the speaker's) of what ``said`` says they stopped by what
+    they were doing with it ("the tablets I was on" is "is on naproxen", whatever naproxen
+    is); None when none or two are."""
+    if (found := _WAS_ON.search(said)) is None:
+        return None
+    doing = _DOING[found["doing"]]
+    lines = [f for f in theirs if doing.search(f.text)]
+    return lines[0] if len(lines) == 1 else None

@@ -57,3 +57,31 @@ def test_a_thing_someone_talked_the_speaker_into_replaces_theirs() -> None:
     )
     assert "Volvo" not in memory and "Kia Niro" in memory, memory
     assert "Red Cross café on Tuesdays" in memory, memory
+
+
+def test_what_they_stopped_by_what_they_were_on_or_taking_is_that_line() -> None:
+    """ "took me off the tablets I was on" ends "is on naproxen", "stop the sleep pills I was
+    taking" ends "takes melatonin", whatever the drug is; the class they go to stays."""
+    memory = _memory_after(
+        (
+            "I'm on naproxen for the pain and swelling. I go to spin class on Mondays.",
+            "Siobhan",
+            "s",
+        ),
+        (
+            "The GP took me off the tablets I was on because they were upsetting my stomach, "
+            "so it's just paracetamol now.",
+            "Siobhan",
+            "s",
+        ),
+    )
+    assert "naproxen" not in memory and "paracetamol" in memory and "spin" in memory, memory
+    memory = _memory_after(
+        ("I take melatonin on the early reporting days.", "Priya", "s"),
+        (
+            "The company doctor told me to stop the sleep pills I was taking and try magnesium instead.",
+            "Priya",
+            "s",
+        ),
+    )
+    assert "melatonin" not in memory and "magnesium" in memory, memory
