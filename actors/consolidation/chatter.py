@@ -22,7 +22,7 @@ from .signals import ending
 from .third_person import PAST, article, word_set
 from .words import RELATIVES
 
-__all__ = ["is_chatter", "remark", "split_opener", "strip_banter", "without_echo"]
+__all__ = ["asks_help", "is_chatter", "remark", "split_opener", "strip_banter", "without_echo"]
 
 _OPENER_WORDS = (
     r"quick update|update|small correction|correction|small typo|typo|fyi|btw|p\.?s\.?|"
@@ -334,3 +334,21 @@ def is_chatter(text: str) -> bool:
     if ending(text) or renames(text):  # "Nyoman resigned.", "It's Bukka now.": short, but
         return False  # an ending or a new name all the same
     return len(words) < 3 or all(w in _EMPTY for w in words[2:])
+
+
+#: Help asked of the assistant: "(Maya) needs help staying organised", "would love some help
+#: with pricing". What for is the conversation's, not a fact of their life.
+_HELP = re.compile(
+    r"^(?:[\w'-]+ )?(?:really |just |also |mostly |still )?(?:[Nn]eeds?|[Ww]ants?|would like|'d like|"
+    r"would love|'d love|could use)(?: some| a little| a bit of| more)? help\b(?P<what>.*)$"
+)
+
+
+def asks_help(text: str, speakers: Collection[str]) -> bool:
+    """``text`` asks the assistant for help with something of the speaker's only: nothing in
+    it is named or counted but the speaker ("Aroha needs help wrangling their calendar";
+    not "needs help organising their sister Carla's wedding", whose sister is a fact)."""
+    if (found := _HELP.match(text)) is None:
+        return False
+    names = {n for n in re.findall(r"\b[A-Z][\w-]*", found["what"]) if n not in speakers}
+    return not names and not re.search(r"\d", found["what"])

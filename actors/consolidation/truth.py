@@ -31,7 +31,7 @@ from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_me
 from .acquiring import acquired
 from .attributes import THINGS, Key, keys, with_no_love
 from .change import displaced
-from .chatter import is_chatter, remark, split_opener, strip_banter, without_echo
+from .chatter import asks_help, is_chatter, remark, split_opener, strip_banter, without_echo
 from .claims import claims
 from .family import family_grew, kin_left
 from .kinds import (
@@ -109,7 +109,7 @@ def clean(fact: Fact, speakers: Collection[str] = ()) -> tuple[str, Fact | None]
         text = f"{found['who']} {conjugate(found['verb'].casefold())} {found['new'].strip()}."
     if unnamed := _UNNAMED_IS.match(text):  # "I am Carl" from an unnamed speaker: a name
         text = f"{UNNAMED}'s name is {unnamed[1]}."
-    if is_chatter(text):
+    if is_chatter(text) or asks_help(text, speakers):
         return opener, None
     return opener, Fact(text=text, date=fact.date, sources=fact.sources)
 

@@ -205,3 +205,18 @@ def test_a_feeling_about_a_thing_of_theirs_by_its_name_is_a_fact_of_it() -> None
         ("I'm so happy today.", "Ivana", "s"),
     )
     assert "Galaxy S23" in memory and "iPhone" not in memory and "today" not in memory, memory
+
+
+def test_help_asked_of_the_assistant_is_no_fact_unless_it_names_one() -> None:
+    """ "I need help wrangling my calendar" asks the assistant; "need help w a stream schedule"
+    too, typed tersely; "help organising my sister Carla's wedding" still says who Carla is."""
+    memory = _memory_after(
+        ("I live in Grey Lynn. I need help wrangling my calendar, it's a disaster.", "Aroha", "s"),
+        ("need help w a stream schedule that doesn't kill me", "Aroha", "s"),
+        ("I'd love some help keeping my rehab organised.", "Aroha", "s"),
+        ("I need help organising things for my sister Carla's wedding.", "Aroha", "s"),
+    )
+    assert _facts(memory) == [
+        "Aroha lives in Grey Lynn.",
+        "Aroha needs help organising things for their sister Carla's wedding.",
+    ]
