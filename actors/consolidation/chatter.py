@@ -27,7 +27,7 @@ __all__ = ["asks_help", "is_chatter", "remark", "split_opener", "strip_banter", 
 _OPENER_WORDS = (
     r"quick update|update|small correction|correction|small typo|typo|fyi|btw|p\.?s\.?|"
     # (any kind of news: "big news", "mean news", "career news")
-    r"guess what|oh|by the way|(?:(?!the\b)[a-z]+ )?news|heads up|personal stuff|weird confession|confession|fun fact|"
+    r"guess what|oh|by the way|funny thing|funnily enough|real talk|(?:(?!the\b)[a-z]+ )?news|heads up|personal stuff|weird confession|confession|fun fact|"
     r"on a brighter note|on the (?:plus|bright) side|in other news|random|quick intro|oops|ugh|well|so|also|"
     r"anyway|"
     r"change of plans?|(?:slight|small|quick|big|one) change|"
@@ -168,7 +168,9 @@ _EVENT = re.compile(
 )
 _BANTER = re.compile(
     # (and a shrug: "rent's mad but what can you do")
-    r"(?:[\s,]+(?:lol|haha+|hehe|xd|:\)|:d|!+|by the way|btw|(?:but )?what can you do))+(?=[.!?]*$)",
+    r"(?:[\s,]+(?:lol|lmf?ao|rofl|haha+|hehe|xd|:\)|:d|!+|by the way|btw|(?:but )?what can you do|"
+    # (a wish or a greeting at the end of a claim: "…, fingers crossed", "…, cheers")
+    r"fingers crossed|wish me luck|cheers|ngl|tbh))+(?=[.!?]*$)",
     re.IGNORECASE,
 )
 #: What a fact ends by saying it is not ("it's March 15, not March 14"): the memory says what

@@ -79,6 +79,24 @@ def test_a_shrug_is_no_fact_and_leaves_the_fact_it_follows() -> None:
     assert _facts(memory) == ["Cian lives in Westside, rent's mad."]
 
 
+def test_a_wish_or_greeting_after_a_claim_and_a_funny_thing_before_it_are_cut() -> None:
+    """ "…, fingers crossed", "…, cheers" and "lmao" end no claim; "Funny thing," opens none;
+    "that's it for now, cheers" is a goodbye."""
+    memory = _memory_after(
+        (
+            "I applied for a day-shift porter job at Auckland City Hospital, fingers crossed.",
+            "Aroha",
+            "s",
+        ),
+        ("nah that's it for now, cheers.", "Aroha", "s"),
+        ("Funny thing, the run club rebranded lmao", "Aroha", "s"),
+    )
+    assert _facts(memory) == [
+        "Aroha applied for a day-shift porter job at Auckland City Hospital.",
+        "The run club rebranded.",
+    ]
+
+
 def test_what_is_said_of_the_assistant_and_a_fragment_are_no_facts() -> None:
     """ "I took your advice" and "my nephew put you on my phone" are about the assistant; "For
     the report." is what is left of a sentence; a relative's words about it still say who the
