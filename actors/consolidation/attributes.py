@@ -120,7 +120,7 @@ _TABLE: list[tuple[str, str]] = [
         # "to live with my nephew in Tavira")
         r"(?:lives|living)(?= with (?:[\w'-]+ ){1,3}?(?:in|near|outside) (?-i:[A-Z]))|"
         # (where they stay, as many say where they live: "stays in the staff quarters in Deira")
-        r"\bstays?(?= in\b)|(?:move|moved|moving|relocat(?:e|ed|es|ing))"
+        r"\bstays?(?= in\b| at (?-i:[A-Z]))|(?:move|moved|moving|relocat(?:e|ed|es|ing))"
         r"(?! (?:to )?(?:an? )?(?:new )?(?:company|companies|employers?|jobs?|firms?)\b)"
         # (a business's premises, not a home: "moved from the stall to a small shop in Ngara")
         rf"(?!(?: from [\w ]{{1,30}}?)? to (?:an?|the|our|my|their) (?:[\w-]+ )?(?:{PREMISES})\b)"

@@ -182,6 +182,8 @@ _BARE_MOVE = re.compile(
     r"(?! (?:to|in|into|there|here|back|out|away|house|home|on|over|up|down)\b)"
     # (nor a thing moved: "I've moved my class to a hall", "moved the bakery")
     r"(?! (?:my|our|the|his|her|their|its|it|them|everything)\b)"
+    # (nor one whose place is said after where from: "moving from London to Manchester")
+    rf"(?! from [^.;!?]*\bto [{UPPER}])"
     # (nor people moved by others: "they moved a few of us around", "moved me to nights")
     r"(?! (?:me|us|him|everyone|everybody|people|staff|(?:a|some|most|all|half) (?:\w+ )?of)\b)"
     # (nor a noun the move names, "moving boxes everywhere": what follows is when, why or how)

@@ -569,3 +569,23 @@ def test_a_home_said_without_a_place_is_no_finer_home() -> None:
     older = ["Kenji is based in Nagoya.", "Kenji wants to understand the cost of living there."]
     new = "Kenji and others arrived in Austin and rented a house in Round Rock."
     assert _merge("Kenji", older, new) == [older[0]]
+
+
+def test_where_they_stay_is_where_they_live_and_a_relatives_move_goes_nowhere_else() -> None:
+    """ "I stay at Osu with my wife Ama" is a home, as many say it, which "now we are in Tema"
+    moves; "my brother Kofi is moving from London to Manchester" is his move, to Manchester,
+    not to the Takoradi a friend asked about in the next sentence."""
+    memory = _memory_after(
+        ("I stay at Osu with my wife Ama.", "Kwame", "s"),
+        ("We finally moved! Rent was too much, so now we are in Tema, Community 25.", "Kwame", "s"),
+    )
+    assert "Osu" not in memory and "Tema" in memory, memory
+    memory = _memory_after(
+        (
+            "Also my brother Kofi is moving from London to Manchester. And my friend Yaw asked if "
+            "I should move to Takoradi with him to drive there.",
+            "Kwame",
+            "s",
+        ),
+    )
+    assert "Kwame's brother Kofi is moving from London to Manchester." in _facts(memory), memory
