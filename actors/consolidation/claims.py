@@ -37,7 +37,8 @@ _TRADE_AT_IN = re.compile(
     # (a trade with no article, as many write it: "is sous chef at Coral Cove")
     rf"is(?: now)?(?= (?:[\w-]+ )?(?:{ROLES})\b)|(?:took|got|accepted|"
     # (a trade's words may hold an acronym: "a QA tester")
-    r"started) an? (?:new )?(?:job|post|position|role) as an?) (?:(?:[a-z][\w'-]*|[A-Z]{2,}) ){0,4}?"
+    # (or its year: "a 2nd year sparky apprentice")
+    r"started) an? (?:new )?(?:job|post|position|role) as an?) (?:(?:[a-z][\w'-]*|[A-Z]{2,}|\d(?:st|nd|rd|th)) ){0,4}?"
     # (who employs them: "at", or "with" and "for" a name: "a plumber with Redpipe Ltd")
     r"[a-z][\w'-]*)(?: (?:at|(?:with|for)(?= [A-Z])) (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}"
     r"(?:called|named) |the )?"

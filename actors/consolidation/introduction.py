@@ -47,7 +47,9 @@ _TRADE_IN = re.compile(
     # (a trade may open with an initialism: "UX designer at Kvist Design")
     # (and where they live: "retired railway signalman living in Shrewsbury")
     # (or a digit: "3D artist at Basalt Pixels")
-    rf"(?P<trade>(?:[a-z][\w-]*|\d[A-Z]|{INITIALISM})(?: [a-z][\w-]*){{0,2}}?(?: living| based)? "
+    # (and which year of it: "2nd year sparky apprentice with …", "final-year student at …")
+    rf"(?P<trade>(?:(?:\d(?:st|nd|rd|th)|first|second|third|final)[ -]year )?"
+    rf"(?:[a-z][\w-]*|\d[A-Z]|{INITIALISM})(?: [a-z][\w-]*){{0,2}}?(?: living| based)? "
     r"(?:in|at|with|for|near|outside) "
     rf"[^,.!?]*?[{UPPER}][^,.!?]*)"
 )

@@ -534,3 +534,22 @@ def test_i_am_said_in_the_language_they_greet_in_introduces_them() -> None:
         ("Hola! Soy Valentina, wedding photographer in Valparaíso.", "Valentina", "s")
     )
     assert "Valentina works as a wedding photographer." in memory and "Valparaíso" in memory, memory
+
+
+def test_a_trade_with_its_year_after_the_name_is_the_speakers_and_a_new_crew_ends_its_employer() -> (
+    None
+):
+    """ "Tevita here. 2nd year sparky apprentice with Sparkright Electrical in Brisbane." says
+    the trade, the employer and the city; "first day with the Volt Brothers crew done" then
+    ends the employer, not the trade."""
+    memory = _memory_after(
+        (
+            "g'day mate, Tevita here. 2nd year sparky apprentice with Sparkright Electrical in Brisbane.",
+            "Tevita",
+            "s",
+        ),
+        ("first day with the Volt Brothers crew done 💪 big site in Springfield.", "Tevita", "s"),
+    )
+    assert (
+        "Sparkright" not in memory and "Tevita works as a 2nd year sparky apprentice." in memory
+    ), memory
