@@ -173,7 +173,7 @@ _TABLE: list[tuple[str, str]] = [
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")
         "work",
         # (the verb, not the noun of a day's work: "finished work at 6", "after work at the gym")
-        r"\b(?:(?<!finished )(?<!after )(?<!before )(?<!from )(?<!off )(?<!to )"
+        r"\b(?:(?<!\bfinished )(?<!\bafter )(?<!\bbefore )(?<!\bfrom )(?<!\boff )(?<!\bto )"
         # (and when: "works nights at Skyhaven", "work weekends at the i-SITE", "works weekend
         # shifts at a Żabka"; or the shifts alone, not extra ones, "shifts at Blue Heron end at 2")
         rf"works? {_WHEN_WORKED}(?:at|for|in)\b|working {_WHEN_WORKED}(?:at|for)\b|"
@@ -183,7 +183,7 @@ _TABLE: list[tuple[str, str]] = [
         # (and what there: "works the front desk at Eko Palms", "working the bar at Lola's")
         r"work(?:s|ing)? (?:the|a) (?-i:[a-z])[\w-]*(?: (?-i:[a-z])[\w-]*)? (?:at|for) (?:the )?(?-i:[A-Z])|"
         # (a past one is no claim: "the old laptop went back to my previous employer")
-        r"job (?:at|with|in)\b|(?<!previous )(?<!former )(?<!old )employer|employed|"
+        r"job (?:at|with|in)\b|(?<!\bprevious )(?<!\bformer )(?<!\bold )employer|employed|"
         # (or on leave from it: "on maternity leave from Iberdrola")
         r"on (?:[\w-]+ )?leave from (?:the )?(?-i:[A-Z])|"
         # (or where they were sent to work, by a name of two words or more: "transferred to

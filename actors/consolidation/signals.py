@@ -130,7 +130,8 @@ _HEDGE = re.compile(
     r"\b(?:might|could|maybe|perhaps|(?:thinking|talk(?:s|ing)?) (?:about|of)|considering|if|should|"
     # (an idea of one, not a state: "I was thinking 85 soles")
     r"(?:was|were|am|'m|is|are|'re) (?:just |only )?thinking|"
-    r"someday|one day|wish|hope|dream(?:s|ing)? (?:about|of)|suggest(?:s|ed|ing)?|"
+    # ("Hope" and "Will" that open a fact are names: "Will moved to Lisbon")
+    r"someday|one day|wish|(?-i:hope)|dream(?:s|ing)? (?:about|of)|suggest(?:s|ed|ing)?|"
     r"recommend(?:s|ed|ing)?|advis(?:es|ed)|tempted|"
     # (an offer, not yet taken: "a guest offered me a job in his hotel")
     r"offer(?:s|ed)? (?:me|him|her|them|us|[A-Z][\w-]*) (?:an? |the )?(?:[\w-]+ )?"
@@ -142,7 +143,7 @@ _HEDGE = re.compile(
 #: The future or a wish, a plan unless it says what it replaces ("we'll be shut on Tuesdays
 #: instead", "I'm going to be at Fjord from Monday" is decided).
 _FUTURE = re.compile(
-    r"\b(?:would|plan(?:s|ning)? to|want(?:s)? to|going to|will)\b|'ll\b|"
+    r"\b(?:would|plan(?:s|ning)? to|want(?:s)? to|going to|(?-i:will))\b|'ll\b|"
     r"'d(?! (?:been|already|just|never|finally|[a-z]+ed)\b)",
     re.IGNORECASE,
 )
