@@ -149,7 +149,7 @@ def revise(
         # class, now I do pottery on Sundays": the class ended, Sunday is pottery's
         return False
     # (the speaker is no new value: "For now it's me and my old Vespa" is no rename to Mateo)
-    changes = [c for c in stated_values(new.text, turn, said) if c[1] != speaker]
+    changes = said_values = [c for c in stated_values(new.text, turn, said) if c[1] != speaker]
     if corrects and not renames(said) and (anew := corrected_name(new.text)):
         changes = [anew, *changes]  # "the goats are Alpines, not the breed I said"
     own = None if corrects else theirs(facts, new, said, speaker, kin=True)
@@ -321,10 +321,12 @@ def revise(
         swaps = [(was, value), *_alongside(old.text, turn, was, persons)]
         # (a schedule's day and time said anew together: "practice is now Tuesdays and Fridays
         # at 18:00" of "Mondays and Thursdays at 17:30", both)
+        # (a topic's day too: "The exchange here is on Mondays at 19:30")
         swaps += [
             (ones[0].group(0), also)
-            for other, also in changes
-            if other is not kind and other in (WEEKDAY, TIME) and kind in (WEEKDAY, TIME)
+            for other, also in said_values
+            if {kind, other} <= {WEEKDAY, TIME, TOPICAL_DAY} and TIME in (kind, other)
+            if other is not kind
             if len(ones := list(other.finditer(old.text))) == 1 and root(ones[0][0]) != root(also)
         ]
         rewritten = None if more else rewrite(old, new, swaps, turns)

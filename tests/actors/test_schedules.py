@@ -267,3 +267,13 @@ def test_a_schedules_day_and_time_said_anew_together_both_change() -> None:
     )
     assert "Marcus streams friday and sunday from 9pm." in memory, memory
     assert "saturday" not in memory and "8pm" not in memory, memory
+
+
+def test_a_topics_day_and_time_said_anew_change_both() -> None:
+    """ "The exchange here is on Mondays at 19:30" of "a language exchange every Wednesday at
+    19:00": the day and the time, never Monday at the old time."""
+    memory = _memory_after(
+        ("I go to a language exchange every Wednesday at 19:00.", "Kaito", "s"),
+        ("The exchange here is on Mondays at 19:30, so please update my schedule.", "Kaito", "s"),
+    )
+    assert "19:00" not in memory and "Wednesday" not in memory, memory
