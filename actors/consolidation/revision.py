@@ -299,7 +299,17 @@ def revise(
             candidates = _named_on_topic(facts, new, topic, value, persons, speaker)
         if not candidates:
             continue
-        _, at, old, was = max(candidates, key=lambda c: (c[0], c[1]))
+        top = [c for c in candidates if c[0] == max(c[0] for c in candidates)]
+        if (
+            renames(said)
+            and len(top) > 1
+            and (best := nearest(new, [c[2] for c in top])) is not None
+        ):
+            # (of two names, the thing the rename is of: "renamed the shop" is the bakery's,
+            # not the sourdough starter's said since; else the latest)
+            _, at, old, was = top[best]
+        else:
+            _, at, old, was = max(candidates, key=lambda c: (c[0], c[1]))
         retire(old)
         # a change that names another thing too ("moved everything to Akko, and the date is
         # now the 21st") changed more of the line than one value: it stands alone

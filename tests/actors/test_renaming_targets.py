@@ -93,3 +93,16 @@ def test_the_speaker_is_never_a_things_new_name() -> None:
         "For now it's me and my old Vespa doing the market run at 6am.",
     )
     assert any("called Candela" in line for line in lines), lines
+
+
+def test_of_two_names_the_rename_takes_the_thing_it_is_of_not_the_latest() -> None:
+    """ "we renamed the shop: Kvas & Co." is the bakery's new name, not the sourdough
+    starter's, though "the new one is called Igor" was said since."""
+    lines = _lines(
+        "Marek",
+        "I run a little bakery called Zlatý Klas in Bratislava.",
+        "the starter went mouldy, had to bin him. the new one is called Igor",
+        "we renamed the shop: Kvas & Co. younger customers couldn't pronounce the old one lol",
+    )
+    assert any("Igor" in line for line in lines), lines
+    assert not any("Klas" in line for line in lines), lines
