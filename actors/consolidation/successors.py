@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from reverie.store import Fact
 
 from .attributes import TEAM
-from .ownership import theirs
+from .ownership import same_turn, theirs
 from .words import UPPER
 
 __all__ = ["succeeded"]
@@ -63,8 +63,10 @@ def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact
     found = None
     if role and whose in ("my", "their", "our", f"{speaker}'s"):
         noun = role["noun"] or role["noun2"] or "(?:boss|manager|supervisor|line manager)"
-        # (the new one is someone else: whose the line is, its words say)
-        found = _one(older, rf"^{re.escape(speaker)}(?:'s| and others'?) (?:old )?{noun}\b")
+        # (the new one is someone else: whose the line is, its words say; not the old one's
+        # news said just before, "my assistant got married and moved to Irbid")
+        before = [f for f in older if not same_turn(f, new)]
+        found = _one(before, rf"^{re.escape(speaker)}(?:'s| and others'?) (?:old )?{noun}\b")
     someone = _SOMEONE_NEW.search(new.text)
     if found is None and someone and (leaving := _ROLE_LEAVING.search(turn)):
         # "the childminder is retiring 😢 we've found someone new, Nuala": their line with her

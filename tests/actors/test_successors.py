@@ -50,3 +50,17 @@ def test_one_who_will_be_in_a_role_now_is_in_it() -> None:
         older, ("Maybe my supervisor will be Dr. Bakker one day.", "Ji-woo", "s")
     )
     assert "de Vries" in memory, memory
+
+
+def test_a_new_one_in_a_role_after_the_old_ones_news_replaces_the_old_one() -> None:
+    """ "my assistant got married and moved to Irbid. new assistant is Dana": the line of
+    Rawan goes; the old one's news said just before is no line of the role to keep open."""
+    memory = _memory_after(
+        ("My assistant Rawan does the afternoons.", "Hiba", "s"),
+        (
+            "sad news, my assistant got married and moved to Irbid. new assistant is Dana, she's great",
+            "Hiba",
+            "s",
+        ),
+    )
+    assert "Rawan" not in memory and "Dana" in memory, memory
