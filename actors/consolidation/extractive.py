@@ -39,7 +39,7 @@ from .clauses import clauses
 from .introduction import INITIALISM, introduced, opened_by_name
 from .kinds import KINDS, record_time, recurs
 from .ownership import named_theirs, of_theirs
-from .places import PLACE_NAMED, VENUE
+from .places import PLACE_NAMED, VENUE, place_after
 from .renaming import corrected_name, renames
 from .result import ConsolidationResult
 from .retraction import retraction_topics
@@ -382,7 +382,7 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
             for t in _statements(
                 _role(labelled(_asserted(sentence.text)), said),
                 place,
-                "" if VENUE.search(then) else (PLACE_NAMED.findall(then) or [""])[0],
+                "" if VENUE.search(then) else place_after(sentence.text, then),
             )
             if not _ONLY_PRONOUN.match(t)
         ]

@@ -25,6 +25,7 @@ __all__ = [
     "finer",
     "moved_within",
     "moves",
+    "place_after",
     "place_left",
     "premises_elsewhere",
     "premises_moved",
@@ -38,6 +39,22 @@ PLACE_NAMED = re.compile(
     rf"(?:\b(?:in|at|to) |^(?=[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)* now[.!]*$))"
     rf"([{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)"
 )
+#: A move announced, its sentence ending with it: "we moved!", "We've finally relocated."
+_MOVED = re.compile(r"\b(?:moved|relocated)[.!]*$")
+#: A place opening the sentence after it, before what it is: "Abbotsford, acreage for …".
+_PLACE_FIRST = re.compile(rf"^([{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*), [a-z]")
+
+
+def place_after(sentence: str, then: str) -> str:
+    """The place the sentence ``then``, said after ``sentence``, names: "The air in Malang is
+    so cool", "Nara now."; or, after a move announced, the place it opens with ("we moved!
+    Abbotsford, acreage for the equipment."; not "Ugh, …" after anything else)."""
+    if found := PLACE_NAMED.findall(then):
+        return str(found[0])
+    first = _PLACE_FIRST.match(then) if _MOVED.search(sentence) else None
+    return first[1] if first else ""
+
+
 #: Where a group meets, not anyone's home: "We meet at the community centre in Teika now".
 VENUE = re.compile(
     r"(?i)\b(?:meets?|rehearses?|rehearsals?|trains?|training|practi[cs]es?|gather)\b"

@@ -589,3 +589,18 @@ def test_where_they_stay_is_where_they_live_and_a_relatives_move_goes_nowhere_el
         ),
     )
     assert "Kwame's brother Kofi is moving from London to Manchester." in _facts(memory), memory
+
+
+def test_home_said_to_be_somewhere_and_a_move_told_by_the_place_before_what_it_is() -> None:
+    """ "Home is in Fleetwood with my wife Harleen" is where they live; "we moved! Abbotsford,
+    acreage for the equipment." moves it; "Ugh, …" after no move names no place."""
+    memory = _memory_after(
+        ("Home is in Fleetwood with my wife Harleen, two kids and our dog Sheru.", "Gurpreet", "s"),
+        ("we moved! Abbotsford, acreage for the equipment. kids love it", "Gurpreet", "s"),
+    )
+    assert "Fleetwood" not in memory and "lives in Abbotsford" in memory, memory
+    memory = _memory_after(
+        ("I share a flat near the Market Square with Ola and Kuba.", "Tomasz", "s"),
+        ("Still cheaper than moving. Ugh, the landlord is slow to fix things.", "Tomasz", "s"),
+    )
+    assert "Kuba" in memory and "Ugh" not in memory, memory
