@@ -46,8 +46,9 @@ SMALL_WORDS = word_set(
 _NAME = (  # (and the small words inside a name: "Las Lectoras del Paraná", "Bank of Ireland",
     # "Tide and Thistle")
     # (not a closing quote: "the club 'Black Bishop'")
+    # (or a particle joined to the word after it: "Bayt al-Ward", "Dar el-Salam")
     rf"[{UPPER}](?:[\w'-]*[\w-])?(?:(?: &| (?:and|de|del|della|da|di|do|dos|du|la|le|van|von|der|of|y))? "
-    rf"[{UPPER}0-9](?:[\w'-]*[\w-])?)*"
+    rf"[{UPPER}0-9](?:[\w'-]*[\w-])?| [a-z]{{1,3}}-[{UPPER}][\w'-]*)*"
 )
 #: Not a day or a month alone (a name may open with one: "May Roastery").
 _NOT_A_DAY = rf"(?!(?i:{WEEKDAYS}|{MONTHS})s?\b(?! [{UPPER}]))"
@@ -60,6 +61,8 @@ _RENAME = re.compile(
     r"renaming (?:(?:the|our|my|it|them) )?(?:[\w-]+ )?(?:to|as) [A-Z]|"
     r"\b(?:rename|call) (?:ourselves|themselves) (?:the )?[A-Z]|\brename (?:us|it|them) [A-Z]|"
     r"sign(?:board)? (?:now )?(?:says|reads)|[A-Z][\w'-]* it is\b|"
+    # ("we're rebranding, it'll be Bayt al-Ward": the name a rebrand under way gives)
+    r"\b(?:rebranding|renaming)\b[^.!?]*(?:'ll| will) be [A-Z]|"
     # ("Now the studio is called Lumbre Estudio", "now it's called Kabati")
     r"\b[Nn]ow,? (?:(?:the|our|my|their|it|it's) )?(?:[\w-]+ ){0,3}?(?:is |are |'s )?called [A-Z]|"
     # ("we changed our crew name to Neon Hanbok")

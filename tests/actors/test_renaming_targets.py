@@ -106,3 +106,14 @@ def test_of_two_names_the_rename_takes_the_thing_it_is_of_not_the_latest() -> No
     )
     assert any("Igor" in line for line in lines), lines
     assert not any("Klas" in line for line in lines), lines
+
+
+def test_a_rebrand_under_way_names_what_it_will_be_particles_and_all() -> None:
+    """ "we're rebranding, it'll be Bayt al-Ward" renames the stall, the whole name."""
+    lines = _lines(
+        "Hiba",
+        "I run a flower stall called Yasmeen Flowers in Jabal Amman.",
+        "ok big step: signed a lease on a real shop in Shmeisani!! and we're rebranding, it'll be Bayt al-Ward",
+    )
+    assert "Hiba runs a flower stall called Bayt al-Ward." in lines, lines
+    assert not any("Yasmeen" in line for line in lines), lines
