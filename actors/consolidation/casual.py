@@ -109,8 +109,9 @@ def as_meant(text: str, name: str | None) -> str:
         text = f"I work as {article(text[job.end() :])} {text[job.end() :]}"
     # ("For now Austin is home.": where they live)
     text = _HOME_IS.sub(r"I live in \g<place> now", text)
-    # ("Home is in Fleetwood with my wife Harleen": the same, said the other way round)
-    text = _HOME_IN.sub(r"I live \g<at> ", text)
+    # ("Home is in Fleetwood with my wife Harleen", "Home is Matosinhos": the same, said the
+    # other way round)
+    text = _HOME_IN.sub(lambda home: f"I live {home['at'] or 'in'} ", text)
     # ("the Education Service has transferred me to Adisadel College": the speaker's move)
     return _SENT_ME.sub(r"I was \g<how> to", text)
 
@@ -129,7 +130,9 @@ _HOME_IS = re.compile(
     rf"^(?:(?:For now|Now|So|But),? )?(?P<place>[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*) is "
     r"(?:my |our )?home(?: now)?(?=[.!,]|$)"
 )
-_HOME_IN = re.compile(r"^(?:(?:[Mm]y|[Oo]ur) )?[Hh]ome(?: is|'s) (?P<at>in|at) (?=[A-Z])")
+_HOME_IN = re.compile(
+    r"^(?:(?:[Mm]y|[Oo]ur) )?[Hh]ome(?: is|'s) (?P<at>in|at|(?=[A-Z]))\s?(?=[A-Z])"
+)
 #: Someone sending the speaker to work elsewhere, said of them: "… has posted me to Tamale".
 _SENT_ME = re.compile(
     r"(?:^|(?<=: ))(?:(?:[Tt]he|[Mm]y|[Oo]ur) )?[\w' ]{0,40}? (?:has |have |had |just )*"

@@ -599,6 +599,9 @@ def test_home_said_to_be_somewhere_and_a_move_told_by_the_place_before_what_it_i
         ("we moved! Abbotsford, acreage for the equipment. kids love it", "Gurpreet", "s"),
     )
     assert "Fleetwood" not in memory and "lives in Abbotsford" in memory, memory
+    # (and without "in": "Home is Matosinhos, with my wife Inês")
+    memory = _memory_after(("Home is Matosinhos, with my wife Inês.", "Rafael", "s"))
+    assert "Rafael lives in Matosinhos, with their wife Inês." in memory, memory
     memory = _memory_after(
         ("I share a flat near the Market Square with Ola and Kuba.", "Tomasz", "s"),
         ("Still cheaper than moving. Ugh, the landlord is slow to fix things.", "Tomasz", "s"),
