@@ -199,7 +199,7 @@ _JUST = re.compile(r"(?:Just|Finally|Also|Recently|Already|Then)$")
 #: (an action, so followed by an object, a place or a way: not "Hiring managers mostly")
 _UNSAID_I_AM = re.compile(
     r"^(?!(?:[Nn]o|[Ss]ome|[Aa]ny|[Ee]very)thing|[Mm]orning|[Ee]vening|[Dd]uring)[A-Z][a-z]+ing "
-    r"(?:an?|the|to|from|for|at|in|on|into|back|out|home|my|our|with|freelance|full|part)\b"
+    r"(?:an?|the|to|from|for|at|in|on|into|back|out|down|up|over|away|home|my|our|with|freelance|full|part)\b"
     # (not the subject of a verb of its own: "Arriving at school not sweaty is life-changing")
     r"(?![^,;]*\b(?:is|was|has been|feels|felt|makes|made)\b)"
 )

@@ -39,7 +39,9 @@ _HERE = re.compile(
 _SAID_OF_ME = re.compile(r"^(?:an?|the|from|originally|based|born|living) ")
 _NOBODY = word_set(
     "anyone anybody nobody everyone everybody someone somebody nothing it who i i'm we we're "
-    "he he's she she's it's they they're you you're"
+    "he he's she she's it's they they're you you're "
+    # (and where one still is, no name: "still here in Nakuru obviously")
+    "still right back just now only always also"
 )
 #: What they do and where, after their name (and age): "44, nurse in the ER at Nordvik".
 _TRADE_IN = re.compile(

@@ -103,3 +103,21 @@ def test_a_name_after_a_two_word_greeting_then_capitalised_fragments() -> None:
         "Tane lives in Riccarton.",
     ]:
         assert fact in lines, lines
+
+
+def test_a_move_down_the_coast_typed_without_i_and_still_here_are_the_speakers() -> None:
+    """ "moving down the coast to Matanzas" is the speaker's move; "still here in Nakuru" names
+    no one called Still."""
+    memory = memory_after(
+        ("I live in Pichilemu.", "Joaquín", "s"),
+        (
+            "big change: moving down the coast to Matanzas. got a job at Roca Surf School there",
+            "Joaquín",
+            "s",
+        ),
+    )
+    assert (
+        "Pichilemu" not in memory and "Joaquín is moving down the coast to Matanzas." in memory
+    ), memory
+    memory = memory_after(("said yes!! still here in Nakuru obviously", "Wanjiru", "s"))
+    assert "is Still" not in memory, memory
