@@ -107,6 +107,8 @@ def as_meant(text: str, name: str | None) -> str:
     # ("day job is QA tester at Frostline Games": their trade and employer)
     if job := _JOB_IS.match(text):
         text = f"I work as {article(text[job.end() :])} {text[job.end() :]}"
+    # ("Imran, he's a DJ I met at a sangeet": the one named, said again by a pronoun)
+    text = _NAMED_AGAIN.sub(r"\g<name> is ", text)
     # ("For now Austin is home.": where they live)
     text = _HOME_IS.sub(r"I live in \g<place> now", text)
     # ("Home is in Fleetwood with my wife Harleen", "Home is Matosinhos": the same, said the
@@ -130,6 +132,7 @@ _HOME_IS = re.compile(
     rf"^(?:(?:For now|Now|So|But),? )?(?P<place>[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*) is "
     r"(?:my |our )?home(?: now)?(?=[.!,]|$)"
 )
+_NAMED_AGAIN = re.compile(rf"^(?P<name>[{UPPER}][\w'-]*), (?:he|she)(?:'s| is) ")
 _HOME_IN = re.compile(
     r"^(?:(?:[Mm]y|[Oo]ur) )?[Hh]ome(?: is|'s) (?P<at>in|at|(?=[A-Z]))\s?(?=[A-Z])"
 )

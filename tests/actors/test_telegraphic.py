@@ -121,3 +121,11 @@ def test_a_move_down_the_coast_typed_without_i_and_still_here_are_the_speakers()
     ), memory
     memory = memory_after(("said yes!! still here in Nakuru obviously", "Wanjiru", "s"))
     assert "is Still" not in memory, memory
+
+
+def test_a_name_said_again_by_a_pronoun_is_who_it_says() -> None:
+    """ "Imran, he's a DJ I met at a sangeet" says who Imran is."""
+    memory = memory_after(
+        ("I'm seeing someone. Imran, he's a DJ I met at a sangeet 🙈", "Anjali", "s")
+    )
+    assert "Imran is a DJ Anjali met at a sangeet" in memory, memory
