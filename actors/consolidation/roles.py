@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from reverie.store import Fact
 
 from .attributes import PATRONS
+from .sentences import EMOJI
 from .third_person import word_set
 
 __all__ = ["promoted"]
@@ -31,7 +32,8 @@ _ROLE = re.compile(
     r"(?:is|'s) (?P<now>now )?)|(?:[\w' ]+ )?(?:made|promoted|elected|appointed|voted) "
     r"(?P<whom>[A-Z][\w-]*) (?:to |as )?)"
     r"(?:an? |the |our |their )?(?P<role>(?:(?!now\b)[a-z][\w-]* ){0,3}(?!now\b)[a-z][\w-]*)(?P<later> now)?"
-    r"(?: (?:at|on|of|for|in|from|starting|as of) [^.!]*)?[.!]*$"
+    # (and how they feel about it: "I'm bosun now 💪")
+    rf"(?: (?:at|on|of|for|in|from|starting|as of) [^.!]*)?[.!]*(?: ?{EMOJI}+)?[.!]*$"
 )
 #: A trade line of someone's: "X works as a junior developer."; or a post held in a group, said
 #: without an article: "X is treasurer of the producers' co-op".
@@ -40,9 +42,11 @@ _TRADE = re.compile(
     # (or with an article, at a workplace of a kind: "X is the concierge at a beach hotel"; not
     # one who goes there, "a regular at the Crown")
     rf"(?:(?:the|an?) (?!(?:{PATRONS})\b))?"
-    r"(?!(?:the|an?) )(?P<post>(?:(?!\w+ing\b|to\b)[a-z]+ ){0,2}?(?!\w+ing\b)[a-z]+) (?:of|at|for) (?:the|a|an|their|our|[A-Z])[^,.;]*"
-    # (and what the workplace is: "at Claddagh Court, a care home in Galway")
-    r"(?:, an? [^,.;]+)?)[.!]?$"
+    # (or on a ship: "a deckhand on the Agios Nektarios")
+    r"(?!(?:the|an?) )(?P<post>(?:(?!\w+ing\b|to\b)[a-z]+ ){0,2}?(?!\w+ing\b)[a-z]+) (?:of|at|for|on) (?:the|a|an|their|our|[A-Z])[^,.;]*"
+    # (and what the workplace is, or its route: "at Claddagh Court, a care home in Galway",
+    # "…, Piraeus to Aegina")
+    r"(?:, (?:an? )?[^,.;]+)?)[.!]?$"
 )
 #: Words of rank, not of a field: "senior", "head", "assistant".
 _RANK = word_set(

@@ -49,3 +49,16 @@ def test_a_role_given_by_got_promoted_became_or_been_made_replaces_the_post() ->
         ("Guess what, I've been made deputy manager!", "Aoife", "s"),
     )
     assert "activities coordinator" not in memory and "music budget" in memory
+
+
+def test_a_promotion_said_with_an_emoji_replaces_the_trade_said_on_a_ship() -> None:
+    """ "promotion!! I'm bosun now 💪" replaces "a deckhand on the Agios Nektarios"."""
+    memory = _memory_after(
+        (
+            "Stavros here. I'm a deckhand on the Agios Nektarios with Saronic Lines, Piraeus to Aegina.",
+            "Stavros",
+            "s",
+        ),
+        ("promotion!! I'm bosun now 💪", "Stavros", "s"),
+    )
+    assert "deckhand" not in memory and "bosun" in memory, memory
