@@ -105,7 +105,8 @@ TEAM = r"the (?:[A-Z][\w'-]* )*[A-Z][\w'-]*[a-z]s\b(?! [A-Z])"
 #: A group joined, by its name and kind: "joined Ledgehouse, a climbing gym" (no employer).
 _JOINED_A_GROUP = re.compile(
     rf"\bjoin(?:s|ed|ing)? (?:the )?[A-Z][\w'-]*(?: [A-Z][\w'-]*)*,? (?:an? |the )?"
-    rf"(?:[\w-]+ ){{0,2}}(?:{_GROUPS})\b|"
+    # (whose it is too: "joined Naiskoor Lumi, a women's choir")
+    rf"(?:[\w'-]+ ){{0,2}}(?:{_GROUPS})\b|"
     # (or a team, by its plural name: "joined the Southside Stingers")
     rf"\bjoin(?:s|ed|ing)? {TEAM}"
 )

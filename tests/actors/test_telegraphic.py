@@ -129,3 +129,19 @@ def test_a_name_said_again_by_a_pronoun_is_who_it_says() -> None:
         ("I'm seeing someone. Imran, he's a DJ I met at a sangeet 🙈", "Anjali", "s")
     )
     assert "Imran is a DJ Anjali met at a sangeet" in memory, memory
+
+
+def test_a_choir_joined_is_no_employer_and_getting_around_on_a_scooter_is_theirs() -> None:
+    """ "joined Naiskoor Lumi, a women's choir" is a membership a new job leaves; "get around
+    on a Piaggio Liberty" is how the speaker gets around, which a theft ends."""
+    memory = memory_after(
+        ("I left the choir and joined Naiskoor Lumi, a women's choir.", "Kertu", "s"),
+        (
+            "I start at the Kliinikum dental department next month, handed in my notice.",
+            "Kertu",
+            "s",
+        ),
+    )
+    assert "Naiskoor Lumi" in memory, memory
+    memory = memory_after(("I live on Aegina. get around on a Piaggio Liberty", "Stavros", "s"))
+    assert "Stavros gets around on a Piaggio Liberty." in memory, memory
