@@ -30,7 +30,7 @@ __all__ = [
 #: "Lars talked them into an electric car, a Kia Niro".
 GIVEN = re.compile(
     # (or helped them get it: "gogo helped me get a Xiaomi Redmi")
-    rf"\b(?:gave|give|gives|given|gifted|got|bought|set|sold|(?P<into>talked|persuaded|convinced)|(?P<help>helped))\s+"
+    rf"\b(?:gave|give|gives|giving|given|gifted|got|bought|set|sold|(?P<into>talked|persuaded|convinced)|(?P<help>helped))\s+"
     rf"(?P<whom>them|[{UPPER}][\w-]*)\s+(?(into)into\s+|(?(help)(?:to )?(?:get|buy|pick up)\s+|(?:up with\s+)?))"
     r"(?:an? (?:early |birthday )?(?:present|gift):\s+)?"
     r"(?P<thing>(?:(?:an?|the|her|his|their)\s|[A-Z][\w-]* [a-z]+s\b).+)$"

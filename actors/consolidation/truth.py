@@ -28,7 +28,7 @@ from typing import NamedTuple
 
 from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_memory
 
-from .acquiring import acquired
+from .acquiring import GIVEN, acquired
 from .attributes import THINGS, Key, keys, with_no_love
 from .change import displaced
 from .chatter import asks_help, is_chatter, remark, split_opener, strip_banter, without_echo
@@ -151,8 +151,15 @@ def merge(
             topics = topics._replace(words=topics.words - set(speaker.casefold().split()))
             lines = " ".join(f.text for f in facts)
             theirs = partial(_theirs, fact, speaker, people(speakers.values(), facts), lines)
+            # (not what the same turn got: "they're giving me their Kia Carnival, so I've
+            # sold my car" sold the old one)
             for old in [
-                f for f in facts if retracts(topics, f.text) and theirs(f) and not over(f.text)
+                f
+                for f in facts
+                if retracts(topics, f.text)
+                and theirs(f)
+                and not over(f.text)
+                and not (same_turn(f, fact) and (acquired(f.text) or GIVEN.search(f.text)))
             ]:
                 retire(old)
             if not topics.keep:

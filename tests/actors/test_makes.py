@@ -167,6 +167,11 @@ def test_a_thing_given_to_the_speaker_is_theirs_and_replaces_their_old_one() -> 
     )
     memory = _memory_after(said, (given, "Rui", "s"))
     assert "Nokia" not in memory and "Galaxy A54" in memory, memory
+    # (and the car sold in the same turn is the old one: "…, so I've sold my car")
+    said = ("I drive them around in my old Mazda 2.", "Chloe", "s")
+    given = "Yep, and they're giving me their Kia Carnival for school runs, so I've sold my car."
+    memory = _memory_after(said, (given, "Chloe", "s"))
+    assert "Mazda" not in memory and "Kia Carnival" in memory, memory
 
 
 def test_a_thing_sold_to_the_speaker_by_someone_is_their_new_one() -> None:
