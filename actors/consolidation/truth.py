@@ -386,8 +386,12 @@ def _supersede(
         # line describes ("a small clinic called Pazur"): its words do not fit the new one
         values = all(a.attribute in _VALUED for a, _ in shared)
         kept = cut or (old if rest else None)
-        # ("still in Istanbul" is not "still in Mannheim": what waited is over)
+        # ("still in Istanbul" is not "still in Mannheim": what waited is over; nor is the old
+        # home's size the new one's: "small flat in Wrzeszcz, 2 rooms" moved is no flat in Oliwa)
         values &= not re.search(r"\bstill\b", old.text)
+        values &= bool(cut) or not (
+            any(a.attribute == "residence" for a, _ in shared) and _THE_HOME.search(old.text)
+        )
         rewritten = rewrite(kept, new, swaps, turns) if kept and values and not ends else None
         rewritten = (
             rewritten
@@ -421,6 +425,8 @@ def _newest(old: Fact, facts: list[Fact], shared: list[tuple[Key, Key]]) -> bool
     return len(holding) > 1 and max(holding, key=lambda f: (f.date, facts.index(f))) is old
 
 
+#: What a home is like, said of the old one: its kind, size or rooms.
+_THE_HOME = re.compile(r"\b(?:flat|apartment|house|studio|room|rooms|bedroom|bed|condo|bungalow)\b")
 #: When a sentence's claim holds from, before whom it is about: "Since the breakup, …".
 _SINCE = re.compile(r"^(?:Since|After|Before) (?:the|my|our) [\w-]+,? ")
 

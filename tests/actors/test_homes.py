@@ -607,3 +607,22 @@ def test_home_said_to_be_somewhere_and_a_move_told_by_the_place_before_what_it_i
         ("Still cheaper than moving. Ugh, the landlord is slow to fix things.", "Tomasz", "s"),
     )
     assert "Kuba" in memory and "Ugh" not in memory, memory
+
+
+def test_a_move_leaves_the_old_homes_size_behind() -> None:
+    """ "we moved! bigger flat in Oliwa near the park, 3 rooms" of "we live in small flat in
+    Wrzeszcz, 2 rooms": no "small flat in Oliwa, 2 rooms" is made up in place of it."""
+    memory = _memory_after(
+        (
+            "my parents come sundays. we live in small flat in Wrzeszcz, 2 rooms, with our dog "
+            "Burek who barks at everything",
+            "Tomasz",
+            "s",
+        ),
+        (
+            "sory for the silence. we moved! bigger flat in Oliwa near the park, 3 rooms.",
+            "Tomasz",
+            "s",
+        ),
+    )
+    assert "Wrzeszcz" not in memory and "2 rooms" not in memory and "Oliwa" in memory, memory
