@@ -108,6 +108,8 @@ def common_opener(word: str) -> bool:
     )
 
 
+#: A move, of whoever is said before it.
+_MOVES = re.compile(r"\b(?:moved|moving|moves|relocated|relocating)\b")
 _WHOSE = re.compile(rf"(?<![\w'])[{UPPER}][\w-]*$")
 
 
@@ -167,6 +169,18 @@ def subject(fact: str, at: int) -> str:
             and not (index == at_word == 0 and (common_opener(w) or words[1:2] == ["are"]))
         ]
         if names:
+            first = words.index(names[0])
+            after = words[first + 1 : first + 2]
+            if (
+                names[0].endswith("'s")
+                and after
+                and after[0].isalpha()
+                and after[0].islower()
+                and (_MOVES.search(span) or _MOVES.match(fact, at))
+            ):
+                # ("Jerome's kuya just moved to Manila": someone of theirs moved, whatever the
+                # word for them; not "Marcus's studio laid off half of us")
+                return f"{names[0]} {after[0]}".casefold()
             return names[0].removesuffix("'s").casefold()
         if any(w.casefold() not in _PRONOUNS for w in words):
             return ""

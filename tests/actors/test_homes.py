@@ -626,3 +626,13 @@ def test_a_move_leaves_the_old_homes_size_behind() -> None:
         ),
     )
     assert "Wrzeszcz" not in memory and "2 rooms" not in memory and "Oliwa" in memory, memory
+
+
+def test_someone_of_theirs_who_moved_by_any_word_for_them_moves_alone() -> None:
+    """ "My kuya just moved to Manila for his new job" is the older brother's move, whatever
+    word names him; "Marcus's studio laid off half of us" is still the speaker's news."""
+    memory = _memory_after(
+        ("Update po: we moved to Mandaue, cheaper rent and more space for Choco.", "Jerome", "s"),
+        ("My kuya just moved to Manila for his new job, so Mama is alone now.", "Jerome", "s"),
+    )
+    assert "moved to Mandaue" in memory, memory
