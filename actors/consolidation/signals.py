@@ -181,6 +181,8 @@ _ENDING = re.compile(
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
 _GONE = re.compile(
     rf"\b(?:sold(?! [A-Z][\w-]* on\b)|nicked|pinched|gave (?:up|away)|gave (?:him|her|them|[A-Z][\w-]*) away|got rid of|(?<!\ba )(?<!\ban )retired|scrapped|died|buried|{GONE}|stolen|"
+    # (or "die", as a past some write it: "our dog die on the weekend"; not "to die", "will die")
+    r"(?<!\bto )(?<!\bwill )(?<!\bmight )(?<!\bcould )(?<!\bwould )(?<!\bmay )(?<!\bcan )die(?= on| last| yesterday| this)|"
     rf"{BROKE}|wrote off|rehomed?|went to live|stole|no more|(?:up )?for sale|(?:say|said|saying) goodbye to|"
     # (a pet of theirs taken in by others: "my foster cat got adopted"; not "we adopted a dog")
     r"(?:got|was|been|gets|is) adopted|"

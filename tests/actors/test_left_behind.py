@@ -70,3 +70,18 @@ def test_a_move_to_someones_place_somewhere_is_a_move_there() -> None:
     )
     assert not any("Baner" in line or "live in Priya's" in line for line in lines), lines
     assert any("Aundh" in line for line in lines), lines
+
+
+def test_a_pet_that_die_as_some_write_the_past_is_gone() -> None:
+    """ "our dog die on the weekend" ends the dog called Tango; "I don't want him to die" ends
+    nothing."""
+    lines = _lines(
+        "Camilo",
+        "Also our old dog Tango.",
+        "Sad news, our dog die on the weekend, he was 14 years.",
+    )
+    assert not any("Tango" in line for line in lines), lines
+    lines = _lines(
+        "Camilo", "Also our old dog Tango.", "The vet says he is old, I don't want him to die."
+    )
+    assert any("Tango" in line for line in lines), lines
