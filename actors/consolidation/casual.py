@@ -107,6 +107,8 @@ def as_meant(text: str, name: str | None) -> str:
     # ("day job is QA tester at Frostline Games": their trade and employer)
     if job := _JOB_IS.match(text):
         text = f"I work as {article(text[job.end() :])} {text[job.end() :]}"
+    # ("We live in Canton, me, my wife Ffion and our son Osian": who "we" are, listed)
+    text = _WE_LISTED.sub(r"I \g<did> with ", text)
     # ("Imran, he's a DJ I met at a sangeet": the one named, said again by a pronoun)
     text = _NAMED_AGAIN.sub(r"\g<name> is ", text)
     # ("For now Austin is home.": where they live)
@@ -132,6 +134,7 @@ _HOME_IS = re.compile(
     rf"^(?:(?:For now|Now|So|But),? )?(?P<place>[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*) is "
     r"(?:my |our )?home(?: now)?(?=[.!,]|$)"
 )
+_WE_LISTED = re.compile(r"^We (?P<did>[^,]+), (?:me|myself)(?:,| and) (?=(?:my|our) )")
 _NAMED_AGAIN = re.compile(rf"^(?P<name>[{UPPER}][\w'-]*), (?:he|she)(?:'s| is) ")
 _HOME_IN = re.compile(
     r"^(?:(?:[Mm]y|[Oo]ur) )?[Hh]ome(?: is|'s) (?P<at>in|at|(?=[A-Z]))\s?(?=[A-Z])"

@@ -47,15 +47,23 @@ _NAME_AND_I = re.compile(
     r"(?:^|(?<=, so )|(?<=, and )|(?<=, ))((?:[Mm]y [\w-]+ )?[A-Z][\w'-]*|[Mm]y [a-z][\w-]*) and I\b"
 )
 _END = re.compile(r"[.!?]$")
+#: Someone named after "and", and what they are: "our son Osian, who's seven".
+_ONE_MORE = re.compile(
+    r"(?P<who>(?:[Mm]y|[Oo]ur) (?:[a-z-]+ ){0,2}[A-Z][\w-]*), who(?:'s| is) (?P<is>[\w ]+)"
+)
 
 
 def clauses(sentence: str) -> list[str]:
     """The statements of ``sentence``, each a clause with its subject, ended like the sentence."""
     ending = sentence[-1] if _END.search(sentence) else ""
     body = _END.sub("", sentence).strip()
-    found = []
+    found: list[str] = []
     body = _NAME_AND_I.sub(r"\1 &I", body)  # "Abena and I got married": one subject
     for part in _NEW_SUBJECT.split(_strip_opener(body)):
+        if found and (more := _ONE_MORE.fullmatch(part)):
+            # ("I live in Canton with my wife Ffion and our son Osian, who's seven": one more
+            # of a list, and what is said of them, a claim of its own)
+            part = f"{more['who']} is {more['is']}"
         part = _strip_opener(part)
         pieces = _SHARED_I.split(part) if _starts_with_i(part) else [part]
         subject = "We" if part[:2].lower() == "we" else "I"

@@ -67,11 +67,17 @@ _PARTNER = r"boyfriend|girlfriend|husband|wife|partner|fianc[eé]e?"
 
 
 def kin_left(
-    old: Fact, new: Fact, facts: Sequence[Fact], speaker: str, partner: bool = False
+    old: Fact,
+    new: Fact,
+    facts: Sequence[Fact],
+    speaker: str,
+    partner: bool = False,
+    moved: bool = False,
 ) -> Fact | None:
     """Who of ``speaker``'s family ``old`` names ("their daughter Vesna"), as a line of its
     own, when ``new`` retires ``old`` for another of its claims and names them nowhere, nor
-    does any other line (issue 59, item 1: a change retires the claim it changes)."""
+    does any other line (issue 59, item 1: a change retires the claim it changes); a partner
+    too when ``new`` is a move (they moved together)."""
     found = re.search(
         rf"(?:\b{re.escape(speaker)}'s|\btheir) (?P<kin>{_KIN}{f'|{_PARTNER}' if partner else ''}) "
         r"(?P<name>[A-Z][\w-]*)\b(?!'s)",
@@ -81,7 +87,11 @@ def kin_left(
     # a partner stays so only by news of their own, not by a new partner's)
     if found is None or re.search(rf"\b{found['kin']} {found['name']}\b", new.text):
         return None
-    if re.fullmatch(_PARTNER, found["kin"]) and not new.text.startswith(f"{found['name']} "):
+    if (
+        re.fullmatch(_PARTNER, found["kin"])
+        and not moved
+        and not new.text.startswith(f"{found['name']} ")
+    ):
         return None
     if any(f is not old and re.search(rf"\b{found['name']}\b", f.text) for f in facts):
         return None

@@ -396,7 +396,14 @@ def _supersede(
         rewritten = (
             rewritten
             or place_left(old, new, facts, speaker)
-            or kin_left(old, new, facts, speaker, partner=True)
+            or kin_left(
+                old,
+                new,
+                facts,
+                speaker,
+                partner=True,
+                moved=any(a.attribute == "residence" for a, _ in shared),
+            )
         )
         at = facts.index(old)
         retire(old)

@@ -636,3 +636,22 @@ def test_someone_of_theirs_who_moved_by_any_word_for_them_moves_alone() -> None:
         ("My kuya just moved to Manila for his new job, so Mama is alone now.", "Jerome", "s"),
     )
     assert "moved to Mandaue" in memory, memory
+
+
+def test_who_we_are_listed_after_where_we_live_and_a_move_keeps_them() -> None:
+    """ "We live in Canton, me, my wife Ffion and our son Osian, who's seven" says the home,
+    the wife and the son (seven); "we moved!! bought a house in Talgar" after "We rent a flat
+    in Bostandyk district, me, my wife Aigerim and the two kids" keeps the wife."""
+    memory = _memory_after(
+        ("We live in Canton, me, my wife Ffion and our son Osian, who's seven.", "Rhian", "s")
+    )
+    assert "Rhian lives in Canton" in memory and "Rhian's son Osian is seven." in memory, memory
+    memory = _memory_after(
+        (
+            "We rent a flat in Bostandyk district, me, my wife Aigerim and the two kids.",
+            "Baurzhan",
+            "s",
+        ),
+        ("and we moved!! bought a house in Talgar, kids finally have a yard.", "Baurzhan", "s"),
+    )
+    assert "Bostandyk" not in memory and "Aigerim" in memory, memory
