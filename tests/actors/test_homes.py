@@ -180,17 +180,6 @@ def test_a_home_or_premises_described_in_a_place_is_a_move_within_the_wider_one(
     assert "Lima" not in memory
 
 
-def test_a_place_said_of_a_thing_or_a_relatives_move_is_no_move_of_theirs() -> None:
-    """ "Tessa AI, a startup based in Hanoi" is the startup's place; a grandson moving to
-    Leeds is the grandson's move (a grandchild, an in-law or a teammate is someone else)."""
-    older = ["Minh is based in Da Nang.", "Minh works at Lumora."]
-    said = "Minh switched jobs, now backend lead at Tessa AI, a startup based in Hanoi."
-    assert _merge("Minh", older, said) == [older[1]]
-    older = ["Margaret moved into a retirement flat in Ripon."]
-    for who in ("grandson", "brother-in-law", "teammate"):
-        assert _merge("Margaret", older, f"Margaret's {who} is moving to Leeds.") == []
-
-
 def test_the_same_place_said_again_is_no_move_and_a_homes_rent_no_home() -> None:
     """ "Officially moved into Borrowdale" retires no line that says Tendai lives there, and
     "the rent on the new place is 520 USD" says what it costs, not where anyone lives (a
@@ -401,18 +390,6 @@ def test_a_new_employer_is_no_move_whatever_the_home_line_says_beside() -> None:
     assert _merge("Tariq", older, "Tariq moved to Erdington.") == [older[0]]
 
 
-def test_someone_helped_or_seen_to_move_is_the_one_who_moves() -> None:
-    """ "helped my nephew move to Leeds", "watched Ruth move into her flat in York": the move
-    is of the one a verb of helping or seeing has do it, not of the speaker."""
-    older = ["Margaret lives in Ripon.", "Margaret volunteers at the library."]
-    for said in (
-        "Margaret helped their nephew move to Leeds at the weekend, what a job.",
-        "Margaret is helping Ruth move into a flat in York.",
-    ):
-        assert _merge("Margaret", older, said) == [], said
-    assert _merge("Margaret", older, "Margaret moved to Leeds to be near family.") == [older[0]]
-
-
 def test_a_home_said_after_a_plural_that_opens_the_sentence_is_the_speakers() -> None:
     """ "Mornings are calmer since the flat in Gulberg …": the plural that opens the
     sentence names no one (one person's name takes "is"), so the flat is the speaker's."""
@@ -440,37 +417,6 @@ def test_where_the_trip_to_work_starts_is_home(said: str) -> None:
     assert _merge("Bilal", older, "The drive from Multan was long.") == []
 
 
-def test_someones_new_home_after_a_greeting_is_a_move_of_theirs() -> None:
-    """ "Salaam from Bilal's new apartment in Gulberg": the home is Bilal's (whose it is, not
-    the greeting's first word), and a new home somewhere is a move, so it replaces a city said
-    with his work."""
-    older = ["Bilal is based in Murree.", "Bilal drives a bus."]
-    said = "Salaam from Bilal's new apartment in Gulberg!!"
-    assert _merge("Bilal", older, said) == [older[0]]
-    assert _merge("Bilal", older, "Salaam from Sana's new apartment in Gulberg!!") == []
-
-
-def test_a_name_in_apposition_to_a_thing_is_not_who_lives_there() -> None:
-    """ "sings in a choir, Cantamus, here in Kraków" is where the singer lives (the name is
-    the choir's), so a move replaces it; "Bilal's cousin, Sana, lives in Kraków" stays
-    Sana's."""
-    older = ["Bilal sings in an amateur choir, Cantamus, here in Kraków.", "Bilal drives a bus."]
-    said = "From this week Bilal lives in Gdańsk, close to the shipyard."
-    assert _merge("Bilal", older, said) == [older[0]]
-    cousin = ["Bilal's cousin, Sana, lives in Kraków.", "Bilal drives a bus."]
-    assert _merge("Bilal", cousin, said) == []
-
-
-def test_someone_named_then_who_moved_is_the_one_who_moved() -> None:
-    """ "Met a guy, Marco, who just moved to Gdańsk": Marco moved, not the speaker."""
-    older = ["Bilal lives in Kraków.", "Bilal drives a bus."]
-    for said in [
-        "Bilal met a guy, Marco, who just moved to Gdańsk.",
-        "Bilal has a new colleague, Marco, who lives in Gdańsk.",
-    ]:
-        assert _merge("Bilal", older, said) == [], said
-
-
 def test_which_is_where_someone_lives_too_is_a_claim_of_its_own() -> None:
     """ "rehearse in Salthill, which is where I live too" says two things: a move ends the
     home and keeps where the rehearsals are."""
@@ -494,14 +440,6 @@ def test_a_home_left_long_ago_is_no_finer_home_a_move_spares_the_city_for() -> N
         "Jiwoo lived in Busan until uni, so Seoul still feels huge sometimes.",
     ]
     assert _merge("Jiwoo", older, "Jiwoo moved to Seongsu last weekend.") == [older[0]]
-
-
-def test_someone_named_after_a_word_that_says_how_they_are_moves_alone() -> None:
-    """ "Young Saga is moving to Gothenburg for university" is Saga's move, not the speaker's
-    home; "Today Ingrid is moving to Malmö" is the speaker's."""
-    older = ["Ingrid is a retired nurse.", "Ingrid is based in Uppsala."]
-    assert _merge("Ingrid", older, "Young Saga is moving to Gothenburg for university.") == []
-    assert _merge("Ingrid", older, "Today Ingrid is moving to Malmö for good.") == [older[1]]
 
 
 def test_a_home_taken_after_arriving_somewhere_is_a_move() -> None:
@@ -626,16 +564,6 @@ def test_a_move_leaves_the_old_homes_size_behind() -> None:
         ),
     )
     assert "Wrzeszcz" not in memory and "2 rooms" not in memory and "Oliwa" in memory, memory
-
-
-def test_someone_of_theirs_who_moved_by_any_word_for_them_moves_alone() -> None:
-    """ "My kuya just moved to Manila for his new job" is the older brother's move, whatever
-    word names him; "Marcus's studio laid off half of us" is still the speaker's news."""
-    memory = _memory_after(
-        ("Update po: we moved to Mandaue, cheaper rent and more space for Choco.", "Jerome", "s"),
-        ("My kuya just moved to Manila for his new job, so Mama is alone now.", "Jerome", "s"),
-    )
-    assert "moved to Mandaue" in memory, memory
 
 
 def test_who_we_are_listed_after_where_we_live_and_a_move_keeps_them() -> None:

@@ -1,0 +1,80 @@
+"""Whose move it is (``subjects.subject``, ``ownership``, through ``truth.merge``): someone
+the speaker names who moved, by a relation, a name or any word for them ("my kuya"), moves
+alone; the speaker's home stays."""
+
+from __future__ import annotations
+
+from tests.actors.merging import memory_after as _memory_after
+from tests.actors.merging import merge_retired as _merge
+
+
+def test_a_place_said_of_a_thing_or_a_relatives_move_is_no_move_of_theirs() -> None:
+    """ "Tessa AI, a startup based in Hanoi" is the startup's place; a grandson moving to
+    Leeds is the grandson's move (a grandchild, an in-law or a teammate is someone else)."""
+    older = ["Minh is based in Da Nang.", "Minh works at Lumora."]
+    said = "Minh switched jobs, now backend lead at Tessa AI, a startup based in Hanoi."
+    assert _merge("Minh", older, said) == [older[1]]
+    older = ["Margaret moved into a retirement flat in Ripon."]
+    for who in ("grandson", "brother-in-law", "teammate"):
+        assert _merge("Margaret", older, f"Margaret's {who} is moving to Leeds.") == []
+
+
+def test_someone_helped_or_seen_to_move_is_the_one_who_moves() -> None:
+    """ "helped my nephew move to Leeds", "watched Ruth move into her flat in York": the move
+    is of the one a verb of helping or seeing has do it, not of the speaker."""
+    older = ["Margaret lives in Ripon.", "Margaret volunteers at the library."]
+    for said in (
+        "Margaret helped their nephew move to Leeds at the weekend, what a job.",
+        "Margaret is helping Ruth move into a flat in York.",
+    ):
+        assert _merge("Margaret", older, said) == [], said
+    assert _merge("Margaret", older, "Margaret moved to Leeds to be near family.") == [older[0]]
+
+
+def test_someones_new_home_after_a_greeting_is_a_move_of_theirs() -> None:
+    """ "Salaam from Bilal's new apartment in Gulberg": the home is Bilal's (whose it is, not
+    the greeting's first word), and a new home somewhere is a move, so it replaces a city said
+    with his work."""
+    older = ["Bilal is based in Murree.", "Bilal drives a bus."]
+    said = "Salaam from Bilal's new apartment in Gulberg!!"
+    assert _merge("Bilal", older, said) == [older[0]]
+    assert _merge("Bilal", older, "Salaam from Sana's new apartment in Gulberg!!") == []
+
+
+def test_a_name_in_apposition_to_a_thing_is_not_who_lives_there() -> None:
+    """ "sings in a choir, Cantamus, here in Kraków" is where the singer lives (the name is
+    the choir's), so a move replaces it; "Bilal's cousin, Sana, lives in Kraków" stays
+    Sana's."""
+    older = ["Bilal sings in an amateur choir, Cantamus, here in Kraków.", "Bilal drives a bus."]
+    said = "From this week Bilal lives in Gdańsk, close to the shipyard."
+    assert _merge("Bilal", older, said) == [older[0]]
+    cousin = ["Bilal's cousin, Sana, lives in Kraków.", "Bilal drives a bus."]
+    assert _merge("Bilal", cousin, said) == []
+
+
+def test_someone_named_then_who_moved_is_the_one_who_moved() -> None:
+    """ "Met a guy, Marco, who just moved to Gdańsk": Marco moved, not the speaker."""
+    older = ["Bilal lives in Kraków.", "Bilal drives a bus."]
+    for said in [
+        "Bilal met a guy, Marco, who just moved to Gdańsk.",
+        "Bilal has a new colleague, Marco, who lives in Gdańsk.",
+    ]:
+        assert _merge("Bilal", older, said) == [], said
+
+
+def test_someone_named_after_a_word_that_says_how_they_are_moves_alone() -> None:
+    """ "Young Saga is moving to Gothenburg for university" is Saga's move, not the speaker's
+    home; "Today Ingrid is moving to Malmö" is the speaker's."""
+    older = ["Ingrid is a retired nurse.", "Ingrid is based in Uppsala."]
+    assert _merge("Ingrid", older, "Young Saga is moving to Gothenburg for university.") == []
+    assert _merge("Ingrid", older, "Today Ingrid is moving to Malmö for good.") == [older[1]]
+
+
+def test_someone_of_theirs_who_moved_by_any_word_for_them_moves_alone() -> None:
+    """ "My kuya just moved to Manila for his new job" is the older brother's move, whatever
+    word names him: the speaker's home in Mandaue stays."""
+    memory = _memory_after(
+        ("Update po: we moved to Mandaue, cheaper rent and more space for Choco.", "Jerome", "s"),
+        ("My kuya just moved to Manila for his new job, so Mama is alone now.", "Jerome", "s"),
+    )
+    assert "moved to Mandaue" in memory, memory
