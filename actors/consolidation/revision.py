@@ -215,6 +215,8 @@ def revise(
     if own is not None and re.search(rf"\b{SWITCH}", turn, re.I):
         switched_to = _things(claim) - _things(" ".join(f.text for f in facts))
     for kind, value in changes:
+        if renaming(said) and kind in (*KINDS[:3], TOPICAL_DAY, TOPICAL_TIME):
+            continue  # a new name changes no when: "the airline rebranded on Monday"
         if own and any(root(m[0]) == root(value) for f in own for m in kind.finditer(f.text)):
             # a value a line of the speaker's already holds changed nothing of its kind: "a
             # curling team that plays Thursdays instead" of the crochet circle on Thursdays

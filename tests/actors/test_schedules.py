@@ -277,3 +277,13 @@ def test_a_topics_day_and_time_said_anew_change_both() -> None:
         ("The exchange here is on Mondays at 19:30, so please update my schedule.", "Kaito", "s"),
     )
     assert "19:00" not in memory and "Wednesday" not in memory, memory
+
+
+def test_the_day_a_thing_was_renamed_is_no_new_day_of_a_schedule() -> None:
+    """ "The airline rebranded on Monday" says when it was renamed: the swim stays on
+    Fridays (it had become "Swim is Monday now")."""
+    memory = _memory_after(
+        ("Pool changed its timetable. Swim is Friday mornings now.", "Einar", "s"),
+        ("Also the airline rebranded on Monday. We're Aurora Air now.", "Einar", "s"),
+    )
+    assert "Swim is Friday mornings now." in memory and "Swim is Monday" not in memory
