@@ -79,16 +79,15 @@ _LIFE_ENDS = re.compile(
     rf"lost (?:our|my|their) (?:old |little |dear )?(?:boy|girl|{PET.pattern})\b|"
     r"put (?:[\w']+ ){0,3}(?:down|to sleep)|rehomed?|(?:went|gone) to live|(?:lives|is living|'s living) with .+ now|now (?:lives|is living) with|"
     r"gave (?:him|her|them|[A-Z][\w-]*) away|given away|(?:got|was|been|gets|is) adopted|"
-    # (or retired to another home: "he's retired to my brother's house in town"; or given
-    # one: "we found our cat a new home with my aunt")
+    rf"(?:give|gave|given) (?:the|our|my|their) (?:[a-z]+ )?{PET.pattern} (?:away|to)\b|"
+    # (or retired to another home: "he's retired to my brother's", "found our cat a new home")
     r"(?:is|has|'s) retired to|found (?:[\w']+ ){1,3}an? (?:new |loving |good |forever )?home|"
     # (or lost, buried, or taken to live elsewhere: "we lost our old boy", "my mom took the dog
     # to her farm", "took the cat back", "my uncle took the dog")
     r"buried|took (?:the|our|my|their|him|her) (?:[a-z]+ )?(?:back )?(?:to (?:her|his|their)\b|home)|"
     rf"took (?:the|our|my) {PET.pattern}(?=[,.;!]|$)|"
-    # (or gone to live with someone: "the cat's gone to my aunt's", "the other one went to my
-    # aunt", of a pet just said)
-    rf"(?:{PET.pattern}(?:'s| has| is)|(?:other|old) one(?: has|'s)?) (?:gone|went|moved(?: in)?) "
+    # (or gone to someone: "the cat's gone to my aunt's", "the other one went to my aunt")
+    rf"(?:{PET.pattern}(?:'s| has| is)?|(?:other|old) one(?: has|'s)?) (?:gone|went|moved(?: in)?) "
     r"(?:to|with) (?:my|our|their|his|her|[A-Z][\w-]*'s))\b",
     re.IGNORECASE,
 )
@@ -271,9 +270,13 @@ def displaced(
             return None  # (nor one beside it: "an electric guitar to go with my acoustic")
         if same or not signalled(said) or add_on or not content(got[0]) & content(lines):
             return same
-    if weak and (_WANTS.search(said) or not owner(new.text, named(new.text, persons))):
+    if (
+        weak
+        and (_WANTS.search(said) or not owner(new.text, named(new.text, persons)))
+        and not (_LIFE_ENDS.search(said) and PET.search(new.text))
+    ):
         # "Our new oolong milk tea": a new thing, not a change of the speaker's; "the team
-        # needs a new tenor": a want
+        # needs a new tenor": a want ("the dog went to my parents' farm" is a life's end)
         return None
     # a line that already names every new value says the same thing: it is not replaced;
     # a thing that ended is the one its values name ("Saturday football is over" ends the

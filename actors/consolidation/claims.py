@@ -89,13 +89,50 @@ _AT_HOME_IN = re.compile(
     rf"{_WHO} (?P<what>[^,;]+?),? (?:at|from) (?:their |the )?home in "
     r"(?P<where>[A-Z][\w'-]*(?:,? [A-Z][\w'-]*)*)[.!]?$"
 )
-#: Where someone lives and with whom: two claims ("moved to Leeds" is no move of Leo's).
+#: Where someone lives and with whom: a claim for each ("moved to Leeds" is no move of Leo's,
+#: a cat given away no break-up). The place is what is said before "with", up to a clause.
 _LIVES_WITH = re.compile(
-    rf"{_WHO} (?:lives|is based|is living) (?:in (?P<where>{_PLACE_NAME}(?:,? {_PLACE_NAME})?) "
-    # (with whom, and who they are: "with Leo, their boyfriend")
-    rf"with (?P<whom>[^,;]+?(?:, (?:their|his|her) [a-z]+)?)|"
+    rf"{_WHO}(?P<others> and others)? (?P<now>(?:now|still) )?(?P<verb>lives?|is based|is living|"
+    r"stays?) (?:(?P<prep>in|on|at) (?P<where>(?:(?! and | but | so | because | where | who )[^,;])+?"
+    r"(?:, (?:(?! and | but | so )[^,;])+?)?),? with (?P<whom>[^;]+?)|"
     rf"with (?P<whom2>[^,;]+?) in (?P<where2>{_PLACE_NAME}))[.!]?$"
 )
+#: One of those they live with, as it starts: whose, how many, a relation or a name.
+_COMPANION = re.compile(
+    rf"(?:their|his|her|our|my|two|three|four|five|\d+)\b|{RELATIVE.pattern}|[{UPPER}]"
+)
+#: A name said of the one before it ("a husky, Moli", "two kids, Andrei 9 and Bea 4").
+_ITS_NAME = re.compile(rf"[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)?(?: \(?\d{{1,2}}\)?)?")
+#: Who they are, said of a name before it: "Leo, their boyfriend".
+_WHO_THEY_ARE = re.compile(r"(?:their|his|her) [a-z]+|(?:who|which|that)\b.*")
+
+
+def _companions(whom: str) -> list[str] | None:
+    """Those ``whom`` lists ("their husband Kamau, their two boys, and a very spoilt cat
+    called Pilipili"), each with the names said of them; None when it is no such list."""
+    said: list[str] = []
+    named = 0  # (names said of the last one, when it was said by a noun: "a husky", "two kids")
+    parts = re.split(r",? (?:and|plus) |, ", whom)
+    for part, then in zip(parts, [*parts[1:], ""], strict=True):
+        last = said[-1] if said else ""
+        if last and _ITS_NAME.fullmatch(part) and (named or not re.search(f"[{UPPER}]", last)):
+            said[-1] = f"{last}{' and ' if named else ', '}{part}"
+            named += 1
+        elif last and _WHO_THEY_ARE.fullmatch(part) and _ITS_NAME.fullmatch(last):
+            said[-1] = f"{last}, {part}"  # ("Leo, their boyfriend")
+        elif _COMPANION.match(part) or (
+            # (one of a kind, a pet or named: "a cat called Pilipili", "a husky, Moli"; not
+            # "a flat with a view")
+            part.startswith(("a ", "an "))
+            and (PET.search(part) or re.search(f"[{UPPER}]", part) or _ITS_NAME.fullmatch(then))
+        ):
+            said.append(part)
+            named = 0
+        else:
+            return None
+    return said
+
+
 _EMPLOYER = rf"(?P<at>[{UPPER}][\w'&-]*(?: [{UPPER}][\w'&-]*)*)"
 _AS = r"as (?:(?P<a>an?) )?(?P<trade>(?:[a-z][\w'-]*|[A-Z]{2,4})(?: [a-z][\w'-]*){0,3}?)"
 #: And when: "started at Studio Nine as art director on Monday".
@@ -185,9 +222,15 @@ def claims(fact: Fact) -> list[Fact]:
     if named and (relative or PET.fullmatch(noun)):
         verb = "is" if relative else "is called"
         texts = [f"{named['who']}'s {named['noun']} {verb} {named['name']}."]
-    elif home := _LIVES_WITH.match(fact.text):
-        who, where = home["who"], home["where"] or home["where2"]
-        texts = [f"{who} lives in {where}.", f"{who} lives with {home['whom'] or home['whom2']}."]
+    elif (home := _LIVES_WITH.match(fact.text)) and (
+        whom := _companions(home["whom"] or home["whom2"])
+    ):
+        who = f"{home['who']}{home['others'] or ''}"
+        verb = home["verb"] if home["verb"] in ("live", "lives", "stay", "stays") else "lives"
+        lives = "live" if home["others"] else "lives"
+        where = f"{home['prep'] or 'in'} {home['where'] or home['where2']}"
+        texts = [f"{who} {home['now'] or ''}{verb} {where}."]
+        texts += [f"{who} {lives} with {one}." for one in whom]
     elif joined := next(filter(None, (form.match(fact.text) for form in _JOINED_AS)), None):
         who, trade = joined["who"], joined["trade"]
         texts = [

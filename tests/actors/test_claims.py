@@ -231,6 +231,37 @@ def test_a_trade_with_an_acronym_is_a_trade_and_a_count_of_weeks_is_nobody() -> 
                 "Chidi is based in Brno.",
             ],
         ),
+        (  # each one they live with, with the names said of them
+            "Chidi lives in Kilimani with their husband Kamau, their two boys, and a very "
+            "spoilt cat called Pilipili.",
+            [
+                "Chidi lives in Kilimani.",
+                "Chidi lives with their husband Kamau.",
+                "Chidi lives with their two boys.",
+                "Chidi lives with a very spoilt cat called Pilipili.",
+            ],
+        ),
+        (
+            "Chidi lives in Jabal al-Weibdeh with their girlfriend Sunna and a husky, Moli.",
+            [
+                "Chidi lives in Jabal al-Weibdeh.",
+                "Chidi lives with their girlfriend Sunna.",
+                "Chidi lives with a husky, Moli.",
+            ],
+        ),
+        (
+            "Chidi lives in Brunswick, Melbourne, with their two kids, Tyler (7) and Maya (4), "
+            "plus a husky named Koda.",
+            [
+                "Chidi lives in Brunswick, Melbourne.",
+                "Chidi lives with their two kids, Tyler (7) and Maya (4).",
+                "Chidi lives with a husky named Koda.",
+            ],
+        ),
+        (  # (with a thing, not someone: one claim)
+            "Chidi lives in a flat with a view.",
+            ["Chidi lives in a flat with a view."],
+        ),
     ],
 )
 def test_an_introduction_without_an_article_or_with_where_they_live_is_cut(

@@ -249,6 +249,29 @@ def test_a_pet_gone_to_live_with_someone_ends_and_a_person_gone_there_does_not()
     assert _merge("Tamsin", older, "Tamsin's sister has moved in with Tamsin's parents.") == []
 
 
+def test_a_pet_sent_or_given_to_someone_ends_the_one_they_live_with_and_nothing_else() -> None:
+    """Each one they live with is a claim of its own, so "the dog went to my parents farm" or
+    "we had to give the cat to my mum" ends the pet's line and leaves the home and the family
+    (as one line, it had stayed, or the home went with it)."""
+    older = [
+        "Tomasz lives in Wrzeszcz.",
+        "Tomasz lives with their wife Marta.",
+        "Tomasz lives with their dog Burek.",
+    ]
+    said = "The dog went to Tomasz's parents farm near Kartuzy."
+    assert _merge("Tomasz", older, said) == [older[2]]
+    memory = _memory_after(
+        (
+            "I live in Kilimani with my husband Kamau, our two boys, and a cat called Pilipili.",
+            "Wanjiru",
+            "s",
+        ),
+        ("Sad news though: we had to give the cat to my mum in Nyeri.", "Wanjiru", "s"),
+    )
+    assert "Pilipili" not in memory and "Kilimani" in memory and "Kamau" in memory, memory
+    assert "two boys" in memory, memory
+
+
 def test_a_thing_switched_by_its_kinds_plural_ends_the_one_of_that_kind() -> None:
     """ "Switched gyms" ends the gym they had, named by its make alone ("a Snap Fitness
     membership": the embedder knows it is a gym), not the classes they go to."""
