@@ -71,7 +71,7 @@ from .successors import succeeded
 from .third_person import word_set
 from .words import RELATIVES, UPPER, WHEN
 
-__all__ = ["SWITCH", "Displaced", "displaced", "values"]
+__all__ = ["SWITCH", "Displaced", "apart", "displaced", "values"]
 
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.
 _LIFE_ENDS = re.compile(
@@ -342,7 +342,7 @@ def displaced(
         ] or named_beings(kin, speaker, persons)  # (else a named being of theirs, "Bo's kelpie")
         if len(pets) == 1:
             species = kind or {m.casefold() for m in PET.findall(pets[0].text)}
-            return _apart(
+            return apart(
                 pets[0], lambda part: bool(species & {m.casefold() for m in PET.findall(part)})
             )
         if kind:  # "the dog's gone to live with …": the one line naming a dog, or no line
@@ -571,7 +571,7 @@ def _clauses(fact: Fact) -> list[str]:
     return [c for c in CLAUSE.split(fact.text.strip().rstrip(".!")) if c]
 
 
-def _apart(old: Fact, changed: Callable[[str], bool]) -> Displaced:
+def apart(old: Fact, changed: Callable[[str], bool]) -> Displaced:
     """``old`` retired; when the one clause that ``changed`` is not its first, which holds
     the subject, the other clauses stay as a line."""
     parts = _clauses(old)

@@ -61,6 +61,7 @@ from .renaming import (
 from .retraction import retraction_topics, retracts
 from .revision import CORRECTION, comparable, named_again, revise, rewrite, turn_of
 from .roles import promoted
+from .routines import routine_replaced
 from .signals import ACTUALLY_BESIDE, added, ending, hedged, over, signalled
 from .third_person import DEFAULT_SPEAKER, conjugate
 from .words import RELATIVES, UPPER
@@ -213,6 +214,10 @@ def merge(
                 retire(role)
             elif count := family_grew(older, fact, speaker):
                 retire(count)
+            elif routine := routine_replaced(older, fact, said, speaker):
+                at = facts.index(routine.old)  # (routines.py)
+                retire(routine.old)
+                facts[at:at] = [routine.rest] if routine.rest else []
             elif (
                 (
                     found := displaced(

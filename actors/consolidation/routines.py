@@ -1,0 +1,89 @@
+"""A weekly thing replaced by a new one of its kind, said with a day of its own.
+
+"Joined the Sandy Bay cricket club, indoor nets Thursday nights" after "plays
+cricket for Magnetic Island CC on Saturdays", or "found a futsal group: Monday
+evenings" after "futsal every Wednesday night with Ribeira FC": the slot is the
+thing done each week (issue 59, item 3), its values the day and the group, and
+the new one is what they do now, with no word of change. Not one done besides
+("hot yoga on Thursdays too"), nor one on a day the old one already has. See
+docs/design.md, "Facts that stay true".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from reverie.store import Fact
+
+from .change import Displaced, apart
+from .kinds import WEEKDAY, root
+from .nearness import content
+from .ownership import same_turn, theirs
+from .signals import CLAUSE, hedged, over
+from .words import WEEKDAYS
+
+__all__ = ["routine_replaced"]
+
+#: A day said as a week's: "every Thursday", "Tuesdays", "Monday evenings".
+_WEEKLY = re.compile(
+    rf"\b(?:every|each) (?:{WEEKDAYS})\b|\b(?:{WEEKDAYS})s\b|"
+    rf"\b(?:{WEEKDAYS}) (?:mornings?|afternoons?|evenings?|nights?)\b",
+    re.IGNORECASE,
+)
+#: One more besides the old: "too", "also", "another", "a second".
+_BESIDES = re.compile(r"\b(?:too|also|as well|another|second|extra|besides|plus)\b", re.I)
+#: The words any weekly thing is said with, which name no kind of thing ("club", "night").
+_ANY_WEEKLY = frozenset(
+    [
+        "club",
+        "group",
+        "team",
+        "class",
+        "session",
+        "lesson",
+        "practice",
+        "game",
+        "match",
+        "meet",
+        "meeting",
+        "play",
+        "playing",
+        "train",
+        "training",
+        "morning",
+        "afternoon",
+        "evening",
+        "night",
+        "week",
+        "weekly",
+        "every",
+        "each",
+    ]
+)
+
+
+def routine_replaced(older: Sequence[Fact], new: Fact, said: str, speaker: str) -> Displaced | None:
+    """The one weekly line of the speaker's (or of whom ``new`` is about) that ``new``, a
+    weekly thing of the same kind on other days, replaces; else None. Of a line that says
+    more, only its clause on that thing goes (``change.apart``)."""
+    if not _WEEKLY.search(new.text) or _BESIDES.search(said) or hedged(said) or over(new.text):
+        return None
+    days = {root(m[0]) for m in WEEKDAY.finditer(new.text)}
+    kind = content(new.text) - _ANY_WEEKLY - {d.casefold() for d in days}
+
+    def same(text: str) -> bool:
+        held = {root(m[0]) for m in WEEKDAY.finditer(text)}
+        return bool(_WEEKLY.search(text) and kind & content(text)) and not days & held
+
+    lines = [
+        f
+        for f in theirs(older, new, said, speaker, cue=False) or []
+        if not same_turn(f, new) and same(f.text)
+    ]
+    if len(lines) != 1:
+        return None
+    found = apart(lines[0], same)
+    # (not a line whose first clause it is, that says more: "Tuesdays Declan is at the mart,
+    # and Wednesday evenings they coach hurling" keeps its subject only in that clause)
+    return found if found.rest or len(CLAUSE.split(lines[0].text)) == 1 else None

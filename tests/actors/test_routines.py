@@ -1,0 +1,56 @@
+"""A weekly thing replaced by a new one of its kind on other days (``routines.py``, through
+the extractive path; docs/design.md "Facts that stay true")."""
+
+from __future__ import annotations
+
+from tests.actors.merging import memory_after as _memory_after
+
+
+def test_a_new_weekly_thing_of_the_same_kind_on_another_day_replaces_the_old() -> None:
+    """After a move, "joined the Sandy Bay cricket club, … Thursday nights" is their cricket
+    now: the old club and its Saturdays go, with no word of change."""
+    memory = _memory_after(
+        ("Outside work I play cricket for Magnetic Island CC on Saturdays.", "Rohan", "s"),
+        ("We've landed in Hobart, renting a weatherboard in Sandy Bay.", "Rohan", "s"),
+        ("Joined the Sandy Bay cricket club, they've got nets Thursday nights.", "Rohan", "s"),
+    )
+    assert "Magnetic Island" not in memory and "Sandy Bay cricket club" in memory, memory
+    memory = _memory_after(
+        ("I play futsal every Wednesday night with a team called Ribeira FC.", "Tiago", "s"),
+        ("And I found a futsal group: Monday evenings in a sports hall in Blijdorp.", "Tiago", "s"),
+    )
+    assert "Ribeira" not in memory and "Monday evenings" in memory, memory
+
+
+def test_one_more_weekly_thing_or_one_of_another_kind_or_day_replaces_nothing() -> None:
+    older = ("I do yoga at the Lotus studio every Tuesday evening.", "Ines", "s")
+    for said in [
+        "Hot yoga on Thursdays too, at the gym.",  # (one more)
+        "Started pottery classes on Thursday evenings.",  # (another kind)
+        "The Lotus studio added a yoga class on Tuesdays at noon.",  # (a day it has)
+        "My sister Ana does yoga every Friday morning.",  # (someone else's)
+    ]:
+        memory = _memory_after(older, (said, "Ines", "s"))
+        assert "Lotus studio every Tuesday evening" in memory, (said, memory)
+
+
+def test_of_a_line_that_says_more_only_its_clause_on_that_thing_goes() -> None:
+    memory = _memory_after(
+        (
+            "Wednesday evenings I coach the under-12s, and I swim at Leisureland on Sundays.",
+            "Aoife",
+            "s",
+        ),
+        ("Found a new swim club, we swim Saturday mornings at the lido.", "Aoife", "s"),
+    )
+    assert "under-12s" in memory and "Leisureland" not in memory, memory
+    # (where it is the clause that names them, the line stays: its rest names nobody)
+    memory = _memory_after(
+        (
+            "Tuesdays I'm at the mart in Ennis, and Wednesday evenings I coach hurling.",
+            "Declan",
+            "s",
+        ),
+        ("The mart is on Fridays now since the new manager came in.", "Declan", "s"),
+    )
+    assert "coach hurling" in memory, memory
