@@ -12,6 +12,7 @@ import re
 
 from reverie.store import known_word
 
+from .attributes import ROLES
 from .third_person import article, word_set
 from .words import RELATIVES, UPPER
 
@@ -107,6 +108,9 @@ def as_meant(text: str, name: str | None) -> str:
     # ("day job is QA tester at Frostline Games": their trade and employer)
     if job := _JOB_IS.match(text):
         text = f"I work as {article(text[job.end() :])} {text[job.end() :]}"
+    # ("Deputy manager at Elmhurst House, I start in a month": a post, said alone)
+    if post := _POST_AT.match(text):
+        text = f"I'm {article(post['post'])} {post['post'][0].lower()}{text[1:]}"
     # ("We live in Canton, me, my wife Ffion and our son Osian": who "we" are, listed)
     text = _WE_LISTED.sub(r"I \g<did> with ", text)
     # ("Imran, he's a DJ I met at a sangeet": the one named, said again by a pronoun)
@@ -122,6 +126,14 @@ def as_meant(text: str, name: str | None) -> str:
 
 #: A job said to be a trade somewhere: "My day job is QA tester at Frostline Games".
 _JOB_IS = re.compile(r"^(?:[Mm]y )?(?:[Dd]ay |[Mm]ain )?[Jj]ob is (?:an? )?(?=[^.!?,]* at [A-Z])")
+#: A post somewhere said alone, opening its sentence: "Senior researcher at the Southern
+#: Ocean Lab", "Station officer at St John Tauranga" (not "Dinner at Nando's").
+_POST_AT = re.compile(
+    rf"^(?P<post>(?!(?:My|Our|Your|His|Her|Their|The|A|An|This|That)\b)(?=[{UPPER}])"
+    rf"(?:[A-Za-z-]+ ){{0,3}}?(?i:{ROLES})) (?:at|with|for) "
+    # (and the name, then no more of a sentence: not "Manager at Tesco is nice")
+    rf"(?=(?:the )?[{UPPER}][\w'&-]*(?: (?:of |& )?[{UPPER}][\w'&-]*)*(?: now)?(?:[,.!;]|$))"
+)
 #: A weighing of the speaker's, said without its "I": "Weighed in this morning: 81.9!".
 _WEIGHED = re.compile(
     r"^(?:(?:I )?[Ww]eighed (?:myself |in )?[^:!.?]*?[:,] |(?:[Tt]he )?[Ss]cale (?:says|said|showed) )"

@@ -145,3 +145,22 @@ def test_a_choir_joined_is_no_employer_and_getting_around_on_a_scooter_is_theirs
     assert "Naiskoor Lumi" in memory, memory
     memory = memory_after(("I live on Aegina. get around on a Piaggio Liberty", "Stavros", "s"))
     assert "Stavros gets around on a Piaggio Liberty." in memory, memory
+
+
+def test_a_post_said_alone_is_the_speakers_new_trade_and_employer() -> None:
+    """ "I GOT IT!!! Deputy manager at Elmhurst House" is the speaker's post: it replaces the
+    nurse at Willow Court; a noun at a place that is no post, or a post said of someone, is
+    not theirs."""
+    lines = _lines(
+        "Thandiwe",
+        "I'm a nurse at Willow Court, a care home in Bristol.",
+        "I GOT IT!!! Deputy manager at Elmhurst House, I start in a month.",
+    )
+    assert "Thandiwe works at Elmhurst House." in lines, lines
+    assert not [line for line in lines if "Willow Court" in line], lines
+    for said in [
+        "Dinner at Nandos tonight.",
+        "My manager at Tesco is nice.",
+        "Manager at Tesco is nice.",
+    ]:
+        assert not [line for line in _lines("Thandiwe", said) if "works" in line], said
