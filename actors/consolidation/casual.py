@@ -13,7 +13,7 @@ import re
 from reverie.store import known_word
 
 from .attributes import ROLES
-from .third_person import article, word_set
+from .third_person import PAST, article, word_set
 from .words import RELATIVES, UPPER
 
 __all__ = ["as_meant", "labelled"]
@@ -38,6 +38,13 @@ _THEIRS_UNSAID = re.compile(
     # is a ryzen 7 with an rtx 3070")
     r"(?!(?:i|it|this|that|there|he|she|they|we|you|what|who|where|how)\b)[a-z]+(?: [a-z]+)?"
     r"(?:'s| is) (?:(?:called|named) (?=[A-Z])|(?=[^.!?]*(?:[A-Z]|\d)))"
+)
+#: Words before a comma that are no claim, then a past verb without its "I": "Done deal,
+#: signed with …" (not "My sister, signed …", "Tom and Ana, …").
+_PAST = rf"(?:[a-z]+ed|{'|'.join(sorted(PAST))})\b"
+_EXCLAIMED = re.compile(
+    # (no verb of their own: not "Found one, moved into …")
+    rf"^(?!(?i:(?:my|our|his|her|their|the)\b|{_PAST}))[A-Z][a-z]+(?: (?!and\b)[a-z]+){{1,2}}, (?={_PAST})"
 )
 #: A relative of the speaker's opening a terse sentence without its "my" (not "Mate, …").
 _KIN_OPENS = re.compile(rf"(?=[A-Z])(?i:{RELATIVES}) (?=[A-Z]|just |[a-z]+s\b)")
@@ -95,6 +102,7 @@ def as_meant(text: str, name: str | None) -> str:
     # (a thing of theirs typed without its "my", in lower case: "band's called The Velvet Okra",
     # "day job is QA tester at Frostline Games")
     text = f"my {text}" if _THEIRS_UNSAID.match(text) else text
+    text = _EXCLAIMED.sub("", text)  # "Done deal, signed with Outback Haulage"
     if re.match(r"[a-z]+\b(?!['’]?[A-Z])", text):
         text = text[0].upper() + text[1:]
     # ("me and my girlfriend split up": "my girlfriend and I", one subject, not two clauses)

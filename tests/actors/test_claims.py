@@ -448,6 +448,19 @@ def test_a_trade_for_an_employer_out_of_a_depot_and_a_resignation_said_alone() -
     assert "Tane works as a courier driver." in memory, memory
     assert not any("Mainfreight" in line for line in memory), memory
     assert any(line.startswith("Tane resigned, registered Kahu Freight") for line in memory)
+    # (and after a few words that are no claim: "Done deal, signed with Outback Haulage")
+    said = [
+        ("I drive for Hendersons Freight, mostly the Brisbane to Sydney run.", "Shane", "s"),
+        ("Done deal, signed with Outback Haulage. Starting Monday.", "Shane", "s"),
+    ]
+    memory = _facts(_memory_after(*said))
+    assert "Shane signed with Outback Haulage." in memory, memory
+    assert not any("Hendersons" in line for line in memory), memory
+    said = [
+        ("I drive for Hendersons Freight.", "Shane", "s"),
+        ("My sister, signed with Tui.", "Shane", "s"),
+    ]
+    assert "Shane drives for Hendersons Freight." in _facts(_memory_after(*said))
 
 
 def test_what_shifts_they_are_on_is_a_claim_apart_from_the_trade() -> None:
