@@ -33,6 +33,8 @@ ENDED = re.compile(
     r"went to live|(?:was|got) rehomed)|"
     # ("the old laptop went to my cousin": an old thing given on)
     r"\b(?i:my|the|our|their) old (?P<given>[a-z]{3,}) went (?:back )?to|"
+    # (or worn out: "the old shoes are dead"; not "my legs are dead", tired)
+    r"\b(?i:my|the|our|their) old (?P<worn>[a-z]{3,}) (?:is|are|was|were) (?:finally )?(?:dead|finished)\b|"
     # (a thing retired is an old one: "my boss retired" is a person's news)
     r"\b(?i:my|the|our|their|that) old (?P<retired>[a-z]{3,}) (?:is|was|got|has been) retired\b(?! to)|"
     # ("the old car was too tired, so I sold it"; "gave the car to my grandson")

@@ -457,3 +457,16 @@ def test_a_thing_left_by_its_noun_ends_the_line_naming_it_in_another_language() 
     """ "we left the cooperative" ends "sells everything to the Cooperativa El Molino"."""
     older = ["Rodrigo sells everything to the Cooperativa El Molino.", "Rodrigo milks 85 cows."]
     assert _merge("Rodrigo", older, "Rodrigo and others left the cooperative.") == [older[0]]
+
+
+def test_an_old_thing_worn_out_ends_the_line_naming_its_kind_and_tired_legs_nothing() -> None:
+    """ "The old shoes are dead after 700 km" ends the answer that named the shoes; "my legs
+    are dead" is tiredness and ends no line."""
+    older = [
+        "Haruka runs with the Yodogawa Runners club.",
+        'Haruka, asked "What shoes are they using?", answered "Asics Novablast".',
+    ]
+    assert _merge("Haruka", older, "The old shoes are dead after 700 km.") == [older[1]]
+    assert _merge("Haruka", older, "The old tractor is finished.") == []
+    legs = ["Haruka runs in Asics Novablast shoes, and their legs are strong."]
+    assert _merge("Haruka", legs, "Haruka's legs are dead after the long run.") == []
