@@ -46,6 +46,11 @@ _EXCLAIMED = re.compile(
     # (no verb of their own: not "Found one, moved into …")
     rf"^(?!(?i:(?:my|our|his|her|their|the)\b|{_PAST}))[A-Z][a-z]+(?: (?!and\b)[a-z]+){{1,2}}, (?={_PAST})"
 )
+#: One of theirs named, then who they are, opening a sentence: "Pip, our whippet, needs …".
+_NAMED_THEN_WHO = re.compile(
+    rf"^(?:(?:And|Also|Oh and|Plus) )?(?P<name>[{UPPER}][\w'-]+), (?P<whose>my|our) "
+    r"(?P<noun>[a-z]+(?: [a-z]+)?), (?=[a-z])"
+)
 #: A relative of the speaker's opening a terse sentence without its "my" (not "Mate, …").
 _KIN_OPENS = re.compile(rf"(?=[A-Z])(?i:{RELATIVES}) (?=[A-Z]|just |[a-z]+s\b)")
 
@@ -107,6 +112,10 @@ def as_meant(text: str, name: str | None) -> str:
         text = text[0].upper() + text[1:]
     # ("me and my girlfriend split up": "my girlfriend and I", one subject, not two clauses)
     text = re.sub(r"(?:^|(?<=[,:;] ))[Mm]e and my ([a-z][\w-]*)", r"My \1 and I", text)
+    # ("And Pip, our whippet, needs two walks a day": one of theirs, named first)
+    text = _NAMED_THEN_WHO.sub(
+        lambda m: f"{m['whose'].capitalize()} {m['noun']} {m['name']} ", text
+    )
     if _KIN_OPENS.match(text):  # "Girlfriend Sigrid joins some Sundays", "Brother just got …"
         text = f"My {text[0].lower()}{text[1:]}"
     if name and (bare := re.match(rf"{re.escape(name)}(?: [{UPPER}][\w'-]*)?, ", text)):

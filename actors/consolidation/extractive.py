@@ -206,7 +206,7 @@ _UNSAID_I_AM = re.compile(
 #: Where one lives or works, or what one has of one's own, its "I" left out: "Live in
 #: Westside with my boyfriend Cian.", "Run my own show called Reef Plumbing."
 _UNSAID_I = re.compile(
-    r"^(?:(?:Live|Work|Teach|Study|Get around) (?:in|at|for|near|with|from|on)|[A-Z][a-z]+ my own|"
+    r"^(?:(?:Live|Work|Teach|Study|Get around)(?: over| out| up| down)? (?:in|at|for|near|with|from|on)|[A-Z][a-z]+ my own|"
     # (what was done to them: "Also got promoted to shift leader.")
     r"Got [a-z]+(?:ed|en) (?:to|as|at|by|in|last|this|yesterday|today)|Got (?:promoted|engaged|married|hired)|"
     # (what they did to a thing of theirs: "Finished all my exams!", "Sold our old van.")

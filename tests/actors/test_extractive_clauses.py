@@ -46,6 +46,11 @@ TABLE = [
         "Found one, moved into a one-bed in Drumcondra.",
         ["Carl found one, moved into a one-bed in Drumcondra."],
     ),
+    # (where they live, said with "over" or "out": "Live over in D'Iberville.")
+    ("Live over in D'Iberville.", ["Carl lives over in D'Iberville."]),
+    # one of theirs named first, then who they are
+    ("And Pip, our whippet, needs two walks a day.", ["Carl's whippet Pip needs two walks a day."]),
+    ("Anna, my sister, lives in Oslo.", ["Carl's sister Anna lives in Oslo."]),
     (
         "My dog is called Rex and my cat is called Miso.",
         ["Carl's dog is called Rex.", "Carl's cat is called Miso."],
