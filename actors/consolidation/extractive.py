@@ -43,6 +43,7 @@ from .places import PLACE_NAMED, VENUE, place_after
 from .renaming import corrected_name, renames
 from .result import ConsolidationResult
 from .retraction import retraction_topics
+from .routines import when_of
 from .sentences import EMOJI, claim_asked_of, sentences
 from .signals import ending, signalled
 from .third_person import DEFAULT_SPEAKER, PAST, article, third_person, word_set
@@ -370,6 +371,7 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
         text = it_corrected(as_meant(sentence.text, sentence.turn.name), said)
         text = old_one(named_pronoun(it_sold(text, earlier[:-1]), earlier[:-1], who), earlier[:-1])
         text = forgot_it(it_named(text, earlier[:-1]), earlier[:-1])
+        text = when_of(text, said)  # ("futsal moved … Thursdays 20:00 now": futsal's)
         if _OWNED_WRONG.search(said) and not _OWNED_WRONG.search(text):
             # "Sorry, I made a mistake in the numbers. … the rent is KSh 54,000": corrects
             text = f"Correction: {text}"

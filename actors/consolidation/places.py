@@ -16,7 +16,7 @@ from reverie.store import Fact
 
 from .attributes import HOME_TAKEN, PREMISES, Key, keys
 from .signals import over
-from .words import MONTHS, UPPER, WEEKDAYS
+from .words import MONTHS, UPPER, WEEKDAYS, WHEN
 
 __all__ = [
     "PLACE_NAMED",
@@ -49,8 +49,8 @@ def place_after(sentence: str, then: str) -> str:
     """The place the sentence ``then``, said after ``sentence``, names: "The air in Malang is
     so cool", "Nara now."; or, after a move announced, the place it opens with ("we moved!
     Abbotsford, acreage for the equipment."; not "Ugh, …" after anything else)."""
-    if found := PLACE_NAMED.findall(then):
-        return str(found[0])
+    if found := [f for f in PLACE_NAMED.findall(then) if not WHEN.fullmatch(f)]:
+        return str(found[0])  # (not a day: "The yoga class moved. Wednesdays now!")
     first = _PLACE_FIRST.match(then) if _MOVED.search(sentence) else None
     return first[1] if first else ""
 

@@ -1,4 +1,5 @@
-"""A weekly thing replaced by a new one of its kind, said with a day of its own.
+"""A weekly thing replaced by a new one of its kind, said with a day of its own; a when
+said alone, the new when of the thing the sentence before it says moved.
 
 "Joined the Sandy Bay cricket club, indoor nets Thursday nights" after "plays
 cricket for Magnetic Island CC on Saturdays", or "found a futsal group: Monday
@@ -23,12 +24,24 @@ from .ownership import same_turn, theirs
 from .signals import CLAUSE, hedged, over
 from .words import WEEKDAYS
 
-__all__ = ["routine_replaced"]
+__all__ = ["routine_replaced", "when_of"]
 
 #: A day said as a week's: "every Thursday", "Tuesdays", "Monday evenings".
 _WEEKLY = re.compile(
     rf"\b(?:every|each) (?:{WEEKDAYS})\b|\b(?:{WEEKDAYS})s\b|"
     rf"\b(?:{WEEKDAYS}) (?:mornings?|afternoons?|evenings?|nights?)\b",
+    re.IGNORECASE,
+)
+#: A when said alone: "Thursdays 20:00 now.", "Sunday afternoons at 2pm."
+_WHEN_ALONE = re.compile(
+    rf"(?:{WEEKDAYS})s?(?: (?:mornings?|afternoons?|evenings?|nights?))?(?:,? (?:at |from )?\d"
+    r"[\d:.]*(?:am|pm)?)?(?: now)?[.!]*$",
+    re.IGNORECASE,
+)
+#: What the sentence before it says moved: "ok so futsal moved, …", "The book club changed".
+_MOVED_BEFORE = re.compile(
+    r"(?:^|\bso |, )(?P<thing>(?:the |our |my )?[a-z][\w-]*(?: [a-z][\w-]*)?) (?:has |have |just "
+    r"|also )*(?:moved|changed|shifted)\b(?! to\b)",
     re.IGNORECASE,
 )
 #: One more besides the old: "too", "also", "another", "a second".
@@ -87,3 +100,11 @@ def routine_replaced(older: Sequence[Fact], new: Fact, said: str, speaker: str) 
     # (not a line whose first clause it is, that says more: "Tuesdays Declan is at the mart,
     # and Wednesday evenings they coach hurling" keeps its subject only in that clause)
     return found if found.rest or len(CLAUSE.split(lines[0].text)) == 1 else None
+
+
+def when_of(text: str, said: str) -> str:
+    """``text``, a when said alone ("Thursdays 20:00 now."), as the new when of the thing
+    ``said``, the sentence before it, says moved ("ok so futsal moved, …"); else as it is."""
+    if _WHEN_ALONE.match(text) and (moved := _MOVED_BEFORE.search(said)):
+        return f"{moved['thing'][0].upper()}{moved['thing'][1:]} is {text}"
+    return text

@@ -287,3 +287,25 @@ def test_the_day_a_thing_was_renamed_is_no_new_day_of_a_schedule() -> None:
         ("Also the airline rebranded on Monday. We're Aurora Air now.", "Einar", "s"),
     )
     assert "Swim is Friday mornings now." in memory and "Swim is Monday" not in memory
+
+
+def test_a_when_said_alone_after_a_thing_moved_is_that_things_new_when() -> None:
+    """ "ok so futsal moved, the hall got booked … Thursdays 20:00 now": futsal is on
+    Thursdays, in one line; a weekday after "moved" is no place moved to."""
+    memory = _memory_after(
+        ("Tuesday nights 20:00 is futsal with the guys, never miss it.", "Baurzhan", "s"),
+        (
+            "ok so futsal moved, the hall got booked on our old night. Thursdays 20:00 now",
+            "Baurzhan",
+            "s",
+        ),
+    )
+    assert "Futsal is Thursdays 20:00 now." in memory and "Tuesday" not in memory, memory
+    memory = _memory_after(
+        ("My yoga class is on Mondays.", "Ola", "s"),
+        ("The yoga class moved. Wednesdays now!", "Ola", "s"),
+    )
+    assert "The yoga class is Wednesdays now!" in memory and "moved to Wednesdays" not in memory
+    # (after no thing moved, a when alone stays as said)
+    memory = _memory_after(("I moved to Leeds. Sundays at 3 now.", "Ola", "s"))
+    assert "Sundays at 3 now." in memory and "Leeds is" not in memory, memory
