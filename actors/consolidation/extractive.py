@@ -34,19 +34,20 @@ from .acquiring import THE_MAKE
 from .anaphora import forgot_it, it_corrected, it_named, it_sold, named_pronoun, old_one
 from .attributes import keys
 from .casual import as_meant, labelled
-from .chatter import is_chatter, split_opener
+from .chatter import split_opener
 from .clauses import clauses
 from .introduction import INITIALISM, introduced, opened_by_name
 from .kinds import KINDS, record_time, recurs
 from .ownership import named_theirs, of_theirs
 from .places import PLACE_NAMED, VENUE, place_after
 from .renaming import corrected_name, renames
+from .replies import answered, continues, only_reply
 from .result import ConsolidationResult
 from .retraction import retraction_topics
-from .routines import when_of
+from .routines import WHEN_ALONE, when_of
 from .sentences import EMOJI, claim_asked_of, sentences
 from .signals import ending, signalled
-from .third_person import DEFAULT_SPEAKER, PAST, article, third_person, word_set
+from .third_person import DEFAULT_SPEAKER, PAST, article, third_person
 from .truth import merge
 from .words import MONTHS, UPPER, WEEKDAYS
 
@@ -93,10 +94,6 @@ _SUBJECT_VERB = re.compile(
     r"(?:'re|'ve)? "
     r"(?!(?:would|might|could|should|will|may)\b)[a-z]{2,}\b"
 )
-#: A question asking for a fact, not a yes or no ("What do you shoot with?").
-_ASKS = re.compile(
-    r"(?i)^(?:what|which|where|who|when|how (?:many|much|early|often|long|old))\b.*\?$"
-)
 #: What follows a verb whose "I" was left out: "Moved to …", "Bought a …", "Picked up …".
 _OBJECT = re.compile(
     # (or a name: "Left Pixelworks last month")
@@ -114,14 +111,6 @@ _BECAME = re.compile(r"(?:turned|became|went)$", re.IGNORECASE)
 _WENT_SOMEWHERE = re.compile(
     r"(?:home|out|back|away|there|here|off|over|around|on|up|down|in|inside|outside|lost)\b"
 )
-#: Words that answer without saying anything ("Yes please.", "Later, thanks.").
-_REPLY_WORDS = word_set(
-    "yes yeah yep no nope please thanks thank sure ok okay maybe later grand exactly true "
-    "probably not really fine good great perfect cool nice lovely definitely absolutely"
-)
-#: The assistant's question, about the speaker: "you" is them.
-_YOU = re.compile(r"\b(?:you're|you are|your|you)\b", re.IGNORECASE)
-_THEY = {"you're": "they're", "you are": "they are", "your": "their", "you": "they"}
 #: A speaker giving their name in two or three words ("I'm Maya.", "Call me Ines!"), or a
 #: state of theirs in one ("I'm vegetarian.", "We're engaged!"; a feeling of the moment is
 #: ``is_chatter``'s).
@@ -355,12 +344,14 @@ def _summary(sentences: list[_Sentence]) -> str:
 def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> list[Fact]:
     facts: list[Fact] = []
     answered: MessageRecord | None = None  # the turn whose last fact is an answer
+    asked: _Sentence | None = None
     earlier: list[str] = []  # what the speaker said last, up to the sentence
     by = ""  # who said it
     for before, sentence, after in zip(
         [None, *sentences], sentences, [*sentences[1:], None], strict=False
     ):
         if sentence.role != "user":
+            asked = sentence  # (the question a reply after "Yes!" answers)
             continue
         said = before.text if before is not None and before.turn is sentence.turn else ""
         # ("My brother Bold moved. He keeps sending me photos": the second is Bold's too; so
@@ -389,10 +380,15 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
             if not _ONLY_PRONOUN.match(t)
         ]
         kept = [_fact(s, session) for s in statements if s.score >= FACT_MIN_SCORE]
-        if not kept and before is not None and (answer := _answer(before, sentence, session)):
+        # ("Will you start a book club there too?" "Yes! Sunday afternoons at 2pm.": a when
+        # alone answers it, after a "Yes!" too)
+        replied = before and before.turn is sentence.turn and only_reply(before.text)
+        question = asked if replied else before
+        alone = all(WHEN_ALONE.match(f.text) for f in kept)
+        if alone and question is not None and (answer := _answer(question, sentence, session)):
             kept = [answer]
             answered = sentence.turn
-        elif not kept and answered is sentence.turn and _continues(sentence.text):
+        elif not kept and answered is sentence.turn and continues(sentence.text):
             # "Midnight Danfo. It's afrobeats with a lot of live horns.": the answer goes on
             last = facts.pop()
             said = third_person(sentence.text, sentence.turn.name or DEFAULT_SPEAKER)
@@ -409,34 +405,14 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
     return facts
 
 
-def _continues(text: str) -> bool:
-    """``text`` goes on about what an answer named ("It's afrobeats …"), and is no goodbye."""
-    return bool(_IT.match(text)) and not is_chatter(text) and not text.endswith("?")
-
-
-_IT = re.compile(r"^(?:It|It's|It is|They|They're|She|She's|He|He's)\b")
-
-
 def _answer(question: _Sentence, reply: _Sentence, session: str) -> Fact | None:
-    """A reply that only answers the question before it ("What kind of food do you serve?"
-    "Wood-fired everything."), kept with its question: alone it says nothing."""
-    words = {w.casefold() for w in re.findall(r"[\w'-]+", reply.text)}
-    if (
-        question.role != "assistant"
-        or not question.text.endswith("?")
-        # (a yes or no question only with a reply that names something: "Yep, along the Svratka")
-        or not (_ASKS.match(question.text) or _NAME.search(reply.text, 1))
-        or reply.turn is question.turn
-        or len(words) < 2
-        or words <= _REPLY_WORDS
-        or reply.text.endswith("?")
-        or (len(words) > 2 and is_chatter(reply.text))
-    ):
+    """``reply`` kept with the assistant's ``question`` it answers (``replies.answered``)."""
+    if question.role != "assistant" or reply.turn is question.turn:
         return None
     name = reply.turn.name or DEFAULT_SPEAKER
-    asked = _YOU.sub(lambda you: _THEY[you[0].casefold()], question.text)
-    said = third_person(reply.text, name).rstrip(".!")
-    return _said(reply.turn, session, f'{name}, asked "{asked}", answered "{said}"')
+    if (said := answered(question.text, reply.text, name)) is None:
+        return None
+    return _said(reply.turn, session, said)
 
 
 #: What says a job was got or given: "I got the job:", "Got promoted."

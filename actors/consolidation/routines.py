@@ -24,7 +24,7 @@ from .ownership import same_turn, theirs
 from .signals import CLAUSE, hedged, over
 from .words import WEEKDAYS
 
-__all__ = ["routine_replaced", "when_of"]
+__all__ = ["WHEN_ALONE", "routine_replaced", "when_of"]
 
 #: A day said as a week's: "every Thursday", "Tuesdays", "Monday evenings".
 _WEEKLY = re.compile(
@@ -33,9 +33,9 @@ _WEEKLY = re.compile(
     re.IGNORECASE,
 )
 #: A when said alone: "Thursdays 20:00 now.", "Sunday afternoons at 2pm."
-_WHEN_ALONE = re.compile(
+WHEN_ALONE = re.compile(
     rf"(?:{WEEKDAYS})s?(?: (?:mornings?|afternoons?|evenings?|nights?))?(?:,? (?:at |from )?\d"
-    r"[\d:.]*(?:am|pm)?)?(?: now)?[.!]*$",
+    r"[\d:.]*(?:am|pm)?)?(?:,? (?:once|twice) a (?:week|month))?(?: now)?[.!]*$",
     re.IGNORECASE,
 )
 #: What the sentence before it says moved: "ok so futsal moved, …", "The book club changed".
@@ -105,6 +105,6 @@ def routine_replaced(older: Sequence[Fact], new: Fact, said: str, speaker: str) 
 def when_of(text: str, said: str) -> str:
     """``text``, a when said alone ("Thursdays 20:00 now."), as the new when of the thing
     ``said``, the sentence before it, says moved ("ok so futsal moved, …"); else as it is."""
-    if _WHEN_ALONE.match(text) and (moved := _MOVED_BEFORE.search(said)):
+    if WHEN_ALONE.match(text) and (moved := _MOVED_BEFORE.search(said)):
         return f"{moved['thing'][0].upper()}{moved['thing'][1:]} is {text}"
     return text

@@ -314,6 +314,14 @@ def test_the_unnamed_user_of_every_session_of_a_scope_is_one_person() -> None:
             ],
         ),
         ("How are you settling in?", "Grand, thanks.", []),
+        (  # (a when alone answers a yes or no question, after a "Yes!" too)
+            "Will you start a book club there too?",
+            "Yes! Sunday afternoons at 2pm, once a month.",
+            [
+                'Carl, asked "Will they start a book club there too?", answered "Sunday '
+                'afternoons at 2pm, once a month"'
+            ],
+        ),
     ],
 )
 def test_a_reply_that_only_answers_keeps_its_question(
