@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from reverie.store import Fact
 
 from .change import Displaced, apart
+from .chatter import is_chatter
 from .kinds import WEEKDAY, root
 from .nearness import content
 from .ownership import same_turn, theirs
@@ -83,11 +84,11 @@ def routine_replaced(older: Sequence[Fact], new: Fact, said: str, speaker: str) 
     if not _WEEKLY.search(new.text) or _BESIDES.search(said) or hedged(said) or over(new.text):
         return None
     days = {root(m[0]) for m in WEEKDAY.finditer(new.text)}
-    kind = content(new.text) - _ANY_WEEKLY - {d.casefold() for d in days}
+    kind = _kind(new.text, speaker) - _ANY_WEEKLY - {d.casefold() for d in days}
 
     def same(text: str) -> bool:
         held = {root(m[0]) for m in WEEKDAY.finditer(text)}
-        return bool(_WEEKLY.search(text) and kind & content(text)) and not days & held
+        return bool(_WEEKLY.search(text) and kind & _kind(text, speaker)) and not days & held
 
     lines = [
         f
@@ -98,8 +99,15 @@ def routine_replaced(older: Sequence[Fact], new: Fact, said: str, speaker: str) 
         return None
     found = apart(lines[0], same)
     # (not a line whose first clause it is, that says more: "Tuesdays Declan is at the mart,
-    # and Wednesday evenings they coach hurling" keeps its subject only in that clause)
-    return found if found.rest or len(CLAUSE.split(lines[0].text)) == 1 else None
+    # and Wednesday evenings they coach hurling" keeps its subject only in that clause; what
+    # else it says may be no claim, "Futsal on Mondays with the Umeda Raccoons, that's fixed")
+    others = CLAUSE.split(lines[0].text.rstrip(".!"))[1:]
+    return found if found.rest or all(is_chatter(c) for c in others) else None
+
+
+def _kind(text: str, speaker: str) -> set[str]:
+    """The words of what ``text`` does, its first too ("Futsal on Mondays …"), less whose."""
+    return content(text if text.startswith(speaker) else text[:1].lower() + text[1:])
 
 
 def when_of(text: str, said: str) -> str:

@@ -32,6 +32,12 @@ def test_one_more_weekly_thing_or_one_of_another_kind_or_day_replaces_nothing() 
     ]:
         memory = _memory_after(older, (said, "Ines", "s"))
         assert "Lotus studio every Tuesday evening" in memory, (said, memory)
+    # (whose it is is no kind of thing: "Tomás takes …" and "Tomás swims …" share a name)
+    memory = _memory_after(
+        ("I take guitar lessons on Tuesday evenings.", "Tomás", "s"),
+        ("I swim with a club on Saturday mornings.", "Tomás", "s"),
+    )
+    assert "guitar lessons on Tuesday evenings" in memory, memory
 
 
 def test_of_a_line_that_says_more_only_its_clause_on_that_thing_goes() -> None:
@@ -54,3 +60,13 @@ def test_of_a_line_that_says_more_only_its_clause_on_that_thing_goes() -> None:
         ("The mart is on Fridays now since the new manager came in.", "Declan", "s"),
     )
     assert "coach hurling" in memory, memory
+
+
+def test_the_thing_a_line_opens_with_is_its_kind_and_a_remark_after_it_no_claim() -> None:
+    """ "Futsal on Mondays with the Umeda Raccoons, that's fixed": futsal is what the line
+    does (its first word, in capitals), and "that's fixed" says nothing that stays."""
+    memory = _memory_after(
+        ("Futsal on Mondays with the Umeda Raccoons, that's fixed.", "Kenji", "s"),
+        ("I found a futsal group in Shimokitazawa that plays Wednesdays.", "Kenji", "s"),
+    )
+    assert "Umeda" not in memory and "Shimokitazawa" in memory, memory
