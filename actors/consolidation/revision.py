@@ -16,7 +16,7 @@ from reverie.store import Fact, MessageRecord
 
 from .change import SWITCH, values
 from .chatter import is_chatter
-from .grounding import supports
+from .grounding import content_stems, supports
 from .kinds import (
     KINDS,
     PRICE,
@@ -44,6 +44,7 @@ from .ownership import named, owner, people, said_in, same_person, same_turn, th
 from .renaming import corrected_name, renames, renaming
 from .sentences import NOT_AFTER_A_TITLE, sentences
 from .signals import ACTUALLY, CLAUSE, ending, gone, hedged, over
+from .third_person import word_set
 from .words import RELATIVES, UPPER, WEEKDAYS, WHEN
 
 __all__ = ["CORRECTION", "comparable", "named_again", "revise", "rewrite", "turn_of"]
@@ -57,6 +58,8 @@ CORRECTION = re.compile(
     rf"\b(?:correction|autocorrect|meant|mix(?:ing|ed up)|{_SAID_WRONG})\b|{ACTUALLY}",
     re.I,
 )
+#: Verbs that name no thing done: "going out November 30 instead".
+_LIGHT = word_set("go going goes do doing get getting have having make making take taking")
 #: A thing done in place of another: "Swimming instead, Sunday 7am".
 _INSTEAD = re.compile(r"\binstead\b", re.I)
 #: Where a change's reason starts: what follows says why, not what else changed.
@@ -328,8 +331,10 @@ def revise(
         if _INSTEAD.search(claim) and (doing := topic_of(claim[: claim.find(value)], True)):
             # (another thing done instead, "Swimming instead, Sunday 7am", is no new day of
             # the line's aikido: the line goes and the new thing stands alone)
-            doing.discard("instead")
-            more |= {value} if doing and not on_topic(doing, old.text) else set()
+            doing -= {"instead", *(p.casefold() for p in persons)}  # (not whose: "Ines swims")
+            # ("close" of "closed on Mondays"; a light verb is no thing, "going out … instead")
+            done = content_stems(" ".join(doing)) - _LIGHT
+            more |= {value} if done and not done & content_stems(old.text) else set()
         swaps = [(was, value), *_alongside(old.text, turn, was, persons)]
         # (a schedule's day and time said anew together: "practice is now Tuesdays and Fridays
         # at 18:00" of "Mondays and Thursdays at 17:30", both)

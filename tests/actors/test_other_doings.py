@@ -61,6 +61,13 @@ def test_another_thing_done_instead_is_no_new_value_of_the_old_line() -> None:
         "Nadia", "I have a pottery class on Tuesday evenings.", "Pottery is on Thursdays instead."
     )
     assert "Nadia has a pottery class on Thursdays." in lines, lines
+    # (whose it is is no thing done: "Ines swims …" gives "Ines does yoga" no Saturday)
+    lines = _lines(
+        "Ines",
+        "I do yoga at the Lotus studio every Tuesday evening.",
+        "I swim on Saturday mornings instead.",
+    )
+    assert not any("yoga" in line and "Saturday" in line for line in lines), lines
 
 
 def test_someone_named_by_a_word_of_the_language_is_someone_else() -> None:
