@@ -19,7 +19,7 @@ from reverie.store import Fact
 
 from .modifiers import is_modifier
 
-__all__ = ["family_grew", "kin_left"]
+__all__ = ["family_grew", "fewer_left", "kin_left"]
 
 _CHILD = r"(?:baby|son|daughter|boy|girl|child|twins|triplets|little one)"
 #: A child born or adopted ("were born", "gave birth", "had a baby boy", "adopted a son").
@@ -98,3 +98,29 @@ def kin_left(
     return Fact(
         text=f"{speaker}'s {found['kin']} is {found['name']}.", date=old.date, sources=old.sources
     )
+
+
+#: Those named that are all that is left: "We've only got Dolly and Marge now", "just
+#: Dolly left", "down to Dolly and Marge".
+_ONLY_LEFT = re.compile(
+    r"\b(?:only|just) (?:got|have|has|keep|keeps)\b|\bdown to\b|\b(?:only|just)\b.*\bleft\b",
+    re.IGNORECASE,
+)
+_NAMED = re.compile(r"(?<=[\s,(])[A-Z][\w'-]+")
+
+
+def fewer_left(older: Sequence[Fact], new: Fact, speaker: str) -> Fact | None:
+    """The one line of ``older`` naming more of the speaker's than ``new`` says are left
+    ("keeps three hens at home, Dolly, Marge and Bunty" for "We've only got Dolly and Marge
+    now"): a group said again with fewer in it; else None."""
+    if not _ONLY_LEFT.search(new.text):
+        return None
+    left = set(_NAMED.findall(new.text)) - {speaker}
+    if not left:
+        return None
+    more = [
+        f
+        for f in older
+        if f.text.startswith(speaker) and left < set(_NAMED.findall(f.text)) - {speaker}
+    ]
+    return more[0] if len(more) == 1 else None

@@ -33,7 +33,7 @@ from .attributes import THINGS, Key, keys, with_no_love
 from .change import displaced
 from .chatter import asks_help, is_chatter, remark, split_opener, strip_banter, without_echo
 from .claims import claims
-from .family import family_grew, kin_left
+from .family import family_grew, fewer_left, kin_left
 from .kinds import (
     topic_of,
 )
@@ -212,7 +212,7 @@ def merge(
             # (roles.py, family.py)
             if role := promoted(older, fact, turn_of(fact, turns), speaker):
                 retire(role)
-            elif count := family_grew(older, fact, speaker):
+            elif count := family_grew(older, fact, speaker) or fewer_left(older, fact, speaker):
                 retire(count)
             elif routine := routine_replaced(older, fact, said, speaker):
                 at = facts.index(routine.old)  # (routines.py)

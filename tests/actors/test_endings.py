@@ -470,3 +470,17 @@ def test_an_old_thing_worn_out_ends_the_line_naming_its_kind_and_tired_legs_noth
     assert _merge("Haruka", older, "The old tractor is finished.") == []
     legs = ["Haruka runs in Asics Novablast shoes, and their legs are strong."]
     assert _merge("Haruka", legs, "Haruka's legs are dead after the long run.") == []
+
+
+def test_a_group_said_again_with_fewer_names_retires_the_line_naming_more() -> None:
+    """ "We've only got Dolly and Marge now" after "three hens at home, Dolly, Marge and
+    Bunty": the line naming Bunty goes; a line naming none more stays."""
+    older = [
+        "Priya also keeps three hens at home, Dolly, Marge and Bunty.",
+        "Priya lives in Leicester.",
+    ]
+    said = "Priya and others have only got Dolly and Marge now."
+    assert _merge("Priya", older, said) == [older[0]]
+    assert _merge("Priya", older, "Priya is down to Dolly.") == [older[0]]
+    for said in ["Priya only sees Dolly now.", "Priya only got home now."]:
+        assert _merge("Priya", older, said) == [], said
