@@ -53,7 +53,8 @@ _TRADE_IN = re.compile(
     rf"(?P<trade>(?:(?:\d(?:st|nd|rd|th)|first|second|third|final)[ -]year )?"
     rf"(?:[a-z][\w-]*|\d[A-Z]|{INITIALISM})(?: [a-z][\w-]*){{0,2}}?(?: living| based)? "
     r"(?:in|at|with|for|near|outside) "
-    rf"[^,.!?]*?[{UPPER}][^,.!?]*)"
+    # (and the wider place after a comma: "near Dokkum, Friesland", ``_with_wider``)
+    rf"[^,.!?]*?[{UPPER}][^,.!?]*(?:, [{UPPER}][^,.!?]*)?)"
 )
 
 
@@ -151,13 +152,28 @@ def opened_by_name(text: str, name: str | None) -> str:
         return text
     said, rest = [f"I'm {name}."], text[found.end() :]
     while piece := re.match(r"([^.!?]+)(?:[.!]+\s*|$)", rest):
-        parts = [_part(p) for p in piece[1].strip().split(", ")]
+        parts = [_part(p) for p in _with_wider(piece[1].strip().split(", "))]
         if not all(parts):
             break
         said, rest = [*said, *(s for part in parts for s in part)], rest[piece.end() :]
     if len(said) == 1 and (found[0].endswith(", ") or found["here"]):
         return text  # "Kwame, quick question: …": no introduction ("Kwame here." is one)
     return " ".join([*said, rest]).rstrip()
+
+
+def _with_wider(parts: list[str]) -> list[str]:
+    """``parts`` with a place after one that ends in a place joined to it, as the wider one:
+    "Dairy farmer near Dokkum, Friesland" (not "… near Dokkum" and "based in Friesland")."""
+    joined: list[str] = []
+    for part in parts:
+        if joined and _PLACE.fullmatch(part) and _ENDS_IN_PLACE.search(joined[-1]):
+            joined[-1] = f"{joined[-1]}, {part}"
+        else:
+            joined.append(part)
+    return joined
+
+
+_ENDS_IN_PLACE = re.compile(rf"\b(?:in|near|outside) [{UPPER}][\w'-]*$")
 
 
 def _part(part: str) -> list[str]:

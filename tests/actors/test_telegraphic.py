@@ -32,6 +32,11 @@ def _lines(speaker: str, *turns: str) -> list[str]:
             "Matti, Tampere. 55. I drive trams for Tampere Tramway.",
             ["Matti is based in Tampere.", "Matti is 55 years old."],
         ),
+        (  # (a place with the wider one after it is one place, not two)
+            "Sjoerd",
+            "Hello. Sjoerd. Dairy farmer near Dokkum, Friesland. 140 cows.",
+            ["Sjoerd works as a dairy farmer.", "Sjoerd is based in Dokkum, Friesland."],
+        ),
     ],
 )
 def test_an_introduction_in_fragments_says_who_they_are(
