@@ -41,7 +41,7 @@ from .kinds import KINDS, record_time, recurs
 from .ownership import named_theirs, of_theirs
 from .places import PLACE_NAMED, VENUE, place_after
 from .renaming import corrected_name, renames
-from .replies import answered, continues, only_reply
+from .replies import IT, answered, continues, only_reply
 from .result import ConsolidationResult
 from .retraction import retraction_topics
 from .routines import WHEN_ALONE, when_of
@@ -457,8 +457,6 @@ _THING_CHANGED = re.compile(
     r"(?P<thing>(?:The|Our|My) [\w' -]+?) (?:also |has |have |just )*"
     r"(?:changed|moved|switched|shifted)$"
 )
-#: What such a lead-in's next words call it: "it is now …", "it's now …".
-_IT = re.compile(r"It(?=(?:'s| is| was| will| moves| has)\b)")
 
 
 def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
@@ -470,7 +468,7 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     opener, body = split_opener(sentence)
     if _WEIGH_IN.search(opener) and re.match(r"\d", body):
         opener, body = "", f"I weigh {body}"  # "weigh-in this morning: 198!!!": by its noun
-    if (thing := _THING_CHANGED.match(opener)) and (it := _IT.match(body)):
+    if (thing := _THING_CHANGED.match(opener)) and (it := IT.match(body)):
         # "The Polish course also changed: it is now on Saturday mornings": the course is
         body = f"{thing['thing']}{body[it.end() :]}"
     found = introduced(body) or clauses(body)

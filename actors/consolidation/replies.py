@@ -14,7 +14,7 @@ from .chatter import is_chatter
 from .routines import WHEN_ALONE
 from .third_person import third_person, word_set
 
-__all__ = ["answered", "continues", "only_reply"]
+__all__ = ["IT", "answered", "continues", "only_reply"]
 
 #: A question asking for a fact, not a yes or no ("What do you shoot with?").
 _ASKS = re.compile(
@@ -30,8 +30,8 @@ _YOU = re.compile(r"\b(?:you're|you are|your|you)\b", re.IGNORECASE)
 _THEY = {"you're": "they're", "you are": "they are", "your": "their", "you": "they"}
 #: A name, after a sentence's first word.
 _NAME = re.compile(r"\b[A-Z][\w'-]+")
-#: What goes on about what an answer named: "It's afrobeats …".
-_IT = re.compile(r"It(?=(?:'s| is| was| will| moves| has)\b)")
+#: A sentence about the thing just named, by "it": "It's afrobeats …", "it is now on …".
+IT = re.compile(r"It(?=(?:'s| is| was| will| moves| has)\b)")
 
 
 def _words(text: str) -> set[str]:
@@ -65,4 +65,4 @@ def answered(question: str, reply: str, name: str) -> str | None:
 
 def continues(text: str) -> bool:
     """``text`` goes on about what an answer named ("It's afrobeats …"), and is no goodbye."""
-    return bool(_IT.match(text)) and not is_chatter(text) and not text.endswith("?")
+    return bool(IT.match(text)) and not is_chatter(text) and not text.endswith("?")
