@@ -11,7 +11,7 @@ import re
 from collections.abc import Collection
 
 from .renaming import SMALL_WORDS, new_name
-from .words import MONTHS, UPPER, WEEKDAYS, WHEN
+from .words import MONTHS, PARTS_OF_DAY, UPPER, WEEKDAYS, WHEN
 
 __all__ = [
     "KINDS",
@@ -50,9 +50,7 @@ _MONEY = rf"(?:{_START}|(?<=\b[RNKP]))"
 #: A weekday, or the part of one, as a schedule says it ("Tuesday mornings").
 #: (days said together are one value: "Tuesdays and Fridays" → "Mondays and Thursdays",
 #: "tuesday thursday saturday" → "friday and sunday", whole)
-_DAY = (
-    rf"{WEEKDAYS}s?(?:(?:,? (?:and|&)|,)? {WEEKDAYS}s?)*(?: (?:morning|afternoon|evening|night)s?)?"
-)
+_DAY = rf"{WEEKDAYS}s?(?:(?:,? (?:and|&)|,)? {WEEKDAYS}s?)*(?: {PARTS_OF_DAY}s?)?"
 #: Not by how much an amount changed: "put the rent up by 50, so it's 950 now".
 _NOT_BY = r"(?<!\bby )(?<!\bby [^\w\s])"
 #: The kinds, in the order a change is read for them.

@@ -45,7 +45,7 @@ from .renaming import corrected_name, renames, renaming
 from .sentences import NOT_AFTER_A_TITLE, sentences
 from .signals import ACTUALLY, CLAUSE, ending, gone, hedged, over
 from .third_person import word_set
-from .words import RELATIVES, UPPER, WEEKDAYS, WHEN
+from .words import PARTS_OF_DAY, RELATIVES, UPPER, WEEKDAYS, WHEN
 
 __all__ = ["CORRECTION", "comparable", "named_again", "revise", "rewrite", "turn_of"]
 
@@ -65,7 +65,7 @@ _INSTEAD = re.compile(r"\binstead\b", re.I)
 #: Where a change's reason starts: what follows says why, not what else changed.
 _WHY = re.compile(r" [—–] | - |,? because |,? since ")
 #: The plural of a day: a day said once ("on a Monday") takes the number of the old one.
-_DAYS = re.compile(rf"\b((?i:{WEEKDAYS})|morning|afternoon|evening|night)s\b")
+_DAYS = re.compile(rf"\b((?i:{WEEKDAYS})|{PARTS_OF_DAY})s\b")
 #: What is between single quotes: "'Great value at $18 a night', one review said".
 _QUOTED = re.compile(r"(?:^|(?<=[\s(:]))'[^\s'][^']*'(?=[\s.,;:!?)]|$)")
 

@@ -23,19 +23,19 @@ from .kinds import WEEKDAY, root
 from .nearness import content
 from .ownership import same_turn, theirs
 from .signals import CLAUSE, hedged, over
-from .words import WEEKDAYS
+from .words import PARTS_OF_DAY, WEEKDAYS
 
 __all__ = ["WHEN_ALONE", "routine_replaced", "when_of"]
 
 #: A day said as a week's: "every Thursday", "Tuesdays", "Monday evenings".
 _WEEKLY = re.compile(
     rf"\b(?:every|each) (?:{WEEKDAYS})\b|\b(?:{WEEKDAYS})s\b|"
-    rf"\b(?:{WEEKDAYS}) (?:mornings?|afternoons?|evenings?|nights?)\b",
+    rf"\b(?:{WEEKDAYS}) {PARTS_OF_DAY}s?\b",
     re.IGNORECASE,
 )
 #: A when said alone: "Thursdays 20:00 now.", "Sunday afternoons at 2pm."
 WHEN_ALONE = re.compile(
-    rf"(?:{WEEKDAYS})s?(?: (?:mornings?|afternoons?|evenings?|nights?))?(?:,? (?:at |from )?\d"
+    rf"(?:{WEEKDAYS})s?(?: {PARTS_OF_DAY}s?)?(?:,? (?:at |from )?\d"
     r"[\d:.]*(?:am|pm)?)?(?:,? (?:once|twice) a (?:week|month))?(?: now)?[.!]*$",
     re.IGNORECASE,
 )

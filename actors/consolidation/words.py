@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MONTHS", "RELATIVE", "RELATIVES", "UPPER", "WEEKDAYS", "WHEN"]
+__all__ = ["MONTHS", "PARTS_OF_DAY", "RELATIVE", "RELATIVES", "UPPER", "WEEKDAYS", "WHEN"]
 
 MONTHS = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
@@ -16,6 +16,8 @@ MONTHS = (
 #: A capital letter, in the names of most European languages too ("Étienne", "Łódź").
 UPPER = "A-ZÀ-ÖØ-ÞĀ-ſ"
 WEEKDAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
+#: The part of a day a schedule names after its weekday ("Tuesday mornings").
+PARTS_OF_DAY = r"(?:morning|afternoon|evening|night)"
 #: A day of the week (or days) or a month: when, never a name or a place.
 WHEN = re.compile(rf"(?:{WEEKDAYS}s?|{MONTHS})\b", re.IGNORECASE)
 #: The people a person names by their relation to them ("Maya's sister", "Bob's best friend").
