@@ -1,5 +1,5 @@
 """A user's casual typing, read as a careful writer's: "i" and "im" for "I" and "I'm", "dont"
-for "don't", a sentence's first word in capitals, "me and my girlfriend", a relative named
+for "don't", "movin" for "moving", a weekday and a sentence's first word in capitals, "me and my girlfriend", a relative named
 without "my", an introduction by the bare name, and a value under a label ("Bike:
 Specialized Allez.").
 The rules that read sentences for facts assume the careful writer (issue 59; see
@@ -14,7 +14,7 @@ from reverie.store import known_word
 
 from .attributes import ROLES
 from .third_person import PAST, article, word_set
-from .words import RELATIVES, UPPER
+from .words import RELATIVES, UPPER, WEEKDAYS
 
 __all__ = ["as_meant", "labelled"]
 
@@ -29,6 +29,10 @@ _NT = re.compile(r"\b(do|does|did|ca|wo|is|are|was|were|have|has|had|could|would
 _I_AM_ABROAD = re.compile(
     rf"^(?:Soy|Sono|Ich bin|Je suis|Eu sou|Ik ben|Jestem|Jag är|Jeg er) (?=[{UPPER}])"
 )
+#: A weekday typed in lower case, a name all the same: "every tuesday", "movin to thursdays".
+_WEEKDAY = re.compile(rf"\b{WEEKDAYS}s?\b")
+#: A word typed without the last letter of its "-ing": "startin monday", "need changin".
+_DROPPED_G = re.compile(r"\b([a-z]{2,}in)['’]?(?![\w'’])")
 #: An aside inside a sentence, before its comma.
 _ASIDE = re.compile(r",? (?i:by the way|btw)(?=, )")
 #: A thing of the speaker's named, opening a terse sentence without its "my", in lower case
@@ -94,11 +98,19 @@ def _cased(text: str) -> str:
     return " ".join(words)
 
 
+def _with_g(word: re.Match[str]) -> str:
+    """A word typed without its "g" given it back, when only with it is it a word ("movin",
+    not "cousin" or "begin")."""
+    typed = word[1]
+    return f"{typed}g" if not known_word(typed) and known_word(f"{typed}g") else word[0]
+
+
 def as_meant(text: str, name: str | None) -> str:
     """A user's sentence as a careful writer would type it: its first word and "I" in capitals
     ("name's Marcus, i coach …"), and an introduction by the speaker's bare name ("Grace
     Wambui, senior auditor at KPMG.", "Zeynep, 27, PhD student …") with its "I'm"."""
-    text = _cased(_NT.sub(r"\1n't", _IM.sub("I'm", _LOWER_I.sub("I", text))))
+    text = _DROPPED_G.sub(_with_g, _NT.sub(r"\1n't", _IM.sub("I'm", _LOWER_I.sub("I", text))))
+    text = _WEEKDAY.sub(lambda day: day[0].capitalize(), _cased(text))
     text = _ASIDE.sub("", text)  # "I'm Hiroshi by the way, a baker": "I'm Hiroshi, a baker"
     text = _I_AM_ABROAD.sub("I'm ", text)  # "Soy Valentina, wedding photographer …"
     if name and name[:1].isupper():  # their own name typed in lower case: "im itzel, 19"

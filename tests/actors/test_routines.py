@@ -70,3 +70,16 @@ def test_the_thing_a_line_opens_with_is_its_kind_and_a_remark_after_it_no_claim(
         ("I found a futsal group in Shimokitazawa that plays Wednesdays.", "Kenji", "s"),
     )
     assert "Umeda" not in memory and "Shimokitazawa" in memory, memory
+
+
+def test_a_weekly_thing_moved_typed_in_lower_case_with_a_g_dropped() -> None:
+    """ "tuesday" is the weekday it names and "movin" is "moving": casual typing moves the
+    quiz as a careful writer's sentence does."""
+    memory = _memory_after(
+        ("we do the pub quiz every tuesday night at the red lion", "Dale", "s"),
+        ("pub quiz is movin to thursdays cos of the darts league", "Dale", "s"),
+    )
+    assert "Tuesday" not in memory and "Thursdays" in memory, memory
+    # (a word that is one without a "g" keeps its ending: "my cousin")
+    memory = _memory_after(("my cousin plays darts on fridays", "Dale", "s"))
+    assert "cousin" in memory and "Fridays" in memory, memory

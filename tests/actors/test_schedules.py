@@ -265,8 +265,8 @@ def test_a_schedules_day_and_time_said_anew_together_both_change() -> None:
             "s",
         ),
     )
-    assert "Marcus streams friday and sunday from 9pm." in memory, memory
-    assert "saturday" not in memory and "8pm" not in memory, memory
+    assert "Marcus streams Friday and Sunday from 9pm." in memory, memory
+    assert "Saturday" not in memory and "8pm" not in memory, memory
 
 
 def test_a_topics_day_and_time_said_anew_change_both() -> None:
