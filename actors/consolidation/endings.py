@@ -29,6 +29,9 @@ ENDED = re.compile(
     # (or wrecked past repair: "the car is totaled", "written off")
     rf"(?:died|{GONE}|gave (?:up|out)|{BROKE}|(?:was|got) (?:stolen|{_THEFT})|totall?ed|written off|"
     r"for scrap|(?:been |got )?(?:cancell?ed|called off)|"
+    # (a business that closed: "my restaurant closed for good", "the gym went bust"; not for
+    # a while, "closed for the holidays", "closed on Mondays")
+    r"(?:closed|shut) (?:down|for good|its doors)|went (?:bust|under|out of business)|"
     r"(?:up )?for sale|lives with|(?:is|'s) living with|"
     r"went to live|(?:was|got) rehomed)|"
     # ("the old laptop went to my cousin": an old thing given on)

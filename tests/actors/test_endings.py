@@ -484,3 +484,23 @@ def test_a_group_said_again_with_fewer_names_retires_the_line_naming_more() -> N
     assert _merge("Priya", older, "Priya is down to Dolly.") == [older[0]]
     for said in ["Priya only sees Dolly now.", "Priya only got home now."]:
         assert _merge("Priya", older, said) == [], said
+
+
+def test_a_business_closed_for_good_ends_its_line_and_closed_for_a_while_nothing() -> None:
+    """ "My bakery closed for good" ends the line of the bakery they deliver to, amid other
+    news; closed for the holidays, or on Mondays, is no end."""
+    older = [
+        "Oskar delivers eggs every week to a bakery in Lund called Vete & Råg.",
+        "Oskar's van is an old Citroën Berlingo.",
+        "The hens' club lost the village hall, it meets in the school gym on Fridays now.",
+    ]
+    for ended in [
+        "Oskar's bakery closed for good, the baker retired.",
+        "Oskar's bakery shut down.",
+    ]:
+        assert _merge("Oskar", older, ended) == [older[0]], ended
+    for not_ended in [
+        "Oskar's bakery closed for the holidays.",
+        "Oskar's bakery is closed on Mondays.",
+    ]:
+        assert _merge("Oskar", older, not_ended) == [], not_ended
