@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from .attributes import PET
-from .words import MONTHS, WEEKDAYS
+from .words import MONTHS, UPPER, WEEKDAYS
 
 __all__ = [
     "ACTUALLY",
@@ -42,7 +42,8 @@ CLAUSE = re.compile(r",\s+(?:and\s+|but\s+|so\s+)?|;\s+|\s+and\s+(?!others\b)(?=
 #: The old thing a new one is measured against: "than the old car", "like the old bike did",
 #: "than the tuk-tuk before".
 THAN_THE_OLD = re.compile(
-    r"\b(?:than|like) (?:the|my|our) (?:old (?P<head>[a-z]{3,}(?:-[a-z]+)?)\b(?! (?:one|ones)\b)|"
+    rf"\b(?:than|like) (?:the|my|our|[{UPPER}][\w-]*'s) (?:(?:old|previous|former) "
+    r"(?P<head>[a-z]{3,}(?:-[a-z]+)?)\b(?! (?:one|ones)\b)|"
     r"(?P<was>[a-z]{3,}(?:-[a-z]+)?) before\b)"
 )
 #: "actually" beside the value it puts right: "is actually March 15", "I'm actually at

@@ -450,3 +450,17 @@ def test_a_make_that_opens_in_lower_case_given_to_them_replaces_their_old_one() 
     lines = facts_of(_memory_after(*said))
     assert not any("Samsung" in line for line in lines), lines
     assert any("Lola" in line for line in lines), lines
+
+
+def test_a_make_said_better_than_the_previous_thing_of_its_kind_replaces_it() -> None:
+    """ "The Fujifilm X-T5 is far better than my previous camera": the camera they had, by
+    its make, is the previous one (as "than the old camera" is)."""
+    memory = _memory_after(
+        ("The menu photos will be taken with my own Nikon D750.", "Ilse", "s"),
+        (
+            "The Fujifilm X-T5 that came on Friday is far better than my previous camera.",
+            "Ilse",
+            "s",
+        ),
+    )
+    assert "Nikon" not in memory and "Fujifilm X-T5" in memory, memory
