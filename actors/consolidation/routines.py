@@ -45,6 +45,8 @@ _MOVED_BEFORE = re.compile(
     r"|also )*(?:moved|changed|shifted)\b(?! to\b)",
     re.IGNORECASE,
 )
+#: A clause that says more of the thing before it: "which they never miss", "that I love".
+_OF_IT = re.compile(r"(?:which|that|who) ")
 #: One more besides the old: "too", "also", "another", "a second".
 _BESIDES = re.compile(r"\b(?:too|also|as well|another|second|extra|besides|plus)\b", re.I)
 #: The words any weekly thing is said with, which name no kind of thing ("club", "night").
@@ -101,8 +103,10 @@ def routine_replaced(older: Sequence[Fact], new: Fact, said: str, speaker: str) 
     # (not a line whose first clause it is, that says more: "Tuesdays Declan is at the mart,
     # and Wednesday evenings they coach hurling" keeps its subject only in that clause; what
     # else it says may be no claim, "Futsal on Mondays with the Umeda Raccoons, that's fixed")
+    # (nor is a clause that says more of it: "…, which they never miss")
     others = CLAUSE.split(lines[0].text.rstrip(".!"))[1:]
-    return found if found.rest or all(is_chatter(c) for c in others) else None
+    said_of_it = [c for c in others if not _OF_IT.match(c)]
+    return found if found.rest or all(is_chatter(c) for c in said_of_it) else None
 
 
 def _kind(text: str, speaker: str) -> set[str]:

@@ -83,3 +83,17 @@ def test_a_weekly_thing_moved_typed_in_lower_case_with_a_g_dropped() -> None:
     # (a word that is one without a "g" keeps its ending: "my cousin")
     memory = _memory_after(("my cousin plays darts on fridays", "Dale", "s"))
     assert "cousin" in memory and "Fridays" in memory, memory
+
+
+def test_a_weekly_line_that_says_more_of_the_thing_itself_is_replaced_whole() -> None:
+    """ "…, which I never miss" says more of the same rehearsal, no other claim: the line
+    goes when the rehearsal moves to other days."""
+    memory = _memory_after(
+        (
+            "On Monday evenings I go to band practice at the scout hut, which I never miss.",
+            "Ewan",
+            "s",
+        ),
+        ("The scouts need the hut, so band practice is on Wednesday nights.", "Ewan", "s"),
+    )
+    assert "Monday" not in memory and "Wednesday nights" in memory, memory
