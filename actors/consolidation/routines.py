@@ -79,24 +79,28 @@ _ANY_WEEKLY = frozenset(
 )
 
 
-def routine_replaced(older: Sequence[Fact], new: Fact, said: str, speaker: str) -> Displaced | None:
+def routine_replaced(
+    older: Sequence[Fact], new: Fact, said: str, speaker: str, turn: str = ""
+) -> Displaced | None:
     """The one weekly line of the speaker's (or of whom ``new`` is about) that ``new``, a
     weekly thing of the same kind on other days, replaces; else None. Of a line that says
-    more, only its clause on that thing goes (``change.apart``)."""
+    more, only its clause on that thing goes (``change.apart``). A weekly thing whose own
+    words name no line's kind ("our game is Wednesday night") is of the kind its ``turn``
+    names ("futsal court has a new owner, our game is …")."""
     if not _WEEKLY.search(new.text) or _BESIDES.search(said) or hedged(said) or over(new.text):
         return None
     days = {root(m[0]) for m in WEEKDAY.finditer(new.text)}
-    kind = _kind(new.text, speaker) - _ANY_WEEKLY - {d.casefold() for d in days}
+    mine = [f for f in theirs(older, new, said, speaker, cue=False) or [] if not same_turn(f, new)]
+    for words in (new.text, turn):
+        kind = _kind(words, speaker) - _ANY_WEEKLY - {d.casefold() for d in days}
 
-    def same(text: str) -> bool:
-        held = {root(m[0]) for m in WEEKDAY.finditer(text)}
-        return bool(_WEEKLY.search(text) and kind & _kind(text, speaker)) and not days & held
+        def same(text: str, kind: set[str] = kind) -> bool:
+            held = {root(m[0]) for m in WEEKDAY.finditer(text)}
+            return bool(_WEEKLY.search(text) and kind & _kind(text, speaker)) and not days & held
 
-    lines = [
-        f
-        for f in theirs(older, new, said, speaker, cue=False) or []
-        if not same_turn(f, new) and same(f.text)
-    ]
+        lines = [f for f in mine if same(f.text)]
+        if lines:
+            break
     if len(lines) != 1:
         return None
     found = apart(lines[0], same)

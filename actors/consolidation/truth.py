@@ -214,7 +214,7 @@ def merge(
                 retire(role)
             elif count := family_grew(older, fact, speaker) or fewer_left(older, fact, speaker):
                 retire(count)
-            elif routine := routine_replaced(older, fact, said, speaker):
+            elif routine := routine_replaced(older, fact, said, speaker, turn_of(fact, turns)):
                 at = facts.index(routine.old)  # (routines.py)
                 retire(routine.old)
                 facts[at:at] = [routine.rest] if routine.rest else []

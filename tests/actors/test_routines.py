@@ -97,3 +97,16 @@ def test_a_weekly_line_that_says_more_of_the_thing_itself_is_replaced_whole() ->
         ("The scouts need the hut, so band practice is on Wednesday nights.", "Ewan", "s"),
     )
     assert "Monday" not in memory and "Wednesday nights" in memory, memory
+
+
+def test_a_weekly_thing_said_by_a_word_any_is_said_with_is_of_the_kind_its_turn_names() -> None:
+    """ "The hockey rink got new owners, our game is Thursday night": the game is the hockey the
+    turn names, so the Tuesday line goes; a turn naming no kind of a line replaces none."""
+    older = ("Tuesday nights I play hockey with some guys from work, 21:00.", "Pavel", "s")
+    memory = _memory_after(
+        older,
+        ("The hockey rink got new owners, our game is Thursday night, same time.", "Pavel", "s"),
+    )
+    assert "Tuesday" not in memory and "Thursday night" in memory, memory
+    memory = _memory_after(older, ("Our book club meets on Thursday nights.", "Pavel", "s"))
+    assert "Tuesday nights" in memory, memory
