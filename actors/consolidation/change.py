@@ -47,6 +47,7 @@ from .nearness import (
     LONG_WORD,
     NEAR,
     NEAR_OF_KIND,
+    another_thing,
     clearly_best,
     content,
     long_words,
@@ -158,11 +159,8 @@ def displaced(
     # ("Customers are finding the shop on Armenian Street": of "the shop is on Chulia Street")
     # (whose the lines are is asked only when a line's premises are somewhere else now)
     if any(premises_elsewhere(f.text, new.text) for f in older):
-        elsewhere = [
-            f
-            for f in theirs(older, new, said, speaker, cue=False) or []
-            if premises_elsewhere(f.text, new.text)
-        ]
+        placed_lines = theirs(older, new, said, speaker, cue=False) or []
+        elsewhere = [f for f in placed_lines if premises_elsewhere(f.text, new.text)]
         if len(elsewhere) == 1 and not hedged(said):
             return Displaced(elsewhere[0], None)
     persons = people([speaker], older)
@@ -365,6 +363,7 @@ def displaced(
         for f, own in zip(candidates, names, strict=True)
         if not (own and any(own < n for n in names))
     ]
+    candidates = [f for f in candidates if not another_thing(new.text, f.text)]  # (its when)
     among = gone(said) and len(candidates) > 1 and not thing
     found = nearest(new, candidates, embed, NEAR_OF_KIND if among else NEAR, speaker)
     # which clause of it changed, meaning alone cannot tell: the line goes whole

@@ -22,13 +22,14 @@ from .modifiers import modifiers
 from .ownership import LEAD
 from .signals import without_cues
 from .third_person import DEFAULT_SPEAKER, word_set
-from .words import UPPER
+from .words import ANY_WEEKLY, UPPER, WEEKDAYS
 
 __all__ = [
     "COMMON",
     "LONG_WORD",
     "NEAR",
     "NEAR_OF_KIND",
+    "another_thing",
     "clearly_best",
     "content",
     "long_words",
@@ -157,3 +158,20 @@ def _gist(text: str, speaker: str = "") -> str:
     if speaker:
         text = re.sub(rf"\b{re.escape(speaker)}(?:'s)?\b", "", text)
     return " ".join(text.split())
+
+
+_WEEKDAY = re.compile(rf"\b{WEEKDAYS}s?\b", re.IGNORECASE)
+#: A thing of theirs said by its noun, then when it is: "Pavel's book club is on Thursdays".
+_THING_WHEN = re.compile(
+    r"^(?:\S+'s|The|Our|My|Their) (?P<thing>[a-z][\w-]*(?: [a-z][\w-]*)?) "
+    r"(?:is|are|moved|has moved|runs|meets)\b"
+)
+
+
+def another_thing(new: str, line: str) -> bool:
+    """``new`` says when a thing is by a noun of its own ("Pavel's book club is on Thursday
+    night now") that ``line`` does not name ("plays hockey on Tuesday nights"): the when of
+    another thing, no new one of the line's."""
+    said = _THING_WHEN.match(new) if _WEEKDAY.search(new) else None
+    named = content(said["thing"]) - ANY_WEEKLY if said else set()
+    return bool(named) and not named & content(line)

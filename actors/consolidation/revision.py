@@ -40,6 +40,7 @@ from .kinds import (
     the_one,
     topic_of,
 )
+from .nearness import another_thing
 from .ownership import named, owner, people, said_in, same_person, same_turn, theirs
 from .renaming import corrected_name, renames, renaming
 from .sentences import NOT_AFTER_A_TITLE, sentences
@@ -295,6 +296,8 @@ def revise(
             if not any(c[0] for c in candidates) and context:
                 of_it = [c for c in candidates if on_topic(context, c[2].text)]
                 candidates = of_it if len(of_it) == 1 else candidates
+            # (not a line of another thing than the one whose day it says: "book club is …")
+            candidates = [c for c in candidates if not another_thing(new.text, c[2].text)]
             best = nearest(new, [c[2] for c in candidates]) if candidates else None
             candidates = [] if best is None else [candidates[best]]
         elif whose not in ("", speaker):

@@ -23,7 +23,7 @@ from .kinds import WEEKDAY, root
 from .nearness import content
 from .ownership import same_turn, theirs
 from .signals import CLAUSE, hedged, over
-from .words import PARTS_OF_DAY, WEEKDAYS
+from .words import ANY_WEEKLY, PARTS_OF_DAY, WEEKDAYS
 
 __all__ = ["WHEN_ALONE", "routine_replaced", "when_of"]
 
@@ -49,34 +49,6 @@ _MOVED_BEFORE = re.compile(
 _OF_IT = re.compile(r"(?:which|that|who) ")
 #: One more besides the old: "too", "also", "another", "a second".
 _BESIDES = re.compile(r"\b(?:too|also|as well|another|second|extra|besides|plus)\b", re.I)
-#: The words any weekly thing is said with, which name no kind of thing ("club", "night").
-_ANY_WEEKLY = frozenset(
-    [
-        "club",
-        "group",
-        "team",
-        "class",
-        "session",
-        "lesson",
-        "practice",
-        "game",
-        "match",
-        "meet",
-        "meeting",
-        "play",
-        "playing",
-        "train",
-        "training",
-        "morning",
-        "afternoon",
-        "evening",
-        "night",
-        "week",
-        "weekly",
-        "every",
-        "each",
-    ]
-)
 
 
 def routine_replaced(
@@ -92,7 +64,7 @@ def routine_replaced(
     days = {root(m[0]) for m in WEEKDAY.finditer(new.text)}
     mine = [f for f in theirs(older, new, said, speaker, cue=False) or [] if not same_turn(f, new)]
     for words in (new.text, turn):
-        kind = _kind(words, speaker) - _ANY_WEEKLY - {d.casefold() for d in days}
+        kind = _kind(words, speaker) - ANY_WEEKLY - {d.casefold() for d in days}
 
         def same(text: str, kind: set[str] = kind) -> bool:
             held = {root(m[0]) for m in WEEKDAY.finditer(text)}

@@ -8,7 +8,16 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["MONTHS", "PARTS_OF_DAY", "RELATIVE", "RELATIVES", "UPPER", "WEEKDAYS", "WHEN"]
+__all__ = [
+    "ANY_WEEKLY",
+    "MONTHS",
+    "PARTS_OF_DAY",
+    "RELATIVE",
+    "RELATIVES",
+    "UPPER",
+    "WEEKDAYS",
+    "WHEN",
+]
 
 MONTHS = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
@@ -29,3 +38,31 @@ RELATIVES = (
 )
 #: A word for a person by their relation to someone ("sister", "fiancé", "mate").
 RELATIVE = re.compile(rf"\b(?:{RELATIVES})s?\b", re.IGNORECASE)
+#: The words any weekly thing is said with, which name no kind of thing ("club", "night").
+ANY_WEEKLY = frozenset(
+    [
+        "club",
+        "group",
+        "team",
+        "class",
+        "session",
+        "lesson",
+        "practice",
+        "game",
+        "match",
+        "meet",
+        "meeting",
+        "play",
+        "playing",
+        "train",
+        "training",
+        "morning",
+        "afternoon",
+        "evening",
+        "night",
+        "week",
+        "weekly",
+        "every",
+        "each",
+    ]
+)

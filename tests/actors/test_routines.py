@@ -110,3 +110,13 @@ def test_a_weekly_thing_said_by_a_word_any_is_said_with_is_of_the_kind_its_turn_
     assert "Tuesday" not in memory and "Thursday night" in memory, memory
     memory = _memory_after(older, ("Our book club meets on Thursday nights.", "Pavel", "s"))
     assert "Tuesday nights" in memory, memory
+
+
+def test_the_new_day_of_a_thing_named_by_its_own_noun_is_no_day_of_another() -> None:
+    """ "Our book club is on Thursday night now" had rewritten the hockey line to Thursday (a
+    claim nobody made) or retired it: the book club is another thing."""
+    older = ("Tuesday nights I play hockey with some guys from work, 21:00.", "Pavel", "s")
+    memory = _memory_after(older, ("Our book club is on Thursday night now.", "Pavel", "s"))
+    assert "Tuesday nights Pavel plays hockey" in memory, memory
+    memory = _memory_after(older, ("Hockey is on Thursday night now.", "Pavel", "s"))
+    assert "Tuesday" not in memory, memory
