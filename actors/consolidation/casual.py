@@ -16,7 +16,7 @@ from .attributes import ROLES
 from .third_person import PAST, article, word_set
 from .words import RELATIVES, UPPER, WEEKDAYS
 
-__all__ = ["as_meant", "labelled"]
+__all__ = ["as_meant", "cased", "labelled"]
 
 #: "I'm" typed without its apostrophe: "im mateo, 22", "Im staying here".
 _IM = re.compile(r"\b[Ii]m\b(?!['’-])")
@@ -74,7 +74,7 @@ _CHAT = word_set(
 )
 
 
-def _cased(text: str) -> str:
+def cased(text: str) -> str:
     """A sentence typed all in lower case, with the names in it capitalised where a name goes:
     a word the embedder's vocabulary does not hold (``store.known_word``) is a name ("we
     moved to grbavica", "first week with pedidosya done"), chat's own words aside."""
@@ -110,7 +110,7 @@ def as_meant(text: str, name: str | None) -> str:
     ("name's Marcus, i coach …"), and an introduction by the speaker's bare name ("Grace
     Wambui, senior auditor at KPMG.", "Zeynep, 27, PhD student …") with its "I'm"."""
     text = _DROPPED_G.sub(_with_g, _NT.sub(r"\1n't", _IM.sub("I'm", _LOWER_I.sub("I", text))))
-    text = _WEEKDAY.sub(lambda day: day[0].capitalize(), _cased(text))
+    text = _WEEKDAY.sub(lambda day: day[0].capitalize(), cased(text))
     text = _ASIDE.sub("", text)  # "I'm Hiroshi by the way, a baker": "I'm Hiroshi, a baker"
     text = _I_AM_ABROAD.sub("I'm ", text)  # "Soy Valentina, wedding photographer …"
     if name and name[:1].isupper():  # their own name typed in lower case: "im itzel, 19"

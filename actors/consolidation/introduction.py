@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from .casual import cased as _cased
 from .clauses import clauses
 from .sentences import EMOJI
 from .third_person import article, word_set
@@ -148,8 +149,12 @@ def opened_by_name(text: str, name: str | None) -> str:
     # (a dash or an emoji after "here" is the introduction's comma: "Ilse here — cellist, in
     # Utrecht", "Leilani here 🌺 29, dental hygienist at …")
     text = re.sub(rf"^((?:\S+\s+)?{re.escape(name)} here)\s*(?:[—–-]|{EMOJI}+)\s+", r"\1, ", text)
-    if (found := re.match(_NAME_FIRST.format(name=re.escape(name)), text)) is None:
+    # (typed all in lower case, "hi. kenji. ski instructor in hakuba.": its names are cased)
+    cased = _cased(text)
+    # (and the name as typed: "hey. tanya. CO at …")
+    if (found := re.match(_NAME_FIRST.format(name=f"(?i:{re.escape(name)})"), cased)) is None:
         return text
+    text = cased
     said, rest = [f"I'm {name}."], text[found.end() :]
     while piece := re.match(r"([^.!?]+)(?:[.!]+\s*|$)", rest):
         parts = [_part(p) for p in _with_wider(piece[1].strip().split(", "))]

@@ -32,6 +32,11 @@ def _lines(speaker: str, *turns: str) -> list[str]:
             "Matti, Tampere. 55. I drive trams for Tampere Tramway.",
             ["Matti is based in Tampere.", "Matti is 55 years old."],
         ),
+        (  # (typed all in lower case: the name and the place are names all the same)
+            "Ingrid",
+            "hei. ingrid. lighthouse keeper in svolvaer. need a packing list.",
+            ["Ingrid works as a lighthouse keeper.", "Ingrid is based in Svolvaer."],
+        ),
         (  # (a place with the wider one after it is one place, not two)
             "Sjoerd",
             "Hello. Sjoerd. Dairy farmer near Dokkum, Friesland. 140 cows.",
