@@ -49,6 +49,7 @@ from .ownership import (
     same_turn,
     someone_else,
 )
+from .persons import another_person, of_person
 from .places import based, finer, moved_within, moves, place_left, there, within
 from .renaming import (
     Renamed,
@@ -210,6 +211,7 @@ def merge(
             now = [f for f in start if all(f is not g for g in facts)]
             again = [*(old for old, by in taken if same_turn(by, fact)), *now]
             # (roles.py, family.py)
+            who = another_person(fact.text, speaker, embed)
             if role := promoted(older, fact, turn_of(fact, turns), speaker):
                 retire(role)
             elif count := family_grew(older, fact, speaker) or fewer_left(older, fact, speaker):
@@ -221,7 +223,13 @@ def merge(
             elif (
                 (
                     found := displaced(
-                        [*older, *again], fact, said, speaker, embed, turn_of(fact, turns)
+                        # (another person's news is of their lines only: persons.py)
+                        of_person([*older, *again], who) if who else [*older, *again],
+                        fact,
+                        said,
+                        speaker,
+                        embed,
+                        turn_of(fact, turns),
                     )
                 )
                 and all(found.old is not f for f in [*(old for old, _ in taken), *now])

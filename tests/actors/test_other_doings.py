@@ -142,3 +142,28 @@ def test_the_clause_after_and_is_of_whom_it_names() -> None:
         "Three years, and he says he wants to move to London alone.",
     )
     assert any("Leith" in line for line in lines), lines
+
+
+def test_news_of_someone_named_by_a_persons_noun_is_theirs_not_the_speakers() -> None:
+    """ "My teacher also plays at a church in Leiden, so only the venue changes" and "Markku,
+    the other vet, is moving to Oulu" are the teacher's and Markku's: the speaker's post and
+    practice stay (the embedder tells a teacher, a person, from a kiln, a thing)."""
+    lines = _lines(
+        "Femke",
+        "I have accepted a post as senior archivist at the Nationaal Archief in The Hague.",
+        "My teacher also plays at the Hooglandse Kerk in Leiden, so only the venue changes.",
+    )
+    assert any("Nationaal Archief" in line for line in lines), lines
+    lines = _lines(
+        "Aino",
+        "I work at a two-vet practice in Siilinjärvi, Eläinlääkäri Koivu.",
+        "Markku, the other vet, is moving to Oulu in spring, so the practice is hiring.",
+    )
+    assert any("Koivu" in line for line in lines), lines
+    # (a thing of theirs is theirs: the kiln's news is the speaker's)
+    lines = _lines(
+        "Wanjiru",
+        "I fire everything in an old gas kiln called Moto.",
+        "My kiln finally died, so I bought a second-hand Skutt electric kiln.",
+    )
+    assert not any("Moto" in line for line in lines), lines
