@@ -49,7 +49,7 @@ from .ownership import (
     same_turn,
     someone_else,
 )
-from .persons import another_person, of_person
+from .persons import another_person, of_person, of_theirs
 from .places import based, finer, moved_within, moves, place_left, there, within
 from .renaming import (
     Renamed,
@@ -147,7 +147,13 @@ def merge(
         start = list(facts)
         untouched = [id(f) for f in start]  # a line retracted is the change: no other goes
         speaker = _speaker(fact, speakers)
-        topics = retraction_topics(fact.text)
+        # (another person's news, of no one a line names nor a thing of the speaker's, changes
+        # nothing: persons.py)
+        who = another_person(fact.text, speaker, embed)
+        theirs_only = bool(who) and not (
+            of_person(facts, who) or of_theirs(fact.text, who, speaker, facts)
+        )
+        topics = None if theirs_only else retraction_topics(fact.text)
         if topics is not None:
             # (every line of the speaker's names them: their name is no topic of their own)
             topics = topics._replace(words=topics.words - set(speaker.casefold().split()))
@@ -176,6 +182,10 @@ def merge(
         if remark(fact.text, persons) or any(
             fact_key(f.text) == fact_key(fact.text) for f in facts
         ):
+            return
+        if theirs_only:
+            facts.append(fact)
+            added.append(fact)
             return
         said = f"{opener} {fact.text}"
         if _renamed(facts, fact, retire, turns, persons, speaker, renamed):
@@ -211,7 +221,6 @@ def merge(
             now = [f for f in start if all(f is not g for g in facts)]
             again = [*(old for old, by in taken if same_turn(by, fact)), *now]
             # (roles.py, family.py)
-            who = another_person(fact.text, speaker, embed)
             if role := promoted(older, fact, turn_of(fact, turns), speaker):
                 retire(role)
             elif count := family_grew(older, fact, speaker) or fewer_left(older, fact, speaker):
@@ -223,13 +232,7 @@ def merge(
             elif (
                 (
                     found := displaced(
-                        # (another person's news is of their lines only: persons.py)
-                        of_person([*older, *again], who) if who else [*older, *again],
-                        fact,
-                        said,
-                        speaker,
-                        embed,
-                        turn_of(fact, turns),
+                        [*older, *again], fact, said, speaker, embed, turn_of(fact, turns)
                     )
                 )
                 and all(found.old is not f for f in [*(old for old, _ in taken), *now])

@@ -167,3 +167,25 @@ def test_news_of_someone_named_by_a_persons_noun_is_theirs_not_the_speakers() ->
         "My kiln finally died, so I bought a second-hand Skutt electric kiln.",
     )
     assert not any("Moto" in line for line in lines), lines
+
+
+def test_someone_named_by_a_role_a_name_said_with_who_they_are_or_he_is_not_the_speaker() -> None:
+    """A manager's new car, the new intern's home, a plumber's stolen van, "the woman who
+    runs the café", "he": their news retires none of the speaker's lines; what they do to a
+    thing of the speaker's does ("put the rent up", "so no more Friday lessons")."""
+    older = [
+        "I drive a silver Skoda Fabia and live in Didsbury.",
+        "I take piano lessons on Friday evenings.",
+    ]
+    for said in [
+        "My line manager just bought a Porsche Macan.",
+        "Oksana, the new receptionist, lives in Salford and drives a Kia.",
+        "My electrician's van got broken into last night, he's fuming.",
+        "The woman who runs the corner café has moved to Stockport.",
+        "Bumped into my old maths teacher. He drives a Tesla now.",
+    ]:
+        lines = _lines("Dev", *older, said)
+        assert any("Skoda Fabia" in line for line in lines), (said, lines)
+        assert any("Didsbury" in line for line in lines), (said, lines)
+    lines = _lines("Dev", *older, "My piano teacher moved to Leeds, so no more Friday lessons.")
+    assert not any("Friday evenings" in line for line in lines), lines
