@@ -148,18 +148,22 @@ def test_news_of_someone_named_by_a_persons_noun_is_theirs_not_the_speakers() ->
     """ "My teacher also plays at a church in Leiden, so only the venue changes" and "Markku,
     the other vet, is moving to Oulu" are the teacher's and Markku's: the speaker's post and
     practice stay (the embedder tells a teacher, a person, from a kiln, a thing)."""
-    lines = _lines(
-        "Femke",
-        "I have accepted a post as senior archivist at the Nationaal Archief in The Hague.",
-        "My teacher also plays at the Hooglandse Kerk in Leiden, so only the venue changes.",
-    )
-    assert any("Nationaal Archief" in line for line in lines), lines
-    lines = _lines(
-        "Aino",
-        "I work at a two-vet practice in Siilinjärvi, Eläinlääkäri Koivu.",
-        "Markku, the other vet, is moving to Oulu in spring, so the practice is hiring.",
-    )
-    assert any("Koivu" in line for line in lines), lines
+    for speaker, theirs, news, kept in [
+        (
+            "Femke",
+            "I have accepted a post as senior archivist at the Nationaal Archief in The Hague.",
+            "My teacher also plays at the Hooglandse Kerk in Leiden, so only the venue changes.",
+            "Nationaal Archief",
+        ),
+        (
+            "Aino",
+            "I work at a two-vet practice in Siilinjärvi, Eläinlääkäri Koivu.",
+            "Markku, the other vet, is moving to Oulu in spring, so the practice is hiring.",
+            "Koivu",
+        ),
+    ]:
+        lines = _lines(speaker, theirs, news)
+        assert any(kept in line for line in lines), lines
     # (a thing of theirs is theirs: the kiln's news is the speaker's)
     lines = _lines(
         "Wanjiru",
