@@ -6,7 +6,10 @@ ones), ``tomas.json`` (stop 68, 240 of Tomás's, 160 and 80, on 14 facts of othe
 a bike, a laptop, a gym, a class, his children; measured before any rule read it) and
 ``team.json`` (stop 68, 200 of Bob's in a team's memory that also holds 11 of Alice's
 facts, none of which his words may retire: 150 that must change nothing, tempting ones
-with her words, and 50 that change his own). The messages that must change nothing are trips, other people's news, plans,
+with her words, and 50 that change his own) and ``team2.json`` (stop 91, 200 more of Bob's
+on the same memory; of its 150 that must change nothing, 48 are news of others named by a
+role or by a name with who they are: "My line manager just bought an Audi", "Kevin, the
+new IT guy, lives in Bristol"). The messages that must change nothing are trips, other people's news, plans,
 suggestions, the past, states of the moment, idioms with change words in another sense,
 additions, feelings and compound nouns; half the changes are implicit ("handed the keys
 of the Panda to its new owner"). Each message is consolidated alone on the extractive
@@ -89,6 +92,7 @@ SETS = [
     (SENTENCES, "Maya", FACTS),
     (SENTENCES.with_name("tomas.json"), "Tomás", TOMAS),
     (SENTENCES.with_name("team.json"), "Bob", TEAM),
+    (SENTENCES.with_name("team2.json"), "Bob", TEAM),
 ]
 #: The day the memory was written, and the message's five days later.
 WRITTEN, SAID = "2026-01-01", 1767571200.0 + 5 * 86400.0
@@ -130,13 +134,14 @@ def main(argv: list[str] | None = None) -> Section:
     )
     count = TokenCounter()
     for path, speaker, facts in SETS:
+        label = f"{speaker} ({path.name})"
         wrong, right, missed, also, others = 0, 0, 0, 0, 0
         messages = json.loads(path.read_text())
         for message in messages:
             expected = set(message["changes"])
             gone = retired(message["text"], count, speaker, facts)
             if gone - expected:
-                say(f"  {speaker}: retired {sorted(gone - expected)}: {message['text']}")
+                say(f"  {label}: retired {sorted(gone - expected)}: {message['text']}")
             # (a line not opening with the speaker's name is someone else's: Alice's, for Bob)
             others += any(not facts[key].startswith(speaker) for key in gone)
             if not expected:
@@ -147,13 +152,13 @@ def main(argv: list[str] | None = None) -> Section:
             also += bool(gone - expected)
         keep = sum(1 for m in messages if not m["changes"])
         changes = len(messages) - keep
-        say(f"{speaker}: must change nothing: {wrong} of {keep} retired a fact")
+        say(f"{label}: must change nothing: {wrong} of {keep} retired a fact")
         say(
-            f"{speaker}: changes: {right} of {changes} exactly right, {missed} missed one,"
+            f"{label}: changes: {right} of {changes} exactly right, {missed} missed one,"
             f" {also} retired another"
         )
-        say(f"{speaker}: {others} of {len(messages)} retired a fact of another person's")
-        table.row(speaker, "must change nothing", keep, wrong, "–", "–", "–")
-        table.row(speaker, "change named facts", changes, also, "–", right, missed)
-        table.row(speaker, "all", len(messages), "–", others, "–", "–")
+        say(f"{label}: {others} of {len(messages)} retired a fact of another person's")
+        table.row(label, "must change nothing", keep, wrong, "–", "–", "–")
+        table.row(label, "change named facts", changes, also, "–", right, missed)
+        table.row(label, "all", len(messages), "–", others, "–", "–")
     return section
