@@ -1,15 +1,15 @@
 """Everyday sentences against one memory: what each retires (issue 59's red team, single scope).
 
-Two sets, each written blind to the code by a helper: ``sentences.json`` (stop 67, 220
+Four sets, each written blind to the code by a helper: ``sentences.json`` (stop 67, 220
 messages of Maya's, 160 that must change none of her 14 facts and 60 that change named
 ones), ``tomas.json`` (stop 68, 240 of Tomás's, 160 and 80, on 14 facts of other kinds:
 a bike, a laptop, a gym, a class, his children; measured before any rule read it) and
 ``team.json`` (stop 68, 200 of Bob's in a team's memory that also holds 11 of Alice's
 facts, none of which his words may retire: 150 that must change nothing, tempting ones
-with her words, and 50 that change his own) and ``team2.json`` (stop 91, 200 more of Bob's
-on the same memory; of its 150 that must change nothing, 48 are news of others named by a
-role or by a name with who they are: "My line manager just bought an Audi", "Kevin, the
-new IT guy, lives in Bristol"). The messages that must change nothing are trips, other people's news, plans,
+with her words, and 50 that change his own), and ``team2.json`` (stop 91, 200 more of
+Bob's on the same memory; of its 150 that must change nothing, 48 are news of others named
+by a role or by a name with who they are: "My line manager just bought an Audi", "Kevin,
+the new IT guy, lives in Bristol"; read that stop once measured, so no longer blind). The messages that must change nothing are trips, other people's news, plans,
 suggestions, the past, states of the moment, idioms with change words in another sense,
 additions, feelings and compound nouns; half the changes are implicit ("handed the keys
 of the Panda to its new owner"). Each message is consolidated alone on the extractive
