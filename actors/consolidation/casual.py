@@ -56,7 +56,7 @@ _NAMED_THEN_WHO = re.compile(
     r"(?P<noun>[a-z]+(?: [a-z]+)?), (?=[a-z])"
 )
 #: A relative of the speaker's opening a terse sentence without its "my" (not "Mate, …").
-_KIN_OPENS = re.compile(rf"(?=[A-Z])(?i:{RELATIVES}) (?=[A-Z]|just |[a-z]+s\b)")
+_KIN_OPENS = re.compile(rf"(?=[A-Z])(?i:(?:ex-)?(?:{RELATIVES})) (?=[A-Z]|just |[a-z]+s\b)")
 
 
 #: Where a name goes: after a word that places, joins or names a thing ("moved to grbavica",

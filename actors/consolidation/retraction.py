@@ -17,6 +17,7 @@ from typing import NamedTuple
 from .attributes import keys
 from .subjects import by_common_noun
 from .third_person import word_set
+from .words import UPPER
 
 __all__ = ["Topics", "retraction_topics", "retracts"]
 
@@ -76,6 +77,11 @@ _PARTNER_ENDED = re.compile(
     r"(?:relationship|marriage|engagement) (?:has |is |was )?(?:ended|over))\b",
     re.IGNORECASE,
 )
+#: A partner named as an ex: "my ex Mia", "ex-girlfriend Mia", "Mia, my ex,".
+_EX_NAMED = re.compile(
+    rf"\b(?i:ex)(?:[- ](?:girlfriend|boyfriend|wife|husband|partner|fianc[eé]e?))? "
+    rf"(?P<name>[{UPPER}][\w'-]+)|(?P<named>[{UPPER}][\w'-]+), (?:my|their|[{UPPER}][\w-]*'s) ex\b"
+)
 #: Near words: a retraction says "the trip", the fact said "holiday on Crete".
 _NEAR = [
     frozenset(
@@ -124,6 +130,8 @@ def retraction_topics(text: str) -> Topics | None:
         return Topics(_words(found["topic"]), attributes, keep=True)
     if _PARTNER_ENDED.search(text):
         return Topics(frozenset(), frozenset({"partner"}), keep=True)
+    if ex := _EX_NAMED.search(text):  # "my ex Mia texted me": the line naming Mia is past
+        return Topics(frozenset({(ex["name"] or ex["named"]).casefold()}), frozenset(), keep=True)
     return None
 
 

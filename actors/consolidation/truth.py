@@ -466,6 +466,8 @@ def _theirs(retraction: Fact, speaker: str, persons: set[str], lines: str, old: 
     if someone_else(text):
         return False
     about = owner(text, named(text, persons)) or speaker
+    if re.match(rf"{re.escape(speaker)}'s ex\b", about):  # (news of their ex: their own line)
+        about = speaker
     whose = owner(old.text, named(old.text, persons, lines))
     return whose.split("'s ")[0] == about or (not whose and about == speaker)
 

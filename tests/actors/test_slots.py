@@ -593,3 +593,24 @@ def test_accepted_at_a_named_employer_replaces_one_named_with_a_saints_abbreviat
     said = "Maricel got accepted at the Philippine Heart Center."
     assert _merge("Maricel", older, said) == [older[0]]
     assert _merge("Maricel", older, "Maricel's friend got a job at St. Luke's too.") == []
+
+
+def test_a_partner_named_as_an_ex_is_no_partner_and_an_ex_boss_no_ex() -> None:
+    """ "My ex Joel sent me flowers", "Ex-boyfriend Joel …", "Joel, my ex, …": the line that
+    has Joel as the partner is past; an ex-colleague or another's ex ends nothing."""
+    older = ["Saoirse's boyfriend is Joel.", "Saoirse lives in Galway."]
+    for said in [
+        "Saoirse's ex Joel sent them flowers, awkward.",
+        "Joel, Saoirse's ex, sent them flowers.",
+    ]:
+        assert _merge("Saoirse", older, said) == [older[0]], said
+    memory = _memory_after(
+        ("My boyfriend is Joel.", "Saoirse", "s"),
+        ("Ex-boyfriend Joel sent me flowers, awkward.", "Saoirse", "s"),
+    )
+    assert "boyfriend is Joel" not in memory, memory
+    for said in [
+        "Saoirse's ex-colleague Joel sent them flowers.",
+        "Saoirse's sister's ex Joel moved to Cork.",
+    ]:
+        assert _merge("Saoirse", older, said) == [], said
