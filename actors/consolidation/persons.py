@@ -32,8 +32,8 @@ NOBODY_NAMED = "\0"
 #: money are things too ("my new job", "my salary"; a pet is the speaker's: ``PET``).
 _PERSON = ("a person", "someone who does a job")
 _THING = ("a thing", "an object", "a place", "a job", "money")
-#: How much nearer a person than a thing a noun must be: of 59 people and 62 things a
-#: speaker has, it places all but "my physio" (a thing) and "my scooter" and "my degree"
+#: How much nearer a person than a thing a noun must be, chosen on 58 people and 63 things a
+#: speaker may name: it places all but "my physio" (a thing), "my scooter" and "my degree"
 #: (persons).
 _MARGIN = -0.07
 
