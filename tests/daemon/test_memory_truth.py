@@ -223,6 +223,30 @@ def test_in_a_shared_scope_one_persons_words_retire_nobody_elses_facts(
         assert word in before and word in after, (word, after)
 
 
+def test_news_of_others_named_by_a_role_or_a_name_retires_none_of_the_speakers_facts(
+    daemon: DaemonProcess,
+) -> None:
+    """Others' news, named by a noun the embedder puts near "a person" or by a name said with
+    who they are (issue 59, items 5 and 8: ``persons.py``), is theirs: Bob's car, home and
+    partner stay; what his landlord does to his rent is his."""
+    news = [
+        "My line manager just bought an Audi.",
+        "Kevin, the new IT guy, lives in Bristol and cycles in every day.",
+        "The woman who runs the café has moved to Frome.",
+        "My plumber's van got nicked last night, he's gutted.",
+    ]
+    with daemon.client() as client:
+        own = ["I drive a red Ford Fiesta.", "I live in Bath.", "My rent is 900 pounds a month."]
+        _say(client, "bob", 0, *own, name="Bob", scope="team/y")
+        _say(client, "bob", 1, *news, name="Bob", scope="team/y")
+        kept = _memory(client, "bob")
+        _say(client, "bob", 2, "My landlord put the rent up to 975.", name="Bob", scope="team/y")
+        raised = _memory(client, "bob")
+    for word in ("Fiesta", "Bath", "900"):
+        assert word in kept, (word, kept)
+    assert "900" not in raised and "975" in raised, raised
+
+
 def test_quitting_a_job_retires_the_role_held_there(daemon: DaemonProcess) -> None:
     """The issue's Pixelworks case: the line naming the job quit does not stay current."""
     with daemon.client() as client:
