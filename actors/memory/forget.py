@@ -93,12 +93,19 @@ class Forgetter:
         self._nursery: trio.Nursery | None = None
 
     async def run(self, *, task_status: trio.TaskStatus[None] = trio.TASK_STATUS_IGNORED) -> None:
-        """Finish the forgets a crash left (in the background), checkpoint once, then serve."""
+        """Finish the forgets a crash left (in the background), checkpoint once, then serve.
+
+        With none left and no compaction due, the checkpoint is only a WAL truncation, and
+        it is taken before the daemon serves: run later, it would rewrite the files under
+        the first requests (and under a test watching them stay as they were)."""
         jobs = await self.services.db.read(Tx.pending_forgets)
         self.pending = len(jobs)
         left = {job.session: self._start(job.session) for job in jobs if job.session is not None}
+        early = not jobs and not await self.services.db.read(Tx.compaction_due)
         async with trio.open_nursery() as nursery:
             self._nursery = nursery
+            if early:
+                await self._checkpoint()
             task_status.started()
             if jobs:
                 log.info("finishing %d forgets left by a crash or a stop", len(jobs))
@@ -112,7 +119,8 @@ class Forgetter:
                 if job.session is not None:
                     self._end(job.session, left[job.session], outcome)
                 self.pending -= 1
-            await self._checkpoint()
+            if not early:
+                await self._checkpoint()
             await trio.sleep_forever()
 
     def session_forgotten(
