@@ -76,7 +76,7 @@ def another_person(text: str, speaker: str, embed: Embed) -> str:
         return found[0].removesuffix(" who")
     if found := _NAME_THEN_WHO.match(text):
         name = found["name"]
-        return name if name != speaker and _a_person([found["noun"]], embed) else ""
+        return name if name != speaker and _a_person(found["noun"], embed) else ""
     if not text.startswith(f"{speaker}'s "):
         return ""
     # (the words before what is said of them: "line manager", and whose a thing is,
@@ -93,30 +93,26 @@ def another_person(text: str, speaker: str, embed: Embed) -> str:
     # (whom: the words up to the one that names a person, "Aigerim's supervisor")
     for end, noun in enumerate(phrase, start=1):
         # (a name is theirs, whoever the embedder puts it near: "surname")
-        if len(noun) > 3 and not noun.endswith("name") and _a_person([noun], embed):
+        if len(noun) > 3 and not noun.endswith("name") and _a_person(noun, embed):
             return f"{speaker}'s {' '.join(typed[:end])}".removesuffix("'s")
     return ""
 
 
-def _a_person(nouns: Sequence[str], embed: Embed) -> bool:
-    """One of ``nouns`` names a person, as the embedder places "my <noun>"."""
-    if _ANYONE & set(nouns):
+def _a_person(noun: str, embed: Embed) -> bool:
+    """``noun`` names a person, as the embedder places "my <noun>"."""
+    if noun in _ANYONE:
         return True
-    vectors = embed([*(f"my {noun}" for noun in nouns), *_PERSON, *_THING])
-    refs = vectors[len(nouns) :]
-    near = vectors[: len(nouns)] @ refs.T
-    person = near[:, : len(_PERSON)].max(axis=1) - near[:, len(_PERSON) :].max(axis=1)
-    return bool((person > _MARGIN).any())
+    vectors = embed([f"my {noun}", *_PERSON, *_THING])
+    near = vectors[1:] @ vectors[0]
+    return float(near[: len(_PERSON)].max() - near[len(_PERSON) :].max()) > _MARGIN
 
 
 def of_person(lines: Sequence[Fact], who: str) -> list[Fact]:
     """The ``lines`` that name ``who``, the words before its last aside ("Hiba's assistant
     Rawan does the afternoons" for "Hiba's new assistant")."""
-    first, *_, last = who.split(" ") if " " in who else (who, who)
+    words = [re.escape(word) for word in who.split(" ")]
     named = (
-        rf"\b{re.escape(first)} (?:[a-z-]+ ){{0,2}}{re.escape(last)}\b"
-        if " " in who
-        else (rf"\b{re.escape(who)}\b")
+        rf"\b{words[0]} (?:[a-z-]+ ){{0,2}}{words[-1]}\b" if len(words) > 1 else rf"\b{words[0]}\b"
     )
     return [f for f in lines if re.search(named, f.text)]
 
