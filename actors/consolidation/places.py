@@ -223,7 +223,7 @@ def place_left(old: Fact, new: Fact, facts: list[Fact], speaker: str) -> Fact | 
     if any(k.attribute == "residence" for k in keys(new.text)):
         return None
     home = found["home"]
-    for f in facts:
+    for f in [*facts, new]:  # (nor what the new line names: "…, Notion synced everything")
         if f is not old and (
             (found["where"] or home) in f.text
             or (

@@ -83,6 +83,8 @@ _CUE = re.compile(
     r"no longer|any ?more|from now on|these days|nowadays|moved|(?:moves?|moving)(?= to\b)|"
     # (a date it holds from: "800 pesos an hour as of this month", "$7.25 a dozen from today")
     r"as of (?:today|now|(?:this|next) \w+)|from (?:today|(?:this|next) (?:week|month|year))|"
+    # (a state that started a moment ago: "on a Galaxy Tab S9 since this morning")
+    rf"since (?:yesterday|this (?:morning|week)|last (?:night|week)|{WEEKDAYS})|"
     # (a change said in the present, of a thing to a new value: "we change football to
     # Thursday", "move the workshop to Pylaia", "raises the latte to 28k")
     # (signed up with a new one: "registered with Dr. Aydin", "enrolled at Hanze")

@@ -85,3 +85,15 @@ def test_a_pet_that_die_as_some_write_the_past_is_gone() -> None:
         "Camilo", "Also our old dog Tango.", "The vet says he is old, I don't want him to die."
     )
     assert any("Tango" in line for line in lines), lines
+
+
+def test_what_a_new_line_names_is_no_place_left_behind() -> None:
+    """A line retired by a new one that names what the old one's "in" held ("on their iPad
+    in Notion", then "Notion synced everything") leaves no line of a place called Notion."""
+    lines = _lines(
+        "Ananya",
+        "I track everything on my iPad Pro in Notion but half the vendors only use WhatsApp.",
+        "Anyway I'm on a Samsung Galaxy Tab S9 since this morning, Notion synced everything.",
+    )
+    assert not any("iPad" in line for line in lines), lines
+    assert not any("based in Notion" in line for line in lines), lines

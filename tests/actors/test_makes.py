@@ -127,6 +127,20 @@ ROWS = [
         "Kwabena got a new phone as well, a Samsung Galaxy A54, big screen.",
         "Kwabena reads on their Nokia G21 mostly, the screen's cracked.",
     ),
+    # a thing used since a moment ago is new: "on a Galaxy Tab S9 since this morning"; a
+    # thing used since a year is no news of a change
+    (
+        "Ananya",
+        ["Ananya tracks everything on their iPad Pro in Notion.", "Ananya lives in Jaipur."],
+        "Ananya is on a Samsung Galaxy Tab S9 since this morning, Notion synced everything.",
+        "Ananya tracks everything on their iPad Pro in Notion.",
+    ),
+    (
+        "Ananya",
+        ["Ananya tracks everything on their iPad Pro.", "Ananya lives in Jaipur."],
+        "Ananya has had a Samsung Galaxy phone since 2021.",
+        None,
+    ),
     # a make already held is no new thing ("got new tyres on the Panda")
     (
         "Maya",
