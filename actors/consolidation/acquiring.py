@@ -63,6 +63,7 @@ GOT_MAKE = re.compile(
     # (or "rides a Cube Stereo now", the present said with "now")
     r"(?P<now>riding|driving|using|shooting on|on|(?:ride|drive|use)s?)) (?:an?|the|my|our) "
     r"(?:(?:new|used|second-hand|secondhand|refurbished|shiny|cheap) )?"
+    r"(?:(?:19|20)\d\d )?"  # (its model year: "got a 2019 Triton")
     # (a make may open in lower case: "an iPad", "an iPhone 15")
     rf"(?P<make>(?:[{UPPER}]|[ie](?=[A-Z]))[\w-]*(?: [{UPPER}\d][\w-]*)*)"
     # (what is now used says so; a thing got for someone is theirs: "a Chromebook for the girls")
@@ -89,7 +90,7 @@ _IS_NOT_OWNER = "(?:It|That|This|There|Here|What|Who|Where|How|He|She|Let)"
 #: or ridden in: "drive down in the Saab".
 _OWNED = re.compile(
     # (not a word's "is": "It's Paper Moths now")
-    rf"(?:\b(?:my|our|their|his|her)|\b(?!{_IS_NOT_OWNER}'s)[{UPPER}][\w-]*'s|\b(?:in|on|drives?|rides?) the|"
+    rf"(?:\b(?:my|our|their|his|her)|\b(?!{_IS_NOT_OWNER}'s)[{UPPER}][\w-]*'s|\b(?:in|on) the|\b(?:drives?|rides?) (?:the|an?)|"
     # (or worked on: "works on a Husqvarna"; not a day, "on a Monday")
     r"\b[a-z]+ on an?) "
     r"(?:(?:old|trusty|beloved|little) )?"

@@ -64,7 +64,10 @@ _KIN_OPENS = re.compile(rf"(?=[A-Z])(?i:(?:ex-)?(?:{RELATIVES})) (?=[A-Z]|just |
 _BEFORE_A_NAME = re.compile(
     r"\b(?:in|at|for|with|from|near|called|named|joined|"
     # ("to" a place gone to, not a verb: "need to restock", "allergic to shellfish")
-    r"(?:move|moved|moving|relocated|switched|transferred|posted|went|going|back) to)$"
+    r"(?:move|moved|moving|relocated|switched|transferred|posted|went|going|back) to|"
+    # (or after a thing driven, ridden or got: "i drive a navara", "got a 2019 triton")
+    r"(?:drive|drives|driving|ride|rides|riding|got|bought|buy|picked up) "
+    r"(?:(?:a|an|the|my|our)(?: \d{4})?|\d{4}))$"
 )
 #: Chat's own words, no names though no dictionary holds them.
 _CHAT = word_set(
@@ -90,7 +93,7 @@ def cased(text: str) -> str:
             and bare.isalpha()
             and not known_word(bare)
             and bare not in _CHAT
-            and (named or bool(_BEFORE_A_NAME.search(" ".join(words[max(at - 2, 0) : at]))))
+            and (named or bool(_BEFORE_A_NAME.search(" ".join(words[max(at - 3, 0) : at]))))
         )
         if named:
             words[at] = word.replace(bare, bare.capitalize(), 1)

@@ -141,6 +141,13 @@ ROWS = [
         "Ananya has had a Samsung Galaxy phone since 2021.",
         None,
     ),
+    # a make got by its model year too; the thing one drives "a" make of is one's own
+    (
+        "Brodie",
+        ["Brodie drives a Navara, drinks like a fish.", "Brodie lives in Fremantle."],
+        "Brodie got a 2019 Triton off a mate, bit easier on diesel.",
+        "Brodie drives a Navara, drinks like a fish.",
+    ),
     # a make already held is no new thing ("got new tyres on the Panda")
     (
         "Maya",
@@ -478,3 +485,21 @@ def test_a_make_said_better_than_the_previous_thing_of_its_kind_replaces_it() ->
         ),
     )
     assert "Nikon" not in memory and "Fujifilm X-T5" in memory, memory
+
+
+def test_a_make_typed_in_lower_case_after_what_is_driven_or_got_is_a_name() -> None:
+    """ "i drive a navara", then "ute finally carked it. got a 2019 triton off a mate": words
+    the embedder's vocabulary does not hold, after a thing driven or got, are makes, so the
+    new one replaces the old; a word of the language stays one ("got a new tent")."""
+    memory = _memory_after(
+        ("i live in fremantle. oh and i drive a navara, drinks like a fish", "Brodie", "s"),
+        (
+            "ute finally carked it. got a 2019 triton off a mate, bit easier on diesel",
+            "Brodie",
+            "s",
+        ),
+        ("got a tent for the long weekend", "Brodie", "s"),
+    )
+    assert "navara" not in memory.casefold(), memory
+    assert "Brodie got a 2019 Triton off a mate" in memory
+    assert "Brodie got a tent for the long weekend." in facts_of(memory)
