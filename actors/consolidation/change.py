@@ -54,7 +54,7 @@ from .nearness import (
     nearest,
 )
 from .ownership import named, owner, people, theirs
-from .places import premises_elsewhere, premises_moved
+from .places import premises_elsewhere, premises_moved, transferred
 from .signals import (
     CLAUSE,
     THAN_THE_OLD,
@@ -256,6 +256,8 @@ def displaced(
     ):
         return same  # "got a Galaxy S24", "riding a Canyon Endurace now": one of its makes
     weak = weakly(said)
+    if weak and speaker not in new.text and not values(new.text):
+        return None  # "Calmer shifts, finally.": of no one, naming nothing, it changes nothing
     # "got a (new) Chuwi laptop", "broke in my new Scarpa boots" (not "once we've got the van")
     if weak and not hedged(said) and (got := GOT.search(said) or NEW_OF_MAKE.search(said)):
         acquired_kind = got["head"].lower().removesuffix("s")
@@ -288,6 +290,9 @@ def displaced(
         # (not a pet's, "Sofía's dog now lives with their parents in Segovia": it left them)
         scope = [f for f in older if re.search(rf"\b{whose['noun']}\b", f.text)]
     mine = theirs(scope, new, said, speaker) or []
+    mine, workplace = transferred(mine, new.text, speaker)
+    if workplace is not None:
+        return Displaced(*workplace)  # "transferred to the pediatric ward"
     # (a day alone is no thing, "swimming on Saturday mornings instead of running", nor one said
     # with it, "moved into Borrowdale on Saturday"; nor, of a thing that ended by its noun, what
     # started after it: "left the school kitchen and now they cook at Taverna Thalassa")
@@ -566,14 +571,10 @@ MAKE = 0.3
 WORD = 0.4
 
 
-def _clauses(fact: Fact) -> list[str]:
-    return [c for c in CLAUSE.split(fact.text.strip().rstrip(".!")) if c]
-
-
 def apart(old: Fact, changed: Callable[[str], bool]) -> Displaced:
     """``old`` retired; when the one clause that ``changed`` is not its first, which holds
     the subject, the other clauses stay as a line."""
-    parts = _clauses(old)
+    parts = [c for c in CLAUSE.split(old.text.strip().rstrip(".!")) if c]
     hits = [i for i, part in enumerate(parts) if changed(part)]
     at = hits[0] if len(hits) == 1 else 0
     if at == 0:

@@ -40,7 +40,10 @@ _TRADE_AT_IN = re.compile(
     # (or its year: "a 2nd year sparky apprentice")
     r"started) an? (?:new )?(?:job|post|position|role) as an?) (?:(?:[a-z][\w'-]*|[A-Z]{2,}|\d(?:st|nd|rd|th)) ){0,4}?"
     # (who employs them: "at", or "with" and "for" a name: "a plumber with Redpipe Ltd")
-    r"[a-z][\w'-]*)(?: (?:at|(?:with|for)(?= [A-Z])) (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}"
+    r"[a-z][\w'-]*)"
+    # (and the part of the workplace: "a controller in the tower at Keflavik")
+    r"(?P<part> in the (?:[a-z][\w-]* ){0,2}[a-z][\w-]*(?= at [A-Z]))?"
+    r"(?: (?:at|(?:with|for)(?= [A-Z])) (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}"
     r"(?:called|named) |the )?"
     # (a title's abbreviation is in the name: "St. Joseph's Matriculation School")
     r"[A-Z][\w'&-]*(?:\.(?= [A-Z]))?(?:(?: & | of | )[A-Z][\w'&-]*)*"
@@ -257,6 +260,7 @@ def claims(fact: Fact) -> list[Fact]:
         field = f", {found['field']}" if found["field"] else ""
         texts = [f"{who} {trade}{field}."]
         at = "studies at" if studies else "works at"
+        at = f"works{found['part']} at" if found["part"] else at
         texts += [f"{who} {at} {found['at']}."] if found["at"] else []
         # (where they are: said of them, or of their employer, "Kaiyo, a seafood place in Osaka")
         where = found["where"] or (found["near"] if f" in {found['near']}" in fact.text else "")

@@ -30,6 +30,7 @@ __all__ = [
     "premises_elsewhere",
     "premises_moved",
     "there",
+    "transferred",
     "within",
 ]
 
@@ -246,3 +247,29 @@ def there(text: str) -> str:
         return ""
     names = re.findall(r"\b(?:in|at|to) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)", text[: found.start()])
     return names[-1] if names else ""
+
+
+#: A move at work, of the speaker: "transferred to the pediatric ward at the same hospital".
+_TRANSFERRED = re.compile(r"\b(?:transferred|moved) to (?:the|a|an) [a-z]")
+
+
+def transferred(
+    lines: list[Fact], new: str, speaker: str
+) -> tuple[list[Fact], tuple[Fact, Fact | None] | None]:
+    """Of ``speaker``'s ``lines``, those a move at work (``new``) may replace, and the one it
+    does with what of it stays: not their trade, which the move keeps (issue 59, item 1); the
+    one line holding what stays the same ("… at the same hospital": where they worked), and
+    the employer it names ("works at Nordvik Hospital"). All lines and None when ``new`` says
+    no such move."""
+    if not _TRANSFERRED.search(new):
+        return lines, None
+    # (nor what they are, nor their employer alone: "works at Umgeni Bay Hospital")
+    kept = re.compile(rf"{re.escape(speaker)} (?:(?:works as|is) an? |works at {_NAME}\.$)")
+    lines = [f for f in lines if not kept.match(f.text)]
+    same = re.search(r"\bthe same ([a-z]+)", new)
+    held = [f for f in lines if same and re.search(rf"\b{same[1]}\b", f.text, re.IGNORECASE)]
+    if len(held) != 1:
+        return lines, None
+    at = re.search(rf"\bat ({_NAME})", held[0].text)
+    stays = msgspec.structs.replace(held[0], text=f"{speaker} works at {at[1]}.") if at else None
+    return lines, (held[0], stays)

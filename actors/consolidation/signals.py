@@ -80,7 +80,7 @@ _CUE = re.compile(
     # ("not now": a suggestion declined, nothing changed; nor a word inside a compound,
     # "code-switching", "brand-new")
     r"(?<![\w-])(?:(?<!\bnot )now|new|newly|instead|switch(?:ed|ing)?|chang(?:ed|es|ing)|replac(?:ed|ing)|"
-    r"no longer|any ?more|from now on|these days|nowadays|moved|(?:moves?|moving)(?= to\b)|"
+    r"no longer|any ?more|from now on|these days|nowadays|moved|(?:moves?|moving|transferred)(?= to\b)|"
     # (a date it holds from: "800 pesos an hour as of this month", "$7.25 a dozen from today")
     r"as of (?:today|now|(?:this|next) \w+)|from (?:today|(?:this|next) (?:week|month|year))|"
     # (a state that started a moment ago: "on a Galaxy Tab S9 since this morning")

@@ -497,3 +497,27 @@ def test_a_day_job_typed_tersely_is_a_trade_and_an_employer() -> None:
     assert "Marcus works as a QA tester, 9 to 5." in memory, memory
     assert "Marcus's rig is a ryzen 7 with an rtx 3070." in memory, memory
     assert not any("Frostline" in line for line in memory), memory
+
+
+def test_a_move_at_work_keeps_the_trade_and_the_employer_the_same_one_names() -> None:
+    """ "A controller in the tower at Keflavik" is the trade and the part of the workplace; a
+    transfer "to the pediatric ward at the same hospital" ends the old ward, keeps the trade
+    and the hospital it names; "Calmer shifts, finally." says of no one nothing new."""
+    tower = _merged("Sigrun", [], "Sigrun is an air traffic controller in the tower at Keflavik.")
+    said = ["Sigrun works as an air traffic controller.", "Sigrun works in the tower at Keflavik."]
+    assert all(f"{line} <!--" in tower.memory for line in said), tower.memory
+    memory = _memory_after(
+        (
+            "Hey! Oskar here, 44, nurse in the emergency department at Nordvik Hospital.",
+            "Oskar",
+            "s",
+        ),
+        (
+            "Also I transferred to the pediatric ward at the same hospital. Calmer shifts, finally.",
+            "Oskar",
+            "s",
+        ),
+    )
+    facts = _facts(memory)
+    assert "Oskar works as a nurse." in facts and "Oskar works at Nordvik Hospital." in facts
+    assert "emergency" not in memory, facts
