@@ -133,7 +133,11 @@ def as_meant(text: str, name: str | None) -> str:
     )
     if _KIN_OPENS.match(text):  # "Girlfriend Sigrid joins some Sundays", "Brother just got …"
         text = f"My {text[0].lower()}{text[1:]}"
-    if name and (bare := re.match(rf"{re.escape(name)}(?: [{UPPER}][\w'-]*)?, ", text)):
+    # (after one word that says "I am" in the language they greet in: "soy Valentina, stage
+    # manager at …", "aku Dewi, seismologist at …")
+    if name and (
+        bare := re.match(rf"(?:[A-Za-z]+ )?{re.escape(name)}(?: [{UPPER}][\w'-]*)?, ", text)
+    ):
         text = f"I'm {name}, {text[bare.end() :]}"
     # ("Weighed at the clinic: 97 kilos!", "Scale says 87 this morning": what they weigh)
     text = _WEIGHED.sub(r"I weigh \g<n>", text)

@@ -38,7 +38,10 @@ _TRADE_AT_IN = re.compile(
     rf"is(?: now)?(?= (?:[\w-]+ )?(?:{ROLES})\b)|(?:took|got|accepted|"
     # (a trade's words may hold an acronym: "a QA tester")
     # (or its year: "a 2nd year sparky apprentice")
-    r"started) an? (?:new )?(?:job|post|position|role) as an?) (?:(?:[a-z][\w'-]*|[A-Z]{2,}|\d(?:st|nd|rd|th)) ){0,4}?"
+    r"started) an? (?:new )?(?:job|post|position|role) as an?|"
+    # (or a post taken somewhere, its trade unsaid: "accepted a research post at …")
+    r"(?:took|got|accepted|started) an?(?= (?:[a-z]+ )?(?:job|post|position|role) (?:at|with) ))"
+    r" (?:(?:[a-z][\w'-]*|[A-Z]{2,}|\d(?:st|nd|rd|th)) ){0,4}?"
     # (who employs them: "at", or "with" and "for" a name: "a plumber with Redpipe Ltd")
     r"[a-z][\w'-]*)"
     # (and the part of the workplace: "a controller in the tower at Keflavik")
@@ -52,7 +55,10 @@ _TRADE_AT_IN = re.compile(
     r"(?: out of (?:the )?[A-Z][^,.!]*)?"
     r"(?:, an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*"
     rf"(?: (?:in|outside|near) {_PLACE.replace('where', 'near')})?)?|"
-    r"an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*))?"
+    r"an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*|"
+    # (or one by its kind with "the", where a place follows: "at the volcanology institute in
+    # Bandung"; not "at the moment")
+    r"the (?:[a-z][\w-]* ){0,2}[a-z][\w-]*(?= (?:in|outside|near) [A-Z])))?"
     # (and where: "living in Kazimierz in Krakow" is one place, said with the wider one)
     # (or just outside it: "at Kijani Lodge outside Arusha")
     rf"(?:(?: up| down| out| here|,? living|,? based)? (?:in|outside|near) (?:the )?"
@@ -62,7 +68,9 @@ _TRADE_AT_IN = re.compile(
     # (or how often: "…, three days a week"; or on what, a claim of its own: "…, currently on
     # nights Tuesday to Thursday")
     r"(?:, (?P<field>[a-z][\w-]*(?: [a-z][\w-]*){0,2}|[\w-]+ (?:days|shifts|nights) a week|\d+ to \d+))?"
-    r"(?:, (?P<on>(?:currently |now )?on [^,.!]+))?[.!]?$"
+    r"(?:, (?P<on>(?:currently |now )?on [^,.!]+))?"
+    # (or what they do there most: "…, mostly watching Merapi tremors")
+    r"(?:, (?P<doing>(?:mostly |mainly |currently )?[a-z]+ing\b[^,.!]*))?[.!]*$"
 )
 #: A place said to be their home after it: "mostly buildings in Bole, where Dawit also lives".
 _WHERE_THEY_LIVE = re.compile(
@@ -258,7 +266,9 @@ def claims(fact: Fact) -> list[Fact]:
             noun = trade[said_as.end() :]
             trade = f"works as {said_as[1] or article(noun)} {noun}"
         field = f", {found['field']}" if found["field"] else ""
-        texts = [f"{who} {trade}{field}."]
+        # (a post taken, with no more said of it, is said by where: "got a job in Helsinki")
+        bare = re.fullmatch(r"\w+ an? (?:new )?(?:job|post|position|role)", trade) and not field
+        texts = [] if bare else [f"{who} {trade}{field}."]
         at = "studies at" if studies else "works at"
         at = f"works{found['part']} at" if found["part"] else at
         texts += [f"{who} {at} {found['at']}."] if found["at"] else []
@@ -267,7 +277,7 @@ def claims(fact: Fact) -> list[Fact]:
         # (a workplace by its kind is where they work: "nurse in the Hospital La Paz")
         workplace = bool(where) and re.search(rf"\b{WORKPLACE}\b", where)
         texts += [f"{who} {'works at' if workplace else 'is based in'} {where}."] if where else []
-        texts += [f"{who} is {found['on']}."] if found["on"] else []
+        texts += [f"{who} is {found[said]}." for said in ("on", "doing") if found[said]]
     elif doing := _DOING_IN.match(fact.text):  # "teaches yoga in Haifa", "… here in Hamburg"
         texts = [
             f"{doing['who']} {doing['what']}.",

@@ -52,7 +52,8 @@ _TRADE_IN = re.compile(
     # (or a digit: "3D artist at Basalt Pixels")
     # (and which year of it: "2nd year sparky apprentice with …", "final-year student at …")
     rf"(?P<trade>(?:(?:\d(?:st|nd|rd|th)|first|second|third|final)[ -]year )?"
-    rf"(?:[a-z][\w-]*|\d[A-Z]|{INITIALISM})(?: [a-z][\w-]*){{0,2}}?(?: living| based)? "
+    # (of up to four words: "wind turbine technician offshore at Horns Rev")
+    rf"(?:[a-z][\w-]*|\d[A-Z]|{INITIALISM})(?: [a-z][\w-]*){{0,3}}?(?: living| based)? "
     r"(?:in|at|with|for|near|outside) "
     # (and the wider place after a comma: "near Dokkum, Friesland", ``_with_wider``)
     rf"[^,.!?]*?[{UPPER}][^,.!?]*(?:, [{UPPER}][^,.!?]*)?)"
@@ -159,6 +160,15 @@ def opened_by_name(text: str, name: str | None) -> str:
     while piece := re.match(r"([^.!?]+)(?:[.!]+\s*|$)", rest):
         parts = [_part(p) for p in _with_wider(piece[1].strip().split(", "))]
         if not all(parts):
+            # (what the piece's first parts say, the rest as typed: "roofer, mostly slate jobs
+            # round cardiff" says the trade)
+            known = parts[: parts.index([])]
+            if known:
+                unsaid = piece[1].strip().split(", ")[len(known) :]
+                said, rest = (
+                    [*said, *(s for p in known for s in p)],
+                    f"{', '.join(unsaid)}. {rest[piece.end() :]}",
+                )
             break
         said, rest = [*said, *(s for part in parts for s in part)], rest[piece.end() :]
     if len(said) == 1 and (found[0].endswith(", ") or found["here"]):

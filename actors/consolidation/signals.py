@@ -211,7 +211,10 @@ def ended_at(text: str) -> int:
 
 
 #: Where what started follows what ended: "… and now they cook at …", "…, so now …".
-_NOW_ON = re.compile(r",? (?:and|so|but) (?:now|since)\b|, now\b|;")
+_NOW_ON = re.compile(
+    # (or a thing got in its place, its "I" left out: "sold the bike, got a Yamaha NMAX")
+    r",? (?:and|so|but) (?:now|since)\b|, now\b|;|, (?:and )?(?:got|bought|picked up)\b"
+)
 
 
 def ended_clause(text: str) -> str:

@@ -79,6 +79,11 @@ _NO_LONGER = re.compile(
 _VALUED = frozenset(["residence", "age"])
 #: "actually" that corrects: "is actually March 15" (not "the heater actually works").
 _ACTUALLY = re.compile(ACTUALLY_BESIDE, re.IGNORECASE)
+#: A post taken somewhere: where the speaker is based moves with it ("accepted a research
+#: post at the volcanology institute in Bandung").
+_NEW_POST = re.compile(
+    r"\b(?:accepted|took|got|started|landed) an? (?:new )?(?:[a-z]+ )?(?:job|post|position|role)\b"
+)
 _SAME = re.compile(r"\b(?:the same|here)\b", re.IGNORECASE)
 _THE_NEW = re.compile(r"\b(?:the|my|their|our|his|her) new\b", re.IGNORECASE)
 _THE_OLD = re.compile(r"\b(?:the|my|their|our|his|her) (?:old|previous|former)\b", re.IGNORECASE)
@@ -382,7 +387,11 @@ def _supersede(
                 and f"{b.value.casefold()} ".startswith(f"{a.value.casefold()} ")
                 for a, b in shared
             )
-            or (based(old.text) and (not moves(whole) or finer(old, before, shared)))
+            or (
+                based(old.text)
+                and not (based(new.text) and _NEW_POST.search(whole))
+                and (not moves(whole) or finer(old, before, shared))
+            )
         ):
             # "lives in Peckham" says where in the city "based in London" is; and a move from
             # the Westside "based in Galway" and "lives in Westside" both held is the finer one's

@@ -521,3 +521,27 @@ def test_a_move_at_work_keeps_the_trade_and_the_employer_the_same_one_names() ->
     facts = _facts(memory)
     assert "Oskar works as a nurse." in facts and "Oskar works at Nordvik Hospital." in facts
     assert "emergency" not in memory, facts
+
+
+def test_a_post_taken_elsewhere_moves_where_they_are_based_and_keeps_their_trade() -> None:
+    """ "Seismologist at the geophysics station in Yogyakarta, mostly watching Merapi tremors"
+    is four claims; "accepted a research post at the volcanology institute in Bandung" ends
+    the station and the city, not the trade; "sold the bike before we left, got a Yamaha NMAX
+    here in Bandung" ends the bike, not the post in Bandung it names."""
+    said = [
+        "halo! aku Dewi, seismologist at the geophysics station in Yogyakarta, mostly watching "
+        "Merapi tremors. I ride a Honda Vario to work.",
+        "big news: I accepted a research post at the volcanology institute in Bandung!!",
+        "sold the bike before we left, got a Yamaha NMAX here in Bandung, the hills need it",
+    ]
+    facts = _facts(_memory_after(*((text, "Dewi", "s") for text in said)))
+    assert "Dewi works as a seismologist." in facts, facts
+    assert "Dewi is mostly watching Merapi tremors." in facts
+    assert (
+        "Dewi is based in Bandung." in facts and "Dewi works at the volcanology institute." in facts
+    )
+    assert not any("Yogyakarta" in f or "geophysics" in f or "Vario" in f for f in facts), facts
+    # (a job taken, with no more said of it than where, is one claim as said)
+    assert _facts(_memory_after(("I got a job in Helsinki.", "Leena", "s"))) == [
+        "Leena got a job in Helsinki."
+    ]

@@ -553,3 +553,40 @@ def test_a_trade_with_its_year_after_the_name_is_the_speakers_and_a_new_crew_end
     assert (
         "Sparkright" not in memory and "Tevita works as a 2nd year sparky apprentice." in memory
     ), memory
+
+
+@pytest.mark.parametrize(
+    ("name", "said", "trade"),
+    [
+        # a trade of four words, with where they do it between it and the employer
+        (
+            "Rasmus",
+            "Hej! Rasmus here, wind turbine technician offshore at Horns Rev, living in Esbjerg.",
+            "Rasmus works as a wind turbine technician offshore.",
+        ),
+        # "I am" in the language they greet in, one word before their name
+        (
+            "Dewi",
+            "halo! aku Dewi, seismologist at the geophysics station in Yogyakarta, mostly "
+            "watching Merapi tremors. need help with a study plan",
+            "Dewi works as a seismologist.",
+        ),
+        (
+            "Valentina",
+            "hola! soy Valentina, stage manager at Teatro Colibri in Abasto. I live in Palermo.",
+            "Valentina works as a stage manager.",
+        ),
+        # the trade said first of a list whose rest is no claim
+        (
+            "Rhys",
+            "alright butt, rhys here. roofer, mostly slate jobs round cardiff. need a hand lol",
+            "Rhys is a roofer.",
+        ),
+    ],
+)
+def test_an_introduction_says_the_trade_however_it_is_typed(
+    name: str, said: str, trade: str
+) -> None:
+    """The speaker's trade, said in their introduction, is a line of its own."""
+    facts = _facts(_memory_after((said, name, "s")))
+    assert trade in facts, facts

@@ -60,7 +60,7 @@ def client(make_daemon: Any, fake_llm: FakeLLM) -> Any:
         (
             "I work at Acme.",
             "I started a new job at Blue Harbor.",
-            ["The user started a new job at Blue Harbor."],
+            ["The user works at Blue Harbor."],
             "The user works at Acme.",
         ),
         (
