@@ -42,7 +42,8 @@ __all__ = [
 
 #: The nouns of a home: "a flat", "my room", "the new condo".
 _HOMES = (
-    r"(?:place|house|home|flat|apartment|condo|townhouse|studio|cottage|room|bedsit|"
+    r"(?:place|house|home|flat|apartment|condo(?:minium)?|townhouse|studio|cottage|room|bedsit|unit|"
+    r"bungalow|villa|terrace|duplex|loft|maisonette|"
     r"(?:one|two|three)-bed(?:room)?)"
 )
 #: A home taken: "the keys to a townhouse in Burnaby", "signed the lease on a studio",

@@ -296,8 +296,8 @@ _VALUE_OF = re.compile(
     rf"(?:(?:The|My|Our|Their|[{UPPER}][\w-]*'s|the|my|our|their) )?"
     # (or its price: "Dorm beds go for 32 this summer", "A nata costs 1.30")
     r"(?:[A-Za-z-]+ )?[A-Za-z-]+ (?:here |there )?(?:is|are|costs?|go(?:es)? for|sells? for) (?:now )?"
-    # (after its currency: "GH₵1,350", "$900", "R6,500")
-    rf"(?:(?:[A-Z]{{0,3}}[^\w\s]|[RNKP])?(?P<value>{KINDS[-1].pattern})|(?:at )?(?P<time>{KINDS[2].pattern})"
+    # (after its currency: "GH₵1,350", "$900", "R6,500", "RM 3,600")
+    rf"(?:(?:[A-Z]{{0,3}}[^\w\s]|[RNKP]|[A-Z]{{2,3}} )?(?P<value>{KINDS[-1].pattern})|(?:at )?(?P<time>{KINDS[2].pattern})"
     # (a day that recurs, not one occasion: "on Wednesday this week only")
     rf"|on (?P<day>(?i:{_DAY}))\b(?![^,.;]*\b(?:this|next|only|once|tomorrow)\b))"
 )

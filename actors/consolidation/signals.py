@@ -190,6 +190,8 @@ _GONE = re.compile(
     # (a pet of theirs taken in by others: "my foster cat got adopted"; not "we adopted a dog")
     r"(?:got|was|been|gets|is) adopted|"
     r"(?:is|are|was) over|ended(?! (?:the|a|an|up|with|our|my|their)\b)|packed in|"
+    # (a make traded in for another: "traded in the Perodua and drove home a Proton X50")
+    r"traded in(?= (?:the|my|our|their) (?-i:[A-Z]))|"
     # (a thing given up by its name, "dropped Babbel", not "dropped my phone")
     r"dropped(?= (?-i:[A-Z]))|dropped out|"
     r"passed(?! (?:the|my|his|her|their|an?|it)\b)|"

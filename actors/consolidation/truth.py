@@ -458,7 +458,9 @@ def _newest(old: Fact, facts: list[Fact], shared: list[tuple[Key, Key]]) -> bool
 
 
 #: What a home is like, said of the old one: its kind, size or rooms.
-_THE_HOME = re.compile(r"\b(?:flat|apartment|house|studio|room|rooms|bedroom|bed|condo|bungalow)\b")
+_THE_HOME = re.compile(
+    r"\b(?:flat|apartment|house|studio|room|rooms|bedroom|bed|condo|condominium|unit|bungalow)\b"
+)
 #: When a sentence's claim holds from, before whom it is about: "Since the breakup, …".
 _SINCE = re.compile(r"^(?:Since|After|Before) (?:the|my|our) [\w-]+,? ")
 

@@ -4,6 +4,7 @@ that line (docs/design.md, "Facts that stay true")."""
 
 from __future__ import annotations
 
+from tests.actors.merging import facts_of as _facts
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 from tests.actors.merging import merged as _merged
@@ -504,3 +505,20 @@ def test_a_business_closed_for_good_ends_its_line_and_closed_for_a_while_nothing
         "Oskar's bakery is closed on Mondays.",
     ]:
         assert _merge("Oskar", older, not_ended) == [], not_ended
+
+
+def test_a_make_traded_in_a_home_moved_from_and_a_rent_in_its_currency_change_apart() -> None:
+    """ "traded in the Perodua and drove home a Proton X50" ends the Myvi's line; the keys to
+    a new unit elsewhere end the old condominium's line with its rent (no rent of the old
+    home goes to the new one); "The rent is RM 3,600." is the rent, its currency before it."""
+    said = [
+        "Rent for our condominium in Bangsar is RM 3,200. The instalment on my Perodua Myvi "
+        "is RM 550. My husband Hafiz covers groceries.",
+        "Over the weekend I traded in the Perodua and drove home a Proton X50.",
+        "An update: we collected the keys to our new unit in Damansara Heights on Sunday. "
+        "The rent is RM 3,600.",
+    ]
+    memory = _memory_after(*((text, "Farah", "s") for text in said))
+    assert not any(word in memory for word in ("Myvi", "Bangsar", "3,200")), memory
+    assert "Damansara Heights" in memory and "RM 3,600" in memory
+    assert "Farah's husband Hafiz covers groceries." in _facts(memory)
