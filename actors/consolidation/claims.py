@@ -200,6 +200,15 @@ _ENDED_BOTH = re.compile(
 )
 
 
+#: A make ended, then another got in its place: "sold the Skoda to a guy from Kolding and
+#: picked up a Kia EV6" (what one owns now is the second's alone).
+_ENDED_THEN_GOT = re.compile(
+    rf"{_WHO} (?P<ended>(?:sold|traded in|traded|scrapped|got rid of|gave away) "
+    rf"(?:the|my|our|their) (?:old )?[{UPPER}][^,;]*?),? and "
+    r"(?P<got>(?:picked up|got|bought|drove home|went for) (?:an?|the|my) .+)$"
+)
+
+
 _VERB = re.compile(rf"(?:[a-z]+ed|{'|'.join(sorted(PAST))})$")
 
 
@@ -223,6 +232,9 @@ def claims(fact: Fact) -> list[Fact]:
     if (both := _ENDED_BOTH.match(fact.text)) and not _VERB.match(both["b"].split()[0]):
         who, verb, rest, tail = both["who"], both["verb"], both["rest"], both["tail"] or ""
         said = [f"{who} {verb} {both['a']}{rest}.", f"{who} {verb} {both['b']}{rest}{tail}."]
+        return [Fact(text=text, date=fact.date, sources=fact.sources) for text in said]
+    if then := _ENDED_THEN_GOT.match(fact.text):
+        said = [f"{then['who']} {then['ended']}.", f"{then['who']} {then['got']}"]
         return [Fact(text=text, date=fact.date, sources=fact.sources) for text in said]
     if home := _WHERE_THEY_LIVE.match(fact.text):  # "… in Bole, where Dawit also lives"
         said = [f"{home['head']}.", f"{home['who']} lives in {home['where']}."]

@@ -503,3 +503,20 @@ def test_a_make_typed_in_lower_case_after_what_is_driven_or_got_is_a_name() -> N
     assert "navara" not in memory.casefold(), memory
     assert "Brodie got a 2019 Triton off a mate" in memory
     assert "Brodie got a tent for the long weekend." in facts_of(memory)
+
+
+def test_a_thing_sold_and_the_one_got_in_its_place_are_two_claims() -> None:
+    """ "Sold the Skoda to a guy from Kolding and picked up a Kia EV6": the Skoda ended and the
+    Kia is theirs, so "I like the Kia" speaks of the thing they have and retires nothing."""
+    memory = _memory_after(
+        ("I drive the old Octavia to the heliport for crew change.", "Rasmus", "s"),
+        ("Sold the Skoda to a guy from Kolding and picked up a Kia EV6.", "Rasmus", "s"),
+        (
+            "My brother says I should have waited for a Tesla Model Y. Meh. I like the Kia.",
+            "Rasmus",
+            "s",
+        ),
+    )
+    facts = facts_of(memory)
+    assert "Rasmus picked up a Kia EV6." in facts, facts
+    assert "Octavia" not in memory and "Rasmus likes the Kia." in facts
