@@ -30,8 +30,10 @@ __all__ = [
 #: "Lars talked them into an electric car, a Kia Niro".
 GIVEN = re.compile(
     # (or helped them get it: "gogo helped me get a Xiaomi Redmi")
-    rf"\b(?:gave|give|gives|giving|given|gifted|got|bought|set|sold|(?P<into>talked|persuaded|convinced)|(?P<help>helped))\s+"
-    rf"(?P<whom>them|[{UPPER}][\w-]*)\s+(?(into)into\s+|(?(help)(?:to )?(?:get|buy|pick up)\s+|(?:up with\s+)?))"
+    # (or supplied them with it: "the court supplied me with a new writer, a Diamante")
+    rf"\b(?:gave|give|gives|giving|given|gifted|got|bought|set|sold|supplied|provided|issued|"
+    rf"(?P<into>talked|persuaded|convinced)|(?P<help>helped))\s+"
+    rf"(?P<whom>them|[{UPPER}][\w-]*)\s+(?(into)into\s+|(?(help)(?:to )?(?:get|buy|pick up)\s+|(?:(?:up )?with\s+)?))"
     r"(?:an? (?:early |birthday )?(?:present|gift):\s+)?"
     r"(?P<thing>(?:(?:an?|the|her|his|their)\s|[A-Z][\w-]* [a-z]+s\b).+)$"
 )
@@ -64,6 +66,7 @@ GOT_MAKE = re.compile(
     r"(?P<now>riding|driving|using|shooting on|on|(?:ride|drive|use)s?)) (?:an?|the|my|our) "
     r"(?:(?:new|used|second-hand|secondhand|refurbished|shiny|cheap) )?"
     r"(?:(?:19|20)\d\d )?"  # (its model year: "got a 2019 Triton")
+    r"(?:[a-z]+(?: [a-z]+)?, an? )?"  # (its kind first: "got a new writer, a Diamante")
     # (a make may open in lower case: "an iPad", "an iPhone 15")
     rf"(?P<make>(?:[{UPPER}]|[ie](?=[A-Z]))[\w-]*(?: [{UPPER}\d][\w-]*)*)"
     # (what is now used says so; a thing got for someone is theirs: "a Chromebook for the girls")

@@ -138,7 +138,7 @@ def displaced(
         # giver's old one too, "sold them her iPhone 11"; with no article, "gave them Swarovski
         # binoculars"; the thing alone, not why: "a Lenovo ThinkPad for their birthday, so …")
         alone = re.sub(r" for (?:an?|the|my|their|his|her|our) [^,]+", "", given["thing"], count=1)
-        gift = re.sub(r"^(?:(?:an?|the|her|his|their) )?(?!new )", "a new ", alone)
+        gift = re.sub(r"^(?:(?:an?|the|her|his|their) )?(?!(?:an? )?new )", "a new ", alone)
         said = f"{speaker} got {gift}"
         new = msgspec.structs.replace(new, text=said)
     if held_by_another(new.text, speaker):

@@ -27,7 +27,9 @@ _HERE = re.compile(
     rf"(?:(?:(?P<who>[{UPPER}][\w'-]*)|(?P<trade>[{UPPER}][\w'-]*(?: [a-z][\w-]*){{0,2}}?)"
     rf"(?P<where> (?:in|from|at|near|outside) [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)|"
     # (or what they are, then where: "Mum of three here in Toowoomba")
-    rf"(?P<being>[{UPPER}][a-z]+(?: [a-z]+){{1,3}}(?= here in [{UPPER}])))"
+    # (not a thing of theirs said to be here: "Our life is here in Adelaide")
+    rf"(?P<being>(?!(?:My|Our|Their|His|Her|Your)\b)[{UPPER}][a-z]+(?: (?!(?:is|are|was|were)\b)[a-z]+){{1,3}}"
+    rf"(?= here in [{UPPER}])))"
     # (or where from or in: "Sione here from South Auckland")
     rf" here(?:[,.!]\s*|$|\s(?=(?:from|in) [{UPPER}]))|"
     rf"(?:I'm|I am|My name is|My name's|Name's) (?P<named>[{UPPER}][\w'-]*)"

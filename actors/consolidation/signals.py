@@ -89,6 +89,8 @@ _CUE = re.compile(
     # Thursday", "move the workshop to Pylaia", "raises the latte to 28k")
     # (signed up with a new one: "registered with Dr. Aydin", "enrolled at Hanze")
     r"(?:registered|enrolled|signed up) (?:with|at)(?= (?:the )?(?-i:[A-Z]))|"
+    # (a transfer taken: "accepted the transfer and have been reporting in the District Court")
+    r"(?:accepted|got|took) (?:the|a|my) transfer|"
     # (a first time with a new group or place: "first rehearsal with the Inntal Kantorei")
     r"first (?:rehearsal|class|session|training|practice|lesson|game|match|shift|day|week)s? "
     r"(?:with|at)(?= (?:the )?(?-i:[A-Z]))|"

@@ -545,3 +545,17 @@ def test_a_post_taken_elsewhere_moves_where_they_are_based_and_keeps_their_trade
     assert _facts(_memory_after(("I got a job in Helsinki.", "Leena", "s"))) == [
         "Leena got a job in Helsinki."
     ]
+
+
+def test_a_transfer_accepted_ends_the_workplace_not_the_trade() -> None:
+    """ "I accepted the transfer and have been reporting in the District Court" is a change of
+    workplace: the Magistrates Court goes, the trade stays."""
+    older = [
+        "Bronwyn works as a court stenographer.",
+        "Bronwyn works at the Adelaide Magistrates Court.",
+        "Bronwyn is based in Adelaide.",
+    ]
+    said = (
+        "Bronwyn accepted the transfer and has been reporting in the District Court since Monday."
+    )
+    assert _merge("Bronwyn", older, said) == ["Bronwyn works at the Adelaide Magistrates Court."]

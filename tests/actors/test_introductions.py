@@ -590,3 +590,14 @@ def test_an_introduction_says_the_trade_however_it_is_typed(
     """The speaker's trade, said in their introduction, is a line of its own."""
     facts = _facts(_memory_after((said, name, "s")))
     assert trade in facts, facts
+
+
+def test_a_thing_of_theirs_said_to_be_here_is_no_introduction() -> None:
+    """ "our life is here in Adelaide" (after a semicolon, in lower case) is their life's
+    place, not what they are ("Mum of three here in Toowoomba" is)."""
+    said = "We discussed it at length and decided to stay put; our life is here in Adelaide."
+    facts = _facts(_memory_after((said, "Bronwyn", "s")))
+    assert "Bronwyn's life is here in Adelaide." in facts, facts
+    assert not any(" is a" in f for f in facts), facts
+    mum = _facts(_memory_after(("Mum of three here in Toowoomba, need recipes.", "Dee", "s")))
+    assert "Dee is a mum of three." in mum, mum

@@ -148,6 +148,16 @@ ROWS = [
         "Brodie got a 2019 Triton off a mate, bit easier on diesel.",
         "Brodie drives a Navara, drinks like a fish.",
     ),
+    # a thing supplied to them, its kind then its make, is theirs
+    (
+        "Bronwyn",
+        [
+            "Bronwyn writes on a Luminex, which they have had for years.",
+            "Bronwyn is based in Adelaide.",
+        ],
+        "The court also supplied Bronwyn with a new writer, a Diamante.",
+        "Bronwyn writes on a Luminex, which they have had for years.",
+    ),
     # a make already held is no new thing ("got new tyres on the Panda")
     (
         "Maya",
