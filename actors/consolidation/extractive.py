@@ -230,6 +230,8 @@ class _Sentence(NamedTuple):
 
 def _score(text: str, role: str, turn: str = "", theirs: frozenset[str] = frozenset()) -> int:
     """Salience of one sentence (of ``turn``, by one with ``theirs``); 0: never worth keeping."""
+    if role == "user" and _VALUE_ALONE.match(text) and _OWNED_WRONG.search(turn):
+        return FACT_MIN_SCORE  # "It's 11.", after "I got the waitlist wrong"
     if role == "user" and record_time(text, turn):
         return FACT_MIN_SCORE  # "7:38!!! sub 7:40 done": a new best time, however short
     words = text.split()
@@ -363,7 +365,10 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
         text = old_one(named_pronoun(it_sold(text, earlier[:-1]), earlier[:-1], who), earlier[:-1])
         text = forgot_it(it_named(text, earlier[:-1]), earlier[:-1])
         text = when_of(text, said)  # ("futsal moved … Thursdays 20:00 now": futsal's)
-        if _OWNED_WRONG.search(said) and not _OWNED_WRONG.search(text):
+        wrong = _OWNED_WRONG.search(said) or (
+            _VALUE_ALONE.match(text) and _OWNED_WRONG.search(sentence.turn.content)
+        )
+        if wrong and not _OWNED_WRONG.search(text):
             # "Sorry, I made a mistake in the numbers. … the rent is KSh 54,000": corrects
             text = f"Correction: {text}"
         sentence = sentence._replace(text=text)
@@ -445,6 +450,11 @@ _QUIT = re.compile(r"\bquit\b", re.IGNORECASE)
 #: A verb that makes a clause a statement, not a role said alone.
 _FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|will)\b|'s\b|'re\b|'ll\b")
 #: A mistake owned in a clause of its own, before the clauses that correct it.
+#: A value said alone, in a turn that owns a mistake: "Sorry, I got the waitlist wrong. … It's
+#: 11." puts the waitlist right.
+_VALUE_ALONE = re.compile(
+    r"^(?:Correction: )?(?:It's|It is|That's|That is) (?:actually )?\S*\d[\d,.]*[.!]?$"
+)
 _OWNED_WRONG = re.compile(r"\b(?:wrong|mistakes?|typo|misread|mixed (?:\w+ )*up)\b", re.IGNORECASE)
 #: A clause that says the one before it corrects: "not the day I told you".
 _NOT_AS_SAID = re.compile(

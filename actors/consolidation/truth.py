@@ -116,7 +116,9 @@ def clean(fact: Fact, speakers: Collection[str] = ()) -> tuple[str, Fact | None]
         text = f"{found['who']} {conjugate(found['verb'].casefold())} {found['new'].strip()}."
     if unnamed := _UNNAMED_IS.match(text):  # "I am Carl" from an unnamed speaker: a name
         text = f"{UNNAMED}'s name is {unnamed[1]}."
-    if is_chatter(text) or asks_help(text, speakers):
+    # (a value said alone puts right what its turn owned was wrong: "… It's 11.")
+    corrected = opener == "Correction" and bool(re.search(r"\d", text))
+    if (is_chatter(text) and not corrected) or asks_help(text, speakers):
         return opener, None
     return opener, Fact(text=text, date=fact.date, sources=fact.sources)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.actors.merging import facts_of as _facts
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merged as _merged
 
@@ -172,3 +173,19 @@ def test_actually_as_emphasis_is_no_cue_and_stays_in_the_claim() -> None:
     for said in ["The Panda's heater is actually decent.", "The Panda's heater actually works."]:
         merged = _merged("Ola", older, said)
         assert merged.retired == [] and said in merged.memory, merged.memory
+
+
+def test_a_value_said_alone_puts_right_what_its_turn_owned_was_wrong() -> None:
+    """ "Sorry, I got the waitlist wrong. Two orders were cancelled … It's 11.": the value
+    said alone is the waitlist's, put right; "It's 11." in a turn that owns no mistake is
+    no fact."""
+    said = [
+        "Hello. I'm Kenji, a luthier in Matsumoto. I have 14 guitars on the waitlist.",
+        "Sorry, I got the waitlist wrong. Two orders were cancelled and I forgot to cross "
+        "them off. It's 11.",
+    ]
+    facts = _facts(_memory_after(*((text, "Kenji", "s") for text in said)))
+    assert "Kenji has 11 guitars on the waitlist." in facts, facts
+    assert not any("14" in f for f in facts), facts
+    alone = _facts(_memory_after(("What time is it? It's 11. Time for tea.", "Kenji", "s")))
+    assert not any("11" in f for f in alone), alone
