@@ -190,7 +190,7 @@ _HOME_IN = re.compile(
 )
 #: Someone sending the speaker to work elsewhere, said of them: "… has posted me to Tamale".
 _SENT_ME = re.compile(
-    r"(?:^|(?<=: ))(?:(?:[Tt]he|[Mm]y|[Oo]ur) )?[\w' ]{0,40}? (?:has |have |had |just )*"
+    r"(?:^|(?<=: )|(?<=, ))(?:(?:[Tt]he|[Mm]y|[Oo]ur) )?[\w' ]{0,40}? (?:has |have |had |just )*"
     r"(?P<how>transferred|posted|reassigned|seconded) me to\b"
 )
 

@@ -33,6 +33,8 @@ _NEW_SUBJECT = re.compile(
     r"(?:I|I'm|I've|I'd|I'll|my|My|we|we're|our)\b|(?:[\w'-]+ ){1,2}&I\b)"
     # (or a thing's state after a colon: "My daughter convinced me: the shop is now Rangtuli")
     r"|:\s+(?=[Tt]he (?:[\w'-]+ ){0,2}(?:is|are|was|were|has|had|moved|changed)\b)"
+    # (or an amount of a thing's, after "and": "Fewer patients per nurse and the pay is 118,000")
+    r"|,?\s+and\s+(?=the (?:[\w'-]+ ){0,2}(?:is|are) (?:[A-Z]{1,3}\s?)?[^\w\s]?\d)"
 )
 #: "and" before a verb that shares the clause's "I": "I live in Lisbon and work nights".
 #: Only verbs that are rarely nouns ("I love tea and love songs" stays whole).

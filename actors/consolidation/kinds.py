@@ -370,8 +370,14 @@ def on_topic(topic: set[str], line: str) -> bool:
 
 
 def _stems(words: set[str]) -> set[str]:
-    """``words`` less a plural's or a verb's "s" ("closes" is "close", "standups" "standup")."""
-    return {w.removesuffix("s") for w in words}
+    """``words`` less a plural's or a verb's "s" ("closes" is "close", "standups" "standup"),
+    and what one earns by one word ("the pay is 118,000" is of "Salary is 95,000")."""
+    stems = {w.removesuffix("s") for w in words}
+    return {"pay" if w in _EARNINGS else w for w in stems}
+
+
+#: The words for what one earns, which the small embedder does not tell from rent.
+_EARNINGS = frozenset(["pay", "salary", "wage", "income", "take-home", "paycheck", "paycheque"])
 
 
 def topic_of(text: str, subject: bool = False) -> set[str]:

@@ -97,7 +97,10 @@ _PREMISES_MOVED = re.compile(
     # (or said of them: "the shop is moving to Liberty Market")
     rf"(?:the|our|my|their) {_PREMISES.format('moving')} (?:is |has )?"
     r"(?:moving|moved|moves|relocat\w+)) to "
-    rf"(?-i:[{UPPER}])",
+    rf"(?-i:[{UPPER}])|"
+    # (or new ones taken somewhere: "found a bigger shop in Toumba, signed yesterday")
+    r"\b(?:found|took|signed (?:for|the lease on)|leased|rented|opened) (?:a|an|the|our|my) "
+    rf"(?:new |bigger |smaller |larger )?{_PREMISES.format('taken')} in (?-i:[{UPPER}])",
     re.IGNORECASE,
 )
 _NAME = rf"[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*"
@@ -158,7 +161,7 @@ def premises_moved(text: str) -> str:
     found = _PREMISES_MOVED.search(text)
     if found is None:
         return ""
-    premises = (found["moved"] or found["moving"]).casefold()
+    premises = (found["moved"] or found["moving"] or found["taken"]).casefold()
     head = _PLACE_NOUN.match(text, found.end() - 1)
     return f"(?:{premises}|{head['noun']})" if head else premises
 
@@ -195,7 +198,11 @@ def moved_within(old: str, new: str) -> tuple[str, str] | None:
         return None
     if _LOCAL_MOVE.search(new) and was["wider"]:
         return was["place"], now[-1]
-    return (was["place"] + (was["wider"] or ""), now[-1]) if premises_moved(new) else None
+    # (not new premises taken: "found a bigger shop in Toumba" is no "small shop" there)
+    moving = _PREMISES_MOVED.search(new)
+    return (
+        (was["place"] + (was["wider"] or ""), now[-1]) if moving and not moving["taken"] else None
+    )
 
 
 #: Where someone does what a line says: "drives a rig for a haulier out of Drogheda", "drives
@@ -250,7 +257,7 @@ def there(text: str) -> str:
 
 
 #: A move at work, of the speaker: "transferred to the pediatric ward at the same hospital".
-_TRANSFERRED = re.compile(r"\b(?:transferred|moved) to (?:the|a|an) [a-z]")
+_TRANSFERRED = re.compile(r"\b(?:transferred|moved) to (?:the|a|an) \w")
 
 
 def transferred(

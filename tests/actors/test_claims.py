@@ -559,3 +559,39 @@ def test_a_transfer_accepted_ends_the_workplace_not_the_trade() -> None:
         "Bronwyn accepted the transfer and has been reporting in the District Court since Monday."
     )
     assert _merge("Bronwyn", older, said) == ["Bronwyn works at the Adelaide Magistrates Court."]
+
+
+def test_a_transfer_by_others_and_new_premises_and_the_pay_change_what_they_replace() -> None:
+    """ "Some news, they transferred me to the Padar post" ends the ranger post on Rinca;
+    "found a bigger shop in Toumba" the shop in Kalamaria (the wider place kept); "…, and the
+    pay is 118,000" the salary, whatever its word."""
+    ranger = _facts(
+        _memory_after(
+            (
+                "I'm Yohanes, a park ranger. I work at the ranger post on Rinca island.",
+                "Yohanes",
+                "s",
+            ),
+            (
+                "Some news, they transferred me to the Padar post. Much more tourists!",
+                "Yohanes",
+                "s",
+            ),
+        )
+    )
+    assert "Yohanes was transferred to the Padar post." in ranger, ranger
+    assert not any("Rinca" in f for f in ranger), ranger
+    shop = _memory_after(
+        ("I'm Nikos, locksmith, I have a small shop in Kalamaria, Thessaloniki.", "Nikos", "s"),
+        ("I found a bigger shop in Toumba, right by the stadium, signed yesterday.", "Nikos", "s"),
+    )
+    assert "Kalamaria" not in shop and "Toumba, Thessaloniki" in shop, shop
+    pay = _memory_after(
+        ("Salary is 95,000 rupees. Rent for our annex in Kandy is 30,000.", "Dilani", "s"),
+        (
+            "I took the post at Hillcrest. Fewer patients per nurse and the pay is 118,000.",
+            "Dilani",
+            "s",
+        ),
+    )
+    assert "95,000" not in pay and "118,000" in pay and "30,000" in pay, pay
