@@ -116,6 +116,9 @@ def as_meant(text: str, name: str | None) -> str:
     text = _DROPPED_G.sub(_with_g, _NT.sub(r"\1n't", _IM.sub("I'm", _LOWER_I.sub("I", text))))
     text = _WEEKDAY.sub(lambda day: day[0].capitalize(), cased(text))
     text = _ASIDE.sub("", text)  # "I'm Hiroshi by the way, a baker": "I'm Hiroshi, a baker"
+    # ("I'm a vet (mostly cats and dogs, the odd angry parrot) at Turia Vet Clinic": a list
+    # aside, between a claim's words)
+    text = re.sub(r" \([^()]*,[^()]*\)(?=[ ,.!?;:]|$)", "", text)
     text = _I_AM_ABROAD.sub("I'm ", text)  # "Soy Valentina, wedding photographer …"
     if name and name[:1].isupper():  # their own name typed in lower case: "im itzel, 19"
         said = rf"(?:\bI'm|\bI am|\bname is|\bname's|\bcall me|^) {re.escape(name.lower())}\b"
@@ -157,6 +160,8 @@ def as_meant(text: str, name: str | None) -> str:
     # ("Home is in Fleetwood with my wife Harleen", "Home is Matosinhos": the same, said the
     # other way round)
     text = _HOME_IN.sub(lambda home: f"I live {home['at'] or 'in'} ", text)
+    # ("Flat in Majorna, 9,800 kronor.": a home by its kind, said alone)
+    text = _HOME_ALONE.sub(lambda home: f"I live in {article(home[1])} {home[1].lower()} in ", text)
     # ("the Education Service has transferred me to Adisadel College": the speaker's move)
     return _SENT_ME.sub(r"I was \g<how> to", text)
 
@@ -187,6 +192,9 @@ _WE_LISTED = re.compile(r"^We (?P<did>[^,]+), (?:me|myself)(?:,| and) (?=(?:my|o
 _NAMED_AGAIN = re.compile(rf"^(?P<name>[{UPPER}][\w'-]*), (?:he|she)(?:'s| is) ")
 _HOME_IN = re.compile(
     r"^(?:(?:[Mm]y|[Oo]ur) )?[Hh]ome(?: is|'s) (?P<at>in|at|(?=[A-Z]))\s?(?=[A-Z])"
+)
+_HOME_ALONE = re.compile(
+    rf"^(Flat|House|Apartment|Room|Bedsit|Condo|Studio|Cottage) in (?=[{UPPER}])"
 )
 #: Someone sending the speaker to work elsewhere, said of them: "… has posted me to Tamale".
 _SENT_ME = re.compile(

@@ -53,7 +53,7 @@ _TRADE_AT_IN = re.compile(
     r"(?:(?: (?!here\b)[a-z]+){1,2}(?=[.!]?$| in ))?"
     # (and where from: "for Mainfreight out of the South Auckland depot")
     r"(?: out of (?:the )?[A-Z][^,.!]*)?"
-    r"(?:, an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*"
+    r"(?:, (?:an?|the) (?:[a-z][\w-]* ){0,3}[a-z][\w-]*"
     rf"(?: (?:in|outside|near) {_PLACE.replace('where', 'near')})?)?|"
     r"an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*|"
     # (or one by its kind with "the", where a place follows: "at the volcanology institute in

@@ -489,7 +489,11 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     # "Moved to Leeds", "Turned vegan", not "Wood-fired everything"
     became = _BECAME.match(first) and after and not _WENT_SOMEWHERE.match(after)
     # (or alone before a comma: "resigned, registered Kahu Freight")
-    if _past(first.rstrip(",")) and (_OBJECT.match(after) or became or first.endswith(",")):
+    # (or alone, before the place it names: "Moved. Masthugget now.")
+    alone = not after and bool(then) and first.rstrip(".!") in ("Moved", "Relocated")
+    if _past(first.rstrip(",.!")) and (
+        _OBJECT.match(after) or became or first.endswith(",") or alone
+    ):
         found[0] = f"I {adverb}{first.lower()} {after}".rstrip()
     elif _UNSAID_I_AM.match(found[0] if found else ""):
         found[0] = f"I'm {first.lower()}{found[0][len(first) :]}"

@@ -22,7 +22,7 @@ INITIALISM = r"(?=[A-Za-z]{2,4}\b)[A-Z][a-z]?[A-Z][A-Za-z]{0,2}"
 #: sous-chef at Kaiyo": who is speaking, and what they are.
 _HERE = re.compile(
     # (after a greeting no list holds: "G'day, Brad here", "Selam, I'm Dawit", "hiii I'm Itzel")
-    rf"^(?:[\w'’-]+(?: [\w'’-]+)?(?:, (?=[{UPPER}][\w'-]* here\b|I'm |I am |My name)|"
+    rf"^(?:(?!I'm |I am )[\w'’-]+(?: [\w'’-]+)?(?:, (?=[{UPPER}][\w'-]* here\b|I'm |I am |My name)|"
     r" (?=I'm |I am |My name)))?"
     rf"(?:(?:(?P<who>[{UPPER}][\w'-]*)|(?P<trade>[{UPPER}][\w'-]*(?: [a-z][\w-]*){{0,2}}?)"
     rf"(?P<where> (?:in|from|at|near|outside) [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)|"
@@ -84,6 +84,8 @@ def introduced(body: str) -> list[str]:
     if found is None or (found["who"] or "").lower() in _NOBODY or body.endswith("?"):
         return []
     who, rest = found["who"] or found["named"] or "", found["rest"]
+    if found["named"]:  # "I'm Diego, I'm a vet at …"
+        rest = re.sub(r"^(?:I'm|I am) (?=an? )", "", rest)
     if found["named"]:  # "I'm Ingrid, from Trondheim"; not "I'm Ana, and I'm new": as said
         # (an age first: "I'm Itzel, 19, from Guadalajara")
         aged = re.match(r"(\d{1,3}), (?=(?:an?|the|from|originally|based|born|living) )", rest)
@@ -138,7 +140,9 @@ _LIVE_IN = re.compile(rf"(?:live|lives) in [{UPPER}][^,]*")
 #: A turn opened by the speaker's name alone, as a sentence or before a comma: "Gareth. 58,
 #: plumber, live in Mumbles.", "Kenji. 34. Osaka.", "Matti, Tampere. 55."
 _NAME_FIRST = (  # (after a greeting: "alright, Segun here. drummer", "Kia ora. Tane. Paramedic")
-    r"^(?:(?!{name}\b)[\w'’-]+(?: [\w'’-]+)?[,.!]+\s+)?(?P<name>{name})(?:(?P<here> here)?[.!]\s+|, )"
+    # (and a surname: "Morning. Lars Holm. Welder at …")
+    r"^(?:(?!{name}\b)[\w'’-]+(?: [\w'’-]+)?[,.!]+\s+)?(?P<name>{name})(?: [A-Z][\w'-]+)?"
+    r"(?:(?P<here> here)?[.!]\s+|, )"
 )
 
 
@@ -183,7 +187,16 @@ def _with_wider(parts: list[str]) -> list[str]:
     "Dairy farmer near Dokkum, Friesland" (not "… near Dokkum" and "based in Friesland")."""
     joined: list[str] = []
     for part in parts:
-        if joined and _PLACE.fullmatch(part) and _ENDS_IN_PLACE.search(joined[-1]):
+        # (and what the employer is, after it: "Welder at Eriksberg Marine, the shipyard in
+        # Gothenburg")
+        employer = (
+            re.search(rf"\bat [{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*$", joined[-1])
+            if joined
+            else None
+        )
+        if (employer and re.match(r"(?:the|an?) [a-z]", part)) or (
+            joined and _PLACE.fullmatch(part) and _ENDS_IN_PLACE.search(joined[-1])
+        ):
             joined[-1] = f"{joined[-1]}, {part}"
         else:
             joined.append(part)

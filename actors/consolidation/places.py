@@ -211,7 +211,8 @@ def moved_within(old: str, new: str) -> tuple[str, str] | None:
 _WORKS_IN = re.compile(
     rf"^(?P<who>[{UPPER}][\w-]*) (?!(?:is|was|were|has|had|lives|lived|grew|visited|went|"
     r"goes|spent|flew|travell?ed|stayed|stays|wants|hopes|plans|needs|might|will|would)\b)"
-    rf"[a-z]+s\b[^.;!?]*?\b(?:in|out of) (?!(?i:{WEEKDAYS}|{MONTHS})\b)(?P<where>{_NAME})|"
+    # (the last place named: "works in Luzanky Dental clinic in Brno" is in Brno)
+    rf"[a-z]+s\b[^.;!?]*\b(?:in|out of) (?!(?i:{WEEKDAYS}|{MONTHS})\b)(?P<where>{_NAME})|"
     r"\b(?i:cycles?|drives?|walks?|commutes?|rides?|bikes?) (?:in|over|to work)\b[^.;!?]*?"
     rf"\bfrom (?P<home>{_NAME})"
 )

@@ -174,3 +174,32 @@ def test_a_post_said_alone_is_the_speakers_new_trade_and_employer() -> None:
         "Manager at Tesco is nice.",
     ]:
         assert not [line for line in _lines("Thandiwe", said) if "works" in line], said
+
+
+def test_a_name_with_its_surname_a_home_by_its_kind_and_a_bare_move_before_the_place() -> None:
+    """ "Morning. Lars Holm. Welder at Eriksberg Marine, the shipyard in Gothenburg." says the
+    trade and the employer; "Flat in Majorna, 9,800 kronor." where they live; "Moved.
+    Masthugget now." a move there, which ends Majorna."""
+    said = [
+        "Morning. Lars Holm. Welder at Eriksberg Marine, the shipyard in Gothenburg.",
+        "Flat in Majorna, 9,800 kronor. Cat called Smilla.",
+        "Moved. Masthugget now. Same rent, believe it or not.",
+    ]
+    memory = memory_after(*((text, "Lars", "s") for text in said))
+    facts = facts_of(memory)
+    assert "Lars works as a welder." in facts, facts
+    assert "Lars moved to Masthugget." in facts and "Majorna" not in memory, facts
+
+
+def test_a_list_aside_between_a_trade_and_its_employer_is_left_out() -> None:
+    """ "So I'm Diego, I'm a vet (mostly cats and dogs, the occasional very angry parrot) at
+    Turia Vet Clinic here in Valencia.": the trade, the employer and the city."""
+    said = (
+        "Hey there! So I'm Diego, I'm a vet (mostly cats and dogs, the occasional very angry "
+        "parrot) at Turia Vet Clinic here in Valencia."
+    )
+    assert facts_of(memory_after((said, "Diego", "s"))) == [
+        "Diego works as a vet.",
+        "Diego works at Turia Vet Clinic.",
+        "Diego is based in Valencia.",
+    ]
