@@ -197,6 +197,8 @@ _UNSAID_I_AM = re.compile(
 #: Westside with my boyfriend Cian.", "Run my own show called Reef Plumbing."
 _UNSAID_I = re.compile(
     r"^(?:(?:Live|Work|Teach|Study|Get around)(?: over| out| up| down)? (?:in|at|for|near|with|from|on)|[A-Z][a-z]+ my own|"
+    # (what they drive or ride: "Drive a Toyota Hilux.")
+    r"(?:Drive|Ride) (?:an?|the) (?=[A-Z])|"
     # (what was done to them: "Also got promoted to shift leader.")
     r"Got [a-z]+(?:ed|en) (?:to|as|at|by|in|last|this|yesterday|today)|Got (?:promoted|engaged|married|hired)|"
     # (what they did to a thing of theirs: "Finished all my exams!", "Sold our old van.")
@@ -365,6 +367,8 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
         text = old_one(named_pronoun(it_sold(text, earlier[:-1]), earlier[:-1], who), earlier[:-1])
         text = forgot_it(it_named(text, earlier[:-1]), earlier[:-1])
         text = when_of(text, said)  # ("futsal moved … Thursdays 20:00 now": futsal's)
+        if said and _AMOUNT_NOW.match(text):
+            text = f"I'm on {text}"  # "Got a raise. 2650 now.": what they are on now
         wrong = _OWNED_WRONG.search(said) or (
             _VALUE_ALONE.match(text) and _OWNED_WRONG.search(sentence.turn.content)
         )
@@ -450,6 +454,8 @@ _QUIT = re.compile(r"\bquit\b", re.IGNORECASE)
 #: A verb that makes a clause a statement, not a role said alone.
 _FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|will)\b|'s\b|'re\b|'ll\b")
 #: A mistake owned in a clause of its own, before the clauses that correct it.
+#: An amount said alone as it is now, after what changed it: "Got a raise. 2650 now."
+_AMOUNT_NOW = re.compile(r"^[^\w\s]?\d[\d,]*(?:\.\d+)?(?: [a-z]+)? now[.!]*$")
 #: A value said alone, in a turn that owns a mistake: "Sorry, I got the waitlist wrong. … It's
 #: 11." puts the waitlist right.
 _VALUE_ALONE = re.compile(
@@ -490,7 +496,9 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     became = _BECAME.match(first) and after and not _WENT_SOMEWHERE.match(after)
     # (or alone before a comma: "resigned, registered Kahu Freight")
     # (or alone, before the place it names: "Moved. Masthugget now.")
-    alone = not after and bool(then) and first.rstrip(".!") in ("Moved", "Relocated")
+    alone = bool(then) and first.rstrip(".!") in ("Moved", "Relocated")
+    alone &= after.rstrip(".!") in ("", "house", "flats")  # ("Moved house. East Legon now.")
+    after = "" if alone else after
     if _past(first.rstrip(",.!")) and (
         _OBJECT.match(after) or became or first.endswith(",") or alone
     ):

@@ -9,6 +9,8 @@ import re
 
 from .casual import cased as _cased
 from .clauses import clauses
+from .meaning import meaning
+from .persons import a_person
 from .sentences import EMOJI
 from .third_person import article, word_set
 from .words import UPPER
@@ -194,15 +196,26 @@ def _with_wider(parts: list[str]) -> list[str]:
             if joined
             else None
         )
-        if (employer and re.match(r"(?:the|an?) [a-z]", part)) or (
-            joined and _PLACE.fullmatch(part) and _ENDS_IN_PLACE.search(joined[-1])
+        # (or the name of their own business: "own business, Osei Pipeworks")
+        if (
+            (employer and re.match(r"(?:the|an?) [a-z]", part))
+            or (joined and _PLACE.fullmatch(part) and _ENDS_IN_PLACE.search(joined[-1]))
+            or (joined and _OWN.fullmatch(joined[-1]) and _PLACE.fullmatch(part))
         ):
             joined[-1] = f"{joined[-1]}, {part}"
+        elif joined and _PLACE.fullmatch(joined[-1]) and _AREA.fullmatch(part):
+            joined[-1] = f"{part}, {joined[-1]}"  # ("Accra, Osu area": the Osu area, Accra)
         else:
             joined.append(part)
     return joined
 
 
+#: Their own business, said alone in a list: "own business", "own company".
+_OWN = re.compile(r"(?:[Oo]wn|[Mm]y own) (business|company|shop|firm)")
+#: Where they are, by the name of an area: "Osu area", "Kallio district".
+_AREA = re.compile(
+    rf"[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)* (?:area|district|neighbourhood)(?:, [{UPPER}][\w'-]*)?"
+)
 _ENDS_IN_PLACE = re.compile(rf"\b(?:in|near|outside) [{UPPER}][\w'-]*$")
 
 
@@ -211,7 +224,17 @@ def _part(part: str) -> list[str]:
     Mumbles", "Tampere"), in the first person; [] when it is none of these."""
     if age := _AGE.fullmatch(part):
         return [f"I'm {age[1]} years old."]
+    if own := _OWN.match(part):  # "own business, Osei Pipeworks"
+        name = part[own.end() :].removeprefix(", ")
+        return [f"I run my own {own[1]}{f' called {name}' if name else ''}."]
+    if _AREA.fullmatch(part):  # "Osu area"
+        return [f"I'm based in the {part}."]
     if _PLACE.fullmatch(part):
+        # (a trade typed in capitals, as a list's first word: "Kwame. Plumber, own business",
+        # which the embedder places as a person, not a place)
+        with meaning() as embed:
+            if " " not in part and a_person(part.lower(), embed):
+                return [f"I'm {article(part)} {part.lower()}."]
         return [f"I'm based in {part}."]
     # (a sentence's first word in capitals: "Paramedic with St John", "Live in Riccarton")
     part = part[0].lower() + part[1:] if re.match(r"[A-Z][a-z]+\b(?!['-])", part) else part

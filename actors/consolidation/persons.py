@@ -23,7 +23,7 @@ from .signals import signalled
 from .third_person import word_set
 from .words import RELATIVE, UPPER
 
-__all__ = ["NOBODY_NAMED", "another_person", "of_person", "of_theirs"]
+__all__ = ["NOBODY_NAMED", "a_person", "another_person", "of_person", "of_theirs"]
 
 #: Whom a fact said with "he" or "she" is about: no line names them (the speaker's own lines
 #: are written by their name).
@@ -76,7 +76,7 @@ def another_person(text: str, speaker: str, embed: Embed) -> str:
         return found[0].removesuffix(" who")
     if found := _NAME_THEN_WHO.match(text):
         name = found["name"]
-        return name if name != speaker and _a_person(found["noun"], embed) else ""
+        return name if name != speaker and a_person(found["noun"], embed) else ""
     if not text.startswith(f"{speaker}'s "):
         return ""
     # (the words before what is said of them: "line manager", and whose a thing is,
@@ -93,12 +93,12 @@ def another_person(text: str, speaker: str, embed: Embed) -> str:
     # (whom: the words up to the one that names a person, "Aigerim's supervisor")
     for end, noun in enumerate(phrase, start=1):
         # (a name is theirs, whoever the embedder puts it near: "surname")
-        if len(noun) > 3 and not noun.endswith("name") and _a_person(noun, embed):
+        if len(noun) > 3 and not noun.endswith("name") and a_person(noun, embed):
             return f"{speaker}'s {' '.join(typed[:end])}".removesuffix("'s")
     return ""
 
 
-def _a_person(noun: str, embed: Embed) -> bool:
+def a_person(noun: str, embed: Embed) -> bool:
     """``noun`` names a person, as the embedder places "my <noun>"."""
     if noun in _ANYONE:
         return True

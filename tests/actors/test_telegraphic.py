@@ -203,3 +203,35 @@ def test_a_list_aside_between_a_trade_and_its_employer_is_left_out() -> None:
         "Diego works at Turia Vet Clinic.",
         "Diego is based in Valencia.",
     ]
+
+
+def test_a_terse_introduction_its_trade_in_capitals_its_own_business_and_a_move_house() -> None:
+    """ "Kwame. Plumber, own business, Osei Pipeworks. Accra, Osu area.": the trade (the
+    embedder places "my plumber" as a person, "my Tampere" as a place), the business by its
+    name and the area; "Drive a Toyota Hilux." what they drive; "Moved house. East Legon
+    now." a move there."""
+    said = [
+        "Kwame. Plumber, own business, Osei Pipeworks. Accra, Osu area.",
+        "Drive a Toyota Hilux. Dog: Simba.",
+        "Morning. Moved house. East Legon now.",
+    ]
+    facts = facts_of(memory_after(*((text, "Kwame", "s") for text in said)))
+    for line in (
+        "Kwame is a plumber.",
+        "Kwame runs their own business called Osei Pipeworks.",
+        "Kwame drives a Toyota Hilux.",
+        "Kwame moved to East Legon.",
+    ):
+        assert line in facts, facts
+    place = facts_of(memory_after(("Matti, Tampere. 55.", "Matti", "s")))
+    assert "Matti is based in Tampere." in place, place
+
+
+def test_an_amount_said_alone_as_it_is_now_after_what_changed_it() -> None:
+    """ "Got a raise. 2650 now." is the salary now; "2650 now." alone, after nothing, is
+    no claim."""
+    said = [("My salary is 2400 euros.", "Lukas", "s"), ("Got a raise. 2650 now.", "Lukas", "s")]
+    memory = memory_after(*said)
+    assert "2400" not in memory and "Lukas's salary is 2650 euros." in facts_of(memory), memory
+    alone = memory_after(said[0], ("2650 now.", "Lukas", "s"))
+    assert "Lukas's salary is 2400 euros." in facts_of(alone), alone
