@@ -19,7 +19,7 @@ __all__ = ["clauses"]
 
 _OPENER = re.compile(
     r"^(?:(?:actually|so|well|also|oh|btw|by the way|anyway|and|but|yeah|yes|ok|okay|hey|"
-    r"hmm|um|honestly|basically|plus|guess what|fun fact)\b[,!.:]?\s+)+",
+    r"hmm|um|honestly|basically|plus|guess what|fun fact|although|though)\b[,!.:]?\s+)+",
     re.IGNORECASE,
 )
 #: A new first-person clause: after ", and", "; ", ", but", ", so" or a bare ", ".
@@ -33,6 +33,9 @@ _NEW_SUBJECT = re.compile(
     r"(?:I|I'm|I've|I'd|I'll|my|My|we|we're|our)\b|(?:[\w'-]+ ){1,2}&I\b)"
     # (or a thing's state after a colon: "My daughter convinced me: the shop is now Rangtuli")
     r"|:\s+(?=[Tt]he (?:[\w'-]+ ){0,2}(?:is|are|was|were|has|had|moved|changed)\b)"
+    # (or what still holds, after "although": "We are now Vestland Physio Group, although my
+    # role is unchanged")
+    r"|,\s+(?=(?:although|though) )"
     # (or an amount of a thing's, after "and": "Fewer patients per nurse and the pay is 118,000")
     r"|,?\s+and\s+(?=the (?:[\w'-]+ ){0,2}(?:is|are) (?:[A-Z]{1,3}\s?)?[^\w\s]?\d)"
 )

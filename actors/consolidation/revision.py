@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 
 from reverie.store import Fact, MessageRecord
 
+from .attributes import PET
 from .change import SWITCH, values
 from .chatter import is_chatter
 from .grounding import content_stems, supports
@@ -272,7 +273,7 @@ def revise(
             and not (kind.groupindex and re.search(rf"\b{re.escape(was)}\b", value))
             # (nor is the speaker's own name one of the names they correct: "wrote my
             # roommate's name wrong, it's Abena" is no new name for them)
-            and was != speaker
+            and was.split()[0] != speaker
         ]
         if switched_to:
             candidates = [c for c in candidates if _things(c[2].text) - switched_to - persons]
@@ -360,7 +361,9 @@ def revise(
 
 #: A thing of someone's called by its noun: "Grace's cat is called Mochi".
 _THING_CALLED = re.compile(
-    r"(?:'s|\b(?:my|their|our|his|her)) [a-z]{3,} (?:is |was )?(?:called|named)\b"
+    r"(?:'s|\b(?:my|their|our|his|her)) [a-z]{3,} (?:is |was )?(?:called|named)\b|"
+    # (or a pet, whatever is said of it: "a grey cat named Tindra")
+    rf"\b(?:{PET.pattern}) (?:called|named)\b"
 )
 
 

@@ -142,7 +142,9 @@ _HEDGE = re.compile(
     r"offer(?:s|ed)? (?:me|him|her|them|us|[A-Z][\w-]*) (?:an? |the )?(?:[\w-]+ )?"
     r"(?:job|role|position|post|contract)|"
     # (a change said not to happen: "we're not moving to Rabat", "not going anywhere")
-    r"(?:not|n't|never) (?:be )?(?:moving|relocating|leaving|switching|going anywhere))\b|\?",
+    r"(?:not|n't|never) (?:be )?(?:moving|relocating|leaving|switching|going anywhere)|"
+    # (a thing said to be as it was: "although my role is unchanged")
+    r"unchanged|(?:is|are|stays|stay|remains|remain) the same)\b|\?",
     re.IGNORECASE,
 )
 #: The future or a wish, a plan unless it says what it replaces ("we'll be shut on Tuesdays

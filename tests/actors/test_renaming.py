@@ -599,3 +599,27 @@ def test_a_team_played_with_takes_the_new_name() -> None:
         ("Also the team voted to rename ourselves, we're the Hafod Hornets now.", "Dafydd", "s"),
     )
     assert "Landore" not in memory and "Hafod Hornets" in memory, memory
+
+
+def test_a_workplace_renamed_with_what_stays_the_same_keeps_the_trade_the_pet_and_the_name() -> (
+    None
+):
+    """ "the clinic has been acquired and renamed. We are now Vestland Physio Group, although
+    my role is unchanged.": the clinic they work at takes the new name; not their trade (the
+    role said unchanged changes nothing), not the cat "named Tindra", not their own name."""
+    said = [
+        "My name is Ingrid Solberg and I work as a physiotherapist at Fjordside Rehabilitation "
+        "Clinic in Bergen. I share my home with a grey cat named Tindra.",
+        "A brief update: the clinic has been acquired and renamed. We are now Vestland Physio "
+        "Group, although my role is unchanged.",
+    ]
+    memory = _memory_after(*((text, "Ingrid", "s") for text in said))
+    facts = _facts(memory)
+    for line in (
+        "Ingrid works as a physiotherapist.",
+        "Ingrid works at Vestland Physio Group.",
+        "Ingrid shares their home with a grey cat named Tindra.",
+        "Ingrid's role is unchanged.",
+    ):
+        assert line in facts, facts
+    assert "Fjordside" not in memory and "Ingrid Solberg" in memory, facts
