@@ -49,7 +49,8 @@ _HOMES = (
 #: A home taken: "the keys to a townhouse in Burnaby", "signed the lease on a studio",
 #: "renting a cottage in Kurtistown".
 HOME_TAKEN = (
-    r"(?:keys to|lease (?:on|for)|signed for|closed on|renting|rented|rent|bought|got|found) (?:our|my|their|the|an?) "
+    r"(?:keys to|lease (?:on|for)|signed for|(?:closed|completed) on|renting|rented|rent|bought|got|found) "
+    r"(?:our|my|their|the|an?) "
     rf"(?:new )?(?:[\w-]+ )?{_HOMES}"
 )
 
@@ -533,7 +534,9 @@ def _value(fact: str, match: re.Match[str], *, thing: bool = False, place: bool 
         # a person's, not the value: "shifted to Ravi's daughter's flat in Baner" (not a
         # name of its own: "works at McDonald's in Leeds")
         named = _NAME.search(fact[: end.start() if end else len(fact)], named.end())
-    if named is None and end and (after := _NAME_ALONE.match(fact, end.end())):
+    # (or with "to": "We have moved flat, to Eimsbüttel.")
+    at = end.end() + 3 if end and fact.startswith("to ", end.end()) else end.end() if end else 0
+    if named is None and end and (after := _NAME_ALONE.match(fact, at)):
         named = after  # "moved house, Mangere now": the place is the next clause
     elif named is None and end and place and (there := _IN_NEXT.match(fact, end.end())):
         return there["place"] or there["home"]  # ("moved house, finally in Pontypridd now")

@@ -21,7 +21,8 @@ from .words import MONTHS, RELATIVE, UPPER, WEEKDAYS
 __all__ = ["claims"]
 
 #: A place's name, not a day's or a month's ("saving up for a bike in June").
-_PLACE_NAME = rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*"
+#: (with "of" inside it too: "the City of London", "Isle of Man")
+_PLACE_NAME = rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)[{UPPER}][\w'-]*(?: (?:of )?[{UPPER}][\w'-]*)*"
 _PLACE = rf"(?P<where>{_PLACE_NAME})"
 #: Whose a fact is, at its start.
 _WHO = (  # (not a number or a determiner: "Two weeks in our new flat in Chittagong")
@@ -54,7 +55,7 @@ _TRADE_AT_IN = re.compile(
     # (and where from: "for Mainfreight out of the South Auckland depot")
     r"(?: out of (?:the )?[A-Z][^,.!]*)?"
     r"(?:, (?:an?|the) (?:[a-z][\w-]* ){0,3}[a-z][\w-]*"
-    rf"(?: (?:in|outside|near) {_PLACE.replace('where', 'near')})?)?|"
+    rf"(?: (?:in|outside|near) (?:the )?{_PLACE.replace('where', 'near')})?)?|"
     r"an? (?:[a-z][\w-]* ){0,3}[a-z][\w-]*|"
     # (or one by its kind with "the", where a place follows: "at the volcanology institute in
     # Bandung"; not "at the moment")
@@ -285,7 +286,10 @@ def claims(fact: Fact) -> list[Fact]:
         at = f"works{found['part']} at" if found["part"] else at
         texts += [f"{who} {at} {found['at']}."] if found["at"] else []
         # (where they are: said of them, or of their employer, "Kaiyo, a seafood place in Osaka")
-        where = found["where"] or (found["near"] if f" in {found['near']}" in fact.text else "")
+        near = found["near"] or ""
+        where = found["where"] or (
+            near if re.search(rf" in (?:the )?{re.escape(near)}", fact.text) else ""
+        )
         # (a workplace by its kind is where they work: "nurse in the Hospital La Paz")
         workplace = bool(where) and re.search(rf"\b{WORKPLACE}\b", where)
         texts += [f"{who} {'works at' if workplace else 'is based in'} {where}."] if where else []

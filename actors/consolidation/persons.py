@@ -61,6 +61,12 @@ _DONE_TO = re.compile(
     r"\s+(?:(?:is|are|was|has|have|had|just|also|finally) )*[a-z]+ (?:back |up |in )?"
     r"the (?P<thing>[a-z]{3,})\b"
 )
+#: One of the speaker's people, then maybe their name: "A colleague of Olumide's, Mr
+#: Hargreaves, has just accepted a position at Lloyd's", "A friend of mine moved to Leeds".
+_ONE_OF_THEIRS = re.compile(
+    rf"^(?:A|An|One) (?P<noun>[a-z]{{3,}}) of (?:mine|ours|theirs|[{UPPER}][\w-]*'s)"
+    rf"(?:, (?P<name>(?:(?:Mr|Mrs|Ms|Dr)\.? )?[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)?),)?"
+)
 #: Someone else by a pronoun: "He drives a Tesla now", "She's moved to Leeds".
 _HE_OR_SHE = re.compile(r"^(?:He|She)\b")
 
@@ -77,6 +83,8 @@ def another_person(text: str, speaker: str, embed: Embed) -> str:
     if found := _NAME_THEN_WHO.match(text):
         name = found["name"]
         return name if name != speaker and a_person(found["noun"], embed) else ""
+    if (found := _ONE_OF_THEIRS.match(text)) and a_person(found["noun"], embed):
+        return found["name"] or found[0]  # "A colleague of Olumide's, Mr Hargreaves, has …"
     if not text.startswith(f"{speaker}'s "):
         return ""
     # (the words before what is said of them: "line manager", and whose a thing is,

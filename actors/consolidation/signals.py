@@ -102,7 +102,7 @@ _CUE = re.compile(
     r"meant|renamed|rebranded|retitled|old one|previous|former|became|promoted|took over|shifted|"
     r"rescheduled|postponed|pushed (?:back )?to|brought forward|change of plans?|"
     r"(?:slight|small|quick|big|one) change|"
-    r"(?<!\ba )(?<!\ban )retired|rais(?:ed|ing)|increas(?:ed|ing)|reduc(?:ed|ing)|lower(?:ed|ing)|(?:went|goes|gone|going) up|"
+    r"(?<!\ba )(?<!\ban )retired|rais(?:ed|ing)|revised to|increas(?:ed|ing)|reduc(?:ed|ing)|lower(?:ed|ing)|(?:went|goes|gone|going) up|"
     # (an amount that moved: "the rent jumped to 95,000", "fell to 1,200")
     r"(?:jump(?:ed|s)?|rose|rises|climb(?:ed|s)?|f[ae]ll|falls) to(?= [^\w\s]?\d)|"
     # (or brought down: "knocked my 10k time down to 49:15", "got it down to 78 kg")

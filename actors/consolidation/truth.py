@@ -386,7 +386,9 @@ def _supersede(
             all(
                 a.attribute in ("residence", "work")
                 and a.value
-                and f"{b.value.casefold()} ".startswith(f"{a.value.casefold()} ")
+                # (what the old one says it is, after a comma, is no other name: "Northgate
+                # Re, a reinsurance firm in the City of London")
+                and f"{b.value.split(',')[0].casefold()} ".startswith(f"{a.value.casefold()} ")
                 for a, b in shared
             )
             or (

@@ -595,3 +595,32 @@ def test_a_transfer_by_others_and_new_premises_and_the_pay_change_what_they_repl
         ),
     )
     assert "95,000" not in pay and "118,000" in pay and "30,000" in pay, pay
+
+
+def test_a_colleagues_news_a_salary_revised_and_a_house_completed_on() -> None:
+    """ "I am an actuary at Northgate Re, a reinsurance firm in the City of London": the trade,
+    the employer and the city; "A colleague of mine, Mr Hargreaves, has just accepted a
+    position at Lloyd's" is his news; "my salary has been revised to £86,000" the salary now;
+    "we have completed on a house in Herne Hill" a move, which ends Peckham."""
+    said = [
+        "My name is Olumide Adeyemi. I am an actuary at Northgate Re, a reinsurance firm in the "
+        "City of London. I live in Peckham with my wife, Funmilayo. My salary is £78,000.",
+        "A colleague of mine, Mr Hargreaves, has just accepted a position at Lloyd's with a "
+        "salary of £95,000. I am content at Northgate Re.",
+        "I have been promoted to senior actuary; my salary has been revised to £86,000.",
+        "Further news: we have completed on a house in Herne Hill and moved in last weekend.",
+    ]
+    memory = _memory_after(*((text, "Olumide", "s") for text in said))
+    facts = _facts(memory)
+    assert "Olumide works at Northgate Re, a reinsurance firm in the City of London." in facts
+    assert "Olumide is based in City of London." in facts, facts
+    assert not any(word in memory for word in ("£78,000", "Peckham")), facts
+    assert "Herne Hill" in memory
+
+
+def test_a_move_said_before_its_place_after_a_comma() -> None:
+    """ "We have moved flat, to Eimsbüttel." ends the home in Altona."""
+    said = [("I live in Altona with my husband Karim.", "Amira", "s")]
+    said.append(("We have moved flat, to Eimsbüttel. The new apartment is closer.", "Amira", "s"))
+    memory = _memory_after(*said)
+    assert "Altona" not in memory and "Eimsbüttel" in memory, memory
