@@ -123,7 +123,8 @@ _TABLE: list[tuple[str, str]] = [
         # "to live with my nephew in Tavira")
         r"(?:lives|living)(?= with (?:[\w'-]+ ){1,3}?(?:in|near|outside) (?-i:[A-Z]))|"
         # (where they stay, as many say where they live: "stays in the staff quarters in Deira")
-        r"\bstays?(?= in\b| at (?-i:[A-Z]))|(?:move|moved|moving|relocat(?:e|ed|es|ing))"
+        # (or shifted, as many say it: "We've shifted to Bengaluru this week")
+        r"\bstays?(?= in\b| at (?-i:[A-Z]))|(?:move|moved|moving|relocat(?:e|ed|es|ing)|shifted(?= to\b))"
         r"(?! (?:to )?(?:an? )?(?:new )?(?:company|companies|employers?|jobs?|firms?)\b)"
         # (a business's premises, not a home: "moved from the stall to a small shop in Ngara")
         rf"(?!(?: from [\w ]{{1,30}}?)? to (?:an?|the|our|my|their) (?:[\w-]+ )?(?:{PREMISES})\b)"
@@ -254,7 +255,8 @@ _TABLE: list[tuple[str, str]] = [
         rf"to (?:the )?(?=(?:(?-i:[A-Z])[\w'-]* ){{1,3}}{WORKPLACE}\b|"
         rf"{WORKPLACE} (?-i:[A-Z]))|"
         # (taken on by a name: "got accepted at the Philippine Heart Center")
-        r"(?:got|been|was) accepted (?:at|by) (?:the )?(?=(?-i:[A-Z]))|"
+        # (or selected: "I've been selected at Bannerghatta Biological Park")
+        r"(?:got|been|was) (?:accepted|selected) (?:at|by) (?:the )?(?=(?-i:[A-Z]))|"
         # (paid by them: "first payslip from Kopje Systems landed today")
         r"(?:first|last|final) (?:payslip|paycheck|paycheque|pay cheque|salary) from (?-i:[A-Z])|"
         # (the noun left out: "this week was my first at Nofima")

@@ -34,7 +34,7 @@ _WHO = (  # (not a number or a determiner: "Two weeks in our new flat in Chittag
 #: "Sofie is a graphic designer at a studio called Inkwell in Aarhus": trade, employer, place.
 _TRADE_AT_IN = re.compile(
     # (and how much: "works part-time as a pharmacy technician")
-    rf"{_WHO} (?P<trade>(?:is (?:now )?an?|works (?:(?:part|full)-time )?as an?|starts as(?: an?)?|"
+    rf"{_WHO} (?P<trade>(?:is (?:now )?an?|works (?:(?:part|full)-time )?as an?|start(?:s|ed) as(?: an?)?|"
     # (a trade with no article, as many write it: "is sous chef at Coral Cove")
     rf"is(?: now)?(?= (?:[\w-]+ )?(?:{ROLES})\b)|(?:took|got|accepted|"
     # (a trade's words may hold an acronym: "a QA tester")
@@ -71,7 +71,7 @@ _TRADE_AT_IN = re.compile(
     r"(?:, (?P<field>[a-z][\w-]*(?: [a-z][\w-]*){0,2}|[\w-]+ (?:days|shifts|nights) a week|\d+ to \d+))?"
     r"(?:, (?P<on>(?:currently |now )?on [^,.!]+))?"
     # (or what they do there most: "…, mostly watching Merapi tremors")
-    r"(?:, (?P<doing>(?:mostly |mainly |currently )?[a-z]+ing\b[^,.!]*))?[.!]*$"
+    r"(?:, (?P<doing>(?:mostly |mainly |currently )?[a-z]+ing\b[^,.!]*|(?:mostly|mainly) (?:with|on|for) [^,.!]+))?[.!]*$"
 )
 #: A place said to be their home after it: "mostly buildings in Bole, where Dawit also lives".
 _WHERE_THEY_LIVE = re.compile(
@@ -81,7 +81,7 @@ _WHERE_THEY_LIVE = re.compile(
 #: What one is at a place without working there.
 _NOT_A_TRADE = frozenset(["member", "regular", "customer", "client", "patient", "guest", "fan"])
 #: A trade said as one ("is a dispatcher", "starts as head chef"), kept as "works as a …".
-_AS_TRADE = re.compile(r"^(?:is|starts as) (?:now )?(?:(an?) )?")
+_AS_TRADE = re.compile(r"^(?:is|start(?:s|ed) as) (?:now )?(?:(an?) )?")
 #: What someone does, then (last) the place they do it in: two claims.
 _DOING_IN = re.compile(
     # (what they do: not what they want, "needs help writing a CV in English"; nor a part in
@@ -293,7 +293,10 @@ def claims(fact: Fact) -> list[Fact]:
         # (a workplace by its kind is where they work: "nurse in the Hospital La Paz")
         workplace = bool(where) and re.search(rf"\b{WORKPLACE}\b", where)
         texts += [f"{who} {'works at' if workplace else 'is based in'} {where}."] if where else []
-        texts += [f"{who} is {found[said]}." for said in ("on", "doing") if found[said]]
+        texts += [f"{who} is {found['on']}."] if found["on"] else []
+        # ("…, mostly watching tremors", "…, mostly with the elephants")
+        if tail := found["doing"]:
+            texts += [f"{who} {'is' if re.search('ing ', f'{tail} ') else 'works'} {tail}."]
     elif doing := _DOING_IN.match(fact.text):  # "teaches yoga in Haifa", "… here in Hamburg"
         texts = [
             f"{doing['who']} {doing['what']}.",

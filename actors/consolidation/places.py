@@ -64,7 +64,7 @@ VENUE = re.compile(
 #: where they live: a move replaces it, a neighbourhood does not.
 _BASED = re.compile(r"^\S+ is based in ")
 _MOVE = re.compile(
-    r"\b(?:move|moved|moving|relocated|relocating|based|settled|unpacked|now (?:live|lives|living)|"
+    r"\b(?:move|moved|moving|relocated|relocating|shifted to|based|settled|unpacked|now (?:live|lives|living)|"
     r"packed up|in (?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* now|"
     r"(?:taken|took|got|found|rented|bought|signed for) an? (?:new |bigger |smaller )?"
     r"(?:flat|house|apartment|place)|"

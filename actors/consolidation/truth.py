@@ -396,6 +396,9 @@ def _supersede(
                 and not (based(new.text) and _NEW_POST.search(whole))
                 and (not moves(whole) or finer(old, before, shared))
             )
+            # (nor where a new employer is, of where they live: "a data analyst at Vitalis,
+            # a health start-up in Part-Dieu" moves no one out of Croix-Rousse)
+            or (based(new.text) and not based(old.text) and not moves(whole))
         ):
             # "lives in Peckham" says where in the city "based in London" is; and a move from
             # the Westside "based in Galway" and "lives in Westside" both held is the finer one's

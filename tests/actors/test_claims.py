@@ -624,3 +624,45 @@ def test_a_move_said_before_its_place_after_a_comma() -> None:
     said.append(("We have moved flat, to Eimsbüttel. The new apartment is closer.", "Amira", "s"))
     memory = _memory_after(*said)
     assert "Altona" not in memory and "Eimsbüttel" in memory, memory
+
+
+def test_a_new_post_by_selection_a_shift_and_a_start_as_replace_what_they_change() -> None:
+    """ "a zookeeper at Kaveri Wildlife Park in Mysuru, mostly with the elephants" is four
+    claims; "selected at Bannerghatta Biological Park" ends the park, "shifted to Bengaluru"
+    the city; "started as a data analyst at Vitalis, a health start-up in Part-Dieu" ends the
+    trade, and where the new employer is moves no one out of their home."""
+    rahul = _memory_after(
+        (
+            "I'm Rahul, I work as a zookeeper at Kaveri Wildlife Park in Mysuru, mostly with "
+            "the elephants.",
+            "Rahul",
+            "s",
+        ),
+        (
+            "Huge news: I've been selected at Bannerghatta Biological Park! We've shifted to "
+            "Bengaluru this week.",
+            "Rahul",
+            "s",
+        ),
+    )
+    facts = _facts(rahul)
+    assert (
+        "Rahul works as a zookeeper." in facts and "Rahul works mostly with the elephants." in facts
+    )
+    assert not any(word in rahul for word in ("Kaveri", "Mysuru")), facts
+    chloe = _memory_after(
+        (
+            "I'm Chloé, an actuary at Assurances Mistral in Lyon. I live in Croix-Rousse.",
+            "Chloé",
+            "s",
+        ),
+        (
+            "I quit insurance and started as a data analyst at Vitalis, a health start-up in "
+            "Part-Dieu.",
+            "Chloé",
+            "s",
+        ),
+    )
+    facts = _facts(chloe)
+    assert "Chloé works as a data analyst." in facts and "Chloé lives in Croix-Rousse." in facts
+    assert "actuary" not in chloe, facts
