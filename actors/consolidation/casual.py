@@ -40,7 +40,8 @@ _ASIDE = re.compile(r",? (?i:by the way|btw)(?=, )")
 _THEIRS_UNSAID = re.compile(
     # (or said to be a thing named or counted: "day job is QA tester at Frostline Games", "rig
     # is a ryzen 7 with an rtx 3070")
-    r"(?!(?:i|it|this|that|there|he|she|they|we|you|what|who|where|how|my|our|your|his|her|their)\b)"
+    r"(?!(?:i|it|this|that|there|he|she|they|we|you|what|who|where|how|my|our|your|his|her|their|"
+    r"the|a|an)\b)"
     r"[a-z]+(?: [a-z]+)?"
     r"(?:'s| is) (?:(?:called|named) (?=[A-Z])|(?=[^.!?]*(?:[A-Z]|\d)))"
 )

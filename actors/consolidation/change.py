@@ -85,7 +85,7 @@ _LIFE_ENDS = re.compile(
     r"(?:is|has|'s) retired to|found (?:[\w']+ ){1,3}an? (?:new |loving |good |forever )?home|"
     # (or lost, buried, or taken to live elsewhere: "we lost our old boy", "my mom took the dog
     # to her farm", "took the cat back", "my uncle took the dog")
-    r"buried|took (?:the|our|my|their|him|her) (?:[a-z]+ )?(?:back )?(?:to (?:her|his|their)\b|home)|"
+    r"buried|(?:took|taken) (?:the|our|my|their|him|her) (?:[a-z]+ )?(?:back )?(?:to (?:her|his|their)\b|home|to live)|"
     rf"took (?:the|our|my) {PET.pattern}(?=[,.;!]|$)|"
     # (or gone to someone: "the cat's gone to my aunt's", "the other one went to my aunt")
     rf"(?:{PET.pattern}(?:'s| has| is)?|(?:other|old) one(?: has|'s)?) (?:gone|went|moved(?: in)?) "

@@ -198,7 +198,7 @@ _UNSAID_I_AM = re.compile(
 _UNSAID_I = re.compile(
     r"^(?:(?:Live|Work|Teach|Study|Get around)(?: over| out| up| down)? (?:in|at|for|near|with|from|on)|[A-Z][a-z]+ my own|"
     # (what they drive or ride: "Drive a Toyota Hilux.")
-    r"(?:Drive|Ride) (?:an?|the) (?=[A-Z])|"
+    r"(?:Drive|Ride) (?:an?|the) (?:[a-z]+ )?(?=[A-Z])|"
     # (what was done to them: "Also got promoted to shift leader.")
     r"Got [a-z]+(?:ed|en) (?:to|as|at|by|in|last|this|yesterday|today)|Got (?:promoted|engaged|married|hired)|"
     # (what they did to a thing of theirs: "Finished all my exams!", "Sold our old van.")
@@ -283,7 +283,10 @@ def _sentences(turns: list[MessageRecord], theirs: frozenset[str]) -> list[_Sent
             # (a claim with a question after it is the claim: "the rent is going up to €1,240,
             # is he even allowed do that?")
             text = claim_asked_of(said) if turn.role == "user" else said
-            after_name = bool(found) and bool(_NAME_SAID.search(found[-1].text))
+            # (or their own name typed in lower case: "hey, i'm jules. radio producer at …")
+            own = rf"\bi(?:'?m| am) {re.escape(turn.name)}[.!]*$" if turn.name else r"\Z\A"
+            prior = found[-1].text if found else ""
+            after_name = bool(_NAME_SAID.search(prior) or re.search(own, prior, re.IGNORECASE))
             if (
                 text
                 and (_APPOSITION.match(text) or (after_name and _TRADE_NEXT.match(text)))

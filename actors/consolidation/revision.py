@@ -45,7 +45,7 @@ from .nearness import another_thing
 from .ownership import named, owner, people, said_in, same_person, same_turn, theirs
 from .renaming import corrected_name, renames, renaming
 from .sentences import NOT_AFTER_A_TITLE, sentences
-from .signals import ACTUALLY, CLAUSE, ending, gone, hedged, over
+from .signals import ACTUALLY, CLAUSE, added, ending, gone, hedged, over
 from .third_person import word_set
 from .words import PARTS_OF_DAY, RELATIVES, UPPER, WEEKDAYS, WHEN
 
@@ -149,6 +149,8 @@ def revise(
         or renames(said)
         or _corrected_beside(new.text, turn)
     )
+    if not corrects and added(new.text):
+        return False  # "the pub's added an extra quiz on Thursdays": beside the Wednesday one
     if not corrects and (gone(said) or ending(CLAUSE.split(said, maxsplit=1)[0])):
         # "our Sunday barbecues are over": Sunday is no new day of futsal; "stopped my art
         # class, now I do pottery on Sundays": the class ended, Sunday is pottery's

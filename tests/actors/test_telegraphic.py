@@ -235,3 +235,21 @@ def test_an_amount_said_alone_as_it_is_now_after_what_changed_it() -> None:
     assert "2400" not in memory and "Lukas's salary is 2650 euros." in facts_of(memory), memory
     alone = memory_after(said[0], ("2650 now.", "Lukas", "s"))
     assert "Lukas's salary is 2400 euros." in facts_of(alone), alone
+
+
+def test_a_pet_taken_to_live_elsewhere_an_extra_on_another_day_and_a_name_in_lower_case() -> None:
+    """ "hey, i'm jules. radio producer at Harbour FM": the trade after a name typed in lower
+    case; "the pub's added an extra quiz on thursdays now but we're sticking with wednesday"
+    moves no quiz; "my nan … she's taken the cat to live with her" ends the cat; "drive a
+    little Toyota Aqua" is what they drive."""
+    said = [
+        "hey, i'm jules. radio producer at Harbour FM, i do the breakfast show. every wednesday "
+        "i do the pub quiz with mates. we've got a cat called Kumara. drive a little Toyota Aqua",
+        "the pub's added an extra quiz on thursdays now but we're sticking with wednesday",
+        "update: my nan was so lonely she's taken the cat to live with her, they're besties now",
+    ]
+    memory = memory_after(*((text, "Jules", "s") for text in said))
+    facts = facts_of(memory)
+    assert "Jules works as a radio producer." in facts, facts
+    assert "Every Wednesday Jules does the pub quiz with mates." in facts, facts
+    assert "Kumara" not in memory and "Jules drives a little Toyota Aqua." in facts, facts
