@@ -41,7 +41,7 @@ _THEIRS_UNSAID = re.compile(
     # (or said to be a thing named or counted: "day job is QA tester at Frostline Games", "rig
     # is a ryzen 7 with an rtx 3070")
     r"(?!(?:i|it|this|that|there|he|she|they|we|you|what|who|where|how|my|our|your|his|her|their|"
-    r"the|a|an)\b)"
+    r"the|a|an|and|but|so|or)\b)"
     r"[a-z]+(?: [a-z]+)?"
     r"(?:'s| is) (?:(?:called|named) (?=[A-Z])|(?=[^.!?]*(?:[A-Z]|\d)))"
 )
@@ -64,7 +64,7 @@ _KIN_OPENS = re.compile(rf"(?=[A-Z])(?i:(?:ex-)?(?:{RELATIVES})) (?=[A-Z]|just |
 #: Where a name goes: after a word that places, joins or names a thing ("moved to grbavica",
 #: "first week with pedidosya"; not a trade after "a": "a barista").
 _BEFORE_A_NAME = re.compile(
-    r"\b(?:in|at|for|with|from|near|called|named|joined|"
+    r"\b(?:in|at|for|with|from|near|outside|called|named|joined|"
     # ("to" a place gone to, not a verb: "need to restock", "allergic to shellfish")
     r"(?:move|moved|moving|relocated|switched|transferred|posted|went|going|back) to|"
     # (or after a thing driven, ridden or got: "i drive a navara", "got a 2019 triton")
@@ -83,8 +83,9 @@ def cased(text: str) -> str:
     """A sentence typed all in lower case, with the names in it capitalised where a name goes:
     a word the embedder's vocabulary does not hold (``store.known_word``) is a name ("we
     moved to grbavica", "first week with pedidosya done"), chat's own words aside."""
-    if re.search(rf"[{UPPER}]", text.replace("I", "")):
-        return text  # (capitals typed: the writer's own names stand)
+    # (capitals typed: the writer's own names stand; not an initialism's, "CO at the prison")
+    if re.search(rf"[{UPPER}]", re.sub(r"\b[A-Z]{2,5}\b", "", text).replace("I", "")):
+        return text
     words = text.split(" ")
     named = False  # (the word before was made a name: "grain mill" goes on one)
     for at in range(1, len(words)):
@@ -93,6 +94,7 @@ def cased(text: str) -> str:
         named = (
             len(bare) >= 3
             and bare.isalpha()
+            and bare.islower()
             and not known_word(bare)
             and bare not in _CHAT
             and (named or bool(_BEFORE_A_NAME.search(" ".join(words[max(at - 3, 0) : at]))))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from reverie.actors.consolidation.casual import cased
 from tests.actors.merging import facts_of, memory_after
 
 
@@ -253,3 +254,16 @@ def test_a_pet_taken_to_live_elsewhere_an_extra_on_another_day_and_a_name_in_low
     assert "Jules works as a radio producer." in facts, facts
     assert "Every Wednesday Jules does the pub quiz with mates." in facts, facts
     assert "Kumara" not in memory and "Jules drives a little Toyota Aqua." in facts, facts
+
+
+def test_a_conjunction_opens_no_thing_of_theirs_and_an_initialism_is_no_typed_name() -> None:
+    """ "and bjj is friday nights w the new coach" is no "Tanya's and bjj"; "but that's like a
+    10 year dream lol" is no line of theirs; an initialism ("RN at the clinic outside
+    grbavica") leaves the names typed in lower case to be cased."""
+    said = [
+        "i do bjj on tuesday nights. someday i wanna open my own gym",
+        "yes. and bjj is friday nights w the new coach. but that's like a 10 year dream lol",
+    ]
+    facts = facts_of(memory_after(*((text, "Tanya", "s") for text in said)))
+    assert not any("Tanya's and" in f or "Tanya's but" in f for f in facts), facts
+    assert cased("RN at the clinic outside grbavica") == "RN at the clinic outside Grbavica"
