@@ -86,9 +86,8 @@ def introduced(body: str) -> list[str]:
     if found is None or (found["who"] or "").lower() in _NOBODY or body.endswith("?"):
         return []
     who, rest = found["who"] or found["named"] or "", found["rest"]
-    if found["named"]:  # "I'm Diego, I'm a vet at …"
-        rest = re.sub(r"^(?:I'm|I am) (?=an? )", "", rest)
     if found["named"]:  # "I'm Ingrid, from Trondheim"; not "I'm Ana, and I'm new": as said
+        rest = re.sub(r"^(?:I'm|I am) (?=an? )", "", rest)  # ("I'm Diego, I'm a vet at …")
         # (an age first: "I'm Itzel, 19, from Guadalajara")
         aged = re.match(r"(\d{1,3}), (?=(?:an?|the|from|originally|based|born|living) )", rest)
         if aged or _SAID_OF_ME.match(rest):
@@ -232,9 +231,10 @@ def _part(part: str) -> list[str]:
     if _PLACE.fullmatch(part):
         # (a trade typed in capitals, as a list's first word: "Kwame. Plumber, own business",
         # which the embedder places as a person, not a place)
-        with meaning() as embed:
-            if " " not in part and a_person(part.lower(), embed):
-                return [f"I'm {article(part)} {part.lower()}."]
+        if " " not in part:
+            with meaning() as embed:
+                if a_person(part.lower(), embed):
+                    return [f"I'm {article(part)} {part.lower()}."]
         return [f"I'm based in {part}."]
     # (a sentence's first word in capitals: "Paramedic with St John", "Live in Riccarton")
     part = part[0].lower() + part[1:] if re.match(r"[A-Z][a-z]+\b(?!['-])", part) else part
