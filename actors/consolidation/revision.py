@@ -275,7 +275,7 @@ def revise(
             and not (kind.groupindex and re.search(rf"\b{re.escape(was)}\b", value))
             # (nor is the speaker's own name one of the names they correct: "wrote my
             # roommate's name wrong, it's Abena" is no new name for them)
-            and was.split()[0] != speaker
+            and (was.split() or [""])[0] != speaker
         ]
         if switched_to:
             candidates = [c for c in candidates if _things(c[2].text) - switched_to - persons]
