@@ -151,7 +151,18 @@ async def test_each_daemons_writer_counts_the_words_stats_into_a_shard_of_its_ow
     finally:
         await first.close()
         await second.close()
-    third = _database(pg_url, 1)  # a closed writer's shard is free again
+    # a closed writer's shard is free again, once the server has ended its session (in its own
+    # time, after the client closed): the third takes the first of them
+    with psycopg.connect(pg_url, autocommit=True) as conn:
+        for _ in range(200):
+            held = conn.execute(
+                "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND database ="
+                " (SELECT oid FROM pg_database WHERE datname = current_database())"
+            )
+            if held.fetchone() == (0,):
+                break
+            await trio.sleep(0.05)
+    third = _database(pg_url, 1)
     await third.open()
     try:
         await third.write(append("c"))
