@@ -1,0 +1,179 @@
+"""Changes at work and home said in one sentence with what stays (``claims.py``,
+``places.transferred``, through the extractive path): a transfer keeps the trade and the
+employer, a post taken elsewhere moves the base, another person's news moves nothing."""
+
+from __future__ import annotations
+
+from tests.actors.merging import facts_of as _facts
+from tests.actors.merging import memory_after as _memory_after
+from tests.actors.merging import merge_retired as _merge
+from tests.actors.merging import merged as _merged
+
+
+def test_a_move_at_work_keeps_the_trade_and_the_employer_the_same_one_names() -> None:
+    """ "A controller in the tower at Keflavik" is the trade and the part of the workplace; a
+    transfer "to the pediatric ward at the same hospital" ends the old ward, keeps the trade
+    and the hospital it names; "Calmer shifts, finally." says of no one nothing new."""
+    tower = _merged("Sigrun", [], "Sigrun is an air traffic controller in the tower at Keflavik.")
+    said = ["Sigrun works as an air traffic controller.", "Sigrun works in the tower at Keflavik."]
+    assert all(f"{line} <!--" in tower.memory for line in said), tower.memory
+    memory = _memory_after(
+        (
+            "Hey! Oskar here, 44, nurse in the emergency department at Nordvik Hospital.",
+            "Oskar",
+            "s",
+        ),
+        (
+            "Also I transferred to the pediatric ward at the same hospital. Calmer shifts, finally.",
+            "Oskar",
+            "s",
+        ),
+    )
+    facts = _facts(memory)
+    assert "Oskar works as a nurse." in facts and "Oskar works at Nordvik Hospital." in facts
+    assert "emergency" not in memory, facts
+
+
+def test_a_post_taken_elsewhere_moves_where_they_are_based_and_keeps_their_trade() -> None:
+    """ "Seismologist at the geophysics station in Yogyakarta, mostly watching Merapi tremors"
+    is four claims; "accepted a research post at the volcanology institute in Bandung" ends
+    the station and the city, not the trade; "sold the bike before we left, got a Yamaha NMAX
+    here in Bandung" ends the bike, not the post in Bandung it names."""
+    said = [
+        "halo! aku Dewi, seismologist at the geophysics station in Yogyakarta, mostly watching "
+        "Merapi tremors. I ride a Honda Vario to work.",
+        "big news: I accepted a research post at the volcanology institute in Bandung!!",
+        "sold the bike before we left, got a Yamaha NMAX here in Bandung, the hills need it",
+    ]
+    facts = _facts(_memory_after(*((text, "Dewi", "s") for text in said)))
+    assert "Dewi works as a seismologist." in facts, facts
+    assert "Dewi is mostly watching Merapi tremors." in facts
+    assert (
+        "Dewi is based in Bandung." in facts and "Dewi works at the volcanology institute." in facts
+    )
+    assert not any("Yogyakarta" in f or "geophysics" in f or "Vario" in f for f in facts), facts
+    # (a job taken, with no more said of it than where, is one claim as said)
+    assert _facts(_memory_after(("I got a job in Helsinki.", "Leena", "s"))) == [
+        "Leena got a job in Helsinki."
+    ]
+
+
+def test_a_transfer_accepted_ends_the_workplace_not_the_trade() -> None:
+    """ "I accepted the transfer and have been reporting in the District Court" is a change of
+    workplace: the Magistrates Court goes, the trade stays."""
+    older = [
+        "Bronwyn works as a court stenographer.",
+        "Bronwyn works at the Adelaide Magistrates Court.",
+        "Bronwyn is based in Adelaide.",
+    ]
+    said = (
+        "Bronwyn accepted the transfer and has been reporting in the District Court since Monday."
+    )
+    assert _merge("Bronwyn", older, said) == ["Bronwyn works at the Adelaide Magistrates Court."]
+
+
+def test_a_transfer_by_others_and_new_premises_and_the_pay_change_what_they_replace() -> None:
+    """ "Some news, they transferred me to the Padar post" ends the ranger post on Rinca;
+    "found a bigger shop in Toumba" the shop in Kalamaria (the wider place kept); "…, and the
+    pay is 118,000" the salary, whatever its word."""
+    ranger = _facts(
+        _memory_after(
+            (
+                "I'm Yohanes, a park ranger. I work at the ranger post on Rinca island.",
+                "Yohanes",
+                "s",
+            ),
+            (
+                "Some news, they transferred me to the Padar post. Much more tourists!",
+                "Yohanes",
+                "s",
+            ),
+        )
+    )
+    assert "Yohanes was transferred to the Padar post." in ranger, ranger
+    assert not any("Rinca" in f for f in ranger), ranger
+    shop = _memory_after(
+        ("I'm Nikos, locksmith, I have a small shop in Kalamaria, Thessaloniki.", "Nikos", "s"),
+        ("I found a bigger shop in Toumba, right by the stadium, signed yesterday.", "Nikos", "s"),
+    )
+    assert "Kalamaria" not in shop and "Toumba, Thessaloniki" in shop, shop
+    pay = _memory_after(
+        ("Salary is 95,000 rupees. Rent for our annex in Kandy is 30,000.", "Dilani", "s"),
+        (
+            "I took the post at Hillcrest. Fewer patients per nurse and the pay is 118,000.",
+            "Dilani",
+            "s",
+        ),
+    )
+    assert "95,000" not in pay and "118,000" in pay and "30,000" in pay, pay
+
+
+def test_a_colleagues_news_a_salary_revised_and_a_house_completed_on() -> None:
+    """ "I am an actuary at Northgate Re, a reinsurance firm in the City of London": the trade,
+    the employer and the city; "A colleague of mine, Mr Hargreaves, has just accepted a
+    position at Lloyd's" is his news; "my salary has been revised to £86,000" the salary now;
+    "we have completed on a house in Herne Hill" a move, which ends Peckham."""
+    said = [
+        "My name is Olumide Adeyemi. I am an actuary at Northgate Re, a reinsurance firm in the "
+        "City of London. I live in Peckham with my wife, Funmilayo. My salary is £78,000.",
+        "A colleague of mine, Mr Hargreaves, has just accepted a position at Lloyd's with a "
+        "salary of £95,000. I am content at Northgate Re.",
+        "I have been promoted to senior actuary; my salary has been revised to £86,000.",
+        "Further news: we have completed on a house in Herne Hill and moved in last weekend.",
+    ]
+    memory = _memory_after(*((text, "Olumide", "s") for text in said))
+    facts = _facts(memory)
+    assert "Olumide works at Northgate Re, a reinsurance firm in the City of London." in facts
+    assert "Olumide is based in City of London." in facts, facts
+    assert not any(word in memory for word in ("£78,000", "Peckham")), facts
+    assert "Herne Hill" in memory
+
+
+def test_a_move_said_before_its_place_after_a_comma() -> None:
+    """ "We have moved flat, to Eimsbüttel." ends the home in Altona."""
+    said = [("I live in Altona with my husband Karim.", "Amira", "s")]
+    said.append(("We have moved flat, to Eimsbüttel. The new apartment is closer.", "Amira", "s"))
+    memory = _memory_after(*said)
+    assert "Altona" not in memory and "Eimsbüttel" in memory, memory
+
+
+def test_a_new_post_by_selection_a_shift_and_a_start_as_replace_what_they_change() -> None:
+    """ "a zookeeper at Kaveri Wildlife Park in Mysuru, mostly with the elephants" is four
+    claims; "selected at Bannerghatta Biological Park" ends the park, "shifted to Bengaluru"
+    the city; "started as a data analyst at Vitalis, a health start-up in Part-Dieu" ends the
+    trade, and where the new employer is moves no one out of their home."""
+    rahul = _memory_after(
+        (
+            "I'm Rahul, I work as a zookeeper at Kaveri Wildlife Park in Mysuru, mostly with "
+            "the elephants.",
+            "Rahul",
+            "s",
+        ),
+        (
+            "Huge news: I've been selected at Bannerghatta Biological Park! We've shifted to "
+            "Bengaluru this week.",
+            "Rahul",
+            "s",
+        ),
+    )
+    facts = _facts(rahul)
+    assert (
+        "Rahul works as a zookeeper." in facts and "Rahul works mostly with the elephants." in facts
+    )
+    assert not any(word in rahul for word in ("Kaveri", "Mysuru")), facts
+    chloe = _memory_after(
+        (
+            "I'm Chloé, an actuary at Assurances Mistral in Lyon. I live in Croix-Rousse.",
+            "Chloé",
+            "s",
+        ),
+        (
+            "I quit insurance and started as a data analyst at Vitalis, a health start-up in "
+            "Part-Dieu.",
+            "Chloé",
+            "s",
+        ),
+    )
+    facts = _facts(chloe)
+    assert "Chloé works as a data analyst." in facts and "Chloé lives in Croix-Rousse." in facts
+    assert "actuary" not in chloe, facts
