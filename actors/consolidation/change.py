@@ -23,7 +23,7 @@ from typing import NamedTuple
 import msgspec
 import numpy as np
 
-from reverie.store import Fact, known_word
+from reverie.store import Fact
 
 from .acquiring import (
     GIVEN,
@@ -41,6 +41,7 @@ from .breeds import named_beings, of_breed
 from .endings import ENDED, done_without, no_longer_on, stolen, thing_ended
 from .kinds import KINDS, amount_moved
 from .meaning import Embed
+from .medicines import medicine_changed, takes_medicine
 from .modifiers import is_modifier
 from .nearness import (
     COMMON,
@@ -57,6 +58,7 @@ from .ownership import named, owner, people, theirs
 from .places import premises_elsewhere, premises_moved, transferred
 from .signals import (
     CLAUSE,
+    SWITCH,
     THAN_THE_OLD,
     added,
     ended_at,
@@ -72,7 +74,7 @@ from .successors import succeeded
 from .third_person import word_set
 from .words import RELATIVES, UPPER, WHEN
 
-__all__ = ["SWITCH", "Displaced", "apart", "displaced", "values"]
+__all__ = ["Displaced", "apart", "displaced", "values"]
 
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.
 _LIFE_ENDS = re.compile(
@@ -173,9 +175,9 @@ def displaced(
         naming = [f for f in mine if old <= long_words(f.text)]
         if len(naming) == 1 and old:
             return Displaced(naming[0], None)
-    if _MEDICINE_CHANGED.search(said) and (mine := theirs(older, new, said, speaker, cue=False)):
+    if medicine_changed(said) and (mine := theirs(older, new, said, speaker, cue=False)):
         # "the GP changed my tablets": the one line of a medicine they take ("takes warfarin")
-        taken = [f for f in mine if _takes_medicine(f.text)]
+        taken = [f for f in mine if takes_medicine(f.text)]
         if len(taken) == 1:
             return Displaced(taken[0], None)
     # ("switched gyms", "changed carriers": the one of that kind they had is the old one)
@@ -382,31 +384,10 @@ _OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")
 _WANTS = re.compile(r"\b(?:need|want)s? (?:an? |some )?new\b", re.IGNORECASE)
 #: Whose a thing is, by a name or a relative: "Ines's old armchair", "my aunt's old car".
 _WHOSE = re.compile(rf"\b({HOLDER})'s ")
-#: The verbs a switch is told with.
-#: The verbs of a switch: "switched", "changing", "swapped".
-SWITCH = "(?:switch|chang|swapp?)"
 #: A thing switched whole, by its noun: "switched my module to computing".
 _SWITCHED_TO = re.compile(
     rf"\b{SWITCH}\w* (?:my|our|their|the) (?P<old>[a-z]{{3,}}) (?:over )?to\b", re.I
 )
-#: What one takes as a medicine, by its noun; a medicine switched by it ("changed my tablets",
-#: "switched their blood pressure meds"); a line of one taken ("takes warfarin every day",
-#: "takes a weekly tablet, alendronate": a word the vocabulary does not hold is a drug's name).
-_MEDICINE = r"(?:tablets?|pills?|medicines?|medications?|meds|prescriptions?|doses?|inhalers?)"
-_MEDICINE_CHANGED = re.compile(
-    rf"\b(?:{SWITCH}|adjust|increas|lower|upp)\w* (?:my|our|their|the|[{UPPER}][\w-]*'s) "
-    rf"(?:[a-z]+ ){{0,2}}{_MEDICINE}\b"
-)
-_TAKES = re.compile(r"\btak(?:es|ing)\b((?: [a-z,]+){1,4})")
-
-
-def _takes_medicine(text: str) -> bool:
-    """``text`` says a medicine is taken, by its noun or a drug's name."""
-    taken = _TAKES.search(text)
-    words = re.findall(r"[a-z]{4,}", taken[1]) if taken else []
-    return any(re.fullmatch(_MEDICINE, w) or not known_word(w) for w in words)
-
-
 #: A thing switched for another of its kind, by the kind's plural: "switched gyms".
 _SWITCHED_KINDS = re.compile(
     rf"\b{SWITCH}(?:ed|ing|es|e)? (?P<kind>(?!(?:to|over|back|from|it|them)\b)[a-z]{{3,}}s)\b"

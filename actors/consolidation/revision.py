@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from reverie.store import Fact, MessageRecord
 
 from .attributes import PET
-from .change import SWITCH, values
+from .change import values
 from .chatter import is_chatter
 from .grounding import content_stems, supports
 from .kinds import (
@@ -45,7 +45,7 @@ from .nearness import another_thing
 from .ownership import named, owner, people, said_in, same_person, same_turn, theirs
 from .renaming import corrected_name, renames, renaming
 from .sentences import NOT_AFTER_A_TITLE, sentences
-from .signals import ACTUALLY, CLAUSE, added, ending, gone, hedged, over
+from .signals import ACTUALLY, CLAUSE, SWITCH, added, ending, gone, hedged, over
 from .third_person import word_set
 from .words import PARTS_OF_DAY, RELATIVES, UPPER, WEEKDAYS, WHEN
 

@@ -23,6 +23,7 @@ __all__ = [
     "CLAUSE",
     "FELL_TO",
     "GONE",
+    "SWITCH",
     "THAN_THE_OLD",
     "added",
     "ended_at",
@@ -36,6 +37,8 @@ __all__ = [
     "without_cues",
 ]
 
+#: The verbs of a switch: "switched", "changing", "swapped".
+SWITCH = "(?:switch|chang|swapp?)"
 #: Where a fact's clauses meet: a state is said in its first clause.
 CLAUSE = re.compile(r",\s+(?:and\s+|but\s+|so\s+)?|;\s+|\s+and\s+(?!others\b)(?=[a-z])")
 

@@ -1,0 +1,37 @@
+"""A medicine the speaker takes, and a change of it said by its noun: "the GP changed my
+tablets" is of "takes warfarin every day", whatever the drug's name. See docs/design.md,
+"Facts that stay true".
+"""
+
+from __future__ import annotations
+
+import re
+
+from reverie.store import known_word
+
+from .signals import SWITCH
+from .words import UPPER
+
+__all__ = ["medicine_changed", "takes_medicine"]
+
+#: What one takes as a medicine, by its noun; a medicine switched by it ("changed my tablets",
+#: "switched their blood pressure meds"); a line of one taken ("takes warfarin every day",
+#: "takes a weekly tablet, alendronate": a word the vocabulary does not hold is a drug's name).
+_MEDICINE = r"(?:tablets?|pills?|medicines?|medications?|meds|prescriptions?|doses?|inhalers?)"
+_MEDICINE_CHANGED = re.compile(
+    rf"\b(?:{SWITCH}|adjust|increas|lower|upp)\w* (?:my|our|their|the|[{UPPER}][\w-]*'s) "
+    rf"(?:[a-z]+ ){{0,2}}{_MEDICINE}\b"
+)
+_TAKES = re.compile(r"\btak(?:es|ing)\b((?: [a-z,]+){1,4})")
+
+
+def medicine_changed(said: str) -> bool:
+    """``said`` tells a medicine changed by its noun ("the GP changed my tablets")."""
+    return bool(_MEDICINE_CHANGED.search(said))
+
+
+def takes_medicine(text: str) -> bool:
+    """``text`` says a medicine is taken, by its noun or a drug's name."""
+    taken = _TAKES.search(text)
+    words = re.findall(r"[a-z]{4,}", taken[1]) if taken else []
+    return any(re.fullmatch(_MEDICINE, w) or not known_word(w) for w in words)
