@@ -66,6 +66,8 @@ _WHEN_WORKED = (
     r"(?:remote(?:ly)? |part-time |full-time |(?:nights|days|weekends|evenings) |"
     r"(?:(?:weekend|night|day|early|late|evening|morning|double) )?shifts )?"
 )
+#: Whom a time or plan suits, after "works for": no employer.
+_SUITED = "everyone|everybody|all|both|me|us|them|you|him|her"
 #: A place of work by its kind, in its name: "Hospital San Javier", "Riverside Primary School".
 WORKPLACE = (
     r"(?-i:Hospital|Clinic|Clínica|Clinica|School|College|University|Bank|Academy|Institute)"
@@ -180,7 +182,8 @@ _TABLE: list[tuple[str, str]] = [
         r"\b(?:(?<!\bfinished )(?<!\bafter )(?<!\bbefore )(?<!\bfrom )(?<!\boff )(?<!\bto )"
         # (and when: "works nights at Skyhaven", "work weekends at the i-SITE", "works weekend
         # shifts at a Żabka"; or the shifts alone, not extra ones, "shifts at Blue Heron end at 2")
-        rf"works? {_WHEN_WORKED}(?:at|for|in)\b|working {_WHEN_WORKED}(?:at|for)\b|"
+        # (not what suits: "Wednesday works for everyone", "that works for me")
+        rf"works? {_WHEN_WORKED}(?:at|for(?! (?:{_SUITED})\b)|in)\b|working {_WHEN_WORKED}(?:at|for)\b|"
         r"(?<!extra )(?<!volunteer )shifts? at (?:the )?(?-i:[A-Z])|"
         # (or a part of a workplace they are on: "on the surgical ward at Derwent Private")
         r"(?:'m|\bam|\bis) on the (?:[\w-]+ ){0,2}(?:ward|unit|team|desk|line) at (?:the )?(?-i:[A-Z])|"
@@ -202,7 +205,8 @@ _TABLE: list[tuple[str, str]] = [
         # backend lead at Tessa AI"; not one who goes there, "a member at David Lloyd", nor
         # a doing, "staying at Leo's")
         # (a role's words, not a clause's: "the old one is far now - they are at Fit Zone")
-        r"(?:become|becoming|became|been|now|as|I'm|am|is) (?:an? |the )?(?:new )?"
+        # (a doing now is no role: "the group now meets at Café Weidinger")
+        r"(?:become|becoming|became|been|now(?! [a-z]+s at\b)|as|I'm|am|is) (?:an? |the )?(?:new )?"
         r"(?:(?!(?:they|we|he|she|are|is|was|were)\b)[^\W_][\w-]* ){0,2}"
         rf"(?!(?:{PATRONS}|student)s? )"
         r"(?!(?:are|is|was|were)\b)[^\W_][\w-]*(?<!ing)(?<!ed) "

@@ -1,0 +1,30 @@
+"""Changes and non-changes said in passing, as in a working chat: a group that "now meets
+at" a café is no new employer, a day that "works for everyone" no job; a move into "the flat
+above the studio" leaves the business; a price put "up to £52 cos of the costs"; a truck
+that is "a write-off" or a ute that "carked it"; a move only thought about; a colleague's
+phone; a rebrand the jars "now say"; "a correction on the badminton thing"."""
+
+from __future__ import annotations
+
+from reverie.actors.consolidation.attributes import keys
+from tests.actors.merging import facts_of, memory_after
+
+
+def _lines(speaker: str, *turns: str) -> list[str]:
+    """The memory's lines after one job per turn, a day apart, in one scope."""
+    return facts_of(memory_after(*((turn, speaker, "s") for turn in turns)))
+
+
+def test_a_doing_now_at_a_place_and_a_time_that_suits_are_no_employer() -> None:
+    """ "The group now meets at Café Weidinger", "Wednesday works for everyone": no work key;
+    "now works at", "is now backend lead at" still are."""
+    assert not keys("Hamid's backgammon group now meets at Café Weidinger.")
+    assert not keys("No, Wednesday works for everyone.")
+    assert [k.attribute for k in keys("Maya now works at Acme.")] == ["work"]
+    assert [k.attribute for k in keys("Maya is now backend lead at Tessa AI.")] == ["work"]
+    lines = _lines(
+        "Hamid",
+        "Now I have my own small business, Tanin Piano Service.",
+        "Our backgammon group now meets at Café Weidinger, the other place closed.",
+    )
+    assert "Now Hamid has their own small business, Tanin Piano Service." in lines, lines
