@@ -446,14 +446,14 @@ def _supersede(
 
 
 def _home_kept(old: Fact, new: Fact, said: str) -> bool:
-    """``old`` says where its speaker lives and ``new``, no move, is of their work."""
-    mine = {k.attribute for k in keys(new.text)}
-    return (
-        any(k.attribute == "residence" for k in keys(old.text))
-        and not moves(said)
-        and "work" in mine
-        and "residence" not in mine
-    )
+    """``old`` says where its speaker lives and ``new``, no move, is of their work; or
+    ``old`` says where they work and ``new`` is a move of home ("moved in the flat above the
+    studio" leaves "opened their own place, Agulha Studio")."""
+    mine, was = ({k.attribute for k in keys(f.text)} for f in (new, old))
+    if moves(said):
+        home = bool(_THE_HOME.search(new.text))
+        return home and "work" in was and "residence" not in was and "work" not in mine
+    return "residence" in was and "work" in mine and "residence" not in mine
 
 
 def _newest(old: Fact, facts: list[Fact], shared: list[tuple[Key, Key]]) -> bool:

@@ -28,3 +28,13 @@ def test_a_doing_now_at_a_place_and_a_time_that_suits_are_no_employer() -> None:
         "Our backgammon group now meets at Café Weidinger, the other place closed.",
     )
     assert "Now Hamid has their own small business, Tanin Piano Service." in lines, lines
+
+
+def test_a_move_into_a_flat_leaves_the_business_the_line_names() -> None:
+    """ "moved in the flat above the studio": a move of home, not of the business."""
+    lines = _lines(
+        "Mateus",
+        "big news!! left the old studio, opened my own place, Agulha Studio, in graca",
+        "also i moved in the flat above the studio so no more commute",
+    )
+    assert any("Agulha Studio" in line for line in lines), lines
