@@ -96,7 +96,7 @@ _UNIT = re.compile(r" (?P<unit>[^\W\d_]+)")
 _NOT_UNIT = re.compile(
     r"now|an?|the|per|from|on|in|at|to|and|or|this|next|last|if|so|but|these|those|with|for|"
     r"since|instead|again|too|though|already|as|until|each|every|once|plus|after|before|when|"
-    r"because"
+    r"because|cos|coz|cuz|bc|while|which|by|off|max|tops|or so|ish|then|yet|still"
 )
 #: No unit after an amount: no word follows it, or one that names no unit ("4,400 now").
 _NO_UNIT_AFTER = rf"(?! (?!(?:{_NOT_UNIT.pattern})\b)[a-z])"

@@ -38,3 +38,14 @@ def test_a_move_into_a_flat_leaves_the_business_the_line_names() -> None:
         "also i moved in the flat above the studio so no more commute",
     )
     assert any("Agulha Studio" in line for line in lines), lines
+
+
+def test_a_price_put_up_with_why_after_it_replaces_the_old_price() -> None:
+    """ "putting full groom up to £52 cos of all the costs": "cos" is no unit of 52."""
+    lines = _lines(
+        "Chi",
+        "prices mainly. full groom is £45, nail trim £10.",
+        "and im putting full groom up to £52 cos of all the costs",
+    )
+    assert not any("£45" in line for line in lines), lines
+    assert "Chi's full groom is £52, nail trim £10." in lines, lines
