@@ -10,6 +10,9 @@ alone, and those that say a line holds one by its name (owned, or known by
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+
+from reverie.store import Fact
 
 from .words import UPPER, WHEN
 
@@ -23,6 +26,7 @@ __all__ = [
     "acquired",
     "known_thing",
     "owns",
+    "things_had",
 ]
 
 #: A thing given to someone: "gave them a smartphone, an iPhone SE", "Suez Gate has given
@@ -121,3 +125,17 @@ def known_thing(text: str, persons: set[str]) -> bool:
     return any(
         m["make"] not in persons and SAID_OF.match(text, m.end()) for m in THE_MAKE.finditer(text)
     )
+
+
+#: A thing had or used, by a name typed in lower case: "drives an old toyota hilux".
+_A_THING_HAD = re.compile(
+    r"\b(?:drives?|rides?|driving|riding|owns?|has|had|got) (?:an?|the|my|their) "
+)
+
+
+def things_had(lines: Sequence[Fact], persons: set[str]) -> list[Fact]:
+    """The ``lines`` holding a thing of their subject's: by the thing's name (``owns``,
+    ``known_thing``) where any does, else by a verb of having ("drives an old toyota hilux"),
+    for a thing said to end ("the old ute carked it")."""
+    named = [f for f in lines if owns(f.text, persons) or known_thing(f.text, persons)]
+    return named or [f for f in lines if _A_THING_HAD.search(f.text)]

@@ -35,6 +35,7 @@ from .acquiring import (
     acquired,
     known_thing,
     owns,
+    things_had,
 )
 from .attributes import PET, held_by_another, keys
 from .breeds import named_beings, of_breed
@@ -68,6 +69,7 @@ from .signals import (
     over,
     signalled,
     weakly,
+    wrecked,
 )
 from .subjects import HOLDER, by_common_noun, subject
 from .successors import succeeded
@@ -372,6 +374,8 @@ def displaced(
     ]
     candidates = [f for f in candidates if not another_thing(new.text, f.text)]  # (its when)
     among = gone(said) and len(candidates) > 1 and not thing
+    if thing or wrecked(said):  # (a thing ended is a line's thing: not "tigers from Monday")
+        candidates = things_had(candidates, persons)
     found = nearest(new, candidates, embed, NEAR_OF_KIND if among else NEAR, speaker)
     # which clause of it changed, meaning alone cannot tell: the line goes whole
     return None if found is None else Displaced(candidates[found], None)

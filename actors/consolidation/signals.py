@@ -35,6 +35,7 @@ __all__ = [
     "signalled",
     "weakly",
     "without_cues",
+    "wrecked",
 ]
 
 #: The verbs of a switch: "switched", "changing", "swapped".
@@ -188,12 +189,15 @@ _ENDING = re.compile(
     r"replac(?:e|ed|es|ing)(?= (?:the |my |our |their )?(?:old )?(?-i:[A-Z])))\b",
     re.IGNORECASE,
 )
+#: A thing dead or wrecked as people say it: "the old ute finally carked it", "the truck's a
+#: write-off".
+_WRECKED = r"carked it|conked out|bit the dust|gave up the ghost|(?:is|'s|was) a write-?off"
 #: A thing of the speaker's that ended: sold, given up, dead, gone, stolen, scrapped.
 _GONE = re.compile(
     rf"\b(?:sold(?! [A-Z][\w-]* on\b)|nicked|pinched|gave (?:up|away)|gave (?:him|her|them|[A-Z][\w-]*) away|got rid of|(?<!\ba )(?<!\ban )retired|scrapped|died|buried|{GONE}|stolen|"
     # (or "die", as a past some write it: "our dog die on the weekend"; not "to die", "will die")
     r"(?<!\bto )(?<!\bwill )(?<!\bmight )(?<!\bcould )(?<!\bwould )(?<!\bmay )(?<!\bcan )die(?= on| last| yesterday| this)|"
-    rf"{BROKE}|wrote off|rehomed?|went to live|stole|no more|(?:up )?for sale|(?:say|said|saying) goodbye to|"
+    rf"{_WRECKED}|{BROKE}|wrote off|rehomed?|went to live|stole|no more|(?:up )?for sale|(?:say|said|saying) goodbye to|"
     # (a pet of theirs taken in by others: "my foster cat got adopted"; not "we adopted a dog")
     r"(?:got|was|been|gets|is) adopted|"
     r"(?:is|are|was) over|ended(?! (?:the|a|an|up|with|our|my|their)\b)|packed in|"
@@ -206,6 +210,12 @@ _GONE = re.compile(
     rf"put (?:[\w']+ ){{0,3}}?{PET.pattern}s? (?:down|to sleep))\b",
     re.IGNORECASE,
 )
+
+
+def wrecked(text: str) -> bool:
+    """``text`` says a thing is dead or wrecked in the words people use ("carked it"): a thing
+    had, not a state, ended."""
+    return bool(re.search(rf"\b(?:{_WRECKED})\b", text, re.IGNORECASE))
 
 
 def ending(text: str) -> bool:

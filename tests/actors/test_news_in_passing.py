@@ -49,3 +49,16 @@ def test_a_price_put_up_with_why_after_it_replaces_the_old_price() -> None:
     )
     assert not any("£45" in line for line in lines), lines
     assert "Chi's full groom is £52, nail trim £10." in lines, lines
+
+
+def test_a_vehicle_dead_or_wrecked_as_people_say_it_ends_the_one_they_drive() -> None:
+    """ "the old ute finally carked it" ends the ute they drive, typed in lower case; a line
+    of no thing had stays ("tigers n lions from Monday")."""
+    lines = _lines(
+        "Aroha",
+        "fyi i drive an old toyota hilux to all the sites",
+        "tigers n lions from monday, been chasing this for 2 years",
+        "the old ute finally carked it on the back road",
+    )
+    assert not any("hilux" in line for line in lines), lines
+    assert any("Tigers n lions" in line for line in lines), lines
