@@ -139,6 +139,8 @@ _HEDGE = re.compile(
     r"\b(?:might|could|maybe|perhaps|(?:thinking|talk(?:s|ing)?) (?:about|of)|considering|if|should|"
     # (an idea of one, not a state: "I was thinking 85 soles")
     r"(?:was|were|am|'m|is|are|'re) (?:just |only )?thinking|"
+    # (a doing thought of or wondered about: "sometimes I think about moving to Galway")
+    r"think(?:s)? (?:about|of) [a-z]+ing|wonder(?:s|ed|ing)? (?:about|whether)|toying with|"
     # ("Hope" and "Will" that open a fact are names: "Will moved to Lisbon")
     r"someday|one day|wish|(?-i:hope)|dream(?:s|ing)? (?:about|of)|suggest(?:s|ed|ing)?|"
     r"recommend(?:s|ed|ing)?|advis(?:es|ed)|tempted|"

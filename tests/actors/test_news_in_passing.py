@@ -62,3 +62,13 @@ def test_a_vehicle_dead_or_wrecked_as_people_say_it_ends_the_one_they_drive() ->
     )
     assert not any("hilux" in line for line in lines), lines
     assert any("Tigers n lions" in line for line in lines), lines
+
+
+def test_a_move_thought_about_moves_no_one() -> None:
+    """ "Sometimes I think about moving to Galway": where they are based stays."""
+    lines = _lines(
+        "Siobhan",
+        "I'm a farrier based in Naas, County Kildare.",
+        "Sometimes I think about moving to Galway, the west is gorgeous.",
+    )
+    assert "Siobhan is based in Naas, County Kildare." in lines, lines
