@@ -236,9 +236,12 @@ def same_subject(a: str, b: str) -> bool:
     """Two subjects name the same person; an empty one (nobody named: the speaker, or their
     thing) matches any but someone's relative ("Priya's cousin moved …" is not Priya's); a
     relative named is the relative unnamed and the name alone ("maya's sister ana" is
-    "maya's sister" and "ana", not "bob's cousin ana")."""
-    if a == b or (not a and "'s " not in b) or (not b and "'s " not in a):
+    "maya's sister" and "ana", not "bob's cousin ana"), nor someone unnamed ("a colleague
+    swears by her Pixel")."""
+    if a == b:
         return True
+    if not a or not b:
+        return not re.match(r"(?:.*'s |an? )", a or b)
     short, named = sorted((a, b), key=len)
     if "'s " not in named or not short:
         return False

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from reverie.actors.consolidation.attributes import keys
 from tests.actors.merging import facts_of, memory_after
+from tests.actors.merging import merged as _merged
 
 
 def _lines(speaker: str, *turns: str) -> list[str]:
@@ -72,3 +73,10 @@ def test_a_move_thought_about_moves_no_one() -> None:
         "Sometimes I think about moving to Galway, the west is gorgeous.",
     )
     assert "Siobhan is based in Naas, County Kildare." in lines, lines
+
+
+def test_a_colleagues_phone_is_not_the_speakers() -> None:
+    """ "A colleague swears by her Pixel" leaves the iPhone they now use."""
+    older = ["Now using an iPhone 13 that Kwame's mum gave Amara."]
+    after = _merged("Amara", older, "A colleague swears by her Pixel.")
+    assert older[0] in after.memory and not after.retired
