@@ -93,7 +93,7 @@ _NEW_NAME = re.compile(
     r"(?:(?:\b(?:called|named|calling (?:it|them)|name is|name(?: also| too)?[:,]|to|as|officially|(?:is|are|'re) now|is|are|'re|be|[Ii]t's|[Hh]e's|[Ss]he's|"
     # (or "voted to rename ourselves Taff Vale Ten")
     # (its thing's noun, not an article: "rebranded the DJ business" gives no name "DJ")
-    r"says|reads|(?:renamed|retitled|rebranded|rename) (?:the |our |my |their )?"
+    r"says?|reads?|(?:renamed|retitled|rebranded|rename) (?:the |our |my |their )?"
     r"(?!(?:the|our|my|their)\b)[a-z]+|"
     # (or a passive one: "the home's been taken over and renamed Tamar House")
     r"(?:been|was|got|and) (?:renamed|retitled|rebranded)|"
@@ -232,7 +232,10 @@ def renamed(
         holding = [
             (line, m[0])
             for line in lines
-            for m in re.finditer(rf"(?<=\S )(?:[{UPPER}][\w'-]* )+{kind}(?![\w'-])", line.text)
+            # (a name answered too: 'answered "Kowhai Hill Honey"')
+            for m in re.finditer(
+                rf"(?:(?<=\S )|(?<=\S \"))(?:[{UPPER}][\w'-]* )+{kind}(?![\w'-])", line.text
+            )
             if m[0] != new
         ]
     if not holding and " " in new:  # or a name sharing a word ("Darling Downs Dynamos")

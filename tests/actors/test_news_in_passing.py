@@ -80,3 +80,10 @@ def test_a_colleagues_phone_is_not_the_speakers() -> None:
     older = ["Now using an iPhone 13 that Kwame's mum gave Amara."]
     after = _merged("Amara", older, "A colleague swears by her Pixel.")
     assert older[0] in after.memory and not after.retired
+
+
+def test_a_rebrand_the_jars_now_say_renames_the_name_answered() -> None:
+    """ "jars now say Tui Ridge Honey" renames the stall answered as "Kowhai Hill Honey"."""
+    older = ['Aroha, asked "What\'s the stall called?", answered "Kowhai Hill Honey".']
+    after = _merged("Aroha", older, "We rebranded btw, jars now say Tui Ridge Honey.")
+    assert "Kowhai" not in after.memory and "Tui Ridge Honey" in after.memory, after.memory
