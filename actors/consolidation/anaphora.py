@@ -92,10 +92,10 @@ _WRONG_ABOUT = re.compile(
     r"|\bmisread (?:the|my) (?P<c>[a-z]+)\b"
     r"|\b(?:[Tt]he|[Mm]y) (?P<d>[a-z]+(?: [a-z]+)?)(?: I (?:gave you|said|told you|wrote|typed))?"
     r" (?:was|were) (?:wrong|off|incorrect)\b"
-    r"|^(?!(?i:small|quick|tiny|slight|minor|big|major|one|another|a)\b)"
-    r"(?P<e>[A-Za-z]+(?: [a-z]+)?) correction\b"
-    # ("Correction on that rent number")
-    r"|\b[Cc]orrection (?:on|to) (?:that|the|my) (?P<g>[a-z]+)(?: number| figure)?\b"
+    r"|^(?!(?i:small|quick|tiny|slight|minor|big|major|one|another|a|also|and|oh|so|plus)\b)"
+    r"(?P<e>[A-Za-z]+(?: (?!(?:a|an|the|my)\b)[a-z]+)?) correction\b"
+    # ("Correction on that rent number", "a correction on the badminton thing")
+    r"|\b[Cc]orrection (?:on|to|about) (?:that|the|my) (?P<g>[a-z]+)(?: number| figure| thing)?\b"
     # ("the seeds I started aren't the variety I told you")
     r"|\b(?:[Tt]he|[Mm]y) (?P<f>[a-z]+)(?: [^,.:;]*?)? (?:is|are|was|were)(?:n't| not) the [a-z]+ I "
     r"(?:told you|said|mentioned|wrote)\b"

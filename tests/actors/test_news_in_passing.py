@@ -87,3 +87,15 @@ def test_a_rebrand_the_jars_now_say_renames_the_name_answered() -> None:
     older = ['Aroha, asked "What\'s the stall called?", answered "Kowhai Hill Honey".']
     after = _merged("Aroha", older, "We rebranded btw, jars now say Tui Ridge Honey.")
     assert "Kowhai" not in after.memory and "Tui Ridge Honey" in after.memory, after.memory
+
+
+def test_a_correction_on_a_thing_corrects_that_thing() -> None:
+    """ "Also a correction on the badminton thing: it's Thursdays at 8": the badminton's
+    day, not "also a"."""
+    lines = _lines(
+        "Priya",
+        "Tuesday badminton at 8.",
+        "Also a correction on the badminton thing: it's Thursdays at 8, I mixed it up before.",
+    )
+    assert not any("Tuesday" in line or "also a" in line for line in lines), lines
+    assert "Priya's badminton is Thursdays at 8." in lines, lines
