@@ -18,11 +18,17 @@ from .words import RELATIVES, UPPER, WEEKDAYS
 
 __all__ = ["as_meant", "cased", "labelled"]
 
-#: "I'm" typed without its apostrophe: "im mateo, 22", "Im staying here".
-_IM = re.compile(r"\b[Ii]m\b(?!['’-])")
+#: "I'm" and "I've" typed without their apostrophe: "im mateo, 22", "ive got a vivaro now".
+_IM = re.compile(r"\b[Ii](m|ve)\b(?!['’-])")
 #: The speaker's "I" typed in lower case: "i coach a team", "i'm outnumbered" (not "i.e.").
 _LOWER_I = re.compile(r"(?<![\w'’.-])i(?=(?:['’](?:m|ve|d|ll))?(?![\w'’-]|\.\w))")
 
+#: "It's" typed without its apostrophe, before what never follows the possessive "its": "its
+#: my own business", "its a ford transit".
+_ITS = re.compile(
+    r"\b([Ii])ts(?= (?:my|our|a|an|the|not|so|been|going|gonna|just|really|very|too|still|now|"
+    r"only|all)\b)"
+)
 #: A negation typed without its apostrophe: "i dont want", "cant make it", "didnt".
 _NT = re.compile(r"\b(do|does|did|ca|wo|is|are|was|were|have|has|had|could|would|should)nt\b")
 #: "I am" before a name in the languages users greet in: "Soy Valentina", "Ich bin Lena".
@@ -41,8 +47,8 @@ _THEIRS_UNSAID = re.compile(
     # (or said to be a thing named or counted: "day job is QA tester at Frostline Games", "rig
     # is a ryzen 7 with an rtx 3070")
     r"(?!(?:i|it|this|that|there|he|she|they|we|you|what|who|where|how|my|our|your|his|her|their|"
-    r"the|a|an|and|but|so|or)\b)"
-    r"[a-z]+(?: [a-z]+)?"
+    r"the|a|an|and|but|so|or|yeah|yeh|yep|yup|nah|nope|ok|okay|oh|well)\b)"
+    r"[a-z]+(?: (?!(?:it|this|that|there|he|she)\b)[a-z]+)?"
     r"(?:'s| is) (?:(?:called|named) (?=[A-Z])|(?=[^.!?]*(?:[A-Z]|\d)))"
 )
 #: Words before a comma that are no claim, then a past verb without its "I": "Done deal,
@@ -116,7 +122,8 @@ def as_meant(text: str, name: str | None) -> str:
     """A user's sentence as a careful writer would type it: its first word and "I" in capitals
     ("name's Marcus, i coach …"), and an introduction by the speaker's bare name ("Grace
     Wambui, senior auditor at KPMG.", "Zeynep, 27, PhD student …") with its "I'm"."""
-    text = _DROPPED_G.sub(_with_g, _NT.sub(r"\1n't", _IM.sub("I'm", _LOWER_I.sub("I", text))))
+    text = _IM.sub(r"I'\1", _ITS.sub(r"\1t's", _LOWER_I.sub("I", text)))
+    text = _DROPPED_G.sub(_with_g, _NT.sub(r"\1n't", text))
     text = _WEEKDAY.sub(lambda day: day[0].capitalize(), cased(text))
     text = _ASIDE.sub("", text)  # "I'm Hiroshi by the way, a baker": "I'm Hiroshi, a baker"
     # ("I'm a vet (mostly cats and dogs, the odd angry parrot) at Turia Vet Clinic": a list

@@ -1,0 +1,26 @@
+"""What people type in chat, read as what they mean: an apostrophe left out ("its my own
+business", "ive got"), an aside before a claim ("nah not on the sign, but fyi i drive …"),
+a sign-off opening one ("Must dash, …"), an aside to the assistant after a dash, and a thing
+named alone with its when said next ("Choir! Every Wednesday at 6pm")."""
+
+from __future__ import annotations
+
+from reverie.actors.consolidation.casual import as_meant
+from tests.actors.merging import facts_of, memory_after
+
+
+def _lines(speaker: str, *turns: str) -> list[str]:
+    """The memory's lines after one job per turn, a day apart, in one scope."""
+    return facts_of(memory_after(*((turn, speaker, "s") for turn in turns)))
+
+
+def test_its_before_what_never_follows_the_possessive_is_it_is() -> None:
+    """ "its my own business" is "it's"; "its" before a noun stays the possessive."""
+    assert as_meant("its my own business, about 40 hives", "Aroha").startswith("It's my own")
+    assert as_meant("the hive lost its queen", "Aroha") == "The hive lost its queen"
+
+
+def test_ive_typed_without_its_apostrophe_is_i_have() -> None:
+    """ "so ive got a vauxhall vivaro now" is the speaker's new van, a clause of its own."""
+    lines = _lines("Chi", "gearbox went on the old van so ive got a vauxhall vivaro now")
+    assert "Chi has got a Vauxhall Vivaro now." in lines, lines
