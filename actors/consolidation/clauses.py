@@ -18,7 +18,7 @@ import re
 __all__ = ["clauses"]
 
 _OPENER = re.compile(
-    r"^(?:(?:actually|so|well|also|oh|btw|by the way|anyway|and|but|yeah|yes|ok|okay|hey|"
+    r"^(?:(?:actually|so|well|also|oh|btw|fyi|tbh|by the way|anyway|and|but|yeah|yes|ok|okay|hey|"
     r"hmm|um|honestly|basically|plus|guess what|fun fact|although|though)\b[,!.:]?\s+)+",
     re.IGNORECASE,
 )
@@ -29,7 +29,9 @@ _NEW_SUBJECT = re.compile(
     # "Dragan, our prim player, …")
     r",\s+(?!(?:[Mm]y|[Oo]ur) (?:[\w'-]+ ){0,2}[\w'-]+(?:,|$)))"
     # (after when it happens, if said first: "…, and on Monday I start at Tengri")
-    r"(?=(?:(?:on|from|next|last|this|since|after|starting|in) [\w-]+(?: [\w-]+)?,? )?"
+    # (or after an aside: "…, but fyi I drive an old Hilux")
+    r"(?=(?:(?:fyi|FYI|btw|tbh|honestly|actually),? )?"
+    r"(?:(?:on|from|next|last|this|since|after|starting|in) [\w-]+(?: [\w-]+)?,? )?"
     r"(?:I|I'm|I've|I'd|I'll|my|My|we|we're|our)\b|(?:[\w'-]+ ){1,2}&I\b)"
     # (or a thing's state after a colon: "My daughter convinced me: the shop is now Rangtuli")
     r"|:\s+(?=[Tt]he (?:[\w'-]+ ){0,2}(?:is|are|was|were|has|had|moved|changed)\b)"

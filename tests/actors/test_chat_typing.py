@@ -24,3 +24,10 @@ def test_ive_typed_without_its_apostrophe_is_i_have() -> None:
     """ "so ive got a vauxhall vivaro now" is the speaker's new van, a clause of its own."""
     lines = _lines("Chi", "gearbox went on the old van so ive got a vauxhall vivaro now")
     assert "Chi has got a Vauxhall Vivaro now." in lines, lines
+
+
+def test_a_claim_after_but_and_an_aside_is_a_clause_of_its_own() -> None:
+    """ "nah not on the sign, but fyi i drive an old toyota hilux …": the "nah" reply says
+    nothing, the car is the speaker's."""
+    said = "nah not on the sign, but fyi i drive an old toyota hilux to all the sites"
+    assert _lines("Aroha", said) == ["Aroha drives an old toyota hilux to all the sites."]
