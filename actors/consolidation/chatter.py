@@ -32,7 +32,7 @@ _OPENER_WORDS = (
     r"anyway|"
     r"change of plans?|(?:slight|small|quick|big|one) change|"
     r"and|but|yeah|yes|ok|okay|hey|hmm|um|honestly|basically|plus|haha|lol|wow|sorry|hi|"
-    r"surprise|yay|phew|omg|oof|ah|"
+    r"surprise|yay|phew|omg|oof|ah|(?:must|gotta|got to|have to) (?:dash|run|fly)|"
     r"hello|hiya|morning|right|alright|actually|these days|nowadays|lately|small update|reminder|just so you know|side note|"
     # (what the assistant did for it: "I took your advice, now I …", "thanks to you")
     r"I (?:took|take|follow|followed|tried) your advice|thanks to you|as you (?:said|suggested)|"
@@ -285,6 +285,10 @@ def _without_tails(text: str) -> str:
     comma = max(body.rfind(","), body.rfind(";"))
     if comma >= 0 and _NOT.match(body, comma):
         body = body[:comma]
+    # (an aside to the assistant after a dash: "… in Naas — yes, a woman farrier, before you ask")
+    dash = max(body.rfind(" — "), body.rfind(" – "))
+    if dash > 0 and _YOU.search(body, dash):
+        body = body[:dash]
     last = max(body.rfind(stop) for stop in ".!?") + 1  # the last sentence
     asked = _ASK_WORD.search(body, last)
     for so in _SO.finditer(body, last):
@@ -320,7 +324,10 @@ def is_chatter(text: str) -> bool:
         return True
     # (about the assistant, not the user's life; unless it names someone of theirs, "their
     # wife Made says their English is getting better because of you", or says more)
-    if _YOU.search(_QUOTED.sub("", text)) and not _NAMED_KIN.search(text) and " and " not in text:
+    # (before an aside after a dash: "a farrier based in Naas — yes, a woman farrier, before
+    # you ask")
+    claim = re.split(r" [—–] ", _QUOTED.sub("", text), maxsplit=1)[0]
+    if _YOU.search(claim) and not _NAMED_KIN.search(text) and " and " not in text:
         return True
     if (same := _TAUTOLOGY.match(text)) and same["a"].casefold() == same["b"].casefold():
         return True

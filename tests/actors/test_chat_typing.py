@@ -31,3 +31,23 @@ def test_a_claim_after_but_and_an_aside_is_a_clause_of_its_own() -> None:
     nothing, the car is the speaker's."""
     said = "nah not on the sign, but fyi i drive an old toyota hilux to all the sites"
     assert _lines("Aroha", said) == ["Aroha drives an old toyota hilux to all the sites."]
+
+
+def test_a_sign_off_opening_a_sentence_is_no_claim() -> None:
+    """ "Must dash, Tuesday badminton at 8": what follows the sign-off is kept, not it."""
+    lines = _lines("Priya", "Must dash, Tuesday badminton at 8 and our tortoise needs feeding.")
+    assert not any("dash" in line.casefold() for line in lines), lines
+    assert any("Tuesday badminton at 8" in line for line in lines), lines
+
+
+def test_an_aside_to_the_assistant_after_a_dash_leaves_the_claim_before_it() -> None:
+    """ "… based in Naas — yes, a woman farrier, before you ask, ha.": the aside speaks to
+    the assistant, the trade and the place are the speaker's."""
+    said = (
+        "Hi there, Siobhan here. I'm a farrier based in Naas, County Kildare — yes, a woman "
+        "farrier, before you ask, ha."
+    )
+    lines = _lines("Siobhan", said)
+    assert "Siobhan works as a farrier." in lines, lines
+    assert "Siobhan is based in Naas, County Kildare." in lines, lines
+    assert not any("you ask" in line for line in lines), lines
