@@ -41,7 +41,7 @@ from .kinds import KINDS, record_time, recurs
 from .ownership import named_theirs, of_theirs
 from .places import PLACE_NAMED, VENUE, place_after
 from .renaming import corrected_name, renames
-from .replies import IT, answered, continues, only_reply
+from .replies import IT, answered, continues, named_then_when, only_reply
 from .result import ConsolidationResult
 from .retraction import retraction_topics
 from .routines import WHEN_ALONE, when_of
@@ -369,7 +369,8 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
         text = it_corrected(as_meant(sentence.text, sentence.turn.name), said)
         text = old_one(named_pronoun(it_sold(text, earlier[:-1]), earlier[:-1], who), earlier[:-1])
         text = forgot_it(it_named(text, earlier[:-1]), earlier[:-1])
-        text = when_of(text, said)  # ("futsal moved … Thursdays 20:00 now": futsal's)
+        # ("futsal moved … Thursdays 20:00 now": futsal's; "Choir! Every Wednesday at 6pm")
+        text = when_of(named_then_when(text, said), said)
         if said and _AMOUNT_NOW.match(text):
             text = f"I'm on {text}"  # "Got a raise. 2650 now.": what they are on now
         wrong = _OWNED_WRONG.search(said) or (

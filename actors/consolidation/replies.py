@@ -13,8 +13,9 @@ import re
 from .chatter import is_chatter
 from .routines import WHEN_ALONE
 from .third_person import third_person, word_set
+from .words import WEEKDAYS
 
-__all__ = ["IT", "answered", "continues", "only_reply"]
+__all__ = ["IT", "answered", "continues", "named_then_when", "only_reply"]
 
 #: A question asking for a fact, not a yes or no ("What do you shoot with?").
 _ASKS = re.compile(
@@ -61,6 +62,22 @@ def answered(question: str, reply: str, name: str) -> str | None:
     asked = _YOU.sub(lambda you: _THEY[you[0].casefold()], question)
     said = third_person(reply, name).rstrip(".!")
     return f'{name}, asked "{asked}", answered "{said}"'
+
+
+#: A thing named alone, as a reply ("Choir!"), and a sentence saying when it is, with no
+#: subject of its own ("Every Wednesday at 6pm at the community centre.").
+_NAMED_ALONE = re.compile(r"[A-Z][a-z]+[!.]+")
+_EVERY = re.compile(rf"(?:Every|On) (?i:{WEEKDAYS})s?\b")
+
+
+def named_then_when(text: str, said: str) -> str:
+    """``text``, when ``said`` before it named a thing alone and ``text`` says when it is
+    ("Choir! Every Wednesday at 6pm"): the thing with its when; else as it is."""
+    if not (_NAMED_ALONE.fullmatch(said) and not only_reply(said)):
+        return text
+    if WHEN_ALONE.match(text) or _EVERY.match(text):
+        return f"{said.rstrip('!.')} {text[0].lower()}{text[1:]}"
+    return text
 
 
 def continues(text: str) -> bool:

@@ -51,3 +51,12 @@ def test_an_aside_to_the_assistant_after_a_dash_leaves_the_claim_before_it() -> 
     assert "Siobhan works as a farrier." in lines, lines
     assert "Siobhan is based in Naas, County Kildare." in lines, lines
     assert not any("you ask" in line for line in lines), lines
+
+
+def test_a_thing_named_alone_takes_the_when_said_after_it() -> None:
+    """ "Choir! Every Wednesday at 6pm …": the choir's day; "Yes! Every Wednesday" names no
+    thing."""
+    lines = _lines("Amara", "Choir! Every Wednesday at 6pm at the community centre.")
+    assert "Choir every Wednesday at 6pm at the community centre." in lines, lines
+    lines = _lines("Amara", "Yes! Every Wednesday at 6pm at the community centre.")
+    assert not any(line.startswith("Yes") for line in lines), lines
