@@ -15,6 +15,7 @@ import re
 from reverie.store import Fact
 
 from .attributes import PET, ROLES, WORKPLACE
+from .signals import hedged
 from .third_person import PAST, article
 from .words import MONTHS, RELATIVE, UPPER, WEEKDAYS
 
@@ -62,7 +63,9 @@ _TRADE_AT_IN = re.compile(
     r"the (?:[a-z][\w-]* ){0,2}[a-z][\w-]*(?= (?:in|outside|near) [A-Z])))?"
     # (and where: "living in Kazimierz in Krakow" is one place, said with the wider one)
     # (or just outside it: "at Kijani Lodge outside Arusha")
+    # (or a part of it: "in the port of Rotterdam", "in the centre of Lyon")
     rf"(?:(?: up| down| out| here|,? living|,? based)? (?:in|outside|near) (?:the )?"
+    r"(?:(?:port|city|town|village|centre|center|heart|outskirts|suburbs|old town) of )?"
     # (or with the wider one after a comma: "in Coyoacán, Mexico City")
     rf"(?P<where>{_PLACE_NAME}(?:,? in {_PLACE_NAME}|, {_PLACE_NAME})?))?"
     # (and the field, after it all: "… in Trondheim, microbiology")
@@ -178,7 +181,9 @@ _AGED_AFTER = re.compile(
 #: working as an associate vet at a clinic in Zapopan", "… and working part-time at Hapag".
 _ALSO_DOING = re.compile(
     # (or any verb of what they do, where: "does security in Kingston, working for Ironwall")
-    rf"{_WHO} (?P<first>(?:is|works|lives)\b[^,]*?|[a-z]{{2,}}s\b[^,]*? in [{UPPER}][^,]*?)(?:,| and) "
+    # (or what else they are, then "but": "is wedding photographer, brazilian but living in Porto")
+    rf"{_WHO} (?P<first>(?:is|works|lives)\b[^,]*?(?:, [a-z]+(?= but))?|[a-z]{{2,}}s\b[^,]*? in [{UPPER}][^,]*?)"
+    r"(?:,| and| but) "
     r"(?P<verb>working|living|studying|teaching|running|managing|owning) (?P<rest>.+)$"
 )
 _SAID_OF_ONE = {
@@ -297,7 +302,8 @@ def claims(fact: Fact) -> list[Fact]:
         # ("…, mostly watching tremors", "…, mostly with the elephants")
         if tail := found["doing"]:
             texts += [f"{who} {'is' if re.search('ing ', f'{tail} ') else 'works'} {tail}."]
-    elif doing := _DOING_IN.match(fact.text):  # "teaches yoga in Haifa", "… here in Hamburg"
+    # "teaches yoga in Haifa", "… here in Hamburg" (not "is thinking about a job in Hamburg")
+    elif (doing := _DOING_IN.match(fact.text)) and not hedged(fact.text):
         texts = [
             f"{doing['who']} {doing['what']}.",
             f"{doing['who']} is based in {doing['where']}.",

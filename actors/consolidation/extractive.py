@@ -167,9 +167,9 @@ _THERE = re.compile(
 _BARE_MOVE = re.compile(
     # (the speaker's, not a thing's: "the car refused to move"; nor a move talked of: "too old
     # for moving again", "tired of moving", "first time back since the move")
-    r"(?<!\bto )(?<!n't )(?<!\bnot )(?<!\bfor )(?<!\bof )(?<!\babout )(?<!\bsince the )"
+    r"(?<!\bto )(?<!n't )(?<!\bnot )(?<!\bfor )(?<!\bof )(?<!\babout )(?<!\bsince the )(?<!\bwith )"
     r"\b(?:move|moving|moved|relocate|relocating|relocated)\b"
-    r"(?! (?:to|in|into|there|here|back|out|away|house|home|on|over|up|down)\b)"
+    r"(?! (?:to|in|into|there|here|back|out|away|house|home|on|over|up|down|around|about)\b)"
     # (nor a thing moved: "I've moved my class to a hall", "moved the bakery")
     r"(?! (?:my|our|the|his|her|their|its|it|them|everything)\b)"
     # (nor one whose place is said after where from: "moving from London to Manchester")

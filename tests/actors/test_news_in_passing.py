@@ -99,3 +99,40 @@ def test_a_correction_on_a_thing_corrects_that_thing() -> None:
     )
     assert not any("Tuesday" in line or "also a" in line for line in lines), lines
     assert "Priya's badminton is Thursdays at 8." in lines, lines
+
+
+def test_a_trade_in_a_part_of_a_city_keeps_its_trade_when_the_employer_changes() -> None:
+    """ "a crane operator at the Euromax terminal in the port of Rotterdam" is a trade, an
+    employer and a city: a new employer keeps the other two."""
+    lines = _lines(
+        "Kwame",
+        "I work as a crane operator at the Euromax terminal in the port of Rotterdam.",
+        "Big week. Started at APM Terminals on Monday, better shift pattern.",
+    )
+    assert "Kwame works as a crane operator." in lines, lines
+    assert "Kwame is based in Rotterdam." in lines, lines
+    assert not any("Euromax" in line for line in lines), lines
+
+
+def test_what_else_they_are_then_living_somewhere_is_two_claims() -> None:
+    """ "wedding photographer, brazilian but living in Porto since 2019": a finer home
+    replaces Porto, not the trade."""
+    lines = _lines(
+        "Larissa",
+        "I'm wedding photographer, brazilian but living in Porto since 2019.",
+        "I live in Bonfim with my husband Rui.",
+    )
+    assert "Larissa is wedding photographer, brazilian." in lines, lines
+
+
+def test_moving_around_and_a_job_thought_about_move_no_one() -> None:
+    """ "I'm done with moving around" is no move to the place said before it; "Jonas is
+    thinking about a job offer in Hamburg" puts no one in Hamburg."""
+    lines = _lines(
+        "Annika",
+        "I live in Connewitz with my partner Jonas.",
+        "Jonas is thinking about a job offer in Hamburg. I lived in Oslo for two years in my "
+        "twenties, I'm done with moving around.",
+    )
+    assert "Annika lives in Connewitz." in lines, lines
+    assert not any("Jonas is based in Hamburg" in line or "to Oslo" in line for line in lines)
