@@ -26,6 +26,7 @@ __all__ = [
     "WEEKDAY",
     "amount_moved",
     "counted",
+    "far_apart",
     "faster",
     "of_a_scale",
     "of_the_kind",
@@ -39,6 +40,7 @@ __all__ = [
     "the_one",
     "topic_of",
     "unit",
+    "unit_of",
 ]
 
 #: Where an amount starts: at a word's start, or after a currency of two letters
@@ -88,7 +90,7 @@ WEEKDAY = KINDS[1]
 TIME = KINDS[2]
 #: (whole: not the "4" of "4,500", nor the 6 of "6:15"; nor a time, the 7 of "7am")
 _AMOUNT = (
-    rf"(?<!:){_NOT_BY}(?:{_MONEY}\d{{1,3}}(?:,\d{{3}})+|{_START}\d+(?:\.\d+)?k?)(?![,.:]?\d)"
+    rf"(?<!:){_NOT_BY}(?:{_MONEY}\d{{1,3}}(?:,\d{{3}})+|{_START}\d+(?:\.\d+)?(?:k(?![a-z]))?)(?![,.:]?\d)"
     r"(?!\s?[ap]\.?m\b)"
 )
 #: The word after an amount, and the words that name no unit ("3,900 a month", "4,400 now").
@@ -112,9 +114,9 @@ _IN_WORDS = (
     r"(?= (?!(?:times|days|weeks|months|years|hours|minutes)\b))"
 )
 #: An amount of a named thing ("1,450 head", "3 kids", "2,800 złoty"; not "7 and 19") or of
-#: a period.
+#: a period; not one said to be as it was ("same time, same 10 euros").
 _COUNTED = re.compile(
-    rf"({_AMOUNT}|{_IN_WORDS})(?: {_PERIOD}| (?P<unit>(?!(?:{_NOT_UNIT.pattern})\b)[^\W\d_]{{2,}}))\b"
+    rf"(?<!\bsame )({_AMOUNT}|{_IN_WORDS})(?: {_PERIOD}| (?P<unit>(?!(?:{_NOT_UNIT.pattern})\b)[^\W\d_]{{2,}}))\b"
 )
 
 
@@ -122,6 +124,12 @@ def unit(text: str, at: int) -> str | None:
     """The unit of the amount that ends at ``at`` ("3,900 euros"), if one follows it."""
     found = _UNIT.match(text, at)
     return found["unit"] if found and not _NOT_UNIT.fullmatch(found["unit"]) else None
+
+
+def unit_of(text: str, amount: str) -> str:
+    """The unit ``amount`` is counted in, in ``text`` ("euros" of "10 euros"), or ""."""
+    at = text.find(amount)
+    return (unit(text, at + len(amount)) or "") if at >= 0 else ""
 
 
 def _of_the_same(text: str, at: int) -> re.Pattern[str]:
@@ -170,6 +178,9 @@ TOPICAL_AMOUNT = re.compile(f"(?:{KINDS[-1].pattern})")
 SCALED_AMOUNT = re.compile(f"(?:(?:{KINDS[-1].pattern}))")  # (not the cached TOPICAL_AMOUNT)
 #: How far apart two amounts of one thing may be: a raise, a rent put up, a new record.
 SCALE = 1.5
+#: How far apart two amounts said with the same unit may be and still be of one thing, off
+#: its topic: a rent doubled is news, a hundredfold is another thing's price.
+FAR = 3
 
 
 def _number(amount: str) -> float | None:
@@ -215,6 +226,13 @@ def per(text: str, amount: str) -> str:
 def amount_moved(text: str) -> bool:
     """``text`` says an amount moved to a new one ("jollof goes up to 42 cedis")."""
     return bool(_MOVED_TO.search(text))
+
+
+def far_apart(was: str, value: str) -> bool:
+    """``was`` and ``value`` are amounts too far apart to be one thing changed, off its topic
+    ("10 euros" a match is no new "1,300 euros" of a mortgage)."""
+    old, new = _number(was), _number(value)
+    return old is not None and new is not None and max(old, new) > FAR * max(min(old, new), 1)
 
 
 def of_a_scale(was: str, value: str) -> bool:

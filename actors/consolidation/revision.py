@@ -30,6 +30,7 @@ from .kinds import (
     TOPICAL_TIME,
     WEEKDAY,
     counted,
+    far_apart,
     faster,
     of_a_scale,
     on_topic,
@@ -40,6 +41,7 @@ from .kinds import (
     stated_values,
     the_one,
     topic_of,
+    unit_of,
 )
 from .nearness import another_thing
 from .ownership import named, owner, people, said_in, same_person, same_turn, theirs
@@ -261,6 +263,14 @@ def revise(
             and root(was := found.group("name") if kind.groupindex else found.group(0))
             != root(value)
             and (kind is not SCALED_AMOUNT or of_a_scale(was, value))
+            # (a counted amount off the topic, far from the line's: "football, 10 euros" is no
+            # new mortgage of "1,300 euros")
+            and not (
+                amount
+                and kind is amount[0]
+                and far_apart(was, value)
+                and not on_topic(topic - {unit_of(new.text, amount[1])}, f.text)
+            )
             # (nor a number of a name, a model's: "Massey Ferguson 135" is no count of cows;
             # a currency's code is short, "KSh 38,000")
             and not (

@@ -125,6 +125,19 @@ def test_what_else_they_are_then_living_somewhere_is_two_claims() -> None:
     assert "Larissa is wedding photographer, brazilian." in lines, lines
 
 
+def test_an_amount_said_to_be_the_same_or_of_another_thing_changes_no_amount() -> None:
+    """ "same 10 euros" is no new amount; "football, 10 euros" is no new mortgage of "1,300
+    euros"; "90kg" is ninety kilos, not ninety thousand."""
+    older = ["Mortgage is 1,300 euros for Kwame's house in Schiedam."]
+    for said in (
+        "Five-a-side football every Tuesday at 20:00, 10 euros.",
+        "The five-a-side moved to Wednesdays, same time, same 10 euros.",
+    ):
+        assert "1,300 euros" in _merged("Kwame", older, said).memory, said
+    lines = _lines("Tevita", "I'm 96 kg right now.", "Weighed myself after the run: 90kg!!")
+    assert not any("96" in line for line in lines), lines
+
+
 def test_moving_around_and_a_job_thought_about_move_no_one() -> None:
     """ "I'm done with moving around" is no move to the place said before it; "Jonas is
     thinking about a job offer in Hamburg" puts no one in Hamburg."""
