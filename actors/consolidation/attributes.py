@@ -397,7 +397,8 @@ _A_THING = re.compile(
     r"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?:the|our|my|their|his|her|its|(?-i:[A-Z])[\w-]*'s) "
     rf"(?!(?:user|family|household|{RELATIVES})s?\b)[a-z]+(?:'s)?"
     r"(?: (?!(?:are|is|was|were|has|have|had|been|finally|just|now|all|still|also)\b)[a-z]+){0,2} "
-    r"(?:(?:has|have|had|is|was) )?(?:gone to |come to )?$",
+    # (and when: "the dog now lives with my mother")
+    r"(?:(?:now|still|also|just|finally) )?(?:(?:has|have|had|is|was) )?(?:gone to |come to )?$",
     re.IGNORECASE,
 )
 #: A noun said just before what it is: "a startup based in …".

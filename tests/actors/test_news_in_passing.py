@@ -138,6 +138,16 @@ def test_an_amount_said_to_be_the_same_or_of_another_thing_changes_no_amount() -
     assert not any("96" in line for line in lines), lines
 
 
+def test_a_sentence_opening_with_same_changes_nothing() -> None:
+    """ "Same boats, new logo on my jacket": the trade stays."""
+    lines = _lines(
+        "Sanne",
+        "I'm a tugboat skipper in the port of Rotterdam, working for Maasboot Towage.",
+        "From this month we're officially Nordhaven Marine. Same boats, new logo on my jacket.",
+    )
+    assert "Sanne works as a tugboat skipper." in lines, lines
+
+
 def test_moving_around_and_a_job_thought_about_move_no_one() -> None:
     """ "I'm done with moving around" is no move to the place said before it; "Jonas is
     thinking about a job offer in Hamburg" puts no one in Hamburg."""
@@ -149,3 +159,10 @@ def test_moving_around_and_a_job_thought_about_move_no_one() -> None:
     )
     assert "Annika lives in Connewitz." in lines, lines
     assert not any("Jonas is based in Hamburg" in line or "to Oslo" in line for line in lines)
+
+
+def test_a_pet_that_now_lives_elsewhere_moves_no_one() -> None:
+    """ "The dog now lives with my mother in Dresden": the dog's home, not the speaker's."""
+    older = ["Annika lives in Connewitz."]
+    after = _merged("Annika", older, "The dog now lives with Annika's mother in Dresden.")
+    assert older[0] in after.memory, after.memory
