@@ -40,6 +40,7 @@ from .introduction import INITIALISM, introduced, opened_by_name
 from .kinds import KINDS, record_time, recurs
 from .ownership import named_theirs, of_theirs
 from .places import PLACE_NAMED, VENUE, place_after
+from .posts import TRADE_NEXT, post_said
 from .renaming import corrected_name, renames
 from .replies import IT, answered, continues, named_then_when, only_reply
 from .result import ConsolidationResult
@@ -47,7 +48,7 @@ from .retraction import retraction_topics
 from .routines import WHEN_ALONE, when_of
 from .sentences import EMOJI, claim_asked_of, sentences
 from .signals import ending, signalled
-from .third_person import DEFAULT_SPEAKER, PAST, article, third_person
+from .third_person import DEFAULT_SPEAKER, past_verb, third_person
 from .truth import merge
 from .words import MONTHS, UPPER, WEEKDAYS
 
@@ -130,18 +131,6 @@ _NAME_SAID = re.compile(
     r"(?:^|[,:] )(?:I'm|I am|My name's|My name is|Name's) [A-Z][\w'-]*[.!]*$|(?:^|[,:] )[A-Z][\w'-]* here[.!]*$|"
     # (or an emoji: "hi, I'm Jisoo 👋")
     rf"(?:^|[,:] )(?:I'm|I am|My name's|My name is|Name's) [A-Z][\w'-]* ?{EMOJI}+$"
-)
-#: What they do, said in the next sentence without a verb: "Backend developer at Nkwa Labs
-#: here in Accra." (the introduction's apposition, cut off by a full stop).
-_TRADE_NEXT = re.compile(
-    # (not a sentence with a subject of its own, "We live in …"; lower case too, "junior lawyer")
-    r"^(?!(?i:we|they|he|she|it|you|my|our|his|her|their|this|that|there|i)\b)"
-    rf"(?:[A-Za-z][a-z-]+|{INITIALISM})(?: [a-z-]+){{0,3}} (?:at|in|with|for) "
-    r"(?!.*\b(?:is|are|was|were|has|have)\b)"
-    # (a day is no place of work: "Start in June.", "Back on Monday.")
-    rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)"
-    # (the name, or a thing called by one: "at a fintech startup called Pinewheel", "the X")
-    rf"(?:the |(?:an?|the) (?:[a-z][\w-]* ){{1,4}})?[{UPPER}][^.!?]*[.!]?$"
 )
 #: A clause that says nothing on its own: "I love it", "I did that".
 _ONLY_PRONOUN = re.compile(r"^\S+ \S+ (?:it|this|that|them)[.!]?$", re.IGNORECASE)
@@ -289,7 +278,7 @@ def _sentences(turns: list[MessageRecord], theirs: frozenset[str]) -> list[_Sent
             after_name = bool(_NAME_SAID.search(prior) or re.search(own, prior, re.IGNORECASE))
             if (
                 text
-                and (_APPOSITION.match(text) or (after_name and _TRADE_NEXT.match(text)))
+                and (_APPOSITION.match(text) or (after_name and TRADE_NEXT.match(text)))
                 and found
                 and found[-1].turn is turn
             ):
@@ -386,7 +375,7 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
         statements = [
             sentence._replace(text=t, score=_score(t, sentence.role, sentence.turn.content, theirs))
             for t in _statements(
-                _role(labelled(_asserted(sentence.text)), said),
+                post_said(labelled(_asserted(sentence.text)), said),
                 place,
                 "" if VENUE.search(then) else place_after(sentence.text, then),
             )
@@ -428,35 +417,7 @@ def _answer(question: _Sentence, reply: _Sentence, session: str) -> Fact | None:
     return _said(reply.turn, session, said)
 
 
-#: What says a job was got or given: "I got the job:", "Got promoted."
-_JOB_SAID = re.compile(r"\b(?:job|position|role|promot\w*|hired|offer)\b", re.IGNORECASE)
-#: A role said alone and now: "First mate now." (after "Got promoted.").
-_ROLE_NOW = re.compile(r"[A-Z][a-z-]+(?: [a-z-]+){0,2} now[.!]*")
-
-
-def _role(sentence: str, before: str) -> str:
-    """``sentence`` with the "I'm" a role said alone left out, after words that say a job
-    was got ("And I got the job: junior engineer at Airbus.", "Got promoted. First mate
-    now."); else as it is."""
-    lead, _, body = sentence.rpartition(": ")
-    if not body.strip() or not _JOB_SAID.search(f"{before} {lead}"):
-        return sentence
-    said = f"{body[:1].upper()}{body[1:]}"  # (as a sentence of its own)
-    if (
-        _past(said.split()[0])
-        or _FINITE.search(said)
-        or not (_TRADE_NEXT.match(said) or _ROLE_NOW.fullmatch(said))
-    ):
-        # (a verb is no role: "I've left my job. Started at Tengri Labs on Monday."; nor is a
-        # statement, "Giulia is moving in June" after "Giulia got offered a job")
-        return sentence
-    role = f"I'm {article(body)} {body[0].lower()}{body[1:]}"
-    return f"{lead}: {role}" if lead else role
-
-
 _QUIT = re.compile(r"\bquit\b", re.IGNORECASE)
-#: A verb that makes a clause a statement, not a role said alone.
-_FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|will)\b|'s\b|'re\b|'ll\b")
 #: A mistake owned in a clause of its own, before the clauses that correct it.
 #: An amount said alone as it is now, after what changed it: "Got a raise. 2650 now."
 _AMOUNT_NOW = re.compile(r"^[^\w\s]?\d[\d,]*(?:\.\d+)?(?: [a-z]+)? now[.!]*$")
@@ -503,7 +464,7 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     alone = bool(then) and first.rstrip(".!") in ("Moved", "Relocated")
     alone &= after.rstrip(".!") in ("", "house", "flats")  # ("Moved house. East Legon now.")
     after = "" if alone else after
-    if _past(first.rstrip(",.!")) and (
+    if past_verb(first.rstrip(",.!")) and (
         _OBJECT.match(after) or became or first.endswith(",") or alone
     ):
         found[0] = f"I {adverb}{first.lower()} {after}".rstrip()
@@ -560,12 +521,6 @@ def _asserted(sentence: str) -> str:
 def _place(place: str, there: re.Match[str]) -> str:
     """ "moved there" → "moved to Salzburg", "a flat there" → "a flat in Salzburg"."""
     return f"{there[1]} to {place}" if there[1] else f"{there['kept']}in {place}"
-
-
-def _past(word: str) -> bool:
-    """A verb in the past tense that can open a sentence without its "I"."""
-    lower = word.lower()
-    return lower in PAST or (len(lower) > 4 and lower.endswith("ed"))
 
 
 def merge_new_facts(

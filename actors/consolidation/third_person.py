@@ -22,6 +22,7 @@ __all__ = [
     "PAST",
     "article",
     "conjugate",
+    "past_verb",
     "third_person",
     "word_set",
     "would_or_had",
@@ -238,3 +239,9 @@ def third_person(sentence: str, who: str) -> str:
     if first in ("my", "our") and len(words) > 1:
         return " ".join([f"{who}'s", _later(" ".join(words[1:]))])
     return _named_first(sentence, who)
+
+
+def past_verb(word: str) -> bool:
+    """A verb in the past tense that can open a sentence without its "I"."""
+    lower = word.lower()
+    return lower in PAST or (len(lower) > 4 and lower.endswith("ed"))

@@ -1,0 +1,53 @@
+"""A post said alone after news of a job, with no "I" and no verb of its own: the role
+("And I got the job: junior engineer at Airbus.", "Got promoted. First mate now."). See
+docs/design.md, "Facts that stay true", the extractive path.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .introduction import INITIALISM
+from .third_person import article, past_verb
+from .words import MONTHS, UPPER, WEEKDAYS
+
+__all__ = ["TRADE_NEXT", "post_said"]
+
+#: What they do, said in the next sentence without a verb: "Backend developer at Nkwa Labs
+#: here in Accra." (the introduction's apposition, cut off by a full stop).
+TRADE_NEXT = re.compile(
+    # (not a sentence with a subject of its own, "We live in …"; lower case too, "junior lawyer")
+    r"^(?!(?i:we|they|he|she|it|you|my|our|his|her|their|this|that|there|i)\b)"
+    rf"(?:[A-Za-z][a-z-]+|{INITIALISM})(?: [a-z-]+){{0,3}} (?:at|in|with|for) "
+    r"(?!.*\b(?:is|are|was|were|has|have)\b)"
+    # (a day is no place of work: "Start in June.", "Back on Monday.")
+    rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)"
+    # (the name, or a thing called by one: "at a fintech startup called Pinewheel", "the X")
+    rf"(?:the |(?:an?|the) (?:[a-z][\w-]* ){{1,4}})?[{UPPER}][^.!?]*[.!]?$"
+)
+#: What says a job was got or given: "I got the job:", "Got promoted."
+_JOB_SAID = re.compile(r"\b(?:job|position|role|promot\w*|hired|offer)\b", re.IGNORECASE)
+#: A role said alone and now: "First mate now." (after "Got promoted.").
+_ROLE_NOW = re.compile(r"[A-Z][a-z-]+(?: [a-z-]+){0,2} now[.!]*")
+#: A verb that makes a clause a statement, not a role said alone.
+_FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|will)\b|'s\b|'re\b|'ll\b")
+
+
+def post_said(sentence: str, before: str) -> str:
+    """``sentence`` as the speaker's post, where it says one alone after words that say a
+    job was got (``before``, or its lead before a colon): a role ("First mate now.") with
+    its "I'm"; else as it is."""
+    lead, _, body = sentence.rpartition(": ")
+    if not body.strip() or not _JOB_SAID.search(f"{before} {lead}"):
+        return sentence
+    said = f"{body[:1].upper()}{body[1:]}"  # (as a sentence of its own)
+    if (
+        past_verb(said.split()[0])
+        or _FINITE.search(said)
+        or not (TRADE_NEXT.match(said) or _ROLE_NOW.fullmatch(said))
+    ):
+        # (a verb is no role: "I've left my job. Started at Tengri Labs on Monday."; nor is a
+        # statement, "Giulia is moving in June" after "Giulia got offered a job")
+        return sentence
+    post = f"I'm {article(body)} {body[0].lower()}{body[1:]}"
+    return f"{lead}: {post}" if lead else post
