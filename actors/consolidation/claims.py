@@ -52,6 +52,8 @@ _TRADE_AT_IN = re.compile(
     r"(?:called|named) |the )?"
     # (a title's abbreviation is in the name: "St. Joseph's Matriculation School")
     r"[A-Z][\w'&-]*(?:\.(?= [A-Z]))?(?:(?: & | of | )[A-Z][\w'&-]*)*"
+    # (a company's "Co." and the street it is on: "Crumb & Co. on Thomas Street")
+    r"(?:(?<=\bCo)\.(?= ))?(?: on (?:the )?[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)?"
     r"(?:(?: (?!here\b)[a-z]+){1,2}(?=[.!]?$| in ))?"
     # (and where from: "for Mainfreight out of the South Auckland depot")
     r"(?: out of (?:the )?[A-Z][^,.!]*)?"
@@ -166,7 +168,9 @@ _JOINED_AS = [
 ]
 #: Someone named and nothing said of them ("Yuki's husband Haruto.", "Thiago's dog Pipoca."),
 #: what is left of "my husband Haruto and I …" cut apart: who they are, said in full.
-_NAMED_ONLY = re.compile(rf"{_WHO}'s (?P<noun>(?:[a-z]+ )?[a-z]+) (?P<name>[{UPPER}][\w'-]*)[.!]?$")
+_NAMED_ONLY = re.compile(
+    rf"{_WHO}'s (?P<noun>(?:[a-z]+ )?[a-z]+),? (?P<name>[{UPPER}][\w'-]*)[.!]?$"
+)
 #: An age, then what else they are: "Henrik is 52, a carpenter at …", "Margaret is 74, from
 #: Harrogate", "Jonas is 25, finishing their master's in Hamburg".
 _AGED = re.compile(

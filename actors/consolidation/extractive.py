@@ -145,7 +145,11 @@ _CURRENCY = re.compile(r"[$€£¥₹₦₱]\s?\d|\d\s?(?:[€£¥₹₦₱]|[A-
 #: A value stated: "is 214 watts", "are now 40,000 a month", "is a scary 1,400 a month".
 _VALUE_IS = re.compile(r"\b(?:is|are)\s+(?:[a-z]+\s+){0,2}[^\w\s]?\d")
 _IS = re.compile(r"\b(?:is|are)\b")
-_NAMED_OWN = re.compile(rf"^(?i:my|our) (?:[a-z-]+ ){{1,2}}[{UPPER}][\w'-]+ [a-z]")
+_NAMED_OWN = re.compile(
+    # (or named after a comma, alone: "Our rescue greyhound, Rocket.")
+    rf"^(?i:my|our) (?:(?:[a-z-]+ ){{1,2}}[{UPPER}][\w'-]+ [a-z]|(?:[a-z-]+ )?[a-z-]+, "
+    rf"[{UPPER}][\w'-]+[.!]*$)"
+)
 _NAME = re.compile(r"\b[A-Z][\w'-]+")
 #: "moved there", "a flat there": the place the sentence named before.
 _THERE = re.compile(

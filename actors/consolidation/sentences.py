@@ -24,7 +24,11 @@ NOT_AFTER_A_TITLE = "".join(
 _SPLIT = re.compile(
     NOT_AFTER_A_TITLE
     # (or a semicolon, which joins two sentences: "she can't help anymore; Hidayah helps now")
-    + r"(?<=[.!?;])\s+|\n+"
+    # (nor after a company's, where the sentence goes on: "a baker at Crumb & Co. on Thomas
+    # Street")
+    + r"(?<=[.!?;])"
+    + r"(?!(?:(?<=\bCo\.)|(?<=\bLtd\.)|(?<=\bInc\.)|(?<=\bCorp\.)|(?<=\bBros\.))"
+    + r"\s+(?:on|in|at|near|off|by|of)\b)\s+|\n+"
     # (an emoji may end one: "Laptop died mid-export 😭 Bought a Dell XPS 15", "done ✅ i sold",
     # "62,000 taka 😭🙏 can u help me …"; not before a word that goes on its clause: "my dog 🐶 is")
     rf"|(?<={EMOJI})\s+"

@@ -1,7 +1,8 @@
 """What people type in chat, read as what they mean: an apostrophe left out ("its my own
 business", "ive got"), an aside before a claim ("nah not on the sign, but fyi i drive …"),
-a sign-off opening one ("Must dash, …"), an aside to the assistant after a dash, and a thing
-named alone with its when said next ("Choir! Every Wednesday at 6pm")."""
+a sign-off opening one ("Must dash, …"), an aside to the assistant after a dash, a thing
+named alone with its when said next ("Choir! Every Wednesday at 6pm"), a company's "Co.", one
+of theirs named after a comma, "=" for "is", and a pet named without its "my"."""
 
 from __future__ import annotations
 
@@ -60,3 +61,23 @@ def test_a_thing_named_alone_takes_the_when_said_after_it() -> None:
     assert "Choir every Wednesday at 6pm at the community centre." in lines, lines
     lines = _lines("Amara", "Yes! Every Wednesday at 6pm at the community centre.")
     assert not any(line.startswith("Yes") for line in lines), lines
+
+
+def test_a_company_abbreviation_with_its_street_ends_no_sentence() -> None:
+    """ "a baker at Crumb & Co. on Thomas Street in Dublin": one sentence, a trade, an
+    employer and a city (test_renaming_targets: "Kvas & Co. younger customers …" ends at
+    "Co.")."""
+    lines = _lines("Declan", "I'm a baker at Crumb & Co. on Thomas Street in Dublin.")
+    assert lines == [
+        "Declan works as a baker.",
+        "Declan works at Crumb & Co. on Thomas Street.",
+        "Declan is based in Dublin.",
+    ], lines
+
+
+def test_one_of_theirs_named_after_a_comma_is_kept() -> None:
+    """ "… with my partner Niamh and our rescue greyhound, Rocket.": the greyhound too."""
+    lines = _lines(
+        "Declan", "Live in Stoneybatter with my partner Niamh and our rescue greyhound, Rocket."
+    )
+    assert any("greyhound" in line and "Rocket" in line for line in lines), lines

@@ -2,7 +2,9 @@
 at" a café is no new employer, a day that "works for everyone" no job; a move into "the flat
 above the studio" leaves the business; a price put "up to £52 cos of the costs"; a truck
 that is "a write-off" or a ute that "carked it"; a move only thought about; a colleague's
-phone; a rebrand the jars "now say"; "a correction on the badminton thing"."""
+phone; a rebrand the jars "now say"; "a correction on the badminton thing"; a trade in "the
+port of Rotterdam"; an amount the "same"; a sentence opening with "Same" or "Still"; a pet
+that "now lives" elsewhere; "New job. Jorvi Hospital, Espoo."."""
 
 from __future__ import annotations
 
