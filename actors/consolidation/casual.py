@@ -12,7 +12,7 @@ import re
 
 from reverie.store import known_word
 
-from .attributes import ROLES
+from .attributes import PET, ROLES
 from .third_person import PAST, article, word_set
 from .words import RELATIVES, UPPER, WEEKDAYS
 
@@ -39,6 +39,8 @@ _I_AM_ABROAD = re.compile(
 _WEEKDAY = re.compile(rf"\b{WEEKDAYS}s?\b")
 #: A word typed without the last letter of its "-ing": "startin monday", "need changin".
 _DROPPED_G = re.compile(r"\b([a-z]{2,}in)['’]?(?![\w'’])")
+#: "Is" and "are", for a word before "=" (a plural's "s" last).
+_BE = ("is", "are")
 #: An aside inside a sentence, before its comma.
 _ASIDE = re.compile(r",? (?i:by the way|btw)(?=, )")
 #: A thing of the speaker's named, opening a terse sentence without its "my", in lower case
@@ -64,7 +66,11 @@ _NAMED_THEN_WHO = re.compile(
     r"(?P<noun>[a-z]+(?: [a-z]+)?), (?=[a-z])"
 )
 #: A relative of the speaker's opening a terse sentence without its "my" (not "Mate, …").
-_KIN_OPENS = re.compile(rf"(?=[A-Z])(?i:(?:ex-)?(?:{RELATIVES})) (?=[A-Z]|just |[a-z]+s\b)")
+_KIN_OPENS = re.compile(
+    # (or a pet, by its name: "Dog Otso.")
+    rf"(?=[A-Z])(?i:(?:ex-)?(?:{RELATIVES})) (?=[A-Z]|just |[a-z]+s\b)"
+    rf"|(?=[A-Z])(?i:{PET.pattern}) (?=[A-Z][\w'-]*[.!]*$)"
+)
 
 
 #: Where a name goes: after a word that places, joins or names a thing ("moved to grbavica",
@@ -126,6 +132,8 @@ def as_meant(text: str, name: str | None) -> str:
     text = _DROPPED_G.sub(_with_g, _NT.sub(r"\1n't", text))
     text = _WEEKDAY.sub(lambda day: day[0].capitalize(), cased(text))
     text = _ASIDE.sub("", text)  # "I'm Hiroshi by the way, a baker": "I'm Hiroshi, a baker"
+    # ("thursday nights = netball": "=" typed for "is")
+    text = re.sub(r"(\w+) = (?=\w)", lambda m: f"{m[1]} {_BE[m[1][-1:] == 's']} ", text)
     # ("I'm a vet (mostly cats and dogs, the odd angry parrot) at Turia Vet Clinic": a list
     # aside, between a claim's words)
     text = re.sub(r" \([^()]*,[^()]*\)(?=[ ,.!?;:]|$)", "", text)

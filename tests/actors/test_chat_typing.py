@@ -81,3 +81,15 @@ def test_one_of_theirs_named_after_a_comma_is_kept() -> None:
         "Declan", "Live in Stoneybatter with my partner Niamh and our rescue greyhound, Rocket."
     )
     assert any("greyhound" in line and "Rocket" in line for line in lines), lines
+
+
+def test_an_equals_sign_is_typed_for_is() -> None:
+    """ "thursday nights = netball": the speaker's Thursday nights."""
+    lines = _lines("Aroha", "live in Newtown. thursday nights = netball.")
+    assert "Thursday nights are netball." in lines, lines
+
+
+def test_a_pet_named_without_its_my_is_theirs() -> None:
+    """ "Dog Otso." is the speaker's dog, as "Partner Mikko." is their partner."""
+    lines = _lines("Sanna", "Dog Otso. Partner Mikko.")
+    assert lines == ["Sanna's dog is called Otso.", "Sanna's partner is Mikko."], lines
