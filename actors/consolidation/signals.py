@@ -150,8 +150,9 @@ _HEDGE = re.compile(
     # (a change said not to happen: "we're not moving to Rabat", "not going anywhere")
     r"(?:not|n't|never) (?:be )?(?:moving|relocating|leaving|switching|going anywhere)|"
     # (a thing said to be as it was: "although my role is unchanged")
-    # (or all the same, said first: "Same boats, new logo on my jacket")
-    r"unchanged|(?:is|are|stays|stay|remains|remain) the same|^same)\b|\?",
+    # (or all the same, said first: "Same boats, new logo on my jacket", "Still living in
+    # Helsinki.")
+    r"unchanged|(?:is|are|stays|stay|remains|remain) the same|^same|^still)\b|\?",
     re.IGNORECASE,
 )
 #: The future or a wish, a plan unless it says what it replaces ("we'll be shut on Tuesdays

@@ -168,3 +168,13 @@ def test_a_pet_that_now_lives_elsewhere_moves_no_one() -> None:
     older = ["Annika lives in Connewitz."]
     after = _merged("Annika", older, "The dog now lives with Annika's mother in Dresden.")
     assert older[0] in after.memory, after.memory
+
+
+def test_a_sentence_opening_with_still_changes_nothing() -> None:
+    """ "Still living in Helsinki." after "Live in Kallio.": the finer home stays."""
+    lines = _lines(
+        "Sanna",
+        "Hi. Sanna. Radiographer at Meilahti Hospital, Helsinki. Live in Kallio.",
+        "New job. Jorvi Hospital, Espoo. Still radiographer. Still living in Helsinki.",
+    )
+    assert "Sanna lives in Kallio." in lines, lines
