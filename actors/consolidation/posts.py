@@ -1,12 +1,16 @@
 """A post said alone after news of a job, with no "I" and no verb of its own: the role
-("And I got the job: junior engineer at Airbus.", "Got promoted. First mate now."). See
-docs/design.md, "Facts that stay true", the extractive path.
+("And I got the job: junior engineer at Airbus.", "Got promoted. First mate now.") and the
+workplace ("New job. Jorvi Hospital, Espoo."). See docs/design.md, "Facts that stay true",
+the extractive path.
 """
 
 from __future__ import annotations
 
 import re
 
+from reverie.store import known_word
+
+from .attributes import WORKPLACE
 from .introduction import INITIALISM
 from .third_person import article, past_verb
 from .words import MONTHS, UPPER, WEEKDAYS
@@ -31,17 +35,35 @@ _JOB_SAID = re.compile(r"\b(?:job|position|role|promot\w*|hired|offer)\b", re.IG
 _ROLE_NOW = re.compile(r"[A-Z][a-z-]+(?: [a-z-]+){0,2} now[.!]*")
 #: A verb that makes a clause a statement, not a role said alone.
 _FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|will)\b|'s\b|'re\b|'ll\b")
+#: A job got, not offered: after it, a name alone is where they work.
+_NEW_JOB = re.compile(
+    r"\b(?:new (?:job|position|role|post)|got the (?:job|position|role)|(?:got|been|was) hired)\b",
+    re.IGNORECASE,
+)
+#: A workplace named alone, and where it is: "Jorvi Hospital, Espoo.".
+_NAMED_ALONE = re.compile(
+    rf"(?P<at>[{UPPER}][\w'&-]*(?: [{UPPER}][\w'&-]*)*)"
+    rf"(?:, (?P<where>[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*))?[.!]*"
+)
 
 
 def post_said(sentence: str, before: str) -> str:
     """``sentence`` as the speaker's post, where it says one alone after words that say a
     job was got (``before``, or its lead before a colon): a role ("First mate now.") with
-    its "I'm"; else as it is."""
+    its "I'm", a workplace by its name ("Jorvi Hospital, Espoo.") with "I work at"; else as
+    it is."""
     lead, _, body = sentence.rpartition(": ")
     if not body.strip() or not _JOB_SAID.search(f"{before} {lead}"):
         return sentence
     said = f"{body[:1].upper()}{body[1:]}"  # (as a sentence of its own)
-    if (
+    named = _NAMED_ALONE.fullmatch(said) if _NEW_JOB.search(f"{before} {lead}") else None
+    first = named["at"].split()[0].lower() if named else ""
+    if named and (not known_word(first) or re.search(rf"\b{WORKPLACE}\b", named["at"])):
+        # ("New job. Jorvi Hospital, Espoo.": where they work; not "New job. Thrilled.", nor
+        # "Started Monday.")
+        where = f" in {named['where']}" if named["where"] else ""
+        post = f"I work at {named['at']}{where}."
+    elif (
         past_verb(said.split()[0])
         or _FINITE.search(said)
         or not (TRADE_NEXT.match(said) or _ROLE_NOW.fullmatch(said))
@@ -49,5 +71,6 @@ def post_said(sentence: str, before: str) -> str:
         # (a verb is no role: "I've left my job. Started at Tengri Labs on Monday."; nor is a
         # statement, "Giulia is moving in June" after "Giulia got offered a job")
         return sentence
-    post = f"I'm {article(body)} {body[0].lower()}{body[1:]}"
+    else:
+        post = f"I'm {article(body)} {body[0].lower()}{body[1:]}"
     return f"{lead}: {post}" if lead else post

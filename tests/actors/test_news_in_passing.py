@@ -178,3 +178,19 @@ def test_a_sentence_opening_with_still_changes_nothing() -> None:
         "New job. Jorvi Hospital, Espoo. Still radiographer. Still living in Helsinki.",
     )
     assert "Sanna lives in Kallio." in lines, lines
+
+
+def test_a_workplace_named_alone_after_a_new_job_is_where_they_work() -> None:
+    """ "New job. Jorvi Hospital, Espoo.": the new employer replaces the old; "Started
+    Monday." or "Thrilled." after it names no workplace."""
+    lines = _lines(
+        "Sanna",
+        "Hi. Sanna. Radiographer at Meilahti Hospital, Helsinki.",
+        "New job. Jorvi Hospital, Espoo.",
+    )
+    assert "Sanna works at Jorvi Hospital." in lines, lines
+    assert not any("Meilahti" in line for line in lines), lines
+    for said in ("I got the job at Coco Bay Lodge! Started Monday.", "New job. Thrilled."):
+        assert not any(
+            "works at Started" in line or "Thrilled" in line for line in _lines("Kojo", said)
+        )
