@@ -143,7 +143,7 @@ _NUMBER = re.compile(r"\d")
 #: "2,300,000 MNT", "KSh 54,000").
 _CURRENCY = re.compile(r"[$€£¥₹₦₱]\s?\d|\d\s?(?:[€£¥₹₦₱]|[A-Z]{3}\b)|\b[A-Z]{2,3}\s?\d")
 #: A value stated: "is 214 watts", "are now 40,000 a month", "is a scary 1,400 a month".
-_VALUE_IS = re.compile(r"\b(?:is|are)\s+(?:[a-z]+\s+){0,2}[^\w\s]?\d")
+_VALUE_IS = re.compile(r"\b(?:is|are|go for|goes for|sells? for)\s+(?:[a-z]+\s+){0,2}[^\w\s]?\d")
 _IS = re.compile(r"\b(?:is|are)\b")
 _NAMED_OWN = re.compile(
     # (or named after a comma, alone: "Our rescue greyhound, Rocket.")

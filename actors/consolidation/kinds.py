@@ -310,7 +310,8 @@ TOPICAL_DAY = re.compile(f"(?:{KINDS[1].pattern})", re.IGNORECASE)
 #: "Start time is 7:15", "The extra session here is on Sunday mornings".
 _VALUE_OF = re.compile(
     # (after a word that leads in: "Wait, fee is 14,750")
-    rf"^(?:(?:But|And|So|Also),? |[A-Z][a-z]*, )?"
+    # (or when it holds from: "From the next market the mugs go for 1,100")
+    rf"^(?:(?:But|And|So|Also),? |[A-Z][a-z]*, |From (?:the next [a-z]+|now on|today),? )?"
     rf"(?:(?:The|My|Our|Their|[{UPPER}][\w-]*'s|the|my|our|their) )?"
     # (or its price: "Dorm beds go for 32 this summer", "A nata costs 1.30")
     r"(?:[A-Za-z-]+ )?[A-Za-z-]+ (?:here |there )?(?:is|are|costs?|go(?:es)? for|sells? for) (?:now )?"

@@ -86,7 +86,9 @@ _CUE = re.compile(
     r"(?<![\w-])(?:(?<!\bnot )now|new|newly|instead|switch(?:ed|ing)?|chang(?:ed|es|ing)|replac(?:ed|ing)|"
     r"no longer|any ?more|from now on|these days|nowadays|moved|(?:moves?|moving|transferred)(?= to\b)|"
     # (a date it holds from: "800 pesos an hour as of this month", "$7.25 a dozen from today")
+    # (or from the next occasion of it: "from the next market the mugs go for 1,100")
     r"as of (?:today|now|(?:this|next) \w+)|from (?:today|(?:this|next) (?:week|month|year))|"
+    r"^from the next [a-z]+\b|"
     # (a state that started a moment ago: "on a Galaxy Tab S9 since this morning")
     rf"since (?:yesterday|this (?:morning|week)|last (?:night|week)|{WEEKDAYS})|"
     # (a change said in the present, of a thing to a new value: "we change football to

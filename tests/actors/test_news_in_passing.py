@@ -194,3 +194,13 @@ def test_a_workplace_named_alone_after_a_new_job_is_where_they_work() -> None:
         assert not any(
             "works at Started" in line or "Thrilled" in line for line in _lines("Kojo", said)
         )
+
+
+def test_a_price_from_the_next_occasion_replaces_the_old_one() -> None:
+    """ "From the next market the mugs go for 1,100": the mug's price, from then on."""
+    lines = _lines(
+        "Wanjiru",
+        "A mug is 850 shillings, a big bowl 1,500.",
+        "From the next market the mugs go for 1,100 and I will see what customers say",
+    )
+    assert "A mug is 1,100 shillings, a big bowl 1,500." in lines, lines
