@@ -14,7 +14,7 @@ from reverie.store import known_word
 
 from .attributes import PET, ROLES
 from .third_person import PAST, article, word_set
-from .words import RELATIVES, UPPER, WEEKDAYS
+from .words import MONTHS, RELATIVES, UPPER, WEEKDAYS
 
 __all__ = ["as_meant", "cased", "labelled"]
 
@@ -161,6 +161,9 @@ def as_meant(text: str, name: str | None) -> str:
         bare := re.match(rf"(?:[A-Za-z]+ )?{re.escape(name)}(?: [{UPPER}][\w'-]*)?, ", text)
     ):
         text = f"I'm {name}, {text[bare.end() :]}"
+    # ("Call-out fee 150 cedis.": their call-out fee)
+    if (label := _LABELLED_AMOUNT.match(text)) and not _WEIGHED.match(text):
+        text = f"My {label['label'].lower()} is {label['amount']}."
     # ("Weighed at the clinic: 97 kilos!", "Scale says 87 this morning": what they weigh)
     text = _WEIGHED.sub(r"I weigh \g<n>", text)
     # ("day job is QA tester at Frostline Games": their trade and employer)
@@ -213,6 +216,14 @@ _HOME_IN = re.compile(
 )
 _HOME_ALONE = re.compile(
     rf"^(Flat|House|Apartment|Room|Bedsit|Condo|Studio|Cottage) in (?=[{UPPER}])"
+)
+#: A thing of theirs and its amount, typed as a label: "Call-out fee 150 cedis.", "Rent
+#: 1,120 euros." (not a day or a month: "Friday 8pm", "June 12").
+_LABELLED_AMOUNT = re.compile(
+    rf"^(?!(?i:{WEEKDAYS}|{MONTHS}|day|week|month|year|room|gate|platform|page|step|level|"
+    r"round|part|chapter|section|number|no|top|best|only|just|about|around|over|under)\b)"
+    r"(?P<label>[A-Z][a-z-]+(?: (?!(?:is|are|was|were|costs?|now|at|for|of)\b)[a-z-]+){0,2}):? "
+    r"(?P<amount>[^\w\s]?(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d+)?k?(?: [a-z]+)?)[.!]*$"
 )
 #: Someone sending the speaker to work elsewhere, said of them: "… has posted me to Tamale".
 _SENT_ME = re.compile(

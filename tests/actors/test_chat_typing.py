@@ -93,3 +93,10 @@ def test_a_pet_named_without_its_my_is_theirs() -> None:
     """ "Dog Otso." is the speaker's dog, as "Partner Mikko." is their partner."""
     lines = _lines("Sanna", "Dog Otso. Partner Mikko.")
     assert lines == ["Sanna's dog is called Otso.", "Sanna's partner is Mikko."], lines
+
+
+def test_an_amount_typed_as_a_label_is_theirs() -> None:
+    """ "Call-out fee 150 cedis.", "Rent 1,120 euros.": their fee and rent; "Friday 8pm." and
+    "Room 12." are no amounts of theirs."""
+    lines = _lines("Kwame", "Call-out fee 150 cedis. Rent 1,120 euros. Friday 8pm. Room 12.")
+    assert lines == ["Kwame's call-out fee is 150 cedis.", "Kwame's rent is 1,120 euros."], lines
