@@ -30,7 +30,7 @@ _WHO = (  # (not a number or a determiner: "Two weeks in our new flat in Chittag
     # (after a day it is said of: "Monday Kenji starts as head chef at Hanabi Bistro")
     rf"^(?:(?:On |From |Next |This )?(?i:{WEEKDAYS}|{MONTHS}|today|tomorrow),? )?(?P<who>The user(?: \([{UPPER}][\w-]*\))?|"
     rf"(?!(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Our|My|Their|The|This|That|"
-    rf"These|Those|Some|All|Both|Most|Many)\b)[{UPPER}][\w-]*)"
+    rf"These|Those|Some|All|Both|Most|Many|Now|Then|Also|Just|Still|Finally|So)\b)[{UPPER}][\w-]*)"
 )
 #: "Sofie is a graphic designer at a studio called Inkwell in Aarhus": trade, employer, place.
 _TRADE_AT_IN = re.compile(
@@ -199,6 +199,11 @@ _SAID_OF_ONE = {
     "managing": "manages",
     "owning": "owns",
 }
+#: What they earn, said after the rest by "net" or "gross": "works at Velokontor, bigger shop,
+#: 2650 net".
+_PAY_AFTER = re.compile(
+    rf"{_WHO} (?P<head>.+?), (?P<pay>[^\w\s]?\d[\d,.]*k? (?:net|gross)(?: a month| a year)?)[.!]?$"
+)
 #: Two things ended in one breath: "quit Pixelworks and volleyball in the same week", "left
 #: Pixelworks and graphic design behind" (each ends apart; not "left work and went home").
 _THING = r"(?:(?:the|their|my|his|her) )?[\w'-]+(?: [a-z][\w'-]*)?"
@@ -239,6 +244,13 @@ def claims(fact: Fact) -> list[Fact]:
         # (a place said already is where they are; the next is where they work: "a vet in
         # Guadalajara, working at a clinic in Zapopan" is not based in Zapopan too)
         return first + ([also] if " in " in doing["first"] else claims(also))
+    # (after when: "Now Lukas works at Velokontor, bigger shop, 2650 net.")
+    lead = re.match(r"(?:Now|So|And|Also|Then),? ", fact.text)
+    if pay := _PAY_AFTER.match(fact.text[lead.end() if lead else 0 :]):
+        stated = f"{lead[0] if lead else ''}{pay['who']} {pay['head']}."
+        head = Fact(text=stated, date=fact.date, sources=fact.sources)
+        earns = Fact(text=f"{pay['who']} earns {pay['pay']}.", date=fact.date, sources=fact.sources)
+        return [*claims(head), earns]
     if (both := _ENDED_BOTH.match(fact.text)) and not _VERB.match(both["b"].split()[0]):
         who, verb, rest, tail = both["who"], both["verb"], both["rest"], both["tail"] or ""
         said = [f"{who} {verb} {both['a']}{rest}.", f"{who} {verb} {both['b']}{rest}{tail}."]

@@ -204,3 +204,14 @@ def test_a_price_from_the_next_occasion_replaces_the_old_one() -> None:
         "From the next market the mugs go for 1,100 and I will see what customers say",
     )
     assert "A mug is 1,100 shillings, a big bowl 1,500." in lines, lines
+
+
+def test_pay_said_after_a_new_employer_replaces_the_old_pay() -> None:
+    """ "Now I work at Velokontor, bigger shop, 2650 net.": a new employer and new pay."""
+    lines = _lines(
+        "Lukas",
+        "I work at Kettenblatt, small bike shop. Salary 2400 net.",
+        "Shop closed. Owner retired. Now I work at Velokontor, bigger shop, 2650 net.",
+    )
+    assert not any("2400" in line for line in lines), lines
+    assert "Lukas earns 2650 net." in lines, lines
