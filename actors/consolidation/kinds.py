@@ -105,9 +105,9 @@ _NO_UNIT_AFTER = rf"(?! (?!(?:{_NOT_UNIT.pattern})\b)[a-z])"
 #: The periods an amount recurs by.
 _PERIODS = "month|week|year|night|day|hour"
 #: An amount of a period: "a month", "per week".
-_PERIOD = rf"(?P<period>(?:an?|per) (?:{_PERIODS}))"
+_PERIOD = rf"(?P<period>(?:an?|per|every) (?:{_PERIODS}))"
 #: An amount by the period it recurs, with its unit between: "780 lari a month".
-_RATE = re.compile(rf"\d\s?(?:[^\W\d]+\s)?(?:a|an|per|each)\s(?:{_PERIODS})\b")
+_RATE = re.compile(rf"\d\s?(?:[^\W\d]+\s)?(?:a|an|per|each|every)\s(?:{_PERIODS})\b")
 #: A count said in words ("three grandchildren", "Three apprentices now"; not "two weeks").
 _IN_WORDS = (
     r"\b(?i:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"

@@ -215,3 +215,15 @@ def test_pay_said_after_a_new_employer_replaces_the_old_pay() -> None:
     )
     assert not any("2400" in line for line in lines), lines
     assert "Lukas earns 2650 net." in lines, lines
+
+
+def test_an_amount_paid_every_month_is_theirs_and_changes_with_the_price() -> None:
+    """ "For the stall I pay 400 euro every month." is kept, and "now stall is 475 euro for
+    month" changes it, not the line of the stall itself."""
+    lines = _lines(
+        "Yusuf",
+        "I have fish stall on Altona fish market in Hamburg. For the stall I pay 400 euro every month.",
+        "Also bad news, market office raise the price, now stall is 475 euro for month. Expensive!",
+    )
+    assert "Yusuf has fish stall on Altona fish market in Hamburg." in lines, lines
+    assert "For the stall Yusuf pays 475 euro every month." in lines, lines
