@@ -59,7 +59,9 @@ def routine_replaced(
     more, only its clause on that thing goes (``change.apart``). A weekly thing whose own
     words name no line's kind ("our game is Wednesday night") is of the kind its ``turn``
     names ("futsal court has a new owner, our game is …")."""
-    if not _WEEKLY.search(new.text) or _BESIDES.search(said) or hedged(said) or over(new.text):
+    # (an "Also" opening the sentence adds news, not one more weekly thing)
+    besides = _BESIDES.search(re.sub(r"^(?i:also)\b:?,?", "", said.strip()))
+    if not _WEEKLY.search(new.text) or besides or hedged(said) or over(new.text):
         return None
     days = {root(m[0]) for m in WEEKDAY.finditer(new.text)}
     mine = [f for f in theirs(older, new, said, speaker, cue=False) or [] if not same_turn(f, new)]

@@ -227,3 +227,15 @@ def test_an_amount_paid_every_month_is_theirs_and_changes_with_the_price() -> No
     )
     assert "Yusuf has fish stall on Altona fish market in Hamburg." in lines, lines
     assert "For the stall Yusuf pays 475 euro every month." in lines, lines
+
+
+def test_someone_moving_the_speakers_weekly_thing_moves_it() -> None:
+    """ "Also the bouzouki teacher moved us to Thursday evenings.": the Monday lessons go (an
+    "Also" opening the news is no second weekly thing)."""
+    lines = _lines(
+        "Stavros",
+        "Also bouzouki lessons Monday nights.",
+        "Yes. Also the bouzouki teacher moved us to Thursday evenings.",
+    )
+    assert not any("Monday" in line for line in lines), lines
+    assert any("Thursday evenings" in line for line in lines), lines
