@@ -106,7 +106,12 @@ _FRAGMENT = re.compile(
 )
 #: A request, its verb after "please": "Please revise the split", "pls keep it short" (not
 #: what takes a fact back: "Please forget what I said about the diet").
-_PLEASE = re.compile(r"^(?i:please|pls|plz),? (?!(?:forget|scratch|ignore|disregard)\b)[a-z]+\b")
+_PLEASE = re.compile(
+    r"^(?i:please|pls|plz),? (?!(?:forget|scratch|ignore|disregard)\b)[a-z]+\b"
+    # (or an order for what the assistant writes: "Put nothing on Monday.", "Add the address")
+    r"|^(?:Put|Add|Remove|Write|Draft|Update|Include|Mention|Translate|Format)"
+    r" (?!(?:in|on|up|down|off|away|my|our)\b)"
+)
 #: A feeling of the moment, in the sentence's first clause ("Tomás is so excited"; not
 #: "picked up a Nissan Leaf, the drummer is thrilled", which says what was picked up).
 _FEELING = re.compile(

@@ -100,3 +100,11 @@ def test_an_amount_typed_as_a_label_is_theirs() -> None:
     "Room 12." are no amounts of theirs."""
     lines = _lines("Kwame", "Call-out fee 150 cedis. Rent 1,120 euros. Friday 8pm. Room 12.")
     assert lines == ["Kwame's call-out fee is 150 cedis.", "Kwame's rent is 1,120 euros."], lines
+
+
+def test_an_order_for_what_the_assistant_writes_is_no_claim() -> None:
+    """ "Put nothing on Monday.", "Add the address at the bottom.": asked of the assistant;
+    "Put in my notice today." is the speaker's news."""
+    lines = _lines("Stavros", "Put nothing on Monday. Add the address at the bottom.")
+    assert lines == [], lines
+    assert _lines("Stavros", "Put in my notice at the depot today.") != []
