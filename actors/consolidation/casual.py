@@ -39,8 +39,6 @@ _I_AM_ABROAD = re.compile(
 _WEEKDAY = re.compile(rf"\b{WEEKDAYS}s?\b")
 #: A word typed without the last letter of its "-ing": "startin monday", "need changin".
 _DROPPED_G = re.compile(r"\b([a-z]{2,}in)['’]?(?![\w'’])")
-#: "Is" and "are", for a word before "=" (a plural's "s" last).
-_BE = ("is", "are")
 #: An aside inside a sentence, before its comma.
 _ASIDE = re.compile(r",? (?i:by the way|btw)(?=, )")
 #: A thing of the speaker's named, opening a terse sentence without its "my", in lower case
@@ -124,6 +122,11 @@ def _with_g(word: re.Match[str]) -> str:
     return f"{typed}g" if not known_word(typed) and known_word(f"{typed}g") else word[0]
 
 
+def _be(word: str) -> str:
+    """ "are" after a plural ("nights"), else "is" ("class", "rent")."""
+    return "are" if word.endswith("s") and not word.endswith("ss") else "is"
+
+
 def as_meant(text: str, name: str | None) -> str:
     """A user's sentence as a careful writer would type it: its first word and "I" in capitals
     ("name's Marcus, i coach …"), and an introduction by the speaker's bare name ("Grace
@@ -133,7 +136,7 @@ def as_meant(text: str, name: str | None) -> str:
     text = _WEEKDAY.sub(lambda day: day[0].capitalize(), cased(text))
     text = _ASIDE.sub("", text)  # "I'm Hiroshi by the way, a baker": "I'm Hiroshi, a baker"
     # ("thursday nights = netball": "=" typed for "is")
-    text = re.sub(r"(\w+) = (?=\w)", lambda m: f"{m[1]} {_BE[m[1][-1:] == 's']} ", text)
+    text = re.sub(r"(\w+) = (?=\w)", lambda m: f"{m[1]} {_be(m[1])} ", text)
     # ("I'm a vet (mostly cats and dogs, the odd angry parrot) at Turia Vet Clinic": a list
     # aside, between a claim's words)
     text = re.sub(r" \([^()]*,[^()]*\)(?=[ ,.!?;:]|$)", "", text)

@@ -84,9 +84,12 @@ def test_one_of_theirs_named_after_a_comma_is_kept() -> None:
 
 
 def test_an_equals_sign_is_typed_for_is() -> None:
-    """ "thursday nights = netball": the speaker's Thursday nights."""
+    """ "thursday nights = netball": the speaker's Thursday nights ("class =" is one class)."""
     lines = _lines("Aroha", "live in Newtown. thursday nights = netball.")
     assert "Thursday nights are netball." in lines, lines
+    assert (
+        as_meant("my pilates class = tuesdays at 7", "Aroha") == "My pilates class is Tuesdays at 7"
+    )
 
 
 def test_a_pet_named_without_its_my_is_theirs() -> None:
