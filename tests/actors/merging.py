@@ -40,6 +40,11 @@ def memory_after(*said: tuple[str, str | None, str]) -> str:
     return memory
 
 
+def lines_after(speaker: str, *turns: str) -> list[str]:
+    """The memory's lines after one job per turn of ``speaker``, a day apart, in one scope."""
+    return facts_of(memory_after(*((turn, speaker, "s") for turn in turns)))
+
+
 def facts_of(memory: str) -> list[str]:
     """The lines of ``memory`` as written, without their dates and sources."""
     return [line.split("] ", 1)[1].split(" <!--")[0] for line in memory.splitlines()[2:]]

@@ -7,12 +7,7 @@ of theirs named after a comma, "=" for "is", and a pet named without its "my".""
 from __future__ import annotations
 
 from reverie.actors.consolidation.casual import as_meant
-from tests.actors.merging import facts_of, memory_after
-
-
-def _lines(speaker: str, *turns: str) -> list[str]:
-    """The memory's lines after one job per turn, a day apart, in one scope."""
-    return facts_of(memory_after(*((turn, speaker, "s") for turn in turns)))
+from tests.actors.merging import lines_after as _lines
 
 
 def test_its_before_what_never_follows_the_possessive_is_it_is() -> None:

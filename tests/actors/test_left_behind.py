@@ -3,12 +3,7 @@ not go back to, a home they shifted from (through the extractive path)."""
 
 from __future__ import annotations
 
-from tests.actors.merging import facts_of, memory_after
-
-
-def _lines(speaker: str, *turns: str) -> list[str]:
-    """The memory's lines after one job per turn, a day apart, in one scope."""
-    return facts_of(memory_after(*((turn, speaker, "s") for turn in turns)))
+from tests.actors.merging import lines_after as _lines
 
 
 def test_a_pet_that_now_lives_with_others_is_gone_whatever_its_breed() -> None:

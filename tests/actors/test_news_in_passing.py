@@ -9,13 +9,8 @@ that "now lives" elsewhere; "New job. Jorvi Hospital, Espoo."."""
 from __future__ import annotations
 
 from reverie.actors.consolidation.attributes import keys
-from tests.actors.merging import facts_of, memory_after
+from tests.actors.merging import lines_after as _lines
 from tests.actors.merging import merged as _merged
-
-
-def _lines(speaker: str, *turns: str) -> list[str]:
-    """The memory's lines after one job per turn, a day apart, in one scope."""
-    return facts_of(memory_after(*((turn, speaker, "s") for turn in turns)))
 
 
 def test_a_doing_now_at_a_place_and_a_time_that_suits_are_no_employer() -> None:

@@ -5,12 +5,7 @@ is no job quit; "Swimming instead, Sunday 7am" is a new thing, not aikido's new 
 from __future__ import annotations
 
 from reverie.actors.consolidation.attributes import keys
-from tests.actors.merging import facts_of, memory_after
-
-
-def _lines(speaker: str, *turns: str) -> list[str]:
-    """The memory's lines after one job per turn, a day apart, in one scope."""
-    return facts_of(memory_after(*((turn, speaker, "s") for turn in turns)))
+from tests.actors.merging import lines_after as _lines
 
 
 def test_a_relative_named_by_the_relation_alone_changes_none_of_the_speakers_lines() -> None:

@@ -4,12 +4,7 @@ name suggested and declined, or a currency's letter."""
 
 from __future__ import annotations
 
-from tests.actors.merging import facts_of, memory_after
-
-
-def _lines(speaker: str, *turns: str) -> list[str]:
-    """The memory's lines after one job per turn, a day apart, in one scope."""
-    return facts_of(memory_after(*((turn, speaker, "s") for turn in turns)))
+from tests.actors.merging import lines_after as _lines
 
 
 def test_a_thing_renamed_by_its_noun_is_the_line_naming_it() -> None:

@@ -8,11 +8,7 @@ import pytest
 
 from reverie.actors.consolidation.casual import cased
 from tests.actors.merging import facts_of, memory_after
-
-
-def _lines(speaker: str, *turns: str) -> list[str]:
-    """The memory's lines after one job per turn, a day apart, in one scope."""
-    return facts_of(memory_after(*((turn, speaker, "s") for turn in turns)))
+from tests.actors.merging import lines_after as _lines
 
 
 @pytest.mark.parametrize(
