@@ -33,6 +33,13 @@ _WEEKLY = re.compile(
     rf"\b(?:{WEEKDAYS}) {PARTS_OF_DAY}s?\b",
     re.IGNORECASE,
 )
+#: A weekday naming a thing as its modifier, itself weekly: "Wednesday five-a-side
+#: football", "Thursday Skat night", "Monday fencing" (not "Monday at 9", "Friday the 13th").
+_DAY_OF_THING = re.compile(
+    rf"\b(?:{WEEKDAYS}) (?!(?:the|a|an|and|or|at|in|on|to|of|for|is|was|will|i|we|it)\b)"
+    r"[a-z][\w-]+",
+    re.IGNORECASE,
+)
 #: A when said alone: "Thursdays 20:00 now.", "Sunday afternoons at 2pm."
 WHEN_ALONE = re.compile(
     rf"(?:{WEEKDAYS})s?(?: {PARTS_OF_DAY}s?)?(?:,? (?:at |from )?\d"
@@ -45,10 +52,14 @@ _MOVED_BEFORE = re.compile(
     r"|also )*(?:moved|changed|shifted)\b(?! to\b)",
     re.IGNORECASE,
 )
-#: A clause that says more of the thing before it: "which they never miss", "that I love".
-_OF_IT = re.compile(r"(?:which|that|who) ")
-#: One more besides the old: "too", "also", "another", "a second".
-_BESIDES = re.compile(r"\b(?:too|also|as well|another|second|extra|besides|plus)\b", re.I)
+#: A clause that says more of the thing before it: "which they never miss", "that I love",
+#: "the only thing keeping them sane".
+_OF_IT = re.compile(r"(?:which|that|who|the|an?) ")
+#: One more besides the old: "another", "a second"; "too", "also" in the clause of its day
+#: ("hot yoga on Thursdays too", not "found a table tennis club too, they play Saturdays":
+#: found one, besides the flat).
+_BESIDES = re.compile(r"\b(?:another|second|extra|besides|plus)\b", re.I)
+_TOO = re.compile(r"\b(?:too|also|as well)\b", re.I)
 
 
 def routine_replaced(
@@ -60,7 +71,9 @@ def routine_replaced(
     words name no line's kind ("our game is Wednesday night") is of the kind its ``turn``
     names ("futsal court has a new owner, our game is …")."""
     # (an "Also" opening the sentence adds news, not one more weekly thing)
-    besides = _BESIDES.search(re.sub(r"^(?i:also)\b:?,?", "", said.strip()))
+    said = re.sub(r"^(?i:also)\b:?,?", "", said.strip())
+    day = next((c for c in CLAUSE.split(said) if _WEEKLY.search(c)), said)
+    besides = _BESIDES.search(said) or _TOO.search(day)
     if not _WEEKLY.search(new.text) or besides or hedged(said) or over(new.text):
         return None
     days = {root(m[0]) for m in WEEKDAY.finditer(new.text)}
@@ -70,7 +83,8 @@ def routine_replaced(
 
         def same(text: str, kind: set[str] = kind) -> bool:
             held = {root(m[0]) for m in WEEKDAY.finditer(text)}
-            return bool(_WEEKLY.search(text) and kind & _kind(text, speaker)) and not days & held
+            weekly = _WEEKLY.search(text) or _DAY_OF_THING.search(text)
+            return bool(weekly and kind & _kind(text, speaker)) and not days & held
 
         lines = [f for f in mine if same(f.text)]
         if lines:
@@ -88,8 +102,9 @@ def routine_replaced(
 
 
 def _kind(text: str, speaker: str) -> set[str]:
-    """The words of what ``text`` does, its first too ("Futsal on Mondays …"), less whose."""
-    return content(text if text.startswith(speaker) else text[:1].lower() + text[1:])
+    """The words of what ``text`` does, its first and names too ("Futsal on Mondays …",
+    "Thursday Skat night"), less whose."""
+    return content(text.casefold()) - content(speaker.casefold())
 
 
 def when_of(text: str, said: str) -> str:

@@ -120,3 +120,40 @@ def test_the_new_day_of_a_thing_named_by_its_own_noun_is_no_day_of_another() -> 
     assert "Tuesday nights Pavel plays hockey" in memory, memory
     memory = _memory_after(older, ("Hockey is on Thursday night now.", "Pavel", "s"))
     assert "Tuesday" not in memory, memory
+
+
+def test_a_weekday_naming_its_thing_is_weekly_and_what_is_said_of_it_goes_with_it() -> None:
+    """ "Wednesday five-a-side football nearly killed me" is a weekly game: moved to Monday
+    nights by others, or found again on other days after a move, the old line goes; a name
+    is a kind too ("Thursday Skat night"), and "the only thing keeping me sane" says more
+    of the thing, not something else."""
+    for older, said in [
+        (
+            "Wednesday five-a-side football nearly killed me.",
+            "and the lads moved five-a-side football to Monday nights because of the pitch booking.",
+        ),
+        (
+            "Thursday Skat night, I lost 12 euros.",
+            "Skat moved to Fridays because our host has a new shift pattern.",
+        ),
+        (
+            "Wednesday paddling practice is right after my shift.",
+            "joined a canoe club here, paddling is on Sunday mornings.",
+        ),
+        (
+            "Wednesday table tennis tonight, the only thing keeping me sane while studying.",
+            "found a table tennis club too, they play Saturday mornings.",
+        ),
+    ]:
+        memory = _memory_after(
+            (older, "Cormac", "s"),
+            ("We live in Youghal now.", "Cormac", "s"),
+            (said, "Cormac", "s"),
+        )
+        assert "Wednesday" not in memory and "Thursday" not in memory, (said, memory)
+    # (a one-off on a named day is no weekly thing of the new one's kind)
+    memory = _memory_after(
+        ("Friday the 13th gig was wild.", "Cormac", "s"),
+        ("I play football on Monday nights now.", "Cormac", "s"),
+    )
+    assert "Friday the 13th" in memory, memory
