@@ -116,7 +116,17 @@ def owns(text: str, persons: set[str]) -> bool:
     """``text`` owns a thing by its name ("Dayo's Infinix Hot", "in the Saab", "Ana's phone
     is a Pixel 7")."""
     found = [*_OWNED.finditer(text), *_OWNED_AS.finditer(text)]
-    return any(m["make"] not in persons and not WHEN.match(m["make"]) for m in found)
+    return any(
+        m["make"] not in persons
+        and not WHEN.match(m["make"])
+        and not _AT_A_PLACE.search(text, 0, m.start())
+        for m in found
+    )
+
+
+#: Before an owner by its name, a place's name ("started at Kalpana Hospital's ENT
+#: department" owns no thing called ENT).
+_AT_A_PLACE = re.compile(rf"\b(?:at|in|for|with|from|near) (?:[{UPPER}][\w'-]* )+$")
 
 
 def known_thing(text: str, persons: set[str]) -> bool:

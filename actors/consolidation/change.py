@@ -132,6 +132,9 @@ def displaced(
     said_home = any(k.attribute == "residence" for k in keys(new.text))
     if said_home and values(new.text) - {speaker} <= _homes(older):
         return None  # "Sakai is home now, my son is close": the home a line holds, said again
+    if said_home:  # (nor a line naming where they now live: "sous chef at Caleta in Valparaiso")
+        home = {k.value for k in keys(new.text) if k.attribute == "residence"}
+        older = [f for f in older if not home & values(f.text) or _homes([f])]
     if (predecessor := succeeded(older, new, turn, speaker)) is not None:
         return Displaced(predecessor, None)  # "Prof. Esposito is my new supervisor"
     if stopped := no_longer_on(said, theirs(older, new, said, speaker, cue=False) or []):
@@ -519,8 +522,9 @@ def _same_kind(
 _PLACE_OR_PERSON = re.compile(
     rf"\b(?:in|at|from|to|near|outside|with|for|by|as an?|play(?:s|ing|ed)?|dr(?:ives?|iving|ove)|"
     rf"(?i:{RELATIVES})|{PET.pattern}),? "
-    # (or the wider place after a place: "a kiosk in Kalamaria, Thessaloniki")
-    r"(?-i:(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*)*, )?)$",
+    # (or the wider place after a place, "a kiosk in Kalamaria, Thessaloniki", or a part of
+    # one by its name of two words, "at Kalpana Hospital's ENT department", not "in Gethin's")
+    r"(?-i:(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*)*, |[A-Z][\w'-]*(?: [A-Z][\w'-]*)+'s )?)$",
     re.IGNORECASE,
 )
 

@@ -177,3 +177,23 @@ def test_a_new_post_by_selection_a_shift_and_a_start_as_replace_what_they_change
     facts = _facts(chloe)
     assert "Chloé works as a data analyst." in facts and "Chloé lives in Croix-Rousse." in facts
     assert "actuary" not in chloe, facts
+
+
+def test_a_move_to_the_town_of_a_new_job_or_a_car_bought_leaves_the_job() -> None:
+    """Moving to Valparaiso is no change of a job "at Caleta, a seafood place in
+    Valparaiso"; a car bought replaces no job "at Kalpana Hospital's ENT department" (a
+    part of a place named, not a make owned)."""
+    memory = _memory_after(
+        (
+            "I got offered sous chef at Caleta, a seafood place in Valparaiso! I said yes!!",
+            "Ximena",
+            "s",
+        ),
+        ("we moved to Valparaiso with Matias this weekend, flat on Cerro Alegre.", "Ximena", "s"),
+    )
+    assert "Caleta" in memory and "Cerro Alegre" in memory, memory
+    memory = _memory_after(
+        ("news: started at Kalpana Hospital's ENT department this week!", "Radhika", "s"),
+        ("it's far though, so we bought a Tata Nexon EV and sold the scooter.", "Radhika", "s"),
+    )
+    assert "Kalpana" in memory and "Nexon" in memory, memory
