@@ -46,6 +46,8 @@ _TRADE_AT_IN = re.compile(
     r" (?:(?:[a-z][\w'-]*|[A-Z]{2,}|\d(?:st|nd|rd|th)) ){0,4}?"
     # (who employs them: "at", or "with" and "for" a name: "a plumber with Redpipe Ltd")
     r"[a-z][\w'-]*)"
+    # (and its grade, as an aside: "a cabinetmaker, journeyman level, at Treverk")
+    r"(?:, (?P<grade>[a-z][\w-]*(?: [a-z][\w-]*){0,2}),(?= (?:at|with|for|in) [A-Z]))?"
     # (and the part of the workplace: "a controller in the tower at Keflavik")
     r"(?P<part> in the (?:[a-z][\w-]* ){0,2}[a-z][\w-]*(?= at [A-Z]))?"
     r"(?: (?:at|(?:with|for)(?= [A-Z])) (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}"
@@ -66,7 +68,9 @@ _TRADE_AT_IN = re.compile(
     # (and where: "living in Kazimierz in Krakow" is one place, said with the wider one)
     # (or just outside it: "at Kijani Lodge outside Arusha")
     # (or a part of it: "in the port of Rotterdam", "in the centre of Lyon")
-    rf"(?:(?: up| down| out| here|,? living|,? based)? (?:in|outside|near) (?:the )?"
+    # (or, last, after a comma: "a dietitian at Soar Valley Hospital, Leicester")
+    rf"(?:(?:(?: up| down| out| here|,? living|,? based)? (?:in|outside|near) (?:the )?|"
+    rf", (?=[{UPPER}][\w'-]*[.!]*$))"
     r"(?:(?:port|city|town|village|centre|center|heart|outskirts|suburbs|old town) of )?"
     # (or with the wider one after a comma: "in Coyoacán, Mexico City")
     rf"(?P<where>{_PLACE_NAME}(?:,? in {_PLACE_NAME}|, {_PLACE_NAME})?))?"
@@ -76,7 +80,9 @@ _TRADE_AT_IN = re.compile(
     r"(?:, (?P<field>[a-z][\w-]*(?: [a-z][\w-]*){0,2}|[\w-]+ (?:days|shifts|nights) a week|\d+ to \d+))?"
     r"(?:, (?P<on>(?:currently |now )?on [^,.!]+))?"
     # (or what they do there most: "…, mostly watching Merapi tremors")
-    r"(?:, (?P<doing>(?:mostly |mainly |currently )?[a-z]+ing\b[^,.!]*|(?:mostly|mainly) (?:with|on|for) [^,.!]+))?[.!]*$"
+    r"(?:, (?P<doing>(?:mostly |mainly |currently )?[a-z]+ing\b[^,.!]*|(?:mostly|mainly) (?:with|on|for) [^,.!]+))?"
+    # (or what else they are doing: "… in Santiago and trying to get better at sauces")
+    r"(?: and (?P<also>[a-z]+ing\b[^.!]*))?[.!]*$"
 )
 #: A place said to be their home after it: "mostly buildings in Bole, where Dawit also lives".
 _WHERE_THEY_LIVE = re.compile(
@@ -299,7 +305,7 @@ def claims(fact: Fact) -> list[Fact]:
         if (said_as := _AS_TRADE.match(trade)) and not studies and not retired:
             noun = trade[said_as.end() :]
             trade = f"works as {said_as[1] or article(noun)} {noun}"
-        field = f", {found['field']}" if found["field"] else ""
+        field = "".join(f", {found[part]}" for part in ("grade", "field") if found[part])
         # (a post taken, with no more said of it, is said by where: "got a job in Helsinki")
         bare = re.fullmatch(r"\w+ an? (?:new )?(?:job|post|position|role)", trade) and not field
         texts = [] if bare else [f"{who} {trade}{field}."]
@@ -318,6 +324,7 @@ def claims(fact: Fact) -> list[Fact]:
         # ("…, mostly watching tremors", "…, mostly with the elephants")
         if tail := found["doing"]:
             texts += [f"{who} {'is' if re.search('ing ', f'{tail} ') else 'works'} {tail}."]
+        texts += [f"{who} is {found['also']}."] if found["also"] else []
     # "teaches yoga in Haifa", "… here in Hamburg" (not "is thinking about a job in Hamburg")
     elif (doing := _DOING_IN.match(fact.text)) and not hedged(fact.text):
         texts = [

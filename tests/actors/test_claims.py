@@ -497,3 +497,35 @@ def test_a_day_job_typed_tersely_is_a_trade_and_an_employer() -> None:
     assert "Marcus works as a QA tester, 9 to 5." in memory, memory
     assert "Marcus's rig is a ryzen 7 with an rtx 3070." in memory, memory
     assert not any("Frostline" in line for line in memory), memory
+
+
+def test_an_aside_on_the_grade_or_a_doing_after_it_leaves_the_trade_employer_and_place() -> None:
+    """ "a cabinetmaker, journeyman level, at Treverk in Bergen": the grade goes with the
+    trade; "… in Santiago and trying to get better at sauces": what else they are doing is a
+    claim of its own."""
+    said = "Hallvard here, I'm a cabinetmaker, journeyman level, at Treverk in Bergen."
+    assert _facts(_memory_after((said, "Hallvard", "s"))) == [
+        "Hallvard works as a cabinetmaker, journeyman level.",
+        "Hallvard works at Treverk.",
+        "Hallvard is based in Bergen.",
+    ]
+    said = (
+        "buenas! I'm Ximena, a commis at Quintral in Santiago and trying to get better at sauces."
+    )
+    assert _facts(_memory_after((said, "Ximena", "s"))) == [
+        "Ximena works as a commis.",
+        "Ximena works at Quintral.",
+        "Ximena is based in Santiago.",
+        "Ximena is trying to get better at sauces.",
+    ]
+
+
+def test_a_town_after_the_employer_and_a_comma_is_where_they_are() -> None:
+    """ "dietitian at Soar Valley Hospital, Leicester": the employer and the town apart, so
+    a new employer leaves the trade and the town."""
+    said = "hiya! Meera here — dietitian at Soar Valley Hospital, Leicester. could you help me?"
+    assert _facts(_memory_after((said, "Meera", "s"))) == [
+        "Meera works as a dietitian.",
+        "Meera works at Soar Valley Hospital.",
+        "Meera is based in Leicester.",
+    ]
