@@ -242,6 +242,8 @@ def _part(part: str) -> list[str]:
         return clauses(f"I'm {part}.")
     if _LIVE_IN.fullmatch(part):
         return [f"I {part.replace('lives', 'live')}."]
+    if re.match(rf"(?:with|at|for) [{UPPER}]", part):  # "bricklayer, with Krause Bau in Leipzig"
+        return [f"I work at {part.split(' ', 1)[1]}."]
     if _TRADE_ALONE.fullmatch(part) or _TRADE_IN.fullmatch(part):
         return [f"I'm {article(part)} {part}."]
     return []
@@ -253,7 +255,9 @@ def _apposed(rest: str) -> list[str]:
     part is a trade, an age or where they are, and one is a trade; else []."""
     said, what = [], False
     for part in rest.rstrip(".! ").split(", "):
-        if not (of_me := _part(part)):
+        # (or, after the trade, a clause of theirs: "boatbuilder, I work at Saltbush …")
+        mine = what and re.match(r"I(?:'m| am| work| live)\b", part) and clauses(f"{part}.")
+        if not (of_me := _part(part) or mine):
             return []
         said.extend(of_me)
         what = what or bool(_TRADE_ALONE.fullmatch(part) or _TRADE_IN.fullmatch(part))

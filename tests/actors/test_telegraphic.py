@@ -263,3 +263,22 @@ def test_a_conjunction_opens_no_thing_of_theirs_and_an_initialism_is_no_typed_na
     facts = facts_of(memory_after(*((text, "Tanya", "s") for text in said)))
     assert not any("Tanya's and" in f or "Tanya's but" in f for f in facts), facts
     assert cased("RN at the clinic outside grbavica") == "RN at the clinic outside Grbavica"
+
+
+def test_a_trade_alone_after_here_then_the_employer_or_a_clause_of_theirs() -> None:
+    """ "Kasimir here, bricklayer, with Krause Bau in Leipzig, living in Connewitz" and
+    "Jarrah here, boatbuilder, I work at Saltbush Boatworks in Hobart": the trade, the
+    employer and the place, each a claim."""
+    said = "moin moin. Kasimir here, bricklayer, with Krause Bau in Leipzig, living in Connewitz."
+    assert facts_of(memory_after((said, "Kasimir", "s"))) == [
+        "Kasimir is a bricklayer.",
+        "Kasimir works at Krause Bau.",
+        "Kasimir is based in Leipzig.",
+        "Kasimir is living in Connewitz.",
+    ]
+    said = "g'day. Jarrah here, boatbuilder, I work at Saltbush Boatworks in Hobart."
+    assert facts_of(memory_after((said, "Jarrah", "s"))) == [
+        "Jarrah is a boatbuilder.",
+        "Jarrah works at Saltbush Boatworks.",
+        "Jarrah is based in Hobart.",
+    ]
