@@ -38,6 +38,7 @@ from .chatter import split_opener
 from .clauses import clauses
 from .introduction import INITIALISM, introduced, opened_by_name
 from .kinds import KINDS, record_time, recurs
+from .offers import offer_taken
 from .ownership import named_theirs, of_theirs
 from .places import PLACE_NAMED, VENUE, place_after
 from .posts import TRADE_NEXT, post_said
@@ -363,7 +364,7 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
         text = old_one(named_pronoun(it_sold(text, earlier[:-1]), earlier[:-1], who), earlier[:-1])
         text = forgot_it(it_named(text, earlier[:-1]), earlier[:-1])
         # ("futsal moved … Thursdays 20:00 now": futsal's; "Choir! Every Wednesday at 6pm")
-        text = when_of(named_then_when(text, said), said)
+        text = offer_taken(when_of(named_then_when(text, said), said), sentence.turn.content)
         if said and _AMOUNT_NOW.match(text):
             text = f"I'm on {text}"  # "Got a raise. 2650 now.": what they are on now
         wrong = _OWNED_WRONG.search(said) or (
