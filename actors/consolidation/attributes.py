@@ -209,7 +209,8 @@ _TABLE: list[tuple[str, str]] = [
         r"(?:become|becoming|became|been|now(?! [a-z]+s at\b)|as|I'm|am|is) (?:an? |the )?(?:new )?"
         r"(?:(?!(?:they|we|he|she|are|is|was|were)\b)[^\W_][\w-]* ){0,2}"
         rf"(?!(?:{PATRONS}|student)s? )"
-        r"(?!(?:are|is|was|were)\b)[^\W_][\w-]*(?<!ing)(?<!ed) "
+        # (nor where one is away: "is out at Swakopmund for fieldwork", "was back at Hanna's")
+        r"(?!(?:are|is|was|were|out|away|back|over|off|up|down|home)\b)[^\W_][\w-]*(?<!ing)(?<!ed) "
         r"at (?:the )?(?-i:[A-Z])|"
         # (an employer changed by its kind: "moved to a new company, Gobi Cashmere", "changed
         # company!")
@@ -346,6 +347,8 @@ _STINT = re.compile(
     r"(?:a|\d+|two|three|four) (?:weeks?|months?)\b)",
     re.IGNORECASE,
 )
+#: Someone of someone's by their trade, opening a fact: "Ximena's head chef …".
+_ROLE_OF = re.compile(rf"^(?P<who>[{UPPER}][\w-]*)'s (?P<role>(?:[a-z-]+ ){{0,2}}(?:{ROLES}))\b")
 #: Whose "here" a sentence says, by the name of theirs it opens with: "Most of Andreas's
 #: customers are here in Paphos".
 _WHOSE_HERE = re.compile(rf"^(?:[\w ]+ of )?([{UPPER}][\w-]*)'s ")
@@ -481,6 +484,9 @@ def _keys(fact: str) -> tuple[Key, ...]:
                 who = held.casefold()
             elif here:  # "Most of Andreas's customers are here in Paphos": Andreas's "here"
                 who = here[1].casefold()
+            elif (role := _ROLE_OF.match(fact)) and role.end() <= match.start():
+                # ("Ximena's head chef just quit to go work in Lima": the chef's, not hers)
+                who = f"{role['who']}'s {role['role']}".casefold()
             else:  # (a thing's holder by its first mention: "got a new phone, a Samsung …")
                 who = subject(fact, (matches[0] if attribute in THINGS else match).start())
             if "trip" in pattern.groupindex and match["trip"] and RELATIVE.search(fact):

@@ -78,3 +78,22 @@ def test_someone_of_theirs_who_moved_by_any_word_for_them_moves_alone() -> None:
         ("My kuya just moved to Manila for his new job, so Mama is alone now.", "Jerome", "s"),
     )
     assert "moved to Mandaue" in memory, memory
+
+
+def test_someone_of_theirs_by_trade_or_a_trip_away_changes_no_employer() -> None:
+    """ "Ximena's head chef just quit to go work in Lima" is the chef's job; "Next week I'm
+    out at Swakopmund for fieldwork" is a trip, not a workplace."""
+    memory = _memory_after(
+        ("I work at Caleta, a seafood place in Valparaiso.", "Ximena", "s"),
+        (
+            "my head chef just quit to go work in Lima, so the kitchen is crazy right now",
+            "Ximena",
+            "s",
+        ),
+    )
+    assert "Ximena works at Caleta" in memory, memory
+    memory = _memory_after(
+        ("I'm a geologist at Namib Lithium.", "Nkechi", "s"),
+        ("next week I'm out at Swakopmund for fieldwork, 5 days.", "Nkechi", "s"),
+    )
+    assert "Nkechi works at Namib Lithium." in memory, memory
