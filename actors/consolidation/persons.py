@@ -102,6 +102,10 @@ def another_person(text: str, speaker: str, embed: Embed) -> str:
     for end, noun in enumerate(phrase, start=1):
         # (a name is theirs, whoever the embedder puts it near: "surname")
         if len(noun) > 3 and not noun.endswith("name") and a_person(noun, embed):
+            # (not a word of a thing's name, as the embedder places the two: "roller derby")
+            then = phrase[end] if end < len(phrase) and not typed[end - 1].endswith("'s") else ""
+            if then and not a_person(f"{noun} {then}", embed):
+                continue
             return f"{speaker}'s {' '.join(typed[:end])}".removesuffix("'s")
     return ""
 

@@ -144,6 +144,11 @@ def test_a_weekday_naming_its_thing_is_weekly_and_what_is_said_of_it_goes_with_i
             "Wednesday table tennis tonight, the only thing keeping me sane while studying.",
             "found a table tennis club too, they play Saturday mornings.",
         ),
+        # (the day after its thing; "roller derby" names a thing, not a roller of theirs)
+        (
+            "perfect. roller derby thursday so I'll polish it tonight.",
+            "roller derby's on sunday nights at the new league.",
+        ),
     ]:
         memory = _memory_after(
             (older, "Cormac", "s"),
