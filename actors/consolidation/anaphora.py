@@ -21,11 +21,21 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from reverie.store import known_word
+
 from .subjects import OF_A_THING
 from .third_person import would_or_had
 from .words import RELATIVES, UPPER
 
-__all__ = ["forgot_it", "it_corrected", "it_named", "it_sold", "named_pronoun", "old_one"]
+__all__ = [
+    "forgot_it",
+    "it_corrected",
+    "it_named",
+    "it_sold",
+    "named_pronoun",
+    "old_one",
+    "someone_named",
+]
 
 _HIS = re.compile(
     r"brother|son|husband|boyfriend|dad|father|uncle|grandpa|grandfather|nephew|fiancé"
@@ -174,6 +184,30 @@ def it_named(sentence: str, before: Sequence[str]) -> str:
     if len(things) != 1:
         return sentence
     return f"My {things.pop()} is {sentence[it.end() :]}"
+
+
+#: Someone one started seeing, unnamed: "I've been seeing someone.", "I met someone at the gym."
+_SOMEONE_NEW = re.compile(
+    r"\b(?:seeing|dating|met|meeting|going out with) someone\b", re.IGNORECASE
+)
+_HE_OR_SHE = re.compile(r"\b(?:he|she|him|her)(?:'s)?\b", re.IGNORECASE)
+#: A name said alone: "Saoirse.", "Hugo!" (and what is said of them after it, in lower case:
+#: "Hugo. he's a ski patroller.")
+_NAME_ALONE = re.compile(rf"(?P<name>[{UPPER}][\w'-]+)(?:[.!]+ (?P<rest>[a-z].*)|[.!]*)")
+
+
+def someone_named(sentence: str, before: Sequence[str], turn: str) -> str:
+    """ "Saoirse." after "I've been seeing someone." (the last of ``before``) as "I'm dating
+    Saoirse.": the name alone is of the someone just met (a word that is also a name,
+    "Hugo.", where the ``turn`` speaks of a he or a she, not "Finally."); else as it was."""
+    if not before or not _SOMEONE_NEW.search(before[-1]):
+        return sentence
+    if (name := _NAME_ALONE.fullmatch(sentence.strip())) is None or (
+        known_word(name["name"].lower()) and not _HE_OR_SHE.search(turn)
+    ):
+        return sentence
+    rest = f" {name['rest']}" if name["rest"] else ""
+    return f"I'm dating {name['name']}.{rest}"
 
 
 #: A retraction of "it" or "that" alone: "forget it then", "scrap that" (not "forget that I

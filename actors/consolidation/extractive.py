@@ -31,7 +31,15 @@ from typing import NamedTuple
 from reverie.store import Fact, MessageRecord
 
 from .acquiring import THE_MAKE
-from .anaphora import forgot_it, it_corrected, it_named, it_sold, named_pronoun, old_one
+from .anaphora import (
+    forgot_it,
+    it_corrected,
+    it_named,
+    it_sold,
+    named_pronoun,
+    old_one,
+    someone_named,
+)
 from .attributes import keys
 from .casual import as_meant, labelled
 from .chatter import split_opener
@@ -362,6 +370,7 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
         by = who
         text = it_corrected(as_meant(sentence.text, sentence.turn.name), said)
         text = old_one(named_pronoun(it_sold(text, earlier[:-1]), earlier[:-1], who), earlier[:-1])
+        text = someone_named(text, earlier[:-1], sentence.turn.content)
         text = forgot_it(it_named(text, earlier[:-1]), earlier[:-1])
         # ("futsal moved … Thursdays 20:00 now": futsal's; "Choir! Every Wednesday at 6pm")
         text = offer_taken(when_of(named_then_when(text, said), said), sentence.turn.content)

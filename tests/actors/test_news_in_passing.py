@@ -234,3 +234,16 @@ def test_someone_moving_the_speakers_weekly_thing_moves_it() -> None:
     )
     assert not any("Monday" in line for line in lines), lines
     assert any("Thursday evenings" in line for line in lines), lines
+
+
+def test_a_name_said_alone_after_someone_met_is_who_they_are_dating() -> None:
+    """ "I've been seeing someone. Saoirse." names the someone; a name that is also a word
+    ("Hugo.") where the turn speaks of a he; not "Finally." after "I met someone at last"."""
+    lines = _lines(
+        "Cormac", "and... I've been seeing someone. Saoirse. early days but she's lovely"
+    )
+    assert "Cormac is dating Saoirse." in lines, lines
+    lines = _lines("Quentin", "I met someone at the climbing gym. Hugo. he's a ski patroller.")
+    assert "Quentin is dating Hugo." in lines, lines
+    lines = _lines("Quentin", "I met someone at last. Finally. We'll see.")
+    assert not any("dating" in line for line in lines), lines
