@@ -56,7 +56,10 @@ _THEIRS_UNSAID = re.compile(
 _PAST = rf"(?:[a-z]+ed|{'|'.join(sorted(PAST))})\b"
 _EXCLAIMED = re.compile(
     # (no verb of their own: not "Found one, moved into …")
-    rf"^(?!(?i:(?:my|our|his|her|their|the)\b|{_PAST}))[A-Z][a-z]+(?: (?!and\b)[a-z]+){{1,2}}, (?={_PAST})"
+    rf"^(?:(?!(?i:(?:my|our|his|her|their|the)\b|{_PAST}))[A-Z][a-z]+(?: (?!and\b)[a-z]+){{1,2}}|"
+    # (or a reply's one word: "nah, went with a Framework 13")
+    r"(?i:nah|yeah|yep|yup|nope|ok|okay|well|oh|anyway)), "
+    rf"(?={_PAST})"
 )
 #: One of theirs named, then who they are, opening a sentence: "Pip, our whippet, needs …".
 _NAMED_THEN_WHO = re.compile(

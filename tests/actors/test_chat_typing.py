@@ -106,3 +106,11 @@ def test_an_order_for_what_the_assistant_writes_is_no_claim() -> None:
     lines = _lines("Stavros", "Put nothing on Monday. Add the address at the bottom.")
     assert lines == [], lines
     assert _lines("Stavros", "Put in my notice at the depot today.") != []
+
+
+def test_a_one_word_reply_before_a_past_verb_leaves_the_claim_said_without_its_i() -> None:
+    """ "nah, went with a Framework 13, …": what they did; not a name before it ("Tom,
+    moved to Leeds" is no claim of the speaker's)."""
+    lines = _lines("Anouk", "nah, went with a Framework 13, I like that I can repair it myself")
+    assert "Anouk went with a Framework 13." in lines, lines
+    assert as_meant("Tom, moved to Leeds last week.", "Anouk").startswith("Tom, moved")
