@@ -13,22 +13,27 @@ from .words import UPPER
 
 __all__ = ["offer_taken"]
 
-#: The offer said yes to, anywhere in the turn: "I said yes!!", "I accepted", "I GOT IT!!".
+#: The offer said yes to, anywhere in the turn: "I said yes!!", "I accepted", "I GOT IT!!",
+#: "taking it.".
 _TAKEN = re.compile(
-    r"\bI (?:said yes|(?:have |'ve )?accepted\b(?! (?:that|whether|it might))|took it\b|got it!)",
+    r"\bI (?:said yes|(?:have |'ve )?accepted\b(?! (?:that|whether|it might))|took it\b|got it!)|"
+    r"(?:^|[.!] )(?:I'm |am )?taking it\b",
     re.IGNORECASE,
 )
 #: "Nourish Clinic offered me a role", "they offered me the roaster job at Moana", "I got
 #: offered sous chef at Caleta, …" (after an opener: "so... ", "huge: ").
 _OFFER = re.compile(
     r"^(?P<lead>(?:[^.!?]*?(?:\.\.\.|[:,!]| [—–-]) )?)"
-    rf"(?:(?P<by>[{UPPER}][\w'&-]*(?: [{UPPER}][\w'&-]*)*|they) (?:just |have |has )?offered me|"
+    # (and where it is: "Gumleaf Theatre in Melbourne offered me …")
+    rf"(?:(?P<by>[{UPPER}][\w'&-]*(?: [{UPPER}][\w'&-]*)*(?: in [{UPPER}][\w'-]*)?|they) "
+    r"(?:just |have |has )?offered me|"
     r"I (?:just )?(?:got|was|have been|'ve been) offered) "
     r"(?P<what>[^.!?]+?)(?: this morning| today| yesterday)?(?P<end>[.!]*)$"
 )
 #: The job said by its noun: "the roaster job at Moana", "a role".
 _JOB = re.compile(
-    r"(?:the|an?) (?:(?P<role>[a-z][\w-]*(?: [a-z][\w-]*){0,2}) )?(?:job|position|role|post)\b(?P<rest>.*)"
+    r"(?:the|an?) (?:(?P<role>[a-z][\w-]*(?: [a-z][\w-]*){0,2}) )?(?:job|position|role|post|spot)\b"
+    r"(?P<rest>.*)"
 )
 
 

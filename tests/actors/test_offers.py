@@ -26,6 +26,11 @@ def test_an_offer_said_yes_to_is_the_new_job_in_place_of_the_old() -> None:
             "Meera now works at Nourish Clinic.",
         ),
         ("I GOT IT!! they offered me the roaster job at Moana.", "Meera works as a roaster."),
+        # (where the employer is, and "taking it." for a yes)
+        (
+            "huge: Gumleaf Theatre in Melbourne offered me a full-time puppeteer spot. taking it.",
+            "Meera is based in Melbourne.",
+        ),
         # (the pay offered is what they are on, no workplace)
         (
             "plot twist: Awaji Links just offered me head greenkeeper at 365000. I said yes!",
