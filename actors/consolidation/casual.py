@@ -167,6 +167,8 @@ def as_meant(text: str, name: str | None) -> str:
         bare := re.match(rf"(?:[A-Za-z]+ )?{re.escape(name)}(?: [{UPPER}][\w'-]*)?, ", text)
     ):
         text = f"I'm {name}, {text[bare.end() :]}"
+    # ("Zofia, 3.4 kg, born last night.": their baby, named as it is announced)
+    text = _BORN_NAMED.sub(r"My baby \g<name> was born \g<when>", text)
     # ("Call-out fee 150 cedis.": their call-out fee)
     if (label := _LABELLED_AMOUNT.match(text)) and not _WEIGHED.match(text):
         text = f"My {label['label'].lower()} is {label['amount']}."
@@ -225,6 +227,8 @@ _HOME_ALONE = re.compile(
 )
 #: A thing of theirs and its amount, typed as a label: "Call-out fee 150 cedis.", "Rent
 #: 1,120 euros." (not a day or a month: "Friday 8pm", "June 12").
+#: A baby named, then born: "Zofia, 3.4 kg, born last night.", "Oskar, born Tuesday!"
+_BORN_NAMED = re.compile(rf"^(?P<name>[{UPPER}][\w'-]+), (?:[^,!?]+?, )?born (?P<when>[^,.!?]+)")
 _LABELLED_AMOUNT = re.compile(
     rf"^(?!(?i:{WEEKDAYS}|{MONTHS}|day|week|month|year|room|gate|platform|page|step|level|"
     r"round|part|chapter|section|number|no|top|best|only|just|about|around|over|under)\b)"
@@ -242,7 +246,8 @@ _SENT_ME = re.compile(
 #: announcement: "Update: Leeds.")
 _LABELLED = re.compile(
     r"(?!(?:Update|News|Correction|Note|Reminder|Edit|Context|Fyi|Btw|Ps)\b)"
-    r"(?P<label>[A-Z][a-z]+(?: [a-z]+)?): (?P<value>[A-Z0-9][\w'&.,-]*(?: [A-Z0-9][\w'&.-]*){0,3})"
+    # (and why it is theirs, after it: "New phone as a reward: Sony Xperia 1 V")
+    r"(?P<label>[A-Z][a-z]+(?: [a-z]+)?)(?: (?:as|for) (?:an? |my |the )?[a-z]+(?: [a-z]+)?)?: (?P<value>[A-Z0-9][\w'&.,-]*(?: [A-Z0-9][\w'&.-]*){0,3})"
     # (and what is said of it after: "New phone: Redmi Note 13, so much faster.")
     r"(?P<more>, [^:]+?)?[.!]?"
 )

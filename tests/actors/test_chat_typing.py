@@ -114,3 +114,9 @@ def test_a_one_word_reply_before_a_past_verb_leaves_the_claim_said_without_its_i
     lines = _lines("Anouk", "nah, went with a Framework 13, I like that I can repair it myself")
     assert "Anouk went with a Framework 13." in lines, lines
     assert as_meant("Tom, moved to Leeds last week.", "Anouk").startswith("Tom, moved")
+
+
+def test_a_baby_announced_by_name_then_born_is_theirs() -> None:
+    """ "she's here!! Zofia, 3.4 kg, born last night." names their baby."""
+    lines = _lines("Teodor", "she's here!! Zofia, 3.4 kg, born last night. everyone's healthy.")
+    assert "Teodor's baby Zofia was born last night." in lines, lines

@@ -530,3 +530,12 @@ def test_a_thing_sold_and_the_one_got_in_its_place_are_two_claims() -> None:
     facts = facts_of(memory)
     assert "Rasmus picked up a Kia EV6." in facts, facts
     assert "Octavia" not in memory and "Rasmus likes the Kia." in facts
+
+
+def test_a_new_thing_under_a_label_with_why_is_theirs_in_place_of_the_old() -> None:
+    """ "new phone as a reward: Sony Xperia 1 V, …" is their phone now (the iPhone goes)."""
+    memory = _memory_after(
+        ("also my iPhone 11 battery dies by noon", "Zoltan", "s"),
+        ("new phone as a reward: Sony Xperia 1 V, the camera is great", "Zoltan", "s"),
+    )
+    assert "iPhone" not in memory and "Zoltan's new phone is Sony Xperia 1 V" in memory, memory
