@@ -258,10 +258,12 @@ def displaced(
         near = NEAR_OF_KIND if len(owned) == 1 and SAID_OF.match(new.text, known.end()) else NEAR
         if (found := nearest(new, owned, embed, near, speaker)) is not None:
             return Displaced(owned[found], None)
-    if (make := GOT_MAKE.search(said)) and (
-        same := _same_kind(older, new, said, speaker, persons, make["make"], embed)
-    ):
-        return same  # "got a Galaxy S24", "riding a Canyon Endurace now": one of its makes
+    # "got a Galaxy S24", "riding a Canyon Endurace now": one of its makes; "swapped to Italian
+    # at the language school": the line naming one nearest it ("a Spanish course")
+    # (a name alone, with no kind said, nearer: not "switched to Vodafone" for the Spanish one)
+    for to, near in ((GOT_MAKE.search(said), MAKE), (_SWITCHED_TO_NAME.search(said), NAME)):
+        if to and (same := _same_kind(older, new, said, speaker, persons, to["make"], embed, near)):
+            return same
     weak = weakly(said)
     if weak and speaker not in new.text and not values(new.text):
         return None  # "Calmer shifts, finally.": of no one, naming nothing, it changes nothing
@@ -395,6 +397,8 @@ _WHOSE = re.compile(rf"\b({HOLDER})'s ")
 _SWITCHED_TO = re.compile(
     rf"\b{SWITCH}\w* (?:my|our|their|the) (?P<old>[a-z]{{3,}}) (?:over )?to\b", re.I
 )
+#: A name switched to: "swapped to Italian", "changed over to Vodafone".
+_SWITCHED_TO_NAME = re.compile(rf"\b{SWITCH}\w* (?:over |back )?to (?P<make>[{UPPER}][\w-]*)")
 #: A thing switched for another of its kind, by the kind's plural: "switched gyms".
 _SWITCHED_KINDS = re.compile(
     rf"\b{SWITCH}(?:ed|ing|es|e)? (?P<kind>(?!(?:to|over|back|from|it|them)\b)[a-z]{{3,}}s)\b"
@@ -439,6 +443,12 @@ _MANY = re.compile(
 )
 
 
+#: How near a make must be to the kind of thing acquired ("ThinkPad" to "laptop"), how much
+#: nearer a word of a narrower kind ("ukulele" to "guitar"), and a name switched to, to the
+#: one it replaces ("Italian" to "Spanish").
+MAKE, WORD, NAME = 0.3, 0.4, 0.5
+
+
 def _same_kind(
     older: Sequence[Fact],
     new: Fact,
@@ -447,6 +457,7 @@ def _same_kind(
     persons: set[str],
     head: str,
     embed: Embed,
+    near_make: float = MAKE,
     *,
     ended: bool = False,
     turn: str = "",
@@ -488,7 +499,7 @@ def _same_kind(
         # (not what someone is: "Diego is a photographer" holds no camera)
         and not re.search(rf"\b(?:is|works as) an? (?:[\w-]+ )?{w}\b", f.text)
     ]
-    for things, near in ((makes, MAKE), (words, WORD)):
+    for things, near in ((makes, near_make), (words, WORD)):
         if things:
             vectors = embed([head, *(thing for _, thing in things)])
             # a line's score is its nearest thing's ("cello" and "orchestra" are one line)
@@ -554,10 +565,6 @@ _COMPOUND = re.compile(r" ([a-z]{3,})(?=[,.;!]|$)")
 _NOT_A_KIND = word_set(
     "yesterday today tonight tomorrow now again too also though instead one ones thing things"
 )
-#: How near a make must be to the kind of thing acquired ("ThinkPad" to "laptop"), and how
-#: much nearer a word of a narrower kind ("ukulele" to "guitar").
-MAKE = 0.3
-WORD = 0.4
 
 
 def apart(old: Fact, changed: Callable[[str], bool]) -> Displaced:

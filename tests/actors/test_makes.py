@@ -532,6 +532,18 @@ def test_a_thing_sold_and_the_one_got_in_its_place_are_two_claims() -> None:
     assert "Octavia" not in memory and "Rasmus likes the Kia." in facts
 
 
+def test_a_name_switched_to_replaces_the_line_naming_one_nearest_it() -> None:
+    """ "swapped to Italian at the language school" ends "a Spanish course"; a name near
+    none of theirs ("switched to Vodafone" beside a Spanish course) replaces nothing."""
+    older = [
+        "Fenna is taking a Spanish course on Tuesday evenings.",
+        "Fenna works at Ooievaar Air.",
+    ]
+    said = "Fenna swapped to Italian at the language school here, the other one was too hard."
+    assert _merge("Fenna", older, said) == [older[0]]
+    assert _merge("Fenna", older, "Fenna switched to Vodafone, the signal is better.") == []
+
+
 def test_a_new_thing_under_a_label_with_why_is_theirs_in_place_of_the_old() -> None:
     """ "new phone as a reward: Sony Xperia 1 V, …" is their phone now (the iPhone goes)."""
     memory = _memory_after(
