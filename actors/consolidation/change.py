@@ -381,6 +381,8 @@ def displaced(
     among = gone(said) and len(candidates) > 1 and not thing
     if thing or wrecked(said):  # (a thing ended is a line's thing: not "tigers from Monday")
         candidates = things_had(candidates, persons)
+    if stated and all(WHEN.fullmatch(v) for v in stated):  # ("switched my riding to Saturday")
+        candidates = [f for f in candidates if any(WHEN.fullmatch(v) for v in values(f.text))]
     found = nearest(new, candidates, embed, NEAR_OF_KIND if among else NEAR, speaker)
     # which clause of it changed, meaning alone cannot tell: the line goes whole
     return None if found is None else Displaced(candidates[found], None)

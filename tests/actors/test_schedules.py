@@ -309,3 +309,21 @@ def test_a_when_said_alone_after_a_thing_moved_is_that_things_new_when() -> None
     # (after no thing moved, a when alone stays as said)
     memory = _memory_after(("I moved to Leeds. Sundays at 3 now.", "Ola", "s"))
     assert "Sundays at 3 now." in memory and "Leeds is" not in memory, memory
+
+
+def test_a_new_day_alone_changes_only_a_line_that_says_one() -> None:
+    """ "switched my riding to Saturday" says a when: the one line of theirs with no day (a
+    van) is no thing of it."""
+    memory = _memory_after(
+        (
+            "commute's fine, and the new-to-me Dacia Dokker is a dream, the boot fits two saddles.",
+            "Ottilie",
+            "s",
+        ),
+        (
+            "the stables here do lessons on Saturday mornings so I've switched my riding to Saturday.",
+            "Ottilie",
+            "s",
+        ),
+    )
+    assert "Dokker" in memory, memory
