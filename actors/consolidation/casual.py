@@ -232,7 +232,9 @@ _BORN_NAMED = re.compile(rf"^(?P<name>[{UPPER}][\w'-]+), (?:[^,!?]+?, )?born (?P
 _LABELLED_AMOUNT = re.compile(
     rf"^(?!(?i:{WEEKDAYS}|{MONTHS}|day|week|month|year|room|gate|platform|page|step|level|"
     r"round|part|chapter|section|number|no|top|best|only|just|about|around|over|under)\b)"
-    r"(?P<label>[A-Z][a-z-]+(?: (?!(?:is|are|was|were|costs?|now|at|for|of)\b)[a-z-]+){0,2}):? "
+    # (a verb is no word of a label: "insurance pays 1800" says who pays)
+    r"(?P<label>[A-Z][a-z-]+(?: (?!(?:is|are|was|were|costs?|now|at|for|of|pays?|paid|gives?|gave|"
+    r"charges?|charged|owes?|owed|offers?|offered|earns?|earned|makes?|made)\b)[a-z-]+){0,2}):? "
     r"(?P<amount>[^\w\s]?(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d+)?k?(?: [a-z]+)?)[.!]*$"
 )
 #: Someone sending the speaker to work elsewhere, said of them: "… has posted me to Tamale".

@@ -120,3 +120,10 @@ def test_a_baby_announced_by_name_then_born_is_theirs() -> None:
     """ "she's here!! Zofia, 3.4 kg, born last night." names their baby."""
     lines = _lines("Teodor", "she's here!! Zofia, 3.4 kg, born last night. everyone's healthy.")
     assert "Teodor's baby Zofia was born last night." in lines, lines
+
+
+def test_a_verb_is_no_word_of_an_amount_s_label() -> None:
+    """ "insurance pays 1800" says who pays, not "my insurance pays is 1800" (which a rent
+    said next then rewrote)."""
+    assert "pays is" not in as_meant("Insurance pays 1800.", "Marguerite")
+    assert as_meant("Call-out fee 150 cedis.", "Kwame") == "My call-out fee is 150 cedis."
