@@ -202,6 +202,9 @@ def someone_named(sentence: str, before: Sequence[str], turn: str) -> str:
     "Hugo.", where the ``turn`` speaks of a he or a she, not "Finally."); else as it was."""
     if not before or not _SOMEONE_NEW.search(before[-1]):
         return sentence
+    if said_of := re.match(rf"([{UPPER}][\w'-]+) is (?=an? )", sentence):
+        # ("Youssef, he's a cellist …", as it is read: "Youssef is a cellist …")
+        return f"I'm dating {said_of[1]}, {sentence[said_of.end() :]}"
     if (name := _NAME_ALONE.fullmatch(sentence.strip())) is None or (
         known_word(name["name"].lower()) and not _HE_OR_SHE.search(turn)
     ):

@@ -245,5 +245,9 @@ def test_a_name_said_alone_after_someone_met_is_who_they_are_dating() -> None:
     assert "Cormac is dating Saoirse." in lines, lines
     lines = _lines("Quentin", "I met someone at the climbing gym. Hugo. he's a ski patroller.")
     assert "Quentin is dating Hugo." in lines, lines
+    lines = _lines(
+        "Marguerite", "I've been seeing someone. Youssef, he's a cellist with the opera."
+    )
+    assert "Marguerite is dating Youssef, a cellist with the opera." in lines, lines
     lines = _lines("Quentin", "I met someone at last. Finally. We'll see.")
     assert not any("dating" in line for line in lines), lines

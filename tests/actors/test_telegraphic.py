@@ -131,10 +131,13 @@ def test_a_move_down_the_coast_typed_without_i_and_still_here_are_the_speakers()
 
 
 def test_a_name_said_again_by_a_pronoun_is_who_it_says() -> None:
-    """ "Imran, he's a DJ I met at a sangeet" says who Imran is."""
+    """ "Imran, he's a DJ I met at a sangeet" says who Imran is (and, after "I'm seeing
+    someone.", whom they are dating)."""
     memory = memory_after(
         ("I'm seeing someone. Imran, he's a DJ I met at a sangeet 🙈", "Anjali", "s")
     )
+    assert "Anjali is dating Imran, a DJ they met at a sangeet" in memory, memory
+    memory = memory_after(("Imran, he's a DJ I met at a sangeet 🙈", "Anjali", "s"))
     assert "Imran is a DJ Anjali met at a sangeet" in memory, memory
 
 
