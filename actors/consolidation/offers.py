@@ -1,17 +1,21 @@
-"""A job offered and taken in the same turn: "Namib Lithium offered me senior geologist.
-… I said yes." is the new job, said as one ("I'm now a senior geologist at Namib
-Lithium."); an offer with no yes in its turn stays an offer. See docs/design.md, "Facts
-that stay true", the extractive path.
+"""A job offered and taken: "Namib Lithium offered me senior geologist. … I said yes." is
+the new job, said as one ("I'm now a senior geologist at Namib Lithium."); so is an offer a
+line holds, taken in a later turn ("I took it."); an offer with no yes stays an offer. See
+docs/design.md, "Facts that stay true", the extractive path.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
-from .third_person import article
+from reverie.store import Fact
+
+from .change import values
+from .third_person import article, third_person
 from .words import UPPER
 
-__all__ = ["offer_taken"]
+__all__ = ["offer_accepted", "offer_taken"]
 
 #: The offer said yes to, anywhere in the turn: "I said yes!!", "I accepted", "I GOT IT!!",
 #: "taking it.".
@@ -22,14 +26,18 @@ _TAKEN = re.compile(
 )
 #: "Nourish Clinic offered me a role", "they offered me the roaster job at Moana", "I got
 #: offered sous chef at Caleta, …" (after an opener: "so... ", "huge: ").
+#: What opens the sentence before the offer: "so... ", "huge: ", "funny you say that — ".
+_LEAD = r"^(?P<lead>(?:[^.!?]*?(?:\.\.\.|[:,!]| [—–-]) )?)"
+#: Who offers, and where it is: "Gumleaf Theatre in Melbourne", "Brannigan & Co".
+_BY = rf"(?P<by>[{UPPER}][\w'&-]*(?:(?: &| and)? [{UPPER}][\w'&-]*)*(?: in [{UPPER}][\w'-]*)?)"
 _OFFER = re.compile(
-    r"^(?P<lead>(?:[^.!?]*?(?:\.\.\.|[:,!]| [—–-]) )?)"
-    # (and where it is: "Gumleaf Theatre in Melbourne offered me …")
-    rf"(?:(?P<by>[{UPPER}][\w'&-]*(?: [{UPPER}][\w'&-]*)*(?: in [{UPPER}][\w'-]*)?|they) "
+    rf"{_LEAD}(?:(?:(?!(?:They|We|He|She|It|My|Our|His|Her|Their|The|This|That)\b){_BY}|[Tt]hey) "
     r"(?:just |have |has )?offered me|"
     r"I (?:just )?(?:got|was|have been|'ve been) offered) "
     r"(?P<what>[^.!?]+?)(?: this morning| today| yesterday)?(?P<end>[.!]*)$"
 )
+#: An offer by whom alone: "Tsubame Design in Kobe made an offer and I accepted".
+_MADE_OFFER = re.compile(rf"{_LEAD}{_BY} (?:just |have |has )?made (?:me )?an offer\b")
 #: The job said by its noun: "the roaster job at Moana", "a role".
 _JOB = re.compile(
     r"(?:the|an?) (?:(?P<role>[a-z][\w-]*(?: [a-z][\w-]*){0,2}) )?(?:job|position|role|post|spot)\b"
@@ -38,26 +46,96 @@ _JOB = re.compile(
 
 
 def offer_taken(sentence: str, turn: str) -> str:
-    """``sentence`` as the job it offered where its ``turn`` says yes to it; else as it is."""
-    if not _TAKEN.search(turn) or (offer := _OFFER.match(sentence)) is None:
+    """``sentence`` as the job it offered where its ``turn`` says yes to it ("I took it."
+    alone, in a turn with no offer, as "I took the offer.", for the merge: ``offer_accepted``);
+    else as it is."""
+    if _YES_ALONE.fullmatch(sentence) and not any(map(_OFFER.match, _SENTENCE.split(turn))):
+        return "I took the offer."
+    if not _TAKEN.search(turn):
+        return sentence
+    if made := _MADE_OFFER.match(sentence):  # "Tsubame Design in Kobe made an offer and I accepted"
+        return f"{made['lead']}I work at {made['by']}."
+    if (offer := _OFFER.match(sentence)) is None:
         return sentence
     by = offer["by"] if offer["by"] and offer["by"] != "I" else ""
-    what, end = offer["what"], offer["end"] or "."
+    what, end = _MORE.sub("", offer["what"]), offer["end"] or "."
     # (and the pay: "head greenkeeper at 365000" is on 365000)
     paid = _PAY.search(what)
     what, on = (what[: paid.start()], f", on {paid[1]}") if paid else (what, "")
     if job := _JOB.fullmatch(what):
         role, rest = job["role"] or "", job["rest"]
     else:
-        role, *place = re.split(r" at (?=[A-Z])", what, maxsplit=1)
+        said, *place = re.split(r" at (?=[A-Z])", what, maxsplit=1)
         rest = f" at {place[0]}" if place else ""
+        # (a post by who holds it, "senior geologist": not "a contract", "her old sofa")
+        if (post := _POST.fullmatch(said)) is None:
+            return sentence
+        role = post["role"]
     at = rest if rest.startswith(" at ") else (f" at {by}{rest}" if by else "")
     if not at:
         return sentence  # ("they offered me a role": where, nothing says)
     if not role:
-        return f"{offer['lead']}I now work{at}{on}{end}"
+        return f"{offer['lead']}I work{at}{on}{end}"
     return f"{offer['lead']}I'm now {article(role)} {role}{at}{on}{end}"
 
 
-#: The pay offered, after the job: "at 365000", "for 47,500".
-_PAY = re.compile(r",? (?:at|for|on) ([^\w\s]?\d[\d,.]*k?)$")
+#: A post said by its holder's noun, as agent nouns end ("senior geologist", "head
+#: greenkeeper", "sous chef", "associate").
+_POST = re.compile(
+    r"(?:an? )?(?P<role>(?:[a-z][\w-]* ){0,2}(?:[a-z]+(?:er|or|ist|ian|ant|ent|eer|ate|ive)|"
+    r"chef|nurse|lead|head|cook|clerk|guide|pilot|medic))"
+)
+#: The pay offered, after the job: "at 365000", "for 47,500", ", 58000".
+_PAY = re.compile(r"(?:,|,? (?:at|for|on)) ([^\w\s]?\d[\d,.]*k?)$")
+
+
+def offer_accepted(
+    fact: Fact, lines: Sequence[Fact], speaker: str
+) -> tuple[Fact | None, Fact] | None:
+    """The line of an offer to ``speaker`` that ``fact`` takes ("Jiyeon took the offer.",
+    "Catalina said yes to Cuyana." of "Bodega Cuyana … wants Catalina to run their
+    vineyards", "First week at Brannigan done." of "Brannigan & Co offered Cosimo an
+    associate role"), and the job it is now (the line None where what it says stays true);
+    None when it takes none."""
+    who = re.escape(speaker)
+    took = re.fullmatch(rf"{who} took the offer[.!]*", fact.text) or re.match(
+        # (or the work there begun: "First week at Brannigan done.", "Ebba starts at Kustvarv")
+        rf"(?:{who} said yes to|(?:{who}'s )?[Ff]irst (?:week|weeks|day|days|month|shift)s? at|"
+        rf"{who} (?:starts|started|is starting) at) (?P<to>[{UPPER}][\w'&-]*)",
+        fact.text,
+    )
+    if took is None:
+        return None
+    wanted, to = re.compile(_WANTS_ME.format(who=who)), took.groupdict().get("to")
+    for line in reversed(lines):
+        if to and to not in line.text:
+            continue
+        said = line.text.replace(f"offered {speaker} ", "offered me ")
+        if (job := offer_taken(said, "I said yes")) != said:
+            text = third_person(job, speaker)
+            # (the line stays where it says more than the job: "…, 45 hectares, …")
+            more = _words(line.text) - _words(text) - {speaker}
+            return None if more else line, Fact(text=text, date=fact.date, sources=fact.sources)
+        if to and (wants := wanted.match(line.text)) and to in wants["by"]:
+            # (what they were wanted for stays true: "… to run their vineyards, 45 hectares")
+            return None, Fact(
+                text=f"{speaker} works at {wants['by']}.", date=fact.date, sources=fact.sources
+            )
+    return None
+
+
+def _words(text: str) -> set[str]:
+    """The words of the names and numbers ``text`` states."""
+    return {word for value in values(text) for word in value.split()}
+
+
+#: An acceptance said alone: "I took it.", "I accepted it!", "Taking it."
+_YES_ALONE = re.compile(r"(?:I (?:took|accepted) it|(?:I'm )?[Tt]aking it)[.!]*")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+#: What is said after the job offered, not of it: "…, and rents there are way cheaper".
+_MORE = re.compile(r",? (?:and|but|so|which) .*$")
+#: An offer by what the employer wants of them: "Bodega Cuyana … wants Catalina to run …".
+_WANTS_ME = (
+    rf"(?P<by>[{UPPER}][\w'&-]*(?: [{UPPER}][\w'&-]*)*)\b[^.,]*? wants? {{who}}"
+    r"(?: to (?:run|join|lead|manage|head|work)\b|[.,!])"
+)

@@ -39,6 +39,7 @@ from .kinds import (
 )
 from .meaning import Embed, meaning
 from .nearness import NEAR_OF_KIND, nearest
+from .offers import offer_accepted
 from .ownership import (
     kin_named,
     named,
@@ -267,6 +268,11 @@ def merge(
     with meaning() as embed:
         for raw in new_facts:
             opener, cleaned = clean(raw, names)
+            # ("I took it." of an offer a line holds: the job it offered, in its place)
+            if cleaned and (took := offer_accepted(cleaned, facts, _speaker(cleaned, speakers))):
+                offer, cleaned = took
+                if offer is not None:
+                    retire(offer)
             if cleaned is not None:
                 for claim in claims(cleaned):
                     add(opener, claim, embed, cleaned.text)
