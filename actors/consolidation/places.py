@@ -142,13 +142,18 @@ def within(old: Fact, new: Fact, shared: list[tuple[Key, Key]]) -> Fact | None:
     alone, which may be anywhere ("moved to Busan": "Busan, Seoul" is no claim)."""
     if not _LOCAL_MOVE.search(new.text):
         return None
-    for _, b in shared:
+    for a, b in shared:
         said = b.value and re.search(
             rf"^(?P<who>.+?) (?P<verb>lives?|(?:is|are) based)\b.*?\b"
-            rf"(?P<place>{re.escape(b.value)}{_WIDER})",
+            rf"(?P<place>{re.escape(b.value)}(?P<wider>{_WIDER}))",
             old.text,
         )
-        if said:
+        # (not where the new one is said in a wider place of its own: "new flat in Wuse, Abuja"
+        # after "based in Yaba, Lagos"; a name that goes on is none, "in Gràcia, Marta loves it")
+        own = a.value and re.search(
+            rf"\b{re.escape(a.value)}(?P<wider>{_WIDER})(?=[.!?,;]|$)", new.text
+        )
+        if said and not (own and own["wider"] != said["wider"]):
             text = f"{said['who']} {said['verb']} in {said['place']}."
             return msgspec.structs.replace(old, text=text)
     return None

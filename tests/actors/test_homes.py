@@ -585,3 +585,22 @@ def test_who_we_are_listed_after_where_we_live_and_a_move_keeps_them() -> None:
         ("and we moved!! bought a house in Talgar, kids finally have a yard.", "Baurzhan", "s"),
     )
     assert "Bostandyk" not in memory and "Aigerim" in memory, memory
+
+
+def test_a_new_home_in_a_wider_place_of_its_own_keeps_nothing_of_the_old_one() -> None:
+    """ "my new flat in Wuse, Abuja" after "based in Yaba, Lagos" is no "Wuse, Lagos"."""
+    memory = _memory_after(
+        (
+            "Adaeze here, epidemiologist at Ikenga Health Institute, based in Yaba, Lagos.",
+            "Adaeze",
+            "s",
+        ),
+        ("writing from my new flat in Wuse, Abuja! it's lovely.", "Adaeze", "s"),
+    )
+    assert "Lagos" not in memory and "Wuse, Abuja" in memory, memory
+    # (a name that goes on is no wider place: the move is within Barcelona)
+    memory = _memory_after(
+        ("I live in Sants, Barcelona with my partner.", "Jordi", "s"),
+        ("we moved house! a bigger flat in Gràcia, Marta loves it.", "Jordi", "s"),
+    )
+    assert "Jordi lives in Gràcia, Barcelona." in memory, memory
