@@ -13,6 +13,7 @@ import re
 from reverie.store import known_word
 
 from .attributes import PET, ROLES
+from .sentences import EMOJI
 from .third_person import PAST, article, word_set
 from .words import MONTHS, RELATIVES, UPPER, WEEKDAYS
 
@@ -149,6 +150,8 @@ def as_meant(text: str, name: str | None) -> str:
         text = re.sub(said, lambda m: m[0][: -len(name)] + name, text)
     # (a thing of theirs typed without its "my", in lower case: "band's called The Velvet Okra",
     # "day job is QA tester at Frostline Games")
+    # ("guess who's the new intern at Zawadi Capital 🎉", "And guess who got promoted …!")
+    text = _GUESS_WHO.sub(lambda m: "I'm " if m["be"] else "I ", text)
     text = f"my {text}" if _THEIRS_UNSAID.match(text) else text
     text = _EXCLAIMED.sub("", text)  # "Done deal, signed with Outback Haulage"
     if re.match(r"[a-z]+\b(?!['’]?[A-Z])", text):
@@ -161,6 +164,10 @@ def as_meant(text: str, name: str | None) -> str:
     )
     if _KIN_OPENS.match(text):  # "Girlfriend Sigrid joins some Sundays", "Brother just got …"
         text = f"My {text[0].lower()}{text[1:]}"
+    # ("Ngozi, supervisor of C-shift 😎", "Shigeru the caretaker!": their own name, titled)
+    if name and (titled := _TITLED.fullmatch(text)) and titled["name"] == name.split()[0]:
+        role, more = titled["role"], titled["more"] or ""
+        text = f"I'm {article(role)} {role}{',' if more else ''}{more}."
     # (after one word that says "I am" in the language they greet in: "soy Valentina, stage
     # manager at …", "aku Dewi, seismologist at …")
     if name and (
@@ -227,6 +234,15 @@ _HOME_ALONE = re.compile(
 )
 #: A thing of theirs and its amount, typed as a label: "Call-out fee 150 cedis.", "Rent
 #: 1,120 euros." (not a day or a month: "Friday 8pm", "June 12").
+#: A question answered by the speaker themselves: "guess who's the new intern at …".
+_GUESS_WHO = re.compile(r"^(?:(?:And|So|Oh|Well),? )?[Gg]uess who(?P<be>'s| is)? (?=[a-z])")
+#: Their own name with a title, as they sign it: "Ngozi, supervisor of C-shift 😎",
+#: "Shigeru the caretaker!", "Njeri, intern 😎".
+_TITLED = re.compile(
+    rf"(?P<name>[{UPPER}][\w'-]*)(?: [{UPPER}][\w'-]*)?(?:,| the) (?:your (?:new |local )?)?"
+    rf"(?P<role>[a-z][\w-]*(?: [a-z][\w-]*){{0,2}}(?: of [\w-]+(?: [\w-]+)?)?)"
+    rf"(?: {EMOJI}+(?P<more> [a-z][^.!?]*)?)?[.!]*"
+)
 #: A baby named, then born: "Zofia, 3.4 kg, born last night.", "Oskar, born Tuesday!"
 _BORN_NAMED = re.compile(rf"^(?P<name>[{UPPER}][\w'-]+), (?:[^,!?]+?, )?born (?P<when>[^,.!?]+)")
 _LABELLED_AMOUNT = re.compile(

@@ -127,3 +127,19 @@ def test_a_verb_is_no_word_of_an_amount_s_label() -> None:
     said next then rewrote)."""
     assert "pays is" not in as_meant("Insurance pays 1800.", "Marguerite")
     assert as_meant("Call-out fee 150 cedis.", "Kwame") == "My call-out fee is 150 cedis."
+
+
+def test_guess_who_and_their_own_name_with_a_title_are_the_speaker() -> None:
+    """ "guess who's the new intern at Zawadi Capital 🎉" and "Ngozi, supervisor of C-shift 😎"
+    or "Shigeru the caretaker!" say what the speaker is; another's name titled says nothing
+    of them ("Otieno, captain of the men's team")."""
+    lines = _lines("Njeri", "guess who's the new intern at Zawadi Capital 🎉 three days a week")
+    assert "Njeri is the new intern at Zawadi Capital 🎉." in lines, lines
+    lines = _lines("Ngozi", "And guess who got promoted! Ngozi, supervisor of C-shift 😎")
+    assert "Ngozi is a supervisor of C-shift." in lines, lines
+    lines = _lines(
+        "Shigeru", "Too much bending at the park. Shigeru the caretaker! Easier on the back."
+    )
+    assert "Shigeru is a caretaker." in lines, lines
+    lines = _lines("Njeri", "rugby update! Otieno, captain of the men's team 😎")
+    assert not any("Njeri is a captain" in line for line in lines), lines
