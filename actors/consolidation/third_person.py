@@ -94,8 +94,10 @@ _UNCHANGED = word_set(
 )
 _ADVERBS = word_set(
     "always never usually often sometimes also still just really now only even almost already "
-    "ever seldom once"
+    "ever seldom once kinda sorta"
 )
+#: Two words that hedge the verb after them, as an adverb does.
+_HEDGES = frozenset(["kind of", "sort of", "pretty much"])
 _LATER = [
     (re.compile(r"\bI was\b"), "they were"),
     (re.compile(r"\bI am\b"), "they are"),  # ("happy where I am")
@@ -157,8 +159,13 @@ def _conjugated(words: list[str]) -> list[str]:
     """``words`` after a subject "I", with their verb (after any adverb) in the third person:
     "basically live on rice" → "basically lives on rice"."""
     at = 0  # ("I also only drink tea": past every adverb)
-    while at < len(words) - 1 and _adverb(words[at].lower()):
-        at += 1
+    while at < len(words) - 1:
+        if _adverb(words[at].lower()):
+            at += 1
+        elif " ".join(words[at : at + 2]).lower() in _HEDGES and at < len(words) - 2:
+            at += 2  # ("I kind of love Kilimani": "kind of loves")
+        else:
+            break
     if at >= len(words):
         return words
     verb = words[at].rstrip(".,;:!?")  # ("I always cycle.")

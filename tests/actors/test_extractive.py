@@ -298,3 +298,13 @@ def test_a_statement_of_someone_the_speaker_named_as_theirs_is_a_fact() -> None:
     assert "Carla has the early dementia." in memory, memory
     memory = _memory_after(("I live in Brunswick with my wife.", "Gianni", "s"), said)
     assert "dementia" not in memory, memory
+
+
+def test_a_hedge_of_two_words_before_the_verb_is_no_verb() -> None:
+    """ "I kind of love Kilimani" is "kind of loves", as "I really love it" is "really loves"."""
+    assert third_person("I kind of love Kilimani.", "Njeri") == "Njeri kind of loves Kilimani."
+    assert (
+        third_person("I pretty much live at the gym", "Njeri")
+        == "Njeri pretty much lives at the gym"
+    )
+    assert third_person("I kinda hate my job", "Njeri") == "Njeri kinda hates their job"
