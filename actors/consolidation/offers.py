@@ -24,12 +24,12 @@ _TAKEN = re.compile(
     r"(?:^|[.!] )(?:I'm |am )?taking it\b",
     re.IGNORECASE,
 )
-#: "Nourish Clinic offered me a role", "they offered me the roaster job at Moana", "I got
-#: offered sous chef at Caleta, …" (after an opener: "so... ", "huge: ").
 #: What opens the sentence before the offer: "so... ", "huge: ", "funny you say that — ".
 _LEAD = r"^(?P<lead>(?:[^.!?]*?(?:\.\.\.|[:,!]| [—–-]) )?)"
 #: Who offers, and where it is: "Gumleaf Theatre in Melbourne", "Brannigan & Co".
 _BY = rf"(?P<by>[{UPPER}][\w'&-]*(?:(?: &| and)? [{UPPER}][\w'&-]*)*(?: in [{UPPER}][\w'-]*)?)"
+#: "Nourish Clinic offered me a role", "they offered me the roaster job at Moana", "I got
+#: offered sous chef at Caleta, …" (not "My boss offered me a lift": one by a name).
 _OFFER = re.compile(
     rf"{_LEAD}(?:(?:(?!(?:They|We|He|She|It|My|Our|His|Her|Their|The|This|That)\b){_BY}|[Tt]hey) "
     r"(?:just |have |has )?offered me|"
