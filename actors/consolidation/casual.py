@@ -148,10 +148,10 @@ def as_meant(text: str, name: str | None) -> str:
     if name and name[:1].isupper():  # their own name typed in lower case: "im itzel, 19"
         said = rf"(?:\bI'm|\bI am|\bname is|\bname's|\bcall me|^) {re.escape(name.lower())}\b"
         text = re.sub(said, lambda m: m[0][: -len(name)] + name, text)
-    # (a thing of theirs typed without its "my", in lower case: "band's called The Velvet Okra",
-    # "day job is QA tester at Frostline Games")
     # ("guess who's the new intern at Zawadi Capital 🎉", "And guess who got promoted …!")
     text = _GUESS_WHO.sub(lambda m: "I'm " if m["be"] else "I ", text)
+    # (a thing of theirs typed without its "my", in lower case: "band's called The Velvet Okra",
+    # "day job is QA tester at Frostline Games")
     text = f"my {text}" if _THEIRS_UNSAID.match(text) else text
     text = _EXCLAIMED.sub("", text)  # "Done deal, signed with Outback Haulage"
     if re.match(r"[a-z]+\b(?!['’]?[A-Z])", text):
@@ -232,8 +232,6 @@ _HOME_IN = re.compile(
 _HOME_ALONE = re.compile(
     rf"^(Flat|House|Apartment|Room|Bedsit|Condo|Studio|Cottage) in (?=[{UPPER}])"
 )
-#: A thing of theirs and its amount, typed as a label: "Call-out fee 150 cedis.", "Rent
-#: 1,120 euros." (not a day or a month: "Friday 8pm", "June 12").
 #: A question answered by the speaker themselves: "guess who's the new intern at …".
 _GUESS_WHO = re.compile(r"^(?:(?:And|So|Oh|Well),? )?[Gg]uess who(?P<be>'s| is)? (?=[a-z])")
 #: Their own name with a title, as they sign it: "Ngozi, supervisor of C-shift 😎",
@@ -245,6 +243,8 @@ _TITLED = re.compile(
 )
 #: A baby named, then born: "Zofia, 3.4 kg, born last night.", "Oskar, born Tuesday!"
 _BORN_NAMED = re.compile(rf"^(?P<name>[{UPPER}][\w'-]+), (?:[^,!?]+?, )?born (?P<when>[^,.!?]+)")
+#: A thing of theirs and its amount, typed as a label: "Call-out fee 150 cedis.", "Rent
+#: 1,120 euros." (not a day or a month: "Friday 8pm", "June 12").
 _LABELLED_AMOUNT = re.compile(
     rf"^(?!(?i:{WEEKDAYS}|{MONTHS}|day|week|month|year|room|gate|platform|page|step|level|"
     r"round|part|chapter|section|number|no|top|best|only|just|about|around|over|under)\b)"

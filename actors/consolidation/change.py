@@ -129,11 +129,10 @@ def displaced(
         return None  # "Before Rosa moved back here they taught in Turin": the past
     if re.search(r"\bhere\b", first) and not values(new.text) - {speaker}:
         return None  # "we're settled here now": where they are, no new place
-    said_home = any(k.attribute == "residence" for k in keys(new.text))
-    if said_home and values(new.text) - {speaker} <= _homes(older):
+    home = _homes([new])
+    if home and values(new.text) - {speaker} <= _homes(older):
         return None  # "Sakai is home now, my son is close": the home a line holds, said again
-    if said_home:  # (nor a line naming where they now live: "sous chef at Caleta in Valparaiso")
-        home = {k.value for k in keys(new.text) if k.attribute == "residence"}
+    if home:  # (nor a line naming where they now live: "sous chef at Caleta in Valparaiso")
         older = [f for f in older if not home & values(f.text) or _homes([f])]
     if (predecessor := succeeded(older, new, turn, speaker)) is not None:
         return Displaced(predecessor, None)  # "Prof. Esposito is my new supervisor"

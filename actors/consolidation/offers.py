@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from reverie.store import Fact
 
 from .change import values
+from .sentences import sentences
 from .third_person import article, third_person
 from .words import UPPER
 
@@ -49,7 +50,7 @@ def offer_taken(sentence: str, turn: str) -> str:
     """``sentence`` as the job it offered where its ``turn`` says yes to it ("I took it."
     alone, in a turn with no offer, as "I took the offer.", for the merge: ``offer_accepted``);
     else as it is."""
-    if _YES_ALONE.fullmatch(sentence) and not any(map(_OFFER.match, _SENTENCE.split(turn))):
+    if _YES_ALONE.fullmatch(sentence) and not any(map(_OFFER.match, sentences(turn))):
         return "I took the offer."
     if not _TAKEN.search(turn):
         return sentence
@@ -57,7 +58,7 @@ def offer_taken(sentence: str, turn: str) -> str:
         return f"{made['lead']}I work at {made['by']}."
     if (offer := _OFFER.match(sentence)) is None:
         return sentence
-    by = offer["by"] if offer["by"] and offer["by"] != "I" else ""
+    by = offer["by"] or ""
     what, end = _MORE.sub("", offer["what"]), offer["end"] or "."
     # (and the pay: "head greenkeeper at 365000" is on 365000)
     paid = _PAY.search(what)
@@ -131,7 +132,6 @@ def _words(text: str) -> set[str]:
 
 #: An acceptance said alone: "I took it.", "I accepted it!", "Taking it."
 _YES_ALONE = re.compile(r"(?:I (?:took|accepted) it|(?:I'm )?[Tt]aking it)[.!]*")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+")
 #: What is said after the job offered, not of it: "…, and rents there are way cheaper".
 _MORE = re.compile(r",? (?:and|but|so|which) .*$")
 #: An offer by what the employer wants of them: "Bodega Cuyana … wants Catalina to run …".
