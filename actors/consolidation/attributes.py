@@ -119,7 +119,8 @@ _TABLE: list[tuple[str, str]] = [
     (
         "residence",
         # (the verb, not "a live episode": where, or how, they live)
-        r"\b(?:(?:lives?|living|lived)(?= (?:in|at|on|near|by|here|there|alone|together|"
+        # (or out, up or down there: "lives out in Midleton")
+        r"\b(?:(?:lives?|living|lived)(?= (?:(?:out|up|down|over|back) (?=in|near|by))?(?:in|at|on|near|by|here|there|alone|together|"
         r"abroad|downtown|just|right|close|next|across|outside|upstairs|nearby)\b)|"
         # (with whom, and where: "still lives with my parents in Florești"; not a pet gone
         # "to live with my nephew in Tavira")
@@ -269,17 +270,22 @@ _TABLE: list[tuple[str, str]] = [
     ),
     (
         "trade",
-        r"\b(?:works? as|working as|job as|promot\w+|(?:re)?trained as|qualified as|confirmed as|"
+        # (a promotion got, not one a thing came with: "the day rotation that came with the
+        # promotion")
+        r"\b(?:works? as|working as|job as|promoted|promotion to|(?:got|earned|landed|accepted|took) "
+        r"(?:the |a |my |their )?promotion|(?:re)?trained as|qualified as|confirmed as|"
         # (a role held by its name: "my title is Customer Care Consultant")
         r"(?:title|role|position) is)\b|"
         # (a role given by its name: "they made Hana QA lead")
         r"\bmade (?:me|him|her|them|[A-Z][\w-]*) (?:an? |the )?(?-i:[A-Z])[\w-]*\b|"
         # ("they made me operations manager": a role given is a trade held)
-        r"\b(?:(?:is|am|'m) an?|become|became|becoming|"
+        # (and how: "is officially a lawyer now")
+        r"\b(?:(?:is|am|'m) (?:(?:now|officially|finally) )?an?|become|became|becoming|"
         r"made (?:me|him|her|them|[A-Z][\w-]*)(?: an?| the)?) "
         rf"(?:[\w-]+ ){{0,3}}?(?:{ROLES}|student)\b|"
         # (with no article, as many write it: "I'm sous chef at Coral Cove", "is head nurse")
-        r"\b(?:is|am|'m) (?:(?!(?:the|my|his|her|their|our|your|not)\b)[\w-]+(?<!ing) )?"
+        # (not another's, said in the line: "… with their wife Inês, she is teacher of history")
+        r"(?<!\bshe )(?<!\bhe )\b(?:is|am|'m) (?:(?!(?:the|my|his|her|their|our|your|not)\b)[\w-]+(?<!ing) )?"
         rf"(?:{ROLES})\b",
     ),
     (

@@ -14,7 +14,7 @@ from reverie.store import known_word
 
 from .attributes import PET, ROLES
 from .sentences import EMOJI
-from .third_person import PAST, article, word_set
+from .third_person import PAST, article, word_set, works_as
 from .words import MONTHS, RELATIVES, UPPER, WEEKDAYS
 
 __all__ = ["as_meant", "cased", "labelled"]
@@ -164,10 +164,14 @@ def as_meant(text: str, name: str | None) -> str:
     )
     if _KIN_OPENS.match(text):  # "Girlfriend Sigrid joins some Sundays", "Brother just got …"
         text = f"My {text[0].lower()}{text[1:]}"
+    if _WHAT_I_AM_NOW.match(text):  # "Officially a lawyer now, my mum already calls me …"
+        text = f"I'm {text[0].lower()}{text[1:]}"
     # ("Ngozi, supervisor of C-shift 😎", "Shigeru the caretaker!": their own name, titled)
-    if name and (titled := _TITLED.fullmatch(text)) and titled["name"] == name.split()[0]:
-        role, more = titled["role"], titled["more"] or ""
-        text = f"I'm {article(role)} {role}{',' if more else ''}{more}."
+    lead = re.match(r"(?:[\w']+ ){0,2}[\w']+: ", text)  # ("good news: it's Mirko the bosun now!")
+    at = lead.end() if lead else 0
+    if name and (titled := _TITLED.fullmatch(text, at)) and titled["name"] == name.split()[0]:
+        role, more, now = titled["role"], titled["more"] or "", titled["now"] or ""
+        text = f"{text[:at]}{works_as(role)}{now}{',' if more else ''}{more}."
     # (after one word that says "I am" in the language they greet in: "soy Valentina, stage
     # manager at …", "aku Dewi, seismologist at …")
     if name and (
@@ -234,11 +238,16 @@ _HOME_ALONE = re.compile(
 )
 #: A question answered by the speaker themselves: "guess who's the new intern at …".
 _GUESS_WHO = re.compile(r"^(?:(?:And|So|Oh|Well),? )?[Gg]uess who(?P<be>'s| is)? (?=[a-z])")
+#: What the speaker is now, their "I'm" left out: "Officially a lawyer now.", "A dad now!"
+_WHAT_I_AM_NOW = re.compile(
+    r"(?:(?:[Oo]fficially|[Ff]inally) )?[Aa]n? (?:[a-z][\w-]* ){0,2}[a-z][\w-]* now(?=[.!,]|$)"
+)
 #: Their own name with a title, as they sign it: "Ngozi, supervisor of C-shift 😎",
 #: "Shigeru the caretaker!", "Njeri, intern 😎".
+#: (and as news: "It's Mirko the bosun now!")
 _TITLED = re.compile(
-    rf"(?P<name>[{UPPER}][\w'-]*)(?: [{UPPER}][\w'-]*)?(?:,| the) (?:your (?:new |local )?)?"
-    rf"(?P<role>[a-z][\w-]*(?: [a-z][\w-]*){{0,2}}(?: of [\w-]+(?: [\w-]+)?)?)"
+    rf"(?:[Ii]t's )?(?P<name>[{UPPER}][\w'-]*)(?: [{UPPER}][\w'-]*)?(?:,| the) (?:your (?:new |local )?)?"
+    rf"(?P<role>[a-z][\w-]*(?: (?!now\b)[a-z][\w-]*){{0,2}}(?: of [\w-]+(?: [\w-]+)?)?)(?P<now> now)?"
     rf"(?: {EMOJI}+(?P<more> [a-z][^.!?]*)?)?[.!]*"
 )
 #: A baby named, then born: "Zofia, 3.4 kg, born last night.", "Oskar, born Tuesday!"

@@ -89,6 +89,14 @@ _WHERE_THEY_LIVE = re.compile(
     rf"^(?P<head>.+? in {_PLACE}), (?:which is )?where (?P<who>The user|[{UPPER}][\w-]*) "
     r"(?:also |now |still )?lives?(?: too)?[.!]?$"
 )
+#: A trade with more said after it than ``_TRADE_AT_IN`` reads: "is a croupier at the Ormond
+#: Casino in Dublin, mostly late shifts, 8pm till 4am", "is a manicurist, been working at Glossy
+#: Nails …": the trade is a claim of its own, the rest another (a new employer keeps the trade).
+_TRADE_THEN = re.compile(
+    rf"{_WHO} is (?:now )?(?P<a>an?) (?P<trade>(?:[a-z][\w'-]* ){{0,2}}[a-z][\w'-]*)"
+    r"(?:(?P<prep> (?:at|on|in|out of|from) )(?=the [A-Z]|[A-Z])|, (?P<since>been|working) )"
+    r"(?P<rest>.+)$"
+)
 #: What one is at a place without working there.
 _NOT_A_TRADE = frozenset(["member", "regular", "customer", "client", "patient", "guest", "fan"])
 #: A trade said as one ("is a dispatcher", "starts as head chef"), kept as "works as a …".
@@ -331,6 +339,23 @@ def claims(fact: Fact) -> list[Fact]:
             f"{doing['who']} {doing['what']}.",
             f"{doing['who']} is based in {doing['where']}.",
         ]
+    elif (
+        (then := _TRADE_THEN.match(fact.text))
+        and not re.search(r"(?:ed|ing|ly)$|\b(?:student|pupil|retired|former|ex-)", then["trade"])
+        and then["trade"].split()[-1] not in _NOT_A_TRADE
+        and not hedged(fact.text)
+    ):
+        who, rest = then["who"], then["rest"]
+        texts = [f"{who} works as {then['a']} {then['trade']}."]
+        since = {"been": "has been", "working": "is working"}.get(then["since"] or "")
+        # (and where they live, said after it with no subject: "…, live out in Midleton")
+        rest, *lived = re.split(r", (?=(?:live|lives|living|based)\b)", rest, maxsplit=1)
+        # (where they are, by a place's name: "a photographer in Mexico City, mostly food")
+        placed = {" from ": "is", " in ": "is based" if rest[:1].isupper() else "works"}
+        verb = since or placed.get(then["prep"], "works") + then["prep"].rstrip()
+        texts += [f"{who} {verb} {rest.rstrip('.!')}."]
+        lives = re.sub(r"^(?:live|lives|living)\b", "lives", lived[0]) if lived else ""
+        texts += [f"{who} {'is ' if lives.startswith('based') else ''}{lives}"] if lives else []
     else:
         return [fact]
     return [Fact(text=text, date=fact.date, sources=fact.sources) for text in texts]

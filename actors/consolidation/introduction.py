@@ -12,7 +12,7 @@ from .clauses import clauses
 from .meaning import meaning
 from .persons import a_person
 from .sentences import EMOJI
-from .third_person import article, word_set
+from .third_person import article, word_set, works_as
 from .words import UPPER
 
 __all__ = ["INITIALISM", "introduced", "opened_by_name"]
@@ -57,8 +57,9 @@ _TRADE_IN = re.compile(
     # (and which year of it: "2nd year sparky apprentice with …", "final-year student at …")
     rf"(?P<trade>(?:(?:\d(?:st|nd|rd|th)|first|second|third|final)[ -]year )?"
     # (of up to four words: "wind turbine technician offshore at Horns Rev")
-    rf"(?:[a-z][\w-]*|\d[A-Z]|{INITIALISM})(?: [a-z][\w-]*){{0,3}}?(?: living| based)? "
-    r"(?:in|at|with|for|near|outside) "
+    # (not what they are doing: "working on the Hill Project")
+    rf"(?:(?![a-z]+ing )[a-z][\w-]*|\d[A-Z]|{INITIALISM})(?: [a-z][\w-]*){{0,3}}?(?: living| based)? "
+    r"(?:in|at|on|with|for|from|near|outside) "
     # (and the wider place after a comma: "near Dokkum, Friesland", ``_with_wider``)
     rf"[^,.!?]*?[{UPPER}][^,.!?]*(?:, [{UPPER}][^,.!?]*)?)"
 )
@@ -97,7 +98,7 @@ def introduced(body: str) -> list[str]:
             if alone := _TRADE_ALONE.fullmatch(
                 rest.rstrip(".! ")
             ):  # "I'm Ahmed, pediatric dentist."
-                return [f"I'm {who}.", f"I'm {article(alone[0])} {alone[0]}."]
+                return [f"I'm {who}.", f"{works_as(alone[0])}."]
             return [f"I'm {who}.", *said] if (said := _apposed(rest)) else []
         # (an age first: "I'm Eero, 31, junior programmer at …")
         age = [f"I'm {trade['age']} years old."] if trade["age"] else []
@@ -244,7 +245,9 @@ def _part(part: str) -> list[str]:
         return [f"I {part.replace('lives', 'live')}."]
     if re.match(rf"(?:with|at|for) [{UPPER}]", part):  # "bricklayer, with Krause Bau in Leipzig"
         return [f"I work at {part.split(' ', 1)[1]}."]
-    if _TRADE_ALONE.fullmatch(part) or _TRADE_IN.fullmatch(part):
+    if _TRADE_ALONE.fullmatch(part):
+        return [f"{works_as(part)}."]
+    if _TRADE_IN.fullmatch(part):
         return [f"I'm {article(part)} {part}."]
     return []
 

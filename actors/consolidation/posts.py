@@ -22,7 +22,8 @@ __all__ = ["TRADE_NEXT", "post_said"]
 TRADE_NEXT = re.compile(
     # (not a sentence with a subject of its own, "We live in …"; lower case too, "junior lawyer")
     r"^(?!(?i:we|they|he|she|it|you|my|our|his|her|their|this|that|there|i)\b)"
-    rf"(?:[A-Za-z][a-z-]+|{INITIALISM})(?: [a-z-]+){{0,3}} (?:at|in|with|for) "
+    # (nor a verb's participle: "Starting at Adire Capital on the 1st.")
+    rf"(?:(?![A-Za-z]+ing\b)[A-Za-z][a-z-]+|{INITIALISM})(?: [a-z-]+){{0,3}} (?:at|in|on|with|for) "
     r"(?!.*\b(?:is|are|was|were|has|have)\b)"
     # (a day is no place of work: "Start in June.", "Back on Monday.")
     rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)"

@@ -25,6 +25,7 @@ __all__ = [
     "past_verb",
     "third_person",
     "word_set",
+    "works_as",
     "would_or_had",
 ]
 
@@ -71,6 +72,15 @@ def article(noun: str) -> str:
         return "a"
     vowel = bool(first) and first[0].lower() in "aeiou"
     return "an" if vowel or _SAID_AS_VOWEL.match(first) else "a"
+
+
+def works_as(trade: str) -> str:
+    """A trade said alone as the speaker's, in the words its key reads ("I work as a
+    bosun.", attributes.py); what no one works as stays what they are ("I'm a retired
+    teacher.", "I'm a PhD student.")."""
+    if re.search(r"\b(?:retired|former|ex|student|pupil)\b", trade):
+        return f"I'm {article(trade)} {trade}"
+    return f"I work as {article(trade)} {trade}"
 
 
 def word_set(text: str) -> frozenset[str]:

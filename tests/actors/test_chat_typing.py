@@ -136,10 +136,10 @@ def test_guess_who_and_their_own_name_with_a_title_are_the_speaker() -> None:
     lines = _lines("Njeri", "guess who's the new intern at Zawadi Capital 🎉 three days a week")
     assert "Njeri is the new intern at Zawadi Capital 🎉." in lines, lines
     lines = _lines("Ngozi", "And guess who got promoted! Ngozi, supervisor of C-shift 😎")
-    assert "Ngozi is a supervisor of C-shift." in lines, lines
+    assert "Ngozi works as a supervisor of C-shift." in lines, lines
     lines = _lines(
         "Shigeru", "Too much bending at the park. Shigeru the caretaker! Easier on the back."
     )
-    assert "Shigeru is a caretaker." in lines, lines
+    assert "Shigeru works as a caretaker." in lines, lines
     lines = _lines("Njeri", "rugby update! Otieno, captain of the men's team 😎")
     assert not any("Njeri is a captain" in line for line in lines), lines

@@ -427,7 +427,7 @@ def test_an_event_cancelled_ends_its_line() -> None:
 
 
 def test_a_thing_that_ended_is_never_what_someone_is() -> None:
-    """ "sold my old camera body and got a Lumix S5": "Diego is a photographer" holds no
+    """ "sold my old camera body and got a Lumix S5": "Diego works as a photographer" holds no
     camera, though the embedder puts the words near."""
     memory = _memory_after(
         (
@@ -437,7 +437,7 @@ def test_a_thing_that_ended_is_never_what_someone_is() -> None:
         ),
         ("I sold my old camera body and got a Lumix S5.", "Diego", "s"),
     )
-    assert "Diego is a photographer" in memory, memory
+    assert "Diego works as a photographer" in memory, memory
 
 
 def test_a_job_left_by_where_it_was_ends_the_employer() -> None:

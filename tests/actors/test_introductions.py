@@ -64,7 +64,7 @@ def test_an_introduction_that_says_here_is_who_is_speaking() -> None:
     said = (
         "Hello, I'm Ahmed, pediatric dentist. Hi, I'm Ahmed, nice to meet you."  # (a trade alone)
     )
-    assert _facts(_memory_after((said, "Ahmed", "s"))) == ["Ahmed is a pediatric dentist."]
+    assert _facts(_memory_after((said, "Ahmed", "s"))) == ["Ahmed works as a pediatric dentist."]
     # (after an emoji, or in lower case: "hi, I'm Mirae 👋 junior designer at …")
     for said in (
         "hi, I'm Mirae 👋 junior designer at Orbit Labs in Busan.",
@@ -580,7 +580,7 @@ def test_a_trade_with_its_year_after_the_name_is_the_speakers_and_a_new_crew_end
         (
             "Rhys",
             "alright butt, rhys here. roofer, mostly slate jobs round cardiff. need a hand lol",
-            "Rhys is a roofer.",
+            "Rhys works as a roofer.",
         ),
     ],
 )

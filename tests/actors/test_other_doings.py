@@ -75,7 +75,7 @@ def test_someone_named_by_a_word_of_the_language_is_someone_else() -> None:
         "boyfriend Can is still in Istanbul.",
         "Best news: Can got a job at an engineering firm in Mannheim and moved here last week.",
     )
-    assert any(line.startswith("Elif is a chemist") for line in lines), lines
+    assert any(line.startswith("Elif works as a chemist") for line in lines), lines
     lines = _lines(
         "Elif",
         "Big twist: Hartung moved me onto sodium-ion batteries.",

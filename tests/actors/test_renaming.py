@@ -64,7 +64,7 @@ def _lines(*said: tuple[str, str]) -> list[str]:
         (  # … or the name of the same kind
             "I'm a tour guide at Ness Water Distillery just outside Inverness.",
             "We got bought and the whole place is rebranded as Glen Corran Distillery.",
-            "Quang is a tour guide at Glen Corran Distillery just outside Inverness.",
+            "Quang works at Glen Corran Distillery just outside Inverness.",
             "Ness Water",
         ),
     ],

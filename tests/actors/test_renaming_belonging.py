@@ -21,7 +21,7 @@ def _lines(*said: tuple[str, str]) -> list[str]:
         (  # an employer taken over: "we're X now", no rename word
             "I'm a physiotherapist at Kelso Physio in Jedburgh, with my dog Bran at home.",
             "Bit of news: the clinic got bought by a chain, we're Borderlands Health now.",
-            "Wanjiru is a physiotherapist at Borderlands Health in Jedburgh",
+            "Wanjiru works at Borderlands Health in Jedburgh",
             "Kelso Physio",
         ),
         (  # a team played with, renamed by the league

@@ -17,7 +17,7 @@ from tests.actors.merging import lines_after as _lines
         (
             "Gareth",
             "Gareth. 58, plumber, live in Mumbles. I let out two flats.",
-            ["Gareth is 58 years old.", "Gareth is a plumber.", "Gareth lives in Mumbles."],
+            ["Gareth is 58 years old.", "Gareth works as a plumber.", "Gareth lives in Mumbles."],
         ),
         (
             "Kenji",
@@ -63,7 +63,7 @@ def test_a_move_then_the_place_alone_now_is_a_move_there() -> None:
 def test_an_introduction_after_a_dash_lists_what_they_are() -> None:
     """ "Ilse here — cellist, based in Utrecht": a trade and a place, the dash a comma."""
     lines = _lines("Ilse", "Hoi! Ilse here — cellist, based in Utrecht. I need help with gigs.")
-    assert "Ilse is a cellist." in lines and "Ilse is based in Utrecht." in lines, lines
+    assert "Ilse works as a cellist." in lines and "Ilse is based in Utrecht." in lines, lines
 
 
 def test_a_name_said_here_then_fragments_and_a_thing_typed_without_my() -> None:
@@ -75,7 +75,7 @@ def test_a_name_said_here_then_fragments_and_a_thing_typed_without_my() -> None:
         "band's called The Velvet Okra, afrobeat-ish. i also do 3 days a week at Bassline Records",
         "and we voted on a new name, the old one sounded like a veggie box. we're Lagos Lullaby now.",
     )
-    assert "Segun is a drummer." in lines and "Segun is based in Peckham." in lines, lines
+    assert "Segun works as a drummer." in lines and "Segun is based in Peckham." in lines, lines
     assert "Segun's band's called Lagos Lullaby, afrobeat-ish." in lines, lines
     assert any("Bassline Records" in line for line in lines), lines
 
@@ -274,14 +274,14 @@ def test_a_trade_alone_after_here_then_the_employer_or_a_clause_of_theirs() -> N
     employer and the place, each a claim."""
     said = "moin moin. Kasimir here, bricklayer, with Krause Bau in Leipzig, living in Connewitz."
     assert facts_of(memory_after((said, "Kasimir", "s"))) == [
-        "Kasimir is a bricklayer.",
+        "Kasimir works as a bricklayer.",
         "Kasimir works at Krause Bau.",
         "Kasimir is based in Leipzig.",
         "Kasimir is living in Connewitz.",
     ]
     said = "g'day. Jarrah here, boatbuilder, I work at Saltbush Boatworks in Hobart."
     assert facts_of(memory_after((said, "Jarrah", "s"))) == [
-        "Jarrah is a boatbuilder.",
+        "Jarrah works as a boatbuilder.",
         "Jarrah works at Saltbush Boatworks.",
         "Jarrah is based in Hobart.",
     ]

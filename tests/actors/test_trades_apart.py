@@ -1,0 +1,108 @@
+"""A trade is a claim of its own, however much is said after it: "a croupier at the Ormond
+Casino in Dublin, mostly late shifts, 8pm till 4am", "a manicurist, been working at Glossy
+Nails …", "thatcher from Ennis", "deckhand on the Adria Lines ferries"; a new employer
+leaves it, a new trade replaces it ("It's Mirko the bosun now!", "Adaeze, economist 😄"),
+and another's trade in the line ("she is teacher of history") or a promotion a thing came
+with is no change of it."""
+
+from __future__ import annotations
+
+from reverie.actors.consolidation.attributes import keys
+from tests.actors.merging import lines_after as _lines
+
+
+def test_a_trade_with_more_after_it_stays_when_the_employer_changes() -> None:
+    """The employer, the hours and the rest are one line, the trade another: a new place of
+    work retires the first."""
+    lines = _lines(
+        "Saoirse",
+        "hiya! I'm Saoirse, croupier at the Ormond Casino in Dublin, mostly late shifts, 8pm "
+        "till 4am.",
+        "oh and I've started at a new place, the Harcourt Club. gave my notice at the old "
+        "casino last week",
+    )
+    assert "Saoirse works as a croupier." in lines, lines
+    assert not any("Ormond" in line for line in lines), lines
+    lines = _lines(
+        "Thuy",
+        "hi hi! Thuy here. I'm a manicurist, been working at Glossy Nails in Footscray for six "
+        "years.",
+    )
+    assert lines[:2] == [
+        "Thuy works as a manicurist.",
+        "Thuy has been working at Glossy Nails in Footscray for six years.",
+    ], lines
+
+
+def test_a_trade_then_where_they_live_with_no_subject_is_two_claims() -> None:
+    """ "a cooper at Glenmurrin Distillery, live out in Midleton": trade, employer, home; a
+    move leaves the first two."""
+    lines = _lines(
+        "Cormac",
+        "hey, Cormac here. I'm a cooper at Glenmurrin Distillery, live out in Midleton.",
+        "Found a room in Youghal already, moved in Saturday.",
+    )
+    assert lines == [
+        "Cormac works as a cooper.",
+        "Cormac works at Glenmurrin Distillery.",
+        "Cormac found a room in Youghal already, moved in Saturday.",
+    ], lines
+
+
+def test_a_trade_from_a_place_or_on_a_thing_said_after_the_name() -> None:
+    """ "Ruairi, thatcher from Ennis", "Mirko here. deckhand on the Adria Lines ferries": the
+    speaker's trade, and where from or on (not "Ruairi is Ruairi, …")."""
+    lines = _lines("Ruairi", "Howya. Ruairi, thatcher from Ennis. I work for Burren Thatching.")
+    assert lines[:2] == ["Ruairi works as a thatcher.", "Ruairi is from Ennis."], lines
+    lines = _lines("Mirko", "hey, Mirko here. deckhand on the Adria Lines ferries out of Split.")
+    assert lines[0] == "Mirko works as a deckhand.", lines
+    # (what they are doing is no trade: "working on the Hill Project")
+    lines = _lines("Mirko", "Mirko here, working on the Hill Project in Leeds.")
+    assert not any(" a working" in line for line in lines), lines
+
+
+def test_a_new_trade_said_by_a_title_replaces_the_old_one() -> None:
+    """ "It's Mirko the bosun now!", "Adaeze, economist 😄": the speaker's new trade."""
+    lines = _lines(
+        "Mirko",
+        "hey, Mirko here. deckhand on the Adria Lines ferries out of Split.",
+        "good news: it's Mirko the bosun now! got the promotion, more responsibility.",
+    )
+    assert "Mirko works as a bosun now." in lines, lines
+    assert not any("deckhand" in line for line in lines), lines
+    lines = _lines(
+        "Adaeze",
+        "Good evening! I'm Adaeze, statistician at Palmgrove Insurance here in Abuja.",
+        "So... I accepted the offer! Starting at Adire Capital on the 1st. Adaeze, economist 😄",
+    )
+    assert "Adaeze works as an economist." in lines, lines
+    assert "Adaeze is starting at Adire Capital on the 1st." in lines, lines
+    assert not any("statistician" in line for line in lines), lines
+
+
+def test_what_they_are_now_said_with_no_i_is_their_trade() -> None:
+    """ "officially a lawyer now, my mum already calls me lawyer Zoltan" replaces the
+    paralegal."""
+    lines = _lines(
+        "Zoltan",
+        "szia! Zoltan here, I'm a paralegal at Halmos Law in Budapest.",
+        "I PASSED THE BAR!!! officially a lawyer now, my mum already calls me lawyer Zoltan.",
+    )
+    assert "Zoltan is officially a lawyer now." in lines, lines
+    assert not any("paralegal" in line for line in lines), lines
+
+
+def test_another_s_trade_or_a_promotion_a_thing_came_with_is_no_trade_of_theirs() -> None:
+    """ "… with their wife Inês, she is teacher of history" is Inês's trade; "the day rotation
+    that came with the promotion" is no new one."""
+    said = "Tiago lives in Guimarães with their wife Inês, she is teacher of history."
+    assert "trade" not in {k.attribute for k in keys(said)}
+    said = "Ngozi took the day rotation that came with the promotion, 6am to 2pm now."
+    assert "trade" not in {k.attribute for k in keys(said)}
+    assert "trade" in {k.attribute for k in keys("Mirko got the promotion, more responsibility.")}
+    lines = _lines(
+        "Tiago",
+        "Olá. I am Tiago, stonemason.",
+        "I live in Guimarães with my wife Inês, she is teacher of history.",
+    )
+    assert "Tiago works as a stonemason." in lines, lines
