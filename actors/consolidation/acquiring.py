@@ -126,7 +126,10 @@ def owns(text: str, persons: set[str]) -> bool:
 
 #: Before an owner by its name, a place's name ("started at Kalpana Hospital's ENT
 #: department" owns no thing called ENT).
-_AT_A_PLACE = re.compile(rf"\b(?:at|in|for|with|from|near) (?:[{UPPER}][\w'-]* )+$")
+#: (or where in it, "the job at Ardlossit up on the Spey")
+_AT_A_PLACE = re.compile(
+    rf"\b(?:at|in|for|with|from|near) (?:[{UPPER}][\w'-]* )+(?:(?:up|down|out|over) )?$"
+)
 
 
 def known_thing(text: str, persons: set[str]) -> bool:

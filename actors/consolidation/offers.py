@@ -22,7 +22,8 @@ __all__ = ["offer_accepted", "offer_taken"]
 #: "taking it.".
 _TAKEN = re.compile(
     r"\bI (?:said yes|(?:have |'ve )?accepted\b(?! (?:that|whether|it might))|took it\b|got it!)|"
-    r"(?:^|[.!] )(?:I'm |am )?taking it\b",
+    # (with no "I", as chat drops it: "Took it.", "Said yes.")
+    r"(?:^|[.!] )(?:(?:I'm |am )?taking it\b|(?:[Tt]ook|[Aa]ccepted) it\b|[Ss]aid yes\b)",
     re.IGNORECASE,
 )
 #: What opens the sentence before the offer: "so... ", "huge: ", "funny you say that — ".
@@ -34,11 +35,15 @@ _BY = rf"(?P<by>[{UPPER}][\w'&-]*(?:(?: &| and)? [{UPPER}][\w'&-]*)*(?: in [{UPP
 _OFFER = re.compile(
     rf"{_LEAD}(?:(?:(?!(?:They|We|He|She|It|My|Our|His|Her|Their|The|This|That)\b){_BY}|[Tt]hey) "
     r"(?:just |have |has )?offered me|"
-    r"I (?:just )?(?:got|was|have been|'ve been) offered) "
+    r"I(?: just)?(?: got| was| have been|'ve been) offered) "
     r"(?P<what>[^.!?]+?)(?: this morning| today| yesterday)?(?P<end>[.!]*)$"
 )
 #: An offer by whom alone: "Tsubame Design in Kobe made an offer and I accepted".
 _MADE_OFFER = re.compile(rf"{_LEAD}{_BY} (?:just |have |has )?made (?:me )?an offer\b")
+#: An offer taken by who made it: "I accepted the Kaamos Analytics offer, first day is Monday".
+_THEIR_OFFER_TAKEN = re.compile(
+    rf"{_LEAD}I (?:(?:have |'ve )?accepted|took|said yes to) (?:the|their) {_BY} (?:job )?offer\b"
+)
 #: The job said by its noun: "the roaster job at Moana", "a role".
 _JOB = re.compile(
     r"(?:the|an?) (?:(?P<role>[a-z][\w-]*(?: [a-z][\w-]*){0,2}) )?(?:job|position|role|post|spot)\b"
@@ -54,7 +59,8 @@ def offer_taken(sentence: str, turn: str) -> str:
         return "I took the offer."
     if not _TAKEN.search(turn):
         return sentence
-    if made := _MADE_OFFER.match(sentence):  # "Tsubame Design in Kobe made an offer and I accepted"
+    if made := _MADE_OFFER.match(sentence) or _THEIR_OFFER_TAKEN.match(sentence):
+        # "Tsubame Design in Kobe made an offer and I accepted", "I took the Kaamos offer"
         return f"{made['lead']}I work at {made['by']}."
     if (offer := _OFFER.match(sentence)) is None:
         return sentence
@@ -131,7 +137,7 @@ def _words(text: str) -> set[str]:
 
 
 #: An acceptance said alone: "I took it.", "I accepted it!", "Taking it."
-_YES_ALONE = re.compile(r"(?:I (?:took|accepted) it|(?:I'm )?[Tt]aking it)[.!]*")
+_YES_ALONE = re.compile(r"(?:(?:I |(?=[TA]))(?:[Tt]ook|[Aa]ccepted) it|(?:I'm )?[Tt]aking it)[.!]*")
 #: What is said after the job offered, not of it: "…, and rents there are way cheaper".
 _MORE = re.compile(r",? (?:and|but|so|which) .*$")
 #: An offer by what the employer wants of them: "Bodega Cuyana … wants Catalina to run …".

@@ -1,0 +1,33 @@
+"""News said as chat says it, short or inside other news: "I've been offered the head ghillie
+job at Ardlossit … Took it.", "I accepted the Kaamos Analytics offer", "ok so the Framework
+arrived", "rent's 1020 but worth it", "I mistyped my birthday, it's the 28th", "…got worse
+and the cat has gone to live with my mum", "I LOVE that …"."""
+
+from __future__ import annotations
+
+from tests.actors.merging import lines_after as _lines
+
+
+def test_an_offer_to_i_ve_been_taken_with_no_i_is_the_new_job() -> None:
+    """ "I've been offered …. Took it." is the job; and the line holding it owns no thing
+    called "Spey" that a car bought later would replace."""
+    lines = _lines(
+        "Fergus",
+        "Evening all. Fergus here, I'm a ghillie on the Glenmorven estate, 30 years on the river.",
+        "Bigger news: I've been offered the head ghillie job at Ardlossit up on the Spey. Took it.",
+        "The old Land Rover finally gave up on the Slochd summit. Bought a Suzuki Jimny.",
+    )
+    assert "Fergus works as a head ghillie." in lines, lines
+    assert "Fergus works at Ardlossit up on the Spey." in lines, lines
+    assert not any("Glenmorven" in line or "offered" in line for line in lines), lines
+
+
+def test_an_offer_accepted_by_who_made_it_is_the_new_employer() -> None:
+    lines = _lines(
+        "Tuula",
+        "Hei! I'm Tuula, meteorologist at Sääpalvelu Pohjola in Oulu.",
+        "huomenta! I accepted the Kaamos Analytics offer, first day is Monday.",
+    )
+    assert "Tuula works at Kaamos Analytics." in lines, lines
+    assert "Tuula works as a meteorologist." in lines, lines
+    assert not any("Pohjola" in line for line in lines), lines
