@@ -154,10 +154,14 @@ def conjugate(verb: str) -> str:
     if lower in _UNCHANGED or lower in PAST or past or not lower.replace("-", "").isalpha():
         return verb
     if lower.endswith(("s", "sh", "ch", "x", "z", "o")):
-        return verb + "es"
-    if lower.endswith("y") and lower[-2:-1] not in "aeiou":
-        return verb[:-1] + "ies"
-    return verb + "s"
+        ending, cut = "es", 0
+    elif lower.endswith("y") and lower[-2:-1] not in "aeiou":
+        ending, cut = "ies", 1
+    else:
+        ending, cut = "s", 0
+    # (in capitals as typed: "I LOVE that" is "LOVES that")
+    ending = ending.upper() if len(verb) > 1 and verb.isupper() else ending
+    return verb[: len(verb) - cut] + ending
 
 
 def _adverb(word: str) -> bool:

@@ -5,6 +5,7 @@ and the cat has gone to live with my mum", "I LOVE that …"."""
 
 from __future__ import annotations
 
+from reverie.actors.consolidation.third_person import third_person
 from tests.actors.merging import lines_after as _lines
 
 
@@ -31,3 +32,11 @@ def test_an_offer_accepted_by_who_made_it_is_the_new_employer() -> None:
     assert "Tuula works at Kaamos Analytics." in lines, lines
     assert "Tuula works as a meteorologist." in lines, lines
     assert not any("Pohjola" in line for line in lines), lines
+
+
+def test_a_verb_in_capitals_is_said_of_them_in_capitals() -> None:
+    assert (
+        third_person("I LOVE that I can swap it.", "Soraya")
+        == "Soraya LOVES that they can swap it."
+    )
+    assert third_person("I TRY every day.", "Soraya") == "Soraya TRIES every day."
