@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from reverie.store import Fact
 
-from .words import UPPER, WHEN
+from .words import RELATIVES, UPPER, WHEN
 
 __all__ = [
     "GIVEN",
@@ -24,6 +24,7 @@ __all__ = [
     "SAID_OF",
     "THE_MAKE",
     "acquired",
+    "got_make",
     "known_thing",
     "owns",
     "things_had",
@@ -79,9 +80,24 @@ GOT_MAKE = re.compile(
 )
 
 
+#: A thing by its make delivered: "the Framework arrived" (not one of the family, "my Nan
+#: arrived").
+_ARRIVED = re.compile(
+    rf"\b(?:[Tt]he|[Mm]y|[Oo]ur) (?:new )?(?!(?i:{RELATIVES})\b)"
+    rf"(?P<make>[{UPPER}][\w-]*(?: [{UPPER}\d][\w-]*)*) (?:(?:finally|just|has) )*"
+    r"(?:arrived|got delivered|was delivered)\b"
+)
+
+
+def got_make(said: str) -> re.Match[str] | None:
+    """Where ``said`` tells of a thing got by its make ("Got a Galaxy S24 at the airport",
+    "the Framework arrived"), with the make; None where it tells of none."""
+    return GOT_MAKE.search(said) or _ARRIVED.search(said)
+
+
 def acquired(said: str) -> bool:
-    """``said`` tells of a thing got by its make ("Got a Galaxy S24 at the airport")."""
-    return GOT_MAKE.search(said) is not None
+    """``said`` tells of a thing got by its make."""
+    return got_make(said) is not None
 
 
 #: A thing by its make with "the", as one already known: "The Porter is …", "in the Aveo".

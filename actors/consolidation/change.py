@@ -28,11 +28,11 @@ from reverie.store import Fact
 from .acquiring import (
     GIVEN,
     GOT,
-    GOT_MAKE,
     NEW_OF_MAKE,
     SAID_OF,
     THE_MAKE,
     acquired,
+    got_make,
     known_thing,
     owns,
     things_had,
@@ -260,7 +260,7 @@ def displaced(
     # "got a Galaxy S24", "riding a Canyon Endurace now": one of its makes; "swapped to Italian
     # at the language school": the line naming one nearest it ("a Spanish course")
     # (a name alone, with no kind said, nearer: not "switched to Vodafone" for the Spanish one)
-    for to, near in ((GOT_MAKE.search(said), MAKE), (_SWITCHED_TO_NAME.search(said), NAME)):
+    for to, near in ((got_make(said), MAKE), (_SWITCHED_TO_NAME.search(said), NAME)):
         if to and (same := _same_kind(older, new, said, speaker, persons, to["make"], embed, near)):
             return same
     weak = weakly(said)
@@ -548,7 +548,7 @@ def _named_things(text: str) -> set[str]:
 
 #: A thing that ended was the old one, or another took its place ("… the old tablet is
 #: retired", "sold my bike, got a Honda Ace", "Pixel 8 now").
-_REPLACED = re.compile(r"\b(?:old|now|new|got|bought|replaced|these days|nowadays)\b")
+_REPLACED = re.compile(r"\b(?:old|now|new|got|bought|arrived|replaced|these days|nowadays)\b")
 
 
 def _by_another(said: str, at: int, speaker: str) -> bool:

@@ -259,7 +259,8 @@ def _score(text: str, role: str, turn: str = "", theirs: frozenset[str] = frozen
         score += 1
     # "Our husky Muki got …": who is in their life, said of them; "The Duster is a blessing
     # for port pickups", "The Vario handles the hill": a thing of theirs known by its make
-    if _NAMED_OWN.match(text) or THE_MAKE.match(text):
+    body = split_opener(text)[1]  # (after its opener: "ok so the Framework arrived")
+    if _NAMED_OWN.match(body) or THE_MAKE.match(body):
         score += 2
     score += 3 if of_theirs(text, theirs) else 0  # "Carla has dementia", of "my wife Carla"
     if _DATE.search(text):

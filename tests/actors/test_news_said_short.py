@@ -34,6 +34,21 @@ def test_an_offer_accepted_by_who_made_it_is_the_new_employer() -> None:
     assert not any("Pohjola" in line for line in lines), lines
 
 
+def test_a_thing_by_its_make_that_arrived_replaces_the_one_they_had() -> None:
+    """ "ok so the Framework arrived": a new laptop, however the sentence opens; not one of
+    the family, "my Nan arrived"."""
+    lines = _lines(
+        "Soraya",
+        "my ThinkPad's keyboard is dying. should I get a MacBook?",
+        "Morning! ok so the Framework arrived and I LOVE that I can swap the keyboard myself.",
+    )
+    assert "The Framework arrived." in lines, lines
+    assert not any("ThinkPad" in line for line in lines), lines
+    assert "Soraya LOVES that they can swap the keyboard themselves." in lines, lines
+    lines = _lines("Soraya", "my ThinkPad's keyboard is dying.", "My Nan arrived today.")
+    assert "Soraya's ThinkPad's keyboard is dying." in lines, lines
+
+
 def test_a_verb_in_capitals_is_said_of_them_in_capitals() -> None:
     assert (
         third_person("I LOVE that I can swap it.", "Soraya")
