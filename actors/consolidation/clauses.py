@@ -40,6 +40,9 @@ _NEW_SUBJECT = re.compile(
     r"|,\s+(?=(?:although|though) )"
     # (or an amount of a thing's, after "and": "Fewer patients per nurse and the pay is 118,000")
     r"|,?\s+and\s+(?=the (?:[\w'-]+ ){0,2}(?:is|are) (?:[A-Z]{1,3}\s?)?[^\w\s]?\d)"
+    # (or a thing of theirs and what it did: "Ivana's allergies got worse and the cat has gone
+    # to live with my mum")
+    r"|,?\s+(?:and|so)\s+(?=the (?:[\w'-]+ ){0,2}?[\w'-]+ (?:has|have|had) (?:gone|been|moved|died)\b)"
 )
 #: "and" before a verb that shares the clause's "I": "I live in Lisbon and work nights".
 #: Only verbs that are rarely nouns ("I love tea and love songs" stays whole).

@@ -49,6 +49,18 @@ def test_a_thing_by_its_make_that_arrived_replaces_the_one_they_had() -> None:
     assert "Soraya's ThinkPad's keyboard is dying." in lines, lines
 
 
+def test_a_pet_that_went_to_live_elsewhere_after_other_news_in_its_sentence() -> None:
+    """ "Ivana's allergies got worse and the cat has gone to live with my mum": two clauses,
+    the second the cat's."""
+    lines = _lines(
+        "Mirko",
+        "and my cat Pero eats like a king",
+        "so Ivana's allergies got worse and the cat has gone to live with my mum in Sinj.",
+    )
+    assert not any("Pero" in line for line in lines), lines
+    assert "The cat has gone to live with Mirko's mum in Sinj." in lines, lines
+
+
 def test_a_verb_in_capitals_is_said_of_them_in_capitals() -> None:
     assert (
         third_person("I LOVE that I can swap it.", "Soraya")
