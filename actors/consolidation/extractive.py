@@ -441,7 +441,10 @@ _AMOUNT_NOW = re.compile(r"^[^\w\s]?\d[\d,]*(?:\.\d+)?(?: [a-z]+)? now[.!]*$")
 _VALUE_ALONE = re.compile(
     r"^(?:Correction: )?(?:It's|It is|That's|That is) (?:actually )?\S*\d[\d,.]*[.!]?$"
 )
-_OWNED_WRONG = re.compile(r"\b(?:wrong|mistakes?|typo|misread|mixed (?:\w+ )*up)\b", re.IGNORECASE)
+_OWNED_WRONG = re.compile(
+    r"\b(?:wrong|mistakes?|typo|mis(?:read|typed|spoke|said|remembered|wrote)|mixed (?:\w+ )*up)\b",
+    re.IGNORECASE,
+)
 #: A clause that says the one before it corrects: "not the day I told you".
 _NOT_AS_SAID = re.compile(
     r"[,;] (?:and )?not (?:the|what) (?:[a-z]+ )?I (?:told you|said|gave you|wrote|mentioned)\b.*",

@@ -55,7 +55,7 @@ __all__ = ["CORRECTION", "comparable", "named_again", "revise", "rewrite", "turn
 
 #: The words that say what was said is wrong, in a clause of their own too ("…, I
 #: recalculated with the new tax"; not "actually", "meant": as often no correction).
-_SAID_WRONG = r"typo|mistakes?|wrong|misread|recalculat\w*"
+_SAID_WRONG = r"typo|mistakes?|wrong|mis(?:read|typed|spoke|said|remembered|wrote)|recalculat\w*"
 #: A sentence that corrects what was said before.
 CORRECTION = re.compile(
     # ("actually" only where it corrects: not "which actually suits me better")

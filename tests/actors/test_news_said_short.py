@@ -49,6 +49,16 @@ def test_a_thing_by_its_make_that_arrived_replaces_the_one_they_had() -> None:
     assert "Soraya's ThinkPad's keyboard is dying." in lines, lines
 
 
+def test_a_value_mistyped_is_corrected() -> None:
+    lines = _lines(
+        "Renata",
+        "oh and my birthday is the 23rd of March, Caio always forgets",
+        "ai, I mistyped my birthday, it's the 28th. Caio forgot anyway lol.",
+    )
+    assert not any("23rd" in line for line in lines), lines
+    assert any("28th" in line for line in lines), lines
+
+
 def test_a_pet_that_went_to_live_elsewhere_after_other_news_in_its_sentence() -> None:
     """ "Ivana's allergies got worse and the cat has gone to live with my mum": two clauses,
     the second the cat's."""
