@@ -153,6 +153,8 @@ def as_meant(text: str, name: str | None) -> str:
     # (a thing of theirs typed without its "my", in lower case: "band's called The Velvet Okra",
     # "day job is QA tester at Frostline Games")
     text = f"my {text}" if _THEIRS_UNSAID.match(text) else text
+    # (and its "is" contracted before an amount: "rent's 1020 but worth it")
+    text = re.sub(r"^((?:[Mm]y|[Oo]ur) [a-z]+)'s (?=[^\w\s]?\d)", r"\1 is ", text)
     text = _EXCLAIMED.sub("", text)  # "Done deal, signed with Outback Haulage"
     if re.match(r"[a-z]+\b(?!['’]?[A-Z])", text):
         text = text[0].upper() + text[1:]

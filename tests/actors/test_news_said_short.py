@@ -49,6 +49,16 @@ def test_a_thing_by_its_make_that_arrived_replaces_the_one_they_had() -> None:
     assert "Soraya's ThinkPad's keyboard is dying." in lines, lines
 
 
+def test_an_amount_of_theirs_with_is_contracted_replaces_the_old_one() -> None:
+    lines = _lines(
+        "Tuula",
+        "rent is 890 so no fancy gym for me haha.",
+        "our new flat in Tampere has a sauna in the building! rent's 1020 but worth it.",
+    )
+    assert "Tuula's rent is 1020 but worth it." in lines, lines
+    assert not any("890" in line for line in lines), lines
+
+
 def test_a_value_mistyped_is_corrected() -> None:
     lines = _lines(
         "Renata",
