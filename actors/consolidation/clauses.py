@@ -69,7 +69,7 @@ def clauses(sentence: str) -> list[str]:
     body = _END.sub("", sentence).strip()
     found: list[str] = []
     body = _NAME_AND_I.sub(r"\1 &I", body)  # "Abena and I got married": one subject
-    for part in _NEW_SUBJECT.split(_strip_opener(body)):
+    for part in _parts(_strip_opener(body)):
         if found and (more := _ONE_MORE.fullmatch(part)):
             # ("I live in Canton with my wife Ffion and our son Osian, who's seven": one more
             # of a list, and what is said of them, a claim of its own)
@@ -79,6 +79,35 @@ def clauses(sentence: str) -> list[str]:
         subject = "We" if part[:2].lower() == "we" else "I"
         found += [pieces[0], *(f"{subject} {piece}" for piece in pieces[1:])]
     return [f"{c[:1].upper()}{c[1:]}{ending}".replace(" &I", " and I") for c in found if c]
+
+
+def _parts(body: str) -> list[str]:
+    """``body`` cut where a new subject starts, save for one more of those someone lives or is
+    with, said with no verb: "I live in Otahuhu with my wife Losa, our three kids and Losa's
+    brother Sione" is one clause."""
+    pieces = re.split(f"({_NEW_SUBJECT.pattern})", body)
+    parts = [pieces[0]]
+    for sep, part in zip(pieces[1::2], pieces[2::2], strict=True):
+        if (
+            sep == ", "
+            and _WITH_MINE.search(parts[-1])
+            and not _FINITE.search(part)
+            and not _SUBJECT.match(part)
+        ):
+            parts[-1] = f"{parts[-1]}, {part}"
+        else:
+            parts.append(part)
+    return parts
+
+
+#: A list of those someone is with, at a clause's end: "… with my wife Losa".
+_WITH_MINE = re.compile(r"\bwith (?:my|our|their|his|her) [^,]+$")
+#: A subject that opens a clause: "…, i play pickup volleyball on thursdays".
+_SUBJECT = re.compile(r"(?i:i|we|you|they|he|she|it)\b")
+#: A word that makes a clause of its own (the "'s" of a name is whose: "Losa's brother").
+_FINITE = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|will|would|can|could|does|do|did|[a-z]+ed)\b|'(?:re|ve|ll|d|m)\b"
+)
 
 
 def _strip_opener(text: str) -> str:

@@ -48,6 +48,8 @@ _NOBODY = word_set(
     # (and where one still is, no name: "still here in Nakuru obviously")
     "still right back just now only always also"
 )
+#: A word that opens a clause or names no trade: "we live in …", "me".
+_PRONOUN = r"(?:i|me|we|us|you|they|them|he|him|she|her|it|my|our|their|his|its)"
 #: What they do and where, after their name (and age): "44, nurse in the ER at Nordvik".
 _TRADE_IN = re.compile(
     rf"^(?:(?P<age>\d{{1,3}}), )?(?:an? )?"  # (its own article: "26, a data analyst at …")
@@ -57,8 +59,8 @@ _TRADE_IN = re.compile(
     # (and which year of it: "2nd year sparky apprentice with …", "final-year student at …")
     rf"(?P<trade>(?:(?:\d(?:st|nd|rd|th)|first|second|third|final)[ -]year )?"
     # (of up to four words: "wind turbine technician offshore at Horns Rev")
-    # (not what they are doing: "working on the Hill Project")
-    rf"(?:(?![a-z]+ing )[a-z][\w-]*|\d[A-Z]|{INITIALISM})(?: [a-z][\w-]*){{0,3}}?(?: living| based)? "
+    # (not what they are doing: "working on the Hill Project"; nor a clause, "we live in …")
+    rf"(?:(?![a-z]+ing |{_PRONOUN}\b)[a-z][\w-]*|\d[A-Z]|{INITIALISM})(?: [a-z][\w-]*){{0,3}}?(?: living| based)? "
     r"(?:in|at|on|with|for|from|near|outside) "
     # (and the wider place after a comma: "near Dokkum, Friesland", ``_with_wider``)
     rf"[^,.!?]*?[{UPPER}][^,.!?]*(?:, [{UPPER}][^,.!?]*)?)"
@@ -68,7 +70,7 @@ _TRADE_IN = re.compile(
 #: A trade alone after the name, with no article ("I'm Ahmed, pediatric dentist."): words
 #: that may be one (not "nice to meet you", "new here", "obviously", "a bit tired").
 _TRADE_ALONE = re.compile(
-    r"(?!.*\b(?:an?|the|to|you|and|so|just|here|too|now|again|nice|new|back|fine|good|ok|okay|"
+    rf"(?!{_PRONOUN}\b)(?!.*\b(?:an?|the|to|you|and|so|just|here|too|now|again|nice|new|back|fine|good|ok|okay|"
     rf"sorry|tired|happy|bit|very|really)\b)(?:[a-z][\w-]*|{INITIALISM})(?: [a-z][\w-]*){{0,2}}"
     r"(?<!ly)(?<!ing)"
 )

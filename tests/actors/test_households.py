@@ -1,0 +1,30 @@
+"""Who someone lives with, said as a list: "we live in Otahuhu, me, my wife Losa, our three
+kids and Losa's brother Sione" is where, and each one they live with (not a clause "Our
+three kids and Losa's brother Sione" of no one); "we live in …" after "Thuy here." is no
+trade."""
+
+from __future__ import annotations
+
+from tests.actors.merging import lines_after as _lines
+
+
+def test_a_household_said_as_a_list_is_each_one_they_live_with() -> None:
+    lines = _lines(
+        "Tevita",
+        "we live in Otahuhu, me, my wife Losa, our three kids and Losa's brother Sione.",
+    )
+    assert lines == [
+        "Tevita lives in Otahuhu.",
+        "Tevita lives with their wife Losa.",
+        "Tevita lives with their three kids.",
+        "Tevita lives with Losa's brother Sione.",
+    ], lines
+
+
+def test_a_clause_after_their_name_is_no_trade() -> None:
+    lines = _lines(
+        "Thuy",
+        "hi hi! Thuy here. we live in Footscray too, me, my husband Phong, our son Minh",
+    )
+    assert not any(" works as" in line or " is a " in line for line in lines), lines
+    assert "Thuy lives with their husband Phong." in lines, lines
