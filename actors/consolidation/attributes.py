@@ -249,6 +249,7 @@ _TABLE: list[tuple[str, str]] = [
         r"teach(?:es|ing)? (?:[\w-]+ ){0,5}?at (?:the )?(?-i:[A-Z])[\w-]*|"
         # (their own employer now: "gone out on my own", "opening my own shop, Sankofa")
         r"(?:go(?:ing|ne|es)?|went|set(?:ting|s)? up|struck|striking) (?:out )?on (?:my|their|his|her) own|"
+        r"(?:is|am|'m) out on (?:my|their|his|her) own|"
         r"(?:my|their|his|her|our) own boss|"
         r"(?:my|their|his|her|our) own (?:[\w-]+ ){0,2}(?:business|company|shop|firm|practice|studio|"
         r"clinic|agency|label)|"

@@ -69,7 +69,8 @@ _PARTNER_ENDED = re.compile(
     r"\b(?:(?:is|are|'s) single|ended things|broke up|split(?: up)?(?! (?:the|a|an|it|our|my|"
     r"their|his|her|them|into|between)\b)|separat(?:ed|ing)(?! (?:the|it|our|my|their|his|her|them)\b)|divorc(?:ed|ing)|"
     r"(?:no longer|not) together|divorce (?:came|went) through|"
-    r"on (?:their|his|her|my) own now|(?:it's|it is) over (?:with|between)|called it quits|"
+    # (not out on their own, as the self-employed are: "I'm out on my own now")
+    r"(?<!\bout )on (?:their|his|her|my) own now|(?:it's|it is) over (?:with|between)|called it quits|"
     r"went (?:our|their) separate ways|parted (?:ways|company)(?! with)|"
     # ("since the breakup I've the flat to myself": the end, by its noun)
     r"(?:since|after) (?:the|my|our) (?:break-?up|split|divorce|separation)|"

@@ -80,6 +80,17 @@ def test_a_new_trade_said_by_a_title_replaces_the_old_one() -> None:
     assert not any("statistician" in line for line in lines), lines
 
 
+def test_out_on_their_own_is_their_own_employer_not_a_break_up() -> None:
+    """ "I'm out on my own now" (self-employed) ends the employer, not the marriage."""
+    lines = _lines(
+        "Tevita",
+        "Tevita here, I'm a plasterer with Kauri Interiors in Auckland. My wife is Losa.",
+        "made the jump, I'm out on my own now. Moana Walls Ltd is registered!!",
+    )
+    assert "Tevita's wife is Losa." in lines, lines
+    assert not any("Kauri" in line for line in lines), lines
+
+
 def test_what_they_are_now_said_with_no_i_is_their_trade() -> None:
     """ "officially a lawyer now, my mum already calls me lawyer Zoltan" replaces the
     paralegal."""
