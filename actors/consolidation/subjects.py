@@ -95,7 +95,9 @@ _STARTERS = re.compile(
     r"also|so|and|but|from|forget|scratch|scrap|ignore|now|then|before|after|first|still|just|right|yes|"
     r"no|oh|well|okay|please|sorry|today|tonight|yesterday|tomorrow|everyone|nobody|someone|"
     # (or how much or how sure: "Only 15 minutes from …", "About 40 minutes in …")
-    r"only|about|around|nearly|almost|roughly|maybe|probably"
+    r"only|about|around|nearly|almost|roughly|maybe|probably|"
+    # (or how many of them: "Half my cousins are moving to Brisbane")
+    r"half|some|most|all|many|several|both|few|each"
 )
 
 

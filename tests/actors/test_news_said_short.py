@@ -81,6 +81,16 @@ def test_a_pet_that_went_to_live_elsewhere_after_other_news_in_its_sentence() ->
     assert "The cat has gone to live with Mirko's mum in Sinj." in lines, lines
 
 
+def test_some_of_their_people_moving_is_no_move_of_theirs() -> None:
+    """ "half my cousins are moving to Brisbane" is the cousins' news."""
+    lines = _lines(
+        "Tevita",
+        "moving day! we're renting a bigger place in Manurewa, the kids almost get a room each",
+        "half my cousins are moving to Brisbane, they keep saying come over",
+    )
+    assert any("Manurewa" in line for line in lines), lines
+
+
 def test_a_verb_in_capitals_is_said_of_them_in_capitals() -> None:
     assert (
         third_person("I LOVE that I can swap it.", "Soraya")
