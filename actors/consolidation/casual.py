@@ -170,10 +170,15 @@ def as_meant(text: str, name: str | None) -> str:
         text = f"I'm {text[0].lower()}{text[1:]}"
     # ("Ngozi, supervisor of C-shift 😎", "Shigeru the caretaker!": their own name, titled)
     lead = re.match(r"(?:[\w']+ ){0,2}[\w']+: ", text)  # ("good news: it's Mirko the bosun now!")
-    at = lead.end() if lead else 0
-    if name and (titled := _TITLED.fullmatch(text, at)) and titled["name"] == name.split()[0]:
-        role, more, now = titled["role"], titled["more"] or "", titled["now"] or ""
-        text = f"{text[:at]}{works_as(role)}{now}{',' if more else ''}{more}."
+    # (or after a clause of theirs: "I'm off the road, Bilal the dispatcher 😎")
+    after = [m.end() for m in re.finditer(", ", text)]
+    for at in [lead.end() if lead else 0, *after]:
+        titled = _TITLED.fullmatch(text, at)
+        if name and titled and titled["name"] == name.split()[0]:
+            role, more, now = titled["role"], titled["more"] or "", titled["now"] or ""
+            said = f"{works_as(role)}{now}{',' if more else ''}{more}."
+            text = f"{text[: at - 2]}; {said}" if at in after else f"{text[:at]}{said}"
+            break
     # (after one word that says "I am" in the language they greet in: "soy Valentina, stage
     # manager at …", "aku Dewi, seismologist at …")
     if name and (

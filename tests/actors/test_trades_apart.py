@@ -80,6 +80,17 @@ def test_a_new_trade_said_by_a_title_replaces_the_old_one() -> None:
     assert not any("statistician" in line for line in lines), lines
 
 
+def test_their_own_name_titled_after_a_clause_is_their_trade() -> None:
+    """ "guess who's off the road, Bilal the dispatcher 😎" replaces the courier."""
+    lines = _lines(
+        "Bilal",
+        "Salaam! Bilal here, courier for Swiftline in Bradford.",
+        "salaam! guess who's off the road, Bilal the dispatcher 😎 sitting in the office",
+    )
+    assert "Bilal works as a dispatcher." in lines, lines
+    assert not any("courier" in line for line in lines), lines
+
+
 def test_out_on_their_own_is_their_own_employer_not_a_break_up() -> None:
     """ "I'm out on my own now" (self-employed) ends the employer, not the marriage."""
     lines = _lines(
