@@ -127,9 +127,14 @@ def unit(text: str, at: int) -> str | None:
 
 
 def unit_of(text: str, amount: str) -> str:
-    """The unit ``amount`` is counted in, in ``text`` ("euros" of "10 euros"), or ""."""
+    """The unit ``amount`` is counted in, in ``text`` ("euros" of "10 euros"), or the period
+    it recurs by ("month" of "300 a month for the hall": no topic shared with "earns 42000 a
+    month"), or ""."""
     at = text.find(amount)
-    return (unit(text, at + len(amount)) or "") if at >= 0 else ""
+    if at < 0:
+        return ""
+    period = re.match(rf" {_PERIOD}\b", text[at + len(amount) :])
+    return period["period"].split()[-1] if period else unit(text, at + len(amount)) or ""
 
 
 def _of_the_same(text: str, at: int) -> re.Pattern[str]:

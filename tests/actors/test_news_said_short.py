@@ -59,6 +59,17 @@ def test_an_amount_of_theirs_with_is_contracted_replaces_the_old_one() -> None:
     assert not any("890" in line for line in lines), lines
 
 
+def test_an_amount_of_another_thing_by_the_same_period_is_no_change_of_pay() -> None:
+    """ "floorball …, 300 a month for the hall" is no new pay of "earns 42000 a month": an
+    amount far from the line's shares no topic with it by its period alone."""
+    lines = _lines(
+        "Ivo",
+        "I earn 42000 a month gross.",
+        "and floorball on Monday nights, 300 a month for the hall",
+    )
+    assert "Ivo earns 42000 a month gross." in lines, lines
+
+
 def test_a_value_mistyped_is_corrected() -> None:
     lines = _lines(
         "Renata",
