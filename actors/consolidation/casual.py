@@ -50,7 +50,8 @@ _THEIRS_UNSAID = re.compile(
     r"(?!(?:i|it|this|that|there|he|she|they|we|you|what|who|where|how|my|our|your|his|her|their|"
     r"the|a|an|and|but|so|or|yeah|yeh|yep|yup|nah|nope|ok|okay|oh|well)\b)"
     r"[a-z]+(?: (?!(?:it|this|that|there|he|she)\b)[a-z]+)?"
-    r"(?:'s| is) (?:(?:called|named) (?=[A-Z])|(?=[^.!?]*(?:[A-Z]|\d)))"
+    # (or where it moves: "salary goes to 51000")
+    r"(?:'s| is| goes (?:up |down )?to| went (?:up |down )?to) (?:(?:called|named) (?=[A-Z])|(?=[^.!?]*(?:[A-Z]|\d)))"
 )
 #: Words before a comma that are no claim, then a past verb without its "I": "Done deal,
 #: signed with …" (not "My sister, signed …", "Tom and Ana, …").
@@ -266,7 +267,9 @@ _LABELLED_AMOUNT = re.compile(
     r"round|part|chapter|section|number|no|top|best|only|just|about|around|over|under)\b)"
     # (a verb is no word of a label: "insurance pays 1800" says who pays)
     r"(?P<label>[A-Z][a-z-]+(?: (?!(?:is|are|was|were|costs?|now|at|for|of|pays?|paid|gives?|gave|"
-    r"charges?|charged|owes?|owed|offers?|offered|earns?|earned|makes?|made)\b)[a-z-]+){0,2}):? "
+    r"charges?|charged|owes?|owed|offers?|offered|earns?|earned|makes?|made|"
+    # (nor where it moves: "salary goes to 51000" is a change, said as one)
+    r"go|goes|went|rises?|rose|jumps?|jumped|drops?|dropped|falls?|fell|to|up|down)\b)[a-z-]+){0,2}):? "
     r"(?P<amount>[^\w\s]?(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d+)?k?(?: [a-z]+)?)[.!]*$"
 )
 #: Someone sending the speaker to work elsewhere, said of them: "… has posted me to Tamale".

@@ -319,7 +319,9 @@ _VALUE_OF = re.compile(
     rf"^(?:(?:But|And|So|Also),? |[A-Z][a-z]*, |From (?:the next [a-z]+|now on|today),? )?"
     rf"(?:(?:The|My|Our|Their|[{UPPER}][\w-]*'s|the|my|our|their) )?"
     # (or its price: "Dorm beds go for 32 this summer", "A nata costs 1.30")
-    r"(?:[A-Za-z-]+ )?[A-Za-z-]+ (?:here |there )?(?:is|are|costs?|go(?:es)? for|sells? for) (?:now )?"
+    # (or where it moves: "My salary goes to 51000", "the pay goes up to 1650")
+    r"(?:[A-Za-z-]+ )?[A-Za-z-]+ (?:here |there )?(?:is|are|costs?|go(?:es)? for|sells? for|"
+    r"(?:goes|went|is going) (?:up |down )?to) (?:now )?"
     # (after its currency: "GH₵1,350", "$900", "R6,500", "RM 3,600")
     rf"(?:(?:[A-Z]{{0,3}}[^\w\s]|[RNKP]|[A-Z]{{2,3}} )?(?P<value>{KINDS[-1].pattern})|(?:at )?(?P<time>{KINDS[2].pattern})"
     # (a day that recurs, not one occasion: "on Wednesday this week only")
@@ -401,7 +403,9 @@ def _stems(words: set[str]) -> set[str]:
 
 
 #: The words for what one earns, which the small embedder does not tell from rent.
-_EARNINGS = frozenset(["pay", "salary", "wage", "income", "take-home", "paycheck", "paycheque"])
+_EARNINGS = frozenset(
+    ["pay", "salary", "wage", "income", "take-home", "paycheck", "paycheque", "earn", "earning"]
+)
 
 
 def topic_of(text: str, subject: bool = False) -> set[str]:

@@ -70,6 +70,15 @@ def test_an_amount_of_another_thing_by_the_same_period_is_no_change_of_pay() -> 
     assert "Ivo earns 42000 a month gross." in lines, lines
 
 
+def test_pay_said_where_it_goes_is_the_new_pay() -> None:
+    """ "salary goes to 51000" (not "salary goes to is 51000") replaces "earns 42000"."""
+    lines = _lines(
+        "Ivo", "I earn 42000 a month gross.", "passed the CNC course. salary goes to 51000."
+    )
+    assert "Ivo's salary goes to 51000." in lines, lines
+    assert not any("42000" in line for line in lines), lines
+
+
 def test_a_value_mistyped_is_corrected() -> None:
     lines = _lines(
         "Renata",
