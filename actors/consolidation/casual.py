@@ -167,8 +167,11 @@ def as_meant(text: str, name: str | None) -> str:
     )
     if _KIN_OPENS.match(text):  # "Girlfriend Sigrid joins some Sundays", "Brother just got …"
         text = f"My {text[0].lower()}{text[1:]}"
-    if _WHAT_I_AM_NOW.match(text):  # "Officially a lawyer now, my mum already calls me …"
-        text = f"I'm {text[0].lower()}{text[1:]}"
+    # "Officially a lawyer now, my mum already calls me …" (or after a clause: "NVQ level 2
+    # done, officially a plasterer now 😎")
+    if am_now := _WHAT_I_AM_NOW.search(text):
+        at = am_now.start()
+        text = f"{text[:at]}I'm {text[at].lower()}{text[at + 1 :]}"
     # ("Ngozi, supervisor of C-shift 😎", "Shigeru the caretaker!": their own name, titled)
     lead = re.match(r"(?:[\w']+ ){0,2}[\w']+: ", text)  # ("good news: it's Mirko the bosun now!")
     # (or after a clause of theirs: "I'm off the road, Bilal the dispatcher 😎")
@@ -248,7 +251,8 @@ _HOME_ALONE = re.compile(
 _GUESS_WHO = re.compile(r"^(?:(?:And|So|Oh|Well),? )?[Gg]uess who(?P<be>'s| is)? (?=[a-z])")
 #: What the speaker is now, their "I'm" left out: "Officially a lawyer now.", "A dad now!"
 _WHAT_I_AM_NOW = re.compile(
-    r"(?:(?:[Oo]fficially|[Ff]inally) )?[Aa]n? (?:[a-z][\w-]* ){0,2}[a-z][\w-]* now(?=[.!,]|$)"
+    r"(?:^|(?<=, ))(?:(?:[Oo]fficially|[Ff]inally) )?[Aa]n? (?:[a-z][\w-]* ){0,2}[a-z][\w-]* now"
+    rf"(?=[.!,]|\s*{EMOJI}|$)"
 )
 #: Their own name with a title, as they sign it: "Ngozi, supervisor of C-shift 😎",
 #: "Shigeru the caretaker!", "Njeri, intern 😎".

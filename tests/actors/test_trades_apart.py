@@ -112,6 +112,8 @@ def test_what_they_are_now_said_with_no_i_is_their_trade() -> None:
     )
     assert "Zoltan is officially a lawyer now." in lines, lines
     assert not any("paralegal" in line for line in lines), lines
+    lines = _lines("Idris", "passed!! NVQ level 2 done, officially a plasterer now 😎")
+    assert "Idris is officially a plasterer now 😎." in lines, lines
 
 
 def test_another_s_trade_or_a_promotion_a_thing_came_with_is_no_trade_of_theirs() -> None:
