@@ -257,7 +257,10 @@ def claims(fact: Fact) -> list[Fact]:
         also = Fact(text=f"{who} {verb} {doing['rest']}", date=fact.date, sources=fact.sources)
         # (a place said already is where they are; the next is where they work: "a vet in
         # Guadalajara, working at a clinic in Zapopan" is not based in Zapopan too)
-        return first + ([also] if " in " in doing["first"] else claims(also))
+        # (where they live is a claim of its own, and with whom: "…, living in Chartrons with
+        # my boyfriend Gaspard")
+        apart = verb == "lives" or " in " not in doing["first"]
+        return first + (claims(also) if apart else [also])
     # (after when: "Now Lukas works at Velokontor, bigger shop, 2650 net.")
     lead = re.match(r"(?:Now|So|And|Also|Then),? ", fact.text)
     if pay := _PAY_AFTER.match(fact.text[lead.end() if lead else 0 :]):

@@ -28,3 +28,17 @@ def test_a_clause_after_their_name_is_no_trade() -> None:
     )
     assert not any(" works as" in line or " is a " in line for line in lines), lines
     assert "Thuy lives with their husband Phong." in lines, lines
+
+
+def test_where_they_live_said_after_their_trade_is_apart_from_whom_with() -> None:
+    """ "a notary in Bordeaux, living in Chartrons with my boyfriend Gaspard": a break-up
+    ends the boyfriend, not where they live or work."""
+    lines = _lines(
+        "Marguerite",
+        "bonjour! I'm Marguerite, a notary in Bordeaux, living in Chartrons with my boyfriend "
+        "Gaspard.",
+        "big changes. my boyfriend and I have split up, mutual-ish.",
+    )
+    assert "Marguerite is based in Bordeaux." in lines, lines
+    assert "Marguerite lives in Chartrons." in lines, lines
+    assert not any("Gaspard" in line for line in lines), lines
