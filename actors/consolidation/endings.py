@@ -25,7 +25,8 @@ _THEFT = "(?:stole|nicked|pinched|swiped)"
 #: my bike", "the scooter's gone", "the fair's been cancelled").
 ENDED = re.compile(
     rf"(?:(?:\b(?i:my|the|our|their)|[{UPPER}][\w-]*'s) (?:old |little |ancient )?"
-    r"(?P<head>[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
+    # (its noun may be hyphenated: "my e-bike got stolen")
+    r"(?P<head>(?:[a-z]+-)?[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
     # (or wrecked past repair: "the car is totaled", "written off")
     rf"(?:died|{GONE}|gave (?:up|out)|{BROKE}|(?:was|got) (?:stolen|{_THEFT})|totall?ed|written off|"
     r"for scrap|(?:been |got )?(?:cancell?ed|called off)|"

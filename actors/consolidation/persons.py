@@ -101,13 +101,22 @@ def another_person(text: str, speaker: str, embed: Embed) -> str:
     # (whom: the words up to the one that names a person, "Aigerim's supervisor")
     for end, noun in enumerate(phrase, start=1):
         # (a name is theirs, whoever the embedder puts it near: "surname")
-        if len(noun) > 3 and not noun.endswith("name") and a_person(noun, embed):
+        if len(noun) > 3 and not noun.endswith("name") and _a_person_word(noun, embed):
             # (not a word of a thing's name, as the embedder places the two: "roller derby")
             then = phrase[end] if end < len(phrase) and not typed[end - 1].endswith("'s") else ""
             if then and not a_person(f"{noun} {then}", embed):
                 continue
             return f"{speaker}'s {' '.join(typed[:end])}".removesuffix("'s")
     return ""
+
+
+def _a_person_word(noun: str, embed: Embed) -> bool:
+    """``noun`` names a person; a word of two joined by a hyphen, by its last too, the one
+    it is a kind of ("e-bike" is a bike, "co-worker" a worker; "mother-in-law" a relative)."""
+    head = noun.rsplit("-", 1)[-1]
+    if head == noun or RELATIVE.search(noun):
+        return a_person(noun, embed)
+    return a_person(noun, embed) and a_person(head, embed)
 
 
 def a_person(noun: str, embed: Embed) -> bool:

@@ -111,6 +111,16 @@ def test_some_of_their_people_moving_is_no_move_of_theirs() -> None:
     assert any("Manurewa" in line for line in lines), lines
 
 
+def test_a_thing_by_a_hyphened_noun_that_was_stolen_is_theirs() -> None:
+    """ "my e-bike got stolen" ends the Gazelle e-bike: an e-bike is a bike, not a person."""
+    lines = _lines(
+        "Marguerite",
+        "swimming on Tuesday mornings at 7, and I cycle to the office on my Gazelle e-bike.",
+        "ugh. my e-bike got stolen from outside the office, lock cut clean through.",
+    )
+    assert not any("Gazelle" in line for line in lines), lines
+
+
 def test_a_verb_in_capitals_is_said_of_them_in_capitals() -> None:
     assert (
         third_person("I LOVE that I can swap it.", "Soraya")
