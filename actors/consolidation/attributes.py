@@ -127,7 +127,10 @@ _TABLE: list[tuple[str, str]] = [
         r"(?:lives|living)(?= with (?:[\w'-]+ ){1,3}?(?:in|near|outside) (?-i:[A-Z]))|"
         # (where they stay, as many say where they live: "stays in the staff quarters in Deira")
         # (or shifted, as many say it: "We've shifted to Bengaluru this week")
-        r"\bstays?(?= in\b| at (?-i:[A-Z]))|(?:move|moved|moving|relocat(?:e|ed|es|ing)|shifted(?= to\b))"
+        # (the move by its noun, where it goes: "made the move to Kobe"; not "to fund the move")
+        r"\bstays?(?= in\b| at (?-i:[A-Z]))|(?:the|our|my|their|a) move(?= (?:to|from|back)\b)|"
+        r"(?:(?<!the )(?<!our )(?<!my )(?<!their )(?<!\ba )move|moved|moving|relocat(?:e|ed|es|ing)|"
+        r"shifted(?= to\b))"
         r"(?! (?:to )?(?:an? )?(?:new )?(?:company|companies|employers?|jobs?|firms?)\b)"
         # (a business's premises, not a home: "moved from the stall to a small shop in Ngara")
         rf"(?!(?: from [\w ]{{1,30}}?)? to (?:an?|the|our|my|their) (?:[\w-]+ )?(?:{PREMISES})\b)"

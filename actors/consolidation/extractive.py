@@ -170,6 +170,9 @@ _BARE_MOVE = re.compile(
     # (the speaker's, not a thing's: "the car refused to move"; nor a move talked of: "too old
     # for moving again", "tired of moving", "first time back since the move")
     r"(?<!\bto )(?<!n't )(?<!\bnot )(?<!\bfor )(?<!\bof )(?<!\babout )(?<!\bsince the )(?<!\bwith )"
+    # (nor another's: "everyone is moving this year", "she's moving")
+    # (or the move by its noun: "sold my camera kit to fund the move")
+    r"(?<!\beveryone is )(?<!\beveryone's )(?<!\bshe's )(?<!\bhe's )(?<!\bthey're )(?<!\bthe )(?<!\bour )"
     r"\b(?:move|moving|moved|relocate|relocating|relocated)\b"
     r"(?! (?:to|in|into|there|here|back|out|away|house|home|on|over|up|down|around|about)\b)"
     # (nor a thing moved: "I've moved my class to a hall", "moved the bakery")

@@ -114,6 +114,8 @@ def offer_accepted(
     if took is None:
         return None
     wanted, to = re.compile(_WANTS_ME.format(who=who)), took.groupdict().get("to")
+    if to and (held := [f for f in lines if re.search(rf"\bworks at {re.escape(to)}\b", f.text)]):
+        return None, held[-1]  # ("First days at Tsubame done." of "works at Tsubame Design")
     for line in reversed(lines):
         if to and to not in line.text:
             continue

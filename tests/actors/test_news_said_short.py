@@ -121,6 +121,21 @@ def test_a_thing_by_a_hyphened_noun_that_was_stolen_is_theirs() -> None:
     assert not any("Gazelle" in line for line in lines), lines
 
 
+def test_a_move_by_its_noun_or_of_everyone_is_no_move_of_theirs() -> None:
+    """ "sold my camera kit to fund the move" moves nobody to the camera bought; "everyone is
+    moving this year" after a brother's move is no move of anyone's to his city."""
+    lines = _lines(
+        "Hiroshi",
+        "Tsubame Design in Kobe made an offer and I accepted. my brother just moved to Nagoya "
+        "for work, everyone is moving this year haha",
+        "first days at Tsubame done. sold my camera kit to fund the move and bought a Ricoh "
+        "GR III, tiny, fits in my pocket.",
+    )
+    assert "Hiroshi works at Tsubame Design." in lines, lines
+    assert "Hiroshi is based in Kobe." in lines, lines
+    assert not any("moving to Nagoya" in line for line in lines), lines
+
+
 def test_a_verb_in_capitals_is_said_of_them_in_capitals() -> None:
     assert (
         third_person("I LOVE that I can swap it.", "Soraya")
