@@ -25,6 +25,7 @@ __all__ = [
     "THE_MAKE",
     "acquired",
     "got_make",
+    "kinded",
     "known_thing",
     "owns",
     "things_had",
@@ -93,6 +94,15 @@ def got_make(said: str) -> re.Match[str] | None:
     """Where ``said`` tells of a thing got by its make ("Got a Galaxy S24 at the airport",
     "the Framework arrived"), with the make; None where it tells of none."""
     return GOT_MAKE.search(said) or _ARRIVED.search(said)
+
+
+def kinded(text: str, make: str) -> str:
+    """``make`` with the kind ``text`` says it is of, before it: "electric bicycle Panasonic
+    Vivi" of "… an electric bicycle, a Panasonic Vivi"; else ``make``."""
+    said = re.search(
+        rf"\b((?:[a-z][\w-]* )?[a-z][\w-]*), (?:an? |the |my )?{re.escape(make)}\b", text
+    )
+    return f"{said[1]} {make}" if said else make
 
 
 def acquired(said: str) -> bool:

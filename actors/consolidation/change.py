@@ -33,6 +33,7 @@ from .acquiring import (
     THE_MAKE,
     acquired,
     got_make,
+    kinded,
     known_thing,
     owns,
     things_had,
@@ -502,7 +503,8 @@ def _same_kind(
     ]
     for things, near in ((makes, near_make), (words, WORD)):
         if things:
-            vectors = embed([head, *(thing for _, thing in things)])
+            # (a make said with its kind is of that kind: "an electric bicycle, a Panasonic Vivi")
+            vectors = embed([head, *(kinded(f.text, thing) for f, thing in things)])
             # a line's score is its nearest thing's ("cello" and "orchestra" are one line)
             lines = list({id(f): f for f, _ in things}.values())
             scores = vectors[1:] @ vectors[0]

@@ -136,6 +136,17 @@ def test_a_move_by_its_noun_or_of_everyone_is_no_move_of_theirs() -> None:
     assert not any("moving to Nagoya" in line for line in lines), lines
 
 
+def test_a_thing_given_replaces_no_make_said_of_another_kind() -> None:
+    """ "gave me her old smartphone, a Sharp Aquos" is no new "electric bicycle, a Panasonic
+    Vivi": the make is said with its kind."""
+    lines = _lines(
+        "Shigeru",
+        "So now I ride an electric bicycle, a Panasonic Vivi. Very comfortable!",
+        "My granddaughter gave me her old smartphone, a Sharp Aquos.",
+    )
+    assert "Now Shigeru rides an electric bicycle, a Panasonic Vivi." in lines, lines
+
+
 def test_a_verb_in_capitals_is_said_of_them_in_capitals() -> None:
     assert (
         third_person("I LOVE that I can swap it.", "Soraya")
