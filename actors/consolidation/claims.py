@@ -35,7 +35,8 @@ _WHO = (  # (not a number or a determiner: "Two weeks in our new flat in Chittag
 #: "Sofie is a graphic designer at a studio called Inkwell in Aarhus": trade, employer, place.
 _TRADE_AT_IN = re.compile(
     # (and how much: "works part-time as a pharmacy technician")
-    rf"{_WHO} (?P<trade>(?:is (?:now )?an?|works (?:(?:part|full)-time )?as an?|start(?:s|ed) as(?: an?)?|"
+    # (and how much: "works part-time as", "works three days a week as")
+    rf"{_WHO} (?P<trade>(?:is (?:now )?an?|works (?:(?:part|full)-time |(?:[\w-]+ ){{1,2}}(?:days|nights|shifts) a week )?as an?|start(?:s|ed) as(?: an?)?|"
     # (a trade with no article, as many write it: "is sous chef at Coral Cove")
     rf"is(?: now)?(?= (?:[\w-]+ )?(?:{ROLES})\b)|(?:took|got|accepted|"
     # (a trade's words may hold an acronym: "a QA tester")
@@ -302,7 +303,8 @@ def claims(fact: Fact) -> list[Fact]:
     elif home := _AT_HOME_IN.match(fact.text):  # "draws at home in Mapo": and lives there
         texts = [f"{home['who']} {home['what']}.", f"{home['who']} lives in {home['where']}."]
     elif (
-        (found := _TRADE_AT_IN.match(fact.text))
+        # (after when: "Now Shigeru works three days a week as a gardener at …")
+        (found := _TRADE_AT_IN.match(fact.text[lead.end() if lead else 0 :]))
         and (found["at"] or found["where"])
         # (a member or a regular of a place works for nobody there: "a member at David Lloyd")
         and found["trade"].split()[-1] not in _NOT_A_TRADE
@@ -336,6 +338,7 @@ def claims(fact: Fact) -> list[Fact]:
         if tail := found["doing"]:
             texts += [f"{who} {'is' if re.search('ing ', f'{tail} ') else 'works'} {tail}."]
         texts += [f"{who} is {found['also']}."] if found["also"] else []
+        texts[:1] = [f"{lead[0]}{text}" for text in texts[:1]] if lead else texts[:1]
     # "teaches yoga in Haifa", "… here in Hamburg" (not "is thinking about a job in Hamburg")
     elif (doing := _DOING_IN.match(fact.text)) and not hedged(fact.text):
         texts = [

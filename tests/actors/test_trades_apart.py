@@ -34,6 +34,22 @@ def test_a_trade_with_more_after_it_stays_when_the_employer_changes() -> None:
     ], lines
 
 
+def test_a_trade_said_with_how_often_after_now_is_three_claims() -> None:
+    """ "Now I work three days a week as a gardener at Agata-no-Mori Park here in Matsumoto":
+    the trade, the employer and the town, so leaving the park keeps the town."""
+    lines = _lines(
+        "Shigeru",
+        "Now I work three days a week as a gardener at Agata-no-Mori Park here in Matsumoto.",
+    )
+    assert lines == [
+        "Now Shigeru works three days a week as a gardener.",
+        "Shigeru works at Agata-no-Mori Park.",
+        "Shigeru is based in Matsumoto.",
+    ], lines
+    trade = keys("Now Shigeru works three days a week as a gardener.")
+    assert [k.attribute for k in trade] == ["trade"], trade
+
+
 def test_a_trade_then_where_they_live_with_no_subject_is_two_claims() -> None:
     """ "a cooper at Glenmurrin Distillery, live out in Midleton": trade, employer, home; a
     move leaves the first two."""
