@@ -78,6 +78,8 @@ _TALK = re.compile(
     r"\b(?:thanks?(?! (?:me|them|him|her|us|god|goodness|heavens)\b)|thank you|you'?re|you are|can you|could you|would you|do you|"
     # (a proposal, "let's do Tuesday", or a leave taken, "let me go and prepare the bus")
     r"for (?:all )?(?:the|your) help|needs? you|^let(?:'s| (?:me|us|the user|[A-Z][\w-]*) )|"
+    # (or their typing, asked to be forgiven: "so forgive the typos")
+    r"(?:forgive|excuse|pardon) (?:the|my|any) (?:typos?|spelling|grammar|english)|"
     r"nice to meet)\b",
     re.IGNORECASE,
 )

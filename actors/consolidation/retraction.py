@@ -32,7 +32,8 @@ class Topics(NamedTuple):
 
 _FORGET = re.compile(
     # (or after a clause saying why: "The DNA test came back, ignore what I said about …")
-    r"(?:^(?:\S+ )?|(?<=, ))(?:please )?(?:forget|scratch|scrap|ignore|disregard|cancel|drop|never mind)\b"
+    # (or "so": "pulled my hamstring too, so forget what I said about April")
+    r"(?:^(?:\S+ )?|(?<=, )(?:so |and |but )?)(?:please )?(?:forget|scratch|scrap|ignore|disregard|cancel|drop|never mind)\b"
     r"(?: (?:what|everything|all)(?: \S+)? (?:said|told you|mentioned|wrote)(?: about)?)?"
     r"(?P<topic>[^,.;!]*)",
     re.IGNORECASE,

@@ -147,6 +147,19 @@ def test_a_thing_given_replaces_no_make_said_of_another_kind() -> None:
     assert "Now Shigeru rides an electric bicycle, a Panasonic Vivi." in lines, lines
 
 
+def test_a_retraction_after_why_takes_back_its_topic() -> None:
+    """ "pulled my hamstring too, so forget what I said about April" takes back the April
+    marathon; "so forgive the typos" is talk to the assistant."""
+    lines = _lines(
+        "Kwabena",
+        "also signed up for the marathon in April!! first one ever.",
+        "pulled my hamstring too, so forget what I said about April, I'm not running it.",
+    )
+    assert not any("marathon" in line for line in lines), lines
+    lines = _lines("Ngozi", "just got off shift so forgive the typos")
+    assert lines == [], lines
+
+
 def test_a_verb_in_capitals_is_said_of_them_in_capitals() -> None:
     assert (
         third_person("I LOVE that I can swap it.", "Soraya")
