@@ -276,7 +276,8 @@ _TABLE: list[tuple[str, str]] = [
         "trade",
         # (a promotion got, not one a thing came with: "the day rotation that came with the
         # promotion")
-        r"\b(?:works?(?: (?:[\w-]+ ){1,2}(?:days|nights|shifts) a week)? as|working as|job as|promoted|"
+        r"\b(?:works?(?: nights| days| weekends| (?:[\w-]+ ){1,2}(?:days|nights|shifts) a week)? as|"
+        r"working as|job as|promoted|"
         r"promotion to|(?:got|earned|landed|accepted|took) "
         r"(?:the |a |my |their )?promotion|(?:re)?trained as|qualified as|confirmed as|"
         # (a role held by its name: "my title is Customer Care Consultant")

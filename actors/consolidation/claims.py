@@ -36,7 +36,7 @@ _WHO = (  # (not a number or a determiner: "Two weeks in our new flat in Chittag
 _TRADE_AT_IN = re.compile(
     # (and how much: "works part-time as a pharmacy technician")
     # (and how much: "works part-time as", "works three days a week as")
-    rf"{_WHO} (?P<trade>(?:is (?:now )?an?|works (?:(?:part|full)-time |(?:[\w-]+ ){{1,2}}(?:days|nights|shifts) a week )?as an?|start(?:s|ed) as(?: an?)?|"
+    rf"{_WHO} (?P<trade>(?:is (?:now )?an?|works (?:(?:part|full)-time |nights |days |weekends |(?:[\w-]+ ){{1,2}}(?:days|nights|shifts) a week )?as an?|start(?:s|ed) as(?: an?)?|"
     # (a trade with no article, as many write it: "is sous chef at Coral Cove")
     rf"is(?: now)?(?= (?:[\w-]+ )?(?:{ROLES})\b)|(?:took|got|accepted|"
     # (a trade's words may hold an acronym: "a QA tester")
@@ -44,7 +44,7 @@ _TRADE_AT_IN = re.compile(
     r"started) an? (?:new )?(?:job|post|position|role) as an?|"
     # (or a post taken somewhere, its trade unsaid: "accepted a research post at …")
     r"(?:took|got|accepted|started) an?(?= (?:[a-z]+ )?(?:job|post|position|role) (?:at|with) ))"
-    r" (?:(?:[a-z][\w'-]*|[A-Z]{2,}|\d(?:st|nd|rd|th)) ){0,4}?"
+    r" (?:(?:[a-z][\w'-]*|[A-Z]{2,}|\d(?:st|nd|rd|th)|\d+) ){0,4}?"
     # (who employs them: "at", or "with" and "for" a name: "a plumber with Redpipe Ltd")
     r"[a-z][\w'-]*)"
     # (and its grade, as an aside: "a cabinetmaker, journeyman level, at Treverk")

@@ -50,6 +50,18 @@ def test_a_trade_said_with_how_often_after_now_is_three_claims() -> None:
     assert [k.attribute for k in trade] == ["trade"], trade
 
 
+def test_a_trade_worked_nights_for_an_employer_leaves_with_the_employer() -> None:
+    """ "I work nights as a 911 dispatcher for DeKalb County, Georgia": the trade (a number
+    may name it) stays when the position at Cobb County is accepted."""
+    lines = _lines(
+        "Ngozi",
+        "hey. I'm Ngozi, I work nights as a 911 dispatcher for DeKalb County, Georgia.",
+        "big news: I accepted the position at Cobb County 911. better pay, same chaos.",
+    )
+    assert "Ngozi works nights as a 911 dispatcher." in lines, lines
+    assert not any("DeKalb" in line for line in lines), lines
+
+
 def test_a_trade_then_where_they_live_with_no_subject_is_two_claims() -> None:
     """ "a cooper at Glenmurrin Distillery, live out in Midleton": trade, employer, home; a
     move leaves the first two."""
