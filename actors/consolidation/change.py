@@ -534,7 +534,7 @@ def _same_kind(
 #: A name that says where or who, not what: "in Bristol", "boyfriend Tunde", "dog Lola"; nor a game
 #: played or driven for, "plays Mobile Legends", "drives Uber", nor a trade, "as a QA engineer".
 _PLACE_OR_PERSON = re.compile(
-    rf"\b(?:in|at|from|to|near|outside|with|for|by|as an?|play(?:s|ing|ed)?|dr(?:ives?|iving|ove)|"
+    rf"\b(?:in|at(?: the)?|from|to|near|outside|with|for|by|as an?|play(?:s|ing|ed)?|dr(?:ives?|iving|ove)|"
     rf"(?i:{RELATIVES})|{PET.pattern}),? "
     # (or the wider place after a place, "a kiosk in Kalamaria, Thessaloniki", or a part of
     # one by its name of two words, "at Kalpana Hospital's ENT department", not "in Gethin's")

@@ -14,7 +14,7 @@ from reverie.store import Fact, MessageRecord, known_word
 from .signals import signalled
 from .subjects import OF_A_THING, SOMEONE, common_opener
 from .third_person import DEFAULT_SPEAKER
-from .words import RELATIVES, UPPER
+from .words import RELATIVES, UPPER, WEEKDAYS
 
 __all__ = [
     "LEAD",
@@ -83,7 +83,8 @@ def owner(text: str, people: set[str]) -> str:
     else, named by the whole phrase); "" when it opens with nobody of ``people``."""
     if his_or_hers := _HIS_OR_HER.match(text):
         return his_or_hers[1].casefold()  # ("Her physio is on Fridays": whoever she is)
-    found = LEAD.match(text)
+    # (after when, said first: "On Friday afternoons Mariko plays shogi …")
+    found = LEAD.match(text[when.end() :] if (when := _WHEN_FIRST.match(text)) else text)
     if found is None or found["who"] not in people:
         return ""
     if found["poss"] and (other := _SOMEONE_ELSE.match(found["rest"])):
@@ -93,6 +94,11 @@ def owner(text: str, people: set[str]) -> str:
     return found["who"]
 
 
+#: A weekday said first, as when: "On Friday afternoons …", "Friday nights …".
+_WHEN_FIRST = re.compile(
+    rf"(?:(?:On|Every) )?(?i:{WEEKDAYS})s?(?: (?:mornings?|afternoons?|evenings?|nights?))?,? "
+    rf"(?=[{UPPER}])"
+)
 #: A word that opens a line with where or when, never a name: "In June …", "At work …".
 _WHERE_OR_WHEN = re.compile(
     r"(?i:in|on|at|for|with|by|of|to|into|since|until|during|when|while|if|because|once|as|"

@@ -160,6 +160,32 @@ def test_a_retraction_after_why_takes_back_its_topic() -> None:
     assert lines == [], lines
 
 
+def test_a_weekly_line_opening_with_its_day_is_theirs_where_others_are_named() -> None:
+    """ "On Friday afternoons Mariko plays shogi …" is Mariko's (its day said first), so the
+    shogi club meeting on Saturdays replaces it where the scope names someone else too."""
+    lines = _lines(
+        "Mariko",
+        "I live with my husband Takeshi. On Friday afternoons I play shogi at the community hall.",
+        "Takeshi says when he turns 75 we should move to Okinawa. Takeshi has bought his own "
+        "electric bicycle, a Bridgestone.",
+        "The shogi club here meets on Saturday mornings, so now I play every Saturday.",
+    )
+    assert not any("Friday" in line for line in lines), lines
+
+
+def test_a_name_at_the_place_of_a_weekly_line_is_no_make_of_theirs() -> None:
+    """ "… line dancing at the VFW hall" holds no make called VFW: a machine bought replaces
+    the old Singer."""
+    lines = _lines(
+        "Esperanza",
+        "I do alterations at Gutierrez Cleaners on weekdays and sew at home on my old Singer "
+        "in the evenings.",
+        "Friday nights I go line dancing at the VFW hall with my comadres.",
+        "Bought a Juki industrial machine for the shop, it goes like a rocket.",
+    )
+    assert not any("Singer" in line for line in lines), lines
+
+
 def test_a_verb_in_capitals_is_said_of_them_in_capitals() -> None:
     assert (
         third_person("I LOVE that I can swap it.", "Soraya")
