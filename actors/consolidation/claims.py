@@ -338,7 +338,8 @@ def claims(fact: Fact) -> list[Fact]:
         if tail := found["doing"]:
             texts += [f"{who} {'is' if re.search('ing ', f'{tail} ') else 'works'} {tail}."]
         texts += [f"{who} is {found['also']}."] if found["also"] else []
-        texts[:1] = [f"{lead[0]}{text}" for text in texts[:1]] if lead else texts[:1]
+        if lead and texts:
+            texts[0] = f"{lead[0]}{texts[0]}"
     # "teaches yoga in Haifa", "… here in Hamburg" (not "is thinking about a job in Hamburg")
     elif (doing := _DOING_IN.match(fact.text)) and not hedged(fact.text):
         texts = [

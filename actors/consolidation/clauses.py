@@ -22,8 +22,10 @@ _OPENER = re.compile(
     r"hmm|um|honestly|basically|plus|guess what|fun fact|although|though)\b[,!.:]?\s+)+",
     re.IGNORECASE,
 )
-#: A new first-person clause: after ", and", "; ", ", but", ", so" or a bare ", ".
+#: A new first-person clause: after ", and", "; ", ", but", ", so" or a bare ", " (kept by
+#: the split, which joins back one more of a list after a bare comma: ``_parts``).
 _NEW_SUBJECT = re.compile(
+    r"("
     r"(?:,?\s+(?:and|but|so|plus)\s+|[;:]\s+|"
     # (not "my" or "our" in apposition: "Brutus, my pitbull, …", "Holm Træ, my own workshop",
     # "Dragan, our prim player, …")
@@ -43,6 +45,7 @@ _NEW_SUBJECT = re.compile(
     # (or a thing of theirs and what it did: "Ivana's allergies got worse and the cat has gone
     # to live with my mum")
     r"|,?\s+(?:and|so)\s+(?=the (?:[\w'-]+ ){0,2}?[\w'-]+ (?:has|have|had) (?:gone|been|moved|died)\b)"
+    r")"
 )
 #: "and" before a verb that shares the clause's "I": "I live in Lisbon and work nights".
 #: Only verbs that are rarely nouns ("I love tea and love songs" stays whole).
@@ -85,7 +88,7 @@ def _parts(body: str) -> list[str]:
     """``body`` cut where a new subject starts, save for one more of those someone lives or is
     with, said with no verb: "I live in Otahuhu with my wife Losa, our three kids and Losa's
     brother Sione" is one clause."""
-    pieces = re.split(f"({_NEW_SUBJECT.pattern})", body)
+    pieces = _NEW_SUBJECT.split(body)
     parts = [pieces[0]]
     for sep, part in zip(pieces[1::2], pieces[2::2], strict=True):
         if (

@@ -23,7 +23,7 @@ __all__ = ["offer_accepted", "offer_taken"]
 _TAKEN = re.compile(
     r"\bI (?:said yes|(?:have |'ve )?accepted\b(?! (?:that|whether|it might))|took it\b|got it!)|"
     # (with no "I", as chat drops it: "Took it.", "Said yes.")
-    r"(?:^|[.!] )(?:(?:I'm |am )?taking it\b|(?:[Tt]ook|[Aa]ccepted) it\b|[Ss]aid yes\b)",
+    r"(?:^|[.!] )(?:(?:I'm |am )?taking it\b|(?:took|accepted) it\b|said yes\b)",
     re.IGNORECASE,
 )
 #: What opens the sentence before the offer: "so... ", "huge: ", "funny you say that — ".
