@@ -26,6 +26,7 @@ from .subjects import holder, subject
 from .words import MONTHS, RELATIVE, RELATIVES, UPPER, WEEKDAYS, WHEN
 
 __all__ = [
+    "HOMES",
     "HOME_TAKEN",
     "PATRONS",
     "PET",
@@ -41,7 +42,7 @@ __all__ = [
 ]
 
 #: The nouns of a home: "a flat", "my room", "the new condo".
-_HOMES = (
+HOMES = (
     r"(?:place|house|home|flat|apartment|condo(?:minium)?|townhouse|studio|cottage|room|bedsit|unit|"
     r"bungalow|villa|terrace|duplex|loft|maisonette|"
     r"(?:one|two|three)-bed(?:room)?)"
@@ -51,7 +52,7 @@ _HOMES = (
 HOME_TAKEN = (
     r"(?:keys to|lease (?:on|for)|signed for|(?:closed|completed) on|renting|rented|rent|bought|got|found) "
     r"(?:our|my|their|the|an?) "
-    rf"(?:new )?(?:[\w-]+ )?{_HOMES}"
+    rf"(?:new )?(?:[\w-]+ )?{HOMES}"
 )
 
 
@@ -150,17 +151,17 @@ _TABLE: list[tuple[str, str]] = [
         # (the article left out too: "New flat in Leith is tiny")
         # (or whose, and where it is up or down: "Ana's new flat in São Vicente", "our new place
         # is up in Varoš")
-        rf"(?:^|\b(?:the|our|my|their) |'s )new {_HOMES}"
+        rf"(?:^|\b(?:the|our|my|their) |'s )new {HOMES}"
         rf"(?= (?:is (?:up |down |out )?)?in [{UPPER}])|"
-        rf"(?:\b(?:our|my|their)|'s) {_HOMES}(?= in (?-i:[A-Z]))|"
+        rf"(?:\b(?:our|my|their)|'s) {HOMES}(?= in (?-i:[A-Z]))|"
         # (or the home they rent or share: "I rent a one-bedroom in Stone Oak"; no trip's car)
-        rf"\b(?:rent(?:s|ing|ed)?|shar(?:e|es|ed|ing)) (?:an?|the) (?:[\w-]+ )?{_HOMES}"
+        rf"\b(?:rent(?:s|ing|ed)?|shar(?:e|es|ed|ing)) (?:an?|the) (?:[\w-]+ )?{HOMES}"
         r"(?= in (?-i:[A-Z]))|"
         # (a move in the English of South Asia: "we shifted to Johar Town"; not "to Tuesdays")
         # (or to a home there: "shifted to a ground floor independent house in HSR Layout")
         # (or to someone's: "shifted to my in-laws' place in Aundh", where, not whose)
         rf"shift(?:ed|ing)(?= (?:to|into) (?:(?:an?|the|our|my|their|[\w-]+'s) (?:[\w'-]+ ){{0,3}}?"
-        rf"{_HOMES} in )?(?!(?i:{WEEKDAYS}|{MONTHS})\b)(?-i:[A-Z])(?![\w-]*'s\b))|"
+        rf"{HOMES} in )?(?!(?i:{WEEKDAYS}|{MONTHS})\b)(?-i:[A-Z])(?![\w-]*'s\b))|"
         # (somewhere now: "we're in Lautoka now", "is in Porto at the moment"; not "in Sydney
         # this weekend")
         r"(?:'re|'m|\bare|\bam|\bis) in (?=(?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* (?:now|at the moment)\b)|"
@@ -168,7 +169,7 @@ _TABLE: list[tuple[str, str]] = [
         r"(?:'re|'m|\bare|\bam|\bis) still (?:in|based in|living in) (?=(?-i:[A-Z]))|"
         # (or at a place of theirs there for good: "I'm at the farm in Dalcahue full-time")
         # (a home, or a farm: not "at the office in Castro now")
-        rf"(?:'re|'m|\bare|\bam|\bis) at (?:the|our|my|their) (?:{_HOMES}|farm|ranch|village) in "
+        rf"(?:'re|'m|\bare|\bam|\bis) at (?:the|our|my|their) (?:{HOMES}|farm|ranch|village) in "
         r"(?=(?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* (?:full-time|for good|now)\b)|"
         # (or where they are up, out or down: "We're up in Joondalup"; not a stay, "while I'm
         # up in Edinburgh")
@@ -277,7 +278,7 @@ _TABLE: list[tuple[str, str]] = [
         # (a promotion got, not one a thing came with: "the day rotation that came with the
         # promotion")
         r"\b(?:works?(?: nights| days| weekends| (?:[\w-]+ ){1,2}(?:days|nights|shifts) a week)? as|"
-        r"working as|job as|promoted|"
+        r"working as|job as|promoted|(?:hired|taken on) as|"
         r"promotion to|(?:got|earned|landed|accepted|took) "
         r"(?:the |a |my |their )?promotion|(?:re)?trained as|qualified as|confirmed as|"
         # (a role held by its name: "my title is Customer Care Consultant")
@@ -535,7 +536,7 @@ def held_by_another(fact: str, speaker: str) -> bool:
 _IN_NEXT = re.compile(
     rf"(?:[a-z]+ )?in (?P<place>[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)|"
     # (or the home said by its place: "got our own place, the Palm Beach unit has a yard")
-    rf"(?:the|our|my|their) (?P<home>[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*) (?:{_HOMES}|unit)\b"
+    rf"(?:the|our|my|their) (?P<home>[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*) (?:{HOMES}|unit)\b"
 )
 #: A noun after a possessive: "'s daughter", not "'s in Leeds".
 _OF_A_NOUN = re.compile(r" (?!(?:in|at|on|for|and|with|near|from|to|by|or|but|so)\b(?!-))[a-z]")

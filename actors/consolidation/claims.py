@@ -17,7 +17,7 @@ from reverie.store import Fact
 from .attributes import PET, ROLES, WORKPLACE
 from .signals import hedged
 from .third_person import PAST, article
-from .words import MONTHS, RELATIVE, UPPER, WEEKDAYS
+from .words import MONTHS, NAME_PARTICLES, RELATIVE, UPPER, WEEKDAYS
 
 __all__ = ["claims"]
 
@@ -37,6 +37,8 @@ _TRADE_AT_IN = re.compile(
     # (and how much: "works part-time as a pharmacy technician")
     # (and how much: "works part-time as", "works three days a week as")
     rf"{_WHO} (?P<trade>(?:is (?:now )?an?|works (?:(?:part|full)-time |nights |days |weekends |(?:[\w-]+ ){{1,2}}(?:days|nights|shifts) a week )?as an?|start(?:s|ed) as(?: an?)?|"
+    # (or hired as one: "got hired as groundskeeper at Holston Hills")
+    r"(?:got |was |has been )?(?:hired|taken on) as(?: an?)?|"
     # (a trade with no article, as many write it: "is sous chef at Coral Cove")
     rf"is(?: now)?(?= (?:[\w-]+ )?(?:{ROLES})\b)|(?:took|got|accepted|"
     # (a trade's words may hold an acronym: "a QA tester")
@@ -54,7 +56,8 @@ _TRADE_AT_IN = re.compile(
     r"(?: (?:at|(?:with|for)(?= [A-Z])) (?P<at>(?:an? (?:[a-z][\w-]* ){0,3}"
     r"(?:called|named) |the )?"
     # (a title's abbreviation is in the name: "St. Joseph's Matriculation School")
-    r"[A-Z][\w'&-]*(?:\.(?= [A-Z]))?(?:(?: & | of | )[A-Z][\w'&-]*)*"
+    # (and the particles of a name in its language: "the Opificio delle Pietre Dure")
+    rf"[A-Z][\w'&-]*(?:\.(?= [A-Z]))?(?:(?: & | of | {NAME_PARTICLES} | )[A-Z][\w'&-]*)*"
     # (a company's "Co." and the street it is on: "Crumb & Co. on Thomas Street")
     r"(?:(?<=\bCo)\.(?= ))?(?: on (?:the )?[A-Z][\w'-]*(?: [A-Z][\w'-]*)*)?"
     r"(?:(?: (?!here\b)[a-z]+){1,2}(?=[.!]?$| in ))?"
@@ -101,7 +104,9 @@ _TRADE_THEN = re.compile(
 #: What one is at a place without working there.
 _NOT_A_TRADE = frozenset(["member", "regular", "customer", "client", "patient", "guest", "fan"])
 #: A trade said as one ("is a dispatcher", "starts as head chef"), kept as "works as a …".
-_AS_TRADE = re.compile(r"^(?:is|start(?:s|ed) as) (?:now )?(?:(an?) )?")
+_AS_TRADE = re.compile(
+    r"^(?:is|start(?:s|ed) as|(?:got |was |has been )?(?:hired|taken on) as) (?:now )?(?:(an?) )?"
+)
 #: What someone does, then (last) the place they do it in: two claims.
 _DOING_IN = re.compile(
     # (what they do: not what they want, "needs help writing a CV in English"; nor a part in
@@ -137,6 +142,16 @@ _COMPANION = re.compile(
 _ITS_NAME = re.compile(rf"[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)?(?: \(?\d{{1,2}}\)?)?")
 #: Who they are, said of a name before it: "Leo, their boyfriend".
 _WHO_THEY_ARE = re.compile(r"(?:their|his|her) [a-z]+|(?:who|which|that)\b.*")
+
+
+def _lives_with(who: str, lives: str, one: str) -> str:
+    """The line of one ``who`` lives with; a being named after its noun, no relative, is
+    said "called" ("their old greyhound called Pudding"), as ``breeds`` reads a pet whose loss
+    a later turn tells by its kind alone ("the dog now lives with my mother")."""
+    named = re.fullmatch(rf"((?:their|our|my) (?:[a-z]+ )?([a-z]+)) ([{UPPER}][\w'-]*)", one)
+    if named and not RELATIVE.fullmatch(named[2]):
+        one = f"{named[1]} called {named[3]}"
+    return f"{who} {lives} with {one}."
 
 
 def _companions(whom: str) -> list[str] | None:
@@ -293,7 +308,7 @@ def claims(fact: Fact) -> list[Fact]:
         lives = "live" if home["others"] else "lives"
         where = f"{home['prep'] or 'in'} {home['where'] or home['where2']}"
         texts = [f"{who} {home['now'] or ''}{verb} {where}."]
-        texts += [f"{who} {lives} with {one}." for one in whom]
+        texts += [_lives_with(who, lives, one) for one in whom]
     elif joined := next(filter(None, (form.match(fact.text) for form in _JOINED_AS)), None):
         who, trade = joined["who"], joined["trade"]
         texts = [

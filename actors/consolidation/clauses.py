@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import re
 
+from .attributes import PET
+
 __all__ = ["clauses"]
 
 _OPENER = re.compile(
@@ -87,17 +89,18 @@ def clauses(sentence: str) -> list[str]:
 def _parts(body: str) -> list[str]:
     """``body`` cut where a new subject starts, save for one more of those someone lives or is
     with, said with no verb: "I live in Otahuhu with my wife Losa, our three kids and Losa's
-    brother Sione" is one clause."""
+    brother Sione" is one clause, and so is "… with my wife Agata and our son Kuba"."""
     pieces = _NEW_SUBJECT.split(body)
     parts = [pieces[0]]
     for sep, part in zip(pieces[1::2], pieces[2::2], strict=True):
         if (
-            sep == ", "
+            # (a pet after "and" is a line of its own: "…, and our cat Mochi", its name)
+            (sep == ", " or (sep in (" and ", ", and ") and not PET.search(part)))
             and _WITH_MINE.search(parts[-1])
             and not _FINITE.search(part)
             and not _SUBJECT.match(part)
         ):
-            parts[-1] = f"{parts[-1]}, {part}"
+            parts[-1] = f"{parts[-1]}{sep}{part}"
         else:
             parts.append(part)
     return parts
@@ -109,7 +112,8 @@ _WITH_MINE = re.compile(r"\bwith (?:my|our|their|his|her) [^,]+$")
 _SUBJECT = re.compile(r"(?i:i|we|you|they|he|she|it)\b")
 #: A word that makes a clause of its own (the "'s" of a name is whose: "Losa's brother").
 _FINITE = re.compile(
-    r"\b(?:is|are|was|were|has|have|had|will|would|can|could|does|do|did|[a-z]+ed)\b|'(?:re|ve|ll|d|m)\b"
+    r"\b(?:is|are|was|were|has|have|had|will|would|can|could|does|do|did|[a-z]+ed)\b|'(?:re|ve|ll|d|m)\b|"
+    r"\b(?:he|she|it|that|who)'s\b"  # ("…, he's 10": a clause of his own)
 )
 
 

@@ -261,7 +261,9 @@ def hedged(text: str) -> bool:
     """``text`` says a plan, a wish, a hypothetical, a question or a past now over ("lived in
     Kharkiv until 2022"), not a state (in its first clause: "… a Fairphone, the audio
     should be better" is a state)."""
-    first = CLAUSE.split(text, maxsplit=1)[0]
+    # (after a word that only opens it: "Funny, ten years ago I was working the line at …")
+    first, *rest = CLAUSE.split(text, maxsplit=1)
+    first = rest[0] if rest and " " not in first.strip() else first
     return _hedging(first) or over(first)
 
 

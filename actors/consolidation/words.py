@@ -11,6 +11,7 @@ import re
 __all__ = [
     "ANY_WEEKLY",
     "MONTHS",
+    "NAME_PARTICLES",
     "PARTS_OF_DAY",
     "RELATIVE",
     "RELATIVES",
@@ -24,6 +25,11 @@ MONTHS = (
 )
 #: A capital letter, in the names of most European languages too ("Étienne", "Łódź").
 UPPER = "A-ZÀ-ÖØ-ÞĀ-ſ"
+#: The small words inside a proper name in many languages ("Opificio delle Pietre Dure",
+#: "Museo del Prado", "Bank van Breda"): a name goes on past them.
+NAME_PARTICLES = (
+    r"(?:de|del|della|delle|dei|degli|di|da|do|dos|das|du|des|van|von|der|den|la|le|el)"
+)
 WEEKDAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 #: The part of a day a schedule names after its weekday ("Tuesday mornings").
 PARTS_OF_DAY = r"(?:morning|afternoon|evening|night)"
