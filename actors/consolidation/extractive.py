@@ -473,7 +473,9 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     if (thing := _THING_CHANGED.match(opener)) and (it := IT.match(body)):
         # "The Polish course also changed: it is now on Saturday mornings": the course is
         body = f"{thing['thing']}{body[it.end() :]}"
-    found = introduced(body) or clauses(body)
+    # (an introduction after a lead of its own: "quick intro so you can keep track: I'm Saskia, …")
+    led = re.match(r"[^:]{3,80}: (?=[A-Z])", body)
+    found = introduced(body) or (led and introduced(body[led.end() :])) or clauses(body)
     first, _, after = found[0].partition(" ") if found else ("", "", "")
     adverb = ""
     if _JUST.match(first) and after:  # "Just got a Pixel 9": the verb after the adverb

@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import re
 
+from .attributes import HOMES, PET
 from .casual import cased as _cased
 from .clauses import clauses
 from .meaning import meaning
 from .persons import a_person
 from .sentences import EMOJI
 from .third_person import article, word_set, works_as
-from .words import UPPER
+from .words import RELATIVES, UPPER
 
 __all__ = ["INITIALISM", "introduced", "opened_by_name"]
 
@@ -199,6 +200,13 @@ def _with_wider(parts: list[str]) -> list[str]:
             else None
         )
         # (or the name of their own business: "own business, Osei Pipeworks")
+        if employer and (kind := _EMPLOYER_KIND.fullmatch(part)) and not kind["a"]:
+            # (its article left out too: "anaesthetist at Mermoz, private hospital in Lyon",
+            # "UX researcher at Fintrix, payments startup"; not a trade, "…, postdoc")
+            with meaning() as embed:
+                if not a_person(kind["head"], embed):
+                    joined[-1] = f"{joined[-1]}, {article(part)} {part}"
+                    continue
         if (
             (employer and re.match(r"(?:the|an?) [a-z]", part))
             or (joined and _PLACE.fullmatch(part) and _ENDS_IN_PLACE.search(joined[-1]))
@@ -212,6 +220,17 @@ def _with_wider(parts: list[str]) -> list[str]:
     return joined
 
 
+#: What an employer is, said after its name: "private hospital in Lyon", "a payments startup".
+_EMPLOYER_KIND = re.compile(
+    rf"(?P<a>(?:the|an?) )?(?:[a-z][\w-]* ){{0,3}}(?P<head>[a-z][\w-]*)"
+    rf"(?: (?:in|near|outside) [{UPPER}][^,]*)?"
+)
+#: What their work mostly is, said after the trade: "mostly byzantine floors", "ice cores
+#: mostly".
+_MOSTLY = re.compile(
+    rf"(?:(?P<how>mostly|mainly|largely|usually) (?!{_PRONOUN}\b)(?P<what>[^,]+)|"
+    r"(?P<what2>[^,]+) (?P<how2>mostly|mainly))"
+)
 #: Their own business, said alone in a list: "own business", "own company".
 _OWN = re.compile(r"(?:[Oo]wn|[Mm]y own) (business|company|shop|firm)")
 #: Where they are, by the name of an area: "Osu area", "Kallio district".
@@ -243,12 +262,36 @@ def _part(part: str) -> list[str]:
     part = part[0].lower() + part[1:] if re.match(r"[A-Z][a-z]+\b(?!['-])", part) else part
     if _SAID_OF_ME.match(part) or re.match(r"[a-z]+ing\b", part):
         return clauses(f"I'm {part}.")
+    if mostly := _MOSTLY.fullmatch(part):  # "mostly home births": what the work is
+        return [f"I {mostly['how'] or mostly['how2']} do {mostly['what'] or mostly['what2']}."]
+    if re.match(rf"(?:(?:new|tiny|small|little|big) )?{HOMES} in [{UPPER}]", part):
+        return clauses(f"I live in a {part}.")  # "flat in Flogsta w/ my old cat Smilla"
+    # ("wife Bianca", "cat Mrvica runs the place": whose, its "my" left out)
+    if re.match(rf"(?i:{RELATIVES}|{PET.pattern}) [{UPPER}]", part):
+        return clauses(f"My {part}.")
+    # ("520 a month for a tiny studio": what the home costs)
+    if rent := re.fullmatch(
+        rf"(\S*\d\S* (?:a|per) (?:month|week))( for (?:an?|the|my) [^,]*{HOMES})", part
+    ):
+        return [f"My rent is {rent[1]}{rent[2]}."]
+    if place := re.fullmatch(rf"(?:based )?in ({_PLACE.pattern})", part):  # "in Kragujevac"
+        return [f"I'm based in {place[1]}."]
+    if paid := re.fullmatch(
+        r"(rent|salary|pay) (\S*\d\S*(?: (?:a|per) (?:month|week|year))?)", part
+    ):
+        return [f"My {paid[1]} is {paid[2]}."]  # "rent 450e"
     if _LIVE_IN.fullmatch(part):
         return [f"I {part.replace('lives', 'live')}."]
-    if re.match(rf"(?:with|at|for) [{UPPER}]", part):  # "bricklayer, with Krause Bau in Leipzig"
-        return [f"I work at {part.split(' ', 1)[1]}."]
+    # "bricklayer, with Krause Bau in Leipzig", "work at Restorica in Istanbul"
+    if at := re.match(rf"(?:work |works )?(?:with|at|for) (?=[{UPPER}])", part):
+        return [f"I work at {part[at.end() :]}."]
     if _TRADE_ALONE.fullmatch(part):
         return [f"{works_as(part)}."]
+    # (and what the employer is, joined to it: "welder at Eriksberg Marine, the shipyard in …")
+    if re.fullmatch(
+        rf"(?:[a-z]|{INITIALISM})[^,]* at [{UPPER}][^,]*, (?:the|an?) [a-z][^,]*", part
+    ):
+        return [f"I'm {article(part)} {part}."]
     if _TRADE_IN.fullmatch(part):
         return [f"I'm {article(part)} {part}."]
     return []

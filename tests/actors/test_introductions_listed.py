@@ -1,0 +1,75 @@
+"""An introduction typed as a list after the name ("ola, tile setter, mostly bathrooms. work
+at Flisbyen in Trondheim"), or after a lead of its own ("quick intro so you can help me: I'm
+…"), says each thing of the speaker once, as a claim of its own: what the work mostly is is
+no trade, nor is what the employer is ("private clinic in Stockholm"), nor a home ("flat in
+Yaba")."""
+
+from __future__ import annotations
+
+from tests.actors.merging import lines_after as _lines
+
+
+def test_what_the_work_mostly_is_is_no_trade() -> None:
+    """ "mostly bathrooms and kitchens" after the trade is what the work is, and "work at Flisbyen" whom
+    for: before, "Ola works as a mostly bathrooms." and "Ola works as a work."."""
+    lines = _lines(
+        "Ola", "hei. ola, tile setter, mostly bathrooms and kitchens. work at Flisbyen in Trondheim"
+    )
+    assert lines == [
+        "Ola works as a tile setter.",
+        "Ola mostly does bathrooms and kitchens.",
+        "Ola works at Flisbyen.",
+        "Ola is based in Trondheim.",
+    ], lines
+    lines = _lines("Kaja", "hej. kaja, ecologist, wetlands mostly. flat in Malmö w/ my cat Ost")
+    assert "Kaja mostly does wetlands." in lines, lines
+    assert "Kaja lives in a flat in Malmö w/ their cat Ost." in lines, lines
+    assert not any(line.startswith("Kaja works as a flat") for line in lines), lines
+
+
+def test_what_the_employer_is_said_without_an_article_is_the_employers() -> None:
+    """ "radiologist at Sankt Erik, private clinic in Stockholm": the clinic is where she
+    works, not a trade ("Pia works as a private clinic." before)."""
+    lines = _lines("Pia", "hi, pia here. radiologist at Sankt Erik, private clinic in Stockholm.")
+    assert lines == [
+        "Pia works as a radiologist.",
+        "Pia works at Sankt Erik, a private clinic in Stockholm.",
+        "Pia is based in Stockholm.",
+    ], lines
+    lines = _lines("Vuk", "hi. vuk, QA tester at Kodbit, fintech startup. in Niš, rent 380e.")
+    assert lines == [
+        "Vuk works as a QA tester.",
+        "Vuk works at Kodbit, a fintech startup.",
+        "Vuk is based in Niš.",
+        "Vuk's rent is 380e.",
+    ], lines
+
+
+def test_an_introduction_after_a_lead_of_its_own() -> None:
+    """ "quick intro so you can help me: I'm Marit, 29, bookkeeper at …": the lead is no
+    part of it (the line was "Marit is 29, bookkeeper at …", one claim, before)."""
+    lines = _lines(
+        "Marit",
+        "hi! quick intro so you can keep track of things for me: I'm Marit, 29, bookkeeper at "
+        "a bakery called Brødkurv here in Bergen.",
+    )
+    assert lines == [
+        "Marit is 29 years old.",
+        "Marit works as a bookkeeper.",
+        "Marit works at a bakery called Brødkurv.",
+        "Marit is based in Bergen.",
+    ], lines
+
+
+def test_what_a_home_costs_and_whose_a_pet_is_in_the_list() -> None:
+    """ "live in Split, 480 a month for a tiny studio, cat Miš runs the place": the rent is a
+    line the next rent replaces, and the cat is the speaker's (before, the two were one line
+    of no one's that a move took with it)."""
+    lines = _lines(
+        "Ivana",
+        "hi, Ivana. florist. live in Split, 480 a month for a tiny studio, cat Miš runs the place",
+        "new flat in Zagreb, finally!! rent's 590 tho",
+    )
+    assert "Ivana's cat Miš runs the place." in lines, lines
+    assert not any("480" in line for line in lines), lines
+    assert any("590" in line for line in lines), lines
