@@ -13,6 +13,7 @@ import re
 from reverie.store import known_word
 
 from .attributes import PET, ROLES
+from .quoted import said_to_me
 from .sentences import EMOJI
 from .third_person import PAST, article, word_set, works_as
 from .words import MONTHS, RELATIVES, UPPER, WEEKDAYS
@@ -136,6 +137,7 @@ def as_meant(text: str, name: str | None) -> str:
     """A user's sentence as a careful writer would type it: its first word and "I" in capitals
     ("name's Marcus, i coach …"), and an introduction by the speaker's bare name ("Grace
     Wambui, senior auditor at KPMG.", "Zeynep, 27, PhD student …") with its "I'm"."""
+    text = said_to_me(text, name)  # ("… said 'you're a rigger now Tariq'": the speaker is)
     text = _IM.sub(r"I'\1", _ITS.sub(r"\1t's", _LOWER_I.sub("I", text)))
     text = _DROPPED_G.sub(_with_g, _NT.sub(r"\1n't", text))
     text = _WEEKDAY.sub(lambda day: day[0].capitalize(), cased(text))
