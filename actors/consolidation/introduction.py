@@ -199,7 +199,6 @@ def _with_wider(parts: list[str]) -> list[str]:
             if joined
             else None
         )
-        # (or the name of their own business: "own business, Osei Pipeworks")
         if employer and (kind := _EMPLOYER_KIND.fullmatch(part)) and not kind["a"]:
             # (its article left out too: "anaesthetist at Mermoz, private hospital in Lyon",
             # "UX researcher at Fintrix, payments startup"; not a trade, "…, postdoc")
@@ -207,6 +206,7 @@ def _with_wider(parts: list[str]) -> list[str]:
                 if not a_person(kind["head"], embed):
                     joined[-1] = f"{joined[-1]}, {article(part)} {part}"
                     continue
+        # (or the name of their own business: "own business, Osei Pipeworks")
         if (
             (employer and re.match(r"(?:the|an?) [a-z]", part))
             or (joined and _PLACE.fullmatch(part) and _ENDS_IN_PLACE.search(joined[-1]))
@@ -231,6 +231,12 @@ _MOSTLY = re.compile(
     rf"(?:(?P<how>mostly|mainly|largely|usually) (?!{_PRONOUN}\b)(?P<what>[^,]+)|"
     r"(?P<what2>[^,]+) (?P<how2>mostly|mainly))"
 )
+#: What the home costs, said as a list's part: "520 a month for a tiny studio".
+_RENT_OF_HOME = re.compile(
+    rf"(\S*\d\S* (?:a|per) (?:month|week))( for (?:an?|the|my) [^,]*{HOMES})"
+)
+#: An amount under its label, as a list's part: "rent 450e", "salary 3200 a month".
+_PAID = re.compile(r"(rent|salary|pay) (\S*\d\S*(?: (?:a|per) (?:month|week|year))?)")
 #: Their own business, said alone in a list: "own business", "own company".
 _OWN = re.compile(r"(?:[Oo]wn|[Mm]y own) (business|company|shop|firm)")
 #: Where they are, by the name of an area: "Osu area", "Kallio district".
@@ -269,17 +275,12 @@ def _part(part: str) -> list[str]:
     # ("wife Bianca", "cat Mrvica runs the place": whose, its "my" left out)
     if re.match(rf"(?i:{RELATIVES}|{PET.pattern}) [{UPPER}]", part):
         return clauses(f"My {part}.")
-    # ("520 a month for a tiny studio": what the home costs)
-    if rent := re.fullmatch(
-        rf"(\S*\d\S* (?:a|per) (?:month|week))( for (?:an?|the|my) [^,]*{HOMES})", part
-    ):
+    if rent := _RENT_OF_HOME.fullmatch(part):  # "520 a month for a tiny studio"
         return [f"My rent is {rent[1]}{rent[2]}."]
     if place := re.fullmatch(rf"(?:based )?in ({_PLACE.pattern})", part):  # "in Kragujevac"
         return [f"I'm based in {place[1]}."]
-    if paid := re.fullmatch(
-        r"(rent|salary|pay) (\S*\d\S*(?: (?:a|per) (?:month|week|year))?)", part
-    ):
-        return [f"My {paid[1]} is {paid[2]}."]  # "rent 450e"
+    if paid := _PAID.fullmatch(part):  # "rent 450e"
+        return [f"My {paid[1]} is {paid[2]}."]
     if _LIVE_IN.fullmatch(part):
         return [f"I {part.replace('lives', 'live')}."]
     # "bricklayer, with Krause Bau in Leipzig", "work at Restorica in Istanbul"

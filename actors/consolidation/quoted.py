@@ -50,7 +50,7 @@ def said_to_me(text: str, name: str | None) -> str:
 
 #: A post given from now on: "you're a rigger now", "from the 1st you're shift foreman".
 _NEW_POST = re.compile(
-    r"^(?P<when>(?:from|as of|starting) [^,]{1,40}? )?you(?:'re| are) (?P<a>an? )?"
+    r"^(?P<when>(?:from|as of|starting) [^,]{1,40}? )?you(?:'re| are) (?:an? )?"
     r"(?P<post>(?:[a-z][\w-]* ){0,2}?(?P<head>[a-z][\w-]*))(?P<now> now)?$",
     re.IGNORECASE,
 )
@@ -71,6 +71,8 @@ def _as_trade(part: str) -> str:
 
 
 def _in_first_person(part: str) -> str:
+    """``part`` said by the one it was said to: "you're" is "I'm", "your" "my", the first
+    "you" "I" and any after it "me"."""
     part = re.sub(
         r"\b(?:you're|you are|your|yourself)\b",
         lambda m: _FIRST_PERSON[m[0].lower()],
