@@ -214,10 +214,10 @@ def someone_named(sentence: str, before: Sequence[str], turn: str) -> str:
 
 
 #: A retraction of "it" or "that" alone: "forget it then", "scrap that" (not "forget that I
-#: said …").
+#: said …", nor what it names after: "scratch that about the puppy").
 _FORGET_IT = re.compile(
     r"^(?P<head>(?:\S+ )?(?:forget|scratch|scrap|drop|never mind|ignore)) (?:it|that)\b"
-    r"(?! (?:I|we|they|you)\b)",
+    r"(?! (?:I|we|they|you|about|on|re|regarding)\b)",
     re.IGNORECASE,
 )
 #: A thing a sentence names, as known: "What about the machine, …", "my old bike".

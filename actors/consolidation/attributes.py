@@ -67,6 +67,12 @@ _WHEN_WORKED = (
     r"(?:remote(?:ly)? |part-time |full-time |(?:nights|days|weekends|evenings) |"
     r"(?:(?:weekend|night|day|early|late|evening|morning|double) )?shifts )?"
 )
+#: A stay somewhere, said after where: "here in Rome for the weekend", "… until Sunday".
+_NOT_A_STAY = (
+    r"(?!.*\b(?:for (?:(?:the|a|an) (?:(?:whole|next|coming) )?"
+    r"(?:week|weekend|day|night|month|summer|winter|holidays?|festival|conference|wedding)s?|"
+    r"two|three|\d+)|this (?:week|weekend)|until|till|visiting|holiday|vacation|trip|conference)\b)"
+)
 #: Whom a time or plan suits, after "works for": no employer.
 _SUITED = "everyone|everybody|all|both|me|us|them|you|him|her"
 #: A place of work by its kind, in its name: "Hospital San Javier", "Riverside Primary School".
@@ -143,9 +149,7 @@ _TABLE: list[tuple[str, str]] = [
         # (where they are, said in passing: "our quilting group here in Socorro"; not a stay,
         # "here in Rome for the weekend")
         # (a stay's length, not what for: "for the weekend", not "for the coast road")
-        r"\bhere in (?=(?-i:[A-Z]))(?!.*\b(?:for (?:(?:the|a|an) (?:(?:whole|next|coming) )?"
-        r"(?:week|weekend|day|night|month|summer|winter|holidays?|festival|conference|wedding)s?|"
-        r"two|three|\d+)|this (?:week|weekend)|until|till|visiting|holiday|vacation|trip|conference)\b)|"
+        rf"\bhere in (?=(?-i:[A-Z])){_NOT_A_STAY}|"
         # (a new home said where it is: "the new apartment in Suita is bigger"; or their home,
         # "a five-minute drive from our place in Highlands")
         # (the article left out too: "New flat in Leith is tiny")
@@ -169,6 +173,9 @@ _TABLE: list[tuple[str, str]] = [
         r"(?:'re|'m|\bare|\bam|\bis) still (?:in|based in|living in) (?=(?-i:[A-Z]))|"
         # (or at a place of theirs there for good: "I'm at the farm in Dalcahue full-time")
         # (a home, or a farm: not "at the office in Castro now")
+        # (or in a home of theirs there: "we're in a little house in Altrincham now")
+        rf"(?:'re|'m|\bare|\bam|\bis) in (?:an?|the|our|my|their) (?:[\w-]+ ){{0,2}}?{HOMES} "
+        rf"in (?=(?-i:[A-Z])){_NOT_A_STAY}|"
         rf"(?:'re|'m|\bare|\bam|\bis) at (?:the|our|my|their) (?:{HOMES}|farm|ranch|village) in "
         r"(?=(?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* (?:full-time|for good|now)\b)|"
         # (or where they are up, out or down: "We're up in Joondalup"; not a stay, "while I'm

@@ -133,11 +133,17 @@ def named(text: str, known: set[str], written: str = "") -> set[str]:
         or found["rest"].startswith(",")
     ):  # "Moved, unpacked, …"
         return known
+    if found["poss"] and _KIN_OF.match(found["rest"]):
+        return known | {lead}  # (one with a sister is someone: "Chidi's sister moved to Abuja")
     # (nor a word of a longer name: "Choir moved rehearsal" after "Grace Tabernacle Choir")
     inside = re.finditer(rf"([\w,'-]+) {re.escape(lead)}\b", written)
     if written and not any(not before[1][:1].isupper() for before in inside):
         return known
     return known | {lead}
+
+
+#: A relative, after whose they are: " sister moved …", " older brother is …".
+_KIN_OF = re.compile(rf" (?:[a-z-]+ )?(?:{RELATIVES})s?\b")
 
 
 def kin_named(text: str, written: str) -> set[str]:

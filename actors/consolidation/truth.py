@@ -339,10 +339,19 @@ def _supersede(
     said_in = f"{new.text} {turn_of(new, turns)}"
     if with_no_love(new.text, said_in):  # "I'm with Vodafone now": no partner
         mine = [key for key in mine if key.attribute != "partner"]
+    # (someone a line names, whose claim it is: "Noam wants a Corolla" after "husband Noam"
+    # is not of the speaker's car)
+    others = {p.casefold() for p in named(new.text, persons, " ".join(f.text for f in facts))}
+    others -= {speaker.casefold(), ""}
     done, before = False, list(facts)
     for old in list(facts):
         theirs = keys(old.text)
-        shared = [(a, b) for a in mine for b in theirs if _same(a, b)]
+        shared = [
+            (a, b)
+            for a in mine
+            for b in theirs
+            if _same(a, b) and not (a.subject in others and not b.subject)
+        ]
         # (a partner, said on a later day, is its holder's: "Tomás's girlfriend is Sara")
         partners = bool(shared) and new.date > old.date
         partners &= all(a.attribute == "partner" and a.subject and b.subject for a, b in shared)

@@ -45,6 +45,19 @@ def lines_after(speaker: str, *turns: str) -> list[str]:
     return facts_of(memory_after(*((turn, speaker, "s") for turn in turns)))
 
 
+def lines_of_one_job(speaker: str, *turns: str) -> list[str]:
+    """The memory's lines after one job over every turn of ``speaker`` (a day told at once)."""
+    records = [
+        MessageRecord(seq=i + 1, id=f"m{i}", role="user", content=t, ts=i, tokens=1, name=speaker)
+        for i, t in enumerate(turns)
+    ]
+    return facts_of(
+        extractive_consolidation(
+            "", records, max_tokens=2000, count_tokens=COUNT, session="s"
+        ).memory
+    )
+
+
 def facts_of(memory: str) -> list[str]:
     """The lines of ``memory`` as written, without their dates and sources."""
     return [line.split("] ", 1)[1].split(" <!--")[0] for line in memory.splitlines()[2:]]

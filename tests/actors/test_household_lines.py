@@ -1,0 +1,64 @@
+"""A household's news told in one chat: what a partner or a partner's relative does is
+theirs, a home said by where "we're" now is a move, and a retraction that names what it
+takes back takes back only that (``truth._supersede``, ``ownership.named``,
+``attributes``, ``anaphora.forgot_it``)."""
+
+from __future__ import annotations
+
+from tests.actors.merging import lines_after as _lines
+from tests.actors.merging import lines_of_one_job
+
+
+def test_a_partners_car_or_wish_is_not_the_speakers() -> None:
+    """ "Tomás bought a Fiat Panda", "Tomás wants a Dacia Spring", after "my husband Tomás":
+    his car, not hers (before, each retired her Kia)."""
+    lines = _lines(
+        "Lucía",
+        "I'm Lucía, a nurse in Valencia. My husband Tomás works nights.",
+        "we traded in the old car and got a Kia Niro, so much quieter",
+        "Tomás wants a Dacia Spring for himself, we'll see",
+        "Tomás bought a Fiat Panda for his commute, so now we're a two-car family",
+    )
+    assert any("Kia Niro" in line for line in lines), lines
+
+
+def test_a_move_of_someone_elses_relative_is_theirs() -> None:
+    """ "Chidi's sister moved to Abuja": a relative of someone no line names yet is someone
+    else, and the speaker's move stays (before, it retired the home)."""
+    lines = _lines(
+        "Ngozi",
+        "I'm Ngozi, a pharmacist in Lagos.",
+        "we moved into the house in Ikeja on Saturday!!! finally space for the kids",
+        "Chidi's sister moved to Abuja the same weekend so we couldn't even get help",
+    )
+    assert any("Ikeja" in line for line in lines), lines
+
+
+def test_a_home_said_where_we_are_in_it_is_a_move() -> None:
+    """ "we're in a little house in Didsbury now", "We're in the flat in Kalamaja": a home of
+    theirs there is where they live (before, no key read it and the old town stayed)."""
+    for said in (
+        "We're in the house in Didsbury, Noah has the room with the slanted ceiling and loves it",
+        "we're in a little house in Didsbury now, the garden is tiny but ours",
+    ):
+        lines = _lines("Femi", "I'm Femi. We live in Salford so the hospital's close.", said)
+        assert not any("Salford" in line for line in lines), (said, lines)
+    # (a stay there is no home)
+    lines = _lines(
+        "Femi",
+        "I'm Femi. We live in Salford, near the quays.",
+        "We're in a cottage in Conwy for the weekend!",
+    )
+    assert any("Salford" in line for line in lines), lines
+
+
+def test_scratch_that_about_a_thing_takes_back_that_thing_only() -> None:
+    """ "scratch that about the kitten": not the line before it that holds "the same"
+    (before, "that" was read as the nearest thing named, and the new bike went)."""
+    lines = lines_of_one_job(
+        "Pieter",
+        "I'm Pieter. bad news: bike got nicked. good news: bought a Cortina Common the same "
+        "afternoon, retail therapy lol",
+        "done. also scratch that about the kitten, the landlord said no pets at all.",
+    )
+    assert any("Cortina Common" in line for line in lines), lines
