@@ -174,6 +174,11 @@ def as_meant(text: str, name: str | None) -> str:
     if am_now := _WHAT_I_AM_NOW.search(text):
         at = am_now.start()
         text = f"{text[:at]}I'm {text[at].lower()}{text[at + 1 :]}"
+    # ("First week as a lockkeeper done!!": a post held, by the first spell of it)
+    text = _FIRST_SPELL_AS.sub(
+        lambda m: f"{works_as(m['role'])}{m['at'] or ''} now, {m['spell'].lower()} {m['done']}",
+        text,
+    )
     # ("Ngozi, supervisor of C-shift 😎", "Shigeru the caretaker!": their own name, titled)
     lead = re.match(r"(?:[\w']+ ){0,2}[\w']+: ", text)  # ("good news: it's Mirko the bosun now!")
     # (or after a clause of theirs: "I'm off the road, Bilal the dispatcher 😎")
@@ -181,7 +186,8 @@ def as_meant(text: str, name: str | None) -> str:
     for at in [lead.end() if lead else 0, *after]:
         titled = _TITLED.fullmatch(text, at)
         if name and titled and titled["name"] == name.split()[0]:
-            role, more, now = titled["role"], titled["more"] or "", titled["now"] or ""
+            role, now = titled["role"], titled["now"] or ""
+            more = titled["more"] or titled["aside"] or ""
             said = f"{works_as(role)}{now}{',' if more else ''}{more}."
             text = f"{text[: at - 2]}; {said}" if at in after else f"{text[:at]}{said}"
             break
@@ -262,7 +268,16 @@ _WHAT_I_AM_NOW = re.compile(
 _TITLED = re.compile(
     rf"(?:[Ii]t's )?(?P<name>[{UPPER}][\w'-]*)(?: [{UPPER}][\w'-]*)?(?:,| the) (?:your (?:new |local )?)?"
     rf"(?P<role>[a-z][\w-]*(?: (?!now\b)[a-z][\w-]*){{0,2}}(?: of [\w-]+(?: [\w-]+)?)?)(?P<now> now)?"
-    rf"(?: {EMOJI}+(?P<more> [a-z][^.!?]*)?)?[.!]*"
+    # (and a remark on it after a comma: "Bram the lockkeeper, has a ring to it")
+    rf"(?: {EMOJI}+(?P<more> [a-z][^.!?]*)?|,(?P<aside> [a-z][^.!?]*))?[.!]*"
+)
+#: The first spell of a post, over: "First week as a lockkeeper done!!", "first weeks as
+#: harbourmaster done", "my first shift as charge nurse at St Olav's is over".
+_FIRST_SPELL_AS = re.compile(
+    r"(?:^|(?<=, ))(?:[Mm]y )?(?P<spell>[Ff]irst (?:day|week|month|shift|night)s?) as "
+    r"(?:an? )?(?P<role>[a-z][\w-]*(?: [a-z][\w-]*){0,2}?)"
+    rf"(?P<at> (?:at|with|for) (?:the )?[{UPPER}][\w&'-]*(?: [{UPPER}][\w&'-]*)*)?"
+    r" (?P<done>(?:is |are |was |were )?(?:done|over|finished|complete|survived))\b"
 )
 #: A baby named, then born: "Zofia, 3.4 kg, born last night.", "Oskar, born Tuesday!"
 _BORN_NAMED = re.compile(rf"^(?P<name>[{UPPER}][\w'-]+), (?:[^,!?]+?, )?born (?P<when>[^,.!?]+)")
@@ -290,7 +305,10 @@ _SENT_ME = re.compile(
 _LABELLED = re.compile(
     r"(?!(?:Update|News|Correction|Note|Reminder|Edit|Context|Fyi|Btw|Ps)\b)"
     # (and why it is theirs, after it: "New phone as a reward: Sony Xperia 1 V")
-    r"(?P<label>[A-Z][a-z]+(?: [a-z]+)?)(?: (?:as|for) (?:an? |my |the )?[a-z]+(?: [a-z]+)?)?: (?P<value>[A-Z0-9][\w'&.,-]*(?: [A-Z0-9][\w'&.-]*){0,3})"
+    r"(?P<label>[A-Z][a-z]+(?: [a-z]+)?)(?: (?:as|for) (?:an? |my |the )?[a-z]+(?: [a-z]+)?)?: "
+    # (a value, not a clause of someone's: "Quick one: I'm Hemi, viticulturist at …")
+    r"(?!(?:I|We|It|They|He|She|You)(?:'[a-z]+)?\b)"
+    r"(?P<value>[A-Z0-9][\w'&.,-]*(?: [A-Z0-9][\w'&.-]*){0,3})"
     # (and what is said of it after: "New phone: Redmi Note 13, so much faster.")
     r"(?P<more>, [^:]+?)?[.!]?"
 )

@@ -48,7 +48,7 @@ from .introduction import INITIALISM, introduced, opened_by_name
 from .kinds import KINDS, record_time, recurs
 from .offers import offer_taken
 from .ownership import named_theirs, of_theirs
-from .places import PLACE_NAMED, VENUE, place_after
+from .places import PLACE_NAMED, VENUE, greeted_from, place_after
 from .posts import TRADE_NEXT, post_said
 from .renaming import corrected_name, renames
 from .replies import IT, answered, continues, named_then_when, only_reply
@@ -207,7 +207,10 @@ _UNSAID_I = re.compile(
     # (what was done to them: "Also got promoted to shift leader.")
     r"Got [a-z]+(?:ed|en) (?:to|as|at|by|in|last|this|yesterday|today)|Got (?:promoted|engaged|married|hired)|"
     # (what they did to a thing of theirs: "Finished all my exams!", "Sold our old van.")
-    r"[A-Z][a-z]+ed (?:all |both )?(?:my|our)\b)\b"
+    r"[A-Z][a-z]+ed (?:all |both )?(?:my|our)\b)\b|"
+    # (what they did not do, in the past: "Didn't go back after the leave, joined …"; not
+    # "Don't forget", said to someone)
+    r"^(?:Didn't|Haven't|Wasn't|Couldn't) (?=[a-z])"
 )
 #: A state said alone, its "I'm" left out: "Officially retired now.", "Engaged again!" (a
 #: participle, or a word after an adverb; not "Snowing again", "Hei again!")
@@ -373,6 +376,7 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
         earlier = [*(earlier[-3:] if who == by else []), sentence.text]
         by = who
         text = it_corrected(as_meant(sentence.text, sentence.turn.name), said)
+        text = greeted_from(text, sentence.turn.content, who)
         text = old_one(named_pronoun(it_sold(text, earlier[:-1]), earlier[:-1], who), earlier[:-1])
         text = someone_named(text, earlier[:-1], sentence.turn.content)
         text = forgot_it(it_named(text, earlier[:-1]), earlier[:-1])

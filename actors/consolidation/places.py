@@ -12,10 +12,11 @@ import re
 
 import msgspec
 
-from reverie.store import Fact
+from reverie.store import Fact, known_word
 
 from .attributes import HOME_TAKEN, PREMISES, Key, keys
 from .signals import over
+from .third_person import word_set
 from .words import MONTHS, UPPER, WEEKDAYS, WHEN
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "VENUE",
     "based",
     "finer",
+    "greeted_from",
     "moved_within",
     "moves",
     "place_after",
@@ -44,6 +46,48 @@ PLACE_NAMED = re.compile(
 _MOVED = re.compile(r"\b(?:moved|relocated)[.!]*$")
 #: A place opening the sentence after it, before what it is: "Abbotsford, acreage for …".
 _PLACE_FIRST = re.compile(rf"^([{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*), [a-z]")
+
+
+#: A greeting or a sign-off from where the speaker is, the whole sentence: "Goeiemorgen
+#: from Zwolle!", "cheers from Hastings", "Hej from a very snowy Umeå!".
+_GREETED_FROM = re.compile(
+    r"^(?P<greeting>(?:[\w'-]+ )?[\w'-]+) from "
+    rf"(?:(?:an?|the) (?:[a-z-]+ ){{0,3}})?(?P<place>[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)"
+    r"[.!]*$"
+)
+#: The words of a greeting or a sign-off in English, not of one signed by a name ("love
+#: from Anna"); one in another language is words no English vocabulary holds ("Goeiemorgen",
+#: "buenos días", "Kia ora").
+_GREETINGS = word_set(
+    "hello hi hey hiya howdy greetings cheers morning afternoon evening good g'day yo all everyone"
+)
+#: A turn that tells of a stay away, not of home: "… here for the conference", "on holiday".
+_AWAY = re.compile(
+    r"\b(?:trip|holidays?|vacation|visit(?:ing)?|weekend|conference|honeymoon|tour|hotel|"
+    r"here for|flight|festival|wedding)\b",
+    re.IGNORECASE,
+)
+
+
+def greeted_from(sentence: str, turn: str, speaker: str) -> str:
+    """ "Goeiemorgen from Zwolle!" as "I'm based in Zwolle.": where one greets from, in a turn
+    that tells of no stay away, is where they are (said coarsely: a home named later is
+    finer, ``finer``); else ``sentence`` as it was ("A potter from Rishtan", "Just got back
+    from Rome": no greeting)."""
+    found = _GREETED_FROM.match(sentence)
+    if found is None or _AWAY.search(turn) or found["place"] in speaker.split():
+        return sentence
+    words = found["greeting"].casefold().split()
+    english = all(w in _GREETINGS for w in words)
+    # (not their name, said where from: "Sefa here from West Auckland")
+    foreign = any(not known_word(w) for w in words) and not (
+        words[0] in _NOT_A_GREETING or {*words} & {*speaker.casefold().split(), "here"}
+    )
+    return f"I'm based in {found['place']}." if english or foreign else sentence
+
+
+#: Words that open a phrase, never a greeting: "a", "my", "just".
+_NOT_A_GREETING = word_set("a an the my our his her their this that just back")
 
 
 def place_after(sentence: str, then: str) -> str:

@@ -1,0 +1,62 @@
+"""Facts said in passing: where a greeting comes from, a post by the first spell of it or by
+the speaker's own name and title with a remark, a lead-in before an introduction, and a
+clause whose "I" was left out before "didn't" (``places.greeted_from``, ``casual``,
+``extractive``)."""
+
+from __future__ import annotations
+
+from reverie.actors.consolidation.places import greeted_from
+from tests.actors.merging import lines_after as _lines
+
+
+def test_a_greeting_from_a_place_says_where_the_speaker_is() -> None:
+    """ "Goeiemorgen from Deventer!" and "cheers from Napier" place the speaker (before, both
+    were dropped as chatter); a stay away, a way back, a name signed and a phrase that is
+    no greeting do not."""
+    assert greeted_from("Goeiemorgen from Deventer!", "Goeiemorgen from Deventer!", "Joop") == (
+        "I'm based in Deventer."
+    )
+    assert greeted_from("cheers from Napier", "touch on Thursdays. cheers from Napier", "Rua") == (
+        "I'm based in Napier."
+    )
+    for sentence, turn in (
+        ("Greetings from Rome!", "Greetings from Rome! Here for the conference."),
+        ("Just got back from Lisbon.", "Just got back from Lisbon."),
+        ("Love from Anna", "see you soon. Love from Anna"),
+        ("A potter from Rishtan.", "A potter from Rishtan."),
+    ):
+        assert greeted_from(sentence, turn, "Joop") == sentence
+    lines = _lines("Joop", "Goeiemorgen from Deventer! I'm Joop, a glazier at Helder Glas.")
+    assert "Joop is based in Deventer." in lines, lines
+
+
+def test_a_post_by_its_first_spell_or_by_name_and_title_is_the_trade() -> None:
+    """ "First week as a ferry mate done!!" and "Joop the ferry mate, has a ring to it" change
+    the trade (before, neither keyed one and "glazier" stayed)."""
+    for said in (
+        "First week as a ferry mate done!! they gave me a radio and a very orange jacket.",
+        "they gave me a radio and a very orange jacket. Joop the ferry mate, has a ring to it.",
+    ):
+        lines = _lines("Joop", "I'm Joop, a glazier at Helder Glas in Deventer.", said)
+        assert any(line.startswith("Joop works as a ferry mate") for line in lines), lines
+        assert not any("glazier" in line for line in lines), lines
+
+
+def test_an_introduction_after_a_lead_is_no_labelled_value() -> None:
+    """ "Quick one: I'm Rua, a shearer at Tūtira Station" is an introduction (before, it was
+    written "Rua's quick one is they're Rua, …"); "Bike: Cube Attain." stays a value."""
+    lines = _lines("Rua", "Kia ora! Quick one: I'm Rua, a shearer at Tūtira Station.")
+    assert "Rua works as a shearer." in lines and "Rua works at Tūtira Station." in lines, lines
+    assert "Rua's bike is Cube Attain." in _lines("Rua", "Bike: Cube Attain.")
+
+
+def test_a_clause_opening_with_didnt_is_the_speakers() -> None:
+    """ "didn't go back after the leave, joined Corvane instead": the speaker's, so the new
+    employer replaces the old (before, "Didn't" was read as its subject)."""
+    lines = _lines(
+        "Obi",
+        "I'm Obi, an underwriter at Halden Mutual.",
+        "quick update: didn't go back after the leave, joined Corvane instead, great offer.",
+    )
+    assert not any("Halden" in line for line in lines), lines
+    assert any(line.startswith("Obi didn't go back") and "Corvane" in line for line in lines)
