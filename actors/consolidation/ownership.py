@@ -66,12 +66,20 @@ def someone_else(text: str) -> bool:
     """``text`` opens with another person named by a common noun ("A colleague …",
     "Someone …", or the relation alone: "Mother fell, now she is in a care home"): it is
     their fact, not the speaker's (nor anyone the scope knows)."""
-    return bool(SOMEONE.match(text) or _RELATION_ALONE.match(text) or _HIS_OR_HER.match(text))
+    return bool(
+        SOMEONE.match(text)
+        or _RELATION_ALONE.match(text)
+        or _HIS_OR_HER.match(text)
+        or _HE_OR_SHE.match(text)
+    )
 
 
 #: A thing of another's, by the pronoun of whose it is ("Her physio is on Fridays": the
 #: speaker's own are written by name, "Siobhan's physio").
 _HIS_OR_HER = re.compile(r"(His|Her)\s")
+#: Someone else by a pronoun, the first subject (after a few words at most: "Very kind but
+#: she's 250 km away now", "Nice, he has a new job"): the speaker's own are by name.
+_HE_OR_SHE = re.compile(r"(?:[\w,]+ ){0,3}?(?:[Ss]he|[Hh]e)(?:'s|'d|'ll| is| was| has| had)\b")
 #: A relative named by the relation alone, as the subject ("Mother fell", "Dad is …"; not
 #: with the speaker, "Partner and I moved").
 _RELATION_ALONE = re.compile(rf"(?i:{RELATIVES})s?\b(?! and\b)")

@@ -62,3 +62,15 @@ def test_scratch_that_about_a_thing_takes_back_that_thing_only() -> None:
         "done. also scratch that about the kitten, the landlord said no pets at all.",
     )
     assert any("Cortina Common" in line for line in lines), lines
+
+
+def test_a_number_said_of_she_or_he_changes_no_line_of_the_speakers() -> None:
+    """ "very kind but she's 250 km away now": her distance, not a new length of the
+    speaker's race (before, "90 km of suffering" was rewritten to "250 km")."""
+    lines = _lines(
+        "Anders",
+        "I'm Anders. I'm registered for the Vasaloppet in March, 90 km of suffering.",
+        "My sister moved to Luleå and offered to help. Very kind but she's 250 km away now.",
+    )
+    assert any("90 km of suffering" in line for line in lines), lines
+    assert not any("250 km of suffering" in line for line in lines), lines
