@@ -92,6 +92,10 @@ def introduced(body: str) -> list[str]:
     who, rest = found["who"] or found["named"] or "", found["rest"]
     if found["named"]:  # "I'm Ingrid, from Trondheim"; not "I'm Ana, and I'm new": as said
         rest = re.sub(r"^(?:I'm|I am) (?=an? )", "", rest)  # ("I'm Diego, I'm a vet at …")
+        # (or with its article left out, a person's word: "I am millwright at Carrow Foods")
+        if (bare := _BARE_TRADE_AT.match(rest)) is not None:
+            with meaning() as embed:
+                rest = rest[bare.end() :] if a_person(bare["head"], embed) else rest
         # (an age first: "I'm Itzel, 19, from Guadalajara")
         aged = re.match(r"(\d{1,3}), (?=(?:an?|the|from|originally|based|born|living) )", rest)
         if aged or _SAID_OF_ME.match(rest):
@@ -135,6 +139,12 @@ def introduced(body: str) -> list[str]:
     return said + (clauses(f"{rest}.") if rest else [])
 
 
+#: "I am" before a trade with no article, at an employer: "I am millwright at Carrow Foods"
+#: (a word formed as a doer's is, "-er", "-ist", "-wright": not "I am happy at Zentra").
+_BARE_TRADE_AT = re.compile(
+    r"(?:I'm|I am) (?=(?P<head>[a-z][\w-]*(?:er|or|ist|ian|ant|man|wright|smith|eer|ier|ess)) "
+    rf"(?:at|with|for) [{UPPER}])"
+)
 #: One thing said of the speaker in a list after their name: an age ("67 years old").
 _AGE = re.compile(r"(\d{1,3})(?: years old)?")
 #: … or where they are ("Osaka"; not an initialism, "CEO"), or live ("live in Mumbles").

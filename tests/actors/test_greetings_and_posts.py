@@ -60,3 +60,18 @@ def test_a_clause_opening_with_didnt_is_the_speakers() -> None:
     )
     assert not any("Halden" in line for line in lines), lines
     assert any(line.startswith("Obi didn't go back") and "Corvane" in line for line in lines)
+
+
+def test_a_trade_typed_without_its_article_is_a_trade_and_an_employer() -> None:
+    """ "my name is Szymon, I am millwright at Carrow Foods": the trade stays when the
+    employer changes (before, the whole line went with "got job at Glanbrook"); a word that
+    is no doer's, "I am happy at Zentra", is no trade."""
+    lines = _lines(
+        "Szymon",
+        "ok. my name is Szymon, I am millwright at Carrow Foods, good job but night shifts.",
+        "good news! I got job at Glanbrook, day shifts only.",
+    )
+    assert "Szymon works as a millwright." in lines, lines
+    assert not any("Carrow" in line for line in lines), lines
+    lines = _lines("Ana", "I'm Ana, I am happy at Zentra, the team is great.")
+    assert not any("works as" in line for line in lines), lines
