@@ -452,6 +452,9 @@ _OWNED_WRONG = re.compile(
     r"\b(?:wrong|mistakes?|typo|mis(?:read|typed|spoke|said|remembered|wrote)|mixed (?:\w+ )*up)\b",
     re.IGNORECASE,
 )
+#: What a mistake owned in a lead-in was about: "my mistake about the diploma", "got it
+#: wrong on the rent".
+_WRONG_ABOUT = re.compile(r"\b(?:about|on|with|re) (?P<thing>(?:the|my|our) [\w' -]+?)$")
 #: A clause that says the one before it corrects: "not the day I told you".
 _NOT_AS_SAID = re.compile(
     r"[,;] (?:and )?not (?:the|what) (?:[a-z]+ )?I (?:told you|said|gave you|wrote|mentioned)\b.*",
@@ -477,6 +480,10 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     if (thing := _THING_CHANGED.match(opener)) and (it := IT.match(body)):
         # "The Polish course also changed: it is now on Saturday mornings": the course is
         body = f"{thing['thing']}{body[it.end() :]}"
+    # ("my mistake about the diploma: it's at WSB": the diploma, corrected)
+    about = _WRONG_ABOUT.search(opener) if _OWNED_WRONG.search(opener) else None
+    if about and (it := re.match(r"[Ii]t(?='s| is| was)", body)):
+        body = f"Correction: {about['thing'].capitalize()}{body[it.end() :]}"
     # (an introduction after a lead of its own: "quick intro so you can keep track: I'm Saskia, …")
     led = re.match(r"[^:]{3,80}: (?=[A-Z])", body)
     found = introduced(body) or (led and introduced(body[led.end() :])) or clauses(body)

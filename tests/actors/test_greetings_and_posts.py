@@ -75,3 +75,15 @@ def test_a_trade_typed_without_its_article_is_a_trade_and_an_employer() -> None:
     assert not any("Carrow" in line for line in lines), lines
     lines = _lines("Ana", "I'm Ana, I am happy at Zentra, the team is great.")
     assert not any("works as" in line for line in lines), lines
+
+
+def test_a_mistake_owned_about_a_thing_corrects_that_thing() -> None:
+    """ "my mistake about the diploma: it's at WSB": "it" is the diploma, corrected (before,
+    "It's at WSB." stood alone and the diploma at Politechnika stayed)."""
+    lines = _lines(
+        "Zofia",
+        "I'm Zofia. I'm starting an evening diploma in production engineering at Politechnika.",
+        "my mistake about the diploma: it's at WSB, not the other one.",
+    )
+    assert not any("Politechnika" in line for line in lines), lines
+    assert any(line.startswith("The diploma's at WSB") for line in lines), lines
