@@ -262,12 +262,16 @@ _WHAT_I_AM_NOW = re.compile(
     r"(?:^|(?<=, ))(?:(?:[Oo]fficially|[Ff]inally) )?[Aa]n? (?:[a-z][\w-]* ){0,2}[a-z][\w-]* now"
     rf"(?=[.!,]|\s*{EMOJI}|$)"
 )
+#: What one is that is no post: a parent, a relative ("First week as a dad done!").
+_NO_POST = (
+    rf"(?!(?:an? )?(?:(?:new|first-time|proud) )?(?:{RELATIVES}|parents?|homeowners?|retirees?)\b)"
+)
 #: Their own name with a title, as they sign it: "Ngozi, supervisor of C-shift 😎",
 #: "Shigeru the caretaker!", "Njeri, intern 😎".
 #: (and as news: "It's Mirko the bosun now!")
 _TITLED = re.compile(
     rf"(?:[Ii]t's )?(?P<name>[{UPPER}][\w'-]*)(?: [{UPPER}][\w'-]*)?(?:,| the) (?:your (?:new |local )?)?"
-    rf"(?P<role>[a-z][\w-]*(?: (?!now\b)[a-z][\w-]*){{0,2}}(?: of [\w-]+(?: [\w-]+)?)?)(?P<now> now)?"
+    rf"{_NO_POST}(?P<role>[a-z][\w-]*(?: (?!now\b)[a-z][\w-]*){{0,2}}(?: of [\w-]+(?: [\w-]+)?)?)(?P<now> now)?"
     # (and a remark on it after a comma: "Bram the lockkeeper, has a ring to it")
     rf"(?: {EMOJI}+(?P<more> [a-z][^.!?]*)?|,(?P<aside> [a-z][^.!?]*))?[.!]*"
 )
@@ -275,7 +279,7 @@ _TITLED = re.compile(
 #: harbourmaster done", "my first shift as charge nurse at St Olav's is over".
 _FIRST_SPELL_AS = re.compile(
     r"(?:^|(?<=, ))(?:[Mm]y )?(?P<spell>[Ff]irst (?:day|week|month|shift|night)s?) as "
-    r"(?:an? )?(?P<role>[a-z][\w-]*(?: [a-z][\w-]*){0,2}?)"
+    rf"{_NO_POST}(?:an? )?(?P<role>[a-z][\w-]*(?: [a-z][\w-]*){{0,2}}?)"
     rf"(?P<at> (?:at|with|for) (?:the )?[{UPPER}][\w&'-]*(?: [{UPPER}][\w&'-]*)*)?"
     r" (?P<done>(?:is |are |was |were )?(?:done|over|finished|complete|survived))\b"
 )

@@ -40,6 +40,10 @@ def test_a_post_by_its_first_spell_or_by_name_and_title_is_the_trade() -> None:
         lines = _lines("Joop", "I'm Joop, a glazier at Helder Glas in Deventer.", said)
         assert any(line.startswith("Joop works as a ferry mate") for line in lines), lines
         assert not any("glazier" in line for line in lines), lines
+    # (a parent is no post: "First week as a dad done", "Joop the proud dad, who knew")
+    for said in ("First week as a dad done!! no sleep at all.", "Joop the proud dad, who knew."):
+        lines = _lines("Joop", "I'm Joop, a glazier at Helder Glas in Deventer.", said)
+        assert "Joop works as a glazier." in lines and not any("dad" in x for x in lines), lines
 
 
 def test_an_introduction_after_a_lead_is_no_labelled_value() -> None:
