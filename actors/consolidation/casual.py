@@ -285,6 +285,34 @@ _FIRST_SPELL_AS = re.compile(
 )
 #: A baby named, then born: "Zofia, 3.4 kg, born last night.", "Oskar, born Tuesday!"
 _BORN_NAMED = re.compile(rf"^(?P<name>[{UPPER}][\w'-]+), (?:[^,!?]+?, )?born (?P<when>[^,.!?]+)")
+#: A baby announced by name and weight ("Obinna, 3.4kg, both doing great") or as come
+#: ("Obinna is here!"), in a turn that tells of a birth.
+_NAMED_WEIGHED = re.compile(
+    rf"^(?P<name>[{UPPER}][\w'-]+), (?P<weight>(?P<n>\d+(?:[.,]\d+)?) ?(?P<unit>kg|kilos?|lbs?)\b.*?)"
+    r"[.!]*$"
+)
+_ARRIVED = re.compile(
+    rf"^(?P<name>[{UPPER}][\w'-]+) (?:is here|has arrived|arrived)\b[^,.;]*[.!]*$"
+)
+_BIRTH = re.compile(r"\b(?:born|baby|newborn|labou?r|delivered|it's a (?:boy|girl))\b", re.I)
+#: … or, beside a newborn's weight, one come: "he's here! Obinna, 3.4kg".
+_COME = re.compile(r"\b(?:he|she|they)(?:'s| is| are) here\b", re.IGNORECASE)
+
+
+def born_named(sentence: str, turn: str, speaker: str | None) -> str:
+    """ "Obinna, 3.4kg, both doing great" as "My baby Obinna was born, 3.4kg, …" in a turn
+    that tells of a birth ("he's here!", "born Tuesday"), at a newborn's weight (not a pet's:
+    "Rex, 30kg"); else ``sentence`` as it was."""
+    birth = _BIRTH.search(turn)
+    if (found := _NAMED_WEIGHED.match(sentence)) and (birth or _COME.search(turn)):
+        grams = float(found["n"].replace(",", ".")) * (1000 if found["unit"][0] == "k" else 454)
+        if found["name"] != speaker and 1500 <= grams <= 5500:
+            return f"My baby {found['name']} was born, {found['weight']}."
+    if birth and (found := _ARRIVED.match(sentence)) and found["name"] != speaker:
+        return f"My baby {found['name']} was born."
+    return sentence
+
+
 #: A thing of theirs and its amount, typed as a label: "Call-out fee 150 cedis.", "Rent
 #: 1,120 euros." (not a day or a month: "Friday 8pm", "June 12").
 _LABELLED_AMOUNT = re.compile(

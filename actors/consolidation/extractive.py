@@ -41,7 +41,7 @@ from .anaphora import (
     someone_named,
 )
 from .attributes import keys
-from .casual import as_meant, labelled
+from .casual import as_meant, born_named, labelled
 from .chatter import split_opener
 from .clauses import clauses
 from .introduction import INITIALISM, introduced, opened_by_name
@@ -377,6 +377,7 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
         by = who
         text = it_corrected(as_meant(sentence.text, sentence.turn.name), said)
         text = greeted_from(text, sentence.turn.content, who)
+        text = born_named(text, sentence.turn.content, sentence.turn.name)
         text = old_one(named_pronoun(it_sold(text, earlier[:-1]), earlier[:-1], who), earlier[:-1])
         text = someone_named(text, earlier[:-1], sentence.turn.content)
         text = forgot_it(it_named(text, earlier[:-1]), earlier[:-1])

@@ -91,3 +91,17 @@ def test_a_mistake_owned_about_a_thing_corrects_that_thing() -> None:
     )
     assert not any("Politechnika" in line for line in lines), lines
     assert any(line.startswith("The diploma's at WSB") for line in lines), lines
+
+
+def test_a_newborn_announced_by_name_is_the_speakers_baby() -> None:
+    """ "he's here! Amaru, 3.1kg, both doing great" and "Amaru is here! born Tuesday" are a
+    baby born (before, neither kept the name); a guest come is none, nor a pet's weight."""
+    for said in (
+        "he's here! Amaru, 3.1kg, both doing great. can you write an announcement?",
+        "Amaru is here! born Tuesday, 7lbs, pray for us",
+    ):
+        lines = _lines("Inti", "I'm Inti, a surveyor. It's our first, due any day.", said)
+        assert any(line.startswith("Inti's baby Amaru was born") for line in lines), lines
+    for said in ("my sister arrived. Tom is here!", "Bruno, 30kg, is here with us now"):
+        lines = _lines("Inti", "I'm Inti, a surveyor.", said)
+        assert not any("baby" in line for line in lines), lines
