@@ -127,6 +127,12 @@ def rewrite(
     return Fact(text=text, date=new.date or old.date, sources=sources)
 
 
+#: A clause of another person's, by "he" or "she" (the speaker's own are by name).
+_HIS_CLAUSE = re.compile(
+    r"(?:^|(?<=[,;] )|(?<=\band )|(?<=\bbut )|(?<=\bso ))(?:[Hh]e|[Ss]he)\b[^,;.!?]*"
+)
+
+
 def revise(
     facts: list[Fact],
     new: Fact,
@@ -158,7 +164,14 @@ def revise(
         # class, now I do pottery on Sundays": the class ended, Sunday is pottery's
         return False
     # (the speaker is no new value: "For now it's me and my old Vespa" is no rename to Mateo)
-    changes = said_values = [c for c in stated_values(new.text, turn, said) if c[1] != speaker]
+    # (nor a value said of "he" or "she": "we separated, he moved out on Sunday" is his day;
+    # a rename's is the thing's, "renamed the cat, she's Mango now")
+    his = [] if corrects else [m.span() for m in _HIS_CLAUSE.finditer(new.text)]
+    changes = said_values = [
+        c
+        for c in stated_values(new.text, turn, said)
+        if c[1] != speaker and not any(a <= new.text.find(c[1]) < b for a, b in his)
+    ]
     if corrects and not renames(said) and (anew := corrected_name(new.text)):
         changes = [anew, *changes]  # "the goats are Alpines, not the breed I said"
     own = None if corrects else theirs(facts, new, said, speaker, kin=True)

@@ -74,3 +74,15 @@ def test_a_number_said_of_she_or_he_changes_no_line_of_the_speakers() -> None:
     )
     assert any("90 km of suffering" in line for line in lines), lines
     assert not any("250 km of suffering" in line for line in lines), lines
+
+
+def test_a_day_said_of_he_or_she_is_no_new_day_of_the_speakers() -> None:
+    """ "my partner and I separated, he moved out on Sunday": his day, not a new day of the
+    speaker's climbing (before, "every Monday evening" was rewritten to "every Sunday")."""
+    lines = _lines(
+        "Dagmar",
+        "I'm Dagmar. I go climbing every Monday evening.",
+        "my partner and I separated, he moved out on Sunday.",
+    )
+    assert "Dagmar goes climbing every Monday evening." in lines, lines
+    assert not any("climbing every Sunday" in line for line in lines), lines
