@@ -112,7 +112,8 @@ _MOVE = re.compile(
     r"packed up|in (?-i:[A-Z])[\w-]*(?: (?-i:[A-Z])[\w-]*)* now|"
     r"(?:taken|took|got|found|rented|bought|signed for) an? (?:new |bigger |smaller )?"
     r"(?:flat|house|apartment|place)|"
-    r"(?:my|our|their|'s) new (?:flat|house|apartment|place|home) in (?=(?-i:[A-Z]))|"
+    # (or "the" one: "the landlord kept the deposit but the new place in Stavanger is worth it")
+    r"(?:my|our|their|'s|the) new (?:flat|house|apartment|place|home) in (?=(?-i:[A-Z]))|"
     rf"first night (?:in|at) (?:our|my|their|the|an?) |{HOME_TAKEN}|"
     # (the home left, said beside the new one: "so quiet compared to where I lived before")
     r"where (?:I|we|they|he|she) (?:used to live|lived)|"

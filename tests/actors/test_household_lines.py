@@ -86,3 +86,15 @@ def test_a_day_said_of_he_or_she_is_no_new_day_of_the_speakers() -> None:
     )
     assert "Dagmar goes climbing every Monday evening." in lines, lines
     assert not any("climbing every Sunday" in line for line in lines), lines
+
+
+def test_the_new_home_somewhere_is_a_move_from_the_town_a_trade_was_in() -> None:
+    """ "the landlord kept the deposit but the new place in Tromsø is worth it": a move, so
+    "based in Bergen", said with the trade, goes (before, only "my/our new place in …" was)."""
+    lines = _lines(
+        "Marit",
+        "I'm Marit, a podiatrist at Fotvita in Bergen.",
+        "the landlord kept the deposit but the new place in Tromsø is worth it, sea view!",
+    )
+    assert not any("Bergen" in line for line in lines), lines
+    assert any("Tromsø" in line for line in lines), lines
