@@ -40,7 +40,7 @@ from .anaphora import (
     old_one,
     someone_named,
 )
-from .attributes import keys
+from .attributes import PET, keys
 from .casual import as_meant, born_named, labelled
 from .chatter import split_opener
 from .clauses import clauses
@@ -55,7 +55,7 @@ from .replies import IT, answered, continues, named_then_when, only_reply
 from .result import ConsolidationResult
 from .retraction import retraction_topics
 from .routines import WHEN_ALONE, when_of
-from .sentences import EMOJI, claim_asked_of, sentences
+from .sentences import EMOJI, asserted, claim_asked_of, sentences
 from .signals import ending, signalled
 from .third_person import DEFAULT_SPEAKER, past_verb, third_person
 from .truth import merge
@@ -135,6 +135,8 @@ _APPOSITION = re.compile(
     r"^(?:(?:A|An) [^.!?]{0,40}\b(?:called|named)|(?:His|Her|Its) name(?: is|'s)|"
     r"(?:They|We|I) (?:named|called) (?:him|her|it)\b)"
 )
+#: A name, then what it is like: "Myrsky, grey, pure chaos."
+_NAME_FIRST = re.compile(rf"^[{UPPER}][\w'-]+, [a-z][^.!?]{{0,60}}[.!]*$")
 #: A name given, ending its sentence: "Hi there, I'm Kwame.", "hi, Tomasz here."
 _NAME_SAID = re.compile(
     r"(?:^|[,:] )(?:I'm|I am|My name's|My name is|Name's) [A-Z][\w'-]*[.!]*$|(?:^|[,:] )[A-Z][\w'-]* here[.!]*$|"
@@ -222,12 +224,6 @@ _UNSAID_HAVE = re.compile(
 )
 #: What each of those left out.
 _UNSAID = ((_UNSAID_I, "I"), (_UNSAID_STATE, "I'm"), (_UNSAID_HAVE, "I have"))
-#: A clause that opens with its speaker stating something ("I …", "My …").
-_STATES = re.compile(
-    r"^(?:(?!(?:should|would|could|can|do|does|did|is|are|am|will|shall|may|might|must)\b)"
-    r"\w+,? )?(?:I|I'm|I've|My|We|We're|Our)\b",
-    re.IGNORECASE,
-)
 
 
 class _Sentence(NamedTuple):
@@ -296,16 +292,22 @@ def _sentences(turns: list[MessageRecord], theirs: frozenset[str]) -> list[_Sent
             own = rf"\bi(?:'?m| am) {re.escape(turn.name)}[.!]*$" if turn.name else r"\Z\A"
             prior = found[-1].text if found else ""
             after_name = bool(_NAME_SAID.search(prior) or re.search(own, prior, re.IGNORECASE))
+            # (or its name, after a pet the sentence before ends with: "we adopted a second
+            # cat?? Myrsky, grey, pure chaos.")
+            pet_named = _NAME_FIRST.match(text) and PET.search(prior.rstrip(".!? ")[-12:])
             if (
                 text
-                and (_APPOSITION.match(text) or (after_name and TRADE_NEXT.match(text)))
+                and (
+                    _APPOSITION.match(text) or (after_name and TRADE_NEXT.match(text)) or pet_named
+                )
                 and found
                 and found[-1].turn is turn
             ):
                 last = found.pop()
                 # (lower case, unless an initialism: "UX designer at …", "PhD student")
-                first = text[0] if re.match(rf"{INITIALISM}\b", text) else text[0].lower()
-                text = f"{re.sub(rf'[.! ]*{EMOJI}*$', '', last.text)}, {first}{text[1:]}"
+                named = pet_named or re.match(rf"{INITIALISM}\b", text)
+                first = text[0] if named else text[0].lower()
+                text = f"{re.sub(rf'[.!? ]*{EMOJI}*$', '', last.text)}, {first}{text[1:]}"
             if text:
                 score = _score(text, turn.role, turn.content, theirs)
                 found.append(_Sentence(len(found), turn.role, text, score, turn))
@@ -398,7 +400,7 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
         statements = [
             sentence._replace(text=t, score=_score(t, sentence.role, sentence.turn.content, theirs))
             for t in _statements(
-                post_said(labelled(_asserted(sentence.text)), said),
+                post_said(labelled(asserted(sentence.text)), said),
                 place,
                 "" if VENUE.search(then) else place_after(sentence.text, then),
             )
@@ -542,15 +544,6 @@ _EMPLOYER = rf"^(?!(?:They|We|He|She|It|You|Someone)\b)(?P<by>[{UPPER}][\w&'-]*(
 _HIRED_ME = re.compile(rf"{_EMPLOYER}(?:hired me|took me on)\b")
 #: "Pixelworks let me go", "Acme laid me off": the speaker's employer ended, by its name.
 _LET_ME_GO = re.compile(rf"{_EMPLOYER}(?:let me go|laid me off|made me redundant|fired me)\b")
-
-
-def _asserted(sentence: str) -> str:
-    """What ``sentence`` states: all of it, or of a question the statement before its last
-    comma ("I live in Peckham and climb on Wednesdays, maybe add that?"); "" for none."""
-    if not sentence.endswith("?"):
-        return sentence
-    head = sentence.rpartition(", ")[0]
-    return f"{head}." if _STATES.match(head) and "?" not in head else ""
 
 
 def _place(place: str, there: re.Match[str]) -> str:

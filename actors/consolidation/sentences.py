@@ -10,7 +10,14 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["EMOJI", "MAX_SENTENCE_CHARS", "NOT_AFTER_A_TITLE", "claim_asked_of", "sentences"]
+__all__ = [
+    "EMOJI",
+    "MAX_SENTENCE_CHARS",
+    "NOT_AFTER_A_TITLE",
+    "asserted",
+    "claim_asked_of",
+    "sentences",
+]
 
 #: The longest sentence kept, in characters: a pasted log is no statement.
 MAX_SENTENCE_CHARS = 300
@@ -69,3 +76,27 @@ def claim_asked_of(sentence: str) -> str:
     €1,240, is he even allowed do that?" is "the rent is going up to €1,240."); else as is."""
     asked = _ASKED_AFTER.match(sentence)
     return f"{asked['claim']}." if asked else sentence
+
+
+#: A clause that opens with its speaker stating something ("I …", "My …").
+_STATES = re.compile(
+    r"^(?:(?!(?:should|would|could|can|do|does|did|is|are|am|will|shall|may|might|must)\b)"
+    r"\w+,? )?(?:I|I'm|I've|My|We|We're|Our)\b",
+    re.IGNORECASE,
+)
+#: A statement marvelled at, not asked: "we adopted a second cat??", "I got the job?!"
+_MARVELLED = re.compile(
+    r"^(?!(?i:should|can|could|do|does|did|is|are|am|was|were|will|would|what|how|why|where|"
+    r"when|which|who|any|have|has)\b)(?:[\w,]+ ){0,2}?(?:I|[Ww]e)(?:'ve)? (?:just )?[a-z]+ed\b"
+    r"[^?!]*(?:\?\?|\?!|!\?)[?!]*$"
+)
+
+
+def asserted(sentence: str) -> str:
+    """What ``sentence`` states: all of it, or of a question the statement before its last
+    comma ("I live in Peckham and climb on Wednesdays, maybe add that?"), or a statement
+    marvelled at ("we adopted a second cat??" as "… cat!"); "" for none."""
+    if not sentence.endswith("?") or _MARVELLED.match(sentence):
+        return sentence.rstrip("?!") + "!" if sentence.endswith("?") else sentence
+    head = sentence.rpartition(", ")[0]
+    return f"{head}." if _STATES.match(head) and "?" not in head else ""

@@ -105,3 +105,17 @@ def test_a_newborn_announced_by_name_is_the_speakers_baby() -> None:
     for said in ("my sister arrived. Tom is here!", "Bruno, 30kg, is here with us now"):
         lines = _lines("Inti", "I'm Inti, a surveyor.", said)
         assert not any("baby" in line for line in lines), lines
+
+
+def test_a_new_pet_marvelled_at_then_named_is_kept_with_its_name() -> None:
+    """ "we adopted a second cat?? Myrsky, grey, pure chaos.": a statement marvelled at, not
+    a question, and the name after it is the cat's (before, both were dropped); a question
+    stays one."""
+    lines = _lines(
+        "Oona",
+        "I'm Oona. Our cat Pipsa hates being alone.",
+        "and, um, we adopted a second cat?? Myrsky, grey, pure chaos. Pipsa is coping.",
+    )
+    assert any("second cat, Myrsky, grey" in line for line in lines), lines
+    lines = _lines("Oona", "I'm Oona.", "did we adopt the right cat?? no idea")
+    assert not any("adopt" in line for line in lines), lines
