@@ -36,7 +36,7 @@ _WHO = (  # (not a number or a determiner: "Two weeks in our new flat in Chittag
 _TRADE_AT_IN = re.compile(
     # (and how much: "works part-time as a pharmacy technician")
     # (and how much: "works part-time as", "works three days a week as")
-    rf"{_WHO} (?P<trade>(?:is (?:now )?an?|works (?:(?:part|full)-time |nights |days |weekends |(?:[\w-]+ ){{1,2}}(?:days|nights|shifts) a week )?as an?|start(?:s|ed) as(?: an?)?|"
+    rf"{_WHO} (?P<trade>(?:is (?:now )?an?|works (?:(?:part|full)-time |nights |days |weekends |(?:[\w-]+ ){{1,2}}(?:days|nights|shifts) a week )?as(?: an?|(?= (?!usual|expected|planned|normal|always)[a-z]))|start(?:s|ed) as(?: an?)?|"
     # (or hired as one: "got hired as groundskeeper at Holston Hills")
     r"(?:got |was |has been )?(?:hired|taken on) as(?: an?)?|"
     # (a trade with no article, as many write it: "is sous chef at Coral Cove")
@@ -105,7 +105,10 @@ _TRADE_THEN = re.compile(
 _NOT_A_TRADE = frozenset(["member", "regular", "customer", "client", "patient", "guest", "fan"])
 #: A trade said as one ("is a dispatcher", "starts as head chef"), kept as "works as a …".
 _AS_TRADE = re.compile(
-    r"^(?:is|start(?:s|ed) as|(?:got |was |has been )?(?:hired|taken on) as) (?:now )?(?:(an?) )?"
+    r"^(?:is|start(?:s|ed) as|(?:got |was |has been )?(?:hired|taken on) as|"
+    # (or worked as, its article left out: "I work as machinist at Ferrotex")
+    r"works as(?= (?!an? )))"
+    r" (?:now )?(?:(an?) )?"
 )
 #: What someone does, then (last) the place they do it in: two claims.
 _DOING_IN = re.compile(

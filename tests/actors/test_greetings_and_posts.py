@@ -119,3 +119,15 @@ def test_a_new_pet_marvelled_at_then_named_is_kept_with_its_name() -> None:
     assert any("second cat, Myrsky, grey" in line for line in lines), lines
     lines = _lines("Oona", "I'm Oona.", "did we adopt the right cat?? no idea")
     assert not any("adopt" in line for line in lines), lines
+
+
+def test_work_as_a_trade_without_its_article_keeps_the_trade_apart() -> None:
+    """ "I work as machinist at Ferrotex": a trade and an employer, so a new employer keeps
+    the trade (before, the one line went with "First week at Hidrotek done!")."""
+    lines = _lines(
+        "Benedek",
+        "I am Benedek, I work as machinist at Ferrotex here in Gyor.",
+        "first week at Hidrotek done! new commute is brutal.",
+    )
+    assert "Benedek works as a machinist." in lines, lines
+    assert not any("Ferrotex" in line for line in lines), lines
