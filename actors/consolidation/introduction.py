@@ -314,8 +314,13 @@ def _apposed(rest: str) -> list[str]:
     part is a trade, an age or where they are, and one is a trade; else []."""
     said, what = [], False
     for part in rest.rstrip(".! ").split(", "):
-        # (or, after the trade, a clause of theirs: "boatbuilder, I work at Saltbush …")
-        mine = what and re.match(r"I(?:'m| am| work| live)\b", part) and clauses(f"{part}.")
+        # (or, after the trade, a clause of theirs: "boatbuilder, I work at Saltbush …", "…,
+        # we make obi and small bags")
+        mine = (
+            what
+            and re.match(r"(?:I(?:'m| am| work| live)|[Ww]e|[Mm]y|[Oo]ur)\b", part)
+            and clauses(f"{part}.")
+        )
         if not (of_me := _part(part) or mine):
             return []
         said.extend(of_me)

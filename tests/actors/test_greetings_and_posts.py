@@ -131,3 +131,14 @@ def test_work_as_a_trade_without_its_article_keeps_the_trade_apart() -> None:
     )
     assert "Benedek works as a machinist." in lines, lines
     assert not any("Ferrotex" in line for line in lines), lines
+
+
+def test_a_listed_introduction_may_end_in_a_clause_of_theirs() -> None:
+    """ "I am Nanami, embroiderer, working at Hanaito workshop in Kanazawa, we make obi": the
+    list is read and the clause is its own (before, the whole was one line, "is Nanami, …")."""
+    lines = _lines(
+        "Nanami",
+        "I am Nanami, embroiderer, working at Hanaito workshop in Kanazawa, we make obi and bags.",
+    )
+    assert "Nanami works as an embroiderer." in lines, lines
+    assert "Nanami is based in Kanazawa." in lines, lines
