@@ -127,6 +127,12 @@ def rewrite(
     return Fact(text=text, date=new.date or old.date, sources=sources)
 
 
+#: The day a thing was done on, in the past: "moved into the flat on Saturday", "lost our
+#: old boy on Thursday" (not a routine's: "is on Thursday now", "moved to Saturday").
+_EVENT_DAY = re.compile(
+    rf"\b[a-z]+ed\b[^,;.!?]*?\bon (?P<day>(?i:{WEEKDAYS}))\b(?!s)"
+    r"(?![^,;.!?]*\b(?:now|instead|onwards|from now|every|each)\b)"
+)
 #: A clause of another person's, by "he" or "she" (the speaker's own are by name).
 _HIS_CLAUSE = re.compile(
     r"(?:^|(?<=[,;] )|(?<=\band )|(?<=\bbut )|(?<=\bso ))(?:[Hh]e|[Ss]he)\b[^,;.!?]*"
@@ -165,8 +171,10 @@ def revise(
         return False
     # (the speaker is no new value: "For now it's me and my old Vespa" is no rename to Mateo)
     # (nor a value said of "he" or "she": "we separated, he moved out on Sunday" is his day;
-    # a rename's is the thing's, "renamed the cat, she's Mango now")
+    # a rename's is the thing's, "renamed the cat, she's Mango now"; nor the day something
+    # happened on, "moved into the flat above the shop on Saturday")
     his = [] if corrects else [m.span() for m in _HIS_CLAUSE.finditer(new.text)]
+    his += [] if corrects else [m.span("day") for m in _EVENT_DAY.finditer(new.text)]
     changes = said_values = [
         c
         for c in stated_values(new.text, turn, said)

@@ -98,3 +98,16 @@ def test_the_new_home_somewhere_is_a_move_from_the_town_a_trade_was_in() -> None
     )
     assert not any("Bergen" in line for line in lines), lines
     assert any("Tromsø" in line for line in lines), lines
+
+
+def test_the_day_something_happened_on_is_no_new_day_of_a_routine() -> None:
+    """ "we moved into the flat above the shop on Saturday!": the day of the move, not a new
+    day of futsal (before, "futsal moved to Wednesdays" was rewritten to Saturday)."""
+    lines = _lines(
+        "Gustavo",
+        "I'm Gustavo. I play futsal on Sundays with old colleagues.",
+        "futsal moved to Wednesdays btw, the gym raised weekend prices",
+        "we moved into the flat above the shop on Saturday! stairs to work",
+    )
+    assert not any("futsal" in line.casefold() and "Saturday" in line for line in lines), lines
+    assert any("futsal on Wednesdays" in line for line in lines), lines
