@@ -48,7 +48,7 @@ from .introduction import INITIALISM, introduced, opened_by_name
 from .kinds import KINDS, record_time, recurs
 from .offers import offer_taken
 from .ownership import named_theirs, of_theirs
-from .places import PLACE_NAMED, VENUE, greeted_from, place_after
+from .places import PLACE_NAMED, VENUE, arrived_in, greeted_from, place_after
 from .posts import TRADE_NEXT, post_said
 from .renaming import corrected_name, renames
 from .replies import IT, answered, continues, named_then_when, only_reply
@@ -378,7 +378,7 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
         earlier = [*(earlier[-3:] if who == by else []), sentence.text]
         by = who
         text = it_corrected(as_meant(sentence.text, sentence.turn.name), said)
-        text = greeted_from(text, sentence.turn.content, who)
+        text = arrived_in(greeted_from(text, sentence.turn.content, who), sentence.turn.content)
         text = born_named(text, sentence.turn.content, sentence.turn.name)
         text = old_one(named_pronoun(it_sold(text, earlier[:-1]), earlier[:-1], who), earlier[:-1])
         text = someone_named(text, earlier[:-1], sentence.turn.content)

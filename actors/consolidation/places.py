@@ -22,6 +22,7 @@ from .words import MONTHS, UPPER, WEEKDAYS, WHEN
 __all__ = [
     "PLACE_NAMED",
     "VENUE",
+    "arrived_in",
     "based",
     "finer",
     "greeted_from",
@@ -84,6 +85,32 @@ def greeted_from(sentence: str, turn: str, speaker: str) -> str:
         words[0] in _NOT_A_GREETING or {*words} & {*speaker.casefold().split(), "here"}
     )
     return f"I'm based in {found['place']}." if english or foreign else sentence
+
+
+#: Where the speaker now is, said as news: "we're in Curitiba!!", "done: we're in Grenoble.",
+#: "boxes everywhere but we're officially in Magdeburg!"
+_NOW_IN = re.compile(
+    r"(?:^|(?<=, )|(?<=: )|(?<=\bbut )|(?<=\bnow that ))(?P<who>[Ww]e're|[Ww]e are|I'm|I am) "
+    rf"(?:now |finally |officially )?in (?P<place>[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*)"
+    r"(?P<end>[.!]*)$"
+)
+#: A turn that tells of a move made: "boxes everywhere", "the movers", "small flat, view of …".
+_MOVED_IN = re.compile(
+    r"\b(?:boxes|movers?|unpack\w*|keys|the move|moved|moving|settled|lease|first (?:week|night)|"
+    r"(?:new|small|big|tiny|the|our|my) (?:flat|house|place|home|apartment))\b",
+    re.IGNORECASE,
+)
+
+
+def arrived_in(sentence: str, turn: str) -> str:
+    """ "we're in Curitiba!!", in a turn that tells of a move made ("boxes everywhere") and of
+    no stay away, as "we're living in Curitiba now!!"; else ``sentence`` as it was ("we're in
+    Rome!" on a trip is no home)."""
+    found = _NOW_IN.search(sentence)
+    if found is None or not _MOVED_IN.search(turn) or _AWAY.search(turn):
+        return sentence
+    said = f"{found['who']} living in {found['place']} now{found['end']}"
+    return f"{sentence[: found.start()]}{said}"
 
 
 #: Words that open a phrase, never a greeting: "a", "my", "just".

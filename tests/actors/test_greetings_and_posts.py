@@ -5,7 +5,7 @@ clause whose "I" was left out before "didn't" (``places.greeted_from``, ``casual
 
 from __future__ import annotations
 
-from reverie.actors.consolidation.places import greeted_from
+from reverie.actors.consolidation.places import arrived_in, greeted_from
 from tests.actors.merging import lines_after as _lines
 
 
@@ -142,3 +142,20 @@ def test_a_listed_introduction_may_end_in_a_clause_of_theirs() -> None:
     )
     assert "Nanami works as an embroiderer." in lines, lines
     assert "Nanami is based in Kanazawa." in lines, lines
+
+
+def test_where_we_are_now_said_as_news_after_a_move_is_home() -> None:
+    """ "and yes we did it, we're in Pelotas!! boxes everywhere": a move made (before, no key
+    read it and the old town stayed); "we're in Rome!" on a trip is no home."""
+    lines = _lines(
+        "Ana",
+        "I'm Ana. We live in Campinas.",
+        "yes we did it, we're in Pelotas!! boxes everywhere.",
+    )
+    assert not any("Campinas" in line for line in lines), lines
+    assert "Ana and others are living in Pelotas now!!" in lines, lines
+    trip = "we're in Rome! the hotel is lovely, here for the week"
+    assert arrived_in("we're in Rome!", trip) == "we're in Rome!"
+    assert arrived_in("done: we're in Grenoble.", "done: we're in Grenoble. first week at …") == (
+        "done: we're living in Grenoble now."
+    )
