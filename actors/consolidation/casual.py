@@ -303,12 +303,11 @@ def born_named(sentence: str, turn: str, speaker: str | None) -> str:
     """ "Obinna, 3.4kg, both doing great" as "My baby Obinna was born, 3.4kg, …" in a turn
     that tells of a birth ("he's here!", "born Tuesday"), at a newborn's weight (not a pet's:
     "Rex, 30kg"); else ``sentence`` as it was."""
-    birth = _BIRTH.search(turn)
-    if (found := _NAMED_WEIGHED.match(sentence)) and (birth or _COME.search(turn)):
+    if (found := _NAMED_WEIGHED.match(sentence)) and found["name"] != speaker:
         grams = float(found["n"].replace(",", ".")) * (1000 if found["unit"][0] == "k" else 454)
-        if found["name"] != speaker and 1500 <= grams <= 5500:
+        if 1500 <= grams <= 5500 and (_BIRTH.search(turn) or _COME.search(turn)):
             return f"My baby {found['name']} was born, {found['weight']}."
-    if birth and (found := _ARRIVED.match(sentence)) and found["name"] != speaker:
+    elif (found := _ARRIVED.match(sentence)) and found["name"] != speaker and _BIRTH.search(turn):
         return f"My baby {found['name']} was born."
     return sentence
 

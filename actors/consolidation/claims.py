@@ -32,13 +32,15 @@ _WHO = (  # (not a number or a determiner: "Two weeks in our new flat in Chittag
     rf"(?!(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Our|My|Their|The|This|That|"
     rf"These|Those|Some|All|Both|Most|Many|Now|Then|Also|Just|Still|Finally|So)\b)[{UPPER}][\w-]*)"
 )
+#: Taken on for a post: "got hired as", "was taken on as".
+_HIRED_AS = r"(?:got |was |has been )?(?:hired|taken on) as"
 #: "Sofie is a graphic designer at a studio called Inkwell in Aarhus": trade, employer, place.
 _TRADE_AT_IN = re.compile(
     # (and how much: "works part-time as a pharmacy technician")
     # (and how much: "works part-time as", "works three days a week as")
     rf"{_WHO} (?P<trade>(?:is (?:now )?an?|works (?:(?:part|full)-time |nights |days |weekends |(?:[\w-]+ ){{1,2}}(?:days|nights|shifts) a week )?as(?: an?|(?= (?!usual|expected|planned|normal|always)[a-z]))|start(?:s|ed) as(?: an?)?|"
     # (or hired as one: "got hired as groundskeeper at Holston Hills")
-    r"(?:got |was |has been )?(?:hired|taken on) as(?: an?)?|"
+    rf"{_HIRED_AS}(?: an?)?|"
     # (a trade with no article, as many write it: "is sous chef at Coral Cove")
     rf"is(?: now)?(?= (?:[\w-]+ )?(?:{ROLES})\b)|(?:took|got|accepted|"
     # (a trade's words may hold an acronym: "a QA tester")
@@ -105,7 +107,7 @@ _TRADE_THEN = re.compile(
 _NOT_A_TRADE = frozenset(["member", "regular", "customer", "client", "patient", "guest", "fan"])
 #: A trade said as one ("is a dispatcher", "starts as head chef"), kept as "works as a …".
 _AS_TRADE = re.compile(
-    r"^(?:is|start(?:s|ed) as|(?:got |was |has been )?(?:hired|taken on) as|"
+    rf"^(?:is|start(?:s|ed) as|{_HIRED_AS}|"
     # (or worked as, its article left out: "I work as machinist at Ferrotex")
     r"works as(?= (?!an? )))"
     r" (?:now )?(?:(an?) )?"

@@ -62,6 +62,8 @@ _GREETED_FROM = re.compile(
 _GREETINGS = word_set(
     "hello hi hey hiya howdy greetings cheers morning afternoon evening good g'day yo all everyone"
 )
+#: Words that open a phrase, never a greeting: "a", "my", "just".
+_NOT_A_GREETING = word_set("a an the my our his her their this that just back")
 #: A turn that tells of a stay away, not of home: "… here for the conference", "on holiday".
 _AWAY = re.compile(
     r"\b(?:trip|holidays?|vacation|visit(?:ing)?|weekend|conference|honeymoon|tour|hotel|"
@@ -111,10 +113,6 @@ def arrived_in(sentence: str, turn: str) -> str:
         return sentence
     said = f"{found['who']} living in {found['place']} now{found['end']}"
     return f"{sentence[: found.start()]}{said}"
-
-
-#: Words that open a phrase, never a greeting: "a", "my", "just".
-_NOT_A_GREETING = word_set("a an the my our his her their this that just back")
 
 
 def place_after(sentence: str, then: str) -> str:

@@ -139,6 +139,15 @@ _HIS_CLAUSE = re.compile(
 )
 
 
+def _not_a_change(text: str) -> list[tuple[int, int]]:
+    """The spans of ``text`` whose values are no change of the speaker's: another's clause
+    and the day a thing was done on."""
+    return [
+        *(m.span() for m in _HIS_CLAUSE.finditer(text)),
+        *(m.span("day") for m in _EVENT_DAY.finditer(text)),
+    ]
+
+
 def revise(
     facts: list[Fact],
     new: Fact,
@@ -173,12 +182,11 @@ def revise(
     # (nor a value said of "he" or "she": "we separated, he moved out on Sunday" is his day;
     # a rename's is the thing's, "renamed the cat, she's Mango now"; nor the day something
     # happened on, "moved into the flat above the shop on Saturday")
-    his = [] if corrects else [m.span() for m in _HIS_CLAUSE.finditer(new.text)]
-    his += [] if corrects else [m.span("day") for m in _EVENT_DAY.finditer(new.text)]
+    not_a_change = [] if corrects else _not_a_change(new.text)
     changes = said_values = [
         c
         for c in stated_values(new.text, turn, said)
-        if c[1] != speaker and not any(a <= new.text.find(c[1]) < b for a, b in his)
+        if c[1] != speaker and not any(a <= new.text.find(c[1]) < b for a, b in not_a_change)
     ]
     if corrects and not renames(said) and (anew := corrected_name(new.text)):
         changes = [anew, *changes]  # "the goats are Alpines, not the breed I said"
