@@ -44,6 +44,7 @@ from .attributes import PET, keys
 from .casual import as_meant, born_named, labelled
 from .chatter import split_opener
 from .clauses import clauses
+from .fragments import valued
 from .introduction import INITIALISM, introduced, opened_by_name
 from .kinds import KINDS, record_time, recurs
 from .offers import offer_taken
@@ -378,6 +379,10 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
         earlier = [*(earlier[-3:] if who == by else []), sentence.text]
         by = who
         text = it_corrected(as_meant(sentence.text, sentence.turn.name), said)
+        # ("Which one?" "Wermland Opera.": the value of what was asked for, or announced)
+        replied = before is not None and before.turn is sentence.turn and only_reply(before.text)
+        first = asked is not None and (before is asked or replied)
+        text = valued(text, earlier[:-1], asked.text if first and asked else "")
         text = arrived_in(greeted_from(text, sentence.turn.content, who), sentence.turn.content)
         text = born_named(text, sentence.turn.content, sentence.turn.name)
         text = old_one(named_pronoun(it_sold(text, earlier[:-1]), earlier[:-1], who), earlier[:-1])
@@ -409,7 +414,6 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
         kept = [_fact(s, session) for s in statements if s.score >= FACT_MIN_SCORE]
         # ("Will you start a book club there too?" "Yes! Sunday afternoons at 2pm.": a when
         # alone answers it, after a "Yes!" too)
-        replied = before and before.turn is sentence.turn and only_reply(before.text)
         question = asked if replied else before
         alone = all(WHEN_ALONE.match(f.text) for f in kept)
         if alone and question is not None and (answer := _answer(question, sentence, session)):

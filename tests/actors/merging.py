@@ -58,6 +58,32 @@ def lines_of_one_job(speaker: str, *turns: str) -> list[str]:
     )
 
 
+def lines_of_days(speaker: str, *days: list[str]) -> list[str]:
+    """The memory's lines after one job per day of turns, a day apart; a turn written
+    "A: …" is the assistant's, any other ``speaker``'s."""
+    memory, seq = "", 0
+    for day, turns in enumerate(days):
+        records = []
+        for text in turns:
+            seq += 1
+            mine = not text.startswith("A: ")
+            records.append(
+                MessageRecord(
+                    seq=seq,
+                    id=f"m{seq}",
+                    role="user" if mine else "assistant",
+                    content=text if mine else text[3:],
+                    ts=day * 86400.0 + seq,
+                    tokens=1,
+                    name=speaker if mine else None,
+                )
+            )
+        memory = extractive_consolidation(
+            memory, records, max_tokens=2000, count_tokens=COUNT, session="s"
+        ).memory
+    return facts_of(memory)
+
+
 def facts_of(memory: str) -> list[str]:
     """The lines of ``memory`` as written, without their dates and sources."""
     return [line.split("] ", 1)[1].split(" <!--")[0] for line in memory.splitlines()[2:]]

@@ -1,0 +1,156 @@
+"""A value said alone, as a fragment, is the value of the topic said just before it.
+
+People type a change in two steps: "new phone!!" then "a Reeder S19 Max,
+turkish brand"; "update: new job", the assistant's "Ooh, where?", then
+"Litera Press, poetry and art books"; "What's the role?" then "recruiter.";
+"replaced it. an Omnium Cargo Mini-Max". Alone, the fragment has no verb and
+no subject, so no key reads it, and the old value stays. Here the fragment is
+written as the sentence it stands for ("I got a new phone, a Reeder S19
+Max, …", "My new job is at Litera Press, …"), which the ordinary keys read.
+The topic is the kind the assistant's question asks for, else the one the
+speaker's sentence just before announced. See docs/design.md, "Facts that
+stay true", the extractive path.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from reverie.store import known_word
+
+from .attributes import PET
+from .endings import ENDED
+from .posts import post_said
+from .replies import only_reply
+from .third_person import word_set
+from .words import UPPER, WHEN
+
+__all__ = ["valued"]
+
+#: A name said alone, with what is said of it after a comma: "Wermland Opera.", "an Omnium
+#: Cargo Mini-Max, danish, I can haul tools on it", "Yongnuo YN455, a chinese android camera".
+_NAMED = re.compile(
+    rf"(?P<article>(?:[Aa]n?|[Tt]he) )?(?P<value>[{UPPER}][\w'&-]*(?: (?:[{UPPER}\d][\w'&-]*))*)"
+    r"(?P<rest>(?:,| [—–-]) .+?)?[.!]*"
+)
+#: A trade said alone, in lower case, as the answer to what the role is: "recruiter.".
+_TRADE_ALONE = re.compile(r"(?:[Aa]n? )?(?P<trade>[A-Za-z][a-z-]+(?: [a-z][a-z-]+)?)[.!]*")
+#: The kind the assistant's question asks for: "What's the role?", "Which bike did you get?".
+_ASKED = re.compile(
+    r"\b(?i:what|which)(?:'s| is| was)? (?:(?:the|your) )?(?P<new>new )?(?P<kind>[a-z]{3,})"
+    r"(?=\?| (?:did|do|is|are|was|will|have|is it)\b)"
+)
+#: A question about a thing got, not any thing: "Which bike did you get?", "What's the new
+#: laptop?" (not "What flowers are you featuring?").
+_GOT = re.compile(r"\b(?:get|got|buy|bought|pick|picked|choose|chose|go with|went with)\b")
+#: The speaker's announcement of a new thing, alone in its sentence: "new phone!!", "update:
+#: new job", "got the job", "job news:".
+_ANNOUNCED = re.compile(
+    r"(?:^(?:(?:and|so|also|oh|ok|okay|plus|update:?) )*|: |\b(?:a|my|our|the) )(?:brand )?new "
+    r"(?P<kind>[a-z]{3,})[.!:]*$"
+    r"|\bgot (?:the|a|my) (?:new )?(?P<got>job|offer|position|role|post)\b[^,;]{0,20}$"
+    r"|^(?:(?:big|some|good) )?(?P<news>job|work) news\b"
+    # (a pet come home, its name said next: "we adopted a cat! Sill.")
+    r"|\b(?:adopted|rescued|got|brought home) (?:an?|another|a second) (?:new )?(?:[a-z]+ )?"
+    rf"(?P<pet>{PET.pattern})[.!]*$",
+    re.IGNORECASE,
+)
+#: A thing replaced, whatever its kind: "replaced it.", "Did you replace it?".
+_REPLACED = re.compile(r"\breplac(?:e|ed|ing) it[.!?]*$", re.IGNORECASE)
+#: What a name is, said beside it: "Yongnuo YN455, a chinese android camera".
+_APPOSED = re.compile(r"^,? an? (?:[a-z-]+ ){0,3}(?P<kind>[a-z]{3,})(?=[,.;!]|$)")
+#: The kinds of a job: its name is where they work, its lower-case words the trade.
+_JOB = frozenset({"job", "offer", "position", "role", "post", "gig", "work", "company", "title"})
+_ROLE = frozenset({"role", "position", "title"})
+#: Words a question asks about that name no kind ("Which one?", "What kind?").
+_NO_KIND = frozenset({"one", "kind", "sort", "type", "model", "make", "brand", "happened", "else"})
+#: What the speaker is now, "I'm" left out: "vegetarian now, not fully plant-based".
+_NOW = re.compile(r"(?P<state>[A-Za-z][a-z-]{3,}) now(?P<rest>[,;] .+?)?[.!]*")
+#: Words before "now" that are no state: "just now", "until now", "that's it for now".
+_NOT_A_STATE = word_set(
+    "just right even only until till from that this here there then what more less bedtime time today "
+    "tomorrow tonight"
+)
+
+
+def valued(sentence: str, before: Sequence[str], question: str) -> str:
+    """``sentence`` written whole when it is a fragment naming the value of the topic the
+    assistant's ``question`` asks for, or the last of ``before`` (what the speaker said just
+    before it) announced; else as it is."""
+    if (now := _NOW.fullmatch(sentence)) and not _no_state(now["state"]):
+        return f"I'm {now['state'].lower()} now{now['rest'] or ''}."
+    kind = _topic(question, before)
+    lead, colon, after = sentence.partition(": ")
+    if kind is None and colon and (announced := _ANNOUNCED.fullmatch(lead)):
+        # (the topic announced in the sentence's lead: "and new laptop: Slimbook Pro X, …")
+        kind, sentence = _kind(announced), after
+    if kind is None:
+        return sentence
+    if kind in _ROLE and (trade := _TRADE_ALONE.fullmatch(sentence)) and not only_reply(sentence):
+        role = trade["trade"].lower()
+        return f"I work as {'an' if role[0] in 'aeiou' else 'a'} {role} now."
+    if (named := _NAMED.fullmatch(sentence)) and _a_name(named["value"]):
+        rest = named["rest"] or ""
+        if kind == "it":
+            apposed = _APPOSED.match(rest)
+            kind = _ended_kind(before) or (apposed["kind"] if apposed else None)
+        value = f"{named['article'] or ''}{named['value']}"
+        if kind == "it" or kind is None:  # (replaced by a thing of a kind said nowhere)
+            return f"I got {value[0].lower()}{value[1:]}{rest}."
+        if kind in _JOB:
+            # (where they work, where and as the post said after "New job." is: ``posts``)
+            post = post_said(sentence, "new job")
+            return post if post != sentence else f"My new job is at {value}{rest}."
+        if PET.fullmatch(kind):
+            return f"My new {kind} is called {value}{rest}."
+        # (as a value under its label is: "New laptop: ThinkPad X1." ``casual.labelled``)
+        return f"My new {kind} is {value}{rest}."
+    return sentence
+
+
+def _topic(question: str, before: Sequence[str]) -> str | None:
+    """The kind of thing a fragment after ``question`` and ``before`` names: the one asked
+    for, else the one just announced; "it" for a thing replaced, whose kind is said
+    elsewhere; None when neither says."""
+    if (
+        (asked := _ASKED.search(question))
+        and asked["kind"] not in _NO_KIND
+        and (asked["kind"] in _JOB or asked["new"] or _GOT.search(question, asked.end()))
+    ):
+        return asked["kind"]
+    if _REPLACED.search(question):
+        return "it"
+    said = [s for s in before[-2:] if not only_reply(s)][-1:]
+    if not said:
+        return None
+    if announced := _ANNOUNCED.search(said[0]):
+        return _kind(announced)
+    return "it" if _REPLACED.search(said[0]) else None
+
+
+def _kind(announced: re.Match[str]) -> str:
+    """The kind of thing ``announced`` (a match of ``_ANNOUNCED``) says is new."""
+    return (announced["kind"] or announced["got"] or announced["pet"] or "job").lower()
+
+
+def _ended_kind(before: Sequence[str]) -> str | None:
+    """The kind of the thing the speaker last said ended ("the bike got stolen …")."""
+    for said in reversed(before):
+        if ended := ENDED.search(said):
+            return next((v for v in ended.groupdict().values() if v), None)
+    return None
+
+
+def _no_state(word: str) -> bool:
+    """``word`` before "now" is no state of the speaker's: a day, a word of time or place."""
+    return word.lower() in _NOT_A_STATE or bool(WHEN.match(word))
+
+
+def _a_name(value: str) -> bool:
+    """``value`` is a name (a make, an employer, a person): one of its words is no word of
+    the language, or a model's number ("Reeder S19 Max"), and it is no day or month."""
+    words = value.split()
+    return not WHEN.match(value) and any(
+        any(c.isdigit() for c in w) or not known_word(w.lower()) for w in words
+    )

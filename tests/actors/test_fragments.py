@@ -1,0 +1,83 @@
+"""A value said alone, as a fragment, after the topic it is the value of: announced by the
+speaker ("new phone!!", "update: new job", "replaced it."), asked for by the assistant
+("What's the role?"), or said as what they are now ("vegetarian now") (``fragments``)."""
+
+from __future__ import annotations
+
+from reverie.actors.consolidation.fragments import valued
+from tests.actors.merging import lines_of_days
+
+_INTRO = [
+    "hi, I'm Tove. I'm a props maker at Teater Grenland in Skien.",
+    "A: Hi Tove!",
+    "My phone is a Doro 8100 and my laptop is a Dell Latitude 5420. I'm vegan.",
+    "A: Noted.",
+]
+
+
+def test_a_new_employer_named_after_an_announcement_and_a_question_replaces_the_old() -> None:
+    """ "update: new job" … "Ooh, where?" … "Brakstad Scenografi, sets for TV." names the new
+    employer (before, it was kept as a question and its answer, and Teater Grenland stayed)."""
+    lines = lines_of_days(
+        "Tove", _INTRO, ["update: new job", "A: Ooh, where?", "Brakstad Scenografi, sets for TV."]
+    )
+    assert any("new job is at Brakstad Scenografi" in line for line in lines), lines
+    assert not any("Teater Grenland" in line for line in lines), lines
+
+
+def test_a_thing_named_after_its_announcement_replaces_the_old_one() -> None:
+    """ "new phone!! a Cubot KingKong 9, rugged" and "and new laptop: Tuxedo Pulse 15, runs
+    linux" replace the Doro and the Dell (before, neither fragment keyed a thing)."""
+    lines = lines_of_days(
+        "Tove",
+        _INTRO,
+        [
+            "new phone!! a Cubot KingKong 9, rugged",
+            "A: Nice.",
+            "and new laptop: Tuxedo Pulse 15, runs linux",
+        ],
+    )
+    assert any("Cubot KingKong 9" in line for line in lines), lines
+    assert any("Tuxedo Pulse 15" in line for line in lines), lines
+    assert not any("Doro" in line or "Latitude" in line for line in lines), lines
+
+
+def test_a_trade_said_alone_answers_what_the_role_is() -> None:
+    """ "What's the role?" "scenographer." is the new trade (before, it said nothing)."""
+    lines = lines_of_days(
+        "Tove", _INTRO, ["GOT IT", "A: Congratulations! What's the role?", "scenographer."]
+    )
+    assert "Tove works as a scenographer now." in lines, lines
+    assert not any("props maker" in line for line in lines), lines
+
+
+def test_a_thing_replaced_is_the_thing_named_next() -> None:
+    """ "replaced it. a Tern Vektron, german" after the bike was stolen is the speaker's new
+    bike; "we adopted a dog! Birk." names the dog (before, neither was kept)."""
+    lines = lines_of_days(
+        "Tove",
+        ["I'm Tove, a props maker in Skien.", "A: Hi!", "my bike got stolen at the station."],
+        [
+            "replaced it. a Tern Vektron, german, folds small",
+            "A: Nice.",
+            "and we adopted a dog! Birk.",
+        ],
+    )
+    assert any("Tern Vektron" in line for line in lines), lines
+    assert any("dog is called Birk" in line for line in lines), lines
+
+
+def test_what_the_speaker_is_now_said_alone_replaces_what_they_were() -> None:
+    """ "vegetarian now, eggs are back" replaces "vegan" (before, it said nothing)."""
+    lines = lines_of_days("Tove", _INTRO, ["confession: cheese won. vegetarian now, eggs are back"])
+    assert any(line.startswith("Tove is vegetarian now") for line in lines), lines
+    assert "Tove is vegan." not in lines, lines
+
+
+def test_a_fragment_with_no_topic_or_no_name_stays_as_it_is() -> None:
+    """No announcement, no question: a name alone is left to the other keys; nor is a phrase of
+    common words a name ("Starting Monday."), nor "just now" a state."""
+    assert valued("Brakstad Scenografi.", ["I went to the theatre."], "") == "Brakstad Scenografi."
+    assert valued("Starting Monday.", ["update: new job"], "") == "Starting Monday."
+    assert valued("Just now, sorry.", [], "") == "Just now, sorry."
+    assert valued("Monday now.", [], "") == "Monday now."
