@@ -266,7 +266,9 @@ _TABLE: list[tuple[str, str]] = [
         r"clinic|agency|label)|"
         # (whatever it is: "opened their own pharmacy", "started my own bakery")
         r"(?:open|start|launch|found)(?:s|ed|ing)? (?:up )?(?:my|their|his|her|our) own\b|"
-        r"(?:first|last|final) (?:day|week|month|shift|service) (?:at|with|there|in that)\b|"
+        # (and how many: "First three days with Naia Charters")
+        r"(?:first|last|final) (?:(?:two|three|four|five|few|couple of) )?"
+        r"(?:days?|weeks?|months?|shifts?|service) (?:at|with|there|in that)\b|"
         # (moved to a workplace, by its kind: "moved to Hospital San Javier"; "the service
         # transferred me to Adisadel College")
         r"(?:moved|transferred|switched|posted)(?: (?:me|him|her|them|(?-i:[A-Z])[\w-]*))? "

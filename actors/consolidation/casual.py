@@ -181,15 +181,16 @@ def as_meant(text: str, name: str | None) -> str:
     )
     # ("Ngozi, supervisor of C-shift 😎", "Shigeru the caretaker!": their own name, titled)
     lead = re.match(r"(?:[\w']+ ){0,2}[\w']+: ", text)  # ("good news: it's Mirko the bosun now!")
-    # (or after a clause of theirs: "I'm off the road, Bilal the dispatcher 😎")
-    after = [m.end() for m in re.finditer(", ", text)]
+    # (or after a clause of theirs: "I'm off the road, Bilal the dispatcher 😎", "I'm
+    # officially freelance — Nnamdi, videographer, no more lanyard!")
+    after = {m.end(): m.start() for m in re.finditer(", | [—–-] ", text)}
     for at in [lead.end() if lead else 0, *after]:
         titled = _TITLED.fullmatch(text, at)
         if name and titled and titled["name"] == name.split()[0]:
             role, now = titled["role"], titled["now"] or ""
             more = titled["more"] or titled["aside"] or ""
             said = f"{works_as(role)}{now}{',' if more else ''}{more}."
-            text = f"{text[: at - 2]}; {said}" if at in after else f"{text[:at]}{said}"
+            text = f"{text[: after[at]]}; {said}" if at in after else f"{text[:at]}{said}"
             break
     # (after one word that says "I am" in the language they greet in: "soy Valentina, stage
     # manager at …", "aku Dewi, seismologist at …")
@@ -270,10 +271,16 @@ _NO_POST = (
 #: "Shigeru the caretaker!", "Njeri, intern 😎".
 #: (and as news: "It's Mirko the bosun now!")
 _TITLED = re.compile(
-    rf"(?:[Ii]t's )?(?P<name>[{UPPER}][\w'-]*)(?: [{UPPER}][\w'-]*)?(?:,| the) (?:your (?:new |local )?)?"
-    rf"{_NO_POST}(?P<role>[a-z][\w-]*(?: (?!now\b)[a-z][\w-]*){{0,2}}(?: of [\w-]+(?: [\w-]+)?)?)(?P<now> now)?"
-    # (and a remark on it after a comma: "Bram the lockkeeper, has a ring to it")
-    rf"(?: {EMOJI}+(?P<more> [a-z][^.!?]*)?|,(?P<aside> [a-z][^.!?]*))?[.!]*"
+    # (and as a thing made official: "Officially Zuzana the nanny lol.")
+    rf"(?:[Ii]t's |[Oo]fficially )?(?P<name>[{UPPER}][\w'-]*)(?: [{UPPER}][\w'-]*)?(?:,| the) "
+    r"(?:your (?:new |local )?)?"
+    rf"{_NO_POST}(?P<role>[a-z][\w-]*(?: (?!(?:now|lol|haha|lmao)\b)[a-z][\w-]*){{0,2}}(?: of [\w-]+(?: [\w-]+)?)?)(?P<now> now)?"
+    # (and a remark on it after a comma: "Bram the lockkeeper, has a ring to it", "…, Hanna's
+    # dad loves it"; or a laugh, "… lol", and a dash that closes an aside, "…, ha —")
+    # (not a nickname: "Gintaras the gas guy, they call me")
+    rf"(?: {EMOJI}+(?P<more> [a-z][^.!?]*)?|,(?P<aside> (?![^.!?]*\bcall(?:s|ed)? me\b)[A-Za-z][^.!?]*?)"
+    r"| (?:lol|haha|lmao))?"
+    r"(?: [—–-])?[.!]*"
 )
 #: The first spell of a post, over: "First week as a lockkeeper done!!", "first weeks as
 #: harbourmaster done", "my first shift as charge nurse at St Olav's is over".

@@ -159,3 +159,37 @@ def test_where_we_are_now_said_as_news_after_a_move_is_home() -> None:
     assert arrived_in("done: we're in Grenoble.", "done: we're in Grenoble. first week at …") == (
         "done: we're living in Grenoble now."
     )
+
+
+def test_a_title_after_a_dash_or_with_a_remark_by_name_is_the_trade() -> None:
+    """ "I'm officially freelance — Joop, ferry mate, no more lanyard!", "Joop the ferry mate,
+    Anke's dad loves it." and "Officially Joop the ferry mate lol." change the trade (before,
+    a dash, a remark opening with a name and a laugh hid the title); a nickname "they call
+    me" is no post."""
+    for said in (
+        "I'm officially freelance — Joop, ferry mate, no more lanyard!",
+        "Joop the ferry mate, Anke's dad loves it.",
+        "Officially Joop the ferry mate lol.",
+    ):
+        lines = _lines("Joop", "I'm Joop, a glazier at Helder Glas in Deventer.", said)
+        assert any(line.startswith("Joop works as a ferry mate") for line in lines), lines
+        assert not any("glazier" in line for line in lines), lines
+    lines = _lines(
+        "Joop",
+        "I'm Joop, a glazier at Helder Glas in Deventer.",
+        "I'm a ferry mate now — Joop the boat guy, they call me.",
+    )
+    assert not any("boat guy" in line and "works as" in line for line in lines), lines
+
+
+def test_first_days_counted_with_an_employer_name_where_they_work() -> None:
+    """ "First three days with Veerdienst Texel — Joop the ferry mate now, ha" keeps the new
+    employer beside the new trade (before, the title cut off a clause no key read, and it was
+    dropped)."""
+    lines = _lines(
+        "Joop",
+        "I'm Joop, a glazier at Helder Glas in Deventer.",
+        "First three days with Veerdienst Texel — Joop the ferry mate now, ha",
+    )
+    assert any("Veerdienst Texel" in line for line in lines), lines
+    assert any(line.startswith("Joop works as a ferry mate now") for line in lines), lines
