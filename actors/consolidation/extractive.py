@@ -381,8 +381,8 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
         text = it_corrected(as_meant(sentence.text, sentence.turn.name), said)
         # ("Which one?" "Wermland Opera.": the value of what was asked for, or announced)
         replied = before is not None and before.turn is sentence.turn and only_reply(before.text)
-        first = asked is not None and (before is asked or replied)
-        text = valued(text, earlier[:-1], asked.text if first and asked else "")
+        asking = asked.text if asked is not None and (before is asked or replied) else ""
+        text = valued(text, earlier[:-1], asking)
         text = arrived_in(greeted_from(text, sentence.turn.content, who), sentence.turn.content)
         text = born_named(text, sentence.turn.content, sentence.turn.name)
         text = old_one(named_pronoun(it_sold(text, earlier[:-1]), earlier[:-1], who), earlier[:-1])

@@ -5,7 +5,7 @@ turkish brand"; "update: new job", the assistant's "Ooh, where?", then
 "Litera Press, poetry and art books"; "What's the role?" then "recruiter.";
 "replaced it. an Omnium Cargo Mini-Max". Alone, the fragment has no verb and
 no subject, so no key reads it, and the old value stays. Here the fragment is
-written as the sentence it stands for ("I got a new phone, a Reeder S19
+written as the sentence it stands for ("My new phone is a Reeder S19
 Max, …", "My new job is at Litera Press, …"), which the ordinary keys read.
 The topic is the kind the assistant's question asks for, else the one the
 speaker's sentence just before announced. See docs/design.md, "Facts that
