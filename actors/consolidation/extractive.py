@@ -50,7 +50,7 @@ from .kinds import KINDS, record_time, recurs
 from .offers import offer_taken
 from .ownership import named_theirs, of_theirs
 from .places import PLACE_NAMED, VENUE, arrived_in, greeted_from, place_after
-from .posts import TRADE_NEXT, post_said
+from .posts import TRADE_NEXT, post_after, post_said
 from .renaming import corrected_name, renames
 from .replies import IT, answered, continues, named_then_when, only_reply
 from .result import ConsolidationResult
@@ -382,7 +382,7 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
         # ("Which one?" "Wermland Opera.": the value of what was asked for, or announced)
         replied = before is not None and before.turn is sentence.turn and only_reply(before.text)
         asking = asked.text if asked is not None and (before is asked or replied) else ""
-        text = valued(text, earlier[:-1], asking)
+        text = post_after(valued(text, earlier[:-1], asking))
         text = arrived_in(greeted_from(text, sentence.turn.content, who), sentence.turn.content)
         text = born_named(text, sentence.turn.content, sentence.turn.name)
         text = old_one(named_pronoun(it_sold(text, earlier[:-1]), earlier[:-1], who), earlier[:-1])

@@ -1,7 +1,9 @@
 """A post said alone after news of a job, with no "I" and no verb of its own: the role
 ("And I got the job: junior engineer at Airbus.", "Got promoted. First mate now.") and the
-workplace ("New job. Jorvi Hospital, Espoo."). See docs/design.md, "Facts that stay true",
-the extractive path.
+workplace ("New job. Jorvi Hospital, Espoo."); and a post said after a clause of the
+speaker's, in apposition ("I fix lifts for a living, service tech at Liftex in Brno."), its
+own statement, so a new employer later ends the post and not the clause. See
+docs/design.md, "Facts that stay true", the extractive path.
 """
 
 from __future__ import annotations
@@ -12,10 +14,12 @@ from reverie.store import known_word
 
 from .attributes import WORKPLACE
 from .introduction import INITIALISM
+from .meaning import meaning
+from .persons import a_person
 from .third_person import article, past_verb
 from .words import MONTHS, UPPER, WEEKDAYS
 
-__all__ = ["TRADE_NEXT", "post_said"]
+__all__ = ["TRADE_NEXT", "post_after", "post_said"]
 
 #: What they do, said in the next sentence without a verb: "Backend developer at Nkwa Labs
 #: here in Accra." (the introduction's apposition, cut off by a full stop).
@@ -75,3 +79,26 @@ def post_said(sentence: str, before: str) -> str:
     else:
         post = f"I'm {article(body)} {body[0].lower()}{body[1:]}"
     return f"{lead}: {post}" if lead else post
+
+
+#: A post in apposition after a clause of the speaker's: "I fix lifts for a living, service
+#: tech at Liftex in Brno" (the role a person, which the embedder decides: not "I moved last
+#: year, flat in Leith").
+_POST_AFTER = re.compile(
+    # (a doing of theirs, not who they are: "I'm Joop, a glazier at …" is an introduction)
+    r"^(?P<clause>I (?!am\b)[a-z][^,;]+), "
+    r"(?P<post>(?P<role>(?:(?!(?:an?|the|my|our)\b)[a-z][\w-]* ){0,2}(?P<head>[a-z][\w-]*)) "
+    rf"(?:at|with|for) (?:the )?[{UPPER}][^;]*?)[.!]*$"
+)
+
+
+def post_after(sentence: str) -> str:
+    """``sentence`` with a post said in apposition after the speaker's clause as a statement
+    of its own ("I fix lifts for a living; I'm a service tech at Liftex in Brno."); else as
+    it is."""
+    if (found := _POST_AFTER.match(sentence)) is None or _FINITE.search(found["post"]):
+        return sentence
+    with meaning() as embed:
+        if not a_person(found["role"], embed):
+            return sentence
+    return f"{found['clause']}; I'm {article(found['post'])} {found['post']}."

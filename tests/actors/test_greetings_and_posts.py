@@ -193,3 +193,19 @@ def test_first_days_counted_with_an_employer_name_where_they_work() -> None:
     )
     assert any("Veerdienst Texel" in line for line in lines), lines
     assert any(line.startswith("Joop works as a ferry mate now") for line in lines), lines
+
+
+def test_a_post_after_a_clause_is_its_own_statement() -> None:
+    """ "I fix boilers for a living, service tech at Vaillo in Olomouc." is the clause and the
+    post, so a new employer ends the post, not the trade the clause says (before, one line
+    held both and the new employer retired it whole); a home said so is no post."""
+    lines = _lines(
+        "Radim",
+        "I fix boilers for a living, service tech at Vaillo in Olomouc.",
+        "and new job: Termex, smaller boiler company, better pay",
+    )
+    assert "Radim fixes boilers for a living." in lines, lines
+    assert any("Termex" in line for line in lines), lines
+    assert not any("Vaillo" in line for line in lines), lines
+    lines = _lines("Radim", "I moved in May, flat at Hradební in Olomouc.")
+    assert not any("works as" in line for line in lines), lines
