@@ -56,8 +56,16 @@ _ANNOUNCED = re.compile(
     rf"(?P<pet>{PET.pattern})[.!]*$",
     re.IGNORECASE,
 )
-#: A thing replaced, whatever its kind: "replaced it.", "Did you replace it?".
-_REPLACED = re.compile(r"\breplac(?:e|ed|ing) it[.!?]*$", re.IGNORECASE)
+#: A thing replaced, whatever its kind: "replaced it.", "What did you replace it with?"; or
+#: asked for as got: "Did you get something else?".
+_REPLACED = re.compile(
+    r"\breplac(?:e|ed|ing) it(?: with)?[.!?]*$"
+    r"|\b(?:did|will) you (?:get|buy|pick up) (?:something|anything|one)(?: else| new)?\?$"
+    r"|\bwhat did you (?:get|buy|pick up|go for|go with)(?: instead)?\?$",
+    re.IGNORECASE,
+)
+#: The one thing of theirs a sentence names: "dropped my phone in the harbour".
+_MY_THING = re.compile(r"\b[Mm]y (?P<noun>[a-z]{3,})\b")
 #: What a name is, said beside it: "Yongnuo YN455, a chinese android camera".
 _APPOSED = re.compile(r"^,? an? (?:[a-z-]+ ){0,3}(?P<kind>[a-z]{3,})(?=[,.;!]|$)")
 #: The kinds of a job: its name is where they work, its lower-case words the trade.
@@ -95,9 +103,9 @@ def valued(sentence: str, before: Sequence[str], question: str) -> str:
         if kind == "it":
             apposed = _APPOSED.match(rest)
             kind = _ended_kind(before) or (apposed["kind"] if apposed else None)
-        value = f"{named['article'] or ''}{named['value']}"
+        value = f"{(named['article'] or '').lower()}{named['value']}"
         if kind == "it" or kind is None:  # (replaced by a thing of a kind said nowhere)
-            return f"I got {value[0].lower()}{value[1:]}{rest}."
+            return f"I got {value}{rest}."
         if kind in _JOB:
             # (where they work, where and as the post said after "New job." is: ``posts``)
             post = post_said(sentence, "new job")
@@ -135,11 +143,14 @@ def _kind(announced: re.Match[str]) -> str:
 
 
 def _ended_kind(before: Sequence[str]) -> str | None:
-    """The kind of the thing the speaker last said ended ("the bike got stolen …")."""
+    """The kind of the thing the speaker last said ended ("the bike got stolen …"), else
+    the one thing of theirs their last sentence names ("dropped my phone in the harbour")."""
     for said in reversed(before):
         if ended := ENDED.search(said):
             return next((v for v in ended.groupdict().values() if v), None)
-    return None
+    last = [s for s in before if not only_reply(s)][-1:]
+    things = {m["noun"] for m in _MY_THING.finditer(last[0])} if last else set()
+    return things.pop() if len(things) == 1 else None
 
 
 def _no_state(word: str) -> bool:

@@ -81,3 +81,23 @@ def test_a_fragment_with_no_topic_or_no_name_stays_as_it_is() -> None:
     assert valued("Starting Monday.", ["update: new job"], "") == "Starting Monday."
     assert valued("Just now, sorry.", [], "") == "Just now, sorry."
     assert valued("Monday now.", [], "") == "Monday now."
+
+
+def test_a_thing_named_after_a_question_of_what_replaced_it_is_of_the_kind_just_lost() -> None:
+    """ "dropped my phone in the fjord" … "What did you replace it with?" … "a Cubot X30." is a
+    new phone; "sold the car" … "Did you get something else?" … "a Citroën Ami." a new car
+    (before, each was kept only as a question and its answer, and the Doro stayed)."""
+    lines = lines_of_days(
+        "Tove",
+        _INTRO,
+        [
+            "dropped my phone in the fjord",
+            "A: Oh no! What did you replace it with?",
+            "a Cubot X30.",
+        ],
+        ["I drive a Skoda Fabia.", "A: Noted."],
+        ["sold the car, parking is hopeless", "A: Did you get something else?", "a Citroën Ami."],
+    )
+    assert "Tove's new phone is a Cubot X30." in lines, lines
+    assert not any("Doro" in line for line in lines), lines
+    assert "Tove's new car is a Citroën Ami." in lines, lines
