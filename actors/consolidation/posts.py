@@ -19,7 +19,7 @@ from .persons import a_person
 from .third_person import article, past_verb
 from .words import MONTHS, UPPER, WEEKDAYS
 
-__all__ = ["TRADE_NEXT", "post_after", "post_said"]
+__all__ = ["TRADE_NEXT", "post_after", "post_said", "trade_held"]
 
 #: What they do, said in the next sentence without a verb: "Backend developer at Nkwa Labs
 #: here in Accra." (the introduction's apposition, cut off by a full stop).
@@ -102,3 +102,24 @@ def post_after(sentence: str) -> str:
         if not a_person(found["role"], embed):
             return sentence
     return f"{found['clause']}; I'm {article(found['post'])} {found['post']}."
+
+
+#: What the speaker is, said with "is" and a noun formed as a doer's: "Kealoha is a commercial
+#: fisherman — …", "Efua is the postmistress at …", "To pay the bills Yevgenia is a freelance
+#: transcriber" (a trade no table holds, and no key reads).
+_IS_A_DOER = re.compile(
+    r"\b(?P<who>[A-Z][\w'-]*) is (?:an?|the) (?:(?!(?:big|huge|keen|avid|real|total|good|bad|"
+    r"heavy|light|early|late|proud|single|new)\b)[a-z-]+ ){0,2}"
+    r"(?P<noun>[a-z]+(?:er|or|ist|man|woman|wright|smith|eer|ier|ess|ant))\b"
+)
+
+
+def trade_held(line: str, speaker: str) -> bool:
+    """``line`` says the speaker's trade by what they are ("Kealoha is a commercial
+    fisherman"), a person's noun as the embedder places it: a new trade replaces it when no
+    line of theirs holds one by its key."""
+    found = _IS_A_DOER.search(line)
+    if found is None or found["who"] != speaker or line.find(found["who"]) > 40:
+        return False
+    with meaning() as embed:
+        return a_person(found["noun"], embed)

@@ -31,6 +31,7 @@ from reverie.store import Fact, MessageRecord, fact_key, parse_memory, render_me
 from .acquiring import GIVEN, acquired
 from .attributes import THINGS, Key, keys, with_no_love
 from .change import displaced
+from .change import values as named_in
 from .chatter import asks_help, is_chatter, remark, split_opener, strip_banter, without_echo
 from .claims import claims
 from .family import family_grew, fewer_left, kin_left
@@ -52,6 +53,7 @@ from .ownership import (
 )
 from .persons import another_person, of_person, of_theirs
 from .places import based, finer, moved_within, moves, place_left, there, within
+from .posts import trade_held
 from .renaming import (
     Renamed,
     corrected_name,
@@ -457,6 +459,20 @@ def _supersede(
         if rewritten is not None:
             facts.insert(at, rewritten)
         done = True
+    if not done and any(a.attribute == "trade" for a in mine):
+        # (a trade no key read: "Kealoha is a commercial fisherman" ends with "works as a
+        # deckhand now", when no line of theirs holds a trade by its key)
+        # (not one said in the same turn, as an introduction lists a trade and what more; nor
+        # a line that holds more, "the postmistress at the little post office in Elmina")
+        held = [f for f in facts if trade_held(f.text, speaker) and not same_turn(f, new)]
+        if (
+            len(held) == 1
+            and not keys(held[0].text)
+            and not named_in(held[0].text) - {speaker}
+            and not any(b.attribute == "trade" for f in facts for b in keys(f.text))
+        ):
+            retire(held[0])
+            done = True
     return done
 
 

@@ -209,3 +209,23 @@ def test_a_post_after_a_clause_is_its_own_statement() -> None:
     assert not any("Vaillo" in line for line in lines), lines
     lines = _lines("Radim", "I moved in May, flat at Hradební in Olomouc.")
     assert not any("works as" in line for line in lines), lines
+
+
+def test_a_trade_said_by_what_the_speaker_is_gives_way_to_a_new_one() -> None:
+    """ "I'm a commercial fisherman — …" (a trade no key reads) ends with "Makana the deckhand
+    now" (before, both stayed); a line of what one is that names no trade ("a big eater"),
+    or says more ("… at the little port in Kona"), stays."""
+    lines = _lines(
+        "Makana",
+        "I'm a commercial fisherman — ahi and opah longline trips.",
+        "Did it. Makana the deckhand now, ha.",
+    )
+    assert not any("fisherman" in line for line in lines), lines
+    assert any(line.startswith("Makana works as a deckhand now") for line in lines), lines
+    lines = _lines("Makana", "I'm a big eater, honestly.", "I work as a deckhand now.")
+    assert any("big eater" in line for line in lines), lines
+    # (nor one that says more, a place with it: it is not cut, and the place stays)
+    lines = _lines(
+        "Makana", "I'm the harbourmaster at the little port in Kona.", "I work as a deckhand now."
+    )
+    assert any("Kona" in line for line in lines), lines
