@@ -38,8 +38,12 @@ _NAMED = re.compile(
 _TRADE_ALONE = re.compile(r"(?:[Aa]n? )?(?P<trade>[A-Za-z][a-z-]+(?: [a-z][a-z-]+)?)[.!]*")
 #: The kind the assistant's question asks for: "What's the role?", "Which bike did you get?".
 _ASKED = re.compile(
-    r"\b(?i:what|which)(?:'s| is| was)? (?:(?:the|your) )?(?P<new>new )?(?P<kind>[a-z]{3,})"
-    r"(?=\?| (?:did|do|is|are|was|will|have|is it)\b)"
+    r"\b(?:(?i:what|which)(?:'s| is| was)?|(?i:how much)(?:'s| is)) (?:(?:the|your) )?"
+    r"(?P<new>new )?(?P<kind>[a-z]{3,})(?=\?| (?:did|do|is|are|was|will|have|is it|like|now)\b)"
+)
+#: An amount said alone, and what more after it: "975. bigger too", "1,450 a month".
+_AMOUNT = re.compile(
+    r"(?P<amount>[^\w\s]?\d(?:[\d,.]*\d)?k?(?: [a-z]+)?(?: a (?:month|week|year))?)[.!]*"
 )
 #: A question about a thing got, not any thing: "Which bike did you get?", "What's the new
 #: laptop?" (not "What flowers are you featuring?").
@@ -73,8 +77,11 @@ _JOB = frozenset({"job", "offer", "position", "role", "post", "gig", "work", "co
 _ROLE = frozenset({"role", "position", "title"})
 #: Words a question asks about that name no kind ("Which one?", "What kind?").
 _NO_KIND = frozenset({"one", "kind", "sort", "type", "model", "make", "brand", "happened", "else"})
-#: What the speaker is now, "I'm" left out: "vegetarian now, not fully plant-based".
-_NOW = re.compile(r"(?P<state>[A-Za-z][a-z-]{3,}) now(?P<rest>[,;] .+?)?[.!]*")
+#: What the speaker is now, "I'm" left out: "vegetarian now, not fully plant-based", "so
+#: pescatarian now".
+_NOW = re.compile(
+    r"(?:(?i:so|and|but|ok|okay|well|yeah) )?(?P<state>[A-Za-z][a-z-]{3,}) now(?P<rest>[,;] .+?)?[.!]*"
+)
 #: Words before "now" that are no state: "just now", "until now", "that's it for now".
 _NOT_A_STATE = word_set(
     "just right even only until till from that this here there then what more less bedtime time today "
@@ -88,6 +95,13 @@ def valued(sentence: str, before: Sequence[str], question: str) -> str:
     before it) announced; else as it is."""
     if (now := _NOW.fullmatch(sentence)) and not _no_state(now["state"]):
         return f"I'm {now['state'].lower()} now{now['rest'] or ''}."
+    if (
+        (asked := _ASKED.search(question))
+        and asked["kind"] not in _NO_KIND
+        and (amount := _AMOUNT.fullmatch(sentence))
+    ):
+        # ("What's the rent like there?" "975.": the amount of the thing asked about)
+        return f"My {asked['kind']} is {amount['amount']}."
     kind = _topic(question, before)
     lead, colon, after = sentence.partition(": ")
     if kind is None and colon and (announced := _ANNOUNCED.fullmatch(lead)):

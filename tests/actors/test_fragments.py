@@ -101,3 +101,22 @@ def test_a_thing_named_after_a_question_of_what_replaced_it_is_of_the_kind_just_
     assert "Tove's new phone is a Cubot X30." in lines, lines
     assert not any("Doro" in line for line in lines), lines
     assert "Tove's new car is a Citroën Ami." in lines, lines
+
+
+def test_an_amount_alone_answers_the_thing_the_question_asks_about() -> None:
+    """ "What's the rent like there?" "8400. bigger too" is the new rent (before, it said
+    nothing and the old rent stayed); "so vegetarian now" is a state too, after its "so"."""
+    lines = lines_of_days(
+        "Tove",
+        ["I'm Tove. I rent a small flat in Skien, 7200 a month. I'm vegan.", "A: Noted."],
+        [
+            "we found a bigger place!",
+            "A: Congrats! What's the rent like there?",
+            "8400. bigger too, with a shed",
+            "A: Nice.",
+            "cheese won. so vegetarian now",
+        ],
+    )
+    assert "Tove's rent is 8400." in lines, lines
+    assert not any("7200" in line for line in lines), lines
+    assert "Tove is vegetarian now." in lines and "Tove is vegan." not in lines, lines
