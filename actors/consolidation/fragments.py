@@ -93,8 +93,11 @@ def valued(sentence: str, before: Sequence[str], question: str) -> str:
     """``sentence`` written whole when it is a fragment naming the value of the topic the
     assistant's ``question`` asks for, or the last of ``before`` (what the speaker said just
     before it) announced; else as it is."""
-    if (now := _NOW.fullmatch(sentence)) and not _no_state(now["state"]):
-        return f"I'm {now['state'].lower()} now{now['rest'] or ''}."
+    # (or after a dash, as the clause before it: "I eat fish again — pescatarian now, …")
+    for at in [0, *(m.end() for m in re.finditer(" [—–-] ", sentence))]:
+        if (now := _NOW.fullmatch(sentence, at)) and not _no_state(now["state"]):
+            lead = f"{sentence[: at - 3]}; " if at else ""
+            return f"{lead}I'm {now['state'].lower()} now{now['rest'] or ''}."
     if (
         (asked := _ASKED.search(question))
         and asked["kind"] not in _NO_KIND

@@ -68,10 +68,15 @@ def test_a_thing_replaced_is_the_thing_named_next() -> None:
 
 
 def test_what_the_speaker_is_now_said_alone_replaces_what_they_were() -> None:
-    """ "vegetarian now, eggs are back" replaces "vegan" (before, it said nothing)."""
-    lines = lines_of_days("Tove", _INTRO, ["confession: cheese won. vegetarian now, eggs are back"])
-    assert any(line.startswith("Tove is vegetarian now") for line in lines), lines
-    assert "Tove is vegan." not in lines, lines
+    """ "vegetarian now, eggs are back" replaces "vegan", and so does the state after a dash,
+    "I eat cheese again — vegetarian now, still no meat" (before, neither said anything)."""
+    for said in (
+        "confession: cheese won. vegetarian now, eggs are back",
+        "I eat cheese again — vegetarian now, still no meat",
+    ):
+        lines = lines_of_days("Tove", _INTRO, [said])
+        assert any(line.startswith("Tove is vegetarian now") for line in lines), lines
+        assert "Tove is vegan." not in lines, lines
 
 
 def test_a_fragment_with_no_topic_or_no_name_stays_as_it_is() -> None:
