@@ -70,13 +70,23 @@ _NAMED_ALONE = re.compile(r"[A-Z][a-z]+[!.]+")
 _EVERY = re.compile(rf"(?:Every|On) (?i:{WEEKDAYS})s?\b")
 
 
+#: A thing joined or taken up, said alone: "new thing: I've joined parkrun!".
+_JOINED = re.compile(
+    r"(?:[\w ]{3,20}: )?(?:I've |I have |we've |we have )?"
+    r"(?:joined|started|signed up for|took up|taken up) [^.!?,;]+[!.]+"
+)
+
+
 def named_then_when(text: str, said: str) -> str:
-    """``text``, when ``said`` before it named a thing alone and ``text`` says when it is
-    ("Choir! Every Wednesday at 6pm"): the thing with its when; else as it is."""
-    if not (_NAMED_ALONE.fullmatch(said) and not only_reply(said)):
+    """``text``, when ``said`` before it named a thing alone, or one joined, and ``text``
+    says when it is ("Choir! Every Wednesday at 6pm", "I've joined parkrun! every Saturday,
+    Graves Park."): the thing with its when; else as it is."""
+    if not (WHEN_ALONE.match(text) or _EVERY.match(text)):
         return text
-    if WHEN_ALONE.match(text) or _EVERY.match(text):
+    if _NAMED_ALONE.fullmatch(said) and not only_reply(said):
         return f"{said.rstrip('!.')} {text[0].lower()}{text[1:]}"
+    if _JOINED.fullmatch(said):
+        return f"{said.rstrip('!.')}, {text[0].lower()}{text[1:]}"
     return text
 
 

@@ -50,12 +50,21 @@ def test_an_aside_to_the_assistant_after_a_dash_leaves_the_claim_before_it() -> 
 
 
 def test_a_thing_named_alone_takes_the_when_said_after_it() -> None:
-    """ "Choir! Every Wednesday at 6pm …": the choir's day; "Yes! Every Wednesday" names no
-    thing."""
+    """ "Choir! Every Wednesday at 6pm …": the choir's day, and a thing joined's ("I've joined
+    parkrun! every Saturday"); "Yes! Every Wednesday" names no thing."""
     lines = _lines("Amara", "Choir! Every Wednesday at 6pm at the community centre.")
     assert "Choir every Wednesday at 6pm at the community centre." in lines, lines
     lines = _lines("Amara", "Yes! Every Wednesday at 6pm at the community centre.")
     assert not any(line.startswith("Yes") for line in lines), lines
+    # (and a thing joined: "I've joined parkrun! every Saturday, Graves Park." is parkrun's
+    # day, not a time said of nothing, and the old Saturday club it took the place of goes)
+    lines = _lines(
+        "Amara",
+        "I run with the Harbour Striders on Saturday mornings.",
+        "new thing: I've joined parkrun! every Saturday, Holywells Park.",
+    )
+    assert "Amara has joined parkrun, every Saturday, Holywells Park." in lines, lines
+    assert not any("Harbour Striders" in line for line in lines), lines
 
 
 def test_a_company_abbreviation_with_its_street_ends_no_sentence() -> None:
