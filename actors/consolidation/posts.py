@@ -87,7 +87,7 @@ def post_said(sentence: str, before: str) -> str:
 _POST_AFTER = re.compile(
     # (a doing of theirs, not who they are: "I'm Joop, a glazier at …" is an introduction)
     r"^(?P<clause>I (?!am\b)[a-z][^,;]+), "
-    r"(?P<post>(?P<role>(?:(?!(?:an?|the|my|our)\b)[a-z][\w-]* ){0,2}(?P<head>[a-z][\w-]*)) "
+    r"(?P<post>(?P<role>(?:(?!(?:an?|the|my|our)\b)[a-z][\w-]* ){0,2}[a-z][\w-]*) "
     rf"(?:at|with|for) (?:the )?[{UPPER}][^;]*?)[.!]*$"
 )
 
