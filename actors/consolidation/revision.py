@@ -128,9 +128,10 @@ def rewrite(
 
 
 #: The day a thing was done on, in the past: "moved into the flat on Saturday", "lost our
-#: old boy on Thursday" (not a routine's: "is on Thursday now", "moved to Saturday").
+#: old boy on Thursday", "started monday actually" (not a routine's: "is on Thursday now",
+#: "moved to Saturday").
 _EVENT_DAY = re.compile(
-    rf"\b[a-z]+ed\b[^,;.!?]*?\bon (?P<day>(?i:{WEEKDAYS}))\b(?!s)"
+    rf"\b[A-Za-z][a-z]+ed\b(?:[^,;.!?]*?\bon | )(?P<day>(?i:{WEEKDAYS}))\b(?!s)"
     r"(?![^,;.!?]*\b(?:now|instead|onwards|from now|every|each)\b)"
 )
 #: A clause of another person's, by "he" or "she" (the speaker's own are by name).
@@ -182,7 +183,13 @@ def revise(
     # (nor a value said of "he" or "she": "we separated, he moved out on Sunday" is his day;
     # a rename's is the thing's, "renamed the cat, she's Mango now"; nor the day something
     # happened on, "moved into the flat above the shop on Saturday")
-    not_a_change = [] if corrects else _not_a_change(new.text)
+    # (a correction's too, for the day a thing was done on: "started monday actually", asked
+    # when they start, corrects no routine)
+    not_a_change = (
+        [m.span("day") for m in _EVENT_DAY.finditer(new.text)]
+        if corrects
+        else _not_a_change(new.text)
+    )
     changes = said_values = [
         c
         for c in stated_values(new.text, turn, said)

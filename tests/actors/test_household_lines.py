@@ -102,7 +102,8 @@ def test_the_new_home_somewhere_is_a_move_from_the_town_a_trade_was_in() -> None
 
 def test_the_day_something_happened_on_is_no_new_day_of_a_routine() -> None:
     """ "we moved into the flat above the shop on Saturday!": the day of the move, not a new
-    day of futsal (before, "futsal moved to Wednesdays" was rewritten to Saturday)."""
+    day of futsal (before, "futsal moved to Wednesdays" was rewritten to Saturday); nor is
+    "started monday actually" a correction of the football's day."""
     lines = _lines(
         "Gustavo",
         "I'm Gustavo. I play futsal on Sundays with old colleagues.",
@@ -111,3 +112,12 @@ def test_the_day_something_happened_on_is_no_new_day_of_a_routine() -> None:
     )
     assert not any("futsal" in line.casefold() and "Saturday" in line for line in lines), lines
     assert any("futsal on Wednesdays" in line for line in lines), lines
+    # (nor a day said with its verb alone and an "actually", which reads as a correction:
+    # "started monday actually" asked when they start is no new day of football)
+    lines = _lines(
+        "Gustavo",
+        "I'm Gustavo. football with the lads every Wednesday, that's sacred.",
+        "started monday actually. better pay and a van",
+    )
+    assert any("Wednesday" in line for line in lines), lines
+    assert not any("football" in line.casefold() and "Monday" in line for line in lines), lines
