@@ -34,6 +34,7 @@ __all__ = [
     "it_sold",
     "named_pronoun",
     "old_one",
+    "one_thing_of_theirs",
     "someone_named",
 ]
 
@@ -180,10 +181,16 @@ def it_named(sentence: str, before: Sequence[str]) -> str:
     as it was (two things of theirs there, or none)."""
     if not before or (it := _IT_IS_A.match(sentence)) is None:
         return sentence
-    things = {m["noun"] for m in _MY_THING.finditer(before[-1])}
-    if len(things) != 1:
+    if (thing := one_thing_of_theirs(before[-1])) is None:
         return sentence
-    return f"My {things.pop()} is {sentence[it.end() :]}"
+    return f"My {thing} is {sentence[it.end() :]}"
+
+
+def one_thing_of_theirs(said: str) -> str | None:
+    """The noun of the one thing of the speaker's ``said`` names ("my phone fell in the
+    sea": phone); None for two, or none."""
+    things = {m["noun"] for m in _MY_THING.finditer(said)}
+    return things.pop() if len(things) == 1 else None
 
 
 #: Someone one started seeing, unnamed: "I've been seeing someone.", "I met someone at the gym."

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 
 from reverie.store import known_word
 
+from .anaphora import one_thing_of_theirs
 from .attributes import PET
 from .endings import ENDED
 from .posts import post_said
@@ -68,8 +69,6 @@ _REPLACED = re.compile(
     r"|\bwhat did you (?:get|buy|pick up|go for|go with)(?: instead)?\?$",
     re.IGNORECASE,
 )
-#: The one thing of theirs a sentence names: "dropped my phone in the harbour".
-_MY_THING = re.compile(r"\b[Mm]y (?P<noun>[a-z]{3,})\b")
 #: What a name is, said beside it: "Yongnuo YN455, a chinese android camera".
 _APPOSED = re.compile(r"^,? an? (?:[a-z-]+ ){0,3}(?P<kind>[a-z]{3,})(?=[,.;!]|$)")
 #: The kinds of a job: its name is where they work, its lower-case words the trade.
@@ -98,14 +97,12 @@ def valued(sentence: str, before: Sequence[str], question: str) -> str:
         if (now := _NOW.fullmatch(sentence, at)) and not _no_state(now["state"]):
             lead = f"{sentence[: at - 3]}; " if at else ""
             return f"{lead}I'm {now['state'].lower()} now{now['rest'] or ''}."
-    if (
-        (asked := _ASKED.search(question))
-        and asked["kind"] not in _NO_KIND
-        and (amount := _AMOUNT.fullmatch(sentence))
-    ):
+    if (asked := _ASKED.search(question)) and asked["kind"] in _NO_KIND:
+        asked = None
+    if asked and (amount := _AMOUNT.fullmatch(sentence)):
         # ("What's the rent like there?" "975.": the amount of the thing asked about)
         return f"My {asked['kind']} is {amount['amount']}."
-    kind = _topic(question, before)
+    kind = _topic(asked, question, before)
     lead, colon, after = sentence.partition(": ")
     if kind is None and colon and (announced := _ANNOUNCED.fullmatch(lead)):
         # (the topic announced in the sentence's lead: "and new laptop: Slimbook Pro X, …")
@@ -134,15 +131,11 @@ def valued(sentence: str, before: Sequence[str], question: str) -> str:
     return sentence
 
 
-def _topic(question: str, before: Sequence[str]) -> str | None:
-    """The kind of thing a fragment after ``question`` and ``before`` names: the one asked
-    for, else the one just announced; "it" for a thing replaced, whose kind is said
-    elsewhere; None when neither says."""
-    if (
-        (asked := _ASKED.search(question))
-        and asked["kind"] not in _NO_KIND
-        and (asked["kind"] in _JOB or asked["new"] or _GOT.search(question, asked.end()))
-    ):
+def _topic(asked: re.Match[str] | None, question: str, before: Sequence[str]) -> str | None:
+    """The kind of thing a fragment after ``question`` (``asked``: the kind it asks for)
+    and ``before`` names: the one asked for, else the one just announced; "it" for a thing
+    replaced, whose kind is said elsewhere; None when neither says."""
+    if asked and (asked["kind"] in _JOB or asked["new"] or _GOT.search(question, asked.end())):
         return asked["kind"]
     if _REPLACED.search(question):
         return "it"
@@ -166,8 +159,7 @@ def _ended_kind(before: Sequence[str]) -> str | None:
         if ended := ENDED.search(said):
             return next((v for v in ended.groupdict().values() if v), None)
     last = [s for s in before if not only_reply(s)][-1:]
-    things = {m["noun"] for m in _MY_THING.finditer(last[0])} if last else set()
-    return things.pop() if len(things) == 1 else None
+    return one_thing_of_theirs(last[0]) if last else None
 
 
 def _no_state(word: str) -> bool:
