@@ -51,6 +51,7 @@ from .offers import offer_taken
 from .ownership import named_theirs, of_theirs
 from .places import PLACE_NAMED, VENUE, arrived_in, greeted_from, place_after
 from .posts import TRADE_NEXT, post_after, post_said
+from .relay import relayed
 from .renaming import corrected_name, renames
 from .replies import IT, answered, continues, named_then_when, only_reply
 from .result import ConsolidationResult
@@ -347,6 +348,7 @@ def extractive_facts(
     """The best user statements as third-person facts, dated and sourced to their message;
     with ``openers`` a sentence's first fact keeps its opener ("Small correction: …") for
     the merge to read, as ``extractive_consolidation`` does."""
+    turns = relayed(turns)
     facts = _facts(_sentences(turns, theirs := named_theirs("", turns)), session, theirs)
     if openers:
         return facts
@@ -575,6 +577,7 @@ def extractive_consolidation(
 
     ``session`` names the facts' source (none when empty).
     """
+    turns = relayed(turns)  # (a turn someone typed for the speaker, in the speaker's voice)
     sentences = _sentences(turns, theirs := named_theirs(memory, turns))
     merged = merge(
         memory, _facts(sentences, session, theirs), max_tokens, count_tokens, turns=turns
