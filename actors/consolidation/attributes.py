@@ -146,6 +146,8 @@ _TABLE: list[tuple[str, str]] = [
         r"her|its?|them|him|everything|a|an|[\w-]+'s|(?-i:[A-Z])[\w-]* (?:to|from|into|onto|up|down))\b)|based|resides?|settled|flat|apartment|hometown|"
         # (where they are: "in the new place"; not what it costs, "the rent on the new place")
         rf"unpacked|(?:in|into|to|at) (?:our|my|their|his|her|the|a) new (?:house|home|place|kitchen)|"
+        # (or their address, as it is often spelt too: "new adress: Kadıköy, Moda side")
+        r"(?:^|\b(?:my|our|the) |'s )(?:new )?(?:home )?add?ress(?=:| is\b| now\b)|"
         # (where they are, said in passing: "our quilting group here in Socorro"; not a stay,
         # "here in Rome for the weekend")
         # (a stay's length, not what for: "for the weekend", not "for the coast road")

@@ -152,3 +152,13 @@ def test_guess_who_and_their_own_name_with_a_title_are_the_speaker() -> None:
     assert "Shigeru works as a caretaker." in lines, lines
     lines = _lines("Njeri", "rugby update! Otieno, captain of the men's team 😎")
     assert not any("Njeri is a captain" in line for line in lines), lines
+
+
+def test_a_new_address_is_a_new_home_however_it_is_spelt() -> None:
+    """ "new adress: Kadıköy, Moda side" and "my new address is Moda" replace the home
+    (before, an address was no home and the old one stayed); a sister's address is hers."""
+    for said in ("new adress: Kadıköy, Moda side. movers was chaos", "my new address is Moda"):
+        lines = _lines("Cem", "I live in Beşiktaş.", said)
+        assert not any("Beşiktaş" in line for line in lines), lines
+    lines = _lines("Cem", "I live in Beşiktaş.", "my sister's address is Rome now")
+    assert "Cem lives in Beşiktaş." in lines, lines
