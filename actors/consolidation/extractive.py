@@ -47,7 +47,7 @@ from .clauses import clauses
 from .fragments import valued
 from .introduction import INITIALISM, introduced, opened_by_name
 from .kinds import KINDS, record_time, recurs
-from .offers import offer_taken
+from .offers import BEGUN_AT, offer_taken
 from .ownership import named_theirs, of_theirs
 from .places import PLACE_NAMED, VENUE, arrived_in, greeted_from, place_after
 from .posts import TRADE_NEXT, post_after, post_said
@@ -249,7 +249,9 @@ def _score(text: str, role: str, turn: str = "", theirs: frozenset[str] = frozen
         # (but a short end of a claim is one: "I resigned."; "I quit!" may be of a habit,
         # said after it: "I quit! …sugar, I mean")
         return 0
-    score = 3 if _CHANGE.search(text) or signalled(text) or renames(text) else 0
+    # (or the first days at work somewhere, over: "First full week at Cholla done.")
+    changed = _CHANGE.search(text) or signalled(text) or renames(text) or BEGUN_AT.match(text)
+    score = 3 if changed else 0
     if keys(text):  # about a home, a job, a partner, a pet…: what memory is for
         score += 2
     if retraction_topics(text) is not None:  # takes a fact back: the merge must see it

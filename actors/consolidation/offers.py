@@ -11,12 +11,13 @@ from collections.abc import Sequence
 
 from reverie.store import Fact
 
+from .attributes import keys
 from .change import values
 from .sentences import sentences
 from .third_person import article, third_person
 from .words import UPPER
 
-__all__ = ["offer_accepted", "offer_taken"]
+__all__ = ["BEGUN_AT", "offer_accepted", "offer_taken"]
 
 #: The offer said yes to, anywhere in the turn: "I said yes!!", "I accepted", "I GOT IT!!",
 #: "taking it.".
@@ -92,6 +93,13 @@ _POST = re.compile(
     r"(?:an? )?(?P<role>(?:[a-z][\w-]* ){0,2}(?:[a-z]+(?:er|or|ist|ian|ant|ent|eer|ate|ive)|"
     r"chef|nurse|lead|head|cook|clerk|guide|pilot|medic))"
 )
+#: The first days of work somewhere: "First week at", "First full week at", "first week
+#: running the echo lab at".
+_FIRST_DAYS = r"[Ff]irst (?:full |real )?(?:week|day|month|shift)s?(?: [a-z]+){0,4}? at"
+#: Where, by its name, then done ("Kuzgun done!!", "Cotovia ✔️").
+_AT = rf" (?P<at>[{UPPER}][\w'&-]*(?: [{UPPER}][\w'&-]*)*) (?:is )?(?:done|over|finished|✔️|✔|✅)"
+#: The first days of the speaker's work somewhere, over: news, however short.
+BEGUN_AT = re.compile(_FIRST_DAYS + _AT)
 #: The pay offered, after the job: "at 365000", "for 47,500", ", 58000".
 _PAY = re.compile(r"(?:,|,? (?:at|for|on)) ([^\w\s]?\d[\d,.]*k?)$")
 
@@ -107,7 +115,7 @@ def offer_accepted(
     who = re.escape(speaker)
     took = re.fullmatch(rf"{who} took the offer[.!]*", fact.text) or re.match(
         # (or the work there begun: "First week at Brannigan done.", "Ebba starts at Kustvarv")
-        rf"(?:{who} said yes to|(?:{who}'s )?[Ff]irst (?:week|weeks|day|days|month|shift)s? at|"
+        rf"(?:{who} said yes to|(?:{who}'s )?{_FIRST_DAYS}|"
         rf"{who} (?:starts|started|is starting) at) (?P<to>[{UPPER}][\w'&-]*)",
         fact.text,
     )
@@ -130,6 +138,18 @@ def offer_accepted(
             return None, Fact(
                 text=f"{speaker} works at {wants['by']}.", date=fact.date, sources=fact.sources
             )
+    if (begun := re.match(rf"(?:{who}'s )?{_FIRST_DAYS}{_AT}", fact.text)) and not any(
+        k.attribute == "work"
+        and k.subject == speaker.lower()
+        and begun["at"].lower() in k.value.lower()
+        for line in lines
+        for k in keys(line.text)
+    ):
+        # (first days at a workplace no line holds as theirs: where they work now, "First
+        # week at Kuzgun done!!" after "got offer from Kuzgun Labs, salary 4.2k eur")
+        return None, Fact(
+            text=f"{speaker} works at {begun['at']}.", date=fact.date, sources=fact.sources
+        )
     return None
 
 

@@ -113,3 +113,24 @@ def test_what_is_offered_that_no_one_holds_is_no_job() -> None:
     ]:
         lines = facts_of(memory_after((said, "Meera", "s")))
         assert not any("Meera is now" in line or "works" in line for line in lines), (said, lines)
+
+
+def test_first_days_at_a_workplace_no_line_holds_as_theirs_are_where_they_work() -> None:
+    """ "first week at Kuzgun done!!" after "got offer from Kuzgun Labs" (an offer no rule
+    reads as one), "First full week at Cholla done." and "first week running the echo lab at
+    Lircay done!" say where they work now, in place of the old employer (before, the first
+    was kept as said and the old employer stayed; the others were dropped as too short)."""
+    for first_days, new in (
+        ("first week at Kuzgun done!! people nice, coffee bad", "Kuzgun"),
+        ("First full week at Cholla done.", "Cholla"),
+        ("first week running the echo lab at Lircay done! exhausting but good", "Lircay"),
+    ):
+        lines = facts_of(
+            memory_after(
+                ("I'm Cem, a developer at Pusula Yazılım in Istanbul.", "Cem", "s"),
+                ("got offer from Kuzgun Labs, salary 4.2k eur, full remote. thinking", "Cem", "s"),
+                (first_days, "Cem", "s"),
+            )
+        )
+        assert f"Cem works at {new}." in lines, lines
+        assert not any("Pusula" in line for line in lines), lines
