@@ -60,8 +60,9 @@ _TRADE_IN = re.compile(
     # (and which year of it: "2nd year sparky apprentice with …", "final-year student at …")
     rf"(?P<trade>(?:(?:\d(?:st|nd|rd|th)|first|second|third|final)[ -]year )?"
     # (of up to four words: "wind turbine technician offshore at Horns Rev")
-    # (not what they are doing: "working on the Hill Project"; nor a clause, "we live in …")
-    rf"(?:(?![a-z]+ing |{_PRONOUN}\b)[a-z][\w-]*|\d[A-Z]|{INITIALISM})(?: [a-z][\w-]*){{0,3}}?(?: living| based)? "
+    # (not what they are doing: "working on the Hill Project"; nor a clause, "we live in …",
+    # "signed with the Acción Sur agency")
+    rf"(?:(?![a-z]+ing |[a-z]+ed (?:with|at|to|for|from|in|on|by)\b|{_PRONOUN}\b)[a-z][\w-]*|\d[A-Z]|{INITIALISM})(?: [a-z][\w-]*){{0,3}}?(?: living| based)? "
     r"(?:in|at|on|with|for|from|near|outside) "
     # (and the wider place after a comma: "near Dokkum, Friesland", ``_with_wider``)
     rf"[^,.!?]*?[{UPPER}][^,.!?]*(?:, [{UPPER}][^,.!?]*)?)"
@@ -125,10 +126,12 @@ def introduced(body: str) -> list[str]:
         rest = re.sub(r"^, an? [^,.!]*?(?= in [A-Z]|[,.!]|$)", "", rest)
     elif apposed := _apposed(rest):  # "Ilse here, cellist, based in Utrecht"
         said, rest = [f"I'm {who}.", *apposed], ""
+    elif lone := _first_trade(rest):  # "Leocadia here, muralist, 63 and still climbing …"
+        said, rest = [f"I'm {who}.", f"{works_as(lone)}."], rest[len(lone) :]
     else:
         said = [f"I'm {who}."]
     rest = rest.strip(" ,.!")
-    if aged := re.match(r"(\d{1,3})(?:, |$)", rest):  # ("Team lead at Nexcall here, 33")
+    if aged := re.match(r"(\d{1,3})(?:, | and |$)", rest):  # ("Team lead at Nexcall here, 33")
         said, rest = [*said, f"I'm {aged[1]} years old."], rest[aged.end() :]
     # ("…, working remote for Lumora", "…, from Otahuhu": still of the speaker)
     if re.match(r"[a-z]+ing\b", rest) or _SAID_OF_ME.match(rest):
@@ -156,7 +159,8 @@ _LIVE_IN = re.compile(rf"(?:live|lives) in [{UPPER}][^,]*")
 #: plumber, live in Mumbles.", "Kenji. 34. Osaka.", "Matti, Tampere. 55."
 _NAME_FIRST = (  # (after a greeting: "alright, Segun here. drummer", "Kia ora. Tane. Paramedic")
     # (and a surname: "Morning. Lars Holm. Welder at …")
-    r"^(?:(?!{name}\b)[\w'’-]+(?: [\w'’-]+)?[,.!]+\s+)?(?P<name>{name})(?: [A-Z][\w'-]+)?"
+    # (and one word before it, "I am" in the language they greet in: "hola, soy Cristobal.")
+    r"^(?:(?!{name}\b)[\w'’-]+(?: [\w'’-]+)?[,.!]+\s+)?(?:[a-z]+ )?(?P<name>{name})(?: [A-Z][\w'-]+)?"
     r"(?:(?P<here> here)?[.!]\s+|, )"
 )
 
@@ -195,6 +199,16 @@ def opened_by_name(text: str, name: str | None) -> str:
     if len(said) == 1 and (found[0].endswith(", ") or found["here"]):
         return text  # "Kwame, quick question: …": no introduction ("Kwame here." is one)
     return " ".join([*said, rest]).rstrip()
+
+
+def _first_trade(rest: str) -> str:
+    """The trade a list after "… here" opens with, when the embedder places its head as a
+    person ("muralist, 63 and …"; not "quick question, …"); else ""."""
+    first = rest.split(", ")[0].rstrip(".! ")
+    if not _TRADE_ALONE.fullmatch(first):
+        return ""
+    with meaning() as embed:
+        return first if a_person(first.split()[-1], embed) else ""
 
 
 def _with_wider(parts: list[str]) -> list[str]:
@@ -279,7 +293,9 @@ def _part(part: str) -> list[str]:
     if _SAID_OF_ME.match(part) or re.match(r"[a-z]+ing\b", part):
         return clauses(f"I'm {part}.")
     if mostly := _MOSTLY.fullmatch(part):  # "mostly home births": what the work is
-        return [f"I {mostly['how'] or mostly['how2']} do {mostly['what'] or mostly['what2']}."]
+        how, what = mostly["how"] or mostly["how2"], mostly["what"] or mostly["what2"]
+        # (or what they are doing: "mostly watching Merapi tremors")
+        return [f"I'm {how} {what}." if re.match(r"[a-z]+ing\b", what) else f"I {how} do {what}."]
     if re.match(rf"(?:(?:new|tiny|small|little|big) )?{HOMES} in [{UPPER}]", part):
         return clauses(f"I live in a {part}.")  # "flat in Flogsta w/ my old cat Smilla"
     # ("wife Bianca", "cat Mrvica runs the place": whose, its "my" left out)

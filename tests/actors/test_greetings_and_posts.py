@@ -229,3 +229,19 @@ def test_a_trade_said_by_what_the_speaker_is_gives_way_to_a_new_one() -> None:
         "Makana", "I'm the harbourmaster at the little port in Kona.", "I work as a deckhand now."
     )
     assert any("Kona" in line for line in lines), lines
+
+
+def test_a_lone_trade_after_here_or_after_the_name_in_another_language() -> None:
+    """ "Noor here, muralist, 63 and still climbing ladders" and "hola, soy Noor. stuntman,
+    mostly car and fall work, signed with the Acción Sur agency." say the trade (before, a
+    trade alone after "here," was dropped unless another part followed it, and a name after
+    "soy" opened no introduction); "Noor here, quick question, …" says none."""
+    lines = _lines("Noor", "buenas! Noor here, muralist, 63 and still climbing ladders.")
+    assert "Noor works as a muralist." in lines and "Noor is 63 years old." in lines, lines
+    lines = _lines(
+        "Noor",
+        "hola, soy Noor. stuntman, mostly car and fall work, signed with the Acción Sur agency.",
+    )
+    assert "Noor works as a stuntman." in lines, lines
+    assert "Noor signed with the Acción Sur agency." in lines, lines
+    assert not any("works as" in line for line in _lines("Noor", "Noor here, quick question, ok?"))
