@@ -125,10 +125,14 @@ _CUE = re.compile(
 #: A state of the past, over before now.
 _OVER = re.compile(
     r"\b(?:lived|grew up|used to|was born|as a (?:kid|child|teen(?:ager)?)|years ago|"
-    # ("My first car was an old Corsa", "my old flat in Didsbury was only 600")
+    # ("My first car was an old Corsa", "my old flat in Didsbury was only 600"; "first car I
+    # ever drove was his Suzuki", its "my" left out)
     r"(?:'s|\bmy|\btheir|\bhis|\bher|\bour) (?:first|old|previous|former) (?:[\w-]+ ){0,3}(?:was|were)|"
+    r"^(?:the )?first (?:[\w-]+ ){1,4}(?:was|were)|"
     r"before (?:i|they|he|she|we|[A-Z][\w-]*) \w+ed|"
-    r"until \d{4}|in the \w+ties|back then|when (?:i|they|he|she|(?-i:[A-Z])[\w-]*) was)\b",
+    r"until \d{4}|in the \w+ties|back then|when (?:i|they|he|she|(?-i:[A-Z])[\w-]*) was|"
+    # (youth, its "I was" left out: "in Saigon I sold bánh mì on street when young")
+    r"when (?:young|little|small|a (?:kid|child|student))|as (?:a )?student)\b",
     re.IGNORECASE,
 )
 #: Cues that also open news of a new thing ("our new menu"): a change only when the

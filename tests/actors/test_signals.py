@@ -108,3 +108,19 @@ def test_a_thing_let_fall_or_left_somewhere_has_not_ended() -> None:
         assert _merge("Olena", older, said) == [], said
     assert _merge("Olena", older, "Olena dropped the Sunday swim, too cold now.") == [older[0]]
     assert signalled("Olena dropped the choir in the end.")
+
+
+def test_youth_and_a_first_one_ever_are_the_past_with_their_i_left_out() -> None:
+    """ "in Saigon I sold bánh mì on street when young" and "first car I ever drove was his
+    Suzuki Mehran" tell of the past: the home and the car stay (before, each was read as a
+    change now and retired the line)."""
+    memory = _memory_after(
+        ("we moved house to Braybrook, smaller, near restaurant.", "Minh", "s"),
+        ("in Saigon I sold bánh mì on street when young, now I have restaurant.", "Minh", "s"),
+    )
+    assert "Braybrook" in memory, memory
+    memory = _memory_after(
+        ("sold the old car, bought a Geely Coolray, cheap and full option.", "Faisal", "s"),
+        ("first car I ever drove was his Suzuki Mehran there haha", "Faisal", "s"),
+    )
+    assert "Coolray" in memory, memory
