@@ -2,8 +2,8 @@
 
 Used when no LLM is configured, and when a configured one keeps failing past
 ``hard_tokens``. It cannot paraphrase, so it selects: each sentence gets a
-score from cheap signals (a first-person statement of preference or fact,
-a change said (``change.signalled``), dates, numbers, capitalised names); the best few become the summary, in
+score from cheap signals (``salience``: a first-person statement of preference or fact,
+a change said (``signals.signalled``), dates, numbers, capitalised names); the best few become the summary, in
 their original order, and the best user statements become facts.
 
 What it keeps as facts: every clause of a user sentence (never assistant,
@@ -30,7 +30,6 @@ from typing import NamedTuple
 
 from reverie.store import Fact, MessageRecord
 
-from .acquiring import THE_MAKE
 from .anaphora import (
     forgot_it,
     it_corrected,
@@ -40,28 +39,27 @@ from .anaphora import (
     old_one,
     someone_named,
 )
-from .attributes import PET, keys
+from .attributes import PET
 from .casual import as_meant, born_named, labelled
 from .chatter import split_opener
 from .clauses import clauses
 from .fragments import valued
 from .introduction import INITIALISM, introduced, opened_by_name
-from .kinds import KINDS, record_time, recurs
-from .offers import BEGUN_AT, offer_taken
-from .ownership import named_theirs, of_theirs
+from .kinds import KINDS
+from .offers import offer_taken
+from .ownership import named_theirs
 from .places import PLACE_NAMED, VENUE, arrived_in, greeted_from, place_after
 from .posts import TRADE_NEXT, post_after, post_said
 from .relay import relayed
-from .renaming import corrected_name, renames
+from .renaming import corrected_name
 from .replies import IT, answered, continues, named_then_when, only_reply
 from .result import ConsolidationResult
-from .retraction import retraction_topics
 from .routines import WHEN_ALONE, when_of
+from .salience import FACT_MIN_SCORE, OWNED_WRONG, VALUE_ALONE, salience
 from .sentences import EMOJI, asserted, claim_asked_of, sentences
-from .signals import ending, signalled
 from .third_person import DEFAULT_SPEAKER, past_verb, third_person
 from .truth import merge
-from .words import MONTHS, UPPER, WEEKDAYS
+from .words import UPPER
 
 __all__ = [
     "extractive_consolidation",
@@ -71,41 +69,6 @@ __all__ = [
 ]
 
 SUMMARY_SENTENCES = 5
-FACT_MIN_SCORE = 3
-#: A sentence that opens with what its speaker is doing, "I" left out: "Having paratha …".
-_DOING = re.compile(r"^[A-Z][a-z]{2,}ing\b")
-_FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|mine|we|we're|our)\b", re.IGNORECASE)
-#: The speaker as what others did something to ("They made me operations manager"), said
-#: not asked ("Can you help me …?" is a request).
-_ME = re.compile(r"\bme\b(?!.*\?$)", re.IGNORECASE)
-#: Others doing something to the speaker or a thing of theirs ("they offered me a role", "the
-#: club bumped my pay to …"): said of the speaker as a statement is.
-_DONE_TO_ME = re.compile(
-    r"^(?:[^:]+: )?(?:(?i:they|he|she)|[Tt]he [a-z]+|[A-Z][\w'-]*) (?:\w+ed|made|gave|put|cut|set) "
-    r"(?:me|my [a-z]+)\b"
-)
-_STATEMENT = re.compile(
-    r"\b(i'm|i've|am|is|are|was|have|has|prefer|prefers|like|likes|love|loves|hate|dislike|want|"
-    r"need|use|work|works|live|lives|moved|relocated|always|never|usually|favou?rite|allergic|"
-    r"name|called|born|birthday|plan|decided|remember|teach|teaches|study|studies|speak|speaks|"
-    r"own|owns|bought|adopted|joined|started|play|plays|made|promoted|hired|gave|"
-    # (a thing kept, decided: "I'll stay with Zotero", "sticking with the Pulsar")
-    r"(?:stay|stick|staying|sticking) with|"
-    r"till i die|for life|through and through)\b",  # (a team supported: "Arsenal for life")
-    re.IGNORECASE,
-)
-#: A sentence that changes or takes back a fact: always worth a look by the merge.
-_CHANGE = re.compile(
-    r"(?i)\b(?:correction|typo|actually|anymore|no longer|forget|scratch|scrap|cancelled|is off|not happening)\b"
-)
-#: "We practise on Thursdays": the speaker doing something, whatever the verb.
-_SUBJECT_VERB = re.compile(
-    # (after when it holds from: "From next month we pay 750 leva")
-    r"^(?:[^:]+: )?(?:(?:From|Since|Starting|As of|Until) (?:next |this |last )?\w+,? )?"
-    r"(?:I|[Ww]e|[Mm]y [a-z]+(?: [A-Z][\w-]*)?|(?:[Mm]y [\w-]+ )?[A-Z][\w'-]* and I)"
-    r"(?:'re|'ve)? "
-    r"(?!(?:would|might|could|should|will|may)\b)[a-z]{2,}\b"
-)
 #: What follows a verb whose "I" was left out: "Moved to …", "Bought a …", "Picked up …".
 _OBJECT = re.compile(
     # (or a name: "Left Pixelworks last month")
@@ -123,15 +86,6 @@ _BECAME = re.compile(r"(?:turned|became|went)$", re.IGNORECASE)
 _WENT_SOMEWHERE = re.compile(
     r"(?:home|out|back|away|there|here|off|over|around|on|up|down|in|inside|outside|lost)\b"
 )
-#: A speaker giving their name in two or three words ("I'm Maya.", "Call me Ines!"), or a
-#: state of theirs in one ("I'm vegetarian.", "We're engaged!"; a feeling of the moment is
-#: ``is_chatter``'s).
-_INTRODUCTION = re.compile(
-    r"^(?:(?:I'm|I am|Call me|My name's|Name's) [A-Z][\w'-]*|"
-    r"(?:I'm|I am|We're|We are) (?:now |finally |officially )?[a-z][a-z-]{3,}|"
-    # (an age: "I'm 29.")
-    r"(?:I'm|I am) (?:now |just )?\d{1,3})[.!]*$"
-)
 #: A fragment that only names what the sentence before introduced: "A beagle called Rex."
 _APPOSITION = re.compile(
     r"^(?:(?:A|An) [^.!?]{0,40}\b(?:called|named)|(?:His|Her|Its) name(?: is|'s)|"
@@ -147,23 +101,6 @@ _NAME_SAID = re.compile(
 )
 #: A clause that says nothing on its own: "I love it", "I did that".
 _ONLY_PRONOUN = re.compile(r"^\S+ \S+ (?:it|this|that|them)[.!]?$", re.IGNORECASE)
-_DATE = re.compile(
-    r"(?i)\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}(?:/\d{2,4})?|today|tomorrow|yesterday|"
-    rf"(?:{WEEKDAYS})s?|{MONTHS})\b"
-)
-_NUMBER = re.compile(r"\d")
-#: Money: a symbol or a currency's code on either side of an amount ("$900", "450 €",
-#: "2,300,000 MNT", "KSh 54,000").
-_CURRENCY = re.compile(r"[$€£¥₹₦₱]\s?\d|\d\s?(?:[€£¥₹₦₱]|[A-Z]{3}\b)|\b[A-Z]{2,3}\s?\d")
-#: A value stated: "is 214 watts", "are now 40,000 a month", "is a scary 1,400 a month".
-_VALUE_IS = re.compile(r"\b(?:is|are|go for|goes for|sells? for)\s+(?:[a-z]+\s+){0,2}[^\w\s]?\d")
-_IS = re.compile(r"\b(?:is|are)\b")
-_NAMED_OWN = re.compile(
-    # (or named after a comma, alone: "Our rescue greyhound, Rocket.")
-    rf"^(?i:my|our) (?:(?:[a-z-]+ ){{1,2}}[{UPPER}][\w'-]+ [a-z]|(?:[a-z-]+ )?[a-z-]+, "
-    rf"[{UPPER}][\w'-]+[.!]*$)"
-)
-_NAME = re.compile(r"\b[A-Z][\w'-]+")
 #: "moved there", "a flat there": the place the sentence named before.
 _THERE = re.compile(
     # (not a way to get somewhere: "no idea how I'll get there with the amplifier")
@@ -236,53 +173,6 @@ class _Sentence(NamedTuple):
     turn: MessageRecord
 
 
-def _score(text: str, role: str, turn: str = "", theirs: frozenset[str] = frozenset()) -> int:
-    """Salience of one sentence (of ``turn``, by one with ``theirs``); 0: never worth keeping."""
-    if role == "user" and _VALUE_ALONE.match(text) and _OWNED_WRONG.search(turn):
-        return FACT_MIN_SCORE  # "It's 11.", after "I got the waitlist wrong"
-    if role == "user" and record_time(text, turn):
-        return FACT_MIN_SCORE  # "7:38!!! sub 7:40 done": a new best time, however short
-    words = text.split()
-    if _INTRODUCTION.match(text):
-        return FACT_MIN_SCORE if role == "user" else 0  # "I'm Maya.": short, but a name
-    if len(words) < 3 and not (keys(text) and ending(text) and not _QUIT.search(text)):
-        # (but a short end of a claim is one: "I resigned."; "I quit!" may be of a habit,
-        # said after it: "I quit! …sugar, I mean")
-        return 0
-    # (or the first days at work somewhere, over: "First full week at Cholla done.")
-    changed = _CHANGE.search(text) or signalled(text) or renames(text) or BEGUN_AT.match(text)
-    score = 3 if changed else 0
-    if keys(text):  # about a home, a job, a partner, a pet…: what memory is for
-        score += 2
-    if retraction_topics(text) is not None:  # takes a fact back: the merge must see it
-        score += 3
-    if _FIRST_PERSON.search(text) or _ME.search(text):
-        statement = _STATEMENT.search(text) or _SUBJECT_VERB.match(text)
-        score += 3 if statement or _DONE_TO_ME.match(text) else 1
-    elif _IS.search(text) or _DOING.match(text):
-        # "the rent is 925 pounds", "Thursday mornings are pilates"; or the speaker's doing,
-        # "I" left out: "Having paratha for breakfast again"
-        score += 1
-    # "Our husky Muki got …": who is in their life, said of them; "The Duster is a blessing
-    # for port pickups", "The Vario handles the hill": a thing of theirs known by its make
-    body = split_opener(text)[1]  # (after its opener: "ok so the Framework arrived")
-    if _NAMED_OWN.match(body) or THE_MAKE.match(body):
-        score += 2
-    score += 3 if of_theirs(text, theirs) else 0  # "Carla has dementia", of "my wife Carla"
-    if _DATE.search(text):
-        score += 2
-    if _NUMBER.search(text):
-        # (a value stated as one more: "FTP is 214 watts", "deposit is €1,800"; not "at 6")
-        # (or an amount by the period it recurs, a value of theirs: "780 lari a month")
-        if recurs(text):
-            score += 3
-        else:
-            score += 2 if _VALUE_IS.search(text) or _CURRENCY.search(text) else 1
-    names = {w for w in _NAME.findall(" ".join(words[1:])) if w != "I" and not w.startswith("I'")}
-    score += min(len(names), 2)
-    return score if role == "user" else score // 2
-
-
 def _sentences(turns: list[MessageRecord], theirs: frozenset[str]) -> list[_Sentence]:
     found: list[_Sentence] = []
     for turn in turns:
@@ -313,7 +203,7 @@ def _sentences(turns: list[MessageRecord], theirs: frozenset[str]) -> list[_Sent
                 first = text[0] if named else text[0].lower()
                 text = f"{re.sub(rf'[.!? ]*{EMOJI}*$', '', last.text)}, {first}{text[1:]}"
             if text:
-                score = _score(text, turn.role, turn.content, theirs)
+                score = salience(text, turn.role, turn.content, theirs)
                 found.append(_Sentence(len(found), turn.role, text, score, turn))
     return found
 
@@ -396,10 +286,10 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
         text = offer_taken(when_of(named_then_when(text, said), said), sentence.turn.content)
         if said and _AMOUNT_NOW.match(text):
             text = f"I'm on {text}"  # "Got a raise. 2650 now.": what they are on now
-        wrong = _OWNED_WRONG.search(said) or (
-            _VALUE_ALONE.match(text) and _OWNED_WRONG.search(sentence.turn.content)
+        wrong = OWNED_WRONG.search(said) or (
+            VALUE_ALONE.match(text) and OWNED_WRONG.search(sentence.turn.content)
         )
-        if wrong and not _OWNED_WRONG.search(text):
+        if wrong and not OWNED_WRONG.search(text):
             # "Sorry, I made a mistake in the numbers. … the rent is KSh 54,000": corrects
             text = f"Correction: {text}"
         sentence = sentence._replace(text=text)
@@ -407,7 +297,9 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
         # ("We have moved. The air in Malang is so cool": a bare move is to the place said next)
         then = after.text if after is not None and after.turn is sentence.turn else ""
         statements = [
-            sentence._replace(text=t, score=_score(t, sentence.role, sentence.turn.content, theirs))
+            sentence._replace(
+                text=t, score=salience(t, sentence.role, sentence.turn.content, theirs)
+            )
             for t in _statements(
                 post_said(labelled(asserted(sentence.text)), said),
                 place,
@@ -450,19 +342,8 @@ def _answer(question: _Sentence, reply: _Sentence, session: str) -> Fact | None:
     return _said(reply.turn, session, said)
 
 
-_QUIT = re.compile(r"\bquit\b", re.IGNORECASE)
-#: A mistake owned in a clause of its own, before the clauses that correct it.
 #: An amount said alone as it is now, after what changed it: "Got a raise. 2650 now."
 _AMOUNT_NOW = re.compile(r"^[^\w\s]?\d[\d,]*(?:\.\d+)?(?: [a-z]+)? now[.!]*$")
-#: A value said alone, in a turn that owns a mistake: "Sorry, I got the waitlist wrong. … It's
-#: 11." puts the waitlist right.
-_VALUE_ALONE = re.compile(
-    r"^(?:Correction: )?(?:It's|It is|That's|That is) (?:actually )?\S*\d[\d,.]*[.!]?$"
-)
-_OWNED_WRONG = re.compile(
-    r"\b(?:wrong|mistakes?|typo|mis(?:read|typed|spoke|said|remembered|wrote)|mixed (?:\w+ )*up)\b",
-    re.IGNORECASE,
-)
 #: What a mistake owned in a lead-in was about: "my mistake about the diploma", "got it
 #: wrong on the rent".
 _WRONG_ABOUT = re.compile(r"\b(?:about|on|with|re) (?P<thing>(?:the|my|our) [\w' -]+?)$")
@@ -492,7 +373,7 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
         # "The Polish course also changed: it is now on Saturday mornings": the course is
         body = f"{thing['thing']}{body[it.end() :]}"
     # ("my mistake about the diploma: it's at WSB": the diploma, corrected)
-    about = _WRONG_ABOUT.search(opener) if _OWNED_WRONG.search(opener) else None
+    about = _WRONG_ABOUT.search(opener) if OWNED_WRONG.search(opener) else None
     if about and (it := re.match(r"[Ii]t(?='s| is| was)", body)):
         body = f"Correction: {about['thing'].capitalize()}{body[it.end() :]}"
     # (an introduction after a lead of its own: "quick intro so you can keep track: I'm Saskia, …")
@@ -531,7 +412,7 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
         if places or then:
             # "It's in Salvador, we move at the end of the month": the move is to Salvador
             found[i] = _BARE_MOVE.sub(rf"\g<0> to {(places or [then])[-1]}", found[i], count=1)
-    if len(found) > 1 and _OWNED_WRONG.search(found[0]):
+    if len(found) > 1 and OWNED_WRONG.search(found[0]):
         # "I gave you the wrong plot number; my plot is number 22": what follows corrects
         found[1:] = [f"Correction: {clause}" for clause in found[1:]]
     for i, clause in enumerate(found):
