@@ -143,7 +143,8 @@ def it_corrected(text: str, said: str) -> str:
 _OLD_ONE = re.compile(r"\b(?P<whose>[Tt]he|[Mm]y|[Oo]ur|[Tt]heir) old one\b")
 #: The kind of a new thing: "a new laptop, an HP Spectre", "got a new phone".
 _NEW_KIND = re.compile(
-    r"\bnew (?:[a-z-]+ ){0,2}?(?P<kind>[a-z][a-z-]{2,})(?=[,.;!:]|$| (?:an?|the)\b)"
+    # (its day too: "new laptop day: …" is of a laptop)
+    r"\bnew (?:[a-z-]+ ){0,2}?(?P<kind>[a-z][a-z-]{2,})(?: day)?(?=[,.;!:]|$| (?:an?|the)\b)"
 )
 
 #: A thing got by its make, said before "the old one" in its sentence: "a Lenovo ThinkPad".

@@ -53,7 +53,7 @@ _GOT = re.compile(r"\b(?:get|got|buy|bought|pick|picked|choose|chose|go with|wen
 #: new job", "got the job", "job news:".
 _ANNOUNCED = re.compile(
     r"(?:^(?:(?:and|so|also|oh|ok|okay|plus|update:?) )*|: |\b(?:a|my|our|the) )(?:brand )?new "
-    r"(?P<kind>[a-z]{3,})[.!:]*$"
+    r"(?P<kind>[a-z]{3,})(?: day)?[.!:]*$"  # (and its day: "new laptop day: Asus Zenbook 14")
     r"|\bgot (?:the|a|my) (?:new )?(?P<got>job|offer|position|role|post)\b[^,;]{0,20}$"
     r"|^(?:(?:big|some|good) )?(?P<news>job|work) news\b"
     # (a pet come home, its name said next: "we adopted a cat! Sill.")

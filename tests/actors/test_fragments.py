@@ -125,3 +125,17 @@ def test_an_amount_alone_answers_the_thing_the_question_asks_about() -> None:
     assert "Tove's rent is 8400." in lines, lines
     assert not any("7200" in line for line in lines), lines
     assert "Tove is vegetarian now." in lines and "Tove is vegan." not in lines, lines
+
+
+def test_a_new_things_day_names_its_kind() -> None:
+    """ "new laptop day: Asus Zenbook 14, silent and light. the old one's gone to my niece."
+    is a new laptop and the old laptop gone (before, its kind read as "day": the value was
+    kept as said, the old Dell stayed, and "the old day's gone")."""
+    lines = lines_of_days(
+        "Tove",
+        _INTRO,
+        ["new laptop day: Asus Zenbook 14, silent and light. the old one's gone to my niece."],
+    )
+    assert "Tove's new laptop is Asus Zenbook 14, silent and light." in lines, lines
+    assert "The old laptop's gone to Tove's niece." in lines, lines
+    assert not any("Latitude" in line for line in lines), lines
