@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from .acquiring import THE_MAKE
-from .attributes import keys
+from .attributes import PET, keys
 from .chatter import split_opener
 from .kinds import record_time, recurs
 from .offers import BEGUN_AT
@@ -50,6 +50,11 @@ _STATEMENT = re.compile(
 #: A sentence that changes or takes back a fact: always worth a look by the merge.
 _CHANGE = re.compile(
     r"(?i)\b(?:correction|typo|actually|anymore|no longer|forget|scratch|scrap|cancelled|is off|not happening)\b"
+)
+#: One more pet in the household: "a second cat has joined us", "found another dog".
+_ONE_MORE_PET = re.compile(
+    rf"\b(?:an?(?: [a-z]+)? (?:second|third|fourth)|another) (?:[a-z]+ )?(?:{PET.pattern})\b",
+    re.IGNORECASE,
 )
 #: "We practise on Thursdays": the speaker doing something, whatever the verb.
 _SUBJECT_VERB = re.compile(
@@ -110,8 +115,15 @@ def salience(text: str, role: str, turn: str = "", theirs: frozenset[str] = froz
         # (but a short end of a claim is one: "I resigned."; "I quit!" may be of a habit,
         # said after it: "I quit! …sugar, I mean")
         return 0
-    # (or the first days at work somewhere, over: "First full week at Cholla done.")
-    changed = _CHANGE.search(text) or signalled(text) or renames(text) or BEGUN_AT.match(text)
+    # (or the first days at work somewhere, over: "First full week at Cholla done."; or one
+    # more pet: "And Nerea found a second dog at the shelter, Boro.")
+    changed = (
+        _CHANGE.search(text)
+        or signalled(text)
+        or renames(text)
+        or BEGUN_AT.match(text)
+        or _ONE_MORE_PET.search(text)
+    )
     score = 3 if changed else 0
     if keys(text):  # about a home, a job, a partner, a pet…: what memory is for
         score += 2

@@ -121,3 +121,22 @@ def test_the_day_something_happened_on_is_no_new_day_of_a_routine() -> None:
     )
     assert any("Wednesday" in line for line in lines), lines
     assert not any("football" in line.casefold() and "Monday" in line for line in lines), lines
+
+
+def test_one_more_pet_in_the_household_is_news_and_keeps_the_first() -> None:
+    """ "And Nerea found a second dog at the shelter, Boro." and "a second cat has joined
+    us, … Arash named her Zaferan." name the new pet and keep the first (before, both were
+    dropped as too weak to keep)."""
+    lines = _lines(
+        "Cristobal",
+        "I live with my girlfriend Nerea and our dog Chispa.",
+        "And Nerea found a second dog at the shelter, Boro. He and Chispa are inseparable.",
+    )
+    assert any("Boro" in line for line in lines), lines
+    assert any("Chispa" in line for line in lines), lines
+    lines = _lines(
+        "Mahsa",
+        "husband Behrouz, son Arash who's 6, and a cat, Pista.",
+        "And a second cat has joined us, a little orange girl — Arash named her Zaferan.",
+    )
+    assert any("Zaferan" in line for line in lines) and any("Pista" in line for line in lines)
