@@ -250,7 +250,8 @@ _TABLE: list[tuple[str, str]] = [
         rf"start(?:s|ed|ing)? (?:(?:on |this |next )?(?:today|tomorrow|{WEEKDAYS}) )?"
         # (not when: "I start at 7am", "start at half six")
         r"(?:as (?:an? )?(?:[\w-]+ ){1,3})?at(?! (?:\d|(?:half|quarter|noon|midday|midnight)\b))|"
-        r"(?:join(?:s|ed|ing)?|signed (?:on )?with|"
+        # (not the speaker's household joined: "a second cat has joined Mahsa and others")
+        r"(?:join(?:s|ed|ing)?(?! (?-i:[A-Z])[\w-]* and others\b)|signed (?:on )?with|"
         r"(?:accepted|took|got|landed) (?:an? |the )?(?:job |new )?(?:offer|position|job|role|post)"
         # (and what as: "got an offer to be head baker at Pan no Mori")
         r"(?: to be (?:an? |the )?[\w-]+(?: [\w-]+){0,2}?)?(?: too)?,? (?:from|at|with)) (?:the )?(?-i:[A-Z])[\w-]*|"

@@ -140,3 +140,16 @@ def test_one_more_pet_in_the_household_is_news_and_keeps_the_first() -> None:
         "And a second cat has joined us, a little orange girl — Arash named her Zaferan.",
     )
     assert any("Zaferan" in line for line in lines) and any("Pista" in line for line in lines)
+
+
+def test_one_who_joined_the_household_is_no_workplace() -> None:
+    """ "a second cat has joined us" is written "has joined Mahsa and others": no employer
+    named Mahsa, so a new job leaves the cat (before, it read as work and went)."""
+    lines = _lines(
+        "Mahsa",
+        "husband Behrouz, son Arash who's 6, and a cat, Pista.",
+        "And a second cat has joined us, a little orange girl — Arash named her Zaferan.",
+        "We're in Umeå! First week at Norrland done, my team is lovely.",
+    )
+    assert any("Zaferan" in line for line in lines), lines
+    assert "Mahsa works at Norrland." in lines, lines
