@@ -101,6 +101,8 @@ def named_pronoun(sentence: str, before: Sequence[str], who: str) -> str:
 _WRONG_ABOUT = re.compile(
     r"\b(?:the|my) (?:wrong (?P<a>[a-z]+(?: [a-z]+)?)\b|(?P<b>[a-z]+(?: [a-z]+)?) wrong\b)"
     r"|\bmisread (?:the|my) (?P<c>[a-z]+)\b"
+    # ("my phone autocorrected my wife's name")
+    r"|\bauto-?correct(?:ed|s)? (?:the|my) (?P<h>[a-z]+(?:'s name)?)"
     r"|\b(?:[Tt]he|[Mm]y) (?P<d>[a-z]+(?: [a-z]+)?)(?: I (?:gave you|said|told you|wrote|typed))?"
     r" (?:was|were) (?:wrong|off|incorrect)\b"
     r"|^(?!(?i:small|quick|tiny|slight|minor|big|major|one|another|a|also|and|oh|so|plus)\b)"
@@ -134,7 +136,7 @@ def it_corrected(text: str, said: str) -> str:
         wrong = here
     if wrong is None:
         return text
-    thing = next(v for v in wrong.groups() if v).lower().removesuffix(" name")
+    thing = next(v for v in wrong.groups() if v).lower().removesuffix(" name").removesuffix("'s")
     verb = "are" if thing.endswith("s") and not thing.endswith("ss") else "is"
     return f"Correction: my {thing} {verb}{text[it.end() :]}"
 

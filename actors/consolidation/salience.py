@@ -97,7 +97,9 @@ VALUE_ALONE = re.compile(
 )
 #: A mistake owned in a clause of its own, before the clauses that correct it.
 OWNED_WRONG = re.compile(
-    r"\b(?:wrong|mistakes?|typo|mis(?:read|typed|spoke|said|remembered|wrote)|mixed (?:\w+ )*up)\b",
+    # (or the phone's mistake: "my phone autocorrected my wife's name")
+    r"\b(?:wrong|mistakes?|typo|mis(?:read|typed|spoke|said|remembered|wrote)|mixed (?:\w+ )*up|"
+    r"auto-?correct(?:ed|s)?)\b",
     re.IGNORECASE,
 )
 

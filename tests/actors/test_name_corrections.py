@@ -164,3 +164,21 @@ def test_a_roles_name_corrected_takes_the_titled_one_not_a_partner() -> None:
     memory = _facts(_memory_after(*said))
     assert "Elif works on perovskite solar cells in Prof. Hartung's group." in memory, memory
     assert any("boyfriend Can" in line for line in memory), memory
+
+
+def test_a_name_the_phone_autocorrected_then_its_right_one_is_said_of_whom() -> None:
+    """ "my phone autocorrected my wife's name earlier. It's Carol!" puts the wife's name
+    right (before, an autocorrection owned no mistake: Coral went and no line said Carol)."""
+    lines = _facts(
+        _memory_after(
+            ("I live in Norwood with my wife Coral and our two kids.", "Evander", "s"),
+            (
+                "ha, sorry, my phone autocorrected my wife's name earlier. It's Carol! She'd "
+                "kill me.",
+                "Evander",
+                "s",
+            ),
+        )
+    )
+    assert "Evander's wife is Carol!" in lines, lines
+    assert not any("Coral" in line for line in lines), lines
