@@ -14,7 +14,8 @@ from collections.abc import Sequence
 
 from reverie.store import Fact
 
-from .words import RELATIVES, UPPER, WHEN
+from .attributes import PET
+from .words import RELATIVES, UPPER, VALUE, WHEN
 
 __all__ = [
     "GIVEN",
@@ -27,6 +28,7 @@ __all__ = [
     "got_make",
     "kinded",
     "known_thing",
+    "named_things",
     "owns",
     "things_had",
 ]
@@ -178,3 +180,20 @@ def things_had(lines: Sequence[Fact], persons: set[str]) -> list[Fact]:
     for a thing said to end ("the old ute carked it")."""
     named = [f for f in lines if owns(f.text, persons) or known_thing(f.text, persons)]
     return named or [f for f in lines if _A_THING_HAD.search(f.text)]
+
+
+#: A name that says where or who, not what: "in Bristol", "boyfriend Tunde", "dog Lola"; nor a game
+#: played or driven for, "plays Mobile Legends", "drives Uber", nor a trade, "as a QA engineer".
+_PLACE_OR_PERSON = re.compile(
+    rf"\b(?:in|at(?: the)?|from|to|near|outside|with|for|by|as an?|play(?:s|ing|ed)?|dr(?:ives?|iving|ove)|"
+    rf"(?i:{RELATIVES})|{PET.pattern}),? "
+    # (or the wider place after a place, "a kiosk in Kalamaria, Thessaloniki", or a part of
+    # one by its name of two words, "at Kalpana Hospital's ENT department", not "in Gethin's")
+    r"(?-i:(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*)*, |[A-Z][\w'-]*(?: [A-Z][\w'-]*)+'s )?)$",
+    re.IGNORECASE,
+)
+
+
+def named_things(text: str) -> set[str]:
+    """The names of ``text`` that may name a thing (a make), not a place or a person."""
+    return {m[0] for m in VALUE.finditer(text) if not _PLACE_OR_PERSON.search(text[: m.start()])}

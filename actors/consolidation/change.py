@@ -35,6 +35,7 @@ from .acquiring import (
     got_make,
     kinded,
     known_thing,
+    named_things,
     owns,
     things_had,
 )
@@ -75,7 +76,7 @@ from .signals import (
 from .subjects import HOLDER, by_common_noun, subject
 from .successors import succeeded
 from .third_person import word_set
-from .words import RELATIVES, UPPER, WHEN
+from .words import RELATIVES, UPPER, VALUE, WHEN
 
 __all__ = ["Displaced", "apart", "displaced", "values"]
 
@@ -485,7 +486,7 @@ def _same_kind(
     makes = [
         (f, make)
         for f in own
-        for make in _named_things(f.text) - values(new.text) - {speaker}
+        for make in named_things(f.text) - values(new.text) - {speaker}
         # ("Tuesdays" is no make; nor, of a thing that ended, "19": "After 19 years … sold")
         if not WHEN.match(make) and not (ended and make[0].isdigit())
     ]
@@ -531,23 +532,6 @@ def _same_kind(
     return None
 
 
-#: A name that says where or who, not what: "in Bristol", "boyfriend Tunde", "dog Lola"; nor a game
-#: played or driven for, "plays Mobile Legends", "drives Uber", nor a trade, "as a QA engineer".
-_PLACE_OR_PERSON = re.compile(
-    rf"\b(?:in|at(?: the)?|from|to|near|outside|with|for|by|as an?|play(?:s|ing|ed)?|dr(?:ives?|iving|ove)|"
-    rf"(?i:{RELATIVES})|{PET.pattern}),? "
-    # (or the wider place after a place, "a kiosk in Kalamaria, Thessaloniki", or a part of
-    # one by its name of two words, "at Kalpana Hospital's ENT department", not "in Gethin's")
-    r"(?-i:(?:[A-Z][\w'-]*(?: [A-Z][\w'-]*)*, |[A-Z][\w'-]*(?: [A-Z][\w'-]*)+'s )?)$",
-    re.IGNORECASE,
-)
-
-
-def _named_things(text: str) -> set[str]:
-    """The names of ``text`` that may name a thing (a make), not a place or a person."""
-    return {m[0] for m in _VALUE.finditer(text) if not _PLACE_OR_PERSON.search(text[: m.start()])}
-
-
 #: A thing that ended was the old one, or another took its place ("… the old tablet is
 #: retired", "sold my bike, got a Honda Ace", "Pixel 8 now").
 _REPLACED = re.compile(r"\b(?:old|now|new|got|bought|arrived|replaced|these days|nowadays)\b")
@@ -582,9 +566,6 @@ def apart(old: Fact, changed: Callable[[str], bool]) -> Displaced:
     return Displaced(old, Fact(text=f"{rest}.", date=old.date, sources=old.sources))
 
 
-_VALUE = re.compile(rf"(?<=\S )[{UPPER}][\w-]*(?: [{UPPER}][\w-]*)*|\d[\d:,.]*\d|\d")
-
-
 def _parts(text: str) -> set[str]:
     """The words of the names of ``text`` that are names themselves ("XPS" of "Dell XPS")."""
     return {word for value in values(text) for word in value.split()[1:] if word[0].isupper()}
@@ -596,4 +577,4 @@ def _folded(names: set[str]) -> set[str]:
 
 def values(text: str) -> set[str]:
     """The names and numbers a fact states (not the word it opens with)."""
-    return set(_VALUE.findall(text))
+    return set(VALUE.findall(text))

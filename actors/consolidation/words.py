@@ -16,6 +16,7 @@ __all__ = [
     "RELATIVE",
     "RELATIVES",
     "UPPER",
+    "VALUE",
     "WEEKDAYS",
     "WHEN",
 ]
@@ -25,6 +26,8 @@ MONTHS = (
 )
 #: A capital letter, in the names of most European languages too ("Étienne", "Łódź").
 UPPER = "A-ZÀ-ÖØ-ÞĀ-ſ"
+#: A name or a number a fact states: capitalised words after its first, or digits.
+VALUE = re.compile(rf"(?<=\S )[{UPPER}][\w-]*(?: [{UPPER}][\w-]*)*|\d[\d:,.]*\d|\d")
 #: The small words inside a proper name in many languages ("Opificio delle Pietre Dure",
 #: "Museo del Prado", "Bank van Breda"): a name goes on past them.
 NAME_PARTICLES = (
