@@ -39,7 +39,7 @@ from .acquiring import (
     owns,
     things_had,
 )
-from .attributes import PET, held_by_another, keys
+from .attributes import HOMES, PET, held_by_another, keys
 from .breeds import named_beings, of_breed
 from .endings import ENDED, done_without, no_longer_on, stolen, thing_ended
 from .kinds import KINDS, amount_moved
@@ -471,8 +471,8 @@ def _same_kind(
     pet) leave it open. A thing that ``ended`` may be named by a wider kind than its line's
     noun ("the little guitar" for a ukulele); what is acquired is not always a thing ("got
     a job"), so it is matched by its noun or a make only."""
-    if PET.fullmatch(head) or head in _NOT_A_KIND:
-        return None
+    if PET.fullmatch(head) or head in _NOT_A_KIND or (not ended and re.fullmatch(HOMES, head)):
+        return None  # (a home got is a move, the residence key's: "got a small flat in …")
     own = theirs(older, new, said, speaker, cue=False) or []
     if ended:  # (a thing they share, in a relative's line: "the deliveries in their old van")
         shared = re.compile(rf"\btheir (?:[a-z-]+ ){{0,2}}(?:{re.escape(head)}s?\b|[{UPPER}])")

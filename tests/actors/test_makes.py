@@ -551,3 +551,30 @@ def test_a_new_thing_under_a_label_with_why_is_theirs_in_place_of_the_old() -> N
         ("new phone as a reward: Sony Xperia 1 V, the camera is great", "Zoltan", "s"),
     )
     assert "iPhone" not in memory and "Zoltan's new phone is Sony Xperia 1 V" in memory, memory
+
+
+def test_a_home_got_replaces_no_thing_of_theirs() -> None:
+    """ "got a small flat in Panampilly Nagar" is a move: it leaves the scooter line (before,
+    a flat was asked of the embedder as a kind of thing, and the Ather was nearest)."""
+    older = [
+        "Anjali works as a concierge.",
+        "Anjali swapped their scooter for an Ather 450X, electric, charging at home.",
+        "Anjali is 29 years old.",
+    ]
+    new = "Anjali got a small flat in Panampilly Nagar with a colleague."
+    assert not any("Ather" in line for line in _merge("Anjali", older, new))
+
+
+def test_a_time_a_date_or_an_age_is_no_make_beside_the_old_one() -> None:
+    """ "got new phone, Motorola Edge 50" replaces the Huawei P30 though other lines hold
+    "8pm", "1st" and "29 years old" (before, their numbers stood as makes near a phone, and
+    the Huawei was not clearly the nearest)."""
+    older = [
+        "Bogdan is 29 years old.",
+        "Bogdan's Huawei P30 has no Google, can't install CFR app.",
+        "Football with friends every Thursday 8pm.",
+        "Bogdan and others move on 1st.",
+        "Bogdan and others moved into Gheorgheni flat, Ioana's cat already owns the sofa.",
+    ]
+    new = "Bogdan got new phone, Motorola Edge 50, CFR app works finally."
+    assert _merge("Bogdan", older, new) == [older[1]]
