@@ -71,7 +71,9 @@ GOT_MAKE = re.compile(
     # ("Now I drive a Kia Picanto")
     r"(?<=\b[Nn]ow )(?:I|we|[A-Z][\w-]*) (?:drive|drives|ride|rides|use|uses)|"
     # (or "rides a Cube Stereo now", the present said with "now")
-    r"(?P<now>riding|driving|using|shooting on|on|(?:ride|drive|use)s?)) (?:an?|the|my|our) "
+    r"(?P<now>riding|driving|using|shooting on|on|(?:ride|drive|use)s?)) "
+    # (its article left out before a model's number: "bought Infinix Zero 30")
+    rf"(?:(?:an?|the|my|our) |(?=[{UPPER}][\w-]*(?: [{UPPER}][\w-]*)* \d))"
     r"(?:(?:new|used|second-hand|secondhand|refurbished|shiny|cheap) )?"
     r"(?:(?:19|20)\d\d )?"  # (its model year: "got a 2019 Triton")
     r"(?:[a-z]+(?: [a-z]+)?, an? )?"  # (its kind first: "got a new writer, a Diamante")

@@ -578,3 +578,20 @@ def test_a_time_a_date_or_an_age_is_no_make_beside_the_old_one() -> None:
     ]
     new = "Bogdan got new phone, Motorola Edge 50, CFR app works finally."
     assert _merge("Bogdan", older, new) == [older[1]]
+
+
+def test_a_make_got_without_its_article_before_a_models_number() -> None:
+    """ "phone fell in the pool 🙃 bought Infinix Zero 30, cheap but camera is good" replaces
+    the old Galaxy (before, a make got needed its article: "bought an Infinix …")."""
+    lines = facts_of(
+        _memory_after(
+            ("my old Galaxy A34 can't even run the clinic app", "Itzel", "s"),
+            (
+                "phone fell in the pool 🙃 bought Infinix Zero 30, cheap but camera is good",
+                "Itzel",
+                "s",
+            ),
+        )
+    )
+    assert not any("Galaxy" in line for line in lines), lines
+    assert any("Infinix Zero 30" in line for line in lines), lines
