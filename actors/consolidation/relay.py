@@ -45,7 +45,7 @@ _FRAME = re.compile(
     r"(?:\s+(?:me|I))?(?:\s+(?:should|to))?(?:\s+(?:tell|write|type|say|let))?"
     r"(?:\s+(?:you|u))?(?:\s+know)?(?:\s+that)?(?:\s*:|\b)\s*"
 )
-#: The typist's own news ("me, I …", "and me, I …", "my own news, …").
+#: The typist's own news opened by "me" ("me, I …", "and me, I …"): theirs, by its "I".
 _OWN_NEWS = re.compile(r"^(?:(?:and|also|btw)\s+)?me,?\s+(?=I\b)", re.IGNORECASE)
 _TYPIST = re.compile(r"\b(?:I|I'm|I've|I'll|I'd|me|my|mine|myself)\b")
 #: The speaker, as the typist calls them: "he", "she", "his", "her", "him".
