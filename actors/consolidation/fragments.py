@@ -81,6 +81,10 @@ _NO_KIND = frozenset({"one", "kind", "sort", "type", "model", "make", "brand", "
 _NOW = re.compile(
     r"(?:(?i:so|and|but|ok|okay|well|yeah) )?(?P<state>[A-Za-z][a-z-]{3,}) now(?P<rest>[,;] .+?)?[.!]*"
 )
+#: A thing by its make, now: "Fairphone 5 now", "a Pixel 8 now".
+_MADE_NOW = re.compile(
+    r"(?P<article>[Aa]n? )?(?P<value>[A-Z][\w-]*(?: [\w-]+){0,3}?) now(?P<rest>[,;] .+?)?[.!]*"
+)
 #: Words before "now" that are no state: "just now", "until now", "that's it for now".
 _NOT_A_STATE = word_set(
     "just right even only until till from that this here there then what more less bedtime time today "
@@ -94,9 +98,14 @@ def valued(sentence: str, before: Sequence[str], question: str) -> str:
     before it) announced; else as it is."""
     # (or after a dash, as the clause before it: "I eat fish again — pescatarian now, …")
     for at in [0, *(m.end() for m in re.finditer(" [—–-] ", sentence))]:
+        lead = f"{sentence[: at - 3]}; " if at else ""
         if (now := _NOW.fullmatch(sentence, at)) and not _no_state(now["state"]):
-            lead = f"{sentence[: at - 3]}; " if at else ""
             return f"{lead}I'm {now['state'].lower()} now{now['rest'] or ''}."
+        # (or the make of the thing that just ended: "retired the old phone — Fairphone 5 now")
+        made = _MADE_NOW.fullmatch(sentence, at)
+        if made and _a_name(made["value"]) and (kind := _ended_kind([*before, lead])):
+            value = f"{(made['article'] or '').lower()}{made['value']}"
+            return f"{lead}My {kind} is {value} now{made['rest'] or ''}."
     if (asked := _ASKED.search(question)) and asked["kind"] in _NO_KIND:
         asked = None
     if asked and (amount := _AMOUNT.fullmatch(sentence)):

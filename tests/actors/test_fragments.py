@@ -139,3 +139,23 @@ def test_a_new_things_day_names_its_kind() -> None:
     assert "Tove's new laptop is Asus Zenbook 14, silent and light." in lines, lines
     assert "The old laptop's gone to Tove's niece." in lines, lines
     assert not any("Latitude" in line for line in lines), lines
+
+
+def test_the_make_of_the_thing_that_just_ended_said_with_now() -> None:
+    """ "finally retired the old phone — Fairphone 5 now" and "sold the car. a Microlino now."
+    are the new phone and car (before, the make alone with "now" said nothing and, after a
+    dash, the whole sentence was lost)."""
+    lines = lines_of_days(
+        "Tove",
+        _INTRO,
+        ["Also finally retired the old phone — Fairphone 5 now, I can swap the battery myself!"],
+    )
+    assert "Tove's phone is Fairphone 5 now." in lines, lines
+    assert not any("Doro" in line for line in lines), lines
+    lines = lines_of_days(
+        "Tove",
+        ["I'm Tove. I drive an old Volvo V70.", "A: Hi!"],
+        ["sold the car last week. a Microlino now."],
+    )
+    assert "Tove's car is a Microlino now." in lines, lines
+    assert not any("Volvo" in line for line in lines), lines
