@@ -14,12 +14,14 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
+from reverie.store import Fact
+
 from .attributes import keys
 from .subjects import by_common_noun
 from .third_person import word_set
 from .words import UPPER
 
-__all__ = ["Topics", "retraction_topics", "retracts"]
+__all__ = ["Topics", "item_left", "retraction_topics", "retracts"]
 
 
 class Topics(NamedTuple):
@@ -168,3 +170,28 @@ def _words(topic: str) -> frozenset[str]:
     words = {w for w in words if w not in _SMALL and len(w) > 2}
     near = {n for w in words for group in _NEAR if w in group for n in group}
     return frozenset(words | near)
+
+
+#: A line listing what the speaker has: "Fumiko has two bikes, a Bridgestone city bike and a
+#: Dahon folding bike for the train" (its count, if said, then the items).
+_LISTED = re.compile(
+    r"^(?P<has>.*?\b(?:has|have|owns)) (?:(?:two|three|four|\d+) [a-z]+, )?(?P<items>.+?)[.!]*$"
+)
+
+
+def item_left(topics: Topics, line: Fact) -> Fact | None:
+    """``line`` less the one item of its list of things of one kind that ``topics`` name by
+    a word no other item has ("the folding bike" of "a Bridgestone city bike and a Dahon
+    folding bike"): what the speaker still has; None when the line lists no such items."""
+    if (listed := _LISTED.match(line.text)) is None:
+        return None
+    items = [i for i in re.split(r",? and |, ", listed["items"]) if i]
+    words = [_folded(set(re.findall(r"[\w'-]+", i.casefold()))) for i in items]
+    common = set(words[0]).intersection(*words[1:])
+    told = _folded(set(topics.words))
+    hit = [i for i, w in enumerate(words) if (told - common) & w]
+    if len(items) < 2 or not told & common or len(hit) != 1:
+        return None  # (not items of the kind gone: "their own mare, Bramble")
+    left = [item for i, item in enumerate(items) if i != hit[0]]
+    said = ", ".join(left[:-1]) + (" and " if len(left) > 1 else "") + left[-1]
+    return Fact(text=f"{listed['has']} {said}.", date=line.date, sources=line.sources)

@@ -62,7 +62,7 @@ from .renaming import (
     renames,
     says_renamed,
 )
-from .retraction import retraction_topics, retracts
+from .retraction import item_left, retraction_topics, retracts
 from .revision import CORRECTION, comparable, named_again, revise, rewrite, turn_of
 from .roles import promoted
 from .routines import routine_replaced
@@ -179,7 +179,11 @@ def merge(
                 and not over(f.text)
                 and not (same_turn(f, fact) and (acquired(f.text) or GIVEN.search(f.text)))
             ]:
+                # (one of a list of theirs gone, the rest still theirs: "sold the folding
+                # bike" of "has two bikes, a Bridgestone city bike and a Dahon folding bike")
+                at, left = facts.index(old), item_left(topics, old)
                 retire(old)
+                facts[at:at] = [left] if left else []
             if not topics.keep:
                 return
             if _SINCE.match(fact.text):

@@ -1,5 +1,6 @@
 """What the speaker left: a pet that lives with someone else now, a job on leave they do
-not go back to, a home they shifted from (through the extractive path)."""
+not go back to, a home they shifted from, one of a list of things of a kind sold (through
+the extractive path)."""
 
 from __future__ import annotations
 
@@ -92,3 +93,22 @@ def test_what_a_new_line_names_is_no_place_left_behind() -> None:
     )
     assert not any("iPad" in line for line in lines), lines
     assert not any("based in Notion" in line for line in lines), lines
+
+
+def test_one_of_two_things_of_a_kind_sold_leaves_the_other() -> None:
+    """ "Sold the folding bike" of "two bikes, a Bridgestone city bike and a Dahon folding
+    bike" leaves the Bridgestone (before, the line went whole); "sold the mare" of "my own
+    mare, Bramble" takes the line, a list of no one kind."""
+    lines = _lines(
+        "Fumiko",
+        "I have two bikes, a Bridgestone city bike and a Dahon folding bike for the train.",
+        "Sold the folding bike, I never took it on the train anyway.",
+    )
+    assert "Fumiko has a Bridgestone city bike." in lines, lines
+    assert not any("Dahon" in line for line in lines), lines
+    lines = _lines(
+        "Siobhan",
+        "And Sundays I ride my own mare, Bramble, so that's sacred.",
+        "I sold the mare to a young one over in Clare.",
+    )
+    assert not any("Bramble" in line for line in lines), lines
