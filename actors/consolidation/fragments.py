@@ -103,7 +103,11 @@ def valued(sentence: str, before: Sequence[str], question: str) -> str:
             return f"{lead}I'm {now['state'].lower()} now{now['rest'] or ''}."
         # (or the make of the thing that just ended: "retired the old phone — Fairphone 5 now")
         made = _MADE_NOW.fullmatch(sentence, at)
-        if made and _a_name(made["value"]) and (kind := _ended_kind([*before, lead])):
+        if (
+            made
+            and _a_name(made["value"])
+            and (kind := _ended_kind([*before, lead] if lead else before))
+        ):
             value = f"{(made['article'] or '').lower()}{made['value']}"
             return f"{lead}My {kind} is {value} now{made['rest'] or ''}."
     if (asked := _ASKED.search(question)) and asked["kind"] in _NO_KIND:
