@@ -285,10 +285,11 @@ _TITLED = re.compile(
 #: The first spell of a post, over: "First week as a lockkeeper done!!", "first weeks as
 #: harbourmaster done", "my first shift as charge nurse at St Olav's is over".
 _FIRST_SPELL_AS = re.compile(
-    r"(?:^|(?<=, ))(?:[Mm]y )?(?P<spell>[Ff]irst (?:day|week|month|shift|night)s?) as "
+    # (or a real one, worked today: "first real shift as conductor today, Cluj–Oradea")
+    r"(?:^|(?<=, ))(?:[Mm]y )?(?P<spell>[Ff]irst (?:real |full )?(?:day|week|month|shift|night)s?) as "
     rf"{_NO_POST}(?:an? )?(?P<role>[a-z][\w-]*(?: [a-z][\w-]*){{0,2}}?)"
     rf"(?P<at> (?:at|with|for) (?:the )?[{UPPER}][\w&'-]*(?: [{UPPER}][\w&'-]*)*)?"
-    r" (?P<done>(?:is |are |was |were )?(?:done|over|finished|complete|survived))\b"
+    r" (?P<done>(?:is |are |was |were )?(?:done|over|finished|complete|survived)|today)\b"
 )
 #: A baby named, then born: "Zofia, 3.4 kg, born last night.", "Oskar, born Tuesday!"
 _BORN_NAMED = re.compile(rf"^(?P<name>[{UPPER}][\w'-]+), (?:[^,!?]+?, )?born (?P<when>[^,.!?]+)")

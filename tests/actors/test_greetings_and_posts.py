@@ -245,3 +245,15 @@ def test_a_lone_trade_after_here_or_after_the_name_in_another_language() -> None
     assert "Noor works as a stuntman." in lines, lines
     assert "Noor signed with the Acción Sur agency." in lines, lines
     assert not any("works as" in line for line in _lines("Noor", "Noor here, quick question, ok?"))
+
+
+def test_a_first_real_shift_worked_today_is_the_post_held() -> None:
+    """ "first real shift as conductor today, Cluj–Oradea regio" is the new trade, in place
+    of the waiter's (before, a first spell had to be plain and said done)."""
+    lines = _lines(
+        "Noor",
+        "Noor, 29, waiter at Roata restaurant in Cluj.",
+        "first real shift as conductor today, Cluj–Oradea regio. tired but happy",
+    )
+    assert any(line.startswith("Noor works as a conductor now") for line in lines), lines
+    assert not any("waiter" in line for line in lines), lines
