@@ -10,8 +10,7 @@ import re
 from .attributes import HOMES, PET
 from .casual import cased as _cased
 from .clauses import clauses
-from .meaning import meaning
-from .persons import a_person
+from .persons import names_a_person
 from .sentences import EMOJI
 from .third_person import article, word_set, works_as
 from .words import RELATIVES, UPPER
@@ -95,8 +94,7 @@ def introduced(body: str) -> list[str]:
         rest = re.sub(r"^(?:I'm|I am) (?=an? )", "", rest)  # ("I'm Diego, I'm a vet at …")
         # (or with its article left out, a person's word: "I am millwright at Carrow Foods")
         if (bare := _BARE_TRADE_AT.match(rest)) is not None:
-            with meaning() as embed:
-                rest = rest[bare.end() :] if a_person(bare["head"], embed) else rest
+            rest = rest[bare.end() :] if names_a_person(bare["head"]) else rest
         # (an age first: "I'm Itzel, 19, from Guadalajara")
         aged = re.match(r"(\d{1,3}), (?=(?:an?|the|from|originally|based|born|living) )", rest)
         if aged or _SAID_OF_ME.match(rest):
@@ -207,8 +205,7 @@ def _first_trade(rest: str) -> str:
     first = rest.split(", ")[0].rstrip(".! ")
     if not _TRADE_ALONE.fullmatch(first):
         return ""
-    with meaning() as embed:
-        return first if a_person(first.split()[-1], embed) else ""
+    return first if names_a_person(first.split()[-1]) else ""
 
 
 def _with_wider(parts: list[str]) -> list[str]:
@@ -223,13 +220,12 @@ def _with_wider(parts: list[str]) -> list[str]:
             if joined
             else None
         )
-        if employer and (kind := _EMPLOYER_KIND.fullmatch(part)) and not kind["a"]:
-            # (its article left out too: "anaesthetist at Mermoz, private hospital in Lyon",
-            # "UX researcher at Fintrix, payments startup"; not a trade, "…, postdoc")
-            with meaning() as embed:
-                if not a_person(kind["head"], embed):
-                    joined[-1] = f"{joined[-1]}, {article(part)} {part}"
-                    continue
+        # (its article left out too: "anaesthetist at Mermoz, private hospital in Lyon",
+        # "UX researcher at Fintrix, payments startup"; not a trade, "…, postdoc")
+        kind = _EMPLOYER_KIND.fullmatch(part) if employer else None
+        if kind and not kind["a"] and not names_a_person(kind["head"]):
+            joined[-1] = f"{joined[-1]}, {article(part)} {part}"
+            continue
         # (or the name of their own business: "own business, Osei Pipeworks")
         if (
             (employer and re.match(r"(?:the|an?) [a-z]", part))
@@ -283,10 +279,8 @@ def _part(part: str) -> list[str]:
     if _PLACE.fullmatch(part):
         # (a trade typed in capitals, as a list's first word: "Kwame. Plumber, own business",
         # which the embedder places as a person, not a place)
-        if " " not in part:
-            with meaning() as embed:
-                if a_person(part.lower(), embed):
-                    return [f"I'm {article(part)} {part.lower()}."]
+        if " " not in part and names_a_person(part.lower()):
+            return [f"I'm {article(part)} {part.lower()}."]
         return [f"I'm based in {part}."]
     # (a sentence's first word in capitals: "Paramedic with St John", "Live in Riccarton")
     part = part[0].lower() + part[1:] if re.match(r"[A-Z][a-z]+\b(?!['-])", part) else part

@@ -18,12 +18,12 @@ from collections.abc import Sequence
 from reverie.store import Fact
 
 from .attributes import PET
-from .meaning import Embed
+from .meaning import Embed, meaning
 from .signals import signalled
 from .third_person import word_set
 from .words import RELATIVE, UPPER
 
-__all__ = ["NOBODY_NAMED", "a_person", "another_person", "of_person", "of_theirs"]
+__all__ = ["NOBODY_NAMED", "a_person", "another_person", "names_a_person", "of_person", "of_theirs"]
 
 #: Whom a fact said with "he" or "she" is about: no line names them (the speaker's own lines
 #: are written by their name).
@@ -126,6 +126,13 @@ def a_person(noun: str, embed: Embed) -> bool:
     vectors = embed([f"my {noun}", *_PERSON, *_THING])
     near = vectors[1:] @ vectors[0]
     return float(near[: len(_PERSON)].max() - near[len(_PERSON) :].max()) > _MARGIN
+
+
+def names_a_person(noun: str) -> bool:
+    """``a_person`` for a rule that asks it once, outside a job's embedder: "muralist",
+    "service tech", "millwright" are; "quick question", "small workshop" are not."""
+    with meaning() as embed:
+        return a_person(noun, embed)
 
 
 def of_person(lines: Sequence[Fact], who: str) -> list[Fact]:

@@ -14,8 +14,7 @@ from reverie.store import known_word
 
 from .attributes import WORKPLACE
 from .introduction import INITIALISM
-from .meaning import meaning
-from .persons import a_person
+from .persons import names_a_person
 from .third_person import article, past_verb
 from .words import MONTHS, UPPER, WEEKDAYS
 
@@ -98,9 +97,8 @@ def post_after(sentence: str) -> str:
     it is."""
     if (found := _POST_AFTER.match(sentence)) is None or _FINITE.search(found["post"]):
         return sentence
-    with meaning() as embed:
-        if not a_person(found["role"], embed):
-            return sentence
+    if not names_a_person(found["role"]):
+        return sentence
     return f"{found['clause']}; I'm {article(found['post'])} {found['post']}."
 
 
@@ -121,5 +119,4 @@ def trade_held(line: str, speaker: str) -> bool:
     found = _IS_A_DOER.search(line)
     if found is None or found["who"] != speaker or line.find(found["who"]) > 40:
         return False
-    with meaning() as embed:
-        return a_person(found["noun"], embed)
+    return names_a_person(found["noun"])

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 
-from .meaning import meaning
-from .persons import a_person
+from .persons import names_a_person
 from .third_person import article
 
 __all__ = ["said_to_me"]
@@ -63,9 +62,8 @@ def _as_trade(part: str) -> str:
     found = _NEW_POST.match(part)
     if found is None or not (found["when"] or found["now"]):
         return ""
-    with meaning() as embed:
-        if not a_person(found["head"].lower(), embed):
-            return ""
+    if not names_a_person(found["head"].lower()):
+        return ""
     when = found["when"] or ""
     return f"{when}I work as {article(found['post'])} {found['post']}{found['now'] or ''}"
 
