@@ -42,7 +42,7 @@ from .acquiring import (
 from .attributes import HOMES, PET, held_by_another, keys
 from .breeds import named_beings, of_breed
 from .endings import ENDED, done_without, no_longer_on, stolen, thing_ended
-from .kinds import KINDS, amount_moved
+from .kinds import KINDS, amount_moved, amounts_apart
 from .meaning import Embed
 from .medicines import medicine_changed, takes_medicine
 from .modifiers import is_modifier
@@ -372,6 +372,8 @@ def displaced(
     # "… a salon called Glow Studio in Osu"): the fuller one is what changed
     if amount_moved(new.text):  # (of a line holding one: not "a truck called Smoky Pot")
         candidates = [f for f in candidates if KINDS[-1].search(f.text)]
+    # (nor a line whose figure is another quantity's: "salary is 42k now" of "rent's 1350")
+    candidates = [f for f in candidates if not amounts_apart(new.text, f.text)]
     names = [values(f.text) - {speaker} for f in candidates]
     candidates = [
         f

@@ -25,12 +25,14 @@ __all__ = [
     "TOPICAL_TIME",
     "WEEKDAY",
     "amount_moved",
+    "amounts_apart",
     "counted",
     "far_apart",
     "faster",
     "of_a_scale",
     "of_the_kind",
     "on_topic",
+    "other_quantity",
     "per",
     "record_time",
     "recurs",
@@ -238,6 +240,24 @@ def far_apart(was: str, value: str) -> bool:
     ("10 euros" a match is no new "1,300 euros" of a mortgage)."""
     old, new = _number(was), _number(value)
     return old is not None and new is not None and max(old, new) > FAR * max(min(old, new), 1)
+
+
+def other_quantity(was: str, value: str) -> bool:
+    """``was`` and ``value`` are amounts of a hundred or more too far apart to be one
+    quantity changed, whatever each is said of: "42k" a salary is no rent of "1350 a month"
+    (a count, an age or a model's number, under a hundred, may move further: "3 hens" to 12)."""
+    old, new = _number(was), _number(value)
+    return old is not None and new is not None and min(old, new) >= 100 and far_apart(was, value)
+
+
+def amounts_apart(text: str, line: str) -> bool:
+    """``text`` states an amount of a hundred or more and ``line`` holds one, and every two
+    are ``other_quantity``: a new figure of another thing than the line's."""
+    said, held = (
+        [m.group(0) for m in KINDS[-1].finditer(t) if (_number(m.group(0)) or 0) >= 100]
+        for t in (text, line)
+    )
+    return bool(said and held) and all(other_quantity(w, v) for w in held for v in said)
 
 
 def of_a_scale(was: str, value: str) -> bool:

@@ -34,6 +34,7 @@ from .kinds import (
     faster,
     of_a_scale,
     on_topic,
+    other_quantity,
     per,
     record_time,
     root,
@@ -307,6 +308,9 @@ def revise(
                 and far_apart(was, value)
                 and not on_topic(topic - {unit_of(new.text, amount[1])}, f.text)
             )
+            # (nor a number far from the line's, off its topic: "my salary is 42k now" is no
+            # rent of "1350 a month")
+            and not (other_quantity(was, value) and not on_topic(topic, f.text))
             # (nor a number of a name, a model's: "Massey Ferguson 135" is no count of cows;
             # a currency's code is short, "KSh 38,000")
             and not (

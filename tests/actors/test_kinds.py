@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.actors.merging import facts_of as _facts
+from tests.actors.merging import lines_after as _lines_after
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 from tests.actors.merging import merged as _merged
@@ -518,3 +519,18 @@ def test_a_count_changed_is_never_a_models_number() -> None:
     )
     assert "Declan and others are milking 62 cows." in lines, lines
     assert any("Massey Ferguson 135" in line for line in lines), lines
+
+
+def test_a_figure_far_from_a_lines_is_another_quantitys() -> None:
+    """ "my salary is 42k now" is no new rent of "Rent's 1350 a month" (thirty times it is
+    another quantity, by key or by meaning); "the new place is 1,500 a month" is."""
+    lines = _lines_after("Lena", "Rent's 1350 a month here in Leeds.", "my salary is 42k now")
+    assert "Rent's 1350 a month here in Leeds." in lines, lines
+    assert any("salary is 42k" in line for line in lines), lines
+    lines = _lines_after(
+        "Lena",
+        "Rent's 1350 a month here in Leeds.",
+        "my salary is 42k now",
+        "the new place is 1,500 a month",
+    )
+    assert not any("1350" in line for line in lines) and any("42k" in line for line in lines)
