@@ -30,10 +30,13 @@ from .words import UPPER, WHEN
 __all__ = ["valued"]
 
 #: A name said alone, with what is said of it after a comma: "Wermland Opera.", "an Omnium
-#: Cargo Mini-Max, danish, I can haul tools on it", "Yongnuo YN455, a chinese android camera".
+#: Cargo Mini-Max, danish, I can haul tools on it", "Yongnuo YN455, a chinese android camera";
+#: where it is, and where they now are with it: "now with Simba Shield Security, better pay",
+#: "PT Surya Garmen in Karawang, sewing line QC".
 _NAMED = re.compile(
-    rf"(?P<article>(?:[Aa]n?|[Tt]he) )?(?P<value>[{UPPER}][\w'&-]*(?: (?:[{UPPER}\d][\w'&-]*))*)"
-    r"(?P<rest>(?:,| [—–-]) .+?)?[.!]*"
+    rf"(?:(?i:now )?(?:with|at) )?(?P<article>(?:[Aa]n?|[Tt]he) )?"
+    rf"(?P<value>[{UPPER}][\w'&-]*(?: (?:[{UPPER}\d][\w'&-]*))*)"
+    rf"(?P<rest>(?: in [{UPPER}][\w'-]*)?(?:(?:,| [—–-]) .+?)?)[.!]*"
 )
 #: A trade said alone, in lower case, as the answer to what the role is: "recruiter.".
 _TRADE_ALONE = re.compile(r"(?:[Aa]n? )?(?P<trade>[A-Za-z][a-z-]+(?: [a-z][a-z-]+)?)[.!]*")
@@ -54,7 +57,9 @@ _GOT = re.compile(r"\b(?:get|got|buy|bought|pick|picked|choose|chose|go with|wen
 _ANNOUNCED = re.compile(
     r"(?:^(?:(?:and|so|also|oh|ok|okay|plus|update:?) )*|: |\b(?:a|my|our|the) )(?:brand )?new "
     r"(?P<kind>[a-z]{3,})(?: day)?[.!:]*$"  # (and its day: "new laptop day: Asus Zenbook 14")
-    r"|\bgot (?:the|a|my) (?:new )?(?P<got>job|offer|position|role|post)\b[^,;]{0,20}$"
+    r"|\bgot (?:(?:the|a|my) )?(?:new )?(?P<got>job|offer|position|role|post)\b[^,;]{0,20}$"
+    # (the job left for another, said alone: "changed job!!", "also changed company.")
+    r"|\b(?:changed|switched|swapped) (?:my )?(?:jobs?|company|companies|employers?)[.!]*$"
     r"|^(?:(?:big|some|good) )?(?P<news>job|work) news\b"
     # (a pet come home, its name said next: "we adopted a cat! Sill.")
     r"|\b(?:adopted|rescued|got|brought home) (?:an?|another|a second) (?:new )?(?:[a-z]+ )?"

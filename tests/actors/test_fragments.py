@@ -159,3 +159,21 @@ def test_the_make_of_the_thing_that_just_ended_said_with_now() -> None:
     )
     assert "Tove's car is a Microlino now." in lines, lines
     assert not any("Volvo" in line for line in lines), lines
+
+
+def test_a_job_changed_said_alone_announces_the_employer_named_next() -> None:
+    """ "changed job!!" … "Where?" … "Bakkerij Vos, night shift." and "I got new job
+    already! Holmen Trykk in Halden, print line QC" and "also changed company. now with
+    Nordvakt Security, better pay" name the new employer: Teater Grenland goes (before, the
+    first was kept as a question and its answer, and the others said nothing)."""
+    for day, employer in [
+        (["changed job!!", "A: Congrats! Where?", "Bakkerij Vos, night shift."], "Bakkerij Vos"),
+        (
+            ["contract ended. but I got new job already! Holmen Trykk in Halden, print line QC"],
+            "Holmen Trykk",
+        ),
+        (["also changed company. now with Nordvakt Security, better pay"], "Nordvakt Security"),
+    ]:
+        lines = lines_of_days("Tove", _INTRO, day)
+        assert any(employer in line and "Tove" in line for line in lines), (employer, lines)
+        assert not any("Teater Grenland" in line for line in lines), lines
