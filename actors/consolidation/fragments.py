@@ -25,7 +25,7 @@ from .endings import ENDED
 from .posts import post_said
 from .replies import only_reply
 from .third_person import word_set
-from .words import UPPER, WHEN
+from .words import RELATIVES, UPPER, WHEN
 
 __all__ = ["valued"]
 
@@ -40,6 +40,8 @@ _NAMED = re.compile(
 )
 #: A trade said alone, in lower case, as the answer to what the role is: "recruiter.".
 _TRADE_ALONE = re.compile(r"(?:[Aa]n? )?(?P<trade>[A-Za-z][a-z-]+(?: [a-z][a-z-]+)?)[.!]*")
+#: A person said by name, then what they are: "Arnel is a jeepney driver, very kind to Migo".
+_WHO_IS = re.compile(rf"(?P<name>[{UPPER}][\w'-]+)(?: is| was)? (?=an? |the |[a-z])")
 #: The kind the assistant's question asks for: "What's the role?", "Which bike did you get?".
 _ASKED = re.compile(
     r"\b(?:(?i:what|which)(?:'s| is| was)?|(?i:how much)(?:'s| is)) (?:(?:the|your) )?"
@@ -53,10 +55,12 @@ _AMOUNT = re.compile(
 #: laptop?" (not "What flowers are you featuring?").
 _GOT = re.compile(r"\b(?:get|got|buy|bought|pick|picked|choose|chose|go with|went with)\b")
 #: The speaker's announcement of a new thing, alone in its sentence: "new phone!!", "update:
-#: new job", "got the job", "job news:".
+#: new job", "got the job", "job news:", "I have new boyfriend.".
 _ANNOUNCED = re.compile(
-    r"(?:^(?:(?:and|so|also|oh|ok|okay|plus|update:?) )*|: |\b(?:a|my|our|the) )(?:brand )?new "
-    r"(?P<kind>[a-z]{3,})(?: day)?[.!:]*$"  # (and its day: "new laptop day: Asus Zenbook 14")
+    r"(?:^(?:(?:and|so|also|oh|ok|okay|plus|update:?) )*|: |\b(?:a|my|our|the|have|has|got) )"
+    r"(?:brand )?new (?P<kind>[a-z]{3,})"
+    # (and its day, "new laptop day: Asus Zenbook 14"; or that it came, "new engine is in!")
+    r"(?: day| (?:is|are) (?:in|here|fitted|installed))?[.!:]*$"
     r"|\bgot (?:(?:the|a|my) )?(?:new )?(?P<got>job|offer|position|role|post)\b[^,;]{0,20}$"
     # (the job left for another, said alone: "changed job!!", "also changed company.")
     r"|\b(?:changed|switched|swapped) (?:my )?(?:jobs?|company|companies|employers?)[.!]*$"
@@ -127,6 +131,9 @@ def valued(sentence: str, before: Sequence[str], question: str) -> str:
         kind, sentence = _kind(announced), after
     if kind is None:
         return sentence
+    if re.fullmatch(RELATIVES, kind) and (who := _WHO_IS.match(sentence)):
+        # ("I have new boyfriend." "Arnel is a jeepney driver": the one announced, by name)
+        return f"My new {kind} {who['name']}{sentence[who.end('name') :]}"
     if kind in _ROLE and (trade := _TRADE_ALONE.fullmatch(sentence)) and not only_reply(sentence):
         role = trade["trade"].lower()
         return f"I work as {'an' if role[0] in 'aeiou' else 'a'} {role} now."

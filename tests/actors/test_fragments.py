@@ -177,3 +177,18 @@ def test_a_job_changed_said_alone_announces_the_employer_named_next() -> None:
         lines = lines_of_days("Tove", _INTRO, day)
         assert any(employer in line and "Tove" in line for line in lines), (employer, lines)
         assert not any("Teater Grenland" in line for line in lines), lines
+
+
+def test_a_new_one_had_or_come_announces_the_name_said_next() -> None:
+    """ "I have new boyfriend." then "Jonne, he is a tram driver" is the new boyfriend by
+    name, and "new laptop is in! Tuxedo Pulse 15." the new laptop (before, the name was
+    dropped as another person's news, and the make said nothing)."""
+    lines = lines_of_days(
+        "Tove",
+        ["hi, I'm Tove. my bf Rasmus says hi.", "A: Hi Tove!"],
+        ["and… I have new boyfriend. Jonne, he is a tram driver, very kind to my mum"],
+    )
+    assert any("new boyfriend Jonne is a tram driver" in line for line in lines), lines
+    lines = lines_of_days("Tove", _INTRO, ["new laptop is in! Tuxedo Pulse 15. runs linux"])
+    assert any("laptop is Tuxedo Pulse 15" in line for line in lines), lines
+    assert not any("Dell" in line for line in lines), lines
