@@ -59,7 +59,8 @@ _THEIRS_UNSAID = re.compile(
 _PAST = rf"(?:[a-z]+ed|{'|'.join(sorted(PAST))})\b"
 _EXCLAIMED = re.compile(
     # (no verb of their own: not "Found one, moved into …")
-    rf"^(?:(?!(?i:(?:my|our|his|her|their|the)\b|{_PAST}))[A-Z][a-z]+(?: (?!and\b)[a-z]+){{1,2}}|"
+    # (nor one's name, "Geoffrey here, retired postman, …": an introduction, ``introduction``)
+    rf"^(?:(?!(?i:(?:my|our|his|her|their|the)\b|{_PAST}))[A-Z][a-z]+(?: (?!and\b|here\b)[a-z]+){{1,2}}|"
     # (or a reply's one word: "nah, went with a Framework 13")
     r"(?i:nah|yeah|yep|yup|nope|ok|okay|well|oh|anyway)), "
     rf"(?={_PAST})"

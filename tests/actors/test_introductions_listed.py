@@ -73,3 +73,12 @@ def test_what_a_home_costs_and_whose_a_pet_is_in_the_list() -> None:
     assert "Ivana's cat Miš runs the place." in lines, lines
     assert not any("480" in line for line in lines), lines
     assert any("590" in line for line in lines), lines
+
+
+def test_a_trade_with_a_participle_after_here_is_still_the_speakers() -> None:
+    """ "Gethin here, retired signalman, 40 years on the line in Machynlleth" is Gethin's
+    trade: before, "Gethin here," was cut as a word before a past verb ("retired"), and the
+    line named nobody."""
+    lines = _lines("Gethin", "Gethin here, retired signalman, 40 years on the line in Machynlleth.")
+    assert "Gethin is a retired signalman." in lines, lines
+    assert not any(line.startswith("Retired") for line in lines), lines
