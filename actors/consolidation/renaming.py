@@ -161,7 +161,14 @@ def new_name(text: str, turn: str, said: str) -> tuple[re.Pattern[str], str] | N
     sentence = renaming(turn)
     # (not someone else's: "the shop across the street renamed itself. It's Boba Lab now";
     # another sentence may speak of others: "Three other salons had the old name")
-    if not renames(said) or _elsewhere(text, sentence) or name is None:
+    # (and a rename the turn's own words make: "I think I am Chivas now", written "… they
+    # are Chivas now", names the speaker's side, no thing of theirs)
+    if (
+        not renames(said)
+        or (turn and not (sentence or any(map(renames, _SENTENCE.split(turn)))))
+        or _elsewhere(text, sentence)
+        or name is None
+    ):
         return None
     return _old_name(f"{text[: name[0]]}. {sentence}"), name[1]
 

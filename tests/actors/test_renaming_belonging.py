@@ -113,3 +113,15 @@ def test_a_line_a_turn_rewrote_takes_that_turns_rename_too() -> None:
     )
     assert "campaign called Ashes of Brynmor every Sunday afternoon" in memory, memory
     assert "at the Heath" in memory, memory
+
+
+def test_the_speaker_said_to_be_a_name_now_renames_nothing_of_theirs() -> None:
+    """ "I think I am Chivas now" (a team supported) is written "… they are Chivas now",
+    which reads as "we're X now"; the turn's own words rename nothing, so the stall "called
+    El Remiendo" keeps its name (before, it was renamed Chivas)."""
+    lines = _lines(
+        ("Rogelio", "I have a little stall in the Mercado Alcalde, it's called El Remiendo."),
+        ("Rogelio", "my grandson took me to the stadium and... I think I am Chivas now."),
+    )
+    assert any("called El Remiendo" in line for line in lines), lines
+    assert not any("called Chivas" in line for line in lines), lines
