@@ -34,6 +34,7 @@ from .change import displaced
 from .change import values as named_in
 from .chatter import asks_help, is_chatter, remark, split_opener, strip_banter, without_echo
 from .claims import claims
+from .departures import member_left
 from .family import family_grew, fewer_left, kin_left
 from .kinds import (
     topic_of,
@@ -197,6 +198,10 @@ def merge(
             fact_key(f.text) == fact_key(fact.text) for f in facts
         ):
             return
+        if gone := member_left(facts, fact, speaker):
+            retire(
+                gone
+            )  # "the lodger's given notice": the line naming their lodger (departures.py)
         if theirs_only:
             facts.append(fact)
             added.append(fact)

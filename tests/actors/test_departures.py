@@ -1,0 +1,39 @@
+"""Someone the speaker has by a tie that is no family, gone (``departures.member_left``,
+through the extractive path): the line naming them by that tie goes; family stays."""
+
+from __future__ import annotations
+
+from tests.actors.merging import lines_after
+
+
+def test_someone_by_a_tie_who_left_takes_the_line_naming_them() -> None:
+    """ "the lodger's given notice", "our flatmate moved out", "my apprentice resigned": the
+    line naming the lodger, the flatmate, the apprentice by name goes (before, each stayed,
+    as no word of the news is said in it but the tie)."""
+    for first, news, name in [
+        (
+            "Our lodger Shane has the granny flat out the back, pays $220 a week.",
+            "Well the lodger's given notice, got a job up in Bendigo.",
+            "Shane",
+        ),
+        ("My flatmate Divya is from Mysore.", "our flatmate moved out last week.", "Divya"),
+        ("My neighbour Maureen grows roses.", "My neighbour moved away, sold up.", "Maureen"),
+        (
+            "My apprentice Kunle earns 120k a month.",
+            "My apprentice resigned oh, he got a job with one big chain in Lagos.",
+            "Kunle",
+        ),
+    ]:
+        lines = lines_after("Bronwyn", "I'm a retired nurse in Ballarat.", first, news)
+        assert not any(name in line for line in lines), lines
+        assert "Bronwyn is based in Ballarat." in lines, lines
+
+
+def test_family_and_plans_to_leave_keep_the_line() -> None:
+    """A son who moved out is still a son; a lodger gone for a week has not left."""
+    for first, news, name in [
+        ("My son Jack plays the drums.", "My son moved out last week.", "Jack"),
+        ("Our lodger Shane pays $220 a week.", "Our lodger's gone to Spain for a week.", "Shane"),
+    ]:
+        lines = lines_after("Bronwyn", first, news)
+        assert any(name in line for line in lines), lines
