@@ -70,6 +70,11 @@ _ANNOUNCED = re.compile(
     rf"(?P<pet>{PET.pattern})[.!]*$",
     re.IGNORECASE,
 )
+#: A new job said before what it is, after a comma: "new job, pastry section at Ege Palas".
+_JOB_LEAD = re.compile(
+    r"(?P<lead>(?i:(?:(?:and|so|also|oh|ok|okay|plus) )*(?:brand )?new (?:job|post|position|role|gig))),"
+    r" (?=[a-z])"
+)
 #: A thing replaced, whatever its kind: "replaced it.", "What did you replace it with?"; or
 #: asked for as got: "Did you get something else?".
 _REPLACED = re.compile(
@@ -125,6 +130,9 @@ def valued(sentence: str, before: Sequence[str], question: str) -> str:
         # ("What's the rent like there?" "975.": the amount of the thing asked about)
         return f"My {asked['kind']} is {amount['amount']}."
     kind = _topic(asked, question, before)
+    if job := _JOB_LEAD.match(sentence):
+        # ("new job, pastry cook at Ege Palas hotel": its lead, as "new job: …" says it)
+        return f"{job['lead']}: {sentence[job.end() :]}"
     lead, colon, after = sentence.partition(": ")
     if kind is None and colon and (announced := _ANNOUNCED.fullmatch(lead)):
         # (the topic announced in the sentence's lead: "and new laptop: Slimbook Pro X, …")

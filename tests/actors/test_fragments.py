@@ -192,3 +192,14 @@ def test_a_new_one_had_or_come_announces_the_name_said_next() -> None:
     lines = lines_of_days("Tove", _INTRO, ["new laptop is in! Tuxedo Pulse 15. runs linux"])
     assert any("laptop is Tuxedo Pulse 15" in line for line in lines), lines
     assert not any("Dell" in line for line in lines), lines
+
+
+def test_a_new_job_said_before_what_it_is_after_a_comma() -> None:
+    """ "new job, scenic painter at Brakstad Scenografi, mornings" is the new post and employer,
+    as "new job: …" is (before, the line stayed whole, naming nobody, and Teater Grenland
+    stayed)."""
+    lines = lines_of_days(
+        "Tove", _INTRO, ["new job, scenic painter at Brakstad Scenografi, mornings 7 to 3."]
+    )
+    assert any("Tove works at Brakstad Scenografi" in line for line in lines), lines
+    assert not any("Teater Grenland" in line for line in lines), lines
