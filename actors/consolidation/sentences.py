@@ -38,7 +38,8 @@ _SPLIT = re.compile(
     + r"\s+(?:on|in|at|near|off|by|of)\b)\s+|\n+"
     # (an emoji may end one: "Laptop died mid-export 😭 Bought a Dell XPS 15", "done ✅ i sold",
     # "62,000 taka 😭🙏 can u help me …"; not before a word that goes on its clause: "my dog 🐶 is")
-    rf"|(?<={EMOJI})\s+"
+    # (and one of several characters, joined or with its variation selector: "💇‍♀️", "❤️")
+    rf"|(?:(?<={EMOJI})|(?<=\ufe0f))\s+"
     r"(?=[A-Z]|(?!(?:a|an|the|of|to|for|with|in|on|at|from|by|as|than|or|and|but|so|because|is|are|was|were|"
     r"has|have)\b)[a-z])"
 )

@@ -285,3 +285,15 @@ def test_a_trade_alone_after_here_then_the_employer_or_a_clause_of_theirs() -> N
         "Jarrah works at Saltbush Boatworks.",
         "Jarrah is based in Hobart.",
     ]
+
+
+def test_an_emoji_of_several_characters_ends_a_sentence_as_one_does() -> None:
+    """ "hairdresser in Recife 💇‍♀️ I work at Studio Bella": an emoji joined from several
+    characters, or with its variation selector ("❤️"), ends its sentence as "🌙" does (before,
+    the two were one line, "… based in Recife 💇‍♀️ they work at Studio Bella …", which no key
+    of the employer read whole)."""
+    lines = _lines(
+        "Juliana",
+        "oii! I'm Juliana, hairdresser in Recife 💇‍♀️ I work at Studio Bella in Boa Viagem",
+    )
+    assert "Juliana works at Studio Bella." in lines, lines
