@@ -65,9 +65,10 @@ _EXCLAIMED = re.compile(
     r"(?i:nah|yeah|yep|yup|nope|ok|okay|well|oh|anyway)), "
     rf"(?={_PAST})"
 )
-#: One of theirs named, then who they are, opening a sentence: "Pip, our whippet, needs …".
+#: One of theirs named, then who they are, opening a sentence: "Pip, our whippet, needs …",
+#: "And our Alfie, my grandson, is moving in …".
 _NAMED_THEN_WHO = re.compile(
-    rf"^(?:(?:And|Also|Oh and|Plus) )?(?P<name>[{UPPER}][\w'-]+), (?P<whose>my|our) "
+    rf"^(?:(?:And|Also|Oh and|Plus) )?(?:(?:[Oo]ur|[Mm]y) )?(?P<name>[{UPPER}][\w'-]+), (?P<whose>my|our) "
     r"(?P<noun>[a-z]+(?: [a-z]+)?), (?=[a-z])"
 )
 #: A relative of the speaker's opening a terse sentence without its "my" (not "Mate, …").

@@ -51,6 +51,11 @@ TABLE = [
     # one of theirs named first, then who they are
     ("And Pip, our whippet, needs two walks a day.", ["Carl's whippet Pip needs two walks a day."]),
     ("Anna, my sister, lives in Oslo.", ["Carl's sister Anna lives in Oslo."]),
+    # (with "our" before the name: before, the sentence was dropped as nobody's)
+    (
+        "And our Alfie, my grandson, is moving into the spare room.",
+        ["Carl's grandson Alfie is moving into the spare room."],
+    ),
     (
         "My dog is called Rex and my cat is called Miso.",
         ["Carl's dog is called Rex.", "Carl's cat is called Miso."],
