@@ -430,6 +430,8 @@ _EARNINGS = frozenset(
 
 def topic_of(text: str, subject: bool = False) -> set[str]:
     """The words a fact is about, less small words and (unless ``subject``: "Rent is 9,000
-    crowns" is about rent) its subject, its first word."""
+    crowns" is about rent) its subject, its first word; nor is the period an amount recurs by
+    ("$110 an hour" is no topic of "60 hour weeks", nor "a month" of every rent and pay)."""
+    text = re.sub(rf"\b{_PERIOD}\b", " ", text)
     words = {w.casefold() for w in re.findall(r"[A-Za-z][\w'-]+", text)[0 if subject else 1 :]}
     return {w.removesuffix("'s") for w in words if w not in SMALL_WORDS and len(w) > 2}

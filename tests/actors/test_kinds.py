@@ -534,3 +534,15 @@ def test_a_figure_far_from_a_lines_is_another_quantitys() -> None:
         "the new place is 1,500 a month",
     )
     assert not any("1350" in line for line in lines) and any("42k" in line for line in lines)
+
+
+def test_the_period_an_amount_recurs_by_is_no_topic() -> None:
+    """ "$110 an hour now" is a rate, no new count of "60 hour weeks": "an hour" says how
+    the amount recurs, not what it is of (before, the line became "110 hour weeks")."""
+    lines = _lines_after(
+        "Darren",
+        "honestly I'm doing 60 hour weeks and the missus is over it.",
+        "put my rate up. $110 an hour now, callout stays $80.",
+    )
+    assert any("doing 60 hour weeks" in line for line in lines), lines
+    assert not any("110 hour" in line for line in lines), lines
