@@ -161,8 +161,19 @@ _UNSAID_HAVE = re.compile(
     r"^(?:\d+|[Tt]wo|[Tt]hree|[Ff]our|[Ff]ive|[Ss]ix|[Ss]even|[Ee]ight|[Nn]ine|[Tt]en) "
     r"(?!(?:times|days|weeks|months|years|hours|minutes)\b)[a-z]+s now(?:[.!]*$|,)"
 )
+#: A state kept up, its "I've" left out: "Been with Plomberie Gagnon 8 years.", "been keeping
+#: it to 45 hours a week" (not a time gone by, "Been ages", "Been a long day").
+_UNSAID_BEEN = re.compile(
+    r"^Been (?!(?:an?|the|ages|forever|years|months|weeks|days|such|so|too|quite|long|there)\b)"
+    r"(?=[a-z])"
+)
 #: What each of those left out.
-_UNSAID = ((_UNSAID_I, "I"), (_UNSAID_STATE, "I'm"), (_UNSAID_HAVE, "I have"))
+_UNSAID = (
+    (_UNSAID_I, "I"),
+    (_UNSAID_STATE, "I'm"),
+    (_UNSAID_HAVE, "I have"),
+    (_UNSAID_BEEN, "I've"),
+)
 
 
 class _Sentence(NamedTuple):

@@ -48,6 +48,8 @@ TABLE = [
     ),
     # (where they live, said with "over" or "out": "Live over in D'Iberville.")
     ("Live over in D'Iberville.", ["Carl lives over in D'Iberville."]),
+    # (a state kept up, its "I've" left out; not a time gone by)
+    ("been with Plomberie Gagnon 8 years.", ["Carl has been with Plomberie Gagnon 8 years."]),
     # one of theirs named first, then who they are
     ("And Pip, our whippet, needs two walks a day.", ["Carl's whippet Pip needs two walks a day."]),
     ("Anna, my sister, lives in Oslo.", ["Carl's sister Anna lives in Oslo."]),
