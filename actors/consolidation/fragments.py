@@ -154,9 +154,11 @@ def valued(sentence: str, before: Sequence[str], question: str) -> str:
         if kind == "it" or kind is None:  # (replaced by a thing of a kind said nowhere)
             return f"I got {value}{rest}."
         if kind in _JOB:
-            # (where they work, where and as the post said after "New job." is: ``posts``)
-            post = post_said(sentence, "new job")
-            return post if post != sentence else f"My new job is at {value}{rest}."
+            # (where they work, where and as the post said after "New job." is: ``posts``; from
+            # the name on, not "now with")
+            named_on = sentence[named.start("article" if named["article"] else "value") :]
+            post = post_said(named_on, "new job")
+            return post if post != named_on else f"My new job is at {value}{rest}."
         if PET.fullmatch(kind):
             return f"My new {kind} is called {value}{rest}."
         # (as a value under its label is: "New laptop: ThinkPad X1." ``casual.labelled``)

@@ -177,6 +177,7 @@ def test_a_job_changed_said_alone_announces_the_employer_named_next() -> None:
         lines = lines_of_days("Tove", _INTRO, day)
         assert any(employer in line and "Tove" in line for line in lines), (employer, lines)
         assert not any("Teater Grenland" in line for line in lines), lines
+        assert not any("as a now" in line for line in lines), lines  # (not "I'm a now with …")
 
 
 def test_a_new_one_had_or_come_announces_the_name_said_next() -> None:
