@@ -251,13 +251,32 @@ def other_quantity(was: str, value: str) -> bool:
 
 
 def amounts_apart(text: str, line: str) -> bool:
-    """``text`` states an amount of a hundred or more and ``line`` holds one, and every two
-    are ``other_quantity``: a new figure of another thing than the line's."""
+    """``text`` states an amount and ``line`` holds one, of other quantities: every two of a
+    hundred or more ``other_quantity``, or the one's all money and the other's all counted in
+    a unit ("60 hour weeks" is no new rate of "$95 an hour"): a new figure of another thing
+    than the line's."""
     said, held = (
         [m.group(0) for m in KINDS[-1].finditer(t) if (_number(m.group(0)) or 0) >= 100]
         for t in (text, line)
     )
-    return bool(said and held) and all(other_quantity(w, v) for w in held for v in said)
+    if said and held and all(other_quantity(w, v) for w in held for v in said):
+        return True
+    measures = [_measures(t) for t in (text, line)]
+    return all(measures) and {"money"} in measures and any("money" not in m for m in measures)
+
+
+def _measures(text: str) -> set[str]:
+    """What the amounts of ``text`` measure: "money" after a currency's sign, the unit after
+    one counted in a word ("hour" of "60 hour weeks"); empty if any says neither."""
+    found = set()
+    for amount in KINDS[-1].finditer(text):
+        if PRICE.match(text, amount.start()):
+            found.add("money")
+        elif counts := unit(text, amount.end()):
+            found.add(counts.lower())
+        else:
+            return set()
+    return found
 
 
 def of_a_scale(was: str, value: str) -> bool:
@@ -388,15 +407,20 @@ def stated_values(text: str, turn: str, said: str) -> list[tuple[re.Pattern[str]
 
 
 def the_one(
-    kind: re.Pattern[str], line: str, said: str, persons: Collection[str] = ()
+    kind: re.Pattern[str], line: str, said: str, persons: Collection[str] = (), value: str = ""
 ) -> re.Match[str] | None:
-    """The value of ``kind`` in ``line`` a change (``said``) changes: the only one, or the one
-    said just after a word of the change ("intervals go to Fridays": of "Intervals on
-    Tuesdays, long ride Sunday", Tuesdays; "closes at 23:00" of "opens at 11 and close at
-    21:00", whoever of ``persons`` both name); else None."""
+    """The value of ``kind`` in ``line`` a change (``said``, to ``value``) changes: the only
+    one, the one recurring by the same period ("$110 an hour now" of "$95 an hour plus
+    callout $80"), or the one said just after a word of the change ("intervals go to
+    Fridays": of "Intervals on Tuesdays, long ride Sunday", Tuesdays; "closes at 23:00" of
+    "opens at 11 and close at 21:00", whoever of ``persons`` both name); else None."""
     found = list(kind.finditer(line))
     if len(found) < 2:
         return found[0] if found else None
+    if value and (rate := re.search(rf"{re.escape(value)} {_PERIOD}", said)):
+        by = [m for m in found if re.match(rf" {re.escape(rate['period'])}\b", line[m.end() :])]
+        if len(by) == 1:
+            return by[0]
     words = topic_of(said, subject=True) - {p.casefold() for p in persons}
     # (what it is an amount of, said right after it: "pay GH₵950 rent", not the next amount
     # "… rent …, and earn about GH₵6,800")

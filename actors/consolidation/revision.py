@@ -280,7 +280,7 @@ def revise(
             and (
                 found := kind.search(f.text)
                 if own is None
-                else the_one(kind, f.text, said, persons)
+                else the_one(kind, f.text, said, persons, value)
             )
             # (a topic's amount or time, corrected too: "the deposit is €2,400" of no Pixel 7;
             # an amount of one scale is its own evidence, "recalculated, total is 9,800" of

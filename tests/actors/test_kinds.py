@@ -546,3 +546,17 @@ def test_the_period_an_amount_recurs_by_is_no_topic() -> None:
     )
     assert any("doing 60 hour weeks" in line for line in lines), lines
     assert not any("110 hour" in line for line in lines), lines
+
+
+def test_a_count_in_a_unit_is_no_new_rate_and_a_rate_takes_the_slot_of_its_period() -> None:
+    """ "doing 60 hour weeks" is no new figure of "$95 an hour plus callout $80" (money and a
+    count in hours are two quantities: before, it took that line by meaning), and "$110 an hour
+    now, callout stays $80" writes the hourly rate, not the callout (before, "callout $110")."""
+    lines = _lines_after(
+        "Darren",
+        "I charge $95 an hour plus callout $80.",
+        "honestly I'm doing 60 hour weeks and the missus is over it.",
+        "put my rate up. $110 an hour now, callout stays $80.",
+    )
+    assert "Darren charges $110 an hour plus callout $80." in lines, lines
+    assert any("60 hour weeks" in line for line in lines), lines
