@@ -294,7 +294,9 @@ _FIRST_SPELL_AS = re.compile(
     r" (?P<done>(?:is |are |was |were )?(?:done|over|finished|complete|survived)|today)\b"
 )
 #: A baby named, then born: "Zofia, 3.4 kg, born last night.", "Oskar, born Tuesday!"
-_BORN_NAMED = re.compile(rf"^(?P<name>[{UPPER}][\w'-]+), (?:[^,!?]+?, )?born (?P<when>[^,.!?]+)")
+_BORN_NAMED = re.compile(
+    rf"^(?:[Bb]aby )?(?P<name>[{UPPER}][\w'-]+), (?:[^,!?]+?, )?born (?P<when>[^,.!?]+)"
+)
 #: A baby announced by name and weight ("Obinna, 3.4kg, both doing great") or as come
 #: ("Obinna is here!"), in a turn that tells of a birth.
 _NAMED_WEIGHED = re.compile(

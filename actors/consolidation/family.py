@@ -5,7 +5,8 @@ theirs a line another change retires still names.
 baby boy", "we've adopted a little girl" or "baby number three arrived": no key
 names a count of children and no change word is said, but the news is of the
 speaker's own family (their name, "we", "our", a child of theirs) and a count
-of children is the one line it can change. A relative's or a friend's baby ("my
+of children is the one line it can change (or, with none, the line saying the
+baby was on its way: "is 7 months pregnant"). A relative's or a friend's baby ("my
 sister had a baby boy") changes nothing of the speaker's. See docs/design.md,
 "Memory that stays true", step 3.
 """
@@ -40,8 +41,9 @@ _COUNT = re.compile(
 
 
 def family_grew(older: Sequence[Fact], new: Fact, speaker: str) -> Fact | None:
-    """The speaker's one line of ``older`` counting their children, when ``new`` says a
-    child of theirs was born or adopted; else None."""
+    """The speaker's one line of ``older`` counting their children, or else saying they (or
+    their partner) are expecting ("is 7 months pregnant"), when ``new`` says a child of
+    theirs was born or adopted; else None."""
     birth = _BIRTH.search(new.text)
     # (a child's noun qualifying another is no child: "had a baby shower", "a baby tooth")
     if not speaker or not birth or is_modifier(new.text, birth.end()):
@@ -52,7 +54,19 @@ def family_grew(older: Sequence[Fact], new: Fact, speaker: str) -> Fact | None:
     if not (theirs or (_OURS.search(new.text) and not new.text.startswith(f"{speaker}'s "))):
         return None
     counts = [f for f in older if f.text.startswith(f"{speaker} ") and _COUNT.search(f.text)]
-    return counts[0] if len(counts) == 1 else None
+    expecting = [f for f in older if _EXPECTING.search(f.text) and _mine(f.text, speaker)]
+    return counts[0] if len(counts) == 1 else expecting[0] if len(expecting) == 1 else None
+
+
+#: A line saying a child is on the way: "is 7 months pregnant", "'s wife Dewi is expecting".
+_EXPECTING = re.compile(r"\b(?:pregnant|expecting(?! (?:a call|to|that)\b))", re.IGNORECASE)
+
+
+def _mine(line: str, speaker: str) -> bool:
+    """``line`` is of the speaker or their partner ("Budi's wife Dewi is pregnant")."""
+    return line.startswith(f"{speaker} ") or bool(
+        re.match(rf"{re.escape(speaker)}'s (?:{_PARTNER})\b", line)
+    )
 
 
 #: Someone of the speaker's family by their relation and name, in a line about something

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.actors.merging import lines_after
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 
@@ -358,3 +359,15 @@ def test_someone_of_the_family_a_retired_line_named_stays_as_a_line_of_their_own
         ),
     )
     assert "fishing on the Sava" not in memory and "Goran's daughter is Vesna." in memory
+
+
+def test_a_child_born_to_the_speaker_ends_the_pregnancy_a_line_holds() -> None:
+    """ "Baby Adanna, born on Sunday" (their baby, named as it is announced) retires "is 7
+    months pregnant", and a partner's too; a friend's baby retires neither."""
+    pregnant = ["Ifeoma is 7 months pregnant.", "Ifeoma owns a salon in Woji."]
+    assert _merge("Ifeoma", pregnant, "Ifeoma's baby Adanna was born on Sunday.") == [pregnant[0]]
+    wife = ["Budi's wife Dewi is pregnant, 6 month.", "Budi works as a conductor."]
+    assert _merge("Budi", wife, "Our daughter was born last night!") == [wife[0]]
+    assert _merge("Ifeoma", pregnant, "Ifeoma's friend Nneka had a baby boy.") == []
+    lines = lines_after("Ifeoma", "I'm 7 months pregnant.", "Baby Adanna, born on Sunday, 3.2kg.")
+    assert lines == ["Ifeoma's baby Adanna was born on Sunday, 3.2kg."], lines
