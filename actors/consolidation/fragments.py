@@ -35,7 +35,8 @@ __all__ = ["valued"]
 #: "PT Surya Garmen in Karawang, sewing line QC".
 _NAMED = re.compile(
     rf"(?:(?i:now )?(?:with|at) )?(?P<article>(?:[Aa]n?|[Tt]he) )?"
-    rf"(?P<value>[{UPPER}][\w'&-]*(?: (?:[{UPPER}\d][\w'&-]*))*)"
+    # (and its kind in lower case before what is said of it: "Kerpic studio, a small office")
+    rf"(?P<value>[{UPPER}][\w'&-]*(?: (?:[{UPPER}\d][\w'&-]*))*(?: [a-z]+(?=,))?)"
     rf"(?P<rest>(?: in [{UPPER}][\w'-]*)?(?:(?:,| [—–-]) .+?)?)[.!]*"
 )
 #: A trade said alone, in lower case, as the answer to what the role is: "recruiter.".
@@ -61,7 +62,8 @@ _ANNOUNCED = re.compile(
     r"(?:brand )?new (?P<kind>[a-z]{3,})"
     # (and its day, "new laptop day: Asus Zenbook 14"; or that it came, "new engine is in!")
     r"(?: day| (?:is|are) (?:in|here|fitted|installed))?[.!:]*$"
-    r"|\bgot (?:(?:the|a|my) )?(?:new )?(?P<got>job|offer|position|role|post)\b[^,;]{0,20}$"
+    r"|\bgot (?:(?:the|a|an|my) )?(?:new )?(?P<got>job|offer|position|role|post|internship|"
+    r"apprenticeship|placement)\b[^,;]{0,20}$"
     # (the job left for another, said alone: "changed job!!", "also changed company.")
     r"|\b(?:changed|switched|swapped) (?:my )?(?:jobs?|company|companies|employers?)[.!]*$"
     r"|^(?:(?:big|some|good) )?(?P<news>job|work) news\b"
@@ -86,7 +88,10 @@ _REPLACED = re.compile(
 #: What a name is, said beside it: "Yongnuo YN455, a chinese android camera".
 _APPOSED = re.compile(r"^,? an? (?:[a-z-]+ ){0,3}(?P<kind>[a-z]{3,})(?=[,.;!]|$)")
 #: The kinds of a job: its name is where they work, its lower-case words the trade.
-_JOB = frozenset({"job", "offer", "position", "role", "post", "gig", "work", "company", "title"})
+_JOB = frozenset(
+    {"job", "offer", "position", "role", "post", "gig", "work", "company", "title", "internship"}
+    | {"apprenticeship", "placement"}
+)
 _ROLE = frozenset({"role", "position", "title"})
 #: Words a question asks about that name no kind ("Which one?", "What kind?").
 _NO_KIND = frozenset({"one", "kind", "sort", "type", "model", "make", "brand", "happened", "else"})

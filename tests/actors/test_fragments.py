@@ -204,3 +204,16 @@ def test_a_new_job_said_before_what_it_is_after_a_comma() -> None:
     )
     assert any("Tove works at Brakstad Scenografi" in line for line in lines), lines
     assert not any("Teater Grenland" in line for line in lines), lines
+
+
+def test_an_internship_got_announces_the_workplace_named_with_its_kind() -> None:
+    """ "got an internship!!" … "Where?" … "Kerpic studio, a small office in Cankaya" is where
+    they now work, named with its kind in lower case (before, a question and its answer, and
+    Teater Grenland stayed)."""
+    lines = lines_of_days(
+        "Tove",
+        _INTRO,
+        ["got an internship!!", "A: Where?", "Kerpic studio, a small office in Cankaya"],
+    )
+    assert any("new job is at Kerpic studio" in line for line in lines), lines
+    assert not any("Teater Grenland" in line for line in lines), lines
