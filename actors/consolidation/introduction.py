@@ -12,7 +12,7 @@ from .casual import cased as _cased
 from .clauses import clauses
 from .persons import names_a_person
 from .sentences import EMOJI
-from .third_person import article, word_set, works_as
+from .third_person import article, past_verb, word_set, works_as
 from .words import RELATIVES, UPPER
 
 __all__ = ["INITIALISM", "introduced", "opened_by_name"]
@@ -134,9 +134,15 @@ def introduced(body: str) -> list[str]:
     # ("…, working remote for Lumora", "…, from Otahuhu": still of the speaker)
     if re.match(r"[a-z]+ing\b", rest) or _SAID_OF_ME.match(rest):
         rest = f"I'm {rest}"
+    elif rest and past_verb(rest.split()[0].rstrip(",")):
+        rest = f"I {rest}"  # ("Hamish here, moved back to Oban last year": theirs too)
     elif place := re.match(rf"in ([{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*),? ?", rest):
         # ("… here in Toowoomba, completely frazzled": where, and what else is said apart)
         said, rest = [*said, f"I'm based in {place[1]}."], rest[place.end() :]
+    elif len(said) > 1 and re.match(r"\d+\+? (?:years?|yrs?)\b", rest):
+        # ("Geoffrey here, retired postman, 38 years on the rounds in Harrogate": how long in
+        # the trade, said of it, not a sentence naming no one)
+        said, rest = [*said[:-1], f"{said[-1].rstrip('.')}, {rest}."], ""
     return said + (clauses(f"{rest}.") if rest else [])
 
 
