@@ -17,7 +17,7 @@ from reverie.store import Fact, known_word
 from .attributes import HOME_TAKEN, PREMISES, Key, keys
 from .signals import over
 from .third_person import word_set
-from .words import MONTHS, UPPER, WEEKDAYS, WHEN
+from .words import MONTHS, RELATIVES, UPPER, WEEKDAYS, WHEN
 
 __all__ = [
     "PLACE_NAMED",
@@ -45,6 +45,10 @@ PLACE_NAMED = re.compile(
 )
 #: A move announced, its sentence ending with it: "we moved!", "We've finally relocated."
 _MOVED = re.compile(r"\b(?:moved|relocated)[.!]*$")
+#: A place said with "now" right after the move, in its sentence: "we moved, bornova now".
+_PLACE_NOW = re.compile(
+    r"\b(?:moved|relocated|shifted)(?: house)?,? (?P<place>[A-Za-z][\w'-]+(?: [A-Z][\w'-]+)*) now\b"
+)
 #: A place opening the sentence after it, before what it is: "Abbotsford, acreage for …".
 _PLACE_FIRST = re.compile(rf"^([{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*), [a-z]")
 
@@ -118,7 +122,14 @@ def arrived_in(sentence: str, turn: str) -> str:
 def place_after(sentence: str, then: str) -> str:
     """The place the sentence ``then``, said after ``sentence``, names: "The air in Malang is
     so cool", "Nara now."; or, after a move announced, the place it opens with ("we moved!
-    Abbotsford, acreage for the equipment."; not "Ugh, …" after anything else)."""
+    Abbotsford, acreage for the equipment."; not "Ugh, …" after anything else). A place the
+    move's own sentence says with "now" comes first ("we moved, bornova now, …"), and a
+    sentence of another's news names none ("my friend Burak moved to Stuttgart")."""
+    # (a name, not a word: not "the tasting has moved, from now on it's 16:30")
+    if (own := _PLACE_NOW.search(sentence)) and not known_word(own["place"].lower()):
+        return own["place"][:1].upper() + own["place"][1:]
+    if re.match(rf"(?i:my|our|his|her|their) (?i:{RELATIVES})\b", then):
+        return ""
     if found := [f for f in PLACE_NAMED.findall(then) if not WHEN.fullmatch(f)]:
         return str(found[0])  # (not a day: "The yoga class moved. Wednesdays now!")
     first = _PLACE_FIRST.match(then) if _MOVED.search(sentence) else None

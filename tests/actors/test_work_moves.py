@@ -137,6 +137,24 @@ def test_a_move_said_before_its_place_after_a_comma() -> None:
     assert "Altona" not in memory and "Eimsbüttel" in memory, memory
 
 
+def test_a_move_said_with_its_place_and_now_is_to_that_place_not_the_next_sentences() -> None:
+    """ "also we moved, bornova now, easier to reach the hotel. my friend Burak moved to
+    Stuttgart": the move is to Bornova (before, "moved to Stuttgart", the place of the friend's
+    news said next); "the tasting has moved, from now on it's 16:30" moves no one to "From"."""
+    said = (
+        "also we moved, bornova now, easier to reach the hotel. my friend Burak moved to Stuttgart."
+    )
+    facts = _facts(
+        _memory_after(("I live in Karsiyaka, by the ferry.", "Emre", "s"), (said, "Emre", "s"))
+    )
+    assert any("moved to Bornova" in f for f in facts), facts
+    assert not any("Emre and others moved to Stuttgart" in f for f in facts), facts
+    facts = _facts(
+        _memory_after(("The staff tasting has moved, from now on it's 16:30.", "Ana", "s"))
+    )
+    assert not any("to From" in f for f in facts), facts
+
+
 def test_a_new_post_by_selection_a_shift_and_a_start_as_replace_what_they_change() -> None:
     """ "a zookeeper at Kaveri Wildlife Park in Mysuru, mostly with the elephants" is four
     claims; "selected at Bannerghatta Biological Park" ends the park, "shifted to Bengaluru"
