@@ -148,6 +148,8 @@ _TABLE: list[tuple[str, str]] = [
         rf"unpacked|(?:in|into|to|at) (?:our|my|their|his|her|the|a) new (?:house|home|place|kitchen)|"
         # (or their address, as it is often spelt too: "new adress: Kadıköy, Moda side")
         r"(?:^|\b(?:my|our|the) |'s )(?:new )?(?:home )?add?ress(?=:| is\b| now\b)|"
+        # (or where they pay rent: "rent in Talisay 5k", "our rent in Leeds is 1350")
+        r"\brent (?:in|at) (?=(?-i:[A-Z]))|"
         # (where they are, said in passing: "our quilting group here in Socorro"; not a stay,
         # "here in Rome for the weekend")
         # (a stay's length, not what for: "for the weekend", not "for the coast road")

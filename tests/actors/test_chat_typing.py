@@ -162,3 +162,17 @@ def test_a_new_address_is_a_new_home_however_it_is_spelt() -> None:
         assert not any("Beşiktaş" in line for line in lines), lines
     lines = _lines("Cem", "I live in Beşiktaş.", "my sister's address is Rome now")
     assert "Cem lives in Beşiktaş." in lines, lines
+
+
+def test_where_rent_is_paid_is_a_home_a_move_replaces() -> None:
+    """ "rent in Talisay 5k" says where they live: "we moved to Mandaue" replaces it (before,
+    the rent line was no home, and stayed); a rent without a place is no home."""
+    lines = _lines(
+        "Mayet",
+        "hello po! I'm Mayet, room attendant at Tala Cove Resort in Mactan, Cebu.",
+        "18k a month. rent in Talisay 5k, fare, food, school for my son.",
+        "salamat! and we moved to Mandaue, near the new work.",
+    )
+    assert not any("Talisay" in line for line in lines), lines
+    lines = _lines("Luz", "my rent is 5k a month.", "we moved to Mandaue")
+    assert any("rent is 5k" in line for line in lines), lines
