@@ -198,10 +198,9 @@ def merge(
             fact_key(f.text) == fact_key(fact.text) for f in facts
         ):
             return
+        # ("the lodger's given notice": the line naming their lodger, departures.py)
         if gone := member_left(facts, fact, speaker):
-            retire(
-                gone
-            )  # "the lodger's given notice": the line naming their lodger (departures.py)
+            retire(gone)
         if theirs_only:
             facts.append(fact)
             added.append(fact)
