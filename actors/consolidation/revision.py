@@ -351,6 +351,11 @@ def revise(
                 candidates = of_it if len(of_it) == 1 else candidates
             # (not a line of another thing than the one whose day it says: "book club is …")
             candidates = [c for c in candidates if not another_thing(new.text, c[2].text)]
+            # (nor, by nearness alone, a line of "we" for a claim of the speaker's own: "I stay
+            # up till 1am now" is no new closing time of "we are closing … 9pm")
+            if re.match(rf"{re.escape(speaker)} (?!and )", new.text):
+                ours = f"{speaker} and others "
+                candidates = [c for c in candidates if c[0] or not c[2].text.startswith(ours)]
             best = nearest(new, [c[2] for c in candidates]) if candidates else None
             candidates = [] if best is None else [candidates[best]]
         elif whose not in ("", speaker):

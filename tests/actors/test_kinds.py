@@ -560,3 +560,17 @@ def test_a_count_in_a_unit_is_no_new_rate_and_a_rate_takes_the_slot_of_its_perio
     )
     assert "Darren charges $110 an hour plus callout $80." in lines, lines
     assert any("60 hour weeks" in line for line in lines), lines
+
+
+def test_a_claim_of_the_speakers_own_takes_no_line_of_we_by_nearness_alone() -> None:
+    """ "I stay up till 1am now" is no new closing time of "we are closing earlier now, 9pm"
+    (before, the shop's line became "closing earlier now, 1am"); a change of the speaker's
+    own line still takes it ("my shift starts at 7 now" of "my shift starts at 6")."""
+    lines = _lines_after(
+        "Kulwinder",
+        "We are closing earlier now, 9pm. Balbir's back is bad.",
+        "Arjun got me hooked on Korean dramas, I stay up till 1am now",
+    )
+    assert any("closing earlier now, 9pm" in line for line in lines), lines
+    lines = _lines_after("Kulwinder", "My shift starts at 6am.", "My shift starts at 7am now.")
+    assert not any("6am" in line for line in lines), lines
