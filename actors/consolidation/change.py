@@ -39,7 +39,7 @@ from .acquiring import (
     owns,
     things_had,
 )
-from .attributes import HOMES, PET, held_by_another, keys
+from .attributes import HOMES, PET, PREMISES, held_by_another, keys
 from .breeds import named_beings, of_breed
 from .endings import ENDED, done_without, no_longer_on, stolen, thing_ended
 from .kinds import KINDS, amount_moved, amounts_apart
@@ -154,11 +154,12 @@ def displaced(
     if premises := premises_moved(said):
         # "the shop is moving to Liberty Market": the one line of theirs with a shop moves (of
         # two, the one saying where it is: not "likes their own workshop")
-        held = [
-            f
-            for f in theirs(older, new, said, speaker, cue=False) or []
-            if re.search(rf"\b{premises}\b", f.text, re.IGNORECASE)
-        ]
+        kept = theirs(older, new, said, speaker, cue=False) or []
+        held = [f for f in kept if re.search(rf"\b{premises}\b", f.text, re.IGNORECASE)]
+        # (or by another word for premises, the one line that has any: "Crown & Glory Salon in
+        # Rumuola" for "New shop is in Woji")
+        others = [f for f in kept if re.search(rf"\b(?:{PREMISES})\b", f.text, re.IGNORECASE)]
+        held = held or (others if len(others) == 1 else [])
         placed = [f for f in held if re.search(rf"\b(?:in|at) [{UPPER}]", f.text)]
         if len(placed) == 1 or len(held) == 1:
             return Displaced((placed or held)[0], None)

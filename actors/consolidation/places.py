@@ -181,7 +181,11 @@ _PREMISES_MOVED = re.compile(
     rf"(?-i:[{UPPER}])|"
     # (or new ones taken somewhere: "found a bigger shop in Toumba, signed yesterday")
     r"\b(?:found|took|signed (?:for|the lease on)|leased|rented|opened) (?:a|an|the|our|my) "
-    rf"(?:new |bigger |smaller |larger )?{_PREMISES.format('taken')} in (?-i:[{UPPER}])",
+    rf"(?:new |bigger |smaller |larger )?{_PREMISES.format('taken')} in (?-i:[{UPPER}])|"
+    # (or where the new ones are: "New shop is in Woji, on the main road")
+    # (not someone else's: "my sister's new shop is in Abuja")
+    rf"\b(?:(?:the|our|my) )?(?<!'s )new {_PREMISES.format('new')} "
+    rf"(?:is|'s) (?:now )?in (?-i:[{UPPER}])",
     re.IGNORECASE,
 )
 _NAME = rf"[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*"
@@ -247,7 +251,7 @@ def premises_moved(text: str) -> str:
     found = _PREMISES_MOVED.search(text)
     if found is None:
         return ""
-    premises = (found["moved"] or found["moving"] or found["taken"]).casefold()
+    premises = (found["moved"] or found["moving"] or found["taken"] or found["new"]).casefold()
     head = _PLACE_NOUN.match(text, found.end() - 1)
     return f"(?:{premises}|{head['noun']})" if head else premises
 

@@ -40,3 +40,19 @@ def test_premises_moved_to_a_place_of_the_lines_noun_take_that_line() -> None:
         ),
     )
     assert "Anjos" not in memory and "ESEP" in memory
+
+
+def test_new_premises_said_where_they_are_move_the_one_business_by_any_word_for_it() -> None:
+    """ "Big move!! … New shop is in Woji" moves "Crown & Glory Salon in Rumuola" (a shop by
+    another word for premises, the one line that has any; before, both places stayed); a
+    sister's new shop moves nothing of the speaker's."""
+    memory = _memory_after(
+        ("I'm Ifeoma, I own Crown & Glory Salon in Rumuola, Port Harcourt.", "Ifeoma", "s"),
+        ("Big move!! we packed up. New shop is in Woji, on the main road.", "Ifeoma", "s"),
+    )
+    assert "Rumuola" not in memory and "Crown & Glory Salon in Woji" in memory, memory
+    memory = _memory_after(
+        ("I'm Ifeoma, I own Crown & Glory Salon in Rumuola, Port Harcourt.", "Ifeoma", "s"),
+        ("my sister's new shop is in Abuja, so proud of her", "Ifeoma", "s"),
+    )
+    assert "Crown & Glory Salon in Rumuola" in memory, memory
