@@ -232,6 +232,10 @@ _TABLE: list[tuple[str, str]] = [
         # company!")
         r"(?P<changed>(?:moved|switched|changed|went) (?:to )?(?:a |my |their )?(?:new )?"
         r"(?:company|companies|employer|employers|job|jobs|firm|firms))\b|"
+        # (a firm of two names or more they have been with for a time: "been with Plomberie
+        # Gagnon 8 years"; one name is a person, "been with Sarah 8 years")
+        r"been with (?:the )?(?-i:[A-Z])[\w&'-]*(?: (?-i:[A-Z])[\w&'-]*)+ (?:for )?\d+\+? "
+        r"(?:years?|yrs?|months?)\b|"
         # (whom they work with, by name: "works with Blue Poppy Treks"; or for, as a trade,
         # "is a courier driver for Mainfreight")
         r"works? with (?-i:[A-Z])|(?:'m|\bam|\bis) an? (?:[a-z-]+ ){1,2}for "
