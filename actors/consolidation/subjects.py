@@ -115,6 +115,12 @@ _MOVES = re.compile(r"\b(?:moved|moving|moves|relocated|relocating)\b")
 _WHOSE = re.compile(rf"(?<![\w'])[{UPPER}][\w-]*$")
 
 
+#: A part of a sentence whose subject is someone by a doer's noun, doing what follows: "now
+#: a supplier from Holland comes with a truck" (the truck is the supplier's).
+_AGENT_SPAN = re.compile(
+    r"^(?:(?:now|then|so|and|but) )?(?P<who>(?:an?|the) (?:[a-z]+ )?[a-z]{3,}(?:er|or|ist))\b"
+    r"(?: (?:from|in|at|of) [A-Z][\w'-]*)? (?!(?:is|was|has|had|got|gets)\b)[a-z]+s\b"
+)
 #: A name alone, in apposition to the noun before it: "a choir, Cantamus, …".
 _NAME_ONLY = re.compile(rf"[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*){{0,3}}")
 _A_NOUN_END = re.compile(r"\b(?:an?|the|my|our|their|his|her) (?:[\w-]+ ){0,3}[a-z][\w-]*$")
@@ -150,6 +156,8 @@ def subject(fact: str, at: int) -> str:
             return _UNNAMED
         if someone := SOMEONE.search(span):  # "a colleague just moved": theirs, not anyone's
             return someone[0].casefold()
+        if agent := _AGENT_SPAN.match(span.strip()):  # "now a supplier from Holland comes …"
+            return agent["who"].casefold()
         words = [w.strip("',.") for w in span.split()]
         if words[:1] in (["and"], ["so"], ["but"], ["then"]):
             words = words[1:]  # (", and he says …": the clause after the comma is his)

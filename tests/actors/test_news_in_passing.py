@@ -251,3 +251,17 @@ def test_a_name_said_alone_after_someone_met_is_who_they_are_dating() -> None:
     assert "Marguerite is dating Youssef, a cellist with the opera." in lines, lines
     lines = _lines("Quentin", "I met someone at last. Finally. We'll see.")
     assert not any("dating" in line for line in lines), lines
+
+
+def test_a_thing_in_a_clause_of_someone_by_a_doers_noun_is_theirs() -> None:
+    """ "…, now a supplier from Holland comes with a truck": the truck is the supplier's, no
+    new vehicle of the speaker's (before, it retired the Kangoo, and the market run stayed)."""
+    lines = _lines(
+        "Krystyna",
+        "I go to the Gdynia wholesale market myself every Tuesday at 4 am.",
+        "I found a used Renault Kangoo, white, 2019, good price.",
+        "Also I stopped driving to the market every week, too tired, now a supplier from "
+        "Holland comes with a truck every Tuesday and Friday to the shop.",
+    )
+    assert any("Renault Kangoo" in line for line in lines), lines
+    assert not any("Gdynia" in line for line in lines), lines
