@@ -195,6 +195,9 @@ _PLACE_OR_PERSON = re.compile(
     re.IGNORECASE,
 )
 
+#: What makes a number a time, a date or an age.
+_WHEN_OR_AGE = re.compile(r"(?: ?(?:am|pm)|st|nd|rd|th| years?)\b")
+
 
 def named_things(text: str) -> set[str]:
     """The names of ``text`` that may name a thing (a make), not a place or a person, nor a
@@ -204,7 +207,3 @@ def named_things(text: str) -> set[str]:
         for m in VALUE.finditer(text)
         if not _PLACE_OR_PERSON.search(text[: m.start()]) and not _WHEN_OR_AGE.match(text, m.end())
     }
-
-
-#: What makes a number a time, a date or an age.
-_WHEN_OR_AGE = re.compile(r"(?: ?(?:am|pm)|st|nd|rd|th| years?)\b")

@@ -55,10 +55,12 @@ _AMOUNT = re.compile(
 #: A question about a thing got, not any thing: "Which bike did you get?", "What's the new
 #: laptop?" (not "What flowers are you featuring?").
 _GOT = re.compile(r"\b(?:get|got|buy|bought|pick|picked|choose|chose|go with|went with)\b")
+#: Words that only open the speaker's sentence: "and new laptop: …", "also changed company.".
+_OPENER = "and|so|also|oh|ok|okay|plus"
 #: The speaker's announcement of a new thing, alone in its sentence: "new phone!!", "update:
 #: new job", "got the job", "job news:", "I have new boyfriend.".
 _ANNOUNCED = re.compile(
-    r"(?:^(?:(?:and|so|also|oh|ok|okay|plus|update:?) )*|: |\b(?:a|my|our|the|have|has|got) )"
+    rf"(?:^(?:(?:{_OPENER}|update:?) )*|: |\b(?:a|my|our|the|have|has|got) )"
     r"(?:brand )?new (?P<kind>[a-z]{3,})"
     # (and its day, "new laptop day: Asus Zenbook 14"; or that it came, "new engine is in!")
     r"(?: day| (?:is|are) (?:in|here|fitted|installed))?[.!:]*$"
@@ -74,7 +76,7 @@ _ANNOUNCED = re.compile(
 )
 #: A new job said before what it is, after a comma: "new job, pastry section at Ege Palas".
 _JOB_LEAD = re.compile(
-    r"(?P<lead>(?i:(?:(?:and|so|also|oh|ok|okay|plus) )*(?:brand )?new (?:job|post|position|role|gig))),"
+    rf"(?P<lead>(?i:(?:(?:{_OPENER}) )*(?:brand )?new (?:job|post|position|role|gig))),"
     r" (?=[a-z])"
 )
 #: A thing replaced, whatever its kind: "replaced it.", "What did you replace it with?"; or
@@ -134,10 +136,10 @@ def valued(sentence: str, before: Sequence[str], question: str) -> str:
     if asked and (amount := _AMOUNT.fullmatch(sentence)):
         # ("What's the rent like there?" "975.": the amount of the thing asked about)
         return f"My {asked['kind']} is {amount['amount']}."
-    kind = _topic(asked, question, before)
     if job := _JOB_LEAD.match(sentence):
         # ("new job, pastry cook at Ege Palas hotel": its lead, as "new job: …" says it)
         return f"{job['lead']}: {sentence[job.end() :]}"
+    kind = _topic(asked, question, before)
     lead, colon, after = sentence.partition(": ")
     if kind is None and colon and (announced := _ANNOUNCED.fullmatch(lead)):
         # (the topic announced in the sentence's lead: "and new laptop: Slimbook Pro X, …")

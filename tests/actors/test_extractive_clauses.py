@@ -588,22 +588,3 @@ def test_a_bare_move_before_where_a_group_meets_is_no_move_of_home() -> None:
         ),
     )
     assert "Ragnhild lives in Volda." in _facts(memory)
-
-
-def test_a_firm_been_with_for_years_is_an_employer_notice_ends() -> None:
-    """ "been with Plomberie Gagnon 8 years" is where they work: "I gave my notice" ends it
-    (before, the line was no employer's and stayed); "been with Sarah 8 years" is no firm."""
-    said = [
-        (
-            "salut, Mathieu here, plumber in Sherbrooke. been with Plomberie Gagnon 8 years.",
-            "Mathieu",
-            "s",
-        ),
-        ("passed the RBQ exam!!! and I gave my notice.", "Mathieu", "s"),
-    ]
-    assert "Gagnon" not in _memory_after(*said)
-    said = [
-        ("I've been with Sarah 8 years, she's a nurse.", "Mathieu", "s"),
-        ("passed the RBQ exam!!! and I gave my notice.", "Mathieu", "s"),
-    ]
-    assert "Sarah" in _memory_after(*said)

@@ -215,3 +215,22 @@ def test_a_move_to_the_town_of_a_new_job_or_a_car_bought_leaves_the_job() -> Non
         ("it's far though, so we bought a Tata Nexon EV and sold the scooter.", "Radhika", "s"),
     )
     assert "Kalpana" in memory and "Nexon" in memory, memory
+
+
+def test_a_firm_been_with_for_years_is_an_employer_notice_ends() -> None:
+    """ "been with Plomberie Gagnon 8 years" is where they work: "I gave my notice" ends it
+    (before, the line was no employer's and stayed); "been with Sarah 8 years" is no firm."""
+    said = [
+        (
+            "salut, Mathieu here, plumber in Sherbrooke. been with Plomberie Gagnon 8 years.",
+            "Mathieu",
+            "s",
+        ),
+        ("passed the RBQ exam!!! and I gave my notice.", "Mathieu", "s"),
+    ]
+    assert "Gagnon" not in _memory_after(*said)
+    said = [
+        ("I've been with Sarah 8 years, she's a nurse.", "Mathieu", "s"),
+        ("passed the RBQ exam!!! and I gave my notice.", "Mathieu", "s"),
+    ]
+    assert "Sarah" in _memory_after(*said)
