@@ -75,9 +75,15 @@ _NOT_A_STAY = (
 )
 #: Whom a time or plan suits, after "works for": no employer.
 _SUITED = "everyone|everybody|all|both|me|us|them|you|him|her"
+#: The kinds of a place of work that a name is often given with.
+_WORKPLACES = "hospital|clinic|clínica|clinica|school|college|university|bank|academy|institute"
 #: A place of work by its kind, in its name: "Hospital San Javier", "Riverside Primary School".
-WORKPLACE = (
-    r"(?-i:Hospital|Clinic|Clínica|Clinica|School|College|University|Bank|Academy|Institute)"
+WORKPLACE = "(?-i:" + "|".join(kind.capitalize() for kind in _WORKPLACES.split("|")) + ")"
+#: What one is moved to at work, not a home: "moved to a new account", "to the night team",
+#: "to the Arcobaleno school".
+_POSTS = (
+    rf"{_WORKPLACES}|account|team|project|department|role|position|post|shift|class|group|"
+    "ward|branch|desk|route|contract|programme|program|course"
 )
 
 
@@ -139,6 +145,7 @@ _TABLE: list[tuple[str, str]] = [
         r"(?:(?<!the )(?<!our )(?<!my )(?<!their )(?<!\ba )move|moved|moving|relocat(?:e|ed|es|ing)|"
         r"shifted(?= to\b))"
         r"(?! (?:to )?(?:an? )?(?:new )?(?:company|companies|employers?|jobs?|firms?)\b)"
+        rf"(?! to (?:an?|the|another) (?:[a-z-]+ )?(?:(?-i:[A-Z])[\w'-]* ){{0,3}}(?:{_POSTS})s?\b)"
         # (a business's premises, not a home: "moved from the stall to a small shop in Ngara")
         rf"(?!(?: from [\w ]{{1,30}}?)? to (?:an?|the|our|my|their) (?:[\w-]+ )?(?:{PREMISES})\b)"
         r"(?! (?:the|my|our|their|his|"
@@ -281,7 +288,7 @@ _TABLE: list[tuple[str, str]] = [
         # (moved to a workplace, by its kind: "moved to Hospital San Javier"; "the service
         # transferred me to Adisadel College")
         r"(?:moved|transferred|switched|posted)(?: (?:me|him|her|them|(?-i:[A-Z])[\w-]*))? "
-        rf"to (?:the )?(?=(?:(?-i:[A-Z])[\w'-]* ){{1,3}}{WORKPLACE}\b|"
+        rf"to (?:the )?(?=(?:(?-i:[A-Z])[\w'-]* ){{1,3}}(?:{WORKPLACE}|(?-i:{_WORKPLACES}))\b|"
         rf"{WORKPLACE} (?-i:[A-Z]))|"
         # (taken on by a name: "got accepted at the Philippine Heart Center")
         # (or selected: "I've been selected at Bannerghatta Biological Park")

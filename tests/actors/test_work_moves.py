@@ -234,3 +234,25 @@ def test_a_firm_been_with_for_years_is_an_employer_notice_ends() -> None:
         ("passed the RBQ exam!!! and I gave my notice.", "Mathieu", "s"),
     ]
     assert "Sarah" in _memory_after(*said)
+
+
+def test_a_move_to_a_school_or_an_account_at_work_is_no_new_home() -> None:
+    """ "moved to the Ahorn clinic" is a new workplace, said with its kind in lower case;
+    "moved to a new account, Holloway" is a change at work: neither is a home, so the town
+    they live in stays."""
+    said = [
+        ("Hi, I'm Vesna, a nurse at the Kestrel clinic. I live in Graz.", "Vesna", "s"),
+        ("I moved to the Ahorn clinic, nearer the station.", "Vesna", "s"),
+    ]
+    memory = _memory_after(*said)
+    assert "Ahorn" in memory and "Graz" in memory and "Kestrel" not in memory, memory
+    said = [
+        ("I'm a team lead at a call centre, based in Davao.", "Ligaya", "s"),
+        (
+            "we moved to a new account, Holloway, it's an insurer. we start at noon now.",
+            "Ligaya",
+            "s",
+        ),
+    ]
+    memory = _memory_after(*said)
+    assert "Holloway" in memory and "Davao" in memory, memory
