@@ -69,6 +69,7 @@ from .roles import promoted
 from .routines import routine_replaced
 from .signals import ACTUALLY_BESIDE, added, ending, hedged, over, signalled
 from .third_person import DEFAULT_SPEAKER, conjugate
+from .validity import ended
 from .words import RELATIVES, UPPER
 
 __all__ = ["Merged", "clean", "merge"]
@@ -286,6 +287,12 @@ def merge(
             if cleaned is not None:
                 for claim in claims(cleaned):
                     add(opener, claim, embed, cleaned.text)
+        # (a stay or a loan said with its length, over by the job's newest turn: validity.py)
+        for old in [*facts] if turns else []:
+            if gone := ended(old, max(t.ts for t in turns)):
+                at = facts.index(old)
+                retire(old)
+                facts[at:at] = [gone.rest] if gone.rest else []
     while facts and count_tokens(render_memory(facts)) > max_tokens:
         facts.pop(0)
     return Merged(render_memory(facts), added, retired)

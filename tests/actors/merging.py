@@ -12,7 +12,10 @@ COUNT = TokenCounter().count
 
 def merged(speaker: str, older: list[str], new: str) -> Merged:
     facts = [Fact(text=t, date="2026-01-01", sources={"s": [f"m{i}"]}) for i, t in enumerate(older)]
-    turn = MessageRecord(seq=9, id="m9", role="user", content=new, ts=1.8e9, tokens=9, name=speaker)
+    # (said the day after the older lines, as the new fact is dated)
+    turn = MessageRecord(
+        seq=9, id="m9", role="user", content=new, ts=1767312000.0, tokens=9, name=speaker
+    )
     fact = Fact(text=new, date="2026-01-02", sources={"s": ["m9"]})
     return merge(render_memory(facts), [fact], 2000, lambda t: len(t.split()), turns=[turn])
 
