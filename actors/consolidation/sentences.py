@@ -47,16 +47,23 @@ _SPLIT = re.compile(
 #: and the lower-case letter after it, which opens a sentence (not "iPhone").
 _LEADING_EMOJI = re.compile(rf"^(?:{EMOJI}|[\ufe0f\u200d\s])+(?:([a-z])(?=[a-z' ]))?")
 
+#: The mark a line of a list opens with ("- moved to Rosemont", "2) new roommate, Karine"): no
+#: word of the sentence, which says its claim as a sentence would.
+_LIST_MARK = re.compile(r"^\s*(?:[-*•·–]|\d{1,2}[.)])\s+")
+
 #: A semicolon that ended a sentence: it ends with a full stop, as a sentence does.
 _SEMICOLON = re.compile(r";$")
 
 
 def sentences(text: str) -> list[str]:
     """The sentences of ``text``, each on one line, cut at ``MAX_SENTENCE_CHARS``, without an
-    emoji it opens with; empty pieces are empty strings."""
+    emoji or a list's mark it opens with; empty pieces are empty strings."""
     return [
         _SEMICOLON.sub(
-            ".", _LEADING_EMOJI.sub(lambda m: (m[1] or "").upper(), " ".join(piece.split()))
+            ".",
+            _LEADING_EMOJI.sub(
+                lambda m: (m[1] or "").upper(), " ".join(_LIST_MARK.sub("", piece).split())
+            ),
         )[:MAX_SENTENCE_CHARS]
         for piece in _SPLIT.split(text)
     ]

@@ -297,3 +297,16 @@ def test_an_emoji_of_several_characters_ends_a_sentence_as_one_does() -> None:
         "oii! I'm Juliana, hairdresser in Recife 💇‍♀️ I work at Studio Bella in Boa Viagem",
     )
     assert "Juliana works at Studio Bella." in lines, lines
+
+
+def test_a_list_of_news_says_each_line_as_a_sentence_without_its_mark() -> None:
+    """ "- moved to Villeray, …" and "2) new flatmate, Odile" are sentences typed without "I":
+    the mark of a list opens no word of them (before, "- moved to Villeray" was a line of
+    nobody's, and the home it replaced stayed)."""
+    lines = _lines(
+        "Maude",
+        "I'm a dog walker and I live in Ahuntsic.",
+        "ok lots of news:\n- moved to Villeray, the new flat has a yard!!\n2) I'm on Pawshake now",
+    )
+    assert "Maude moved to Villeray, the new flat has a yard!!" in lines, lines
+    assert "Maude is on Pawshake now." in lines and not any("Ahuntsic" in f for f in lines)
