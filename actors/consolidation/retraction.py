@@ -19,17 +19,19 @@ from reverie.store import Fact
 from .attributes import keys
 from .subjects import by_common_noun
 from .third_person import word_set
-from .words import UPPER
+from .words import MONTHS, UPPER, WEEKDAYS
 
 __all__ = ["Topics", "item_left", "retraction_topics", "retracts"]
 
 
 class Topics(NamedTuple):
-    """What a retraction takes back: facts with one of ``words``, or with one of ``attributes``."""
+    """What a retraction takes back: facts with one of ``words``, or with one of ``attributes``;
+    ``qualifiers`` only tell one of several things of a kind ("the folding bike")."""
 
     words: frozenset[str]
     attributes: frozenset[str]
     keep: bool
+    qualifiers: frozenset[str] = frozenset()
 
 
 _FORGET = re.compile(
@@ -109,29 +111,34 @@ _NEAR = [
 _SMALL = word_set(
     "the a an that this it what about said mentioned told wrote worked on we i they he she "
     "you me them their my our to of in for with and others thing stuff plan plans idea old "
-    "new little big small"
+    "new little big small bit part whole then now too anymore already though please"
 )
 _MENTIONED = re.compile(
-    r"\b(?:\w+ and others|i|they|he|she|we|\w+) (?:mentioned|worked on|said|talked about)\b.*"
+    r"\b(?:\w+ and others|i|they|he|she|we|\w+) (?:mentioned|worked on|said|talked about)\b.*",
+    re.IGNORECASE,
 )
+#: Where a topic's head noun ends: before what it is of, to or about ("the trip to Rome").
+_AFTER_HEAD = re.compile(r"\b(?:to|of|in|at|with|for|on|from|about|near|by)\b", re.IGNORECASE)
+#: A day or month that qualifies a head ("the Friday experiment"), no name of the topic's.
+_WHEN = re.compile(rf"{WEEKDAYS}|{MONTHS}", re.IGNORECASE)
 
 
 def retraction_topics(text: str) -> Topics | None:
     """What ``text`` takes back, or None when it is not a retraction."""
     if found := _FORGET.search(text):
         # (a topic that names its attribute, "the diet", takes back "has started keto")
-        words = _words(found["topic"])
+        words = _topic(found["topic"], frozenset(), keep=False).words
         named = frozenset(k.attribute for k in keys(found["topic"]) if k.attribute in words)
         # (what is said after it is the claim that holds: "…, she's mostly pit bull and husky")
         after = text[found.end() :].strip(" ,.!")
-        return Topics(words, named, keep=len(after.split()) >= 3)
+        return _topic(found["topic"], named, keep=len(after.split()) >= 3)
     if found := _OFF.search(text):
-        return Topics(_words(found["topic"]), frozenset(), keep=False)
+        return _topic(found["topic"], frozenset(), keep=False)
     if found := _PULLED_OUT.search(text) or _NOT_DOING.search(text):
-        return Topics(_words(found["topic"]), frozenset(), keep=True)
+        return _topic(found["topic"], frozenset(), keep=True)
     if (found := _GONE.search(text)) and not by_common_noun(text, found.start()):
         attributes = frozenset(k.attribute for k in keys(found["topic"]))
-        return Topics(_words(found["topic"]), attributes, keep=True)
+        return _topic(found["topic"], attributes, keep=True)
     if _PARTNER_ENDED.search(text):
         return Topics(frozenset(), frozenset({"partner"}), keep=True)
     if ex := _EX_NAMED.search(text):  # "my ex Mia texted me": the line naming Mia is past
@@ -163,13 +170,29 @@ def _stem(word: str) -> str:
     return word.removesuffix("e") if len(word) > 4 else word
 
 
-def _words(topic: str) -> frozenset[str]:
-    """The topic's content words and their near words."""
-    topic = _MENTIONED.sub("", topic.casefold())
-    words = {w.removesuffix("'s") for w in re.findall(r"[\w'-]+", topic)}  # ("Poi's breed")
-    words = {w for w in words if w not in _SMALL and len(w) > 2}
+def _topic(topic: str, attributes: frozenset[str], *, keep: bool) -> Topics:
+    """What ``topic`` takes back: a line must hold its head noun or a near word of it, or a
+    name it says ("the trip to Rome": trip, Rome); a word that only qualifies the head ("the
+    friday experiment" is no line about Friday) tells one of several things apart."""
+    topic = _MENTIONED.sub("", topic)
+    # (the head is the last word before what follows it: "the trip to Rome", "the bit about")
+    phrases = [_content(p) for p in _AFTER_HEAD.split(topic)]
+    head = next((p[-1] for p in phrases if p), None)
+    if head is None:
+        return Topics(frozenset(), attributes, keep)
+    qualifiers = {w for p in phrases for w in p[:-1]}
+    names = {w for w in qualifiers if w[0].isupper() and not _WHEN.fullmatch(w)}
+    words = {w.casefold() for w in {head, *names, *(p[-1] for p in phrases[1:] if p)}}
     near = {n for w in words for group in _NEAR if w in group for n in group}
-    return frozenset(words | near)
+    return Topics(
+        frozenset(words | near), attributes, keep, frozenset(w.casefold() for w in qualifiers)
+    )
+
+
+def _content(phrase: str) -> list[str]:
+    """The content words of ``phrase``, in order, less a possessive's "'s" ("Poi's breed")."""
+    words = [w.removesuffix("'s") for w in re.findall(r"[\w'-]+", phrase)]
+    return [w for w in words if w.casefold() not in _SMALL and len(w) > 2]
 
 
 #: A line listing what the speaker has: "Fumiko has two bikes, a Bridgestone city bike and a
@@ -188,7 +211,7 @@ def item_left(topics: Topics, line: Fact) -> Fact | None:
     items = [i for i in re.split(r",? and |, ", listed["items"]) if i]
     words = [_folded(set(re.findall(r"[\w'-]+", i.casefold()))) for i in items]
     common = set(words[0]).intersection(*words[1:])
-    told = _folded(set(topics.words))
+    told = _folded(set(topics.words | topics.qualifiers))
     hit = [i for i, w in enumerate(words) if (told - common) & w]
     if len(items) < 2 or not told & common or len(hit) != 1:
         return None  # (not items of the kind gone: "their own mare, Bramble")

@@ -303,6 +303,18 @@ def test_a_retraction_reaches_a_line_opening_with_a_common_noun() -> None:
     assert _merge("Rosa", older, "Scratch that summer plan.") == older[:1]
 
 
+def test_a_retraction_reaches_the_lines_of_its_head_noun_not_of_a_word_qualifying_it() -> None:
+    """ "scrap the friday experiment" takes back the experiment, not every line on Friday
+    (before, one word in common was enough, and the Friday bake went too); a word that tells
+    one thing of a kind from another still does ("sold the folding bike": test_left_behind)."""
+    older = [
+        "Thabo bakes bobotie every Friday for the crew.",
+        "Thabo is running an experiment with rye sourdough.",
+    ]
+    said = "And scrap the friday experiment, the bread went soggy."
+    assert _merge("Thabo", older, said) == older[1:]
+
+
 #: (speaker, what they said first, what they said next, the employer gone, what stays): who
 #: employs them, however it is said and however it ends.
 EMPLOYERS = [
