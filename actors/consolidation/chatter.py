@@ -247,6 +247,13 @@ def _lead_in(words: str, names: Collection[str] = ()) -> bool:
         or (rest and _DONE.fullmatch(first.casefold()) and _ITS_OBJECT.fullmatch(rest[0]))
     ):
         return False
+    # (nor a topic named, which what follows is about: "Berrechid health centre: permit
+    # submitted 15/03"; a name is a capitalised word the language does not hold, not one
+    # shouted, "RACE REPORT", nor one it does, "The Polish course")
+    if not _CUE.search(words) and any(
+        w[:1].isupper() and not w.isupper() and not known_word(w.casefold()) for w in said
+    ):
+        return False
     # (not a statement of its own: "Omar is pescatarian now — fish and veg", "Podcast has a
     # new name: Lupulo Sul")
     short = len(words.split()) <= 5 and not _SELF.search(words) and not _STATES.search(words)

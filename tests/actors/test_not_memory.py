@@ -147,6 +147,20 @@ def test_an_opener_after_an_ellipsis_and_a_reason_cut_from_its_clause_are_no_fac
     ]
 
 
+def test_a_lead_in_naming_its_topic_is_no_opener_a_lead_in_of_news_is() -> None:
+    """ "Larchmont clinic: permit submitted on 15/03" says its claim of what the lead names (a
+    name no word of the language; before, the lead was cut as "Quick update:" is, and the
+    line said "Permit submitted on 15/03." of nothing); "Work stuff:" names nothing."""
+    memory = _memory_after(
+        ("Larchmont clinic: permit submitted on 15/03.", "Khadija", "s"),
+        ("Work stuff: I'm learning ArchiCAD.", "Khadija", "s"),
+    )
+    assert _facts(memory) == [
+        "Larchmont clinic: permit submitted on 15/03.",
+        "Khadija is learning ArchiCAD.",
+    ], memory
+
+
 def test_a_change_opening_with_now_is_the_speakers() -> None:
     """ "I followed your advice, now I drink only water at my desk" (written "Now Kenta
     drinks …") is Kenta's change: it replaces the cola, said by the same verb."""
