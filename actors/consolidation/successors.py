@@ -38,10 +38,11 @@ _ROLE_LEAVING = re.compile(
     r"moving away|moved away)\b"
 )
 #: A new one in a role, named after it: "the agency sent a new carer, Fatima", "we have a new
-#: cleaner called Rui" (not a thing: "a new bike, a Brompton", which names no line's person).
+#: cleaner called Rui", or said as news, "New roommate too, Karine", "new flatmate is Vy"
+#: (not a thing: "a new bike, a Brompton", which names no line's person).
 _NEW_NAMED = re.compile(
-    rf"\b(?:a|our|my|their) new (?P<noun>[a-z]{{3,}}),? (?:called |named )?(?P<name>[{UPPER}][a-z]+)"
-    r"\b(?! [A-Z])"
+    r"(?:\b(?:a|our|my|their) new|(?:^|(?<=[,:;] ))[Nn]ew) (?P<noun>[a-z]{3,})(?: too| also)?,? "
+    rf"(?:called |named |is )?(?P<name>[{UPPER}][a-z]+)\b(?! [A-Z])"
 )
 #: A team joined, by its plural name (not beside another: "also joined the Harriers"); a line of
 #: a team one plays with or for: "netball Saturdays with the Manurewa Mavericks".
@@ -75,6 +76,10 @@ def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact
     if found is None and (named := _NEW_NAMED.search(new.text)) and named["name"] != speaker:
         # "the agency sent a new carer, Fatima": their line with a carer someone else is
         mine = theirs(older, new, new.text, speaker, cue=False) or []
+        if named.start() == 0:  # ("New roommate too, Karine": news said of no one, theirs)
+            mine = [
+                f for f in older if re.match(rf"{re.escape(speaker)}(?:'s| and others'?) ", f.text)
+            ]
         found = _one(
             mine, rf"\b{named['noun']}s?\b(?!.*\b{named['name']}\b).*(?<=\S )[{UPPER}][a-z]"
         )

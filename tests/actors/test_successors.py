@@ -19,6 +19,16 @@ def test_a_new_one_in_a_role_named_after_it_replaces_the_line_of_that_role() -> 
     assert _merge("Gianni", older, said) == []
 
 
+def test_a_new_one_said_as_news_of_no_one_replaces_the_speakers_line_of_that_role() -> None:
+    """ "New roommate too, Karine" opens with the new one, as news does: the speaker's line
+    with their roommate Odile goes (before, the sentence named no one of the speaker's, and
+    nothing went); "My sister has a new roommate, Karine" is the sister's."""
+    older = ["Chantal's roommate Odile is a photographer.", "Chantal lives in Rosemont."]
+    said = "New roommate too, Karine, she's a nurse and loves dogs."
+    assert _merge("Chantal", older, said) == older[:1]
+    assert _merge("Chantal", older, "My sister has a new roommate, Karine.") == []
+
+
 def test_a_new_thing_named_after_its_kind_is_no_one_in_a_role() -> None:
     """ "bought a new bike, a Brompton" names a make, not a person; the carer stays."""
     assert _merge("Gianni", [CARER], "Gianni bought a new bike, a Brompton.") == []
