@@ -36,6 +36,8 @@ _SPLIT = re.compile(
     + r"(?<=[.!?;])"
     + r"(?!(?:(?<=\bCo\.)|(?<=\bLtd\.)|(?<=\bInc\.)|(?<=\bCorp\.)|(?<=\bBros\.))"
     + r"\s+(?:on|in|at|near|off|by|of)\b)\s+|\n+"
+    # (or before the next of a list numbered in one line: "1) new flatmate! 2) work phone died")
+    + r"|\s+(?=\d{1,2}\)\s)"
     # (an emoji may end one: "Laptop died mid-export 😭 Bought a Dell XPS 15", "done ✅ i sold",
     # "62,000 taka 😭🙏 can u help me …"; not before a word that goes on its clause: "my dog 🐶 is")
     # (and one of several characters, joined or with its variation selector: "💇‍♀️", "❤️")

@@ -310,3 +310,12 @@ def test_a_list_of_news_says_each_line_as_a_sentence_without_its_mark() -> None:
     )
     assert "Maude moved to Villeray, the new flat has a yard!!" in lines, lines
     assert "Maude is on Pawshake now." in lines and not any("Ahuntsic" in f for f in lines)
+    # (numbered in one line, each its own sentence: "… 2) raised my rate to 0.08 per word")
+    lines = _lines(
+        "Linh",
+        "I translate games. I charge 0.06 USD per word.",
+        "life update: 1) my flatmate went back to Hue, now I live with Vy 2) raised my rate to "
+        "0.08 per word for new jobs",
+    )
+    assert "Linh raised their rate to 0.08 per word for new jobs." in lines, lines
+    assert not any("0.06" in f for f in lines)
