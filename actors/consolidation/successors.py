@@ -30,8 +30,12 @@ _NEW_ONE = re.compile(
     # (or the one they report to now: "I report to Yolanda now")
     rf"^(?P<whose3>[{UPPER}][\w-]*) (?:now )?reports? to [{UPPER}][\w-]*(?: now\b)?"
 )
-#: Someone new in a role, by name: "we've found someone new, Nuala".
-_SOMEONE_NEW = re.compile(rf"\b(?:found|got|hired) (?:someone|somebody) new,? ([{UPPER}][\w-]*)")
+#: Someone new in a role, by name: "we've found someone new, Nuala", "Dr. Okafor from the
+#: same institute is taking over my supervision".
+_SOMEONE_NEW = re.compile(
+    rf"\b(?:found|got|hired) (?:someone|somebody) new,? (?P<name>[{UPPER}][\w-]*)|"
+    rf"(?<![\w-])(?P<taker>[{UPPER}][\w-]*)(?: [\w-]+){{0,5}} (?:is taking|has taken|took) over\b"
+)
 #: Whoever had the role leaving it: "the childminder is retiring in June".
 _ROLE_LEAVING = re.compile(
     r"\b(?:the|our|my) (?P<noun>[a-z]{4,}) (?:is|was|has) (?:retiring|retired|leaving|left|quit|"
@@ -71,8 +75,9 @@ def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact
     someone = _SOMEONE_NEW.search(new.text)
     if found is None and someone and (leaving := _ROLE_LEAVING.search(turn)):
         # "the childminder is retiring 😢 we've found someone new, Nuala": their line with her
-        of_theirs = rf"^{re.escape(speaker)}(?:'s| and others'?) {leaving['noun']} "
-        found = _one(older, f"{of_theirs}(?!{someone[1]})")
+        # (wherever it names the role of theirs: "Group meeting with Ilse's supervisor …")
+        of_theirs = rf"\b{re.escape(speaker)}(?:'s| and others'?) {leaving['noun']} "
+        found = _one(older, f"{of_theirs}(?!.*{someone['name'] or someone['taker']})")
     if found is None and (named := _NEW_NAMED.search(new.text)) and named["name"] != speaker:
         # "the agency sent a new carer, Fatima": their line with a carer someone else is
         mine = theirs(older, new, new.text, speaker, cue=False) or []

@@ -74,3 +74,19 @@ def test_a_new_one_in_a_role_after_the_old_ones_news_replaces_the_old_one() -> N
         ),
     )
     assert "Rawan" not in memory and "Dana" in memory, memory
+
+
+def test_one_taking_over_a_role_being_left_replaces_the_line_naming_it_anywhere() -> None:
+    """ "my supervisor is retiring … Dr. Okafor … is taking over my supervision" takes the line
+    "Group meeting with Ilse's supervisor Prof. Brandt …", which names the role past its
+    start (before, only "someone new, Nuala" was a successor, and only of a line opening with
+    the role); someone else's taking over leaves it."""
+    older = ("group meeting with my supervisor Prof. Brandt on Tuesdays", "Ilse", "s")
+    said = (
+        "bigger news: my supervisor is retiring early, and Dr. Okafor from the same institute "
+        "is taking over my supervision."
+    )
+    memory = _memory_after(older, (said, "Ilse", "s"))
+    assert "Brandt" not in memory and "Okafor" in memory, memory
+    said = "my sister's boss is retiring, Tom is taking over her team."
+    assert "Brandt" in _memory_after(older, (said, "Ilse", "s"))
