@@ -59,7 +59,9 @@ _SHARED_I = re.compile(
 #: "Abena and I …", "(so) my fiancee Abena and I …", "my girlfriend and I …" opening a clause: a subject of two, not two
 #: clauses.
 _NAME_AND_I = re.compile(
-    r"(?:^|(?<=, so )|(?<=, and )|(?<=, ))((?:[Mm]y [\w-]+ )?[A-Z][\w'-]*|[Mm]y [a-z][\w-]*) and I\b"
+    # (after when, too: "after the vindima Rui and I both start at Lajes", "In March Leo and I …")
+    r"(?:^(?P<when>(?i:after|in|on|next|last|this|from|since|before|during) (?:the )?[\w-]+ )?|"
+    r"(?<=, so )|(?<=, and )|(?<=, ))((?:[Mm]y [\w-]+ )?[A-Z][\w'-]*|[Mm]y [a-z][\w-]*) and I\b"
 )
 _END = re.compile(r"[.!?]$")
 #: Someone named after "and", and what they are: "our son Osian, who's seven".
@@ -73,7 +75,8 @@ def clauses(sentence: str) -> list[str]:
     ending = sentence[-1] if _END.search(sentence) else ""
     body = _END.sub("", sentence).strip()
     found: list[str] = []
-    body = _NAME_AND_I.sub(r"\1 &I", body)  # "Abena and I got married": one subject
+    # ("Abena and I got married": one subject)
+    body = _NAME_AND_I.sub(lambda m: f"{m['when'] or ''}{m[2]} &I", body)
     for part in _parts(_strip_opener(body)):
         if found and (more := _ONE_MORE.fullmatch(part)):
             # ("I live in Canton with my wife Ffion and our son Osian, who's seven": one more

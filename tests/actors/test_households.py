@@ -42,3 +42,13 @@ def test_where_they_live_said_after_their_trade_is_apart_from_whom_with() -> Non
     assert "Marguerite is based in Bordeaux." in lines, lines
     assert "Marguerite lives in Chartrons." in lines, lines
     assert not any("Gaspard" in line for line in lines), lines
+
+
+def test_a_subject_of_two_after_when_is_one_subject() -> None:
+    """ "after the harvest Rui and I both start at Quinta das Lajes" is the two of them (before,
+    the clause was cut at "and I", leaving "After the harvest Rui." and "Joana boths start …");
+    "I live with Leo and I work at Acme" is still two clauses."""
+    lines = _lines("Joana", "after the harvest Rui and I both start at Quinta das Lajes.")
+    assert lines == ["After the harvest Joana and Rui both start at Quinta das Lajes."], lines
+    lines = _lines("Joana", "I live with Leo and I work at Acme.")
+    assert lines == ["Joana lives with Leo.", "Joana works at Acme."], lines
