@@ -35,6 +35,7 @@ __all__ = [
     "TEAM",
     "THINGS",
     "WORKPLACE",
+    "WORKPLACES",
     "Key",
     "held_by_another",
     "keys",
@@ -62,10 +63,10 @@ PREMISES = (
     "boutique|kitchen|stall|kiosk"
 )
 
-#: When or how someone works, between "works" and where: "nights", "weekend shifts".
+#: When or how someone works, between "works" and where: "nights", "shifts", "remote now".
 _WHEN_WORKED = (
     r"(?:remote(?:ly)? |part-time |full-time |(?:nights|days|weekends|evenings) |"
-    r"(?:(?:weekend|night|day|early|late|evening|morning|double) )?shifts )?"
+    r"(?:(?:weekend|night|day|early|late|evening|morning|double) )?shifts )?(?:now )?"
 )
 #: A stay somewhere, said after where: "here in Rome for the weekend", "… until Sunday".
 _NOT_A_STAY = (
@@ -76,13 +77,13 @@ _NOT_A_STAY = (
 #: Whom a time or plan suits, after "works for": no employer.
 _SUITED = "everyone|everybody|all|both|me|us|them|you|him|her"
 #: The kinds of a place of work that a name is often given with.
-_WORKPLACES = "hospital|clinic|clínica|clinica|school|college|university|bank|academy|institute"
+WORKPLACES = "hospital|clinic|clínica|clinica|school|college|university|bank|academy|institute"
 #: A place of work by its kind, in its name: "Hospital San Javier", "Riverside Primary School".
-WORKPLACE = "(?-i:" + "|".join(kind.capitalize() for kind in _WORKPLACES.split("|")) + ")"
+WORKPLACE = "(?-i:" + "|".join(kind.capitalize() for kind in WORKPLACES.split("|")) + ")"
 #: What one is moved to at work, not a home: "moved to a new account", "to the night team",
 #: "to the Arcobaleno school".
 _POSTS = (
-    rf"{_WORKPLACES}|account|team|project|department|role|position|post|shift|class|group|"
+    rf"{WORKPLACES}|account|team|project|department|role|position|post|shift|class|group|"
     "ward|branch|desk|route|contract|programme|program|course"
 )
 
@@ -288,7 +289,7 @@ _TABLE: list[tuple[str, str]] = [
         # (moved to a workplace, by its kind: "moved to Hospital San Javier"; "the service
         # transferred me to Adisadel College")
         r"(?:moved|transferred|switched|posted)(?: (?:me|him|her|them|(?-i:[A-Z])[\w-]*))? "
-        rf"to (?:the )?(?=(?:(?-i:[A-Z])[\w'-]* ){{1,3}}(?:{WORKPLACE}|(?-i:{_WORKPLACES}))\b|"
+        rf"to (?:the )?(?=(?:(?-i:[A-Z])[\w'-]* ){{1,3}}(?:{WORKPLACE}|(?-i:{WORKPLACES}))\b|"
         rf"{WORKPLACE} (?-i:[A-Z]))|"
         # (taken on by a name: "got accepted at the Philippine Heart Center")
         # (or selected: "I've been selected at Bannerghatta Biological Park")

@@ -39,7 +39,7 @@ from .acquiring import (
     owns,
     things_had,
 )
-from .attributes import HOMES, PET, PREMISES, held_by_another, keys
+from .attributes import HOMES, PET, PREMISES, WORKPLACES, held_by_another, keys
 from .breeds import named_beings, of_breed
 from .endings import ENDED, done_without, no_longer_on, stolen, thing_ended
 from .kinds import KINDS, amount_moved, amounts_apart
@@ -217,6 +217,15 @@ def displaced(
         return None
     # (the lines naming a thing of the kind that ended)
     of_kind = [f for f in older if _holds(head, f.text)] if ended else []
+    if ended and ended[0].startswith(("left ", "leaving ")) and _WORK_LEFT.fullmatch(head):
+        # ("left the studio", one employer of theirs: the job, not a line the studio is in,
+        # "my Bianchi was stolen outside the studio")
+        holders = (speaker.casefold(), "")
+        jobs = [
+            f for f in older if any(k[:2] in ((h, "work") for h in holders) for k in keys(f.text))
+        ]
+        if len(jobs) == 1:
+            return Displaced(jobs[0], None)
     if ended and ended[0].startswith(("left ", "leaving ")) and not of_kind:
         ended = None  # ("left the tiny kitchen" may be a room: a line's thing, else by meaning)
     thing = ended is not None and not PET.fullmatch(head) and not re.fullmatch(_BEING, head)
@@ -440,6 +449,9 @@ def _holds(head: str, text: str) -> bool:
         for m in _kind(head).finditer(text)
     )
 
+
+#: A place of work left, which is a job left: "left the studio", "leaving the practice".
+_WORK_LEFT = re.compile(rf"{PREMISES}|{WORKPLACES}|company|firm|practice|agency|surgery")
 
 #: Many of a kind: "loads of routes", "two bikes", "a few phones"; none of them is the one
 #: thing of its kind a person has.

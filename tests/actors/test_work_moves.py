@@ -256,3 +256,18 @@ def test_a_move_to_a_school_or_an_account_at_work_is_no_new_home() -> None:
     ]
     memory = _memory_after(*said)
     assert "Holloway" in memory and "Davao" in memory, memory
+
+
+def test_work_said_remote_now_for_a_name_and_a_place_of_work_left_are_the_job() -> None:
+    """ "I'm working remote now for Norrlys" names the employer ("now" between the verb and
+    "for" hid it); "I left the studio" ends the one employer of theirs, not the line that
+    only says something happened outside the studio."""
+    said = [
+        ("Ciao! I'm Carla, an architect at Atelier Vetro in Turin.", "Carla", "s"),
+        ("someone stole my bike outside the studio yesterday, in San Salvario.", "Carla", "s"),
+        ("I'm working remote now for Norrlys, a Copenhagen firm.", "Carla", "s"),
+    ]
+    memory = _memory_after(*said)
+    assert "Vetro" not in memory and "Norrlys" in memory, memory
+    memory = _memory_after(*said[:2], ("BIG news. I left the studio.", "Carla", "s"))
+    assert "Vetro" not in memory and "San Salvario" in memory, memory
