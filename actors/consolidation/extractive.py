@@ -116,8 +116,9 @@ _BARE_MOVE = re.compile(
     r"(?<!\beveryone is )(?<!\beveryone's )(?<!\bshe's )(?<!\bhe's )(?<!\bthey're )(?<!\bthe )(?<!\bour )"
     r"\b(?:move|moving|moved|relocate|relocating|relocated)\b"
     r"(?! (?:to|in|into|there|here|back|out|away|house|home|on|over|up|down|around|about)\b)"
-    # (nor a thing moved: "I've moved my class to a hall", "moved the bakery")
-    r"(?! (?:my|our|the|his|her|their|its|it|them|everything)\b)"
+    # (nor a thing moved: "I've moved my class to a hall", "moved the bakery"; nor moved to
+    # suit them: "parkrun moved for me")
+    r"(?! (?:my|our|the|his|her|their|its|it|them|everything|for (?:me|us|them))\b)"
     # (nor one whose place is said after where from: "moving from London to Manchester")
     rf"(?! from [^.;!?]*\bto [{UPPER}])"
     # (nor people moved by others: "they moved a few of us around", "moved me to nights")

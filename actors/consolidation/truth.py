@@ -420,7 +420,11 @@ def _supersede(
                 and a.value
                 # (what the old one says it is, after a comma, is no other name: "Northgate
                 # Re, a reinsurance firm in the City of London")
-                and f"{b.value.split(',')[0].casefold()} ".startswith(f"{a.value.casefold()} ")
+                and (
+                    f"{b.value.split(',')[0].casefold()} ".startswith(f"{a.value.casefold()} ")
+                    # (or said short: "First two weeks at Bara" of "Chris Hani Baragwanath")
+                    or _short_for(a.value, b.value.split(",")[0])
+                )
                 for a, b in shared
             )
             or (
@@ -534,6 +538,17 @@ def _theirs(retraction: Fact, speaker: str, persons: set[str], lines: str, old: 
         about = speaker
     whose = owner(old.text, named(old.text, persons, lines))
     return whose.split("'s ")[0] == about or (not whose and about == speaker)
+
+
+def _short_for(short: str, name: str) -> bool:
+    """``short`` is one word, the start of a word of ``name``: "Bara" of "Chris Hani
+    Baragwanath", as a place one knows well is said."""
+    short = short.casefold()
+    return (
+        " " not in short
+        and len(short) >= 3
+        and any(word.startswith(short) for word in name.casefold().split())
+    )
 
 
 def _same(a: Key, b: Key) -> bool:

@@ -271,3 +271,19 @@ def test_work_said_remote_now_for_a_name_and_a_place_of_work_left_are_the_job() 
     assert "Vetro" not in memory and "Norrlys" in memory, memory
     memory = _memory_after(*said[:2], ("BIG news. I left the studio.", "Carla", "s"))
     assert "Vetro" not in memory and "San Salvario" in memory, memory
+
+
+def test_a_workplace_said_short_is_the_same_one() -> None:
+    """ "first two weeks at Tyger done" is the employer they started at, "Tygerberg Hospital",
+    said short as a place one knows is (before, the new value retired the line); a thing moved
+    "for me" is no move of theirs to the place just named."""
+    memory = _memory_after(
+        ("also I got the job!! I start at Tygerberg Hospital pharmacy on 1 March.", "Lerato", "s"),
+        (
+            "first two weeks at Tyger done, it's chaos but I love it. also parkrun moved for me, "
+            "I go to Delta Park now",
+            "Lerato",
+            "s",
+        ),
+    )
+    assert "Tygerberg" in memory and "moved to" not in memory, memory
