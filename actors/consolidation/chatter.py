@@ -17,6 +17,7 @@ from collections.abc import Collection
 
 from reverie.store import known_word
 
+from .attributes import ROLES
 from .renaming import renames
 from .signals import ending
 from .third_person import PAST, article, word_set
@@ -272,7 +273,9 @@ _SELF_NAMED = re.compile(
     # (or, without an article, a trade said with where: "Chidi, backend engineer at Kobopay";
     # not "Greta is Greta, by the way")
     r"^([A-Z][\w'-]*) (?:here,?\s+(?=\1 )|is \1\b,?\s+"
-    r"(?=an?\b|\d|[a-z][\w-]*(?: [a-z][\w-]*){0,3} (?:at|in|for|with) ))",
+    r"(?=an?\b|\d|[a-z][\w-]*(?: [a-z][\w-]*){0,3} (?:at|in|for|with) |"
+    # (or a trade alone: "Khadija is Khadija, architect.")
+    rf"(?:[a-z][\w-]* )?(?:{ROLES})\b[,.!]?$))",
     re.IGNORECASE,
 )
 

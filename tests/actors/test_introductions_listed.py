@@ -92,3 +92,11 @@ def test_what_follows_a_trade_or_a_name_said_here_is_still_the_speakers() -> Non
     assert "Hamish moved back to Oban last year after the divorce." in lines, lines
     lines = _lines("Gethin", "Gethin here, retired signalman, 40 years on the line in Machynlleth.")
     assert "Gethin is a retired signalman, 40 years on the line in Machynlleth." in lines, lines
+
+
+def test_a_trade_alone_after_the_name_is_what_they_are() -> None:
+    """ "I'm Khadija, architect, I run a small studio" says Khadija is an architect (before,
+    the line was "Khadija is Khadija, architect.", the name said twice and no trade read)."""
+    lines = _lines("Khadija", "I'm Khadija, architect, I run a small studio in Casablanca.")
+    assert lines[0] == "Khadija is an architect.", lines
+    assert "Khadija runs a small studio." in lines
