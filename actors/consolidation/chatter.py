@@ -37,8 +37,10 @@ _OPENER_WORDS = (
     r"hello|hiya|morning|right|alright|actually|these days|nowadays|lately|small update|reminder|just so you know|side note|"
     # (what the assistant did for it: "I took your advice, now I …", "thanks to you")
     r"I (?:took|take|follow|followed|tried) your advice|thanks to you|as you (?:said|suggested)|"
-    # (what the assistant is asked to write down: "add that I'm vegetarian", "note that …")
-    r"(?:please )?(?:add|note|mention|remember|include|put (?:down|in)) that|"
+    # (what the assistant is asked to write down: "add that I'm vegetarian", "note that …",
+    # "mention I walk in Parc Maisonneuve now")
+    r"(?:please )?(?:add|note|mention|remember|include|put (?:down|in))"
+    r"(?: that|(?= (?-i:I|I'm|I've|[Mm]y|[Ww]e|[Ww]e're|[Oo]ur)\b))|"
     # (or what the speaker says they are saying: "I should mention I'm diabetic", "I forgot to
     # say that …", "I have to admit …")
     r"I (?:should|must|have to|need to|forgot to|meant to|wanted to|want to|ought to) "

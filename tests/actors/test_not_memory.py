@@ -186,6 +186,17 @@ def test_a_request_after_please_is_no_fact_and_a_retraction_naming_its_kind_take
     assert "keto" not in memory and "revise" not in memory and "Ola is vegetarian." in facts
 
 
+def test_what_the_assistant_is_asked_to_mention_is_the_speakers_claim() -> None:
+    """ "and mention I walk in Parc Lafontaine now" asks to write down a claim with "that" left
+    out: the claim is the walk, which replaces the old park (before, the sentence was a
+    request, and nothing changed)."""
+    memory = _memory_after(
+        ("I walk groups of max 4 dogs around Parc Jarry.", "Chantal", "s"),
+        ("yes, and mention I walk in Parc Lafontaine now, it's huge", "Chantal", "s"),
+    )
+    assert "Jarry" not in memory and "Chantal walks in Parc Lafontaine now" in memory, memory
+
+
 def test_what_was_told_to_the_assistant_can_be_taken_back() -> None:
     """ "Please ignore what I told you about the class" says "you" of the assistant only as
     whom it was told to: it takes the class back, and the reason after it stays."""
