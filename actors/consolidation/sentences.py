@@ -36,8 +36,6 @@ _SPLIT = re.compile(
     + r"(?<=[.!?;])"
     + r"(?!(?:(?<=\bCo\.)|(?<=\bLtd\.)|(?<=\bInc\.)|(?<=\bCorp\.)|(?<=\bBros\.))"
     + r"\s+(?:on|in|at|near|off|by|of)\b)\s+|\n+"
-    # (or before the next of a list numbered in one line: "1) new flatmate! 2) work phone died")
-    + r"|\s+(?=\d{1,2}\)\s)"
     # (an emoji may end one: "Laptop died mid-export 😭 Bought a Dell XPS 15", "done ✅ i sold",
     # "62,000 taka 😭🙏 can u help me …"; not before a word that goes on its clause: "my dog 🐶 is")
     # (and one of several characters, joined or with its variation selector: "💇‍♀️", "❤️")
@@ -49,6 +47,10 @@ _SPLIT = re.compile(
 #: and the lower-case letter after it, which opens a sentence (not "iPhone").
 _LEADING_EMOJI = re.compile(rf"^(?:{EMOJI}|[\ufe0f\u200d\s])+(?:([a-z])(?=[a-z' ]))?")
 
+#: A list numbered in one line, "1) new flatmate! 2) work phone died": a sentence per number
+#: (not a number closing an aside, "with Adam (our son, 4) in the morning").
+_NUMBERED = re.compile(r"(?:^|\s)1\)\s")
+_NEXT_NUMBER = re.compile(r"\s+(?=(?:[1-9]|1\d)\)\s)")
 #: The mark a line of a list opens with ("- moved to Rosemont", "2) new roommate, Karine"): no
 #: word of the sentence, which says its claim as a sentence would.
 _LIST_MARK = re.compile(r"^\s*(?:[-*•·–]|\d{1,2}[.)])\s+")
@@ -67,7 +69,8 @@ def sentences(text: str) -> list[str]:
                 lambda m: (m[1] or "").upper(), " ".join(_LIST_MARK.sub("", piece).split())
             ),
         )[:MAX_SENTENCE_CHARS]
-        for piece in _SPLIT.split(text)
+        for line in _SPLIT.split(text)
+        for piece in (_NEXT_NUMBER.split(line) if _NUMBERED.search(text) else [line])
     ]
 
 

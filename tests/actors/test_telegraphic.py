@@ -319,3 +319,13 @@ def test_a_list_of_news_says_each_line_as_a_sentence_without_its_mark() -> None:
     )
     assert "Linh raised their rate to 0.08 per word for new jobs." in lines, lines
     assert not any("0.06" in f for f in lines)
+    # (a number closing an aside is no list: "with Adam (our son, 4) in the morning")
+    lines = _lines(
+        "Youssef",
+        "we commute from our flat in Gueliz by taxi, it's tiring with Adam (our son, 4) in the "
+        "morning",
+    )
+    assert lines == [
+        "Youssef and others commute from their flat in Gueliz by taxi, it's tiring with Adam in "
+        "the morning."
+    ], lines
