@@ -168,10 +168,15 @@ _UNSAID_BEEN = re.compile(
     r"^Been (?!(?:an?|the|ages|forever|years|months|weeks|days|such|so|too|quite|long|there)\b)"
     r"(?=[a-z])"
 )
+#: Where one is from, its "I'm" left out: "originally from Iloilo", "From Cork originally."
+_UNSAID_FROM = re.compile(
+    rf"^(?:Originally from [{UPPER}]|From [{UPPER}][\w-]*(?:,? [{UPPER}][\w-]*)* originally\b)"
+)
 #: What each of those left out.
 _UNSAID = (
     (_UNSAID_I, "I"),
     (_UNSAID_STATE, "I'm"),
+    (_UNSAID_FROM, "I'm"),
     (_UNSAID_HAVE, "I have"),
     (_UNSAID_BEEN, "I've"),
 )

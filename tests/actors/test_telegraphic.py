@@ -329,3 +329,14 @@ def test_a_list_of_news_says_each_line_as_a_sentence_without_its_mark() -> None:
         "Youssef and others commute from their flat in Gueliz by taxi, it's tiring with Adam in "
         "the morning."
     ], lines
+
+
+def test_where_one_is_from_said_without_i_m_is_theirs() -> None:
+    """ "… Palawan 🐠 originally from Iloilo." and "From Cork originally." are where the speaker
+    is from (before, a sentence of no subject, and dropped)."""
+    lines = _lines("Rhea", "I'm Rhea, dive instructor in El Nido 🐠 originally from Iloilo.")
+    assert "Rhea is originally from Iloilo." in lines, lines
+    assert (
+        _lines("Niamh", "From Cork originally. I teach yoga.")[0]
+        == "Niamh is from Cork originally."
+    )
