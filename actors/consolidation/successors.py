@@ -27,6 +27,8 @@ __all__ = ["succeeded"]
 _NEW_ONE = re.compile(
     rf"\b(?:is|'s) (?P<whose>my|their|our|[{UPPER}][\w-]*'s) new (?P<noun>[a-z]{{3,}})\b|"
     rf"\b(?P<whose2>my|their|our|[{UPPER}][\w-]*'s) new (?P<noun2>[a-z]{{3,}}) is [{UPPER}]|"
+    # (or the new one where they work or live: "the new payroll manager is Raj")
+    rf"\b(?P<whose4>[Tt]he) new (?:[a-z]+ )?(?P<noun4>[a-z]{{3,}}) is [{UPPER}]|"
     # (or the one they report to now: "I report to Yolanda now")
     rf"^(?P<whose3>[{UPPER}][\w-]*) (?:now )?reports? to [{UPPER}][\w-]*(?: now\b)?"
 )
@@ -34,12 +36,17 @@ _NEW_ONE = re.compile(
 #: same institute is taking over my supervision".
 _SOMEONE_NEW = re.compile(
     rf"\b(?:found|got|hired) (?:someone|somebody) new,? (?P<name>[{UPPER}][\w-]*)|"
+    # (or "a new one", after the one who left: "our manager got moved … we've got a new one,
+    # Marisol"; or the speaker, "my boss is leaving and they've offered me his job")
+    rf"\b(?:a|the) new one,? (?:called |named )?(?P<one>[{UPPER}][\w-]*)|"
+    r"\b(?:offered|given|gave) (?P<me>me|them) (?:his|her|their) (?:job|role|post|position)\b|"
     rf"(?<![\w-])(?P<taker>[{UPPER}][\w-]*)(?: [\w-]+){{0,5}} (?:is taking|has taken|took) over\b"
 )
-#: Whoever had the role leaving it: "the childminder is retiring in June".
+#: Whoever had the role leaving it: "the childminder is retiring in June", "my manager retired",
+#: "our manager got moved to the Milton site".
 _ROLE_LEAVING = re.compile(
-    r"\b(?:the|our|my) (?P<noun>[a-z]{4,}) (?:is|was|has) (?:retiring|retired|leaving|left|quit|"
-    r"moving away|moved away)\b"
+    r"\b(?:the|our|my) (?P<noun>[a-z]{4,}) (?:(?:is|was|has|got|has been) )?(?:retiring|retired|"
+    r"leaving|left|quit|moving away|moved away|moved|transferred)\b"
 )
 #: A new one in a role, named after it: "the agency sent a new carer, Fatima", "we have a new
 #: cleaner called Rui", or said as news, "New roommate too, Karine", "new flatmate is Vy"
@@ -64,10 +71,17 @@ def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact
     """The line of ``older`` naming whom the person ``new`` (said in ``turn``) tells of took
     over from, for ``speaker``: the one such line, else None."""
     role = _NEW_ONE.search(new.text)
-    whose = role and (role["whose"] or role["whose2"] or f"{role['whose3']}'s")
+    whose = role and (
+        role["whose"] or role["whose2"] or (role["whose4"] and "our") or f"{role['whose3']}'s"
+    )
     found = None
     if role and whose in ("my", "their", "our", f"{speaker}'s"):
-        noun = role["noun"] or role["noun2"] or "(?:boss|manager|supervisor|line manager)"
+        noun = (
+            role["noun"]
+            or role["noun2"]
+            or role["noun4"]
+            or "(?:boss|manager|supervisor|line manager)"
+        )
         # (the new one is someone else: whose the line is, its words say; not the old one's
         # news said just before, "my assistant got married and moved to Irbid")
         before = [f for f in older if not same_turn(f, new)]
@@ -77,7 +91,9 @@ def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact
         # "the childminder is retiring 😢 we've found someone new, Nuala": their line with her
         # (wherever it names the role of theirs: "Group meeting with Ilse's supervisor …")
         of_theirs = rf"\b{re.escape(speaker)}(?:'s| and others'?) {leaving['noun']} "
-        found = _one(older, f"{of_theirs}(?!.*{someone['name'] or someone['taker']})")
+        new_one = someone["name"] or someone["taker"] or someone["one"] or speaker
+        before = [f for f in older if not same_turn(f, new)]
+        found = _one(before, f"{of_theirs}(?!.*{new_one})")
     if found is None and (named := _NEW_NAMED.search(new.text)) and named["name"] != speaker:
         # "the agency sent a new carer, Fatima": their line with a carer someone else is
         mine = theirs(older, new, new.text, speaker, cue=False) or []

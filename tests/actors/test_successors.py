@@ -90,3 +90,23 @@ def test_one_taking_over_a_role_being_left_replaces_the_line_naming_it_anywhere(
     assert "Brandt" not in memory and "Okafor" in memory, memory
     said = "my sister's boss is retiring, Tom is taking over her team."
     assert "Brandt" in _memory_after(older, (said, "Ilse", "s"))
+
+
+def test_a_new_one_after_the_old_one_left_or_the_speaker_given_the_job_replaces_the_role() -> None:
+    """ "our manager got moved to the Milton site so we've got a new one, Marisol" and "the new
+    payroll manager is Raj" take the line of their manager Dale; "my boss is leaving and
+    they've offered me his job" takes the line of their boss Trevor (the speaker is the new
+    one); the old one's news said in the same turn is no line of the role to keep open."""
+    older = ("my manager Dale wants it documented. my boss Trevor thinks it's soft.", "Nathan", "s")
+    for said in (
+        "some changes at work. our manager got moved to the Milton site so we've got a new one, "
+        "Marisol.",
+        "bit of news at work, my manager retired and the new payroll manager is Raj.",
+    ):
+        memory = _memory_after(older, (said, "Nathan", "s"))
+        assert "Dale" not in memory and "Trevor" in memory, memory
+    said = "mate. my boss is leaving and they've offered me his job."
+    memory = _memory_after(older, (said, "Nathan", "s"))
+    assert "Trevor" not in memory and "Dale" in memory, memory
+    said = "my sister's boss is leaving and they've offered her his job."
+    assert "Trevor" in _memory_after(older, (said, "Nathan", "s"))
