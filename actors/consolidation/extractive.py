@@ -114,6 +114,8 @@ _BARE_MOVE = re.compile(
     # (nor another's: "everyone is moving this year", "she's moving")
     # (or the move by its noun: "sold my camera kit to fund the move")
     r"(?<!\beveryone is )(?<!\beveryone's )(?<!\bshe's )(?<!\bhe's )(?<!\bthey're )(?<!\bthe )(?<!\bour )"
+    # (nor one a relative clause is of: "it's Tracey that moved", "the one who moved")
+    r"(?<!\bthat )(?<!\bwho )"
     r"\b(?:move|moving|moved|relocate|relocating|relocated)\b"
     r"(?! (?:to|in|into|there|here|back|out|away|house|home|on|over|up|down|around|about)\b)"
     # (nor a thing moved: "I've moved my class to a hall", "moved the bakery"; nor moved to

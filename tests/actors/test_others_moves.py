@@ -97,3 +97,19 @@ def test_someone_of_theirs_by_trade_or_a_trip_away_changes_no_employer() -> None
         ("next week I'm out at Swakopmund for fieldwork, 5 days.", "Nkechi", "s"),
     )
     assert "Nkechi works at Namib Lithium." in memory, memory
+
+
+def test_a_clause_of_no_subject_after_someone_elses_news_is_theirs() -> None:
+    """ "Gary's got news too, he's finally done with FIFO, got a job at the port" is Gary's new
+    job: the clause opening with "got" has the subject of the one before (before, it was the
+    speaker's, and took their employer); "it's Tracey that moved" is no move of theirs."""
+    memory = _memory_after(
+        ("Hi, I'm Sharon, payroll officer at Redrock Services.", "Sharon", "s"),
+        (
+            "no I'm still in payroll, it's Tracey that moved. Gary's got news too, he's finally "
+            "done with FIFO, got a job at the port in Fremantle, home every night!!",
+            "Sharon",
+            "s",
+        ),
+    )
+    assert "Redrock" in memory and "moved to" not in memory, memory
