@@ -86,21 +86,17 @@ _POSTS = (
     rf"{WORKPLACES}|account|team|project|department|role|position|post|shift|class|group|"
     "ward|branch|desk|route|contract|programme|program|course"
 )
-
-
 #: The trades a role is most often said by.
 ROLES = (
     "teacher|nurse|engineer|developer|designer|manager|pharmacist|translator|doctor|lawyer|"
     "accountant|chef|writer|programmer|consultant|analyst|scientist|architect|researcher|"
     "officer|assistant"
 )
-
-
 #: Who goes to a place without holding a post there: "a member at David Lloyd", "a regular
 #: at the Crown".
 PATRONS = "member|regular|customer|client|patient|guest|fan"
 #: The ways a day's trip to work or school is said: "the walk to …", "cycle in from …".
-_TRIP = "walk|cycle|ride|drive|bus"
+_TRIP = "walk|cycle|bike|ride|drive|bus"
 #: Whom someone is with now, by name: a partner beside a word of a relationship only
 #: (``with_no_love``).
 _WITH_NOW = rf"(?:'m|\bam|\bis) with [{UPPER}][\w-]*(?= now\b)"
@@ -195,9 +191,10 @@ _TABLE: list[tuple[str, str]] = [
         r"(?<!while I)(?<!while we)(?<!while they)(?<!when I)(?<!when we)(?<!when they)"
         r"(?:'re|'m|\bare|\bam) (?:up|out|down) in (?=(?-i:[A-Z]))|"
         # (where the day's trip to work starts: "the commute from Uttara", "the walk to school
-        # from Annandale"; not a trip's drive, "the drive from Cairns")
+        # from Annandale", "bike from Sydenham to work"; not a trip's drive, "the drive from Cairns")
         rf"\bcommut(?:e|es|ing)(?: in)?(?= from (?-i:[A-Z]))|(?:{_TRIP})s? "
-        r"(?:in|to (?:work|school|uni|the (?:office|hospital|station|depot)))(?= from (?-i:[A-Z]))|"
+        r"(?:(?:in|to (?:work|school|uni|the (?:office|hospital|station|depot)))(?= from (?-i:[A-Z]))|"
+        r"(?=from (?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)* to (?:work|school|uni)\b))|"
         rf"{HOME_TAKEN})\b",
     ),
     (  # who employs them: a new employer keeps the trade ("is a designer … works at Acme")
