@@ -228,8 +228,11 @@ TABLE = [
     ),
     ("Three times now.", ["Three times now."]),  # (a count of times is nothing had)
     (  # a title's abbreviation ends no sentence
-        "On Monday I start at St. Nicholas Hospital, and I work with Dr. Okafor.",
-        ["On Monday Carl starts at St. Nicholas Hospital.", "Carl works with Dr. Okafor."],
+        "On Monday I start at St. Nicholas Hospital, and I work with Dr. Okafor and M. Lefort.",
+        [
+            "On Monday Carl starts at St. Nicholas Hospital.",
+            "Carl works with Dr. Okafor and M. Lefort.",
+        ],
     ),
     (  # a named being of theirs, whatever the verb
         "Our husky Muki got leftover foam on his nose somehow.",
