@@ -49,7 +49,9 @@ _STATEMENT = re.compile(
 )
 #: A sentence that changes or takes back a fact: always worth a look by the merge.
 _CHANGE = re.compile(
-    r"(?i)\b(?:correction|typo|actually|anymore|no longer|forget|scratch|scrap|cancelled|is off|not happening)\b"
+    r"(?i)\b(?:correction|typo|actually|anymore|no longer|forget|scratch|scrap|cancelled|is off|not happening|"
+    # (someone in a role replaced: "the replacement is M. Lefort")
+    r"replacement is|replaced by)\b"
 )
 #: One more pet in the household: "a second cat has joined us", "found another dog".
 _ONE_MORE_PET = re.compile(

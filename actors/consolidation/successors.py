@@ -40,13 +40,19 @@ _SOMEONE_NEW = re.compile(
     # Marisol"; or the speaker, "my boss is leaving and they've offered me his job")
     rf"\b(?:a|the) new one,? (?:called |named )?(?P<one>[{UPPER}][\w-]*)|"
     r"\b(?:offered|given|gave) (?P<me>me|them) (?:his|her|their) (?:job|role|post|position)\b|"
-    rf"(?<![\w-])(?P<taker>[{UPPER}][\w-]*)(?: [\w-]+){{0,5}} (?:is taking|has taken|took) over\b"
+    rf"(?<![\w-])(?P<taker>[{UPPER}][\w-]*)(?: [\w-]+){{0,5}} (?:is taking|has taken|took) over\b|"
+    # (or named after: "New one starts monday, her name's Yasmine", "the replacement is M.
+    # Lefort", "We found Sister Funke through the church")
+    rf"\b[Nn]ew one\b[^.;]*?\b(?:her|his|their) name(?:'s| is) (?P<called>[{UPPER}][\w-]*)|"
+    rf"\breplacement is (?P<stand_in>(?:[{UPPER}][\w]*\.? )?[{UPPER}][\w-]*)|"
+    rf"\bfound (?P<found>(?:[{UPPER}][\w]*\.? )?[{UPPER}][\w-]*) (?:through|via|from|at)\b"
 )
 #: Whoever had the role leaving it: "the childminder is retiring in June", "my manager retired",
 #: "our manager got moved to the Milton site".
 _ROLE_LEAVING = re.compile(
-    r"\b(?:the|our|my) (?P<noun>[a-z]{4,}) (?:(?:is|was|has|got|has been) )?(?:retiring|retired|"
-    r"leaving|left|quit|moving away|moved away|moved|transferred)\b"
+    r"\b(?P<whose>(?i:the|our|my|her|his|their)) (?P<noun>[a-z]{4,}) (?:(?:is|was|has|got|has been) )?"
+    r"(?:retiring|retired|leaving|left|quit|resigned|moving away|moved away|moved|transferred|"
+    r"went on (?:[a-z]+ )?leave)\b"
 )
 #: A new one in a role, named after it: "the agency sent a new carer, Fatima", "we have a new
 #: cleaner called Rui", or said as news, "New roommate too, Karine", "new flatmate is Vy"
@@ -90,10 +96,16 @@ def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact
     if found is None and someone and (leaving := _ROLE_LEAVING.search(turn)):
         # "the childminder is retiring 😢 we've found someone new, Nuala": their line with her
         # (wherever it names the role of theirs: "Group meeting with Ilse's supervisor …")
-        of_theirs = rf"\b{re.escape(speaker)}(?:'s| and others'?) {leaving['noun']} "
-        new_one = someone["name"] or someone["taker"] or someone["one"] or speaker
+        # (or the household's, "The babysitter Amandine …", "Their caregiver Kehinde …"; and a
+        # child's, of "her teacher", "Lilou's teacher Mme Garnier")
+        whose = rf"[{UPPER}][\w-]*'s" if leaving["whose"] in ("her", "his") else "(?!)"
+        of_theirs = (
+            rf"(?:\b{re.escape(speaker)}(?:'s| and others'?)|^(?:The|Their)|\b{whose}) "
+            rf"{leaving['noun']} "
+        )
+        new_one = next((v for k, v in someone.groupdict().items() if v and k != "me"), speaker)
         before = [f for f in older if not same_turn(f, new)]
-        found = _one(before, f"{of_theirs}(?!.*{new_one})")
+        found = _one(before, f"{of_theirs}(?!.*{re.escape(new_one)})")
     if found is None and (named := _NEW_NAMED.search(new.text)) and named["name"] != speaker:
         # "the agency sent a new carer, Fatima": their line with a carer someone else is
         mine = theirs(older, new, new.text, speaker, cue=False) or []

@@ -110,3 +110,28 @@ def test_a_new_one_after_the_old_one_left_or_the_speaker_given_the_job_replaces_
     assert "Trevor" not in memory and "Dale" in memory, memory
     said = "my sister's boss is leaving and they've offered her his job."
     assert "Trevor" in _memory_after(older, (said, "Nathan", "s"))
+
+
+def test_a_new_one_named_after_or_found_replaces_the_households_one_who_left() -> None:
+    """ "our babysitter is leaving … New one starts monday, her name's Yasmine" takes "The
+    babysitter Amandine …"; "Our caregiver resigned … We found Sister Funke through the
+    church" takes "Their caregiver Kehinde …"; "her teacher went on maternity leave, the
+    replacement is M. Lefort" takes her teacher's line, "Lilou's teacher Mme Garnier …"."""
+    older = (
+        "The babysitter Amandine picks them up when I'm on early shifts. Lilou's teacher Mme "
+        "Garnier wants me to come in for a meeting.",
+        "Corentin",
+        "s",
+    )
+    said = "our babysitter is leaving for Paris. New one starts monday, her name's Yasmine."
+    memory = _memory_after(older, (said, "Corentin", "s"))
+    assert "Amandine" not in memory and "Garnier" in memory, memory
+    said = "Also her teacher went on maternity leave, the replacement is M. Lefort, seems fair"
+    memory = _memory_after(older, (said, "Corentin", "s"))
+    assert "Garnier" not in memory and "Lefort" in memory and "Amandine" in memory, memory
+    older = ("Their caregiver Kehinde handles the daytime doses.", "Babajide", "s")
+    said = (
+        "Our caregiver resigned, she got a job in Lagos. We found Sister Funke through the church"
+    )
+    memory = _memory_after(older, (said, "Babajide", "s"))
+    assert "Kehinde" not in memory and "Funke" in memory, memory
