@@ -113,3 +113,19 @@ def test_a_clause_of_no_subject_after_someone_elses_news_is_theirs() -> None:
         ),
     )
     assert "Redrock" in memory and "moved to" not in memory, memory
+
+
+def test_new_inside_a_name_mid_sentence_says_no_change() -> None:
+    """ "Jerome just started at New Flyer …, the pay is way better than his old shop" names
+    the firm "New Flyer": no cue of a change of the speaker's (before, "New" was one, and the
+    speaker's employer went by nearness)."""
+    memory = _memory_after(
+        ("Hello! I'm Tanya, a claims adjuster with Prairie Mutual in Winnipeg.", "Tanya", "s"),
+        (
+            "Jerome just started at New Flyer btw, building buses, he's thrilled, the pay is way "
+            "better than his old shop",
+            "Tanya",
+            "s",
+        ),
+    )
+    assert "Prairie Mutual" in memory and "New Flyer" in memory, memory
