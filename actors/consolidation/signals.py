@@ -287,10 +287,14 @@ _COMPARED = re.compile(
 
 
 def signalled(text: str) -> bool:
-    """``text`` says a state of its own speaker changed (and is no plan or question)."""
-    return bool(_CUE.search(text) or _GONE.search(text) or _ENDING.search(text)) and not (
-        _hedging(text)
-    )
+    """``text`` says a state of its own speaker changed (and is no plan or question): a wish
+    in a clause after the change is not of it ("Capucine dropped the conservatoire, she wants
+    to play drums")."""
+    cue = _CUE.search(text) or _GONE.search(text) or _ENDING.search(text)
+    if not cue:
+        return False
+    later = next((m.start() for m in CLAUSE.finditer(text) if m.start() > cue.end()), len(text))
+    return not _hedging(text[:later])
 
 
 def added(text: str) -> bool:

@@ -129,3 +129,23 @@ def test_new_inside_a_name_mid_sentence_says_no_change() -> None:
         ),
     )
     assert "Prairie Mutual" in memory and "New Flyer" in memory, memory
+
+
+def test_a_wish_in_a_clause_after_a_change_leaves_the_change_said() -> None:
+    """ "Capucine dropped the conservatoire, she wants to play drums" says a change, though a
+    wish follows it (before, the wish hedged the whole sentence, and nothing was kept)."""
+    memory = _memory_after(
+        (
+            "thanks. Capucine dropped the conservatoire, she wants to play drums in a band with "
+            "her friends 🥁 poor neighbours",
+            "Margaux",
+            "s",
+        ),
+    )
+    assert "Capucine dropped the conservatoire" in memory, memory
+    # (a wish before the change still hedges it: "I'd love to quit, …")
+    memory = _memory_after(
+        ("I work at Acme Logistics.", "Margaux", "s"),
+        ("I'd love to quit, the job is awful.", "Margaux", "s"),
+    )
+    assert "Acme" in memory, memory
