@@ -29,8 +29,10 @@ _LEFT = re.compile(
     r"(?P<tie>[a-z][\w-]+)(?:'s| has| have)? (?:just |finally |now )?"
     r"(?:given (?:(?:his|her|their|in (?:his|her|their)) )?notice|handed in (?:his|her|their) notice|"
     r"moved out|moved away|quit|resigned|(?:went|gone|moved) back (?:to|home)\b|"
-    # (gone for good, not for a week or a while: "gone to Spain for a week", "left his bike")
-    r"(?:left|gone)(?= for good|[,.!;]|$| (?:last|this|on|in|yesterday|today|us|me)\b))"
+    # (gone for good, not for a week or a while: "gone to Spain for a week", "left his bike";
+    # or for what keeps them away: "left for a job in Warsaw")
+    r"(?:left|gone)(?= for good|[,.!;]|$| (?:last|this|on|in|yesterday|today|us|me)\b|"
+    r" for (?:a |an |the |her |his |their )?(?:new )?(?:job|work|uni|university|college|studies)\b))"
 )
 #: Ties that outlive a move or a job: family, partners, friends (of the relations people are
 #: named by, all but those of a home or a workplace shared).

@@ -4,6 +4,7 @@ through the extractive path): the line naming them by that tie goes; family stay
 from __future__ import annotations
 
 from tests.actors.merging import lines_after
+from tests.actors.merging import memory_after as _memory_after
 
 
 def test_someone_by_a_tie_who_left_takes_the_line_naming_them() -> None:
@@ -37,3 +38,13 @@ def test_family_and_plans_to_leave_keep_the_line() -> None:
     ]:
         lines = lines_after("Bronwyn", first, news)
         assert any(name in line for line in lines), lines
+
+
+def test_one_who_left_for_a_job_or_studies_is_gone() -> None:
+    """ "Our lodger left for a job in Warsaw" ends the line of their lodger Oksana (before, only
+    "left" at a clause's end or before when was a departure); "left for a week" is none."""
+    older = ("our lodger Oksana, a student from Lviv, reads tales at the club!", "Ewa", "s")
+    memory = _memory_after(older, ("Our lodger left for a job in Warsaw, we miss her.", "Ewa", "s"))
+    assert "Oksana" not in memory, memory
+    memory = _memory_after(older, ("Our lodger left for a week in Lviv.", "Ewa", "s"))
+    assert "Oksana" in memory, memory
