@@ -179,6 +179,8 @@ def opened_by_name(text: str, name: str | None) -> str:
     # (a dash or an emoji after "here" is the introduction's comma: "Ilse here — cellist, in
     # Utrecht", "Leilani here 🌺 29, dental hygienist at …")
     text = re.sub(rf"^((?:\S+\s+)?{re.escape(name)} here)\s*(?:[—–-]|{EMOJI}+)\s+", r"\1, ", text)
+    # (and their name alone before a dash is "here": "Hi! Devika — architect at Mistry")
+    text = re.sub(rf"^((?:\S+\s+)?{re.escape(name)})\s+[—–]\s+(?=[a-z])", r"\1 here, ", text)
     # (typed all in lower case, "hi. kenji. ski instructor in hakuba.": its names are cased)
     cased = _cased(text)
     # (and the name as typed: "hey. tanya. CO at …")

@@ -340,3 +340,15 @@ def test_where_one_is_from_said_without_i_m_is_theirs() -> None:
         _lines("Niamh", "From Cork originally. I teach yoga.")[0]
         == "Niamh is from Cork originally."
     )
+
+
+def test_the_speakers_name_alone_before_a_dash_opens_an_introduction() -> None:
+    """ "Hi! Devika — architect at Mistry Associates, Bangalore." is "Devika here, …" (before,
+    no fact at all); another's name before a dash is no introduction of the speaker's."""
+    lines = _lines("Devika", "Hi! Devika — architect at Mistry Associates, Bangalore.")
+    assert lines == [
+        "Devika works as an architect.",
+        "Devika works at Mistry Associates.",
+        "Devika is based in Bangalore.",
+    ], lines
+    assert not any("architect" in f for f in _lines("Devika", "Hi! Arvind — architect at Mistry."))
