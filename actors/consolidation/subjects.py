@@ -39,7 +39,11 @@ _JOINT = re.compile(
 
 #: Whose a thing is, when not the subject's: "Ana's phone", "their aunt's Skoda", "bought Leo a …".
 #: Who holds a thing, said before "'s": a name or a relative ("Ana", "their aunt").
-HOLDER = rf"(?:[{UPPER}][\w-]*|\b(?:my|their|his|her|our) (?:{RELATIVES}))"
+HOLDER = (
+    # (not a pronoun's "is": "It's an old Renault Kangoo", "That's my Hilux")
+    rf"(?:(?!(?:It|That|There|Here|What|He|She|Who)'s)[{UPPER}][\w-]*|"
+    rf"\b(?:my|their|his|her|our) (?:{RELATIVES}))"
+)
 _HELD_BY = re.compile(
     rf"(?:(?P<owner>{HOLDER})'s|"
     rf"\b[a-z]+ (?P<given>[{UPPER}][\w-]*) (?:an?|some)) (?:[\w-]+ ){{0,2}}$"
@@ -81,7 +85,8 @@ _BARE_INFINITIVE = re.compile(
 _HE_SHE = re.compile(r"(?:he|she|who)(?:'s|'d|'ll)?", re.IGNORECASE)
 _UNNAMED_SPAN = re.compile(rf"(?:^|\s){DEFAULT_SPEAKER}(?!\S)")
 _PRONOUNS = word_set(
-    "i others they they're their them he she his her we our it its the a an this that there "
+    "i others they they're their them he she his her we our it its it's that's there's here's "
+    "the a an this that there "
     "on in at from next last first after since starting today yesterday tonight tomorrow "
     # (when: "On Monday Temuulen starts", "Today was Marisol's first day", "For eight years
     # Valentina has been …")
