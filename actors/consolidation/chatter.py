@@ -64,6 +64,7 @@ _STATES = re.compile(r"\b(?:is|are|was|were|has|have)\b")
 #: A verb of a thing done, its "I" left out, and what it was done to: "Ran a new PB".
 _DONE = re.compile(rf"(?:{'|'.join(sorted(PAST))}|did|[a-z]{{3,}}ed)")  # ("Did a time trial: …")
 _ITS_OBJECT = re.compile(r"an?|the|my|our|their|[A-Z][A-Z\d]+")
+_ADVERB = re.compile(r"finally|just|also|so|and|then|recently|already|officially")
 
 #: Whole sentences that are talk, not claims (checked after the opener went).
 _PLEASANTRY = re.compile(
@@ -244,7 +245,9 @@ def _lead_in(words: str, names: Collection[str] = ()) -> bool:
     someone of ``names`` or by the speaker unsaid ("Ran a new PB: 1:47")."""
     if len(words.split()) > 8:
         return False
-    first, *rest = said = [w.removesuffix("'s") for w in words.split()]
+    said = [w.removesuffix("'s") for w in words.split()]
+    # (past an adverb: "Finally changed the van — Ford Transit Custom")
+    first, *rest = said[1:] if len(said) > 2 and _ADVERB.fullmatch(said[0].casefold()) else said
     if not _CUE.search(words) and (
         set(names) & {*said, " ".join(said[:2])}
         or (rest and _DONE.fullmatch(first.casefold()) and _ITS_OBJECT.fullmatch(rest[0]))

@@ -186,6 +186,17 @@ def test_a_request_after_please_is_no_fact_and_a_retraction_naming_its_kind_take
     assert "keto" not in memory and "revise" not in memory and "Ola is vegetarian." in facts
 
 
+def test_a_thing_done_before_a_dash_is_no_opener_past_its_adverb() -> None:
+    """ "Finally changed the van — Ford Transit Custom, second hand" is the van changed: the
+    lead before the dash says a thing done, past its adverb (before, it was cut as "Big news
+    —" is, and what was left, "Ford Transit Custom, second hand", named nothing of theirs)."""
+    memory = _memory_after(
+        ("and my van, I charge travel. it's an old Renault Kangoo.", "Greg", "s"),
+        ("Finally changed the van — Ford Transit Custom, second hand but clean.", "Greg", "s"),
+    )
+    assert "Kangoo" not in memory and "changed the van — Ford Transit Custom" in memory, memory
+
+
 def test_what_the_assistant_is_asked_to_mention_is_the_speakers_claim() -> None:
     """ "and mention I walk in Parc Lafontaine now" asks to write down a claim with "that" left
     out: the claim is the walk, which replaces the old park (before, the sentence was a
