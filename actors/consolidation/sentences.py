@@ -63,6 +63,7 @@ _SEMICOLON = re.compile(r";$")
 def sentences(text: str) -> list[str]:
     """The sentences of ``text``, each on one line, cut at ``MAX_SENTENCE_CHARS``, without an
     emoji or a list's mark it opens with; empty pieces are empty strings."""
+    numbered = bool(_NUMBERED.search(text))
     return [
         _SEMICOLON.sub(
             ".",
@@ -71,7 +72,7 @@ def sentences(text: str) -> list[str]:
             ),
         )[:MAX_SENTENCE_CHARS]
         for line in _SPLIT.split(text)
-        for piece in (_NEXT_NUMBER.split(line) if _NUMBERED.search(text) else [line])
+        for piece in (_NEXT_NUMBER.split(line) if numbered else [line])
     ]
 
 

@@ -288,8 +288,9 @@ def merge(
                 for claim in claims(cleaned):
                     add(opener, claim, embed, cleaned.text)
         # (a stay or a loan said with its length, over by the job's newest turn: validity.py)
-        for old in [*facts] if turns else []:
-            if gone := ended(old, max(t.ts for t in turns)):
+        newest = max((t.ts for t in turns), default=None)
+        for old in [*facts]:
+            if newest is not None and (gone := ended(old, newest)):
                 at = facts.index(old)
                 retire(old)
                 facts[at:at] = [gone.rest] if gone.rest else []
