@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from .third_person import DEFAULT_SPEAKER, word_set
+from .third_person import DEFAULT_SPEAKER, past_verb, word_set
 from .words import RELATIVES, UPPER, WHEN
 
 __all__ = [
@@ -93,11 +93,6 @@ _PRONOUNS = word_set(
     "for during before until by"
 )
 
-#: A verb in the past that opens a clause: "got", "moved", "started".
-_DONE = re.compile(
-    r"[a-z]+ed|got|took|left|went|bought|sold|found|began|became|made|won|lost|quit|joined",
-    re.IGNORECASE,
-)
 #: Words that open a fact without naming anyone ("The heating …", "Our fridge …").
 _STARTERS = re.compile(
     r"the|an?|its?|this|that|these|those|our|my|their|his|her|we|you|there|here|new|quick|"
@@ -171,7 +166,7 @@ def subject(fact: str, at: int) -> str:
         words = [w.strip("',.") for w in span.split()]
         if words[:1] in (["and"], ["so"], ["but"], ["then"]):
             words = words[1:]  # (", and he says …": the clause after the comma is his)
-        if index and words and _DONE.fullmatch(words[0]):
+        if index and words and past_verb(words[0]):
             # ("he's finally done with FIFO, got a job at the port": a clause of no subject
             # of its own, opening with what was done, is the one before's)
             continue
