@@ -14,7 +14,7 @@ DAY = 86400.0
 
 def _jobs(speaker: str, *said: tuple[int, str]) -> ConsolidationResult:
     """The last job's result after one job per (day, turn), in one scope."""
-    memory, result = "", None
+    results: list[ConsolidationResult] = []
     for seq, (day, text) in enumerate(said):
         turn = MessageRecord(
             seq=seq + 1,
@@ -25,12 +25,13 @@ def _jobs(speaker: str, *said: tuple[int, str]) -> ConsolidationResult:
             tokens=1,
             name=speaker,
         )
-        result = extractive_consolidation(
-            memory, [turn], max_tokens=2000, count_tokens=COUNT, session="s"
+        memory = results[-1].memory if results else ""
+        results.append(
+            extractive_consolidation(
+                memory, [turn], max_tokens=2000, count_tokens=COUNT, session="s"
+            )
         )
-        memory = result.memory
-    assert result is not None
-    return result
+    return results[-1]
 
 
 def test_a_loan_for_the_week_is_over_a_week_on_and_goes_to_the_history() -> None:
