@@ -14,6 +14,7 @@ import re
 from .acquiring import THE_MAKE
 from .attributes import PET, keys
 from .chatter import split_opener
+from .departures import someone_left
 from .kinds import record_time, recurs
 from .offers import BEGUN_AT
 from .ownership import of_theirs
@@ -92,6 +93,12 @@ _NAMED_OWN = re.compile(
     rf"[{UPPER}][\w'-]+[.!]*$)"
 )
 _NAME = re.compile(r"\b[A-Z][\w'-]+")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+#: Someone named as what they are: "a young man, Mostafa,", "a woman called Ludmila" (not a
+#: thing's make: "a new phone, a Pixel").
+_SOMEONE_NAMED = re.compile(
+    rf"\b(?i:an?) (?:[a-z-]+ ){{0,2}}[a-z]+(?:, | called | named )[{UPPER}][a-z]+\b(?! [A-Z])"
+)
 #: A value said alone, in a turn that owns a mistake: "Sorry, I got the waitlist wrong. … It's
 #: 11." puts the waitlist right.
 VALUE_ALONE = re.compile(
@@ -127,6 +134,7 @@ def salience(text: str, role: str, turn: str = "", theirs: frozenset[str] = froz
         or renames(text)
         or BEGUN_AT.match(text)
         or _ONE_MORE_PET.search(text)
+        or someone_left(text)
     )
     score = 3 if changed else 0
     if keys(text):  # about a home, a job, a partner, a pet…: what memory is for
@@ -146,6 +154,10 @@ def salience(text: str, role: str, turn: str = "", theirs: frozenset[str] = froz
     if _NAMED_OWN.match(body) or THE_MAKE.match(body):
         score += 2
     score += 3 if of_theirs(text, theirs) else 0  # "Carla has dementia", of "my wife Carla"
+    if _SOMEONE_NAMED.search(text) and any(map(someone_left, _SENTENCE.split(turn))):
+        # "… the night carer quit. The agency sent a young man, Mostafa, …": who took their
+        # place (not "put on an inhaler too, Ventolin", a thing by its name)
+        score += 2
     if _DATE.search(text):
         score += 2
     if _NUMBER.search(text):

@@ -55,10 +55,11 @@ _ROLE_LEAVING = re.compile(
     r"went on (?:[a-z]+ )?leave)\b"
 )
 #: A new one in a role, named after it: "the agency sent a new carer, Fatima", "we have a new
-#: cleaner called Rui", or said as news, "New roommate too, Karine", "new flatmate is Vy"
-#: (not a thing: "a new bike, a Brompton", which names no line's person).
+#: cleaner called Rui", or said as news, "New roommate too, Karine", "new flatmate is Vy", "New
+#: home help, Kirsty" (not a thing: "a new bike, a Brompton", which names no line's person).
 _NEW_NAMED = re.compile(
-    r"(?:\b(?:a|our|my|their) new|(?:^|(?<=[,:;] ))[Nn]ew) (?P<noun>[a-z]{3,})(?: too| also)?,? "
+    r"(?:\b(?:a|our|my|their) new|(?:^|(?<=[,:;] ))[Nn]ew) (?P<noun>(?:[a-z]{3,} )?(?!too\b|also\b)[a-z]{3,})"
+    r"(?: too| also)?,? "
     rf"(?:called |named |is )?(?P<name>[{UPPER}][a-z]+)\b(?! [A-Z])"
 )
 #: A team joined, by its plural name (not beside another: "also joined the Harriers"); a line of

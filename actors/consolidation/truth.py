@@ -40,7 +40,7 @@ from .kinds import (
     topic_of,
 )
 from .meaning import Embed, meaning
-from .nearness import NEAR_OF_KIND, nearest
+from .nearness import NEAR_OF_KIND, content, nearest
 from .offers import offer_accepted
 from .ownership import (
     kin_named,
@@ -200,7 +200,7 @@ def merge(
         ):
             return
         # ("the lodger's given notice": the line naming their lodger, departures.py)
-        if gone := member_left(facts, fact, speaker):
+        for gone in member_left(facts, fact, speaker, content):
             retire(gone)
         if theirs_only:
             facts.append(fact)

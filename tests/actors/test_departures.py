@@ -48,3 +48,33 @@ def test_one_who_left_for_a_job_or_studies_is_gone() -> None:
     assert "Oksana" not in memory, memory
     memory = _memory_after(older, ("Our lodger left for a week in Lviv.", "Ewa", "s"))
     assert "Oksana" in memory, memory
+
+
+def test_one_described_who_left_takes_the_line_naming_the_one_the_description_fits() -> None:
+    """ "the nurse who came in the mornings had to leave", "the night carer quit", "the night
+    driver stopped": no line names them by that tie, so the one person named in a line
+    holding a word of the description goes, with every line naming them (before, each
+    stayed); someone named by a family tie is no one described."""
+    for first, news, name in [
+        (
+            "a nurse, Rosilene, comes in the mornings to help me bathe him.",
+            "the nurse who came in the mornings had to leave, her mother is sick in Caruaru.",
+            "Rosilene",
+        ),
+        (
+            "Dad lives alone, a man named Reda stays with him at night.",
+            "But the night carer quit, he found a day job.",
+            "Reda",
+        ),
+        (
+            "I drive days and nights are still for Sayed.",
+            "And also the night driver stopped, he went to drive for Uber.",
+            "Sayed",
+        ),
+    ]:
+        lines = lines_after("Graça", "I'm a seamstress in Recife.", first, news)
+        assert not any(name in line for line in lines), lines
+        assert "Graça is based in Recife." in lines, lines
+    first = "My husband Severino works nights at the port."
+    lines = lines_after("Graça", first, "the night carer quit, he found a day job.")
+    assert any("Severino" in line for line in lines), lines

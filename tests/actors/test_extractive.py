@@ -308,3 +308,13 @@ def test_a_hedge_of_two_words_before_the_verb_is_no_verb() -> None:
         == "Njeri pretty much lives at the gym"
     )
     assert third_person("I kinda hate my job", "Njeri") == "Njeri kinda hates their job"
+
+
+def test_someone_named_after_one_who_left_is_a_fact() -> None:
+    """ "The night carer quit. The agency sent a young man, Mostafa, a nursing student": who
+    took the place of one who left (before, a sentence of no first person with one name was
+    dropped); "put on an inhaler too, Ventolin" names a thing, and is still not enough."""
+    said = "The night carer quit. The agency sent a young man, Mostafa, a nursing student."
+    assert "Mostafa" in _memory_after((said, "Samia", "s"))
+    said = "Catriona's just been put on an inhaler too, Ventolin."
+    assert "Ventolin" not in _memory_after((said, "Hamish", "s"))

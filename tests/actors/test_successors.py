@@ -4,6 +4,7 @@ thing is no one in a role."""
 
 from __future__ import annotations
 
+from tests.actors.merging import lines_after
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 
@@ -27,6 +28,17 @@ def test_a_new_one_said_as_news_of_no_one_replaces_the_speakers_line_of_that_rol
     said = "New roommate too, Karine, she's a nurse and loves dogs."
     assert _merge("Chantal", older, said) == older[:1]
     assert _merge("Chantal", older, "My sister has a new roommate, Karine.") == []
+
+
+def test_a_new_one_in_a_role_of_two_words_replaces_the_line_of_that_role() -> None:
+    """ "New home help, Kirsty": the line of their home help Shona goes (before, only a role
+    of one word was read, and "home" named none)."""
+    first = "My home help Shona does the hoovering Tuesdays."
+    assert not any(
+        "Shona" in line for line in lines_after("Hamish", first, "New home help, Kirsty.")
+    )
+    lines = lines_after("Hamish", first, "My sister has a new home help, Kirsty.")
+    assert any("Shona" in line for line in lines), lines
 
 
 def test_a_new_thing_named_after_its_kind_is_no_one_in_a_role() -> None:
