@@ -20,9 +20,17 @@ __all__ = ["medicine_changed", "takes_medicine"]
 _MEDICINE = r"(?:tablets?|pills?|medicines?|medications?|meds|prescriptions?|doses?|inhalers?)"
 _MEDICINE_CHANGED = re.compile(
     rf"\b(?:{SWITCH}|adjust|increas|lower|upp)\w* (?:my|our|their|the|[{UPPER}][\w-]*'s) "
-    rf"(?:[a-z]+ ){{0,2}}{_MEDICINE}\b"
+    rf"(?:[a-z]+ ){{0,2}}{_MEDICINE}\b|"
+    # (or the one taken till now, left: "the old pill wasn't working", "took me off the
+    # tablets", "no more of those pills for the knees", "instead of that weekly pill"; "the
+    # old tablet" is as likely a computer)
+    r"\b(?:old (?!tablet)|(?:off|no more(?: of)?|instead of|stopped|quit) "
+    rf"(?:(?:the|my|our|their|those|these|that|this|his|her) )?(?:[a-z]+ ){{0,2}}){_MEDICINE}\b"
 )
-_TAKES = re.compile(r"\btak(?:es|ing)\b((?: [a-z,]+){1,4})")
+_TAKES = re.compile(r"\btak(?:es|ing)\b((?: [A-Za-z,]+){1,4})")
+#: A drug one is on: "was already on omeprazole", "keeping them on the Fosamax" (not a name
+#: said without "the": "is on Pawshake now").
+_ON = re.compile(r"\bon (?:the [A-Za-z]{4,}|[a-z]{4,})\b")
 
 
 def medicine_changed(said: str) -> bool:
@@ -33,5 +41,6 @@ def medicine_changed(said: str) -> bool:
 def takes_medicine(text: str) -> bool:
     """``text`` says a medicine is taken, by its noun or a drug's name."""
     taken = _TAKES.search(text)
-    words = re.findall(r"[a-z]{4,}", taken[1]) if taken else []
-    return any(re.fullmatch(_MEDICINE, w) or not known_word(w) for w in words)
+    words = re.findall(r"[A-Za-z]{4,}", taken[1]) if taken else []
+    words += [m[0].split()[-1] for m in _ON.finditer(text)]
+    return any(re.fullmatch(_MEDICINE, w) or not known_word(w.casefold()) for w in words)

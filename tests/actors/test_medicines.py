@@ -31,12 +31,52 @@ def test_a_medicine_switched_by_its_noun_retires_the_one_taken() -> None:
     assert "alendronate" not in memory and "injection" in memory, memory
 
 
+def test_the_old_medicine_left_retires_the_one_they_are_on() -> None:
+    """ "the old pill wasn't working, now is pantoprazole", "no more of those pills for the
+    knees", "instead of that weekly pill": the one taken till now is left, and the line of
+    the drug they are on goes, said with "takes" or "on" ("was already on omeprazole",
+    "keeping me on the Fosamax"); before, only a medicine changed by a verb was read."""
+    for first, news, old in [
+        (
+            "I was already on omeprazole, he wants me to continue.",
+            "The gastro said the old pill wasn't working, now is pantoprazole 40.",
+            "omeprazole",
+        ),
+        (
+            "My knees are bad, I take ibuprofen but it doesn't help much.",
+            "The doctor says no more of those pills for the knees, now only Tachipirina 1000.",
+            "ibuprofen",
+        ),
+        (
+            "The bone scan was worse, so she's keeping me on the Fosamax for now.",
+            "My doctor switched me to Prolia, a shot every six months instead of that weekly pill.",
+            "Fosamax",
+        ),
+    ]:
+        memory = _memory_after(("I sew costumes in Recife.", "Graça", "s"), (first, "Graça", "s"))
+        assert old in memory, memory
+        memory = _memory_after(
+            ("I sew costumes in Recife.", "Graça", "s"), (first, "Graça", "s"), (news, "Graça", "s")
+        )
+        assert old not in memory and "Recife" in memory, memory
+
+
 def test_a_thing_taken_that_is_no_medicine_stays() -> None:
     memory = _memory_after(
         ("I take English class on Saturday mornings.", "Rosa", "s"),
         ("The doctor changed my tablets.", "Rosa", "s"),
     )
     assert "English class on Saturday mornings" in memory, memory
+    memory = _memory_after(
+        ("I walk dogs, I'm on Pawshake now.", "Rosa", "s"),
+        ("The doctor took me off the old pill.", "Rosa", "s"),
+    )
+    assert "Pawshake" in memory, memory
+    memory = _memory_after(
+        ("The doctor started me on levothyroxine, 50 mcg.", "Samia", "s"),
+        ("My son bought me an iPad, the old tablet went to the grandchildren.", "Samia", "s"),
+    )
+    assert "levothyroxine" in memory, memory
 
 
 def test_a_thing_someone_talked_the_speaker_into_replaces_theirs() -> None:
