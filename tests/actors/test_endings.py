@@ -34,6 +34,13 @@ def test_a_thing_stopped_is_named_by_the_last_noun_and_keeps_no_new_day() -> Non
     assert "Sunday afternoon, a treat" not in merged.memory
 
 
+def test_a_thing_said_with_how_often_is_the_thing_and_ends_by_its_noun() -> None:
+    """ "has shamisen lessons twice a month": "lessons" is the thing, not a qualifier of
+    "twice", so "stopped the lessons" ends it (before, nothing ended)."""
+    older = ["Setsuko has shamisen lessons twice a month.", "Setsuko lives in Kanazawa."]
+    assert _merge("Setsuko", older, "Setsuko stopped the lessons.") == [older[0]]
+
+
 def test_a_thing_swapped_for_another_ends_and_exams_finished_end_their_study() -> None:
     """ "Swapped the climbing for a running club on Thursdays" ends the climbing line (it
     does not take Thursday); "Finished all my exams!" ends the studying for them."""
