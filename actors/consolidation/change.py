@@ -41,6 +41,7 @@ from .acquiring import (
 )
 from .attributes import HOMES, PET, PREMISES, WORKPLACES, held_by_another, keys
 from .breeds import named_beings, of_breed
+from .described import ended_as_described
 from .endings import ENDED, done_without, no_longer_on, stolen, thing_ended
 from .kinds import KINDS, amount_moved, amounts_apart
 from .meaning import Embed
@@ -232,6 +233,10 @@ def displaced(
     if ended and thing:
         # "my old laptop died": the line with a laptop, or a make of one (two, and none goes)
         what = thing_ended(new, said, ended)
+        # ("quit the game in the piazza": no line holds a game, one a doing in the piazza)
+        mine = [] if of_kind else theirs(older, new, said, speaker, cue=False) or []
+        if by_words := ended_as_described(mine, said, ended):
+            return Displaced(*by_words)
         # (what took its place may be said in the turn's next sentence: "… Got a Ribble now")
         if same := _same_kind(
             older, what, said, speaker, persons, head, embed, ended=True, turn=turn

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from reverie.store import Fact
 
 from .signals import BROKE, CLAUSE, FELL_TO, GONE
-from .words import UPPER
+from .words import UPPER, WEEKDAYS
 
 __all__ = ["ENDED", "done_without", "no_longer_on", "stolen", "thing_ended"]
 
@@ -51,11 +51,13 @@ ENDED = re.compile(
     rf"{_THEFT}|cancell?ed|"
     # (a habit or a membership ended by its kind: "stopped the coffee" for the americano;
     # not a job, which is an employer's: "quit my job"; nor "dropped the girls off")
-    r"stopped|quit|left|leaving|dropped|ditched|cut out|"
+    r"(?:stopped|quit)(?: going to)?|left|leaving|dropped|ditched|cut out|"
     # (a job left by where it was: "handed in my notice at the hospital", "resigned from the
     # paper")
     r"(?:handed|put) in (?:my|their|his|her) notice (?:at|to)|resigned from) "
     rf"(?:my|the|our|their|that|this|[{UPPER}][\w-]*'s) (?:(?:old|little|big|small|first|trusty) )?"
+    # (or when it was: "the Wednesday fight class", "the saturday racquet games")
+    rf"(?:(?i:{WEEKDAYS})s? )?"
     # (not "old" itself: "traded in the old 12")
     # (nor a thing let fall or left somewhere: "dropped my keys down the drain", "left my
     # wallet in the car")

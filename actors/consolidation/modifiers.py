@@ -10,11 +10,12 @@ from .third_person import PAST, word_set
 __all__ = ["is_modifier", "modifiers"]
 
 #: Words that may follow a thing's noun when it is the thing itself ("my phone died", "the
-#: car is", "a car last week", "lessons twice a month"); any other small word makes it a
+#: car is", "a car last week", "lessons twice a month", "coworking downtown"); any other
+#: small word makes it a
 #: modifier of the noun after it ("phone wallpaper", "car park", "coffee machine"), which is
 #: another thing.
 _AFTER_A_THING = word_set(
-    "once twice thrice "
+    "once twice thrice downtown uptown nearby online abroad upstairs downstairs "
     "is was are were has had have 's will would can could won't can't doesn't didn't isn't "
     "wasn't needs keeps got went broke just finally still now again too though instead anymore "
     "today yesterday tonight tomorrow last this next every a an the my his her their our its "
