@@ -17,6 +17,7 @@ from typing import NamedTuple
 from reverie.store import Fact
 
 from .attributes import keys
+from .modifiers import modifiers
 from .subjects import by_common_noun
 from .third_person import word_set
 from .words import MONTHS, UPPER, WEEKDAYS
@@ -151,6 +152,10 @@ def retracts(topics: Topics, fact: str) -> bool:
     if topics.attributes and any(k.attribute in topics.attributes for k in keys(fact)):
         return True
     words = {w.casefold() for w in re.findall(r"[\w'-]+", fact)}
+    if any(k.attribute == "trade" for k in keys(fact)):
+        # (a trade is no thing its noun is said with: "sold my old city bike" ends no "bike
+        # mechanic")
+        words -= modifiers(fact)
     return bool(_folded(topics.words) & _folded(words))  # ("work" is what "works at" says)
 
 

@@ -112,3 +112,12 @@ def test_one_of_two_things_of_a_kind_sold_leaves_the_other() -> None:
         "I sold the mare to a young one over in Clare.",
     )
     assert not any("Bramble" in line for line in lines), lines
+
+
+def test_a_thing_sold_takes_no_line_where_its_noun_qualifies_another() -> None:
+    """ "sold my old city bike" ends a bike, not "works as a bike mechanic" (before, the
+    trade went with it)."""
+    lines = _lines("Jasper", "I'm a bike mechanic in Utrecht.", "I sold my old city bike.")
+    assert "Jasper works as a bike mechanic." in lines, lines
+    lines = _lines("Jasper", "I ride an old Gazelle city bike.", "I sold my old city bike.")
+    assert not any("Gazelle" in line for line in lines), lines
