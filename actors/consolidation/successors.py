@@ -108,8 +108,10 @@ def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact
         before = [f for f in older if not same_turn(f, new)]
         found = _one(before, f"{of_theirs}(?!.*{re.escape(new_one)})")
     if found is None and (named := _NEW_NAMED.search(new.text)) and named["name"] != speaker:
-        # "the agency sent a new carer, Fatima": their line with a carer someone else is
-        mine = theirs(older, new, new.text, speaker, cue=False) or []
+        # "the agency sent a new carer, Fatima": their line with a carer someone else is (or,
+        # got by the speaker, the carer's own: "Funmilayo's nanny Mama Bisi will feed him")
+        got = bool(re.match(rf"{re.escape(speaker)}(?: and others)? got\b", new.text))
+        mine = theirs(older, new, new.text, speaker, kin=got, cue=False) or []
         if named.start() == 0:  # ("New roommate too, Karine": news said of no one, theirs)
             mine = [
                 f for f in older if re.match(rf"{re.escape(speaker)}(?:'s| and others'?) ", f.text)

@@ -41,6 +41,17 @@ def test_a_new_one_in_a_role_of_two_words_replaces_the_line_of_that_role() -> No
     assert any("Shona" in line for line in lines), lines
 
 
+def test_a_new_one_the_speaker_got_replaces_the_line_of_the_one_in_that_role() -> None:
+    """ "we got a new nanny, Blessing": the nanny's own line, "Funmilayo's nanny Mama Bisi will
+    feed him", goes (before, a line about the nanny was no line of the speaker's); a sister's
+    new nanny takes nobody's place."""
+    first = "my nanny Mama Bisi will feed him from the bottle"
+    news = "the old nanny isn't coming back, so we got a new nanny, Blessing."
+    assert not any("Bisi" in line for line in lines_after("Funmilayo", first, news))
+    lines = lines_after("Funmilayo", first, "My sister got a new nanny, Blessing.")
+    assert any("Bisi" in line for line in lines), lines
+
+
 def test_a_new_thing_named_after_its_kind_is_no_one_in_a_role() -> None:
     """ "bought a new bike, a Brompton" names a make, not a person; the carer stays."""
     assert _merge("Gianni", [CARER], "Gianni bought a new bike, a Brompton.") == []
