@@ -33,10 +33,10 @@ _LEFT = re.compile(
     r"(?:(?P<mod>[a-z]+) )?(?P<tie>[a-z][\w-]+)(?: (?:who|that) (?P<who>[a-z][a-z ']*?))?"
     r"(?:'s| has| have)? (?:just |finally |now )?"
     r"(?:given (?:(?:his|her|their|in (?:his|her|their)) )?notice|handed in (?:his|her|their) notice|"
-    r"moved out|moved away|quit|resigned|(?:went|gone|moved) back (?:to|home)\b|"
+    r"moved out|moved away|quit|resigned|retired|(?:went|gone|moved) back (?:to|home)\b|"
     # (for long, not for a day: "went off on maternity leave", "had to leave, her mother is sick")
     r"(?:went|gone) (?:off )?on (?:[a-z]+ )?leave\b|"
-    r"(?:had to leave|(?:went|gone) away|stopped(?: coming| working)?)"
+    r"(?:had to leave|(?:went|gone|go|goes) away|stopped(?: coming| working)?)"
     r"(?=[,.!;]|$| (?:last|this|on|in|yesterday|today|to)\b)|"
     # (gone for good, not for a week or a while: "gone to Spain for a week", "left his bike";
     # or for what keeps them away: "left for a job in Warsaw")
@@ -74,13 +74,21 @@ def member_left(
     lines = [f for f in older if named.search(f.text)]
     if lines:
         return lines[:1] if len(lines) == 1 else []
-    described = words(" ".join(filter(None, (found["mod"], tie, found["who"]))))
+    described = _stems(words(" ".join(filter(None, (found["mod"], tie, found["who"])))))
     # (someone named inside a line, not the speaker, nor anyone by a family tie: "a man named
-    # Reda stays with him at night", not "their husband Hesham works nights")
-    lines = [f for f in older if described & words(f.text) and _others(f.text, speaker)]
+    # Reda stays with him at night", not "their husband Hesham works nights"; the lines
+    # holding most of the description: "the night driver" is who "drives it at night")
+    fit = [(f, len(described & _stems(words(f.text)))) for f in older if _others(f.text, speaker)]
+    most = max((n for _, n in fit), default=0)
+    lines = [f for f, n in fit if n == most > 0]
     # (two lines, if both name one person: "… a man named Sayed drives it at night", "nights
     # are still for Sayed")
     return lines if lines and set.intersection(*(_others(f.text, speaker) for f in lines)) else []
+
+
+def _stems(words: set[str]) -> set[str]:
+    """``words`` by their first five letters: "driver" and "drives", "night" and "nights"."""
+    return {w[:5] for w in words}
 
 
 #: A name inside a line, past its first word.

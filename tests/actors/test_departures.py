@@ -52,9 +52,10 @@ def test_one_who_left_for_a_job_or_studies_is_gone() -> None:
 
 def test_one_described_who_left_takes_the_line_naming_the_one_the_description_fits() -> None:
     """ "the nurse who came in the mornings had to leave", "the night carer quit", "the night
-    driver stopped": no line names them by that tie, so the one person named in a line
-    holding a word of the description goes, with every line naming them (before, each
-    stayed); someone named by a family tie is no one described."""
+    driver stopped": no line names them by that tie, so the one person named in the lines
+    holding most of the description goes, with every line naming them (before, each
+    stayed; "the night driver" is who "drives … at night", not a Corolla "for the night
+    shift"); someone named by a family tie is no one described."""
     for first, news, name in [
         (
             "a nurse, Rosilene, comes in the mornings to help me bathe him.",
@@ -67,9 +68,15 @@ def test_one_described_who_left_takes_the_line_naming_the_one_the_description_fi
             "Reda",
         ),
         (
-            "I drive days and nights are still for Sayed.",
+            "I drive days and nights are still for Sayed. My cousin Hamdy says buy a Toyota "
+            "Corolla for the night shift.",
             "And also the night driver stopped, he went to drive for Uber.",
             "Sayed",
+        ),
+        (
+            "also tomorrow Nunzia comes to clean, 20 years she comes.",
+            "sad news, my cleaning lady retired, her back.",
+            "Nunzia",
         ),
     ]:
         lines = lines_after("Graça", "I'm a seamstress in Recife.", first, news)
