@@ -1,11 +1,13 @@
-"""A thing of the speaker's ended, said by what it is rather than by a noun a line holds:
-"quit the game in the piazza with the old men" ends "plays bocce in the piazza",
-"stopped going to the Wednesday fight class" ends "… and kickboxing on Wednesday".
+"""A thing ended, said by what it is rather than by a noun a line holds: "quit the game in
+the piazza with the old men" ends "plays bocce in the piazza", "stopped going to the
+Wednesday fight class" ends "… and kickboxing on Wednesday", and someone's own, "Dami left
+the martial arts", ends "Dami does taekwondo after school".
 
-The ending's own words (a day, a place, whom with) find the one line of the speaker's
-holding one of them; when that line lists several doings ("has handball training Mon and
-Thu and kickboxing on Wednesday"), only the item holding it ends, and the others stay. See
-docs/design.md, "Facts that stay true".
+The speaker's ending finds the one line of theirs holding a word of its own (a day, a
+place, whom with); someone else's finds, of the items said of them, the one nearest it in
+meaning (a kind for its instance). When a line lists several ("has handball training Mon and
+Thu and kickboxing on Wednesday", "Rent 1400, …, Helena's ballet 180, …"), only the item
+that ended goes, and the others stay. See docs/design.md, "Facts that stay true".
 """
 
 from __future__ import annotations
@@ -15,12 +17,13 @@ from collections.abc import Sequence
 
 from reverie.store import Fact
 
+from .meaning import Embed
 from .modifiers import modifiers
 from .nearness import long_words
 from .signals import CLAUSE
-from .words import WEEKDAYS
+from .words import UPPER, WEEKDAYS
 
-__all__ = ["ended_as_described"]
+__all__ = ["ended_as_described", "ended_their_own", "their_own_ended"]
 
 _DETERMINER = re.compile(r"\b(?i:my|the|our|their|that|this|those|these) ")
 #: Where a list's items part: "yoga in the morning, swimming on tue/thu and badminton …".
@@ -57,10 +60,61 @@ def ended_as_described(
     hit = [i for i, item in enumerate(items) if words & _said_of(item, kind)]
     if len(hit) != 1:
         return None
-    if hit[0] == 0:
-        # (the doing the line says first, with its verb: the line is that doing)
+    # (the doing the line says first, with its verb: the line is that doing)
+    return _less(line, items, hit[0])
+
+
+#: Someone who ended a thing of their own: "Dami left the martial arts", "Helena quit her
+#: dance class", "Lilou announced she's done with the martial arts".
+_THEIRS_ENDED = re.compile(
+    rf"\b(?P<who>[{UPPER}][\w-]*) (?:[a-z']+ ){{0,3}}?"
+    r"(?:quit|dropped|stopped|left|gave up|(?:is |'s )?done with) (?:the|her|his|their) "
+    r"(?P<what>[^,.;!?]+)"
+)
+#: How near in meaning what ended must be to the item said of them, and how much nearer than
+#: the next ("the martial arts" of "does taekwondo after school").
+NEAR_ITEM, MARGIN = 0.4, 0.1
+
+
+def ended_their_own(text: str) -> bool:
+    """``text`` tells someone ended a thing of their own ("Lilou announced she's done with the
+    martial arts"): a change, however little else it says."""
+    return bool(_THEIRS_ENDED.search(text))
+
+
+def their_own_ended(
+    lines: Sequence[Fact], said: str, speaker: str, embed: Embed
+) -> tuple[Fact, Fact | None] | None:
+    """The line of ``lines`` with the item said of the one ``said`` tells ended a thing of
+    their own ("Helena quit her dance class" of "…, Helena's ballet 180, …") nearest in
+    meaning, and that line less the item; None when it is the speaker, or no item is clearly
+    nearest."""
+    found = _THEIRS_ENDED.search(said)
+    if found is None or found["who"] in (speaker, "I"):
+        return None
+    said_of = re.compile(rf"\b{re.escape(found['who'])}(?:'s)?\b")
+    items = [
+        (line, at, item)
+        for line in lines
+        for at, item in enumerate(_items(line.text.rstrip(".!")))
+        if said_of.search(item)
+    ]
+    if not items:
+        return None
+    vectors = embed([found["what"], *(item for _, _, item in items)])
+    near = sorted(((float(vectors[0] @ v), i) for i, v in enumerate(vectors[1:])), reverse=True)
+    best, i = near[0]
+    if best < NEAR_ITEM or (len(near) > 1 and best - near[1][0] < MARGIN):
+        return None
+    line, at, _ = items[i]
+    return _less(line, _items(line.text.rstrip(".!")), at)
+
+
+def _less(line: Fact, items: list[str], at: int) -> tuple[Fact, Fact | None]:
+    """``line`` and ``line`` less its item ``at`` (not its first, which holds its verb)."""
+    if at == 0:
         return line, None
-    kept = [item for i, item in enumerate(items) if i != hit[0]]
+    kept = [item for i, item in enumerate(items) if i != at]
     said = ", ".join(kept[:-1]) + (" and " if len(kept) > 1 else "") + kept[-1]
     return line, Fact(text=f"{said}.", date=line.date, sources=line.sources)
 

@@ -15,6 +15,7 @@ from .acquiring import THE_MAKE
 from .attributes import PET, keys
 from .chatter import split_opener
 from .departures import someone_left
+from .described import ended_their_own
 from .kinds import record_time, recurs
 from .offers import BEGUN_AT
 from .ownership import of_theirs
@@ -135,6 +136,7 @@ def salience(text: str, role: str, turn: str = "", theirs: frozenset[str] = froz
         or BEGUN_AT.match(text)
         or _ONE_MORE_PET.search(text)
         or someone_left(text)
+        or ended_their_own(text)
     )
     score = 3 if changed else 0
     if keys(text):  # about a home, a job, a partner, a pet…: what memory is for

@@ -35,6 +35,7 @@ from .change import values as named_in
 from .chatter import asks_help, is_chatter, remark, split_opener, strip_banter, without_echo
 from .claims import claims
 from .departures import member_left
+from .described import their_own_ended
 from .family import family_grew, fewer_left, kin_left
 from .kinds import (
     topic_of,
@@ -248,6 +249,11 @@ def merge(
                 at = facts.index(routine.old)  # (routines.py)
                 retire(routine.old)
                 facts[at:at] = [routine.rest] if routine.rest else []
+            elif own := their_own_ended(older, said, speaker, embed):
+                # ("Dami left the martial arts": their item of a line, described.py)
+                at = facts.index(own[0])
+                retire(own[0])
+                facts[at:at] = [own[1]] if own[1] else []
             elif (
                 (
                     found := displaced(

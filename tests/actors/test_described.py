@@ -49,3 +49,35 @@ def test_a_thing_said_with_where_it_is_is_the_thing_that_ended() -> None:
         "cancelled the coworking, working from home now.",
     )
     assert not any("Hive" in line for line in lines), lines
+
+
+def test_someone_elses_own_thing_ended_takes_their_item_nearest_in_meaning() -> None:
+    """ "Helena quit her dance class" ends "Helena's ballet 180" of a line of costs, and the
+    other costs stay; "Lilou announced she's done with the martial arts" ends "Lilou does
+    judo" (before, another's ending was no change of a line, and the second was dropped as
+    saying nothing of the speaker's)."""
+    lines = lines_after(
+        "Everton",
+        "rent 1400, Dona Cida who looks after Gael 900, Helena's ballet 180, fuel for the "
+        "Strada maybe 600.",
+        "Helena quit her dance class, she wants handball like her cousin.",
+    )
+    assert not any("ballet" in line for line in lines), lines
+    assert any("Strada" in line and "Cida" in line for line in lines), lines
+    lines = lines_after(
+        "Corentin",
+        "Lilou does judo tuesday evenings.",
+        "Lilou announced she's done with the martial arts, she wants to do swimming.",
+    )
+    assert not any("judo" in line for line in lines), lines
+
+
+def test_an_ending_near_none_of_their_items_ends_nothing() -> None:
+    """ "Tobi left the choir" is near no item said of Tobi ("Tobi is at Corona Secondary"),
+    and nobody else's item is his."""
+    lines = lines_after(
+        "Adebayo",
+        "Tobi is at Corona Secondary, Dami does taekwondo after school.",
+        "Tobi left the choir, too many rehearsals.",
+    )
+    assert any("Corona" in line and "taekwondo" in line for line in lines), lines
