@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from reverie.store import known_word
 
 from .anaphora import one_thing_of_theirs
-from .attributes import PET
+from .attributes import HOMES, PET
 from .endings import ENDED
 from .posts import post_said
 from .replies import only_reply
@@ -69,6 +69,11 @@ _ANNOUNCED = re.compile(
     # (the job left for another, said alone: "changed job!!", "also changed company.")
     r"|\b(?:changed|switched|swapped) (?:my )?(?:jobs?|company|companies|employers?)[.!]*$"
     r"|^(?:(?:big|some|good) )?(?P<news>job|work) news\b"
+    # (a thing of their own at last, its make said next: "finally got my own car!! a Nissan
+    # Sunny")
+    r"|\b(?:got|bought) (?:my|our) own (?P<own>[a-z]{3,})[.!]*$"
+    # (a home found, where it is said next: "found a room!! Ruzafa, with two Italian guys")
+    rf"|\b(?:found|got) (?:a|an|our|my|the) (?:new )?(?P<home>{HOMES})[.!]*$"
     # (a pet come home, its name said next: "we adopted a cat! Sill.")
     r"|\b(?:adopted|rescued|got|brought home) (?:an?|another|a second) (?:new )?(?:[a-z]+ )?"
     rf"(?P<pet>{PET.pattern})[.!]*$",
@@ -152,7 +157,10 @@ def valued(sentence: str, before: Sequence[str], question: str) -> str:
     if kind in _ROLE and (trade := _TRADE_ALONE.fullmatch(sentence)) and not only_reply(sentence):
         role = trade["trade"].lower()
         return f"I work as {'an' if role[0] in 'aeiou' else 'a'} {role} now."
-    if (named := _NAMED.fullmatch(sentence)) and _a_name(named["value"]):
+    if (named := _NAMED.fullmatch(sentence)) and (
+        # (a capital after an article names a make, whatever its words: "a Nissan Sunny")
+        _a_name(named["value"]) or (named["article"] and not WHEN.match(named["value"]))
+    ):
         rest = named["rest"] or ""
         if kind == "it":
             apposed = _APPOSED.match(rest)
@@ -168,6 +176,8 @@ def valued(sentence: str, before: Sequence[str], question: str) -> str:
             return post if post != named_on else f"My new job is at {value}{rest}."
         if PET.fullmatch(kind):
             return f"My new {kind} is called {value}{rest}."
+        if kind == "home":  # ("found a room!!" "Ruzafa, with two Italian guys": where they live)
+            return f"I live in {value} now{rest}."
         # (as a value under its label is: "New laptop: ThinkPad X1." ``casual.labelled``)
         return f"My new {kind} is {value}{rest}."
     return sentence
@@ -191,7 +201,10 @@ def _topic(asked: re.Match[str] | None, question: str, before: Sequence[str]) ->
 
 def _kind(announced: re.Match[str]) -> str:
     """The kind of thing ``announced`` (a match of ``_ANNOUNCED``) says is new."""
-    return (announced["kind"] or announced["got"] or announced["pet"] or "job").lower()
+    kind = (
+        announced["kind"] or announced["got"] or announced["pet"] or announced["own"] or "job"
+    ).lower()
+    return "home" if announced["home"] or re.fullmatch(HOMES, kind) else kind
 
 
 def _ended_kind(before: Sequence[str]) -> str | None:

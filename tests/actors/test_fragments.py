@@ -42,6 +42,31 @@ def test_a_thing_named_after_its_announcement_replaces_the_old_one() -> None:
     assert not any("Doro" in line or "Latitude" in line for line in lines), lines
 
 
+def test_a_home_found_then_where_it_is_is_where_they_live() -> None:
+    """ "found a room!!" … "Ruzafa, with two Italian guys", and "new flat!!" … "Poblenou, near
+    the beach": where they live now, the old place gone (before, the fragment was dropped,
+    and the cousin's place in Benimaclet stayed)."""
+    first = ["for now I'm staying at my cousin's place in Benimaclet till I find something."]
+    lines = lines_of_days("Pedro", first, ["found a room!!", "Ruzafa, with two Italian guys."])
+    assert any("lives in Ruzafa" in line for line in lines), lines
+    assert not any("Benimaclet" in line for line in lines), lines
+    lines = lines_of_days("Pedro", first, ["new flat!!", "Poblenou, near the beach"])
+    assert any("lives in Poblenou" in line for line in lines), lines
+
+
+def test_a_thing_of_their_own_at_last_is_the_make_named_next() -> None:
+    """ "finally got my own car!! a Nissan Sunny": their car now, the borrowed one gone (before,
+    "got my own car" announced nothing, and a make of words the vocabulary holds was no
+    name)."""
+    lines = lines_of_days(
+        "Nia",
+        ["I drive a borrowed Corolla from my friend."],
+        ["finally got my own car!! a Nissan Sunny, 2021, on installments."],
+    )
+    assert any("new car is a Nissan Sunny" in line for line in lines), lines
+    assert not any("Corolla" in line for line in lines), lines
+
+
 def test_a_trade_said_alone_answers_what_the_role_is() -> None:
     """ "What's the role?" "scenographer." is the new trade (before, it said nothing)."""
     lines = lines_of_days(
