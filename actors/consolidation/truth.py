@@ -68,6 +68,7 @@ from .retraction import item_left, retraction_topics, retracts
 from .revision import CORRECTION, comparable, named_again, revise, rewrite, turn_of
 from .roles import promoted
 from .routines import routine_replaced
+from .shifts import shift_moved
 from .signals import ACTUALLY_BESIDE, added, ending, hedged, over, signalled
 from .third_person import DEFAULT_SPEAKER, conjugate
 from .validity import ended
@@ -249,6 +250,10 @@ def merge(
                 at = facts.index(routine.old)  # (routines.py)
                 retire(routine.old)
                 facts[at:at] = [routine.rest] if routine.rest else []
+            elif shift := shift_moved(older, fact, said, speaker):
+                at = facts.index(shift.old)  # ("moved me to days": shifts.py)
+                retire(shift.old)
+                facts[at:at] = [shift.rest] if shift.rest else []
             elif own := their_own_ended(older, said, speaker, embed):
                 # ("Dami left the martial arts": their item of a line, described.py)
                 at = facts.index(own[0])
