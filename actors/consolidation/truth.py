@@ -34,6 +34,7 @@ from .change import displaced
 from .change import values as named_in
 from .chatter import asks_help, is_chatter, remark, split_opener, strip_banter, without_echo
 from .claims import claims
+from .counterparts import named_anew
 from .departures import member_left
 from .described import their_own_ended
 from .family import family_grew, fewer_left, kin_left
@@ -254,6 +255,10 @@ def merge(
                 at = facts.index(shift.old)  # ("moved me to days": shifts.py)
                 retire(shift.old)
                 facts[at:at] = [shift.rest] if shift.rest else []
+            elif anew := named_anew(older, fact, said, speaker):
+                at = facts.index(anew[0])  # ("at the Toowong depot from Monday": counterparts.py)
+                retire(anew[0])
+                facts[at:at] = [anew[1]]
             elif own := their_own_ended(older, said, speaker, embed):
                 # ("Dami left the martial arts": their item of a line, described.py)
                 at = facts.index(own[0])
