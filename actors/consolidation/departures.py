@@ -24,16 +24,14 @@ from .words import RELATIVES
 
 __all__ = ["member_left", "someone_left"]
 
-#: Someone by a tie, gone: "the lodger's given notice", "Our flatmate moved out", "my
-#: technician resigned", "The lodger has gone back to Poland" (not "is moving out in May":
-#: a plan; nor "gone to Spain for a week").
-_LEFT = re.compile(
-    r"^(?:(?i:well|so|and|also|oh|but),? )*(?:[Tt]he|[Oo]ur|[Mm]y|(?P<whose>[A-Z][\w-]*)'s) "
-    # (described, maybe: "the night carer", "the nurse who came in the mornings")
-    r"(?:(?P<mod>[a-z]+) )?(?P<tie>[a-z][\w-]+)(?: (?:who|that) (?P<who>[a-z][a-z ']*?))?"
+#: Gone, as it is said after who: "'s given notice", "moved out", "quit", "retired", "has gone
+#: back to Poland" (not "is moving out in May": a plan; nor "gone to Spain for a week").
+_GONE = (
     r"(?:'s| has| have)? (?:just |finally |now )?"
     r"(?:given (?:(?:his|her|their|in (?:his|her|their)) )?notice|handed in (?:his|her|their) notice|"
-    r"moved out|moved away|quit|resigned|retired|(?:went|gone|moved) back (?:to|home)\b|"
+    # (quitting a thing is no leaving: "Helena quit her dance class"; a job is, "quit his job")
+    r"moved out|moved away|quit(?! (?:her|his|the|my|their|our|an?) (?!job|post|position)\b)|"
+    r"resigned|retired|(?:went|gone|moved) back (?:to|home)\b|"
     # (for long, not for a day: "went off on maternity leave", "had to leave, her mother is sick")
     r"(?:went|gone) (?:off )?on (?:[a-z]+ )?leave\b|"
     r"(?:had to leave|(?:went|gone|go|goes) away|stopped(?: coming| working)?)"
@@ -43,6 +41,17 @@ _LEFT = re.compile(
     r"(?:left|gone)(?= for good|[,.!;]|$| (?:last|this|on|in|yesterday|today|us|me)\b|"
     r" for (?:a |an |the |her |his |their )?(?:new )?(?:job|work|uni|university|college|studies)\b))"
 )
+_LEAD = r"^(?:(?i:well|so|and|also|oh|but),? )*"
+#: Someone by a tie, gone: "the lodger's given notice", "Our flatmate moved out", "my
+#: technician resigned", "The lodger has gone back to Poland".
+_LEFT = re.compile(
+    rf"{_LEAD}(?:[Tt]he|[Oo]ur|[Mm]y|(?P<whose>[A-Z][\w-]*)'s) "
+    # (described, maybe: "the night carer", "the nurse who came in the mornings")
+    r"(?:(?P<mod>[a-z]+) )?(?P<tie>[a-z][\w-]+)(?: (?:who|that) (?P<who>[a-z][a-z ']*?))?"
+    rf"{_GONE}"
+)
+#: Someone by name, gone: "Dr Kamau retired", "Tunde moved out".
+_NAMED_GONE = re.compile(rf"{_LEAD}(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Miss)\.? )?[A-Z][\w-]+){_GONE}")
 #: Ties that outlive a move or a job: family, partners, friends (of the relations people are
 #: named by, all but those of a home or a workplace shared).
 _LASTING = re.compile(rf"(?:{RELATIVES})", re.IGNORECASE)
@@ -54,17 +63,19 @@ _SHARED = re.compile(
 def someone_left(text: str) -> bool:
     """``text`` tells that someone the speaker has by a tie left: a change, however little
     else it says ("the nurse who came in the mornings had to leave")."""
-    return bool(_LEFT.match(text))
+    return bool(_LEFT.match(text) or _NAMED_GONE.match(text))
 
 
 def member_left(
     older: Sequence[Fact], new: Fact, speaker: str, words: Callable[[str], set[str]]
-) -> list[Fact]:
+) -> list[tuple[Fact, Fact | None]]:
     """The lines of ``older`` naming the one the speaker's ``tie`` in ``new`` is, who left:
     the one line naming their tie by name ("Bronwyn's lodger Shane …"), else those naming
     the one person whom the description's ``words`` (``nearness.content``) are said of;
     none when it is no one, or two."""
     found = _LEFT.match(new.text)
+    if not found and (by_name := _NAMED_GONE.match(new.text)):
+        return _named_left(older, by_name["name"], speaker)
     if not found or found["whose"] not in (None, speaker):
         return []
     tie = found["tie"]
@@ -73,7 +84,7 @@ def member_left(
     named = re.compile(rf"(?:\b{re.escape(speaker)}'s|\btheir) {re.escape(tie)} [A-Z][\w-]*\b")
     lines = [f for f in older if named.search(f.text)]
     if lines:
-        return lines[:1] if len(lines) == 1 else []
+        return [(lines[0], None)] if len(lines) == 1 else []
     described = _stems(words(" ".join(filter(None, (found["mod"], tie, found["who"])))))
     # (someone named inside a line, not the speaker, nor anyone by a family tie: "a man named
     # Reda stays with him at night", not "their husband Hesham works nights"; the lines
@@ -83,12 +94,32 @@ def member_left(
     lines = [f for f, n in fit if n == most > 0]
     # (two lines, if both name one person: "… a man named Sayed drives it at night", "nights
     # are still for Sayed")
-    return lines if lines and set.intersection(*(_others(f.text, speaker) for f in lines)) else []
+    if not lines or not set.intersection(*(_others(f.text, speaker) for f in lines)):
+        return []
+    return [(f, None) for f in lines]
 
 
 def _stems(words: set[str]) -> set[str]:
     """``words`` by their first five letters: "driver" and "drives", "night" and "nights"."""
     return {w[:5] for w in words}
+
+
+def _named_left(older: Sequence[Fact], name: str, speaker: str) -> list[tuple[Fact, Fact | None]]:
+    """The lines of ``older`` naming ``name`` (who left: "Dr Kamau retired") as someone of the
+    speaker's by no family tie ("Wairimu's doctor is Dr Kamau …"), each with what stays of
+    it when it only says they lived with them ("lives in Harehills with their housemate
+    Tunde" lives in Harehills); none when a line names them by a family tie ("my son Kofi"
+    who moved out is still a son), or they are the speaker."""
+    last = name.split()[-1]
+    if last == speaker or any(last in _family(f.text) for f in older):
+        return []
+    with_them = re.compile(rf",? with (?:their|his|her|our) (?:[\w-]+ ){{0,2}}{re.escape(last)}\b")
+    return [
+        (f, Fact(text=rest, date=f.date, sources=f.sources) if rest != f.text else None)
+        for f in older
+        if last in _others(f.text, speaker)
+        for rest in [with_them.sub("", f.text)]
+    ]
 
 
 #: A name inside a line, past its first word.
@@ -98,5 +129,14 @@ _NAMED = re.compile(r"(?<=\S )([A-Z][a-z][\w-]*)\b")
 def _others(text: str, speaker: str) -> set[str]:
     """The names inside ``text`` but the speaker's and those given by a family tie ("their
     husband Hesham")."""
-    family = {m[1] for m in re.finditer(rf"\b(?i:{RELATIVES})s? ([A-Z][\w-]*)", text)}
-    return {m[1] for m in _NAMED.finditer(text)} - family - {speaker}
+    return {m[1] for m in _NAMED.finditer(text)} - _family(text) - {speaker}
+
+
+def _family(text: str) -> set[str]:
+    """The names ``text`` gives by a family tie ("their husband Hesham"; not a tie of a home or
+    a workplace shared, "their housemate Tunde")."""
+    return {
+        m[2]
+        for m in re.finditer(rf"\b((?i:{RELATIVES}))s? ([A-Z][\w-]*)", text)
+        if not _SHARED.fullmatch(m[1].lower())
+    }

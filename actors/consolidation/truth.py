@@ -203,8 +203,10 @@ def merge(
         ):
             return
         # ("the lodger's given notice": the line naming their lodger, departures.py)
-        for gone in member_left(facts, fact, speaker, content):
+        for gone, rest in member_left(facts, fact, speaker, content):
+            at = facts.index(gone)
             retire(gone)
+            facts[at:at] = [rest] if rest else []
         if theirs_only:
             facts.append(fact)
             added.append(fact)

@@ -83,6 +83,24 @@ def test_one_described_who_left_takes_the_line_naming_the_one_the_description_fi
     assert any("Severino" in line for line in lines), lines
 
 
+def test_one_named_who_left_takes_the_lines_naming_them_by_no_family_tie() -> None:
+    """ "Dr Kamau retired" retires "my doctor is Dr Kamau"; "Tunde moved out" takes only "with
+    my housemate Tunde" from where they live (before, both stayed); a son by name who moved
+    out is still a son."""
+    lines = lines_after(
+        "Wairimu", "my doctor is Dr Kamau at Othaya hospital.", "Dr Kamau retired, sadly."
+    )
+    assert not any("doctor is Dr Kamau" in line for line in lines), lines
+    lines = lines_after(
+        "Obi",
+        "I live in a shared house in Harehills with my housemate Tunde, rent is 450 a month.",
+        "Tunde moved out last week.",
+    )
+    assert "Obi lives in a shared house in Harehills, rent is 450 a month." in lines, lines
+    lines = lines_after("Ama", "My son Kofi plays the drums.", "Kofi moved out last week.")
+    assert any("Kofi plays the drums" in line for line in lines), lines
+
+
 def _gone(speaker: str, intro: str, first: str, news: str, name: str) -> None:
     """After ``intro`` (a trade in a city), ``first`` and ``news``, no line names ``name``, and
     the city stays."""
