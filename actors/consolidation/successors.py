@@ -74,6 +74,14 @@ _DOES_NOW = re.compile(
 )
 
 
+#: Someone who does it now, said after "now": "so now Mwangi takes the milk" (not beside the
+#: one who did: "now Tom drinks the milk too").
+_NOW_DOES = re.compile(
+    rf"\bnow (?P<who>[{UPPER}][\w-]*) [a-z]{{3,}}s (?:the|our|my|their) (?P<noun>[a-z]{{3,}})\b"
+    r"(?![^,.;]*\b(?:too|as well|also)\b)"
+)
+
+
 def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact | None:
     """The line of ``older`` naming whom the person ``new`` (said in ``turn``) tells of took
     over from, for ``speaker``: the one such line, else None."""
@@ -123,6 +131,13 @@ def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact
         # "a bunch of us joined the Southside Stingers": the one team of theirs it replaces
         mine = theirs(older, new, new.text, speaker, cue=False) or []
         found = _one(mine, _IN_A_TEAM.pattern)
+    if found is None and (now := _NOW_DOES.search(new.text)) and now["who"] != speaker:
+        # "now Mwangi takes the milk": the one line of theirs with the milk and someone else
+        # ("sells their milk to Kiganjo Dairy Cooperative")
+        mine = theirs(older, new, new.text, speaker, cue=False) or []
+        found = _one(
+            mine, rf"\b(?:their|the) {now['noun']}\b(?!.*\b{now['who']}\b).*(?<=\S )[{UPPER}][a-z]"
+        )
     if found is None and (now := _DOES_NOW.match(new.text)) and now["who"] != speaker:
         # "Auntie Salmah helps every morning now": the one line of someone else's doing it for
         # them ("Hafiz's nephew Irfan helps them") had that place

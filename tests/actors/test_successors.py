@@ -52,6 +52,16 @@ def test_a_new_one_the_speaker_got_replaces_the_line_of_the_one_in_that_role() -
     assert any("Bisi" in line for line in lines), lines
 
 
+def test_someone_who_does_it_now_replaces_the_one_the_line_names() -> None:
+    """ "so now Mwangi takes the milk" retires "sells their milk to Kiganjo Dairy Cooperative"
+    (before, it stayed); "now Mwangi takes the eggs" is another thing."""
+    first = "I sell my milk to Kiganjo Dairy Cooperative."
+    news = "The cooperative was paying late, so now Mwangi takes the milk, he pays cash."
+    assert not any("Kiganjo" in line for line in lines_after("Wairimu", first, news))
+    lines = lines_after("Wairimu", first, "so now Mwangi takes the eggs, he pays cash.")
+    assert any("Kiganjo" in line for line in lines), lines
+
+
 def test_a_new_thing_named_after_its_kind_is_no_one_in_a_role() -> None:
     """ "bought a new bike, a Brompton" names a make, not a person; the carer stays."""
     assert _merge("Gianni", [CARER], "Gianni bought a new bike, a Brompton.") == []
