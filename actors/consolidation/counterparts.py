@@ -57,4 +57,9 @@ def named_anew(
         return None
     line, was = held[0]
     text = f"{line.text[: was.start('name')]}{name}{line.text[was.end('name') :]}"
-    return line, Fact(text=text, date=new.date, sources=line.sources)
+    # (said in both turns now: forgetting either takes it)
+    sources = {
+        session: sorted({*line.sources.get(session, ()), *new.sources.get(session, ())})
+        for session in line.sources | new.sources
+    }
+    return line, Fact(text=text, date=new.date, sources=sources)

@@ -8,9 +8,10 @@ whatever word the line names them by, not a list of ties: a lodger, a tenant, an
 apprentice, a neighbour. News that describes them instead ("the night carer quit",
 "the nurse who came in the mornings had to leave") finds the one person named in
 the speaker's lines by a word of the description ("a man named Reda stays with him
-at night"). Family and partners are not: a son who moves out is still a son, and a
-partner's leaving is a break-up, said in its own words. See docs/design.md, "Facts
-that stay true".
+at night"), and news that names them ("Dr Kamau retired") the lines naming them.
+Family and partners are not: a son who moves out is still a son, and a partner's
+leaving is a break-up, said in its own words. See docs/design.md, "Facts that stay
+true".
 """
 
 from __future__ import annotations
@@ -71,8 +72,9 @@ def member_left(
 ) -> list[tuple[Fact, Fact | None]]:
     """The lines of ``older`` naming the one the speaker's ``tie`` in ``new`` is, who left:
     the one line naming their tie by name ("Bronwyn's lodger Shane …"), else those naming
-    the one person whom the description's ``words`` (``nearness.content``) are said of;
-    none when it is no one, or two."""
+    the one person whom the description's ``words`` (``nearness.content``) are said of, or
+    the one ``new`` names ("Dr Kamau retired"), each with what of it stays; none when it is
+    no one, or two."""
     found = _LEFT.match(new.text)
     if not found and (by_name := _NAMED_GONE.match(new.text)):
         return _named_left(older, by_name["name"], speaker)

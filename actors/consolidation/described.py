@@ -25,6 +25,7 @@ from .words import UPPER, WEEKDAYS
 
 __all__ = ["ended_as_described", "ended_their_own", "their_own_ended"]
 
+#: Where what ended starts, past its verb: "stopped going to the| Wednesday fight class".
 _DETERMINER = re.compile(r"\b(?i:my|the|our|their|that|this|those|these) ")
 #: Where a list's items part: "yoga in the morning, swimming on tue/thu and badminton …".
 _ITEMS = re.compile(r",\s+(?:and\s+)?|\s+and\s+")

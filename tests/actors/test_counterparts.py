@@ -3,7 +3,7 @@ extractive path): the line naming the old one is written with the new name."""
 
 from __future__ import annotations
 
-from tests.actors.merging import lines_after
+from tests.actors.merging import lines_after, memory_after
 
 
 def test_another_of_the_kind_a_line_names_takes_its_place_in_that_line() -> None:
@@ -16,6 +16,12 @@ def test_another_of_the_kind_a_line_names_takes_its_place_in_that_line() -> None
     )
     assert not any("Carina" in line for line in lines), lines
     assert "Troy drives buses in Brisbane out of the Toowong depot." in lines, lines
+    # (the line is said in both turns now, so forgetting either takes it)
+    memory = memory_after(
+        ("I drive buses out of the Carina depot.", "Troy", "s"),
+        ("I'm at the Toowong depot from Monday.", "Troy", "s"),
+    )
+    assert 'out of the Toowong depot. <!-- from {"s":["m0","m1"]} -->' in memory, memory
 
 
 def test_another_of_the_kind_with_no_change_or_of_another_takes_nothing() -> None:
