@@ -86,7 +86,9 @@ def post_said(sentence: str, before: str) -> str:
 _POST_AFTER = re.compile(
     # (a doing of theirs, not who they are: "I'm Joop, a glazier at …" is an introduction)
     r"^(?P<clause>I (?!am\b)[a-z][^,;]+), "
-    r"(?P<post>(?P<role>(?:(?!(?:an?|the|my|our)\b)[a-z][\w-]* ){0,2}[a-z][\w-]*) "
+    # (a pronoun opens a clause of its own, no post: "my grandson Paolo, he studies at UP")
+    r"(?P<post>(?P<role>(?!(?:he|she|they|it|we|you)\b)"
+    r"(?:(?!(?:an?|the|my|our)\b)[a-z][\w-]* ){0,2}[a-z][\w-]*) "
     rf"(?:at|with|for) (?:the )?[{UPPER}][^;]*?)[.!]*$"
 )
 

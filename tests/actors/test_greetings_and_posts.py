@@ -209,6 +209,9 @@ def test_a_post_after_a_clause_is_its_own_statement() -> None:
     assert not any("Vaillo" in line for line in lines), lines
     lines = _lines("Radim", "I moved in May, flat at Hradební in Olomouc.")
     assert not any("works as" in line for line in lines), lines
+    # (nor a clause opened by a pronoun: "he studies" is no trade, UP Visayas no employer)
+    lines = _lines("Lorna", "I live with my grandson Paolo, he studies at UP Visayas.")
+    assert not any("works" in line for line in lines), lines
 
 
 def test_a_trade_said_by_what_the_speaker_is_gives_way_to_a_new_one() -> None:
