@@ -362,7 +362,10 @@ def _answer(question: _Sentence, reply: _Sentence, session: str) -> Fact | None:
 
 
 #: An amount said alone as it is now, after what changed it: "Got a raise. 2650 now."
-_AMOUNT_NOW = re.compile(r"^[^\w\s]?\d[\d,]*(?:\.\d+)?(?: [a-z]+)? now[.!]*$")
+_AMOUNT_NOW = re.compile(
+    # (not how long it has been: "stopped smoking!! 2 weeks now.")
+    r"^[^\w\s]?\d[\d,]*(?:\.\d+)?(?: (?!(?:minute|hour|day|week|month|year)s?\b)[a-z]+)? now[.!]*$"
+)
 #: What a mistake owned in a lead-in was about: "my mistake about the diploma", "got it
 #: wrong on the rent".
 _WRONG_ABOUT = re.compile(r"\b(?:about|on|with|re) (?P<thing>(?:the|my|our) [\w' -]+?)$")

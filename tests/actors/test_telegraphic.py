@@ -235,6 +235,9 @@ def test_an_amount_said_alone_as_it_is_now_after_what_changed_it() -> None:
     assert "2400" not in memory and "Lukas's salary is 2650 euros." in facts_of(memory), memory
     alone = memory_after(said[0], ("2650 now.", "Lukas", "s"))
     assert "Lukas's salary is 2400 euros." in facts_of(alone), alone
+    # (how long it has been is no amount they are on: "stopped smoking!! 2 weeks now.")
+    memory = memory_after(("I stopped smoking!! 2 weeks now.", "Lorna", "s"))
+    assert "is on 2 weeks" not in memory, memory
 
 
 def test_a_pet_taken_to_live_elsewhere_an_extra_on_another_day_and_a_name_in_lower_case() -> None:
