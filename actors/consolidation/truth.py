@@ -147,8 +147,11 @@ def merge(
     added: list[Fact] = []
     speakers = {turn.id: turn.name or DEFAULT_SPEAKER for turn in turns}
 
-    def retire(fact: Fact) -> None:
-        facts.remove(fact)
+    def retire(fact: Fact, rest: Fact | None = None) -> None:
+        """``fact`` out of the memory, and ``rest``, what of it stays true, in its place."""
+        at = facts.index(fact)
+        del facts[at]
+        facts[at:at] = [rest] if rest else []
         if id(fact) in before or any(fact is f for f in added):
             retired.append(fact)
             added[:] = [f for f in added if f is not fact]
@@ -186,9 +189,7 @@ def merge(
             ]:
                 # (one of a list of theirs gone, the rest still theirs: "sold the folding
                 # bike" of "has two bikes, a Bridgestone city bike and a Dahon folding bike")
-                at, left = facts.index(old), item_left(topics, old)
-                retire(old)
-                facts[at:at] = [left] if left else []
+                retire(old, item_left(topics, old))
             if not topics.keep:
                 return
             if _SINCE.match(fact.text):
@@ -204,9 +205,7 @@ def merge(
             return
         # ("the lodger's given notice": the line naming their lodger, departures.py)
         for gone, rest in member_left(facts, fact, speaker, content):
-            at = facts.index(gone)
-            retire(gone)
-            facts[at:at] = [rest] if rest else []
+            retire(gone, rest)
         if theirs_only:
             facts.append(fact)
             added.append(fact)
@@ -250,22 +249,13 @@ def merge(
             elif count := family_grew(older, fact, speaker) or fewer_left(older, fact, speaker):
                 retire(count)
             elif routine := routine_replaced(older, fact, said, speaker, turn_of(fact, turns)):
-                at = facts.index(routine.old)  # (routines.py)
-                retire(routine.old)
-                facts[at:at] = [routine.rest] if routine.rest else []
+                retire(*routine)  # (routines.py)
             elif shift := shift_moved(older, fact, said, speaker):
-                at = facts.index(shift.old)  # ("moved me to days": shifts.py)
-                retire(shift.old)
-                facts[at:at] = [shift.rest] if shift.rest else []
+                retire(*shift)  # ("moved me to days": shifts.py)
             elif anew := named_anew(older, fact, said, speaker):
-                at = facts.index(anew[0])  # ("at the Toowong depot from Monday": counterparts.py)
-                retire(anew[0])
-                facts[at:at] = [anew[1]]
+                retire(*anew)  # ("at the Toowong depot from Monday": counterparts.py)
             elif own := their_own_ended(older, said, speaker, embed):
-                # ("Dami left the martial arts": their item of a line, described.py)
-                at = facts.index(own[0])
-                retire(own[0])
-                facts[at:at] = [own[1]] if own[1] else []
+                retire(*own)  # ("Dami left the martial arts": their item of a line, described.py)
             elif (
                 (
                     found := displaced(
@@ -309,9 +299,7 @@ def merge(
         newest = max((t.ts for t in turns), default=None)
         for old in [*facts]:
             if newest is not None and (gone := ended(old, newest)):
-                at = facts.index(old)
-                retire(old)
-                facts[at:at] = [gone.rest] if gone.rest else []
+                retire(old, gone.rest)
     while facts and count_tokens(render_memory(facts)) > max_tokens:
         facts.pop(0)
     return Merged(render_memory(facts), added, retired)
