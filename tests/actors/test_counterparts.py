@@ -25,7 +25,7 @@ def test_another_of_the_kind_a_line_names_takes_its_place_in_that_line() -> None
 
 
 def test_another_of_the_kind_with_no_change_or_of_another_takes_nothing() -> None:
-    """A visit ("we went to the Toowong depot open day") and a friend's transfer keep the
+    """A visit ("We had a barbecue at the Toowong depot") and a friend's transfer keep the
     line."""
     for news in (
         "We had a barbecue at the Toowong depot.",

@@ -36,8 +36,8 @@ def test_words_two_lines_hold_end_neither() -> None:
         "I have coffee in the piazza every morning.",
         "I quit the game in the piazza with the old men.",
     )
-    assert sum("piazza" in line for line in lines) >= 2, lines
     assert any("bocce" in line for line in lines), lines
+    assert any("coffee in the piazza" in line for line in lines), lines
 
 
 def test_a_thing_said_with_where_it_is_is_the_thing_that_ended() -> None:
