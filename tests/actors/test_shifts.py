@@ -1,5 +1,5 @@
 """The shift someone works, moved (``shifts.shift_moved``, through the extractive path): the
-line of the old shift goes, or only its clause; a shift besides or a plan changes none."""
+line of the old shift goes, or only its clause; a plan or another's shift changes none."""
 
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ def test_only_the_clause_of_the_old_shift_goes() -> None:
 
 
 def test_a_shift_thought_of_or_of_another_changes_nothing() -> None:
-    """ "thinking of moving to days" is a plan; "my sister moved to nights" is hers."""
+    """ "thinking of moving to days" is a plan; "my sister got moved to nights" is hers."""
     for news in ("I'm thinking of moving to days now.", "My sister got moved to nights."):
         lines = lines_after("Obi", "I do nights at the care home.", news)
         assert any("nights at the care home" in line for line in lines), lines
