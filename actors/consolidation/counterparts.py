@@ -17,6 +17,7 @@ from reverie.store import Fact
 
 from .modifiers import is_modifier
 from .ownership import theirs
+from .revision import said_in_both
 from .signals import hedged, signalled
 from .words import UPPER, WHEN
 
@@ -57,9 +58,4 @@ def named_anew(
         return None
     line, was = held[0]
     text = f"{line.text[: was.start('name')]}{name}{line.text[was.end('name') :]}"
-    # (said in both turns now: forgetting either takes it)
-    sources = {
-        session: sorted({*line.sources.get(session, ()), *new.sources.get(session, ())})
-        for session in line.sources | new.sources
-    }
-    return line, Fact(text=text, date=new.date, sources=sources)
+    return line, Fact(text=text, date=new.date, sources=said_in_both(line, new))

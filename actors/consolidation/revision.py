@@ -52,7 +52,15 @@ from .signals import ACTUALLY, CLAUSE, SWITCH, added, ending, gone, hedged, over
 from .third_person import word_set
 from .words import PARTS_OF_DAY, RELATIVES, UPPER, WEEKDAYS, WHEN
 
-__all__ = ["CORRECTION", "comparable", "named_again", "revise", "rewrite", "turn_of"]
+__all__ = [
+    "CORRECTION",
+    "comparable",
+    "named_again",
+    "revise",
+    "rewrite",
+    "said_in_both",
+    "turn_of",
+]
 
 #: The words that say what was said is wrong, in a clause of their own too ("…, I
 #: recalculated with the new tax"; not "actually", "meant": as often no correction).
@@ -121,11 +129,16 @@ def rewrite(
         text = text[: spans[0].start()] + value + text[spans[0].end() :]
     if is_chatter(text) or not supports(turns, text, given=old.text):
         return None
-    sources = {
+    return Fact(text=text, date=new.date or old.date, sources=said_in_both(old, new))
+
+
+def said_in_both(old: Fact, new: Fact) -> dict[str, list[str]]:
+    """The sources of a line ``old`` rewritten with what ``new`` says: the messages of both,
+    so forgetting either takes it."""
+    return {
         session: sorted({*old.sources.get(session, ()), *new.sources.get(session, ())})
         for session in old.sources | new.sources
     }
-    return Fact(text=text, date=new.date or old.date, sources=sources)
 
 
 #: The day a thing was done on, in the past: "moved into the flat on Saturday", "lost our
