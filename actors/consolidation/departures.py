@@ -17,10 +17,11 @@ true".
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 from reverie.store import Fact
 
+from .nearness import content
 from .words import RELATIVES
 
 __all__ = ["member_left", "someone_left"]
@@ -61,18 +62,22 @@ _SHARED = re.compile(
 )
 
 
+def _lasting(tie: str) -> bool:
+    """``tie`` outlives a move or a job: family, partners, friends, not a home or a workplace
+    shared ("housemate", "colleague")."""
+    return bool(_LASTING.fullmatch(tie)) and not _SHARED.fullmatch(tie)
+
+
 def someone_left(text: str) -> bool:
     """``text`` tells that someone the speaker has by a tie left: a change, however little
     else it says ("the nurse who came in the mornings had to leave")."""
     return bool(_LEFT.match(text) or _NAMED_GONE.match(text))
 
 
-def member_left(
-    older: Sequence[Fact], new: Fact, speaker: str, words: Callable[[str], set[str]]
-) -> list[tuple[Fact, Fact | None]]:
+def member_left(older: Sequence[Fact], new: Fact, speaker: str) -> list[tuple[Fact, Fact | None]]:
     """The lines of ``older`` naming the one the speaker's ``tie`` in ``new`` is, who left:
     the one line naming their tie by name ("Bronwyn's lodger Shane …"), else those naming
-    the one person whom the description's ``words`` (``nearness.content``) are said of, or
+    the one person whom the description's words (``nearness.content``) are said of, or
     the one ``new`` names ("Dr Kamau retired"), each with what of it stays; none when it is
     no one, or two."""
     found = _LEFT.match(new.text)
@@ -81,17 +86,17 @@ def member_left(
     if not found or found["whose"] not in (None, speaker):
         return []
     tie = found["tie"]
-    if _LASTING.fullmatch(tie) and not _SHARED.fullmatch(tie):
+    if _lasting(tie):
         return []
     named = re.compile(rf"(?:\b{re.escape(speaker)}'s|\btheir) {re.escape(tie)} [A-Z][\w-]*\b")
     lines = [f for f in older if named.search(f.text)]
     if lines:
         return [(lines[0], None)] if len(lines) == 1 else []
-    described = _stems(words(" ".join(filter(None, (found["mod"], tie, found["who"])))))
+    described = _stems(content(" ".join(filter(None, (found["mod"], tie, found["who"])))))
     # (someone named inside a line, not the speaker, nor anyone by a family tie: "a man named
     # Reda stays with him at night", not "their husband Hesham works nights"; the lines
     # holding most of the description: "the night driver" is who "drives it at night")
-    fit = [(f, len(described & _stems(words(f.text)))) for f in older if _others(f.text, speaker)]
+    fit = [(f, len(described & _stems(content(f.text)))) for f in older if _others(f.text, speaker)]
     most = max((n for _, n in fit), default=0)
     lines = [f for f, n in fit if n == most > 0]
     # (two lines, if both name one person: "… a man named Sayed drives it at night", "nights
@@ -140,5 +145,5 @@ def _family(text: str) -> set[str]:
     return {
         m[2]
         for m in re.finditer(rf"\b((?i:{RELATIVES}))s? ([A-Z][\w-]*)", text)
-        if not _SHARED.fullmatch(m[1].lower())
+        if _lasting(m[1].lower())
     }

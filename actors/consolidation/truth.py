@@ -42,7 +42,7 @@ from .kinds import (
     topic_of,
 )
 from .meaning import Embed, meaning
-from .nearness import NEAR_OF_KIND, content, nearest
+from .nearness import NEAR_OF_KIND, nearest
 from .offers import offer_accepted
 from .ownership import (
     kin_named,
@@ -204,7 +204,7 @@ def merge(
         ):
             return
         # ("the lodger's given notice": the line naming their lodger, departures.py)
-        for gone, rest in member_left(facts, fact, speaker, content):
+        for gone, rest in member_left(facts, fact, speaker):
             retire(gone, rest)
         if theirs_only:
             facts.append(fact)
@@ -296,10 +296,11 @@ def merge(
                 for claim in claims(cleaned):
                     add(opener, claim, embed, cleaned.text)
         # (a stay or a loan said with its length, over by the job's newest turn: validity.py)
-        newest = max((t.ts for t in turns), default=None)
-        for old in [*facts]:
-            if newest is not None and (gone := ended(old, newest)):
-                retire(old, gone.rest)
+        if turns:
+            newest = max(t.ts for t in turns)
+            for old in [*facts]:
+                if gone := ended(old, newest):
+                    retire(old, gone.rest)
     while facts and count_tokens(render_memory(facts)) > max_tokens:
         facts.pop(0)
     return Merged(render_memory(facts), added, retired)
