@@ -94,21 +94,21 @@ def their_own_ended(
     if found is None or found["who"] in (speaker, "I"):
         return None
     said_of = re.compile(rf"\b{re.escape(found['who'])}(?:'s)?\b")
-    items = [
-        (line, at, item)
+    theirs = [
+        (line, listed, at)
         for line in lines
-        for at, item in enumerate(_items(line.text.rstrip(".!")))
+        for listed in [_items(line.text.rstrip(".!"))]
+        for at, item in enumerate(listed)
         if said_of.search(item)
     ]
-    if not items:
+    if not theirs:
         return None
-    vectors = embed([found["what"], *(item for _, _, item in items)])
+    vectors = embed([found["what"], *(listed[at] for _, listed, at in theirs)])
     near = sorted(((float(vectors[0] @ v), i) for i, v in enumerate(vectors[1:])), reverse=True)
     best, i = near[0]
     if best < NEAR_ITEM or (len(near) > 1 and best - near[1][0] < MARGIN):
         return None
-    line, at, _ = items[i]
-    return _less(line, _items(line.text.rstrip(".!")), at)
+    return _less(*theirs[i])
 
 
 def _less(line: Fact, items: list[str], at: int) -> tuple[Fact, Fact | None]:
