@@ -77,7 +77,7 @@ from .signals import (
 from .subjects import HOLDER, by_common_noun, subject
 from .successors import succeeded
 from .third_person import word_set
-from .words import RELATIVES, UPPER, VALUE, WHEN
+from .words import RELATIVES, UPPER, VALUE, WHEN, singular
 
 __all__ = ["Displaced", "apart", "displaced", "values"]
 
@@ -190,7 +190,7 @@ def displaced(
             return Displaced(taken[0], None)
     # ("switched gyms", "changed carriers": the one of that kind they had is the old one)
     if (kinds := _SWITCHED_KINDS.search(said)) and (
-        same := _same_kind(older, new, said, speaker, persons, kinds["kind"][:-1], embed)
+        same := _same_kind(older, new, said, speaker, persons, singular(kinds["kind"]), embed)
     ):
         return same
     ended = ENDED.search(said)

@@ -19,6 +19,7 @@ __all__ = [
     "VALUE",
     "WEEKDAYS",
     "WHEN",
+    "singular",
 ]
 
 MONTHS = (
@@ -75,3 +76,13 @@ ANY_WEEKLY = frozenset(
         "each",
     ]
 )
+
+
+def singular(plural: str) -> str:
+    """The one of an English plural noun: "gyms" is "gym", "coaches" "coach", "agencies"
+    "agency" (the "-es" only after the sounds that take it, so "houses" is "house")."""
+    if re.search(r"(?:ch|sh|ss|x|z)es$", plural):
+        return plural[:-2]
+    if plural.endswith("ies") and len(plural) > 4:
+        return f"{plural[:-3]}y"
+    return plural.removesuffix("s")

@@ -290,6 +290,15 @@ def test_a_thing_switched_by_its_kinds_plural_ends_the_one_of_that_kind() -> Non
     assert _merge("Tunde", older, "Tunde switched gyms.") == [older[0]]
 
 
+def test_a_kinds_plural_in_es_or_ies_is_read_as_its_one() -> None:
+    """ "Switched coaches" is one coach for another, as "switched agencies" is one agency:
+    the plural is read back to its noun, not to "coache" or "agencie", which no line holds."""
+    older = ["Nerea's club coach is Josu.", "Nerea's recruitment agency is Randstad."]
+    said = "Nerea switched coaches, training with Garazi now."
+    assert _merge("Nerea", older, said) == [older[0]]
+    assert _merge("Nerea", older, "Nerea switched agencies, with Hays now.") == [older[1]]
+
+
 def test_the_one_they_report_to_now_is_their_new_boss() -> None:
     """ "I report to Fontana now" ends the line naming their boss; a sister's boss is hers."""
     older = ["Margo's boss Rinaldi wants reports on Fridays.", "Margo lives in Pisa."]
