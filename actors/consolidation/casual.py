@@ -203,7 +203,9 @@ def as_meant(text: str, name: str | None) -> str:
     # ("Zofia, 3.4 kg, born last night.": their baby, named as it is announced)
     text = _BORN_NAMED.sub(r"My baby \g<name> was born \g<when>", text)
     # ("Call-out fee 150 cedis.": their call-out fee)
-    if (label := _LABELLED_AMOUNT.match(text)) and not _WEIGHED.match(text):
+    if (label := _LABELLED_AMOUNT.match(text)) and not (
+        _WEIGHED.match(text) or _done(label["label"].split()[0].lower())
+    ):
         text = f"My {label['label'].lower()} is {label['amount']}."
     # ("Weighed at the clinic: 97 kilos!", "Scale says 87 this morning": what they weigh)
     text = _WEIGHED.sub(r"I weigh \g<n>", text)
@@ -343,18 +345,30 @@ _SENT_ME = re.compile(
 )
 
 
-#: A value given under a label, tersely: "Bike: Specialized Allez.", "Weight: 74." (not an
-#: announcement: "Update: Leeds.")
+#: A value given under a label, tersely: "Bike: Specialized Allez.", "Weight: 74."; a new one
+#: too, as it came: "new PB: 1:47!", "New rating came in: 1905!!" (not an announcement:
+#: "Update: Leeds.")
 _LABELLED = re.compile(
-    r"(?!(?:Update|News|Correction|Note|Reminder|Edit|Context|Fyi|Btw|Ps)\b)"
+    r"(?!(?i:update|news|correction|note|reminder|edit|context|fyi|btw|ps)\b)"
+    # (a label of an initialism too, "New PB"; in lower case only as "new …")
+    r"(?P<label>(?:[A-Z][a-z]+|new)(?: (?:[a-z]+|[A-Z]{2,4}))?)"
     # (and why it is theirs, after it: "New phone as a reward: Sony Xperia 1 V")
-    r"(?P<label>[A-Z][a-z]+(?: [a-z]+)?)(?: (?:as|for) (?:an? |my |the )?[a-z]+(?: [a-z]+)?)?: "
+    r"(?: (?:as|for) (?:an? |my |the )?[a-z]+(?: [a-z]+)?)?(?: (?:came|is|are) in)?: "
     # (a value, not a clause of someone's: "Quick one: I'm Hemi, viticulturist at …")
     r"(?!(?:I|We|It|They|He|She|You)(?:'[a-z]+)?\b)"
-    r"(?P<value>[A-Z0-9][\w'&.,-]*(?: [A-Z0-9][\w'&.-]*){0,3})"
+    # (a time too: "1:47")
+    r"(?P<value>[A-Z0-9][\w'&.,-]*(?::\d\d)*(?: [A-Z0-9][\w'&.-]*){0,3})"
     # (and what is said of it after: "New phone: Redmi Note 13, so much faster.")
-    r"(?P<more>, [^:]+?)?[.!]?"
+    rf"(?P<more>, [^:]+?)?[.!]*(?: ?{EMOJI})*"
 )
+
+
+def _done(word: str) -> bool:
+    """``word`` is a verb's past, which no label opens with: "Broke 1900 finally", "Scored
+    45 today" say what was done."""
+    return word in PAST or (
+        word.endswith("ed") and (known_word(word[:-2]) or known_word(word[:-1]))
+    )
 
 
 def labelled(sentence: str) -> str:
@@ -363,4 +377,5 @@ def labelled(sentence: str) -> str:
     found = _LABELLED.fullmatch(sentence)
     if found is None:
         return sentence
-    return f"My {found['label'].lower()} is {found['value'].rstrip('.,')}{found['more'] or ''}."
+    label = found["label"][0].lower() + found["label"][1:]  # (an initialism kept: "new PB")
+    return f"My {label} is {found['value'].rstrip('.,')}{found['more'] or ''}."

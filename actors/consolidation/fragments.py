@@ -24,6 +24,7 @@ from .attributes import HOMES, PET
 from .endings import ENDED
 from .posts import post_said
 from .replies import only_reply
+from .sentences import EMOJI
 from .third_person import word_set
 from .words import RELATIVES, UPPER, WHEN
 
@@ -48,9 +49,13 @@ _ASKED = re.compile(
     r"\b(?:(?i:what|which)(?:'s| is| was)?|(?i:how much)(?:'s| is)) (?:(?:the|your) )?"
     r"(?P<new>new )?(?P<kind>[a-z]{3,})(?=\?| (?:did|do|is|are|was|will|have|is it|like|now)\b)"
 )
-#: An amount said alone, and what more after it: "975. bigger too", "1,450 a month".
+#: An amount said alone, and what more after it: "975. bigger too", "1,450 a month", "1:47!!!".
 _AMOUNT = re.compile(
-    r"(?P<amount>[^\w\s]?\d(?:[\d,.]*\d)?k?(?: [a-z]+)?(?: a (?:month|week|year))?)[.!]*"
+    r"(?P<amount>[^\w\s]?\d(?:[\d,.:]*\d)?k?(?: [a-z]+)?(?: a (?:month|week|year))?)[.!]*"
+)
+#: What the amount said just before is, said after it: "1:47!!! new PB 🎉".
+_NEW_AFTER = re.compile(
+    rf"(?i:(?:a|my) )?(?i:(?:brand )?new) (?P<kind>[A-Za-z]+(?: [a-z]+)?)[.!]*(?: ?{EMOJI})*"
 )
 #: A question about a thing got, not any thing: "Which bike did you get?", "What's the new
 #: laptop?" (not "What flowers are you featuring?").
@@ -138,6 +143,13 @@ def valued(sentence: str, before: Sequence[str], question: str) -> str:
             return f"{lead}My {kind} is {value} now{made['rest'] or ''}."
     if (asked := _ASKED.search(question)) and asked["kind"] in _NO_KIND:
         asked = None
+    if (
+        (label := _NEW_AFTER.fullmatch(sentence))
+        and before
+        and (amount := _AMOUNT.fullmatch(before[-1]))
+    ):
+        # ("1:47!!! new PB 🎉": the amount just said is the new one of that label)
+        return f"My new {label['kind']} is {amount['amount']}."
     if asked and (amount := _AMOUNT.fullmatch(sentence)):
         # ("What's the rent like there?" "975.": the amount of the thing asked about)
         return f"My {asked['kind']} is {amount['amount']}."

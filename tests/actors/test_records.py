@@ -56,3 +56,18 @@ def test_a_new_best_takes_the_one_time_of_a_race_when_no_line_says_it_is_a_best(
         ("New personal best today, 1:09.8 in the 100 free!", "Ana", "s"),
     )
     assert "Ana swims the 100 free in 1:09.8 right now." in _facts(swim)
+
+
+def test_a_new_value_said_under_its_label_or_before_it_takes_the_old_ones_line() -> None:
+    """ "New rating came in: 1905!!" and "new PB: 1:47!" give a value under its label, and
+    "guess what... 1:47!!! new PB 🎉" the value first, its label after: each is the
+    speaker's new one, in place of the line holding the old. "Broke 1900 finally" is done,
+    no label of a value ("their broke is 1900")."""
+    older = ("Kofi runs a chess club. I'm rated 1840 FIDE, trying to break 1900.", "Kofi", "s")
+    memory = _memory_after(older, ("New rating came in: 1905!! Broke 1900 finally", "Kofi", "s"))
+    assert "1840" not in memory and "Kofi's new rating is 1905." in _facts(memory)
+    assert "Kofi broke 1900 finally." in _facts(memory)
+    older = ("my half marathon PB is 1:52, and I run 35k a week.", "Nerea", "s")
+    for said in ["new PB: 1:47!", "did a full half and guess what... 1:47!!! new PB 🎉"]:
+        memory = _memory_after(older, (said, "Nerea", "s"))
+        assert "1:52" not in memory and "Nerea's new PB is 1:47." in _facts(memory), said
