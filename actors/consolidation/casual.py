@@ -43,6 +43,8 @@ _WEEKDAY = re.compile(rf"\b{WEEKDAYS}s?\b")
 _DROPPED_G = re.compile(r"\b([a-z]{2,}in)['’]?(?![\w'’])")
 #: An aside inside a sentence, before its comma.
 _ASIDE = re.compile(r",? (?i:by the way|btw)(?=, )")
+#: The speaker named before their "I", for emphasis: "Myself I'm rated 1840", "As for me, I …".
+_SELF_FIRST = re.compile(r"^(?i:(?:and |but )?(?:myself|me personally|as for me|me),? )(?=I\b)")
 #: A thing of the speaker's named, opening a terse sentence without its "my", in lower case
 #: (typed so, it is no name: "Mateo's called Teo" is Mateo's).
 _THEIRS_UNSAID = re.compile(
@@ -144,6 +146,7 @@ def as_meant(text: str, name: str | None) -> str:
     text = _DROPPED_G.sub(_with_g, _NT.sub(r"\1n't", text))
     text = _WEEKDAY.sub(lambda day: day[0].capitalize(), cased(text))
     text = _ASIDE.sub("", text)  # "I'm Hiroshi by the way, a baker": "I'm Hiroshi, a baker"
+    text = _SELF_FIRST.sub("", text)
     # ("thursday nights = netball": "=" typed for "is")
     text = re.sub(r"(\w+) = (?=\w)", lambda m: f"{m[1]} {_be(m[1])} ", text)
     # ("I'm a vet (mostly cats and dogs, the odd angry parrot) at Turia Vet Clinic": a list

@@ -96,6 +96,15 @@ def test_an_equals_sign_is_typed_for_is() -> None:
     )
 
 
+def test_the_speaker_named_before_their_i_is_only_emphasis() -> None:
+    """ "Myself I'm rated 1840" is the speaker rated 1840 ("Kofi they're rated" was read),
+    as "Me, I prefer tea" is their preference; "Me and my sister" stay two."""
+    assert as_meant("Myself I'm rated 1840 FIDE.", "Kofi") == "I'm rated 1840 FIDE."
+    assert as_meant("As for me, I prefer tea.", "Kofi") == "I prefer tea."
+    assert "Kofi is rated 1840 FIDE." in _lines("Kofi", "Mixed. Myself I'm rated 1840 FIDE.")
+    assert as_meant("Me and my sister live in Kumasi.", "Kofi").startswith("My sister and I")
+
+
 def test_a_pet_named_without_its_my_is_theirs() -> None:
     """ "Dog Otso." is the speaker's dog, as "Partner Mikko." is their partner."""
     lines = _lines("Sanna", "Dog Otso. Partner Mikko.")
