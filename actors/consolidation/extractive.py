@@ -88,9 +88,11 @@ _WENT_SOMEWHERE = re.compile(
 )
 #: A fragment that only names what the sentence before introduced: "A beagle called Rex."
 _APPOSITION = re.compile(
-    r"^(?:(?:A|An) [^.!?]{0,40}\b(?:called|named)|(?:His|Her|Its) name(?: is|'s)|"
+    r"^(?:(?:A|An) [^.!?]{0,40}\b(?:called|named)|(?:[Hh]is|[Hh]er|[Ii]ts) name(?: is|'s)|"
     r"(?:They|We|I) (?:named|called) (?:him|her|it)\b)"
 )
+#: A name told, then what is said of its bearer: "her name is Bori, she's grey and tiny".
+_NAME_TOLD = re.compile(r"(?P<name>(?:[Hh]is|[Hh]er|[Ii]ts) name(?: is|'s) [^,]+), (?P<rest>.+)")
 #: A name, then what it is like: "Myrsky, grey, pure chaos."
 _NAME_FIRST = re.compile(rf"^[{UPPER}][\w'-]+, [a-z][^.!?]{{0,60}}[.!]*$")
 #: A name given, ending its sentence: "Hi there, I'm Kwame.", "hi, Tomasz here."
@@ -197,7 +199,9 @@ def _sentences(turns: list[MessageRecord], theirs: frozenset[str]) -> list[_Sent
     for turn in turns:
         if turn.role not in ("user", "assistant"):
             continue
-        for said in sentences(opened_by_name(turn.content, turn.name)):
+        pending = sentences(opened_by_name(turn.content, turn.name))
+        while pending:
+            said = pending.pop(0)
             # (a claim with a question after it is the claim: "the rent is going up to €1,240,
             # is he even allowed do that?")
             text = claim_asked_of(said) if turn.role == "user" else said
@@ -217,6 +221,10 @@ def _sentences(turns: list[MessageRecord], theirs: frozenset[str]) -> list[_Sent
                 and found[-1].turn is turn
             ):
                 last = found.pop()
+                if told := _NAME_TOLD.fullmatch(text):
+                    # ("her name is Romina, she's a ceramicist, …": what she is, of her own)
+                    text, rest = told["name"], told["rest"]
+                    pending.insert(0, rest[0].upper() + rest[1:])
                 # (lower case, unless an initialism: "UX designer at …", "PhD student")
                 named = pet_named or re.match(rf"{INITIALISM}\b", text)
                 first = text[0] if named else text[0].lower()
