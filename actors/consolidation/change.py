@@ -207,9 +207,10 @@ def displaced(
         new = msgspec.structs.replace(new, text=said[:1].upper() + said[1:])
     if ended and ended["sold"] and (noun := _COMPOUND.match(said, ended.end())):
         # "stopped their art class, …": a class ("cancelled their gym membership": the gym a
-        # line holds, where none holds a membership)
+        # line holds, where none holds a membership; "the caffeine stuff" is caffeine)
         told = " ".join(f.text for f in older)
-        head = noun[1] if _holds(noun[1], told) or not _holds(head, told) else head
+        whole = _holds(noun[1], told) or not _holds(head, told)
+        head = noun[1] if whole and noun[1] not in _NOT_A_KIND else head
     if ended and head == "one" and acquired(said[: ended.start()]):
         ended = None  # "got a new Lenovo ThinkPad, so the old one is retired": one of its make
     elif ended and (hedged(said[: ended.start()]) or head == "one"):
@@ -380,11 +381,9 @@ def displaced(
                 of_kin = re.search(rf"\b(?:{RELATIVES})'s (?:[a-z]+ )?{PET.pattern}", said, re.I)
                 dogs = of_breed(kin if of_kin else older, speaker, kind, embed)
             return Displaced(dogs[0], None) if len(dogs) == 1 else None
-    # a thing said to end ("sold my bike") is named by its kind, not its make: nearness is
-    # weaker evidence than the ending (with one candidate, only near counts; a kind no line
-    # holds is nearer only if plainly so: "sold the old van" is not "… is called Rurex")
-    # a line naming less of the same thing than another ("The salon is now Glow Studio" beside
-    # "… a salon called Glow Studio in Osu"): the fuller one is what changed
+    # a thing said to end ("sold my bike") is named by its kind, not its make, weaker evidence
+    # than the ending ("sold the old van" is not "… is called Rurex"); of two lines of one thing
+    # ("Glow Studio", "a salon called Glow Studio in Osu") the fuller one is what changed
     if amount_moved(new.text):  # (of a line holding one: not "a truck called Smoky Pot")
         candidates = [f for f in candidates if KINDS[-1].search(f.text)]
     # (nor a line whose figure is another quantity's: "salary is 42k now" of "rent's 1350")
@@ -519,8 +518,10 @@ def _same_kind(
         for w in set(LONG_WORD.findall(f.text)) - said_words
         if w[0].islower()
         and w not in COMMON
-        # (not what someone is: "Diego is a photographer" holds no camera)
-        and not re.search(rf"\b(?:is|works as) an? (?:[\w-]+ )?{w}\b", f.text)
+        # (not what someone is, "Diego is a photographer" holds no camera, nor does, "lives")
+        and not re.search(
+            rf"\b(?:is|works as) an? (?:[\w-]+ )?{w}\b|^{re.escape(speaker)} {w}\b", f.text
+        )
     ]
     for things, near in ((makes, near_make), (words, WORD)):
         if things:
@@ -539,10 +540,9 @@ def _same_kind(
             if (found := clearly_best(best, near, margin=0.1)) is not None:
                 names = [thing for f, thing in things if f is lines[found]]
                 return Displaced(lines[found], done_without(lines[found], names) if ended else None)
-    # the small embedder knows few makes ("Tecno Camon" is no nearer "phone" than "Lagos"
-    # is), but an old thing that ended, or that a make just got replaces, is what the
-    # speaker owned: their one line owning a thing by its name ("Dayo's Infinix Hot dies by
-    # noon") is it
+    # the small embedder knows few makes ("Tecno Camon" is no nearer "phone" than "Lagos" is),
+    # but an old thing that ended, or that a make just got replaces, is what the speaker
+    # owned: their one line owning a thing by its name ("Dayo's Infinix Hot dies by noon")
     # (or, with none, the one said with "the", as known: "the Tecno is finished")
     owned = {id(f): f for f in own if owns(f.text, persons)} or {
         id(f): f for f in own if known_thing(f.text, persons)
@@ -570,7 +570,7 @@ def _by_another(said: str, at: int, speaker: str) -> bool:
 _COMPOUND = re.compile(r" ([a-z]{3,})(?=[,.;!]|$)")
 #: Words that end a phrase without naming a kind of thing ("a Chery Tiggo yesterday").
 _NOT_A_KIND = word_set(
-    "yesterday today tonight tomorrow now again too also though instead one ones thing things"
+    "yesterday today tonight tomorrow now again too also though instead one ones thing things stuff"
 )
 
 

@@ -44,7 +44,7 @@ ENDED = re.compile(
     # ("the old car was too tired, so I sold it"; "gave the car to my grandson")
     r"\b(?i:my|the|our|their|that) old (?P<it>[a-z]{3,})\b[^.;!?]*\b(?:sold|scrapped|traded) it\b|"
     r"\b(?:gave|given|handed)(?: on| down)? (?:my|the|our|that) (?:old )?(?P<handed>[a-z]{3,}) to\b|"
-    rf"\b(?:sold|scrapped|retired|traded(?: in)?|swapped|got rid of|g[ai]ven? (?:up(?: on)?|away)|replaced|"
+    rf"\b(?:sold|scrapped|retired|traded(?: in)?|swapped|got rid of|(?:gone|went) off|binned|chucked(?: out)?|threw (?:out|away)|g[ai]ven? (?:up(?: on)?|away)|replaced|"
     # (a being that died, said by its burial: "we buried the hamster on Sunday")
     r"buried|"
     # (a theft, as it is said: "someone nicked my bike")

@@ -290,6 +290,21 @@ def test_a_thing_switched_by_its_kinds_plural_ends_the_one_of_that_kind() -> Non
     assert _merge("Tunde", older, "Tunde switched gyms.") == [older[0]]
 
 
+def test_a_thing_binned_thrown_out_or_gone_off_has_ended() -> None:
+    """ "Binned the old trainers" ends the shoes they answered with ("Pegasus"), as "chucked
+    out" or "threw away" would; "gone off the caffeine stuff" ends the coffee they lived on."""
+    shoes = 'Nerea, asked "What shoes are they training in?", answered "Pegasus, the old ones".'
+    older = [shoes, "Nerea basically lives on coffee during nights.", "Nerea lives in Bilbao."]
+    for said in [
+        "Nerea binned the old trainers, got Novablast now.",
+        "Nerea chucked out the old trainers.",
+        "Nerea threw away the old trainers.",
+    ]:
+        assert _merge("Nerea", older, said) == [shoes], said
+    said = "Nerea has gone off the caffeine stuff, it makes them jittery."
+    assert _merge("Nerea", older, said) == [older[1]]
+
+
 def test_a_kinds_plural_in_es_or_ies_is_read_as_its_one() -> None:
     """ "Switched coaches" is one coach for another, as "switched agencies" is one agency:
     the plural is read back to its noun, not to "coache" or "agencie", which no line holds."""
