@@ -21,7 +21,6 @@ from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 import msgspec
-import numpy as np
 
 from reverie.store import Fact
 
@@ -33,31 +32,26 @@ from .acquiring import (
     THE_MAKE,
     acquired,
     got_make,
-    kinded,
     known_thing,
-    named_things,
     owns,
     things_had,
 )
-from .attributes import HOMES, PET, PREMISES, WORKPLACES, held_by_another, keys
+from .attributes import PET, PREMISES, WORKPLACES, held_by_another, keys
 from .breeds import named_beings, of_breed
 from .described import ended_as_described
-from .endings import ENDED, done_without, no_longer_on, stolen, thing_ended
+from .endings import ENDED, no_longer_on, stolen, thing_ended
 from .kinds import KINDS, amount_moved, amounts_apart
 from .meaning import Embed
 from .medicines import medicine_changed, takes_medicine
-from .modifiers import is_modifier
 from .nearness import (
-    COMMON,
-    LONG_WORD,
     NEAR,
     NEAR_OF_KIND,
     another_thing,
-    clearly_best,
     content,
     long_words,
     nearest,
 )
+from .of_kind import MAKE, MANY, NAME, NOT_A_KIND, holds, same_kind
 from .ownership import named, owner, people, theirs
 from .places import premises_elsewhere, premises_moved, transferred
 from .signals import (
@@ -76,7 +70,6 @@ from .signals import (
 )
 from .subjects import HOLDER, by_common_noun, subject
 from .successors import succeeded
-from .third_person import word_set
 from .words import RELATIVES, UPPER, VALUE, WHEN, singular
 
 __all__ = ["Displaced", "apart", "displaced", "values"]
@@ -190,9 +183,9 @@ def displaced(
             return Displaced(taken[0], None)
     # ("switched gyms", "changed carriers": the one of that kind they had is the old one)
     if (kinds := _SWITCHED_KINDS.search(said)) and (
-        same := _same_kind(older, new, said, speaker, persons, singular(kinds["kind"]), embed)
+        same := same_kind(older, new, said, speaker, persons, singular(kinds["kind"]), embed)
     ):
-        return same
+        return Displaced(*same)
     ended = ENDED.search(said)
     head = next(filter(None, ended.groups()), "") if ended else ""
     # (said before the thing, or as the ending's noun: "sold their aunt's old sofa")
@@ -209,8 +202,8 @@ def displaced(
         # "stopped their art class, …": a class ("cancelled their gym membership": the gym a
         # line holds, where none holds a membership; "the caffeine stuff" is caffeine)
         told = " ".join(f.text for f in older)
-        whole = _holds(noun[1], told) or not _holds(head, told)
-        head = noun[1] if whole and noun[1] not in _NOT_A_KIND else head
+        whole = holds(noun[1], told) or not holds(head, told)
+        head = noun[1] if whole and noun[1] not in NOT_A_KIND else head
     if ended and head == "one" and acquired(said[: ended.start()]):
         ended = None  # "got a new Lenovo ThinkPad, so the old one is retired": one of its make
     elif ended and (hedged(said[: ended.start()]) or head == "one"):
@@ -218,7 +211,7 @@ def displaced(
         # no sentence before it named (``anaphora.old_one``): which thing, nothing says
         return None
     # (the lines naming a thing of the kind that ended)
-    of_kind = [f for f in older if _holds(head, f.text)] if ended else []
+    of_kind = [f for f in older if holds(head, f.text)] if ended else []
     if ended and ended[0].startswith(("left ", "leaving ")) and _WORK_LEFT.fullmatch(head):
         # ("left the studio", one employer of theirs: the job, not a line the studio is in,
         # "my Bianchi was stolen outside the studio")
@@ -239,10 +232,10 @@ def displaced(
         if by_words := ended_as_described(mine, said, ended):
             return Displaced(*by_words)
         # (what took its place may be said in the turn's next sentence: "… Got a Ribble now")
-        if same := _same_kind(
+        if same := same_kind(
             older, what, said, speaker, persons, head, embed, ended=True, turn=turn
         ):
-            return same
+            return Displaced(*same)
         if len(of_kind) > 1:
             return None
     if (than := THAN_THE_OLD.search(said)) and (make := THE_MAKE.search(said)):
@@ -250,11 +243,11 @@ def displaced(
         # old thing it is measured against is the speaker's new one of its kind
         lines = " ".join(f.text for f in older)
         if make["make"] not in lines and (
-            same := _same_kind(
+            same := same_kind(
                 older, new, said, speaker, persons, than["head"] or than["was"], embed, ended=True
             )
         ):
-            return same
+            return Displaced(*same)
     known = THE_MAKE.search(new.text)
     if (
         known
@@ -279,23 +272,23 @@ def displaced(
     # at the language school": the line naming one nearest it ("a Spanish course")
     # (a name alone, with no kind said, nearer: not "switched to Vodafone" for the Spanish one)
     for to, near in ((got_make(said), MAKE), (_SWITCHED_TO_NAME.search(said), NAME)):
-        if to and (same := _same_kind(older, new, said, speaker, persons, to["make"], embed, near)):
-            return same
+        if to and (same := same_kind(older, new, said, speaker, persons, to["make"], embed, near)):
+            return Displaced(*same)
     weak = weakly(said)
     if weak and speaker not in new.text and not values(new.text):
         return None  # "Calmer shifts, finally.": of no one, naming nothing, it changes nothing
     # "got a (new) Chuwi laptop", "broke in my new Scarpa boots" (not "once we've got the van")
     if weak and not hedged(said) and (got := GOT.search(said) or NEW_OF_MAKE.search(said)):
         acquired_kind = got["head"].lower().removesuffix("s")
-        same = _same_kind(older, new, said, speaker, persons, acquired_kind, embed)
+        same = same_kind(older, new, said, speaker, persons, acquired_kind, embed)
         # "a new bike helmet" for the bike of a line: a thing for it, not a new one of it
-        lines = _MANY.sub("", " ".join(f.text for f in older))
+        lines = MANY.sub("", " ".join(f.text for f in older))
         add_on = set(got["kind"].lower().split()) & content(lines)
         # (and with "new" its only cue, a thing sharing no word with a line is just new: a book)
         if added(said):
             return None  # (nor one beside it: "an electric guitar to go with my acoustic")
         if same or not signalled(said) or add_on or not content(got[0]) & content(lines):
-            return same
+            return Displaced(*same) if same else None
     if (
         weak
         and (_WANTS.search(said) or not owner(new.text, named(new.text, persons)))
@@ -430,131 +423,13 @@ _FROM = re.compile(
 )
 
 
-def _kind(head: str) -> re.Pattern[str]:
-    """Where a line names a thing of the kind ``head`` ("by bike" is a way to go, not one),
-    in a name too ("the old club" is "Wendouree Bowls Club")."""
-    # (a long noun in another language's ending too: "the cooperative" of "Cooperativa El Molino")
-    stem, end = (head[:-1], r"\w{0,2}") if len(head) >= 8 else (head, "s?")
-    return re.compile(rf"(?<!\bby )\b(?:{re.escape(stem)}|{re.escape(stem.capitalize())}){end}\b")
-
-
 def _homes(facts: Sequence[Fact]) -> set[str]:
     """The homes ``facts`` say someone lives in."""
     return {k.value for f in facts for k in keys(f.text) if k.attribute == "residence"}
 
 
-def _holds(head: str, text: str) -> bool:
-    """``text`` names a thing of the kind ``head``, not a noun it qualifies ("a small bike
-    shop" holds no bike; "a ute full of fittings" holds a ute), nor many of them ("so
-    there's loads of routes" holds no route of theirs)."""
-    text = _MANY.sub("", text)
-    return any(
-        not is_modifier(text, m.end()) or re.match(r" \S+ of\b", text[m.end() :])
-        for m in _kind(head).finditer(text)
-    )
-
-
 #: A place of work left, which is a job left: "left the studio", "leaving the practice".
 _WORK_LEFT = re.compile(rf"{PREMISES}|{WORKPLACES}|company|firm|practice|agency|surgery")
-
-#: Many of a kind: "loads of routes", "two bikes", "a few phones"; none of them is the one
-#: thing of its kind a person has.
-_MANY = re.compile(
-    r"\b(?:(?:loads|lots|plenty|tons|dozens|hundreds|a couple|a lot) of|many|several|a few|"
-    r"\d+|two|three|four|five|six|seven|eight|nine|ten) (?:[a-z]+ )?[a-z]+s\b"
-)
-
-
-#: How near a make must be to the kind of thing acquired ("ThinkPad" to "laptop"), how much
-#: nearer a word of a narrower kind ("ukulele" to "guitar"), and a name switched to, to the
-#: one it replaces ("Italian" to "Spanish").
-MAKE, WORD, NAME = 0.3, 0.4, 0.5
-
-
-def _same_kind(
-    older: Sequence[Fact],
-    new: Fact,
-    said: str,
-    speaker: str,
-    persons: set[str],
-    head: str,
-    embed: Embed,
-    near_make: float = MAKE,
-    *,
-    ended: bool = False,
-    turn: str = "",
-) -> Displaced | None:
-    """The speaker's one line with a thing of the kind just acquired ("Acer laptop" for
-    "got a Chuwi laptop"), or else with a make of that kind ("a ThinkPad" for "a new
-    laptop": the embedder knows what a ThinkPad is): it is replaced; two such lines (or a
-    pet) leave it open. A thing that ``ended`` may be named by a wider kind than its line's
-    noun ("the little guitar" for a ukulele); what is acquired is not always a thing ("got
-    a job"), so it is matched by its noun or a make only."""
-    if PET.fullmatch(head) or head in _NOT_A_KIND or (not ended and re.fullmatch(HOMES, head)):
-        return None  # (a home got is a move, the residence key's: "got a small flat in …")
-    own = theirs(older, new, said, speaker, cue=False) or []
-    if ended:  # (a thing they share, in a relative's line: "the deliveries in their old van")
-        shared = re.compile(rf"\btheir (?:[a-z-]+ ){{0,2}}(?:{re.escape(head)}s?\b|[{UPPER}])")
-        kin = theirs(older, new, said, speaker, kin=True, cue=False) or []
-        own = [*own, *(f for f in kin if shared.search(f.text) and f not in own)]
-    same = [f for f in own if _holds(head, f.text)]
-    if same:
-        return Displaced(same[0], None) if len(same) == 1 else None
-    if ended and any(_holds(head, f.text) for f in older):
-        return None  # (another's line names it: "Ingrid's husband Lars calls it the ambulance")
-    makes = [
-        (f, make)
-        for f in own
-        for make in named_things(f.text) - values(new.text) - {speaker}
-        # ("Tuesdays" is no make; nor, of a thing that ended, "19": "After 19 years … sold")
-        if not WHEN.match(make) and not (ended and make[0].isdigit())
-    ]
-    # else a word of a narrower kind ("the ukulele" for "the little guitar", "a canary" for
-    # "the bird"): a noun is weaker evidence than a make, so it must be nearer
-    said_words = set(LONG_WORD.findall(new.text))
-    words = [
-        (f, w)  # (as written: "buses", not the stem "buse", which the embedder misreads)
-        for f in (own if ended else ())
-        for w in set(LONG_WORD.findall(f.text)) - said_words
-        if w[0].islower()
-        and w not in COMMON
-        # (not what someone is, "Diego is a photographer" holds no camera, nor does, "lives")
-        and not re.search(
-            rf"\b(?:is|works as) an? (?:[\w-]+ )?{w}\b|^{re.escape(speaker)} {w}\b", f.text
-        )
-    ]
-    for things, near in ((makes, near_make), (words, WORD)):
-        if things:
-            # (a make said with its kind is of that kind: "an electric bicycle, a Panasonic Vivi")
-            vectors = embed([head, *(kinded(f.text, thing) for f, thing in things)])
-            # a line's score is its nearest thing's ("cello" and "orchestra" are one line)
-            lines = list({id(f): f for f, _ in things}.values())
-            scores = vectors[1:] @ vectors[0]
-            best = np.array(
-                [
-                    max(x for (f, _), x in zip(things, scores, strict=True) if f is line)
-                    for line in lines
-                ],
-                dtype=np.float32,
-            )
-            if (found := clearly_best(best, near, margin=0.1)) is not None:
-                names = [thing for f, thing in things if f is lines[found]]
-                return Displaced(lines[found], done_without(lines[found], names) if ended else None)
-    # the small embedder knows few makes ("Tecno Camon" is no nearer "phone" than "Lagos" is),
-    # but an old thing that ended, or that a make just got replaces, is what the speaker
-    # owned: their one line owning a thing by its name ("Dayo's Infinix Hot dies by noon")
-    # (or, with none, the one said with "the", as known: "the Tecno is finished")
-    owned = {id(f): f for f in own if owns(f.text, persons)} or {
-        id(f): f for f in own if known_thing(f.text, persons)
-    }
-    if (ended or head[:1].isupper()) and len(owned) == 1 and _REPLACED.search(turn or said):
-        return Displaced(next(iter(owned.values())), None)
-    return None
-
-
-#: A thing that ended was the old one, or another took its place ("… the old tablet is
-#: retired", "sold my bike, got a Honda Ace", "Pixel 8 now").
-_REPLACED = re.compile(r"\b(?:old|now|new|got|bought|arrived|replaced|these days|nowadays)\b")
 
 
 def _by_another(said: str, at: int, speaker: str) -> bool:
@@ -568,10 +443,6 @@ def _by_another(said: str, at: int, speaker: str) -> bool:
 
 #: The noun a thing's name ends with, after its first word ("art class", "bread machine").
 _COMPOUND = re.compile(r" ([a-z]{3,})(?=[,.;!]|$)")
-#: Words that end a phrase without naming a kind of thing ("a Chery Tiggo yesterday").
-_NOT_A_KIND = word_set(
-    "yesterday today tonight tomorrow now again too also though instead one ones thing things stuff"
-)
 
 
 def apart(old: Fact, changed: Callable[[str], bool]) -> Displaced:

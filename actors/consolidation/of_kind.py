@@ -1,0 +1,152 @@
+"""The one line of the speaker's holding a thing of a kind: by the kind's noun ("Acer laptop"
+for "got a Chuwi laptop"), else by a make the shipped embedder puts near the kind ("a
+ThinkPad" for "a new laptop"), else, for a thing that ended, by a word of a narrower kind
+("the ukulele" for "the little guitar"). A change that names its thing by its kind ("switched
+gyms", "sold my bike", "got a Galaxy S24") asks ``change.displaced`` for this line. See
+docs/design.md, "Facts that stay true".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from reverie.store import Fact
+
+from .acquiring import kinded, known_thing, named_things, owns
+from .attributes import HOMES, PET
+from .endings import done_without
+from .meaning import Embed
+from .modifiers import is_modifier
+from .nearness import COMMON, LONG_WORD, clearly_best
+from .ownership import theirs
+from .third_person import word_set
+from .words import UPPER, VALUE, WHEN
+
+__all__ = ["MAKE", "MANY", "NAME", "NOT_A_KIND", "holds", "same_kind"]
+
+#: How near a make must be to the kind of thing acquired ("ThinkPad" to "laptop"), how much
+#: nearer a word of a narrower kind ("ukulele" to "guitar"), and a name switched to, to the
+#: one it replaces ("Italian" to "Spanish").
+MAKE, WORD, NAME = 0.3, 0.4, 0.5
+
+
+#: Many of a kind: "loads of routes", "two bikes", "a few phones"; none of them is the one
+#: thing of its kind a person has.
+MANY = re.compile(
+    r"\b(?:(?:loads|lots|plenty|tons|dozens|hundreds|a couple|a lot) of|many|several|a few|"
+    r"\d+|two|three|four|five|six|seven|eight|nine|ten) (?:[a-z]+ )?[a-z]+s\b"
+)
+
+
+#: Words that end a phrase without naming a kind of thing ("a Chery Tiggo yesterday").
+NOT_A_KIND = word_set(
+    "yesterday today tonight tomorrow now again too also though instead one ones thing things stuff"
+)
+
+
+def _kind(head: str) -> re.Pattern[str]:
+    """Where a line names a thing of the kind ``head`` ("by bike" is a way to go, not one),
+    in a name too ("the old club" is "Wendouree Bowls Club")."""
+    # (a long noun in another language's ending too: "the cooperative" of "Cooperativa El Molino")
+    stem, end = (head[:-1], r"\w{0,2}") if len(head) >= 8 else (head, "s?")
+    return re.compile(rf"(?<!\bby )\b(?:{re.escape(stem)}|{re.escape(stem.capitalize())}){end}\b")
+
+
+def holds(head: str, text: str) -> bool:
+    """``text`` names a thing of the kind ``head``, not a noun it qualifies ("a small bike
+    shop" holds no bike; "a ute full of fittings" holds a ute), nor many of them ("so
+    there's loads of routes" holds no route of theirs)."""
+    text = MANY.sub("", text)
+    return any(
+        not is_modifier(text, m.end()) or re.match(r" \S+ of\b", text[m.end() :])
+        for m in _kind(head).finditer(text)
+    )
+
+
+def same_kind(
+    older: Sequence[Fact],
+    new: Fact,
+    said: str,
+    speaker: str,
+    persons: set[str],
+    head: str,
+    embed: Embed,
+    near_make: float = MAKE,
+    *,
+    ended: bool = False,
+    turn: str = "",
+) -> tuple[Fact, Fact | None] | None:
+    """The speaker's one line with a thing of the kind just acquired ("Acer laptop" for
+    "got a Chuwi laptop"), or else with a make of that kind ("a ThinkPad" for "a new
+    laptop": the embedder knows what a ThinkPad is): it is replaced; two such lines (or a
+    pet) leave it open. A thing that ``ended`` may be named by a wider kind than its line's
+    noun ("the little guitar" for a ukulele); what is acquired is not always a thing ("got
+    a job"), so it is matched by its noun or a make only."""
+    if PET.fullmatch(head) or head in NOT_A_KIND or (not ended and re.fullmatch(HOMES, head)):
+        return None  # (a home got is a move, the residence key's: "got a small flat in …")
+    own = theirs(older, new, said, speaker, cue=False) or []
+    if ended:  # (a thing they share, in a relative's line: "the deliveries in their old van")
+        shared = re.compile(rf"\btheir (?:[a-z-]+ ){{0,2}}(?:{re.escape(head)}s?\b|[{UPPER}])")
+        kin = theirs(older, new, said, speaker, kin=True, cue=False) or []
+        own = [*own, *(f for f in kin if shared.search(f.text) and f not in own)]
+    same = [f for f in own if holds(head, f.text)]
+    if same:
+        return (same[0], None) if len(same) == 1 else None
+    if ended and any(holds(head, f.text) for f in older):
+        return None  # (another's line names it: "Ingrid's husband Lars calls it the ambulance")
+    makes = [
+        (f, make)
+        for f in own
+        for make in named_things(f.text) - set(VALUE.findall(new.text)) - {speaker}
+        # ("Tuesdays" is no make; nor, of a thing that ended, "19": "After 19 years … sold")
+        if not WHEN.match(make) and not (ended and make[0].isdigit())
+    ]
+    # else a word of a narrower kind ("the ukulele" for "the little guitar", "a canary" for
+    # "the bird"): a noun is weaker evidence than a make, so it must be nearer
+    said_words = set(LONG_WORD.findall(new.text))
+    words = [
+        (f, w)  # (as written: "buses", not the stem "buse", which the embedder misreads)
+        for f in (own if ended else ())
+        for w in set(LONG_WORD.findall(f.text)) - said_words
+        if w[0].islower()
+        and w not in COMMON
+        # (not what someone is, "Diego is a photographer" holds no camera, nor does, "lives")
+        and not re.search(
+            rf"\b(?:is|works as) an? (?:[\w-]+ )?{w}\b|^{re.escape(speaker)} {w}\b", f.text
+        )
+    ]
+    for things, near in ((makes, near_make), (words, WORD)):
+        if things:
+            # (a make said with its kind is of that kind: "an electric bicycle, a Panasonic Vivi")
+            vectors = embed([head, *(kinded(f.text, thing) for f, thing in things)])
+            # a line's score is its nearest thing's ("cello" and "orchestra" are one line)
+            lines = list({id(f): f for f, _ in things}.values())
+            scores = vectors[1:] @ vectors[0]
+            best = np.array(
+                [
+                    max(x for (f, _), x in zip(things, scores, strict=True) if f is line)
+                    for line in lines
+                ],
+                dtype=np.float32,
+            )
+            if (found := clearly_best(best, near, margin=0.1)) is not None:
+                names = [thing for f, thing in things if f is lines[found]]
+                return lines[found], done_without(lines[found], names) if ended else None
+    # the small embedder knows few makes ("Tecno Camon" is no nearer "phone" than "Lagos" is),
+    # but an old thing that ended, or that a make just got replaces, is what the speaker
+    # owned: their one line owning a thing by its name ("Dayo's Infinix Hot dies by noon")
+    # (or, with none, the one said with "the", as known: "the Tecno is finished")
+    owned = {id(f): f for f in own if owns(f.text, persons)} or {
+        id(f): f for f in own if known_thing(f.text, persons)
+    }
+    if (ended or head[:1].isupper()) and len(owned) == 1 and _REPLACED.search(turn or said):
+        return next(iter(owned.values())), None
+    return None
+
+
+#: A thing that ended was the old one, or another took its place ("… the old tablet is
+#: retired", "sold my bike, got a Honda Ace", "Pixel 8 now").
+_REPLACED = re.compile(r"\b(?:old|now|new|got|bought|arrived|replaced|these days|nowadays)\b")
