@@ -49,8 +49,8 @@ def ended_as_described(
         what = re.split(rf"{CLAUSE.pattern}|[.!?]", said[ended.start() :], maxsplit=1)[0]
         the = _DETERMINER.search(what)
         what = what[the.end() if the else 0 :]
-    else:
-        what = said[ended.start() : ended.end(ended.lastindex or 0)]
+    else:  # (whose it is says nothing of what it is: "Maya's headphones broke")
+        what = re.sub(r"^[\w-]+'s ", "", said[ended.start() : ended.end(ended.lastindex or 0)])
     words = _folded(long_words(what))
     kind = what.split()[-1] if what.split() else ""
     held = [f for f in lines if words & _said_of(f.text, kind)]

@@ -113,7 +113,9 @@ def same_kind(
         for w in set(LONG_WORD.findall(f.text)) - said_words
         if w[0].islower()
         and w not in COMMON
-        # (not what someone is, "Diego is a photographer" holds no camera, nor does, "lives")
+        # (not what someone is, "Diego is a photographer" holds no camera, nor does, "lives";
+        # nor the tail of the thing's compound: "headphones" are no phone)
+        and not head.endswith((w, f"{w}s"))
         and not re.search(
             rf"\b(?:is|works as) an? (?:[\w-]+ )?{w}\b|^{re.escape(speaker)} {w}\b", f.text
         )

@@ -305,6 +305,14 @@ def test_a_thing_binned_thrown_out_or_gone_off_has_ended() -> None:
     assert _merge("Nerea", older, said) == [older[1]]
 
 
+def test_a_compound_ending_in_a_lines_noun_is_another_thing() -> None:
+    """ "My headphones broke" ends no phone: a thing whose name ends with a line's noun
+    ("head" + "phones") is another kind, however near the embedder puts the two words."""
+    older = ["Maya's phone is an iPhone 12.", "Maya lives in Manchester.", "Maya is 31."]
+    said = "Maya's headphones broke so they're stuck listening to the office playlist."
+    assert _merge("Maya", older, said) == []
+
+
 def test_a_kinds_plural_in_es_or_ies_is_read_as_its_one() -> None:
     """ "Switched coaches" is one coach for another, as "switched agencies" is one agency:
     the plural is read back to its noun, not to "coache" or "agencie", which no line holds."""
