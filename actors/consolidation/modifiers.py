@@ -20,6 +20,7 @@ _AFTER_A_THING = word_set(
     "wasn't needs keeps got went broke just finally still now again too though instead anymore "
     "today yesterday tonight tomorrow last this next every a an the my his her their our its "
     "to for from at in on of with by into onto about after before since until and or but so "
+    "during through throughout without within across around near under between per "
     "because while when that which who as than if like back up down out off over away here there"
 )
 

@@ -4,6 +4,7 @@ that line (docs/design.md, "Facts that stay true")."""
 
 from __future__ import annotations
 
+from reverie.actors.consolidation.modifiers import is_modifier
 from tests.actors.merging import facts_of as _facts
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
@@ -311,6 +312,14 @@ def test_a_compound_ending_in_a_lines_noun_is_another_thing() -> None:
     older = ["Maya's phone is an iPhone 12.", "Maya lives in Manchester.", "Maya is 31."]
     said = "Maya's headphones broke so they're stuck listening to the office playlist."
     assert _merge("Maya", older, said) == []
+
+
+def test_a_noun_before_a_preposition_is_the_thing_itself() -> None:
+    """ "Lives on coffee during nights" holds coffee ("during" qualifies nothing, as "in" or
+    "at" do not), so "gone off the coffee" ends it."""
+    older = ["Nerea basically lives on coffee during nights.", "Nerea lives in Bilbao."]
+    assert _merge("Nerea", older, "Nerea has gone off the coffee.") == [older[0]]
+    assert not is_modifier("lives on coffee during nights", len("lives on coffee"))
 
 
 def test_a_kinds_plural_in_es_or_ies_is_read_as_its_one() -> None:
