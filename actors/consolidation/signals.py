@@ -276,9 +276,15 @@ def over(text: str) -> bool:
     """``text`` says a state that ended before it was said ("drove a truck in the nineties"):
     no later change or retraction ends it again. A past it is compared with is not its own
     ("my flat in Abuja is so quiet compared to where I lived before" is now)."""
-    return bool(_OVER.search(_COMPARED.sub("", text)))
+    return bool(_OVER.search(_THING_ONCE.sub("", _COMPARED.sub("", text))))
 
 
+#: A thing said by what was once done with it, to the end of its clause: a past of the thing,
+#: not of the state ("gone off the caffeine stuff I used to drink by the litre" is now).
+_THING_ONCE = re.compile(
+    r"\b(?:the|those|that|my|our|their) (?:(?!(?:and|or)\b)[a-z-]+ ){1,3}(?:that |which )?"
+    r"(?:I|we|they|he|she) used to\b[^,;:.!?]*"
+)
 #: A comparison with a place or thing, to the end of its clause: what it measures the state
 #: against ("than where I lived before"; not a time, "easier now than ten years ago").
 _COMPARED = re.compile(

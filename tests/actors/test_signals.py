@@ -4,7 +4,7 @@ see docs/design.md, "Facts that stay true"."""
 
 from __future__ import annotations
 
-from reverie.actors.consolidation.signals import signalled
+from reverie.actors.consolidation.signals import over, signalled
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 
@@ -66,6 +66,17 @@ def test_a_past_it_is_compared_with_is_no_past_of_the_state() -> None:
         ("I lived in Takoradi before we came here.", "Abena", "s"),
     )
     assert "Kumasi" in memory
+
+
+def test_a_thing_said_by_what_was_once_done_with_it_is_no_past_of_the_state() -> None:
+    """ "gone off the caffeine stuff I used to drink by the litre" is a change now: the
+    "used to" is the thing's (what it was to them), so it ends the coffee line; "I used to
+    drive a Golf" stays a past, which ends nothing."""
+    older = ["Nerea basically lives on coffee during nights.", "Nerea drives a Clio."]
+    said = "Nerea has gone off the caffeine stuff they used to drink by the litre on nights."
+    assert _merge("Nerea", older, said) == [older[0]]
+    assert _merge("Nerea", older, "Nerea used to drive a Golf.") == []
+    assert over("My sister and I used to live in Rome.")
 
 
 def test_a_new_one_measured_against_the_old_is_a_change_and_against_someone_is_not() -> None:
