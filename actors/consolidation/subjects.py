@@ -183,9 +183,14 @@ def subject(fact: str, at: int) -> str:
             and not WHEN.fullmatch(w)
             # (nor a place: "others arrived in Austin … and rented a house in Round Rock")
             and not (at_word and words[at_word - 1] in _PLACE_BEFORE)
-            # (the fact's first word, capitalised for opening it: "Only 15 minutes from …", or a
-            # plural, which no one's name is: "Mornings are calmer since …")
-            and not (index == at_word == 0 and (common_opener(w) or words[1:2] == ["are"]))
+            # (the fact's first word, capitalised for opening it: "Only 15 minutes from …", or
+            # after words that only open it, "Oh and Weirdly Nerea has …"; or a plural, which
+            # no one's name is: "Mornings are calmer since …")
+            and not (
+                common_opener(w)
+                and all(not x[:1].isupper() or common_opener(x) for x in words[:at_word])
+            )
+            and not (index == at_word == 0 and words[1:2] == ["are"])
         ]
         if names:
             first = words.index(names[0])

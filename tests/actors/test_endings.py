@@ -322,6 +322,14 @@ def test_a_noun_before_a_preposition_is_the_thing_itself() -> None:
     assert not is_modifier("lives on coffee during nights", len("lives on coffee"))
 
 
+def test_an_adverb_after_the_opener_is_no_one_who_ended_it() -> None:
+    """ "Oh and: Weirdly Nerea has gone off the caffeine stuff" is Nerea's ending: "Weirdly", after
+    words that only open the sentence, names no one (as "Only" opening it names no one)."""
+    older = ["Nerea basically lives on coffee during nights.", "Nerea lives in Bilbao."]
+    said = "Oh and: Weirdly Nerea has gone off the caffeine stuff, it makes them jittery."
+    assert _merge("Nerea", older, said) == [older[0]]
+
+
 def test_a_kinds_plural_in_es_or_ies_is_read_as_its_one() -> None:
     """ "Switched coaches" is one coach for another, as "switched agencies" is one agency:
     the plural is read back to its noun, not to "coache" or "agencie", which no line holds."""
