@@ -17,7 +17,8 @@ __all__ = ["is_modifier", "modifiers"]
 _AFTER_A_THING = word_set(
     "once twice thrice downtown uptown nearby online abroad upstairs downstairs "
     "is was are were has had have 's will would can could won't can't doesn't didn't isn't "
-    "wasn't needs keeps got went broke just finally still now again too though instead anymore "
+    "wasn't wouldn't couldn't shouldn't hasn't haven't aren't weren't "
+    "needs keeps got went broke just finally still now again too though instead anymore "
     "today yesterday tonight tomorrow last this next every a an the my his her their our its "
     "to for from at in on of with by into onto about after before since until and or but so "
     "during through throughout without within across around near under between per "

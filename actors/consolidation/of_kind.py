@@ -145,8 +145,23 @@ def same_kind(
         id(f): f for f in own if known_thing(f.text, persons)
     }
     if (ended or head[:1].isupper()) and len(owned) == 1 and _REPLACED.search(turn or said):
-        return next(iter(owned.values())), None
+        line = next(iter(owned.values()))
+        # (unless the line says the make's kind, and that is far from this one: "their old Dell
+        # laptop" is no "old defence" dropped)
+        kinds = [k for make in named_things(line.text) if (k := _kind_after(line.text, make))]
+        if kinds and head[:1].islower():
+            kind_vectors = embed([head, *kinds])
+            if max(kind_vectors[1:] @ kind_vectors[0]) < WORD:
+                return None
+        return line, None
     return None
+
+
+def _kind_after(text: str, make: str) -> str:
+    """The kind ``text`` says ``make`` is, as the noun it qualifies ("Dell laptop"), or empty
+    (a verb after it says what it does: "Ewa's Fabia failed", "Infinix Hot dies by noon")."""
+    after = re.search(rf"\b{re.escape(make)}(?= ([a-z]{{3,}})\b)", text)
+    return after[1] if after and is_modifier(text, after.end()) else ""
 
 
 #: A thing that ended was the old one, or another took its place ("… the old tablet is
