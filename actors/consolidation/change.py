@@ -70,7 +70,7 @@ from .signals import (
 )
 from .subjects import HOLDER, by_common_noun, subject
 from .successors import succeeded
-from .words import RELATIVES, UPPER, VALUE, WHEN, singular
+from .words import COUNT_WORDS, RELATIVES, UPPER, VALUE, WHEN, singular
 
 __all__ = ["Displaced", "apart", "displaced", "values"]
 
@@ -394,8 +394,15 @@ def displaced(
     if stated and all(WHEN.fullmatch(v) for v in stated):  # ("switched my riding to Saturday")
         candidates = [f for f in candidates if any(WHEN.fullmatch(v) for v in values(f.text))]
     found = nearest(new, candidates, embed, NEAR_OF_KIND if among else NEAR, speaker)
+    if found is None:
+        return None
+    if stated and all(v[0].isdigit() for v in stated):
+        # (a new count is the clause holding the old one: "…, 14 kids at the moment" of "runs
+        # the chess club at Bantama Academy", which stays)
+        count = re.compile(rf"\d|\b{COUNT_WORDS}\b", re.IGNORECASE)  # (of one clause only)
+        return apart(candidates[found], lambda part: bool(count.search(part)))
     # which clause of it changed, meaning alone cannot tell: the line goes whole
-    return None if found is None else Displaced(candidates[found], None)
+    return Displaced(candidates[found], None)
 
 
 #: Someone or something of the speaker's, after their name: "'s manager", "'s old car".

@@ -10,6 +10,7 @@ import re
 
 __all__ = [
     "ANY_WEEKLY",
+    "COUNT_WORDS",
     "MONTHS",
     "NAME_PARTICLES",
     "PARTS_OF_DAY",
@@ -34,6 +35,8 @@ VALUE = re.compile(rf"(?<=\S )[{UPPER}][\w-]*(?: [{UPPER}][\w-]*)*|\d[\d:,.]*\d|
 NAME_PARTICLES = (
     r"(?:de|del|della|delle|dei|degli|di|da|do|dos|das|du|des|van|von|der|den|la|le|el)"
 )
+#: A count said in words ("six men on the boat").
+COUNT_WORDS = r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|dozen)"
 WEEKDAYS = r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)"
 #: The part of a day a schedule names after its weekday ("Tuesday mornings").
 PARTS_OF_DAY = r"(?:morning|afternoon|evening|night)"

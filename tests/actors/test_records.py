@@ -71,3 +71,20 @@ def test_a_new_value_said_under_its_label_or_before_it_takes_the_old_ones_line()
     for said in ["new PB: 1:47!", "did a full half and guess what... 1:47!!! new PB 🎉"]:
         memory = _memory_after(older, (said, "Nerea", "s"))
         assert "1:52" not in memory and "Nerea's new PB is 1:47." in _facts(memory), said
+
+
+def test_a_new_count_takes_the_clause_of_the_old_and_leaves_the_rest_of_its_line() -> None:
+    """ "I have 18 students now" takes "14 kids at the moment" of "runs the chess club at
+    Bantama Academy, 14 kids at the moment": the club stays. A line holding two counts goes
+    whole, as no clause can be told apart ("3 days each trip, six men on the boat")."""
+    memory = _memory_after(
+        ("I run the chess club at Bantama Academy, 14 kids at the moment.", "Kofi", "s"),
+        ("Good news: the school gave me a second group, so I have 18 students now.", "Kofi", "s"),
+    )
+    assert "Kofi runs the chess club at Bantama Academy." in _facts(memory), memory
+    assert "14 kids" not in memory and "18 students" in memory
+    memory = _memory_after(
+        ("we go out for squid, 3 days each trip, six men on the boat including me.", "Minh", "s"),
+        ("I took 2 new men, so now we are eight on the boat.", "Minh", "s"),
+    )
+    assert "six men" not in memory and "3 days" not in memory, memory
