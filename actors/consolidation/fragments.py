@@ -114,7 +114,7 @@ _NOW = re.compile(
 )
 #: A thing by its make, now: "Fairphone 5 now", "a Pixel 8 now".
 _MADE_NOW = re.compile(
-    r"(?P<article>[Aa]n? )?(?P<value>[A-Z][\w-]*(?: [\w-]+){0,3}?) now(?P<rest>[,;] .+?)?[.!]*"
+    r"(?P<article>[Aa]n? )?(?P<value>(?![A-Z][a-z]+ing\b)[A-Z][\w-]*(?: [\w-]+){0,3}?) now(?P<rest>[,;] .+?)?[.!]*"
 )
 #: Words before "now" that are no state: "just now", "until now", "that's it for now".
 _NOT_A_STATE = word_set(

@@ -5,6 +5,7 @@ speaker ("new phone!!", "update: new job", "replaced it."), asked for by the ass
 from __future__ import annotations
 
 from reverie.actors.consolidation.fragments import valued
+from tests.actors.merging import lines_after as _lines
 from tests.actors.merging import lines_of_days
 
 _INTRO = [
@@ -184,6 +185,14 @@ def test_the_make_of_the_thing_that_just_ended_said_with_now() -> None:
     )
     assert "Tove's car is a Microlino now." in lines, lines
     assert not any("Volvo" in line for line in lines), lines
+
+
+def test_a_doing_said_with_now_after_an_ending_is_no_make_of_what_ended() -> None:
+    """ "dropped my old defence … Playing the Caro-Kann now, solid." is what they play now,
+    not a defence whose make is "Playing the Caro-Kann"."""
+    lines = _lines("Kofi", "I've dropped my old defence. Playing the Caro-Kann now, solid.")
+    assert "Kofi is playing the Caro-Kann now, solid." in lines, lines
+    assert not any("is Playing" in line for line in lines), lines
 
 
 def test_a_job_changed_said_alone_announces_the_employer_named_next() -> None:
