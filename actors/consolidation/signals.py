@@ -107,7 +107,11 @@ _CUE = re.compile(
     rf"(?:dropp(?:ed|ing)|left){_LET_FALL}|"
     rf"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|{ACTUALLY}|"
     r"meant|renamed|rebranded|retitled|old one|previous|former|became|promoted|took over|shifted|"
-    r"rescheduled|postponed|pushed (?:back )?to|brought forward|change of plans?|"
+    # (a date pushed, with what, to when: "pushed the Ghana Open to September"; not "pushed
+    # it half way to the hotel")
+    r"rescheduled|postponed|pushed (?:back )?to|"
+    rf"pushed (?:back )?(?:the|my|our|their|it|them) (?:[\w-]+ ){{0,3}}?to(?= (?:{WEEKDAYS}|{MONTHS}|\d))|"
+    r"brought forward|change of plans?|"
     r"(?:slight|small|quick|big|one) change|"
     r"(?<!\ba )(?<!\ban )retired|rais(?:ed|ing)|revised to|increas(?:ed|ing)|reduc(?:ed|ing)|lower(?:ed|ing)|(?:went|goes|gone|going) up|"
     # (an amount that moved: "the rent jumped to 95,000", "fell to 1,200")

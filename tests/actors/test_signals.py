@@ -79,6 +79,17 @@ def test_a_thing_said_by_what_was_once_done_with_it_is_no_past_of_the_state() ->
     assert over("My sister and I used to live in Rome.")
 
 
+def test_a_date_pushed_to_when_is_a_change_and_a_thing_pushed_somewhere_is_not() -> None:
+    """ "The organisers pushed the Ghana Open to September" moves its date, with the thing
+    between the verb and "to"; "I pushed it half way to the hotel" is no change at all."""
+    memory = _memory_after(
+        ("Also the Ghana Open is in Accra in August, I want to peak for that.", "Kofi", "s"),
+        ("the organisers pushed the Ghana Open to September because of the venue", "Kofi", "s"),
+    )
+    assert "The Ghana Open is in Accra in September." in memory and "August" not in memory
+    assert not signalled("My Sirius wouldn't start, I pushed it half way to the hotel.")
+
+
 def test_a_new_one_measured_against_the_old_is_a_change_and_against_someone_is_not() -> None:
     """ "like the old bike did", "than the tuk-tuk before" measure a new thing against the old
     one: a change; "faster than the kids did" measures against someone: none."""
