@@ -369,6 +369,11 @@ def revise(
             if re.match(rf"{re.escape(speaker)} (?!and )", new.text):
                 ours = f"{speaker} and others "
                 candidates = [c for c in candidates if c[0] or not c[2].text.startswith(ours)]
+            # (nor a line of someone of theirs, by name, for a claim of the speaker's own thing:
+            # "Kofi's new rating is 1905" is no new rating of "Kofi's rival Nana is 1960 now")
+            if re.match(rf"{re.escape(speaker)}'s (?!(?:{RELATIVES}) )[a-z]", new.text):
+                someone = re.compile(rf"{re.escape(speaker)}'s [a-z]+ [{UPPER}]")
+                candidates = [c for c in candidates if c[0] or not someone.match(c[2].text)]
             best = nearest(new, [c[2] for c in candidates]) if candidates else None
             candidates = [] if best is None else [candidates[best]]
         elif whose not in ("", speaker):

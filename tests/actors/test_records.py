@@ -88,3 +88,14 @@ def test_a_new_count_takes_the_clause_of_the_old_and_leaves_the_rest_of_its_line
         ("I took 2 new men, so now we are eight on the boat.", "Minh", "s"),
     )
     assert "six men" not in memory and "3 days" not in memory, memory
+
+
+def test_the_speakers_new_value_is_no_new_value_of_someone_of_theirs() -> None:
+    """ "New rating came in: 1905!!" takes Kofi's 1840, not the 1960 of "Kofi's rival Nana is
+    1960 now", a line of someone of theirs, by name."""
+    memory = _memory_after(
+        ("Myself I'm rated 1840 FIDE, trying to break 1900 this year.", "Kofi", "s"),
+        ("And my rival Nana is 1960 now, he keeps beating me 😤", "Kofi", "s"),
+        ("New rating came in: 1905!! Broke 1900 finally", "Kofi", "s"),
+    )
+    assert "Nana is 1960 now" in memory and "1840" not in memory, memory
