@@ -79,6 +79,8 @@ GOT_MAKE = re.compile(
     r"(?:[a-z]+(?: [a-z]+)?, an? )?"  # (its kind first: "got a new writer, a Diamante")
     # (a make may open in lower case: "an iPad", "an iPhone 15")
     rf"(?P<make>(?:[{UPPER}]|[ie](?=[A-Z]))[\w-]*(?: [{UPPER}\d][\w-]*)*)"
+    # (and the kind it is, said after it: "bought a Juki industrial machine, …")
+    r"(?(now)|(?: [a-z][a-z-]+){0,2}?)"
     # (what is now used says so; a thing got for someone is theirs: "a Chromebook for the girls")
     r"(?(now)\s+(?:now|these days|nowadays)\b|(?=[,.;!)]|$|\s+(?:now|today|yesterday|last|this|at|from|with|in|on|"
     r"and|so|but|because|which|that|off)\b))"

@@ -51,7 +51,7 @@ from .nearness import (
     long_words,
     nearest,
 )
-from .of_kind import MAKE, MANY, NAME, NOT_A_KIND, holds, same_kind
+from .of_kind import MAKE, MANY, NAME, NOT_A_KIND, holds, kind_after, same_kind
 from .ownership import named, owner, people, theirs
 from .places import premises_elsewhere, premises_moved, transferred
 from .signals import (
@@ -271,8 +271,19 @@ def displaced(
     # "got a Galaxy S24", "riding a Canyon Endurace now": one of its makes; "swapped to Italian
     # at the language school": the line naming one nearest it ("a Spanish course")
     # (a name alone, with no kind said, nearer: not "switched to Vodafone" for the Spanish one)
-    for to, near in ((got_make(said), MAKE), (_SWITCHED_TO_NAME.search(said), NAME)):
-        if to and (same := same_kind(older, new, said, speaker, persons, to["make"], embed, near)):
+    got = got_make(said)
+    # (by the kind said after the make, when it is: "bought a Juki industrial machine" of
+    # "their old Singer machine", a make the embedder does not know; "a Samsung phone case" is
+    # no phone)
+    got_kind = kind_after(said, got["make"]) if got else ""
+    if got_kind and (same := same_kind(older, new, said, speaker, persons, got_kind, embed)):
+        return Displaced(*same)
+    for to, near in ((got, MAKE), (_SWITCHED_TO_NAME.search(said), NAME)):
+        made = to["make"] if to else ""
+        said_kind = got_kind if to is got else ""
+        if made and (
+            same := same_kind(older, new, said, speaker, persons, made, embed, near, kind=said_kind)
+        ):
             return Displaced(*same)
     weak = weakly(said)
     if weak and speaker not in new.text and not values(new.text):

@@ -25,7 +25,7 @@ from .ownership import theirs
 from .third_person import word_set
 from .words import UPPER, VALUE, WHEN
 
-__all__ = ["MAKE", "MANY", "NAME", "NOT_A_KIND", "holds", "same_kind"]
+__all__ = ["MAKE", "MANY", "NAME", "NOT_A_KIND", "holds", "kind_after", "same_kind"]
 
 #: How near a make must be to the kind of thing acquired ("ThinkPad" to "laptop"), how much
 #: nearer a word of a narrower kind ("ukulele" to "guitar"), and a name switched to, to the
@@ -78,13 +78,15 @@ def same_kind(
     *,
     ended: bool = False,
     turn: str = "",
+    kind: str = "",
 ) -> tuple[Fact, Fact | None] | None:
     """The speaker's one line with a thing of the kind just acquired ("Acer laptop" for
     "got a Chuwi laptop"), or else with a make of that kind ("a ThinkPad" for "a new
     laptop": the embedder knows what a ThinkPad is): it is replaced; two such lines (or a
     pet) leave it open. A thing that ``ended`` may be named by a wider kind than its line's
     noun ("the little guitar" for a ukulele); what is acquired is not always a thing ("got
-    a job"), so it is matched by its noun or a make only."""
+    a job"), so it is matched by its noun or a make only. ``kind`` is what a make got was
+    said to be ("a Samsung phone case": a case)."""
     if PET.fullmatch(head) or head in NOT_A_KIND or (not ended and re.fullmatch(HOMES, head)):
         return None  # (a home got is a move, the residence key's: "got a small flat in …")
     own = theirs(older, new, said, speaker, cue=False) or []
@@ -148,20 +150,25 @@ def same_kind(
         line = next(iter(owned.values()))
         # (unless the line says the make's kind, and that is far from this one: "their old Dell
         # laptop" is no "old defence" dropped)
-        kinds = [k for make in named_things(line.text) if (k := _kind_after(line.text, make))]
-        if kinds and head[:1].islower():
-            kind_vectors = embed([head, *kinds])
+        kinds = [k for make in named_things(line.text) if (k := kind_after(line.text, make))]
+        probe = kind or (head if head[:1].islower() else "")
+        if kinds and probe:
+            kind_vectors = embed([probe, *kinds])
             if max(kind_vectors[1:] @ kind_vectors[0]) < WORD:
                 return None
         return line, None
     return None
 
 
-def _kind_after(text: str, make: str) -> str:
-    """The kind ``text`` says ``make`` is, as the noun it qualifies ("Dell laptop"), or empty
-    (a verb after it says what it does: "Ewa's Fabia failed", "Infinix Hot dies by noon")."""
-    after = re.search(rf"\b{re.escape(make)}(?= ([a-z]{{3,}})\b)", text)
-    return after[1] if after and is_modifier(text, after.end()) else ""
+def kind_after(text: str, make: str) -> str:
+    """The kind ``text`` says ``make`` is, as the noun its words qualify ("Dell laptop", "Juki
+    industrial machine"), or empty (a verb after it says what it does: "Ewa's Fabia failed",
+    "Infinix Hot dies by noon")."""
+    found = re.search(rf"\b{re.escape(make)}\b", text)
+    at, kind = (found.end(), "") if found else (0, "")
+    while found and is_modifier(text, at) and (word := re.match(r" ([a-z][\w-]*)", text[at:])):
+        kind, at = word[1], at + word.end()
+    return kind
 
 
 #: A thing that ended was the old one, or another took its place ("… the old tablet is

@@ -5,6 +5,7 @@ thing of theirs owned by name. See docs/design.md, "Facts that stay true"."""
 from __future__ import annotations
 
 from reverie.actors.consolidation.modifiers import is_modifier
+from reverie.actors.consolidation.of_kind import kind_after
 from tests.actors.merging import merge_retired as _merge
 
 
@@ -15,3 +16,18 @@ def test_a_line_saying_its_makes_kind_is_no_other_kind_that_ended() -> None:
     assert _merge("Kofi", older, "Kofi has dropped their old defence.") == []
     assert _merge("Kofi", older, "Kofi's old laptop finally died.") == [older[0]]
     assert not is_modifier("Anh's Sirius wouldn't start", len("Anh's Sirius"))
+
+
+def test_a_make_got_with_its_kind_said_after_it_replaces_the_line_of_that_kind() -> None:
+    """ "Bought a Juki industrial machine" replaces "their old Singer machine" (the small
+    embedder knows neither make): the kind said after the make finds the line; "a Samsung
+    phone case" is a case, which ends no machine and no phone."""
+    older = [
+        "Akosua's old Singer machine keeps jamming.",
+        "Akosua's phone is an iPhone 12.",
+        "Akosua lives in Madina.",
+    ]
+    said = "Akosua bought a Juki industrial machine, sold the old one to their aunty."
+    assert _merge("Akosua", older, said) == [older[0]]
+    assert _merge("Akosua", older, "Akosua bought a Samsung phone case.") == []
+    assert kind_after("Aroha is on a Sym Jet these days", "Sym Jet") == ""
