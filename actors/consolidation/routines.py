@@ -42,7 +42,7 @@ _DAY_OF_THING = re.compile(
 )
 #: A when said alone: "Thursdays 20:00 now.", "Sunday afternoons at 2pm."
 WHEN_ALONE = re.compile(
-    rf"(?:{WEEKDAYS})s?(?: {PARTS_OF_DAY}s?)?(?:,? (?:at |from )?\d"
+    rf"(?:(?:every|each|on) )?(?:{WEEKDAYS})s?(?: {PARTS_OF_DAY}s?)?(?:,? (?:at |from )?\d"
     r"[\d:.]*(?:am|pm)?)?(?:,? (?:once|twice) a (?:week|month))?(?: now)?[.!]*$",
     re.IGNORECASE,
 )

@@ -324,6 +324,13 @@ def test_the_unnamed_user_of_every_session_of_a_scope_is_one_person() -> None:
             ],
         ),
         ("How are you settling in?", "Grand, thanks.", []),
+        (  # (every week's day alone answers how often)
+            "How often does the choir rehearse?",
+            "every Wednesday evening at 7:30.",
+            [
+                'Carl, asked "How often does the choir rehearse?", answered "Every Wednesday evening at 7:30"'
+            ],
+        ),
         (  # (a when alone answers a yes or no question, after a "Yes!" too)
             "Will you start a book club there too?",
             "Yes! Sunday afternoons at 2pm, once a month.",
