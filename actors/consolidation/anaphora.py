@@ -51,7 +51,9 @@ _PERSON = re.compile(
     rf"|(?:^|(?<=[.!?] ))(?P<bare>Mum|Mom|Dad)\b"
     # (or a name given: "I named him Biscuit", "we called her Luna")
     rf"|\b(?:called|named|name is)(?: (?P<given>him|her))? (?P<called>{_NAME})"
-    rf"|(?:^|(?<=[.!?] ))(?P<opens>{_NAME}) (?:is|was|has|had|just|turned|got)\b)"
+    # (a name opening a sentence, not a pronoun: "I got into open water swimming")
+    rf"|(?:^|(?<=[.!?] ))(?!(?:I|It|We|He|She|They|You|This|That|There)\b)"
+    rf"(?P<opens>{_NAME}) (?:is|was|has|had|just|turned|got)\b)"
 )
 _PRONOUN = re.compile(r"^(?P<pronoun>He|She)(?P<verb>'s|'d|'ll)?\b")
 _HAS = re.compile(r" (?:been|got|[a-z]+ed)\b")

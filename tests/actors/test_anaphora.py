@@ -92,6 +92,14 @@ def test_he_after_a_name_given_is_the_one_named() -> None:
     assert named_pronoun("She sleeps all day.", before, "Rosa") == "Luna sleeps all day."
 
 
+def test_the_speakers_own_i_is_no_one_a_pronoun_after_it_names() -> None:
+    """ "I got into open water swimming … yes, Lola, at the club. she's lovely" is no "I is
+    lovely" (written "Pilar ises lovely"): "I" opening a sentence names no one."""
+    before = ["I got into open water swimming last year.", "yes, Lola, at the club."]
+    said = "She's lovely but she mostly coaches kids."
+    assert named_pronoun(said, before, "Pilar") == said
+
+
 def test_the_old_one_is_the_old_thing_of_the_kind_just_called_new() -> None:
     """ "My school gave me a new tablet, a Galaxy Tab. The old one went back to my former
     employer.": the old tablet ends the line with the iPad; the former employer is no claim
