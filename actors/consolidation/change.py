@@ -70,7 +70,7 @@ from .signals import (
 )
 from .subjects import HOLDER, by_common_noun, subject
 from .successors import succeeded
-from .words import COUNT_WORDS, RELATIVES, UPPER, VALUE, WHEN, singular
+from .words import COUNT_WORDS, RELATIVES, UPPER, VALUE, WEEKDAYS, WHEN, singular
 
 __all__ = ["Displaced", "apart", "displaced", "values"]
 
@@ -403,6 +403,8 @@ def displaced(
     if thing or wrecked(said):  # (a thing ended is a line's thing: not "tigers from Monday")
         candidates = things_had(candidates, persons)
     if stated and all(WHEN.fullmatch(v) for v in stated):  # ("switched my riding to Saturday")
+        if _MOVED_ON.search(said):
+            return None  # (the day a move was made, no day anything moved to: "moved on Saturday")
         candidates = [f for f in candidates if any(WHEN.fullmatch(v) for v in values(f.text))]
     found = nearest(new, candidates, embed, NEAR_OF_KIND if among else NEAR, speaker)
     if found is None:
@@ -416,6 +418,11 @@ def displaced(
     return Displaced(candidates[found], None)
 
 
+#: The day a move of home was made: "moved on Saturday", "moved in last weekend".
+_MOVED_ON = re.compile(
+    rf"\bmoved(?: (?:in|out|house|home|here))? (?:on|last|this) (?:{WEEKDAYS}|week|weekend)\b",
+    re.IGNORECASE,
+)
 #: Someone or something of the speaker's, after their name: "'s manager", "'s old car".
 _OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")
 #: A want, which news of a new thing may be: "the choir needs a new tenor" (a state of its

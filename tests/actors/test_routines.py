@@ -162,3 +162,13 @@ def test_a_weekday_naming_its_thing_is_weekly_and_what_is_said_of_it_goes_with_i
         ("I play football on Monday nights now.", "Cormac", "s"),
     )
     assert "Friday the 13th" in memory, memory
+
+
+def test_the_day_a_move_was_made_is_no_new_day_of_a_routine() -> None:
+    """ "we found a flat in Arroios!! moved on Saturday" leaves "day off is Tuesday": the
+    day is when the move was made; "day off moved to Saturday" is a new day."""
+    memory = _memory_after(
+        ("my day off is Tuesday, I live in Almada", "Filipa", "s"),
+        ("so, big month: we found a flat in Arroios!! moved on Saturday.", "Filipa", "s"),
+    )
+    assert "day off is Tuesday" in memory and "Arroios" in memory, memory
