@@ -443,6 +443,15 @@ def _supersede(
             # (nor where a new employer is, of where they live: "a data analyst at Vitalis,
             # a health start-up in Part-Dieu" moves no one out of Croix-Rousse)
             or (based(new.text) and not based(old.text) and not moves(whole))
+            # (nor a place the home line already holds, where they stay: "I stay in Gaia" of
+            # "got a flat together, Santa Marinha, still Gaia")
+            or all(
+                a.attribute == "residence"
+                and a.value
+                and not moves(whole)
+                and re.search(rf"\b{re.escape(a.value)}\b", old.text)
+                for a, _ in shared
+            )
         ):
             # "lives in Peckham" says where in the city "based in London" is; and a move from
             # the Westside "based in Galway" and "lives in Westside" both held is the finer one's

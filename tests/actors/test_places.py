@@ -56,3 +56,13 @@ def test_new_premises_said_where_they_are_move_the_one_business_by_any_word_for_
         ("my sister's new shop is in Abuja, so proud of her", "Ifeoma", "s"),
     )
     assert "Crown & Glory Salon in Rumuola" in memory, memory
+
+
+def test_staying_in_the_wider_place_the_home_line_holds_is_no_move() -> None:
+    """ "I stay in Gaia" (against a move another makes) is where they live already, as the
+    home line says it ("got a flat together, Santa Marinha, still Gaia"): the flat stays."""
+    memory = _memory_after(
+        ("Marta and I got a flat together, Santa Marinha, still Gaia.", "Rui", "s"),
+        ("Marta got an offer in Lisboa. if she takes it, I stay in Gaia", "Rui", "s"),
+    )
+    assert "Santa Marinha" in memory, memory
