@@ -84,7 +84,9 @@ WORKPLACE = "(?-i:" + "|".join(kind.capitalize() for kind in WORKPLACES.split("|
 #: "to the Arcobaleno school".
 _POSTS = (
     rf"{WORKPLACES}|account|team|project|department|role|position|post|shift|class|group|"
-    "ward|branch|desk|route|contract|programme|program|course"
+    "ward|branch|desk|route|contract|programme|program|course|"
+    # (or a club or group one belongs to: "moved to a new club, PB Garuda Muda")
+    "club|gym|choir|church|band|squad|league|crew|lab|office"
 )
 #: The trades a role is most often said by.
 ROLES = (

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.actors.merging import facts_of as _facts
 from tests.actors.merging import memory_after as _memory_after
+from tests.actors.merging import merge_retired as _merge
 
 
 def test_premises_moved_take_the_line_saying_where_they_are() -> None:
@@ -66,3 +67,14 @@ def test_staying_in_the_wider_place_the_home_line_holds_is_no_move() -> None:
         ("Marta got an offer in Lisboa. if she takes it, I stay in Gaia", "Rui", "s"),
     )
     assert "Santa Marinha" in memory, memory
+
+
+def test_a_move_to_a_new_club_is_no_move_of_home() -> None:
+    """ "Moved to a new club, PB Garuda Muda" changes the club they play with, as a move to
+    a new team or class does, and leaves where they live."""
+    older = [
+        "Wayan plays badminton 2 times a week with PB Sinar, their local club.",
+        "Wayan is based in Ubud.",
+    ]
+    said = "Wayan moved to a new club, PB Garuda Muda, better coach."
+    assert _merge("Wayan", older, said) == [older[0]]
