@@ -85,8 +85,7 @@ WORKPLACE = "(?-i:" + "|".join(kind.capitalize() for kind in WORKPLACES.split("|
 _POSTS = (
     rf"{WORKPLACES}|account|team|project|department|role|position|post|shift|class|group|"
     "ward|branch|desk|route|contract|programme|program|course|"
-    # (or a club or group one belongs to: "moved to a new club, PB Garuda Muda")
-    "club|gym|choir|church|band|squad|league|crew|lab|office"
+    "club|gym|choir|church|band|squad|league|crew|lab|office"  # (or a club they belong to)
 )
 #: The trades a role is most often said by.
 ROLES = (
@@ -322,7 +321,9 @@ _TABLE: list[tuple[str, str]] = [
     ),
     (
         "partner",
-        r"\b(?:girlfriend|boyfriend|gf|bf|partner|wife|husband|fianc[eé]e?|spouse|(?:re)?married|engaged|"
+        # (not a partner in a game or work: "doubles partner", "business partner")
+        r"\b(?:girlfriend|boyfriend|gf|bf|(?<!doubles )(?<!business )(?<!training )(?<!dance )"
+        r"(?<!sparring )partner|wife|husband|fianc[eé]e?|spouse|(?:re)?married|engaged|"
         r"dating|seeing someone|proposed|lady friend|gentleman friend|"
         # (a name said with it: "been seeing Anne", "seeing Marcus now"; not "seeing Dr. Ito")
         rf"(?:been|started) seeing [{UPPER}][\w-]*|seeing [{UPPER}][\w-]* (?:now|these days)|"

@@ -31,3 +31,12 @@ def test_a_make_got_with_its_kind_said_after_it_replaces_the_line_of_that_kind()
     assert _merge("Akosua", older, said) == [older[0]]
     assert _merge("Akosua", older, "Akosua bought a Samsung phone case.") == []
     assert kind_after("Aroha is on a Sym Jet these days", "Sym Jet") == ""
+
+
+def test_a_partner_in_a_game_is_no_one_they_are_with_and_a_gift_replaces_its_kind() -> None:
+    """ "Wayan's wife bought them a new racket, Li-Ning Axforce": the wife takes no line of
+    a doubles partner (a partner in a game), and the racket given replaces the old racket."""
+    older = ["Wayan's doubles partner Komang is moving to Denpasar.", "Wayan's racket is Yonex."]
+    said = "Wayan's wife bought them a new racket, Li-Ning Axforce, very light!"
+    retired = _merge("Wayan", older, said)
+    assert older[0] not in retired, retired
