@@ -230,7 +230,7 @@ def merge(
             # it corrected (a rename keeps its line: "the podcast is now called Ward Talk")
             return
         # (a make got replaces its thing and what its key took: "Got a Galaxy S24", "the Huawei")
-        if ([id(f) for f in facts] == untouched or acquired(said)) and not (
+        if ([id(f) for f in facts] == untouched or acquired(said) or GIVEN.search(said)) and not (
             renames(said)
             or says_renamed(said)
             # (a name no line holds, corrected, leaves the others: "the hens are Sussex")

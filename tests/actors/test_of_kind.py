@@ -40,3 +40,11 @@ def test_a_partner_in_a_game_is_no_one_they_are_with_and_a_gift_replaces_its_kin
     said = "Wayan's wife bought them a new racket, Li-Ning Axforce, very light!"
     retired = _merge("Wayan", older, said)
     assert older[0] not in retired, retired
+
+
+def test_a_thing_given_replaces_its_kind_though_a_key_took_another_line() -> None:
+    """ "Wayan's wife bought them a new racket" retires the old racket even when the wife's
+    word took a line by its key ("needs a new partner"): a gift got is a make got."""
+    older = ["Wayan's racket is Yonex, old one.", "Wayan needs a new partner."]
+    said = "Wayan's wife bought them a new racket, Li-Ning Axforce, very light!"
+    assert older[0] in _merge("Wayan", older, said)
