@@ -329,6 +329,25 @@ def born_named(sentence: str, turn: str, speaker: str | None) -> str:
     return sentence
 
 
+#: The speaker's own birthday, told in the turn ("birthday weekend!", "it's my birthday today").
+_BIRTHDAY = re.compile(r"\b(?:my birthday|birthday (?:weekend|today|yesterday))\b", re.I)
+#: An age said alone, and what of it: "43 and feeling like 30", "35 officially", "30 now 🎉";
+#: or after the birthday, in its sentence: "it's my birthday today 🎂 35 officially".
+_AGE_ALONE = re.compile(
+    rf"^(?:(?P<lead>.*\bbirthday\b[^\d]*?)(?:[,!:—-]+|{EMOJI}+) ?)?"
+    rf"(?P<n>[1-9]\d)(?P<rest>(?: (?:now|officially|today))?(?: and [^.!?]+)?)[.!]*(?: ?{EMOJI})*$"
+)
+
+
+def birthday_age(sentence: str, turn: str) -> str:
+    """ "43 and feeling like 30" as "I'm 43 and feeling like 30." in a turn that tells of the
+    speaker's birthday: the number said alone is their new age; else ``sentence`` as it was."""
+    if (found := _AGE_ALONE.match(sentence)) and _BIRTHDAY.search(turn):
+        lead = f"{found['lead'].rstrip()}; " if found["lead"] else ""
+        return f"{lead}I'm {found['n']}{found['rest']}."
+    return sentence
+
+
 #: A thing of theirs and its amount, typed as a label: "Call-out fee 150 cedis.", "Rent
 #: 1,120 euros." (not a day or a month: "Friday 8pm", "June 12").
 _LABELLED_AMOUNT = re.compile(

@@ -40,7 +40,7 @@ from .anaphora import (
     someone_named,
 )
 from .attributes import PET
-from .casual import as_meant, born_named, labelled
+from .casual import as_meant, birthday_age, born_named, labelled
 from .chatter import split_opener
 from .clauses import clauses
 from .fragments import valued
@@ -306,6 +306,7 @@ def _facts(sentences: list[_Sentence], session: str, theirs: frozenset[str]) -> 
         text = post_after(valued(text, earlier[:-1], asking))
         text = arrived_in(greeted_from(text, sentence.turn.content, who), sentence.turn.content)
         text = born_named(text, sentence.turn.content, sentence.turn.name)
+        text = birthday_age(text, sentence.turn.content)
         text = old_one(named_pronoun(it_sold(text, earlier[:-1]), earlier[:-1], who), earlier[:-1])
         text = someone_named(text, earlier[:-1], sentence.turn.content)
         text = forgot_it(it_named(text, earlier[:-1]), earlier[:-1])

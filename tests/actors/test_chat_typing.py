@@ -185,3 +185,14 @@ def test_where_rent_is_paid_is_a_home_a_move_replaces() -> None:
     assert not any("Talisay" in line for line in lines), lines
     lines = _lines("Luz", "my rent is 5k a month.", "we moved to Mandaue")
     assert any("rent is 5k" in line for line in lines), lines
+
+
+def test_a_number_said_alone_on_the_speakers_birthday_is_their_new_age() -> None:
+    """ "birthday weekend! 43 and feeling like 30" is the speaker turned 43, in place of 42;
+    "it's my birthday today 🎂 35 officially" too; a son's birthday is no age of theirs."""
+    lines = _lines("Mercedes", "I'm 42, I dance tango.", "birthday weekend! 43 and feeling like 30")
+    assert "Mercedes is 43 and feeling like 30." in lines and not any("42" in x for x in lines)
+    lines = _lines("Eun-ji", "yes!! also it's my birthday today 🎂 35 officially")
+    assert "Eun-ji is 35 officially." in lines, lines
+    lines = _lines("Eun-ji", "I'm 34.", "my son's birthday party, 8 today and so loud!")
+    assert "Eun-ji is 34." in lines, lines
