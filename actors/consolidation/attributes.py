@@ -155,8 +155,7 @@ _TABLE: list[tuple[str, str]] = [
         r"(?:^|\b(?:my|our|the) |'s )(?:new )?(?:home )?add?ress(?=:| is\b| now\b)|"
         # (or where they pay rent: "rent in Talisay 5k", "our rent in Leeds is 1350")
         r"\brent (?:in|at) (?=(?-i:[A-Z]))|"
-        # (where they are, said in passing: "our quilting group here in Socorro"; not a stay,
-        # "here in Rome for the weekend")
+        # (where they are in passing, "our group here in Socorro"; not "here in Rome for a week")
         # (a stay's length, not what for: "for the weekend", not "for the coast road")
         rf"\bhere in (?=(?-i:[A-Z])){_NOT_A_STAY}|"
         # (a new home said where it is: "the new apartment in Suita is bigger"; or their home,
@@ -340,9 +339,10 @@ _TABLE: list[tuple[str, str]] = [
     ),
     (
         "car",
-        r"\b(?:car|van|truck|suv|motorbike|toyota|honda|ford|volkswagen|vw|skoda|volvo|bmw|"
-        r"audi|tesla|renault|fiat|tata|kia|hyundai|nissan|peugeot|mazda|subaru|citroen|opel|"
-        r"mercedes|dacia|jeep|chevrolet)\b|"
+        # (a make, not a person of its name: "Mercedes is 42", "Mercedes's class")
+        r"\b(?:car|van|truck|suv|motorbike)\b|(?<=\S )(?:toyota|honda|ford|volkswagen|vw|skoda|volvo|"
+        r"bmw|audi|tesla|renault|fiat|tata|kia|hyundai|nissan|peugeot|mazda|subaru|citroen|opel|"
+        r"mercedes|dacia|jeep|chevrolet)\b(?!'s)|"
         # (any make, by the verb: "drive a little Suzuki Swift"; not where, "drive the kids to
         # Leeds", nor once, "drove a Polestar on a test drive")
         r"\b(?:drives?|driving) (?:an?|the|my|our|their|his|her) "

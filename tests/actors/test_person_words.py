@@ -4,8 +4,10 @@ news. See docs/design.md, "Facts that stay true"."""
 
 from __future__ import annotations
 
+from reverie.actors.consolidation.attributes import keys
 from reverie.actors.consolidation.meaning import meaning
 from reverie.actors.consolidation.persons import a_person, another_person
+from tests.actors.merging import merge_retired as _merge
 
 
 def test_what_one_wears_or_plays_with_is_no_person_of_theirs() -> None:
@@ -16,3 +18,14 @@ def test_what_one_wears_or_plays_with_is_no_person_of_theirs() -> None:
         assert not any(a_person(w, embed) for w in ["wetsuit", "trainers", "scooter", "kayak"])
         assert all(a_person(w, embed) for w in ["coach", "driver", "landlord", "nanny"])
         assert another_person("Pilar's new wetsuit is a Zone3.", "Pilar", embed) == ""
+
+
+def test_a_speaker_named_as_a_make_is_no_car() -> None:
+    """ "Mercedes is 42" is a person (a name opening it, or whose: "Mercedes's class"), no
+    car: news of someone in her class retires neither her age nor her partner."""
+    older = ["Mercedes is 42.", "Mercedes and their partner Esteban take classes at Fulgor."]
+    said = "Paula from Mercedes's class got to the semifinal in Buenos Aires last year."
+    assert _merge("Mercedes", older, said) == []
+    assert [k.value for k in keys("Ana has a Mercedes now.") if k.attribute == "car"] == [
+        "Mercedes"
+    ]
