@@ -425,6 +425,16 @@ def revise(
             if other is not kind
             if len(ones := list(other.finditer(old.text))) == 1 and root(ones[0][0]) != root(also)
         ]
+        # (numbers said anew beside the value swapped, "open 8 to 4, and closed Tuesdays
+        # instead of Mondays" of "open 7 to 3", changed more of the line too: it stands alone)
+        swapped = {v for pair in swaps for v in pair} | values(
+            " ".join(v for p in swaps for v in p)
+        )
+        said_numbers = {v for v in values(claim) if v[0].isdigit()} - values(old.text) - swapped
+        if said_numbers and {v for v in values(old.text) if v[0].isdigit()} - swapped - values(
+            claim
+        ):
+            more |= said_numbers
         rewritten = None if more else rewrite(old, new, swaps, turns)
         if rewritten is not None:
             facts.insert(at, rewritten)

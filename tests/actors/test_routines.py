@@ -172,3 +172,14 @@ def test_the_day_a_move_was_made_is_no_new_day_of_a_routine() -> None:
         ("so, big month: we found a flat in Arroios!! moved on Saturday.", "Filipa", "s"),
     )
     assert "day off is Tuesday" in memory and "Arroios" in memory, memory
+
+
+def test_hours_said_anew_beside_a_day_swapped_leave_no_old_hours() -> None:
+    """ "now open 8 to 4, and closed Tuesdays instead of Mondays" changes the hours too: the
+    line of "open 7am to 3pm, closed Mondays" is not rewritten to "7am to 3pm, closed
+    Tuesdays"."""
+    memory = _memory_after(
+        ("we open 7am to 3pm, closed Mondays.", "Siobhan", "s"),
+        ("we're now open 8 to 4, and closed Tuesdays instead of Mondays", "Siobhan", "s"),
+    )
+    assert "7am" not in memory and "open 8 to 4" in memory, memory
