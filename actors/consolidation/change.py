@@ -271,16 +271,16 @@ def displaced(
     # "got a Galaxy S24", "riding a Canyon Endurace now": one of its makes; "swapped to Italian
     # at the language school": the line naming one nearest it ("a Spanish course")
     # (a name alone, with no kind said, nearer: not "switched to Vodafone" for the Spanish one)
-    got = got_make(said)
+    by_make = got_make(said)
     # (by the kind said after the make, when it is: "bought a Juki industrial machine" of
     # "their old Singer machine", a make the embedder does not know; "a Samsung phone case" is
     # no phone)
-    got_kind = kind_after(said, got["make"]) if got else ""
+    got_kind = kind_after(said, by_make["make"]) if by_make else ""
     if got_kind and (same := same_kind(older, new, said, speaker, persons, got_kind, embed)):
         return Displaced(*same)
-    for to, near in ((got, MAKE), (_SWITCHED_TO_NAME.search(said), NAME)):
+    for to, near in ((by_make, MAKE), (_SWITCHED_TO_NAME.search(said), NAME)):
         made = to["make"] if to else ""
-        said_kind = got_kind if to is got else ""
+        said_kind = got_kind if to is by_make else ""
         if made and (
             same := same_kind(older, new, said, speaker, persons, made, embed, near, kind=said_kind)
         ):
@@ -412,12 +412,13 @@ def displaced(
     if stated and all(v[0].isdigit() for v in stated):
         # (a new count is the clause holding the old one: "…, 14 kids at the moment" of "runs
         # the chess club at Bantama Academy", which stays)
-        count = re.compile(rf"\d|\b{COUNT_WORDS}\b", re.IGNORECASE)  # (of one clause only)
-        return apart(candidates[found], lambda part: bool(count.search(part)))
+        return apart(candidates[found], lambda part: bool(_A_COUNT.search(part)))
     # which clause of it changed, meaning alone cannot tell: the line goes whole
     return Displaced(candidates[found], None)
 
 
+#: A count, in figures or in words ("14 kids", "six men"): the clause of a line it is in.
+_A_COUNT = re.compile(rf"\d|\b{COUNT_WORDS}\b", re.IGNORECASE)
 #: The day a move of home was made: "moved on Saturday", "moved in last weekend".
 _MOVED_ON = re.compile(
     rf"\bmoved(?: (?:in|out|house|home|here))? (?:on|last|this) (?:{WEEKDAYS}|week|weekend)\b",

@@ -427,13 +427,10 @@ def revise(
         ]
         # (numbers said anew beside the value swapped, "open 8 to 4, and closed Tuesdays
         # instead of Mondays" of "open 7 to 3", changed more of the line too: it stands alone)
-        swapped = {v for pair in swaps for v in pair} | values(
-            " ".join(v for p in swaps for v in p)
-        )
-        said_numbers = {v for v in values(claim) if v[0].isdigit()} - values(old.text) - swapped
-        if said_numbers and {v for v in values(old.text) if v[0].isdigit()} - swapped - values(
-            claim
-        ):
+        pieces = [v for pair in swaps for v in pair]
+        swapped = {*pieces, *values(" ".join(pieces))}
+        said_numbers = _numbers(claim) - values(old.text) - swapped
+        if said_numbers and _numbers(old.text) - swapped - values(claim):
             more |= said_numbers
         rewritten = None if more else rewrite(old, new, swaps, turns)
         if rewritten is not None:
@@ -450,6 +447,11 @@ _THING_CALLED = re.compile(
     # (or a pet, whatever is said of it: "a grey cat named Tindra")
     rf"\b(?:{PET.pattern}) (?:called|named)\b"
 )
+
+
+def _numbers(text: str) -> set[str]:
+    """The figures ``text`` states ("8", "4" of "open 8 to 4")."""
+    return {v for v in values(text) if v[0].isdigit()}
 
 
 def _told_with(turn: str, value: str, known: set[str]) -> set[str]:
