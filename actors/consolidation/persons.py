@@ -20,6 +20,7 @@ from reverie.store import Fact
 from .attributes import PET
 from .meaning import Embed, meaning
 from .signals import signalled
+from .subjects import common_opener
 from .third_person import word_set
 from .words import RELATIVE, UPPER
 
@@ -71,6 +72,9 @@ _ONE_OF_THEIRS = re.compile(
 )
 #: Someone else by a pronoun: "He drives a Tesla now", "She's moved to Leeds".
 _HE_OR_SHE = re.compile(r"^(?:He|She)\b")
+#: Someone named who does a thing to their own, by "his" or "her": "Kev changed his phone to
+#: Telcel" (the speaker's own are written "their").
+_NAME_THEN_HIS = re.compile(rf"^(?P<name>[{UPPER}][\w-]+) (?:[a-z]+ ){{1,3}}?(?:his|her)\b")
 
 
 def another_person(text: str, speaker: str, embed: Embed) -> str:
@@ -82,6 +86,9 @@ def another_person(text: str, speaker: str, embed: Embed) -> str:
         return NOBODY_NAMED
     if found := _ONE_WHO.match(text):
         return found[0].removesuffix(" who")
+    his_own = _NAME_THEN_HIS.match(text)
+    if his_own and his_own["name"] != speaker and not common_opener(his_own["name"]):
+        return his_own["name"]
     if found := _NAME_THEN_WHO.match(text):
         name = found["name"]
         return name if name != speaker and a_person(found["noun"], embed) else ""

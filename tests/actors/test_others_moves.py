@@ -149,3 +149,13 @@ def test_a_wish_in_a_clause_after_a_change_leaves_the_change_said() -> None:
         ("I'd love to quit, the job is awful.", "Margaux", "s"),
     )
     assert "Acme" in memory, memory
+
+
+def test_a_name_doing_a_thing_to_his_or_her_own_is_someone_elses_news() -> None:
+    """ "Kev changed his phone to Telcel now" is Kev's phone (the speaker's own things are
+    written "their"): the speaker's Movistar stays, and a neighbour's house sold is no home
+    of theirs."""
+    older = ["Aurelio's phone is Movistar, the signal is very bad.", "Aurelio lives in Tlacolula."]
+    said = "Kev changed his phone to Telcel now, he says the signal is better."
+    assert _merge("Aurelio", older, said) == []
+    assert _merge("Aurelio", older, "Tomasa sold her house, she moved to Mitla.") == []
