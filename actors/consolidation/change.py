@@ -70,6 +70,7 @@ from .signals import (
 )
 from .subjects import HOLDER, by_common_noun, subject
 from .successors import succeeded
+from .switched_name import name_replaced
 from .words import COUNT_WORDS, RELATIVES, UPPER, VALUE, WEEKDAYS, WHEN, singular
 
 __all__ = ["Displaced", "apart", "displaced", "values"]
@@ -408,7 +409,9 @@ def displaced(
         candidates = [f for f in candidates if any(WHEN.fullmatch(v) for v in values(f.text))]
     found = nearest(new, candidates, embed, NEAR_OF_KIND if among else NEAR, speaker)
     if found is None:
-        return None
+        # ("we changed to Telcel" of "phone is Movistar": the line its words say, switched_name.py)
+        switched = name_replaced(older, new, said, speaker, persons, turn)
+        return Displaced(switched, None) if switched else None
     if stated and all(v[0].isdigit() for v in stated):
         # (a new count is the clause holding the old one: "…, 14 kids at the moment" of "runs
         # the chess club at Bantama Academy", which stays)
