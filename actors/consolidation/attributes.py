@@ -227,7 +227,7 @@ _TABLE: list[tuple[str, str]] = [
         # a doing, "staying at Leo's")
         # (a role's words, not a clause's: "the old one is far now - they are at Fit Zone")
         # (a doing now is no role: "the group now meets at Café Weidinger")
-        r"(?:become|becoming|became|been|now(?! [a-z]+s at\b)|as|I'm|am|is) (?:an? |the )?(?:new )?"
+        r"(?:become|becoming|became|been|now(?! (?:[A-Z][\w-]* )?[a-z]+s at\b)|as|I'm|am|is) (?:an? |the )?(?:new )?"
         r"(?:(?!(?:they|we|he|she|are|is|was|were)\b)[^\W_][\w-]* ){0,2}"
         rf"(?!(?:{PATRONS}|student)s? )"
         # (nor where one is away: "is out at Swakopmund for fieldwork", "was back at Hanna's")

@@ -287,3 +287,12 @@ def test_a_workplace_said_short_is_the_same_one() -> None:
         ),
     )
     assert "Tygerberg" in memory and "moved to" not in memory, memory
+
+
+def test_a_doing_said_now_after_a_name_is_no_employer() -> None:
+    """ "For wood now Edgar buys at Maderera Pucallpa" is where he buys, no job taken: it
+    retires no employer; "Edgar is now head carpenter at Taller Sillar" is one."""
+    older = ["Edgar works at Maderas Arequipa.", "Edgar lives in Arequipa."]
+    said = "For wood now Edgar buys at Maderera Pucallpa, they have tornillo and cedar."
+    assert _merge("Edgar", older, said) == []
+    assert _merge("Edgar", older, "Edgar is now head carpenter at Taller Sillar.") == [older[0]]
