@@ -40,7 +40,9 @@ _GONE = (
     r"(?=[,.!;]|$| (?:last|this|on|in|yesterday|today|to)\b)|"
     # (gone for good, not for a week or a while: "gone to Spain for a week", "left his bike";
     # or for what keeps them away: "left for a job in Warsaw")
+    # (or off doing a thing for long: "gone backpacking through Europe", "gone travelling")
     r"(?:left|gone)(?= for good|[,.!;]|$| (?:last|this|on|in|yesterday|today|us|me)\b|"
+    r" (?:off )?[a-z]{3,}ing (?:through|around|in|across)\b|"
     r" for (?:a |an |the |her |his |their )?(?:new )?(?:job|work|uni|university|college|studies)\b))"
 )
 _LEAD = r"^(?:(?i:well|so|and|also|oh|but),? )*"
@@ -49,7 +51,8 @@ _LEAD = r"^(?:(?i:well|so|and|also|oh|but),? )*"
 _LEFT = re.compile(
     rf"{_LEAD}(?:[Tt]he|[Oo]ur|[Mm]y|(?P<whose>[A-Z][\w-]*)'s) "
     # (described, maybe: "the night carer", "the nurse who came in the mornings")
-    r"(?:(?P<mod>[a-z]+) )?(?P<tie>[a-z][\w-]+)(?: (?:who|that) (?P<who>[a-z][a-z ']*?))?"
+    # (whom they did it for is the speaker, by name: "the young man who was helping Kiprono")
+    r"(?:(?P<mod>[a-z]+) )?(?P<tie>[a-z][\w-]+)(?: (?:who|that) (?P<who>[a-z][\w ']*?))?"
     rf"{_GONE}"
 )
 #: Someone by name, gone: "Dr Kamau retired", "Tunde moved out".
@@ -107,8 +110,14 @@ def member_left(older: Sequence[Fact], new: Fact, speaker: str) -> list[tuple[Fa
 
 
 def _stems(words: set[str]) -> set[str]:
-    """``words`` by their first five letters: "driver" and "drives", "night" and "nights"."""
-    return {w[:5] for w in words}
+    """``words`` by their first five letters ("driver" and "drives", "night" and "nights"),
+    and a doer's or a doing's by its root too: "helper" and "helping" (not "help")."""
+    roots = {f"{m[1]}-" for w in words if (m := _DOER.fullmatch(w))}
+    return {w[:5] for w in words} | roots
+
+
+#: A doer's or a doing's word, by its root: "helper", "helping", "cleaners".
+_DOER = re.compile(r"([a-z]{4,}?)(?:ing|ers?)")
 
 
 def _named_left(older: Sequence[Fact], name: str, speaker: str) -> list[tuple[Fact, Fact | None]]:

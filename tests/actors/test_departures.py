@@ -101,6 +101,30 @@ def test_one_named_who_left_takes_the_lines_naming_them_by_no_family_tie() -> No
     assert any("Kofi plays the drums" in line for line in lines), lines
 
 
+def test_one_off_for_long_or_who_helped_the_speaker_is_gone() -> None:
+    """ "my helper's gone backpacking through Europe" is gone for long, as "left for a job"
+    is; "the young man who was helping me" is "my helper Brian" (a helper helps); a line
+    asking for help names no helper."""
+    for first, news in [
+        (
+            "my helper Jordo reckons we should do a student discount",
+            "also my helper's gone backpacking through Europe, so I've got Tayla now",
+        ),
+        (
+            "my helper Brian fell off a ladder yesterday, only a sprain thank God.",
+            "the young man who was helping me went back to his village in Kapsabet.",
+        ),
+    ]:
+        name = "Jordo" if "Jordo" in first else "Brian"
+        _gone("Kiprono", "I'm an electrician in Eldoret.", first, news, name)
+    lines = lines_after(
+        "Thanh",
+        "I need help planning the summer. Ngan stays home with our helper chi Oanh.",
+        "our helper went back to her hometown to get married, we found chi Thuong.",
+    )
+    assert not any("Oanh" in line for line in lines), lines
+
+
 def _gone(speaker: str, intro: str, first: str, news: str, name: str) -> None:
     """After ``intro`` (a trade in a city), ``first`` and ``news``, no line names ``name``, and
     the city stays."""
