@@ -427,16 +427,16 @@ _NAMED = re.compile(
 )
 #: The words before a name that say where, what for or whose ("for its MOT", "of Miso").
 _WHERE_OR_WHOSE = re.compile(
-    r"\b(?:in|at|from|to|near|outside|with|for|by|of|its|his|her|their|our)(?: the)? $",
-    re.IGNORECASE,
+    r"\b(?:in|at|from|to|near|outside|with|for|by|of|its|his|her|their|our)(?: the)? $", re.I
 )
 _CLAUSE_END = re.compile(r"[,;]\s|\s(?:so|but|because)\s")
 #: A clause that opens with a thing ("The studio …", "our office …"), not a person.
 _A_THING = re.compile(
-    # (or a being of someone's: "Ruth's collie has gone to live on a farm")
-    # (said with its "'s": "Sad news: the cat's moved in with my parents")
-    # (or with two words before its noun: "my old retainer client moved to Shopify")
-    r"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?:the|our|my|their|his|her|its|(?-i:[A-Z])[\w-]*'s) "
+    # (or a being of someone's, "Ruth's collie has gone to live on a farm", with its "'s", "the
+    # cat's moved in with my parents", with two words before its noun, "my old retainer client
+    # moved to Shopify", or all of them, "all the fruit stalls move to Mercado Wanchaq")
+    r"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?:(?:all|both) )?(?:the|our|my|their|his|her|its|"
+    r"(?-i:[A-Z])[\w-]*'s) "
     rf"(?!(?:user|family|household|{RELATIVES})s?\b)[a-z]+(?:'s)?"
     r"(?: (?!(?:are|is|was|were|has|have|had|been|finally|just|now|all|still|also)\b)[a-z]+){0,2} "
     # (and when: "the dog now lives with my mother")

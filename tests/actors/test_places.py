@@ -78,3 +78,20 @@ def test_a_move_to_a_new_club_is_no_move_of_home() -> None:
     ]
     said = "Wayan moved to a new club, PB Garuda Muda, better coach."
     assert _merge("Wayan", older, said) == [older[0]]
+
+
+def test_all_the_stalls_moved_is_no_home_and_the_city_stays() -> None:
+    """ "all the fruit stalls move to Mercado Wanchaq" moves the stalls, no home: the stall's
+    old line goes and where the speaker works stays ("is based in Cusco")."""
+    memory = _memory_after(
+        ("I sell fruit in the Mercado San Pedro in Cusco, stall 112.", "Yolanda", "s"),
+        (
+            "the municipality is fixing the old market, all the fruit stalls move to Mercado "
+            "Wanchaq, I am now in stall 38 there.",
+            "Yolanda",
+            "s",
+        ),
+    )
+    lines = _facts(memory)
+    assert "Yolanda is based in Cusco." in lines, lines
+    assert not any("San Pedro" in line for line in lines), lines
