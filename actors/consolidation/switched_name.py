@@ -61,7 +61,11 @@ def name_replaced(
     (``said`` with its opener, in the turn ``turn``) switches from, or None."""
     lines = " ".join(f.text for f in older)
     whose = owner(new.text, named(new.text, persons, lines))
-    if whose not in (speaker, "") or any(k.attribute == "residence" for k in keys(new.text)):
+    # (someone may switch it for them: "Cornel's son put Cornel on Digi", "he put them on Digi")
+    for_them = re.search(rf"\b(?:{re.escape(speaker)}|their|them)\b", new.text[len(whose) :])
+    if not (whose in (speaker, "") or for_them) or any(
+        k.attribute == "residence" for k in keys(new.text)
+    ):
         return None  # ("Kev sold his block …, so they're out at Mingoola now"; a move of home)
     switched = {
         n
@@ -84,7 +88,10 @@ def name_replaced(
     # Telcel" of "phone is Movistar", "drive my abang's old Saga" of "drives a Myvi"; not a
     # person, "my sister")
     beside = {w for w in _beside(sentence, switched) if not _BEINGS.fullmatch(w)}
-    own = theirs(older, new, said, speaker, cue=False) or []
+    # (what is theirs, when someone else did it for them: "He put Cornel also on Digi")
+    own = (theirs(older, new, said, speaker, cue=False) if whose in (speaker, "") else []) or (
+        [f for f in older if owner(f.text, persons | {speaker}) == speaker] if for_them else []
+    )
     naming = [
         f
         for f in own

@@ -41,6 +41,19 @@ def test_a_name_said_with_the_same_verb_replaces_the_line_of_that_verb() -> None
     assert _holds(lines, "Saga"), lines
 
 
+def test_a_name_someone_switched_them_to_replaces_their_line() -> None:
+    """ "He put me on Digi for the phone" (their grandson did it for them, "the other
+    company" said after): the speaker's phone's Orange goes, though Darius made the change."""
+    lines = lines_after(
+        "Cornel",
+        "My phone, it is Orange. I keep 300 sheep in Ieud.",
+        "My grandson Darius came from Torino, he stays with me now. He put me also on Digi for "
+        "the phone, cheaper. The other company I paid 3 times more",
+    )
+    assert not _holds(lines, "Orange"), lines
+    assert _holds(lines, "Digi") and _holds(lines, "Ieud"), lines
+
+
 def test_two_lines_of_the_same_words_leave_the_change_open() -> None:
     """Which of their two phones changed, nothing says: neither line is the one; a wife's
     phone is hers, and leaves the speaker's one phone the one that changed."""
