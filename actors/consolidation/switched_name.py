@@ -5,9 +5,10 @@
 says what it is for ("He also fixed my phone, we changed to Telcel"), and so does the
 line of the name it replaces ("Aurelio's phone is Movistar, the signal is very bad").
 So a change to a name no line holds retires the speaker's one line naming a thing by
-a name, said with a word of the sentence it was switched in ("the line" of "Airtel is
-giving me problems, the money line drops"; "details" of "put the mBank transfer
-details on invoices"). See docs/design.md, "Facts that stay true".
+another name with a word said within a few words of both names, their frame ("And the
+engine, I took a Suzuki 25" of "the Yamaha 15 is tired, maybe new engine"; "playing for
+the Mustangs now, my old team folded" of "their hockey team, the Bandits"), when no line
+is near enough in meaning. See docs/design.md, "Facts that stay true".
 """
 
 from __future__ import annotations
