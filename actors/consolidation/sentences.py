@@ -23,10 +23,12 @@ __all__ = [
 MAX_SENTENCE_CHARS = 300
 #: An emoji, which may end a sentence as a full stop does.
 EMOJI = "[\u2600-\u27bf\U0001f1e6-\U0001f1ff\U0001f300-\U0001faff]"
-#: Not just after a title's abbreviation ("St. Nicholas", "Dr. Ospanova", "M. Lefort"), which ends
-#: no sentence.
+#: Not just after a title's abbreviation ("St. Nicholas", "Dr. Ospanova", "M. Lefort"), in the
+#: languages people mix in too ("Dra. Velasco", "Sra. Quispe", "Mme. Diallo"), which ends no
+#: sentence.
+_TITLES = ("Dr", "St", "Mr", "Mrs", "Ms", "Prof", "Mt", "Jr", "Sr", "M")
 NOT_AFTER_A_TITLE = "".join(
-    rf"(?<!\b{t}\.)" for t in ("Dr", "St", "Mr", "Mrs", "Ms", "Prof", "Mt", "Jr", "Sr", "M")
+    rf"(?<!\b{t}\.)" for t in (*_TITLES, "Dra", "Sra", "Srta", "Mme", "Fr", "Rev")
 )
 #: Where a sentence ends: not after a title's abbreviation.
 _SPLIT = re.compile(

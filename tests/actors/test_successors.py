@@ -168,3 +168,16 @@ def test_a_new_one_named_after_or_found_replaces_the_households_one_who_left() -
     )
     memory = _memory_after(older, (said, "Babajide", "s"))
     assert "Kehinde" not in memory and "Funke" in memory, memory
+
+
+def test_a_title_in_another_language_ends_no_sentence_before_the_one_it_names() -> None:
+    """ "now it is a young lady, Dra. Velasco. Very serious": "Dra." (as "Sra.", "Mme.")
+    is a title, so the new doctor is named in the line, not cut off at her title."""
+    lines = lines_after(
+        "Aurelio",
+        "I live in Tlacolula. My doctor at the health centre is Dr. Ramirez.",
+        "Buenas. I went to the health centre, my old doctor finally retired, now it is a young "
+        "lady, Dra. Velasco. Very serious, very good.",
+    )
+    assert any("Velasco" in line for line in lines), lines
+    assert not any(line.rstrip().endswith("Dra.") for line in lines), lines
