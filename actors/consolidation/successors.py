@@ -81,6 +81,14 @@ _NOW_DOES = re.compile(
     r"(?![^,.;]*\b(?:too|as well|also)\b)"
 )
 
+#: A doctor seen now, by title (the role a title says, as a noun does): "I'm doing telehealth
+#: with a Dr Sinclair now", "now I see Dr Kariuki", "now it is a young lady, Dra. Velasco".
+_TITLE = r"\b(?:Dr|Dra|Doctor)\.? "
+_DOCTOR_NOW = re.compile(
+    rf"{_TITLE}(?P<name>[{UPPER}][\w-]*)\b(?=[^.;]*\bnow\b)|"
+    rf"\b(?:now|new)\b[^.;]*?{_TITLE}(?P<name2>[{UPPER}][\w-]*)"
+)
+
 
 def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact | None:
     """The line of ``older`` naming whom the person ``new`` (said in ``turn``) tells of took
@@ -138,6 +146,11 @@ def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact
         found = _one(
             mine, rf"\b(?:their|the) {now['noun']}\b(?!.*\b{now['who']}\b).*(?<=\S )[{UPPER}][a-z]"
         )
+    if found is None and (doctor := _DOCTOR_NOW.search(new.text)):
+        # "telehealth with a Dr Sinclair now": the one line of theirs naming another doctor
+        mine = theirs(older, new, new.text, speaker, cue=False) or []
+        other = re.escape(doctor["name"] or doctor["name2"])
+        found = _one(mine, rf"{_TITLE}(?!{other}\b)[{UPPER}]")
     if found is None and (now := _DOES_NOW.match(new.text)) and now["who"] != speaker:
         # "Auntie Salmah helps every morning now": the one line of someone else's doing it for
         # them ("Hafiz's nephew Irfan helps them") had that place

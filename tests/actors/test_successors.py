@@ -181,3 +181,22 @@ def test_a_title_in_another_language_ends_no_sentence_before_the_one_it_names() 
     )
     assert any("Velasco" in line for line in lines), lines
     assert not any(line.rstrip().endswith("Dra.") for line in lines), lines
+
+
+def test_a_doctor_seen_now_by_title_replaces_the_line_of_another_doctor() -> None:
+    """ "telehealth with a Dr Sinclair now": the title says the role, as a noun does, so the
+    one line of theirs naming another doctor goes (before, meaning alone found it no nearer
+    than the ute's); the same doctor said again takes none, nor does a wife's doctor."""
+    older = [
+        "Gladys keeps bees out of Tenterfield.",
+        "The Rodeo's done its diff again, 22 years old that ute.",
+        "Dr Nguyen says Gladys's blood pressure's up, probably the Rodeo's fault ha.",
+        "Gladys's son reckons buy a Ranger like his.",
+    ]
+    said = "Gladys is doing telehealth with a Dr Sinclair now for the blood pressure."
+    assert _merge("Gladys", older, said) == [older[2]]
+    for said in (
+        "Dr Nguyen now says Gladys's blood pressure is fine.",
+        "Gladys's wife sees Dr Muthoni now for her sugar.",
+    ):
+        assert older[2] not in _merge("Gladys", older, said), said
