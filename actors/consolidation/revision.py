@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 from reverie.store import Fact, MessageRecord
 
-from .attributes import PET
+from .attributes import PET, keys
 from .change import values
 from .chatter import is_chatter
 from .grounding import content_stems, supports
@@ -231,6 +231,10 @@ def revise(
     amount = None if over(new.text) else counted(new.text)  # (not "was only 600 a month")
     if amount and hedged(new.text[: new.text.find(amount[1])]):
         amount = None  # an idea, "I was thinking 85 soles" (not "agreed to 11,000 if we sign")
+    if amount and any(
+        k.value == amount[1] and k.subject not in ("", speaker.casefold()) for k in keys(new.text)
+    ):
+        amount = None  # a thing's, by its key: "the Rodeo's done its diff, 22 years old that ute"
     whole = ""  # (a topic's amount stated: what is said before it is the topic, "Rent is …")
     if not corrects and (record := record_time(new.text, turn)):
         # "RACE REPORT: 1:47:12!!! new PB": the one line of theirs holding a record's time

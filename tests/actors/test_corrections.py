@@ -9,6 +9,7 @@ import pytest
 
 from tests.actors.merging import facts_of as _facts
 from tests.actors.merging import memory_after as _memory_after
+from tests.actors.merging import merge_retired
 from tests.actors.merging import merged as _merged
 
 
@@ -189,3 +190,12 @@ def test_a_value_said_alone_puts_right_what_its_turn_owned_was_wrong() -> None:
     assert not any("14" in f for f in facts), facts
     alone = _facts(_memory_after(("What time is it? It's 11. Time for tea.", "Kenji", "s")))
     assert not any("11" in f for f in alone), alone
+
+
+def test_a_things_age_is_no_new_age_of_the_speaker() -> None:
+    """ "the Rodeo's done its diff again, 22 years old that ute": 22 years is the ute's (its
+    key's subject), so "Gladys is 68 years old" stays; "I'm 69 now" is hers."""
+    older = ["Gladys is 68 years old.", "Gladys keeps bees out of Tenterfield."]
+    said = "The Rodeo's done its diff again, 22 years old that ute."
+    assert merge_retired("Gladys", older, said) == []
+    assert merge_retired("Gladys", older, "Gladys is 69 years old now.") == [older[0]]
