@@ -39,11 +39,12 @@ _GONE = (
     r"(?:had to leave|(?:went|gone|go|goes) away|stopped(?: coming| working)?)"
     r"(?=[,.!;]|$| (?:last|this|on|in|yesterday|today|to)\b)|"
     # (gone for good, not for a week or a while: "gone to Spain for a week", "left his bike";
-    # or for what keeps them away: "left for a job in Warsaw")
+    # or for what keeps them away: "left for a job in Warsaw", "left for a hospital job")
     # (or off doing a thing for long: "gone backpacking through Europe", "gone travelling")
     r"(?:left|gone)(?= for good|[,.!;]|$| (?:last|this|on|in|yesterday|today|us|me)\b|"
     r" (?:off )?[a-z]{3,}ing (?:through|around|in|across)\b|"
-    r" for (?:a |an |the |her |his |their )?(?:new )?(?:job|work|uni|university|college|studies)\b))"
+    r" for (?:a |an |the |her |his |their )?(?:new )?(?:[a-z]+ )?"
+    r"(?:job|work|uni|university|college|studies)\b))"
 )
 _LEAD = r"^(?:(?i:well|so|and|also|oh|but),? )*"
 #: Someone by a tie, gone: "the lodger's given notice", "Our flatmate moved out", "my

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from tests.actors.merging import lines_after
 from tests.actors.merging import memory_after as _memory_after
+from tests.actors.merging import merge_retired as _merge
 
 
 def test_someone_by_a_tie_who_left_takes_the_line_naming_them() -> None:
@@ -131,3 +132,11 @@ def _gone(speaker: str, intro: str, first: str, news: str, name: str) -> None:
     lines = lines_after(speaker, intro, first, news)
     assert not any(name in line for line in lines), lines
     assert any(line.startswith(f"{speaker} is based in ") for line in lines), lines
+
+
+def test_one_who_left_for_a_job_said_with_its_kind_is_gone() -> None:
+    """ "Mary left for a hospital job" is gone for good, as "left for a job" is: the carer's
+    line naming her goes; "Mary left her bag here" leaves nothing."""
+    older = ["Fiona's carer Mary comes at 8 every morning.", "Fiona lives in Kirkcaldy."]
+    assert _merge("Fiona", older, "Mary left for a hospital job.") == [older[0]]
+    assert _merge("Fiona", older, "Mary left her bag here yesterday.") == []
