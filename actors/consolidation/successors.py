@@ -27,8 +27,10 @@ __all__ = ["succeeded"]
 _NEW_ONE = re.compile(
     rf"\b(?:is|'s) (?P<whose>my|their|our|[{UPPER}][\w-]*'s) new (?P<noun>[a-z]{{3,}})\b|"
     rf"\b(?P<whose2>my|their|our|[{UPPER}][\w-]*'s) new (?P<noun2>[a-z]{{3,}}) is [{UPPER}]|"
-    # (or the new one where they work or live: "the new payroll manager is Raj")
-    rf"\b(?P<whose4>[Tt]he) new (?:[a-z]+ )?(?P<noun4>[a-z]{{3,}}) is [{UPPER}]|"
+    # (or the new one where they work or live: "the new payroll manager is Raj", "The new carer
+    # is called Grace")
+    rf"\b(?P<whose4>[Tt]he) new (?:[a-z]+ )?(?P<noun4>[a-z]{{3,}}) is (?:called |named )?"
+    rf"(?P<name4>[{UPPER}][\w-]*)|"
     # (or the one they report to now: "I report to Yolanda now")
     rf"^(?P<whose3>[{UPPER}][\w-]*) (?:now )?reports? to [{UPPER}][\w-]*(?: now\b)?"
 )
@@ -108,7 +110,11 @@ def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact
         # (the new one is someone else: whose the line is, its words say; not the old one's
         # news said just before, "my assistant got married and moved to Irbid")
         before = [f for f in older if not same_turn(f, new)]
-        found = _one(before, rf"^{re.escape(speaker)}(?:'s| and others'?) (?:old )?{noun}\b")
+        # (not a line already naming the new one: "The new carer is called Grace" of "carer Grace")
+        named_anew = rf"(?!.*\b{re.escape(role['name4'])}\b)" if role["name4"] else ""
+        found = _one(
+            before, rf"^{re.escape(speaker)}(?:'s| and others'?) (?:old )?{noun}\b{named_anew}"
+        )
     someone = _SOMEONE_NEW.search(new.text)
     if found is None and someone and (leaving := _ROLE_LEAVING.search(turn)):
         # "the childminder is retiring 😢 we've found someone new, Nuala": their line with her

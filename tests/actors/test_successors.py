@@ -20,6 +20,15 @@ def test_a_new_one_in_a_role_named_after_it_replaces_the_line_of_that_role() -> 
     assert _merge("Gianni", older, said) == []
 
 
+def test_the_new_one_called_by_name_replaces_the_line_of_that_role() -> None:
+    """ "The new carer is called Grace": the carer line with Mary goes, as "the new payroll
+    manager is Raj" does; a carer line with Grace already in it is no change."""
+    older = ["Fiona's carer Mary comes at 8 every morning.", "Fiona lives in Kirkcaldy."]
+    assert _merge("Fiona", older, "The new carer is called Grace, lovely girl.") == [older[0]]
+    older = ["Fiona's carer Grace comes at 8 every morning.", "Fiona lives in Kirkcaldy."]
+    assert _merge("Fiona", older, "The new carer is called Grace, lovely girl.") == []
+
+
 def test_a_new_one_said_as_news_of_no_one_replaces_the_speakers_line_of_that_role() -> None:
     """ "New roommate too, Karine" opens with the new one, as news does: the speaker's line
     with their roommate Odile goes (before, the sentence named no one of the speaker's, and
