@@ -33,7 +33,8 @@ _GONE = (
     r"(?:given (?:(?:his|her|their|in (?:his|her|their)) )?notice|handed in (?:his|her|their) notice|"
     # (quitting a thing is no leaving: "Helena quit her dance class"; a job is, "quit his job")
     r"moved out|moved away|quit(?! (?:her|his|the|my|their|our|an?) (?!job|post|position)\b)|"
-    r"resigned|retired|(?:went|gone|moved) back (?:to|home)\b|"
+    # (or moved to another town: "Tania moved to Perth", not "moved to nights")
+    r"resigned|retired|(?:went|gone|moved) back (?:to|home)\b|moved (?:up |down |over )?to (?-i:[A-Z])|"
     # (for long, not for a day: "went off on maternity leave", "had to leave, her mother is sick")
     r"(?:went|gone) (?:off )?on (?:[a-z]+ )?leave\b|"
     r"(?:had to leave|(?:went|gone|go|goes) away|stopped(?: coming| working)?)"

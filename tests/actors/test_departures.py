@@ -140,3 +140,15 @@ def test_one_who_left_for_a_job_said_with_its_kind_is_gone() -> None:
     older = ["Fiona's carer Mary comes at 8 every morning.", "Fiona lives in Kirkcaldy."]
     assert _merge("Fiona", older, "Mary left for a hospital job.") == [older[0]]
     assert _merge("Fiona", older, "Mary left her bag here yesterday.") == []
+
+
+def test_one_named_who_moved_to_another_town_is_gone() -> None:
+    """ "Tania moved to Perth" ends the childminder's line naming her, as "moved away" does;
+    a son who moved to Perth is still a son, and "moved to nights" names no town."""
+    older = ["Mick's son goes to childminder Tania on Mondays.", "Mick lives in Brisbane."]
+    said = "Tania moved to Perth so Jayden goes to Aunty Rose now."
+    assert older[0] in _merge("Mick", older, said)
+    older = ["Mick's son Jayden plays rugby on Saturdays.", "Mick lives in Brisbane."]
+    assert _merge("Mick", older, "Jayden moved to Perth for uni.") == []
+    older = ["Mick's workmate Tania drives the other van.", "Mick lives in Brisbane."]
+    assert _merge("Mick", older, "Tania moved to nights, we never see her.") == []
