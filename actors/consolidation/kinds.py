@@ -79,11 +79,12 @@ KINDS = [
         re.IGNORECASE,
     ),
     # (a decimal whole: "58.2 seconds" is no 58; nor is a time a number, "6:15" no 6)
-    # (and thousands said with a k: "rent is 180k"; or after a currency's letter: "R2,800")
+    # (and thousands said with a k: "rent is 180k"; or after a currency's letter: "R2,800"; or
+    # with a unit joined to it: "5mg", "10km")
     # (not by how much it changed: ``_NOT_BY``)
     re.compile(
         rf"{_NOT_BY}(?:{_MONEY}\d{{1,3}}(?:,\d{{3}})+\b"
-        rf"|(?<!:){_START}\d+(?:\.\d+\b|(?:st|nd|rd|th|k)?\b(?![.:]\d)))"
+        rf"|(?<!:){_START}\d+(?:\.\d+\b|(?:st|nd|rd|th|k|mg|ml|kg|km)?\b(?![.:]\d)))"
     ),
 ]
 #: A weekday, as a schedule says it ("Tuesday mornings").

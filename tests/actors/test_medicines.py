@@ -5,6 +5,7 @@ one line of what they take goes, whatever the drug's name; a class taken stays."
 from __future__ import annotations
 
 from tests.actors.merging import memory_after as _memory_after
+from tests.actors.merging import merge_retired as _merge
 
 
 def test_a_medicine_switched_by_its_noun_retires_the_one_taken() -> None:
@@ -125,3 +126,11 @@ def test_what_they_stopped_by_what_they_were_on_or_taking_is_that_line() -> None
         ),
     )
     assert "melatonin" not in memory and "magnesium" in memory, memory
+
+
+def test_a_dose_written_with_its_unit_joined_is_an_amount() -> None:
+    """ "put my amlodipine up to 10mg" changes "takes 5mg of amlodipine": "5mg" is an
+    amount, as "5 mg" is; the city stays."""
+    older = ["Agnes takes 5mg of amlodipine.", "Agnes lives in Dundee."]
+    said = "The doctor put Agnes's amlodipine up to 10mg."
+    assert _merge("Agnes", older, said) == [older[0]]
