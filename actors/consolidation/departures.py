@@ -58,7 +58,10 @@ _LEFT = re.compile(
     rf"{_GONE}"
 )
 #: Someone by name, gone: "Dr Kamau retired", "Tunde moved out".
-_NAMED_GONE = re.compile(rf"{_LEAD}(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Miss)\.? )?[A-Z][\w-]+){_GONE}")
+#: (with what else they did first: "Bilal got married and moved out")
+_NAMED_GONE = re.compile(
+    rf"{_LEAD}(?P<name>(?:(?:Dr|Mr|Mrs|Ms|Miss)\.? )?[A-Z][\w-]+)(?:(?: [a-z]+){{1,3}} and)?{_GONE}"
+)
 #: Ties that outlive a move or a job: family, partners, friends (of the relations people are
 #: named by, all but those of a home or a workplace shared).
 _LASTING = re.compile(rf"(?:{RELATIVES})", re.IGNORECASE)

@@ -152,3 +152,12 @@ def test_one_named_who_moved_to_another_town_is_gone() -> None:
     assert _merge("Mick", older, "Jayden moved to Perth for uni.") == []
     older = ["Mick's workmate Tania drives the other van.", "Mick lives in Brisbane."]
     assert _merge("Mick", older, "Tania moved to nights, we never see her.") == []
+
+
+def test_one_named_who_left_after_another_thing_done_is_gone() -> None:
+    """ "Bilal got married and moved out": what he did first does not hide that he left, so
+    "Omar's housemate is Bilal" goes; "Bilal got married" alone leaves it."""
+    older = ["Omar's housemate is Bilal.", "Omar lives in Lahore."]
+    said = "Bilal got married and moved out, Omar's cousin Hamza took his room."
+    assert older[0] in _merge("Omar", older, said)
+    assert _merge("Omar", older, "Bilal got married last week.") == []
