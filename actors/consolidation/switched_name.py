@@ -88,7 +88,10 @@ def name_replaced(
     # (what it is for is a word said beside both names, its frame: "my phone, we changed to
     # Telcel" of "phone is Movistar", "drive my abang's old Saga" of "drives a Myvi"; not a
     # person, "my sister")
-    beside = {w for w in _beside(sentence, switched) if not _BEINGS.fullmatch(w)}
+    # (the turn's words, across a sentence's end too: "sorted the agency thing. I'm with
+    # Tempo-Team now" of "works for the Randstad agency")
+    told = turn if sentence is not said else said
+    beside = {w for w in _beside(told, switched) if not _BEINGS.fullmatch(w)}
     # (what is theirs, when someone else did it for them: "He put Cornel also on Digi")
     own = (theirs(older, new, said, speaker, cue=False) if whose in (speaker, "") else []) or (
         [f for f in older if owner(f.text, persons | {speaker}) == speaker] if for_them else []

@@ -54,6 +54,18 @@ def test_a_name_someone_switched_them_to_replaces_their_line() -> None:
     assert _holds(lines, "Digi") and _holds(lines, "Ieud"), lines
 
 
+def test_the_words_beside_a_name_reach_across_a_sentences_end() -> None:
+    """ "sorted the agency thing. I'm with Tempo-Team now": the agency said just before the
+    name, in the sentence before, is its frame; "works for the Randstad agency" goes."""
+    lines = lines_after(
+        "Ines",
+        "I work for the Randstad agency. I live in Nijmegen.",
+        "sorted the agency thing. I'm with Tempo-Team now, better rates",
+    )
+    assert not _holds(lines, "Randstad"), lines
+    assert _holds(lines, "Tempo-Team") and _holds(lines, "Nijmegen"), lines
+
+
 def test_two_lines_of_the_same_words_leave_the_change_open() -> None:
     """Which of their two phones changed, nothing says: neither line is the one; a wife's
     phone is hers, and leaves the speaker's one phone the one that changed."""
