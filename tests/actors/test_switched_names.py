@@ -18,52 +18,63 @@ def _holds(lines: list[str], word: str) -> bool:
     return any(word in line for line in lines)
 
 
+def _replaced(speaker: str, first: str, said: str, old: str, *kept: str) -> None:
+    """After ``first`` and then ``said`` (a day apart), no line holds ``old`` and some line
+    holds each of ``kept``."""
+    lines = lines_after(speaker, first, said)
+    assert not _holds(lines, old), lines
+    assert all(_holds(lines, word) for word in kept), lines
+
+
 def test_a_carrier_switched_to_replaces_the_line_of_the_thing_it_is_for() -> None:
     """The phone said beside both names is the frame: Movistar goes, Telcel stays, and the
     dominoes club (another thing) stays."""
-    lines = lines_after(
+    _replaced(
         "Aurelio",
         "My phone is Movistar, the signal is very bad in my street. I play dominoes at Casa Pepe.",
         "My grandson fixed my phone, we changed to Telcel, now I hear my compadres clearly.",
+        "Movistar",
+        "Telcel",
+        "Pepe",
     )
-    assert not _holds(lines, "Movistar"), lines
-    assert _holds(lines, "Telcel") and _holds(lines, "Pepe"), lines
 
 
 def test_a_name_said_with_the_same_verb_replaces_the_line_of_that_verb() -> None:
     """ "now I drive my brother's old Saga" is the car of "drives a Myvi"."""
-    lines = lines_after(
+    _replaced(
         "Nurul",
         "I drive a Myvi to the factory every morning. I cook for my mother on Sundays.",
         "now I drive my brother's old Saga, he gave it to me cheap",
+        "Myvi",
+        "Saga",
     )
-    assert not _holds(lines, "Myvi"), lines
-    assert _holds(lines, "Saga"), lines
 
 
 def test_a_name_someone_switched_them_to_replaces_their_line() -> None:
     """ "He put me on Digi for the phone" (their grandson did it for them, "the other
     company" said after): the speaker's phone's Orange goes, though Darius made the change."""
-    lines = lines_after(
+    _replaced(
         "Cornel",
         "My phone, it is Orange. I keep 300 sheep in Ieud.",
         "My grandson Darius came from Torino, he stays with me now. He put me also on Digi for "
         "the phone, cheaper. The other company I paid 3 times more",
+        "Orange",
+        "Digi",
+        "Ieud",
     )
-    assert not _holds(lines, "Orange"), lines
-    assert _holds(lines, "Digi") and _holds(lines, "Ieud"), lines
 
 
 def test_the_words_beside_a_name_reach_across_a_sentences_end() -> None:
     """ "sorted the agency thing. I'm with Tempo-Team now": the agency said just before the
     name, in the sentence before, is its frame; "works for the Randstad agency" goes."""
-    lines = lines_after(
+    _replaced(
         "Ines",
         "I work for the Randstad agency. I live in Nijmegen.",
         "sorted the agency thing. I'm with Tempo-Team now, better rates",
+        "Randstad",
+        "Tempo-Team",
+        "Nijmegen",
     )
-    assert not _holds(lines, "Randstad"), lines
-    assert _holds(lines, "Tempo-Team") and _holds(lines, "Nijmegen"), lines
 
 
 def test_two_lines_of_the_same_words_leave_the_change_open() -> None:
