@@ -26,10 +26,25 @@ EMOJI = "[\u2600-\u27bf\U0001f1e6-\U0001f1ff\U0001f300-\U0001faff]"
 #: Not just after a title's abbreviation ("St. Nicholas", "Dr. Ospanova", "M. Lefort"), in the
 #: languages people mix in too ("Dra. Velasco", "Sra. Quispe", "Mme. Diallo"), which ends no
 #: sentence.
-_TITLES = ("Dr", "St", "Mr", "Mrs", "Ms", "Prof", "Mt", "Jr", "Sr", "M")
-NOT_AFTER_A_TITLE = "".join(
-    rf"(?<!\b{t}\.)" for t in (*_TITLES, "Dra", "Sra", "Srta", "Mme", "Fr", "Rev")
+_TITLES = (
+    "Dr",
+    "St",
+    "Mr",
+    "Mrs",
+    "Ms",
+    "Prof",
+    "Mt",
+    "Jr",
+    "Sr",
+    "M",
+    "Dra",
+    "Sra",
+    "Srta",
+    "Mme",
+    "Fr",
+    "Rev",
 )
+NOT_AFTER_A_TITLE = "".join(rf"(?<!\b{t}\.)" for t in _TITLES)
 #: Where a sentence ends: not after a title's abbreviation.
 _SPLIT = re.compile(
     NOT_AFTER_A_TITLE

@@ -78,9 +78,8 @@ def name_replaced(
     if not switched:
         return None
     # (the sentence of the turn the name is in: "He also fixed my phone, we changed to Telcel")
-    sentence = next(
-        (s for s in _SENTENCE.split(turn) if any(n.split()[0] in s for n in switched)), said
-    )
+    in_turn = [s for s in _SENTENCE.split(turn) if any(n.split()[0] in s for n in switched)]
+    sentence = in_turn[0] if in_turn else said
     # (or the turn says the old one went: "He put me also on Digi for the phone, cheaper. The
     # other company I paid 3 times more")
     if not (signalled(sentence) or _THE_OLD.search(turn)) or hedged(sentence):
@@ -90,8 +89,7 @@ def name_replaced(
     # person, "my sister")
     # (the turn's words, across a sentence's end too: "sorted the agency thing. I'm with
     # Tempo-Team now" of "works for the Randstad agency")
-    told = turn if sentence is not said else said
-    beside = {w for w in _beside(told, switched) if not _BEINGS.fullmatch(w)}
+    beside = {w for w in _beside(turn if in_turn else said, switched) if not _BEINGS.fullmatch(w)}
     # (what is theirs, when someone else did it for them: "He put Cornel also on Digi")
     own = (theirs(older, new, said, speaker, cue=False) if whose in (speaker, "") else []) or (
         [f for f in older if owner(f.text, persons | {speaker}) == speaker] if for_them else []
