@@ -39,3 +39,16 @@ def test_a_name_before_a_word_that_is_no_kind_names_no_place_of_a_kind() -> None
     """ "I walk in Parc Maisonneuve now" names no kind "now": "I'm on Pawshake now" stays."""
     lines = lines_after("Chantal", "I'm on Pawshake now.", "I walk in Parc Maisonneuve now.")
     assert any("Pawshake" in line for line in lines), lines
+
+
+def test_another_of_the_kind_takes_the_place_of_one_said_by_a_word_not_a_name() -> None:
+    """ "I'm moving to the Android team" after "I'm on the payments team": the line goes,
+    whole, as the word may say the kind rather than which one (before, only a line naming its
+    team by a capitalised name was read, and the payments team stayed); a workmate's move is
+    theirs."""
+    lines = lines_after(
+        "Dawid", "I'm on the payments team.", "they reorganised and I'm moving to the Android team."
+    )
+    assert not any("payments" in line for line in lines), lines
+    lines = lines_after("Dawid", "I'm on the payments team.", "Ola is moving to the Android team.")
+    assert any("payments team" in line for line in lines), lines
