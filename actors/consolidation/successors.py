@@ -58,9 +58,11 @@ _ROLE_LEAVING = re.compile(
 )
 #: A new one in a role, named after it: "the agency sent a new carer, Fatima", "we have a new
 #: cleaner called Rui", or said as news, "New roommate too, Karine", "new flatmate is Vy", "New
-#: home help, Kirsty" (not a thing: "a new bike, a Brompton", which names no line's person).
+#: home help, Kirsty" (not a thing: "a new bike, a Brompton", which names no line's person);
+#: of two roles in one, the last: "New lead and mentor is Kasia".
 _NEW_NAMED = re.compile(
-    r"(?:\b(?:a|our|my|their) new|(?:^|(?<=[,:;] ))[Nn]ew) (?P<noun>(?:[a-z]{3,} )?(?!too\b|also\b)[a-z]{3,})"
+    r"(?:\b(?:a|our|my|their) new|(?:^|(?<=[,:;] ))[Nn]ew) (?:[a-z]{3,} (?:and|&) )?"
+    r"(?P<noun>(?:[a-z]{3,} )?(?!too\b|also\b)[a-z]{3,})"
     r"(?: too| also)?,? "
     rf"(?:called |named |is )?(?P<name>[{UPPER}][a-z]+)\b(?! [A-Z])"
 )

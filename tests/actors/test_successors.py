@@ -50,6 +50,18 @@ def test_a_new_one_in_a_role_of_two_words_replaces_the_line_of_that_role() -> No
     assert any("Shona" in line for line in lines), lines
 
 
+def test_a_new_one_of_two_roles_in_one_replaces_the_line_of_the_last() -> None:
+    """ "New lead and mentor is Kasia": the line of their mentor Marek goes (before, a role
+    said with another was read as no role)."""
+    older = [
+        "Dawid's mentor Marek gave them a task on idempotency keys.",
+        "Dawid lives in Wroclaw.",
+    ]
+    assert _merge("Dawid", older, "new lead and mentor is Kasia, I've heard she's great.") == [
+        older[0]
+    ]
+
+
 def test_a_new_one_the_speaker_got_replaces_the_line_of_the_one_in_that_role() -> None:
     """ "we got a new nanny, Blessing": the nanny's own line, "Funmilayo's nanny Mama Bisi will
     feed him", goes (before, a line about the nanny was no line of the speaker's); a sister's
