@@ -168,8 +168,11 @@ def merge(
         # (another person's news, of no one a line names nor a thing of the speaker's, changes
         # nothing: persons.py)
         who = another_person(fact.text, speaker, embed)
+        # (a new one in a role of theirs is their change: "Bukola's new consultant is Dr Okafor")
         theirs_only = bool(who) and not (
-            of_person(facts, who) or of_theirs(fact.text, who, speaker, facts)
+            of_person(facts, who)
+            or of_theirs(fact.text, who, speaker, facts)
+            or who.startswith(f"{speaker}'s new ")
         )
         topics = None if theirs_only else retraction_topics(fact.text)
         if topics is not None:

@@ -62,6 +62,17 @@ def test_a_new_one_of_two_roles_in_one_replaces_the_line_of_the_last() -> None:
     ]
 
 
+def test_the_speakers_new_one_in_a_role_is_their_change_not_another_persons_news() -> None:
+    """ "my new consultant is Dr Okafor": a new one in a role of theirs, so the line of the
+    doctor before goes (before, the sentence was read as the consultant's own news, which
+    changes nothing of the speaker's)."""
+    first = "I'm on my psychiatry posting under Dr Adeyemi."
+    lines = lines_after("Bukola", first, "my new consultant is Dr Okafor and she is STRICT.")
+    assert not any("Adeyemi" in line for line in lines), lines
+    lines = lines_after("Bukola", first, "my sister's new consultant is Dr Okafor.")
+    assert any("Adeyemi" in line for line in lines), lines
+
+
 def test_a_new_one_the_speaker_got_replaces_the_line_of_the_one_in_that_role() -> None:
     """ "we got a new nanny, Blessing": the nanny's own line, "Funmilayo's nanny Mama Bisi will
     feed him", goes (before, a line about the nanny was no line of the speaker's); a sister's
