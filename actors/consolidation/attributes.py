@@ -23,45 +23,32 @@ from typing import NamedTuple
 
 from .modifiers import is_modifier
 from .subjects import holder, subject
-from .words import MONTHS, RELATIVE, RELATIVES, UPPER, WEEKDAYS, WHEN
+from .words import (
+    HOME_TAKEN,
+    HOMES,
+    MONTHS,
+    PREMISES,
+    RELATIVE,
+    RELATIVES,
+    UPPER,
+    WEEKDAYS,
+    WHEN,
+    WORKPLACE,
+    WORKPLACES,
+)
 
 __all__ = [
-    "HOMES",
-    "HOME_TAKEN",
     "PATRONS",
     "PET",
-    "PREMISES",
     "ROLES",
     "TEAM",
     "THINGS",
-    "WORKPLACE",
-    "WORKPLACES",
     "Key",
     "held_by_another",
     "keys",
     "with_no_love",
 ]
 
-#: The nouns of a home: "a flat", "my room", "the new condo".
-HOMES = (
-    r"(?:place|house|home|flat|apartment|condo(?:minium)?|townhouse|studio|cottage|room|bedsit|unit|"
-    r"bungalow|villa|terrace|duplex|loft|maisonette|"
-    r"(?:one|two|three)-bed(?:room)?)"
-)
-#: A home taken: "the keys to a townhouse in Burnaby", "signed the lease on a studio",
-#: "renting a cottage in Kurtistown".
-HOME_TAKEN = (
-    r"(?:keys to|lease (?:on|for)|signed for|(?:closed|completed) on|renting|rented|rent|bought|got|found) "
-    r"(?:our|my|their|the|an?) "
-    rf"(?:new )?(?:[\w-]+ )?{HOMES}"
-)
-
-
-#: Where a business is, which moves without its owner moving home.
-PREMISES = (
-    "shop|business|bakery|studio|office|workshop|store|salon|restaurant|cafe|café|clinic|"
-    "boutique|kitchen|stall|kiosk"
-)
 
 #: When or how someone works, between "works" and where: "nights", "shifts", "remote now".
 _WHEN_WORKED = (
@@ -76,10 +63,6 @@ _NOT_A_STAY = (
 )
 #: Whom a time or plan suits, after "works for": no employer.
 _SUITED = "everyone|everybody|all|both|me|us|them|you|him|her"
-#: The kinds of a place of work that a name is often given with.
-WORKPLACES = "hospital|clinic|clínica|clinica|school|college|university|bank|academy|institute"
-#: A place of work by its kind, in its name: "Hospital San Javier", "Riverside Primary School".
-WORKPLACE = "(?-i:" + "|".join(kind.capitalize() for kind in WORKPLACES.split("|")) + ")"
 #: What one is moved to at work, not a home: "moved to a new account", "to the night team",
 #: "to the Arcobaleno school".
 _POSTS = (

@@ -36,7 +36,7 @@ from .acquiring import (
     owns,
     things_had,
 )
-from .attributes import PET, PREMISES, WORKPLACES, held_by_another, keys
+from .attributes import PET, held_by_another, keys
 from .breeds import named_beings, of_breed
 from .described import ended_as_described
 from .endings import ENDED, no_longer_on, stolen, thing_ended
@@ -71,7 +71,17 @@ from .signals import (
 from .subjects import HOLDER, by_common_noun, subject
 from .successors import succeeded
 from .switched_name import name_replaced
-from .words import COUNT_WORDS, RELATIVES, UPPER, VALUE, WEEKDAYS, WHEN, singular
+from .words import (
+    COUNT_WORDS,
+    PREMISES,
+    RELATIVES,
+    UPPER,
+    VALUE,
+    WEEKDAYS,
+    WHEN,
+    WORKPLACES,
+    singular,
+)
 
 __all__ = ["Displaced", "apart", "displaced", "values"]
 

@@ -14,10 +14,10 @@ import re
 
 from reverie.store import Fact
 
-from .attributes import PET, ROLES, WORKPLACE
+from .attributes import PET, ROLES
 from .signals import hedged
 from .third_person import PAST, article
-from .words import MONTHS, NAME_PARTICLES, RELATIVE, UPPER, WEEKDAYS
+from .words import MONTHS, NAME_PARTICLES, RELATIVE, UPPER, WEEKDAYS, WORKPLACE
 
 __all__ = ["claims"]
 

@@ -20,13 +20,13 @@ from collections.abc import Sequence
 from reverie.store import known_word
 
 from .anaphora import one_thing_of_theirs
-from .attributes import HOMES, PET
+from .attributes import PET
 from .endings import ENDED
 from .posts import post_said
 from .replies import only_reply
 from .sentences import EMOJI
 from .third_person import word_set
-from .words import RELATIVES, UPPER, WHEN
+from .words import HOMES, RELATIVES, UPPER, WHEN
 
 __all__ = ["valued"]
 

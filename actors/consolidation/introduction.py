@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import re
 
-from .attributes import HOMES, PET
+from .attributes import PET
 from .casual import cased as _cased
 from .clauses import clauses
 from .persons import names_a_person
 from .sentences import EMOJI
 from .third_person import article, past_verb, word_set, works_as
-from .words import RELATIVES, UPPER
+from .words import HOMES, RELATIVES, UPPER
 
 __all__ = ["INITIALISM", "introduced", "opened_by_name"]
 

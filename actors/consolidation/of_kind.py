@@ -16,14 +16,14 @@ import numpy as np
 from reverie.store import Fact
 
 from .acquiring import kinded, known_thing, named_things, owns
-from .attributes import HOMES, PET
+from .attributes import PET
 from .endings import done_without
 from .meaning import Embed
 from .modifiers import is_modifier
 from .nearness import COMMON, LONG_WORD, clearly_best
 from .ownership import theirs
 from .third_person import word_set
-from .words import UPPER, VALUE, WHEN
+from .words import HOMES, UPPER, VALUE, WHEN
 
 __all__ = ["MAKE", "MANY", "NAME", "NOT_A_KIND", "holds", "kind_after", "same_kind"]
 

@@ -14,10 +14,10 @@ import msgspec
 
 from reverie.store import Fact, known_word
 
-from .attributes import HOME_TAKEN, PREMISES, Key, keys
+from .attributes import Key, keys
 from .signals import over
 from .third_person import word_set
-from .words import MONTHS, RELATIVES, UPPER, WEEKDAYS, WHEN
+from .words import HOME_TAKEN, MONTHS, PREMISES, RELATIVES, UPPER, WEEKDAYS, WHEN
 
 __all__ = [
     "PLACE_NAMED",

@@ -12,11 +12,10 @@ import re
 
 from reverie.store import known_word
 
-from .attributes import WORKPLACE
 from .introduction import INITIALISM
 from .persons import names_a_person
 from .third_person import article, past_verb
-from .words import MONTHS, UPPER, WEEKDAYS
+from .words import MONTHS, UPPER, WEEKDAYS, WORKPLACE
 
 __all__ = ["TRADE_NEXT", "post_after", "post_said", "trade_held"]
 

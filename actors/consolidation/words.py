@@ -1,4 +1,5 @@
-"""The closed classes of words the English rules share: capitals, weekdays, months, relations.
+"""The closed classes of words the English rules share: capitals, weekdays, months, relations,
+homes, premises and workplaces.
 
 Kept apart so that the modules that read a fact (``attributes``, ``subjects`` and the rest)
 spell them once. See docs/design.md, "Facts that stay true".
@@ -11,15 +12,20 @@ import re
 __all__ = [
     "ANY_WEEKLY",
     "COUNT_WORDS",
+    "HOMES",
+    "HOME_TAKEN",
     "MONTHS",
     "NAME_PARTICLES",
     "PARTS_OF_DAY",
+    "PREMISES",
     "RELATIVE",
     "RELATIVES",
     "UPPER",
     "VALUE",
     "WEEKDAYS",
     "WHEN",
+    "WORKPLACE",
+    "WORKPLACES",
     "singular",
 ]
 
@@ -51,6 +57,28 @@ RELATIVES = (
 )
 #: A word for a person by their relation to someone ("sister", "fiancé", "mate").
 RELATIVE = re.compile(rf"\b(?:{RELATIVES})s?\b", re.IGNORECASE)
+#: The nouns of a home: "a flat", "my room", "the new condo".
+HOMES = (
+    r"(?:place|house|home|flat|apartment|condo(?:minium)?|townhouse|studio|cottage|room|bedsit|unit|"
+    r"bungalow|villa|terrace|duplex|loft|maisonette|"
+    r"(?:one|two|three)-bed(?:room)?)"
+)
+#: A home taken: "the keys to a townhouse in Burnaby", "signed the lease on a studio",
+#: "renting a cottage in Kurtistown".
+HOME_TAKEN = (
+    r"(?:keys to|lease (?:on|for)|signed for|(?:closed|completed) on|renting|rented|rent|bought|got|found) "
+    r"(?:our|my|their|the|an?) "
+    rf"(?:new )?(?:[\w-]+ )?{HOMES}"
+)
+#: Where a business is, which moves without its owner moving home.
+PREMISES = (
+    "shop|business|bakery|studio|office|workshop|store|salon|restaurant|cafe|café|clinic|"
+    "boutique|kitchen|stall|kiosk"
+)
+#: The kinds of a place of work that a name is often given with.
+WORKPLACES = "hospital|clinic|clínica|clinica|school|college|university|bank|academy|institute"
+#: A place of work by its kind, in its name: "Hospital San Javier", "Riverside Primary School".
+WORKPLACE = "(?-i:" + "|".join(kind.capitalize() for kind in WORKPLACES.split("|")) + ")"
 #: The words any weekly thing is said with, which name no kind of thing ("club", "night").
 ANY_WEEKLY = frozenset(
     [
