@@ -59,7 +59,9 @@ _WHEN_WORKED = (
 _NOT_A_STAY = (
     r"(?!.*\b(?:for (?:(?:the|a|an) (?:(?:whole|next|coming) )?"
     r"(?:week|weekend|day|night|month|summer|winter|holidays?|festival|conference|wedding)s?|"
-    r"two|three|\d+)|this (?:week|weekend)|until|till|visiting|holiday|vacation|trip|conference)\b)"
+    # (till they find a home is no trip: "in an airbnb room in Harehills till I find something")
+    r"two|three|\d+)|this (?:week|weekend)|(?:until|till)(?! (?:I|we|they|he|she) find\b)|"
+    r"visiting|holiday|vacation|trip|conference)\b)"
 )
 #: Whom a time or plan suits, after "works for": no employer.
 _SUITED = "everyone|everybody|all|both|me|us|them|you|him|her"
@@ -123,6 +125,14 @@ _TABLE: list[tuple[str, str]] = [
         # (or shifted, as many say it: "We've shifted to Bengaluru this week")
         # (the move by its noun, where it goes: "made the move to Kobe"; not "to fund the move")
         r"\bstays?(?= in\b| at (?-i:[A-Z]))|(?:the|our|my|their|a) move(?= (?:to|from|back)\b)|"
+        # (or a stay that is their home till they find one: "staying at a hostel in El Arenal
+        # for now", "still staying with a friend in Fort Garry", "staying with Osman's uncle in
+        # Farwaniya until they find a flat"; not a trip's, "staying in Rome this week")
+        r"(?:\bstill |(?<=\bis |\bre |\bam |\bre ))?\bstaying(?= (?:at|on|with|in) [^,.;]*?\bin (?-i:[A-Z]))"
+        r"(?=[^.;]*?\b(?:for now|(?:until|till) (?:I|we|they|he|she) (?:find|get)))|"
+        r"(?<=\bstill )staying(?= (?:at|on|with|in) [^,.;]*?\bin (?-i:[A-Z]))|"
+        # (or a lease signed there: "signed a lease in Transcona", "a real lease in Rosemont")
+        r"\bsigned (?:a|the|our|my|their) (?:new |real |proper )?lease(?= in (?-i:[A-Z]))|"
         r"(?:(?<!the )(?<!our )(?<!my )(?<!their )(?<!\ba )move|moved|moving|relocat(?:e|ed|es|ing)|"
         r"shifted(?= to\b))"
         r"(?! (?:to )?(?:an? )?(?:new )?(?:company|companies|employers?|jobs?|firms?)\b)"
@@ -150,8 +160,9 @@ _TABLE: list[tuple[str, str]] = [
         rf"(?= (?:is (?:up |down |out )?)?in [{UPPER}])|"
         rf"(?:\b(?:our|my|their)|'s) {HOMES}(?= in (?-i:[A-Z]))|"
         # (or the home they rent or share: "I rent a one-bedroom in Stone Oak"; no trip's car)
+        # (or from whom: "rents a room from Don Vicente in Benimaclet")
         rf"\b(?:rent(?:s|ing|ed)?|shar(?:e|es|ed|ing)) (?:an?|the) (?:[\w-]+ )?{HOMES}"
-        r"(?= in (?-i:[A-Z]))|"
+        r"(?= (?:from (?:(?-i:[A-Z])[\w-]* ){1,3})?in (?-i:[A-Z]))|"
         # (a move in the English of South Asia: "we shifted to Johar Town"; not "to Tuesdays")
         # (or to a home there: "shifted to a ground floor independent house in HSR Layout")
         # (or to someone's: "shifted to my in-laws' place in Aundh", where, not whose)
