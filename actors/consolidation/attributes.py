@@ -329,7 +329,10 @@ _TABLE: list[tuple[str, str]] = [
     ),
     (
         "phone",
-        r"\b(?:phone|smartphone|iphone|pixel|galaxy|nokia|fairphone|motorola|xiaomi|oneplus)\b",
+        r"\b(?:phone|smartphone|iphone|pixel|galaxy|nokia|fairphone|motorola|xiaomi|oneplus)\b|"
+        # (or its number, taken to another network: "moved my number to STC")
+        r"\b(?:changed|moved|switched|ported|took) (?:my|their|his|her|our) number"
+        r"(?= (?:over )?to (?-i:[A-Z]))",
     ),
     (
         "car",

@@ -2,7 +2,7 @@
 at" a café is no new employer, a day that "works for everyone" no job; a move into "the flat
 above the studio" leaves the business; a price put "up to £52 cos of the costs"; a truck
 that is "a write-off" or a ute that "carked it"; a move only thought about; a colleague's
-phone; a rebrand the jars "now say"; "a correction on the badminton thing"; a trade in "the
+phone; a number moved to another network; a rebrand the jars "now say"; "a correction on the badminton thing"; a trade in "the
 port of Rotterdam"; an amount the "same"; a sentence opening with "Same" or "Still"; a pet
 that "now lives" elsewhere; "New job. Jorvi Hospital, Espoo."."""
 
@@ -77,6 +77,17 @@ def test_a_colleagues_phone_is_not_the_speakers() -> None:
     older = ["Now using an iPhone 13 that Kwame's mum gave Amara."]
     after = _merged("Amara", older, "A colleague swears by her Pixel.")
     assert older[0] in after.memory and not after.retired
+
+
+def test_a_number_taken_to_another_network_is_the_phone_changed() -> None:
+    """ "moved my number to STC", "changed my number to Lowi": the phone line goes (before,
+    the number was no phone, and "phone is Ooredoo" stayed); a sister's number is hers."""
+    older = ["Zainab's phone is Ooredoo, the package is fine.", "Zainab lives in Hawalli."]
+    for said in ("I moved my number to STC, better deal.", "changed my number to Lowi, 25 GB"):
+        lines = _lines("Zainab", "my phone is Ooredoo, the package is fine.", said)
+        assert not any("Ooredoo" in line for line in lines), lines
+    after = _merged("Zainab", older, "Zainab's sister moved her number to STC.")
+    assert not after.retired, after.retired
 
 
 def test_a_rebrand_the_jars_now_say_renames_the_name_answered() -> None:
