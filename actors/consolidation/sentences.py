@@ -124,10 +124,22 @@ _MARVELLED = re.compile(
 )
 
 
+#: A question typed without its mark, by its word order: "also should i cancel Planet Fitness,
+#: i never go", "ok can we move it to Friday".
+_ASKED_UNMARKED = re.compile(
+    r"^(?:(?i:also|so|and|but|ok|okay|oh|btw|hmm|anyway|quick question)[,:]? )*"
+    r"(?i:should|shall|can|could|do|would) (?i:i|we)\b[^,]*(?:, (?P<rest>.*))?$"
+)
+
+
 def asserted(sentence: str) -> str:
     """What ``sentence`` states: all of it, or of a question the statement before its last
-    comma ("I live in Peckham and climb on Wednesdays, maybe add that?"), or a statement
+    comma ("I live in Peckham and climb on Wednesdays, maybe add that?"), or after a question
+    typed without its mark ("should i cancel Planet Fitness, i never go"), or a statement
     marvelled at ("we adopted a second cat??" as "… cat!"); "" for none."""
+    if (unmarked := _ASKED_UNMARKED.match(sentence)) and not sentence.endswith("?"):
+        rest = unmarked["rest"] or ""
+        return rest if _STATES.match(rest) else ""
     if not sentence.endswith("?") or _MARVELLED.match(sentence):
         return sentence.rstrip("?!") + "!" if sentence.endswith("?") else sentence
     head = sentence.rpartition(", ")[0]

@@ -290,6 +290,18 @@ def test_a_claim_with_a_question_after_it_is_the_claim() -> None:
     assert "1,150" not in memory and "1,240" in memory and "loud" not in memory, memory
 
 
+def test_a_question_typed_without_its_mark_is_asked_and_what_follows_it_said() -> None:
+    """ "also should i cancel Planet Fitness, i never go" asks, and says they never go (before,
+    "Should Jada cancels Planet Fitness" was kept as a fact); "ok can we move it to Friday"
+    asks only."""
+    memory = _memory_after(
+        ("also should i cancel Planet Fitness, i never go", "Jada", "s"),
+        ("ok can we move the study group to Friday", "Jada", "s"),
+    )
+    assert "Planet Fitness" not in memory and "Friday" not in memory, memory
+    assert "Jada never goes." in memory, memory
+
+
 def test_a_statement_of_someone_the_speaker_named_as_theirs_is_a_fact() -> None:
     """ "Carla has the early dementia" after "my wife Carla" (in the same job, or in the memory
     from an earlier one) is about someone of theirs; the same words of a stranger are not."""
