@@ -10,7 +10,7 @@ import re
 from .attributes import PET
 from .casual import cased as _cased
 from .clauses import clauses
-from .persons import names_a_person
+from .persons import names_a_person, names_an_origin
 from .sentences import EMOJI
 from .third_person import article, past_verb, word_set, works_as
 from .words import HOMES, RELATIVES, UPPER
@@ -40,6 +40,8 @@ _HERE = re.compile(
     rf"(?: [{UPPER}][\w'-]*)?(?:, | [—–-] | (?=(?:from|based in|living in) [{UPPER}])))"
     r"(?P<rest>.*)$"
 )
+#: A word of where someone is from, before the rest: "polish, from Lodz", "venezuelan from".
+_ORIGIN = re.compile(r"(?P<word>[a-z]{4,}),? (?=from |originally )")
 #: What an introduction's apposition says of the speaker as it stands: "from Trondheim".
 _SAID_OF_ME = re.compile(r"^(?:an?|the|from|originally|based|born|living) ")
 _NOBODY = word_set(
@@ -90,6 +92,12 @@ def introduced(body: str) -> list[str]:
     if found is None or (found["who"] or "").lower() in _NOBODY or body.endswith("?"):
         return []
     who, rest = found["who"] or found["named"] or "", found["rest"]
+    # (where they are from, said first: "polish, from Lodz", "venezuelan from Maracaibo")
+    origin = _ORIGIN.match(rest)
+    if origin and names_an_origin(origin["word"]):
+        told = [f"I'm {origin['word'].capitalize()}."]
+        rest = rest[origin.end() :]
+        return [*(introduced(f"I'm {who}, {rest}") or [f"I'm {who}.", *clauses(rest)]), *told]
     if found["named"]:  # "I'm Ingrid, from Trondheim"; not "I'm Ana, and I'm new": as said
         rest = re.sub(r"^(?:I'm|I am) (?=an? )", "", rest)  # ("I'm Diego, I'm a vet at …")
         # (or with its article left out, a person's word: "I am millwright at Carrow Foods")

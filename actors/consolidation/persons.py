@@ -24,7 +24,15 @@ from .subjects import common_opener
 from .third_person import word_set
 from .words import RELATIVE, UPPER
 
-__all__ = ["NOBODY_NAMED", "a_person", "another_person", "names_a_person", "of_person", "of_theirs"]
+__all__ = [
+    "NOBODY_NAMED",
+    "a_person",
+    "another_person",
+    "names_a_person",
+    "names_an_origin",
+    "of_person",
+    "of_theirs",
+]
 
 #: Whom a fact said with "he" or "she" is about: no line names them (the speaker's own lines
 #: are written by their name).
@@ -142,6 +150,18 @@ def names_a_person(noun: str) -> bool:
     "service tech", "millwright" are; "quick question", "small workshop" are not."""
     with meaning() as embed:
         return a_person(noun, embed)
+
+
+#: How much nearer "a nationality" than "a job" a word must be to say where one is from.
+_ORIGIN_MARGIN = 0.05
+
+
+def names_an_origin(word: str) -> bool:
+    """``word`` says where someone is from ("polish", "venezuelan"), as the embedder places it
+    nearer a nationality than a job: no trade ("librarian", "electrician" are)."""
+    with meaning() as embed:
+        vectors = embed([word, "a nationality", "a job"])
+    return float(vectors[0] @ vectors[1] - vectors[0] @ vectors[2]) > _ORIGIN_MARGIN
 
 
 def of_person(lines: Sequence[Fact], who: str) -> list[Fact]:

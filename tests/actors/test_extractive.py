@@ -302,6 +302,19 @@ def test_a_question_typed_without_its_mark_is_asked_and_what_follows_it_said() -
     assert "Jada never goes." in memory, memory
 
 
+def test_where_someone_is_from_said_after_their_name_is_no_trade() -> None:
+    """ "Wojtek here, polish, from Lodz originally", "I'm Yasmin, moroccan from Casablanca": a
+    nationality, as the embedder places the word (before, "Wojtek works as a polish"); "I'm
+    Tom, librarian from Leeds" is a trade still."""
+    memory = _memory_after(
+        ("alright mate. Wojtek here, polish, from Lodz originally.", "Wojtek", "s"),
+        ("I'm Yasmin, moroccan from Casablanca, living in Mississauga.", "Yasmin", "s"),
+        ("I'm Tom, librarian from Leeds.", "Tom", "s"),
+    )
+    assert "Wojtek is Polish." in memory and "Yasmin is Moroccan." in memory, memory
+    assert "works as a polish" not in memory and "Tom works as a librarian." in memory, memory
+
+
 def test_a_statement_of_someone_the_speaker_named_as_theirs_is_a_fact() -> None:
     """ "Carla has the early dementia" after "my wife Carla" (in the same job, or in the memory
     from an earlier one) is about someone of theirs; the same words of a stranger are not."""
