@@ -71,6 +71,21 @@ _GONE = re.compile(
     r"(?P<topic>[\w' -]+?)(?= for\b| to\b|[,.;!]|$)",
     re.IGNORECASE,
 )
+#: A thing of theirs by its name, ended: "binned Notion", "left Rappi last month", "the Bajaj
+#: was stolen", "the Bancolombia account is closed" (a name, so no kind is needed to find its
+#: line; not someone let off somewhere, "dropped Tom at school", nor left for a while, "left
+#: Lagos for a week").
+_THING = r"(?: (?:account|app|card|membership|subscription|plan|contract|one))?"
+_NAME = rf"(?P<name>[{UPPER}][\w'-]*(?: [{UPPER}0-9][\w'-]*)*){_THING}"
+_NAME_ENDED = re.compile(
+    r"\b(?:sold|binned|ditched|dropped|quit|left|cancell?ed|closed|deleted|uninstalled|scrapped|"
+    r"got rid of|gave up|gave back|stopped using|traded in|gave away) (?:the |my |our |their )?"
+    rf"{_NAME}(?=[,.;!]|$| (?:last|this|yesterday|today|for good|in the end|finally|now|because|"
+    r"cos|since|after|and|so|too|already)\b)|"
+    rf"\b(?:[Tt]he|[Mm]y|[Oo]ur|[Tt]heir) {_NAME.replace('name', 'name2')} (?:(?:was|got|is|'s|"
+    r"has been) (?:finally |just )?(?:stolen|nicked|sold|closed|cancell?ed|gone|dead|written off|"
+    r"totall?ed|scrapped|binned)|(?:finally |just )?(?:died|gave up|packed up|gave out))\b"
+)
 _PARTNER_ENDED = re.compile(
     r"\b(?:(?:is|are|'s) single|ended things|broke up|split(?: up)?(?! (?:the|a|an|it|our|my|"
     r"their|his|her|them|into|between)\b)|separat(?:ed|ing)(?! (?:the|it|our|my|their|his|her|them)\b)|divorc(?:ed|ing)|"
@@ -140,6 +155,9 @@ def retraction_topics(text: str) -> Topics | None:
     if (found := _GONE.search(text)) and not by_common_noun(text, found.start()):
         attributes = frozenset(k.attribute for k in keys(found["topic"]))
         return _topic(found["topic"], attributes, keep=True)
+    if (ended := _NAME_ENDED.search(text)) and not by_common_noun(text, ended.start()):
+        name = ended["name"] or ended["name2"]
+        return Topics(frozenset(w.casefold() for w in name.split()), frozenset(), keep=True)
     if _PARTNER_ENDED.search(text):
         return Topics(frozenset(), frozenset({"partner"}), keep=True)
     if ex := _EX_NAMED.search(text):  # "my ex Mia texted me": the line naming Mia is past

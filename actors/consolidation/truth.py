@@ -191,8 +191,9 @@ def merge(
                 and not (same_turn(f, fact) and (acquired(f.text) or GIVEN.search(f.text)))
             ]:
                 # (one of a list of theirs gone, the rest still theirs: "sold the folding
-                # bike" of "has two bikes, a Bridgestone city bike and a Dahon folding bike")
-                retire(old, item_left(topics, old))
+                # bike" of "has two bikes, a Bridgestone city bike and a Dahon folding bike";
+                # or where they work, "quit Adom Transport" of "… out of Kumasi")
+                retire(old, item_left(topics, old) or place_left(old, fact, facts, speaker))
             if not topics.keep:
                 return
             if _SINCE.match(fact.text):

@@ -578,3 +578,29 @@ def test_a_make_traded_in_a_home_moved_from_and_a_rent_in_its_currency_change_ap
     assert not any(word in memory for word in ("Myvi", "Bangsar", "3,200")), memory
     assert "Damansara Heights" in memory and "RM 3,600" in memory
     assert "Farah's husband Hafiz covers groceries." in _facts(memory)
+
+
+def test_a_thing_ended_by_its_name_retires_the_line_naming_it() -> None:
+    """ "binned Notion", "left Rappi last month", "the Bajaj was stolen", "the Bancolombia
+    account is closed": the line naming it goes (before, a name said with no kind's noun
+    ended nothing); "dropped Younes at work", a breakdown and a brother's leaving end nothing."""
+    older = [
+        "Yasmin keeps all their notes in Notion.",
+        "Yasmin does orders on Rappi.",
+        "Yasmin rides a Bajaj Boxer.",
+        "Yasmin banks with Bancolombia.",
+        "Yasmin lives in Mississauga.",
+    ]
+    for said, gone in (
+        ("Yasmin binned Notion last week.", older[0]),
+        ("Yasmin left Rappi last month.", older[1]),
+        ("The Bajaj was stolen.", older[2]),
+        ("The Bancolombia account is closed.", older[3]),
+    ):
+        assert _merge("Yasmin", older, said) == [gone], said
+    for said in (
+        "Yasmin dropped Younes at work.",
+        "The Bajaj broke down on the highway.",
+        "Yasmin's brother left Rappi.",
+    ):
+        assert _merge("Yasmin", older, said) == [], said
