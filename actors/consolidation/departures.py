@@ -54,7 +54,9 @@ _LEFT = re.compile(
     rf"{_LEAD}(?:[Tt]he|[Oo]ur|[Mm]y|(?P<whose>[A-Z][\w-]*)'s) "
     # (described, maybe: "the night carer", "the nurse who came in the mornings")
     # (whom they did it for is the speaker, by name: "the young man who was helping Kiprono")
-    r"(?:(?P<mod>[a-z]+) )?(?P<tie>[a-z][\w-]+)(?: (?:who|that) (?P<who>[a-z][\w ']*?))?"
+    # (or by name too: "my flatmate Sara moved out")
+    r"(?:(?P<mod>[a-z]+) )?(?P<tie>[a-z][\w-]+)(?: (?P<name>[A-Z][\w-]+))?"
+    r"(?: (?:who|that) (?P<who>[a-z][\w ']*?))?"
     rf"{_GONE}"
 )
 #: Someone by name, gone: "Dr Kamau retired", "Tunde moved out".
@@ -96,6 +98,8 @@ def member_left(older: Sequence[Fact], new: Fact, speaker: str) -> list[tuple[Fa
     tie = found["tie"]
     if _lasting(tie):
         return []
+    if found["name"]:  # ("my flatmate Sara moved out": the lines naming her, as by name)
+        return _named_left(older, found["name"], speaker)
     named = re.compile(rf"(?:\b{re.escape(speaker)}'s|\btheir) {re.escape(tie)} [A-Z][\w-]*\b")
     lines = [f for f in older if named.search(f.text)]
     if lines:

@@ -161,3 +161,16 @@ def test_one_named_who_left_after_another_thing_done_is_gone() -> None:
     said = "Bilal got married and moved out, Omar's cousin Hamza took his room."
     assert older[0] in _merge("Omar", older, said)
     assert _merge("Omar", older, "Bilal got married last week.") == []
+
+
+def test_someone_by_a_tie_and_a_name_who_left_leaves_where_the_speaker_lives() -> None:
+    """ "my flatmate Sara moved out": the line of living with her keeps where the speaker lives
+    (before, a tie said with a name was read as no one, and the line stayed whole); a sister
+    who moved out is still a sister."""
+    older = ["Lotta lives with their flatmate Sara in Möllevången.", "Lotta is a vet."]
+    said = "Lotta's flatmate Sara moved out and Johanna took her room."
+    assert _merge("Lotta", older, said) == [older[0]]
+    lines = lines_after(
+        "Lotta", "I live in Möllevången with my sister Sara.", "my sister Sara moved out."
+    )
+    assert "Lotta lives with their sister Sara." in lines, lines
