@@ -122,6 +122,9 @@ def rewrite(
         spans = list(re.finditer(rf"(?<!\w){re.escape(was)}(?!\w)", text)) if was else []
         if len(spans) != 1 or not supports(turns, value):
             return None
+        bare = re.sub(r"^(?:in|on|at|to) ", "", value)
+        if bare and re.search(rf"(?<!\w){re.escape(bare)}(?!\w)", text.replace(was, "")):
+            return None  # ("still in Agdal, now on Rue de Fès": not "lives in Agdal in Agdal")
         if (nth := _ORDINAL.search(text[: spans[0].start()])) and not re.search(
             rf"\b{nth[0]}{re.escape(value)}\b", new.text
         ):
