@@ -34,6 +34,7 @@ from .change import displaced
 from .change import values as named_in
 from .chatter import asks_help, is_chatter, remark, split_opener, strip_banter, without_echo
 from .claims import claims
+from .corrections import corrected, without_wrong
 from .counterparts import named_anew
 from .departures import member_left
 from .described import their_own_ended
@@ -118,7 +119,7 @@ def clean(fact: Fact, speakers: Collection[str] = ()) -> tuple[str, Fact | None]
         text = " ".join(
             _ACTUALLY.sub(lambda cue: cue[0].removesuffix("actually").rstrip(), text).split()
         )
-    text = without_echo(strip_banter(text))
+    text = without_wrong(without_echo(strip_banter(text)))  # ("2,400 not 2,100": 2,400)
     text = _UNNAMED_INTRO.sub(rf"{UNNAMED} (\1) is ", text)
     if found := _NO_LONGER.match(text):
         text = f"{found['who']} {conjugate(found['verb'].casefold())} {found['new'].strip()}."
@@ -299,6 +300,10 @@ def merge(
             if cleaned is not None:
                 for claim in claims(cleaned):
                     add(opener, claim, embed, cleaned.text)
+        # ("sorry, ward 7, not ward 9": the line holding the wrong value, put right)
+        session = next((s for f in new_facts for s in f.sources), "")
+        for old, right in corrected(facts, turns, speakers, session):
+            retire(old, right)
         # (a stay or a loan said with its length, over by the job's newest turn: validity.py)
         if turns:
             newest = max(t.ts for t in turns)

@@ -199,3 +199,55 @@ def test_a_things_age_is_no_new_age_of_the_speaker() -> None:
     said = "The Rodeo's done its diff again, 22 years old that ute."
     assert merge_retired("Gladys", older, said) == []
     assert merge_retired("Gladys", older, "Gladys is 69 years old now.") == [older[0]]
+
+
+@pytest.mark.parametrize(
+    ("line", "said", "right", "wrong"),
+    [
+        ("Yusra works on ward 9 at Jinnah.", "sorry, ward 7, not ward 9", "ward 7", "ward 9"),
+        (
+            "Yusra's stall is number 41 in Kalanki chowk.",
+            "the stall is number 14, not 41",
+            "number 14 in Kalanki",
+            "41",
+        ),
+        (
+            "Yusra's stall is number 41 in Kalanki chowk.",
+            "oops I said 41 by mistake, the stall is number 14",
+            "number 14 in Kalanki",
+            "number 41",
+        ),
+        (
+            "Yusra's GP is Dr Achterhof at the Lindenhof practice.",
+            "no, it's Dr Achterberg, not Dr Achterhof",
+            "GP is Dr Achterberg at",
+            "Achterhof",
+        ),
+    ],
+)
+def test_a_value_said_beside_the_wrong_one_puts_right_the_line_holding_it(
+    line: str, said: str, right: str, wrong: str
+) -> None:
+    """The line holding the wrong value is written with the right one, and no line keeps the
+    wrong one beside the right (before, "ward 7, not ward 9" was no fact, and the others left
+    the line as it was; "I said 41 by mistake" is kept as said)."""
+    memory = _merged("Yusra", [line, "Yusra lives in Gulshan."], said).memory
+    assert right in memory and wrong not in memory, memory
+
+
+def test_a_value_beside_another_corrects_no_line_unless_said_to_or_of_it() -> None:
+    """ "I want two, not three" names no line's value; "in Wynnum not Manly" is no "Manly
+    Sharks"; a line said after the correction is not put right by it."""
+    for line, said in (
+        ("Yusra has three kids.", "I want two, not three"),
+        ("Yusra plays with the Manly Sharks.", "nah I'm in Wynnum not Manly"),
+    ):
+        memory = _merged("Yusra", [line], said).memory
+        assert line in memory, memory
+    lines = _facts(
+        _memory_after(
+            ("nah I'm in Wynnum not Manly, Manly's next door", "Troy", "s"),
+            ("I play touch footy with the Manly Sharks now", "Troy", "s"),
+        )
+    )
+    assert any("Manly Sharks" in line for line in lines), lines
