@@ -37,6 +37,7 @@ from .acquiring import (
     things_had,
 )
 from .attributes import PET, held_by_another, keys
+from .borrowed import borrowing_over
 from .breeds import named_beings, of_breed
 from .described import ended_as_described
 from .endings import ENDED, no_longer_on, stolen, thing_ended
@@ -143,6 +144,10 @@ def displaced(
         older = [f for f in older if not home & values(f.text) or _homes([f])]
     if (predecessor := succeeded(older, new, turn, speaker)) is not None:
         return Displaced(predecessor, None)  # "Prof. Esposito is my new supervisor"
+    # (lent by someone of theirs, in the lender's line: "Obinna's friend lends them his Corsa")
+    naming = [f for f in older if re.search(rf"\b{re.escape(speaker)}\b", f.text)]
+    if (lent := borrowing_over(naming, said, turn or said)) is not None:
+        return Displaced(lent, None)  # "bought a Nissan Micra, no more borrowing"
     if stopped := no_longer_on(said, theirs(older, new, said, speaker, cue=False) or []):
         return Displaced(stopped, None)  # "took me off the tablets I was on"
     given = GIVEN.search(new.text)
