@@ -17,11 +17,13 @@ from collections.abc import Sequence
 
 from reverie.store import Fact, MessageRecord
 
+from .announced import announced
 from .nearness import content
+from .ownership import said_before
 from .revision import said_in_both
 from .words import UPPER, WEEKDAYS
 
-__all__ = ["corrected", "without_wrong"]
+__all__ = ["put_right", "without_wrong"]
 
 #: A value, by its shape: a number and the word it counts ("ward 7", "number 14", "2,400"), a
 #: weekday, or a name of up to three words ("Dr Achterberg").
@@ -50,7 +52,20 @@ _CUE = re.compile(
 )
 
 
-def corrected(
+def put_right(
+    facts: Sequence[Fact],
+    turns: Sequence[MessageRecord],
+    speakers: dict[str, str],
+    new_facts: Sequence[Fact],
+) -> list[tuple[Fact, Fact | None]]:
+    """Each line of ``facts`` the ``turns`` (of the job that said ``new_facts``) put right,
+    with what stays of it: a wrong value said beside the right one, or a thing said to have
+    changed (``announced``)."""
+    session = next((s for f in new_facts for s in f.sources), "")
+    return [*_corrected(facts, turns, speakers, session), *announced(facts, turns, speakers)]
+
+
+def _corrected(
     facts: Sequence[Fact],
     turns: Sequence[MessageRecord],
     speakers: dict[str, str],
@@ -62,9 +77,7 @@ def corrected(
     for at, turn in enumerate(turns):
         if turn.role != "user":
             continue
-        # (a line said in the turn or after it is no line it puts right)
-        later = {t.id for t in turns[at:]}
-        before = [f for f in facts if not {m for ids in f.sources.values() for m in ids} & later]
+        before = said_before(facts, turns, at)  # (not a line said in the turn or after it)
         for sentence in re.split(r"(?<=[.!?;])\s+", turn.content):
             if found := _correction(sentence, turn.content):
                 said = Fact(text=sentence, date="", sources={session: [turn.id]})

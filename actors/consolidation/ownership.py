@@ -23,6 +23,7 @@ __all__ = [
     "of_theirs",
     "owner",
     "people",
+    "said_before",
     "said_in",
     "same_person",
     "same_subject",
@@ -222,6 +223,12 @@ def theirs(
 def said_in(fact: Fact) -> set[tuple[str, str]]:
     """The (session, message id) pairs ``fact`` was said in."""
     return {(session, m) for session, ids in fact.sources.items() for m in ids}
+
+
+def said_before(facts: Sequence[Fact], turns: Sequence[MessageRecord], at: int) -> list[Fact]:
+    """The ``facts`` said before ``turns[at]``: none of the messages from it on."""
+    later = {t.id for t in turns[at:]}
+    return [f for f in facts if not {m for _, m in said_in(f)} & later]
 
 
 def same_turn(a: Fact, b: Fact) -> bool:

@@ -34,7 +34,7 @@ from .change import displaced
 from .change import values as named_in
 from .chatter import asks_help, is_chatter, remark, split_opener, strip_banter, without_echo
 from .claims import claims
-from .corrections import corrected, without_wrong
+from .corrections import put_right, without_wrong
 from .counterparts import named_anew
 from .departures import member_left
 from .described import their_own_ended
@@ -300,9 +300,8 @@ def merge(
             if cleaned is not None:
                 for claim in claims(cleaned):
                     add(opener, claim, embed, cleaned.text)
-        # ("sorry, ward 7, not ward 9": the line holding the wrong value, put right)
-        session = next((s for f in new_facts for s in f.sources), "")
-        for old, right in corrected(facts, turns, speakers, session):
+        # ("ward 7, not ward 9", "rotation changed": the lines the turns put right, corrections.py)
+        for old, right in put_right(facts, turns, speakers, new_facts):
             retire(old, right)
         # (a stay or a loan said with its length, over by the job's newest turn: validity.py)
         if turns:
