@@ -21,6 +21,8 @@ __all__ = ["ENDED", "done_without", "no_longer_on", "stolen", "thing_ended"]
 
 #: The verbs a theft is told with.
 _THEFT = "(?:stole|nicked|pinched|swiped)"
+#: The verbs a wreck is told with, whoever did it: "someone … totaled my car".
+_WRECK = "(?:totall?ed|wrote off)"
 #: A thing of the speaker's said to end, by its kind ("the old laptop finally died", "sold
 #: my bike", "the scooter's gone", "the fair's been cancelled").
 ENDED = re.compile(
@@ -45,6 +47,8 @@ ENDED = re.compile(
     r"\b(?i:my|the|our|their|that) old (?P<it>[a-z]{3,})\b[^.;!?]*\b(?:sold|scrapped|traded) it\b|"
     r"\b(?:gave|given|handed)(?: on| down)? (?:my|the|our|that) (?:old )?(?P<handed>[a-z]{3,}) to\b|"
     rf"\b(?:sold|scrapped|retired|traded(?: in)?|swapped|got rid of|(?:gone|went) off|binned|chucked(?: out)?|threw (?:out|away)|g[ai]ven? (?:up(?: on)?|away)|replaced|"
+    # (or wrecked past repair, the verb first: "totaled my car", "wrote off the van")
+    rf"{_WRECK}|"
     # (a being that died, said by its burial: "we buried the hamster on Sunday")
     r"buried|"
     # (a theft, as it is said: "someone nicked my bike")
@@ -75,9 +79,10 @@ def thing_ended(fact: Fact, said: str, ended: re.Match[str]) -> Fact:
 
 
 def stolen(ended: re.Match[str]) -> bool:
-    """``ended`` tells a theft, which ends a thing whoever's it is ("someone stole Farhad's
-    scooter" ends Farhad's): not the speaker's doing, as a sale or a gift is."""
-    return bool(re.match(rf"{_THEFT} ", ended[0]))
+    """``ended`` tells a theft or a wreck, which ends a thing whoever's it is ("someone stole
+    Farhad's scooter" ends Farhad's, "someone … totaled my car" the speaker's): not the
+    speaker's doing, as a sale or a gift is."""
+    return bool(re.match(rf"(?:{_THEFT}|{_WRECK}) ", ended[0]))
 
 
 def _stolen(fact: Fact, ended: re.Match[str]) -> Fact:

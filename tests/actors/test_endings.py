@@ -242,6 +242,16 @@ def test_a_thing_stolen_is_told_with_the_words_a_theft_is_told_with() -> None:
     assert _merge("Oisin", older, "Somebody parked Oisin's scooter outside the gym.") == []
 
 
+def test_a_thing_wrecked_by_someone_else_is_the_speakers_ended() -> None:
+    """ "someone ran a red light and totaled Jada's car": the car a line names by its make ends
+    (before, the verb of a wreck was not read first, and another's act ended nothing); "Jada's
+    brother totaled his car" is his."""
+    older = ["Jada drives their old Civic to campus.", "Jada lives in Columbus."]
+    said = "Someone ran a red light and totaled Jada's car."
+    assert _merge("Jada", older, said) == [older[0]]
+    assert _merge("Jada", older, "Jada's brother totaled his car on the highway.") == []
+
+
 def test_a_pet_gone_to_live_with_someone_ends_and_a_person_gone_there_does_not() -> None:
     """ "The cat's gone to my aunt's" and "the dog has moved in with my parents" end the
     pet's line; a sister who moved in with them ends nothing."""
