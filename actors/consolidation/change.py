@@ -36,7 +36,7 @@ from .acquiring import (
     owns,
     things_had,
 )
-from .attributes import PET, held_by_another, keys
+from .attributes import PET, THINGS, held_by_another, keys
 from .borrowed import borrowing_over
 from .breeds import named_beings, of_breed
 from .described import ended_as_described
@@ -292,7 +292,13 @@ def displaced(
     # "their old Singer machine", a make the embedder does not know; "a Samsung phone case" is
     # no phone)
     got_kind = kind_after(said, by_make["make"]) if by_make else ""
-    if got_kind and (same := same_kind(older, new, said, speaker, persons, got_kind, embed)):
+    # (or the thing a key reads the make as: "got a Pixel 7a" is a phone, of "an old Redmi")
+    read_as = ""
+    if by_make and not added(said):  # (not one beside another: "a work phone, … carry two")
+        read_as = next((k.attribute for k in keys(by_make[0]) if k.attribute in THINGS), "")
+    if (got_as := got_kind or read_as) and (
+        same := same_kind(older, new, said, speaker, persons, got_as, embed)
+    ):
         return Displaced(*same)
     for to, near in ((by_make, MAKE), (_SWITCHED_TO_NAME.search(said), NAME)):
         made = to["make"] if to else ""

@@ -94,7 +94,8 @@ def same_kind(
         shared = re.compile(rf"\btheir (?:[a-z-]+ ){{0,2}}(?:{re.escape(head)}s?\b|[{UPPER}])")
         kin = theirs(older, new, said, speaker, kin=True, cue=False) or []
         own = [*own, *(f for f in kin if shared.search(f.text) and f not in own)]
-    same = [f for f in own if holds(head, f.text)]
+    # (a line of one wanted holds none: "needs a new phone before any move")
+    same = [f for f in own if holds(head, f.text) and not _WANTED.search(f.text)]
     if same:
         return (same[0], None) if len(same) == 1 else None
     if ended and any(holds(head, f.text) for f in older):
@@ -171,6 +172,8 @@ def kind_after(text: str, make: str) -> str:
     return kind
 
 
+#: One wanted, not had: "needs a new phone", "wants a bike", "is looking for a flat".
+_WANTED = re.compile(r"\b(?:needs?|wants?|looking for|saving (?:up )?for) (?:an?|another) ")
 #: A thing that ended was the old one, or another took its place ("… the old tablet is
 #: retired", "sold my bike, got a Honda Ace", "Pixel 8 now").
 _REPLACED = re.compile(r"\b(?:old|now|new|got|bought|arrived|replaced|these days|nowadays)\b")
