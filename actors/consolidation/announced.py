@@ -55,7 +55,8 @@ def announced(
         if turn.role != "user":
             continue
         speaker = speakers[turn.id]
-        mine = [f for f in said_before(facts, turns, at) if re.search(rf"\b{speaker}\b", f.text)]
+        named = re.compile(rf"\b{re.escape(speaker)}\b")
+        mine = [f for f in said_before(facts, turns, at) if named.search(f.text)]
         for found in _CHANGED.finditer(turn.content):
             noun = found["noun"].lower()
             held = [f for f in mine if holds(noun, f.text)] if noun not in _NO_THING else []

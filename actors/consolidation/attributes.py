@@ -128,7 +128,7 @@ _TABLE: list[tuple[str, str]] = [
         # (or a stay that is their home till they find one: "staying at a hostel in El Arenal
         # for now", "still staying with a friend in Fort Garry", "staying with Osman's uncle in
         # Farwaniya until they find a flat"; not a trip's, "staying in Rome this week")
-        r"(?:\bstill |(?<=\bis |\bre |\bam |\bre ))?\bstaying(?= (?:at|on|with|in) [^,.;]*?\bin (?-i:[A-Z]))"
+        r"\bstaying(?= (?:at|on|with|in) [^,.;]*?\bin (?-i:[A-Z]))"
         r"(?=[^.;]*?\b(?:for now|(?:until|till) (?:I|we|they|he|she) (?:find|get)))|"
         r"(?<=\bstill )staying(?= (?:at|on|with|in) [^,.;]*?\bin (?-i:[A-Z]))|"
         # (or a lease signed there: "signed a lease in Transcona", "a real lease in Rosemont")
