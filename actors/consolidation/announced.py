@@ -55,7 +55,7 @@ def announced(
         if turn.role != "user":
             continue
         speaker = speakers[turn.id]
-        named = re.compile(rf"\b{re.escape(speaker)}\b")
+        named = re.compile(rf"(?<!\w){re.escape(speaker)}(?!\w)")
         mine = [f for f in said_before(facts, turns, at) if named.search(f.text)]
         for found in _CHANGED.finditer(turn.content):
             noun = found["noun"].lower()

@@ -145,7 +145,7 @@ def displaced(
     if (predecessor := succeeded(older, new, turn, speaker)) is not None:
         return Displaced(predecessor, None)  # "Prof. Esposito is my new supervisor"
     # (lent by someone of theirs, in the lender's line: "Obinna's friend lends them his Corsa")
-    naming = [f for f in older if re.search(rf"\b{re.escape(speaker)}\b", f.text)]
+    naming = [f for f in older if re.search(rf"(?<!\w){re.escape(speaker)}(?!\w)", f.text)]
     if (lent := borrowing_over(naming, said, turn or said)) is not None:
         return Displaced(lent, None)  # "bought a Nissan Micra, no more borrowing"
     if stopped := no_longer_on(said, theirs(older, new, said, speaker, cue=False) or []):

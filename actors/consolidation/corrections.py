@@ -137,7 +137,7 @@ def _put_right(
     wrong, right, shape = values
     # (the whole value: "Manly" is no "Manly Sharks")
     token = re.compile(rf"(?<![\w,.]){re.escape(wrong)}(?![\w'-]|[,.]\d| [{UPPER}])")
-    mine = [f for f in facts if re.search(rf"\b{re.escape(speaker)}\b", f.text)]
+    mine = [f for f in facts if re.search(rf"(?<!\w){re.escape(speaker)}(?!\w)", f.text)]
     held = [(f, m) for f in mine if (m := _whole(token, f.text))]
     if len(held) != 1:
         return None

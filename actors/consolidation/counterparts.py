@@ -43,7 +43,7 @@ def named_anew(
     old one has no name); else None."""
     if not (signalled(said) or _MOVED.search(said)) or hedged(said):
         return None
-    if not re.search(rf"\b{re.escape(speaker)}\b", new.text):
+    if not re.search(rf"(?<!\w){re.escape(speaker)}(?!\w)", new.text):
         return None  # ("Ola is moving to the Android team": a workmate's move)
     # (the kind a noun the name qualifies: not "in Parc Maisonneuve now", "in Danang for now")
     found = [

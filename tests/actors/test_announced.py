@@ -34,3 +34,11 @@ def test_another_persons_change_or_a_line_said_after_is_not_taken() -> None:
     assert any("dermatology" in line for line in lines), lines
     lines = lines_of_one_job("Larissa", "rotation changed!", "I'm in the equine rotation now.")
     assert any("equine rotation" in line for line in lines), lines
+
+
+def test_a_speakers_name_with_the_marks_of_a_pattern_is_read_as_written() -> None:
+    """A name holding "(" or "*" is matched as its letters, not read as a pattern (before this
+    was escaped, "rotation changed" from such a speaker failed the job)."""
+    first = "I'm in the dermatology rotation at the vet hospital."
+    lines = lines_after("Ana (work*", first, "rotation changed, I'm in equine now")
+    assert not any("dermatology" in line for line in lines), lines
