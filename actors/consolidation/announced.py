@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from reverie.store import Fact, MessageRecord
 
 from .of_kind import holds
-from .ownership import said_before
+from .ownership import theirs_before
 
 __all__ = ["announced"]
 
@@ -54,12 +54,11 @@ def announced(
     for at, turn in enumerate(turns):
         if turn.role != "user":
             continue
-        speaker = speakers[turn.id]
-        named = re.compile(rf"(?<!\w){re.escape(speaker)}(?!\w)")
-        mine = [f for f in said_before(facts, turns, at) if named.search(f.text)]
         for found in _CHANGED.finditer(turn.content):
-            noun = found["noun"].lower()
-            held = [f for f in mine if holds(noun, f.text)] if noun not in _NO_THING else []
+            if (noun := found["noun"].lower()) in _NO_THING:
+                continue
+            mine = theirs_before(facts, turns, at, speakers[turn.id])
+            held = [f for f in mine if holds(noun, f.text)]
             if len(held) == 1 and all(held[0] is not old for old, _ in changes):
                 changes.append((held[0], None))
     return changes

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from reverie.store import Fact
 
 from .acquiring import acquired
+from .ownership import by_name
 
 __all__ = ["borrowing_over"]
 
@@ -35,11 +36,13 @@ _LENT = re.compile(
 )
 
 
-def borrowing_over(older: Sequence[Fact], said: str, turn: str) -> Fact | None:
-    """The one line of ``older`` (the speaker's) of a thing lent to them, when ``said`` says
-    the borrowing is over, or tells of a thing got in ``turn`` that says so; else None (none,
-    or two: which one, nothing says)."""
+def borrowing_over(older: Sequence[Fact], said: str, turn: str, speaker: str) -> Fact | None:
+    """The one line of ``older`` naming ``speaker`` (the lender's too: "Obinna's friend lends
+    them his Corsa") of a thing lent to them, when ``said`` says the borrowing is over, or
+    tells of a thing got in ``turn`` that says so; else None (none, or two: which one,
+    nothing says)."""
     if not (_OVER.search(said) or (acquired(said) and _OVER.search(turn))):
         return None
-    lent = [f for f in older if _LENT.search(f.text)]
+    named = by_name(speaker)
+    lent = [f for f in older if named.search(f.text) and _LENT.search(f.text)]
     return lent[0] if len(lent) == 1 else None

@@ -144,9 +144,7 @@ def displaced(
         older = [f for f in older if not home & values(f.text) or _homes([f])]
     if (predecessor := succeeded(older, new, turn, speaker)) is not None:
         return Displaced(predecessor, None)  # "Prof. Esposito is my new supervisor"
-    # (lent by someone of theirs, in the lender's line: "Obinna's friend lends them his Corsa")
-    naming = [f for f in older if re.search(rf"(?<!\w){re.escape(speaker)}(?!\w)", f.text)]
-    if (lent := borrowing_over(naming, said, turn or said)) is not None:
+    if (lent := borrowing_over(older, said, turn or said, speaker)) is not None:
         return Displaced(lent, None)  # "bought a Nissan Micra, no more borrowing"
     if stopped := no_longer_on(said, theirs(older, new, said, speaker, cue=False) or []):
         return Displaced(stopped, None)  # "took me off the tablets I was on"

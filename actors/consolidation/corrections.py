@@ -19,7 +19,7 @@ from reverie.store import Fact, MessageRecord
 
 from .announced import announced
 from .nearness import content
-from .ownership import said_before
+from .ownership import theirs_before
 from .revision import said_in_both
 from .words import UPPER, WEEKDAYS
 
@@ -77,11 +77,12 @@ def _corrected(
     for at, turn in enumerate(turns):
         if turn.role != "user":
             continue
-        before = said_before(facts, turns, at)  # (not a line said in the turn or after it)
         for sentence in re.split(r"(?<=[.!?;])\s+", turn.content):
             if found := _correction(sentence, turn.content):
+                # (not a line said in the turn or after it)
+                mine = theirs_before(facts, turns, at, speakers[turn.id])
                 said = Fact(text=sentence, date="", sources={session: [turn.id]})
-                if change := _put_right(before, said, found, speakers[turn.id]):
+                if change := _put_right(mine, said, found):
                     changes.append(change)
     return changes
 
@@ -129,15 +130,14 @@ def _shape(found: re.Match[str], group: str) -> str:
 
 
 def _put_right(
-    facts: Sequence[Fact], said: Fact, values: tuple[str, str, str], speaker: str
+    mine: Sequence[Fact], said: Fact, values: tuple[str, str, str]
 ) -> tuple[Fact, Fact] | None:
-    """The one line of the speaker's before ``said`` holding the wrong one of ``values``, with
-    the right one in its place; None when none or two do, or, of a number or a day, nothing
-    says the sentence corrects it (a name a line holds is evidence enough)."""
+    """The one line of ``mine`` (the speaker's, said before ``said``) holding the wrong one of
+    ``values``, with the right one in its place; None when none or two do, or, of a number or
+    a day, nothing says the sentence corrects it (a name a line holds is evidence enough)."""
     wrong, right, shape = values
     # (the whole value: "Manly" is no "Manly Sharks")
     token = re.compile(rf"(?<![\w,.]){re.escape(wrong)}(?![\w'-]|[,.]\d| [{UPPER}])")
-    mine = [f for f in facts if re.search(rf"(?<!\w){re.escape(speaker)}(?!\w)", f.text)]
     held = [(f, m) for f in mine if (m := _whole(token, f.text))]
     if len(held) != 1:
         return None

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from reverie.store import Fact
 
 from .modifiers import is_modifier
-from .ownership import theirs
+from .ownership import by_name, theirs
 from .revision import said_in_both
 from .signals import hedged, signalled
 from .words import UPPER, WHEN
@@ -43,7 +43,7 @@ def named_anew(
     old one has no name); else None."""
     if not (signalled(said) or _MOVED.search(said)) or hedged(said):
         return None
-    if not re.search(rf"(?<!\w){re.escape(speaker)}(?!\w)", new.text):
+    if not by_name(speaker).search(new.text):
         return None  # ("Ola is moving to the Android team": a workmate's move)
     # (the kind a noun the name qualifies: not "in Parc Maisonneuve now", "in Danang for now")
     found = [

@@ -18,18 +18,19 @@ from .words import RELATIVES, UPPER, WEEKDAYS
 
 __all__ = [
     "LEAD",
+    "by_name",
     "named",
     "named_theirs",
     "of_theirs",
     "owner",
     "people",
-    "said_before",
     "said_in",
     "same_person",
     "same_subject",
     "same_turn",
     "someone_else",
     "theirs",
+    "theirs_before",
 ]
 
 #: Whom a fact opens with (after an adverb of time: "Now Daisuke drinks only green tea").
@@ -225,10 +226,19 @@ def said_in(fact: Fact) -> set[tuple[str, str]]:
     return {(session, m) for session, ids in fact.sources.items() for m in ids}
 
 
-def said_before(facts: Sequence[Fact], turns: Sequence[MessageRecord], at: int) -> list[Fact]:
-    """The ``facts`` said before ``turns[at]``: none of the messages from it on."""
-    later = {t.id for t in turns[at:]}
-    return [f for f in facts if not {m for _, m in said_in(f)} & later]
+def by_name(speaker: str) -> re.Pattern[str]:
+    """Where ``speaker`` is named as a word of its own (their name's marks read as written:
+    "Ana (work*")."""
+    return re.compile(rf"(?<!\w){re.escape(speaker)}(?!\w)")
+
+
+def theirs_before(
+    facts: Sequence[Fact], turns: Sequence[MessageRecord], at: int, speaker: str
+) -> list[Fact]:
+    """The ``facts`` naming ``speaker`` said before ``turns[at]``: none of the messages from
+    it on."""
+    later, named = {t.id for t in turns[at:]}, by_name(speaker)
+    return [f for f in facts if named.search(f.text) and not {m for _, m in said_in(f)} & later]
 
 
 def same_turn(a: Fact, b: Fact) -> bool:
