@@ -101,7 +101,9 @@ def named_pronoun(sentence: str, before: Sequence[str], who: str) -> str:
 #: The thing a mistake owned names: "I wrote the rent wrong", "gave you the wrong date",
 #: "misread the listing", "the salary I gave you was off", "Guest list correction".
 _WRONG_ABOUT = re.compile(
-    r"\b(?:the|my) (?:wrong (?P<a>[a-z]+(?: [a-z]+)?)\b|(?P<b>[a-z]+(?: [a-z]+)?) wrong\b)"
+    # (a name given wrong is the name of whom it is for: "the wrong name for the doctor")
+    r"\b(?:the|my) (?:wrong (?:name (?:for|of) (?:the|my|our|his|her) (?P<i>[a-z]+)|"
+    r"(?P<a>[a-z]+(?: [a-z]+)?))\b|(?P<b>[a-z]+(?: [a-z]+)?) wrong\b)"
     r"|\bmisread (?:the|my) (?P<c>[a-z]+)\b"
     # ("my phone autocorrected my wife's name")
     r"|\bauto-?correct(?:ed|s)? (?:the|my) (?P<h>[a-z]+(?:'s name)?)"

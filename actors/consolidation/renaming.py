@@ -359,7 +359,9 @@ _CORRECTED = re.compile(
     # (or, after a comma, a thing by its noun alone, and where it is: "got the ground wrong
     # before, touch is at Sturges Park")
     rf"(?:^(?:Correction: )?|, |\band )"
-    rf"(?:(?:[Tt]he|[Mm]y|[Oo]ur|[{UPPER}][\w-]*'s|[{UPPER}][\w-]* and others') |(?<=, )(?=[a-z]+ is at ))"
+    # (or someone's by a pronoun, "his teacher is Ms Kearney"; "her name is …" is a person's)
+    rf"(?:(?:[Tt]he|[Mm]y|[Oo]ur|[{UPPER}][\w-]*'s|[{UPPER}][\w-]* and others') |"
+    rf"(?:[Hh]is|[Hh]er|[Tt]heir) (?!name\b)|(?<=, )(?=[a-z]+ is at ))"
     # (or its name: "the dog's name is Sansón")
     r"(?P<thing>[a-z]+(?: [a-z]+){0,3}?)(?:'s name)? (?:is|are|was|were) (?:actually |really |in fact |at )?"
     rf"(?:an? |the )?{_NOT_A_DAY}(?P<name>{_NAME})(?=(?: this \w+)?(?:[,.;!]|$)| not\b)"
@@ -385,18 +387,42 @@ def corrected_name(text: str) -> tuple[re.Pattern[str], str] | None:
     thing = "(?:" + "|".join(map(re.escape, things)) + ")s?"
     shared = [re.escape(w) for w in name.split() if len(w) > 3]
     alike = rf"|(?:[{UPPER}][\w-]* )*(?:{'|'.join(shared)})(?: [{UPPER}][\w-]*)*" if shared else ""
-    # (a name of words alone, not whose: "Marisol's 14 Saanen goats" is "Saanen")
-    plain = rf"[{UPPER}][\w-]*(?: [{UPPER}][\w-]*)*"
+    # (a name of words alone, not whose: "Marisol's 14 Saanen goats" is "Saanen"; nor an
+    # article, "The farm")
+    plain = (
+        rf"(?!(?:The|A|An|My|Our|Their|His|Her|This|That)\b)[{UPPER}][\w-]*(?: [{UPPER}][\w-]*)*"
+    )
     # (or just after it: "Ernesto's dog Sultán", "a dog called Sultán")
-    after = "|".join(rf"(?<=\b{re.escape(w)} )|(?<=\b{re.escape(w)} called )" for w in things)
+    # (or said the same way: "the farm is at Sokode" for "the farm is at Kpetoe")
+    after = "|".join(
+        rf"(?<=\b{re.escape(w)} )|(?<=\b{re.escape(w)} called )|(?<=\b{re.escape(w)} is at )"
+        for w in things
+    )
+    # (or, a person's by their title, whoever has that title: "my dentist is Dr Whitford" of
+    # "appointment with Dr Whitcombe")
+    titled = f"|{title}{plain}" if (title := _title_of(name)) else ""
     return re.compile(
-        rf"(?<![\w'-])(?P<name>{plain}(?={whose}(?: [a-z]+){{0,2}} {thing}\b)|(?:{after}){plain}{alike})"
+        rf"(?<![\w'-])(?P<name>{plain}(?={whose}(?: [a-z]+){{0,2}} {thing}\b)|(?:{after}){plain}{alike}{titled})"
         + (r"(?![\w-])" if whose else r"(?![\w'-])")
     ), name
 
 
 #: A person's title before their name.
 _TITLES = "Miss|Mrs|Mr|Ms|Dr|Prof|Professor"
+#: The titles that say one kind of person, by the title a name is given with.
+_ONE_KIND = ("Dr|Dra|Doctor", "Mr", "Ms|Mrs|Miss", "Prof|Professor")
+
+
+def _title_of(name: str) -> str:
+    """The titles of the kind of person ``name`` is titled as ("Dr Laird": any doctor's), as
+    a pattern; "" when it has none."""
+    title = re.match(rf"({_TITLES}|Dra|Doctor)\.? ", name)
+    if title is None:
+        return ""
+    kind = next(titles for titles in _ONE_KIND if title[1] in titles.split("|"))
+    return rf"(?:{kind})\.? "
+
+
 #: A person's name corrected by whose it is: "his name is Anan", "I wrote her name wrong,
 #: it's Miss Glenda", "wrote my roommate's name wrong, it's Hiwot".
 _PERSON_CORRECTED = re.compile(

@@ -212,7 +212,8 @@ def revise(
         for c in stated_values(new.text, turn, said)
         if c[1] != speaker and not any(a <= new.text.find(c[1]) < b for a, b in not_a_change)
     ]
-    if corrects and not renames(said) and (anew := corrected_name(new.text)):
+    anew = corrects and not renames(said) and corrected_name(new.text)
+    if anew:
         changes = [anew, *changes]  # "the goats are Alpines, not the breed I said"
     own = None if corrects else theirs(facts, new, said, speaker, kin=True)
     if own and (hours := _hours(own, new)):
@@ -293,7 +294,11 @@ def revise(
             if comparable(f, new)
             # (both said at once: both true; not a line said before that this turn rewrote)
             and not (same_turn(f, new) and said_in(f) <= said_in(new))
-            and (not corrects or same_person(f, new, persons, speaker))
+            and (
+                not corrects
+                or same_person(f, new, persons, speaker)
+                or (anew and kind is anew[0] and _role_of_theirs(f, new, persons, speaker))
+            )
             # in other words, only a line with one value of the kind, or one said right after
             # a word of the change ("Intervals on Tuesdays, long ride Sunday"): which else?
             and (own is None or any(f is m for m in own))
@@ -385,7 +390,12 @@ def revise(
             candidates = [] if best is None else [candidates[best]]
         elif whose not in ("", speaker):
             of = whose.casefold()
-            candidates = [c for c in candidates if of in owner(c[2].text, persons).casefold()]
+            candidates = [
+                c
+                for c in candidates
+                if of in owner(c[2].text, persons).casefold()
+                or (anew and _role_of_theirs(c[2], new, persons, speaker))
+            ]
         if not candidates and corrects and kind.groupindex and not re.search(r"\d", value):
             candidates = _named_on_topic(facts, new, topic, value, persons, speaker)
         if not candidates:
@@ -483,6 +493,22 @@ def _corrected_beside(text: str, turn: str) -> bool:
         and (number or re.search(r"\bnames?\b", clause, re.I))
         for clause in CLAUSE.split(turn)
     )
+
+
+#: Someone of the speaker's named by their role: "Agnes's doctor is …", "His teacher is …".
+_ROLE_IS = r"(?:{speaker}'s|(?P<whose>His|Her|Their)) (?P<role>[a-z]+) is "
+
+
+def _role_of_theirs(old: Fact, new: Fact, persons: set[str], speaker: str) -> bool:
+    """A name corrected of someone of the speaker's, by role ("Agnes's doctor is Dr Laird",
+    "His teacher is Ms Kearney"), is theirs to correct in a line of the speaker's (or in the
+    line that says "his teacher"), though neither line opens with the one they name."""
+    found = re.match(_ROLE_IS.format(speaker=re.escape(speaker)), new.text)
+    if found is None:
+        return False
+    if found["whose"]:
+        return f"{found['whose']} {found['role']} ".casefold() in old.text.casefold()
+    return owner(old.text, persons) in ("", speaker)
 
 
 def _named_on_topic(

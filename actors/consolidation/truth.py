@@ -174,6 +174,8 @@ def merge(
             of_person(facts, who)
             or of_theirs(fact.text, who, speaker, facts)
             or who.startswith(f"{speaker}'s new ")
+            # (or one of theirs named right: "Agnes's doctor is Dr Laird", after a wrong name)
+            or bool(CORRECTION.search(f"{opener} {fact.text}") and corrected_name(fact.text))
         )
         topics = None if theirs_only else retraction_topics(fact.text)
         if topics is not None:

@@ -182,3 +182,61 @@ def test_a_name_the_phone_autocorrected_then_its_right_one_is_said_of_whom() -> 
     )
     assert "Evander's wife is Carol!" in lines, lines
     assert not any("Coral" in line for line in lines), lines
+
+
+def test_a_name_given_wrong_for_someone_of_theirs_takes_the_line_naming_them() -> None:
+    """ "I gave you the wrong name for the doctor. It's Dr Frazer" puts the doctor right in
+    the line that names "Dr Fraser" (a doctor by title, though the line says no "doctor"),
+    and "wrong name - his tutor is Mr Oduya" the line saying "his tutor"; the right one is
+    said of the speaker, "Moira's doctor is Dr Frazer", not "Moira's name for"."""
+    lines = _facts(
+        _memory_after(
+            ("I'll ask about it at my check-up with Dr Fraser on Monday.", "Moira", "s"),
+            (
+                "Oh, I gave you the wrong name for the doctor, silly me. It's Dr Frazer.",
+                "Moira",
+                "s",
+            ),
+        )
+    )
+    assert "Moira will ask about it at their check-up with Dr Frazer on Monday." in lines, lines
+    assert "Moira's doctor is Dr Frazer." in lines and not any("Fraser" in x for x in lines)
+    lines = _facts(
+        _memory_after(
+            ("My son Ade is in year 5 and his tutor Mr Odoya sets too much homework.", "Kemi", "s"),
+            ("sorry, wrong name - his tutor is Mr Oduya, I mix them up", "Kemi", "s"),
+        )
+    )
+    assert any("his tutor Mr Oduya sets too much homework" in x for x in lines), lines
+    assert not any("Odoya" in x for x in lines), lines
+    # (someone else's doctor, said with no mistake owned, puts nothing right)
+    lines = _facts(
+        _memory_after(
+            ("I'll ask about it at my check-up with Dr Fraser on Monday.", "Moira", "s"),
+            ("My sister's doctor is Dr Frazer, she likes her.", "Moira", "s"),
+        )
+    )
+    assert any("check-up with Dr Fraser" in x for x in lines), lines
+
+
+def test_a_place_given_wrong_takes_the_line_saying_it_the_same_way() -> None:
+    """ "I wrote the wrong town. the farm is at Kpando" puts right "The farm is at Dodi, close
+    to Ho" (not "Kpando farm is at Dodi", the article read as a name, nor the farm's own
+    name in another line)."""
+    lines = _facts(
+        _memory_after(
+            (
+                "I have a goat farm, Mawu Goats, about 80 animals. The farm is at Dodi, close "
+                "to Ho.",
+                "Edem",
+                "s",
+            ),
+            (
+                "sorry, I wrote the wrong town. the farm is at Kpando, not where I said.",
+                "Edem",
+                "s",
+            ),
+        )
+    )
+    assert "The farm is at Kpando, close to Ho." in lines, lines
+    assert any("Mawu Goats" in x for x in lines) and not any("Dodi" in x for x in lines), lines
