@@ -40,7 +40,8 @@ _SOMEONE_NEW = re.compile(
     rf"\b(?:found|got|hired) (?:someone|somebody) new,? (?P<name>[{UPPER}][\w-]*)|"
     # (or "a new one", after the one who left: "our manager got moved … we've got a new one,
     # Marisol"; or the speaker, "my boss is leaving and they've offered me his job")
-    rf"\b(?:a|the) new one,? (?:called |named )?(?P<one>[{UPPER}][\w-]*)|"
+    # (or "new one is Senyo", "new one Dimas", after "worker changed", "mechanic also new")
+    rf"\b(?:(?:a|the) new|(?<![\w-])[Nn]ew) one,? (?:called |named |is )?(?P<one>[{UPPER}][\w-]*)|"
     r"\b(?:offered|given|gave) (?P<me>me|them) (?:his|her|their) (?:job|role|post|position)\b|"
     rf"(?<![\w-])(?P<taker>[{UPPER}][\w-]*)(?: [\w-]+){{0,5}} (?:is taking|has taken|took) over\b|"
     # (or named after: "New one starts monday, her name's Yasmine", "the replacement is M.
@@ -54,7 +55,10 @@ _SOMEONE_NEW = re.compile(
 _ROLE_LEAVING = re.compile(
     r"\b(?P<whose>(?i:the|our|my|her|his|their)) (?P<noun>[a-z]{4,}) (?:(?:is|was|has|got|has been) )?"
     r"(?:retiring|retired|leaving|left|quit|resigned|moving away|moved away|moved|transferred|"
-    r"went on (?:[a-z]+ )?leave)\b"
+    r"went on (?:[a-z]+ )?leave)\b|"
+    # (or the role said to have changed, first in its clause: "Worker changed, the boy left",
+    # "mechanic also new, the old one went back to Solo")
+    r"(?:^|[.!?;,] )(?:(?i:and|also|so) )?(?P<role>(?i:[a-z]{4,})) (?:also |too )?(?:changed?|new)\b"
 )
 #: A new one in a role, named after it: "the agency sent a new carer, Fatima", "we have a new
 #: cleaner called Rui", or said as news, "New roommate too, Karine", "new flatmate is Vy", "New
@@ -64,7 +68,8 @@ _NEW_NAMED = re.compile(
     r"(?:\b(?:a|our|my|their) new|(?:^|(?<=[,:;] ))[Nn]ew) (?:[a-z]{3,} (?:and|&) )?"
     r"(?P<noun>(?:[a-z]{3,} )?(?!too\b|also\b)[a-z]{3,})"
     r"(?: too| also)?,? "
-    rf"(?:called |named |is )?(?P<name>[{UPPER}][a-z]+)\b(?! [A-Z])"
+    # (and a surname: "a new accountant, Carla Rojas")
+    rf"(?:called |named |is )?(?P<name>[{UPPER}][a-z]+)\b(?: [{UPPER}][a-z]+\b)?(?! [A-Z])"
 )
 #: A team joined, by its plural name (not beside another: "also joined the Harriers"); a line of
 #: a team one plays with or for: "netball Saturdays with the Manurewa Mavericks".
@@ -115,7 +120,9 @@ def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact
         # (not a line already naming the new one: "The new carer is called Grace" of "carer Grace")
         named_anew = rf"(?!.*\b{re.escape(role['name4'])}\b)" if role["name4"] else ""
         found = _one(
-            before, rf"^{re.escape(speaker)}(?:'s| and others'?) (?:old )?{noun}\b{named_anew}"
+            before,
+            rf"^{re.escape(speaker)}(?:'s| and others'?) (?:old )?{noun}\b{named_anew}",
+            noun,
         )
     someone = _SOMEONE_NEW.search(new.text)
     if found is None and someone and (leaving := _ROLE_LEAVING.search(turn)):
@@ -124,13 +131,13 @@ def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact
         # (or the household's, "The babysitter Amandine …", "Their caregiver Kehinde …"; and a
         # child's, of "her teacher", "Lilou's teacher Mme Garnier")
         whose = rf"[{UPPER}][\w-]*'s" if leaving["whose"] in ("her", "his") else "(?!)"
+        noun = (leaving["noun"] or leaving["role"]).lower()
         of_theirs = (
-            rf"(?:\b{re.escape(speaker)}(?:'s| and others'?)|^(?:The|Their)|\b{whose}) "
-            rf"{leaving['noun']} "
+            rf"(?:\b{re.escape(speaker)}(?:'s| and others'?)|^(?:The|Their)|\b{whose}) {noun} "
         )
         new_one = next((v for k, v in someone.groupdict().items() if v and k != "me"), speaker)
         before = [f for f in older if not same_turn(f, new)]
-        found = _one(before, f"{of_theirs}(?!.*{re.escape(new_one)})")
+        found = _one(before, f"{of_theirs}(?!.*{re.escape(new_one)})", noun)
     if found is None and (named := _NEW_NAMED.search(new.text)) and named["name"] != speaker:
         # "the agency sent a new carer, Fatima": their line with a carer someone else is (or,
         # got by the speaker, the carer's own: "Funmilayo's nanny Mama Bisi will feed him")
@@ -167,6 +174,11 @@ def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact
     return found
 
 
-def _one(older: Sequence[Fact], pattern: str) -> Fact | None:
+def _one(older: Sequence[Fact], pattern: str, role: str = "") -> Fact | None:
+    """The one line of ``older`` matching ``pattern``; of several, the one naming whoever
+    had ``role`` just after it ("apprentice Esra will print it", not "the apprentice leaves
+    them"); else None."""
     held = [f for f in older if re.search(pattern, f.text)]
+    if len(held) > 1 and role:
+        held = [f for f in held if re.search(rf"\b(?:{role}) [{UPPER}]", f.text)]
     return held[0] if len(held) == 1 else None

@@ -232,3 +232,35 @@ def test_a_doctor_seen_now_by_title_replaces_the_line_of_another_doctor() -> Non
         "Gladys's wife sees Dr Muthoni now for her sugar.",
     ):
         assert older[2] not in _merge("Gladys", older, said), said
+
+
+def test_a_new_one_with_a_surname_or_after_the_role_changed_replaces_the_role() -> None:
+    """ "we got a new accountant, Carla Rojas" (a name and a surname), and "driver changed,
+    the old one went home. New one is Juma" or "cook also new … new one Wanjiku" (the role
+    said to have changed, the new one by name): the line of the one before goes."""
+    first = "My accountant Mr Nowak is retiring in June. I live in Lodz."
+    lines = lines_after("Tomasz", first, "we got a new accountant, Carla Rojas, very online.")
+    assert not any("Nowak" in line for line in lines), lines
+    first = "My driver Otieno takes the kids to school. I live in Kisumu."
+    said = "Driver changed, the old one went home to Siaya. New one is Juma, my cousin."
+    assert not any("Otieno" in line for line in lines_after("Amani", first, said))
+    first = "My cook Akinyi makes chapati on Sundays. I live in Kisumu."
+    said = "ok. cook also new, the old one retired. new one Wanjiku, very good."
+    assert not any("Akinyi" in line for line in lines_after("Amani", first, said))
+    # (a role said to have changed with no one new named replaces no one)
+    lines = lines_after("Amani", first, "ok. cook also new, we will see.")
+    assert any("Akinyi" in line for line in lines), lines
+
+
+def test_of_two_lines_of_a_role_the_one_naming_who_had_it_is_replaced() -> None:
+    """ "new apprentice is Melike" after two lines of the apprentice (the one naming Esra, and
+    her leaving): the line naming the one before goes (before, two lines held the role and
+    neither went)."""
+    lines = lines_after(
+        "Zehra",
+        "my apprentice Esra will print it, she knows the printer better than me.",
+        "my apprentice leaves me, she goes to Izmir to open her own shop.",
+        "new apprentice is Melike, 19 years old, very quick hands",
+    )
+    assert not any("Esra" in line for line in lines), lines
+    assert any("Melike" in line for line in lines), lines
