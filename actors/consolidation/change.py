@@ -149,6 +149,10 @@ def displaced(
     if stopped := no_longer_on(said, theirs(older, new, said, speaker, cue=False) or []):
         return Displaced(stopped, None)  # "took me off the tablets I was on"
     given = GIVEN.search(new.text)
+    # (not after its old one's end, which says its kind: "the tablet fell and the screen broke,
+    # she gave me a Lenovo")
+    if given and (ended := ENDED.search(new.text)) and ended.start() < given.start():
+        given = None
     if given and given["whom"] in ("them", speaker):
         # "Kuba set them up with a smartphone, a Motorola": the speaker got a new one (the
         # giver's old one too, "sold them her iPhone 11"; with no article, "gave them Swarovski

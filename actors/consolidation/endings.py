@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from reverie.store import Fact
 
-from .signals import BROKE, CLAUSE, FELL_TO, GONE
+from .signals import BROKE, CLAUSE, FELL_FOR_GOOD, FELL_TO, GONE
 from .words import UPPER, WEEKDAYS
 
 __all__ = ["ENDED", "done_without", "no_longer_on", "stolen", "thing_ended"]
@@ -31,6 +31,8 @@ ENDED = re.compile(
     r"(?P<head>(?:[a-z]+-)?[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
     # (or wrecked past repair: "the car is totaled", "written off")
     rf"(?:died|{GONE}|gave (?:up|out)|{BROKE}|(?:was|got) (?:stolen|{_THEFT})|totall?ed|written off|"
+    # (or a fall that finished it: "the phone fell on the tiles and finished")
+    rf"{FELL_FOR_GOOD}|"
     r"for scrap|(?:been |got )?(?:cancell?ed|called off)|"
     # (a business that closed: "my restaurant closed for good", "the gym went bust"; not for
     # a while, "closed for the holidays", "closed on Mondays")

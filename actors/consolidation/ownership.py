@@ -180,6 +180,10 @@ def _by_epithet(text: str, speaker: str) -> bool:
     return not {found["name"], found["word"]} & mine and known_word(found["word"].casefold())
 
 
+#: What someone of the speaker's gave them, after "<speaker>'s ": "daughter gave them a …".
+_GAVE_THEM = re.compile(r"[\w-]+ (?:gave|bought|got) them (?:an?|their|his|her) ")
+
+
 def theirs(
     older: Sequence[Fact],
     new: Fact,
@@ -205,6 +209,10 @@ def theirs(
         line = owner(text, persons)
         # (a line of no one's holding a thing of theirs: "In Wiremu's old Nissan Navara, …")
         if not line and f"{speaker}'s " in text and whose in (speaker, "", f"{speaker} and others"):
+            return True
+        # (a thing someone of theirs gave them: "Domingos's daughter gave them a Samsung tablet")
+        mine_given = text.startswith(f"{speaker}'s ") and _GAVE_THEM.match(text, len(speaker) + 3)
+        if whose in (speaker, "") and mine_given:
             return True
         if whose not in (speaker, ""):  # someone else's change: only their lines
             named_line = owner(text, named(text, persons))

@@ -21,6 +21,7 @@ __all__ = [
     "ACTUALLY_BESIDE",
     "BROKE",
     "CLAUSE",
+    "FELL_FOR_GOOD",
     "FELL_TO",
     "GONE",
     "SWITCH",
@@ -68,6 +69,9 @@ _LET_FALL = rf"(?! (?:my|the|their|his|her|our|a|an) (?:[\w-]+ ){{0,2}}?{FELL_TO
 #: A thing that broke for good: not a breakdown, nor a break-up or a break-in ("the car broke
 #: down on the motorway" is towed and mended).
 BROKE = r"broke(?! (?:up|in|down)\b)"
+#: A fall that finished a thing: "fell on the tiles and finished", "fell from the table and
+#: the screen broke" (not "fell in the toilet and I fished it out").
+FELL_FOR_GOOD = rf"fell\b[^.;!?]*?\band (?:the [a-z]+ )?(?:{BROKE}|finished|smashed|cracked|died)\b"
 #: A thing gone for good: not a part of it failing ("the strap's gone on mine"), nor a price or
 #: a light ("rent's gone up", "the power's gone out").
 GONE = r"gone(?! (?:on|up|down|out)\b)"
@@ -212,7 +216,7 @@ _GONE = re.compile(
     rf"\b(?:sold(?! [A-Z][\w-]* on\b)|nicked|pinched|gave (?:up|away)|gave (?:him|her|them|[A-Z][\w-]*) away|got rid of|(?<!\ba )(?<!\ban )retired|scrapped|died|buried|{GONE}|stolen|"
     # (or "die", as a past some write it: "our dog die on the weekend"; not "to die", "will die")
     r"(?<!\bto )(?<!\bwill )(?<!\bmight )(?<!\bcould )(?<!\bwould )(?<!\bmay )(?<!\bcan )die(?= on| last| yesterday| this)|"
-    rf"{_WRECKED}|{BROKE}|wrote off|rehomed?|went to live|stole|no more|(?:up )?for sale|(?:say|said|saying) goodbye to|"
+    rf"{_WRECKED}|{BROKE}|{FELL_FOR_GOOD}|wrote off|rehomed?|went to live|stole|no more|(?:up )?for sale|(?:say|said|saying) goodbye to|"
     # (a pet of theirs taken in by others: "my foster cat got adopted"; not "we adopted a dog")
     r"(?:got|was|been|gets|is) adopted|"
     r"(?:is|are|was) over|ended(?! (?:the|a|an|up|with|our|my|their)\b)|packed in|"

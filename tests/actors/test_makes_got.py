@@ -24,3 +24,20 @@ def test_a_thing_wanted_is_no_thing_had_of_its_kind() -> None:
         "Got a Galaxy S24 at the airport, the camera is great.",
     )
     assert not any("Huawei" in line for line in lines), lines
+
+
+def test_a_fall_that_finished_a_thing_ends_it_and_a_make_given_after_it_replaces_it() -> None:
+    """ "the phone fell on the tiles and finished. My son bought me a Doro" ends the phone a
+    line names by its make (before, a fall was no end); "the tablet fell … and the screen
+    broke, she gave me a Lenovo" the tablet their daughter gave them, a line opening with
+    the giver (before, the gift was read without the kind its end said, and the line was
+    the daughter's). A fall that finished nothing ends nothing."""
+    first = "my phone Alcatel with the buttons, the letters are too small now."
+    said = "and the phone fell on the tiles and finished. My son bought me a Doro, very good."
+    assert not any("Alcatel" in line for line in lines_after("Anselmo", first, said))
+    said = "the phone fell in the sink but I dried it in rice and it works fine"
+    assert any("Alcatel" in line for line in lines_after("Anselmo", first, said))
+    first = "My daughter gave me a Samsung tablet and she says I can ask you things."
+    said = "Also the tablet fell from the table and the screen broke, she gave me a Lenovo."
+    lines = lines_after("Domingos", first, said)
+    assert not any("Samsung" in line for line in lines) and any("Lenovo" in x for x in lines)
