@@ -458,6 +458,8 @@ def test_a_being_lost_or_put_down_ends_the_pet_and_lost_keys_nothing() -> None:
     its own cue); "lost my keys" ends nothing, "lost my job" the employer."""
     older = ["Siobhan has a dog called Biscuit.", "Siobhan works at Acme."]
     assert _merge("Siobhan", older, "Siobhan lost their dog last week.") == [older[0]]
+    # (said of "the" old one too: "we lost the old dog on Sunday")
+    assert _merge("Siobhan", older, "Siobhan and others lost the old dog on Sunday.") == older[:1]
     said = "Siobhan had to put Biscuit down on Thursday, the house feels so empty."
     assert _merge("Siobhan", older, said) == [older[0]]
     assert _merge("Siobhan", older, "Siobhan lost their keys on Monday.") == []
