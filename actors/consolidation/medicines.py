@@ -1,6 +1,6 @@
-"""A medicine the speaker takes, and a change of it said by its noun: "the GP changed my
-tablets" is of "takes warfarin every day", whatever the drug's name. See docs/design.md,
-"Facts that stay true".
+"""A medicine the speaker takes, and a change of it said by its noun or by the drug they were
+put onto: "the GP changed my tablets" and "he switched me to apixaban" are of "takes warfarin
+every day", whatever the drug's name. See docs/design.md, "Facts that stay true".
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import re
 from reverie.store import known_word
 
 from .signals import SWITCH
-from .words import UPPER
+from .words import RELATIVE, UPPER
 
 __all__ = ["medicine_changed", "takes_medicine"]
 
@@ -24,8 +24,17 @@ _MEDICINE_CHANGED = re.compile(
     # (or the one taken till now, left: "the old pill wasn't working", "took me off the
     # tablets", "no more of those pills for the knees", "instead of that weekly pill"; "the
     # old tablet" is as likely a computer)
-    r"\b(?:old (?!tablet)|(?:off|no more(?: of)?|instead of|stopped|quit) "
+    r"\b(?:old (?!tablet)|(?:off|no more(?: of)?|instead of|stop(?:ped|s)?|quit) "
     rf"(?:(?:the|my|our|their|those|these|that|this|his|her) )?(?:[a-z]+ ){{0,2}}){_MEDICINE}\b"
+)
+#: Someone put onto a drug, by its name: "he switched me to apixaban" (a word the vocabulary
+#: does not hold).
+_PUT_ONTO = re.compile(
+    rf"\b(?:switched|moved|changed|put|started) (?:me|them|[{UPPER}][\w-]*) (?:on|onto|to) ([a-z]{{5,}})\b"
+)
+#: A drug of theirs reviewed or renewed: "needs their ramipril reviewed".
+_THEIRS_REVIEWED = re.compile(
+    r"\b(?:their|my) ([a-z]{5,}) (?:reviewed|renewed|refilled|prescription|dose)\b"
 )
 _TAKES = re.compile(r"\btak(?:es|ing)\b((?: [A-Za-z,]+){1,4})")
 #: A drug one is on: "was already on omeprazole", "keeping them on the Fosamax" (not a name
@@ -35,12 +44,15 @@ _ON = re.compile(r"\bon (?:the [A-Za-z]{4,}|[a-z]{4,})\b")
 
 def medicine_changed(said: str) -> bool:
     """``said`` tells a medicine changed by its noun ("the GP changed my tablets")."""
-    return bool(_MEDICINE_CHANGED.search(said))
+    put = _PUT_ONTO.search(said)
+    return bool(_MEDICINE_CHANGED.search(said) or (put and not known_word(put[1])))
 
 
 def takes_medicine(text: str) -> bool:
     """``text`` says a medicine is taken, by its noun or a drug's name."""
     taken = _TAKES.search(text)
-    words = re.findall(r"[A-Za-z]{4,}", taken[1]) if taken else []
+    # (not someone taken somewhere: "takes their granddaughter Leonor from school")
+    words = re.findall(r"[A-Za-z]{4,}", taken[1]) if taken and not RELATIVE.search(taken[1]) else []
     words += [m[0].split()[-1] for m in _ON.finditer(text)]
+    words += [m[1] for m in _THEIRS_REVIEWED.finditer(text)]
     return any(re.fullmatch(_MEDICINE, w) or not known_word(w.casefold()) for w in words)

@@ -134,3 +134,24 @@ def test_a_dose_written_with_its_unit_joined_is_an_amount() -> None:
     older = ["Agnes takes 5mg of amlodipine.", "Agnes lives in Dundee."]
     said = "The doctor put Agnes's amlodipine up to 10mg."
     assert _merge("Agnes", older, said) == [older[0]]
+
+
+def test_a_drug_put_onto_or_pills_stopped_retires_the_one_of_theirs_taken() -> None:
+    """ "He switched me to apixaban" names no medicine's noun but a drug put onto: "is on
+    warfarin" goes; "stop the knee pills" (as some write "stopped") "takes ibuprofen", not
+    "takes their granddaughter Leonor from school", no drug; and "changed my blood pressure
+    tablets" the drug of theirs to be reviewed ("needs their ramipril reviewed")."""
+    older = ["Fatma is on warfarin for the AF.", "Fatma lives in Alexandria."]
+    said = "He switched Fatma to apixaban, no more blood tests every week."
+    assert _merge("Fatma", older, said) == older[:1]
+    said = "He switched Fatma to mornings, the clinic is quieter then."
+    assert _merge("Fatma", older, said) == []
+    older = [
+        "Domingos takes ibuprofen for the knee, it helps.",
+        "Domingos takes their granddaughter Leonor from school every Tuesday.",
+    ]
+    said = "The doctor at the health centre stop the knee pills, now paracetamol only."
+    assert _merge("Domingos", older, said) == older[:1]
+    older = ["Agnes needs their ramipril reviewed anyway.", "Agnes lives in Perth."]
+    said = "The doctor's changed Agnes's blood pressure tablets, the old ones had them coughing."
+    assert _merge("Agnes", older, said) == older[:1]
