@@ -302,6 +302,12 @@ def displaced(
         same := same_kind(older, new, said, speaker, persons, got_as, embed)
     ):
         return Displaced(*same)
+    # "the phone finally died, my son bought me a Vivo": a make got beside an end is of the
+    # kind that ended; with that line gone already, no other is its by nearness
+    end_told = ENDED.search(turn) if by_make and not got_as and not ENDED.search(said) else None
+    if end_told and (kind_ended := next(filter(None, end_told.groups()), "")) not in ("", "one"):
+        same = same_kind(older, new, said, speaker, persons, kind_ended, embed)
+        return Displaced(*same) if same else None
     for to, near in ((by_make, MAKE), (_SWITCHED_TO_NAME.search(said), NAME)):
         made = to["make"] if to else ""
         said_kind = got_kind if to is by_make else ""

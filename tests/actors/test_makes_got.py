@@ -41,3 +41,18 @@ def test_a_fall_that_finished_a_thing_ends_it_and_a_make_given_after_it_replaces
     said = "Also the tablet fell from the table and the screen broke, she gave me a Lenovo."
     lines = lines_after("Domingos", first, said)
     assert not any("Samsung" in line for line in lines) and any("Lenovo" in x for x in lines)
+
+
+def test_a_make_got_beside_an_end_is_of_the_kind_that_ended_and_takes_no_other_line() -> None:
+    """ "the phone finally died, my son bought me a Vivo": the phone's end takes the iPhone
+    line, and the Vivo, of the kind that ended, takes no second line by nearness (before, it
+    took the physio's schedule, "the agency sent Ma'am Carla …")."""
+    lines = lines_after(
+        "Evangeline",
+        "my iPhone 7 won't update anymore, so the alarm for meds sometimes doesn't ring.",
+        "Also the PT moved to Cebu, the agency sent Ma'am Carla, and now therapy is Tuesday "
+        "and Friday 2pm.",
+        "And the phone finally died, my son bought me a Vivo, big battery.",
+    )
+    assert not any("iPhone" in line for line in lines), lines
+    assert any("Ma'am Carla" in line for line in lines), lines
