@@ -175,8 +175,8 @@ def displaced(
         placed = [f for f in held if re.search(rf"\b(?:in|at) [{UPPER}]", f.text)]
         if len(placed) == 1 or len(held) == 1:
             return Displaced((placed or held)[0], None)
-        if not signalled(said):
-            return None
+        if not held or not signalled(said):
+            return None  # (premises no line holds: no other line is theirs by meaning)
     # ("Customers are finding the shop on Armenian Street": of "the shop is on Chulia Street")
     # (whose the lines are is asked only when a line's premises are somewhere else now)
     if any(premises_elsewhere(f.text, new.text) for f in older):

@@ -27,8 +27,8 @@ __all__ = ["asks_help", "is_chatter", "remark", "split_opener", "strip_banter", 
 
 _OPENER_WORDS = (
     r"quick update|update|small correction|correction|small typo|typo|fyi|btw|p\.?s\.?|"
-    # (any kind of news: "big news", "mean news", "career news")
-    r"guess what|oh|by the way|funny thing|funnily enough|real talk|(?:(?!the\b)[a-z]+ )?news|heads up|personal stuff|weird confession|confession|fun fact|"
+    # (any kind of news: "big news", "mean news", "career news"; "big news too")
+    r"guess what|oh|by the way|funny thing|funnily enough|real talk|(?:(?!the\b)[a-z]+ )?news(?: too| also)?|heads up|personal stuff|weird confession|confession|fun fact|"
     r"on a brighter note|on the (?:plus|bright) side|in other news|random|quick intro|oops|ugh|well|so|also|"
     r"anyway|"
     r"change of plans?|(?:slight|small|quick|big|one) change|"

@@ -176,7 +176,7 @@ _PREMISES_MOVED = re.compile(
     rf"\b(?:(?:moved?|moves|shift(?:ed|s)?|relocat(?:ed|es|e)) (?:the|our|my|their) "
     rf"{_PREMISES.format('moved')}|"
     # (or said of them: "the shop is moving to Liberty Market")
-    rf"(?:the|our|my|their) {_PREMISES.format('moving')} (?:is |has )?"
+    rf"(?:the|our|my|their) {_PREMISES.format('moving')}(?: is| has|'s)? "
     r"(?:moving|moved|moves|relocat\w+)) to "
     rf"(?-i:[{UPPER}])|"
     # (or new ones taken somewhere: "found a bigger shop in Toumba, signed yesterday")
@@ -191,8 +191,10 @@ _PREMISES_MOVED = re.compile(
 _NAME = rf"[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*"
 #: The noun a place's name is of: "Kermel market", "Otse crag".
 _PLACE_NOUN = re.compile(rf"{_NAME} (?P<noun>[a-z]{{4,}})\b")
-#: The wider place said after a place: "Kita-ku, Sapporo", "Otara in South Auckland".
-_WIDER = rf"(?:,? in|,) {_NAME}"
+#: The wider place said after a place: "Kita-ku, Sapporo", "Otara in South Auckland" (a month
+#: or a day is when: "to Labone in March").
+_WHEN_NOT = rf"(?!(?i:{WEEKDAYS}|{MONTHS})\b)"
+_WIDER = rf"(?:,? in|,) {_WHEN_NOT}{_NAME}"
 
 
 def based(text: str) -> bool:
@@ -283,16 +285,19 @@ def moved_within(old: str, new: str) -> tuple[str, str] | None:
     name alone take the old place whole, as nothing says in which town the new one is
     ("moved the bakery to Westlands": "in Westlands"); else None."""
     was = re.search(rf"\bin (?P<place>{_NAME})(?P<wider>{_WIDER})?", old)
-    now = re.findall(rf"\b(?:in|to) ({_NAME})(?!{_WIDER}|[\w'-])", new)
-    if not (was and now):
+    # (a month or a day is when, no place: "moving to Salthill in March")
+    now = re.findall(rf"\b(?:in|to) {_WHEN_NOT}({_NAME})(?!{_WIDER}|[\w'-])", new)
+    # (nor, of two places a line is in, can one tell which moved: "in Galway, …, in Woodquay")
+    if not (was and now) or len(re.findall(rf"\bin {_NAME}", old)) > 1:
         return None
     if _LOCAL_MOVE.search(new) and was["wider"]:
         return was["place"], now[-1]
-    # (not new premises taken: "found a bigger shop in Toumba" is no "small shop" there)
+    # (not new premises taken: "found a bigger shop in Toumba" is no "small shop" there; and
+    # only a line of those premises: "she's in Oranmore" is no shop's)
     moving = _PREMISES_MOVED.search(new)
-    return (
-        (was["place"] + (was["wider"] or ""), now[-1]) if moving and not moving["taken"] else None
-    )
+    if not moving or moving["taken"] or not re.search(premises_moved(new), old, re.I):
+        return None
+    return was["place"] + (was["wider"] or ""), now[-1]
 
 
 #: Where someone does what a line says: "drives a rig for a haulier out of Drogheda", "drives

@@ -95,3 +95,34 @@ def test_all_the_stalls_moved_is_no_home_and_the_city_stays() -> None:
     lines = _facts(memory)
     assert "Yolanda is based in Cusco." in lines, lines
     assert not any("San Pedro" in line for line in lines), lines
+
+
+def test_premises_moving_said_with_s_take_their_line_and_a_month_is_no_new_place() -> None:
+    """ "big news too, the shop's moving to Salthill in March": the opener goes whole (not
+    "Too, the landlord …"), "the shop's moving" is the shop's move, and "in March" is when,
+    no place the line is in now (before, "Orla has a bike repair shop in March")."""
+    lines = _facts(
+        _memory_after(
+            ("I have a bike repair shop in Galway, Wheelhouse Cycles, in Woodquay.", "Orla", "s"),
+            (
+                "grand. big news too, the landlord is selling the unit so the shop's moving to "
+                "Salthill in March, bigger place near the prom.",
+                "Orla",
+                "s",
+            ),
+        )
+    )
+    assert not any("Woodquay" in line or "shop in March" in line for line in lines), lines
+    assert any(line.startswith("The landlord is selling the unit") for line in lines), lines
+    # (and of a line in one place, the move takes that place: "Kwame has a bakery in Osu.")
+    lines = _facts(
+        _memory_after(
+            ("I have a bakery in Osu.", "Kwame", "s"),
+            ("the bakery's moving to Labone in March, more space.", "Kwame", "s"),
+        )
+    )
+    assert "Kwame has a bakery in Labone." in lines, lines
+    # (premises no line holds move no other line, by meaning or by its place: before, the
+    # accountant's line went, or became "she's in Salthill")
+    older = ["Orla and others are with Maeve Kilbride now, she's in Oranmore, does retail."]
+    assert _merge("Orla", older, "The shop's moving to Salthill in March, bigger place.") == []
