@@ -37,7 +37,7 @@ _HERE = re.compile(
     rf"(?:I'm|I am|My name is|My name's|Name's) (?P<named>[{UPPER}][\w'-]*)"
     # (and a surname: "I am Hiroshi Tanaka, a retired teacher"; or where from, "I am Kenji
     # from Osaka")
-    rf"(?: [{UPPER}][\w'-]*)?(?:, | [—–-] | (?=(?:from|based in|living in) [{UPPER}])))"
+    rf"(?: [{UPPER}][\w'-]*)?(?:, | [—–-] | (?=(?:from|based in|living in) (?:the )?[{UPPER}])))"
     r"(?P<rest>.*)$"
 )
 #: A word of where someone is from, before the rest: "polish, from Lodz", "venezuelan from".
@@ -113,7 +113,14 @@ def introduced(body: str) -> list[str]:
                 rest.rstrip(".! ")
             ):  # "I'm Ahmed, pediatric dentist."
                 return [f"I'm {who}.", f"{works_as(alone[0])}."]
-            return [f"I'm {who}.", *said] if (said := _apposed(rest)) else []
+            if said := _apposed(rest):
+                return [f"I'm {who}.", *said]
+            # (or what they are, by a person's noun, then its own words: "stay-at-home dad to
+            # 3yo twins in Istanbul, my wife …"; not "nice to meet you", "retired and …")
+            being = _BEING.match(rest)
+            if being and any(w and names_a_person(w) for w in being.groups()):
+                return [f"I'm {who}.", *clauses(f"I'm {article(rest)} {rest}")]
+            return []
         # (an age first: "I'm Eero, 31, junior programmer at …")
         age = [f"I'm {trade['age']} years old."] if trade["age"] else []
         work = rest[trade.start("trade") :]
@@ -152,6 +159,14 @@ def introduced(body: str) -> list[str]:
         # the trade, said of it, not a sentence naming no one)
         said, rest = [*said[:-1], f"{said[-1].rstrip('.')}, {rest}."], ""
     return said + (clauses(f"{rest}.") if rest else [])
+
+
+#: A person's noun, of up to three words, then what it is of or where: "stay-at-home dad to
+#: 3yo twins", "mum of three in Leeds".
+_BEING = re.compile(
+    rf"(?!{_PRONOUN}\b)([a-z][\w-]*)(?: ([a-z][\w-]*))?(?: ([a-z][\w-]*))?"
+    r"(?= (?:to|of|in|at|from|for|with)\b)"
+)
 
 
 #: "I am" before a trade with no article, at an employer: "I am millwright at Carrow Foods"

@@ -100,3 +100,20 @@ def test_a_trade_alone_after_the_name_is_what_they_are() -> None:
     lines = _lines("Khadija", "I'm Khadija, architect, I run a small studio in Casablanca.")
     assert lines[0] == "Khadija is an architect.", lines
     assert "Khadija runs a small studio." in lines
+
+
+def test_who_they_are_by_a_persons_noun_or_where_from_is_said_of_them_not_of_their_name() -> None:
+    """ "I'm Serkan, stay-at-home dad to 3yo twins in Istanbul, my wife …" and "I am Selasi
+    from the Volta Region": what they are, said of them (before, "Serkan is Serkan, stay-at-
+    home dad …" and "Selasi is Selasi from the Volta Region"); "I'm Ana, nice to meet you"
+    says no such thing."""
+    lines = _lines(
+        "Serkan",
+        "hey. I'm Serkan, stay-at-home dad to 3yo twins in Istanbul, my wife Asli is a "
+        "cardiologist at Acibadem.",
+    )
+    assert "Serkan is a stay-at-home dad to 3yo twins." in lines, lines
+    assert not any(line.startswith("Serkan is Serkan") for line in lines), lines
+    lines = _lines("Selasi", "Hello, I am Selasi from the Volta Region. I keep layers.")
+    assert "Selasi is from the Volta Region." in lines, lines
+    assert not any("Ana is a nice" in line for line in _lines("Ana", "I'm Ana, nice to meet you."))
