@@ -116,7 +116,8 @@ def introduced(body: str) -> list[str]:
             if said := _apposed(rest):
                 return [f"I'm {who}.", *said]
             # (or what they are, by a person's noun, then its own words: "stay-at-home dad to
-            # 3yo twins in Istanbul, my wife …"; not "nice to meet you", "retired and …")
+            # 3yo twins in Istanbul, my wife …", "retired librarian — 36 years at …"; not "nice
+            # to meet you", "retired and …")
             being = _BEING.match(rest)
             if being and any(w and names_a_person(w) for w in being.groups()):
                 return [f"I'm {who}.", *clauses(f"I'm {article(rest)} {rest}")]
@@ -165,7 +166,7 @@ def introduced(body: str) -> list[str]:
 #: 3yo twins", "mum of three in Leeds".
 _BEING = re.compile(
     rf"(?!{_PRONOUN}\b)([a-z][\w-]*)(?: ([a-z][\w-]*))?(?: ([a-z][\w-]*))?"
-    r"(?= (?:to|of|in|at|from|for|with)\b)"
+    r"(?= (?:to|of|in|at|from|for|with)\b| ?[—–(]|,? based\b|[.!]?$)"
 )
 
 

@@ -117,3 +117,10 @@ def test_who_they_are_by_a_persons_noun_or_where_from_is_said_of_them_not_of_the
     lines = _lines("Selasi", "Hello, I am Selasi from the Volta Region. I keep layers.")
     assert "Selasi is from the Volta Region." in lines, lines
     assert not any("Ana is a nice" in line for line in _lines("Ana", "I'm Ana, nice to meet you."))
+    # (and what they are said with a dash or a bracket after it: before, "Wilma is Wilma, …")
+    said = "I'm Wilma, retired librarian — 36 years at the Bull Street library in Savannah."
+    lines = _lines("Wilma", said)
+    assert any(line.startswith("Wilma is a retired librarian") for line in lines), lines
+    said = "Hallo! I'm Annika, apprentice electrician (2nd year) at Elektro Brandt in Hamburg."
+    lines = _lines("Annika", said)
+    assert any(line.startswith("Annika is an apprentice electrician") for line in lines), lines
