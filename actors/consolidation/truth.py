@@ -169,13 +169,13 @@ def merge(
         # (another person's news, of no one a line names nor a thing of the speaker's, changes
         # nothing: persons.py)
         who = another_person(fact.text, speaker, embed)
+        named_right = bool(CORRECTION.search(f"{opener} {fact.text}") and corrected_name(fact.text))
         # (a new one in a role of theirs is their change: "Bukola's new consultant is Dr Okafor")
         theirs_only = bool(who) and not (
             of_person(facts, who)
             or of_theirs(fact.text, who, speaker, facts)
             or who.startswith(f"{speaker}'s new ")
-            # (or one of theirs named right: "Agnes's doctor is Dr Laird", after a wrong name)
-            or bool(CORRECTION.search(f"{opener} {fact.text}") and corrected_name(fact.text))
+            or named_right  # (one of theirs named right: "Agnes's doctor is Dr Laird")
         )
         topics = None if theirs_only else retraction_topics(fact.text)
         if topics is not None:
@@ -240,8 +240,7 @@ def merge(
         if ([id(f) for f in facts] == untouched or acquired(said) or GIVEN.search(said)) and not (
             renames(said)
             or says_renamed(said)
-            # (a name no line holds, corrected, leaves the others: "the hens are Sussex")
-            or (CORRECTION.search(said) and corrected_name(fact.text))
+            or named_right  # (a name no line holds leaves the others: "the hens are Sussex")
         ):
             # no key, correction or rename took a line: a change in other words (change.py)
             older = [f for f in facts if comparable(f, fact) and not over(f.text)]
