@@ -251,8 +251,11 @@ def premises_moved(text: str) -> str:
     Market", "moved the bakery to Westlands"), as a pattern of the words a line names them
     by: the place's own noun too ("to Kermel market" of "at Sandaga market"); else ""."""
     found = _PREMISES_MOVED.search(text)
-    if found is None:
-        return ""
+    return _premises(found, text) if found else ""
+
+
+def _premises(found: re.Match[str], text: str) -> str:
+    """The words of the premises ``found`` in ``text`` moved, as ``premises_moved`` says."""
     premises = (found["moved"] or found["moving"] or found["taken"] or found["new"]).casefold()
     head = _PLACE_NOUN.match(text, found.end() - 1)
     return f"(?:{premises}|{head['noun']})" if head else premises
@@ -295,7 +298,7 @@ def moved_within(old: str, new: str) -> tuple[str, str] | None:
     # (not new premises taken: "found a bigger shop in Toumba" is no "small shop" there; and
     # only a line of those premises: "she's in Oranmore" is no shop's)
     moving = _PREMISES_MOVED.search(new)
-    if not moving or moving["taken"] or not re.search(premises_moved(new), old, re.I):
+    if not moving or moving["taken"] or not re.search(_premises(moving, new), old, re.I):
         return None
     return was["place"] + (was["wider"] or ""), now[-1]
 
