@@ -23,7 +23,7 @@ from typing import NamedTuple
 from reverie.store import Fact, known_word
 
 from .third_person import word_set
-from .words import MONTHS, RELATIVE, RELATIVES, UPPER, WEEKDAYS, WHEN
+from .words import DOCTOR_TITLES, MONTHS, RELATIVE, RELATIVES, UPPER, WEEKDAYS, WHEN
 
 __all__ = [
     "SMALL_WORDS",
@@ -410,13 +410,13 @@ def corrected_name(text: str) -> tuple[re.Pattern[str], str] | None:
 #: A person's title before their name.
 _TITLES = "Miss|Mrs|Mr|Ms|Dr|Prof|Professor"
 #: The titles that say one kind of person, by the title a name is given with.
-_ONE_KIND = ("Dr|Dra|Doctor", "Mr", "Ms|Mrs|Miss", "Prof|Professor")
+_ONE_KIND = (DOCTOR_TITLES, "Mr", "Ms|Mrs|Miss", "Prof|Professor")
 
 
 def _title_of(name: str) -> str:
     """The titles of the kind of person ``name`` is titled as ("Dr Laird": any doctor's), as
     a pattern; "" when it has none."""
-    title = re.match(rf"({_TITLES}|Dra|Doctor)\.? ", name)
+    title = re.match(rf"({'|'.join(_ONE_KIND)})\.? ", name)
     if title is None:
         return ""
     kind = next(titles for titles in _ONE_KIND if title[1] in titles.split("|"))

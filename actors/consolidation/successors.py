@@ -18,7 +18,7 @@ from reverie.store import Fact
 
 from .attributes import TEAM
 from .ownership import same_turn, theirs
-from .words import UPPER
+from .words import DOCTOR_TITLES, UPPER
 
 __all__ = ["succeeded"]
 
@@ -92,7 +92,7 @@ _NOW_DOES = re.compile(
 
 #: A doctor seen now, by title (the role a title says, as a noun does): "I'm doing telehealth
 #: with a Dr Sinclair now", "now I see Dr Kariuki", "now it is a young lady, Dra. Velasco".
-_TITLE = r"\b(?:Dr|Dra|Doctor)\.? "
+_TITLE = rf"\b(?:{DOCTOR_TITLES})\.? "
 _DOCTOR_NOW = re.compile(
     rf"{_TITLE}(?P<name>[{UPPER}][\w-]*)\b(?=[^.;]*\bnow\b)|"
     rf"\b(?:now|new)\b[^.;]*?{_TITLE}(?P<name2>[{UPPER}][\w-]*)"

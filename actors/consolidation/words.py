@@ -12,6 +12,7 @@ import re
 __all__ = [
     "ANY_WEEKLY",
     "COUNT_WORDS",
+    "DOCTOR_TITLES",
     "HOMES",
     "HOME_TAKEN",
     "MONTHS",
@@ -32,6 +33,8 @@ __all__ = [
 MONTHS = (
     r"(?:january|february|march|april|may|june|july|august|september|october|november|december)"
 )
+#: The titles a doctor is named with: "Dr Laird", "Dra. Ouano", "Doctor Villanueva".
+DOCTOR_TITLES = "Dr|Dra|Doctor"
 #: A capital letter, in the names of most European languages too ("Étienne", "Łódź").
 UPPER = "A-ZÀ-ÖØ-ÞĀ-ſ"
 #: A name or a number a fact states: capitalised words after its first, or digits.
