@@ -50,8 +50,11 @@ _NAME = (  # (and the small words inside a name: "Las Lectoras del Paraná", "Ba
     rf"[{UPPER}](?:[\w'-]*[\w-])?(?:(?: &| (?:and|de|del|della|da|di|do|dos|du|la|le|van|von|der|of|y))? "
     rf"[{UPPER}0-9](?:[\w'-]*[\w-])?| [a-z]{{1,3}}-[{UPPER}][\w'-]*)*"
 )
-#: Not a day or a month alone (a name may open with one: "May Roastery").
-_NOT_A_DAY = rf"(?!(?i:{WEEKDAYS}|{MONTHS})s?\b(?! [{UPPER}]))"
+#: Not a day or a month alone (a name may open with one: "May Roastery"), nor a sum in a
+#: currency's letters ("the loaf is now Rs 180", "Ksh 50", "R$ 45").
+_NOT_A_DAY = (
+    rf"(?!(?i:{WEEKDAYS}|{MONTHS})s?\b(?! [{UPPER}]))(?![{UPPER}][A-Za-z]{{0,2}}\$?\.? ?\d)"
+)
 #: A name may be quoted: "we are 'Kita no Kaze'".
 _QUOTE = "['\"‘“]"
 _RENAME = re.compile(

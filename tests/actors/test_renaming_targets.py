@@ -112,3 +112,15 @@ def test_a_rebrand_under_way_names_what_it_will_be_particles_and_all() -> None:
     )
     assert "Hiba runs a flower stall called Bayt al-Ward." in lines, lines
     assert not any("Yasmeen" in line for line in lines), lines
+
+
+def test_a_price_said_now_is_no_new_name() -> None:
+    """ "the sourdough loaf is now Rs 180", said beside the bakery's name, renames nothing:
+    a sum in a currency's letters is not a name."""
+    lines = _lines(
+        "Arjun",
+        "I'm Arjun, I run a small bakery called Crumb Story in Pune.",
+        "That we are closed on Mondays and that the sourdough loaf is now Rs 180.",
+    )
+    assert any("called Crumb Story" in line for line in lines), lines
+    assert not any("called Rs" in line for line in lines), lines
