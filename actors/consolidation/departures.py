@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from reverie.store import Fact
 
 from .nearness import content
-from .words import RELATIVES
+from .words import PREMISES, RELATIVES
 
 __all__ = ["member_left", "someone_left"]
 
@@ -55,7 +55,9 @@ _LEFT = re.compile(
     # (described, maybe: "the night carer", "the nurse who came in the mornings")
     # (whom they did it for is the speaker, by name: "the young man who was helping Kiprono")
     # (or by name too: "my flatmate Sara moved out")
-    r"(?:(?P<mod>[a-z]+) )?(?P<tie>[a-z][\w-]+)(?: (?P<name>[A-Z][\w-]+))?"
+    # (premises are no one: "the bakery has moved to Baner" moves the business)
+    rf"(?!(?:{PREMISES})\b)(?:(?P<mod>[a-z]+) )?(?P<tie>(?!(?:{PREMISES})\b)[a-z][\w-]+)"
+    r"(?: (?P<name>[A-Z][\w-]+))?"
     r"(?: (?:who|that) (?P<who>[a-z][\w ']*?))?"
     rf"{_GONE}"
 )

@@ -174,3 +174,15 @@ def test_someone_by_a_tie_and_a_name_who_left_leaves_where_the_speaker_lives() -
         "Lotta", "I live in Möllevången with my sister Sara.", "my sister Sara moved out."
     )
     assert "Lotta lives with their sister Sara." in lines, lines
+
+
+def test_premises_that_moved_are_no_one_who_left() -> None:
+    """ "The bakery has moved to Baner" moves the bakery's line to Baner: premises are no
+    one who left, so the line keeps its name."""
+    lines = lines_after(
+        "Arjun",
+        "I'm Arjun, I run a small bakery called Crumb Story in Koregaon Park, Pune.",
+        "The bakery has moved to Baner.",
+    )
+    assert any("Crumb Story in Baner" in line for line in lines), lines
+    assert not any("Koregaon" in line for line in lines), lines
