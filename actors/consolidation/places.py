@@ -184,8 +184,9 @@ _PREMISES_MOVED = re.compile(
     rf"(?:new |bigger |smaller |larger )?{_PREMISES.format('taken')} in (?-i:[{UPPER}])|"
     # (or where the new ones are: "New shop is in Woji, on the main road")
     # (not someone else's: "my sister's new shop is in Abuja")
-    rf"\b(?:(?:the|our|my) )?(?<!'s )new {_PREMISES.format('new')} "
-    rf"(?:is|'s) (?:now )?in (?-i:[{UPPER}])",
+    # (with "the", where a new one is too: "first week at the new shop in Baner is done")
+    rf"\b(?:(?P<the>the|our|my) )?(?<!'s )new {_PREMISES.format('new')} "
+    rf"(?(the)(?:(?:is|'s) )?|(?:is|'s) )(?:now )?in (?-i:[{UPPER}])",
     re.IGNORECASE,
 )
 _NAME = rf"[{UPPER}][\w'-]*(?: [{UPPER}][\w'-]*)*"
@@ -298,7 +299,8 @@ def moved_within(old: str, new: str) -> tuple[str, str] | None:
     # (not new premises taken: "found a bigger shop in Toumba" is no "small shop" there; and
     # only a line of those premises: "she's in Oranmore" is no shop's)
     moving = _PREMISES_MOVED.search(new)
-    if not moving or moving["taken"] or not re.search(_premises(moving, new), old, re.I):
+    # (of their premises by any word: "the new shop in Baner" of "runs a small bakery")
+    if not moving or moving["taken"] or not _PREMISES_WORD.search(old):
         return None
     return was["place"] + (was["wider"] or ""), now[-1]
 

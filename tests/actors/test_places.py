@@ -4,6 +4,7 @@ saying where they are, in place. See docs/design.md, "Facts that stay true"."""
 from __future__ import annotations
 
 from tests.actors.merging import facts_of as _facts
+from tests.actors.merging import lines_after
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 
@@ -126,3 +127,21 @@ def test_premises_moving_said_with_s_take_their_line_and_a_month_is_no_new_place
     # accountant's line went, or became "she's in Salthill")
     older = ["Orla and others are with Maeve Kilbride now, she's in Oranmore, does retail."]
     assert _merge("Orla", older, "The shop's moving to Salthill in March, bigger place.") == []
+
+
+def test_the_new_premises_somewhere_move_the_line_of_their_premises() -> None:
+    """ "First week at the new shop in Baner is done" moves the bakery, named by another word
+    for premises, within its town; "a new shop in Baner" is anyone's."""
+    lines = lines_after(
+        "Arjun",
+        "I'm Arjun, I run a small bakery called Crumb Story in Koregaon Park, Pune.",
+        "First week at the new shop in Baner is done and people are queueing outside!",
+    )
+    assert any("Crumb Story in Baner, Pune" in line for line in lines), lines
+    assert not any("Koregaon" in line for line in lines), lines
+    kept = lines_after(
+        "Arjun",
+        "I'm Arjun, I run a small bakery called Crumb Story in Koregaon Park, Pune.",
+        "A new shop in Baner opened, nice bread.",
+    )
+    assert any("Crumb Story in Koregaon Park" in line for line in kept), kept
