@@ -1,14 +1,13 @@
 """What a fact is about: its subject and, where a rule can tell, its attribute.
 
-"Carl lives in Porto" is about Carl's home; "Carl works at Acme" about his
-work; "Carl's sister lives in Paris" about his sister's home, someone else.
-A newer fact with a key (subject, attribute) an older one has replaces it
-(``truth.merge``). The table is small and plain English: a word that names
-the attribute (``lives``, ``moved``, ``girlfriend``, ``van``) and, for the
-value, the first name-like phrase after it. Pets are keyed by their name
-(two pets are two facts); a preference by what it is about (``drink``:
-coffee, tea; ``diet``); "X's birthday is …" by its noun. A fact no rule
-recognises has no key and is never superseded, only retracted or corrected.
+"Carl lives in Porto" is about Carl's home; "Carl works at Acme" about his work; "Carl's
+sister lives in Paris" about his sister's home, someone else. A newer fact with a key
+(subject, attribute) an older one has replaces it (``truth.merge``). The table is small and
+plain English: a word that names the attribute (``lives``, ``moved``, ``girlfriend``,
+``van``) and, for the value, the first name-like phrase after it. Pets are keyed by their
+name (two pets are two facts); a preference by what it is about (``drink``: coffee, tea;
+``diet``); "X's birthday is …" by its noun. A fact no rule recognises has no key and is
+never superseded, only retracted or corrected.
 
 The subject is the person the words before the attribute's word name
 (``subjects.subject``): empty when the sentence names nobody (the speaker, in a scope of
@@ -383,8 +382,12 @@ _STINT = re.compile(
     r"(?:a|\d+|two|three|four) (?:weeks?|months?)\b)",
     re.IGNORECASE,
 )
-#: Someone of someone's by their trade, opening a fact: "Ximena's head chef …".
-_ROLE_OF = re.compile(rf"^(?P<who>[{UPPER}][\w-]*)'s (?P<role>(?:[a-z-]+ ){{0,2}}(?:{ROLES}))\b")
+#: Someone of someone's by their trade, opening a fact: "Ximena's head chef …", or by any
+#: doer's word of no family, unnamed: "Arjun's head baker has left for a job in Dubai".
+_ROLE_OF = re.compile(
+    rf"^(?P<who>[{UPPER}][\w-]*)'s (?P<role>(?:[a-z-]+ ){{0,2}}(?:{ROLES}|"
+    rf"(?!(?:{RELATIVES})\b)[a-z]{{2,}}(?:er|or|ist|ian)\b(?! [{UPPER}])))\b"
+)
 #: Whose "here" a sentence says, by the name of theirs it opens with: "Most of Andreas's
 #: customers are here in Paphos".
 _WHOSE_HERE = re.compile(rf"^(?:[\w ]+ of )?([{UPPER}][\w-]*)'s ")

@@ -159,3 +159,25 @@ def test_a_name_doing_a_thing_to_his_or_her_own_is_someone_elses_news() -> None:
     said = "Kev changed his phone to Telcel now, he says the signal is better."
     assert _merge("Aurelio", older, said) == []
     assert _merge("Aurelio", older, "Tomasa sold her house, she moved to Mitla.") == []
+
+
+def test_someone_of_theirs_by_any_doers_word_holds_the_key() -> None:
+    """ "my head baker has left for a job in Dubai" is the baker's job, not the speaker's,
+    so "first week at the new shop in Baner" moves the bakery instead of taking the baker's
+    line as the speaker's old workplace."""
+    memory = _memory_after(
+        (
+            "I'm Arjun, I run a small bakery called Crumb Story in Koregaon Park, Pune.",
+            "Arjun",
+            "s",
+        ),
+        ("My head baker Santosh wants his name on the notice, he's proud of it.", "Arjun", "s"),
+        ("Bad news, my head baker has left for a job in Dubai.", "Arjun", "s"),
+        (
+            "First week at the new shop in Baner is done and people are queueing outside!",
+            "Arjun",
+            "s",
+        ),
+    )
+    assert "Crumb Story in Baner, Pune" in memory, memory
+    assert "Koregaon" not in memory, memory
