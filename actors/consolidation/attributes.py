@@ -270,7 +270,7 @@ _TABLE: list[tuple[str, str]] = [
         r"(?:is|am|'m) out on (?:my|their|his|her) own|"
         r"(?:my|their|his|her|our) own boss|"
         r"(?:my|their|his|her|our) own (?:[\w-]+ ){0,2}(?:business|company|shop|firm|practice|studio|"
-        r"clinic|agency|label)|"
+        r"clinic|agency|label)\b|"
         # (whatever it is: "opened their own pharmacy", "started my own bakery")
         r"(?:open|start|launch|found)(?:s|ed|ing)? (?:up )?(?:my|their|his|her|our) own\b|"
         # (and how many: "First three days with Naia Charters")

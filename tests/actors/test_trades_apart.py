@@ -130,6 +130,17 @@ def test_out_on_their_own_is_their_own_employer_not_a_break_up() -> None:
     assert not any("Kauri" in line for line in lines), lines
 
 
+def test_their_own_store_on_a_platform_is_no_employer_of_their_own() -> None:
+    """ "moved everything to my own Shopify store" moves a side shop: "own Shop…" is no
+    shop of their own, and the employer stays."""
+    lines = _lines(
+        "Jasmijn",
+        "Jasmijn here! I'm a content marketer at Coolblue in Rotterdam.",
+        "the fees were getting silly, so I moved everything to my own Shopify store.",
+    )
+    assert any("works at Coolblue" in line for line in lines), lines
+
+
 def test_what_they_are_now_said_with_no_i_is_their_trade() -> None:
     """ "officially a lawyer now, my mum already calls me lawyer Zoltan" replaces the
     paralegal."""
