@@ -30,7 +30,8 @@ ENDED = re.compile(
     # (its noun may be hyphenated: "my e-bike got stolen")
     r"(?P<head>(?:[a-z]+-)?[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
     # (or wrecked past repair: "the car is totaled", "written off")
-    rf"(?:died|{GONE}|gave (?:up|out)|{BROKE}|(?:was|got) (?:stolen|{_THEFT})|totall?ed|written off|"
+    # (or burnt out: "the rework station burnt out this morning")
+    rf"(?:died|{GONE}|gave (?:up|out)|(?:burnt|burned|blew) out|{BROKE}|(?:was|got) (?:stolen|{_THEFT})|totall?ed|written off|"
     # (or a fall that finished it: "the phone fell on the tiles and finished")
     rf"{FELL_FOR_GOOD}|"
     r"for scrap|(?:been |got )?(?:cancell?ed|called off)|"

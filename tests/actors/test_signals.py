@@ -146,3 +146,12 @@ def test_youth_and_a_first_one_ever_are_the_past_with_their_i_left_out() -> None
         ("first car I ever drove was his Suzuki Mehran there haha", "Faisal", "s"),
     )
     assert "Coolray" in memory, memory
+
+
+def test_a_thing_burnt_out_has_ended() -> None:
+    """ "My station burnt out" ends the soldering station of its line, as "died" would."""
+    memory = _memory_after(
+        ("All the soldering is on my Yihua 8786 station, old but still working.", "Chidi", "s"),
+        ("Wahala. My station burnt out.", "Chidi", "s"),
+    )
+    assert "Yihua" not in memory, memory
