@@ -37,6 +37,9 @@ _GONE = (
     r"resigned|retired|(?:went|gone|moved) back (?:to|home)\b|moved (?:up |down |over )?to (?-i:[A-Z])|"
     # (for long, not for a day: "went off on maternity leave", "had to leave, her mother is sick")
     r"(?:went|gone) (?:off )?on (?:[a-z]+ )?leave\b|"
+    # (or gone to be their own boss: "has gone to open his own shop", "leave to open her own
+    # studio", as some write it)
+    r"(?:left|leave|gone|went) to (?:open|start|set up|launch) (?:his|her|their) own\b|"
     r"(?:had to leave|(?:went|gone|go|goes) away|stopped(?: coming| working)?)"
     r"(?=[,.!;]|$| (?:last|this|on|in|yesterday|today|to)\b)|"
     # (gone for good, not for a week or a while: "gone to Spain for a week", "left his bike";

@@ -186,3 +186,26 @@ def test_premises_that_moved_are_no_one_who_left() -> None:
     )
     assert any("Crumb Story in Baner" in line for line in lines), lines
     assert not any("Koregaon" in line for line in lines), lines
+
+
+def test_one_gone_to_open_their_own_business_is_gone() -> None:
+    """ "my apprentice has gone to open his own shop" (or "leave to open her own studio", as
+    some write it) retires the line naming the apprentice; "went to open the shop" is a day."""
+    lines = lines_after(
+        "Chidi",
+        "My apprentice Ifeanyi fills the parts log, he has been with me two years.",
+        "Small update: my apprentice has gone to open his own shop.",
+    )
+    assert not any("Ifeanyi" in line for line in lines), lines
+    lines = lines_after(
+        "Bianca",
+        "the manicure is done by Juliana, she is with me 3 years",
+        "bad thing happened, my manicurist leave to open her own studio.",
+    )
+    assert not any("Juliana" in line for line in lines), lines
+    lines = lines_after(
+        "Chidi",
+        "My apprentice Ifeanyi fills the parts log, he has been with me two years.",
+        "My apprentice went to open the shop early today.",
+    )
+    assert any("Ifeanyi" in line for line in lines), lines
