@@ -93,6 +93,8 @@ _NAMED_OWN = re.compile(
     rf"^(?i:my|our) (?:(?:[a-z-]+ ){{1,2}}[{UPPER}][\w'-]+ [a-z]|(?:[a-z-]+ )?[a-z-]+, "
     rf"[{UPPER}][\w'-]+[.!]*$)"
 )
+#: A thing of theirs said again with "the": "The mugs come from …" after "I sell ceramic mugs".
+_THE_THING = re.compile(r"[Tt]he (?P<noun>[a-z]{3,})\b(?: (?P<then>[a-z]{3,})\b)?")
 _NAME = re.compile(r"\b[A-Z][\w'-]+")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 #: Someone named as what they are: "a young man, Mostafa,", "a woman called Ludmila" (not a
@@ -153,7 +155,7 @@ def salience(text: str, role: str, turn: str = "", theirs: frozenset[str] = froz
     # "Our husky Muki got …": who is in their life, said of them; "The Duster is a blessing
     # for port pickups", "The Vario handles the hill": a thing of theirs known by its make
     body = split_opener(text)[1]  # (after its opener: "ok so the Framework arrived")
-    if _NAMED_OWN.match(body) or THE_MAKE.match(body):
+    if _NAMED_OWN.match(body) or THE_MAKE.match(body) or _told_theirs(body, turn):
         score += 2
     score += 3 if of_theirs(text, theirs) else 0  # "Carla has dementia", of "my wife Carla"
     if _SOMEONE_NAMED.search(text) and any(map(someone_left, _SENTENCE.split(turn))):
@@ -175,3 +177,14 @@ def salience(text: str, role: str, turn: str = "", theirs: frozenset[str] = froz
 
 
 _QUIT = re.compile(r"\bquit\b", re.IGNORECASE)
+
+
+def _told_theirs(body: str, turn: str) -> bool:
+    """``body`` opens with a thing its turn said before in the first person ("I sell
+    handmade ceramic mugs. The mugs come from a family workshop in Bat Trang."): theirs, as
+    "my mugs" would be."""
+    thing = _THE_THING.match(body)
+    before = turn[: turn.find(body[:20])] if thing and body[:20] in turn else ""
+    # (its noun, or the word after a word before it: "the ceramic mugs")
+    nouns = "|".join(filter(None, thing.group("noun", "then"))) if thing else ""
+    return bool(before and re.search(rf"\b(?:I|my|our|we)\b[^.!?]*\b(?:{nouns})\b", before, re.I))

@@ -276,3 +276,17 @@ def test_a_thing_in_a_clause_of_someone_by_a_doers_noun_is_theirs() -> None:
     )
     assert any("Renault Kangoo" in line for line in lines), lines
     assert not any("Gdynia" in line for line in lines), lines
+
+
+def test_a_thing_of_theirs_said_again_with_the_is_kept() -> None:
+    """ "I sell handmade ceramic mugs. The mugs come from a family workshop in Bat Trang.":
+    the mugs are the ones they sell, so where they come from is kept as "my mugs" would be;
+    "the weather" their turn never spoke of is no thing of theirs."""
+    lines = _lines(
+        "Bao",
+        "My name is Bao and I sell handmade ceramic mugs on Shopee. The mugs come from a "
+        "family workshop in Bat Trang. Can you help me write better product descriptions?",
+    )
+    assert any("Bat Trang" in line for line in lines), lines
+    lines = _lines("Bao", "I sell handmade ceramic mugs. The weather is grey in Hanoi.")
+    assert not any("weather" in line for line in lines), lines
