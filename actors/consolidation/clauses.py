@@ -47,6 +47,8 @@ _NEW_SUBJECT = re.compile(
     # (or a thing of theirs and what it did: "Ivana's allergies got worse and the cat has gone
     # to live with my mum")
     r"|,?\s+(?:and|so)\s+(?=the (?:[\w'-]+ ){0,2}?[\w'-]+ (?:has|have|had) (?:gone|been|moved|died)\b)"
+    # (or someone by name and what they do for them: "…, and Linh helps me to pack orders")
+    r"|,\s+and\s+(?=[A-Z][a-z]+ [a-z]+s (?:[^,;]* )?(?:me|us)\b)"
     r")"
 )
 #: "and" before a verb that shares the clause's "I": "I live in Lisbon and work nights".

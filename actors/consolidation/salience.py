@@ -37,7 +37,9 @@ _ME = re.compile(r"\bme\b(?!.*\?$)", re.IGNORECASE)
 #: club bumped my pay to …"): said of the speaker as a statement is.
 _DONE_TO_ME = re.compile(
     r"^(?:[^:]+: )?(?:(?i:they|he|she)|[Tt]he [a-z]+|[A-Z][\w'-]*) (?:\w+ed|made|gave|put|cut|set) "
-    r"(?:me|my [a-z]+)\b"
+    r"(?:me|my [a-z]+)\b|"
+    # (or someone by name doing it still: "Linh helps me to pack orders in the evening")
+    r"^(?!(?:It|This|That|There|What|Which)\b)[A-Z][a-z]+ (?:also |still )?[a-z]+s (?:me|us)\b"
 )
 _STATEMENT = re.compile(
     r"\b(i'm|i've|am|is|are|was|have|has|prefer|prefers|like|likes|love|loves|hate|dislike|want|"

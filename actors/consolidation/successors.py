@@ -77,8 +77,11 @@ _JOINED_TEAM = re.compile(rf"\bjoin(?:s|ed|ing)? {TEAM}(?!.*\b(?:too|as well)\b)
 _IN_A_TEAM = re.compile(rf"\b(?:with|for|in) {TEAM}")
 #: Someone who does a thing for the speaker now: "Hidayah from Siti's street helps them now"
 #: (not beside the one who did: "helps now too").
+#: (or, of theirs by a tie, comes to do it: "Bao's cousin Thao comes to pack now", of "Linh
+#: helps Bao to pack orders")
 _DOES_NOW = re.compile(
-    rf"^(?P<who>[{UPPER}][\w-]*)(?: [\w'-]+){{0,6}}? (?P<verb>[a-z]{{3,}}s)\b[^,.;]*\bnow\b"
+    rf"^(?:[{UPPER}][\w-]*'s [a-z]+ )?(?P<who>[{UPPER}][\w-]*)(?: [\w'-]+){{0,6}}? "
+    r"(?P<verb>[a-z]{3,}s)\b(?: to (?P<to>[a-z]{3,})\b)?[^,.;]*\bnow\b"
     r"(?![^,.;]*\b(?:too|as well|also)\b)"
 )
 
@@ -170,7 +173,8 @@ def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact
         # "Auntie Salmah helps every morning now": the one line of someone else's doing it for
         # them ("Hafiz's nephew Irfan helps them") had that place
         others = [f for f in older if now["who"] not in f.text]
-        found = _one(others, rf"\b{now['verb']} them\b")
+        to = rf"|\b[a-z]+s (?:them|{re.escape(speaker)}) to {now['to']}\b" if now["to"] else ""
+        found = _one(others, rf"\b{now['verb']} them\b{to}")
     return found
 
 

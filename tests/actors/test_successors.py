@@ -264,3 +264,20 @@ def test_of_two_lines_of_a_role_the_one_naming_who_had_it_is_replaced() -> None:
     )
     assert not any("Esra" in line for line in lines), lines
     assert any("Melike" in line for line in lines), lines
+
+
+def test_one_who_helps_them_by_name_is_a_line_of_its_own_and_has_a_successor() -> None:
+    """ "My stock is in a small room in Binh Thanh, and Linh helps me to pack orders" is two
+    lines: the stock's move leaves Linh, and "my cousin Thao comes to pack now" takes her
+    place."""
+    said = (
+        "My stock is in a small room in Binh Thanh, and Linh helps me to pack orders in the "
+        "evening.",
+        "I moved all the stock to a bigger room in Thu Duc, near my house.",
+    )
+    lines = lines_after("Bao", *said)
+    assert any(line.startswith("Linh helps Bao to pack orders") for line in lines), lines
+    assert not any("Binh Thanh" in line for line in lines), lines
+    lines = lines_after("Bao", *said, "My cousin Thao comes to pack now, three evenings a week.")
+    assert not any("Linh" in line for line in lines), lines
+    assert any("Thao" in line for line in lines), lines
