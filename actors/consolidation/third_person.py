@@ -100,14 +100,14 @@ PAST = word_set(
 )
 _UNCHANGED = word_set(
     "can cannot could will would should shall must may might did had was were don't didn't can't "
-    "won't wouldn't ought"
+    "won't wouldn't ought no"
 )
 _ADVERBS = word_set(
     "always never usually often sometimes also still just really now only even almost already "
     "ever seldom once kinda sorta"
 )
-#: Two words that hedge the verb after them, as an adverb does.
-_HEDGES = frozenset(["kind of", "sort of", "pretty much"])
+#: Two words before the verb, as an adverb is: a hedge ("kind of"), or "no longer".
+_HEDGES = frozenset(["kind of", "sort of", "pretty much", "no longer"])
 _LATER = [
     (re.compile(r"\bI was\b"), "they were"),
     (re.compile(r"\bI am\b"), "they are"),  # ("happy where I am")

@@ -335,6 +335,16 @@ def test_a_hedge_of_two_words_before_the_verb_is_no_verb() -> None:
     assert third_person("I kinda hate my job", "Njeri") == "Njeri kinda hates their job"
 
 
+def test_no_is_never_a_verb() -> None:
+    """ "I no longer order from the old wholesaler" is "no longer orders" (not "noes longer
+    order"), and "I no dey do that one", as some write it, keeps its "no"."""
+    assert (
+        third_person("I no longer order from the old wholesaler.", "Bernd")
+        == "Bernd no longer orders from the old wholesaler."
+    )
+    assert third_person("I no dey do that one.", "Chidi") == "Chidi no dey do that one."
+
+
 def test_someone_named_after_one_who_left_is_a_fact() -> None:
     """ "The night carer quit. The agency sent a young man, Mostafa, a nursing student": who
     took the place of one who left (before, a sentence of no first person with one name was
