@@ -117,6 +117,8 @@ def common_opener(word: str) -> bool:
 
 #: A move, of whoever is said before it.
 _MOVES = re.compile(r"\b(?:moved|moving|moves|relocated|relocating)\b")
+#: Gone from where they worked, said at the key: "Bernd's apprentice has quit".
+_LEFT_WORK = re.compile(r"(?:quit|resigned|retired)\b")
 _WHOSE = re.compile(rf"(?<![\w'])[{UPPER}][\w-]*$")
 
 
@@ -200,10 +202,11 @@ def subject(fact: str, at: int) -> str:
                 and after
                 and after[0].isalpha()
                 and after[0].islower()
-                and (_MOVES.search(span) or _MOVES.match(fact, at))
+                and (_MOVES.search(span) or _MOVES.match(fact, at) or _LEFT_WORK.match(fact, at))
             ):
                 # ("Jerome's kuya just moved to Manila": someone of theirs moved, whatever the
-                # word for them; not "Marcus's studio laid off half of us")
+                # word for them, or left their work, "Bernd's apprentice has quit"; not "Marcus's
+                # studio laid off half of us")
                 return f"{names[0]} {after[0]}".casefold()
             return names[0].removesuffix("'s").casefold()
         if any(w.casefold() not in _PRONOUNS for w in words):

@@ -181,3 +181,18 @@ def test_someone_of_theirs_by_any_doers_word_holds_the_key() -> None:
     )
     assert "Crumb Story in Baner, Pune" in memory, memory
     assert "Koregaon" not in memory, memory
+
+
+def test_someone_of_theirs_who_quit_leaves_the_speakers_trade() -> None:
+    """ "my apprentice has quit, he wants to study" is the apprentice's leaving: the
+    plumber stays a plumber."""
+    memory = _memory_after(
+        ("I am a self-employed plumber and heating installer in Leipzig.", "Bernd", "s"),
+        (
+            "And my apprentice has quit, he wants to study. A young man named Emre started his "
+            "apprenticeship with me on Monday.",
+            "Bernd",
+            "s",
+        ),
+    )
+    assert "Bernd is a self-employed plumber" in memory, memory
