@@ -78,10 +78,12 @@ _IN_A_TEAM = re.compile(rf"\b(?:with|for|in) {TEAM}")
 #: Someone who does a thing for the speaker now: "Hidayah from Siti's street helps them now"
 #: (not beside the one who did: "helps now too").
 #: (or, of theirs by a tie, comes to do it: "Bao's cousin Thao comes to pack now", of "Linh
-#: helps Bao to pack orders")
+#: helps Bao to pack orders"; or "now" first, who they are after: "Now Doña Lupe, Carmen's
+#: neighbour, helps them in the mornings")
 _DOES_NOW = re.compile(
-    rf"^(?:[{UPPER}][\w-]*'s [a-z]+ )?(?P<who>[{UPPER}][\w-]*)(?: [\w'-]+){{0,6}}? "
-    r"(?P<verb>[a-z]{3,}s)\b(?: to (?P<to>[a-z]{3,})\b)?[^,.;]*\bnow\b"
+    rf"^(?:(?P<now>Now),? )?(?:[{UPPER}][\w-]*'s [a-z]+ )?(?P<who>[{UPPER}][\w-]*)"
+    rf"(?: [{UPPER}][\w-]*)?(?:, [^,.;]+,)?(?: [\w'-]+){{0,6}}? "
+    r"(?P<verb>[a-z]{3,}s)\b(?: to (?P<to>[a-z]{3,})\b)?(?(now)|[^,.;]*\bnow\b)"
     r"(?![^,.;]*\b(?:too|as well|also)\b)"
 )
 

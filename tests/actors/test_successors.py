@@ -281,3 +281,16 @@ def test_one_who_helps_them_by_name_is_a_line_of_its_own_and_has_a_successor() -
     lines = lines_after("Bao", *said, "My cousin Thao comes to pack now, three evenings a week.")
     assert not any("Linh" in line for line in lines), lines
     assert any("Thao" in line for line in lines), lines
+
+
+def test_one_who_helps_now_said_with_now_first_and_who_they_are_takes_the_place() -> None:
+    """ "now Doña Lupe, my neighbour, helps me in the mornings" takes the place of "my
+    nephew Ramiro helps me carry the pots"; the nephew stays theirs."""
+    lines = lines_after(
+        "Carmen",
+        "my nephew Ramiro helps me carry the pots.",
+        "news: my nephew went to work in Monterrey. now Doña Lupe, my neighbour, helps me in "
+        "the mornings",
+    )
+    assert not any("helps them carry" in line for line in lines), lines
+    assert any("Lupe" in line for line in lines), lines
