@@ -7,8 +7,10 @@ conjunction or a semicolon starts a new first-person clause ("…, and I
 work…", "…; my…"), and where "and" joins a second verb to the same "I"
 ("I live in Lisbon and work nights" → "I live in Lisbon", "I work nights"; "we" too).
 Openers that carry no fact ("Actually", "So", "Well, ") are dropped first,
-so "Actually I moved to Berlin" still starts with its subject. Anything
-the rules do not recognise stays one clause, as it was written.
+so "Actually I moved to Berlin" still starts with its subject. A clause of
+when said first ("After Ana and I split, I moved to Leeds") stays with
+the one it is of. Anything the rules do not recognise stays one
+clause, as it was written.
 """
 
 from __future__ import annotations
@@ -63,7 +65,11 @@ _SHARED_I = re.compile(
 _NAME_AND_I = re.compile(
     # (after when, too: "after the vindima Rui and I both start at Lajes", "In March Leo and I …")
     r"(?:^(?P<when>(?i:after|in|on|next|last|this|from|since|before|during) (?:the )?[\w-]+ )?|"
-    r"(?<=, so )|(?<=, and )|(?<=, ))((?:[Mm]y [\w-]+ )?[A-Z][\w'-]*|[Mm]y [a-z][\w-]*) and I\b"
+    r"(?<=, so )|(?<=, and )|(?<=, )|"
+    # (or in a clause of when or why: "covers the evenings when Megan and I both work")
+    r"(?<=\b[Ww]hen )|(?<=\b[Ww]hile )|(?<=\b[Bb]ecause )|(?<=\b[Ii]f )|(?<=\b[Ss]ince )|"
+    r"(?<=\b[Uu]ntil )|(?<=\b[Bb]efore )|(?<=\b[Aa]fter )|(?<=\bthat ))"
+    r"((?:[Mm]y [\w-]+ )?[A-Z][\w'-]*|[Mm]y [a-z][\w-]*) and I\b"
 )
 _END = re.compile(r"[.!?]$")
 #: Someone named after "and", and what they are: "our son Osian, who's seven".
@@ -98,7 +104,11 @@ def _parts(body: str) -> list[str]:
     pieces = _NEW_SUBJECT.split(body)
     parts = [pieces[0]]
     for sep, part in zip(pieces[1::2], pieces[2::2], strict=True):
-        if (
+        if sep == ", " and len(parts) == 1 and _LEAD_IN.match(parts[0]):
+            # ("After Ana and I split, I moved to Leeds", "For now, with the road works outside,
+            # we lock up by 6pm": when, said first, is the next clause's)
+            parts[-1] = f"{parts[-1]}{sep}{part}"
+        elif (
             # (a pet after "and" is a line of its own: "…, and our cat Mochi", its name)
             (sep == ", " or (sep in (" and ", ", and ") and not PET.search(part)))
             and _WITH_MINE.search(parts[-1])
@@ -111,6 +121,10 @@ def _parts(body: str) -> list[str]:
     return parts
 
 
+#: A clause of when, said before the one it is of: "After Ana and I split, …" (not a
+#: condition, "If I ever get a Hilux, I could …", a plan that goes with its main clause; nor a
+#: reason, "since I can work from anywhere", no claim of its own).
+_LEAD_IN = re.compile(r"(?i:when|while|until|before|after|for now|with)\b")
 #: A list of those someone is with, at a clause's end: "… with my wife Losa".
 _WITH_MINE = re.compile(r"\bwith (?:my|our|their|his|her) [^,]+$")
 #: A subject that opens a clause: "…, i play pickup volleyball on thursdays".
