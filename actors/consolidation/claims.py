@@ -30,7 +30,9 @@ _WHO = (  # (not a number or a determiner: "Two weeks in our new flat in Chittag
     # (after a day it is said of: "Monday Kenji starts as head chef at Hanabi Bistro")
     rf"^(?:(?:On |From |Next |This )?(?i:{WEEKDAYS}|{MONTHS}|today|tomorrow),? )?(?P<who>The user(?: \([{UPPER}][\w-]*\))?|"
     rf"(?!(?:One|Two|Three|Four|Five|Six|Seven|Eight|Nine|Ten|Our|My|Their|The|This|That|"
-    rf"These|Those|Some|All|Both|Most|Many|Now|Then|Also|Just|Still|Finally|So)\b)[{UPPER}][\w-]*)"
+    rf"These|Those|Some|All|Both|Most|Many|Now|Then|Also|Just|Still|Finally|So)\b)"
+    # (nor a day: "Saturday mornings she has ballet at a studio in Kavaklıdere")
+    rf"(?!(?i:{WEEKDAYS}|{MONTHS})s?\b)[{UPPER}][\w-]*)"
 )
 #: Taken on for a post: "got hired as", "was taken on as".
 _HIRED_AS = r"(?:got |was |has been )?(?:hired|taken on) as"

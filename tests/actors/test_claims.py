@@ -57,6 +57,13 @@ def test_where_a_thing_got_is_no_place_of_theirs() -> None:
     assert "Efua is based in Haifa." in _facts(memory)
 
 
+def test_a_day_said_first_is_no_one_who_is_somewhere() -> None:
+    """ "Saturday mornings she has ballet at a studio in Kavaklıdere" stays as said: no
+    "Saturday is based in Kavaklıdere"."""
+    said = "Saturday mornings she has ballet at a studio in Kavaklıdere."
+    assert _facts(_memory_after((said, "Emre", "s"))) == [said]
+
+
 def test_an_age_said_with_a_trade_is_a_claim_of_its_own() -> None:
     """ "Henrik is 52, a carpenter at Hansen in Aarhus": quitting ends the employer, not the
     age; a transfer "at the same hospital" keeps the employer."""
