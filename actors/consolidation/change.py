@@ -209,7 +209,17 @@ def displaced(
     # (said before the thing, or as the ending's noun: "sold their aunt's old sofa")
     whose = _WHOSE.search(said[ended.start() : ended.end() + 3]) if ended else None
     if ended and whose and whose[1] != speaker and not stolen(ended):
-        return None  # "sold Ines's old armchair for her": someone else's thing
+        # "sold Ines's old armchair for her": someone else's thing, the one line of theirs
+        # holding it that the speaker's session said ("Kojo's weekend classes have stopped":
+        # "Kojo has extra classes …"; never a line another member said of them)
+        of_them = [
+            f
+            for f in older
+            if re.match(rf"{re.escape(whose[1])}\b(?!'s)", f.text)
+            and holds(head, f.text)
+            and set(f.sources) & set(new.sources)
+        ]
+        return Displaced(of_them[0], None) if len(of_them) == 1 else None
     if ended and ended["sold"] and not stolen(ended) and _by_another(said, ended.start(), speaker):
         # "The landlord sold the house", "Ana's brother sold his car": their act, no change of
         # the speaker's (what the sentence says after it may be: "…, so now we rehearse in X")

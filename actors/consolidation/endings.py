@@ -28,10 +28,12 @@ _WRECK = "(?:totall?ed|wrote off)"
 ENDED = re.compile(
     rf"(?:(?:\b(?i:my|the|our|their)|[{UPPER}][\w-]*'s) (?:old |little |ancient )?"
     # (its noun may be hyphenated: "my e-bike got stolen")
-    r"(?P<head>(?:[a-z]+-)?[a-z]{3,})(?:'s| is| was)? (?:finally |just )?"
+    # (or a plural said with what they are of: "Kojo's weekend classes have stopped")
+    r"(?:[a-z]+ (?=[a-z]{3,}s (?:have|had) stopped\b))?"
+    r"(?P<head>(?:[a-z]+-)?[a-z]{3,})(?:'s| is| was| have| had)? (?:finally |just )?"
     # (or wrecked past repair: "the car is totaled", "written off")
     # (or burnt out: "the rework station burnt out this morning")
-    rf"(?:died|{GONE}|gave (?:up|out)|(?:burnt|burned|blew) out|{BROKE}|(?:was|got) (?:stolen|{_THEFT})|totall?ed|written off|"
+    rf"(?:died|{GONE}|gave (?:up|out)|(?:burnt|burned|blew) out|(?<=ve )stopped\b|{BROKE}|(?:was|got) (?:stolen|{_THEFT})|totall?ed|written off|"
     # (or a fall that finished it: "the phone fell on the tiles and finished")
     rf"{FELL_FOR_GOOD}|"
     r"for scrap|(?:been |got )?(?:cancell?ed|called off)|"

@@ -155,3 +155,17 @@ def test_a_thing_burnt_out_has_ended() -> None:
         ("Wahala. My station burnt out.", "Chidi", "s"),
     )
     assert "Yihua" not in memory, memory
+
+
+def test_a_thing_of_someone_of_theirs_that_stopped_takes_that_ones_line() -> None:
+    """ "Kojo's weekend classes have stopped" ends the line of Kojo's classes that the
+    speaker said; never one another member said of him."""
+    said = ("And Kojo's weekend classes have stopped.", "Efua", "s")
+    memory = _memory_after(
+        ("Kojo has extra classes at school on Saturday mornings.", "Efua", "s"), said
+    )
+    assert "Saturday" not in memory, memory
+    memory = _memory_after(
+        ("Kojo has extra classes at school on Saturday mornings.", "Kwabena", "k"), said
+    )
+    assert "Saturday" in memory, memory
