@@ -49,8 +49,10 @@ _NEW_SUBJECT = re.compile(
     # (or a thing of theirs and what it did: "Ivana's allergies got worse and the cat has gone
     # to live with my mum")
     r"|,?\s+(?:and|so)\s+(?=the (?:[\w'-]+ ){0,2}?[\w'-]+ (?:has|have|had) (?:gone|been|moved|died)\b)"
-    # (or someone by name and what they do for them: "…, and Linh helps me to pack orders")
-    r"|,\s+and\s+(?=[A-Z][a-z]+ [a-z]+s (?:[^,;]* )?(?:me|us)\b)"
+    # (or someone by name and what they do for them: "…, and Linh helps me to pack orders";
+    # or what they are or have: "Isla has netball on Wednesdays, and Lachlan is getting braces")
+    r"|,\s+and\s+(?=[A-Z][a-z]+ [a-z]+s (?:[^,;]* )?(?:me|us)\b|"
+    r"(?!(?:It|That|This|There|Here|What)\b)[A-Z][a-z]+ (?:is|was|has|had)\b)"
     r")"
 )
 #: "and" before a verb that shares the clause's "I": "I live in Lisbon and work nights".

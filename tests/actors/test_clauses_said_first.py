@@ -1,5 +1,6 @@
-"""A clause of when said before the clause it belongs to, and "X and I" inside one
-(``clauses``): one statement, never a fragment of its own."""
+"""A clause of when said before the clause it belongs to, and "X and I" inside one: one
+statement, never a fragment of its own; someone by name after ", and" is a claim apart
+(``clauses``)."""
 
 from __future__ import annotations
 
@@ -30,3 +31,14 @@ def test_someone_and_i_after_when_are_one_subject() -> None:
     )
     assert len(lines) == 1, lines
     assert lines[0].endswith("when Dylan and Megan both work."), lines
+
+
+def test_someone_by_name_and_what_they_are_after_and_is_a_line_of_its_own() -> None:
+    """ "Isla has netball training Wednesdays at 4pm, and Lachlan is getting braces soon" is
+    two claims: the training's new time rewrites its own line only."""
+    lines = _lines(
+        "Fiona",
+        "Isla has netball training Wednesdays at 4pm, and Lachlan is getting braces soon.",
+        "And Isla's coach pushed training back, it's 5:30 now.",
+    )
+    assert "Isla has netball training Wednesdays at 5:30." in lines, lines
