@@ -345,6 +345,19 @@ def test_no_is_never_a_verb() -> None:
     assert third_person("I no dey do that one.", "Chidi") == "Chidi no dey do that one."
 
 
+def test_a_negative_said_of_another_is_theirs_as_typed_too() -> None:
+    """ "I haven't decided" is "hasn't decided"; typed without the apostrophe, "I havent
+    decided", "I dont eat meat" and "I cant drive" are not "havents", "donts" or "cants"."""
+    said = {
+        "I haven't decided.": "Gabriela hasn't decided.",
+        "I havent decided.": "Gabriela hasn't decided.",
+        "I dont eat meat.": "Gabriela doesn't eat meat.",
+        "I cant drive.": "Gabriela cant drive.",
+    }
+    for text, expected in said.items():
+        assert third_person(text, "Gabriela") == expected
+
+
 def test_someone_named_after_one_who_left_is_a_fact() -> None:
     """ "The night carer quit. The agency sent a young man, Mostafa, a nursing student": who
     took the place of one who left (before, a sentence of no first person with one name was
