@@ -9,9 +9,8 @@ name (two pets are two facts); a preference by what it is about (``drink``: coff
 ``diet``); "X's birthday is …" by its noun. A fact no rule recognises has no key and is
 never superseded, only retracted or corrected.
 
-The subject is the person the words before the attribute's word name
-(``subjects.subject``): empty when the sentence names nobody (the speaker, in a scope of
-one person), and an empty subject matches any.
+The subject is the person the words before the attribute's word name (``subjects.subject``);
+an empty one (a sentence naming nobody: the speaker, in a scope of one person) matches any.
 """
 
 from __future__ import annotations
@@ -150,11 +149,10 @@ _TABLE: list[tuple[str, str]] = [
         # (where they are in passing, "our group here in Socorro"; not "here in Rome for a week")
         # (a stay's length, not what for: "for the weekend", not "for the coast road")
         rf"\bhere in (?=(?-i:[A-Z])){_NOT_A_STAY}|"
-        # (a new home said where it is: "the new apartment in Suita is bigger"; or their home,
-        # "a five-minute drive from our place in Highlands")
-        # (the article left out too: "New flat in Leith is tiny")
-        # (or whose, and where it is up or down: "Ana's new flat in São Vicente", "our new place
-        # is up in Varoš")
+        # (a new home said where it is: "the new apartment in Suita is bigger"; or their home, "a
+        # five-minute drive from our place in Highlands") (the article left out too: "New flat in
+        # Leith is tiny") (or whose, and where it is up or down: "Ana's new flat in São Vicente",
+        # "our new place is up in Varoš")
         rf"(?:^|\b(?:the|our|my|their) |'s )new {HOMES}"
         rf"(?= (?:is (?:up |down |out )?)?in [{UPPER}])|"
         rf"(?:\b(?:our|my|their)|'s) {HOMES}(?= in (?-i:[A-Z]))|"
@@ -216,10 +214,9 @@ _TABLE: list[tuple[str, str]] = [
         rf"(?P<trip>\b(?:{_TRIP}|commute)s? (?:in )?to (?:the )?"
         rf"(?=(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)* {WORKPLACE}\b))|"
         # (a role at a name, said as theirs now: "to become finance manager at SunKiosk", "now
-        # backend lead at Tessa AI"; not one who goes there, "a member at David Lloyd", nor
-        # a doing, "staying at Leo's")
-        # (a role's words, not a clause's: "the old one is far now - they are at Fit Zone")
-        # (a doing now is no role: "the group now meets at Café Weidinger")
+        # backend lead at Tessa AI"; not one who goes there, "a member at David Lloyd", nor a doing,
+        # "staying at Leo's") (a role's words, not a clause's: "the old one is far now - they are at
+        # Fit Zone") (a doing now is no role: "the group now meets at Café Weidinger")
         r"(?:become|becoming|became|been|now(?! (?:[A-Z][\w-]* )?[a-z]+s at\b)|as|I'm|am|is) (?:an? |the )?(?:new )?"
         r"(?:(?!(?:they|we|he|she|are|is|was|were)\b)[^\W_][\w-]* ){0,2}"
         rf"(?!(?:{PATRONS}|student)s? )"
@@ -238,9 +235,8 @@ _TABLE: list[tuple[str, str]] = [
         # "is a courier driver for Mainfreight")
         r"works? with (?-i:[A-Z])|(?:'m|\bam|\bis) an? (?:[a-z-]+ ){1,2}for "
         rf"(?!(?:{RELATIVES})\b)(?-i:[A-Z])[\w-]*(?!'s)|"
-        # ("transferred" only to a named place, above: a ward, a branch or a programme is the
-        # same employer's)
-        # (a job quit, "quit the paper", not a habit, a sport or a membership: "quit
+        # ("transferred" only to a named place, above: a ward, a branch or a programme is the same
+        # employer's) (a job quit, "quit the paper", not a habit, a sport or a membership: "quit
         # volleyball", "quit the rowing club", "quit my old dance class")
         r"hired|notice|resignation|resigned|"
         # (a job lost: "got laid off", "was made redundant", "laid off half of us, me included")
@@ -347,6 +343,10 @@ _TABLE: list[tuple[str, str]] = [
     ),
     (
         "diet",
+        # (not what a place is, the way after "a" or "the" naming a noun: "a plant-based food
+        # company", "the vegan café"; but "a vegetarian since May", "the keto diet")
+        r"(?:(?<!\ba )(?<!\ban )(?<!\bthe )|(?=[\w-]+(?![\w-])(?: diet)?(?! (?!(?:since|for|now|and|but|"
+        r"so|too|again|like|who|because|at|in|on)\b)[a-z])))"
         r"\b(?:vegetarian|vegan|pescatarian|carnivore|keto|diet|low-carb|paleo|plant-based|"
         # (a way of eating said by what it is: "intermittent fasting", "eating Mediterranean")
         r"intermittent fasting|(?:eat(?:s|ing)?|doing|on) (?:the )?mediterranean|"

@@ -290,3 +290,15 @@ def test_a_thing_of_theirs_said_again_with_the_is_kept() -> None:
     assert any("Bat Trang" in line for line in lines), lines
     lines = _lines("Bao", "I sell handmade ceramic mugs. The weather is grey in Hanoi.")
     assert not any("weather" in line for line in lines), lines
+
+
+def test_what_a_place_is_is_no_diet_of_theirs() -> None:
+    """ "it's a plant-based food company" says what the employer is: the vegetarian stays
+    vegetarian; "I'm a vegetarian since May" is still a diet."""
+    lines = _lines(
+        "Gabriela",
+        "also im vegetarian since last year so meal prep ideas are very welcome",
+        "super nice. and it's a plant-based food company so lunch is perfect for me lol",
+    )
+    assert any("vegetarian since last year" in line for line in lines), lines
+    assert [k.attribute for k in keys("Gabriela is a vegetarian since May.")] == ["diet"]
