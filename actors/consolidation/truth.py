@@ -39,9 +39,7 @@ from .counterparts import named_anew
 from .departures import member_left
 from .described import their_own_ended
 from .family import family_grew, fewer_left, kin_left
-from .kinds import (
-    topic_of,
-)
+from .kinds import topic_of
 from .meaning import Embed, meaning
 from .nearness import NEAR_OF_KIND, nearest
 from .offers import offer_accepted
@@ -182,7 +180,8 @@ def merge(
             # (every line of the speaker's names them: their name is no topic of their own)
             topics = topics._replace(words=topics.words - set(speaker.casefold().split()))
             lines = " ".join(f.text for f in facts)
-            theirs = partial(_theirs, fact, speaker, people(speakers.values(), facts), lines)
+            whom = who if who and of_person(facts, who) else ""  # ("my manager left Paddle")
+            theirs = partial(_theirs, fact, speaker, people(speakers.values(), facts), lines, whom)
             # (not what the same turn got: "they're giving me their Kia Carnival, so I've
             # sold my car" sold the old one)
             for old in [
@@ -548,22 +547,23 @@ _THE_HOME = re.compile(
 _SINCE = re.compile(r"^(?:Since|After|Before) (?:the|my|our) [\w-]+,? ")
 
 
-def _theirs(retraction: Fact, speaker: str, persons: set[str], lines: str, old: Fact) -> bool:
-    """``old`` is a fact of the person ``retraction`` is about (or of their relatives:
-    "Lucia's partner Javier …" is Lucia's): the one it names ("Carl is single now",
-    "Bob's colleague Tom broke up"), else its ``speaker``; never anyone else's, in a
-    shared scope too (a line that names nobody: its speaker's only; "Summer is sorted …"
-    names nobody, as no line holds "Summer" inside it). ``persons``: ``ownership.people`` of
-    the scope; ``lines``: its facts' text."""
+def _theirs(said: Fact, speaker: str, persons: set[str], lines: str, who: str, old: Fact) -> bool:
+    """``old`` is a fact of the person ``said`` is about (or of their relatives: "Lucia's partner
+    Javier …" is Lucia's): ``who``, someone of theirs a line names ("my manager left Paddle":
+    "Karabo's manager Gareth …", not their job), or the one it names ("Carl is single now",
+    "Bob's colleague Tom broke up"), else its ``speaker``; never anyone else's, in a shared
+    scope too (a line naming nobody is its speaker's; "Summer is sorted …" names nobody).
+    ``persons``: ``ownership.people`` of the scope; ``lines``: its facts' text."""
     # (whose the sentence after "since the breakup" is: "… Siobhan's sister Ana lives alone")
-    text = _SINCE.sub("", retraction.text)
+    text = _SINCE.sub("", said.text)
     if someone_else(text):
         return False
-    about = owner(text, named(text, persons)) or speaker
+    about = who or owner(text, named(text, persons)) or speaker
     if re.match(rf"{re.escape(speaker)}'s ex\b", about):  # (news of their ex: their own line)
         about = speaker
     whose = owner(old.text, named(old.text, persons, lines))
-    return whose.split("'s ")[0] == about or (not whose and about == speaker)
+    mine = whose.split("'s ")[0] == about or whose.startswith(f"{about} ")
+    return mine or (not whose and about == speaker)
 
 
 def _short_for(short: str, name: str) -> bool:

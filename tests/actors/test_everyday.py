@@ -371,3 +371,11 @@ def test_a_child_born_to_the_speaker_ends_the_pregnancy_a_line_holds() -> None:
     assert _merge("Ifeoma", pregnant, "Ifeoma's friend Nneka had a baby boy.") == []
     lines = lines_after("Ifeoma", "I'm 7 months pregnant.", "Baby Adanna, born on Sunday, 3.2kg.")
     assert lines == ["Ifeoma's baby Adanna was born on Sunday, 3.2kg."], lines
+
+
+def test_one_of_theirs_a_line_names_who_left_their_employer_leaves_the_speakers() -> None:
+    """ "my manager left Paddle", with a line naming the manager, is the manager's leaving:
+    the speaker still works at Paddle (before, the line naming them made the news the
+    speaker's own, and it took their employer)."""
+    lines = ["Karabo's manager Gareth keeps saying it will help.", "Karabo works at Paddle."]
+    assert _merge("Karabo", lines, "Karabo's manager left Paddle.") == []
