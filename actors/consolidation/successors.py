@@ -25,7 +25,9 @@ __all__ = ["succeeded"]
 #: Someone who took the place of another of theirs: "Prof. Esposito is my new supervisor",
 #: "my new landlord is Mr Osei", "I report to Yolanda now" (their boss).
 _NEW_ONE = re.compile(
-    rf"\b(?:is|'s) (?P<whose>my|their|our|[{UPPER}][\w-]*'s) new (?P<noun>[a-z]{{3,}})\b|"
+    # (or with "now" for "new": "Harriet from the Berlin office is my manager now")
+    rf"\b(?:is|'s) (?P<whose>my|their|our|[{UPPER}][\w-]*'s) "
+    rf"(?:new (?P<noun>[a-z]{{3,}})\b|(?P<now>[a-z]{{3,}}) now\b)|"
     rf"\b(?P<whose2>my|their|our|[{UPPER}][\w-]*'s) new (?P<noun2>[a-z]{{3,}}) is [{UPPER}]|"
     # (or the new one where they work or live: "the new payroll manager is Raj", "The new carer
     # is called Grace")
@@ -115,6 +117,7 @@ def succeeded(older: Sequence[Fact], new: Fact, turn: str, speaker: str) -> Fact
     if role and whose in ("my", "their", "our", f"{speaker}'s"):
         noun = (
             role["noun"]
+            or role["now"]
             or role["noun2"]
             or role["noun4"]
             or "(?:boss|manager|supervisor|line manager)"

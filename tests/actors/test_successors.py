@@ -294,3 +294,15 @@ def test_one_who_helps_now_said_with_now_first_and_who_they_are_takes_the_place(
     )
     assert not any("helps them carry" in line for line in lines), lines
     assert any("Lupe" in line for line in lines), lines
+
+
+def test_one_who_is_their_role_now_takes_the_place_of_the_one_named_in_it() -> None:
+    """ "Harriet from the Berlin office is my manager now" takes the place of "my manager
+    Gareth"."""
+    lines = lines_after(
+        "Karabo",
+        "my manager Gareth keeps saying Afrikaans will help with SA clients.",
+        "Harriet from the Berlin office is my manager now.",
+    )
+    assert not any("Gareth" in line for line in lines), lines
+    assert any("Harriet" in line for line in lines), lines
