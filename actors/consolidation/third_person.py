@@ -47,9 +47,6 @@ _IRREGULAR = {
     "was": "was",
     "don't": "doesn't",
     "haven't": "hasn't",
-    # (as typed without the apostrophe: "I havent decided", "I dont eat meat")
-    "dont": "doesn't",
-    "havent": "hasn't",
     "gotta": "has to",
     "wanna": "wants to",
     "gonna": "is going to",
@@ -104,7 +101,7 @@ PAST = word_set(
 )
 _UNCHANGED = word_set(
     "can cannot could will would should shall must may might did had was were don't didn't can't "
-    "won't wouldn't ought no cant wont didnt wasnt werent couldnt wouldnt shouldnt"
+    "won't wouldn't ought no"
 )
 _ADVERBS = word_set(
     "always never usually often sometimes also still just really now only even almost already "

@@ -346,16 +346,12 @@ def test_no_is_never_a_verb() -> None:
 
 
 def test_a_negative_said_of_another_is_theirs_as_typed_too() -> None:
-    """ "I haven't decided" is "hasn't decided"; typed without the apostrophe, "I havent
-    decided", "I dont eat meat" and "I cant drive" are not "havents", "donts" or "cants"."""
-    said = {
-        "I haven't decided.": "Gabriela hasn't decided.",
-        "I havent decided.": "Gabriela hasn't decided.",
-        "I dont eat meat.": "Gabriela doesn't eat meat.",
-        "I cant drive.": "Gabriela cant drive.",
-    }
-    for text, expected in said.items():
-        assert third_person(text, "Gabriela") == expected
+    """ "I haven't decided" is "hasn't decided"; typed without the apostrophe ("havent"),
+    ``casual`` puts it back first, so it is the same."""
+    assert third_person("I haven't decided.", "Gabriela") == "Gabriela hasn't decided."
+    assert _facts(_memory_after(("I havent decided.", "Gabriela", "s"))) == [
+        "Gabriela hasn't decided."
+    ]
 
 
 def test_someone_named_after_one_who_left_is_a_fact() -> None:
