@@ -220,7 +220,12 @@ def displaced(
             and set(f.sources) & set(new.sources)
         ]
         return Displaced(of_them[0], None) if len(of_them) == 1 else None
-    if ended and ended["sold"] and not stolen(ended) and _by_another(said, ended.start(), speaker):
+    if (
+        ended
+        and ended["sold"]
+        and not stolen(ended)
+        and _by_another(said, ended.start(), speaker, new.text)
+    ):
         # "The landlord sold the house", "Ana's brother sold his car": their act, no change of
         # the speaker's (what the sentence says after it may be: "…, so now we rehearse in X")
         rest = CLAUSE.split(said[ended.end() :], maxsplit=1)[1:]
@@ -240,9 +245,15 @@ def displaced(
         return None
     # (the lines naming a thing of the kind that ended)
     of_kind = [f for f in older if holds(head, f.text)] if ended else []
-    if ended and ended[0].startswith(("left ", "leaving ")) and _WORK_LEFT.fullmatch(head):
+    if (
+        ended
+        and ended[0].startswith(("left ", "leaving "))
+        and _WORK_LEFT.fullmatch(head)
+        and not _by_another(said, ended.start(), speaker, new.text)
+    ):
         # ("left the studio", one employer of theirs: the job, not a line the studio is in,
-        # "my Bianchi was stolen outside the studio")
+        # "my Bianchi was stolen outside the studio"; not another's, "the teacher left the
+        # academy")
         holders = (speaker.casefold(), "")
         jobs = [
             f for f in older if any(k[:2] in ((h, "work") for h in holders) for k in keys(f.text))
@@ -500,9 +511,12 @@ def _homes(facts: Sequence[Fact]) -> set[str]:
 _WORK_LEFT = re.compile(rf"{PREMISES}|{WORKPLACES}|company|firm|practice|agency|surgery")
 
 
-def _by_another(said: str, at: int, speaker: str) -> bool:
+def _by_another(said: str, at: int, speaker: str, fact: str) -> bool:
     """The act said at ``at`` is done by someone other than ``speaker``: a person named, one of
-    someone's ("Ana's brother"), or one a common noun names ("the garage owner")."""
+    someone's ("Ana's brother"), or one a common noun names ("the garage owner"); read in the
+    ``fact`` alone, less the opener ``said`` adds ("Changes at work Elena has left …")."""
+    if (own := said.rfind(fact)) > 0 and at >= own:
+        said, at = fact, at - own
     if said[:at].removesuffix(" and others ").split()[-1:] == speaker.split()[-1:]:
         return False  # ("News: Femi left …": the name just before it, not the opener's word)
     who = subject(said, at)

@@ -5,6 +5,7 @@ employer, a post taken elsewhere moves the base, another person's news moves not
 from __future__ import annotations
 
 from tests.actors.merging import facts_of as _facts
+from tests.actors.merging import lines_of_days
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 from tests.actors.merging import merged as _merged
@@ -296,3 +297,15 @@ def test_a_doing_said_now_after_a_name_is_no_employer() -> None:
     said = "For wood now Edgar buys at Maderera Pucallpa, they have tornillo and cedar."
     assert _merge("Edgar", older, said) == []
     assert _merge("Edgar", older, "Edgar is now head carpenter at Taller Sillar.") == [older[0]]
+
+
+def test_a_place_of_work_another_left_ends_no_job_of_the_speakers() -> None:
+    """ "Also flamenco: the teacher left the academy" is the teacher's leaving: the opener
+    before it is no one, and the speaker's new job stays (before, "flamenco" was read as who
+    left, and the speaker's one employer went)."""
+    lines = lines_of_days(
+        "Elena",
+        ["Changes at work: I've left the shop and I'm now at Mercadona, still mornings."],
+        ["Also flamenco: the teacher left the academy, so now Vega has Maribel, same day."],
+    )
+    assert "Elena is now at Mercadona, still mornings." in lines, lines
