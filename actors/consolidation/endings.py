@@ -32,8 +32,9 @@ ENDED = re.compile(
     r"(?:[a-z]+ (?=[a-z]{3,}s (?:have|had) stopped\b))?"
     r"(?P<head>(?:[a-z]+-)?[a-z]{3,})(?:'s| is| was| have| had)? (?:finally |just )?"
     # (or wrecked past repair: "the car is totaled", "written off")
-    # (or burnt out: "the rework station burnt out this morning")
-    rf"(?:died|{GONE}|gave (?:up|out)|(?:burnt|burned|blew) out|(?<=ve )stopped\b|{BROKE}|(?:was|got) (?:stolen|{_THEFT})|totall?ed|written off|"
+    # (or burnt out: "the rework station burnt out this morning"; or packed up, as some say it:
+    # "the generator packed up on Tuesday")
+    rf"(?:died|{GONE}|gave (?:up|out)|(?:burnt|burned|blew) out|packed (?:up|in)|(?<=ve )stopped\b|{BROKE}|(?:was|got) (?:stolen|{_THEFT})|totall?ed|written off|"
     # (or a fall that finished it: "the phone fell on the tiles and finished")
     rf"{FELL_FOR_GOOD}|"
     r"for scrap|(?:been |got )?(?:cancell?ed|called off)|"

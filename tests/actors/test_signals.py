@@ -149,12 +149,19 @@ def test_youth_and_a_first_one_ever_are_the_past_with_their_i_left_out() -> None
 
 
 def test_a_thing_burnt_out_has_ended() -> None:
-    """ "My station burnt out" ends the soldering station of its line, as "died" would."""
+    """ "My station burnt out" ends the soldering station of its line, as "died" would; so
+    does "the generator packed up"."""
     memory = _memory_after(
         ("All the soldering is on my Yihua 8786 station, old but still working.", "Chidi", "s"),
         ("Wahala. My station burnt out.", "Chidi", "s"),
     )
     assert "Yihua" not in memory, memory
+    # (and packed up, as some say it)
+    memory = _memory_after(
+        ("We run the shop on a small Firman generator.", "Adaeze", "s"),
+        ("The generator packed up on Tuesday.", "Adaeze", "s"),
+    )
+    assert "Firman" not in memory, memory
 
 
 def test_a_thing_of_someone_of_theirs_that_stopped_takes_that_ones_line() -> None:
