@@ -10,7 +10,8 @@ from .third_person import PAST, word_set
 __all__ = ["is_modifier", "modifiers"]
 
 #: Words that may follow a thing's noun when it is the thing itself ("my phone died", "the
-#: car is", "a car last week", "lessons twice a month", "coworking downtown"); any other
+#: car is", "a car last week", "lessons twice a month", "coworking downtown", "a generator
+#: most days"); any other
 #: small word makes it a
 #: modifier of the noun after it ("phone wallpaper", "car park", "coffee machine"), which is
 #: another thing.
@@ -23,7 +24,8 @@ _AFTER_A_THING = word_set(
     "our its "
     "to for from at in on of with by into onto about after before since until and or but so "
     "during through throughout without within across around near under between per "
-    "because while when that which who as than if like back up down out off over away here there"
+    "because while when that which who as than if like back up down out off over away here there "
+    "most all some each both daily weekly monthly always usually often sometimes never"
 )
 
 

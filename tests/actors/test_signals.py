@@ -164,6 +164,16 @@ def test_a_thing_burnt_out_has_ended() -> None:
     assert "Firman" not in memory, memory
 
 
+def test_a_thing_said_with_how_often_is_the_thing_itself() -> None:
+    """ "a small Firman generator most days" holds a generator ("most" qualifies no noun
+    after it), so "the generator died" ends it."""
+    memory = _memory_after(
+        ("We run the shop on a small Firman generator most days.", "Adaeze", "s"),
+        ("The generator died on Tuesday.", "Adaeze", "s"),
+    )
+    assert "Firman" not in memory, memory
+
+
 def test_a_thing_of_someone_of_theirs_that_stopped_takes_that_ones_line() -> None:
     """ "Kojo's weekend classes have stopped" ends the line of Kojo's classes that the
     speaker said; never one another member said of him."""
