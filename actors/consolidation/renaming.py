@@ -52,7 +52,7 @@ _NAME = (  # (and the small words inside a name: "Las Lectoras del Paraná", "Ba
 )
 #: Not a day or a month alone (a name may open with one: "May Roastery"), nor a sum in a
 #: currency's letters ("the loaf is now Rs 180", "Ksh 50", "R$ 45").
-_NOT_A_DAY = (
+_NOT_A_WHEN_OR_SUM = (
     rf"(?!(?i:{WEEKDAYS}|{MONTHS})s?\b(?! [{UPPER}]))(?![{UPPER}][A-Za-z]{{0,2}}\$?\.? ?\d)"
 )
 #: A name may be quoted: "we are 'Kita no Kaze'".
@@ -70,15 +70,15 @@ _RENAME = re.compile(
     r"\b[Nn]ow,? (?:(?:the|our|my|their|it|it's) )?(?:[\w-]+ ){0,3}?(?:is |are |'s )?called [A-Z]|"
     # ("we changed our crew name to Neon Hanbok")
     r"chang\w* (?:the |our |my |its |their )?(?:[\w-]+(?:'s)? )?name to [A-Z]|"
-    rf"(?:is|are|'re) now {_QUOTE}?[A-Z]|name is now|(?:is|are|'re|'s|will be) (?:the )?{_QUOTE}?{_NOT_A_DAY}{_NAME}"
+    rf"(?:is|are|'re) now {_QUOTE}?[A-Z]|name is now|(?:is|are|'re|'s|will be) (?:the )?{_QUOTE}?{_NOT_A_WHEN_OR_SUM}{_NAME}"
     rf"{_QUOTE}? (?:now|from (?:now on|this \w+|next \w+))|"
     # ("so now we're the Coyotes de Roma.")
-    rf"\bnow,? (?:(?:\w+ ){{0,3}}?(?:is|are|'re)|(?:\w+ ){{0,2}}?\w+'s) (?:the )?{_QUOTE}?{_NOT_A_DAY}{_NAME}{_QUOTE}?[.!]?$|"
+    rf"\bnow,? (?:(?:\w+ ){{0,3}}?(?:is|are|'re)|(?:\w+ ){{0,2}}?\w+'s) (?:the )?{_QUOTE}?{_NOT_A_WHEN_OR_SUM}{_NAME}{_QUOTE}?[.!]?$|"
     # ("From now on we are 'Nordlys'", "Solkorn from now on.")
     rf"(?i:from (?:now on|this \w+|next \w+|today|{WEEKDAYS}|{MONTHS})),? (?:\w+ ){{0,3}}?\w+"
     r"(?:'re| are| is|'s| will be)(?: called)? "
     rf"(?:the )?{_QUOTE}?[A-Z])|"
-    rf"^\s*{_QUOTE}?{_NOT_A_DAY}{_NAME}{_QUOTE}? from now on\b",
+    rf"^\s*{_QUOTE}?{_NOT_A_WHEN_OR_SUM}{_NAME}{_QUOTE}? from now on\b",
 )
 #: A turn that renames something, in any of its sentences ("We're rebranding. … we're X").
 _RENAMING = re.compile(
@@ -102,7 +102,7 @@ _NEW_NAME = re.compile(
     r"(?:been|was|got|and) (?:renamed|retitled|rebranded)|"
     # (or "voted to call ourselves the Kitchen Kings")
     r"call (?:ourselves|themselves))|:)\s+"
-    rf"(?:the )?{_QUOTE}?){_NOT_A_DAY}(?P<name>{_NAME})"
+    rf"(?:the )?{_QUOTE}?){_NOT_A_WHEN_OR_SUM}(?P<name>{_NAME})"
 )
 #: A name chosen: "Emberfall is cool but no, Lanternfall it is."
 _CHOSEN = re.compile(
@@ -227,7 +227,7 @@ def renamed(
     new, said = given
     olds = {
         m[0]
-        for m in re.finditer(rf"(?<![\w'-]){_NOT_A_DAY}{_NAME}", said)
+        for m in re.finditer(rf"(?<![\w'-]){_NOT_A_WHEN_OR_SUM}{_NAME}", said)
         if m.start() > 0 or m.end() < len(said)
     } - {new, *persons}
     holding = [
@@ -272,7 +272,7 @@ _PLACED = re.compile(r"\b(?:in|on|to|from|near|around|outside)(?: the)? $")
 #: Te Aro Tuis", "trading as Patel Sparks" (not a thing had, "for an XP-Pen", nor a title's
 #: person, "with Mrs MacInnes").
 _BELONGS = re.compile(
-    rf"\b(?:at|with|as|for|joined) (?:the )?(?!(?:Mrs|Mr|Ms|Miss|Dr|Prof)\b\.?){_NOT_A_DAY}"
+    rf"\b(?:at|with|as|for|joined) (?:the )?(?!(?:Mrs|Mr|Ms|Miss|Dr|Prof)\b\.?){_NOT_A_WHEN_OR_SUM}"
     # (not a currency's letter: "sells it for R$45")
     rf"(?P<name>{_NAME})(?![$€£¥₵])"
 )
@@ -367,7 +367,7 @@ _CORRECTED = re.compile(
     rf"(?:[Hh]is|[Hh]er|[Tt]heir) (?!name\b)|(?<=, )(?=[a-z]+ is at ))"
     # (or its name: "the dog's name is Sansón")
     r"(?P<thing>[a-z]+(?: [a-z]+){0,3}?)(?:'s name)? (?:is|are|was|were) (?:actually |really |in fact |at )?"
-    rf"(?:an? |the )?{_NOT_A_DAY}(?P<name>{_NAME})(?=(?: this \w+)?(?:[,.;!]|$)| not\b)"
+    rf"(?:an? |the )?{_NOT_A_WHEN_OR_SUM}(?P<name>{_NAME})(?=(?: this \w+)?(?:[,.;!]|$)| not\b)"
 )
 
 
