@@ -41,7 +41,7 @@ from .borrowed import borrowing_over
 from .breeds import named_beings, of_breed
 from .described import ended_as_described
 from .endings import ENDED, no_longer_on, stolen, thing_ended
-from .kinds import KINDS, amount_moved, amounts_apart
+from .kinds import KINDS, amount_moved, amounts_apart, rate_periods
 from .meaning import Embed
 from .medicines import medicine_changed, takes_medicine
 from .nearness import (
@@ -69,7 +69,7 @@ from .signals import (
     weakly,
     wrecked,
 )
-from .subjects import HOLDER, by_common_noun, subject
+from .subjects import HOLDER, by_common_noun, done_to, subject
 from .successors import succeeded
 from .switched_name import name_replaced
 from .words import (
@@ -353,7 +353,13 @@ def displaced(
             return Displaced(*same) if same else None
     if (
         weak
-        and (_WANTS.search(said) or not owner(new.text, named(new.text, persons)))
+        and (
+            _WANTS.search(said)
+            # (a change done to the speaker is theirs: "The bodega gave Agustina a raise")
+            or not (
+                owner(new.text, named(new.text, persons)) or done_to(new.text, re.escape(speaker))
+            )
+        )
         and not (_LIFE_ENDS.search(said) and PET.search(new.text))
     ):
         # "Our new oolong milk tea": a new thing, not a change of the speaker's; "the team
@@ -439,8 +445,14 @@ def displaced(
     # a thing said to end ("sold my bike") is named by its kind, not its make, weaker evidence
     # than the ending ("sold the old van" is not "… is called Rurex"); of two lines of one thing
     # ("Glow Studio", "a salon called Glow Studio in Osu") the fuller one is what changed
-    if amount_moved(new.text):  # (of a line holding one: not "a truck called Smoky Pot")
+    # (an amount moved, or a rate naming nothing else, of a line holding one: not "a truck
+    # called Smoky Pot"; of a rate's period when any does: "it's 3.200 an hour now" of "pay
+    # 2.500 pesos an hour"; not "doing the YMCA instead, $40 a month")
+    periods = rate_periods(new.text)
+    periods = set() if any(v[0].isupper() for v in stated) else periods
+    if amount_moved(new.text) or periods:
         candidates = [f for f in candidates if KINDS[-1].search(f.text)]
+        candidates = [f for f in candidates if periods & rate_periods(f.text)] or candidates
     # (nor a line whose figure is another quantity's: "salary is 42k now" of "rent's 1350")
     candidates = [f for f in candidates if not amounts_apart(new.text, f.text)]
     names = [values(f.text) - {speaker} for f in candidates]

@@ -34,6 +34,7 @@ __all__ = [
     "on_topic",
     "other_quantity",
     "per",
+    "rate_periods",
     "record_time",
     "recurs",
     "root",
@@ -110,7 +111,7 @@ _PERIODS = "month|week|year|night|day|hour"
 #: An amount of a period: "a month", "per week".
 _PERIOD = rf"(?P<period>(?:an?|per|every) (?:{_PERIODS}))"
 #: An amount by the period it recurs, with its unit between: "780 lari a month".
-_RATE = re.compile(rf"\d\s?(?:[^\W\d]+\s)?(?:a|an|per|each|every)\s(?:{_PERIODS})\b")
+_RATE = re.compile(rf"\d\s?(?:[^\W\d]+\s)?(?:a|an|per|each|every)\s(?P<period>{_PERIODS})\b")
 #: A count said in words ("three grandchildren", "Three apprentices now"; not "two weeks").
 _IN_WORDS = (
     r"\b(?i:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
@@ -229,6 +230,12 @@ def per(text: str, amount: str) -> str:
     at = text.find(amount)
     found = _PER.match(text, at + len(amount)) if at >= 0 else None
     return f" {found['unit']}" if found else ""
+
+
+def rate_periods(text: str) -> set[str]:
+    """The periods ``text``'s amounts recur by ("2.500 pesos an hour": hour): a rate's slot, what
+    a new rate of the same period replaces ("it's 3.200 an hour now")."""
+    return {m["period"] for m in _RATE.finditer(text)}
 
 
 def amount_moved(text: str) -> bool:

@@ -22,6 +22,7 @@ from .ownership import of_theirs
 from .renaming import renames
 from .retraction import retraction_topics
 from .signals import ending, signalled
+from .subjects import done_to
 from .words import MONTHS, UPPER, WEEKDAYS
 
 __all__ = ["FACT_MIN_SCORE", "OWNED_WRONG", "VALUE_ALONE", "salience"]
@@ -33,12 +34,9 @@ _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|my|mine|we|we're|our)\b", re.IGNO
 #: The speaker as what others did something to ("They made me operations manager"), said
 #: not asked ("Can you help me …?" is a request).
 _ME = re.compile(r"\bme\b(?!.*\?$)", re.IGNORECASE)
-#: Others doing something to the speaker or a thing of theirs ("they offered me a role", "the
-#: club bumped my pay to …"): said of the speaker as a statement is.
-_DONE_TO_ME = re.compile(
-    r"^(?:[^:]+: )?(?:(?i:they|he|she)|[Tt]he [a-z]+|[A-Z][\w'-]*) (?:\w+ed|made|gave|put|cut|set) "
-    r"(?:me|my [a-z]+)\b|"
-    # (or someone by name doing it still: "Linh helps me to pack orders in the evening")
+#: Someone by name doing a thing to the speaker still: "Linh helps me to pack orders in the
+#: evening" (the others', ``subjects.done_to``).
+_HELPS_ME = re.compile(
     r"^(?!(?:It|This|That|There|What|Which)\b)[A-Z][a-z]+ (?:also |still )?[a-z]+s (?:me|us)\b"
 )
 _STATEMENT = re.compile(
@@ -149,7 +147,10 @@ def salience(text: str, role: str, turn: str = "", theirs: frozenset[str] = froz
         score += 3
     if _FIRST_PERSON.search(text) or _ME.search(text):
         statement = _STATEMENT.search(text) or _SUBJECT_VERB.match(text)
-        score += 3 if statement or _DONE_TO_ME.match(text) else 1
+        # (others doing a thing to the speaker or a thing of theirs, "they offered me a role",
+        # "the club bumped my pay to …", is said of them as a statement is)
+        done = done_to(text, "me|my [a-z]+") or _HELPS_ME.match(text)
+        score += 3 if statement or done else 1
     elif _IS.search(text) or _DOING.match(text):
         # "the rent is 925 pounds", "Thursday mornings are pilates"; or the speaker's doing,
         # "I" left out: "Having paratha for breakfast again"

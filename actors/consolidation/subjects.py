@@ -24,6 +24,7 @@ __all__ = [
     "SOMEONE",
     "by_common_noun",
     "common_opener",
+    "done_to",
     "holder",
     "subject",
 ]
@@ -234,3 +235,17 @@ def by_common_noun(text: str, at: int) -> bool:
     """What ``text`` says at ``at`` is done by someone a common noun names, just before it:
     "The landlord sold the house", "so a neighbour gave away …" (not the speaker's act)."""
     return bool(_AGENT.search(text, 0, at))
+
+
+def done_to(text: str, whom: str) -> bool:
+    """``text`` opens with someone doing a thing to ``whom`` (a pattern): "They gave me …",
+    "The dentist in Denver let Ikaika go": a change of whom's, though another does it."""
+    return re.match(_DONE_TO.format(whom=whom), text) is not None
+
+
+#: Someone, then a verb done to another (``done_to``): a pronoun, "the <noun>" and where it is,
+#: or a name.
+_DONE_TO = (
+    rf"(?:[^:]+: )?(?:(?i:they|he|she)|[Tt]he [a-z]+(?: (?:in|at|from) [{UPPER}][\w-]*)?|"
+    r"[A-Z][\w'-]*) (?:\w+ed|made|gave|put|cut|set|let) (?:{whom})\b"
+)

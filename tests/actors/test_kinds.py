@@ -574,3 +574,18 @@ def test_a_claim_of_the_speakers_own_takes_no_line_of_we_by_nearness_alone() -> 
     assert any("closing earlier now, 9pm" in line for line in lines), lines
     lines = _lines_after("Kulwinder", "My shift starts at 6am.", "My shift starts at 7am now.")
     assert not any("6am" in line for line in lines), lines
+
+
+def test_a_change_done_to_the_speaker_is_theirs_and_a_rate_takes_only_a_line_with_an_amount() -> (
+    None
+):
+    """ "The dentist in Denver let Ikaika go, she's retiring" is a change of Ikaika's, though
+    the dentist does it (before, a sentence owned by no one changed nothing); and a new rate,
+    "The café gave Bram a raise, it's 14 euros an hour now", takes no line holding no amount
+    by meaning alone (before, "works as a barista at Café Loos")."""
+    older = ["Ikaika's main client Dana is a dentist in Denver.", "Ikaika lives in Hilo."]
+    new = "The dentist in Denver let Ikaika go, she's retiring 😢."
+    assert _merge("Ikaika", older, new) == older[:1]
+    older = ["Bram works as a barista at Café Loos.", "Bram lives in Utrecht."]
+    new = "The café gave Bram and others a raise, it's 14 euros an hour now."
+    assert _merge("Bram", older, new) == []
