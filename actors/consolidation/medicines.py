@@ -28,9 +28,13 @@ _MEDICINE_CHANGED = re.compile(
     rf"(?:(?:the|my|our|their|those|these|that|this|his|her) )?(?:[a-z]+ ){{0,2}}){_MEDICINE}\b"
 )
 #: Someone put onto a drug, by its name: "he switched me to apixaban" (a word the vocabulary
-#: does not hold).
+#: does not hold); written capitalised, after "put … on" or with its dose ("put them on
+#: Ramipril", "switched me to Losartan 50 mg": not "switched me to Vodafone").
+_WHOM = rf"(?:me|them|[{UPPER}][\w-]*)"
 _PUT_ONTO = re.compile(
-    rf"\b(?:switched|moved|changed|put|started) (?:me|them|[{UPPER}][\w-]*) (?:on|onto|to) ([a-z]{{5,}})\b"
+    rf"\b(?:switched|moved|changed|put|started) {_WHOM} (?:on|onto|to) ([a-z]{{5,}})\b|"
+    rf"\b(?:put|started) {_WHOM} on ([A-Z][a-z]{{4,}})\b|"
+    rf"\b(?:switched|moved|changed) {_WHOM} (?:on|onto|to) ([A-Z][a-z]{{4,}}) \d+ ?(?:mg|mcg)\b"
 )
 #: A drug of theirs reviewed or renewed: "needs their ramipril reviewed".
 _THEIRS_REVIEWED = re.compile(
@@ -45,7 +49,7 @@ _ON = re.compile(r"\bon (?:the [A-Za-z]{4,}|[a-z]{4,})\b")
 def medicine_changed(said: str) -> bool:
     """``said`` tells a medicine changed by its noun ("the GP changed my tablets")."""
     put = _PUT_ONTO.search(said)
-    return bool(_MEDICINE_CHANGED.search(said) or (put and not known_word(put[1])))
+    return bool(_MEDICINE_CHANGED.search(said) or (put and not known_word(_drug(put))))
 
 
 def takes_medicine(text: str) -> bool:
@@ -55,4 +59,10 @@ def takes_medicine(text: str) -> bool:
     words = re.findall(r"[A-Za-z]{4,}", taken[1]) if taken and not RELATIVE.search(taken[1]) else []
     words += [m[0].split()[-1] for m in _ON.finditer(text)]
     words += [m[1] for m in _THEIRS_REVIEWED.finditer(text)]
+    words += [_drug(m) for m in _PUT_ONTO.finditer(text)]  # ("put them on Ramipril")
     return any(re.fullmatch(_MEDICINE, w) or not known_word(w.casefold()) for w in words)
+
+
+def _drug(put: re.Match[str]) -> str:
+    """The drug ``_PUT_ONTO`` found, folded, whichever way it was written."""
+    return next(g for g in put.groups() if g is not None).casefold()

@@ -155,3 +155,18 @@ def test_a_drug_put_onto_or_pills_stopped_retires_the_one_of_theirs_taken() -> N
     older = ["Agnes needs their ramipril reviewed anyway.", "Agnes lives in Perth."]
     said = "The doctor's changed Agnes's blood pressure tablets, the old ones had them coughing."
     assert _merge("Agnes", older, said) == older[:1]
+
+
+def test_a_drug_written_capitalised_is_one_put_onto_with_its_dose_or_after_put_on() -> None:
+    """ "Dr. Aydın switched Emre to Valsartan 80 mg" names the drug capitalised, as many
+    write it: with its dose it is a drug put onto, and "put them on Perindopril" a line of one
+    taken, so that line goes (before, a capitalised drug was none, and the change, said with
+    when it shows, took no line by meaning); "switched Emre to Turkcell" changes no medicine."""
+    older = [
+        "Emre's cardiologist Dr. Aydın put them on Perindopril for blood pressure last year.",
+        "Emre lives in Karşıyaka.",
+    ]
+    said = "Dr. Aydın switched Emre to Valsartan 80 mg, the cough should go in a few weeks."
+    assert _merge("Emre", older, said) == older[:1]
+    said = "The shop switched Emre to Turkcell, the signal is better."
+    assert _merge("Emre", older, said) == []
