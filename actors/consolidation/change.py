@@ -52,7 +52,7 @@ from .nearness import (
     long_words,
     nearest,
 )
-from .of_kind import MAKE, MANY, NAME, NOT_A_KIND, holds, kind_after, same_kind
+from .of_kind import MAKE, MANY, NAME, NOT_A_KIND, gathering, holds, kind_after, same_kind
 from .ownership import named, owner, people, theirs
 from .places import premises_elsewhere, premises_moved, transferred
 from .signals import (
@@ -201,7 +201,9 @@ def displaced(
             return Displaced(taken[0], None)
     # ("switched gyms", "changed carriers": the one of that kind they had is the old one)
     if (kinds := _SWITCHED_KINDS.search(said)) and (
-        same := same_kind(older, new, said, speaker, persons, singular(kinds["kind"]), embed)
+        same := same_kind(
+            older, new, said, speaker, persons, gathering(singular(kinds["kind"])), embed
+        )
     ):
         return Displaced(*same)
     ended = ENDED.search(said)

@@ -25,7 +25,16 @@ from .ownership import theirs
 from .third_person import word_set
 from .words import HOMES, UPPER, VALUE, WHEN
 
-__all__ = ["MAKE", "MANY", "NAME", "NOT_A_KIND", "holds", "kind_after", "same_kind"]
+__all__ = [
+    "MAKE",
+    "MANY",
+    "NAME",
+    "NOT_A_KIND",
+    "gathering",
+    "holds",
+    "kind_after",
+    "same_kind",
+]
 
 #: How near a make must be to the kind of thing acquired ("ThinkPad" to "laptop"), how much
 #: nearer a word of a narrower kind ("ukulele" to "guitar"), and a name switched to, to the
@@ -47,9 +56,21 @@ NOT_A_KIND = word_set(
 )
 
 
+#: The nouns of people who meet to do a thing together, one kind as a head (``gathering``).
+_GATHERING = "club|group|crew|squad"
+
+
+def gathering(head: str) -> str:
+    """``head``, or every noun of a gathering when it is one: "switched clubs" is of "runs
+    with a group called Trote Livre" (not "a second group" got, which is of students)."""
+    return _GATHERING if re.fullmatch(_GATHERING, head) else head
+
+
 def _kind(head: str) -> re.Pattern[str]:
     """Where a line names a thing of the kind ``head`` ("by bike" is a way to go, not one),
     in a name too ("the old club" is "Wendouree Bowls Club")."""
+    if head == _GATHERING:
+        return re.compile(rf"\b(?:{_GATHERING}|{_GATHERING.title()})s?\b")
     # (a long noun in another language's ending too: "the cooperative" of "Cooperativa El Molino")
     stem, end = (head[:-1], r"\w{0,2}") if len(head) >= 8 else (head, "s?")
     return re.compile(rf"(?<!\bby )\b(?:{re.escape(stem)}|{re.escape(stem.capitalize())}){end}\b")

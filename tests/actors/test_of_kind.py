@@ -48,3 +48,15 @@ def test_a_thing_given_replaces_its_kind_though_a_key_took_another_line() -> Non
     older = ["Wayan's racket is Yonex, old one.", "Wayan needs a new partner."]
     said = "Wayan's wife bought them a new racket, Li-Ning Axforce, very light!"
     assert older[0] in _merge("Wayan", older, said)
+
+
+def test_people_who_meet_to_do_a_thing_are_one_kind_by_any_of_their_nouns() -> None:
+    """ "Switched clubs!" is of "runs with a crew called Dawn Patrol": a club, a group, a crew
+    and a squad switched are one kind (before, only a line saying "club" was its old one).
+    A group got is not of them: ``test_records``, "gave Kofi a second group" of students."""
+    older = [
+        "Wiremu runs with a crew called Dawn Patrol in Hagley Park.",
+        "Wiremu lives in Riccarton.",
+        "Wiremu works at Fonterra.",
+    ]
+    assert _merge("Wiremu", older, "Wiremu switched clubs!") == older[:1]
