@@ -59,7 +59,11 @@ _NEW_SUBJECT = re.compile(
 #: Only verbs that are rarely nouns ("I love tea and love songs" stays whole).
 _SHARED_I = re.compile(
     r",?\s+and\s+(?=(?:work|live|moved|started|joined|studied|study|teach|speak|own|bought|"
-    r"sold|adopted|replaced|took|go|do|cycle|swim|sing|coach|play|want|need)\b)",
+    r"sold|adopted|replaced|took|go|do|cycle|swim|sing|coach|play|want|need)\b)|"
+    # (or what they do next, after "then": "I paint in Photoshop, then print at an atelier in
+    # Chantenay"; not where they go, "then home", nor a thing, "then the bus")
+    r"(?-i:,\s+(?:and\s+)?then\s+(?=(?!(?:the|a|an|my|our|home|back|again|there|later|on|off|"
+    r"out|in|to|for|at|it|that|this)\b)[a-z]+ ))",
     re.IGNORECASE,
 )
 #: "Abena and I …", "(so) my fiancee Abena and I …", "my girlfriend and I …" opening a clause: a subject of two, not two

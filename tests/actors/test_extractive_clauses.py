@@ -252,6 +252,15 @@ TABLE = [
         "I'm leaving the lab: next month I join Kelp Watch, a small charity.",
         ["Carl is leaving the lab.", "Next month Carl joins Kelp Watch, a small charity."],
     ),
+    # what they do next, after "then", is a claim of its own; someone else's is not theirs
+    (
+        "I paint in Krita on an old Huion, then print at a little shop in Leith.",
+        ["Carl paints in Krita on an old Huion.", "Carl prints at a little shop in Leith."],
+    ),
+    (
+        "I work at the bakery till 2, then Maria takes over the till.",
+        ["Carl works at the bakery till 2, then Maria takes over the till."],
+    ),
 ]
 
 
