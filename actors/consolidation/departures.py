@@ -48,7 +48,10 @@ _GONE = (
     r"(?:left|gone)(?= for good|[,.!;]|$| (?:last|this|on|in|yesterday|today|us|me)\b|"
     r" (?:off )?[a-z]{3,}ing (?:through|around|in|across)\b|"
     r" for (?:a |an |the |her |his |their )?(?:new )?(?:[a-z]+ )?"
-    r"(?:job|work|uni|university|college|studies)\b))"
+    r"(?:job|work|uni|university|college|studies)\b)|"
+    # (or leaving now, for as long: "is leaving for an Erasmus year in Valencia")
+    r"(?:is |are )?leaving for (?:a |an |the |her |his |their )?(?:[\w-]+ )?"
+    r"(?:job|uni|university|college|studies|year|semester)\b)"
 )
 _LEAD = r"^(?:(?i:well|so|and|also|oh|but),? )*"
 #: Someone by a tie, gone: "the lodger's given notice", "Our flatmate moved out", "my

@@ -59,7 +59,10 @@ _SPLIT = re.compile(
     # (and one of several characters, joined or with its variation selector: "💇‍♀️", "❤️")
     rf"|(?:(?<={EMOJI})|(?<=\ufe0f))\s+"
     r"(?=[A-Z]|(?!(?:a|an|the|of|to|for|with|in|on|at|from|by|as|than|or|and|but|so|because|is|are|was|were|"
-    r"has|have)\b)[a-z])"
+    r"has|have)\b)[a-z]|"
+    # (or someone with a verb of their own: "leaving for Valencia 😢 a friend's daughter, Louise,
+    # is taking over")
+    r"(?:a|an|the) [^.!?]*?\b(?:is|are|was|were|has|had|will)\b)"
 )
 #: The emoji that closed the sentence before, opening this one ("kia ora! 🚗 the Ranger's …"),
 #: and the lower-case letter after it, which opens a sentence (not "iPhone").

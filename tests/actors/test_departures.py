@@ -209,3 +209,19 @@ def test_one_gone_to_open_their_own_business_is_gone() -> None:
         "My apprentice went to open the shop early today.",
     )
     assert any("Ifeanyi" in line for line in lines), lines
+
+
+def test_one_leaving_for_a_year_away_is_gone_and_who_takes_over_after_an_emoji_is_a_line() -> None:
+    """ "my packing helper is leaving for an Erasmus year in Lisbon 😢 a neighbour's son,
+    Kofi, is taking over": leaving for a year is gone for long, as "left for a job" is, and the
+    emoji ends the sentence before someone with a verb of their own (before, one line held
+    both, and the helper's line stayed)."""
+    lines = lines_after(
+        "Griet",
+        "I'm an illustrator in Ghent.",
+        "my helper Inka packs orders on Fridays",
+        "my packing helper is leaving for an Erasmus year in Lisbon 😢 a neighbour's son, Kofi,"
+        " is taking over the Friday packing",
+    )
+    assert not any("Inka" in line for line in lines), lines
+    assert any(line.startswith("A neighbour's son, Kofi, is taking over") for line in lines), lines
