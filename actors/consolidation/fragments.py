@@ -22,6 +22,7 @@ from reverie.store import known_word
 from .anaphora import one_thing_of_theirs
 from .attributes import PET
 from .endings import ENDED
+from .places import moves
 from .posts import post_said
 from .replies import only_reply
 from .sentences import EMOJI
@@ -131,6 +132,9 @@ def valued(sentence: str, before: Sequence[str], question: str) -> str:
     for at in [0, *(m.end() for m in re.finditer(" [—–-] ", sentence))]:
         lead = f"{sentence[: at - 3]}; " if at else ""
         if (now := _NOW.fullmatch(sentence, at)) and not _no_state(now["state"]):
+            if _a_name(now["state"]) and before and moves(before[-1]):
+                # (a name after a move is where they live: "I moved last week! Providencia now")
+                return f"{lead}I live in {now['state']} now{now['rest'] or ''}."
             return f"{lead}I'm {now['state'].lower()} now{now['rest'] or ''}."
         # (or the make of the thing that just ended: "retired the old phone — Fairphone 5 now")
         made = _MADE_NOW.fullmatch(sentence, at)
