@@ -124,3 +124,13 @@ def test_who_they_are_by_a_persons_noun_or_where_from_is_said_of_them_not_of_the
     said = "Hallo! I'm Annika, apprentice electrician (2nd year) at Elektro Brandt in Hamburg."
     lines = _lines("Annika", said)
     assert any(line.startswith("Annika is an apprentice electrician") for line in lines), lines
+
+
+def test_what_they_are_doing_after_the_name_is_no_trade() -> None:
+    """ "I'm Wanjiru, doing a diploma in nursing at Kenyatta University": what they are doing,
+    said of them, not a trade ("works as a doing a diploma") nor an employer (before, "works at
+    Kenyatta University", which a new job then retired)."""
+    lines = _lines(
+        "Wanjiru", "Habari! I'm Wanjiru, doing a diploma in nursing at Kenyatta University."
+    )
+    assert lines == ["Wanjiru is doing a diploma in nursing at Kenyatta University."], lines
