@@ -17,6 +17,10 @@ from __future__ import annotations
 
 import re
 
+from reverie.store import known_word
+
+from .words import RELATIVES
+
 __all__ = [
     "DEFAULT_SPEAKER",
     "PAST",
@@ -233,8 +237,21 @@ def _named_first(text: str, who: str) -> str:
     return text[: found.start()] + name.format(who) + _later(rest)
 
 
+#: A name opening a sentence with the speaker's tie to them after it: "Zawadi my girlfriend
+#: says …", "Megan (my girlfriend) took it …", "Tomás, my cousin, lives …".
+_NAME_THEN_TIE = re.compile(
+    rf"^(?P<name>[A-Z][\w-]*)(?: \((?P<tie>(?:my|our) (?:{RELATIVES}))\)|,? "
+    rf"(?P<tie2>(?:my|our) (?:{RELATIVES}))\b,?) (?=[a-z])"
+)
+
+
 def third_person(sentence: str, who: str) -> str:
     """``sentence`` with its first-person speaker named ``who``."""
+    tied = _NAME_THEN_TIE.match(sentence)
+    # (bare, a name no word of the language: not "Even my son joined")
+    if tied and (tied["tie"] or not known_word(tied["name"].casefold())):
+        tie = tied["tie"] or tied["tie2"]  # (as "my girlfriend Zawadi says …")
+        sentence = f"{tie[0].upper()}{tie[1:]} {tied['name']} {sentence[tied.end() :]}"
     sentence = _AND_I.sub(
         lambda m: f"{who} and {'their ' + m['kin'] + ' ' if m['kin'] else ''}{m['name']}", sentence
     )

@@ -192,3 +192,15 @@ def test_a_verb_in_capitals_is_said_of_them_in_capitals() -> None:
         == "Soraya LOVES that they can swap it."
     )
     assert third_person("I TRY every day.", "Soraya") == "Soraya TRIES every day."
+
+
+def test_a_name_with_the_speakers_tie_after_it_is_their_relative_by_name() -> None:
+    """ "Zawadi my girlfriend says I'm always tired" names her, then the tie: she is the
+    speaker's girlfriend Zawadi (before, "Zawadi Baraka's girlfriend says …", and "Megan
+    (Caleb's girlfriend) took it"), in brackets or between commas too."""
+    said = third_person("Zawadi my girlfriend says I'm always tired.", "Baraka")
+    assert said == "Baraka's girlfriend Zawadi says they're always tired."
+    said = third_person("Megan (my girlfriend) took it last year.", "Caleb")
+    assert said == "Caleb's girlfriend Megan took it last year."
+    said = third_person("Tomás, my cousin, lives in Nairobi now.", "Baraka")
+    assert said == "Baraka's cousin Tomás lives in Nairobi now."
