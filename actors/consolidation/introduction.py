@@ -127,7 +127,7 @@ def introduced(body: str) -> list[str]:
             return []
         # (an age first: "I'm Eero, 31, junior programmer at …")
         age = [f"I'm {trade['age']} years old."] if trade["age"] else []
-        work = rest[trade.start("trade") :]
+        work = _of_a_year(rest[trade.start("trade") :])
         return [f"I'm {who}.", *age, *clauses(f"I'm {article(trade['trade'])} {work}")]
     if found["trade"]:  # a trade and a place: "Firefighter in Atlanta here"
         said = [f"I'm {article(found['trade'])} {found['trade'].lower()}{found['where']}."]
@@ -136,7 +136,7 @@ def introduced(body: str) -> list[str]:
     elif rest and (trade := _TRADE_IN.match(rest)):
         age = [f"I'm {trade['age']} years old."] if trade["age"] else []
         said, rest = (
-            [f"I'm {who}.", *age, f"I'm {article(trade['trade'])} {trade['trade']}."],
+            [f"I'm {who}.", *age, f"I'm {article(trade['trade'])} {_of_a_year(trade['trade'])}."],
             rest[trade.end() :],
         )
         # (what the employer is, said after it: "…, a small VFX studio in Amman", not them)
@@ -232,6 +232,23 @@ def opened_by_name(text: str, name: str | None) -> str:
     if len(said) == 1 and (found[0].endswith(", ") or found["here"]):
         return text  # "Kwame, quick question: …": no introduction ("Kwame here." is one)
     return " ".join([*said, rest]).rstrip()
+
+
+def _of_a_year(trade: str) -> str:
+    """``trade`` with "student" after a year of a field, which says who studies it: "3rd year
+    architecture at FAUP" is "3rd year architecture student at FAUP" (not "2nd year sparky
+    apprentice", a doer's noun)."""
+    year = _YEAR_OF.match(trade)
+    if year is None or re.search(r"(?:er|or|ist|ian|ant|ent|man|ice|ee)$", year["field"]):
+        return trade
+    return f"{trade[: year.end()]} student{trade[year.end() :]}"
+
+
+#: A year of a field, before where: "3rd year architecture at …", "first-year law in …".
+_YEAR_OF = re.compile(
+    r"(?:\d(?:st|nd|rd|th)|first|second|third|final)[ -]year (?:[a-z][\w-]* ){0,2}?"
+    r"(?P<field>[a-z][\w-]*)(?= (?:at|in|with|from) )"
+)
 
 
 def _first_trade(rest: str) -> str:

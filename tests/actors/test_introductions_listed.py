@@ -134,3 +134,16 @@ def test_what_they_are_doing_after_the_name_is_no_trade() -> None:
         "Wanjiru", "Habari! I'm Wanjiru, doing a diploma in nursing at Kenyatta University."
     )
     assert lines == ["Wanjiru is doing a diploma in nursing at Kenyatta University."], lines
+
+
+def test_a_year_of_a_field_is_a_student_of_it_where_they_study() -> None:
+    """ "I'm Duarte, 2nd year law at FDUL" studies law there: no trade "a 2nd year law" nor an
+    employer FDUL, which the next job would retire (before, "works as a 2nd year law" and
+    "works at FDUL"); "2nd year sparky apprentice" is a doer's noun, a trade."""
+    lines = _lines(
+        "Duarte", "Boas! I'm Duarte, 2nd year law at FDUL.", "I started at Zara on Monday."
+    )
+    assert "Duarte is a 2nd year law student." in lines, lines
+    assert "Duarte studies at FDUL." in lines, lines
+    lines = _lines("Tevita", "Tevita here. 2nd year sparky apprentice with Sparkright Electrical.")
+    assert "Tevita works as a 2nd year sparky apprentice." in lines, lines
