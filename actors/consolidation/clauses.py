@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from .attributes import PET
+from .third_person import tie_first
 
 __all__ = ["clauses"]
 
@@ -89,8 +90,8 @@ def clauses(sentence: str) -> list[str]:
     ending = sentence[-1] if _END.search(sentence) else ""
     body = _END.sub("", sentence).strip()
     found: list[str] = []
-    # ("Abena and I got married": one subject)
-    body = _NAME_AND_I.sub(lambda m: f"{m['when'] or ''}{m[2]} &I", body)
+    # ("Abena and I got married", "Jade (my girlfriend) and I are looking": one subject)
+    body = _NAME_AND_I.sub(lambda m: f"{m['when'] or ''}{m[2]} &I", tie_first(_strip_opener(body)))
     for part in _parts(_strip_opener(body)):
         if found and (more := _ONE_MORE.fullmatch(part)):
             # ("I live in Canton with my wife Ffion and our son Osian, who's seven": one more

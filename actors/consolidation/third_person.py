@@ -28,6 +28,7 @@ __all__ = [
     "conjugate",
     "past_verb",
     "third_person",
+    "tie_first",
     "word_set",
     "works_as",
     "would_or_had",
@@ -245,13 +246,20 @@ _NAME_THEN_TIE = re.compile(
 )
 
 
-def third_person(sentence: str, who: str) -> str:
-    """``sentence`` with its first-person speaker named ``who``."""
+def tie_first(sentence: str) -> str:
+    """``sentence`` with a name the speaker's tie follows written after it, as "my girlfriend
+    Zawadi says …" ("Zawadi my girlfriend says …", "Jade (my girlfriend) and I …")."""
     tied = _NAME_THEN_TIE.match(sentence)
     # (bare, a name no word of the language: not "Even my son joined")
-    if tied and (tied["tie"] or not known_word(tied["name"].casefold())):
-        tie = tied["tie"] or tied["tie2"]  # (as "my girlfriend Zawadi says …")
-        sentence = f"{tie[0].upper()}{tie[1:]} {tied['name']} {sentence[tied.end() :]}"
+    if tied is None or not (tied["tie"] or not known_word(tied["name"].casefold())):
+        return sentence
+    tie = tied["tie"] or tied["tie2"]
+    return f"{tie[0].upper()}{tie[1:]} {tied['name']} {sentence[tied.end() :]}"
+
+
+def third_person(sentence: str, who: str) -> str:
+    """``sentence`` with its first-person speaker named ``who``."""
+    sentence = tie_first(sentence)
     sentence = _AND_I.sub(
         lambda m: f"{who} and {'their ' + m['kin'] + ' ' if m['kin'] else ''}{m['name']}", sentence
     )

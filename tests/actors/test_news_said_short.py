@@ -204,3 +204,7 @@ def test_a_name_with_the_speakers_tie_after_it_is_their_relative_by_name() -> No
     assert said == "Caleb's girlfriend Megan took it last year."
     said = third_person("Tomás, my cousin, lives in Nairobi now.", "Baraka")
     assert said == "Baraka's cousin Tomás lives in Nairobi now."
+    # (and with "and I" after it, one subject: before, "Jade (Brooke's girlfriend)." and
+    # "Brooke is looking at …" apart)
+    lines = _lines("Brooke", "also Jade (my girlfriend) and I are looking at a flat in Verdun")
+    assert lines == ["Brooke and their girlfriend Jade are looking at a flat in Verdun."], lines
