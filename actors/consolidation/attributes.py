@@ -155,7 +155,7 @@ _TABLE: list[tuple[str, str]] = [
         # "our new place is up in Varoš")
         rf"(?:^|\b(?:the|our|my|their) |'s )new {HOMES}"
         rf"(?= (?:is (?:up |down |out )?)?in [{UPPER}])|"
-        rf"(?:\b(?:our|my|their)|'s) {HOMES}(?= in (?-i:[A-Z]))|"
+        rf"(?:\b(?:our|my|their)|'s) (?:dorm |shared |rented |student )?{HOMES}(?= in (?-i:[A-Z]))|"
         # (or the home they rent or share: "I rent a one-bedroom in Stone Oak"; no trip's car)
         # (or from whom: "rents a room from Don Vicente in Benimaclet")
         rf"\b(?:rent(?:s|ing|ed)?|shar(?:e|es|ed|ing)) (?:an?|the) (?:[\w-]+ )?{HOMES}"

@@ -1,11 +1,12 @@
-"""Where someone stays till they find a home, the room they rent from someone, the lease they
-signed (``attributes``' residence words, through ``truth.merge``): where they live, so a move
-replaces it; a stay for a week is no home."""
+"""Where someone stays till they find a home, the room they rent from someone, their dorm room,
+the lease they signed (``attributes``' residence words, through ``truth.merge``): where they
+live, so a move replaces it; a stay for a week is no home."""
 
 from __future__ import annotations
 
 import pytest
 
+from tests.actors.merging import lines_after
 from tests.actors.merging import merge_retired as _merge
 
 
@@ -62,3 +63,15 @@ def test_a_stay_for_a_while_is_no_home_and_replaces_none() -> None:
         "Ana is staying at a hostel in Seville for the festival.",
     ):
         assert _merge("Ana", older, said) == [], said
+
+
+def test_a_dorm_room_somewhere_is_where_they_live() -> None:
+    """ "my dorm room in Sejong Hall is so loud on weekends" says where they live, as "my flat
+    in …" does, so a move retires it (before, "dorm" before the home's noun hid it)."""
+    lines = lines_after(
+        "Min-ji",
+        "my dorm room in Sejong Hall is so loud on weekends",
+        "moved into Yuseong-dong! finally a quiet place",
+    )
+    assert not any("Sejong Hall" in line for line in lines), lines
+    assert any("Yuseong-dong" in line for line in lines), lines
