@@ -63,7 +63,7 @@ _TRADE_IN = re.compile(
     # (of up to four words: "wind turbine technician offshore at Horns Rev")
     # (not what they are doing: "working on the Hill Project"; nor a clause, "we live in …",
     # "signed with the Acción Sur agency")
-    rf"(?:(?![a-z]+ing |[a-z]+ed (?:with|at|to|for|from|in|on|by)\b|{_PRONOUN}\b)[a-z][\w-]*|\d[A-Z]|{INITIALISM})(?: [a-z][\w-]*){{0,3}}?(?: living| based)? "
+    rf"(?:(?![a-z]+ing |[a-z]+ed (?:with|at|to|for|from|in|on|by)\b|{_PRONOUN}\b)[a-z][\w-]*(?:'s)?|\d[A-Z]|{INITIALISM})(?: [a-z][\w-]*){{0,3}}?(?: living| based)? "
     r"(?:in|at|on|with|for|from|near|outside) "
     # (and the wider place after a comma: "near Dokkum, Friesland", ``_with_wider``)
     rf"[^,.!?]*?[{UPPER}][^,.!?]*(?:, [{UPPER}][^,.!?]*)?)"
@@ -247,7 +247,7 @@ def _of_a_year(trade: str) -> str:
 #: A year of a field, before where: "3rd year architecture at …", "first-year law in …".
 _YEAR_OF = re.compile(
     r"(?:\d(?:st|nd|rd|th)|first|second|third|final)[ -]year (?:[a-z][\w-]* ){0,2}?"
-    r"(?P<field>[a-z][\w-]*)(?= (?:at|in|with|from) )"
+    r"(?P<field>[a-z][\w-]*(?:'s)?)(?= (?:at|in|with|from) )"
 )
 
 

@@ -139,11 +139,17 @@ def test_what_they_are_doing_after_the_name_is_no_trade() -> None:
 def test_a_year_of_a_field_is_a_student_of_it_where_they_study() -> None:
     """ "I'm Duarte, 2nd year law at FDUL" studies law there: no trade "a 2nd year law" nor an
     employer FDUL, which the next job would retire (before, "works as a 2nd year law" and
-    "works at FDUL"); "2nd year sparky apprentice" is a doer's noun, a trade."""
+    "works at FDUL"); a year of a master's too (before, no line); "2nd year sparky apprentice"
+    is a doer's noun, a trade."""
     lines = _lines(
         "Duarte", "Boas! I'm Duarte, 2nd year law at FDUL.", "I started at Zara on Monday."
     )
     assert "Duarte is a 2nd year law student." in lines, lines
     assert "Duarte studies at FDUL." in lines, lines
+    lines = _lines("Da-som", "Hello. I'm Da-som, second year master's at SNU in chemistry.")
+    assert lines == [
+        "Da-som is a second year master's student.",
+        "Da-som studies at SNU in chemistry.",
+    ], lines
     lines = _lines("Tevita", "Tevita here. 2nd year sparky apprentice with Sparkright Electrical.")
     assert "Tevita works as a 2nd year sparky apprentice." in lines, lines
