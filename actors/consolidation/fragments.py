@@ -129,15 +129,18 @@ def valued(sentence: str, before: Sequence[str], question: str) -> str:
     assistant's ``question`` asks for, or the last of ``before`` (what the speaker said just
     before it) announced; else as it is."""
     # (or after a dash, as the clause before it: "I eat fish again — pescatarian now, …")
+    moved = bool(before) and moves(before[-1])
     for at in [0, *(m.end() for m in re.finditer(" [—–-] ", sentence))]:
         lead = f"{sentence[: at - 3]}; " if at else ""
-        if (now := _NOW.fullmatch(sentence, at)) and not _no_state(now["state"]):
-            if _a_name(now["state"]) and before and moves(before[-1]):
-                # (a name after a move is where they live: "I moved last week! Providencia now")
-                return f"{lead}I live in {now['state']} now{now['rest'] or ''}."
+        now = _NOW.fullmatch(sentence, at)
+        if now and not _no_state(now["state"]) and not (moved and _a_name(now["state"])):
             return f"{lead}I'm {now['state'].lower()} now{now['rest'] or ''}."
-        # (or the make of the thing that just ended: "retired the old phone — Fairphone 5 now")
         made = _MADE_NOW.fullmatch(sentence, at)
+        if made and moved and not made["article"] and _a_name(made["value"]):
+            # (a name after a move is where they live: "I moved last week! Providencia now",
+            # "we moved! East Legon now")
+            return f"{lead}I live in {made['value']} now{made['rest'] or ''}."
+        # (or the make of the thing that just ended: "retired the old phone — Fairphone 5 now")
         if (
             made
             and _a_name(made["value"])

@@ -256,7 +256,8 @@ def test_an_internship_got_announces_the_workplace_named_with_its_kind() -> None
 def test_a_name_now_after_a_move_is_where_they_live() -> None:
     """ "I moved last week! Bellavista now, a flat with big windows": a name with "now" after a
     move is the new home, written as its name (before, "Ximena is bellavista now", which
-    moved no one); "Pescatarian now", a word, is still a state."""
+    moved no one; a name of two words, "East Legon now", was no sentence); "Pescatarian now",
+    a word, is still a state."""
     lines = _lines(
         "Ximena",
         "I live in Recoleta, close to the market.",
@@ -264,6 +265,8 @@ def test_a_name_now_after_a_move_is_where_they_live() -> None:
     )
     assert "Ximena lives in Bellavista now, a flat with big windows." in lines, lines
     assert not any("Recoleta" in line for line in lines), lines
+    said = valued("East Legon now, closer to her office.", ["my fiancée and I moved!"], "")
+    assert said == "I live in East Legon now, closer to her office."
     assert valued("Pescatarian now, it's easier.", ["I eat fish again."], "") == (
         "I'm pescatarian now, it's easier."
     )
