@@ -24,7 +24,10 @@ __all__ = ["clauses"]
 
 _OPENER = re.compile(
     r"^(?:(?:actually|so|well|also|oh|btw|fyi|tbh|by the way|anyway|and|but|yeah|yes|ok|okay|hey|"
-    r"hmm|um|honestly|basically|plus|guess what|fun fact|although|though)\b[,!.:]?\s+)+",
+    r"hmm|um|honestly|basically|plus|guess what|fun fact|although|though|"
+    # (a "no" that answers, before the speaker's own words: "no I'm fine on price", "nah, my
+    # R6 is perfect"; not "no one", "no way")
+    r"(?:no|nah|nope)(?=[,!.]?\s+(?:I|I'm|I've|my|we|we're|our)\b))\b[,!.:]?\s+)+",
     re.IGNORECASE,
 )
 #: A new first-person clause: after ", and", "; ", ", but", ", so" or a bare ", " (kept by

@@ -261,6 +261,8 @@ TABLE = [
         "I work at the bakery till 2, then Maria takes over the till.",
         ["Carl works at the bakery till 2, then Maria takes over the till."],
     ),
+    # a "no" that answers is no word of the claim (before, "No Carl is fine on price")
+    ("nah, my Sony is perfect.", ["Carl's Sony is perfect."]),
 ]
 
 
