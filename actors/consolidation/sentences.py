@@ -131,14 +131,20 @@ _MARVELLED = re.compile(
 #: i never go", "ok can we move it to Friday".
 _ASKED_UNMARKED = re.compile(
     r"^(?:(?i:also|so|and|but|ok|okay|oh|btw|hmm|anyway|quick question)[,:]? )*"
-    r"(?i:should|shall|can|could|do|would) (?i:i|we)\b[^,]*(?:, (?P<rest>.*))?$"
+    r"(?:(?i:should|shall|can|could|do|would) (?i:i|we)|"
+    # (or asked with a question's word and its verb before who: "how screwed am I", "what
+    # loads should i even use")
+    r"(?i:how|what|where|when|which|who|why)(?: [\w'-]+){0,3}? "
+    r"(?i:am|is|are|do|does|did|should|shall|can|could|would|will) (?i:i|we|you))\b"
+    r"[^,]*(?:, (?P<rest>.*))?$"
 )
 
 
 def asserted(sentence: str) -> str:
     """What ``sentence`` states: all of it, or of a question the statement before its last
     comma ("I live in Peckham and climb on Wednesdays, maybe add that?"), or after a question
-    typed without its mark ("should i cancel Planet Fitness, i never go"), or a statement
+    typed without its mark ("should i cancel Planet Fitness, i never go", "how screwed am I"),
+    or a statement
     marvelled at ("we adopted a second cat??" as "… cat!"); "" for none."""
     if (unmarked := _ASKED_UNMARKED.match(sentence)) and not sentence.endswith("?"):
         rest = unmarked["rest"] or ""

@@ -293,13 +293,21 @@ def test_a_claim_with_a_question_after_it_is_the_claim() -> None:
 def test_a_question_typed_without_its_mark_is_asked_and_what_follows_it_said() -> None:
     """ "also should i cancel Planet Fitness, i never go" asks, and says they never go (before,
     "Should Jada cancels Planet Fitness" was kept as a fact); "ok can we move it to Friday"
-    asks only."""
+    and "how screwed am I" ask only."""
     memory = _memory_after(
         ("also should i cancel Planet Fitness, i never go", "Jada", "s"),
         ("ok can we move the study group to Friday", "Jada", "s"),
     )
     assert "Planet Fitness" not in memory and "Friday" not in memory, memory
     assert "Jada never goes." in memory, memory
+    # (and with a question's word and its verb before who: before, "How screwed am Jada.",
+    # "What loads should Jada even uses."; "how I met my wife is …" is said)
+    memory = _memory_after(
+        ("how screwed am I", "Jada", "s"),
+        ("what loads should i even use on the hangboard", "Jada", "s"),
+        ("how I met my wife is a long story", "Jada", "s"),
+    )
+    assert _facts(memory) == ["How Jada met their wife is a long story."], memory
 
 
 def test_where_someone_is_from_said_after_their_name_is_no_trade() -> None:
