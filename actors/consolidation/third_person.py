@@ -140,7 +140,7 @@ _KIN_AND_I = re.compile(r"\b[Mm]y (?P<kin>[a-z][\w-]*) and I\b")
 _WE = re.compile(r"\b(we're|we've|we'll|we'd|we)\b", re.IGNORECASE)
 #: After "we'd", a verb of the past: "we'd been", "we'd moved" ("we'd love" is "would").
 _OUR_US = re.compile(r"\b(?:our|us)\b")
-_HAD = re.compile(r" (?:been|[a-z]+ed)\b")
+_HAD = re.compile(r" (?:just |already |never |only |recently )?(?:been|[a-z]+ed)\b")
 _WE_VERB = {"we're": "are", "we've": "have", "we'll": "will", "we": ""}
 
 
@@ -194,8 +194,8 @@ def _conjugated(words: list[str]) -> list[str]:
 
 
 def would_or_had(text: str, end: int) -> str:
-    """What "'d" says after "I" or "we": "had" before a past participle ("I'd been"), else
-    "would" ("I'd love")."""
+    """What "'d" says after "I" or "we": "had" before a past participle, past an adverb ("I'd
+    been", "I'd just started"), else "would" ("I'd love")."""
     return "had" if _HAD.match(text, end) else "would"
 
 

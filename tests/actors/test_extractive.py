@@ -158,6 +158,8 @@ def test_a_speaker_mentioned_mid_sentence_keeps_the_grammar() -> None:
         == "Honestly Kalani had been eyeing it."
     )
     assert third_person("I'd been there before.", "Maya") == "Maya had been there before."
+    # (past an adverb: before, "Kyle would just started")
+    assert third_person("I'd just started V5s.", "Kyle") == "Kyle had just started V5s."
     assert (
         third_person("After that I'll charge a fee.", "Tom") == "After that Tom will charge a fee."
     )
