@@ -179,7 +179,9 @@ _EVENT = re.compile(
 )
 _BANTER = re.compile(
     # (and a shrug: "rent's mad but what can you do")
+    # (or a groan or a sigh: "I'd just started sending V5s too ugh")
     r"(?:[\s,]+(?:lol|lmf?ao|rofl|haha+|hehe|xd|:\)|:d|!+|by the way|btw|(?:but )?what can you do|"
+    r"ugh+|argh+|sigh|meh|smh|"
     # (a wish or a greeting at the end of a claim: "…, fingers crossed", "…, cheers")
     r"fingers crossed|wish me luck|cheers|ngl|tbh))+(?=[.!?]*$)",
     re.IGNORECASE,
