@@ -186,6 +186,8 @@ _BANTER = re.compile(
     r"fingers crossed|wish me luck|cheers|ngl|tbh))+(?=[.!?]*$)",
     re.IGNORECASE,
 )
+#: A laugh inside a claim, before its comma: "the german course got rescheduled lol, it's …".
+_MID_BANTER = re.compile(r"\s+(?:lol|lmf?ao|haha+|hehe)(?=,)", re.IGNORECASE)
 #: What a fact ends by saying it is not ("it's March 15, not March 14"): the memory says what
 #: is, its history what was, and the old value in a current line reads as current.
 _NOT = re.compile(r",\s+not\s+[^,;]")
@@ -269,9 +271,10 @@ def _lead_in(words: str, names: Collection[str] = ()) -> bool:
 
 
 def strip_banter(text: str) -> str:
-    """``text`` without a trailing "lol", "haha" or run of exclamation marks, what it says it
-    is not, or what it asks of the assistant."""
-    stripped = _without_tails(_BANTER.sub("", _AS_YOU_SAID.sub("", text))).rstrip()
+    """``text`` without a "lol" or "haha" (trailing, or before a comma), a trailing run of
+    exclamation marks, what it says it is not, or what it asks of the assistant."""
+    text = _MID_BANTER.sub("", _AS_YOU_SAID.sub("", text))
+    stripped = _without_tails(_BANTER.sub("", text)).rstrip()
     return stripped + ("." if stripped and stripped[-1] not in ".!?" else "")
 
 
