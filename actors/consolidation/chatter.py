@@ -25,6 +25,9 @@ from .words import RELATIVES
 
 __all__ = ["asks_help", "is_chatter", "remark", "split_opener", "strip_banter", "without_echo"]
 
+#: A laugh, as chat types it in English and in the languages people mix in ("jaja", "kkkk",
+#: "wkwk").
+_LAUGH = r"lol|lmf?ao|rofl|haha+|hehe|jaja+|jeje|kkk+|wkwk+"
 _OPENER_WORDS = (
     r"quick update|update|small correction|correction|small typo|typo|fyi|btw|p\.?s\.?|"
     # (any kind of news: "big news", "mean news", "career news"; "big news too")
@@ -32,7 +35,7 @@ _OPENER_WORDS = (
     r"on a brighter note|on the (?:plus|bright) side|in other news|random|quick intro|oops|ugh|well|so|also|"
     r"anyway|"
     r"change of plans?|(?:slight|small|quick|big|one) change|"
-    r"and|but|yeah|yes|ok|okay|hey|hmm|um|honestly|basically|plus|haha|lol|wow|sorry|hi|"
+    rf"and|but|yeah|yes|ok|okay|hey|hmm|um|honestly|basically|plus|{_LAUGH}|wow|sorry|hi|"
     r"surprise|yay|phew|omg|oof|ah|(?:must|gotta|got to|have to) (?:dash|run|fly)|"
     r"hello|hiya|morning|right|alright|actually|these days|nowadays|lately|small update|reminder|just so you know|side note|"
     # (what the assistant did for it: "I took your advice, now I …", "thanks to you")
@@ -180,14 +183,14 @@ _EVENT = re.compile(
 _BANTER = re.compile(
     # (and a shrug: "rent's mad but what can you do")
     # (or a groan or a sigh: "I'd just started sending V5s too ugh")
-    r"(?:[\s,]+(?:lol|lmf?ao|rofl|haha+|hehe|xd|:\)|:d|!+|by the way|btw|(?:but )?what can you do|"
+    rf"(?:[\s,]+(?:{_LAUGH}|xd|:\)|:d|!+|by the way|btw|(?:but )?what can you do|"
     r"ugh+|argh+|sigh|meh|smh|"
     # (a wish or a greeting at the end of a claim: "…, fingers crossed", "…, cheers")
     r"fingers crossed|wish me luck|cheers|ngl|tbh))+(?=[.!?]*$)",
     re.IGNORECASE,
 )
 #: A laugh inside a claim, before its comma: "the german course got rescheduled lol, it's …".
-_MID_BANTER = re.compile(r"\s+(?:lol|lmf?ao|haha+|hehe)(?=,)", re.IGNORECASE)
+_MID_BANTER = re.compile(rf"\s+(?:{_LAUGH})(?=,)", re.IGNORECASE)
 #: What a fact ends by saying it is not ("it's March 15, not March 14"): the memory says what
 #: is, its history what was, and the old value in a current line reads as current.
 _NOT = re.compile(r",\s+not\s+[^,;]")

@@ -81,7 +81,8 @@ def test_a_shrug_is_no_fact_and_leaves_the_fact_it_follows() -> None:
 
 def test_a_wish_or_greeting_after_a_claim_and_a_funny_thing_before_it_are_cut() -> None:
     """ "…, fingers crossed", "…, cheers", "lmao" and a groan, "ugh", end no claim, and a laugh
-    before a comma is none of it ("got moved lol, it's …"); "Funny thing," opens none;
+    before a comma is none of it ("got moved lol, it's …"), in the languages people laugh in
+    too ("jaja", "wkwk"); "Funny thing," opens none;
     "that's it for now, cheers" is a goodbye."""
     memory = _memory_after(
         (
@@ -93,12 +94,14 @@ def test_a_wish_or_greeting_after_a_claim_and_a_funny_thing_before_it_are_cut() 
         ("Funny thing, the run club rebranded lmao", "Aroha", "s"),
         ("the rent went up again ugh", "Aroha", "s"),
         ("the te reo class got moved lol, it's Thursdays now", "Aroha", "s"),
+        ("jaja the waka ama crew is my second family wkwk", "Aroha", "s"),
     )
     assert _facts(memory) == [
         "Aroha applied for a day-shift porter job at Auckland City Hospital.",
         "The run club rebranded.",
         "The rent went up again.",
         "The te reo class got moved, it's Thursdays now.",
+        "The waka ama crew is Aroha's second family.",
     ]
 
 
