@@ -104,13 +104,19 @@ def introduced(body: str) -> list[str]:
         if (bare := _BARE_TRADE_AT.match(rest)) is not None:
             rest = rest[bare.end() :] if names_a_person(bare["head"]) else rest
         # (an age first: "I'm Itzel, 19, from Guadalajara")
-        aged = re.match(r"(\d{1,3}), (?=(?:an?|the|from|originally|based|born|living) )", rest)
+        # (or a clause of theirs after it: "My name is Kelechi, 31, I live in Yaba")
+        aged = re.match(r"(\d{1,3}), (?=(?:an?|the|from|originally|based|born|living) |I\b)", rest)
         # (or what they are doing, a participle before its object: "I'm Baraka, doing a
         # diploma in hospitality at …"; not a trade, "wedding photographer in …")
         doing = re.match(r"[a-z]+ing (?:an?|the|my|some|in|at|for|on|with|to|from)\b", rest)
         if aged or _SAID_OF_ME.match(rest) or doing:
             age = [f"I'm {aged[1]} years old."] if aged else []
-            return [f"I'm {who}.", *age, *clauses(f"I'm {rest[aged.end() if aged else 0 :]}")]
+            after = rest[aged.end() if aged else 0 :]
+            return [
+                f"I'm {who}.",
+                *age,
+                *clauses(after if after[:2] in ("I ", "I'") else f"I'm {after}"),
+            ]
         if (trade := _TRADE_IN.match(rest)) is None:
             if alone := _TRADE_ALONE.fullmatch(
                 rest.rstrip(".! ")

@@ -153,3 +153,10 @@ def test_a_year_of_a_field_is_a_student_of_it_where_they_study() -> None:
     ], lines
     lines = _lines("Tevita", "Tevita here. 2nd year sparky apprentice with Sparkright Electrical.")
     assert "Tevita works as a 2nd year sparky apprentice." in lines, lines
+
+
+def test_an_age_after_the_name_then_a_clause_of_theirs() -> None:
+    """ "My name is Chidi, 29, I live in Surulere": an age, then a clause of theirs (before,
+    "Chidi's name is Chidi, 29.")."""
+    lines = _lines("Chidi", "good evening. My name is Chidi, 29, I live in Surulere.")
+    assert lines == ["Chidi is 29 years old.", "Chidi lives in Surulere."], lines
