@@ -32,6 +32,7 @@ __all__ = [
     "NOT_A_KIND",
     "gathering",
     "holds",
+    "joined_in_place",
     "kind_after",
     "same_kind",
 ]
@@ -64,6 +65,20 @@ def gathering(head: str) -> str:
     """``head``, or every noun of a gathering when it is one: "switched clubs" is of "runs
     with a group called Trote Livre" (not "a second group" got, which is of students)."""
     return _GATHERING if re.fullmatch(_GATHERING, head) else head
+
+
+def joined_in_place(text: str, said: str) -> bool:
+    """``text`` joins something by its name, in a turn (``said``) that left a gathering or a gym
+    before it: "I left the old gym … joined Body Temple" is a membership, not a new job."""
+    joined = re.search(r"\bjoin(?:s|ed|ing)? (?:the )?[A-Z]", text)
+    return joined is not None and _LEFT_ONE.search(said) is not None
+
+
+#: A gathering or a gym left: "left the old gym", "quit the choir".
+_LEFT_ONE = re.compile(
+    rf"\b(?:left|quit|leaving|cancelled)\b (?:my |the |our )?(?:old |local )?"
+    rf"(?:{_GATHERING}|gym|choir|band|league|team)\b"
+)
 
 
 def _kind(head: str) -> re.Pattern[str]:

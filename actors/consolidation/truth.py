@@ -42,6 +42,7 @@ from .family import family_grew, fewer_left, kin_left
 from .kinds import topic_of
 from .meaning import Embed, meaning
 from .nearness import NEAR_OF_KIND, nearest
+from .of_kind import joined_in_place
 from .offers import offer_accepted
 from .ownership import (
     kin_named,
@@ -164,8 +165,7 @@ def merge(
         start = list(facts)
         untouched = [id(f) for f in start]  # a line retracted is the change: no other goes
         speaker = _speaker(fact, speakers)
-        # (another person's news, of no one a line names nor a thing of the speaker's, changes
-        # nothing: persons.py)
+        # (news of another, of no one a line names nor a thing of theirs, changes nothing)
         who = another_person(fact.text, speaker, embed)
         named_right = bool(CORRECTION.search(f"{opener} {fact.text}") and corrected_name(fact.text))
         # (a new one in a role of theirs is their change: "Bukola's new consultant is Dr Okafor")
@@ -370,10 +370,11 @@ def _supersede(
     if renaming:  # a thing given a new name is the same thing: "gave the truck a new name, Abol"
         mine = [key for key in mine if key.attribute not in THINGS]
     said_in = f"{new.text} {turn_of(new, turns)}"
-    if with_no_love(new.text, said_in):  # "I'm with Vodafone now": no partner
-        mine = [key for key in mine if key.attribute != "partner"]
-    # (someone a line names, whose claim it is: "Noam wants a Corolla" after "husband Noam"
-    # is not of the speaker's car)
+    # ("I'm with Vodafone now": no partner; "left the old gym … joined Body Temple": no job)
+    dropped = {"partner"} if with_no_love(new.text, said_in) else set()
+    dropped |= {"work"} if joined_in_place(new.text, said_in) else set()
+    mine = [key for key in mine if key.attribute not in dropped]
+    # (whose claim a line's someone's is: "Noam wants a Corolla" is not the speaker's car)
     others = {p.casefold() for p in named(new.text, persons, " ".join(f.text for f in facts))}
     others -= {speaker.casefold(), ""}
     done, before = False, list(facts)

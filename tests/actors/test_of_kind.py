@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from reverie.actors.consolidation.modifiers import is_modifier
 from reverie.actors.consolidation.of_kind import kind_after
+from tests.actors.merging import lines_after
 from tests.actors.merging import merge_retired as _merge
 
 
@@ -60,3 +61,15 @@ def test_people_who_meet_to_do_a_thing_are_one_kind_by_any_of_their_nouns() -> N
         "Wiremu works at Fonterra.",
     ]
     assert _merge("Wiremu", older, "Wiremu switched clubs!") == older[:1]
+
+
+def test_a_name_joined_after_leaving_a_gym_is_no_new_employer() -> None:
+    """ "I left the old gym, the AC was always broken. joined Body Works": the name joined in
+    the turn that left a gym is a membership, not a job, so the employer stays (before,
+    "joined Body Works" read as work retired the speaker's employer)."""
+    lines = lines_after(
+        "Kemi",
+        "First week at Paystack done!",
+        "I left the old gym, the AC was always broken. joined Body Works, closer to my house",
+    )
+    assert any("Paystack" in line for line in lines), lines
