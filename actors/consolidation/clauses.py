@@ -67,7 +67,10 @@ _SHARED_I = re.compile(
     # (or what they do next, after "then": "I paint in Photoshop, then print at an atelier in
     # Chantenay"; not where they go, "then home", nor a thing, "then the bus")
     r"(?-i:,\s+(?:and\s+)?then\s+(?=(?!(?:the|a|an|my|our|home|back|again|there|later|on|off|"
-    r"out|in|to|for|at|it|that|this)\b)[a-z]+ ))",
+    r"out|in|to|for|at|it|that|this)\b)[a-z]+ ))|"
+    # (or where they work, said as where they go after: "I train at iFitness at 5:30 before
+    # going to work at Zenith Bank")
+    r",?\s+(?:before|after) (?:going|heading) to (?=work at (?-i:[A-Z]))",
     re.IGNORECASE,
 )
 #: "Abena and I …", "(so) my fiancee Abena and I …", "my girlfriend and I …" opening a clause: a subject of two, not two

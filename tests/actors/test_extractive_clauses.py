@@ -261,6 +261,11 @@ TABLE = [
         "I work at the bakery till 2, then Maria takes over the till.",
         ["Carl works at the bakery till 2, then Maria takes over the till."],
     ),
+    # where they work, said as where they go after, is a claim of its own
+    (
+        "I train at Gymkhana at 6 every morning before going to work at Access Bank.",
+        ["Carl trains at Gymkhana at 6 every morning.", "Carl works at Access Bank."],
+    ),
     # a "no" that answers is no word of the claim (before, "No Carl is fine on price")
     ("nah, my Sony is perfect.", ["Carl's Sony is perfect."]),
 ]
