@@ -74,10 +74,11 @@ def joined_in_place(text: str, said: str) -> bool:
     return joined is not None and _LEFT_ONE.search(said) is not None
 
 
-#: A gathering or a gym left: "left the old gym", "quit the choir".
+#: A gathering or a gym left: "left the old gym", "quit the choir" (not a team, which may be
+#: one at work: "left the team at Shopify and joined Stripe").
 _LEFT_ONE = re.compile(
     rf"\b(?:left|quit|leaving|cancelled)\b (?:my |the |our )?(?:old |local )?"
-    rf"(?:{_GATHERING}|gym|choir|band|league|team)\b"
+    rf"(?:{_GATHERING}|gym|choir|band|league)\b"
 )
 
 

@@ -374,7 +374,7 @@ def _supersede(
     dropped = {"partner"} if with_no_love(new.text, said_in) else set()
     dropped |= {"work"} if joined_in_place(new.text, said_in) else set()
     mine = [key for key in mine if key.attribute not in dropped]
-    # (whose claim a line's someone's is: "Noam wants a Corolla" is not the speaker's car)
+    # (a claim of someone a line names is theirs: "Noam wants a Corolla" is no car of the speaker's)
     others = {p.casefold() for p in named(new.text, persons, " ".join(f.text for f in facts))}
     others -= {speaker.casefold(), ""}
     done, before = False, list(facts)

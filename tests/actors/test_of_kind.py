@@ -66,10 +66,16 @@ def test_people_who_meet_to_do_a_thing_are_one_kind_by_any_of_their_nouns() -> N
 def test_a_name_joined_after_leaving_a_gym_is_no_new_employer() -> None:
     """ "I left the old gym, the AC was always broken. joined Body Works": the name joined in
     the turn that left a gym is a membership, not a job, so the employer stays (before,
-    "joined Body Works" read as work retired the speaker's employer)."""
+    "joined Body Works" read as work retired the speaker's employer); a team left is not, it
+    may be one at work."""
     lines = lines_after(
         "Kemi",
         "First week at Paystack done!",
         "I left the old gym, the AC was always broken. joined Body Works, closer to my house",
     )
     assert any("Paystack" in line for line in lines), lines
+    # (a team left may be one at work: the name joined then is the new employer)
+    lines = lines_after(
+        "Kemi", "I work at Paystack.", "I left the team last month, joined Moniepoint."
+    )
+    assert not any("Paystack" in line for line in lines), lines
