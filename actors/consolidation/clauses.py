@@ -98,7 +98,7 @@ def clauses(sentence: str) -> list[str]:
     found: list[str] = []
     # ("Abena and I got married", "Jade (my girlfriend) and I are looking": one subject)
     body = _NAME_AND_I.sub(lambda m: f"{m['when'] or ''}{m[2]} &I", tie_first(_strip_opener(body)))
-    for part in _parts(_strip_opener(body)):
+    for part in _parts(body):  # (its opener already cut)
         if found and (more := _ONE_MORE.fullmatch(part)):
             # ("I live in Canton with my wife Ffion and our son Osian, who's seven": one more
             # of a list, and what is said of them, a claim of its own)
