@@ -117,8 +117,11 @@ _CALLED = (
     r"(?:called|name)\?\", answered"
 )
 _NAME_AFTER = rf"\s+{_QUOTE}?(?:the )?(?P<name>{_NAME})"
-#: (or a name in apposition: "coaches a team in Kumasi, the Zongo Stars")
-_OLD_NAME = re.compile(rf"(?:\b(?:{_CALLED})|,(?= the [A-Z])){_NAME_AFTER}")
+#: (or a name in apposition: "coaches a team in Kumasi, the Zongo Stars"; not the subject of a
+#: clause, "…, the Drive has the best coffee")
+_OLD_NAME = re.compile(
+    rf"(?:\b(?:{_CALLED})|(?P<apposed>,(?= the [A-Z]))){_NAME_AFTER}(?(apposed)(?=[.,;!]|$))"
+)
 #: A thing that is not the speaker's: "the shop across the street renamed itself Boba Lab".
 _ELSEWHERE = re.compile(
     r"\b(?:across the (?:street|road)|next door|opposite|down the (?:street|road)|another|"

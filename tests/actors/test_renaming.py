@@ -378,9 +378,10 @@ def test_a_quoted_name_with_and_and_a_day_that_is_no_name() -> None:
 
 
 def test_a_new_name_is_no_person_s_and_no_subject_s_after_a_comma() -> None:
-    """ "Diego and I decided the brand is now Casa Tlaque" renames no partner Diego; "our
+    """ "Mateo and i decided the brand is now Casa Nube" renames no partner Mateo; "our
     club rebranded, we're the Downs Thunder now" is no new name of "…, the Outlander does the
-    job" (a name after a comma is in apposition only when nothing follows it)."""
+    job", nor is "Quarry Rock it is" (a name after a comma is in apposition only when nothing
+    follows it)."""
     memory = _memory_after(
         ("i have a little ceramics brand called Barro Rojo.", "Luz", "s"),
         ("my partner Mateo says i shouldn't get involved.", "Luz", "s"),
@@ -392,6 +393,12 @@ def test_a_new_name_is_no_person_s_and_no_subject_s_after_a_comma() -> None:
         ("Our netball club rebranded, we're the Valley Storm now.", "Luz", "s"),
     )
     assert "the Outlander does the job" in memory
+    # (nor of a name chosen alone, with no word for what it names)
+    memory = _memory_after(
+        ("moved!! East Van life, the Drive has the best coffee.", "Caleb", "s"),
+        ("Quarry Rock it is", "Caleb", "s"),
+    )
+    assert "the Drive has the best coffee" in memory
 
 
 def test_a_name_found_wanting_and_a_new_one_from_this_episode() -> None:
