@@ -207,5 +207,9 @@ def named_things(text: str) -> set[str]:
     return {
         m[0]
         for m in VALUE.finditer(text)
-        if not _PLACE_OR_PERSON.search(text[: m.start()]) and not _WHEN_OR_AGE.match(text, m.end())
+        if not _PLACE_OR_PERSON.search(text[: m.start()])
+        and not _WHEN_OR_AGE.match(text, m.end())
+        # (a name of words after "on" is a street, "a room on Commercial Drive"; one word may
+        # be what they are on, "on Vodafone")
+        and not (" " in m[0] and re.search(r"\bon $", text[: m.start()], re.IGNORECASE))
     }

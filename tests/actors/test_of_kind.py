@@ -79,3 +79,16 @@ def test_a_name_joined_after_leaving_a_gym_is_no_new_employer() -> None:
         "Kemi", "I work at Paystack.", "I left the team last month, joined Moniepoint."
     )
     assert not any("Paystack" in line for line in lines), lines
+
+
+def test_a_street_named_after_on_is_no_make_of_a_thing_that_ended() -> None:
+    """ "Sold my car" ends "Caleb's 2008 Civic needs new brakes" though a line of the same
+    job found a room "on Commercial Drive": a name of words after "on" is a street, no make
+    (before, the embedder put "Drive" as near a car as "Civic", and the car stayed)."""
+    older = [
+        "Caleb's basement suite in Kitsilano has a tiny fridge, $1,100 a month.",
+        "Caleb's 2008 Civic needs new brakes, $600 quote.",
+        "Caleb found a room on Commercial Drive with two other guys, $900.",
+    ]
+    said = "Caleb sold their car to a guy from Surrey for $2,500."
+    assert _merge("Caleb", older, said) == [older[1]]
