@@ -88,7 +88,9 @@ _CUE = re.compile(
     # ("not now": a suggestion declined, nothing changed; nor a word inside a compound,
     # "code-switching", "brand-new")
     # (nor "New" inside a name, mid-sentence: "started at New Flyer", "moved to New Plymouth")
-    r"(?<![\w-])(?:(?<!\bnot )now|(?:(?<![\w,] )|(?!(?-i:New [A-Z])))new|newly|instead|switch(?:ed|ing)?|chang(?:ed|es|ing)|replac(?:ed|ing)|"
+    # (nor changes as a noun, after its article: "a mess with all the changes")
+    r"(?<![\w-])(?:(?<!\bnot )now|(?:(?<![\w,] )|(?!(?-i:New [A-Z])))new|newly|instead|switch(?:ed|ing)?|"
+    r"chang(?:ed|ing)|(?<!\bthe )(?<!\bsome )(?<!\bfew )(?<!\bmany )(?<!\bthese )changes|replac(?:ed|ing)|"
     r"no longer|any ?more|from now on|these days|nowadays|moved|(?:moves?|moving|transferred)(?= to\b)|"
     # (a date it holds from: "800 pesos an hour as of this month", "$7.25 a dozen from today")
     # (or from the next occasion of it: "from the next market the mugs go for 1,100")

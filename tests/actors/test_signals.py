@@ -4,7 +4,7 @@ see docs/design.md, "Facts that stay true"."""
 
 from __future__ import annotations
 
-from reverie.actors.consolidation.signals import over, signalled
+from reverie.actors.consolidation.signals import over, signalled, weakly
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 
@@ -116,6 +116,17 @@ def test_a_change_word_inside_a_compound_is_no_change() -> None:
     )
     assert "Olena is based in Prague." in memory
     assert signalled("Olena switched to Vilnius University.")
+
+
+def test_changes_as_a_noun_are_no_change() -> None:
+    """ "the commute from the new flat was a mess with all the changes" names no new value:
+    "the changes", a noun after its article, is no cue, so it retires no home (before, it
+    took "signed for a flat in Campanar" by meaning); "the rota changes to nights" is."""
+    older = ["Alba and Javi signed for a flat in Campanar!!", "Alba lives with Javi."]
+    said = "The commute from the new flat was a mess with all the changes."
+    assert _merge("Alba", older, said) == []
+    assert weakly(said)  # ("new" alone)
+    assert signalled("The rota changes to nights in March.")
 
 
 def test_a_thing_let_fall_or_left_somewhere_has_not_ended() -> None:
