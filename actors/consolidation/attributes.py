@@ -215,10 +215,11 @@ _TABLE: list[tuple[str, str]] = [
         rf"(?=(?-i:[A-Z])[\w'-]*(?: (?-i:[A-Z])[\w'-]*)* {WORKPLACE}\b))|"
         # (a role at a name, said as theirs now: "to become finance manager at SunKiosk", "now
         # backend lead at Tessa AI"; not one who goes there, "a member at David Lloyd", nor a doing,
-        # "staying at Leo's") (a role's words, not a clause's: "the old one is far now - they are at
-        # Fit Zone") (a doing now is no role: "the group now meets at Café Weidinger")
+        # "staying at Leo's", "doing German at A2 level", "meets at Café Weidinger") (a role's
+        # words, not a clause's: "the old one is far now - they are at Fit Zone")
         r"(?:become|becoming|became|been|now(?! (?:[A-Z][\w-]* )?[a-z]+s at\b)|as|I'm|am|is) (?:an? |the )?(?:new )?"
-        r"(?:(?!(?:they|we|he|she|are|is|was|were)\b)[^\W_][\w-]* ){0,2}"
+        r"(?:(?!(?:they|we|he|she|are|is|was|were|doing|taking|learning|studying|attending|playing)\b)"
+        r"[^\W_][\w-]* ){0,2}"
         rf"(?!(?:{PATRONS}|student)s? )"
         # (nor where one is away: "is out at Swakopmund for fieldwork", "was back at Hanna's")
         r"(?!(?:are|is|was|were|out|away|back|over|off|up|down|home)\b)[^\W_][\w-]*(?<!ing)(?<!ed) "
@@ -235,9 +236,8 @@ _TABLE: list[tuple[str, str]] = [
         # "is a courier driver for Mainfreight")
         r"works? with (?-i:[A-Z])|(?:'m|\bam|\bis) an? (?:[a-z-]+ ){1,2}for "
         rf"(?!(?:{RELATIVES})\b)(?-i:[A-Z])[\w-]*(?!'s)|"
-        # ("transferred" only to a named place, above: a ward, a branch or a programme is the same
-        # employer's) (a job quit, "quit the paper", not a habit, a sport or a membership: "quit
-        # volleyball", "quit the rowing club", "quit my old dance class")
+        # ("transferred" only to a named place, above: a ward or a branch is the same employer's)
+        # (a job quit, "quit the paper", not a habit, a sport or a membership: "quit the rowing club")
         r"hired|notice|resignation|resigned|"
         # (a job lost: "got laid off", "was made redundant", "laid off half of us, me included")
         r"(?:got|was|were|been|being) (?:laid off|made redundant|let go|sacked)\b|"

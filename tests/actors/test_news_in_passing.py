@@ -28,6 +28,20 @@ def test_a_doing_now_at_a_place_and_a_time_that_suits_are_no_employer() -> None:
     assert "Now Hamid has their own small business, Tanin Piano Service." in lines, lines
 
 
+def test_a_course_done_at_a_level_or_a_school_is_no_employer() -> None:
+    """ "I'm also doing German at A2 level" is no job at "A2" (before, it took the hotel the
+    speaker works at), nor "taking a course at Kaplan"; "is managing director at" is."""
+    assert not keys("Alejandro is also doing German at A2 level, lots of German guests here.")
+    assert not keys("Sam is taking a course at Kaplan.")
+    assert [k.attribute for k in keys("Sam is managing director at Acme Foods.")] == ["work"]
+    lines = _lines(
+        "Alejandro",
+        "Alejandro here, I'm a receptionist at Hotel Molina Lario in Málaga, on the night shift.",
+        "thanks. I'm also doing German at A2 level, lots of German guests here",
+    )
+    assert any("Molina Lario" in line for line in lines), lines
+
+
 def test_a_move_into_a_flat_leaves_the_business_the_line_names() -> None:
     """ "moved in the flat above the studio": a move of home, not of the business."""
     lines = _lines(
