@@ -26,6 +26,7 @@ from .places import moves
 from .posts import post_said
 from .replies import only_reply
 from .sentences import EMOJI
+from .signals import SWITCH
 from .third_person import word_set
 from .words import HOMES, RELATIVES, UPPER, WHEN
 
@@ -115,7 +116,14 @@ _NOW = re.compile(
 )
 #: A thing by its make, now: "Fairphone 5 now", "a Pixel 8 now".
 _MADE_NOW = re.compile(
-    r"(?P<article>[Aa]n? )?(?P<value>(?![A-Z][a-z]+ing\b)[A-Z][\w-]*(?: [\w-]+){0,3}?) now(?P<rest>[,;] .+?)?[.!]*"
+    # (or a person by their title: "Dr. Bianco now")
+    r"(?P<article>[Aa]n? )?(?P<value>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?(?![A-Z][a-z]+ing\b)[A-Z][\w-]*"
+    r"(?: [\w-]+){0,3}?) now(?P<rest>[,;] .+?)?[.!]*"
+)
+#: A kind of thing of theirs changed for another: "I changed doctor", "switched gyms".
+_SWITCHED = re.compile(
+    rf"\b{SWITCH}(?:ed|ing|es|e)? (?P<kind>(?!(?:the|my|our|their|his|her|your|its|this|that|"
+    r"all|some|over|back|from|to|it|them|everything|plans?)\b)[a-z]{3,}?)s?\b(?![\w-])"
 )
 #: Words before "now" that are no state: "just now", "until now", "that's it for now".
 _NOT_A_STATE = word_set(
@@ -130,10 +138,12 @@ def valued(sentence: str, before: Sequence[str], question: str) -> str:
     before it) announced; else as it is."""
     # (or after a dash, as the clause before it: "I eat fish again — pescatarian now, …")
     moved = bool(before) and moves(before[-1])
+    named_next = moved or bool(before and _SWITCHED.search(before[-1]))
     for at in [0, *(m.end() for m in re.finditer(" [—–-] ", sentence))]:
         lead = f"{sentence[: at - 3]}; " if at else ""
         now = _NOW.fullmatch(sentence, at)
-        if now and not _no_state(now["state"]) and not (moved and _a_name(now["state"])):
+        # (a name after a move or a kind changed is no state: "Providencia now", "Bianco now")
+        if now and not _no_state(now["state"]) and not (named_next and _a_name(now["state"])):
             return f"{lead}I'm {now['state'].lower()} now{now['rest'] or ''}."
         made = _MADE_NOW.fullmatch(sentence, at)
         if made and moved and not made["article"] and _a_name(made["value"]):
@@ -227,11 +237,14 @@ def _kind(announced: re.Match[str]) -> str:
 
 
 def _ended_kind(before: Sequence[str]) -> str | None:
-    """The kind of the thing the speaker last said ended ("the bike got stolen …"), else
-    the one thing of theirs their last sentence names ("dropped my phone in the harbour")."""
+    """The kind of the thing the speaker last said ended ("the bike got stolen …") or
+    changed for another ("changed doctor"), else the one thing of theirs their last sentence
+    names ("dropped my phone in the harbour")."""
     for said in reversed(before):
         if ended := ENDED.search(said):
             return next((v for v in ended.groupdict().values() if v), None)
+        if switched := _SWITCHED.search(said):  # (or changed for another: "changed doctor")
+            return switched["kind"]
     last = [s for s in before if not only_reply(s)][-1:]
     return one_thing_of_theirs(last[0]) if last else None
 

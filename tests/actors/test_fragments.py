@@ -270,3 +270,18 @@ def test_a_name_now_after_a_move_is_where_they_live() -> None:
     assert valued("Pescatarian now, it's easier.", ["I eat fish again."], "") == (
         "I'm pescatarian now, it's easier."
     )
+
+
+def test_a_name_now_after_a_kind_changed_is_the_new_one_of_that_kind() -> None:
+    """ "I changed doctor, the old one retired. Dr. Bianco now.": a name with "now" after a
+    kind changed for another is the new one of that kind (before, the title's stop kept it
+    from reading as a name, and "Bianco now." alone was "I'm bianco now")."""
+    lines = _lines(
+        "Bruno",
+        "My doctor is Dr. Ferrero, very kind.",
+        "I changed doctor, the old one retired. Dr. Bianco now.",
+    )
+    assert "Bruno's doctor is Dr. Bianco now." in lines, lines
+    assert not any("Ferrero" in line for line in lines), lines
+    assert valued("Bianco now.", ["I changed doctors."], "") == "My doctor is Bianco now."
+    assert valued("Fairphone 5 now.", ["I switched phones."], "") == "My phone is Fairphone 5 now."
