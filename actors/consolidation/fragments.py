@@ -116,8 +116,9 @@ _NOW = re.compile(
 )
 #: A thing by its make, now: "Fairphone 5 now", "a Pixel 8 now".
 _MADE_NOW = re.compile(
-    # (or a person by their title: "Dr. Bianco now")
-    r"(?P<article>[Aa]n? )?(?P<value>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?(?![A-Z][a-z]+ing\b)[A-Z][\w-]*"
+    # (or a person by their title: "Dr. Bianco now"; not a clause, "I drive the 55 now")
+    r"(?P<article>[Aa]n? )?(?P<value>(?:(?:Dr|Mr|Mrs|Ms|Prof)\.? )?"
+    r"(?!(?:I|We|They|He|She|It|[A-Z][a-z]+ing)\b)[A-Z][\w-]*"
     r"(?: [\w-]+){0,3}?) now(?P<rest>[,;] .+?)?[.!]*"
 )
 #: A kind of thing of theirs changed for another: "I changed doctor", "switched gyms".

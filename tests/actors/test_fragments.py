@@ -285,3 +285,13 @@ def test_a_name_now_after_a_kind_changed_is_the_new_one_of_that_kind() -> None:
     assert not any("Ferrero" in line for line in lines), lines
     assert valued("Bianco now.", ["I changed doctors."], "") == "My doctor is Bianco now."
     assert valued("Fairphone 5 now.", ["I switched phones."], "") == "My phone is Fairphone 5 now."
+
+
+def test_a_clause_with_now_after_a_move_is_no_place() -> None:
+    """ "they moved me to the Tortona depot." … "I drive the 55 now.": a clause opening with
+    its subject is no name said alone (before, a number made it one, and it read "Bruno lives
+    in they drive the 55 now")."""
+    assert valued("I drive the 55 now.", ["they moved me to the Tortona depot."], "") == (
+        "I drive the 55 now."
+    )
+    assert valued("We drive the 55 now.", ["we moved to Tortona."], "") == "We drive the 55 now."
