@@ -238,11 +238,13 @@ def _named_first(text: str, who: str) -> str:
     return text[: found.start()] + name.format(who) + _later(rest)
 
 
+#: The speaker's tie to someone: kin or a doer's noun ("my cousin", "our bassist").
+_TIE = rf"(?:my|our) (?:{RELATIVES}|[a-z]{{2,}}(?:er|or|ist|ian))"
 #: A name opening a sentence with the speaker's tie to them after it: "Zawadi my girlfriend
-#: says …", "Megan (my girlfriend) took it …", "Tomás, my cousin, lives …".
+#: says …", "Megan (my girlfriend) took it …", "Tomás, my cousin, lives …", "Owain our
+#: bassist just moved …".
 _NAME_THEN_TIE = re.compile(
-    rf"^(?P<name>[A-Z][\w-]*)(?: \((?P<tie>(?:my|our) (?:{RELATIVES}))\)|,? "
-    rf"(?P<tie2>(?:my|our) (?:{RELATIVES}))\b,?) (?=[a-z])"
+    rf"^(?P<name>[A-Z][\w-]*)(?: \((?P<tie>{_TIE})\)|,? (?P<tie2>{_TIE})\b,?) (?=[a-z])"
 )
 
 

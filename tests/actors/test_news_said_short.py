@@ -208,3 +208,16 @@ def test_a_name_with_the_speakers_tie_after_it_is_their_relative_by_name() -> No
     # "Brooke is looking at …" apart)
     lines = _lines("Brooke", "also Jade (my girlfriend) and I are looking at a flat in Verdun")
     assert lines == ["Brooke and their girlfriend Jade are looking at a flat in Verdun."], lines
+
+
+def test_a_name_with_a_doers_noun_of_theirs_after_it_is_that_one_by_name() -> None:
+    """ "Owain our bassist just moved to Bristol" is the bassist's move: the band stays based
+    in Cardiff (before, "Owain Gareth's bassist just moved …" read as the speaker's)."""
+    said = third_person("Owain our bassist just moved to Bristol.", "Gareth")
+    assert said == "Gareth's bassist Owain just moved to Bristol."
+    lines = _lines(
+        "Gareth",
+        "I play guitar in an indie band, we're based in Cardiff.",
+        "Oh and Owain our bassist just moved to Bristol for his girlfriend's job.",
+    )
+    assert any("Cardiff" in line for line in lines), lines
