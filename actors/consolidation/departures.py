@@ -44,9 +44,11 @@ _GONE = (
     r"(?=[,.!;]|$| (?:last|this|on|in|yesterday|today|to)\b)|"
     # (gone for good, not for a week or a while: "gone to Spain for a week", "left his bike";
     # or for what keeps them away: "left for a job in Warsaw", "left for a hospital job")
-    # (or off doing a thing for long: "gone backpacking through Europe", "gone travelling")
+    # (or off doing a thing for long: "gone backpacking through Europe", "gone travelling",
+    # "gone off travelling for a year")
     r"(?:left|gone)(?= for good|[,.!;]|$| (?:last|this|on|in|yesterday|today|us|me)\b|"
-    r" (?:off )?[a-z]{3,}ing (?:through|around|in|across)\b|"
+    r" (?:off )?[a-z]{3,}ing (?:through|around|in|across|for (?:a |the |a few |\w+ )?"
+    r"(?:years?|months|semester))\b|"
     r" for (?:a |an |the |her |his |their )?(?:new )?(?:[a-z]+ )?"
     r"(?:job|work|uni|university|college|studies)\b)|"
     # (or leaving now, for as long: "is leaving for an Erasmus year in Valencia")

@@ -104,7 +104,7 @@ def test_one_named_who_left_takes_the_lines_naming_them_by_no_family_tie() -> No
 
 def test_one_off_for_long_or_who_helped_the_speaker_is_gone() -> None:
     """ "my helper's gone backpacking through Europe" is gone for long, as "left for a job"
-    is; "the young man who was helping me" is "my helper Brian" (a helper helps); a line
+    and "gone off travelling for a year" are; "the young man who was helping me" is "my helper Brian" (a helper helps); a line
     asking for help names no helper."""
     for first, news in [
         (
@@ -115,8 +115,12 @@ def test_one_off_for_long_or_who_helped_the_speaker_is_gone() -> None:
             "my helper Brian fell off a ladder yesterday, only a sprain thank God.",
             "the young man who was helping me went back to his village in Kapsabet.",
         ),
+        (  # (or for a year: "gone off travelling for a year"; not "for a week")
+            "our drummer Rhodri reckons we should play faster.",
+            "Our drummer has gone off travelling for a year so Carys is taking over the kit.",
+        ),
     ]:
-        name = "Jordo" if "Jordo" in first else "Brian"
+        name = next(n for n in ("Jordo", "Brian", "Rhodri") if n in first)
         _gone("Kiprono", "I'm an electrician in Eldoret.", first, news, name)
     lines = lines_after(
         "Thanh",
@@ -124,6 +128,12 @@ def test_one_off_for_long_or_who_helped_the_speaker_is_gone() -> None:
         "our helper went back to her hometown to get married, we found chi Thuong.",
     )
     assert not any("Oanh" in line for line in lines), lines
+    lines = lines_after(
+        "Gareth",
+        "our drummer Rhodri reckons we should play faster.",
+        "Our drummer has gone travelling for a week.",
+    )
+    assert any("Rhodri" in line for line in lines), lines
 
 
 def _gone(speaker: str, intro: str, first: str, news: str, name: str) -> None:
