@@ -437,8 +437,8 @@ _A_THING = re.compile(
     # moved to Shopify", or all of them, "all the fruit stalls move to Mercado Wanchaq")
     r"(?:^|[,;:]\s+|\b(?:and|so|but)\s+)(?:(?:all|both) )?(?:the|our|my|their|his|her|its|"
     r"(?-i:[A-Z])[\w-]*'s) "
-    rf"(?!(?:user|family|household|{RELATIVES})s?\b)[a-z]+(?:'s)?"
-    r"(?: (?!(?:are|is|was|were|has|have|had|been|finally|just|now|all|still|also)\b)[a-z]+){0,2} "
+    rf"(?!(?:user|family|household|{RELATIVES})s?\b)[^\W\d_]+(?:'s)?"  # (of any letters: "the peña")
+    r"(?: (?!(?:are|is|was|were|has|have|had|been|finally|just|now|all|still|also)\b)[^\W\d_]+){0,2} "
     # (and when: "the dog now lives with my mother")
     r"(?:(?:now|still|also|just|finally) )?(?:(?:has|have|had|is|was) )?(?:gone to |come to )?$",
     re.IGNORECASE,

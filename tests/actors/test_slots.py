@@ -75,6 +75,10 @@ def test_a_thing_that_moved_is_no_move_of_its_owner_and_a_thief_no_owner() -> No
     # (a thing named with two words before its noun: "old retainer client")
     said = "Ami's old retainer client moved to Shopify and ended their contract."
     assert _merge("Ami", ["Ami is based in Dakar."], said) == []
+    # (a thing of any letters: "the peña")
+    older = ["Graciela is based in Güemes, Córdoba.", "Peña La Salamanca on the 9 de Julio."]
+    said = "The peña has moved to El Rancho de Doña Chela because of a plumbing problem."
+    assert _merge("Graciela", older, said) == [older[1]]
     older = ["Ami rides an old bike.", "Farhad rides a Vespa.", "Farhad lives in Dakar."]
     assert _merge("Ami", older, "Someone stole Farhad's scooter.") == [older[1]]
 
