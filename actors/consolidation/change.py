@@ -547,7 +547,8 @@ def apart(old: Fact, changed: Callable[[str], bool]) -> Displaced:
     parts = [c for c in CLAUSE.split(old.text.strip().rstrip(".!")) if c]
     hits = [i for i, part in enumerate(parts) if changed(part)]
     at = hits[0] if len(hits) == 1 else 0
-    if at == 0:
+    # (a subject alone is no clause: "Siim and their flatmate Markus pay 870 …" is one)
+    if at == 0 or not re.search(r"\b[a-z]", parts[0]):
         return Displaced(old, None)
     rest = ", ".join(p for i, p in enumerate(parts) if i != at)
     return Displaced(old, Fact(text=f"{rest}.", date=old.date, sources=old.sources))

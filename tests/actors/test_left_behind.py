@@ -121,3 +121,15 @@ def test_a_thing_sold_takes_no_line_where_its_noun_qualifies_another() -> None:
     assert "Jasper works as a bike mechanic." in lines, lines
     lines = _lines("Jasper", "I ride an old Gazelle city bike.", "I sold my old city bike.")
     assert not any("Gazelle" in line for line in lines), lines
+
+
+def test_a_subject_alone_is_nothing_left_of_a_line() -> None:
+    """A new count of "Siim and their flatmate Markus pay 870 a month for a flat in Kalamaja"
+    leaves no line "Siim." (the subject's "and" is no clause's; before, it was cut there and
+    the subject stayed alone)."""
+    lines = _lines(
+        "Siim",
+        "me and my flatmate Markus pay 870 a month for a two-room flat in Kalamaja.",
+        "correction: the rent is actually 760 including utilities.",
+    )
+    assert "Siim." not in lines and not any("870" in line for line in lines), lines
