@@ -27,9 +27,11 @@ __all__ = ["asks_help", "is_chatter", "remark", "split_opener", "strip_banter", 
 
 #: A laugh, as chat types it in English and in the languages people mix in ("jaja", "kkkk",
 #: "wkwk").
-_LAUGH = r"lol|lmf?ao|rofl|haha+|hehe|jaja+|jeje|kkk+|wkwk+"
+_LAUGH = r"lol|lmf?ao|rofl|(?:ha){2,}a*|(?:he){2,}|(?:ja){2,}a*|(?:je){2,}|kkk+|wkwk+"
 _OPENER_WORDS = (
-    r"quick update|update|small correction|correction|small typo|typo|fyi|btw|p\.?s\.?|"
+    r"quick (?:update|question|q)|update|small correction|correction|small typo|typo|fyi|btw|p\.?s\.?|"
+    # (and what it closes with or announces: "last thing for now", "new job alert")
+    r"last thing(?: for now)?|(?:(?!the\b)[a-z]+ ){1,2}alert|"
     # (any kind of news: "big news", "mean news", "career news"; "big news too")
     r"guess what|oh|by the way|funny thing|funnily enough|real talk|(?:(?!the\b)[a-z]+ )?news(?: too| also)?|heads up|personal stuff|weird confession|confession|fun fact|"
     r"on a brighter note|on the (?:plus|bright) side|in other news|random|quick intro|oops|ugh|well|so|also|"
@@ -186,7 +188,9 @@ _BANTER = re.compile(
     rf"(?:[\s,]+(?:{_LAUGH}|xd|:\)|:d|!+|by the way|btw|(?:but )?what can you do|"
     r"ugh+|argh+|sigh|meh|smh|"
     # (a wish or a greeting at the end of a claim: "…, fingers crossed", "…, cheers")
-    r"fingers crossed|wish me luck|cheers|ngl|tbh))+(?=[.!?]*$)",
+    r"fingers crossed|wish me luck|cheers|ngl|tbh|"
+    # (or a laugh's own tail: "… when he gets his bonus hahaha as if", "… lol (kidding)")
+    r"as if|j/?k|\(?(?:just )?kidding\)?))+(?=[.!?]*$)",
     re.IGNORECASE,
 )
 #: A laugh inside a claim, before its comma: "the german course got rescheduled lol, it's …".

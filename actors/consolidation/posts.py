@@ -69,14 +69,20 @@ def post_said(sentence: str, before: str) -> str:
     elif (
         past_verb(said.split()[0])
         or _FINITE.search(said)
+        or _A_STINT.match(said)
         or not (TRADE_NEXT.match(said) or _ROLE_NOW.fullmatch(said))
     ):
         # (a verb is no role: "I've left my job. Started at Tengri Labs on Monday."; nor is a
-        # statement, "Giulia is moving in June" after "Giulia got offered a job")
+        # statement, "Giulia is moving in June" after "Giulia got offered a job", nor a time
+        # spent there, "first week at Moniepoint done" after "new job alert")
         return sentence
     else:
         post = f"I'm {article(body)} {body[0].lower()}{body[1:]}"
     return f"{lead}: {post}" if lead else post
+
+
+#: A time spent at a job, no role: "first week at Moniepoint done", "last day at Bolt".
+_A_STINT = re.compile(r"(?:first|last|final) (?:[a-z]+ )?(?:days?|weeks?|months?|shifts?)\b", re.I)
 
 
 #: A post in apposition after a clause of the speaker's: "I fix lifts for a living, service

@@ -240,22 +240,26 @@ def _named_first(text: str, who: str) -> str:
 
 #: The speaker's tie to someone: kin or a doer's noun ("my cousin", "our bassist").
 _TIE = rf"(?:my|our) (?:{RELATIVES}|[a-z]{{2,}}(?:er|or|ist|ian))"
+#: The tie in brackets, "my" left out too: "Jun-jun (husband) says …".
+_BRACKETED_TIE = rf"(?:(?:my|our) )?(?:{RELATIVES}|[a-z]{{2,}}(?:er|or|ist|ian))"
 #: A name opening a sentence with the speaker's tie to them after it: "Zawadi my girlfriend
 #: says …", "Megan (my girlfriend) took it …", "Tomás, my cousin, lives …", "Owain our
 #: bassist just moved …".
 _NAME_THEN_TIE = re.compile(
-    rf"^(?P<name>[A-Z][\w-]*)(?: \((?P<tie>{_TIE})\)|,? (?P<tie2>{_TIE})\b,?) (?=[a-z])"
+    rf"^(?P<name>[A-Z][\w-]*)(?: \((?P<tie>{_BRACKETED_TIE})\)|,? (?P<tie2>{_TIE})\b,?) (?=[a-z])"
 )
 
 
 def tie_first(sentence: str) -> str:
     """``sentence`` with a name the speaker's tie follows written after it, as "my girlfriend
-    Zawadi says …" ("Zawadi my girlfriend says …", "Jade (my girlfriend) and I …")."""
+    Zawadi says …" ("Zawadi my girlfriend says …", "Jade (my girlfriend) and I …", "Jun-jun
+    (husband) says …")."""
     tied = _NAME_THEN_TIE.match(sentence)
     # (bare, a name no word of the language: not "Even my son joined")
     if tied is None or not (tied["tie"] or not known_word(tied["name"].casefold())):
         return sentence
     tie = tied["tie"] or tied["tie2"]
+    tie = tie if tie.startswith(("my ", "our ")) else f"my {tie}"
     return f"{tie[0].upper()}{tie[1:]} {tied['name']} {sentence[tied.end() :]}"
 
 

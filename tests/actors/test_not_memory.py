@@ -105,6 +105,35 @@ def test_a_wish_or_greeting_after_a_claim_and_a_funny_thing_before_it_are_cut() 
     ]
 
 
+def test_a_laugh_of_any_length_its_tail_and_a_closing_line_are_cut() -> None:
+    """ "hahaha as if" and "lol (kidding)" end no claim (before, "hahaha", a laugh of three,
+    was kept with the claim); "quick question," opens none; "last thing for now." and "new
+    job alert 😅" are no facts; "(husband)" after a name is the speaker's tie, "my" left out."""
+    memory = _memory_after(
+        (
+            "Jun-jun (husband) says he'll buy me an iPhone when he gets his bonus hahaha as if",
+            "Carmela",
+            "s",
+        ),
+        (
+            "I ride my gogoro there so maybe I'll do flashcards at red lights lol (kidding)",
+            "Carmela",
+            "s",
+        ),
+        ("quick question, laptop died for real, screen gone.", "Carmela", "s"),
+        ("last thing for now. we moved! we share a place in Lahug now", "Carmela", "s"),
+        ("new job alert 😅 first week at Moniepoint done", "Carmela", "s"),
+    )
+    assert _facts(memory) == [
+        "Carmela's husband Jun-jun says he'll buy them an iPhone when he gets his bonus.",
+        "Carmela rides their Gogoro there so maybe they'll do flashcards at red lights.",
+        "Laptop died for real, screen gone.",
+        "Carmela and others moved to Lahug!",
+        "Carmela and others share a place in Lahug now.",
+        "Carmela works at Moniepoint.",
+    ]
+
+
 def test_what_is_said_of_the_assistant_and_a_fragment_are_no_facts() -> None:
     """ "I took your advice" and "my nephew put you on my phone" are about the assistant; "For
     the report." is what is left of a sentence; a relative's words about it still say who the
