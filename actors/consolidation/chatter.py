@@ -34,7 +34,9 @@ _OPENER_WORDS = (
     r"last thing(?: for now)?|(?:(?!the\b)[a-z]+ ){1,2}alert|"
     # (any kind of news: "big news", "mean news", "career news"; "big news too")
     r"guess what|oh|by the way|funny thing|funnily enough|real talk|(?:(?!the\b)[a-z]+ )?news(?: too| also)?|heads up|personal stuff|weird confession|confession|fun fact|"
-    r"on a brighter note|on the (?:plus|bright) side|in other news|random|quick intro|oops|ugh|well|so|also|"
+    r"on a brighter note|on the (?:plus|bright) side|in other news|random|quick intro|oops|ugh|well|so+|also|"
+    # (an interjection as people type it: "righto", "right-o", "soooo")
+    r"right-?o|"
     r"anyway|"
     r"change of plans?|(?:slight|small|quick|big|one) change|"
     rf"and|but|yeah|yes|ok|okay|hey|hmm|um|honestly|basically|plus|{_LAUGH}|wow|sorry|hi|"

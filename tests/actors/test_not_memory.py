@@ -108,7 +108,7 @@ def test_a_wish_or_greeting_after_a_claim_and_a_funny_thing_before_it_are_cut() 
 def test_a_laugh_of_any_length_its_tail_and_a_closing_line_are_cut() -> None:
     """ "hahaha as if" and "lol (kidding)" end no claim (before, "hahaha", a laugh of three,
     was kept with the claim); "quick question," opens none; "last thing for now." and "new
-    job alert 😅" are no facts; "(husband)" after a name is the speaker's tie, "my" left out."""
+    job alert 😅" are no facts, nor is "righto," of a claim; "(husband)" after a name is the speaker's tie, "my" left out."""
     memory = _memory_after(
         (
             "Jun-jun (husband) says he'll buy me an iPhone when he gets his bonus hahaha as if",
@@ -123,6 +123,7 @@ def test_a_laugh_of_any_length_its_tail_and_a_closing_line_are_cut() -> None:
         ("quick question, laptop died for real, screen gone.", "Carmela", "s"),
         ("last thing for now. we moved! we share a place in Lahug now", "Carmela", "s"),
         ("new job alert 😅 first week at Moniepoint done", "Carmela", "s"),
+        ("righto, handed in notice and started with NZ Post this week", "Carmela", "s"),
     )
     assert _facts(memory) == [
         "Carmela's husband Jun-jun says he'll buy them an iPhone when he gets his bonus.",
@@ -130,7 +131,7 @@ def test_a_laugh_of_any_length_its_tail_and_a_closing_line_are_cut() -> None:
         "Laptop died for real, screen gone.",
         "Carmela and others moved to Lahug!",
         "Carmela and others share a place in Lahug now.",
-        "Carmela works at Moniepoint.",
+        "Carmela handed in notice and started with NZ Post this week.",
     ]
 
 
