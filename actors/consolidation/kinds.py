@@ -316,7 +316,8 @@ def root(value: str) -> str:
 
 #: A best time, said with its word: "my 2k erg PB is 7:45", "New PR by a lot", "sub 7:40 done".
 RECORD = re.compile(
-    r"\b(?:pb|pr|personal (?:best|record)|(?:new|my|their|'s)(?: [\w-]+)? best|record|sub[ -]?\d)",
+    # (whole words: "practice", "recording" and "price" are none)
+    r"\b(?:pb|pr|personal (?:best|record)|(?:new|my|their|'s)(?: [\w-]+)? best|record|sub[ -]?\d)\b",
     re.I,
 )
 #: A time a race took ("1:47", "3:29:12"): the value of the speaker's one line of a record.

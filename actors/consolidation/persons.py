@@ -22,7 +22,7 @@ from .meaning import Embed, meaning
 from .signals import signalled
 from .subjects import common_opener
 from .third_person import word_set
-from .words import RELATIVE, UPPER
+from .words import RELATIVE, UPPER, WEEKDAYS
 
 __all__ = [
     "NOBODY_NAMED",
@@ -71,6 +71,11 @@ _ONE_WHO = re.compile(
 _DONE_TO = re.compile(
     r"\s+(?:(?:is|are|was|has|have|had|just|also|finally) )*[a-z]+ (?:back |up |in )?"
     r"the (?P<thing>[a-z]{3,})\b"
+)
+#: A thing moved to another day or time: "moved practice to Sundays", "moved the batch to 7am".
+_MOVED_TO_WHEN = re.compile(
+    rf"\s+(?:just |also )?(?:moved|changed|switched|shifted|pushed) (?:the |our |their )?"
+    rf"(?P<thing>[a-z]{{3,}}) to (?=(?i:{WEEKDAYS})|\d)"
 )
 #: One of the speaker's people, then maybe their name: "A colleague of Olumide's, Mr
 #: Hargreaves, has just accepted a position at Lloyd's", "A friend of mine moved to Leeds".
@@ -184,6 +189,13 @@ def of_theirs(text: str, who: str, speaker: str, lines: Sequence[Fact]) -> bool:
         return True
     held = {w.removesuffix("s") for f in lines for w in re.findall(r"[a-z]{4,}", f.text.casefold())}
     if (done := _DONE_TO.match(rest)) and done["thing"].removesuffix("s") in held:
+        return True
+    # (or a thing of theirs moved to another time by the one who runs it, by the thing's word:
+    # "our captain moved practice to Sundays", "my yoga teacher moved the batch to 7am")
+    role = re.findall(r"[a-z]{4,}", who.casefold().rsplit("'s", 1)[-1])[:-1]
+    if (moved := _MOVED_TO_WHEN.match(rest)) and held & {
+        w.removesuffix("s") for w in [*role, moved["thing"]]
+    }:
         return True
     # (or a change of theirs said as what follows from it: "…, so no more Tuesday lessons";
     # not "…, so the practice is hiring")

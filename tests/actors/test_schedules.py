@@ -269,6 +269,23 @@ def test_a_schedules_day_and_time_said_anew_together_both_change() -> None:
     assert "Saturday" not in memory and "8pm" not in memory, memory
 
 
+def test_a_practice_moved_is_no_record_and_its_runner_moves_it_for_the_speaker() -> None:
+    """ "practice moved to sundays at 19:00" changes the day and the time ("practice" is no
+    "PR": before, the time alone read as a best, and "Wednesdays" stayed); "my yoga teacher
+    moved the batch to 7am" moves the speaker's yoga class, the teacher's by its word."""
+    memory = _memory_after(
+        ("my Dota team Kilu Gaming practices wednesdays at 20:00.", "Siim", "s"),
+        ("practice moved to sundays at 19:00.", "Siim", "s"),
+    )
+    assert "Kilu Gaming practices Sundays at 19:00" in memory, memory
+    assert "Wednesdays" not in memory and "20:00" not in memory, memory
+    memory = _memory_after(
+        ("I do a yoga class at 6:30 am near our place in Gachibowli.", "Sanjana", "s"),
+        ("also my yoga teacher moved the batch to 7am, so more sleep.", "Sanjana", "s"),
+    )
+    assert "6:30" not in memory and "Gachibowli" in memory, memory
+
+
 def test_a_topics_day_and_time_said_anew_change_both() -> None:
     """ "The exchange here is on Mondays at 19:30" of "a language exchange every Wednesday at
     19:00": the day and the time, never Monday at the old time."""
