@@ -25,6 +25,7 @@ from .words import (
     HOME_TAKEN,
     HOMES,
     MONTHS,
+    PET,
     PREMISES,
     RELATIVE,
     RELATIVES,
@@ -402,11 +403,6 @@ _NOT_OWNED = re.compile(
 _AGE = re.compile(
     r"^(?:the user|[A-Z][\w'-]*) (?:is|am) (?:actually |now |just )?\d{1,3}"
     r"(?:(?=[.!?,;:]|$)| (?=(?:years?|yrs?|now|and|but|so|as|today|already|next|this|too|again)\b))"
-)
-PET = re.compile(
-    r"\b(?:dog|cat|kitten|puppy|rabbit|bunny|hamster|parrot|budgie|tortoise|turtle|pony|horse|"
-    r"ferret|guinea pig|beagle|terrier|retriever|spaniel|poodle)\b",
-    re.IGNORECASE,
 )
 _PET_NAME = re.compile(r",? (?P<name>[A-Z][\w'-]*)")
 #: "Carl's birthday is …", "Carl's phone number is …": keyed by the possessed noun.

@@ -18,6 +18,7 @@ __all__ = [
     "MONTHS",
     "NAME_PARTICLES",
     "PARTS_OF_DAY",
+    "PET",
     "PREMISES",
     "RELATIVE",
     "RELATIVES",
@@ -60,6 +61,12 @@ RELATIVES = (
 )
 #: A word for a person by their relation to someone ("sister", "fiancé", "mate").
 RELATIVE = re.compile(rf"\b(?:{RELATIVES})s?\b", re.IGNORECASE)
+#: An animal kept as a pet, by its kind or a common breed: "dog", "kitten", "beagle".
+PET = re.compile(
+    r"\b(?:dog|cat|kitten|puppy|rabbit|bunny|hamster|parrot|budgie|tortoise|turtle|pony|horse|"
+    r"ferret|guinea pig|beagle|terrier|retriever|spaniel|poodle)\b",
+    re.IGNORECASE,
+)
 #: The nouns of a home: "a flat", "my room", "the new condo".
 HOMES = (
     r"(?:place|house|home|flat|apartment|condo(?:minium)?|townhouse|studio|cottage|room|bedsit|unit|"
