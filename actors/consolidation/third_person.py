@@ -19,7 +19,7 @@ import re
 
 from reverie.store import known_word
 
-from .words import RELATIVES
+from .words import PETS, RELATIVES
 
 __all__ = [
     "DEFAULT_SPEAKER",
@@ -240,8 +240,9 @@ def _named_first(text: str, who: str) -> str:
 
 #: The speaker's tie to someone: kin or a doer's noun ("my cousin", "our bassist").
 _TIE = rf"(?:my|our) (?:{RELATIVES}|[a-z]{{2,}}(?:er|or|ist|ian))"
-#: The tie in brackets, "my" left out too: "Jun-jun (husband) says …".
-_BRACKETED_TIE = rf"(?:(?:my|our) )?(?:{RELATIVES}|[a-z]{{2,}}(?:er|or|ist|ian))"
+#: The tie in brackets, "my" left out too: "Jun-jun (husband) says …", or a pet's kind:
+#: "Negrito (our dog) will miss her".
+_BRACKETED_TIE = rf"(?:(?:my|our) )?(?:{RELATIVES}|[a-z]{{2,}}(?:er|or|ist|ian)|{PETS})"
 #: A name opening a sentence with the speaker's tie to them after it: "Zawadi my girlfriend
 #: says …", "Megan (my girlfriend) took it …", "Tomás, my cousin, lives …", "Owain our
 #: bassist just moved …".

@@ -19,6 +19,7 @@ __all__ = [
     "NAME_PARTICLES",
     "PARTS_OF_DAY",
     "PET",
+    "PETS",
     "PREMISES",
     "RELATIVE",
     "RELATIVES",
@@ -62,11 +63,11 @@ RELATIVES = (
 #: A word for a person by their relation to someone ("sister", "fiancé", "mate").
 RELATIVE = re.compile(rf"\b(?:{RELATIVES})s?\b", re.IGNORECASE)
 #: An animal kept as a pet, by its kind or a common breed: "dog", "kitten", "beagle".
-PET = re.compile(
-    r"\b(?:dog|cat|kitten|puppy|rabbit|bunny|hamster|parrot|budgie|tortoise|turtle|pony|horse|"
-    r"ferret|guinea pig|beagle|terrier|retriever|spaniel|poodle)\b",
-    re.IGNORECASE,
+PETS = (
+    r"(?:dog|cat|kitten|puppy|rabbit|bunny|hamster|parrot|budgie|tortoise|turtle|pony|horse|"
+    r"ferret|guinea pig|beagle|terrier|retriever|spaniel|poodle)"
 )
+PET = re.compile(rf"\b{PETS}\b", re.IGNORECASE)
 #: The nouns of a home: "a flat", "my room", "the new condo".
 HOMES = (
     r"(?:place|house|home|flat|apartment|condo(?:minium)?|townhouse|studio|cottage|room|bedsit|unit|"

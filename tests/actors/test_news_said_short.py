@@ -221,3 +221,12 @@ def test_a_name_with_a_doers_noun_of_theirs_after_it_is_that_one_by_name() -> No
         "Oh and Owain our bassist just moved to Bristol for his girlfriend's job.",
     )
     assert any("Cardiff" in line for line in lines), lines
+
+
+def test_a_name_with_a_tie_or_a_pets_kind_in_brackets_is_that_one_by_name() -> None:
+    """ "Jun-jun (husband) says …", "my" left out, and "Negrito (our dog) will miss her most"
+    name the speaker's husband and dog (before, the pet's line was lost)."""
+    said = third_person("Jun-jun (husband) says he'll buy me an iPhone.", "Carmela")
+    assert said == "Carmela's husband Jun-jun says he'll buy them an iPhone."
+    lines = _lines("Graciela", "Negrito (our dog) will miss her most.")
+    assert lines == ["Graciela's dog Negrito will miss her most."], lines
