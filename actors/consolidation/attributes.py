@@ -51,7 +51,7 @@ __all__ = [
 
 #: When or how someone works, between "works" and where: "nights", "shifts", "remote now".
 _WHEN_WORKED = (
-    r"(?:remote(?:ly)? |part-time |full-time |(?:nights|days|weekends|evenings) |"
+    r"(?:remote(?:ly)? |part[- ]time |full[- ]time |(?:nights|days|weekends|evenings) |"
     r"(?:(?:weekend|night|day|early|late|evening|morning|double) )?shifts )?(?:now )?"
 )
 #: A stay somewhere, said after where: "here in Rome for the weekend", "… until Sunday".

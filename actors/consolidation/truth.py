@@ -16,8 +16,7 @@ Carl's dog on a beach in Lisbon. What stopped being true is returned as
 ``retired`` (for the history entry), including a fact said and replaced
 within the same job; what the token cap cut is not. The rewritten line is
 dated by the new fact and sourced to both, so a forget of either session
-takes it. The result depends only on the arguments.
-"""
+takes it. The result depends only on the arguments."""
 
 from __future__ import annotations
 
@@ -87,11 +86,12 @@ _NO_LONGER = re.compile(
 _VALUED = frozenset(["residence", "age"])
 #: "actually" that corrects: "is actually March 15" (not "the heater actually works").
 _ACTUALLY = re.compile(ACTUALLY_BESIDE, re.IGNORECASE)
-#: A post taken somewhere: where the speaker is based moves with it ("accepted a research
-#: post at the volcanology institute in Bandung").
+#: A post taken somewhere, where they are based moving with it: "accepted a research post at …".
 _NEW_POST = re.compile(
     r"\b(?:accepted|took|got|started|landed) an? (?:new )?(?:[a-z]+ )?(?:job|post|position|role)\b"
 )
+#: A job offered, not yet held: "has been offered a job teaching art at Cotham School".
+_OFFERED = re.compile(r"\b(?:been|got|was|were) offered\b")
 _SAME = re.compile(r"\b(?:the same|here)\b", re.IGNORECASE)
 _THE_NEW = re.compile(r"\b(?:the|my|their|our|his|her) new\b", re.IGNORECASE)
 _THE_OLD = re.compile(r"\b(?:the|my|their|our|his|her) (?:old|previous|former)\b", re.IGNORECASE)
@@ -243,9 +243,8 @@ def merge(
         ):
             # no key, correction or rename took a line: a change in other words (change.py)
             older = [f for f in facts if comparable(f, fact) and not over(f.text)]
-            # (a change its own turn already made: "switched roles, I'm a UX researcher now,
-            # no more graphic design" changes the trade once, not the trade and then the employer)
-            # (or this fact already made by its key: "got a Moto, the Nokia is retired")
+            # (a change its own turn or this fact's key already made: "switched roles, I'm a UX
+            # researcher now, no more graphic design"; "got a Moto, the Nokia is retired")
             now = [f for f in start if all(f is not g for g in facts)]
             again = [*(old for old, by in taken if same_turn(by, fact)), *now]
             # (roles.py, family.py)
@@ -416,6 +415,8 @@ def _supersede(
             # "another ward at the same hospital", "settled here now": the employer or home
             # stays; "first week at the new hospital" is the latest line's, "the old job" not it
             continue
+        if shared and all(not a.value for a, _ in shared) and _OFFERED.search(old.text):
+            continue  # (a job left is no offer, not yet held: "handed in my notice at the shop")
         if (
             shared
             and all(
@@ -506,9 +507,8 @@ def _supersede(
         done = True
     if not done and any(a.attribute == "trade" for a in mine):
         # (a trade no key read: "Kealoha is a commercial fisherman" ends with "works as a
-        # deckhand now", when no line of theirs holds a trade by its key)
-        # (not one said in the same turn, as an introduction lists a trade and what more; nor
-        # a line that holds more, "the postmistress at the little post office in Elmina")
+        # deckhand now", when no line holds a trade by its key; not one said in the same turn,
+        # as an introduction lists more, nor a line that holds more, "the postmistress at …")
         held = [f for f in facts if trade_held(f.text, speaker) and not same_turn(f, new)]
         if (
             len(held) == 1

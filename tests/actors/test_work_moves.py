@@ -5,7 +5,7 @@ employer, a post taken elsewhere moves the base, another person's news moves not
 from __future__ import annotations
 
 from tests.actors.merging import facts_of as _facts
-from tests.actors.merging import lines_of_days
+from tests.actors.merging import lines_after, lines_of_days
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 from tests.actors.merging import merged as _merged
@@ -309,3 +309,17 @@ def test_a_place_of_work_another_left_ends_no_job_of_the_speakers() -> None:
         ["Also flamenco: the teacher left the academy, so now Vega has Maribel, same day."],
     )
     assert "Elena is now at Mercadona, still mornings." in lines, lines
+
+
+def test_a_job_left_ends_the_part_time_job_and_leaves_an_offer() -> None:
+    """ "handed in my notice at the shop" ends "works part time at Wildflower Books" ("part
+    time" spelled with a space is a job's hours too; before, the line held no job) and
+    leaves "has been offered a job teaching art at Cotham School", a job not yet held."""
+    lines = lines_after(
+        "Harriet",
+        "I also work part time at Wildflower Books so the prints don't have to pay the bills.",
+        "AND I've been offered a job teaching art at Cotham School!",
+        "I start properly on Monday, three days a week. handed in my notice at the shop",
+    )
+    assert not any("Wildflower" in line for line in lines), lines
+    assert any("Cotham School" in line for line in lines), lines
