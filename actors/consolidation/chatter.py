@@ -102,9 +102,11 @@ _AS_YOU_SAID = re.compile(
 #: The assistant, outside a quoted question: "put you on their tablet", "took your advice".
 _YOU = re.compile(r"\b(?:you|your)\b", re.IGNORECASE)
 #: What is not about the assistant though it says "you": a quote, or what was told to it
-#: ("ignore what I told you about the class" takes back a claim of the speaker's).
+#: ("ignore what I told you about the class" takes back a claim of the speaker's; "I gave you
+#: the wrong rent figure, it's £210" puts one right).
 _QUOTED = re.compile(
-    rf'"[^"]*"|\bwhat (?:\w+ ){{1,2}}(?:told|wrote|said to) you\b|{_AS_YOU_SAID.pattern}'
+    rf'"[^"]*"|\bwhat (?:\w+ ){{1,2}}(?:told|wrote|said to) you\b|{_AS_YOU_SAID.pattern}|'
+    r"\b(?:gave|told|sent) you the wrong\b"
 )
 _NAMED_KIN = re.compile(rf"\b(?:{RELATIVES}) [A-Z]")
 #: What is left of a sentence whose claim went elsewhere: "For the letter."
@@ -157,7 +159,7 @@ _OWNED_UP = re.compile(
     rf"^(?:\S+ )?(?:mixed (?:{_MIXED} up|up {_MIXED})(?: with {_WHAT})?|got {_THE_SAID} (?:wrong|mixed up)|"
     rf"made a mistake(?: (?:about|on|with|in) {_WHAT})?|misspoke|mistyped|"
     # (or said, wrote or gave the wrong one: "said the wrong time the other day")
-    r"(?:said|wrote|gave|told you|typed) the wrong [\w' -]+?|"
+    r"(?:said|wrote|gave|told|typed)(?: you)? the wrong [\w' -]+?|"
     # (or what it was mixed up with: "was mixing it up with their old roster")
     rf"(?:was|were) mixing {_MIXED} up(?: with {_WHAT})?|"
     rf"misread(?: {_THE_SAID})?|confused {_THE_SAID} with {_WHAT}|"

@@ -312,3 +312,15 @@ def test_help_asked_of_the_assistant_is_no_fact_unless_it_names_one() -> None:
         "Aroha lives in Grey Lynn.",
         "Aroha needs help organising things for their sister Carla's wedding.",
     ]
+
+
+def test_a_wrong_figure_given_to_the_assistant_is_put_right() -> None:
+    """ "Sorry, I gave you the wrong rent figure, it's £210 a month" corrects the rent: saying
+    "you" to own up is no talk of the assistant (before, the sentence was dropped as such and
+    the old rent stayed); "I gave you the wrong figure." alone claims nothing."""
+    memory = _memory_after(
+        ("I've taken a space at Feeder Road Works, rent is £180 a month.", "Harriet", "s"),
+        ("Sorry, I gave you the wrong rent figure, it's £210 a month.", "Harriet", "s"),
+    )
+    assert "£180" not in memory and "Feeder Road Works, rent is £210 a month" in memory, memory
+    assert _facts(_memory_after(("I gave you the wrong figure.", "Harriet", "s"))) == []
