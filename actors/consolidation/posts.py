@@ -38,6 +38,8 @@ _JOB_SAID = re.compile(r"\b(?:job|position|role|promot\w*|hired|offer)\b", re.IG
 _ROLE_NOW = re.compile(r"[A-Z][a-z-]+(?: [a-z-]+){0,2} now[.!]*")
 #: A verb that makes a clause a statement, not a role said alone.
 _FINITE = re.compile(r"\b(?:is|are|was|were|has|have|had|will)\b|'s\b|'re\b|'ll\b")
+#: A time spent at a job, no role: "first week at Moniepoint done", "last day at Bolt".
+_A_STINT = re.compile(r"(?:first|last|final) (?:[a-z]+ )?(?:days?|weeks?|months?|shifts?)\b", re.I)
 #: A job got, not offered: after it, a name alone is where they work.
 _NEW_JOB = re.compile(
     r"\b(?:new (?:job|position|role|post)|got the (?:job|position|role)|(?:got|been|was) hired)\b",
@@ -79,10 +81,6 @@ def post_said(sentence: str, before: str) -> str:
     else:
         post = f"I'm {article(body)} {body[0].lower()}{body[1:]}"
     return f"{lead}: {post}" if lead else post
-
-
-#: A time spent at a job, no role: "first week at Moniepoint done", "last day at Bolt".
-_A_STINT = re.compile(r"(?:first|last|final) (?:[a-z]+ )?(?:days?|weeks?|months?|shifts?)\b", re.I)
 
 
 #: A post in apposition after a clause of the speaker's: "I fix lifts for a living, service

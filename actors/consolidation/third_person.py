@@ -238,11 +238,13 @@ def _named_first(text: str, who: str) -> str:
     return text[: found.start()] + name.format(who) + _later(rest)
 
 
-#: The speaker's tie to someone: kin or a doer's noun ("my cousin", "our bassist").
-_TIE = rf"(?:my|our) (?:{RELATIVES}|[a-z]{{2,}}(?:er|or|ist|ian))"
+#: Whom a tie names: kin or a doer's noun ("cousin", "bassist").
+_TIED = rf"(?:{RELATIVES}|[a-z]{{2,}}(?:er|or|ist|ian))"
+#: The speaker's tie to someone: "my cousin", "our bassist".
+_TIE = rf"(?:my|our) {_TIED}"
 #: The tie in brackets, "my" left out too: "Jun-jun (husband) says …", or a pet's kind:
 #: "Negrito (our dog) will miss her".
-_BRACKETED_TIE = rf"(?:(?:my|our) )?(?:{RELATIVES}|[a-z]{{2,}}(?:er|or|ist|ian)|{PETS})"
+_BRACKETED_TIE = rf"(?:(?:my|our) )?(?:{_TIED}|{PETS})"
 #: A name opening a sentence with the speaker's tie to them after it: "Zawadi my girlfriend
 #: says …", "Megan (my girlfriend) took it …", "Tomás, my cousin, lives …", "Owain our
 #: bassist just moved …".
