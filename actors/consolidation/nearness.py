@@ -164,7 +164,8 @@ _WEEKDAY = re.compile(rf"\b{WEEKDAYS}s?\b", re.IGNORECASE)
 #: A thing of theirs said by its noun, then when it is: "Pavel's book club is on Thursdays".
 _THING_WHEN = re.compile(
     r"^(?:\S+'s|The|Our|My|Their) (?P<thing>[a-z][\w-]*(?: [a-z][\w-]*)?) "
-    r"(?:is|are|moved|has moved|runs|meets)\b"
+    # (moved itself, not something else: "Siim's captain moved practice to Sundays")
+    r"(?:is|are|(?:has )?moved(?= (?:to|back|forward)\b)|runs|meets)\b"
 )
 
 

@@ -279,6 +279,12 @@ def test_a_practice_moved_is_no_record_and_its_runner_moves_it_for_the_speaker()
     )
     assert "Kilu Gaming practices Sundays at 19:00" in memory, memory
     assert "Wednesdays" not in memory and "20:00" not in memory, memory
+    # (by whoever runs it too, who is no other weekly thing: "our captain moved practice …")
+    memory = _memory_after(
+        ("my Dota team Kilu Gaming practices wednesdays at 20:00.", "Siim", "s"),
+        ("our captain moved practice to sundays at 19:00.", "Siim", "s"),
+    )
+    assert "Kilu Gaming practices Sundays at 19:00" in memory, memory
     memory = _memory_after(
         ("I do a yoga class at 6:30 am near our place in Gachibowli.", "Sanjana", "s"),
         ("also my yoga teacher moved the batch to 7am, so more sleep.", "Sanjana", "s"),
