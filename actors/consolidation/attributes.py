@@ -22,6 +22,7 @@ from typing import NamedTuple
 from .modifiers import is_modifier
 from .subjects import holder, subject
 from .words import (
+    DOER,
     HOME_TAKEN,
     HOMES,
     MONTHS,
@@ -387,7 +388,7 @@ _STINT = re.compile(
 #: doer's word of no family, unnamed: "Arjun's head baker has left for a job in Dubai".
 _ROLE_OF = re.compile(
     rf"^(?P<who>[{UPPER}][\w-]*)'s (?P<role>(?:[a-z-]+ ){{0,2}}(?:{ROLES}|"
-    rf"(?!(?:{RELATIVES})\b)[a-z]{{2,}}(?:er|or|ist|ian)\b(?! [{UPPER}])))\b"
+    rf"(?!(?:{RELATIVES})\b){DOER}\b(?! [{UPPER}])))\b"
 )
 #: Whose "here" a sentence says, by the name of theirs it opens with: "Most of Andreas's
 #: customers are here in Paphos".

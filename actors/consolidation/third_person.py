@@ -19,7 +19,7 @@ import re
 
 from reverie.store import known_word
 
-from .words import PETS, RELATIVES
+from .words import DOER, PETS, RELATIVES
 
 __all__ = [
     "DEFAULT_SPEAKER",
@@ -239,7 +239,7 @@ def _named_first(text: str, who: str) -> str:
 
 
 #: Whom a tie names: kin or a doer's noun ("cousin", "bassist").
-_TIED = rf"(?:{RELATIVES}|[a-z]{{2,}}(?:er|or|ist|ian))"
+_TIED = rf"(?:{RELATIVES}|{DOER})"
 #: The speaker's tie to someone: "my cousin", "our bassist".
 _TIE = rf"(?:my|our) {_TIED}"
 #: The tie in brackets, "my" left out too: "Jun-jun (husband) says …", or a pet's kind:

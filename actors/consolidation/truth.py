@@ -402,9 +402,9 @@ def _supersede(
             )
         ):
             continue
+        valueless = bool(shared) and all(not a.value for a, _ in shared)  # (a job left, a move)
         if (
-            shared
-            and all(not a.value for a, _ in shared)
+            valueless
             and lead in ("", speaker)  # (another's "moved here" is to the speaker's home)
             and (
                 _SAME.search(new.text)
@@ -415,7 +415,7 @@ def _supersede(
             # "another ward at the same hospital", "settled here now": the employer or home
             # stays; "first week at the new hospital" is the latest line's, "the old job" not it
             continue
-        if shared and all(not a.value for a, _ in shared) and _OFFERED.search(old.text):
+        if valueless and _OFFERED.search(old.text):
             continue  # (a job left is no offer, not yet held: "handed in my notice at the shop")
         if (
             shared

@@ -13,6 +13,7 @@ __all__ = [
     "ANY_WEEKLY",
     "COUNT_WORDS",
     "DOCTOR_TITLES",
+    "DOER",
     "HOMES",
     "HOME_TAKEN",
     "MONTHS",
@@ -62,6 +63,8 @@ RELATIVES = (
 )
 #: A word for a person by their relation to someone ("sister", "fiancé", "mate").
 RELATIVE = re.compile(rf"\b(?:{RELATIVES})s?\b", re.IGNORECASE)
+#: A noun formed as a doer's is: "bassist", "baker", "supervisor", "technician".
+DOER = r"[a-z]{2,}(?:er|or|ist|ian)"
 #: An animal kept as a pet, by its kind or a common breed: "dog", "kitten", "beagle".
 PETS = (
     r"(?:dog|cat|kitten|puppy|rabbit|bunny|hamster|parrot|budgie|tortoise|turtle|pony|horse|"
