@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import msgspec
 
-from reverie.store import Fact
+from reverie.store import Fact, known_word
 
 from .acquiring import (
     GIVEN,
@@ -197,6 +197,9 @@ def displaced(
     if medicine_changed(said) and (mine := theirs(older, new, said, speaker, cue=False)):
         # "the GP changed my tablets": the one line of a medicine they take ("takes warfarin")
         taken = [f for f in mine if takes_medicine(f.text)]
+        # (of several, the one naming the drug said: "upped the metformin to 1000mg")
+        drugs = {w for w in long_words(said) if not known_word(w)}
+        taken = [f for f in taken if drugs & long_words(f.text)] or taken
         if len(taken) == 1:
             return Displaced(taken[0], None)
     # ("switched gyms", "changed carriers": the one of that kind they had is the old one)

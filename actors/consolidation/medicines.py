@@ -1,6 +1,7 @@
-"""A medicine the speaker takes, and a change of it said by its noun or by the drug they were
-put onto: "the GP changed my tablets" and "he switched me to apixaban" are of "takes warfarin
-every day", whatever the drug's name. See docs/design.md, "Facts that stay true".
+"""A medicine the speaker takes, and a change of it said by its noun, by the drug they were
+put onto or by its new dose: "the GP changed my tablets", "he switched me to apixaban" and
+"GP upped it to 100mcg" are of "takes warfarin every day", whatever the drug's name. See
+docs/design.md, "Facts that stay true".
 """
 
 from __future__ import annotations
@@ -27,6 +28,15 @@ _MEDICINE_CHANGED = re.compile(
     r"\b(?:old (?!tablet)|(?:off|no more(?: of)?|instead of|stop(?:ped|s)?|quit) "
     rf"(?:(?:the|my|our|their|those|these|that|this|his|her) )?(?:[a-z]+ ){{0,2}}){_MEDICINE}\b"
 )
+#: A dose: "5mg", "100 mcg", "2.5 ml" (not "5k" nor "10km").
+_DOSE = r"\b\d+(?:\.\d+)? ?(?:mg|mcg|µg|ml|iu|units?)\b"
+#: A dose changed, whatever names the drug: "GP upped it to 100mcg", "fennelly doubled it,
+#: 10mg", "upped the sertraline to 100mg", "doubled the BP tablets, 10mg amlodipine".
+_DOSE_CHANGED = re.compile(
+    r"\b(?:up|upp|doubl|halv|tripl|increas|rais|lower|reduc|cut|bump|dropp)\w* "
+    rf"(?:it|them|(?:the|my|our|their|his|her) [^.;!?]*?)[ ,][^.;!?]*?{_DOSE}",
+    re.IGNORECASE,
+)
 #: Someone put onto a drug, by its name: "he switched me to apixaban" (a word the vocabulary
 #: does not hold); written capitalised, after "put … on" or with its dose ("put them on
 #: Ramipril", "switched me to Losartan 50 mg": not "switched me to Vodafone").
@@ -47,13 +57,21 @@ _ON = re.compile(r"\bon (?:the [A-Za-z]{4,}|[a-z]{4,})\b")
 
 
 def medicine_changed(said: str) -> bool:
-    """``said`` tells a medicine changed by its noun ("the GP changed my tablets")."""
+    """``said`` tells a medicine changed by its noun ("the GP changed my tablets"), a drug
+    put onto or a new dose ("GP upped it to 100mcg")."""
     put = _PUT_ONTO.search(said)
-    return bool(_MEDICINE_CHANGED.search(said) or (put and not known_word(_drug(put))))
+    return bool(
+        _MEDICINE_CHANGED.search(said)
+        or _DOSE_CHANGED.search(said)
+        or (put and not known_word(_drug(put)))
+    )
 
 
 def takes_medicine(text: str) -> bool:
-    """``text`` says a medicine is taken, by its noun or a drug's name."""
+    """``text`` says a medicine is taken, by its noun, a drug's name or a dose ("thinks the
+    sertraline 50mg makes them sleepy")."""
+    if re.search(_DOSE, text, re.IGNORECASE):
+        return True
     taken = _TAKES.search(text)
     # (not someone taken somewhere: "takes their granddaughter Leonor from school")
     words = re.findall(r"[A-Za-z]{4,}", taken[1]) if taken and not RELATIVE.search(taken[1]) else []

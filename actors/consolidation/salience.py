@@ -17,6 +17,7 @@ from .chatter import split_opener
 from .departures import someone_left
 from .described import ended_their_own
 from .kinds import record_time, recurs
+from .medicines import medicine_changed
 from .offers import BEGUN_AT
 from .ownership import of_theirs
 from .renaming import renames
@@ -139,6 +140,7 @@ def salience(text: str, role: str, turn: str = "", theirs: frozenset[str] = froz
         or _ONE_MORE_PET.search(text)
         or someone_left(text)
         or ended_their_own(text)
+        or medicine_changed(text)  # ("GP upped it to 100mcg": a dose is theirs, said of "it")
     )
     score = 3 if changed else 0
     if keys(text):  # about a home, a job, a partner, a pet…: what memory is for

@@ -170,3 +170,24 @@ def test_a_drug_written_capitalised_is_one_put_onto_with_its_dose_or_after_put_o
     assert _merge("Emre", older, said) == older[:1]
     said = "The shop switched Emre to Turkcell, the signal is better."
     assert _merge("Emre", older, said) == []
+
+
+def test_a_dose_changed_retires_the_dose_taken_whatever_names_the_drug() -> None:
+    """ "GP upped it to 100mcg", "fennelly doubled it, 10mg" name the drug by "it" and its
+    new dose: before, such a sentence was too short a claim to keep and changed nothing, so
+    the old dose stayed; now it is kept and the one line of a drug taken goes, one said with
+    its dose alone too ("thinks the sertraline 50mg makes them sleepy"); of two, the one the
+    change names ("upped the metformin to 1000mg"); someone else's dose changes none."""
+    for first, news, old, new in [
+        ("My GP has me on levothyroxine 75mcg.", "GP upped it to 100mcg. Feel human.", "75mcg", "100mcg"),
+        ("gp put me on ramipril 5mg. bp high.", "still high. fennelly doubled it, 10mg", "5mg", "10mg"),
+    ]:  # fmt: skip
+        memory = _memory_after((first, "Ailsa", "s"), (news, "Ailsa", "s"))
+        assert old not in memory and new in memory, memory
+    older = ["Seren thinks the sertraline 50mg makes them sleepy.", "Seren lives in Splott."]
+    said = "They've upped the sertraline to 100mg as Seren has been a bit flat."
+    assert _merge("Seren", older, said) == older[:1]
+    older = ["Ailsa takes sertraline 50mg.", "Ailsa takes metformin 500mg twice a day."]
+    assert _merge("Ailsa", older, "They upped the metformin to 1000mg.") == older[1:]
+    said = "My dad's GP upped his dose to 10mg."
+    assert _merge("Ailsa", older, said) == []
