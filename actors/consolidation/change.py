@@ -153,7 +153,8 @@ def displaced(
     # she gave me a Lenovo")
     if given and (ended := ENDED.search(new.text)) and ended.start() < given.start():
         given = None
-    if given and given["whom"] in ("them", speaker):
+    if given and given["whom"] in ("them", speaker) and not hedged(new.text[: given.start()]):
+        # (given, not a gift wished or offered: "Joana's dad wants to give them his old Mercedes")
         # "Kuba set them up with a smartphone, a Motorola": the speaker got a new one (the
         # giver's old one too, "sold them her iPhone 11"; with no article, "gave them Swarovski
         # binoculars"; the thing alone, not why: "a Lenovo ThinkPad for their birthday, so …")

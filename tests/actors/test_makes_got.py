@@ -5,6 +5,7 @@ thing only wanted is none."""
 from __future__ import annotations
 
 from tests.actors.merging import lines_after
+from tests.actors.merging import merge_retired as _merge
 
 
 def test_a_make_read_as_a_phone_replaces_the_phone_a_line_names_by_its_make() -> None:
@@ -56,3 +57,14 @@ def test_a_make_got_beside_an_end_is_of_the_kind_that_ended_and_takes_no_other_l
     )
     assert not any("iPhone" in line for line in lines), lines
     assert any("Ma'am Carla" in line for line in lines), lines
+
+
+def test_a_thing_someone_wants_to_give_them_is_no_thing_of_theirs_yet() -> None:
+    """ "my dad wants to give me his old Mercedes …, I said no thanks, the Peugeot is
+    perfect": a gift wished, declined, not given; before, it was read as given and took the
+    line of the Peugeot they drive. Given, it replaces it."""
+    older = ["Joana and Rui got a Peugeot 2008, second hand, grey.", "Joana lives in Matosinhos."]
+    said = "Joana's dad wants to give them his old Mercedes since he's buying a new one."
+    assert _merge("Joana", older, said) == []
+    said = "Joana's dad gave them his old Mercedes since he's buying a new one."
+    assert _merge("Joana", older, said) == older[:1]
