@@ -35,6 +35,7 @@ from .words import (
     WHEN,
     WORKPLACE,
     WORKPLACES,
+    says_there,
 )
 
 __all__ = [
@@ -442,7 +443,7 @@ _A_THING = re.compile(
 )
 #: A noun said just before what it is: "a startup based in …".
 _A_NOUN = re.compile(r"\b(?:an?|the) (?:[\w-]+ ){0,2}[a-z]+ $")
-_THERE = re.compile(r"\b(?:there|here)\b")
+_AGE_TO_COME = re.compile(r"\b(?:before|until|till|when|once|if|by the time) \S+ ?$")
 #: A thing given a name of its own: "named the car 'Ryzhyk'" is no new car.
 _NAMING = re.compile(
     r"\b(?:named|called|nicknamed|christened|call|calls) (?:the|my|our|their|his|her|its) "
@@ -484,12 +485,14 @@ def _keys(fact: str) -> tuple[Key, ...]:
             match, value = next(((m, v) for m, v in valued if v), valued[0])
             if attribute == "age":
                 before = fact[: match.start()].split()
-                if match[0].startswith("is") and not (before and before[-1][:1].isupper()):
+                if (match[0].startswith("is") and not (before and before[-1][:1].isupper())) or (
+                    _AGE_TO_COME.search(fact, 0, match.start())  # ("before Callum is 60")
+                ):
                     continue  # "the score is 3": a thing's number, not someone's age
                 value = _number(fact, match.start())
             elif attribute == "drink":
                 value = match[0]
-            elif attribute == "residence" and not value and not _THERE.search(fact):
+            elif attribute == "residence" and not (value or says_there(fact)):
                 continue  # "moved the run to 6:15", "the bird lives with their aunt": no place
             elif attribute == "residence" and (
                 re.search(rf"\b{WORKPLACE}\b", value)

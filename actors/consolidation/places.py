@@ -17,7 +17,7 @@ from reverie.store import Fact, known_word
 from .attributes import Key, keys
 from .signals import over
 from .third_person import word_set
-from .words import HOME_TAKEN, MONTHS, PREMISES, RELATIVES, UPPER, WEEKDAYS, WHEN
+from .words import HOME_TAKEN, MONTHS, PREMISES, RELATIVES, THERE, UPPER, WEEKDAYS, WHEN
 
 __all__ = [
     "PLACE_NAMED",
@@ -156,7 +156,6 @@ _MOVE = re.compile(
     r"(?:my|our|their|his|her) (?:old|previous|last) (?:flat|house|apartment|place|home))\b",
     re.IGNORECASE,
 )
-_THERE = re.compile(r"\b(?:there|here)\b")
 #: A move said to be within the place it leaves.
 _LOCAL_MOVE = re.compile(
     r"\bmoved (?:house|flats?|apartments?|places|across town|down the road|"
@@ -350,7 +349,7 @@ def place_left(old: Fact, new: Fact, facts: list[Fact], speaker: str) -> Fact | 
 
 def there(text: str) -> str:
     """The place "there" stands for: the last name before it ("a job in Helsinki, so … there")."""
-    found = _THERE.search(text)
+    found = THERE.search(text)
     if found is None:
         return ""
     names = re.findall(r"\b(?:in|at|to) ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)", text[: found.start()])

@@ -24,12 +24,14 @@ __all__ = [
     "PREMISES",
     "RELATIVE",
     "RELATIVES",
+    "THERE",
     "UPPER",
     "VALUE",
     "WEEKDAYS",
     "WHEN",
     "WORKPLACE",
     "WORKPLACES",
+    "says_there",
     "singular",
 ]
 
@@ -121,6 +123,16 @@ ANY_WEEKLY = frozenset(
         "each",
     ]
 )
+
+#: "there" or "here" for a place said before ("we live there now", "the flat there is tiny").
+THERE = re.compile(r"\b(?:there|here)\b")
+#: A thing that is: "and there's a branch near the flat" says no place, "the flat there" does.
+_THERE_IS = re.compile(r"(?:^|[,;] |\b(?:and|but|so) )(?:there|here)(?:'s| is| are)\b", re.I)
+
+
+def says_there(text: str) -> bool:
+    """``text`` says a place by "there" or "here", not only that a thing is there."""
+    return bool(THERE.search(_THERE_IS.sub("", text)))
 
 
 def singular(plural: str) -> str:

@@ -201,6 +201,19 @@ def test_a_things_age_is_no_new_age_of_the_speaker() -> None:
     assert merge_retired("Gladys", older, "Gladys is 69 years old now.") == [older[0]]
 
 
+def test_an_age_to_come_or_a_thing_there_is_no_new_age_or_home() -> None:
+    """ "going for the lot before I'm 60" is an age to come, and "there's a branch 5 min from
+    the flat" a thing that is, not where they live: before, each replaced the line of their
+    age or of the home they had just taken (a residence with no place, "there" read as one)."""
+    older = ["Callum is a 41 year old man with a collie called skye.", "Callum lives in Lochee."]
+    said = "6 munros bagged, going for the lot before Callum is 60."
+    assert merge_retired("Callum", older, said) == []
+    assert merge_retired("Callum", older, "Callum is 42 now.") == older[:1]
+    older = ["Ayla signed a lease in Alsancak, moving boxes everywhere."]
+    said = "Ayla likes their MacFit routine and there's a branch 5 min from the flat."
+    assert merge_retired("Ayla", older, said) == []
+
+
 @pytest.mark.parametrize(
     ("line", "said", "right", "wrong"),
     [
