@@ -338,11 +338,11 @@ _TABLE: list[tuple[str, str]] = [
         r"\b(?:car|van|truck|suv|motorbike)\b|(?<=\S )(?:toyota|honda|ford|volkswagen|vw|skoda|volvo|"
         r"bmw|audi|tesla|renault|fiat|tata|kia|hyundai|nissan|peugeot|mazda|subaru|citroen|opel|"
         r"mercedes|dacia|jeep|chevrolet)\b(?!'s)|"
-        # (any make, by the verb: "drive a little Suzuki Swift"; not where, "drive the kids to
-        # Leeds", nor once, "drove a Polestar on a test drive")
-        r"\b(?:drives?|driving) (?:an?|the|my|our|their|his|her) "
+        # (any make, by the verb: "drive a little Suzuki Swift", "drive Avante, very old"; not
+        # where, "drive the kids to Leeds", nor once, "drove a Polestar on a test drive")
+        r"\b(?:drives?|driving) (?:(?:an?|the|my|our|their|his|her) "
         rf"(?:(?!(?:to|for|in|at|from|with|on|into|past|by|around|back|home)\b)(?-i:[a-z0-9])[\w-]* ){{0,2}}"
-        rf"(?=(?-i:[{UPPER}]))",
+        rf"(?=(?-i:[{UPPER}]))|(?=(?-i:[{UPPER}])[\w-]+(?: [\w-]+)?(?:,|$)))",
     ),
     (
         "diet",

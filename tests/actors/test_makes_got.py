@@ -68,3 +68,11 @@ def test_a_thing_someone_wants_to_give_them_is_no_thing_of_theirs_yet() -> None:
     assert _merge("Joana", older, said) == []
     said = "Joana's dad gave them his old Mercedes since he's buying a new one."
     assert _merge("Joana", older, said) == older[:1]
+
+
+def test_a_make_driven_with_no_article_is_the_car_sold() -> None:
+    """ "I drive Avante, very old, 2011", as many who learnt English late say it, is their
+    car: "we sold the old car" takes it, and not where they live (before, only "drive an
+    Avante" was a car)."""
+    older = ["Jisoo drives Avante, very old, 2011.", "Jisoo lives in Cheongju."]
+    assert _merge("Jisoo", older, "Jisoo and Eunji sold the old car.") == older[:1]
