@@ -62,9 +62,9 @@ ENDED = re.compile(
     # (a habit or a membership ended by its kind: "stopped the coffee" for the americano;
     # not a job, which is an employer's: "quit my job"; nor "dropped the girls off")
     r"(?:stopped|quit)(?: going to)?|left|leaving|dropped|ditched|cut out|"
-    # (a job left by where it was: "handed in my notice at the hospital", "resigned from the
-    # paper")
-    r"(?:handed|put) in (?:my|their|his|her) notice (?:at|to)|resigned from) "
+    # (a job left by where it was: "handed in my notice at the hospital", "gave notice at the
+    # bank", "resigned from the paper")
+    r"(?:(?:handed|put) in|gave|given) (?:(?:my|their|his|her) )?notice (?:at|to)|resigned from) "
     rf"(?:my|the|our|their|that|this|[{UPPER}][\w-]*'s) (?:(?:old|little|big|small|first|trusty) )?"
     # (or when it was: "the Wednesday fight class", "the saturday racquet games")
     rf"(?:(?i:{WEEKDAYS})s? )?"

@@ -79,6 +79,13 @@ _OBJECT = re.compile(
     r"(?![a-z]*(?:thing|morning|evening)\b)[a-z]{2,}ing|"  # ("Started eating", "Quit smoking")
     r"[a-z]{3,}s(?=[,.!]|$))\b"  # ("Switched jobs, joined …", "Changed banks.")
 )
+#: A bare noun and where, after a verb whose "I" was left out: "Gave notice at the bank" (not
+#: "Married life in Leeds is great", nor a state got, "Got stuck in traffic", nor after a verb
+#: its order is spelt as, "Put nothing on Monday").
+_BARE_NOUN = re.compile(
+    r"[a-z]{3,}(?= (?:at|to|on|with|for|from|in) )(?![^,;.]*\b(?:is|are|was|were)\b)"
+)
+_NOT_BEFORE_A_BARE_NOUN = frozenset({"got", "put", "set", "cut", "quit"})
 #: A past verb that says what the speaker became: any word may follow ("Turned vegetarian",
 #: "Went fully vegan last week"; not "Got stuck in traffic").
 _BECAME = re.compile(r"(?:turned|became|went)$", re.IGNORECASE)
@@ -422,7 +429,11 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
     alone &= after.rstrip(".!") in ("", "house", "flats")  # ("Moved house. East Legon now.")
     after = "" if alone else after
     if past_verb(first.rstrip(",.!")) and (
-        _OBJECT.match(after) or became or first.endswith(",") or alone
+        _OBJECT.match(after)
+        or (_BARE_NOUN.match(after) and first.lower() not in _NOT_BEFORE_A_BARE_NOUN)
+        or became
+        or first.endswith(",")
+        or alone
     ):
         found[0] = f"I {adverb}{first.lower()} {after}".rstrip()
     elif _UNSAID_I_AM.match(found[0] if found else ""):

@@ -323,3 +323,20 @@ def test_a_job_left_ends_the_part_time_job_and_leaves_an_offer() -> None:
     )
     assert not any("Wildflower" in line for line in lines), lines
     assert any("Cotham School" in line for line in lines), lines
+
+
+def test_notice_given_at_a_place_with_its_i_left_out_ends_the_job_there() -> None:
+    """ "yes. gave notice at the bank today." ends "day job at millennium bank": notice given
+    is handed in (before, only "handed in my notice at" was), and "Gave notice at the bank"
+    is the speaker's, its "I" left out before a bare noun and where (before, it was dropped);
+    "Married life in Leeds is great" is no marriage of theirs."""
+    lines = lines_after(
+        "Henrique",
+        "i only coach evenings, day job at millennium bank, branch in the center",
+        "yes. gave notice at the bank today. 14 years in banks enough",
+    )
+    assert not any("millennium" in line.lower() for line in lines), lines
+    assert "Henrique gave notice at the bank today." in lines, lines
+    lines = lines_after("Henrique", "I work at Millennium Bank.", "Married life in Leeds is great.")
+    assert "Henrique works at Millennium Bank." in lines, lines
+    assert not any(line.startswith("Henrique married") for line in lines), lines
