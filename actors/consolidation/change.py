@@ -480,6 +480,9 @@ def displaced(
         # ("we changed to Telcel" of "phone is Movistar": the line its words say, switched_name.py)
         switched = name_replaced(older, new, said, speaker, persons, turn)
         return Displaced(switched, None) if switched else None
+    said_of = {w for w in content(new.text) if not w.endswith("ly")}
+    if not stated and said_of and said_of <= content(candidates[found].text):
+        return None  # ("so I can finally just coach": the line's own words again, nothing new)
     if stated and all(v[0].isdigit() for v in stated):
         # (a new count is the clause holding the old one: "…, 14 kids at the moment" of "runs
         # the chess club at Bantama Academy", which stays)
