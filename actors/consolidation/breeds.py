@@ -20,9 +20,10 @@ __all__ = ["BREED", "named_beings", "of_breed"]
 #: A named being of the speaker's by its kind: "Dolores's dachshund Pepper", "lives with a
 #: stubborn beagle called Pancho"; or named first, "Pepper, Dolores's dachshund".
 _NAMED_BEING = re.compile(
-    rf"(?:'s|\b(?:an?|my|our|their)(?= (?:[a-z]+ )?[a-z]+ (?:called|named) ))"
-    rf" (?:[a-z]+ )?(?P<noun>(?!(?:called|named)\b)[a-z]+) (?:(?:called|named) )?[{UPPER}][\w-]*\b|"
-    rf"\b[{UPPER}][\w-]*, [{UPPER}][\w-]*'s (?P<after>[a-z]+)\b"
+    rf"(?:'s|\b(?:an?|my|our|their)(?= (?:[a-z]+ ){{0,2}}[a-z]+ (?:called|named) ))"
+    rf" (?:[a-z]+ ){{0,2}}(?P<noun>(?!(?:called|named)\b)[a-z]+) (?:(?:called|named) )?[{UPPER}][\w-]*\b|"
+    # (or its noun after its name: "Bryn, their elderly springer spaniel, along the prom")
+    rf"\b[{UPPER}][\w-]*, (?:[{UPPER}][\w-]*'s|my|our|their) (?:[a-z]+ ){{0,2}}(?P<after>[a-z]+)\b(?=[,.;]|$)"
 )
 #: How near a breed must be to its kind ("dachshund" is 0.61 from "dog"; a boss is 0.43).
 BREED = 0.5

@@ -376,12 +376,19 @@ def displaced(
     # Saturday line, "our Sunday barbecues are over" no line of futsal on Wednesdays)
     at, stated = ended_at(new.text), values(new.text) - {speaker}
     whose = _OF_THEIRS.match(new.text, len(speaker)) if new.text.startswith(speaker) else None
-    whose = None if whose and PET.fullmatch(whose["noun"]) else whose
+    # (its first word, or the noun the ending follows: "Rhiannon's dear old spaniel died")
+    words = new.text[whose.start() + 3 : at].split() if whose and at >= whose.end() else []
+    possessed = "|".join(map(re.escape, {words[0], words[-1]})) if words else ""
     scope = older
-    if whose and at >= 0 and stated and all(new.text.find(v) > at for v in stated):
+    if (
+        possessed
+        and not any(PET.fullmatch(w) for w in (words[0], words[-1]))
+        and stated
+        and all(new.text.find(v) > at for v in stated)
+    ):
         # "Maya's manager left Pixelworks": the manager's ending, only a line of the manager's
         # (not a pet's, "Sofía's dog now lives with their parents in Segovia": it left them)
-        scope = [f for f in older if re.search(rf"\b{whose['noun']}\b", f.text)]
+        scope = [f for f in older if re.search(rf"\b(?:{possessed})\b", f.text)]
     mine = theirs(scope, new, said, speaker) or []
     mine, workplace = transferred(mine, new.text, speaker)
     if workplace is not None:
@@ -435,7 +442,11 @@ def displaced(
             if any(k.attribute.startswith("pet:") for k in keys(f.text))
             and kind <= (species := {m.casefold() for m in PET.findall(f.text)})
             and not (just_got and species <= just_got)
-        ] or named_beings(kin, speaker, persons)  # (else a named being of theirs, "Bo's kelpie")
+        ]
+        if not pets and len(beings := named_beings(kin, speaker, persons)) == 1:
+            # (else a named being of theirs, "Bo's kelpie": the whole line, its name may be in
+            # another clause than its noun, "walking Bryn, their elderly springer spaniel")
+            return Displaced(beings[0], None)
         if len(pets) == 1:
             species = kind or {m.casefold() for m in PET.findall(pets[0].text)}
             return apart(
@@ -445,7 +456,9 @@ def displaced(
             dogs = [f for f in kin if kind & {m.casefold() for m in PET.findall(f.text)}]
             if not dogs:  # (or a dog by its breed: "Dolores's dachshund Pepper")
                 # (not a relative's dog: "Kiri's sister's dog got adopted")
-                of_kin = re.search(rf"\b(?:{RELATIVES})'s (?:[a-z]+ )?{PET.pattern}", said, re.I)
+                of_kin = re.search(
+                    rf"\b(?:{RELATIVES})'s (?:[a-z]+ ){{0,2}}{PET.pattern}", said, re.I
+                )
                 dogs = of_breed(kin if of_kin else older, speaker, kind, embed)
             return Displaced(dogs[0], None) if len(dogs) == 1 else None
     # a thing said to end ("sold my bike") is named by its kind, not its make, weaker evidence
@@ -499,7 +512,7 @@ _MOVED_ON = re.compile(
     re.IGNORECASE,
 )
 #: Someone or something of the speaker's, after their name: "'s manager", "'s old car".
-_OF_THEIRS = re.compile(r"'s (?:[a-z]+ )??(?P<noun>[a-z]+) ")
+_OF_THEIRS = re.compile(r"'s [a-z]+ ")
 #: A want, which news of a new thing may be: "the choir needs a new tenor" (a state of its
 #: own, that a thing got meets: not a plan).
 _WANTS = re.compile(r"\b(?:need|want)s? (?:an? |some )?new\b", re.IGNORECASE)
