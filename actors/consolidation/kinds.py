@@ -14,6 +14,7 @@ from .renaming import SMALL_WORDS, new_name
 from .words import MONTHS, PARTS_OF_DAY, UPPER, WEEKDAYS, WHEN
 
 __all__ = [
+    "EVENT_DAY",
     "KINDS",
     "PRICE",
     "RECORD",
@@ -90,6 +91,13 @@ KINDS = [
 ]
 #: A weekday, as a schedule says it ("Tuesday mornings").
 WEEKDAY = KINDS[1]
+#: The day a thing was done on, in the past: "moved into the flat on Saturday", "lost our
+#: old boy on Thursday", "started monday actually" (not a routine's: "is on Thursday now",
+#: "moved to Saturday"), or at a part of it ("died on Sunday night").
+EVENT_DAY = re.compile(
+    rf"\b[A-Za-z][a-z]+ed\b(?:[^,;.!?]*?\bon | )(?P<day>(?i:{WEEKDAYS}))\b(?!s)"
+    r"(?![^,;.!?]*\b(?:now|instead|onwards|from now|every|each)\b)"
+)
 #: A time of day ("7am", "6:40", "at 9").
 TIME = KINDS[2]
 #: (whole: not the "4" of "4,500", nor the 6 of "6:15"; nor a time, the 7 of "7am")

@@ -19,6 +19,7 @@ from .change import values
 from .chatter import is_chatter
 from .grounding import content_stems, supports
 from .kinds import (
+    EVENT_DAY,
     KINDS,
     PRICE,
     RECORD,
@@ -144,13 +145,6 @@ def said_in_both(old: Fact, new: Fact) -> dict[str, list[str]]:
     }
 
 
-#: The day a thing was done on, in the past: "moved into the flat on Saturday", "lost our
-#: old boy on Thursday", "started monday actually" (not a routine's: "is on Thursday now",
-#: "moved to Saturday").
-_EVENT_DAY = re.compile(
-    rf"\b[A-Za-z][a-z]+ed\b(?:[^,;.!?]*?\bon | )(?P<day>(?i:{WEEKDAYS}))\b(?!s)"
-    r"(?![^,;.!?]*\b(?:now|instead|onwards|from now|every|each)\b)"
-)
 #: A clause of another person's, by "he" or "she" (the speaker's own are by name).
 _HIS_CLAUSE = re.compile(
     r"(?:^|(?<=[,;] )|(?<=\band )|(?<=\bbut )|(?<=\bso ))(?:[Hh]e|[Ss]he)\b[^,;.!?]*"
@@ -162,7 +156,7 @@ def _not_a_change(text: str) -> list[tuple[int, int]]:
     and the day a thing was done on."""
     return [
         *(m.span() for m in _HIS_CLAUSE.finditer(text)),
-        *(m.span("day") for m in _EVENT_DAY.finditer(text)),
+        *(m.span("day") for m in EVENT_DAY.finditer(text)),
     ]
 
 
@@ -203,7 +197,7 @@ def revise(
     # (a correction's too, for the day a thing was done on: "started monday actually", asked
     # when they start, corrects no routine)
     not_a_change = (
-        [m.span("day") for m in _EVENT_DAY.finditer(new.text)]
+        [m.span("day") for m in EVENT_DAY.finditer(new.text)]
         if corrects
         else _not_a_change(new.text)
     )

@@ -19,7 +19,7 @@ from reverie.store import Fact
 
 from .change import Displaced, apart
 from .chatter import is_chatter
-from .kinds import WEEKDAY, root
+from .kinds import EVENT_DAY, WEEKDAY, root
 from .nearness import content
 from .ownership import same_turn, theirs
 from .signals import CLAUSE, hedged, over
@@ -76,6 +76,9 @@ def routine_replaced(
     besides = _BESIDES.search(said) or _TOO.search(day)
     if not _WEEKLY.search(new.text) or besides or hedged(said) or over(new.text):
         return None
+    done = [m.span("day") for m in EVENT_DAY.finditer(new.text)]
+    if done and all(any(a <= m.start() < b for a, b in done) for m in WEEKDAY.finditer(new.text)):
+        return None  # ("our dear old spaniel died on Sunday night": a day, no weekly thing)
     days = {root(m[0]) for m in WEEKDAY.finditer(new.text)}
     mine = [f for f in theirs(older, new, said, speaker, cue=False) or [] if not same_turn(f, new)]
     for words in (new.text, turn):

@@ -4,6 +4,7 @@ the extractive path; docs/design.md "Facts that stay true")."""
 from __future__ import annotations
 
 from tests.actors.merging import memory_after as _memory_after
+from tests.actors.merging import merged
 
 
 def test_a_new_weekly_thing_of_the_same_kind_on_another_day_replaces_the_old() -> None:
@@ -183,3 +184,15 @@ def test_hours_said_anew_beside_a_day_swapped_leave_no_old_hours() -> None:
         ("we're now open 8 to 4, and closed Tuesdays instead of Mondays", "Siobhan", "s"),
     )
     assert "7am" not in memory and "open 8 to 4" in memory, memory
+
+
+def test_the_day_and_night_a_thing_happened_is_no_weekly_thing() -> None:
+    """ "Our dear old spaniel died on Sunday night" tells the day it happened, not a thing
+    now on Sunday nights: before, it replaced "Welsh class meets on Thursday evenings" (a
+    weekday with a part of the day read as weekly); a class moved to Tuesday evenings still
+    does."""
+    older = ["Rhiannon's Welsh class meets on Thursday evenings.", "Rhiannon lives in Tywyn."]
+    said = "Rhiannon's dear old spaniel died on Sunday night."
+    assert "Thursday evenings" in merged("Rhiannon", older, said).memory
+    said = "Welsh class is on Tuesday evenings now."
+    assert "Thursday evenings" not in merged("Rhiannon", older, said).memory
