@@ -183,6 +183,11 @@ _UNSAID_BEEN = re.compile(
 _UNSAID_FROM = re.compile(
     rf"^(?:Originally from [{UPPER}]|From [{UPPER}][\w-]*(?:,? [{UPPER}][\w-]*)* originally\b)"
 )
+#: A thing of theirs lost past repair, its "My … was" left out: "Bike stolen outside the
+#: institute.", "Car written off."
+_UNSAID_MY_WAS = re.compile(
+    r"^[A-Z][a-z]+(?:-[a-z]+)? (?=(?:stolen|nicked|written off|totall?ed)\b)"
+)
 #: What each of those left out.
 _UNSAID = (
     (_UNSAID_I, "I"),
@@ -438,6 +443,8 @@ def _statements(sentence: str, place: str = "", then: str = "") -> list[str]:
         found[0] = f"I {adverb}{first.lower()} {after}".rstrip()
     elif _UNSAID_I_AM.match(found[0] if found else ""):
         found[0] = f"I'm {first.lower()}{found[0][len(first) :]}"
+    elif found and (thing := _UNSAID_MY_WAS.match(found[0])):
+        found[0] = f"My {thing[0].lower()}was {found[0][thing.end() :]}"
     elif found and (unsaid := next((s for p, s in _UNSAID if p.match(found[0])), "")):
         found[0] = f"{unsaid} {found[0][0].lower()}{found[0][1:]}"
     # "Baram Airlines hired me!", "Derwent Sparks took me on as …": the speaker was hired,

@@ -355,3 +355,15 @@ def test_the_speakers_name_alone_before_a_dash_opens_an_introduction() -> None:
         "Devika is based in Bangalore.",
     ], lines
     assert not any("architect" in f for f in _lines("Devika", "Hi! Arvind — architect at Mistry."))
+
+
+def test_a_thing_stolen_said_without_my_was_is_theirs_and_ends_the_one_they_had() -> None:
+    """ "Also bike stolen outside the institute." is "My bike was stolen …": before, it was
+    no one's, and, a change naming nothing, replaced the line nearest it, where they live."""
+    lines = _lines(
+        "Bartosz",
+        "I live in Kraków. I cycle to work on my Kross bike.",
+        "Also bike stolen outside the institute. U-lock cut.",
+    )
+    assert "Bartosz's bike was stolen outside the institute." in lines, lines
+    assert "Bartosz lives in Kraków." in lines and not any("Kross" in x for x in lines), lines
