@@ -123,8 +123,9 @@ _MADE_NOW = re.compile(
 )
 #: A kind of thing of theirs changed for another: "I changed doctor", "switched gyms".
 _SWITCHED = re.compile(
-    rf"\b{SWITCH}(?:ed|ing|es|e)? (?P<kind>(?!(?:the|my|our|their|his|her|your|its|this|that|"
-    r"all|some|over|back|from|to|it|them|everything|plans?)\b)[a-z]{3,}?)s?\b(?![\w-])"
+    # (or theirs: "Doctor swapped my inhaler")
+    rf"\b{SWITCH}(?:ed|ing|es|e)? (?:(?:my|our|their) )?(?P<kind>(?!(?:the|my|our|their|his|her|your|its|this|that|"
+    r"all|some|over|back|from|to|it|them|everything|plans?|minds?)\b)[a-z]{3,}?)s?\b(?![\w-])"
 )
 #: Words before "now" that are no state: "just now", "until now", "that's it for now".
 _NOT_A_STATE = word_set(
@@ -226,6 +227,8 @@ def _topic(asked: re.Match[str] | None, question: str, before: Sequence[str]) ->
         return None
     if announced := _ANNOUNCED.search(said[0]):
         return _kind(announced)
+    if switched := _SWITCHED.search(said[0]):  # ("Doctor swapped my inhaler. Symbicort, …")
+        return switched["kind"]
     return "it" if _REPLACED.search(said[0]) else None
 
 

@@ -295,3 +295,17 @@ def test_a_clause_with_now_after_a_move_is_no_place() -> None:
         "I drive the 55 now."
     )
     assert valued("We drive the 55 now.", ["we moved to Tortona."], "") == "We drive the 55 now."
+
+
+def test_a_name_said_alone_after_a_thing_of_theirs_switched_is_its_new_one() -> None:
+    """ "Doctor swapped my inhaler. Symbicort, one for both.": before, "swapped my inhaler"
+    (with "my") named no kind, and the name alone said nothing; now it is the new inhaler,
+    and the old one's line goes. "I changed my mind. Vegan now." is a state, no new mind."""
+    lines = _lines(
+        "Bartosz",
+        "I use Ventolin, 2 puffs 4x a day.",
+        "Doctor swapped my inhaler. Symbicort, one for both.",
+    )
+    assert "Bartosz's new inhaler is Symbicort, one for both." in lines, lines
+    assert not any("Ventolin" in line for line in lines), lines
+    assert "Bartosz is vegan now." in _lines("Bartosz", "I changed my mind. Vegan now.")
