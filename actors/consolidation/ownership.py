@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from reverie.store import Fact, MessageRecord, known_word
 
 from .signals import signalled
-from .subjects import OF_A_THING, SOMEONE, common_opener
+from .subjects import OF_A_THING, SOMEONE, common_opener, done_to
 from .third_person import DEFAULT_SPEAKER
 from .words import RELATIVES, UPPER, WEEKDAYS
 
@@ -201,7 +201,10 @@ def theirs(
     whose = owner(new.text, named(new.text, persons, " ".join(f.text for f in older)))
     if not speaker or (cue and not signalled(said)):
         return None
-    if someone_else(new.text) or _by_epithet(new.text, speaker):
+    # (not another's doing to them: "He's switching Garrett to rosuvastatin")
+    if someone_else(new.text) and not done_to(new.text, re.escape(speaker)):
+        return []
+    if _by_epithet(new.text, speaker):
         return []
     mine = {speaker, ""} if persons <= {speaker, DEFAULT_SPEAKER} else {speaker}
 

@@ -247,5 +247,7 @@ def done_to(text: str, whom: str) -> bool:
 #: or a name.
 _DONE_TO = (
     rf"(?:[^:]+: )?(?:(?i:they|he|she)|[Tt]he [a-z]+(?: (?:in|at|from) [{UPPER}][\w-]*)?|"
-    r"[A-Z][\w'-]*) (?:\w+ed|made|gave|put|cut|set|let) (?:{whom})\b"
+    r"[A-Z][\w'-]*)(?: (?:\w+ed|made|gave|put|cut|set|let)|"
+    # (or doing it now: "he's switching me to rosuvastatin")
+    r"(?:'s|'re| is| are) (?:switch|mov|chang|putt|tak|send|transferr)ing) (?:{whom})\b"
 )

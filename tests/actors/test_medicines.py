@@ -191,3 +191,13 @@ def test_a_dose_changed_retires_the_dose_taken_whatever_names_the_drug() -> None
     assert _merge("Ailsa", older, "They upped the metformin to 1000mg.") == older[1:]
     said = "My dad's GP upped his dose to 10mg."
     assert _merge("Ailsa", older, said) == []
+
+
+def test_a_drug_the_doctor_is_switching_them_to_retires_the_one_taken() -> None:
+    """ "He's switching me to rosuvastatin 10mg starting Monday" is done to the speaker, as
+    "he switched me to" is: before, "he's" opened it as another's news, and the old statin
+    stayed; "She's moving to Leeds" is still hers."""
+    older = ["Garrett takes atorvastatin 20mg for the cholesterol.", "Garrett lives in Austin."]
+    said = "He's switching Garrett to rosuvastatin 10mg starting Monday."
+    assert _merge("Garrett", older, said) == older[:1]
+    assert _merge("Garrett", older, "She's moving to Leeds.") == []
