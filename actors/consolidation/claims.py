@@ -89,8 +89,9 @@ _TRADE_AT_IN = re.compile(
     r"(?:, (?P<on>(?:currently |now )?on [^,.!]+))?"
     # (or what they do there most: "…, mostly watching Merapi tremors")
     r"(?:, (?P<doing>(?:mostly |mainly |currently )?[a-z]+ing\b[^,.!]*|(?:mostly|mainly) (?:with|on|for) [^,.!]+))?"
-    # (or what else they are doing: "… in Santiago and trying to get better at sauces")
-    r"(?: and (?P<also>[a-z]+ing\b[^.!]*))?[.!]*$"
+    # (or what else they are doing: "… in Santiago and trying to get better at sauces"; not a
+    # trade's own words, "a strength and conditioning coach for Lotte Giants")
+    r"(?: and (?P<also>(?![a-z]+ing (?:[a-z]+ )?(?:at|for|with) [A-Z])[a-z]+ing\b[^.!]*))?[.!]*$"
 )
 #: A place said to be their home after it: "mostly buildings in Bole, where Dawit also lives".
 _WHERE_THEY_LIVE = re.compile(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.actors.merging import facts_of as _facts
+from tests.actors.merging import lines_after as _lines
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired as _merge
 from tests.actors.merging import merged as _merged
@@ -536,3 +537,16 @@ def test_a_town_after_the_employer_and_a_comma_is_where_they_are() -> None:
         "Meera works at Soar Valley Hospital.",
         "Meera is based in Leicester.",
     ]
+
+
+def test_a_trade_with_and_in_its_name_is_one_trade_and_its_employer() -> None:
+    """ "strength and conditioning coach for Lotte Giants": before, "and conditioning …" was
+    read as what else they are doing (a word in -ing), so the line stayed whole and no
+    employer was read; a new employer now leaves the trade."""
+    lines = _lines(
+        "Kyungho",
+        "Hello. Kyungho, strength and conditioning coach for Lotte Giants. Need a program.",
+        "Big news: I joined NC Dinos as head S&C coach.",
+    )
+    assert "Kyungho works as a strength and conditioning coach." in lines, lines
+    assert not any("Lotte" in line for line in lines), lines
