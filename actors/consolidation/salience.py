@@ -47,7 +47,7 @@ _STATEMENT = re.compile(
     r"own|owns|bought|adopted|joined|started|play|plays|made|promoted|hired|gave|"
     # (a thing kept, decided: "I'll stay with Zotero", "sticking with the Pulsar")
     r"(?:stay|stick|staying|sticking) with|"
-    r"till i die|for life|through and through)\b",  # (a team supported: "Arsenal for life")
+    r"(?:till?|until) i die|for life|through and through)\b",  # (a team: "Arsenal for life")
     re.IGNORECASE,
 )
 #: A sentence that changes or takes back a fact: always worth a look by the merge.
