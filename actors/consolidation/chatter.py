@@ -21,7 +21,7 @@ from .attributes import ROLES
 from .renaming import renames
 from .signals import ending
 from .third_person import PAST, article, word_set
-from .words import RELATIVES
+from .words import CORRECT_WHAT, RELATIVES
 
 __all__ = ["asks_help", "is_chatter", "remark", "split_opener", "strip_banter", "without_echo"]
 
@@ -57,10 +57,11 @@ _OPENER_WORDS = (
 #: "Change of plans.").
 _OPENER = re.compile(rf"^(?:(?:{_OPENER_WORDS})\b[\s,!.:;—–…-]*(?:\s|$))+", re.IGNORECASE)
 #: A short lead-in before a colon or a dash: "Small typo in my intro: …", "Big news — …".
-_LEAD_IN = re.compile(r"^(?P<lead>[^.:!?—–]{1,40}?)\s*(?::|\s[—–-])\s+(?=\S)")
+_LEAD_IN = re.compile(r"^(?P<lead>[^.:!?—–]{1,50}?)\s*(?::|\s[—–-])\s+(?=\S)")
 _CUE = re.compile(
     r"\b(?:update|correction|typo|news|note|confession|intro|fyi|heads|btw|stuff|reminder|"
-    r"wrong|mistake|mixed up)\b",
+    # (or a correction by its verb: "I must correct something I said last time:")
+    rf"wrong|mistake|mixed up|{CORRECT_WHAT})\b",
     re.IGNORECASE,
 )
 #: The speaker, as said or as written in the third person ("weighed themselves this morning").

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from .attributes import PET
-from .words import MONTHS, UPPER, WEEKDAYS
+from .words import CORRECT_WHAT, MONTHS, UPPER, WEEKDAYS
 
 __all__ = [
     "ACTUALLY",
@@ -111,7 +111,8 @@ _CUE = re.compile(
     r"(?= (?:(?:the|my|our|their|his|her|it|them) )?(?:[\w-]+ ){0,2}?(?:to|up to)\b)|"
     r"moving(?= (?:(?:the|my|our|their|his|her) )?(?!(?:back|out|away|over|home|abroad|house|down|up|in|on|to)\b)[a-z]+(?: [a-z]+)? to\b)|quit|"
     rf"(?:dropp(?:ed|ing)|left){_LET_FALL}|"
-    rf"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|{ACTUALLY}|"
+    rf"sold|gave (?:up|away)|got rid of|traded|swapped|upgraded|finally|correction|{CORRECT_WHAT}|"
+    rf"{ACTUALLY}|"
     r"meant|renamed|rebranded|retitled|old one|previous|former|became|promoted|took over|shifted|"
     # (a date pushed, with what, to when: "pushed the Ghana Open to September"; not "pushed
     # it half way to the hotel")

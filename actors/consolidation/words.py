@@ -11,6 +11,7 @@ import re
 
 __all__ = [
     "ANY_WEEKLY",
+    "CORRECT_WHAT",
     "COUNT_WORDS",
     "DOCTOR_TITLES",
     "DOER",
@@ -124,6 +125,8 @@ ANY_WEEKLY = frozenset(
     ]
 )
 
+#: A correction by its verb: "I must correct something I said", "let me correct that".
+CORRECT_WHAT = r"correct(?= (?:something|what|that|this|myself|one thing)\b)"
 #: "there" or "here" for a place said before ("we live there now", "the flat there is tiny").
 THERE = re.compile(r"\b(?:there|here)\b")
 #: A thing that is: "and there's a branch near the flat" says no place, "the flat there" does.

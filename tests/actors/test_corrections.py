@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.actors.merging import facts_of as _facts
+from tests.actors.merging import lines_after as _lines
 from tests.actors.merging import memory_after as _memory_after
 from tests.actors.merging import merge_retired
 from tests.actors.merging import merged as _merged
@@ -264,3 +265,17 @@ def test_a_value_beside_another_corrects_no_line_unless_said_to_or_of_it() -> No
         )
     )
     assert any("Manly Sharks" in line for line in lines), lines
+
+
+def test_a_correction_announced_by_its_verb_in_a_lead_corrects() -> None:
+    """ "I must correct something I said last time: the language I study on Saturday is
+    Japanese" is a correction, as "Correction:" is: before, a lead of 41 characters was no
+    lead, "correct" no cue, and the line kept its opener while the Korean one stayed."""
+    lines = _lines(
+        "Oanh",
+        "And I learn Korean on Saturday mornings.",
+        "I must correct something I said last time: the language I study on Saturday is "
+        "Japanese, not the other one.",
+    )
+    assert "The language Oanh studies on Saturday is Japanese." in lines, lines
+    assert not any("Korean" in line for line in lines), lines
