@@ -194,6 +194,8 @@ _BANTER = re.compile(
     r"ugh+|argh+|sigh|meh|smh|"
     # (a wish or a greeting at the end of a claim: "…, fingers crossed", "…, cheers")
     r"fingers crossed|wish me luck|cheers|ngl|tbh|"
+    # (or a cheer: "man city won 4-0 yesterday lets goo")
+    r"let'?s go+|"
     # (or a laugh's own tail: "… when he gets his bonus hahaha as if", "… lol (kidding)")
     r"as if|j/?k|\(?(?:just )?kidding\)?))+(?=[.!?]*$)",
     re.IGNORECASE,

@@ -324,3 +324,10 @@ def test_a_wrong_figure_given_to_the_assistant_is_put_right() -> None:
     )
     assert "£180" not in memory and "Feeder Road Works, rent is £210 a month" in memory, memory
     assert _facts(_memory_after(("I gave you the wrong figure.", "Harriet", "s"))) == []
+
+
+def test_a_cheer_after_a_claim_is_no_part_of_it() -> None:
+    """ "man city won 4-0 yesterday lets goo": the cheer ends no claim (before, it stayed in
+    the line)."""
+    memory = _memory_after(("man city won 4-0 yesterday lets goo", "Sang", "s"))
+    assert _facts(memory) == ["Man city won 4-0 yesterday."], memory
