@@ -32,6 +32,9 @@ _OPENER_WORDS = (
     r"quick (?:update|question|q)|update|small correction|correction|small typo|typo|fyi|btw|p\.?s\.?|"
     # (and what it closes with or announces: "last thing for now", "new job alert")
     r"last thing(?: for now)?|(?:(?!the\b)[a-z]+ ){1,2}alert|"
+    # (or what turns to another topic: "other thing. gym.", "Question, my salary is …")
+    r"(?:(?:one |a |another )?question|(?:one )?(?:other|another|more) thing|off-?topic)"
+    r"(?=\s*[,.:;!—–-])|"
     # (any kind of news: "big news", "mean news", "career news"; "big news too")
     r"guess what|oh|by the way|funny thing|funnily enough|real talk|(?:(?!the\b)[a-z]+ )?news(?: too| also)?|heads up|personal stuff|weird confession|confession|fun fact|"
     r"on a brighter note|on the (?:plus|bright) side|in other news|random|quick intro|oops|ugh|well|so+|also|"

@@ -331,3 +331,13 @@ def test_a_cheer_after_a_claim_is_no_part_of_it() -> None:
     the line)."""
     memory = _memory_after(("man city won 4-0 yesterday lets goo", "Sang", "s"))
     assert _facts(memory) == ["Man city won 4-0 yesterday."], memory
+
+
+def test_a_turn_to_another_topic_is_an_opener() -> None:
+    """ "Question, my salary is 35,000 per month", "other thing. gym. i go to solinca …",
+    "Off-topic. I live in Haeundae …": what turns to a topic opens the claim and is none of
+    it (before, "Question, Halima's salary is …" kept it)."""
+    said = "Question, my salary is 35,000 per month, the manager wants me to add 3 more classes."
+    assert _facts(_memory_after((said, "Halima", "s")))[0].startswith("Halima's salary is 35,000")
+    memory = _memory_after(("perfect. other thing. gym. i go to solinca 6am", "Henrique", "s"))
+    assert _facts(memory) == ["Henrique goes to solinca 6am."], memory
