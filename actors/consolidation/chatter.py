@@ -137,8 +137,9 @@ _FEELING = re.compile(
     r"^[^,;]*\b(?:is|are|am|'m) (?:so |really |very )?(?:over the moon|thrilled|excited|"
     r"nervous|happy|glad|grateful|tired|bored|stressed|hopeless|rubbish|sad|upset|furious|"
     r"annoyed)\b"
-    # (not with a thing of theirs by its name: "so happy with the photos from the Galaxy S23")
-    r"(?! with (?:[\w'-]+ ){0,4}?(?:the|my|their|our|his|her) (?-i:[A-Z]))",
+    # (not with a thing of theirs by its name: "so happy with the photos from the Galaxy S23",
+    # "I am happy with Vidéotron")
+    r"(?! with (?:(?:[\w'-]+ ){0,4}?(?:the|my|their|our|his|her) )?(?-i:[A-Z]))",
     re.IGNORECASE,
 )
 #: A state of the moment said alone ("I'm fine.", "Yuki is hooked!"), not one that lasts.

@@ -341,3 +341,12 @@ def test_a_turn_to_another_topic_is_an_opener() -> None:
     assert _facts(_memory_after((said, "Halima", "s")))[0].startswith("Halima's salary is 35,000")
     memory = _memory_after(("perfect. other thing. gym. i go to solinca 6am", "Henrique", "s"))
     assert _facts(memory) == ["Henrique goes to solinca 6am."], memory
+
+
+def test_happy_with_a_name_is_no_feeling_of_the_moment() -> None:
+    """ "But I am happy with Vidéotron, I don't want to bother." says whom they are with:
+    before, a feeling in the first clause dropped it, and the provider with it; "I'm so happy
+    with how it went" is still a feeling."""
+    said = "But I am happy with Vidéotron, I don't want to bother."
+    assert "Amélie is happy with Vidéotron." in _facts(_memory_after((said, "Amélie", "s")))
+    assert _facts(_memory_after(("I'm so happy with how it went.", "Amélie", "s"))) == []
