@@ -88,7 +88,9 @@ __all__ = ["Displaced", "apart", "displaced", "values"]
 
 #: A pet's life with the speaker ended: it died, or lives elsewhere now.
 _LIFE_ENDS = re.compile(
-    r"\b(?:died|passed(?: away)?(?! (?:the|my|his|her|their|an?|it)\b)|"
+    # (passed, as a death is, with no object: not "passed DELTA Module 1", an exam)
+    r"\b(?:died|passed(?= away\b|[.,;!]|$| (?:on|last|yesterday|this|peacefully|in|at|over|"
+    r"during|early|late|suddenly|quietly|today|tonight)\b)|"
     rf"lost (?:our|my|their|the) (?:old |little |dear )?(?:boy|girl|{PET.pattern})\b|"
     r"put (?:[\w']+ ){0,3}(?:down|to sleep)|rehomed?|(?:went|gone) to live|(?:lives|is living|'s living) with .+ now|now (?:lives|is living) with|"
     r"gave (?:him|her|them|[A-Z][\w-]*) away|given away|(?:got|was|been|gets|is) adopted|"

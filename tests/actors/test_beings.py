@@ -44,3 +44,12 @@ def test_a_relatives_loved_old_dog_is_none_of_theirs(said: str) -> None:
     older = ["Rhiannon has a springer spaniel called Bryn.", _OLDER[1]]
     assert merge_retired("Rhiannon", older, said) == []
     assert merge_retired("Rhiannon", _OLDER, said) == []
+
+
+def test_an_exam_passed_is_no_death() -> None:
+    """ "Also, I passed DELTA Module 1!!!": "passed" with an object is no death; before, it
+    ended the one pet line of theirs ("Weekends are for Camila's dog Tinto"). "Our old boy
+    passed." still does."""
+    older = ["Weekends are for Camila's dog Tinto.", "Camila lives in Cali."]
+    assert merge_retired("Camila", older, "Also, Camila passed DELTA Module 1!!!") == []
+    assert merge_retired("Camila", older, "Camila's old boy passed.") == older[:1]
