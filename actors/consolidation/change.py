@@ -438,6 +438,10 @@ def displaced(
         # (the end is its own cue, of a pet said or named: "lost our dog", "put Biscuit down")
         cue = not (kind or re.search(r"\blost (?:our|my|their)\b|\bput [A-Z]|passed away", said))
         kin = theirs(scope, new, said, speaker, kin=True, cue=cue) or []
+        possessors = _PET_OF.findall(said)
+        if another := bool(possessors) and possessors[-1] != speaker:
+            # (another's, by name: "Kemal's old dog passed last week" ends only a line of theirs)
+            kin = [f for f in kin if re.search(rf"\b{re.escape(possessors[-1])}\b", f.text)]
         pets = [
             f
             for f in kin
@@ -461,7 +465,7 @@ def displaced(
                 of_kin = re.search(
                     rf"\b(?:{RELATIVES})'s (?:[a-z]+ ){{0,2}}{PET.pattern}", said, re.I
                 )
-                dogs = of_breed(kin if of_kin else older, speaker, kind, embed)
+                dogs = of_breed(kin if of_kin or another else older, speaker, kind, embed)
             return Displaced(dogs[0], None) if len(dogs) == 1 else None
     # a thing said to end ("sold my bike") is named by its kind, not its make, weaker evidence
     # than the ending ("sold the old van" is not "… is called Rurex"); of two lines of one thing
@@ -520,6 +524,8 @@ _OF_THEIRS = re.compile(r"'s [a-z]+ ")
 _WANTS = re.compile(r"\b(?:need|want)s? (?:an? |some )?new\b", re.IGNORECASE)
 #: Whose a thing is, by a name or a relative: "Ines's old armchair", "my aunt's old car".
 _WHOSE = re.compile(rf"\b({HOLDER})'s ")
+#: Whose a pet is, by the name before it: "Kemal's old dog".
+_PET_OF = re.compile(rf"\b({HOLDER})'s (?:[a-z]+ ){{0,2}}(?:{PET.pattern})\b")
 #: A thing switched whole, by its noun: "switched my module to computing".
 _SWITCHED_TO = re.compile(
     rf"\b{SWITCH}\w* (?:my|our|their|the) (?P<old>[a-z]{{3,}}) (?:over )?to\b", re.I

@@ -53,3 +53,12 @@ def test_an_exam_passed_is_no_death() -> None:
     older = ["Weekends are for Camila's dog Tinto.", "Camila lives in Cali."]
     assert merge_retired("Camila", older, "Also, Camila passed DELTA Module 1!!!") == []
     assert merge_retired("Camila", older, "Camila's old boy passed.") == older[:1]
+
+
+def test_another_named_persons_dog_that_passed_is_none_of_theirs() -> None:
+    """ "Kemal's dog passed last week": before, "passed" (no ending of a thing, as "died" is)
+    took the speaker's one dog line, Kemal being nobody the scope knows; now only a line of
+    Kemal's could go. "Our dog passed last week" is still theirs."""
+    older = ["Weekends are for Camila's dog Tinto.", "Camila lives in Cali."]
+    assert merge_retired("Camila", older, "Kemal's dog passed last week.") == []
+    assert merge_retired("Camila", older, "Camila's dog passed last week.") == older[:1]
