@@ -379,7 +379,7 @@ def displaced(
     at, stated = ended_at(new.text), values(new.text) - {speaker}
     whose = _OF_THEIRS.match(new.text, len(speaker)) if new.text.startswith(speaker) else None
     # (its first word, or the noun the ending follows: "Rhiannon's dear old spaniel died")
-    words = new.text[whose.start() + 3 : at].split() if whose and at >= whose.end() else []
+    words = new.text[whose.end() : at].split() if whose and at > whose.end() else []
     possessed = "|".join(map(re.escape, {words[0], words[-1]})) if words else ""
     scope = older
     if (
@@ -440,7 +440,8 @@ def displaced(
         kin = theirs(scope, new, said, speaker, kin=True, cue=cue) or []
         possessors = _PET_OF.findall(said)
         if another := bool(possessors) and possessors[-1] != speaker:
-            # (another's, by name: "Kemal's old dog passed last week" ends only a line of theirs)
+            # (another's, by name or relation: "Kemal's old dog passed last week", "Kiri's
+            # sister's dog got adopted" end only a line of theirs)
             kin = [f for f in kin if re.search(rf"\b{re.escape(possessors[-1])}\b", f.text)]
         pets = [
             f
@@ -462,10 +463,7 @@ def displaced(
             dogs = [f for f in kin if kind & {m.casefold() for m in PET.findall(f.text)}]
             if not dogs:  # (or a dog by its breed: "Dolores's dachshund Pepper")
                 # (not a relative's dog: "Kiri's sister's dog got adopted")
-                of_kin = re.search(
-                    rf"\b(?:{RELATIVES})'s (?:[a-z]+ ){{0,2}}{PET.pattern}", said, re.I
-                )
-                dogs = of_breed(kin if of_kin or another else older, speaker, kind, embed)
+                dogs = of_breed(kin if another else older, speaker, kind, embed)
             return Displaced(dogs[0], None) if len(dogs) == 1 else None
     # a thing said to end ("sold my bike") is named by its kind, not its make, weaker evidence
     # than the ending ("sold the old van" is not "… is called Rurex"); of two lines of one thing
@@ -518,14 +516,14 @@ _MOVED_ON = re.compile(
     re.IGNORECASE,
 )
 #: Someone or something of the speaker's, after their name: "'s manager", "'s old car".
-_OF_THEIRS = re.compile(r"'s [a-z]+ ")
+_OF_THEIRS = re.compile(r"'s (?=[a-z]+ )")
 #: A want, which news of a new thing may be: "the choir needs a new tenor" (a state of its
 #: own, that a thing got meets: not a plan).
 _WANTS = re.compile(r"\b(?:need|want)s? (?:an? |some )?new\b", re.IGNORECASE)
 #: Whose a thing is, by a name or a relative: "Ines's old armchair", "my aunt's old car".
 _WHOSE = re.compile(rf"\b({HOLDER})'s ")
-#: Whose a pet is, by the name before it: "Kemal's old dog".
-_PET_OF = re.compile(rf"\b({HOLDER})'s (?:[a-z]+ ){{0,2}}(?:{PET.pattern})\b")
+#: Whose a pet is, by the name or relation before it: "Kemal's old dog", "sister's dog".
+_PET_OF = re.compile(rf"\b((?i:{RELATIVES})|{HOLDER})'s (?i:(?:[a-z]+ ){{0,2}}{PET.pattern})\b")
 #: A thing switched whole, by its noun: "switched my module to computing".
 _SWITCHED_TO = re.compile(
     rf"\b{SWITCH}\w* (?:my|our|their|the) (?P<old>[a-z]{{3,}}) (?:over )?to\b", re.I
